@@ -1,0 +1,77 @@
+// Pure inputs of the transaction analysis: scalars taken from batch headers, control records,
+// .txnindex entries and producer snapshots. Nothing here holds a Buffer (STYLE §7).
+import type { Finding } from './findings.js'
+
+/** What the analysis needs from one v2 batch header (+ its control record, if any). */
+export interface BatchSummary {
+  baseOffset: bigint
+  lastOffset: bigint
+  /** recordsCount from the header: compaction can leave fewer records than lastOffset - baseOffset + 1 */
+  recordsCount: number
+  producerId: bigint
+  producerEpoch: number
+  isTransactional: boolean
+  isControl: boolean
+  baseTimestamp: bigint
+  maxTimestamp: bigint
+  /**
+   * control batches: the parsed first control record; null when it could not be read
+   * (a compacted, empty control batch — KAFKA-7467 — or a damaged one). Undefined for data batches.
+   */
+  control?: { type: number, typeName: string, coordinatorEpoch?: number } | null
+  /** legacy (magic 0/1) entries are passed as non-transactional data with recordsCount 1 */
+  legacy?: boolean
+  file?: string
+  position?: number
+}
+
+/** One 34-byte AbortedTxn entry of a .txnindex file. */
+export interface TxnIndexEntry {
+  producerId: bigint
+  firstOffset: bigint
+  lastOffset: bigint
+  lastStableOffset: bigint
+  file?: string
+  position?: number
+}
+
+/** One producer of a producer-state snapshot. */
+export interface SnapshotProducer {
+  producerId: bigint
+  producerEpoch: number
+  coordinatorEpoch: number
+  currentTxnFirstOffset: bigint | null
+  /** the snapshot's timestamp of the producer's last batch */
+  lastTimestamp: bigint
+  lastOffset: bigint
+}
+
+/** A `<offset>.snapshot` file: producer state as of (exclusive) `offset`. */
+export interface SnapshotInput {
+  offset: bigint
+  file?: string
+  producers: SnapshotProducer[]
+}
+
+export type HighWatermarkSource = 'checkpoint' | 'logEndOffset'
+
+export interface PartitionInput {
+  topic: string | null
+  partition: number | null
+  /** first segment's base offset (or first batch offset when no segment name is numeric) */
+  logStartOffset: bigint
+  /** largest segment base offset seen (an empty active segment still moves the log end) */
+  lastSegmentBaseOffset: bigint
+  /** batches of all segments in offset order */
+  batches: BatchSummary[]
+  /** entries of all .txnindex files, in file order */
+  txnIndex: TxnIndexEntry[]
+  /** false when the .txnindex files could not be looked for (e.g. a bare .log without its directory) */
+  txnIndexAvailable: boolean
+  /** valid snapshots, any order */
+  snapshots: SnapshotInput[]
+  /** from replication-offset-checkpoint, null when absent */
+  checkpointHighWatermark: bigint | null
+  /** problems found while reading the files (framing damage, tails, unreadable control records ...) */
+  scanFindings: Finding[]
+}

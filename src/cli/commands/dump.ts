@@ -1,0 +1,131 @@
+// The default command: a kafka-dump-log compatible dump.
+import { Option } from 'commander'
+import type { Command } from 'commander'
+import { DEFAULT_DUMP_OPTIONS } from '../../commands/dump-options.js'
+import type { DumpOptions, PayloadParser } from '../../commands/dump-options.js'
+import { runDump } from '../../commands/dump.js'
+import type { DecoderName } from '../../format/value-decoders.js'
+import type { CliContext } from '../context.js'
+import { parseDecoder, parseNonNegativeInt, parseSize } from '../options.js'
+
+const EXAMPLES = `
+Paths: .log .index .timeindex .txnindex .snapshot and KRaft .checkpoint files, partition
+directories (orders-11-0/: all files in offset order) or a broker log directory (every partition).
+
+Examples:
+  $ tsdump orders-11-0/00000000000000000000.log          # one line per batch, COMMIT/ABORT named
+  $ tsdump --control-only orders-11-0/                    # only control batches: which are COMMIT, which ABORT
+  $ tsdump --deep-iteration --print-data-log 00000000000000000000.log
+  $ tsdump --compat --files 00000000000000000000.log      # byte-for-byte kafka-dump-log 3.9 output
+  $ tsdump --json /var/lib/kafka/data/orders-11-0 | jq 'select(.type=="batch")'
+  $ tsdump --verify-index-only orders-11-0/00000000000000000000.index
+  $ tsdump reconcile orders-11-0 orders-11-1 orders-11-2  # read_committed vs read_uncommitted
+  $ tsdump lso /var/lib/kafka/data                         # who holds the last stable offset
+
+Exit status: 0 clean, 1 problems found in the data (CRC, truncation, index mismatch...),
+2 usage error or unreadable input. Colour only on a terminal; NO_COLOR is honoured.`
+
+interface RawDumpFlags {
+  files?: string
+  compat?: boolean
+  json?: boolean
+  deepIteration?: boolean
+  printDataLog?: boolean
+  skipRecordMetadata?: boolean
+  maxBytes?: number
+  verifyIndexOnly?: boolean
+  indexSanityCheck?: boolean
+  maxMessageSize?: number
+  keyDecoder?: DecoderName
+  valueDecoder?: DecoderName
+  keyDecoderClass?: DecoderName | true
+  valueDecoderClass?: DecoderName | true
+  offsetsDecoder?: boolean
+  transactionLogDecoder?: boolean
+  clusterMetadataDecoder?: boolean
+  controlOnly?: boolean
+  summary?: boolean
+  crc?: boolean
+  window?: number
+  maxBatchBytes?: number
+  maxDecompressedBytes?: number
+  resync?: boolean
+  progress?: boolean
+}
+
+export function toDumpOptions (paths: string[], f: RawDumpFlags): DumpOptions {
+  const files = f.files === undefined ? [] : f.files.split(',').filter((s) => s !== '')
+  const parser: PayloadParser = f.offsetsDecoder === true ? 'offsets'
+    : f.transactionLogDecoder === true ? 'transaction-log'
+      : f.clusterMetadataDecoder === true ? 'cluster-metadata' : 'default'
+  const keyClass = f.keyDecoderClass === true ? 'string' : f.keyDecoderClass
+  const valueClass = f.valueDecoderClass === true ? 'string' : f.valueDecoderClass
+  // kafka-dump-log: any decoder option implies printing data, and printing data implies deep iteration.
+  const printData = f.printDataLog === true || parser !== 'default' || f.keyDecoderClass !== undefined || f.valueDecoderClass !== undefined ||
+    (f.keyDecoder !== undefined && f.keyDecoder !== 'string') || (f.valueDecoder !== undefined && f.valueDecoder !== 'string')
+  const o: DumpOptions = {
+    ...DEFAULT_DUMP_OPTIONS,
+    paths: [...files, ...paths],
+    compat: f.compat === true,
+    json: f.json === true,
+    deep: f.deepIteration === true || printData,
+    printData,
+    skipRecordMetadata: f.skipRecordMetadata === true,
+    verifyIndexOnly: f.verifyIndexOnly === true,
+    indexSanityCheck: f.indexSanityCheck === true,
+    keyDecoder: f.keyDecoder ?? keyClass ?? 'string',
+    valueDecoder: f.valueDecoder ?? valueClass ?? 'string',
+    parser,
+    controlOnly: f.controlOnly === true,
+    summary: f.summary !== false,
+    verifyCrc: f.crc !== false,
+    resync: f.resync !== false,
+    progress: f.progress !== false,
+  }
+  if (f.maxMessageSize !== undefined) o.maxMessageSize = f.maxMessageSize
+  // --max-bytes 2147483647 is kafka-dump-log's default, i.e. "no limit" (and keeps the trailing-bytes line)
+  if (f.maxBytes !== undefined && f.maxBytes !== 2147483647) o.maxBytes = f.maxBytes
+  if (f.window !== undefined) o.window = f.window
+  if (f.maxBatchBytes !== undefined) o.maxBatchBytes = f.maxBatchBytes
+  if (f.maxDecompressedBytes !== undefined) o.maxDecompressed = f.maxDecompressedBytes
+  return o
+}
+
+export function registerDump (program: Command, ctx: CliContext, setExit: (code: number) => void): void {
+  program.command('dump', { isDefault: true })
+    .description('dump Kafka log segments, indexes and snapshots (kafka-dump-log compatible)')
+    .argument('[path...]', 'files, partition directories or broker log directories')
+    .option('--files <file1,file2,...>', 'comma-separated files, as kafka-dump-log takes them')
+    .option('--deep-iteration', 'decode every record (decompressing)')
+    .option('--print-data-log', 'print record keys and payloads (implies --deep-iteration)')
+    .option('--skip-record-metadata', 'do not print record metadata (also hides control record details)')
+    .option('--max-bytes <size>', 'read only the first N bytes of each log file', parseSize)
+    .option('--verify-index-only', 'verify .index/.timeindex against the log without printing entries')
+    .option('--index-sanity-check', 'run the broker\'s index sanity check only')
+    .option('--max-message-size <size>', 'largest batch expected at an index position', parseSize)
+    .option('--key-decoder <name>', 'key rendering: string, hex, base64, int32, int64, json', parseDecoder)
+    .option('--value-decoder <name>', 'value rendering: string, hex, base64, int32, int64, json', parseDecoder)
+    .addOption(new Option('--key-decoder-class [class]', 'kafka-dump-log spelling of --key-decoder').argParser(parseDecoder))
+    .addOption(new Option('--value-decoder-class [class]', 'kafka-dump-log spelling of --value-decoder').argParser(parseDecoder))
+    .option('--offsets-decoder', 'decode __consumer_offsets records')
+    .option('--transaction-log-decoder', 'decode __transaction_state records')
+    .option('--cluster-metadata-decoder', 'decode KRaft __cluster_metadata records')
+    .option('--control-only', 'print only control batches (COMMIT, ABORT, LEADER_CHANGE...)')
+    .option('--compat', 'exactly kafka-dump-log 3.9 text: no colour, no extra fields, no summary')
+    .option('--json', 'NDJSON: one object per line with a "type" field')
+    .option('--no-summary', 'no per-file summary line')
+    .option('--no-crc', 'do not verify batch CRCs (faster; isvalid prints "unchecked")')
+    .option('--no-resync', 'stop at framing damage instead of searching for the next valid batch')
+    .option('--no-progress', 'no progress line on stderr')
+    .option('--window <size>', 'read window (default 16MiB)', parseSize)
+    .option('--max-batch-bytes <size>', 'larger entries are treated as corrupt (default 1GiB)', parseSize)
+    .option('--max-decompressed-bytes <size>', 'cap on one batch\'s decompressed size (default 256MiB)', parseSize)
+    .option('--no-color', 'disable colour')
+    .addHelpText('after', EXAMPLES)
+    .action(async (paths: string[], flags: RawDumpFlags, cmd: Command) => {
+      const o = toDumpOptions(paths, flags)
+      if (o.paths.length === 0) { cmd.error('error: no input: give a file, a partition directory or --files', { exitCode: 2, code: 'tsdump.noInput' }) }
+      setExit(await runDump(o, ctx))
+    })
+  void parseNonNegativeInt
+}

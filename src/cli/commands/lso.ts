@@ -1,0 +1,55 @@
+// `tsdump lso`: why a partition's last stable offset is behind its high watermark, and how to unblock it.
+import type { Command } from 'commander'
+import { InvalidArgumentError } from 'commander'
+import { runLso } from '../../commands/lso.js'
+import type { CliContext } from '../context.js'
+
+const EXAMPLES = `
+Examples:
+  $ tsdump lso /var/lib/kafka/data/orders-11-0
+  $ tsdump lso --bootstrap-server kafka-1:9092 --max-transaction-timeout 5 /var/lib/kafka/data
+  $ tsdump lso --transactional-id tx-rw-1 --transaction-state-partitions 50 orders-11-0
+
+For each partition whose LSO < HW, prints the blocking transaction and the kafka-transactions.sh
+commands that abort it. Age is measured against the newest batch timestamp in the partition.
+Exit status: 0 nothing hanging, 1 a transaction older than --max-transaction-timeout (or other
+findings), 2 usage error or unreadable input.`
+
+function positiveNumber (v: string): number {
+  const n = Number(v)
+  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('expected a non-negative number')
+  return n
+}
+
+function partitionCount (v: string): number {
+  const n = Number(v)
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer')
+  return n
+}
+
+interface LsoCliOptions {
+  json?: boolean
+  color?: boolean
+  bootstrapServer: string
+  maxTransactionTimeout: number
+  transactionalId?: string
+  transactionStatePartitions: number
+}
+
+export function registerLso (program: Command, ctx: CliContext, setExit: (code: number) => void): void {
+  program.command('lso')
+    .description('find the transaction holding back the last stable offset (offline find-hanging)')
+    .argument('<path...>', 'partition directories, broker log directories or .log files')
+    .option('--json', 'print one JSON object')
+    .option('--no-color', 'disable colour')
+    .option('--bootstrap-server <host:port>', 'bootstrap server placed in the suggested commands', 'localhost:9092')
+    .option('--max-transaction-timeout <minutes>', 'age above which an open transaction is hanging', positiveNumber, 15)
+    .option('--transactional-id <id>', 'also print the __transaction_state partition that coordinates this id')
+    .option('--transaction-state-partitions <n>', 'partition count of __transaction_state', partitionCount, 50)
+    .addHelpText('after', EXAMPLES)
+    .action(async (paths: string[], o: LsoCliOptions) => {
+      setExit(await runLso({ paths, json: o.json === true, color: o.color !== false, bootstrapServer: o.bootstrapServer,
+        maxTransactionTimeoutMinutes: o.maxTransactionTimeout, transactionStatePartitions: o.transactionStatePartitions,
+        ...(o.transactionalId !== undefined ? { transactionalId: o.transactionalId } : {}) }, ctx))
+    })
+}

@@ -1,0 +1,26 @@
+// `tsdump reconcile`: per-partition LEO / HW / LSO and what read_committed and read_uncommitted consumers see.
+import type { Command } from 'commander'
+import { runReconcile } from '../../commands/reconcile.js'
+import type { CliContext } from '../context.js'
+
+const EXAMPLES = `
+Examples:
+  $ tsdump reconcile /var/lib/kafka/data/orders-11-0
+  $ tsdump reconcile /var/lib/kafka/data            # every partition of a broker log directory
+  $ tsdump reconcile --json orders-11-0 orders-11-1 | jq '.topics'
+
+The high watermark comes from the log directory's replication-offset-checkpoint when present,
+else the log end offset (see highWatermarkSource in --json). Only batch headers and control
+records are read. Exit status: 0 clean, 1 findings in the data, 2 usage error or unreadable input.`
+
+export function registerReconcile (program: Command, ctx: CliContext, setExit: (code: number) => void): void {
+  program.command('reconcile')
+    .description('count records visible to read_committed and read_uncommitted consumers, per partition and topic')
+    .argument('<path...>', 'partition directories, broker log directories or .log files')
+    .option('--json', 'print one JSON object')
+    .option('--no-color', 'disable colour')
+    .addHelpText('after', EXAMPLES)
+    .action(async (paths: string[], opts: { json?: boolean, color?: boolean }) => {
+      setExit(await runReconcile({ paths, json: opts.json === true, color: opts.color !== false }, ctx))
+    })
+}

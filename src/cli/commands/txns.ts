@@ -1,0 +1,35 @@
+// `tsdump txns`: the transaction timeline of each partition (and transactional ids of __transaction_state).
+import type { Command } from 'commander'
+import { InvalidArgumentError } from 'commander'
+import { runTxns } from '../../commands/txns.js'
+import type { CliContext } from '../context.js'
+
+const EXAMPLES = `
+Examples:
+  $ tsdump txns /var/lib/kafka/data/orders-11-0
+      0..5    pid 4001 epoch 0  transactional  6 records  committed  COMMIT at 6
+      7..14   pid 4001 epoch 1  transactional  8 records  aborted    ABORT at 15
+  $ tsdump txns --json orders-11-0
+  $ tsdump txns /var/lib/kafka/data/__transaction_state-2   # last state of each transactional id
+
+Lane legend: C committed, A aborted, O open, . plain (non-transactional), | COMMIT/ABORT marker,
++ other control batch (LEADER_CHANGE ...). One character per batch, scaled down for long logs.`
+
+function parseWidth (v: string): number {
+  const n = Number(v)
+  if (!Number.isInteger(n) || n < 10 || n > 10000) throw new InvalidArgumentError('expected an integer between 10 and 10000')
+  return n
+}
+
+export function registerTxns (program: Command, ctx: CliContext, setExit: (code: number) => void): void {
+  program.command('txns')
+    .description('show the transaction timeline of partitions: who wrote which offsets, how and where each transaction ended')
+    .argument('<path...>', 'partition directories, broker log directories or .log files')
+    .option('--json', 'print one JSON object')
+    .option('--no-color', 'disable colour')
+    .option('--width <chars>', 'width of the lane picture', parseWidth, 80)
+    .addHelpText('after', EXAMPLES)
+    .action(async (paths: string[], opts: { json?: boolean, color?: boolean, width: number }) => {
+      setExit(await runTxns({ paths, json: opts.json === true, color: opts.color !== false, width: opts.width }, ctx))
+    })
+}

@@ -1,0 +1,56 @@
+// Entry point: builds the context from the process, runs the program, and is the only place that decides
+// the exit code. No exception escapes as a stack trace: a bug is reported in one line with a hint.
+import { CommanderError } from 'commander'
+import type { CliContext, Writer } from './context.js'
+import { FdWriter } from './context.js'
+import { buildProgram } from './program.js'
+import { registerBuiltinParsers } from './parsers.js'
+
+function colorLevel (env: Record<string, string | undefined>, isTTY: boolean, argv: string[]): 0 | 1 | 2 | 3 {
+  if (argv.includes('--no-color') || argv.includes('--compat') || argv.includes('--json')) return 0
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return 0
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') return 1
+  if (!isTTY || env.TERM === 'dumb') return 0
+  return 1
+}
+
+export function processContext (argv: string[]): CliContext {
+  const env = process.env
+  return {
+    stdout: new FdWriter(1),
+    stderr: new FdWriter(2, 1),
+    colorLevel: colorLevel(env, process.stdout.isTTY === true, argv),
+    stderrIsTTY: process.stderr.isTTY === true,
+    env,
+    now: () => Date.now(),
+  }
+}
+
+/** Run tsdump with `argv` (without node and script); resolves to the exit code. */
+export async function main (argv: string[], ctx: CliContext = processContext(argv)): Promise<number> {
+  registerBuiltinParsers()
+  let code = 0
+  const setExit = (c: number): void => { code = Math.max(code, c) }
+  const program = buildProgram(ctx, setExit)
+  try {
+    await program.parseAsync(argv, { from: 'user' })
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      // help and version are successes; everything else commander rejects is a usage error
+      code = e.exitCode === 0 || e.code === 'commander.helpDisplayed' || e.code === 'commander.version' ? 0 : 2
+    } else {
+      const err = e as Error
+      ctx.stderr.write(`tsdump: internal error: ${err.message} (please report this with the input that caused it)\n`)
+      if (ctx.env.TSDUMP_DEBUG !== undefined) ctx.stderr.write(`${err.stack ?? ''}\n`)
+      code = Math.max(code, 2)
+    }
+  }
+  flushAll(ctx.stdout, ctx.stderr)
+  return code
+}
+
+function flushAll (...ws: Writer[]): void {
+  for (const w of ws) {
+    try { w.flush() } catch { /* nothing more can be said */ }
+  }
+}

@@ -1,0 +1,232 @@
+// .index and .timeindex dumps with verification against the segment, as kafka-dump-log does, but
+// read-only (Kafka creates a missing index file) and without crashing on a bad position.
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import type { CliContext } from '../cli/context.js'
+import { decodeBatchHeader } from '../decode/batch-header.js'
+import { DecodeError } from '../decode/errors.js'
+import type { OffsetIndexEntry, TimeIndexEntry } from '../decode/index-files.js'
+import { decodeOffsetIndex, decodeTimeIndex, OFFSET_INDEX_ENTRY_SIZE, TIME_INDEX_ENTRY_SIZE } from '../decode/index-files.js'
+import * as L from '../decode/layout.js'
+import { decodeLegacyEntry, decodeLegacyRecords } from '../decode/legacy.js'
+import { decodeRecords } from '../decode/records.js'
+import type { KafkaFile } from '../io/discover.js'
+import { FileSource } from '../io/file-source.js'
+import { formatIndexEntry, formatTimeIndexEntry } from '../format/dump-text.js'
+import { toJson } from '../format/json-int64.js'
+import type { DumpOptions } from './dump-options.js'
+import type { FindingLog } from './findings.js'
+
+export interface IndexRunState {
+  /** offset index mismatches per absolute path: (index offset, log offset), newest first as Kafka lists them */
+  indexMismatches: Map<string, Array<[bigint, bigint]>>
+  timeMismatches: Map<string, Array<[bigint, bigint]>>
+  timeOutOfOrder: Map<string, Array<[bigint, bigint]>>
+  timeNotFound: Map<string, Array<[bigint, bigint]>>
+}
+
+export function newIndexRunState (): IndexRunState {
+  return { indexMismatches: new Map(), timeMismatches: new Map(), timeOutOfOrder: new Map(), timeNotFound: new Map() }
+}
+
+function companion (file: KafkaFile, suffix: string): string {
+  return path.join(path.dirname(file.path), file.name.split('.')[0] + suffix)
+}
+
+function readWhole (p: string): Buffer {
+  // Index files are small (10 MiB max by default: segment.index.bytes), so one read is fine.
+  const src = new FileSource(p)
+  try { return src.readAt(0, src.size) } finally { src.close() }
+}
+
+interface BatchAt { lastOffset: bigint, sizeInBytes: number, bytes?: Buffer, magic: number }
+
+/** Header of the entry at `position` of a log, or an explanation of why there is none. */
+function batchAt (log: FileSource, position: number, maxBytes: number): BatchAt | string {
+  if (position < 0 || position >= log.size) return `position ${position} is outside the log (${log.size} bytes)`
+  const head = log.readAt(position, L.RECORD_BATCH_OVERHEAD)
+  if (head.length < L.HEADER_SIZE_UP_TO_MAGIC + 1) return `position ${position}: too few bytes for a batch header`
+  const size = head.readInt32BE(L.SIZE_OFFSET)
+  const magic = head.readInt8(L.MAGIC_OFFSET)
+  if (size < L.MIN_RECORD_OVERHEAD) return `position ${position}: record size ${size} is smaller than ${L.MIN_RECORD_OVERHEAD}`
+  const total = size + L.LOG_OVERHEAD
+  if (total > maxBytes || position + total > log.size) return `position ${position}: the batch (${total} bytes) does not fit`
+  if (magic < 2) return { lastOffset: head.readBigInt64BE(0), sizeInBytes: total, magic }
+  if (head.length < L.RECORD_BATCH_OVERHEAD) return `position ${position}: too few bytes for a v2 batch header`
+  const h = decodeBatchHeader(head, position)
+  return { lastOffset: h.lastOffset, sizeInBytes: total, magic }
+}
+
+function openLog (file: KafkaFile, log: FindingLog): FileSource | undefined {
+  const p = companion(file, '.log')
+  try {
+    return new FileSource(p)
+  } catch (e) {
+    log.add({ severity: 'warning', code: 'NO_SEGMENT', file: file.path,
+      message: `cannot verify against ${p}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` })
+    return undefined
+  }
+}
+
+export function dumpOffsetIndex (file: KafkaFile, opts: DumpOptions, cli: CliContext, log: FindingLog, state: IndexRunState): void {
+  const buf = readWhole(file.path)
+  const base = file.baseOffset ?? 0n
+  const entries = Math.floor(buf.length / OFFSET_INDEX_ENTRY_SIZE)
+  if (entries === 0) { if (!opts.json) cli.stdout.write(`${file.path} is empty.\n`); return }
+  const all = [...decodeOffsetIndex(buf, base)]
+  if (opts.indexSanityCheck) { sanityOffsetIndex(file, buf, all, base, opts, cli, log); return }
+  const seg = openLog(file, log)
+  const mismatches: Array<[bigint, bigint]> = []
+  try {
+    let prev: OffsetIndexEntry | undefined
+    for (const e of all) {
+      if (seg !== undefined) {
+        const b = batchAt(seg, e.position, opts.maxMessageSize)
+        if (typeof b === 'string') {
+          log.add({ severity: 'error', code: 'INDEX_BAD_POSITION', file: file.path, position: e.index * 8, message: `entry ${e.index} (offset ${e.offset}): ${b}` })
+        } else if (b.lastOffset !== e.offset) {
+          mismatches.unshift([e.offset, b.lastOffset])
+          if (!opts.compat) {
+            log.add({ severity: 'error', code: 'INDEX_MISMATCH', file: file.path, position: e.index * 8,
+              message: `entry ${e.index}: index offset ${e.offset} but the batch at log position ${e.position} ends at offset ${b.lastOffset}` })
+          }
+        }
+      }
+      if (prev !== undefined && (e.offset <= prev.offset || e.position <= prev.position) && !opts.compat) {
+        log.add({ severity: 'error', code: 'INDEX_NOT_MONOTONIC', file: file.path, position: e.index * 8,
+          message: `entry ${e.index} (offset ${e.offset}, position ${e.position}) does not follow entry ${prev.index} (offset ${prev.offset}, position ${prev.position})` })
+      }
+      prev = e
+      if (opts.verifyIndexOnly) continue
+      if (opts.json) cli.stdout.write(toJson({ type: 'index-entry', file: file.path, offset: e.offset, position: e.position }) + '\n')
+      else cli.stdout.write(formatIndexEntry(e) + '\n')
+    }
+  } finally { seg?.close() }
+  if (mismatches.length > 0) {
+    state.indexMismatches.set(path.resolve(file.path), mismatches)
+    if (opts.compat) log.exitCode = Math.max(log.exitCode, 1)
+  }
+}
+
+function sanityOffsetIndex (file: KafkaFile, buf: Buffer, all: OffsetIndexEntry[], base: bigint, opts: DumpOptions, cli: CliContext, log: FindingLog): void {
+  // OffsetIndex.sanityCheck: entries != 0 && lastOffset < baseOffset, or a length not a multiple of 8
+  const n = Math.floor(buf.length / OFFSET_INDEX_ENTRY_SIZE)
+  const lastRel = n > 0 ? buf.readInt32BE((n - 1) * 8) : 0
+  const last = base + BigInt(lastRel)
+  if (buf.length % OFFSET_INDEX_ENTRY_SIZE !== 0) {
+    log.add({ severity: 'error', code: 'INDEX_CORRUPT', file: file.path, message: `index file size ${buf.length} is not a multiple of ${OFFSET_INDEX_ENTRY_SIZE}` })
+  } else if (last < base) {
+    log.add({ severity: 'error', code: 'INDEX_CORRUPT', file: file.path, message: `last offset ${last} is below the base offset ${base}` })
+  } else if (opts.json) {
+    cli.stdout.write(toJson({ type: 'sanity-check', file: file.path, passed: true, entries: all.length }) + '\n')
+  } else {
+    cli.stdout.write(`${file.path} passed sanity check.\n`)
+  }
+}
+
+/** OffsetIndex.lookup: position of the largest entry ≤ target, else 0 */
+function lookup (entries: OffsetIndexEntry[], target: bigint): number {
+  let lo = 0
+  let hi = entries.length - 1
+  let found = 0
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1
+    const e = entries[mid]!
+    if (e.offset <= target) { found = e.position; lo = mid + 1 } else hi = mid - 1
+  }
+  return found
+}
+
+export function dumpTimeIndex (file: KafkaFile, opts: DumpOptions, cli: CliContext, log: FindingLog, state: IndexRunState): void {
+  const buf = readWhole(file.path)
+  const base = file.baseOffset ?? 0n
+  const all = [...decodeTimeIndex(buf, base)]
+  if (opts.indexSanityCheck) { sanityTimeIndex(file, buf, base, opts, cli, log); return }
+  let offsetEntries: OffsetIndexEntry[] = []
+  try { offsetEntries = [...decodeOffsetIndex(readWhole(companion(file, '.index')), base)] } catch { /* no offset index: scan from 0 */ }
+  const seg = openLog(file, log)
+  const abs = path.resolve(file.path)
+  let prevTs = -1n
+  try {
+    for (const e of all) {
+      if (seg !== undefined) checkTimeEntry(e, seg, offsetEntries, prevTs, abs, opts, log, file)
+      prevTs = e.timestamp
+      if (opts.verifyIndexOnly) continue
+      if (opts.json) cli.stdout.write(toJson({ type: 'timeindex-entry', file: file.path, timestamp: e.timestamp, offset: e.offset }) + '\n')
+      else cli.stdout.write(formatTimeIndexEntry(e) + '\n')
+    }
+  } finally { seg?.close() }
+
+  function push (m: Map<string, Array<[bigint, bigint]>>, pair: [bigint, bigint]): void {
+    const l = m.get(abs) ?? []
+    l.push(pair)
+    m.set(abs, l)
+  }
+  function checkTimeEntry (e: TimeIndexEntry, seg: FileSource, idx: OffsetIndexEntry[], prev: bigint, _abs: string,
+    o: DumpOptions, fl: FindingLog, f: KafkaFile): void {
+    let pos = lookup(idx, e.offset)
+    // scan forward from the indexed position to the first batch whose lastOffset >= the entry's offset
+    let hit: BatchAt | undefined
+    let hitPos = pos
+    for (let guard = 0; pos < seg.size && guard < 1_000_000; guard++) {
+      const b = batchAt(seg, pos, Number.MAX_SAFE_INTEGER)
+      if (typeof b === 'string') break
+      if (b.lastOffset >= e.offset) { hit = b; hitPos = pos; break }
+      pos += b.sizeInBytes
+    }
+    if (hit === undefined || hit.lastOffset !== e.offset) {
+      push(state.timeNotFound, [e.offset, hit?.lastOffset ?? -1n])
+      fl.add({ severity: 'error', code: 'TIMEINDEX_OFFSET_NOT_FOUND', file: f.path, position: e.index * 12,
+        message: `entry ${e.index}: indexed offset ${e.offset} is not the last offset of a batch (found ${hit?.lastOffset ?? -1n})` })
+      return
+    }
+    const maxTs = maxRecordTimestamp(seg, hitPos, hit.sizeInBytes, hit.magic, o)
+    if (typeof maxTs === 'string') {
+      fl.add({ severity: 'error', code: 'TIMEINDEX_UNVERIFIABLE', file: f.path, position: e.index * 12, message: `entry ${e.index}: ${maxTs}` })
+    } else if (maxTs !== e.timestamp) {
+      push(state.timeMismatches, [e.timestamp, maxTs])
+      fl.add({ severity: 'error', code: 'TIMEINDEX_MISMATCH', file: f.path, position: e.index * 12,
+        message: `entry ${e.index}: index timestamp ${e.timestamp}, but the batch ending at offset ${e.offset} has max timestamp ${maxTs}` })
+    }
+    if (prev >= e.timestamp) {
+      push(state.timeOutOfOrder, [e.timestamp, prev])
+      fl.add({ severity: 'error', code: 'TIMEINDEX_OUT_OF_ORDER', file: f.path, position: e.index * 12,
+        message: `entry ${e.index}: timestamp ${e.timestamp} is not after the previous entry's ${prev}` })
+    }
+  }
+}
+
+function maxRecordTimestamp (seg: FileSource, pos: number, size: number, magic: number, opts: DumpOptions): bigint | string {
+  const bytes = seg.readAt(pos, size)
+  let max = -1n
+  try {
+    if (magic < 2) {
+      for (const r of decodeLegacyRecords(decodeLegacyEntry(bytes, pos), opts)) if (r.timestamp > max) max = r.timestamp
+    } else {
+      const h = decodeBatchHeader(bytes, pos)
+      for (const r of decodeRecords(h, bytes, opts)) if (r.timestamp > max) max = r.timestamp
+    }
+  } catch (e) {
+    if (e instanceof DecodeError) return e.message
+    throw e
+  }
+  return max
+}
+
+function sanityTimeIndex (file: KafkaFile, buf: Buffer, base: bigint, opts: DumpOptions, cli: CliContext, log: FindingLog): void {
+  const n = Math.floor(buf.length / TIME_INDEX_ENTRY_SIZE)
+  let problem: string | undefined
+  if (n > 0) {
+    const firstTs = buf.readBigInt64BE(0)
+    const lastTs = buf.readBigInt64BE((n - 1) * 12)
+    const lastOff = base + BigInt(buf.readInt32BE((n - 1) * 12 + 8))
+    if (lastTs < firstTs) problem = `last timestamp ${lastTs} is before the first ${firstTs}`
+    else if (lastOff < base) problem = `last offset ${lastOff} is below the base offset ${base}`
+  }
+  if (buf.length % TIME_INDEX_ENTRY_SIZE !== 0) problem = `time index file size ${buf.length} is not a multiple of ${TIME_INDEX_ENTRY_SIZE}`
+  if (problem !== undefined) log.add({ severity: 'error', code: 'TIMEINDEX_CORRUPT', file: file.path, message: problem })
+  else if (opts.json) cli.stdout.write(toJson({ type: 'sanity-check', file: file.path, passed: true, entries: n }) + '\n')
+  else cli.stdout.write(`${file.path} passed sanity check.\n`)
+}
+
+export { fs }

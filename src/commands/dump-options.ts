@@ -1,0 +1,48 @@
+import type { DecoderName } from '../format/value-decoders.js'
+
+export type PayloadParser = 'default' | 'offsets' | 'transaction-log' | 'cluster-metadata'
+
+export interface DumpOptions {
+  paths: string[]
+  /** exactly kafka-dump-log 3.9's text: no colour, no extra fields, no summary */
+  compat: boolean
+  json: boolean
+  deep: boolean
+  printData: boolean
+  skipRecordMetadata: boolean
+  maxBytes?: number
+  verifyIndexOnly: boolean
+  indexSanityCheck: boolean
+  maxMessageSize: number
+  keyDecoder: DecoderName
+  valueDecoder: DecoderName
+  parser: PayloadParser
+  controlOnly: boolean
+  summary: boolean
+  verifyCrc: boolean
+  window?: number
+  maxBatchBytes?: number
+  maxDecompressed?: number
+  resync: boolean
+  progress: boolean
+}
+
+export const DEFAULT_DUMP_OPTIONS: DumpOptions = {
+  paths: [],
+  compat: false,
+  json: false,
+  deep: false,
+  printData: false,
+  skipRecordMetadata: false,
+  verifyIndexOnly: false,
+  indexSanityCheck: false,
+  maxMessageSize: 5 * 1024 * 1024,
+  keyDecoder: 'string',
+  valueDecoder: 'string',
+  parser: 'default',
+  controlOnly: false,
+  summary: true,
+  verifyCrc: true,
+  resync: true,
+  progress: true,
+}

@@ -1,0 +1,136 @@
+// snappy (attribute id 2). Java producers write snappy-java's *xerial* framing (SnappyOutputStream):
+//
+//   header: 82 53 4E 41 50 50 59 00 | version int32 BE | minCompatibleVersion int32 BE
+//   chunks: { compressedLength int32 BE, raw snappy block }*
+//
+// SnappyInputStream falls back to one raw snappy block when the header is absent (kafkajs and
+// librdkafka may write raw snappy), and accepts a new header where a chunk length is expected
+// (concatenated streams). A raw block is: uncompressed length (unsigned varint, <= 32 bits), then
+// elements tagged by the low 2 bits: 00 literal, 01 copy with 11-bit offset, 10 copy with 16-bit
+// offset, 11 copy with 32-bit offset (github.com/google/snappy format_description.txt).
+//
+// The block decoder is our own rather than snappyjs's: snappyjs never checks that the output
+// length matches the declared one, so a corrupt block comes back zero-padded instead of rejected.
+import type { Codec } from './codec.js'
+import { CodecError } from './codec-error.js'
+
+const XERIAL_MAGIC = Buffer.from([0x82, 0x53, 0x4E, 0x41, 0x50, 0x50, 0x59, 0x00])
+const XERIAL_HEADER_SIZE = 16
+/** the first 4 magic bytes read as an int32 where a chunk length was expected: a concatenated stream */
+const XERIAL_MAGIC_HEAD = XERIAL_MAGIC.readInt32BE(0)
+/** a 3-byte copy element yields at most 64 bytes, so no block expands by more than 64/3 */
+const MAX_EXPANSION = 22
+
+interface Chunk { start: number, end: number, dataStart: number, length: number }
+
+function fail (msg: string): never {
+  throw new CodecError('DECOMPRESS_FAILED', `snappy: ${msg}`)
+}
+
+function isXerial (b: Buffer, pos: number): boolean {
+  return b.length - pos >= XERIAL_HEADER_SIZE && XERIAL_MAGIC.equals(b.subarray(pos, pos + 8))
+}
+
+/** The uncompressed-length varint of a raw block, checked against what the block can expand to. */
+function blockHeader (b: Buffer, start: number, end: number): Chunk {
+  let length = 0
+  let pos = start
+  for (let shift = 0; ; shift += 7) {
+    if (pos >= end || shift > 28) fail(`bad uncompressed-length varint at byte ${start}`)
+    const c = b[pos++]!
+    length += (c & 0x7F) * 2 ** shift
+    if (c < 0x80) break
+  }
+  if (length > 0xFFFFFFFF || length > (end - pos) * MAX_EXPANSION) {
+    fail(`block at byte ${start} declares ${length} bytes from ${end - pos} compressed bytes`)
+  }
+  return { start, end, dataStart: pos, length }
+}
+
+function xerialChunks (input: Buffer): Chunk[] {
+  const chunks: Chunk[] = []
+  let pos = XERIAL_HEADER_SIZE
+  while (pos < input.length) {
+    if (pos + 4 > input.length) fail(`chunk length at byte ${pos} truncated`)
+    const n = input.readInt32BE(pos)
+    if (n === XERIAL_MAGIC_HEAD && isXerial(input, pos)) { pos += XERIAL_HEADER_SIZE; continue }
+    if (n <= 0 || pos + 4 + n > input.length) fail(`chunk at byte ${pos} declares ${n} bytes, ${input.length - pos - 4} left`)
+    chunks.push(blockHeader(input, pos + 4, pos + 4 + n))
+    pos += 4 + n
+  }
+  return chunks
+}
+
+/**
+ * Decode the elements of a raw snappy block `src[ip, iend)` into exactly `dst[op, oend)`.
+ * Returns false on any inconsistency (including output shorter or longer than declared).
+ */
+export function decodeSnappyElements (src: Uint8Array, ip: number, iend: number, dst: Uint8Array, op: number, oend: number): boolean {
+  const ostart = op
+  while (ip < iend) {
+    const tag = src[ip++]!
+    const type = tag & 3
+    let len: number
+    if (type === 0) {
+      len = (tag >>> 2) + 1
+      if (len > 60) {
+        const extra = len - 60
+        if (ip + extra > iend) return false
+        len = 0
+        for (let i = extra - 1; i >= 0; i--) len = len * 256 + src[ip + i]!
+        len += 1
+        ip += extra
+      }
+      if (ip + len > iend || op + len > oend) return false
+      if (len < 32) {
+        for (let i = 0; i < len; i++) dst[op + i] = src[ip + i]!
+      } else {
+        dst.set(src.subarray(ip, ip + len), op)
+      }
+      ip += len
+      op += len
+      continue
+    }
+    let offset: number
+    if (type === 1) {
+      if (ip >= iend) return false
+      len = ((tag >>> 2) & 7) + 4
+      offset = ((tag >>> 5) << 8) | src[ip++]!
+    } else if (type === 2) {
+      if (ip + 2 > iend) return false
+      len = (tag >>> 2) + 1
+      offset = src[ip]! | (src[ip + 1]! << 8)
+      ip += 2
+    } else {
+      if (ip + 4 > iend) return false
+      len = (tag >>> 2) + 1
+      offset = (src[ip]! | (src[ip + 1]! << 8) | (src[ip + 2]! << 16) | (src[ip + 3]! << 24)) >>> 0
+      ip += 4
+    }
+    if (offset === 0 || offset > op - ostart || op + len > oend) return false
+    const from = op - offset
+    for (let i = 0; i < len; i++) dst[op + i] = dst[from + i]!
+    op += len
+  }
+  return op === oend
+}
+
+export const snappy: Codec = {
+  id: 2,
+  name: 'snappy',
+  decompress (input, maxBytes) {
+    const chunks = isXerial(input, 0) ? xerialChunks(input) : [blockHeader(input, 0, input.length)]
+    let total = 0
+    for (const c of chunks) total += c.length
+    // Every declared length is checked before anything is allocated.
+    if (total > maxBytes) throw new CodecError('DECOMPRESSED_TOO_LARGE', `snappy output of ${total} bytes exceeds ${maxBytes}`)
+    // Every byte of `out` is written below, or the call throws: allocUnsafe memory never escapes.
+    const out = Buffer.allocUnsafe(total)
+    let op = 0
+    for (const c of chunks) {
+      if (!decodeSnappyElements(input, c.dataStart, c.end, out, op, op + c.length)) fail(`corrupt block at byte ${c.start}`)
+      op += c.length
+    }
+    return out
+  },
+}

@@ -1,0 +1,52 @@
+// Fixed-width files beside a segment (Kafka OffsetIndex, TimeIndex, TransactionIndex/AbortedTxn):
+//   .index      8-byte entries:  relativeOffset int32 | position int32
+//   .timeindex 12-byte entries:  timestamp int64 | relativeOffset int32
+//   .txnindex  34-byte entries:  version int16 | producerId int64 | firstOffset int64 | lastOffset int64 | lastStableOffset int64
+// None has a header or checksum. Active-segment indexes are preallocated and zero-filled, so a
+// zero entry after the first marks the end (DumpLogSegments stops there too).
+
+export const OFFSET_INDEX_ENTRY_SIZE = 8
+export const TIME_INDEX_ENTRY_SIZE = 12
+export const ABORTED_TXN_SIZE = 34
+
+export interface OffsetIndexEntry { index: number, offset: bigint, relativeOffset: number, position: number }
+export interface TimeIndexEntry { index: number, timestamp: bigint, offset: bigint, relativeOffset: number }
+export interface AbortedTxn { index: number, version: number, producerId: bigint, firstOffset: bigint, lastOffset: bigint, lastStableOffset: bigint }
+
+/** Offset index entries, stopping at the zero-filled tail (an entry i > 0 whose offset equals the base). */
+export function * decodeOffsetIndex (buf: Buffer, baseOffset: bigint, firstIndex = 0): Generator<OffsetIndexEntry> {
+  const n = Math.floor(buf.length / OFFSET_INDEX_ENTRY_SIZE)
+  for (let i = 0; i < n; i++) {
+    const relativeOffset = buf.readInt32BE(i * 8)
+    const position = buf.readInt32BE(i * 8 + 4)
+    const index = firstIndex + i
+    if (index > 0 && relativeOffset === 0) return
+    yield { index, offset: baseOffset + BigInt(relativeOffset), relativeOffset, position }
+  }
+}
+
+export function * decodeTimeIndex (buf: Buffer, baseOffset: bigint, firstIndex = 0): Generator<TimeIndexEntry> {
+  const n = Math.floor(buf.length / TIME_INDEX_ENTRY_SIZE)
+  for (let i = 0; i < n; i++) {
+    const timestamp = buf.readBigInt64BE(i * 12)
+    const relativeOffset = buf.readInt32BE(i * 12 + 8)
+    const index = firstIndex + i
+    if (index > 0 && relativeOffset === 0) return
+    yield { index, timestamp, offset: baseOffset + BigInt(relativeOffset), relativeOffset }
+  }
+}
+
+export function * decodeTxnIndex (buf: Buffer, firstIndex = 0): Generator<AbortedTxn> {
+  const n = Math.floor(buf.length / ABORTED_TXN_SIZE)
+  for (let i = 0; i < n; i++) {
+    const o = i * ABORTED_TXN_SIZE
+    yield {
+      index: firstIndex + i,
+      version: buf.readInt16BE(o),
+      producerId: buf.readBigInt64BE(o + 2),
+      firstOffset: buf.readBigInt64BE(o + 10),
+      lastOffset: buf.readBigInt64BE(o + 18),
+      lastStableOffset: buf.readBigInt64BE(o + 26),
+    }
+  }
+}

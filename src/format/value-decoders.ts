@@ -1,0 +1,30 @@
+// How keys and values are printed (kafka-dump-log --key-decoder-class / --value-decoder-class, and more).
+export const DECODER_NAMES = ['string', 'hex', 'base64', 'int32', 'int64', 'json'] as const
+export type DecoderName = typeof DECODER_NAMES[number]
+
+/** Kafka's built-in decoder classes map onto ours (org.apache.kafka.tools.api.* and the pre-3.8 kafka.serializer.*). */
+export function decoderFromKafkaClass (cls: string): DecoderName | undefined {
+  const simple = cls.slice(cls.lastIndexOf('.') + 1)
+  switch (simple) {
+    case 'StringDecoder': return 'string'
+    case 'IntegerDecoder': return 'int32'
+    case 'LongDecoder': return 'int64'
+    case 'DefaultDecoder': return 'hex'
+    default: return undefined
+  }
+}
+
+/** Render bytes with a decoder. Java's StringDecoder replaces malformed UTF-8 with U+FFFD, as Buffer#toString does. */
+export function decodeValue (b: Buffer, how: DecoderName): string {
+  switch (how) {
+    case 'string': return b.toString('utf8')
+    case 'hex': return b.toString('hex')
+    case 'base64': return b.toString('base64')
+    case 'int32': return b.length === 4 ? String(b.readInt32BE(0)) : `<${b.length} bytes, not an int32: ${b.toString('hex')}>`
+    case 'int64': return b.length === 8 ? b.readBigInt64BE(0).toString() : `<${b.length} bytes, not an int64: ${b.toString('hex')}>`
+    case 'json': {
+      const s = b.toString('utf8')
+      try { return JSON.stringify(JSON.parse(s)) } catch { return s }
+    }
+  }
+}

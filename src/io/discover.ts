@@ -1,0 +1,179 @@
+// Turns command-line paths into the Kafka files to read: a file, a partition directory
+// (`orders-11-0/`, all its files in offset order) or a broker log directory (each partition in it).
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+
+export type FileKind = 'log' | 'index' | 'timeindex' | 'txnindex' | 'snapshot' | 'checkpoint'
+
+export interface KafkaFile {
+  path: string
+  name: string
+  kind: FileKind
+  /** from the file name (`00000000000000000042.log` → 42n); null when the name is not a number */
+  baseOffset: bigint | null
+}
+
+export interface PartitionDir {
+  path: string
+  /** from `<topic>-<partition>`; topics may contain dashes; null for a directory not named that way */
+  topic: string | null
+  partition: number | null
+  /** the broker log directory holding it (where replication-offset-checkpoint lives), if known */
+  logDir: string
+  files: KafkaFile[]
+}
+
+export interface Skipped { path: string, reason: string }
+export interface InputProblem { path: string, message: string }
+
+export interface Discovery {
+  /** in command-line order, each partition's files in offset order */
+  files: KafkaFile[]
+  partitions: PartitionDir[]
+  skipped: Skipped[]
+  problems: InputProblem[]
+}
+
+const SUFFIX_KIND: Record<string, FileKind> = {
+  '.log': 'log', '.index': 'index', '.timeindex': 'timeindex', '.txnindex': 'txnindex', '.snapshot': 'snapshot', '.checkpoint': 'checkpoint',
+}
+const KIND_ORDER: Record<FileKind, number> = { log: 0, index: 1, timeindex: 2, txnindex: 3, snapshot: 4, checkpoint: 5 }
+
+/** What kind of Kafka file a name is, or why it is skipped. */
+export function classify (name: string): { kind: FileKind, baseOffset: bigint | null } | { skip: string } {
+  const dot = name.lastIndexOf('.')
+  if (dot < 0) return { skip: 'not a segment file (no suffix)' }
+  const suffix = name.slice(dot)
+  const kind = SUFFIX_KIND[suffix]
+  if (kind === undefined) {
+    if (/\.(deleted|cleaned|swap|part)$/.test(name)) return { skip: `${suffix.slice(1)} file: an in-flight broker operation` }
+    return { skip: `unknown suffix ${suffix}` }
+  }
+  const stem = name.slice(0, name.indexOf('.'))
+  const n = /^\d{1,20}$/.test(stem) ? BigInt(stem) : null
+  return { kind, baseOffset: n !== null && n <= 0x7FFFFFFFFFFFFFFFn ? n : null }
+}
+
+/** `orders-11-0` → topic `orders-11`, partition 0 (also `topic-0.<id>-delete` and `-future` directories) */
+export function parsePartitionDirName (name: string): { topic: string, partition: number } | null {
+  const m = /^(.+)-(\d+)(?:\.[0-9a-f]+-(?:delete|future|stray))?$/.exec(name)
+  if (m === null) return null
+  return { topic: m[1]!, partition: Number(m[2]) }
+}
+
+function sortFiles (files: KafkaFile[]): KafkaFile[] {
+  return files.sort((a, b) => {
+    const ao = a.baseOffset ?? -1n
+    const bo = b.baseOffset ?? -1n
+    if (ao !== bo) return ao < bo ? -1 : 1
+    if (a.kind !== b.kind) return KIND_ORDER[a.kind] - KIND_ORDER[b.kind]
+    return a.name < b.name ? -1 : a.name > b.name ? 1 : 0
+  })
+}
+
+function readPartitionDir (dir: string, out: Discovery): PartitionDir {
+  const files: KafkaFile[] = []
+  for (const ent of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, ent.name)
+    if (!ent.isFile() && !(ent.isSymbolicLink() && statOrNull(p)?.isFile() === true)) continue
+    const c = classify(ent.name)
+    if ('skip' in c) {
+      if (!['leader-epoch-checkpoint', 'partition.metadata'].includes(ent.name)) out.skipped.push({ path: p, reason: c.skip })
+      else out.skipped.push({ path: p, reason: 'broker metadata file, not a segment' })
+      continue
+    }
+    files.push({ path: p, name: ent.name, kind: c.kind, baseOffset: c.baseOffset })
+  }
+  const base = path.basename(path.resolve(dir))
+  const tp = parsePartitionDirName(base)
+  return { path: dir, topic: tp?.topic ?? null, partition: tp?.partition ?? null, logDir: path.dirname(path.resolve(dir)), files: sortFiles(files) }
+}
+
+function statOrNull (p: string): fs.Stats | null {
+  try { return fs.statSync(p) } catch { return null }
+}
+
+function hasSegmentFiles (dir: string): boolean {
+  try {
+    return fs.readdirSync(dir).some((n) => { const c = classify(n); return !('skip' in c) })
+  } catch { return false }
+}
+
+/** Resolve command-line paths. Unreadable paths become problems, never exceptions. */
+export function discover (paths: string[]): Discovery {
+  const out: Discovery = { files: [], partitions: [], skipped: [], problems: [] }
+  for (const p of paths) {
+    let st: fs.Stats
+    try {
+      st = fs.statSync(p)
+    } catch (e) {
+      out.problems.push({ path: p, message: describeFsError(e) })
+      continue
+    }
+    try {
+      if (st.isFile()) addSingleFile(p, out)
+      else if (st.isDirectory()) addDirectory(p, out)
+      else out.problems.push({ path: p, message: 'not a regular file or directory' })
+    } catch (e) {
+      out.problems.push({ path: p, message: describeFsError(e) })
+    }
+  }
+  return out
+}
+
+function addSingleFile (p: string, out: Discovery): void {
+  const name = path.basename(p)
+  const c = classify(name)
+  if ('skip' in c) { out.skipped.push({ path: p, reason: c.skip }); return }
+  const f: KafkaFile = { path: p, name, kind: c.kind, baseOffset: c.baseOffset }
+  out.files.push(f)
+  const parent = path.dirname(p)
+  const tp = parsePartitionDirName(path.basename(path.resolve(parent)))
+  let part = out.partitions.find((x) => x.path === parent)
+  if (part === undefined) {
+    part = { path: parent, topic: tp?.topic ?? null, partition: tp?.partition ?? null, logDir: path.dirname(path.resolve(parent)), files: [] }
+    out.partitions.push(part)
+  }
+  part.files.push(f)
+  sortFiles(part.files)
+}
+
+function addDirectory (p: string, out: Discovery): void {
+  if (hasSegmentFiles(p)) {
+    const part = readPartitionDir(p, out)
+    out.partitions.push(part)
+    out.files.push(...part.files)
+    return
+  }
+  // a broker log directory: one level of partition directories (no deeper recursion, so symlink loops end here)
+  const subdirs = fs.readdirSync(p, { withFileTypes: true })
+    .filter((e) => e.isDirectory() || (e.isSymbolicLink() && statOrNull(path.join(p, e.name))?.isDirectory() === true))
+    .map((e) => e.name).sort()
+  let found = 0
+  for (const name of subdirs) {
+    const sub = path.join(p, name)
+    if (parsePartitionDirName(name) === null && !hasSegmentFiles(sub)) { out.skipped.push({ path: sub, reason: 'not a partition directory' }); continue }
+    try {
+      const part = readPartitionDir(sub, out)
+      out.partitions.push(part)
+      out.files.push(...part.files)
+      found++
+    } catch (e) {
+      out.problems.push({ path: sub, message: describeFsError(e) })
+    }
+  }
+  if (found === 0) out.problems.push({ path: p, message: 'no Kafka segment files or partition directories found' })
+}
+
+export function describeFsError (e: unknown): string {
+  const err = e as NodeJS.ErrnoException
+  switch (err.code) {
+    case 'ENOENT': return 'no such file or directory'
+    case 'EACCES': case 'EPERM': return 'permission denied'
+    case 'ELOOP': return 'too many levels of symbolic links'
+    case 'EISDIR': return 'is a directory'
+    case 'ENOTDIR': return 'not a directory'
+    case 'ENOTFILE': return 'not a regular file'
+    default: return err.message ?? String(e)
+  }
+}

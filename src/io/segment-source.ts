@@ -1,0 +1,13 @@
+// Where bytes come from. Decoders never touch node:fs; they ask a SegmentSource for a range.
+
+export interface SegmentSource {
+  /** a name for messages (the path as the user gave it) */
+  readonly name: string
+  /** total size in bytes */
+  readonly size: number
+  /** Read [position, position + length) into a fresh buffer; returns fewer bytes only at end of input. */
+  readAt (position: number, length: number): Buffer
+  /** bytes read so far, for the progress line and the benchmark's "bytes touched" figure */
+  readonly bytesRead: number
+  close (): void
+}
