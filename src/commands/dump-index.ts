@@ -39,7 +39,7 @@ function readWhole (p: string): Buffer {
   try { return src.readAt(0, src.size) } finally { src.close() }
 }
 
-interface BatchAt { lastOffset: bigint, sizeInBytes: number, bytes?: Buffer, magic: number }
+interface BatchAt { baseOffset: bigint, lastOffset: bigint, sizeInBytes: number, magic: number }
 
 /** Header of the entry at `position` of a log, or an explanation of why there is none. */
 function batchAt (log: FileSource, position: number, maxBytes: number): BatchAt | string {
@@ -51,10 +51,10 @@ function batchAt (log: FileSource, position: number, maxBytes: number): BatchAt 
   if (size < L.MIN_RECORD_OVERHEAD) return `position ${position}: record size ${size} is smaller than ${L.MIN_RECORD_OVERHEAD}`
   const total = size + L.LOG_OVERHEAD
   if (total > maxBytes || position + total > log.size) return `position ${position}: the batch (${total} bytes) does not fit`
-  if (magic < 2) return { lastOffset: head.readBigInt64BE(0), sizeInBytes: total, magic }
+  if (magic < 2) return { baseOffset: head.readBigInt64BE(0), lastOffset: head.readBigInt64BE(0), sizeInBytes: total, magic }
   if (head.length < L.RECORD_BATCH_OVERHEAD) return `position ${position}: too few bytes for a v2 batch header`
   const h = decodeBatchHeader(head, position)
-  return { lastOffset: h.lastOffset, sizeInBytes: total, magic }
+  return { baseOffset: h.baseOffset, lastOffset: h.lastOffset, sizeInBytes: total, magic }
 }
 
 function openLog (file: KafkaFile, log: FindingLog): FileSource | undefined {
@@ -174,8 +174,21 @@ export function dumpTimeIndex (file: KafkaFile, opts: DumpOptions, cli: CliConte
       if (b.lastOffset >= e.offset) { hit = b; hitPos = pos; break }
       pos += b.sizeInBytes
     }
+    if (hit !== undefined && hit.lastOffset !== e.offset && hit.baseOffset <= e.offset && hit.magic >= 2) {
+      // Older brokers indexed the offset of the record with the largest timestamp,
+      // not the batch's last offset. kafka-dump-log 3.9 calls this "not found"; it is not damage if the
+      // record there carries the indexed timestamp.
+      push(state.timeNotFound, [e.offset, hit.lastOffset])
+      const ts = recordTimestampAt(seg, hitPos, hit.sizeInBytes, e.offset, o)
+      if (ts === e.timestamp) {
+        fl.add({ severity: 'info', code: 'TIMEINDEX_RECORD_OFFSET', file: f.path, position: e.index * 12,
+          message: `entry ${e.index}: offset ${e.offset} is inside the batch ending at ${hit.lastOffset} and its record has the indexed timestamp (written by an older broker)` })
+        if (prev >= e.timestamp) push(state.timeOutOfOrder, [e.timestamp, prev])
+        return
+      }
+    }
     if (hit === undefined || hit.lastOffset !== e.offset) {
-      push(state.timeNotFound, [e.offset, hit?.lastOffset ?? -1n])
+      if (!(hit !== undefined && hit.baseOffset <= e.offset && hit.magic >= 2)) push(state.timeNotFound, [e.offset, hit?.lastOffset ?? -1n])
       fl.add({ severity: 'error', code: 'TIMEINDEX_OFFSET_NOT_FOUND', file: f.path, position: e.index * 12,
         message: `entry ${e.index}: indexed offset ${e.offset} is not the last offset of a batch (found ${hit?.lastOffset ?? -1n})` })
       return
@@ -211,6 +224,17 @@ function maxRecordTimestamp (seg: FileSource, pos: number, size: number, magic: 
     throw e
   }
   return max
+}
+
+function recordTimestampAt (seg: FileSource, pos: number, size: number, offset: bigint, opts: DumpOptions): bigint | undefined {
+  const bytes = seg.readAt(pos, size)
+  try {
+    const h = decodeBatchHeader(bytes, pos)
+    for (const r of decodeRecords(h, bytes, opts)) if (r.offset === offset) return r.timestamp
+  } catch (e) {
+    if (!(e instanceof DecodeError)) throw e
+  }
+  return undefined
 }
 
 function sanityTimeIndex (file: KafkaFile, buf: Buffer, base: bigint, opts: DumpOptions, cli: CliContext, log: FindingLog): void {

@@ -36,6 +36,8 @@ interface Ctx {
   summary: LogSummary
   lastOffset: bigint | null
   pairs: Array<[bigint, bigint]>
+  /** code@position of findings already reported: a control batch's first record is decoded by readLog and again in deep mode */
+  reported: Set<string>
 }
 
 export function headerLine (file: KafkaFile): string {
@@ -64,7 +66,7 @@ export function dumpLogFile (file: KafkaFile, opts: DumpOptions, cli: CliContext
     return summary
   }
   const progress = new Progress(cli, file.name, source.size, opts.progress)
-  const ctx: Ctx = { file, opts, cli, log, chalk, parser, summary, lastOffset: null, pairs: [] }
+  const ctx: Ctx = { file, opts, cli, log, chalk, parser, summary, lastOffset: null, pairs: [], reported: new Set() }
   let validBytes = 0
   try {
     const events = readLog(source, {
@@ -248,7 +250,10 @@ function limits (opts: DumpOptions): { maxDecompressed?: number } {
 }
 
 function reportDecodeError (e: DecodeError, c: Ctx): void {
-  if (e.code === 'CRC_MISMATCH') c.summary.crcFailures++
+  const key = `${e.code}@${e.position}`
+  if (c.reported.has(key)) return
+  c.reported.add(key)
+  // CRC failures are counted by summary.add/addLegacy from crcValid; counting here too doubled them.
   if (e.code === 'UNSUPPORTED_CODEC') c.summary.unsupported++
   c.log.add({ severity: 'error', code: e.code, file: c.file.path, position: e.position, message: e.message })
 }

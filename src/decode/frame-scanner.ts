@@ -119,10 +119,21 @@ export function * scanFrames (source: SegmentSource, opts: ScanOptions = {}): Ge
     if (total > left) {
       if (isZeros(source, pos, end, ensure, () => win, () => winStart)) {
         yield { kind: 'tail', position: pos, length: left, reason: 'zeros' }
-      } else {
-        yield { kind: 'tail', position: pos, length: left, reason: 'truncated', declaredSize: total }
+        return
       }
-      return
+      // Past the end: a cut-off last batch (unclean shutdown), unless a CRC-valid batch follows. Then the
+      // length field itself is damaged, and what follows it can still be read (Kafka hides it as "invalid bytes").
+      const next = opts.resync === true ? findNextBatch(source, pos + 1, end, maxBatch) : undefined
+      if (next === undefined) {
+        yield { kind: 'tail', position: pos, length: left, reason: 'truncated', declaredSize: total }
+        return
+      }
+      yield {
+        kind: 'corrupt', position: pos, code: 'BAD_LENGTH', length: next - pos, resyncPosition: next,
+        message: `entry size ${total} runs past the end of the file (${left} bytes left), yet a valid batch follows`,
+      }
+      pos = next
+      continue
     }
     const headerOnly = opts.headersOnly === true && magic >= 2 && total > L.RECORD_BATCH_OVERHEAD &&
       !(pos + total <= winStart + win.length) && !isControlAt(source, pos, ensure, () => win, () => winStart)

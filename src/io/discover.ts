@@ -75,7 +75,12 @@ function readPartitionDir (dir: string, out: Discovery): PartitionDir {
   const files: KafkaFile[] = []
   for (const ent of fs.readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, ent.name)
-    if (!ent.isFile() && !(ent.isSymbolicLink() && statOrNull(p)?.isFile() === true)) continue
+    if (!ent.isFile() && !(ent.isSymbolicLink() && statOrNull(p)?.isFile() === true)) {
+      // A FIFO, device or dangling/looping link with a segment name would otherwise vanish silently
+      // (and opening a FIFO would block): say why it is not read.
+      if (!ent.isDirectory() && !('skip' in classify(ent.name))) out.skipped.push({ path: p, reason: notRegular(ent, p) })
+      continue
+    }
     const c = classify(ent.name)
     if ('skip' in c) {
       if (!['leader-epoch-checkpoint', 'partition.metadata'].includes(ent.name)) out.skipped.push({ path: p, reason: c.skip })
@@ -87,6 +92,11 @@ function readPartitionDir (dir: string, out: Discovery): PartitionDir {
   const base = path.basename(path.resolve(dir))
   const tp = parsePartitionDirName(base)
   return { path: dir, topic: tp?.topic ?? null, partition: tp?.partition ?? null, logDir: path.dirname(path.resolve(dir)), files: sortFiles(files) }
+}
+
+function notRegular (ent: fs.Dirent, p: string): string {
+  if (!ent.isSymbolicLink()) return 'not a regular file'
+  try { fs.statSync(p); return 'a symbolic link to something that is not a regular file' } catch (e) { return `symbolic link: ${describeFsError(e)}` }
 }
 
 function statOrNull (p: string): fs.Stats | null {
@@ -143,12 +153,18 @@ function addDirectory (p: string, out: Discovery): void {
     const part = readPartitionDir(p, out)
     out.partitions.push(part)
     out.files.push(...part.files)
+    if (part.files.length === 0) out.problems.push({ path: p, message: 'no readable Kafka segment files (see the skipped entries)' })
     return
   }
   // a broker log directory: one level of partition directories (no deeper recursion, so symlink loops end here)
-  const subdirs = fs.readdirSync(p, { withFileTypes: true })
+  const entries = fs.readdirSync(p, { withFileTypes: true })
+  const subdirs = entries
     .filter((e) => e.isDirectory() || (e.isSymbolicLink() && statOrNull(path.join(p, e.name))?.isDirectory() === true))
     .map((e) => e.name).sort()
+  // dangling or looping links would otherwise vanish without a word
+  for (const e of entries) {
+    if (e.isSymbolicLink() && statOrNull(path.join(p, e.name)) === null) out.skipped.push({ path: path.join(p, e.name), reason: notRegular(e, path.join(p, e.name)) })
+  }
   let found = 0
   for (const name of subdirs) {
     const sub = path.join(p, name)
@@ -157,7 +173,7 @@ function addDirectory (p: string, out: Discovery): void {
       const part = readPartitionDir(sub, out)
       out.partitions.push(part)
       out.files.push(...part.files)
-      found++
+      if (part.files.length > 0) found++ // an empty directory (or a link back to this one) is not a partition found
     } catch (e) {
       out.problems.push({ path: sub, message: describeFsError(e) })
     }

@@ -82,7 +82,7 @@ const CORRUPT = -2
  * Decode one LZ4 block of `src[ip, iend)` into `dst` at `op`, writing nothing at or past `oend`.
  * Returns the new output position, OVERFLOW when the output would pass `oend`, CORRUPT otherwise.
  */
-export function decodeLz4Block (src: Uint8Array, ip: number, iend: number, dst: Uint8Array, op: number, oend: number): number {
+function decodeLz4Block (src: Uint8Array, ip: number, iend: number, dst: Uint8Array, op: number, oend: number): number {
   const ostart = op
   while (ip < iend) {
     const token = src[ip++]!

@@ -65,7 +65,7 @@ function xerialChunks (input: Buffer): Chunk[] {
  * Decode the elements of a raw snappy block `src[ip, iend)` into exactly `dst[op, oend)`.
  * Returns false on any inconsistency (including output shorter or longer than declared).
  */
-export function decodeSnappyElements (src: Uint8Array, ip: number, iend: number, dst: Uint8Array, op: number, oend: number): boolean {
+function decodeSnappyElements (src: Buffer, ip: number, iend: number, dst: Buffer, op: number, oend: number): boolean {
   const ostart = op
   while (ip < iend) {
     const tag = src[ip++]!
@@ -82,10 +82,10 @@ export function decodeSnappyElements (src: Uint8Array, ip: number, iend: number,
         ip += extra
       }
       if (ip + len > iend || op + len > oend) return false
-      if (len < 32) {
+      if (len < 64) {
         for (let i = 0; i < len; i++) dst[op + i] = src[ip + i]!
       } else {
-        dst.set(src.subarray(ip, ip + len), op)
+        src.copy(dst, op, ip, ip + len) // Buffer.copy: no view object per literal run
       }
       ip += len
       op += len

@@ -136,10 +136,10 @@ function tooLarge (maxBytes: number): CodecError {
 
 function decodeStreaming (input: Buffer, f: Frame, budget: number, maxBytes: number): Uint8Array[] {
   let frame = input.subarray(f.start, f.end)
-  const need = Math.max(MIN_CLAMPED_WINDOW, Math.min(f.maxOutput, budget + 1))
-  if (f.windowDescriptorAt >= 0 && f.windowSize > need) {
+  const window = Math.max(MIN_CLAMPED_WINDOW, Math.min(f.maxOutput, budget + 1))
+  if (f.windowDescriptorAt >= 0 && f.windowSize > window) {
     frame = Buffer.from(frame) // copy: the window descriptor is rewritten, the input stays untouched
-    frame[f.windowDescriptorAt - f.start] = windowDescriptorFor(need)
+    frame[f.windowDescriptorAt - f.start] = windowDescriptorFor(window)
   }
   const parts: Uint8Array[] = []
   let produced = 0

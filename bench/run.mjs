@@ -1,0 +1,446 @@
+#!/usr/bin/env node
+// tsdump vs kafka-dump-log (Kafka 3.9.1, the real jars), side by side on large broker-made segments (issue #6).
+//
+//   npm run bench                                   # full: 1 GiB inputs + 4 GiB, 3 runs each (~25-40 min)
+//   node bench/run.mjs --quick                      # 256 MiB inputs, 3 runs, no 4 GiB (~5 min)
+//   node bench/run.mjs --size 256MiB --runs 3 --no-big
+//   node bench/run.mjs --inputs plain --modes shallow,reconcile --runs 5
+//   node bench/run.mjs --private-build              # compile src/ into bench/data/dist first and time that
+//   node bench/run.mjs --profile                    # also node --cpu-prof every tsdump mode that misses its target
+//
+// Options:
+//   --size S           size of the per-kind inputs (default 1GiB)          --big S | --no-big   4 GiB input (default 4GiB)
+//   --runs N           alternating runs per pair (default 3)                --inputs plain,zstd-lz4,txn,large-txn
+//   --modes M          cat,read,shallow,deep,reconcile (default all)        --no-checks  skip EPIPE / TTY checks
+//   --no-crc-bench     skip the CRC-32C library comparison                 --no-kafka   tsdump only
+//   --data DIR         inputs + scratch (default bench/data, git-ignored)   --out FILE   (default bench/RESULTS.md)
+//   --tsdump FILE      node entry of tsdump (default bin/tsdump.js)          --dist DIR   use DIR/cli/main.js instead
+//   --java-opts "..."  JVM options for kafka-dump-log (default: kafka-run-class.sh's defaults, see below)
+//
+// Every run goes through /usr/bin/time -v (peak RSS = "Maximum resident set size"), stdout to /dev/null.
+// In each iteration the commands of a pair run back to back, the order alternating between iterations.
+// Raw numbers: <data>/results-<timestamp>.json. Results table: bench/RESULTS.md (rewritten as it goes).
+import { spawn, spawnSync, execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { ensureSegments, parseSize, sizeLabel, segmentPath } from './make-segments.mjs'
+import { summarizeProfile } from './profile-summary.mjs'
+
+const here = path.dirname(fileURLToPath(import.meta.url))
+const repo = path.resolve(here, '..')
+
+// kafka-run-class.sh (Kafka 3.9) defaults when KAFKA_HEAP_OPTS / KAFKA_JVM_PERFORMANCE_OPTS / KAFKA_JMX_OPTS are unset:
+// this is what `kafka-dump-log.sh` runs with out of the box.
+const KAFKA_RUN_CLASS_OPTS = [
+  '-Xmx256M',
+  '-server', '-XX:+UseG1GC', '-XX:MaxGCPauseMillis=20', '-XX:InitiatingHeapOccupancyPercent=35',
+  '-XX:+ExplicitGCInvokesConcurrent', '-XX:MaxInlineLevel=15', '-Djava.awt.headless=true',
+  '-Dcom.sun.management.jmxremote', '-Dcom.sun.management.jmxremote.authenticate=false', '-Dcom.sun.management.jmxremote.ssl=false'
+]
+
+const TARGETS = { shallow: 3, deep: 2, reconcile: 10, rssMiB: 128 }
+
+function parseArgs (argv) {
+  const o = {
+    size: '1GiB', big: '4GiB', runs: 3, inputs: ['plain', 'zstd-lz4', 'txn', 'large-txn'], modes: ['cat', 'read', 'shallow', 'deep', 'reconcile'],
+    checks: true, crcBench: true, kafka: true, data: path.join(here, 'data'), out: path.join(here, 'RESULTS.md'),
+    tsdump: path.join(repo, 'bin', 'tsdump.js'), dist: undefined, javaOpts: undefined, profile: false, privateBuild: false, bigRuns: undefined
+  }
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]
+    const v = () => argv[++i]
+    switch (a) {
+      case '--quick': o.size = '256MiB'; o.big = '0'; o.runs = 3; break
+      case '--size': o.size = v(); break
+      case '--big': o.big = v(); break
+      case '--no-big': o.big = '0'; break
+      case '--runs': o.runs = Number(v()); break
+      case '--big-runs': o.bigRuns = Number(v()); break
+      case '--inputs': o.inputs = v().split(','); break
+      case '--modes': o.modes = v().split(','); break
+      case '--no-checks': o.checks = false; break
+      case '--no-crc-bench': o.crcBench = false; break
+      case '--no-kafka': o.kafka = false; break
+      case '--data': o.data = path.resolve(v()); break
+      case '--out': o.out = path.resolve(v()); break
+      case '--tsdump': o.tsdump = path.resolve(v()); break
+      case '--dist': o.dist = path.resolve(v()); break
+      case '--java-opts': o.javaOpts = v().split(/\s+/).filter(Boolean); break
+      case '--profile': o.profile = true; break
+      case '--private-build': o.privateBuild = true; break
+      case '-h': case '--help':
+        console.log(fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').filter(l => l.startsWith('//')).map(l => l.slice(3)).join('\n'))
+        process.exit(0)
+        break
+      default: console.error(`unknown argument ${a} (see --help)`); process.exit(2)
+    }
+  }
+  o.sizeBytes = parseSize(o.size)
+  o.bigBytes = parseSize(o.big) || undefined
+  o.bigRuns ??= Math.max(1, Math.min(o.runs, 2))
+  return o
+}
+
+const log = (...a) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}]`, ...a)
+
+// ---------------------------------------------------------------------------------------------- commands
+
+function kafkaLib () {
+  const cache = process.env.KAFKA_CACHE ?? path.join(repo, '.cache', 'kafka-3.9.1')
+  const lib = path.join(cache, 'lib')
+  if (!fs.existsSync(path.join(lib, 'kafka_2.13-3.9.1.jar'))) {
+    log('kafka jars missing; running scripts/kafka/install.sh')
+    execFileSync('bash', [path.join(repo, 'scripts', 'kafka', 'install.sh')], { stdio: 'inherit' })
+  }
+  const log4j = path.join(cache, 'tools-log4j.properties')
+  if (!fs.existsSync(log4j)) {
+    fs.writeFileSync(log4j, 'log4j.rootLogger=WARN, stderr\nlog4j.appender.stderr=org.apache.log4j.ConsoleAppender\n' +
+      'log4j.appender.stderr.layout=org.apache.log4j.PatternLayout\nlog4j.appender.stderr.layout.ConversionPattern=[%d] %p %m (%c)%n\n' +
+      'log4j.appender.stderr.Target=System.err\n')
+  }
+  return { lib, log4j }
+}
+
+function makeCommands (o) {
+  const { lib, log4j } = o.kafka ? kafkaLib() : { lib: '', log4j: '' }
+  const javaOpts = o.javaOpts ?? KAFKA_RUN_CLASS_OPTS
+  const kdl = (args) => ['java', ...javaOpts, `-Dlog4j.configuration=file:${log4j}`, '-cp', `${lib}/*`, 'kafka.tools.DumpLogSegments', ...args]
+  let entry = o.tsdump
+  if (o.dist) {
+    entry = path.join(o.data, 'tsdump-shim.mjs')
+    fs.writeFileSync(entry, `// generated by bench/run.mjs --dist\nimport { main } from ${JSON.stringify(path.join(o.dist, 'cli', 'main.js'))}\nprocess.exitCode = await main(process.argv.slice(2))\n`)
+  }
+  const probe = path.join(here, 'io-probe.cjs')
+  const ts = (args, nodeFlags = []) => ['node', ...nodeFlags, '--require', probe, entry, ...args]
+  return { kdl, ts, entry, javaOpts }
+}
+
+// ---------------------------------------------------------------------------------------------- one run
+
+const devnull = fs.openSync('/dev/null', 'w')
+
+/** Run argv under /usr/bin/time -v with stdout to /dev/null. Resolves { wall, user, sys, rssKiB, code, stderr, probe }. */
+function timed (argv, o, { env = {} } = {}) {
+  const tfile = path.join(o.data, `.time-${process.pid}.txt`)
+  const pfile = path.join(o.data, `.probe-${process.pid}.jsonl`)
+  fs.rmSync(pfile, { force: true })
+  return new Promise((resolve, reject) => {
+    const t0 = process.hrtime.bigint()
+    const child = spawn('/usr/bin/time', ['-v', '-o', tfile, ...argv], {
+      stdio: ['ignore', devnull, 'pipe'],
+      env: { ...process.env, TSDUMP_BENCH_PROBE: pfile, ...env }
+    })
+    let err = ''
+    child.stderr.on('data', (d) => { if (err.length < 20000) err += d })
+    child.on('error', reject)
+    child.on('close', () => {
+      const wall = Number(process.hrtime.bigint() - t0) / 1e9
+      const t = fs.readFileSync(tfile, 'utf8')
+      const num = (re) => { const m = re.exec(t); return m ? Number(m[1]) : NaN }
+      const status = /Command exited with non-zero status (\d+)/.exec(t)
+      let probe
+      try { probe = JSON.parse(fs.readFileSync(pfile, 'utf8').trim().split('\n').pop()) } catch { probe = undefined }
+      resolve({
+        wall,
+        user: num(/User time \(seconds\): ([\d.]+)/),
+        sys: num(/System time \(seconds\): ([\d.]+)/),
+        rssKiB: num(/Maximum resident set size \(kbytes\): (\d+)/),
+        code: status ? Number(status[1]) : (/Command terminated by signal (\d+)/.test(t) ? -1 : 0),
+        stderr: err.trim(),
+        load: os.loadavg()[0],
+        probe
+      })
+    })
+  })
+}
+
+// ---------------------------------------------------------------------------------------------- stats
+
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const n = s.length; return n === 0 ? NaN : n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2 }
+const fmtS = (x) => Number.isFinite(x) ? (x < 10 ? x.toFixed(2) : x.toFixed(1)) : '—'
+const fmtMiB = (kib) => Number.isFinite(kib) ? `${(kib / 1024).toFixed(0)} MiB` : '—'
+const fmtX = (x) => Number.isFinite(x) ? `${x.toFixed(x < 10 ? 2 : 1)}×` : '—'
+
+function summarize (runs) {
+  if (!runs || runs.length === 0) return undefined
+  return {
+    n: runs.length,
+    wall: median(runs.map(r => r.wall)),
+    cpu: median(runs.map(r => r.user + r.sys)),
+    rssKiB: Math.max(...runs.map(r => r.rssKiB)),
+    codes: [...new Set(runs.map(r => r.code))],
+    rchar: runs[0].probe?.rchar,
+    load: median(runs.map(r => r.load)),
+    all: runs.map(r => Math.round(r.wall * 100) / 100)
+  }
+}
+
+// ---------------------------------------------------------------------------------------------- environment
+
+function sh (cmd, args) {
+  const r = spawnSync(cmd, args, { encoding: 'utf8' })
+  return ((r.stdout ?? '') + (r.stderr ?? '')).trim()
+}
+
+function environment (o, cmds) {
+  const cpu = os.cpus()
+  const git = sh('git', ['-C', repo, 'rev-parse', '--short', 'HEAD'])
+  const dirty = sh('git', ['-C', repo, 'status', '--porcelain', '--', 'src']).split('\n').filter(Boolean).length
+  return {
+    date: new Date().toISOString(),
+    host: `${os.type()} ${os.release()} ${os.arch()}`,
+    cpu: `${cpu.length} × ${cpu[0]?.model ?? '?'}`,
+    memGiB: (os.totalmem() / 1024 ** 3).toFixed(1),
+    node: process.version,
+    java: sh('java', ['-version']).split('\n')[0],
+    kafka: '3.9.1 (kafka.tools.DumpLogSegments from the Maven Central jars in .cache/kafka-3.9.1/lib)',
+    javaOpts: cmds.javaOpts.join(' '),
+    tsdump: `git ${git}${dirty ? ` + ${dirty} uncommitted change(s) under src/` : ''}, entry ${path.relative(repo, cmds.entry)}`,
+    fs: sh('df', ['-h', '--output=source,fstype,size,avail', o.data]).split('\n').slice(1).join(' ')
+  }
+}
+
+// ---------------------------------------------------------------------------------------------- report
+
+function ratio (peer, ts) { return peer && ts ? peer.wall / ts.wall : NaN }
+
+function renderResults (o, env, res) {
+  const L = []
+  L.push('# tsdump vs kafka-dump-log: benchmark results', '')
+  L.push(`Generated by \`node bench/run.mjs ${res.argv.join(' ')}\` (re-run: \`npm run bench\`, quick: \`node bench/run.mjs --quick\`).`, '')
+  L.push('## Machine and versions', '')
+  L.push('| | |', '|---|---|')
+  for (const [k, v] of Object.entries(env)) L.push(`| ${k} | ${String(v).replace(/\|/g, '\\|')} |`)
+  L.push(`| runs per pair | ${o.runs} (alternating order), medians reported; 4 GiB: ${o.bigRuns} |`)
+  L.push('')
+  L.push('kafka-dump-log is run as `java <opts> -cp <kafka libs>/* kafka.tools.DumpLogSegments --files F` with the options that',
+    "Kafka's own `bin/kafka-run-class.sh` uses when nothing is overridden (listed above: `-Xmx256M`, G1, JMX flags).",
+    "The repo's `scripts/kafka/dump-log.sh` uses lean start-up settings instead (`-Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:auto`:",
+    'C1 only, meant for fast fixture dumps), which would handicap the JVM on GiB inputs, so it is not the baseline here.',
+    'All inputs are in the page cache (each is read once before timing); every command writes to /dev/null.', '')
+
+  L.push('## Inputs', '')
+  L.push('Real broker batches (fixtures/broker) repeated with rewritten baseOffset (CRC unaffected); see bench/make-segments.mjs.', '')
+  L.push('| input | bytes | batches | records | control batches | compressed batches | what |', '|---|---:|---:|---:|---:|---:|---|')
+  for (const s of res.segments) L.push(`| ${s.name} | ${s.stats.bytes} | ${s.stats.batches} | ${s.stats.records} | ${s.stats.control} | ${s.stats.compressed} | ${s.desc} |`)
+  L.push('')
+
+  L.push('## Time (median wall seconds) and peak RSS', '')
+  L.push('ratio = kafka-dump-log median / tsdump median (higher is better for tsdump). For `reconcile` the peer is kafka-dump-log\'s',
+    'shallow dump (the fastest way it gives the same batch/record/control counts). Peak RSS = max over runs of "Maximum resident set size".', '')
+  L.push('CPU = user+sys seconds (median). The machine is shared (2 cores; other sessions run tests, brokers and fuzzers at the',
+    'same time), so wall times carry noise: the CPU-time ratio and the 1-minute load average at the end of the runs are given too.', '')
+  L.push('| input | mode | kafka-dump-log s | tsdump s | ratio | target | met | kdl peak RSS | tsdump peak RSS | kdl CPU s | tsdump CPU s | CPU ratio | tsdump read bytes | load | runs (kdl / tsdump) |')
+  L.push('|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|')
+  for (const r of res.rows) {
+    const k = r.kdl; const t = r.ts
+    const rt = ratio(k, t)
+    const target = TARGETS[r.mode]
+    const met = target && Number.isFinite(rt) ? (rt >= target ? 'yes' : '**no**') : ''
+    const rchar = t?.rchar !== undefined ? `${(t.rchar / r.bytes * 100).toFixed(1)}% of file` : ''
+    const cr = k && t ? k.cpu / t.cpu : NaN
+    L.push(`| ${r.input} | ${r.mode} | ${k ? fmtS(k.wall) : (r.kdlNote ?? '—')} | ${t ? fmtS(t.wall) : '—'} | ${fmtX(rt)} | ${target ? `≥${target}×` : ''} | ${met} | ${k ? fmtMiB(k.rssKiB) : ''} | ${t ? fmtMiB(t.rssKiB) : ''} | ${k ? fmtS(k.cpu) : ''} | ${t ? fmtS(t.cpu) : ''} | ${fmtX(cr)} | ${rchar} | ${t ? t.load.toFixed(1) : ''} | ${k ? k.all.join(' ') : ''} / ${t ? t.all.join(' ') : ''} |`)
+  }
+  L.push('')
+  const floors = res.rows.filter(r => r.mode === 'cat' || r.mode === 'read')
+  if (floors.length) {
+    L.push('Floors: `cat` = `cat file > /dev/null` (GNU cat; may use copy_file_range/splice, so it is a lower bound that no parser can reach); `read` = node reading the file in 16 MiB windows with fs.readSync and doing nothing else.', '')
+  }
+  if (res.big.length) {
+    L.push('## 4 GiB input', '')
+    L.push('| input | tool | mode | exit | median s | peak RSS | note |', '|---|---|---|---:|---:|---:|---|')
+    for (const b of res.big) L.push(`| ${b.input} | ${b.tool} | ${b.mode} | ${b.s.codes.join(',')} | ${fmtS(b.s.wall)} | ${fmtMiB(b.s.rssKiB)} | ${b.note ?? ''} |`)
+    L.push('')
+  }
+  L.push('## Memory target (< 128 MiB peak RSS for tsdump, 1 GiB and 4 GiB alike)', '')
+  const mem = [...res.rows.filter(r => r.ts && r.mode !== 'read').map(r => ({ what: `${r.input} ${r.mode}`, kib: r.ts.rssKiB })), ...res.big.filter(b => b.tool === 'tsdump').map(b => ({ what: `${b.input} ${b.mode}`, kib: b.s.rssKiB }))]
+  if (mem.length) {
+    const worst = mem.reduce((a, b) => (b.kib > a.kib ? b : a))
+    L.push(`Worst tsdump peak RSS: ${fmtMiB(worst.kib)} (${worst.what}) → target ${worst.kib / 1024 < TARGETS.rssMiB ? 'met' : '**missed**'}.`, '')
+  }
+  if (res.crc) {
+    L.push('## CRC-32C throughput', '', res.crc, '')
+  }
+  if (res.checks.length) {
+    L.push('## Checks', '')
+    for (const c of res.checks) L.push(`- ${c.ok ? 'PASS' : '**FAIL**'}: ${c.what}${c.detail ? ` — ${c.detail}` : ''}`)
+    L.push('')
+  }
+  if (res.profiles.length) {
+    L.push('## Profiles (tsdump, node --cpu-prof; top self time)', '')
+    for (const p of res.profiles) {
+      L.push(`### ${p.what}`, '', '```', p.text, '```', '')
+    }
+  }
+  return L.join('\n') + '\n'
+}
+
+// ---------------------------------------------------------------------------------------------- checks
+
+function runChecks (o, cmds, file) {
+  const out = []
+  const q = (s) => `'${s.replace(/'/g, "'\\''")}'`
+  const tsCmd = ['node', cmds.entry].map(q).join(' ')
+  // 1. | head: exit 0 and no EPIPE trace
+  {
+    const r = spawnSync('bash', ['-c', `${tsCmd} ${q(file)} 2>${q(path.join(o.data, '.head-err.txt'))} | head -n 5 >/dev/null; echo "\${PIPESTATUS[0]}"`], { encoding: 'utf8', timeout: 300000 })
+    const code = Number(r.stdout.trim())
+    const err = fs.readFileSync(path.join(o.data, '.head-err.txt'), 'utf8')
+    out.push({ what: '`tsdump <1 GiB file> | head` exits 0 without an EPIPE trace', ok: code === 0 && !/EPIPE|Error/.test(err), detail: `exit ${code}, stderr ${JSON.stringify(err.slice(0, 200))}` })
+  }
+  // 2. progress line on a TTY (script -qc gives the child a pty for stdin/stdout/stderr)
+  {
+    const tty = path.join(o.data, '.tty.txt')
+    const r = spawnSync('script', ['-qec', `${tsCmd} ${q(file)} >/dev/null`, tty], { encoding: 'utf8', timeout: 300000, stdio: ['pipe', 'pipe', 'pipe'] })
+    const seen = fs.readFileSync(tty, 'utf8')
+    const progress = /MiB\/s/.test(seen)
+    out.push({ what: 'progress line appears on stderr when stderr is a TTY (script -qec)', ok: progress && r.status === 0, detail: `exit ${r.status}, ${progress ? 'progress seen' : 'no progress line'}: ${JSON.stringify(seen.replace(/\x1b\[K/g, '').split('\r').filter(Boolean).slice(1, 2).join('').slice(0, 120))}` })
+  }
+  // 3. no progress when stderr is not a TTY
+  {
+    const r = spawnSync('node', [cmds.entry, file], { encoding: 'utf8', timeout: 300000, stdio: ['ignore', devnull, 'pipe'] })
+    out.push({ what: 'no progress line when stderr is not a TTY', ok: r.status === 0 && r.stderr === '', detail: `exit ${r.status}, stderr ${r.stderr.length} bytes` })
+  }
+  return out
+}
+
+// ---------------------------------------------------------------------------------------------- main
+
+async function main () {
+  const argv = process.argv.slice(2)
+  const o = parseArgs(argv)
+  fs.mkdirSync(o.data, { recursive: true })
+  if (o.privateBuild) {
+    const dist = path.join(o.data, 'dist')
+    log(`compiling src/ into ${path.relative(repo, dist)}`)
+    fs.rmSync(dist, { recursive: true, force: true })
+    spawnSync(path.join(repo, 'node_modules', '.bin', 'tsc'), ['-p', path.join(repo, 'tsconfig.json'), '--outDir', dist], { stdio: 'inherit' })
+    o.dist = dist
+  }
+  const cmds = makeCommands(o)
+  const env = environment(o, cmds)
+  log(env)
+  const segs = ensureSegments({ out: o.data, size: o.sizeBytes, big: o.bigBytes, only: [...o.inputs, ...(o.bigBytes ? ['big'] : [])], log })
+  const res = { argv, segments: segs.map(s => ({ name: s.input.name, desc: s.input.desc, stats: s.stats })), rows: [], big: [], checks: [], profiles: [], crc: undefined }
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-')
+  const jsonOut = path.join(o.data, `results-${stamp}.json`)
+  const save = () => {
+    fs.writeFileSync(o.out, renderResults(o, env, res))
+    fs.writeFileSync(jsonOut, JSON.stringify({ env, options: o, ...res }, null, 2))
+  }
+
+  const warm = (file) => { log(`warming page cache: ${path.relative(repo, file)}`); spawnSync('cat', [file], { stdio: ['ignore', devnull, 'inherit'] }) }
+  const readFloor = ['node', '-e', 'const fs=require("fs");const fd=fs.openSync(process.argv[1]);const b=Buffer.allocUnsafe(16<<20);let n;while((n=fs.readSync(fd,b,0,b.length,null))>0);']
+
+  for (const s of segs.filter(s => !s.input.big)) {
+    const file = s.file
+    const dir = path.dirname(file)
+    warm(file)
+    const plan = {
+      cat: { peer: ['cat', file] },
+      read: { peer: [...readFloor, file] },
+      shallow: { kdl: cmds.kdl(['--files', file]), ts: cmds.ts([file]) },
+      deep: { kdl: cmds.kdl(['--deep-iteration', '--print-data-log', '--files', file]), ts: cmds.ts(['--deep-iteration', '--print-data-log', file]) },
+      reconcile: { ts: cmds.ts(['reconcile', dir]) }
+    }
+    // shallow and reconcile share the peer's shallow runs: each iteration runs kdl shallow, tsdump shallow, tsdump reconcile
+    const modes = o.modes.filter(m => !s.input.modes || s.input.modes.includes(m))
+    const groups = [
+      ['cat', 'read'].filter(m => modes.includes(m)),
+      ['shallow', 'reconcile'].filter(m => modes.includes(m)),
+      ['deep'].filter(m => modes.includes(m))
+    ].filter(g => g.length)
+    for (const g of groups) {
+      const cmdsInGroup = []
+      for (const m of g) {
+        if (plan[m].peer) cmdsInGroup.push({ key: `${m}:floor`, argv: plan[m].peer })
+        if (plan[m].kdl && o.kafka) cmdsInGroup.push({ key: `${m}:kdl`, argv: plan[m].kdl })
+        if (plan[m].ts) cmdsInGroup.push({ key: `${m}:ts`, argv: plan[m].ts })
+      }
+      if (g.includes('reconcile') && !g.includes('shallow') && o.kafka) cmdsInGroup.unshift({ key: 'shallow:kdl', argv: plan.shallow.kdl })
+      const runs = Object.fromEntries(cmdsInGroup.map(c => [c.key, []]))
+      for (let i = 0; i < o.runs; i++) {
+        const order = i % 2 === 0 ? cmdsInGroup : [...cmdsInGroup].reverse()
+        for (const c of order) {
+          const r = await timed(c.argv, o)
+          runs[c.key].push(r)
+          log(`${s.input.name} ${c.key} #${i + 1}: ${r.wall.toFixed(2)} s, ${(r.rssKiB / 1024).toFixed(0)} MiB, exit ${r.code}${r.code && r.stderr ? ` (${r.stderr.split('\n')[0].slice(0, 120)})` : ''}`)
+        }
+      }
+      for (const m of g) {
+        const row = { input: s.input.name, mode: m, bytes: s.stats.bytes }
+        if (m === 'cat' || m === 'read') { row.ts = summarize(runs[`${m}:floor`]); row.floor = true } else {
+          row.kdl = summarize(runs[m === 'reconcile' ? 'shallow:kdl' : `${m}:kdl`])
+          row.ts = summarize(runs[`${m}:ts`])
+          row.tsStderr = runs[`${m}:ts`]?.[0]?.stderr?.slice(0, 500)
+          row.kdlStderr = runs[m === 'reconcile' ? 'shallow:kdl' : `${m}:kdl`]?.[0]?.stderr?.slice(0, 500)
+        }
+        res.rows.push(row)
+      }
+      save()
+    }
+  }
+  // floors have no peer: show them in the kafka column as "—" and their time in the tsdump column
+  save()
+
+  // 4 GiB: memory stays flat? kafka-dump-log refuses files over 2 GiB.
+  for (const s of segs.filter(s => s.input.big)) {
+    warm(s.file)
+    const dir = path.dirname(s.file)
+    const items = [
+      { tool: 'cat', mode: 'cat', argv: ['cat', s.file] },
+      ...(o.kafka ? [{ tool: 'kafka-dump-log', mode: 'shallow', argv: cmds.kdl(['--files', s.file]), once: true }] : []),
+      ...(o.modes.includes('shallow') ? [{ tool: 'tsdump', mode: 'shallow', argv: cmds.ts([s.file]) }] : []),
+      ...(o.modes.includes('deep') ? [{ tool: 'tsdump', mode: 'deep (--deep-iteration --print-data-log)', argv: cmds.ts(['--deep-iteration', '--print-data-log', s.file]) }] : []),
+      ...(o.modes.includes('reconcile') ? [{ tool: 'tsdump', mode: 'reconcile', argv: cmds.ts(['reconcile', dir]) }] : [])
+    ]
+    for (const it of items) {
+      const runs = []
+      for (let i = 0; i < (it.once ? 1 : o.bigRuns); i++) {
+        const r = await timed(it.argv, o)
+        runs.push(r)
+        log(`${s.input.name} ${it.tool} ${it.mode} #${i + 1}: ${r.wall.toFixed(2)} s, ${(r.rssKiB / 1024).toFixed(0)} MiB, exit ${r.code}`)
+      }
+      const note = it.tool === 'kafka-dump-log' ? (runs[0].stderr.split('\n').find(l => /Exception|Error|larger|size/i.test(l)) ?? runs[0].stderr.split('\n')[0] ?? '').slice(0, 200) : ''
+      res.big.push({ input: s.input.name, tool: it.tool, mode: it.mode, s: summarize(runs), note })
+      save()
+    }
+  }
+
+  if (o.crcBench) {
+    const f = segs.find(s => s.input.kind === 'plain' && !s.input.big)?.file
+    if (f) {
+      log('CRC-32C library comparison')
+      const r = spawnSync('node', [path.join(here, 'crc.mjs'), f], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 600000 })
+      res.crc = r.stdout.trim() || `crc.mjs failed (exit ${r.status})`
+      save()
+    }
+  }
+
+  if (o.checks) {
+    const f = segs.find(s => s.input.kind === 'plain' && !s.input.big)?.file
+    if (f) { log('checks: | head, TTY progress'); res.checks = runChecks(o, cmds, f); save() }
+  }
+
+  if (o.profile) {
+    const profDir = path.join(o.data, 'prof')
+    fs.mkdirSync(profDir, { recursive: true })
+    const misses = res.rows.filter(r => TARGETS[r.mode] && !(ratio(r.kdl, r.ts) >= TARGETS[r.mode]))
+    const todo = misses.length ? misses : res.rows.filter(r => r.mode === 'shallow').slice(0, 1)
+    for (const r of todo) {
+      const s = segs.find(x => x.input.name === r.input)
+      const args = r.mode === 'shallow' ? [s.file] : r.mode === 'deep' ? ['--deep-iteration', '--print-data-log', s.file] : ['reconcile', path.dirname(s.file)]
+      const name = `${r.input}-${r.mode}.cpuprofile`
+      fs.rmSync(path.join(profDir, name), { force: true })
+      await timed(cmds.ts(args, ['--cpu-prof', '--cpu-prof-dir', profDir, '--cpu-prof-name', name]), o)
+      res.profiles.push({ what: `${r.input} ${r.mode} (${path.relative(repo, path.join(profDir, name))})`, text: summarizeProfile(path.join(profDir, name), { top: 25, root: repo }) })
+      save()
+    }
+  }
+  save()
+  log(`wrote ${path.relative(process.cwd(), o.out)} and ${path.relative(process.cwd(), jsonOut)}`)
+}
+
+await main()

@@ -1,0 +1,46 @@
+// Last known state of each transactional id in a __transaction_state partition (compacted: the
+// newest record per key wins; a tombstone means the coordinator expired the id).
+import type { TransactionLogValue } from '../decode/internal-topics.js'
+import { transactionStateName } from '../decode/internal-topics.js'
+
+export interface TransactionStateRecord {
+  offset: bigint
+  transactionalId: string
+  /** null = tombstone */
+  value: TransactionLogValue | null
+}
+
+export interface TransactionalIdState {
+  transactionalId: string
+  offset: bigint
+  deleted: boolean
+  producerId: bigint | null
+  producerEpoch: number | null
+  state: string | null
+  transactionTimeoutMs: number | null
+  partitions: string[]
+  lastUpdateTimestamp: bigint | null
+  startTimestamp: bigint | null
+}
+
+/** Newest state per transactional id, sorted by id. */
+export function lastTransactionStates (records: Iterable<TransactionStateRecord>): TransactionalIdState[] {
+  const m = new Map<string, TransactionStateRecord>()
+  for (const r of records) {
+    const prev = m.get(r.transactionalId)
+    if (prev === undefined || r.offset >= prev.offset) m.set(r.transactionalId, r)
+  }
+  return [...m.values()].sort((a, b) => (a.transactionalId < b.transactionalId ? -1 : a.transactionalId > b.transactionalId ? 1 : 0)).map((r) => {
+    const v = r.value
+    if (v === null) {
+      return { transactionalId: r.transactionalId, offset: r.offset, deleted: true, producerId: null, producerEpoch: null, state: null,
+        transactionTimeoutMs: null, partitions: [], lastUpdateTimestamp: null, startTimestamp: null }
+    }
+    return {
+      transactionalId: r.transactionalId, offset: r.offset, deleted: false, producerId: v.producerId, producerEpoch: v.producerEpoch,
+      state: transactionStateName(v.transactionStatus), transactionTimeoutMs: v.transactionTimeoutMs,
+      partitions: (v.transactionPartitions ?? []).flatMap((t) => t.partitionIds.map((p) => `${t.topic}-${p}`)).sort(),
+      lastUpdateTimestamp: v.transactionLastUpdateTimestampMs, startTimestamp: v.transactionStartTimestampMs,
+    }
+  })
+}

@@ -1,0 +1,40 @@
+// Reads the records of a __transaction_state partition (full record decoding: keys and values are
+// needed) into pure TransactionStateRecord values.
+import type { Finding } from '../analysis/findings.js'
+import type { TransactionStateRecord } from '../analysis/transaction-state.js'
+import { decodeTransactionLogKey, decodeTransactionLogValue } from '../decode/internal-topics.js'
+import { DecodeError } from '../decode/errors.js'
+import { readLog } from '../decode/log-reader.js'
+import { decodeRecords } from '../decode/records.js'
+import type { PartitionDir } from '../io/discover.js'
+import { describeFsError } from '../io/discover.js'
+import { FileSource } from '../io/file-source.js'
+
+export function readTransactionLog (dir: PartitionDir): { records: TransactionStateRecord[], findings: Finding[] } {
+  const records: TransactionStateRecord[] = []
+  const findings: Finding[] = []
+  for (const f of dir.files.filter((x) => x.kind === 'log')) {
+    let src: FileSource
+    try { src = new FileSource(f.path) } catch (e) {
+      findings.push({ severity: 'error', code: 'UNREADABLE_FILE', file: f.path, message: describeFsError(e) })
+      continue
+    }
+    try {
+      for (const ev of readLog(src, { verifyCrc: false })) {
+        if (ev.kind !== 'batch' || ev.header.isControl || !ev.complete) continue
+        try {
+          for (const rec of decodeRecords(ev.header, ev.bytes)) {
+            if (rec.key === null) continue
+            const k = decodeTransactionLogKey(rec.key, rec.filePosition)
+            if (k.transactionalId === null) continue
+            records.push({ offset: rec.offset, transactionalId: k.transactionalId, value: rec.value === null ? null : decodeTransactionLogValue(rec.value, rec.filePosition) })
+          }
+        } catch (e) {
+          if (!(e instanceof DecodeError)) throw e
+          findings.push({ severity: 'error', code: e.code, file: f.path, position: e.position, message: e.message })
+        }
+      }
+    } finally { src.close() }
+  }
+  return { records, findings }
+}

@@ -1,0 +1,76 @@
+// `tsdump txns`: transaction timeline per partition; for __transaction_state partitions, the last
+// known state of each transactional id.
+import { Chalk } from 'chalk'
+import type { ChalkInstance } from 'chalk'
+import { hasErrors } from '../analysis/findings.js'
+import { buildLane, buildTimeline } from '../analysis/timeline.js'
+import type { TransactionalIdState } from '../analysis/transaction-state.js'
+import { lastTransactionStates } from '../analysis/transaction-state.js'
+import type { CliContext } from '../cli/context.js'
+import type { Json } from '../format/txn-json.js'
+import { findingJson } from '../format/txn-json.js'
+import { formatFindings, formatLane, formatTable, formatTimeline } from '../format/txn-text.js'
+import { timelineJson, transactionalIdJson } from '../format/txn-timeline-json.js'
+import { reconcilePaths } from './reconcile.js'
+import { readTransactionLog } from './transaction-log-scan.js'
+
+export interface TxnsOptions {
+  paths: string[]
+  json?: boolean
+  color?: boolean
+  /** lane width in characters (default 80) */
+  width?: number
+}
+
+function formatStates (label: string, states: readonly TransactionalIdState[], chalk: ChalkInstance): string {
+  const stateStyle = (s: string | null): ((x: string) => string) | undefined =>
+    s === 'CompleteCommit' || s === 'PrepareCommit' ? chalk.green : s === 'CompleteAbort' || s === 'PrepareAbort' ? chalk.red : s === 'Ongoing' ? chalk.yellow : undefined
+  const rows = states.map((s) => {
+    const style = stateStyle(s.state)
+    return [
+      { text: s.transactionalId, left: true }, { text: s.producerId === null ? '-' : String(s.producerId) }, { text: s.producerEpoch === null ? '-' : String(s.producerEpoch) },
+      { text: s.deleted ? '<DELETE>' : s.state ?? '', left: true, ...(style !== undefined ? { style } : {}) },
+      { text: s.transactionTimeoutMs === null ? '-' : String(s.transactionTimeoutMs) },
+      { text: s.lastUpdateTimestamp === null ? '-' : new Date(Number(s.lastUpdateTimestamp)).toISOString(), left: true },
+      { text: String(s.offset) }, { text: s.partitions.join(',') || '-', left: true },
+    ]
+  })
+  return `${chalk.bold(label)}  ${states.length} transactional id${states.length === 1 ? '' : 's'}\n` +
+    formatTable(['TRANSACTIONAL_ID', 'PRODUCER_ID', 'EPOCH', 'STATE', 'TIMEOUT_MS', 'LAST_UPDATE', 'OFFSET', 'PARTITIONS'], rows, chalk)
+}
+
+export async function runTxns (opts: TxnsOptions, ctx: CliContext): Promise<number> {
+  const done = reconcilePaths(opts.paths, ctx)
+  if (done === 2) return 2
+  const chalk = new Chalk({ level: opts.color === false ? 0 : ctx.colorLevel })
+  const plain = new Chalk({ level: 0 })
+  const out: Json[] = []
+  let errors = false
+  for (const { scanned, report } of done) {
+    const path = scanned.dir.path
+    if (scanned.dir.topic === '__transaction_state') {
+      const { records, findings } = readTransactionLog(scanned.dir)
+      const states = lastTransactionStates(records)
+      const all = [...report.findings, ...findings]
+      errors ||= hasErrors(all)
+      if (opts.json === true) {
+        out.push({ topic: report.topic, partition: report.partition, path, transactionalIds: states.map(transactionalIdJson), findings: all.map(findingJson) })
+      } else {
+        ctx.stdout.write(formatStates(scanned.label, states, chalk) + '\n')
+        ctx.stderr.write(formatFindings(scanned.label, all.filter((f) => f.severity !== 'info'), plain))
+      }
+      continue
+    }
+    errors ||= hasErrors(report.findings)
+    const runs = buildTimeline(scanned.input.batches, report.model)
+    const lane = buildLane(report.model.roles, opts.width ?? 80)
+    if (opts.json === true) {
+      out.push(timelineJson(report, path, runs, lane.chars.join('')))
+    } else {
+      ctx.stdout.write(formatTimeline(scanned.label, report, runs, formatLane(lane.chars, lane.batchesPerChar, chalk), chalk) + '\n')
+      ctx.stderr.write(formatFindings(scanned.label, report.findings.filter((f) => f.severity !== 'info'), plain))
+    }
+  }
+  if (opts.json === true) ctx.stdout.write(JSON.stringify({ partitions: out }) + '\n')
+  return errors ? 1 : 0
+}

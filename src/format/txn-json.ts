@@ -1,0 +1,66 @@
+// JSON shapes of the reconcile / txns / lso commands. int64 values become JSON numbers when they are
+// safe integers and strings otherwise, so jq users get numbers for ordinary offsets without losing
+// precision on producer ids near 2^63.
+import type { Finding } from '../analysis/findings.js'
+import type { OpenTransaction, PartitionReport } from '../analysis/reconcile.js'
+
+export type Json = null | boolean | number | string | Json[] | { [k: string]: Json }
+
+/** bigint → number when within ±Number.MAX_SAFE_INTEGER, else its decimal string */
+export function jsonInt64 (v: bigint): number | string {
+  return v <= BigInt(Number.MAX_SAFE_INTEGER) && v >= -BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString()
+}
+
+export function jsonInt64OrNull (v: bigint | null): number | string | null {
+  return v === null ? null : jsonInt64(v)
+}
+
+export function findingJson (f: Finding): Json {
+  return { severity: f.severity, code: f.code, ...(f.file !== undefined ? { file: f.file } : {}),
+    ...(f.position !== undefined ? { position: f.position } : {}), message: f.message }
+}
+
+export function openTxnJson (t: OpenTransaction): Json {
+  return {
+    producerId: jsonInt64(t.producerId), producerEpoch: t.producerEpoch, firstOffset: jsonInt64(t.firstOffset),
+    lastOffset: jsonInt64OrNull(t.lastOffset), records: t.records, firstTimestamp: jsonInt64OrNull(t.firstTimestamp),
+    lastTimestamp: jsonInt64OrNull(t.lastTimestamp), coordinatorEpoch: t.coordinatorEpoch, state: t.state, seeded: t.seeded,
+  }
+}
+
+export function partitionReportJson (r: PartitionReport, path: string): Json {
+  return {
+    topic: r.topic, partition: r.partition, path,
+    logStartOffset: jsonInt64(r.logStartOffset), logEndOffset: jsonInt64(r.logEndOffset),
+    highWatermark: jsonInt64(r.highWatermark), highWatermarkSource: r.highWatermarkSource,
+    lastStableOffset: jsonInt64(r.lastStableOffset),
+    readCommitted: r.readCommitted, readUncommitted: r.readUncommitted, abortedRecords: r.abortedRecords, pendingRecords: r.pendingRecords,
+    readCommittedByTxnIndex: r.readCommittedByTxnIndex,
+    controlBatches: { ...r.controlBatches },
+    transactions: { ...r.transactions },
+    openTransactions: r.openTransactions.map(openTxnJson),
+    findings: r.findings.map(findingJson),
+  }
+}
+
+export interface TopicTotal { topic: string, partitions: number, readCommitted: number, readUncommitted: number }
+
+export function topicTotals (reports: readonly PartitionReport[]): TopicTotal[] {
+  const m = new Map<string, TopicTotal>()
+  for (const r of reports) {
+    if (r.topic === null) continue
+    const t = m.get(r.topic) ?? { topic: r.topic, partitions: 0, readCommitted: 0, readUncommitted: 0 }
+    t.partitions++
+    t.readCommitted += r.readCommitted
+    t.readUncommitted += r.readUncommitted
+    m.set(r.topic, t)
+  }
+  return [...m.values()]
+}
+
+export function reconcileJson (reports: ReadonlyArray<{ report: PartitionReport, path: string }>): Json {
+  return {
+    partitions: reports.map((x) => partitionReportJson(x.report, x.path)),
+    topics: topicTotals(reports.map((x) => x.report)).map((t) => ({ ...t })),
+  }
+}

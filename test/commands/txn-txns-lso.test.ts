@@ -1,0 +1,101 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { runLso } from '../../src/commands/lso.js'
+import { runTxns } from '../../src/commands/txns.js'
+import { buildOrders11, LogDir, LogWriter, runCommand } from '../support/txn-segment-builder.js'
+
+const dirs: LogDir[] = []
+afterEach(() => { for (const d of dirs.splice(0)) d.remove() })
+function logDir (): LogDir { const d = new LogDir(); dirs.push(d); return d }
+
+describe('txns', () => {
+  it('tells partition 0 of orders-11 as the chapter does', async () => {
+    const d = logDir()
+    buildOrders11(d)
+    const r = await runCommand(runTxns, { paths: [d.partitionPath('orders-11', 0)] })
+    expect(r.code).toBe(0)
+    const lines = r.out.split('\n').map((l) => l.replace(/\s+/g, ' ').trim())
+    expect(lines).toContain('0..5 pid 4001 epoch 0 transactional 6 records committed COMMIT at 6 coordinatorEpoch 0')
+    expect(lines).toContain('7..14 pid 4001 epoch 1 transactional 8 records aborted ABORT at 15 coordinatorEpoch 0')
+    expect(r.out).toContain('lane [C|A|]')
+  })
+
+  it('--json lists runs with outcome and marker offset', async () => {
+    const d = logDir()
+    buildOrders11(d)
+    const r = await runCommand(runTxns, { paths: [d.partitionPath('orders-11', 0), d.partitionPath('orders-11', 1)], json: true })
+    const j = JSON.parse(r.out) as { partitions: Array<{ runs: Array<Record<string, unknown>>, lane: string }> }
+    expect(j.partitions[0]!.runs.map((x) => [x.kind, x.firstOffset, x.lastOffset, x.outcome, x.markerOffset, x.producerEpoch])).toEqual([
+      ['transaction', 0, 5, 'COMMIT', 6, 0], ['transaction', 7, 14, 'ABORT', 15, 1]])
+    expect(j.partitions[0]!.lane).toBe('C|A|')
+    expect(j.partitions[1]!.runs).toMatchObject([{ kind: 'empty-transaction', outcome: 'ABORT', markerOffset: 0 }])
+  })
+
+  it('shows plain runs, open transactions, interleaving and other control batches', async () => {
+    const d = logDir()
+    const w = new LogWriter()
+    w.plain(2); w.txn(1n, 0, 2); w.txn(2n, 0, 1); w.txn(1n, 0, 1); w.marker(1n, 0, 'COMMIT'); w.leaderChange()
+    d.segment('mix', 0, 0n, w.batches)
+    const r = await runCommand(runTxns, { paths: [d.partitionPath('mix', 0)] })
+    expect(r.out).toMatch(/0\.\.1\s+pid -1\s+plain\s+2 records/)
+    expect(r.out).toMatch(/2\.\.5\s+pid 1 epoch 0\s+transactional\s+3 records\s+committed\s+COMMIT at 6.*interleaved/)
+    expect(r.out).toMatch(/4\s+pid 2 epoch 0\s+transactional\s+1 records\s+OPEN/)
+    expect(r.out).toMatch(/7\s+pid -1\s+control LEADER_CHANGE/)
+    expect(r.out).toContain('lane [.COC|+]')
+  })
+})
+
+describe('lso', () => {
+  function hanging (d: LogDir): string {
+    const w = new LogWriter(0n, 1_700_000_000_000n)
+    w.plain(1)
+    w.txn(77n, 4, 3, 1_700_000_000_000n) // opened and left
+    w.plain(5)
+    w.time = 1_700_000_000_000n + 20n * 60_000n // 20 minutes later
+    w.plain(1)
+    d.segment('orders', 3, 0n, w.batches)
+    d.snapshot('orders', 3, 0n, [])
+    return d.partitionPath('orders', 3)
+  }
+
+  it('prints the blocking transaction, both abort forms, and exits 1 when older than the timeout', async () => {
+    const d = logDir()
+    const p = hanging(d)
+    const r = await runCommand(runLso, { paths: [p], bootstrapServer: 'kafka:9092' })
+    expect(r.code).toBe(1)
+    expect(r.out).toContain('LSO 1 < HW 10')
+    expect(r.out).toContain('producerId 77 producerEpoch 4')
+    expect(r.out).toContain('9 records waiting')
+    expect(r.out).toContain('HANGING')
+    expect(r.out).toContain('kafka-transactions.sh --bootstrap-server kafka:9092 abort --topic orders --partition 3 --start-offset 1')
+    expect(r.out).toContain('kafka-transactions.sh --bootstrap-server kafka:9092 abort --topic orders --partition 3 --producer-id 77 --producer-epoch 4 --coordinator-epoch 0')
+  })
+
+  it('exits 0 when the open transaction is younger than --max-transaction-timeout', async () => {
+    const d = logDir()
+    const r = await runCommand(runLso, { paths: [hanging(d)], maxTransactionTimeoutMinutes: 30, json: true })
+    expect(r.code).toBe(0)
+    const j = JSON.parse(r.out) as { partitions: Array<{ blocking: Record<string, unknown> }>, hanging: boolean }
+    expect(j.hanging).toBe(false)
+    expect(j.partitions[0]!.blocking).toMatchObject({ producerId: 77, producerEpoch: 4, firstOffset: 1, recordsWaiting: 9, ageMs: 20 * 60_000, hanging: false, state: 'open' })
+  })
+
+  it('takes the coordinator epoch from the last marker of the producer', async () => {
+    const d = logDir()
+    const w = new LogWriter()
+    w.txn(5n, 1, 1); w.marker(5n, 1, 'COMMIT', 9); w.txn(5n, 1, 2)
+    d.segment('ce', 0, 0n, w.batches)
+    const r = await runCommand(runLso, { paths: [d.partitionPath('ce', 0)], json: true })
+    const j = JSON.parse(r.out) as { partitions: Array<{ blocking: Record<string, unknown> }> }
+    expect(j.partitions[0]!.blocking).toMatchObject({ coordinatorEpoch: 9, coordinatorEpochSource: 'marker', firstOffset: 2 })
+  })
+
+  it('--transactional-id prints the coordinating __transaction_state partition', async () => {
+    const d = logDir()
+    buildOrders11(d)
+    const r = await runCommand(runLso, { paths: [d.root], transactionalId: 'tx-rw-1', transactionStatePartitions: 50 })
+    expect(r.code).toBe(0)
+    // "tx-rw-1".hashCode() = -943186862; Utils.abs → 943186862 % 50 = 12
+    expect(r.out).toContain('transactional id tx-rw-1 is coordinated by __transaction_state-12')
+    expect(r.out).toContain('orders-11-0: LSO 16 = HW 16, nothing is blocked')
+  })
+})

@@ -1,0 +1,22 @@
+// Runs the CLI in-process with captured output (commander's exitOverride keeps the process alive).
+import { StringWriter } from '../../src/cli/context.js'
+import type { CliContext } from '../../src/cli/context.js'
+import { main } from '../../src/cli/main.js'
+
+export interface CliResult { code: number, stdout: string, stderr: string }
+
+export async function runCli (argv: string[], opts: { colorLevel?: 0 | 1 | 2 | 3, now?: number, cwd?: string } = {}): Promise<CliResult> {
+  const stdout = new StringWriter()
+  const stderr = new StringWriter()
+  const ctx: CliContext = {
+    stdout, stderr, colorLevel: opts.colorLevel ?? 0, stderrIsTTY: false, env: {}, now: () => opts.now ?? Date.now(),
+  }
+  const before = process.cwd()
+  if (opts.cwd !== undefined) process.chdir(opts.cwd)
+  try {
+    const code = await main(argv, ctx)
+    return { code, stdout: stdout.text, stderr: stderr.text }
+  } finally {
+    if (opts.cwd !== undefined) process.chdir(before)
+  }
+}
