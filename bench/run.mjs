@@ -16,6 +16,9 @@
 //   --data DIR         inputs + scratch (default bench/data, git-ignored)   --out FILE   (default bench/RESULTS.md)
 //   --tsdump FILE      node entry of tsdump (default bin/tsdump.js)          --dist DIR   use DIR/cli/main.js instead
 //   --java-opts "..."  JVM options for kafka-dump-log (default: kafka-run-class.sh's defaults, see below)
+//   --deep-runs N      runs for the deep pair (default = --runs)            --deep-inputs plain,txn  deep only for these kinds
+//   --big-runs N       runs per tool on the 4 GiB input (default 1)         --big-modes shallow,reconcile[,deep]
+//   --timeout S        kill a run after S seconds, recorded as such (900)   --profile-size S  inputs profiled (256MiB)
 //
 // Every run goes through /usr/bin/time -v (peak RSS = "Maximum resident set size"), stdout to /dev/null.
 // In each iteration the commands of a pair run back to back, the order alternating between iterations.
@@ -46,7 +49,8 @@ function parseArgs (argv) {
   const o = {
     size: '1GiB', big: '4GiB', runs: 3, inputs: ['plain', 'zstd-lz4', 'txn', 'large-txn'], modes: ['cat', 'read', 'shallow', 'deep', 'reconcile'],
     checks: true, crcBench: true, kafka: true, data: path.join(here, 'data'), out: path.join(here, 'RESULTS.md'),
-    tsdump: path.join(repo, 'bin', 'tsdump.js'), dist: undefined, javaOpts: undefined, profile: false, privateBuild: false, bigRuns: undefined
+    tsdump: path.join(repo, 'bin', 'tsdump.js'), dist: undefined, javaOpts: undefined, profile: false, privateBuild: false, bigRuns: undefined,
+    deepRuns: undefined, deepInputs: undefined, timeout: 900, profileSize: '256MiB', bigModes: ['shallow', 'reconcile']
   }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
@@ -58,6 +62,11 @@ function parseArgs (argv) {
       case '--no-big': o.big = '0'; break
       case '--runs': o.runs = Number(v()); break
       case '--big-runs': o.bigRuns = Number(v()); break
+      case '--big-modes': o.bigModes = v().split(','); break
+      case '--deep-runs': o.deepRuns = Number(v()); break
+      case '--deep-inputs': o.deepInputs = v().split(','); break
+      case '--timeout': o.timeout = Number(v()); break
+      case '--profile-size': o.profileSize = v(); break
       case '--inputs': o.inputs = v().split(','); break
       case '--modes': o.modes = v().split(','); break
       case '--no-checks': o.checks = false; break
@@ -79,7 +88,8 @@ function parseArgs (argv) {
   }
   o.sizeBytes = parseSize(o.size)
   o.bigBytes = parseSize(o.big) || undefined
-  o.bigRuns ??= Math.max(1, Math.min(o.runs, 2))
+  o.bigRuns ??= 1
+  o.deepRuns ??= o.runs
   return o
 }
 
@@ -120,6 +130,10 @@ function makeCommands (o) {
 // ---------------------------------------------------------------------------------------------- one run
 
 const devnull = fs.openSync('/dev/null', 'w')
+let current
+for (const sig of ['SIGINT', 'SIGTERM']) {
+  process.on(sig, () => { if (current) { try { process.kill(-current.pid, 'SIGKILL') } catch {} } process.exit(130) })
+}
 
 /** Run argv under /usr/bin/time -v with stdout to /dev/null. Resolves { wall, user, sys, rssKiB, code, stderr, probe }. */
 function timed (argv, o, { env = {} } = {}) {
@@ -130,14 +144,21 @@ function timed (argv, o, { env = {} } = {}) {
     const t0 = process.hrtime.bigint()
     const child = spawn('/usr/bin/time', ['-v', '-o', tfile, ...argv], {
       stdio: ['ignore', devnull, 'pipe'],
+      detached: true,
       env: { ...process.env, TSDUMP_BENCH_PROBE: pfile, ...env }
     })
     let err = ''
+    let timedOut = false
+    current = child
+    const timer = setTimeout(() => { timedOut = true; try { process.kill(-child.pid, 'SIGKILL') } catch { child.kill('SIGKILL') } }, o.timeout * 1000)
     child.stderr.on('data', (d) => { if (err.length < 20000) err += d })
     child.on('error', reject)
     child.on('close', () => {
+      clearTimeout(timer)
+      current = undefined
       const wall = Number(process.hrtime.bigint() - t0) / 1e9
-      const t = fs.readFileSync(tfile, 'utf8')
+      let t = ''
+      try { t = fs.readFileSync(tfile, 'utf8') } catch { /* killed before time wrote it */ }
       const num = (re) => { const m = re.exec(t); return m ? Number(m[1]) : NaN }
       const status = /Command exited with non-zero status (\d+)/.exec(t)
       let probe
@@ -147,7 +168,8 @@ function timed (argv, o, { env = {} } = {}) {
         user: num(/User time \(seconds\): ([\d.]+)/),
         sys: num(/System time \(seconds\): ([\d.]+)/),
         rssKiB: num(/Maximum resident set size \(kbytes\): (\d+)/),
-        code: status ? Number(status[1]) : (/Command terminated by signal (\d+)/.test(t) ? -1 : 0),
+        code: timedOut ? 'timeout' : status ? Number(status[1]) : (/Command terminated by signal (\d+)/.test(t) || t === '' ? 'signal' : 0),
+        timedOut,
         stderr: err.trim(),
         load: os.loadavg()[0],
         probe
@@ -239,7 +261,7 @@ function renderResults (o, env, res) {
     const rt = ratio(k, t)
     const target = TARGETS[r.mode]
     const met = target && Number.isFinite(rt) ? (rt >= target ? 'yes' : '**no**') : ''
-    const rchar = t?.rchar !== undefined ? `${(t.rchar / r.bytes * 100).toFixed(1)}% of file` : ''
+    const rchar = t?.rchar !== undefined && !r.floor ? `${(Math.max(0, t.rchar - (res.rcharBaseline ?? 0)) / r.bytes * 100).toFixed(1)}% of file` : ''
     const cr = k && t ? k.cpu / t.cpu : NaN
     L.push(`| ${r.input} | ${r.mode} | ${k ? fmtS(k.wall) : (r.kdlNote ?? '—')} | ${t ? fmtS(t.wall) : '—'} | ${fmtX(rt)} | ${target ? `≥${target}×` : ''} | ${met} | ${k ? fmtMiB(k.rssKiB) : ''} | ${t ? fmtMiB(t.rssKiB) : ''} | ${k ? fmtS(k.cpu) : ''} | ${t ? fmtS(t.cpu) : ''} | ${fmtX(cr)} | ${rchar} | ${t ? t.load.toFixed(1) : ''} | ${k ? k.all.join(' ') : ''} / ${t ? t.all.join(' ') : ''} |`)
   }
@@ -324,6 +346,9 @@ async function main () {
   log(env)
   const segs = ensureSegments({ out: o.data, size: o.sizeBytes, big: o.bigBytes, only: [...o.inputs, ...(o.bigBytes ? ['big'] : [])], log })
   const res = { argv, segments: segs.map(s => ({ name: s.input.name, desc: s.input.desc, stats: s.stats })), rows: [], big: [], checks: [], profiles: [], crc: undefined }
+  // bytes read by node itself (modules, ...) for a run that reads no input: subtracted from tsdump's read-byte counts
+  res.rcharBaseline = (await timed(cmds.ts(['--version']), o)).probe?.rchar ?? 0
+  log(`tsdump start-up reads ${res.rcharBaseline} bytes (subtracted from read-byte counts)`)
   const stamp = new Date().toISOString().replace(/[:.]/g, '-')
   const jsonOut = path.join(o.data, `results-${stamp}.json`)
   const save = () => {
@@ -350,7 +375,7 @@ async function main () {
     const groups = [
       ['cat', 'read'].filter(m => modes.includes(m)),
       ['shallow', 'reconcile'].filter(m => modes.includes(m)),
-      ['deep'].filter(m => modes.includes(m))
+      ['deep'].filter(m => modes.includes(m) && (!o.deepInputs || o.deepInputs.includes(s.input.kind)))
     ].filter(g => g.length)
     for (const g of groups) {
       const cmdsInGroup = []
@@ -361,7 +386,8 @@ async function main () {
       }
       if (g.includes('reconcile') && !g.includes('shallow') && o.kafka) cmdsInGroup.unshift({ key: 'shallow:kdl', argv: plan.shallow.kdl })
       const runs = Object.fromEntries(cmdsInGroup.map(c => [c.key, []]))
-      for (let i = 0; i < o.runs; i++) {
+      const nRuns = g.includes('deep') ? o.deepRuns : o.runs
+      for (let i = 0; i < nRuns; i++) {
         const order = i % 2 === 0 ? cmdsInGroup : [...cmdsInGroup].reverse()
         for (const c of order) {
           const r = await timed(c.argv, o)
@@ -392,9 +418,9 @@ async function main () {
     const items = [
       { tool: 'cat', mode: 'cat', argv: ['cat', s.file] },
       ...(o.kafka ? [{ tool: 'kafka-dump-log', mode: 'shallow', argv: cmds.kdl(['--files', s.file]), once: true }] : []),
-      ...(o.modes.includes('shallow') ? [{ tool: 'tsdump', mode: 'shallow', argv: cmds.ts([s.file]) }] : []),
-      ...(o.modes.includes('deep') ? [{ tool: 'tsdump', mode: 'deep (--deep-iteration --print-data-log)', argv: cmds.ts(['--deep-iteration', '--print-data-log', s.file]) }] : []),
-      ...(o.modes.includes('reconcile') ? [{ tool: 'tsdump', mode: 'reconcile', argv: cmds.ts(['reconcile', dir]) }] : [])
+      ...(o.bigModes.includes('shallow') ? [{ tool: 'tsdump', mode: 'shallow', argv: cmds.ts([s.file]) }] : []),
+      ...(o.bigModes.includes('deep') ? [{ tool: 'tsdump', mode: 'deep (--deep-iteration --print-data-log)', argv: cmds.ts(['--deep-iteration', '--print-data-log', s.file]) }] : []),
+      ...(o.bigModes.includes('reconcile') ? [{ tool: 'tsdump', mode: 'reconcile', argv: cmds.ts(['reconcile', dir]) }] : [])
     ]
     for (const it of items) {
       const runs = []
@@ -403,7 +429,8 @@ async function main () {
         runs.push(r)
         log(`${s.input.name} ${it.tool} ${it.mode} #${i + 1}: ${r.wall.toFixed(2)} s, ${(r.rssKiB / 1024).toFixed(0)} MiB, exit ${r.code}`)
       }
-      const note = it.tool === 'kafka-dump-log' ? (runs[0].stderr.split('\n').find(l => /Exception|Error|larger|size/i.test(l)) ?? runs[0].stderr.split('\n')[0] ?? '').slice(0, 200) : ''
+      const note = runs[0].timedOut ? `killed after ${o.timeout} s (--timeout)`
+        : runs[0].code !== 0 ? (runs[0].stderr.split('\n').find(l => /Exception|Error|larger|size|memory/i.test(l)) ?? runs[0].stderr.split('\n')[0] ?? '').slice(0, 240) : ''
       res.big.push({ input: s.input.name, tool: it.tool, mode: it.mode, s: summarize(runs), note })
       save()
     }
@@ -429,13 +456,19 @@ async function main () {
     fs.mkdirSync(profDir, { recursive: true })
     const misses = res.rows.filter(r => TARGETS[r.mode] && !(ratio(r.kdl, r.ts) >= TARGETS[r.mode]))
     const todo = misses.length ? misses : res.rows.filter(r => r.mode === 'shallow').slice(0, 1)
+    const pSize = parseSize(o.profileSize)
+    const pSegs = ensureSegments({ out: o.data, size: pSize, big: undefined, only: o.inputs, log })
+    const seen = new Set()
     for (const r of todo) {
-      const s = segs.find(x => x.input.name === r.input)
+      const kind = segs.find(x => x.input.name === r.input).input.kind
+      if (seen.has(`${kind}:${r.mode}`)) continue
+      seen.add(`${kind}:${r.mode}`)
+      const s = pSegs.find(x => x.input.kind === kind)
       const args = r.mode === 'shallow' ? [s.file] : r.mode === 'deep' ? ['--deep-iteration', '--print-data-log', s.file] : ['reconcile', path.dirname(s.file)]
-      const name = `${r.input}-${r.mode}.cpuprofile`
+      const name = `${s.input.name}-${r.mode}.cpuprofile`
       fs.rmSync(path.join(profDir, name), { force: true })
       await timed(cmds.ts(args, ['--cpu-prof', '--cpu-prof-dir', profDir, '--cpu-prof-name', name]), o)
-      res.profiles.push({ what: `${r.input} ${r.mode} (${path.relative(repo, path.join(profDir, name))})`, text: summarizeProfile(path.join(profDir, name), { top: 25, root: repo }) })
+      res.profiles.push({ what: `${s.input.name} ${r.mode} (${path.relative(repo, path.join(profDir, name))})`, text: summarizeProfile(path.join(profDir, name), { top: 25, root: repo }) })
       save()
     }
   }

@@ -18,7 +18,7 @@ export function processContext (argv: string[]): CliContext {
   const env = process.env
   return {
     stdout: new FdWriter(1),
-    stderr: new FdWriter(2, 1),
+    stderr: new FdWriter(2, 64 * 1024, true),
     colorLevel: colorLevel(env, process.stdout.isTTY === true, argv),
     stderrIsTTY: process.stderr.isTTY === true,
     env,

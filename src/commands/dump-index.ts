@@ -114,9 +114,9 @@ function sanityOffsetIndex (file: KafkaFile, buf: Buffer, all: OffsetIndexEntry[
   const lastRel = n > 0 ? buf.readInt32BE((n - 1) * 8) : 0
   const last = base + BigInt(lastRel)
   if (buf.length % OFFSET_INDEX_ENTRY_SIZE !== 0) {
-    log.add({ severity: 'error', code: 'INDEX_CORRUPT', file: file.path, message: `index file size ${buf.length} is not a multiple of ${OFFSET_INDEX_ENTRY_SIZE}` })
+    log.add({ severity: 'error', code: 'INDEX_CORRUPT', file: file.path, position: n * OFFSET_INDEX_ENTRY_SIZE, message: `index file size ${buf.length} is not a multiple of ${OFFSET_INDEX_ENTRY_SIZE}` })
   } else if (last < base) {
-    log.add({ severity: 'error', code: 'INDEX_CORRUPT', file: file.path, message: `last offset ${last} is below the base offset ${base}` })
+    log.add({ severity: 'error', code: 'INDEX_CORRUPT', file: file.path, position: (n - 1) * OFFSET_INDEX_ENTRY_SIZE, message: `last offset ${last} is below the base offset ${base}` })
   } else if (opts.json) {
     cli.stdout.write(toJson({ type: 'sanity-check', file: file.path, passed: true, entries: all.length }) + '\n')
   } else {
@@ -240,6 +240,7 @@ function recordTimestampAt (seg: FileSource, pos: number, size: number, offset: 
 function sanityTimeIndex (file: KafkaFile, buf: Buffer, base: bigint, opts: DumpOptions, cli: CliContext, log: FindingLog): void {
   const n = Math.floor(buf.length / TIME_INDEX_ENTRY_SIZE)
   let problem: string | undefined
+  let at = (n - 1) * TIME_INDEX_ENTRY_SIZE // the last entry, which both value checks read
   if (n > 0) {
     const firstTs = buf.readBigInt64BE(0)
     const lastTs = buf.readBigInt64BE((n - 1) * 12)
@@ -247,8 +248,11 @@ function sanityTimeIndex (file: KafkaFile, buf: Buffer, base: bigint, opts: Dump
     if (lastTs < firstTs) problem = `last timestamp ${lastTs} is before the first ${firstTs}`
     else if (lastOff < base) problem = `last offset ${lastOff} is below the base offset ${base}`
   }
-  if (buf.length % TIME_INDEX_ENTRY_SIZE !== 0) problem = `time index file size ${buf.length} is not a multiple of ${TIME_INDEX_ENTRY_SIZE}`
-  if (problem !== undefined) log.add({ severity: 'error', code: 'TIMEINDEX_CORRUPT', file: file.path, message: problem })
+  if (buf.length % TIME_INDEX_ENTRY_SIZE !== 0) {
+    problem = `time index file size ${buf.length} is not a multiple of ${TIME_INDEX_ENTRY_SIZE}`
+    at = n * TIME_INDEX_ENTRY_SIZE
+  }
+  if (problem !== undefined) log.add({ severity: 'error', code: 'TIMEINDEX_CORRUPT', file: file.path, position: at, message: problem })
   else if (opts.json) cli.stdout.write(toJson({ type: 'sanity-check', file: file.path, passed: true, entries: n }) + '\n')
   else cli.stdout.write(`${file.path} passed sanity check.\n`)
 }

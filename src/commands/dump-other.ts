@@ -46,7 +46,8 @@ export function dumpProducerSnapshot (file: KafkaFile, opts: DumpOptions, cli: C
   const buf = readWhole(file.path)
   const snap = decodeProducerSnapshot(buf)
   if (snap.schemaError !== undefined) {
-    log.add({ severity: 'error', code: 'SNAPSHOT_SCHEMA', file: file.path, message: `Snapshot failed schema validation: ${snap.schemaError}` })
+    log.add({ severity: 'error', code: 'SNAPSHOT_SCHEMA', file: file.path, position: snap.schemaErrorPosition ?? 0,
+      message: `Snapshot failed schema validation: ${snap.schemaError}` })
     return
   }
   if (!snap.crcValid) {

@@ -62,7 +62,7 @@ export interface ScanOptions {
   onProgress?: (position: number) => void
 }
 
-export const DEFAULT_WINDOW = 16 * 1024 * 1024
+export const DEFAULT_WINDOW = 8 * 1024 * 1024
 export const HEADER_ONLY_WINDOW = 64 * 1024
 const DEFAULT_MAX_BATCH = 1024 * 1024 * 1024
 
@@ -73,12 +73,24 @@ export function * scanFrames (source: SegmentSource, opts: ScanOptions = {}): Ge
   const maxBatch = opts.maxBatchBytes ?? DEFAULT_MAX_BATCH
   let win: Buffer = Buffer.alloc(0)
   let winStart = 0
+  // One window buffer, reused: a yielded frame is a view that is valid until the consumer asks for the
+  // next event (consumers extract what they keep). Fresh buffers per window made RSS follow the GC, not
+  // the window size. A batch larger than the window gets a buffer of its own.
+  let owned: Buffer | undefined
 
   // Make [a, b) addressable in `win`; returns false if the file ends first.
   const ensure = (a: number, b: number): boolean => {
     if (a >= winStart && b <= winStart + win.length) return true
     const len = Math.min(Math.max(windowSize, b - a), end - a)
-    win = source.readAt(a, len)
+    let target: Buffer
+    if (len <= windowSize) {
+      owned ??= Buffer.allocUnsafeSlow(Math.min(windowSize, Math.max(end, L.RECORD_BATCH_OVERHEAD)))
+      target = owned
+    } else {
+      target = Buffer.allocUnsafeSlow(len)
+    }
+    const n = source.readInto(target, a, len)
+    win = target.subarray(0, n)
     winStart = a
     opts.onProgress?.(a)
     return b <= winStart + win.length

@@ -29,23 +29,25 @@ export interface ProducerSnapshot {
   entries: ProducerSnapshotEntry[]
   /** a problem that kafka-dump-log reports as "Snapshot failed schema validation" */
   schemaError?: string
+  /** byte position the schema error refers to */
+  schemaErrorPosition?: number
 }
 
 /** Decode a producer snapshot. Never throws for content problems; they are in crcValid/schemaError. */
 export function decodeProducerSnapshot (buf: Buffer): ProducerSnapshot {
   if (buf.length < PRODUCER_SNAPSHOT_HEADER) {
     return { version: -1, crc: 0, crcComputed: 0, crcValid: false, entryCount: 0, entries: [],
-      schemaError: `file is ${buf.length} bytes, shorter than the ${PRODUCER_SNAPSHOT_HEADER}-byte header` }
+      schemaError: `file is ${buf.length} bytes, shorter than the ${PRODUCER_SNAPSHOT_HEADER}-byte header`, schemaErrorPosition: 0 }
   }
   const version = buf.readInt16BE(0)
   const crc = buf.readUInt32BE(2)
   const crcComputed = crc32c(buf.subarray(6))
   const entryCount = buf.readInt32BE(6)
   const base = { version, crc, crcComputed, crcValid: crc === crcComputed, entryCount, entries: [] as ProducerSnapshotEntry[] }
-  if (version !== 1) return { ...base, schemaError: `Snapshot contained an unknown file version ${version}` }
+  if (version !== 1) return { ...base, schemaError: `Snapshot contained an unknown file version ${version}`, schemaErrorPosition: 0 }
   const available = Math.floor((buf.length - PRODUCER_SNAPSHOT_HEADER) / PRODUCER_ENTRY_SIZE)
   if (entryCount < 0 || entryCount > available) {
-    return { ...base, schemaError: `entryCount ${entryCount} but ${buf.length - PRODUCER_SNAPSHOT_HEADER} bytes hold ${available} entries` }
+    return { ...base, schemaError: `entryCount ${entryCount} but ${buf.length - PRODUCER_SNAPSHOT_HEADER} bytes hold ${available} entries`, schemaErrorPosition: 6 }
   }
   for (let i = 0; i < entryCount; i++) {
     const o = PRODUCER_SNAPSHOT_HEADER + i * PRODUCER_ENTRY_SIZE
@@ -62,7 +64,9 @@ export function decodeProducerSnapshot (buf: Buffer): ProducerSnapshot {
     })
   }
   const extra = buf.length - PRODUCER_SNAPSHOT_HEADER - entryCount * PRODUCER_ENTRY_SIZE
-  if (extra !== 0) return { ...base, schemaError: `${extra} bytes after the ${entryCount} entries` }
+  if (extra !== 0) {
+    return { ...base, schemaError: `${extra} bytes after the ${entryCount} entries`, schemaErrorPosition: PRODUCER_SNAPSHOT_HEADER + entryCount * PRODUCER_ENTRY_SIZE }
+  }
   return base
 }
 

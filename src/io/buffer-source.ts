@@ -12,5 +12,11 @@ export class BufferSource implements SegmentSource {
     return v
   }
 
+  readInto (target: Buffer, position: number, length: number): number {
+    const v = this.readAt(position, Math.min(length, target.length))
+    v.copy(target, 0)
+    return v.length
+  }
+
   close (): void {}
 }

@@ -22,18 +22,23 @@ export class FileSource implements SegmentSource {
   }
 
   readAt (position: number, length: number): Buffer {
-    if (this.fd === undefined) throw new Error(`read after close: ${this.name}`)
     const n = Math.max(0, Math.min(length, this.size - position))
-    // Fresh memory per window: earlier windows may still be referenced by yielded views.
     const buf = Buffer.allocUnsafeSlow(n)
+    const done = this.readInto(buf, position, n)
+    return done === n ? buf : buf.subarray(0, done)
+  }
+
+  readInto (target: Buffer, position: number, length: number): number {
+    if (this.fd === undefined) throw new Error(`read after close: ${this.name}`)
+    const n = Math.max(0, Math.min(length, target.length, this.size - position))
     let done = 0
     while (done < n) {
-      const got = fs.readSync(this.fd, buf, done, n - done, position + done)
+      const got = fs.readSync(this.fd, target, done, n - done, position + done)
       if (got === 0) break // the file shrank while we read it
       done += got
     }
     this.bytesRead += done
-    return done === n ? buf : buf.subarray(0, done)
+    return done
   }
 
   close (): void {

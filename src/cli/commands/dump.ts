@@ -117,7 +117,7 @@ export function registerDump (program: Command, ctx: CliContext, setExit: (code:
     .option('--no-crc', 'do not verify batch CRCs (faster; isvalid prints "unchecked")')
     .option('--no-resync', 'stop at framing damage instead of searching for the next valid batch')
     .option('--no-progress', 'no progress line on stderr')
-    .option('--window <size>', 'read window (default 16MiB)', parseSize)
+    .option('--window <size>', 'read window (default 8MiB)', parseSize)
     .option('--max-batch-bytes <size>', 'larger entries are treated as corrupt (default 1GiB)', parseSize)
     .option('--max-decompressed-bytes <size>', 'cap on one batch\'s decompressed size (default 256MiB)', parseSize)
     .option('--no-color', 'disable colour')
