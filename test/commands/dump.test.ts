@@ -1,0 +1,102 @@
+// Dump behaviours beyond plain batch lines: index verification, --max-bytes, decoders, KRaft metadata.
+import * as fs from 'node:fs'
+import * as os from 'node:os'
+import * as path from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { runCli } from '../support/run-cli.js'
+import { CORPUS, corpusAvailable, FIXTURES } from '../support/paths.js'
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-dump-'))
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }))
+const have = corpusAvailable()
+const P0 = path.join(FIXTURES, 'orders/logs/orders-11-0/00000000000000000000.log')
+
+function lines (s: string, prefix: string): string[] { return s.split('\n').filter((l) => l.startsWith(prefix)) }
+
+describe.skipIf(!have)('index verification against the segment', () => {
+  const src = path.join(CORPUS, 'idempotent-rolled/timeindex_test-0')
+  const dir = path.join(tmp, 'timeindex_test-0')
+  fs.mkdirSync(dir, { recursive: true })
+  for (const f of fs.readdirSync(src)) fs.copyFileSync(path.join(src, f), path.join(dir, f))
+  const index = path.join(dir, '00000000000000007729.index')
+
+  it('a healthy index verifies clean', async () => {
+    const r = await runCli(['--verify-index-only', index])
+    expect(r.code).toBe(0)
+    expect(r.stdout).not.toContain('offset:')
+  })
+  it('an entry pointing at the wrong batch is a mismatch with its position, exit 1; --compat prints Kafka\'s block', async () => {
+    const buf = fs.readFileSync(index)
+    const pos10 = buf.readInt32BE(10 * 8 + 4)
+    buf.writeInt32BE(buf.readInt32BE(11 * 8 + 4), 10 * 8 + 4) // entry 10 now points at entry 11's batch
+    const bad = path.join(dir, 'bad', '00000000000000007729.index')
+    fs.mkdirSync(path.dirname(bad), { recursive: true })
+    fs.writeFileSync(bad, buf)
+    fs.copyFileSync(path.join(dir, '00000000000000007729.log'), path.join(dir, 'bad', '00000000000000007729.log'))
+    const r = await runCli(['--verify-index-only', bad])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatch(/position 80: entry 10: index offset \d+ but the batch at log position \d+ ends at offset \d+ \[INDEX_MISMATCH\]/)
+    const c = await runCli(['--compat', '--verify-index-only', bad])
+    expect(c.stderr).toContain(`Mismatches in :${path.resolve(bad)}`)
+    expect(c.stderr).toMatch(/ {2}Index offset: \d+, log offset: \d+/)
+    expect(pos10).toBeGreaterThan(0)
+  })
+  it('--index-sanity-check passes a healthy index', async () => {
+    const r = await runCli(['--index-sanity-check', index])
+    expect(r.stdout).toContain(`${index} passed sanity check.`)
+    expect(r.code).toBe(0)
+  })
+  it('an index without its segment still prints its entries and warns', async () => {
+    const lone = path.join(tmp, 'lone', '00000000000000007729.index')
+    fs.mkdirSync(path.dirname(lone), { recursive: true })
+    fs.copyFileSync(index, lone)
+    const r = await runCli([lone])
+    expect(lines(r.stdout, 'offset: ')).toHaveLength(252)
+    expect(r.stderr).toContain('NO_SEGMENT')
+    expect(fs.readdirSync(path.dirname(lone))).toEqual(['00000000000000007729.index']) // nothing created (Kafka would)
+  })
+})
+
+describe('dump options', () => {
+  it('--max-bytes keeps only whole batches below the limit and drops the trailing-bytes line', async () => {
+    const r = await runCli(['--compat', '--max-bytes', String(433 + 78), P0])
+    expect(lines(r.stdout, 'baseOffset: ')).toHaveLength(2)
+    expect(r.stdout).not.toContain('invalid bytes')
+  })
+  it('--skip-record-metadata prints payloads only and blank lines for control records', async () => {
+    const r = await runCli(['--compat', '--print-data-log', '--skip-record-metadata', P0])
+    const body = r.stdout.split('\n').filter((l) => !l.startsWith('baseOffset') && !l.startsWith('Dumping') && !l.startsWith('Log starting'))
+    expect(body.filter((l) => l.startsWith(' payload: ') || l.startsWith('| key: '))).toHaveLength(14)
+    expect(body.filter((l) => l === '').length).toBeGreaterThanOrEqual(2)
+  })
+  it('--value-decoder hex and int decoders render bytes', async () => {
+    const r = await runCli(['--value-decoder', 'hex', P0])
+    const rec = lines(r.stdout, '| offset: 0 ')[0]!
+    expect(rec).toMatch(/payload: [0-9a-f]+$/)
+    const kafkaClass = await runCli(['--value-decoder-class', 'org.apache.kafka.tools.api.StringDecoder', P0])
+    expect(lines(kafkaClass.stdout, '| offset: 0 ')[0]).toMatch(/payload: /)
+  })
+  it('an unknown decoder is a usage error', async () => {
+    const r = await runCli(['--value-decoder', 'protobuf', P0])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain('is not a decoder')
+  })
+  it('skips broker metadata files it does not dump, with a reason, and still exits 0', async () => {
+    const r = await runCli([path.join(FIXTURES, 'orders/logs/orders-11-0')])
+    expect(r.code).toBe(0)
+    expect(r.stdout).toContain('endTxnMarker: ABORT')
+  })
+})
+
+describe.skipIf(!have)('KRaft metadata', () => {
+  it('--cluster-metadata-decoder names every record type; LEADER_CHANGE control batches are not markers', async () => {
+    const r = await runCli(['--cluster-metadata-decoder', path.join(CORPUS, 'kraft-metadata/__cluster_metadata-0/00000000000000000000.log')])
+    expect(r.code).toBe(0)
+    const payloads = r.stdout.split('\n').filter((l) => l.includes(' payload: '))
+    expect(payloads.length).toBe(3072 - 5)
+    expect(payloads.every((l) => /payload: \{"type":"[A-Z_]+","version":\d+,"data":/.test(l))).toBe(true)
+    expect(payloads.some((l) => l.includes('"type":"REGISTER_BROKER_RECORD"'))).toBe(true)
+    expect(r.stdout).not.toMatch(/endTxnMarker/)
+    expect(r.stdout.match(/LeaderChange: /g)?.length).toBe(10) // batch line + record line, 5 batches
+  })
+})
