@@ -220,10 +220,14 @@ function makeCase (rnd, seeds, dir) {
   return { argv, dir }
 }
 
+// Captures output like the CLI's StringWriter, including the byte-level reserve/commit path.
 class Capture {
   text = ''
   closed = false
+  buffer = Buffer.alloc(64 * 1024)
   write (s) { this.text += s }
+  reserve (n) { if (n > this.buffer.length) this.buffer = Buffer.alloc(n); return 0 }
+  commit (end) { this.text += this.buffer.toString('utf8', 0, end) }
   flush () {}
 }
 

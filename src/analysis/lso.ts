@@ -24,12 +24,8 @@ function coordinatorEpochOf (r: PartitionReport, t: OpenTransaction, snapshots: 
     const p = s.producers.find((x) => x.producerId === t.producerId && x.coordinatorEpoch >= 0)
     if (p !== undefined) return { epoch: p.coordinatorEpoch, source: 'snapshot' }
   }
-  let best: { offset: bigint, epoch: number } | null = null
-  for (const x of r.model.transactions) {
-    if (x.producerId !== t.producerId || x.markerOffset === null || x.coordinatorEpoch === null) continue
-    if (best === null || x.markerOffset > best.offset) best = { offset: x.markerOffset, epoch: x.coordinatorEpoch }
-  }
-  if (best !== null) return { epoch: best.epoch, source: 'marker' }
+  const fromMarker = r.markerCoordinatorEpochs.get(t.producerId)
+  if (fromMarker !== undefined) return { epoch: fromMarker, source: 'marker' }
   return { epoch: null, source: 'unknown' }
 }
 

@@ -55,6 +55,39 @@ export interface SnapshotInput {
 
 export type HighWatermarkSource = 'checkpoint' | 'logEndOffset'
 
+/**
+ * What the streaming analysis is told about one batch. BatchSummary satisfies it; the partition scan
+ * fills one reusable object of this shape per batch instead of allocating a summary (the hot path).
+ */
+export interface BatchFacts {
+  baseOffset: bigint
+  lastOffset: bigint
+  recordsCount: number
+  producerId: bigint
+  producerEpoch: number
+  isTransactional: boolean
+  isControl: boolean
+  baseTimestamp: bigint
+  maxTimestamp: bigint
+  control?: { type: number, typeName: string, coordinatorEpoch?: number } | null | undefined
+  legacy?: boolean | undefined
+  file?: string | undefined
+  position?: number | undefined
+}
+
+/** Everything about a partition except its batches, which are streamed (see PartitionAnalyzer). */
+export interface PartitionMeta {
+  topic: string | null
+  partition: number | null
+  /** first segment's base offset; null = the first batch's offset (else 0) when no segment name is numeric */
+  logStartOffset: bigint | null
+  /** valid snapshots, any order */
+  snapshots: SnapshotInput[]
+  /** from replication-offset-checkpoint, null when absent */
+  checkpointHighWatermark: bigint | null
+}
+
+/** A whole partition in memory: the pure form used by tests and small inputs. */
 export interface PartitionInput {
   topic: string | null
   partition: number | null

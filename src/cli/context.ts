@@ -4,6 +4,13 @@ import * as fs from 'node:fs'
 
 export interface Writer {
   write (s: string): void
+  /**
+   * Byte-level output for hot paths: reserve(n) guarantees n writable bytes in `buffer` starting at the
+   * returned position; commit(end) publishes buffer[position, end). Nothing else may write in between.
+   */
+  reserve (n: number): number
+  readonly buffer: Buffer
+  commit (end: number): void
   flush (): void
   /** true once the reader went away (EPIPE): commands should stop producing output */
   readonly closed: boolean
@@ -25,7 +32,14 @@ export interface CliContext {
 export class StringWriter implements Writer {
   text = ''
   closed = false
+  buffer: Buffer = Buffer.alloc(64 * 1024)
   write (s: string): void { this.text += s }
+  reserve (n: number): number {
+    if (n > this.buffer.length) this.buffer = Buffer.alloc(n)
+    return 0
+  }
+
+  commit (end: number): void { this.text += this.buffer.toString('utf8', 0, end) }
   flush (): void {}
 }
 
@@ -35,7 +49,7 @@ export class StringWriter implements Writer {
  * closed instead of throwing, so the command can stop quietly with exit code 0.
  */
 export class FdWriter implements Writer {
-  private readonly buf: Buffer
+  private buf: Buffer
   private pos = 0
   closed = false
   constructor (private readonly fd: number, size = 1024 * 1024, private readonly autoFlush = false) {
@@ -54,8 +68,24 @@ export class FdWriter implements Writer {
     if (this.autoFlush) this.flush()
   }
 
+  get buffer (): Buffer { return this.buf }
+
+  reserve (n: number): number {
+    if (n > this.buf.length - this.pos) {
+      this.flush()
+      if (n > this.buf.length) this.buf = Buffer.allocUnsafe(n)
+    }
+    return this.pos
+  }
+
+  commit (end: number): void {
+    this.pos = end
+    if (this.autoFlush) this.flush()
+  }
+
   flush (): void {
-    if (this.closed || this.pos === 0) return
+    if (this.closed) { this.pos = 0; return } // output is discarded once the reader has gone
+    if (this.pos === 0) return
     const n = this.pos
     this.pos = 0
     this.writeAll(this.buf.subarray(0, n))

@@ -18,6 +18,11 @@ import type { PayloadParserFn } from '../format/payload-parsers.js'
 import type { DumpOptions } from './dump-options.js'
 import type { FindingLog } from './findings.js'
 import { Progress } from './progress.js'
+import { MAX_BATCH_LINE, writeBatchLine } from '../format/batch-line-ascii.js'
+import { putString, putUtf8, recordMetadataSize, writeRecordMetadata } from '../format/record-line-ascii.js'
+import { putBytes } from '../format/ascii.js'
+import type { KafkaRecord } from '../decode/records.js'
+import { ATTRIBUTES_OFFSET, CONTROL_FLAG_MASK, LOG_OVERHEAD, SIZE_OFFSET } from '../decode/layout.js'
 import type { LogSummary } from './log-summary.js'
 import { newSummary } from './log-summary.js'
 
@@ -38,6 +43,8 @@ interface Ctx {
   pairs: Array<[bigint, bigint]>
   /** code@position of findings already reported: a control batch's first record is decoded by readLog and again in deep mode */
   reported: Set<string>
+  /** keys and payloads print as UTF-8 text (the default decoders): copy bytes instead of making strings */
+  rawStrings: boolean
 }
 
 export function headerLine (file: KafkaFile): string {
@@ -66,8 +73,10 @@ export function dumpLogFile (file: KafkaFile, opts: DumpOptions, cli: CliContext
     return summary
   }
   const progress = new Progress(cli, file.name, source.size, opts.progress)
-  const ctx: Ctx = { file, opts, cli, log, chalk, parser, summary, lastOffset: null, pairs: [], reported: new Set() }
+  const ctx: Ctx = { file, opts, cli, log, chalk, parser, summary, lastOffset: null, pairs: [], reported: new Set(),
+    rawStrings: opts.parser === 'default' && opts.keyDecoder === 'string' && opts.valueDecoder === 'string' }
   let validBytes = 0
+  let tailBytes = 0
   try {
     const events = readLog(source, {
       verifyCrc: opts.verifyCrc,
@@ -82,10 +91,11 @@ export function dumpLogFile (file: KafkaFile, opts: DumpOptions, cli: CliContext
       if (out.closed) break
       progress.batches++
       switch (ev.kind) {
-        case 'batch': validBytes += ev.header.sizeInBytes; onBatch(ev, ctx); break
+        case 'batch': validBytes += ev.bytes.readInt32BE(SIZE_OFFSET) + LOG_OVERHEAD; onBatch(ev, ctx); break
         case 'legacy': validBytes += ev.sizeInBytes; onLegacy(ev, ctx); break
         case 'tail':
           summary.trailingBytes += ev.length
+          tailBytes += ev.length
           if (ev.reason === 'zeros') {
             log.add({ severity: opts.compat ? 'info' : 'info', code: 'ZERO_TAIL', file: file.path, position: ev.position,
               message: `${ev.length} zero bytes at the end (a preallocated or zero-filled tail, no data)` })
@@ -110,9 +120,12 @@ export function dumpLogFile (file: KafkaFile, opts: DumpOptions, cli: CliContext
   } finally {
     progress.done()
     source.close()
+    summary.materialise()
   }
   const viewSize = Math.min(source.size, opts.maxBytes ?? Number.MAX_SAFE_INTEGER)
-  const trailing = viewSize - validBytes
+  // Kafka's line counts every byte not in a batch; after a resync tsdump says only what is really at the
+  // end (skipped regions in the middle were reported as findings with their positions).
+  const trailing = opts.compat ? viewSize - validBytes : tailBytes
   if (trailing > 0 && opts.maxBytes === undefined && !opts.json && !out.closed) {
     out.write(`Found ${trailing} invalid bytes at the end of ${file.name}\n`)
   }
@@ -122,10 +135,19 @@ export function dumpLogFile (file: KafkaFile, opts: DumpOptions, cli: CliContext
 
 function onBatch (b: V2Batch, c: Ctx): void {
   const { opts, summary, file } = c
-  const h = b.header
-  summary.add(h, b)
+  summary.add(b)
   for (const p of b.problems) reportDecodeError(p, c)
-  if (opts.controlOnly && !h.isControl) return
+  const isControl = (b.bytes.readInt16BE(ATTRIBUTES_OFFSET) & CONTROL_FLAG_MASK) !== 0
+  if (opts.controlOnly && !isControl) return
+  if (!opts.json && !isControl && (b.crcValid !== false || opts.compat || c.chalk.level === 0)) {
+    // the common line, written as bytes (format/batch-line-ascii.ts)
+    const out = c.cli.stdout
+    const at = out.reserve(MAX_BATCH_LINE)
+    out.commit(writeBatchLine(out.buffer, at, b.bytes, b.position, b.crcValid))
+    if (opts.deep) deepV2(b, c)
+    return
+  }
+  const h = b.header
   if (opts.json) {
     c.cli.stdout.write(toJson(batchJson(file.path, h, b)) + '\n')
   } else {
@@ -157,6 +179,7 @@ function deepV2 (b: V2Batch, c: Ctx): void {
         cli.stdout.write(toJson(recordJson(c.file.path, h, rec, opts, control, parsed)) + '\n')
         continue
       }
+      if (!h.isControl) { writeDataRecordLine(rec, h, c); continue }
       let line = ''
       let prefix = '| '
       if (!opts.skipRecordMetadata) {
@@ -178,6 +201,44 @@ function deepV2 (b: V2Batch, c: Ctx): void {
     if (e instanceof DecodeError) reportDecodeError(e, c)
     else throw e
   }
+}
+
+const K_KEY = Buffer.from('key: ')
+const K_PAYLOAD = Buffer.from(' payload: ')
+
+// A data record's text line as bytes (format/record-line-ascii.ts); the same text as the string path.
+function writeDataRecordLine (rec: KafkaRecord, h: BatchHeader, c: Ctx): void {
+  const { opts } = c
+  const out = c.cli.stdout
+  let key: Buffer | string | undefined
+  let payload: Buffer | string | undefined
+  if (opts.printData) {
+    if (c.rawStrings) {
+      key = rec.key ?? undefined
+      payload = rec.value ?? undefined
+    } else {
+      const p = c.parser(rec.key, rec.value, rec.offset)
+      key = p.key
+      payload = p.payload
+    }
+  }
+  const need = recordMetadataSize(rec) + 32 + (key === undefined ? 0 : key.length * 3) + (payload === undefined ? 0 : payload.length * 3)
+  let pos = out.reserve(need)
+  const buf = out.buffer
+  let pipe = true
+  if (!opts.skipRecordMetadata) { pos = writeRecordMetadata(buf, pos, rec, h.timestampType === 'LogAppendTime'); pipe = false }
+  if (key !== undefined) {
+    if (pipe) { buf[pos++] = 124; pipe = false } // '|'
+    buf[pos++] = 32
+    pos = putBytes(buf, pos, K_KEY)
+    pos = typeof key === 'string' ? putString(buf, pos, key) : putUtf8(buf, pos, key)
+  }
+  if (payload !== undefined) {
+    pos = putBytes(buf, pos, K_PAYLOAD)
+    pos = typeof payload === 'string' ? putString(buf, pos, payload) : putUtf8(buf, pos, payload)
+  }
+  buf[pos++] = 10
+  out.commit(pos)
 }
 
 function safeControl (rec: Parameters<typeof decodeControlRecord>[0], h: BatchHeader, c: Ctx): ReturnType<typeof decodeControlRecord> | undefined {

@@ -1,5 +1,5 @@
 // Per-file counts printed after a dump (and compared with ../shared/corpus/facts.json in tests).
-import type { BatchHeader } from '../decode/batch-header.js'
+import * as L from '../decode/layout.js'
 import { codecName } from '../decode/layout.js'
 import type { LegacyEntry } from '../decode/legacy.js'
 import type { V2Batch } from '../decode/log-reader.js'
@@ -15,45 +15,91 @@ export interface LogSummary {
   unsupported: number
   corruptRegions: number
   trailingBytes: number
-  firstOffset: bigint | null
-  lastOffset: bigint | null
+  readonly firstOffset: bigint | null
+  readonly lastOffset: bigint | null
   magic: Record<string, number>
   codecs: Record<string, number>
-  add (h: BatchHeader, b: V2Batch): void
+  add (b: V2Batch): void
   addLegacy (e: LegacyEntry): void
+  materialise (): void
+}
+
+// Reads the few header fields it needs straight from the bytes (no BigInt per batch); the last offset
+// is kept as raw words and only turned into a bigint when asked for.
+class Summary implements LogSummary {
+  batches = 0
+  records = 0
+  transactionalBatches = 0
+  control: Record<string, number> = {}
+  crcFailures = 0
+  unsupported = 0
+  corruptRegions = 0
+  trailingBytes = 0
+  firstOffset: bigint | null = null
+  magic: Record<string, number> = {}
+  codecs: Record<string, number> = {}
+  private readonly magicCounts = [0, 0, 0]
+  private readonly codecCounts = [0, 0, 0, 0, 0, 0, 0, 0]
+  private lastHi = 0
+  private lastLo = 0
+  private lastDelta = 0
+  private lastLegacy: bigint | null = null
+  private any = false
+
+  constructor (readonly file: string) {}
+
+  add (b: V2Batch): void {
+    const bytes = b.bytes
+    this.batches++
+    const attributes = bytes.readInt16BE(L.ATTRIBUTES_OFFSET)
+    const count = bytes.readInt32BE(L.RECORDS_COUNT_OFFSET)
+    const codec = attributes & L.COMPRESSION_CODEC_MASK
+    // an impossible count (reported as a finding) must not make the total negative or absurd
+    const size = bytes.readInt32BE(L.SIZE_OFFSET) + L.LOG_OVERHEAD
+    this.records += Math.max(0, codec === 0 ? Math.min(count, Math.floor((size - L.RECORD_BATCH_OVERHEAD) / 7)) : count)
+    const isControl = (attributes & L.CONTROL_FLAG_MASK) !== 0
+    if ((attributes & L.TRANSACTIONAL_FLAG_MASK) !== 0 && !isControl) this.transactionalBatches++
+    if (isControl) {
+      const t = b.control?.typeName ?? 'EMPTY'
+      this.control[t] = (this.control[t] ?? 0) + 1
+    }
+    if (b.crcValid === false) this.crcFailures++
+    if (!this.any) { this.firstOffset = bytes.readBigInt64BE(L.OFFSET_OFFSET); this.any = true }
+    this.lastHi = bytes.readInt32BE(L.OFFSET_OFFSET)
+    this.lastLo = bytes.readUInt32BE(L.OFFSET_OFFSET + 4)
+    this.lastDelta = bytes.readInt32BE(L.LAST_OFFSET_DELTA_OFFSET)
+    this.lastLegacy = null
+    this.magicCounts[2]!++
+    this.codecCounts[codec]!++
+  }
+
+  addLegacy (e: LegacyEntry): void {
+    this.batches++
+    this.records++
+    if (!e.crcValid) this.crcFailures++
+    if (!this.any) { this.firstOffset = e.offset; this.any = true }
+    this.lastLegacy = e.offset
+    this.magicCounts[e.magic]!++
+    this.codecCounts[e.compression & 7]!++
+  }
+
+  get lastOffset (): bigint | null {
+    if (!this.any) return null
+    if (this.lastLegacy !== null) return this.lastLegacy
+    return ((BigInt(this.lastHi) << 32n) | BigInt(this.lastLo)) + BigInt(this.lastDelta)
+  }
+
+  /** fill `magic` and `codecs` (only what occurs, as facts.json lists them); call when the file is done */
+  materialise (): void {
+    this.magic = {}
+    this.magicCounts.forEach((n, m) => { if (n > 0) this.magic[m] = n })
+    this.codecs = {}
+    this.codecCounts.forEach((n, c) => { if (n > 0) this.codecs[codecName(c)] = n })
+  }
 }
 
 export function newSummary (file: string): LogSummary {
-  const s: LogSummary = {
-    file, batches: 0, records: 0, transactionalBatches: 0, control: {}, crcFailures: 0, unsupported: 0,
-    corruptRegions: 0, trailingBytes: 0, firstOffset: null, lastOffset: null, magic: {}, codecs: {},
-    add (h, b) {
-      s.batches++
-      s.records += h.recordsCount
-      if (h.isTransactional && !h.isControl) s.transactionalBatches++
-      if (h.isControl) {
-        const t = b.control?.typeName ?? 'EMPTY'
-        s.control[t] = (s.control[t] ?? 0) + 1
-      }
-      if (b.crcValid === false) s.crcFailures++
-      s.firstOffset ??= h.baseOffset
-      s.lastOffset = h.lastOffset
-      s.magic[h.magic] = (s.magic[h.magic] ?? 0) + 1
-      const c = codecName(h.compression)
-      s.codecs[c] = (s.codecs[c] ?? 0) + 1
-    },
-    addLegacy (e) {
-      s.batches++
-      s.records++
-      if (!e.crcValid) s.crcFailures++
-      s.firstOffset ??= e.offset
-      s.lastOffset = e.offset
-      s.magic[e.magic] = (s.magic[e.magic] ?? 0) + 1
-      const c = codecName(e.compression)
-      s.codecs[c] = (s.codecs[c] ?? 0) + 1
-    },
-  }
-  return s
+  return new Summary(file)
 }
 
 export function formatSummary (s: LogSummary): string {

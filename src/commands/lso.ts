@@ -15,6 +15,7 @@ import { transactionalIdJson } from '../format/txn-timeline-json.js'
 import type { Reconciled } from './reconcile.js'
 import { reconcilePaths } from './reconcile.js'
 import { readTransactionLog } from './transaction-log-scan.js'
+import { isoTime } from '../format/timestamp.js'
 
 export interface LsoOptions {
   paths: string[]
@@ -28,7 +29,7 @@ export interface LsoOptions {
 
 interface Blocked { d: Reconciled, blocking: BlockingTransaction | null, commands: string[], ids: TransactionalIdState[] }
 
-function ts (v: bigint | null): string { return v === null ? 'unknown' : `${v} (${new Date(Number(v)).toISOString()})` }
+function ts (v: bigint | null): string { return v === null ? 'unknown' : `${v} (${isoTime(v)})` }
 
 function formatBlocked (b: Blocked, timeoutMin: number, chalk: ChalkInstance): string {
   const r = b.d.report
@@ -80,7 +81,7 @@ export async function runLso (opts: LsoOptions, ctx: CliContext): Promise<number
   const bootstrap = opts.bootstrapServer ?? 'localhost:9092'
   const states = done.filter((d) => d.scanned.dir.topic === '__transaction_state').flatMap((d) => lastTransactionStates(readTransactionLog(d.scanned.dir).records))
   const blocked: Blocked[] = done.filter((d) => d.scanned.dir.topic !== '__transaction_state').map((d) => {
-    const blocking = findBlockingTransaction(d.report, d.scanned.input.snapshots, timeoutMin * 60_000)
+    const blocking = findBlockingTransaction(d.report, d.scanned.snapshots, timeoutMin * 60_000)
     const commands = blocking === null ? [] : abortCommands(bootstrap, d.report.topic, d.report.partition, blocking)
     const ids = blocking === null ? [] : states.filter((s) => s.producerId === blocking.producerId)
     return { d, blocking, commands, ids }

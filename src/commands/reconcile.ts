@@ -2,12 +2,11 @@
 import { Chalk } from 'chalk'
 import { hasErrors } from '../analysis/findings.js'
 import type { PartitionReport } from '../analysis/reconcile.js'
-import { reconcilePartition } from '../analysis/reconcile.js'
 import type { CliContext } from '../cli/context.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import { reconcileJson } from '../format/txn-json.js'
 import { formatFindings, formatReconcile } from '../format/txn-text.js'
-import type { ScannedPartition } from './partition-scan.js'
+import type { ScannedPartition, ScanOptions } from './partition-scan.js'
 import { resolvePartitions, scanPartition } from './partition-scan.js'
 
 export interface ReconcileOptions {
@@ -18,14 +17,14 @@ export interface ReconcileOptions {
 
 export interface Reconciled { scanned: ScannedPartition, report: PartitionReport }
 
-/** Scan and reconcile every partition under `paths`; 2 on unusable input. */
-export function reconcilePaths (paths: string[], ctx: CliContext): Reconciled[] | 2 {
+/** Scan and reconcile every partition under `paths`, one at a time; 2 on unusable input. */
+export function reconcilePaths (paths: string[], ctx: CliContext, opts: ScanOptions = {}): Reconciled[] | 2 {
   const parts = resolvePartitions(paths, ctx)
   if (parts === 2) return 2
   const cps = new Map<string, OffsetCheckpoint | null>()
   return parts.map((p) => {
-    const scanned = scanPartition(p, cps)
-    return { scanned, report: reconcilePartition(scanned.input) }
+    const scanned = scanPartition(p, cps, opts)
+    return { scanned, report: scanned.report }
   })
 }
 

@@ -3,7 +3,7 @@
 import { Chalk } from 'chalk'
 import type { ChalkInstance } from 'chalk'
 import { hasErrors } from '../analysis/findings.js'
-import { buildLane, buildTimeline } from '../analysis/timeline.js'
+import { buildLane } from '../analysis/timeline.js'
 import type { TransactionalIdState } from '../analysis/transaction-state.js'
 import { lastTransactionStates } from '../analysis/transaction-state.js'
 import type { CliContext } from '../cli/context.js'
@@ -13,6 +13,7 @@ import { formatFindings, formatLane, formatTable, formatTimeline } from '../form
 import { timelineJson, transactionalIdJson } from '../format/txn-timeline-json.js'
 import { reconcilePaths } from './reconcile.js'
 import { readTransactionLog } from './transaction-log-scan.js'
+import { isoTime } from '../format/timestamp.js'
 
 export interface TxnsOptions {
   paths: string[]
@@ -31,7 +32,7 @@ function formatStates (label: string, states: readonly TransactionalIdState[], c
       { text: s.transactionalId, left: true }, { text: s.producerId === null ? '-' : String(s.producerId) }, { text: s.producerEpoch === null ? '-' : String(s.producerEpoch) },
       { text: s.deleted ? '<DELETE>' : s.state ?? '', left: true, ...(style !== undefined ? { style } : {}) },
       { text: s.transactionTimeoutMs === null ? '-' : String(s.transactionTimeoutMs) },
-      { text: s.lastUpdateTimestamp === null ? '-' : new Date(Number(s.lastUpdateTimestamp)).toISOString(), left: true },
+      { text: s.lastUpdateTimestamp === null ? '-' : isoTime(s.lastUpdateTimestamp), left: true },
       { text: String(s.offset) }, { text: s.partitions.join(',') || '-', left: true },
     ]
   })
@@ -40,7 +41,7 @@ function formatStates (label: string, states: readonly TransactionalIdState[], c
 }
 
 export async function runTxns (opts: TxnsOptions, ctx: CliContext): Promise<number> {
-  const done = reconcilePaths(opts.paths, ctx)
+  const done = reconcilePaths(opts.paths, ctx, { timeline: true })
   if (done === 2) return 2
   const chalk = new Chalk({ level: opts.color === false ? 0 : ctx.colorLevel })
   const plain = new Chalk({ level: 0 })
@@ -62,8 +63,9 @@ export async function runTxns (opts: TxnsOptions, ctx: CliContext): Promise<numb
       continue
     }
     errors ||= hasErrors(report.findings)
-    const runs = buildTimeline(scanned.input.batches, report.model)
-    const lane = buildLane(report.model.roles, opts.width ?? 80)
+    const timeline = report.timeline!
+    const runs = timeline.runs
+    const lane = buildLane(timeline, opts.width ?? 80)
     if (opts.json === true) {
       out.push(timelineJson(report, path, runs, lane.chars.join('')))
     } else {

@@ -4,6 +4,7 @@
 import type { SegmentSource } from '../io/segment-source.js'
 import type { BatchHeader } from './batch-header.js'
 import { computeBatchCrc, decodeBatchHeader } from './batch-header.js'
+import { ATTRIBUTES_OFFSET, COMPRESSION_CODEC_MASK, CONTROL_FLAG_MASK, CRC_OFFSET, LAST_OFFSET_DELTA_OFFSET, LOG_OVERHEAD, RECORD_BATCH_OVERHEAD, RECORDS_COUNT_OFFSET, SIZE_OFFSET } from './layout.js'
 import { controlTypeName, decodeControlKey, decodeEndTxnMarker, decodeKraftControlValue } from './control-record.js'
 import { DecodeError } from './errors.js'
 import type { CorruptEvent, ScanOptions, TailEvent } from './frame-scanner.js'
@@ -24,7 +25,10 @@ export interface ControlInfo {
 
 export interface V2Batch {
   kind: 'batch'
-  header: BatchHeader
+  /** absolute file position of the batch */
+  position: number
+  /** decoded on first access */
+  readonly header: BatchHeader
   /** the whole entry when complete, else its first 61 bytes */
   bytes: Buffer
   complete: boolean
@@ -52,7 +56,52 @@ export interface ReadOptions extends ScanOptions, RecordLimits {
   verifyCrc?: boolean
 }
 
-/** Batches of a log file in order. Never throws for content problems. */
+const NO_PROBLEMS: DecodeError[] = []
+
+/**
+ * A v2 batch as the scanner found it. The header is decoded on first use: the shallow text dump formats
+ * straight from the bytes and never needs the BigInt fields.
+ */
+class ScannedBatch implements V2Batch {
+  readonly kind = 'batch'
+  private decoded: BatchHeader | undefined
+  control: ControlInfo | null = null
+  problems: DecodeError[] = NO_PROBLEMS
+
+  constructor (readonly bytes: Buffer, readonly position: number, readonly complete: boolean,
+    readonly crcComputed: number | null, readonly crcValid: boolean | null) {}
+
+  get header (): BatchHeader {
+    this.decoded ??= decodeBatchHeader(this.bytes, this.position)
+    return this.decoded
+  }
+
+  addProblem (e: DecodeError): void {
+    if (this.problems === NO_PROBLEMS) this.problems = []
+    this.problems.push(e)
+  }
+}
+
+/**
+ * A copy of an event that stays valid after the iteration moves on (tests, small inputs). readLog's own
+ * events are views into a reused window: use them before asking for the next one.
+ */
+export function detachEvent (ev: LogEvent): LogEvent {
+  if (ev.kind === 'batch') {
+    // copy: the window buffer behind ev.bytes is reused by the next read
+    const bytes = Buffer.from(ev.bytes)
+    const header = ev.header
+    return { kind: 'batch', position: ev.position, header, bytes, complete: ev.complete, crcComputed: ev.crcComputed,
+      crcValid: ev.crcValid, control: ev.control, problems: ev.problems }
+  }
+  if (ev.kind === 'legacy') return { ...ev, bytes: Buffer.from(ev.bytes) } // copy: see above
+  return ev
+}
+
+/**
+ * Batches of a log file in order. Never throws for content problems. Each event (its bytes and its
+ * lazily decoded header) is valid until the next one is requested; see detachEvent.
+ */
 export function * readLog (source: SegmentSource, opts: ReadOptions = {}): Generator<LogEvent> {
   const verify = opts.verifyCrc !== false
   for (const ev of scanFrames(source, opts)) {
@@ -61,31 +110,54 @@ export function * readLog (source: SegmentSource, opts: ReadOptions = {}): Gener
       yield { kind: 'legacy', position: ev.position, magic: ev.magic, sizeInBytes: ev.sizeInBytes, bytes: ev.bytes }
       continue
     }
-    const header = decodeBatchHeader(ev.bytes, ev.position)
-    const problems: DecodeError[] = []
+    const bytes = ev.bytes
     let crcComputed: number | null = null
-    if (verify && ev.complete) {
-      crcComputed = computeBatchCrc(ev.bytes)
-      if (crcComputed !== header.crc) {
-        problems.push(new DecodeError('CRC_MISMATCH',
-          `batch at position ${header.position} (baseOffset ${header.baseOffset}): crc stored ${header.crc} != computed ${crcComputed}`,
-          header.position, { batchPosition: header.position, baseOffset: header.baseOffset, field: 'crc' }))
-      }
+    if (verify && ev.complete) crcComputed = computeBatchCrc(bytes)
+    const stored = bytes.readUInt32BE(CRC_OFFSET)
+    const b = new ScannedBatch(bytes, ev.position, ev.complete, crcComputed, crcComputed === null ? null : crcComputed === stored)
+    if (b.crcValid === false) {
+      const h = b.header
+      b.addProblem(new DecodeError('CRC_MISMATCH',
+        `batch at position ${h.position} (baseOffset ${h.baseOffset}): crc stored ${h.crc} != computed ${crcComputed}`,
+        h.position, { batchPosition: h.position, baseOffset: h.baseOffset, field: 'crc' }))
     }
-    let control: ControlInfo | null = null
-    if (header.isControl && ev.complete) control = readControl(header, ev.bytes, problems, opts)
-    yield { kind: 'batch', header, bytes: ev.bytes, complete: ev.complete, crcComputed, crcValid: crcComputed === null ? null : crcComputed === header.crc, control, problems }
+    checkHeader(b)
+    if ((bytes.readInt16BE(ATTRIBUTES_OFFSET) & CONTROL_FLAG_MASK) !== 0 && ev.complete) b.control = readControl(b, opts)
+    yield b
   }
 }
 
-function readControl (header: BatchHeader, bytes: Buffer, problems: DecodeError[], limits: RecordLimits): ControlInfo | null {
+// Cheap plausibility checks that need no record decoding, so shallow dumps catch impossible headers too.
+function checkHeader (b: ScannedBatch): void {
+  const bytes = b.bytes
+  const count = bytes.readInt32BE(RECORDS_COUNT_OFFSET)
+  const delta = bytes.readInt32BE(LAST_OFFSET_DELTA_OFFSET)
+  const size = bytes.readInt32BE(SIZE_OFFSET) + LOG_OVERHEAD
+  const uncompressed = (bytes.readInt16BE(ATTRIBUTES_OFFSET) & COMPRESSION_CODEC_MASK) === 0
+  // an uncompressed record takes at least 7 bytes
+  if (count >= 0 && delta >= 0 && (!uncompressed || count <= (size - RECORD_BATCH_OVERHEAD) / 7)) return
+  const h = b.header
+  const ctx = { batchPosition: h.position, baseOffset: h.baseOffset }
+  if (count < 0) {
+    b.addProblem(new DecodeError('RECORD_COUNT_MISMATCH', `recordsCount ${count} is negative`, h.position + RECORDS_COUNT_OFFSET, { ...ctx, field: 'recordsCount' }))
+  } else if (uncompressed && count > (size - RECORD_BATCH_OVERHEAD) / 7) {
+    b.addProblem(new DecodeError('RECORD_COUNT_MISMATCH',
+      `recordsCount ${count} cannot fit in ${size - RECORD_BATCH_OVERHEAD} bytes of uncompressed records`, h.position + RECORDS_COUNT_OFFSET, { ...ctx, field: 'recordsCount' }))
+  }
+  if (delta < 0) {
+    b.addProblem(new DecodeError('BAD_RECORD', `lastOffsetDelta ${delta} is negative`, h.position + LAST_OFFSET_DELTA_OFFSET, { ...ctx, field: 'lastOffsetDelta' }))
+  }
+}
+
+function readControl (b: ScannedBatch, limits: RecordLimits): ControlInfo | null {
+  const header = b.header
   if (header.recordsCount === 0) return null // compaction can leave empty control batches (KAFKA-7467)
   try {
-    const first = decodeRecords(header, bytes, limits).next()
+    const first = decodeRecords(header, b.bytes, limits).next()
     if (first.done === true) return null
     return decodeControlRecord(first.value, header)
   } catch (e) {
-    if (e instanceof DecodeError) { problems.push(e); return null }
+    if (e instanceof DecodeError) { b.addProblem(e); return null }
     throw e
   }
 }

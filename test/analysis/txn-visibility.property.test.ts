@@ -1,7 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { reconcilePartition } from '../../src/analysis/reconcile.js'
-import { expectedAbortedTxns } from '../../src/analysis/txn-index-check.js'
 import type { BatchSummary, PartitionInput } from '../../src/analysis/txn-input.js'
 import { consumerReadCommitted } from '../../src/analysis/visibility.js'
 
@@ -77,8 +76,8 @@ describe('visibility agrees with a tiny independent model', () => {
   it('a consumer trusting a correct .txnindex reads exactly the marker truth', () => {
     fc.assert(fc.property(fc.array(opArb, { maxLength: 40 }), (ops) => {
       const batches = toBatches(ops)
-      const r = reconcilePartition(input(batches))
-      const idx = expectedAbortedTxns(r.model)
+      const r = reconcilePartition(input(batches), { collectAbortedTxns: true })
+      const idx = r.abortedTxns!
       expect(consumerReadCommitted(batches, idx, r.lastStableOffset)).toBe(r.readCommitted)
       const withIndex = reconcilePartition({ ...input(batches), txnIndex: idx, txnIndexAvailable: true })
       expect(withIndex.findings.filter((f) => f.severity !== 'info')).toEqual([])

@@ -5,7 +5,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
-import { readLog } from '../../src/decode/log-reader.js'
+import { detachEvent, readLog } from '../../src/decode/log-reader.js'
 import type { LogEvent } from '../../src/decode/log-reader.js'
 import { BufferSource } from '../../src/io/buffer-source.js'
 import { flipBit } from '../support/segment-builder.js'
@@ -29,7 +29,7 @@ const samples: Sample[] = realLogs().map((p) => {
 if (samples.length === 0) console.log('skipping bit-flip properties: no real segments (../shared/corpus, fixtures/broker) found')
 
 function scan (buf: Buffer): LogEvent[] {
-  return [...readLog(new BufferSource(buf), { resync: true })]
+  return Array.from(readLog(new BufferSource(buf), { resync: true }), detachEvent)
 }
 
 /** positions of batches that decoded with a valid CRC and no problem */
@@ -113,7 +113,7 @@ describe.skipIf(samples.length === 0)('one flipped bit in a real v2 batch', () =
     expect(c).toMatchObject({ kind: 'corrupt', code: 'BAD_LENGTH', position: p })
     expect(goodPositions(evs)).toEqual(s.bounds.slice(0, -1).filter((x) => x !== p))
     // without resync, Kafka's behaviour: the rest is one truncated tail
-    const strict = [...readLog(new BufferSource(b), { resync: false })]
+    const strict = Array.from(readLog(new BufferSource(b), { resync: false }), detachEvent)
     expect(strict.filter((e) => e.kind === 'tail')).toMatchObject([{ position: p, reason: 'truncated' }])
   })
 })

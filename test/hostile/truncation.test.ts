@@ -3,7 +3,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { readLog } from '../../src/decode/log-reader.js'
+import { detachEvent, readLog } from '../../src/decode/log-reader.js'
 import type { LogEvent } from '../../src/decode/log-reader.js'
 import { BufferSource } from '../../src/io/buffer-source.js'
 import { batchLines, expectNoCrash, findings, frameBoundaries, realLogs, rmrf, run, summaryOf, tmp, writeLog } from './support.js'
@@ -30,7 +30,7 @@ function expected (buf: Buffer, bounds: number[], cut: number): Expected {
 }
 
 function scan (buf: Buffer): LogEvent[] {
-  return [...readLog(new BufferSource(buf), { resync: true })]
+  return Array.from(readLog(new BufferSource(buf), { resync: true }), detachEvent)
 }
 
 function checkEvents (evs: LogEvent[], exp: Expected, cut: number): void {

@@ -3,7 +3,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { readLog } from '../../src/decode/log-reader.js'
+import { detachEvent, readLog } from '../../src/decode/log-reader.js'
 import type { LogEvent } from '../../src/decode/log-reader.js'
 import { FileSource } from '../../src/io/file-source.js'
 import { flipBit } from '../support/segment-builder.js'
@@ -34,7 +34,7 @@ function digest (e: LogEvent, headersOnly: boolean): string {
 function events (file: string, window: number, headersOnly = false): string[] {
   const src = new FileSource(file)
   try {
-    return [...readLog(src, { window, resync: true, headersOnly })].map((e) => digest(e, headersOnly))
+    return Array.from(readLog(src, { window, resync: true, headersOnly }), (e) => digest(detachEvent(e), headersOnly))
   } finally { src.close() }
 }
 

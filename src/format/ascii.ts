@@ -1,0 +1,52 @@
+// Writing ASCII straight into an output buffer: the shallow dump of a 1 GiB segment prints millions of
+// batch lines, and building each as a JS string (then encoding it) dominated its profile.
+
+const DIGITS = new Uint8Array(24)
+
+/** Field names and other constants, encoded once. */
+export function ascii (s: string): Uint8Array {
+  return Uint8Array.from(s, (ch) => ch.charCodeAt(0))
+}
+
+/** Copy constant bytes at pos; returns the new position. */
+export function putBytes (out: Buffer, pos: number, b: Uint8Array): number {
+  for (let i = 0; i < b.length; i++) out[pos++] = b[i]!
+  return pos
+}
+
+/** Write `s` (ASCII only) at pos; returns the new position. */
+export function putAscii (out: Buffer, pos: number, s: string): number {
+  for (let i = 0; i < s.length; i++) out[pos++] = s.charCodeAt(i)
+  return pos
+}
+
+/** Write a safe integer in decimal. */
+export function putInt (out: Buffer, pos: number, n: number): number {
+  if (n < 0) { out[pos++] = 45; n = -n }
+  if (n < 10) { out[pos++] = 48 + n; return pos }
+  let len = 0
+  // 13-digit timestamps: split so that the digit loop runs on 31-bit integers
+  while (n > 0x7FFFFFFF) {
+    const q = Math.floor(n / 100000000)
+    let r = n - q * 100000000
+    for (let i = 0; i < 8; i++) { const t = (r / 10) | 0; DIGITS[len++] = 48 + r - t * 10; r = t }
+    n = q
+  }
+  let m = n | 0
+  while (m > 0) { const t = (m / 10) | 0; DIGITS[len++] = 48 + m - t * 10; m = t }
+  while (len > 0) out[pos++] = DIGITS[--len]!
+  return pos
+}
+
+/** Write the big-endian int64 at src[off] in decimal; exact for every value. */
+export function putInt64At (out: Buffer, pos: number, src: Buffer, off: number): number {
+  return putInt64Sum(out, pos, src, off, 0)
+}
+
+/** Write (int64 at src[off]) + add, exactly. */
+export function putInt64Sum (out: Buffer, pos: number, src: Buffer, off: number, add: number): number {
+  const hi = src.readInt32BE(off)
+  // |value| < 2^52 keeps hi * 2^32 + lo + add exact in a double
+  if (hi < 0x100000 && hi >= -0x100000) return putInt(out, pos, hi * 4294967296 + src.readUInt32BE(off + 4) + add)
+  return putAscii(out, pos, (src.readBigInt64BE(off) + BigInt(add)).toString())
+}

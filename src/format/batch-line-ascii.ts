@@ -1,0 +1,74 @@
+// The v2 batch line of format/dump-text.ts formatBatchLine, written as bytes straight from the batch
+// header. The two must agree character for character (test/format/batch-line-ascii.test.ts checks it
+// on random headers).
+import * as L from '../decode/layout.js'
+import { incrementSequence } from '../decode/batch-header.js'
+import { ascii, putAscii, putBytes, putInt, putInt64At, putInt64Sum } from './ascii.js'
+
+/** longest possible line: field names plus every number at its widest */
+export const MAX_BATCH_LINE = 640
+
+const CODECS = ['none', 'gzip', 'snappy', 'lz4', 'zstd'].map(ascii)
+const K0 = ascii('baseOffset: ')
+const K1 = ascii(' lastOffset: ')
+const K2 = ascii(' count: ')
+const K3 = ascii(' baseSequence: ')
+const K4 = ascii(' lastSequence: ')
+const K5 = ascii(' producerId: ')
+const K6 = ascii(' producerEpoch: ')
+const K7 = ascii(' partitionLeaderEpoch: ')
+const K8 = ascii(' deleteHorizonMs: OptionalLong[')
+const K9 = ascii('] position: ')
+const K10 = ascii(' deleteHorizonMs: OptionalLong.empty position: ')
+const K11 = ascii(' size: ')
+const K12 = ascii(' magic: ')
+const K13 = ascii(' compresscodec: ')
+const K14 = ascii(' crc: ')
+
+/** Write the batch line (with a trailing newline) for the header in `b`; returns the new position. */
+export function writeBatchLine (out: Buffer, pos: number, b: Buffer, position: number, isValid: boolean | null): number {
+  const attributes = b.readInt16BE(L.ATTRIBUTES_OFFSET)
+  const lastOffsetDelta = b.readInt32BE(L.LAST_OFFSET_DELTA_OFFSET)
+  const baseSequence = b.readInt32BE(L.BASE_SEQUENCE_OFFSET)
+  pos = putBytes(out, pos, K0)
+  pos = putInt64At(out, pos, b, L.OFFSET_OFFSET)
+  pos = putBytes(out, pos, K1)
+  pos = putInt64Sum(out, pos, b, L.OFFSET_OFFSET, lastOffsetDelta)
+  pos = putBytes(out, pos, K2)
+  pos = putInt(out, pos, b.readInt32BE(L.RECORDS_COUNT_OFFSET))
+  pos = putBytes(out, pos, K3)
+  pos = putInt(out, pos, baseSequence)
+  pos = putBytes(out, pos, K4)
+  pos = putInt(out, pos, baseSequence === L.NO_SEQUENCE ? L.NO_SEQUENCE : incrementSequence(baseSequence, lastOffsetDelta))
+  pos = putBytes(out, pos, K5)
+  pos = putInt64At(out, pos, b, L.PRODUCER_ID_OFFSET)
+  pos = putBytes(out, pos, K6)
+  pos = putInt(out, pos, b.readInt16BE(L.PRODUCER_EPOCH_OFFSET))
+  pos = putBytes(out, pos, K7)
+  pos = putInt(out, pos, b.readInt32BE(L.PARTITION_LEADER_EPOCH_OFFSET))
+  pos = putAscii(out, pos, (attributes & L.TRANSACTIONAL_FLAG_MASK) !== 0 ? ' isTransactional: true' : ' isTransactional: false')
+  pos = putAscii(out, pos, (attributes & L.CONTROL_FLAG_MASK) !== 0 ? ' isControl: true' : ' isControl: false')
+  if ((attributes & L.DELETE_HORIZON_FLAG_MASK) !== 0) {
+    pos = putBytes(out, pos, K8)
+    pos = putInt64At(out, pos, b, L.BASE_TIMESTAMP_OFFSET)
+    pos = putBytes(out, pos, K9)
+  } else {
+    pos = putBytes(out, pos, K10)
+  }
+  pos = putInt(out, pos, position)
+  pos = putAscii(out, pos, (attributes & L.TIMESTAMP_TYPE_MASK) !== 0 ? ' LogAppendTime: ' : ' CreateTime: ')
+  pos = putInt64At(out, pos, b, L.MAX_TIMESTAMP_OFFSET)
+  pos = putBytes(out, pos, K11)
+  pos = putInt(out, pos, b.readInt32BE(L.SIZE_OFFSET) + L.LOG_OVERHEAD)
+  pos = putBytes(out, pos, K12)
+  pos = putInt(out, pos, b.readInt8(L.MAGIC_OFFSET))
+  pos = putBytes(out, pos, K13)
+  const codec = attributes & L.COMPRESSION_CODEC_MASK
+  const name = CODECS[codec]
+  pos = name !== undefined ? putBytes(out, pos, name) : putAscii(out, pos, `unknown(${codec})`)
+  pos = putBytes(out, pos, K14)
+  pos = putInt(out, pos, b.readUInt32BE(L.CRC_OFFSET))
+  pos = putAscii(out, pos, isValid === null ? ' isvalid: unchecked' : isValid ? ' isvalid: true' : ' isvalid: false')
+  out[pos++] = 10
+  return pos
+}

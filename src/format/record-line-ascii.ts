@@ -1,0 +1,59 @@
+// The v2 record line of format/dump-text.ts formatRecordMetadata (+ key and payload), written as bytes.
+// Keys and payloads that are valid UTF-8 are copied as they are, which is what Java's StringDecoder
+// prints for them; anything else goes through Buffer#toString, which substitutes U+FFFD as Java does.
+import { isUtf8 } from 'node:buffer'
+import type { KafkaRecord } from '../decode/records.js'
+import { ascii, putAscii, putBytes, putInt } from './ascii.js'
+
+const K_OFFSET = ascii('| offset: ')
+const K_CREATE = ascii(' CreateTime: ')
+const K_APPEND = ascii(' LogAppendTime: ')
+const K_KEYSIZE = ascii(' keySize: ')
+const K_VALUESIZE = ascii(' valueSize: ')
+const K_SEQUENCE = ascii(' sequence: ')
+const K_HEADERKEYS = ascii(' headerKeys: [')
+
+/** bytes a record's metadata part can take */
+export function recordMetadataSize (r: KafkaRecord): number {
+  let n = 160
+  for (const h of r.headers) n += h.key.length * 3 + 1
+  return n
+}
+
+function putBigint (out: Buffer, pos: number, v: bigint): number {
+  return v <= 9007199254740991n && v >= -9007199254740991n ? putInt(out, pos, Number(v)) : putAscii(out, pos, v.toString())
+}
+
+export function writeRecordMetadata (out: Buffer, pos: number, r: KafkaRecord, logAppendTime: boolean): number {
+  pos = putBytes(out, pos, K_OFFSET)
+  pos = putBigint(out, pos, r.offset)
+  pos = putBytes(out, pos, logAppendTime ? K_APPEND : K_CREATE)
+  pos = putBigint(out, pos, r.timestamp)
+  pos = putBytes(out, pos, K_KEYSIZE)
+  pos = putInt(out, pos, r.key === null ? -1 : r.key.length)
+  pos = putBytes(out, pos, K_VALUESIZE)
+  pos = putInt(out, pos, r.value === null ? -1 : r.value.length)
+  pos = putBytes(out, pos, K_SEQUENCE)
+  pos = putInt(out, pos, r.sequence)
+  pos = putBytes(out, pos, K_HEADERKEYS)
+  for (let i = 0; i < r.headers.length; i++) {
+    if (i > 0) out[pos++] = 44
+    pos = putUtf8(out, pos, r.headers[i]!.key)
+  }
+  out[pos++] = 93
+  return pos
+}
+
+/** bytes `b` as Java's StringDecoder would print them; reserve b.length * 3 */
+export function putUtf8 (out: Buffer, pos: number, b: Buffer): number {
+  if (isUtf8(b)) {
+    out.set(b, pos)
+    return pos + b.length
+  }
+  return pos + out.write(b.toString('utf8'), pos, 'utf8')
+}
+
+/** a decoded string; reserve s.length * 3 */
+export function putString (out: Buffer, pos: number, s: string): number {
+  return pos + out.write(s, pos, 'utf8')
+}
