@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // tsdump vs kafka-dump-log (Kafka 3.9.1, the real jars), side by side on large broker-made segments (issue #6).
 //
-//   npm run bench                                   # full: 1 GiB inputs + 4 GiB, 3 runs each (~25-40 min)
+//   npm run bench                                   # full: 4 kinds x 1 GiB + 4 GiB (~35-45 min on 2 busy cores)
 //   node bench/run.mjs --quick                      # 256 MiB inputs, 3 runs, no 4 GiB (~5 min)
 //   node bench/run.mjs --size 256MiB --runs 3 --no-big
 //   node bench/run.mjs --inputs plain --modes shallow,reconcile --runs 5
@@ -16,9 +16,10 @@
 //   --data DIR         inputs + scratch (default bench/data, git-ignored)   --out FILE   (default bench/RESULTS.md)
 //   --tsdump FILE      node entry of tsdump (default bin/tsdump.js)          --dist DIR   use DIR/cli/main.js instead
 //   --java-opts "..."  JVM options for kafka-dump-log (default: kafka-run-class.sh's defaults, see below)
-//   --deep-runs N      runs for the deep pair (default = --runs)            --deep-inputs plain,txn  deep only for these kinds
+//   --deep-runs N      runs for the deep pair (default 2)                   --deep-inputs K,..  deep for these kinds (plain,txn;
+//                      zstd-lz4 deep costs kafka-dump-log ~10 min per run at 1 GiB, add it explicitly)
 //   --big-runs N       runs per tool on the 4 GiB input (default 1)         --big-modes shallow,reconcile[,deep]
-//   --timeout S        kill a run after S seconds, recorded as such (900)   --profile-size S  inputs profiled (256MiB)
+//   --timeout S        kill a run after S seconds, recorded as such (600)   --profile-size S  inputs profiled (256MiB)
 //
 // Every run goes through /usr/bin/time -v (peak RSS = "Maximum resident set size"), stdout to /dev/null.
 // In each iteration the commands of a pair run back to back, the order alternating between iterations.
@@ -50,13 +51,13 @@ function parseArgs (argv) {
     size: '1GiB', big: '4GiB', runs: 3, inputs: ['plain', 'zstd-lz4', 'txn', 'large-txn'], modes: ['cat', 'read', 'shallow', 'deep', 'reconcile'],
     checks: true, crcBench: true, kafka: true, data: path.join(here, 'data'), out: path.join(here, 'RESULTS.md'),
     tsdump: path.join(repo, 'bin', 'tsdump.js'), dist: undefined, javaOpts: undefined, profile: false, privateBuild: false, bigRuns: undefined,
-    deepRuns: undefined, deepInputs: undefined, timeout: 900, profileSize: '256MiB', bigModes: ['shallow', 'reconcile']
+    deepRuns: 2, deepInputs: ['plain', 'txn'], timeout: 600, profileSize: '256MiB', bigModes: ['shallow', 'reconcile']
   }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
     const v = () => argv[++i]
     switch (a) {
-      case '--quick': o.size = '256MiB'; o.big = '0'; o.runs = 3; break
+      case '--quick': o.size = '256MiB'; o.big = '0'; o.runs = 3; o.deepRuns = 1; break
       case '--size': o.size = v(); break
       case '--big': o.big = v(); break
       case '--no-big': o.big = '0'; break
@@ -80,7 +81,7 @@ function parseArgs (argv) {
       case '--profile': o.profile = true; break
       case '--private-build': o.privateBuild = true; break
       case '-h': case '--help':
-        console.log(fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').filter(l => l.startsWith('//')).map(l => l.slice(3)).join('\n'))
+        { const ls = fs.readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1); console.log(ls.slice(0, ls.findIndex(l => !l.startsWith('//'))).map(l => l.slice(3)).join('\n')) }
         process.exit(0)
         break
       default: console.error(`unknown argument ${a} (see --help)`); process.exit(2)
@@ -89,7 +90,7 @@ function parseArgs (argv) {
   o.sizeBytes = parseSize(o.size)
   o.bigBytes = parseSize(o.big) || undefined
   o.bigRuns ??= 1
-  o.deepRuns ??= o.runs
+
   return o
 }
 

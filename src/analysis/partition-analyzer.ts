@@ -15,7 +15,9 @@
 // This relies on offsets increasing along the log; where they do not (OFFSETS_NOT_INCREASING) the
 // counts follow log order.
 import type { Finding } from './findings.js'
-import type { TimelineRun, Timeline } from './timeline.js'
+import type { I64 } from './i64.js'
+import { i64, i64Add, toBigInt, toI64 } from './i64.js'
+import type { Timeline, TimelineRun } from './timeline.js'
 import { LANE_CONTROL, LANE_MARKER, LANE_PLAIN, LANE_TXN } from './timeline.js'
 import type { Transaction } from './transactions.js'
 import { MARKER_TYPES, pickSeedSnapshot } from './transactions.js'
@@ -89,7 +91,15 @@ export interface AnalyzerStats {
   abortedProducers: number
 }
 
-interface Txn extends Transaction {
+/** A Transaction with I64 fields while streaming; finish() turns them into bigints in place. */
+interface Txn extends Omit<Transaction, 'producerId' | 'firstOffset' | 'lastDataOffset' | 'firstTimestamp' | 'lastTimestamp' | 'markerOffset' | 'completionLastStableOffset'> {
+  producerId: I64
+  firstOffset: I64
+  lastDataOffset: I64 | null
+  firstTimestamp: I64 | null
+  lastTimestamp: I64 | null
+  markerOffset: I64 | null
+  completionLastStableOffset: I64 | null
   /** its interval while it holds the LSO */
   iv: Interval | null
   /** timeline: batch indexes of its first and last batch (data or marker) and their count */
@@ -110,7 +120,7 @@ interface Interval {
 /**
  * Producer id → int32, as an open-addressing hash table in typed arrays (12 bytes a slot): one entry per
  * producer that ever wrote a marker, without a heap object each (a Map of 10^5 producers made the heap
- * grow by tens of MB). Producer ids outside ±2^53 (none in practice) go to a Map.
+ * grow by tens of MB). Producer ids outside [-2^53, 2^53) (none in practice) go to a Map.
  */
 export class ProducerInts {
   private keys = new Float64Array(1024)
@@ -129,15 +139,16 @@ export class ProducerInts {
     return h
   }
 
-  get (pid: bigint): number | undefined {
-    if (pid > MAX_SAFE || pid < -MAX_SAFE) return this.big.get(pid)
-    const i = this.slot(Number(pid), this.keys, this.used)
+  get (pid: I64): number | undefined {
+    const k = toI64(pid)
+    if (typeof k === 'bigint') return this.big.get(k)
+    const i = this.slot(k, this.keys, this.used)
     return this.used[i] === 1 ? this.vals[i] : undefined
   }
 
-  set (pid: bigint, v: number): void {
-    if (pid > MAX_SAFE || pid < -MAX_SAFE) { this.big.set(pid, v); return }
-    const k = Number(pid)
+  set (pid: I64, v: number): void {
+    const k = toI64(pid)
+    if (typeof k === 'bigint') { this.big.set(k, v); return }
     let i = this.slot(k, this.keys, this.used)
     if (this.used[i] === 0) {
       if ((this.n + 1) * 2 > this.keys.length) { this.grow(); i = this.slot(k, this.keys, this.used) }
@@ -159,12 +170,11 @@ export class ProducerInts {
     }
   }
 }
-const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER)
 
 interface SnapshotCheck { s: SnapshotInput, findings: Finding[] | null }
 
 export class PartitionAnalyzer {
-  private readonly open = new Map<bigint, Txn>()
+  private readonly open = new Map<I64, Txn>()
   private readonly intervals: Interval[] = []
   private finVisible = 0
   private finAborted = 0
@@ -176,15 +186,15 @@ export class PartitionAnalyzer {
   private empty = 0
   private readonly controlBatches: Record<string, number> = {}
   private readonly findings: Finding[] = []
-  private prevLast: bigint | null = null
+  private prevLast: I64 | null = null
   private started = false
-  private firstScannedOffset = 0n
-  private logStartOffset: bigint | null
+  private firstScannedOffset: I64 = 0
+  private logStartOffset: I64 | null
   private seedSnapshot: SnapshotInput | null = null
-  private newestTimestamp: bigint | null = null
+  private newestTimestamp: I64 | null = null
   private batchCount = 0
   /** the checkpoint HW; null = the log end offset, not reached by any batch during the pass */
-  private readonly hw: bigint | null
+  private readonly hw: I64 | null
   private readonly markerEpochs = new ProducerInts()
   // the consumer's view (txnindex trusted)
   private readonly checker: TxnIndexChecker | null
@@ -193,23 +203,26 @@ export class PartitionAnalyzer {
   private readonly queue: Uint32Array | null
   private qi = 0
   /** firstOffset of the queue's head, null when the queue is empty */
-  private qHead: bigint | null = null
-  private readonly abortedPids = new Set<bigint>()
+  private qHead: I64 | null = null
+  private readonly abortedPids = new Set<I64>()
   // producer snapshots after the first batch, checked when the scan passes their offset
   private readonly snapChecks: SnapshotCheck[]
   private snapQueue: SnapshotCheck[] = []
   private snapQi = 0
   // timeline
-  private readonly tl: { txnRuns: TimelineRun[], otherRuns: TimelineRun[], plain: (TimelineRun & { kind: 'plain' }) | null, codes: Uint32Array } | null
+  private readonly tl: { txnRuns: Run[], otherRuns: Run[], plain: (Run & { kind: 'plain' }) | null, codes: Uint32Array } | null
   private readonly abortedTxns: ExpectedAbortedTxn[] | null
+  /** canonical copy of a batch given with non-canonical (bigint) fields */
+  private readonly canon: BatchFacts = { baseOffset: 0, lastOffset: 0, recordsCount: 0, producerId: -1, producerEpoch: -1, isTransactional: false,
+    isControl: false, baseTimestamp: -1, maxTimestamp: -1, control: undefined, legacy: undefined, file: undefined, position: undefined }
 
   constructor (private readonly opts: AnalyzerOptions) {
-    this.hw = opts.checkpointHighWatermark
-    this.logStartOffset = opts.logStartOffset
+    this.hw = opts.checkpointHighWatermark === null ? null : i64(opts.checkpointHighWatermark)
+    this.logStartOffset = opts.logStartOffset === null ? null : i64(opts.logStartOffset)
     this.table = opts.txnIndex
     this.checker = opts.txnIndex !== null ? new TxnIndexChecker(opts.txnIndex) : null
     this.queue = opts.txnIndex !== null ? opts.txnIndex.sortedByFirst() : null
-    this.qHead = opts.txnIndex !== null && opts.txnIndex.length > 0 ? opts.txnIndex.firstOffset(this.queueAt(0)) : null
+    this.qHead = opts.txnIndex !== null && opts.txnIndex.length > 0 ? i64(opts.txnIndex.firstOffset(this.queueAt(0))) : null
     this.snapChecks = opts.snapshots.map((s) => ({ s, findings: null }))
     this.tl = opts.timeline === true ? { txnRuns: [], otherRuns: [], plain: null, codes: new Uint32Array(1024) } : null
     this.abortedTxns = opts.collectAbortedTxns === true ? [] : null
@@ -222,21 +235,21 @@ export class PartitionAnalyzer {
       producersWithMarkers: this.markerEpochs.size, abortedProducers: this.abortedPids.size }
   }
 
-  private start (firstOffset: bigint): void {
+  private start (firstOffset: I64): void {
     this.started = true
     this.firstScannedOffset = firstOffset
     if (this.logStartOffset === null) this.logStartOffset = firstOffset
-    const seed = pickSeedSnapshot(this.opts.snapshots, firstOffset)
+    const seed = pickSeedSnapshot(this.opts.snapshots, toBigInt(firstOffset))
     this.seedSnapshot = seed
     if (seed !== null) {
       const seeded = seed.producers.filter((p) => p.currentTxnFirstOffset !== null && p.currentTxnFirstOffset < firstOffset)
       seeded.sort((a, b) => (a.currentTxnFirstOffset! < b.currentTxnFirstOffset! ? -1 : 1))
       for (const p of seeded) {
-        const t = this.newTxn(p.producerId, p.producerEpoch, p.currentTxnFirstOffset!)
+        const t = this.newTxn(i64(p.producerId), p.producerEpoch, i64(p.currentTxnFirstOffset!))
         t.seeded = true
         t.coordinatorEpoch = p.coordinatorEpoch >= 0 ? p.coordinatorEpoch : null
-        t.lastTimestamp = p.lastTimestamp >= 0n ? p.lastTimestamp : null
-        this.open.set(p.producerId, t)
+        t.lastTimestamp = p.lastTimestamp >= 0n ? i64(p.lastTimestamp) : null
+        this.open.set(t.producerId, t)
         this.openInterval(t)
       }
       if (seed.offset < firstOffset && seeded.length > 0) {
@@ -247,7 +260,7 @@ export class PartitionAnalyzer {
     this.snapQueue = this.snapChecks.filter((c) => c.s.offset > firstOffset).sort((a, b) => (a.s.offset < b.s.offset ? -1 : a.s.offset > b.s.offset ? 1 : 0))
   }
 
-  private newTxn (producerId: bigint, producerEpoch: number, firstOffset: bigint): Txn {
+  private newTxn (producerId: I64, producerEpoch: number, firstOffset: I64): Txn {
     const t: Txn = {
       seq: this.seq++, producerId, producerEpoch, markerEpoch: null, firstOffset, lastDataOffset: null,
       records: 0, batches: 0, firstTimestamp: null, lastTimestamp: null, outcome: null, markerOffset: null,
@@ -292,7 +305,9 @@ export class PartitionAnalyzer {
   }
 
   /** The next batch, in log order. `b` may be reused by the caller afterwards. */
-  add (b: BatchFacts): void {
+  add (input: BatchFacts): void {
+    const b = typeof input.baseOffset === 'bigint' || typeof input.lastOffset === 'bigint' || typeof input.producerId === 'bigint' ||
+      typeof input.baseTimestamp === 'bigint' || typeof input.maxTimestamp === 'bigint' ? this.canonical(input) : input
     if (!this.started) this.start(b.baseOffset)
     while (this.snapQi < this.snapQueue.length && this.snapQueue[this.snapQi]!.s.offset <= b.baseOffset) this.checkSnapshot(this.snapQueue[this.snapQi++]!)
     if (this.prevLast !== null && b.baseOffset <= this.prevLast) {
@@ -307,16 +322,25 @@ export class PartitionAnalyzer {
     this.batchCount++
   }
 
+  private canonical (x: BatchFacts): BatchFacts {
+    const c = this.canon
+    c.baseOffset = toI64(x.baseOffset); c.lastOffset = toI64(x.lastOffset); c.recordsCount = x.recordsCount; c.producerId = toI64(x.producerId)
+    c.producerEpoch = x.producerEpoch; c.isTransactional = x.isTransactional; c.isControl = x.isControl
+    c.baseTimestamp = toI64(x.baseTimestamp); c.maxTimestamp = toI64(x.maxTimestamp); c.control = x.control; c.legacy = x.legacy
+    c.file = x.file; c.position = x.position
+    return c
+  }
+
   private queueAt (k: number): number { return this.queue === null ? k : this.queue[k]! }
 
   /** CompletedFetch.nextFetchedRecord for one batch: the records a consumer trusting .txnindex returns. */
   private consumerStep (b: BatchFacts): number {
     const pid = b.producerId
-    if (pid >= 0n) {
+    if (pid >= 0) {
       while (this.qHead !== null && this.qHead <= b.lastOffset) {
         const t = this.table!
-        this.abortedPids.add(t.producerId(this.queueAt(this.qi++)))
-        this.qHead = this.qi < t.length ? t.firstOffset(this.queueAt(this.qi)) : null
+        this.abortedPids.add(i64(t.producerId(this.queueAt(this.qi++))))
+        this.qHead = this.qi < t.length ? i64(t.firstOffset(this.queueAt(this.qi))) : null
       }
       if (b.isControl) {
         if (b.control?.type === 0) this.abortedPids.delete(pid)
@@ -329,7 +353,7 @@ export class PartitionAnalyzer {
 
   private addData (b: BatchFacts, counted: boolean, seen: number): void {
     const pid = b.producerId
-    const open = pid >= 0n ? this.open.get(pid) : undefined
+    const open = pid >= 0 ? this.open.get(pid) : undefined
     const n = b.recordsCount
     const ivs = this.intervals
     if (!b.isTransactional || b.legacy === true) {
@@ -395,15 +419,17 @@ export class PartitionAnalyzer {
     if (c.coordinatorEpoch !== undefined) this.markerEpochs.set(pid, c.coordinatorEpoch)
     if (t.empty) {
       this.empty++
-      if (outcome === 'ABORT') this.checker?.emptyAbort(pid, b.baseOffset)
+      if (outcome === 'ABORT') this.checker?.emptyAbort(toBigInt(pid), toBigInt(b.baseOffset))
     } else {
-      t.completionLastStableOffset = this.earliestOtherOpen(pid) ?? b.baseOffset + 1n
+      t.completionLastStableOffset = this.earliestOtherOpen(pid) ?? i64Add(b.baseOffset, 1)
       if (outcome === 'COMMIT') this.committed++
       else {
         this.aborted++
-        const x = { producerId: pid, firstOffset: t.firstOffset, lastOffset: b.baseOffset, lastStableOffset: t.completionLastStableOffset }
-        this.checker?.abortedTxn(x)
-        this.abortedTxns?.push(x)
+        if (this.checker !== null || this.abortedTxns !== null) {
+          const x = { producerId: toBigInt(pid), firstOffset: toBigInt(t.firstOffset), lastOffset: toBigInt(b.baseOffset), lastStableOffset: toBigInt(t.completionLastStableOffset) }
+          this.checker?.abortedTxn(x)
+          this.abortedTxns?.push(x)
+        }
       }
       // Kafka keeps a completed transaction unstable until the HW passes its marker
       if (this.hw === null || b.baseOffset < this.hw) this.stabilize(t)
@@ -411,8 +437,8 @@ export class PartitionAnalyzer {
     if (this.tl !== null) this.timelineTxn(t, LANE_MARKER)
   }
 
-  private earliestOtherOpen (producerId: bigint): bigint | null {
-    let min: bigint | null = null
+  private earliestOtherOpen (producerId: I64): I64 | null {
+    let min: I64 | null = null
     for (const [pid, t] of this.open) if (pid !== producerId && (min === null || t.firstOffset < min)) min = t.firstOffset
     return min
   }
@@ -421,9 +447,9 @@ export class PartitionAnalyzer {
   private checkSnapshot (c: SnapshotCheck): void {
     const s = c.s
     const out: Finding[] = []
-    const ours = new Map<bigint, bigint>()
+    const ours = new Map<I64, I64>()
     for (const [pid, t] of this.open) ours.set(pid, t.firstOffset)
-    const theirs = new Map(s.producers.filter((p) => p.currentTxnFirstOffset !== null).map((p) => [p.producerId, p.currentTxnFirstOffset!]))
+    const theirs = new Map(s.producers.filter((p) => p.currentTxnFirstOffset !== null).map((p) => [i64(p.producerId), i64(p.currentTxnFirstOffset!)]))
     const at = s.file !== undefined ? { file: s.file } : {}
     for (const [pid, first] of theirs) {
       const mine = ours.get(pid)
@@ -487,18 +513,24 @@ export class PartitionAnalyzer {
     this.laneCode(code)
   }
 
+  /** The runs and transactions, their I64 fields turned into bigints in place (the analyzer is done with them). */
   private buildTimeline (): Timeline {
     const tl = this.tl!
     const transactions: Transaction[] = []
     for (const r of tl.txnRuns) {
       if (r.kind !== 'transaction') continue
-      const t = r.txn as Txn
+      const t = r.txn
       // interleaved: other batches sit between its first and last batch (data + marker)
       r.interleaved = t.spanBatches > 0 && t.lastIndex - t.firstIndex + 1 > t.spanBatches
-      transactions.push(t)
+      transactions.push(bigTxn(t))
     }
     const runs = tl.txnRuns.concat(tl.otherRuns).sort((a, b) => (a.firstOffset < b.firstOffset ? -1 : a.firstOffset > b.firstOffset ? 1 : 0))
-    return { runs, laneCodes: tl.codes.subarray(0, this.batchCount), transactions }
+    for (const r of runs) {
+      r.firstOffset = toBigInt(r.firstOffset)
+      if (r.kind !== 'transaction') r.producerId = toBigInt(r.producerId)
+      if (r.kind === 'plain') r.lastOffset = toBigInt(r.lastOffset)
+    }
+    return { runs: runs as TimelineRun[], laneCodes: tl.codes.subarray(0, this.batchCount), transactions }
   }
 
   /**
@@ -506,11 +538,11 @@ export class PartitionAnalyzer {
    * (null: no segment name is numeric, the log start stands in).
    */
   finish (lastSegmentBaseOffset: bigint | null, scanFindings: readonly Finding[]): PartitionReport {
-    if (!this.started) this.start(this.logStartOffset ?? 0n)
-    const logStartOffset = this.logStartOffset ?? 0n
-    lastSegmentBaseOffset ??= logStartOffset
-    const afterLast = this.prevLast === null ? logStartOffset : this.prevLast + 1n
-    const leo = afterLast > lastSegmentBaseOffset ? afterLast : lastSegmentBaseOffset
+    if (!this.started) this.start(this.logStartOffset ?? 0)
+    const logStartOffset = this.logStartOffset ?? 0
+    const lastBase = lastSegmentBaseOffset === null ? logStartOffset : i64(lastSegmentBaseOffset)
+    const afterLast = this.prevLast === null ? logStartOffset : i64Add(this.prevLast, 1)
+    const leo = afterLast > lastBase ? afterLast : lastBase
     while (this.snapQi < this.snapQueue.length && this.snapQueue[this.snapQi]!.s.offset <= leo) this.checkSnapshot(this.snapQueue[this.snapQi++]!)
     const findings: Finding[] = scanFindings.concat(this.findings)
     let hw = leo
@@ -533,7 +565,7 @@ export class PartitionAnalyzer {
     }
     let readCommittedByTxnIndex: number | null = null
     if (this.checker !== null) {
-      for (const f of this.checker.findings(this.firstScannedOffset, leo)) findings.push(f)
+      for (const f of this.checker.findings(toBigInt(this.firstScannedOffset), toBigInt(leo))) findings.push(f)
       readCommittedByTxnIndex = this.finConsumer
       if (readCommittedByTxnIndex !== counts.readCommitted) {
         findings.push({ severity: 'error', code: 'CONSUMER_VIEW_DIFFERS',
@@ -541,22 +573,43 @@ export class PartitionAnalyzer {
       }
     }
     for (const c of this.snapChecks) for (const f of c.findings ?? []) findings.push(f)
+    const openTransactions = unstable.map((t) => toOpen(t, hw))
     return {
-      topic: this.opts.topic, partition: this.opts.partition, logStartOffset, logEndOffset: leo,
-      highWatermark: hw, highWatermarkSource, lastStableOffset: lso, ...counts, readCommittedByTxnIndex,
+      topic: this.opts.topic, partition: this.opts.partition, logStartOffset: toBigInt(logStartOffset), logEndOffset: toBigInt(leo),
+      highWatermark: toBigInt(hw), highWatermarkSource, lastStableOffset: toBigInt(lso), ...counts, readCommittedByTxnIndex,
       controlBatches: { COMMIT: 0, ABORT: 0, ...this.controlBatches },
       transactions: { committed: this.committed, aborted: this.aborted, empty: this.empty, open: this.open.size },
-      openTransactions: unstable.map((t) => toOpen(t, hw)), newestTimestamp: this.newestTimestamp, findings,
-      markerCoordinatorEpochs: this.markerEpochs, seedSnapshot: this.seedSnapshot, firstScannedOffset: this.firstScannedOffset,
+      openTransactions, newestTimestamp: bigOrNull(this.newestTimestamp), findings,
+      markerCoordinatorEpochs: this.markerEpochs, seedSnapshot: this.seedSnapshot, firstScannedOffset: toBigInt(this.firstScannedOffset),
       batches: this.batchCount, timeline: this.tl !== null ? this.buildTimeline() : null, abortedTxns: this.abortedTxns,
     }
   }
 }
 
-function toOpen (t: Transaction, hw: bigint): OpenTransaction {
+function bigOrNull (v: I64 | null): bigint | null { return v === null ? null : toBigInt(v) }
+
+/** `t` with bigint fields, converted in place: it becomes the Transaction it is typed as. */
+function bigTxn (t: Txn): Transaction {
+  t.producerId = toBigInt(t.producerId)
+  t.firstOffset = toBigInt(t.firstOffset)
+  t.lastDataOffset = bigOrNull(t.lastDataOffset)
+  t.firstTimestamp = bigOrNull(t.firstTimestamp)
+  t.lastTimestamp = bigOrNull(t.lastTimestamp)
+  t.markerOffset = bigOrNull(t.markerOffset)
+  t.completionLastStableOffset = bigOrNull(t.completionLastStableOffset)
+  return t as Transaction
+}
+
+function toOpen (t: Txn, hw: I64): OpenTransaction {
   return {
-    producerId: t.producerId, producerEpoch: t.producerEpoch, firstOffset: t.firstOffset, lastOffset: t.lastDataOffset,
-    records: t.records, firstTimestamp: t.firstTimestamp, lastTimestamp: t.lastTimestamp, coordinatorEpoch: t.coordinatorEpoch,
+    producerId: toBigInt(t.producerId), producerEpoch: t.producerEpoch, firstOffset: toBigInt(t.firstOffset), lastOffset: bigOrNull(t.lastDataOffset),
+    records: t.records, firstTimestamp: bigOrNull(t.firstTimestamp), lastTimestamp: bigOrNull(t.lastTimestamp), coordinatorEpoch: t.coordinatorEpoch,
     state: t.markerOffset !== null && t.markerOffset >= hw ? 'awaiting-high-watermark' : 'open', seeded: t.seeded,
   }
 }
+
+/** TimelineRun with I64 fields while streaming (buildTimeline converts them). */
+type Run =
+  | { kind: 'transaction', firstOffset: I64, txn: Txn, interleaved: boolean }
+  | { kind: 'plain', firstOffset: I64, lastOffset: I64, producerId: I64, producerEpoch: number, records: number, batches: number }
+  | { kind: 'control', firstOffset: I64, typeName: string, producerId: I64 }

@@ -1,6 +1,7 @@
 // Pure inputs of the transaction analysis: scalars taken from batch headers, control records,
 // .txnindex entries and producer snapshots. Nothing here holds a Buffer (STYLE §7).
 import type { Finding } from './findings.js'
+import type { I64 } from './i64.js'
 
 /** What the analysis needs from one v2 batch header (+ its control record, if any). */
 export interface BatchSummary {
@@ -57,18 +58,19 @@ export type HighWatermarkSource = 'checkpoint' | 'logEndOffset'
 
 /**
  * What the streaming analysis is told about one batch. BatchSummary satisfies it; the partition scan
- * fills one reusable object of this shape per batch instead of allocating a summary (the hot path).
+ * fills one reusable object of this shape per batch instead of allocating a summary (the hot path),
+ * with int64 fields as numbers where they fit (canonical I64, see i64.ts: no BigInt per batch).
  */
 export interface BatchFacts {
-  baseOffset: bigint
-  lastOffset: bigint
+  baseOffset: I64
+  lastOffset: I64
   recordsCount: number
-  producerId: bigint
+  producerId: I64
   producerEpoch: number
   isTransactional: boolean
   isControl: boolean
-  baseTimestamp: bigint
-  maxTimestamp: bigint
+  baseTimestamp: I64
+  maxTimestamp: I64
   control?: { type: number, typeName: string, coordinatorEpoch?: number } | null | undefined
   legacy?: boolean | undefined
   file?: string | undefined

@@ -7,7 +7,7 @@
 // Counts use the header's recordsCount, which compaction can make smaller than the offset span.
 // The counting itself is done in one pass by PartitionAnalyzer (partition-analyzer.ts); this file
 // holds the count types and the consumer's rule in its plainest form (a reference for tests).
-import type { BatchFacts, TxnIndexEntry } from './txn-input.js'
+import type { BatchSummary, TxnIndexEntry } from './txn-input.js'
 
 export interface VisibilityCounts {
   readUncommitted: number
@@ -23,7 +23,7 @@ export interface VisibilityCounts {
  * builds from .txnindex, not the markers (CompletedFetch.nextFetchedRecord). Only producerId is matched.
  * Array form, kept as the plain statement of the rule; PartitionAnalyzer applies it while streaming.
  */
-export function consumerReadCommitted (batches: readonly BatchFacts[], txnIndex: readonly TxnIndexEntry[], lso: bigint): number {
+export function consumerReadCommitted (batches: readonly BatchSummary[], txnIndex: readonly TxnIndexEntry[], lso: bigint): number {
   const queue = txnIndex.filter((e) => e.firstOffset < lso).sort((a, b) => (a.firstOffset < b.firstOffset ? -1 : a.firstOffset > b.firstOffset ? 1 : 0))
   const aborted = new Set<bigint>()
   let qi = 0

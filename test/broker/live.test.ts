@@ -126,8 +126,12 @@ async function workload(kafka: any) {
       if (leaveOpen && round === rounds - 1 && k === order.length - 1) {
         outcome.set(t.key, 'open') // the producer "dies": no commit/abort
       } else if ((forced && t.i < 2) || !r.bool(0.6)) {
+        const hw0 = forced ? (await L.partitionOffsets(broker.bootstrap, TOPIC, numPartitions))[0].highWatermark : 0
         await t.tx.abort()
         outcome.set(t.key, 'abort')
+        // EndTxn returns before the markers are written, and the broker's marker sender drains its queue by
+        // transaction-log partition, not in call order: wait for this ABORT marker before the next abort
+        if (forced) await waitFor(async () => (await L.partitionOffsets(broker.bootstrap, TOPIC, numPartitions))[0].highWatermark > hw0, 'ABORT marker in partition 0')
       } else {
         await t.tx.commit()
         outcome.set(t.key, 'commit')
@@ -156,6 +160,14 @@ async function workload(kafka: any) {
   }
   desc.push(`transactions=${JSON.stringify(Object.fromEntries(outcome))}`)
   return { rc, ru, openTxn: leaveOpen, description: desc }
+}
+
+async function waitFor(cond: () => Promise<boolean>, what: string, timeoutMs = 15000) {
+  const t0 = Date.now()
+  while (!(await cond())) {
+    if (Date.now() - t0 > timeoutMs) throw new Error(`timed out waiting for ${what}`)
+    await L.sleep(20)
+  }
 }
 
 function partitionDir(p: number) {

@@ -2,7 +2,7 @@
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../support/run-cli.js'
 import { CORPUS, corpusAvailable, FIXTURES } from '../support/paths.js'
 
@@ -16,9 +16,12 @@ function lines (s: string, prefix: string): string[] { return s.split('\n').filt
 describe.skipIf(!have)('index verification against the segment', () => {
   const src = path.join(CORPUS, 'idempotent-rolled/timeindex_test-0')
   const dir = path.join(tmp, 'timeindex_test-0')
-  fs.mkdirSync(dir, { recursive: true })
-  for (const f of fs.readdirSync(src)) fs.copyFileSync(path.join(src, f), path.join(dir, f))
   const index = path.join(dir, '00000000000000007729.index')
+  beforeAll(() => {
+    // a scratch copy: some cases damage it
+    fs.mkdirSync(dir, { recursive: true })
+    for (const f of fs.readdirSync(src)) fs.copyFileSync(path.join(src, f), path.join(dir, f))
+  })
 
   it('a healthy index verifies clean', async () => {
     const r = await runCli(['--verify-index-only', index])
