@@ -113,8 +113,10 @@ interface Interval {
   visible: number
   aborted: number
   consumer: number
-  /** records of still-open transactions */
-  pending: Map<Txn, number>
+  /** records of the owner while it is open (the common case, kept out of `pending`) */
+  own: number
+  /** records of other still-open transactions; null until there are any */
+  pending: Map<Txn, number> | null
 }
 
 /**
@@ -184,7 +186,10 @@ export class PartitionAnalyzer {
   private committed = 0
   private aborted = 0
   private empty = 0
+  /** control batches by type name, COMMIT and ABORT apart (the hot ones) */
   private readonly controlBatches: Record<string, number> = {}
+  private commitMarkers = 0
+  private abortMarkers = 0
   private readonly findings: Finding[] = []
   private prevLast: I64 | null = null
   private started = false
@@ -230,7 +235,7 @@ export class PartitionAnalyzer {
 
   stats (): AnalyzerStats {
     let pendingEntries = 0
-    for (const iv of this.intervals) pendingEntries += iv.pending.size
+    for (const iv of this.intervals) pendingEntries += (iv.pending?.size ?? 0) + (iv.own > 0 ? 1 : 0)
     return { batches: this.batchCount, openTransactions: this.open.size, intervals: this.intervals.length, pendingEntries,
       producersWithMarkers: this.markerEpochs.size, abortedProducers: this.abortedPids.size }
   }
@@ -272,7 +277,7 @@ export class PartitionAnalyzer {
   }
 
   private openInterval (t: Txn): void {
-    const iv: Interval = { owner: t, visible: 0, aborted: 0, consumer: 0, pending: new Map() }
+    const iv: Interval = { owner: t, visible: 0, aborted: 0, consumer: 0, own: 0, pending: null }
     t.iv = iv
     this.intervals.push(iv)
   }
@@ -285,11 +290,14 @@ export class PartitionAnalyzer {
     const ivs = this.intervals
     const at = ivs.indexOf(iv)
     const commit = t.outcome === 'COMMIT'
-    for (let j = at; j < ivs.length; j++) {
+    if (commit) iv.visible += iv.own
+    else iv.aborted += iv.own
+    iv.own = 0
+    for (let j = at + 1; j < ivs.length; j++) {
       const x = ivs[j]!
-      const p = x.pending.get(t)
+      const p = x.pending?.get(t)
       if (p === undefined) continue
-      x.pending.delete(t)
+      x.pending!.delete(t)
       if (commit) x.visible += p
       else x.aborted += p
     }
@@ -299,9 +307,10 @@ export class PartitionAnalyzer {
     } else {
       const prev = ivs[at - 1]!
       prev.visible += iv.visible; prev.aborted += iv.aborted; prev.consumer += iv.consumer
-      for (const [k, v] of iv.pending) prev.pending.set(k, (prev.pending.get(k) ?? 0) + v)
+      if (iv.pending !== null) for (const [k, v] of iv.pending) addPending(prev, k, v)
     }
-    ivs.splice(at, 1)
+    if (at === ivs.length - 1) ivs.pop()
+    else ivs.splice(at, 1)
   }
 
   /** The next batch, in log order. `b` may be reused by the caller afterwards. */
@@ -383,7 +392,7 @@ export class PartitionAnalyzer {
     if (counted) {
       this.uncommitted += n
       const last = ivs[ivs.length - 1]! // t is open, so its interval (or a later one) exists
-      last.pending.set(t, (last.pending.get(t) ?? 0) + n)
+      addPending(last, t, n)
       last.consumer += seen
     }
     if (this.tl !== null) this.timelineTxn(t, LANE_TXN + t.seq)
@@ -467,7 +476,11 @@ export class PartitionAnalyzer {
     c.findings = out
   }
 
-  private count (name: string): void { this.controlBatches[name] = (this.controlBatches[name] ?? 0) + 1 }
+  private count (name: string): void {
+    if (name === 'COMMIT') this.commitMarkers++
+    else if (name === 'ABORT') this.abortMarkers++
+    else this.controlBatches[name] = (this.controlBatches[name] ?? 0) + 1
+  }
 
   private find (severity: Finding['severity'], code: string, b: BatchFacts, message: string): void {
     this.findings.push({ severity, code, message, ...(b.file !== undefined ? { file: b.file } : {}),
@@ -577,13 +590,20 @@ export class PartitionAnalyzer {
     return {
       topic: this.opts.topic, partition: this.opts.partition, logStartOffset: toBigInt(logStartOffset), logEndOffset: toBigInt(leo),
       highWatermark: toBigInt(hw), highWatermarkSource, lastStableOffset: toBigInt(lso), ...counts, readCommittedByTxnIndex,
-      controlBatches: { COMMIT: 0, ABORT: 0, ...this.controlBatches },
+      controlBatches: { COMMIT: this.commitMarkers, ABORT: this.abortMarkers, ...this.controlBatches },
       transactions: { committed: this.committed, aborted: this.aborted, empty: this.empty, open: this.open.size },
       openTransactions, newestTimestamp: bigOrNull(this.newestTimestamp), findings,
       markerCoordinatorEpochs: this.markerEpochs, seedSnapshot: this.seedSnapshot, firstScannedOffset: toBigInt(this.firstScannedOffset),
       batches: this.batchCount, timeline: this.tl !== null ? this.buildTimeline() : null, abortedTxns: this.abortedTxns,
     }
   }
+}
+
+/** `n` more records of the open transaction `t` in interval `iv` */
+function addPending (iv: Interval, t: Txn, n: number): void {
+  if (iv.owner === t) { iv.own += n; return }
+  iv.pending ??= new Map()
+  iv.pending.set(t, (iv.pending.get(t) ?? 0) + n)
 }
 
 function bigOrNull (v: I64 | null): bigint | null { return v === null ? null : toBigInt(v) }

@@ -1,10 +1,8 @@
 // Wires the internal-topic payload parsers into the dump's --offsets-decoder / --transaction-log-decoder /
 // --cluster-metadata-decoder options.
-import { formatOffsetsRecord, formatTransactionLogRecord } from '../decode/internal-topics.js'
 import type { FormattedRecord } from '../decode/internal-topics.js'
 import type { ParsedPayload } from '../format/payload-parsers.js'
 import { registerPayloadParser } from '../format/payload-parsers.js'
-import { formatClusterMetadataRecord } from '../format/metadata-text.js'
 
 let done = false
 
@@ -20,7 +18,16 @@ function toParsed (r: FormattedRecord): ParsedPayload {
 export function registerBuiltinParsers (): void {
   if (done) return
   done = true
-  registerPayloadParser('transaction-log', (k, v, o) => toParsed(formatTransactionLogRecord(k, v, o)))
-  registerPayloadParser('offsets', (k, v, o) => toParsed(formatOffsetsRecord(k, v, o)))
-  registerPayloadParser('cluster-metadata', (_k, v, o) => ({ payload: formatClusterMetadataRecord(v, o) }))
+  registerPayloadParser('transaction-log', async () => {
+    const { formatTransactionLogRecord } = await import('../decode/internal-topics.js')
+    return (k, v, o) => toParsed(formatTransactionLogRecord(k, v, o))
+  })
+  registerPayloadParser('offsets', async () => {
+    const { formatOffsetsRecord } = await import('../decode/internal-topics.js')
+    return (k, v, o) => toParsed(formatOffsetsRecord(k, v, o))
+  })
+  registerPayloadParser('cluster-metadata', async () => {
+    const { formatClusterMetadataRecord } = await import('../format/metadata-text.js')
+    return (_k, v, o) => ({ payload: formatClusterMetadataRecord(v, o) })
+  })
 }

@@ -18,14 +18,15 @@ import { formatSummary, summaryJson } from './log-summary.js'
 export async function runDump (opts: DumpOptions, ctx: CliContext): Promise<number> {
   const log = new FindingLog(ctx, opts.json)
   const chalk = new Chalk({ level: opts.compat || opts.json ? 0 : ctx.colorLevel })
-  const parser = pickParser(opts, log)
+  const parser = await pickParser(opts, log)
   if (parser === undefined) return EXIT_USAGE
   const found = discover(opts.paths)
   for (const p of found.problems) log.unusable(p.path, p.message)
   for (const s of found.skipped) {
     if (opts.json) ctx.stdout.write(toJson({ type: 'skipped', file: s.path, reason: s.reason }) + '\n')
-    // kafka-dump-log's wording for files it does not handle
-    ctx.stderr.write(`Ignoring ${s.path}: ${s.reason}\n`)
+    // kafka-dump-log's wording for files it does not handle; the metadata files every partition
+    // directory has are expected there and not worth a line each
+    if (!s.reason.startsWith('broker metadata file')) ctx.stderr.write(`Ignoring ${s.path}: ${s.reason}\n`)
   }
   const state: RunState & IndexRunState = { nonConsecutive: new Map(), ...newIndexRunState() }
   for (const file of found.files) {
@@ -58,9 +59,9 @@ export async function runDump (opts: DumpOptions, ctx: CliContext): Promise<numb
   return log.exitCode
 }
 
-function pickParser (opts: DumpOptions, log: FindingLog): PayloadParserFn | undefined {
+async function pickParser (opts: DumpOptions, log: FindingLog): Promise<PayloadParserFn | undefined> {
   if (opts.parser === 'default') return decoderParser(opts.keyDecoder, opts.valueDecoder)
-  const p = getPayloadParser(opts.parser)
+  const p = await getPayloadParser(opts.parser)
   if (p === undefined) log.unusable('<options>', `the ${opts.parser} decoder is not available in this build`)
   return p
 }

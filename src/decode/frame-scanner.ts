@@ -79,9 +79,12 @@ export function * scanFrames (source: SegmentSource, opts: ScanOptions = {}): Ge
   let owned: Buffer | undefined
 
   // Make [a, b) addressable in `win`; returns false if the file ends first.
+  // In header-only scans of large batches only the 61 header bytes of each batch are read: after a batch
+  // that did not fit the window the next probe asks for just that much.
+  let probe = windowSize
   const ensure = (a: number, b: number): boolean => {
     if (a >= winStart && b <= winStart + win.length) return true
-    const len = Math.min(Math.max(windowSize, b - a), end - a)
+    const len = Math.min(Math.max(probe, b - a), end - a)
     let target: Buffer
     if (len <= windowSize) {
       owned ??= Buffer.allocUnsafeSlow(Math.min(windowSize, Math.max(end, L.RECORD_BATCH_OVERHEAD)))
@@ -149,6 +152,7 @@ export function * scanFrames (source: SegmentSource, opts: ScanOptions = {}): Ge
     }
     const headerOnly = opts.headersOnly === true && magic >= 2 && total > L.RECORD_BATCH_OVERHEAD &&
       !(pos + total <= winStart + win.length) && !isControlAt(source, pos, ensure, () => win, () => winStart)
+    probe = headerOnly ? L.RECORD_BATCH_OVERHEAD : windowSize
     if (headerOnly) {
       ensure(pos, pos + L.RECORD_BATCH_OVERHEAD)
       const h = win.subarray(pos - winStart, pos - winStart + L.RECORD_BATCH_OVERHEAD)

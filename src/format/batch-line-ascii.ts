@@ -8,6 +8,15 @@ import { ascii, putAscii, putBytes, putInt, putInt64At, putInt64Sum } from './as
 /** longest possible line: field names plus every number at its widest */
 export const MAX_BATCH_LINE = 640
 
+const flagText = (f: number): string => ` isTransactional: ${(f & 1) !== 0} isControl: ${(f & 2) !== 0} deleteHorizonMs: `
+const FLAGS_NO_HORIZON = [0, 1, 2, 3].map((f) => ascii(`${flagText(f)}OptionalLong.empty position: `))
+const FLAGS_HORIZON = [0, 1, 2, 3].map((f) => ascii(`${flagText(f)}OptionalLong[`))
+const HORIZON_END = ascii('] position: ')
+const LOG_APPEND_TIME = ascii(' LogAppendTime: ')
+const CREATE_TIME = ascii(' CreateTime: ')
+const VALID_UNCHECKED = ascii(' isvalid: unchecked')
+const VALID_TRUE = ascii(' isvalid: true')
+const VALID_FALSE = ascii(' isvalid: false')
 const CODECS = ['none', 'gzip', 'snappy', 'lz4', 'zstd'].map(ascii)
 const K0 = ascii('baseOffset: ')
 const K1 = ascii(' lastOffset: ')
@@ -17,9 +26,6 @@ const K4 = ascii(' lastSequence: ')
 const K5 = ascii(' producerId: ')
 const K6 = ascii(' producerEpoch: ')
 const K7 = ascii(' partitionLeaderEpoch: ')
-const K8 = ascii(' deleteHorizonMs: OptionalLong[')
-const K9 = ascii('] position: ')
-const K10 = ascii(' deleteHorizonMs: OptionalLong.empty position: ')
 const K11 = ascii(' size: ')
 const K12 = ascii(' magic: ')
 const K13 = ascii(' compresscodec: ')
@@ -46,17 +52,17 @@ export function writeBatchLine (out: Buffer, pos: number, b: Buffer, position: n
   pos = putInt(out, pos, b.readInt16BE(L.PRODUCER_EPOCH_OFFSET))
   pos = putBytes(out, pos, K7)
   pos = putInt(out, pos, b.readInt32BE(L.PARTITION_LEADER_EPOCH_OFFSET))
-  pos = putAscii(out, pos, (attributes & L.TRANSACTIONAL_FLAG_MASK) !== 0 ? ' isTransactional: true' : ' isTransactional: false')
-  pos = putAscii(out, pos, (attributes & L.CONTROL_FLAG_MASK) !== 0 ? ' isControl: true' : ' isControl: false')
+  // the two flags and the start of deleteHorizonMs as one precomputed segment
+  const flags = ((attributes & L.TRANSACTIONAL_FLAG_MASK) !== 0 ? 1 : 0) | ((attributes & L.CONTROL_FLAG_MASK) !== 0 ? 2 : 0)
   if ((attributes & L.DELETE_HORIZON_FLAG_MASK) !== 0) {
-    pos = putBytes(out, pos, K8)
+    pos = putBytes(out, pos, FLAGS_HORIZON[flags]!)
     pos = putInt64At(out, pos, b, L.BASE_TIMESTAMP_OFFSET)
-    pos = putBytes(out, pos, K9)
+    pos = putBytes(out, pos, HORIZON_END)
   } else {
-    pos = putBytes(out, pos, K10)
+    pos = putBytes(out, pos, FLAGS_NO_HORIZON[flags]!)
   }
   pos = putInt(out, pos, position)
-  pos = putAscii(out, pos, (attributes & L.TIMESTAMP_TYPE_MASK) !== 0 ? ' LogAppendTime: ' : ' CreateTime: ')
+  pos = putBytes(out, pos, (attributes & L.TIMESTAMP_TYPE_MASK) !== 0 ? LOG_APPEND_TIME : CREATE_TIME)
   pos = putInt64At(out, pos, b, L.MAX_TIMESTAMP_OFFSET)
   pos = putBytes(out, pos, K11)
   pos = putInt(out, pos, b.readInt32BE(L.SIZE_OFFSET) + L.LOG_OVERHEAD)
@@ -68,7 +74,7 @@ export function writeBatchLine (out: Buffer, pos: number, b: Buffer, position: n
   pos = name !== undefined ? putBytes(out, pos, name) : putAscii(out, pos, `unknown(${codec})`)
   pos = putBytes(out, pos, K14)
   pos = putInt(out, pos, b.readUInt32BE(L.CRC_OFFSET))
-  pos = putAscii(out, pos, isValid === null ? ' isvalid: unchecked' : isValid ? ' isvalid: true' : ' isvalid: false')
+  pos = putBytes(out, pos, isValid === null ? VALID_UNCHECKED : isValid ? VALID_TRUE : VALID_FALSE)
   out[pos++] = 10
   return pos
 }

@@ -15,13 +15,14 @@ export function decoderParser (keyDecoder: DecoderName, valueDecoder: DecoderNam
   }
 }
 
-const registry = new Map<string, PayloadParserFn>()
+const registry = new Map<string, () => Promise<PayloadParserFn>>()
 
-/** Internal-topic parsers register themselves here (offsets, transaction-log, cluster-metadata). */
-export function registerPayloadParser (name: string, fn: PayloadParserFn): void {
-  registry.set(name, fn)
+/** Internal-topic parsers (offsets, transaction-log, cluster-metadata) register loaders here; they load when used. */
+export function registerPayloadParser (name: string, load: () => Promise<PayloadParserFn>): void {
+  registry.set(name, load)
 }
 
-export function getPayloadParser (name: string): PayloadParserFn | undefined {
-  return registry.get(name)
+export async function getPayloadParser (name: string): Promise<PayloadParserFn | undefined> {
+  const load = registry.get(name)
+  return load === undefined ? undefined : await load()
 }

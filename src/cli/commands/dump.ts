@@ -3,7 +3,6 @@ import { Option } from 'commander'
 import type { Command } from 'commander'
 import { DEFAULT_DUMP_OPTIONS } from '../../commands/dump-options.js'
 import type { DumpOptions, PayloadParser } from '../../commands/dump-options.js'
-import { runDump } from '../../commands/dump.js'
 import type { DecoderName } from '../../format/value-decoders.js'
 import type { CliContext } from '../context.js'
 import { parseDecoder, parseNonNegativeInt, parseSize } from '../options.js'
@@ -91,6 +90,7 @@ export function toDumpOptions (paths: string[], f: RawDumpFlags): DumpOptions {
   return o
 }
 
+// Commands load their implementation on first use: start-up stays small for the command that runs.
 export function registerDump (program: Command, ctx: CliContext, setExit: (code: number) => void): void {
   program.command('dump', { isDefault: true })
     .description('dump Kafka log segments, indexes and snapshots (kafka-dump-log compatible)')
@@ -125,7 +125,7 @@ export function registerDump (program: Command, ctx: CliContext, setExit: (code:
     .action(async (paths: string[], flags: RawDumpFlags, cmd: Command) => {
       const o = toDumpOptions(paths, flags)
       if (o.paths.length === 0) { cmd.error('error: no input: give a file, a partition directory or --files', { exitCode: 2, code: 'tsdump.noInput' }) }
-      setExit(await runDump(o, ctx))
+      setExit(await (await import('../../commands/dump.js')).runDump(o, ctx))
     })
   void parseNonNegativeInt
 }

@@ -1,7 +1,6 @@
 // `tsdump lso`: why a partition's last stable offset is behind its high watermark, and how to unblock it.
 import type { Command } from 'commander'
 import { InvalidArgumentError } from 'commander'
-import { runLso } from '../../commands/lso.js'
 import type { CliContext } from '../context.js'
 
 const EXAMPLES = `
@@ -36,6 +35,7 @@ interface LsoCliOptions {
   transactionStatePartitions: number
 }
 
+// Commands load their implementation on first use: start-up stays small for the command that runs.
 export function registerLso (program: Command, ctx: CliContext, setExit: (code: number) => void): void {
   program.command('lso')
     .description('find the transaction holding back the last stable offset (offline find-hanging)')
@@ -48,7 +48,7 @@ export function registerLso (program: Command, ctx: CliContext, setExit: (code: 
     .option('--transaction-state-partitions <n>', 'partition count of __transaction_state', partitionCount, 50)
     .addHelpText('after', EXAMPLES)
     .action(async (paths: string[], o: LsoCliOptions) => {
-      setExit(await runLso({ paths, json: o.json === true, color: o.color !== false, bootstrapServer: o.bootstrapServer,
+      setExit(await (await import('../../commands/lso.js')).runLso({ paths, json: o.json === true, color: o.color !== false, bootstrapServer: o.bootstrapServer,
         maxTransactionTimeoutMinutes: o.maxTransactionTimeout, transactionStatePartitions: o.transactionStatePartitions,
         ...(o.transactionalId !== undefined ? { transactionalId: o.transactionalId } : {}) }, ctx))
     })

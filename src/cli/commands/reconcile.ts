@@ -1,6 +1,5 @@
 // `tsdump reconcile`: per-partition LEO / HW / LSO and what read_committed and read_uncommitted consumers see.
 import type { Command } from 'commander'
-import { runReconcile } from '../../commands/reconcile.js'
 import type { CliContext } from '../context.js'
 
 const EXAMPLES = `
@@ -13,6 +12,7 @@ The high watermark comes from the log directory's replication-offset-checkpoint 
 else the log end offset (see highWatermarkSource in --json). Only batch headers and control
 records are read. Exit status: 0 clean, 1 findings in the data, 2 usage error or unreadable input.`
 
+// Commands load their implementation on first use: start-up stays small for the command that runs.
 export function registerReconcile (program: Command, ctx: CliContext, setExit: (code: number) => void): void {
   program.command('reconcile')
     .description('count records visible to read_committed and read_uncommitted consumers, per partition and topic')
@@ -21,6 +21,6 @@ export function registerReconcile (program: Command, ctx: CliContext, setExit: (
     .option('--no-color', 'disable colour')
     .addHelpText('after', EXAMPLES)
     .action(async (paths: string[], opts: { json?: boolean, color?: boolean }) => {
-      setExit(await runReconcile({ paths, json: opts.json === true, color: opts.color !== false }, ctx))
+      setExit(await (await import('../../commands/reconcile.js')).runReconcile({ paths, json: opts.json === true, color: opts.color !== false }, ctx))
     })
 }

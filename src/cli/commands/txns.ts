@@ -1,7 +1,6 @@
 // `tsdump txns`: the transaction timeline of each partition (and transactional ids of __transaction_state).
 import type { Command } from 'commander'
 import { InvalidArgumentError } from 'commander'
-import { runTxns } from '../../commands/txns.js'
 import type { CliContext } from '../context.js'
 
 const EXAMPLES = `
@@ -21,6 +20,7 @@ function parseWidth (v: string): number {
   return n
 }
 
+// Commands load their implementation on first use: start-up stays small for the command that runs.
 export function registerTxns (program: Command, ctx: CliContext, setExit: (code: number) => void): void {
   program.command('txns')
     .description('show the transaction timeline of partitions: who wrote which offsets, how and where each transaction ended')
@@ -30,6 +30,6 @@ export function registerTxns (program: Command, ctx: CliContext, setExit: (code:
     .option('--width <chars>', 'width of the lane picture', parseWidth, 80)
     .addHelpText('after', EXAMPLES)
     .action(async (paths: string[], opts: { json?: boolean, color?: boolean, width: number }) => {
-      setExit(await runTxns({ paths, json: opts.json === true, color: opts.color !== false, width: opts.width }, ctx))
+      setExit(await (await import('../../commands/txns.js')).runTxns({ paths, json: opts.json === true, color: opts.color !== false, width: opts.width }, ctx))
     })
 }
