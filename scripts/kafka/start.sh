@@ -4,6 +4,9 @@
 # usage: start.sh [--dir DIR] [--prop key=value]...
 #   --dir DIR        work dir (default: a new mktemp dir). DIR/data = log.dirs, DIR/meta = metadata.log.dir
 #   --prop k=v       extra/override server property (repeatable); also $KAFKA_EXTRA_PROPS (one k=v per line)
+#   --dynamic-quorum KIP-853 dynamic controller quorum: controller.quorum.bootstrap.servers instead of
+#                    controller.quorum.voters, formatted with `kafka-storage format --standalone` (kraft.version 1;
+#                    writes __cluster_metadata-0/00000000000000000000-0000000000.checkpoint with the voter set)
 # Writes $KAFKA_STATE (shell-sourceable: KAFKA_PORT, KAFKA_PID, KAFKA_DIR, KAFKA_LOG_DIR, KAFKA_BOOTSTRAP)
 # and prints the same lines on stdout. Waits until the broker serves (max $KAFKA_START_TIMEOUT s, default 120).
 set -euo pipefail
@@ -11,10 +14,12 @@ set -euo pipefail
 
 dir=""
 props=()
+dynamic_quorum=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --dir) dir="$2"; shift 2 ;;
     --prop) props+=("$2"); shift 2 ;;
+    --dynamic-quorum) dynamic_quorum=1; shift ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
@@ -46,10 +51,18 @@ while [ "$cport" = "$port" ]; do cport="$(free_port)"; done
 # fixed cluster id keeps meta.properties stable between runs ("tsdump-fixtures!" base64url)
 cluster_id="${KAFKA_CLUSTER_ID:-dHNkdW1wLWZpeHR1cmVzIQ}"
 
+if [ "$dynamic_quorum" = 1 ]; then
+  quorum_prop="controller.quorum.bootstrap.servers=127.0.0.1:$cport"
+  format_args=(--standalone)
+else
+  quorum_prop="controller.quorum.voters=1@127.0.0.1:$cport"
+  format_args=()
+fi
+
 cat > "$dir/server.properties" <<PROPS
 process.roles=broker,controller
 node.id=1
-controller.quorum.voters=1@127.0.0.1:$cport
+$quorum_prop
 listeners=PLAINTEXT://127.0.0.1:$port,CONTROLLER://127.0.0.1:$cport
 advertised.listeners=PLAINTEXT://127.0.0.1:$port
 controller.listener.names=CONTROLLER
@@ -101,7 +114,7 @@ PROPS
 # kafka-storage format
 # shellcheck disable=SC2086
 java $KAFKA_TOOL_HEAP $KAFKA_JAVA_OPTS -Dlog4j.configuration="file:$(kafka_tools_log4j)" -cp "$cp" \
-  kafka.tools.StorageTool format -t "$cluster_id" -c "$dir/server.properties" --ignore-formatted \
+  kafka.tools.StorageTool format -t "$cluster_id" -c "$dir/server.properties" --ignore-formatted "${format_args[@]+"${format_args[@]}"}" \
   > "$dir/format.out" 2>&1 || { cat "$dir/format.out" >&2; exit 1; }
 
 # shellcheck disable=SC2086

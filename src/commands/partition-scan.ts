@@ -61,6 +61,8 @@ const FAST_WINDOW = 256 * 1024
 /** readLog's default --max-batch-bytes (scanFrames DEFAULT_MAX_BATCH): larger entries are framing damage */
 const MAX_BATCH = 1024 * 1024 * 1024
 const CONTROL_TYPE_NAMES = ['ABORT', 'COMMIT']
+/** from this size on, skipping a batch's body with a separate read of the next header beats reading through it */
+const LARGE_BATCH = 16 * 1024
 
 /** the int64 big-endian at `o` as a canonical I64: a BigInt only outside [-2^53, 2^53) */
 function readI64 (dv: DataView, o: number): I64 {
@@ -79,6 +81,11 @@ class FastSegmentScan {
   private src: FileSource | undefined
   private winStart = 0
   private winLen = 0
+  /**
+   * bytes to read at the next refill: after a large batch that did not fit the window just a header (scanFrames
+   * does the same), growing back to the window size over the entries that fit (markers between large batches stay small reads)
+   */
+  private probe = FAST_WINDOW
 
   constructor (private readonly a: PartitionAnalyzer, private readonly s: BatchFacts) {}
 
@@ -89,6 +96,7 @@ class FastSegmentScan {
   scan (src: FileSource, file: string): { stop: number, legacy: boolean } {
     this.src = src
     this.winStart = this.winLen = 0
+    this.probe = FAST_WINDOW
     this.s.file = file
     const end = src.size
     let legacy = false
@@ -108,6 +116,8 @@ class FastSegmentScan {
         break
       }
       pos += total
+      const spilled = pos > this.winStart + this.winLen
+      this.probe = !spilled ? Math.min(FAST_WINDOW, this.probe * 2) : total >= LARGE_BATCH ? L.RECORD_BATCH_OVERHEAD : FAST_WINDOW
     }
     this.src = undefined
     return { stop: pos, legacy }
@@ -117,7 +127,7 @@ class FastSegmentScan {
   private ensure (pos: number, n: number): boolean {
     if (pos >= this.winStart && pos + n <= this.winStart + this.winLen) return true
     this.winStart = pos
-    this.winLen = this.src!.readInto(this.win, pos, Math.min(FAST_WINDOW, this.src!.size - pos))
+    this.winLen = this.src!.readInto(this.win, pos, Math.min(Math.max(this.probe, n), this.src!.size - pos))
     return n <= this.winLen
   }
 

@@ -14,6 +14,7 @@ import { timelineJson, transactionalIdJson } from '../format/txn-timeline-json.j
 import { reconcilePaths } from './reconcile.js'
 import { readTransactionLog } from './transaction-log-scan.js'
 import { isoTime } from '../format/timestamp.js'
+import { writeJson } from '../format/json-stream.js'
 
 export interface TxnsOptions {
   paths: string[]
@@ -73,6 +74,6 @@ export async function runTxns (opts: TxnsOptions, ctx: CliContext): Promise<numb
       ctx.stderr.write(formatFindings(scanned.label, report.findings.filter((f) => f.severity !== 'info'), plain))
     }
   }
-  if (opts.json === true) ctx.stdout.write(JSON.stringify({ partitions: out }) + '\n')
+  if (opts.json === true) { writeJson(ctx.stdout, { partitions: out }); ctx.stdout.write('\n') }
   return errors ? 1 : 0
 }

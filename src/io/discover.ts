@@ -103,9 +103,15 @@ function statOrNull (p: string): fs.Stats | null {
   try { return fs.statSync(p) } catch { return null }
 }
 
+/**
+ * `kafka-storage format` writes bootstrap.checkpoint into the metadata log directory, which by default is the
+ * first log.dirs entry: it sits beside the partition directories and does not make its directory a partition.
+ */
+const LOG_DIR_FILE = 'bootstrap.checkpoint'
+
 function hasSegmentFiles (dir: string): boolean {
   try {
-    return fs.readdirSync(dir).some((n) => { const c = classify(n); return !('skip' in c) })
+    return fs.readdirSync(dir).some((n) => { const c = classify(n); return !('skip' in c) && n !== LOG_DIR_FILE })
   } catch { return false }
 }
 
@@ -166,6 +172,13 @@ function addDirectory (p: string, out: Discovery): void {
     if (e.isSymbolicLink() && statOrNull(path.join(p, e.name)) === null) out.skipped.push({ path: path.join(p, e.name), reason: notRegular(e, path.join(p, e.name)) })
   }
   let found = 0
+  const bootstrap = path.join(p, LOG_DIR_FILE)
+  if (statOrNull(bootstrap)?.isFile() === true) {
+    const f: KafkaFile = { path: bootstrap, name: LOG_DIR_FILE, kind: 'checkpoint', baseOffset: null }
+    out.partitions.push({ path: p, topic: null, partition: null, logDir: path.resolve(p), files: [f] })
+    out.files.push(f)
+    found++
+  }
   for (const name of subdirs) {
     const sub = path.join(p, name)
     if (parsePartitionDirName(name) === null && !hasSegmentFiles(sub)) { out.skipped.push({ path: sub, reason: 'not a partition directory' }); continue }

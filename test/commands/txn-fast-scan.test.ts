@@ -139,6 +139,18 @@ describe('fast partition scan = readLog scan', () => {
     for (const v of variants) expectSame(partitionWith(Buffer.concat([data, v, after])))
   })
 
+  it('on batches larger than its window and markers between them (header-only reads)', () => {
+    const out: Buffer[] = []
+    let o = 0n
+    for (const count of [3, 20_000, 1, 1500, 30_000, 2, 25_000, 1]) {
+      out.push(encodeBatch({ baseOffset: o, count, producerId: 7n, producerEpoch: 0, transactional: true }))
+      o += BigInt(count)
+      out.push(encodeBatch({ baseOffset: o, producerId: 7n, producerEpoch: 0, control: count % 2 === 0 ? 'ABORT' : 'COMMIT' }))
+      o += 1n
+    }
+    expectSame(partitionWith(Buffer.concat(out)))
+  })
+
   it('on headers readLog finds implausible (recordsCount, lastOffsetDelta)', () => {
     const ok = encodeBatch({ baseOffset: 0n, count: 3 })
     const fits = Math.floor((ok.length - 61) / 7)
