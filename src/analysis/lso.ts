@@ -26,6 +26,9 @@ function coordinatorEpochOf (r: PartitionReport, t: OpenTransaction, snapshots: 
   }
   const fromMarker = r.markerCoordinatorEpochs.get(t.producerId)
   if (fromMarker !== undefined) return { epoch: fromMarker, source: 'marker' }
+  // A producer that never wrote a marker has coordinator epoch -1 in the broker's producer state, which is
+  // also what `kafka-transactions.sh describe-producers` shows as LatestCoordinatorEpoch.
+  if (snaps.some((s) => s.producers.some((x) => x.producerId === t.producerId))) return { epoch: -1, source: 'snapshot' }
   return { epoch: null, source: 'unknown' }
 }
 
@@ -46,7 +49,7 @@ export function findBlockingTransaction (r: PartitionReport, snapshots: readonly
 export function abortCommands (bootstrap: string, topic: string | null, partition: number | null, t: BlockingTransaction): string[] {
   const tp = `--topic ${topic ?? '<TOPIC>'} --partition ${partition ?? '<PARTITION>'}`
   const base = `kafka-transactions.sh --bootstrap-server ${bootstrap} abort ${tp}`
-  // the tool replaces a negative coordinator epoch by 0 itself; print 0 when none is known
+  // the tool would replace a negative coordinator epoch by 0 itself; print 0 when none is known
   return [`${base} --start-offset ${t.firstOffset}`,
-    `${base} --producer-id ${t.producerId} --producer-epoch ${t.producerEpoch} --coordinator-epoch ${t.coordinatorEpoch ?? 0}`]
+    `${base} --producer-id ${t.producerId} --producer-epoch ${t.producerEpoch} --coordinator-epoch ${Math.max(0, t.coordinatorEpoch ?? 0)}`]
 }

@@ -2,16 +2,9 @@
 // the byte position. Findings decide the exit code: error/warning → 1; info → 0.
 import { toJson } from '../format/json-int64.js'
 import type { CliContext } from '../cli/context.js'
+import type { Finding } from '../analysis/findings.js'
 
-export type Severity = 'error' | 'warning' | 'info'
-
-export interface Finding {
-  severity: Severity
-  code: string
-  file?: string
-  position?: number
-  message: string
-}
+export type { Finding, Severity } from '../analysis/findings.js'
 
 export const EXIT_OK = 0
 export const EXIT_FINDINGS = 1

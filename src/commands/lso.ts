@@ -42,7 +42,7 @@ function formatBlocked (b: Blocked, timeoutMin: number, chalk: ChalkInstance): s
     : t.hanging ? chalk.red(`HANGING (older than ${timeoutMin} min)`) : chalk.yellow(`open, within ${timeoutMin} min`)
   const lines = [
     `${label}: LSO ${r.lastStableOffset} < HW ${r.highWatermark} (${r.highWatermarkSource}), ${t.recordsWaiting} records waiting`,
-    `  blocking transaction: producerId ${t.producerId} producerEpoch ${t.producerEpoch} coordinatorEpoch ${t.coordinatorEpoch ?? 'unknown'} (${t.coordinatorEpochSource})`,
+    `  blocking transaction: producerId ${t.producerId} producerEpoch ${t.producerEpoch} coordinatorEpoch ${t.coordinatorEpoch === null ? 'unknown' : `${t.coordinatorEpoch} (from the ${t.coordinatorEpochSource})`}`,
     `  first offset ${t.firstOffset}${t.seeded ? ' (before the log start, from a producer snapshot)' : ''}, last data offset ${t.lastOffset ?? 'unknown'}, ${t.records} records`,
     `  first timestamp ${ts(t.firstTimestamp)}, last timestamp ${ts(t.lastTimestamp)}`,
     `  age ${age} before the newest batch (${ts(t.newestTimestamp)}): ${verdict}`,

@@ -31,6 +31,7 @@ describe('lso on the open-txn fixture', () => {
     expect(got.blocking!.producerId).toBe(Number(row.ProducerId))
     expect(got.blocking!.producerEpoch).toBe(Number(row.ProducerEpoch))
     expect(got.blocking!.firstOffset).toBe(Number(row.CurrentTransactionStartOffset))
+    expect(got.blocking!.coordinatorEpoch).toBe(Number(row.LatestCoordinatorEpoch))
     // kafka-transactions.sh replaces a negative coordinator epoch by 0 (TransactionsCommand.AbortTransactionCommand)
     const coordinatorEpoch = Math.max(0, Number(row.LatestCoordinatorEpoch))
     expect(got.blocking!.commands).toContain(
