@@ -20,6 +20,10 @@ export function putAscii (out: Buffer, pos: number, s: string): number {
   return pos
 }
 
+// "00".."99": two digits per division
+const PAIRS = new Uint8Array(200)
+for (let i = 0; i < 100; i++) { PAIRS[2 * i] = 48 + Math.floor(i / 10); PAIRS[2 * i + 1] = 48 + (i % 10) }
+
 /** Write a safe integer in decimal. */
 export function putInt (out: Buffer, pos: number, n: number): number {
   if (n < 0) { out[pos++] = 45; n = -n }
@@ -29,11 +33,24 @@ export function putInt (out: Buffer, pos: number, n: number): number {
   while (n > 0x7FFFFFFF) {
     const q = Math.floor(n / 100000000)
     let r = n - q * 100000000
-    for (let i = 0; i < 8; i++) { const t = (r / 10) | 0; DIGITS[len++] = 48 + r - t * 10; r = t }
+    for (let i = 0; i < 4; i++) {
+      const t = (r / 100) | 0
+      const d = (r - t * 100) * 2
+      DIGITS[len++] = PAIRS[d + 1]!
+      DIGITS[len++] = PAIRS[d]!
+      r = t
+    }
     n = q
   }
   let m = n | 0
-  while (m > 0) { const t = (m / 10) | 0; DIGITS[len++] = 48 + m - t * 10; m = t }
+  while (m >= 100) {
+    const t = (m / 100) | 0
+    const d = (m - t * 100) * 2
+    DIGITS[len++] = PAIRS[d + 1]!
+    DIGITS[len++] = PAIRS[d]!
+    m = t
+  }
+  if (m >= 10) { DIGITS[len++] = PAIRS[m * 2 + 1]!; DIGITS[len++] = PAIRS[m * 2]! } else if (m > 0) DIGITS[len++] = 48 + m
   while (len > 0) out[pos++] = DIGITS[--len]!
   return pos
 }
