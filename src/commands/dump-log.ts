@@ -139,11 +139,14 @@ function onBatch (b: V2Batch, c: Ctx): void {
   for (const p of b.problems) reportDecodeError(p, c)
   const isControl = (b.bytes.readInt16BE(ATTRIBUTES_OFFSET) & CONTROL_FLAG_MASK) !== 0
   if (opts.controlOnly && !isControl) return
-  if (!opts.json && !isControl && (b.crcValid !== false || opts.compat || c.chalk.level === 0)) {
+  if (!opts.json && (opts.compat || c.chalk.level === 0 || (!isControl && b.crcValid !== false))) {
     // the common line, written as bytes (format/batch-line-ascii.ts)
     const out = c.cli.stdout
-    const at = out.reserve(MAX_BATCH_LINE)
-    out.commit(writeBatchLine(out.buffer, at, b.bytes, b.position, b.crcValid))
+    const suffix = isControl && !opts.compat && b.control !== null ? formatControlSuffix(b.control, false) : ''
+    const at = out.reserve(MAX_BATCH_LINE + suffix.length * 3)
+    let end = writeBatchLine(out.buffer, at, b.bytes, b.position, b.crcValid)
+    if (suffix !== '') end = putString(out.buffer, end - 1, suffix + '\n') // before the newline
+    out.commit(end)
     if (opts.deep) deepV2(b, c)
     return
   }

@@ -7,6 +7,8 @@ import { computeBatchCrc, decodeBatchHeader } from './batch-header.js'
 import { ATTRIBUTES_OFFSET, COMPRESSION_CODEC_MASK, CONTROL_FLAG_MASK, CRC_OFFSET, LAST_OFFSET_DELTA_OFFSET, LOG_OVERHEAD, RECORD_BATCH_OVERHEAD, RECORDS_COUNT_OFFSET, SIZE_OFFSET } from './layout.js'
 import { controlTypeName, decodeControlKey, decodeEndTxnMarker, decodeKraftControlValue } from './control-record.js'
 import { DecodeError } from './errors.js'
+import { readEndTxnMarkerFast } from './control-fast.js'
+import type { EndTxnMarkerFacts } from './control-fast.js'
 import type { CorruptEvent, ScanOptions, TailEvent } from './frame-scanner.js'
 import { scanFrames } from './frame-scanner.js'
 import type { KafkaRecord, RecordLimits } from './records.js'
@@ -149,7 +151,13 @@ function checkHeader (b: ScannedBatch): void {
   }
 }
 
+const marker: EndTxnMarkerFacts = { type: 0, keyVersion: 0, coordinatorEpoch: 0 }
+
 function readControl (b: ScannedBatch, limits: RecordLimits): ControlInfo | null {
+  // COMMIT/ABORT markers as brokers write them, without decoding a record (one per transaction)
+  if (readEndTxnMarkerFast(b.bytes, 0, b.bytes.length, marker)) {
+    return { type: marker.type, typeName: controlTypeName(marker.type), keyVersion: marker.keyVersion, coordinatorEpoch: marker.coordinatorEpoch }
+  }
   const header = b.header
   if (header.recordsCount === 0) return null // compaction can leave empty control batches (KAFKA-7467)
   try {
