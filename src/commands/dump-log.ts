@@ -173,6 +173,7 @@ function colourControl (s: string, type: number, c: Ctx): string {
 function deepV2 (b: V2Batch, c: Ctx): void {
   const { opts, cli } = c
   const h = b.header
+  let first = true
   try {
     for (const rec of decodeRecords(h, b.bytes, limits(opts))) {
       trackOffset(rec.offset, c)
@@ -183,6 +184,7 @@ function deepV2 (b: V2Batch, c: Ctx): void {
         continue
       }
       if (!h.isControl) { writeDataRecordLine(rec, h, c); continue }
+      if (opts.compat || c.chalk.level === 0) { writeControlRecordLine(rec, h, b, first, c); first = false; continue }
       let line = ''
       let prefix = '| '
       if (!opts.skipRecordMetadata) {
@@ -239,6 +241,24 @@ function writeDataRecordLine (rec: KafkaRecord, h: BatchHeader, c: Ctx): void {
   if (payload !== undefined) {
     pos = putBytes(buf, pos, K_PAYLOAD)
     pos = typeof payload === 'string' ? putString(buf, pos, payload) : putUtf8(buf, pos, payload)
+  }
+  buf[pos++] = 10
+  out.commit(pos)
+}
+
+// A control record's line as bytes; the batch's first record was already decoded by readLog.
+function writeControlRecordLine (rec: KafkaRecord, h: BatchHeader, b: V2Batch, first: boolean, c: Ctx): void {
+  const out = c.cli.stdout
+  let suffix = ''
+  if (!c.opts.skipRecordMetadata) {
+    const ci = first && b.control !== null ? b.control : safeControl(rec, h, c)
+    if (ci !== undefined) suffix = formatControlSuffix(ci, c.opts.compat)
+  }
+  let pos = out.reserve(recordMetadataSize(rec) + suffix.length * 3 + 2)
+  const buf = out.buffer
+  if (!c.opts.skipRecordMetadata) {
+    pos = writeRecordMetadata(buf, pos, rec, h.timestampType === 'LogAppendTime')
+    pos = putString(buf, pos, suffix)
   }
   buf[pos++] = 10
   out.commit(pos)
