@@ -32,10 +32,7 @@ const K13 = ascii(' compresscodec: ')
 const K14 = ascii(' crc: ')
 
 // cache of the middle segment of the previous line (module state: pure output, no effect on results)
-const mid = {
-  bytes: Buffer.alloc(256), length: 0, flags: -1, pidHi: 0, pidLo: 0, epoch: 0, leaderEpoch: 0,
-  view (): Buffer { return this.bytes.subarray(0, this.length) },
-}
+const mid = { bytes: new Uint8Array(256), view: new Uint8Array(0), flags: -1, pidHi: 0, pidLo: 0, epoch: 0, leaderEpoch: 0 }
 
 /** Write the batch line (with a trailing newline) for the header in `b`; returns the new position. */
 export function writeBatchLine (out: Buffer, pos: number, b: Buffer, position: number, isValid: boolean | null): number {
@@ -59,26 +56,31 @@ export function writeBatchLine (out: Buffer, pos: number, b: Buffer, position: n
   const epoch = b.readInt16BE(L.PRODUCER_EPOCH_OFFSET)
   const leaderEpoch = b.readInt32BE(L.PARTITION_LEADER_EPOCH_OFFSET)
   const flags = attributes & (L.TRANSACTIONAL_FLAG_MASK | L.CONTROL_FLAG_MASK | L.DELETE_HORIZON_FLAG_MASK)
-  if (flags !== mid.flags || pidLo !== mid.pidLo || pidHi !== mid.pidHi || epoch !== mid.epoch || leaderEpoch !== mid.leaderEpoch || (flags & L.DELETE_HORIZON_FLAG_MASK) !== 0) {
-    let m = putBytes(mid.bytes, 0, K5)
-    m = putInt64At(mid.bytes, m, b, L.PRODUCER_ID_OFFSET)
-    m = putBytes(mid.bytes, m, K6)
-    m = putInt(mid.bytes, m, epoch)
-    m = putBytes(mid.bytes, m, K7)
-    m = putInt(mid.bytes, m, leaderEpoch)
+  if (flags === mid.flags && pidLo === mid.pidLo && pidHi === mid.pidHi && epoch === mid.epoch && leaderEpoch === mid.leaderEpoch &&
+    (flags & L.DELETE_HORIZON_FLAG_MASK) === 0) {
+    out.set(mid.view, pos) // Buffer#copy's JS wrapper costs more than the copy itself
+    pos += mid.view.length
+  } else {
+    const from = pos
+    pos = putBytes(out, pos, K5)
+    pos = putInt64At(out, pos, b, L.PRODUCER_ID_OFFSET)
+    pos = putBytes(out, pos, K6)
+    pos = putInt(out, pos, epoch)
+    pos = putBytes(out, pos, K7)
+    pos = putInt(out, pos, leaderEpoch)
     const f = ((attributes & L.TRANSACTIONAL_FLAG_MASK) !== 0 ? 1 : 0) | ((attributes & L.CONTROL_FLAG_MASK) !== 0 ? 2 : 0)
     if ((attributes & L.DELETE_HORIZON_FLAG_MASK) !== 0) {
-      m = putBytes(mid.bytes, m, FLAGS_HORIZON[f]!)
-      m = putInt64At(mid.bytes, m, b, L.BASE_TIMESTAMP_OFFSET)
-      m = putBytes(mid.bytes, m, HORIZON_END)
+      pos = putBytes(out, pos, FLAGS_HORIZON[f]!)
+      pos = putInt64At(out, pos, b, L.BASE_TIMESTAMP_OFFSET)
+      pos = putBytes(out, pos, HORIZON_END)
     } else {
-      m = putBytes(mid.bytes, m, FLAGS_NO_HORIZON[f]!)
+      pos = putBytes(out, pos, FLAGS_NO_HORIZON[f]!)
     }
-    mid.length = m
+    // copy: the line buffer is reused
+    mid.bytes.set(out.subarray(from, pos), 0)
+    mid.view = mid.bytes.subarray(0, pos - from)
     mid.flags = flags; mid.pidHi = pidHi; mid.pidLo = pidLo; mid.epoch = epoch; mid.leaderEpoch = leaderEpoch
   }
-  out.set(mid.view(), pos)
-  pos += mid.length
   pos = putInt(out, pos, position)
   pos = putBytes(out, pos, (attributes & L.TIMESTAMP_TYPE_MASK) !== 0 ? LOG_APPEND_TIME : CREATE_TIME)
   pos = putInt64At(out, pos, b, L.MAX_TIMESTAMP_OFFSET)
