@@ -19,6 +19,19 @@ export function buildProgram (ctx: CliContext, setExit: (code: number) => void):
       writeErr: (s) => ctx.stderr.write(s),
     })
     .exitOverride()
+    .addHelpText('after', `
+Without a command, tsdump dumps (tsdump dump --help lists the options).
+
+Examples:
+  $ tsdump orders-11-0/                         # every file of a partition, COMMIT/ABORT named
+  $ tsdump --control-only orders-11-0/          # only the control batches
+  $ tsdump --compat --deep-iteration --files 00000000000000000000.log   # kafka-dump-log's exact text
+  $ tsdump --json orders-11-0/ | jq -c 'select(.type=="batch")'
+  $ tsdump reconcile /var/lib/kafka/data         # read_committed vs read_uncommitted, per partition and topic
+  $ tsdump txns orders-11-0/                     # the transaction timeline
+  $ tsdump lso /var/lib/kafka/data               # who holds the last stable offset, and the abort command
+
+Exit status: 0 clean, 1 problems found in the data, 2 usage error or unreadable input.`)
   registerDump(program, ctx, setExit)
   registerReconcile(program, ctx, setExit)
   registerTxns(program, ctx, setExit)
