@@ -3,6 +3,7 @@
 import { toJson } from '../format/json-int64.js'
 import type { CliContext } from '../cli/context.js'
 import type { Finding } from '../analysis/findings.js'
+import { formatFinding } from '../format/finding-text.js'
 
 export type { Finding, Severity } from '../analysis/findings.js'
 
@@ -33,7 +34,4 @@ export class FindingLog {
   }
 }
 
-export function formatFinding (f: Finding): string {
-  const where = f.file === undefined ? '' : f.position === undefined ? `${f.file}: ` : `${f.file}: position ${f.position}: `
-  return `tsdump: ${f.severity}: ${where}${f.message} [${f.code}]`
-}
+export { formatFinding }

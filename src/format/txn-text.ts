@@ -6,6 +6,7 @@ import type { PartitionReport } from '../analysis/reconcile.js'
 import type { LaneChar, TimelineRun } from '../analysis/timeline.js'
 import type { Transaction } from '../analysis/transactions.js'
 import { topicTotals } from './txn-json.js'
+import { formatFinding } from './finding-text.js'
 
 export interface Cell { text: string, style?: (s: string) => string, left?: boolean }
 
@@ -52,12 +53,9 @@ export function formatReconcile (reports: readonly PartitionReport[], labels: re
   return out
 }
 
-export function formatFindings (label: string, findings: readonly Finding[], chalk: ChalkInstance): string {
-  return findings.map((f) => {
-    const sev = f.severity === 'error' ? chalk.red('error') : f.severity === 'warning' ? chalk.yellow('warning') : 'info'
-    const where = f.file !== undefined ? ` ${f.file}${f.position !== undefined ? `@${f.position}` : ''}` : ''
-    return `${label}: ${sev} ${f.code}${where}: ${f.message}\n`
-  }).join('')
+/** findings of a partition, one standard line each (format/finding-text.ts); the label names the partition when there is no file */
+export function formatFindings (label: string, findings: readonly Finding[], _chalk: ChalkInstance): string {
+  return findings.map((f) => formatFinding(f.file === undefined ? { ...f, file: label } : f) + '\n').join('')
 }
 
 function range (a: bigint, b: bigint): string { return a === b ? `${a}` : `${a}..${b}` }
