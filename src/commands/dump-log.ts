@@ -22,7 +22,8 @@ import { MAX_BATCH_LINE, writeBatchLine } from '../format/batch-line-ascii.js'
 import { putString, putUtf8, recordMetadataSize, writeRecordMetadata } from '../format/record-line-ascii.js'
 import { putBytes } from '../format/ascii.js'
 import type { KafkaRecord } from '../decode/records.js'
-import { ATTRIBUTES_OFFSET, CONTROL_FLAG_MASK, LOG_OVERHEAD, SIZE_OFFSET } from '../decode/layout.js'
+import { ATTRIBUTES_OFFSET, COMPRESSION_CODEC_MASK, CONTROL_FLAG_MASK, LOG_OVERHEAD, RECORD_BATCH_OVERHEAD, RECORDS_COUNT_OFFSET, SIZE_OFFSET } from '../decode/layout.js'
+import { fastLinesSize, writeRecordLinesFast } from '../format/record-lines-fast.js'
 import type { LogSummary } from './log-summary.js'
 import { newSummary } from './log-summary.js'
 
@@ -74,7 +75,7 @@ export function dumpLogFile (file: KafkaFile, opts: DumpOptions, cli: CliContext
   }
   const progress = new Progress(cli, file.name, source.size, opts.progress)
   const ctx: Ctx = { file, opts, cli, log, chalk, parser, summary, lastOffset: null, pairs: [], reported: new Set(),
-    rawStrings: opts.parser === 'default' && opts.keyDecoder === 'string' && opts.valueDecoder === 'string' }
+    rawStrings: opts.parser === 'default' && opts.keyDecoder === 'string' && opts.valueDecoder === 'string' && opts.fastPaths !== false }
   let validBytes = 0
   let tailBytes = 0
   try {
@@ -172,6 +173,7 @@ function colourControl (s: string, type: number, c: Ctx): string {
 
 function deepV2 (b: V2Batch, c: Ctx): void {
   const { opts, cli } = c
+  if (!opts.json && c.rawStrings && b.complete && fastDeepEligible(b.bytes) && deepFast(b, c)) return
   const h = b.header
   let first = true
   try {
@@ -244,6 +246,30 @@ function writeDataRecordLine (rec: KafkaRecord, h: BatchHeader, c: Ctx): void {
   }
   buf[pos++] = 10
   out.commit(pos)
+}
+
+function fastDeepEligible (bytes: Buffer): boolean {
+  const attributes = bytes.readInt16BE(ATTRIBUTES_OFFSET)
+  return (attributes & (CONTROL_FLAG_MASK | COMPRESSION_CODEC_MASK)) === 0
+}
+
+// Record lines of an uncompressed data batch straight from its bytes (format/record-lines-fast.ts);
+// false when that batch needs the general path (nothing was written then).
+function deepFast (b: V2Batch, c: Ctx): boolean {
+  const out = c.cli.stdout
+  const count = b.bytes.readInt32BE(RECORDS_COUNT_OFFSET)
+  // a corrupt count must not size the reservation (records take at least 7 bytes each)
+  if (count < 0 || count > (b.bytes.length - RECORD_BATCH_OVERHEAD) / 7) return false
+  const at = out.reserve(fastLinesSize(b.bytes, count))
+  const r = writeRecordLinesFast(out.buffer, at, b.bytes, { printData: c.opts.printData, skipRecordMetadata: c.opts.skipRecordMetadata })
+  if (r === null) return false
+  out.commit(r.end)
+  if (count > 0 && !c.opts.controlOnly) {
+    // the batch's offsets are consecutive (checked); only the step into it can be a gap
+    trackOffset(BigInt(r.firstOffset), c)
+    c.lastOffset = BigInt(r.lastOffset)
+  }
+  return true
 }
 
 // A control record's line as bytes; the batch's first record was already decoded by readLog.

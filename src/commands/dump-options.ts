@@ -25,6 +25,8 @@ export interface DumpOptions {
   maxDecompressed?: number
   resync: boolean
   progress: boolean
+  /** tests only: false runs every record through the general decoder (the fast paths must print the same) */
+  fastPaths?: boolean
 }
 
 export const DEFAULT_DUMP_OPTIONS: DumpOptions = {

@@ -1,0 +1,53 @@
+// The byte-level record path (format/record-lines-fast.ts) must print what the general decoder prints,
+// on real segments and on damaged copies of them.
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import * as os from 'node:os'
+import { afterAll, describe, expect, it } from 'vitest'
+import fc from 'fast-check'
+import { StringWriter } from '../../src/cli/context.js'
+import type { CliContext } from '../../src/cli/context.js'
+import { runDump } from '../../src/commands/dump.js'
+import { DEFAULT_DUMP_OPTIONS } from '../../src/commands/dump-options.js'
+import { CORPUS, FIXTURES } from '../support/paths.js'
+
+function logs (dir: string): string[] {
+  if (!fs.existsSync(dir)) return []
+  const out: string[] = []
+  for (const e of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (e.isFile() && e.name.endsWith('.log')) out.push(path.join(e.parentPath, e.name))
+  }
+  return out.sort()
+}
+
+async function dump (file: string, fastPaths: boolean, extra: Partial<typeof DEFAULT_DUMP_OPTIONS> = {}): Promise<[number, string, string]> {
+  const stdout = new StringWriter()
+  const stderr = new StringWriter()
+  const ctx: CliContext = { stdout, stderr, colorLevel: 0, stderrIsTTY: false, env: {}, now: () => 0 }
+  const code = await runDump({ ...DEFAULT_DUMP_OPTIONS, paths: [file], deep: true, printData: true, progress: false, fastPaths, ...extra }, ctx)
+  return [code, stdout.text, stderr.text]
+}
+
+const files = [...logs(FIXTURES), ...logs(CORPUS)]
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-fast-'))
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }))
+
+describe('fast record lines = general decoder', () => {
+  it('has inputs', () => { expect(files.length).toBeGreaterThan(10) })
+  for (const f of files) {
+    it(path.relative(path.dirname(FIXTURES), f), async () => {
+      expect(await dump(f, true)).toEqual(await dump(f, false))
+      expect(await dump(f, true, { printData: false, skipRecordMetadata: true })).toEqual(await dump(f, false, { printData: false, skipRecordMetadata: true }))
+    })
+  }
+  it('on damaged copies (bit flips, overwritten bytes)', async () => {
+    const sources = files.filter((f) => fs.statSync(f).size < 200_000)
+    await fc.assert(fc.asyncProperty(fc.nat(sources.length - 1), fc.array(fc.tuple(fc.nat(), fc.nat(255)), { minLength: 1, maxLength: 6 }), async (i, edits) => {
+      const buf = fs.readFileSync(sources[i]!)
+      for (const [at, v] of edits) buf[at % buf.length] = v
+      const p = path.join(tmp, '00000000000000000000.log')
+      fs.writeFileSync(p, buf)
+      expect(await dump(p, true)).toEqual(await dump(p, false))
+    }), { numRuns: 300 })
+  })
+})
