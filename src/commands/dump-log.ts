@@ -19,7 +19,7 @@ import type { DumpOptions } from './dump-options.js'
 import type { FindingLog } from './findings.js'
 import { Progress } from './progress.js'
 import { MAX_BATCH_LINE, writeBatchLine } from '../format/batch-line-ascii.js'
-import { putString, putUtf8, recordMetadataSize, writeRecordMetadata } from '../format/record-line-ascii.js'
+import { K_KEY, K_PAYLOAD, putString, putUtf8, recordMetadataSize, writeRecordMetadata } from '../format/record-line-ascii.js'
 import { putBytes } from '../format/ascii.js'
 import type { KafkaRecord } from '../decode/records.js'
 import { ATTRIBUTES_OFFSET, COMPRESSION_CODEC_MASK, CONTROL_FLAG_MASK, LOG_OVERHEAD, RECORD_BATCH_OVERHEAD, RECORDS_COUNT_OFFSET, SIZE_OFFSET } from '../decode/layout.js'
@@ -210,8 +210,6 @@ function deepV2 (b: V2Batch, c: Ctx): void {
   }
 }
 
-const K_KEY = Buffer.from('key: ')
-const K_PAYLOAD = Buffer.from(' payload: ')
 
 // A data record's text line as bytes (format/record-line-ascii.ts); the same text as the string path.
 function writeDataRecordLine (rec: KafkaRecord, h: BatchHeader, c: Ctx): void {

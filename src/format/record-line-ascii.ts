@@ -5,13 +5,15 @@ import { isUtf8 } from 'node:buffer'
 import type { KafkaRecord } from '../decode/records.js'
 import { ascii, putAscii, putBytes, putInt } from './ascii.js'
 
-const K_OFFSET = ascii('| offset: ')
-const K_CREATE = ascii(' CreateTime: ')
-const K_APPEND = ascii(' LogAppendTime: ')
-const K_KEYSIZE = ascii(' keySize: ')
-const K_VALUESIZE = ascii(' valueSize: ')
-const K_SEQUENCE = ascii(' sequence: ')
-const K_HEADERKEYS = ascii(' headerKeys: [')
+export const K_OFFSET = ascii('| offset: ')
+export const K_CREATE = ascii(' CreateTime: ')
+export const K_APPEND = ascii(' LogAppendTime: ')
+export const K_KEYSIZE = ascii(' keySize: ')
+export const K_VALUESIZE = ascii(' valueSize: ')
+export const K_SEQUENCE = ascii(' sequence: ')
+export const K_HEADERKEYS = ascii(' headerKeys: [')
+export const K_KEY = ascii('key: ')
+export const K_PAYLOAD = ascii(' payload: ')
 
 /** bytes a record's metadata part can take */
 export function recordMetadataSize (r: KafkaRecord): number {

@@ -5,18 +5,9 @@
 // offsets, a count that does not match. The caller then runs the general path for that batch.
 import * as L from '../decode/layout.js'
 import { incrementSequence } from '../decode/batch-header.js'
-import { ascii, putBytes, putInt } from './ascii.js'
-import { putUtf8 } from './record-line-ascii.js'
+import { putBytes, putInt } from './ascii.js'
+import { K_APPEND, K_CREATE, K_HEADERKEYS, K_KEY, K_KEYSIZE, K_OFFSET, K_PAYLOAD, K_SEQUENCE, K_VALUESIZE, putUtf8 } from './record-line-ascii.js'
 
-const K_OFFSET = ascii('| offset: ')
-const K_CREATE = ascii(' CreateTime: ')
-const K_APPEND = ascii(' LogAppendTime: ')
-const K_KEYSIZE = ascii(' keySize: ')
-const K_VALUESIZE = ascii(' valueSize: ')
-const K_SEQUENCE = ascii(' sequence: ')
-const K_HEADERKEYS = ascii(' headerKeys: [')
-const K_KEY = ascii('key: ')
-const K_PAYLOAD = ascii(' payload: ')
 
 export interface FastLinesOptions { printData: boolean, skipRecordMetadata: boolean }
 
