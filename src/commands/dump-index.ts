@@ -1,6 +1,5 @@
 // .index and .timeindex dumps with verification against the segment, as kafka-dump-log does, but
 // read-only (Kafka creates a missing index file) and without crashing on a bad position.
-import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { CliContext } from '../cli/context.js'
 import { decodeBatchHeader } from '../decode/batch-header.js'
@@ -11,7 +10,7 @@ import * as L from '../decode/layout.js'
 import { decodeLegacyEntry, decodeLegacyRecords } from '../decode/legacy.js'
 import { decodeRecords } from '../decode/records.js'
 import type { KafkaFile } from '../io/discover.js'
-import { FileSource } from '../io/file-source.js'
+import { FileSource, readSmallFile } from '../io/file-source.js'
 import { formatIndexEntry, formatTimeIndexEntry } from '../format/dump-text.js'
 import { toJson } from '../format/json-int64.js'
 import type { DumpOptions } from './dump-options.js'
@@ -31,12 +30,6 @@ export function newIndexRunState (): IndexRunState {
 
 function companion (file: KafkaFile, suffix: string): string {
   return path.join(path.dirname(file.path), file.name.split('.')[0] + suffix)
-}
-
-function readWhole (p: string): Buffer {
-  // Index files are small (10 MiB max by default: segment.index.bytes), so one read is fine.
-  const src = new FileSource(p)
-  try { return src.readAt(0, src.size) } finally { src.close() }
 }
 
 interface BatchAt { baseOffset: bigint, lastOffset: bigint, sizeInBytes: number, magic: number }
@@ -69,7 +62,7 @@ function openLog (file: KafkaFile, log: FindingLog): FileSource | undefined {
 }
 
 export function dumpOffsetIndex (file: KafkaFile, opts: DumpOptions, cli: CliContext, log: FindingLog, state: IndexRunState): void {
-  const buf = readWhole(file.path)
+  const buf = readSmallFile(file.path)
   const base = file.baseOffset ?? 0n
   const entries = Math.floor(buf.length / OFFSET_INDEX_ENTRY_SIZE)
   if (entries === 0) { if (!opts.json) cli.stdout.write(`${file.path} is empty.\n`); return }
@@ -138,12 +131,12 @@ function lookup (entries: OffsetIndexEntry[], target: bigint): number {
 }
 
 export function dumpTimeIndex (file: KafkaFile, opts: DumpOptions, cli: CliContext, log: FindingLog, state: IndexRunState): void {
-  const buf = readWhole(file.path)
+  const buf = readSmallFile(file.path)
   const base = file.baseOffset ?? 0n
   const all = [...decodeTimeIndex(buf, base)]
   if (opts.indexSanityCheck) { sanityTimeIndex(file, buf, base, opts, cli, log); return }
   let offsetEntries: OffsetIndexEntry[] = []
-  try { offsetEntries = [...decodeOffsetIndex(readWhole(companion(file, '.index')), base)] } catch { /* no offset index: scan from 0 */ }
+  try { offsetEntries = [...decodeOffsetIndex(readSmallFile(companion(file, '.index')), base)] } catch { /* no offset index: scan from 0 */ }
   const seg = openLog(file, log)
   const abs = path.resolve(file.path)
   let prevTs = -1n
@@ -257,4 +250,3 @@ function sanityTimeIndex (file: KafkaFile, buf: Buffer, base: bigint, opts: Dump
   else cli.stdout.write(`${file.path} passed sanity check.\n`)
 }
 
-export { fs }

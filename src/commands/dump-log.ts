@@ -4,14 +4,13 @@ import type { Chalk } from 'chalk'
 import type { CliContext } from '../cli/context.js'
 import type { BatchHeader } from '../decode/batch-header.js'
 import { DecodeError } from '../decode/errors.js'
-import { codecName } from '../decode/layout.js'
 import type { LegacyFrame, V2Batch } from '../decode/log-reader.js'
 import { decodeControlRecord, readLog } from '../decode/log-reader.js'
 import { decodeRecords } from '../decode/records.js'
 import { decodeLegacyEntry, decodeLegacyRecords } from '../decode/legacy.js'
 import type { KafkaFile } from '../io/discover.js'
 import { FileSource } from '../io/file-source.js'
-import { formatBatchLine, formatControlSuffix, formatLegacyBatchLine, formatRecordMetadata } from '../format/dump-text.js'
+import { formatBatchLine, formatControlSuffix, formatLegacyBatchLine } from '../format/dump-text.js'
 import { batchJson, legacyBatchJson, recordJson, legacyRecordJson } from '../format/dump-json.js'
 import { toJson } from '../format/json-int64.js'
 import type { PayloadParserFn } from '../format/payload-parsers.js'
@@ -185,24 +184,9 @@ function deepV2 (b: V2Batch, c: Ctx): void {
         cli.stdout.write(toJson(recordJson(c.file.path, h, rec, opts, control, parsed)) + '\n')
         continue
       }
-      if (!h.isControl) { writeDataRecordLine(rec, h, c); continue }
-      if (opts.compat || c.chalk.level === 0) { writeControlRecordLine(rec, h, b, first, c); first = false; continue }
-      let line = ''
-      let prefix = '| '
-      if (!opts.skipRecordMetadata) {
-        line += formatRecordMetadata(rec, h.timestampType)
-        prefix = ' '
-        if (h.isControl) {
-          const ci = safeControl(rec, h, c)
-          if (ci !== undefined) line += opts.compat ? formatControlSuffix(ci, true) : colourControl(formatControlSuffix(ci, false), ci.type, c)
-        }
-      }
-      if (opts.printData && !h.isControl) {
-        const p = c.parser(rec.key, rec.value, rec.offset)
-        if (p.key !== undefined) { line += `${prefix}key: ${p.key}`; prefix = ' ' }
-        if (p.payload !== undefined) line += ` payload: ${p.payload}`
-      }
-      cli.stdout.write(line + '\n')
+      if (!h.isControl) writeDataRecordLine(rec, h, c)
+      else writeControlRecordLine(rec, h, b, first, c)
+      first = false
     }
   } catch (e) {
     if (e instanceof DecodeError) reportDecodeError(e, c)
@@ -276,7 +260,10 @@ function writeControlRecordLine (rec: KafkaRecord, h: BatchHeader, b: V2Batch, f
   let suffix = ''
   if (!c.opts.skipRecordMetadata) {
     const ci = first && b.control !== null ? b.control : safeControl(rec, h, c)
-    if (ci !== undefined) suffix = formatControlSuffix(ci, c.opts.compat)
+    if (ci !== undefined) {
+      suffix = formatControlSuffix(ci, c.opts.compat)
+      if (!c.opts.compat) suffix = colourControl(suffix, ci.type, c)
+    }
   }
   let pos = out.reserve(recordMetadataSize(rec) + suffix.length * 3 + 2)
   const buf = out.buffer
@@ -366,4 +353,3 @@ function reportDecodeError (e: DecodeError, c: Ctx): void {
   c.log.add({ severity: 'error', code: e.code, file: c.file.path, position: e.position, message: e.message })
 }
 
-export { codecName }

@@ -3,19 +3,14 @@ import type { CliContext } from '../cli/context.js'
 import { ABORTED_TXN_SIZE, decodeTxnIndex } from '../decode/index-files.js'
 import { decodeProducerSnapshot, firstSequence } from '../decode/producer-snapshot.js'
 import type { KafkaFile } from '../io/discover.js'
-import { FileSource } from '../io/file-source.js'
+import { readSmallFile } from '../io/file-source.js'
 import { formatSnapshotEntry, formatTxnIndexEntry } from '../format/dump-text.js'
 import { toJson } from '../format/json-int64.js'
 import type { DumpOptions } from './dump-options.js'
 import type { FindingLog } from './findings.js'
 
-function readWhole (p: string): Buffer {
-  const src = new FileSource(p)
-  try { return src.readAt(0, src.size) } finally { src.close() }
-}
-
 export function dumpTxnIndex (file: KafkaFile, opts: DumpOptions, cli: CliContext, log: FindingLog): void {
-  const buf = readWhole(file.path)
+  const buf = readSmallFile(file.path)
   for (const e of decodeTxnIndex(buf)) {
     // An all-zero entry is a preallocated tail, not an aborted transaction of producer 0.
     if (e.version === 0 && e.producerId === 0n && e.firstOffset === 0n && e.lastOffset === 0n && e.lastStableOffset === 0n && !opts.compat) break
@@ -43,7 +38,7 @@ export function dumpTxnIndex (file: KafkaFile, opts: DumpOptions, cli: CliContex
 }
 
 export function dumpProducerSnapshot (file: KafkaFile, opts: DumpOptions, cli: CliContext, log: FindingLog): void {
-  const buf = readWhole(file.path)
+  const buf = readSmallFile(file.path)
   const snap = decodeProducerSnapshot(buf)
   if (snap.schemaError !== undefined) {
     log.add({ severity: 'error', code: 'SNAPSHOT_SCHEMA', file: file.path, position: snap.schemaErrorPosition ?? 0,

@@ -1,5 +1,4 @@
 // `tsdump [options] <path...>`: the kafka-dump-log compatible dump of every file named or found.
-import * as path from 'node:path'
 import { Chalk } from 'chalk'
 import type { CliContext } from '../cli/context.js'
 import { discover } from '../io/discover.js'
@@ -95,4 +94,3 @@ function printNonConsecutive (ctx: CliContext, s: RunState): void {
   }
 }
 
-export { path }

@@ -32,7 +32,7 @@ import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import { readOffsetCheckpoint } from '../io/checkpoints.js'
 import type { KafkaFile, PartitionDir } from '../io/discover.js'
 import { describeFsError, discover } from '../io/discover.js'
-import { FileSource } from '../io/file-source.js'
+import { FileSource, readSmallFile } from '../io/file-source.js'
 
 export interface ScannedPartition {
   dir: PartitionDir
@@ -220,11 +220,6 @@ function feed (ev: LogEvent, file: string, findings: Finding[], a: PartitionAnal
   }
 }
 
-function readWhole (file: string): Buffer {
-  const src = new FileSource(file)
-  try { return src.readAt(0, src.size) } finally { src.close() }
-}
-
 function listDir (dir: string): string[] {
   try { return fs.readdirSync(dir) } catch { return [] }
 }
@@ -234,7 +229,7 @@ function readTxnIndexes (dir: string, names: string[], findings: Finding[]): Txn
   for (const n of names.filter((x) => /^\d{20}\.txnindex$/.test(x)).sort()) {
     const file = path.join(dir, n)
     try {
-      const buf = readWhole(file)
+      const buf = readSmallFile(file)
       out.addFile(file, buf)
       if (buf.length % ABORTED_TXN_SIZE !== 0) findings.push({ severity: 'warning', code: 'TXNINDEX_PARTIAL_ENTRY', file, position: buf.length - (buf.length % ABORTED_TXN_SIZE), message: `${buf.length % ABORTED_TXN_SIZE} bytes after the last complete entry` })
     } catch (e) {
@@ -249,7 +244,7 @@ function readSnapshots (dir: string, names: string[], findings: Finding[]): Snap
   for (const n of names.filter((x) => /^\d{20}\.snapshot$/.test(x))) {
     const file = path.join(dir, n)
     try {
-      const s = decodeProducerSnapshot(readWhole(file))
+      const s = decodeProducerSnapshot(readSmallFile(file))
       if (!s.crcValid || s.schemaError !== undefined) {
         findings.push({ severity: 'warning', code: 'SNAPSHOT_INVALID', file, message: `producer snapshot not used: ${s.schemaError ?? `crc stored ${s.crc} != computed ${s.crcComputed}`}` })
         continue

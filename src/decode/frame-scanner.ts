@@ -104,7 +104,7 @@ export function * scanFrames (source: SegmentSource, opts: ScanOptions = {}): Ge
     const left = end - pos
     // FileLogInputStream stops when fewer than 18 bytes are left.
     if (left <= L.HEADER_SIZE_UP_TO_MAGIC) {
-      const zeros = isZeros(source, pos, end, ensure, () => win, () => winStart)
+      const zeros = isZeros(pos, end, ensure, () => win, () => winStart)
       yield { kind: 'tail', position: pos, length: left, reason: zeros ? 'zeros' : 'short' }
       return
     }
@@ -118,7 +118,7 @@ export function * scanFrames (source: SegmentSource, opts: ScanOptions = {}): Ge
     const total = L.LOG_OVERHEAD + size
     const bad = frameProblem(size, magic, total, maxBatch)
     if (bad !== undefined) {
-      if (bad.code === 'BAD_LENGTH' && size === 0 && isZeros(source, pos, end, ensure, () => win, () => winStart)) {
+      if (bad.code === 'BAD_LENGTH' && size === 0 && isZeros(pos, end, ensure, () => win, () => winStart)) {
         yield { kind: 'tail', position: pos, length: left, reason: 'zeros' }
         return
       }
@@ -132,7 +132,7 @@ export function * scanFrames (source: SegmentSource, opts: ScanOptions = {}): Ge
       continue
     }
     if (total > left) {
-      if (isZeros(source, pos, end, ensure, () => win, () => winStart)) {
+      if (isZeros(pos, end, ensure, () => win, () => winStart)) {
         yield { kind: 'tail', position: pos, length: left, reason: 'zeros' }
         return
       }
@@ -193,7 +193,7 @@ function isControlAt (_s: SegmentSource, pos: number, ensure: (a: number, b: num
 }
 
 // Is [pos, end) all zero bytes? (preallocated segment tails, files zero-filled after a crash)
-function isZeros (source: SegmentSource, pos: number, end: number, ensure: (a: number, b: number) => boolean,
+function isZeros (pos: number, end: number, ensure: (a: number, b: number) => boolean,
   win: () => Buffer, winStart: () => number): boolean {
   const step = 1024 * 1024
   for (let a = pos; a < end; a += step) {
@@ -203,7 +203,6 @@ function isZeros (source: SegmentSource, pos: number, end: number, ensure: (a: n
     const s = winStart()
     for (let i = a - s; i < b - s; i++) if (w[i] !== 0) return false
   }
-  void source
   return true
 }
 

@@ -46,3 +46,12 @@ export class FileSource implements SegmentSource {
     this.fd = undefined
   }
 }
+
+/**
+ * A small file (index, txnindex, producer snapshot: megabytes at most) in one read, still through a
+ * read-only descriptor. Never for segments.
+ */
+export function readSmallFile (path: string): Buffer {
+  const src = new FileSource(path)
+  try { return src.readAt(0, src.size) } finally { src.close() }
+}

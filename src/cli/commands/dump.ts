@@ -5,7 +5,7 @@ import { DEFAULT_DUMP_OPTIONS } from '../../commands/dump-options.js'
 import type { DumpOptions, PayloadParser } from '../../commands/dump-options.js'
 import type { DecoderName } from '../../format/value-decoders.js'
 import type { CliContext } from '../context.js'
-import { parseDecoder, parseNonNegativeInt, parseSize } from '../options.js'
+import { parseDecoder, parseSize } from '../options.js'
 
 const EXAMPLES = `
 Paths: .log .index .timeindex .txnindex .snapshot and KRaft .checkpoint files, partition
@@ -127,5 +127,4 @@ export function registerDump (program: Command, ctx: CliContext, setExit: (code:
       if (o.paths.length === 0) { cmd.error('error: no input: give a file, a partition directory or --files', { exitCode: 2, code: 'tsdump.noInput' }) }
       setExit(await (await import('../../commands/dump.js')).runDump(o, ctx))
     })
-  void parseNonNegativeInt
 }
