@@ -1,18 +1,115 @@
-// Findings: problems and notes about the data, reported instead of thrown (STYLE §1a).
+// Findings: problems and notes about the data, reported instead of thrown. This file is the catalogue:
+// every code tsdump emits, its one severity, and the one rule that turns findings into an exit code.
+// docs/findings.md explains each code to operators; test/analysis/findings-catalogue.test.ts fails
+// when a code here is missing there.
+import type { DecodeErrorCode } from '../decode/errors.js'
 
 export type Severity = 'error' | 'warning' | 'info'
 
-export interface Finding {
-  severity: Severity
-  /** stable code, e.g. TXNINDEX_MISSING_ENTRY */
-  code: string
+/** code -> severity. The same fault gets the same code (and so the same exit code) from every command. */
+export const FINDING_SEVERITY = {
+  // segment framing
+  ZERO_TAIL: 'info',
+  TRUNCATED_TAIL: 'error',
+  SHORT_TAIL: 'error',
+  BAD_LENGTH: 'error',
+  BAD_MAGIC: 'error',
+  NAME_NOT_OFFSET: 'info',
+  // batches and records (the DecodeErrorCodes)
+  CRC_MISMATCH: 'error',
+  RECORD_COUNT_MISMATCH: 'error',
+  BAD_RECORD: 'error',
+  TRUNCATED: 'error',
+  VARINT_TOO_LONG: 'error',
+  UNSUPPORTED_CODEC: 'error',
+  DECOMPRESS_FAILED: 'error',
+  DECOMPRESSED_TOO_LARGE: 'error',
+  BAD_CONTROL_RECORD: 'error',
+  // index files and producer snapshots
+  INDEX_BAD_POSITION: 'error',
+  INDEX_MISMATCH: 'error',
+  INDEX_NOT_MONOTONIC: 'error',
+  INDEX_CORRUPT: 'error',
+  TIMEINDEX_CORRUPT: 'error',
+  TIMEINDEX_OFFSET_NOT_FOUND: 'error',
+  TIMEINDEX_MISMATCH: 'error',
+  TIMEINDEX_OUT_OF_ORDER: 'error',
+  TIMEINDEX_UNVERIFIABLE: 'error',
+  TIMEINDEX_RECORD_OFFSET: 'info',
+  NO_SEGMENT: 'warning',
+  TXNINDEX_BAD_VERSION: 'error',
+  TXNINDEX_BAD_RANGE: 'error',
+  TXNINDEX_PARTIAL_ENTRY: 'warning',
+  SNAPSHOT_SCHEMA: 'error',
+  SNAPSHOT_CRC: 'error',
+  // partition analysis (reconcile, txns, lso)
+  OFFSETS_NOT_INCREASING: 'warning',
+  NON_TRANSACTIONAL_IN_OPEN_TXN: 'warning',
+  EMPTY_CONTROL_BATCH: 'info',
+  UNREADABLE_CONTROL_BATCH: 'warning',
+  SNAPSHOT_BEFORE_FIRST_BATCH: 'info',
+  SNAPSHOT_TXN_MISMATCH: 'warning',
+  HIGH_WATERMARK_BEYOND_LOG_END: 'warning',
+  CONSUMER_VIEW_DIFFERS: 'error',
+  LEGACY_ENTRIES: 'info',
+  TXNINDEX_NOT_CHECKED: 'info',
+  TXNINDEX_MISSING_ENTRY: 'error',
+  TXNINDEX_FIRST_OFFSET_MISMATCH: 'error',
+  TXNINDEX_LSO_MISMATCH: 'warning',
+  TXNINDEX_DUPLICATE_ENTRY: 'warning',
+  TXNINDEX_OUTSIDE_SCAN: 'info',
+  TXN_STARTED_BEFORE_SCAN: 'info',
+  TXNINDEX_UNEXPECTED_ENTRY: 'error',
+  // input that cannot be used at all
+  UNREADABLE: 'error',
+} as const satisfies Record<string, Severity>
+
+export type FindingCode = keyof typeof FINDING_SEVERITY
+
+// every decoding problem is a finding code too
+const decodeCodesAreFindings: Record<DecodeErrorCode, Severity> = FINDING_SEVERITY
+void decodeCodesAreFindings
+
+interface FindingOf<C extends FindingCode> {
+  code: C
+  /** always the catalogue's severity for the code: the compiler rejects any other */
+  severity: (typeof FINDING_SEVERITY)[C]
   file?: string
   /** absolute byte position in `file` */
   position?: number
   message: string
 }
 
-/** Findings of severity error make the commands exit 1. */
+/** One finding: `severity` is tied to `code` by the catalogue. */
+export type Finding = { [C in FindingCode]: FindingOf<C> }[FindingCode]
+
+export interface FindingPlace { file?: string | undefined, position?: number | undefined }
+
+/** A finding with the catalogue's severity for `code`. */
+export function finding (code: FindingCode, message: string, at: FindingPlace = {}): Finding {
+  const f = { severity: FINDING_SEVERITY[code], code, message } as Finding
+  if (at.file !== undefined) f.file = at.file
+  if (at.position !== undefined) f.position = at.position
+  return f
+}
+
+export const EXIT_OK = 0
+export const EXIT_FINDINGS = 1
+export const EXIT_USAGE = 2
+
+/** The exit-code rule, the only one: unusable input -> 2; errors or warnings in the data -> 1; info only -> 0. */
+export function exitCodeOf (f: Pick<Finding, 'code' | 'severity'>): number {
+  if (f.code === 'UNREADABLE') return EXIT_USAGE
+  return f.severity === 'info' ? EXIT_OK : EXIT_FINDINGS
+}
+
+export function exitCodeFor (findings: readonly Finding[]): number {
+  let code = EXIT_OK
+  for (const f of findings) code = Math.max(code, exitCodeOf(f))
+  return code
+}
+
+/** Findings that make a command exit non-zero. */
 export function hasErrors (findings: readonly Finding[]): boolean {
-  return findings.some((f) => f.severity === 'error')
+  return exitCodeFor(findings) !== EXIT_OK
 }

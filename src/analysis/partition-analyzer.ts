@@ -14,7 +14,8 @@
 // At the end the LSO is the first interval's start (or H); what is left in intervals is pending.
 // This relies on offsets increasing along the log; where they do not (OFFSETS_NOT_INCREASING) the
 // counts follow log order.
-import type { Finding } from './findings.js'
+import type { Finding, FindingCode } from './findings.js'
+import { finding } from './findings.js'
 import type { I64 } from './i64.js'
 import { i64, i64Add, toBigInt, toI64 } from './i64.js'
 import type { Timeline, TimelineRun } from './timeline.js'
@@ -320,7 +321,7 @@ export class PartitionAnalyzer {
     if (!this.started) this.start(b.baseOffset)
     while (this.snapQi < this.snapQueue.length && this.snapQueue[this.snapQi]!.s.offset <= b.baseOffset) this.checkSnapshot(this.snapQueue[this.snapQi++]!)
     if (this.prevLast !== null && b.baseOffset <= this.prevLast) {
-      this.find('warning', 'OFFSETS_NOT_INCREASING', b, `batch at offset ${b.baseOffset} does not follow offset ${this.prevLast}`)
+      this.find('OFFSETS_NOT_INCREASING', b, `batch at offset ${b.baseOffset} does not follow offset ${this.prevLast}`)
     }
     this.prevLast = b.lastOffset
     if (this.newestTimestamp === null || b.maxTimestamp > this.newestTimestamp) this.newestTimestamp = b.maxTimestamp
@@ -367,7 +368,7 @@ export class PartitionAnalyzer {
     const ivs = this.intervals
     if (!b.isTransactional || b.legacy === true) {
       if (open !== undefined) {
-        this.find('warning', 'NON_TRANSACTIONAL_IN_OPEN_TXN', b,
+        this.find('NON_TRANSACTIONAL_IN_OPEN_TXN', b,
           `producer ${pid} wrote a non-transactional batch at ${b.baseOffset} while its transaction from ${open.firstOffset} was open (brokers reject this)`)
       }
       if (counted) {
@@ -403,7 +404,7 @@ export class PartitionAnalyzer {
     if (c === undefined || c === null) {
       const name = b.recordsCount === 0 ? 'EMPTY' : 'UNREADABLE'
       this.count(name)
-      this.find(name === 'EMPTY' ? 'info' : 'warning', name === 'EMPTY' ? 'EMPTY_CONTROL_BATCH' : 'UNREADABLE_CONTROL_BATCH', b,
+      this.find(name === 'EMPTY' ? 'EMPTY_CONTROL_BATCH' : 'UNREADABLE_CONTROL_BATCH', b,
         name === 'EMPTY'
           ? `control batch at offset ${b.baseOffset} has no records (compacted marker, KAFKA-7467); not counted as COMMIT/ABORT`
           : `control batch at offset ${b.baseOffset} could not be read; not counted as COMMIT/ABORT`)
@@ -482,9 +483,8 @@ export class PartitionAnalyzer {
     else this.controlBatches[name] = (this.controlBatches[name] ?? 0) + 1
   }
 
-  private find (severity: Finding['severity'], code: string, b: BatchFacts, message: string): void {
-    this.findings.push({ severity, code, message, ...(b.file !== undefined ? { file: b.file } : {}),
-      ...(b.position !== undefined ? { position: b.position } : {}) })
+  private find (code: FindingCode, b: BatchFacts, message: string): void {
+    this.findings.push(finding(code, message, b))
   }
 
   // ---- timeline (txns) ----

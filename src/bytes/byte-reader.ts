@@ -1,6 +1,6 @@
 // A bounds-checked big-endian cursor over a Buffer view. Every read checks first and reports the
 // absolute file position (`base + pos`), so a corrupt length can never read outside its frame.
-import { DecodeError } from '../decode/errors.js'
+import { DecodeError } from './decode-error.js'
 
 export class ByteReader {
   pos: number

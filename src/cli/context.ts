@@ -1,47 +1,11 @@
-// What a command needs from the outside world: writers, colour level, environment.
-// Commands never touch process.stdout or process.exit; cli/main.ts owns those.
+// The process's writers. The interfaces live below (format/writer.ts, commands/context.ts) and are
+// re-exported here for callers that build a context.
 import * as fs from 'node:fs'
+import type { Writer } from '../format/writer.js'
 
-export interface Writer {
-  write (s: string): void
-  /**
-   * Byte-level output for hot paths: reserve(n) guarantees n writable bytes in `buffer` starting at the
-   * returned position; commit(end) publishes buffer[position, end). Nothing else may write in between.
-   */
-  reserve (n: number): number
-  readonly buffer: Buffer
-  commit (end: number): void
-  flush (): void
-  /** true once the reader went away (EPIPE): commands should stop producing output */
-  readonly closed: boolean
-}
-
-export interface CliContext {
-  stdout: Writer
-  stderr: Writer
-  /** chalk colour level for stdout (0 = none) */
-  colorLevel: 0 | 1 | 2 | 3
-  /** stderr is a terminal: progress lines allowed */
-  stderrIsTTY: boolean
-  env: Record<string, string | undefined>
-  /** current time, injectable for tests of age computations */
-  now: () => number
-}
-
-/** Collects output in memory (tests, in-process runs). */
-export class StringWriter implements Writer {
-  text = ''
-  closed = false
-  buffer: Buffer = Buffer.alloc(64 * 1024)
-  write (s: string): void { this.text += s }
-  reserve (n: number): number {
-    if (n > this.buffer.length) this.buffer = Buffer.alloc(n)
-    return 0
-  }
-
-  commit (end: number): void { this.text += this.buffer.toString('utf8', 0, end) }
-  flush (): void {}
-}
+export type { Writer } from '../format/writer.js'
+export { StringWriter } from '../format/writer.js'
+export type { CliContext } from '../commands/context.js'
 
 /**
  * Buffered synchronous writes to a file descriptor in large chunks. Strings are encoded straight into one

@@ -4,7 +4,6 @@ import { CommanderError } from 'commander'
 import type { CliContext, Writer } from './context.js'
 import { FdWriter } from './context.js'
 import { buildProgram } from './program.js'
-import { registerBuiltinParsers } from './parsers.js'
 
 function colorLevel (env: Record<string, string | undefined>, isTTY: boolean, argv: string[]): 0 | 1 | 2 | 3 {
   if (argv.includes('--no-color') || argv.includes('--compat') || argv.includes('--json')) return 0
@@ -28,7 +27,6 @@ export function processContext (argv: string[]): CliContext {
 
 /** Run tsdump with `argv` (without node and script); resolves to the exit code. */
 export async function main (argv: string[], ctx: CliContext = processContext(argv)): Promise<number> {
-  registerBuiltinParsers()
   let code = 0
   const setExit = (c: number): void => { code = Math.max(code, c) }
   const program = buildProgram(ctx, setExit)

@@ -1,7 +1,7 @@
 // .index and .timeindex dumps with verification against the segment, as kafka-dump-log does, but
 // read-only (Kafka creates a missing index file) and without crashing on a bad position.
 import * as path from 'node:path'
-import type { CliContext } from '../cli/context.js'
+import type { CliContext } from './context.js'
 import { decodeBatchHeader } from '../decode/batch-header.js'
 import { DecodeError } from '../decode/errors.js'
 import type { OffsetIndexEntry, TimeIndexEntry } from '../decode/index-files.js'

@@ -1,7 +1,7 @@
 // Dump of one .log or KRaft .checkpoint file: batch lines, record lines in deep mode, findings, summary.
 import * as path from 'node:path'
 import type { Chalk } from 'chalk'
-import type { CliContext } from '../cli/context.js'
+import type { CliContext } from './context.js'
 import type { BatchHeader } from '../decode/batch-header.js'
 import { DecodeError } from '../decode/errors.js'
 import type { LegacyFrame, V2Batch } from '../decode/log-reader.js'
@@ -16,6 +16,7 @@ import { toJson } from '../format/json-int64.js'
 import type { PayloadParserFn } from '../format/payload-parsers.js'
 import type { DumpOptions } from './dump-options.js'
 import type { FindingLog } from './findings.js'
+import { corruptFinding, tailFinding } from '../analysis/log-findings.js'
 import { Progress } from './progress.js'
 import { MAX_BATCH_LINE, writeBatchLine } from '../format/batch-line-ascii.js'
 import { K_KEY, K_PAYLOAD, putString, putUtf8, recordMetadataSize, writeRecordMetadata } from '../format/record-line-ascii.js'
@@ -96,24 +97,12 @@ export function dumpLogFile (file: KafkaFile, opts: DumpOptions, cli: CliContext
         case 'tail':
           summary.trailingBytes += ev.length
           tailBytes += ev.length
-          if (ev.reason === 'zeros') {
-            log.add({ severity: opts.compat ? 'info' : 'info', code: 'ZERO_TAIL', file: file.path, position: ev.position,
-              message: `${ev.length} zero bytes at the end (a preallocated or zero-filled tail, no data)` })
-          } else if (ev.reason === 'truncated') {
-            log.add({ severity: 'error', code: 'TRUNCATED_TAIL', file: file.path, position: ev.position,
-              message: `the last batch is incomplete: it declares ${ev.declaredSize ?? '?'} bytes, only ${ev.length} remain` })
-          } else {
-            log.add({ severity: 'error', code: 'SHORT_TAIL', file: file.path, position: ev.position,
-              message: `${ev.length} bytes at the end are too few for a batch header (17 bytes)` })
-          }
+          log.add(tailFinding(ev, file.path))
           break
         case 'corrupt':
           summary.trailingBytes += ev.length
           summary.corruptRegions++
-          log.add({ severity: 'error', code: ev.code, file: file.path, position: ev.position,
-            message: `${ev.message}; ` + (ev.resyncPosition !== undefined
-              ? `skipped ${ev.length} bytes, resumed at the next valid batch at position ${ev.resyncPosition}`
-              : `${ev.length} bytes from here could not be read`) })
+          log.add(corruptFinding(ev, file.path))
           break
       }
     }

@@ -1,5 +1,5 @@
 // .txnindex and producer .snapshot dumps.
-import type { CliContext } from '../cli/context.js'
+import type { CliContext } from './context.js'
 import { ABORTED_TXN_SIZE, decodeTxnIndex } from '../decode/index-files.js'
 import { decodeProducerSnapshot, firstSequence } from '../decode/producer-snapshot.js'
 import type { KafkaFile } from '../io/discover.js'

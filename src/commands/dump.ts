@@ -1,6 +1,6 @@
 // `tsdump [options] <path...>`: the kafka-dump-log compatible dump of every file named or found.
 import { Chalk } from 'chalk'
-import type { CliContext } from '../cli/context.js'
+import type { CliContext } from './context.js'
 import { discover } from '../io/discover.js'
 import { toJson } from '../format/json-int64.js'
 import type { PayloadParserFn } from '../format/payload-parsers.js'
@@ -11,7 +11,8 @@ import type { RunState } from './dump-log.js'
 import { dumpOffsetIndex, dumpTimeIndex, newIndexRunState } from './dump-index.js'
 import type { IndexRunState } from './dump-index.js'
 import { dumpProducerSnapshot, dumpTxnIndex } from './dump-other.js'
-import { EXIT_USAGE, FindingLog } from './findings.js'
+import { EXIT_USAGE } from '../analysis/findings.js'
+import { FindingLog } from './findings.js'
 import { formatSummary, summaryJson } from './log-summary.js'
 
 export async function runDump (opts: DumpOptions, ctx: CliContext): Promise<number> {

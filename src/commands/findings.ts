@@ -1,15 +1,12 @@
 // A finding is one problem (or notable fact) in the input, always with the file and, where it applies,
-// the byte position. Findings decide the exit code: error/warning → 1; info → 0.
+// the byte position. The exit code follows the catalogue's one rule (analysis/findings.ts exitCodeOf).
 import { toJson } from '../format/json-int64.js'
-import type { CliContext } from '../cli/context.js'
+import type { CliContext } from './context.js'
 import type { Finding } from '../analysis/findings.js'
+import { EXIT_OK, exitCodeOf, finding } from '../analysis/findings.js'
 import { formatFinding } from '../format/finding-text.js'
 
 export type { Finding, Severity } from '../analysis/findings.js'
-
-export const EXIT_OK = 0
-export const EXIT_FINDINGS = 1
-export const EXIT_USAGE = 2
 
 export class FindingLog {
   readonly all: Finding[] = []
@@ -19,18 +16,14 @@ export class FindingLog {
 
   add (f: Finding): void {
     this.all.push(f)
-    if (f.severity !== 'info') this.exitCode = Math.max(this.exitCode, EXIT_FINDINGS)
+    this.exitCode = Math.max(this.exitCode, exitCodeOf(f))
     if (this.json) this.ctx.stdout.write(toJson({ type: 'finding', ...f }) + '\n')
     this.ctx.stderr.write(formatFinding(f) + '\n')
   }
 
-  /** unreadable input or bad usage: exit 2 */
+  /** unreadable input: exit 2 */
   unusable (file: string, message: string): void {
-    this.exitCode = Math.max(this.exitCode, EXIT_USAGE)
-    const f: Finding = { severity: 'error', code: 'UNREADABLE', file, message }
-    this.all.push(f)
-    if (this.json) this.ctx.stdout.write(toJson({ type: 'finding', ...f }) + '\n')
-    this.ctx.stderr.write(formatFinding(f) + '\n')
+    this.add(finding('UNREADABLE', message, { file }))
   }
 }
 

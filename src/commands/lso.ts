@@ -2,12 +2,12 @@
 import { Chalk } from 'chalk'
 import type { ChalkInstance } from 'chalk'
 import { transactionStatePartitionFor, javaStringHashCode } from '../analysis/coordinator.js'
-import { hasErrors } from '../analysis/findings.js'
+import { EXIT_FINDINGS, exitCodeFor } from '../analysis/findings.js'
 import type { BlockingTransaction } from '../analysis/lso.js'
 import { abortCommands, findBlockingTransaction } from '../analysis/lso.js'
 import type { TransactionalIdState } from '../analysis/transaction-state.js'
 import { lastTransactionStates } from '../analysis/transaction-state.js'
-import type { CliContext } from '../cli/context.js'
+import type { CliContext } from './context.js'
 import type { Json } from '../format/txn-json.js'
 import { findingJson, jsonInt64, jsonInt64OrNull } from '../format/txn-json.js'
 import { formatFindings } from '../format/txn-text.js'
@@ -103,5 +103,6 @@ export async function runLso (opts: LsoOptions, ctx: CliContext): Promise<number
     const plain = new Chalk({ level: 0 })
     for (const b of blocked) ctx.stderr.write(formatFindings(b.d.scanned.label, b.d.report.findings.filter((f) => f.severity !== 'info'), plain))
   }
-  return hanging || blocked.some((b) => hasErrors(b.d.report.findings)) ? 1 : 0
+  // a hanging transaction is a problem in the data even when no file is damaged
+  return Math.max(hanging ? EXIT_FINDINGS : 0, exitCodeFor(blocked.flatMap((b) => b.d.report.findings)))
 }

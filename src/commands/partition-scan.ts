@@ -14,13 +14,15 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { Finding } from '../analysis/findings.js'
+import { finding } from '../analysis/findings.js'
+import { corruptFinding, decodeFinding, tailFinding } from '../analysis/log-findings.js'
 import type { I64 } from '../analysis/i64.js'
 import { i64, i64Add } from '../analysis/i64.js'
 import type { PartitionReport } from '../analysis/partition-analyzer.js'
 import { PartitionAnalyzer } from '../analysis/partition-analyzer.js'
 import { TxnIndexTable } from '../analysis/txn-index-check.js'
 import type { BatchFacts, SnapshotInput } from '../analysis/txn-input.js'
-import type { CliContext } from '../cli/context.js'
+import type { CliContext } from './context.js'
 import type { EndTxnMarkerFacts } from '../decode/control-fast.js'
 import { readEndTxnMarkerFast } from '../decode/control-fast.js'
 import { ABORTED_TXN_SIZE } from '../decode/index-files.js'
@@ -195,10 +197,7 @@ function feed (ev: LogEvent, file: string, findings: Finding[], a: PartitionAnal
       s.baseTimestamp = h.baseTimestamp; s.maxTimestamp = h.maxTimestamp; s.file = file; s.position = h.position
       s.control = h.isControl ? ev.control : undefined
       s.legacy = undefined
-      for (let i = 0; i < ev.problems.length; i++) {
-        const p = ev.problems[i]!
-        findings.push({ severity: 'error', code: p.code, file, position: p.position, message: p.message })
-      }
+      for (let i = 0; i < ev.problems.length; i++) findings.push(decodeFinding(ev.problems[i]!, file))
       a.add(s)
       return false
     }
@@ -211,11 +210,10 @@ function feed (ev: LogEvent, file: string, findings: Finding[], a: PartitionAnal
       return true
     }
     case 'tail':
-      if (ev.reason === 'zeros') findings.push({ severity: 'info', code: 'ZERO_TAIL', file, position: ev.position, message: `${ev.length} zero bytes after the last batch (preallocated segment)` })
-      else findings.push({ severity: 'error', code: 'TRUNCATED_TAIL', file, position: ev.position, message: `${ev.length} bytes at the end do not form a complete batch${ev.declaredSize !== undefined ? ` (declared size ${ev.declaredSize})` : ''}` })
+      findings.push(tailFinding(ev, file))
       return false
     case 'corrupt':
-      findings.push({ severity: 'error', code: ev.code, file, position: ev.position, message: ev.message })
+      findings.push(corruptFinding(ev, file))
       return false
   }
 }
@@ -233,7 +231,7 @@ function readTxnIndexes (dir: string, names: string[], findings: Finding[]): Txn
       out.addFile(file, buf)
       if (buf.length % ABORTED_TXN_SIZE !== 0) findings.push({ severity: 'warning', code: 'TXNINDEX_PARTIAL_ENTRY', file, position: buf.length - (buf.length % ABORTED_TXN_SIZE), message: `${buf.length % ABORTED_TXN_SIZE} bytes after the last complete entry` })
     } catch (e) {
-      findings.push({ severity: 'error', code: 'UNREADABLE_FILE', file, message: describeFsError(e) })
+      findings.push(finding('UNREADABLE', describeFsError(e), { file }))
     }
   }
   return out
@@ -245,14 +243,19 @@ function readSnapshots (dir: string, names: string[], findings: Finding[]): Snap
     const file = path.join(dir, n)
     try {
       const s = decodeProducerSnapshot(readSmallFile(file))
-      if (!s.crcValid || s.schemaError !== undefined) {
-        findings.push({ severity: 'warning', code: 'SNAPSHOT_INVALID', file, message: `producer snapshot not used: ${s.schemaError ?? `crc stored ${s.crc} != computed ${s.crcComputed}`}` })
+      // the same codes as `dump` gives the file; the analysis goes on without the snapshot
+      if (s.schemaError !== undefined) {
+        findings.push(finding('SNAPSHOT_SCHEMA', `producer snapshot not used: ${s.schemaError}`, { file, position: s.schemaErrorPosition ?? 0 }))
+        continue
+      }
+      if (!s.crcValid) {
+        findings.push(finding('SNAPSHOT_CRC', `producer snapshot not used: crc stored ${s.crc} != computed ${s.crcComputed}`, { file, position: 2 }))
         continue
       }
       out.push({ offset: BigInt(n.slice(0, 20)), file, producers: s.entries.map((e) => ({ producerId: e.producerId, producerEpoch: e.producerEpoch,
         coordinatorEpoch: e.coordinatorEpoch, currentTxnFirstOffset: e.currentTxnFirstOffset, lastTimestamp: e.timestamp, lastOffset: e.lastOffset })) })
     } catch (e) {
-      findings.push({ severity: 'warning', code: 'UNREADABLE_FILE', file, message: describeFsError(e) })
+      findings.push(finding('UNREADABLE', describeFsError(e), { file }))
     }
   }
   return out
@@ -285,7 +288,7 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
   for (const f of logs) {
     let src: FileSource
     try { src = new FileSource(f.path) } catch (e) {
-      findings.push({ severity: 'error', code: 'UNREADABLE_FILE', file: f.path, message: describeFsError(e) })
+      findings.push(finding('UNREADABLE', describeFsError(e), { file: f.path }))
       continue
     }
     try {

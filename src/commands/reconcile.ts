@@ -1,8 +1,8 @@
 // `tsdump reconcile`: LEO, HW, LSO and consumer-visible record counts per partition, totals per topic.
 import { Chalk } from 'chalk'
-import { hasErrors } from '../analysis/findings.js'
+import { exitCodeFor } from '../analysis/findings.js'
 import type { PartitionReport } from '../analysis/reconcile.js'
-import type { CliContext } from '../cli/context.js'
+import type { CliContext } from './context.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import { reconcileJson } from '../format/txn-json.js'
 import { formatFindings, formatReconcile } from '../format/txn-text.js'
@@ -39,5 +39,5 @@ export async function runReconcile (opts: ReconcileOptions, ctx: CliContext): Pr
     const errChalk = new Chalk({ level: 0 })
     for (const d of done) ctx.stderr.write(formatFindings(d.scanned.label, d.report.findings.filter((f) => f.severity !== 'info'), errChalk))
   }
-  return done.some((d) => hasErrors(d.report.findings)) ? 1 : 0
+  return exitCodeFor(done.flatMap((d) => d.report.findings))
 }

@@ -1,6 +1,8 @@
 // Reads the records of a __transaction_state partition (full record decoding: keys and values are
 // needed) into pure TransactionStateRecord values.
 import type { Finding } from '../analysis/findings.js'
+import { finding } from '../analysis/findings.js'
+import { decodeFinding } from '../analysis/log-findings.js'
 import type { TransactionStateRecord } from '../analysis/transaction-state.js'
 import { decodeTransactionLogKey, decodeTransactionLogValue } from '../decode/internal-topics.js'
 import { DecodeError } from '../decode/errors.js'
@@ -16,7 +18,7 @@ export function readTransactionLog (dir: PartitionDir): { records: TransactionSt
   for (const f of dir.files.filter((x) => x.kind === 'log')) {
     let src: FileSource
     try { src = new FileSource(f.path) } catch (e) {
-      findings.push({ severity: 'error', code: 'UNREADABLE_FILE', file: f.path, message: describeFsError(e) })
+      findings.push(finding('UNREADABLE', describeFsError(e), { file: f.path }))
       continue
     }
     try {
@@ -31,7 +33,7 @@ export function readTransactionLog (dir: PartitionDir): { records: TransactionSt
           }
         } catch (e) {
           if (!(e instanceof DecodeError)) throw e
-          findings.push({ severity: 'error', code: e.code, file: f.path, position: e.position, message: e.message })
+          findings.push(decodeFinding(e, f.path))
         }
       }
     } finally { src.close() }

@@ -2,11 +2,12 @@
 // known state of each transactional id.
 import { Chalk } from 'chalk'
 import type { ChalkInstance } from 'chalk'
-import { hasErrors } from '../analysis/findings.js'
+import type { Finding } from '../analysis/findings.js'
+import { exitCodeFor } from '../analysis/findings.js'
 import { buildLane } from '../analysis/timeline.js'
 import type { TransactionalIdState } from '../analysis/transaction-state.js'
 import { lastTransactionStates } from '../analysis/transaction-state.js'
-import type { CliContext } from '../cli/context.js'
+import type { CliContext } from './context.js'
 import type { Json } from '../format/txn-json.js'
 import { findingJson } from '../format/txn-json.js'
 import { formatFindings, formatLane, formatTable, formatTimeline } from '../format/txn-text.js'
@@ -47,14 +48,14 @@ export async function runTxns (opts: TxnsOptions, ctx: CliContext): Promise<numb
   const chalk = new Chalk({ level: opts.color === false ? 0 : ctx.colorLevel })
   const plain = new Chalk({ level: 0 })
   const out: Json[] = []
-  let errors = false
+  const reported: Finding[] = []
   for (const { scanned, report } of done) {
     const path = scanned.dir.path
     if (scanned.dir.topic === '__transaction_state') {
       const { records, findings } = readTransactionLog(scanned.dir)
       const states = lastTransactionStates(records)
       const all = [...report.findings, ...findings]
-      errors ||= hasErrors(all)
+      reported.push(...all)
       if (opts.json === true) {
         out.push({ topic: report.topic, partition: report.partition, path, transactionalIds: states.map(transactionalIdJson), findings: all.map(findingJson) })
       } else {
@@ -63,7 +64,7 @@ export async function runTxns (opts: TxnsOptions, ctx: CliContext): Promise<numb
       }
       continue
     }
-    errors ||= hasErrors(report.findings)
+    reported.push(...report.findings)
     const timeline = report.timeline!
     const runs = timeline.runs
     const lane = buildLane(timeline, opts.width ?? 80)
@@ -75,5 +76,5 @@ export async function runTxns (opts: TxnsOptions, ctx: CliContext): Promise<numb
     }
   }
   if (opts.json === true) { writeJson(ctx.stdout, { partitions: out }); ctx.stdout.write('\n') }
-  return errors ? 1 : 0
+  return exitCodeFor(reported)
 }

@@ -1,34 +1,3 @@
-// Every decoding problem carries a stable code and the absolute byte position where it was found.
-
-export type DecodeErrorCode =
-  | 'TRUNCATED'
-  | 'BAD_LENGTH'
-  | 'BAD_MAGIC'
-  | 'CRC_MISMATCH'
-  | 'VARINT_TOO_LONG'
-  | 'UNSUPPORTED_CODEC'
-  | 'DECOMPRESS_FAILED'
-  | 'DECOMPRESSED_TOO_LARGE'
-  | 'RECORD_COUNT_MISMATCH'
-  | 'BAD_CONTROL_RECORD'
-  | 'BAD_RECORD'
-
-export interface DecodeContext {
-  batchPosition?: number
-  baseOffset?: bigint
-  recordIndex?: number
-  field?: string
-}
-
-export class DecodeError extends Error {
-  override readonly name = 'DecodeError'
-  constructor (
-    readonly code: DecodeErrorCode,
-    message: string,
-    readonly position: number,
-    readonly context: DecodeContext = {},
-    options?: ErrorOptions,
-  ) {
-    super(message, options)
-  }
-}
+// DecodeError lives in bytes/ because the bounds-checked ByteReader throws it; decoders import it from here.
+export type { DecodeContext, DecodeErrorCode } from '../bytes/decode-error.js'
+export { DecodeError } from '../bytes/decode-error.js'

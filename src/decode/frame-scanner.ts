@@ -3,7 +3,7 @@
 //
 // Each entry starts with offset int64, size int32, magic int8 (17 bytes, HEADER_SIZE_UP_TO_MAGIC).
 import { crc32c } from '../bytes/crc32c.js'
-import type { SegmentSource } from '../io/segment-source.js'
+import type { SegmentSource } from './segment-source.js'
 import * as L from './layout.js'
 
 export interface FrameEvent {

@@ -1,7 +1,7 @@
 // One pass over a .log (or KRaft .checkpoint) file: frames → decoded v2 headers with CRC results and
 // control-record meaning, legacy entries passed through, tails and framing damage as events.
 // Record bodies are decoded only by callers that ask for them (deep iteration).
-import type { SegmentSource } from '../io/segment-source.js'
+import type { SegmentSource } from './segment-source.js'
 import type { BatchHeader } from './batch-header.js'
 import { computeBatchCrc, decodeBatchHeader } from './batch-header.js'
 import { ATTRIBUTES_OFFSET, COMPRESSION_CODEC_MASK, CONTROL_FLAG_MASK, CRC_OFFSET, LAST_OFFSET_DELTA_OFFSET, LOG_OVERHEAD, RECORD_BATCH_OVERHEAD, RECORDS_COUNT_OFFSET, SIZE_OFFSET } from './layout.js'

@@ -1,7 +1,7 @@
 // JSON.stringify for outputs that can outgrow one string (V8 caps strings near 512 MiB; `txns --json`
 // on a 1 GiB segment of small transactions goes past it). Same text as JSON.stringify(value), written
 // in pieces: containers element by element, flat objects and arrays of scalars in one call.
-import type { Writer } from '../cli/context.js'
+import type { Writer } from './writer.js'
 
 function flat (value: object): boolean {
   for (const v of Object.values(value)) if (v !== null && typeof v === 'object') return false

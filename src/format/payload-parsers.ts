@@ -1,4 +1,5 @@
 // Key/payload rendering for --print-data-log: plain decoders, or Kafka's internal-topic parsers.
+import type { FormattedRecord } from '../decode/internal-topics.js'
 import type { DecoderName } from './value-decoders.js'
 import { decodeValue } from './value-decoders.js'
 
@@ -15,12 +16,33 @@ export function decoderParser (keyDecoder: DecoderName, valueDecoder: DecoderNam
   }
 }
 
-const registry = new Map<string, () => Promise<PayloadParserFn>>()
-
-/** Internal-topic parsers (offsets, transaction-log, cluster-metadata) register loaders here; they load when used. */
-export function registerPayloadParser (name: string, load: () => Promise<PayloadParserFn>): void {
-  registry.set(name, load)
+// Kafka aborts the whole run on a record without a key; tsdump prints the reason in the key position instead.
+function toParsed (r: FormattedRecord): ParsedPayload {
+  const out: ParsedPayload = {}
+  if (r.error !== undefined) out.key = r.error
+  else if (r.key !== undefined) out.key = r.key
+  if (r.payload !== undefined) out.payload = r.payload
+  return out
 }
+
+/**
+ * The internal-topic parsers behind --transaction-log-decoder / --offsets-decoder / --cluster-metadata-decoder,
+ * loaded only when asked for (they are large and most dumps never use them). A new internal-topic parser is one entry here.
+ */
+const registry = new Map<string, () => Promise<PayloadParserFn>>([
+  ['transaction-log', async () => {
+    const { formatTransactionLogRecord } = await import('../decode/internal-topics.js')
+    return (k, v, o) => toParsed(formatTransactionLogRecord(k, v, o))
+  }],
+  ['offsets', async () => {
+    const { formatOffsetsRecord } = await import('../decode/internal-topics.js')
+    return (k, v, o) => toParsed(formatOffsetsRecord(k, v, o))
+  }],
+  ['cluster-metadata', async () => {
+    const { formatClusterMetadataRecord } = await import('./metadata-text.js')
+    return (_k, v, o) => ({ payload: formatClusterMetadataRecord(v, o) })
+  }],
+])
 
 export async function getPayloadParser (name: string): Promise<PayloadParserFn | undefined> {
   const load = registry.get(name)

@@ -1,4 +1,4 @@
-import type { SegmentSource } from './segment-source.js'
+import type { SegmentSource } from '../decode/segment-source.js'
 
 /** A whole input already in memory (stdin, tests). */
 export class BufferSource implements SegmentSource {

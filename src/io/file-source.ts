@@ -1,7 +1,7 @@
 // Positional reads on a read-only descriptor: memory is bounded by the caller's window, files over
 // 2 GiB work (fs.readFile would fail with ERR_FS_FILE_TOO_LARGE), and nothing is created or locked.
 import * as fs from 'node:fs'
-import type { SegmentSource } from './segment-source.js'
+import type { SegmentSource } from '../decode/segment-source.js'
 
 export class FileSource implements SegmentSource {
   readonly size: number

@@ -1,15 +1,2 @@
-// Where bytes come from. Decoders never touch node:fs; they ask a SegmentSource for a range.
-
-export interface SegmentSource {
-  /** a name for messages (the path as the user gave it) */
-  readonly name: string
-  /** total size in bytes */
-  readonly size: number
-  /** Read [position, position + length) into a fresh buffer; returns fewer bytes only at end of input. */
-  readAt (position: number, length: number): Buffer
-  /** Read into `target` (reused by the caller) from `position`; returns the byte count, fewer only at end of input. */
-  readInto (target: Buffer, position: number, length: number): number
-  /** bytes read so far, for the progress line and the benchmark's "bytes touched" figure */
-  readonly bytesRead: number
-  close (): void
-}
+// The interface lives with its users in decode/ (decoders ask a SegmentSource for byte ranges); io/ implements it.
+export type { SegmentSource } from '../decode/segment-source.js'

@@ -1,0 +1,15 @@
+// What a command needs from the outside world: writers, colour level, environment.
+// Commands never touch process.stdout or process.exit; cli/main.ts builds this and owns those.
+import type { Writer } from '../format/writer.js'
+
+export interface CliContext {
+  stdout: Writer
+  stderr: Writer
+  /** chalk colour level for stdout (0 = none) */
+  colorLevel: 0 | 1 | 2 | 3
+  /** stderr is a terminal: progress lines allowed */
+  stderrIsTTY: boolean
+  env: Record<string, string | undefined>
+  /** current time, injectable for tests of age computations */
+  now: () => number
+}

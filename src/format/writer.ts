@@ -1,0 +1,31 @@
+// Where output goes. format/ writes lines into a Writer; cli/ supplies the real one (FdWriter) and
+// tests a StringWriter.
+
+export interface Writer {
+  write (s: string): void
+  /**
+   * Byte-level output for hot paths: reserve(n) guarantees n writable bytes in `buffer` starting at the
+   * returned position; commit(end) publishes buffer[position, end). Nothing else may write in between.
+   */
+  reserve (n: number): number
+  readonly buffer: Buffer
+  commit (end: number): void
+  flush (): void
+  /** true once the reader went away (EPIPE): commands should stop producing output */
+  readonly closed: boolean
+}
+
+/** Collects output in memory (tests, in-process runs). */
+export class StringWriter implements Writer {
+  text = ''
+  closed = false
+  buffer: Buffer = Buffer.alloc(64 * 1024)
+  write (s: string): void { this.text += s }
+  reserve (n: number): number {
+    if (n > this.buffer.length) this.buffer = Buffer.alloc(n)
+    return 0
+  }
+
+  commit (end: number): void { this.text += this.buffer.toString('utf8', 0, end) }
+  flush (): void {}
+}

@@ -1,0 +1,38 @@
+// The layer rule is checked, not just written down: dependency-cruiser with the repository's config over
+// src/ must report no violation, and the same config must reject a wrong-way type-only import.
+import { spawnSync } from 'node:child_process'
+import * as fs from 'node:fs'
+import * as os from 'node:os'
+import * as path from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { REPO_ROOT } from './support/paths.js'
+
+const depcruise = path.join(REPO_ROOT, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs')
+const config = path.join(REPO_ROOT, '.dependency-cruiser.cjs')
+
+function cruise (cwd: string): { code: number | null, out: string } {
+  const r = spawnSync(process.execPath, [depcruise, 'src', '--config', config, '--output-type', 'err'], { cwd, encoding: 'utf8' })
+  return { code: r.status, out: r.stdout + r.stderr }
+}
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-layers-'))
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }))
+
+describe('layers: bytes -> decode -> analysis -> format -> commands -> cli', () => {
+  it('src/ has no wrong-way import', () => {
+    const r = cruise(REPO_ROOT)
+    expect(r.out).toContain('no dependency violations')
+    expect(r.code).toBe(0)
+  })
+
+  it('a type-only import from decode into cli fails the check', () => {
+    fs.mkdirSync(path.join(tmp, 'src', 'decode'), { recursive: true })
+    fs.mkdirSync(path.join(tmp, 'src', 'cli'), { recursive: true })
+    fs.writeFileSync(path.join(tmp, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true }, include: ['src'] }))
+    fs.writeFileSync(path.join(tmp, 'src', 'cli', 'context.ts'), 'export interface Ctx { n: number }\n')
+    fs.writeFileSync(path.join(tmp, 'src', 'decode', 'x.ts'), "import type { Ctx } from '../cli/context.js'\nexport const f = (c: Ctx): number => c.n\n")
+    const r = cruise(tmp)
+    expect(r.out).toContain('decode-imports-only-below')
+    expect(r.code).not.toBe(0)
+  })
+})
