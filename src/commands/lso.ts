@@ -1,25 +1,19 @@
 // `tsdump lso`: for each partition whose LSO < HW, the blocking transaction and how to abort it.
-import { Chalk } from 'chalk'
-import type { ChalkInstance } from 'chalk'
 import { transactionStatePartitionFor, javaStringHashCode } from '../analysis/coordinator.js'
-import { EXIT_FINDINGS, exitCodeFor } from '../analysis/findings.js'
-import type { BlockingTransaction } from '../analysis/lso.js'
+import { EXIT_FINDINGS, EXIT_USAGE } from '../analysis/findings.js'
 import { abortCommands, findBlockingTransaction } from '../analysis/lso.js'
-import type { TransactionalIdState } from '../analysis/transaction-state.js'
+import type { LsoResult } from '../analysis/partition-results.js'
 import { lastTransactionStates } from '../analysis/transaction-state.js'
+import type { PartitionFormat } from '../format/partition-printer.js'
+import { createPartitionPrinter } from '../format/partition-printer.js'
 import type { CliContext } from './context.js'
-import type { Json } from '../format/txn-json.js'
-import { findingJson, jsonInt64, jsonInt64OrNull } from '../format/txn-json.js'
-import { formatFindings } from '../format/txn-text.js'
-import { transactionalIdJson } from '../format/txn-timeline-json.js'
-import type { Reconciled } from './reconcile.js'
-import { reconcilePaths } from './reconcile.js'
+import { partitionExitCode, scanPaths, writeUnusable } from './reconcile.js'
 import { readTransactionLog } from './transaction-log-scan.js'
-import { isoTime } from '../format/timestamp.js'
+import type { ScannedPartition } from './partition-scan.js'
 
 export interface LsoOptions {
   paths: string[]
-  json?: boolean
+  format?: PartitionFormat
   color?: boolean
   bootstrapServer?: string
   maxTransactionTimeoutMinutes?: number
@@ -27,82 +21,31 @@ export interface LsoOptions {
   transactionStatePartitions?: number
 }
 
-interface Blocked { d: Reconciled, blocking: BlockingTransaction | null, commands: string[], ids: TransactionalIdState[] }
-
-function ts (v: bigint | null): string { return v === null ? 'unknown' : `${v} (${isoTime(v)})` }
-
-function formatBlocked (b: Blocked, timeoutMin: number, chalk: ChalkInstance): string {
-  const r = b.d.report
-  const label = chalk.bold(b.d.scanned.label)
-  const t = b.blocking
-  if (t === null) return `${label}: LSO ${r.lastStableOffset} = HW ${r.highWatermark}, nothing is blocked\n`
-  const age = t.ageMs === null ? 'unknown' : `${(Number(t.ageMs) / 60000).toFixed(1)} min`
-  const verdict = t.state === 'awaiting-high-watermark'
-    ? chalk.green('ended; its marker is not below the high watermark yet')
-    : t.hanging ? chalk.red(`HANGING (older than ${timeoutMin} min)`) : chalk.yellow(`open, within ${timeoutMin} min`)
-  const lines = [
-    `${label}: LSO ${r.lastStableOffset} < HW ${r.highWatermark} (${r.highWatermarkSource}), ${t.recordsWaiting} records waiting`,
-    `  blocking transaction: producerId ${t.producerId} producerEpoch ${t.producerEpoch} coordinatorEpoch ${t.coordinatorEpoch === null ? 'unknown' : `${t.coordinatorEpoch} (from the ${t.coordinatorEpochSource})`}`,
-    `  first offset ${t.firstOffset}${t.seeded ? ' (before the log start, from a producer snapshot)' : ''}, last data offset ${t.lastOffset ?? 'unknown'}, ${t.records} records`,
-    `  first timestamp ${ts(t.firstTimestamp)}, last timestamp ${ts(t.lastTimestamp)}`,
-    `  age ${age} before the newest batch (${ts(t.newestTimestamp)}): ${verdict}`,
-  ]
-  for (const s of b.ids) lines.push(`  transactional id ${s.transactionalId}: ${s.deleted ? 'deleted' : `state ${s.state}, epoch ${s.producerEpoch}, partitions [${s.partitions.join(',')}]`}`)
-  if (r.openTransactions.length > 1) lines.push(`  ${r.openTransactions.length - 1} more open transaction(s) behind it`)
-  if (t.state === 'open') {
-    lines.push('  to abort it:')
-    for (const c of b.commands) lines.push(`    ${c}`)
-  }
-  return lines.join('\n') + '\n'
-}
-
-function blockedJson (b: Blocked): Json {
-  const r = b.d.report
-  const t = b.blocking
-  return {
-    topic: r.topic, partition: r.partition, path: b.d.scanned.dir.path, highWatermark: jsonInt64(r.highWatermark),
-    highWatermarkSource: r.highWatermarkSource, lastStableOffset: jsonInt64(r.lastStableOffset), blocked: t !== null,
-    blocking: t === null ? null : {
-      producerId: jsonInt64(t.producerId), producerEpoch: t.producerEpoch, coordinatorEpoch: t.coordinatorEpoch, coordinatorEpochSource: t.coordinatorEpochSource,
-      firstOffset: jsonInt64(t.firstOffset), lastOffset: jsonInt64OrNull(t.lastOffset), records: t.records, recordsWaiting: t.recordsWaiting,
-      firstTimestamp: jsonInt64OrNull(t.firstTimestamp), lastTimestamp: jsonInt64OrNull(t.lastTimestamp), newestTimestamp: jsonInt64OrNull(t.newestTimestamp),
-      ageMs: jsonInt64OrNull(t.ageMs), state: t.state, seeded: t.seeded, hanging: t.hanging, transactionalIds: b.ids.map(transactionalIdJson), commands: b.commands,
-    },
-    openTransactions: r.openTransactions.length,
-    findings: r.findings.map(findingJson),
-  }
+/** The transaction holding back each partition's LSO, how to abort it, and (optionally) a transactional id's coordinator. */
+export function lso (paths: string[], opts: Omit<LsoOptions, 'paths' | 'format' | 'color'> = {}): LsoResult {
+  const timeoutMin = opts.maxTransactionTimeoutMinutes ?? 15
+  const bootstrap = opts.bootstrapServer ?? 'localhost:9092'
+  const done = scanPaths(paths)
+  const isState = (p: ScannedPartition): boolean => p.dir.topic === '__transaction_state'
+  const states = done.scanned.filter(isState).flatMap((p) => lastTransactionStates(readTransactionLog(p.dir).records))
+  const partitions = done.scanned.filter((p) => !isState(p)).map((p) => {
+    const blocking = findBlockingTransaction(p.report, p.snapshots, timeoutMin * 60_000)
+    const commands = blocking === null ? [] : abortCommands(bootstrap, p.report.topic, p.report.partition, blocking)
+    const ids = blocking === null ? [] : states.filter((s) => s.producerId === blocking.producerId)
+    return { label: p.label, path: p.dir.path, report: p.report, blocking, commands, ids }
+  })
+  const n = opts.transactionStatePartitions ?? 50
+  const coordinator = opts.transactionalId === undefined ? null
+    : { transactionalId: opts.transactionalId, hashCode: javaStringHashCode(opts.transactionalId), partitionCount: n,
+        partition: transactionStatePartitionFor(opts.transactionalId, n) }
+  return { unusable: done.unusable, maxTransactionTimeoutMinutes: timeoutMin, partitions, hanging: partitions.some((b) => b.blocking?.hanging === true), coordinator }
 }
 
 export async function runLso (opts: LsoOptions, ctx: CliContext): Promise<number> {
-  const done = reconcilePaths(opts.paths, ctx)
-  if (done === 2) return 2
-  const chalk = new Chalk({ level: opts.color === false ? 0 : ctx.colorLevel })
-  const timeoutMin = opts.maxTransactionTimeoutMinutes ?? 15
-  const bootstrap = opts.bootstrapServer ?? 'localhost:9092'
-  const states = done.filter((d) => d.scanned.dir.topic === '__transaction_state').flatMap((d) => lastTransactionStates(readTransactionLog(d.scanned.dir).records))
-  const blocked: Blocked[] = done.filter((d) => d.scanned.dir.topic !== '__transaction_state').map((d) => {
-    const blocking = findBlockingTransaction(d.report, d.scanned.snapshots, timeoutMin * 60_000)
-    const commands = blocking === null ? [] : abortCommands(bootstrap, d.report.topic, d.report.partition, blocking)
-    const ids = blocking === null ? [] : states.filter((s) => s.producerId === blocking.producerId)
-    return { d, blocking, commands, ids }
-  })
-  const n = opts.transactionStatePartitions ?? 50
-  const coord = opts.transactionalId === undefined ? null
-    : { transactionalId: opts.transactionalId, hashCode: javaStringHashCode(opts.transactionalId), partitionCount: n,
-        partition: transactionStatePartitionFor(opts.transactionalId, n) }
-  const hanging = blocked.some((b) => b.blocking?.hanging === true)
-  if (opts.json === true) {
-    ctx.stdout.write(JSON.stringify({ maxTransactionTimeoutMinutes: timeoutMin, partitions: blocked.map(blockedJson), hanging,
-      ...(coord !== null ? { coordinator: { ...coord, topicPartition: `__transaction_state-${coord.partition}` } } : {}) }) + '\n')
-  } else {
-    for (const b of blocked) ctx.stdout.write(formatBlocked(b, timeoutMin, chalk))
-    if (coord !== null) {
-      ctx.stdout.write(`transactional id ${coord.transactionalId} is coordinated by __transaction_state-${coord.partition}` +
-        ` (abs(hashCode ${coord.hashCode}) % ${n})\n`)
-    }
-    const plain = new Chalk({ level: 0 })
-    for (const b of blocked) ctx.stderr.write(formatFindings(b.d.scanned.label, b.d.report.findings.filter((f) => f.severity !== 'info'), plain))
-  }
+  const r = lso(opts.paths, opts)
+  writeUnusable(r.unusable, ctx)
+  if (r.unusable.length > 0) return EXIT_USAGE
+  createPartitionPrinter(opts.format ?? 'text', ctx, opts.color === false ? 0 : ctx.colorLevel).lso(r)
   // a hanging transaction is a problem in the data even when no file is damaged
-  return Math.max(hanging ? EXIT_FINDINGS : 0, exitCodeFor(blocked.flatMap((b) => b.d.report.findings)))
+  return partitionExitCode(r.unusable, r.partitions.flatMap((p) => p.report.findings), r.hanging ? EXIT_FINDINGS : 0)
 }

@@ -22,7 +22,6 @@ import type { PartitionReport } from '../analysis/partition-analyzer.js'
 import { PartitionAnalyzer } from '../analysis/partition-analyzer.js'
 import { TxnIndexTable } from '../analysis/txn-index-check.js'
 import type { BatchFacts, SnapshotInput } from '../analysis/txn-input.js'
-import type { CliContext } from './context.js'
 import type { EndTxnMarkerFacts } from '../decode/control-fast.js'
 import { readEndTxnMarkerFast } from '../decode/control-fast.js'
 import { ABORTED_TXN_SIZE } from '../decode/index-files.js'
@@ -314,17 +313,14 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
 }
 
 /**
- * Resolve paths to partitions that have .log files. On unusable input writes the reasons to stderr
- * and returns the exit code 2.
+ * Resolve paths to partitions that have .log files. `unusable` holds one message per path that could not
+ * be used (the commands then exit 2).
  */
-export function resolvePartitions (paths: string[], ctx: CliContext): PartitionDir[] | 2 {
+export function resolvePartitions (paths: string[]): { partitions: PartitionDir[], unusable: string[] } {
   const d = discover(paths)
-  for (const p of d.problems) ctx.stderr.write(`tsdump: ${p.path}: ${p.message}\n`)
-  if (d.problems.length > 0) return 2
-  const parts = d.partitions.filter((p) => p.files.some((f) => f.kind === 'log'))
-  if (parts.length === 0) {
-    ctx.stderr.write(`tsdump: no .log segment files found in ${paths.join(', ')}\n`)
-    return 2
-  }
-  return parts
+  const unusable = d.problems.map((p) => `${p.path}: ${p.message}`)
+  if (unusable.length > 0) return { partitions: [], unusable }
+  const partitions = d.partitions.filter((p) => p.files.some((f) => f.kind === 'log'))
+  if (partitions.length === 0) return { partitions, unusable: [`no .log segment files found in ${paths.join(', ')}`] }
+  return { partitions, unusable }
 }

@@ -1,43 +1,47 @@
 // `tsdump reconcile`: LEO, HW, LSO and consumer-visible record counts per partition, totals per topic.
-import { Chalk } from 'chalk'
-import { exitCodeFor } from '../analysis/findings.js'
-import type { PartitionReport } from '../analysis/reconcile.js'
-import type { CliContext } from './context.js'
+import type { Finding } from '../analysis/findings.js'
+import { EXIT_USAGE, exitCodeFor } from '../analysis/findings.js'
+import type { ReconcileResult } from '../analysis/partition-results.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
-import { reconcileJson } from '../format/txn-json.js'
-import { formatFindings, formatReconcile } from '../format/txn-text.js'
+import type { PartitionFormat } from '../format/partition-printer.js'
+import { createPartitionPrinter } from '../format/partition-printer.js'
+import type { CliContext } from './context.js'
 import type { ScannedPartition, ScanOptions } from './partition-scan.js'
 import { resolvePartitions, scanPartition } from './partition-scan.js'
 
 export interface ReconcileOptions {
   paths: string[]
-  json?: boolean
+  /** printer: text (default) or json */
+  format?: PartitionFormat
   color?: boolean
 }
 
-export interface Reconciled { scanned: ScannedPartition, report: PartitionReport }
-
-/** Scan and reconcile every partition under `paths`, one at a time; 2 on unusable input. */
-export function reconcilePaths (paths: string[], ctx: CliContext, opts: ScanOptions = {}): Reconciled[] | 2 {
-  const parts = resolvePartitions(paths, ctx)
-  if (parts === 2) return 2
+/** Scan every partition under `paths`, one at a time (the partitions keep their directory listing). */
+export function scanPaths (paths: string[], opts: ScanOptions = {}): { unusable: string[], scanned: ScannedPartition[] } {
+  const { partitions, unusable } = resolvePartitions(paths)
   const cps = new Map<string, OffsetCheckpoint | null>()
-  return parts.map((p) => {
-    const scanned = scanPartition(p, cps, opts)
-    return { scanned, report: scanned.report }
-  })
+  return { unusable, scanned: partitions.map((p) => scanPartition(p, cps, opts)) }
+}
+
+/** Scan and reconcile every partition under `paths`. */
+export function reconcile (paths: string[], opts: ScanOptions = {}): ReconcileResult {
+  const { unusable, scanned } = scanPaths(paths, opts)
+  return { unusable, partitions: scanned.map((s) => ({ label: s.label, path: s.dir.path, report: s.report, snapshots: s.snapshots })) }
+}
+
+/** exit code of a partition command: unusable input 2, else the findings' rule (plus `extra`) */
+export function partitionExitCode (unusable: readonly string[], findings: readonly Finding[], extra = 0): number {
+  return unusable.length > 0 ? EXIT_USAGE : Math.max(extra, exitCodeFor(findings))
+}
+
+export function writeUnusable (unusable: readonly string[], ctx: CliContext): void {
+  for (const u of unusable) ctx.stderr.write(`tsdump: ${u}\n`)
 }
 
 export async function runReconcile (opts: ReconcileOptions, ctx: CliContext): Promise<number> {
-  const done = reconcilePaths(opts.paths, ctx)
-  if (done === 2) return 2
-  const chalk = new Chalk({ level: opts.color === false ? 0 : ctx.colorLevel })
-  if (opts.json === true) {
-    ctx.stdout.write(JSON.stringify(reconcileJson(done.map((d) => ({ report: d.report, path: d.scanned.dir.path })))) + '\n')
-  } else {
-    ctx.stdout.write(formatReconcile(done.map((d) => d.report), done.map((d) => d.scanned.label), chalk))
-    const errChalk = new Chalk({ level: 0 })
-    for (const d of done) ctx.stderr.write(formatFindings(d.scanned.label, d.report.findings.filter((f) => f.severity !== 'info'), errChalk))
-  }
-  return exitCodeFor(done.flatMap((d) => d.report.findings))
+  const r = reconcile(opts.paths)
+  writeUnusable(r.unusable, ctx)
+  if (r.unusable.length > 0) return EXIT_USAGE
+  createPartitionPrinter(opts.format ?? 'text', ctx, opts.color === false ? 0 : ctx.colorLevel).reconcile(r)
+  return partitionExitCode(r.unusable, r.partitions.flatMap((p) => p.report.findings))
 }

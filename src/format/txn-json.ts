@@ -2,14 +2,13 @@
 // safe integers and strings otherwise, so jq users get numbers for ordinary offsets without losing
 // precision on producer ids near 2^63.
 import type { Finding } from '../analysis/findings.js'
+import { int64 } from './json-int64.js'
 import type { OpenTransaction, PartitionReport } from '../analysis/reconcile.js'
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json }
 
-/** bigint → number when within ±Number.MAX_SAFE_INTEGER, else its decimal string */
-export function jsonInt64 (v: bigint): number | string {
-  return v <= BigInt(Number.MAX_SAFE_INTEGER) && v >= -BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString()
-}
+/** bigint → number when within ±Number.MAX_SAFE_INTEGER, else its decimal string (the one rule, json-int64.ts) */
+export const jsonInt64: (v: bigint) => number | string = int64
 
 export function jsonInt64OrNull (v: bigint | null): number | string | null {
   return v === null ? null : jsonInt64(v)

@@ -103,7 +103,7 @@ describe('reconcile of a partition with 200k tiny batches', () => {
     for (let i = 0; i < t.length; i++) entries.push({ producerId: t.producerId(i), firstOffset: t.firstOffset(i), lastOffset: t.lastOffset(i), lastStableOffset: t.lastStableOffset(i) })
     fs.writeFileSync(path.join(dir, '00000000000000000000.txnindex'), encodeTxnIndex(entries))
     const before = process.memoryUsage().heapUsed
-    const r = await runCommand(runReconcile, { paths: [dir], json: true })
+    const r = await runCommand(runReconcile, { paths: [dir], format: 'json' })
     const grew = process.memoryUsage().heapUsed - before
     expect(r.code).toBe(0)
     const aborted = Math.ceil(N_ROUNDS / 3)

@@ -43,7 +43,7 @@ describe('reconcile against real broker fixtures', () => {
   for (const s of scenarios) {
     it(s, async () => {
       const expected = expectedPartitions(JSON.parse(fs.readFileSync(path.join(BROKER, s, 'expected.json'), 'utf8')))
-      const r = await runCommand(runReconcile, { paths: [path.join(BROKER, s, 'logs')], json: true })
+      const r = await runCommand(runReconcile, { paths: [path.join(BROKER, s, 'logs')], format: 'json' })
       expect(r.code).toBeLessThan(2)
       const got = (JSON.parse(r.out) as { partitions: Array<Record<string, unknown>> }).partitions
       for (const e of expected) {
@@ -52,7 +52,7 @@ describe('reconcile against real broker fixtures', () => {
         if (e.highWatermark !== undefined) expect(p!.highWatermark, `${e.topic}-${e.partition} HW`).toBe(e.highWatermark)
         if (e.lastStableOffset !== undefined) expect(p!.lastStableOffset, `${e.topic}-${e.partition} LSO`).toBe(e.lastStableOffset)
         if (e.readCommittedRecords !== undefined && p!.readCommitted !== e.readCommittedRecords) {
-          const t = await runCommand(runTxns, { paths: [p!.path as string], json: true })
+          const t = await runCommand(runTxns, { paths: [p!.path as string], format: 'json' })
           const runs = (JSON.parse(t.out) as { partitions: Array<{ runs: Array<{ outcome?: string, interleaved?: boolean }> }> }).partitions[0]!.runs
           expect(runs.some((x) => x.outcome === 'ABORT' && x.interleaved === true), `${e.topic}-${e.partition} read_committed`).toBe(true)
           expect(p!.readCommitted as number).toBeLessThan(e.readCommittedRecords)

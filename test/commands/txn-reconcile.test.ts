@@ -15,7 +15,7 @@ interface PartitionJson {
 interface ReconcileJson { partitions: PartitionJson[], topics: Array<{ topic: string, partitions: number, readCommitted: number, readUncommitted: number }> }
 
 async function reconcileJson (paths: string[]): Promise<{ code: number, json: ReconcileJson, err: string }> {
-  const r = await runCommand(runReconcile, { paths, json: true })
+  const r = await runCommand(runReconcile, { paths, format: 'json' })
   return { code: r.code, json: JSON.parse(r.out) as ReconcileJson, err: r.err }
 }
 

@@ -22,7 +22,7 @@ describe('txns', () => {
   it('--json lists runs with outcome and marker offset', async () => {
     const d = logDir()
     buildOrders11(d)
-    const r = await runCommand(runTxns, { paths: [d.partitionPath('orders-11', 0), d.partitionPath('orders-11', 1)], json: true })
+    const r = await runCommand(runTxns, { paths: [d.partitionPath('orders-11', 0), d.partitionPath('orders-11', 1)], format: 'json' })
     const j = JSON.parse(r.out) as { partitions: Array<{ runs: Array<Record<string, unknown>>, lane: string }> }
     expect(j.partitions[0]!.runs.map((x) => [x.kind, x.firstOffset, x.lastOffset, x.outcome, x.markerOffset, x.producerEpoch])).toEqual([
       ['transaction', 0, 5, 'COMMIT', 6, 0], ['transaction', 7, 14, 'ABORT', 15, 1]])
@@ -72,7 +72,7 @@ describe('lso', () => {
 
   it('exits 0 when the open transaction is younger than --max-transaction-timeout', async () => {
     const d = logDir()
-    const r = await runCommand(runLso, { paths: [hanging(d)], maxTransactionTimeoutMinutes: 30, json: true })
+    const r = await runCommand(runLso, { paths: [hanging(d)], maxTransactionTimeoutMinutes: 30, format: 'json' })
     expect(r.code).toBe(0)
     const j = JSON.parse(r.out) as { partitions: Array<{ blocking: Record<string, unknown> }>, hanging: boolean }
     expect(j.hanging).toBe(false)
@@ -84,7 +84,7 @@ describe('lso', () => {
     const w = new LogWriter()
     w.txn(5n, 1, 1); w.marker(5n, 1, 'COMMIT', 9); w.txn(5n, 1, 2)
     d.segment('ce', 0, 0n, w.batches)
-    const r = await runCommand(runLso, { paths: [d.partitionPath('ce', 0)], json: true })
+    const r = await runCommand(runLso, { paths: [d.partitionPath('ce', 0)], format: 'json' })
     const j = JSON.parse(r.out) as { partitions: Array<{ blocking: Record<string, unknown> }> }
     expect(j.partitions[0]!.blocking).toMatchObject({ coordinatorEpoch: 9, coordinatorEpochSource: 'marker', firstOffset: 2 })
   })

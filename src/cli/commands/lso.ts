@@ -48,7 +48,7 @@ export function registerLso (program: Command, ctx: CliContext, setExit: (code: 
     .option('--transaction-state-partitions <n>', 'partition count of __transaction_state', partitionCount, 50)
     .addHelpText('after', EXAMPLES)
     .action(async (paths: string[], o: LsoCliOptions) => {
-      setExit(await (await import('../../commands/lso.js')).runLso({ paths, json: o.json === true, color: o.color !== false, bootstrapServer: o.bootstrapServer,
+      setExit(await (await import('../../commands/lso.js')).runLso({ paths, format: o.json === true ? 'json' : 'text', color: o.color !== false, bootstrapServer: o.bootstrapServer,
         maxTransactionTimeoutMinutes: o.maxTransactionTimeout, transactionStatePartitions: o.transactionStatePartitions,
         ...(o.transactionalId !== undefined ? { transactionalId: o.transactionalId } : {}) }, ctx))
     })

@@ -21,6 +21,6 @@ export function registerReconcile (program: Command, ctx: CliContext, setExit: (
     .option('--no-color', 'disable colour')
     .addHelpText('after', EXAMPLES)
     .action(async (paths: string[], opts: { json?: boolean, color?: boolean }) => {
-      setExit(await (await import('../../commands/reconcile.js')).runReconcile({ paths, json: opts.json === true, color: opts.color !== false }, ctx))
+      setExit(await (await import('../../commands/reconcile.js')).runReconcile({ paths, format: opts.json === true ? 'json' : 'text', color: opts.color !== false }, ctx))
     })
 }

@@ -30,6 +30,6 @@ export function registerTxns (program: Command, ctx: CliContext, setExit: (code:
     .option('--width <chars>', 'width of the lane picture', parseWidth, 80)
     .addHelpText('after', EXAMPLES)
     .action(async (paths: string[], opts: { json?: boolean, color?: boolean, width: number }) => {
-      setExit(await (await import('../../commands/txns.js')).runTxns({ paths, json: opts.json === true, color: opts.color !== false, width: opts.width }, ctx))
+      setExit(await (await import('../../commands/txns.js')).runTxns({ paths, format: opts.json === true ? 'json' : 'text', color: opts.color !== false, width: opts.width }, ctx))
     })
 }

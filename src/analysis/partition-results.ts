@@ -1,0 +1,65 @@
+// What reconcile, txns and lso find, as plain objects: the library API returns these, and every
+// partition printer (text, json, and the next one, e.g. an HTML report) receives exactly these.
+import type { Finding } from './findings.js'
+import type { BlockingTransaction } from './lso.js'
+import type { PartitionReport } from './partition-analyzer.js'
+import type { LaneChar, TimelineRun } from './timeline.js'
+import type { TransactionalIdState } from './transaction-state.js'
+import type { SnapshotInput } from './txn-input.js'
+
+export interface PartitionResult {
+  /** `topic-partition`, else the directory path */
+  label: string
+  /** the partition directory */
+  path: string
+  report: PartitionReport
+}
+
+export interface ReconcileResult {
+  /** paths that could not be used at all (exit 2), one message each */
+  unusable: string[]
+  partitions: Array<PartitionResult & { snapshots: SnapshotInput[] }>
+}
+
+export interface TimelinePartition extends PartitionResult {
+  kind: 'timeline'
+  runs: readonly TimelineRun[]
+  lane: { chars: LaneChar[], batchesPerChar: number }
+}
+
+/** a __transaction_state partition: the last known state of each transactional id */
+export interface TransactionStatePartition extends PartitionResult {
+  kind: 'transactional-ids'
+  states: TransactionalIdState[]
+  /** the report's findings and those of decoding the transaction log */
+  findings: Finding[]
+}
+
+export interface TxnsResult {
+  unusable: string[]
+  partitions: Array<TimelinePartition | TransactionStatePartition>
+}
+
+export interface LsoPartition extends PartitionResult {
+  blocking: BlockingTransaction | null
+  /** kafka-transactions.sh commands that abort the blocking transaction */
+  commands: string[]
+  /** states of the transactional ids the blocking producer has (from __transaction_state partitions given) */
+  ids: TransactionalIdState[]
+}
+
+export interface CoordinatorLookup {
+  transactionalId: string
+  hashCode: number
+  partitionCount: number
+  partition: number
+}
+
+export interface LsoResult {
+  unusable: string[]
+  maxTransactionTimeoutMinutes: number
+  partitions: LsoPartition[]
+  /** some partition's blocking transaction is older than the timeout */
+  hanging: boolean
+  coordinator: CoordinatorLookup | null
+}

@@ -1,0 +1,47 @@
+// JSON printer of reconcile / txns / lso: one JSON document on stdout per run (findings are inside it).
+import type { LsoPartition, LsoResult, ReconcileResult, TxnsResult } from '../analysis/partition-results.js'
+import { writeJson } from './json-stream.js'
+import type { PartitionPrinter, PrinterOutput } from './printer.js'
+import type { Json } from './txn-json.js'
+import { findingJson, jsonInt64, jsonInt64OrNull, reconcileJson } from './txn-json.js'
+import { timelineJson, transactionalIdJson } from './txn-timeline-json.js'
+
+function blockedJson (b: LsoPartition): Json {
+  const r = b.report
+  const t = b.blocking
+  return {
+    topic: r.topic, partition: r.partition, path: b.path, highWatermark: jsonInt64(r.highWatermark),
+    highWatermarkSource: r.highWatermarkSource, lastStableOffset: jsonInt64(r.lastStableOffset), blocked: t !== null,
+    blocking: t === null ? null : {
+      producerId: jsonInt64(t.producerId), producerEpoch: t.producerEpoch, coordinatorEpoch: t.coordinatorEpoch, coordinatorEpochSource: t.coordinatorEpochSource,
+      firstOffset: jsonInt64(t.firstOffset), lastOffset: jsonInt64OrNull(t.lastOffset), records: t.records, recordsWaiting: t.recordsWaiting,
+      firstTimestamp: jsonInt64OrNull(t.firstTimestamp), lastTimestamp: jsonInt64OrNull(t.lastTimestamp), newestTimestamp: jsonInt64OrNull(t.newestTimestamp),
+      ageMs: jsonInt64OrNull(t.ageMs), state: t.state, seeded: t.seeded, hanging: t.hanging, transactionalIds: b.ids.map(transactionalIdJson), commands: b.commands,
+    },
+    openTransactions: r.openTransactions.length,
+    findings: r.findings.map(findingJson),
+  }
+}
+
+export class JsonPartitionPrinter implements PartitionPrinter {
+  constructor (private readonly out: PrinterOutput) {}
+
+  reconcile (r: ReconcileResult): void {
+    this.out.stdout.write(JSON.stringify(reconcileJson(r.partitions.map((p) => ({ report: p.report, path: p.path })))) + '\n')
+  }
+
+  txns (r: TxnsResult): void {
+    const partitions = r.partitions.map((p): Json => p.kind === 'transactional-ids'
+      ? { topic: p.report.topic, partition: p.report.partition, path: p.path, transactionalIds: p.states.map(transactionalIdJson), findings: p.findings.map(findingJson) }
+      : timelineJson(p.report, p.path, p.runs, p.lane.chars.join('')))
+    // written in pieces: the document can outgrow one string (json-stream.ts)
+    writeJson(this.out.stdout, { partitions })
+    this.out.stdout.write('\n')
+  }
+
+  lso (r: LsoResult): void {
+    const c = r.coordinator
+    this.out.stdout.write(JSON.stringify({ maxTransactionTimeoutMinutes: r.maxTransactionTimeoutMinutes, partitions: r.partitions.map(blockedJson), hanging: r.hanging,
+      ...(c !== null ? { coordinator: { ...c, topicPartition: `__transaction_state-${c.partition}` } } : {}) }) + '\n')
+  }
+}
