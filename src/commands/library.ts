@@ -1,0 +1,107 @@
+// The library side of tsdump: open a segment file, a partition directory or a broker log directory and
+// async-iterate its batches and records. Each batch is a view into a reused read window: use it (or call
+// detachEvent) before asking for the next one. Problems in the data are not thrown: they arrive as
+// findings (tails, damaged regions, CRC mismatches ...) in `segment.findings` as the iteration passes them.
+import type { Finding } from '../analysis/findings.js'
+import { decodeFinding, corruptFinding, tailFinding } from '../analysis/log-findings.js'
+import type { LegacyFrame, ReadOptions, V2Batch } from '../decode/log-reader.js'
+import { readLog } from '../decode/log-reader.js'
+import type { KafkaRecord } from '../decode/records.js'
+import { decodeRecords } from '../decode/records.js'
+import { DecodeError } from '../decode/errors.js'
+import type { KafkaFile, PartitionDir } from '../io/discover.js'
+import { classify, discover } from '../io/discover.js'
+import { FileSource } from '../io/file-source.js'
+import * as path from 'node:path'
+
+export type { V2Batch, LegacyFrame, ReadOptions } from '../decode/log-reader.js'
+export type { KafkaRecord } from '../decode/records.js'
+
+export interface Segment {
+  path: string
+  /** from the file name; null when it is not a base offset */
+  baseOffset: bigint | null
+  /** findings met by the iterations so far (tails, damaged regions, CRC and record problems) */
+  readonly findings: Finding[]
+  /** v2 batches and legacy (magic 0/1) entries in file order */
+  batches (opts?: ReadOptions): AsyncGenerator<V2Batch | LegacyFrame>
+  /** the records of every complete v2 data and control batch, in offset order */
+  records (opts?: ReadOptions): AsyncGenerator<KafkaRecord>
+}
+
+export interface Partition {
+  path: string
+  topic: string | null
+  partition: number | null
+  /** the .log segments, in base-offset order */
+  segments: Segment[]
+  batches (opts?: ReadOptions): AsyncGenerator<V2Batch | LegacyFrame>
+  records (opts?: ReadOptions): AsyncGenerator<KafkaRecord>
+}
+
+class FileSegment implements Segment {
+  readonly findings: Finding[] = []
+  constructor (readonly path: string, readonly baseOffset: bigint | null) {}
+
+  async * batches (opts: ReadOptions = {}): AsyncGenerator<V2Batch | LegacyFrame> {
+    const src = new FileSource(this.path)
+    try {
+      for (const ev of readLog(src, opts)) {
+        if (ev.kind === 'tail') this.findings.push(tailFinding(ev, this.path))
+        else if (ev.kind === 'corrupt') this.findings.push(corruptFinding(ev, this.path))
+        else {
+          if (ev.kind === 'batch') for (const p of ev.problems) this.findings.push(decodeFinding(p, this.path))
+          yield ev
+        }
+      }
+    } finally { src.close() }
+  }
+
+  async * records (opts: ReadOptions = {}): AsyncGenerator<KafkaRecord> {
+    for await (const b of this.batches(opts)) {
+      if (b.kind !== 'batch' || !b.complete) continue
+      try {
+        yield * decodeRecords(b.header, b.bytes, opts)
+      } catch (e) {
+        if (!(e instanceof DecodeError)) throw e
+        this.findings.push(decodeFinding(e, this.path))
+      }
+    }
+  }
+}
+
+function segmentOf (f: KafkaFile): Segment { return new FileSegment(f.path, f.baseOffset) }
+
+function partitionOf (d: PartitionDir): Partition {
+  const segments = d.files.filter((f) => f.kind === 'log').map(segmentOf)
+  return {
+    path: d.path, topic: d.topic, partition: d.partition, segments,
+    async * batches (opts?: ReadOptions) { for (const s of segments) yield * s.batches(opts) },
+    async * records (opts?: ReadOptions) { for (const s of segments) yield * s.records(opts) },
+  }
+}
+
+function discoverOrThrow (p: string): ReturnType<typeof discover> {
+  const d = discover([p])
+  const bad = d.problems[0]
+  if (bad !== undefined) throw Object.assign(new Error(`${bad.path}: ${bad.message}`), { code: 'UNREADABLE' })
+  return d
+}
+
+/** A .log segment (or KRaft .checkpoint) file. The file is opened when an iteration starts. */
+export function openSegment (file: string): Segment {
+  const c = classify(path.basename(file))
+  return new FileSegment(file, 'baseOffset' in c ? c.baseOffset : null)
+}
+
+/** A partition directory (`<topic>-<partition>`); throws (code UNREADABLE) when it cannot be read. */
+export function openPartition (dir: string): Partition {
+  const p = discoverOrThrow(dir).partitions[0]
+  if (p === undefined) throw Object.assign(new Error(`${dir}: no Kafka files`), { code: 'UNREADABLE' })
+  return partitionOf(p)
+}
+
+/** Every partition directory of a broker log directory. */
+export function openLogDir (dir: string): Partition[] {
+  return discoverOrThrow(dir).partitions.map(partitionOf)
+}

@@ -1,0 +1,30 @@
+// tsdump as a library: `import { openPartition, reconcile } from 'tsdump'`. No side effects on import.
+// Everything here returns plain objects; int64 values are bigint. See README "Library".
+
+// reading segments, partitions and log directories
+export type { Partition, Segment, V2Batch, LegacyFrame, ReadOptions, KafkaRecord } from './commands/library.js'
+export { openLogDir, openPartition, openSegment } from './commands/library.js'
+export { detachEvent, readLog } from './decode/log-reader.js'
+export type { ControlInfo, LogEvent } from './decode/log-reader.js'
+export { decodeRecords } from './decode/records.js'
+export type { BatchHeader } from './decode/batch-header.js'
+export { DecodeError } from './decode/errors.js'
+export type { DecodeErrorCode } from './decode/errors.js'
+export type { SegmentSource } from './decode/segment-source.js'
+export { BufferSource } from './io/buffer-source.js'
+export { FileSource } from './io/file-source.js'
+
+// the partition analyses behind `tsdump reconcile | txns | lso`
+export { reconcile } from './commands/reconcile.js'
+export { txns } from './commands/txns.js'
+export { lso } from './commands/lso.js'
+export type { LsoOptions } from './commands/lso.js'
+export type {
+  CoordinatorLookup, LsoPartition, LsoResult, PartitionResult, ReconcileResult, TimelinePartition, TransactionStatePartition, TxnsResult,
+} from './analysis/partition-results.js'
+export type { OpenTransaction, PartitionReport } from './analysis/partition-analyzer.js'
+export type { BlockingTransaction } from './analysis/lso.js'
+
+// findings
+export { exitCodeFor, FINDING_SEVERITY } from './analysis/findings.js'
+export type { Finding, FindingCode, Severity } from './analysis/findings.js'
