@@ -1,0 +1,71 @@
+// What the partition analysis reports: the one PartitionReport per partition, and the analyzer's options.
+import type { Finding } from './findings.js'
+import type { Timeline } from './timeline.js'
+import type { ExpectedAbortedTxn, TxnIndexTable } from './txn-index-check.js'
+import type { HighWatermarkSource, PartitionMeta, SnapshotInput } from './txn-input.js'
+import type { VisibilityCounts } from './visibility.js'
+
+export interface OpenTransaction {
+  producerId: bigint
+  producerEpoch: number
+  firstOffset: bigint
+  /** last data offset seen; null when none was (a snapshot-seeded transaction with no data left in the log) */
+  lastOffset: bigint | null
+  records: number
+  firstTimestamp: bigint | null
+  lastTimestamp: bigint | null
+  coordinatorEpoch: number | null
+  /** 'open': no marker yet; 'awaiting-high-watermark': its marker is at or above the HW */
+  state: 'open' | 'awaiting-high-watermark'
+  /** began before the first scanned offset (from a producer snapshot) */
+  seeded: boolean
+}
+
+export interface PartitionReport extends VisibilityCounts {
+  topic: string | null
+  partition: number | null
+  logStartOffset: bigint
+  logEndOffset: bigint
+  highWatermark: bigint
+  highWatermarkSource: HighWatermarkSource
+  lastStableOffset: bigint
+  /** read_committed as a consumer trusting .txnindex would count it; null when no txnindex could be read */
+  readCommittedByTxnIndex: number | null
+  controlBatches: Record<string, number>
+  transactions: { committed: number, aborted: number, empty: number, open: number }
+  /** transactions holding the LSO, earliest first */
+  openTransactions: OpenTransaction[]
+  /** newest batch timestamp in the partition (maxTimestamp), null without batches */
+  newestTimestamp: bigint | null
+  findings: Finding[]
+  /** per producer, the coordinator epoch of its latest COMMIT/ABORT marker (for `lso`) */
+  markerCoordinatorEpochs: { get: (producerId: bigint) => number | undefined, readonly size: number }
+  /** the snapshot that seeded transactions open at the first scanned offset, if any */
+  seedSnapshot: SnapshotInput | null
+  /** first offset the scan saw (first batch, else the log start) */
+  firstScannedOffset: bigint
+  batches: number
+  /** runs and lane, when asked for (`timeline: true`) */
+  timeline: Timeline | null
+  /** the txnindex entries the markers imply, in marker order, when asked for (`collectAbortedTxns: true`) */
+  abortedTxns: ExpectedAbortedTxn[] | null
+}
+
+export interface AnalyzerOptions extends PartitionMeta {
+  /** the partition's .txnindex entries; null when they could not be looked for */
+  txnIndex: TxnIndexTable | null
+  /** collect runs and lane for `txns` (output-proportional memory) */
+  timeline?: boolean
+  /** keep the implied txnindex entries (tests) */
+  collectAbortedTxns?: boolean
+}
+
+/** Sizes of the analyzer's growing structures, for tests that memory does not follow the batch count. */
+export interface AnalyzerStats {
+  batches: number
+  openTransactions: number
+  intervals: number
+  pendingEntries: number
+  producersWithMarkers: number
+  abortedProducers: number
+}

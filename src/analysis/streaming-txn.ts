@@ -1,0 +1,69 @@
+// The analyzer's working form of a transaction and of an LSO interval while the batches stream past,
+// shared by the visibility core (partition-analyzer.ts) and the timeline recorder.
+import type { I64 } from './i64.js'
+import { toBigInt } from './i64.js'
+import type { OpenTransaction } from './partition-report.js'
+import type { Transaction } from './transactions.js'
+
+/** A Transaction with I64 fields while streaming; finish() turns them into bigints in place. */
+export interface Txn extends Omit<Transaction, 'producerId' | 'firstOffset' | 'lastDataOffset' | 'firstTimestamp' | 'lastTimestamp' | 'markerOffset' | 'completionLastStableOffset'> {
+  producerId: I64
+  firstOffset: I64
+  lastDataOffset: I64 | null
+  firstTimestamp: I64 | null
+  lastTimestamp: I64 | null
+  markerOffset: I64 | null
+  completionLastStableOffset: I64 | null
+  /** its interval while it holds the LSO */
+  iv: Interval | null
+  /** timeline: batch indexes of its first and last batch (data or marker) and their count */
+  firstIndex: number
+  lastIndex: number
+  spanBatches: number
+}
+
+export interface Interval {
+  owner: Txn
+  visible: number
+  aborted: number
+  consumer: number
+  /** records of the owner while it is open (the common case, kept out of `pending`) */
+  own: number
+  /** records of other still-open transactions; null until there are any */
+  pending: Map<Txn, number> | null
+}
+
+/** `n` more records of the open transaction `t` in interval `iv` */
+export function addPending (iv: Interval, t: Txn, n: number): void {
+  if (iv.owner === t) { iv.own += n; return }
+  iv.pending ??= new Map()
+  iv.pending.set(t, (iv.pending.get(t) ?? 0) + n)
+}
+
+export function bigOrNull (v: I64 | null): bigint | null { return v === null ? null : toBigInt(v) }
+
+/** `t` with bigint fields, converted in place: it becomes the Transaction it is typed as. */
+export function bigTxn (t: Txn): Transaction {
+  t.producerId = toBigInt(t.producerId)
+  t.firstOffset = toBigInt(t.firstOffset)
+  t.lastDataOffset = bigOrNull(t.lastDataOffset)
+  t.firstTimestamp = bigOrNull(t.firstTimestamp)
+  t.lastTimestamp = bigOrNull(t.lastTimestamp)
+  t.markerOffset = bigOrNull(t.markerOffset)
+  t.completionLastStableOffset = bigOrNull(t.completionLastStableOffset)
+  return t as Transaction
+}
+
+export function toOpen (t: Txn, hw: I64): OpenTransaction {
+  return {
+    producerId: toBigInt(t.producerId), producerEpoch: t.producerEpoch, firstOffset: toBigInt(t.firstOffset), lastOffset: bigOrNull(t.lastDataOffset),
+    records: t.records, firstTimestamp: bigOrNull(t.firstTimestamp), lastTimestamp: bigOrNull(t.lastTimestamp), coordinatorEpoch: t.coordinatorEpoch,
+    state: t.markerOffset !== null && t.markerOffset >= hw ? 'awaiting-high-watermark' : 'open', seeded: t.seeded,
+  }
+}
+
+/** TimelineRun with I64 fields while streaming (buildTimeline converts them). */
+export type Run =
+  | { kind: 'transaction', firstOffset: I64, txn: Txn, interleaved: boolean }
+  | { kind: 'plain', firstOffset: I64, lastOffset: I64, producerId: I64, producerEpoch: number, records: number, batches: number }
+  | { kind: 'control', firstOffset: I64, typeName: string, producerId: I64 }
