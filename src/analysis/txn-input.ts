@@ -1,5 +1,5 @@
 // Pure inputs of the transaction analysis: scalars taken from batch headers, control records,
-// .txnindex entries and producer snapshots. Nothing here holds a Buffer (STYLE §7).
+// .txnindex entries and producer snapshots. Nothing here holds a Buffer, so read windows can be collected while the analysis runs.
 import type { Finding } from './findings.js'
 import type { I64 } from './i64.js'
 

@@ -1,4 +1,4 @@
-// What consumers of each isolation level can read (spec §6.4).
+// What consumers of each isolation level can read.
 //
 // Whole batches: a fetch bounded by the HW or the LSO is cut at the file position of the batch that
 // contains the bound (LogSegment.read with maxPosition from the bound's offset metadata), so a batch

@@ -14,13 +14,6 @@ export function parseSize (s: string): number {
   return n
 }
 
-export function parseNonNegativeInt (s: string): number {
-  if (!/^\d+$/.test(s)) throw new InvalidArgumentError(`'${s}' is not a non-negative integer`)
-  const n = Number(s)
-  if (!Number.isSafeInteger(n)) throw new InvalidArgumentError(`'${s}' is too large`)
-  return n
-}
-
 export function parseDecoder (s: string): DecoderName {
   if ((DECODER_NAMES as readonly string[]).includes(s)) return s as DecoderName
   const k = decoderFromKafkaClass(s)

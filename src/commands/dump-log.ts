@@ -14,7 +14,7 @@ import { formatBatchLine, formatControlSuffix, formatLegacyBatchLine } from '../
 import { batchJson, legacyBatchJson, recordJson, legacyRecordJson } from '../format/dump-json.js'
 import { toJson } from '../format/json-int64.js'
 import type { PayloadParserFn } from '../format/payload-parsers.js'
-import type { DumpOptions } from './dump-options.js'
+import type { DumpInternals, DumpOptions } from './dump-options.js'
 import type { FindingLog } from './findings.js'
 import { corruptFinding, tailFinding } from '../analysis/log-findings.js'
 import { Progress } from './progress.js'
@@ -59,7 +59,7 @@ export function headerLine (file: KafkaFile): string {
 }
 
 export function dumpLogFile (file: KafkaFile, opts: DumpOptions, cli: CliContext, log: FindingLog,
-  chalk: InstanceType<typeof Chalk>, parser: PayloadParserFn, state: RunState): LogSummary {
+  chalk: InstanceType<typeof Chalk>, parser: PayloadParserFn, state: RunState, internals: DumpInternals = {}): LogSummary {
   const out = cli.stdout
   const summary = newSummary(file.path)
   if (!opts.json) out.write(headerLine(file) + '\n')
@@ -75,7 +75,7 @@ export function dumpLogFile (file: KafkaFile, opts: DumpOptions, cli: CliContext
   }
   const progress = new Progress(cli, file.name, source.size, opts.progress)
   const ctx: Ctx = { file, opts, cli, log, chalk, parser, summary, lastOffset: null, pairs: [], reported: new Set(),
-    rawStrings: opts.parser === 'default' && opts.keyDecoder === 'string' && opts.valueDecoder === 'string' && opts.fastPaths !== false }
+    rawStrings: opts.parser === 'default' && opts.keyDecoder === 'string' && opts.valueDecoder === 'string' && internals.fastPaths !== false }
   let validBytes = 0
   let tailBytes = 0
   try {

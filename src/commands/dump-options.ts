@@ -25,7 +25,14 @@ export interface DumpOptions {
   maxDecompressed?: number
   resync: boolean
   progress: boolean
-  /** tests only: false runs every record through the general decoder (the fast paths must print the same) */
+}
+
+/**
+ * Not user options: the switch with which tests run the general path alone, to compare it with the fast
+ * paths (docs/architecture.md, the fast/general contract). Passed apart from DumpOptions on purpose.
+ */
+export interface DumpInternals {
+  /** false runs every record through the general decoder */
   fastPaths?: boolean
 }
 

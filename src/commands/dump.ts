@@ -5,7 +5,7 @@ import { discover } from '../io/discover.js'
 import { toJson } from '../format/json-int64.js'
 import type { PayloadParserFn } from '../format/payload-parsers.js'
 import { decoderParser, getPayloadParser } from '../format/payload-parsers.js'
-import type { DumpOptions } from './dump-options.js'
+import type { DumpInternals, DumpOptions } from './dump-options.js'
 import { dumpLogFile } from './dump-log.js'
 import type { RunState } from './dump-log.js'
 import { dumpOffsetIndex, dumpTimeIndex, newIndexRunState } from './dump-index.js'
@@ -15,7 +15,7 @@ import { EXIT_USAGE } from '../analysis/findings.js'
 import { FindingLog } from './findings.js'
 import { formatSummary, summaryJson } from './log-summary.js'
 
-export async function runDump (opts: DumpOptions, ctx: CliContext): Promise<number> {
+export async function runDump (opts: DumpOptions, ctx: CliContext, internals: DumpInternals = {}): Promise<number> {
   const log = new FindingLog(ctx, opts.json)
   const chalk = new Chalk({ level: opts.compat || opts.json ? 0 : ctx.colorLevel })
   const parser = await pickParser(opts, log)
@@ -37,7 +37,7 @@ export async function runDump (opts: DumpOptions, ctx: CliContext): Promise<numb
       switch (file.kind) {
         case 'log':
         case 'checkpoint': {
-          const s = dumpLogFile(file, opts, ctx, log, chalk, parser, state)
+          const s = dumpLogFile(file, opts, ctx, log, chalk, parser, state, internals)
           if (opts.json) ctx.stdout.write(toJson(summaryJson(s)) + '\n')
           else if (opts.summary && !opts.compat) ctx.stdout.write(chalk.dim(formatSummary(s)) + '\n')
           break

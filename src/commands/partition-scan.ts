@@ -47,7 +47,10 @@ export interface ScannedPartition {
 export interface ScanOptions {
   /** collect runs and lane (`txns`) */
   timeline?: boolean
-  /** read every segment with readLog, without the fast loop (tests that the two agree) */
+}
+
+/** Not a user option: tests run readLog alone to compare it with the fast loop (the fast/general contract). */
+export interface ScanInternals {
   readLogOnly?: boolean
 }
 
@@ -265,7 +268,7 @@ function readSnapshots (dir: string, names: string[], findings: Finding[]): Snap
  * The txnindex files, snapshots and checkpoint are read first: the analysis needs them while streaming.
  * I/O errors on segments become findings.
  */
-export function scanPartition (dir: PartitionDir, checkpoints: Map<string, OffsetCheckpoint | null>, opts: ScanOptions = {}): ScannedPartition {
+export function scanPartition (dir: PartitionDir, checkpoints: Map<string, OffsetCheckpoint | null>, opts: ScanOptions = {}, internals: ScanInternals = {}): ScannedPartition {
   const findings: Finding[] = []
   const logs: KafkaFile[] = dir.files.filter((f) => f.kind === 'log')
   const names = listDir(dir.path)
@@ -282,7 +285,7 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
   const analyzer = new PartitionAnalyzer({ topic: dir.topic, partition: dir.partition, logStartOffset: bases[0] ?? null, snapshots,
     checkpointHighWatermark: hw, txnIndex, ...(opts.timeline === true ? { timeline: true } : {}) })
   const scratch = scratchFacts()
-  const fastScan = opts.readLogOnly === true ? undefined : new FastSegmentScan(analyzer, scratch)
+  const fastScan = internals.readLogOnly === true ? undefined : new FastSegmentScan(analyzer, scratch)
   let legacy = false
   for (const f of logs) {
     let src: FileSource

@@ -129,8 +129,3 @@ export function decodeKraftControlValue (type: number, value: Buffer | null, pos
       throw new DecodeError('BAD_CONTROL_RECORD', `control type ${type} has no known value schema`, position)
   }
 }
-
-/** kafka-dump-log's label for each KRaft control record (DumpLogSegments) */
-export const KRAFT_CONTROL_LABEL: Record<number, string> = {
-  2: 'LeaderChange:', 3: 'SnapshotHeader', 4: 'SnapshotFooter', 5: 'KRaftVersion', 6: 'KRaftVoters',
-}

@@ -36,7 +36,6 @@ export const TRANSACTIONAL_FLAG_MASK = 0x10 // bit 4
 export const CONTROL_FLAG_MASK = 0x20 // bit 5
 export const DELETE_HORIZON_FLAG_MASK = 0x40 // bit 6
 
-export const NO_PRODUCER_ID = -1n
 export const NO_SEQUENCE = -1
 
 export const CODEC_NAMES = ['none', 'gzip', 'snappy', 'lz4', 'zstd'] as const

@@ -1,5 +1,5 @@
 // The v2 batch line of format/dump-text.ts formatBatchLine, written as bytes straight from the batch
-// header. The two must agree character for character (test/format/batch-line-ascii.test.ts checks it
+// header. The two must agree character for character (test/format/ascii-lines.test.ts checks it
 // on random headers).
 import * as L from '../decode/layout.js'
 import { incrementSequence } from '../decode/batch-header.js'

@@ -24,7 +24,7 @@ async function dump (file: string, fastPaths: boolean, extra: Partial<typeof DEF
   const stdout = new StringWriter()
   const stderr = new StringWriter()
   const ctx: CliContext = { stdout, stderr, colorLevel: 0, stderrIsTTY: false, env: {}, now: () => 0 }
-  const code = await runDump({ ...DEFAULT_DUMP_OPTIONS, paths: [file], deep: true, printData: true, progress: false, fastPaths, ...extra }, ctx)
+  const code = await runDump({ ...DEFAULT_DUMP_OPTIONS, paths: [file], deep: true, printData: true, progress: false, ...extra }, ctx, { fastPaths })
   return [code, stdout.text, stderr.text]
 }
 

@@ -85,9 +85,28 @@ describe('dump options', () => {
     expect(r.stderr).toContain('is not a decoder')
   })
   it('skips broker metadata files it does not dump, with a reason, and still exits 0', async () => {
-    const r = await runCli([path.join(FIXTURES, 'orders/logs/orders-11-0')])
+    const dir = path.join(FIXTURES, 'orders/logs/orders-11-0')
+    const r = await runCli([dir])
     expect(r.code).toBe(0)
     expect(r.stdout).toContain('endTxnMarker: ABORT')
+    // the files every partition directory has are skipped without a stderr line each, but with a reason in --json
+    expect(r.stderr).not.toContain('Ignoring')
+    const j = await runCli(['--json', dir])
+    expect(j.code).toBe(0)
+    const skipped = j.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string, file?: string, reason?: string }).filter((e) => e.type === 'skipped')
+    expect(skipped.map((s) => [path.basename(s.file!), s.reason])).toEqual([
+      ['leader-epoch-checkpoint', 'broker metadata file, not a segment'],
+      ['partition.metadata', 'broker metadata file, not a segment'],
+    ])
+    // any other file is named on stderr with kafka-dump-log's wording
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-skip-'))
+    try {
+      fs.copyFileSync(path.join(dir, '00000000000000000000.log'), path.join(tmp, '00000000000000000000.log'))
+      fs.writeFileSync(path.join(tmp, '00000000000000000000.log.deleted'), '')
+      const d = await runCli([tmp])
+      expect(d.code).toBe(0)
+      expect(d.stderr).toMatch(/^Ignoring .*00000000000000000000\.log\.deleted: .+$/m)
+    } finally { fs.rmSync(tmp, { recursive: true, force: true }) }
   })
 })
 

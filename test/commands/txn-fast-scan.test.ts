@@ -32,7 +32,7 @@ function scanBoth (partitionPath: string): { fast: string, slow: string } {
   const p = d.partitions[0]!
   return {
     fast: snapshotOf(scanPartition(p, new Map(), { timeline: true })),
-    slow: snapshotOf(scanPartition(p, new Map(), { timeline: true, readLogOnly: true })),
+    slow: snapshotOf(scanPartition(p, new Map(), { timeline: true }, { readLogOnly: true })),
   }
 }
 
