@@ -1,7 +1,7 @@
 // .index and .timeindex dumps with verification against the segment, as kafka-dump-log does, but
 // read-only (Kafka creates a missing index file) and without crashing on a bad position.
 import * as path from 'node:path'
-import type { CliContext } from './context.js'
+import type { DumpPrinter } from '../format/dump-printer.js'
 import { decodeBatchHeader } from '../decode/batch-header.js'
 import { DecodeError } from '../decode/errors.js'
 import type { OffsetIndexEntry, TimeIndexEntry } from '../decode/index-files.js'
@@ -11,8 +11,6 @@ import { decodeLegacyEntry, decodeLegacyRecords } from '../decode/legacy.js'
 import { decodeRecords } from '../decode/records.js'
 import type { KafkaFile } from '../io/discover.js'
 import { FileSource, readSmallFile } from '../io/file-source.js'
-import { formatIndexEntry, formatTimeIndexEntry } from '../format/dump-text.js'
-import { toJson } from '../format/json-int64.js'
 import type { DumpOptions } from './dump-options.js'
 import type { FindingLog } from './findings.js'
 
@@ -61,13 +59,13 @@ function openLog (file: KafkaFile, log: FindingLog): FileSource | undefined {
   }
 }
 
-export function dumpOffsetIndex (file: KafkaFile, opts: DumpOptions, cli: CliContext, log: FindingLog, state: IndexRunState): void {
+export function dumpOffsetIndex (file: KafkaFile, opts: DumpOptions, printer: DumpPrinter, log: FindingLog, state: IndexRunState): void {
   const buf = readSmallFile(file.path)
   const base = file.baseOffset ?? 0n
   const entries = Math.floor(buf.length / OFFSET_INDEX_ENTRY_SIZE)
-  if (entries === 0) { if (!opts.json) cli.stdout.write(`${file.path} is empty.\n`); return }
+  if (entries === 0) { printer.indexEmpty(file); return }
   const all = [...decodeOffsetIndex(buf, base)]
-  if (opts.indexSanityCheck) { sanityOffsetIndex(file, buf, all, base, opts, cli, log); return }
+  if (opts.indexSanityCheck) { sanityOffsetIndex(file, buf, all, base, opts, printer, log); return }
   const seg = openLog(file, log)
   const mismatches: Array<[bigint, bigint]> = []
   try {
@@ -91,8 +89,7 @@ export function dumpOffsetIndex (file: KafkaFile, opts: DumpOptions, cli: CliCon
       }
       prev = e
       if (opts.verifyIndexOnly) continue
-      if (opts.json) cli.stdout.write(toJson({ type: 'index-entry', file: file.path, offset: e.offset, position: e.position }) + '\n')
-      else cli.stdout.write(formatIndexEntry(e) + '\n')
+      printer.indexEntry(file, e)
     }
   } finally { seg?.close() }
   if (mismatches.length > 0) {
@@ -101,7 +98,7 @@ export function dumpOffsetIndex (file: KafkaFile, opts: DumpOptions, cli: CliCon
   }
 }
 
-function sanityOffsetIndex (file: KafkaFile, buf: Buffer, all: OffsetIndexEntry[], base: bigint, opts: DumpOptions, cli: CliContext, log: FindingLog): void {
+function sanityOffsetIndex (file: KafkaFile, buf: Buffer, all: OffsetIndexEntry[], base: bigint, opts: DumpOptions, printer: DumpPrinter, log: FindingLog): void {
   // OffsetIndex.sanityCheck: entries != 0 && lastOffset < baseOffset, or a length not a multiple of 8
   const n = Math.floor(buf.length / OFFSET_INDEX_ENTRY_SIZE)
   const lastRel = n > 0 ? buf.readInt32BE((n - 1) * 8) : 0
@@ -110,10 +107,8 @@ function sanityOffsetIndex (file: KafkaFile, buf: Buffer, all: OffsetIndexEntry[
     log.add({ severity: 'error', code: 'INDEX_CORRUPT', file: file.path, position: n * OFFSET_INDEX_ENTRY_SIZE, message: `index file size ${buf.length} is not a multiple of ${OFFSET_INDEX_ENTRY_SIZE}` })
   } else if (last < base) {
     log.add({ severity: 'error', code: 'INDEX_CORRUPT', file: file.path, position: (n - 1) * OFFSET_INDEX_ENTRY_SIZE, message: `last offset ${last} is below the base offset ${base}` })
-  } else if (opts.json) {
-    cli.stdout.write(toJson({ type: 'sanity-check', file: file.path, passed: true, entries: all.length }) + '\n')
   } else {
-    cli.stdout.write(`${file.path} passed sanity check.\n`)
+    printer.sanityPassed(file, all.length)
   }
 }
 
@@ -130,11 +125,11 @@ function lookup (entries: OffsetIndexEntry[], target: bigint): number {
   return found
 }
 
-export function dumpTimeIndex (file: KafkaFile, opts: DumpOptions, cli: CliContext, log: FindingLog, state: IndexRunState): void {
+export function dumpTimeIndex (file: KafkaFile, opts: DumpOptions, printer: DumpPrinter, log: FindingLog, state: IndexRunState): void {
   const buf = readSmallFile(file.path)
   const base = file.baseOffset ?? 0n
   const all = [...decodeTimeIndex(buf, base)]
-  if (opts.indexSanityCheck) { sanityTimeIndex(file, buf, base, opts, cli, log); return }
+  if (opts.indexSanityCheck) { sanityTimeIndex(file, buf, base, opts, printer, log); return }
   let offsetEntries: OffsetIndexEntry[] = []
   try { offsetEntries = [...decodeOffsetIndex(readSmallFile(companion(file, '.index')), base)] } catch { /* no offset index: scan from 0 */ }
   const seg = openLog(file, log)
@@ -145,8 +140,7 @@ export function dumpTimeIndex (file: KafkaFile, opts: DumpOptions, cli: CliConte
       if (seg !== undefined) checkTimeEntry(e, seg, offsetEntries, prevTs, abs, opts, log, file)
       prevTs = e.timestamp
       if (opts.verifyIndexOnly) continue
-      if (opts.json) cli.stdout.write(toJson({ type: 'timeindex-entry', file: file.path, timestamp: e.timestamp, offset: e.offset }) + '\n')
-      else cli.stdout.write(formatTimeIndexEntry(e) + '\n')
+      printer.timeIndexEntry(file, e)
     }
   } finally { seg?.close() }
 
@@ -230,7 +224,7 @@ function recordTimestampAt (seg: FileSource, pos: number, size: number, offset: 
   return undefined
 }
 
-function sanityTimeIndex (file: KafkaFile, buf: Buffer, base: bigint, opts: DumpOptions, cli: CliContext, log: FindingLog): void {
+function sanityTimeIndex (file: KafkaFile, buf: Buffer, base: bigint, opts: DumpOptions, printer: DumpPrinter, log: FindingLog): void {
   const n = Math.floor(buf.length / TIME_INDEX_ENTRY_SIZE)
   let problem: string | undefined
   let at = (n - 1) * TIME_INDEX_ENTRY_SIZE // the last entry, which both value checks read
@@ -246,7 +240,6 @@ function sanityTimeIndex (file: KafkaFile, buf: Buffer, base: bigint, opts: Dump
     at = n * TIME_INDEX_ENTRY_SIZE
   }
   if (problem !== undefined) log.add({ severity: 'error', code: 'TIMEINDEX_CORRUPT', file: file.path, position: at, message: problem })
-  else if (opts.json) cli.stdout.write(toJson({ type: 'sanity-check', file: file.path, passed: true, entries: n }) + '\n')
-  else cli.stdout.write(`${file.path} passed sanity check.\n`)
+  else printer.sanityPassed(file, n)
 }
 

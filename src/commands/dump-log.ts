@@ -24,8 +24,8 @@ import { putBytes } from '../format/ascii.js'
 import type { KafkaRecord } from '../decode/records.js'
 import { ATTRIBUTES_OFFSET, COMPRESSION_CODEC_MASK, CONTROL_FLAG_MASK, LOG_OVERHEAD, RECORD_BATCH_OVERHEAD, RECORDS_COUNT_OFFSET, SIZE_OFFSET } from '../decode/layout.js'
 import { fastLinesSize, writeRecordLinesFast } from '../format/record-lines-fast.js'
-import type { LogSummary } from './log-summary.js'
-import { newSummary } from './log-summary.js'
+import type { LogSummary } from '../analysis/log-summary.js'
+import { newSummary } from '../analysis/log-summary.js'
 
 export interface RunState {
   /** deep iteration: (prev, next) offset pairs per absolute path, printed to stderr at the end */

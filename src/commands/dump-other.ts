@@ -1,15 +1,13 @@
 // .txnindex and producer .snapshot dumps.
-import type { CliContext } from './context.js'
 import { ABORTED_TXN_SIZE, decodeTxnIndex } from '../decode/index-files.js'
-import { decodeProducerSnapshot, firstSequence } from '../decode/producer-snapshot.js'
+import { decodeProducerSnapshot } from '../decode/producer-snapshot.js'
 import type { KafkaFile } from '../io/discover.js'
 import { readSmallFile } from '../io/file-source.js'
-import { formatSnapshotEntry, formatTxnIndexEntry } from '../format/dump-text.js'
-import { toJson } from '../format/json-int64.js'
+import type { DumpPrinter } from '../format/dump-printer.js'
 import type { DumpOptions } from './dump-options.js'
 import type { FindingLog } from './findings.js'
 
-export function dumpTxnIndex (file: KafkaFile, opts: DumpOptions, cli: CliContext, log: FindingLog): void {
+export function dumpTxnIndex (file: KafkaFile, opts: DumpOptions, printer: DumpPrinter, log: FindingLog): void {
   const buf = readSmallFile(file.path)
   for (const e of decodeTxnIndex(buf)) {
     // An all-zero entry is a preallocated tail, not an aborted transaction of producer 0.
@@ -23,12 +21,7 @@ export function dumpTxnIndex (file: KafkaFile, opts: DumpOptions, cli: CliContex
       log.add({ severity: 'error', code: 'TXNINDEX_BAD_RANGE', file: file.path, position: e.index * ABORTED_TXN_SIZE,
         message: `entry ${e.index}: lastOffset ${e.lastOffset} is before firstOffset ${e.firstOffset}` })
     }
-    if (opts.json) {
-      cli.stdout.write(toJson({ type: 'txnindex-entry', file: file.path, version: e.version >> 8, producerId: e.producerId,
-        firstOffset: e.firstOffset, lastOffset: e.lastOffset, lastStableOffset: e.lastStableOffset }) + '\n')
-    } else {
-      cli.stdout.write(formatTxnIndexEntry(e) + '\n')
-    }
+    printer.txnIndexEntry(file, e)
   }
   const rest = buf.length % ABORTED_TXN_SIZE
   if (rest !== 0 && !opts.compat) {
@@ -37,7 +30,7 @@ export function dumpTxnIndex (file: KafkaFile, opts: DumpOptions, cli: CliContex
   }
 }
 
-export function dumpProducerSnapshot (file: KafkaFile, opts: DumpOptions, cli: CliContext, log: FindingLog): void {
+export function dumpProducerSnapshot (file: KafkaFile, _opts: DumpOptions, printer: DumpPrinter, log: FindingLog): void {
   const buf = readSmallFile(file.path)
   const snap = decodeProducerSnapshot(buf)
   if (snap.schemaError !== undefined) {
@@ -50,13 +43,5 @@ export function dumpProducerSnapshot (file: KafkaFile, opts: DumpOptions, cli: C
       message: `Snapshot is corrupt (CRC is no longer valid). Stored crc: ${snap.crc}. Computed crc: ${snap.crcComputed}` })
     return
   }
-  for (const e of snap.entries) {
-    if (opts.json) {
-      cli.stdout.write(toJson({ type: 'snapshot-entry', file: file.path, producerId: e.producerId, producerEpoch: e.producerEpoch,
-        coordinatorEpoch: e.coordinatorEpoch, currentTxnFirstOffset: e.currentTxnFirstOffset, lastTimestamp: e.timestamp,
-        firstSequence: firstSequence(e), lastSequence: e.lastSequence, lastOffset: e.lastOffset, offsetDelta: e.offsetDelta }) + '\n')
-    } else {
-      cli.stdout.write(formatSnapshotEntry(e) + '\n')
-    }
-  }
+  for (const e of snap.entries) printer.snapshotEntry(file, e)
 }

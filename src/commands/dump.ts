@@ -2,7 +2,6 @@
 import { Chalk } from 'chalk'
 import type { CliContext } from './context.js'
 import { discover } from '../io/discover.js'
-import { toJson } from '../format/json-int64.js'
 import type { PayloadParserFn } from '../format/payload-parsers.js'
 import { decoderParser, getPayloadParser } from '../format/payload-parsers.js'
 import type { DumpInternals, DumpOptions } from './dump-options.js'
@@ -13,39 +12,33 @@ import type { IndexRunState } from './dump-index.js'
 import { dumpProducerSnapshot, dumpTxnIndex } from './dump-other.js'
 import { EXIT_USAGE } from '../analysis/findings.js'
 import { FindingLog } from './findings.js'
-import { formatSummary, summaryJson } from './log-summary.js'
+import { createDumpPrinter } from '../format/dump-printer.js'
 
 export async function runDump (opts: DumpOptions, ctx: CliContext, internals: DumpInternals = {}): Promise<number> {
   const log = new FindingLog(ctx, opts.json)
   const chalk = new Chalk({ level: opts.compat || opts.json ? 0 : ctx.colorLevel })
   const parser = await pickParser(opts, log)
   if (parser === undefined) return EXIT_USAGE
+  // the one place the output format is chosen
+  const printer = createDumpPrinter(opts.json ? 'json' : opts.compat ? 'compat' : 'text', ctx, { summary: opts.summary })
   const found = discover(opts.paths)
   for (const p of found.problems) log.unusable(p.path, p.message)
-  for (const s of found.skipped) {
-    if (opts.json) ctx.stdout.write(toJson({ type: 'skipped', file: s.path, reason: s.reason }) + '\n')
-    // kafka-dump-log's wording for files it does not handle; the metadata files every partition
-    // directory has are expected there and not worth a line each
-    if (!s.reason.startsWith('broker metadata file')) ctx.stderr.write(`Ignoring ${s.path}: ${s.reason}\n`)
-  }
+  for (const s of found.skipped) printer.skipped(s.path, s.reason)
   const state: RunState & IndexRunState = { nonConsecutive: new Map(), ...newIndexRunState() }
   for (const file of found.files) {
     if (ctx.stdout.closed) break
-    if (opts.json) ctx.stdout.write(toJson({ type: 'file', file: file.path, kind: file.kind, baseOffset: file.baseOffset }) + '\n')
-    else ctx.stdout.write(`Dumping ${file.path}\n`)
+    printer.fileStart(file)
     try {
       switch (file.kind) {
         case 'log':
         case 'checkpoint': {
-          const s = dumpLogFile(file, opts, ctx, log, chalk, parser, state, internals)
-          if (opts.json) ctx.stdout.write(toJson(summaryJson(s)) + '\n')
-          else if (opts.summary && !opts.compat) ctx.stdout.write(chalk.dim(formatSummary(s)) + '\n')
+          printer.summary(dumpLogFile(file, opts, ctx, log, chalk, parser, state, internals), chalk.dim)
           break
         }
-        case 'index': dumpOffsetIndex(file, opts, ctx, log, state); break
-        case 'timeindex': dumpTimeIndex(file, opts, ctx, log, state); break
-        case 'txnindex': dumpTxnIndex(file, opts, ctx, log); break
-        case 'snapshot': dumpProducerSnapshot(file, opts, ctx, log); break
+        case 'index': dumpOffsetIndex(file, opts, printer, log, state); break
+        case 'timeindex': dumpTimeIndex(file, opts, printer, log, state); break
+        case 'txnindex': dumpTxnIndex(file, opts, printer, log); break
+        case 'snapshot': dumpProducerSnapshot(file, opts, printer, log); break
       }
     } catch (e) {
       const err = e as NodeJS.ErrnoException

@@ -1,4 +1,4 @@
-// Per-file counts printed after a dump (and compared with ../shared/corpus/facts.json in tests).
+// Per-file counts of a dump (printed by format/dump-printer.ts; compared with ../shared/corpus/facts.json in tests).
 import * as L from '../decode/layout.js'
 import { codecName } from '../decode/layout.js'
 import type { LegacyEntry } from '../decode/legacy.js'
@@ -100,25 +100,4 @@ class Summary implements LogSummary {
 
 export function newSummary (file: string): LogSummary {
   return new Summary(file)
-}
-
-export function formatSummary (s: LogSummary): string {
-  const control = Object.entries(s.control).map(([k, v]) => `${k} ${v}`).join(', ')
-  const records = s.records
-  return `Summary: ${s.batches} batches, ${records} records` +
-    (s.firstOffset !== null ? `, offsets ${s.firstOffset}..${s.lastOffset}` : '') +
-    `, ${s.transactionalBatches} transactional batches` +
-    `, control batches: ${control === '' ? 'none' : control}` +
-    `, CRC failures: ${s.crcFailures}, trailing bytes: ${s.trailingBytes}` +
-    (s.unsupported > 0 ? `, batches with unsupported codec: ${s.unsupported}` : '') +
-    (s.corruptRegions > 0 ? `, damaged regions: ${s.corruptRegions}` : '')
-}
-
-export function summaryJson (s: LogSummary): Record<string, unknown> {
-  return {
-    type: 'summary', file: s.file, batches: s.batches, records: s.records,
-    transactionalBatches: s.transactionalBatches, controlBatches: s.control, crcFailures: s.crcFailures,
-    unsupportedCodecBatches: s.unsupported, damagedRegions: s.corruptRegions, trailingBytes: s.trailingBytes,
-    firstOffset: s.firstOffset, lastOffset: s.lastOffset, magic: s.magic, codecs: s.codecs,
-  }
 }
