@@ -1,5 +1,4 @@
 // `tsdump [options] <path...>`: the kafka-dump-log compatible dump of every file named or found.
-import { Chalk } from 'chalk'
 import type { CliContext } from './context.js'
 import { discover } from '../io/discover.js'
 import type { PayloadParserFn } from '../format/payload-parsers.js'
@@ -16,11 +15,14 @@ import { createDumpPrinter } from '../format/dump-printer.js'
 
 export async function runDump (opts: DumpOptions, ctx: CliContext, internals: DumpInternals = {}): Promise<number> {
   const log = new FindingLog(ctx, opts.json)
-  const chalk = new Chalk({ level: opts.compat || opts.json ? 0 : ctx.colorLevel })
   const parser = await pickParser(opts, log)
   if (parser === undefined) return EXIT_USAGE
   // the one place the output format is chosen
-  const printer = createDumpPrinter(opts.json ? 'json' : opts.compat ? 'compat' : 'text', ctx, { summary: opts.summary })
+  const printer = createDumpPrinter(opts.json ? 'json' : opts.compat ? 'compat' : 'text', ctx, {
+    summary: opts.summary, printData: opts.printData, skipRecordMetadata: opts.skipRecordMetadata, color: ctx.colorLevel, parser,
+    keyDecoder: opts.keyDecoder, valueDecoder: opts.valueDecoder,
+    rawStrings: opts.parser === 'default' && opts.keyDecoder === 'string' && opts.valueDecoder === 'string' && internals.fastPaths !== false,
+  })
   const found = discover(opts.paths)
   for (const p of found.problems) log.unusable(p.path, p.message)
   for (const s of found.skipped) printer.skipped(s.path, s.reason)
@@ -32,7 +34,7 @@ export async function runDump (opts: DumpOptions, ctx: CliContext, internals: Du
       switch (file.kind) {
         case 'log':
         case 'checkpoint': {
-          printer.summary(dumpLogFile(file, opts, ctx, log, chalk, parser, state, internals), chalk.dim)
+          printer.summary(dumpLogFile(file, opts, ctx, log, printer, state))
           break
         }
         case 'index': dumpOffsetIndex(file, opts, printer, log, state); break

@@ -14,8 +14,8 @@ function optionalLong (v: bigint | null): string {
   return v === null ? 'OptionalLong.empty' : `OptionalLong[${v}]`
 }
 
-/** The v2 batch line, up to and including `isvalid:` (no newline). */
-export function formatBatchLine (h: BatchHeader, isValid: boolean | null): string {
+/** The v2 batch line, up to and including `isvalid:` (no newline); `validStyle` styles the `isvalid: …` field. */
+export function formatBatchLine (h: BatchHeader, isValid: boolean | null, validStyle: (s: string) => string = (x) => x): string {
   return `baseOffset: ${h.baseOffset} lastOffset: ${h.lastOffset} count: ${h.recordsCount}` +
     ` baseSequence: ${h.baseSequence} lastSequence: ${lastSequence(h)}` +
     ` producerId: ${h.producerId} producerEpoch: ${h.producerEpoch}` +
@@ -23,7 +23,7 @@ export function formatBatchLine (h: BatchHeader, isValid: boolean | null): strin
     ` isControl: ${h.isControl} deleteHorizonMs: ${optionalLong(deleteHorizonMs(h))}` +
     ` position: ${h.position} ${h.timestampType}: ${h.maxTimestamp}` +
     ` size: ${h.sizeInBytes} magic: ${h.magic} compresscodec: ${codecName(h.compression)}` +
-    ` crc: ${h.crc} isvalid: ${isValid === null ? 'unchecked' : String(isValid)}`
+    ` crc: ${h.crc} ` + validStyle(`isvalid: ${isValid === null ? 'unchecked' : String(isValid)}`)
 }
 
 export interface LegacyBatchFields {

@@ -1,6 +1,13 @@
-// The printer interfaces: what a command hands its output to. Implementations: partition-text.ts,
-// partition-json.ts (chosen in partition-printer.ts).
+// The printer interfaces: what a command hands its output to. Partition commands: PartitionPrinter
+// (partition-text.ts, partition-json.ts, chosen in partition-printer.ts). Dump: DumpPrinter
+// (dump-text-printer.ts, dump-json-printer.ts, chosen in dump-printer.ts).
+import type { LogSummary } from '../analysis/log-summary.js'
 import type { LsoResult, ReconcileResult, TxnsResult } from '../analysis/partition-results.js'
+import type { AbortedTxn, OffsetIndexEntry, TimeIndexEntry } from '../decode/index-files.js'
+import type { LegacyEntry, LegacyRecord } from '../decode/legacy.js'
+import type { ControlInfo, V2Batch } from '../decode/log-reader.js'
+import type { ProducerSnapshotEntry } from '../decode/producer-snapshot.js'
+import type { KafkaRecord } from '../decode/records.js'
 import type { Writer } from './writer.js'
 
 export interface PartitionPrinter {
@@ -13,3 +20,41 @@ export interface PartitionPrinter {
 export interface PrinterOutput { stdout: Writer, stderr: Writer }
 
 export type ColorLevel = 0 | 1 | 2 | 3
+
+/** the file being dumped, as the printers need it */
+export interface DumpedFile { path: string, name: string, kind: string, baseOffset: bigint | null }
+
+/** offsets of the records a fast path printed (consecutive) */
+export interface PrintedRange { count: number, firstOffset: number, lastOffset: number }
+
+/**
+ * The events of a dump, in file order. Batch and record events come from the hot loop: a printer must
+ * write them without allocating per record where it can (the text printers write bytes).
+ */
+export interface DumpPrinter {
+  /** a file in a partition directory that is not dumped (kafka-dump-log: "Ignoring") */
+  skipped (path: string, reason: string): void
+  fileStart (f: DumpedFile): void
+  /** the first line of a .log / .checkpoint dump (Log starting offset, Snapshot end offset) */
+  logStart (f: DumpedFile): void
+  batch (b: V2Batch, f: DumpedFile): void
+  /**
+   * The record lines of an uncompressed data batch straight from its bytes; null when this printer has
+   * no such path or the batch needs the general one (then nothing was written).
+   */
+  fastRecords (b: V2Batch): PrintedRange | null
+  /** one decoded record; `control` decodes a control record's meaning (reporting problems) when asked */
+  record (rec: KafkaRecord, b: V2Batch, f: DumpedFile, first: boolean, control: () => ControlInfo | undefined): void
+  legacyBatch (e: LegacyEntry, f: DumpedFile): void
+  legacyRecord (e: LegacyEntry, r: LegacyRecord, f: DumpedFile): void
+  /** bytes at the end that are not a batch (kafka-dump-log's "Found N invalid bytes") */
+  trailingBytes (f: DumpedFile, n: number): void
+  /** after a .log/.checkpoint file */
+  summary (s: LogSummary): void
+  indexEmpty (f: DumpedFile): void
+  indexEntry (f: DumpedFile, e: OffsetIndexEntry): void
+  timeIndexEntry (f: DumpedFile, e: TimeIndexEntry): void
+  txnIndexEntry (f: DumpedFile, e: AbortedTxn): void
+  snapshotEntry (f: DumpedFile, e: ProducerSnapshotEntry): void
+  sanityPassed (f: DumpedFile, entries: number): void
+}

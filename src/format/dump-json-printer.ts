@@ -1,0 +1,61 @@
+// The dump's JSON printer: one JSON object per line on stdout for every event (jq-friendly).
+import type { LogSummary } from '../analysis/log-summary.js'
+import type { AbortedTxn, OffsetIndexEntry, TimeIndexEntry } from '../decode/index-files.js'
+import type { LegacyEntry, LegacyRecord } from '../decode/legacy.js'
+import type { ControlInfo, V2Batch } from '../decode/log-reader.js'
+import type { ProducerSnapshotEntry } from '../decode/producer-snapshot.js'
+import { firstSequence } from '../decode/producer-snapshot.js'
+import type { KafkaRecord } from '../decode/records.js'
+import { batchJson, legacyBatchJson, legacyRecordJson, recordJson } from './dump-json.js'
+import type { RecordJsonOptions } from './dump-json.js'
+import { summaryJson } from './dump-summary.js'
+import { toJson } from './json-int64.js'
+import type { PayloadParserFn } from './payload-parsers.js'
+import type { DumpedFile, DumpPrinter, PrintedRange, PrinterOutput } from './printer.js'
+
+export class JsonDumpPrinter implements DumpPrinter {
+  constructor (private readonly out: PrinterOutput, private readonly rec: RecordJsonOptions, private readonly parser: PayloadParserFn) {}
+  private emit (v: unknown): void { this.out.stdout.write(toJson(v) + '\n') }
+
+  skipped (path: string, reason: string): void {
+    this.emit({ type: 'skipped', file: path, reason })
+    if (!reason.startsWith('broker metadata file')) this.out.stderr.write(`Ignoring ${path}: ${reason}\n`)
+  }
+
+  fileStart (f: DumpedFile): void { this.emit({ type: 'file', file: f.path, kind: f.kind, baseOffset: f.baseOffset }) }
+  logStart (): void {}
+  batch (b: V2Batch, f: DumpedFile): void { this.emit(batchJson(f.path, b.header, b)) }
+  fastRecords (): PrintedRange | null { return null }
+
+  record (rec: KafkaRecord, b: V2Batch, f: DumpedFile, _first: boolean, control: () => ControlInfo | undefined): void {
+    const h = b.header
+    const ci = h.isControl ? control() : undefined
+    const parsed = this.rec.printData && !h.isControl ? this.parser(rec.key, rec.value, rec.offset) : undefined
+    this.emit(recordJson(f.path, h, rec, this.rec, ci, parsed))
+  }
+
+  legacyBatch (e: LegacyEntry, f: DumpedFile): void { this.emit(legacyBatchJson(f.path, e)) }
+
+  legacyRecord (e: LegacyEntry, r: LegacyRecord, f: DumpedFile): void {
+    const parsed = this.rec.printData ? this.parser(r.key, r.value, r.offset) : undefined
+    this.emit(legacyRecordJson(f.path, e, r, parsed))
+  }
+
+  trailingBytes (): void {}
+  summary (s: LogSummary): void { this.emit(summaryJson(s)) }
+  indexEmpty (): void {}
+  indexEntry (f: DumpedFile, e: OffsetIndexEntry): void { this.emit({ type: 'index-entry', file: f.path, offset: e.offset, position: e.position }) }
+  timeIndexEntry (f: DumpedFile, e: TimeIndexEntry): void { this.emit({ type: 'timeindex-entry', file: f.path, timestamp: e.timestamp, offset: e.offset }) }
+  txnIndexEntry (f: DumpedFile, e: AbortedTxn): void {
+    this.emit({ type: 'txnindex-entry', file: f.path, version: e.version >> 8, producerId: e.producerId,
+      firstOffset: e.firstOffset, lastOffset: e.lastOffset, lastStableOffset: e.lastStableOffset })
+  }
+
+  snapshotEntry (f: DumpedFile, e: ProducerSnapshotEntry): void {
+    this.emit({ type: 'snapshot-entry', file: f.path, producerId: e.producerId, producerEpoch: e.producerEpoch,
+      coordinatorEpoch: e.coordinatorEpoch, currentTxnFirstOffset: e.currentTxnFirstOffset, lastTimestamp: e.timestamp,
+      firstSequence: firstSequence(e), lastSequence: e.lastSequence, lastOffset: e.lastOffset, offsetDelta: e.offsetDelta })
+  }
+
+  sanityPassed (f: DumpedFile, entries: number): void { this.emit({ type: 'sanity-check', file: f.path, passed: true, entries }) }
+}
