@@ -7,6 +7,7 @@ import { DecodeError } from '../decode/errors.js'
 import type { OffsetIndexEntry, TimeIndexEntry } from '../decode/index-files.js'
 import { decodeOffsetIndex, decodeTimeIndex, OFFSET_INDEX_ENTRY_SIZE, TIME_INDEX_ENTRY_SIZE } from '../decode/index-files.js'
 import * as L from '../decode/layout.js'
+import { scanFrames } from '../decode/frame-scanner.js'
 import { decodeLegacyEntry, decodeLegacyRecords } from '../decode/legacy.js'
 import { decodeRecords } from '../decode/records.js'
 import type { KafkaFile } from '../io/discover.js'
@@ -32,20 +33,23 @@ function companion (file: KafkaFile, suffix: string): string {
 
 interface BatchAt { baseOffset: bigint, lastOffset: bigint, sizeInBytes: number, magic: number }
 
-/** Header of the entry at `position` of a log, or an explanation of why there is none. */
+/**
+ * Header of the entry at `position` of a log, or an explanation of why there is none. Framed by
+ * scanFrames (the one framer) from that position, reading just the header of a large batch.
+ */
 function batchAt (log: FileSource, position: number, maxBytes: number): BatchAt | string {
   if (position < 0 || position >= log.size) return `position ${position} is outside the log (${log.size} bytes)`
-  const head = log.readAt(position, L.RECORD_BATCH_OVERHEAD)
-  if (head.length < L.HEADER_SIZE_UP_TO_MAGIC + 1) return `position ${position}: too few bytes for a batch header`
-  const size = head.readInt32BE(L.SIZE_OFFSET)
-  const magic = head.readInt8(L.MAGIC_OFFSET)
-  if (size < L.MIN_RECORD_OVERHEAD) return `position ${position}: record size ${size} is smaller than ${L.MIN_RECORD_OVERHEAD}`
-  const total = size + L.LOG_OVERHEAD
-  if (total > maxBytes || position + total > log.size) return `position ${position}: the batch (${total} bytes) does not fit`
-  if (magic < 2) return { baseOffset: head.readBigInt64BE(0), lastOffset: head.readBigInt64BE(0), sizeInBytes: total, magic }
-  if (head.length < L.RECORD_BATCH_OVERHEAD) return `position ${position}: too few bytes for a v2 batch header`
-  const h = decodeBatchHeader(head, position)
-  return { baseOffset: h.baseOffset, lastOffset: h.lastOffset, sizeInBytes: total, magic }
+  for (const ev of scanFrames(log, { from: position, window: L.RECORD_BATCH_OVERHEAD, headersOnly: true, maxBatchBytes: maxBytes })) {
+    if (ev.kind === 'corrupt') return `position ${position}: ${ev.message}`
+    if (ev.kind === 'tail') {
+      return ev.reason === 'truncated' ? `position ${position}: the batch (${ev.declaredSize ?? '?'} bytes) does not fit`
+        : ev.reason === 'zeros' ? `position ${position}: only zero bytes from here` : `position ${position}: too few bytes for a batch header`
+    }
+    if (ev.magic < 2) return { baseOffset: ev.bytes.readBigInt64BE(0), lastOffset: ev.bytes.readBigInt64BE(0), sizeInBytes: ev.sizeInBytes, magic: ev.magic }
+    const h = decodeBatchHeader(ev.bytes, position)
+    return { baseOffset: h.baseOffset, lastOffset: h.lastOffset, sizeInBytes: ev.sizeInBytes, magic: ev.magic }
+  }
+  return `position ${position}: no batch`
 }
 
 function openLog (file: KafkaFile, log: FindingLog): FileSource | undefined {

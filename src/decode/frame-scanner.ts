@@ -60,6 +60,8 @@ export interface ScanOptions {
   resync?: boolean
   /** called after each window read, for progress reporting */
   onProgress?: (position: number) => void
+  /** start framing at this file position instead of 0 (an index entry's position) */
+  from?: number
 }
 
 export const DEFAULT_WINDOW = 8 * 1024 * 1024
@@ -99,7 +101,7 @@ export function * scanFrames (source: SegmentSource, opts: ScanOptions = {}): Ge
     return b <= winStart + win.length
   }
 
-  let pos = 0
+  let pos = opts.from ?? 0
   while (pos < end) {
     const left = end - pos
     // FileLogInputStream stops when fewer than 18 bytes are left.
