@@ -48,8 +48,7 @@ export async function runDump (opts: DumpOptions, ctx: CliContext, internals: Du
       else throw e
     }
   }
-  if (opts.compat) printKafkaDiagnostics(ctx, state)
-  else if (state.nonConsecutive.size > 0 && !opts.json) printNonConsecutive(ctx, state)
+  printer.end(state)
   ctx.stdout.flush()
   return log.exitCode
 }
@@ -60,33 +59,3 @@ async function pickParser (opts: DumpOptions, log: FindingLog): Promise<PayloadP
   if (p === undefined) log.unusable('<options>', `the ${opts.parser} decoder is not available in this build`)
   return p
 }
-
-// The stderr blocks kafka-dump-log prints after all files (DumpLogSegments.main).
-function printKafkaDiagnostics (ctx: CliContext, s: RunState & IndexRunState): void {
-  const e = ctx.stderr
-  for (const [f, l] of s.indexMismatches) {
-    e.write(`Mismatches in :${f}\n`)
-    for (const [a, b] of l) e.write(`  Index offset: ${a}, log offset: ${b}\n`)
-  }
-  for (const [f, l] of s.timeMismatches) {
-    e.write(`Found timestamp mismatch in :${f}\n`)
-    for (const [a, b] of l) e.write(`  Index timestamp: ${a}, log timestamp: ${b}\n`)
-  }
-  for (const [f, l] of s.timeOutOfOrder) {
-    e.write(`Found out of order timestamp in :${f}\n`)
-    for (const [a, b] of l) e.write(`  Index timestamp: ${a}, Previously indexed timestamp: ${b}\n`)
-  }
-  for (const l of s.timeNotFound.values()) {
-    e.write('The following indexed offsets are not found in the log.\n')
-    for (const [a, b] of l) e.write(`Indexed offset: ${a}, found log offset: ${b}\n`)
-  }
-  printNonConsecutive(ctx, s)
-}
-
-function printNonConsecutive (ctx: CliContext, s: RunState): void {
-  for (const [f, l] of s.nonConsecutive) {
-    ctx.stderr.write(`Non-consecutive offsets in ${f}\n`)
-    for (const [a, b] of l) ctx.stderr.write(`  ${a} is followed by ${b}\n`)
-  }
-}
-

@@ -58,4 +58,5 @@ export class JsonDumpPrinter implements DumpPrinter {
   }
 
   sanityPassed (f: DumpedFile, entries: number): void { this.emit({ type: 'sanity-check', file: f.path, passed: true, entries }) }
+  end (): void {}
 }

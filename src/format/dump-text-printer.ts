@@ -17,7 +17,8 @@ import { MAX_BATCH_LINE, writeBatchLine } from './batch-line-ascii.js'
 import { formatSummary } from './dump-summary.js'
 import { formatBatchLine, formatControlSuffix, formatIndexEntry, formatLegacyBatchLine, formatSnapshotEntry, formatTimeIndexEntry, formatTxnIndexEntry } from './dump-text.js'
 import type { PayloadParserFn } from './payload-parsers.js'
-import type { ColorLevel, DumpedFile, DumpPrinter, PrintedRange, PrinterOutput } from './printer.js'
+import type { ColorLevel, DumpDiagnostics, DumpedFile, DumpPrinter, PrintedRange, PrinterOutput } from './printer.js'
+import { writeKafkaDiagnostics, writeNonConsecutive } from './dump-diagnostics.js'
 import { K_KEY, K_PAYLOAD, putString, putUtf8, recordMetadataSize, writeRecordMetadata } from './record-line-ascii.js'
 import { fastLinesSize, writeRecordLinesFast } from './record-lines-fast.js'
 
@@ -186,4 +187,9 @@ export class TextDumpPrinter implements DumpPrinter {
   txnIndexEntry (_f: DumpedFile, e: AbortedTxn): void { this.out.stdout.write(formatTxnIndexEntry(e) + '\n') }
   snapshotEntry (_f: DumpedFile, e: ProducerSnapshotEntry): void { this.out.stdout.write(formatSnapshotEntry(e) + '\n') }
   sanityPassed (f: DumpedFile): void { this.out.stdout.write(`${f.path} passed sanity check.\n`) }
+
+  end (d: DumpDiagnostics): void {
+    if (this.compat) writeKafkaDiagnostics(this.out.stderr, d)
+    else writeNonConsecutive(this.out.stderr, d)
+  }
 }

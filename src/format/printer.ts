@@ -57,4 +57,17 @@ export interface DumpPrinter {
   txnIndexEntry (f: DumpedFile, e: AbortedTxn): void
   snapshotEntry (f: DumpedFile, e: ProducerSnapshotEntry): void
   sanityPassed (f: DumpedFile, entries: number): void
+  /** after every file: kafka-dump-log's closing stderr blocks (compat), offset gaps (text) */
+  end (d: DumpDiagnostics): void
+}
+
+/** (a, b) pairs per absolute path, gathered over the whole run */
+export interface DumpDiagnostics {
+  /** offset index: (index offset, log offset), newest first as Kafka lists them */
+  indexMismatches: ReadonlyMap<string, ReadonlyArray<readonly [bigint, bigint]>>
+  timeMismatches: ReadonlyMap<string, ReadonlyArray<readonly [bigint, bigint]>>
+  timeOutOfOrder: ReadonlyMap<string, ReadonlyArray<readonly [bigint, bigint]>>
+  timeNotFound: ReadonlyMap<string, ReadonlyArray<readonly [bigint, bigint]>>
+  /** deep iteration: (previous, next) offsets that are not consecutive */
+  nonConsecutive: ReadonlyMap<string, ReadonlyArray<readonly [bigint, bigint]>>
 }
