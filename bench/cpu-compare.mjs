@@ -3,7 +3,7 @@
 // Wall time is meaningless on a machine shared with other jobs, so this records user+sys CPU seconds
 // (from /usr/bin/time -v) and peak RSS, runs the builds alternately, and reports medians.
 //
-//   node bench/cpu-compare.mjs --data DIR --build before=/path/to/dist --build after=dist [--runs 3]
+//   node bench/cpu-compare.mjs --data DIR --build before=/path/to/dist --build after=dist [--runs 3] [--only deep]
 //
 // DIR holds inputs from bench/make-segments.mjs (--only plain,txn). Modes: shallow dump of plain,
 // deep --print-data-log of plain and of txn, reconcile of txn.
@@ -13,10 +13,11 @@ import os from 'node:os'
 import path from 'node:path'
 
 const args = process.argv.slice(2)
-let data = 'bench/data'; let runs = 3; const builds = []
+let data = 'bench/data'; let runs = 3; let only; const builds = []
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--data') data = args[++i]
   else if (args[i] === '--runs') runs = Number(args[++i])
+  else if (args[i] === '--only') only = args[++i]
   else if (args[i] === '--build') { const [k, v] = args[++i].split('='); builds.push({ name: k, dist: path.resolve(v) }) }
 }
 const dirOf = kind => fs.readdirSync(data).map(d => path.join(data, d)).find(d => path.basename(d).startsWith(`bench-${kind}-`) && fs.statSync(d).isDirectory())
@@ -38,7 +39,7 @@ function once (dist, argv) {
   return { cpu: num(/User time \(seconds\): ([\d.]+)/) + num(/System time \(seconds\): ([\d.]+)/), rss: num(/Maximum resident set size \(kbytes\): (\d+)/) / 1024, code: r.status }
 }
 const rows = []
-for (const m of modes) {
+for (const m of modes.filter((x) => only === undefined || x.name.includes(only))) {
   const res = Object.fromEntries(builds.map(b => [b.name, []]))
   for (let i = 0; i < runs; i++) {
     const order = i % 2 === 0 ? builds : [...builds].reverse()

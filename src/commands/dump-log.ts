@@ -7,7 +7,7 @@ import type { LogSummary } from '../analysis/log-summary.js'
 import { newSummary } from '../analysis/log-summary.js'
 import type { BatchHeader } from '../decode/batch-header.js'
 import { DecodeError } from '../decode/errors.js'
-import { ATTRIBUTES_OFFSET, COMPRESSION_CODEC_MASK, CONTROL_FLAG_MASK, LOG_OVERHEAD, SIZE_OFFSET } from '../decode/layout.js'
+import { ATTRIBUTES_OFFSET, COMPRESSION_CODEC_MASK, CONTROL_FLAG_MASK, LOG_OVERHEAD, RECORDS_COUNT_OFFSET, SIZE_OFFSET } from '../decode/layout.js'
 import { decodeLegacyEntry, decodeLegacyRecords } from '../decode/legacy.js'
 import type { LegacyFrame, V2Batch } from '../decode/log-reader.js'
 import { decodeControlRecord, readLog } from '../decode/log-reader.js'
@@ -133,7 +133,7 @@ function fastDeepEligible (bytes: Buffer): boolean {
 function deepFast (b: V2Batch, c: Ctx): boolean {
   const r = c.printer.fastRecords(b)
   if (r === null) return false
-  if (r.count > 0 && !c.opts.controlOnly) {
+  if (b.bytes.readInt32BE(RECORDS_COUNT_OFFSET) > 0 && !c.opts.controlOnly) {
     // the batch's offsets are consecutive (checked); only the step into it can be a gap
     trackOffset(BigInt(r.firstOffset), c)
     c.lastOffset = BigInt(r.lastOffset)

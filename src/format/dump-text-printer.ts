@@ -95,7 +95,7 @@ export class TextDumpPrinter implements DumpPrinter {
     const r = writeRecordLinesFast(out.buffer, at, b.bytes, { printData: this.cfg.printData, skipRecordMetadata: this.cfg.skipRecordMetadata })
     if (r === null) return null
     out.commit(r.end)
-    return { count, firstOffset: r.firstOffset, lastOffset: r.lastOffset }
+    return r
   }
 
   record (rec: KafkaRecord, b: V2Batch, _f: DumpedFile, first: boolean, control: () => ControlInfo | undefined): void {

@@ -24,8 +24,8 @@ export type ColorLevel = 0 | 1 | 2 | 3
 /** the file being dumped, as the printers need it */
 export interface DumpedFile { path: string, name: string, kind: string, baseOffset: bigint | null }
 
-/** offsets of the records a fast path printed (consecutive) */
-export interface PrintedRange { count: number, firstOffset: number, lastOffset: number }
+/** offsets of the records a fast path printed (consecutive); no object is made for it beyond the writer's result */
+export interface PrintedRange { readonly firstOffset: number, readonly lastOffset: number }
 
 /**
  * The events of a dump, in file order. Batch and record events come from the hot loop: a printer must
