@@ -46,10 +46,13 @@ export function logStartLine (f: DumpedFile): string {
 
 export class TextDumpPrinter implements DumpPrinter {
   private readonly chalk: ChalkInstance
+  /** every batch line can take the byte path unless colour is on (chalk's level is a getter: read it once) */
+  private readonly plain: boolean
 
   /** `compat`: kafka-dump-log 3.9's text exactly */
   constructor (private readonly out: PrinterOutput, private readonly cfg: DumpPrinterConfig, private readonly compat: boolean) {
     this.chalk = new Chalk({ level: compat ? 0 : cfg.color })
+    this.plain = this.compat || this.chalk.level === 0
   }
 
   skipped (path: string, reason: string): void {
@@ -64,7 +67,7 @@ export class TextDumpPrinter implements DumpPrinter {
   batch (b: V2Batch): void {
     const isControl = (b.bytes.readInt16BE(ATTRIBUTES_OFFSET) & CONTROL_FLAG_MASK) !== 0
     const out = this.out.stdout
-    if (this.compat || this.chalk.level === 0 || (!isControl && b.crcValid !== false)) {
+    if (this.plain || (!isControl && b.crcValid !== false)) {
       // the common line, written as bytes (format/batch-line-ascii.ts)
       const suffix = isControl && !this.compat && b.control !== null ? formatControlSuffix(b.control, false) : ''
       const at = out.reserve(MAX_BATCH_LINE + suffix.length * 3)
