@@ -20,6 +20,7 @@
 //                          codec-*), with the transaction markers of those segments
 //   bench-txn-<size>       transactional: orders-* and interleaved/mixed-0 segments, all batches
 //                          (data + COMMIT/ABORT markers), one pass each in turn
+//   bench-orders-11-<size> the orders-11 partitions (all batches: 78-563 B, half of them markers), one pass each in turn
 //   bench-mid-<size>       ~3.5 KiB uncompressed batches written by a private real broker (bench/make-large-batches.sh
 //                          --kind mid; template kept in bench/data/templates)
 //   bench-large-txn-<size> ~0.9 MB transactional batches + COMMIT markers, written by a private real broker from
@@ -104,6 +105,8 @@ export function templates (kind) {
       return passesOf([...partitionDirs('orders', /^orders-/), ...partitionDirs('interleaved', /^mixed-/)], keep)
         .filter(p => p.some(b => b.txn))
     }
+    case 'orders-11': // the issue #15 small-transactional shape: 78-563 B batches, half of them markers
+      return passesOf(partitionDirs('orders', /^orders-11-/), () => true)
     case 'large-txn': // ~0.9 MB transactional batches + COMMIT markers from a real broker (bench/make-large-batches.sh)
     case 'mid': // ~3.5 KiB batches from a real broker (bench/make-large-batches.sh --kind mid)
       return [brokerTemplate(kind)]
@@ -175,6 +178,7 @@ export function inputsFor (size, big) {
     { name: `plain-${s}`, kind: 'plain', size, topic: `bench-plain-${s}`, desc: 'small uncompressed records' },
     { name: `zstd-lz4-${s}`, kind: 'zstd-lz4', size, topic: `bench-zstd-lz4-${s}`, desc: 'zstd + lz4 batches (+ markers)' },
     { name: `txn-${s}`, kind: 'txn', size, topic: `bench-txn-${s}`, desc: 'transactional data + COMMIT/ABORT markers' },
+    { name: `orders-11-${s}`, kind: 'orders-11', size, topic: `bench-orders-11-${s}`, desc: 'the orders-11 partitions repeated: small transactional batches, half of them COMMIT/ABORT markers' },
     { name: `mid-${s}`, kind: 'mid', size, topic: `bench-mid-${s}`, desc: '~3.5 KiB uncompressed batches from a real broker (bench/make-large-batches.sh --kind mid)' },
     { name: `large-txn-${s}`, kind: 'large-txn', size, topic: `bench-large-txn-${s}`, desc: '~0.9 MB transactional batches + COMMIT markers (bench/make-large-batches.sh)', modes: ['cat', 'read', 'shallow', 'reconcile'] }
   ]
@@ -242,7 +246,7 @@ function main (argv) {
   const size = parseSize(opt.size)
   const big = parseSize(opt.big) || undefined
   if (opt.list) {
-    for (const kind of ['plain', 'zstd-lz4', 'txn', 'mid', 'large-txn']) {
+    for (const kind of ['plain', 'zstd-lz4', 'txn', 'orders-11', 'mid', 'large-txn']) {
       const t = templates(kind)
       const flat = t.flat()
       console.log(`${kind}: ${t.length} passes, ${flat.length} batches, ${flat.reduce((a, b) => a + b.buf.length, 0)} bytes per round; sources ${[...new Set(flat.map(b => b.src))].join(' ')}`)
