@@ -16,8 +16,7 @@ import { loadWasmCrc32c, type Crc32cUpdate } from './crc32c-wasm.js'
 const require = createRequire(import.meta.url)
 // crc-32 is CommonJS; loading it through require keeps the ESM build free of interop guesses.
 const jsLib = require('crc-32/crc32c') as { buf(data: Uint8Array, seed?: number): number }
-/** crc-32's seed is the previous CRC (it inverts inside), the same continuation rule as the others */
-const js: Crc32cUpdate = (previous, data) => jsLib.buf(data, previous) >>> 0
+// crc-32's seed is the previous CRC (it inverts inside): the same continuation rule as the others
 
 function loadNative (): Crc32cUpdate | undefined {
   try {
@@ -28,10 +27,10 @@ function loadNative (): Crc32cUpdate | undefined {
   }
 }
 
-/** from this many bytes the native binding beats JS (its per-call overhead is paid back) */
-export const NATIVE_CRC_THRESHOLD = 512
-/** from this many bytes the WebAssembly implementation beats JS (used only without the native binding) */
-export const WASM_CRC_THRESHOLD = 256
+/** from this many bytes the native binding beats JS (its ~110 ns per-call overhead is paid back: 200 B 157 vs 128 ns, 300 B 179 vs 194) */
+export const NATIVE_CRC_THRESHOLD = 256
+/** from this many bytes WebAssembly beats JS (used only without the native binding; 400-600 B even within noise, 1 KiB 578 vs 620 ns) */
+export const WASM_CRC_THRESHOLD = 512
 
 const forced = process.env.TSDUMP_CRC32C
 const native = forced === 'js' || forced === 'wasm' || forced === 'no-native' ? undefined : loadNative()
@@ -47,12 +46,14 @@ const threshold = forced === 'js' ? Infinity : forcedFast ? 0 : fast === native 
  */
 export function crc32cUpdate (previous: number, data: Uint8Array): number {
   if (fast !== undefined && data.length >= threshold) return fast(previous, data)
-  return js(previous, data)
+  return jsLib.buf(data, previous) >>> 0
 }
 
 /** CRC-32C of `data`, as an unsigned 32-bit number (crc-32 returns a signed int). */
 export function crc32c (data: Uint8Array): number {
-  return crc32cUpdate(0, data)
+  // the small-batch path calls crc-32 directly: one indirection less on the 100-300 B batches that dominate counts
+  if (fast !== undefined && data.length >= threshold) return fast(0, data)
+  return jsLib.buf(data, 0) >>> 0
 }
 
 /** which implementations are in use (shown by the benchmark) */
