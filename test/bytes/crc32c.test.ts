@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import fc from 'fast-check'
 import fs from 'node:fs'
 import { createRequire } from 'node:module'
@@ -109,6 +109,35 @@ describe('crc32c', () => {
       expect(crc32c(b)).toBe(reference(b))
       expect(crc32cUpdate(0, b)).toBe(crc32c(b))
     }
+  })
+
+  describe('the choice when the module loads (TSDUMP_CRC32C, as on a machine without the native package)', () => {
+    afterEach(() => { vi.unstubAllEnvs(); vi.resetModules() })
+    const load = async (v: string): Promise<typeof import('../../src/bytes/crc32c.js')> => {
+      vi.resetModules()
+      vi.stubEnv('TSDUMP_CRC32C', v)
+      return await import('../../src/bytes/crc32c.js')
+    }
+    it('no-native: JS below WASM_CRC_THRESHOLD, WebAssembly from it, same values', async () => {
+      const m = await load('no-native')
+      expect(m.crc32cImplementations()).toBe(`crc-32 (JS, < ${m.WASM_CRC_THRESHOLD} B) + WebAssembly slicing-by-16`)
+      for (const n of [0, 61, m.WASM_CRC_THRESHOLD - 1, m.WASM_CRC_THRESHOLD, 3549, 900_000]) {
+        const b = filled(n, 3)
+        expect(m.crc32c(b)).toBe(reference(b))
+        expect(m.crc32cUpdate(m.crc32cUpdate(0, b.subarray(0, n >> 1)), b.subarray(n >> 1))).toBe(reference(b))
+      }
+    })
+    it('js and wasm force one implementation for every size', async () => {
+      expect((await load('js')).crc32cImplementations()).toBe('crc-32 (JS)')
+      const w = await load('wasm')
+      expect(w.crc32cImplementations()).toBe('WebAssembly slicing-by-16')
+      const b = filled(17, 5)
+      expect(w.crc32c(b)).toBe(reference(b))
+    })
+    it.skipIf(nativeLib === undefined)('auto with the native package: JS below NATIVE_CRC_THRESHOLD, native from it', async () => {
+      const m = await load('')
+      expect(m.crc32cImplementations()).toBe(`crc-32 (JS, < ${m.NATIVE_CRC_THRESHOLD} B) + @node-rs/crc32 (native)`)
+    })
   })
 
   it('verifies a batch a real broker wrote (stored CRC at byte 17 covers bytes 21..end)', () => {
