@@ -186,7 +186,7 @@ async function files (list) {
         fs.closeSync(fd)
         secs.push(ns / 1e9)
       }
-      row[name] = `${median(secs).toFixed(2)} s`
+      row[name] = `${median(secs).toFixed(3)} s`
     }
     L.push(`| ${path.basename(path.dirname(file))} | ${batches} | ${(bytes / batches).toFixed(0)} | ${IMPLS.filter(n => n !== 'loop').map(n => row[n]).join(' | ')} | ${bad} |`)
   }
