@@ -20,6 +20,9 @@
 //                          codec-*), with the transaction markers of those segments
 //   bench-txn-<size>       transactional: orders-* and interleaved/mixed-0 segments, all batches
 //                          (data + COMMIT/ABORT markers), one pass each in turn
+//   bench-orders-11-<size> the orders-11 partitions (all batches: 78-563 B, half of them markers), one pass each in turn
+//   bench-mid-<size>       ~3.5 KiB uncompressed batches written by a private real broker (bench/make-large-batches.sh
+//                          --kind mid; template kept in bench/data/templates)
 //   bench-large-txn-<size> ~0.9 MB transactional batches + COMMIT markers, written by a private real broker from
 //                          Kafka's ProducerPerformance (bench/make-large-batches.sh; template kept in bench/data/templates)
 //   bench-plain-<big>      the same as bench-plain, 4 GiB (kafka-dump-log refuses > 2 GiB)
@@ -102,18 +105,27 @@ export function templates (kind) {
       return passesOf([...partitionDirs('orders', /^orders-/), ...partitionDirs('interleaved', /^mixed-/)], keep)
         .filter(p => p.some(b => b.txn))
     }
-    case 'large-txn': {
-      // ~0.9 MB transactional batches + COMMIT markers from a real broker (bench/make-large-batches.sh)
-      const dir = path.join(here, 'data', 'templates', 'large-txn-0')
-      if (!fs.existsSync(path.join(dir, '00000000000000000000.log'))) {
-        console.error('large-txn template missing: running bench/make-large-batches.sh (starts a private broker, ~30 s)')
-        execFileSync('bash', [path.join(here, 'make-large-batches.sh')], { stdio: ['ignore', 'ignore', 'inherit'] })
-      }
-      const seg = fs.readdirSync(dir).filter(f => f.endsWith('.log')).sort().map(f => path.join(dir, f))
-      return [seg.flatMap(readBatches)]
-    }
+    case 'orders-11': // the issue #15 small-transactional shape: 78-563 B batches, half of them markers
+      return passesOf(partitionDirs('orders', /^orders-11-/), () => true)
+    case 'large-txn': // ~0.9 MB transactional batches + COMMIT markers from a real broker (bench/make-large-batches.sh)
+    case 'mid': // ~3.5 KiB batches from a real broker (bench/make-large-batches.sh --kind mid)
+      return [brokerTemplate(kind)]
     default: throw new Error(`unknown kind ${kind}`)
   }
+}
+
+/** where bench/make-large-batches.sh leaves the broker-written template of `kind` */
+export function templatePath (kind) {
+  return path.join(here, 'data', 'templates', `${kind}-0`, '00000000000000000000.log')
+}
+
+function brokerTemplate (kind) {
+  const file = templatePath(kind)
+  if (!fs.existsSync(file)) {
+    console.error(`${kind} template missing: running bench/make-large-batches.sh --kind ${kind} (starts a private broker, ~30 s)`)
+    execFileSync('bash', [path.join(here, 'make-large-batches.sh'), '--kind', kind], { stdio: ['ignore', 'ignore', 'inherit'] })
+  }
+  return readBatches(file)
 }
 
 /** Stream `passes` repeated into `file` until `size` bytes (batch boundary, <= size). Returns stats. */
@@ -166,6 +178,8 @@ export function inputsFor (size, big) {
     { name: `plain-${s}`, kind: 'plain', size, topic: `bench-plain-${s}`, desc: 'small uncompressed records' },
     { name: `zstd-lz4-${s}`, kind: 'zstd-lz4', size, topic: `bench-zstd-lz4-${s}`, desc: 'zstd + lz4 batches (+ markers)' },
     { name: `txn-${s}`, kind: 'txn', size, topic: `bench-txn-${s}`, desc: 'transactional data + COMMIT/ABORT markers' },
+    { name: `orders-11-${s}`, kind: 'orders-11', size, topic: `bench-orders-11-${s}`, desc: 'the orders-11 partitions repeated: small transactional batches, half of them COMMIT/ABORT markers' },
+    { name: `mid-${s}`, kind: 'mid', size, topic: `bench-mid-${s}`, desc: '~3.5 KiB uncompressed batches from a real broker (bench/make-large-batches.sh --kind mid)' },
     { name: `large-txn-${s}`, kind: 'large-txn', size, topic: `bench-large-txn-${s}`, desc: '~0.9 MB transactional batches + COMMIT markers (bench/make-large-batches.sh)', modes: ['cat', 'read', 'shallow', 'reconcile'] }
   ]
   if (big) {
@@ -232,7 +246,7 @@ function main (argv) {
   const size = parseSize(opt.size)
   const big = parseSize(opt.big) || undefined
   if (opt.list) {
-    for (const kind of ['plain', 'zstd-lz4', 'txn', 'large-txn']) {
+    for (const kind of ['plain', 'zstd-lz4', 'txn', 'orders-11', 'mid', 'large-txn']) {
       const t = templates(kind)
       const flat = t.flat()
       console.log(`${kind}: ${t.length} passes, ${flat.length} batches, ${flat.reduce((a, b) => a + b.buf.length, 0)} bytes per round; sources ${[...new Set(flat.map(b => b.src))].join(' ')}`)

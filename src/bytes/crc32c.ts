@@ -1,33 +1,64 @@
 // The only place that computes CRC-32C (Castagnoli): v2 batches and producer snapshots use it.
 //
-// Two implementations, chosen per call by size (bench/RESULTS.md, CRC-32C section): crc-32's pure-JS
-// table loop costs ~110 ns per call and ~1.1 GB/s; @node-rs/crc32 (an optional dependency with prebuilt
-// SIMD binaries) costs ~220 ns per call but ~3 GB/s. Most batches are small, so JS wins below a few KiB;
-// large batches (the 1 MB ones Java producers write) go native when it is installed.
+// Three implementations, chosen per call by size from the per-call CPU cost measured by bench/crc.mjs
+// (bench/RESULTS-crc.md has the table and the reasoning):
+//  - crc-32/crc32c, pure JS (slicing-by-16, ~1.6 bytes/ns): no call overhead, the fastest for small batches;
+//  - @node-rs/crc32, an optional dependency with prebuilt SSE4.2/PMULL binaries (~5 bytes/ns), ~100 ns per call
+//    of N-API overhead: wins from NATIVE_CRC_THRESHOLD bytes;
+//  - tsdump's WebAssembly slicing-by-16 (src/bytes/crc32c-wasm.ts; WebAssembly has no carry-less multiply, so no
+//    folding), ~2.8 bytes/ns plus a copy into its memory: used where the native package did not install, from
+//    WASM_CRC_THRESHOLD bytes.
+// TSDUMP_CRC32C=js|wasm|native forces one for every size, =no-native behaves as if the binding were missing (benchmarks
+// and diagnosis; an unavailable choice falls back to the automatic one).
 import { createRequire } from 'node:module'
+import { loadWasmCrc32c, type Crc32cUpdate } from './crc32c-wasm.js'
 
 const require = createRequire(import.meta.url)
 // crc-32 is CommonJS; loading it through require keeps the ESM build free of interop guesses.
-const js = require('crc-32/crc32c') as { buf(data: Uint8Array, seed?: number): number }
+const jsLib = require('crc-32/crc32c') as { buf(data: Uint8Array, seed?: number): number }
+// crc-32's seed is the previous CRC (it inverts inside): the same continuation rule as the others
 
-type NativeCrc = (data: Buffer, initial?: number) => number
-let native: NativeCrc | undefined
-try {
-  native = (require('@node-rs/crc32') as { crc32c: NativeCrc }).crc32c
-} catch {
-  native = undefined // not installed for this platform: the JS implementation does everything
+function loadNative (): Crc32cUpdate | undefined {
+  try {
+    const f = (require('@node-rs/crc32') as { crc32c(data: Uint8Array, initial?: number): number }).crc32c
+    return (previous, data) => f(data, previous) >>> 0
+  } catch {
+    return undefined // not installed for this platform
+  }
 }
 
-/** below this many bytes the JS implementation is faster (per-call cost of the native binding) */
-export const NATIVE_CRC_THRESHOLD = 4096
+/** from this many bytes the native binding beats JS (its ~110 ns per-call overhead is paid back: 200 B 157 vs 128 ns, 300 B 179 vs 194) */
+export const NATIVE_CRC_THRESHOLD = 256
+/** from this many bytes WebAssembly beats JS (used only without the native binding; 400-600 B even within noise, 1 KiB 578 vs 620 ns) */
+export const WASM_CRC_THRESHOLD = 512
+
+const forced = process.env.TSDUMP_CRC32C
+const native = forced === 'js' || forced === 'wasm' || forced === 'no-native' ? undefined : loadNative()
+// WASM is compiled only when it can be used: with the native binding present it never wins (bench/RESULTS-crc.md)
+const wasm = forced === 'js' || (native !== undefined && forced !== 'wasm') ? undefined : loadWasmCrc32c()
+const fast: Crc32cUpdate | undefined = forced === 'wasm' ? wasm ?? native : native ?? wasm
+const forcedFast = fast !== undefined && ((forced === 'native' && fast === native) || (forced === 'wasm' && fast === wasm))
+const threshold = forced === 'js' ? Infinity : forcedFast ? 0 : fast === native ? NATIVE_CRC_THRESHOLD : WASM_CRC_THRESHOLD
+
+/**
+ * Continue a CRC-32C over more bytes: crc32cUpdate(crc32cUpdate(0, a), b) === crc32c(a ++ b).
+ * `previous` is a finished CRC (0 to start), so a batch larger than one read window is checked piece by piece.
+ */
+export function crc32cUpdate (previous: number, data: Uint8Array): number {
+  if (fast !== undefined && data.length >= threshold) return fast(previous, data)
+  return jsLib.buf(data, previous) >>> 0
+}
 
 /** CRC-32C of `data`, as an unsigned 32-bit number (crc-32 returns a signed int). */
 export function crc32c (data: Uint8Array): number {
-  if (native !== undefined && data.length >= NATIVE_CRC_THRESHOLD && Buffer.isBuffer(data)) return native(data, 0) >>> 0
-  return js.buf(data, 0) >>> 0
+  // the small-batch path calls crc-32 directly: one indirection less on the 100-300 B batches that dominate counts
+  if (fast !== undefined && data.length >= threshold) return fast(0, data)
+  return jsLib.buf(data, 0) >>> 0
 }
 
 /** which implementations are in use (shown by the benchmark) */
 export function crc32cImplementations (): string {
-  return native !== undefined ? `crc-32 (< ${NATIVE_CRC_THRESHOLD} B) + @node-rs/crc32` : 'crc-32'
+  if (fast === undefined) return 'crc-32 (JS)'
+  const name = fast === native ? '@node-rs/crc32 (native)' : 'WebAssembly slicing-by-16'
+  return threshold === 0 ? name : `crc-32 (JS, < ${threshold} B) + ${name}`
 }
