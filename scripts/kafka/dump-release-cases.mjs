@@ -4,7 +4,7 @@
 // DumpLogSegments of several releases over COPIES of the inputs (the tool may open files for writing).
 // Complements dump-releases.mjs; the differences it shows are in docs/kafka-versions.md.
 //
-//   node scripts/kafka/dump-release-cases.mjs <release>=<lib dir> ... --out <dir>
+//   node scripts/kafka/dump-release-cases.mjs <release>=<lib dir> ... --out <dir> [--case name ...]
 //
 // Output per release: <out>/<release>/cases/<case>.stdout, .stderr, and cases.json (args, exit code).
 import fs from 'node:fs';
@@ -13,7 +13,8 @@ import { parseArgs, runTool } from './releases-lib.mjs';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const CORPUS = path.join(ROOT, '../shared/corpus');
-const { releases, out } = parseArgs(process.argv.slice(2));
+const only = [];
+const { releases, out } = parseArgs(process.argv.slice(2), { '--case': (v) => only.push(v) });
 for (const r of releases) r.lib = path.resolve(r.lib);
 if (!fs.existsSync(CORPUS)) throw new Error(`${CORPUS} is absent`);
 
@@ -39,6 +40,11 @@ function prepare(dir) {
   const idx = fs.readFileSync(path.join(dir, 'bad/00000000000000007729.index'));
   idx.writeInt32BE(idx.readInt32BE(8 * 3) + 1, 8 * 3); // entry 3: offset one past the batch at its position
   fs.writeFileSync(path.join(dir, 'bad/00000000000000007729.index'), idx);
+  // the same mismatching entry twice in a row (entries 3 and 4)
+  fs.mkdirSync(path.join(dir, 'repeat'), { recursive: true });
+  for (const ext of ['log', 'timeindex']) copy(path.join(CORPUS, `${base}.${ext}`), `repeat/00000000000000007729.${ext}`);
+  idx.copy(idx, 8 * 4, 8 * 3, 8 * 4);
+  fs.writeFileSync(path.join(dir, 'repeat/00000000000000007729.index'), idx);
   const tix = fs.readFileSync(path.join(dir, 'bad/00000000000000007729.timeindex'));
   tix.writeBigInt64BE(tix.readBigInt64BE(12 * 2) + 5n, 12 * 2); // entry 2: timestamp mismatch
   tix.writeBigInt64BE(tix.readBigInt64BE(12 * 4) - 1000000n, 12 * 4); // entry 4: out of order
@@ -83,6 +89,8 @@ const CASES = {
   'bad-index': ['--files', 'bad/00000000000000007729.index,bad/00000000000000007729.timeindex'],
   'bad-index-verify': ['--verify-index-only', '--files', 'bad/00000000000000007729.index,bad/00000000000000007729.timeindex'],
   'bad-index-sanity': ['--index-sanity-check', '--files', 'bad/00000000000000007729.index,bad/00000000000000007729.timeindex'],
+  'bad-index-repeat': ['--files', 'repeat/00000000000000007729.index'],
+  'old-decoder-two-files': ['--value-decoder-class', 'kafka.serializer.StringDecoder', '--files', `${PM}.index,${PM}.log,record-sets/v2-gzip/00000000000000000000.log`],
   'bad-snapshot': ['--files', 'bad/00000000000000007729.snapshot'],
   'trailing-bytes': ['--files', 'bad/00000000000000000000.log'],
   'trailing-bytes-max': ['--max-bytes', '100000', '--files', 'bad/00000000000000000000.log'],
@@ -107,8 +115,9 @@ for (const { rel, lib } of releases) {
   prepare(inputs);
   const dest = path.join(out, rel, 'cases');
   fs.mkdirSync(dest, { recursive: true });
-  const summary = {};
+  const summary = only.length && fs.existsSync(path.join(dest, 'cases.json')) ? JSON.parse(fs.readFileSync(path.join(dest, 'cases.json'), 'utf8')) : {};
   for (const [name, args] of Object.entries(CASES)) {
+    if (only.length && !only.includes(name)) continue
     const r = runTool(rel, lib, args, inputs);
     // slf4j's "no binding" and log4j 1's "no appenders" notices are the classpath's, not the tool's
     const stderr = r.stderr.replace(/^(SLF4J: |log4j:WARN ).*\n/gm, '');

@@ -71,7 +71,8 @@ export interface TextVariant {
   /**
    * Order of the files within each stderr block is hash-map iteration order of their absolute paths:
    * scala.collection.mutable.HashMap in 3.9-4.2, java.util.HashMap in 4.3+ (seen to differ with three files
-   * in one run: compacted-0 00..00.log/00..40.log). Only matters with several files in one run.
+   * in one run: compacted-0 00..00.log/00..40.log); format/report-order.ts reproduces both. Only matters with
+   * several files in one run.
    */
   reportFileOrder: 'scala-mutable-hashmap' | 'java-util-hashmap'
 
@@ -92,7 +93,7 @@ export interface TextVariant {
   /**
    * An unloadable --key/--value-decoder-class: 3.9-4.2 `Exception in thread "main"
    * java.lang.ClassNotFoundException: <class>`; 4.3+ `java.lang.RuntimeException: Failed to load decoder class`
-   * caused by it (Utils.newInstance, KAFKA-14579). Exit 1 in all, after `Dumping <first file>`.
+   * caused by it (Utils.newInstance, KAFKA-14579). Exit 1 in all, after the first .log/.checkpoint file's `Dumping` line.
    */
   decoderClassNotFound: 'ClassNotFoundException' | 'RuntimeException'
   /** --help text of --skip-record-metadata (MINOR #20291, 4.2); behaviour unchanged */

@@ -3,41 +3,28 @@
 // Skips, saying why, when no JDK is installed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { execFileSync, spawnSync } from 'node:child_process'
-import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { decodeJavaUtf8 } from '../../src/bytes/java-utf8.js'
 import { putUtf8 } from '../../src/format/record-line-ascii.js'
 import { decodeValue } from '../../src/format/value-decoders.js'
+import { compileOracle, jdkMissing, removeOracle, runOracle } from '../support/java-oracle.js'
+import type { Oracle } from '../support/java-oracle.js'
 
 const ORACLE_SRC = path.join(path.dirname(fileURLToPath(import.meta.url)), '../support/java-utf8-oracle/Utf8Oracle.java')
 const SEED = Number(process.env.TSDUMP_FC_SEED ?? 20261201)
 
-function hasJdk (): string | null {
-  for (const tool of ['javac', 'java']) {
-    const r = spawnSync(tool, ['-version'], { encoding: 'utf8' })
-    if (r.error || r.status !== 0) return `${tool} not found (${r.error?.message ?? `exit ${r.status}`})`
-  }
-  return null
-}
-const noJdk = hasJdk()
+const noJdk = jdkMissing()
 if (noJdk) console.log(`java-utf8 oracle tests skipped: ${noJdk}`)
 
-let classDir = ''
-beforeAll(() => {
-  if (noJdk) return
-  classDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-utf8-oracle-'))
-  execFileSync('javac', ['-d', classDir, ORACLE_SRC])
-})
-afterAll(() => { if (classDir) fs.rmSync(classDir, { recursive: true, force: true }) })
+let oracle: Oracle | undefined
+beforeAll(() => { if (!noJdk) oracle = compileOracle([ORACLE_SRC]) })
+afterAll(() => removeOracle(oracle))
 
 /** Java's decoding of each input, as strings */
 function javaDecode (inputs: Uint8Array[]): string[] {
   const stdin = inputs.map((b) => Buffer.from(b).toString('hex')).join('\n') + '\n'
-  const out = execFileSync('java', ['-Xshare:auto', '-XX:TieredStopAtLevel=1', '-cp', classDir, 'Utf8Oracle'],
-    { input: stdin, encoding: 'ascii', maxBuffer: 1 << 30 })
+  const out = runOracle(oracle!, 'Utf8Oracle', stdin)
   const lines = out.split('\n')
   return inputs.map((_, i) => {
     const hex = lines[i]!
