@@ -1,7 +1,9 @@
 // The v2 record line of format/dump-text.ts formatRecordMetadata (+ key and payload), written as bytes.
 // Keys and payloads that are valid UTF-8 are copied as they are, which is what Java's StringDecoder
-// prints for them; anything else goes through Buffer#toString, which substitutes U+FFFD as Java does.
+// prints for them; anything else goes through decodeJavaUtf8, which substitutes U+FFFD where Java does
+// (Buffer#toString does it differently: one U+FFFD per WHATWG maximal subpart).
 import { isUtf8 } from 'node:buffer'
+import { decodeJavaUtf8 } from '../bytes/java-utf8.js'
 import type { KafkaRecord } from '../decode/records.js'
 import { ascii, putAscii, putBytes, putInt } from './ascii.js'
 
@@ -52,7 +54,7 @@ export function putUtf8 (out: Buffer, pos: number, b: Buffer): number {
     out.set(b, pos)
     return pos + b.length
   }
-  return pos + out.write(b.toString('utf8'), pos, 'utf8')
+  return pos + out.write(decodeJavaUtf8(b), pos, 'utf8')
 }
 
 /** a decoded string; reserve s.length * 3 */

@@ -1,4 +1,5 @@
 // How keys and values are printed (kafka-dump-log --key-decoder-class / --value-decoder-class, and more).
+import { decodeJavaUtf8 } from '../bytes/java-utf8.js'
 export const DECODER_NAMES = ['string', 'hex', 'base64', 'int32', 'int64', 'json'] as const
 export type DecoderName = typeof DECODER_NAMES[number]
 
@@ -14,16 +15,16 @@ export function decoderFromKafkaClass (cls: string): DecoderName | undefined {
   }
 }
 
-/** Render bytes with a decoder. Java's StringDecoder replaces malformed UTF-8 with U+FFFD, as Buffer#toString does. */
+/** Render bytes with a decoder. 'string' is Java's StringDecoder, malformed UTF-8 replaced as Java replaces it. */
 export function decodeValue (b: Buffer, how: DecoderName): string {
   switch (how) {
-    case 'string': return b.toString('utf8')
+    case 'string': return decodeJavaUtf8(b)
     case 'hex': return b.toString('hex')
     case 'base64': return b.toString('base64')
     case 'int32': return b.length === 4 ? String(b.readInt32BE(0)) : `<${b.length} bytes, not an int32: ${b.toString('hex')}>`
     case 'int64': return b.length === 8 ? b.readBigInt64BE(0).toString() : `<${b.length} bytes, not an int64: ${b.toString('hex')}>`
     case 'json': {
-      const s = b.toString('utf8')
+      const s = decodeJavaUtf8(b)
       try { return JSON.stringify(JSON.parse(s)) } catch { return s }
     }
   }
