@@ -2,7 +2,7 @@
 // needed) into pure TransactionStateRecord values.
 import type { Finding } from '../analysis/findings.js'
 import type { TransactionStateRecord } from '../analysis/transaction-state.js'
-import { decodeTransactionLogKey, decodeTransactionLogValue } from '../decode/internal-topics.js'
+import { decodeTransactionLogKey, decodeTransactionLogValue } from '../decode/topics/transaction-state.js'
 import { DecodeError } from '../decode/errors.js'
 import { readLog } from '../decode/log-reader.js'
 import { decodeRecords } from '../decode/records.js'

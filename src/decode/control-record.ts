@@ -5,6 +5,10 @@
 // Markers are recognised by parsing the type field, never by comparing key bytes.
 import { ByteReader } from '../bytes/byte-reader.js'
 import { DecodeError } from './errors.js'
+import { readMessage } from './schema/reader.js'
+import { schemasFor } from './schema/registry.js'
+import type { SchemaStruct } from './schema/types.js'
+import * as controlTable from './schemas/control.js'
 
 export const CONTROL_TYPES = ['ABORT', 'COMMIT', 'LEADER_CHANGE', 'SNAPSHOT_HEADER', 'SNAPSHOT_FOOTER', 'KRAFT_VERSION', 'KRAFT_VOTERS'] as const
 export type KnownControlType = typeof CONTROL_TYPES[number]
@@ -44,93 +48,23 @@ export function decodeEndTxnMarker (value: Buffer | null, position: number): End
   return { version, coordinatorEpoch: value.readInt32BE(2) }
 }
 
-// ---- KRaft control values: flexible-version protocol messages, decoded with schema version 0 ----
+// ---- KRaft control values: flexible messages of kafka-clients (generated definitions) ----
 
-function readTaggedFields (r: ByteReader): void {
-  const n = r.readUnsignedVarint('taggedFields')
-  for (let i = 0; i < n; i++) {
-    r.readUnsignedVarint('tag')
-    r.readBytes(r.readUnsignedVarint('tagSize'), 'tagData')
-  }
+/** control type -> the message its value holds (ControlRecordUtils) */
+const KRAFT_VALUE_MESSAGES: Readonly<Record<number, string>> = {
+  2: 'LeaderChangeMessage', 3: 'SnapshotHeaderRecord', 4: 'SnapshotFooterRecord', 5: 'KRaftVersionRecord', 6: 'VotersRecord',
 }
 
-function readCompactArray<T> (r: ByteReader, item: (r: ByteReader) => T, field: string): T[] | null {
-  const n = r.readUnsignedVarint(field)
-  if (n === 0) return null
-  if (n - 1 > r.remaining) throw new DecodeError('BAD_LENGTH', `${field}: ${n - 1} elements in ${r.remaining} bytes`, r.absolute, { field })
-  const out: T[] = []
-  for (let i = 0; i < n - 1; i++) out.push(item(r))
-  return out
-}
-
-function readCompactString (r: ByteReader, field: string): string | null {
-  const n = r.readUnsignedVarint(field)
-  if (n === 0) return null
-  return r.readBytes(n - 1, field).toString('utf8')
-}
-
-function readUuid (r: ByteReader, field: string): string {
-  return r.readBytes(16, field).toString('base64url')
-}
-
-/** JSON-ready object for a KRaft control record value, as Kafka's generated JsonConverters write it */
-export function decodeKraftControlValue (type: number, value: Buffer | null, position: number): Record<string, unknown> {
+/**
+ * JSON-ready object for a KRaft control record value, as Kafka's generated JsonConverters write it.
+ * ControlRecordUtils reads every one at its *_CURRENT_VERSION, 0 in every release; the leading int16 is
+ * the message's own Version field.
+ * @throws DecodeError BAD_CONTROL_RECORD / BAD_RECORD with the position of the fault
+ */
+export function decodeKraftControlValue (type: number, value: Buffer | null, position: number): SchemaStruct {
   if (value === null) throw new DecodeError('BAD_CONTROL_RECORD', 'control record value is null', position, { field: 'value' })
-  const r = new ByteReader(value, position)
-  switch (type) {
-    case 2: { // LeaderChangeMessage
-      const version = r.readInt16('version')
-      const leaderId = r.readInt32('leaderId')
-      const voter = (x: ByteReader): Record<string, unknown> => { const voterId = x.readInt32('voterId'); readTaggedFields(x); return { voterId } }
-      const voters = readCompactArray(r, voter, 'voters')
-      const grantingVoters = readCompactArray(r, voter, 'grantingVoters')
-      readTaggedFields(r)
-      return { version, leaderId, voters, grantingVoters }
-    }
-    case 3: { // SnapshotHeaderRecord
-      const version = r.readInt16('version')
-      const lastContainedLogTimestamp = r.readInt64('lastContainedLogTimestamp')
-      readTaggedFields(r)
-      return { version, lastContainedLogTimestamp }
-    }
-    case 4: { // SnapshotFooterRecord
-      const version = r.readInt16('version')
-      readTaggedFields(r)
-      return { version }
-    }
-    case 5: { // KRaftVersionRecord
-      const version = r.readInt16('version')
-      const kRaftVersion = r.readInt16('kRaftVersion')
-      readTaggedFields(r)
-      return { version, kRaftVersion }
-    }
-    case 6: { // VotersRecord
-      const version = r.readInt16('version')
-      const voters = readCompactArray(r, (x) => {
-        const voterId = x.readInt32('voterId')
-        const voterDirectoryId = readUuid(x, 'voterDirectoryId')
-        const endpoints = readCompactArray(x, (y) => {
-          const name = readCompactString(y, 'name')
-          const host = readCompactString(y, 'host')
-          const port = y.readUint16('port')
-          readTaggedFields(y)
-          return { name, host, port }
-        }, 'endpoints')
-        const minSupportedVersion = x.readInt16('minSupportedVersion')
-        const maxSupportedVersion = x.readInt16('maxSupportedVersion')
-        readTaggedFields(x)
-        readTaggedFields(x)
-        return { voterId, voterDirectoryId, endpoints, kRaftVersionFeature: { minSupportedVersion, maxSupportedVersion } }
-      }, 'voters')
-      readTaggedFields(r)
-      return { version, voters }
-    }
-    default:
-      throw new DecodeError('BAD_CONTROL_RECORD', `control type ${type} has no known value schema`, position)
-  }
-}
-
-/** kafka-dump-log's label for each KRaft control record (DumpLogSegments) */
-export const KRAFT_CONTROL_LABEL: Record<number, string> = {
-  2: 'LeaderChange:', 3: 'SnapshotHeader', 4: 'SnapshotFooter', 5: 'KRaftVersion', 6: 'KRaftVoters',
+  const name = KRAFT_VALUE_MESSAGES[type]
+  const def = name === undefined ? undefined : schemasFor(controlTable, '4.4').byName.get(name)
+  if (def === undefined) throw new DecodeError('BAD_CONTROL_RECORD', `control type ${type} has no known value schema`, position)
+  return readMessage(new ByteReader(value, position), def, 0)
 }

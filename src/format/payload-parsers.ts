@@ -2,7 +2,11 @@
 import type { DecoderName } from './value-decoders.js'
 import { decodeValue } from './value-decoders.js'
 
-export interface ParsedPayload { key?: string, payload?: string }
+import type { RecordFinding } from './topics/formatted-record.js'
+import type { JsonValue } from './topics/kafka-json.js'
+
+/** key/payload text; internal-topic parsers also give the decoded values for --json and a finding */
+export interface ParsedPayload { key?: string, payload?: string, keyJson?: JsonValue, payloadJson?: JsonValue, finding?: RecordFinding }
 export type PayloadParserFn = (key: Buffer | null, value: Buffer | null, offset: bigint) => ParsedPayload
 
 /** DecoderMessageParser: absent key or value is simply not printed */

@@ -1,0 +1,67 @@
+// kafka-dump-log `--transaction-log-decoder` text for each Kafka release:
+//   3.9, 4.0  TransactionLog.formatRecordKeyAndValue: transaction_metadata::transactionalId=<id> and
+//             producerId:..,producerEpoch:..,state=..,partitions=[..],txnLastUpdateTimestamp=..,txnTimeoutMs=..
+//   4.1+      CoordinatorRecordMessageParser JSON (KAFKA-18616), transactionStatus a number;
+//   4.4       transactionStatus the state name (KAFKA-20712), the number when the id is unknown.
+import { DecodeError } from '../../decode/errors.js'
+import type { SchemaStruct } from '../../decode/schema/types.js'
+import type { KafkaRelease } from '../../decode/schema/types.js'
+import { decodeTransactionLogKey, decodeTransactionLogRecord, decodeTransactionLogValue, TRANSACTION_STATES } from '../../decode/topics/transaction-state.js'
+import { formatCoordinatorRecord } from './coordinator-text.js'
+import type { FormattedRecord, RecordPositions } from './formatted-record.js'
+import { NO_POSITIONS } from './formatted-record.js'
+import { schemaJsonValue } from './kafka-json.js'
+import { scalaHashSetOrder } from './scala-hash-set.js'
+
+interface TxnVariant { style: 'text' | 'json', statusName: boolean }
+
+const VARIANTS: Readonly<Record<KafkaRelease, TxnVariant>> = {
+  '3.9': { style: 'text', statusName: false },
+  '4.0': { style: 'text', statusName: false },
+  // KAFKA-18616: the generated JSON converters replace TransactionLog.formatRecordKeyAndValue
+  '4.1': { style: 'json', statusName: false },
+  '4.2': { style: 'json', statusName: false },
+  '4.3': { style: 'json', statusName: false },
+  // KAFKA-20712: TransactionState.fromId(id).stateName()
+  '4.4': { style: 'json', statusName: true },
+}
+
+function statusNames (data: SchemaStruct): SchemaStruct {
+  const name = TRANSACTION_STATES[data.transactionStatus as number]
+  return name === undefined ? data : { ...data, transactionStatus: name }
+}
+
+export function formatTransactionLogRecord (key: Buffer | null, value: Buffer | null, offset: bigint, release: KafkaRelease = '3.9',
+  at: RecordPositions = NO_POSITIONS): FormattedRecord {
+  const v = VARIANTS[release]
+  if (v.style === 'json') {
+    if (key === null) return { error: `Failed to decode message at offset ${offset} using the specified decoder (message had a missing key)` }
+    const variant = { release, knows: () => true, valueVersionField: 'version', ...(v.statusName ? { valueData: statusNames } : {}) }
+    return formatCoordinatorRecord(() => decodeTransactionLogRecord(key, value, release, at.key, at.value), offset, variant, at.key)
+  }
+  return formatText(key, value, offset, at)
+}
+
+function formatText (key: Buffer | null, value: Buffer | null, offset: bigint, at: RecordPositions): FormattedRecord {
+  if (key === null) return { error: `Failed to decode message at offset ${offset} using the transaction log decoder (message had a missing key)` }
+  try {
+    const k = decodeTransactionLogKey(key, at.key)
+    if (k.transactionalId === null) return { key: `unknown::version=${k.version}`, keyJson: { version: k.version } }
+    const keyText = `transaction_metadata::transactionalId=${k.transactionalId}`
+    const keyJson = { transactionalId: k.transactionalId }
+    if (value === null) return { key: keyText, keyJson, payload: '<DELETE>', payloadJson: null }
+    const d = decodeTransactionLogValue(value, at.value)
+    const state = TRANSACTION_STATES[d.transactionStatus]
+    if (state === undefined) throw new DecodeError('BAD_RECORD', `Unknown transaction state id ${d.transactionStatus}`, at.value, { field: 'transactionStatus' })
+    // TransactionMetadata's topicPartitions is a Scala mutable.HashSet: its iteration order, and empty when Empty
+    const tps = state === 'Empty' ? [] : scalaHashSetOrder((d.transactionPartitions ?? []).flatMap((t) => t.partitionIds.map((partition) => ({ topic: t.topic, partition }))))
+    const payload = `producerId:${d.producerId},producerEpoch:${d.producerEpoch},state=${state},` +
+      `partitions=[${tps.map((t) => `${t.topic}-${t.partition}`).join(',')}],` +
+      `txnLastUpdateTimestamp=${d.transactionLastUpdateTimestampMs},txnTimeoutMs=${d.transactionTimeoutMs}`
+    const payloadJson = schemaJsonValue({ ...d, version: d.version, transactionStatus: state } as unknown as SchemaStruct)
+    return { key: keyText, keyJson, payload, payloadJson }
+  } catch (e) {
+    if (e instanceof DecodeError) return { error: `Error at offset ${offset}: ${e.message}`, finding: { code: 'BAD_RECORD', message: e.message, position: e.position } }
+    throw e
+  }
+}
