@@ -100,7 +100,8 @@ function normField (f, common) {
   // FieldSpec: a tagged field without "versions" exists in its taggedVersions
   const tagged = range(f.taggedVersions)
   if (tagged) { out.tagged = tagged; out.tag = Number(f.tag) } // some old definitions quote the tag
-  if (f.default !== undefined) out.default = f.default === null ? 'null' : f.default // a few say null, most "null"
+  // FieldSpec reads a JSON null default as no default at all (""), unlike the string "null"
+  if (f.default !== undefined && f.default !== null) out.default = f.default
   if (out.type === 'struct') {
     const fields = f.fields ?? common.get(base)
     if (fields === undefined) throw new Error(`struct ${base} has no fields`)

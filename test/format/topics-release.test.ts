@@ -13,6 +13,7 @@ import { formatOffsetsRecord } from '../../src/format/topics/consumer-offsets.js
 import type { FormattedRecord } from '../../src/format/topics/formatted-record.js'
 import { formatTransactionLogRecord } from '../../src/format/topics/transaction-state.js'
 import { BufferSource } from '../../src/io/buffer-source.js'
+import { expectedTails, formattedTail } from '../support/record-tails.js'
 
 const ROOT = path.resolve(__dirname, '../..')
 const FIXTURES = path.join(ROOT, 'fixtures', 'broker')
@@ -43,12 +44,6 @@ function format (mode: string, release: KafkaRelease, key: Buffer | null, value:
   return formatClusterMetadataRecord(value, offset, release)
 }
 
-/** the key/payload text of each data record line (after `headerKeys: [...]`, or after the `|` with --skip-record-metadata) */
-function expectedTails (text: string): string[] {
-  return text.split('\n').filter((l) => / (key|payload): /.test(l) && !l.startsWith('baseOffset'))
-    .map((l) => l.replace(/^\| offset: .*? headerKeys: \[[^\]]*\] /, '').replace(/^\|? ?/, ''))
-}
-
 const all = dumps()
 let compared = 0
 describe('internal-topic text equals kafka-dump-log of each release', () => {
@@ -65,9 +60,7 @@ describe('internal-topic text equals kafka-dump-log of each release', () => {
           for (const ev of readLog(new BufferSource(fs.readFileSync(d.file), d.file))) {
             if (ev.kind !== 'batch' || ev.header.isControl) continue
             for (const rec of decodeRecords(ev.header, ev.bytes)) {
-              const f = format(d.mode, release, rec.key, rec.value, rec.offset)
-              const key = f.error ?? f.key
-              got.push([key === undefined ? undefined : `key: ${key}`, f.payload === undefined ? undefined : `payload: ${f.payload}`].filter((x) => x !== undefined).join(' '))
+              got.push(formattedTail(format(d.mode, release, rec.key, rec.value, rec.offset)))
             }
           }
           expect(got.length).toBe(expected.length)

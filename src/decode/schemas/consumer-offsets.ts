@@ -14,11 +14,11 @@ export const MESSAGES: Readonly<Record<string, MessageDef>> = {"ConsumerGroupCur
   {"name":"assignedPartitions","type":"struct","versions":[0,32767],"array":true,"fields":[
   {"name":"topicId","type":"uuid","versions":[0,32767]},
   {"name":"partitions","type":"int32","versions":[0,32767],"array":true},
-  {"name":"assignmentEpochs","type":"int32","versions":[0,32767],"array":true,"nullable":[0,32767],"tagged":[0,32767],"tag":0,"default":"null"}]},
+  {"name":"assignmentEpochs","type":"int32","versions":[0,32767],"array":true,"nullable":[0,32767],"tagged":[0,32767],"tag":0}]},
   {"name":"partitionsPendingRevocation","type":"struct","versions":[0,32767],"array":true,"fields":[
   {"name":"topicId","type":"uuid","versions":[0,32767]},
   {"name":"partitions","type":"int32","versions":[0,32767],"array":true},
-  {"name":"assignmentEpochs","type":"int32","versions":[0,32767],"array":true,"nullable":[0,32767],"tagged":[0,32767],"tag":0,"default":"null"}]}]},"ConsumerGroupMemberMetadataKey":
+  {"name":"assignmentEpochs","type":"int32","versions":[0,32767],"array":true,"nullable":[0,32767],"tagged":[0,32767],"tag":0}]}]},"ConsumerGroupMemberMetadataKey":
   {"name":"ConsumerGroupMemberMetadataKey","kind":"coordinator-key","validVersions":[0,0],"flexibleVersions":null,"apiKey":5,"fields":[
   {"name":"groupId","type":"string","versions":[0,0]},
   {"name":"memberId","type":"string","versions":[0,0]}]},"ConsumerGroupMemberMetadataValue":
@@ -31,7 +31,7 @@ export const MESSAGES: Readonly<Record<string, MessageDef>> = {"ConsumerGroupCur
   {"name":"subscribedTopicRegex","type":"string","versions":[0,32767],"nullable":[0,32767]},
   {"name":"rebalanceTimeoutMs","type":"int32","versions":[0,32767],"default":-1},
   {"name":"serverAssignor","type":"string","versions":[0,32767],"nullable":[0,32767]},
-  {"name":"classicMemberMetadata","type":"struct","versions":[0,32767],"nullable":[0,32767],"tagged":[0,32767],"tag":0,"default":"null","fields":[
+  {"name":"classicMemberMetadata","type":"struct","versions":[0,32767],"nullable":[0,32767],"tagged":[0,32767],"tag":0,"fields":[
   {"name":"sessionTimeoutMs","type":"int32","versions":[0,32767]},
   {"name":"supportedProtocols","type":"struct","versions":[0,32767],"array":true,"fields":[
   {"name":"name","type":"string","versions":[0,32767]},
@@ -165,27 +165,27 @@ export const MESSAGES: Readonly<Record<string, MessageDef>> = {"ConsumerGroupCur
   {"name":"activeTasks","type":"struct","versions":[0,32767],"array":true,"fields":[
   {"name":"subtopologyId","type":"string","versions":[0,32767]},
   {"name":"partitions","type":"int32","versions":[0,32767],"array":true},
-  {"name":"assignmentEpochs","type":"int32","versions":[0,32767],"array":true,"nullable":[0,32767],"tagged":[0,32767],"tag":0,"default":"null"}]},
+  {"name":"assignmentEpochs","type":"int32","versions":[0,32767],"array":true,"nullable":[0,32767],"tagged":[0,32767],"tag":0}]},
   {"name":"standbyTasks","type":"struct","versions":[0,32767],"array":true,"fields":[
   {"name":"subtopologyId","type":"string","versions":[0,32767]},
   {"name":"partitions","type":"int32","versions":[0,32767],"array":true},
-  {"name":"assignmentEpochs","type":"int32","versions":[0,32767],"array":true,"nullable":[0,32767],"tagged":[0,32767],"tag":0,"default":"null"}]},
+  {"name":"assignmentEpochs","type":"int32","versions":[0,32767],"array":true,"nullable":[0,32767],"tagged":[0,32767],"tag":0}]},
   {"name":"warmupTasks","type":"struct","versions":[0,32767],"array":true,"fields":[
   {"name":"subtopologyId","type":"string","versions":[0,32767]},
   {"name":"partitions","type":"int32","versions":[0,32767],"array":true},
-  {"name":"assignmentEpochs","type":"int32","versions":[0,32767],"array":true,"nullable":[0,32767],"tagged":[0,32767],"tag":0,"default":"null"}]},
+  {"name":"assignmentEpochs","type":"int32","versions":[0,32767],"array":true,"nullable":[0,32767],"tagged":[0,32767],"tag":0}]},
   {"name":"activeTasksPendingRevocation","type":"struct","versions":[0,32767],"array":true,"fields":[
   {"name":"subtopologyId","type":"string","versions":[0,32767]},
   {"name":"partitions","type":"int32","versions":[0,32767],"array":true},
-  {"name":"assignmentEpochs","type":"int32","versions":[0,32767],"array":true,"nullable":[0,32767],"tagged":[0,32767],"tag":0,"default":"null"}]},
+  {"name":"assignmentEpochs","type":"int32","versions":[0,32767],"array":true,"nullable":[0,32767],"tagged":[0,32767],"tag":0}]},
   {"name":"standbyTasksPendingRevocation","type":"struct","versions":[0,32767],"array":true,"fields":[
   {"name":"subtopologyId","type":"string","versions":[0,32767]},
   {"name":"partitions","type":"int32","versions":[0,32767],"array":true},
-  {"name":"assignmentEpochs","type":"int32","versions":[0,32767],"array":true,"nullable":[0,32767],"tagged":[0,32767],"tag":0,"default":"null"}]},
+  {"name":"assignmentEpochs","type":"int32","versions":[0,32767],"array":true,"nullable":[0,32767],"tagged":[0,32767],"tag":0}]},
   {"name":"warmupTasksPendingRevocation","type":"struct","versions":[0,32767],"array":true,"fields":[
   {"name":"subtopologyId","type":"string","versions":[0,32767]},
   {"name":"partitions","type":"int32","versions":[0,32767],"array":true},
-  {"name":"assignmentEpochs","type":"int32","versions":[0,32767],"array":true,"nullable":[0,32767],"tagged":[0,32767],"tag":0,"default":"null"}]}]},"StreamsGroupMemberMetadataKey":
+  {"name":"assignmentEpochs","type":"int32","versions":[0,32767],"array":true,"nullable":[0,32767],"tagged":[0,32767],"tag":0}]}]},"StreamsGroupMemberMetadataKey":
   {"name":"StreamsGroupMemberMetadataKey","kind":"coordinator-key","validVersions":[0,0],"flexibleVersions":null,"apiKey":19,"fields":[
   {"name":"groupId","type":"string","versions":[0,0]},
   {"name":"memberId","type":"string","versions":[0,0]}]},"StreamsGroupMemberMetadataValue":
@@ -209,7 +209,7 @@ export const MESSAGES: Readonly<Record<string, MessageDef>> = {"ConsumerGroupCur
   {"name":"epoch","type":"int32","versions":[0,32767]},
   {"name":"metadataHash","type":"int64","versions":[0,32767]},
   {"name":"validatedTopologyEpoch","type":"int32","versions":[0,32767],"tagged":[0,32767],"tag":0,"default":-1},
-  {"name":"lastAssignmentConfigs","type":"struct","versions":[0,32767],"array":true,"nullable":[0,32767],"tagged":[0,32767],"tag":1,"default":"null","fields":[
+  {"name":"lastAssignmentConfigs","type":"struct","versions":[0,32767],"array":true,"nullable":[0,32767],"tagged":[0,32767],"tag":1,"fields":[
   {"name":"key","type":"string","versions":[0,32767]},
   {"name":"value","type":"string","versions":[0,32767]}]},
   {"name":"storedDescriptionTopologyEpoch","type":"int32","versions":[0,32767],"tagged":[0,32767],"tag":2,"default":-1},
@@ -303,7 +303,7 @@ const OLDER: readonly MessageDef[] = [
   {"name":"subscribedTopicRegex","type":"string","versions":[0,32767],"nullable":[0,32767]},
   {"name":"rebalanceTimeoutMs","type":"int32","versions":[0,32767],"default":-1},
   {"name":"serverAssignor","type":"string","versions":[0,32767],"nullable":[0,32767]},
-  {"name":"classicMemberMetadata","type":"struct","versions":[0,32767],"nullable":[0,32767],"tagged":[0,32767],"tag":0,"default":"null","fields":[
+  {"name":"classicMemberMetadata","type":"struct","versions":[0,32767],"nullable":[0,32767],"tagged":[0,32767],"tag":0,"fields":[
   {"name":"sessionTimeoutMs","type":"int32","versions":[0,32767]},
   {"name":"supportedProtocols","type":"struct","versions":[0,32767],"array":true,"fields":[
   {"name":"name","type":"string","versions":[0,32767]},
@@ -509,7 +509,7 @@ const OLDER: readonly MessageDef[] = [
   {"name":"epoch","type":"int32","versions":[0,32767]},
   {"name":"metadataHash","type":"int64","versions":[0,32767]},
   {"name":"validatedTopologyEpoch","type":"int32","versions":[0,32767],"tagged":[0,32767],"tag":0,"default":-1},
-  {"name":"lastAssignmentConfigs","type":"struct","versions":[0,32767],"array":true,"nullable":[0,32767],"tagged":[0,32767],"tag":1,"default":"null","fields":[
+  {"name":"lastAssignmentConfigs","type":"struct","versions":[0,32767],"array":true,"nullable":[0,32767],"tagged":[0,32767],"tag":1,"fields":[
   {"name":"key","type":"string","versions":[0,32767]},
   {"name":"value","type":"string","versions":[0,32767]}]}]}]
 

@@ -5,11 +5,13 @@
 import type { FieldDef, SchemaValue } from '../../decode/schema/types.js'
 import { int64 } from '../json-int64.js'
 
-/** java.lang.Double.toString */
+/** java.lang.Double.toString of JDK 19+ (shortest digits, like JavaScript); JDK 17 can print more digits for subnormals (JDK-4511638) */
 export function javaDouble (d: number): string {
   if (Number.isNaN(d)) return 'NaN'
   if (!Number.isFinite(d)) return d > 0 ? 'Infinity' : '-Infinity'
   if (d === 0) return Object.is(d, -0) ? '-0.0' : '0.0'
+  // Double.MIN_VALUE: Java's digit generation gives two digits where JavaScript's shortest form has one
+  if (Math.abs(d) === Number.MIN_VALUE) return d > 0 ? '4.9E-324' : '-4.9E-324'
   const a = Math.abs(d)
   if (a >= 1e-3 && a < 1e7) {
     const s = String(d)

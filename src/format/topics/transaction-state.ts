@@ -2,7 +2,7 @@
 //   3.9, 4.0  TransactionLog.formatRecordKeyAndValue: transaction_metadata::transactionalId=<id> and
 //             producerId:..,producerEpoch:..,state=..,partitions=[..],txnLastUpdateTimestamp=..,txnTimeoutMs=..
 //   4.1+      CoordinatorRecordMessageParser JSON (KAFKA-18616), transactionStatus a number;
-//   4.4       transactionStatus the state name (KAFKA-20712), the number when the id is unknown.
+//   4.4       transactionStatus the state name (KAFKA-20712), the id as a string when it has no state.
 import { DecodeError } from '../../decode/errors.js'
 import type { SchemaStruct } from '../../decode/schema/types.js'
 import type { KafkaRelease } from '../../decode/schema/types.js'
@@ -27,8 +27,9 @@ const VARIANTS: Readonly<Record<KafkaRelease, TxnVariant>> = {
 }
 
 function statusNames (data: SchemaStruct): SchemaStruct {
-  const name = TRANSACTION_STATES[data.transactionStatus as number]
-  return name === undefined ? data : { ...data, transactionStatus: name }
+  // an id with no state prints as its number, but as a JSON string (the TextNode replacing the number)
+  const id = data.transactionStatus as number
+  return { ...data, transactionStatus: TRANSACTION_STATES[id] ?? String(id) }
 }
 
 export function formatTransactionLogRecord (key: Buffer | null, value: Buffer | null, offset: bigint, release: KafkaRelease = '3.9',
@@ -59,7 +60,10 @@ function formatText (key: Buffer | null, value: Buffer | null, offset: bigint, a
       `partitions=[${tps.map((t) => `${t.topic}-${t.partition}`).join(',')}],` +
       `txnLastUpdateTimestamp=${d.transactionLastUpdateTimestampMs},txnTimeoutMs=${d.transactionTimeoutMs}`
     const payloadJson = schemaJsonValue({ ...d, version: d.version, transactionStatus: state } as unknown as SchemaStruct)
-    return { key: keyText, keyJson, payload, payloadJson }
+    const out: FormattedRecord = { key: keyText, keyJson, payload, payloadJson }
+    // Kafka 3.9/4.0 stop the whole dump with a NullPointerException here; tsdump prints the record and says so
+    if (d.transactionPartitions === null) out.finding = { code: 'BAD_RECORD', message: 'transactionPartitions is null (Kafka 3.9/4.0 abort the dump on this record)', position: at.value }
+    return out
   } catch (e) {
     if (e instanceof DecodeError) return { error: `Error at offset ${offset}: ${e.message}`, finding: { code: 'BAD_RECORD', message: e.message, position: e.position } }
     throw e
