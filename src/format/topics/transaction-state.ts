@@ -10,7 +10,6 @@ import { decodeTransactionLogKey, decodeTransactionLogRecord, decodeTransactionL
 import { formatCoordinatorRecord } from './coordinator-text.js'
 import type { FormattedRecord, RecordPositions } from './formatted-record.js'
 import { NO_POSITIONS } from './formatted-record.js'
-import { schemaJsonValue } from './kafka-json.js'
 import { scalaHashSetOrder } from './scala-hash-set.js'
 
 interface TxnVariant { style: 'text' | 'json', statusName: boolean }
@@ -40,17 +39,22 @@ export function formatTransactionLogRecord (key: Buffer | null, value: Buffer | 
     const variant = { release, knows: () => true, valueVersionField: 'version', ...(v.statusName ? { valueData: statusNames } : {}) }
     return formatCoordinatorRecord(() => decodeTransactionLogRecord(key, value, release, at.key, at.value), offset, variant, at.key)
   }
-  return formatText(key, value, offset, at)
+  const text = formatText(key, value, offset, at)
+  if (key === null) return text
+  // --json gets the same {type, data} / {version, data} values in every release
+  const json = formatCoordinatorRecord(() => decodeTransactionLogRecord(key, value, release, at.key, at.value), offset, { release, knows: () => true, valueVersionField: 'version' }, at.key)
+  if (json.keyJson !== undefined) text.keyJson = json.keyJson
+  if (json.payloadJson !== undefined) text.payloadJson = json.payloadJson
+  return text
 }
 
 function formatText (key: Buffer | null, value: Buffer | null, offset: bigint, at: RecordPositions): FormattedRecord {
   if (key === null) return { error: `Failed to decode message at offset ${offset} using the transaction log decoder (message had a missing key)` }
   try {
     const k = decodeTransactionLogKey(key, at.key)
-    if (k.transactionalId === null) return { key: `unknown::version=${k.version}`, keyJson: { version: k.version } }
+    if (k.transactionalId === null) return { key: `unknown::version=${k.version}` }
     const keyText = `transaction_metadata::transactionalId=${k.transactionalId}`
-    const keyJson = { transactionalId: k.transactionalId }
-    if (value === null) return { key: keyText, keyJson, payload: '<DELETE>', payloadJson: null }
+    if (value === null) return { key: keyText, payload: '<DELETE>' }
     const d = decodeTransactionLogValue(value, at.value)
     const state = TRANSACTION_STATES[d.transactionStatus]
     if (state === undefined) throw new DecodeError('BAD_RECORD', `Unknown transaction state id ${d.transactionStatus}`, at.value, { field: 'transactionStatus' })
@@ -59,8 +63,7 @@ function formatText (key: Buffer | null, value: Buffer | null, offset: bigint, a
     const payload = `producerId:${d.producerId},producerEpoch:${d.producerEpoch},state=${state},` +
       `partitions=[${tps.map((t) => `${t.topic}-${t.partition}`).join(',')}],` +
       `txnLastUpdateTimestamp=${d.transactionLastUpdateTimestampMs},txnTimeoutMs=${d.transactionTimeoutMs}`
-    const payloadJson = schemaJsonValue({ ...d, version: d.version, transactionStatus: state } as unknown as SchemaStruct)
-    const out: FormattedRecord = { key: keyText, keyJson, payload, payloadJson }
+    const out: FormattedRecord = { key: keyText, payload }
     // Kafka 3.9/4.0 stop the whole dump with a NullPointerException here; tsdump prints the record and says so
     if (d.transactionPartitions === null) out.finding = { code: 'BAD_RECORD', message: 'transactionPartitions is null (Kafka 3.9/4.0 abort the dump on this record)', position: at.value }
     return out

@@ -1,0 +1,27 @@
+// `dump --json` with an internal-topic decoder: keys and payloads are JSON values, not strings.
+import * as path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { FIXTURES } from '../support/paths.js'
+import { runCli } from '../support/run-cli.js'
+
+const cwd = path.join(FIXTURES, 'orders', 'logs')
+const records = (stdout: string): Array<Record<string, unknown>> =>
+  stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>).filter((o) => o.type === 'record' && o.isControl !== true && 'key' in o)
+
+describe('dump --json with internal-topic decoders', () => {
+  it('--offsets-decoder: {type, data} keys and {version, data} payloads', async () => {
+    const r = await runCli(['dump', '--json', '--offsets-decoder', '--files', '__consumer_offsets-1/00000000000000000000.log'], { cwd })
+    const recs = records(r.stdout)
+    expect(recs.length).toBeGreaterThan(0)
+    expect(recs[0]!.key).toEqual({ type: '2', data: { group: 'txg1' } })
+    expect(recs[0]!.payload).toMatchObject({ version: '3', data: { protocolType: 'consumer', members: [{ subscription: { topics: ['orders-10'], userData: '' } }] } })
+    expect(recs.find((x) => (x.key as { type: string }).type === '1')!.payload).toMatchObject({ version: '3', data: { leaderEpoch: -1, metadata: '' } })
+  })
+
+  it('--transaction-log-decoder: the decoded value with its tagged fields', async () => {
+    const r = await runCli(['dump', '--json', '--transaction-log-decoder', '--files', '__transaction_state-2/00000000000000000000.log'], { cwd })
+    const recs = records(r.stdout)
+    expect(recs[0]!.key).toEqual({ type: '0', data: { transactionalId: 'tx-rw-1' } })
+    expect(recs[0]!.payload).toMatchObject({ version: '0', data: { producerId: 1, transactionStatus: 0, transactionPartitions: null } })
+  })
+})
