@@ -1,13 +1,17 @@
 // Control records (Kafka ControlRecordType, EndTransactionMarker, ControlRecordUtils).
-//   key:   version int16 | type int16          (types: 0 ABORT, 1 COMMIT, 2 LEADER_CHANGE, 3 SNAPSHOT_HEADER,
-//                                                4 SNAPSHOT_FOOTER, 5 KRAFT_VERSION, 6 KRAFT_VOTERS)
-//   value of ABORT/COMMIT: version int16 | coordinatorEpoch int32
-// Markers are recognised by parsing the type field, never by comparing key bytes.
+//   key:   version int16 | ControlRecordTypeSchema {type int16}   (types: 0 ABORT, 1 COMMIT, 2 LEADER_CHANGE,
+//                                                3 SNAPSHOT_HEADER, 4 SNAPSHOT_FOOTER, 5 KRAFT_VERSION, 6 KRAFT_VOTERS)
+//   value of ABORT/COMMIT: version int16 | EndTxnMarker {coordinatorEpoch int32}
+//   value of types 2-6: the KRaft messages below
+// The messages are read by the schema reader from kafka-clients' definitions; the checks before it are
+// Kafka's own (ControlRecordType.parse, EndTransactionMarker.deserialize). A key version above the
+// highest known is read as the highest, as Kafka does. Markers are recognised by parsing the type field,
+// never by comparing key bytes; decode/control-fast.ts is the COMMIT/ABORT fast path, tested against this.
 import { ByteReader } from '../bytes/byte-reader.js'
 import { DecodeError } from './errors.js'
 import { readMessage } from './schema/reader.js'
 import { schemasFor } from './schema/registry.js'
-import type { SchemaStruct } from './schema/types.js'
+import type { MessageDef, SchemaStruct } from './schema/types.js'
 import * as controlTable from './schemas/control.js'
 
 export const CONTROL_TYPES = ['ABORT', 'COMMIT', 'LEADER_CHANGE', 'SNAPSHOT_HEADER', 'SNAPSHOT_FOOTER', 'KRAFT_VERSION', 'KRAFT_VOTERS'] as const
@@ -29,7 +33,7 @@ export function decodeControlKey (key: Buffer | null, position: number): Control
   if (version < 0) {
     throw new DecodeError('BAD_CONTROL_RECORD', `control record key version ${version} is negative`, position, { field: 'key' })
   }
-  return { version, type: key.readInt16BE(2) }
+  return { version, type: readMessage(new ByteReader(key, position, 2), message('ControlRecordTypeSchema'), 0).type as number }
 }
 
 export interface EndTxnMarker { version: number, coordinatorEpoch: number }
@@ -45,7 +49,13 @@ export function decodeEndTxnMarker (value: Buffer | null, position: number): End
   if (version < 0) {
     throw new DecodeError('BAD_CONTROL_RECORD', `end transaction marker version ${version} is negative`, position, { field: 'value' })
   }
-  return { version, coordinatorEpoch: value.readInt32BE(2) }
+  return { version, coordinatorEpoch: readMessage(new ByteReader(value, position, 2), message('EndTxnMarker'), 0).coordinatorEpoch as number }
+}
+
+function message (name: string): MessageDef {
+  const def = schemasFor(controlTable, '4.4').byName.get(name)
+  if (def === undefined) throw new Error(`generated control table lacks ${name}`) // a generation defect, not bad input
+  return def
 }
 
 // ---- KRaft control values: flexible messages of kafka-clients (generated definitions) ----
@@ -64,7 +74,6 @@ const KRAFT_VALUE_MESSAGES: Readonly<Record<number, string>> = {
 export function decodeKraftControlValue (type: number, value: Buffer | null, position: number): SchemaStruct {
   if (value === null) throw new DecodeError('BAD_CONTROL_RECORD', 'control record value is null', position, { field: 'value' })
   const name = KRAFT_VALUE_MESSAGES[type]
-  const def = name === undefined ? undefined : schemasFor(controlTable, '4.4').byName.get(name)
-  if (def === undefined) throw new DecodeError('BAD_CONTROL_RECORD', `control type ${type} has no known value schema`, position)
-  return readMessage(new ByteReader(value, position), def, 0)
+  if (name === undefined) throw new DecodeError('BAD_CONTROL_RECORD', `control type ${type} has no known value schema`, position)
+  return readMessage(new ByteReader(value, position), message(name), 0)
 }
