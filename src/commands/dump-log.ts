@@ -73,7 +73,15 @@ export function dumpLogFile (file: KafkaFile, opts: DumpOptions, cli: CliContext
     return summary
   }
   const progress = new Progress(cli, file.name, source.size, opts.progress)
-  const ctx: Ctx = { file, opts, cli, log, chalk, parser, summary, lastOffset: null, pairs: [], reported: new Set(),
+  // an internal-topic record the decoder cannot read (unknown type or version, malformed) is a finding too
+  const parseReporting: PayloadParserFn = (k, v, o) => {
+    const p = parser(k, v, o)
+    if (p.finding !== undefined) {
+      log.add({ severity: 'warning', code: p.finding.code, file: file.path, position: p.finding.position, message: `offset ${o}: ${p.finding.message}` })
+    }
+    return p
+  }
+  const ctx: Ctx = { file, opts, cli, log, chalk, parser: parseReporting, summary, lastOffset: null, pairs: [], reported: new Set(),
     rawStrings: opts.parser === 'default' && opts.keyDecoder === 'string' && opts.valueDecoder === 'string' && opts.fastPaths !== false }
   let validBytes = 0
   let tailBytes = 0

@@ -115,7 +115,7 @@ describe('__consumer_offsets (--offsets-decoder)', () => {
     const key = Buffer.concat([i16(1), str16('g'), str16('t'), i32(0)])
     const r = formatOffsetsRecord(key, Buffer.concat([i16(0), i64(1n), i16(50)]), 4n, '4.4')
     expect(r.key).toBe('Error at offset 4, skipping. Could not read record with version 0 from value\'s buffer due to: Error reading byte array of 50 byte(s): only 0 byte(s) available.')
-    expect(r.finding).toMatchObject({ code: 'BAD_RECORD' })
+    expect(r.finding).toMatchObject({ code: 'BAD_INTERNAL_RECORD' })
   })
 
   it('keeps malformed embedded consumer protocol bytes as base64', () => {

@@ -39,7 +39,7 @@ export function formatCoordinatorRecord (decode: () => CoordinatorRecord, offset
     if (e instanceof UnknownRecordTypeError) return unknownType(e.recordType, offset, e.position)
     if (e instanceof DecodeError) {
       const text = e instanceof SchemaReadError ? e.kafkaMessage : e.message
-      const code = /unknown record version/i.test(text) ? 'UNKNOWN_RECORD_VERSION' : 'BAD_RECORD'
+      const code = /unknown record version/i.test(text) ? 'UNKNOWN_RECORD_VERSION' : 'BAD_INTERNAL_RECORD'
       return { key: `Error at offset ${offset}, skipping. ${text}`, finding: { code, message: e.message, position: e.position } }
     }
     throw e

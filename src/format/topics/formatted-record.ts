@@ -4,7 +4,7 @@
 import type { JsonValue } from './kafka-json.js'
 
 export interface RecordFinding {
-  code: 'UNKNOWN_RECORD_TYPE' | 'UNKNOWN_RECORD_VERSION' | 'BAD_RECORD'
+  code: 'UNKNOWN_RECORD_TYPE' | 'UNKNOWN_RECORD_VERSION' | 'BAD_INTERNAL_RECORD'
   message: string
   /** absolute byte position of the fault (-1 inside a compressed batch) */
   position: number

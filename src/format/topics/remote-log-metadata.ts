@@ -55,7 +55,7 @@ function text (apiKey: number, d: SchemaStruct, v: RlmmVariant): string {
 }
 
 export function formatRemoteLogMetadataRecord (value: Buffer | null, offset: bigint, release: KafkaRelease = '4.4', position = -1): FormattedRecord {
-  if (value === null) return { payload: `Error at offset ${offset}, skipping. the record has no value`, finding: { code: 'BAD_RECORD', message: 'the record has no value', position } }
+  if (value === null) return { payload: `Error at offset ${offset}, skipping. the record has no value`, finding: { code: 'BAD_INTERNAL_RECORD', message: 'the record has no value', position } }
   try {
     const r = decodeRemoteLogMetadataRecord(value, position, release)
     const out: FormattedRecord = { payload: text(r.apiKey, r.data, VARIANTS[release]), payloadJson: { type: r.def.name, version: r.version, data: schemaJsonValue(r.data) } }
@@ -64,7 +64,7 @@ export function formatRemoteLogMetadataRecord (value: Buffer | null, offset: big
   } catch (e) {
     if (e instanceof DecodeError) {
       const msg = e instanceof SchemaReadError ? e.kafkaMessage : e.message
-      return { payload: `Error at offset ${offset}, skipping. ${msg}`, finding: { code: e.context.field === 'type' ? 'UNKNOWN_RECORD_TYPE' : 'BAD_RECORD', message: e.message, position: e.position } }
+      return { payload: `Error at offset ${offset}, skipping. ${msg}`, finding: { code: e.context.field === 'type' ? 'UNKNOWN_RECORD_TYPE' : 'BAD_INTERNAL_RECORD', message: e.message, position: e.position } }
     }
     throw e
   }

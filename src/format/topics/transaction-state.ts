@@ -65,10 +65,10 @@ function formatText (key: Buffer | null, value: Buffer | null, offset: bigint, a
       `txnLastUpdateTimestamp=${d.transactionLastUpdateTimestampMs},txnTimeoutMs=${d.transactionTimeoutMs}`
     const out: FormattedRecord = { key: keyText, payload }
     // Kafka 3.9/4.0 stop the whole dump with a NullPointerException here; tsdump prints the record and says so
-    if (d.transactionPartitions === null) out.finding = { code: 'BAD_RECORD', message: 'transactionPartitions is null (Kafka 3.9/4.0 abort the dump on this record)', position: at.value }
+    if (d.transactionPartitions === null) out.finding = { code: 'BAD_INTERNAL_RECORD', message: 'transactionPartitions is null (Kafka 3.9/4.0 abort the dump on this record)', position: at.value }
     return out
   } catch (e) {
-    if (e instanceof DecodeError) return { error: `Error at offset ${offset}: ${e.message}`, finding: { code: 'BAD_RECORD', message: e.message, position: e.position } }
+    if (e instanceof DecodeError) return { error: `Error at offset ${offset}: ${e.message}`, finding: { code: 'BAD_INTERNAL_RECORD', message: e.message, position: e.position } }
     throw e
   }
 }
