@@ -165,10 +165,11 @@ for (const topic of Object.keys(TOPICS)) {
   const latest = loadRelease(LATEST, topic)
   if (latest === null) { missing++; continue }
   const overlays = {}
+  let incomplete = false
   for (const [label, version] of Object.entries(RELEASES)) {
     if (version === LATEST) continue
     const rel = loadRelease(version, topic)
-    if (rel === null) { missing++; continue }
+    if (rel === null) { missing++; incomplete = true; continue }
     const diff = {}
     for (const name of new Set([...Object.keys(latest), ...Object.keys(rel)])) {
       const a = JSON.stringify(latest[name] ?? null)
@@ -177,6 +178,7 @@ for (const topic of Object.keys(TOPICS)) {
     }
     if (Object.keys(diff).length > 0) overlays[label] = diff
   }
+  if (incomplete) continue // without every release the overlays cannot be judged (or written)
   const file = path.join(OUT, `${topic}.ts`)
   const text = render(topic, latest, overlays)
   if (check) {
