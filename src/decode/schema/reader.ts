@@ -132,34 +132,37 @@ function isDefault (fd: FieldDef, v: SchemaValue): boolean {
 }
 
 function readStruct (r: ByteReader, fields: readonly FieldDef[], version: number, flexible: boolean): SchemaStruct {
-  const values = new Map<string, SchemaValue>()
-  const byTag = new Map<number, FieldDef>()
+  // fields are written in declaration order as they are read (the generated JsonConverter order);
+  // only when a tagged field turns up is the object rebuilt to put it in its declared place
+  const out: SchemaStruct = {}
+  let byTag: Map<number, FieldDef> | undefined
   for (const fd of fields) {
     if (!inRange(fd.versions, version)) continue
-    if (flexible && inRange(fd.tagged, version) && fd.tag !== undefined) { byTag.set(fd.tag, fd); continue }
-    values.set(fd.name, readField(r, fd, version, flexible))
+    if (flexible && fd.tag !== undefined && inRange(fd.tagged, version)) { (byTag ??= new Map()).set(fd.tag, fd); continue }
+    out[fd.name] = readField(r, fd, version, flexible)
   }
-  if (flexible) {
-    const count = r.readUnsignedVarint('taggedFields')
-    if (count > r.remaining) throw new SchemaReadError(`${count} tagged fields in ${r.remaining} bytes at position ${r.absolute}`, r.absolute, `Tried to read ${count} tagged fields, but there are only ${r.remaining} bytes remaining.`, 'taggedFields')
-    for (let i = 0; i < count; i++) {
-      const tag = r.readUnsignedVarint('tag')
-      const size = r.readUnsignedVarint('tagSize')
-      const body = r.child(size, `tag ${tag}`)
-      const fd = byTag.get(tag)
-      if (fd === undefined) continue // unknown tags are kept opaque by Kafka and never printed
-      const v = readField(body, fd, version, flexible)
-      if (body.remaining !== 0) throw new SchemaReadError(`tagged field ${fd.name} has ${body.remaining} bytes left over at position ${body.absolute}`, body.absolute, 'null', fd.name)
-      if (!isDefault(fd, v)) values.set(fd.name, v)
-    }
+  if (!flexible) return out
+  const count = r.readUnsignedVarint('taggedFields')
+  if (count === 0) return out
+  if (count > r.remaining) throw new SchemaReadError(`${count} tagged fields in ${r.remaining} bytes at position ${r.absolute}`, r.absolute, `Tried to read ${count} tagged fields, but there are only ${r.remaining} bytes remaining.`, 'taggedFields')
+  let tagged: Map<string, SchemaValue> | undefined
+  for (let i = 0; i < count; i++) {
+    const tag = r.readUnsignedVarint('tag')
+    const size = r.readUnsignedVarint('tagSize')
+    const body = r.child(size, `tag ${tag}`)
+    const fd = byTag?.get(tag)
+    if (fd === undefined) continue // unknown tags are kept opaque by Kafka and never printed
+    const v = readField(body, fd, version, flexible)
+    if (body.remaining !== 0) throw new SchemaReadError(`tagged field ${fd.name} has ${body.remaining} bytes left over at position ${body.absolute}`, body.absolute, 'null', fd.name)
+    if (!isDefault(fd, v)) (tagged ??= new Map()).set(fd.name, v)
   }
-  // declaration order, as the generated JsonConverter.write() emits it
-  const out: SchemaStruct = {}
+  if (tagged === undefined) return out
+  const ordered: SchemaStruct = {}
   for (const fd of fields) {
-    const v = values.get(fd.name)
-    if (v !== undefined) out[fd.name] = v
+    const v = fd.name in out ? out[fd.name] : tagged.get(fd.name) // not ??: a read value may be null
+    if (v !== undefined) ordered[fd.name] = v
   }
-  return out
+  return ordered
 }
 
 /**

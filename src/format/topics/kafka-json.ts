@@ -21,8 +21,12 @@ export function javaDouble (d: number): string {
   return `${m.includes('.') ? m : `${m}.0`}E${e.startsWith('+') ? e.slice(1) : e}`
 }
 
+const fieldMaps = new WeakMap<readonly FieldDef[], Map<string, FieldDef>>()
 function fieldMap (fields: readonly FieldDef[] | undefined): Map<string, FieldDef> | undefined {
-  return fields === undefined ? undefined : new Map(fields.map((f) => [f.name, f]))
+  if (fields === undefined) return undefined
+  let m = fieldMaps.get(fields)
+  if (m === undefined) { m = new Map(fields.map((f) => [f.name, f])); fieldMaps.set(fields, m) }
+  return m
 }
 
 /** @param fields the definition of `v` when it is a struct, so float64 fields print as Java doubles */

@@ -6,7 +6,9 @@
 import { DecodeError } from '../../decode/errors.js'
 import type { SchemaStruct } from '../../decode/schema/types.js'
 import type { KafkaRelease } from '../../decode/schema/types.js'
-import { decodeTransactionLogKey, decodeTransactionLogRecord, decodeTransactionLogValue, TRANSACTION_STATES } from '../../decode/topics/transaction-state.js'
+import { UnknownRecordTypeError } from '../../decode/schema/coordinator-serde.js'
+import { decodeTransactionLogRecord, TRANSACTION_STATES, transactionLogValue } from '../../decode/topics/transaction-state.js'
+import { schemaJsonValue } from './kafka-json.js'
 import { formatCoordinatorRecord } from './coordinator-text.js'
 import type { FormattedRecord, RecordPositions } from './formatted-record.js'
 import { NO_POSITIONS } from './formatted-record.js'
@@ -39,23 +41,19 @@ export function formatTransactionLogRecord (key: Buffer | null, value: Buffer | 
     const variant = { release, knows: () => true, valueVersionField: 'version', ...(v.statusName ? { valueData: statusNames } : {}) }
     return formatCoordinatorRecord(() => decodeTransactionLogRecord(key, value, release, at.key, at.value), offset, variant, at.key)
   }
-  const text = formatText(key, value, offset, at)
-  if (key === null) return text
-  // --json gets the same {type, data} / {version, data} values in every release
-  const json = formatCoordinatorRecord(() => decodeTransactionLogRecord(key, value, release, at.key, at.value), offset, { release, knows: () => true, valueVersionField: 'version' }, at.key)
-  if (json.keyJson !== undefined) text.keyJson = json.keyJson
-  if (json.payloadJson !== undefined) text.payloadJson = json.payloadJson
-  return text
+  return formatText(key, value, offset, at, release)
 }
 
-function formatText (key: Buffer | null, value: Buffer | null, offset: bigint, at: RecordPositions): FormattedRecord {
+/** 3.9/4.0 text from one decode; --json gets the same {type, data} / {version, data} values as 4.1+ */
+function formatText (key: Buffer | null, value: Buffer | null, offset: bigint, at: RecordPositions, release: KafkaRelease): FormattedRecord {
   if (key === null) return { error: `Failed to decode message at offset ${offset} using the transaction log decoder (message had a missing key)` }
   try {
-    const k = decodeTransactionLogKey(key, at.key)
-    if (k.transactionalId === null) return { key: `unknown::version=${k.version}` }
-    const keyText = `transaction_metadata::transactionalId=${k.transactionalId}`
-    if (value === null) return { key: keyText, payload: '<DELETE>' }
-    const d = decodeTransactionLogValue(value, at.value)
+    const rec = decodeTransactionLogRecord(key, value, release, at.key, at.value)
+    const keyText = `transaction_metadata::transactionalId=${rec.key.transactionalId as string}`
+    const keyJson = { type: '0', data: schemaJsonValue(rec.key) }
+    if (rec.value === null) return { key: keyText, keyJson, payload: '<DELETE>', payloadJson: null }
+    if (rec.unknownVersion) throw new DecodeError('BAD_RECORD', `Unknown version ${rec.value.version} from the transaction log message value`, at.value, { field: 'version' })
+    const d = transactionLogValue(rec.value.version, rec.value.data)
     const state = TRANSACTION_STATES[d.transactionStatus]
     if (state === undefined) throw new DecodeError('BAD_RECORD', `Unknown transaction state id ${d.transactionStatus}`, at.value, { field: 'transactionStatus' })
     // TransactionMetadata's topicPartitions is a Scala mutable.HashSet: its iteration order, and empty when Empty
@@ -63,11 +61,13 @@ function formatText (key: Buffer | null, value: Buffer | null, offset: bigint, a
     const payload = `producerId:${d.producerId},producerEpoch:${d.producerEpoch},state=${state},` +
       `partitions=[${tps.map((t) => `${t.topic}-${t.partition}`).join(',')}],` +
       `txnLastUpdateTimestamp=${d.transactionLastUpdateTimestampMs},txnTimeoutMs=${d.transactionTimeoutMs}`
-    const out: FormattedRecord = { key: keyText, payload }
+    const out: FormattedRecord = { key: keyText, keyJson, payload, payloadJson: { version: String(d.version), data: schemaJsonValue(rec.value.data) } }
     // Kafka 3.9/4.0 stop the whole dump with a NullPointerException here; tsdump prints the record and says so
     if (d.transactionPartitions === null) out.finding = { code: 'BAD_INTERNAL_RECORD', message: 'transactionPartitions is null (Kafka 3.9/4.0 abort the dump on this record)', position: at.value }
     return out
   } catch (e) {
+    // TransactionLog.readTxnRecordKey: a key version other than 0 is an UnknownKey, printed without a value
+    if (e instanceof UnknownRecordTypeError) return { key: `unknown::version=${e.recordType}` }
     if (e instanceof DecodeError) return { error: `Error at offset ${offset}: ${e.message}`, finding: { code: 'BAD_INTERNAL_RECORD', message: e.message, position: e.position } }
     throw e
   }

@@ -83,6 +83,14 @@ describe('schema reader: random records encoded from the generated definitions',
     }), { numRuns: 200 })
   })
 
+  it('a null field keeps its place when tagged fields are present (RegisterBrokerRecord v3: rack null, logDirs tagged)', () => {
+    const def = schemasFor(clusterMetadata, '4.4').byName.get('RegisterBrokerRecord')!
+    const value = decodeMessage(encodeMessage(def, 3, { brokerId: 1, isMigratingZkBroker: false, incarnationId: 'AAAAAAAAAAAAAAAAAAAAAQ', brokerEpoch: 6n,
+      endPoints: [], features: [], rack: null, fenced: true, inControlledShutdown: false, logDirs: ['AAAAAAAAAAAAAAAAAAAAAg'] }), def, 3)
+    expect(Object.keys(value)).toEqual(['brokerId', 'isMigratingZkBroker', 'incarnationId', 'brokerEpoch', 'endPoints', 'features', 'rack', 'fenced', 'inControlledShutdown', 'logDirs'])
+    expect(value.rack).toBeNull()
+  })
+
   it('reads a tagged field it knows and skips tags it does not', () => {
     const def = schemasFor(consumerOffsets, '4.4').byName.get('OffsetCommitValue')!
     const topicId = Buffer.alloc(16, 7)
