@@ -60,6 +60,10 @@ export const FINDING_SEVERITY = {
   TXNINDEX_OUTSIDE_SCAN: 'info',
   TXN_STARTED_BEFORE_SCAN: 'info',
   TXNINDEX_UNEXPECTED_ENTRY: 'error',
+  // internal-topic records (--offsets-decoder, --transaction-log-decoder, ...)
+  UNKNOWN_RECORD_TYPE: 'warning',
+  UNKNOWN_RECORD_VERSION: 'warning',
+  BAD_INTERNAL_RECORD: 'warning',
   // input that cannot be used at all
   UNREADABLE: 'error',
 } as const satisfies Record<string, Severity>

@@ -1,7 +1,7 @@
 // Last known state of each transactional id in a __transaction_state partition (compacted: the
 // newest record per key wins; a tombstone means the coordinator expired the id).
-import type { TransactionLogValue } from '../decode/internal-topics.js'
-import { transactionStateName } from '../decode/internal-topics.js'
+import type { TransactionLogValue } from '../decode/topics/transaction-state.js'
+import { transactionStateName } from '../decode/topics/transaction-state.js'
 
 export interface TransactionStateRecord {
   offset: bigint

@@ -1,6 +1,6 @@
 import type { DecoderName } from '../format/value-decoders.js'
 
-export type PayloadParser = 'default' | 'offsets' | 'transaction-log' | 'cluster-metadata'
+export type PayloadParser = 'default' | 'offsets' | 'transaction-log' | 'cluster-metadata' | 'remote-log-metadata' | 'share-group-state'
 
 export interface DumpOptions {
   paths: string[]

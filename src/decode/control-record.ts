@@ -1,10 +1,18 @@
 // Control records (Kafka ControlRecordType, EndTransactionMarker, ControlRecordUtils).
-//   key:   version int16 | type int16          (types: 0 ABORT, 1 COMMIT, 2 LEADER_CHANGE, 3 SNAPSHOT_HEADER,
-//                                                4 SNAPSHOT_FOOTER, 5 KRAFT_VERSION, 6 KRAFT_VOTERS)
-//   value of ABORT/COMMIT: version int16 | coordinatorEpoch int32
-// Markers are recognised by parsing the type field, never by comparing key bytes.
+//   key:   version int16 | ControlRecordTypeSchema {type int16}   (types: 0 ABORT, 1 COMMIT, 2 LEADER_CHANGE,
+//                                                3 SNAPSHOT_HEADER, 4 SNAPSHOT_FOOTER, 5 KRAFT_VERSION, 6 KRAFT_VOTERS)
+//   value of ABORT/COMMIT: version int16 | EndTxnMarker {coordinatorEpoch int32}
+//   value of types 2-6: the KRaft messages below
+// The messages are read by the schema reader from kafka-clients' definitions; the checks before it are
+// Kafka's own (ControlRecordType.parse, EndTransactionMarker.deserialize). A key version above the
+// highest known is read as the highest, as Kafka does. Markers are recognised by parsing the type field,
+// never by comparing key bytes; decode/control-fast.ts is the COMMIT/ABORT fast path, tested against this.
 import { ByteReader } from '../bytes/byte-reader.js'
 import { DecodeError } from './errors.js'
+import { readMessage } from './schema/reader.js'
+import { schemasFor } from './schema/registry.js'
+import type { MessageDef, SchemaStruct } from './schema/types.js'
+import * as controlTable from './schemas/control.js'
 
 export const CONTROL_TYPES = ['ABORT', 'COMMIT', 'LEADER_CHANGE', 'SNAPSHOT_HEADER', 'SNAPSHOT_FOOTER', 'KRAFT_VERSION', 'KRAFT_VOTERS'] as const
 export type KnownControlType = typeof CONTROL_TYPES[number]
@@ -25,7 +33,7 @@ export function decodeControlKey (key: Buffer | null, position: number): Control
   if (version < 0) {
     throw new DecodeError('BAD_CONTROL_RECORD', `control record key version ${version} is negative`, position, { field: 'key' })
   }
-  return { version, type: key.readInt16BE(2) }
+  return { version, type: readMessage(new ByteReader(key, position, 2), message('ControlRecordTypeSchema'), 0).type as number }
 }
 
 export interface EndTxnMarker { version: number, coordinatorEpoch: number }
@@ -41,91 +49,31 @@ export function decodeEndTxnMarker (value: Buffer | null, position: number): End
   if (version < 0) {
     throw new DecodeError('BAD_CONTROL_RECORD', `end transaction marker version ${version} is negative`, position, { field: 'value' })
   }
-  return { version, coordinatorEpoch: value.readInt32BE(2) }
+  return { version, coordinatorEpoch: readMessage(new ByteReader(value, position, 2), message('EndTxnMarker'), 0).coordinatorEpoch as number }
 }
 
-// ---- KRaft control values: flexible-version protocol messages, decoded with schema version 0 ----
-
-function readTaggedFields (r: ByteReader): void {
-  const n = r.readUnsignedVarint('taggedFields')
-  for (let i = 0; i < n; i++) {
-    r.readUnsignedVarint('tag')
-    r.readBytes(r.readUnsignedVarint('tagSize'), 'tagData')
-  }
+function message (name: string): MessageDef {
+  const def = schemasFor(controlTable, '4.4').byName.get(name)
+  if (def === undefined) throw new Error(`generated control table lacks ${name}`) // a generation defect, not bad input
+  return def
 }
 
-function readCompactArray<T> (r: ByteReader, item: (r: ByteReader) => T, field: string): T[] | null {
-  const n = r.readUnsignedVarint(field)
-  if (n === 0) return null
-  if (n - 1 > r.remaining) throw new DecodeError('BAD_LENGTH', `${field}: ${n - 1} elements in ${r.remaining} bytes`, r.absolute, { field })
-  const out: T[] = []
-  for (let i = 0; i < n - 1; i++) out.push(item(r))
-  return out
+// ---- KRaft control values: flexible messages of kafka-clients (generated definitions) ----
+
+/** control type -> the message its value holds (ControlRecordUtils) */
+const KRAFT_VALUE_MESSAGES: Readonly<Record<number, string>> = {
+  2: 'LeaderChangeMessage', 3: 'SnapshotHeaderRecord', 4: 'SnapshotFooterRecord', 5: 'KRaftVersionRecord', 6: 'VotersRecord',
 }
 
-function readCompactString (r: ByteReader, field: string): string | null {
-  const n = r.readUnsignedVarint(field)
-  if (n === 0) return null
-  return r.readBytes(n - 1, field).toString('utf8')
-}
-
-function readUuid (r: ByteReader, field: string): string {
-  return r.readBytes(16, field).toString('base64url')
-}
-
-/** JSON-ready object for a KRaft control record value, as Kafka's generated JsonConverters write it */
-export function decodeKraftControlValue (type: number, value: Buffer | null, position: number): Record<string, unknown> {
+/**
+ * JSON-ready object for a KRaft control record value, as Kafka's generated JsonConverters write it.
+ * ControlRecordUtils reads every one at its *_CURRENT_VERSION, 0 in every release; the leading int16 is
+ * the message's own Version field.
+ * @throws DecodeError BAD_CONTROL_RECORD / BAD_RECORD with the position of the fault
+ */
+export function decodeKraftControlValue (type: number, value: Buffer | null, position: number): SchemaStruct {
   if (value === null) throw new DecodeError('BAD_CONTROL_RECORD', 'control record value is null', position, { field: 'value' })
-  const r = new ByteReader(value, position)
-  switch (type) {
-    case 2: { // LeaderChangeMessage
-      const version = r.readInt16('version')
-      const leaderId = r.readInt32('leaderId')
-      const voter = (x: ByteReader): Record<string, unknown> => { const voterId = x.readInt32('voterId'); readTaggedFields(x); return { voterId } }
-      const voters = readCompactArray(r, voter, 'voters')
-      const grantingVoters = readCompactArray(r, voter, 'grantingVoters')
-      readTaggedFields(r)
-      return { version, leaderId, voters, grantingVoters }
-    }
-    case 3: { // SnapshotHeaderRecord
-      const version = r.readInt16('version')
-      const lastContainedLogTimestamp = r.readInt64('lastContainedLogTimestamp')
-      readTaggedFields(r)
-      return { version, lastContainedLogTimestamp }
-    }
-    case 4: { // SnapshotFooterRecord
-      const version = r.readInt16('version')
-      readTaggedFields(r)
-      return { version }
-    }
-    case 5: { // KRaftVersionRecord
-      const version = r.readInt16('version')
-      const kRaftVersion = r.readInt16('kRaftVersion')
-      readTaggedFields(r)
-      return { version, kRaftVersion }
-    }
-    case 6: { // VotersRecord
-      const version = r.readInt16('version')
-      const voters = readCompactArray(r, (x) => {
-        const voterId = x.readInt32('voterId')
-        const voterDirectoryId = readUuid(x, 'voterDirectoryId')
-        const endpoints = readCompactArray(x, (y) => {
-          const name = readCompactString(y, 'name')
-          const host = readCompactString(y, 'host')
-          const port = y.readUint16('port')
-          readTaggedFields(y)
-          return { name, host, port }
-        }, 'endpoints')
-        const minSupportedVersion = x.readInt16('minSupportedVersion')
-        const maxSupportedVersion = x.readInt16('maxSupportedVersion')
-        readTaggedFields(x)
-        readTaggedFields(x)
-        return { voterId, voterDirectoryId, endpoints, kRaftVersionFeature: { minSupportedVersion, maxSupportedVersion } }
-      }, 'voters')
-      readTaggedFields(r)
-      return { version, voters }
-    }
-    default:
-      throw new DecodeError('BAD_CONTROL_RECORD', `control type ${type} has no known value schema`, position)
-  }
+  const name = KRAFT_VALUE_MESSAGES[type]
+  if (name === undefined) throw new DecodeError('BAD_CONTROL_RECORD', `control type ${type} has no known value schema`, position)
+  return readMessage(new ByteReader(value, position), message(name), 0)
 }

@@ -41,8 +41,9 @@ export function recordJson (file: string, h: BatchHeader, r: KafkaRecord, opts: 
   if (control !== undefined) Object.assign(o, controlFields(control))
   if (opts.printData && !h.isControl) {
     o.headers = r.headers.map((x) => ({ key: x.key.toString('utf8'), value: x.value === null ? null : decodeValue(x.value, opts.valueDecoder) }))
-    o.key = parsed?.key ?? null
-    o.payload = parsed?.payload ?? null
+    // internal-topic decoders: the decoded record as JSON values, not its text
+    o.key = parsed?.keyJson !== undefined ? parsed.keyJson : parsed?.key ?? null
+    o.payload = parsed?.payloadJson !== undefined ? parsed.payloadJson : parsed?.payload ?? null
   }
   return o
 }
@@ -60,6 +61,9 @@ export function legacyRecordJson (file: string, e: LegacyEntry, r: LegacyRecord,
     type: 'record', file, batchPosition: e.position, offset: r.offset, timestampType: e.timestampType, timestamp: r.timestamp,
     keySize: r.keySize, valueSize: r.valueSize, magic: r.magic, isValid: r.crcValid, crc: r.crc,
   }
-  if (parsed !== undefined) { o.key = parsed.key ?? null; o.payload = parsed.payload ?? null }
+  if (parsed !== undefined) {
+    o.key = parsed.keyJson !== undefined ? parsed.keyJson : parsed.key ?? null
+    o.payload = parsed.payloadJson !== undefined ? parsed.payloadJson : parsed.payload ?? null
+  }
   return o
 }

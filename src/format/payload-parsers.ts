@@ -1,9 +1,13 @@
 // Key/payload rendering for --print-data-log: plain decoders, or Kafka's internal-topic parsers.
-import type { FormattedRecord } from '../decode/internal-topics.js'
+import type { KafkaRelease } from '../decode/schema/types.js'
 import type { DecoderName } from './value-decoders.js'
 import { decodeValue } from './value-decoders.js'
 
-export interface ParsedPayload { key?: string, payload?: string }
+import type { FormattedRecord, RecordFinding } from './topics/formatted-record.js'
+import type { JsonValue } from './topics/kafka-json.js'
+
+/** key/payload text; internal-topic parsers also give the decoded values for --json and a finding */
+export interface ParsedPayload { key?: string, payload?: string, keyJson?: JsonValue, payloadJson?: JsonValue, finding?: RecordFinding }
 export type PayloadParserFn = (key: Buffer | null, value: Buffer | null, offset: bigint) => ParsedPayload
 
 /** DecoderMessageParser: absent key or value is simply not printed */
@@ -22,29 +26,41 @@ function toParsed (r: FormattedRecord): ParsedPayload {
   if (r.error !== undefined) out.key = r.error
   else if (r.key !== undefined) out.key = r.key
   if (r.payload !== undefined) out.payload = r.payload
+  if (r.keyJson !== undefined) out.keyJson = r.keyJson
+  if (r.payloadJson !== undefined) out.payloadJson = r.payloadJson
+  if (r.finding !== undefined) out.finding = r.finding
   return out
 }
 
 /**
- * The internal-topic parsers behind --transaction-log-decoder / --offsets-decoder / --cluster-metadata-decoder,
+ * The internal-topic parsers behind --transaction-log-decoder / --offsets-decoder / --cluster-metadata-decoder /
+ * --remote-log-metadata-decoder / --share-group-state-decoder, each printing the text of the given Kafka release,
  * loaded only when asked for (they are large and most dumps never use them). A new internal-topic parser is one entry here.
  */
-const registry = new Map<string, () => Promise<PayloadParserFn>>([
-  ['transaction-log', async () => {
-    const { formatTransactionLogRecord } = await import('../decode/internal-topics.js')
-    return (k, v, o) => toParsed(formatTransactionLogRecord(k, v, o))
+const registry = new Map<string, (release: KafkaRelease) => Promise<PayloadParserFn>>([
+  ['transaction-log', async (release) => {
+    const { formatTransactionLogRecord } = await import('./topics/transaction-state.js')
+    return (k, v, o) => toParsed(formatTransactionLogRecord(k, v, o, release))
   }],
-  ['offsets', async () => {
-    const { formatOffsetsRecord } = await import('../decode/internal-topics.js')
-    return (k, v, o) => toParsed(formatOffsetsRecord(k, v, o))
+  ['offsets', async (release) => {
+    const { formatOffsetsRecord } = await import('./topics/consumer-offsets.js')
+    return (k, v, o) => toParsed(formatOffsetsRecord(k, v, o, release))
   }],
-  ['cluster-metadata', async () => {
-    const { formatClusterMetadataRecord } = await import('./metadata-text.js')
-    return (_k, v, o) => ({ payload: formatClusterMetadataRecord(v, o) })
+  ['cluster-metadata', async (release) => {
+    const { formatClusterMetadataRecord } = await import('./topics/cluster-metadata.js')
+    return (_k, v, o) => toParsed(formatClusterMetadataRecord(v, o, release))
+  }],
+  ['remote-log-metadata', async (release) => {
+    const { formatRemoteLogMetadataRecord } = await import('./topics/remote-log-metadata.js')
+    return (_k, v, o) => toParsed(formatRemoteLogMetadataRecord(v, o, release))
+  }],
+  ['share-group-state', async (release) => {
+    const { formatShareGroupStateRecord } = await import('./topics/share-group-state.js')
+    return (k, v, o) => toParsed(formatShareGroupStateRecord(k, v, o, release))
   }],
 ])
 
-export async function getPayloadParser (name: string): Promise<PayloadParserFn | undefined> {
+export async function getPayloadParser (name: string, release: KafkaRelease): Promise<PayloadParserFn | undefined> {
   const load = registry.get(name)
-  return load === undefined ? undefined : await load()
+  return load === undefined ? undefined : await load(release)
 }

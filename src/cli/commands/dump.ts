@@ -42,6 +42,8 @@ interface RawDumpFlags {
   offsetsDecoder?: boolean
   transactionLogDecoder?: boolean
   clusterMetadataDecoder?: boolean
+  remoteLogMetadataDecoder?: boolean
+  shareGroupStateDecoder?: boolean
   controlOnly?: boolean
   summary?: boolean
   crc?: boolean
@@ -56,7 +58,9 @@ export function toDumpOptions (paths: string[], f: RawDumpFlags): DumpOptions {
   const files = f.files === undefined ? [] : f.files.split(',').filter((s) => s !== '')
   const parser: PayloadParser = f.offsetsDecoder === true ? 'offsets'
     : f.transactionLogDecoder === true ? 'transaction-log'
-      : f.clusterMetadataDecoder === true ? 'cluster-metadata' : 'default'
+      : f.clusterMetadataDecoder === true ? 'cluster-metadata'
+        : f.remoteLogMetadataDecoder === true ? 'remote-log-metadata'
+          : f.shareGroupStateDecoder === true ? 'share-group-state' : 'default'
   const keyClass = f.keyDecoderClass === true ? 'string' : f.keyDecoderClass
   const valueClass = f.valueDecoderClass === true ? 'string' : f.valueDecoderClass
   // kafka-dump-log: any decoder option implies printing data, and printing data implies deep iteration.
@@ -110,6 +114,8 @@ export function registerDump (program: Command, ctx: CliContext, setExit: (code:
     .option('--offsets-decoder', 'decode __consumer_offsets records')
     .option('--transaction-log-decoder', 'decode __transaction_state records')
     .option('--cluster-metadata-decoder', 'decode KRaft __cluster_metadata records')
+    .option('--remote-log-metadata-decoder', 'decode __remote_log_metadata records (tiered storage, KIP-405)')
+    .option('--share-group-state-decoder', 'decode __share_group_state records (share groups, KIP-932)')
     .option('--control-only', 'print only control batches (COMMIT, ABORT, LEADER_CHANGE...)')
     .option('--compat', 'exactly kafka-dump-log 3.9 text: no colour, no extra fields, no summary')
     .option('--json', 'NDJSON: one object per line with a "type" field')

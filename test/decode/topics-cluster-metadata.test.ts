@@ -4,7 +4,8 @@ import * as fc from 'fast-check'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { decodeMetadataRecord } from '../../src/decode/metadata-records.js'
+import { decodeMetadataRecord } from '../../src/decode/topics/cluster-metadata.js'
+import { SchemaReadError } from '../../src/decode/schema/reader.js'
 import { DecodeError } from '../../src/decode/errors.js'
 import { decodeBatchHeader } from '../../src/decode/batch-header.js'
 import { decodeRecords } from '../../src/decode/records.js'
@@ -30,7 +31,7 @@ const frame = (apiKey: number, version: number, ...body: Buffer[]): Buffer => Bu
 describe('decodeMetadataRecord', () => {
   it('TOPIC_RECORD', () => {
     const m = decodeMetadataRecord(frame(2, 0, str('orders'), UUID, tags([])))
-    expect(m).toEqual({ type: 'TOPIC_RECORD', apiKey: 2, version: 0, data: { name: 'orders', topicId: UUID.toString('base64url') } })
+    expect(m).toMatchObject({ type: 'TOPIC_RECORD', apiKey: 2, version: 0, unknownVersion: false, data: { name: 'orders', topicId: UUID.toString('base64url') } })
   })
 
   it('PARTITION_RECORD v2 with tagged ELR fields, v0 without directories', () => {
@@ -39,11 +40,14 @@ describe('decodeMetadataRecord', () => {
     expect(decodeMetadataRecord(v2).data).toEqual({
       partitionId: 4, topicId: UUID.toString('base64url'), replicas: [1, 2, 3], isr: [1, 2], removingReplicas: [], addingReplicas: [],
       leader: 1, leaderEpoch: 7, partitionEpoch: 9, directories: [UUID.toString('base64url'), UUID.toString('base64url')],
-      eligibleLeaderReplicas: [3], lastKnownElr: null, leaderRecoveryState: 1,
+      eligibleLeaderReplicas: [3], leaderRecoveryState: 1,
     })
-    const v0 = frame(3, 0, int32(0), UUID, int32s([1]), int32s([1]), int32s(null), int32s(null), int32(1), int32(0), int32(0), tags([]))
-    expect(decodeMetadataRecord(v0).data).toMatchObject({ removingReplicas: null, addingReplicas: null, partitionEpoch: 0 })
+    const v0 = frame(3, 0, int32(0), UUID, int32s([1]), int32s([1]), int32s([]), int32s([]), int32(1), int32(0), int32(0), tags([]))
+    expect(decodeMetadataRecord(v0).data).toMatchObject({ removingReplicas: [], addingReplicas: [], partitionEpoch: 0 })
     expect(decodeMetadataRecord(v0).data).not.toHaveProperty('directories')
+    // PartitionRecord.json: removingReplicas has no nullableVersions, so null is corrupt (Kafka says the same)
+    const nulls = frame(3, 0, int32(0), UUID, int32s([1]), int32s([1]), int32s(null), int32s(null), int32(1), int32(0), int32(0), tags([]))
+    expect(() => decodeMetadataRecord(nulls)).toThrow(/non-nullable field removingReplicas was serialized as null/)
   })
 
   it('PARTITION_CHANGE_RECORD: only present tagged fields appear; unknown tags are skipped', () => {
@@ -56,9 +60,29 @@ describe('decodeMetadataRecord', () => {
       .toEqual({ brokerId: 1, brokerEpoch: 5n, nextProducerId: 123456789012345n })
   })
 
-  it('unknown apiKeys and versions newer than the schema give data: null', () => {
-    expect(decodeMetadataRecord(frame(99, 0, Buffer.from('whatever')))).toEqual({ type: 'UNKNOWN(99)', apiKey: 99, version: 0, data: null })
-    expect(decodeMetadataRecord(frame(2, 7, Buffer.from('whatever')))).toEqual({ type: 'TOPIC_RECORD', apiKey: 2, version: 7, data: null })
+  it('tagged fields equal to their default are left out, as Kafka\'s JsonConverter does (lastKnownElr null)', () => {
+    const v2 = frame(3, 2, int32(4), UUID, int32s([1]), int32s([1]), int32s([]), int32s([]), int32(1), int32(7), int32(9),
+      Buffer.concat([uvarint(1)]), tags([[2, int32s(null)], [0, int8(0)]]))
+    expect(decodeMetadataRecord(v2).data).not.toHaveProperty('lastKnownElr')
+    expect(decodeMetadataRecord(v2).data).not.toHaveProperty('leaderRecoveryState')
+  })
+
+  it('an unknown apiKey is an error with Kafka\'s text; an unknown version is read by field ranges and flagged', () => {
+    try {
+      decodeMetadataRecord(frame(99, 0, Buffer.from('whatever')), 40)
+      expect.unreachable()
+    } catch (e) {
+      expect(e).toBeInstanceOf(SchemaReadError)
+      expect((e as SchemaReadError).kafkaMessage).toBe('org.apache.kafka.common.errors.UnsupportedVersionException: Unknown metadata id 99')
+      expect((e as SchemaReadError).position).toBe(40)
+    }
+    const v7 = decodeMetadataRecord(frame(2, 7, str('t'), UUID, tags([])))
+    expect(v7).toMatchObject({ type: 'TOPIC_RECORD', version: 7, unknownVersion: true, data: { name: 't', topicId: UUID.toString('base64url') } })
+    // UnregisterControllerRecord (29) is new in 4.4 (generated overlays), ClearElrRecord (28) in 4.0
+    expect(decodeMetadataRecord(frame(29, 0, int32(3), tags([])), 0, '4.4').type).toBe('UNREGISTER_CONTROLLER_RECORD')
+    expect(() => decodeMetadataRecord(frame(29, 0, int32(3), tags([])), 0, '4.3')).toThrow(/unknown record type 29/)
+    expect(decodeMetadataRecord(frame(28, 0, str('t'), tags([])), 0, '4.0').type).toBe('CLEAR_ELR_RECORD')
+    expect(() => decodeMetadataRecord(frame(28, 0, str('t'), tags([])), 0, '3.9')).toThrow(/unknown record type 28/)
   })
 
   it('malformed values throw DecodeError with positions', () => {
