@@ -122,9 +122,11 @@ final class Txn {
 
     /**
      * tv2-open (transaction.timeout.ms 600000) writes 3 records to tv2-1 in a transaction and the JVM halts
-     * (Runtime.halt: no close, no abort), so the transaction stays open until the broker's timeout. With
-     * arg "2pc" also tv2-2pc (transaction.two.phase.commit.enable, KIP-939; the broker must allow it): one
-     * committed transaction and one left open the same way; its transactionTimeoutMs is Integer.MAX_VALUE.
+     * (Runtime.halt: no close, no abort), so the transaction stays open until the broker's timeout. Also
+     * tv2-open-2pc: one committed transaction and one left open the same way, with the producer config
+     * transaction.two.phase.commit.enable=true (KIP-939; the broker allows it). Seen with 4.4.0: the client's
+     * public API has no initTransactions(keepPreparedTxn)/prepareTransaction, and the coordinator logs
+     * transactionTimeoutMs 60000, not Integer.MAX_VALUE: it is NOT a two-phase-commit transaction.
      */
     static void open(String bootstrap) throws Exception {
         KafkaProducer<byte[], byte[]> p = tx(bootstrap, "tv2-open", 600000);
@@ -132,7 +134,7 @@ final class Txn {
         batch(p, recs("open", 1, 3));
         event("open", "id", "tv2-open", "records", 3, "partition", 1);
         try {
-            KafkaProducer<byte[], byte[]> q = new KafkaProducer<>(producerProps(bootstrap, "transactional.id", "tv2-2pc",
+            KafkaProducer<byte[], byte[]> q = new KafkaProducer<>(producerProps(bootstrap, "transactional.id", "tv2-open-2pc",
                 "transaction.two.phase.commit.enable", "true"));
             q.initTransactions();
             q.beginTransaction();
@@ -140,7 +142,8 @@ final class Txn {
             q.commitTransaction();
             q.beginTransaction();
             batch(q, recs("2pc-open", 0, 2));
-            event("open-2pc", "id", "tv2-2pc", "committed", 1, "open", 2, "partition", 0);
+            event("open", "id", "tv2-open-2pc", "committed", 1, "records", 2, "partition", 0,
+                "note", "transaction.two.phase.commit.enable=true; see __transaction_state for transactionTimeoutMs");
         } catch (Exception e) {
             event("open-2pc-failed", "error", e.getClass().getSimpleName() + ": " + e.getMessage());
         }
