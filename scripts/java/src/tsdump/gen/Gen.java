@@ -24,7 +24,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * the Java console consumer say.
  *
  * usage: java -cp ... tsdump.gen.Gen COMMAND BOOTSTRAP [ARGS]
- *   txn | open | groups | codecs | meta    (see the classes of the same name)
+ *   txn | open | groups | codecs | meta | random    (see the classes Txn, Groups, Codecs, Meta, Random)
  * Prints one JSON object per line on stdout (events the fixture script keeps as notes); logs go to stderr.
  */
 public final class Gen {
@@ -38,6 +38,7 @@ public final class Gen {
             case "groups": Groups.run(bootstrap, seed); break;
             case "codecs": Codecs.run(bootstrap, seed); break;
             case "meta": Meta.run(bootstrap); break;
+            case "random": Random.run(bootstrap, seed); break; // the live test's workload
             default: throw new IllegalArgumentException("unknown command " + cmd);
         }
         System.out.flush();
