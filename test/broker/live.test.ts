@@ -97,7 +97,7 @@ async function workload(kafka: any) {
   const nTx = r.int(2, 3)
   const leaveOpen = r.bool(0.3)
   const desc = [`partitions=${numPartitions}`, `segment.bytes=${segmentBytes}`, `txProducers=${nTx}`, `leaveOpen=${leaveOpen}`]
-  // 4.0 raised segment.bytes' minimum to 1 MiB (KAFKA-16368); its test-only twin internal.segment.bytes still
+  // 4.x rejects segment.bytes below 1 MiB (seen: CreateTopics fails); its test-only twin internal.segment.bytes still
   // takes small values, and it is what rolls the segments then
   const segmentKey = RELEASE.startsWith('3.') ? 'segment.bytes' : 'internal.segment.bytes'
   await L.createTopics(kafka, [{ topic: TOPIC, numPartitions, config: { [segmentKey]: segmentBytes, 'index.interval.bytes': 512 } }])
