@@ -1,5 +1,7 @@
 // Parsers for option values: they throw InvalidArgumentError, which commander turns into a usage error (exit 2).
 import { InvalidArgumentError } from 'commander'
+import type { KafkaRelease } from '../format/kafka-versions.js'
+import { KAFKA_RELEASES, parseKafkaRelease } from '../format/kafka-versions.js'
 import type { DecoderName } from '../format/value-decoders.js'
 import { DECODER_NAMES, decoderFromKafkaClass } from '../format/value-decoders.js'
 
@@ -19,4 +21,11 @@ export function parseDecoder (s: string): DecoderName {
   const k = decoderFromKafkaClass(s)
   if (k !== undefined) return k
   throw new InvalidArgumentError(`'${s}' is not a decoder: use one of ${DECODER_NAMES.join(', ')} (or a Kafka decoder class name)`)
+}
+
+/** `--kafka-version 4.4` or `4.4.0`: a supported Kafka release (patch numbers are accepted and ignored) */
+export function parseKafkaVersion (s: string): KafkaRelease {
+  const r = parseKafkaRelease(s)
+  if (r === undefined) throw new InvalidArgumentError(`'${s}' is not a supported Kafka release: use one of ${KAFKA_RELEASES.join(', ')} (a patch release such as 4.4.0 is accepted)`)
+  return r
 }

@@ -2,6 +2,7 @@
 // read-only (Kafka creates a missing index file) and without crashing on a bad position.
 import * as path from 'node:path'
 import type { DumpPrinter } from '../format/dump-printer.js'
+import { textVariant } from '../format/kafka-versions.js'
 import { decodeBatchHeader } from '../decode/batch-header.js'
 import { DecodeError } from '../decode/errors.js'
 import type { OffsetIndexEntry, TimeIndexEntry } from '../decode/index-files.js'
@@ -97,7 +98,7 @@ export function dumpOffsetIndex (file: KafkaFile, opts: DumpOptions, printer: Du
     }
   } finally { seg?.close() }
   if (mismatches.length > 0) {
-    state.indexMismatches.set(path.resolve(file.path), mismatches)
+    state.indexMismatches.set(path.resolve(file.path), opts.compat && textVariant(opts.kafkaVersion).indexMismatchRepeats === 'collapsed' ? collapsed(mismatches) : mismatches)
     if (opts.compat) log.exitCode = Math.max(log.exitCode, 1)
   }
 }
@@ -247,3 +248,10 @@ function sanityTimeIndex (file: KafkaFile, buf: Buffer, base: bigint, opts: Dump
   else printer.sanityPassed(file, n)
 }
 
+
+/** 4.3+ keep mismatches in a TreeMap(reverseOrder): one pair per index offset, the last log offset seen, descending */
+function collapsed (newestFirst: Array<[bigint, bigint]>): Array<[bigint, bigint]> {
+  const m = new Map<bigint, bigint>()
+  for (let i = newestFirst.length - 1; i >= 0; i--) m.set(newestFirst[i]![0], newestFirst[i]![1])
+  return [...m].sort((a, b) => (a[0] < b[0] ? 1 : a[0] > b[0] ? -1 : 0))
+}

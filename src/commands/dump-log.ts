@@ -12,6 +12,7 @@ import { decodeLegacyEntry, decodeLegacyRecords } from '../decode/legacy.js'
 import type { LegacyFrame, V2Batch } from '../decode/log-reader.js'
 import { decodeControlRecord, readLog } from '../decode/log-reader.js'
 import { decodeRecords } from '../decode/records.js'
+import { textVariant } from '../format/kafka-versions.js'
 import type { DumpPrinter } from '../format/printer.js'
 import type { KafkaFile } from '../io/discover.js'
 import { FileSource } from '../io/file-source.js'
@@ -183,7 +184,14 @@ function onLegacy (f: LegacyFrame, c: Ctx): void {
 
 function trackOffset (offset: bigint, c: Ctx): void {
   if (c.opts.controlOnly) return // not every record is decoded, so gaps would be false
-  if (c.lastOffset !== null && offset !== c.lastOffset + 1n) c.pairs.unshift([c.lastOffset, offset])
+  // 4.3+ --compat: Kafka starts from -1, so a file whose first record is not offset 0 reports `-1 is followed by N`,
+  // and lists pairs ascending. The default mode keeps the 3.9 rule: the -1 report is a false alarm.
+  const v = c.opts.compat ? textVariant(c.opts.kafkaVersion) : undefined
+  const last = c.lastOffset ?? (v?.nonConsecutiveFromMinusOne === true ? -1n : null)
+  if (last !== null && offset !== last + 1n) {
+    if (v?.nonConsecutiveOrder === 'ascending') c.pairs.push([last, offset])
+    else c.pairs.unshift([last, offset])
+  }
   c.lastOffset = offset
 }
 

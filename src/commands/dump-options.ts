@@ -1,11 +1,15 @@
+import type { KafkaRelease } from '../format/kafka-versions.js'
+import { DEFAULT_KAFKA_RELEASE } from '../format/kafka-versions.js'
 import type { DecoderName } from '../format/value-decoders.js'
 
 export type PayloadParser = 'default' | 'offsets' | 'transaction-log' | 'cluster-metadata' | 'remote-log-metadata' | 'share-group-state'
 
 export interface DumpOptions {
   paths: string[]
-  /** exactly kafka-dump-log 3.9's text: no colour, no extra fields, no summary */
+  /** exactly kafka-dump-log's text of `kafkaVersion`: no colour, no extra fields, no summary */
   compat: boolean
+  /** --kafka-version: the release whose kafka-dump-log text (compat), conventions and internal-topic schemas apply */
+  kafkaVersion: KafkaRelease
   json: boolean
   deep: boolean
   printData: boolean
@@ -39,6 +43,7 @@ export interface DumpInternals {
 export const DEFAULT_DUMP_OPTIONS: DumpOptions = {
   paths: [],
   compat: false,
+  kafkaVersion: DEFAULT_KAFKA_RELEASE,
   json: false,
   deep: false,
   printData: false,

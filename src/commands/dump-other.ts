@@ -4,6 +4,7 @@ import { decodeProducerSnapshot } from '../decode/producer-snapshot.js'
 import type { KafkaFile } from '../io/discover.js'
 import { readSmallFile } from '../io/file-source.js'
 import type { DumpPrinter } from '../format/dump-printer.js'
+import { textVariant } from '../format/kafka-versions.js'
 import type { DumpOptions } from './dump-options.js'
 import type { FindingLog } from './findings.js'
 
@@ -12,9 +13,11 @@ export function dumpTxnIndex (file: KafkaFile, opts: DumpOptions, printer: DumpP
   for (const e of decodeTxnIndex(buf)) {
     // An all-zero entry is a preallocated tail, not an aborted transaction of producer 0.
     if (e.version === 0 && e.producerId === 0n && e.firstOffset === 0n && e.lastOffset === 0n && e.lastStableOffset === 0n && !opts.compat) break
-    if ((e.version >> 8) > 0) {
+    // 3.9-4.3 read the version from the int16's first byte; 4.4's generated AbortedTxn reads the int16 (KAFKA-19562)
+    const version = textVariant(opts.kafkaVersion).txnIndexVersion === 'int16' ? e.version : e.version >> 8
+    if (version > 0) {
       log.add({ severity: 'error', code: 'TXNINDEX_BAD_VERSION', file: file.path, position: e.index * ABORTED_TXN_SIZE,
-        message: `entry ${e.index}: unexpected aborted transaction version ${e.version >> 8}` })
+        message: `entry ${e.index}: unexpected aborted transaction version ${version}` })
       if (opts.compat) return
     }
     if (!opts.compat && (e.lastOffset < e.firstOffset)) {

@@ -12,6 +12,7 @@ import { dumpProducerSnapshot, dumpTxnIndex } from './dump-other.js'
 import { EXIT_USAGE, finding } from '../analysis/findings.js'
 import { FindingLog } from './findings.js'
 import { createDumpPrinter } from '../format/dump-printer.js'
+import { textVariant } from '../format/kafka-versions.js'
 
 export async function runDump (opts: DumpOptions, ctx: CliContext, internals: DumpInternals = {}): Promise<number> {
   const log = new FindingLog(ctx, opts.json)
@@ -21,7 +22,7 @@ export async function runDump (opts: DumpOptions, ctx: CliContext, internals: Du
   const parser = reportingFindings(picked, log, () => current)
   // the one place the output format is chosen
   const printer = createDumpPrinter(opts.json ? 'json' : opts.compat ? 'compat' : 'text', ctx, {
-    summary: opts.summary, printData: opts.printData, skipRecordMetadata: opts.skipRecordMetadata, color: ctx.colorLevel, parser,
+    variant: textVariant(opts.kafkaVersion), summary: opts.summary, printData: opts.printData, skipRecordMetadata: opts.skipRecordMetadata, color: ctx.colorLevel, parser,
     keyDecoder: opts.keyDecoder, valueDecoder: opts.valueDecoder,
     rawStrings: opts.parser === 'default' && opts.keyDecoder === 'string' && opts.valueDecoder === 'string' && internals.fastPaths !== false,
   })
@@ -58,8 +59,7 @@ export async function runDump (opts: DumpOptions, ctx: CliContext, internals: Du
 
 async function pickParser (opts: DumpOptions, log: FindingLog): Promise<PayloadParserFn | undefined> {
   if (opts.parser === 'default') return decoderParser(opts.keyDecoder, opts.valueDecoder)
-  // 3.9 until --kafka-version is wired: the internal-topic goldens are 3.9.1's
-  const p = await getPayloadParser(opts.parser, '3.9')
+  const p = await getPayloadParser(opts.parser, opts.kafkaVersion)
   if (p === undefined) log.unusable('<options>', `the ${opts.parser} decoder is not available in this build`)
   return p
 }

@@ -1,9 +1,10 @@
 // The stderr blocks of a dump's end: what kafka-dump-log prints after all files (DumpLogSegments.main),
 // and tsdump's own list of offset gaps.
+import type { TextVariant } from './kafka-versions.js'
 import type { DumpDiagnostics } from './printer.js'
 import type { Writer } from './writer.js'
 
-export function writeKafkaDiagnostics (e: Writer, s: DumpDiagnostics): void {
+export function writeKafkaDiagnostics (e: Writer, s: DumpDiagnostics, v: Pick<TextVariant, 'timeIndexNotFoundNamesFile'>): void {
   for (const [f, l] of s.indexMismatches) {
     e.write(`Mismatches in :${f}\n`)
     for (const [a, b] of l) e.write(`  Index offset: ${a}, log offset: ${b}\n`)
@@ -16,8 +17,8 @@ export function writeKafkaDiagnostics (e: Writer, s: DumpDiagnostics): void {
     e.write(`Found out of order timestamp in :${f}\n`)
     for (const [a, b] of l) e.write(`  Index timestamp: ${a}, Previously indexed timestamp: ${b}\n`)
   }
-  for (const l of s.timeNotFound.values()) {
-    e.write('The following indexed offsets are not found in the log.\n')
+  for (const [f, l] of s.timeNotFound) {
+    e.write(v.timeIndexNotFoundNamesFile ? `The following indexed offsets are not found in :${f}\n` : 'The following indexed offsets are not found in the log.\n')
     for (const [a, b] of l) e.write(`Indexed offset: ${a}, found log offset: ${b}\n`)
   }
   writeNonConsecutive(e, s)

@@ -1,5 +1,6 @@
 // The dump's text printers: tsdump's own text (colour, control suffixes, a summary per file) and
-// kafka-dump-log 3.9's exact text (`--compat`: no colour, no extras). The common batch and record
+// kafka-dump-log's exact text of one release (`--compat`: no colour, no extras; the release's quirks are
+// the fields of its TextVariant, format/kafka-versions.ts). The common batch and record
 // lines are written as bytes straight into the output buffer (batch-line-ascii.ts,
 // record-line-ascii.ts, record-lines-fast.ts); the string functions of dump-text.ts serve the rest.
 import type { ChalkInstance } from 'chalk'
@@ -16,6 +17,7 @@ import { putBytes } from './ascii.js'
 import { MAX_BATCH_LINE, writeBatchLine } from './batch-line-ascii.js'
 import { formatSummary } from './dump-summary.js'
 import { formatBatchLine, formatControlSuffix, formatIndexEntry, formatLegacyBatchLine, formatSnapshotEntry, formatTimeIndexEntry, formatTxnIndexEntry } from './dump-text.js'
+import type { TextVariant } from './kafka-versions.js'
 import type { PayloadParserFn } from './payload-parsers.js'
 import type { ColorLevel, DumpDiagnostics, DumpedFile, DumpPrinter, PrintedRange, PrinterOutput } from './printer.js'
 import { writeKafkaDiagnostics, writeNonConsecutive } from './dump-diagnostics.js'
@@ -23,6 +25,8 @@ import { K_KEY, K_PAYLOAD, putString, putUtf8, recordMetadataSize, writeRecordMe
 import { fastLinesSize, writeRecordLinesFast } from './record-lines-fast.js'
 
 export interface DumpPrinterConfig {
+  /** the --kafka-version release's text: every quirk in compat; in the default mode only its conventions (LEADER_CHANGE) */
+  variant: Readonly<TextVariant>
   /** tsdump's per-file summary line (text only) */
   summary: boolean
   printData: boolean
@@ -49,11 +53,15 @@ export class TextDumpPrinter implements DumpPrinter {
   /** every batch line can take the byte path unless colour is on (chalk's level is a getter: read it once) */
   private readonly plain: boolean
 
-  /** `compat`: kafka-dump-log 3.9's text exactly */
+  /** `compat`: kafka-dump-log's text of cfg.variant's release exactly */
   constructor (private readonly out: PrinterOutput, private readonly cfg: DumpPrinterConfig, private readonly compat: boolean) {
     this.chalk = new Chalk({ level: compat ? 0 : cfg.color })
     this.plain = this.compat || this.chalk.level === 0
+    this.payloadPipe = compat && cfg.variant.skipMetadataPayloadPipe
   }
+
+  /** 4.3+ `--compat`: a payload printed with no metadata and no key before it starts `| payload: ` */
+  private readonly payloadPipe: boolean
 
   skipped (path: string, reason: string): void {
     // kafka-dump-log's wording for files it does not handle; the metadata files every partition
@@ -69,7 +77,7 @@ export class TextDumpPrinter implements DumpPrinter {
     const out = this.out.stdout
     if (this.plain || (!isControl && b.crcValid !== false)) {
       // the common line, written as bytes (format/batch-line-ascii.ts)
-      const suffix = isControl && !this.compat && b.control !== null ? formatControlSuffix(b.control, false) : ''
+      const suffix = isControl && !this.compat && b.control !== null ? formatControlSuffix(b.control, this.cfg.variant.leaderChangeAsJson) : ''
       const at = out.reserve(MAX_BATCH_LINE + suffix.length * 3)
       let end = writeBatchLine(out.buffer, at, b.bytes, b.position, b.crcValid)
       if (suffix !== '') end = putString(out.buffer, end - 1, suffix + '\n') // before the newline
@@ -78,7 +86,7 @@ export class TextDumpPrinter implements DumpPrinter {
     }
     // colour: an invalid CRC in red, control markers in their outcome's colour
     let line = formatBatchLine(b.header, b.crcValid, b.crcValid === false ? this.chalk.red : undefined)
-    if (b.control !== null) line += this.colourControl(formatControlSuffix(b.control, false), b.control.type)
+    if (b.control !== null) line += this.colourControl(formatControlSuffix(b.control, this.cfg.variant.leaderChangeAsJson), b.control.type)
     out.write(line + '\n')
   }
 
@@ -95,7 +103,7 @@ export class TextDumpPrinter implements DumpPrinter {
     // a corrupt count must not size the reservation (records take at least 7 bytes each)
     if (count < 0 || count > (b.bytes.length - RECORD_BATCH_OVERHEAD) / 7) return null
     const at = out.reserve(fastLinesSize(b.bytes, count))
-    const r = writeRecordLinesFast(out.buffer, at, b.bytes, { printData: this.cfg.printData, skipRecordMetadata: this.cfg.skipRecordMetadata })
+    const r = writeRecordLinesFast(out.buffer, at, b.bytes, { printData: this.cfg.printData, skipRecordMetadata: this.cfg.skipRecordMetadata, payloadPipe: this.payloadPipe })
     if (r === null) return null
     out.commit(r.end)
     return r
@@ -135,6 +143,7 @@ export class TextDumpPrinter implements DumpPrinter {
       pos = typeof key === 'string' ? putString(buf, pos, key) : putUtf8(buf, pos, key)
     }
     if (payload !== undefined) {
+      if (pipe && this.payloadPipe) buf[pos++] = 124 // '|': 4.3+ with metadata skipped and no key
       pos = putBytes(buf, pos, K_PAYLOAD)
       pos = typeof payload === 'string' ? putString(buf, pos, payload) : putUtf8(buf, pos, payload)
     }
@@ -149,7 +158,7 @@ export class TextDumpPrinter implements DumpPrinter {
     if (!this.cfg.skipRecordMetadata) {
       const ci = first && b.control !== null ? b.control : control()
       if (ci !== undefined) {
-        suffix = formatControlSuffix(ci, this.compat)
+        suffix = formatControlSuffix(ci, this.cfg.variant.leaderChangeAsJson)
         if (!this.compat) suffix = this.colourControl(suffix, ci.type)
       }
     }
@@ -169,15 +178,15 @@ export class TextDumpPrinter implements DumpPrinter {
     let line = ''
     let prefix = '| '
     if (!this.cfg.skipRecordMetadata) {
-      // Kafka 3.9 prints a stray `}` after the crc of legacy records; --compat keeps it.
+      // Kafka 3.9-4.2 print a stray `}` after the crc of legacy records; --compat keeps it.
       line += `| offset: ${r.offset} ${e.timestampType}: ${r.timestamp} keySize: ${r.keySize} valueSize: ${r.valueSize}` +
-        ` isValid: ${r.crcValid} crc: ${r.crc}${this.compat ? '}' : ''}`
+        ` isValid: ${r.crcValid} crc: ${r.crc}${this.compat && this.cfg.variant.legacyCrcStrayBrace ? '}' : ''}`
       prefix = ' '
     }
     if (this.cfg.printData) {
       const p = this.cfg.parser(r.key, r.value, r.offset)
       if (p.key !== undefined) { line += `${prefix}key: ${p.key}`; prefix = ' ' }
-      if (p.payload !== undefined) line += ` payload: ${p.payload}`
+      if (p.payload !== undefined) line += `${prefix === '| ' && this.payloadPipe ? '|' : ''} payload: ${p.payload}`
     }
     this.out.stdout.write(line + '\n')
   }
@@ -187,12 +196,14 @@ export class TextDumpPrinter implements DumpPrinter {
   indexEmpty (f: DumpedFile): void { this.out.stdout.write(`${f.path} is empty.\n`) }
   indexEntry (_f: DumpedFile, e: OffsetIndexEntry): void { this.out.stdout.write(formatIndexEntry(e) + '\n') }
   timeIndexEntry (_f: DumpedFile, e: TimeIndexEntry): void { this.out.stdout.write(formatTimeIndexEntry(e) + '\n') }
-  txnIndexEntry (_f: DumpedFile, e: AbortedTxn): void { this.out.stdout.write(formatTxnIndexEntry(e) + '\n') }
-  snapshotEntry (_f: DumpedFile, e: ProducerSnapshotEntry): void { this.out.stdout.write(formatSnapshotEntry(e) + '\n') }
+  txnIndexEntry (_f: DumpedFile, e: AbortedTxn): void { this.out.stdout.write(formatTxnIndexEntry(e, this.cfg.variant.txnIndexVersion) + '\n') }
+  snapshotEntry (_f: DumpedFile, e: ProducerSnapshotEntry): void {
+    this.out.stdout.write(formatSnapshotEntry(e, !this.compat || this.cfg.variant.snapshotLineTrailingSpace) + '\n')
+  }
   sanityPassed (f: DumpedFile): void { this.out.stdout.write(`${f.path} passed sanity check.\n`) }
 
   end (d: DumpDiagnostics): void {
-    if (this.compat) writeKafkaDiagnostics(this.out.stderr, d)
+    if (this.compat) writeKafkaDiagnostics(this.out.stderr, d, this.cfg.variant)
     else writeNonConsecutive(this.out.stderr, d)
   }
 }

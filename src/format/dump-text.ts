@@ -51,10 +51,10 @@ export function formatRecordMetadata (r: KafkaRecord, timestampType: string): st
     ` sequence: ${r.sequence} headerKeys: [${keys}]`
 }
 
-/** What kafka-dump-log appends to a control record's line. Kafka 3.9 prints LEADER_CHANGE as `controlType: LEADER_CHANGE(2)`. */
-export function formatControlSuffix (c: ControlInfo, compat: boolean): string {
+/** What kafka-dump-log appends to a control record's line: LEADER_CHANGE as JSON from 4.1 (TextVariant.leaderChangeAsJson). */
+export function formatControlSuffix (c: ControlInfo, leaderChangeAsJson: boolean): string {
   if (c.type === 0 || c.type === 1) return ` endTxnMarker: ${c.typeName} coordinatorEpoch: ${c.coordinatorEpoch ?? 0}`
-  if (c.type === 2) return compat ? ' controlType: LEADER_CHANGE(2)' : ` LeaderChange: ${JSON.stringify(c.data ?? null)}`
+  if (c.type === 2) return leaderChangeAsJson && c.data !== undefined ? ` LeaderChange: ${jsonKafka(c.data)}` : ' controlType: LEADER_CHANGE(2)'
   const label = { 3: 'SnapshotHeader', 4: 'SnapshotFooter', 5: 'KRaftVersion', 6: 'KRaftVoters' }[c.type]
   if (label !== undefined && c.data !== undefined) return ` ${label} ${jsonKafka(c.data)}`
   return ` controlType: ${c.typeName.replace(/\(\d+\)$/, '')}(${c.type})`
@@ -73,16 +73,17 @@ export function formatTimeIndexEntry (e: TimeIndexEntry): string {
   return `timestamp: ${e.timestamp} offset: ${e.offset}`
 }
 
-/** AbortedTxn.version() reads only the first byte of the int16 (kafka-dump-log quirk, kept for --compat). */
-export function formatTxnIndexEntry (e: AbortedTxn): string {
-  return `version: ${e.version >> 8} producerId: ${e.producerId} firstOffset: ${e.firstOffset}` +
+/** 3.9-4.3: AbortedTxn.version() reads only the first byte of the int16; 4.4 prints the constant 0 (TextVariant.txnIndexVersion). */
+export function formatTxnIndexEntry (e: AbortedTxn, version: 'first-byte' | 'int16'): string {
+  return `version: ${version === 'int16' ? 0 : e.version >> 8} producerId: ${e.producerId} firstOffset: ${e.firstOffset}` +
     ` lastOffset: ${e.lastOffset} lastStableOffset: ${e.lastStableOffset}`
 }
 
-/** A producer snapshot entry; 3.9 leaves a trailing space when there is no batch metadata. */
-export function formatSnapshotEntry (e: ProducerSnapshotEntry): string {
+/** A producer snapshot entry; 3.9-4.2 leave a trailing space when there is no batch metadata (TextVariant.snapshotLineTrailingSpace). */
+export function formatSnapshotEntry (e: ProducerSnapshotEntry, trailingSpace: boolean): string {
   let s = `producerId: ${e.producerId} producerEpoch: ${e.producerEpoch} coordinatorEpoch: ${e.coordinatorEpoch}` +
-    ` currentTxnFirstOffset: ${optionalLong(e.currentTxnFirstOffset)} lastTimestamp: ${e.timestamp} `
+    ` currentTxnFirstOffset: ${optionalLong(e.currentTxnFirstOffset)} lastTimestamp: ${e.timestamp}`
+  if (trailingSpace || e.lastOffset >= 0n) s += ' '
   if (e.lastOffset >= 0n) {
     s += `firstSequence: ${firstSequence(e)} lastSequence: ${e.lastSequence} lastOffset: ${e.lastOffset}` +
       ` offsetDelta: ${e.offsetDelta} timestamp: ${e.timestamp}`

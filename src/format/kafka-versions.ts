@@ -3,10 +3,13 @@
 // --share-group-state-decoder, --remote-log-metadata-decoder have their own tables).
 // One field per row of docs/kafka-versions.md. Each was read in that release's DumpLogSegments and confirmed
 // by running the release's own tool (3.9.1, 4.0.2, 4.1.2, 4.2.2, 4.3.1, 4.4.0) over the 3.9.1 broker fixtures
-// and the corpus (scripts/kafka/dump-releases.mjs, dump-release-cases.mjs). Pure data: imports nothing.
+// and the corpus (scripts/kafka/dump-releases.mjs, dump-release-cases.mjs). Pure data. The release list
+// itself lives in decode/schema/types.ts, the lowest layer that needs it (the schema tables are per release).
+import type { KafkaRelease } from '../decode/schema/types.js'
+import { KAFKA_RELEASES } from '../decode/schema/types.js'
 
-export const KAFKA_RELEASES = ['3.9', '4.0', '4.1', '4.2', '4.3', '4.4'] as const
-export type KafkaRelease = typeof KAFKA_RELEASES[number]
+export { KAFKA_RELEASES }
+export type { KafkaRelease }
 export const DEFAULT_KAFKA_RELEASE: KafkaRelease = '4.4'
 
 export interface TextVariant {

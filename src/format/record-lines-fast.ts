@@ -9,7 +9,8 @@ import { putBytes, putInt } from './ascii.js'
 import { K_APPEND, K_CREATE, K_HEADERKEYS, K_KEY, K_KEYSIZE, K_OFFSET, K_PAYLOAD, K_SEQUENCE, K_VALUESIZE, putUtf8 } from './record-line-ascii.js'
 
 
-export interface FastLinesOptions { printData: boolean, skipRecordMetadata: boolean }
+/** payloadPipe: `|` before ` payload: ` when nothing precedes it on the line (kafka-dump-log 4.3+) */
+export interface FastLinesOptions { printData: boolean, skipRecordMetadata: boolean, payloadPipe?: boolean }
 
 export interface FastLinesResult {
   /** end of what was written into `out` */
@@ -143,6 +144,7 @@ export function writeRecordLinesFast (out: Buffer, pos: number, b: Buffer, o: Fa
         pos = putUtf8(out, pos, b.subarray(keyAt, keyAt + keyLen))
       }
       if (valueLen >= 0) {
+        if (pipe && o.payloadPipe === true) out[pos++] = 124
         pos = putBytes(out, pos, K_PAYLOAD)
         pos = putUtf8(out, pos, b.subarray(valueAt, valueAt + valueLen))
       }

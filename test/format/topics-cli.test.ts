@@ -23,10 +23,13 @@ describe('dump --json with internal-topic decoders', () => {
   })
 
   it('--transaction-log-decoder: the decoded value with its tagged fields', async () => {
-    const r = await runCli(['dump', '--json', '--transaction-log-decoder', '--files', '__transaction_state-2/00000000000000000000.log'], { cwd })
+    const r = await runCli(['dump', '--json', '--kafka-version', '3.9', '--transaction-log-decoder', '--files', '__transaction_state-2/00000000000000000000.log'], { cwd })
     const recs = records(r.stdout)
     expect(recs[0]!.key).toEqual({ type: '0', data: { transactionalId: 'tx-rw-1' } })
     expect(recs[0]!.payload).toMatchObject({ version: '0', data: { producerId: 1, transactionStatus: 0, transactionPartitions: null } })
+    // 4.4 (the default) names the status, as its kafka-dump-log does
+    const r44 = await runCli(['dump', '--json', '--transaction-log-decoder', '--files', '__transaction_state-2/00000000000000000000.log'], { cwd })
+    expect(records(r44.stdout)[0]!.payload).toMatchObject({ version: '0', data: { producerId: 1, transactionStatus: 'Empty' } })
   })
 
   it('an unknown record type prints Kafka\'s sentence and is reported as a finding', async () => {

@@ -5,7 +5,9 @@ import { DEFAULT_DUMP_OPTIONS } from '../../commands/dump-options.js'
 import type { DumpOptions, PayloadParser } from '../../commands/dump-options.js'
 import type { DecoderName } from '../../format/value-decoders.js'
 import type { CliContext } from '../context.js'
-import { parseDecoder, parseSize } from '../options.js'
+import type { KafkaRelease } from '../../format/kafka-versions.js'
+import { DEFAULT_KAFKA_RELEASE } from '../../format/kafka-versions.js'
+import { parseDecoder, parseKafkaVersion, parseSize } from '../options.js'
 
 const EXAMPLES = `
 Paths: .log .index .timeindex .txnindex .snapshot and KRaft .checkpoint files, partition
@@ -15,7 +17,8 @@ Examples:
   $ tsdump orders-11-0/00000000000000000000.log          # one line per batch, COMMIT/ABORT named
   $ tsdump --control-only orders-11-0/                    # only control batches: which are COMMIT, which ABORT
   $ tsdump --deep-iteration --print-data-log 00000000000000000000.log
-  $ tsdump --compat --files 00000000000000000000.log      # byte-for-byte kafka-dump-log 3.9 output
+  $ tsdump --compat --files 00000000000000000000.log      # byte-for-byte kafka-dump-log 4.4 output
+  $ tsdump --compat --kafka-version 3.9 --files 00000000000000000000.log   # ... of Kafka 3.9
   $ tsdump --json /var/lib/kafka/data/orders-11-0 | jq 'select(.type=="batch")'
   $ tsdump --verify-index-only orders-11-0/00000000000000000000.index
   $ tsdump reconcile orders-11-0 orders-11-1 orders-11-2  # read_committed vs read_uncommitted
@@ -27,6 +30,7 @@ Exit status: 0 clean, 1 problems found in the data (CRC, truncation, index misma
 interface RawDumpFlags {
   files?: string
   compat?: boolean
+  kafkaVersion?: KafkaRelease
   json?: boolean
   deepIteration?: boolean
   printDataLog?: boolean
@@ -70,6 +74,7 @@ export function toDumpOptions (paths: string[], f: RawDumpFlags): DumpOptions {
     ...DEFAULT_DUMP_OPTIONS,
     paths: [...files, ...paths],
     compat: f.compat === true,
+    kafkaVersion: f.kafkaVersion ?? DEFAULT_KAFKA_RELEASE,
     json: f.json === true,
     deep: f.deepIteration === true || printData,
     printData,
@@ -117,7 +122,8 @@ export function registerDump (program: Command, ctx: CliContext, setExit: (code:
     .option('--remote-log-metadata-decoder', 'decode __remote_log_metadata records (tiered storage, KIP-405)')
     .option('--share-group-state-decoder', 'decode __share_group_state records (share groups, KIP-932)')
     .option('--control-only', 'print only control batches (COMMIT, ABORT, LEADER_CHANGE...)')
-    .option('--compat', 'exactly kafka-dump-log 3.9 text: no colour, no extra fields, no summary')
+    .option('--compat', 'exactly kafka-dump-log\'s text of --kafka-version: no colour, no extra fields, no summary')
+    .option('--kafka-version <release>', `Kafka release whose kafka-dump-log text, conventions and internal-topic schemas apply: 3.9, 4.0 ... 4.4 (default ${DEFAULT_KAFKA_RELEASE}; 4.4.0 etc. accepted)`, parseKafkaVersion)
     .option('--json', 'NDJSON: one object per line with a "type" field')
     .option('--no-summary', 'no per-file summary line')
     .option('--no-crc', 'do not verify batch CRCs (faster; isvalid prints "unchecked")')

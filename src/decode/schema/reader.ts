@@ -5,7 +5,7 @@
 //     tagged section that ends every struct of a flexible version (uvarint count, then tag, size, bytes;
 //     unknown tags are skipped);
 //   - flexible versions use compact lengths (uvarint N+1, 0 = null), others int16 (strings) / int32;
-//   - a non-array struct field that is nullable carries an int8 presence byte.
+//   - a non-array struct field that is nullable carries a presence int8, or a uvarint when it is tagged.
 // Every read is bounded by ByteReader, so a corrupt length cannot leave its record, and every error
 // carries the absolute position. `kafkaMessage` is the exception text Kafka's own reader gives, which
 // kafka-dump-log prints inside its "Error at offset" lines.
@@ -31,6 +31,12 @@ function readUuid (r: ByteReader, field: string): string {
 function fixed (r: ByteReader, n: number, field: string): Buffer {
   if (r.remaining < n) throw new SchemaReadError(`${field}: needs ${n} bytes at position ${r.absolute}, only ${r.remaining} left`, r.absolute, 'null', field)
   return r.readBytes(n, field)
+}
+
+/** ByteUtils.readUnsignedVarint: running out of bytes is a BufferUnderflowException (message null) */
+function uvarint (r: ByteReader, field: string): number {
+  if (r.remaining < 1) fixed(r, 1, field)
+  return r.readUnsignedVarint(field)
 }
 
 function length (r: ByteReader, flexible: boolean, wide: boolean, field: string): number {
@@ -79,7 +85,10 @@ function readScalar (r: ByteReader, fd: FieldDef, version: number, flexible: boo
       return readSized(r, fd, n, 'byte array', at)
     }
     case 'struct': {
-      if (inRange(fd.nullable, version) && fixed(r, 1, name).readInt8(0) < 0) return null
+      if (inRange(fd.nullable, version)) {
+        // generateStructReader: a tagged nullable struct's presence is a uvarint (<= 0 null; 1 written), an untagged one an int8 (< 0 null)
+        if (inRange(fd.tagged, version) ? r.readUnsignedVarint(name) <= 0 : fixed(r, 1, name).readInt8(0) < 0) return null
+      }
       return readStruct(r, fd.fields ?? [], version, flexible)
     }
     default: return fd.type satisfies never
@@ -142,19 +151,27 @@ function readStruct (r: ByteReader, fields: readonly FieldDef[], version: number
     out[fd.name] = readField(r, fd, version, flexible)
   }
   if (!flexible) return out
-  const count = r.readUnsignedVarint('taggedFields')
+  const count = uvarint(r, 'taggedFields')
   if (count === 0) return out
-  if (count > r.remaining) throw new SchemaReadError(`${count} tagged fields in ${r.remaining} bytes at position ${r.absolute}`, r.absolute, `Tried to read ${count} tagged fields, but there are only ${r.remaining} bytes remaining.`, 'taggedFields')
+  // no check of the count against the bytes left: Kafka has none, it fails on the first tag that is not
+  // there (each one takes at least two bytes, so a huge count ends at the end of the value)
   let tagged: Map<string, SchemaValue> | undefined
   for (let i = 0; i < count; i++) {
-    const tag = r.readUnsignedVarint('tag')
-    const size = r.readUnsignedVarint('tagSize')
+    const tag = uvarint(r, 'tag')
+    const size = uvarint(r, 'tagSize')
+    if (size > r.remaining) {
+      // readUnknownTaggedField -> readArray(size) (a known tag would fail inside its field: same text for the bytes)
+      throw new SchemaReadError(`tag ${tag}: ${size} bytes at position ${r.absolute}, only ${r.remaining} left`, r.absolute,
+        `Error reading byte array of ${size} byte(s): only ${r.remaining} byte(s) available`, `tag ${tag}`)
+    }
     const body = r.child(size, `tag ${tag}`)
     const fd = byTag?.get(tag)
     if (fd === undefined) continue // unknown tags are kept opaque by Kafka and never printed
     const v = readField(body, fd, version, flexible)
     if (body.remaining !== 0) throw new SchemaReadError(`tagged field ${fd.name} has ${body.remaining} bytes left over at position ${body.absolute}`, body.absolute, 'null', fd.name)
-    if (!isDefault(fd, v)) (tagged ??= new Map()).set(fd.name, v)
+    // a tagged struct sent as null (presence 0) is printed as `null` by every release's kafka-dump-log
+    // (ClassicMemberMetadata of KIP-848 members, fixtures/broker-4.4/groups, 3.9.1-4.4.0 alike)
+    if (!isDefault(fd, v) || (fd.type === 'struct' && v === null)) (tagged ??= new Map()).set(fd.name, v)
   }
   if (tagged === undefined) return out
   const ordered: SchemaStruct = {}

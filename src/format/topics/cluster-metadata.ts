@@ -25,7 +25,7 @@ export function formatClusterMetadataRecord (value: Buffer | null, offset: bigin
   } catch (e) {
     if (e instanceof DecodeError) {
       const text = e instanceof SchemaReadError ? e.kafkaMessage : e.message
-      const code = e.context.field === 'type' ? 'UNKNOWN_RECORD_TYPE' : 'BAD_INTERNAL_RECORD'
+      const code = e.context.field === 'type' ? 'UNKNOWN_RECORD_TYPE' : e.context.field === 'version' ? 'UNKNOWN_RECORD_VERSION' : 'BAD_INTERNAL_RECORD'
       return { payload: `Error at ${offset}, skipping. ${text}`, finding: { code, message: e.message, position: e.position } }
     }
     throw e

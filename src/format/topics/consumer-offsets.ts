@@ -3,7 +3,7 @@
 // written as Kafka's generated JsonConverters write it.
 import { decodeGroupRecord } from '../../decode/topics/consumer-offsets.js'
 import type { KafkaRelease } from '../../decode/schema/types.js'
-import { formatCoordinatorRecord } from './coordinator-text.js'
+import { formatCoordinatorRecord, unknownType } from './coordinator-text.js'
 import type { FormattedRecord, RecordPositions } from './formatted-record.js'
 import { NO_POSITIONS } from './formatted-record.js'
 
@@ -35,6 +35,8 @@ export function formatOffsetsRecord (key: Buffer | null, value: Buffer | null, o
   at: RecordPositions = NO_POSITIONS): FormattedRecord {
   const v = VARIANTS[release]
   if (key === null) return { error: v.missingKey(offset) }
+  // the parser reads the key's type first and knows nothing of the value of a type beyond its own (3.9 on a 4.4 share-group record)
+  if (key.length >= 2 && key.readInt16BE(0) > v.maxType) return unknownType(key.readInt16BE(0), offset, at.key)
   return formatCoordinatorRecord(() => decodeGroupRecord(key, value, release, { checkValueVersion: v.checkValueVersion }, at.key, at.value), offset,
     { release, knows: (t) => t <= v.maxType, valueVersionField: 'version' }, at.key)
 }

@@ -46,7 +46,7 @@ export function formatCoordinatorRecord (decode: () => CoordinatorRecord, offset
   }
 }
 
-function unknownType (type: number, offset: bigint, position: number): FormattedRecord {
+export function unknownType (type: number, offset: bigint, position: number): FormattedRecord {
   return {
     key: `Unknown record type ${type} at offset ${offset}, skipping.`,
     finding: { code: 'UNKNOWN_RECORD_TYPE', message: `record type ${type} is not defined in this Kafka release`, position },

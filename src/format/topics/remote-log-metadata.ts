@@ -64,7 +64,7 @@ export function formatRemoteLogMetadataRecord (value: Buffer | null, offset: big
   } catch (e) {
     if (e instanceof DecodeError) {
       const msg = e instanceof SchemaReadError ? e.kafkaMessage : e.message
-      return { payload: `Error at offset ${offset}, skipping. ${msg}`, finding: { code: e.context.field === 'type' ? 'UNKNOWN_RECORD_TYPE' : 'BAD_INTERNAL_RECORD', message: e.message, position: e.position } }
+      return { payload: `Error at offset ${offset}, skipping. ${msg}`, finding: { code: e.context.field === 'type' ? 'UNKNOWN_RECORD_TYPE' : e.context.field === 'version' ? 'UNKNOWN_RECORD_VERSION' : 'BAD_INTERNAL_RECORD', message: e.message, position: e.position } }
     }
     throw e
   }
