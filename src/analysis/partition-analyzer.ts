@@ -17,6 +17,7 @@
 import type { Finding } from './findings.js'
 import type { I64 } from './i64.js'
 import { i64, i64Add, toBigInt, toI64 } from './i64.js'
+import type { RunSink } from './run-sink.js'
 import type { Timeline, TimelineRun } from './timeline.js'
 import { LANE_CONTROL, LANE_MARKER, LANE_PLAIN, LANE_TXN } from './timeline.js'
 import type { Transaction } from './transactions.js'
@@ -79,6 +80,8 @@ export interface AnalyzerOptions extends PartitionMeta {
   timeline?: boolean
   /** keep the implied txnindex entries (tests) */
   collectAbortedTxns?: boolean
+  /** told about every plain batch, other control batch and ended transaction (`report`) */
+  sink?: RunSink
 }
 
 /** Sizes of the analyzer's growing structures, for tests that memory does not follow the batch count. */
@@ -376,6 +379,7 @@ export class PartitionAnalyzer {
         if (last === undefined) { this.finVisible += n; this.finConsumer += seen } else { last.visible += n; last.consumer += seen }
       }
       if (this.tl !== null) this.timelinePlain(b)
+      this.opts.sink?.plainBatch(b)
       return
     }
     let t = open
@@ -408,11 +412,16 @@ export class PartitionAnalyzer {
           ? `control batch at offset ${b.baseOffset} has no records (compacted marker, KAFKA-7467); not counted as COMMIT/ABORT`
           : `control batch at offset ${b.baseOffset} could not be read; not counted as COMMIT/ABORT`)
       if (this.tl !== null) this.timelineControl(b, name)
+      this.opts.sink?.controlBatch(b, name)
       return
     }
     const outcome = MARKER_TYPES[c.type]
     this.count(c.typeName)
-    if (outcome === undefined) { if (this.tl !== null) this.timelineControl(b, c.typeName); return }
+    if (outcome === undefined) {
+      if (this.tl !== null) this.timelineControl(b, c.typeName)
+      this.opts.sink?.controlBatch(b, c.typeName)
+      return
+    }
     const pid = b.producerId
     let t = this.open.get(pid)
     if (t === undefined) {
@@ -444,6 +453,7 @@ export class PartitionAnalyzer {
       if (this.hw === null || b.baseOffset < this.hw) this.stabilize(t)
     }
     if (this.tl !== null) this.timelineTxn(t, LANE_MARKER)
+    this.opts.sink?.transactionEnded(t)
   }
 
   private earliestOtherOpen (producerId: I64): I64 | null {

@@ -18,6 +18,7 @@ import type { I64 } from '../analysis/i64.js'
 import { i64, i64Add } from '../analysis/i64.js'
 import type { PartitionReport } from '../analysis/partition-analyzer.js'
 import { PartitionAnalyzer } from '../analysis/partition-analyzer.js'
+import type { RunSink } from '../analysis/run-sink.js'
 import { TxnIndexTable } from '../analysis/txn-index-check.js'
 import type { BatchFacts, SnapshotInput } from '../analysis/txn-input.js'
 import type { CliContext } from '../cli/context.js'
@@ -46,6 +47,8 @@ export interface ScannedPartition {
 export interface ScanOptions {
   /** collect runs and lane (`txns`) */
   timeline?: boolean
+  /** the run listener for this partition (`report`), made once its topic and partition are known */
+  sink?: (dir: PartitionDir) => RunSink
   /** read every segment with readLog, without the fast loop (tests that the two agree) */
   readLogOnly?: boolean
 }
@@ -278,7 +281,8 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
   const label = dir.topic !== null ? `${dir.topic}-${dir.partition}` : dir.path
   const hw = dir.topic !== null ? cp?.get(label) ?? null : null
   const analyzer = new PartitionAnalyzer({ topic: dir.topic, partition: dir.partition, logStartOffset: bases[0] ?? null, snapshots,
-    checkpointHighWatermark: hw, txnIndex, ...(opts.timeline === true ? { timeline: true } : {}) })
+    checkpointHighWatermark: hw, txnIndex, ...(opts.timeline === true ? { timeline: true } : {}),
+    ...(opts.sink !== undefined ? { sink: opts.sink(dir) } : {}) })
   const scratch = scratchFacts()
   const fastScan = opts.readLogOnly === true ? undefined : new FastSegmentScan(analyzer, scratch)
   let legacy = false
