@@ -89,7 +89,7 @@ describe('renderReport', () => {
     expect(html.length).toBeLessThan(1024 * 1024)
   })
 
-  it('gives every drawn element both axis extents, and the lane the time range of the page', () => {
+  it('gives every drawn element both axis extents, and the lane its time range', () => {
     const html = renderReport(model())
     const lane = tags(html, 'svg').find((t) => attr(t, 'class') === 'lane')!
     expect(attr(lane, 'data-tmin')).toBe('1700000000000')

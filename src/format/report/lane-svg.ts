@@ -11,11 +11,14 @@ export const LANE_WIDTH = 1000
 const TICK_TOP = 14
 const ROW_TOP = 28
 const ROW_HEIGHT = 24
-const TICK_WIDTH = 3
+const TICK_WIDTH = 4
+/** room under the lane for the LSO/HW labels */
+const LABEL_STRIP = 14
 /** a bar at least this wide (of LANE_WIDTH) gets a text label */
 const LABEL_WIDTH = 90
 const MAX_ROWS = 6
 const MIN_WIDTH = 2
+const OPEN_MIN_WIDTH = 6
 /** above this many marker ticks their C/A letters would overlap */
 const MAX_LETTERS = 80
 
@@ -87,7 +90,9 @@ function txnRect (d: Domain, t: TxnBar, row: number, blockingKey: string | null)
   const blocking = blockingKey !== null && blockingKey === `${t.producerId}:${t.firstOffset}`
   const cls = `bar txn ${t.outcome}${blocking ? ' blocking' : ''}`
   return `<rect${attrs({
-    class: cls, y: ROW_TOP + row * ROW_HEIGHT, height: ROW_HEIGHT - 4, ...geometry(d, Math.max(o0, d.omin), o1, num(t.firstTimestamp), num(t.lastTimestamp)),
+    class: cls, y: ROW_TOP + row * ROW_HEIGHT, height: ROW_HEIGHT - 4,
+    // open transactions stay visible in a lane of millions of offsets
+    ...geometry(d, Math.max(o0, d.omin), o1, num(t.firstTimestamp), num(t.lastTimestamp), t.outcome === 'open' || blocking ? OPEN_MIN_WIDTH : MIN_WIDTH),
     tabindex: 0, 'data-kind': 'txn', 'data-producer-id': t.producerId, 'data-producer-epoch': t.producerEpoch, 'data-first-offset': t.firstOffset,
     'data-last-offset': t.lastOffset, 'data-records': t.records, 'data-batches': t.batches, 'data-outcome': t.outcome, 'data-marker-offset': t.markerOffset,
     'data-coordinator-epoch': t.coordinatorEpoch, 'data-first-timestamp': t.firstTimestamp, 'data-last-timestamp': t.lastTimestamp,
@@ -116,13 +121,13 @@ function plainRect (d: Domain, p: PlainBar, row: number): string {
 }
 
 /** COMMIT/ABORT tick (plus its C/A letter when there is room): shape and letter, not colour alone */
-function markerTick (d: Domain, t: TxnBar, letters: boolean, rowsTop: number): string {
+function markerTick (d: Domain, t: TxnBar, letters: boolean, bottom: number): string {
   const at = Number(t.markerOffset) + 0.5
   const type = t.outcome === 'committed' ? 'COMMIT' : 'ABORT'
   const ts = num(t.lastTimestamp)
   const g = geometry(d, at, at, ts, ts, TICK_WIDTH)
   const tick = `<rect${attrs({
-    class: `tick ${type.toLowerCase()}`, y: TICK_TOP, height: rowsTop - TICK_TOP, ...g, tabindex: 0, 'data-kind': 'marker', 'data-marker': type,
+    class: `tick ${type.toLowerCase()}`, y: TICK_TOP, height: bottom - TICK_TOP, ...g, tabindex: 0, 'data-kind': 'marker', 'data-marker': type,
     'data-producer-id': t.producerId, 'data-offset': t.markerOffset, 'data-coordinator-epoch': t.coordinatorEpoch, 'data-empty': t.empty ? 'true' : null,
   })}><title>${esc(`${type} marker at ${t.markerOffset}: producerId ${t.producerId} epoch ${t.markerEpoch ?? t.producerEpoch}, coordinatorEpoch ${t.coordinatorEpoch ?? 'unknown'}` +
     (t.empty ? ' (no data: an empty transaction)' : ''))}</title></rect>`
@@ -162,21 +167,32 @@ function bucketColumn (d: Domain, b: Bucket, rows: number): string {
 function vline (d: Domain, cls: string, label: string, offset: number, t: number | null, height: number): string {
   const x = fmt(xOf(offset, d.omin, d.omax))
   return `<line${attrs({ class: `vline ${cls}`, x1: x, x2: x, y1: 0, y2: height, 'data-o0': offset, 'data-o1': offset, 'data-t0': t, 'data-t1': t })}><title>${esc(label)}</title></line>` +
-    `<text${attrs({ class: `vlabel ${cls}`, x, y: 10, 'data-o0': offset, 'data-o1': offset, 'data-t0': t, 'data-t1': t })}>${esc(cls.toUpperCase())}</text>`
+    `<text${attrs({ class: `vlabel ${cls}`, x, y: height + LABEL_STRIP - 3, 'data-o0': offset, 'data-o1': offset, 'data-t0': t, 'data-t1': t })}>${esc(cls.toUpperCase())}</text>`
 }
 
-/** newest timestamp drawn in the lane, for the HW/LSO lines on the time axis */
-function laneMaxTime (p: PartitionModel): number | null {
-  let m: number | null = null
-  const see = (v: Int64 | null | undefined): void => { const n = num(v); if (n !== null && n >= 0 && (m === null || n > m)) m = n }
-  for (const it of p.items ?? []) see(it.kind === 'control' ? it.timestamp : it.lastTimestamp)
-  for (const b of p.buckets ?? []) see(b.maxTimestamp)
-  for (const t of p.open) see(t.lastTimestamp)
-  return m
+/** the earliest and latest batch timestamp (≥ 0) drawn in the lane: its time axis; null without any */
+export function laneTimeRange (p: PartitionModel): TimeRange | null {
+  let min = Infinity
+  let max = -Infinity
+  const see = (v: Int64 | null | undefined): void => {
+    const n = num(v)
+    if (n === null || n < 0 || !Number.isFinite(n)) return
+    if (n < min) min = n
+    if (n > max) max = n
+  }
+  for (const it of p.items ?? []) {
+    if (it.kind === 'control') see(it.timestamp)
+    else { see(it.firstTimestamp); see(it.lastTimestamp) }
+  }
+  for (const b of p.buckets ?? []) { see(b.minTimestamp); see(b.maxTimestamp) }
+  for (const t of p.open) { see(t.firstTimestamp); see(t.lastTimestamp) }
+  if (min === Infinity) return null
+  return { min, max: max > min ? max : min + 1 }
 }
 
 /** The lane's <svg>: bars, ticks, LSO and HW lines, with the machine hooks on the root element. */
-export function renderLane (p: PartitionModel, time: TimeRange | null): string {
+export function renderLane (p: PartitionModel): string {
+  const time = laneTimeRange(p)
   const omin = Number(p.logStartOffset)
   const omax = Math.max(Number(p.logEndOffset), Number(p.highWatermark), omin + 1)
   const d: Domain = { omin, omax, tmin: time?.min ?? null, tmax: time?.max ?? null }
@@ -194,9 +210,9 @@ export function renderLane (p: PartitionModel, time: TimeRange | null): string {
   bars.forEach((b, i) => { body += b.kind === 'txn' ? txnRect(d, b, rowOf[i]!, blockingKey) : plainRect(d, b, rowOf[i]!) })
   const markers = items.filter((i): i is TxnBar => i.kind === 'txn' && i.markerOffset !== null)
   const letters = markers.length <= MAX_LETTERS
-  for (const t of markers) body += markerTick(d, t, letters, ROW_TOP - 1)
+  for (const t of markers) body += markerTick(d, t, letters, ROW_TOP + ROW_HEIGHT - 4)
   for (const c of items) if (c.kind === 'control') body += controlTick(d, c)
-  const tEnd = laneMaxTime(p)
+  const tEnd = time?.max ?? null
   const lsoTime = p.blocking !== null ? num(p.blocking.firstTimestamp) : tEnd
   body += vline(d, 'lso', `LSO ${p.lastStableOffset}`, Number(p.lastStableOffset), lsoTime, height)
   body += vline(d, 'hw', `HW ${p.highWatermark} (${p.highWatermarkSource})`, Number(p.highWatermark), tEnd, height)
@@ -204,7 +220,7 @@ export function renderLane (p: PartitionModel, time: TimeRange | null): string {
     `read_uncommitted ${p.readUncommitted}; transactions committed ${p.transactions.committed}, aborted ${p.transactions.aborted}, open ${p.transactions.open}` +
     (p.buckets !== null ? `; aggregated into ${p.buckets.length} offset ranges` : '')
   return `<svg${attrs({
-    class: 'lane', viewBox: `0 0 ${LANE_WIDTH} ${height}`, role: 'img', 'aria-label': label, 'data-partition': p.id, 'data-hw': p.highWatermark,
+    class: 'lane', viewBox: `0 0 ${LANE_WIDTH} ${height + LABEL_STRIP}`, role: 'img', 'aria-label': label, 'data-partition': p.id, 'data-hw': p.highWatermark,
     'data-lso': p.lastStableOffset, 'data-read-committed': p.readCommitted, 'data-read-uncommitted': p.readUncommitted, 'data-log-start-offset': p.logStartOffset,
     'data-log-end-offset': p.logEndOffset, 'data-aggregated': p.buckets !== null ? 'true' : 'false', 'data-omin': omin, 'data-omax': omax, 'data-tmin': d.tmin, 'data-tmax': d.tmax,
   })}><title>${esc(label)}</title>${body}</svg>`

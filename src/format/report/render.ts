@@ -4,36 +4,12 @@
 import { REPORT_JS } from './client.js'
 import { REPORT_CSS, REPORT_PATTERNS } from './css.js'
 import { attrs, esc } from './escape.js'
-import type { TimeRange } from './lane-svg.js'
-import { renderLane } from './lane-svg.js'
-import type { Int64, PartitionModel, ReportModel } from './model.js'
+import { laneTimeRange, renderLane } from './lane-svg.js'
+import type { PartitionModel, ReportModel } from './model.js'
 import { blockingCallout, findingsTable, laneTable, reconcileTable, topicsTable } from './tables.js'
 import { isoTime } from '../timestamp.js'
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
-
-/** the earliest and latest batch timestamp (≥ 0) drawn anywhere: one time axis for every lane */
-export function timeRange (m: ReportModel): TimeRange | null {
-  let min = Infinity
-  let max = -Infinity
-  const see = (v: Int64 | number | null | undefined): void => {
-    if (v === null || v === undefined) return
-    const n = Number(v)
-    if (n < 0 || !Number.isFinite(n)) return
-    if (n < min) min = n
-    if (n > max) max = n
-  }
-  for (const p of m.partitions) {
-    for (const it of p.items ?? []) {
-      if (it.kind === 'control') see(it.timestamp)
-      else { see(it.firstTimestamp); see(it.lastTimestamp) }
-    }
-    for (const b of p.buckets ?? []) { see(b.minTimestamp); see(b.maxTimestamp) }
-    for (const t of p.open) { see(t.firstTimestamp); see(t.lastTimestamp) }
-  }
-  if (min === Infinity) return null
-  return { min, max: max > min ? max : min + 1 }
-}
 
 function swatch (cls: string, label: string): string {
   return `<span><svg viewBox="0 0 30 14" aria-hidden="true"><rect class="${cls}" x="1" y="1" width="28" height="12"/></svg>${label}</span>`
@@ -45,22 +21,23 @@ const LEGEND = '<div class="legend" aria-label="legend">' +
   '<span><b>C</b>/<b>A</b> ticks: COMMIT / ABORT markers</span><span><b>HW</b> solid line, <b>LSO</b> dashed line</span>' +
   '<span>thick black border: the transaction holding the LSO</span></div>'
 
-function axisRow (p: PartitionModel, time: TimeRange | null): string {
+function axisRow (p: PartitionModel): string {
+  const time = laneTimeRange(p)
   const end = Math.max(Number(p.logEndOffset), Number(p.highWatermark))
   const t = time === null ? '<span class="ax-t">no timestamps</span>'
-    : `<span class="ax-t">${esc(isoTime(time.min))}</span><span class="ax-t">time (all partitions share this axis)</span><span class="ax-t">${esc(isoTime(time.max))}</span>`
+    : `<span class="ax-t">${esc(isoTime(time.min))}</span><span class="ax-t">batch timestamps</span><span class="ax-t">${esc(isoTime(time.max))}</span>`
   return `<div class="axis" aria-hidden="true"><span class="ax-o">offset ${esc(p.logStartOffset)}</span><span class="ax-o">offsets</span>` +
     `<span class="ax-o">offset ${esc(end)}</span>${t}</div>`
 }
 
-function partitionSection (p: PartitionModel, time: TimeRange | null): string {
+function partitionSection (p: PartitionModel): string {
   const agg = p.buckets !== null ? `; ${p.batches} batches drawn as ${p.buckets.length} offset ranges${p.open.length > 0 ? ', open transactions one by one' : ''}` : ''
   return `<section${attrs({ class: 'partition', id: `p-${p.id}` })}><h3>${esc(p.id)}</h3>` +
     `<p class="summary">offsets ${esc(p.logStartOffset)}..${esc(Number(p.logEndOffset) - 1)}, HW ${esc(p.highWatermark)} (${esc(p.highWatermarkSource)}), LSO ${esc(p.lastStableOffset)}; ` +
     `read_committed <b>${p.readCommitted}</b>, read_uncommitted <b>${p.readUncommitted}</b>; transactions: ${p.transactions.committed} committed, ` +
     `${p.transactions.aborted} aborted, ${p.transactions.open} open${p.transactions.empty > 0 ? `, ${p.transactions.empty} empty` : ''}${esc(agg)}. ` +
     `<span class="mono">${esc(p.path)}</span></p>` +
-    renderLane(p, time) + axisRow(p, time) + blockingCallout(p) + laneTable(p) + '</section>'
+    renderLane(p) + axisRow(p) + blockingCallout(p) + laneTable(p) + '</section>'
 }
 
 /** partitions grouped by topic, in the model's order; partitions without a topic last */
@@ -76,12 +53,11 @@ function groups (m: ReportModel): Array<{ topic: string | null, parts: Partition
 
 /** The report page. */
 export function renderReport (m: ReportModel): string {
-  const time = timeRange(m)
   let topics = ''
   for (const g of groups(m)) {
     const total = g.topic === null ? null : m.topics.find((t) => t.topic === g.topic) ?? null
     topics += `<section${attrs({ class: 'topic', 'data-topic': g.topic })}><h2>${g.topic === null ? 'Files without a topic-partition directory' : `Topic ${esc(g.topic)}`}</h2>` +
-      reconcileTable(g.parts, total) + g.parts.map((p) => partitionSection(p, time)).join('') + '</section>'
+      reconcileTable(g.parts, total) + g.parts.map((p) => partitionSection(p)).join('') + '</section>'
   }
   const nErrors = m.findings.filter((f) => f.severity === 'error').length
   return '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">' +

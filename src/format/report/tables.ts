@@ -49,7 +49,7 @@ export function blockingCallout (p: PartitionModel): string {
     `<strong>LSO ${esc(p.lastStableOffset)} &lt; HW ${esc(p.highWatermark)}: ${b.recordsWaiting} records wait behind a transaction (${esc(verdict)}).</strong><br>` +
     `Blocking transaction: producerId <code>${esc(b.producerId)}</code> producerEpoch <code>${b.producerEpoch}</code> coordinatorEpoch ` +
     `<code>${esc(b.coordinatorEpoch ?? 'unknown')}</code> (${esc(b.coordinatorEpochSource)}), first offset <code>${esc(b.firstOffset)}</code>` +
-    `${b.seeded ? ' (before the log start, from a producer snapshot)' : ''}, last data offset <code>${esc(b.lastOffset ?? 'unknown')}</code>, ${b.records} records; ` +
+    `${b.seeded ? ' (before the log start, from a producer snapshot)' : ''}, last data offset <code>${esc(b.lastOffset ?? 'unknown')}</code>, ${b.records} record${b.records === 1 ? '' : 's'}; ` +
     `first timestamp ${esc(ts(b.firstTimestamp))}, last timestamp ${esc(ts(b.lastTimestamp))}; age ${esc(age)}.${cmds}</div>`
 }
 
@@ -66,7 +66,7 @@ export function laneTable (p: PartitionModel): string {
     }
   }
   for (const t of p.open) if (p.items === null) rows.push(row([`${t.firstOffset}..${t.lastOffset ?? '?'}`, txnTitle(t)]))
-  const what = p.buckets !== null ? `${p.buckets.length} offset ranges (aggregated)` : `${rows.length} runs`
+  const what = p.buckets !== null ? `${p.buckets.length} offset ranges (aggregated)` : `${rows.length} run${rows.length === 1 ? "" : "s"}`
   return `<details><summary>The lane as a table: ${esc(what)}</summary><table class="lane-table">${head(['offsets', 'what'], 2)}<tbody>${rows.join('')}</tbody></table></details>`
 }
 
@@ -75,5 +75,5 @@ export function findingsTable (findings: readonly FindingRow[]): string {
   const body = findings.map((f) => `<tr${attrs({ 'data-code': f.code, 'data-severity': f.severity })}><td class="l">${esc(f.partition)}</td>` +
     `<td class="l sev-${esc(f.severity)}">${esc(f.severity)}</td><td class="l"><code>${esc(f.code)}</code></td><td class="l">${esc(f.file ?? '-')}</td>` +
     `<td>${esc(f.position ?? '-')}</td><td class="l">${esc(f.message)}</td></tr>`).join('')
-  return `<table class="findings">${head(['partition', 'severity', 'code', 'file', 'byte position', 'message'], 4)}<tbody>${body}</tbody></table>`
+  return `<table class="findings">${head(['partition', 'severity', 'code', 'file', 'byte position', 'message'], 6)}<tbody>${body}</tbody></table>`
 }
