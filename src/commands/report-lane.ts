@@ -54,7 +54,9 @@ export class LaneCollector implements RunSink {
   private origin: number | null = null
   /** the plain run being extended, with its last offset as a number */
   private plain: { bar: PlainBar, last: number } | null = null
-  private readonly recent: TxnBar[] = []
+  /** ring of the last RECENT ended transactions (the analyzer's objects; converted only when asked for) */
+  private readonly recent: StreamedTransaction[] = []
+  private recentAt = 0
 
   constructor (private readonly limits: LaneLimits) {}
 
@@ -124,7 +126,6 @@ export class LaneCollector implements RunSink {
 
   transactionEnded (t: StreamedTransaction): void {
     this.plain = null
-    const bar = txnBar(t)
     const marker = Number(t.markerOffset)
     const mb = this.bucket(marker)
     if (t.outcome === 'COMMIT') mb.commitMarkers++
@@ -136,14 +137,15 @@ export class LaneCollector implements RunSink {
       if (t.outcome === 'COMMIT') { fb.committed++; fb.committedRecords += t.records } else { fb.aborted++; fb.abortedRecords += t.records }
       this.touch(fb, first, Number(t.lastDataOffset ?? t.firstOffset), drawable(t.firstTimestamp), drawable(t.lastTimestamp))
     }
-    this.recent.push(bar)
-    if (this.recent.length > RECENT) this.recent.shift()
-    this.push(bar)
+    this.recent[this.recentAt] = t
+    this.recentAt = (this.recentAt + 1) % RECENT
+    if (this.items !== null) this.push(txnBar(t))
   }
 
   /** an ended transaction among the most recent ones, by producer and first offset */
   recentlyEnded (producerId: Int64, firstOffset: Int64): TxnBar | undefined {
-    return this.recent.find((t) => t.producerId === producerId && t.firstOffset === firstOffset)
+    const t = this.recent.find((x) => int64(x.producerId) === producerId && int64(x.firstOffset) === firstOffset)
+    return t === undefined ? undefined : txnBar(t)
   }
 
   itemCount (): number { return this.items?.length ?? 0 }

@@ -10,6 +10,8 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runReconcile } from '../../src/commands/reconcile.js'
 import { runReport } from '../../src/commands/report.js'
+import { renderReport } from '../../src/format/report/render.js'
+import { model, partition } from './models.js'
 import { FIXTURES, REPO_ROOT } from '../support/paths.js'
 import { runCommand } from '../support/txn-segment-builder.js'
 
@@ -147,6 +149,24 @@ describe.skipIf(!available)('tsdump report in headless Chromium', () => {
     expect(callout.text).toContain(`--producer-id ${open[0]!.ProducerId} --producer-epoch ${open[0]!.ProducerEpoch}`)
     await page.screenshot({ path: path.join(ARTIFACTS, 'report-open-txn.png'), fullPage: true })
     expect(errors).toEqual([])
+    await page.context().close()
+  })
+
+  it('a hostile topic name stays text: no element, no script, no dialog', async () => {
+    const evil = '"><script>alert(1)</script><img src=x onerror=alert(2)>'
+    const file = path.join(tmp, 'hostile.html')
+    fs.writeFileSync(file, renderReport(model([partition({ id: `${evil}-0`, topic: evil, path: evil })])))
+    const { page, errors, requests } = await load(file)
+    const dialogs: string[] = []
+    page.on('dialog', async (d) => { dialogs.push(d.message()); await d.dismiss() })
+    await page.waitForTimeout(100)
+    expect(await page.$$eval('img', (els) => els.length)).toBe(0)
+    expect(await page.$$eval('script', (els) => els.length)).toBe(1)
+    expect(await page.$eval('svg.lane', (e) => (e as SVGElement).dataset.partition)).toBe(`${evil}-0`)
+    expect(await page.$eval('h2 + table, .topic h2', (e) => e.textContent)).toContain(evil)
+    expect(dialogs).toEqual([])
+    expect(errors).toEqual([])
+    expect(requests).toEqual([pathToFileURL(file).href])
     await page.context().close()
   })
 })
