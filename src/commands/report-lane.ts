@@ -150,15 +150,28 @@ export class LaneCollector implements RunSink {
 
   itemCount (): number { return this.items?.length ?? 0 }
 
+  aggregated (): boolean { return this.items === null }
+
   /** drop the items: the lane is drawn from its buckets (when the report as a whole holds too many) */
   aggregate (): void { this.items = null }
 
-  /** the items in offset order, or null when aggregated */
-  lane (): { items: LaneItem[] | null, buckets: Bucket[] | null } {
+  /** the items in offset order, or null when aggregated (then at most `maxBuckets` buckets) */
+  lane (maxBuckets = this.limits.maxBuckets): { items: LaneItem[] | null, buckets: Bucket[] | null } {
     if (this.items !== null) {
       const key = (it: LaneItem): number => Number(it.kind === 'control' ? it.offset : it.kind === 'txn' && it.empty ? it.markerOffset : it.firstOffset)
       return { items: [...this.items].sort((a, b) => key(a) - key(b)), buckets: null }
     }
-    return { items: null, buckets: this.buckets.filter((b) => b.lastOffset >= b.firstOffset) }
+    let buckets = this.buckets.filter((b) => b.lastOffset >= b.firstOffset)
+    while (buckets.length > Math.max(1, maxBuckets)) {
+      const merged: Bucket[] = []
+      for (let j = 0; j < buckets.length; j += 2) {
+        const a = { ...buckets[j]! }
+        const b = buckets[j + 1]
+        if (b !== undefined) mergeInto(a, b)
+        merged.push(a)
+      }
+      buckets = merged
+    }
+    return { items: null, buckets }
   }
 }

@@ -29,11 +29,17 @@ export interface ReportOptions {
   limits?: Partial<LaneLimits>
   /** items drawn one by one in the whole report; beyond it the largest lanes are aggregated */
   maxReportItems?: number
+  /** buckets drawn in the whole report; the aggregated lanes share them */
+  maxReportBuckets?: number
 }
 
-/** measured: ~600 bytes of HTML per drawn item (bar + title + table row), so 6000 items stay near 4 MB */
-const DEFAULT_LIMITS: LaneLimits = { maxItems: 2000, maxBuckets: 400 }
-const MAX_REPORT_ITEMS = 6000
+// Page size: measured 750 bytes of HTML per drawn item on the fixtures, up to 1.7 KB with 19-digit producer
+// ids and 13-digit offsets (bar, title, marker tick, table row); a bucket up to ~0.6 KB. The budgets keep
+// the worst case near 4 MB (issue #13: < 5 MB), plus ~3 KB of tables per partition.
+const DEFAULT_LIMITS: LaneLimits = { maxItems: 1500, maxBuckets: 400 }
+const MAX_REPORT_ITEMS = 1800
+/** buckets drawn in the whole report, shared by the aggregated lanes */
+const MAX_REPORT_BUCKETS = 2000
 /** open transactions drawn one by one in an aggregated lane */
 const MAX_OPEN_DRAWN = 200
 
@@ -61,9 +67,9 @@ function blockingModel (d: Reconciled, opts: ReportOptions): BlockingModel | nul
   }
 }
 
-function partitionModel (d: Reconciled, c: LaneCollector, opts: ReportOptions): PartitionModel {
+function partitionModel (d: Reconciled, c: LaneCollector, opts: ReportOptions, maxBuckets: number): PartitionModel {
   const r = d.report
-  const lane = c.lane()
+  const lane = c.lane(maxBuckets)
   return {
     id: d.scanned.label, topic: r.topic, partition: r.partition, path: d.scanned.dir.path,
     logStartOffset: jsonInt64(r.logStartOffset), logEndOffset: jsonInt64(r.logEndOffset), highWatermark: jsonInt64(r.highWatermark),
@@ -102,7 +108,9 @@ export function buildReportModel (opts: ReportOptions, ctx: CliContext): { model
     total -= c.itemCount()
     c.aggregate()
   }
-  const partitions = done.map((d) => partitionModel(d, collectors.get(d.scanned.dir)!, opts))
+  const aggregated = all.filter((c) => c.itemCount() === 0 && c.aggregated()).length
+  const perLane = Math.min(limits.maxBuckets, Math.max(25, Math.floor((opts.maxReportBuckets ?? MAX_REPORT_BUCKETS) / Math.max(1, aggregated))))
+  const partitions = done.map((d) => partitionModel(d, collectors.get(d.scanned.dir)!, opts, perLane))
   const findings: FindingRow[] = done.flatMap((d) => d.report.findings.map((f) => ({ partition: d.scanned.label, ...f })))
   const model: ReportModel = {
     title: opts.title ?? defaultTitle(partitions), generator: opts.generator ?? 'tsdump', inputs: opts.paths,

@@ -80,4 +80,20 @@ describe('LaneCollector', () => {
       }
     }
   })
+
+  it('the report as a whole stays within its item and bucket budgets: the largest lanes are aggregated first', () => {
+    const built = buildReportModel({ paths: [path.join(FIXTURES, 'interleaved/logs'), path.join(FIXTURES, 'orders/logs')], output: '-', maxReportItems: 20, maxReportBuckets: 60 }, ctx())
+    expect(built).not.toBe(2)
+    if (built === 2) return
+    const parts = built.model.partitions
+    const mixed = parts.find((p) => p.id === 'mixed-0')!
+    expect(mixed.items).toBeNull() // 76 items: the largest lane goes first
+    expect(mixed.buckets!.length).toBeGreaterThan(0)
+    expect(parts.reduce((n, p) => n + (p.items?.length ?? 0), 0)).toBeLessThanOrEqual(20)
+    const aggregated = parts.filter((p) => p.buckets !== null)
+    for (const p of aggregated) expect(p.buckets!.length, p.id).toBeLessThanOrEqual(Math.max(25, Math.floor(60 / aggregated.length)))
+    // aggregated or not, the counts are the analysis's
+    const sum = mixed.buckets!.reduce((n, b) => n + b.committed, 0)
+    expect(sum).toBe(mixed.transactions.committed)
+  })
 })

@@ -82,7 +82,8 @@ describe('renderReport', () => {
       open: [txn({ firstOffset: 399990, outcome: 'open' })], transactions: { committed: 20000, aborted: 4000, empty: 0, open: 1 } })
     const html = renderReport(model([p]))
     const rects = tags(html, 'rect')
-    expect(rects.filter((t) => attr(t, 'data-kind') === 'bucket')).toHaveLength(800) // committed + aborted part of each
+    expect(tags(html, 'g').filter((t) => attr(t, 'data-kind') === 'bucket')).toHaveLength(400)
+    expect(rects.filter((t) => /^bucket /.test(attr(t, 'class') ?? ''))).toHaveLength(800) // committed + aborted part of each
     expect(rects.filter((t) => attr(t, 'data-outcome') !== undefined).map((t) => attr(t, 'data-outcome'))).toEqual(['open'])
     const lane = tags(html, 'svg').find((t) => attr(t, 'class') === 'lane')!
     expect(attr(lane, 'data-aggregated')).toBe('true')

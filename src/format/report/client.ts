@@ -32,7 +32,7 @@ export const REPORT_JS = `(function () {
     ['coordinatorEpoch', 'coordinator epoch'], ['records', 'records'], ['batches', 'batches'], ['committed', 'committed txns'], ['aborted', 'aborted txns'],
     ['committedRecords', 'committed records'], ['abortedRecords', 'aborted records'], ['plainRecords', 'plain records'], ['commitMarkers', 'COMMIT markers'],
     ['abortMarkers', 'ABORT markers'], ['controlType', 'control type'], ['firstTimestamp', 'first timestamp'], ['lastTimestamp', 'last timestamp'],
-    ['t0', 'min timestamp'], ['t1', 'max timestamp'], ['blocking', 'blocks the LSO'], ['seeded', 'from producer snapshot']];
+    ['minTimestamp', 'min timestamp'], ['maxTimestamp', 'max timestamp'], ['blocking', 'blocks the LSO'], ['seeded', 'from producer snapshot']];
   var panel = document.getElementById('detail'), pinned = null;
   function iso(v) { var n = Number(v); return isFinite(n) && Math.abs(n) < 8.64e15 && n >= 0 ? ' (' + new Date(n).toISOString() + ')' : ''; }
   function show(el) {
@@ -45,9 +45,9 @@ export const REPORT_JS = `(function () {
     var dl = document.createElement('dl');
     for (var i = 0; i < LABELS.length; i++) {
       var k = LABELS[i][0], v = el.dataset[k];
-      if (v === undefined || k === 'kind' || ((k === 't0' || k === 't1') && el.dataset.kind !== 'bucket')) continue;
+      if (v === undefined || k === 'kind') continue;
       var dt = document.createElement('dt'); dt.textContent = LABELS[i][1];
-      var dd = document.createElement('dd'); dd.textContent = v + (/imestamp|^t[01]$/.test(k) ? iso(v) : '');
+      var dd = document.createElement('dd'); dd.textContent = v + (/imestamp/.test(k) ? iso(v) : '');
       dl.appendChild(dt); dl.appendChild(dd);
     }
     panel.appendChild(dl);

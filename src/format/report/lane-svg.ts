@@ -147,21 +147,22 @@ function bucketColumn (d: Domain, b: Bucket, rows: number): string {
   const total = b.committedRecords + b.abortedRecords + b.plainRecords
   const height = rows * ROW_HEIGHT - 4
   const g = geometry(d, b.firstOffset, b.lastOffset + 1, b.minTimestamp, b.maxTimestamp, 1)
-  const common = { 'data-kind': 'bucket', 'data-first-offset': b.firstOffset, 'data-last-offset': b.lastOffset, 'data-committed': b.committed,
+  // one <g> per bucket carries the counts and the title; its rects only geometry (the page stays small)
+  let out = `<g${attrs({ tabindex: 0, 'data-kind': 'bucket', 'data-first-offset': b.firstOffset, 'data-last-offset': b.lastOffset, 'data-committed': b.committed,
     'data-aborted': b.aborted, 'data-committed-records': b.committedRecords, 'data-aborted-records': b.abortedRecords, 'data-plain-records': b.plainRecords,
-    'data-commit-markers': b.commitMarkers, 'data-abort-markers': b.abortMarkers }
+    'data-commit-markers': b.commitMarkers, 'data-abort-markers': b.abortMarkers, 'data-min-timestamp': b.minTimestamp, 'data-max-timestamp': b.maxTimestamp,
+  })}><title>${esc(bucketTitle(b))}</title>`
   let y = ROW_TOP
-  let out = ''
   const parts: Array<[string, number]> = [['committed', b.committedRecords], ['aborted', b.abortedRecords], ['plain', b.plainRecords]]
   for (const [cls, n] of parts) {
     if (n === 0 || total === 0) continue
     const h = (n / total) * height
-    out += `<rect${attrs({ class: `bucket ${cls}`, y: fmt(y), height: fmt(h), ...g, tabindex: 0, ...common })}><title>${esc(bucketTitle(b))}</title></rect>`
+    out += `<rect${attrs({ class: `bucket ${cls}`, y: fmt(y), height: fmt(h), ...g })}/>`
     y += h
   }
-  if (b.commitMarkers > 0) out += `<rect${attrs({ class: 'tick commit', y: TICK_TOP, height: 6, ...g, 'data-kind': 'marker-bucket', 'data-marker': 'COMMIT', 'data-count': b.commitMarkers })}/>`
-  if (b.abortMarkers > 0) out += `<rect${attrs({ class: 'tick abort', y: TICK_TOP + 6, height: 6, ...g, 'data-kind': 'marker-bucket', 'data-marker': 'ABORT', 'data-count': b.abortMarkers })}/>`
-  return out
+  if (b.commitMarkers > 0) out += `<rect${attrs({ class: 'tick commit', y: TICK_TOP, height: 6, ...g })}/>`
+  if (b.abortMarkers > 0) out += `<rect${attrs({ class: 'tick abort', y: TICK_TOP + 6, height: 6, ...g })}/>`
+  return out + '</g>'
 }
 
 function vline (d: Domain, cls: string, label: string, offset: number, t: number | null, height: number): string {

@@ -114,7 +114,7 @@ export interface PartitionModel {
   items: LaneItem[] | null
   /** the aggregated lane (offset order), null when `items` are drawn */
   buckets: Bucket[] | null
-  /** transactions still holding the LSO, always drawn one by one (capped; `openShown` of `transactions.open`) */
+  /** transactions still holding the LSO, always drawn one by one (at most 200; `transactions.open` counts them all) */
   open: TxnBar[]
   blocking: BlockingModel | null
 }
