@@ -48,7 +48,7 @@ function openBar (t: OpenTransaction, c: LaneCollector): TxnBar {
   if (ended !== undefined) return { ...ended, awaitingHighWatermark: true }
   return {
     kind: 'txn', producerId: jsonInt64(t.producerId), producerEpoch: t.producerEpoch, firstOffset: jsonInt64(t.firstOffset), lastOffset: jsonInt64OrNull(t.lastOffset),
-    records: t.records, batches: 0, firstTimestamp: jsonInt64OrNull(t.firstTimestamp), lastTimestamp: jsonInt64OrNull(t.lastTimestamp), outcome: 'open',
+    records: t.records, batches: null, firstTimestamp: jsonInt64OrNull(t.firstTimestamp), lastTimestamp: jsonInt64OrNull(t.lastTimestamp), outcome: 'open',
     markerOffset: null, markerEpoch: null, coordinatorEpoch: t.coordinatorEpoch, empty: false, seeded: t.seeded,
     ...(t.state === 'awaiting-high-watermark' ? { awaitingHighWatermark: true } : {}),
   }

@@ -51,7 +51,7 @@ function timeText (v: Int64 | null): string {
 export function txnTitle (t: TxnBar): string {
   const state = t.awaitingHighWatermark === true ? ', marker not below the HW yet' : ''
   return `${t.outcome} transaction${state}: producerId ${t.producerId} epoch ${t.producerEpoch}, offsets ${t.firstOffset}..${t.lastOffset ?? '?'}` +
-    `, ${t.records} records in ${t.batches} batches` + (t.markerOffset !== null ? `, ${t.outcome === 'committed' ? 'COMMIT' : 'ABORT'} marker at ${t.markerOffset}` : '') +
+    `, ${t.records} records${t.batches !== null ? ` in ${t.batches} batches` : ''}` + (t.markerOffset !== null ? `, ${t.outcome === 'committed' ? 'COMMIT' : 'ABORT'} marker at ${t.markerOffset}` : '') +
     (t.coordinatorEpoch !== null ? ` (coordinatorEpoch ${t.coordinatorEpoch})` : '') +
     `; first timestamp ${timeText(t.firstTimestamp)}, last timestamp ${timeText(t.lastTimestamp)}` + (t.seeded ? '; opened before the log start (producer snapshot)' : '')
 }

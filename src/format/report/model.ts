@@ -16,7 +16,8 @@ export interface TxnBar {
   /** last data offset; null for an open transaction seeded from a snapshot with no data left */
   lastOffset: Int64 | null
   records: number
-  batches: number
+  /** null when unknown (a transaction still open: the analysis counts its records only) */
+  batches: number | null
   firstTimestamp: Int64 | null
   lastTimestamp: Int64 | null
   outcome: Outcome
