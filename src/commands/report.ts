@@ -8,6 +8,7 @@ import type { OpenTransaction, PartitionReport } from '../analysis/reconcile.js'
 import type { CliContext } from '../cli/context.js'
 import type { BlockingModel, FindingRow, PartitionModel, ReportModel, TopicRow, TxnBar } from '../format/report/model.js'
 import { renderReport } from '../format/report/render.js'
+import { formatFinding } from '../format/finding-text.js'
 import { jsonInt64, jsonInt64OrNull, topicTotals } from '../format/txn-json.js'
 import type { PartitionDir } from '../io/discover.js'
 import { isInputFile, writeOutputFile } from '../io/output-file.js'
@@ -139,5 +140,7 @@ export async function runReport (opts: ReportOptions, ctx: CliContext): Promise<
     ctx.stderr.write(`tsdump: wrote ${opts.output} (${Buffer.byteLength(html)} bytes, ${parts.length} partition${parts.length === 1 ? '' : 's'}` +
       `${parts.some((p) => p.buckets !== null) ? ', some lanes aggregated' : ''})\n`)
   }
+  // the problems also go to stderr, in the one format every command uses (as reconcile does)
+  for (const f of built.model.findings) if (f.severity !== 'info') ctx.stderr.write(formatFinding(f.file === undefined ? { ...f, file: f.partition } : f) + '\n')
   return built.done.some((d) => hasErrors(d.report.findings)) ? 1 : 0
 }

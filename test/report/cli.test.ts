@@ -37,4 +37,23 @@ describe('tsdump report (CLI)', () => {
     expect(w.stderr).toMatch(/cannot write the report/)
     expect((await runCli(['report', '/no/such/path', '-o', '-'])).code).toBe(2)
   })
+
+  it('a damaged segment: exit 1, the finding on stderr and in the page with its file and byte position', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-report-cli-'))
+    try {
+      const part = path.join(dir, 't-0')
+      fs.mkdirSync(part)
+      const seg = path.join(part, '00000000000000000000.log')
+      const src = fs.readFileSync(path.join(FIXTURES, 'interleaved/logs/mixed-0/00000000000000000000.log'))
+      fs.writeFileSync(seg, src.subarray(0, 1000))
+      const out = path.join(dir, 'r.html')
+      const r = await runCli(['report', part, '-o', out])
+      expect(r.code).toBe(1)
+      const m = /tsdump: error: (.*): position (\d+): .* \[TRUNCATED_TAIL\]/.exec(r.stderr)
+      expect(m?.[1]).toBe(seg)
+      const html = fs.readFileSync(out, 'utf8')
+      expect(html).toContain(`<tr data-code="TRUNCATED_TAIL" data-severity="error"><td class="l">t-0</td>`)
+      expect(html).toContain(`<td class="l">${seg}</td><td>${m![2]}</td>`)
+    } finally { fs.rmSync(dir, { recursive: true, force: true }) }
+  })
 })
