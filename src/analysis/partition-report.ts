@@ -45,7 +45,7 @@ export interface PartitionReport extends VisibilityCounts {
   /** first offset the scan saw (first batch, else the log start) */
   firstScannedOffset: bigint
   batches: number
-  /** runs and lane, when asked for (`timeline: true`) */
+  /** the runs, when asked for (`timeline: true`) without a sink to stream them to (withTimelineOptions) */
   timeline: Timeline | null
   /** the txnindex entries the markers imply, in marker order, when asked for (`collectAbortedTxns: true`) */
   abortedTxns: ExpectedAbortedTxn[] | null
@@ -54,7 +54,7 @@ export interface PartitionReport extends VisibilityCounts {
 export interface AnalyzerOptions extends PartitionMeta {
   /** the partition's .txnindex entries; null when they could not be looked for */
   txnIndex: TxnIndexTable | null
-  /** collect runs and lane for `txns` (output-proportional memory) */
+  /** the runs of `txns`: streamed to the sink of withTimelineOptions (timeline-recorder.ts), else collected (output-proportional memory) */
   timeline?: boolean
   /** keep the implied txnindex entries (tests) */
   collectAbortedTxns?: boolean
