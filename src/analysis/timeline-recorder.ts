@@ -5,26 +5,18 @@
 // beyond that the open transaction at the head is listed early and listed again where it ends
 // (TimelineRun.listed), so memory stays bounded by the open transactions, not by the log.
 // Per transaction the recorder keeps state only while it is open.
+import { scopedAnalyzerOptions } from './analyzer-scope.js'
 import { toBigInt } from './i64.js'
 import type { I64 } from './i64.js'
 import type { Txn } from './streaming-txn.js'
 import { bigTxn } from './streaming-txn.js'
-import type { LaneBuilder, LaneChar, Timeline, TimelineRun } from './timeline.js'
+import type { LaneBuilder, LaneChar, Timeline, TimelineOptions, TimelineRun } from './timeline.js'
 import { LANE_MARKER } from './timeline.js'
 import type { Transaction } from './transactions.js'
 import type { BatchFacts } from './txn-input.js'
 
 /** how many complete runs may wait behind an open transaction before it is listed early */
 export const MAX_HELD_RUNS = 50_000
-
-export interface TimelineOptions {
-  /** receives each run, in first-offset order */
-  sink: (r: TimelineRun) => void
-  /** the lane, sized from a first pass; null: no lane */
-  lane: LaneBuilder | null
-  /** test hook: a smaller MAX_HELD_RUNS */
-  maxHeldRuns?: number
-}
 
 /** a run not yet handed out; transactions stay in Txn (I64) form until then */
 type Held =
@@ -34,19 +26,6 @@ type Held =
 
 /** what the recorder knows of an open transaction: lane groups of its data, whether it was listed early */
 interface OpenRec { groups: number[], early: boolean }
-
-let scoped: TimelineOptions | null = null
-
-/**
- * Runs `fn` with `o` as the timeline options of the analyzer it creates with `timeline: true`. A seam
- * for the commands: scanPartition (commands/partition-scan.ts) passes only `timeline: true` through,
- * so the sink travels beside it until ScanOptions can carry it (then this goes away).
- */
-export function withTimelineOptions<T> (o: TimelineOptions, fn: () => T): T {
-  const prev = scoped
-  scoped = o
-  try { return fn() } finally { scoped = prev }
-}
 
 export class TimelineRecorder {
   private readonly held: Held[] = []
@@ -59,8 +38,8 @@ export class TimelineRecorder {
   /** collected runs and transactions when no sink was given (memory proportional to the output) */
   private readonly collected: Timeline | null
 
-  constructor (opts: TimelineOptions | null = scoped) {
-    scoped = null // one analyzer per scope
+  /** `opts`: by default the sink of the command's scope (analyzer-scope.ts); none: collect */
+  constructor (opts: TimelineOptions | null = scopedAnalyzerOptions().timeline ?? null) {
     if (opts === null) {
       const c: Timeline = { runs: [], transactions: [] }
       this.collected = c

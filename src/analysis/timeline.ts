@@ -30,6 +30,15 @@ export interface Timeline {
   transactions: Transaction[]
 }
 
+export interface TimelineOptions {
+  /** receives each run, in first-offset order */
+  sink: (r: TimelineRun) => void
+  /** the lane, sized from a first pass; null: no lane */
+  lane: LaneBuilder | null
+  /** test hook: a smaller MAX_HELD_RUNS (timeline-recorder.ts) */
+  maxHeldRuns?: number
+}
+
 export type LaneChar = 'C' | 'A' | 'O' | '.' | '|' | '+'
 
 export interface Lane { chars: LaneChar[], batchesPerChar: number }

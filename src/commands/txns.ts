@@ -4,13 +4,14 @@
 // Each partition is read twice, headers only: the first pass (the reconcile analysis) gives what the
 // timeline's first line shows (log end, LSO) and the batch count that sizes the lane; the second
 // streams the runs to the printer as they complete. So memory follows the open transactions and the
-// lane's width, not the number of transactions (issue #15).
+// lane's width, not the number of transactions (issue #15). Neither pass keeps the per-producer marker
+// epochs (only `lso` reads them), so a producer without an open transaction costs nothing.
+import { withAnalyzerOptions } from '../analysis/analyzer-scope.js'
 import type { Finding } from '../analysis/findings.js'
 import { EXIT_USAGE } from '../analysis/findings.js'
 import type { TimelinePartition, TxnsResult } from '../analysis/partition-results.js'
 import { LaneBuilder } from '../analysis/timeline.js'
 import type { TimelineRun } from '../analysis/timeline.js'
-import { withTimelineOptions } from '../analysis/timeline-recorder.js'
 import { lastTransactionStates } from '../analysis/transaction-state.js'
 import type { PartitionFormat, TxnsStream } from '../format/partition-printer.js'
 import { createPartitionPrinter } from '../format/partition-printer.js'
@@ -44,7 +45,7 @@ function streamTxns (partitions: readonly PartitionDir[], width: number, to: Txn
     }
     const lane = firstPass(dir, checkpoints, width, to)
     // the second pass's report (the same numbers) ends the partition
-    const second = withTimelineOptions({ sink: (r) => { to.run(r) }, lane }, () => scanPartition(dir, checkpoints, { timeline: true }))
+    const second = withAnalyzerOptions({ timeline: { sink: (r) => { to.run(r) }, lane }, markerEpochs: false }, () => scanPartition(dir, checkpoints, { timeline: true }))
     to.timelineEnd({ label: second.label, path: dir.path, report: second.report }, lane.result())
     findings.push(...second.report.findings)
   }
@@ -57,7 +58,7 @@ function streamTxns (partitions: readonly PartitionDir[], width: number, to: Txn
  * per-producer tables (tens of MB for 1 M producer ids), is let go before the second pass builds its own.
  */
 function firstPass (dir: PartitionDir, checkpoints: Map<string, OffsetCheckpoint | null>, width: number, to: TxnsStream): LaneBuilder {
-  const s = scanPartition(dir, checkpoints)
+  const s = withAnalyzerOptions({ markerEpochs: false }, () => scanPartition(dir, checkpoints))
   to.timelineStart({ label: s.label, path: dir.path, report: s.report })
   return new LaneBuilder(s.report.batches, width)
 }
