@@ -5,7 +5,9 @@
 // one of test/support/txn-segment-builder.ts: per producer one transactional data batch of `--records`
 // records, then its COMMIT marker (every `--abort-every`th an ABORT), offsets without gaps, CRC-32C valid.
 //
-// usage: node bench/make-producers.mjs --out DIR [--producers 1000000] [--records 1] [--abort-every 0]
+// usage: node bench/make-producers.mjs --out DIR [--producers 1000000] [--records 1] [--abort-every 0] [--hang]
+//   --hang: producer 999 opens a transaction first and never ends it (a hanging transaction: every
+//           later run waits behind it, so txns lists it early)
 //   writes DIR/bench-producers-0/00000000000000000000.log (DIR is created; bench/data is gitignored)
 // Needs the build (dist/) for CRC-32C. Memory: one output chunk.
 import fs from 'node:fs'
@@ -54,7 +56,7 @@ function batch (control, type, count) {
   return Buffer.concat([h, body])
 }
 
-export function writeProducerSegment (out, producers, records, abortEvery) {
+export function writeProducerSegment (out, producers, records, abortEvery, hang = false) {
   const dir = path.join(out, 'bench-producers-0')
   fs.mkdirSync(dir, { recursive: true })
   const file = path.join(dir, '00000000000000000000.log')
@@ -75,6 +77,7 @@ export function writeProducerSegment (out, producers, records, abortEvery) {
     used += tpl.length
     offset += tpl === data ? records : 1
   }
+  if (hang) put(data, 999)
   for (let p = 0; p < producers; p++) {
     const pid = 1000 + p
     put(data, pid)
@@ -87,6 +90,6 @@ export function writeProducerSegment (out, producers, records, abortEvery) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const out = arg('out', path.join(here, 'data'))
-  const file = writeProducerSegment(out, Number(arg('producers', '1000000')), Number(arg('records', '1')), Number(arg('abort-every', '0')))
+  const file = writeProducerSegment(out, Number(arg('producers', '1000000')), Number(arg('records', '1')), Number(arg('abort-every', '0')), process.argv.includes('--hang'))
   console.log(`${file}: ${fs.statSync(file).size} bytes`)
 }

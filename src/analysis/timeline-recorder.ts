@@ -16,7 +16,7 @@ import type { Transaction } from './transactions.js'
 import type { BatchFacts } from './txn-input.js'
 
 /** how many complete runs may wait behind an open transaction before it is listed early */
-export const MAX_HELD_RUNS = 50_000
+export const MAX_HELD_RUNS = 10_000
 
 /** a run not yet handed out; transactions stay in Txn (I64) form until then */
 type Held =
