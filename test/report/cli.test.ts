@@ -17,6 +17,7 @@ describe('tsdump report (CLI)', () => {
       expect(r.stderr).toMatch(/^tsdump: wrote .*r\.html \(\d+ bytes, 1 partition\)\n$/)
       const html = fs.readFileSync(out, 'utf8')
       expect(html).toContain('data-partition="orders-11-0"')
+      expect(html).toMatch(/tsdump \d+\.\d+\.\d+ · inputs:/) // the generator line names the version
       const s = await runCli(['report', ORDERS_11_0, '-o', '-', '--title', 'T <1>'])
       expect(s.code).toBe(0)
       expect(s.stdout).toMatch(/^<!DOCTYPE html>/)
@@ -35,7 +36,11 @@ describe('tsdump report (CLI)', () => {
     const w = await runCli(['report', ORDERS_11_0, '-o', path.join(os.tmpdir(), 'no-such-dir-tsdump', 'r.html')])
     expect(w.code).toBe(2)
     expect(w.stderr).toMatch(/cannot write the report/)
-    expect((await runCli(['report', '/no/such/path', '-o', '-'])).code).toBe(2)
+    // unusable input: exit 2 as reconcile, the path on stderr, and no page written
+    const u = await runCli(['report', '/no/such/path', '-o', '-'])
+    expect(u.code).toBe(2)
+    expect(u.stderr).toMatch(/^tsdump: \/no\/such\/path: /)
+    expect(u.stdout).toBe('')
   })
 
   it('a damaged segment: exit 1, the finding on stderr and in the page with its file and byte position', async () => {
