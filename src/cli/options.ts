@@ -29,3 +29,10 @@ export function parseKafkaVersion (s: string): KafkaRelease {
   if (r === undefined) throw new InvalidArgumentError(`'${s}' is not a supported Kafka release: use one of ${KAFKA_RELEASES.join(', ')} (a patch release such as 4.4.0 is accepted)`)
   return r
 }
+
+/** minutes (fractions allowed), e.g. --max-transaction-timeout */
+export function parseMinutes (s: string): number {
+  const n = Number(s)
+  if (s.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`'${s}' is not a non-negative number of minutes`)
+  return n
+}
