@@ -18,6 +18,7 @@
 // counts follow log order.
 import { scopedAnalyzerOptions } from './analyzer-scope.js'
 import { ConsumerView } from './consumer-view.js'
+import { RecentMarkers } from './duplicate-markers.js'
 import type { Finding, FindingCode } from './findings.js'
 import { finding } from './findings.js'
 import type { I64 } from './i64.js'
@@ -53,6 +54,7 @@ export class PartitionAnalyzer {
   private committed = 0
   private aborted = 0
   private empty = 0
+  private readonly recentMarkers = new RecentMarkers()
   /** control batches by type name, COMMIT and ABORT apart (the hot ones) */
   private readonly controlBatches: Record<string, number> = {}
   private commitMarkers = 0
@@ -213,6 +215,7 @@ export class PartitionAnalyzer {
       t = this.newTxn(pid, b.producerEpoch, b.baseOffset)
       this.open.set(pid, t)
       this.openInterval(t)
+      this.recentMarkers.dataSeen(pid)
     }
     t.records += n
     t.batches++
@@ -250,6 +253,16 @@ export class PartitionAnalyzer {
     }
     const pid = b.producerId
     let t = this.open.get(pid)
+    if (t === undefined && this.recentMarkers.isDuplicate(pid, b.producerEpoch, outcome)) {
+      // KAFKA-19999: the same marker again, no transaction open: one transaction, not one more empty one
+      this.find('DUPLICATE_MARKER', b, `${outcome} at offset ${b.baseOffset} repeats producer ${pid}'s previous ${outcome} (epoch ${b.producerEpoch}) ` +
+        'with no transaction open (KAFKA-19999, a retried WriteTxnMarkers); counted once')
+      if (outcome === 'ABORT') this.consumer?.emptyAbort(pid, b.baseOffset)
+      if (this.tl !== null) this.tl.control(b, `${outcome} (duplicate marker, KAFKA-19999)`, this.batchCount)
+      this.opts.sink?.controlBatch(b, c.typeName)
+      return
+    }
+    this.recentMarkers.ended(pid, b.producerEpoch, outcome)
     if (t === undefined) {
       t = this.newTxn(pid, b.producerEpoch, b.baseOffset)
       t.empty = true

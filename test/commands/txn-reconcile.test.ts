@@ -73,6 +73,25 @@ describe('reconcile: transactions and bounds', () => {
       transactions: { committed: 1, aborted: 0, empty: 0, open: 0 } })
   })
 
+  it('a duplicate same-epoch marker with no open transaction (KAFKA-19999) is counted once and noted; a new epoch\'s marker is an empty transaction', async () => {
+    const d = logDir()
+    const w = new LogWriter()
+    w.txn(7n, 1, 3); w.marker(7n, 1, 'COMMIT'); w.marker(7n, 1, 'COMMIT'); w.plain(1); w.marker(7n, 2, 'ABORT')
+    d.segment('dup', 0, 0n, w.batches)
+    const { json } = await reconcileJson([d.partitionPath('dup', 0)])
+    const p = json.partitions[0]!
+    expect(p).toMatchObject({ readCommitted: 4, readUncommitted: 4, controlBatches: { COMMIT: 2, ABORT: 1 },
+      transactions: { committed: 1, aborted: 0, empty: 1, open: 0 } })
+    expect(p.findings.filter((f) => f.code === 'DUPLICATE_MARKER')).toMatchObject([{ severity: 'info' }])
+    // the same after a plain batch of another producer in between: only this producer's data ends the memory
+    const w2 = new LogWriter()
+    w2.txn(7n, 1, 2); w2.marker(7n, 1, 'ABORT'); w2.txn(8n, 0, 1); w2.marker(8n, 0, 'COMMIT'); w2.marker(7n, 1, 'ABORT'); w2.txn(7n, 1, 1); w2.marker(7n, 1, 'ABORT')
+    d.segment('dup2', 0, 0n, w2.batches)
+    const q = (await reconcileJson([d.partitionPath('dup2', 0)])).json.partitions[0]!
+    expect(q).toMatchObject({ transactions: { committed: 1, aborted: 2, empty: 0, open: 0 } })
+    expect(q.findings.filter((f) => f.code === 'DUPLICATE_MARKER')).toHaveLength(1)
+  })
+
   it('a checkpoint HW below the log end limits both isolation levels; a marker at or above the HW keeps its transaction unstable', async () => {
     const d = logDir()
     const w = new LogWriter()
