@@ -50,3 +50,19 @@ export function pickSeedSnapshot (snapshots: readonly SnapshotInput[], offset: b
   for (const s of snapshots) if (s.offset <= offset && (best === null || s.offset > best.offset)) best = s
   return best
 }
+
+/**
+ * The transaction version (KIP-890 `transaction.version`) a completed transaction shows, from its epochs:
+ * with version 2 every transaction end bumps the producer epoch and the marker carries data epoch + 1;
+ * before it (0 and 1 look the same in the log) the marker carries the data epoch. A coordinator that aborts
+ * a timed-out transaction bumps the epoch in every version, so an ABORT at epoch + 1 may also be that.
+ * null: not inferable (no marker, no data batch, or epochs that fit neither: a fenced producer's epochs).
+ */
+export type InferredTxnVersion = '2' | '2 or timeout abort' | '0/1'
+
+export function inferTransactionVersion (t: Pick<Transaction, 'producerEpoch' | 'markerEpoch' | 'outcome' | 'empty' | 'seeded'>): InferredTxnVersion | null {
+  if (t.markerEpoch === null || t.outcome === null || t.empty || t.seeded) return null
+  if (t.markerEpoch === t.producerEpoch + 1) return t.outcome === 'COMMIT' ? '2' : '2 or timeout abort'
+  if (t.markerEpoch === t.producerEpoch) return '0/1'
+  return null
+}

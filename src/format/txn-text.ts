@@ -5,6 +5,7 @@ import type { Finding } from '../analysis/findings.js'
 import type { PartitionReport } from '../analysis/reconcile.js'
 import type { LaneChar, TimelineRun } from '../analysis/timeline.js'
 import type { Transaction } from '../analysis/transactions.js'
+import { inferTransactionVersion } from '../analysis/transactions.js'
 import { topicTotals } from './txn-json.js'
 import { formatFinding } from './finding-text.js'
 
@@ -69,6 +70,17 @@ function ending (t: Transaction, chalk: ChalkInstance): string {
   return t.empty ? `${marker} at ${t.markerOffset}${coord}` : `${word}  ${marker} at ${t.markerOffset}${epoch}${coord}`
 }
 
+const VERSION_NOTES = {
+  '2': 'transaction version 2 (marker epoch = data epoch + 1)',
+  '2 or timeout abort': 'transaction version 2, or a coordinator timeout abort (either bumps the epoch)',
+  '0/1': '', // the usual case before KIP-890: not worth a note per line (--json says it)
+} as const
+
+function versionNote (t: Transaction): string {
+  const v = inferTransactionVersion(t)
+  return v === null ? '' : VERSION_NOTES[v]
+}
+
 /** One line per run, like the story "committed 0..5, COMMIT at 6, aborted 7..14, ABORT at 15". */
 export function formatRun (r: TimelineRun, chalk: ChalkInstance): string {
   switch (r.kind) {
@@ -82,7 +94,7 @@ export function formatRun (r: TimelineRun, chalk: ChalkInstance): string {
       const who = `pid ${t.producerId} epoch ${t.producerEpoch}`.padEnd(20)
       if (t.empty) return [String(t.markerOffset).padEnd(14), who, 'empty transaction'.padEnd(16), ''.padEnd(12), ending(t, chalk)].join(' ')
       const last = t.lastDataOffset ?? t.firstOffset
-      const notes = [t.seeded ? `began at ${t.firstOffset}, before the log start (producer snapshot)` : '', r.interleaved ? 'interleaved with other producers' : '',
+      const notes = [t.seeded ? `began at ${t.firstOffset}, before the log start (producer snapshot)` : '', versionNote(t), r.interleaved ? 'interleaved with other producers' : '',
         r.listed === 'early' ? 'listed before its end, as it stood: too many later runs waited behind it; listed again where it ends' : '',
         r.listed === 'end' ? 'the transaction listed early above, where it ends' : '']
         .filter((s) => s !== '').map((s) => `  [${s}]`).join('')

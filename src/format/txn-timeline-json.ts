@@ -2,6 +2,7 @@
 import type { PartitionReport } from '../analysis/reconcile.js'
 import type { TimelineRun } from '../analysis/timeline.js'
 import type { TransactionalIdState } from '../analysis/transaction-state.js'
+import { inferTransactionVersion } from '../analysis/transactions.js'
 import type { Json } from './txn-json.js'
 import { findingJson, jsonInt64, jsonInt64OrNull } from './txn-json.js'
 
@@ -19,6 +20,8 @@ export function runJson (r: TimelineRun): Json {
         producerId: jsonInt64(t.producerId), producerEpoch: t.producerEpoch, transactional: true, records: t.records, batches: t.batches,
         outcome: t.outcome, markerOffset: jsonInt64OrNull(t.markerOffset), markerEpoch: t.markerEpoch, coordinatorEpoch: t.coordinatorEpoch,
         firstTimestamp: jsonInt64OrNull(t.firstTimestamp), lastTimestamp: jsonInt64OrNull(t.lastTimestamp), seeded: t.seeded, interleaved: r.interleaved,
+        // '2' | '2 or timeout abort' | '0/1' | null (analysis/transactions.ts inferTransactionVersion)
+        transactionVersion: inferTransactionVersion(t),
         ...(r.listed !== undefined ? { listed: r.listed } : {}),
       }
     }
