@@ -15,6 +15,8 @@ export interface BlockingTransaction extends OpenTransaction {
   /** newestTimestamp − lastTimestamp, ms; null when either is unknown */
   ageMs: bigint | null
   hanging: boolean
+  /** its transactional id is a KIP-939 two-phase-commit one: prepared, waiting for its external coordinator (set by the caller, who has __transaction_state) */
+  twoPhaseCommit: boolean
 }
 
 function coordinatorEpochOf (r: PartitionReport, t: OpenTransaction, snapshots: readonly SnapshotInput[]): { epoch: number | null, source: CoordinatorEpochSource } {
@@ -41,7 +43,7 @@ export function findBlockingTransaction (r: PartitionReport, snapshots: readonly
   const ageMs = r.newestTimestamp !== null && t.lastTimestamp !== null ? r.newestTimestamp - t.lastTimestamp : null
   return {
     ...t, coordinatorEpoch: ce.epoch, coordinatorEpochSource: ce.source, recordsWaiting: r.pendingRecords, newestTimestamp: r.newestTimestamp,
-    ageMs, hanging: t.state === 'open' && ageMs !== null && Number(ageMs) > maxTransactionTimeoutMs,
+    ageMs, hanging: t.state === 'open' && ageMs !== null && Number(ageMs) > maxTransactionTimeoutMs, twoPhaseCommit: false,
   }
 }
 

@@ -21,7 +21,20 @@ export interface TransactionalIdState {
   partitions: string[]
   lastUpdateTimestamp: bigint | null
   startTimestamp: bigint | null
+  /** tagged fields of value v1 (KIP-890, KIP-939); -1 / 0 when absent */
+  previousProducerId: bigint | null
+  nextProducerId: bigint | null
+  nextProducerEpoch: number | null
+  clientTransactionVersion: number | null
+  /**
+   * KIP-939 two-phase commit: the client set transactionTimeoutMs to Integer.MAX_VALUE, so the coordinator
+   * never aborts it; a prepared transaction waits for its external coordinator and is not hanging
+   */
+  twoPhaseCommit: boolean
 }
+
+/** transactionTimeoutMs of a KIP-939 two-phase-commit transaction (Integer.MAX_VALUE) */
+export const TWO_PHASE_COMMIT_TIMEOUT_MS = 2147483647
 
 /** Newest state per transactional id, sorted by id. */
 export function lastTransactionStates (records: Iterable<TransactionStateRecord>): TransactionalIdState[] {
@@ -34,13 +47,16 @@ export function lastTransactionStates (records: Iterable<TransactionStateRecord>
     const v = r.value
     if (v === null) {
       return { transactionalId: r.transactionalId, offset: r.offset, deleted: true, producerId: null, producerEpoch: null, state: null,
-        transactionTimeoutMs: null, partitions: [], lastUpdateTimestamp: null, startTimestamp: null }
+        transactionTimeoutMs: null, partitions: [], lastUpdateTimestamp: null, startTimestamp: null,
+        previousProducerId: null, nextProducerId: null, nextProducerEpoch: null, clientTransactionVersion: null, twoPhaseCommit: false }
     }
     return {
       transactionalId: r.transactionalId, offset: r.offset, deleted: false, producerId: v.producerId, producerEpoch: v.producerEpoch,
       state: transactionStateName(v.transactionStatus), transactionTimeoutMs: v.transactionTimeoutMs,
       partitions: (v.transactionPartitions ?? []).flatMap((t) => t.partitionIds.map((p) => `${t.topic}-${p}`)).sort(),
       lastUpdateTimestamp: v.transactionLastUpdateTimestampMs, startTimestamp: v.transactionStartTimestampMs,
+      previousProducerId: v.previousProducerId, nextProducerId: v.nextProducerId, nextProducerEpoch: v.nextProducerEpoch,
+      clientTransactionVersion: v.clientTransactionVersion, twoPhaseCommit: v.transactionTimeoutMs === TWO_PHASE_COMMIT_TIMEOUT_MS,
     }
   })
 }

@@ -29,9 +29,11 @@ export function lso (paths: string[], opts: Omit<LsoOptions, 'paths' | 'format' 
   const isState = (p: ScannedPartition): boolean => p.dir.topic === '__transaction_state'
   const states = done.scanned.filter(isState).flatMap((p) => lastTransactionStates(readTransactionLog(p.dir).records))
   const partitions = done.scanned.filter((p) => !isState(p)).map((p) => {
-    const blocking = findBlockingTransaction(p.report, p.snapshots, timeoutMin * 60_000)
+    let blocking = findBlockingTransaction(p.report, p.snapshots, timeoutMin * 60_000)
     const commands = blocking === null ? [] : abortCommands(bootstrap, p.report.topic, p.report.partition, blocking)
-    const ids = blocking === null ? [] : states.filter((s) => s.producerId === blocking.producerId)
+    const ids = blocking === null ? [] : states.filter((s) => s.producerId === blocking!.producerId)
+    // KIP-939: no timeout applies to a two-phase-commit transaction; its external coordinator ends it
+    if (blocking !== null && ids.some((s) => !s.deleted && s.twoPhaseCommit)) blocking = { ...blocking, twoPhaseCommit: true, hanging: false }
     return { label: p.label, path: p.dir.path, report: p.report, blocking, commands, ids }
   })
   const n = opts.transactionStatePartitions ?? 50

@@ -18,7 +18,7 @@ function blockedJson (b: LsoPartition): Json {
       producerId: jsonInt64(t.producerId), producerEpoch: t.producerEpoch, coordinatorEpoch: t.coordinatorEpoch, coordinatorEpochSource: t.coordinatorEpochSource,
       firstOffset: jsonInt64(t.firstOffset), lastOffset: jsonInt64OrNull(t.lastOffset), records: t.records, recordsWaiting: t.recordsWaiting,
       firstTimestamp: jsonInt64OrNull(t.firstTimestamp), lastTimestamp: jsonInt64OrNull(t.lastTimestamp), newestTimestamp: jsonInt64OrNull(t.newestTimestamp),
-      ageMs: jsonInt64OrNull(t.ageMs), state: t.state, seeded: t.seeded, hanging: t.hanging, transactionalIds: b.ids.map(transactionalIdJson), commands: b.commands,
+      ageMs: jsonInt64OrNull(t.ageMs), state: t.state, seeded: t.seeded, hanging: t.hanging, twoPhaseCommit: t.twoPhaseCommit, transactionalIds: b.ids.map(transactionalIdJson), commands: b.commands,
     },
     openTransactions: r.openTransactions.length,
     findings: r.findings.map(findingJson),

@@ -5,6 +5,7 @@ import type { ChalkInstance } from 'chalk'
 import type { Finding } from '../analysis/findings.js'
 import type { LsoPartition, LsoResult, PartitionResult, ReconcileResult, TransactionStatePartition, TxnsResult } from '../analysis/partition-results.js'
 import type { Lane, TimelineRun } from '../analysis/timeline.js'
+import type { TransactionalIdState } from '../analysis/transaction-state.js'
 import type { ColorLevel, PartitionPrinter, PrinterOutput, TxnsStream } from './printer.js'
 import { replayTxns } from './txns-stream.js'
 import { isoTime } from './timestamp.js'
@@ -25,7 +26,19 @@ function formatStates (p: TransactionStatePartition, chalk: ChalkInstance): stri
     ]
   })
   return `${chalk.bold(p.label)}  ${states.length} transactional id${states.length === 1 ? '' : 's'}\n` +
-    formatTable(['TRANSACTIONAL_ID', 'PRODUCER_ID', 'EPOCH', 'STATE', 'TIMEOUT_MS', 'LAST_UPDATE', 'OFFSET', 'PARTITIONS'], rows, chalk)
+    formatTable(['TRANSACTIONAL_ID', 'PRODUCER_ID', 'EPOCH', 'STATE', 'TIMEOUT_MS', 'LAST_UPDATE', 'OFFSET', 'PARTITIONS'], rows, chalk) +
+    states.map(taggedLine).filter((l) => l !== '').join('')
+}
+
+/** the v1 tagged fields (KIP-890, KIP-939) of one id, when any is set; a two-phase-commit id says so */
+function taggedLine (s: TransactionalIdState): string {
+  const parts: string[] = []
+  if (s.previousProducerId !== null && s.previousProducerId >= 0n) parts.push(`previousProducerId ${s.previousProducerId}`)
+  if (s.nextProducerId !== null && s.nextProducerId >= 0n) parts.push(`nextProducerId ${s.nextProducerId}`)
+  if (s.nextProducerEpoch !== null && s.nextProducerEpoch >= 0) parts.push(`nextProducerEpoch ${s.nextProducerEpoch}`)
+  if (s.clientTransactionVersion !== null && s.clientTransactionVersion > 0) parts.push(`clientTransactionVersion ${s.clientTransactionVersion}`)
+  if (s.twoPhaseCommit) parts.push('two-phase commit (KIP-939: no timeout; a prepared transaction waits for its external coordinator)')
+  return parts.length === 0 ? '' : `  ${s.transactionalId}: ${parts.join(', ')}\n`
 }
 
 function ts (v: bigint | null): string { return v === null ? 'unknown' : `${v} (${isoTime(v)})` }
@@ -38,6 +51,7 @@ function formatBlocked (b: LsoPartition, timeoutMin: number, chalk: ChalkInstanc
   const age = t.ageMs === null ? 'unknown' : `${(Number(t.ageMs) / 60000).toFixed(1)} min`
   const verdict = t.state === 'awaiting-high-watermark'
     ? chalk.green('ended; its marker is not below the high watermark yet')
+    : t.twoPhaseCommit ? chalk.cyan('prepared (two-phase commit, KIP-939: transactionTimeoutMs 2147483647), waiting for its external coordinator; not hanging')
     : t.hanging ? chalk.red(`HANGING (older than ${timeoutMin} min)`) : chalk.yellow(`open, within ${timeoutMin} min`)
   const lines = [
     `${label}: LSO ${r.lastStableOffset} < HW ${r.highWatermark} (${r.highWatermarkSource}), ${t.recordsWaiting} records waiting`,

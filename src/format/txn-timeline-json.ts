@@ -41,5 +41,7 @@ export function transactionalIdJson (s: TransactionalIdState): Json {
     transactionalId: s.transactionalId, offset: jsonInt64(s.offset), deleted: s.deleted, producerId: jsonInt64OrNull(s.producerId),
     producerEpoch: s.producerEpoch, state: s.state, transactionTimeoutMs: s.transactionTimeoutMs, partitions: s.partitions,
     lastUpdateTimestamp: jsonInt64OrNull(s.lastUpdateTimestamp), startTimestamp: jsonInt64OrNull(s.startTimestamp),
+    previousProducerId: jsonInt64OrNull(s.previousProducerId), nextProducerId: jsonInt64OrNull(s.nextProducerId), nextProducerEpoch: s.nextProducerEpoch,
+    clientTransactionVersion: s.clientTransactionVersion, twoPhaseCommit: s.twoPhaseCommit,
   }
 }
