@@ -42,8 +42,11 @@ function encodeScalar (fd: FieldDef, v: SchemaValue, version: number, flexible: 
     }
     case 'struct': {
       if (!inRange(fd.nullable, version)) return encodeStruct(fd.fields ?? [], v as SchemaStruct, version, flexible)
-      // a nullable struct carries a presence byte: -1 null, 1 present
-      return v === null ? Buffer.from([0xFF]) : Buffer.concat([Buffer.from([1]), encodeStruct(fd.fields ?? [], v as SchemaStruct, version, flexible)])
+      // a nullable struct carries a presence int8 (-1 null, 1 present); a tagged one a uvarint (0 null, 1 present),
+      // as MessageDataGenerator writes and reads them
+      const tagged = flexible && inRange(fd.tagged, version)
+      if (v === null) return Buffer.from([tagged ? 0 : 0xFF])
+      return Buffer.concat([Buffer.from([1]), encodeStruct(fd.fields ?? [], v as SchemaStruct, version, flexible)])
     }
     default: return fd.type satisfies never
   }
