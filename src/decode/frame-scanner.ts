@@ -3,6 +3,7 @@
 //
 // Each entry starts with offset int64, size int32, magic int8 (17 bytes, HEADER_SIZE_UP_TO_MAGIC).
 import type { SegmentSource } from './segment-source.js'
+import { crc32cUpdate } from '../bytes/crc32c.js'
 import { BatchView } from './batch-view.js'
 import * as L from './layout.js'
 import { findNextBatch } from './resync.js'
@@ -25,6 +26,8 @@ export interface FrameEvent {
   readonly window: Buffer
   readonly offset: number
   readonly complete: boolean
+  /** CRC-32C of attributes..end, computed while streaming a batch larger than the window (streamLarge 'crc') */
+  readonly crc: number | undefined
 }
 
 /** The frame scanFrames returns: a BatchView over the window (the fast paths read it as numbers). */
@@ -32,6 +35,7 @@ export class Frame extends BatchView implements FrameEvent {
   readonly kind = 'frame'
   length = 0
   complete = false
+  crc: number | undefined = undefined
   private view: Buffer | undefined
 
   get offset (): number { return this.o }
@@ -41,7 +45,7 @@ export class Frame extends BatchView implements FrameEvent {
 
   set (position: number, window: Buffer, dv: DataView, offset: number, length: number, complete: boolean): this {
     this.atView(window, dv, offset, position)
-    this.length = length; this.complete = complete; this.view = undefined
+    this.length = length; this.complete = complete; this.view = undefined; this.crc = undefined
     return this
   }
 }
@@ -87,6 +91,12 @@ export interface ScanOptions {
    * then read a fraction of the data bytes.
    */
   headersOnly?: boolean
+  /**
+   * 'crc': a data batch (magic 2, not control) larger than the window is never held whole: its CRC-32C is
+   * computed window by window (crc32cUpdate) and it is yielded with its 61-byte header only (complete=false,
+   * `crc` set). Memory stays one window whatever the batch size. 'header': the same without the CRC.
+   */
+  streamLarge?: 'crc' | 'header'
   /** after framing damage, look for the next plausible v2 batch and continue (default false) */
   resync?: boolean
   /** called after each window read, for progress reporting */
@@ -230,6 +240,14 @@ export class FrameScanner {
         this.ensure(pos, pos + L.RECORD_BATCH_OVERHEAD)
         return this.frame.set(pos, this.win, this.dv, pos - this.winStart, L.RECORD_BATCH_OVERHEAD, false)
       }
+      if (this.opts.streamLarge !== undefined && magic >= 2 && total > this.windowSize && !this.isControlAt(pos)) {
+        const crc = this.opts.streamLarge === 'crc' ? this.streamCrc(pos, total) : 0
+        if (crc !== undefined && this.ensure(pos, pos + L.RECORD_BATCH_OVERHEAD)) {
+          const f = this.frame.set(pos, this.win, this.dv, pos - this.winStart, L.RECORD_BATCH_OVERHEAD, false)
+          if (this.opts.streamLarge === 'crc') f.crc = crc
+          return f
+        }
+      }
       if (!this.ensure(pos, pos + total)) {
         this.known()
         return this.last({ kind: 'tail', position: pos, length: this.end - pos, reason: 'truncated', declaredSize: total })
@@ -237,6 +255,20 @@ export class FrameScanner {
       return this.frame.set(pos, this.win, this.dv, pos - this.winStart, total, true)
     }
     return undefined
+  }
+
+  /** CRC-32C of [pos + 21, pos + total) read window by window; undefined when the input ends first */
+  private streamCrc (pos: number, total: number): number | undefined {
+    let crc = 0
+    const stop = pos + total
+    this.probe = this.windowSize
+    for (let a = pos + L.ATTRIBUTES_OFFSET; a < stop;) {
+      const b = Math.min(stop, a + this.windowSize)
+      if (!this.ensure(a, b)) return undefined
+      crc = crc32cUpdate(crc, this.win.subarray(a - this.winStart, b - this.winStart))
+      a = b
+    }
+    return crc
   }
 
   private isControlAt (pos: number): boolean {

@@ -118,7 +118,7 @@ export function readFrame (ev: FrameEvent, opts: ReadOptions = {}): V2Batch | Le
   if (ev.magic < 2) return { kind: 'legacy', position: ev.position, magic: ev.magic, sizeInBytes: ev.sizeInBytes, bytes: ev.bytes }
   const bytes = ev.bytes
   let crcComputed: number | null = null
-  if (opts.verifyCrc !== false && ev.complete) crcComputed = computeBatchCrc(bytes)
+  if (opts.verifyCrc !== false) crcComputed = ev.complete ? computeBatchCrc(bytes) : ev.crc ?? null
   const stored = bytes.readUInt32BE(CRC_OFFSET)
   const b = new ScannedBatch(bytes, ev.position, ev.complete, crcComputed, crcComputed === null ? null : crcComputed === stored)
   if (b.crcValid === false) {
