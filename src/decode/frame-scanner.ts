@@ -141,6 +141,9 @@ export class FrameScanner {
   /** a DataView over the window's buffer: the per-entry size and magic reads are plain loads */
   private dv: DataView = new DataView(new ArrayBuffer(0))
   private dvOf: Buffer | undefined
+  /** the header of a batch streamed past the window (streamLarge) */
+  private readonly header = Buffer.alloc(L.RECORD_BATCH_OVERHEAD)
+  private readonly headerDv = new DataView(this.header.buffer, this.header.byteOffset, L.RECORD_BATCH_OVERHEAD)
   // In header-only scans of large batches only the 61 header bytes of each batch are read: after a batch
   // that did not fit the window the next probe asks for just that much.
   private probe: number
@@ -240,10 +243,13 @@ export class FrameScanner {
         this.ensure(pos, pos + L.RECORD_BATCH_OVERHEAD)
         return this.frame.set(pos, this.win, this.dv, pos - this.winStart, L.RECORD_BATCH_OVERHEAD, false)
       }
-      if (this.opts.streamLarge !== undefined && magic >= 2 && total > this.windowSize && !this.isControlAt(pos)) {
+      if (this.opts.streamLarge !== undefined && magic >= 2 && total > this.windowSize &&
+        this.ensure(pos, pos + L.RECORD_BATCH_OVERHEAD) && !this.isControlAt(pos)) {
+        // the header is kept aside first: the input is then read only forwards (stdin cannot seek back)
+        this.win.copy(this.header, 0, pos - this.winStart, pos - this.winStart + L.RECORD_BATCH_OVERHEAD)
         const crc = this.opts.streamLarge === 'crc' ? this.streamCrc(pos, total) : 0
-        if (crc !== undefined && this.ensure(pos, pos + L.RECORD_BATCH_OVERHEAD)) {
-          const f = this.frame.set(pos, this.win, this.dv, pos - this.winStart, L.RECORD_BATCH_OVERHEAD, false)
+        if (crc !== undefined) {
+          const f = this.frame.set(pos, this.header, this.headerDv, 0, L.RECORD_BATCH_OVERHEAD, false)
           if (this.opts.streamLarge === 'crc') f.crc = crc
           return f
         }
