@@ -1,5 +1,8 @@
 // Finds entry boundaries in a log file with windowed positional reads (FileLogInputStream's rules),
-// without decoding bodies. Memory is one window plus whatever the consumer keeps.
+// without decoding bodies. Memory is one window plus whatever the consumer keeps, whatever the batch size
+// (a batch larger than the window is streamed: streamLarge). It is the only framer: dump, index
+// verification and the partition scan all frame here (slightly over 300 lines because framing, its event
+// types and the frame view belong together; the resync search is in resync.ts).
 //
 // Each entry starts with offset int64, size int32, magic int8 (17 bytes, HEADER_SIZE_UP_TO_MAGIC).
 import type { SegmentSource } from './segment-source.js'
