@@ -62,11 +62,13 @@ export interface ScanOptions {
   onProgress?: (position: number) => void
   /** start framing at this file position instead of 0 (an index entry's position) */
   from?: number
+  /** a window buffer to use instead of a new one (at least `window` bytes): a dump worker scans many ranges in turn */
+  windowBuffer?: Buffer
 }
 
 export const DEFAULT_WINDOW = 8 * 1024 * 1024
 export const HEADER_ONLY_WINDOW = 64 * 1024
-const DEFAULT_MAX_BATCH = 1024 * 1024 * 1024
+export const DEFAULT_MAX_BATCH = 1024 * 1024 * 1024
 
 /** Walk the entries of `source`. Every loop iteration advances or returns. */
 export function * scanFrames (source: SegmentSource, opts: ScanOptions = {}): Generator<ScanEvent> {
@@ -89,7 +91,9 @@ export function * scanFrames (source: SegmentSource, opts: ScanOptions = {}): Ge
     const len = Math.min(Math.max(probe, b - a), end - a)
     let target: Buffer
     if (len <= windowSize) {
-      owned ??= Buffer.allocUnsafeSlow(Math.min(windowSize, Math.max(end, L.RECORD_BATCH_OVERHEAD)))
+      owned ??= opts.windowBuffer !== undefined && opts.windowBuffer.length >= windowSize
+        ? opts.windowBuffer
+        : Buffer.allocUnsafeSlow(Math.min(windowSize, Math.max(end, L.RECORD_BATCH_OVERHEAD)))
       target = owned
     } else {
       target = Buffer.allocUnsafeSlow(len)
@@ -171,7 +175,8 @@ export function * scanFrames (source: SegmentSource, opts: ScanOptions = {}): Ge
   }
 }
 
-function frameProblem (size: number, magic: number, total: number, maxBatch: number):
+/** Why an entry header cannot be right (undefined: it can); the one framing rule (also decode/frame-walk.ts). */
+export function frameProblem (size: number, magic: number, total: number, maxBatch: number):
 { code: 'BAD_LENGTH' | 'BAD_MAGIC', message: string } | undefined {
   if (size < L.MIN_RECORD_OVERHEAD) {
     return { code: 'BAD_LENGTH', message: `record size ${size} is smaller than the minimum record overhead (${L.MIN_RECORD_OVERHEAD})` }
