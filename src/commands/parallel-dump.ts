@@ -26,11 +26,15 @@ import type { FindingLog } from './findings.js'
 import type { Progress } from './progress.js'
 
 /** smaller files are dumped without workers: starting them costs more than they save (bench/RESULTS.md, threads) */
-export const MIN_PARALLEL_BYTES = 32 * 1024 * 1024
+export const MIN_PARALLEL_BYTES = 64 * 1024 * 1024
 /** input bytes per range: small enough that a range's output fits the in-flight budget of a deep dump */
 export const RANGE_BYTES = 2 * 1024 * 1024
-/** default thread cap: measured sweet spot and the 128 MiB RSS budget (bench/RESULTS.md, threads) */
-export const MAX_DEFAULT_THREADS = 4
+/**
+ * Default thread cap, set by the 128 MiB RSS target: a worker costs about 22 MiB of RSS (isolate, 2 MiB
+ * window, 4 MiB ring), measured peaks on 256 MiB inputs 104-111 MiB at 2 workers, 129-136 at 3, 151-156
+ * at 4 (bench/RESULTS.md, threads). --threads N asks for more.
+ */
+export const MAX_DEFAULT_THREADS = 2
 /** ranges queued at a worker, so it never waits for the next one */
 const QUEUED_PER_WORKER = 2
 /** V8 young generation of a worker; the default (16-32 MiB semi-spaces) made each worker cost ~30 MiB of RSS */
