@@ -6,7 +6,7 @@ import { JsonPartitionPrinter } from './partition-json.js'
 import { TextPartitionPrinter } from './partition-text.js'
 import type { ColorLevel, PartitionPrinter, PrinterOutput } from './printer.js'
 
-export type { ColorLevel, PartitionPrinter, PrinterOutput } from './printer.js'
+export type { ColorLevel, PartitionPrinter, PrinterOutput, TxnsStream } from './printer.js'
 
 const PRINTERS = {
   text: (out: PrinterOutput, color: ColorLevel) => new TextPartitionPrinter(out, color),

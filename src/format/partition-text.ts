@@ -3,10 +3,12 @@
 import { Chalk } from 'chalk'
 import type { ChalkInstance } from 'chalk'
 import type { Finding } from '../analysis/findings.js'
-import type { LsoPartition, LsoResult, ReconcileResult, TransactionStatePartition, TxnsResult } from '../analysis/partition-results.js'
-import type { ColorLevel, PartitionPrinter, PrinterOutput } from './printer.js'
+import type { LsoPartition, LsoResult, PartitionResult, ReconcileResult, TransactionStatePartition, TxnsResult } from '../analysis/partition-results.js'
+import type { Lane, TimelineRun } from '../analysis/timeline.js'
+import type { ColorLevel, PartitionPrinter, PrinterOutput, TxnsStream } from './printer.js'
+import { replayTxns } from './txns-stream.js'
 import { isoTime } from './timestamp.js'
-import { formatFindings, formatLane, formatReconcile, formatTable, formatTimeline } from './txn-text.js'
+import { formatFindings, formatLane, formatReconcile, formatRun, formatTable, formatTimelineHead } from './txn-text.js'
 
 function formatStates (p: TransactionStatePartition, chalk: ChalkInstance): string {
   const states = p.states
@@ -70,15 +72,24 @@ export class TextPartitionPrinter implements PartitionPrinter {
     for (const p of r.partitions) this.findings(p.label, p.report.findings)
   }
 
-  txns (r: TxnsResult): void {
-    for (const p of r.partitions) {
-      if (p.kind === 'transactional-ids') {
-        this.out.stdout.write(formatStates(p, this.chalk) + '\n')
-        this.findings(p.label, p.findings)
-      } else {
-        this.out.stdout.write(formatTimeline(p.label, p.report, p.runs, formatLane(p.lane.chars, p.lane.batchesPerChar, this.chalk), this.chalk) + '\n')
+  txns (r: TxnsResult): void { replayTxns(this.txnsStream(), r) }
+
+  txnsStream (): TxnsStream {
+    const { stdout } = this.out
+    const chalk = this.chalk
+    let runs = 0
+    return {
+      timelineStart: (p: PartitionResult) => { runs = 0; stdout.write(formatTimelineHead(p.label, p.report, chalk)) },
+      run: (x: TimelineRun) => { runs++; stdout.write(`  ${formatRun(x, chalk)}\n`) },
+      timelineEnd: (p: PartitionResult, lane: Lane) => {
+        stdout.write(`${runs === 0 ? '  (no batches)\n' : ''}  ${formatLane(lane.chars, lane.batchesPerChar, chalk)}\n\n`)
         this.findings(p.label, p.report.findings)
-      }
+      },
+      transactionStates: (p: TransactionStatePartition) => {
+        stdout.write(formatStates(p, chalk) + '\n')
+        this.findings(p.label, p.findings)
+      },
+      end: () => {},
     }
   }
 

@@ -82,7 +82,9 @@ export function formatRun (r: TimelineRun, chalk: ChalkInstance): string {
       const who = `pid ${t.producerId} epoch ${t.producerEpoch}`.padEnd(20)
       if (t.empty) return [String(t.markerOffset).padEnd(14), who, 'empty transaction'.padEnd(16), ''.padEnd(12), ending(t, chalk)].join(' ')
       const last = t.lastDataOffset ?? t.firstOffset
-      const notes = [t.seeded ? `began at ${t.firstOffset}, before the log start (producer snapshot)` : '', r.interleaved ? 'interleaved with other producers' : '']
+      const notes = [t.seeded ? `began at ${t.firstOffset}, before the log start (producer snapshot)` : '', r.interleaved ? 'interleaved with other producers' : '',
+        r.listed === 'early' ? 'listed before its end, as it stood: too many later runs waited behind it; listed again where it ends' : '',
+        r.listed === 'end' ? 'the transaction listed early above, where it ends' : '']
         .filter((s) => s !== '').map((s) => `  [${s}]`).join('')
       return [range(t.firstOffset, last).padEnd(14), who, 'transactional'.padEnd(16), `${t.records} records`.padEnd(12), ending(t, chalk)].join(' ') + notes
     }
@@ -99,9 +101,7 @@ export function formatLane (chars: readonly LaneChar[], batchesPerChar: number, 
   return `lane [${out}]${batchesPerChar > 1 ? ` (1 char = ${batchesPerChar} batches)` : ''}`
 }
 
-export function formatTimeline (label: string, r: PartitionReport, runs: readonly TimelineRun[], lane: string, chalk: ChalkInstance): string {
-  const head = `${chalk.bold(label)}  offsets ${r.logStartOffset}..${r.logEndOffset - 1n}  HW ${r.highWatermark} (${r.highWatermarkSource})  LSO ${r.lastStableOffset}`
-  const lines = runs.map((x) => `  ${formatRun(x, chalk)}`)
-  if (runs.length === 0) lines.push('  (no batches)')
-  return `${head}\n${lines.join('\n')}\n  ${lane}\n`
+/** the first line of a partition's timeline */
+export function formatTimelineHead (label: string, r: PartitionReport, chalk: ChalkInstance): string {
+  return `${chalk.bold(label)}  offsets ${r.logStartOffset}..${r.logEndOffset - 1n}  HW ${r.highWatermark} (${r.highWatermarkSource})  LSO ${r.lastStableOffset}\n`
 }
