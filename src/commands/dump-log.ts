@@ -12,10 +12,13 @@ import { decodeLegacyEntry, decodeLegacyRecords } from '../decode/legacy.js'
 import type { LegacyFrame, V2Batch } from '../decode/log-reader.js'
 import { decodeControlRecord, readLog } from '../decode/log-reader.js'
 import { decodeRecords } from '../decode/records.js'
+import type { TextVariant } from '../format/kafka-versions.js'
 import { textVariant } from '../format/kafka-versions.js'
 import type { DumpPrinter } from '../format/printer.js'
 import type { KafkaFile } from '../io/discover.js'
 import { FileSource } from '../io/file-source.js'
+import type { SegmentSource } from '../decode/segment-source.js'
+import type { Writer } from '../format/writer.js'
 import type { DumpOptions } from './dump-options.js'
 import type { FindingLog } from './findings.js'
 import { Progress } from './progress.js'
@@ -25,80 +28,137 @@ export interface RunState {
   nonConsecutive: Map<string, Array<[bigint, bigint]>>
 }
 
+/** [from, end) of a log file: whole entries from `from`; `end` is where the scan stops (--max-bytes, or a worker's share) */
+export interface LogRange { from: number, end: number }
+
+/** What a run of entries adds to its file's totals besides the summary (commands/parallel-dump.ts merges them in order). */
+export interface RangeTotals {
+  validBytes: number
+  tailBytes: number
+  /** deep iteration: offset gaps inside the range, newest first */
+  pairs: Array<[bigint, bigint]>
+  /** first and last record offsets tracked for gaps (a gap can sit across a range boundary) */
+  firstTracked: bigint | null
+  lastTracked: bigint | null
+  /** only whole entries, no tail or damage: the next range starts exactly at `end` */
+  clean: boolean
+}
+
 interface Ctx {
   file: KafkaFile
   opts: DumpOptions
-  cli: CliContext
   log: FindingLog
   printer: DumpPrinter
   summary: LogSummary
   lastOffset: bigint | null
+  firstTracked: bigint | null
   pairs: Array<[bigint, bigint]>
   /** code@position of findings already reported: a control batch's first record is decoded by readLog and again in deep mode */
   reported: Set<string>
 }
 
-export function dumpLogFile (file: KafkaFile, opts: DumpOptions, cli: CliContext, log: FindingLog,
-  printer: DumpPrinter, state: RunState): LogSummary {
-  const out = cli.stdout
+/** How a file's entries are dumped once it is open: one scan here, or worker threads (commands/parallel-dump.ts). */
+export type LogBody = (source: SegmentSource, summary: LogSummary, progress: Progress) => RangeTotals | Promise<RangeTotals>
+
+export async function dumpLogFile (file: KafkaFile, opts: DumpOptions, cli: CliContext, log: FindingLog,
+  printer: DumpPrinter, state: RunState, body?: LogBody): Promise<LogSummary> {
   const summary = newSummary(file.path)
-  printer.logStart(file)
-  if (file.baseOffset === null && file.kind === 'log') {
-    log.add({ severity: 'info', code: 'NAME_NOT_OFFSET', file: file.path, message: 'file name is not a base offset; read anyway' })
-  }
-  let source: FileSource
-  try {
-    source = new FileSource(file.path)
-  } catch (e) {
-    log.unusable(file.path, (e as Error).message)
-    return summary
-  }
+  const source = startLog(file, log, printer)
+  if (source === undefined) return summary
   const progress = new Progress(cli, file.name, source.size, opts.progress)
-  const ctx: Ctx = { file, opts, cli, log, printer, summary, lastOffset: null, pairs: [], reported: new Set() }
-  let validBytes = 0
-  let tailBytes = 0
+  let totals: RangeTotals
   try {
-    const events = readLog(source, {
-      verifyCrc: opts.verifyCrc,
-      resync: opts.resync && !opts.compat,
-      // a shallow dump needs only the header and the CRC of a batch: one larger than the window is streamed
-      ...(opts.deep ? {} : { streamLarge: opts.verifyCrc ? 'crc' as const : 'header' as const }),
-      onProgress: (p) => progress.update(p),
-      ...(opts.maxBytes !== undefined ? { maxBytes: opts.maxBytes } : {}),
-      ...(opts.window !== undefined ? { window: opts.window } : {}),
-      ...(opts.maxBatchBytes !== undefined ? { maxBatchBytes: opts.maxBatchBytes } : {}),
-      ...(opts.maxDecompressed !== undefined ? { maxDecompressed: opts.maxDecompressed } : {}),
-    })
-    for (const ev of events) {
-      if (out.closed) break
-      progress.batches++
-      switch (ev.kind) {
-        case 'batch': validBytes += ev.bytes.readInt32BE(SIZE_OFFSET) + LOG_OVERHEAD; onBatch(ev, ctx); break
-        case 'legacy': validBytes += ev.sizeInBytes; onLegacy(ev, ctx); break
-        case 'tail':
-          summary.trailingBytes += ev.length
-          tailBytes += ev.length
-          log.add(tailFinding(ev, file.path))
-          break
-        case 'corrupt':
-          summary.trailingBytes += ev.length
-          summary.corruptRegions++
-          log.add(corruptFinding(ev, file.path))
-          break
-      }
-    }
+    totals = body !== undefined
+      ? await body(source, summary, progress)
+      : dumpLogRange(source, file, opts, cli.stdout, log, printer, summary, { from: 0, end: viewEnd(source.size, opts) }, progress)
   } finally {
     progress.done()
     source.close()
     summary.materialise()
   }
-  const viewSize = Math.min(source.size, opts.maxBytes ?? Number.MAX_SAFE_INTEGER)
+  finishLog(file, opts, source.size, totals, printer, cli.stdout, state)
+  return summary
+}
+
+/** The file's first line and name check, then the file opened for reading (undefined: reported unreadable). */
+function startLog (file: KafkaFile, log: FindingLog, printer: DumpPrinter): FileSource | undefined {
+  printer.logStart(file)
+  if (file.baseOffset === null && file.kind === 'log') {
+    log.add({ severity: 'info', code: 'NAME_NOT_OFFSET', file: file.path, message: 'file name is not a base offset; read anyway' })
+  }
+  try {
+    return new FileSource(file.path)
+  } catch (e) {
+    log.unusable(file.path, (e as Error).message)
+    return undefined
+  }
+}
+
+/** where the dump of a file of `size` bytes stops */
+export function viewEnd (size: number, opts: DumpOptions): number { return Math.min(size, opts.maxBytes ?? Number.MAX_SAFE_INTEGER) }
+
+/** Dump the entries of [range.from, range.end), counting into `summary`. */
+export function dumpLogRange (source: SegmentSource, file: KafkaFile, opts: DumpOptions, out: Writer, log: FindingLog,
+  printer: DumpPrinter, summary: LogSummary, range: LogRange, progress?: Progress, windowBuffer?: Buffer): RangeTotals {
+  const ctx: Ctx = { file, opts, log, printer, summary, lastOffset: null, firstTracked: null, pairs: [], reported: new Set() }
+  const t: RangeTotals = { validBytes: 0, tailBytes: 0, pairs: ctx.pairs, firstTracked: null, lastTracked: null, clean: true }
+  const events = readLog(source, {
+    verifyCrc: opts.verifyCrc,
+    resync: opts.resync && !opts.compat,
+    from: range.from,
+    maxBytes: range.end,
+    // a shallow dump needs only the header and the CRC of a batch: one larger than the window is streamed
+    ...(opts.deep ? {} : { streamLarge: opts.verifyCrc ? 'crc' as const : 'header' as const }),
+    ...(progress !== undefined ? { onProgress: (p: number) => progress.update(p) } : {}),
+    ...(opts.window !== undefined ? { window: opts.window } : {}),
+    ...(windowBuffer !== undefined ? { windowBuffer } : {}),
+    ...(opts.maxBatchBytes !== undefined ? { maxBatchBytes: opts.maxBatchBytes } : {}),
+    ...(opts.maxDecompressed !== undefined ? { maxDecompressed: opts.maxDecompressed } : {}),
+  })
+  for (const ev of events) {
+    if (out.closed) break
+    if (progress !== undefined) progress.batches++
+    switch (ev.kind) {
+      case 'batch': t.validBytes += ev.bytes.readInt32BE(SIZE_OFFSET) + LOG_OVERHEAD; onBatch(ev, ctx); break
+      case 'legacy': t.validBytes += ev.sizeInBytes; onLegacy(ev, ctx); break
+      case 'tail':
+        t.clean = false
+        summary.trailingBytes += ev.length
+        t.tailBytes += ev.length
+        log.add(tailFinding(ev, file.path))
+        break
+      case 'corrupt':
+        t.clean = false
+        summary.trailingBytes += ev.length
+        summary.corruptRegions++
+        log.add(corruptFinding(ev, file.path))
+        break
+    }
+  }
+  t.firstTracked = ctx.firstTracked
+  t.lastTracked = ctx.lastOffset
+  return t
+}
+
+/** After the last entry: kafka-dump-log's trailing-bytes line, the file's offset gaps into the run state. */
+function finishLog (file: KafkaFile, opts: DumpOptions, size: number, t: RangeTotals, printer: DumpPrinter, out: Writer, state: RunState): void {
   // Kafka's line counts every byte not in a batch; after a resync tsdump says only what is really at the
   // end (skipped regions in the middle were reported as findings with their positions).
-  const trailing = opts.compat ? viewSize - validBytes : tailBytes
+  const trailing = opts.compat ? viewEnd(size, opts) - t.validBytes : t.tailBytes
   if (trailing > 0 && opts.maxBytes === undefined && !out.closed) printer.trailingBytes(file, trailing)
-  if (ctx.pairs.length > 0) state.nonConsecutive.set(path.resolve(file.path), ctx.pairs)
-  return summary
+  const pairs = opts.compat ? kafkaPairs(t, textVariant(opts.kafkaVersion)) : t.pairs
+  if (pairs.length > 0) state.nonConsecutive.set(path.resolve(file.path), pairs)
+}
+
+/**
+ * 4.3+ (TextVariant.nonConsecutiveFromMinusOne / nonConsecutiveOrder): Kafka starts from -1, so a file whose first
+ * record is not offset 0 also reports `-1 is followed by N`, and lists the pairs ascending. Applied per file, after
+ * the ranges of a --threads dump are merged; the default mode keeps the 3.9 rule (the -1 report is a false alarm).
+ */
+function kafkaPairs (t: RangeTotals, v: Pick<TextVariant, 'nonConsecutiveFromMinusOne' | 'nonConsecutiveOrder'>): Array<[bigint, bigint]> {
+  let pairs = t.pairs // newest first
+  if (v.nonConsecutiveFromMinusOne && t.firstTracked !== null && t.firstTracked !== 0n) pairs = [...pairs, [-1n, t.firstTracked]]
+  return v.nonConsecutiveOrder === 'ascending' ? [...pairs].reverse() : pairs
 }
 
 function onBatch (b: V2Batch, c: Ctx): void {
@@ -186,14 +246,8 @@ function onLegacy (f: LegacyFrame, c: Ctx): void {
 
 function trackOffset (offset: bigint, c: Ctx): void {
   if (c.opts.controlOnly) return // not every record is decoded, so gaps would be false
-  // 4.3+ --compat: Kafka starts from -1, so a file whose first record is not offset 0 reports `-1 is followed by N`,
-  // and lists pairs ascending. The default mode keeps the 3.9 rule: the -1 report is a false alarm.
-  const v = c.opts.compat ? textVariant(c.opts.kafkaVersion) : undefined
-  const last = c.lastOffset ?? (v?.nonConsecutiveFromMinusOne === true ? -1n : null)
-  if (last !== null && offset !== last + 1n) {
-    if (v?.nonConsecutiveOrder === 'ascending') c.pairs.push([last, offset])
-    else c.pairs.unshift([last, offset])
-  }
+  if (c.lastOffset !== null && offset !== c.lastOffset + 1n) c.pairs.unshift([c.lastOffset, offset])
+  if (c.lastOffset === null) c.firstTracked = offset
   c.lastOffset = offset
 }
 

@@ -106,11 +106,13 @@ export interface ScanOptions {
   onProgress?: (position: number) => void
   /** start framing at this file position instead of 0 (an index entry's position) */
   from?: number
+  /** a window buffer to use instead of a new one (at least `window` bytes): a dump worker scans many ranges in turn */
+  windowBuffer?: Buffer
 }
 
 export const DEFAULT_WINDOW = 8 * 1024 * 1024
 export const HEADER_ONLY_WINDOW = 64 * 1024
-const DEFAULT_MAX_BATCH = 1024 * 1024 * 1024
+export const DEFAULT_MAX_BATCH = 1024 * 1024 * 1024
 /** header-only scans: from this size on, skipping a batch's body with a separate read of the next header beats reading through it */
 const LARGE_BATCH = 16 * 1024
 
@@ -173,7 +175,10 @@ export class FrameScanner {
     const len = Math.min(Math.max(this.probe, b - a), this.end - a)
     let target: Buffer
     if (len <= this.windowSize) {
-      this.owned ??= Buffer.allocUnsafeSlow(Math.min(this.windowSize, Math.max(this.end, L.RECORD_BATCH_OVERHEAD)))
+      const given = this.opts.windowBuffer
+      this.owned ??= given !== undefined && given.length >= this.windowSize
+        ? given
+        : Buffer.allocUnsafeSlow(Math.min(this.windowSize, Math.max(this.end, L.RECORD_BATCH_OVERHEAD)))
       target = this.owned
     } else {
       target = Buffer.allocUnsafeSlow(len)
@@ -302,7 +307,8 @@ export class FrameScanner {
   }
 }
 
-function frameProblem (size: number, magic: number, total: number, maxBatch: number):
+/** Why an entry header cannot be right (undefined: it can); the one framing rule (also decode/frame-walk.ts). */
+export function frameProblem (size: number, magic: number, total: number, maxBatch: number):
 { code: 'BAD_LENGTH' | 'BAD_MAGIC', message: string } | undefined {
   if (size < L.MIN_RECORD_OVERHEAD) {
     return { code: 'BAD_LENGTH', message: `record size ${size} is smaller than the minimum record overhead (${L.MIN_RECORD_OVERHEAD})` }
