@@ -5,6 +5,8 @@ import type { CliContext, Writer } from './context.js'
 import { FdWriter } from './context.js'
 import { buildProgram } from './program.js'
 import { registerBuiltinParsers } from './parsers.js'
+import type { Finding } from '../analysis/findings.js'
+import { formatFinding } from '../format/finding-text.js'
 
 function colorLevel (env: Record<string, string | undefined>, isTTY: boolean, argv: string[]): 0 | 1 | 2 | 3 {
   if (argv.includes('--no-color') || argv.includes('--compat') || argv.includes('--json')) return 0
@@ -46,7 +48,20 @@ export async function main (argv: string[], ctx: CliContext = processContext(arg
     }
   }
   flushAll(ctx.stdout, ctx.stderr)
-  return code
+  return reportOutputFailure(ctx, code)
+}
+
+/**
+ * A failed write on stdout is its own clear case (exit 2), in the one finding format, naming the output
+ * and never the input. EPIPE is not a failure: `| head` closing the pipe is normal. A failed stderr
+ * cannot be reported anywhere; the exit code still tells.
+ */
+function reportOutputFailure (ctx: CliContext, code: number): number {
+  const err = ctx.stdout.failure
+  if (err === undefined) return code
+  const f: Finding = { severity: 'error', code: 'OUTPUT_WRITE_FAILED', file: '<stdout>', message: `write failed: ${err.message}` }
+  try { ctx.stderr.write(formatFinding(f) + '\n'); ctx.stderr.flush() } catch { /* nothing more can be said */ }
+  return Math.max(code, 2)
 }
 
 function flushAll (...ws: Writer[]): void {

@@ -10,6 +10,7 @@ import * as L from '../decode/layout.js'
 import { decodeLegacyEntry, decodeLegacyRecords } from '../decode/legacy.js'
 import { decodeRecords } from '../decode/records.js'
 import type { KafkaFile } from '../io/discover.js'
+import { describeFsError } from '../io/discover.js'
 import { FileSource, readSmallFile } from '../io/file-source.js'
 import { formatIndexEntry, formatTimeIndexEntry } from '../format/dump-text.js'
 import { toJson } from '../format/json-int64.js'
@@ -56,7 +57,7 @@ function openLog (file: KafkaFile, log: FindingLog): FileSource | undefined {
     return new FileSource(p)
   } catch (e) {
     log.add({ severity: 'warning', code: 'NO_SEGMENT', file: file.path,
-      message: `cannot verify against ${p}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` })
+      message: `cannot verify against ${p}: ${describeFsError(e)}` })
     return undefined
   }
 }

@@ -10,6 +10,7 @@ import { decodeRecords } from '../decode/records.js'
 import { decodeLegacyEntry, decodeLegacyRecords } from '../decode/legacy.js'
 import type { KafkaFile } from '../io/discover.js'
 import { FileSource } from '../io/file-source.js'
+import { InputError } from '../io/input-error.js'
 import { formatBatchLine, formatControlSuffix, formatLegacyBatchLine } from '../format/dump-text.js'
 import { batchJson, legacyBatchJson, recordJson, legacyRecordJson } from '../format/dump-json.js'
 import { toJson } from '../format/json-int64.js'
@@ -69,7 +70,8 @@ export function dumpLogFile (file: KafkaFile, opts: DumpOptions, cli: CliContext
   try {
     source = new FileSource(file.path)
   } catch (e) {
-    log.unusable(file.path, (e as Error).message)
+    if (e instanceof InputError) log.unusable(file.path, e.message, e.code, e.position)
+    else log.unusable(file.path, (e as Error).message)
     return summary
   }
   const progress = new Progress(cli, file.name, source.size, opts.progress)

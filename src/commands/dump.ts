@@ -2,6 +2,7 @@
 import { Chalk } from 'chalk'
 import type { CliContext } from '../cli/context.js'
 import { discover } from '../io/discover.js'
+import { InputError } from '../io/input-error.js'
 import { toJson } from '../format/json-int64.js'
 import type { PayloadParserFn } from '../format/payload-parsers.js'
 import { decoderParser, getPayloadParser } from '../format/payload-parsers.js'
@@ -48,7 +49,8 @@ export async function runDump (opts: DumpOptions, ctx: CliContext): Promise<numb
       }
     } catch (e) {
       const err = e as NodeJS.ErrnoException
-      if (typeof err.code === 'string' && /^E[A-Z]+$/.test(err.code)) log.unusable(file.path, `${err.code}: ${err.message}`)
+      if (e instanceof InputError) log.unusable(e.file, e.message, e.code, e.position)
+      else if (typeof err.code === 'string' && /^E[A-Z]+$/.test(err.code)) log.unusable(file.path, `${err.code}: ${err.message}`)
       else throw e
     }
   }

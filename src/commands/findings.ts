@@ -25,9 +25,9 @@ export class FindingLog {
   }
 
   /** unreadable input or bad usage: exit 2 */
-  unusable (file: string, message: string): void {
+  unusable (file: string, message: string, code = 'UNREADABLE', position?: number): void {
     this.exitCode = Math.max(this.exitCode, EXIT_USAGE)
-    const f: Finding = { severity: 'error', code: 'UNREADABLE', file, message }
+    const f: Finding = { severity: 'error', code, file, message, ...(position !== undefined ? { position } : {}) }
     this.all.push(f)
     if (this.json) this.ctx.stdout.write(toJson({ type: 'finding', ...f }) + '\n')
     this.ctx.stderr.write(formatFinding(f) + '\n')

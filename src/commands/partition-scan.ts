@@ -33,6 +33,8 @@ import { readOffsetCheckpoint } from '../io/checkpoints.js'
 import type { KafkaFile, PartitionDir } from '../io/discover.js'
 import { describeFsError, discover } from '../io/discover.js'
 import { FileSource, readSmallFile } from '../io/file-source.js'
+import { InputError } from '../io/input-error.js'
+import { fsPath } from '../io/raw-names.js'
 
 export interface ScannedPartition {
   dir: PartitionDir
@@ -221,7 +223,7 @@ function feed (ev: LogEvent, file: string, findings: Finding[], a: PartitionAnal
 }
 
 function listDir (dir: string): string[] {
-  try { return fs.readdirSync(dir) } catch { return [] }
+  try { return fs.readdirSync(fsPath(dir)) } catch { return [] }
 }
 
 function readTxnIndexes (dir: string, names: string[], findings: Finding[]): TxnIndexTable {
@@ -233,7 +235,7 @@ function readTxnIndexes (dir: string, names: string[], findings: Finding[]): Txn
       out.addFile(file, buf)
       if (buf.length % ABORTED_TXN_SIZE !== 0) findings.push({ severity: 'warning', code: 'TXNINDEX_PARTIAL_ENTRY', file, position: buf.length - (buf.length % ABORTED_TXN_SIZE), message: `${buf.length % ABORTED_TXN_SIZE} bytes after the last complete entry` })
     } catch (e) {
-      findings.push({ severity: 'error', code: 'UNREADABLE_FILE', file, message: describeFsError(e) })
+      findings.push({ severity: 'error', code: e instanceof InputError ? e.code : 'UNREADABLE_FILE', file, position: 0, message: describeFsError(e) })
     }
   }
   return out
@@ -252,7 +254,7 @@ function readSnapshots (dir: string, names: string[], findings: Finding[]): Snap
       out.push({ offset: BigInt(n.slice(0, 20)), file, producers: s.entries.map((e) => ({ producerId: e.producerId, producerEpoch: e.producerEpoch,
         coordinatorEpoch: e.coordinatorEpoch, currentTxnFirstOffset: e.currentTxnFirstOffset, lastTimestamp: e.timestamp, lastOffset: e.lastOffset })) })
     } catch (e) {
-      findings.push({ severity: 'warning', code: 'UNREADABLE_FILE', file, message: describeFsError(e) })
+      findings.push({ severity: 'warning', code: e instanceof InputError ? e.code : 'UNREADABLE_FILE', file, position: 0, message: describeFsError(e) })
     }
   }
   return out
@@ -297,6 +299,10 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
           if (feed(ev, f.path, findings, analyzer, scratch)) legacy = true
         }
       }
+    } catch (e) {
+      // the segment shrank while it was read: say so with its size now, and go on with the next one
+      if (!(e instanceof InputError)) throw e
+      findings.push({ severity: 'error', code: e.code, file: f.path, position: e.position, message: e.message })
     } finally { src.close() }
   }
   if (legacy) {

@@ -9,6 +9,7 @@ import { decodeRecords } from '../decode/records.js'
 import type { PartitionDir } from '../io/discover.js'
 import { describeFsError } from '../io/discover.js'
 import { FileSource } from '../io/file-source.js'
+import { InputError } from '../io/input-error.js'
 
 export function readTransactionLog (dir: PartitionDir): { records: TransactionStateRecord[], findings: Finding[] } {
   const records: TransactionStateRecord[] = []
@@ -34,6 +35,9 @@ export function readTransactionLog (dir: PartitionDir): { records: TransactionSt
           findings.push({ severity: 'error', code: e.code, file: f.path, position: e.position, message: e.message })
         }
       }
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e
+      findings.push({ severity: 'error', code: e.code, file: f.path, position: e.position, message: e.message })
     } finally { src.close() }
   }
   return { records, findings }
