@@ -27,6 +27,8 @@ async function main () {
   const rnd = prng(seed)
   const tally = new Tally()
   const where = new LocationTally()
+  // the inputs are GiBs: never leave them behind, even when interrupted
+  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => { fs.rmSync(root, { recursive: true, force: true }); process.exit(130) })
   console.log(`test:big: seed ${seed}, ${classes.length} classes, inputs under ${root} (deleted afterwards)`)
   try {
     for (const cls of classes) {

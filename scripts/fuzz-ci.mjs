@@ -48,7 +48,9 @@ async function main () {
     fs.writeFileSync(path.join(work, 'argv.txt'), `seed ${seed} ${key}\n${run.argv.join(' ')}\n`) // for a hang post-mortem
     const before = inputsOf.length > 0 ? snapshotInputs(inputsOf) : undefined
     const r = child ? await runAsChild(run) : await runInProcess(tsdump, run.argv)
-    const problems = judge(run, r, integrityOf(before, inputsOf), where)
+    report(key, run, r, judge(run, r, integrityOf(before, inputsOf), where), dir, child)
+  }
+  const report = (key, run, r, problems, dir, child) => {
     tally.add(key, r, problems)
     if (problems.some(([check]) => FAST[`${key}/${check}`] === undefined) && !failures.includes(key) && failures.length < 20) {
       const saved = save(dir, seed, runs)
@@ -61,6 +63,7 @@ async function main () {
   try {
     // every class at small scale
     for (const cls of CLASSES.filter((c) => c.tiers.includes('fast'))) {
+      const tc = Date.now()
       for (let i = 0; i < perClass; i++) {
         const dir = path.join(work, 'case')
         fs.rmSync(dir, { recursive: true, force: true })
@@ -69,11 +72,17 @@ async function main () {
         made++
         const childOnly = c.runs.some((r) => r.childOnly === true)
         if (childOnly && i >= 3) continue // child runs cost ~0.3 s each: a few instances are enough
+        // inputs are checked around every run of the first instance, then around all runs of each one
+        // (hashing multi-GiB sparse files costs more than the runs)
+        const before = i > 0 && c.inputs.length > 0 ? snapshotInputs(c.inputs) : undefined
         for (const run of c.runs) {
           run.setup?.()
-          await one(`${cls.name}:${run.label}`, run, dir, c.inputs, run.childOnly === true || (i === 0 && run.during === undefined))
+          await one(`${cls.name}:${run.label}`, run, dir, i === 0 ? c.inputs : [], run.childOnly === true || (i === 0 && run.during === undefined))
         }
+        const w = integrityOf(before, c.inputs)
+        if (before !== undefined) report(`${cls.name}:all-runs`, { argv: c.runs.at(-1).argv }, { seconds: 0 }, w === undefined ? [] : [['writes', w]], dir, false)
       }
+      console.log(`fuzz-ci: ${cls.name}: ${perClass} inputs in ${((Date.now() - tc) / 1000).toFixed(1)} s`)
     }
     // random and mutated Kafka files until the input count is reached
     const seeds = loadSeeds([path.resolve(REPO, '../shared/corpus'), path.join(REPO, 'fixtures/broker')])

@@ -91,15 +91,29 @@ function bombBatch (file, bytes) {
   fs.writeFileSync(file, batch({ count: 1000, codec: 1 }, section))
 }
 
-/** Transactions of one small data batch + COMMIT each, until `bytes`; distinct producer ids when `distinctPids`. */
+/**
+ * Transactions of one small data batch + COMMIT each, until `bytes`; distinct producer ids when
+ * `distinctPids`. baseOffset is outside the CRC, so one template per producer is patched and reused.
+ */
 function transactions (file, bytes, distinctPids) {
   const w = new FileWriter(file)
+  const templates = new Map()
+  const pair = (pid) => {
+    let t = templates.get(pid)
+    if (t === undefined) {
+      const o = { producerId: pid, producerEpoch: 0, baseSequence: 0, transactional: true, count: 1 }
+      const data = batch(o, record({ value: Buffer.from('v'), offsetDelta: 0 }))
+      t = { bytes: Buffer.concat([data, marker({ producerId: pid, producerEpoch: 0 }, 1)]), markerAt: data.length }
+      if (!distinctPids) templates.set(pid, t)
+    }
+    return t
+  }
   let off = 0
   for (let i = 0; w.pos + w.n < bytes; i++) {
-    const pid = distinctPids ? 1000 + i : 1000 + (i % 8)
-    const o = { baseOffset: off, producerId: pid, producerEpoch: 0, baseSequence: 0, transactional: true, count: 1, baseTimestamp: 1700000000000 + i }
-    w.write(batch(o, record({ value: Buffer.from('v'), offsetDelta: 0 })))
-    w.write(marker({ baseOffset: off + 1, producerId: pid, producerEpoch: 0, baseTimestamp: 1700000000000 + i }, 1))
+    const t = pair(distinctPids ? 1000 + i : 1000 + (i % 8))
+    t.bytes.writeBigInt64BE(BigInt(off), 0)
+    t.bytes.writeBigInt64BE(BigInt(off + 1), t.markerAt)
+    w.write(t.bytes)
     off += 2
   }
   w.close()
@@ -118,13 +132,24 @@ function smallBatches (file, n, { gap = 0, badCrc = false } = {}) {
   return positions
 }
 
-/** A legacy magic-1 gzip wrapper of `n` inner messages (relative inner offsets, wrapper offset = the last). */
+/**
+ * A legacy magic-1 gzip wrapper of `n` inner messages (relative inner offsets, wrapper offset = the
+ * last). The offset is outside a legacy message's CRC, so one encoded message is copied and patched.
+ */
 function legacyWrapper (file, n, { badInnerCrcAt = -1, descending = false } = {}) {
+  const good = legacyMessage({ offset: 0, value: Buffer.from('m') })
+  const bad = legacyMessage({ offset: 0, value: Buffer.from('m'), badCrc: true })
   const members = []
+  const per = 100_000
+  const part = Buffer.alloc(per * good.length)
   for (let i = 0; i < n;) {
-    const part = []
-    for (let k = 0; k < 100_000 && i < n; k++, i++) part.push(legacyMessage({ offset: descending ? n - 1 - i : i, value: Buffer.from('m'), badCrc: i === badInnerCrcAt }))
-    members.push(gzipSync(Buffer.concat(part), { level: 9 }))
+    let k = 0
+    for (let j = 0; j < per && i < n; j++, i++) {
+      (i === badInnerCrcAt ? bad : good).copy(part, k)
+      part.writeBigInt64BE(BigInt(descending ? n - 1 - i : i), k)
+      k += good.length
+    }
+    members.push(gzipSync(part.subarray(0, k), { level: 9 }))
   }
   fs.writeFileSync(file, legacyMessage({ offset: n - 1, codec: 1, value: Buffer.concat(members) }))
 }

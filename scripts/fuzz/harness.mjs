@@ -29,7 +29,7 @@ export async function runInProcess (main, argv) {
 
 export async function runAsChild (run, opts = {}) {
   const r = await runChild({ argv: run.argv, stdout: run.stdout === 'full' ? 'full' : run.argv.includes('--json') ? 'capture' : (run.stdout ?? 'capture'), stderr: run.stderr === 'full' ? 'full' : 'capture',
-    timeoutSeconds: opts.timeoutSeconds ?? LIMITS.seconds, killRssMiB: opts.killRssMiB ?? 1536,
+    timeoutSeconds: opts.timeoutSeconds ?? LIMITS.hangSeconds, killRssMiB: opts.killRssMiB ?? 1536,
     ...(run.during !== undefined ? { during: run.during } : {}) })
   return { ...r, mode: 'child' }
 }
@@ -43,7 +43,8 @@ export function judge (run, r, integrity, locationTally) {
     const c = crashProblem(r.code, r.stderr ?? '')
     if (c !== undefined) out.push([/out of memory/.test(c) ? 'rss' : 'crash', c])
   }
-  if (r.seconds > LIMITS.seconds && !out.some(([k]) => k === 'time')) out.push(['time', `${r.seconds.toFixed(1)} s`])
+  const seconds = r.mode === 'child' && Number.isFinite(r.cpuSeconds) ? r.cpuSeconds : r.seconds
+  if (seconds > LIMITS.seconds && !out.some(([k]) => k === 'time')) out.push(['time', `${seconds.toFixed(1)} s${r.mode === 'child' ? ' CPU' : ''}`])
   if (r.rssMiB !== undefined && r.rssMiB > LIMITS.rssMiB && !out.some(([k]) => k === 'rss')) out.push(['rss', `${Math.round(r.rssMiB)} MiB peak RSS`])
   if (integrity !== undefined) out.push(['writes', integrity])
   if (run.expect !== undefined && r.thrown === undefined && r.killed === undefined) {

@@ -171,7 +171,7 @@ describe('links, FIFOs and permissions', () => {
     expect(findings(r.stderr)).toMatchObject([{ code: 'UNREADABLE', message: expect.stringContaining('FIFO (named pipe), not a regular file or directory') }])
     const viaDir = await run([p])
     expect(viaDir.code).toBe(2)
-    expect(viaDir.stderr).toMatch(/Ignoring .*00000000000000000000\.log: not a regular file/)
+    expect(viaDir.stderr).toMatch(/Ignoring .*00000000000000000000\.log: a FIFO \(named pipe\), not a regular file/)
   })
 
   // Root bypasses file permissions, and these tests usually run as root. Then the effective uid of this
