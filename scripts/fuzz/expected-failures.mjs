@@ -16,7 +16,29 @@ export const FAST = {
 }
 
 /** The big tier (npm run test:big): the sizes of the issue. */
+const whole = 'a batch larger than the window is read whole (CRC, decompression, record decode): streaming batch'
 export const BIG = {
+  'huge-batch:shallow/rss': `512 MiB batch: ${whole}`,
+  'huge-batch:print-data-log/rss': `512 MiB batch: ${whole}, and the value is decoded as one string`,
+  'huge-batch:json-deep/rss': `512 MiB batch: ${whole}`,
+  'many-records:deep/rss': `10 M records: ${whole}; records decoded into a list`,
+  'gzip-batch:deep/rss': '250 MB gzip batch decompressed in one piece: streaming decompression',
+  'decompression-bomb:deep/rss': 'the 256 MiB decompression budget is itself above the 128 MiB promise: streaming decompression',
+  'small-transactions:txns/rss': '1 GiB of small transactions: txns keeps one record per transaction',
+  'small-transactions:txns---json/rss': '1 GiB of small transactions: txns keeps one record per transaction',
+  'many-producers:txns/rss': '1 M producer ids: txns keeps per-producer state and runs',
+  'many-producers:txns---json/rss': '1 M producer ids: txns keeps per-producer state and runs',
+  'bad-crc-batches:dump/rss': '1 M CRC findings kept until exit: findings written as they occur, counts kept',
+  'bad-crc-batches:json/rss': '1 M CRC findings kept until exit: findings written as they occur, counts kept',
+  'resync:dump/time': 'resync CRC-checks a 1 MiB candidate at every third byte: bound the work per skipped byte',
+  'timeindex-beyond-log:verify/time': 'every .timeindex entry past the log end rescans the log from 0',
+  'offset-gaps-400k:deep/time': 'the non-consecutive offsets list grows with unshift, unbounded',
+  'legacy-big-wrapper:deep/rss': '250,000 inner messages of a legacy wrapper held at once',
+  'legacy-huge-wrapper:deep/rss': '7.7 M inner messages of a legacy wrapper held at once',
+  'index-mismatches:verify-index-only/rss': '200,000 index mismatches kept (and unshifted) for the Kafka-style list',
+  'legacy-inner-bad-crc:deep/expect': FAST['legacy-inner-bad-crc:deep/expect'],
+  'legacy-descending-inner:deep/expect': FAST['legacy-descending-inner:deep/expect'],
+  ...Object.fromEntries(Object.entries(FAST).filter(([k]) => k.startsWith('warnings-exit:'))),
 }
 
 /** Finding codes still printed in --json without a location (file + position, or partition + offsets). */

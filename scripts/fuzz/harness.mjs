@@ -45,7 +45,8 @@ export function judge (run, r, integrity, locationTally) {
   }
   const seconds = r.mode === 'child' && Number.isFinite(r.cpuSeconds) ? r.cpuSeconds : r.seconds
   if (seconds > LIMITS.seconds && !out.some(([k]) => k === 'time')) out.push(['time', `${seconds.toFixed(1)} s${r.mode === 'child' ? ' CPU' : ''}`])
-  if (r.rssMiB !== undefined && r.rssMiB > LIMITS.rssMiB && !out.some(([k]) => k === 'rss')) out.push(['rss', `${Math.round(r.rssMiB)} MiB peak RSS`])
+  // a run killed for time has only a partial RSS: judging it would make the verdict depend on the load
+  if (r.rssMiB !== undefined && r.rssMiB > LIMITS.rssMiB && !out.some(([k]) => k === 'rss' || k === 'time')) out.push(['rss', `${Math.round(r.rssMiB)} MiB peak RSS`])
   if (integrity !== undefined) out.push(['writes', integrity])
   if (run.expect !== undefined && r.thrown === undefined && r.killed === undefined) {
     const e = run.expect(r)
