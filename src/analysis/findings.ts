@@ -60,8 +60,13 @@ export const FINDING_SEVERITY = {
   TXNINDEX_OUTSIDE_SCAN: 'info',
   TXN_STARTED_BEFORE_SCAN: 'info',
   TXNINDEX_UNEXPECTED_ENTRY: 'error',
-  // input that cannot be used at all
+  // input that cannot be used at all (exit 2, see UNREADABLE_CODES)
   UNREADABLE: 'error',
+  NOT_REGULAR_FILE: 'error',
+  FILE_TOO_LARGE: 'error',
+  FILE_CHANGED: 'error',
+  // output
+  OUTPUT_WRITE_FAILED: 'error',
 } as const satisfies Record<string, Severity>
 
 export type FindingCode = keyof typeof FINDING_SEVERITY
@@ -97,9 +102,15 @@ export const EXIT_OK = 0
 export const EXIT_FINDINGS = 1
 export const EXIT_USAGE = 2
 
+/**
+ * Input that could not be read at all (or output that could not be written): exit 2 from every command,
+ * whether `dump` or `reconcile`/`txns`/`lso` meets it.
+ */
+export const UNREADABLE_CODES: ReadonlySet<FindingCode> = new Set<FindingCode>(['UNREADABLE', 'NOT_REGULAR_FILE', 'FILE_TOO_LARGE', 'FILE_CHANGED', 'OUTPUT_WRITE_FAILED'])
+
 /** The exit-code rule, the only one: unusable input -> 2; errors or warnings in the data -> 1; info only -> 0. */
 export function exitCodeOf (f: Pick<Finding, 'code' | 'severity'>): number {
-  if (f.code === 'UNREADABLE') return EXIT_USAGE
+  if (UNREADABLE_CODES.has(f.code)) return EXIT_USAGE
   return f.severity === 'info' ? EXIT_OK : EXIT_FINDINGS
 }
 

@@ -11,6 +11,7 @@ import { scanFrames } from '../decode/frame-scanner.js'
 import { decodeLegacyEntry, decodeLegacyRecords } from '../decode/legacy.js'
 import { decodeRecords } from '../decode/records.js'
 import type { KafkaFile } from '../io/discover.js'
+import { describeFsError } from '../io/discover.js'
 import { FileSource, readSmallFile } from '../io/file-source.js'
 import type { DumpOptions } from './dump-options.js'
 import type { FindingLog } from './findings.js'
@@ -58,7 +59,7 @@ function openLog (file: KafkaFile, log: FindingLog): FileSource | undefined {
     return new FileSource(p)
   } catch (e) {
     log.add({ severity: 'warning', code: 'NO_SEGMENT', file: file.path,
-      message: `cannot verify against ${p}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` })
+      message: `cannot verify against ${p}: ${describeFsError(e)}` })
     return undefined
   }
 }

@@ -15,6 +15,7 @@ import { decodeRecords } from '../decode/records.js'
 import type { DumpPrinter } from '../format/printer.js'
 import type { KafkaFile } from '../io/discover.js'
 import { FileSource } from '../io/file-source.js'
+import { InputError } from '../io/input-error.js'
 import type { DumpOptions } from './dump-options.js'
 import type { FindingLog } from './findings.js'
 import { Progress } from './progress.js'
@@ -49,7 +50,8 @@ export function dumpLogFile (file: KafkaFile, opts: DumpOptions, cli: CliContext
   try {
     source = new FileSource(file.path)
   } catch (e) {
-    log.unusable(file.path, (e as Error).message)
+    if (e instanceof InputError) log.unusable(file.path, e.message, e.code, e.position)
+    else log.unusable(file.path, (e as Error).message)
     return summary
   }
   const progress = new Progress(cli, file.name, source.size, opts.progress)

@@ -24,6 +24,8 @@ import { readOffsetCheckpoint } from '../io/checkpoints.js'
 import type { KafkaFile, PartitionDir } from '../io/discover.js'
 import { describeFsError, discover } from '../io/discover.js'
 import { FileSource, readSmallFile } from '../io/file-source.js'
+import { InputError } from '../io/input-error.js'
+import { fsPath } from '../io/raw-names.js'
 
 export interface ScannedPartition {
   dir: PartitionDir
@@ -78,7 +80,7 @@ function feed (ev: LogEvent, file: string, findings: Finding[], a: PartitionAnal
 }
 
 function listDir (dir: string): string[] {
-  try { return fs.readdirSync(dir) } catch { return [] }
+  try { return fs.readdirSync(fsPath(dir)) } catch { return [] }
 }
 
 function readTxnIndexes (dir: string, names: string[], findings: Finding[]): TxnIndexTable {
@@ -90,7 +92,7 @@ function readTxnIndexes (dir: string, names: string[], findings: Finding[]): Txn
       out.addFile(file, buf)
       if (buf.length % ABORTED_TXN_SIZE !== 0) findings.push({ severity: 'warning', code: 'TXNINDEX_PARTIAL_ENTRY', file, position: buf.length - (buf.length % ABORTED_TXN_SIZE), message: `${buf.length % ABORTED_TXN_SIZE} bytes after the last complete entry` })
     } catch (e) {
-      findings.push(finding('UNREADABLE', describeFsError(e), { file }))
+      findings.push(finding(e instanceof InputError ? e.code : 'UNREADABLE', describeFsError(e), { file, position: 0 }))
     }
   }
   return out
@@ -114,7 +116,7 @@ function readSnapshots (dir: string, names: string[], findings: Finding[]): Snap
       out.push({ offset: BigInt(n.slice(0, 20)), file, producers: s.entries.map((e) => ({ producerId: e.producerId, producerEpoch: e.producerEpoch,
         coordinatorEpoch: e.coordinatorEpoch, currentTxnFirstOffset: e.currentTxnFirstOffset, lastTimestamp: e.timestamp, lastOffset: e.lastOffset })) })
     } catch (e) {
-      findings.push(finding('UNREADABLE', describeFsError(e), { file }))
+      findings.push(finding(e instanceof InputError ? e.code : 'UNREADABLE', describeFsError(e), { file, position: 0 }))
     }
   }
   return out
@@ -147,7 +149,7 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
   for (const f of logs) {
     let src: FileSource
     try { src = new FileSource(f.path) } catch (e) {
-      findings.push(finding('UNREADABLE', describeFsError(e), { file: f.path }))
+      findings.push(finding(e instanceof InputError ? e.code : 'UNREADABLE', describeFsError(e), { file: f.path, position: 0 }))
       continue
     }
     try {
@@ -159,6 +161,10 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
           if (feed(ev, f.path, findings, analyzer, scratch)) legacy = true
         }
       }
+    } catch (e) {
+      // the segment shrank while it was read: say so with its size now, and go on with the next one
+      if (!(e instanceof InputError)) throw e
+      findings.push(finding(e.code, e.message, { file: f.path, position: e.position }))
     } finally { src.close() }
   }
   if (legacy) {
