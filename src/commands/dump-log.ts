@@ -2,12 +2,15 @@
 // findings, and emits batches and records to the run's printer (format/printer.ts DumpPrinter).
 import * as path from 'node:path'
 import type { CliContext } from './context.js'
+import { finding } from '../analysis/findings.js'
+import { OffsetPairs } from '../analysis/offset-pairs.js'
 import { corruptFinding, tailFinding } from '../analysis/log-findings.js'
 import type { LogSummary } from '../analysis/log-summary.js'
 import { newSummary } from '../analysis/log-summary.js'
 import type { BatchHeader } from '../decode/batch-header.js'
 import { DecodeError } from '../decode/errors.js'
 import { ATTRIBUTES_OFFSET, COMPRESSION_CODEC_MASK, CONTROL_FLAG_MASK, LOG_OVERHEAD, RECORDS_COUNT_OFFSET, SIZE_OFFSET } from '../decode/layout.js'
+import type { LegacyEntry, LegacyRecord } from '../decode/legacy.js'
 import { decodeLegacyEntry, decodeLegacyRecords } from '../decode/legacy.js'
 import type { LegacyFrame, V2Batch } from '../decode/log-reader.js'
 import { decodeControlRecord, readLog } from '../decode/log-reader.js'
@@ -20,9 +23,12 @@ import type { DumpOptions } from './dump-options.js'
 import type { FindingLog } from './findings.js'
 import { Progress } from './progress.js'
 
+/** tsdump's own text lists the newest 10,000 offset gaps of a file and counts the rest (--compat lists all, as Kafka does) */
+export const LISTED_GAPS = 10_000
+
 export interface RunState {
   /** deep iteration: (prev, next) offset pairs per absolute path, printed to stderr at the end */
-  nonConsecutive: Map<string, Array<[bigint, bigint]>>
+  nonConsecutive: Map<string, OffsetPairs>
 }
 
 interface Ctx {
@@ -33,7 +39,7 @@ interface Ctx {
   printer: DumpPrinter
   summary: LogSummary
   lastOffset: bigint | null
-  pairs: Array<[bigint, bigint]>
+  pairs: OffsetPairs
   /** code@position of findings already reported: a control batch's first record is decoded by readLog and again in deep mode */
   reported: Set<string>
 }
@@ -55,7 +61,7 @@ export function dumpLogFile (file: KafkaFile, opts: DumpOptions, cli: CliContext
     return summary
   }
   const progress = new Progress(cli, file.name, source.size, opts.progress)
-  const ctx: Ctx = { file, opts, cli, log, printer, summary, lastOffset: null, pairs: [], reported: new Set() }
+  const ctx: Ctx = { file, opts, cli, log, printer, summary, lastOffset: null, pairs: new OffsetPairs(opts.compat ? undefined : LISTED_GAPS), reported: new Set() }
   let validBytes = 0
   let tailBytes = 0
   try {
@@ -171,9 +177,12 @@ function onLegacy (f: LegacyFrame, c: Ctx): void {
   if (!opts.deep) return
   try {
     let inner = 0
+    let prev: bigint | undefined
     for (const r of decodeLegacyRecords(e, limits(opts))) {
       // a compressed wrapper counts as its inner messages once they are known
       if (inner++ > 0) c.summary.records++
+      if (e.compression !== 0) checkInner(e, r, inner - 1, prev, c)
+      prev = r.offset
       trackOffset(r.offset, c)
       c.printer.legacyRecord(e, r, c.file)
     }
@@ -183,9 +192,26 @@ function onLegacy (f: LegacyFrame, c: Ctx): void {
   }
 }
 
+/**
+ * An inner message of a compressed legacy wrapper: its own CRC (the wrapper's covers only the compressed
+ * bytes) and the order of the inner offsets. Positions inside the decompressed value are not file
+ * positions, so the finding names the wrapper's position and the inner message's index.
+ */
+function checkInner (e: LegacyEntry, r: LegacyRecord, index: number, prev: bigint | undefined, c: Ctx): void {
+  if (!r.crcValid) {
+    c.summary.crcFailures++
+    c.log.add(finding('CRC_MISMATCH', `legacy wrapper (offset ${e.offset}): inner message ${index} (offset ${r.offset}): crc stored ${r.crc} does not match its content`,
+      { file: c.file.path, position: e.position }))
+  }
+  if (prev !== undefined && r.offset <= prev) {
+    c.log.add(finding('OFFSETS_NOT_INCREASING', `legacy wrapper (offset ${e.offset}): inner message ${index} has offset ${r.offset}, not above the previous ${prev}`,
+      { file: c.file.path, position: e.position }))
+  }
+}
+
 function trackOffset (offset: bigint, c: Ctx): void {
   if (c.opts.controlOnly) return // not every record is decoded, so gaps would be false
-  if (c.lastOffset !== null && offset !== c.lastOffset + 1n) c.pairs.unshift([c.lastOffset, offset])
+  if (c.lastOffset !== null && offset !== c.lastOffset + 1n) c.pairs.push(c.lastOffset, offset)
   c.lastOffset = offset
 }
 

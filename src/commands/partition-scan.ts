@@ -179,14 +179,14 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
 }
 
 /**
- * Resolve paths to partitions that have .log files. `unusable` holds one message per path that could not
+ * Resolve paths to partitions that have .log files. `unusable` holds one UNREADABLE finding per path that could not
  * be used (the commands then exit 2).
  */
-export function resolvePartitions (paths: string[]): { partitions: PartitionDir[], unusable: string[] } {
+export function resolvePartitions (paths: string[]): { partitions: PartitionDir[], unusable: Finding[] } {
   const d = discover(paths)
-  const unusable = d.problems.map((p) => `${p.path}: ${p.message}`)
+  const unusable = d.problems.map((p) => finding('UNREADABLE', p.message, { file: p.path, position: 0 }))
   if (unusable.length > 0) return { partitions: [], unusable }
   const partitions = d.partitions.filter((p) => p.files.some((f) => f.kind === 'log'))
-  if (partitions.length === 0) return { partitions, unusable: [`no .log segment files found in ${paths.join(', ')}`] }
+  if (partitions.length === 0) return { partitions, unusable: paths.map((p) => finding('UNREADABLE', 'no .log segment files found', { file: p, position: 0 })) }
   return { partitions, unusable }
 }
