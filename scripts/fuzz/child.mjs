@@ -16,6 +16,14 @@ const CAPTURE_MAX = 64 << 20
 function childPid (pid) {
   try { return Number(fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/)[0]) || undefined } catch { return undefined }
 }
+/** user+sys CPU seconds of `pid` so far (/proc/<pid>/stat fields 14 and 15, in clock ticks of 1/100 s) */
+function cpuSecondsOf (pid) {
+  try {
+    const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const rest = f.slice(f.lastIndexOf(')') + 2).split(' ') // the command name may hold spaces
+    return (Number(rest[11]) + Number(rest[12])) / 100
+  } catch { return 0 }
+}
 function statusKiB (pid, field) {
   try {
     const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))
@@ -33,7 +41,7 @@ export function hasOpen (pid, file) {
 
 /**
  * @param {{ argv: string[], stdout?: 'capture'|'null'|'full', stderr?: 'capture'|'full', timeoutSeconds?: number,
- *           killRssMiB?: number, during?: (pid: number) => Promise<void>, env?: object }} o
+ *           cpuLimitSeconds?: number, killRssMiB?: number, during?: (pid: number) => Promise<void>, env?: object }} o
  * @returns {Promise<{ code: number, signal: string|null, seconds: number, cpuSeconds: number, rssMiB: number,
  *           stdout: string, stdoutCut: boolean, stderr: string, killed?: string }>}
  */
@@ -63,6 +71,9 @@ export async function runChild (o) {
     hwm = Math.max(hwm, statusKiB(pid, 'VmHWM'))
     const ms = Number(process.hrtime.bigint() - t0) / 1e6
     if (killed === undefined && ms > limitMs) killed = `killed after ${o.timeoutSeconds ?? 60} s`
+    // the issue's limit is CPU time (wall time on a shared machine measures the neighbours): a run past it
+    // has failed already, so stop it there instead of letting it run to the wall-clock hang limit
+    if (killed === undefined && o.cpuLimitSeconds !== undefined && cpuSecondsOf(pid) > o.cpuLimitSeconds) killed = `killed after ${o.cpuLimitSeconds} s CPU`
     if (killed === undefined && statusKiB(pid, 'VmRSS') > ceiling) killed = `killed at ${Math.round(ceiling / 1024)} MiB RSS`
     if (killed !== undefined) { try { process.kill(pid, 'SIGKILL') } catch { /* gone */ } }
   }, 50)

@@ -27,9 +27,4 @@ export const BIG = {
 }
 
 /** Finding codes still printed in --json without a location (file + position, or partition + offsets). */
-export const UNLOCATED_CODES = [
-  // partition-level findings: need `partition` and the offsets as --json fields
-  'CONSUMER_VIEW_DIFFERS', 'TXNINDEX_MISSING_ENTRY', 'HIGH_WATERMARK_BEYOND_LOG_END', 'TXNINDEX_NOT_CHECKED', 'LEGACY_ENTRIES',
-  // file-level findings: need a position (0 for the whole file)
-  'SNAPSHOT_INVALID', 'NO_SEGMENT', 'NAME_NOT_OFFSET',
-]
+export const UNLOCATED_CODES = []

@@ -82,20 +82,45 @@ interface FindingOf<C extends FindingCode> {
   file?: string
   /** absolute byte position in `file` */
   position?: number
+  /** a partition-level finding (reconcile, txns, lso): the partition, `topic-partition` */
+  partition?: string
+  /** and the offsets it is about: [firstOffset, lastOffset] */
+  firstOffset?: bigint
+  lastOffset?: bigint
   message: string
 }
 
 /** One finding: `severity` is tied to `code` by the catalogue. */
 export type Finding = { [C in FindingCode]: FindingOf<C> }[FindingCode]
 
-export interface FindingPlace { file?: string | undefined, position?: number | undefined }
+export interface FindingPlace {
+  file?: string | undefined
+  position?: number | undefined
+  firstOffset?: bigint | undefined
+  lastOffset?: bigint | undefined
+}
 
 /** A finding with the catalogue's severity for `code`. */
 export function finding (code: FindingCode, message: string, at: FindingPlace = {}): Finding {
   const f = { severity: FINDING_SEVERITY[code], code, message } as Finding
   if (at.file !== undefined) f.file = at.file
   if (at.position !== undefined) f.position = at.position
+  if (at.firstOffset !== undefined) f.firstOffset = at.firstOffset
+  if (at.lastOffset !== undefined) f.lastOffset = at.lastOffset
   return f
+}
+
+/**
+ * Every finding can be located: one without a file and byte position is about the partition, so it gets
+ * the partition's label and, unless it already names the offsets it is about, the offsets scanned.
+ */
+export function locatePartitionFindings (findings: readonly Finding[], partition: string, firstOffset: bigint, lastOffset: bigint): void {
+  for (const f of findings) {
+    if (f.file !== undefined && f.position !== undefined) continue
+    f.partition = partition
+    if (f.firstOffset === undefined) f.firstOffset = firstOffset
+    if (f.lastOffset === undefined) f.lastOffset = lastOffset
+  }
 }
 
 export const EXIT_OK = 0

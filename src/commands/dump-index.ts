@@ -59,7 +59,7 @@ function openLog (file: KafkaFile, log: FindingLog): FileSource | undefined {
   try {
     return new FileSource(p)
   } catch (e) {
-    log.add({ severity: 'warning', code: 'NO_SEGMENT', file: file.path,
+    log.add({ severity: 'warning', code: 'NO_SEGMENT', file: file.path, position: 0,
       message: `cannot verify against ${p}: ${describeFsError(e)}` })
     return undefined
   }

@@ -50,7 +50,7 @@ export function dumpLogFile (file: KafkaFile, opts: DumpOptions, cli: CliContext
   const summary = newSummary(file.path)
   printer.logStart(file)
   if (file.baseOffset === null && file.kind === 'log') {
-    log.add({ severity: 'info', code: 'NAME_NOT_OFFSET', file: file.path, message: 'file name is not a base offset; read anyway' })
+    log.add({ severity: 'info', code: 'NAME_NOT_OFFSET', file: file.path, position: 0, message: 'file name is not a base offset; read anyway' })
   }
   let source: FileSource
   try {

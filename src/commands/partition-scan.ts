@@ -8,7 +8,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { Finding } from '../analysis/findings.js'
-import { finding } from '../analysis/findings.js'
+import { finding, locatePartitionFindings } from '../analysis/findings.js'
 import { corruptFinding, decodeFinding, tailFinding } from '../analysis/log-findings.js'
 import type { PartitionReport } from '../analysis/partition-analyzer.js'
 import { PartitionAnalyzer } from '../analysis/partition-analyzer.js'
@@ -175,6 +175,7 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
   for (const f of snapshotFindings) findings.push(f)
   const lastSegmentBaseOffset = bases.length === 0 ? null : bases.reduce((a, b) => (b > a ? b : a))
   const report = analyzer.finish(lastSegmentBaseOffset, findings)
+  locatePartitionFindings(report.findings, label, report.firstScannedOffset, report.logEndOffset)
   return { dir, label, snapshots, report }
 }
 
