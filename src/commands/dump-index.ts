@@ -13,7 +13,7 @@ import { decodeRecords } from '../decode/records.js'
 import { OffsetPairs } from '../analysis/offset-pairs.js'
 import type { KafkaFile } from '../io/discover.js'
 import { describeFsError } from '../io/discover.js'
-import { FileSource, readSmallFile } from '../io/file-source.js'
+import { entryWindows, FileSource, readSmallFile } from '../io/file-source.js'
 import type { DumpOptions } from './dump-options.js'
 import type { FindingLog } from './findings.js'
 
@@ -66,18 +66,23 @@ function openLog (file: KafkaFile, log: FindingLog): FileSource | undefined {
 }
 
 export function dumpOffsetIndex (file: KafkaFile, opts: DumpOptions, printer: DumpPrinter, log: FindingLog, state: IndexRunState): void {
-  const buf = readSmallFile(file.path)
+  // read in windows, never whole: any size works (a sparse multi-GiB index ends at its first zero entry)
+  const src = new FileSource(file.path)
+  try { dumpOffsetIndexFrom(src, file, opts, printer, log, state) } finally { src.close() }
+}
+
+function dumpOffsetIndexFrom (src: FileSource, file: KafkaFile, opts: DumpOptions, printer: DumpPrinter, log: FindingLog, state: IndexRunState): void {
   const base = file.baseOffset ?? 0n
-  const entries = Math.floor(buf.length / OFFSET_INDEX_ENTRY_SIZE)
+  const entries = Math.floor(src.size / OFFSET_INDEX_ENTRY_SIZE)
   if (entries === 0) { printer.indexEmpty(file); return }
-  if (opts.indexSanityCheck) { sanityOffsetIndex(file, buf, base, printer, log); return }
+  if (opts.indexSanityCheck) { sanityOffsetIndex(file, src, base, printer, log); return }
   const seg = openLog(file, log)
   // only kafka-dump-log's closing block (--compat) lists them; tsdump's text has a finding per entry
   const mismatches = new OffsetPairs(opts.compat ? undefined : 0)
   try {
     let prev: OffsetIndexEntry | undefined
     // entries are decoded one at a time (never all held: 200 k mismatching entries were 300 MiB)
-    for (const e of decodeOffsetIndex(buf, base)) {
+    for (const e of entryWindows(src, OFFSET_INDEX_ENTRY_SIZE, (w, first) => decodeOffsetIndex(w, base, first))) {
       if (seg !== undefined) {
         const b = batchAt(seg, e.position, opts.maxMessageSize)
         if (typeof b === 'string') {
@@ -105,18 +110,18 @@ export function dumpOffsetIndex (file: KafkaFile, opts: DumpOptions, printer: Du
   }
 }
 
-function sanityOffsetIndex (file: KafkaFile, buf: Buffer, base: bigint, printer: DumpPrinter, log: FindingLog): void {
+function sanityOffsetIndex (file: KafkaFile, src: FileSource, base: bigint, printer: DumpPrinter, log: FindingLog): void {
   // OffsetIndex.sanityCheck: entries != 0 && lastOffset < baseOffset, or a length not a multiple of 8
-  const n = Math.floor(buf.length / OFFSET_INDEX_ENTRY_SIZE)
-  const lastRel = n > 0 ? buf.readInt32BE((n - 1) * 8) : 0
+  const n = Math.floor(src.size / OFFSET_INDEX_ENTRY_SIZE)
+  const lastRel = n > 0 ? src.readAt((n - 1) * 8, 4).readInt32BE(0) : 0
   const last = base + BigInt(lastRel)
-  if (buf.length % OFFSET_INDEX_ENTRY_SIZE !== 0) {
-    log.add({ severity: 'error', code: 'INDEX_CORRUPT', file: file.path, position: n * OFFSET_INDEX_ENTRY_SIZE, message: `index file size ${buf.length} is not a multiple of ${OFFSET_INDEX_ENTRY_SIZE}` })
+  if (src.size % OFFSET_INDEX_ENTRY_SIZE !== 0) {
+    log.add({ severity: 'error', code: 'INDEX_CORRUPT', file: file.path, position: n * OFFSET_INDEX_ENTRY_SIZE, message: `index file size ${src.size} is not a multiple of ${OFFSET_INDEX_ENTRY_SIZE}` })
   } else if (last < base) {
     log.add({ severity: 'error', code: 'INDEX_CORRUPT', file: file.path, position: (n - 1) * OFFSET_INDEX_ENTRY_SIZE, message: `last offset ${last} is below the base offset ${base}` })
   } else {
     let entries = 0
-    for (const _ of decodeOffsetIndex(buf, base)) entries++
+    for (const _ of entryWindows(src, OFFSET_INDEX_ENTRY_SIZE, (w, first) => decodeOffsetIndex(w, base, first))) entries++
     printer.sanityPassed(file, entries)
   }
 }
@@ -143,9 +148,13 @@ function lookup (idx: Buffer, entries: number, base: bigint, target: bigint): nu
 interface ScanCursor { from: number, pos: number, maxLast: bigint, ended: boolean }
 
 export function dumpTimeIndex (file: KafkaFile, opts: DumpOptions, printer: DumpPrinter, log: FindingLog, state: IndexRunState): void {
-  const buf = readSmallFile(file.path)
+  const src = new FileSource(file.path)
+  try { dumpTimeIndexFrom(src, file, opts, printer, log, state) } finally { src.close() }
+}
+
+function dumpTimeIndexFrom (src: FileSource, file: KafkaFile, opts: DumpOptions, printer: DumpPrinter, log: FindingLog, state: IndexRunState): void {
   const base = file.baseOffset ?? 0n
-  if (opts.indexSanityCheck) { sanityTimeIndex(file, buf, base, opts, printer, log); return }
+  if (opts.indexSanityCheck) { sanityTimeIndex(file, src, base, printer, log); return }
   let idx: Buffer = Buffer.alloc(0)
   try { idx = readSmallFile(companion(file, '.index')) } catch { /* no offset index: scan from 0 */ }
   let idxEntries = 0
@@ -155,7 +164,7 @@ export function dumpTimeIndex (file: KafkaFile, opts: DumpOptions, printer: Dump
   const abs = path.resolve(file.path)
   let prevTs = -1n
   try {
-    for (const e of decodeTimeIndex(buf, base)) {
+    for (const e of entryWindows(src, TIME_INDEX_ENTRY_SIZE, (w, first) => decodeTimeIndex(w, base, first))) {
       if (seg !== undefined) checkTimeEntry(e, seg, prevTs, opts, log, file)
       prevTs = e.timestamp
       if (opts.verifyIndexOnly) continue
@@ -249,19 +258,20 @@ function recordTimestampAt (seg: FileSource, pos: number, size: number, offset: 
   return undefined
 }
 
-function sanityTimeIndex (file: KafkaFile, buf: Buffer, base: bigint, opts: DumpOptions, printer: DumpPrinter, log: FindingLog): void {
-  const n = Math.floor(buf.length / TIME_INDEX_ENTRY_SIZE)
+function sanityTimeIndex (file: KafkaFile, src: FileSource, base: bigint, printer: DumpPrinter, log: FindingLog): void {
+  const n = Math.floor(src.size / TIME_INDEX_ENTRY_SIZE)
   let problem: string | undefined
   let at = (n - 1) * TIME_INDEX_ENTRY_SIZE // the last entry, which both value checks read
   if (n > 0) {
-    const firstTs = buf.readBigInt64BE(0)
-    const lastTs = buf.readBigInt64BE((n - 1) * 12)
-    const lastOff = base + BigInt(buf.readInt32BE((n - 1) * 12 + 8))
+    const firstTs = src.readAt(0, 8).readBigInt64BE(0)
+    const lastEntry = src.readAt((n - 1) * 12, 12)
+    const lastTs = lastEntry.readBigInt64BE(0)
+    const lastOff = base + BigInt(lastEntry.readInt32BE(8))
     if (lastTs < firstTs) problem = `last timestamp ${lastTs} is before the first ${firstTs}`
     else if (lastOff < base) problem = `last offset ${lastOff} is below the base offset ${base}`
   }
-  if (buf.length % TIME_INDEX_ENTRY_SIZE !== 0) {
-    problem = `time index file size ${buf.length} is not a multiple of ${TIME_INDEX_ENTRY_SIZE}`
+  if (src.size % TIME_INDEX_ENTRY_SIZE !== 0) {
+    problem = `time index file size ${src.size} is not a multiple of ${TIME_INDEX_ENTRY_SIZE}`
     at = n * TIME_INDEX_ENTRY_SIZE
   }
   if (problem !== undefined) log.add({ severity: 'error', code: 'TIMEINDEX_CORRUPT', file: file.path, position: at, message: problem })

@@ -96,3 +96,22 @@ export function readSmallFile (path: string, maxBytes = MAX_SMALL_FILE_BYTES): B
     return src.readAt(0, src.size)
   } finally { src.close() }
 }
+
+/** Entries per window of entryWindows: 1.5 MiB of 24-byte pairs of .timeindex entries, 768 KiB of .index */
+const WINDOW_ENTRIES = 1 << 16
+
+/**
+ * The entries of a file of fixed-size entries (.index, .timeindex, .txnindex) in windows of whole entries,
+ * never the file whole: any size works and memory is one window. `decode(window, firstIndex)` decodes one
+ * window; a decoder that stops early (the zero tail of a preallocated index) ends the whole file.
+ * Bytes after the last whole entry are not read.
+ */
+export function * entryWindows<T> (src: FileSource, entrySize: number, decode: (window: Buffer, firstIndex: number) => Iterable<T>): Generator<T> {
+  const entries = Math.floor(src.size / entrySize)
+  for (let first = 0; first < entries; first += WINDOW_ENTRIES) {
+    const n = Math.min(WINDOW_ENTRIES, entries - first)
+    let got = 0
+    for (const e of decode(src.readAt(first * entrySize, n * entrySize), first)) { got++; yield e }
+    if (got < n) return
+  }
+}

@@ -63,7 +63,7 @@ describe('only regular files are read', () => {
 })
 
 describe('bounded reads', () => {
-  it('sparse .index, .timeindex, .txnindex and .snapshot over 2 GiB and over 4 GiB: FILE_TOO_LARGE naming the file, no internal error', async () => {
+  it('sparse .index, .timeindex, .txnindex and .snapshot over 2 GiB and over 4 GiB: the indexes read in windows, the .snapshot FILE_TOO_LARGE, no internal error', async () => {
     for (const size of [2 ** 31 + 8, 2 ** 32 + 8]) {
       const p = partition({ [LOG]: simpleSegment(3) })
       for (const k of ['index', 'timeindex', 'txnindex', 'snapshot']) { const f = path.join(p, `00000000000000000000.${k}`); fs.writeFileSync(f, ''); fs.truncateSync(f, size) }
@@ -71,8 +71,14 @@ describe('bounded reads', () => {
       expectNoCrash(r)
       expect(r.code).toBe(2)
       const big = findings(r.stderr).filter((f) => f.code === 'FILE_TOO_LARGE')
-      expect(big.map((f) => path.extname(f.file!)).sort()).toEqual(['.index', '.snapshot', '.timeindex', '.txnindex'])
+      // dump reads fixed-size-entry files in windows: a sparse index is a zero tail after its first entry
+      expect(big.map((f) => path.extname(f.file!)).sort()).toEqual(['.snapshot'])
       expect(big.every((f) => f.position === 0 && f.message.includes(String(size)))).toBe(true)
+      expect(r.stdout).toMatch(/offset: 0 position: 0/)
+      const rec0 = await run(['reconcile', p])
+      const recBig = findings(rec0.stderr).filter((f) => f.code === 'FILE_TOO_LARGE')
+      expect(recBig.map((f) => path.extname(f.file!)).sort()).toEqual(['.snapshot', '.txnindex'])
+      expect(rec0.code).toBe(2)
       const rec = await run(['reconcile', p])
       expectNoCrash(rec)
       expect(rec.stderr).not.toMatch(/out of range/)
