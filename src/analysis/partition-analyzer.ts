@@ -1,4 +1,4 @@
-// 343 lines, over the ~300 guide on purpose: what is left is the visibility state machine (intervals, stabilize,
+// 351 lines, over the ~300 guide on purpose: what is left is the visibility state machine (intervals, stabilize,
 // data and marker steps, finish), whose invariant below only reads as one unit.
 // One pass over a partition's batches, in log order, computing everything `reconcile`, `txns` and
 // `lso` report. Memory is bounded by the open transactions and the producers, not by the batches:
@@ -205,6 +205,7 @@ export class PartitionAnalyzer {
         if (last === undefined) { this.finVisible += n; this.finConsumer += seen } else { last.visible += n; last.consumer += seen }
       }
       if (this.tl !== null) this.tl.plain(b, this.batchCount)
+      this.opts.sink?.plainBatch(b)
       return
     }
     let t = open
@@ -237,11 +238,16 @@ export class PartitionAnalyzer {
           ? `control batch at offset ${b.baseOffset} has no records (compacted marker, KAFKA-7467); not counted as COMMIT/ABORT`
           : `control batch at offset ${b.baseOffset} could not be read; not counted as COMMIT/ABORT`)
       if (this.tl !== null) this.tl.control(b, name, this.batchCount)
+      this.opts.sink?.controlBatch(b, name)
       return
     }
     const outcome = MARKER_TYPES[c.type]
     this.count(c.typeName)
-    if (outcome === undefined) { if (this.tl !== null) this.tl.control(b, c.typeName, this.batchCount); return }
+    if (outcome === undefined) {
+      if (this.tl !== null) this.tl.control(b, c.typeName, this.batchCount)
+      this.opts.sink?.controlBatch(b, c.typeName)
+      return
+    }
     const pid = b.producerId
     let t = this.open.get(pid)
     if (t === undefined) {
@@ -273,6 +279,7 @@ export class PartitionAnalyzer {
       if (this.hw === null || b.baseOffset < this.hw) this.stabilize(t)
     }
     if (this.tl !== null) this.tl.txnBatch(t, LANE_MARKER, this.batchCount)
+    this.opts.sink?.transactionEnded(t)
   }
 
   private earliestOtherOpen (producerId: I64): I64 | null {

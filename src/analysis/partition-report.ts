@@ -1,5 +1,6 @@
 // What the partition analysis reports: the one PartitionReport per partition, and the analyzer's options.
 import type { Finding } from './findings.js'
+import type { RunSink } from './run-sink.js'
 import type { Timeline } from './timeline.js'
 import type { ExpectedAbortedTxn, TxnIndexTable } from './txn-index-check.js'
 import type { HighWatermarkSource, PartitionMeta, SnapshotInput } from './txn-input.js'
@@ -58,6 +59,8 @@ export interface AnalyzerOptions extends PartitionMeta {
   timeline?: boolean
   /** keep the implied txnindex entries (tests) */
   collectAbortedTxns?: boolean
+  /** told about every plain batch, other control batch and ended transaction (`report`) */
+  sink?: RunSink
 }
 
 /** Sizes of the analyzer's growing structures, for tests that memory does not follow the batch count. */

@@ -12,6 +12,7 @@ import { finding, locatePartitionFindings } from '../analysis/findings.js'
 import { corruptFinding, decodeFinding, tailFinding } from '../analysis/log-findings.js'
 import type { PartitionReport } from '../analysis/partition-analyzer.js'
 import { PartitionAnalyzer } from '../analysis/partition-analyzer.js'
+import type { RunSink } from '../analysis/run-sink.js'
 import { FastSegmentScan, scratchFacts } from './fast-segment-scan.js'
 import { TxnIndexTable } from '../analysis/txn-index-check.js'
 import type { BatchFacts, SnapshotInput } from '../analysis/txn-input.js'
@@ -39,6 +40,8 @@ export interface ScannedPartition {
 export interface ScanOptions {
   /** collect runs and lane (`txns`) */
   timeline?: boolean
+  /** the run listener for this partition (`report`), made once its topic and partition are known */
+  sink?: (dir: PartitionDir) => RunSink
 }
 
 /** Not a user option: tests run readLog alone to compare it with the fast loop (the fast/general contract). */
@@ -142,7 +145,8 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
   const label = dir.topic !== null ? `${dir.topic}-${dir.partition}` : dir.path
   const hw = dir.topic !== null ? cp?.get(label) ?? null : null
   const analyzer = new PartitionAnalyzer({ topic: dir.topic, partition: dir.partition, logStartOffset: bases[0] ?? null, snapshots,
-    checkpointHighWatermark: hw, txnIndex, ...(opts.timeline === true ? { timeline: true } : {}) })
+    checkpointHighWatermark: hw, txnIndex, ...(opts.timeline === true ? { timeline: true } : {}),
+    ...(opts.sink !== undefined ? { sink: opts.sink(dir) } : {}) })
   const scratch = scratchFacts()
   const fastScan = internals.readLogOnly === true ? undefined : new FastSegmentScan(analyzer, scratch)
   let legacy = false
