@@ -22,6 +22,18 @@ export interface LogSummary {
   add (b: V2Batch): void
   addLegacy (e: LegacyEntry): void
   materialise (): void
+  /** the counts as plain data (a worker thread's share of a file, structured-clone safe) */
+  part (): SummaryPart
+  /** add the counts of the run of batches that follows the ones already counted (parallel dumps) */
+  absorb (p: SummaryPart): void
+}
+
+/** Summary counts of a run of batches, mergeable in file order. */
+export interface SummaryPart {
+  batches: number, records: number, transactionalBatches: number, control: Record<string, number>
+  crcFailures: number, unsupported: number, corruptRegions: number, trailingBytes: number
+  firstOffset: bigint | null, magicCounts: number[], codecCounts: number[]
+  lastHi: number, lastLo: number, lastDelta: number, lastLegacy: bigint | null, any: boolean
 }
 
 // Reads the few header fields it needs straight from the bytes (no BigInt per batch); the last offset
@@ -87,6 +99,33 @@ class Summary implements LogSummary {
     if (!this.any) return null
     if (this.lastLegacy !== null) return this.lastLegacy
     return ((BigInt(this.lastHi) << 32n) | BigInt(this.lastLo)) + BigInt(this.lastDelta)
+  }
+
+  part (): SummaryPart {
+    return { batches: this.batches, records: this.records, transactionalBatches: this.transactionalBatches, control: { ...this.control },
+      crcFailures: this.crcFailures, unsupported: this.unsupported, corruptRegions: this.corruptRegions, trailingBytes: this.trailingBytes,
+      firstOffset: this.firstOffset, magicCounts: [...this.magicCounts], codecCounts: [...this.codecCounts],
+      lastHi: this.lastHi, lastLo: this.lastLo, lastDelta: this.lastDelta, lastLegacy: this.lastLegacy, any: this.any }
+  }
+
+  absorb (p: SummaryPart): void {
+    this.batches += p.batches
+    this.records += p.records
+    this.transactionalBatches += p.transactionalBatches
+    for (const [t, n] of Object.entries(p.control)) this.control[t] = (this.control[t] ?? 0) + n
+    this.crcFailures += p.crcFailures
+    this.unsupported += p.unsupported
+    this.corruptRegions += p.corruptRegions
+    this.trailingBytes += p.trailingBytes
+    p.magicCounts.forEach((n, m) => { this.magicCounts[m]! += n })
+    p.codecCounts.forEach((n, c) => { this.codecCounts[c]! += n })
+    if (!p.any) return
+    if (!this.any) { this.firstOffset = p.firstOffset; this.any = true }
+    // the later run's last batch is the file's last so far
+    this.lastHi = p.lastHi
+    this.lastLo = p.lastLo
+    this.lastDelta = p.lastDelta
+    this.lastLegacy = p.lastLegacy
   }
 
   /** fill `magic` and `codecs` (only what occurs, as facts.json lists them); call when the file is done */

@@ -14,6 +14,13 @@ export function parseSize (s: string): number {
   return n
 }
 
+/** --threads: a whole number from 1 to 256 */
+export function parseThreads (s: string): number {
+  const n = Number(s)
+  if (!/^\d+$/.test(s.trim()) || n < 1 || n > 256) throw new InvalidArgumentError(`'${s}' is not a thread count (1 to 256)`)
+  return n
+}
+
 export function parseDecoder (s: string): DecoderName {
   if ((DECODER_NAMES as readonly string[]).includes(s)) return s as DecoderName
   const k = decoderFromKafkaClass(s)

@@ -19,6 +19,8 @@ import type { DumpPrinter } from '../format/printer.js'
 import type { KafkaFile } from '../io/discover.js'
 import { FileSource } from '../io/file-source.js'
 import { InputError } from '../io/input-error.js'
+import type { SegmentSource } from '../decode/segment-source.js'
+import type { Writer } from '../format/writer.js'
 import type { DumpOptions } from './dump-options.js'
 import type { FindingLog } from './findings.js'
 import { Progress } from './progress.js'
@@ -26,84 +28,134 @@ import { Progress } from './progress.js'
 /** tsdump's own text lists the newest 10,000 offset gaps of a file and counts the rest (--compat lists all, as Kafka does) */
 export const LISTED_GAPS = 10_000
 
+/** the list of offset gaps of one file (or range) */
+export function newGapList (opts: DumpOptions): OffsetPairs { return new OffsetPairs(opts.compat ? undefined : LISTED_GAPS) }
+
 export interface RunState {
   /** deep iteration: (prev, next) offset pairs per absolute path, printed to stderr at the end */
   nonConsecutive: Map<string, OffsetPairs>
 }
 
+/** [from, end) of a log file: whole entries from `from`; `end` is where the scan stops (--max-bytes, or a worker's share) */
+export interface LogRange { from: number, end: number }
+
+/** What a run of entries adds to its file's totals besides the summary (commands/parallel-dump.ts merges them in order). */
+export interface RangeTotals {
+  validBytes: number
+  tailBytes: number
+  /** deep iteration: offset gaps inside the range */
+  pairs: OffsetPairs
+  /** first and last record offsets tracked for gaps (a gap can sit across a range boundary) */
+  firstTracked: bigint | null
+  lastTracked: bigint | null
+  /** only whole entries, no tail or damage: the next range starts exactly at `end` */
+  clean: boolean
+}
+
 interface Ctx {
   file: KafkaFile
   opts: DumpOptions
-  cli: CliContext
   log: FindingLog
   printer: DumpPrinter
   summary: LogSummary
   lastOffset: bigint | null
+  firstTracked: bigint | null
   pairs: OffsetPairs
   /** code@position of findings already reported: a control batch's first record is decoded by readLog and again in deep mode */
   reported: Set<string>
 }
 
-export function dumpLogFile (file: KafkaFile, opts: DumpOptions, cli: CliContext, log: FindingLog,
-  printer: DumpPrinter, state: RunState): LogSummary {
-  const out = cli.stdout
+/** How a file's entries are dumped once it is open: one scan here, or worker threads (commands/parallel-dump.ts). */
+export type LogBody = (source: SegmentSource, summary: LogSummary, progress: Progress) => RangeTotals | Promise<RangeTotals>
+
+export async function dumpLogFile (file: KafkaFile, opts: DumpOptions, cli: CliContext, log: FindingLog,
+  printer: DumpPrinter, state: RunState, body?: LogBody): Promise<LogSummary> {
   const summary = newSummary(file.path)
-  printer.logStart(file)
-  if (file.baseOffset === null && file.kind === 'log') {
-    log.add({ severity: 'info', code: 'NAME_NOT_OFFSET', file: file.path, position: 0, message: 'file name is not a base offset; read anyway' })
-  }
-  let source: FileSource
-  try {
-    source = new FileSource(file.path)
-  } catch (e) {
-    if (e instanceof InputError) log.unusable(file.path, e.message, e.code, e.position)
-    else log.unusable(file.path, (e as Error).message)
-    return summary
-  }
+  const source = startLog(file, log, printer)
+  if (source === undefined) return summary
   const progress = new Progress(cli, file.name, source.size, opts.progress)
-  const ctx: Ctx = { file, opts, cli, log, printer, summary, lastOffset: null, pairs: new OffsetPairs(opts.compat ? undefined : LISTED_GAPS), reported: new Set() }
-  let validBytes = 0
-  let tailBytes = 0
+  let totals: RangeTotals
   try {
-    const events = readLog(source, {
-      verifyCrc: opts.verifyCrc,
-      resync: opts.resync && !opts.compat,
-      onProgress: (p) => progress.update(p),
-      ...(opts.maxBytes !== undefined ? { maxBytes: opts.maxBytes } : {}),
-      ...(opts.window !== undefined ? { window: opts.window } : {}),
-      ...(opts.maxBatchBytes !== undefined ? { maxBatchBytes: opts.maxBatchBytes } : {}),
-      ...(opts.maxDecompressed !== undefined ? { maxDecompressed: opts.maxDecompressed } : {}),
-    })
-    for (const ev of events) {
-      if (out.closed) break
-      progress.batches++
-      switch (ev.kind) {
-        case 'batch': validBytes += ev.bytes.readInt32BE(SIZE_OFFSET) + LOG_OVERHEAD; onBatch(ev, ctx); break
-        case 'legacy': validBytes += ev.sizeInBytes; onLegacy(ev, ctx); break
-        case 'tail':
-          summary.trailingBytes += ev.length
-          tailBytes += ev.length
-          log.add(tailFinding(ev, file.path))
-          break
-        case 'corrupt':
-          summary.trailingBytes += ev.length
-          summary.corruptRegions++
-          log.add(corruptFinding(ev, file.path))
-          break
-      }
-    }
+    totals = body !== undefined
+      ? await body(source, summary, progress)
+      : dumpLogRange(source, file, opts, cli.stdout, log, printer, summary, { from: 0, end: viewEnd(source.size, opts) }, progress)
   } finally {
     progress.done()
     source.close()
     summary.materialise()
   }
-  const viewSize = Math.min(source.size, opts.maxBytes ?? Number.MAX_SAFE_INTEGER)
+  finishLog(file, opts, source.size, totals, printer, cli.stdout, state)
+  return summary
+}
+
+/** The file's first line and name check, then the file opened for reading (undefined: reported unreadable). */
+function startLog (file: KafkaFile, log: FindingLog, printer: DumpPrinter): FileSource | undefined {
+  printer.logStart(file)
+  if (file.baseOffset === null && file.kind === 'log') {
+    log.add({ severity: 'info', code: 'NAME_NOT_OFFSET', file: file.path, position: 0, message: 'file name is not a base offset; read anyway' })
+  }
+  try {
+    return new FileSource(file.path)
+  } catch (e) {
+    if (e instanceof InputError) log.unusable(file.path, e.message, e.code, e.position)
+    else log.unusable(file.path, (e as Error).message)
+    return undefined
+  }
+}
+
+/** where the dump of a file of `size` bytes stops */
+export function viewEnd (size: number, opts: DumpOptions): number { return Math.min(size, opts.maxBytes ?? Number.MAX_SAFE_INTEGER) }
+
+/** Dump the entries of [range.from, range.end), counting into `summary`. */
+export function dumpLogRange (source: SegmentSource, file: KafkaFile, opts: DumpOptions, out: Writer, log: FindingLog,
+  printer: DumpPrinter, summary: LogSummary, range: LogRange, progress?: Progress, windowBuffer?: Buffer): RangeTotals {
+  const ctx: Ctx = { file, opts, log, printer, summary, lastOffset: null, firstTracked: null, pairs: newGapList(opts), reported: new Set() }
+  const t: RangeTotals = { validBytes: 0, tailBytes: 0, pairs: ctx.pairs, firstTracked: null, lastTracked: null, clean: true }
+  const events = readLog(source, {
+    verifyCrc: opts.verifyCrc,
+    resync: opts.resync && !opts.compat,
+    from: range.from,
+    maxBytes: range.end,
+    // a shallow dump needs only the header and the CRC of a batch: one larger than the window is streamed
+    ...(opts.deep ? {} : { streamLarge: opts.verifyCrc ? 'crc' as const : 'header' as const }),
+    ...(progress !== undefined ? { onProgress: (p: number) => progress.update(p) } : {}),
+    ...(opts.window !== undefined ? { window: opts.window } : {}),
+    ...(windowBuffer !== undefined ? { windowBuffer } : {}),
+    ...(opts.maxBatchBytes !== undefined ? { maxBatchBytes: opts.maxBatchBytes } : {}),
+    ...(opts.maxDecompressed !== undefined ? { maxDecompressed: opts.maxDecompressed } : {}),
+  })
+  for (const ev of events) {
+    if (out.closed) break
+    if (progress !== undefined) progress.batches++
+    switch (ev.kind) {
+      case 'batch': t.validBytes += ev.bytes.readInt32BE(SIZE_OFFSET) + LOG_OVERHEAD; onBatch(ev, ctx); break
+      case 'legacy': t.validBytes += ev.sizeInBytes; onLegacy(ev, ctx); break
+      case 'tail':
+        t.clean = false
+        summary.trailingBytes += ev.length
+        t.tailBytes += ev.length
+        log.add(tailFinding(ev, file.path))
+        break
+      case 'corrupt':
+        t.clean = false
+        summary.trailingBytes += ev.length
+        summary.corruptRegions++
+        log.add(corruptFinding(ev, file.path))
+        break
+    }
+  }
+  t.firstTracked = ctx.firstTracked
+  t.lastTracked = ctx.lastOffset
+  return t
+}
+
+/** After the last entry: kafka-dump-log's trailing-bytes line, the file's offset gaps into the run state. */
+function finishLog (file: KafkaFile, opts: DumpOptions, size: number, t: RangeTotals, printer: DumpPrinter, out: Writer, state: RunState): void {
   // Kafka's line counts every byte not in a batch; after a resync tsdump says only what is really at the
   // end (skipped regions in the middle were reported as findings with their positions).
-  const trailing = opts.compat ? viewSize - validBytes : tailBytes
+  const trailing = opts.compat ? viewEnd(size, opts) - t.validBytes : t.tailBytes
   if (trailing > 0 && opts.maxBytes === undefined && !out.closed) printer.trailingBytes(file, trailing)
-  if (ctx.pairs.length > 0) state.nonConsecutive.set(path.resolve(file.path), ctx.pairs)
-  return summary
+  if (t.pairs.length > 0) state.nonConsecutive.set(path.resolve(file.path), t.pairs)
 }
 
 function onBatch (b: V2Batch, c: Ctx): void {
@@ -212,6 +264,7 @@ function checkInner (e: LegacyEntry, r: LegacyRecord, index: number, prev: bigin
 function trackOffset (offset: bigint, c: Ctx): void {
   if (c.opts.controlOnly) return // not every record is decoded, so gaps would be false
   if (c.lastOffset !== null && offset !== c.lastOffset + 1n) c.pairs.push(c.lastOffset, offset)
+  if (c.lastOffset === null) c.firstTracked = offset
   c.lastOffset = offset
 }
 

@@ -25,6 +25,8 @@ export interface DumpOptions {
   maxDecompressed?: number
   resync: boolean
   progress: boolean
+  /** worker threads for large .log files (commands/parallel-dump.ts); undefined: the default (available cores, capped) */
+  threads?: number
 }
 
 /**
@@ -34,6 +36,12 @@ export interface DumpOptions {
 export interface DumpInternals {
   /** false runs every record through the general decoder */
   fastPaths?: boolean
+  /** parallel dump: files from this size use workers (default MIN_PARALLEL_BYTES), so tests can use small fixtures */
+  parallelMinBytes?: number
+  /** parallel dump: input bytes per range handed to a worker (default RANGE_BYTES) */
+  rangeBytes?: number
+  /** parallel dump: told how many ranges a file was cut into (tests check that the workers ran) */
+  onRanges?: (count: number) => void
 }
 
 export const DEFAULT_DUMP_OPTIONS: DumpOptions = {

@@ -2,8 +2,6 @@
 import type { CliContext } from './context.js'
 import { discover } from '../io/discover.js'
 import { InputError } from '../io/input-error.js'
-import type { PayloadParserFn } from '../format/payload-parsers.js'
-import { decoderParser, getPayloadParser } from '../format/payload-parsers.js'
 import type { DumpInternals, DumpOptions } from './dump-options.js'
 import { dumpLogFile } from './dump-log.js'
 import type { RunState } from './dump-log.js'
@@ -12,18 +10,15 @@ import type { IndexRunState } from './dump-index.js'
 import { dumpProducerSnapshot, dumpTxnIndex } from './dump-other.js'
 import { EXIT_USAGE } from '../analysis/findings.js'
 import { FindingLog } from './findings.js'
-import { createDumpPrinter } from '../format/dump-printer.js'
+import { makeDumpPrinter, pickParser } from './dump-setup.js'
+import { parallelBody } from './parallel-dump.js'
 
 export async function runDump (opts: DumpOptions, ctx: CliContext, internals: DumpInternals = {}): Promise<number> {
   const log = new FindingLog(ctx, opts.json)
   const parser = await pickParser(opts, log)
   if (parser === undefined) return EXIT_USAGE
-  // the one place the output format is chosen
-  const printer = createDumpPrinter(opts.json ? 'json' : opts.compat ? 'compat' : 'text', ctx, {
-    summary: opts.summary, printData: opts.printData, skipRecordMetadata: opts.skipRecordMetadata, color: ctx.colorLevel, parser,
-    keyDecoder: opts.keyDecoder, valueDecoder: opts.valueDecoder,
-    rawStrings: opts.parser === 'default' && opts.keyDecoder === 'string' && opts.valueDecoder === 'string' && internals.fastPaths !== false,
-  })
+  // the one place the output format is chosen (commands/dump-setup.ts; dump workers make theirs there too)
+  const printer = makeDumpPrinter(opts, ctx, ctx.colorLevel, parser, internals)
   const found = discover(opts.paths)
   for (const p of found.problems) log.unusable(p.path, p.message)
   for (const s of found.skipped) printer.skipped(s.path, s.reason)
@@ -35,7 +30,8 @@ export async function runDump (opts: DumpOptions, ctx: CliContext, internals: Du
       switch (file.kind) {
         case 'log':
         case 'checkpoint': {
-          printer.summary(dumpLogFile(file, opts, ctx, log, printer, state))
+          // --threads: large files are dumped by worker threads (commands/parallel-dump.ts), the same bytes
+          printer.summary(await dumpLogFile(file, opts, ctx, log, printer, state, parallelBody(file, opts, ctx, log, internals)))
           break
         }
         case 'index': dumpOffsetIndex(file, opts, printer, log, state); break
@@ -53,11 +49,4 @@ export async function runDump (opts: DumpOptions, ctx: CliContext, internals: Du
   printer.end(state)
   ctx.stdout.flush()
   return log.exitCode
-}
-
-async function pickParser (opts: DumpOptions, log: FindingLog): Promise<PayloadParserFn | undefined> {
-  if (opts.parser === 'default') return decoderParser(opts.keyDecoder, opts.valueDecoder)
-  const p = await getPayloadParser(opts.parser)
-  if (p === undefined) log.unusable('<options>', `the ${opts.parser} decoder is not available in this build`)
-  return p
 }

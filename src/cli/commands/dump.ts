@@ -5,7 +5,7 @@ import { DEFAULT_DUMP_OPTIONS } from '../../commands/dump-options.js'
 import type { DumpOptions, PayloadParser } from '../../commands/dump-options.js'
 import type { DecoderName } from '../../format/value-decoders.js'
 import type { CliContext } from '../context.js'
-import { parseDecoder, parseSize } from '../options.js'
+import { parseDecoder, parseSize, parseThreads } from '../options.js'
 
 const EXAMPLES = `
 Paths: .log .index .timeindex .txnindex .snapshot and KRaft .checkpoint files, partition
@@ -50,6 +50,7 @@ interface RawDumpFlags {
   maxDecompressedBytes?: number
   resync?: boolean
   progress?: boolean
+  threads?: number
 }
 
 export function toDumpOptions (paths: string[], f: RawDumpFlags): DumpOptions {
@@ -85,6 +86,7 @@ export function toDumpOptions (paths: string[], f: RawDumpFlags): DumpOptions {
   // --max-bytes 2147483647 is kafka-dump-log's default, i.e. "no limit" (and keeps the trailing-bytes line)
   if (f.maxBytes !== undefined && f.maxBytes !== 2147483647) o.maxBytes = f.maxBytes
   if (f.window !== undefined) o.window = f.window
+  if (f.threads !== undefined) o.threads = f.threads
   if (f.maxBatchBytes !== undefined) o.maxBatchBytes = f.maxBatchBytes
   if (f.maxDecompressedBytes !== undefined) o.maxDecompressed = f.maxDecompressedBytes
   return o
@@ -118,6 +120,7 @@ export function registerDump (program: Command, ctx: CliContext, setExit: (code:
     .option('--no-resync', 'stop at framing damage instead of searching for the next valid batch')
     .option('--no-progress', 'no progress line on stderr')
     .option('--window <size>', 'read window (default 8MiB)', parseSize)
+    .option('--threads <n>', 'worker threads for large .log files (default: the available cores, at most 2); 1 = no workers', parseThreads)
     .option('--max-batch-bytes <size>', 'larger entries are treated as corrupt (default 1GiB)', parseSize)
     .option('--max-decompressed-bytes <size>', 'cap on one batch\'s decompressed size (default 256MiB)', parseSize)
     .option('--no-color', 'disable colour')

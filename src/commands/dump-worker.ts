@@ -1,0 +1,44 @@
+// A dump worker thread (commands/parallel-dump.ts starts it): dumps the ranges of one .log file it is
+// sent with the same code as the sequential dump (dumpLogRange) and a printer made from the same options,
+// writing into a ChunkWriter; reports each range's findings, stderr text, summary counts and totals.
+import { parentPort, workerData } from 'node:worker_threads'
+import { newSummary } from '../analysis/log-summary.js'
+import { StringWriter } from '../format/writer.js'
+import { FileSource } from '../io/file-source.js'
+import type { CliContext } from './context.js'
+import { dumpLogRange } from './dump-log.js'
+import { makeDumpPrinter, pickParser } from './dump-setup.js'
+import { RingWriter, toWire } from './dump-worker-protocol.js'
+import type { RangeRequest, WorkerMessage, WorkerSetup } from './dump-worker-protocol.js'
+import { FindingLog } from './findings.js'
+
+const port = parentPort
+if (port === null) throw new Error('dump-worker.ts runs as a worker thread only')
+const setup = workerData as WorkerSetup
+const post = (m: WorkerMessage, transfer: ArrayBuffer[] = []): void => port.postMessage(m, transfer)
+const stdout = new RingWriter(setup.ring, setup.inFlight, post)
+const stderr = new StringWriter()
+const ctx: CliContext = { stdout, stderr, colorLevel: setup.colorLevel, stderrIsTTY: false, env: {}, now: () => Date.now() }
+const opts = { ...setup.opts, window: setup.window }
+// the main thread made the same parser already; a missing one was reported there
+const parser = await pickParser(setup.opts, new FindingLog(ctx, false))
+if (parser === undefined) throw new Error('payload parser not available in a dump worker')
+const printer = makeDumpPrinter(setup.opts, ctx, setup.colorLevel, parser, setup.internals)
+const source = new FileSource(setup.file.path)
+// one read window for all the ranges this worker dumps (a new one per range made RSS follow the GC)
+const windowBuffer = Buffer.allocUnsafeSlow(setup.window)
+
+port.on('message', (r: RangeRequest) => {
+  stdout.range = r.id
+  try {
+    const log = new FindingLog(ctx, setup.opts.json)
+    const summary = newSummary(setup.file.path)
+    const totals = dumpLogRange(source, setup.file, opts, stdout, log, printer, summary, r, undefined, windowBuffer)
+    stdout.flush()
+    post({ type: 'done', id: r.id, stderr: stderr.text, findings: log.all, summary: summary.part(), totals: toWire(totals) })
+    stderr.text = ''
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException
+    post({ type: 'error', id: r.id, message: err.stack ?? err.message, code: typeof err.code === 'string' ? err.code : undefined })
+  }
+})

@@ -1,0 +1,197 @@
+// `--threads N`: one large .log file dumped by N worker threads (commands/dump-worker.ts), the output
+// byte for byte that of the sequential dump (commands/dump-log.ts).
+//
+// The file is cut into ranges of whole entries at positions a header walk (scanFrames, headers only)
+// found to be entry starts; the walk stops at the first framing damage or tail, and everything from the
+// last cut on is one range, so damage, resync and tails are handled by one sequential scan exactly as
+// without workers. Each worker dumps its ranges with the sequential code and a printer made from the same
+// options; the main thread writes the ranges' output in file order, then their findings, and merges what
+// crosses a cut: the summary counts, the byte totals and the offset gap at the cut (deep iteration).
+// Memory: each worker holds one read window and its output ring (RING_BYTES, shared memory) of output not yet written.
+import * as fs from 'node:fs'
+import * as os from 'node:os'
+import { Worker } from 'node:worker_threads'
+import { exitCodeOf } from '../analysis/findings.js'
+import type { LogSummary } from '../analysis/log-summary.js'
+import { walkEntryStarts } from '../decode/frame-walk.js'
+import type { SegmentSource } from '../decode/segment-source.js'
+import type { KafkaFile } from '../io/discover.js'
+import type { CliContext } from './context.js'
+import type { LogBody, LogRange, RangeTotals } from './dump-log.js'
+import { newGapList, viewEnd } from './dump-log.js'
+import type { DumpInternals, DumpOptions } from './dump-options.js'
+import type { ChunkMessage, RangeRequest, WorkerMessage, WorkerSetup } from './dump-worker-protocol.js'
+import { RING_BYTES } from './dump-worker-protocol.js'
+import type { FindingLog } from './findings.js'
+import type { Progress } from './progress.js'
+
+/** smaller files are dumped without workers: starting them costs more than they save (bench/RESULTS.md, threads) */
+export const MIN_PARALLEL_BYTES = 64 * 1024 * 1024
+/** input bytes per range: small enough that a range's output fits the in-flight budget of a deep dump */
+export const RANGE_BYTES = 2 * 1024 * 1024
+/**
+ * Default thread cap, set by the 128 MiB RSS target: a worker costs about 22 MiB of RSS (isolate, 2 MiB
+ * window, 4 MiB ring), measured peaks on 256 MiB inputs 104-111 MiB at 2 workers, 129-136 at 3, 151-156
+ * at 4 (bench/RESULTS.md, threads). --threads N asks for more.
+ */
+export const MAX_DEFAULT_THREADS = 2
+/** ranges queued at a worker, so it never waits for the next one */
+const QUEUED_PER_WORKER = 2
+/** V8 young generation of a worker; the default (16-32 MiB semi-spaces) made each worker cost ~30 MiB of RSS */
+const YOUNG_GENERATION_MB = 4
+
+export function defaultThreads (): number {
+  return Math.max(1, Math.min(MAX_DEFAULT_THREADS, os.availableParallelism()))
+}
+
+/** How to dump `file` with worker threads; undefined when it is dumped with one scan (one thread, a small file). */
+export function parallelBody (file: KafkaFile, opts: DumpOptions, cli: CliContext, log: FindingLog, internals: DumpInternals): LogBody | undefined {
+  const threads = opts.threads ?? defaultThreads()
+  if (threads <= 1 || file.kind !== 'log') return undefined
+  let size: number
+  try { size = fs.statSync(file.path).size } catch { return undefined } // the sequential dump reports it
+  if (Math.min(size, opts.maxBytes ?? size) < (internals.parallelMinBytes ?? MIN_PARALLEL_BYTES)) return undefined
+  const rangeBytes = internals.rangeBytes ?? RANGE_BYTES
+  return async (source, summary, progress) => await runWorkers(file, opts, cli, log, summary, internals, threads,
+    cutRanges(source, opts, rangeBytes), progress, Math.max(rangeBytes, 64 * 1024))
+}
+
+/**
+ * Ranges of about `rangeBytes`, cut at entry starts the walk reached (decode/frame-walk.ts); it stops at the
+ * first entry that is not whole and sound (framing damage, a tail), which stays in the last range with all after it.
+ */
+function * cutRanges (source: SegmentSource, opts: DumpOptions, rangeBytes: number): Generator<LogRange> {
+  const end = viewEnd(source.size, opts)
+  let from = 0
+  for (const at of walkEntryStarts(source, end, rangeBytes, opts.maxBatchBytes)) { yield { from, end: at }; from = at }
+  yield { from, end }
+}
+
+interface Pending { range: LogRange, chunks: ChunkMessage[], slot: number, done?: Extract<WorkerMessage, { type: 'done' }> }
+
+interface Ring { bytes: Buffer, inFlight: Int32Array }
+
+async function runWorkers (file: KafkaFile, opts: DumpOptions, cli: CliContext, log: FindingLog, summary: LogSummary,
+  internals: DumpInternals, threads: number, ranges: Generator<LogRange>, progress: Progress, window: number): Promise<RangeTotals> {
+  const rings: Ring[] = []
+  const workers: Worker[] = []
+  const queued: number[] = []
+  const pending = new Map<number, Pending>()
+  const merged: RangeTotals = { validBytes: 0, tailBytes: 0, pairs: newGapList(opts), firstTracked: null, lastTracked: null, clean: true }
+  let nextId = 0
+  let head = 0
+  let exhausted = false
+  const out = cli.stdout
+
+  return await new Promise<RangeTotals>((resolve, reject) => {
+    let finished = false
+    const stop = (err?: Error): void => {
+      if (finished) return
+      finished = true
+      for (const w of workers) void w.terminate()
+      if (err !== undefined) reject(err)
+      else resolve(merged)
+    }
+    // hand out ranges in file order while workers have room
+    const dispatch = (): void => {
+      for (let slot = 0; slot < workers.length && !exhausted; slot++) {
+        while (queued[slot]! < QUEUED_PER_WORKER && !exhausted) {
+          const r = ranges.next()
+          if (r.done === true) { exhausted = true; break }
+          const id = nextId++
+          pending.set(id, { range: r.value, chunks: [], slot })
+          queued[slot]!++
+          const req: RangeRequest = { id, from: r.value.from, end: r.value.end }
+          workers[slot]!.postMessage(req)
+        }
+      }
+      if (exhausted && pending.size === 0) { internals.onRanges?.(nextId); stop() }
+    }
+    // out of the worker's ring (or its own buffer), then the ring space is the worker's again
+    const writeChunk = (p: Pending, c: ChunkMessage): void => {
+      const ring = rings[p.slot]!
+      const from = c.data !== undefined ? Buffer.from(c.data) : ring.bytes
+      if (!out.closed) {
+        const at = out.reserve(c.length)
+        from.copy(out.buffer, at, c.offset, c.offset + c.length)
+        out.commit(at + c.length)
+      }
+      Atomics.sub(ring.inFlight, 0, c.length + c.skip)
+      Atomics.notify(ring.inFlight, 0)
+    }
+    // the head range's output goes out as it comes; the ranges after it wait in order
+    const advance = (): void => {
+      for (let p = pending.get(head); p?.done !== undefined; p = pending.get(head)) {
+        for (const c of p.chunks) writeChunk(p, c)
+        absorb(p.done)
+        pending.delete(head)
+        progress.update(p.range.end)
+        head++
+        const next = pending.get(head)
+        if (next !== undefined) { for (const c of next.chunks) writeChunk(next, c); next.chunks = [] }
+      }
+      if (out.closed) { stop(); return }
+      safeDispatch()
+    }
+    const safeDispatch = (): void => { try { dispatch() } catch (e) { stop(e as Error) } }
+    const absorb = (d: Extract<WorkerMessage, { type: 'done' }>): void => {
+      if (d.stderr !== '') cli.stderr.write(d.stderr)
+      for (const f of d.findings) {
+        // already echoed by the worker (stderr text above, JSON lines in its output): only counted here
+        log.all.push(f)
+        log.exitCode = Math.max(log.exitCode, exitCodeOf(f))
+      }
+      summary.absorb(d.summary)
+      const t = d.totals
+      merged.validBytes += t.validBytes
+      merged.tailBytes += t.tailBytes
+      merged.clean &&= t.clean
+      // in offset order, as the sequential dump pushes them: the gap across the range boundary, then the range's own
+      if (merged.lastTracked !== null && t.firstTracked !== null && t.firstTracked !== merged.lastTracked + 1n) merged.pairs.push(merged.lastTracked, t.firstTracked)
+      for (const [a, b] of t.pairs) merged.pairs.push(a, b)
+      if (t.lastTracked !== null) merged.lastTracked = t.lastTracked
+      if (merged.firstTracked === null) merged.firstTracked = t.firstTracked
+    }
+    const onMessage = (m: WorkerMessage): void => {
+      if (finished) return
+      const p = pending.get(m.id)
+      if (p === undefined) return
+      if (m.type === 'error') {
+        stop(Object.assign(new Error(`dump worker, ${file.path} [${p.range.from}, ${p.range.end}): ${m.message}`), m.code !== undefined ? { code: m.code } : {}))
+        return
+      }
+      if (m.type === 'chunk') {
+        if (m.id === head && p.chunks.length === 0) writeChunk(p, m)
+        else p.chunks.push(m)
+        return
+      }
+      p.done = m
+      queued[p.slot]!-- // its output stays counted in the worker's in-flight budget until written
+      if (m.id === head) advance()
+      else safeDispatch()
+    }
+    const url = workerUrl()
+    // what a worker needs of the test switches (functions cannot be sent)
+    const workerInternals: DumpInternals = internals.fastPaths !== undefined ? { fastPaths: internals.fastPaths } : {}
+    for (let slot = 0; slot < threads; slot++) {
+      const ring = new SharedArrayBuffer(RING_BYTES)
+      const inFlight = new SharedArrayBuffer(4)
+      rings.push({ bytes: Buffer.from(ring), inFlight: new Int32Array(inFlight) })
+      const setup: WorkerSetup = { file, opts, colorLevel: cli.colorLevel, internals: workerInternals, ring, inFlight, window: opts.window ?? window }
+      const w = new Worker(url, { workerData: setup, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } })
+      w.on('message', onMessage)
+      w.on('error', (e) => stop(e))
+      w.on('exit', (code) => { if (!finished && code !== 0) stop(new Error(`dump worker exited with code ${code}`)) })
+      workers.push(w)
+      queued.push(0)
+    }
+    safeDispatch()
+  })
+}
+
+// The compiled worker: next to this file in dist/; when this file runs from src/ (the tests), the build in dist/.
+function workerUrl (): URL {
+  const here = import.meta.url
+  if (here.endsWith('.ts')) return new URL('../../dist/commands/dump-worker.js', here)
+  return new URL('./dump-worker.js', here)
+}
