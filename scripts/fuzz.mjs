@@ -11,13 +11,10 @@
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
-import { createRequire } from 'node:module'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { gzipSync } from 'node:zlib'
-
-const require = createRequire(import.meta.url)
-const crc32cImpl = require('crc-32/crc32c')
-const crc32c = (b) => crc32cImpl.buf(b, 0) >>> 0
+import { crc32c, record as encodeRecord } from './fuzz/encode.mjs'
+import { Capture } from './fuzz/harness.mjs'
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -74,22 +71,7 @@ function alignedSlice (buf, max) {
   return buf.subarray(0, Math.max(p, Math.min(max, buf.length)))
 }
 
-// ---- a small independent v2 encoder for synthetic inputs ----
-function uvarint (v) {
-  const out = []
-  let n = BigInt.asUintN(64, v)
-  do { let b = Number(n & 0x7Fn); n >>= 7n; if (n !== 0n) b |= 0x80; out.push(b) } while (n !== 0n)
-  return Buffer.from(out)
-}
-const zz = (n) => uvarint((BigInt(n) << 1n) ^ (BigInt(n) >> 63n))
-const lp = (b) => b === null ? zz(-1) : Buffer.concat([zz(b.length), b])
-
-function record (r, i) {
-  const body = Buffer.concat([Buffer.from([0]), zz(r.ts ?? 0), zz(i), lp(r.key), lp(r.value), zz(r.headers.length),
-    ...r.headers.flatMap(([k, v]) => [lp(k), lp(v)])])
-  return Buffer.concat([zz(body.length), body])
-}
-
+// ---- synthetic inputs (encoders in fuzz/encode.mjs) ----
 export function syntheticBatch (rnd, baseOffset) {
   const control = rnd.chance(0.2)
   const txn = control || rnd.chance(0.3)
@@ -107,7 +89,7 @@ export function syntheticBatch (rnd, baseOffset) {
       ts: rnd.int(1000),
     }))
   }
-  let section = Buffer.concat(records.map(record))
+  let section = Buffer.concat(records.map((r, i) => encodeRecord({ ...r, offsetDelta: i })))
   if (codec === 1) section = gzipSync(section)
   const b = Buffer.alloc(61 + section.length)
   b.writeBigInt64BE(BigInt(baseOffset), 0)
@@ -188,7 +170,7 @@ const DUMP_FLAGS = [
 const COMMANDS = [['reconcile'], ['reconcile', '--json'], ['txns'], ['txns', '--json'], ['lso'], ['lso', '--json']]
 const NAMES = ['00000000000000000000', '00000000000000000000', '00000000000000000042', '00000000000000007729', 'notanumber']
 
-function makeCase (rnd, seeds, dir) {
+export function makeCase (rnd, seeds, dir) {
   fs.rmSync(dir, { recursive: true, force: true })
   const part = path.join(dir, rnd.pick(['orders-0', '__transaction_state-3', '__consumer_offsets-1', 'x-7', '__cluster_metadata-0']))
   fs.mkdirSync(part, { recursive: true })
@@ -218,17 +200,6 @@ function makeCase (rnd, seeds, dir) {
   const target = rnd.chance(0.6) ? files[0] : rnd.chance(0.7) ? part : dir
   const argv = rnd.chance(0.75) ? [...rnd.pick(DUMP_FLAGS), target] : [...rnd.pick(COMMANDS), target]
   return { argv, dir }
-}
-
-// Captures output like the CLI's StringWriter, including the byte-level reserve/commit path.
-class Capture {
-  text = ''
-  closed = false
-  buffer = Buffer.alloc(64 * 1024)
-  write (s) { this.text += s }
-  reserve (n) { if (n > this.buffer.length) this.buffer = Buffer.alloc(n); return 0 }
-  commit (end) { this.text += this.buffer.toString('utf8', 0, end) }
-  flush () {}
 }
 
 function problemOf (outcome) {
@@ -288,7 +259,7 @@ export async function runFuzz (o) {
 }
 
 // A watchdog thread: the fuzz loop is synchronous inside main(), so only another thread can see a hang.
-async function startWatchdog (seconds) {
+export async function startWatchdog (seconds) {
   const { Worker } = await import('node:worker_threads')
   const shared = new Int32Array(new SharedArrayBuffer(8))
   const src = `

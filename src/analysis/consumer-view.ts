@@ -55,7 +55,7 @@ export class ConsumerView {
   findings (firstScanned: I64, leo: I64, consumerCount: number, readCommitted: number, lso: I64): Finding[] {
     const out = this.checker.findings(toBigInt(firstScanned), toBigInt(leo))
     if (consumerCount !== readCommitted) {
-      out.push(finding('CONSUMER_VIEW_DIFFERS', `markers say read_committed consumers should read ${readCommitted} records below the LSO ${lso}; trusting .txnindex as consumers do, they read ${consumerCount}`))
+      out.push(finding('CONSUMER_VIEW_DIFFERS', `markers say read_committed consumers should read ${readCommitted} records below the LSO ${lso}; trusting .txnindex as consumers do, they read ${consumerCount}`, { firstOffset: toBigInt(firstScanned), lastOffset: toBigInt(lso) }))
     }
     return out
   }

@@ -65,8 +65,13 @@ export const FINDING_SEVERITY = {
   UNKNOWN_RECORD_TYPE: 'warning',
   UNKNOWN_RECORD_VERSION: 'warning',
   BAD_INTERNAL_RECORD: 'warning',
-  // input that cannot be used at all
+  // input that cannot be used at all (exit 2, see UNREADABLE_CODES)
   UNREADABLE: 'error',
+  NOT_REGULAR_FILE: 'error',
+  FILE_TOO_LARGE: 'error',
+  FILE_CHANGED: 'error',
+  // output
+  OUTPUT_WRITE_FAILED: 'error',
 } as const satisfies Record<string, Severity>
 
 export type FindingCode = keyof typeof FINDING_SEVERITY
@@ -82,29 +87,60 @@ interface FindingOf<C extends FindingCode> {
   file?: string
   /** absolute byte position in `file` */
   position?: number
+  /** a partition-level finding (reconcile, txns, lso): the partition, `topic-partition` */
+  partition?: string
+  /** and the offsets it is about: [firstOffset, lastOffset] */
+  firstOffset?: bigint
+  lastOffset?: bigint
   message: string
 }
 
 /** One finding: `severity` is tied to `code` by the catalogue. */
 export type Finding = { [C in FindingCode]: FindingOf<C> }[FindingCode]
 
-export interface FindingPlace { file?: string | undefined, position?: number | undefined }
+export interface FindingPlace {
+  file?: string | undefined
+  position?: number | undefined
+  firstOffset?: bigint | undefined
+  lastOffset?: bigint | undefined
+}
 
 /** A finding with the catalogue's severity for `code`. */
 export function finding (code: FindingCode, message: string, at: FindingPlace = {}): Finding {
   const f = { severity: FINDING_SEVERITY[code], code, message } as Finding
   if (at.file !== undefined) f.file = at.file
   if (at.position !== undefined) f.position = at.position
+  if (at.firstOffset !== undefined) f.firstOffset = at.firstOffset
+  if (at.lastOffset !== undefined) f.lastOffset = at.lastOffset
   return f
+}
+
+/**
+ * Every finding can be located: one without a file and byte position is about the partition, so it gets
+ * the partition's label and, unless it already names the offsets it is about, the offsets scanned.
+ */
+export function locatePartitionFindings (findings: readonly Finding[], partition: string, firstOffset: bigint, lastOffset: bigint): void {
+  for (const f of findings) {
+    if (f.file !== undefined && f.position !== undefined) continue
+    f.partition = partition
+    if (f.firstOffset === undefined) f.firstOffset = firstOffset
+    if (f.lastOffset === undefined) f.lastOffset = lastOffset
+  }
 }
 
 export const EXIT_OK = 0
 export const EXIT_FINDINGS = 1
 export const EXIT_USAGE = 2
 
+/**
+ * Input that could not be read at all (or output that could not be written): exit 2 from every command,
+ * whether `dump` or `reconcile`/`txns`/`lso` meets it.
+ */
+export const UNREADABLE_CODES: ReadonlySet<FindingCode> = new Set<FindingCode>(['UNREADABLE', 'NOT_REGULAR_FILE', 'FILE_TOO_LARGE', 'FILE_CHANGED', 'OUTPUT_WRITE_FAILED'])
+
 /** The exit-code rule, the only one: unusable input -> 2; errors or warnings in the data -> 1; info only -> 0. */
 export function exitCodeOf (f: Pick<Finding, 'code' | 'severity'>): number {
-  if (f.code === 'UNREADABLE') return EXIT_USAGE
+  if (UNREADABLE_CODES.has(f.code)) return EXIT_USAGE
   return f.severity === 'info' ? EXIT_OK : EXIT_FINDINGS
 }
 

@@ -315,7 +315,7 @@ export class PartitionAnalyzer {
   }
 
   private find (code: FindingCode, b: BatchFacts, message: string): void {
-    this.findings.push(finding(code, message, b))
+    this.findings.push(finding(code, message, { file: b.file, position: b.position }))
   }
 
   /**
@@ -337,7 +337,7 @@ export class PartitionAnalyzer {
       hw = this.hw
       if (hw > leo) {
         findings.push(finding('HIGH_WATERMARK_BEYOND_LOG_END',
-          `replication-offset-checkpoint has high watermark ${hw} but the log ends at ${leo} (files copied from a running broker, or truncated?)`))
+          `replication-offset-checkpoint has high watermark ${hw} but the log ends at ${leo} (files copied from a running broker, or truncated?)`, { firstOffset: toBigInt(leo), lastOffset: toBigInt(hw) }))
       }
     }
     const unstable = this.intervals.map((iv) => iv.owner)

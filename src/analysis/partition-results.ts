@@ -16,8 +16,8 @@ export interface PartitionResult {
 }
 
 export interface ReconcileResult {
-  /** paths that could not be used at all (exit 2), one message each */
-  unusable: string[]
+  /** paths that could not be used at all (exit 2), one UNREADABLE finding each */
+  unusable: Finding[]
   partitions: Array<PartitionResult & { snapshots: SnapshotInput[] }>
 }
 
@@ -36,7 +36,7 @@ export interface TransactionStatePartition extends PartitionResult {
 }
 
 export interface TxnsResult {
-  unusable: string[]
+  unusable: Finding[]
   partitions: Array<TimelinePartition | TransactionStatePartition>
 }
 
@@ -56,7 +56,7 @@ export interface CoordinatorLookup {
 }
 
 export interface LsoResult {
-  unusable: string[]
+  unusable: Finding[]
   maxTransactionTimeoutMinutes: number
   partitions: LsoPartition[]
   /** some partition's blocking transaction is older than the timeout */

@@ -236,7 +236,7 @@ export class TxnIndexChecker {
     const i = this.lookup(x.producerId, x.lastOffset)
     if (i < 0) {
       this.missing.set(`${x.producerId}@${x.lastOffset}`, { severity: 'error', code: 'TXNINDEX_MISSING_ENTRY',
-        message: `producer ${x.producerId} aborted ${x.firstOffset}..${x.lastOffset} (ABORT marker at ${x.lastOffset}) but no .txnindex entry records it: read_committed consumers will see the aborted records` })
+        firstOffset: x.firstOffset, lastOffset: x.lastOffset, message: `producer ${x.producerId} aborted ${x.firstOffset}..${x.lastOffset} (ABORT marker at ${x.lastOffset}) but no .txnindex entry records it: read_committed consumers will see the aborted records` })
       return
     }
     this.flags[i]! |= F_MATCHED

@@ -10,12 +10,15 @@ export type { CliContext } from '../commands/context.js'
 /**
  * Buffered synchronous writes to a file descriptor in large chunks. Strings are encoded straight into one
  * reusable buffer (no per-line Buffer, no join). A closed pipe (EPIPE, e.g. `| head`) marks the writer
- * closed instead of throwing, so the command can stop quietly with exit code 0.
+ * closed instead of throwing, so the command can stop quietly with exit code 0. Any other write error
+ * (ENOSPC, EIO, EBADF) also closes it, never throws into the command (which would blame its input), and is
+ * kept in `failure` for cli/main.ts to report once, with exit 2.
  */
 export class FdWriter implements Writer {
   private buf: Buffer
   private pos = 0
   closed = false
+  failure: NodeJS.ErrnoException | undefined
   constructor (private readonly fd: number, size = 1024 * 1024, private readonly autoFlush = false) {
     this.buf = Buffer.allocUnsafe(Math.max(size, 4096))
   }
@@ -63,8 +66,9 @@ export class FdWriter implements Writer {
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code
         if (code === 'EAGAIN') { sleepBriefly(); continue } // a non-blocking pipe is full: wait for the reader
-        if (code === 'EPIPE') { this.closed = true; return }
-        throw e
+        this.closed = true
+        if (code !== 'EPIPE') this.failure = e as NodeJS.ErrnoException
+        return
       }
     }
   }

@@ -4,6 +4,8 @@ import { CommanderError } from 'commander'
 import type { CliContext, Writer } from './context.js'
 import { FdWriter } from './context.js'
 import { buildProgram } from './program.js'
+import { exitCodeOf, finding } from '../analysis/findings.js'
+import { formatFinding } from '../format/finding-text.js'
 
 function colorLevel (env: Record<string, string | undefined>, isTTY: boolean, argv: string[]): 0 | 1 | 2 | 3 {
   if (argv.includes('--no-color') || argv.includes('--compat') || argv.includes('--json')) return 0
@@ -44,7 +46,20 @@ export async function main (argv: string[], ctx: CliContext = processContext(arg
     }
   }
   flushAll(ctx.stdout, ctx.stderr)
-  return code
+  return reportOutputFailure(ctx, code)
+}
+
+/**
+ * A failed write on stdout is its own clear case (exit 2), in the one finding format, naming the output
+ * and never the input. EPIPE is not a failure: `| head` closing the pipe is normal. A failed stderr
+ * cannot be reported anywhere; the exit code still tells.
+ */
+function reportOutputFailure (ctx: CliContext, code: number): number {
+  const err = ctx.stdout.failure
+  if (err === undefined) return code
+  const f = finding('OUTPUT_WRITE_FAILED', `write failed: ${err.message}`, { file: '<stdout>' })
+  try { ctx.stderr.write(formatFinding(f) + '\n'); ctx.stderr.flush() } catch { /* nothing more can be said */ }
+  return Math.max(code, exitCodeOf(f))
 }
 
 function flushAll (...ws: Writer[]): void {

@@ -11,14 +11,16 @@ import * as L from '../decode/layout.js'
 import { scanFrames } from '../decode/frame-scanner.js'
 import { decodeLegacyEntry, decodeLegacyRecords } from '../decode/legacy.js'
 import { decodeRecords } from '../decode/records.js'
+import { OffsetPairs, offsetPairsOf } from '../analysis/offset-pairs.js'
 import type { KafkaFile } from '../io/discover.js'
-import { FileSource, readSmallFile } from '../io/file-source.js'
+import { describeFsError } from '../io/discover.js'
+import { entryWindows, FileSource, readSmallFile } from '../io/file-source.js'
 import type { DumpOptions } from './dump-options.js'
 import type { FindingLog } from './findings.js'
 
 export interface IndexRunState {
   /** offset index mismatches per absolute path: (index offset, log offset), newest first as Kafka lists them */
-  indexMismatches: Map<string, Array<[bigint, bigint]>>
+  indexMismatches: Map<string, OffsetPairs>
   timeMismatches: Map<string, Array<[bigint, bigint]>>
   timeOutOfOrder: Map<string, Array<[bigint, bigint]>>
   timeNotFound: Map<string, Array<[bigint, bigint]>>
@@ -58,30 +60,36 @@ function openLog (file: KafkaFile, log: FindingLog): FileSource | undefined {
   try {
     return new FileSource(p)
   } catch (e) {
-    log.add({ severity: 'warning', code: 'NO_SEGMENT', file: file.path,
-      message: `cannot verify against ${p}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` })
+    log.add({ severity: 'warning', code: 'NO_SEGMENT', file: file.path, position: 0,
+      message: `cannot verify against ${p}: ${describeFsError(e)}` })
     return undefined
   }
 }
 
 export function dumpOffsetIndex (file: KafkaFile, opts: DumpOptions, printer: DumpPrinter, log: FindingLog, state: IndexRunState): void {
-  const buf = readSmallFile(file.path)
+  // read in windows, never whole: any size works (a sparse multi-GiB index ends at its first zero entry)
+  const src = new FileSource(file.path)
+  try { dumpOffsetIndexFrom(src, file, opts, printer, log, state) } finally { src.close() }
+}
+
+function dumpOffsetIndexFrom (src: FileSource, file: KafkaFile, opts: DumpOptions, printer: DumpPrinter, log: FindingLog, state: IndexRunState): void {
   const base = file.baseOffset ?? 0n
-  const entries = Math.floor(buf.length / OFFSET_INDEX_ENTRY_SIZE)
+  const entries = Math.floor(src.size / OFFSET_INDEX_ENTRY_SIZE)
   if (entries === 0) { printer.indexEmpty(file); return }
-  const all = [...decodeOffsetIndex(buf, base)]
-  if (opts.indexSanityCheck) { sanityOffsetIndex(file, buf, all, base, opts, printer, log); return }
+  if (opts.indexSanityCheck) { sanityOffsetIndex(file, src, base, printer, log); return }
   const seg = openLog(file, log)
-  const mismatches: Array<[bigint, bigint]> = []
+  // only kafka-dump-log's closing block (--compat) lists them; tsdump's text has a finding per entry
+  const mismatches = new OffsetPairs(opts.compat ? undefined : 0)
   try {
     let prev: OffsetIndexEntry | undefined
-    for (const e of all) {
+    // entries are decoded one at a time (never all held: 200 k mismatching entries were 300 MiB)
+    for (const e of entryWindows(src, OFFSET_INDEX_ENTRY_SIZE, (w, first) => decodeOffsetIndex(w, base, first))) {
       if (seg !== undefined) {
         const b = batchAt(seg, e.position, opts.maxMessageSize)
         if (typeof b === 'string') {
           log.add({ severity: 'error', code: 'INDEX_BAD_POSITION', file: file.path, position: e.index * 8, message: `entry ${e.index} (offset ${e.offset}): ${b}` })
         } else if (b.lastOffset !== e.offset) {
-          mismatches.unshift([e.offset, b.lastOffset])
+          mismatches.push(e.offset, b.lastOffset)
           if (!opts.compat) {
             log.add({ severity: 'error', code: 'INDEX_MISMATCH', file: file.path, position: e.index * 8,
               message: `entry ${e.index}: index offset ${e.offset} but the batch at log position ${e.position} ends at offset ${b.lastOffset}` })
@@ -103,46 +111,62 @@ export function dumpOffsetIndex (file: KafkaFile, opts: DumpOptions, printer: Du
   }
 }
 
-function sanityOffsetIndex (file: KafkaFile, buf: Buffer, all: OffsetIndexEntry[], base: bigint, opts: DumpOptions, printer: DumpPrinter, log: FindingLog): void {
+function sanityOffsetIndex (file: KafkaFile, src: FileSource, base: bigint, printer: DumpPrinter, log: FindingLog): void {
   // OffsetIndex.sanityCheck: entries != 0 && lastOffset < baseOffset, or a length not a multiple of 8
-  const n = Math.floor(buf.length / OFFSET_INDEX_ENTRY_SIZE)
-  const lastRel = n > 0 ? buf.readInt32BE((n - 1) * 8) : 0
+  const n = Math.floor(src.size / OFFSET_INDEX_ENTRY_SIZE)
+  const lastRel = n > 0 ? src.readAt((n - 1) * 8, 4).readInt32BE(0) : 0
   const last = base + BigInt(lastRel)
-  if (buf.length % OFFSET_INDEX_ENTRY_SIZE !== 0) {
-    log.add({ severity: 'error', code: 'INDEX_CORRUPT', file: file.path, position: n * OFFSET_INDEX_ENTRY_SIZE, message: `index file size ${buf.length} is not a multiple of ${OFFSET_INDEX_ENTRY_SIZE}` })
+  if (src.size % OFFSET_INDEX_ENTRY_SIZE !== 0) {
+    log.add({ severity: 'error', code: 'INDEX_CORRUPT', file: file.path, position: n * OFFSET_INDEX_ENTRY_SIZE, message: `index file size ${src.size} is not a multiple of ${OFFSET_INDEX_ENTRY_SIZE}` })
   } else if (last < base) {
     log.add({ severity: 'error', code: 'INDEX_CORRUPT', file: file.path, position: (n - 1) * OFFSET_INDEX_ENTRY_SIZE, message: `last offset ${last} is below the base offset ${base}` })
   } else {
-    printer.sanityPassed(file, all.length)
+    let entries = 0
+    for (const _ of entryWindows(src, OFFSET_INDEX_ENTRY_SIZE, (w, first) => decodeOffsetIndex(w, base, first))) entries++
+    printer.sanityPassed(file, entries)
   }
 }
 
-/** OffsetIndex.lookup: position of the largest entry ≤ target, else 0 */
-function lookup (entries: OffsetIndexEntry[], target: bigint): number {
+/** OffsetIndex.lookup: position of the largest entry ≤ target, else 0 (a binary search on the entries' bytes) */
+function lookup (idx: Buffer, entries: number, base: bigint, target: bigint): number {
   let lo = 0
-  let hi = entries.length - 1
+  let hi = entries - 1
   let found = 0
   while (lo <= hi) {
     const mid = (lo + hi) >> 1
-    const e = entries[mid]!
-    if (e.offset <= target) { found = e.position; lo = mid + 1 } else hi = mid - 1
+    if (base + BigInt(idx.readInt32BE(mid * OFFSET_INDEX_ENTRY_SIZE)) <= target) { found = idx.readInt32BE(mid * OFFSET_INDEX_ENTRY_SIZE + 4); lo = mid + 1 } else hi = mid - 1
   }
   return found
 }
 
+/**
+ * Where the last forward scan of the log stopped: it started at `from`, every batch in [from, pos) ends
+ * at or below `maxLast`, and `pos` is the next batch (or where framing stopped). An entry whose scan
+ * starts at `from` too and whose offset is above `maxLast` resumes at `pos` with the same result as a
+ * scan from `from`: without a .index every scan starts at 0, and entries beyond the log end rescanned
+ * the whole log each (Kafka's DumpLogSegments does; 116 entries a minute on a long log).
+ */
+interface ScanCursor { from: number, pos: number, maxLast: bigint, ended: boolean }
+
 export function dumpTimeIndex (file: KafkaFile, opts: DumpOptions, printer: DumpPrinter, log: FindingLog, state: IndexRunState): void {
-  const buf = readSmallFile(file.path)
+  const src = new FileSource(file.path)
+  try { dumpTimeIndexFrom(src, file, opts, printer, log, state) } finally { src.close() }
+}
+
+function dumpTimeIndexFrom (src: FileSource, file: KafkaFile, opts: DumpOptions, printer: DumpPrinter, log: FindingLog, state: IndexRunState): void {
   const base = file.baseOffset ?? 0n
-  const all = [...decodeTimeIndex(buf, base)]
-  if (opts.indexSanityCheck) { sanityTimeIndex(file, buf, base, opts, printer, log); return }
-  let offsetEntries: OffsetIndexEntry[] = []
-  try { offsetEntries = [...decodeOffsetIndex(readSmallFile(companion(file, '.index')), base)] } catch { /* no offset index: scan from 0 */ }
+  if (opts.indexSanityCheck) { sanityTimeIndex(file, src, base, printer, log); return }
+  let idx: Buffer = Buffer.alloc(0)
+  try { idx = readSmallFile(companion(file, '.index')) } catch { /* no offset index: scan from 0 */ }
+  let idxEntries = 0
+  for (const _ of decodeOffsetIndex(idx, base)) idxEntries++
+  const cursor: ScanCursor = { from: -1, pos: 0, maxLast: -1n, ended: false }
   const seg = openLog(file, log)
   const abs = path.resolve(file.path)
   let prevTs = -1n
   try {
-    for (const e of all) {
-      if (seg !== undefined) checkTimeEntry(e, seg, offsetEntries, prevTs, abs, opts, log, file)
+    for (const e of entryWindows(src, TIME_INDEX_ENTRY_SIZE, (w, first) => decodeTimeIndex(w, base, first))) {
+      if (seg !== undefined) checkTimeEntry(e, seg, prevTs, opts, log, file)
       prevTs = e.timestamp
       if (opts.verifyIndexOnly) continue
       printer.timeIndexEntry(file, e)
@@ -154,18 +178,24 @@ export function dumpTimeIndex (file: KafkaFile, opts: DumpOptions, printer: Dump
     l.push(pair)
     m.set(abs, l)
   }
-  function checkTimeEntry (e: TimeIndexEntry, seg: FileSource, idx: OffsetIndexEntry[], prev: bigint, _abs: string,
-    o: DumpOptions, fl: FindingLog, f: KafkaFile): void {
-    let pos = lookup(idx, e.offset)
+  function checkTimeEntry (e: TimeIndexEntry, seg: FileSource, prev: bigint, o: DumpOptions, fl: FindingLog, f: KafkaFile): void {
+    const from = lookup(idx, idxEntries, base, e.offset)
+    let pos = from
+    let maxLast = -1n
+    if (cursor.from === from && e.offset > cursor.maxLast) { pos = cursor.pos; maxLast = cursor.maxLast }
     // scan forward from the indexed position to the first batch whose lastOffset >= the entry's offset
     let hit: BatchAt | undefined
     let hitPos = pos
-    for (let guard = 0; pos < seg.size && guard < 1_000_000; guard++) {
+    let ended = cursor.from === from && pos === cursor.pos && cursor.ended
+    for (let guard = 0; !ended && pos < seg.size && guard < 1_000_000; guard++) {
       const b = batchAt(seg, pos, Number.MAX_SAFE_INTEGER)
-      if (typeof b === 'string') break
+      if (typeof b === 'string') { ended = true; break }
       if (b.lastOffset >= e.offset) { hit = b; hitPos = pos; break }
+      if (b.lastOffset > maxLast) maxLast = b.lastOffset
       pos += b.sizeInBytes
     }
+    if (pos >= seg.size) ended = true
+    Object.assign(cursor, { from, pos, maxLast, ended })
     if (hit !== undefined && hit.lastOffset !== e.offset && hit.baseOffset <= e.offset && hit.magic >= 2) {
       // Older brokers indexed the offset of the record with the largest timestamp,
       // not the batch's last offset. kafka-dump-log 3.9 calls this "not found"; it is not damage if the
@@ -229,19 +259,20 @@ function recordTimestampAt (seg: FileSource, pos: number, size: number, offset: 
   return undefined
 }
 
-function sanityTimeIndex (file: KafkaFile, buf: Buffer, base: bigint, opts: DumpOptions, printer: DumpPrinter, log: FindingLog): void {
-  const n = Math.floor(buf.length / TIME_INDEX_ENTRY_SIZE)
+function sanityTimeIndex (file: KafkaFile, src: FileSource, base: bigint, printer: DumpPrinter, log: FindingLog): void {
+  const n = Math.floor(src.size / TIME_INDEX_ENTRY_SIZE)
   let problem: string | undefined
   let at = (n - 1) * TIME_INDEX_ENTRY_SIZE // the last entry, which both value checks read
   if (n > 0) {
-    const firstTs = buf.readBigInt64BE(0)
-    const lastTs = buf.readBigInt64BE((n - 1) * 12)
-    const lastOff = base + BigInt(buf.readInt32BE((n - 1) * 12 + 8))
+    const firstTs = src.readAt(0, 8).readBigInt64BE(0)
+    const lastEntry = src.readAt((n - 1) * 12, 12)
+    const lastTs = lastEntry.readBigInt64BE(0)
+    const lastOff = base + BigInt(lastEntry.readInt32BE(8))
     if (lastTs < firstTs) problem = `last timestamp ${lastTs} is before the first ${firstTs}`
     else if (lastOff < base) problem = `last offset ${lastOff} is below the base offset ${base}`
   }
-  if (buf.length % TIME_INDEX_ENTRY_SIZE !== 0) {
-    problem = `time index file size ${buf.length} is not a multiple of ${TIME_INDEX_ENTRY_SIZE}`
+  if (src.size % TIME_INDEX_ENTRY_SIZE !== 0) {
+    problem = `time index file size ${src.size} is not a multiple of ${TIME_INDEX_ENTRY_SIZE}`
     at = n * TIME_INDEX_ENTRY_SIZE
   }
   if (problem !== undefined) log.add({ severity: 'error', code: 'TIMEINDEX_CORRUPT', file: file.path, position: at, message: problem })
@@ -250,8 +281,9 @@ function sanityTimeIndex (file: KafkaFile, buf: Buffer, base: bigint, opts: Dump
 
 
 /** 4.3+ keep mismatches in a TreeMap(reverseOrder): one pair per index offset, the last log offset seen, descending */
-function collapsed (newestFirst: Array<[bigint, bigint]>): Array<[bigint, bigint]> {
+function collapsed (pairs: OffsetPairs): OffsetPairs {
+  const newestFirst = [...pairs]
   const m = new Map<bigint, bigint>()
   for (let i = newestFirst.length - 1; i >= 0; i--) m.set(newestFirst[i]![0], newestFirst[i]![1])
-  return [...m].sort((a, b) => (a[0] < b[0] ? 1 : a[0] > b[0] ? -1 : 0))
+  return offsetPairsOf([...m].sort((a, b) => (a[0] < b[0] ? 1 : a[0] > b[0] ? -1 : 0)))
 }

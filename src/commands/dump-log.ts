@@ -2,12 +2,15 @@
 // findings, and emits batches and records to the run's printer (format/printer.ts DumpPrinter).
 import * as path from 'node:path'
 import type { CliContext } from './context.js'
+import { finding } from '../analysis/findings.js'
+import { OffsetPairs, offsetPairsOf } from '../analysis/offset-pairs.js'
 import { corruptFinding, tailFinding } from '../analysis/log-findings.js'
 import type { LogSummary } from '../analysis/log-summary.js'
 import { newSummary } from '../analysis/log-summary.js'
 import type { BatchHeader } from '../decode/batch-header.js'
 import { DecodeError } from '../decode/errors.js'
 import { ATTRIBUTES_OFFSET, COMPRESSION_CODEC_MASK, CONTROL_FLAG_MASK, LOG_OVERHEAD, RECORDS_COUNT_OFFSET, SIZE_OFFSET } from '../decode/layout.js'
+import type { LegacyEntry, LegacyRecord } from '../decode/legacy.js'
 import { decodeLegacyEntry, decodeLegacyRecords } from '../decode/legacy.js'
 import type { LegacyFrame, V2Batch } from '../decode/log-reader.js'
 import { decodeControlRecord, readLog } from '../decode/log-reader.js'
@@ -17,15 +20,22 @@ import { textVariant } from '../format/kafka-versions.js'
 import type { DumpPrinter } from '../format/printer.js'
 import type { KafkaFile } from '../io/discover.js'
 import { FileSource } from '../io/file-source.js'
+import { InputError } from '../io/input-error.js'
 import type { SegmentSource } from '../decode/segment-source.js'
 import type { Writer } from '../format/writer.js'
 import type { DumpOptions } from './dump-options.js'
 import type { FindingLog } from './findings.js'
 import { Progress } from './progress.js'
 
+/** tsdump's own text lists the newest 10,000 offset gaps of a file and counts the rest (--compat lists all, as Kafka does) */
+export const LISTED_GAPS = 10_000
+
+/** the list of offset gaps of one file (or range) */
+export function newGapList (opts: DumpOptions): OffsetPairs { return new OffsetPairs(opts.compat ? undefined : LISTED_GAPS) }
+
 export interface RunState {
   /** deep iteration: (prev, next) offset pairs per absolute path, printed to stderr at the end */
-  nonConsecutive: Map<string, Array<[bigint, bigint]>>
+  nonConsecutive: Map<string, OffsetPairs>
 }
 
 /** [from, end) of a log file: whole entries from `from`; `end` is where the scan stops (--max-bytes, or a worker's share) */
@@ -35,8 +45,8 @@ export interface LogRange { from: number, end: number }
 export interface RangeTotals {
   validBytes: number
   tailBytes: number
-  /** deep iteration: offset gaps inside the range, newest first */
-  pairs: Array<[bigint, bigint]>
+  /** deep iteration: offset gaps inside the range */
+  pairs: OffsetPairs
   /** first and last record offsets tracked for gaps (a gap can sit across a range boundary) */
   firstTracked: bigint | null
   lastTracked: bigint | null
@@ -52,7 +62,7 @@ interface Ctx {
   summary: LogSummary
   lastOffset: bigint | null
   firstTracked: bigint | null
-  pairs: Array<[bigint, bigint]>
+  pairs: OffsetPairs
   /** code@position of findings already reported: a control batch's first record is decoded by readLog and again in deep mode */
   reported: Set<string>
 }
@@ -84,12 +94,13 @@ export async function dumpLogFile (file: KafkaFile, opts: DumpOptions, cli: CliC
 function startLog (file: KafkaFile, log: FindingLog, printer: DumpPrinter): FileSource | undefined {
   printer.logStart(file)
   if (file.baseOffset === null && file.kind === 'log') {
-    log.add({ severity: 'info', code: 'NAME_NOT_OFFSET', file: file.path, message: 'file name is not a base offset; read anyway' })
+    log.add({ severity: 'info', code: 'NAME_NOT_OFFSET', file: file.path, position: 0, message: 'file name is not a base offset; read anyway' })
   }
   try {
     return new FileSource(file.path)
   } catch (e) {
-    log.unusable(file.path, (e as Error).message)
+    if (e instanceof InputError) log.unusable(file.path, e.message, e.code, e.position)
+    else log.unusable(file.path, (e as Error).message)
     return undefined
   }
 }
@@ -100,7 +111,7 @@ export function viewEnd (size: number, opts: DumpOptions): number { return Math.
 /** Dump the entries of [range.from, range.end), counting into `summary`. */
 export function dumpLogRange (source: SegmentSource, file: KafkaFile, opts: DumpOptions, out: Writer, log: FindingLog,
   printer: DumpPrinter, summary: LogSummary, range: LogRange, progress?: Progress, windowBuffer?: Buffer): RangeTotals {
-  const ctx: Ctx = { file, opts, log, printer, summary, lastOffset: null, firstTracked: null, pairs: [], reported: new Set() }
+  const ctx: Ctx = { file, opts, log, printer, summary, lastOffset: null, firstTracked: null, pairs: newGapList(opts), reported: new Set() }
   const t: RangeTotals = { validBytes: 0, tailBytes: 0, pairs: ctx.pairs, firstTracked: null, lastTracked: null, clean: true }
   const events = readLog(source, {
     verifyCrc: opts.verifyCrc,
@@ -155,10 +166,12 @@ function finishLog (file: KafkaFile, opts: DumpOptions, size: number, t: RangeTo
  * record is not offset 0 also reports `-1 is followed by N`, and lists the pairs ascending. Applied per file, after
  * the ranges of a --threads dump are merged; the default mode keeps the 3.9 rule (the -1 report is a false alarm).
  */
-function kafkaPairs (t: RangeTotals, v: Pick<TextVariant, 'nonConsecutiveFromMinusOne' | 'nonConsecutiveOrder'>): Array<[bigint, bigint]> {
-  let pairs = t.pairs // newest first
-  if (v.nonConsecutiveFromMinusOne && t.firstTracked !== null && t.firstTracked !== 0n) pairs = [...pairs, [-1n, t.firstTracked]]
-  return v.nonConsecutiveOrder === 'ascending' ? [...pairs].reverse() : pairs
+function kafkaPairs (t: RangeTotals, v: Pick<TextVariant, 'nonConsecutiveFromMinusOne' | 'nonConsecutiveOrder'>): OffsetPairs {
+  const minusOne = v.nonConsecutiveFromMinusOne && t.firstTracked !== null && t.firstTracked !== 0n
+  if (!minusOne && v.nonConsecutiveOrder !== 'ascending') return t.pairs
+  const list: Array<readonly [bigint, bigint]> = [...t.pairs] // newest first
+  if (minusOne) list.push([-1n, t.firstTracked!])
+  return offsetPairsOf(v.nonConsecutiveOrder === 'ascending' ? list.reverse() : list)
 }
 
 function onBatch (b: V2Batch, c: Ctx): void {
@@ -232,9 +245,12 @@ function onLegacy (f: LegacyFrame, c: Ctx): void {
   if (!opts.deep) return
   try {
     let inner = 0
+    let prev: bigint | undefined
     for (const r of decodeLegacyRecords(e, limits(opts))) {
       // a compressed wrapper counts as its inner messages once they are known
       if (inner++ > 0) c.summary.records++
+      if (e.compression !== 0) checkInner(e, r, inner - 1, prev, c)
+      prev = r.offset
       trackOffset(r.offset, c)
       c.printer.legacyRecord(e, r, c.file)
     }
@@ -244,9 +260,26 @@ function onLegacy (f: LegacyFrame, c: Ctx): void {
   }
 }
 
+/**
+ * An inner message of a compressed legacy wrapper: its own CRC (the wrapper's covers only the compressed
+ * bytes) and the order of the inner offsets. Positions inside the decompressed value are not file
+ * positions, so the finding names the wrapper's position and the inner message's index.
+ */
+function checkInner (e: LegacyEntry, r: LegacyRecord, index: number, prev: bigint | undefined, c: Ctx): void {
+  if (!r.crcValid) {
+    c.summary.crcFailures++
+    c.log.add(finding('CRC_MISMATCH', `legacy wrapper (offset ${e.offset}): inner message ${index} (offset ${r.offset}): crc stored ${r.crc} does not match its content`,
+      { file: c.file.path, position: e.position }))
+  }
+  if (prev !== undefined && r.offset <= prev) {
+    c.log.add(finding('OFFSETS_NOT_INCREASING', `legacy wrapper (offset ${e.offset}): inner message ${index} has offset ${r.offset}, not above the previous ${prev}`,
+      { file: c.file.path, position: e.position }))
+  }
+}
+
 function trackOffset (offset: bigint, c: Ctx): void {
   if (c.opts.controlOnly) return // not every record is decoded, so gaps would be false
-  if (c.lastOffset !== null && offset !== c.lastOffset + 1n) c.pairs.unshift([c.lastOffset, offset])
+  if (c.lastOffset !== null && offset !== c.lastOffset + 1n) c.pairs.push(c.lastOffset, offset)
   if (c.lastOffset === null) c.firstTracked = offset
   c.lastOffset = offset
 }

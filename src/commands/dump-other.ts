@@ -2,15 +2,21 @@
 import { ABORTED_TXN_SIZE, decodeTxnIndex } from '../decode/index-files.js'
 import { decodeProducerSnapshot } from '../decode/producer-snapshot.js'
 import type { KafkaFile } from '../io/discover.js'
-import { readSmallFile } from '../io/file-source.js'
+import { entryWindows, FileSource, readSmallFile } from '../io/file-source.js'
 import type { DumpPrinter } from '../format/dump-printer.js'
 import { textVariant } from '../format/kafka-versions.js'
 import type { DumpOptions } from './dump-options.js'
 import type { FindingLog } from './findings.js'
 
 export function dumpTxnIndex (file: KafkaFile, opts: DumpOptions, printer: DumpPrinter, log: FindingLog): void {
-  const buf = readSmallFile(file.path)
-  for (const e of decodeTxnIndex(buf)) {
+  // read in windows, never whole: any size works
+  const src = new FileSource(file.path)
+  try { dumpTxnIndexFrom(src, file, opts, printer, log) } finally { src.close() }
+}
+
+function dumpTxnIndexFrom (src: FileSource, file: KafkaFile, opts: DumpOptions, printer: DumpPrinter, log: FindingLog): void {
+  const size = src.size
+  for (const e of entryWindows(src, ABORTED_TXN_SIZE, (w, first) => decodeTxnIndex(w, first))) {
     // An all-zero entry is a preallocated tail, not an aborted transaction of producer 0.
     if (e.version === 0 && e.producerId === 0n && e.firstOffset === 0n && e.lastOffset === 0n && e.lastStableOffset === 0n && !opts.compat) break
     // 3.9-4.3 read the version from the int16's first byte; 4.4's generated AbortedTxn reads the int16 (KAFKA-19562)
@@ -26,9 +32,9 @@ export function dumpTxnIndex (file: KafkaFile, opts: DumpOptions, printer: DumpP
     }
     printer.txnIndexEntry(file, e)
   }
-  const rest = buf.length % ABORTED_TXN_SIZE
+  const rest = size % ABORTED_TXN_SIZE
   if (rest !== 0 && !opts.compat) {
-    log.add({ severity: 'warning', code: 'TXNINDEX_PARTIAL_ENTRY', file: file.path, position: buf.length - rest,
+    log.add({ severity: 'warning', code: 'TXNINDEX_PARTIAL_ENTRY', file: file.path, position: size - rest,
       message: `${rest} bytes at the end do not make a whole ${ABORTED_TXN_SIZE}-byte entry (ignored, as the broker does)` })
   }
 }

@@ -32,8 +32,13 @@ export interface ChunkMessage { type: 'chunk', id: number, offset: number, lengt
 
 export type WorkerMessage =
   | ChunkMessage
-  | { type: 'done', id: number, stderr: string, findings: Finding[], summary: SummaryPart, totals: RangeTotals }
+  | { type: 'done', id: number, stderr: string, findings: Finding[], summary: SummaryPart, totals: WireTotals }
   | { type: 'error', id: number, message: string, code: string | undefined }
+
+/** RangeTotals as posted: the range's offset gaps oldest first (a class instance does not survive the clone) */
+export type WireTotals = Omit<RangeTotals, 'pairs'> & { pairs: Array<readonly [bigint, bigint]> }
+
+export function toWire (t: RangeTotals): WireTotals { return { ...t, pairs: [...t.pairs].reverse() } }
 
 /**
  * A Writer into the worker's shared output ring, posting chunks as they fill. A chunk ends where a write

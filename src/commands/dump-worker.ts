@@ -8,7 +8,7 @@ import { FileSource } from '../io/file-source.js'
 import type { CliContext } from './context.js'
 import { dumpLogRange } from './dump-log.js'
 import { makeDumpPrinter, pickParser } from './dump-setup.js'
-import { RingWriter } from './dump-worker-protocol.js'
+import { RingWriter, toWire } from './dump-worker-protocol.js'
 import type { RangeRequest, WorkerMessage, WorkerSetup } from './dump-worker-protocol.js'
 import { FindingLog } from './findings.js'
 
@@ -35,7 +35,7 @@ port.on('message', (r: RangeRequest) => {
     const summary = newSummary(setup.file.path)
     const totals = dumpLogRange(source, setup.file, opts, stdout, log, printer, summary, r, undefined, windowBuffer)
     stdout.flush()
-    post({ type: 'done', id: r.id, stderr: stderr.text, findings: log.all, summary: summary.part(), totals })
+    post({ type: 'done', id: r.id, stderr: stderr.text, findings: log.all, summary: summary.part(), totals: toWire(totals) })
     stderr.text = ''
   } catch (e) {
     const err = e as NodeJS.ErrnoException

@@ -1,6 +1,7 @@
 // `tsdump [options] <path...>`: the kafka-dump-log compatible dump of every file named or found.
 import type { CliContext } from './context.js'
 import { discover } from '../io/discover.js'
+import { InputError } from '../io/input-error.js'
 import type { DumpInternals, DumpOptions } from './dump-options.js'
 import { dumpLogFile } from './dump-log.js'
 import type { RunState } from './dump-log.js'
@@ -44,7 +45,8 @@ export async function runDump (opts: DumpOptions, ctx: CliContext, internals: Du
       }
     } catch (e) {
       const err = e as NodeJS.ErrnoException
-      if (typeof err.code === 'string' && /^E[A-Z]+$/.test(err.code)) log.unusable(file.path, `${err.code}: ${err.message}`)
+      if (e instanceof InputError) log.unusable(e.file, e.message, e.code, e.position)
+      else if (typeof err.code === 'string' && /^E[A-Z]+$/.test(err.code)) log.unusable(file.path, `${err.code}: ${err.message}`)
       else throw e
     }
   }

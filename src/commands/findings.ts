@@ -3,7 +3,11 @@
 import { toJson } from '../format/json-int64.js'
 import type { CliContext } from './context.js'
 import type { Finding } from '../analysis/findings.js'
+import type { FindingCode } from '../analysis/findings.js'
 import { EXIT_OK, exitCodeOf, finding } from '../analysis/findings.js'
+
+/** The codes for input that cannot be used at all. */
+export type UnreadableCode = Extract<FindingCode, 'UNREADABLE' | 'NOT_REGULAR_FILE' | 'FILE_TOO_LARGE' | 'FILE_CHANGED'>
 import { formatFinding } from '../format/finding-text.js'
 
 export type { Finding, Severity } from '../analysis/findings.js'
@@ -21,9 +25,9 @@ export class FindingLog {
     this.ctx.stderr.write(formatFinding(f) + '\n')
   }
 
-  /** unreadable input: exit 2 */
-  unusable (file: string, message: string): void {
-    this.add(finding('UNREADABLE', message, { file }))
+  /** unreadable input: exit 2 (UNREADABLE, or the io/ InputError's own code) */
+  unusable (file: string, message: string, code: UnreadableCode = 'UNREADABLE', position?: number): void {
+    this.add(finding(code, message, { file, position }))
   }
 }
 

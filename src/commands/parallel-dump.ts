@@ -18,7 +18,7 @@ import type { SegmentSource } from '../decode/segment-source.js'
 import type { KafkaFile } from '../io/discover.js'
 import type { CliContext } from './context.js'
 import type { LogBody, LogRange, RangeTotals } from './dump-log.js'
-import { viewEnd } from './dump-log.js'
+import { newGapList, viewEnd } from './dump-log.js'
 import type { DumpInternals, DumpOptions } from './dump-options.js'
 import type { ChunkMessage, RangeRequest, WorkerMessage, WorkerSetup } from './dump-worker-protocol.js'
 import { RING_BYTES } from './dump-worker-protocol.js'
@@ -77,7 +77,7 @@ async function runWorkers (file: KafkaFile, opts: DumpOptions, cli: CliContext, 
   const workers: Worker[] = []
   const queued: number[] = []
   const pending = new Map<number, Pending>()
-  const merged: RangeTotals = { validBytes: 0, tailBytes: 0, pairs: [], firstTracked: null, lastTracked: null, clean: true }
+  const merged: RangeTotals = { validBytes: 0, tailBytes: 0, pairs: newGapList(opts), firstTracked: null, lastTracked: null, clean: true }
   let nextId = 0
   let head = 0
   let exhausted = false
@@ -146,10 +146,9 @@ async function runWorkers (file: KafkaFile, opts: DumpOptions, cli: CliContext, 
       merged.validBytes += t.validBytes
       merged.tailBytes += t.tailBytes
       merged.clean &&= t.clean
-      const gap: Array<[bigint, bigint]> = merged.lastTracked !== null && t.firstTracked !== null && t.firstTracked !== merged.lastTracked + 1n
-        ? [[merged.lastTracked, t.firstTracked]] : []
-      // newest first, as the sequential dump unshifts them
-      if (t.pairs.length > 0 || gap.length > 0) merged.pairs = [...t.pairs, ...gap, ...merged.pairs]
+      // in offset order, as the sequential dump pushes them: the gap across the range boundary, then the range's own
+      if (merged.lastTracked !== null && t.firstTracked !== null && t.firstTracked !== merged.lastTracked + 1n) merged.pairs.push(merged.lastTracked, t.firstTracked)
+      for (const [a, b] of t.pairs) merged.pairs.push(a, b)
       if (t.lastTracked !== null) merged.lastTracked = t.lastTracked
       if (merged.firstTracked === null) merged.firstTracked = t.firstTracked
     }

@@ -8,7 +8,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { Finding } from '../analysis/findings.js'
-import { finding } from '../analysis/findings.js'
+import { finding, locatePartitionFindings } from '../analysis/findings.js'
 import { corruptFinding, decodeFinding, tailFinding } from '../analysis/log-findings.js'
 import type { PartitionReport } from '../analysis/partition-analyzer.js'
 import { PartitionAnalyzer } from '../analysis/partition-analyzer.js'
@@ -26,6 +26,8 @@ import { readOffsetCheckpoint } from '../io/checkpoints.js'
 import type { KafkaFile, PartitionDir } from '../io/discover.js'
 import { describeFsError, discover } from '../io/discover.js'
 import { FileSource, readSmallFile } from '../io/file-source.js'
+import { InputError } from '../io/input-error.js'
+import { fsPath } from '../io/raw-names.js'
 
 export interface ScannedPartition {
   dir: PartitionDir
@@ -83,7 +85,7 @@ function feed (ev: LogEvent, file: string, findings: Finding[], a: PartitionAnal
 }
 
 function listDir (dir: string): string[] {
-  try { return fs.readdirSync(dir) } catch { return [] }
+  try { return fs.readdirSync(fsPath(dir)) } catch { return [] }
 }
 
 function readTxnIndexes (dir: string, names: string[], findings: Finding[]): TxnIndexTable {
@@ -95,7 +97,7 @@ function readTxnIndexes (dir: string, names: string[], findings: Finding[]): Txn
       out.addFile(file, buf)
       if (buf.length % ABORTED_TXN_SIZE !== 0) findings.push({ severity: 'warning', code: 'TXNINDEX_PARTIAL_ENTRY', file, position: buf.length - (buf.length % ABORTED_TXN_SIZE), message: `${buf.length % ABORTED_TXN_SIZE} bytes after the last complete entry` })
     } catch (e) {
-      findings.push(finding('UNREADABLE', describeFsError(e), { file }))
+      findings.push(finding(e instanceof InputError ? e.code : 'UNREADABLE', describeFsError(e), { file, position: 0 }))
     }
   }
   return out
@@ -119,7 +121,7 @@ function readSnapshots (dir: string, names: string[], findings: Finding[]): Snap
       out.push({ offset: BigInt(n.slice(0, 20)), file, producers: s.entries.map((e) => ({ producerId: e.producerId, producerEpoch: e.producerEpoch,
         coordinatorEpoch: e.coordinatorEpoch, currentTxnFirstOffset: e.currentTxnFirstOffset, lastTimestamp: e.timestamp, lastOffset: e.lastOffset })) })
     } catch (e) {
-      findings.push(finding('UNREADABLE', describeFsError(e), { file }))
+      findings.push(finding(e instanceof InputError ? e.code : 'UNREADABLE', describeFsError(e), { file, position: 0 }))
     }
   }
   return out
@@ -153,7 +155,7 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
   for (const f of logs) {
     let src: FileSource
     try { src = new FileSource(f.path) } catch (e) {
-      findings.push(finding('UNREADABLE', describeFsError(e), { file: f.path }))
+      findings.push(finding(e instanceof InputError ? e.code : 'UNREADABLE', describeFsError(e), { file: f.path, position: 0 }))
       continue
     }
     try {
@@ -162,6 +164,10 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
         if (ev.kind === 'frame' && fast?.feed(ev, f.path) === true) continue
         if (feed(ev.kind === 'frame' ? readFrame(ev, READ) : ev, f.path, findings, analyzer, scratch)) legacy = true
       }
+    } catch (e) {
+      // the segment shrank while it was read: say so with its size now, and go on with the next one
+      if (!(e instanceof InputError)) throw e
+      findings.push(finding(e.code, e.message, { file: f.path, position: e.position }))
     } finally { src.close() }
   }
   if (legacy) {
@@ -172,18 +178,19 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
   for (const f of snapshotFindings) findings.push(f)
   const lastSegmentBaseOffset = bases.length === 0 ? null : bases.reduce((a, b) => (b > a ? b : a))
   const report = analyzer.finish(lastSegmentBaseOffset, findings)
+  locatePartitionFindings(report.findings, label, report.firstScannedOffset, report.logEndOffset)
   return { dir, label, snapshots, report }
 }
 
 /**
- * Resolve paths to partitions that have .log files. `unusable` holds one message per path that could not
+ * Resolve paths to partitions that have .log files. `unusable` holds one UNREADABLE finding per path that could not
  * be used (the commands then exit 2).
  */
-export function resolvePartitions (paths: string[]): { partitions: PartitionDir[], unusable: string[] } {
+export function resolvePartitions (paths: string[]): { partitions: PartitionDir[], unusable: Finding[] } {
   const d = discover(paths)
-  const unusable = d.problems.map((p) => `${p.path}: ${p.message}`)
+  const unusable = d.problems.map((p) => finding('UNREADABLE', p.message, { file: p.path, position: 0 }))
   if (unusable.length > 0) return { partitions: [], unusable }
   const partitions = d.partitions.filter((p) => p.files.some((f) => f.kind === 'log'))
-  if (partitions.length === 0) return { partitions, unusable: [`no .log segment files found in ${paths.join(', ')}`] }
+  if (partitions.length === 0) return { partitions, unusable: paths.map((p) => finding('UNREADABLE', 'no .log segment files found', { file: p, position: 0 })) }
   return { partitions, unusable }
 }

@@ -5,6 +5,7 @@ import type { ReconcileResult } from '../analysis/partition-results.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import type { PartitionFormat } from '../format/partition-printer.js'
 import { createPartitionPrinter } from '../format/partition-printer.js'
+import { formatFinding } from '../format/finding-text.js'
 import type { CliContext } from './context.js'
 import type { ScannedPartition, ScanOptions } from './partition-scan.js'
 import { resolvePartitions, scanPartition } from './partition-scan.js'
@@ -17,7 +18,7 @@ export interface ReconcileOptions {
 }
 
 /** Scan every partition under `paths`, one at a time (the partitions keep their directory listing). */
-export function scanPaths (paths: string[], opts: ScanOptions = {}): { unusable: string[], scanned: ScannedPartition[] } {
+export function scanPaths (paths: string[], opts: ScanOptions = {}): { unusable: Finding[], scanned: ScannedPartition[] } {
   const { partitions, unusable } = resolvePartitions(paths)
   const cps = new Map<string, OffsetCheckpoint | null>()
   return { unusable, scanned: partitions.map((p) => scanPartition(p, cps, opts)) }
@@ -30,12 +31,13 @@ export function reconcile (paths: string[], opts: ScanOptions = {}): ReconcileRe
 }
 
 /** exit code of a partition command: unusable input 2, else the findings' rule (plus `extra`) */
-export function partitionExitCode (unusable: readonly string[], findings: readonly Finding[], extra = 0): number {
+export function partitionExitCode (unusable: readonly Finding[], findings: readonly Finding[], extra = 0): number {
   return unusable.length > 0 ? EXIT_USAGE : Math.max(extra, exitCodeFor(findings))
 }
 
-export function writeUnusable (unusable: readonly string[], ctx: CliContext): void {
-  for (const u of unusable) ctx.stderr.write(`tsdump: ${u}\n`)
+/** in the one finding format (`tsdump: error: <path>: position 0: … [UNREADABLE]`), as `dump` prints them */
+export function writeUnusable (unusable: readonly Finding[], ctx: CliContext): void {
+  for (const u of unusable) ctx.stderr.write(formatFinding(u) + '\n')
 }
 
 export async function runReconcile (opts: ReconcileOptions, ctx: CliContext): Promise<number> {

@@ -2,6 +2,7 @@
 // plugged in as each partition's RunSink, lso's blocking transaction; format/report/ turns that into the
 // page (reportModel, renderReport). This file only wires them and writes the one output file.
 import { Chalk } from 'chalk'
+import type { Finding } from '../analysis/findings.js'
 import { EXIT_USAGE } from '../analysis/findings.js'
 import { abortCommands, findBlockingTransaction } from '../analysis/lso.js'
 import type { ReportPartition } from '../format/report/from-results.js'
@@ -46,8 +47,8 @@ const MAX_REPORT_ITEMS = 1800
 const MAX_REPORT_BUCKETS = 2000
 
 export interface BuiltReport {
-  /** paths that could not be used at all (exit 2) */
-  unusable: string[]
+  /** paths that could not be used at all (exit 2), one UNREADABLE finding each */
+  unusable: Finding[]
   partitions: ReportPartition[]
   /** every file the scan read (the output must not be one of them) */
   inputFiles: string[]

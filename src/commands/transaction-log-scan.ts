@@ -11,6 +11,7 @@ import { decodeRecords } from '../decode/records.js'
 import type { PartitionDir } from '../io/discover.js'
 import { describeFsError } from '../io/discover.js'
 import { FileSource } from '../io/file-source.js'
+import { InputError } from '../io/input-error.js'
 
 export function readTransactionLog (dir: PartitionDir): { records: TransactionStateRecord[], findings: Finding[] } {
   const records: TransactionStateRecord[] = []
@@ -36,6 +37,9 @@ export function readTransactionLog (dir: PartitionDir): { records: TransactionSt
           findings.push(decodeFinding(e, f.path))
         }
       }
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e
+      findings.push(finding(e.code, e.message, { file: f.path, position: e.position }))
     } finally { src.close() }
   }
   return { records, findings }

@@ -28,6 +28,7 @@ export function writeNonConsecutive (e: Writer, s: DumpDiagnostics): void {
   for (const [f, l] of s.nonConsecutive) {
     e.write(`Non-consecutive offsets in ${f}\n`)
     for (const [a, b] of l) e.write(`  ${a} is followed by ${b}\n`)
+    if (l.dropped > 0) e.write(`  ... and ${l.dropped} earlier pairs, not listed (the newest ${l.kept} are)\n`)
   }
 }
 

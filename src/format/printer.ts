@@ -4,6 +4,7 @@
 import type { LogSummary } from '../analysis/log-summary.js'
 import type { LsoResult, PartitionResult, ReconcileResult, TransactionStatePartition, TxnsResult } from '../analysis/partition-results.js'
 import type { Lane, TimelineRun } from '../analysis/timeline.js'
+import type { OffsetPairs } from '../analysis/offset-pairs.js'
 import type { AbortedTxn, OffsetIndexEntry, TimeIndexEntry } from '../decode/index-files.js'
 import type { LegacyEntry, LegacyRecord } from '../decode/legacy.js'
 import type { ControlInfo, V2Batch } from '../decode/log-reader.js'
@@ -81,10 +82,10 @@ export interface DumpPrinter {
 /** (a, b) pairs per absolute path, gathered over the whole run */
 export interface DumpDiagnostics {
   /** offset index: (index offset, log offset), newest first as Kafka lists them */
-  indexMismatches: ReadonlyMap<string, ReadonlyArray<readonly [bigint, bigint]>>
+  indexMismatches: ReadonlyMap<string, Iterable<readonly [bigint, bigint]>>
   timeMismatches: ReadonlyMap<string, ReadonlyArray<readonly [bigint, bigint]>>
   timeOutOfOrder: ReadonlyMap<string, ReadonlyArray<readonly [bigint, bigint]>>
   timeNotFound: ReadonlyMap<string, ReadonlyArray<readonly [bigint, bigint]>>
   /** deep iteration: (previous, next) offsets that are not consecutive */
-  nonConsecutive: ReadonlyMap<string, ReadonlyArray<readonly [bigint, bigint]>>
+  nonConsecutive: ReadonlyMap<string, OffsetPairs>
 }

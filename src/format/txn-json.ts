@@ -16,7 +16,10 @@ export function jsonInt64OrNull (v: bigint | null): number | string | null {
 
 export function findingJson (f: Finding): Json {
   return { severity: f.severity, code: f.code, ...(f.file !== undefined ? { file: f.file } : {}),
-    ...(f.position !== undefined ? { position: f.position } : {}), message: f.message }
+    ...(f.position !== undefined ? { position: f.position } : {}),
+    ...(f.partition !== undefined ? { partition: f.partition } : {}),
+    ...(f.firstOffset !== undefined ? { firstOffset: jsonInt64(f.firstOffset) } : {}),
+    ...(f.lastOffset !== undefined ? { lastOffset: jsonInt64(f.lastOffset) } : {}), message: f.message }
 }
 
 export function openTxnJson (t: OpenTransaction): Json {

@@ -11,8 +11,10 @@ export interface Writer {
   readonly buffer: Buffer
   commit (end: number): void
   flush (): void
-  /** true once the reader went away (EPIPE): commands should stop producing output */
+  /** true once the reader went away (EPIPE) or a write failed: commands should stop producing output */
   readonly closed: boolean
+  /** the write error that closed it, when it was not EPIPE (ENOSPC on /dev/full, EBADF on a closed fd) */
+  readonly failure?: NodeJS.ErrnoException | undefined
 }
 
 /** Collects output in memory (tests, in-process runs). */

@@ -1,8 +1,9 @@
 // Text checkpoint files of a broker log directory (Kafka OffsetCheckpointFile / CheckpointFile):
 //   line 1 version (0) | line 2 entry count | then `<topic> <partition> <offset>` per line.
 // replication-offset-checkpoint holds each partition's high watermark as of the last flush.
-import * as fs from 'node:fs'
+// Read through readSmallFile: a FIFO or a link to /dev/zero in their place is refused, never read.
 import * as path from 'node:path'
+import { readSmallFile } from './file-source.js'
 
 export type OffsetCheckpoint = Map<string, bigint>
 
@@ -19,10 +20,10 @@ export function parseOffsetCheckpoint (text: string): OffsetCheckpoint | null {
   return out
 }
 
-/** Read `<logDir>/<name>`; null when absent or unreadable. */
+/** Read `<logDir>/<name>`; null when absent, unreadable, not a regular file or too large. */
 export function readOffsetCheckpoint (logDir: string, name: string): OffsetCheckpoint | null {
   try {
-    return parseOffsetCheckpoint(fs.readFileSync(path.join(logDir, name), 'utf8'))
+    return parseOffsetCheckpoint(readSmallFile(path.join(logDir, name)).toString('utf8'))
   } catch {
     return null
   }
@@ -31,7 +32,7 @@ export function readOffsetCheckpoint (logDir: string, name: string): OffsetCheck
 /** leader-epoch-checkpoint: version, count, `<epoch> <startOffset>` lines */
 export function readLeaderEpochCheckpoint (partitionDir: string): Array<{ epoch: number, startOffset: bigint }> | null {
   try {
-    const lines = fs.readFileSync(path.join(partitionDir, 'leader-epoch-checkpoint'), 'utf8').split('\n').filter((l) => l.trim() !== '')
+    const lines = readSmallFile(path.join(partitionDir, 'leader-epoch-checkpoint')).toString('utf8').split('\n').filter((l) => l.trim() !== '')
     return lines.slice(2).map((l) => { const [e, o] = l.trim().split(/\s+/); return { epoch: Number(e), startOffset: BigInt(o!) } })
   } catch {
     return null

@@ -2,6 +2,8 @@
 // (`orders-11-0/`, all its files in offset order) or a broker log directory (each partition in it).
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import { describeFileType, InputError } from './input-error.js'
+import { fsPath, joinName } from './raw-names.js'
 
 export type FileKind = 'log' | 'index' | 'timeindex' | 'txnindex' | 'snapshot' | 'checkpoint'
 
@@ -71,36 +73,46 @@ function sortFiles (files: KafkaFile[]): KafkaFile[] {
   })
 }
 
+/**
+ * Directory entries with their display names and paths. Names are read as bytes so that a name that is
+ * not UTF-8 keeps its bytes (io/raw-names.ts) instead of becoming a "no such file" later.
+ */
+function entries (dir: string): Array<{ ent: fs.Dirent<Buffer>, name: string, path: string }> {
+  return fs.readdirSync(fsPath(dir), { withFileTypes: true, encoding: 'buffer' }).map((ent) => {
+    const p = joinName(dir, ent.name)
+    return { ent, name: path.basename(p), path: p }
+  })
+}
+
 function readPartitionDir (dir: string, out: Discovery): PartitionDir {
   const files: KafkaFile[] = []
-  for (const ent of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, ent.name)
+  for (const { ent, name, path: p } of entries(dir)) {
     if (!ent.isFile() && !(ent.isSymbolicLink() && statOrNull(p)?.isFile() === true)) {
       // A FIFO, device or dangling/looping link with a segment name would otherwise vanish silently
       // (and opening a FIFO would block): say why it is not read.
-      if (!ent.isDirectory() && !('skip' in classify(ent.name))) out.skipped.push({ path: p, reason: notRegular(ent, p) })
+      if (!ent.isDirectory() && !('skip' in classify(name))) out.skipped.push({ path: p, reason: notRegular(ent, p) })
       continue
     }
-    const c = classify(ent.name)
+    const c = classify(name)
     if ('skip' in c) {
-      if (!['leader-epoch-checkpoint', 'partition.metadata'].includes(ent.name)) out.skipped.push({ path: p, reason: c.skip })
+      if (!['leader-epoch-checkpoint', 'partition.metadata'].includes(name)) out.skipped.push({ path: p, reason: c.skip })
       else out.skipped.push({ path: p, reason: 'broker metadata file, not a segment' })
       continue
     }
-    files.push({ path: p, name: ent.name, kind: c.kind, baseOffset: c.baseOffset })
+    files.push({ path: p, name, kind: c.kind, baseOffset: c.baseOffset })
   }
   const base = path.basename(path.resolve(dir))
   const tp = parsePartitionDirName(base)
   return { path: dir, topic: tp?.topic ?? null, partition: tp?.partition ?? null, logDir: path.dirname(path.resolve(dir)), files: sortFiles(files) }
 }
 
-function notRegular (ent: fs.Dirent, p: string): string {
-  if (!ent.isSymbolicLink()) return 'not a regular file'
-  try { fs.statSync(p); return 'a symbolic link to something that is not a regular file' } catch (e) { return `symbolic link: ${describeFsError(e)}` }
+function notRegular (ent: fs.Dirent<Buffer>, p: string): string {
+  if (!ent.isSymbolicLink()) return `${describeFileType(ent)}, not a regular file`
+  try { return `a symbolic link to ${describeFileType(fs.statSync(fsPath(p)))}` } catch (e) { return `symbolic link: ${describeFsError(e)}` }
 }
 
 function statOrNull (p: string): fs.Stats | null {
-  try { return fs.statSync(p) } catch { return null }
+  try { return fs.statSync(fsPath(p)) } catch { return null }
 }
 
 /**
@@ -111,7 +123,7 @@ const LOG_DIR_FILE = 'bootstrap.checkpoint'
 
 function hasSegmentFiles (dir: string): boolean {
   try {
-    return fs.readdirSync(dir).some((n) => { const c = classify(n); return !('skip' in c) && n !== LOG_DIR_FILE })
+    return entries(dir).some(({ name }) => { const c = classify(name); return !('skip' in c) && name !== LOG_DIR_FILE })
   } catch { return false }
 }
 
@@ -129,7 +141,7 @@ export function discover (paths: string[]): Discovery {
     try {
       if (st.isFile()) addSingleFile(p, out)
       else if (st.isDirectory()) addDirectory(p, out)
-      else out.problems.push({ path: p, message: 'not a regular file or directory' })
+      else out.problems.push({ path: p, message: `${describeFileType(st)}, not a regular file or directory: not read` })
     } catch (e) {
       out.problems.push({ path: p, message: describeFsError(e) })
     }
@@ -140,7 +152,9 @@ export function discover (paths: string[]): Discovery {
 function addSingleFile (p: string, out: Discovery): void {
   const name = path.basename(p)
   const c = classify(name)
-  if ('skip' in c) { out.skipped.push({ path: p, reason: c.skip }); return }
+  // A file named on the command line is meant to be read: one tsdump cannot read (/etc/hostname) is a
+  // usage error, not a skip that exits 0.
+  if ('skip' in c) { out.problems.push({ path: p, message: `not a Kafka file (${c.skip}); tsdump reads ${Object.keys(SUFFIX_KIND).join(', ')} files and partition or log directories` }); return }
   const f: KafkaFile = { path: p, name, kind: c.kind, baseOffset: c.baseOffset }
   out.files.push(f)
   const parent = path.dirname(p)
@@ -163,13 +177,13 @@ function addDirectory (p: string, out: Discovery): void {
     return
   }
   // a broker log directory: one level of partition directories (no deeper recursion, so symlink loops end here)
-  const entries = fs.readdirSync(p, { withFileTypes: true })
-  const subdirs = entries
-    .filter((e) => e.isDirectory() || (e.isSymbolicLink() && statOrNull(path.join(p, e.name))?.isDirectory() === true))
+  const ents = entries(p)
+  const subdirs = ents
+    .filter((e) => e.ent.isDirectory() || (e.ent.isSymbolicLink() && statOrNull(e.path)?.isDirectory() === true))
     .map((e) => e.name).sort()
   // dangling or looping links would otherwise vanish without a word
-  for (const e of entries) {
-    if (e.isSymbolicLink() && statOrNull(path.join(p, e.name)) === null) out.skipped.push({ path: path.join(p, e.name), reason: notRegular(e, path.join(p, e.name)) })
+  for (const e of ents) {
+    if (e.ent.isSymbolicLink() && statOrNull(e.path) === null) out.skipped.push({ path: e.path, reason: notRegular(e.ent, e.path) })
   }
   let found = 0
   const bootstrap = path.join(p, LOG_DIR_FILE)
@@ -195,6 +209,7 @@ function addDirectory (p: string, out: Discovery): void {
 }
 
 export function describeFsError (e: unknown): string {
+  if (e instanceof InputError) return e.message
   const err = e as NodeJS.ErrnoException
   switch (err.code) {
     case 'ENOENT': return 'no such file or directory'

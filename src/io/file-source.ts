@@ -1,7 +1,30 @@
 // Positional reads on a read-only descriptor: memory is bounded by the caller's window, files over
 // 2 GiB work (fs.readFile would fail with ERR_FS_FILE_TOO_LARGE), and nothing is created or locked.
+//
+// Every file tsdump reads is opened here, and only regular files are read: the open is O_NONBLOCK so a
+// FIFO (or a segment swapped for one after discovery) cannot block it, and fstat on the open descriptor
+// (not a stat of the name, which could change in between) rejects FIFOs, devices (/dev/zero would never
+// end), sockets and directories.
 import * as fs from 'node:fs'
+import { describeFileType, InputError } from './input-error.js'
+import { fsPath } from './raw-names.js'
 import type { SegmentSource } from '../decode/segment-source.js'
+
+// O_RDONLY: never O_CREAT, never a write lock (kafka-dump-log opens .txnindex read-write).
+const OPEN_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NONBLOCK
+
+/** Open `name` for reading if it is a regular file; throws InputError NOT_REGULAR_FILE otherwise. */
+function openRegular (name: string): { fd: number, size: number } {
+  const fd = fs.openSync(fsPath(name), OPEN_FLAGS)
+  try {
+    const st = fs.fstatSync(fd)
+    if (!st.isFile()) throw new InputError('NOT_REGULAR_FILE', name, `${describeFileType(st)}, not a regular file: not read`)
+    return { fd, size: st.size }
+  } catch (e) {
+    fs.closeSync(fd)
+    throw e
+  }
+}
 
 export class FileSource implements SegmentSource {
   readonly size: number
@@ -9,36 +32,41 @@ export class FileSource implements SegmentSource {
   private fd: number | undefined
 
   constructor (readonly name: string) {
-    // 'r' = O_RDONLY: never O_CREAT, never a write lock (kafka-dump-log opens .txnindex read-write).
-    this.fd = fs.openSync(name, 'r')
-    try {
-      const st = fs.fstatSync(this.fd)
-      if (!st.isFile()) throw Object.assign(new Error(`not a regular file: ${name}`), { code: 'ENOTFILE' })
-      this.size = st.size
-    } catch (e) {
-      fs.closeSync(this.fd)
-      throw e
-    }
+    const { fd, size } = openRegular(name)
+    this.fd = fd
+    this.size = size
   }
 
   readAt (position: number, length: number): Buffer {
     const n = Math.max(0, Math.min(length, this.size - position))
     const buf = Buffer.allocUnsafeSlow(n)
-    const done = this.readInto(buf, position, n)
-    return done === n ? buf : buf.subarray(0, done)
+    this.readInto(buf, position, n)
+    return buf
   }
 
+  /**
+   * Fills `target` from `position`; fewer bytes only at the end of the file as it was when opened.
+   * A file that shrank meanwhile is an InputError FILE_CHANGED with its size now, so that no finding
+   * is computed from a size that is no longer true.
+   */
   readInto (target: Buffer, position: number, length: number): number {
     if (this.fd === undefined) throw new Error(`read after close: ${this.name}`)
     const n = Math.max(0, Math.min(length, target.length, this.size - position))
     let done = 0
     while (done < n) {
       const got = fs.readSync(this.fd, target, done, n - done, position + done)
-      if (got === 0) break // the file shrank while we read it
+      if (got === 0) throw this.shrank(position + done)
       done += got
     }
     this.bytesRead += done
     return done
+  }
+
+  private shrank (at: number): InputError {
+    let now = '?'
+    try { now = String(fs.fstatSync(this.fd!).size) } catch { /* the size is unknown, say so */ }
+    return new InputError('FILE_CHANGED', this.name,
+      `the file changed while it was read: it had ${this.size} bytes when opened, ${now} now (no data at position ${at})`, at)
   }
 
   close (): void {
@@ -48,10 +76,42 @@ export class FileSource implements SegmentSource {
 }
 
 /**
- * A small file (index, txnindex, producer snapshot: megabytes at most) in one read, still through a
- * read-only descriptor. Never for segments.
+ * The largest small file read whole: indexes, .txnindex, producer snapshots, checkpoints, leader-epoch
+ * and partition.metadata. Kafka's default segment.index.bytes (10 MiB, the size of a preallocated active
+ * index) fits; anything larger is refused with FILE_TOO_LARGE rather than read into memory (a sparse
+ * 4 GiB .timeindex costs nothing on disk but 4 GiB to read).
  */
-export function readSmallFile (path: string): Buffer {
+export const MAX_SMALL_FILE_BYTES = 16 * 1024 * 1024
+
+/**
+ * A small file in one read, through the same read-only, regular-files-only open as segments, refused
+ * above `maxBytes`. The only way io/ reads a whole file. Never for segments.
+ */
+export function readSmallFile (path: string, maxBytes = MAX_SMALL_FILE_BYTES): Buffer {
   const src = new FileSource(path)
-  try { return src.readAt(0, src.size) } finally { src.close() }
+  try {
+    if (src.size > maxBytes) {
+      throw new InputError('FILE_TOO_LARGE', path, `${src.size} bytes, more than the ${maxBytes} bytes tsdump reads of a file of this kind: not read`)
+    }
+    return src.readAt(0, src.size)
+  } finally { src.close() }
+}
+
+/** Entries per window of entryWindows: 1.5 MiB of 24-byte pairs of .timeindex entries, 768 KiB of .index */
+const WINDOW_ENTRIES = 1 << 16
+
+/**
+ * The entries of a file of fixed-size entries (.index, .timeindex, .txnindex) in windows of whole entries,
+ * never the file whole: any size works and memory is one window. `decode(window, firstIndex)` decodes one
+ * window; a decoder that stops early (the zero tail of a preallocated index) ends the whole file.
+ * Bytes after the last whole entry are not read.
+ */
+export function * entryWindows<T> (src: FileSource, entrySize: number, decode: (window: Buffer, firstIndex: number) => Iterable<T>): Generator<T> {
+  const entries = Math.floor(src.size / entrySize)
+  for (let first = 0; first < entries; first += WINDOW_ENTRIES) {
+    const n = Math.min(WINDOW_ENTRIES, entries - first)
+    let got = 0
+    for (const e of decode(src.readAt(first * entrySize, n * entrySize), first)) { got++; yield e }
+    if (got < n) return
+  }
 }

@@ -37,5 +37,7 @@ describe('findings catalogue', () => {
     expect(exitCodeFor([finding('ZERO_TAIL', 'x'), finding('NO_SEGMENT', 'x')])).toBe(1)
     expect(exitCodeFor([finding('CRC_MISMATCH', 'x')])).toBe(1)
     expect(exitCodeFor([finding('CRC_MISMATCH', 'x'), finding('UNREADABLE', 'x')])).toBe(2)
+    // the io/ refusals are unreadable input too, whichever command meets them
+    for (const c of ['NOT_REGULAR_FILE', 'FILE_TOO_LARGE', 'FILE_CHANGED', 'OUTPUT_WRITE_FAILED'] as const) expect(exitCodeFor([finding(c, 'x')])).toBe(2)
   })
 })

@@ -168,10 +168,10 @@ describe('links, FIFOs and permissions', () => {
     if (mk.status !== 0) { console.log('skipping FIFO case: mkfifo is not available'); return }
     const r = await run([fifo])
     expect(r.code).toBe(2)
-    expect(findings(r.stderr)).toMatchObject([{ code: 'UNREADABLE', message: 'not a regular file or directory' }])
+    expect(findings(r.stderr)).toMatchObject([{ code: 'UNREADABLE', message: expect.stringContaining('FIFO (named pipe), not a regular file or directory') }])
     const viaDir = await run([p])
     expect(viaDir.code).toBe(2)
-    expect(viaDir.stderr).toMatch(/Ignoring .*00000000000000000000\.log: not a regular file/)
+    expect(viaDir.stderr).toMatch(/Ignoring .*00000000000000000000\.log: a FIFO \(named pipe\), not a regular file/)
   })
 
   // Root bypasses file permissions, and these tests usually run as root. Then the effective uid of this

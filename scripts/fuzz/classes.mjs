@@ -1,0 +1,234 @@
+// One generator per class of hostile input in issue #14. Each builds its files under `dir` (at "fast"
+// scale: small enough for thousands of in-process runs, using small --window values so the
+// larger-than-window paths run; at "big" scale: the sizes of the issue, sparse where the bytes are zeros)
+// and returns the runs to make: argv, where stdout/stderr go, and what the answer must be.
+import { spawnSync } from 'node:child_process'
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { bombBatch, gzipBatch, hugeBatch, legacyWrapper, manyRecordsBatch, smallBatches, transactions } from './builders.mjs'
+import { FileWriter, batch, marker, offsetIndexEntry, record, timeIndexEntry, txnIndexEntry } from './encode.mjs'
+
+const LOG = '00000000000000000000.log'
+const MiB = 1 << 20
+
+function partitionDir (dir, name = 'hostile-0') {
+  const p = path.join(dir, 'logs', name)
+  fs.mkdirSync(p, { recursive: true })
+  return p
+}
+const mkfifo = (p) => spawnSync('mkfifo', [p]).status === 0
+
+/** Expectation helpers: each returns a problem string or undefined. */
+const exitIs = (...codes) => (r) => codes.includes(r.code) ? undefined : `exit ${r.code}, expected ${codes.join(' or ')}`
+const stderrHas = (re, what) => (r) => re.test(r.stderr) ? undefined : `stderr lacks ${what}`
+/** findings go to stderr, and with --json also into stdout */
+const says = (re, what) => (r) => re.test(r.stderr) || re.test(r.stdout ?? '') ? undefined : `no ${what} in the output`
+const all = (...fs_) => (r) => { for (const f of fs_) { const p = f(r); if (p !== undefined) return p } return undefined }
+
+const DUMP_ALL = [[], ['--deep-iteration'], ['--json', '--deep-iteration']]
+const TXN_ALL = [['reconcile'], ['reconcile', '--json'], ['txns'], ['txns', '--json'], ['lso'], ['lso', '--json']]
+const EVERY = [...DUMP_ALL, ['--print-data-log'], ['--verify-index-only'], ['--index-sanity-check'], ...TXN_ALL]
+
+/**
+ * Each class: name, tiers it runs in, make(rnd, dir, scale) -> { inputs: [paths], runs: [{ label, argv, stdout?, stderr?, during?, expect?, childOnly? }] }.
+ * `scale` is 'fast' or 'big'. Runs of the fast tier execute in-process unless childOnly.
+ */
+export const CLASSES = [
+  { name: 'huge-batch', tiers: ['fast', 'big'], make (rnd, dir, scale) {
+    const p = partitionDir(dir)
+    const size = scale === 'big' ? 512 * MiB : 4096 + rnd.int(200_000)
+    hugeBatch(path.join(p, LOG), size)
+    const w = scale === 'big' ? [] : ['--window', String(61 + rnd.int(4000))]
+    return { inputs: [p], runs: [['shallow', []], ['print-data-log', ['--print-data-log']], ['json-deep', ['--json', '--deep-iteration']], ['reconcile', ['reconcile']]]
+      .map(([label, a]) => ({ label, argv: [...a, ...(a[0] === 'reconcile' ? [] : w), p], stdout: 'null', expect: exitIs(0) })) }
+  } },
+  { name: 'many-records', tiers: ['fast', 'big'], make (rnd, dir, scale) {
+    const p = partitionDir(dir)
+    manyRecordsBatch(path.join(p, LOG), scale === 'big' ? 10_000_000 : 100 + rnd.int(20_000))
+    const w = scale === 'big' ? [] : ['--window', '4096']
+    return { inputs: [p], runs: [{ label: 'deep', argv: ['--deep-iteration', ...w, p], stdout: 'null', expect: exitIs(0) }] }
+  } },
+  { name: 'gzip-batch', tiers: ['fast', 'big'], make (rnd, dir, scale) {
+    const p = partitionDir(dir)
+    gzipBatch(path.join(p, LOG), scale === 'big' ? 250_000_000 : 20_000 + rnd.int(200_000), scale === 'big' ? MiB : 1000)
+    return { inputs: [p], runs: [{ label: 'deep', argv: ['--deep-iteration', p], stdout: 'null', expect: exitIs(0) }] }
+  } },
+  { name: 'decompression-bomb', tiers: ['fast', 'big'], make (rnd, dir, scale) {
+    const p = partitionDir(dir)
+    bombBatch(path.join(p, LOG), scale === 'big' ? 1024 * MiB : 64 * 1024 + rnd.int(MiB))
+    const cap = scale === 'big' ? [] : ['--max-decompressed-bytes', '32768']
+    return { inputs: [p], runs: [{ label: 'deep', argv: ['--deep-iteration', ...cap, p], stdout: 'null', expect: all(exitIs(1), says(/DECOMPRESSED_TOO_LARGE/, 'DECOMPRESSED_TOO_LARGE')) }] }
+  } },
+  { name: 'small-transactions', tiers: ['fast', 'big'], make (rnd, dir, scale) {
+    const p = partitionDir(dir)
+    transactions(path.join(p, LOG), scale === 'big' ? 1024 * MiB : 2000 + rnd.int(40_000), false)
+    return { inputs: [p], runs: TXN_ALL.map((a) => ({ label: a.join('-'), argv: [...a, p], stdout: 'null' })) }
+  } },
+  { name: 'many-producers', tiers: ['fast', 'big'], make (rnd, dir, scale) {
+    const p = partitionDir(dir)
+    transactions(path.join(p, LOG), scale === 'big' ? 1_000_000 * 140 : 2000 + rnd.int(40_000), true)
+    return { inputs: [p], runs: [['txns'], ['txns', '--json'], ['lso']].map((a) => ({ label: a.join('-'), argv: [...a, p], stdout: 'null' })) }
+  } },
+  { name: 'bad-crc-batches', tiers: ['fast', 'big'], make (rnd, dir, scale) {
+    const p = partitionDir(dir)
+    smallBatches(path.join(p, LOG), scale === 'big' ? 1_000_000 : 10 + rnd.int(500), { badCrc: true })
+    return { inputs: [p], runs: [['dump', []], ['json', ['--json']]].map(([label, a]) => ({ label, argv: [...a, p], stdout: 'null', stderr: scale === 'big' ? 'null' : 'capture', expect: exitIs(1) })) }
+  } },
+  { name: 'sparse-index-files', tiers: ['fast', 'big'], make (rnd, dir, scale) {
+    const p = partitionDir(dir)
+    smallBatches(path.join(p, LOG), 3)
+    const sizes = { timeindex: 1536 * MiB, snapshot: 600 * MiB, index: 2 ** 31 + 8, txnindex: 2 ** 32 + 8 }
+    for (const [k, s] of Object.entries(sizes)) {
+      const f = path.join(p, `00000000000000000000.${k}`)
+      fs.writeFileSync(f, scale === 'big' ? '' : offsetIndexEntry(0, 0))
+      fs.truncateSync(f, scale === 'big' ? s : rnd.pick([17 * MiB, 2 ** 31 + 8, 2 ** 32 + 8, s]))
+    }
+    // dump reads .index, .timeindex and .txnindex in windows (any size), a .snapshot (one CRC over the whole
+    // body) whole up to 16 MiB; reconcile/txns/lso read .txnindex and .snapshot whole up to 16 MiB
+    const windowedTooLarge = (r) => /\.(index|timeindex|txnindex): position 0: [^\n]*\[FILE_TOO_LARGE\]/.test(r.stderr) ? 'FILE_TOO_LARGE for a file dump reads in windows' : undefined
+    const dumpExpect = all(stderrHas(/\.snapshot: position 0: [^\n]*\[FILE_TOO_LARGE\]/, 'FILE_TOO_LARGE for the .snapshot'), windowedTooLarge)
+    return { inputs: [p], runs: [[], ['--verify-index-only'], ['--json'], ...TXN_ALL].map((a) => ({ label: a.join('-') || 'dump', argv: [...a, p], stdout: 'null',
+      expect: TXN_ALL.includes(a) ? says(/FILE_TOO_LARGE/, 'FILE_TOO_LARGE') : dumpExpect })) }
+  } },
+  { name: 'fifos-and-devices', tiers: ['fast', 'big'], make (rnd, dir) {
+    const p = partitionDir(dir)
+    smallBatches(path.join(p, LOG), 3)
+    fs.writeFileSync(path.join(p, '00000000000000000000.index'), offsetIndexEntry(0, 0))
+    const names = ['00000000000000000003.log', '00000000000000000000.timeindex', '00000000000000000000.txnindex', '00000000000000000003.snapshot', '00000000000000000009.index']
+    for (const n of names) {
+      const kind = rnd.pick(['fifo', 'zero', 'urandom'])
+      if (kind === 'fifo') mkfifo(path.join(p, n)); else fs.symlinkSync(`/dev/${kind}`, path.join(p, n))
+    }
+    const cp = path.join(dir, 'logs', 'replication-offset-checkpoint')
+    if (rnd.chance(0.5)) mkfifo(cp); else fs.symlinkSync(rnd.pick(['/dev/zero', '/dev/urandom']), cp)
+    // a FIFO .log beside the .index being verified
+    const q = partitionDir(dir, 'other-0')
+    mkfifo(path.join(q, LOG))
+    fs.writeFileSync(path.join(q, '00000000000000000000.index'), offsetIndexEntry(0, 0))
+    fs.writeFileSync(path.join(q, '00000000000000000000.timeindex'), timeIndexEntry(1700000000000, 0))
+    return { inputs: [path.join(dir, 'logs')], runs: [
+      ...EVERY.map((a) => ({ label: a.join('-') || 'dump', argv: [...a, path.join(dir, 'logs')], stdout: 'null' })),
+      { label: 'index-beside-fifo', argv: [path.join(q, '00000000000000000000.index'), path.join(q, '00000000000000000000.timeindex')], stdout: 'null' },
+    ] }
+  } },
+  { name: 'resync', tiers: ['fast', 'big'], make (rnd, dir, scale) {
+    const p = partitionDir(dir)
+    const n = scale === 'big' ? 4 * MiB : 3 * (1000 + rnd.int(20_000))
+    const b = Buffer.alloc(17 + n)
+    b.writeInt32BE(100, 8); b[16] = 7
+    for (let i = 17; i + 3 <= b.length; i += 3) { b[i] = 0x10; b[i + 1] = 0x02; b[i + 2] = 0x00 }
+    fs.writeFileSync(path.join(p, LOG), b)
+    return { inputs: [p], runs: [{ label: 'dump', argv: [p], stdout: 'null', expect: exitIs(1) }, { label: 'no-resync', argv: ['--no-resync', p], stdout: 'null', expect: exitIs(1) }] }
+  } },
+  { name: 'timeindex-beyond-log', tiers: ['fast', 'big'], make (rnd, dir, scale) {
+    const p = partitionDir(dir)
+    const n = scale === 'big' ? 1_000_000 : 200 + rnd.int(2000)
+    smallBatches(path.join(p, LOG), n)
+    const m = scale === 'big' ? 1000 : 5 + rnd.int(50)
+    fs.writeFileSync(path.join(p, '00000000000000000000.timeindex'), Buffer.concat(Array.from({ length: m }, (_, i) => timeIndexEntry(1800000000000 + i, n + 10 + i))))
+    return { inputs: [p], runs: [{ label: 'verify', argv: [path.join(p, '00000000000000000000.timeindex')], stdout: 'null', expect: exitIs(1) }] }
+  } },
+  ...[['offset-gaps', ['fast', 'big'], 200_000], ['offset-gaps-400k', ['big'], 400_000], ['offset-gaps-1m', ['big'], 1_000_000]].map(([name, tiers, big]) => ({ name, tiers, make (rnd, dir, scale) {
+    const p = partitionDir(dir)
+    smallBatches(path.join(p, LOG), scale === 'big' ? big : 100 + rnd.int(3000), { gap: 1 })
+    return { inputs: [p], runs: [{ label: 'deep', argv: ['--deep-iteration', p], stdout: 'null', stderr: 'null' }] }
+  } })),
+  ...[['legacy-big-wrapper', ['fast', 'big'], 250_000], ['legacy-huge-wrapper', ['big'], 7_700_000]].map(([name, tiers, big]) => ({ name, tiers, make (rnd, dir, scale) {
+    const p = partitionDir(dir)
+    legacyWrapper(path.join(p, LOG), scale === 'big' ? big : 100 + rnd.int(5000))
+    return { inputs: [p], runs: [{ label: 'deep', argv: ['--deep-iteration', p], stdout: 'null', expect: exitIs(0) }] }
+  } })),
+  { name: 'index-mismatches', tiers: ['fast', 'big'], make (rnd, dir, scale) {
+    const p = partitionDir(dir)
+    const n = scale === 'big' ? 200_000 : 50 + rnd.int(2000)
+    const pos = smallBatches(path.join(p, LOG), n)
+    fs.writeFileSync(path.join(p, '00000000000000000000.index'), Buffer.concat(pos.map((q, i) => offsetIndexEntry(i + 1, q))))
+    return { inputs: [p], runs: [{ label: 'verify-index-only', argv: ['--verify-index-only', path.join(p, '00000000000000000000.index')], stdout: 'null', stderr: 'null', expect: exitIs(1) }] }
+  } },
+  { name: 'legacy-inner-bad-crc', tiers: ['fast', 'big'], make (rnd, dir) {
+    const p = partitionDir(dir)
+    const n = 2 + rnd.int(50)
+    legacyWrapper(path.join(p, LOG), n, { badInnerCrcAt: rnd.int(n) })
+    return { inputs: [p], runs: [{ label: 'deep', argv: ['--deep-iteration', p], expect: all(exitIs(1), says(/CRC_MISMATCH/, 'CRC_MISMATCH finding')) }] }
+  } },
+  { name: 'legacy-descending-inner', tiers: ['fast', 'big'], make (rnd, dir) {
+    const p = partitionDir(dir)
+    legacyWrapper(path.join(p, LOG), 3 + rnd.int(50), { descending: true })
+    return { inputs: [p], runs: [{ label: 'deep', argv: ['--deep-iteration', p], expect: exitIs(1) }] }
+  } },
+  { name: 'truncated-during-read', tiers: ['big'], make (rnd, dir) {
+    const p = partitionDir(dir)
+    const f = path.join(p, LOG)
+    smallBatches(f, 2_000_000)
+    const size = fs.statSync(f).size
+    // each run gets its own copy, truncated as soon as the child has it open
+    return { inputs: [], runs: [['reconcile'], ['lso'], ['dump', '--no-progress']].map((a) => {
+      const copy = path.join(dir, `copy-${a[0]}`, 'hostile-0')
+      return {
+        label: a[0], argv: [...(a[0] === 'dump' ? a.slice(1) : a), copy], stdout: 'null',
+        setup: () => { fs.mkdirSync(copy, { recursive: true }); fs.copyFileSync(f, path.join(copy, LOG)) },
+        during: async (pid, hasOpen) => { const t = Date.now(); while (!hasOpen(pid, path.join(copy, LOG)) && Date.now() - t < 20_000) await new Promise((r) => setTimeout(r, 2)); fs.truncateSync(path.join(copy, LOG), Math.floor(size / 3)) },
+        expect: all(exitIs(1, 2), says(/FILE_CHANGED/, 'FILE_CHANGED')),
+      }
+    }) }
+  } },
+  { name: 'swapped-for-fifo', tiers: ['big'], make (rnd, dir) {
+    const p = partitionDir(dir)
+    smallBatches(path.join(p, LOG), 2_000_000)
+    const second = path.join(p, '00000000000002000000.log')
+    smallBatches(second, 3)
+    return { inputs: [], runs: [{ label: 'dump', argv: ['--no-progress', p], stdout: 'null',
+      during: async (pid, hasOpen) => { const t = Date.now(); while (!hasOpen(pid, path.join(p, LOG)) && Date.now() - t < 20_000) await new Promise((r) => setTimeout(r, 2)); fs.rmSync(second); mkfifo(second) },
+      expect: all(exitIs(2), says(/NOT_REGULAR_FILE/, 'NOT_REGULAR_FILE')) }] }
+  } },
+  { name: 'non-utf8-names', tiers: ['fast', 'big'], make (rnd, dir) {
+    const logs = path.join(dir, 'logs')
+    const raw = Buffer.concat([Buffer.from(logs + '/t'), Buffer.from([0x80 + rnd.int(0x40), 0xff]), Buffer.from('-0')])
+    fs.mkdirSync(raw, { recursive: true })
+    fs.writeFileSync(Buffer.concat([raw, Buffer.from('/' + LOG)]), batch({ count: 1 }, record({ value: Buffer.from('v') })))
+    fs.writeFileSync(Buffer.concat([raw, Buffer.from('/0000000000000000000'), Buffer.from([0xfe]), Buffer.from('.log')]), batch({ count: 1 }, record({ value: Buffer.from('w') })))
+    return { inputs: [logs], runs: [[], ['--json'], ['reconcile'], ['txns'], ['lso']].map((a) => ({ label: a.join('-') || 'dump', argv: [...a, logs],
+      // both segments hold offset 0: reconcile/txns/lso warn OFFSETS_NOT_INCREASING (exit 1, the one rule)
+      expect: all(a[0] === undefined || a[0] === '--json' ? exitIs(0) : exitIs(1), (r) => /no such file/.test(r.stderr) ? 'no such file' : undefined) })) }
+  } },
+  { name: 'named-non-kafka', tiers: ['fast', 'big'], make (rnd) {
+    const f = rnd.pick(['/etc/hostname', '/proc/self/status', '/etc/passwd'].filter((x) => fs.existsSync(x)))
+    return { inputs: [], runs: [[], ['reconcile'], ['txns'], ['lso']].map((a) => ({ label: a.join('-') || 'dump', argv: [...a, f], expect: exitIs(2) })) }
+  } },
+  { name: 'stdout-full', tiers: ['fast', 'big'], make (rnd, dir) {
+    const p = partitionDir(dir)
+    transactions(path.join(p, LOG), 5000, false)
+    return { inputs: [p], runs: [[], ['--json'], ['--deep-iteration'], ...TXN_ALL].map((a) => ({ label: a.join('-') || 'dump', argv: [...a, p], stdout: 'full', childOnly: true,
+      expect: all(exitIs(2), stderrHas(/^tsdump: error: <stdout>: write failed: ENOSPC.*\[OUTPUT_WRITE_FAILED\]$/m, 'the OUTPUT_WRITE_FAILED line'),
+        (r) => /UNREADABLE/.test(r.stderr) ? 'blames the input' : undefined) })) }
+  } },
+  { name: 'stderr-full', tiers: ['fast', 'big'], make (rnd, dir) {
+    const p = partitionDir(dir)
+    fs.writeFileSync(path.join(p, LOG), Buffer.concat([batch({ count: 1 }, record({ value: Buffer.from('v') })), Buffer.from([0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 90, 0])]))
+    return { inputs: [p], runs: [[], ['--json'], ['reconcile'], ['txns'], ['lso']].map((a) => ({ label: a.join('-') || 'dump', argv: [...a, p], stdout: 'null', stderr: 'full', childOnly: true,
+      expect: exitIs(1) })) }
+  } },
+  { name: 'warnings-exit', tiers: ['fast', 'big'], make (rnd, dir) {
+    // an invalid producer snapshot: reconcile, txns and lso report SNAPSHOT_INVALID (a warning) and must exit 1
+    const p = partitionDir(dir)
+    transactions(path.join(p, LOG), 1000, false)
+    fs.writeFileSync(path.join(p, '00000000000000000010.snapshot'), Buffer.from([0, 1, 2, 3, 4, 5, 6, rnd.int(256)]))
+    return { inputs: [p], runs: TXN_ALL.map((a) => ({ label: a.join('-'), argv: [...a, p], expect: exitIs(1) })) }
+  } },
+  { name: 'unlocated-findings', tiers: ['fast', 'big'], make (rnd, dir) {
+    // an ABORT the .txnindex does not record, a checkpoint HW beyond the log end, an index without its log
+    const p = partitionDir(dir)
+    const w = new FileWriter(path.join(p, LOG))
+    w.write(batch({ baseOffset: 0, producerId: 7, producerEpoch: 0, transactional: true, count: 1 }, record({ value: Buffer.from('a') })))
+    w.write(marker({ baseOffset: 1, producerId: 7, producerEpoch: 0 }, 0))
+    w.close()
+    fs.writeFileSync(path.join(p, '00000000000000000000.txnindex'), rnd.chance(0.5) ? Buffer.alloc(0) : txnIndexEntry(9, 5, 6, 5))
+    fs.writeFileSync(path.join(p, '00000000000000000000.index'), Buffer.alloc(0))
+    fs.writeFileSync(path.join(dir, 'logs', 'replication-offset-checkpoint'), `0\n1\nhostile 0 ${10 + rnd.int(100)}\n`)
+    const q = partitionDir(dir, 'lonely-0')
+    fs.writeFileSync(path.join(q, '00000000000000000000.index'), offsetIndexEntry(1, 0))
+    return { inputs: [path.join(dir, 'logs')], runs: [
+      { label: 'dump-index-without-log', argv: ['--json', path.join(q, '00000000000000000000.index')] },
+      ...TXN_ALL.filter((a) => a.includes('--json')).map((a) => ({ label: a.join('-'), argv: [...a, path.join(dir, 'logs')] }))] }
+  } },
+]
