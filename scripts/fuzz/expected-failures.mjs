@@ -11,7 +11,6 @@ export const FAST = {}
 /** The big tier (npm run test:big): the sizes of the issue. */
 const whole = 'a batch larger than the window is read whole (CRC, decompression, record decode): streaming batch'
 export const BIG = {
-  'huge-batch:shallow/rss': `512 MiB batch: ${whole}`,
   'huge-batch:print-data-log/rss': `512 MiB batch: ${whole}, and the value is decoded as one string`,
   'huge-batch:json-deep/rss': `512 MiB batch: ${whole}`,
   'many-records:deep/rss': `10 M records: ${whole}; records decoded into a list`,
@@ -21,7 +20,6 @@ export const BIG = {
   'bad-crc-batches:json/rss': '1 M CRC findings kept until exit: findings written as they occur, counts kept',
   // the per-entry work is linear now (2.3 s CPU, was 21 s); the 200,000 INDEX_MISMATCH findings themselves stay in memory
   'index-mismatches:verify-index-only/rss': '200,000 INDEX_MISMATCH findings kept until exit (164 MiB): findings written as they occur, counts kept',
-  'resync:dump/time': 'resync CRC-checks a 1 MiB candidate at every third byte: bound the work per skipped byte',
   // inner messages are decoded one at a time now (hostile2); what is left is the value itself
   'legacy-huge-wrapper:deep/rss': '7.7 M inner messages: the 250 MiB decompressed value of the wrapper is held whole: streaming decompression',
 }
