@@ -32,6 +32,7 @@ import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import { readOffsetCheckpoint } from '../io/checkpoints.js'
 import type { KafkaFile, PartitionDir } from '../io/discover.js'
 import { describeFsError, discover } from '../io/discover.js'
+import { comparePartitionDirNames, namesOfKind } from '../io/segment-names.js'
 import { FileSource, readSmallFile } from '../io/file-source.js'
 
 export interface ScannedPartition {
@@ -226,7 +227,7 @@ function listDir (dir: string): string[] {
 
 function readTxnIndexes (dir: string, names: string[], findings: Finding[]): TxnIndexTable {
   const out = new TxnIndexTable()
-  for (const n of names.filter((x) => /^\d{20}\.txnindex$/.test(x)).sort()) {
+  for (const { name: n } of namesOfKind(names, 'txnindex')) {
     const file = path.join(dir, n)
     try {
       const buf = readSmallFile(file)
@@ -241,7 +242,7 @@ function readTxnIndexes (dir: string, names: string[], findings: Finding[]): Txn
 
 function readSnapshots (dir: string, names: string[], findings: Finding[]): SnapshotInput[] {
   const out: SnapshotInput[] = []
-  for (const n of names.filter((x) => /^\d{20}\.snapshot$/.test(x))) {
+  for (const { name: n, baseOffset } of namesOfKind(names, 'snapshot')) {
     const file = path.join(dir, n)
     try {
       const s = decodeProducerSnapshot(readSmallFile(file))
@@ -249,7 +250,7 @@ function readSnapshots (dir: string, names: string[], findings: Finding[]): Snap
         findings.push({ severity: 'warning', code: 'SNAPSHOT_INVALID', file, message: `producer snapshot not used: ${s.schemaError ?? `crc stored ${s.crc} != computed ${s.crcComputed}`}` })
         continue
       }
-      out.push({ offset: BigInt(n.slice(0, 20)), file, producers: s.entries.map((e) => ({ producerId: e.producerId, producerEpoch: e.producerEpoch,
+      out.push({ offset: baseOffset, file, producers: s.entries.map((e) => ({ producerId: e.producerId, producerEpoch: e.producerEpoch,
         coordinatorEpoch: e.coordinatorEpoch, currentTxnFirstOffset: e.currentTxnFirstOffset, lastTimestamp: e.timestamp, lastOffset: e.lastOffset })) })
     } catch (e) {
       findings.push({ severity: 'warning', code: 'UNREADABLE_FILE', file, message: describeFsError(e) })
@@ -318,7 +319,9 @@ export function resolvePartitions (paths: string[], ctx: CliContext): PartitionD
   const d = discover(paths)
   for (const p of d.problems) ctx.stderr.write(`tsdump: ${p.path}: ${p.message}\n`)
   if (d.problems.length > 0) return 2
+  // reports list partitions in topic, then numeric partition order, however the shell expanded the paths
   const parts = d.partitions.filter((p) => p.files.some((f) => f.kind === 'log'))
+    .sort((a, b) => comparePartitionDirNames(path.basename(path.resolve(a.path)), path.basename(path.resolve(b.path))))
   if (parts.length === 0) {
     ctx.stderr.write(`tsdump: no .log segment files found in ${paths.join(', ')}\n`)
     return 2
