@@ -56,6 +56,8 @@ export interface PartitionReport extends VisibilityCounts {
   transactions: { committed: number, aborted: number, empty: number, open: number }
   /** transactions holding the LSO, earliest first */
   openTransactions: OpenTransaction[]
+  /** records of aborted transactions in [LSO, HW): part of pendingRecords, yet no read_committed consumer will get them */
+  abortedBeyondLso: number
   /** newest batch timestamp in the partition (maxTimestamp), null without batches */
   newestTimestamp: bigint | null
   findings: Finding[]
@@ -592,7 +594,7 @@ export class PartitionAnalyzer {
       highWatermark: toBigInt(hw), highWatermarkSource, lastStableOffset: toBigInt(lso), ...counts, readCommittedByTxnIndex,
       controlBatches: { COMMIT: this.commitMarkers, ABORT: this.abortMarkers, ...this.controlBatches },
       transactions: { committed: this.committed, aborted: this.aborted, empty: this.empty, open: this.open.size },
-      openTransactions, newestTimestamp: bigOrNull(this.newestTimestamp), findings,
+      openTransactions, abortedBeyondLso: this.intervals.reduce((n, iv) => n + iv.aborted, 0), newestTimestamp: bigOrNull(this.newestTimestamp), findings,
       markerCoordinatorEpochs: this.markerEpochs, seedSnapshot: this.seedSnapshot, firstScannedOffset: toBigInt(this.firstScannedOffset),
       batches: this.batchCount, timeline: this.tl !== null ? this.buildTimeline() : null, abortedTxns: this.abortedTxns,
     }

@@ -60,7 +60,8 @@ describe('lso', () => {
   it('prints the blocking transaction, both abort forms, and exits 1 when older than the timeout', async () => {
     const d = logDir()
     const p = hanging(d)
-    const r = await runCommand(runLso, { paths: [p], bootstrapServer: 'kafka:9092' })
+    // ages are measured against now: here, the time of the partition's newest batch (20 min after the transaction)
+    const r = await runCommand(runLso, { paths: [p], bootstrapServer: 'kafka:9092', now: 1_700_000_000_000 + 20 * 60_000 })
     expect(r.code).toBe(1)
     expect(r.out).toContain('LSO 1 < HW 10')
     expect(r.out).toContain('producerId 77 producerEpoch 4')
@@ -72,7 +73,7 @@ describe('lso', () => {
 
   it('exits 0 when the open transaction is younger than --max-transaction-timeout', async () => {
     const d = logDir()
-    const r = await runCommand(runLso, { paths: [hanging(d)], maxTransactionTimeoutMinutes: 30, json: true })
+    const r = await runCommand(runLso, { paths: [hanging(d)], maxTransactionTimeoutMinutes: 30, json: true, now: 1_700_000_000_000 + 20 * 60_000 })
     expect(r.code).toBe(0)
     const j = JSON.parse(r.out) as { partitions: Array<{ blocking: Record<string, unknown> }>, hanging: boolean }
     expect(j.hanging).toBe(false)
@@ -97,5 +98,20 @@ describe('lso', () => {
     // "tx-rw-1".hashCode() = -943186862; Utils.abs → 943186862 % 50 = 12
     expect(r.out).toContain('transactional id tx-rw-1 is coordinated by __transaction_state-12')
     expect(r.out).toContain('orders-11-0: LSO 16 = HW 16, nothing is blocked')
+  })
+})
+
+describe('lso coordinator epoch', () => {
+  it('a marker newer than the producer snapshot wins: the broker fences an abort below the producer\'s epoch', async () => {
+    const d = logDir()
+    const w = new LogWriter()
+    w.txn(5n, 1, 1); w.marker(5n, 1, 'COMMIT', 0) // 0..1, in the snapshot at 2 with coordinator epoch 0
+    w.txn(5n, 1, 1); w.marker(5n, 1, 'ABORT', 3) // a new coordinator (epoch 3) wrote this marker after the snapshot
+    w.txn(5n, 1, 2)
+    d.segment('ce', 1, 0n, w.batches)
+    d.snapshot('ce', 1, 2n, [{ producerId: 5n, producerEpoch: 1, coordinatorEpoch: 0, lastOffset: 1n }])
+    const r = await runCommand(runLso, { paths: [d.partitionPath('ce', 1)], json: true })
+    const j = JSON.parse(r.out) as { partitions: Array<{ blocking: Record<string, unknown> }> }
+    expect(j.partitions[0]!.blocking).toMatchObject({ coordinatorEpoch: 3, coordinatorEpochSource: 'marker', firstOffset: 4 })
   })
 })
