@@ -4,6 +4,7 @@ import { CommanderError } from 'commander'
 import type { CliContext, Writer } from './context.js'
 import { FdWriter } from './context.js'
 import { buildProgram } from './program.js'
+import { hoistSubcommand } from './argv-order.js'
 import { registerBuiltinParsers } from './parsers.js'
 
 function colorLevel (env: Record<string, string | undefined>, isTTY: boolean, argv: string[]): 0 | 1 | 2 | 3 {
@@ -32,8 +33,14 @@ export async function main (argv: string[], ctx: CliContext = processContext(arg
   let code = 0
   const setExit = (c: number): void => { code = Math.max(code, c) }
   const program = buildProgram(ctx, setExit)
+  if (argv.length === 0) {
+    // clig.dev: no arguments shows the help; on stderr with exit 2, because no input is a usage error in a script
+    program.outputHelp({ error: true })
+    flushAll(ctx.stdout, ctx.stderr)
+    return 2
+  }
   try {
-    await program.parseAsync(argv, { from: 'user' })
+    await program.parseAsync(hoistSubcommand(argv, program), { from: 'user' })
   } catch (e) {
     if (e instanceof CommanderError) {
       // help and version are successes; everything else commander rejects is a usage error
