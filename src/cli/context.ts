@@ -1,6 +1,7 @@
 // What a command needs from the outside world: writers, colour level, environment.
 // Commands never touch process.stdout or process.exit; cli/main.ts owns those.
 import * as fs from 'node:fs'
+import type { StatusSink } from './status-line.js'
 
 export interface Writer {
   write (s: string): void
@@ -26,6 +27,8 @@ export interface CliContext {
   env: Record<string, string | undefined>
   /** current time, injectable for tests of age computations */
   now: () => number
+  /** the terminal's transient line (progress); absent when stderr is not a terminal */
+  status?: StatusSink
 }
 
 /** Collects output in memory (tests, in-process runs). */
@@ -52,6 +55,8 @@ export class FdWriter implements Writer {
   private buf: Buffer
   private pos = 0
   closed = false
+  /** called before bytes reach the descriptor: erases the progress line so nothing is glued to it */
+  beforeWrite: (() => void) | undefined
   constructor (private readonly fd: number, size = 1024 * 1024, private readonly autoFlush = false) {
     this.buf = Buffer.allocUnsafe(Math.max(size, 4096))
   }
@@ -92,6 +97,7 @@ export class FdWriter implements Writer {
   }
 
   private writeAll (data: Buffer): void {
+    this.beforeWrite?.()
     let off = 0
     while (off < data.length && !this.closed) {
       try {

@@ -5,6 +5,8 @@ import type { CliContext, Writer } from './context.js'
 import { FdWriter } from './context.js'
 import { buildProgram } from './program.js'
 import { hoistSubcommand } from './argv-order.js'
+import { sameTerminal, StatusLine } from './status-line.js'
+import * as tty from 'node:tty'
 import { registerBuiltinParsers } from './parsers.js'
 
 function colorLevel (env: Record<string, string | undefined>, isTTY: boolean, argv: string[]): 0 | 1 | 2 | 3 {
@@ -17,14 +19,23 @@ function colorLevel (env: Record<string, string | undefined>, isTTY: boolean, ar
 
 export function processContext (argv: string[]): CliContext {
   const env = process.env
-  return {
-    stdout: new FdWriter(1),
-    stderr: new FdWriter(2, 64 * 1024, true),
+  const stdout = new FdWriter(1)
+  const stderr = new FdWriter(2, 64 * 1024, true)
+  const ctx: CliContext = {
+    stdout, stderr,
     colorLevel: colorLevel(env, process.stdout.isTTY === true, argv),
     stderrIsTTY: process.stderr.isTTY === true,
     env,
     now: () => Date.now(),
   }
+  if (ctx.stderrIsTTY) {
+    // the progress line is erased before any finding, and before any batch line when stdout is the same terminal
+    const status = new StatusLine(2)
+    ctx.status = status
+    stderr.beforeWrite = () => status.clear()
+    if (sameTerminal(1, 2, (fd) => tty.isatty(fd))) stdout.beforeWrite = () => status.clear()
+  }
+  return ctx
 }
 
 /** Run tsdump with `argv` (without node and script); resolves to the exit code. */
@@ -53,6 +64,7 @@ export async function main (argv: string[], ctx: CliContext = processContext(arg
     }
   }
   flushAll(ctx.stdout, ctx.stderr)
+  ctx.status?.close?.()
   return code
 }
 
