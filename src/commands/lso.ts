@@ -53,7 +53,8 @@ function formatBlocked (b: Blocked, timeoutMin: number, chalk: ChalkInstance, no
   const aborted = t.abortedBeyondLso > 0 ? ` (${t.abortedBeyondLso} more already aborted)` : ''
   const lines = [
     `${label}: LSO ${r.lastStableOffset} < HW ${r.highWatermark} (${r.highWatermarkSource}), ${t.recordsWaiting} records waiting${aborted}`,
-    `  blocking transaction: producerId ${t.producerId} producerEpoch ${t.producerEpoch} coordinatorEpoch ${t.coordinatorEpoch === null ? 'unknown' : `${t.coordinatorEpoch} (from the ${t.coordinatorEpochSource})`}`,
+    `  blocking transaction: producerId ${t.producerId} producerEpoch ${t.producerEpoch}`,
+    `  coordinatorEpoch ${t.coordinatorEpoch === null ? 'unknown' : `${t.coordinatorEpoch} (from the ${t.coordinatorEpochSource})`}`,
     `  first offset ${t.firstOffset}${t.seeded ? ' (before the log start, from a producer snapshot)' : ''}, last data offset ${t.lastOffset ?? 'unknown'}, ${t.records} records`,
     `  first timestamp ${ts(t.firstTimestamp)}`,
     `  last timestamp  ${ts(t.lastTimestamp)}`,

@@ -13,6 +13,8 @@ export interface ReconcileOptions {
   paths: string[]
   json?: boolean
   color?: boolean
+  /** every table column, whatever the width */
+  wide?: boolean
 }
 
 export interface Reconciled { scanned: ScannedPartition, report: PartitionReport }
@@ -35,7 +37,7 @@ export async function runReconcile (opts: ReconcileOptions, ctx: CliContext): Pr
   if (opts.json === true) {
     ctx.stdout.write(JSON.stringify(reconcileJson(done.map((d) => ({ report: d.report, path: d.scanned.dir.path })))) + '\n')
   } else {
-    ctx.stdout.write(formatReconcile(done.map((d) => d.report), done.map((d) => d.scanned.label), chalk))
+    ctx.stdout.write(formatReconcile(done.map((d) => d.report), done.map((d) => d.scanned.label), chalk, opts.wide === true))
     const errChalk = new Chalk({ level: 0 })
     for (const d of done) ctx.stderr.write(formatFindings(d.scanned.label, d.report.findings.filter((f) => f.severity !== 'info'), errChalk))
   }

@@ -17,6 +17,8 @@ export interface Column {
 
 export interface TableCell {
   text: string
+  /** alignment of this cell, overriding its column's */
+  left?: boolean
   /** shorter text for the narrow form (e.g. an ISO time without milliseconds) */
   short?: string
   style?: (s: string) => string
@@ -48,29 +50,32 @@ export function fitTable (columns: readonly Column[], rows: ReadonlyArray<readon
   const keep = columns.map(() => true)
   let headers = columns.map((c) => c.header)
   let texts = rows.map((r) => r.map((c) => c.text))
+  // a droppable column with nothing in it says nothing (NOTES without notes)
+  if (opts.wide !== true) columns.forEach((c, i) => { if (c.dropRank !== undefined && texts.every((r) => (r[i] ?? '') === '')) keep[i] = false })
+  const empty = keep.map((k) => !k)
   if (opts.wide !== true && widthOf(headers, texts, keep) > width) {
     headers = columns.map((c) => c.short ?? c.header)
     texts = rows.map((r) => r.map((c) => c.short ?? c.text))
-    const droppable = columns.map((c, i) => ({ i, rank: c.dropRank })).filter((x) => x.rank !== undefined)
-      .sort((a, b) => a.rank! - b.rank!)
-    for (const d of droppable) {
+    // columns of one rank go together (COMMIT and ABORT counts are one idea)
+    const ranks = [...new Set(columns.map((c) => c.dropRank).filter((r): r is number => r !== undefined))].sort((a, b) => a - b)
+    for (const rank of ranks) {
       if (widthOf(headers, texts, keep) <= width) break
-      keep[d.i] = false
+      columns.forEach((c, i) => { if (c.dropRank === rank) keep[i] = false })
     }
   }
   const widths = headers.map((h, i) => Math.max(h.length, ...texts.map((r) => (r[i] ?? '').length)))
   // headers are left-aligned, as before; styles apply after padding so colour codes do not count
-  const line = (cells: readonly string[], header: boolean, style: (i: number, s: string) => string): string =>
+  const line = (cells: readonly string[], left: (i: number) => boolean, style: (i: number, s: string) => string): string =>
     cells.map((s, i) => ({ s, i })).filter(({ i }) => keep[i]).map(({ s, i }) => {
       const w = widths[i] ?? 0
-      return style(i, header || columns[i]?.left === true ? s.padEnd(w) : s.padStart(w))
+      return style(i, left(i) ? s.padEnd(w) : s.padStart(w))
     }).join('  ').trimEnd()
-  const out = [line(headers, true, (_i, s) => chalk.bold(s))]
-  rows.forEach((r, ri) => out.push(line(texts[ri]!, false, (i, s) => r[i]?.style?.(s) ?? s)))
-  return { text: out.join('\n') + '\n', hidden: columns.filter((_c, i) => !keep[i]).map((c) => c.header) }
+  const out = [line(headers, () => true, (_i, s) => chalk.bold(s))]
+  rows.forEach((r, ri) => out.push(line(texts[ri]!, (i) => r[i]?.left ?? columns[i]?.left === true, (i, s) => r[i]?.style?.(s) ?? s)))
+  return { text: out.join('\n') + '\n', hidden: columns.filter((_c, i) => !keep[i] && !empty[i]).map((c) => c.header) }
 }
 
 /** The line under a table that left columns out. */
 export function hiddenNote (hidden: readonly string[]): string {
-  return hidden.length === 0 ? '' : `(not shown to fit ${TABLE_WIDTH} columns: ${hidden.join(', ')}; --wide shows every column)\n`
+  return hidden.length === 0 ? '' : `(--wide shows ${hidden.length} more column${hidden.length === 1 ? '' : 's'}: ${hidden.join(', ')})\n`
 }
