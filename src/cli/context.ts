@@ -24,6 +24,8 @@ export interface CliContext {
   colorLevel: 0 | 1 | 2 | 3
   /** stderr is a terminal: progress lines allowed */
   stderrIsTTY: boolean
+  /** stdin is a terminal: `-` is refused (nothing to read but typing) */
+  stdinIsTTY?: boolean
   env: Record<string, string | undefined>
   /** current time, injectable for tests of age computations */
   now: () => number

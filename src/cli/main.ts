@@ -25,6 +25,7 @@ export function processContext (argv: string[]): CliContext {
     stdout, stderr,
     colorLevel: colorLevel(env, process.stdout.isTTY === true, argv),
     stderrIsTTY: process.stderr.isTTY === true,
+    stdinIsTTY: tty.isatty(0),
     env,
     now: () => Date.now(),
   }

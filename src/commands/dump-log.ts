@@ -10,6 +10,8 @@ import { decodeRecords } from '../decode/records.js'
 import { decodeLegacyEntry, decodeLegacyRecords } from '../decode/legacy.js'
 import type { KafkaFile } from '../io/discover.js'
 import { FileSource } from '../io/file-source.js'
+import type { SegmentSource } from '../io/segment-source.js'
+import { STDIN_PATH, StdinSource } from '../io/stdin-source.js'
 import { formatBatchLine, formatControlSuffix, formatLegacyBatchLine } from '../format/dump-text.js'
 import { batchJson, legacyBatchJson, recordJson, legacyRecordJson } from '../format/dump-json.js'
 import { toJson } from '../format/json-int64.js'
@@ -54,7 +56,7 @@ export function headerLine (file: KafkaFile): string {
     if (m !== null) return `Snapshot end offset: ${BigInt(m[1]!)}, epoch: ${Number(m[2])}`
     return `Snapshot end offset: unknown (file name ${file.name} is not <offset>-<epoch>.checkpoint)`
   }
-  return `Log starting offset: ${file.baseOffset ?? 'unknown (file name is not a base offset)'}`
+  return `Log starting offset: ${file.baseOffset ?? (file.path === STDIN_PATH ? 'unknown (standard input)' : 'unknown (file name is not a base offset)')}`
 }
 
 export function dumpLogFile (file: KafkaFile, opts: DumpOptions, cli: CliContext, log: FindingLog,
@@ -62,12 +64,12 @@ export function dumpLogFile (file: KafkaFile, opts: DumpOptions, cli: CliContext
   const out = cli.stdout
   const summary = newSummary(file.path)
   if (!opts.json) out.write(headerLine(file) + '\n')
-  if (file.baseOffset === null && file.kind === 'log') {
+  if (file.baseOffset === null && file.kind === 'log' && file.path !== STDIN_PATH) {
     log.add({ severity: 'info', code: 'NAME_NOT_OFFSET', file: file.path, message: 'file name is not a base offset; read anyway' })
   }
-  let source: FileSource
+  let source: SegmentSource
   try {
-    source = new FileSource(file.path)
+    source = file.path === STDIN_PATH ? new StdinSource() : new FileSource(file.path)
   } catch (e) {
     log.unusable(file.path, (e as Error).message)
     return summary
@@ -113,7 +115,8 @@ export function dumpLogFile (file: KafkaFile, opts: DumpOptions, cli: CliContext
           log.add({ severity: 'error', code: ev.code, file: file.path, position: ev.position,
             message: `${ev.message}; ` + (ev.resyncPosition !== undefined
               ? `skipped ${ev.length} bytes, resumed at the next valid batch at position ${ev.resyncPosition}`
-              : `${ev.length} bytes from here could not be read`) })
+              : `${ev.length} bytes from here could not be read` +
+                (file.path === STDIN_PATH && opts.resync && !opts.compat ? ' (standard input cannot be searched for the next valid batch: save it to a file to resynchronise)' : '')) })
           break
       }
     }

@@ -2,6 +2,7 @@
 import { Chalk } from 'chalk'
 import type { CliContext } from '../cli/context.js'
 import { discover } from '../io/discover.js'
+import { STDIN_PATH, stdinFile, stdinProblem } from '../io/stdin-source.js'
 import { toJson } from '../format/json-int64.js'
 import type { PayloadParserFn } from '../format/payload-parsers.js'
 import { decoderParser, getPayloadParser } from '../format/payload-parsers.js'
@@ -19,7 +20,14 @@ export async function runDump (opts: DumpOptions, ctx: CliContext): Promise<numb
   const chalk = new Chalk({ level: opts.compat || opts.json ? 0 : ctx.colorLevel })
   const parser = await pickParser(opts, log)
   if (parser === undefined) return EXIT_USAGE
-  const found = discover(opts.paths)
+  // `-` is standard input, read as one .log segment where it stands first or last
+  const found = discover(opts.paths.filter((p) => p !== STDIN_PATH))
+  if (opts.paths.includes(STDIN_PATH)) {
+    const why = stdinProblem(opts.paths, ctx.stdinIsTTY === true)
+    if (why !== undefined) log.unusable(STDIN_PATH, why)
+    else if (opts.paths[0] === STDIN_PATH) found.files.unshift(stdinFile())
+    else found.files.push(stdinFile())
+  }
   for (const p of found.problems) log.unusable(p.path, p.message)
   for (const s of found.skipped) {
     if (opts.json) ctx.stdout.write(toJson({ type: 'skipped', file: s.path, reason: s.reason }) + '\n')

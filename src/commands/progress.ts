@@ -24,8 +24,11 @@ export class Progress {
     const rate = position / secs
     const eta = rate > 0 ? (this.total - position) / rate : 0
     const pct = this.total > 0 ? (100 * position / this.total).toFixed(1) : '100'
-    const text = `${this.name}: ${mib(position)}/${mib(this.total)} MiB (${pct}%) ` +
-      `${mib(rate)} MiB/s ${Math.round(this.batches / secs)} batches/s ETA ${eta.toFixed(0)}s`
+    // a stream (stdin) has no size until its end: no share, no ETA
+    const text = this.total >= Number.MAX_SAFE_INTEGER
+      ? `${this.name}: ${mib(position)} MiB read, ${mib(rate)} MiB/s ${Math.round(this.batches / secs)} batches/s`
+      : `${this.name}: ${mib(position)}/${mib(this.total)} MiB (${pct}%) ` +
+        `${mib(rate)} MiB/s ${Math.round(this.batches / secs)} batches/s ETA ${eta.toFixed(0)}s`
     // output so far goes out first, so the line sits below it (cli/status-line.ts erases it before more)
     this.ctx.stdout.flush()
     if (this.ctx.status !== undefined) { this.ctx.status.show(text); return }
