@@ -37,8 +37,9 @@ export function judgeOpenTransaction (t: OpenTransaction, label: string, nowMs: 
   states: readonly TransactionalIdState[]): HangingVerdict {
   const durationMs = t.lastTimestamp === null ? null : BigInt(Math.trunc(nowMs)) - t.lastTimestamp
   const candidate = t.state === 'open' && durationMs !== null && durationMs > BigInt(Math.trunc(maxTransactionTimeoutMs))
-  const coordinatorOwner = states.find((s) => !s.deleted && s.producerId === t.producerId && s.producerEpoch === t.producerEpoch &&
-    s.partitions.includes(label)) ?? null
+  // find-hanging maps the producer id to its transactional id (ListTransactions) and looks only at the
+  // partitions DescribeTransactions lists, not at epochs (which KIP-890 bumps at every marker)
+  const coordinatorOwner = states.find((s) => !s.deleted && s.producerId === t.producerId && s.partitions.includes(label)) ?? null
   return { durationMs, candidate, coordinatorOwner, hanging: candidate && coordinatorOwner === null }
 }
 

@@ -20,6 +20,7 @@ Examples:
   $ tsdump --compat --files 00000000000000000000.log      # byte-for-byte kafka-dump-log 3.9 output
   $ tsdump --json /var/lib/kafka/data/orders-11-0 | jq 'select(.type=="batch")'
   $ tsdump --verify-index-only orders-11-0/00000000000000000000.index
+  $ ssh broker cat /var/lib/kafka/data/orders-0/00000000000000000000.log | tsdump -   # from stdin
   $ tsdump reconcile orders-11-0 orders-11-1 orders-11-2  # read_committed vs read_uncommitted
   $ tsdump lso /var/lib/kafka/data                         # who holds the last stable offset
 
