@@ -54,13 +54,14 @@ function formatBlocked (b: Blocked, timeoutMin: number, chalk: ChalkInstance, no
   const lines = [
     `${label}: LSO ${r.lastStableOffset} < HW ${r.highWatermark} (${r.highWatermarkSource}), ${t.recordsWaiting} records waiting${aborted}`,
     `  blocking transaction: producerId ${t.producerId} producerEpoch ${t.producerEpoch}`,
-    `  coordinatorEpoch ${t.coordinatorEpoch === null ? 'unknown' : `${t.coordinatorEpoch} (from the ${t.coordinatorEpochSource})`}`,
     `  first offset ${t.firstOffset}${t.seeded ? ' (before the log start, from a producer snapshot)' : ''}, last data offset ${t.lastOffset ?? 'unknown'}, ${t.records} records`,
     `  first timestamp ${ts(t.firstTimestamp)}`,
     `  last timestamp  ${ts(t.lastTimestamp)}`,
     `  age ${age} at ${nowLabel}: ${verdict}`,
   ]
+  // an open one gets the full story of its coordinator epoch (it goes into the abort command)
   if (t.state === 'open') lines.push(...explainCoordinatorEpoch(t))
+  else lines.push(`  coordinatorEpoch ${t.coordinatorEpoch === null ? 'unknown' : `${t.coordinatorEpoch} (from the ${t.coordinatorEpochSource})`}`)
   for (const s of b.ids) lines.push(`  transactional id ${s.transactionalId}: ${s.deleted ? 'deleted' : `state ${s.state}, epoch ${s.producerEpoch}, partitions [${s.partitions.join(',')}]`}`)
   if (r.openTransactions.length > 1) lines.push(`  ${r.openTransactions.length - 1} more open transaction(s) behind it`)
   if (t.state === 'open') {

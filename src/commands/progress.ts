@@ -5,15 +5,15 @@ export class Progress {
   private readonly start = Date.now()
   private last = 0
   private shown = false
-  private prepared = false
+  private reads = 0
   batches = 0
 
   constructor (private readonly ctx: CliContext, private readonly name: string, private readonly total: number, private readonly enabled: boolean) {}
 
   update (position: number): void {
     if (!this.enabled || !this.ctx.stderrIsTTY) return
-    // a file that needs more than one read may well take a second: the terminal's line gets ready
-    if (!this.prepared) { this.prepared = true; this.ctx.status?.prepare?.() }
+    // a file that needs more than one read (this is the second) may well take a second: the terminal's line gets ready
+    if (++this.reads === 2) this.ctx.status?.prepare?.()
     const now = Date.now()
     // TSDUMP_PROGRESS_DELAY_MS (tests): show the line after that many ms instead of 1 s
     const delay = Number(this.ctx.env.TSDUMP_PROGRESS_DELAY_MS ?? 1000)
