@@ -316,6 +316,11 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
  * and returns the exit code 2.
  */
 export function resolvePartitions (paths: string[], ctx: CliContext): PartitionDir[] | 2 {
+  if (paths.includes('-')) {
+    // a partition's analysis needs its directory (txnindex, snapshots, checkpoint), which a pipe has not
+    ctx.stderr.write('tsdump: -: standard input is read by the dump only (tsdump -); reconcile, txns and lso need the partition directory\n')
+    return 2
+  }
   const d = discover(paths)
   for (const p of d.problems) ctx.stderr.write(`tsdump: ${p.path}: ${p.message}\n`)
   if (d.problems.length > 0) return 2

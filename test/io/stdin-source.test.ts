@@ -98,3 +98,13 @@ describe('tsdump - on a terminal', () => {
     expect(r.stdout).toContain('standard input is a terminal')
   })
 })
+
+describe('- with the partition commands', () => {
+  it('reconcile, txns and lso refuse standard input with exit 2 and say why', () => {
+    for (const cmd of ['reconcile', 'txns', 'lso']) {
+      const r = spawnSync('sh', ['-c', `cat ${path.join(FIXTURES, 'orders/logs/orders-11-0/00000000000000000000.log')} | node ${path.join(REPO_ROOT, 'bin/tsdump.js')} ${cmd} -`], { encoding: 'utf8' })
+      expect(r.status).toBe(2)
+      expect(r.stderr).toContain('standard input is read by the dump only')
+    }
+  })
+})
