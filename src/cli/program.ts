@@ -27,10 +27,13 @@ Examples:
   $ tsdump --control-only orders-11-0/          # only the control batches
   $ tsdump --compat --deep-iteration --files 00000000000000000000.log   # kafka-dump-log's exact text
   $ tsdump --json orders-11-0/ | jq -c 'select(.type=="batch")'
+  $ ssh broker cat .../00000000000000000000.log | tsdump -   # a segment from stdin
   $ tsdump reconcile /var/lib/kafka/data         # read_committed vs read_uncommitted, per partition and topic
   $ tsdump txns orders-11-0/                     # the transaction timeline
   $ tsdump lso /var/lib/kafka/data               # who holds the last stable offset, and the abort command
 
+Options may come before the command (tsdump --json reconcile DIR). Without arguments tsdump prints
+this help on stderr and exits 2.
 Exit status: 0 clean, 1 problems found in the data, 2 usage error or unreadable input.`)
   registerDump(program, ctx, setExit)
   registerReconcile(program, ctx, setExit)

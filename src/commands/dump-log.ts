@@ -2,6 +2,7 @@
 // findings, and emits batches and records to the run's printer (format/printer.ts DumpPrinter).
 import * as path from 'node:path'
 import type { CliContext } from './context.js'
+import type { Finding } from '../analysis/findings.js'
 import { corruptFinding, tailFinding } from '../analysis/log-findings.js'
 import type { LogSummary } from '../analysis/log-summary.js'
 import { newSummary } from '../analysis/log-summary.js'
@@ -15,6 +16,8 @@ import { decodeRecords } from '../decode/records.js'
 import type { DumpPrinter } from '../format/printer.js'
 import type { KafkaFile } from '../io/discover.js'
 import { FileSource } from '../io/file-source.js'
+import type { SegmentSource } from '../decode/segment-source.js'
+import { STDIN_PATH, StdinSource } from '../io/stdin-source.js'
 import type { DumpOptions } from './dump-options.js'
 import type { FindingLog } from './findings.js'
 import { Progress } from './progress.js'
@@ -42,12 +45,12 @@ export function dumpLogFile (file: KafkaFile, opts: DumpOptions, cli: CliContext
   const out = cli.stdout
   const summary = newSummary(file.path)
   printer.logStart(file)
-  if (file.baseOffset === null && file.kind === 'log') {
+  if (file.baseOffset === null && file.kind === 'log' && file.path !== STDIN_PATH) {
     log.add({ severity: 'info', code: 'NAME_NOT_OFFSET', file: file.path, message: 'file name is not a base offset; read anyway' })
   }
-  let source: FileSource
+  let source: SegmentSource
   try {
-    source = new FileSource(file.path)
+    source = file.path === STDIN_PATH ? new StdinSource() : new FileSource(file.path)
   } catch (e) {
     log.unusable(file.path, (e as Error).message)
     return summary
@@ -80,7 +83,7 @@ export function dumpLogFile (file: KafkaFile, opts: DumpOptions, cli: CliContext
         case 'corrupt':
           summary.trailingBytes += ev.length
           summary.corruptRegions++
-          log.add(corruptFinding(ev, file.path))
+          log.add(withStdinNote(corruptFinding(ev, file.path), file, ev.resyncPosition === undefined && opts.resync && !opts.compat))
           break
       }
     }
@@ -200,3 +203,9 @@ function reportDecodeError (e: DecodeError, c: Ctx): void {
   c.log.add({ severity: 'error', code: e.code, file: c.file.path, position: e.position, message: e.message })
 }
 
+
+/** standard input cannot be searched ahead for the next valid batch: say so where a file would have resynchronised */
+function withStdinNote (f: Finding, file: KafkaFile, couldResync: boolean): Finding {
+  if (file.path !== STDIN_PATH || !couldResync) return f
+  return { ...f, message: f.message + ' (standard input cannot be searched for the next valid batch: save it to a file to resynchronise)' }
+}

@@ -1,6 +1,7 @@
 // `tsdump [options] <path...>`: the kafka-dump-log compatible dump of every file named or found.
 import type { CliContext } from './context.js'
 import { discover } from '../io/discover.js'
+import { STDIN_PATH, stdinFile, stdinProblem } from '../io/stdin-source.js'
 import type { PayloadParserFn } from '../format/payload-parsers.js'
 import { decoderParser, getPayloadParser } from '../format/payload-parsers.js'
 import type { DumpInternals, DumpOptions } from './dump-options.js'
@@ -23,7 +24,14 @@ export async function runDump (opts: DumpOptions, ctx: CliContext, internals: Du
     keyDecoder: opts.keyDecoder, valueDecoder: opts.valueDecoder,
     rawStrings: opts.parser === 'default' && opts.keyDecoder === 'string' && opts.valueDecoder === 'string' && internals.fastPaths !== false,
   })
-  const found = discover(opts.paths)
+  // `-` is standard input, read as one .log segment where it stands first or last
+  const found = discover(opts.paths.filter((p) => p !== STDIN_PATH))
+  if (opts.paths.includes(STDIN_PATH)) {
+    const why = stdinProblem(opts.paths, ctx.stdinIsTTY === true)
+    if (why !== undefined) log.unusable(STDIN_PATH, why)
+    else if (opts.paths[0] === STDIN_PATH) found.files.unshift(stdinFile())
+    else found.files.push(stdinFile())
+  }
   for (const p of found.problems) log.unusable(p.path, p.message)
   for (const s of found.skipped) printer.skipped(s.path, s.reason)
   const state: RunState & IndexRunState = { nonConsecutive: new Map(), ...newIndexRunState() }

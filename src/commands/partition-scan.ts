@@ -23,6 +23,7 @@ import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import { readOffsetCheckpoint } from '../io/checkpoints.js'
 import type { KafkaFile, PartitionDir } from '../io/discover.js'
 import { describeFsError, discover } from '../io/discover.js'
+import { comparePartitionDirNames, namesOfKind } from '../io/segment-names.js'
 import { FileSource, readSmallFile } from '../io/file-source.js'
 
 export interface ScannedPartition {
@@ -83,7 +84,7 @@ function listDir (dir: string): string[] {
 
 function readTxnIndexes (dir: string, names: string[], findings: Finding[]): TxnIndexTable {
   const out = new TxnIndexTable()
-  for (const n of names.filter((x) => /^\d{20}\.txnindex$/.test(x)).sort()) {
+  for (const { name: n } of namesOfKind(names, 'txnindex')) {
     const file = path.join(dir, n)
     try {
       const buf = readSmallFile(file)
@@ -98,7 +99,7 @@ function readTxnIndexes (dir: string, names: string[], findings: Finding[]): Txn
 
 function readSnapshots (dir: string, names: string[], findings: Finding[]): SnapshotInput[] {
   const out: SnapshotInput[] = []
-  for (const n of names.filter((x) => /^\d{20}\.snapshot$/.test(x))) {
+  for (const { name: n, baseOffset } of namesOfKind(names, 'snapshot')) {
     const file = path.join(dir, n)
     try {
       const s = decodeProducerSnapshot(readSmallFile(file))
@@ -111,7 +112,7 @@ function readSnapshots (dir: string, names: string[], findings: Finding[]): Snap
         findings.push(finding('SNAPSHOT_CRC', `producer snapshot not used: crc stored ${s.crc} != computed ${s.crcComputed}`, { file, position: 2 }))
         continue
       }
-      out.push({ offset: BigInt(n.slice(0, 20)), file, producers: s.entries.map((e) => ({ producerId: e.producerId, producerEpoch: e.producerEpoch,
+      out.push({ offset: baseOffset, file, producers: s.entries.map((e) => ({ producerId: e.producerId, producerEpoch: e.producerEpoch,
         coordinatorEpoch: e.coordinatorEpoch, currentTxnFirstOffset: e.currentTxnFirstOffset, lastTimestamp: e.timestamp, lastOffset: e.lastOffset })) })
     } catch (e) {
       findings.push(finding('UNREADABLE', describeFsError(e), { file }))
@@ -177,10 +178,14 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
  * be used (the commands then exit 2).
  */
 export function resolvePartitions (paths: string[]): { partitions: PartitionDir[], unusable: string[] } {
+  // a partition's analysis needs its directory (txnindex, snapshots, checkpoint), which a pipe has not
+  if (paths.includes('-')) return { partitions: [], unusable: ['-: standard input is read by the dump only (tsdump -); reconcile, txns and lso need the partition directory'] }
   const d = discover(paths)
   const unusable = d.problems.map((p) => `${p.path}: ${p.message}`)
   if (unusable.length > 0) return { partitions: [], unusable }
+  // reports list partitions in topic, then numeric partition order, however the shell expanded the paths
   const partitions = d.partitions.filter((p) => p.files.some((f) => f.kind === 'log'))
+    .sort((a, b) => comparePartitionDirNames(path.basename(path.resolve(a.path)), path.basename(path.resolve(b.path))))
   if (partitions.length === 0) return { partitions, unusable: [`no .log segment files found in ${paths.join(', ')}`] }
   return { partitions, unusable }
 }

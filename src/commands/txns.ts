@@ -14,8 +14,10 @@ export interface TxnsOptions {
   paths: string[]
   format?: PartitionFormat
   color?: boolean
-  /** lane width in characters (default 80) */
+  /** lane width in characters (default 70: the lane line fits 80 columns) */
   width?: number
+  /** every table column, whatever the width */
+  wide?: boolean
 }
 
 /** The transaction timeline of every partition under `paths` (transactional-id states for __transaction_state). */
@@ -31,7 +33,7 @@ export function txns (paths: string[], opts: { width?: number } = {}): TxnsResul
         return { ...base, kind: 'transactional-ids' as const, states: lastTransactionStates(records), findings: [...s.report.findings, ...findings] }
       }
       const timeline = s.report.timeline!
-      return { ...base, kind: 'timeline' as const, runs: timeline.runs, lane: buildLane(timeline, opts.width ?? 80) }
+      return { ...base, kind: 'timeline' as const, runs: timeline.runs, lane: buildLane(timeline, opts.width ?? 70) }
     }),
   }
 }
@@ -40,6 +42,6 @@ export async function runTxns (opts: TxnsOptions, ctx: CliContext): Promise<numb
   const r = txns(opts.paths, opts.width !== undefined ? { width: opts.width } : {})
   writeUnusable(r.unusable, ctx)
   if (r.unusable.length > 0) return EXIT_USAGE
-  createPartitionPrinter(opts.format ?? 'text', ctx, opts.color === false ? 0 : ctx.colorLevel).txns(r)
+  createPartitionPrinter(opts.format ?? 'text', ctx, opts.color === false ? 0 : ctx.colorLevel, { wide: opts.wide === true }).txns(r)
   return partitionExitCode(r.unusable, r.partitions.flatMap((p) => p.kind === 'timeline' ? p.report.findings : p.findings))
 }

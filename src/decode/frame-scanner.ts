@@ -70,7 +70,13 @@ const DEFAULT_MAX_BATCH = 1024 * 1024 * 1024
 
 /** Walk the entries of `source`. Every loop iteration advances or returns. */
 export function * scanFrames (source: SegmentSource, opts: ScanOptions = {}): Generator<ScanEvent> {
-  const end = Math.min(source.size, opts.maxBytes ?? Number.MAX_SAFE_INTEGER)
+  // A stream's size is known only at its end: `end` is refreshed when a read comes up short.
+  const maxBytes = opts.maxBytes ?? Number.MAX_SAFE_INTEGER
+  let end = Math.min(source.size, maxBytes)
+  const known = (): number => { end = Math.min(source.size, maxBytes); return end }
+  const toEnd = (): number => Math.min(source.finalSize?.() ?? source.size, maxBytes)
+  // Resynchronising searches ahead and resumes behind: only on a source that can seek.
+  const resync = opts.resync === true && source.seekable !== false
   const windowSize = Math.max(L.RECORD_BATCH_OVERHEAD, opts.window ?? (opts.headersOnly === true ? HEADER_ONLY_WINDOW : DEFAULT_WINDOW))
   const maxBatch = opts.maxBatchBytes ?? DEFAULT_MAX_BATCH
   let win: Buffer = Buffer.alloc(0)
@@ -111,6 +117,7 @@ export function * scanFrames (source: SegmentSource, opts: ScanOptions = {}): Ge
       return
     }
     if (!ensure(pos, pos + L.HEADER_SIZE_UP_TO_MAGIC)) {
+      if (known() !== pos + left) { if (pos >= end) return; continue } // a stream ended: decide with its size
       yield { kind: 'tail', position: pos, length: left, reason: 'truncated' } // file shrank
       return
     }
@@ -121,10 +128,11 @@ export function * scanFrames (source: SegmentSource, opts: ScanOptions = {}): Ge
     const bad = frameProblem(size, magic, total, maxBatch)
     if (bad !== undefined) {
       if (bad.code === 'BAD_LENGTH' && size === 0 && isZeros(pos, end, ensure, () => win, () => winStart)) {
-        yield { kind: 'tail', position: pos, length: left, reason: 'zeros' }
+        yield { kind: 'tail', position: pos, length: known() - pos, reason: 'zeros' }
         return
       }
-      const next = opts.resync === true ? findNextBatch(source, pos + 1, end, maxBatch) : undefined
+      const next = resync ? findNextBatch(source, pos + 1, end, maxBatch) : undefined
+      if (next === undefined) end = toEnd()
       yield {
         kind: 'corrupt', position: pos, code: bad.code, message: bad.message,
         length: (next ?? end) - pos, ...(next !== undefined ? { resyncPosition: next } : {}),
@@ -140,7 +148,7 @@ export function * scanFrames (source: SegmentSource, opts: ScanOptions = {}): Ge
       }
       // Past the end: a cut-off last batch (unclean shutdown), unless a CRC-valid batch follows. Then the
       // length field itself is damaged, and what follows it can still be read (Kafka hides it as "invalid bytes").
-      const next = opts.resync === true ? findNextBatch(source, pos + 1, end, maxBatch) : undefined
+      const next = resync ? findNextBatch(source, pos + 1, end, maxBatch) : undefined
       if (next === undefined) {
         yield { kind: 'tail', position: pos, length: left, reason: 'truncated', declaredSize: total }
         return
@@ -161,6 +169,7 @@ export function * scanFrames (source: SegmentSource, opts: ScanOptions = {}): Ge
       yield { kind: 'frame', position: pos, sizeInBytes: total, magic, bytes: h, complete: false }
     } else {
       if (!ensure(pos, pos + total)) {
+        known()
         yield { kind: 'tail', position: pos, length: end - pos, reason: 'truncated', declaredSize: total }
         return
       }
@@ -199,11 +208,13 @@ function isZeros (pos: number, end: number, ensure: (a: number, b: number) => bo
   win: () => Buffer, winStart: () => number): boolean {
   const step = 1024 * 1024
   for (let a = pos; a < end; a += step) {
-    const b = Math.min(end, a + step)
-    ensure(a, b)
+    const whole = ensure(a, Math.min(end, a + step))
     const w = win()
     const s = winStart()
+    // a short read: the input ends (a stream) or shrank; what there is decides
+    const b = Math.min(end, a + step, s + w.length)
     for (let i = a - s; i < b - s; i++) if (w[i] !== 0) return false
+    if (!whole) return true
   }
   return true
 }

@@ -12,4 +12,11 @@ export interface SegmentSource {
   /** bytes read so far, for the progress line and the benchmark's "bytes touched" figure */
   readonly bytesRead: number
   close (): void
+  /**
+   * false for a stream (stdin): reads never go back before the previous read's position, and `size` is
+   * as large as can be until the end was reached
+   */
+  readonly seekable?: boolean
+  /** a stream's size, reading to its end if need be (for messages about the end of the input) */
+  finalSize? (): number
 }

@@ -1,6 +1,8 @@
 // JSON printer of reconcile / txns / lso: one JSON document on stdout per run (findings are inside it).
 import type { LsoPartition, LsoResult, ReconcileResult, TxnsResult } from '../analysis/partition-results.js'
+import { hangingJson } from './hanging-text.js'
 import { writeJson } from './json-stream.js'
+import { isoTime } from './timestamp.js'
 import type { PartitionPrinter, PrinterOutput } from './printer.js'
 import type { Json } from './txn-json.js'
 import { findingJson, jsonInt64, jsonInt64OrNull, reconcileJson } from './txn-json.js'
@@ -16,7 +18,10 @@ function blockedJson (b: LsoPartition): Json {
       producerId: jsonInt64(t.producerId), producerEpoch: t.producerEpoch, coordinatorEpoch: t.coordinatorEpoch, coordinatorEpochSource: t.coordinatorEpochSource,
       firstOffset: jsonInt64(t.firstOffset), lastOffset: jsonInt64OrNull(t.lastOffset), records: t.records, recordsWaiting: t.recordsWaiting,
       firstTimestamp: jsonInt64OrNull(t.firstTimestamp), lastTimestamp: jsonInt64OrNull(t.lastTimestamp), newestTimestamp: jsonInt64OrNull(t.newestTimestamp),
-      ageMs: jsonInt64OrNull(t.ageMs), state: t.state, seeded: t.seeded, hanging: t.hanging, transactionalIds: b.ids.map(transactionalIdJson), commands: b.commands,
+      firstTimestampIso: t.firstTimestamp === null ? null : isoTime(t.firstTimestamp), lastTimestampIso: t.lastTimestamp === null ? null : isoTime(t.lastTimestamp),
+      abortedBeyondLso: t.abortedBeyondLso, ageMs: jsonInt64OrNull(t.ageMs), durationMinutes: t.ageMs === null ? null : Number(t.ageMs / 60_000n),
+      candidate: t.verdict.candidate, coordinatorOwner: t.verdict.coordinatorOwner?.transactionalId ?? null, abortCoordinatorEpoch: Math.max(0, t.coordinatorEpoch ?? 0),
+      state: t.state, seeded: t.seeded, hanging: t.hanging, transactionalIds: b.ids.map(transactionalIdJson), commands: b.commands,
     },
     openTransactions: r.openTransactions.length,
     findings: r.findings.map(findingJson),
@@ -41,7 +46,8 @@ export class JsonPartitionPrinter implements PartitionPrinter {
 
   lso (r: LsoResult): void {
     const c = r.coordinator
-    this.out.stdout.write(JSON.stringify({ maxTransactionTimeoutMinutes: r.maxTransactionTimeoutMinutes, partitions: r.partitions.map(blockedJson), hanging: r.hanging,
+    this.out.stdout.write(JSON.stringify({ maxTransactionTimeoutMinutes: r.maxTransactionTimeoutMinutes, now: r.nowMs, nowIso: isoTime(r.nowMs),
+      partitions: r.partitions.map(blockedJson), hanging: r.hanging, hangingTransactions: r.hangingTransactions.map(hangingJson),
       ...(c !== null ? { coordinator: { ...c, topicPartition: `__transaction_state-${c.partition}` } } : {}) }) + '\n')
   }
 }

@@ -1,0 +1,58 @@
+// `txns` runs as a table: one row per run, within 80 columns unless --wide (format/table.ts). The
+// narrow form shortens producer and kind, then leaves out notes, the coordinator epoch and the time.
+import type { ChalkInstance } from 'chalk'
+import type { TimelineRun } from '../analysis/timeline.js'
+import type { Column, TableCell } from './table.js'
+import { fitTable, hiddenNote } from './table.js'
+import { isoTime } from './timestamp.js'
+
+const COLUMNS: Column[] = [
+  { header: 'OFFSETS', left: true },
+  { header: 'PRODUCER', short: 'PID/EPOCH', left: true },
+  { header: 'KIND', left: true },
+  { header: 'RECORDS', short: 'RECS' },
+  { header: 'OUTCOME', left: true },
+  { header: 'MARKER', short: 'MARKER_AT', left: true },
+  { header: 'COORDINATOR_EPOCH', short: 'CE', dropRank: 2 },
+  { header: 'FIRST_TIMESTAMP', short: 'FIRST (UTC)', left: true, dropRank: 3 },
+  { header: 'NOTES', left: true, dropRank: 1 },
+]
+
+function range (a: bigint, b: bigint): string { return a === b ? `${a}` : `${a}..${b}` }
+
+function time (ms: bigint | null): TableCell {
+  // -1 is RecordBatch.NO_TIMESTAMP (and compaction can leave it): no time to show
+  return ms === null || ms < 0n ? { text: '' } : { text: isoTime(ms), short: isoTime(ms).replace(/\.\d{3}Z$/, 'Z') }
+}
+
+function runCells (r: TimelineRun, chalk: ChalkInstance): TableCell[] {
+  switch (r.kind) {
+    case 'plain':
+      return [{ text: range(r.firstOffset, r.lastOffset) }, { text: `pid ${r.producerId}`, short: `${r.producerId}` }, { text: 'plain' },
+        { text: String(r.records) }, { text: '' }, { text: '' }, { text: '' }, { text: '' }, { text: `${r.batches} batch${r.batches === 1 ? '' : 'es'}` }]
+    case 'control':
+      return [{ text: String(r.firstOffset) }, { text: `pid ${r.producerId}`, short: `${r.producerId}` }, { text: `control ${r.typeName}`, short: r.typeName },
+        { text: '' }, { text: '' }, { text: '' }, { text: '' }, { text: '' }, { text: '' }]
+    case 'transaction': {
+      const t = r.txn
+      const who = { text: `pid ${t.producerId} epoch ${t.producerEpoch}`, short: `${t.producerId}/${t.producerEpoch}` }
+      const word = t.outcome === null ? chalk.yellow : t.outcome === 'COMMIT' ? chalk.green : chalk.red
+      const outcome: TableCell = t.outcome === null ? { text: 'OPEN (no marker yet)', short: 'OPEN', style: word }
+        : { text: t.empty ? '' : t.outcome === 'COMMIT' ? 'committed' : 'aborted', style: word }
+      const marker: TableCell = t.markerOffset === null ? { text: '' } : { text: `${t.outcome ?? ''} at ${t.markerOffset}`, short: `${t.markerOffset}`, style: word }
+      const notes = [t.markerEpoch !== null && t.markerEpoch !== t.producerEpoch ? `marker epoch ${t.markerEpoch}` : '',
+        t.seeded ? `began at ${t.firstOffset}, before the log start (producer snapshot)` : '', r.interleaved ? 'interleaved with other producers' : '']
+        .filter((s) => s !== '').join('; ')
+      const offsets = t.empty ? String(t.markerOffset) : range(t.firstOffset, t.lastDataOffset ?? t.firstOffset)
+      return [{ text: offsets }, who, { text: t.empty ? 'empty transaction' : 'transactional', short: t.empty ? 'empty txn' : 'txn' },
+        { text: t.empty ? '' : String(t.records) }, outcome, marker, { text: t.coordinatorEpoch === null ? '' : String(t.coordinatorEpoch) },
+        time(t.firstTimestamp), { text: notes }]
+    }
+  }
+}
+
+/** The runs of one partition, indented under its header line. */
+export function formatRunsTable (runs: readonly TimelineRun[], chalk: ChalkInstance, wide: boolean): string {
+  const t = fitTable(COLUMNS, runs.map((r) => runCells(r, chalk)), chalk, { wide, width: 78 })
+  return (t.text + hiddenNote(t.hidden)).split('\n').map((l) => (l === '' ? l : `  ${l}`)).join('\n')
+}
