@@ -15,6 +15,7 @@ export const FINDING_SEVERITY = {
   BAD_LENGTH: 'error',
   BAD_MAGIC: 'error',
   NAME_NOT_OFFSET: 'info',
+  READ_LIMIT: 'info',
   // batches and records (the DecodeErrorCodes)
   CRC_MISMATCH: 'error',
   RECORD_COUNT_MISMATCH: 'error',

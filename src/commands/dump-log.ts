@@ -3,6 +3,7 @@
 import * as path from 'node:path'
 import type { CliContext } from './context.js'
 import type { Finding } from '../analysis/findings.js'
+import { finding } from '../analysis/findings.js'
 import { corruptFinding, tailFinding } from '../analysis/log-findings.js'
 import type { LogSummary } from '../analysis/log-summary.js'
 import { newSummary } from '../analysis/log-summary.js'
@@ -10,6 +11,7 @@ import type { BatchHeader } from '../decode/batch-header.js'
 import { DecodeError } from '../decode/errors.js'
 import { ATTRIBUTES_OFFSET, COMPRESSION_CODEC_MASK, CONTROL_FLAG_MASK, LOG_OVERHEAD, RECORDS_COUNT_OFFSET, SIZE_OFFSET } from '../decode/layout.js'
 import { decodeLegacyEntry, decodeLegacyRecords } from '../decode/legacy.js'
+import type { TailEvent } from '../decode/frame-scanner.js'
 import type { LegacyFrame, V2Batch } from '../decode/log-reader.js'
 import { decodeControlRecord, readLog } from '../decode/log-reader.js'
 import { decodeRecords } from '../decode/records.js'
@@ -76,6 +78,11 @@ export function dumpLogFile (file: KafkaFile, opts: DumpOptions, cli: CliContext
         case 'batch': validBytes += ev.bytes.readInt32BE(SIZE_OFFSET) + LOG_OVERHEAD; onBatch(ev, ctx); break
         case 'legacy': validBytes += ev.sizeInBytes; onLegacy(ev, ctx); break
         case 'tail':
+          // --max-bytes cut the view inside an entry: a read limit, not damage (kafka-dump-log is silent, exit 0)
+          if (cutByLimit(ev, source, opts)) {
+            if (!opts.compat) log.add(finding('READ_LIMIT', `--max-bytes ${opts.maxBytes}: the entry here continues past the limit and was not read`, { file: file.path, position: ev.position }))
+            break
+          }
           summary.trailingBytes += ev.length
           tailBytes += ev.length
           log.add(tailFinding(ev, file.path))
@@ -208,4 +215,10 @@ function reportDecodeError (e: DecodeError, c: Ctx): void {
 function withStdinNote (f: Finding, file: KafkaFile, couldResync: boolean): Finding {
   if (file.path !== STDIN_PATH || !couldResync) return f
   return { ...f, message: f.message + ' (standard input cannot be searched for the next valid batch: save it to a file to resynchronise)' }
+}
+
+/** the tail ends where --max-bytes ends the view, and the source goes on past it */
+function cutByLimit (ev: TailEvent, source: SegmentSource, opts: DumpOptions): boolean {
+  const limit = opts.maxBytes
+  return limit !== undefined && ev.position + ev.length >= limit && source.size > limit
 }
