@@ -28,6 +28,7 @@ export const FINDING_SEVERITY = {
   BAD_CONTROL_RECORD: 'error',
   // index files and producer snapshots
   INDEX_BAD_POSITION: 'error',
+  INDEX_PREALLOCATED: 'info',
   INDEX_MISMATCH: 'error',
   INDEX_NOT_MONOTONIC: 'error',
   INDEX_CORRUPT: 'error',

@@ -13,6 +13,8 @@ import { decodeRecords } from '../decode/records.js'
 import type { KafkaFile } from '../io/discover.js'
 import { FileSource, readSmallFile } from '../io/file-source.js'
 import type { DumpOptions } from './dump-options.js'
+import type { Finding } from '../analysis/findings.js'
+import { finding } from '../analysis/findings.js'
 import type { FindingLog } from './findings.js'
 
 export interface IndexRunState {
@@ -70,6 +72,8 @@ export function dumpOffsetIndex (file: KafkaFile, opts: DumpOptions, printer: Du
   if (entries === 0) { printer.indexEmpty(file); return }
   const all = [...decodeOffsetIndex(buf, base)]
   if (opts.indexSanityCheck) { sanityOffsetIndex(file, buf, all, base, opts, printer, log); return }
+  const prealloc = preallocated(file, buf, opts, log)
+  if (prealloc === 'done') return
   const seg = openLog(file, log)
   const mismatches: Array<[bigint, bigint]> = []
   try {
@@ -78,7 +82,7 @@ export function dumpOffsetIndex (file: KafkaFile, opts: DumpOptions, printer: Du
       if (seg !== undefined) {
         const b = batchAt(seg, e.position, opts.maxMessageSize)
         if (typeof b === 'string') {
-          log.add({ severity: 'error', code: 'INDEX_BAD_POSITION', file: file.path, position: e.index * 8, message: `entry ${e.index} (offset ${e.offset}): ${b}` })
+          if (!prealloc) log.add({ severity: 'error', code: 'INDEX_BAD_POSITION', file: file.path, position: e.index * 8, message: `entry ${e.index} (offset ${e.offset}): ${b}` })
         } else if (b.lastOffset !== e.offset) {
           mismatches.unshift([e.offset, b.lastOffset])
           if (!opts.compat) {
@@ -98,7 +102,7 @@ export function dumpOffsetIndex (file: KafkaFile, opts: DumpOptions, printer: Du
   } finally { seg?.close() }
   if (mismatches.length > 0) {
     state.indexMismatches.set(path.resolve(file.path), mismatches)
-    if (opts.compat) log.exitCode = Math.max(log.exitCode, 1)
+    if (opts.compat && !prealloc) log.exitCode = Math.max(log.exitCode, 1)
   }
 }
 
@@ -134,6 +138,10 @@ export function dumpTimeIndex (file: KafkaFile, opts: DumpOptions, printer: Dump
   const base = file.baseOffset ?? 0n
   const all = [...decodeTimeIndex(buf, base)]
   if (opts.indexSanityCheck) { sanityTimeIndex(file, buf, base, opts, printer, log); return }
+  const prealloc = preallocated(file, buf, opts, log)
+  if (prealloc === 'done') return
+  // preallocated space in --compat: Kafka's lines and lists, but no finding (the space is normal)
+  const report = (f: Finding): void => { if (!prealloc) log.add(f) }
   let offsetEntries: OffsetIndexEntry[] = []
   try { offsetEntries = [...decodeOffsetIndex(readSmallFile(companion(file, '.index')), base)] } catch { /* no offset index: scan from 0 */ }
   const seg = openLog(file, log)
@@ -141,7 +149,7 @@ export function dumpTimeIndex (file: KafkaFile, opts: DumpOptions, printer: Dump
   let prevTs = -1n
   try {
     for (const e of all) {
-      if (seg !== undefined) checkTimeEntry(e, seg, offsetEntries, prevTs, abs, opts, log, file)
+      if (seg !== undefined) checkTimeEntry(e, seg, offsetEntries, prevTs, abs, opts, report, file)
       prevTs = e.timestamp
       if (opts.verifyIndexOnly) continue
       printer.timeIndexEntry(file, e)
@@ -154,7 +162,7 @@ export function dumpTimeIndex (file: KafkaFile, opts: DumpOptions, printer: Dump
     m.set(abs, l)
   }
   function checkTimeEntry (e: TimeIndexEntry, seg: FileSource, idx: OffsetIndexEntry[], prev: bigint, _abs: string,
-    o: DumpOptions, fl: FindingLog, f: KafkaFile): void {
+    o: DumpOptions, add: (f: Finding) => void, f: KafkaFile): void {
     let pos = lookup(idx, e.offset)
     // scan forward from the indexed position to the first batch whose lastOffset >= the entry's offset
     let hit: BatchAt | undefined
@@ -172,7 +180,7 @@ export function dumpTimeIndex (file: KafkaFile, opts: DumpOptions, printer: Dump
       push(state.timeNotFound, [e.offset, hit.lastOffset])
       const ts = recordTimestampAt(seg, hitPos, hit.sizeInBytes, e.offset, o)
       if (ts === e.timestamp) {
-        fl.add({ severity: 'info', code: 'TIMEINDEX_RECORD_OFFSET', file: f.path, position: e.index * 12,
+        add({ severity: 'info', code: 'TIMEINDEX_RECORD_OFFSET', file: f.path, position: e.index * 12,
           message: `entry ${e.index}: offset ${e.offset} is inside the batch ending at ${hit.lastOffset} and its record has the indexed timestamp (written by an older broker)` })
         if (prev >= e.timestamp) push(state.timeOutOfOrder, [e.timestamp, prev])
         return
@@ -180,21 +188,21 @@ export function dumpTimeIndex (file: KafkaFile, opts: DumpOptions, printer: Dump
     }
     if (hit === undefined || hit.lastOffset !== e.offset) {
       if (!(hit !== undefined && hit.baseOffset <= e.offset && hit.magic >= 2)) push(state.timeNotFound, [e.offset, hit?.lastOffset ?? -1n])
-      fl.add({ severity: 'error', code: 'TIMEINDEX_OFFSET_NOT_FOUND', file: f.path, position: e.index * 12,
+      add({ severity: 'error', code: 'TIMEINDEX_OFFSET_NOT_FOUND', file: f.path, position: e.index * 12,
         message: `entry ${e.index}: indexed offset ${e.offset} is not the last offset of a batch (found ${hit?.lastOffset ?? -1n})` })
       return
     }
     const maxTs = maxRecordTimestamp(seg, hitPos, hit.sizeInBytes, hit.magic, o)
     if (typeof maxTs === 'string') {
-      fl.add({ severity: 'error', code: 'TIMEINDEX_UNVERIFIABLE', file: f.path, position: e.index * 12, message: `entry ${e.index}: ${maxTs}` })
+      add({ severity: 'error', code: 'TIMEINDEX_UNVERIFIABLE', file: f.path, position: e.index * 12, message: `entry ${e.index}: ${maxTs}` })
     } else if (maxTs !== e.timestamp) {
       push(state.timeMismatches, [e.timestamp, maxTs])
-      fl.add({ severity: 'error', code: 'TIMEINDEX_MISMATCH', file: f.path, position: e.index * 12,
+      add({ severity: 'error', code: 'TIMEINDEX_MISMATCH', file: f.path, position: e.index * 12,
         message: `entry ${e.index}: index timestamp ${e.timestamp}, but the batch ending at offset ${e.offset} has max timestamp ${maxTs}` })
     }
     if (prev >= e.timestamp) {
       push(state.timeOutOfOrder, [e.timestamp, prev])
-      fl.add({ severity: 'error', code: 'TIMEINDEX_OUT_OF_ORDER', file: f.path, position: e.index * 12,
+      add({ severity: 'error', code: 'TIMEINDEX_OUT_OF_ORDER', file: f.path, position: e.index * 12,
         message: `entry ${e.index}: timestamp ${e.timestamp} is not after the previous entry's ${prev}` })
     }
   }
@@ -247,3 +255,16 @@ function sanityTimeIndex (file: KafkaFile, buf: Buffer, base: bigint, opts: Dump
   else printer.sanityPassed(file, n)
 }
 
+
+/**
+ * An index file of zero bytes only: the active segment's preallocated space (segment.index.bytes) before its
+ * first entry (one per log.index.interval.bytes of log). Normal on a live broker, and Kafka exits 0 on it.
+ * Default mode: one info note and no entries. --compat: true, so the caller prints Kafka's text (its zero
+ * entry and the mismatch it lists) without a finding or an exit code. Otherwise false.
+ */
+function preallocated (file: KafkaFile, buf: Buffer, opts: DumpOptions, log: FindingLog): boolean | 'done' {
+  if (buf.length === 0 || buf.some((b) => b !== 0)) return false
+  if (opts.compat) return true
+  log.add(finding('INDEX_PREALLOCATED', `${buf.length} bytes of zero-filled, preallocated index space and no entry yet (an active segment)`, { file: file.path, position: 0 }))
+  return 'done'
+}
