@@ -8,6 +8,11 @@ import { registerTxns } from './commands/txns.js'
 
 export const VERSION = '0.1.0'
 
+/** commander's `error: ...` in tsdump's one error format (`tsdump: error: ...`, as every finding) */
+function usageError (s: string, write: (s: string) => void): void {
+  write(s.replace(/^error: /, 'tsdump: error: '))
+}
+
 export function buildProgram (ctx: CliContext, setExit: (code: number) => void): Command {
   const program = new Command('tsdump')
     .description('Inspect Apache Kafka log segments without a JVM: a kafka-dump-log compatible dump that understands transactions.')
@@ -17,6 +22,7 @@ export function buildProgram (ctx: CliContext, setExit: (code: number) => void):
     .configureOutput({
       writeOut: (s) => ctx.stdout.write(s),
       writeErr: (s) => ctx.stderr.write(s),
+      outputError: usageError,
     })
     .exitOverride()
     .addHelpText('after', `
@@ -39,6 +45,6 @@ Exit status: 0 clean, 1 problems found in the data, 2 usage error or unreadable 
   registerReconcile(program, ctx, setExit)
   registerTxns(program, ctx, setExit)
   registerLso(program, ctx, setExit)
-  for (const c of program.commands) c.exitOverride().configureOutput({ writeOut: (s) => ctx.stdout.write(s), writeErr: (s) => ctx.stderr.write(s) })
+  for (const c of program.commands) c.exitOverride().configureOutput({ writeOut: (s) => ctx.stdout.write(s), writeErr: (s) => ctx.stderr.write(s), outputError: usageError })
   return program
 }

@@ -55,7 +55,9 @@ export async function runDump (opts: DumpOptions, ctx: CliContext, internals: Du
       if (typeof err.code === 'string' && /^E[A-Z]+$/.test(err.code)) log.unusable(file.path, `${err.code}: ${err.message}`)
       else throw e
     }
+    log.endFile()
   }
+  log.endFile() // the run's findings outside any file (and a file left when the reader went away)
   printer.end(state)
   ctx.stdout.flush()
   return log.exitCode

@@ -4,13 +4,14 @@ import { toJson } from '../format/json-int64.js'
 import type { CliContext } from './context.js'
 import type { Finding } from '../analysis/findings.js'
 import { EXIT_OK, exitCodeOf, finding } from '../analysis/findings.js'
-import { formatFinding } from '../format/finding-text.js'
+import { FindingThrottle, formatFinding } from '../format/finding-text.js'
 
 export type { Finding, Severity } from '../analysis/findings.js'
 
 export class FindingLog {
   readonly all: Finding[] = []
   exitCode = EXIT_OK
+  private readonly throttle = new FindingThrottle()
 
   constructor (private readonly ctx: CliContext, private readonly json: boolean) {}
 
@@ -18,7 +19,13 @@ export class FindingLog {
     this.all.push(f)
     this.exitCode = Math.max(this.exitCode, exitCodeOf(f))
     if (this.json) this.ctx.stdout.write(toJson({ type: 'finding', ...f }) + '\n')
-    this.ctx.stderr.write(formatFinding(f) + '\n')
+    const line = this.throttle.line(f)
+    if (line !== null) this.ctx.stderr.write(line + '\n')
+  }
+
+  /** at the end of each file: the repeats held back, or their count */
+  endFile (): void {
+    for (const l of this.throttle.drain()) this.ctx.stderr.write(l + '\n')
   }
 
   /** unreadable input: exit 2 */

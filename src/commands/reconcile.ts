@@ -37,7 +37,8 @@ export function partitionExitCode (unusable: readonly string[], findings: readon
 }
 
 export function writeUnusable (unusable: readonly string[], ctx: CliContext): void {
-  for (const u of unusable) ctx.stderr.write(`tsdump: ${u}\n`)
+  // the one error format: each entry is already `<path>: <message>`
+  for (const u of unusable) ctx.stderr.write(`tsdump: error: ${u} [UNREADABLE]\n`)
 }
 
 export async function runReconcile (opts: ReconcileOptions, ctx: CliContext): Promise<number> {

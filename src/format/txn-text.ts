@@ -5,7 +5,7 @@ import type { Finding } from '../analysis/findings.js'
 import type { PartitionReport } from '../analysis/reconcile.js'
 import type { LaneChar, TimelineRun } from '../analysis/timeline.js'
 import { topicTotals } from './txn-json.js'
-import { formatFinding } from './finding-text.js'
+import { formatFindingList } from './finding-text.js'
 import type { Column } from './table.js'
 import { fitTable, hiddenNote } from './table.js'
 import { formatRunsTable } from './timeline-table.js'
@@ -63,7 +63,7 @@ export function formatReconcile (reports: readonly PartitionReport[], labels: re
 
 /** findings of a partition, one standard line each (format/finding-text.ts); the label names the partition when there is no file */
 export function formatFindings (label: string, findings: readonly Finding[], _chalk: ChalkInstance): string {
-  return findings.map((f) => formatFinding(f.file === undefined ? { ...f, file: label } : f) + '\n').join('')
+  return formatFindingList(findings.map((f) => f.file === undefined ? { ...f, file: label } : f))
 }
 
 const LANE_STYLE: Record<LaneChar, (c: ChalkInstance, s: string) => string> = {

@@ -115,8 +115,8 @@ describe.runIf(enabled)('progress line on a terminal', () => {
     expect(fs.readFileSync(out, 'utf8')).not.toMatch(PROGRESS)
   })
   it('Ctrl-C (SIGINT) erases the progress line', () => {
-    // the same file 40 times (hard links in directories of their own: a path named twice is dumped once): still running when Ctrl-C comes
-    const copies = Array.from({ length: 40 }, (_v, i) => {
+    // the same file 200 times (hard links in directories of their own: a path named twice is dumped once): still running when Ctrl-C comes
+    const copies = Array.from({ length: 200 }, (_v, i) => {
       const d = path.join(dir, `copy${i}`)
       fs.mkdirSync(d, { recursive: true })
       const f = path.join(d, path.basename(seg))
