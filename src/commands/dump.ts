@@ -1,5 +1,6 @@
 // `tsdump [options] <path...>`: the kafka-dump-log compatible dump of every file named or found.
 import type { CliContext } from './context.js'
+import type { KafkaFile } from '../io/discover.js'
 import { discover } from '../io/discover.js'
 import { STDIN_PATH, stdinFile, stdinProblem } from '../io/stdin-source.js'
 import type { PayloadParserFn } from '../format/payload-parsers.js'
@@ -35,7 +36,7 @@ export async function runDump (opts: DumpOptions, ctx: CliContext, internals: Du
   for (const p of found.problems) log.unusable(p.path, p.message)
   for (const s of found.skipped) printer.skipped(s.path, s.reason)
   const state: RunState & IndexRunState = { nonConsecutive: new Map(), ...newIndexRunState() }
-  for (const file of found.files) {
+  for (const file of found.files.filter((f) => asked(f, opts))) {
     if (ctx.stdout.closed) break
     printer.fileStart(file)
     try {
@@ -61,6 +62,17 @@ export async function runDump (opts: DumpOptions, ctx: CliContext, internals: Du
   printer.end(state)
   ctx.stdout.flush()
   return log.exitCode
+}
+
+/**
+ * A mode picks the files it is about from a directory: index checks read only .index/.timeindex, --control-only
+ * only segments (.log, .checkpoint). A file named explicitly is always read, as kafka-dump-log does.
+ */
+function asked (f: KafkaFile, opts: DumpOptions): boolean {
+  if (f.stdin === true || opts.paths.includes(f.path)) return true
+  if (opts.verifyIndexOnly || opts.indexSanityCheck) return f.kind === 'index' || f.kind === 'timeindex'
+  if (opts.controlOnly) return f.kind === 'log' || f.kind === 'checkpoint'
+  return true
 }
 
 async function pickParser (opts: DumpOptions, log: FindingLog): Promise<PayloadParserFn | undefined> {
