@@ -12,7 +12,7 @@ import { dumpOffsetIndex, dumpTimeIndex, newIndexRunState } from './dump-index.j
 import type { IndexRunState } from './dump-index.js'
 import { dumpProducerSnapshot, dumpTxnIndex } from './dump-other.js'
 import { EXIT_USAGE } from '../analysis/findings.js'
-import { FindingLog } from './findings.js'
+import { FindingLog, partitionOf } from './findings.js'
 import { createDumpPrinter } from '../format/dump-printer.js'
 
 export async function runDump (opts: DumpOptions, ctx: CliContext, internals: DumpInternals = {}): Promise<number> {
@@ -38,6 +38,7 @@ export async function runDump (opts: DumpOptions, ctx: CliContext, internals: Du
   const state: RunState & IndexRunState = { nonConsecutive: new Map(), ...newIndexRunState() }
   for (const file of found.files.filter((f) => asked(f, opts))) {
     if (ctx.stdout.closed) break
+    if (file.stdin !== true) Object.assign(file, partitionOf(file.path))
     printer.fileStart(file)
     try {
       switch (file.kind) {

@@ -1,6 +1,8 @@
 // A finding is one problem (or notable fact) in the input, always with the file and, where it applies,
 // the byte position. The exit code follows the catalogue's one rule (analysis/findings.ts exitCodeOf).
+import * as path from 'node:path'
 import { toJson } from '../format/json-int64.js'
+import { parsePartitionDirName } from '../io/segment-names.js'
 import type { CliContext } from './context.js'
 import type { Finding } from '../analysis/findings.js'
 import { EXIT_OK, exitCodeOf, finding } from '../analysis/findings.js'
@@ -18,7 +20,7 @@ export class FindingLog {
   add (f: Finding): void {
     this.all.push(f)
     this.exitCode = Math.max(this.exitCode, exitCodeOf(f))
-    if (this.json) this.ctx.stdout.write(toJson({ type: 'finding', ...f }) + '\n')
+    if (this.json) this.ctx.stdout.write(toJson({ type: 'finding', ...f, ...(f.file !== undefined ? partitionOf(f.file) : {}) }) + '\n')
     const line = this.throttle.line(f)
     if (line !== null) this.ctx.stderr.write(line + '\n')
   }
@@ -35,3 +37,8 @@ export class FindingLog {
 }
 
 export { formatFinding }
+
+/** topic and partition of the partition directory a file is in (`<topic>-<partition>`), or nothing */
+export function partitionOf (file: string): { topic: string, partition: number } | Record<string, never> {
+  return parsePartitionDirName(path.basename(path.dirname(path.resolve(file)))) ?? {}
+}

@@ -1,5 +1,6 @@
 // JSON printer of reconcile / txns / lso: one JSON document on stdout per run (findings are inside it).
 import type { LsoPartition, LsoResult, ReconcileResult, TxnsResult } from '../analysis/partition-results.js'
+import { JSON_SCHEMA_VERSION } from './dump-json.js'
 import { hangingJson } from './hanging-text.js'
 import { writeJson } from './json-stream.js'
 import { isoTime } from './timestamp.js'
@@ -32,7 +33,7 @@ export class JsonPartitionPrinter implements PartitionPrinter {
   constructor (private readonly out: PrinterOutput) {}
 
   reconcile (r: ReconcileResult): void {
-    this.out.stdout.write(JSON.stringify(reconcileJson(r.partitions.map((p) => ({ report: p.report, path: p.path })))) + '\n')
+    this.out.stdout.write(JSON.stringify({ schemaVersion: JSON_SCHEMA_VERSION, ...(reconcileJson(r.partitions.map((p) => ({ report: p.report, path: p.path }))) as Record<string, Json>) }) + '\n')
   }
 
   txns (r: TxnsResult): void {
@@ -40,13 +41,13 @@ export class JsonPartitionPrinter implements PartitionPrinter {
       ? { topic: p.report.topic, partition: p.report.partition, path: p.path, transactionalIds: p.states.map(transactionalIdJson), findings: p.findings.map(findingJson) }
       : timelineJson(p.report, p.path, p.runs, p.lane.chars.join('')))
     // written in pieces: the document can outgrow one string (json-stream.ts)
-    writeJson(this.out.stdout, { partitions })
+    writeJson(this.out.stdout, { schemaVersion: JSON_SCHEMA_VERSION, partitions })
     this.out.stdout.write('\n')
   }
 
   lso (r: LsoResult): void {
     const c = r.coordinator
-    this.out.stdout.write(JSON.stringify({ maxTransactionTimeoutMinutes: r.maxTransactionTimeoutMinutes, now: r.nowMs, nowIso: isoTime(r.nowMs),
+    this.out.stdout.write(JSON.stringify({ schemaVersion: JSON_SCHEMA_VERSION, maxTransactionTimeoutMinutes: r.maxTransactionTimeoutMinutes, now: r.nowMs, nowIso: isoTime(r.nowMs),
       partitions: r.partitions.map(blockedJson), hanging: r.hanging, hangingTransactions: r.hangingTransactions.map(hangingJson),
       ...(c !== null ? { coordinator: { ...c, topicPartition: `__transaction_state-${c.partition}` } } : {}) }) + '\n')
   }

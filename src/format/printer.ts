@@ -29,6 +29,9 @@ export interface DumpedFile {
   baseOffset: bigint | null
   /** read from standard input (`-`): there is no file name to take the base offset from */
   stdin?: boolean
+  /** from the partition directory it is in (`<topic>-<partition>`), when it is in one */
+  topic?: string
+  partition?: number
 }
 
 /** offsets of the records a fast path printed (consecutive); no object is made for it beyond the writer's result */

@@ -17,6 +17,9 @@ export interface KafkaFile {
   baseOffset: bigint | null
   /** standard input (`-`), not a file */
   stdin?: boolean
+  /** the partition directory it is in (`<topic>-<partition>`), set by the dump for its JSON objects */
+  topic?: string
+  partition?: number
 }
 
 export interface PartitionDir {

@@ -34,7 +34,7 @@ while time.time() < deadline:
     if mode == 'interrupt' and seen is None and b'ETA' in out:
         seen = time.time()
     # Ctrl-C a moment after the line appeared (as a person would; the watchdog needs that moment to start)
-    if seen is not None and not sent and time.time() > seen + 2.5:
+    if seen is not None and not sent and time.time() > seen + 5:
         os.write(fd, b'\\x03')
         sent = True
 _, status = os.waitpid(pid, 0)
