@@ -29,6 +29,8 @@ export const FINDING_SEVERITY = {
   // index files and producer snapshots
   INDEX_BAD_POSITION: 'error',
   INDEX_PREALLOCATED: 'info',
+  INDEX_PARTIAL_ENTRY: 'warning',
+  TIMEINDEX_PARTIAL_ENTRY: 'warning',
   INDEX_MISMATCH: 'error',
   INDEX_NOT_MONOTONIC: 'error',
   INDEX_CORRUPT: 'error',

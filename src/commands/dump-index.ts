@@ -69,6 +69,7 @@ export function dumpOffsetIndex (file: KafkaFile, opts: DumpOptions, printer: Du
   const buf = readSmallFile(file.path)
   const base = file.baseOffset ?? 0n
   const entries = Math.floor(buf.length / OFFSET_INDEX_ENTRY_SIZE)
+  if (!opts.indexSanityCheck) partialEntry(file, buf, OFFSET_INDEX_ENTRY_SIZE, 'INDEX_PARTIAL_ENTRY', opts, log)
   if (entries === 0) { printer.indexEmpty(file); return }
   const all = [...decodeOffsetIndex(buf, base)]
   if (opts.indexSanityCheck) { sanityOffsetIndex(file, buf, all, base, opts, printer, log); return }
@@ -138,6 +139,7 @@ export function dumpTimeIndex (file: KafkaFile, opts: DumpOptions, printer: Dump
   const base = file.baseOffset ?? 0n
   const all = [...decodeTimeIndex(buf, base)]
   if (opts.indexSanityCheck) { sanityTimeIndex(file, buf, base, opts, printer, log); return }
+  partialEntry(file, buf, TIME_INDEX_ENTRY_SIZE, 'TIMEINDEX_PARTIAL_ENTRY', opts, log)
   const prealloc = preallocated(file, buf, opts, log)
   if (prealloc === 'done') return
   // preallocated space in --compat: Kafka's lines and lists, but no finding (the space is normal)
@@ -267,4 +269,11 @@ function preallocated (file: KafkaFile, buf: Buffer, opts: DumpOptions, log: Fin
   if (opts.compat) return true
   log.add(finding('INDEX_PREALLOCATED', `${buf.length} bytes of zero-filled, preallocated index space and no entry yet (an active segment)`, { file: file.path, position: 0 }))
   return 'done'
+}
+
+/** bytes after the last whole entry (a torn write): ignored, as the broker's index does, but said (as for .txnindex) */
+function partialEntry (file: KafkaFile, buf: Buffer, size: number, code: 'INDEX_PARTIAL_ENTRY' | 'TIMEINDEX_PARTIAL_ENTRY', opts: DumpOptions, log: FindingLog): void {
+  const rest = buf.length % size
+  if (rest === 0 || opts.compat) return
+  log.add(finding(code, `${rest} bytes at the end do not make a whole ${size}-byte entry (ignored, as the broker does)`, { file: file.path, position: buf.length - rest }))
 }
