@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config'
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    exclude: ['test/broker/**', 'node_modules/**'],
+    exclude: ['test/broker/**', 'test/big/**', 'node_modules/**'],
     testTimeout: 60_000,
   },
 })

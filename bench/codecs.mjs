@@ -11,8 +11,17 @@ import { getCodec } from '../dist/decode/codecs/index.js'
 const require = createRequire(import.meta.url)
 const snappyjs = require('snappyjs')
 const lz4js = require('lz4js')
-const lz4native = require('lz4')
-const zstdNapi = require('zstd-napi')
+// the native reference codecs are not root devDependencies (they need a compiler, #12 item 18): they come with
+// the fixture generator's own install, `npm --prefix scripts/fixtures install`
+const fixturesRequire = createRequire(new URL('../scripts/fixtures/package.json', import.meta.url))
+let lz4native, zstdNapi
+try {
+  lz4native = fixturesRequire('lz4')
+  zstdNapi = fixturesRequire('zstd-napi')
+} catch {
+  console.error('bench/codecs.mjs needs the native reference codecs: npm --prefix scripts/fixtures install')
+  process.exit(2)
+}
 
 const totalMiB = Number(process.argv[2] ?? 64)
 const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima']

@@ -1,8 +1,13 @@
 #!/usr/bin/env node
-// Regenerate the broker-written fixtures under fixtures/broker/<scenario>/.
+// Regenerate the broker-written fixtures under fixtures/broker/<scenario>/ (Kafka 3.9.1, kafkajs workloads) or
+// fixtures/broker-4.4/<scenario>/ (Kafka 4.4.0, Java client workloads: scripts/java, scripts/fixtures/v44).
 //
-//   node scripts/generate-fixtures.mjs [scenario ...] [--seed N] [--keep-broker-dir]
-//   npm run fixtures
+//   node scripts/generate-fixtures.mjs [--kafka-version 3.9.1|4.4.0] [scenario ...] [--seed N] [--keep-broker-dir]
+//        [--no-other-releases]
+//   npm run fixtures            (3.9.1 and 4.4.0)
+//
+// After dump/ (the writing release's kafka-dump-log), every other installed release of dump-lib.mjs RELEASES
+// dumps the same files into dump-<release>/ (--no-other-releases skips that).
 //
 // Needs java + the Kafka jars (bash scripts/kafka/install.sh). Each scenario gets a fresh single-node
 // KRaft broker (scripts/kafka/start.sh) on 127.0.0.1, runs its kafkajs workload, records what the broker,
@@ -11,9 +16,19 @@
 // every copied file (dump/, manifest.json).
 import fs from 'node:fs';
 import path from 'node:path';
-import * as L from './fixtures/lib.mjs';
 
-const SCENARIOS = {
+const argv = process.argv.slice(2);
+const kv = argv.indexOf('--kafka-version');
+if (kv >= 0) {
+  process.env.KAFKA_VERSION = argv[kv + 1];
+  argv.splice(kv, 2);
+}
+delete process.env.KAFKA_CACHE; // env.sh derives it from KAFKA_VERSION
+const L = await import('./fixtures/lib.mjs');
+const D = await import('./fixtures/dump-lib.mjs');
+const { dumpOtherReleases } = await import('./fixtures/dump-releases.mjs');
+
+const SCENARIOS_39 = {
   orders: { module: './fixtures/orders.mjs', seed: 1010 },
   'open-txn': { module: './fixtures/open-txn.mjs', seed: 2020 },
   interleaved: { module: './fixtures/interleaved.mjs', seed: 3030 },
@@ -22,16 +37,30 @@ const SCENARIOS = {
   kraft: { module: './fixtures/kraft.mjs', seed: 6060 },
   'kraft-voters': { module: './fixtures/kraft-voters.mjs', seed: 7070 },
 };
+// Kafka 4.4.0: workloads of the 4.4.0 Java client (no kafkajs)
+const SCENARIOS_44 = {
+  txn: { module: './fixtures/v44/txn.mjs', seed: 4401, java: true },
+  groups: { module: './fixtures/v44/groups.mjs', seed: 4402, java: true },
+  codecs: { module: './fixtures/v44/codecs.mjs', seed: 4403, java: true },
+  kraft: { module: './fixtures/v44/kraft.mjs', seed: 4404, java: true },
+  'kraft-voters': { module: './fixtures/v44/kraft-voters.mjs', seed: 4405, java: true },
+};
+const TREES = { '3.9.1': { scenarios: SCENARIOS_39, dir: 'broker' }, '4.4.0': { scenarios: SCENARIOS_44, dir: 'broker-4.4' } };
+const tree = TREES[L.KAFKA_VERSION];
+if (!tree) throw new Error(`no fixture tree for Kafka ${L.KAFKA_VERSION} (have ${Object.keys(TREES).join(', ')})`);
+const SCENARIOS = tree.scenarios;
+const FIXTURES = path.join(L.ROOT, 'fixtures', tree.dir);
 
-const argv = process.argv.slice(2);
 let seedOverride;
 let keepBrokerDir = false;
+let otherReleases = true;
 const wanted = [];
 for (let i = 0; i < argv.length; i++) {
   if (argv[i] === '--seed') seedOverride = Number(argv[++i]);
   else if (argv[i] === '--keep-broker-dir') keepBrokerDir = true;
+  else if (argv[i] === '--no-other-releases') otherReleases = false;
   else if (argv[i] === '--help' || argv[i] === '-h') {
-    console.log(`usage: generate-fixtures.mjs [${Object.keys(SCENARIOS).join('|')} ...] [--seed N] [--keep-broker-dir]`);
+    console.log(`usage: generate-fixtures.mjs [--kafka-version ${Object.keys(TREES).join('|')}] [${Object.keys(SCENARIOS).join('|')} ...] [--seed N] [--keep-broker-dir] [--no-other-releases]`);
     process.exit(0);
   } else wanted.push(argv[i]);
 }
@@ -51,15 +80,15 @@ async function runScenario(name) {
   const spec = SCENARIOS[name];
   const mod = await import(spec.module);
   const seed = seedOverride ?? spec.seed;
-  const fixtureDir = path.join(L.FIXTURES, name);
-  L.log(`=== scenario ${name} (seed ${seed})`);
+  const fixtureDir = path.join(FIXTURES, name);
+  L.log(`=== scenario ${name} (Kafka ${L.KAFKA_VERSION}, seed ${seed})`);
   const t0 = Date.now();
-  L.registerCodecs();
+  if (!spec.java) L.registerCodecs();
   const broker = await L.startBroker({ props: mod.brokerProps ?? {}, name, startArgs: mod.startArgs ?? [] });
   current = broker;
   let result;
   try {
-    const kafka = L.makeKafka(broker.bootstrap, `tsdump-fixtures-${name}`);
+    const kafka = spec.java ? undefined : L.makeKafka(broker.bootstrap, `tsdump-fixtures-${name}`);
     result = await mod.run({ seed, fixtureDir, broker, kafka });
     if (mod.beforeStop) await mod.beforeStop({ broker, kafka, result });
   } catch (e) {
@@ -72,14 +101,21 @@ async function runScenario(name) {
     ? mod.copyLogs({ broker, fixtureDir, result }) // scenario-specific layout (kraft: the metadata log dir)
     : L.copyLogs(broker.logDir, fixtureDir, result.copy);
   if (mod.afterCopy) await mod.afterCopy({ fixtureDir, logsDir: copied, result });
-  const dumps = await L.dumpAll(fixtureDir);
+  const dumps = await D.dumpRelease(fixtureDir, L.KAFKA_VERSION, 'dump');
+  const checkedModes = await D.checkRunner(fixtureDir, L.KAFKA_VERSION, dumps);
   const mismatch = L.kafkajsMismatchNotes(result.partitions);
   const expected = {
     kafkaVersion: L.KAFKA_VERSION,
     scenario: name,
     seed,
     description: mod.description,
-    ...(result.partitions.length === 0 ? {} : { countedWith: {
+    ...(result.partitions.length === 0 ? {} : spec.java ? { countedWith: {
+      javaConsumer:
+        'kafka-console-consumer.sh ' +
+        L.javaConsumerArgs('<bootstrap>', '<topic>', '<partition>', '<read_committed|read_uncommitted>').join(' ') +
+        ' (org.apache.kafka.tools.consumer.ConsoleConsumer ' + L.KAFKA_VERSION + ', one line per record): readCommittedRecords, readUncommittedRecords',
+      writtenBy: 'Kafka ' + L.KAFKA_VERSION + ' Java client (kafka-clients, scripts/java/src/tsdump/gen)',
+    } } : { countedWith: {
       javaConsumer:
         'kafka-console-consumer.sh ' +
         L.javaConsumerArgs('<bootstrap>', '<topic>', '<partition>', '<read_committed|read_uncommitted>').join(' ') +
@@ -100,13 +136,15 @@ async function runScenario(name) {
   L.writeJson(path.join(fixtureDir, 'manifest.json'), {
     kafkaVersion: L.KAFKA_VERSION,
     scenario: name,
-    generatedBy: 'node scripts/generate-fixtures.mjs ' + name,
+    generatedBy: `node scripts/generate-fixtures.mjs --kafka-version ${L.KAFKA_VERSION} ${name}`,
+    dumpRunner: `tsdump.DumpRunner (scripts/java/src): every dump in one JVM with cwd logs/; checked byte for byte against separate kafka-dump-log.sh runs for modes ${checkedModes.join(', ')}`,
     brokerProps: mod.brokerProps ?? {},
     ...(mod.startArgs?.length ? { startArgs: mod.startArgs } : {}),
     copied: result.copy,
     dumps,
   });
   if (!keepBrokerDir) L.removeBrokerDir(broker);
+  if (otherReleases) await dumpOtherReleases(fixtureDir, D.RELEASES);
   const size = L.dirSize(fixtureDir);
   L.log(`=== scenario ${name} done in ${((Date.now() - t0) / 1000).toFixed(1)} s, ${(size / 1024).toFixed(0)} KiB, ${dumps.length} dumps`);
   return size;
@@ -114,9 +152,9 @@ async function runScenario(name) {
 
 let total = 0;
 for (const n of names) total += await runScenario(n);
-if (fs.existsSync(L.FIXTURES)) {
+if (fs.existsSync(FIXTURES)) {
   const all = L.dirSize(path.join(L.ROOT, 'fixtures'));
   L.log(`fixtures/ total ${(all / 1024 / 1024).toFixed(2)} MiB`);
-  if (all > 3 * 1024 * 1024) console.warn('WARNING: fixtures/ is larger than 3 MiB');
+  if (all > 6 * 1024 * 1024) console.warn('WARNING: fixtures/ is larger than 6 MiB');
 }
 process.exit(0);

@@ -1,5 +1,6 @@
 # Shared settings for scripts/kafka/*.sh (sourced, not executed).
-# KAFKA_VERSION  pinned broker version (must match pom.xml's kafka.version)
+# KAFKA_VERSION  Kafka release: 3.9.1 (default, the release of fixtures/broker/), 4.4.0 (fixtures/broker-4.4/),
+#                or any other release on Maven Central (4.0.2, 4.1.2, 4.2.2, 4.3.1 are installed as dump-log oracles)
 # KAFKA_CACHE    where the resolved jars live (outside git); default <repo>/.cache/kafka-<ver>
 # KAFKA_STATE    state file written by start.sh (port, pid, log dir); default <repo>/.cache/kafka-run/state.env
 KAFKA_SCRIPTS_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -8,6 +9,8 @@ KAFKA_VERSION="${KAFKA_VERSION:-3.9.1}"
 KAFKA_CACHE="${KAFKA_CACHE:-$KAFKA_REPO_ROOT/.cache/kafka-$KAFKA_VERSION}"
 KAFKA_LIB="$KAFKA_CACHE/lib"
 KAFKA_STATE="${KAFKA_STATE:-$KAFKA_REPO_ROOT/.cache/kafka-run/state.env}"
+# 4.0 replaced reload4j by log4j2 (KIP-653); the config files differ
+case "$KAFKA_VERSION" in 0.*|1.*|2.*|3.*) KAFKA_LOG4J2=0 ;; *) KAFKA_LOG4J2=1 ;; esac
 # Lean JVM settings: C1 only + serial GC start noticeably faster on 2 cores.
 KAFKA_JAVA_OPTS="${KAFKA_JAVA_OPTS:--XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:auto -Djava.awt.headless=true}"
 KAFKA_TOOL_HEAP="${KAFKA_TOOL_HEAP:--Xmx256m}"
@@ -21,12 +24,30 @@ kafka_classpath() {
   echo "$KAFKA_LIB/*"
 }
 
-# log4j (reload4j) config for command-line tools: warnings to stderr only
+# JVM flag pointing log4j (reload4j, 3.x) or log4j2 (4.x) at a config file.
+# usage: kafka_log4j_opt FILE_WITHOUT_SUFFIX   (FILE.properties for reload4j, FILE.log4j2.properties for log4j2)
+kafka_log4j_opt() {
+  if [ "$KAFKA_LOG4J2" = 1 ]; then echo "-Dlog4j2.configurationFile=file:$1.log4j2.properties"
+  else echo "-Dlog4j.configuration=file:$1.properties"; fi
+}
+
+# log config for command-line tools: warnings to stderr only. Prints the JVM flag.
 kafka_tools_log4j() {
-  local f="$KAFKA_CACHE/tools-log4j.properties"
-  if [ ! -f "$f" ]; then
-    mkdir -p "$KAFKA_CACHE"
-    cat > "$f" <<'PROPS'
+  local f="$KAFKA_CACHE/tools-log4j"
+  mkdir -p "$KAFKA_CACHE"
+  if [ "$KAFKA_LOG4J2" = 1 ] && [ ! -f "$f.log4j2.properties" ]; then
+    cat > "$f.log4j2.properties" <<'PROPS'
+status = error
+appender.stderr.type = Console
+appender.stderr.name = STDERR
+appender.stderr.target = SYSTEM_ERR
+appender.stderr.layout.type = PatternLayout
+appender.stderr.layout.pattern = [%d] %p %m (%c)%n
+rootLogger.level = WARN
+rootLogger.appenderRef.stderr.ref = STDERR
+PROPS
+  elif [ "$KAFKA_LOG4J2" = 0 ] && [ ! -f "$f.properties" ]; then
+    cat > "$f.properties" <<'PROPS'
 log4j.rootLogger=WARN, stderr
 log4j.appender.stderr=org.apache.log4j.ConsoleAppender
 log4j.appender.stderr.layout=org.apache.log4j.PatternLayout
@@ -34,7 +55,7 @@ log4j.appender.stderr.layout.ConversionPattern=[%d] %p %m (%c)%n
 log4j.appender.stderr.Target=System.err
 PROPS
   fi
-  echo "$f"
+  kafka_log4j_opt "$f"
 }
 
 # run a Java main class from the Kafka classpath as a command-line tool
@@ -42,5 +63,16 @@ kafka_run_tool() {
   local cls="$1"; shift
   local cp; cp="$(kafka_classpath)" || return 1
   # shellcheck disable=SC2086
-  java $KAFKA_TOOL_HEAP $KAFKA_JAVA_OPTS -Dlog4j.configuration="file:$(kafka_tools_log4j)" -cp "$cp" "$cls" "$@"
+  java $KAFKA_TOOL_HEAP $KAFKA_JAVA_OPTS "$(kafka_tools_log4j)" -cp "$cp" "$cls" "$@"
+}
+
+# the class of kafka-dump-log.sh: Scala kafka.tools.DumpLogSegments in the core jar up to 4.2,
+# Java org.apache.kafka.tools.DumpLogSegments in kafka-tools from 4.3 (KAFKA-14524 series)
+kafka_dump_log_class() {
+  # (no pipe into grep -q: with pipefail its early exit fails the pipeline at random)
+  if unzip -l "$KAFKA_LIB/kafka-tools-$KAFKA_VERSION.jar" org/apache/kafka/tools/DumpLogSegments.class >/dev/null 2>&1; then
+    echo org.apache.kafka.tools.DumpLogSegments
+  else
+    echo kafka.tools.DumpLogSegments
+  fi
 }

@@ -4,6 +4,7 @@
 # usage: start.sh [--dir DIR] [--prop key=value]...
 #   --dir DIR        work dir (default: a new mktemp dir). DIR/data = log.dirs, DIR/meta = metadata.log.dir
 #   --prop k=v       extra/override server property (repeatable); also $KAFKA_EXTRA_PROPS (one k=v per line)
+# KAFKA_VERSION selects the release (scripts/kafka/install.sh must have installed it).
 #   --dynamic-quorum KIP-853 dynamic controller quorum: controller.quorum.bootstrap.servers instead of
 #                    controller.quorum.voters, formatted with `kafka-storage format --standalone` (kraft.version 1;
 #                    writes __cluster_metadata-0/00000000000000000000-0000000000.checkpoint with the voter set)
@@ -110,16 +111,31 @@ log4j.logger.org.apache.kafka.controller=INFO
 log4j.logger.state.change.logger=WARN
 log4j.logger.kafka.request.logger=WARN
 PROPS
+# the same for log4j2 (Kafka 4.x)
+cat > "$dir/log4j.log4j2.properties" <<PROPS
+status = error
+appender.file.type = File
+appender.file.name = FILE
+appender.file.fileName = $dir/server.log
+appender.file.layout.type = PatternLayout
+appender.file.layout.pattern = [%d] %p %m (%c)%n
+rootLogger.level = INFO
+rootLogger.appenderRef.file.ref = FILE
+logger.sc.name = state.change.logger
+logger.sc.level = WARN
+logger.req.name = kafka.request.logger
+logger.req.level = WARN
+PROPS
 
 # kafka-storage format
 # shellcheck disable=SC2086
-java $KAFKA_TOOL_HEAP $KAFKA_JAVA_OPTS -Dlog4j.configuration="file:$(kafka_tools_log4j)" -cp "$cp" \
+java $KAFKA_TOOL_HEAP $KAFKA_JAVA_OPTS "$(kafka_tools_log4j)" -cp "$cp" \
   kafka.tools.StorageTool format -t "$cluster_id" -c "$dir/server.properties" --ignore-formatted "${format_args[@]+"${format_args[@]}"}" \
   > "$dir/format.out" 2>&1 || { cat "$dir/format.out" >&2; exit 1; }
 
 # shellcheck disable=SC2086
 nohup java $KAFKA_BROKER_HEAP $KAFKA_JAVA_OPTS \
-  -Dkafka.logs.dir="$dir" -Dlog4j.configuration="file:$dir/log4j.properties" \
+  -Dkafka.logs.dir="$dir" "$(kafka_log4j_opt "$dir/log4j")" \
   -cp "$cp" kafka.Kafka "$dir/server.properties" \
   > "$dir/stdout.log" 2>&1 < /dev/null &
 pid=$!

@@ -1,4 +1,4 @@
-// 343 lines, over the ~300 guide on purpose: what is left is the visibility state machine (intervals, stabilize,
+// 351 lines, over the ~300 guide on purpose: what is left is the visibility state machine (intervals, stabilize,
 // data and marker steps, finish), whose invariant below only reads as one unit.
 // One pass over a partition's batches, in log order, computing everything `reconcile`, `txns` and
 // `lso` report. Memory is bounded by the open transactions and the producers, not by the batches:
@@ -16,6 +16,7 @@
 // At the end the LSO is the first interval's start (or H); what is left in intervals is pending.
 // This relies on offsets increasing along the log; where they do not (OFFSETS_NOT_INCREASING) the
 // counts follow log order.
+import { scopedAnalyzerOptions } from './analyzer-scope.js'
 import { ConsumerView } from './consumer-view.js'
 import type { Finding, FindingCode } from './findings.js'
 import { finding } from './findings.js'
@@ -38,6 +39,8 @@ export type { AnalyzerOptions, AnalyzerStats, OpenTransaction, PartitionReport }
 // The analyzer composes: the visibility core below (intervals, LSO, counts, transactions), the consumer's
 // view (consumer-view.ts), snapshot seeding and checks (snapshot-seeding.ts), the txns timeline
 // (timeline-recorder.ts) and producer maps (producer-map.ts).
+
+const NO_EPOCHS: PartitionReport['markerCoordinatorEpochs'] = { get: () => undefined, size: 0 }
 
 export class PartitionAnalyzer {
   private readonly open = new Map<I64, Txn>()
@@ -64,7 +67,8 @@ export class PartitionAnalyzer {
   private batchCount = 0
   /** the checkpoint HW; null = the log end offset, not reached by any batch during the pass */
   private readonly hw: I64 | null
-  private readonly markerEpochs = new ProducerInts()
+  /** null when the command's scope says nobody reads it (analyzer-scope.ts) */
+  private readonly markerEpochs: ProducerInts | null = scopedAnalyzerOptions().markerEpochs === false ? null : new ProducerInts()
   /** the consumer's view (txnindex trusted); null without txnindex files */
   private readonly consumer: ConsumerView | null
   /** producer snapshots after the first batch, checked when the scan passes their offset */
@@ -89,7 +93,7 @@ export class PartitionAnalyzer {
     let pendingEntries = 0
     for (const iv of this.intervals) pendingEntries += (iv.pending?.size ?? 0) + (iv.own > 0 ? 1 : 0)
     return { batches: this.batchCount, openTransactions: this.open.size, intervals: this.intervals.length, pendingEntries,
-      producersWithMarkers: this.markerEpochs.size, abortedProducers: this.consumer?.abortedProducers ?? 0 }
+      producersWithMarkers: this.markerEpochs?.size ?? 0, abortedProducers: this.consumer?.abortedProducers ?? 0 }
   }
 
   private start (firstOffset: I64): void {
@@ -201,6 +205,7 @@ export class PartitionAnalyzer {
         if (last === undefined) { this.finVisible += n; this.finConsumer += seen } else { last.visible += n; last.consumer += seen }
       }
       if (this.tl !== null) this.tl.plain(b, this.batchCount)
+      this.opts.sink?.plainBatch(b)
       return
     }
     let t = open
@@ -233,11 +238,16 @@ export class PartitionAnalyzer {
           ? `control batch at offset ${b.baseOffset} has no records (compacted marker, KAFKA-7467); not counted as COMMIT/ABORT`
           : `control batch at offset ${b.baseOffset} could not be read; not counted as COMMIT/ABORT`)
       if (this.tl !== null) this.tl.control(b, name, this.batchCount)
+      this.opts.sink?.controlBatch(b, name)
       return
     }
     const outcome = MARKER_TYPES[c.type]
     this.count(c.typeName)
-    if (outcome === undefined) { if (this.tl !== null) this.tl.control(b, c.typeName, this.batchCount); return }
+    if (outcome === undefined) {
+      if (this.tl !== null) this.tl.control(b, c.typeName, this.batchCount)
+      this.opts.sink?.controlBatch(b, c.typeName)
+      return
+    }
     const pid = b.producerId
     let t = this.open.get(pid)
     if (t === undefined) {
@@ -250,7 +260,7 @@ export class PartitionAnalyzer {
     t.markerOffset = b.baseOffset
     t.markerEpoch = b.producerEpoch
     t.coordinatorEpoch = c.coordinatorEpoch ?? null
-    if (c.coordinatorEpoch !== undefined) this.markerEpochs.set(pid, c.coordinatorEpoch)
+    if (c.coordinatorEpoch !== undefined) this.markerEpochs?.set(pid, c.coordinatorEpoch)
     if (t.empty) {
       this.empty++
       if (outcome === 'ABORT') this.consumer?.emptyAbort(pid, b.baseOffset)
@@ -269,6 +279,7 @@ export class PartitionAnalyzer {
       if (this.hw === null || b.baseOffset < this.hw) this.stabilize(t)
     }
     if (this.tl !== null) this.tl.txnBatch(t, LANE_MARKER, this.batchCount)
+    this.opts.sink?.transactionEnded(t)
   }
 
   private earliestOtherOpen (producerId: I64): I64 | null {
@@ -337,7 +348,7 @@ export class PartitionAnalyzer {
       controlBatches: { COMMIT: this.commitMarkers, ABORT: this.abortMarkers, ...this.controlBatches },
       transactions: { committed: this.committed, aborted: this.aborted, empty: this.empty, open: this.open.size },
       openTransactions, abortedBeyondLso: this.intervals.reduce((n, iv) => n + iv.aborted, 0), newestTimestamp: bigOrNull(this.newestTimestamp), findings,
-      markerCoordinatorEpochs: this.markerEpochs, seedSnapshot: this.seedSnapshot, firstScannedOffset: toBigInt(this.firstScannedOffset),
+      markerCoordinatorEpochs: this.markerEpochs ?? NO_EPOCHS, seedSnapshot: this.seedSnapshot, firstScannedOffset: toBigInt(this.firstScannedOffset),
       batches: this.batchCount, timeline: this.tl !== null ? this.tl.build(this.batchCount) : null, abortedTxns: this.abortedTxns,
     }
   }

@@ -1,5 +1,6 @@
 // What the partition analysis reports: the one PartitionReport per partition, and the analyzer's options.
 import type { Finding } from './findings.js'
+import type { RunSink } from './run-sink.js'
 import type { Timeline } from './timeline.js'
 import type { ExpectedAbortedTxn, TxnIndexTable } from './txn-index-check.js'
 import type { HighWatermarkSource, PartitionMeta, SnapshotInput } from './txn-input.js'
@@ -40,14 +41,14 @@ export interface PartitionReport extends VisibilityCounts {
   /** newest batch timestamp in the partition (maxTimestamp), null without batches */
   newestTimestamp: bigint | null
   findings: Finding[]
-  /** per producer, the coordinator epoch of its latest COMMIT/ABORT marker (for `lso`) */
+  /** per producer, the coordinator epoch of its latest COMMIT/ABORT marker (for `lso`); empty when not kept (`txns`, analyzer-scope.ts) */
   markerCoordinatorEpochs: { get: (producerId: bigint) => number | undefined, readonly size: number }
   /** the snapshot that seeded transactions open at the first scanned offset, if any */
   seedSnapshot: SnapshotInput | null
   /** first offset the scan saw (first batch, else the log start) */
   firstScannedOffset: bigint
   batches: number
-  /** runs and lane, when asked for (`timeline: true`) */
+  /** the runs, when asked for (`timeline: true`) without a sink to stream them to (analyzer-scope.ts) */
   timeline: Timeline | null
   /** the txnindex entries the markers imply, in marker order, when asked for (`collectAbortedTxns: true`) */
   abortedTxns: ExpectedAbortedTxn[] | null
@@ -56,10 +57,12 @@ export interface PartitionReport extends VisibilityCounts {
 export interface AnalyzerOptions extends PartitionMeta {
   /** the partition's .txnindex entries; null when they could not be looked for */
   txnIndex: TxnIndexTable | null
-  /** collect runs and lane for `txns` (output-proportional memory) */
+  /** the runs of `txns`: streamed to the sink of the command's scope (analyzer-scope.ts), else collected (output-proportional memory) */
   timeline?: boolean
   /** keep the implied txnindex entries (tests) */
   collectAbortedTxns?: boolean
+  /** told about every plain batch, other control batch and ended transaction (`report`) */
+  sink?: RunSink
 }
 
 /** Sizes of the analyzer's growing structures, for tests that memory does not follow the batch count. */

@@ -4,7 +4,7 @@ import type { Finding } from './findings.js'
 import type { HangingTransaction } from './hanging.js'
 import type { BlockingTransaction } from './lso.js'
 import type { PartitionReport } from './partition-analyzer.js'
-import type { LaneChar, TimelineRun } from './timeline.js'
+import type { Lane, TimelineRun } from './timeline.js'
 import type { TransactionalIdState } from './transaction-state.js'
 import type { SnapshotInput } from './txn-input.js'
 
@@ -25,7 +25,7 @@ export interface ReconcileResult {
 export interface TimelinePartition extends PartitionResult {
   kind: 'timeline'
   runs: readonly TimelineRun[]
-  lane: { chars: LaneChar[], batchesPerChar: number }
+  lane: Lane
 }
 
 /** a __transaction_state partition: the last known state of each transactional id */

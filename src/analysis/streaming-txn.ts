@@ -61,9 +61,3 @@ export function toOpen (t: Txn, hw: I64): OpenTransaction {
     state: t.markerOffset !== null && t.markerOffset >= hw ? 'awaiting-high-watermark' : 'open', seeded: t.seeded,
   }
 }
-
-/** TimelineRun with I64 fields while streaming (buildTimeline converts them). */
-export type Run =
-  | { kind: 'transaction', firstOffset: I64, txn: Txn, interleaved: boolean }
-  | { kind: 'plain', firstOffset: I64, lastOffset: I64, producerId: I64, producerEpoch: number, records: number, batches: number }
-  | { kind: 'control', firstOffset: I64, typeName: string, producerId: I64 }

@@ -1,31 +1,74 @@
-// Collects the runs and the lane of `tsdump txns` while the analyzer streams (only when asked: the
-// memory is proportional to the output). The analyzer tells it each batch's kind and index.
+// Hands out the runs of `tsdump txns` while the analyzer streams, in first-offset order, each as soon
+// as it and every run before it are complete: a plain run when another batch follows it, a control
+// run at once, a transaction at its marker. Runs that start while an earlier transaction is still
+// open are held back (that is what keeps the order of the timeline), at most MAX_HELD_RUNS of them;
+// beyond that the open transaction at the head is listed early and listed again where it ends
+// (TimelineRun.listed), so memory stays bounded by the open transactions, not by the log.
+// Per transaction the recorder keeps state only while it is open.
+import { scopedAnalyzerOptions } from './analyzer-scope.js'
 import { toBigInt } from './i64.js'
-import type { Run, Txn } from './streaming-txn.js'
+import type { I64 } from './i64.js'
+import type { Txn } from './streaming-txn.js'
 import { bigTxn } from './streaming-txn.js'
-import type { Timeline, TimelineRun } from './timeline.js'
-import { LANE_CONTROL, LANE_PLAIN } from './timeline.js'
+import type { LaneBuilder, LaneChar, Timeline, TimelineOptions, TimelineRun } from './timeline.js'
+import { LANE_MARKER } from './timeline.js'
 import type { Transaction } from './transactions.js'
 import type { BatchFacts } from './txn-input.js'
 
+/** how many complete runs may wait behind an open transaction before it is listed early */
+export const MAX_HELD_RUNS = 10_000
+
+/** a run not yet handed out; transactions stay in Txn (I64) form until then */
+type Held =
+  | { kind: 'transaction', txn: Txn, listed?: 'end' }
+  | { kind: 'plain', firstOffset: I64, lastOffset: I64, producerId: I64, producerEpoch: number, records: number, batches: number, done: boolean }
+  | { kind: 'control', firstOffset: I64, typeName: string, producerId: I64 }
+
+/** what the recorder knows of an open transaction: lane groups of its data, whether it was listed early */
+interface OpenRec { groups: number[], early: boolean }
+
 export class TimelineRecorder {
-  private readonly txnRuns: Run[] = []
-  private readonly otherRuns: Run[] = []
-  private plainRun: (Run & { kind: 'plain' }) | null = null
-  private codes = new Uint32Array(1024)
+  private readonly held: Held[] = []
+  private head = 0
+  private plainRun: (Held & { kind: 'plain' }) | null = null
+  private readonly openRecs = new Map<Txn, OpenRec>()
+  private readonly sink: (r: TimelineRun) => void
+  private readonly lane: LaneBuilder | null
+  private readonly maxHeld: number
+  /** collected runs and transactions when no sink was given (memory proportional to the output) */
+  private readonly collected: Timeline | null
+
+  /** `opts`: by default the sink of the command's scope (analyzer-scope.ts); none: collect */
+  constructor (opts: TimelineOptions | null = scopedAnalyzerOptions().timeline ?? null) {
+    if (opts === null) {
+      const c: Timeline = { runs: [], transactions: [] }
+      this.collected = c
+      this.sink = (r) => { c.runs.push(r); if (r.kind === 'transaction' && r.listed !== 'end') c.transactions.push(r.txn) }
+      this.lane = null
+      this.maxHeld = Number.MAX_SAFE_INTEGER
+    } else {
+      this.collected = null
+      this.sink = opts.sink
+      this.lane = opts.lane
+      this.maxHeld = opts.maxHeldRuns ?? MAX_HELD_RUNS
+    }
+  }
 
   /** a new transaction, one run however its batches interleave */
   transaction (t: Txn): void {
-    this.txnRuns.push({ kind: 'transaction', firstOffset: t.firstOffset, txn: t, interleaved: false })
+    this.held.push({ kind: 'transaction', txn: t })
+    this.openRecs.set(t, { groups: [], early: false })
   }
 
-  private laneCode (index: number, code: number): void {
-    if (index === this.codes.length) {
-      const c = new Uint32Array(this.codes.length * 2)
-      c.set(this.codes)
-      this.codes = c
-    }
-    this.codes[index] = code
+  private laneChar (index: number, c: LaneChar): void {
+    if (this.lane !== null) this.lane.mark(this.lane.group(index), c)
+  }
+
+  private endPlain (): void {
+    if (this.plainRun === null) return
+    this.plainRun.done = true
+    this.plainRun = null
+    this.flush()
   }
 
   /** a non-transactional data batch: adjacent ones of one producer form a plain run */
@@ -34,44 +77,103 @@ export class TimelineRecorder {
     if (p !== null && p.producerId === b.producerId && p.producerEpoch === b.producerEpoch) {
       p.lastOffset = b.lastOffset; p.records += b.recordsCount; p.batches++
     } else {
-      this.plainRun = { kind: 'plain', firstOffset: b.baseOffset, lastOffset: b.lastOffset, producerId: b.producerId, producerEpoch: b.producerEpoch, records: b.recordsCount, batches: 1 }
-      this.otherRuns.push(this.plainRun)
+      this.endPlain()
+      this.plainRun = { kind: 'plain', firstOffset: b.baseOffset, lastOffset: b.lastOffset, producerId: b.producerId, producerEpoch: b.producerEpoch, records: b.recordsCount, batches: 1, done: false }
+      this.held.push(this.plainRun)
     }
-    this.laneCode(index, LANE_PLAIN)
+    this.laneChar(index, '.')
   }
 
   /** a control batch that is not COMMIT/ABORT (or could not be read) */
   control (b: BatchFacts, typeName: string, index: number): void {
-    this.plainRun = null // any other batch ends a plain run, so runs read in log order
-    this.otherRuns.push({ kind: 'control', firstOffset: b.baseOffset, typeName, producerId: b.producerId })
-    this.laneCode(index, LANE_CONTROL)
+    this.endPlain() // any other batch ends a plain run, so runs read in log order
+    this.held.push({ kind: 'control', firstOffset: b.baseOffset, typeName, producerId: b.producerId })
+    this.laneChar(index, '+')
+    this.flush()
   }
 
-  /** a data batch or the marker of transaction `t` */
+  /** a data batch (code LANE_TXN + seq) or the marker (LANE_MARKER) of transaction `t` */
   txnBatch (t: Txn, code: number, index: number): void {
-    this.plainRun = null
+    this.endPlain()
     if (t.spanBatches === 0) t.firstIndex = index
     t.lastIndex = index
     t.spanBatches++
-    this.laneCode(index, code)
+    const rec = this.openRecs.get(t)
+    if (code !== LANE_MARKER) {
+      if (this.lane !== null && rec !== undefined) {
+        const g = this.lane.group(index)
+        if (rec.groups[rec.groups.length - 1] !== g) rec.groups.push(g)
+      }
+      return
+    }
+    this.laneChar(index, '|')
+    this.ended(t, rec)
+    this.flush()
   }
 
-  /** The runs and transactions, their I64 fields turned into bigints in place (the analyzer is done with them). */
-  build (batchCount: number): Timeline {
-    const transactions: Transaction[] = []
-    for (const r of this.txnRuns) {
-      if (r.kind !== 'transaction') continue
-      const t = r.txn
-      // interleaved: other batches sit between its first and last batch (data + marker)
-      r.interleaved = t.spanBatches > 0 && t.lastIndex - t.firstIndex + 1 > t.spanBatches
-      transactions.push(bigTxn(t))
+  /** `t` has its marker, or the log ended with it open */
+  private ended (t: Txn, rec: OpenRec | undefined): void {
+    if (rec === undefined) return
+    this.openRecs.delete(t)
+    if (this.lane !== null) {
+      const c: LaneChar = t.outcome === 'COMMIT' ? 'C' : t.outcome === 'ABORT' ? 'A' : 'O'
+      for (const g of rec.groups) this.lane.mark(g, c)
     }
-    const runs = this.txnRuns.concat(this.otherRuns).sort((a, b) => (a.firstOffset < b.firstOffset ? -1 : a.firstOffset > b.firstOffset ? 1 : 0))
-    for (const r of runs) {
-      r.firstOffset = toBigInt(r.firstOffset)
-      if (r.kind !== 'transaction') r.producerId = toBigInt(r.producerId)
-      if (r.kind === 'plain') r.lastOffset = toBigInt(r.lastOffset)
-    }
-    return { runs: runs as TimelineRun[], laneCodes: this.codes.subarray(0, batchCount), transactions }
+    if (rec.early) this.held.push({ kind: 'transaction', txn: t, listed: 'end' })
   }
+
+  private emit (h: Held): void {
+    if (h.kind === 'transaction') {
+      const t = h.txn
+      // interleaved: other batches sit between its first and last batch (data + marker)
+      const interleaved = t.spanBatches > 0 && t.lastIndex - t.firstIndex + 1 > t.spanBatches
+      const run: TimelineRun = { kind: 'transaction', firstOffset: toBigInt(t.firstOffset), txn: snapshot(t), interleaved }
+      const listed = h.listed ?? (this.openRecs.get(t)?.early === true ? 'early' : undefined)
+      if (listed !== undefined) run.listed = listed
+      this.sink(run)
+    } else if (h.kind === 'plain') {
+      this.sink({ kind: 'plain', firstOffset: toBigInt(h.firstOffset), lastOffset: toBigInt(h.lastOffset), producerId: toBigInt(h.producerId),
+        producerEpoch: h.producerEpoch, records: h.records, batches: h.batches })
+    } else {
+      this.sink({ kind: 'control', firstOffset: toBigInt(h.firstOffset), typeName: h.typeName, producerId: toBigInt(h.producerId) })
+    }
+  }
+
+  private complete (h: Held): boolean {
+    if (h.kind === 'plain') return h.done
+    if (h.kind === 'control' || h.listed === 'end') return true
+    return !this.openRecs.has(h.txn)
+  }
+
+  /** hand out the complete runs at the head; list the head's open transaction early when too many wait behind it */
+  private flush (): void {
+    const held = this.held
+    while (this.head < held.length) {
+      const h = held[this.head]!
+      if (!this.complete(h)) {
+        if (held.length - this.head <= this.maxHeld || h.kind !== 'transaction') break
+        this.openRecs.get(h.txn)!.early = true
+      }
+      this.emit(h)
+      held[this.head++] = undefined as unknown as Held
+    }
+    if (this.head === held.length) { held.length = 0; this.head = 0 } else if (this.head > 4096 && this.head * 2 > held.length) { held.splice(0, this.head); this.head = 0 }
+  }
+
+  /** After the last batch: hand out what is left (open transactions as they stand); the collected timeline when no sink was given. */
+  build (_batchCount: number): Timeline | null {
+    this.endPlain()
+    for (const [t, rec] of [...this.openRecs]) if (rec.early) this.ended(t, rec)
+    for (const [t, rec] of [...this.openRecs]) this.ended(t, rec)
+    for (let i = this.head; i < this.held.length; i++) this.emit(this.held[i]!)
+    this.held.length = 0
+    this.head = 0
+    return this.collected
+  }
+}
+
+/** the transaction as it stands, with bigint fields (the analyzer goes on with `t`) */
+function snapshot (t: Txn): Transaction {
+  const c: Txn = { ...t, iv: null }
+  return bigTxn(c)
 }

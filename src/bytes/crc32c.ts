@@ -62,3 +62,47 @@ export function crc32cImplementations (): string {
   const name = fast === native ? '@node-rs/crc32 (native)' : 'WebAssembly slicing-by-16'
   return threshold === 0 ? name : `crc-32 (JS, < ${threshold} B) + ${name}`
 }
+
+// crc(A ++ B) = shift(crc(A), |B|) ^ crc(B), where shift feeds |B| zero bytes through the bare register (the
+// init and final inversions cancel). So the CRC of any range [a, b) follows from two CRCs of a running prefix:
+// crc([a, b)) = P(b) ^ shift(P(a), b - a). The resync search uses this to check every candidate batch while
+// passing over each byte once. shift is linear, so it is kept as byte tables for 2^k zero bytes (k < 32):
+// 4 lookups per power of two.
+const POLY = 0x82F63B78 // reflected Castagnoli polynomial
+let shiftTables: Uint32Array[] | undefined
+
+function applyTable (t: Uint32Array, v: number): number {
+  return (t[v & 0xFF]! ^ t[256 + ((v >>> 8) & 0xFF)]! ^ t[512 + ((v >>> 16) & 0xFF)]! ^ t[768 + (v >>> 24)]!) >>> 0
+}
+
+function buildShiftTables (): Uint32Array[] {
+  const one = new Uint32Array(1024) // one zero byte: 8 register steps
+  for (let j = 0; j < 4; j++) {
+    for (let b = 0; b < 256; b++) {
+      let s = (b << (8 * j)) >>> 0
+      for (let k = 0; k < 8; k++) s = (s & 1) !== 0 ? (s >>> 1) ^ POLY : s >>> 1
+      one[256 * j + b] = s >>> 0
+    }
+  }
+  const tables = [one]
+  for (let k = 1; k < 32; k++) {
+    const prev = tables[k - 1]!
+    const t = new Uint32Array(1024)
+    for (let i = 0; i < 1024; i++) t[i] = applyTable(prev, prev[i]!)
+    tables.push(t)
+  }
+  return tables
+}
+
+/** shift(crc, n): the CRC-32C `crc` continued over n zero bytes, without the inversions (see above). n < 2^32. */
+export function crc32cShift (crc: number, n: number): number {
+  const tables = (shiftTables ??= buildShiftTables())
+  let v = crc >>> 0
+  for (let k = 0; n > 0; k++, n = Math.floor(n / 2)) if (n % 2 === 1) v = applyTable(tables[k]!, v)
+  return v
+}
+
+/** CRC-32C of the range [a, b) from the CRCs of the prefixes ending at a and at b (see crc32cShift). */
+export function crc32cOfRange (prefixA: number, prefixB: number, length: number): number {
+  return (prefixB ^ crc32cShift(prefixA, length)) >>> 0
+}

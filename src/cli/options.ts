@@ -20,3 +20,10 @@ export function parseDecoder (s: string): DecoderName {
   if (k !== undefined) return k
   throw new InvalidArgumentError(`'${s}' is not a decoder: use one of ${DECODER_NAMES.join(', ')} (or a Kafka decoder class name)`)
 }
+
+/** minutes (fractions allowed), e.g. --max-transaction-timeout */
+export function parseMinutes (s: string): number {
+  const n = Number(s)
+  if (s.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`'${s}' is not a non-negative number of minutes`)
+  return n
+}

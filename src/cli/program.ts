@@ -4,6 +4,7 @@ import type { CliContext } from './context.js'
 import { registerDump } from './commands/dump.js'
 import { registerLso } from './commands/lso.js'
 import { registerReconcile } from './commands/reconcile.js'
+import { registerReport } from './commands/report.js'
 import { registerTxns } from './commands/txns.js'
 
 export const VERSION = '0.1.0'
@@ -37,6 +38,7 @@ Examples:
   $ tsdump reconcile /var/lib/kafka/data         # read_committed vs read_uncommitted, per partition and topic
   $ tsdump txns orders-11-0/                     # the transaction timeline
   $ tsdump lso /var/lib/kafka/data               # who holds the last stable offset, and the abort command
+  $ tsdump report /var/lib/kafka/data -o r.html  # all of it as one offline HTML page
 
 Options may come before the command (tsdump --json reconcile DIR). Without arguments tsdump prints
 this help on stderr and exits 2.
@@ -45,6 +47,7 @@ Exit status: 0 clean, 1 problems found in the data, 2 usage error or unreadable 
   registerReconcile(program, ctx, setExit)
   registerTxns(program, ctx, setExit)
   registerLso(program, ctx, setExit)
+  registerReport(program, ctx, setExit)
   for (const c of program.commands) c.exitOverride().configureOutput({ writeOut: (s) => ctx.stdout.write(s), writeErr: (s) => ctx.stderr.write(s), outputError: usageError })
   return program
 }

@@ -65,6 +65,8 @@ export function dumpLogFile (file: KafkaFile, opts: DumpOptions, cli: CliContext
     const events = readLog(source, {
       verifyCrc: opts.verifyCrc,
       resync: opts.resync && !opts.compat,
+      // a shallow dump needs only the header and the CRC of a batch: one larger than the window is streamed
+      ...(opts.deep ? {} : { streamLarge: opts.verifyCrc ? 'crc' as const : 'header' as const }),
       onProgress: (p) => progress.update(p),
       ...(opts.maxBytes !== undefined ? { maxBytes: opts.maxBytes } : {}),
       ...(opts.window !== undefined ? { window: opts.window } : {}),

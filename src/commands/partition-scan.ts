@@ -3,8 +3,8 @@
 // every batch into a PartitionAnalyzer without keeping it. The only file access of the
 // reconcile/txns/lso commands.
 //
-// Healthy segments go through the fast loop (fast-segment-scan.ts); from the first entry it does not
-// handle, readLog reads the rest of that file (the events before the stop position were already fed).
+// Each segment is framed once (scanFrames, header-only for large batches); each frame goes to the fast
+// feed (fast-segment-scan.ts) and, when it declines, through readFrame (readLog's general path).
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { Finding } from '../analysis/findings.js'
@@ -12,12 +12,14 @@ import { finding } from '../analysis/findings.js'
 import { corruptFinding, decodeFinding, tailFinding } from '../analysis/log-findings.js'
 import type { PartitionReport } from '../analysis/partition-analyzer.js'
 import { PartitionAnalyzer } from '../analysis/partition-analyzer.js'
-import { FastSegmentScan, scratchFacts } from './fast-segment-scan.js'
+import type { RunSink } from '../analysis/run-sink.js'
+import { FastBatchFeed, PARTITION_SCAN_WINDOW, scratchFacts } from './fast-segment-scan.js'
 import { TxnIndexTable } from '../analysis/txn-index-check.js'
 import type { BatchFacts, SnapshotInput } from '../analysis/txn-input.js'
 import { ABORTED_TXN_SIZE } from '../decode/index-files.js'
 import type { LogEvent } from '../decode/log-reader.js'
-import { readLog } from '../decode/log-reader.js'
+import { readFrame } from '../decode/log-reader.js'
+import { FrameScanner } from '../decode/frame-scanner.js'
 import { decodeProducerSnapshot } from '../decode/producer-snapshot.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import { readOffsetCheckpoint } from '../io/checkpoints.js'
@@ -38,6 +40,8 @@ export interface ScannedPartition {
 export interface ScanOptions {
   /** collect runs and lane (`txns`) */
   timeline?: boolean
+  /** the run listener for this partition (`report`), made once its topic and partition are known */
+  sink?: (dir: PartitionDir) => RunSink
 }
 
 /** Not a user option: tests run readLog alone to compare it with the fast loop (the fast/general contract). */
@@ -45,8 +49,9 @@ export interface ScanInternals {
   readLogOnly?: boolean
 }
 
-/** Event position (every LogEvent has one). */
-function eventPosition (ev: LogEvent): number { return ev.position }
+/** every segment: one framing pass, large batches header-only; declined frames without a CRC check (headers are what the analysis needs) */
+const SCAN = { headersOnly: true, window: PARTITION_SCAN_WINDOW } as const
+const READ = { verifyCrc: false } as const
 
 function feed (ev: LogEvent, file: string, findings: Finding[], a: PartitionAnalyzer, s: BatchFacts): boolean {
   switch (ev.kind) {
@@ -141,9 +146,10 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
   const label = dir.topic !== null ? `${dir.topic}-${dir.partition}` : dir.path
   const hw = dir.topic !== null ? cp?.get(label) ?? null : null
   const analyzer = new PartitionAnalyzer({ topic: dir.topic, partition: dir.partition, logStartOffset: bases[0] ?? null, snapshots,
-    checkpointHighWatermark: hw, txnIndex, ...(opts.timeline === true ? { timeline: true } : {}) })
+    checkpointHighWatermark: hw, txnIndex, ...(opts.timeline === true ? { timeline: true } : {}),
+    ...(opts.sink !== undefined ? { sink: opts.sink(dir) } : {}) })
   const scratch = scratchFacts()
-  const fastScan = internals.readLogOnly === true ? undefined : new FastSegmentScan(analyzer, scratch)
+  const fast = internals.readLogOnly === true ? undefined : new FastBatchFeed(analyzer, scratch)
   let legacy = false
   for (const f of logs) {
     let src: FileSource
@@ -152,13 +158,10 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
       continue
     }
     try {
-      const fast = fastScan?.scan(src, f.path) ?? { stop: 0, legacy: false }
-      if (fast.legacy) legacy = true
-      if (fast.stop < src.size) {
-        for (const ev of readLog(src, { headersOnly: true, verifyCrc: false })) {
-          if (eventPosition(ev) < fast.stop) continue // fed by the fast loop
-          if (feed(ev, f.path, findings, analyzer, scratch)) legacy = true
-        }
+      const frames = new FrameScanner(src, SCAN)
+      for (let ev = frames.next(); ev !== undefined; ev = frames.next()) {
+        if (ev.kind === 'frame' && fast?.feed(ev, f.path) === true) continue
+        if (feed(ev.kind === 'frame' ? readFrame(ev, READ) : ev, f.path, findings, analyzer, scratch)) legacy = true
       }
     } finally { src.close() }
   }

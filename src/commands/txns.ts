@@ -1,13 +1,25 @@
 // `tsdump txns`: transaction timeline per partition; for __transaction_state partitions, the last
 // known state of each transactional id.
-import type { TxnsResult } from '../analysis/partition-results.js'
-import { buildLane } from '../analysis/timeline.js'
-import { lastTransactionStates } from '../analysis/transaction-state.js'
+//
+// Each partition is read twice, headers only: the first pass (the reconcile analysis) gives what the
+// timeline's first line shows (log end, LSO) and the batch count that sizes the lane; the second
+// streams the runs to the printer as they complete. So memory follows the open transactions and the
+// lane's width, not the number of transactions (issue #15). Neither pass keeps the per-producer marker
+// epochs (only `lso` reads them), so a producer without an open transaction costs nothing.
+import { withAnalyzerOptions } from '../analysis/analyzer-scope.js'
+import type { Finding } from '../analysis/findings.js'
 import { EXIT_USAGE } from '../analysis/findings.js'
-import type { PartitionFormat } from '../format/partition-printer.js'
+import type { TimelinePartition, TxnsResult } from '../analysis/partition-results.js'
+import { LaneBuilder } from '../analysis/timeline.js'
+import type { TimelineRun } from '../analysis/timeline.js'
+import { lastTransactionStates } from '../analysis/transaction-state.js'
+import type { PartitionFormat, TxnsStream } from '../format/partition-printer.js'
 import { createPartitionPrinter } from '../format/partition-printer.js'
+import type { OffsetCheckpoint } from '../io/checkpoints.js'
+import type { PartitionDir } from '../io/discover.js'
 import type { CliContext } from './context.js'
-import { partitionExitCode, scanPaths, writeUnusable } from './reconcile.js'
+import { resolvePartitions, scanPartition } from './partition-scan.js'
+import { partitionExitCode, writeUnusable } from './reconcile.js'
 import { readTransactionLog } from './transaction-log-scan.js'
 
 export interface TxnsOptions {
@@ -20,28 +32,59 @@ export interface TxnsOptions {
   wide?: boolean
 }
 
-/** The transaction timeline of every partition under `paths` (transactional-id states for __transaction_state). */
-export function txns (paths: string[], opts: { width?: number } = {}): TxnsResult {
-  const { unusable, scanned } = scanPaths(paths, { timeline: true })
-  return {
-    unusable,
-    partitions: scanned.map((s) => {
-      const dir = s.dir
-      const base = { label: s.label, path: dir.path, report: s.report }
-      if (dir.topic === '__transaction_state') {
-        const { records, findings } = readTransactionLog(dir)
-        return { ...base, kind: 'transactional-ids' as const, states: lastTransactionStates(records), findings: [...s.report.findings, ...findings] }
-      }
-      const timeline = s.report.timeline!
-      return { ...base, kind: 'timeline' as const, runs: timeline.runs, lane: buildLane(timeline, opts.width ?? 70) }
-    }),
+/** Streams the timeline (or transactional-id states) of each partition to `to`; returns the findings' exit code. */
+function streamTxns (partitions: readonly PartitionDir[], width: number, to: TxnsStream): number {
+  const checkpoints = new Map<string, OffsetCheckpoint | null>()
+  const findings: Finding[] = []
+  for (const dir of partitions) {
+    if (dir.topic === '__transaction_state') {
+      const s = scanPartition(dir, checkpoints)
+      const { records, findings: logFindings } = readTransactionLog(dir)
+      const p = { label: s.label, path: dir.path, report: s.report, kind: 'transactional-ids' as const, states: lastTransactionStates(records), findings: [...s.report.findings, ...logFindings] }
+      to.transactionStates(p)
+      findings.push(...p.findings)
+      continue
+    }
+    const lane = firstPass(dir, checkpoints, width, to)
+    // the second pass's report (the same numbers) ends the partition
+    const second = withAnalyzerOptions({ timeline: { sink: (r) => { to.run(r) }, lane }, markerEpochs: false }, () => scanPartition(dir, checkpoints, { timeline: true }))
+    to.timelineEnd({ label: second.label, path: dir.path, report: second.report }, lane.result())
+    findings.push(...second.report.findings)
   }
+  to.end()
+  return partitionExitCode([], findings)
+}
+
+/**
+ * The first pass: the timeline's first line, and the lane sized by the batch count. Its report, with its
+ * per-producer tables (tens of MB for 1 M producer ids), is let go before the second pass builds its own.
+ */
+function firstPass (dir: PartitionDir, checkpoints: Map<string, OffsetCheckpoint | null>, width: number, to: TxnsStream): LaneBuilder {
+  const s = withAnalyzerOptions({ markerEpochs: false }, () => scanPartition(dir, checkpoints))
+  to.timelineStart({ label: s.label, path: dir.path, report: s.report })
+  return new LaneBuilder(s.report.batches, width)
+}
+
+/** The transaction timeline of every partition under `paths` (transactional-id states for __transaction_state), collected. */
+export function txns (paths: string[], opts: { width?: number } = {}): TxnsResult {
+  const { partitions, unusable } = resolvePartitions(paths)
+  const result: TxnsResult = { unusable, partitions: [] }
+  if (unusable.length > 0) return result
+  let runs: TimelineRun[] = []
+  streamTxns(partitions, opts.width ?? 70, {
+    timelineStart: () => { runs = [] },
+    run: (r) => { runs.push(r) },
+    timelineEnd: (p, lane) => { result.partitions.push({ ...p, kind: 'timeline', runs, lane } satisfies TimelinePartition) },
+    transactionStates: (p) => { result.partitions.push(p) },
+    end: () => {},
+  })
+  return result
 }
 
 export async function runTxns (opts: TxnsOptions, ctx: CliContext): Promise<number> {
-  const r = txns(opts.paths, opts.width !== undefined ? { width: opts.width } : {})
-  writeUnusable(r.unusable, ctx)
-  if (r.unusable.length > 0) return EXIT_USAGE
-  createPartitionPrinter(opts.format ?? 'text', ctx, opts.color === false ? 0 : ctx.colorLevel, { wide: opts.wide === true }).txns(r)
-  return partitionExitCode(r.unusable, r.partitions.flatMap((p) => p.kind === 'timeline' ? p.report.findings : p.findings))
+  const { partitions, unusable } = resolvePartitions(opts.paths)
+  writeUnusable(unusable, ctx)
+  if (unusable.length > 0) return EXIT_USAGE
+  const printer = createPartitionPrinter(opts.format ?? 'text', ctx, opts.color === false ? 0 : ctx.colorLevel, { wide: opts.wide === true })
+  return streamTxns(partitions, opts.width ?? 70, printer.txnsStream())
 }

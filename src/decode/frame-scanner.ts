@@ -1,20 +1,56 @@
 // Finds entry boundaries in a log file with windowed positional reads (FileLogInputStream's rules),
-// without decoding bodies. Memory is one window plus whatever the consumer keeps.
+// without decoding bodies. Memory is one window plus whatever the consumer keeps, whatever the batch size
+// (a batch larger than the window is streamed: streamLarge). It is the only framer: dump, index
+// verification and the partition scan all frame here (slightly over 300 lines because framing, its event
+// types and the frame view belong together; the resync search is in resync.ts).
 //
 // Each entry starts with offset int64, size int32, magic int8 (17 bytes, HEADER_SIZE_UP_TO_MAGIC).
-import { crc32c } from '../bytes/crc32c.js'
 import type { SegmentSource } from './segment-source.js'
+import { crc32cUpdate } from '../bytes/crc32c.js'
+import { BatchView } from './batch-view.js'
 import * as L from './layout.js'
+import { findNextBatch } from './resync.js'
 
+export { findNextBatch } from './resync.js'
+
+/**
+ * One framed entry. scanFrames re-fills one object for every frame (no allocation per batch): it is
+ * valid until the next event is asked for.
+ */
 export interface FrameEvent {
-  kind: 'frame'
-  position: number
+  readonly kind: 'frame'
+  readonly position: number
   /** whole entry size (12 + size field) */
-  sizeInBytes: number
-  magic: number
+  readonly sizeInBytes: number
+  readonly magic: number
   /** the whole entry, or only its first bytes when `complete` is false (header-only scans) */
-  bytes: Buffer
-  complete: boolean
+  readonly bytes: Buffer
+  /** the read window holding the entry, which starts at window[offset] (what `bytes` is a view of) */
+  readonly window: Buffer
+  readonly offset: number
+  readonly complete: boolean
+  /** CRC-32C of attributes..end, computed while streaming a batch larger than the window (streamLarge 'crc') */
+  readonly crc: number | undefined
+}
+
+/** The frame scanFrames returns: a BatchView over the window (the fast paths read it as numbers). */
+export class Frame extends BatchView implements FrameEvent {
+  readonly kind = 'frame'
+  length = 0
+  complete = false
+  crc: number | undefined = undefined
+  private view: Buffer | undefined
+
+  get offset (): number { return this.o }
+  get magic (): number { return this.dv.getInt8(this.o + L.MAGIC_OFFSET) }
+  // the subarray is made only when asked: the fast paths read through the view
+  get bytes (): Buffer { return (this.view ??= this.window.subarray(this.o, this.o + this.length)) }
+
+  set (position: number, window: Buffer, dv: DataView, offset: number, length: number, complete: boolean): this {
+    this.atView(window, dv, offset, position)
+    this.length = length; this.complete = complete; this.view = undefined; this.crc = undefined
+    return this
+  }
 }
 
 export type TailReason = 'truncated' | 'short' | 'zeros'
@@ -42,6 +78,8 @@ export interface CorruptEvent {
 }
 
 export type ScanEvent = FrameEvent | TailEvent | CorruptEvent
+/** what FrameScanner.next returns: frames as the Frame view */
+export type ScannedEvent = Frame | TailEvent | CorruptEvent
 
 export interface ScanOptions {
   /** window size in bytes (default 16 MiB) */
@@ -56,6 +94,12 @@ export interface ScanOptions {
    * then read a fraction of the data bytes.
    */
   headersOnly?: boolean
+  /**
+   * 'crc': a data batch (magic 2, not control) larger than the window is never held whole: its CRC-32C is
+   * computed window by window (crc32cUpdate) and it is yielded with its 61-byte header only (complete=false,
+   * `crc` set). Memory stays one window whatever the batch size. 'header': the same without the CRC.
+   */
+  streamLarge?: 'crc' | 'header'
   /** after framing damage, look for the next plausible v2 batch and continue (default false) */
   resync?: boolean
   /** called after each window read, for progress reporting */
@@ -67,116 +111,194 @@ export interface ScanOptions {
 export const DEFAULT_WINDOW = 8 * 1024 * 1024
 export const HEADER_ONLY_WINDOW = 64 * 1024
 const DEFAULT_MAX_BATCH = 1024 * 1024 * 1024
+/** header-only scans: from this size on, skipping a batch's body with a separate read of the next header beats reading through it */
+const LARGE_BATCH = 16 * 1024
 
-/** Walk the entries of `source`. Every loop iteration advances or returns. */
+/**
+ * Walk the entries of `source`. A generator over FrameScanner, for callers that like for-of; a loop that
+ * runs once per batch (the partition scan) calls FrameScanner.next itself and saves the generator's
+ * resumption and result object per batch.
+ */
 export function * scanFrames (source: SegmentSource, opts: ScanOptions = {}): Generator<ScanEvent> {
+  const s = new FrameScanner(source, opts)
+  for (let ev = s.next(); ev !== undefined; ev = s.next()) yield ev
+}
+
+/** The framer: each next() returns the next event, or undefined at the end. Every call advances or ends. */
+export class FrameScanner {
   // A stream's size is known only at its end: `end` is refreshed when a read comes up short.
-  const maxBytes = opts.maxBytes ?? Number.MAX_SAFE_INTEGER
-  let end = Math.min(source.size, maxBytes)
-  const known = (): number => { end = Math.min(source.size, maxBytes); return end }
-  const toEnd = (): number => Math.min(source.finalSize?.() ?? source.size, maxBytes)
+  private readonly maxBytes: number
+  private end: number
   // Resynchronising searches ahead and resumes behind: only on a source that can seek.
-  const resync = opts.resync === true && source.seekable !== false
-  const windowSize = Math.max(L.RECORD_BATCH_OVERHEAD, opts.window ?? (opts.headersOnly === true ? HEADER_ONLY_WINDOW : DEFAULT_WINDOW))
-  const maxBatch = opts.maxBatchBytes ?? DEFAULT_MAX_BATCH
-  let win: Buffer = Buffer.alloc(0)
-  let winStart = 0
-  // One window buffer, reused: a yielded frame is a view that is valid until the consumer asks for the
+  private readonly resync: boolean
+  private readonly windowSize: number
+  private readonly maxBatch: number
+  private readonly headersOnly: boolean
+  private win: Buffer = Buffer.alloc(0)
+  private winStart = 0
+  // One window buffer, reused: a returned frame is a view that is valid until the consumer asks for the
   // next event (consumers extract what they keep). Fresh buffers per window made RSS follow the GC, not
   // the window size. A batch larger than the window gets a buffer of its own.
-  let owned: Buffer | undefined
-
-  // Make [a, b) addressable in `win`; returns false if the file ends first.
+  private owned: Buffer | undefined
+  private readonly frame = new Frame()
+  /** a DataView over the window's buffer: the per-entry size and magic reads are plain loads */
+  private dv: DataView = new DataView(new ArrayBuffer(0))
+  private dvOf: Buffer | undefined
+  /** the header of a batch streamed past the window (streamLarge) */
+  private readonly header = Buffer.alloc(L.RECORD_BATCH_OVERHEAD)
+  private readonly headerDv = new DataView(this.header.buffer, this.header.byteOffset, L.RECORD_BATCH_OVERHEAD)
   // In header-only scans of large batches only the 61 header bytes of each batch are read: after a batch
   // that did not fit the window the next probe asks for just that much.
-  let probe = windowSize
-  const ensure = (a: number, b: number): boolean => {
-    if (a >= winStart && b <= winStart + win.length) return true
-    const len = Math.min(Math.max(probe, b - a), end - a)
+  private probe: number
+  private pos: number
+  private done = false
+
+  constructor (private readonly source: SegmentSource, private readonly opts: ScanOptions = {}) {
+    this.maxBytes = opts.maxBytes ?? Number.MAX_SAFE_INTEGER
+    this.end = Math.min(source.size, this.maxBytes)
+    this.resync = opts.resync === true && source.seekable !== false
+    this.headersOnly = opts.headersOnly === true
+    this.windowSize = Math.max(L.RECORD_BATCH_OVERHEAD, opts.window ?? (this.headersOnly ? HEADER_ONLY_WINDOW : DEFAULT_WINDOW))
+    this.maxBatch = opts.maxBatchBytes ?? DEFAULT_MAX_BATCH
+    this.probe = this.windowSize
+    this.pos = opts.from ?? 0
+  }
+
+  private known (): number { this.end = Math.min(this.source.size, this.maxBytes); return this.end }
+  private toEnd (): number { return Math.min(this.source.finalSize?.() ?? this.source.size, this.maxBytes) }
+
+  /** Make [a, b) addressable in `win`; returns false if the file ends first. */
+  private ensure (a: number, b: number): boolean {
+    if (a >= this.winStart && b <= this.winStart + this.win.length) return true
+    const len = Math.min(Math.max(this.probe, b - a), this.end - a)
     let target: Buffer
-    if (len <= windowSize) {
-      owned ??= Buffer.allocUnsafeSlow(Math.min(windowSize, Math.max(end, L.RECORD_BATCH_OVERHEAD)))
-      target = owned
+    if (len <= this.windowSize) {
+      this.owned ??= Buffer.allocUnsafeSlow(Math.min(this.windowSize, Math.max(this.end, L.RECORD_BATCH_OVERHEAD)))
+      target = this.owned
     } else {
       target = Buffer.allocUnsafeSlow(len)
     }
-    const n = source.readInto(target, a, len)
-    win = target.subarray(0, n)
-    winStart = a
-    opts.onProgress?.(a)
-    return b <= winStart + win.length
+    const n = this.source.readInto(target, a, len)
+    if (target !== this.dvOf) { this.dvOf = target; this.dv = new DataView(target.buffer, target.byteOffset, target.byteLength) }
+    this.win = target.subarray(0, n)
+    this.winStart = a
+    this.opts.onProgress?.(a)
+    return b <= this.winStart + this.win.length
   }
 
-  let pos = opts.from ?? 0
-  while (pos < end) {
-    const left = end - pos
-    // FileLogInputStream stops when fewer than 18 bytes are left.
-    if (left <= L.HEADER_SIZE_UP_TO_MAGIC) {
-      const zeros = isZeros(pos, end, ensure, () => win, () => winStart)
-      yield { kind: 'tail', position: pos, length: left, reason: zeros ? 'zeros' : 'short' }
-      return
+  private last (ev: ScannedEvent): ScannedEvent { this.done = true; return ev }
+
+  next (): ScannedEvent | undefined {
+    while (!this.done && this.pos < this.end) {
+      const pos = this.pos
+      const end = this.end
+      const left = end - pos
+      // FileLogInputStream stops when fewer than 18 bytes are left.
+      if (left <= L.HEADER_SIZE_UP_TO_MAGIC) {
+        return this.last({ kind: 'tail', position: pos, length: left, reason: this.isZeros(pos) ? 'zeros' : 'short' })
+      }
+      if (!this.ensure(pos, pos + L.HEADER_SIZE_UP_TO_MAGIC)) {
+        if (this.known() !== pos + left) continue // a stream ended: decide with its size
+        return this.last({ kind: 'tail', position: pos, length: left, reason: 'truncated' }) // file shrank
+      }
+      const win = this.win
+      const o = pos - this.winStart
+      const size = this.dv.getInt32(o + L.SIZE_OFFSET)
+      const magic = this.dv.getInt8(o + L.MAGIC_OFFSET)
+      const total = L.LOG_OVERHEAD + size
+      const bad = frameProblem(size, magic, total, this.maxBatch)
+      if (bad !== undefined) {
+        if (bad.code === 'BAD_LENGTH' && size === 0 && this.isZeros(pos)) {
+          return this.last({ kind: 'tail', position: pos, length: this.known() - pos, reason: 'zeros' })
+        }
+        const next = this.resync ? findNextBatch(this.source, pos + 1, end, this.maxBatch) : undefined
+        if (next === undefined) this.end = this.toEnd()
+        const ev: CorruptEvent = {
+          kind: 'corrupt', position: pos, code: bad.code, message: bad.message,
+          length: (next ?? this.end) - pos, ...(next !== undefined ? { resyncPosition: next } : {}),
+        }
+        if (next === undefined) return this.last(ev)
+        this.pos = next
+        return ev
+      }
+      if (total > left) {
+        if (this.isZeros(pos)) return this.last({ kind: 'tail', position: pos, length: left, reason: 'zeros' })
+        // Past the end: a cut-off last batch (unclean shutdown), unless a CRC-valid batch follows. Then the
+        // length field itself is damaged, and what follows it can still be read (Kafka hides it as "invalid bytes").
+        const next = this.resync ? findNextBatch(this.source, pos + 1, end, this.maxBatch) : undefined
+        if (next === undefined) return this.last({ kind: 'tail', position: pos, length: left, reason: 'truncated', declaredSize: total })
+        this.pos = next
+        return {
+          kind: 'corrupt', position: pos, code: 'BAD_LENGTH', length: next - pos, resyncPosition: next,
+          message: `entry size ${total} runs past the end of the file (${left} bytes left), yet a valid batch follows`,
+        }
+      }
+      // Header-only: a data batch that does not fit the window and is worth skipping (a small one is cheaper
+      // to read through with the next window than to skip with a read of its own).
+      const fits = pos + total <= this.winStart + win.length
+      const headerOnly = this.headersOnly && magic >= 2 && !fits &&
+        (total >= LARGE_BATCH || total > this.windowSize) && !this.isControlAt(pos)
+      // After a skipped batch the next read asks for one header; the reads grow back to the window over the
+      // entries that fit (markers between large batches stay small reads).
+      this.probe = !this.headersOnly ? this.windowSize : fits ? Math.min(this.windowSize, this.probe * 2) : headerOnly ? L.RECORD_BATCH_OVERHEAD : this.windowSize
+      this.pos = pos + total
+      if (headerOnly) {
+        this.ensure(pos, pos + L.RECORD_BATCH_OVERHEAD)
+        return this.frame.set(pos, this.win, this.dv, pos - this.winStart, L.RECORD_BATCH_OVERHEAD, false)
+      }
+      if (this.opts.streamLarge !== undefined && magic >= 2 && total > this.windowSize &&
+        this.ensure(pos, pos + L.RECORD_BATCH_OVERHEAD) && !this.isControlAt(pos)) {
+        // the header is kept aside first: the input is then read only forwards (stdin cannot seek back)
+        this.win.copy(this.header, 0, pos - this.winStart, pos - this.winStart + L.RECORD_BATCH_OVERHEAD)
+        const crc = this.opts.streamLarge === 'crc' ? this.streamCrc(pos, total) : 0
+        if (crc !== undefined) {
+          const f = this.frame.set(pos, this.header, this.headerDv, 0, L.RECORD_BATCH_OVERHEAD, false)
+          if (this.opts.streamLarge === 'crc') f.crc = crc
+          return f
+        }
+      }
+      if (!this.ensure(pos, pos + total)) {
+        this.known()
+        return this.last({ kind: 'tail', position: pos, length: this.end - pos, reason: 'truncated', declaredSize: total })
+      }
+      return this.frame.set(pos, this.win, this.dv, pos - this.winStart, total, true)
     }
-    if (!ensure(pos, pos + L.HEADER_SIZE_UP_TO_MAGIC)) {
-      if (known() !== pos + left) { if (pos >= end) return; continue } // a stream ended: decide with its size
-      yield { kind: 'tail', position: pos, length: left, reason: 'truncated' } // file shrank
-      return
+    return undefined
+  }
+
+  /** CRC-32C of [pos + 21, pos + total) read window by window; undefined when the input ends first */
+  private streamCrc (pos: number, total: number): number | undefined {
+    let crc = 0
+    const stop = pos + total
+    this.probe = this.windowSize
+    for (let a = pos + L.ATTRIBUTES_OFFSET; a < stop;) {
+      const b = Math.min(stop, a + this.windowSize)
+      if (!this.ensure(a, b)) return undefined
+      crc = crc32cUpdate(crc, this.win.subarray(a - this.winStart, b - this.winStart))
+      a = b
     }
-    const o = pos - winStart
-    const size = win.readInt32BE(o + L.SIZE_OFFSET)
-    const magic = win.readInt8(o + L.MAGIC_OFFSET)
-    const total = L.LOG_OVERHEAD + size
-    const bad = frameProblem(size, magic, total, maxBatch)
-    if (bad !== undefined) {
-      if (bad.code === 'BAD_LENGTH' && size === 0 && isZeros(pos, end, ensure, () => win, () => winStart)) {
-        yield { kind: 'tail', position: pos, length: known() - pos, reason: 'zeros' }
-        return
-      }
-      const next = resync ? findNextBatch(source, pos + 1, end, maxBatch) : undefined
-      if (next === undefined) end = toEnd()
-      yield {
-        kind: 'corrupt', position: pos, code: bad.code, message: bad.message,
-        length: (next ?? end) - pos, ...(next !== undefined ? { resyncPosition: next } : {}),
-      }
-      if (next === undefined) return
-      pos = next
-      continue
+    return crc
+  }
+
+  private isControlAt (pos: number): boolean {
+    if (!this.ensure(pos, pos + L.RECORD_BATCH_OVERHEAD)) return false
+    return (this.win.readInt16BE(pos - this.winStart + L.ATTRIBUTES_OFFSET) & L.CONTROL_FLAG_MASK) !== 0
+  }
+
+  // Is [pos, end) all zero bytes? (preallocated segment tails, files zero-filled after a crash)
+  private isZeros (pos: number): boolean {
+    const step = 1024 * 1024
+    const end = this.end
+    for (let a = pos; a < end; a += step) {
+      const whole = this.ensure(a, Math.min(end, a + step))
+      const w = this.win
+      const s = this.winStart
+      // a short read: the input ends (a stream) or shrank; what there is decides
+      const b = Math.min(end, a + step, s + w.length)
+      for (let i = a - s; i < b - s; i++) if (w[i] !== 0) return false
+      if (!whole) return true
     }
-    if (total > left) {
-      if (isZeros(pos, end, ensure, () => win, () => winStart)) {
-        yield { kind: 'tail', position: pos, length: left, reason: 'zeros' }
-        return
-      }
-      // Past the end: a cut-off last batch (unclean shutdown), unless a CRC-valid batch follows. Then the
-      // length field itself is damaged, and what follows it can still be read (Kafka hides it as "invalid bytes").
-      const next = resync ? findNextBatch(source, pos + 1, end, maxBatch) : undefined
-      if (next === undefined) {
-        yield { kind: 'tail', position: pos, length: left, reason: 'truncated', declaredSize: total }
-        return
-      }
-      yield {
-        kind: 'corrupt', position: pos, code: 'BAD_LENGTH', length: next - pos, resyncPosition: next,
-        message: `entry size ${total} runs past the end of the file (${left} bytes left), yet a valid batch follows`,
-      }
-      pos = next
-      continue
-    }
-    const headerOnly = opts.headersOnly === true && magic >= 2 && total > L.RECORD_BATCH_OVERHEAD &&
-      !(pos + total <= winStart + win.length) && !isControlAt(source, pos, ensure, () => win, () => winStart)
-    probe = headerOnly ? L.RECORD_BATCH_OVERHEAD : windowSize
-    if (headerOnly) {
-      ensure(pos, pos + L.RECORD_BATCH_OVERHEAD)
-      const h = win.subarray(pos - winStart, pos - winStart + L.RECORD_BATCH_OVERHEAD)
-      yield { kind: 'frame', position: pos, sizeInBytes: total, magic, bytes: h, complete: false }
-    } else {
-      if (!ensure(pos, pos + total)) {
-        known()
-        yield { kind: 'tail', position: pos, length: end - pos, reason: 'truncated', declaredSize: total }
-        return
-      }
-      const bytes = win.subarray(pos - winStart, pos - winStart + total)
-      yield { kind: 'frame', position: pos, sizeInBytes: total, magic, bytes, complete: true }
-    }
-    pos += total
+    return true
   }
 }
 
@@ -196,49 +318,3 @@ function frameProblem (size: number, magic: number, total: number, maxBatch: num
   }
   return undefined
 }
-
-function isControlAt (_s: SegmentSource, pos: number, ensure: (a: number, b: number) => boolean,
-  win: () => Buffer, winStart: () => number): boolean {
-  if (!ensure(pos, pos + L.RECORD_BATCH_OVERHEAD)) return false
-  return (win().readInt16BE(pos - winStart() + L.ATTRIBUTES_OFFSET) & L.CONTROL_FLAG_MASK) !== 0
-}
-
-// Is [pos, end) all zero bytes? (preallocated segment tails, files zero-filled after a crash)
-function isZeros (pos: number, end: number, ensure: (a: number, b: number) => boolean,
-  win: () => Buffer, winStart: () => number): boolean {
-  const step = 1024 * 1024
-  for (let a = pos; a < end; a += step) {
-    const whole = ensure(a, Math.min(end, a + step))
-    const w = win()
-    const s = winStart()
-    // a short read: the input ends (a stream) or shrank; what there is decides
-    const b = Math.min(end, a + step, s + w.length)
-    for (let i = a - s; i < b - s; i++) if (w[i] !== 0) return false
-    if (!whole) return true
-  }
-  return true
-}
-
-/**
- * After framing damage: the first position > from where a v2 batch header is plausible and its CRC-32C
- * matches. Reads in 1 MiB steps; cost is paid only on damaged files.
- */
-export function findNextBatch (source: SegmentSource, from: number, end: number, maxBatch: number): number | undefined {
-  const step = 1024 * 1024
-  for (let a = from; a + L.RECORD_BATCH_OVERHEAD <= end; a += step) {
-    const buf = source.readAt(a, Math.min(step + L.RECORD_BATCH_OVERHEAD, end - a))
-    const limit = Math.min(step, buf.length - L.RECORD_BATCH_OVERHEAD + 1)
-    for (let i = 0; i < limit; i++) {
-      if (buf[i + L.MAGIC_OFFSET] !== 2) continue
-      const size = buf.readInt32BE(i + L.SIZE_OFFSET)
-      if (size < L.MIN_V2_BATCH_LENGTH || size + L.LOG_OVERHEAD > maxBatch || a + i + L.LOG_OVERHEAD + size > end) continue
-      const count = buf.readInt32BE(i + L.RECORDS_COUNT_OFFSET)
-      if (count < 0) continue
-      const whole = source.readAt(a + i, L.LOG_OVERHEAD + size)
-      if (whole.readUInt32BE(L.CRC_OFFSET) === crcOf(whole)) return a + i
-    }
-  }
-  return undefined
-}
-
-function crcOf (b: Buffer): number { return crc32c(b.subarray(L.ATTRIBUTES_OFFSET)) }

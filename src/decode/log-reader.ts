@@ -9,7 +9,8 @@ import { controlTypeName, decodeControlKey, decodeEndTxnMarker, decodeKraftContr
 import { DecodeError } from './errors.js'
 import { readEndTxnMarkerFast } from './control-fast.js'
 import type { EndTxnMarkerFacts } from './control-fast.js'
-import type { CorruptEvent, ScanOptions, TailEvent } from './frame-scanner.js'
+import type { CorruptEvent, FrameEvent, ScanOptions, TailEvent } from './frame-scanner.js'
+import { BatchView } from './batch-view.js'
 import { scanFrames } from './frame-scanner.js'
 import type { KafkaRecord, RecordLimits } from './records.js'
 import { decodeRecords } from './records.js'
@@ -105,39 +106,42 @@ export function detachEvent (ev: LogEvent): LogEvent {
  * lazily decoded header) is valid until the next one is requested; see detachEvent.
  */
 export function * readLog (source: SegmentSource, opts: ReadOptions = {}): Generator<LogEvent> {
-  const verify = opts.verifyCrc !== false
-  for (const ev of scanFrames(source, opts)) {
-    if (ev.kind !== 'frame') { yield ev; continue }
-    if (ev.magic < 2) {
-      yield { kind: 'legacy', position: ev.position, magic: ev.magic, sizeInBytes: ev.sizeInBytes, bytes: ev.bytes }
-      continue
-    }
-    const bytes = ev.bytes
-    let crcComputed: number | null = null
-    if (verify && ev.complete) crcComputed = computeBatchCrc(bytes)
-    const stored = bytes.readUInt32BE(CRC_OFFSET)
-    const b = new ScannedBatch(bytes, ev.position, ev.complete, crcComputed, crcComputed === null ? null : crcComputed === stored)
-    if (b.crcValid === false) {
-      const h = b.header
-      b.addProblem(new DecodeError('CRC_MISMATCH',
-        `batch at position ${h.position} (baseOffset ${h.baseOffset}): crc stored ${h.crc} != computed ${crcComputed}`,
-        h.position, { batchPosition: h.position, baseOffset: h.baseOffset, field: 'crc' }))
-    }
-    checkHeader(b)
-    if ((bytes.readInt16BE(ATTRIBUTES_OFFSET) & CONTROL_FLAG_MASK) !== 0 && ev.complete) b.control = readControl(b, opts)
-    yield b
+  for (const ev of scanFrames(source, opts)) yield ev.kind === 'frame' ? readFrame(ev, opts) : ev
+}
+
+/**
+ * One framed entry as readLog yields it: a legacy frame, or a v2 batch with its CRC result, header
+ * problems and control meaning. For callers that run scanFrames themselves (the partition scan feeds
+ * most frames from a BatchView and hands the others here).
+ */
+export function readFrame (ev: FrameEvent, opts: ReadOptions = {}): V2Batch | LegacyFrame {
+  if (ev.magic < 2) return { kind: 'legacy', position: ev.position, magic: ev.magic, sizeInBytes: ev.sizeInBytes, bytes: ev.bytes }
+  const bytes = ev.bytes
+  let crcComputed: number | null = null
+  if (opts.verifyCrc !== false) crcComputed = ev.complete ? computeBatchCrc(bytes) : ev.crc ?? null
+  const stored = bytes.readUInt32BE(CRC_OFFSET)
+  const b = new ScannedBatch(bytes, ev.position, ev.complete, crcComputed, crcComputed === null ? null : crcComputed === stored)
+  if (b.crcValid === false) {
+    const h = b.header
+    b.addProblem(new DecodeError('CRC_MISMATCH',
+      `batch at position ${h.position} (baseOffset ${h.baseOffset}): crc stored ${h.crc} != computed ${crcComputed}`,
+      h.position, { batchPosition: h.position, baseOffset: h.baseOffset, field: 'crc' }))
   }
+  checkHeader(b)
+  if ((bytes.readInt16BE(ATTRIBUTES_OFFSET) & CONTROL_FLAG_MASK) !== 0 && ev.complete) b.control = readControl(b, opts)
+  return b
 }
 
 // Cheap plausibility checks that need no record decoding, so shallow dumps catch impossible headers too.
+// The condition is BatchView.headerPlausible (the fast paths use it too); here the problems get their words.
+const view = new BatchView()
 function checkHeader (b: ScannedBatch): void {
+  if (view.at(b.bytes, 0, b.position).headerPlausible()) return
   const bytes = b.bytes
   const count = bytes.readInt32BE(RECORDS_COUNT_OFFSET)
   const delta = bytes.readInt32BE(LAST_OFFSET_DELTA_OFFSET)
   const size = bytes.readInt32BE(SIZE_OFFSET) + LOG_OVERHEAD
   const uncompressed = (bytes.readInt16BE(ATTRIBUTES_OFFSET) & COMPRESSION_CODEC_MASK) === 0
-  // an uncompressed record takes at least 7 bytes
-  if (count >= 0 && delta >= 0 && (!uncompressed || count <= (size - RECORD_BATCH_OVERHEAD) / 7)) return
   const h = b.header
   const ctx = { batchPosition: h.position, baseOffset: h.baseOffset }
   if (count < 0) {

@@ -1,13 +1,15 @@
 // JSON printer of reconcile / txns / lso: one JSON document on stdout per run (findings are inside it).
-import type { LsoPartition, LsoResult, ReconcileResult, TxnsResult } from '../analysis/partition-results.js'
+import type { LsoPartition, LsoResult, PartitionResult, ReconcileResult, TransactionStatePartition, TxnsResult } from '../analysis/partition-results.js'
+import type { Lane, TimelineRun } from '../analysis/timeline.js'
 import { JSON_SCHEMA_VERSION } from './dump-json.js'
 import { hangingJson } from './hanging-text.js'
 import { writeJson } from './json-stream.js'
 import { isoTime } from './timestamp.js'
-import type { PartitionPrinter, PrinterOutput } from './printer.js'
+import type { PartitionPrinter, PrinterOutput, TxnsStream } from './printer.js'
+import { replayTxns } from './txns-stream.js'
 import type { Json } from './txn-json.js'
 import { findingJson, jsonInt64, jsonInt64OrNull, reconcileJson } from './txn-json.js'
-import { timelineJson, transactionalIdJson } from './txn-timeline-json.js'
+import { runJson, timelineHeadJson, transactionalIdJson } from './txn-timeline-json.js'
 
 function blockedJson (b: LsoPartition): Json {
   const r = b.report
@@ -36,13 +38,35 @@ export class JsonPartitionPrinter implements PartitionPrinter {
     this.out.stdout.write(JSON.stringify({ schemaVersion: JSON_SCHEMA_VERSION, ...(reconcileJson(r.partitions.map((p) => ({ report: p.report, path: p.path }))) as Record<string, Json>) }) + '\n')
   }
 
-  txns (r: TxnsResult): void {
-    const partitions = r.partitions.map((p): Json => p.kind === 'transactional-ids'
-      ? { topic: p.report.topic, partition: p.report.partition, path: p.path, transactionalIds: p.states.map(transactionalIdJson), findings: p.findings.map(findingJson) }
-      : timelineJson(p.report, p.path, p.runs, p.lane.chars.join('')))
-    // written in pieces: the document can outgrow one string (json-stream.ts)
-    writeJson(this.out.stdout, { schemaVersion: JSON_SCHEMA_VERSION, partitions })
-    this.out.stdout.write('\n')
+  txns (r: TxnsResult): void { replayTxns(this.txnsStream(), r) }
+
+  /**
+   * One JSON object, `{"schemaVersion":1,"partitions":[...]}`, written in pieces as the runs stream: the same text as
+   * JSON.stringify of the whole document (the partition's fields, then runs, lane, findings).
+   */
+  txnsStream (): TxnsStream {
+    const w = this.out.stdout
+    let partitions = 0
+    let runs = 0
+    const next = (): void => { w.write(partitions++ === 0 ? `{"schemaVersion":${JSON_SCHEMA_VERSION},"partitions":[` : ',') }
+    return {
+      timelineStart: (p: PartitionResult) => {
+        next()
+        runs = 0
+        w.write(JSON.stringify(timelineHeadJson(p.report, p.path)).slice(0, -1) + ',"runs":[')
+      },
+      run: (x: TimelineRun) => { w.write((runs++ === 0 ? '' : ',') + JSON.stringify(runJson(x))) },
+      timelineEnd: (p: PartitionResult, lane: Lane) => {
+        w.write(`],"lane":${JSON.stringify(lane.chars.join(''))},"findings":`)
+        writeJson(w, p.report.findings.map(findingJson))
+        w.write('}')
+      },
+      transactionStates: (p: TransactionStatePartition) => {
+        next()
+        writeJson(w, { topic: p.report.topic, partition: p.report.partition, path: p.path, transactionalIds: p.states.map(transactionalIdJson), findings: p.findings.map(findingJson) })
+      },
+      end: () => { w.write(partitions === 0 ? `{"schemaVersion":${JSON_SCHEMA_VERSION},"partitions":[]}\n` : ']}\n') },
+    }
   }
 
   lso (r: LsoResult): void {

@@ -6,7 +6,7 @@ import { JsonPartitionPrinter } from './partition-json.js'
 import { TextPartitionPrinter } from './partition-text.js'
 import type { ColorLevel, PartitionPrinter, PrinterOutput } from './printer.js'
 
-export type { ColorLevel, PartitionPrinter, PrinterOutput } from './printer.js'
+export type { ColorLevel, PartitionPrinter, PrinterOutput, TxnsStream } from './printer.js'
 
 /** how the text is laid out: `wide` prints every table column, past 80 characters if need be */
 export interface PartitionLayout { wide: boolean }

@@ -3,12 +3,15 @@
 import { Chalk } from 'chalk'
 import type { ChalkInstance } from 'chalk'
 import type { Finding } from '../analysis/findings.js'
-import type { LsoPartition, LsoResult, ReconcileResult, TransactionStatePartition, TxnsResult } from '../analysis/partition-results.js'
-import type { ColorLevel, PartitionPrinter, PrinterOutput } from './printer.js'
+import type { LsoPartition, LsoResult, PartitionResult, ReconcileResult, TransactionStatePartition, TxnsResult } from '../analysis/partition-results.js'
+import type { Lane, TimelineRun } from '../analysis/timeline.js'
+import type { ColorLevel, PartitionPrinter, PrinterOutput, TxnsStream } from './printer.js'
 import { explainCoordinatorEpoch, formatHangingTable } from './hanging-text.js'
 import type { Column } from './table.js'
+import { RunsTableWriter } from './timeline-table.js'
+import { replayTxns } from './txns-stream.js'
 import { isoTime } from './timestamp.js'
-import { formatFindings, formatLane, formatReconcile, formatTable, formatTimeline } from './txn-text.js'
+import { formatFindings, formatLane, formatReconcile, formatTable, formatTimelineHead } from './txn-text.js'
 
 // narrow form: short headers, ISO time to the second, then the offset and the timeout go
 const STATE_COLUMNS: Column[] = [{ header: 'TRANSACTIONAL_ID' }, { header: 'PRODUCER_ID', short: 'PID' }, { header: 'EPOCH' }, { header: 'STATE' },
@@ -84,15 +87,30 @@ export class TextPartitionPrinter implements PartitionPrinter {
     for (const p of r.partitions) this.findings(p.label, p.report.findings)
   }
 
-  txns (r: TxnsResult): void {
-    for (const p of r.partitions) {
-      if (p.kind === 'transactional-ids') {
-        this.out.stdout.write(formatStates(p, this.chalk, this.wide) + '\n')
-        this.findings(p.label, p.findings)
-      } else {
-        this.out.stdout.write(formatTimeline(p.label, p.report, p.runs, formatLane(p.lane.chars, p.lane.batchesPerChar, this.chalk), this.chalk, this.wide) + '\n')
+  txns (r: TxnsResult): void { replayTxns(this.txnsStream(), r) }
+
+  txnsStream (): TxnsStream {
+    const { stdout } = this.out
+    const chalk = this.chalk
+    let runs = 0
+    let table = new RunsTableWriter((s) => stdout.write(s), chalk, this.wide)
+    return {
+      timelineStart: (p: PartitionResult) => {
+        runs = 0
+        table = new RunsTableWriter((s) => stdout.write(s), chalk, this.wide)
+        stdout.write(formatTimelineHead(p.label, p.report, chalk))
+      },
+      run: (x: TimelineRun) => { runs++; table.add(x) },
+      timelineEnd: (p: PartitionResult, lane: Lane) => {
+        table.flush()
+        stdout.write(`${runs === 0 ? '  (no batches)\n' : ''}  ${formatLane(lane.chars, lane.batchesPerChar, chalk)}\n\n`)
         this.findings(p.label, p.report.findings)
-      }
+      },
+      transactionStates: (p: TransactionStatePartition) => {
+        stdout.write(formatStates(p, chalk, this.wide) + '\n')
+        this.findings(p.label, p.findings)
+      },
+      end: () => {},
     }
   }
 

@@ -2,7 +2,8 @@
 // (partition-text.ts, partition-json.ts, chosen in partition-printer.ts). Dump: DumpPrinter
 // (dump-text-printer.ts, dump-json-printer.ts, chosen in dump-printer.ts).
 import type { LogSummary } from '../analysis/log-summary.js'
-import type { LsoResult, ReconcileResult, TxnsResult } from '../analysis/partition-results.js'
+import type { LsoResult, PartitionResult, ReconcileResult, TransactionStatePartition, TxnsResult } from '../analysis/partition-results.js'
+import type { Lane, TimelineRun } from '../analysis/timeline.js'
 import type { AbortedTxn, OffsetIndexEntry, TimeIndexEntry } from '../decode/index-files.js'
 import type { LegacyEntry, LegacyRecord } from '../decode/legacy.js'
 import type { ControlInfo, V2Batch } from '../decode/log-reader.js'
@@ -12,8 +13,24 @@ import type { Writer } from './writer.js'
 
 export interface PartitionPrinter {
   reconcile (r: ReconcileResult): void
+  /** a whole result (the library's); the same text as streaming it through txnsStream (format/txns-stream.ts) */
   txns (r: TxnsResult): void
+  /** `txns` as it streams: memory bounded by what is open, not by the log */
+  txnsStream (): TxnsStream
   lso (r: LsoResult): void
+}
+
+/**
+ * The events of `txns`, in output order: per partition either its timeline (start, each run in
+ * first-offset order, end with the lane) or its transactional-id states; then end.
+ */
+export interface TxnsStream {
+  /** `p.report` is complete (a first pass): the header needs the LSO and the log end */
+  timelineStart (p: PartitionResult): void
+  run (r: TimelineRun): void
+  timelineEnd (p: PartitionResult, lane: Lane): void
+  transactionStates (p: TransactionStatePartition): void
+  end (): void
 }
 
 /** where a printer writes: results on stdout, findings on stderr */

@@ -41,7 +41,9 @@ function runCells (r: TimelineRun, chalk: ChalkInstance): TableCell[] {
         : { text: t.empty ? '' : t.outcome === 'COMMIT' ? 'committed' : 'aborted', style: word }
       const marker: TableCell = t.markerOffset === null ? { text: '' } : { text: `${t.outcome ?? ''} at ${t.markerOffset}`, short: `${t.markerOffset}`, style: word }
       const notes = [t.markerEpoch !== null && t.markerEpoch !== t.producerEpoch ? `marker epoch ${t.markerEpoch}` : '',
-        t.seeded ? `began at ${t.firstOffset}, before the log start (producer snapshot)` : '', r.interleaved ? 'interleaved with other producers' : '']
+        t.seeded ? `began at ${t.firstOffset}, before the log start (producer snapshot)` : '', r.interleaved ? 'interleaved with other producers' : '',
+        r.listed === 'early' ? 'listed before its end, as it stood: too many later runs waited behind it; listed again where it ends' : '',
+        r.listed === 'end' ? 'the transaction listed early above, where it ends' : '']
         .filter((s) => s !== '').join('; ')
       const offsets = t.empty ? String(t.markerOffset) : range(t.firstOffset, t.lastDataOffset ?? t.firstOffset)
       return [{ text: offsets }, who, { text: t.empty ? 'empty transaction' : 'transactional', short: t.empty ? 'empty txn' : 'txn' },
@@ -51,8 +53,31 @@ function runCells (r: TimelineRun, chalk: ChalkInstance): TableCell[] {
   }
 }
 
-/** The runs of one partition, indented under its header line. */
-export function formatRunsTable (runs: readonly TimelineRun[], chalk: ChalkInstance, wide: boolean): string {
-  const t = fitTable(COLUMNS, runs.map((r) => runCells(r, chalk)), chalk, { wide, width: 78 })
-  return (t.text + hiddenNote(t.hidden)).split('\n').map((l) => (l === '' ? l : `  ${l}`)).join('\n')
+/** runs fitted together: a partition's table is fitted per this many runs, so memory stays bounded while they stream */
+export const RUNS_PER_TABLE = 1000
+
+/**
+ * The runs of one partition as they stream, indented under its header line. Columns are fitted to each
+ * chunk of RUNS_PER_TABLE runs (all of them in the common case); the header is written once.
+ */
+export class RunsTableWriter {
+  private rows: TableCell[][] = []
+  private chunks = 0
+
+  constructor (private readonly write: (s: string) => void, private readonly chalk: ChalkInstance, private readonly wide: boolean) {}
+
+  add (r: TimelineRun): void {
+    this.rows.push(runCells(r, this.chalk))
+    if (this.rows.length >= RUNS_PER_TABLE) this.flush()
+  }
+
+  /** writes the runs held; call at the partition's end */
+  flush (): void {
+    if (this.rows.length === 0) return
+    const t = fitTable(COLUMNS, this.rows, this.chalk, { wide: this.wide, width: 78 })
+    const lines = (this.chunks === 0 ? t.text + hiddenNote(t.hidden) : t.text.slice(t.text.indexOf('\n') + 1)).split('\n')
+    this.write(lines.map((l) => (l === '' ? l : `  ${l}`)).join('\n'))
+    this.rows = []
+    this.chunks++
+  }
 }

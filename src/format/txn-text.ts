@@ -8,7 +8,6 @@ import { topicTotals } from './txn-json.js'
 import { formatFindingList } from './finding-text.js'
 import type { Column } from './table.js'
 import { fitTable, hiddenNote } from './table.js'
-import { formatRunsTable } from './timeline-table.js'
 
 export interface Cell { text: string, style?: (s: string) => string, left?: boolean, short?: string }
 
@@ -77,8 +76,7 @@ export function formatLane (chars: readonly LaneChar[], batchesPerChar: number, 
   return `lane [${out}]${batchesPerChar > 1 ? `\n  (1 lane char = ${batchesPerChar} batches)` : ''}`
 }
 
-export function formatTimeline (label: string, r: PartitionReport, runs: readonly TimelineRun[], lane: string, chalk: ChalkInstance, wide = false): string {
-  const head = `${chalk.bold(label)}  offsets ${r.logStartOffset}..${r.logEndOffset - 1n}  HW ${r.highWatermark} (${r.highWatermarkSource})  LSO ${r.lastStableOffset}`
-  const body = runs.length === 0 ? '  (no batches)\n' : formatRunsTable(runs, chalk, wide)
-  return `${head}\n${body}  ${lane}\n`
+/** the first line of a partition's timeline */
+export function formatTimelineHead (label: string, r: PartitionReport, chalk: ChalkInstance): string {
+  return `${chalk.bold(label)}  offsets ${r.logStartOffset}..${r.logEndOffset - 1n}  HW ${r.highWatermark} (${r.highWatermarkSource})  LSO ${r.lastStableOffset}\n`
 }

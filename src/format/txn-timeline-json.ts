@@ -19,16 +19,17 @@ export function runJson (r: TimelineRun): Json {
         producerId: jsonInt64(t.producerId), producerEpoch: t.producerEpoch, transactional: true, records: t.records, batches: t.batches,
         outcome: t.outcome, markerOffset: jsonInt64OrNull(t.markerOffset), markerEpoch: t.markerEpoch, coordinatorEpoch: t.coordinatorEpoch,
         firstTimestamp: jsonInt64OrNull(t.firstTimestamp), lastTimestamp: jsonInt64OrNull(t.lastTimestamp), seeded: t.seeded, interleaved: r.interleaved,
+        ...(r.listed !== undefined ? { listed: r.listed } : {}),
       }
     }
   }
 }
 
-export function timelineJson (r: PartitionReport, path: string, runs: readonly TimelineRun[], lane: string): Json {
+/** a timeline partition's fields before its runs (the runs, lane and findings follow in that order) */
+export function timelineHeadJson (r: PartitionReport, path: string): Json {
   return {
     topic: r.topic, partition: r.partition, path, logStartOffset: jsonInt64(r.logStartOffset), logEndOffset: jsonInt64(r.logEndOffset),
     highWatermark: jsonInt64(r.highWatermark), highWatermarkSource: r.highWatermarkSource, lastStableOffset: jsonInt64(r.lastStableOffset),
-    runs: runs.map(runJson), lane, findings: r.findings.map(findingJson),
   }
 }
 

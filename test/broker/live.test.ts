@@ -1,5 +1,7 @@
-// Live broker test: a random transactional workload against a real Kafka 3.9 broker, then tsdump is checked
-// against kafka-dump-log (byte-identical --compat output) and against what the broker (ListOffsets) and Kafka's
+// Live broker test: a random transactional workload against a real Kafka broker of release $KAFKA_VERSION
+// (3.9.1 by default; CI runs it for 3.9.1 and for 4.4.0: .ci/run), then tsdump is checked against that release's
+// kafka-dump-log (byte-identical --compat output, with --kafka-version <major.minor> once tsdump has it; what
+// differs today is listed in LIVE_KNOWN_DIFFERENCES, which can only shrink) and against what the broker (ListOffsets) and Kafka's
 // own Java consumer (kafka-console-consumer, one run per partition and isolation level) reported
 // (reconcile --json). kafkajs consumer counts are printed for information only: kafkajs' read_committed filter
 // is wrong for interleaved aborted transactions (fixtures/README.md), which this workload always contains.
@@ -14,6 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 // plain ESM helpers shared with the fixture generator (scripts/fixtures/lib.mjs)
 // @ts-ignore -- untyped .mjs
 import * as L from '../../scripts/fixtures/lib.mjs'
+// @ts-ignore -- untyped .mjs: the Java fixture generator (scripts/java), built on first use
+import { gen } from '../../scripts/fixtures/v44/common.mjs'
 
 const execFileP = promisify(execFile)
 const ROOT = path.resolve(__dirname, '..', '..')
@@ -21,7 +25,27 @@ const TSDUMP = path.join(ROOT, 'bin', 'tsdump.js')
 const TOPIC = 'live'
 
 const seed = process.env.TSDUMP_BROKER_SEED ? Number(process.env.TSDUMP_BROKER_SEED) : Math.floor(Math.random() * 2 ** 31)
-console.log(`[broker test] seed ${seed} (replay with TSDUMP_BROKER_SEED=${seed})`)
+const RELEASE: string = L.KAFKA_VERSION
+const MINOR = RELEASE.split('.').slice(0, 2).join('.')
+console.log(`[broker test] Kafka ${RELEASE}, seed ${seed} (replay with KAFKA_VERSION=${RELEASE} TSDUMP_BROKER_SEED=${seed})`)
+
+/**
+ * (release, comparison) pairs whose tsdump --compat text differs from that release's kafka-dump-log today: the
+ * test reports them with the share of matching lines instead of failing. A listed pair that matches fails the
+ * test ("remove it from the list"); an unlisted pair that differs fails as before.
+ */
+interface LiveKnown { release: string, comparison: string, why: string, exercisedBy: RegExp }
+const LIVE_KNOWN_DIFFERENCES: LiveKnown[] = [
+  // random data may not hold the case: `exercisedBy` (on kafka-dump-log's text) says whether it does; only then
+  // does a match fail the test
+  {
+    release: '4.4', comparison: 'index, txnindex and snapshot files', exercisedBy: /^producerId: .* lastTimestamp: -?\d+$/m,
+    why: 'a producer snapshot entry without batch metadata (every TV2 transaction end leaves one): 4.3+ prints no trailing space after lastTimestamp (#11); needs --kafka-version',
+  },
+]
+function knownDifference (comparison: string): LiveKnown | undefined {
+  return LIVE_KNOWN_DIFFERENCES.find((k) => k.release === MINOR && k.comparison === comparison)
+}
 
 type PartitionObs = {
   topic: string
@@ -73,7 +97,10 @@ async function workload(kafka: any) {
   const nTx = r.int(2, 3)
   const leaveOpen = r.bool(0.3)
   const desc = [`partitions=${numPartitions}`, `segment.bytes=${segmentBytes}`, `txProducers=${nTx}`, `leaveOpen=${leaveOpen}`]
-  await L.createTopics(kafka, [{ topic: TOPIC, numPartitions, config: { 'segment.bytes': segmentBytes, 'index.interval.bytes': 512 } }])
+  // 4.x rejects segment.bytes below 1 MiB (seen: CreateTopics fails); its test-only twin internal.segment.bytes still
+  // takes small values, and it is what rolls the segments then
+  const segmentKey = RELEASE.startsWith('3.') ? 'segment.bytes' : 'internal.segment.bytes'
+  await L.createTopics(kafka, [{ topic: TOPIC, numPartitions, config: { [segmentKey]: segmentBytes, 'index.interval.bytes': 512 } }])
 
   // per partition, in write (= offset) order: {n records, tx key if transactional}
   const writes: { n: number; tx?: string }[][] = Array.from({ length: numPartitions }, () => [])
@@ -182,10 +209,38 @@ function filesOf(p: number, exts: string[]) {
     .map((f) => `${TOPIC}-${p}/${f}`)
 }
 
+/** --kafka-version <major.minor> once tsdump has the option (until then its default --compat text is compared). */
+let versionArgs: string[] | undefined
+async function kafkaVersionArgs(): Promise<string[]> {
+  if (versionArgs === undefined) {
+    const probe = await run('node', [TSDUMP, '--compat', '--kafka-version', MINOR, '--files', path.join(ROOT, 'package.json')], ROOT)
+    versionArgs = /unknown option.*kafka-version/i.test(probe.stderr) ? [] : ['--kafka-version', MINOR]
+    console.log(`[broker test] tsdump ${versionArgs.length ? 'has' : 'has no'} --kafka-version`)
+  }
+  return versionArgs
+}
+
+/**
+ * Against 4.x the workload is written by the 4.4 Java client (transaction version 2: every transaction end bumps
+ * the epoch; scripts/java/src/tsdump/gen/Random.java, same seed), unless TSDUMP_LIVE_CLIENT=kafkajs; against 3.9
+ * by kafkajs (workload above). Both count what they write by outcome (the model).
+ */
+const JAVA_WORKLOAD = !RELEASE.startsWith('3.') && process.env.TSDUMP_LIVE_CLIENT !== 'kafkajs'
+
+async function javaWorkload(): Promise<typeof model> {
+  const events = await gen('random', broker.bootstrap, String(seed))
+  const m = events.find((e: any) => e.event === 'model')
+  if (!m) throw new Error(`Java workload printed no model: ${JSON.stringify(events)}`)
+  numPartitions = m.partitions
+  return { rc: m.rc, ru: m.ru, openTxn: m.openTxn, description: m.description }
+}
+
 beforeAll(async () => {
-  broker = await L.startBroker({ name: 'live' })
+  // a coordinator timeout abort (Random.java) is noticed within 0.5 s instead of 10 s
+  const props = JAVA_WORKLOAD ? { 'transaction.abort.timed.out.transaction.cleanup.interval.ms': 500 } : {}
+  broker = await L.startBroker({ name: 'live', props })
   const kafka = L.makeKafka(broker.bootstrap, 'tsdump-broker-test')
-  model = await workload(kafka)
+  model = JAVA_WORKLOAD ? await javaWorkload() : await workload(kafka)
   console.log(`[broker test] workload: ${model.description.join(' ')}`)
   const t0 = Date.now()
   obs = await L.observeTopic(kafka, broker.bootstrap, TOPIC, numPartitions)
@@ -202,7 +257,7 @@ afterAll(async () => {
   }
 })
 
-describe(`live broker (seed ${seed})`, () => {
+describe(`live broker Kafka ${RELEASE} (seed ${seed})`, () => {
   it('broker and the Java consumer agree with the workload model', () => {
     for (let p = 0; p < numPartitions; p++) {
       const o = obs.partitions[p]!
@@ -235,10 +290,22 @@ describe(`live broker (seed ${seed})`, () => {
    * one tsdump run with the same files as separate arguments; the whole stdout must be identical. On a
    * mismatch, the per-file sections are compared too so the failure names the file.
    */
-  async function compareCompat(files: string[], flags: string[]) {
+  async function compareCompat(files: string[], flags: string[], comparison: string) {
     const kafka = await run('bash', [path.join(ROOT, 'scripts/kafka/dump-log.sh'), ...flags, '--files', files.join(',')], broker.logDir)
-    expect(kafka.code, `kafka-dump-log ${flags.join(' ')}: ${kafka.stderr}`).toBe(0)
-    const ts = await run('node', [TSDUMP, '--compat', ...flags, ...files], broker.logDir)
+    expect(kafka.code, `kafka-dump-log ${RELEASE} ${flags.join(' ')}: ${kafka.stderr}`).toBe(0)
+    const ts = await run('node', [TSDUMP, '--compat', ...(await kafkaVersionArgs()), ...flags, ...files], broker.logDir)
+    const known = knownDifference(comparison)
+    if (known) {
+      const have = new Map<string, number>()
+      for (const l of ts.stdout.split('\n')) have.set(l, (have.get(l) ?? 0) + 1)
+      const lines = kafka.stdout.split('\n').filter((l) => l !== '')
+      const matched = lines.filter((l) => { const c = have.get(l) ?? 0; if (c > 0) have.set(l, c - 1); return c > 0 }).length
+      const exercised = known.exercisedBy.test(kafka.stdout)
+      console.log(`[broker test] Kafka ${RELEASE} ${comparison}: known difference (${exercised ? 'case present' : 'case absent in this run'}), ` +
+        `${ts.stdout === kafka.stdout ? 'identical' : 'differs'}, ${(100 * matched / Math.max(1, lines.length)).toFixed(1)}% of ${lines.length} lines match`)
+      if (exercised) expect(ts.stdout === kafka.stdout, `${MINOR} "${comparison}" matches kafka-dump-log now: remove it from LIVE_KNOWN_DIFFERENCES`).toBe(false)
+      return
+    }
     if (ts.stdout !== kafka.stdout) {
       const want = sections(kafka.stdout)
       const got = sections(ts.stdout)
@@ -253,14 +320,14 @@ describe(`live broker (seed ${seed})`, () => {
     it(`tsdump --compat ${flags.join(' ') || '(shallow)'} prints exactly what kafka-dump-log prints for the .log files`, async () => {
       const files = Array.from({ length: numPartitions }, (_, p) => filesOf(p, ['.log'])).flat()
       expect(files.length).toBeGreaterThan(0)
-      await compareCompat(files, flags)
+      await compareCompat(files, flags, `.log files ${flags.join(' ') || '(shallow)'}`)
     })
   }
 
   it('tsdump --compat matches kafka-dump-log for the index, txnindex and snapshot files', async () => {
     const files = Array.from({ length: numPartitions }, (_, p) => filesOf(p, ['.index', '.timeindex', '.txnindex', '.snapshot'])).flat()
     expect(files.length).toBeGreaterThan(0)
-    await compareCompat(files, [])
+    await compareCompat(files, [], 'index, txnindex and snapshot files')
   })
 
   it('tsdump reconcile --json agrees with the broker (HW, LSO) and the Java consumer (record counts)', async () => {

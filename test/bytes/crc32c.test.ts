@@ -153,3 +153,13 @@ describe('crc32c', () => {
     expect(n).toBeGreaterThan(0)
   })
 })
+
+describe('crc32cOfRange', () => {
+  it('gives the CRC of any range from two prefix CRCs', async () => {
+    const { crc32cOfRange } = await import('../../src/bytes/crc32c.js')
+    const d = Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 7919) & 0xFF))
+    for (const [a, b] of [[0, 0], [0, 10], [3, 2999], [100, 100], [17, 3000], [1000, 1001]] as const) {
+      expect(crc32cOfRange(crc32c(d.subarray(0, a)), crc32c(d.subarray(0, b)), b - a)).toBe(crc32c(d.subarray(a, b)))
+    }
+  })
+})

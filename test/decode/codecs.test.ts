@@ -1,5 +1,8 @@
-// Codecs: round-trips against native/reference compressors, decompression bombs, corrupt streams,
+// Codecs: round-trips against reference compressors, decompression bombs, corrupt streams,
 // the lz4 header-checksum quirk, and real snappy batches from the shared corpus.
+// The reference compressors need no compiler (npm ci stays light, #12 item 18): libzstd built to WebAssembly
+// (@bokuweb/zstd-wasm), lz4js (pure JS: frames, blocks and its own xxh32), snappyjs, node:zlib. Kafka's own Java
+// codecs are checked through the broker fixtures (fixtures/broker-4.4/codecs, test/fixtures/compat-releases.test.ts).
 import { describe, it, expect, beforeAll } from 'vitest'
 import * as fc from 'fast-check'
 import * as fs from 'node:fs'
@@ -7,7 +10,7 @@ import * as path from 'node:path'
 import * as zlib from 'node:zlib'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
-import * as zstdNapi from 'zstd-napi'
+import * as zstdWasm from '@bokuweb/zstd-wasm'
 import { getCodec, CodecError } from '../../src/decode/codecs/index.js'
 import type { Codec } from '../../src/decode/codecs/index.js'
 import { xxhash32 } from '../../src/decode/codecs/xxhash32.js'
@@ -17,12 +20,12 @@ import { decodeRecords } from '../../src/decode/records.js'
 const require = createRequire(import.meta.url)
 // CommonJS packages without type declarations: typed locally.
 const snappyjs = require('snappyjs') as { compress(b: Uint8Array): Buffer }
-const lz4native = require('lz4') as {
-  encode(b: Buffer, o?: { blockMaxSize?: number, streamChecksum?: boolean }): Buffer
-  encodeBlock(src: Buffer, dst: Buffer): number
-  encodeBound(n: number): number
-  utils: { blockChecksum(b: Buffer): number }
+const lz4js = require('lz4js') as {
+  compressBlock(src: Uint8Array, dst: Uint8Array, sIndex: number, sLength: number, hashTable: Uint32Array): number
+  compressBound(n: number): number
 }
+const lz4jsXxh32 = require('lz4js/xxh32.js') as { hash(seed: number, src: Uint8Array, index: number, len: number): number }
+await zstdWasm.init()
 
 function codec (id: number): Codec {
   const c = getCodec(id)
@@ -94,8 +97,8 @@ function lz4Frame (data: Buffer, o: Lz4Options = {}): Buffer {
   const parts: Buffer[] = [desc, Buffer.from([hc])]
   for (let p = 0; p < data.length; p += blockMax) {
     const src = data.subarray(p, p + blockMax)
-    const dst = Buffer.alloc(lz4native.encodeBound(src.length))
-    const n = lz4native.encodeBlock(src, dst)
+    const dst = Buffer.alloc(lz4js.compressBound(src.length))
+    const n = lz4js.compressBlock(src, dst, 0, src.length, new Uint32Array(1 << 16))
     const stored = n === 0 || n >= src.length
     const body = stored ? src : dst.subarray(0, n)
     parts.push(uint32le(body.length | (stored ? 0x80000000 : 0)), body)
@@ -106,10 +109,28 @@ function lz4Frame (data: Buffer, o: Lz4Options = {}): Buffer {
   return Buffer.concat(parts)
 }
 
-function zstdNoContentSize (data: Buffer, windowLog?: number): Buffer {
-  const c = new zstdNapi.Compressor()
-  c.setParameters({ compressionLevel: 3, contentSizeFlag: false, ...(windowLog === undefined ? {} : { windowLog }) })
-  return c.compress(data)
+/** libzstd's frame (level 3), which always declares the content size. */
+function zstdFrame (data: Buffer): Buffer {
+  return Buffer.from(zstdWasm.compress(data, 3))
+}
+
+/**
+ * The same frame without Frame_Content_Size (RFC 8878 3.1.1.1): FCS flag and Single_Segment cleared, a
+ * Window_Descriptor covering the content where Single_Segment had implied it. The blocks are unchanged: a window
+ * at least as large as the content keeps every match distance valid.
+ */
+function zstdNoContentSize (data: Buffer): Buffer {
+  const f = zstdFrame(data)
+  const fhd = f[4]!
+  const single = (fhd >> 5) & 1
+  const dictBytes = [0, 1, 2, 4][fhd & 3]!
+  const fcsBytes = [single, 2, 4, 8][fhd >> 6]!
+  let p = 5
+  let wd = single === 1 ? -1 : f[p++]!
+  const dict = f.subarray(p, p + dictBytes)
+  p += dictBytes
+  if (wd < 0) wd = (Math.max(10, Math.ceil(Math.log2(Math.max(1, data.length)))) - 10) << 3
+  return Buffer.concat([f.subarray(0, 4), Buffer.from([fhd & 0x1F & ~0x20, wd]), dict, f.subarray(p + fcsBytes)])
 }
 
 // ---- data generators ----
@@ -129,11 +150,12 @@ describe('xxhash32', () => {
     expect(xxhash32(Buffer.from('Nobody inspects the spammish repetition'))).toBe(0xE2293B2F)
   })
 
-  it('matches the native lz4 package on random input (seed 0), also at offsets', () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 200 }), fc.nat(20), (a, cut) => {
+  it('matches lz4js\'s own xxh32 on random input, any seed, also at offsets', () => {
+    fc.assert(fc.property(fc.uint8Array({ maxLength: 200 }), fc.nat(20), fc.nat(), (a, cut, seed) => {
       const b = Buffer.from(a)
       const start = Math.min(cut, b.length)
-      expect(xxhash32(b, 0, start)).toBe(lz4native.utils.blockChecksum(b.subarray(start)) >>> 0)
+      expect(xxhash32(b, 0, start)).toBe(lz4jsXxh32.hash(0, b, start, b.length - start) >>> 0)
+      expect(xxhash32(b, seed, start)).toBe(lz4jsXxh32.hash(seed, b, start, b.length - start) >>> 0)
     }), { numRuns: 300 })
   })
 })
@@ -164,10 +186,12 @@ describe('round-trips with native and reference compressors', () => {
 
   // The native package's blockChecksum option is broken (it hashes the wrong buffer and can overflow
   // writeInt32LE), so block checksums are covered by lz4Frame below.
-  it('lz4 frames from the native lz4 package (kafkajs-lz4), every block size', () => {
-    fc.assert(fc.property(arbData, fc.constantFrom(64 << 10, 256 << 10, 1 << 20, 4 << 20), fc.boolean(), fc.constantFrom(0, 1, 2),
-      (a, blockMaxSize, streamChecksum, magic) => {
-        const frame = lz4native.encode(a, { blockMaxSize, streamChecksum })
+  // (lz4js's own frame writer is not used: it clears the block-independence flag, which Kafka's writer sets and
+  // tsdump requires; Kafka's Java frames are in fixtures/broker-4.4/codecs)
+  it('lz4 frames of lz4js blocks, every block size, with and without content checksum', () => {
+    fc.assert(fc.property(arbData, fc.constantFrom(4, 5, 6, 7), fc.boolean(), fc.constantFrom(0, 1, 2),
+      (a, bdCode, contentChecksum, magic) => {
+        const frame = lz4Frame(a, { bdCode, contentChecksum })
         expect(lz4.decompress(frame, 4 * MiB, { magic }).equals(a)).toBe(true)
       }), { numRuns: 200 })
   })
@@ -179,10 +203,10 @@ describe('round-trips with native and reference compressors', () => {
     }), { numRuns: 200 })
   })
 
-  it('zstd (zstd-napi) with and without content size, several frames, skippable frames', () => {
+  it('zstd (libzstd via WebAssembly) with and without content size, several frames, skippable frames', () => {
     const skippable = Buffer.concat([uint32le(0x184D2A53), uint32le(3), Buffer.from('abc')])
     fc.assert(fc.property(arbData, arbData, fc.boolean(), (a, b, withSize) => {
-      const fa = withSize ? zstdNapi.compress(a) : zstdNoContentSize(a)
+      const fa = withSize ? zstdFrame(a) : zstdNoContentSize(a)
       expect(zstd.decompress(fa, 4 * MiB, ctx2).equals(a)).toBe(true)
       const two = Buffer.concat([fa, skippable, zstdNoContentSize(b)])
       expect(zstd.decompress(two, 4 * MiB, ctx2).equals(Buffer.concat([a, b]))).toBe(true)
@@ -205,9 +229,9 @@ describe('decompression bombs: 100 MiB of zeros against a 1 MiB budget', () => {
     bombs.gzip = zlib.gzipSync(zeros)
     bombs.snappyRaw = snappyjs.compress(zeros)
     bombs.snappyXerial = xerial(zeros)
-    bombs.lz4 = lz4native.encode(zeros, { blockMaxSize: 64 << 10 })
-    bombs.lz4Big = lz4native.encode(zeros, { blockMaxSize: 4 << 20 })
-    bombs.zstd = zstdNapi.compress(zeros)
+    bombs.lz4 = lz4Frame(zeros, { bdCode: 4 })
+    bombs.lz4Big = lz4Frame(zeros, { bdCode: 7 })
+    bombs.zstd = zstdFrame(zeros)
     bombs.zstdNoSize = zstdNoContentSize(zeros)
   }, 60_000)
 
@@ -253,9 +277,9 @@ describe('corrupt streams → DECOMPRESS_FAILED or DECOMPRESSED_TOO_LARGE, never
     ['gzip', gzip, zlib.gzipSync(text)],
     ['snappy raw', snappy, snappyjs.compress(text)],
     ['snappy xerial', snappy, xerial(text, 4096)],
-    ['lz4 native', lz4, lz4native.encode(text, { blockMaxSize: 64 << 10 })],
+    ['lz4 (lz4js blocks)', lz4, lz4Frame(text, { bdCode: 4 })],
     ['lz4 all options', lz4, lz4Frame(text, { blockChecksum: true, contentSize: true, contentChecksum: true })],
-    ['zstd', zstd, zstdNapi.compress(text)],
+    ['zstd', zstd, zstdFrame(text)],
     ['zstd no size', zstd, zstdNoContentSize(text)],
   ]
   const arbMutation = fc.record({

@@ -18,7 +18,27 @@ import { xxhash32 } from '../../src/decode/codecs/xxhash32.js'
 const require = createRequire(import.meta.url)
 // CommonJS packages without type declarations: typed locally.
 const snappyjs = require('snappyjs') as { compress(b: Uint8Array): Buffer }
-const lz4native = require('lz4') as { encode(b: Buffer, o?: { blockMaxSize?: number }): Buffer }
+// lz4: lz4js (pure JS) blocks and xxh32 in a standard LZ4 frame, 64 KiB independent blocks, as Kafka's writer
+// (the native lz4 package needed a compiler in npm ci, #12 item 18)
+const lz4js = require('lz4js') as {
+  compressBlock(src: Uint8Array, dst: Uint8Array, sIndex: number, sLength: number, hashTable: Uint32Array): number
+  compressBound(n: number): number
+}
+const lz4jsXxh32 = require('lz4js/xxh32.js') as { hash(seed: number, src: Uint8Array, index: number, len: number): number }
+function lz4Frame64k (data: Buffer): Buffer {
+  const u32 = (v: number): Buffer => { const b = Buffer.alloc(4); b.writeUInt32LE(v >>> 0); return b }
+  const desc = Buffer.from([0x04, 0x22, 0x4D, 0x18, 0x60, 0x40]) // v01, independent blocks; 64 KiB max block
+  const parts = [desc, Buffer.from([(lz4jsXxh32.hash(0, desc, 4, 2) >>> 8) & 0xFF])]
+  for (let p = 0; p < data.length; p += 64 << 10) {
+    const src = data.subarray(p, p + (64 << 10))
+    const dst = Buffer.alloc(lz4js.compressBound(src.length))
+    const n = lz4js.compressBlock(src, dst, 0, src.length, new Uint32Array(1 << 16))
+    const stored = n === 0 || n >= src.length
+    parts.push(u32(stored ? (src.length | 0x80000000) : n), stored ? src : dst.subarray(0, n))
+  }
+  parts.push(u32(0))
+  return Buffer.concat(parts)
+}
 
 interface MessageSpec {
   offset: bigint
@@ -52,7 +72,7 @@ function message (m: MessageSpec): Buffer {
 const compressors: Record<number, (b: Buffer) => Buffer> = {
   1: (b) => zlib.gzipSync(b),
   2: (b) => snappyjs.compress(b),
-  3: (b) => lz4native.encode(b, { blockMaxSize: 64 << 10 }),
+  3: (b) => lz4Frame64k(b),
 }
 
 function wrapper (m: MessageSpec & { codec: number }, inner: Buffer[]): Buffer {
@@ -187,7 +207,7 @@ describe('decodeLegacyRecords', () => {
 
   it('v0 lz4 wrapper from the old Kafka writer (wrong header checksum) is accepted, v1 is not', () => {
     const payload = Buffer.concat(inner(0, [0n, 1n]))
-    const frame = lz4native.encode(payload, { blockMaxSize: 64 << 10 })
+    const frame = lz4Frame64k(payload)
     frame[6] = (xxhash32(frame, 0, 0, 6) >>> 8) & 0xFF // KAFKA-3160: hashed magic+FLG+BD
     if (frame[6] === ((xxhash32(frame, 0, 4, 6) >>> 8) & 0xFF)) frame[6] ^= 1
     const v0 = message({ offset: 1n, magic: 0, attributes: 3, key: null, value: frame })

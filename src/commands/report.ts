@@ -1,0 +1,110 @@
+// `tsdump report`: reconcile's scan (one streaming pass per partition, scanPaths) with a LaneCollector
+// plugged in as each partition's RunSink, lso's blocking transaction; format/report/ turns that into the
+// page (reportModel, renderReport). This file only wires them and writes the one output file.
+import { Chalk } from 'chalk'
+import { EXIT_USAGE } from '../analysis/findings.js'
+import { abortCommands, findBlockingTransaction } from '../analysis/lso.js'
+import type { ReportPartition } from '../format/report/from-results.js'
+import { reportModel } from '../format/report/from-results.js'
+import type { ReportModel } from '../format/report/model.js'
+import { renderReport } from '../format/report/render.js'
+import { formatFindings } from '../format/txn-text.js'
+import type { PartitionDir } from '../io/discover.js'
+import { describeFsError } from '../io/discover.js'
+import { isInputFile, writeOutputFile } from '../io/output-file.js'
+import type { CliContext } from './context.js'
+import type { LaneLimits } from './report-lane.js'
+import { LaneCollector } from './report-lane.js'
+import { partitionExitCode, scanPaths, writeUnusable } from './reconcile.js'
+
+export interface ReportOptions {
+  paths: string[]
+  /** the HTML file to write; '-' = stdout */
+  output: string
+  bootstrapServer?: string
+  maxTransactionTimeoutMinutes?: number
+  title?: string
+  generator?: string
+}
+
+/** Not user options: tests make the page budgets small. */
+export interface ReportInternals {
+  /** per-lane limits */
+  limits?: Partial<LaneLimits>
+  /** items drawn one by one in the whole report; beyond it the largest lanes are aggregated */
+  maxReportItems?: number
+  /** buckets drawn in the whole report; the aggregated lanes share them */
+  maxReportBuckets?: number
+}
+
+// Page size: measured 750 bytes of HTML per drawn item on the fixtures, up to 1.7 KB with 19-digit producer
+// ids and 13-digit offsets (bar, title, marker tick, table row); a bucket up to ~0.6 KB. The budgets keep
+// the worst case near 4 MB (issue #13: < 5 MB), plus ~3 KB of tables per partition.
+const DEFAULT_LIMITS: LaneLimits = { maxItems: 1500, maxBuckets: 400 }
+const MAX_REPORT_ITEMS = 1800
+/** buckets drawn in the whole report, shared by the aggregated lanes */
+const MAX_REPORT_BUCKETS = 2000
+
+export interface BuiltReport {
+  /** paths that could not be used at all (exit 2) */
+  unusable: string[]
+  partitions: ReportPartition[]
+  /** every file the scan read (the output must not be one of them) */
+  inputFiles: string[]
+  model: ReportModel
+}
+
+/** Scan `paths` (as reconcile does) and build the report's model. */
+export function buildReportModel (opts: ReportOptions, internals: ReportInternals = {}): BuiltReport {
+  const limits: LaneLimits = { ...DEFAULT_LIMITS, ...internals.limits }
+  const collectors = new Map<PartitionDir, LaneCollector>()
+  const { unusable, scanned } = scanPaths(opts.paths, { sink: (dir) => { const c = new LaneCollector(limits); collectors.set(dir, c); return c } })
+  const all = [...collectors.values()]
+  // the report as a whole stays small: aggregate the lanes with the most items first
+  const budget = internals.maxReportItems ?? MAX_REPORT_ITEMS
+  let total = all.reduce((a, c) => a + c.itemCount(), 0)
+  for (const c of [...all].sort((a, b) => b.itemCount() - a.itemCount())) {
+    if (total <= budget) break
+    total -= c.itemCount()
+    c.aggregate()
+  }
+  const aggregated = all.filter((c) => c.aggregated()).length
+  const perLane = Math.min(limits.maxBuckets, Math.max(25, Math.floor((internals.maxReportBuckets ?? MAX_REPORT_BUCKETS) / Math.max(1, aggregated))))
+  const timeoutMs = (opts.maxTransactionTimeoutMinutes ?? 15) * 60_000
+  const partitions = scanned.map((s): ReportPartition => {
+    const c = collectors.get(s.dir)!
+    // ages against the clock, as lso and find-hanging measure them (issue #12 item 1)
+    const blocking = findBlockingTransaction(s.report, s.snapshots, timeoutMs, Date.now(), s.label)
+    const commands = blocking === null ? [] : abortCommands(opts.bootstrapServer ?? 'localhost:9092', s.report.topic, s.report.partition, blocking)
+    return { label: s.label, path: s.dir.path, report: s.report, blocking, commands,
+      lane: { ...c.lane(perLane), recentlyEnded: (pid, first) => c.recentlyEnded(pid, first) } }
+  })
+  const model = reportModel({ title: opts.title, generator: opts.generator ?? 'tsdump', inputs: opts.paths, partitions })
+  return { unusable, partitions, inputFiles: scanned.flatMap((s) => s.dir.files.map((f) => f.path)), model }
+}
+
+export async function runReport (opts: ReportOptions, ctx: CliContext, internals: ReportInternals = {}): Promise<number> {
+  const built = buildReportModel(opts, internals)
+  writeUnusable(built.unusable, ctx)
+  if (built.unusable.length > 0) return EXIT_USAGE
+  if (opts.output !== '-' && isInputFile(opts.output, built.inputFiles)) {
+    ctx.stderr.write(`tsdump: ${opts.output}: is one of the files being read; tsdump never writes to its inputs\n`)
+    return EXIT_USAGE
+  }
+  const html = renderReport(built.model)
+  if (opts.output === '-') {
+    ctx.stdout.write(html)
+  } else {
+    try { writeOutputFile(opts.output, html) } catch (e) {
+      ctx.stderr.write(`tsdump: ${opts.output}: cannot write the report: ${describeFsError(e)}\n`)
+      return EXIT_USAGE
+    }
+    const parts = built.model.partitions
+    ctx.stderr.write(`tsdump: wrote ${opts.output} (${Buffer.byteLength(html)} bytes, ${parts.length} partition${parts.length === 1 ? '' : 's'}` +
+      `${parts.some((p) => p.buckets !== null) ? ', some lanes aggregated' : ''})\n`)
+  }
+  // the problems also go to stderr, in the one format every command uses (as reconcile's printer writes them)
+  const plain = new Chalk({ level: 0 })
+  for (const p of built.partitions) ctx.stderr.write(formatFindings(p.label, p.report.findings.filter((f) => f.severity !== 'info'), plain))
+  return partitionExitCode(built.unusable, built.partitions.flatMap((p) => p.report.findings))
+}

@@ -1,0 +1,92 @@
+// The ReportModel from what the partition analysis computed (reconcile's PartitionReport, lso's blocking
+// transaction and abort commands) and each partition's lane (collected while streaming): int64 values
+// become JSON-safe numbers or strings here, as in `reconcile --json`. Pure, like renderReport.
+import type { BlockingTransaction } from '../../analysis/lso.js'
+import type { OpenTransaction, PartitionReport } from '../../analysis/partition-report.js'
+import type { PartitionResult } from '../../analysis/partition-results.js'
+import { jsonInt64, jsonInt64OrNull, topicTotals } from '../txn-json.js'
+import type { BlockingModel, Bucket, FindingRow, Int64, LaneItem, PartitionModel, ReportModel, TopicRow, TxnBar } from './model.js'
+
+/** one partition's lane as the collector hands it over */
+export interface CollectedLane {
+  /** every item in offset order, or null when aggregated */
+  items: LaneItem[] | null
+  buckets: Bucket[] | null
+  /** an ended transaction among the last ones seen (an `awaiting-high-watermark` one ended, but holds the LSO) */
+  recentlyEnded: (producerId: Int64, firstOffset: Int64) => TxnBar | undefined
+}
+
+export interface ReportPartition extends PartitionResult {
+  blocking: BlockingTransaction | null
+  /** kafka-transactions.sh commands that abort the blocking transaction */
+  commands: string[]
+  lane: CollectedLane
+}
+
+export interface ReportInput {
+  title?: string | undefined
+  /** e.g. `tsdump 0.1.0` */
+  generator: string
+  inputs: string[]
+  partitions: ReportPartition[]
+}
+
+/** open transactions drawn one by one (an aggregated lane may hold many) */
+const MAX_OPEN_DRAWN = 200
+
+function openBar (t: OpenTransaction, lane: CollectedLane): TxnBar {
+  const awaiting = t.state === 'awaiting-high-watermark'
+  const ended = awaiting ? lane.recentlyEnded(jsonInt64(t.producerId), jsonInt64(t.firstOffset)) : undefined
+  if (ended !== undefined) return { ...ended, awaitingHighWatermark: true }
+  return {
+    kind: 'txn', producerId: jsonInt64(t.producerId), producerEpoch: t.producerEpoch, firstOffset: jsonInt64(t.firstOffset), lastOffset: jsonInt64OrNull(t.lastOffset),
+    records: t.records, batches: null, firstTimestamp: jsonInt64OrNull(t.firstTimestamp), lastTimestamp: jsonInt64OrNull(t.lastTimestamp), outcome: 'open',
+    markerOffset: null, markerEpoch: null, coordinatorEpoch: t.coordinatorEpoch, empty: false, seeded: t.seeded,
+    ...(awaiting ? { awaitingHighWatermark: true } : {}),
+  }
+}
+
+function blockingModel (p: ReportPartition): BlockingModel | null {
+  const b = p.blocking
+  if (b === null) return null
+  return {
+    producerId: jsonInt64(b.producerId), producerEpoch: b.producerEpoch, coordinatorEpoch: b.coordinatorEpoch, coordinatorEpochSource: b.coordinatorEpochSource,
+    firstOffset: jsonInt64(b.firstOffset), lastOffset: jsonInt64OrNull(b.lastOffset), records: b.records, recordsWaiting: b.recordsWaiting,
+    firstTimestamp: jsonInt64OrNull(b.firstTimestamp), lastTimestamp: jsonInt64OrNull(b.lastTimestamp), ageMs: jsonInt64OrNull(b.ageMs), state: b.state,
+    hanging: b.hanging, seeded: b.seeded, commands: b.state === 'open' ? p.commands : [],
+  }
+}
+
+function partitionModel (p: ReportPartition): PartitionModel {
+  const r = p.report
+  return {
+    id: p.label, topic: r.topic, partition: r.partition, path: p.path,
+    logStartOffset: jsonInt64(r.logStartOffset), logEndOffset: jsonInt64(r.logEndOffset), highWatermark: jsonInt64(r.highWatermark),
+    highWatermarkSource: r.highWatermarkSource, lastStableOffset: jsonInt64(r.lastStableOffset),
+    readCommitted: r.readCommitted, readUncommitted: r.readUncommitted, abortedRecords: r.abortedRecords, pendingRecords: r.pendingRecords,
+    batches: r.batches, controlBatches: { ...r.controlBatches }, transactions: { ...r.transactions },
+    items: p.lane.items, buckets: p.lane.buckets, open: r.openTransactions.slice(0, MAX_OPEN_DRAWN).map((t) => openBar(t, p.lane)), blocking: blockingModel(p),
+  }
+}
+
+function topicRows (reports: readonly PartitionReport[]): TopicRow[] {
+  return topicTotals(reports).map((t) => {
+    const rs = reports.filter((r) => r.topic === t.topic)
+    const sum = (f: (r: PartitionReport) => number): number => rs.reduce((a, r) => a + f(r), 0)
+    return { ...t, abortedRecords: sum((r) => r.abortedRecords), pendingRecords: sum((r) => r.pendingRecords), openTransactions: sum((r) => r.transactions.open) }
+  })
+}
+
+function defaultTitle (parts: readonly PartitionModel[]): string {
+  const names = [...new Set(parts.map((p) => p.topic ?? p.path))]
+  return `tsdump report: ${names.slice(0, 4).join(', ')}${names.length > 4 ? ` and ${names.length - 4} more` : ''}`
+}
+
+export function reportModel (input: ReportInput): ReportModel {
+  const partitions = input.partitions.map(partitionModel)
+  const findings: FindingRow[] = input.partitions.flatMap((p) => p.report.findings.map((f) => ({ partition: p.label, ...f })))
+  return {
+    title: input.title ?? defaultTitle(partitions), generator: input.generator, inputs: input.inputs,
+    topics: topicRows(input.partitions.map((p) => p.report)), partitions, findings,
+  }
+}

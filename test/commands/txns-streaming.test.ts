@@ -1,0 +1,93 @@
+import * as fs from 'node:fs'
+import { Chalk } from 'chalk'
+import { afterEach, describe, expect, it } from 'vitest'
+import { PartitionAnalyzer } from '../../src/analysis/partition-analyzer.js'
+import type { BatchFacts } from '../../src/analysis/txn-input.js'
+import type { TimelineRun } from '../../src/analysis/timeline.js'
+import { LaneBuilder } from '../../src/analysis/timeline.js'
+import { withAnalyzerOptions } from '../../src/analysis/analyzer-scope.js'
+import { runTxns, txns } from '../../src/commands/txns.js'
+import { RunsTableWriter } from '../../src/format/timeline-table.js'
+import { runJson } from '../../src/format/txn-timeline-json.js'
+import { LogDir, LogWriter, runCommand } from '../support/txn-segment-builder.js'
+
+// `txns` streams: runs reach the printer as they complete, in first-offset order, and what the recorder
+// holds back behind an open transaction is capped (then that transaction is listed early and again at its end).
+
+const dirs: LogDir[] = []
+afterEach(() => { for (const d of dirs.splice(0)) fs.rmSync(d.root, { recursive: true, force: true }) })
+
+/** producer 7's transaction stays open while `n` plain runs of alternating producers pass, then commits */
+function longTxn (n: number): string {
+  const d = new LogDir()
+  dirs.push(d)
+  const w = new LogWriter()
+  w.txn(7n, 0, 2)
+  for (let i = 0; i < n; i++) w.plain(1, BigInt(100 + (i % 2)))
+  w.txn(7n, 0, 1)
+  w.marker(7n, 0, 'COMMIT')
+  w.txn(8n, 0, 1)
+  w.marker(8n, 0, 'ABORT')
+  return d.segment('t', 0, 0n, w.batches)
+}
+
+function describeRun (r: TimelineRun): string {
+  if (r.kind === 'transaction') return `txn ${r.txn.producerId} ${r.txn.firstOffset} ${r.txn.outcome ?? 'open'} ${r.txn.records}${r.listed !== undefined ? ` ${r.listed}` : ''}`
+  return `${r.kind} ${r.firstOffset}`
+}
+
+describe('txns streaming', () => {
+  it('holds the runs after an open transaction back until it ends, so the order is by first offset', async () => {
+    const dir = longTxn(5)
+    const r = txns([dir])
+    const p = r.partitions[0]!
+    expect(p.kind).toBe('timeline')
+    if (p.kind !== 'timeline') return
+    expect(p.runs.map(describeRun)).toEqual(['txn 7 0 COMMIT 3', 'plain 2', 'plain 3', 'plain 4', 'plain 5', 'plain 6', 'txn 8 9 ABORT 1'])
+    expect(p.lane.chars.join('')).toBe('C.....C|A|')
+    const text = (await runCommand(runTxns, { paths: [dir] })).out
+    expect(text).toContain('lane [C.....C|A|]')
+    expect(text).not.toContain('listed')
+  })
+
+  it('lists the open transaction early, and again where it ends, when more runs wait than it may hold', async () => {
+    const dir = longTxn(6)
+    const runs: TimelineRun[] = []
+    const { partitions } = await import('../../src/commands/partition-scan.js').then((m) => m.resolvePartitions([dir]))
+    const { scanPartition } = await import('../../src/commands/partition-scan.js')
+    const lane = new LaneBuilder(11, 80)
+    withAnalyzerOptions({ timeline: { sink: (x) => runs.push(x), lane, maxHeldRuns: 3 } }, () => scanPartition(partitions[0]!, new Map(), { timeline: true }))
+    expect(runs.map(describeRun)).toEqual([
+      'txn 7 0 open 2 early', 'plain 2', 'plain 3', 'plain 4', 'plain 5', 'plain 6', 'plain 7', 'txn 7 0 COMMIT 3 end', 'txn 8 10 ABORT 1'])
+    const chalk = new Chalk({ level: 0 })
+    // one run as a row of the wide runs table (the text printer's layout)
+    const row = (r: TimelineRun): string => {
+      let out = ''
+      const w = new RunsTableWriter((x) => { out += x }, chalk, true)
+      w.add(r); w.flush()
+      return out.split('\n')[1]!.replace(/\s+/g, ' ').trim()
+    }
+    expect(row(runs[0]!)).toMatch(/OPEN \(no marker yet\) .*listed before its end, as it stood/)
+    expect(row(runs[7]!)).toMatch(/committed COMMIT at 9 0 .*interleaved with other producers; the transaction listed early above, where it ends$/)
+    expect(runJson(runs[7]!)).toMatchObject({ outcome: 'COMMIT', listed: 'end' })
+    // the lane does not depend on how the runs were listed
+    expect(lane.result().chars.join('')).toBe('C......C|A|')
+  })
+
+  it('a transaction that never ends holds back at most the cap: the runs after it reach the sink during the scan', () => {
+    let received = 0
+    const a = withAnalyzerOptions({ timeline: { sink: () => { received++ }, lane: new LaneBuilder(20_001, 80), maxHeldRuns: 100 } },
+      () => new PartitionAnalyzer({ topic: 't', partition: 0, logStartOffset: 0n, snapshots: [], checkpointHighWatermark: null, txnIndex: null, timeline: true }))
+    const b: BatchFacts = { baseOffset: 0n, lastOffset: 0n, recordsCount: 1, producerId: 1n, producerEpoch: 0, isTransactional: true, isControl: false,
+      baseTimestamp: 0n, maxTimestamp: 0n, control: undefined }
+    a.add(b)
+    for (let i = 1; i <= 20_000; i++) {
+      b.baseOffset = BigInt(i); b.lastOffset = BigInt(i); b.producerId = BigInt(10 + (i % 2)); b.isTransactional = false
+      a.add(b)
+    }
+    expect(received).toBeGreaterThan(19_000) // all but the cap (and the run still growing) while streaming
+    const before = received
+    a.finish(null, [])
+    expect(received - before).toBeLessThanOrEqual(102)
+  })
+})
