@@ -10,6 +10,7 @@ import { newSummary } from '../analysis/log-summary.js'
 import type { BatchHeader } from '../decode/batch-header.js'
 import { DecodeError } from '../decode/errors.js'
 import { ATTRIBUTES_OFFSET, COMPRESSION_CODEC_MASK, CONTROL_FLAG_MASK, LOG_OVERHEAD, RECORDS_COUNT_OFFSET, SIZE_OFFSET } from '../decode/layout.js'
+import type { LegacyEntry } from '../decode/legacy.js'
 import { decodeLegacyEntry, decodeLegacyRecords } from '../decode/legacy.js'
 import type { TailEvent } from '../decode/frame-scanner.js'
 import type { LegacyFrame, V2Batch } from '../decode/log-reader.js'
@@ -178,7 +179,7 @@ function onLegacy (f: LegacyFrame, c: Ctx): void {
   }
   if (opts.controlOnly) return
   c.printer.legacyBatch(e, c.file)
-  if (!opts.deep) return
+  if (!opts.deep) { countWrapped(e, c); return }
   try {
     let inner = 0
     for (const r of decodeLegacyRecords(e, limits(opts))) {
@@ -223,4 +224,20 @@ function withStdinNote (f: Finding, file: KafkaFile, couldResync: boolean): Find
 function cutByLimit (ev: TailEvent, source: SegmentSource, opts: DumpOptions): boolean {
   const limit = opts.maxBytes
   return limit !== undefined && ev.position + ev.length >= limit && source.size > limit
+}
+
+/**
+ * A shallow dump of a compressed legacy wrapper still counts its logical records (the messages inside), as
+ * the deep dump does; kafka-dump-log prints no count. A wrapper that does not decode counts as one; the deep
+ * dump is where its problem is reported.
+ */
+function countWrapped (e: LegacyEntry, c: Ctx): void {
+  if (e.compression === 0) return
+  try {
+    let inner = 0
+    for (const _r of decodeLegacyRecords(e, limits(c.opts))) inner++
+    if (inner > 1) c.summary.records += inner - 1
+  } catch (err) {
+    if (!(err instanceof DecodeError)) throw err
+  }
 }
