@@ -6,7 +6,7 @@ import type { LegacyEntry, LegacyRecord } from '../decode/legacy.js'
 import type { ControlInfo, V2Batch } from '../decode/log-reader.js'
 import type { KafkaRecord } from '../decode/records.js'
 import type { ParsedPayload } from './payload-parsers.js'
-import { decodeValue } from './value-decoders.js'
+import { decodeValue, jsonValueOf } from './value-decoders.js'
 import type { DecoderName } from './value-decoders.js'
 
 export function batchJson (file: string, h: BatchHeader, b: V2Batch): Record<string, unknown> {
@@ -29,6 +29,12 @@ function controlFields (c: ControlInfo): Record<string, unknown> {
   return o
 }
 
+/**
+ * The version of tsdump's JSON output (the dump's NDJSON objects and the partition commands' documents),
+ * stated by the first object of a run. Raised when a field changes meaning or goes away; new fields do not.
+ */
+export const JSON_SCHEMA_VERSION = 1
+
 export interface RecordJsonOptions { printData: boolean, keyDecoder: DecoderName, valueDecoder: DecoderName }
 
 export function recordJson (file: string, h: BatchHeader, r: KafkaRecord, opts: RecordJsonOptions,
@@ -43,6 +49,11 @@ export function recordJson (file: string, h: BatchHeader, r: KafkaRecord, opts: 
     o.headers = r.headers.map((x) => ({ key: x.key.toString('utf8'), value: x.value === null ? null : decodeValue(x.value, opts.valueDecoder) }))
     o.key = parsed?.key ?? null
     o.payload = parsed?.payload ?? null
+    // decoded JSON goes in as a value beside the text (the internal-topic decoders' keyJson/payloadJson)
+    const keyJson = jsonValueOf(r.key, opts.keyDecoder)
+    if (keyJson !== undefined) o.keyJson = keyJson
+    const payloadJson = jsonValueOf(r.value, opts.valueDecoder)
+    if (payloadJson !== undefined) o.payloadJson = payloadJson
   }
   return o
 }

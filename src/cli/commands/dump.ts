@@ -1,4 +1,5 @@
 // The default command: a kafka-dump-log compatible dump.
+import * as fs from 'node:fs'
 import { Option } from 'commander'
 import type { Command } from 'commander'
 import { DEFAULT_DUMP_OPTIONS } from '../../commands/dump-options.js'
@@ -6,6 +7,7 @@ import type { DumpOptions, PayloadParser } from '../../commands/dump-options.js'
 import type { DecoderName } from '../../format/value-decoders.js'
 import type { CliContext } from '../context.js'
 import { parseDecoder, parseSize, parseThreads } from '../options.js'
+import { suggestSubcommand } from '../suggest.js'
 
 const EXAMPLES = `
 Paths: .log .index .timeindex .txnindex .snapshot and KRaft .checkpoint files, partition
@@ -18,6 +20,7 @@ Examples:
   $ tsdump --compat --files 00000000000000000000.log      # byte-for-byte kafka-dump-log 3.9 output
   $ tsdump --json /var/lib/kafka/data/orders-11-0 | jq 'select(.type=="batch")'
   $ tsdump --verify-index-only orders-11-0/00000000000000000000.index
+  $ ssh broker cat /var/lib/kafka/data/orders-0/00000000000000000000.log | tsdump -   # from stdin
   $ tsdump reconcile orders-11-0 orders-11-1 orders-11-2  # read_committed vs read_uncommitted
   $ tsdump lso /var/lib/kafka/data                         # who holds the last stable offset
 
@@ -114,7 +117,7 @@ export function registerDump (program: Command, ctx: CliContext, setExit: (code:
     .option('--cluster-metadata-decoder', 'decode KRaft __cluster_metadata records')
     .option('--control-only', 'print only control batches (COMMIT, ABORT, LEADER_CHANGE...)')
     .option('--compat', 'exactly kafka-dump-log 3.9 text: no colour, no extra fields, no summary')
-    .option('--json', 'NDJSON: one object per line with a "type" field')
+    .addOption(new Option('--json', 'NDJSON: one object per line with a "type" field').conflicts('compat'))
     .option('--no-summary', 'no per-file summary line')
     .option('--no-crc', 'do not verify batch CRCs (faster; isvalid prints "unchecked")')
     .option('--no-resync', 'stop at framing damage instead of searching for the next valid batch')
@@ -127,6 +130,11 @@ export function registerDump (program: Command, ctx: CliContext, setExit: (code:
     .addHelpText('after', EXAMPLES)
     .action(async (paths: string[], flags: RawDumpFlags, cmd: Command) => {
       const o = toDumpOptions(paths, flags)
+      const first = paths[0]
+      const meant = first === undefined ? undefined : suggestSubcommand(first, (cmd.parent?.commands ?? []).map((c) => c.name()))
+      if (meant !== undefined && !fs.existsSync(first!)) {
+        cmd.error(`error: unknown command '${first!}' (did you mean ${meant}?)`, { exitCode: 2, code: 'tsdump.unknownCommand' })
+      }
       if (o.paths.length === 0) { cmd.error('error: no input: give a file, a partition directory or --files', { exitCode: 2, code: 'tsdump.noInput' }) }
       setExit(await (await import('../../commands/dump.js')).runDump(o, ctx))
     })
