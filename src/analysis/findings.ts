@@ -15,6 +15,7 @@ export const FINDING_SEVERITY = {
   BAD_LENGTH: 'error',
   BAD_MAGIC: 'error',
   NAME_NOT_OFFSET: 'info',
+  READ_LIMIT: 'info',
   // batches and records (the DecodeErrorCodes)
   CRC_MISMATCH: 'error',
   RECORD_COUNT_MISMATCH: 'error',
@@ -27,6 +28,9 @@ export const FINDING_SEVERITY = {
   BAD_CONTROL_RECORD: 'error',
   // index files and producer snapshots
   INDEX_BAD_POSITION: 'error',
+  INDEX_PREALLOCATED: 'info',
+  INDEX_PARTIAL_ENTRY: 'warning',
+  TIMEINDEX_PARTIAL_ENTRY: 'warning',
   INDEX_MISMATCH: 'error',
   INDEX_NOT_MONOTONIC: 'error',
   INDEX_CORRUPT: 'error',

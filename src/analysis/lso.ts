@@ -1,49 +1,62 @@
 // The transaction holding a partition's LSO below its HW: the offline counterpart of
-// `kafka-transactions.sh describe-producers` + `find-hanging` (TransactionsCommand): a candidate is
-// hanging when its last timestamp is older than --max-transaction-timeout. Offline, "now" is the
-// newest batch timestamp in the partition (the broker's clock at the last append), not the wall clock.
+// `kafka-transactions.sh describe-producers` + `find-hanging` (TransactionsCommand). Its age is measured
+// against the clock (or --now), as find-hanging does: the stuck producer is often the partition's last
+// writer, so measuring against the newest batch would never flag it. The rules are in hanging.ts.
 import type { OpenTransaction, PartitionReport } from './reconcile.js'
 import type { SnapshotInput } from './txn-input.js'
+import type { HangingVerdict } from './hanging.js'
+import { judgeOpenTransaction } from './hanging.js'
+import type { TransactionalIdState } from './transaction-state.js'
 
 export type CoordinatorEpochSource = 'snapshot' | 'marker' | 'unknown'
 
 export interface BlockingTransaction extends OpenTransaction {
   coordinatorEpochSource: CoordinatorEpochSource
-  /** data records in [LSO, HW) */
+  /** data records in [LSO, HW) that read_committed consumers will get once the LSO moves (aborted ones excluded) */
   recordsWaiting: number
+  /** records in [LSO, HW) of transactions already aborted: not waiting for anything */
+  abortedBeyondLso: number
   newestTimestamp: bigint | null
-  /** newestTimestamp − lastTimestamp, ms; null when either is unknown */
+  /** the time the age is measured against (the clock, or --now) */
+  nowMs: number
+  /** nowMs − lastTimestamp, ms; null when the timestamp is unknown */
   ageMs: bigint | null
   hanging: boolean
+  verdict: HangingVerdict
   /** its transactional id is a KIP-939 two-phase-commit one: prepared, waiting for its external coordinator (set by the caller, who has __transaction_state) */
   twoPhaseCommit: boolean
 }
 
-function coordinatorEpochOf (r: PartitionReport, t: OpenTransaction, snapshots: readonly SnapshotInput[]): { epoch: number | null, source: CoordinatorEpochSource } {
-  if (t.coordinatorEpoch !== null && t.seeded) return { epoch: t.coordinatorEpoch, source: 'snapshot' }
-  const snaps = [...snapshots].sort((a, b) => (a.offset > b.offset ? -1 : 1))
-  for (const s of snaps) {
-    const p = s.producers.find((x) => x.producerId === t.producerId && x.coordinatorEpoch >= 0)
-    if (p !== undefined) return { epoch: p.coordinatorEpoch, source: 'snapshot' }
+/**
+ * The producer's coordinator epoch as the broker's producer state holds it (describe-producers'
+ * LatestCoordinatorEpoch): that of its newest COMMIT/ABORT marker. A marker in the scanned log is at least
+ * as new as a snapshot's value (coordinator epochs only grow), so the larger one wins. A producer that never
+ * had a marker written has -1 in its snapshot entry.
+ */
+export function coordinatorEpochOf (r: PartitionReport, t: OpenTransaction, snapshots: readonly SnapshotInput[]): { epoch: number | null, source: CoordinatorEpochSource } {
+  let snap: number | null = t.seeded ? t.coordinatorEpoch : null
+  if (snap === null) {
+    const newest = [...snapshots].sort((a, b) => (a.offset > b.offset ? -1 : 1)).find((s) => s.producers.some((x) => x.producerId === t.producerId))
+    const p = newest?.producers.find((x) => x.producerId === t.producerId)
+    if (p !== undefined) snap = p.coordinatorEpoch
   }
-  const fromMarker = r.markerCoordinatorEpochs.get(t.producerId)
-  if (fromMarker !== undefined) return { epoch: fromMarker, source: 'marker' }
-  // A producer that never wrote a marker has coordinator epoch -1 in the broker's producer state, which is
-  // also what `kafka-transactions.sh describe-producers` shows as LatestCoordinatorEpoch.
-  if (snaps.some((s) => s.producers.some((x) => x.producerId === t.producerId))) return { epoch: -1, source: 'snapshot' }
+  const marker = r.markerCoordinatorEpochs.get(t.producerId)
+  if (marker !== undefined && (snap === null || marker >= snap)) return { epoch: marker, source: 'marker' }
+  if (snap !== null) return { epoch: snap, source: 'snapshot' }
   return { epoch: null, source: 'unknown' }
 }
 
 /** The earliest transaction holding the LSO, or null when LSO = HW. */
-export function findBlockingTransaction (r: PartitionReport, snapshots: readonly SnapshotInput[], maxTransactionTimeoutMs: number): BlockingTransaction | null {
+export function findBlockingTransaction (r: PartitionReport, snapshots: readonly SnapshotInput[], maxTransactionTimeoutMs: number,
+  nowMs: number, label: string, states: readonly TransactionalIdState[] = []): BlockingTransaction | null {
   if (r.lastStableOffset >= r.highWatermark) return null
   const t = r.openTransactions[0]
   if (t === undefined) return null
   const ce = coordinatorEpochOf(r, t, snapshots)
-  const ageMs = r.newestTimestamp !== null && t.lastTimestamp !== null ? r.newestTimestamp - t.lastTimestamp : null
+  const verdict = judgeOpenTransaction(t, label, nowMs, maxTransactionTimeoutMs, states)
   return {
-    ...t, coordinatorEpoch: ce.epoch, coordinatorEpochSource: ce.source, recordsWaiting: r.pendingRecords, newestTimestamp: r.newestTimestamp,
-    ageMs, hanging: t.state === 'open' && ageMs !== null && Number(ageMs) > maxTransactionTimeoutMs, twoPhaseCommit: false,
+    ...t, coordinatorEpoch: ce.epoch, coordinatorEpochSource: ce.source, recordsWaiting: r.pendingRecords - r.abortedBeyondLso,
+    abortedBeyondLso: r.abortedBeyondLso, newestTimestamp: r.newestTimestamp, nowMs, ageMs: verdict.durationMs, hanging: verdict.hanging, verdict, twoPhaseCommit: false,
   }
 }
 

@@ -360,7 +360,7 @@ export class PartitionAnalyzer {
       highWatermark: toBigInt(hw), highWatermarkSource, lastStableOffset: toBigInt(lso), ...counts, readCommittedByTxnIndex,
       controlBatches: { COMMIT: this.commitMarkers, ABORT: this.abortMarkers, ...this.controlBatches },
       transactions: { committed: this.committed, aborted: this.aborted, empty: this.empty, open: this.open.size },
-      openTransactions, newestTimestamp: bigOrNull(this.newestTimestamp), findings,
+      openTransactions, abortedBeyondLso: this.intervals.reduce((n, iv) => n + iv.aborted, 0), newestTimestamp: bigOrNull(this.newestTimestamp), findings,
       markerCoordinatorEpochs: this.markerEpochs ?? NO_EPOCHS, seedSnapshot: this.seedSnapshot, firstScannedOffset: toBigInt(this.firstScannedOffset),
       batches: this.batchCount, timeline: this.tl !== null ? this.tl.build(this.batchCount) : null, abortedTxns: this.abortedTxns,
     }

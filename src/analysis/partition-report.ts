@@ -36,6 +36,8 @@ export interface PartitionReport extends VisibilityCounts {
   transactions: { committed: number, aborted: number, empty: number, open: number }
   /** transactions holding the LSO, earliest first */
   openTransactions: OpenTransaction[]
+  /** records of aborted transactions in [LSO, HW): part of pendingRecords, yet no read_committed consumer will get them */
+  abortedBeyondLso: number
   /** newest batch timestamp in the partition (maxTimestamp), null without batches */
   newestTimestamp: bigint | null
   findings: Finding[]

@@ -1,6 +1,7 @@
 // What reconcile, txns and lso find, as plain objects: the library API returns these, and every
 // partition printer (text, json, and the next one, e.g. an HTML report) receives exactly these.
 import type { Finding } from './findings.js'
+import type { HangingTransaction } from './hanging.js'
 import type { BlockingTransaction } from './lso.js'
 import type { PartitionReport } from './partition-analyzer.js'
 import type { Lane, TimelineRun } from './timeline.js'
@@ -58,8 +59,14 @@ export interface CoordinatorLookup {
 export interface LsoResult {
   unusable: Finding[]
   maxTransactionTimeoutMinutes: number
+  /** the time ages are measured against (epoch ms) */
+  nowMs: number
+  /** nowMs came from --now, not the clock */
+  nowGiven: boolean
   partitions: LsoPartition[]
-  /** some partition's blocking transaction is older than the timeout */
+  /** some open transaction is hanging by find-hanging's rules (analysis/hanging.ts) */
   hanging: boolean
+  /** find-hanging's table, every partition */
+  hangingTransactions: HangingTransaction[]
   coordinator: CoordinatorLookup | null
 }

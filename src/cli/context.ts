@@ -19,6 +19,8 @@ export class FdWriter implements Writer {
   private pos = 0
   closed = false
   failure: NodeJS.ErrnoException | undefined
+  /** called before bytes reach the descriptor: erases the progress line so nothing is glued to it */
+  beforeWrite: (() => void) | undefined
   constructor (private readonly fd: number, size = 1024 * 1024, private readonly autoFlush = false) {
     this.buf = Buffer.allocUnsafe(Math.max(size, 4096))
   }
@@ -59,6 +61,7 @@ export class FdWriter implements Writer {
   }
 
   private writeAll (data: Buffer): void {
+    this.beforeWrite?.()
     let off = 0
     while (off < data.length && !this.closed) {
       try {

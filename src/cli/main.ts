@@ -6,6 +6,9 @@ import { FdWriter } from './context.js'
 import { buildProgram } from './program.js'
 import { exitCodeOf, finding } from '../analysis/findings.js'
 import { formatFinding } from '../format/finding-text.js'
+import { hoistSubcommand } from './argv-order.js'
+import { sameTerminal, StatusLine } from './status-line.js'
+import * as tty from 'node:tty'
 
 function colorLevel (env: Record<string, string | undefined>, isTTY: boolean, argv: string[]): 0 | 1 | 2 | 3 {
   if (argv.includes('--no-color') || argv.includes('--compat') || argv.includes('--json')) return 0
@@ -17,14 +20,24 @@ function colorLevel (env: Record<string, string | undefined>, isTTY: boolean, ar
 
 export function processContext (argv: string[]): CliContext {
   const env = process.env
-  return {
-    stdout: new FdWriter(1),
-    stderr: new FdWriter(2, 64 * 1024, true),
+  const stdout = new FdWriter(1)
+  const stderr = new FdWriter(2, 64 * 1024, true)
+  const ctx: CliContext = {
+    stdout, stderr,
     colorLevel: colorLevel(env, process.stdout.isTTY === true, argv),
     stderrIsTTY: process.stderr.isTTY === true,
+    stdinIsTTY: tty.isatty(0),
     env,
     now: () => Date.now(),
   }
+  if (ctx.stderrIsTTY) {
+    // the progress line is erased before any finding, and before any batch line when stdout is the same terminal
+    const status = new StatusLine(2)
+    ctx.status = status
+    stderr.beforeWrite = () => status.clear()
+    if (sameTerminal(1, 2, (fd) => tty.isatty(fd))) stdout.beforeWrite = () => status.clear()
+  }
+  return ctx
 }
 
 /** Run tsdump with `argv` (without node and script); resolves to the exit code. */
@@ -32,8 +45,14 @@ export async function main (argv: string[], ctx: CliContext = processContext(arg
   let code = 0
   const setExit = (c: number): void => { code = Math.max(code, c) }
   const program = buildProgram(ctx, setExit)
+  if (argv.length === 0) {
+    // clig.dev: no arguments shows the help; on stderr with exit 2, because no input is a usage error in a script
+    program.outputHelp({ error: true })
+    flushAll(ctx.stdout, ctx.stderr)
+    return 2
+  }
   try {
-    await program.parseAsync(argv, { from: 'user' })
+    await program.parseAsync(hoistSubcommand(argv, program), { from: 'user' })
   } catch (e) {
     if (e instanceof CommanderError) {
       // help and version are successes; everything else commander rejects is a usage error
@@ -46,6 +65,7 @@ export async function main (argv: string[], ctx: CliContext = processContext(arg
     }
   }
   flushAll(ctx.stdout, ctx.stderr)
+  ctx.status?.close?.()
   return reportOutputFailure(ctx, code)
 }
 

@@ -9,6 +9,11 @@ import { registerTxns } from './commands/txns.js'
 
 export const VERSION = '0.1.0'
 
+/** commander's `error: ...` in tsdump's one error format (`tsdump: error: ...`, as every finding) */
+function usageError (s: string, write: (s: string) => void): void {
+  write(s.replace(/^error: /, 'tsdump: error: '))
+}
+
 export function buildProgram (ctx: CliContext, setExit: (code: number) => void): Command {
   const program = new Command('tsdump')
     .description('Inspect Apache Kafka log segments without a JVM: a kafka-dump-log compatible dump that understands transactions.')
@@ -18,6 +23,7 @@ export function buildProgram (ctx: CliContext, setExit: (code: number) => void):
     .configureOutput({
       writeOut: (s) => ctx.stdout.write(s),
       writeErr: (s) => ctx.stderr.write(s),
+      outputError: usageError,
     })
     .exitOverride()
     .addHelpText('after', `
@@ -28,17 +34,20 @@ Examples:
   $ tsdump --control-only orders-11-0/          # only the control batches
   $ tsdump --compat --deep-iteration --files 00000000000000000000.log   # kafka-dump-log's exact text
   $ tsdump --json orders-11-0/ | jq -c 'select(.type=="batch")'
+  $ ssh broker cat .../00000000000000000000.log | tsdump -   # a segment from stdin
   $ tsdump reconcile /var/lib/kafka/data         # read_committed vs read_uncommitted, per partition and topic
   $ tsdump txns orders-11-0/                     # the transaction timeline
   $ tsdump lso /var/lib/kafka/data               # who holds the last stable offset, and the abort command
   $ tsdump report /var/lib/kafka/data -o r.html  # all of it as one offline HTML page
 
+Options may come before the command (tsdump --json reconcile DIR). Without arguments tsdump prints
+this help on stderr and exits 2.
 Exit status: 0 clean, 1 problems found in the data, 2 usage error or unreadable input.`)
   registerDump(program, ctx, setExit)
   registerReconcile(program, ctx, setExit)
   registerTxns(program, ctx, setExit)
   registerLso(program, ctx, setExit)
   registerReport(program, ctx, setExit)
-  for (const c of program.commands) c.exitOverride().configureOutput({ writeOut: (s) => ctx.stdout.write(s), writeErr: (s) => ctx.stderr.write(s) })
+  for (const c of program.commands) c.exitOverride().configureOutput({ writeOut: (s) => ctx.stdout.write(s), writeErr: (s) => ctx.stderr.write(s), outputError: usageError })
   return program
 }

@@ -12,4 +12,17 @@ export interface CliContext {
   env: Record<string, string | undefined>
   /** current time, injectable for tests of age computations */
   now: () => number
+  /** stdin is a terminal: `-` is refused (nothing to read but typing) */
+  stdinIsTTY?: boolean
+  /** the terminal's transient line (progress); absent when stderr is not a terminal */
+  status?: StatusSink
+}
+
+/** The terminal's one transient line (cli/status-line.ts implements it). */
+export interface StatusSink {
+  show (text: string): void
+  clear (): void
+  /** a line will probably be shown soon: get ready (start the Ctrl-C watchdog, which takes a moment) */
+  prepare? (): void
+  close? (): void
 }

@@ -16,6 +16,8 @@ import type { KafkaFile } from '../io/discover.js'
 import { describeFsError } from '../io/discover.js'
 import { entryWindows, FileSource, readSmallFile } from '../io/file-source.js'
 import type { DumpOptions } from './dump-options.js'
+import type { Finding } from '../analysis/findings.js'
+import { finding } from '../analysis/findings.js'
 import type { FindingLog } from './findings.js'
 
 export interface IndexRunState {
@@ -75,8 +77,11 @@ export function dumpOffsetIndex (file: KafkaFile, opts: DumpOptions, printer: Du
 function dumpOffsetIndexFrom (src: FileSource, file: KafkaFile, opts: DumpOptions, printer: DumpPrinter, log: FindingLog, state: IndexRunState): void {
   const base = file.baseOffset ?? 0n
   const entries = Math.floor(src.size / OFFSET_INDEX_ENTRY_SIZE)
+  if (!opts.indexSanityCheck) partialEntry(file, src, OFFSET_INDEX_ENTRY_SIZE, 'INDEX_PARTIAL_ENTRY', opts, log)
   if (entries === 0) { printer.indexEmpty(file); return }
   if (opts.indexSanityCheck) { sanityOffsetIndex(file, src, base, printer, log); return }
+  const prealloc = preallocated(file, src, OFFSET_INDEX_ENTRY_SIZE, opts, log)
+  if (prealloc === 'done') return
   const seg = openLog(file, log)
   // only kafka-dump-log's closing block (--compat) lists them; tsdump's text has a finding per entry
   const mismatches = new OffsetPairs(opts.compat ? undefined : 0)
@@ -87,7 +92,7 @@ function dumpOffsetIndexFrom (src: FileSource, file: KafkaFile, opts: DumpOption
       if (seg !== undefined) {
         const b = batchAt(seg, e.position, opts.maxMessageSize)
         if (typeof b === 'string') {
-          log.add({ severity: 'error', code: 'INDEX_BAD_POSITION', file: file.path, position: e.index * 8, message: `entry ${e.index} (offset ${e.offset}): ${b}` })
+          if (!prealloc) log.add({ severity: 'error', code: 'INDEX_BAD_POSITION', file: file.path, position: e.index * 8, message: `entry ${e.index} (offset ${e.offset}): ${b}` })
         } else if (b.lastOffset !== e.offset) {
           mismatches.push(e.offset, b.lastOffset)
           if (!opts.compat) {
@@ -107,7 +112,7 @@ function dumpOffsetIndexFrom (src: FileSource, file: KafkaFile, opts: DumpOption
   } finally { seg?.close() }
   if (mismatches.length > 0) {
     state.indexMismatches.set(path.resolve(file.path), opts.compat && textVariant(opts.kafkaVersion).indexMismatchRepeats === 'collapsed' ? collapsed(mismatches) : mismatches)
-    if (opts.compat) log.exitCode = Math.max(log.exitCode, 1)
+    if (opts.compat && !prealloc) log.exitCode = Math.max(log.exitCode, 1)
   }
 }
 
@@ -156,6 +161,11 @@ export function dumpTimeIndex (file: KafkaFile, opts: DumpOptions, printer: Dump
 function dumpTimeIndexFrom (src: FileSource, file: KafkaFile, opts: DumpOptions, printer: DumpPrinter, log: FindingLog, state: IndexRunState): void {
   const base = file.baseOffset ?? 0n
   if (opts.indexSanityCheck) { sanityTimeIndex(file, src, base, printer, log); return }
+  partialEntry(file, src, TIME_INDEX_ENTRY_SIZE, 'TIMEINDEX_PARTIAL_ENTRY', opts, log)
+  const prealloc = preallocated(file, src, TIME_INDEX_ENTRY_SIZE, opts, log)
+  if (prealloc === 'done') return
+  // preallocated space in --compat: Kafka's lines and lists, but no finding (the space is normal)
+  const report = (f: Finding): void => { if (!prealloc) log.add(f) }
   let idx: Buffer = Buffer.alloc(0)
   try { idx = readSmallFile(companion(file, '.index')) } catch { /* no offset index: scan from 0 */ }
   let idxEntries = 0
@@ -166,7 +176,7 @@ function dumpTimeIndexFrom (src: FileSource, file: KafkaFile, opts: DumpOptions,
   let prevTs = -1n
   try {
     for (const e of entryWindows(src, TIME_INDEX_ENTRY_SIZE, (w, first) => decodeTimeIndex(w, base, first))) {
-      if (seg !== undefined) checkTimeEntry(e, seg, prevTs, opts, log, file)
+      if (seg !== undefined) checkTimeEntry(e, seg, prevTs, opts, report, file)
       prevTs = e.timestamp
       if (opts.verifyIndexOnly) continue
       printer.timeIndexEntry(file, e)
@@ -178,7 +188,7 @@ function dumpTimeIndexFrom (src: FileSource, file: KafkaFile, opts: DumpOptions,
     l.push(pair)
     m.set(abs, l)
   }
-  function checkTimeEntry (e: TimeIndexEntry, seg: FileSource, prev: bigint, o: DumpOptions, fl: FindingLog, f: KafkaFile): void {
+  function checkTimeEntry (e: TimeIndexEntry, seg: FileSource, prev: bigint, o: DumpOptions, add: (f: Finding) => void, f: KafkaFile): void {
     const from = lookup(idx, idxEntries, base, e.offset)
     let pos = from
     let maxLast = -1n
@@ -203,7 +213,7 @@ function dumpTimeIndexFrom (src: FileSource, file: KafkaFile, opts: DumpOptions,
       push(state.timeNotFound, [e.offset, hit.lastOffset])
       const ts = recordTimestampAt(seg, hitPos, hit.sizeInBytes, e.offset, o)
       if (ts === e.timestamp) {
-        fl.add({ severity: 'info', code: 'TIMEINDEX_RECORD_OFFSET', file: f.path, position: e.index * 12,
+        add({ severity: 'info', code: 'TIMEINDEX_RECORD_OFFSET', file: f.path, position: e.index * 12,
           message: `entry ${e.index}: offset ${e.offset} is inside the batch ending at ${hit.lastOffset} and its record has the indexed timestamp (written by an older broker)` })
         if (prev >= e.timestamp) push(state.timeOutOfOrder, [e.timestamp, prev])
         return
@@ -211,21 +221,21 @@ function dumpTimeIndexFrom (src: FileSource, file: KafkaFile, opts: DumpOptions,
     }
     if (hit === undefined || hit.lastOffset !== e.offset) {
       if (!(hit !== undefined && hit.baseOffset <= e.offset && hit.magic >= 2)) push(state.timeNotFound, [e.offset, hit?.lastOffset ?? -1n])
-      fl.add({ severity: 'error', code: 'TIMEINDEX_OFFSET_NOT_FOUND', file: f.path, position: e.index * 12,
+      add({ severity: 'error', code: 'TIMEINDEX_OFFSET_NOT_FOUND', file: f.path, position: e.index * 12,
         message: `entry ${e.index}: indexed offset ${e.offset} is not the last offset of a batch (found ${hit?.lastOffset ?? -1n})` })
       return
     }
     const maxTs = maxRecordTimestamp(seg, hitPos, hit.sizeInBytes, hit.magic, o)
     if (typeof maxTs === 'string') {
-      fl.add({ severity: 'error', code: 'TIMEINDEX_UNVERIFIABLE', file: f.path, position: e.index * 12, message: `entry ${e.index}: ${maxTs}` })
+      add({ severity: 'error', code: 'TIMEINDEX_UNVERIFIABLE', file: f.path, position: e.index * 12, message: `entry ${e.index}: ${maxTs}` })
     } else if (maxTs !== e.timestamp) {
       push(state.timeMismatches, [e.timestamp, maxTs])
-      fl.add({ severity: 'error', code: 'TIMEINDEX_MISMATCH', file: f.path, position: e.index * 12,
+      add({ severity: 'error', code: 'TIMEINDEX_MISMATCH', file: f.path, position: e.index * 12,
         message: `entry ${e.index}: index timestamp ${e.timestamp}, but the batch ending at offset ${e.offset} has max timestamp ${maxTs}` })
     }
     if (prev >= e.timestamp) {
       push(state.timeOutOfOrder, [e.timestamp, prev])
-      fl.add({ severity: 'error', code: 'TIMEINDEX_OUT_OF_ORDER', file: f.path, position: e.index * 12,
+      add({ severity: 'error', code: 'TIMEINDEX_OUT_OF_ORDER', file: f.path, position: e.index * 12,
         message: `entry ${e.index}: timestamp ${e.timestamp} is not after the previous entry's ${prev}` })
     }
   }
@@ -286,4 +296,33 @@ function collapsed (pairs: OffsetPairs): OffsetPairs {
   const m = new Map<bigint, bigint>()
   for (let i = newestFirst.length - 1; i >= 0; i--) m.set(newestFirst[i]![0], newestFirst[i]![1])
   return offsetPairsOf([...m].sort((a, b) => (a[0] < b[0] ? 1 : a[0] > b[0] ? -1 : 0)))
+}
+
+/**
+ * An index file of zero bytes only: the active segment's preallocated space (segment.index.bytes) before its
+ * first entry (one per log.index.interval.bytes of log). Normal on a live broker, and Kafka exits 0 on it.
+ * Default mode: one info note and no entries. --compat: true, so the caller prints Kafka's text (its zero
+ * entry and the mismatch it lists) without a finding or an exit code. Otherwise false.
+ */
+function preallocated (file: KafkaFile, src: FileSource, entrySize: number, opts: DumpOptions, log: FindingLog): boolean | 'done' {
+  if (src.size === 0 || !allZero(src, entrySize)) return false
+  if (opts.compat) return true
+  log.add(finding('INDEX_PREALLOCATED', `${src.size} bytes of zero-filled, preallocated index space and no entry yet (an active segment)`, { file: file.path, position: 0 }))
+  return 'done'
+}
+
+/** bytes after the last whole entry (a torn write): ignored, as the broker's index does, but said (as for .txnindex) */
+function partialEntry (file: KafkaFile, src: FileSource, size: number, code: 'INDEX_PARTIAL_ENTRY' | 'TIMEINDEX_PARTIAL_ENTRY', opts: DumpOptions, log: FindingLog): void {
+  const rest = src.size % size
+  if (rest === 0 || opts.compat) return
+  log.add(finding(code, `${rest} bytes at the end do not make a whole ${size}-byte entry (ignored, as the broker does)`, { file: file.path, position: src.size - rest }))
+}
+
+/**
+ * Where the preallocated space starts the index ends (Kafka's own index ends at its first zero entry, and
+ * the windowed decode stops there): a zero first entry is an index of zero bytes only as far as it is
+ * read. Never reading on: a sparse multi-GiB index would be read whole (the fuzz harness's 4 GiB ones).
+ */
+function allZero (src: FileSource, entrySize: number): boolean {
+  return src.readAt(0, Math.min(entrySize, src.size)).every((b) => b === 0)
 }

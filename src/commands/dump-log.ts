@@ -2,6 +2,7 @@
 // findings, and emits batches and records to the run's printer (format/printer.ts DumpPrinter).
 import * as path from 'node:path'
 import type { CliContext } from './context.js'
+import type { Finding } from '../analysis/findings.js'
 import { finding } from '../analysis/findings.js'
 import { OffsetPairs, offsetPairsOf } from '../analysis/offset-pairs.js'
 import { corruptFinding, tailFinding } from '../analysis/log-findings.js'
@@ -12,6 +13,7 @@ import { DecodeError } from '../decode/errors.js'
 import { ATTRIBUTES_OFFSET, COMPRESSION_CODEC_MASK, CONTROL_FLAG_MASK, LOG_OVERHEAD, RECORDS_COUNT_OFFSET, SIZE_OFFSET } from '../decode/layout.js'
 import type { LegacyEntry, LegacyRecord } from '../decode/legacy.js'
 import { decodeLegacyEntry, decodeLegacyRecords } from '../decode/legacy.js'
+import type { TailEvent } from '../decode/frame-scanner.js'
 import type { LegacyFrame, V2Batch } from '../decode/log-reader.js'
 import { decodeControlRecord, readLog } from '../decode/log-reader.js'
 import { decodeRecords } from '../decode/records.js'
@@ -23,6 +25,7 @@ import { FileSource } from '../io/file-source.js'
 import { InputError } from '../io/input-error.js'
 import type { SegmentSource } from '../decode/segment-source.js'
 import type { Writer } from '../format/writer.js'
+import { STDIN_PATH, StdinSource } from '../io/stdin-source.js'
 import type { DumpOptions } from './dump-options.js'
 import type { FindingLog } from './findings.js'
 import { Progress } from './progress.js'
@@ -90,14 +93,14 @@ export async function dumpLogFile (file: KafkaFile, opts: DumpOptions, cli: CliC
   return summary
 }
 
-/** The file's first line and name check, then the file opened for reading (undefined: reported unreadable). */
-function startLog (file: KafkaFile, log: FindingLog, printer: DumpPrinter): FileSource | undefined {
+/** The file's first line and name check, then the file (or standard input, `-`) opened for reading (undefined: reported unreadable). */
+function startLog (file: KafkaFile, log: FindingLog, printer: DumpPrinter): SegmentSource | undefined {
   printer.logStart(file)
-  if (file.baseOffset === null && file.kind === 'log') {
+  if (file.baseOffset === null && file.kind === 'log' && file.path !== STDIN_PATH) {
     log.add({ severity: 'info', code: 'NAME_NOT_OFFSET', file: file.path, position: 0, message: 'file name is not a base offset; read anyway' })
   }
   try {
-    return new FileSource(file.path)
+    return file.path === STDIN_PATH ? new StdinSource() : new FileSource(file.path)
   } catch (e) {
     if (e instanceof InputError) log.unusable(file.path, e.message, e.code, e.position)
     else log.unusable(file.path, (e as Error).message)
@@ -134,6 +137,11 @@ export function dumpLogRange (source: SegmentSource, file: KafkaFile, opts: Dump
       case 'legacy': t.validBytes += ev.sizeInBytes; onLegacy(ev, ctx); break
       case 'tail':
         t.clean = false
+        // --max-bytes cut the view inside an entry: a read limit, not damage (kafka-dump-log is silent, exit 0)
+        if (cutByLimit(ev, source, opts)) {
+          if (!opts.compat) log.add(finding('READ_LIMIT', `--max-bytes ${opts.maxBytes}: the entry here continues past the limit and was not read`, { file: file.path, position: ev.position }))
+          break
+        }
         summary.trailingBytes += ev.length
         t.tailBytes += ev.length
         log.add(tailFinding(ev, file.path))
@@ -142,7 +150,7 @@ export function dumpLogRange (source: SegmentSource, file: KafkaFile, opts: Dump
         t.clean = false
         summary.trailingBytes += ev.length
         summary.corruptRegions++
-        log.add(corruptFinding(ev, file.path))
+        log.add(withStdinNote(corruptFinding(ev, file.path), file, ev.resyncPosition === undefined && opts.resync && !opts.compat))
         break
     }
   }
@@ -242,7 +250,7 @@ function onLegacy (f: LegacyFrame, c: Ctx): void {
   }
   if (opts.controlOnly) return
   c.printer.legacyBatch(e, c.file)
-  if (!opts.deep) return
+  if (!opts.deep) { countWrapped(e, c); return }
   try {
     let inner = 0
     let prev: bigint | undefined
@@ -297,3 +305,31 @@ function reportDecodeError (e: DecodeError, c: Ctx): void {
   c.log.add({ severity: 'error', code: e.code, file: c.file.path, position: e.position, message: e.message })
 }
 
+
+/** standard input cannot be searched ahead for the next valid batch: say so where a file would have resynchronised */
+function withStdinNote (f: Finding, file: KafkaFile, couldResync: boolean): Finding {
+  if (file.path !== STDIN_PATH || !couldResync) return f
+  return { ...f, message: f.message + ' (standard input cannot be searched for the next valid batch: save it to a file to resynchronise)' }
+}
+
+/** the tail ends where --max-bytes ends the view, and the source goes on past it */
+function cutByLimit (ev: TailEvent, source: SegmentSource, opts: DumpOptions): boolean {
+  const limit = opts.maxBytes
+  return limit !== undefined && ev.position + ev.length >= limit && source.size > limit
+}
+
+/**
+ * A shallow dump of a compressed legacy wrapper still counts its logical records (the messages inside), as
+ * the deep dump does; kafka-dump-log prints no count. A wrapper that does not decode counts as one; the deep
+ * dump is where its problem is reported.
+ */
+function countWrapped (e: LegacyEntry, c: Ctx): void {
+  if (e.compression === 0) return
+  try {
+    let inner = 0
+    for (const _r of decodeLegacyRecords(e, limits(c.opts))) inner++
+    if (inner > 1) c.summary.records += inner - 1
+  } catch (err) {
+    if (!(err instanceof DecodeError)) throw err
+  }
+}

@@ -4,6 +4,7 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { newSummary } from '../analysis/log-summary.js'
 import { StringWriter } from '../format/writer.js'
+import type { Writer } from '../format/writer.js'
 import { FileSource } from '../io/file-source.js'
 import type { CliContext } from './context.js'
 import { dumpLogRange } from './dump-log.js'
@@ -23,7 +24,12 @@ const opts = { ...setup.opts, window: setup.window }
 // the main thread made the same parser already; a missing one was reported there
 const parser = await pickParser(setup.opts, new FindingLog(ctx, false))
 if (parser === undefined) throw new Error('payload parser not available in a dump worker')
-const printer = makeDumpPrinter(setup.opts, ctx, setup.colorLevel, parser, setup.internals)
+// The printer is made, and told the file (its topic and partition go into JSON objects), as the main
+// thread's was; what that writes (the JSON header, the file's first line) the main thread wrote already.
+const out = { ...ctx, stdout: new StringWriter() as Writer }
+const printer = makeDumpPrinter(setup.opts, out, setup.colorLevel, parser, setup.internals)
+printer.fileStart(setup.file)
+out.stdout = stdout
 const source = new FileSource(setup.file.path)
 // one read window for all the ranges this worker dumps (a new one per range made RSS follow the GC)
 const windowBuffer = Buffer.allocUnsafeSlow(setup.window)
@@ -31,7 +37,7 @@ const windowBuffer = Buffer.allocUnsafeSlow(setup.window)
 port.on('message', (r: RangeRequest) => {
   stdout.range = r.id
   try {
-    const log = new FindingLog(ctx, setup.opts.json)
+    const log = new FindingLog(ctx, setup.opts.json, false)
     const summary = newSummary(setup.file.path)
     const totals = dumpLogRange(source, setup.file, opts, stdout, log, printer, summary, r, undefined, windowBuffer)
     stdout.flush()

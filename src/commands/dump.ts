@@ -1,7 +1,9 @@
 // `tsdump [options] <path...>`: the kafka-dump-log compatible dump of every file named or found.
 import type { CliContext } from './context.js'
+import type { KafkaFile } from '../io/discover.js'
 import { discover } from '../io/discover.js'
 import { InputError } from '../io/input-error.js'
+import { STDIN_PATH, stdinFile, stdinProblem } from '../io/stdin-source.js'
 import type { DumpInternals, DumpOptions } from './dump-options.js'
 import { dumpLogFile } from './dump-log.js'
 import type { RunState } from './dump-log.js'
@@ -9,7 +11,7 @@ import { dumpOffsetIndex, dumpTimeIndex, newIndexRunState } from './dump-index.j
 import type { IndexRunState } from './dump-index.js'
 import { dumpProducerSnapshot, dumpTxnIndex } from './dump-other.js'
 import { EXIT_USAGE, finding } from '../analysis/findings.js'
-import { FindingLog } from './findings.js'
+import { FindingLog, partitionOf } from './findings.js'
 import type { PayloadParserFn } from '../format/payload-parsers.js'
 import { makeDumpPrinter, pickParser } from './dump-setup.js'
 import { parallelBody } from './parallel-dump.js'
@@ -22,13 +24,21 @@ export async function runDump (opts: DumpOptions, ctx: CliContext, internals: Du
   const parser = reportingFindings(picked, log, () => current)
   // the one place the output format is chosen (commands/dump-setup.ts; dump workers make theirs there too)
   const printer = makeDumpPrinter(opts, ctx, ctx.colorLevel, parser, internals)
-  const found = discover(opts.paths)
+  // `-` is standard input, read as one .log segment where it stands first or last
+  const found = discover(opts.paths.filter((p) => p !== STDIN_PATH))
+  if (opts.paths.includes(STDIN_PATH)) {
+    const why = stdinProblem(opts.paths, ctx.stdinIsTTY === true)
+    if (why !== undefined) log.unusable(STDIN_PATH, why)
+    else if (opts.paths[0] === STDIN_PATH) found.files.unshift(stdinFile())
+    else found.files.push(stdinFile())
+  }
   for (const p of found.problems) log.unusable(p.path, p.message)
   for (const s of found.skipped) printer.skipped(s.path, s.reason)
   const state: RunState & IndexRunState = { nonConsecutive: new Map(), ...newIndexRunState() }
-  for (const file of found.files) {
+  for (const file of found.files.filter((f) => asked(f, opts))) {
     if (ctx.stdout.closed) break
     current = file.path
+    if (file.stdin !== true) Object.assign(file, partitionOf(file.path))
     printer.fileStart(file)
     try {
       switch (file.kind) {
@@ -49,7 +59,9 @@ export async function runDump (opts: DumpOptions, ctx: CliContext, internals: Du
       else if (typeof err.code === 'string' && /^E[A-Z]+$/.test(err.code)) log.unusable(file.path, `${err.code}: ${err.message}`)
       else throw e
     }
+    log.endFile()
   }
+  log.endFile() // the run's findings outside any file (and a file left when the reader went away)
   printer.end(state)
   ctx.stdout.flush()
   return log.exitCode
@@ -63,3 +75,15 @@ function reportingFindings (parser: PayloadParserFn, log: FindingLog, file: () =
     return p
   }
 }
+
+/**
+ * A mode picks the files it is about from a directory: index checks read only .index/.timeindex, --control-only
+ * only segments (.log, .checkpoint). A file named explicitly is always read, as kafka-dump-log does.
+ */
+function asked (f: KafkaFile, opts: DumpOptions): boolean {
+  if (f.stdin === true || opts.paths.includes(f.path)) return true
+  if (opts.verifyIndexOnly || opts.indexSanityCheck) return f.kind === 'index' || f.kind === 'timeindex'
+  if (opts.controlOnly) return f.kind === 'log' || f.kind === 'checkpoint'
+  return true
+}
+

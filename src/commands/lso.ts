@@ -1,7 +1,9 @@
 // `tsdump lso`: for each partition whose LSO < HW, the blocking transaction and how to abort it.
 import { transactionStatePartitionFor, javaStringHashCode } from '../analysis/coordinator.js'
 import { EXIT_FINDINGS, EXIT_USAGE } from '../analysis/findings.js'
-import { abortCommands, findBlockingTransaction } from '../analysis/lso.js'
+import type { HangingTransaction } from '../analysis/hanging.js'
+import { hangingTransactions } from '../analysis/hanging.js'
+import { abortCommands, coordinatorEpochOf, findBlockingTransaction } from '../analysis/lso.js'
 import type { LsoResult } from '../analysis/partition-results.js'
 import { lastTransactionStates } from '../analysis/transaction-state.js'
 import type { PartitionFormat } from '../format/partition-printer.js'
@@ -19,17 +21,25 @@ export interface LsoOptions {
   maxTransactionTimeoutMinutes?: number
   transactionalId?: string
   transactionStatePartitions?: number
+  /** epoch ms that ages are measured against (--now); default the clock */
+  now?: number
+  /** every table column, whatever its width */
+  wide?: boolean
 }
 
 /** The transaction holding back each partition's LSO, how to abort it, and (optionally) a transactional id's coordinator. */
-export function lso (paths: string[], opts: Omit<LsoOptions, 'paths' | 'format' | 'color'> = {}): LsoResult {
+export function lso (paths: string[], opts: Omit<LsoOptions, 'paths' | 'format' | 'color' | 'wide'> = {}): LsoResult {
   const timeoutMin = opts.maxTransactionTimeoutMinutes ?? 15
   const bootstrap = opts.bootstrapServer ?? 'localhost:9092'
   const done = scanPaths(paths)
   const isState = (p: ScannedPartition): boolean => p.dir.topic === '__transaction_state'
   const states = done.scanned.filter(isState).flatMap((p) => lastTransactionStates(readTransactionLog(p.dir).records))
+  // ages are measured against the clock (or --now), as find-hanging does (analysis/hanging.ts)
+  const nowMs = opts.now ?? Date.now()
+  const hanging: HangingTransaction[] = []
   const partitions = done.scanned.filter((p) => !isState(p)).map((p) => {
-    let blocking = findBlockingTransaction(p.report, p.snapshots, timeoutMin * 60_000)
+    let blocking = findBlockingTransaction(p.report, p.snapshots, timeoutMin * 60_000, nowMs, p.label, states)
+    hanging.push(...hangingTransactions(p.report, p.label, nowMs, timeoutMin * 60_000, states, (t) => coordinatorEpochOf(p.report, t, p.snapshots).epoch))
     const commands = blocking === null ? [] : abortCommands(bootstrap, p.report.topic, p.report.partition, blocking)
     const ids = blocking === null ? [] : states.filter((s) => s.producerId === blocking!.producerId)
     // KIP-939: no timeout applies to a two-phase-commit transaction; its external coordinator ends it
@@ -40,14 +50,17 @@ export function lso (paths: string[], opts: Omit<LsoOptions, 'paths' | 'format' 
   const coordinator = opts.transactionalId === undefined ? null
     : { transactionalId: opts.transactionalId, hashCode: javaStringHashCode(opts.transactionalId), partitionCount: n,
         partition: transactionStatePartitionFor(opts.transactionalId, n) }
-  return { unusable: done.unusable, maxTransactionTimeoutMinutes: timeoutMin, partitions, hanging: partitions.some((b) => b.blocking?.hanging === true), coordinator }
+  return { unusable: done.unusable, maxTransactionTimeoutMinutes: timeoutMin, nowMs, nowGiven: opts.now !== undefined, partitions,
+    hanging: hanging.length > 0, hangingTransactions: hanging, coordinator }
 }
 
 export async function runLso (opts: LsoOptions, ctx: CliContext): Promise<number> {
-  const r = lso(opts.paths, opts)
+  const r = lso(opts.paths, { ...opts, now: opts.now ?? ctx.now() })
+  // the clock comes from the context (tests inject it); the text says whether the time was given
+  r.nowGiven = opts.now !== undefined
   writeUnusable(r.unusable, ctx)
   if (r.unusable.length > 0) return EXIT_USAGE
-  createPartitionPrinter(opts.format ?? 'text', ctx, opts.color === false ? 0 : ctx.colorLevel).lso(r)
+  createPartitionPrinter(opts.format ?? 'text', ctx, opts.color === false ? 0 : ctx.colorLevel, { wide: opts.wide === true }).lso(r)
   // a hanging transaction is a problem in the data even when no file is damaged
   return partitionExitCode(r.unusable, r.partitions.flatMap((p) => p.report.findings), r.hanging ? EXIT_FINDINGS : 0)
 }

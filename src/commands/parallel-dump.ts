@@ -11,7 +11,6 @@
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import { Worker } from 'node:worker_threads'
-import { exitCodeOf } from '../analysis/findings.js'
 import type { LogSummary } from '../analysis/log-summary.js'
 import { walkEntryStarts } from '../decode/frame-walk.js'
 import type { SegmentSource } from '../decode/segment-source.js'
@@ -49,7 +48,7 @@ export function defaultThreads (): number {
 /** How to dump `file` with worker threads; undefined when it is dumped with one scan (one thread, a small file). */
 export function parallelBody (file: KafkaFile, opts: DumpOptions, cli: CliContext, log: FindingLog, internals: DumpInternals): LogBody | undefined {
   const threads = opts.threads ?? defaultThreads()
-  if (threads <= 1 || file.kind !== 'log') return undefined
+  if (threads <= 1 || file.kind !== 'log' || file.stdin === true) return undefined
   let size: number
   try { size = fs.statSync(file.path).size } catch { return undefined } // the sequential dump reports it
   if (Math.min(size, opts.maxBytes ?? size) < (internals.parallelMinBytes ?? MIN_PARALLEL_BYTES)) return undefined
@@ -138,11 +137,8 @@ async function runWorkers (file: KafkaFile, opts: DumpOptions, cli: CliContext, 
     const safeDispatch = (): void => { try { dispatch() } catch (e) { stop(e as Error) } }
     const absorb = (d: Extract<WorkerMessage, { type: 'done' }>): void => {
       if (d.stderr !== '') cli.stderr.write(d.stderr)
-      for (const f of d.findings) {
-        // already echoed by the worker (stderr text above, JSON lines in its output): only counted here
-        log.all.push(f)
-        log.exitCode = Math.max(log.exitCode, exitCodeOf(f))
-      }
+      // JSON lines are in the worker's output already; stderr lines are throttled here, per file as the sequential dump does
+      for (const f of d.findings) log.absorb(f)
       summary.absorb(d.summary)
       const t = d.totals
       merged.validBytes += t.validBytes

@@ -25,6 +25,7 @@ import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import { readOffsetCheckpoint } from '../io/checkpoints.js'
 import type { KafkaFile, PartitionDir } from '../io/discover.js'
 import { describeFsError, discover } from '../io/discover.js'
+import { comparePartitionDirNames, namesOfKind } from '../io/segment-names.js'
 import { FileSource, readSmallFile } from '../io/file-source.js'
 import { InputError } from '../io/input-error.js'
 import { fsPath } from '../io/raw-names.js'
@@ -90,7 +91,7 @@ function listDir (dir: string): string[] {
 
 function readTxnIndexes (dir: string, names: string[], findings: Finding[]): TxnIndexTable {
   const out = new TxnIndexTable()
-  for (const n of names.filter((x) => /^\d{20}\.txnindex$/.test(x)).sort()) {
+  for (const { name: n } of namesOfKind(names, 'txnindex')) {
     const file = path.join(dir, n)
     try {
       const buf = readSmallFile(file)
@@ -105,7 +106,7 @@ function readTxnIndexes (dir: string, names: string[], findings: Finding[]): Txn
 
 function readSnapshots (dir: string, names: string[], findings: Finding[]): SnapshotInput[] {
   const out: SnapshotInput[] = []
-  for (const n of names.filter((x) => /^\d{20}\.snapshot$/.test(x))) {
+  for (const { name: n, baseOffset } of namesOfKind(names, 'snapshot')) {
     const file = path.join(dir, n)
     try {
       const s = decodeProducerSnapshot(readSmallFile(file))
@@ -118,7 +119,7 @@ function readSnapshots (dir: string, names: string[], findings: Finding[]): Snap
         findings.push(finding('SNAPSHOT_CRC', `producer snapshot not used: crc stored ${s.crc} != computed ${s.crcComputed}`, { file, position: 2 }))
         continue
       }
-      out.push({ offset: BigInt(n.slice(0, 20)), file, producers: s.entries.map((e) => ({ producerId: e.producerId, producerEpoch: e.producerEpoch,
+      out.push({ offset: baseOffset, file, producers: s.entries.map((e) => ({ producerId: e.producerId, producerEpoch: e.producerEpoch,
         coordinatorEpoch: e.coordinatorEpoch, currentTxnFirstOffset: e.currentTxnFirstOffset, lastTimestamp: e.timestamp, lastOffset: e.lastOffset })) })
     } catch (e) {
       findings.push(finding(e instanceof InputError ? e.code : 'UNREADABLE', describeFsError(e), { file, position: 0 }))
@@ -187,10 +188,14 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
  * be used (the commands then exit 2).
  */
 export function resolvePartitions (paths: string[]): { partitions: PartitionDir[], unusable: Finding[] } {
+  // a partition's analysis needs its directory (txnindex, snapshots, checkpoint), which a pipe has not
+  if (paths.includes('-')) return { partitions: [], unusable: [finding('UNREADABLE', 'standard input is read by the dump only (tsdump -); reconcile, txns and lso need the partition directory', { file: '-', position: 0 })] }
   const d = discover(paths)
   const unusable = d.problems.map((p) => finding('UNREADABLE', p.message, { file: p.path, position: 0 }))
   if (unusable.length > 0) return { partitions: [], unusable }
+  // reports list partitions in topic, then numeric partition order, however the shell expanded the paths
   const partitions = d.partitions.filter((p) => p.files.some((f) => f.kind === 'log'))
+    .sort((a, b) => comparePartitionDirNames(path.basename(path.resolve(a.path)), path.basename(path.resolve(b.path))))
   if (partitions.length === 0) return { partitions, unusable: paths.map((p) => finding('UNREADABLE', 'no .log segment files found', { file: p, position: 0 })) }
   return { partitions, unusable }
 }

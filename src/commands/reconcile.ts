@@ -15,6 +15,8 @@ export interface ReconcileOptions {
   /** printer: text (default) or json */
   format?: PartitionFormat
   color?: boolean
+  /** every table column, whatever the width */
+  wide?: boolean
 }
 
 /** Scan every partition under `paths`, one at a time (the partitions keep their directory listing). */
@@ -44,6 +46,6 @@ export async function runReconcile (opts: ReconcileOptions, ctx: CliContext): Pr
   const r = reconcile(opts.paths)
   writeUnusable(r.unusable, ctx)
   if (r.unusable.length > 0) return EXIT_USAGE
-  createPartitionPrinter(opts.format ?? 'text', ctx, opts.color === false ? 0 : ctx.colorLevel).reconcile(r)
+  createPartitionPrinter(opts.format ?? 'text', ctx, opts.color === false ? 0 : ctx.colorLevel, { wide: opts.wide === true }).reconcile(r)
   return partitionExitCode(r.unusable, r.partitions.flatMap((p) => p.report.findings))
 }

@@ -74,7 +74,8 @@ export function buildReportModel (opts: ReportOptions, internals: ReportInternal
   const timeoutMs = (opts.maxTransactionTimeoutMinutes ?? 15) * 60_000
   const partitions = scanned.map((s): ReportPartition => {
     const c = collectors.get(s.dir)!
-    const blocking = findBlockingTransaction(s.report, s.snapshots, timeoutMs)
+    // ages against the clock, as lso and find-hanging measure them (issue #12 item 1)
+    const blocking = findBlockingTransaction(s.report, s.snapshots, timeoutMs, Date.now(), s.label)
     const commands = blocking === null ? [] : abortCommands(opts.bootstrapServer ?? 'localhost:9092', s.report.topic, s.report.partition, blocking)
     return { label: s.label, path: s.dir.path, report: s.report, blocking, commands,
       lane: { ...c.lane(perLane), recentlyEnded: (pid, first) => c.recentlyEnded(pid, first) } }

@@ -26,8 +26,10 @@ export interface TxnsOptions {
   paths: string[]
   format?: PartitionFormat
   color?: boolean
-  /** lane width in characters (default 80) */
+  /** lane width in characters (default 70: the lane line fits 80 columns) */
   width?: number
+  /** every table column, whatever the width */
+  wide?: boolean
 }
 
 /** Streams the timeline (or transactional-id states) of each partition to `to`; returns the findings' exit code. */
@@ -69,7 +71,7 @@ export function txns (paths: string[], opts: { width?: number } = {}): TxnsResul
   const result: TxnsResult = { unusable, partitions: [] }
   if (unusable.length > 0) return result
   let runs: TimelineRun[] = []
-  streamTxns(partitions, opts.width ?? 80, {
+  streamTxns(partitions, opts.width ?? 70, {
     timelineStart: () => { runs = [] },
     run: (r) => { runs.push(r) },
     timelineEnd: (p, lane) => { result.partitions.push({ ...p, kind: 'timeline', runs, lane } satisfies TimelinePartition) },
@@ -83,6 +85,6 @@ export async function runTxns (opts: TxnsOptions, ctx: CliContext): Promise<numb
   const { partitions, unusable } = resolvePartitions(opts.paths)
   writeUnusable(unusable, ctx)
   if (unusable.length > 0) return EXIT_USAGE
-  const printer = createPartitionPrinter(opts.format ?? 'text', ctx, opts.color === false ? 0 : ctx.colorLevel)
-  return streamTxns(partitions, opts.width ?? 80, printer.txnsStream())
+  const printer = createPartitionPrinter(opts.format ?? 'text', ctx, opts.color === false ? 0 : ctx.colorLevel, { wide: opts.wide === true })
+  return streamTxns(partitions, opts.width ?? 70, printer.txnsStream())
 }

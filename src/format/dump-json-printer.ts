@@ -6,7 +6,7 @@ import type { ControlInfo, V2Batch } from '../decode/log-reader.js'
 import type { ProducerSnapshotEntry } from '../decode/producer-snapshot.js'
 import { firstSequence } from '../decode/producer-snapshot.js'
 import type { KafkaRecord } from '../decode/records.js'
-import { batchJson, legacyBatchJson, legacyRecordJson, recordJson } from './dump-json.js'
+import { batchJson, JSON_SCHEMA_VERSION, legacyBatchJson, legacyRecordJson, recordJson } from './dump-json.js'
 import type { RecordJsonOptions } from './dump-json.js'
 import { summaryJson } from './dump-summary.js'
 import { toJson } from './json-int64.js'
@@ -14,15 +14,26 @@ import type { PayloadParserFn } from './payload-parsers.js'
 import type { DumpedFile, DumpPrinter, PrintedRange, PrinterOutput } from './printer.js'
 
 export class JsonDumpPrinter implements DumpPrinter {
-  constructor (private readonly out: PrinterOutput, private readonly rec: RecordJsonOptions, private readonly parser: PayloadParserFn) {}
-  private emit (v: unknown): void { this.out.stdout.write(toJson(v) + '\n') }
+  /** the file being dumped: its topic and partition go into every object about it */
+  private cur: DumpedFile | null = null
+
+  constructor (private readonly out: PrinterOutput, private readonly rec: RecordJsonOptions, private readonly parser: PayloadParserFn) {
+    // the first object of a run says which schema the rest follow
+    this.out.stdout.write(toJson({ type: 'header', tool: 'tsdump', schemaVersion: JSON_SCHEMA_VERSION }) + '\n')
+  }
+
+  private emit (v: Record<string, unknown>): void {
+    const f = this.cur
+    this.out.stdout.write(toJson(f?.topic !== undefined ? { ...v, topic: f.topic, partition: f.partition } : v) + '\n')
+  }
 
   skipped (path: string, reason: string): void {
+    this.cur = null
     this.emit({ type: 'skipped', file: path, reason })
     if (!reason.startsWith('broker metadata file')) this.out.stderr.write(`Ignoring ${path}: ${reason}\n`)
   }
 
-  fileStart (f: DumpedFile): void { this.emit({ type: 'file', file: f.path, kind: f.kind, baseOffset: f.baseOffset }) }
+  fileStart (f: DumpedFile): void { this.cur = f; this.emit({ type: 'file', file: f.path, kind: f.kind, baseOffset: f.baseOffset }) }
   logStart (): void {}
   batch (b: V2Batch, f: DumpedFile): void { this.emit(batchJson(f.path, b.header, b)) }
   fastRecords (): PrintedRange | null { return null }

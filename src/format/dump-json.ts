@@ -6,7 +6,7 @@ import type { LegacyEntry, LegacyRecord } from '../decode/legacy.js'
 import type { ControlInfo, V2Batch } from '../decode/log-reader.js'
 import type { KafkaRecord } from '../decode/records.js'
 import type { ParsedPayload } from './payload-parsers.js'
-import { decodeValue } from './value-decoders.js'
+import { decodeValue, jsonValueOf } from './value-decoders.js'
 import type { DecoderName } from './value-decoders.js'
 
 export function batchJson (file: string, h: BatchHeader, b: V2Batch): Record<string, unknown> {
@@ -29,6 +29,12 @@ function controlFields (c: ControlInfo): Record<string, unknown> {
   return o
 }
 
+/**
+ * The version of tsdump's JSON output (the dump's NDJSON objects and the partition commands' documents),
+ * stated by the first object of a run. Raised when a field changes meaning or goes away; new fields do not.
+ */
+export const JSON_SCHEMA_VERSION = 1
+
 export interface RecordJsonOptions { printData: boolean, keyDecoder: DecoderName, valueDecoder: DecoderName }
 
 export function recordJson (file: string, h: BatchHeader, r: KafkaRecord, opts: RecordJsonOptions,
@@ -44,6 +50,11 @@ export function recordJson (file: string, h: BatchHeader, r: KafkaRecord, opts: 
     // internal-topic decoders: the decoded record as JSON values, not its text
     o.key = parsed?.keyJson !== undefined ? parsed.keyJson : parsed?.key ?? null
     o.payload = parsed?.payloadJson !== undefined ? parsed.payloadJson : parsed?.payload ?? null
+    // --key-decoder/--value-decoder json: the decoded value beside the text
+    const keyJson = jsonValueOf(r.key, opts.keyDecoder)
+    if (keyJson !== undefined) o.keyJson = keyJson
+    const payloadJson = jsonValueOf(r.value, opts.valueDecoder)
+    if (payloadJson !== undefined) o.payloadJson = payloadJson
   }
   return o
 }

@@ -4,7 +4,7 @@ import type { LogSummary } from '../analysis/log-summary.js'
 export function formatSummary (s: LogSummary): string {
   const control = Object.entries(s.control).map(([k, v]) => `${k} ${v}`).join(', ')
   const records = s.records
-  return `Summary: ${s.batches} batches, ${records} records` +
+  return `Summary: ${plural(s.batches, 'batch', 'batches')}, ${plural(records, 'record', 'records')}` +
     (s.firstOffset !== null ? `, offsets ${s.firstOffset}..${s.lastOffset}` : '') +
     `, ${s.transactionalBatches} transactional batches` +
     `, control batches: ${control === '' ? 'none' : control}` +
@@ -12,6 +12,8 @@ export function formatSummary (s: LogSummary): string {
     (s.unsupported > 0 ? `, batches with unsupported codec: ${s.unsupported}` : '') +
     (s.corruptRegions > 0 ? `, damaged regions: ${s.corruptRegions}` : '')
 }
+
+function plural (n: number, one: string, many: string): string { return `${n} ${n === 1 ? one : many}` }
 
 export function summaryJson (s: LogSummary): Record<string, unknown> {
   return {

@@ -45,7 +45,7 @@ export function logStartLine (f: DumpedFile): string {
     if (m !== null) return `Snapshot end offset: ${BigInt(m[1]!)}, epoch: ${Number(m[2])}`
     return `Snapshot end offset: unknown (file name ${f.name} is not <offset>-<epoch>.checkpoint)`
   }
-  return `Log starting offset: ${f.baseOffset ?? 'unknown (file name is not a base offset)'}`
+  return `Log starting offset: ${f.baseOffset ?? (f.stdin === true ? 'unknown (standard input)' : 'unknown (file name is not a base offset)')}`
 }
 
 export class TextDumpPrinter implements DumpPrinter {

@@ -8,3 +8,49 @@ export function formatFinding (f: Finding): string {
     : f.partition !== undefined ? `${f.partition}: ${f.firstOffset !== undefined ? `offsets ${f.firstOffset}..${f.lastOffset ?? f.firstOffset}: ` : ''}` : ''
   return `tsdump: ${f.severity}: ${where}${f.message} [${f.code}]`
 }
+
+/** up to this many findings of one code in one file are all printed; more become the first one and a count */
+export const REPEATS_SHOWN = 5
+
+/**
+ * Repeated findings, throttled (OFFSETS_NOT_INCREASING once printed 1,023 lines for one file): per file and
+ * code, the first finding is printed at once; the next ones are held, and printed by drain() when there were
+ * at most REPEATS_SHOWN in all, else replaced by one line with the count. Only the stderr text is throttled:
+ * the JSON output keeps every finding.
+ */
+export class FindingThrottle {
+  private readonly seen = new Map<string, { first: Finding, n: number, held: string[] }>()
+
+  /** the line to print for `f` now, or null (held or counted) */
+  line (f: Finding): string | null {
+    const key = `${f.file ?? ''}\u0000${f.code}`
+    let s = this.seen.get(key)
+    if (s === undefined) { s = { first: f, n: 0, held: [] }; this.seen.set(key, s) }
+    s.n++
+    if (s.n === 1) return formatFinding(f)
+    if (s.n <= REPEATS_SHOWN) s.held.push(formatFinding(f))
+    else s.held.length = 0
+    return null
+  }
+
+  /** the held lines, or a count line where there were too many; call at the end of a file or run */
+  drain (): string[] {
+    const out: string[] = []
+    for (const { first, n, held } of this.seen.values()) {
+      if (n <= REPEATS_SHOWN) { out.push(...held); continue }
+      const { position: _p, ...rest } = first
+      out.push(formatFinding({ ...rest, message: `${(n - 1).toLocaleString('en-US')} more like the one above (${n.toLocaleString('en-US')} in all; --json lists each)` } as Finding))
+    }
+    this.seen.clear()
+    return out
+  }
+}
+
+/** A list of findings as stderr lines, repeats throttled (FindingThrottle). */
+export function formatFindingList (findings: readonly Finding[]): string {
+  const t = new FindingThrottle()
+  let out = ''
+  for (const f of findings) { const l = t.line(f); if (l !== null) out += l + '\n' }
+  for (const l of t.drain()) out += l + '\n'
+  return out
+}

@@ -1,7 +1,10 @@
 // JSON printer of reconcile / txns / lso: one JSON document on stdout per run (findings are inside it).
 import type { LsoPartition, LsoResult, PartitionResult, ReconcileResult, TransactionStatePartition, TxnsResult } from '../analysis/partition-results.js'
 import type { Lane, TimelineRun } from '../analysis/timeline.js'
+import { JSON_SCHEMA_VERSION } from './dump-json.js'
+import { hangingJson } from './hanging-text.js'
 import { writeJson } from './json-stream.js'
+import { isoTime } from './timestamp.js'
 import type { PartitionPrinter, PrinterOutput, TxnsStream } from './printer.js'
 import { replayTxns } from './txns-stream.js'
 import type { Json } from './txn-json.js'
@@ -18,7 +21,10 @@ function blockedJson (b: LsoPartition): Json {
       producerId: jsonInt64(t.producerId), producerEpoch: t.producerEpoch, coordinatorEpoch: t.coordinatorEpoch, coordinatorEpochSource: t.coordinatorEpochSource,
       firstOffset: jsonInt64(t.firstOffset), lastOffset: jsonInt64OrNull(t.lastOffset), records: t.records, recordsWaiting: t.recordsWaiting,
       firstTimestamp: jsonInt64OrNull(t.firstTimestamp), lastTimestamp: jsonInt64OrNull(t.lastTimestamp), newestTimestamp: jsonInt64OrNull(t.newestTimestamp),
-      ageMs: jsonInt64OrNull(t.ageMs), state: t.state, seeded: t.seeded, hanging: t.hanging, twoPhaseCommit: t.twoPhaseCommit, transactionalIds: b.ids.map(transactionalIdJson), commands: b.commands,
+      firstTimestampIso: t.firstTimestamp === null ? null : isoTime(t.firstTimestamp), lastTimestampIso: t.lastTimestamp === null ? null : isoTime(t.lastTimestamp),
+      abortedBeyondLso: t.abortedBeyondLso, ageMs: jsonInt64OrNull(t.ageMs), durationMinutes: t.ageMs === null ? null : Number(t.ageMs / 60_000n),
+      candidate: t.verdict.candidate, coordinatorOwner: t.verdict.coordinatorOwner?.transactionalId ?? null, abortCoordinatorEpoch: Math.max(0, t.coordinatorEpoch ?? 0),
+      state: t.state, seeded: t.seeded, hanging: t.hanging, twoPhaseCommit: t.twoPhaseCommit, transactionalIds: b.ids.map(transactionalIdJson), commands: b.commands,
     },
     openTransactions: r.openTransactions.length,
     findings: r.findings.map(findingJson),
@@ -29,20 +35,20 @@ export class JsonPartitionPrinter implements PartitionPrinter {
   constructor (private readonly out: PrinterOutput) {}
 
   reconcile (r: ReconcileResult): void {
-    this.out.stdout.write(JSON.stringify(reconcileJson(r.partitions.map((p) => ({ report: p.report, path: p.path })))) + '\n')
+    this.out.stdout.write(JSON.stringify({ schemaVersion: JSON_SCHEMA_VERSION, ...(reconcileJson(r.partitions.map((p) => ({ report: p.report, path: p.path }))) as Record<string, Json>) }) + '\n')
   }
 
   txns (r: TxnsResult): void { replayTxns(this.txnsStream(), r) }
 
   /**
-   * One JSON object, `{"partitions":[...]}`, written in pieces as the runs stream: the same text as
+   * One JSON object, `{"schemaVersion":1,"partitions":[...]}`, written in pieces as the runs stream: the same text as
    * JSON.stringify of the whole document (the partition's fields, then runs, lane, findings).
    */
   txnsStream (): TxnsStream {
     const w = this.out.stdout
     let partitions = 0
     let runs = 0
-    const next = (): void => { w.write(partitions++ === 0 ? '{"partitions":[' : ',') }
+    const next = (): void => { w.write(partitions++ === 0 ? `{"schemaVersion":${JSON_SCHEMA_VERSION},"partitions":[` : ',') }
     return {
       timelineStart: (p: PartitionResult) => {
         next()
@@ -59,13 +65,14 @@ export class JsonPartitionPrinter implements PartitionPrinter {
         next()
         writeJson(w, { topic: p.report.topic, partition: p.report.partition, path: p.path, transactionalIds: p.states.map(transactionalIdJson), findings: p.findings.map(findingJson) })
       },
-      end: () => { w.write(partitions === 0 ? '{"partitions":[]}\n' : ']}\n') },
+      end: () => { w.write(partitions === 0 ? `{"schemaVersion":${JSON_SCHEMA_VERSION},"partitions":[]}\n` : ']}\n') },
     }
   }
 
   lso (r: LsoResult): void {
     const c = r.coordinator
-    this.out.stdout.write(JSON.stringify({ maxTransactionTimeoutMinutes: r.maxTransactionTimeoutMinutes, partitions: r.partitions.map(blockedJson), hanging: r.hanging,
+    this.out.stdout.write(JSON.stringify({ schemaVersion: JSON_SCHEMA_VERSION, maxTransactionTimeoutMinutes: r.maxTransactionTimeoutMinutes, now: r.nowMs, nowIso: isoTime(r.nowMs),
+      partitions: r.partitions.map(blockedJson), hanging: r.hanging, hangingTransactions: r.hangingTransactions.map(hangingJson),
       ...(c !== null ? { coordinator: { ...c, topicPartition: `__transaction_state-${c.partition}` } } : {}) }) + '\n')
   }
 }

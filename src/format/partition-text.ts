@@ -7,11 +7,18 @@ import type { LsoPartition, LsoResult, PartitionResult, ReconcileResult, Transac
 import type { Lane, TimelineRun } from '../analysis/timeline.js'
 import type { TransactionalIdState } from '../analysis/transaction-state.js'
 import type { ColorLevel, PartitionPrinter, PrinterOutput, TxnsStream } from './printer.js'
+import { explainCoordinatorEpoch, formatHangingTable } from './hanging-text.js'
+import type { Column } from './table.js'
+import { RunsTableWriter } from './timeline-table.js'
 import { replayTxns } from './txns-stream.js'
 import { isoTime } from './timestamp.js'
-import { formatFindings, formatLane, formatReconcile, formatRun, formatTable, formatTimelineHead } from './txn-text.js'
+import { formatFindings, formatLane, formatReconcile, formatTable, formatTimelineHead } from './txn-text.js'
 
-function formatStates (p: TransactionStatePartition, chalk: ChalkInstance): string {
+// narrow form: short headers, ISO time to the second, then the offset and the timeout go
+const STATE_COLUMNS: Column[] = [{ header: 'TRANSACTIONAL_ID' }, { header: 'PRODUCER_ID', short: 'PID' }, { header: 'EPOCH' }, { header: 'STATE' },
+  { header: 'TIMEOUT_MS', short: 'TIMEOUT', dropRank: 2 }, { header: 'LAST_UPDATE', short: 'LAST_UPDATE (UTC)' }, { header: 'OFFSET', dropRank: 1 }, { header: 'PARTITIONS' }]
+
+function formatStates (p: TransactionStatePartition, chalk: ChalkInstance, wide: boolean): string {
   const states = p.states
   const stateStyle = (s: string | null): ((x: string) => string) | undefined =>
     s === 'CompleteCommit' || s === 'PrepareCommit' ? chalk.green : s === 'CompleteAbort' || s === 'PrepareAbort' ? chalk.red : s === 'Ongoing' ? chalk.yellow : undefined
@@ -21,12 +28,12 @@ function formatStates (p: TransactionStatePartition, chalk: ChalkInstance): stri
       { text: s.transactionalId, left: true }, { text: s.producerId === null ? '-' : String(s.producerId) }, { text: s.producerEpoch === null ? '-' : String(s.producerEpoch) },
       { text: s.deleted ? '<DELETE>' : s.state ?? '', left: true, ...(style !== undefined ? { style } : {}) },
       { text: s.transactionTimeoutMs === null ? '-' : String(s.transactionTimeoutMs) },
-      { text: s.lastUpdateTimestamp === null ? '-' : isoTime(s.lastUpdateTimestamp), left: true },
+      s.lastUpdateTimestamp === null ? { text: '-', left: true } : { text: isoTime(s.lastUpdateTimestamp), short: isoTime(s.lastUpdateTimestamp).replace(/\.\d{3}Z$/, 'Z'), left: true },
       { text: String(s.offset) }, { text: s.partitions.join(',') || '-', left: true },
     ]
   })
   return `${chalk.bold(p.label)}  ${states.length} transactional id${states.length === 1 ? '' : 's'}\n` +
-    formatTable(['TRANSACTIONAL_ID', 'PRODUCER_ID', 'EPOCH', 'STATE', 'TIMEOUT_MS', 'LAST_UPDATE', 'OFFSET', 'PARTITIONS'], rows, chalk) +
+    formatTable(STATE_COLUMNS, rows, chalk, wide) +
     states.map(taggedLine).filter((l) => l !== '').join('')
 }
 
@@ -41,25 +48,33 @@ function taggedLine (s: TransactionalIdState): string {
   return parts.length === 0 ? '' : `  ${s.transactionalId}: ${parts.join(', ')}\n`
 }
 
-function ts (v: bigint | null): string { return v === null ? 'unknown' : `${v} (${isoTime(v)})` }
+function ts (v: bigint | null): string { return v === null ? 'unknown' : `${isoTime(v)} (${v})` }
 
-function formatBlocked (b: LsoPartition, timeoutMin: number, chalk: ChalkInstance): string {
+function formatBlocked (b: LsoPartition, timeoutMin: number, chalk: ChalkInstance, nowLabel: string): string {
   const r = b.report
   const label = chalk.bold(b.label)
   const t = b.blocking
   if (t === null) return `${label}: LSO ${r.lastStableOffset} = HW ${r.highWatermark}, nothing is blocked\n`
   const age = t.ageMs === null ? 'unknown' : `${(Number(t.ageMs) / 60000).toFixed(1)} min`
+  const owner = t.verdict.coordinatorOwner
   const verdict = t.state === 'awaiting-high-watermark'
     ? chalk.green('ended; its marker is not below the high watermark yet')
     : t.twoPhaseCommit ? chalk.cyan('prepared (two-phase commit, KIP-939: transactionTimeoutMs 2147483647), waiting for its external coordinator; not hanging')
-    : t.hanging ? chalk.red(`HANGING (older than ${timeoutMin} min)`) : chalk.yellow(`open, within ${timeoutMin} min`)
+    : t.hanging ? chalk.red(`HANGING (older than ${timeoutMin} min)`)
+      : owner !== null ? chalk.yellow(`older than ${timeoutMin} min, but ${owner.transactionalId} (${owner.state ?? '?'}) still lists this partition: its coordinator aborts it at the transaction timeout`)
+        : chalk.yellow(`open, within ${timeoutMin} min`)
+  const aborted = t.abortedBeyondLso > 0 ? ` (${t.abortedBeyondLso} more already aborted)` : ''
   const lines = [
-    `${label}: LSO ${r.lastStableOffset} < HW ${r.highWatermark} (${r.highWatermarkSource}), ${t.recordsWaiting} records waiting`,
-    `  blocking transaction: producerId ${t.producerId} producerEpoch ${t.producerEpoch} coordinatorEpoch ${t.coordinatorEpoch === null ? 'unknown' : `${t.coordinatorEpoch} (from the ${t.coordinatorEpochSource})`}`,
+    `${label}: LSO ${r.lastStableOffset} < HW ${r.highWatermark} (${r.highWatermarkSource}), ${t.recordsWaiting} records waiting${aborted}`,
+    `  blocking transaction: producerId ${t.producerId} producerEpoch ${t.producerEpoch}`,
     `  first offset ${t.firstOffset}${t.seeded ? ' (before the log start, from a producer snapshot)' : ''}, last data offset ${t.lastOffset ?? 'unknown'}, ${t.records} records`,
-    `  first timestamp ${ts(t.firstTimestamp)}, last timestamp ${ts(t.lastTimestamp)}`,
-    `  age ${age} before the newest batch (${ts(t.newestTimestamp)}): ${verdict}`,
+    `  first timestamp ${ts(t.firstTimestamp)}`,
+    `  last timestamp  ${ts(t.lastTimestamp)}`,
+    `  age ${age} at ${nowLabel}: ${verdict}`,
   ]
+  // an open one gets the full story of its coordinator epoch (it goes into the abort command)
+  if (t.state === 'open') lines.push(...explainCoordinatorEpoch(t))
+  else lines.push(`  coordinatorEpoch ${t.coordinatorEpoch === null ? 'unknown' : `${t.coordinatorEpoch} (from the ${t.coordinatorEpochSource})`}`)
   for (const s of b.ids) lines.push(`  transactional id ${s.transactionalId}: ${s.deleted ? 'deleted' : `state ${s.state}, epoch ${s.producerEpoch}, partitions [${s.partitions.join(',')}]`}`)
   if (r.openTransactions.length > 1) lines.push(`  ${r.openTransactions.length - 1} more open transaction(s) behind it`)
   if (t.state === 'open') {
@@ -73,7 +88,7 @@ export class TextPartitionPrinter implements PartitionPrinter {
   private readonly chalk: ChalkInstance
   private readonly plain = new Chalk({ level: 0 })
 
-  constructor (private readonly out: PrinterOutput, color: ColorLevel) {
+  constructor (private readonly out: PrinterOutput, color: ColorLevel, private readonly wide = false) {
     this.chalk = new Chalk({ level: color })
   }
 
@@ -82,7 +97,7 @@ export class TextPartitionPrinter implements PartitionPrinter {
   }
 
   reconcile (r: ReconcileResult): void {
-    this.out.stdout.write(formatReconcile(r.partitions.map((p) => p.report), r.partitions.map((p) => p.label), this.chalk))
+    this.out.stdout.write(formatReconcile(r.partitions.map((p) => p.report), r.partitions.map((p) => p.label), this.chalk, this.wide))
     for (const p of r.partitions) this.findings(p.label, p.report.findings)
   }
 
@@ -92,15 +107,21 @@ export class TextPartitionPrinter implements PartitionPrinter {
     const { stdout } = this.out
     const chalk = this.chalk
     let runs = 0
+    let table = new RunsTableWriter((s) => stdout.write(s), chalk, this.wide)
     return {
-      timelineStart: (p: PartitionResult) => { runs = 0; stdout.write(formatTimelineHead(p.label, p.report, chalk)) },
-      run: (x: TimelineRun) => { runs++; stdout.write(`  ${formatRun(x, chalk)}\n`) },
+      timelineStart: (p: PartitionResult) => {
+        runs = 0
+        table = new RunsTableWriter((s) => stdout.write(s), chalk, this.wide)
+        stdout.write(formatTimelineHead(p.label, p.report, chalk))
+      },
+      run: (x: TimelineRun) => { runs++; table.add(x) },
       timelineEnd: (p: PartitionResult, lane: Lane) => {
+        table.flush()
         stdout.write(`${runs === 0 ? '  (no batches)\n' : ''}  ${formatLane(lane.chars, lane.batchesPerChar, chalk)}\n\n`)
         this.findings(p.label, p.report.findings)
       },
       transactionStates: (p: TransactionStatePartition) => {
-        stdout.write(formatStates(p, chalk) + '\n')
+        stdout.write(formatStates(p, chalk, this.wide) + '\n')
         this.findings(p.label, p.findings)
       },
       end: () => {},
@@ -108,7 +129,14 @@ export class TextPartitionPrinter implements PartitionPrinter {
   }
 
   lso (r: LsoResult): void {
-    for (const b of r.partitions) this.out.stdout.write(formatBlocked(b, r.maxTransactionTimeoutMinutes, this.chalk))
+    const timeoutMin = r.maxTransactionTimeoutMinutes
+    const nowLabel = `${isoTime(r.nowMs)} (${r.nowGiven ? '--now' : 'now'})`
+    for (const b of r.partitions) this.out.stdout.write(formatBlocked(b, timeoutMin, this.chalk, nowLabel))
+    // find-hanging's rule, in one line: open, and its last timestamp older than the timeout
+    const rule = `open > ${timeoutMin} min at ${nowLabel}`
+    const table = r.hangingTransactions
+    this.out.stdout.write(table.length === 0 ? `\nno hanging transactions (${rule})\n`
+      : `\nhanging transactions (find-hanging: ${rule}):\n${formatHangingTable(table, this.chalk, this.wide)}`)
     const c = r.coordinator
     if (c !== null) {
       this.out.stdout.write(`transactional id ${c.transactionalId} is coordinated by __transaction_state-${c.partition}` +

@@ -40,7 +40,17 @@ export interface PrinterOutput { stdout: Writer, stderr: Writer }
 export type ColorLevel = 0 | 1 | 2 | 3
 
 /** the file being dumped, as the printers need it */
-export interface DumpedFile { path: string, name: string, kind: string, baseOffset: bigint | null }
+export interface DumpedFile {
+  path: string
+  name: string
+  kind: string
+  baseOffset: bigint | null
+  /** read from standard input (`-`): there is no file name to take the base offset from */
+  stdin?: boolean
+  /** from the partition directory it is in (`<topic>-<partition>`), when it is in one */
+  topic?: string
+  partition?: number
+}
 
 /** offsets of the records a fast path printed (consecutive); no object is made for it beyond the writer's result */
 export interface PrintedRange { readonly firstOffset: number, readonly lastOffset: number }

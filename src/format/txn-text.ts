@@ -4,31 +4,35 @@ import type { ChalkInstance } from 'chalk'
 import type { Finding } from '../analysis/findings.js'
 import type { PartitionReport } from '../analysis/reconcile.js'
 import type { LaneChar, TimelineRun } from '../analysis/timeline.js'
-import type { Transaction } from '../analysis/transactions.js'
-import { inferTransactionVersion } from '../analysis/transactions.js'
 import { topicTotals } from './txn-json.js'
-import { formatFinding } from './finding-text.js'
+import { formatFindingList } from './finding-text.js'
+import type { Column } from './table.js'
+import { fitTable, hiddenNote } from './table.js'
 
-export interface Cell { text: string, style?: (s: string) => string, left?: boolean }
+export interface Cell { text: string, style?: (s: string) => string, left?: boolean, short?: string }
 
-/** Align cells in columns; numbers right-aligned unless `left`. Styles apply after padding. */
-export function formatTable (header: string[], rows: Cell[][], chalk: ChalkInstance): string {
-  const all: Cell[][] = [header.map((h) => ({ text: h, left: true, style: (s: string) => chalk.bold(s) })), ...rows]
-  const widths: number[] = []
-  for (const r of all) r.forEach((c, i) => { widths[i] = Math.max(widths[i] ?? 0, c.text.length) })
-  return all.map((r) => r.map((c, i) => {
-    const w = widths[i] ?? 0
-    const padded = c.left === true ? c.text.padEnd(w) : c.text.padStart(w)
-    return c.style !== undefined ? c.style(padded) : padded
-  }).join('  ').trimEnd()).join('\n') + '\n'
+/**
+ * Align cells in columns; numbers right-aligned unless `left`. Styles apply after padding. Within 80
+ * columns unless `wide` (format/table.ts: short headers and cells first, then droppable columns go).
+ */
+export function formatTable (header: ReadonlyArray<string | Column>, rows: Cell[][], chalk: ChalkInstance, wide = false): string {
+  const t = fitTable(header.map((h) => (typeof h === 'string' ? { header: h } : h)), rows, chalk, { wide })
+  return t.text + hiddenNote(t.hidden)
 }
 
 function num (n: number | bigint, style?: (s: string) => string): Cell {
   return style !== undefined && n !== 0 && n !== 0n ? { text: String(n), style } : { text: String(n) }
 }
 
-export function formatReconcile (reports: readonly PartitionReport[], labels: readonly string[], chalk: ChalkInstance): string {
-  const header = ['PARTITION', 'LEO', 'HW', 'LSO', 'READ_COMMITTED', 'READ_UNCOMMITTED', 'ABORTED', 'PENDING', 'COMMIT', 'ABORT', 'OPEN_TXNS']
+// Narrow form: the marker counts go first, then open transactions; the counts consumers see stay.
+const RECONCILE_COLUMNS: Column[] = [
+  { header: 'PARTITION' }, { header: 'LEO', dropRank: 4 }, { header: 'HW' }, { header: 'LSO' },
+  { header: 'READ_COMMITTED', short: 'COMMITTED' }, { header: 'READ_UNCOMMITTED', short: 'UNCOMMITTED' }, { header: 'ABORTED' },
+  { header: 'PENDING' }, { header: 'COMMIT', dropRank: 1 }, { header: 'ABORT', dropRank: 1 }, { header: 'OPEN_TXNS', short: 'OPEN', dropRank: 3 },
+]
+
+export function formatReconcile (reports: readonly PartitionReport[], labels: readonly string[], chalk: ChalkInstance, wide = false): string {
+  const header = RECONCILE_COLUMNS
   const rows = reports.map((r, i): Cell[] => [
     { text: labels[i] ?? '', left: true },
     num(r.logEndOffset),
@@ -37,70 +41,28 @@ export function formatReconcile (reports: readonly PartitionReport[], labels: re
     num(r.readCommitted), num(r.readUncommitted), num(r.abortedRecords, chalk.red), num(r.pendingRecords, chalk.yellow),
     num(r.controlBatches.COMMIT ?? 0, chalk.green), num(r.controlBatches.ABORT ?? 0, chalk.red), num(r.openTransactions.length, chalk.yellow),
   ])
-  let out = formatTable(header, rows, chalk)
+  let out = formatTable(header, rows, chalk, wide)
+  if (!wide && out.includes('UNCOMMITTED ')) out += 'COMMITTED, UNCOMMITTED: records read_committed, read_uncommitted consumers read\n'
   const totals = topicTotals(reports)
   if (totals.length > 0) {
     out += '\n' + formatTable(['TOPIC', 'PARTITIONS', 'READ_COMMITTED', 'READ_UNCOMMITTED'],
-      totals.map((t) => [{ text: t.topic, left: true }, num(t.partitions), num(t.readCommitted), num(t.readUncommitted)]), chalk)
+      totals.map((t) => [{ text: t.topic, left: true }, num(t.partitions), num(t.readCommitted), num(t.readUncommitted)]), chalk, wide)
   }
   if (reports.some((r) => r.highWatermarkSource === 'logEndOffset')) out += '\n* no replication-offset-checkpoint entry: high watermark = log end offset\n'
   const others = new Set(reports.flatMap((r) => Object.keys(r.controlBatches)).filter((k) => k !== 'COMMIT' && k !== 'ABORT'))
   if (others.size > 0) {
-    out += `other control batches: ${reports.map((r, i) => {
+    // one partition per line: a list on one line outgrew the terminal
+    out += `other control batches:\n${reports.map((r, i) => {
       const parts = Object.entries(r.controlBatches).filter(([k, v]) => k !== 'COMMIT' && k !== 'ABORT' && v > 0).map(([k, v]) => `${k} ${v}`)
-      return parts.length > 0 ? `${labels[i] ?? ''} (${parts.join(', ')})` : ''
-    }).filter((s) => s !== '').join('; ')}\n`
+      return parts.length > 0 ? `  ${labels[i] ?? ''} (${parts.join(', ')})\n` : ''
+    }).join('')}`
   }
   return out
 }
 
 /** findings of a partition, one standard line each (format/finding-text.ts); the label names the partition when there is no file */
 export function formatFindings (label: string, findings: readonly Finding[], _chalk: ChalkInstance): string {
-  return findings.map((f) => formatFinding(f.file === undefined ? { ...f, file: label } : f) + '\n').join('')
-}
-
-function range (a: bigint, b: bigint): string { return a === b ? `${a}` : `${a}..${b}` }
-
-function ending (t: Transaction, chalk: ChalkInstance): string {
-  if (t.outcome === null) return chalk.yellow('OPEN (no marker yet)')
-  const word = t.outcome === 'COMMIT' ? chalk.green('committed') : chalk.red('aborted'.padEnd(9))
-  const marker = t.outcome === 'COMMIT' ? chalk.green('COMMIT') : chalk.red('ABORT')
-  const epoch = t.markerEpoch !== null && t.markerEpoch !== t.producerEpoch ? ` (marker epoch ${t.markerEpoch})` : ''
-  const coord = t.coordinatorEpoch !== null ? ` coordinatorEpoch ${t.coordinatorEpoch}` : ''
-  return t.empty ? `${marker} at ${t.markerOffset}${coord}` : `${word}  ${marker} at ${t.markerOffset}${epoch}${coord}`
-}
-
-const VERSION_NOTES = {
-  '2': 'transaction version 2 (marker epoch = data epoch + 1)',
-  '2 or timeout abort': 'transaction version 2, or a coordinator timeout abort (either bumps the epoch)',
-  '0/1': '', // the usual case before KIP-890: not worth a note per line (--json says it)
-} as const
-
-function versionNote (t: Transaction): string {
-  const v = inferTransactionVersion(t)
-  return v === null ? '' : VERSION_NOTES[v]
-}
-
-/** One line per run, like the story "committed 0..5, COMMIT at 6, aborted 7..14, ABORT at 15". */
-export function formatRun (r: TimelineRun, chalk: ChalkInstance): string {
-  switch (r.kind) {
-    case 'plain':
-      return [range(r.firstOffset, r.lastOffset).padEnd(14), `pid ${r.producerId}`.padEnd(20), 'plain'.padEnd(16),
-        `${r.records} records`.padEnd(12), `${r.batches} batch${r.batches === 1 ? '' : 'es'}`].join(' ').trimEnd()
-    case 'control':
-      return [String(r.firstOffset).padEnd(14), `pid ${r.producerId}`.padEnd(20), `control ${r.typeName}`].join(' ')
-    case 'transaction': {
-      const t = r.txn
-      const who = `pid ${t.producerId} epoch ${t.producerEpoch}`.padEnd(20)
-      if (t.empty) return [String(t.markerOffset).padEnd(14), who, 'empty transaction'.padEnd(16), ''.padEnd(12), ending(t, chalk)].join(' ')
-      const last = t.lastDataOffset ?? t.firstOffset
-      const notes = [t.seeded ? `began at ${t.firstOffset}, before the log start (producer snapshot)` : '', versionNote(t), r.interleaved ? 'interleaved with other producers' : '',
-        r.listed === 'early' ? 'listed before its end, as it stood: too many later runs waited behind it; listed again where it ends' : '',
-        r.listed === 'end' ? 'the transaction listed early above, where it ends' : '']
-        .filter((s) => s !== '').map((s) => `  [${s}]`).join('')
-      return [range(t.firstOffset, last).padEnd(14), who, 'transactional'.padEnd(16), `${t.records} records`.padEnd(12), ending(t, chalk)].join(' ') + notes
-    }
-  }
+  return formatFindingList(findings.map((f) => f.file === undefined ? { ...f, file: label } : f))
 }
 
 const LANE_STYLE: Record<LaneChar, (c: ChalkInstance, s: string) => string> = {
@@ -110,7 +72,8 @@ const LANE_STYLE: Record<LaneChar, (c: ChalkInstance, s: string) => string> = {
 export function formatLane (chars: readonly LaneChar[], batchesPerChar: number, chalk: ChalkInstance): string {
   let out = ''
   for (const ch of chars) out += LANE_STYLE[ch](chalk, ch)
-  return `lane [${out}]${batchesPerChar > 1 ? ` (1 char = ${batchesPerChar} batches)` : ''}`
+  // the scale goes on a line of its own, so the lane line stays within its width
+  return `lane [${out}]${batchesPerChar > 1 ? `\n  (1 lane char = ${batchesPerChar} batches)` : ''}`
 }
 
 /** the first line of a partition's timeline */

@@ -29,3 +29,12 @@ export function decodeValue (b: Buffer, how: DecoderName): string {
     }
   }
 }
+
+/**
+ * `--key-decoder json` / `--value-decoder json` in JSON output: the bytes as a JSON value (an object in the
+ * NDJSON line, not JSON text in a string); undefined when they are not JSON.
+ */
+export function jsonValueOf (b: Buffer | null, how: DecoderName): unknown {
+  if (b === null || how !== 'json') return undefined
+  try { return JSON.parse(decodeJavaUtf8(b)) as unknown } catch { return undefined }
+}

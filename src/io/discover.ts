@@ -5,7 +5,11 @@ import * as path from 'node:path'
 import { describeFileType, InputError } from './input-error.js'
 import { fsPath, joinName } from './raw-names.js'
 
-export type FileKind = 'log' | 'index' | 'timeindex' | 'txnindex' | 'snapshot' | 'checkpoint'
+import type { FileKind } from './segment-names.js'
+import { classify, compareSegmentFiles, comparePartitionDirNames, parsePartitionDirName, SUFFIX_KIND } from './segment-names.js'
+
+export type { FileKind } from './segment-names.js'
+export { classify, parsePartitionDirName } from './segment-names.js'
 
 export interface KafkaFile {
   path: string
@@ -13,6 +17,11 @@ export interface KafkaFile {
   kind: FileKind
   /** from the file name (`00000000000000000042.log` → 42n); null when the name is not a number */
   baseOffset: bigint | null
+  /** standard input (`-`), not a file */
+  stdin?: boolean
+  /** the partition directory it is in (`<topic>-<partition>`), set by the dump for its JSON objects */
+  topic?: string
+  partition?: number
 }
 
 export interface PartitionDir {
@@ -36,42 +45,7 @@ export interface Discovery {
   problems: InputProblem[]
 }
 
-const SUFFIX_KIND: Record<string, FileKind> = {
-  '.log': 'log', '.index': 'index', '.timeindex': 'timeindex', '.txnindex': 'txnindex', '.snapshot': 'snapshot', '.checkpoint': 'checkpoint',
-}
-const KIND_ORDER: Record<FileKind, number> = { log: 0, index: 1, timeindex: 2, txnindex: 3, snapshot: 4, checkpoint: 5 }
-
-/** What kind of Kafka file a name is, or why it is skipped. */
-export function classify (name: string): { kind: FileKind, baseOffset: bigint | null } | { skip: string } {
-  const dot = name.lastIndexOf('.')
-  if (dot < 0) return { skip: 'not a segment file (no suffix)' }
-  const suffix = name.slice(dot)
-  const kind = SUFFIX_KIND[suffix]
-  if (kind === undefined) {
-    if (/\.(deleted|cleaned|swap|part)$/.test(name)) return { skip: `${suffix.slice(1)} file: an in-flight broker operation` }
-    return { skip: `unknown suffix ${suffix}` }
-  }
-  const stem = name.slice(0, name.indexOf('.'))
-  const n = /^\d{1,20}$/.test(stem) ? BigInt(stem) : null
-  return { kind, baseOffset: n !== null && n <= 0x7FFFFFFFFFFFFFFFn ? n : null }
-}
-
-/** `orders-11-0` → topic `orders-11`, partition 0 (also `topic-0.<id>-delete` and `-future` directories) */
-export function parsePartitionDirName (name: string): { topic: string, partition: number } | null {
-  const m = /^(.+)-(\d+)(?:\.[0-9a-f]+-(?:delete|future|stray))?$/.exec(name)
-  if (m === null) return null
-  return { topic: m[1]!, partition: Number(m[2]) }
-}
-
-function sortFiles (files: KafkaFile[]): KafkaFile[] {
-  return files.sort((a, b) => {
-    const ao = a.baseOffset ?? -1n
-    const bo = b.baseOffset ?? -1n
-    if (ao !== bo) return ao < bo ? -1 : 1
-    if (a.kind !== b.kind) return KIND_ORDER[a.kind] - KIND_ORDER[b.kind]
-    return a.name < b.name ? -1 : a.name > b.name ? 1 : 0
-  })
-}
+function sortFiles (files: KafkaFile[]): KafkaFile[] { return files.sort(compareSegmentFiles) }
 
 /**
  * Directory entries with their display names and paths. Names are read as bytes so that a name that is
@@ -180,7 +154,7 @@ function addDirectory (p: string, out: Discovery): void {
   const ents = entries(p)
   const subdirs = ents
     .filter((e) => e.ent.isDirectory() || (e.ent.isSymbolicLink() && statOrNull(e.path)?.isDirectory() === true))
-    .map((e) => e.name).sort()
+    .map((e) => e.name).sort(comparePartitionDirNames)
   // dangling or looping links would otherwise vanish without a word
   for (const e of ents) {
     if (e.ent.isSymbolicLink() && statOrNull(e.path) === null) out.skipped.push({ path: e.path, reason: notRegular(e.ent, e.path) })

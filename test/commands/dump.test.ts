@@ -66,6 +66,24 @@ describe('dump options', () => {
     expect(lines(r.stdout, 'baseOffset: ')).toHaveLength(2)
     expect(r.stdout).not.toContain('invalid bytes')
   })
+  it('a --max-bytes limit that cuts a batch is a read limit, not damage: exit 0, no TRUNCATED_TAIL, with and without --compat (issue #12 item 2)', async () => {
+    // 500 ends inside the third batch of P0 (positions 433..511)
+    const compat = await runCli(['--compat', '--max-bytes', '500', P0])
+    expect(compat.code).toBe(0)
+    expect(compat.stderr).toBe('') // kafka-dump-log says nothing
+    const plain = await runCli(['--max-bytes', '500', P0])
+    expect(plain.code).toBe(0)
+    expect(plain.stderr).not.toMatch(/TRUNCATED_TAIL|SHORT_TAIL|error/)
+    expect(plain.stderr).toMatch(/^tsdump: info: .*position 433: --max-bytes 500: .*\[READ_LIMIT\]$/m)
+    // the limit at a batch boundary cuts nothing: no note
+    expect((await runCli(['--max-bytes', '511', P0])).stderr).not.toContain('READ_LIMIT')
+    // a real truncation inside the limit is still damage
+    const cut = path.join(tmp, '00000000000000000000.log')
+    fs.writeFileSync(cut, fs.readFileSync(P0).subarray(0, 500))
+    const damaged = await runCli(['--max-bytes', '100000', cut])
+    expect(damaged.code).toBe(1)
+    expect(damaged.stderr).toContain('TRUNCATED_TAIL')
+  })
   it('--skip-record-metadata prints payloads only and blank lines for control records', async () => {
     const r = await runCli(['--compat', '--print-data-log', '--skip-record-metadata', P0])
     const body = r.stdout.split('\n').filter((l) => !l.startsWith('baseOffset') && !l.startsWith('Dumping') && !l.startsWith('Log starting'))

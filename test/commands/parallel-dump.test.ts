@@ -32,6 +32,9 @@ const MODES: Record<string, (size: number) => Flags> = {
   'control-only-deep': () => ({ controlOnly: true, deepIteration: true }),
   'max-bytes': (size) => ({ maxBytes: Math.max(1, Math.floor(size * 0.6)) }),
   'max-bytes-deep': (size) => ({ maxBytes: Math.max(1, Math.floor(size * 0.3)), deepIteration: true }),
+  // the NDJSON header and topic/partition on every object, READ_LIMIT as a finding line (issue #12)
+  'json-deep-max-bytes': (size) => ({ json: true, deepIteration: true, maxBytes: Math.max(1, Math.floor(size * 0.45)) }),
+  'compat-max-bytes': (size) => ({ compat: true, maxBytes: Math.max(1, Math.floor(size * 0.45)) }),
 }
 
 interface Out { code: number, stdout: string, stderr: string, ranges: number }

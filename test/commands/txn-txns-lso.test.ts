@@ -11,12 +11,15 @@ describe('txns', () => {
   it('tells partition 0 of orders-11 as the chapter does', async () => {
     const d = logDir()
     buildOrders11(d)
-    const r = await runCommand(runTxns, { paths: [d.partitionPath('orders-11', 0)] })
+    const r = await runCommand(runTxns, { paths: [d.partitionPath('orders-11', 0)], wide: true })
     expect(r.code).toBe(0)
     const lines = r.out.split('\n').map((l) => l.replace(/\s+/g, ' ').trim())
-    expect(lines).toContain('0..5 pid 4001 epoch 0 transactional 6 records committed COMMIT at 6 coordinatorEpoch 0')
-    expect(lines).toContain('7..14 pid 4001 epoch 1 transactional 8 records aborted ABORT at 15 coordinatorEpoch 0')
+    expect(lines).toContain('OFFSETS PRODUCER KIND RECORDS OUTCOME MARKER COORDINATOR_EPOCH FIRST_TIMESTAMP NOTES')
+    expect(lines).toContain('0..5 pid 4001 epoch 0 transactional 6 committed COMMIT at 6 0 2023-11-14T22:13:20.000Z')
+    expect(lines.some((l) => /^7\.\.14 pid 4001 epoch 1 transactional 8 aborted ABORT at 15 0 2023-11-14T22:\d\d:\d\d\.\d{3}Z$/.test(l))).toBe(true)
     expect(r.out).toContain('lane [C|A|]')
+    const narrow = (await runCommand(runTxns, { paths: [d.partitionPath('orders-11', 0)] })).out.split('\n').map((l) => l.replace(/\s+/g, ' ').trim())
+    expect(narrow).toContain('0..5 4001/0 txn 6 committed 6 0 2023-11-14T22:13:20Z')
   })
 
   it('--json lists runs with outcome and marker offset', async () => {
@@ -35,10 +38,10 @@ describe('txns', () => {
     const w = new LogWriter()
     w.plain(2); w.txn(1n, 0, 2); w.txn(2n, 0, 1); w.txn(1n, 0, 1); w.marker(1n, 0, 'COMMIT'); w.leaderChange()
     d.segment('mix', 0, 0n, w.batches)
-    const r = await runCommand(runTxns, { paths: [d.partitionPath('mix', 0)] })
-    expect(r.out).toMatch(/0\.\.1\s+pid -1\s+plain\s+2 records/)
-    expect(r.out).toMatch(/2\.\.5\s+pid 1 epoch 0\s+transactional\s+3 records\s+committed\s+COMMIT at 6.*interleaved/)
-    expect(r.out).toMatch(/4\s+pid 2 epoch 0\s+transactional\s+1 records\s+OPEN/)
+    const r = await runCommand(runTxns, { paths: [d.partitionPath('mix', 0)], wide: true })
+    expect(r.out).toMatch(/0\.\.1\s+pid -1\s+plain\s+2\s.*1 batch/)
+    expect(r.out).toMatch(/2\.\.5\s+pid 1 epoch 0\s+transactional\s+3\s+committed\s+COMMIT at 6.*interleaved/)
+    expect(r.out).toMatch(/4\s+pid 2 epoch 0\s+transactional\s+1\s+OPEN/)
     expect(r.out).toMatch(/7\s+pid -1\s+control LEADER_CHANGE/)
     expect(r.out).toContain('lane [.COC|+]')
   })
@@ -60,7 +63,8 @@ describe('lso', () => {
   it('prints the blocking transaction, both abort forms, and exits 1 when older than the timeout', async () => {
     const d = logDir()
     const p = hanging(d)
-    const r = await runCommand(runLso, { paths: [p], bootstrapServer: 'kafka:9092' })
+    // ages are measured against now: here, the time of the partition's newest batch (20 min after the transaction)
+    const r = await runCommand(runLso, { paths: [p], bootstrapServer: 'kafka:9092', now: 1_700_000_000_000 + 20 * 60_000 })
     expect(r.code).toBe(1)
     expect(r.out).toContain('LSO 1 < HW 10')
     expect(r.out).toContain('producerId 77 producerEpoch 4')
@@ -72,7 +76,7 @@ describe('lso', () => {
 
   it('exits 0 when the open transaction is younger than --max-transaction-timeout', async () => {
     const d = logDir()
-    const r = await runCommand(runLso, { paths: [hanging(d)], maxTransactionTimeoutMinutes: 30, format: 'json' })
+    const r = await runCommand(runLso, { paths: [hanging(d)], maxTransactionTimeoutMinutes: 30, format: 'json', now: 1_700_000_000_000 + 20 * 60_000 })
     expect(r.code).toBe(0)
     const j = JSON.parse(r.out) as { partitions: Array<{ blocking: Record<string, unknown> }>, hanging: boolean }
     expect(j.hanging).toBe(false)
@@ -97,5 +101,20 @@ describe('lso', () => {
     // "tx-rw-1".hashCode() = -943186862; Utils.abs → 943186862 % 50 = 12
     expect(r.out).toContain('transactional id tx-rw-1 is coordinated by __transaction_state-12')
     expect(r.out).toContain('orders-11-0: LSO 16 = HW 16, nothing is blocked')
+  })
+})
+
+describe('lso coordinator epoch', () => {
+  it('a marker newer than the producer snapshot wins: the broker fences an abort below the producer\'s epoch', async () => {
+    const d = logDir()
+    const w = new LogWriter()
+    w.txn(5n, 1, 1); w.marker(5n, 1, 'COMMIT', 0) // 0..1, in the snapshot at 2 with coordinator epoch 0
+    w.txn(5n, 1, 1); w.marker(5n, 1, 'ABORT', 3) // a new coordinator (epoch 3) wrote this marker after the snapshot
+    w.txn(5n, 1, 2)
+    d.segment('ce', 1, 0n, w.batches)
+    d.snapshot('ce', 1, 2n, [{ producerId: 5n, producerEpoch: 1, coordinatorEpoch: 0, lastOffset: 1n }])
+    const r = await runCommand(runLso, { paths: [d.partitionPath('ce', 1)], format: 'json' })
+    const j = JSON.parse(r.out) as { partitions: Array<{ blocking: Record<string, unknown> }> }
+    expect(j.partitions[0]!.blocking).toMatchObject({ coordinatorEpoch: 3, coordinatorEpochSource: 'marker', firstOffset: 4 })
   })
 })

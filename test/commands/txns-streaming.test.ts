@@ -7,7 +7,7 @@ import type { TimelineRun } from '../../src/analysis/timeline.js'
 import { LaneBuilder } from '../../src/analysis/timeline.js'
 import { withAnalyzerOptions } from '../../src/analysis/analyzer-scope.js'
 import { runTxns, txns } from '../../src/commands/txns.js'
-import { formatRun } from '../../src/format/txn-text.js'
+import { RunsTableWriter } from '../../src/format/timeline-table.js'
 import { runJson } from '../../src/format/txn-timeline-json.js'
 import { LogDir, LogWriter, runCommand } from '../support/txn-segment-builder.js'
 
@@ -60,8 +60,15 @@ describe('txns streaming', () => {
     expect(runs.map(describeRun)).toEqual([
       'txn 7 0 open 2 early', 'plain 2', 'plain 3', 'plain 4', 'plain 5', 'plain 6', 'plain 7', 'txn 7 0 COMMIT 3 end', 'txn 8 10 ABORT 1'])
     const chalk = new Chalk({ level: 0 })
-    expect(formatRun(runs[0]!, chalk)).toMatch(/OPEN \(no marker yet\)  \[listed before its end, as it stood/)
-    expect(formatRun(runs[7]!, chalk)).toMatch(/committed  COMMIT at 9 coordinatorEpoch 0  \[interleaved with other producers\]  \[the transaction listed early above, where it ends\]$/)
+    // one run as a row of the wide runs table (the text printer's layout)
+    const row = (r: TimelineRun): string => {
+      let out = ''
+      const w = new RunsTableWriter((x) => { out += x }, chalk, true)
+      w.add(r); w.flush()
+      return out.split('\n')[1]!.replace(/\s+/g, ' ').trim()
+    }
+    expect(row(runs[0]!)).toMatch(/OPEN \(no marker yet\) .*listed before its end, as it stood/)
+    expect(row(runs[7]!)).toMatch(/committed COMMIT at 9 0 .*interleaved with other producers; the transaction listed early above, where it ends$/)
     expect(runJson(runs[7]!)).toMatchObject({ outcome: 'COMMIT', listed: 'end' })
     // the lane does not depend on how the runs were listed
     expect(lane.result().chars.join('')).toBe('C......C|A|')

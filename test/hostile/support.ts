@@ -126,6 +126,6 @@ export function batchLines (stdout: string): string[] {
 }
 
 export function summaryOf (stdout: string): { batches: number, trailing: number, crc: number } | undefined {
-  const m = /^Summary: (\d+) batches, .*CRC failures: (\d+), trailing bytes: (\d+)/m.exec(stdout)
+  const m = /^Summary: (\d+) batch(?:es)?, .*CRC failures: (\d+), trailing bytes: (\d+)/m.exec(stdout)
   return m === null ? undefined : { batches: Number(m[1]), crc: Number(m[2]), trailing: Number(m[3]) }
 }

@@ -1,4 +1,5 @@
 // The default command: a kafka-dump-log compatible dump.
+import * as fs from 'node:fs'
 import { Option } from 'commander'
 import type { Command } from 'commander'
 import { DEFAULT_DUMP_OPTIONS } from '../../commands/dump-options.js'
@@ -8,6 +9,7 @@ import type { CliContext } from '../context.js'
 import type { KafkaRelease } from '../../format/kafka-versions.js'
 import { DEFAULT_KAFKA_RELEASE } from '../../format/kafka-versions.js'
 import { parseDecoder, parseKafkaVersion, parseSize, parseThreads } from '../options.js'
+import { suggestSubcommand } from '../suggest.js'
 
 const EXAMPLES = `
 Paths: .log .index .timeindex .txnindex .snapshot and KRaft .checkpoint files, partition
@@ -21,6 +23,7 @@ Examples:
   $ tsdump --compat --kafka-version 3.9 --files 00000000000000000000.log   # ... of Kafka 3.9
   $ tsdump --json /var/lib/kafka/data/orders-11-0 | jq 'select(.type=="batch")'
   $ tsdump --verify-index-only orders-11-0/00000000000000000000.index
+  $ ssh broker cat /var/lib/kafka/data/orders-0/00000000000000000000.log | tsdump -   # from stdin
   $ tsdump reconcile orders-11-0 orders-11-1 orders-11-2  # read_committed vs read_uncommitted
   $ tsdump lso /var/lib/kafka/data                         # who holds the last stable offset
 
@@ -126,7 +129,7 @@ export function registerDump (program: Command, ctx: CliContext, setExit: (code:
     .option('--control-only', 'print only control batches (COMMIT, ABORT, LEADER_CHANGE...)')
     .option('--compat', 'exactly kafka-dump-log\'s text of --kafka-version: no colour, no extra fields, no summary')
     .option('--kafka-version <release>', `Kafka release whose kafka-dump-log text, conventions and internal-topic schemas apply: 3.9, 4.0 ... 4.4 (default ${DEFAULT_KAFKA_RELEASE}; 4.4.0 etc. accepted)`, parseKafkaVersion)
-    .option('--json', 'NDJSON: one object per line with a "type" field')
+    .addOption(new Option('--json', 'NDJSON: one object per line with a "type" field').conflicts('compat'))
     .option('--no-summary', 'no per-file summary line')
     .option('--no-crc', 'do not verify batch CRCs (faster; isvalid prints "unchecked")')
     .option('--no-resync', 'stop at framing damage instead of searching for the next valid batch')
@@ -139,6 +142,11 @@ export function registerDump (program: Command, ctx: CliContext, setExit: (code:
     .addHelpText('after', EXAMPLES)
     .action(async (paths: string[], flags: RawDumpFlags, cmd: Command) => {
       const o = toDumpOptions(paths, flags)
+      const first = paths[0]
+      const meant = first === undefined ? undefined : suggestSubcommand(first, (cmd.parent?.commands ?? []).map((c) => c.name()))
+      if (meant !== undefined && !fs.existsSync(first!)) {
+        cmd.error(`error: unknown command '${first!}' (did you mean ${meant}?)`, { exitCode: 2, code: 'tsdump.unknownCommand' })
+      }
       if (o.paths.length === 0) { cmd.error('error: no input: give a file, a partition directory or --files', { exitCode: 2, code: 'tsdump.noInput' }) }
       setExit(await (await import('../../commands/dump.js')).runDump(o, ctx))
     })

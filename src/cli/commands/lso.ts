@@ -2,15 +2,19 @@
 import type { Command } from 'commander'
 import { InvalidArgumentError } from 'commander'
 import type { CliContext } from '../context.js'
+import { parseInstant } from '../time-option.js'
 
 const EXAMPLES = `
 Examples:
   $ tsdump lso /var/lib/kafka/data/orders-11-0
   $ tsdump lso --bootstrap-server kafka-1:9092 --max-transaction-timeout 5 /var/lib/kafka/data
   $ tsdump lso --transactional-id tx-rw-1 --transaction-state-partitions 50 orders-11-0
+  $ tsdump lso --now 2026-11-29T16:00:00Z /backup/kafka-data   # post-mortem: ages as of that time
 
 For each partition whose LSO < HW, prints the blocking transaction and the kafka-transactions.sh
-commands that abort it. Age is measured against the newest batch timestamp in the partition.
+commands that abort it, then find-hanging's table. As kafka-transactions.sh find-hanging does, an
+open transaction is hanging when its last timestamp is more than --max-transaction-timeout before
+now (the clock, or --now) and no __transaction_state record given says its coordinator still owns it.
 Exit status: 0 nothing hanging, 1 a transaction older than --max-transaction-timeout (or other
 findings), 2 usage error or unreadable input.`
 
@@ -33,6 +37,8 @@ interface LsoCliOptions {
   maxTransactionTimeout: number
   transactionalId?: string
   transactionStatePartitions: number
+  now?: number
+  wide?: boolean
 }
 
 // Commands load their implementation on first use: start-up stays small for the command that runs.
@@ -46,10 +52,13 @@ export function registerLso (program: Command, ctx: CliContext, setExit: (code: 
     .option('--max-transaction-timeout <minutes>', 'age above which an open transaction is hanging', positiveNumber, 15)
     .option('--transactional-id <id>', 'also print the __transaction_state partition that coordinates this id')
     .option('--transaction-state-partitions <n>', 'partition count of __transaction_state', partitionCount, 50)
+    .option('--now <time>', 'measure ages against this time (ISO-8601 with zone, or epoch ms) instead of the clock', parseInstant)
+    .option('--wide', 'print every table column, even past 80 characters')
     .addHelpText('after', EXAMPLES)
     .action(async (paths: string[], o: LsoCliOptions) => {
       setExit(await (await import('../../commands/lso.js')).runLso({ paths, format: o.json === true ? 'json' : 'text', color: o.color !== false, bootstrapServer: o.bootstrapServer,
-        maxTransactionTimeoutMinutes: o.maxTransactionTimeout, transactionStatePartitions: o.transactionStatePartitions,
+        maxTransactionTimeoutMinutes: o.maxTransactionTimeout, transactionStatePartitions: o.transactionStatePartitions, wide: o.wide === true,
+        ...(o.now !== undefined ? { now: o.now } : {}),
         ...(o.transactionalId !== undefined ? { transactionalId: o.transactionalId } : {}) }, ctx))
     })
 }

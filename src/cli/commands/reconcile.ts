@@ -19,8 +19,9 @@ export function registerReconcile (program: Command, ctx: CliContext, setExit: (
     .argument('<path...>', 'partition directories, broker log directories or .log files')
     .option('--json', 'print one JSON object')
     .option('--no-color', 'disable colour')
+    .option('--wide', 'print every table column, even past 80 characters')
     .addHelpText('after', EXAMPLES)
-    .action(async (paths: string[], opts: { json?: boolean, color?: boolean }) => {
-      setExit(await (await import('../../commands/reconcile.js')).runReconcile({ paths, format: opts.json === true ? 'json' : 'text', color: opts.color !== false }, ctx))
+    .action(async (paths: string[], opts: { json?: boolean, color?: boolean, wide?: boolean }) => {
+      setExit(await (await import('../../commands/reconcile.js')).runReconcile({ paths, format: opts.json === true ? 'json' : 'text', color: opts.color !== false, wide: opts.wide === true }, ctx))
     })
 }

@@ -6,8 +6,9 @@ import type { CliContext } from '../context.js'
 const EXAMPLES = `
 Examples:
   $ tsdump txns /var/lib/kafka/data/orders-11-0
-      0..5    pid 4001 epoch 0  transactional  6 records  committed  COMMIT at 6
-      7..14   pid 4001 epoch 1  transactional  8 records  aborted    ABORT at 15
+      OFFSETS  PID/EPOCH  KIND  RECS  OUTCOME    MARKER_AT  CE  FIRST (UTC)
+      0..5     4001/0     txn      6  committed  6           0  2026-11-29T15:36:33Z
+      7..14    4001/1     txn      8  aborted    15          0  2026-11-29T15:36:35Z
   $ tsdump txns --json orders-11-0
   $ tsdump txns /var/lib/kafka/data/__transaction_state-2   # last state of each transactional id
 
@@ -27,9 +28,10 @@ export function registerTxns (program: Command, ctx: CliContext, setExit: (code:
     .argument('<path...>', 'partition directories, broker log directories or .log files')
     .option('--json', 'print one JSON object')
     .option('--no-color', 'disable colour')
-    .option('--width <chars>', 'width of the lane picture', parseWidth, 80)
+    .option('--width <chars>', 'width of the lane picture', parseWidth, 70)
+    .option('--wide', 'print every table column, even past 80 characters')
     .addHelpText('after', EXAMPLES)
-    .action(async (paths: string[], opts: { json?: boolean, color?: boolean, width: number }) => {
-      setExit(await (await import('../../commands/txns.js')).runTxns({ paths, format: opts.json === true ? 'json' : 'text', color: opts.color !== false, width: opts.width }, ctx))
+    .action(async (paths: string[], opts: { json?: boolean, color?: boolean, width: number, wide?: boolean }) => {
+      setExit(await (await import('../../commands/txns.js')).runTxns({ paths, format: opts.json === true ? 'json' : 'text', color: opts.color !== false, width: opts.width, wide: opts.wide === true }, ctx))
     })
 }

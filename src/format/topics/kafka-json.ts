@@ -33,7 +33,8 @@ function fieldMap (fields: readonly FieldDef[] | undefined): Map<string, FieldDe
 export function kafkaJsonText (v: SchemaValue, fields?: readonly FieldDef[], isDouble = false): string {
   if (v === null) return 'null'
   if (typeof v === 'bigint') return v.toString()
-  if (typeof v === 'number') return isDouble ? javaDouble(v) : String(v)
+  // Jackson writes NaN and the infinities as strings (WRITE_NAN_AS_STRINGS is on by default): "-Infinity"
+  if (typeof v === 'number') return isDouble ? (Number.isFinite(v) ? javaDouble(v) : JSON.stringify(javaDouble(v))) : String(v)
   if (typeof v === 'boolean') return v ? 'true' : 'false'
   if (typeof v === 'string') return JSON.stringify(v)
   if (Buffer.isBuffer(v)) return JSON.stringify(v.toString('base64'))
@@ -49,6 +50,8 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | { [k: s
 
 /** `--json`: the decoded value as a JSON value (int64 number when exact, else string; bytes base64) */
 export function schemaJsonValue (v: SchemaValue): JsonValue {
+  // JSON has no NaN or infinities: Jackson's strings for them (a JSON number would turn into null)
+  if (typeof v === 'number' && !Number.isFinite(v)) return javaDouble(v)
   if (v === null || typeof v === 'boolean' || typeof v === 'number' || typeof v === 'string') return v
   if (typeof v === 'bigint') return int64(v)
   if (Buffer.isBuffer(v)) return v.toString('base64')

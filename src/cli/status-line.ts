@@ -1,0 +1,81 @@
+// The one transient line on the terminal (the progress line). It must never be glued to other output:
+// it is cleared before any byte of stderr (findings) is written and, when stdout is the same terminal,
+// before any byte of stdout (batch lines). The writers call clear() before each write (FdWriter.beforeWrite).
+//
+// Ctrl-C: the scan is synchronous, so a process.on('SIGINT') handler would only run once the scan ends
+// (and would make Ctrl-C do nothing until then). Instead a small watchdog process in the same process group
+// gets the terminal's SIGINT too and erases the line while tsdump dies of the signal as before. It starts
+// only once a progress line is actually shown, and exits when tsdump does.
+import { spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
+import * as fs from 'node:fs'
+import type { StatusSink } from '../commands/context.js'
+
+const CLEAR = '\r\x1b[K'
+
+// Runs in the watchdog: on SIGINT, or when tsdump went away without saying "done" (killed), erase the line.
+const WATCHDOG = `
+const fs = require('fs'); let done = false
+const erase = () => { if (!done) { try { fs.writeSync(2, ${JSON.stringify(CLEAR)}) } catch {} } process.exit(0) }
+process.on('SIGINT', erase); process.on('SIGTERM', erase)
+process.stdin.on('data', () => { done = true }); process.stdin.on('end', erase); process.stdin.on('error', erase)
+`
+
+
+export class StatusLine implements StatusSink {
+  private shown = false
+  private watchdog: ChildProcess | null = null
+
+  constructor (private readonly fd = 2, private readonly guardSigint = true) {}
+
+  prepare (): void {
+    if (this.guardSigint && this.watchdog === null) this.startWatchdog()
+  }
+
+  show (text: string): void {
+    this.prepare()
+    this.raw(CLEAR + text)
+    this.shown = true
+  }
+
+  clear (): void {
+    if (!this.shown) return
+    this.shown = false
+    this.raw(CLEAR)
+  }
+
+  /** at exit: erase the line and let the watchdog go quietly */
+  close (): void {
+    this.clear()
+    const w = this.watchdog
+    this.watchdog = null
+    if (w === null) return
+    try { w.stdin?.end('done') } catch { /* it is gone already */ }
+  }
+
+  private raw (s: string): void {
+    try { fs.writeSync(this.fd, s) } catch { /* a terminal that went away: nothing to erase */ }
+  }
+
+  private startWatchdog (): void {
+    try {
+      const w = spawn(process.execPath, ['-e', WATCHDOG], { stdio: ['pipe', 'ignore', 'inherit'] })
+      w.on('error', () => { this.watchdog = null })
+      w.unref()
+      const stdin = w.stdin as (NodeJS.WritableStream & { unref?: () => void }) | null
+      stdin?.on('error', () => {})
+      stdin?.unref?.()
+      this.watchdog = w
+    } catch { /* no watchdog: the line may stay after Ctrl-C, nothing worse */ }
+  }
+}
+
+/** stdout and stderr are the same terminal (then batch lines and the progress line share one screen line) */
+export function sameTerminal (a: number, b: number, isTTY: (fd: number) => boolean): boolean {
+  if (!isTTY(a) || !isTTY(b)) return false
+  try {
+    const x = fs.fstatSync(a)
+    const y = fs.fstatSync(b)
+    return x.rdev === y.rdev && x.dev === y.dev && x.ino === y.ino
+  } catch { return false }
+}
