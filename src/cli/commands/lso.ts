@@ -2,6 +2,7 @@
 import type { Command } from 'commander'
 import { InvalidArgumentError } from 'commander'
 import type { CliContext } from '../context.js'
+import { parseMinutes } from '../options.js'
 import { parseInstant } from '../time-option.js'
 
 const EXAMPLES = `
@@ -17,12 +18,6 @@ open transaction is hanging when its last timestamp is more than --max-transacti
 now (the clock, or --now) and no __transaction_state record given says its coordinator still owns it.
 Exit status: 0 nothing hanging, 1 a transaction older than --max-transaction-timeout (or other
 findings), 2 usage error or unreadable input.`
-
-function positiveNumber (v: string): number {
-  const n = Number(v)
-  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError('expected a non-negative number')
-  return n
-}
 
 function partitionCount (v: string): number {
   const n = Number(v)
@@ -49,7 +44,7 @@ export function registerLso (program: Command, ctx: CliContext, setExit: (code: 
     .option('--json', 'print one JSON object')
     .option('--no-color', 'disable colour')
     .option('--bootstrap-server <host:port>', 'bootstrap server placed in the suggested commands', 'localhost:9092')
-    .option('--max-transaction-timeout <minutes>', 'age above which an open transaction is hanging', positiveNumber, 15)
+    .option('--max-transaction-timeout <minutes>', 'age above which an open transaction is hanging', parseMinutes, 15)
     .option('--transactional-id <id>', 'also print the __transaction_state partition that coordinates this id')
     .option('--transaction-state-partitions <n>', 'partition count of __transaction_state', partitionCount, 50)
     .option('--now <time>', 'measure ages against this time (ISO-8601 with zone, or epoch ms) instead of the clock', parseInstant)
