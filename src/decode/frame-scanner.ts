@@ -266,9 +266,44 @@ export class FrameScanner {
         this.known()
         return this.last({ kind: 'tail', position: pos, length: this.end - pos, reason: 'truncated', declaredSize: total })
       }
+      const inside = this.resync && magic === 2 ? this.overlappedBatch(pos, total) : undefined
+      if (inside !== undefined) {
+        this.pos = inside
+        return {
+          kind: 'corrupt', position: pos, code: 'BAD_LENGTH', length: inside - pos, resyncPosition: inside,
+          message: `entry size ${total} fails the batch's CRC and runs into a valid batch at position ${inside}`,
+        }
+      }
       return this.frame.set(pos, this.win, this.dv, pos - this.winStart, total, true)
     }
     return undefined
+  }
+
+  /**
+   * A damaged batchLength that grew by a few bytes frames "fine" but swallows the start of the next batch,
+   * whose framing then fails at the declared end. Only then (the entry at the declared end does not frame
+   * and this batch's CRC fails: rare, so the CRC is paid only here) is a valid batch searched for inside the
+   * declared span; resuming at the declared end would skip the whole next batch. A batch whose CRC holds
+   * keeps its length, so a batch carried inside a record value is never read as a batch.
+   */
+  private overlappedBatch (pos: number, total: number): number | undefined {
+    const e = pos + total
+    if (e + L.HEADER_SIZE_UP_TO_MAGIC > this.end) return undefined
+    const w = this.winStart + this.win.length >= e + L.HEADER_SIZE_UP_TO_MAGIC ? this.win : undefined
+    const at = w !== undefined ? this.win.subarray(e - this.winStart) : this.peekAt(e)
+    if (at === undefined) return undefined
+    const size = at.readInt32BE(L.SIZE_OFFSET)
+    if (frameProblem(size, at.readInt8(L.MAGIC_OFFSET), L.LOG_OVERHEAD + size, this.maxBatch) === undefined) return undefined
+    const o = pos - this.winStart
+    if (crc32cUpdate(0, this.win.subarray(o + L.ATTRIBUTES_OFFSET, o + total)) === this.win.readUInt32BE(o + L.CRC_OFFSET)) return undefined
+    const q = findNextBatch(this.source, pos + 1, this.end, this.maxBatch, undefined, e)
+    return q !== undefined && q < e ? q : undefined
+  }
+
+  /** the 17 framing bytes at `e`, read aside (the window holds the batch being framed) */
+  private peekAt (e: number): Buffer | undefined {
+    const b = Buffer.allocUnsafe(L.HEADER_SIZE_UP_TO_MAGIC)
+    return this.source.readInto(b, e, b.length) === b.length ? b : undefined
   }
 
   /** CRC-32C of [pos + 21, pos + total) read window by window; undefined when the input ends first */

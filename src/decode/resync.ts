@@ -87,9 +87,12 @@ class Pending {
   }
 }
 
-/** The search described above; undefined when no valid batch starts in (from, end). */
+/**
+ * The search described above; undefined when no valid batch starts in [from, end). Only batches starting
+ * before `before` are candidates (they may end after it, up to `end`).
+ */
 export function findNextBatch (source: SegmentSource, from: number, end: number, maxBatch: number,
-  stats?: ResyncStats): number | undefined {
+  stats?: ResyncStats, before = end): number | undefined {
   const buf = Buffer.allocUnsafeSlow(Math.max(0, Math.min(STEP + L.RECORD_BATCH_OVERHEAD, end - from)))
   const pending = new Pending()
   let best = Infinity
@@ -118,14 +121,14 @@ export function findNextBatch (source: SegmentSource, from: number, end: number,
     }
   }
 
-  for (let a = from; a < end && (best === Infinity ? a + L.RECORD_BATCH_OVERHEAD <= end || pending.size > 0 : pending.size > 0); a += STEP) {
+  for (let a = from; a < end && (best === Infinity ? (a < before && a + L.RECORD_BATCH_OVERHEAD <= end) || pending.size > 0 : pending.size > 0); a += STEP) {
     bufStart = a
     const want = Math.min(buf.length, end - a)
     bufLen = source.readInto(buf, a, want)
     if (stats !== undefined) stats.bytesRead += bufLen
     const stepEnd = Math.min(a + STEP, a + bufLen)
     if (best === Infinity) {
-      const limit = Math.min(stepEnd, a + bufLen - L.RECORD_BATCH_OVERHEAD + 1)
+      const limit = Math.min(stepEnd, a + bufLen - L.RECORD_BATCH_OVERHEAD + 1, before)
       for (let at = a; at < limit; at++) {
         const i = at - a
         if (buf[i + L.MAGIC_OFFSET] !== 2) continue

@@ -102,6 +102,24 @@ describe.skipIf(samples.length === 0)('one flipped bit in a real v2 batch', () =
     expect(r.stdout).toMatch(/CRC failures: 1,/)
   })
 
+  it('a batchLength grown by a few bytes runs into the next batch: that batch is still read, nothing is skipped', () => {
+    const s = samples.find((x) => x.v2.length >= 3)
+    if (s === undefined) return
+    const bi = s.v2[0]!
+    const p = s.bounds[bi]!
+    const next = s.bounds[bi + 1]!
+    for (const grow of [1, 2, 5, 16]) {
+      const b = Buffer.from(s.buf) // copy: the sample is shared
+      b.writeInt32BE(b.readInt32BE(p + 8) + grow, p + 8)
+      const evs = scan(b)
+      expect(evs.find((e) => e.kind === 'corrupt')).toMatchObject({ kind: 'corrupt', code: 'BAD_LENGTH', position: p, resyncPosition: next })
+      expect(goodPositions(evs)).toEqual(s.bounds.slice(0, -1).filter((x) => x !== p))
+      // without resync (kafka-dump-log): the batch is read with its CRC failing, and the scan stops after it
+      const strict = Array.from(readLog(new BufferSource(b), { resync: false }), detachEvent)
+      expect(strict[bi]).toMatchObject({ kind: 'batch', crcValid: false })
+    }
+  })
+
   it('a batchLength pointing past the end of the file mid-segment: the later batches are still read', () => {
     const s = samples.find((x) => x.v2.length >= 3)
     if (s === undefined) return
