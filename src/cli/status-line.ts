@@ -5,7 +5,11 @@
 // Ctrl-C: the scan is synchronous, so a process.on('SIGINT') handler would only run once the scan ends
 // (and would make Ctrl-C do nothing until then). Instead a small watchdog process in the same process group
 // gets the terminal's SIGINT too and erases the line while tsdump dies of the signal as before. It starts
-// only once a progress line is actually shown, and exits when tsdump does.
+// when a scan needs a second read, and exits when tsdump does. The line is drawn only once the watchdog
+// is listening: on a loaded machine Node takes seconds to start, and a Ctrl-C before its handler is in
+// place left the line on the screen. Its readiness is seen without the event loop (the scan is synchronous):
+// it renames itself (process.title, visible in /proc/<pid>/cmdline) after installing the handlers. Where
+// there is no /proc, the line is drawn at once, as before.
 import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 import * as fs from 'node:fs'
@@ -19,12 +23,15 @@ const fs = require('fs'); let done = false
 const erase = () => { if (!done) { try { fs.writeSync(2, ${JSON.stringify(CLEAR)}) } catch {} } process.exit(0) }
 process.on('SIGINT', erase); process.on('SIGTERM', erase)
 process.stdin.on('data', () => { done = true }); process.stdin.on('end', erase); process.stdin.on('error', erase)
+process.title = ${JSON.stringify('tsdump-status-watchdog')}
 `
+const READY_TITLE = 'tsdump-status-watchdog'
 
 
 export class StatusLine implements StatusSink {
   private shown = false
   private watchdog: ChildProcess | null = null
+  private ready = false
 
   constructor (private readonly fd = 2, private readonly guardSigint = true) {}
 
@@ -34,6 +41,7 @@ export class StatusLine implements StatusSink {
 
   show (text: string): void {
     this.prepare()
+    if (!this.watchdogReady()) return
     this.raw(CLEAR + text)
     this.shown = true
   }
@@ -51,6 +59,20 @@ export class StatusLine implements StatusSink {
     this.watchdog = null
     if (w === null) return
     try { w.stdin?.end('done') } catch { /* it is gone already */ }
+  }
+
+  /** the watchdog has its SIGINT handler (or there is none to wait for) */
+  private watchdogReady (): boolean {
+    if (this.ready) return true
+    const pid = this.watchdog?.pid
+    if (!this.guardSigint || pid === undefined) return (this.ready = true)
+    try {
+      this.ready = fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1').startsWith(READY_TITLE)
+    } catch (e) {
+      // no /proc (not Linux): draw at once; the watchdog gone already (ESRCH-like): nothing to wait for
+      this.ready = true
+    }
+    return this.ready
   }
 
   private raw (s: string): void {
