@@ -9,9 +9,11 @@ import type { SegmentSource } from './segment-source.js'
 import { crc32cUpdate } from '../bytes/crc32c.js'
 import { BatchView } from './batch-view.js'
 import * as L from './layout.js'
-import { findNextBatch } from './resync.js'
+import { frameProblem } from './frame-rule.js'
+import { findNextBatch, overlappedBatch } from './resync.js'
 
 export { findNextBatch } from './resync.js'
+export { frameProblem } from './frame-rule.js'
 
 /**
  * One framed entry. scanFrames re-fills one object for every frame (no allocation per batch): it is
@@ -266,7 +268,7 @@ export class FrameScanner {
         this.known()
         return this.last({ kind: 'tail', position: pos, length: this.end - pos, reason: 'truncated', declaredSize: total })
       }
-      const inside = this.resync && magic === 2 ? this.overlappedBatch(pos, total) : undefined
+      const inside = this.resync && magic === 2 ? overlappedBatch(this.source, pos, total, this.end, this.maxBatch, this.win, this.winStart) : undefined
       if (inside !== undefined) {
         this.pos = inside
         return {
@@ -277,33 +279,6 @@ export class FrameScanner {
       return this.frame.set(pos, this.win, this.dv, pos - this.winStart, total, true)
     }
     return undefined
-  }
-
-  /**
-   * A damaged batchLength that grew by a few bytes frames "fine" but swallows the start of the next batch,
-   * whose framing then fails at the declared end. Only then (the entry at the declared end does not frame
-   * and this batch's CRC fails: rare, so the CRC is paid only here) is a valid batch searched for inside the
-   * declared span; resuming at the declared end would skip the whole next batch. A batch whose CRC holds
-   * keeps its length, so a batch carried inside a record value is never read as a batch.
-   */
-  private overlappedBatch (pos: number, total: number): number | undefined {
-    const e = pos + total
-    if (e + L.HEADER_SIZE_UP_TO_MAGIC > this.end) return undefined
-    const w = this.winStart + this.win.length >= e + L.HEADER_SIZE_UP_TO_MAGIC ? this.win : undefined
-    const at = w !== undefined ? this.win.subarray(e - this.winStart) : this.peekAt(e)
-    if (at === undefined) return undefined
-    const size = at.readInt32BE(L.SIZE_OFFSET)
-    if (frameProblem(size, at.readInt8(L.MAGIC_OFFSET), L.LOG_OVERHEAD + size, this.maxBatch) === undefined) return undefined
-    const o = pos - this.winStart
-    if (crc32cUpdate(0, this.win.subarray(o + L.ATTRIBUTES_OFFSET, o + total)) === this.win.readUInt32BE(o + L.CRC_OFFSET)) return undefined
-    const q = findNextBatch(this.source, pos + 1, this.end, this.maxBatch, undefined, e)
-    return q !== undefined && q < e ? q : undefined
-  }
-
-  /** the 17 framing bytes at `e`, read aside (the window holds the batch being framed) */
-  private peekAt (e: number): Buffer | undefined {
-    const b = Buffer.allocUnsafe(L.HEADER_SIZE_UP_TO_MAGIC)
-    return this.source.readInto(b, e, b.length) === b.length ? b : undefined
   }
 
   /** CRC-32C of [pos + 21, pos + total) read window by window; undefined when the input ends first */
@@ -340,22 +315,4 @@ export class FrameScanner {
     }
     return true
   }
-}
-
-/** Why an entry header cannot be right (undefined: it can); the one framing rule (also decode/frame-walk.ts). */
-export function frameProblem (size: number, magic: number, total: number, maxBatch: number):
-{ code: 'BAD_LENGTH' | 'BAD_MAGIC', message: string } | undefined {
-  if (size < L.MIN_RECORD_OVERHEAD) {
-    return { code: 'BAD_LENGTH', message: `record size ${size} is smaller than the minimum record overhead (${L.MIN_RECORD_OVERHEAD})` }
-  }
-  if (magic < 0 || magic > 2) {
-    return { code: 'BAD_MAGIC', message: `magic ${magic} is not 0, 1 or 2` }
-  }
-  if (magic === 2 && size < L.MIN_V2_BATCH_LENGTH) {
-    return { code: 'BAD_LENGTH', message: `batchLength ${size} is smaller than the v2 batch header (${L.MIN_V2_BATCH_LENGTH})` }
-  }
-  if (total > maxBatch) {
-    return { code: 'BAD_LENGTH', message: `entry size ${total} exceeds the limit of ${maxBatch} bytes (--max-batch-bytes)` }
-  }
-  return undefined
 }

@@ -9,6 +9,7 @@
 // at most MAX_PENDING open candidates (a candidate is open until the sweep reaches its end).
 import { crc32cOfRange, crc32cUpdate } from '../bytes/crc32c.js'
 import type { SegmentSource } from './segment-source.js'
+import { frameProblem } from './frame-rule.js'
 import * as L from './layout.js'
 
 const STEP = 1024 * 1024
@@ -147,4 +148,31 @@ export function findNextBatch (source: SegmentSource, from: number, end: number,
     advance(stepEnd) // the next step's buffer starts there
   }
   return best === Infinity ? undefined : best
+}
+
+/**
+ * A damaged batchLength that grew by a few bytes frames "fine" but swallows the start of the next batch,
+ * whose framing then fails at the declared end. Only then (the entry at the declared end does not frame
+ * and this batch's CRC fails: rare, so the CRC is paid only here) is a valid batch searched for inside the
+ * declared span; resuming at the declared end would skip the whole next batch. A batch whose CRC holds
+ * keeps its length, so a batch carried inside a record value is never read as a batch. `win` holds the
+ * whole entry at `pos` (from `winStart`); returns the position of the batch inside it, if there is one.
+ */
+export function overlappedBatch (source: SegmentSource, pos: number, total: number, end: number, maxBatch: number,
+  win: Buffer, winStart: number): number | undefined {
+  const e = pos + total
+  if (e + L.HEADER_SIZE_UP_TO_MAGIC > end) return undefined
+  let at: Buffer
+  if (winStart + win.length >= e + L.HEADER_SIZE_UP_TO_MAGIC) at = win.subarray(e - winStart)
+  else {
+    // the 17 framing bytes at e, read aside (the window holds the batch being framed)
+    at = Buffer.allocUnsafe(L.HEADER_SIZE_UP_TO_MAGIC)
+    if (source.readInto(at, e, at.length) !== at.length) return undefined
+  }
+  const size = at.readInt32BE(L.SIZE_OFFSET)
+  if (frameProblem(size, at.readInt8(L.MAGIC_OFFSET), L.LOG_OVERHEAD + size, maxBatch) === undefined) return undefined
+  const o = pos - winStart
+  if (crc32cUpdate(0, win.subarray(o + L.ATTRIBUTES_OFFSET, o + total)) === win.readUInt32BE(o + L.CRC_OFFSET)) return undefined
+  const q = findNextBatch(source, pos + 1, end, maxBatch, undefined, e)
+  return q !== undefined && q < e ? q : undefined
 }
