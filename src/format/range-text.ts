@@ -6,7 +6,7 @@ import { describeRange } from '../analysis/range-filter.js'
 import type { Json } from './txn-json.js'
 import { jsonInt64, jsonInt64OrNull } from './txn-json.js'
 
-const WHOLE = 'LEO, HW, LSO, COMMIT/ABORT and OPEN are the whole partition\'s'
+const WHOLE = 'LEO, HW, LSO, COMMIT/ABORT, OPEN: the whole partition\'s'
 
 export function rangeNoteText (spec: RangeSpec, partitions: ReadonlyArray<{ label: string, range?: RangeCounted }>): string {
   let out = `counted in range only: ${describeRange(spec)}\n  COMMITTED, UNCOMMITTED, ABORTED, PENDING: records in range, as the whole log\n  makes them visible; ${WHOLE}\n`
