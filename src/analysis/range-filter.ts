@@ -43,11 +43,6 @@ export interface RangeBatch {
   maxTimestamp: I64
 }
 
-export function hasFilter (s: RangeSpec | undefined): s is RangeSpec {
-  return s !== undefined && (s.startOffset !== undefined || s.endOffset !== undefined || s.fromTime !== undefined ||
-    s.toTime !== undefined || s.producerIds !== undefined)
-}
-
 export class RangeFilter {
   /** time: 'before' the first batch at or after fromTime, 'in' the range, 'after' its last batch */
   private time: 'before' | 'in' | 'after'
@@ -99,7 +94,7 @@ export class RangeFilter {
   }
 
   /** the batch let in last has records outside the range: a record-level filter must look at each (record()) */
-  get partial (): boolean { return this.cutByOffsets || (this.startBatch && this.spec.fromTime !== undefined) || this.stopBatch }
+  get partial (): boolean { return this.cutByOffsets || this.startBatch || this.stopBatch }
 
   /** one record of the batch let in last, in order: in range? */
   record (offset: bigint, timestamp: bigint): boolean {
