@@ -83,9 +83,11 @@ function entryProblem (source: SegmentSource, position: number, offset: bigint):
 }
 
 /**
- * Segments of a partition directory that hold nothing in range, by their names: a segment's offsets lie in
- * [its base offset, the next segment's base offset). Without --from-time only (a time range can begin in a
- * segment below the start offset). Returns the paths to leave unread.
+ * Segments of a partition directory that hold nothing in range. By their names: a segment's offsets lie in
+ * [its base offset, the next segment's base offset) (without --from-time: a time range can begin in a segment
+ * below the start offset). By time, as the broker's ListOffsets does (UnifiedLog.fetchOffsetByTimestamp takes the
+ * first segment whose largest timestamp, its .timeindex's last entry, reaches the time): a segment that has a next
+ * one and whose newest .timeindex entry is older than --from-time. Returns the paths to leave unread.
  */
 export function segmentsOutOfRange (files: readonly KafkaFile[], spec: RangeSpec): Set<string> {
   const out = new Set<string>()
@@ -104,8 +106,18 @@ export function segmentsOutOfRange (files: readonly KafkaFile[], spec: RangeSpec
       const next = list[i + 1]?.baseOffset
       const below = spec.fromTime === undefined && spec.startOffset !== undefined && next !== undefined && next !== null && next <= spec.startOffset
       const above = spec.endOffset !== undefined && base > spec.endOffset
-      if (below || above) out.add(list[i]!.path)
+      const older = spec.fromTime !== undefined && next !== undefined && newestTimestamp(list[i]!) < spec.fromTime
+      if (below || above || older) out.add(list[i]!.path)
     }
   }
   return out
+}
+
+/** the largest timestamp of a segment's .timeindex; +Infinity when it has no entry or cannot be read (then the segment is read) */
+function newestTimestamp (file: KafkaFile): number {
+  const t = indexBeside(file, '.timeindex')
+  if (t === undefined || file.baseOffset === null) return Number.POSITIVE_INFINITY
+  let max: bigint | undefined
+  for (const e of decodeTimeIndex(t, file.baseOffset)) if (max === undefined || e.timestamp > max) max = e.timestamp
+  return max === undefined || max < 0n ? Number.POSITIVE_INFINITY : Number(max)
 }

@@ -109,6 +109,14 @@ describe('--from-time / --to-time against the timestamps kafka-dump-log prints',
     })
   }
 
+  it('segments whose .timeindex ends before --from-time are not opened (as ListOffsets skips them)', async () => {
+    const from = ORACLE.find((b) => b.baseOffset >= 130n)!.maxTimestamp
+    const r = await compatDump('--from-time', String(from))
+    expect(r.stdout).not.toContain('00000000000000000105.log')
+    expect(r.stdout).toContain('Dumping mixed-0/00000000000000000127.log')
+    expect(entryLines(r.stdout)).toEqual(shallowLines(timeRange(from, BigInt(Number.MAX_SAFE_INTEGER)).batches))
+  })
+
   it('a time before every batch with an offset range is the offset range; crossed times are a usage error', async () => {
     const r = await compatDump('--from-time', '2000-01-01', '--start-offset', '40', '--end-offset', '45')
     expect(entryLines(r.stdout)).toEqual(shallowLines(ORACLE.filter((b) => b.lastOffset >= 40n && b.baseOffset <= 45n)))
