@@ -8,14 +8,16 @@ import type { RawFilterFlags } from './options.js'
 import { parseInstant } from './time-option.js'
 
 export const FILTER_HELP = `
-Filters (offsets inclusive, as tsdump and kafka-dump-log print ranges; times ISO-8601 with a zone or epoch ms):
-  --start-offset 7 --end-offset 15   batches that hold any of offsets 7..15 (with --deep-iteration only those records)
-  --from-time T --to-time U          from the batch where Kafka's ListOffsets(T) lands (the first with maxTimestamp >= T)
-                                     to the first later batch with maxTimestamp > U (kept when it starts at or before U);
-                                     reading stops there: a later batch with an older timestamp is not looked for
-  --producer-id 1                    that producer's batches, its COMMIT/ABORT markers included
-  --transactional-id tx-rw-1         the producer ids of that id, from __transaction_state records among the paths
-                                     or in their log directory (exit 2 when there are none)`
+Filters (offsets inclusive, as tsdump and kafka-dump-log print ranges; times: ISO-8601 with a
+zone, a date, or epoch ms):
+  --start-offset 7 --end-offset 15  batches holding any of offsets 7..15
+  --from-time T --to-time U         from the first batch with maxTimestamp >= T (where Kafka's
+                                    ListOffsets(T) lands) to the first later batch with
+                                    maxTimestamp > U, kept when its first timestamp is <= U;
+                                    reading stops there (a later, older batch is not looked for)
+  --producer-id 1                   that producer's batches, its COMMIT/ABORT markers included
+  --transactional-id tx-rw-1        its producer ids, from __transaction_state records among the
+                                    paths or in their log directory (exit 2 when there are none)`
 
 export function addFilterOptions (cmd: Command, what: string): Command {
   return cmd

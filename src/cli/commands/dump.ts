@@ -28,17 +28,18 @@ Examples:
   $ ssh broker cat /var/lib/kafka/data/orders-0/00000000000000000000.log | tsdump -   # from stdin
   $ tsdump reconcile orders-11-0 orders-11-1 orders-11-2  # read_committed vs read_uncommitted
   $ tsdump lso /var/lib/kafka/data                         # who holds the last stable offset
-  $ tsdump --start-offset 7 --end-offset 15 orders-11-0/   # batches overlapping 7..15 (read from the .index)
-  $ tsdump --deep-iteration --from-time 2026-11-29T15:42:00Z --to-time 2026-11-29T15:43:00Z orders-11-0/
-  $ tsdump --transactional-id tx-rw-1 /var/lib/kafka/data/orders-11-0   # its producer, via __transaction_state
+  $ tsdump --start-offset 7 --end-offset 15 orders-11-0/   # batches overlapping 7..15
+  $ tsdump --deep-iteration --from-time 2026-11-29T15:42Z --to-time 2026-11-29T15:43Z orders-11-0/
+  $ tsdump --transactional-id tx-rw-1 orders-11-0/        # its producer, via __transaction_state
 
 Exit status: 0 clean, 1 problems found in the data (CRC, truncation, index mismatch...),
 2 usage error or unreadable input. Colour only on a terminal; NO_COLOR is honoured.
 ${FILTER_HELP}
-  A filtered dump reads .log segments only: it leaves unread the segments whose names put them out of range
-  and starts inside a segment where its .index/.timeindex say (checked against the batch there). It prints
-  whole batches that overlap the range, as a fetch returns them; with --deep-iteration / --print-data-log only
-  the records inside it. The summary counts the batches printed. --threads is ignored with a filter.`
+  A filtered dump reads .log segments only: it leaves unread the segments out of range (by their
+  names, or a .timeindex older than --from-time) and starts inside a segment where its .index /
+  .timeindex say (checked against the batch there). It prints whole batches that overlap the range,
+  as a fetch returns them; with --deep-iteration / --print-data-log only the records inside it. The
+  summary counts the batches printed. --threads is ignored with a filter.`
 
 interface RawDumpFlags extends RawFilterFlags {
   files?: string

@@ -16,11 +16,11 @@ The high watermark comes from the log directory's replication-offset-checkpoint 
 else the log end offset (see highWatermarkSource in --json). Only batch headers and control
 records are read. Exit status: 0 clean, 1 findings in the data, 2 usage error or unreadable input.
 ${FILTER_HELP}
-  With a filter reconcile still reads every batch header (visibility inside a range depends on markers after
-  it and on transactions open before it) and says first what it counted: COMMITTED, UNCOMMITTED, ABORTED and
-  PENDING count the records in range (a batch cut by an offset bound counts its offsets inside; time bounds
-  count whole batches), each judged by the whole log; LEO, HW, LSO, COMMIT/ABORT and OPEN stay the whole
-  partition's. --json adds a "filter" object with the same.`
+  With a filter reconcile still reads every batch header (visibility inside a range depends on
+  markers after it and on transactions open before it) and first says what it counted: COMMITTED,
+  UNCOMMITTED, ABORTED and PENDING count the records in range (a batch cut by an offset bound counts
+  its offsets inside; time bounds count whole batches), each judged by the whole log; LEO, HW, LSO,
+  COMMIT/ABORT and OPEN stay the whole partition's. --json adds a "filter" object with the same.`
 
 // Commands load their implementation on first use: start-up stays small for the command that runs.
 export function registerReconcile (program: Command, ctx: CliContext, setExit: (code: number) => void): void {

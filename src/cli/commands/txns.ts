@@ -13,16 +13,16 @@ Examples:
       7..14    4001/1     txn      8  aborted    15          0  2026-11-29T15:36:35Z
   $ tsdump txns --json orders-11-0
   $ tsdump txns /var/lib/kafka/data/__transaction_state-2   # last state of each transactional id
-  $ tsdump txns --transactional-id tx-rw-1 /var/lib/kafka/data/orders-11-0   # only that id's transactions
+  $ tsdump txns --transactional-id tx-rw-1 orders-11-0    # only that id's transactions
   $ tsdump txns --from-time 2026-11-29T15:42:00Z --to-time 2026-11-29T15:43:00Z orders-11-0
 
 Lane legend: C committed, A aborted, O open, . plain (non-transactional), | COMMIT/ABORT marker,
 + other control batch (LEADER_CHANGE ...). One character per batch, scaled down for long logs.
 ${FILTER_HELP}
-  With a filter txns lists only the runs of those producers whose offsets (a transaction's from its first
-  batch to its marker) overlap the batches in range; each is shown whole. The first line, the lane and the
-  findings stay the whole partition's. On a __transaction_state partition --transactional-id (or
-  --producer-id) keeps that id's state only.`
+  With a filter txns lists only the runs of those producers whose offsets (a transaction's from
+  its first batch to its marker) overlap the batches in range; each is shown whole. The first line,
+  the lane and the findings stay the whole partition's. On a __transaction_state partition
+  --transactional-id (or --producer-id) keeps that id's state only.`
 
 function parseWidth (v: string): number {
   const n = Number(v)
