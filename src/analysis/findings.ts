@@ -29,6 +29,7 @@ export const FINDING_SEVERITY = {
   // index files and producer snapshots
   INDEX_BAD_POSITION: 'error',
   INDEX_PREALLOCATED: 'info',
+  SEEK_INDEX_UNUSABLE: 'warning',
   INDEX_PARTIAL_ENTRY: 'warning',
   TIMEINDEX_PARTIAL_ENTRY: 'warning',
   INDEX_MISMATCH: 'error',

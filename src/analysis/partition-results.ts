@@ -4,6 +4,7 @@ import type { Finding } from './findings.js'
 import type { HangingTransaction } from './hanging.js'
 import type { BlockingTransaction } from './lso.js'
 import type { PartitionReport } from './partition-analyzer.js'
+import type { RangeCounted, RangeSpec } from './range-filter.js'
 import type { Lane, TimelineRun } from './timeline.js'
 import type { TransactionalIdState } from './transaction-state.js'
 import type { SnapshotInput } from './txn-input.js'
@@ -19,7 +20,10 @@ export interface PartitionResult {
 export interface ReconcileResult {
   /** paths that could not be used at all (exit 2), one UNREADABLE finding each */
   unusable: Finding[]
-  partitions: Array<PartitionResult & { snapshots: SnapshotInput[] }>
+  /** --start-offset, --from-time, --producer-id ...: the counts are of the records in this range (range-filter.ts) */
+  filter?: RangeSpec
+  /** with a filter: per partition, the batches that were in range */
+  partitions: Array<PartitionResult & { snapshots: SnapshotInput[], range?: RangeCounted }>
 }
 
 export interface TimelinePartition extends PartitionResult {

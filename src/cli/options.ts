@@ -43,3 +43,27 @@ export function parseMinutes (s: string): number {
   if (s.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`'${s}' is not a non-negative number of minutes`)
   return n
 }
+
+/** --start-offset, --end-offset: an offset (a whole number from 0 to 2^63 - 1) */
+export function parseOffset (s: string): bigint {
+  const v = s.trim()
+  if (!/^\d+$/.test(v) || BigInt(v) > 9223372036854775807n) throw new InvalidArgumentError(`'${s}' is not an offset (a whole number from 0)`)
+  return BigInt(v)
+}
+
+/** --producer-id: a producer id (0 to 2^63 - 1; -1, "no producer", is not one to filter by) */
+export function parseProducerId (s: string): bigint {
+  const v = s.trim()
+  if (!/^\d+$/.test(v) || BigInt(v) > 9223372036854775807n) throw new InvalidArgumentError(`'${s}' is not a producer id (a whole number from 0)`)
+  return BigInt(v)
+}
+
+/** The filter flags as commander hands them over (cli/filter-options.ts adds them to a command). */
+export interface RawFilterFlags {
+  startOffset?: bigint
+  endOffset?: bigint
+  fromTime?: number
+  toTime?: number
+  producerId?: bigint
+  transactionalId?: string
+}

@@ -7,6 +7,7 @@ import { finding } from '../analysis/findings.js'
 import { OffsetPairs, offsetPairsOf } from '../analysis/offset-pairs.js'
 import { corruptFinding, tailFinding } from '../analysis/log-findings.js'
 import type { LogSummary } from '../analysis/log-summary.js'
+import type { RangeFilter } from '../analysis/range-filter.js'
 import { newSummary } from '../analysis/log-summary.js'
 import type { BatchHeader } from '../decode/batch-header.js'
 import { DecodeError } from '../decode/errors.js'
@@ -42,7 +43,12 @@ export interface RunState {
 }
 
 /** [from, end) of a log file: whole entries from `from`; `end` is where the scan stops (--max-bytes, or a worker's share) */
-export interface LogRange { from: number, end: number }
+export interface LogRange {
+  from: number
+  end: number
+  /** --start-offset, --from-time ...: only batches (and records) in range are counted and printed; reading stops past it */
+  filter?: RangeFilter
+}
 
 /** What a run of entries adds to its file's totals besides the summary (commands/parallel-dump.ts merges them in order). */
 export interface RangeTotals {
@@ -68,6 +74,7 @@ interface Ctx {
   pairs: OffsetPairs
   /** code@position of findings already reported: a control batch's first record is decoded by readLog and again in deep mode */
   reported: Set<string>
+  range: RangeFilter | undefined
 }
 
 /** How a file's entries are dumped once it is open: one scan here, or worker threads (commands/parallel-dump.ts). */
@@ -114,7 +121,7 @@ export function viewEnd (size: number, opts: DumpOptions): number { return Math.
 /** Dump the entries of [range.from, range.end), counting into `summary`. */
 export function dumpLogRange (source: SegmentSource, file: KafkaFile, opts: DumpOptions, out: Writer, log: FindingLog,
   printer: DumpPrinter, summary: LogSummary, range: LogRange, progress?: Progress, windowBuffer?: Buffer): RangeTotals {
-  const ctx: Ctx = { file, opts, log, printer, summary, lastOffset: null, firstTracked: null, pairs: newGapList(opts), reported: new Set() }
+  const ctx: Ctx = { file, opts, log, printer, summary, lastOffset: null, firstTracked: null, pairs: newGapList(opts), reported: new Set(), range: range.filter }
   const t: RangeTotals = { validBytes: 0, tailBytes: 0, pairs: ctx.pairs, firstTracked: null, lastTracked: null, clean: true }
   const events = readLog(source, {
     verifyCrc: opts.verifyCrc,
@@ -153,6 +160,7 @@ export function dumpLogRange (source: SegmentSource, file: KafkaFile, opts: Dump
         log.add(withStdinNote(corruptFinding(ev, file.path), file, ev.resyncPosition === undefined && opts.resync && !opts.compat))
         break
     }
+    if (ctx.range?.done === true) break
   }
   t.firstTracked = ctx.firstTracked
   t.lastTracked = ctx.lastOffset
@@ -163,9 +171,9 @@ export function dumpLogRange (source: SegmentSource, file: KafkaFile, opts: Dump
 function finishLog (file: KafkaFile, opts: DumpOptions, size: number, t: RangeTotals, printer: DumpPrinter, out: Writer, state: RunState): void {
   // Kafka's line counts every byte not in a batch; after a resync tsdump says only what is really at the
   // end (skipped regions in the middle were reported as findings with their positions).
-  const trailing = opts.compat ? viewEnd(size, opts) - t.validBytes : t.tailBytes
+  const trailing = opts.compat && opts.filter === undefined ? viewEnd(size, opts) - t.validBytes : t.tailBytes
   if (trailing > 0 && opts.maxBytes === undefined && !out.closed) printer.trailingBytes(file, trailing)
-  const pairs = opts.compat ? kafkaPairs(t, textVariant(opts.kafkaVersion)) : t.pairs
+  const pairs = opts.compat ? kafkaPairs(t, textVariant(opts.kafkaVersion), opts.filter === undefined) : t.pairs
   if (pairs.length > 0) state.nonConsecutive.set(path.resolve(file.path), pairs)
 }
 
@@ -174,8 +182,9 @@ function finishLog (file: KafkaFile, opts: DumpOptions, size: number, t: RangeTo
  * record is not offset 0 also reports `-1 is followed by N`, and lists the pairs ascending. Applied per file, after
  * the ranges of a --threads dump are merged; the default mode keeps the 3.9 rule (the -1 report is a false alarm).
  */
-function kafkaPairs (t: RangeTotals, v: Pick<TextVariant, 'nonConsecutiveFromMinusOne' | 'nonConsecutiveOrder'>): OffsetPairs {
-  const minusOne = v.nonConsecutiveFromMinusOne && t.firstTracked !== null && t.firstTracked !== 0n
+function kafkaPairs (t: RangeTotals, v: Pick<TextVariant, 'nonConsecutiveFromMinusOne' | 'nonConsecutiveOrder'>, wholeFile: boolean): OffsetPairs {
+  // a filtered dump starts where the range does: Kafka's "-1 is followed by" would be a false gap there
+  const minusOne = wholeFile && v.nonConsecutiveFromMinusOne && t.firstTracked !== null && t.firstTracked !== 0n
   if (!minusOne && v.nonConsecutiveOrder !== 'ascending') return t.pairs
   const list: Array<readonly [bigint, bigint]> = [...t.pairs] // newest first
   if (minusOne) list.push([-1n, t.firstTracked!])
@@ -183,6 +192,7 @@ function kafkaPairs (t: RangeTotals, v: Pick<TextVariant, 'nonConsecutiveFromMin
 }
 
 function onBatch (b: V2Batch, c: Ctx): void {
+  if (c.range !== undefined && c.range.batch(b.header) !== 'in') return
   c.summary.add(b)
   for (const p of b.problems) reportDecodeError(p, c)
   const isControl = (b.bytes.readInt16BE(ATTRIBUTES_OFFSET) & CONTROL_FLAG_MASK) !== 0
@@ -192,11 +202,12 @@ function onBatch (b: V2Batch, c: Ctx): void {
 }
 
 function deepV2 (b: V2Batch, c: Ctx): void {
-  if (fastDeepEligible(b.bytes) && deepFast(b, c)) return
+  if (c.range?.partial !== true && fastDeepEligible(b.bytes) && deepFast(b, c)) return
   const h = b.header
   let first = true
   try {
     for (const rec of decodeRecords(h, b.bytes, limits(c.opts))) {
+      if (c.range !== undefined && !c.range.record(rec.offset, rec.timestamp)) { first = false; continue }
       trackOffset(rec.offset, c)
       c.printer.record(rec, b, c.file, first, () => safeControl(rec, h, c))
       first = false
@@ -243,6 +254,7 @@ function onLegacy (f: LegacyFrame, c: Ctx): void {
     if (err instanceof DecodeError) { reportDecodeError(err, c); return }
     throw err
   }
+  if (c.range !== undefined && c.range.batch({ baseOffset: e.offset, lastOffset: e.offset, producerId: -1, baseTimestamp: e.timestamp, maxTimestamp: e.timestamp }) !== 'in') return
   c.summary.addLegacy(e)
   if (!e.crcValid) {
     c.log.add({ severity: 'error', code: 'CRC_MISMATCH', file: c.file.path, position: f.position,
@@ -259,6 +271,7 @@ function onLegacy (f: LegacyFrame, c: Ctx): void {
       if (inner++ > 0) c.summary.records++
       if (e.compression !== 0) checkInner(e, r, inner - 1, prev, c)
       prev = r.offset
+      if (c.range !== undefined && !c.range.record(r.offset, r.timestamp)) continue
       trackOffset(r.offset, c)
       c.printer.legacyRecord(e, r, c.file)
     }

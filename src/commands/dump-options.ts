@@ -1,3 +1,4 @@
+import type { RangeSpec } from '../analysis/range-filter.js'
 import type { KafkaRelease } from '../format/kafka-versions.js'
 import { DEFAULT_KAFKA_RELEASE } from '../format/kafka-versions.js'
 import type { DecoderName } from '../format/value-decoders.js'
@@ -31,6 +32,12 @@ export interface DumpOptions {
   progress: boolean
   /** worker threads for large .log files (commands/parallel-dump.ts); undefined: the default (available cores, capped) */
   threads?: number
+  /**
+   * --start-offset/--end-offset, --from-time/--to-time, --producer-id, --transactional-id (resolved to producer ids):
+   * only .log segments, and in them the batches in range (analysis/range-filter.ts), read from where the indexes say
+   * (commands/seek.ts); --threads does not apply
+   */
+  filter?: RangeSpec
 }
 
 /**

@@ -5,16 +5,20 @@ import { discover } from '../io/discover.js'
 import { InputError } from '../io/input-error.js'
 import { STDIN_PATH, stdinFile, stdinProblem } from '../io/stdin-source.js'
 import type { DumpInternals, DumpOptions } from './dump-options.js'
-import { dumpLogFile } from './dump-log.js'
-import type { RunState } from './dump-log.js'
+import { dumpLogFile, dumpLogRange, viewEnd } from './dump-log.js'
+import type { LogBody, RunState } from './dump-log.js'
 import { dumpOffsetIndex, dumpTimeIndex, newIndexRunState } from './dump-index.js'
 import type { IndexRunState } from './dump-index.js'
 import { dumpProducerSnapshot, dumpTxnIndex } from './dump-other.js'
 import { EXIT_USAGE, finding } from '../analysis/findings.js'
 import { FindingLog, partitionOf } from './findings.js'
 import type { PayloadParserFn } from '../format/payload-parsers.js'
+import type { DumpPrinter } from '../format/printer.js'
 import { makeDumpPrinter, pickParser } from './dump-setup.js'
 import { parallelBody } from './parallel-dump.js'
+import { RangeFilter } from '../analysis/range-filter.js'
+import { seekPosition, segmentsOutOfRange } from './seek.js'
+import * as path from 'node:path'
 
 export async function runDump (opts: DumpOptions, ctx: CliContext, internals: DumpInternals = {}): Promise<number> {
   const log = new FindingLog(ctx, opts.json)
@@ -35,8 +39,20 @@ export async function runDump (opts: DumpOptions, ctx: CliContext, internals: Du
   for (const p of found.problems) log.unusable(p.path, p.message)
   for (const s of found.skipped) printer.skipped(s.path, s.reason)
   const state: RunState & IndexRunState = { nonConsecutive: new Map(), ...newIndexRunState() }
+  // filters: segments wholly out of range stay unread (their names say so); one filter per partition directory
+  const unread = opts.filter === undefined ? new Set<string>() : segmentsOutOfRange(found.files, opts.filter)
+  const ranges = new Map<string, RangeFilter>()
   for (const file of found.files.filter((f) => asked(f, opts))) {
     if (ctx.stdout.closed) break
+    let range: RangeFilter | undefined
+    if (opts.filter !== undefined) {
+      if (file.kind !== 'log' && file.kind !== 'checkpoint') { printer.skipped(file.path, 'not a segment: the offset, time and producer filters read .log segments only'); continue }
+      if (unread.has(file.path)) continue
+      const key = file.kind === 'log' && file.stdin !== true ? path.dirname(path.resolve(file.path)) : file.path
+      range = ranges.get(key) ?? new RangeFilter(opts.filter)
+      ranges.set(key, range)
+      if (range.done) continue // the range ended in an earlier segment of this partition
+    }
     current = file.path
     if (file.stdin !== true) Object.assign(file, partitionOf(file.path))
     printer.fileStart(file)
@@ -45,7 +61,9 @@ export async function runDump (opts: DumpOptions, ctx: CliContext, internals: Du
         case 'log':
         case 'checkpoint': {
           // --threads: large files are dumped by worker threads (commands/parallel-dump.ts), the same bytes
-          printer.summary(await dumpLogFile(file, opts, ctx, log, printer, state, parallelBody(file, opts, ctx, log, internals)))
+          // (filtered: one thread, from where the indexes say the range begins)
+          const body = range !== undefined ? filteredBody(file, opts, ctx, log, printer, range) : parallelBody(file, opts, ctx, log, internals)
+          printer.summary(await dumpLogFile(file, opts, ctx, log, printer, state, body))
           break
         }
         case 'index': dumpOffsetIndex(file, opts, printer, log, state); break
@@ -82,8 +100,18 @@ function reportingFindings (parser: PayloadParserFn, log: FindingLog, file: () =
  */
 function asked (f: KafkaFile, opts: DumpOptions): boolean {
   if (f.stdin === true || opts.paths.includes(f.path)) return true
+  if (opts.filter !== undefined) return f.kind === 'log' || f.kind === 'checkpoint'
   if (opts.verifyIndexOnly || opts.indexSanityCheck) return f.kind === 'index' || f.kind === 'timeindex'
   if (opts.controlOnly) return f.kind === 'log' || f.kind === 'checkpoint'
   return true
 }
 
+
+/** A filtered segment: read from where its indexes say the range can begin (commands/seek.ts), batches in range only. */
+function filteredBody (file: KafkaFile, opts: DumpOptions, ctx: CliContext, log: FindingLog, printer: DumpPrinter, filter: RangeFilter): LogBody {
+  return (source, summary, progress) => {
+    const seek = seekPosition(file, source, opts.filter!)
+    if (seek.finding !== undefined) log.add(seek.finding)
+    return dumpLogRange(source, file, opts, ctx.stdout, log, printer, summary, { from: seek.position, end: viewEnd(source.size, opts), filter }, progress)
+  }
+}

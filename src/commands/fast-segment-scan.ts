@@ -30,7 +30,7 @@ export class FastBatchFeed {
   /** the control info handed to the analyzer (which keeps nothing of it) */
   private readonly control = { type: 0, typeName: 'ABORT', coordinatorEpoch: 0 }
 
-  constructor (private readonly a: PartitionAnalyzer, private readonly s: BatchFacts) {}
+  constructor (private readonly a: Pick<PartitionAnalyzer, 'add'>, private readonly s: BatchFacts) {}
 
   /** Feed `f` when it is an ordinary v2 batch; false (nothing fed) for any other frame. */
   feed (v: Frame, file: string): boolean {

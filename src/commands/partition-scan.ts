@@ -14,6 +14,10 @@ import type { PartitionReport } from '../analysis/partition-analyzer.js'
 import { PartitionAnalyzer } from '../analysis/partition-analyzer.js'
 import type { RunSink } from '../analysis/run-sink.js'
 import { FastBatchFeed, PARTITION_SCAN_WINDOW, scratchFacts } from './fast-segment-scan.js'
+import type { I64 } from '../analysis/i64.js'
+import { toBigInt } from '../analysis/i64.js'
+import type { RangeCounted, RangeSpec } from '../analysis/range-filter.js'
+import { RangeFilter } from '../analysis/range-filter.js'
 import { TxnIndexTable } from '../analysis/txn-index-check.js'
 import type { BatchFacts, SnapshotInput } from '../analysis/txn-input.js'
 import { ABORTED_TXN_SIZE } from '../decode/index-files.js'
@@ -37,6 +41,8 @@ export interface ScannedPartition {
   /** valid producer snapshots (for `lso`) */
   snapshots: SnapshotInput[]
   report: PartitionReport
+  /** with ScanOptions.filter: what was in range */
+  range?: RangeCounted
 }
 
 export interface ScanOptions {
@@ -44,7 +50,13 @@ export interface ScanOptions {
   timeline?: boolean
   /** the run listener for this partition (`report`), made once its topic and partition are known */
   sink?: (dir: PartitionDir) => RunSink
+  /**
+   * --start-offset, --from-time, --producer-id ...: every batch is still analysed (visibility over a range depends on
+   * markers after it and transactions open before it), but a data batch counts only its records in range
+   */
+  filter?: RangeSpec
 }
+
 
 /** Not a user option: tests run readLog alone to compare it with the fast loop (the fast/general contract). */
 export interface ScanInternals {
@@ -55,7 +67,7 @@ export interface ScanInternals {
 const SCAN = { headersOnly: true, window: PARTITION_SCAN_WINDOW } as const
 const READ = { verifyCrc: false } as const
 
-function feed (ev: LogEvent, file: string, findings: Finding[], a: PartitionAnalyzer, s: BatchFacts): boolean {
+function feed (ev: LogEvent, file: string, findings: Finding[], a: Pick<PartitionAnalyzer, 'add'>, s: BatchFacts): boolean {
   switch (ev.kind) {
     case 'batch': {
       const h = ev.header
@@ -151,7 +163,9 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
     checkpointHighWatermark: hw, txnIndex, ...(opts.timeline === true ? { timeline: true } : {}),
     ...(opts.sink !== undefined ? { sink: opts.sink(dir) } : {}) })
   const scratch = scratchFacts()
-  const fast = internals.readLogOnly === true ? undefined : new FastBatchFeed(analyzer, scratch)
+  const range = opts.filter === undefined ? undefined : new RangeFilter(opts.filter)
+  const to = range === undefined ? analyzer : weighing(analyzer, range)
+  const fast = internals.readLogOnly === true ? undefined : new FastBatchFeed(to, scratch)
   let legacy = false
   for (const f of logs) {
     let src: FileSource
@@ -163,7 +177,7 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
       const frames = new FrameScanner(src, SCAN)
       for (let ev = frames.next(); ev !== undefined; ev = frames.next()) {
         if (ev.kind === 'frame' && fast?.feed(ev, f.path) === true) continue
-        if (feed(ev.kind === 'frame' ? readFrame(ev, READ) : ev, f.path, findings, analyzer, scratch)) legacy = true
+        if (feed(ev.kind === 'frame' ? readFrame(ev, READ) : ev, f.path, findings, to, scratch)) legacy = true
       }
     } catch (e) {
       // the segment shrank while it was read: say so with its size now, and go on with the next one
@@ -180,7 +194,20 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
   const lastSegmentBaseOffset = bases.length === 0 ? null : bases.reduce((a, b) => (b > a ? b : a))
   const report = analyzer.finish(lastSegmentBaseOffset, findings)
   locatePartitionFindings(report.findings, label, report.firstScannedOffset, report.logEndOffset)
-  return { dir, label, snapshots, report }
+  if (range === undefined) return { dir, label, snapshots, report }
+  const bound = (v: I64 | null): bigint | null => v === null ? null : toBigInt(v)
+  return { dir, label, snapshots, report, range: { firstOffset: bound(range.firstOffset), lastOffset: bound(range.lastOffset), batches: range.batches } }
+}
+
+/** The analyzer fed through the filter: each batch as it is, a data batch with only its records in range counted. */
+function weighing (a: PartitionAnalyzer, range: RangeFilter): Pick<PartitionAnalyzer, 'add'> {
+  return {
+    add: (s: BatchFacts) => {
+      const v = range.batch(s)
+      if (!s.isControl) s.recordsCount = range.weigh(v, s, s.recordsCount)
+      a.add(s)
+    },
+  }
 }
 
 /**

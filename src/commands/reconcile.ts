@@ -2,6 +2,7 @@
 import type { Finding } from '../analysis/findings.js'
 import { EXIT_USAGE, exitCodeFor } from '../analysis/findings.js'
 import type { ReconcileResult } from '../analysis/partition-results.js'
+import type { RangeSpec } from '../analysis/range-filter.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import type { PartitionFormat } from '../format/partition-printer.js'
 import { createPartitionPrinter } from '../format/partition-printer.js'
@@ -17,6 +18,8 @@ export interface ReconcileOptions {
   color?: boolean
   /** every table column, whatever the width */
   wide?: boolean
+  /** count only the records in this range (analysis/range-filter.ts); LEO, HW, LSO stay the whole partition's */
+  filter?: RangeSpec
 }
 
 /** Scan every partition under `paths`, one at a time (the partitions keep their directory listing). */
@@ -29,7 +32,8 @@ export function scanPaths (paths: string[], opts: ScanOptions = {}): { unusable:
 /** Scan and reconcile every partition under `paths`. */
 export function reconcile (paths: string[], opts: ScanOptions = {}): ReconcileResult {
   const { unusable, scanned } = scanPaths(paths, opts)
-  return { unusable, partitions: scanned.map((s) => ({ label: s.label, path: s.dir.path, report: s.report, snapshots: s.snapshots })) }
+  return { unusable, ...(opts.filter !== undefined ? { filter: opts.filter } : {}),
+    partitions: scanned.map((s) => ({ label: s.label, path: s.dir.path, report: s.report, snapshots: s.snapshots, ...(s.range !== undefined ? { range: s.range } : {}) })) }
 }
 
 /** exit code of a partition command: unusable input 2, else the findings' rule (plus `extra`) */
@@ -43,7 +47,7 @@ export function writeUnusable (unusable: readonly Finding[], ctx: CliContext): v
 }
 
 export async function runReconcile (opts: ReconcileOptions, ctx: CliContext): Promise<number> {
-  const r = reconcile(opts.paths)
+  const r = reconcile(opts.paths, opts.filter !== undefined ? { filter: opts.filter } : {})
   writeUnusable(r.unusable, ctx)
   if (r.unusable.length > 0) return EXIT_USAGE
   createPartitionPrinter(opts.format ?? 'text', ctx, opts.color === false ? 0 : ctx.colorLevel, { wide: opts.wide === true }).reconcile(r)

@@ -13,6 +13,9 @@ import type { TimelinePartition, TxnsResult } from '../analysis/partition-result
 import { LaneBuilder } from '../analysis/timeline.js'
 import type { TimelineRun } from '../analysis/timeline.js'
 import { lastTransactionStates } from '../analysis/transaction-state.js'
+import type { TransactionalIdState } from '../analysis/transaction-state.js'
+import type { RangeCounted, RangeSpec } from '../analysis/range-filter.js'
+import { runInRange } from '../analysis/range-filter.js'
 import type { PartitionFormat, TxnsStream } from '../format/partition-printer.js'
 import { createPartitionPrinter } from '../format/partition-printer.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
@@ -30,24 +33,28 @@ export interface TxnsOptions {
   width?: number
   /** every table column, whatever the width */
   wide?: boolean
+  /** only the runs of these producers / overlapping this range (analysis/range-filter.ts runInRange) */
+  filter?: RangeSpec
 }
 
 /** Streams the timeline (or transactional-id states) of each partition to `to`; returns the findings' exit code. */
-function streamTxns (partitions: readonly PartitionDir[], width: number, to: TxnsStream): number {
+function streamTxns (partitions: readonly PartitionDir[], width: number, to: TxnsStream, filter?: RangeSpec): number {
   const checkpoints = new Map<string, OffsetCheckpoint | null>()
   const findings: Finding[] = []
   for (const dir of partitions) {
     if (dir.topic === '__transaction_state') {
       const s = scanPartition(dir, checkpoints)
       const { records, findings: logFindings } = readTransactionLog(dir)
-      const p = { label: s.label, path: dir.path, report: s.report, kind: 'transactional-ids' as const, states: lastTransactionStates(records), findings: [...s.report.findings, ...logFindings] }
+      const states = lastTransactionStates(records).filter((x) => filter === undefined || stateInFilter(x, filter))
+      const p = { label: s.label, path: dir.path, report: s.report, kind: 'transactional-ids' as const, states, findings: [...s.report.findings, ...logFindings] }
       to.transactionStates(p)
       findings.push(...p.findings)
       continue
     }
-    const lane = firstPass(dir, checkpoints, width, to)
+    const { lane, range } = firstPass(dir, checkpoints, width, to, filter)
     // the second pass's report (the same numbers) ends the partition
-    const second = withAnalyzerOptions({ timeline: { sink: (r) => { to.run(r) }, lane }, markerEpochs: false }, () => scanPartition(dir, checkpoints, { timeline: true }))
+    const sink = range === undefined || filter === undefined ? (r: TimelineRun) => { to.run(r) } : (r: TimelineRun) => { if (runInRange(r, range, filter)) to.run(r) }
+    const second = withAnalyzerOptions({ timeline: { sink, lane }, markerEpochs: false }, () => scanPartition(dir, checkpoints, { timeline: true }))
     to.timelineEnd({ label: second.label, path: dir.path, report: second.report }, lane.result())
     findings.push(...second.report.findings)
   }
@@ -59,14 +66,21 @@ function streamTxns (partitions: readonly PartitionDir[], width: number, to: Txn
  * The first pass: the timeline's first line, and the lane sized by the batch count. Its report, with its
  * per-producer tables (tens of MB for 1 M producer ids), is let go before the second pass builds its own.
  */
-function firstPass (dir: PartitionDir, checkpoints: Map<string, OffsetCheckpoint | null>, width: number, to: TxnsStream): LaneBuilder {
-  const s = withAnalyzerOptions({ markerEpochs: false }, () => scanPartition(dir, checkpoints))
+function firstPass (dir: PartitionDir, checkpoints: Map<string, OffsetCheckpoint | null>, width: number, to: TxnsStream, filter?: RangeSpec): { lane: LaneBuilder, range?: RangeCounted } {
+  // with a filter this pass also finds which batches are in range (a time range needs the log read in order)
+  const s = withAnalyzerOptions({ markerEpochs: false }, () => scanPartition(dir, checkpoints, filter !== undefined ? { filter } : {}))
   to.timelineStart({ label: s.label, path: dir.path, report: s.report })
-  return new LaneBuilder(s.report.batches, width)
+  return { lane: new LaneBuilder(s.report.batches, width), ...(s.range !== undefined ? { range: s.range } : {}) }
+}
+
+/** a transactional id's state on a __transaction_state partition, under --transactional-id / --producer-id */
+function stateInFilter (s: TransactionalIdState, f: RangeSpec): boolean {
+  if (f.transactionalId !== undefined) return s.transactionalId === f.transactionalId
+  return f.producerIds === undefined || (s.producerId !== null && f.producerIds.includes(s.producerId))
 }
 
 /** The transaction timeline of every partition under `paths` (transactional-id states for __transaction_state), collected. */
-export function txns (paths: string[], opts: { width?: number } = {}): TxnsResult {
+export function txns (paths: string[], opts: { width?: number, filter?: RangeSpec } = {}): TxnsResult {
   const { partitions, unusable } = resolvePartitions(paths)
   const result: TxnsResult = { unusable, partitions: [] }
   if (unusable.length > 0) return result
@@ -77,7 +91,7 @@ export function txns (paths: string[], opts: { width?: number } = {}): TxnsResul
     timelineEnd: (p, lane) => { result.partitions.push({ ...p, kind: 'timeline', runs, lane } satisfies TimelinePartition) },
     transactionStates: (p) => { result.partitions.push(p) },
     end: () => {},
-  })
+  }, opts.filter)
   return result
 }
 
@@ -86,5 +100,5 @@ export async function runTxns (opts: TxnsOptions, ctx: CliContext): Promise<numb
   writeUnusable(unusable, ctx)
   if (unusable.length > 0) return EXIT_USAGE
   const printer = createPartitionPrinter(opts.format ?? 'text', ctx, opts.color === false ? 0 : ctx.colorLevel, { wide: opts.wide === true })
-  return streamTxns(partitions, opts.width ?? 70, printer.txnsStream())
+  return streamTxns(partitions, opts.width ?? 70, printer.txnsStream(), opts.filter)
 }

@@ -7,6 +7,7 @@ import { writeJson } from './json-stream.js'
 import { isoTime } from './timestamp.js'
 import type { PartitionPrinter, PrinterOutput, TxnsStream } from './printer.js'
 import { replayTxns } from './txns-stream.js'
+import { rangeJson } from './range-text.js'
 import type { Json } from './txn-json.js'
 import { findingJson, jsonInt64, jsonInt64OrNull, reconcileJson } from './txn-json.js'
 import { runJson, timelineHeadJson, transactionalIdJson } from './txn-timeline-json.js'
@@ -35,7 +36,8 @@ export class JsonPartitionPrinter implements PartitionPrinter {
   constructor (private readonly out: PrinterOutput) {}
 
   reconcile (r: ReconcileResult): void {
-    this.out.stdout.write(JSON.stringify({ schemaVersion: JSON_SCHEMA_VERSION, ...(reconcileJson(r.partitions.map((p) => ({ report: p.report, path: p.path }))) as Record<string, Json>) }) + '\n')
+    this.out.stdout.write(JSON.stringify({ schemaVersion: JSON_SCHEMA_VERSION, ...(r.filter !== undefined ? { filter: rangeJson(r.filter, r.partitions) } : {}),
+      ...(reconcileJson(r.partitions.map((p) => ({ report: p.report, path: p.path }))) as Record<string, Json>) }) + '\n')
   }
 
   txns (r: TxnsResult): void { replayTxns(this.txnsStream(), r) }

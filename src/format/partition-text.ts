@@ -13,6 +13,7 @@ import { RunsTableWriter } from './timeline-table.js'
 import { replayTxns } from './txns-stream.js'
 import { isoTime } from './timestamp.js'
 import { formatFindings, formatLane, formatReconcile, formatTable, formatTimelineHead } from './txn-text.js'
+import { rangeNoteText } from './range-text.js'
 
 // narrow form: short headers, ISO time to the second, then the offset and the timeout go
 const STATE_COLUMNS: Column[] = [{ header: 'TRANSACTIONAL_ID' }, { header: 'PRODUCER_ID', short: 'PID' }, { header: 'EPOCH' }, { header: 'STATE' },
@@ -97,6 +98,7 @@ export class TextPartitionPrinter implements PartitionPrinter {
   }
 
   reconcile (r: ReconcileResult): void {
+    if (r.filter !== undefined) this.out.stdout.write(rangeNoteText(r.filter, r.partitions))
     this.out.stdout.write(formatReconcile(r.partitions.map((p) => p.report), r.partitions.map((p) => p.label), this.chalk, this.wide))
     for (const p of r.partitions) this.findings(p.label, p.report.findings)
   }

@@ -9,6 +9,8 @@ import type { CliContext } from '../context.js'
 import type { KafkaRelease } from '../../format/kafka-versions.js'
 import { DEFAULT_KAFKA_RELEASE } from '../../format/kafka-versions.js'
 import { parseDecoder, parseKafkaVersion, parseSize, parseThreads } from '../options.js'
+import type { RawFilterFlags } from '../options.js'
+import { addFilterOptions, FILTER_HELP, filterFromFlags } from '../filter-options.js'
 import { suggestSubcommand } from '../suggest.js'
 
 const EXAMPLES = `
@@ -26,11 +28,20 @@ Examples:
   $ ssh broker cat /var/lib/kafka/data/orders-0/00000000000000000000.log | tsdump -   # from stdin
   $ tsdump reconcile orders-11-0 orders-11-1 orders-11-2  # read_committed vs read_uncommitted
   $ tsdump lso /var/lib/kafka/data                         # who holds the last stable offset
+  $ tsdump --start-offset 7 --end-offset 15 orders-11-0/   # batches overlapping 7..15
+  $ tsdump --deep-iteration --from-time 2026-11-29T15:42Z --to-time 2026-11-29T15:43Z orders-11-0/
+  $ tsdump --transactional-id tx-rw-1 orders-11-0/        # its producer, via __transaction_state
 
 Exit status: 0 clean, 1 problems found in the data (CRC, truncation, index mismatch...),
-2 usage error or unreadable input. Colour only on a terminal; NO_COLOR is honoured.`
+2 usage error or unreadable input. Colour only on a terminal; NO_COLOR is honoured.
+${FILTER_HELP}
+  A filtered dump reads .log segments only: it leaves unread the segments out of range (by their
+  names, or a .timeindex older than --from-time) and starts inside a segment where its .index /
+  .timeindex say (checked against the batch there). It prints whole batches that overlap the range,
+  as a fetch returns them; with --deep-iteration / --print-data-log only the records inside it. The
+  summary counts the batches printed. --threads is ignored with a filter.`
 
-interface RawDumpFlags {
+interface RawDumpFlags extends RawFilterFlags {
   files?: string
   compat?: boolean
   kafkaVersion?: KafkaRelease
@@ -106,7 +117,7 @@ export function toDumpOptions (paths: string[], f: RawDumpFlags): DumpOptions {
 
 // Commands load their implementation on first use: start-up stays small for the command that runs.
 export function registerDump (program: Command, ctx: CliContext, setExit: (code: number) => void): void {
-  program.command('dump', { isDefault: true })
+  addFilterOptions(program.command('dump', { isDefault: true }), 'dump batches')
     .description('dump Kafka log segments, indexes and snapshots (kafka-dump-log compatible)')
     .argument('[path...]', 'files, partition directories or broker log directories')
     .option('--files <file1,file2,...>', 'comma-separated files, as kafka-dump-log takes them')
@@ -148,6 +159,8 @@ export function registerDump (program: Command, ctx: CliContext, setExit: (code:
         cmd.error(`error: unknown command '${first!}' (did you mean ${meant}?)`, { exitCode: 2, code: 'tsdump.unknownCommand' })
       }
       if (o.paths.length === 0) { cmd.error('error: no input: give a file, a partition directory or --files', { exitCode: 2, code: 'tsdump.noInput' }) }
+      const filter = await filterFromFlags(flags, o.paths, cmd)
+      if (filter !== undefined) o.filter = filter
       setExit(await (await import('../../commands/dump.js')).runDump(o, ctx))
     })
 }

@@ -2,6 +2,8 @@
 import type { Command } from 'commander'
 import { InvalidArgumentError } from 'commander'
 import type { CliContext } from '../context.js'
+import type { RawFilterFlags } from '../options.js'
+import { addFilterOptions, FILTER_HELP, filterFromFlags } from '../filter-options.js'
 
 const EXAMPLES = `
 Examples:
@@ -11,9 +13,16 @@ Examples:
       7..14    4001/1     txn      8  aborted    15          0  2026-11-29T15:36:35Z
   $ tsdump txns --json orders-11-0
   $ tsdump txns /var/lib/kafka/data/__transaction_state-2   # last state of each transactional id
+  $ tsdump txns --transactional-id tx-rw-1 orders-11-0    # only that id's transactions
+  $ tsdump txns --from-time 2026-11-29T15:42:00Z --to-time 2026-11-29T15:43:00Z orders-11-0
 
 Lane legend: C committed, A aborted, O open, . plain (non-transactional), | COMMIT/ABORT marker,
-+ other control batch (LEADER_CHANGE ...). One character per batch, scaled down for long logs.`
++ other control batch (LEADER_CHANGE ...). One character per batch, scaled down for long logs.
+${FILTER_HELP}
+  With a filter txns lists only the runs of those producers whose offsets (a transaction's from
+  its first batch to its marker) overlap the batches in range; each is shown whole. The first line,
+  the lane and the findings stay the whole partition's. On a __transaction_state partition
+  --transactional-id (or --producer-id) keeps that id's state only.`
 
 function parseWidth (v: string): number {
   const n = Number(v)
@@ -23,7 +32,7 @@ function parseWidth (v: string): number {
 
 // Commands load their implementation on first use: start-up stays small for the command that runs.
 export function registerTxns (program: Command, ctx: CliContext, setExit: (code: number) => void): void {
-  program.command('txns')
+  addFilterOptions(program.command('txns'), 'list transactions')
     .description('show the transaction timeline of partitions: who wrote which offsets, how and where each transaction ended')
     .argument('<path...>', 'partition directories, broker log directories or .log files')
     .option('--json', 'print one JSON object')
@@ -31,7 +40,9 @@ export function registerTxns (program: Command, ctx: CliContext, setExit: (code:
     .option('--width <chars>', 'width of the lane picture', parseWidth, 70)
     .option('--wide', 'print every table column, even past 80 characters')
     .addHelpText('after', EXAMPLES)
-    .action(async (paths: string[], opts: { json?: boolean, color?: boolean, width: number, wide?: boolean }) => {
-      setExit(await (await import('../../commands/txns.js')).runTxns({ paths, format: opts.json === true ? 'json' : 'text', color: opts.color !== false, width: opts.width, wide: opts.wide === true }, ctx))
+    .action(async (paths: string[], opts: { json?: boolean, color?: boolean, width: number, wide?: boolean } & RawFilterFlags, cmd: Command) => {
+      const filter = await filterFromFlags(opts, paths, cmd)
+      setExit(await (await import('../../commands/txns.js')).runTxns({ paths, format: opts.json === true ? 'json' : 'text', color: opts.color !== false, width: opts.width, wide: opts.wide === true,
+        ...(filter !== undefined ? { filter } : {}) }, ctx))
     })
 }

@@ -1,0 +1,52 @@
+// --start-offset/--end-offset, --from-time/--to-time, --producer-id, --transactional-id: the same options,
+// help and checks for dump, txns and reconcile. What they mean is analysis/range-filter.ts.
+import { Option } from 'commander'
+import type { Command } from 'commander'
+import type { RangeSpec } from '../analysis/range-filter.js'
+import { parseOffset, parseProducerId } from './options.js'
+import type { RawFilterFlags } from './options.js'
+import { parseInstant } from './time-option.js'
+
+export const FILTER_HELP = `
+Filters (offsets inclusive, as tsdump and kafka-dump-log print ranges; times: ISO-8601 with a
+zone, a date, or epoch ms):
+  --start-offset 7 --end-offset 15  batches holding any of offsets 7..15
+  --from-time T --to-time U         from the first batch with maxTimestamp >= T (where Kafka's
+                                    ListOffsets(T) lands) to the first later batch with
+                                    maxTimestamp > U, kept when its first timestamp is <= U;
+                                    reading stops there (a later, older batch is not looked for)
+  --producer-id 1                   that producer's batches, its COMMIT/ABORT markers included
+  --transactional-id tx-rw-1        its producer ids, from __transaction_state records among the
+                                    paths or in their log directory (exit 2 when there are none)`
+
+export function addFilterOptions (cmd: Command, what: string): Command {
+  return cmd
+    .option('--start-offset <offset>', `${what} from this offset (inclusive)`, parseOffset)
+    .option('--end-offset <offset>', `${what} up to this offset (inclusive)`, parseOffset)
+    .option('--from-time <time>', `${what} from the first batch with maxTimestamp >= this time (ISO-8601 with zone, or epoch ms)`, parseInstant)
+    .option('--to-time <time>', `${what} up to the first batch with maxTimestamp > this time`, parseInstant)
+    .option('--producer-id <id>', `${what} of this producer only (its control batches included)`, parseProducerId)
+    .addOption(new Option('--transactional-id <id>', `${what} of this transactional id's producer ids (from __transaction_state)`).conflicts('producerId'))
+}
+
+/**
+ * The filter of the flags (undefined: none given), --transactional-id resolved; a usage error (exit 2) when the
+ * bounds are crossed or the id is not found.
+ */
+export async function filterFromFlags (f: RawFilterFlags, paths: readonly string[], cmd: Command): Promise<RangeSpec | undefined> {
+  const fail = (message: string): never => cmd.error(`error: ${message}`, { exitCode: 2, code: 'tsdump.filter' })
+  if (f.startOffset !== undefined && f.endOffset !== undefined && f.startOffset > f.endOffset) fail(`--start-offset ${f.startOffset} is after --end-offset ${f.endOffset}`)
+  if (f.fromTime !== undefined && f.toTime !== undefined && f.fromTime > f.toTime) fail('--from-time is after --to-time')
+  const s: RangeSpec = {}
+  if (f.startOffset !== undefined) s.startOffset = f.startOffset
+  if (f.endOffset !== undefined) s.endOffset = f.endOffset
+  if (f.fromTime !== undefined) s.fromTime = f.fromTime
+  if (f.toTime !== undefined) s.toTime = f.toTime
+  if (f.producerId !== undefined) s.producerIds = [f.producerId]
+  if (f.transactionalId !== undefined) {
+    const r = (await import('../commands/transactional-id.js')).resolveTransactionalId(f.transactionalId, paths)
+    if ('error' in r) fail(r.error)
+    else { s.producerIds = r.producerIds; s.transactionalId = f.transactionalId }
+  }
+  return Object.keys(s).length === 0 ? undefined : s
+}
