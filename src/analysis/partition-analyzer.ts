@@ -16,7 +16,6 @@
 // At the end the LSO is the first interval's start (or H); what is left in intervals is pending.
 // This relies on offsets increasing along the log; where they do not (OFFSETS_NOT_INCREASING) the
 // counts follow log order.
-import { scopedAnalyzerOptions } from './analyzer-scope.js'
 import { ConsumerView } from './consumer-view.js'
 import { RecentMarkers } from './duplicate-markers.js'
 import type { Finding, FindingCode } from './findings.js'
@@ -69,8 +68,8 @@ export class PartitionAnalyzer {
   private batchCount = 0
   /** the checkpoint HW; null = the log end offset, not reached by any batch during the pass */
   private readonly hw: I64 | null
-  /** null when the command's scope says nobody reads it (analyzer-scope.ts) */
-  private readonly markerEpochs: ProducerInts | null = scopedAnalyzerOptions().markerEpochs === false ? null : new ProducerInts()
+  /** null when the command says nobody reads it (AnalyzerHook.markerEpochs false) */
+  private readonly markerEpochs: ProducerInts | null
   /** the consumer's view (txnindex trusted); null without txnindex files */
   private readonly consumer: ConsumerView | null
   /** producer snapshots after the first batch, checked when the scan passes their offset */
@@ -87,7 +86,8 @@ export class PartitionAnalyzer {
     this.logStartOffset = opts.logStartOffset === null ? null : i64(opts.logStartOffset)
     this.consumer = opts.txnIndex !== null ? new ConsumerView(opts.txnIndex) : null
     this.snapChecks = new SnapshotChecks(opts.snapshots)
-    this.tl = opts.timeline === true ? new TimelineRecorder() : null
+    this.markerEpochs = opts.markerEpochs === false ? null : new ProducerInts()
+    this.tl = opts.timeline === undefined ? null : new TimelineRecorder(opts.timeline === true ? null : opts.timeline)
     this.abortedTxns = opts.collectAbortedTxns === true ? [] : null
   }
 

@@ -20,7 +20,7 @@ export function reconcilePartition (input: PartitionInput, opts: ReconcileOption
   const a = new PartitionAnalyzer({
     topic: input.topic, partition: input.partition, logStartOffset: input.logStartOffset, snapshots: input.snapshots,
     checkpointHighWatermark: input.checkpointHighWatermark, txnIndex: input.txnIndexAvailable ? TxnIndexTable.from(input.txnIndex) : null,
-    ...(opts.timeline === true ? { timeline: true } : {}), ...(opts.collectAbortedTxns === true ? { collectAbortedTxns: true } : {}),
+    ...(opts.timeline === true ? { timeline: true as const } : {}), ...(opts.collectAbortedTxns === true ? { collectAbortedTxns: true } : {}),
   })
   for (const b of input.batches) a.add(b)
   return a.finish(input.lastSegmentBaseOffset, input.scanFindings)

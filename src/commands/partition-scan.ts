@@ -12,7 +12,7 @@ import { finding, locatePartitionFindings } from '../analysis/findings.js'
 import { corruptFinding, decodeFinding, tailFinding } from '../analysis/log-findings.js'
 import type { PartitionReport } from '../analysis/partition-analyzer.js'
 import { PartitionAnalyzer } from '../analysis/partition-analyzer.js'
-import type { RunSink } from '../analysis/run-sink.js'
+import type { AnalyzerHook } from '../analysis/partition-report.js'
 import { FastBatchFeed, PARTITION_SCAN_WINDOW, scratchFacts } from './fast-segment-scan.js'
 import { TxnIndexTable } from '../analysis/txn-index-check.js'
 import type { BatchFacts, SnapshotInput } from '../analysis/txn-input.js'
@@ -20,6 +20,7 @@ import { ABORTED_TXN_SIZE } from '../decode/index-files.js'
 import type { LogEvent } from '../decode/log-reader.js'
 import { readFrame } from '../decode/log-reader.js'
 import { FrameScanner } from '../decode/frame-scanner.js'
+import { entryOffset } from '../decode/batch-fields.js'
 import { decodeProducerSnapshot } from '../decode/producer-snapshot.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import { readOffsetCheckpoint } from '../io/checkpoints.js'
@@ -40,10 +41,11 @@ export interface ScannedPartition {
 }
 
 export interface ScanOptions {
-  /** collect runs and lane (`txns`) */
-  timeline?: boolean
-  /** the run listener for this partition (`report`), made once its topic and partition are known */
-  sink?: (dir: PartitionDir) => RunSink
+  /**
+   * The hook into each partition's analyzer (report's RunSink, txns' streamed timeline and no marker epochs),
+   * made once the partition's directory (its topic and partition) is known.
+   */
+  analyzer?: (dir: PartitionDir) => AnalyzerHook
 }
 
 /** Not a user option: tests run readLog alone to compare it with the fast loop (the fast/general contract). */
@@ -70,7 +72,7 @@ function feed (ev: LogEvent, file: string, findings: Finding[], a: PartitionAnal
     }
     case 'legacy': {
       // a legacy entry's offset field is its (last inner) offset; inner messages of compressed wrappers are not counted
-      const offset = ev.bytes.readBigInt64BE(0)
+      const offset = entryOffset(ev.bytes)
       s.baseOffset = offset; s.lastOffset = offset; s.recordsCount = 1; s.producerId = -1n; s.producerEpoch = -1; s.isTransactional = false
       s.isControl = false; s.baseTimestamp = -1n; s.maxTimestamp = -1n; s.control = undefined; s.legacy = true; s.file = file; s.position = ev.position
       a.add(s)
@@ -148,8 +150,7 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
   const label = dir.topic !== null ? `${dir.topic}-${dir.partition}` : dir.path
   const hw = dir.topic !== null ? cp?.get(label) ?? null : null
   const analyzer = new PartitionAnalyzer({ topic: dir.topic, partition: dir.partition, logStartOffset: bases[0] ?? null, snapshots,
-    checkpointHighWatermark: hw, txnIndex, ...(opts.timeline === true ? { timeline: true } : {}),
-    ...(opts.sink !== undefined ? { sink: opts.sink(dir) } : {}) })
+    checkpointHighWatermark: hw, txnIndex, ...opts.analyzer?.(dir) })
   const scratch = scratchFacts()
   const fast = internals.readLogOnly === true ? undefined : new FastBatchFeed(analyzer, scratch)
   let legacy = false

@@ -6,7 +6,6 @@
 // streams the runs to the printer as they complete. So memory follows the open transactions and the
 // lane's width, not the number of transactions (issue #15). Neither pass keeps the per-producer marker
 // epochs (only `lso` reads them), so a producer without an open transaction costs nothing.
-import { withAnalyzerOptions } from '../analysis/analyzer-scope.js'
 import type { Finding } from '../analysis/findings.js'
 import { EXIT_USAGE } from '../analysis/findings.js'
 import type { TimelinePartition, TxnsResult } from '../analysis/partition-results.js'
@@ -47,7 +46,7 @@ function streamTxns (partitions: readonly PartitionDir[], width: number, to: Txn
     }
     const lane = firstPass(dir, checkpoints, width, to)
     // the second pass's report (the same numbers) ends the partition
-    const second = withAnalyzerOptions({ timeline: { sink: (r) => { to.run(r) }, lane }, markerEpochs: false }, () => scanPartition(dir, checkpoints, { timeline: true }))
+    const second = scanPartition(dir, checkpoints, { analyzer: () => ({ timeline: { sink: (r) => { to.run(r) }, lane }, markerEpochs: false }) })
     to.timelineEnd({ label: second.label, path: dir.path, report: second.report }, lane.result())
     findings.push(...second.report.findings)
   }
@@ -60,7 +59,7 @@ function streamTxns (partitions: readonly PartitionDir[], width: number, to: Txn
  * per-producer tables (tens of MB for 1 M producer ids), is let go before the second pass builds its own.
  */
 function firstPass (dir: PartitionDir, checkpoints: Map<string, OffsetCheckpoint | null>, width: number, to: TxnsStream): LaneBuilder {
-  const s = withAnalyzerOptions({ markerEpochs: false }, () => scanPartition(dir, checkpoints))
+  const s = scanPartition(dir, checkpoints, { analyzer: () => ({ markerEpochs: false }) })
   to.timelineStart({ label: s.label, path: dir.path, report: s.report })
   return new LaneBuilder(s.report.batches, width)
 }
