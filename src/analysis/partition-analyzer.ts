@@ -22,7 +22,7 @@ import type { Finding, FindingCode } from './findings.js'
 import { finding } from './findings.js'
 import type { I64 } from './i64.js'
 import { i64, i64Add, toBigInt, toI64 } from './i64.js'
-import type { AnalyzerOptions, AnalyzerStats, PartitionReport } from './partition-report.js'
+import type { AnalyzerInternals, AnalyzerOptions, AnalyzerStats, PartitionReport } from './partition-report.js'
 import { ProducerInts } from './producer-map.js'
 import { SnapshotChecks, seedFromSnapshots } from './snapshot-seeding.js'
 import type { Interval, Txn } from './streaming-txn.js'
@@ -34,7 +34,7 @@ import type { ExpectedAbortedTxn } from './txn-index-check.js'
 import type { BatchFacts, HighWatermarkSource, SnapshotInput } from './txn-input.js'
 import type { VisibilityCounts } from './visibility.js'
 
-export type { AnalyzerOptions, AnalyzerStats, OpenTransaction, PartitionReport } from './partition-report.js'
+export type { AnalyzerHook, AnalyzerInternals, AnalyzerOptions, AnalyzerStats, OpenTransaction, PartitionReport } from './partition-report.js'
 
 // The analyzer composes: the visibility core below (intervals, LSO, counts, transactions), the consumer's
 // view (consumer-view.ts), snapshot seeding and checks (snapshot-seeding.ts), the txns timeline
@@ -81,14 +81,14 @@ export class PartitionAnalyzer {
   private readonly canon: BatchFacts = { baseOffset: 0, lastOffset: 0, recordsCount: 0, producerId: -1, producerEpoch: -1, isTransactional: false,
     isControl: false, baseTimestamp: -1, maxTimestamp: -1, control: undefined, legacy: undefined, file: undefined, position: undefined }
 
-  constructor (private readonly opts: AnalyzerOptions) {
+  constructor (private readonly opts: AnalyzerOptions, internals: AnalyzerInternals = {}) {
     this.hw = opts.checkpointHighWatermark === null ? null : i64(opts.checkpointHighWatermark)
     this.logStartOffset = opts.logStartOffset === null ? null : i64(opts.logStartOffset)
     this.consumer = opts.txnIndex !== null ? new ConsumerView(opts.txnIndex) : null
     this.snapChecks = new SnapshotChecks(opts.snapshots)
     this.markerEpochs = opts.markerEpochs === false ? null : new ProducerInts()
-    this.tl = opts.timeline === undefined ? null : new TimelineRecorder(opts.timeline === true ? null : opts.timeline)
-    this.abortedTxns = opts.collectAbortedTxns === true ? [] : null
+    this.tl = opts.timeline === undefined ? null : new TimelineRecorder(opts.timeline === true ? null : opts.timeline, internals.maxHeldRuns)
+    this.abortedTxns = internals.collectAbortedTxns === true ? [] : null
   }
 
   stats (): AnalyzerStats {

@@ -81,8 +81,17 @@ export interface AnalyzerHook {
 export interface AnalyzerOptions extends PartitionMeta, AnalyzerHook {
   /** the partition's .txnindex entries; null when they could not be looked for */
   txnIndex: TxnIndexTable | null
-  /** keep the implied txnindex entries (tests) */
+}
+
+/**
+ * Not options of any command: what tests set to look inside the analysis or to make its bounds small.
+ * Passed apart from AnalyzerOptions on purpose (commands/partition-scan.ts ScanInternals.analyzer).
+ */
+export interface AnalyzerInternals {
+  /** keep the txnindex entries the markers imply (PartitionReport.abortedTxns) */
   collectAbortedTxns?: boolean
+  /** a smaller MAX_HELD_RUNS for a streamed timeline (timeline-recorder.ts) */
+  maxHeldRuns?: number
 }
 
 /** Sizes of the analyzer's growing structures, for tests that memory does not follow the batch count. */

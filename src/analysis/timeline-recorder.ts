@@ -37,8 +37,8 @@ export class TimelineRecorder {
   /** collected runs and transactions when no sink was given (memory proportional to the output) */
   private readonly collected: Timeline | null
 
-  /** `opts`: where the runs go (AnalyzerHook.timeline); null: collect them */
-  constructor (opts: TimelineOptions | null) {
+  /** `opts`: where the runs go (AnalyzerHook.timeline); null: collect them. `maxHeldRuns`: AnalyzerInternals (tests) */
+  constructor (opts: TimelineOptions | null, maxHeldRuns = MAX_HELD_RUNS) {
     if (opts === null) {
       const c: Timeline = { runs: [], transactions: [] }
       this.collected = c
@@ -49,7 +49,7 @@ export class TimelineRecorder {
       this.collected = null
       this.sink = opts.sink
       this.lane = opts.lane
-      this.maxHeld = opts.maxHeldRuns ?? MAX_HELD_RUNS
+      this.maxHeld = maxHeldRuns
     }
   }
 

@@ -12,7 +12,7 @@ import { finding, locatePartitionFindings } from '../analysis/findings.js'
 import { corruptFinding, decodeFinding, tailFinding } from '../analysis/log-findings.js'
 import type { PartitionReport } from '../analysis/partition-analyzer.js'
 import { PartitionAnalyzer } from '../analysis/partition-analyzer.js'
-import type { AnalyzerHook } from '../analysis/partition-report.js'
+import type { AnalyzerHook, AnalyzerInternals } from '../analysis/partition-report.js'
 import { FastBatchFeed, PARTITION_SCAN_WINDOW, scratchFacts } from './fast-segment-scan.js'
 import { TxnIndexTable } from '../analysis/txn-index-check.js'
 import type { BatchFacts, SnapshotInput } from '../analysis/txn-input.js'
@@ -48,9 +48,10 @@ export interface ScanOptions {
   analyzer?: (dir: PartitionDir) => AnalyzerHook
 }
 
-/** Not a user option: tests run readLog alone to compare it with the fast loop (the fast/general contract). */
+/** Not user options: tests run readLog alone to compare it with the fast loop (the fast/general contract), and look inside the analyzer. */
 export interface ScanInternals {
   readLogOnly?: boolean
+  analyzer?: AnalyzerInternals
 }
 
 /** every segment: one framing pass, large batches header-only; declined frames without a CRC check (headers are what the analysis needs) */
@@ -150,7 +151,7 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
   const label = dir.topic !== null ? `${dir.topic}-${dir.partition}` : dir.path
   const hw = dir.topic !== null ? cp?.get(label) ?? null : null
   const analyzer = new PartitionAnalyzer({ topic: dir.topic, partition: dir.partition, logStartOffset: bases[0] ?? null, snapshots,
-    checkpointHighWatermark: hw, txnIndex, ...opts.analyzer?.(dir) })
+    checkpointHighWatermark: hw, txnIndex, ...opts.analyzer?.(dir) }, internals.analyzer)
   const scratch = scratchFacts()
   const fast = internals.readLogOnly === true ? undefined : new FastBatchFeed(analyzer, scratch)
   let legacy = false

@@ -55,7 +55,7 @@ describe('txns streaming', () => {
     const { partitions } = await import('../../src/commands/partition-scan.js').then((m) => m.resolvePartitions([dir]))
     const { scanPartition } = await import('../../src/commands/partition-scan.js')
     const lane = new LaneBuilder(11, 80)
-    scanPartition(partitions[0]!, new Map(), { analyzer: () => ({ timeline: { sink: (x) => runs.push(x), lane, maxHeldRuns: 3 } }) })
+    scanPartition(partitions[0]!, new Map(), { analyzer: () => ({ timeline: { sink: (x) => runs.push(x), lane } }) }, { analyzer: { maxHeldRuns: 3 } })
     expect(runs.map(describeRun)).toEqual([
       'txn 7 0 open 2 early', 'plain 2', 'plain 3', 'plain 4', 'plain 5', 'plain 6', 'plain 7', 'txn 7 0 COMMIT 3 end', 'txn 8 10 ABORT 1'])
     const chalk = new Chalk({ level: 0 })
@@ -76,7 +76,7 @@ describe('txns streaming', () => {
   it('a transaction that never ends holds back at most the cap: the runs after it reach the sink during the scan', () => {
     let received = 0
     const a = new PartitionAnalyzer({ topic: 't', partition: 0, logStartOffset: 0n, snapshots: [], checkpointHighWatermark: null, txnIndex: null,
-      timeline: { sink: () => { received++ }, lane: new LaneBuilder(20_001, 80), maxHeldRuns: 100 } })
+      timeline: { sink: () => { received++ }, lane: new LaneBuilder(20_001, 80) } }, { maxHeldRuns: 100 })
     const b: BatchFacts = { baseOffset: 0n, lastOffset: 0n, recordsCount: 1, producerId: 1n, producerEpoch: 0, isTransactional: true, isControl: false,
       baseTimestamp: 0n, maxTimestamp: 0n, control: undefined }
     a.add(b)
