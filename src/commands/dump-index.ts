@@ -184,7 +184,10 @@ function dumpTimeIndexFrom (src: FileSource, file: KafkaFile, opts: DumpOptions,
     }
   } finally { seg?.close() }
 
+  // only kafka-dump-log's closing blocks (--compat) list these pairs; elsewhere each is a finding already,
+  // written when found, and keeping the pairs too made memory grow with the mismatches for nothing
   function push (m: Map<string, Array<[bigint, bigint]>>, pair: [bigint, bigint]): void {
+    if (!opts.compat) return
     const l = m.get(abs) ?? []
     l.push(pair)
     m.set(abs, l)
