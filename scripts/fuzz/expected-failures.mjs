@@ -16,10 +16,6 @@ export const BIG = {
   'many-records:deep/rss': `10 M records: ${whole}; records decoded into a list`,
   'gzip-batch:deep/rss': '250 MB gzip batch decompressed in one piece: streaming decompression',
   'decompression-bomb:deep/rss': 'the 256 MiB decompression budget is itself above the 128 MiB promise: streaming decompression',
-  // findings are printer events now (none kept): what is left is decode's cost per problem. readLog alone over these
-  // 1 M batches peaks at 117 MiB (66 MiB with valid CRCs): each CRC_MISMATCH message makes three numbers strings,
-  // which V8's number-string cache promotes to the old space (log-reader.ts readFrame)
-  'bad-crc-batches:json/rss': '1 M CRC_MISMATCH DecodeErrors: their messages\' number strings are promoted garbage (134 MiB; the text dump 121)',
   // inner messages are decoded one at a time now (hostile2); what is left is the value itself
   'legacy-huge-wrapper:deep/rss': '7.7 M inner messages: the 250 MiB decompressed value of the wrapper is held whole: streaming decompression',
 }
