@@ -16,10 +16,6 @@ export const BIG = {
   'many-records:deep/rss': `10 M records: ${whole}; records decoded into a list`,
   'gzip-batch:deep/rss': '250 MB gzip batch decompressed in one piece: streaming decompression',
   'decompression-bomb:deep/rss': 'the 256 MiB decompression budget is itself above the 128 MiB promise: streaming decompression',
-  'bad-crc-batches:dump/rss': '1 M CRC findings kept until exit: findings written as they occur, counts kept',
-  'bad-crc-batches:json/rss': '1 M CRC findings kept until exit: findings written as they occur, counts kept',
-  // the per-entry work is linear now (2.3 s CPU, was 21 s); the 200,000 INDEX_MISMATCH findings themselves stay in memory
-  'index-mismatches:verify-index-only/rss': '200,000 INDEX_MISMATCH findings kept until exit (164 MiB): findings written as they occur, counts kept',
   // inner messages are decoded one at a time now (hostile2); what is left is the value itself
   'legacy-huge-wrapper:deep/rss': '7.7 M inner messages: the 250 MiB decompressed value of the wrapper is held whole: streaming decompression',
 }

@@ -1,4 +1,5 @@
 // Per-file counts of a dump (printed by format/dump-printer.ts; compared with ../shared/corpus/facts.json in tests).
+import * as F from '../decode/batch-fields.js'
 import * as L from '../decode/layout.js'
 import { codecName } from '../decode/layout.js'
 import type { LegacyEntry } from '../decode/legacy.js'
@@ -63,11 +64,11 @@ class Summary implements LogSummary {
   add (b: V2Batch): void {
     const bytes = b.bytes
     this.batches++
-    const attributes = bytes.readInt16BE(L.ATTRIBUTES_OFFSET)
-    const count = bytes.readInt32BE(L.RECORDS_COUNT_OFFSET)
+    const attributes = F.batchAttributes(bytes)
+    const count = F.batchRecordsCount(bytes)
     const codec = attributes & L.COMPRESSION_CODEC_MASK
     // an impossible count (reported as a finding) must not make the total negative or absurd
-    const size = bytes.readInt32BE(L.SIZE_OFFSET) + L.LOG_OVERHEAD
+    const size = F.batchSizeInBytes(bytes)
     this.records += Math.max(0, codec === 0 ? Math.min(count, Math.floor((size - L.RECORD_BATCH_OVERHEAD) / 7)) : count)
     const isControl = (attributes & L.CONTROL_FLAG_MASK) !== 0
     if ((attributes & L.TRANSACTIONAL_FLAG_MASK) !== 0 && !isControl) this.transactionalBatches++
@@ -76,10 +77,10 @@ class Summary implements LogSummary {
       this.control[t] = (this.control[t] ?? 0) + 1
     }
     if (b.crcValid === false) this.crcFailures++
-    if (!this.any) { this.firstOffset = bytes.readBigInt64BE(L.OFFSET_OFFSET); this.any = true }
-    this.lastHi = bytes.readInt32BE(L.OFFSET_OFFSET)
-    this.lastLo = bytes.readUInt32BE(L.OFFSET_OFFSET + 4)
-    this.lastDelta = bytes.readInt32BE(L.LAST_OFFSET_DELTA_OFFSET)
+    if (!this.any) { this.firstOffset = F.entryOffset(bytes); this.any = true }
+    this.lastHi = F.int64High(bytes, L.OFFSET_OFFSET)
+    this.lastLo = F.int64Low(bytes, L.OFFSET_OFFSET)
+    this.lastDelta = F.batchLastOffsetDelta(bytes)
     this.lastLegacy = null
     this.magicCounts[2]!++
     this.codecCounts[codec]!++

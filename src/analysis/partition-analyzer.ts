@@ -16,14 +16,13 @@
 // At the end the LSO is the first interval's start (or H); what is left in intervals is pending.
 // This relies on offsets increasing along the log; where they do not (OFFSETS_NOT_INCREASING) the
 // counts follow log order.
-import { scopedAnalyzerOptions } from './analyzer-scope.js'
 import { ConsumerView } from './consumer-view.js'
 import { RecentMarkers } from './duplicate-markers.js'
 import type { Finding, FindingCode } from './findings.js'
 import { finding } from './findings.js'
 import type { I64 } from './i64.js'
 import { i64, i64Add, toBigInt, toI64 } from './i64.js'
-import type { AnalyzerOptions, AnalyzerStats, PartitionReport } from './partition-report.js'
+import type { AnalyzerInternals, AnalyzerOptions, AnalyzerStats, PartitionReport } from './partition-report.js'
 import { ProducerInts } from './producer-map.js'
 import { SnapshotChecks, seedFromSnapshots } from './snapshot-seeding.js'
 import type { Interval, Txn } from './streaming-txn.js'
@@ -35,7 +34,7 @@ import type { ExpectedAbortedTxn } from './txn-index-check.js'
 import type { BatchFacts, HighWatermarkSource, SnapshotInput } from './txn-input.js'
 import type { VisibilityCounts } from './visibility.js'
 
-export type { AnalyzerOptions, AnalyzerStats, OpenTransaction, PartitionReport } from './partition-report.js'
+export type { AnalyzerHook, AnalyzerInternals, AnalyzerOptions, AnalyzerStats, OpenTransaction, PartitionReport } from './partition-report.js'
 
 // The analyzer composes: the visibility core below (intervals, LSO, counts, transactions), the consumer's
 // view (consumer-view.ts), snapshot seeding and checks (snapshot-seeding.ts), the txns timeline
@@ -69,8 +68,8 @@ export class PartitionAnalyzer {
   private batchCount = 0
   /** the checkpoint HW; null = the log end offset, not reached by any batch during the pass */
   private readonly hw: I64 | null
-  /** null when the command's scope says nobody reads it (analyzer-scope.ts) */
-  private readonly markerEpochs: ProducerInts | null = scopedAnalyzerOptions().markerEpochs === false ? null : new ProducerInts()
+  /** null when the command says nobody reads it (AnalyzerHook.markerEpochs false) */
+  private readonly markerEpochs: ProducerInts | null
   /** the consumer's view (txnindex trusted); null without txnindex files */
   private readonly consumer: ConsumerView | null
   /** producer snapshots after the first batch, checked when the scan passes their offset */
@@ -82,13 +81,14 @@ export class PartitionAnalyzer {
   private readonly canon: BatchFacts = { baseOffset: 0, lastOffset: 0, recordsCount: 0, producerId: -1, producerEpoch: -1, isTransactional: false,
     isControl: false, baseTimestamp: -1, maxTimestamp: -1, control: undefined, legacy: undefined, file: undefined, position: undefined }
 
-  constructor (private readonly opts: AnalyzerOptions) {
+  constructor (private readonly opts: AnalyzerOptions, internals: AnalyzerInternals = {}) {
     this.hw = opts.checkpointHighWatermark === null ? null : i64(opts.checkpointHighWatermark)
     this.logStartOffset = opts.logStartOffset === null ? null : i64(opts.logStartOffset)
     this.consumer = opts.txnIndex !== null ? new ConsumerView(opts.txnIndex) : null
     this.snapChecks = new SnapshotChecks(opts.snapshots)
-    this.tl = opts.timeline === true ? new TimelineRecorder() : null
-    this.abortedTxns = opts.collectAbortedTxns === true ? [] : null
+    this.markerEpochs = opts.markerEpochs === false ? null : new ProducerInts()
+    this.tl = opts.timeline === undefined ? null : new TimelineRecorder(opts.timeline === true ? null : opts.timeline, internals.maxHeldRuns)
+    this.abortedTxns = internals.collectAbortedTxns === true ? [] : null
   }
 
   stats (): AnalyzerStats {

@@ -1,7 +1,7 @@
 // What the partition analysis reports: the one PartitionReport per partition, and the analyzer's options.
 import type { Finding } from './findings.js'
 import type { RunSink } from './run-sink.js'
-import type { Timeline } from './timeline.js'
+import type { Timeline, TimelineOptions } from './timeline.js'
 import type { ExpectedAbortedTxn, TxnIndexTable } from './txn-index-check.js'
 import type { HighWatermarkSource, PartitionMeta, SnapshotInput } from './txn-input.js'
 import type { VisibilityCounts } from './visibility.js'
@@ -41,14 +41,14 @@ export interface PartitionReport extends VisibilityCounts {
   /** newest batch timestamp in the partition (maxTimestamp), null without batches */
   newestTimestamp: bigint | null
   findings: Finding[]
-  /** per producer, the coordinator epoch of its latest COMMIT/ABORT marker (for `lso`); empty when not kept (`txns`, analyzer-scope.ts) */
+  /** per producer, the coordinator epoch of its latest COMMIT/ABORT marker (for `lso`); empty when not kept (`markerEpochs: false`: `txns`) */
   markerCoordinatorEpochs: { get: (producerId: bigint) => number | undefined, readonly size: number }
   /** the snapshot that seeded transactions open at the first scanned offset, if any */
   seedSnapshot: SnapshotInput | null
   /** first offset the scan saw (first batch, else the log start) */
   firstScannedOffset: bigint
   batches: number
-  /** the runs, when asked for (`timeline: true`) without a sink to stream them to (analyzer-scope.ts) */
+  /** the runs, when asked for with `timeline: true` (collected); null when streamed (`timeline: { sink }`) or not asked for */
   timeline: Timeline | null
   /** the txnindex entries the markers imply, in marker order, when asked for (`collectAbortedTxns: true`) */
   abortedTxns: ExpectedAbortedTxn[] | null
@@ -57,12 +57,41 @@ export interface PartitionReport extends VisibilityCounts {
 export interface AnalyzerOptions extends PartitionMeta {
   /** the partition's .txnindex entries; null when they could not be looked for */
   txnIndex: TxnIndexTable | null
-  /** the runs of `txns`: streamed to the sink of the command's scope (analyzer-scope.ts), else collected (output-proportional memory) */
-  timeline?: boolean
-  /** keep the implied txnindex entries (tests) */
-  collectAbortedTxns?: boolean
+}
+
+/**
+ * The one hook by which a command shapes what a partition's analyzer hands out or keeps beyond the report
+ * (commands/partition-scan.ts ScanOptions.analyzer passes it through). None of it changes the numbers.
+ */
+export interface AnalyzerHook {
   /** told about every plain batch, other control batch and ended transaction (`report`) */
   sink?: RunSink
+  /**
+   * false: do not keep each producer's last marker coordinator epoch (only `lso` reads it; with 1 M
+   * producer ids the table is about 27 MiB per scan, more while it grows)
+   */
+  markerEpochs?: boolean
+  /**
+   * The runs of `txns`: `true` collects them into the report (memory proportional to the output: library,
+   * tests); TimelineOptions streams each run to its sink as soon as it is complete.
+   */
+  timeline?: true | TimelineOptions
+}
+
+export interface AnalyzerOptions extends PartitionMeta, AnalyzerHook {
+  /** the partition's .txnindex entries; null when they could not be looked for */
+  txnIndex: TxnIndexTable | null
+}
+
+/**
+ * Not options of any command: what tests set to look inside the analysis or to make its bounds small.
+ * Passed apart from AnalyzerOptions on purpose (commands/partition-scan.ts ScanInternals.analyzer).
+ */
+export interface AnalyzerInternals {
+  /** keep the txnindex entries the markers imply (PartitionReport.abortedTxns) */
+  collectAbortedTxns?: boolean
+  /** a smaller MAX_HELD_RUNS for a streamed timeline (timeline-recorder.ts) */
+  maxHeldRuns?: number
 }
 
 /** Sizes of the analyzer's growing structures, for tests that memory does not follow the batch count. */

@@ -5,7 +5,6 @@
 // beyond that the open transaction at the head is listed early and listed again where it ends
 // (TimelineRun.listed), so memory stays bounded by the open transactions, not by the log.
 // Per transaction the recorder keeps state only while it is open.
-import { scopedAnalyzerOptions } from './analyzer-scope.js'
 import { toBigInt } from './i64.js'
 import type { I64 } from './i64.js'
 import type { Txn } from './streaming-txn.js'
@@ -38,8 +37,8 @@ export class TimelineRecorder {
   /** collected runs and transactions when no sink was given (memory proportional to the output) */
   private readonly collected: Timeline | null
 
-  /** `opts`: by default the sink of the command's scope (analyzer-scope.ts); none: collect */
-  constructor (opts: TimelineOptions | null = scopedAnalyzerOptions().timeline ?? null) {
+  /** `opts`: where the runs go (AnalyzerHook.timeline); null: collect them. `maxHeldRuns`: AnalyzerInternals (tests) */
+  constructor (opts: TimelineOptions | null, maxHeldRuns = MAX_HELD_RUNS) {
     if (opts === null) {
       const c: Timeline = { runs: [], transactions: [] }
       this.collected = c
@@ -50,7 +49,7 @@ export class TimelineRecorder {
       this.collected = null
       this.sink = opts.sink
       this.lane = opts.lane
-      this.maxHeld = opts.maxHeldRuns ?? MAX_HELD_RUNS
+      this.maxHeld = maxHeldRuns
     }
   }
 

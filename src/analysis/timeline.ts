@@ -35,8 +35,6 @@ export interface TimelineOptions {
   sink: (r: TimelineRun) => void
   /** the lane, sized from a first pass; null: no lane */
   lane: LaneBuilder | null
-  /** test hook: a smaller MAX_HELD_RUNS (timeline-recorder.ts) */
-  maxHeldRuns?: number
 }
 
 export type LaneChar = 'C' | 'A' | 'O' | '.' | '|' | '+'

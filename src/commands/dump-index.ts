@@ -6,7 +6,8 @@ import { textVariant } from '../format/kafka-versions.js'
 import { decodeBatchHeader } from '../decode/batch-header.js'
 import { DecodeError } from '../decode/errors.js'
 import type { OffsetIndexEntry, TimeIndexEntry } from '../decode/index-files.js'
-import { decodeOffsetIndex, decodeTimeIndex, OFFSET_INDEX_ENTRY_SIZE, TIME_INDEX_ENTRY_SIZE } from '../decode/index-files.js'
+import { decodeOffsetIndex, decodeTimeIndex, OFFSET_INDEX_ENTRY_SIZE, offsetIndexPosition, offsetIndexRelativeOffset, TIME_INDEX_ENTRY_SIZE, timeIndexRelativeOffset, timeIndexTimestamp } from '../decode/index-files.js'
+import { entryOffset } from '../decode/batch-fields.js'
 import * as L from '../decode/layout.js'
 import { scanFrames } from '../decode/frame-scanner.js'
 import { decodeLegacyEntry, decodeLegacyRecords } from '../decode/legacy.js'
@@ -50,7 +51,7 @@ function batchAt (log: FileSource, position: number, maxBytes: number): BatchAt 
       return ev.reason === 'truncated' ? `position ${position}: the batch (${ev.declaredSize ?? '?'} bytes) does not fit`
         : ev.reason === 'zeros' ? `position ${position}: only zero bytes from here` : `position ${position}: too few bytes for a batch header`
     }
-    if (ev.magic < 2) return { baseOffset: ev.bytes.readBigInt64BE(0), lastOffset: ev.bytes.readBigInt64BE(0), sizeInBytes: ev.sizeInBytes, magic: ev.magic }
+    if (ev.magic < 2) { const offset = entryOffset(ev.bytes); return { baseOffset: offset, lastOffset: offset, sizeInBytes: ev.sizeInBytes, magic: ev.magic } }
     const h = decodeBatchHeader(ev.bytes, position)
     return { baseOffset: h.baseOffset, lastOffset: h.lastOffset, sizeInBytes: ev.sizeInBytes, magic: ev.magic }
   }
@@ -119,7 +120,7 @@ function dumpOffsetIndexFrom (src: FileSource, file: KafkaFile, opts: DumpOption
 function sanityOffsetIndex (file: KafkaFile, src: FileSource, base: bigint, printer: DumpPrinter, log: FindingLog): void {
   // OffsetIndex.sanityCheck: entries != 0 && lastOffset < baseOffset, or a length not a multiple of 8
   const n = Math.floor(src.size / OFFSET_INDEX_ENTRY_SIZE)
-  const lastRel = n > 0 ? src.readAt((n - 1) * 8, 4).readInt32BE(0) : 0
+  const lastRel = n > 0 ? offsetIndexRelativeOffset(src.readAt((n - 1) * OFFSET_INDEX_ENTRY_SIZE, OFFSET_INDEX_ENTRY_SIZE), 0) : 0
   const last = base + BigInt(lastRel)
   if (src.size % OFFSET_INDEX_ENTRY_SIZE !== 0) {
     log.add({ severity: 'error', code: 'INDEX_CORRUPT', file: file.path, position: n * OFFSET_INDEX_ENTRY_SIZE, message: `index file size ${src.size} is not a multiple of ${OFFSET_INDEX_ENTRY_SIZE}` })
@@ -139,7 +140,7 @@ function lookup (idx: Buffer, entries: number, base: bigint, target: bigint): nu
   let found = 0
   while (lo <= hi) {
     const mid = (lo + hi) >> 1
-    if (base + BigInt(idx.readInt32BE(mid * OFFSET_INDEX_ENTRY_SIZE)) <= target) { found = idx.readInt32BE(mid * OFFSET_INDEX_ENTRY_SIZE + 4); lo = mid + 1 } else hi = mid - 1
+    if (base + BigInt(offsetIndexRelativeOffset(idx, mid)) <= target) { found = offsetIndexPosition(idx, mid); lo = mid + 1 } else hi = mid - 1
   }
   return found
 }
@@ -183,7 +184,10 @@ function dumpTimeIndexFrom (src: FileSource, file: KafkaFile, opts: DumpOptions,
     }
   } finally { seg?.close() }
 
+  // only kafka-dump-log's closing blocks (--compat) list these pairs; elsewhere each is a finding already,
+  // written when found, and keeping the pairs too made memory grow with the mismatches for nothing
   function push (m: Map<string, Array<[bigint, bigint]>>, pair: [bigint, bigint]): void {
+    if (!opts.compat) return
     const l = m.get(abs) ?? []
     l.push(pair)
     m.set(abs, l)
@@ -274,10 +278,10 @@ function sanityTimeIndex (file: KafkaFile, src: FileSource, base: bigint, printe
   let problem: string | undefined
   let at = (n - 1) * TIME_INDEX_ENTRY_SIZE // the last entry, which both value checks read
   if (n > 0) {
-    const firstTs = src.readAt(0, 8).readBigInt64BE(0)
-    const lastEntry = src.readAt((n - 1) * 12, 12)
-    const lastTs = lastEntry.readBigInt64BE(0)
-    const lastOff = base + BigInt(lastEntry.readInt32BE(8))
+    const firstTs = timeIndexTimestamp(src.readAt(0, TIME_INDEX_ENTRY_SIZE), 0)
+    const lastEntry = src.readAt((n - 1) * TIME_INDEX_ENTRY_SIZE, TIME_INDEX_ENTRY_SIZE)
+    const lastTs = timeIndexTimestamp(lastEntry, 0)
+    const lastOff = base + BigInt(timeIndexRelativeOffset(lastEntry, 0))
     if (lastTs < firstTs) problem = `last timestamp ${lastTs} is before the first ${firstTs}`
     else if (lastOff < base) problem = `last offset ${lastOff} is below the base offset ${base}`
   }

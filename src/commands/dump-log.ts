@@ -11,7 +11,8 @@ import type { RangeFilter } from '../analysis/range-filter.js'
 import { newSummary } from '../analysis/log-summary.js'
 import type { BatchHeader } from '../decode/batch-header.js'
 import { DecodeError } from '../decode/errors.js'
-import { ATTRIBUTES_OFFSET, COMPRESSION_CODEC_MASK, CONTROL_FLAG_MASK, LOG_OVERHEAD, RECORDS_COUNT_OFFSET, SIZE_OFFSET } from '../decode/layout.js'
+import { COMPRESSION_CODEC_MASK, CONTROL_FLAG_MASK } from '../decode/layout.js'
+import { batchAttributes, batchIsControl, batchRecordsCount, batchSizeInBytes } from '../decode/batch-fields.js'
 import type { LegacyEntry, LegacyRecord } from '../decode/legacy.js'
 import { decodeLegacyEntry, decodeLegacyRecords } from '../decode/legacy.js'
 import type { TailEvent } from '../decode/frame-scanner.js'
@@ -72,8 +73,13 @@ interface Ctx {
   lastOffset: bigint | null
   firstTracked: bigint | null
   pairs: OffsetPairs
-  /** code@position of findings already reported: a control batch's first record is decoded by readLog and again in deep mode */
-  reported: Set<string>
+  /**
+   * (code, position) of the findings already reported for the current entry: a control batch's first record
+   * is decoded by readLog and again in deep mode. Emptied at each entry, so it never grows with the findings;
+   * two arrays, not `code@position` strings: a number made a string per finding lands in V8's number-string
+   * cache, which promotes it to the old space (1 M bad-CRC batches: +10 MiB peak RSS).
+   */
+  reported: { codes: string[], positions: number[] }
   range: RangeFilter | undefined
 }
 
@@ -121,7 +127,7 @@ export function viewEnd (size: number, opts: DumpOptions): number { return Math.
 /** Dump the entries of [range.from, range.end), counting into `summary`. */
 export function dumpLogRange (source: SegmentSource, file: KafkaFile, opts: DumpOptions, out: Writer, log: FindingLog,
   printer: DumpPrinter, summary: LogSummary, range: LogRange, progress?: Progress, windowBuffer?: Buffer): RangeTotals {
-  const ctx: Ctx = { file, opts, log, printer, summary, lastOffset: null, firstTracked: null, pairs: newGapList(opts), reported: new Set(), range: range.filter }
+  const ctx: Ctx = { file, opts, log, printer, summary, lastOffset: null, firstTracked: null, pairs: newGapList(opts), reported: { codes: [], positions: [] }, range: range.filter }
   const t: RangeTotals = { validBytes: 0, tailBytes: 0, pairs: ctx.pairs, firstTracked: null, lastTracked: null, clean: true }
   const events = readLog(source, {
     verifyCrc: opts.verifyCrc,
@@ -140,7 +146,7 @@ export function dumpLogRange (source: SegmentSource, file: KafkaFile, opts: Dump
     if (out.closed) break
     if (progress !== undefined) progress.batches++
     switch (ev.kind) {
-      case 'batch': t.validBytes += ev.bytes.readInt32BE(SIZE_OFFSET) + LOG_OVERHEAD; onBatch(ev, ctx); break
+      case 'batch': t.validBytes += batchSizeInBytes(ev.bytes); onBatch(ev, ctx); break
       case 'legacy': t.validBytes += ev.sizeInBytes; onLegacy(ev, ctx); break
       case 'tail':
         t.clean = false
@@ -192,11 +198,11 @@ function kafkaPairs (t: RangeTotals, v: Pick<TextVariant, 'nonConsecutiveFromMin
 }
 
 function onBatch (b: V2Batch, c: Ctx): void {
+  if (c.reported.codes.length > 0) { c.reported.codes.length = 0; c.reported.positions.length = 0 }
   if (c.range !== undefined && c.range.batch(b.header) !== 'in') return
   c.summary.add(b)
   for (const p of b.problems) reportDecodeError(p, c)
-  const isControl = (b.bytes.readInt16BE(ATTRIBUTES_OFFSET) & CONTROL_FLAG_MASK) !== 0
-  if (c.opts.controlOnly && !isControl) return
+  if (c.opts.controlOnly && !batchIsControl(b.bytes)) return
   c.printer.batch(b, c.file)
   if (c.opts.deep) deepV2(b, c)
 }
@@ -219,8 +225,7 @@ function deepV2 (b: V2Batch, c: Ctx): void {
 }
 
 function fastDeepEligible (bytes: Buffer): boolean {
-  const attributes = bytes.readInt16BE(ATTRIBUTES_OFFSET)
-  return (attributes & (CONTROL_FLAG_MASK | COMPRESSION_CODEC_MASK)) === 0
+  return (batchAttributes(bytes) & (CONTROL_FLAG_MASK | COMPRESSION_CODEC_MASK)) === 0
 }
 
 // Record lines of an uncompressed data batch straight from its bytes, when the printer has such a path;
@@ -228,7 +233,7 @@ function fastDeepEligible (bytes: Buffer): boolean {
 function deepFast (b: V2Batch, c: Ctx): boolean {
   const r = c.printer.fastRecords(b)
   if (r === null) return false
-  if (b.bytes.readInt32BE(RECORDS_COUNT_OFFSET) > 0 && !c.opts.controlOnly) {
+  if (batchRecordsCount(b.bytes) > 0 && !c.opts.controlOnly) {
     // the batch's offsets are consecutive (checked); only the step into it can be a gap
     trackOffset(BigInt(r.firstOffset), c)
     c.lastOffset = BigInt(r.lastOffset)
@@ -247,6 +252,7 @@ function safeControl (rec: Parameters<typeof decodeControlRecord>[0], h: BatchHe
 
 function onLegacy (f: LegacyFrame, c: Ctx): void {
   const { opts } = c
+  if (c.reported.codes.length > 0) { c.reported.codes.length = 0; c.reported.positions.length = 0 }
   let e
   try {
     e = decodeLegacyEntry(f.bytes, f.position)
@@ -310,9 +316,10 @@ function limits (opts: DumpOptions): { maxDecompressed?: number } {
 }
 
 function reportDecodeError (e: DecodeError, c: Ctx): void {
-  const key = `${e.code}@${e.position}`
-  if (c.reported.has(key)) return
-  c.reported.add(key)
+  const r = c.reported
+  for (let i = 0; i < r.codes.length; i++) if (r.codes[i] === e.code && r.positions[i] === e.position) return
+  r.codes.push(e.code)
+  r.positions.push(e.position)
   // CRC failures are counted by summary.add/addLegacy from crcValid; counting here too doubled them.
   if (e.code === 'UNSUPPORTED_CODEC') c.summary.unsupported++
   c.log.add({ severity: 'error', code: e.code, file: c.file.path, position: e.position, message: e.message })

@@ -1,6 +1,5 @@
 // The dump's printer and payload parser, made from the options in one place: the main thread and each
 // dump worker (commands/dump-worker.ts) must print the same text from the same options.
-import type { FindingLog } from './findings.js'
 import type { DumpInternals, DumpOptions } from './dump-options.js'
 import type { PayloadParserFn } from '../format/payload-parsers.js'
 import { decoderParser, getPayloadParser } from '../format/payload-parsers.js'
@@ -17,9 +16,10 @@ export function makeDumpPrinter (opts: DumpOptions, out: PrinterOutput, color: C
   })
 }
 
-export async function pickParser (opts: DumpOptions, log: FindingLog): Promise<PayloadParserFn | undefined> {
+/** the payload parser of the options; undefined, with `unavailable` told why, when this build lacks it */
+export async function pickParser (opts: DumpOptions, unavailable: (message: string) => void): Promise<PayloadParserFn | undefined> {
   if (opts.parser === 'default') return decoderParser(opts.keyDecoder, opts.valueDecoder)
   const p = await getPayloadParser(opts.parser, opts.kafkaVersion)
-  if (p === undefined) log.unusable('<options>', `the ${opts.parser} decoder is not available in this build`)
+  if (p === undefined) unavailable(`the ${opts.parser} decoder is not available in this build`)
   return p
 }

@@ -22,7 +22,7 @@ const stderr = new StringWriter()
 const ctx: CliContext = { stdout, stderr, colorLevel: setup.colorLevel, stderrIsTTY: false, env: {}, now: () => Date.now() }
 const opts = { ...setup.opts, window: setup.window }
 // the main thread made the same parser already; a missing one was reported there
-const parser = await pickParser(setup.opts, new FindingLog(ctx, false))
+const parser = await pickParser(setup.opts, () => {})
 if (parser === undefined) throw new Error('payload parser not available in a dump worker')
 // The printer is made, and told the file (its topic and partition go into JSON objects), as the main
 // thread's was; what that writes (the JSON header, the file's first line) the main thread wrote already.
@@ -37,11 +37,11 @@ const windowBuffer = Buffer.allocUnsafeSlow(setup.window)
 port.on('message', (r: RangeRequest) => {
   stdout.range = r.id
   try {
-    const log = new FindingLog(ctx, setup.opts.json, false)
+    const log = new FindingLog(printer, true)
     const summary = newSummary(setup.file.path)
     const totals = dumpLogRange(source, setup.file, opts, stdout, log, printer, summary, r, undefined, windowBuffer)
     stdout.flush()
-    post({ type: 'done', id: r.id, stderr: stderr.text, findings: log.all, summary: summary.part(), totals: toWire(totals) })
+    post({ type: 'done', id: r.id, stderr: stderr.text, findings: log.forwarded!, summary: summary.part(), totals: toWire(totals) })
     stderr.text = ''
   } catch (e) {
     const err = e as NodeJS.ErrnoException

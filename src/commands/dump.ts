@@ -21,13 +21,15 @@ import { seekPosition, segmentsOutOfRange } from './seek.js'
 import * as path from 'node:path'
 
 export async function runDump (opts: DumpOptions, ctx: CliContext, internals: DumpInternals = {}): Promise<number> {
-  const log = new FindingLog(ctx, opts.json)
-  const picked = await pickParser(opts, log)
-  if (picked === undefined) return EXIT_USAGE
+  // the one place the output format is chosen (commands/dump-setup.ts; dump workers make theirs there too);
+  // findings are printer events, so the printer comes first and the payload parser is bound to it after
+  let parser: PayloadParserFn | undefined
+  const printer = makeDumpPrinter(opts, ctx, ctx.colorLevel, (k, v, o) => parser!(k, v, o), internals)
+  const log = new FindingLog(printer)
+  const picked = await pickParser(opts, (m) => { log.unusable('<options>', m) })
+  if (picked === undefined) { log.endFile(); return EXIT_USAGE }
   let current = '<none>'
-  const parser = reportingFindings(picked, log, () => current)
-  // the one place the output format is chosen (commands/dump-setup.ts; dump workers make theirs there too)
-  const printer = makeDumpPrinter(opts, ctx, ctx.colorLevel, parser, internals)
+  parser = reportingFindings(picked, log, () => current)
   // `-` is standard input, read as one .log segment where it stands first or last
   const found = discover(opts.paths.filter((p) => p !== STDIN_PATH))
   if (opts.paths.includes(STDIN_PATH)) {

@@ -12,7 +12,7 @@ import { finding, locatePartitionFindings } from '../analysis/findings.js'
 import { corruptFinding, decodeFinding, tailFinding } from '../analysis/log-findings.js'
 import type { PartitionReport } from '../analysis/partition-analyzer.js'
 import { PartitionAnalyzer } from '../analysis/partition-analyzer.js'
-import type { RunSink } from '../analysis/run-sink.js'
+import type { AnalyzerHook, AnalyzerInternals } from '../analysis/partition-report.js'
 import { FastBatchFeed, PARTITION_SCAN_WINDOW, scratchFacts } from './fast-segment-scan.js'
 import type { I64 } from '../analysis/i64.js'
 import { toBigInt } from '../analysis/i64.js'
@@ -24,6 +24,7 @@ import { ABORTED_TXN_SIZE } from '../decode/index-files.js'
 import type { LogEvent } from '../decode/log-reader.js'
 import { readFrame } from '../decode/log-reader.js'
 import { FrameScanner } from '../decode/frame-scanner.js'
+import { entryOffset } from '../decode/batch-fields.js'
 import { decodeProducerSnapshot } from '../decode/producer-snapshot.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import { readOffsetCheckpoint } from '../io/checkpoints.js'
@@ -46,10 +47,11 @@ export interface ScannedPartition {
 }
 
 export interface ScanOptions {
-  /** collect runs and lane (`txns`) */
-  timeline?: boolean
-  /** the run listener for this partition (`report`), made once its topic and partition are known */
-  sink?: (dir: PartitionDir) => RunSink
+  /**
+   * The hook into each partition's analyzer (report's RunSink, txns' streamed timeline and no marker epochs),
+   * made once the partition's directory (its topic and partition) is known.
+   */
+  analyzer?: (dir: PartitionDir) => AnalyzerHook
   /**
    * --start-offset, --from-time, --producer-id ...: every batch is still analysed (visibility over a range depends on
    * markers after it and transactions open before it), but a data batch counts only its records in range
@@ -57,10 +59,10 @@ export interface ScanOptions {
   filter?: RangeSpec
 }
 
-
-/** Not a user option: tests run readLog alone to compare it with the fast loop (the fast/general contract). */
+/** Not user options: tests run readLog alone to compare it with the fast loop (the fast/general contract), and look inside the analyzer. */
 export interface ScanInternals {
   readLogOnly?: boolean
+  analyzer?: AnalyzerInternals
 }
 
 /** every segment: one framing pass, large batches header-only; declined frames without a CRC check (headers are what the analysis needs) */
@@ -82,7 +84,7 @@ function feed (ev: LogEvent, file: string, findings: Finding[], a: Pick<Partitio
     }
     case 'legacy': {
       // a legacy entry's offset field is its (last inner) offset; inner messages of compressed wrappers are not counted
-      const offset = ev.bytes.readBigInt64BE(0)
+      const offset = entryOffset(ev.bytes)
       s.baseOffset = offset; s.lastOffset = offset; s.recordsCount = 1; s.producerId = -1n; s.producerEpoch = -1; s.isTransactional = false
       s.isControl = false; s.baseTimestamp = -1n; s.maxTimestamp = -1n; s.control = undefined; s.legacy = true; s.file = file; s.position = ev.position
       a.add(s)
@@ -160,8 +162,7 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
   const label = dir.topic !== null ? `${dir.topic}-${dir.partition}` : dir.path
   const hw = dir.topic !== null ? cp?.get(label) ?? null : null
   const analyzer = new PartitionAnalyzer({ topic: dir.topic, partition: dir.partition, logStartOffset: bases[0] ?? null, snapshots,
-    checkpointHighWatermark: hw, txnIndex, ...(opts.timeline === true ? { timeline: true } : {}),
-    ...(opts.sink !== undefined ? { sink: opts.sink(dir) } : {}) })
+    checkpointHighWatermark: hw, txnIndex, ...opts.analyzer?.(dir) }, internals.analyzer)
   const scratch = scratchFacts()
   const range = opts.filter === undefined ? undefined : new RangeFilter(opts.filter)
   const to = range === undefined ? analyzer : weighing(analyzer, range)

@@ -59,7 +59,7 @@ export interface BuiltReport {
 export function buildReportModel (opts: ReportOptions, internals: ReportInternals = {}): BuiltReport {
   const limits: LaneLimits = { ...DEFAULT_LIMITS, ...internals.limits }
   const collectors = new Map<PartitionDir, LaneCollector>()
-  const { unusable, scanned } = scanPaths(opts.paths, { sink: (dir) => { const c = new LaneCollector(limits); collectors.set(dir, c); return c } })
+  const { unusable, scanned } = scanPaths(opts.paths, { analyzer: (dir) => { const c = new LaneCollector(limits); collectors.set(dir, c); return { sink: c } } })
   const all = [...collectors.values()]
   // the report as a whole stays small: aggregate the lanes with the most items first
   const budget = internals.maxReportItems ?? MAX_REPORT_ITEMS

@@ -6,7 +6,6 @@
 // streams the runs to the printer as they complete. So memory follows the open transactions and the
 // lane's width, not the number of transactions (issue #15). Neither pass keeps the per-producer marker
 // epochs (only `lso` reads them), so a producer without an open transaction costs nothing.
-import { withAnalyzerOptions } from '../analysis/analyzer-scope.js'
 import type { Finding } from '../analysis/findings.js'
 import { EXIT_USAGE } from '../analysis/findings.js'
 import type { TimelinePartition, TxnsResult } from '../analysis/partition-results.js'
@@ -54,7 +53,7 @@ function streamTxns (partitions: readonly PartitionDir[], width: number, to: Txn
     const { lane, range } = firstPass(dir, checkpoints, width, to, filter)
     // the second pass's report (the same numbers) ends the partition
     const sink = range === undefined || filter === undefined ? (r: TimelineRun) => { to.run(r) } : (r: TimelineRun) => { if (runInRange(r, range, filter)) to.run(r) }
-    const second = withAnalyzerOptions({ timeline: { sink, lane }, markerEpochs: false }, () => scanPartition(dir, checkpoints, { timeline: true }))
+    const second = scanPartition(dir, checkpoints, { analyzer: () => ({ timeline: { sink, lane }, markerEpochs: false }) })
     to.timelineEnd({ label: second.label, path: dir.path, report: second.report }, lane.result())
     findings.push(...second.report.findings)
   }
@@ -68,7 +67,7 @@ function streamTxns (partitions: readonly PartitionDir[], width: number, to: Txn
  */
 function firstPass (dir: PartitionDir, checkpoints: Map<string, OffsetCheckpoint | null>, width: number, to: TxnsStream, filter?: RangeSpec): { lane: LaneBuilder, range?: RangeCounted } {
   // with a filter this pass also finds which batches are in range (a time range needs the log read in order)
-  const s = withAnalyzerOptions({ markerEpochs: false }, () => scanPartition(dir, checkpoints, filter !== undefined ? { filter } : {}))
+  const s = scanPartition(dir, checkpoints, { analyzer: () => ({ markerEpochs: false }), ...(filter !== undefined ? { filter } : {}) })
   to.timelineStart({ label: s.label, path: dir.path, report: s.report })
   return { lane: new LaneBuilder(s.report.batches, width), ...(s.range !== undefined ? { range: s.range } : {}) }
 }

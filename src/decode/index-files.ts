@@ -9,6 +9,12 @@ export const OFFSET_INDEX_ENTRY_SIZE = 8
 export const TIME_INDEX_ENTRY_SIZE = 12
 export const ABORTED_TXN_SIZE = 34
 
+/** Entry `i` of an index buffer, field by field: the one place each entry field's offset is written. */
+export const offsetIndexRelativeOffset = (buf: Buffer, i: number): number => buf.readInt32BE(i * OFFSET_INDEX_ENTRY_SIZE)
+export const offsetIndexPosition = (buf: Buffer, i: number): number => buf.readInt32BE(i * OFFSET_INDEX_ENTRY_SIZE + 4)
+export const timeIndexTimestamp = (buf: Buffer, i: number): bigint => buf.readBigInt64BE(i * TIME_INDEX_ENTRY_SIZE)
+export const timeIndexRelativeOffset = (buf: Buffer, i: number): number => buf.readInt32BE(i * TIME_INDEX_ENTRY_SIZE + 8)
+
 export interface OffsetIndexEntry { index: number, offset: bigint, relativeOffset: number, position: number }
 export interface TimeIndexEntry { index: number, timestamp: bigint, offset: bigint, relativeOffset: number }
 export interface AbortedTxn { index: number, version: number, producerId: bigint, firstOffset: bigint, lastOffset: bigint, lastStableOffset: bigint }
@@ -17,8 +23,8 @@ export interface AbortedTxn { index: number, version: number, producerId: bigint
 export function * decodeOffsetIndex (buf: Buffer, baseOffset: bigint, firstIndex = 0): Generator<OffsetIndexEntry> {
   const n = Math.floor(buf.length / OFFSET_INDEX_ENTRY_SIZE)
   for (let i = 0; i < n; i++) {
-    const relativeOffset = buf.readInt32BE(i * 8)
-    const position = buf.readInt32BE(i * 8 + 4)
+    const relativeOffset = offsetIndexRelativeOffset(buf, i)
+    const position = offsetIndexPosition(buf, i)
     const index = firstIndex + i
     if (index > 0 && relativeOffset === 0) return
     yield { index, offset: baseOffset + BigInt(relativeOffset), relativeOffset, position }
@@ -28,8 +34,8 @@ export function * decodeOffsetIndex (buf: Buffer, baseOffset: bigint, firstIndex
 export function * decodeTimeIndex (buf: Buffer, baseOffset: bigint, firstIndex = 0): Generator<TimeIndexEntry> {
   const n = Math.floor(buf.length / TIME_INDEX_ENTRY_SIZE)
   for (let i = 0; i < n; i++) {
-    const timestamp = buf.readBigInt64BE(i * 12)
-    const relativeOffset = buf.readInt32BE(i * 12 + 8)
+    const timestamp = timeIndexTimestamp(buf, i)
+    const relativeOffset = timeIndexRelativeOffset(buf, i)
     const index = firstIndex + i
     if (index > 0 && relativeOffset === 0) return
     yield { index, timestamp, offset: baseOffset + BigInt(relativeOffset), relativeOffset }

@@ -2,6 +2,7 @@
 // header. The two must agree character for character (test/format/ascii-lines.test.ts checks it
 // on random headers).
 import * as L from '../decode/layout.js'
+import * as F from '../decode/batch-fields.js'
 import { incrementSequence } from '../decode/batch-header.js'
 import { ascii, putAscii, putBytes, putInt, putInt64At, putInt64Sum } from './ascii.js'
 
@@ -36,25 +37,25 @@ const mid = { bytes: new Uint8Array(256), view: new Uint8Array(0), flags: -1, pi
 
 /** Write the batch line (with a trailing newline) for the header in `b`; returns the new position. */
 export function writeBatchLine (out: Buffer, pos: number, b: Buffer, position: number, isValid: boolean | null): number {
-  const attributes = b.readInt16BE(L.ATTRIBUTES_OFFSET)
-  const lastOffsetDelta = b.readInt32BE(L.LAST_OFFSET_DELTA_OFFSET)
-  const baseSequence = b.readInt32BE(L.BASE_SEQUENCE_OFFSET)
+  const attributes = F.batchAttributes(b)
+  const lastOffsetDelta = F.batchLastOffsetDelta(b)
+  const baseSequence = F.batchBaseSequence(b)
   pos = putBytes(out, pos, K0)
   pos = putInt64At(out, pos, b, L.OFFSET_OFFSET)
   pos = putBytes(out, pos, K1)
   pos = putInt64Sum(out, pos, b, L.OFFSET_OFFSET, lastOffsetDelta)
   pos = putBytes(out, pos, K2)
-  pos = putInt(out, pos, b.readInt32BE(L.RECORDS_COUNT_OFFSET))
+  pos = putInt(out, pos, F.batchRecordsCount(b))
   pos = putBytes(out, pos, K3)
   pos = putInt(out, pos, baseSequence)
   pos = putBytes(out, pos, K4)
   pos = putInt(out, pos, baseSequence === L.NO_SEQUENCE ? L.NO_SEQUENCE : incrementSequence(baseSequence, lastOffsetDelta))
   // " producerId: … position: " repeats from batch to batch (same producer session, same leader epoch):
   // it is formatted once and copied while those fields stay the same
-  const pidHi = b.readInt32BE(L.PRODUCER_ID_OFFSET)
-  const pidLo = b.readInt32BE(L.PRODUCER_ID_OFFSET + 4)
-  const epoch = b.readInt16BE(L.PRODUCER_EPOCH_OFFSET)
-  const leaderEpoch = b.readInt32BE(L.PARTITION_LEADER_EPOCH_OFFSET)
+  const pidHi = F.int64High(b, L.PRODUCER_ID_OFFSET)
+  const pidLo = F.int64Low(b, L.PRODUCER_ID_OFFSET)
+  const epoch = F.batchProducerEpoch(b)
+  const leaderEpoch = F.batchPartitionLeaderEpoch(b)
   const flags = attributes & (L.TRANSACTIONAL_FLAG_MASK | L.CONTROL_FLAG_MASK | L.DELETE_HORIZON_FLAG_MASK)
   if (flags === mid.flags && pidLo === mid.pidLo && pidHi === mid.pidHi && epoch === mid.epoch && leaderEpoch === mid.leaderEpoch &&
     (flags & L.DELETE_HORIZON_FLAG_MASK) === 0) {
@@ -85,15 +86,15 @@ export function writeBatchLine (out: Buffer, pos: number, b: Buffer, position: n
   pos = putBytes(out, pos, (attributes & L.TIMESTAMP_TYPE_MASK) !== 0 ? LOG_APPEND_TIME : CREATE_TIME)
   pos = putInt64At(out, pos, b, L.MAX_TIMESTAMP_OFFSET)
   pos = putBytes(out, pos, K11)
-  pos = putInt(out, pos, b.readInt32BE(L.SIZE_OFFSET) + L.LOG_OVERHEAD)
+  pos = putInt(out, pos, F.batchSizeInBytes(b))
   pos = putBytes(out, pos, K12)
-  pos = putInt(out, pos, b.readInt8(L.MAGIC_OFFSET))
+  pos = putInt(out, pos, F.batchMagic(b))
   pos = putBytes(out, pos, K13)
   const codec = attributes & L.COMPRESSION_CODEC_MASK
   const name = CODECS[codec]
   pos = name !== undefined ? putBytes(out, pos, name) : putAscii(out, pos, `unknown(${codec})`)
   pos = putBytes(out, pos, K14)
-  pos = putInt(out, pos, b.readUInt32BE(L.CRC_OFFSET))
+  pos = putInt(out, pos, F.batchStoredCrc(b))
   pos = putBytes(out, pos, isValid === null ? VALID_UNCHECKED : isValid ? VALID_TRUE : VALID_FALSE)
   out[pos++] = 10
   return pos

@@ -1,4 +1,5 @@
 // The dump's JSON printer: one JSON object per line on stdout for every event (jq-friendly).
+import type { Finding } from '../analysis/findings.js'
 import type { LogSummary } from '../analysis/log-summary.js'
 import type { AbortedTxn, OffsetIndexEntry, TimeIndexEntry } from '../decode/index-files.js'
 import type { LegacyEntry, LegacyRecord } from '../decode/legacy.js'
@@ -9,22 +10,32 @@ import type { KafkaRecord } from '../decode/records.js'
 import { batchJson, JSON_SCHEMA_VERSION, legacyBatchJson, legacyRecordJson, recordJson } from './dump-json.js'
 import type { RecordJsonOptions } from './dump-json.js'
 import { summaryJson } from './dump-summary.js'
+import { FindingLines } from './finding-text.js'
 import { toJson } from './json-int64.js'
 import type { PayloadParserFn } from './payload-parsers.js'
-import type { DumpedFile, DumpPrinter, PrintedRange, PrinterOutput } from './printer.js'
+import type { DumpedFile, DumpPrinter, FindingPart, FindingWhere, PrintedRange, PrinterOutput } from './printer.js'
 
 export class JsonDumpPrinter implements DumpPrinter {
   /** the file being dumped: its topic and partition go into every object about it */
   private cur: DumpedFile | null = null
+  /** findings are on stderr too, as in the text output (a script reading stdout still sees them on the terminal) */
+  private readonly lines: FindingLines
 
   constructor (private readonly out: PrinterOutput, private readonly rec: RecordJsonOptions, private readonly parser: PayloadParserFn) {
+    this.lines = new FindingLines(out.stderr)
     // the first object of a run says which schema the rest follow
     this.out.stdout.write(toJson({ type: 'header', tool: 'tsdump', schemaVersion: JSON_SCHEMA_VERSION }) + '\n')
   }
 
+  /**
+   * `v` is a fresh object made for this line: topic and partition are added to it (the same key order as a
+   * copy), not spread into a copy. The copy of a batch's 22 fields was a dictionary-mode object: 1 M batches
+   * took 9.7 s CPU and 141 MiB peak RSS that way, 5.5 s and 76 MiB this way.
+   */
   private emit (v: Record<string, unknown>): void {
     const f = this.cur
-    this.out.stdout.write(toJson(f?.topic !== undefined ? { ...v, topic: f.topic, partition: f.partition } : v) + '\n')
+    if (f?.topic !== undefined) { v.topic = f.topic; v.partition = f.partition }
+    this.out.stdout.write(toJson(v) + '\n')
   }
 
   skipped (path: string, reason: string): void {
@@ -70,4 +81,12 @@ export class JsonDumpPrinter implements DumpPrinter {
 
   sanityPassed (f: DumpedFile, entries: number): void { this.emit({ type: 'sanity-check', file: f.path, passed: true, entries }) }
   end (): void {}
+
+  /** every finding is one object (its partition from the finding's own file, which need not be the file being dumped) */
+  finding (f: Finding, where: FindingWhere, part: FindingPart): void {
+    if (part !== 'line') this.out.stdout.write(toJson({ type: 'finding', ...f, ...where }) + '\n')
+    if (part !== 'object') this.lines.write(f)
+  }
+
+  findingsEnd (): void { this.lines.drain() }
 }

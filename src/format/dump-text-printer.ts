@@ -5,10 +5,11 @@
 // record-line-ascii.ts, record-lines-fast.ts); the string functions of dump-text.ts serve the rest.
 import type { ChalkInstance } from 'chalk'
 import { Chalk } from 'chalk'
+import type { Finding } from '../analysis/findings.js'
 import type { LogSummary } from '../analysis/log-summary.js'
 import type { BatchHeader } from '../decode/batch-header.js'
 import type { AbortedTxn, OffsetIndexEntry, TimeIndexEntry } from '../decode/index-files.js'
-import { ATTRIBUTES_OFFSET, CONTROL_FLAG_MASK, RECORD_BATCH_OVERHEAD, RECORDS_COUNT_OFFSET } from '../decode/layout.js'
+import { batchIsControl, batchRecordsCount, countFits } from '../decode/batch-fields.js'
 import type { LegacyEntry, LegacyRecord } from '../decode/legacy.js'
 import type { ControlInfo, V2Batch } from '../decode/log-reader.js'
 import type { ProducerSnapshotEntry } from '../decode/producer-snapshot.js'
@@ -19,7 +20,8 @@ import { formatSummary } from './dump-summary.js'
 import { formatBatchLine, formatControlSuffix, formatIndexEntry, formatLegacyBatchLine, formatSnapshotEntry, formatTimeIndexEntry, formatTxnIndexEntry } from './dump-text.js'
 import type { TextVariant } from './kafka-versions.js'
 import type { PayloadParserFn } from './payload-parsers.js'
-import type { ColorLevel, DumpDiagnostics, DumpedFile, DumpPrinter, PrintedRange, PrinterOutput } from './printer.js'
+import type { ColorLevel, DumpDiagnostics, DumpedFile, DumpPrinter, FindingPart, PrintedRange, PrinterOutput } from './printer.js'
+import { FindingLines } from './finding-text.js'
 import { writeKafkaDiagnostics, writeNonConsecutive } from './dump-diagnostics.js'
 import { K_KEY, K_PAYLOAD, putString, putUtf8, recordMetadataSize, writeRecordMetadata } from './record-line-ascii.js'
 import { fastLinesSize, writeRecordLinesFast } from './record-lines-fast.js'
@@ -58,7 +60,11 @@ export class TextDumpPrinter implements DumpPrinter {
     this.chalk = new Chalk({ level: compat ? 0 : cfg.color })
     this.plain = this.compat || this.chalk.level === 0
     this.payloadPipe = compat && cfg.variant.skipMetadataPayloadPipe
+    this.lines = new FindingLines(out.stderr)
   }
+
+  /** findings: one stderr line each as they occur, repeats throttled (format/finding-text.ts) */
+  private readonly lines: FindingLines
 
   /** 4.3+ `--compat`: a payload printed with no metadata and no key before it starts `| payload: ` */
   private readonly payloadPipe: boolean
@@ -73,7 +79,7 @@ export class TextDumpPrinter implements DumpPrinter {
   logStart (f: DumpedFile): void { this.out.stdout.write(logStartLine(f) + '\n') }
 
   batch (b: V2Batch): void {
-    const isControl = (b.bytes.readInt16BE(ATTRIBUTES_OFFSET) & CONTROL_FLAG_MASK) !== 0
+    const isControl = batchIsControl(b.bytes)
     const out = this.out.stdout
     if (this.plain || (!isControl && b.crcValid !== false)) {
       // the common line, written as bytes (format/batch-line-ascii.ts)
@@ -99,9 +105,9 @@ export class TextDumpPrinter implements DumpPrinter {
   fastRecords (b: V2Batch): PrintedRange | null {
     if (!this.cfg.rawStrings || !b.complete) return null
     const out = this.out.stdout
-    const count = b.bytes.readInt32BE(RECORDS_COUNT_OFFSET)
+    const count = batchRecordsCount(b.bytes)
     // a corrupt count must not size the reservation (records take at least 7 bytes each)
-    if (count < 0 || count > (b.bytes.length - RECORD_BATCH_OVERHEAD) / 7) return null
+    if (!countFits(b.bytes, count)) return null
     const at = out.reserve(fastLinesSize(b.bytes, count))
     const r = writeRecordLinesFast(out.buffer, at, b.bytes, { printData: this.cfg.printData, skipRecordMetadata: this.cfg.skipRecordMetadata, payloadPipe: this.payloadPipe })
     if (r === null) return null
@@ -201,6 +207,12 @@ export class TextDumpPrinter implements DumpPrinter {
     this.out.stdout.write(formatSnapshotEntry(e, !this.compat || this.cfg.variant.snapshotLineTrailingSpace) + '\n')
   }
   sanityPassed (f: DumpedFile): void { this.out.stdout.write(`${f.path} passed sanity check.\n`) }
+
+  finding (f: Finding, _where: unknown, part: FindingPart): void {
+    if (part !== 'object') this.lines.write(f)
+  }
+
+  findingsEnd (): void { this.lines.drain() }
 
   end (d: DumpDiagnostics): void {
     if (this.compat) writeKafkaDiagnostics(this.out.stderr, d, this.cfg.variant)

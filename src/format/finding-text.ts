@@ -1,6 +1,7 @@
 // The one stderr line format of a finding, shared by every command:
 //   tsdump: <severity>: <file>: position <byte>: <message> [<CODE>]
 import type { Finding } from '../analysis/findings.js'
+import type { Writer } from './writer.js'
 
 //   (a partition-level finding: `tsdump: <severity>: <topic-partition>: offsets <first>..<last>: <message> [<CODE>]`)
 export function formatFinding (f: Finding): string {
@@ -53,4 +54,20 @@ export function formatFindingList (findings: readonly Finding[]): string {
   for (const f of findings) { const l = t.line(f); if (l !== null) out += l + '\n' }
   for (const l of t.drain()) out += l + '\n'
   return out
+}
+
+/** A printer's stderr lines of findings, as they occur: throttled per file and code (FindingThrottle), drained per file. */
+export class FindingLines {
+  private readonly throttle = new FindingThrottle()
+
+  constructor (private readonly stderr: Writer) {}
+
+  write (f: Finding): void {
+    const line = this.throttle.line(f)
+    if (line !== null) this.stderr.write(line + '\n')
+  }
+
+  drain (): void {
+    for (const l of this.throttle.drain()) this.stderr.write(l + '\n')
+  }
 }

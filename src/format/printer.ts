@@ -1,6 +1,7 @@
 // The printer interfaces: what a command hands its output to. Partition commands: PartitionPrinter
 // (partition-text.ts, partition-json.ts, chosen in partition-printer.ts). Dump: DumpPrinter
 // (dump-text-printer.ts, dump-json-printer.ts, chosen in dump-printer.ts).
+import type { Finding } from '../analysis/findings.js'
 import type { LogSummary } from '../analysis/log-summary.js'
 import type { LsoResult, PartitionResult, ReconcileResult, TransactionStatePartition, TxnsResult } from '../analysis/partition-results.js'
 import type { Lane, TimelineRun } from '../analysis/timeline.js'
@@ -52,6 +53,26 @@ export interface DumpedFile {
   partition?: number
 }
 
+/**
+ * Which part of a finding event a printer writes. 'all': the stderr line (repeats throttled per file and
+ * code) and, in json, the object on stdout. A dump worker writes 'object' only (into its output, in order)
+ * and the main thread 'line' only, so the lines are throttled per file as in a sequential dump.
+ */
+export type FindingPart = 'all' | 'object' | 'line'
+
+/** the partition directory a finding's file is in (the command knows it from the path), for its JSON object */
+export type FindingWhere = { topic: string, partition: number } | Record<string, never>
+
+/**
+ * Findings as events, written the moment they are found: nothing is kept per finding (1 M bad-CRC
+ * batches once held 541 MiB of findings until exit). The command keeps only counts (commands/findings.ts).
+ */
+export interface FindingPrinter {
+  finding (f: Finding, where: FindingWhere, part: FindingPart): void
+  /** at the end of each file (and of the run): the repeats held back, or one line with their count */
+  findingsEnd (): void
+}
+
 /** offsets of the records a fast path printed (consecutive); no object is made for it beyond the writer's result */
 export interface PrintedRange { readonly firstOffset: number, readonly lastOffset: number }
 
@@ -59,7 +80,7 @@ export interface PrintedRange { readonly firstOffset: number, readonly lastOffse
  * The events of a dump, in file order. Batch and record events come from the hot loop: a printer must
  * write them without allocating per record where it can (the text printers write bytes).
  */
-export interface DumpPrinter {
+export interface DumpPrinter extends FindingPrinter {
   /** a file in a partition directory that is not dumped (kafka-dump-log: "Ignoring") */
   skipped (path: string, reason: string): void
   fileStart (f: DumpedFile): void

@@ -76,7 +76,7 @@ describe('visibility agrees with a tiny independent model', () => {
   it('a consumer trusting a correct .txnindex reads exactly the marker truth', () => {
     fc.assert(fc.property(fc.array(opArb, { maxLength: 40 }), (ops) => {
       const batches = toBatches(ops)
-      const r = reconcilePartition(input(batches), { collectAbortedTxns: true })
+      const r = reconcilePartition(input(batches), {}, { collectAbortedTxns: true })
       const idx = r.abortedTxns!
       expect(consumerReadCommitted(batches, idx, r.lastStableOffset)).toBe(r.readCommitted)
       const withIndex = reconcilePartition({ ...input(batches), txnIndex: idx, txnIndexAvailable: true })

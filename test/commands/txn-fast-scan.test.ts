@@ -31,8 +31,8 @@ function scanBoth (partitionPath: string): { fast: string, slow: string } {
   expect(d.partitions).toHaveLength(1)
   const p = d.partitions[0]!
   return {
-    fast: snapshotOf(scanPartition(p, new Map(), { timeline: true })),
-    slow: snapshotOf(scanPartition(p, new Map(), { timeline: true }, { readLogOnly: true })),
+    fast: snapshotOf(scanPartition(p, new Map(), { analyzer: () => ({ timeline: true }) })),
+    slow: snapshotOf(scanPartition(p, new Map(), { analyzer: () => ({ timeline: true }) }, { readLogOnly: true })),
   }
 }
 

@@ -5,7 +5,6 @@ import { PartitionAnalyzer } from '../../src/analysis/partition-analyzer.js'
 import type { BatchFacts } from '../../src/analysis/txn-input.js'
 import type { TimelineRun } from '../../src/analysis/timeline.js'
 import { LaneBuilder } from '../../src/analysis/timeline.js'
-import { withAnalyzerOptions } from '../../src/analysis/analyzer-scope.js'
 import { runTxns, txns } from '../../src/commands/txns.js'
 import { RunsTableWriter } from '../../src/format/timeline-table.js'
 import { runJson } from '../../src/format/txn-timeline-json.js'
@@ -56,7 +55,7 @@ describe('txns streaming', () => {
     const { partitions } = await import('../../src/commands/partition-scan.js').then((m) => m.resolvePartitions([dir]))
     const { scanPartition } = await import('../../src/commands/partition-scan.js')
     const lane = new LaneBuilder(11, 80)
-    withAnalyzerOptions({ timeline: { sink: (x) => runs.push(x), lane, maxHeldRuns: 3 } }, () => scanPartition(partitions[0]!, new Map(), { timeline: true }))
+    scanPartition(partitions[0]!, new Map(), { analyzer: () => ({ timeline: { sink: (x) => runs.push(x), lane } }) }, { analyzer: { maxHeldRuns: 3 } })
     expect(runs.map(describeRun)).toEqual([
       'txn 7 0 open 2 early', 'plain 2', 'plain 3', 'plain 4', 'plain 5', 'plain 6', 'plain 7', 'txn 7 0 COMMIT 3 end', 'txn 8 10 ABORT 1'])
     const chalk = new Chalk({ level: 0 })
@@ -76,8 +75,8 @@ describe('txns streaming', () => {
 
   it('a transaction that never ends holds back at most the cap: the runs after it reach the sink during the scan', () => {
     let received = 0
-    const a = withAnalyzerOptions({ timeline: { sink: () => { received++ }, lane: new LaneBuilder(20_001, 80), maxHeldRuns: 100 } },
-      () => new PartitionAnalyzer({ topic: 't', partition: 0, logStartOffset: 0n, snapshots: [], checkpointHighWatermark: null, txnIndex: null, timeline: true }))
+    const a = new PartitionAnalyzer({ topic: 't', partition: 0, logStartOffset: 0n, snapshots: [], checkpointHighWatermark: null, txnIndex: null,
+      timeline: { sink: () => { received++ }, lane: new LaneBuilder(20_001, 80) } }, { maxHeldRuns: 100 })
     const b: BatchFacts = { baseOffset: 0n, lastOffset: 0n, recordsCount: 1, producerId: 1n, producerEpoch: 0, isTransactional: true, isControl: false,
       baseTimestamp: 0n, maxTimestamp: 0n, control: undefined }
     a.add(b)
