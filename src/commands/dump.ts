@@ -45,7 +45,7 @@ export async function runDump (opts: DumpOptions, ctx: CliContext, internals: Du
         case 'log':
         case 'checkpoint': {
           // --threads: large files are dumped by worker threads (commands/parallel-dump.ts), the same bytes
-          printer.summary(await dumpLogFile(file, opts, ctx, log, printer, state, parallelBody(file, opts, ctx, log, internals)))
+          printer.summary(await dumpLogFile(file, opts, ctx, log, printer, state, parallelBody(file, opts, ctx, log, printer, internals)))
           break
         }
         case 'index': dumpOffsetIndex(file, opts, printer, log, state); break

@@ -17,10 +17,11 @@ import type { SegmentSource } from '../decode/segment-source.js'
 import type { KafkaFile } from '../io/discover.js'
 import type { CliContext } from './context.js'
 import type { LogBody, LogRange, RangeTotals } from './dump-log.js'
-import { newGapList, viewEnd } from './dump-log.js'
+import { dumpLogRange, newGapList, viewEnd } from './dump-log.js'
 import type { DumpInternals, DumpOptions } from './dump-options.js'
 import type { ChunkMessage, RangeRequest, WorkerMessage, WorkerSetup } from './dump-worker-protocol.js'
 import { RING_BYTES } from './dump-worker-protocol.js'
+import type { DumpPrinter } from '../format/printer.js'
 import type { FindingLog } from './findings.js'
 import type { Progress } from './progress.js'
 
@@ -29,13 +30,12 @@ export const MIN_PARALLEL_BYTES = 64 * 1024 * 1024
 /** input bytes per range: small enough that a range's output fits the in-flight budget of a deep dump */
 export const RANGE_BYTES = 2 * 1024 * 1024
 /**
- * Default thread cap. Workers are opt-in (--threads N) for now: a worker costs about 22 MiB of RSS (isolate,
- * 2 MiB window, 4 MiB ring; 104-111 MiB peaks on 256 MiB inputs at 2 workers, 129-136 at 3, 151-156 at 4,
- * bench/RESULTS.md, threads), and a deep dump with an offset gap after every record (1 M gaps, the hostile
- * big tier) peaked at 166 MiB with 2 workers against 73 MiB with none, above the 128 MiB promise; the
- * 2-core speed-up was not shown on a quiet machine yet either.
+ * Default thread cap, set by memory: each worker costs about 22 MiB of RSS (an isolate with tsdump's modules
+ * loaded, its heap, 2 MiB read window, 1 MiB output ring). On the worst input measured, a deep dump with an
+ * offset gap after every record (1 M gaps, the hostile big tier), the peak was 77 MiB with no worker, 118 with
+ * 2 and 140 with 3, against the 128 MiB promise (bench/RESULTS.md, threads). More cores are used with --threads N.
  */
-export const MAX_DEFAULT_THREADS = 1
+export const MAX_DEFAULT_THREADS = 2
 /** ranges queued at a worker, so it never waits for the next one */
 const QUEUED_PER_WORKER = 2
 /** V8 young generation of a worker; the default (16-32 MiB semi-spaces) made each worker cost ~30 MiB of RSS */
@@ -46,15 +46,30 @@ export function defaultThreads (): number {
 }
 
 /** How to dump `file` with worker threads; undefined when it is dumped with one scan (one thread, a small file). */
-export function parallelBody (file: KafkaFile, opts: DumpOptions, cli: CliContext, log: FindingLog, internals: DumpInternals): LogBody | undefined {
+export function parallelBody (file: KafkaFile, opts: DumpOptions, cli: CliContext, log: FindingLog, printer: DumpPrinter,
+  internals: DumpInternals): LogBody | undefined {
   const threads = opts.threads ?? defaultThreads()
   if (threads <= 1 || file.kind !== 'log' || file.stdin === true) return undefined
   let size: number
   try { size = fs.statSync(file.path).size } catch { return undefined } // the sequential dump reports it
   if (Math.min(size, opts.maxBytes ?? size) < (internals.parallelMinBytes ?? MIN_PARALLEL_BYTES)) return undefined
   const rangeBytes = internals.rangeBytes ?? RANGE_BYTES
-  return async (source, summary, progress) => await runWorkers(file, opts, cli, log, summary, internals, threads,
-    cutRanges(source, opts, rangeBytes), progress, Math.max(rangeBytes, 64 * 1024))
+  return async (source, summary, progress) => {
+    const ranges = cutRanges(source, opts, rangeBytes)
+    const first = ranges.next()
+    // one range (a huge entry, damage early in the file): the sequential scan, without the workers' memory
+    if (first.done === true || first.value.end === viewEnd(source.size, opts)) {
+      const range = first.done === true ? { from: 0, end: viewEnd(source.size, opts) } : first.value
+      internals.onRanges?.(1)
+      return dumpLogRange(source, file, opts, cli.stdout, log, printer, summary, range, progress)
+    }
+    return await runWorkers(file, opts, cli, log, summary, internals, threads, prepend(first.value, ranges), progress, Math.max(rangeBytes, 64 * 1024))
+  }
+}
+
+function * prepend<T> (head: T, rest: Iterator<T>): Generator<T> {
+  yield head
+  for (let r = rest.next(); r.done !== true; r = rest.next()) yield r.value
 }
 
 /**
@@ -95,10 +110,11 @@ async function runWorkers (file: KafkaFile, opts: DumpOptions, cli: CliContext, 
     }
     // hand out ranges in file order while workers have room
     const dispatch = (): void => {
-      for (let slot = 0; slot < workers.length && !exhausted; slot++) {
-        while (queued[slot]! < QUEUED_PER_WORKER && !exhausted) {
+      for (let slot = 0; slot < threads && !exhausted; slot++) {
+        while ((queued[slot] ?? 0) < QUEUED_PER_WORKER && !exhausted) {
           const r = ranges.next()
           if (r.done === true) { exhausted = true; break }
+          if (slot === workers.length) startWorker()
           const id = nextId++
           pending.set(id, { range: r.value, chunks: [], slot })
           queued[slot]!++
@@ -146,7 +162,9 @@ async function runWorkers (file: KafkaFile, opts: DumpOptions, cli: CliContext, 
       merged.clean &&= t.clean
       // in offset order, as the sequential dump pushes them: the gap across the range boundary, then the range's own
       if (merged.lastTracked !== null && t.firstTracked !== null && t.firstTracked !== merged.lastTracked + 1n) merged.pairs.push(merged.lastTracked, t.firstTracked)
-      for (const [a, b] of t.pairs) merged.pairs.push(a, b)
+      const { a, b, length } = t.pairs
+      merged.pairs.countEvicted(length - a.length)
+      for (let i = 0; i < a.length; i++) merged.pairs.push(a[i]!, b[i]!)
       if (t.lastTracked !== null) merged.lastTracked = t.lastTracked
       if (merged.firstTracked === null) merged.firstTracked = t.firstTracked
     }
@@ -171,7 +189,8 @@ async function runWorkers (file: KafkaFile, opts: DumpOptions, cli: CliContext, 
     const url = workerUrl()
     // what a worker needs of the test switches (functions cannot be sent)
     const workerInternals: DumpInternals = internals.fastPaths !== undefined ? { fastPaths: internals.fastPaths } : {}
-    for (let slot = 0; slot < threads; slot++) {
+    // started when the first range for it comes: a file of few ranges does not pay for idle workers
+    const startWorker = (): void => {
       const ring = new SharedArrayBuffer(RING_BYTES)
       const inFlight = new SharedArrayBuffer(4)
       rings.push({ bytes: Buffer.from(ring), inFlight: new Int32Array(inFlight) })

@@ -9,7 +9,7 @@ import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
 import { toDumpOptions } from '../../src/cli/commands/dump.js'
 import { runDump } from '../../src/commands/dump.js'
-import { flipBit } from '../support/segment-builder.js'
+import { flipBit, segment } from '../support/segment-builder.js'
 import { frameBoundaries, realLogs, rmrf, testContext, tmp, writeLog } from '../hostile/support.js'
 
 const dir = tmp('tsdump-threads-')
@@ -63,6 +63,16 @@ describe.skipIf(!built || logs.length === 0)('--threads 2 = --threads 1', () => 
   // deep: offset gaps across the cuts (compacted segments) are merged as the sequential dump lists them
   it('every real segment deep with data, cut at every entry', async () => {
     for (const file of logs) await expectSame(file, 'print-data', 1)
+  })
+
+  // more gaps than the text lists (LISTED_GAPS, 10,000), within one range and across ranges: the count of
+  // those not listed is the sequential dump's (a worker's range posts only its newest 10,000)
+  it('a gap after every record, more gaps than are listed', async () => {
+    const p = writeLog(path.join(dir, 'gaps'), segment(...Array.from({ length: 30_000 }, (_, i) => ({ baseOffset: 2 * i }))))
+    for (const rangeBytes of [1024 * 1024, 256 * 1024]) {
+      await expectSame(p, 'deep', rangeBytes)
+      expect((await dump(p, { deepIteration: true }, 2, rangeBytes)).stderr).toContain('... and 19999 earlier pairs, not listed (the newest 10000 are)')
+    }
   })
 
   it('real segments in every mode, any range size (property)', async () => {
