@@ -2,6 +2,8 @@
 import type { I64 } from './i64.js'
 import { toI64 } from './i64.js'
 
+export interface ProducerIntsParts { keys: Float64Array<ArrayBuffer>, vals: Int32Array<ArrayBuffer>, used: Uint8Array<ArrayBuffer>, n: number, big: Map<bigint, number> }
+
 /**
  * Producer id → int32, as an open-addressing hash table in typed arrays (12 bytes a slot): one entry per
  * producer that ever wrote a marker, without a heap object each (a Map of 10^5 producers made the heap
@@ -42,6 +44,16 @@ export class ProducerInts {
       this.n++
     }
     this.vals[i] = v
+  }
+
+  /** the table as plain data, to post to another thread (a class instance loses its methods in the clone) */
+  toParts (): ProducerIntsParts { return { keys: this.keys, vals: this.vals, used: this.used, n: this.n, big: this.big } }
+
+  static fromParts (p: ProducerIntsParts): ProducerInts {
+    const t = new ProducerInts()
+    t.keys = p.keys; t.vals = p.vals; t.used = p.used; t.n = p.n
+    for (const [k, v] of p.big) t.big.set(k, v)
+    return t
   }
 
   private grow (): void {

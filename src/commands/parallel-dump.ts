@@ -186,7 +186,7 @@ async function runWorkers (file: KafkaFile, opts: DumpOptions, cli: CliContext, 
       if (m.id === head) advance()
       else safeDispatch()
     }
-    const url = workerUrl()
+    const url = workerUrl('dump-worker')
     // what a worker needs of the test switches (functions cannot be sent)
     const workerInternals: DumpInternals = internals.fastPaths !== undefined ? { fastPaths: internals.fastPaths } : {}
     // started when the first range for it comes: a file of few ranges does not pay for idle workers
@@ -206,9 +206,9 @@ async function runWorkers (file: KafkaFile, opts: DumpOptions, cli: CliContext, 
   })
 }
 
-// The compiled worker: next to this file in dist/; when this file runs from src/ (the tests), the build in dist/.
-function workerUrl (): URL {
+/** A compiled worker of this directory (`dump-worker`): next to this file in dist/; when this file runs from src/ (the tests), the build in dist/. */
+export function workerUrl (name: string): URL {
   const here = import.meta.url
-  if (here.endsWith('.ts')) return new URL('../../dist/commands/dump-worker.js', here)
-  return new URL('./dump-worker.js', here)
+  if (here.endsWith('.ts')) return new URL(`../../dist/commands/${name}.js`, here)
+  return new URL(`./${name}.js`, here)
 }

@@ -1,5 +1,4 @@
 // `tsdump reconcile`: LEO, HW, LSO and consumer-visible record counts per partition, totals per topic.
-import { withAnalyzerOptions } from '../analysis/analyzer-scope.js'
 import type { Finding } from '../analysis/findings.js'
 import { EXIT_USAGE, exitCodeFor } from '../analysis/findings.js'
 import type { ReconcileResult } from '../analysis/partition-results.js'
@@ -10,6 +9,8 @@ import { formatFinding } from '../format/finding-text.js'
 import type { CliContext } from './context.js'
 import type { ScannedPartition, ScanOptions } from './partition-scan.js'
 import { resolvePartitions, scanPartition } from './partition-scan.js'
+import type { PartitionScanInternals, PartitionScanRequest } from './partition-workers.js'
+import { scanPartitions } from './partition-workers.js'
 
 export interface ReconcileOptions {
   paths: string[]
@@ -18,6 +19,14 @@ export interface ReconcileOptions {
   color?: boolean
   /** every table column, whatever the width */
   wide?: boolean
+  /** worker threads for the partitions (default: the available cores, at most 2; 1 = none) */
+  threads?: number
+  /** tests: when workers are used, and how many ran */
+  scanInternals?: PartitionScanInternals
+}
+
+export function threadsOf (o: { threads?: number, scanInternals?: PartitionScanInternals }): Pick<PartitionScanRequest, 'threads' | 'internals'> {
+  return { ...(o.threads !== undefined ? { threads: o.threads } : {}), ...(o.scanInternals !== undefined ? { internals: o.scanInternals } : {}) }
 }
 
 /** Scan every partition under `paths`, one at a time (the partitions keep their directory listing). */
@@ -29,8 +38,17 @@ export function scanPaths (paths: string[], opts: ScanOptions = {}): { unusable:
 
 /** Scan and reconcile every partition under `paths`. */
 export function reconcile (paths: string[], opts: ScanOptions = {}): ReconcileResult {
-  const { unusable, scanned } = scanPaths(paths, opts)
+  return reconciled(scanPaths(paths, opts))
+}
+
+function reconciled ({ unusable, scanned }: { unusable: Finding[], scanned: ScannedPartition[] }): ReconcileResult {
   return { unusable, partitions: scanned.map((s) => ({ label: s.label, path: s.dir.path, report: s.report, snapshots: s.snapshots })) }
+}
+
+/** scanPaths with the partitions spread over worker threads (commands/partition-workers.ts) */
+export async function scanPathsInWorkers (paths: string[], req: PartitionScanRequest): Promise<{ unusable: Finding[], scanned: ScannedPartition[] }> {
+  const { partitions, unusable } = resolvePartitions(paths)
+  return { unusable, scanned: unusable.length > 0 ? [] : await scanPartitions(partitions, req) }
 }
 
 /** exit code of a partition command: unusable input 2, else the findings' rule (plus `extra`) */
@@ -44,8 +62,7 @@ export function writeUnusable (unusable: readonly Finding[], ctx: CliContext): v
 }
 
 export async function runReconcile (opts: ReconcileOptions, ctx: CliContext): Promise<number> {
-  // reconcile prints no marker coordinator epochs (lso does): not keeping them, 1 M producers peak 126 -> 74 MiB
-  const r = withAnalyzerOptions({ markerEpochs: false }, () => reconcile(opts.paths))
+  const r = reconciled(await scanPathsInWorkers(opts.paths, { markerEpochs: false, ...threadsOf(opts) }))
   writeUnusable(r.unusable, ctx)
   if (r.unusable.length > 0) return EXIT_USAGE
   createPartitionPrinter(opts.format ?? 'text', ctx, opts.color === false ? 0 : ctx.colorLevel, { wide: opts.wide === true }).reconcile(r)

@@ -1,6 +1,7 @@
 // `tsdump reconcile`: per-partition LEO / HW / LSO and what read_committed and read_uncommitted consumers see.
 import type { Command } from 'commander'
 import type { CliContext } from '../context.js'
+import { parseThreads } from '../options.js'
 
 const EXAMPLES = `
 Examples:
@@ -20,8 +21,10 @@ export function registerReconcile (program: Command, ctx: CliContext, setExit: (
     .option('--json', 'print one JSON object')
     .option('--no-color', 'disable colour')
     .option('--wide', 'print every table column, even past 80 characters')
+    .option('--threads <n>', 'worker threads, a partition each (default: the available cores, at most 2; 1 = none)', parseThreads)
     .addHelpText('after', EXAMPLES)
-    .action(async (paths: string[], opts: { json?: boolean, color?: boolean, wide?: boolean }) => {
-      setExit(await (await import('../../commands/reconcile.js')).runReconcile({ paths, format: opts.json === true ? 'json' : 'text', color: opts.color !== false, wide: opts.wide === true }, ctx))
+    .action(async (paths: string[], opts: { json?: boolean, color?: boolean, wide?: boolean, threads?: number }) => {
+      setExit(await (await import('../../commands/reconcile.js')).runReconcile({ paths, format: opts.json === true ? 'json' : 'text', color: opts.color !== false, wide: opts.wide === true,
+        ...(opts.threads !== undefined ? { threads: opts.threads } : {}) }, ctx))
     })
 }
