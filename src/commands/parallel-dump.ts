@@ -27,8 +27,16 @@ import type { Progress } from './progress.js'
 
 /** smaller files are dumped without workers: starting them costs more than they save (bench/RESULTS.md, threads) */
 export const MIN_PARALLEL_BYTES = 64 * 1024 * 1024
-/** input bytes per range: small enough that a range's output fits the in-flight budget of a deep dump */
-export const RANGE_BYTES = 2 * 1024 * 1024
+/**
+ * Input bytes of the first ranges; then each range is sized so that its output fits half a worker's ring
+ * (RING_BYTES), from the output/input ratio so far, within [MIN_RANGE_BYTES, MAX_RANGE_BYTES]. A worker whose
+ * range is not the one being written can only run ahead by its ring: with fixed 2 MiB ranges and a 1 MiB
+ * ring, a shallow dump of small batches (1.2 output bytes per input byte) kept each worker waiting for the
+ * other, 40% of its time in waitFor (node --cpu-prof).
+ */
+export const RANGE_BYTES = 1024 * 1024
+const MIN_RANGE_BYTES = 64 * 1024
+const MAX_RANGE_BYTES = 8 * 1024 * 1024
 /**
  * Default thread cap, set by memory: each worker costs about 22 MiB of RSS (an isolate with tsdump's modules
  * loaded, its heap, 2 MiB read window, 1 MiB output ring). On the worst input measured, a deep dump with an
@@ -55,7 +63,8 @@ export function parallelBody (file: KafkaFile, opts: DumpOptions, cli: CliContex
   if (Math.min(size, opts.maxBytes ?? size) < (internals.parallelMinBytes ?? MIN_PARALLEL_BYTES)) return undefined
   const rangeBytes = internals.rangeBytes ?? RANGE_BYTES
   return async (source, summary, progress) => {
-    const ranges = cutRanges(source, opts, rangeBytes)
+    const pace: Pace = { bytes: rangeBytes, adapt: internals.rangeBytes === undefined, input: 0, output: 0 }
+    const ranges = cutRanges(source, opts, pace)
     const first = ranges.next()
     // one range (a huge entry, damage early in the file): the sequential scan, without the workers' memory
     if (first.done === true || first.value.end === viewEnd(source.size, opts)) {
@@ -63,7 +72,7 @@ export function parallelBody (file: KafkaFile, opts: DumpOptions, cli: CliContex
       internals.onRanges?.(1)
       return dumpLogRange(source, file, opts, cli.stdout, log, printer, summary, range, progress)
     }
-    return await runWorkers(file, opts, cli, log, summary, internals, threads, prepend(first.value, ranges), progress, Math.max(rangeBytes, 64 * 1024))
+    return await runWorkers(file, opts, cli, log, summary, internals, threads, prepend(first.value, ranges), progress, Math.max(rangeBytes, 64 * 1024), pace)
   }
 }
 
@@ -76,19 +85,29 @@ function * prepend<T> (head: T, rest: Iterator<T>): Generator<T> {
  * Ranges of about `rangeBytes`, cut at entry starts the walk reached (decode/frame-walk.ts); it stops at the
  * first entry that is not whole and sound (framing damage, a tail), which stays in the last range with all after it.
  */
-function * cutRanges (source: SegmentSource, opts: DumpOptions, rangeBytes: number): Generator<LogRange> {
+function * cutRanges (source: SegmentSource, opts: DumpOptions, pace: Pace): Generator<LogRange> {
   const end = viewEnd(source.size, opts)
   let from = 0
-  for (const at of walkEntryStarts(source, end, rangeBytes, opts.maxBatchBytes)) { yield { from, end: at }; from = at }
+  for (const at of walkEntryStarts(source, end, () => pace.bytes, opts.maxBatchBytes)) { yield { from, end: at }; from = at }
   yield { from, end }
 }
 
-interface Pending { range: LogRange, chunks: ChunkMessage[], slot: number, done?: Extract<WorkerMessage, { type: 'done' }> }
+/** the range size, and the input and output bytes of the ranges written so far */
+interface Pace { bytes: number, readonly adapt: boolean, input: number, output: number }
+
+function paced (p: Pace, input: number, output: number): void {
+  p.input += input
+  p.output += output
+  if (!p.adapt || p.output === 0) return
+  p.bytes = Math.max(MIN_RANGE_BYTES, Math.min(MAX_RANGE_BYTES, Math.floor(RING_BYTES / 2 * p.input / p.output)))
+}
+
+interface Pending { range: LogRange, chunks: ChunkMessage[], slot: number, output: number, done?: Extract<WorkerMessage, { type: 'done' }> }
 
 interface Ring { bytes: Buffer, inFlight: Int32Array }
 
 async function runWorkers (file: KafkaFile, opts: DumpOptions, cli: CliContext, log: FindingLog, summary: LogSummary,
-  internals: DumpInternals, threads: number, ranges: Generator<LogRange>, progress: Progress, window: number): Promise<RangeTotals> {
+  internals: DumpInternals, threads: number, ranges: Generator<LogRange>, progress: Progress, window: number, pace: Pace): Promise<RangeTotals> {
   const rings: Ring[] = []
   const workers: Worker[] = []
   const queued: number[] = []
@@ -116,7 +135,7 @@ async function runWorkers (file: KafkaFile, opts: DumpOptions, cli: CliContext, 
           if (r.done === true) { exhausted = true; break }
           if (slot === workers.length) startWorker()
           const id = nextId++
-          pending.set(id, { range: r.value, chunks: [], slot })
+          pending.set(id, { range: r.value, chunks: [], slot, output: 0 })
           queued[slot]!++
           const req: RangeRequest = { id, from: r.value.from, end: r.value.end }
           workers[slot]!.postMessage(req)
@@ -141,6 +160,7 @@ async function runWorkers (file: KafkaFile, opts: DumpOptions, cli: CliContext, 
       for (let p = pending.get(head); p?.done !== undefined; p = pending.get(head)) {
         for (const c of p.chunks) writeChunk(p, c)
         absorb(p.done)
+        paced(pace, p.range.end - p.range.from, p.output)
         pending.delete(head)
         progress.update(p.range.end)
         head++
@@ -177,6 +197,7 @@ async function runWorkers (file: KafkaFile, opts: DumpOptions, cli: CliContext, 
         return
       }
       if (m.type === 'chunk') {
+        p.output += m.length
         if (m.id === head && p.chunks.length === 0) writeChunk(p, m)
         else p.chunks.push(m)
         return
