@@ -6,13 +6,18 @@
 export class OffsetPairs implements Iterable<readonly [bigint, bigint]> {
   private a = new BigInt64Array(0)
   private b = new BigInt64Array(0)
-  /** pairs pushed */
-  length = 0
+  /** pairs pushed into the arrays (the ring's index) */
+  private n = 0
+  /** pairs counted by `countEvicted` only */
+  private evicted = 0
 
   constructor (readonly limit = Number.POSITIVE_INFINITY) {}
 
+  /** pairs pushed */
+  get length (): number { return this.n + this.evicted }
+
   push (x: bigint, y: bigint): void {
-    const k = this.length++
+    const k = this.n++
     if (this.limit <= 0) return
     if (k < this.a.length || k >= this.limit) {
       const i = k % this.a.length
@@ -25,14 +30,31 @@ export class OffsetPairs implements Iterable<readonly [bigint, bigint]> {
     this.a[k] = x; this.b[k] = y
   }
 
+  /**
+   * Count `count` pairs that were pushed and dropped elsewhere (a dump worker's range kept only its newest
+   * `limit`). Only right when at least `limit` pairs are pushed after them, so that they would have been
+   * dropped here too: a range that dropped some has kept `limit`.
+   */
+  countEvicted (count: number): void { this.evicted += count }
+
   /** pairs kept (the newest ones) */
-  get kept (): number { return Math.min(this.length, this.a.length) }
+  get kept (): number { return Math.min(this.n, this.a.length) }
   /** pairs counted but not kept */
   get dropped (): number { return this.length - this.kept }
 
   * [Symbol.iterator] (): Generator<readonly [bigint, bigint]> {
     const cap = this.a.length
-    for (let k = this.length - 1; k >= this.length - this.kept; k--) yield [this.a[k % cap]!, this.b[k % cap]!]
+    for (let k = this.n - 1; k >= this.n - this.kept; k--) yield [this.a[k % cap]!, this.b[k % cap]!]
+  }
+
+  /** the kept pairs oldest first, as two arrays (to post to another thread: a BigInt64Array is one copy, tuples are 2 objects each) */
+  oldestFirst (): { a: BigInt64Array, b: BigInt64Array } {
+    const cap = this.a.length
+    const kept = this.kept
+    const a = new BigInt64Array(kept)
+    const b = new BigInt64Array(kept)
+    for (let i = 0, k = this.n - kept; i < kept; i++, k++) { a[i] = this.a[k % cap]!; b[i] = this.b[k % cap]! }
+    return { a, b }
   }
 }
 

@@ -64,7 +64,7 @@ export async function runDump (opts: DumpOptions, ctx: CliContext, internals: Du
         case 'checkpoint': {
           // --threads: large files are dumped by worker threads (commands/parallel-dump.ts), the same bytes
           // (filtered: one thread, from where the indexes say the range begins)
-          const body = range !== undefined ? filteredBody(file, opts, ctx, log, printer, range) : parallelBody(file, opts, ctx, log, internals)
+          const body = range !== undefined ? filteredBody(file, opts, ctx, log, printer, range) : parallelBody(file, opts, ctx, log, printer, internals)
           printer.summary(await dumpLogFile(file, opts, ctx, log, printer, state, body))
           break
         }

@@ -1,5 +1,6 @@
 // `tsdump lso`: for each partition whose LSO < HW, the blocking transaction and how to abort it.
 import { transactionStatePartitionFor, javaStringHashCode } from '../analysis/coordinator.js'
+import type { Finding } from '../analysis/findings.js'
 import { EXIT_FINDINGS, EXIT_USAGE } from '../analysis/findings.js'
 import type { HangingTransaction } from '../analysis/hanging.js'
 import { hangingTransactions } from '../analysis/hanging.js'
@@ -9,9 +10,10 @@ import { lastTransactionStates } from '../analysis/transaction-state.js'
 import type { PartitionFormat } from '../format/partition-printer.js'
 import { createPartitionPrinter } from '../format/partition-printer.js'
 import type { CliContext } from './context.js'
-import { partitionExitCode, scanPaths, writeUnusable } from './reconcile.js'
+import { partitionExitCode, scanPaths, scanPathsInWorkers, threadsOf, writeUnusable } from './reconcile.js'
 import { readTransactionLog } from './transaction-log-scan.js'
 import type { ScannedPartition } from './partition-scan.js'
+import type { PartitionScanInternals } from './partition-workers.js'
 
 export interface LsoOptions {
   paths: string[]
@@ -25,13 +27,20 @@ export interface LsoOptions {
   now?: number
   /** every table column, whatever its width */
   wide?: boolean
+  /** worker threads for the partitions (commands/partition-workers.ts) */
+  threads?: number
+  /** tests: when workers are used, and how many ran */
+  scanInternals?: PartitionScanInternals
 }
 
 /** The transaction holding back each partition's LSO, how to abort it, and (optionally) a transactional id's coordinator. */
 export function lso (paths: string[], opts: Omit<LsoOptions, 'paths' | 'format' | 'color' | 'wide'> = {}): LsoResult {
+  return lsoOf(scanPaths(paths), opts)
+}
+
+function lsoOf (done: { unusable: Finding[], scanned: ScannedPartition[] }, opts: Omit<LsoOptions, 'paths' | 'format' | 'color' | 'wide'>): LsoResult {
   const timeoutMin = opts.maxTransactionTimeoutMinutes ?? 15
   const bootstrap = opts.bootstrapServer ?? 'localhost:9092'
-  const done = scanPaths(paths)
   const isState = (p: ScannedPartition): boolean => p.dir.topic === '__transaction_state'
   const states = done.scanned.filter(isState).flatMap((p) => lastTransactionStates(readTransactionLog(p.dir).records))
   // ages are measured against the clock (or --now), as find-hanging does (analysis/hanging.ts)
@@ -55,7 +64,7 @@ export function lso (paths: string[], opts: Omit<LsoOptions, 'paths' | 'format' 
 }
 
 export async function runLso (opts: LsoOptions, ctx: CliContext): Promise<number> {
-  const r = lso(opts.paths, { ...opts, now: opts.now ?? ctx.now() })
+  const r = lsoOf(await scanPathsInWorkers(opts.paths, { markerEpochs: true, ...threadsOf(opts) }), { ...opts, now: opts.now ?? ctx.now() })
   // the clock comes from the context (tests inject it); the text says whether the time was given
   r.nowGiven = opts.now !== undefined
   writeUnusable(r.unusable, ctx)

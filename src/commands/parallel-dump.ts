@@ -17,25 +17,33 @@ import type { SegmentSource } from '../decode/segment-source.js'
 import type { KafkaFile } from '../io/discover.js'
 import type { CliContext } from './context.js'
 import type { LogBody, LogRange, RangeTotals } from './dump-log.js'
-import { newGapList, viewEnd } from './dump-log.js'
+import { dumpLogRange, newGapList, viewEnd } from './dump-log.js'
 import type { DumpInternals, DumpOptions } from './dump-options.js'
 import type { ChunkMessage, RangeRequest, WorkerMessage, WorkerSetup } from './dump-worker-protocol.js'
 import { RING_BYTES } from './dump-worker-protocol.js'
+import type { DumpPrinter } from '../format/printer.js'
 import type { FindingLog } from './findings.js'
 import type { Progress } from './progress.js'
 
 /** smaller files are dumped without workers: starting them costs more than they save (bench/RESULTS.md, threads) */
 export const MIN_PARALLEL_BYTES = 64 * 1024 * 1024
-/** input bytes per range: small enough that a range's output fits the in-flight budget of a deep dump */
-export const RANGE_BYTES = 2 * 1024 * 1024
 /**
- * Default thread cap. Workers are opt-in (--threads N) for now: a worker costs about 22 MiB of RSS (isolate,
- * 2 MiB window, 4 MiB ring; 104-111 MiB peaks on 256 MiB inputs at 2 workers, 129-136 at 3, 151-156 at 4,
- * bench/RESULTS.md, threads), and a deep dump with an offset gap after every record (1 M gaps, the hostile
- * big tier) peaked at 166 MiB with 2 workers against 73 MiB with none, above the 128 MiB promise; the
- * 2-core speed-up was not shown on a quiet machine yet either.
+ * Input bytes of the first ranges; then each range is sized so that its output fits half a worker's ring
+ * (RING_BYTES), from the output/input ratio so far, within [MIN_RANGE_BYTES, MAX_RANGE_BYTES]. A worker whose
+ * range is not the one being written can only run ahead by its ring: with fixed 2 MiB ranges and a 1 MiB
+ * ring, a shallow dump of small batches (1.2 output bytes per input byte) kept each worker waiting for the
+ * other, 40% of its time in waitFor (node --cpu-prof).
  */
-export const MAX_DEFAULT_THREADS = 1
+export const RANGE_BYTES = 1024 * 1024
+const MIN_RANGE_BYTES = 64 * 1024
+const MAX_RANGE_BYTES = 8 * 1024 * 1024
+/**
+ * Default thread cap, set by memory: each worker costs about 22 MiB of RSS (an isolate with tsdump's modules
+ * loaded, its heap, 2 MiB read window, 1 MiB output ring). On the worst input measured, a deep dump with an
+ * offset gap after every record (1 M gaps, the hostile big tier), the peak was 77 MiB with no worker, 118 with
+ * 2 and 140 with 3, against the 128 MiB promise (bench/RESULTS.md, threads). More cores are used with --threads N.
+ */
+export const MAX_DEFAULT_THREADS = 2
 /** ranges queued at a worker, so it never waits for the next one */
 const QUEUED_PER_WORKER = 2
 /** V8 young generation of a worker; the default (16-32 MiB semi-spaces) made each worker cost ~30 MiB of RSS */
@@ -46,34 +54,60 @@ export function defaultThreads (): number {
 }
 
 /** How to dump `file` with worker threads; undefined when it is dumped with one scan (one thread, a small file). */
-export function parallelBody (file: KafkaFile, opts: DumpOptions, cli: CliContext, log: FindingLog, internals: DumpInternals): LogBody | undefined {
+export function parallelBody (file: KafkaFile, opts: DumpOptions, cli: CliContext, log: FindingLog, printer: DumpPrinter,
+  internals: DumpInternals): LogBody | undefined {
   const threads = opts.threads ?? defaultThreads()
   if (threads <= 1 || file.kind !== 'log' || file.stdin === true) return undefined
   let size: number
   try { size = fs.statSync(file.path).size } catch { return undefined } // the sequential dump reports it
   if (Math.min(size, opts.maxBytes ?? size) < (internals.parallelMinBytes ?? MIN_PARALLEL_BYTES)) return undefined
   const rangeBytes = internals.rangeBytes ?? RANGE_BYTES
-  return async (source, summary, progress) => await runWorkers(file, opts, cli, log, summary, internals, threads,
-    cutRanges(source, opts, rangeBytes), progress, Math.max(rangeBytes, 64 * 1024))
+  return async (source, summary, progress) => {
+    const pace: Pace = { bytes: rangeBytes, adapt: internals.rangeBytes === undefined, input: 0, output: 0 }
+    const ranges = cutRanges(source, opts, pace)
+    const first = ranges.next()
+    // one range (a huge entry, damage early in the file): the sequential scan, without the workers' memory
+    if (first.done === true || first.value.end === viewEnd(source.size, opts)) {
+      const range = first.done === true ? { from: 0, end: viewEnd(source.size, opts) } : first.value
+      internals.onRanges?.(1)
+      return dumpLogRange(source, file, opts, cli.stdout, log, printer, summary, range, progress)
+    }
+    return await runWorkers(file, opts, cli, log, summary, internals, threads, prepend(first.value, ranges), progress, Math.max(rangeBytes, 64 * 1024), pace)
+  }
+}
+
+function * prepend<T> (head: T, rest: Iterator<T>): Generator<T> {
+  yield head
+  for (let r = rest.next(); r.done !== true; r = rest.next()) yield r.value
 }
 
 /**
  * Ranges of about `rangeBytes`, cut at entry starts the walk reached (decode/frame-walk.ts); it stops at the
  * first entry that is not whole and sound (framing damage, a tail), which stays in the last range with all after it.
  */
-function * cutRanges (source: SegmentSource, opts: DumpOptions, rangeBytes: number): Generator<LogRange> {
+function * cutRanges (source: SegmentSource, opts: DumpOptions, pace: Pace): Generator<LogRange> {
   const end = viewEnd(source.size, opts)
   let from = 0
-  for (const at of walkEntryStarts(source, end, rangeBytes, opts.maxBatchBytes)) { yield { from, end: at }; from = at }
+  for (const at of walkEntryStarts(source, end, () => pace.bytes, opts.maxBatchBytes)) { yield { from, end: at }; from = at }
   yield { from, end }
 }
 
-interface Pending { range: LogRange, chunks: ChunkMessage[], slot: number, done?: Extract<WorkerMessage, { type: 'done' }> }
+/** the range size, and the input and output bytes of the ranges written so far */
+interface Pace { bytes: number, readonly adapt: boolean, input: number, output: number }
+
+function paced (p: Pace, input: number, output: number): void {
+  p.input += input
+  p.output += output
+  if (!p.adapt || p.output === 0) return
+  p.bytes = Math.max(MIN_RANGE_BYTES, Math.min(MAX_RANGE_BYTES, Math.floor(RING_BYTES / 2 * p.input / p.output)))
+}
+
+interface Pending { range: LogRange, chunks: ChunkMessage[], slot: number, output: number, done?: Extract<WorkerMessage, { type: 'done' }> }
 
 interface Ring { bytes: Buffer, inFlight: Int32Array }
 
 async function runWorkers (file: KafkaFile, opts: DumpOptions, cli: CliContext, log: FindingLog, summary: LogSummary,
-  internals: DumpInternals, threads: number, ranges: Generator<LogRange>, progress: Progress, window: number): Promise<RangeTotals> {
+  internals: DumpInternals, threads: number, ranges: Generator<LogRange>, progress: Progress, window: number, pace: Pace): Promise<RangeTotals> {
   const rings: Ring[] = []
   const workers: Worker[] = []
   const queued: number[] = []
@@ -95,12 +129,13 @@ async function runWorkers (file: KafkaFile, opts: DumpOptions, cli: CliContext, 
     }
     // hand out ranges in file order while workers have room
     const dispatch = (): void => {
-      for (let slot = 0; slot < workers.length && !exhausted; slot++) {
-        while (queued[slot]! < QUEUED_PER_WORKER && !exhausted) {
+      for (let slot = 0; slot < threads && !exhausted; slot++) {
+        while ((queued[slot] ?? 0) < QUEUED_PER_WORKER && !exhausted) {
           const r = ranges.next()
           if (r.done === true) { exhausted = true; break }
+          if (slot === workers.length) startWorker()
           const id = nextId++
-          pending.set(id, { range: r.value, chunks: [], slot })
+          pending.set(id, { range: r.value, chunks: [], slot, output: 0 })
           queued[slot]!++
           const req: RangeRequest = { id, from: r.value.from, end: r.value.end }
           workers[slot]!.postMessage(req)
@@ -125,6 +160,7 @@ async function runWorkers (file: KafkaFile, opts: DumpOptions, cli: CliContext, 
       for (let p = pending.get(head); p?.done !== undefined; p = pending.get(head)) {
         for (const c of p.chunks) writeChunk(p, c)
         absorb(p.done)
+        paced(pace, p.range.end - p.range.from, p.output)
         pending.delete(head)
         progress.update(p.range.end)
         head++
@@ -146,7 +182,9 @@ async function runWorkers (file: KafkaFile, opts: DumpOptions, cli: CliContext, 
       merged.clean &&= t.clean
       // in offset order, as the sequential dump pushes them: the gap across the range boundary, then the range's own
       if (merged.lastTracked !== null && t.firstTracked !== null && t.firstTracked !== merged.lastTracked + 1n) merged.pairs.push(merged.lastTracked, t.firstTracked)
-      for (const [a, b] of t.pairs) merged.pairs.push(a, b)
+      const { a, b, length } = t.pairs
+      merged.pairs.countEvicted(length - a.length)
+      for (let i = 0; i < a.length; i++) merged.pairs.push(a[i]!, b[i]!)
       if (t.lastTracked !== null) merged.lastTracked = t.lastTracked
       if (merged.firstTracked === null) merged.firstTracked = t.firstTracked
     }
@@ -159,6 +197,7 @@ async function runWorkers (file: KafkaFile, opts: DumpOptions, cli: CliContext, 
         return
       }
       if (m.type === 'chunk') {
+        p.output += m.length
         if (m.id === head && p.chunks.length === 0) writeChunk(p, m)
         else p.chunks.push(m)
         return
@@ -168,10 +207,11 @@ async function runWorkers (file: KafkaFile, opts: DumpOptions, cli: CliContext, 
       if (m.id === head) advance()
       else safeDispatch()
     }
-    const url = workerUrl()
+    const url = workerUrl('dump-worker')
     // what a worker needs of the test switches (functions cannot be sent)
     const workerInternals: DumpInternals = internals.fastPaths !== undefined ? { fastPaths: internals.fastPaths } : {}
-    for (let slot = 0; slot < threads; slot++) {
+    // started when the first range for it comes: a file of few ranges does not pay for idle workers
+    const startWorker = (): void => {
       const ring = new SharedArrayBuffer(RING_BYTES)
       const inFlight = new SharedArrayBuffer(4)
       rings.push({ bytes: Buffer.from(ring), inFlight: new Int32Array(inFlight) })
@@ -187,9 +227,9 @@ async function runWorkers (file: KafkaFile, opts: DumpOptions, cli: CliContext, 
   })
 }
 
-// The compiled worker: next to this file in dist/; when this file runs from src/ (the tests), the build in dist/.
-function workerUrl (): URL {
+/** A compiled worker of this directory (`dump-worker`): next to this file in dist/; when this file runs from src/ (the tests), the build in dist/. */
+export function workerUrl (name: string): URL {
   const here = import.meta.url
-  if (here.endsWith('.ts')) return new URL('../../dist/commands/dump-worker.js', here)
-  return new URL('./dump-worker.js', here)
+  if (here.endsWith('.ts')) return new URL(`../../dist/commands/${name}.js`, here)
+  return new URL(`./${name}.js`, here)
 }

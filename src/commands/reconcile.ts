@@ -10,6 +10,8 @@ import { formatFinding } from '../format/finding-text.js'
 import type { CliContext } from './context.js'
 import type { ScannedPartition, ScanOptions } from './partition-scan.js'
 import { resolvePartitions, scanPartition } from './partition-scan.js'
+import type { PartitionScanInternals, PartitionScanRequest } from './partition-workers.js'
+import { scanPartitions } from './partition-workers.js'
 
 export interface ReconcileOptions {
   paths: string[]
@@ -20,6 +22,14 @@ export interface ReconcileOptions {
   wide?: boolean
   /** count only the records in this range (analysis/range-filter.ts); LEO, HW, LSO stay the whole partition's */
   filter?: RangeSpec
+  /** worker threads for the partitions (default: the available cores, at most 2; 1 = none) */
+  threads?: number
+  /** tests: when workers are used, and how many ran */
+  scanInternals?: PartitionScanInternals
+}
+
+export function threadsOf (o: { threads?: number, scanInternals?: PartitionScanInternals }): Pick<PartitionScanRequest, 'threads' | 'internals'> {
+  return { ...(o.threads !== undefined ? { threads: o.threads } : {}), ...(o.scanInternals !== undefined ? { internals: o.scanInternals } : {}) }
 }
 
 /** Scan every partition under `paths`, one at a time (the partitions keep their directory listing). */
@@ -31,9 +41,18 @@ export function scanPaths (paths: string[], opts: ScanOptions = {}): { unusable:
 
 /** Scan and reconcile every partition under `paths`. */
 export function reconcile (paths: string[], opts: ScanOptions = {}): ReconcileResult {
-  const { unusable, scanned } = scanPaths(paths, opts)
-  return { unusable, ...(opts.filter !== undefined ? { filter: opts.filter } : {}),
+  return reconciled(scanPaths(paths, opts), opts.filter)
+}
+
+function reconciled ({ unusable, scanned }: { unusable: Finding[], scanned: ScannedPartition[] }, filter: RangeSpec | undefined): ReconcileResult {
+  return { unusable, ...(filter !== undefined ? { filter } : {}),
     partitions: scanned.map((s) => ({ label: s.label, path: s.dir.path, report: s.report, snapshots: s.snapshots, ...(s.range !== undefined ? { range: s.range } : {}) })) }
+}
+
+/** scanPaths with the partitions spread over worker threads (commands/partition-workers.ts) */
+export async function scanPathsInWorkers (paths: string[], req: PartitionScanRequest): Promise<{ unusable: Finding[], scanned: ScannedPartition[] }> {
+  const { partitions, unusable } = resolvePartitions(paths)
+  return { unusable, scanned: unusable.length > 0 ? [] : await scanPartitions(partitions, req) }
 }
 
 /** exit code of a partition command: unusable input 2, else the findings' rule (plus `extra`) */
@@ -47,7 +66,7 @@ export function writeUnusable (unusable: readonly Finding[], ctx: CliContext): v
 }
 
 export async function runReconcile (opts: ReconcileOptions, ctx: CliContext): Promise<number> {
-  const r = reconcile(opts.paths, opts.filter !== undefined ? { filter: opts.filter } : {})
+  const r = reconciled(await scanPathsInWorkers(opts.paths, { markerEpochs: false, ...threadsOf(opts), ...(opts.filter !== undefined ? { filter: opts.filter } : {}) }), opts.filter)
   writeUnusable(r.unusable, ctx)
   if (r.unusable.length > 0) return EXIT_USAGE
   createPartitionPrinter(opts.format ?? 'text', ctx, opts.color === false ? 0 : ctx.colorLevel, { wide: opts.wide === true }).reconcile(r)

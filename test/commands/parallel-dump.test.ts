@@ -9,7 +9,7 @@ import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
 import { toDumpOptions } from '../../src/cli/commands/dump.js'
 import { runDump } from '../../src/commands/dump.js'
-import { flipBit } from '../support/segment-builder.js'
+import { flipBit, segment } from '../support/segment-builder.js'
 import { frameBoundaries, realLogs, rmrf, testContext, tmp, writeLog } from '../hostile/support.js'
 
 const dir = tmp('tsdump-threads-')
@@ -39,15 +39,16 @@ const MODES: Record<string, (size: number) => Flags> = {
 
 interface Out { code: number, stdout: string, stderr: string, ranges: number }
 
-async function dump (file: string, flags: Flags, threads: number, rangeBytes: number): Promise<Out> {
+/** `rangeBytes` undefined: the ranges the dump sizes itself from its output (parallel-dump.ts Pace) */
+async function dump (file: string, flags: Flags, threads: number, rangeBytes: number | undefined): Promise<Out> {
   const ctx = testContext()
   let ranges = 0
   const code = await runDump({ ...toDumpOptions([file], { ...flags, progress: false }), threads }, ctx,
-    { parallelMinBytes: 0, rangeBytes, onRanges: (n) => { ranges = n } })
+    { parallelMinBytes: 0, ...(rangeBytes !== undefined ? { rangeBytes } : {}), onRanges: (n) => { ranges = n } })
   return { code, stdout: ctx.stdout.text, stderr: ctx.stderr.text, ranges }
 }
 
-async function expectSame (file: string, mode: string, rangeBytes: number): Promise<void> {
+async function expectSame (file: string, mode: string, rangeBytes: number | undefined): Promise<void> {
   const flags = MODES[mode]!(fs.statSync(file).size)
   const one = await dump(file, flags, 1, rangeBytes)
   const two = await dump(file, flags, 2, rangeBytes)
@@ -63,6 +64,23 @@ describe.skipIf(!built || logs.length === 0)('--threads 2 = --threads 1', () => 
   // deep: offset gaps across the cuts (compacted segments) are merged as the sequential dump lists them
   it('every real segment deep with data, cut at every entry', async () => {
     for (const file of logs) await expectSame(file, 'print-data', 1)
+  })
+
+  // more gaps than the text lists (LISTED_GAPS, 10,000), within one range and across ranges: the count of
+  // those not listed is the sequential dump's (a worker's range posts only its newest 10,000)
+  it('a gap after every record, more gaps than are listed', async () => {
+    const p = writeLog(path.join(dir, 'gaps'), segment(...Array.from({ length: 30_000 }, (_, i) => ({ baseOffset: 2 * i }))))
+    for (const rangeBytes of [1024 * 1024, 256 * 1024]) {
+      await expectSame(p, 'deep', rangeBytes)
+      expect((await dump(p, { deepIteration: true }, 2, rangeBytes)).stderr).toContain('... and 19999 earlier pairs, not listed (the newest 10000 are)')
+    }
+  })
+
+  // the default range sizes: 1 MiB first, then from the output per input byte (deep data: smaller ranges)
+  it('ranges sized from the output as it goes', async () => {
+    const p = writeLog(path.join(dir, 'paced'), segment(...Array.from({ length: 40_000 }, (_, i) => ({ baseOffset: i % 7 === 0 ? 3 * i : undefined, records: [{ key: `k${i}`, value: `value ${i}` }] }))))
+    for (const mode of ['deep', 'print-data', 'text', 'json']) await expectSame(p, mode, undefined)
+    expect((await dump(p, { printDataLog: true }, 2, undefined)).ranges).toBeGreaterThan(3)
   })
 
   it('real segments in every mode, any range size (property)', async () => {

@@ -146,7 +146,7 @@ export function registerDump (program: Command, ctx: CliContext, setExit: (code:
     .option('--no-resync', 'stop at framing damage instead of searching for the next valid batch')
     .option('--no-progress', 'no progress line on stderr')
     .option('--window <size>', 'read window (default 8MiB)', parseSize)
-    .option('--threads <n>', 'worker threads for large .log files (default 1 = no workers; 2 uses both cores of a 2-core machine)', parseThreads)
+    .option('--threads <n>', 'worker threads for large .log files (default: the available cores, at most 2, a memory bound; 1 = no workers)', parseThreads)
     .option('--max-batch-bytes <size>', 'larger entries are treated as corrupt (default 1GiB)', parseSize)
     .option('--max-decompressed-bytes <size>', 'cap on one batch\'s decompressed size (default 256MiB)', parseSize)
     .option('--no-color', 'disable colour')

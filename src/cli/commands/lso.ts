@@ -2,7 +2,7 @@
 import type { Command } from 'commander'
 import { InvalidArgumentError } from 'commander'
 import type { CliContext } from '../context.js'
-import { parseMinutes } from '../options.js'
+import { parseMinutes, parseThreads } from '../options.js'
 import { parseInstant } from '../time-option.js'
 
 const EXAMPLES = `
@@ -34,6 +34,7 @@ interface LsoCliOptions {
   transactionStatePartitions: number
   now?: number
   wide?: boolean
+  threads?: number
 }
 
 // Commands load their implementation on first use: start-up stays small for the command that runs.
@@ -49,11 +50,12 @@ export function registerLso (program: Command, ctx: CliContext, setExit: (code: 
     .option('--transaction-state-partitions <n>', 'partition count of __transaction_state', partitionCount, 50)
     .option('--now <time>', 'measure ages against this time (ISO-8601 with zone, or epoch ms) instead of the clock', parseInstant)
     .option('--wide', 'print every table column, even past 80 characters')
+    .option('--threads <n>', 'worker threads, a partition each (default: the available cores, at most 2; 1 = none)', parseThreads)
     .addHelpText('after', EXAMPLES)
     .action(async (paths: string[], o: LsoCliOptions) => {
       setExit(await (await import('../../commands/lso.js')).runLso({ paths, format: o.json === true ? 'json' : 'text', color: o.color !== false, bootstrapServer: o.bootstrapServer,
         maxTransactionTimeoutMinutes: o.maxTransactionTimeout, transactionStatePartitions: o.transactionStatePartitions, wide: o.wide === true,
-        ...(o.now !== undefined ? { now: o.now } : {}),
+        ...(o.now !== undefined ? { now: o.now } : {}), ...(o.threads !== undefined ? { threads: o.threads } : {}),
         ...(o.transactionalId !== undefined ? { transactionalId: o.transactionalId } : {}) }, ctx))
     })
 }
