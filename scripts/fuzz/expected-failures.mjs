@@ -9,13 +9,7 @@
 export const FAST = {}
 
 /** The big tier (npm run test:big): the sizes of the issue. */
-const whole = 'a batch larger than the window is read whole (CRC, decompression, record decode): streaming batch'
 export const BIG = {
-  'huge-batch:print-data-log/rss': `512 MiB batch: ${whole}, and the value is decoded as one string`,
-  'huge-batch:json-deep/rss': `512 MiB batch: ${whole}`,
-  'many-records:deep/rss': `10 M records: ${whole}; records decoded into a list`,
-  'gzip-batch:deep/rss': '250 MB gzip batch decompressed in one piece: streaming decompression',
-  'decompression-bomb:deep/rss': 'the 256 MiB decompression budget is itself above the 128 MiB promise: streaming decompression',
   'bad-crc-batches:dump/rss': '1 M CRC findings kept until exit: findings written as they occur, counts kept',
   'bad-crc-batches:json/rss': '1 M CRC findings kept until exit: findings written as they occur, counts kept',
   // the per-entry work is linear now (2.3 s CPU, was 21 s); the 200,000 INDEX_MISMATCH findings themselves stay in memory
