@@ -26,11 +26,7 @@ export class ByteWindow {
     const stop = Math.min(from + n, this.total - this.streamAt)
     if (stop <= this.len) return this.len - from
     if (from > 0) {
-      // keep from `from` on: the entry being read starts there
-      this.buf.copy(this.buf, 0, from, this.len)
-      this.len -= from
-      this.streamAt += from
-      this.onMove(this.buf, from)
+      this.drop(from) // keep from `from` on: the entry being read starts there
       return this.ensure(0, n)
     }
     if (stop > this.buf.length) {
@@ -49,13 +45,22 @@ export class ByteWindow {
     return this.len
   }
 
-  /** Continue the window at buffer index `at`; past what it holds, by a seek (a seekable stream). */
+  /** Continue the window at buffer index `at` (which becomes 0); past what it holds, by a seek (a seekable stream). */
   moveTo (at: number): void {
-    if (at <= this.len) { this.ensure(at, 1); return }
+    if (at <= this.len) { this.drop(at); return }
     const offset = this.streamAt + at
     this.onMove(this.buf, at)
     this.streamAt = offset
     this.len = 0
     this.input.seek!(offset)
+  }
+
+  // what was at `from` moves to 0
+  private drop (from: number): void {
+    if (from === 0) return
+    this.buf.copy(this.buf, 0, from, this.len)
+    this.len -= from
+    this.streamAt += from
+    this.onMove(this.buf, from)
   }
 }

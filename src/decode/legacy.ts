@@ -161,6 +161,8 @@ function wrapperError (e: LegacyEntry, code: DecodeError['code'], msg: string, c
 
 /** a decompressed value up to this size is held whole; a larger one is streamed */
 const HELD_VALUE = 8 * 1024 * 1024
+/** the rolling window of a streamed value (it grows to hold one larger inner message) */
+const INNER_WINDOW = 1024 * 1024
 
 /**
  * The inner messages of a compressed wrapper, as a pass that can be run again: over the decompressed value
@@ -198,7 +200,7 @@ function codecWrapperError (e: LegacyEntry, codec: string, err: unknown): unknow
 // innerEntries over a stream: each inner message held whole in a rolling window (ByteWindow)
 function * streamedInner (e: LegacyEntry, codec: string, input: InflatedBytes, total: number): Generator<LegacyEntry> {
   let pos = 0
-  const w = new ByteWindow(input, total, HELD_VALUE, (_buf, shift) => { pos -= shift })
+  const w = new ByteWindow(input, total, INNER_WINDOW, (_buf, shift) => { pos -= shift })
   let n = 0
   try {
     while (w.streamAt + pos < total) {

@@ -13,14 +13,16 @@ export interface Codec {
    */
   decompress (input: Buffer, maxBytes: number, ctx: DecompressContext): Buffer
   /**
-   * A decompressor fed piece by piece, for payloads larger than a read window (decode/payload-stream.ts);
-   * absent when the codec has none (its payloads are decompressed whole).
+   * The decompressed bytes of a compressed stream, pulled window by window (decode/payload-stream.ts), for
+   * payloads larger than a read window; absent when the codec has none (its payloads are decompressed whole).
    */
-  stream? (onData: (chunk: Uint8Array) => void, ctx: DecompressContext): StreamDecompressor
+  stream? (input: ByteStream, ctx: DecompressContext): ByteStream
 }
 
-/** Push compressed pieces in order; output goes to the onData given at creation, synchronously. */
-export interface StreamDecompressor {
-  /** @throws CodecError DECOMPRESS_FAILED (`last`: the input ends after this piece) */
-  push (input: Uint8Array, last: boolean): void
+/** Bytes pulled in order: raw bytes of a file range, a buffer, or a codec's output. */
+export interface ByteStream {
+  /** Copy up to `max` next bytes into target[at...]; fewer only at the end (0: nothing left). @throws CodecError */
+  readInto (target: Buffer, at: number, max: number): number
+  /** random access (raw bytes of a seekable source, a buffer): continue from stream offset `offset` */
+  seek? (offset: number): void
 }
