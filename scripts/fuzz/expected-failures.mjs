@@ -14,8 +14,6 @@ export const BIG = {
   'bad-crc-batches:json/rss': '1 M CRC findings kept until exit: findings written as they occur, counts kept',
   // the per-entry work is linear now (2.3 s CPU, was 21 s); the 200,000 INDEX_MISMATCH findings themselves stay in memory
   'index-mismatches:verify-index-only/rss': '200,000 INDEX_MISMATCH findings kept until exit (164 MiB): findings written as they occur, counts kept',
-  // inner messages are decoded one at a time now (hostile2); what is left is the value itself
-  'legacy-huge-wrapper:deep/rss': '7.7 M inner messages: the 250 MiB decompressed value of the wrapper is held whole: streaming decompression',
 }
 
 /** Finding codes still printed in --json without a location (file + position, or partition + offsets). */
