@@ -14,7 +14,7 @@ import { crc32 } from '../bytes/crc32.js'
 import { CodecError, DEFAULT_MAX_DECOMPRESSED, getCodec } from './codecs/index.js'
 import { ByteWindow } from './byte-window.js'
 import { DecodeError } from './errors.js'
-import { InflatedBytes, MemoryBytes, streamLength } from './payload-stream.js'
+import { InflatedBytes, MemoryBytes, decompressedLength } from './payload-stream.js'
 import * as L from './layout.js'
 
 /** LegacyRecord.RECORD_OVERHEAD_V0 / V1: crc + magic + attributes (+ timestamp) + key and value lengths */
@@ -187,7 +187,7 @@ function innerPasses (e: LegacyEntry, maxBytes: number): () => Generator<LegacyE
     const open = (): InflatedBytes => new InflatedBytes(codec, new MemoryBytes(value), maxBytes, ctx)
     // its length first: a codec problem (or the budget) is then reported before any inner message, as whole
     let total
-    try { total = streamLength(open(), Buffer.allocUnsafe(64 * 1024)) } catch (err2) { throw codecWrapperError(e, codec.name, err2) }
+    try { total = decompressedLength(codec, new MemoryBytes(value), maxBytes, ctx) } catch (err2) { throw codecWrapperError(e, codec.name, err2) }
     return () => streamedInner(e, codec.name, open(), total)
   }
   return () => innerEntries(e, payload)

@@ -11,7 +11,11 @@ export type { ByteStream }
 /** bytes [from, to) of a source, by positional reads */
 export class SourceBytes implements ByteStream {
   private at: number
-  constructor (private readonly source: SegmentSource, private readonly from: number, private readonly to: number) { this.at = from }
+  readonly length: number
+  constructor (private readonly source: SegmentSource, private readonly from: number, private readonly to: number) {
+    this.at = from
+    this.length = to - from
+  }
   readInto (target: Buffer, at: number, max: number): number {
     const n = Math.min(max, this.to - this.at)
     if (n <= 0) return 0
@@ -26,7 +30,8 @@ export class SourceBytes implements ByteStream {
 /** bytes of a buffer */
 export class MemoryBytes implements ByteStream {
   private at = 0
-  constructor (private readonly bytes: Uint8Array) {}
+  readonly length: number
+  constructor (private readonly bytes: Uint8Array) { this.length = bytes.length }
   readInto (target: Buffer, at: number, max: number): number {
     const n = Math.min(max, this.bytes.length - this.at)
     target.set(this.bytes.subarray(this.at, this.at + n), at)
@@ -62,4 +67,13 @@ export function streamLength (s: ByteStream, scratch: Buffer): number {
   let total = 0
   for (let k = s.readInto(scratch, 0, scratch.length); k > 0; k = s.readInto(scratch, 0, scratch.length)) total += k
   return total
+}
+
+/**
+ * The decompressed length of `compressed` (read to its end; seek it back to 0 to read it again): from the
+ * codec's framing when it has such a walk, else by inflating it once. @throws CodecError
+ */
+export function decompressedLength (codec: Codec, compressed: ByteStream, maxBytes: number, ctx: DecompressContext): number {
+  if (codec.streamLength !== undefined) return codec.streamLength(compressed, maxBytes)
+  return streamLength(new InflatedBytes(codec, compressed, maxBytes, ctx), Buffer.allocUnsafe(64 * 1024))
 }

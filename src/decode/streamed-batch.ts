@@ -2,7 +2,7 @@
 // whole (records.ts) when its payload fits a read window; a compressed one that inflates past the window
 // (a bomb, or a big batch under a small compressed size) and a batch larger than the window (never held:
 // the framer streamed its CRC) are decoded record by record from a stream (streamed-records.ts), so
-// memory stays about one window. Codecs without a streaming decoder (snappy, lz4, zstd today) keep the
+// memory stays about one window. Codecs without a streaming decoder (lz4, zstd today) keep the
 // whole path: a batch of theirs larger than the window is read whole, as before.
 //
 // A compressed stream is read twice: once to its end to learn its length and meet any codec failure or the
@@ -15,7 +15,7 @@ import { DEFAULT_MAX_DECOMPRESSED, getCodec } from './codecs/index.js'
 import { DecodeError } from './errors.js'
 import * as L from './layout.js'
 import type { ByteStream } from './payload-stream.js'
-import { InflatedBytes, MemoryBytes, SourceBytes, streamLength } from './payload-stream.js'
+import { InflatedBytes, MemoryBytes, SourceBytes, decompressedLength } from './payload-stream.js'
 import type { KafkaRecord } from './records.js'
 import { checkRecordsCount, codecFailure, decodeRecords } from './records.js'
 import type { SegmentSource } from './segment-source.js'
@@ -68,7 +68,7 @@ function * inflated (h: BatchHeader, codec: Codec, compressed: ByteStream, max: 
   const ctx = { magic: h.magic }
   let total
   try {
-    total = streamLength(new InflatedBytes(codec, compressed, max, ctx), Buffer.allocUnsafe(64 * 1024))
+    total = decompressedLength(codec, compressed, max, ctx)
   } catch (e) { throw codecFailure(h, codec, e) }
   compressed.seek!(0)
   // positions inside a decompressed stream are not file positions: they count from the batch's (records.ts)

@@ -17,6 +17,12 @@ export interface Codec {
    * payloads larger than a read window; absent when the codec has none (its payloads are decompressed whole).
    */
   stream? (input: ByteStream, ctx: DecompressContext): ByteStream
+  /**
+   * With stream: the decompressed length read from the framing alone (nothing decoded), with the checks and
+   * messages `decompress` makes before decoding (framing, then the budget). Absent: the stream is inflated
+   * once to learn it.
+   */
+  streamLength? (input: ByteStream, maxBytes: number): number
 }
 
 /** Bytes pulled in order: raw bytes of a file range, a buffer, or a codec's output. */
@@ -25,4 +31,6 @@ export interface ByteStream {
   readInto (target: Buffer, at: number, max: number): number
   /** random access (raw bytes of a seekable source, a buffer): continue from stream offset `offset` */
   seek? (offset: number): void
+  /** the stream's length, when known (raw bytes) */
+  readonly length?: number
 }
