@@ -74,6 +74,6 @@ export function streamLength (s: ByteStream, scratch: Buffer): number {
  * codec's framing when it has such a walk, else by inflating it once. @throws CodecError
  */
 export function decompressedLength (codec: Codec, compressed: ByteStream, maxBytes: number, ctx: DecompressContext): number {
-  if (codec.streamLength !== undefined) return codec.streamLength(compressed, maxBytes)
+  if (codec.streamLength !== undefined) return codec.streamLength(compressed, maxBytes, ctx)
   return streamLength(new InflatedBytes(codec, compressed, maxBytes, ctx), Buffer.allocUnsafe(64 * 1024))
 }

@@ -399,6 +399,8 @@ describe('streamed decompression (payloads past the read window) = whole decompr
     ['gzip, two members', gzip, Buffer.concat([zlib.gzipSync(text.subarray(0, half)), zlib.gzipSync(text.subarray(half))])],
     ['snappy raw', snappy, snappyjs.compress(text)],
     ['snappy xerial, many chunks, concatenated headers', snappy, xerial(text, 1000, 3)],
+    ['lz4, 64 KiB blocks', lz4, lz4Frame(text, { bdCode: 4 })],
+    ['lz4, every option', lz4, lz4Frame(text, { blockChecksum: true, contentSize: true, contentChecksum: true })],
   ]
   /** the whole outcome: bytes, or the CodecError's code and message */
   // outcomes as strings: vitest's deep equality on 100 KB buffers took seconds a run

@@ -22,7 +22,7 @@ export interface Codec {
    * messages `decompress` makes before decoding (framing, then the budget). Absent: the stream is inflated
    * once to learn it.
    */
-  streamLength? (input: ByteStream, maxBytes: number): number
+  streamLength? (input: ByteStream, maxBytes: number, ctx: DecompressContext): number
 }
 
 /** Bytes pulled in order: raw bytes of a file range, a buffer, or a codec's output. */

@@ -13,6 +13,7 @@
 // length matches the declared one, so a corrupt block comes back zero-padded instead of rejected.
 import type { ByteStream, Codec } from './codec.js'
 import { CodecError } from './codec-error.js'
+import { BlockStream, StreamedInput } from './streamed-input.js'
 
 const XERIAL_MAGIC = Buffer.from([0x82, 0x53, 0x4E, 0x41, 0x50, 0x50, 0x59, 0x00])
 const XERIAL_HEADER_SIZE = 16
@@ -153,42 +154,6 @@ function tooLarge (total: number, maxBytes: number): CodecError {
 // independent blocks. Memory is one chunk and its output (snappy-java writes 32 KiB chunks); a raw block
 // (no xerial header) is one block, held whole as before.
 
-/** the compressed input, read forward through a buffer that holds what is being looked at */
-class StreamedInput {
-  pos = 0
-  readonly length: number
-  private buf = Buffer.allocUnsafe(64 * 1024)
-  private at = 0
-  private len = 0
-
-  constructor (private readonly s: ByteStream) {
-    if (s.length === undefined) throw new Error('snappy streams need the input length')
-    this.length = s.length
-  }
-
-  /** input bytes [pos, pos + n) (n at most what is left), a view valid until the next call */
-  peek (n: number): Buffer {
-    const o = this.pos - this.at
-    if (o + n > this.len) {
-      if (n > this.buf.length) this.buf = Buffer.alloc(n)
-      const keep = o < 0 ? 0 : Math.max(0, this.len - o)
-      if (keep > 0) this.buf.copy(this.buf, 0, o, this.len)
-      this.at = this.pos
-      this.len = keep
-      if (keep === 0) this.s.seek?.(this.pos)
-      while (this.len < n) {
-        const k = this.s.readInto(this.buf, this.len, Math.min(this.buf.length, this.length - this.at) - this.len)
-        if (k === 0) break
-        this.len += k
-      }
-      return this.buf.subarray(0, n)
-    }
-    return this.buf.subarray(o, o + n)
-  }
-
-  skip (n: number): void { this.pos += n }
-}
-
 /** xerialChunks over a streamed input, the same checks in the same order; each chunk's bytes are then at pos */
 function * streamedChunks (r: StreamedInput): Generator<Chunk> {
   const L = r.length
@@ -210,39 +175,26 @@ function * streamedChunks (r: StreamedInput): Generator<Chunk> {
   }
 }
 
-class XerialStream implements ByteStream {
+class XerialStream extends BlockStream {
   private readonly chunks: Generator<Chunk>
   private readonly r: StreamedInput
-  private out = Buffer.alloc(0)
-  private outLen = 0
-  private outAt = 0
 
   constructor (input: ByteStream) {
+    super()
     this.r = new StreamedInput(input)
     this.chunks = streamedChunks(this.r)
   }
 
-  readInto (target: Buffer, at: number, max: number): number {
-    let n = 0
-    while (n < max) {
-      if (this.outAt === this.outLen) {
-        const next = this.chunks.next()
-        if (next.done === true) break
-        const c = next.value
-        // the block: its bytes are at c.start (the raw-block case starts at 0 and pos is still there)
-        this.r.pos = c.start
-        const block = this.r.peek(c.end - c.start)
-        if (c.length > this.out.length) this.out = Buffer.allocUnsafe(c.length)
-        if (!decodeSnappyElements(block, c.dataStart - c.start, block.length, this.out, 0, c.length)) fail(`corrupt block at byte ${c.start}`)
-        this.outLen = c.length
-        this.outAt = 0
-        continue
-      }
-      const k = Math.min(max - n, this.outLen - this.outAt)
-      this.out.copy(target, at + n, this.outAt, this.outAt + k)
-      this.outAt += k
-      n += k
-    }
-    return n
+  protected nextBlock (): boolean {
+    const next = this.chunks.next()
+    if (next.done === true) return false
+    const c = next.value
+    // the block's bytes are at c.start (the raw-block case starts at 0)
+    this.r.pos = c.start
+    const block = this.r.peek(c.end - c.start)
+    if (c.length > this.out.length) this.out = Buffer.allocUnsafe(c.length)
+    if (!decodeSnappyElements(block, c.dataStart - c.start, block.length, this.out, 0, c.length)) fail(`corrupt block at byte ${c.start}`)
+    this.outLen = c.length
+    return true
   }
 }
