@@ -8,6 +8,7 @@
 import type { BatchHeader } from './batch-header.js'
 import { ByteWindow } from './byte-window.js'
 import type { ByteStream } from './payload-stream.js'
+import { DecodeError } from './errors.js'
 import { RecordCursor } from './record-cursor.js'
 import type { KafkaRecord, ValuePieces } from './records.js'
 import { checkRecordsCount, checkRecordsEnd, recordOf } from './records.js'
@@ -68,7 +69,11 @@ export class StreamedRecords {
       if (failed !== undefined && (all || cur.pos <= this.w.len)) throw failed
       if (failed === undefined && (all || cur.valueAt <= this.w.len)) break
       cur.pos = cur.start
-      this.w.ensure(cur.pos, 2 * (this.w.len - cur.pos))
+      const held = this.w.len - cur.pos
+      if (this.w.ensure(cur.pos, 2 * held) <= held) {
+        // the file ended before the size the framer saw (it changed while being read)
+        throw failed ?? new DecodeError('TRUNCATED', `record ${i} ends past the end of the input`, cur.base + cur.start, { recordIndex: i })
+      }
     }
     const key = cur.keyLength < 0 ? null : Buffer.from(cur.buf.subarray(cur.keyAt, cur.keyAt + cur.keyLength))
     const valueSize = Math.max(0, cur.valueLength)
