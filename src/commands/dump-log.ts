@@ -18,7 +18,8 @@ import { decodeLegacyEntry, decodeLegacyRecords } from '../decode/legacy.js'
 import type { TailEvent } from '../decode/frame-scanner.js'
 import type { LegacyFrame, V2Batch } from '../decode/log-reader.js'
 import { decodeControlRecord, readLog } from '../decode/log-reader.js'
-import { decodeRecords } from '../decode/records.js'
+import { batchRecords } from '../decode/streamed-batch.js'
+import { DEFAULT_WINDOW } from '../decode/frame-scanner.js'
 import type { TextVariant } from '../format/kafka-versions.js'
 import { textVariant } from '../format/kafka-versions.js'
 import type { DumpPrinter } from '../format/printer.js'
@@ -81,6 +82,8 @@ interface Ctx {
    */
   reported: { codes: string[], positions: number[] }
   range: RangeFilter | undefined
+  /** deep iteration reads a batch larger than the window from here (decode/streamed-batch.ts) */
+  source: SegmentSource
 }
 
 /** How a file's entries are dumped once it is open: one scan here, or worker threads (commands/parallel-dump.ts). */
@@ -127,15 +130,16 @@ export function viewEnd (size: number, opts: DumpOptions): number { return Math.
 /** Dump the entries of [range.from, range.end), counting into `summary`. */
 export function dumpLogRange (source: SegmentSource, file: KafkaFile, opts: DumpOptions, out: Writer, log: FindingLog,
   printer: DumpPrinter, summary: LogSummary, range: LogRange, progress?: Progress, windowBuffer?: Buffer): RangeTotals {
-  const ctx: Ctx = { file, opts, log, printer, summary, lastOffset: null, firstTracked: null, pairs: newGapList(opts), reported: { codes: [], positions: [] }, range: range.filter }
+  const ctx: Ctx = { file, opts, log, printer, summary, lastOffset: null, firstTracked: null, pairs: newGapList(opts), reported: { codes: [], positions: [] }, range: range.filter, source }
   const t: RangeTotals = { validBytes: 0, tailBytes: 0, pairs: ctx.pairs, firstTracked: null, lastTracked: null, clean: true }
   const events = readLog(source, {
     verifyCrc: opts.verifyCrc,
     resync: opts.resync && !opts.compat,
     from: range.from,
     maxBytes: range.end,
-    // a shallow dump needs only the header and the CRC of a batch: one larger than the window is streamed
-    ...(opts.deep ? {} : { streamLarge: opts.verifyCrc ? 'crc' as const : 'header' as const }),
+    // a shallow dump needs only the header and the CRC of a batch: one larger than the window is streamed;
+    // a deep one then reads its records again from the source (streamed-batch.ts), which standard input cannot
+    ...(opts.deep && source.seekable === false ? {} : { streamLarge: opts.verifyCrc ? 'crc' as const : 'header' as const }),
     ...(progress !== undefined ? { onProgress: (p: number) => progress.update(p) } : {}),
     ...(opts.window !== undefined ? { window: opts.window } : {}),
     ...(windowBuffer !== undefined ? { windowBuffer } : {}),
@@ -212,7 +216,7 @@ function deepV2 (b: V2Batch, c: Ctx): void {
   const h = b.header
   let first = true
   try {
-    for (const rec of decodeRecords(h, b.bytes, limits(c.opts))) {
+    for (const rec of batchRecords(h, b.bytes, b.complete, c.source, { window: c.opts.window ?? DEFAULT_WINDOW, ...limits(c.opts) })) {
       if (c.range !== undefined && !c.range.record(rec.offset, rec.timestamp)) { first = false; continue }
       trackOffset(rec.offset, c)
       c.printer.record(rec, b, c.file, first, () => safeControl(rec, h, c))

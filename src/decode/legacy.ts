@@ -12,7 +12,9 @@
 import { ByteReader } from '../bytes/byte-reader.js'
 import { crc32 } from '../bytes/crc32.js'
 import { CodecError, DEFAULT_MAX_DECOMPRESSED, getCodec } from './codecs/index.js'
+import { ByteWindow } from './byte-window.js'
 import { DecodeError } from './errors.js'
+import { InflatedBytes, MemoryBytes, decompressedLength } from './payload-stream.js'
 import * as L from './layout.js'
 
 /** LegacyRecord.RECORD_OVERHEAD_V0 / V1: crc + magic + attributes (+ timestamp) + key and value lengths */
@@ -130,13 +132,14 @@ export function * decodeLegacyRecords (e: LegacyEntry, limits: { maxDecompressed
     yield toRecord(e, e.offset, e.timestamp)
     return
   }
-  const payload = decompressValue(e, limits.maxDecompressed ?? DEFAULT_MAX_DECOMPRESSED)
+  const inner = innerPasses(e, limits.maxDecompressed ?? DEFAULT_MAX_DECOMPRESSED)
   // Two passes over the payload, keeping no inner message: the first validates every inner message and
   // finds the last offset (magic 1 needs it before the first record can be given its absolute offset),
   // the second decodes them again one at a time. Holding them all cost ~700 bytes per message
-  // (7.7 M inner messages: 2.2 GiB); the payload itself is bounded by maxDecompressed.
+  // (7.7 M inner messages: 2.2 GiB). A payload larger than a window is not held either: each pass inflates
+  // it again as a stream (streamedInner).
   let lastOffset = -1n
-  for (const m of innerEntries(e, payload)) lastOffset = m.offset
+  for (const m of inner()) lastOffset = m.offset
   let base = 0n // v0: inner offsets are absolute already
   if (e.magic === 1) {
     // KIP-31: relative inner offsets. A wrapper offset of 0 means "not assigned" (old librdkafka).
@@ -148,7 +151,7 @@ export function * decodeLegacyRecords (e: LegacyEntry, limits: { maxDecompressed
     }
   }
   const logAppendTime = e.magic === 1 && e.timestampType === 'LogAppendTime'
-  for (const m of innerEntries(e, payload)) yield toRecord(m, base + m.offset, logAppendTime ? e.timestamp : m.timestamp)
+  for (const m of inner()) yield toRecord(m, base + m.offset, logAppendTime ? e.timestamp : m.timestamp)
 }
 
 function wrapperError (e: LegacyEntry, code: DecodeError['code'], msg: string, cause?: unknown): DecodeError {
@@ -156,26 +159,69 @@ function wrapperError (e: LegacyEntry, code: DecodeError['code'], msg: string, c
     { batchPosition: e.position, baseOffset: e.offset }, cause === undefined ? undefined : { cause })
 }
 
-function decompressValue (e: LegacyEntry, maxBytes: number): Buffer {
+/** a decompressed value up to this size is held whole; a larger one is streamed */
+const HELD_VALUE = 8 * 1024 * 1024
+/** the rolling window of a streamed value (it grows to hold one larger inner message) */
+const INNER_WINDOW = 1024 * 1024
+
+/**
+ * The inner messages of a compressed wrapper, as a pass that can be run again: over the decompressed value
+ * when it fits HELD_VALUE, else (a codec that can stream) over a fresh stream each time.
+ */
+function innerPasses (e: LegacyEntry, maxBytes: number): () => Generator<LegacyEntry> {
   // zstd (4) was never valid for magic 0/1 (KIP-110); ids 5-7 are unknown.
   const codec = e.compression <= 3 ? getCodec(e.compression) : undefined
   if (codec === undefined) {
     throw wrapperError(e, 'UNSUPPORTED_CODEC', `compression codec ${L.codecName(e.compression)} (id ${e.compression}) is not supported`)
   }
-  if (e.value === null) throw wrapperError(e, 'BAD_RECORD', 'compressed wrapper has a null value')
+  const value = e.value
+  if (value === null) throw wrapperError(e, 'BAD_RECORD', 'compressed wrapper has a null value')
+  const ctx = { magic: e.magic }
+  const streams = codec.stream !== undefined && maxBytes > HELD_VALUE
+  let payload: Buffer
   try {
-    return codec.decompress(e.value, maxBytes, { magic: e.magic })
+    payload = codec.decompress(value, streams ? HELD_VALUE : maxBytes, ctx)
   } catch (err) {
-    if (err instanceof CodecError) throw wrapperError(e, err.code, `${codec.name}: ${err.message}`, err)
-    throw err
+    if (!(err instanceof CodecError)) throw err
+    if (!streams || err.code !== 'DECOMPRESSED_TOO_LARGE') throw wrapperError(e, err.code, `${codec.name}: ${err.message}`, err)
+    const open = (): InflatedBytes => new InflatedBytes(codec, new MemoryBytes(value), maxBytes, ctx)
+    // its length first: a codec problem (or the budget) is then reported before any inner message, as whole
+    let total
+    try { total = decompressedLength(codec, new MemoryBytes(value), maxBytes, ctx) } catch (err2) { throw codecWrapperError(e, codec.name, err2) }
+    return () => streamedInner(e, codec.name, open(), total)
   }
+  return () => innerEntries(e, payload)
+}
+
+function codecWrapperError (e: LegacyEntry, codec: string, err: unknown): unknown {
+  return err instanceof CodecError ? wrapperError(e, err.code, `${codec}: ${err.message}`, err) : err
+}
+
+// innerEntries over a stream: each inner message held whole in a rolling window (ByteWindow)
+function * streamedInner (e: LegacyEntry, codec: string, input: InflatedBytes, total: number): Generator<LegacyEntry> {
+  let pos = 0
+  const w = new ByteWindow(input, total, INNER_WINDOW, (_buf, shift) => { pos -= shift })
+  let n = 0
+  try {
+    while (w.streamAt + pos < total) {
+      const head = w.ensure(pos, L.LOG_OVERHEAD)
+      const size = head >= L.LOG_OVERHEAD ? L.LOG_OVERHEAD + Math.max(0, w.buf.readInt32BE(pos + L.SIZE_OFFSET)) : L.LOG_OVERHEAD
+      w.ensure(pos, size)
+      const m = decodeInnerEntry(e, w.buf.subarray(pos, w.len), w.streamAt + pos, n)
+      if (m.compression !== 0) throw wrapperError(e, 'BAD_RECORD', `inner message ${n} is itself compressed`)
+      n++
+      pos += m.sizeInBytes
+      yield m
+    }
+  } catch (err) { throw codecWrapperError(e, codec, err) }
+  if (n === 0) throw wrapperError(e, 'BAD_RECORD', 'compressed wrapper holds no inner messages')
 }
 
 function * innerEntries (e: LegacyEntry, payload: Buffer): Generator<LegacyEntry> {
   let pos = 0
   let n = 0
   while (pos < payload.length) {
-    const m = decodeInnerEntry(e, payload, pos, n)
+    const m = decodeInnerEntry(e, payload.subarray(pos), pos, n)
     if (m.compression !== 0) throw wrapperError(e, 'BAD_RECORD', `inner message ${n} is itself compressed`)
     n++
     pos += m.sizeInBytes
@@ -184,9 +230,10 @@ function * innerEntries (e: LegacyEntry, payload: Buffer): Generator<LegacyEntry
   if (n === 0) throw wrapperError(e, 'BAD_RECORD', 'compressed wrapper holds no inner messages')
 }
 
-function decodeInnerEntry (e: LegacyEntry, payload: Buffer, pos: number, index: number): LegacyEntry {
+// `bytes` starts at the inner message, `pos` is its offset in the decompressed value
+function decodeInnerEntry (e: LegacyEntry, bytes: Buffer, pos: number, index: number): LegacyEntry {
   try {
-    return decodeLegacyEntry(payload.subarray(pos), pos)
+    return decodeLegacyEntry(bytes, pos)
   } catch (err) {
     // Positions inside the decompressed payload are not file positions: the error names the wrapper.
     if (err instanceof DecodeError) {

@@ -1,17 +1,22 @@
-// Records inside a v2 batch (Kafka DefaultRecord):
-//   length varint | attributes int8 | timestampDelta varlong | offsetDelta varint |
-//   keyLength varint, key | valueLength varint, value | headersCount varint |
-//   headers: headerKeyLength varint, headerKey | headerValueLength varint, value
-// Each record is decoded inside a reader bounded to its own length, so a corrupt inner length cannot
-// escape its record; the batch's recordsCount is checked against the bytes before anything is allocated.
+// Records inside a v2 batch as KafkaRecord objects, built from the one record walk (record-cursor.ts);
+// the batch's recordsCount is checked against the bytes before anything is allocated.
 import { ByteReader } from '../bytes/byte-reader.js'
 import type { BatchHeader } from './batch-header.js'
 import { incrementSequence } from './batch-header.js'
+import type { Codec } from './codecs/index.js'
 import { CodecError, DEFAULT_MAX_DECOMPRESSED, getCodec } from './codecs/index.js'
 import { DecodeError } from './errors.js'
 import * as L from './layout.js'
+import { MIN_RECORD_SIZE, RecordCursor } from './record-cursor.js'
 
 export interface RecordHeader { key: Buffer, value: Buffer | null }
+
+/** the value of a record too large for a read window, read in pieces */
+export interface ValuePieces {
+  readonly size: number
+  /** the next piece, or null at the end of the value */
+  next (): Buffer | null
+}
 
 export interface KafkaRecord {
   offset: bigint
@@ -24,13 +29,17 @@ export interface KafkaRecord {
   offsetDelta: number
   key: Buffer | null
   value: Buffer | null
+  /**
+   * Set only when the value is not held: a record larger than a read window inside a streamed batch
+   * (decode/streamed-records.ts). `value` is then null and this is the value's length (-1: null).
+   */
+  valueSize?: number
+  /** with valueSize: the value in pieces, each valid until the next (read it before asking for the next record) */
+  valuePieces?: ValuePieces
   headers: RecordHeader[]
   /** baseSequence + offsetDelta (wrapping), -1 for batches without sequence */
   sequence: number
 }
-
-/** smallest possible encoded record: 7 one-byte fields */
-const MIN_RECORD_SIZE = 7
 
 export interface RecordLimits {
   maxDecompressed?: number
@@ -55,12 +64,15 @@ export function batchPayload (h: BatchHeader, batch: Buffer, limits: RecordLimit
     // Positions inside a decompressed stream are not file positions: errors there name the batch.
     return { reader: new ByteReader(out, h.position), compressed: true }
   } catch (e) {
-    if (e instanceof CodecError) {
-      throw new DecodeError(e.code, `${codec.name} batch at position ${h.position}: ${e.message}`, h.position,
-        { batchPosition: h.position, baseOffset: h.baseOffset }, { cause: e })
-    }
-    throw e
+    throw codecFailure(h, codec, e)
   }
+}
+
+/** A codec's error as the batch's DecodeError (anything else is passed on as it is). */
+export function codecFailure (h: BatchHeader, codec: Codec, e: unknown): unknown {
+  if (!(e instanceof CodecError)) return e
+  return new DecodeError(e.code, `${codec.name} batch at position ${h.position}: ${e.message}`, h.position,
+    { batchPosition: h.position, baseOffset: h.baseOffset }, { cause: e })
 }
 
 /**
@@ -69,65 +81,85 @@ export function batchPayload (h: BatchHeader, batch: Buffer, limits: RecordLimit
  */
 export function * decodeRecords (h: BatchHeader, batch: Buffer, limits: RecordLimits = {}): Generator<KafkaRecord> {
   const ctx = { batchPosition: h.position, baseOffset: h.baseOffset }
+  checkRecordsCount(h, -1)
+  const { reader, compressed } = batchPayload(h, batch, limits)
+  checkRecordsCount(h, reader.remaining)
+  const cur = new RecordCursor().at(reader.buf, reader.pos, reader.end, reader.base, ctx)
+  const logAppendTime = h.timestampType === 'LogAppendTime' ? h.maxTimestamp : undefined
+  for (let i = 0; i < h.recordsCount; i++) {
+    cur.next(i)
+    yield recordOf(cur, h, logAppendTime, compressed ? -1 : cur.base + cur.start)
+  }
+  checkRecordsEnd(h, cur.remaining, cur.base + cur.pos)
+}
+
+/**
+ * The batch's recordsCount against the bytes of its records (`bytes` -1: the sign only, before they are known).
+ * @throws DecodeError RECORD_COUNT_MISMATCH
+ */
+export function checkRecordsCount (h: BatchHeader, bytes: number): void {
+  const ctx = { batchPosition: h.position, baseOffset: h.baseOffset }
   if (h.recordsCount < 0) {
     throw new DecodeError('RECORD_COUNT_MISMATCH', `recordsCount ${h.recordsCount} is negative`, h.position + L.RECORDS_COUNT_OFFSET, ctx)
   }
-  const { reader, compressed } = batchPayload(h, batch, limits)
-  if (h.recordsCount > reader.remaining / MIN_RECORD_SIZE) {
+  if (bytes >= 0 && h.recordsCount > bytes / MIN_RECORD_SIZE) {
     throw new DecodeError('RECORD_COUNT_MISMATCH',
-      `recordsCount ${h.recordsCount} cannot fit in ${reader.remaining} bytes of records`, h.position + L.RECORDS_COUNT_OFFSET, ctx)
-  }
-  const logAppendTime = h.timestampType === 'LogAppendTime' ? h.maxTimestamp : undefined
-  for (let i = 0; i < h.recordsCount; i++) {
-    const start = reader.absolute
-    const length = reader.readVarint('record length')
-    if (length < MIN_RECORD_SIZE - 1) {
-      throw new DecodeError('BAD_RECORD', `record ${i} length ${length} is too small`, start, { ...ctx, recordIndex: i })
-    }
-    const r = reader.child(length, `record ${i}`)
-    const rec = decodeRecordBody(r, h, logAppendTime)
-    rec.filePosition = compressed ? -1 : start
-    rec.sizeInBytes = reader.absolute - start
-    if (r.remaining !== 0) {
-      throw new DecodeError('BAD_RECORD', `record ${i} declares ${length} bytes but its fields use ${length - r.remaining}`,
-        start, { ...ctx, recordIndex: i })
-    }
-    yield rec
-  }
-  if (reader.remaining !== 0) {
-    throw new DecodeError('RECORD_COUNT_MISMATCH',
-      `${reader.remaining} bytes remain after the ${h.recordsCount} declared records`, reader.absolute, ctx)
+      `recordsCount ${h.recordsCount} cannot fit in ${bytes} bytes of records`, h.position + L.RECORDS_COUNT_OFFSET, ctx)
   }
 }
 
-function decodeRecordBody (r: ByteReader, h: BatchHeader, logAppendTime: bigint | undefined): KafkaRecord {
-  const attributes = r.readInt8('record attributes')
-  const timestampDelta = r.readVarlong('timestampDelta')
-  const offsetDelta = r.readVarint('offsetDelta')
-  const key = r.readVarintBytes('key')
-  const value = r.readVarintBytes('value')
-  const at = r.absolute
-  const headersCount = r.readVarint('headersCount')
-  if (headersCount < 0 || headersCount > r.remaining / 2) {
-    throw new DecodeError('BAD_RECORD', `headersCount ${headersCount} with ${r.remaining} bytes left`, at, { field: 'headersCount' })
+/** @throws DecodeError RECORD_COUNT_MISMATCH when bytes remain after the declared records */
+export function checkRecordsEnd (h: BatchHeader, remaining: number, at: number): void {
+  if (remaining !== 0) {
+    throw new DecodeError('RECORD_COUNT_MISMATCH', `${remaining} bytes remain after the ${h.recordsCount} declared records`, at,
+      { batchPosition: h.position, baseOffset: h.baseOffset })
   }
+}
+
+/** The KafkaRecord of the cursor's current record (its key, value and headers are views of cur.buf). */
+export function recordOf (cur: RecordCursor, h: BatchHeader, logAppendTime: bigint | undefined, filePosition: number): KafkaRecord {
+  const b = cur.buf
   const headers: RecordHeader[] = []
-  for (let i = 0; i < headersCount; i++) {
-    const hk = r.readVarintBytes('header key')
-    if (hk === null) throw new DecodeError('BAD_RECORD', 'header key is null', r.absolute, { field: 'header key' })
-    headers.push({ key: hk, value: r.readVarintBytes('header value') })
+  cur.firstHeader()
+  for (let i = 0; i < cur.headersCount; i++) {
+    cur.nextHeader()
+    headers.push({
+      key: b.subarray(cur.headerKeyAt, cur.headerKeyAt + cur.headerKeyLength),
+      value: cur.headerValueLength < 0 ? null : b.subarray(cur.headerValueAt, cur.headerValueAt + cur.headerValueLength),
+    })
   }
+  const timestampDelta = cur.timestampDeltaBig()
   return {
-    offset: h.baseOffset + BigInt(offsetDelta),
+    offset: h.baseOffset + BigInt(cur.offsetDelta),
     timestamp: logAppendTime ?? h.baseTimestamp + timestampDelta,
-    filePosition: -1,
-    sizeInBytes: 0,
-    attributes,
+    filePosition,
+    sizeInBytes: cur.recordEnd - cur.start,
+    attributes: cur.attributes,
     timestampDelta,
-    offsetDelta,
-    key,
-    value,
+    offsetDelta: cur.offsetDelta,
+    key: cur.keyLength < 0 ? null : b.subarray(cur.keyAt, cur.keyAt + cur.keyLength),
+    value: cur.valueLength < 0 ? null : b.subarray(cur.valueAt, cur.valueAt + cur.valueLength),
     headers,
-    sequence: h.baseSequence < 0 ? -1 : incrementSequence(h.baseSequence, offsetDelta),
+    sequence: h.baseSequence < 0 ? -1 : incrementSequence(h.baseSequence, cur.offsetDelta),
   }
+}
+
+/** the value's length as kafka-dump-log prints it (valueSize), -1 for a null value */
+export function valueSizeOf (r: KafkaRecord): number {
+  return r.value !== null ? r.value.length : r.valueSize ?? -1
+}
+
+/**
+ * The record with its value held (read from its pieces): for printers that need the whole value (a payload
+ * decoder, JSON's payload). Unbounded by design: the value's size is the record's.
+ */
+export function withHeldValue (r: KafkaRecord): KafkaRecord {
+  const pieces = r.valuePieces
+  if (pieces === undefined) return r
+  const parts: Buffer[] = []
+  for (let p = pieces.next(); p !== null; p = pieces.next()) parts.push(Buffer.from(p))
+  const held: KafkaRecord = { ...r, value: r.valueSize === -1 ? null : Buffer.concat(parts) }
+  delete held.valuePieces
+  delete held.valueSize
+  return held
 }

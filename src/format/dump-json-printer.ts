@@ -7,6 +7,7 @@ import type { ControlInfo, V2Batch } from '../decode/log-reader.js'
 import type { ProducerSnapshotEntry } from '../decode/producer-snapshot.js'
 import { firstSequence } from '../decode/producer-snapshot.js'
 import type { KafkaRecord } from '../decode/records.js'
+import { withHeldValue } from '../decode/records.js'
 import { batchJson, JSON_SCHEMA_VERSION, legacyBatchJson, legacyRecordJson, recordJson } from './dump-json.js'
 import type { RecordJsonOptions } from './dump-json.js'
 import { summaryJson } from './dump-summary.js'
@@ -51,6 +52,8 @@ export class JsonDumpPrinter implements DumpPrinter {
 
   record (rec: KafkaRecord, b: V2Batch, f: DumpedFile, _first: boolean, control: () => ControlInfo | undefined): void {
     const h = b.header
+    // a value too large to hold (decode/streamed-records.ts): JSON prints the payload as one string
+    if (this.rec.printData) rec = withHeldValue(rec)
     const ci = h.isControl ? control() : undefined
     const parsed = this.rec.printData && !h.isControl ? this.parser(rec.key, rec.value, rec.offset) : undefined
     this.emit(recordJson(f.path, h, rec, this.rec, ci, parsed))

@@ -5,6 +5,7 @@ import { codecName } from '../decode/layout.js'
 import type { LegacyEntry, LegacyRecord } from '../decode/legacy.js'
 import type { ControlInfo, V2Batch } from '../decode/log-reader.js'
 import type { KafkaRecord } from '../decode/records.js'
+import { valueSizeOf } from '../decode/records.js'
 import type { ParsedPayload } from './payload-parsers.js'
 import { decodeValue, jsonValueOf } from './value-decoders.js'
 import type { DecoderName } from './value-decoders.js'
@@ -41,7 +42,7 @@ export function recordJson (file: string, h: BatchHeader, r: KafkaRecord, opts: 
   control: ControlInfo | undefined, parsed: ParsedPayload | undefined): Record<string, unknown> {
   const o: Record<string, unknown> = {
     type: 'record', file, batchPosition: h.position, offset: r.offset, timestampType: h.timestampType, timestamp: r.timestamp,
-    keySize: r.key === null ? -1 : r.key.length, valueSize: r.value === null ? -1 : r.value.length, sequence: r.sequence,
+    keySize: r.key === null ? -1 : r.key.length, valueSize: valueSizeOf(r), sequence: r.sequence,
     headerKeys: r.headers.map((x) => x.key.toString('utf8')),
   }
   if (control !== undefined) Object.assign(o, controlFields(control))

@@ -14,6 +14,7 @@ import type { LegacyEntry, LegacyRecord } from '../decode/legacy.js'
 import type { ControlInfo, V2Batch } from '../decode/log-reader.js'
 import type { ProducerSnapshotEntry } from '../decode/producer-snapshot.js'
 import type { KafkaRecord } from '../decode/records.js'
+import { withHeldValue } from '../decode/records.js'
 import { putBytes } from './ascii.js'
 import { MAX_BATCH_LINE, writeBatchLine } from './batch-line-ascii.js'
 import { formatSummary } from './dump-summary.js'
@@ -23,7 +24,7 @@ import type { PayloadParserFn } from './payload-parsers.js'
 import type { ColorLevel, DumpDiagnostics, DumpedFile, DumpPrinter, FindingPart, PrintedRange, PrinterOutput } from './printer.js'
 import { FindingLines } from './finding-text.js'
 import { writeKafkaDiagnostics, writeNonConsecutive } from './dump-diagnostics.js'
-import { K_KEY, K_PAYLOAD, putString, putUtf8, recordMetadataSize, writeRecordMetadata } from './record-line-ascii.js'
+import { K_KEY, K_PAYLOAD, putString, putUtf8, recordMetadataSize, writeRecordMetadata, writeUtf8Pieces } from './record-line-ascii.js'
 import { fastLinesSize, writeRecordLinesFast } from './record-lines-fast.js'
 
 export interface DumpPrinterConfig {
@@ -125,6 +126,9 @@ export class TextDumpPrinter implements DumpPrinter {
   private dataRecordLine (rec: KafkaRecord, h: BatchHeader): void {
     const cfg = this.cfg
     const out = this.out.stdout
+    // a value too large to hold (decode/streamed-records.ts) is printed in pieces; a payload decoder needs it whole
+    if (rec.valuePieces !== undefined && cfg.printData && !cfg.rawStrings) rec = withHeldValue(rec)
+    const pieces = cfg.printData && rec.valueSize !== -1 ? rec.valuePieces : undefined
     let key: Buffer | string | undefined
     let payload: Buffer | string | undefined
     if (cfg.printData) {
@@ -148,12 +152,18 @@ export class TextDumpPrinter implements DumpPrinter {
       pos = putBytes(buf, pos, K_KEY)
       pos = typeof key === 'string' ? putString(buf, pos, key) : putUtf8(buf, pos, key)
     }
-    if (payload !== undefined) {
+    if (payload !== undefined || pieces !== undefined) {
       if (pipe && this.payloadPipe) buf[pos++] = 124 // '|': 4.3+ with metadata skipped and no key
       pos = putBytes(buf, pos, K_PAYLOAD)
-      pos = typeof payload === 'string' ? putString(buf, pos, payload) : putUtf8(buf, pos, payload)
+      if (pieces !== undefined) {
+        out.commit(pos)
+        writeUtf8Pieces(out, pieces)
+        pos = out.reserve(1)
+      } else {
+        pos = typeof payload === 'string' ? putString(buf, pos, payload) : putUtf8(buf, pos, payload!)
+      }
     }
-    buf[pos++] = 10
+    out.buffer[pos++] = 10
     out.commit(pos)
   }
 

@@ -4,6 +4,7 @@ import { deleteHorizonMs, lastSequence } from '../decode/batch-header.js'
 import { codecName } from '../decode/layout.js'
 import type { ControlInfo } from '../decode/log-reader.js'
 import type { KafkaRecord } from '../decode/records.js'
+import { valueSizeOf } from '../decode/records.js'
 import type { AbortedTxn, OffsetIndexEntry, TimeIndexEntry } from '../decode/index-files.js'
 import type { ProducerSnapshotEntry } from '../decode/producer-snapshot.js'
 import { firstSequence } from '../decode/producer-snapshot.js'
@@ -47,7 +48,7 @@ export function formatLegacyBatchLine (e: LegacyBatchFields): string {
 export function formatRecordMetadata (r: KafkaRecord, timestampType: string): string {
   const keys = r.headers.map((h) => h.key.toString('utf8')).join(',')
   return `${RECORD_INDENT} offset: ${r.offset} ${timestampType}: ${r.timestamp}` +
-    ` keySize: ${r.key === null ? -1 : r.key.length} valueSize: ${r.value === null ? -1 : r.value.length}` +
+    ` keySize: ${r.key === null ? -1 : r.key.length} valueSize: ${valueSizeOf(r)}` +
     ` sequence: ${r.sequence} headerKeys: [${keys}]`
 }
 

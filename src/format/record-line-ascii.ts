@@ -4,7 +4,9 @@
 // (Buffer#toString does it differently: one U+FFFD per WHATWG maximal subpart).
 import { isUtf8 } from 'node:buffer'
 import { decodeJavaUtf8 } from '../bytes/java-utf8.js'
-import type { KafkaRecord } from '../decode/records.js'
+import type { KafkaRecord, ValuePieces } from '../decode/records.js'
+import { valueSizeOf } from '../decode/records.js'
+import type { Writer } from './writer.js'
 import { ascii, putAscii, putBytes, putInt } from './ascii.js'
 
 export const K_OFFSET = ascii('| offset: ')
@@ -36,7 +38,7 @@ export function writeRecordMetadata (out: Buffer, pos: number, r: KafkaRecord, l
   pos = putBytes(out, pos, K_KEYSIZE)
   pos = putInt(out, pos, r.key === null ? -1 : r.key.length)
   pos = putBytes(out, pos, K_VALUESIZE)
-  pos = putInt(out, pos, r.value === null ? -1 : r.value.length)
+  pos = putInt(out, pos, valueSizeOf(r))
   pos = putBytes(out, pos, K_SEQUENCE)
   pos = putInt(out, pos, r.sequence)
   pos = putBytes(out, pos, K_HEADERKEYS)
@@ -60,4 +62,38 @@ export function putUtf8 (out: Buffer, pos: number, b: Buffer): number {
 /** a decoded string; reserve s.length * 3 */
 export function putString (out: Buffer, pos: number, s: string): number {
   return pos + out.write(s, pos, 'utf8')
+}
+
+/** slices of a large value written at a time: the output reservation stays small */
+const SLICE = 1024 * 1024
+
+/**
+ * A value too large to hold (a record larger than the read window), written from its pieces exactly as
+ * putUtf8 writes it whole: a UTF-8 sequence cut by a slice's end is carried to the next slice (Java's
+ * decoder decides every replacement within one sequence, so the cut points change nothing else).
+ */
+export function writeUtf8Pieces (out: Writer, pieces: ValuePieces): void {
+  let carry: Buffer | undefined
+  for (let piece = pieces.next(); piece !== null; piece = pieces.next()) {
+    for (let a = 0; a < piece.length; a += SLICE) {
+      let s = piece.subarray(a, a + SLICE)
+      if (carry !== undefined) { s = Buffer.concat([carry, s]); carry = undefined }
+      const cut = completeEnd(s)
+      if (cut < s.length) { carry = Buffer.from(s.subarray(cut)); s = s.subarray(0, cut) }
+      out.commit(putUtf8(out.buffer, out.reserve(s.length * 3), s))
+    }
+  }
+  if (carry !== undefined) out.commit(putUtf8(out.buffer, out.reserve(carry.length * 3), carry))
+}
+
+// where the last UTF-8 sequence of s starts when it is incomplete (needs bytes past the end), else s.length
+function completeEnd (s: Buffer): number {
+  for (let k = 1; k <= 3 && k <= s.length; k++) {
+    const x = s[s.length - k]!
+    if ((x & 0xC0) === 0x80) continue // a continuation byte: look further back
+    if (x < 0xC0) return s.length
+    const need = x >= 0xF0 ? 4 : x >= 0xE0 ? 3 : 2
+    return need > k ? s.length - k : s.length
+  }
+  return s.length
 }

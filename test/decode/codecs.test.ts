@@ -16,6 +16,7 @@ import type { Codec } from '../../src/decode/codecs/index.js'
 import { xxhash32 } from '../../src/decode/codecs/xxhash32.js'
 import { decodeBatchHeader, computeBatchCrc } from '../../src/decode/batch-header.js'
 import { decodeRecords } from '../../src/decode/records.js'
+import { InflatedBytes, MemoryBytes, decompressedLength } from '../../src/decode/payload-stream.js'
 
 const require = createRequire(import.meta.url)
 // CommonJS packages without type declarations: typed locally.
@@ -387,5 +388,44 @@ describe('corpus: snappy batches written by real producers', () => {
     expect(records).toBe(fact.records)
     expect(offsets[0]).toBe(BigInt(fact.firstOffset))
     expect(offsets[offsets.length - 1]).toBe(BigInt(fact.lastOffset))
+  })
+})
+
+describe('streamed decompression (payloads past the read window) = whole decompression', () => {
+  const text = Buffer.from(Array.from({ length: 3000 }, (_, i) => `{"id":${i},"note":"${WORDS[i % WORDS.length]!.repeat(i % 5)}"}\n`).join(''))
+  const half = text.length >> 1
+  const samples: Array<[string, Codec, Buffer]> = [
+    ['gzip', gzip, zlib.gzipSync(text)],
+    ['gzip, two members', gzip, Buffer.concat([zlib.gzipSync(text.subarray(0, half)), zlib.gzipSync(text.subarray(half))])],
+    ['snappy raw', snappy, snappyjs.compress(text)],
+    ['snappy xerial, many chunks, concatenated headers', snappy, xerial(text, 1000, 3)],
+    ['lz4, 64 KiB blocks', lz4, lz4Frame(text, { bdCode: 4 })],
+    ['lz4, every option', lz4, lz4Frame(text, { blockChecksum: true, contentSize: true, contentChecksum: true })],
+  ]
+  /** the whole outcome: bytes, or the CodecError's code and message */
+  // outcomes as strings: vitest's deep equality on 100 KB buffers took seconds a run
+  function whole (c: Codec, b: Buffer, max: number): string {
+    try { return c.decompress(b, max, ctx2).toString('base64') } catch (e) { if (e instanceof CodecError) return `${e.code}: ${e.message}`; throw e }
+  }
+  function streamed (c: Codec, b: Buffer, max: number, piece: number): string {
+    try {
+      const len = decompressedLength(c, new MemoryBytes(b), max, ctx2)
+      const s = new InflatedBytes(c, new MemoryBytes(b), max, ctx2)
+      const out = Buffer.alloc(len)
+      let n = 0
+      for (let k = s.readInto(out, n, Math.min(piece, len - n)); k > 0 && n + k < len; k = s.readInto(out, n, Math.min(piece, len - n))) n += k
+      expect(s.readInto(Buffer.alloc(16), 0, 16)).toBe(0)
+      return out.toString('base64')
+    } catch (e) { if (e instanceof CodecError) return `${e.code}: ${e.message}`; throw e }
+  }
+  it.each(samples)('%s, intact and mutated, read in pieces of any size', (_name, c, sample) => {
+    expect(streamed(c, sample, MiB, 777)).toBe(text.toString('base64'))
+    expect(streamed(c, sample, 1000, 777)).toBe(whole(c, sample, 1000))
+    fc.assert(fc.property(fc.nat(sample.length - 1), fc.integer({ min: 1, max: 255 }), fc.constantFrom('flip', 'truncate'), fc.integer({ min: 1, max: 5000 }),
+      (at, v, kind, piece) => {
+        const b = Buffer.from(sample)
+        const m = kind === 'truncate' ? b.subarray(0, at) : (b[at] = b[at]! ^ v, b)
+        expect(streamed(c, m, MiB, piece)).toBe(whole(c, m, MiB))
+      }), { numRuns: 300 })
   })
 })

@@ -12,4 +12,25 @@ export interface Codec {
    * never an out-of-memory crash; a corrupt stream is CodecError('DECOMPRESS_FAILED').
    */
   decompress (input: Buffer, maxBytes: number, ctx: DecompressContext): Buffer
+  /**
+   * The decompressed bytes of a compressed stream, pulled window by window (decode/payload-stream.ts), for
+   * payloads larger than a read window; absent when the codec has none (its payloads are decompressed whole).
+   */
+  stream? (input: ByteStream, ctx: DecompressContext): ByteStream
+  /**
+   * With stream: the decompressed length read from the framing alone (nothing decoded), with the checks and
+   * messages `decompress` makes before decoding (framing, then the budget). Absent: the stream is inflated
+   * once to learn it.
+   */
+  streamLength? (input: ByteStream, maxBytes: number, ctx: DecompressContext): number
+}
+
+/** Bytes pulled in order: raw bytes of a file range, a buffer, or a codec's output. */
+export interface ByteStream {
+  /** Copy up to `max` next bytes into target[at...]; fewer only at the end (0: nothing left). @throws CodecError */
+  readInto (target: Buffer, at: number, max: number): number
+  /** random access (raw bytes of a seekable source, a buffer): continue from stream offset `offset` */
+  seek? (offset: number): void
+  /** the stream's length, when known (raw bytes) */
+  readonly length?: number
 }

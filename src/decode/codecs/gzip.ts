@@ -1,6 +1,12 @@
 // gzip (attribute id 1): RFC 1952, possibly several members (java.util.zip.GZIPInputStream reads them all).
+// Whole payloads go through node:zlib. A payload larger than a read window is inflated as a stream by
+// pako's zlib port (pure JS, zlib's messages), driven through its low-level API so that it inflates straight
+// into the reader's window: no output queue, no buffer per chunk. Node's zlib has no synchronous
+// incremental API and the dump loop is synchronous. Measured on 100 MiB of base64 text in 16 KiB pieces:
+// pako 0.96 s CPU, zlib one-shot 0.41 s; only payloads past one window pay it.
 import * as zlib from 'node:zlib'
-import type { Codec } from './codec.js'
+import { ZStream, zlibInflate, zlibInflateInit2, zlibInflateReset } from 'pako'
+import type { ByteStream, Codec } from './codec.js'
 import { CodecError } from './codec-error.js'
 
 export const gzip: Codec = {
@@ -18,4 +24,59 @@ export const gzip: Codec = {
       throw new CodecError('DECOMPRESS_FAILED', `gzip: ${err.message}`, { cause: e })
     }
   },
+  stream (input) { return new GunzipStream(input) },
+}
+
+const Z_OK = 0
+const Z_STREAM_END = 1
+const Z_BUF_ERROR = -5
+/** windowBits 15 + 16: a gzip wrapper (not zlib, not raw), as gunzip */
+const GZIP_WINDOW_BITS = 31
+const GZIP_ID1 = 0x1F
+/** compressed bytes handed to inflate at a time */
+const PIECE = 16 * 1024
+
+class GunzipStream implements ByteStream {
+  private readonly strm = new ZStream()
+  private readonly piece = Buffer.allocUnsafe(PIECE)
+  private inputDone = false
+  private ended = false
+
+  constructor (private readonly input: ByteStream) {
+    zlibInflateInit2(this.strm, GZIP_WINDOW_BITS)
+    this.strm.avail_in = 0
+  }
+
+  private refill (): void {
+    const k = this.input.readInto(this.piece, 0, PIECE)
+    this.inputDone = k < PIECE
+    this.strm.input = this.piece
+    this.strm.next_in = 0
+    this.strm.avail_in = k
+  }
+
+  readInto (target: Buffer, at: number, max: number): number {
+    const strm = this.strm
+    let n = 0
+    while (n < max && !this.ended) {
+      if (strm.avail_in === 0 && !this.inputDone) this.refill()
+      strm.output = target as Uint8Array<ArrayBuffer>
+      strm.next_out = at + n
+      strm.avail_out = max - n
+      const status = zlibInflate(strm, 0)
+      const made = strm.next_out - at - n
+      n += made
+      if (status === Z_STREAM_END) {
+        // another member may follow (gunzip goes on when the next byte starts one, and ignores anything else)
+        if (strm.avail_in === 0 && !this.inputDone) this.refill()
+        if (strm.avail_in > 0 && strm.input[strm.next_in] === GZIP_ID1) zlibInflateReset(strm)
+        else this.ended = true
+      } else if (status !== Z_OK && status !== Z_BUF_ERROR) {
+        throw new CodecError('DECOMPRESS_FAILED', `gzip: ${strm.msg}`)
+      } else if (made === 0 && strm.avail_in === 0 && this.inputDone) {
+        throw new CodecError('DECOMPRESS_FAILED', 'gzip: unexpected end of file')
+      }
+    }
+    return n
+  }
 }

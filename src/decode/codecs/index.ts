@@ -5,7 +5,7 @@ import { lz4 } from './lz4.js'
 import { snappy } from './snappy.js'
 import { zstd } from './zstd.js'
 
-export type { Codec, DecompressContext } from './codec.js'
+export type { ByteStream, Codec, DecompressContext } from './codec.js'
 export { CodecError } from './codec-error.js'
 
 const registry = new Map<number, Codec>([[gzip.id, gzip], [snappy.id, snappy], [lz4.id, lz4], [zstd.id, zstd]])

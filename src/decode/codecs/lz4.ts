@@ -14,8 +14,9 @@
 //
 // The block decoder is our own (about 50 lines) rather than lz4js's decompressBlock: lz4js writes
 // without bounds checks, so it can neither report corruption nor stop at a byte budget.
-import type { Codec } from './codec.js'
+import type { ByteStream, Codec } from './codec.js'
 import { CodecError } from './codec-error.js'
+import { BlockStream, StreamedInput } from './streamed-input.js'
 import { xxhash32 } from './xxhash32.js'
 
 const MAGIC = 0x184D2204
@@ -30,49 +31,59 @@ function fail (msg: string): never {
   throw new CodecError('DECOMPRESS_FAILED', `lz4: ${msg}`)
 }
 
-function u32le (b: Buffer, i: number, what: string): number {
-  if (i + 4 > b.length) fail(`${what} at byte ${i} runs past the end (${b.length} bytes)`)
+function u32le (b: Buffer, i: number, what: string, length = b.length): number {
+  if (i + 4 > length) fail(`${what} at byte ${i} runs past the end (${length} bytes)`)
   return b.readUInt32LE(i)
 }
 
-/** Parse the frame header and walk the block headers; no output is produced yet. */
-function walkFrame (input: Buffer, magic: number): { blocks: Block[], blockMax: number } {
-  if (u32le(input, 0, 'frame magic') !== MAGIC) fail(`bad frame magic 0x${input.readUInt32LE(0).toString(16)}`)
-  if (input.length < 7) fail('frame descriptor truncated')
-  const flg = input[4]!
-  const bd = input[5]!
+interface FrameHead { blockMax: number, blockChecksum: boolean, firstBlock: number }
+
+/** The frame header; `head` holds the input's first bytes (15 or all), `length` is the input's. */
+function frameHead (head: Buffer, length: number, magic: number): FrameHead {
+  if (u32le(head, 0, 'frame magic', length) !== MAGIC) fail(`bad frame magic 0x${head.readUInt32LE(0).toString(16)}`)
+  if (length < 7) fail('frame descriptor truncated')
+  const flg = head[4]!
+  const bd = head[5]!
   if ((flg >>> 6) !== 1) fail(`unsupported frame version ${flg >>> 6}`)
   if ((flg & 0x03) !== 0) fail('FLG reserved bits (or preset dictionary) set')
   if ((flg & 0x20) === 0) fail('dependent blocks are not supported (Kafka requires block independence)')
   const code = (bd >>> 4) & 0x07
   if ((bd & 0x8F) !== 0 || code < 4) fail(`bad BD byte 0x${bd.toString(16)}`)
-  const blockMax = 1 << (2 * code + 8)
-  const blockChecksum = (flg & 0x10) !== 0
   const descEnd = 6 + ((flg & 0x08) !== 0 ? 8 : 0)
-  if (descEnd + 1 > input.length) fail('frame descriptor truncated')
-  const hc = input[descEnd]!
-  const expected = (xxhash32(input, 0, 4, descEnd) >>> 8) & 0xFF
+  if (descEnd + 1 > length) fail('frame descriptor truncated')
+  const hc = head[descEnd]!
+  const expected = (xxhash32(head, 0, 4, descEnd) >>> 8) & 0xFF
   if (magic !== 0 && hc !== expected) {
     fail(`frame descriptor checksum 0x${hc.toString(16)} != computed 0x${expected.toString(16)}`)
   }
-  const blocks: Block[] = []
-  let pos = descEnd + 1
+  return { blockMax: 1 << (2 * code + 8), blockChecksum: (flg & 0x10) !== 0, firstBlock: descEnd + 1 }
+}
+
+/** bytes [pos, pos + n) of the input, a view valid until the next call */
+type Read = (pos: number, n: number) => Buffer
+
+/** Walk the block headers (checking block checksums); no output is produced. */
+function * blocksOf (read: Read, length: number, h: FrameHead): Generator<Block> {
+  const u32At = (at: number, what: string): number => {
+    if (at + 4 > length) fail(`${what} at byte ${at} runs past the end (${length} bytes)`)
+    return read(at, 4).readUInt32LE(0)
+  }
+  let pos = h.firstBlock
   for (;;) {
-    const word = u32le(input, pos, 'block size')
+    const word = u32At(pos, 'block size')
     pos += 4
     if (word === 0) break
     const size = word & ~UNCOMPRESSED_FLAG
-    if (size > blockMax) fail(`block at byte ${pos - 4} declares ${size} bytes, max ${blockMax}`)
-    if (pos + size > input.length) fail(`block at byte ${pos - 4} (${size} bytes) runs past the end`)
-    if (blockChecksum) {
-      const stored = u32le(input, pos + size, 'block checksum')
-      const computed = xxhash32(input, 0, pos, pos + size)
+    if (size > h.blockMax) fail(`block at byte ${pos - 4} declares ${size} bytes, max ${h.blockMax}`)
+    if (pos + size > length) fail(`block at byte ${pos - 4} (${size} bytes) runs past the end`)
+    if (h.blockChecksum) {
+      const stored = u32At(pos + size, 'block checksum')
+      const computed = xxhash32(read(pos, size), 0, 0, size)
       if (stored !== computed) fail(`block checksum at byte ${pos + size}: 0x${stored.toString(16)} != 0x${computed.toString(16)}`)
     }
-    blocks.push({ start: pos, size, compressed: (word & UNCOMPRESSED_FLAG) === 0 })
-    pos += size + (blockChecksum ? 4 : 0)
+    yield { start: pos, size, compressed: (word & UNCOMPRESSED_FLAG) === 0 }
+    pos += size + (h.blockChecksum ? 4 : 0)
   }
-  return { blocks, blockMax }
 }
 
 const OVERFLOW = -1
@@ -134,7 +145,9 @@ export const lz4: Codec = {
   id: 3,
   name: 'lz4',
   decompress (input, maxBytes, { magic }) {
-    const { blocks, blockMax } = walkFrame(input, magic)
+    const h = frameHead(input, input.length, magic)
+    const blockMax = h.blockMax
+    const blocks = [...blocksOf((p, n) => input.subarray(p, p + n), input.length, h)]
     // Allocate what the block headers can possibly produce, never more than the budget.
     let bound = 0
     for (const b of blocks) bound += b.compressed ? Math.min(blockMax, b.size * MAX_EXPANSION) : b.size
@@ -159,6 +172,60 @@ export const lz4: Codec = {
     // Only out[0, op) was written: the unwritten tail of allocUnsafe memory is never exposed.
     return out.subarray(0, op)
   },
+  stream (input, { magic }) { return new Lz4Stream(input, magic) },
+  streamLength (input, maxBytes, { magic }) {
+    // the framing first, as decompress walks it before decoding; then the blocks decoded and counted
+    const s = new Lz4Stream(input, magic, true)
+    return streamLengthOf(s, maxBytes)
+  },
+}
+
+// A payload past the read window is decoded one block at a time (Kafka's frames have independent blocks):
+// memory is one block (at most 4 MiB) and its output.
+class Lz4Stream extends BlockStream {
+  private readonly r: StreamedInput
+  private readonly blocks: Generator<Block>
+  private readonly blockMax: number
+
+  constructor (input: ByteStream, magic: number, walkFirst = false) {
+    super()
+    this.r = new StreamedInput(input)
+    const L = this.r.length
+    const h = frameHead(Buffer.from(this.r.peek(Math.min(15, L))), L, magic)
+    this.blockMax = h.blockMax
+    const read: Read = (p, n) => { this.r.pos = p; return this.r.peek(n) }
+    if (walkFirst) for (const _b of blocksOf(read, L, h)) { /* framing and block checksums only */ }
+    this.blocks = blocksOf(read, L, h)
+  }
+
+  protected nextBlock (): boolean {
+    const next = this.blocks.next()
+    if (next.done === true) return false
+    const b = next.value
+    this.r.pos = b.start
+    const data = this.r.peek(b.size)
+    if (!b.compressed) {
+      this.out = data // a view of the input buffer, used up before the next block is read
+      this.outLen = b.size
+      return true
+    }
+    if (this.out.length < this.blockMax || this.out.buffer === data.buffer) this.out = Buffer.allocUnsafe(this.blockMax)
+    const r = decodeLz4Block(data, 0, b.size, this.out, 0, this.blockMax)
+    if (r === CORRUPT) fail(`corrupt block at byte ${b.start - 4}`)
+    if (r === OVERFLOW) fail(`block at byte ${b.start - 4} decodes to more than ${this.blockMax} bytes`)
+    this.outLen = r
+    return true
+  }
+}
+
+function streamLengthOf (s: ByteStream, maxBytes: number): number {
+  const scratch = Buffer.allocUnsafe(64 * 1024)
+  let total = 0
+  for (let k = s.readInto(scratch, 0, scratch.length); k > 0; k = s.readInto(scratch, 0, scratch.length)) {
+    total += k
+    if (total > maxBytes) throw tooLarge(maxBytes)
+  }
+  return total
 }
 
 function tooLarge (maxBytes: number): CodecError {

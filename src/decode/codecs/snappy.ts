@@ -11,8 +11,9 @@
 //
 // The block decoder is our own rather than snappyjs's: snappyjs never checks that the output
 // length matches the declared one, so a corrupt block comes back zero-padded instead of rejected.
-import type { Codec } from './codec.js'
+import type { ByteStream, Codec } from './codec.js'
 import { CodecError } from './codec-error.js'
+import { BlockStream, StreamedInput } from './streamed-input.js'
 
 const XERIAL_MAGIC = Buffer.from([0x82, 0x53, 0x4E, 0x41, 0x50, 0x50, 0x59, 0x00])
 const XERIAL_HEADER_SIZE = 16
@@ -31,20 +32,23 @@ function isXerial (b: Buffer, pos: number): boolean {
   return b.length - pos >= XERIAL_HEADER_SIZE && XERIAL_MAGIC.equals(b.subarray(pos, pos + 8))
 }
 
-/** The uncompressed-length varint of a raw block, checked against what the block can expand to. */
-function blockHeader (b: Buffer, start: number, end: number): Chunk {
+/**
+ * The uncompressed-length varint of a raw block b[start, end), checked against what the block can expand
+ * to; `base` is the input position of b[0] (a view of a streamed input), for the messages and the result.
+ */
+function blockHeader (b: Buffer, start: number, end: number, base = 0): Chunk {
   let length = 0
   let pos = start
   for (let shift = 0; ; shift += 7) {
-    if (pos >= end || shift > 28) fail(`bad uncompressed-length varint at byte ${start}`)
+    if (pos >= end || shift > 28) fail(`bad uncompressed-length varint at byte ${base + start}`)
     const c = b[pos++]!
     length += (c & 0x7F) * 2 ** shift
     if (c < 0x80) break
   }
   if (length > 0xFFFFFFFF || length > (end - pos) * MAX_EXPANSION) {
-    fail(`block at byte ${start} declares ${length} bytes from ${end - pos} compressed bytes`)
+    fail(`block at byte ${base + start} declares ${length} bytes from ${end - pos} compressed bytes`)
   }
-  return { start, end, dataStart: pos, length }
+  return { start: base + start, end: base + end, dataStart: base + pos, length }
 }
 
 function xerialChunks (input: Buffer): Chunk[] {
@@ -123,7 +127,7 @@ export const snappy: Codec = {
     let total = 0
     for (const c of chunks) total += c.length
     // Every declared length is checked before anything is allocated.
-    if (total > maxBytes) throw new CodecError('DECOMPRESSED_TOO_LARGE', `snappy output of ${total} bytes exceeds ${maxBytes}`)
+    if (total > maxBytes) throw tooLarge(total, maxBytes)
     // Every byte of `out` is written below, or the call throws: allocUnsafe memory never escapes.
     const out = Buffer.allocUnsafe(total)
     let op = 0
@@ -133,4 +137,64 @@ export const snappy: Codec = {
     }
     return out
   },
+  stream (input) { return new XerialStream(input) },
+  streamLength (input, maxBytes) {
+    let total = 0
+    for (const c of streamedChunks(new StreamedInput(input))) total += c.length
+    if (total > maxBytes) throw tooLarge(total, maxBytes)
+    return total
+  },
+}
+
+function tooLarge (total: number, maxBytes: number): CodecError {
+  return new CodecError('DECOMPRESSED_TOO_LARGE', `snappy output of ${total} bytes exceeds ${maxBytes}`)
+}
+
+// A streamed payload (larger than the read window) is decoded one xerial chunk at a time: the chunks are
+// independent blocks. Memory is one chunk and its output (snappy-java writes 32 KiB chunks); a raw block
+// (no xerial header) is one block, held whole as before.
+
+/** xerialChunks over a streamed input, the same checks in the same order; each chunk's bytes are then at pos */
+function * streamedChunks (r: StreamedInput): Generator<Chunk> {
+  const L = r.length
+  if (!isXerial(r.peek(Math.min(XERIAL_HEADER_SIZE, L)), 0)) {
+    yield blockHeader(r.peek(L), 0, L)
+    return
+  }
+  r.skip(XERIAL_HEADER_SIZE)
+  while (r.pos < L) {
+    const pos = r.pos
+    if (pos + 4 > L) fail(`chunk length at byte ${pos} truncated`)
+    const n = r.peek(4).readInt32BE(0)
+    if (n === XERIAL_MAGIC_HEAD && isXerial(r.peek(Math.min(XERIAL_HEADER_SIZE, L - pos)), 0)) { r.skip(XERIAL_HEADER_SIZE); continue }
+    if (n <= 0 || pos + 4 + n > L) fail(`chunk at byte ${pos} declares ${n} bytes, ${L - pos - 4} left`)
+    r.skip(4)
+    const c = blockHeader(r.peek(Math.min(5, n)), 0, n, pos + 4)
+    yield c
+    r.pos = c.end
+  }
+}
+
+class XerialStream extends BlockStream {
+  private readonly chunks: Generator<Chunk>
+  private readonly r: StreamedInput
+
+  constructor (input: ByteStream) {
+    super()
+    this.r = new StreamedInput(input)
+    this.chunks = streamedChunks(this.r)
+  }
+
+  protected nextBlock (): boolean {
+    const next = this.chunks.next()
+    if (next.done === true) return false
+    const c = next.value
+    // the block's bytes are at c.start (the raw-block case starts at 0)
+    this.r.pos = c.start
+    const block = this.r.peek(c.end - c.start)
+    if (c.length > this.out.length) this.out = Buffer.allocUnsafe(c.length)
+    if (!decodeSnappyElements(block, c.dataStart - c.start, block.length, this.out, 0, c.length)) fail(`corrupt block at byte ${c.start}`)
+    this.outLen = c.length
+    return true
+  }
 }

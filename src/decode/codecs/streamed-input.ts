@@ -1,0 +1,65 @@
+// The compressed input of a streamed codec (snappy chunks, lz4 blocks): read forward through one buffer
+// that holds what is being looked at, so a codec's framing can be walked without the input in memory.
+import type { ByteStream } from './codec.js'
+
+/** the compressed input, read forward through a buffer that holds what is being looked at */
+export class StreamedInput {
+  pos = 0
+  readonly length: number
+  private buf = Buffer.allocUnsafe(64 * 1024)
+  private at = 0
+  private len = 0
+
+  constructor (private readonly s: ByteStream) {
+    if (s.length === undefined) throw new Error('a streamed codec needs the input length')
+    this.length = s.length
+  }
+
+  /** input bytes [pos, pos + n) (n at most what is left), a view valid until the next call */
+  peek (n: number): Buffer {
+    const o = this.pos - this.at
+    if (o + n > this.len) {
+      if (n > this.buf.length) this.buf = Buffer.alloc(n)
+      const keep = o < 0 ? 0 : Math.max(0, this.len - o)
+      if (keep > 0) this.buf.copy(this.buf, 0, o, this.len)
+      this.at = this.pos
+      this.len = keep
+      if (keep === 0) this.s.seek?.(this.pos)
+      while (this.len < n) {
+        const k = this.s.readInto(this.buf, this.len, Math.min(this.buf.length, this.length - this.at) - this.len)
+        if (k === 0) break
+        this.len += k
+      }
+      return this.buf.subarray(0, n)
+    }
+    return this.buf.subarray(o, o + n)
+  }
+
+  skip (n: number): void { this.pos += n }
+}
+
+/** A codec stream that decodes one block at a time into `out` (nextBlock) and hands it out in pieces. */
+export abstract class BlockStream implements ByteStream {
+  protected out: Buffer = Buffer.alloc(0)
+  protected outLen = 0
+  private outAt = 0
+
+  /** decode the next block into out[0, outLen); false at the end */
+  protected abstract nextBlock (): boolean
+
+  readInto (target: Buffer, at: number, max: number): number {
+    let n = 0
+    while (n < max) {
+      if (this.outAt === this.outLen) {
+        if (!this.nextBlock()) break
+        this.outAt = 0
+        continue
+      }
+      const k = Math.min(max - n, this.outLen - this.outAt)
+      this.out.copy(target, at + n, this.outAt, this.outAt + k)
+      this.outAt += k
+      n += k
+    }
+    return n
+  }
+}
