@@ -150,6 +150,9 @@ export function findNextBatch (source: SegmentSource, from: number, end: number,
   return best === Infinity ? undefined : best
 }
 
+/** the framing bytes of the entry after a batch, when they lie past the read window */
+const PEEK = Buffer.alloc(L.HEADER_SIZE_UP_TO_MAGIC)
+
 /**
  * A damaged batchLength that grew by a few bytes frames "fine" but swallows the start of the next batch,
  * whose framing then fails at the declared end. Only then (the entry at the declared end does not frame
@@ -162,15 +165,17 @@ export function overlappedBatch (source: SegmentSource, pos: number, total: numb
   win: Buffer, winStart: number): number | undefined {
   const e = pos + total
   if (e + L.HEADER_SIZE_UP_TO_MAGIC > end) return undefined
-  let at: Buffer
-  if (winStart + win.length >= e + L.HEADER_SIZE_UP_TO_MAGIC) at = win.subarray(e - winStart)
-  else {
-    // the 17 framing bytes at e, read aside (the window holds the batch being framed)
-    at = Buffer.allocUnsafe(L.HEADER_SIZE_UP_TO_MAGIC)
-    if (source.readInto(at, e, at.length) !== at.length) return undefined
+  // read in place: this runs for every batch a resyncing scan frames, so it allocates nothing
+  let at = win
+  let i = e - winStart
+  if (winStart + win.length < e + L.HEADER_SIZE_UP_TO_MAGIC) {
+    // the 17 framing bytes at e, read aside (the window holds the batch being framed): once per window
+    if (source.readInto(PEEK, e, PEEK.length) !== PEEK.length) return undefined
+    at = PEEK
+    i = 0
   }
-  const size = at.readInt32BE(L.SIZE_OFFSET)
-  if (frameProblem(size, at.readInt8(L.MAGIC_OFFSET), L.LOG_OVERHEAD + size, maxBatch) === undefined) return undefined
+  const size = at.readInt32BE(i + L.SIZE_OFFSET)
+  if (frameProblem(size, at.readInt8(i + L.MAGIC_OFFSET), L.LOG_OVERHEAD + size, maxBatch) === undefined) return undefined
   const o = pos - winStart
   if (crc32cUpdate(0, win.subarray(o + L.ATTRIBUTES_OFFSET, o + total)) === win.readUInt32BE(o + L.CRC_OFFSET)) return undefined
   const q = findNextBatch(source, pos + 1, end, maxBatch, undefined, e)
