@@ -20,6 +20,11 @@ export const entryOffset = (b: Buffer): bigint => b.readBigInt64BE(L.OFFSET_OFFS
 /** the two 32-bit halves of an int64 field (L.OFFSET_OFFSET, L.PRODUCER_ID_OFFSET ...): compared or formatted without a BigInt */
 export const int64High = (b: Buffer, field: number): number => b.readInt32BE(field)
 export const int64Low = (b: Buffer, field: number): number => b.readUInt32BE(field + 4)
+/** an int64 field as a number when |v| < 2^52 (exact), else NaN: the byte-level writers fall back to the general path */
+export function int64Number (b: Buffer, field: number): number {
+  const hi = b.readInt32BE(field)
+  return hi < 0x100000 && hi >= -0x100000 ? hi * 4294967296 + b.readUInt32BE(field + 4) : NaN
+}
 
 /**
  * An uncompressed batch of `b.length` bytes has room for its count (each record takes at least 7 bytes):

@@ -4,6 +4,7 @@
 // prints, and gives up (returns null, having committed nothing) on anything that path would report or
 // treat specially: an int64 past 2^52, a timestampDelta past 2^48, a malformed record, a gap in offsets,
 // a count that does not match. The caller then runs the general path for that batch.
+import * as F from '../decode/batch-fields.js'
 import * as L from '../decode/layout.js'
 import { incrementSequence } from '../decode/batch-header.js'
 import { DecodeError } from '../decode/errors.js'
@@ -27,27 +28,20 @@ export function fastLinesSize (batch: Buffer, count: number): number {
   return count * 200 + batch.length * 3 + 64
 }
 
-// int64 at b[o] as a number when |v| < 2^52, else NaN
-function int64At (b: Buffer, o: number): number {
-  const hi = b.readInt32BE(o)
-  return hi < 0x100000 && hi >= -0x100000 ? hi * 4294967296 + b.readUInt32BE(o + 4) : NaN
-}
-
 /**
  * Write the record lines of the complete, uncompressed, non-control v2 batch `b` into out[pos...].
  * @returns the result, or null when the general path must handle this batch
  */
 export function writeRecordLinesFast (out: Buffer, pos: number, b: Buffer, o: FastLinesOptions): FastLinesResult | null {
-  const count = b.readInt32BE(L.RECORDS_COUNT_OFFSET)
+  const count = F.batchRecordsCount(b)
   const end = b.length
-  if (count < 0 || count > (end - L.RECORD_BATCH_OVERHEAD) / 7) return null
-  const baseOffset = int64At(b, L.OFFSET_OFFSET)
-  const baseTimestamp = int64At(b, L.BASE_TIMESTAMP_OFFSET)
-  const attributes = b.readInt16BE(L.ATTRIBUTES_OFFSET)
-  const logAppendTime = (attributes & L.TIMESTAMP_TYPE_MASK) !== 0
-  const maxTimestamp = int64At(b, L.MAX_TIMESTAMP_OFFSET)
+  if (!F.countFits(b, count)) return null
+  const baseOffset = F.int64Number(b, L.OFFSET_OFFSET)
+  const baseTimestamp = F.int64Number(b, L.BASE_TIMESTAMP_OFFSET)
+  const logAppendTime = (F.batchAttributes(b) & L.TIMESTAMP_TYPE_MASK) !== 0
+  const maxTimestamp = F.int64Number(b, L.MAX_TIMESTAMP_OFFSET)
   if (Number.isNaN(baseOffset) || Number.isNaN(baseTimestamp) || Number.isNaN(maxTimestamp)) return null
-  const baseSequence = b.readInt32BE(L.BASE_SEQUENCE_OFFSET)
+  const baseSequence = F.batchBaseSequence(b)
   const tsLabel = logAppendTime ? K_APPEND : K_CREATE
   const cur = cursor.at(b, L.RECORD_BATCH_OVERHEAD, end, 0)
   let prev = NaN
