@@ -6,6 +6,7 @@
 //
 // The entries are kept in columns (TxnIndexTable, 8 bytes per field) because a big partition can
 // have hundreds of thousands of them; markers are matched against them while the batches stream by.
+import { ABORTED_TXN_FIRST_OFFSET, ABORTED_TXN_LAST_OFFSET, ABORTED_TXN_LAST_STABLE_OFFSET, ABORTED_TXN_PRODUCER_ID, ABORTED_TXN_SIZE } from '../decode/index-files.js'
 import type { Finding } from './findings.js'
 import type { TxnIndexEntry } from './txn-input.js'
 
@@ -20,11 +21,11 @@ const F_DUPLICATE = 1
 const F_MATCHED = 2
 const F_EMPTY_ABORT = 4
 
-const ENTRY = 34 // AbortedTxn: version int16, producerId, firstOffset, lastOffset, lastStableOffset int64
-const PID = 2
-const FIRST = 10
-const LAST = 18
-const LSO = 26
+const ENTRY = ABORTED_TXN_SIZE
+const PID = ABORTED_TXN_PRODUCER_ID
+const FIRST = ABORTED_TXN_FIRST_OFFSET
+const LAST = ABORTED_TXN_LAST_OFFSET
+const LSO = ABORTED_TXN_LAST_STABLE_OFFSET
 
 /** an int64 as (signed high int32, unsigned low uint32), to compare with entries without BigInts */
 function split (v: bigint): [number, number] { return [Number(BigInt.asIntN(32, v >> 32n)), Number(BigInt.asUintN(32, v))] }

@@ -8,6 +8,11 @@
 export const OFFSET_INDEX_ENTRY_SIZE = 8
 export const TIME_INDEX_ENTRY_SIZE = 12
 export const ABORTED_TXN_SIZE = 34
+/** AbortedTxn (a .txnindex entry): version int16, then producerId, firstOffset, lastOffset, lastStableOffset int64 */
+export const ABORTED_TXN_PRODUCER_ID = 2
+export const ABORTED_TXN_FIRST_OFFSET = 10
+export const ABORTED_TXN_LAST_OFFSET = 18
+export const ABORTED_TXN_LAST_STABLE_OFFSET = 26
 
 /** Entry `i` of an index buffer, field by field: the one place each entry field's offset is written. */
 export const offsetIndexRelativeOffset = (buf: Buffer, i: number): number => buf.readInt32BE(i * OFFSET_INDEX_ENTRY_SIZE)
@@ -49,10 +54,10 @@ export function * decodeTxnIndex (buf: Buffer, firstIndex = 0): Generator<Aborte
     yield {
       index: firstIndex + i,
       version: buf.readInt16BE(o),
-      producerId: buf.readBigInt64BE(o + 2),
-      firstOffset: buf.readBigInt64BE(o + 10),
-      lastOffset: buf.readBigInt64BE(o + 18),
-      lastStableOffset: buf.readBigInt64BE(o + 26),
+      producerId: buf.readBigInt64BE(o + ABORTED_TXN_PRODUCER_ID),
+      firstOffset: buf.readBigInt64BE(o + ABORTED_TXN_FIRST_OFFSET),
+      lastOffset: buf.readBigInt64BE(o + ABORTED_TXN_LAST_OFFSET),
+      lastStableOffset: buf.readBigInt64BE(o + ABORTED_TXN_LAST_STABLE_OFFSET),
     }
   }
 }
