@@ -1,23 +1,21 @@
-// .index and .timeindex dumps with verification against the segment, as kafka-dump-log does, but
-// read-only (Kafka creates a missing index file) and without crashing on a bad position.
+// .index dumps with verification against the segment, as kafka-dump-log does, but read-only (Kafka
+// creates a missing index file) and without crashing on a bad position; and what the .timeindex dump
+// (dump-time-index.ts) shares with it: the run's mismatch lists, the batch at a position, the
+// preallocated and partial-entry checks.
 import * as path from 'node:path'
 import type { DumpPrinter } from '../format/dump-printer.js'
 import { textVariant } from '../format/kafka-versions.js'
 import { decodeBatchHeader } from '../decode/batch-header.js'
-import { DecodeError } from '../decode/errors.js'
-import type { OffsetIndexEntry, TimeIndexEntry } from '../decode/index-files.js'
-import { decodeOffsetIndex, decodeTimeIndex, OFFSET_INDEX_ENTRY_SIZE, offsetIndexPosition, offsetIndexRelativeOffset, TIME_INDEX_ENTRY_SIZE, timeIndexRelativeOffset, timeIndexTimestamp } from '../decode/index-files.js'
+import type { OffsetIndexEntry } from '../decode/index-files.js'
+import { decodeOffsetIndex, OFFSET_INDEX_ENTRY_SIZE, offsetIndexPosition, offsetIndexRelativeOffset } from '../decode/index-files.js'
 import { entryOffset } from '../decode/batch-fields.js'
 import * as L from '../decode/layout.js'
 import { scanFrames } from '../decode/frame-scanner.js'
-import { decodeLegacyEntry, decodeLegacyRecords } from '../decode/legacy.js'
-import { decodeRecords } from '../decode/records.js'
 import { OffsetPairs, offsetPairsOf } from '../analysis/offset-pairs.js'
 import type { KafkaFile } from '../io/discover.js'
 import { describeFsError } from '../io/discover.js'
-import { entryWindows, FileSource, readSmallFile } from '../io/file-source.js'
+import { entryWindows, FileSource } from '../io/file-source.js'
 import type { DumpOptions } from './dump-options.js'
-import type { Finding } from '../analysis/findings.js'
 import { finding } from '../analysis/findings.js'
 import type { FindingLog } from './findings.js'
 
@@ -33,17 +31,17 @@ export function newIndexRunState (): IndexRunState {
   return { indexMismatches: new Map(), timeMismatches: new Map(), timeOutOfOrder: new Map(), timeNotFound: new Map() }
 }
 
-function companion (file: KafkaFile, suffix: string): string {
+export function companion (file: KafkaFile, suffix: string): string {
   return path.join(path.dirname(file.path), file.name.split('.')[0] + suffix)
 }
 
-interface BatchAt { baseOffset: bigint, lastOffset: bigint, sizeInBytes: number, magic: number }
+export interface BatchAt { baseOffset: bigint, lastOffset: bigint, sizeInBytes: number, magic: number }
 
 /**
  * Header of the entry at `position` of a log, or an explanation of why there is none. Framed by
  * scanFrames (the one framer) from that position, reading just the header of a large batch.
  */
-function batchAt (log: FileSource, position: number, maxBytes: number): BatchAt | string {
+export function batchAt (log: FileSource, position: number, maxBytes: number): BatchAt | string {
   if (position < 0 || position >= log.size) return `position ${position} is outside the log (${log.size} bytes)`
   for (const ev of scanFrames(log, { from: position, window: L.RECORD_BATCH_OVERHEAD, headersOnly: true, maxBatchBytes: maxBytes })) {
     if (ev.kind === 'corrupt') return `position ${position}: ${ev.message}`
@@ -58,7 +56,7 @@ function batchAt (log: FileSource, position: number, maxBytes: number): BatchAt 
   return `position ${position}: no batch`
 }
 
-function openLog (file: KafkaFile, log: FindingLog): FileSource | undefined {
+export function openLog (file: KafkaFile, log: FindingLog): FileSource | undefined {
   const p = companion(file, '.log')
   try {
     return new FileSource(p)
@@ -134,7 +132,7 @@ function sanityOffsetIndex (file: KafkaFile, src: FileSource, base: bigint, prin
 }
 
 /** OffsetIndex.lookup: position of the largest entry ≤ target, else 0 (a binary search on the entries' bytes) */
-function lookup (idx: Buffer, entries: number, base: bigint, target: bigint): number {
+export function lookup (idx: Buffer, entries: number, base: bigint, target: bigint): number {
   let lo = 0
   let hi = entries - 1
   let found = 0
@@ -144,155 +142,6 @@ function lookup (idx: Buffer, entries: number, base: bigint, target: bigint): nu
   }
   return found
 }
-
-/**
- * Where the last forward scan of the log stopped: it started at `from`, every batch in [from, pos) ends
- * at or below `maxLast`, and `pos` is the next batch (or where framing stopped). An entry whose scan
- * starts at `from` too and whose offset is above `maxLast` resumes at `pos` with the same result as a
- * scan from `from`: without a .index every scan starts at 0, and entries beyond the log end rescanned
- * the whole log each (Kafka's DumpLogSegments does; 116 entries a minute on a long log).
- */
-interface ScanCursor { from: number, pos: number, maxLast: bigint, ended: boolean }
-
-export function dumpTimeIndex (file: KafkaFile, opts: DumpOptions, printer: DumpPrinter, log: FindingLog, state: IndexRunState): void {
-  const src = new FileSource(file.path)
-  try { dumpTimeIndexFrom(src, file, opts, printer, log, state) } finally { src.close() }
-}
-
-function dumpTimeIndexFrom (src: FileSource, file: KafkaFile, opts: DumpOptions, printer: DumpPrinter, log: FindingLog, state: IndexRunState): void {
-  const base = file.baseOffset ?? 0n
-  if (opts.indexSanityCheck) { sanityTimeIndex(file, src, base, printer, log); return }
-  partialEntry(file, src, TIME_INDEX_ENTRY_SIZE, 'TIMEINDEX_PARTIAL_ENTRY', opts, log)
-  const prealloc = preallocated(file, src, TIME_INDEX_ENTRY_SIZE, opts, log)
-  if (prealloc === 'done') return
-  // preallocated space in --compat: Kafka's lines and lists, but no finding (the space is normal)
-  const report = (f: Finding): void => { if (!prealloc) log.add(f) }
-  let idx: Buffer = Buffer.alloc(0)
-  try { idx = readSmallFile(companion(file, '.index')) } catch { /* no offset index: scan from 0 */ }
-  let idxEntries = 0
-  for (const _ of decodeOffsetIndex(idx, base)) idxEntries++
-  const cursor: ScanCursor = { from: -1, pos: 0, maxLast: -1n, ended: false }
-  const seg = openLog(file, log)
-  const abs = path.resolve(file.path)
-  let prevTs = -1n
-  try {
-    for (const e of entryWindows(src, TIME_INDEX_ENTRY_SIZE, (w, first) => decodeTimeIndex(w, base, first))) {
-      if (seg !== undefined) checkTimeEntry(e, seg, prevTs, opts, report, file)
-      prevTs = e.timestamp
-      if (opts.verifyIndexOnly) continue
-      printer.timeIndexEntry(file, e)
-    }
-  } finally { seg?.close() }
-
-  // only kafka-dump-log's closing blocks (--compat) list these pairs; elsewhere each is a finding already,
-  // written when found, and keeping the pairs too made memory grow with the mismatches for nothing
-  function push (m: Map<string, Array<[bigint, bigint]>>, pair: [bigint, bigint]): void {
-    if (!opts.compat) return
-    const l = m.get(abs) ?? []
-    l.push(pair)
-    m.set(abs, l)
-  }
-  function checkTimeEntry (e: TimeIndexEntry, seg: FileSource, prev: bigint, o: DumpOptions, add: (f: Finding) => void, f: KafkaFile): void {
-    const from = lookup(idx, idxEntries, base, e.offset)
-    let pos = from
-    let maxLast = -1n
-    if (cursor.from === from && e.offset > cursor.maxLast) { pos = cursor.pos; maxLast = cursor.maxLast }
-    // scan forward from the indexed position to the first batch whose lastOffset >= the entry's offset
-    let hit: BatchAt | undefined
-    let hitPos = pos
-    let ended = cursor.from === from && pos === cursor.pos && cursor.ended
-    for (let guard = 0; !ended && pos < seg.size && guard < 1_000_000; guard++) {
-      const b = batchAt(seg, pos, Number.MAX_SAFE_INTEGER)
-      if (typeof b === 'string') { ended = true; break }
-      if (b.lastOffset >= e.offset) { hit = b; hitPos = pos; break }
-      if (b.lastOffset > maxLast) maxLast = b.lastOffset
-      pos += b.sizeInBytes
-    }
-    if (pos >= seg.size) ended = true
-    Object.assign(cursor, { from, pos, maxLast, ended })
-    if (hit !== undefined && hit.lastOffset !== e.offset && hit.baseOffset <= e.offset && hit.magic >= 2) {
-      // Older brokers indexed the offset of the record with the largest timestamp,
-      // not the batch's last offset. kafka-dump-log 3.9 calls this "not found"; it is not damage if the
-      // record there carries the indexed timestamp.
-      push(state.timeNotFound, [e.offset, hit.lastOffset])
-      const ts = recordTimestampAt(seg, hitPos, hit.sizeInBytes, e.offset, o)
-      if (ts === e.timestamp) {
-        add({ severity: 'info', code: 'TIMEINDEX_RECORD_OFFSET', file: f.path, position: e.index * 12,
-          message: `entry ${e.index}: offset ${e.offset} is inside the batch ending at ${hit.lastOffset} and its record has the indexed timestamp (written by an older broker)` })
-        if (prev >= e.timestamp) push(state.timeOutOfOrder, [e.timestamp, prev])
-        return
-      }
-    }
-    if (hit === undefined || hit.lastOffset !== e.offset) {
-      if (!(hit !== undefined && hit.baseOffset <= e.offset && hit.magic >= 2)) push(state.timeNotFound, [e.offset, hit?.lastOffset ?? -1n])
-      add({ severity: 'error', code: 'TIMEINDEX_OFFSET_NOT_FOUND', file: f.path, position: e.index * 12,
-        message: `entry ${e.index}: indexed offset ${e.offset} is not the last offset of a batch (found ${hit?.lastOffset ?? -1n})` })
-      return
-    }
-    const maxTs = maxRecordTimestamp(seg, hitPos, hit.sizeInBytes, hit.magic, o)
-    if (typeof maxTs === 'string') {
-      add({ severity: 'error', code: 'TIMEINDEX_UNVERIFIABLE', file: f.path, position: e.index * 12, message: `entry ${e.index}: ${maxTs}` })
-    } else if (maxTs !== e.timestamp) {
-      push(state.timeMismatches, [e.timestamp, maxTs])
-      add({ severity: 'error', code: 'TIMEINDEX_MISMATCH', file: f.path, position: e.index * 12,
-        message: `entry ${e.index}: index timestamp ${e.timestamp}, but the batch ending at offset ${e.offset} has max timestamp ${maxTs}` })
-    }
-    if (prev >= e.timestamp) {
-      push(state.timeOutOfOrder, [e.timestamp, prev])
-      add({ severity: 'error', code: 'TIMEINDEX_OUT_OF_ORDER', file: f.path, position: e.index * 12,
-        message: `entry ${e.index}: timestamp ${e.timestamp} is not after the previous entry's ${prev}` })
-    }
-  }
-}
-
-function maxRecordTimestamp (seg: FileSource, pos: number, size: number, magic: number, opts: DumpOptions): bigint | string {
-  const bytes = seg.readAt(pos, size)
-  let max = -1n
-  try {
-    if (magic < 2) {
-      for (const r of decodeLegacyRecords(decodeLegacyEntry(bytes, pos), opts)) if (r.timestamp > max) max = r.timestamp
-    } else {
-      const h = decodeBatchHeader(bytes, pos)
-      for (const r of decodeRecords(h, bytes, opts)) if (r.timestamp > max) max = r.timestamp
-    }
-  } catch (e) {
-    if (e instanceof DecodeError) return e.message
-    throw e
-  }
-  return max
-}
-
-function recordTimestampAt (seg: FileSource, pos: number, size: number, offset: bigint, opts: DumpOptions): bigint | undefined {
-  const bytes = seg.readAt(pos, size)
-  try {
-    const h = decodeBatchHeader(bytes, pos)
-    for (const r of decodeRecords(h, bytes, opts)) if (r.offset === offset) return r.timestamp
-  } catch (e) {
-    if (!(e instanceof DecodeError)) throw e
-  }
-  return undefined
-}
-
-function sanityTimeIndex (file: KafkaFile, src: FileSource, base: bigint, printer: DumpPrinter, log: FindingLog): void {
-  const n = Math.floor(src.size / TIME_INDEX_ENTRY_SIZE)
-  let problem: string | undefined
-  let at = (n - 1) * TIME_INDEX_ENTRY_SIZE // the last entry, which both value checks read
-  if (n > 0) {
-    const firstTs = timeIndexTimestamp(src.readAt(0, TIME_INDEX_ENTRY_SIZE), 0)
-    const lastEntry = src.readAt((n - 1) * TIME_INDEX_ENTRY_SIZE, TIME_INDEX_ENTRY_SIZE)
-    const lastTs = timeIndexTimestamp(lastEntry, 0)
-    const lastOff = base + BigInt(timeIndexRelativeOffset(lastEntry, 0))
-    if (lastTs < firstTs) problem = `last timestamp ${lastTs} is before the first ${firstTs}`
-    else if (lastOff < base) problem = `last offset ${lastOff} is below the base offset ${base}`
-  }
-  if (src.size % TIME_INDEX_ENTRY_SIZE !== 0) {
-    problem = `time index file size ${src.size} is not a multiple of ${TIME_INDEX_ENTRY_SIZE}`
-    at = n * TIME_INDEX_ENTRY_SIZE
-  }
-  if (problem !== undefined) log.add({ severity: 'error', code: 'TIMEINDEX_CORRUPT', file: file.path, position: at, message: problem })
-  else printer.sanityPassed(file, n)
-}
-
 
 /** 4.3+ keep mismatches in a TreeMap(reverseOrder): one pair per index offset, the last log offset seen, descending */
 function collapsed (pairs: OffsetPairs): OffsetPairs {
@@ -308,7 +157,7 @@ function collapsed (pairs: OffsetPairs): OffsetPairs {
  * Default mode: one info note and no entries. --compat: true, so the caller prints Kafka's text (its zero
  * entry and the mismatch it lists) without a finding or an exit code. Otherwise false.
  */
-function preallocated (file: KafkaFile, src: FileSource, entrySize: number, opts: DumpOptions, log: FindingLog): boolean | 'done' {
+export function preallocated (file: KafkaFile, src: FileSource, entrySize: number, opts: DumpOptions, log: FindingLog): boolean | 'done' {
   if (src.size === 0 || !allZero(src, entrySize)) return false
   if (opts.compat) return true
   log.add(finding('INDEX_PREALLOCATED', `${src.size} bytes of zero-filled, preallocated index space and no entry yet (an active segment)`, { file: file.path, position: 0 }))
@@ -316,7 +165,7 @@ function preallocated (file: KafkaFile, src: FileSource, entrySize: number, opts
 }
 
 /** bytes after the last whole entry (a torn write): ignored, as the broker's index does, but said (as for .txnindex) */
-function partialEntry (file: KafkaFile, src: FileSource, size: number, code: 'INDEX_PARTIAL_ENTRY' | 'TIMEINDEX_PARTIAL_ENTRY', opts: DumpOptions, log: FindingLog): void {
+export function partialEntry (file: KafkaFile, src: FileSource, size: number, code: 'INDEX_PARTIAL_ENTRY' | 'TIMEINDEX_PARTIAL_ENTRY', opts: DumpOptions, log: FindingLog): void {
   const rest = src.size % size
   if (rest === 0 || opts.compat) return
   log.add(finding(code, `${rest} bytes at the end do not make a whole ${size}-byte entry (ignored, as the broker does)`, { file: file.path, position: src.size - rest }))
