@@ -35,7 +35,7 @@ export interface ChunkMessage { type: 'chunk', id: number, offset: number, lengt
 
 export type WorkerMessage =
   | ChunkMessage
-  | { type: 'done', id: number, stderr: string, findings: Finding[], summary: SummaryPart, totals: WireTotals }
+  | { type: 'done', id: number, stderr: string, findings: Finding[], repeats: Array<[number, number]>, summary: SummaryPart, totals: WireTotals }
   | { type: 'error', id: number, message: string, code: string | undefined }
 
 /**

@@ -42,7 +42,7 @@ port.on('message', (r: RangeRequest) => {
     const totals = dumpLogRange(source, setup.file, opts, stdout, log, printer, summary, r, undefined, windowBuffer)
     stdout.flush()
     const wire = toWire(totals)
-    post({ type: 'done', id: r.id, stderr: stderr.text, findings: log.forwarded!, summary: summary.part(), totals: wire }, [wire.pairs.a.buffer as ArrayBuffer, wire.pairs.b.buffer as ArrayBuffer])
+    post({ type: 'done', id: r.id, stderr: stderr.text, findings: log.forwarded!, repeats: log.repeats!, summary: summary.part(), totals: wire }, [wire.pairs.a.buffer as ArrayBuffer, wire.pairs.b.buffer as ArrayBuffer])
     stderr.text = ''
   } catch (e) {
     const err = e as NodeJS.ErrnoException

@@ -174,7 +174,7 @@ async function runWorkers (file: KafkaFile, opts: DumpOptions, cli: CliContext, 
     const absorb = (d: Extract<WorkerMessage, { type: 'done' }>): void => {
       if (d.stderr !== '') cli.stderr.write(d.stderr)
       // JSON lines are in the worker's output already; stderr lines are throttled here, per file as the sequential dump does
-      for (const f of d.findings) log.absorb(f)
+      log.absorbRange(d.findings, d.repeats)
       summary.absorb(d.summary)
       const t = d.totals
       merged.validBytes += t.validBytes

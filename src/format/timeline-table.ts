@@ -24,7 +24,9 @@ function range (a: bigint, b: bigint): string { return a === b ? `${a}` : `${a}.
 
 function time (ms: bigint | null): TableCell {
   // -1 is RecordBatch.NO_TIMESTAMP (and compaction can leave it): no time to show
-  return ms === null || ms < 0n ? { text: '' } : { text: isoTime(ms), short: isoTime(ms).replace(/\.\d{3}Z$/, 'Z') }
+  if (ms === null || ms < 0n) return { text: '' }
+  const text = isoTime(ms)
+  return { text, short: text.replace(/\.\d{3}Z$/, 'Z') }
 }
 
 function runCells (r: TimelineRun, chalk: ChalkInstance): TableCell[] {
