@@ -6,6 +6,8 @@
 //
 // The entries are kept in columns (TxnIndexTable, 8 bytes per field) because a big partition can
 // have hundreds of thousands of them; markers are matched against them while the batches stream by.
+import type { FindingSink } from './finding-list.js'
+import { MAX_LISTED_PER_CODE } from './finding-list.js'
 import type { Finding } from './findings.js'
 import type { TxnIndexEntry } from './txn-input.js'
 
@@ -198,7 +200,9 @@ export class TxnIndexTable {
 export class TxnIndexChecker {
   private readonly flags: Uint8Array
   private readonly mismatches = new Map<number, Finding>()
+  /** the first MAX_LISTED_PER_CODE missing entries (a report lists no more of a code), the rest counted */
   private readonly missing = new Map<string, Finding>()
+  private missingNotKept = 0
   private readonly byLast: Uint32Array | null
 
   constructor (readonly table: TxnIndexTable) {
@@ -235,7 +239,9 @@ export class TxnIndexChecker {
   abortedTxn (x: ExpectedAbortedTxn): void {
     const i = this.lookup(x.producerId, x.lastOffset)
     if (i < 0) {
-      this.missing.set(`${x.producerId}@${x.lastOffset}`, { severity: 'error', code: 'TXNINDEX_MISSING_ENTRY',
+      const key = `${x.producerId}@${x.lastOffset}`
+      if (this.missing.size >= MAX_LISTED_PER_CODE && !this.missing.has(key)) { this.missingNotKept++; return }
+      this.missing.set(key, { severity: 'error', code: 'TXNINDEX_MISSING_ENTRY',
         firstOffset: x.firstOffset, lastOffset: x.lastOffset, message: `producer ${x.producerId} aborted ${x.firstOffset}..${x.lastOffset} (ABORT marker at ${x.lastOffset}) but no .txnindex entry records it: read_committed consumers will see the aborted records` })
       return
     }
@@ -259,8 +265,7 @@ export class TxnIndexChecker {
   }
 
   /** Findings in entry order, then the missing entries in marker order. `scannedFrom`/`scannedTo` bound the offsets the markers could be seen in. */
-  findings (scannedFrom: bigint, scannedTo: bigint): Finding[] {
-    const out: Finding[] = []
+  findings (scannedFrom: bigint, scannedTo: bigint, out: FindingSink): void {
     const t = this.table
     for (let i = 0; i < t.length; i++) {
       const f = this.flags[i]!
@@ -286,6 +291,6 @@ export class TxnIndexChecker {
       }
     }
     for (const f of this.missing.values()) out.push(f)
-    return out
+    out.count('TXNINDEX_MISSING_ENTRY', this.missingNotKept)
   }
 }
