@@ -21,6 +21,9 @@ export interface ExpectedAbortedTxn {
 const F_DUPLICATE = 1
 const F_MATCHED = 2
 const F_EMPTY_ABORT = 4
+/** matched, but its firstOffset / lastStableOffset disagrees with the log (the finding is kept for the first ones only) */
+const F_FIRST_MISMATCH = 8
+const F_LSO_MISMATCH = 16
 
 const ENTRY = 34 // AbortedTxn: version int16, producerId, firstOffset, lastOffset, lastStableOffset int64
 const PID = 2
@@ -195,11 +198,14 @@ export class TxnIndexTable {
 
 /**
  * Streams the markers of a partition against its txnindex entries. Memory: one byte per entry plus
- * findings; no per-marker state.
+ * at most MAX_LISTED_PER_CODE findings of each code; no per-marker state.
  */
 export class TxnIndexChecker {
   private readonly flags: Uint8Array
+  /** the kept mismatch findings by entry, and how many of each kind */
   private readonly mismatches = new Map<number, Finding>()
+  private keptFirst = 0
+  private keptLso = 0
   /** the first MAX_LISTED_PER_CODE missing entries (a report lists no more of a code), the rest counted */
   private readonly missing = new Map<string, Finding>()
   private missingNotKept = 0
@@ -248,14 +254,27 @@ export class TxnIndexChecker {
     this.flags[i]! |= F_MATCHED
     const t = this.table
     if (x.firstOffset !== t.firstOffset(i)) {
-      this.mismatches.set(i, { severity: 'error', code: 'TXNINDEX_FIRST_OFFSET_MISMATCH', ...t.location(i),
-        message: `txnindex says producer ${x.producerId}'s aborted transaction began at ${t.firstOffset(i)}, the log says ${x.firstOffset} (ABORT at ${x.lastOffset})` })
+      this.mismatch(i, F_FIRST_MISMATCH, () => ({ severity: 'error', code: 'TXNINDEX_FIRST_OFFSET_MISMATCH', ...t.location(i),
+        message: `txnindex says producer ${x.producerId}'s aborted transaction began at ${t.firstOffset(i)}, the log says ${x.firstOffset} (ABORT at ${x.lastOffset})` }))
     } else if (x.lastStableOffset !== t.lastStableOffset(i)) {
-      this.mismatches.set(i, { severity: 'warning', code: 'TXNINDEX_LSO_MISMATCH', ...t.location(i),
-        message: `txnindex entry for producer ${x.producerId} (ABORT at ${x.lastOffset}) has lastStableOffset ${t.lastStableOffset(i)}, the log implies ${x.lastStableOffset}` })
+      this.mismatch(i, F_LSO_MISMATCH, () => ({ severity: 'warning', code: 'TXNINDEX_LSO_MISMATCH', ...t.location(i),
+        message: `txnindex entry for producer ${x.producerId} (ABORT at ${x.lastOffset}) has lastStableOffset ${t.lastStableOffset(i)}, the log implies ${x.lastStableOffset}` }))
     } else {
-      this.mismatches.delete(i)
+      this.mismatch(i, 0, null)
     }
+  }
+
+  /**
+   * Entry i's latest verdict: a mismatch flag (0: none) and its finding, kept while fewer than MAX_LISTED_PER_CODE
+   * of that flag are (a 16 MiB .txnindex has ~490k entries: a finding each would be ~170 MiB); the rest are counted by findings().
+   */
+  private mismatch (i: number, flag: number, make: (() => Finding) | null): void {
+    const old = this.flags[i]! & (F_FIRST_MISMATCH | F_LSO_MISMATCH)
+    if (old !== 0 && this.mismatches.delete(i)) { if (old === F_FIRST_MISMATCH) this.keptFirst--; else this.keptLso-- }
+    this.flags[i] = (this.flags[i]! & ~(F_FIRST_MISMATCH | F_LSO_MISMATCH)) | flag
+    if (make === null || (flag === F_FIRST_MISMATCH ? this.keptFirst : this.keptLso) >= MAX_LISTED_PER_CODE) return
+    this.mismatches.set(i, make())
+    if (flag === F_FIRST_MISMATCH) this.keptFirst++; else this.keptLso++
   }
 
   /** An ABORT marker with no transaction open (an empty transaction: no entry expected). */
@@ -266,6 +285,8 @@ export class TxnIndexChecker {
 
   /** Findings in entry order, then the missing entries in marker order. `scannedFrom`/`scannedTo` bound the offsets the markers could be seen in. */
   findings (scannedFrom: bigint, scannedTo: bigint, out: FindingSink): void {
+    let firstNotKept = 0
+    let lsoNotKept = 0
     const t = this.table
     for (let i = 0; i < t.length; i++) {
       const f = this.flags[i]!
@@ -278,6 +299,8 @@ export class TxnIndexChecker {
       if ((f & F_MATCHED) !== 0) {
         const m = this.mismatches.get(i)
         if (m !== undefined) out.push(m)
+        else if ((f & F_FIRST_MISMATCH) !== 0) firstNotKept++
+        else if ((f & F_LSO_MISMATCH) !== 0) lsoNotKept++
         continue
       }
       const first = t.firstOffset(i)
@@ -292,5 +315,7 @@ export class TxnIndexChecker {
     }
     for (const f of this.missing.values()) out.push(f)
     out.count('TXNINDEX_MISSING_ENTRY', this.missingNotKept)
+    out.count('TXNINDEX_FIRST_OFFSET_MISMATCH', firstNotKept)
+    out.count('TXNINDEX_LSO_MISMATCH', lsoNotKept)
   }
 }

@@ -4,12 +4,14 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { MAX_LISTED_PER_CODE } from '../../src/analysis/finding-list.js'
 import { FindingList } from '../../src/analysis/finding-list.js'
+import type { Finding, FindingCode } from '../../src/analysis/findings.js'
 import { finding } from '../../src/analysis/findings.js'
+import { TxnIndexChecker, TxnIndexTable } from '../../src/analysis/txn-index-check.js'
 import { runLso } from '../../src/commands/lso.js'
 import { runReconcile } from '../../src/commands/reconcile.js'
 import { runTxns } from '../../src/commands/txns.js'
 import { lso, reconcile, txns } from '../../src/index.js'
-import { LogDir, LogWriter, runCommand } from '../support/txn-segment-builder.js'
+import { encodeTxnIndex, LogDir, LogWriter, runCommand } from '../support/txn-segment-builder.js'
 
 const dirs: LogDir[] = []
 afterEach(() => { for (const d of dirs.splice(0)) d.remove() })
@@ -99,6 +101,42 @@ describe('a partition\'s findings are bounded per code and the rest counted', ()
     const p = (JSON.parse(r.out) as { partitions: PartitionJson[] }).partitions[0]!
     expect(codes(p, 'TXNINDEX_MISSING_ENTRY')).toBe(N)
     expect(p.omittedFindings.TXNINDEX_MISSING_ENTRY).toBe(EXTRA)
+  })
+
+  it('.txnindex entries whose first offset disagrees with the log: N findings kept, the rest counted', async () => {
+    const d = logDir()
+    const w = new LogWriter()
+    const entries = []
+    for (let i = 0; i < N + EXTRA; i++) {
+      const first = w.next
+      w.txn(5n, 0, 1); w.marker(5n, 0, 'ABORT')
+      // the entry says the transaction began at its ABORT marker: a first-offset mismatch
+      entries.push({ producerId: 5n, firstOffset: first + 1n, lastOffset: first + 1n, lastStableOffset: first + 2n })
+    }
+    d.segment('firstoff', 0, 0n, w.batches)
+    d.txnIndex('firstoff', 0, 0n, entries)
+    const r = await runCommand(runReconcile, { paths: [d.partitionPath('firstoff', 0)], format: 'json' })
+    expect(r.code).toBe(1)
+    const p = (JSON.parse(r.out) as { partitions: PartitionJson[] }).partitions[0]!
+    expect(codes(p, 'TXNINDEX_FIRST_OFFSET_MISMATCH')).toBe(N)
+    expect(p.omittedFindings.TXNINDEX_FIRST_OFFSET_MISMATCH).toBe(EXTRA)
+  })
+
+  it('the txnindex checker itself hands out at most N findings of a code (its memory), and counts the rest', () => {
+    const entries = Array.from({ length: N + EXTRA }, (_v, i) => ({ producerId: 5n, firstOffset: BigInt(2 * i + 1), lastOffset: BigInt(2 * i + 1), lastStableOffset: BigInt(2 * i + 2) }))
+    const table = new TxnIndexTable()
+    table.addFile('00000000000000000000.txnindex', encodeTxnIndex(entries))
+    const c = new TxnIndexChecker(table)
+    for (let i = 0; i < N + EXTRA; i++) {
+      c.abortedTxn({ producerId: 5n, firstOffset: BigInt(2 * i), lastOffset: BigInt(2 * i + 1), lastStableOffset: BigInt(2 * i + 2) }) // first offset differs
+      c.abortedTxn({ producerId: 6n, firstOffset: BigInt(2 * i), lastOffset: BigInt(2 * i + 1), lastStableOffset: BigInt(2 * i + 2) }) // no entry
+    }
+    const pushed: Finding[] = []
+    const counted: Partial<Record<FindingCode, number>> = {}
+    c.findings(0n, BigInt(2 * (N + EXTRA)), { push: (f) => pushed.push(f), count: (code, n) => { counted[code] = (counted[code] ?? 0) + n } })
+    expect(pushed.filter((f) => f.code === 'TXNINDEX_FIRST_OFFSET_MISMATCH')).toHaveLength(N)
+    expect(pushed.filter((f) => f.code === 'TXNINDEX_MISSING_ENTRY')).toHaveLength(N)
+    expect(counted).toMatchObject({ TXNINDEX_FIRST_OFFSET_MISMATCH: EXTRA, TXNINDEX_MISSING_ENTRY: EXTRA })
   })
 
   it('FindingList: a code is counted only after max are listed (so the exit code of the listed is that of all)', () => {
