@@ -48,9 +48,9 @@ export class FindingList implements FindingSink {
     if (n > 0) this.omitted[code] = (this.omitted[code] ?? 0) + n
   }
 
-  /** another list's findings (in its order, under this list's bound) and its counts */
-  absorb (other: FindingList | readonly Finding[]): void {
-    if (!(other instanceof FindingList)) { for (const f of other) this.push(f); return }
+  /** another list's findings (in its order, under this list's bound) and its counts (a FindingList, or a report's two fields) */
+  absorb (other: { readonly listed: readonly Finding[], readonly omitted: OmittedFindings } | readonly Finding[]): void {
+    if (!('listed' in other)) { for (const f of other) this.push(f); return }
     for (const f of other.listed) this.push(f)
     for (const [code, n] of Object.entries(other.omitted) as Array<[FindingCode, number]>) this.count(code, n)
   }

@@ -66,7 +66,7 @@ export class JsonPartitionPrinter implements PartitionPrinter {
       },
       transactionStates: (p: TransactionStatePartition) => {
         next()
-        writeJson(w, { topic: p.report.topic, partition: p.report.partition, path: p.path, transactionalIds: p.states.map(transactionalIdJson), findings: p.findings.map(findingJson), omittedFindings: { ...p.report.omittedFindings } })
+        writeJson(w, { topic: p.report.topic, partition: p.report.partition, path: p.path, transactionalIds: p.states.map(transactionalIdJson), findings: p.findings.map(findingJson), omittedFindings: { ...p.omittedFindings } })
       },
       end: () => { w.write(partitions === 0 ? `{"schemaVersion":${JSON_SCHEMA_VERSION},"partitions":[]}\n` : ']}\n') },
     }

@@ -125,7 +125,7 @@ export class TextPartitionPrinter implements PartitionPrinter {
       },
       transactionStates: (p: TransactionStatePartition) => {
         stdout.write(formatStates(p, chalk, this.wide) + '\n')
-        this.findings(p.label, p.findings, p.report.omittedFindings)
+        this.findings(p.label, p.findings, p.omittedFindings)
       },
       end: () => {},
     }

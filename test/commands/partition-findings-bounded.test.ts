@@ -11,7 +11,9 @@ import { runLso } from '../../src/commands/lso.js'
 import { runReconcile } from '../../src/commands/reconcile.js'
 import { runTxns } from '../../src/commands/txns.js'
 import { lso, reconcile, txns } from '../../src/index.js'
-import { encodeTxnIndex, LogDir, LogWriter, runCommand } from '../support/txn-segment-builder.js'
+import * as fs from 'node:fs'
+import * as nodePath from 'node:path'
+import { encodeBatch, encodeTxnIndex, LogDir, LogWriter, runCommand } from '../support/txn-segment-builder.js'
 
 const dirs: LogDir[] = []
 afterEach(() => { for (const d of dirs.splice(0)) d.remove() })
@@ -137,6 +139,22 @@ describe('a partition\'s findings are bounded per code and the rest counted', ()
     expect(pushed.filter((f) => f.code === 'TXNINDEX_FIRST_OFFSET_MISMATCH')).toHaveLength(N)
     expect(pushed.filter((f) => f.code === 'TXNINDEX_MISSING_ENTRY')).toHaveLength(N)
     expect(counted).toMatchObject({ TXNINDEX_FIRST_OFFSET_MISMATCH: EXTRA, TXNINDEX_MISSING_ENTRY: EXTRA })
+  })
+
+  it('txns on a __transaction_state partition: the transaction log\'s decode findings are bounded too', async () => {
+    const d = logDir()
+    const dir = d.partitionPath('__transaction_state', 0)
+    // each batch's first record length becomes the varint 0x7f (-64): one BAD_RECORD per batch
+    const bufs = Array.from({ length: N + EXTRA }, (_v, i) => { const b = encodeBatch({ baseOffset: BigInt(i) }); b[61] = 0x7f; return b })
+    fs.writeFileSync(nodePath.join(dir, '00000000000000000000.log'), Buffer.concat(bufs))
+    const j = await runCommand(runTxns, { paths: [dir], format: 'json' })
+    expect(j.code).toBe(1)
+    const p = (JSON.parse(j.out) as { partitions: PartitionJson[] }).partitions[0]!
+    expect(codes(p, 'BAD_RECORD')).toBe(N)
+    expect(p.omittedFindings).toEqual({ BAD_RECORD: EXTRA })
+    const t = await runCommand(runTxns, { paths: [dir] })
+    expect(t.code).toBe(1)
+    expect(t.err).toMatch(/^tsdump: error: __transaction_state-0: \.\.\. and 250 more BAD_RECORD not listed .*\[BAD_RECORD\]$/m)
   })
 
   it('FindingList: a code is counted only after max are listed (so the exit code of the listed is that of all)', () => {
