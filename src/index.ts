@@ -28,3 +28,5 @@ export type { BlockingTransaction } from './analysis/lso.js'
 // findings
 export { exitCodeFor, FINDING_SEVERITY } from './analysis/findings.js'
 export type { Finding, FindingCode, Severity } from './analysis/findings.js'
+export { MAX_LISTED_PER_CODE } from './analysis/finding-list.js'
+export type { OmittedFindings } from './analysis/finding-list.js'

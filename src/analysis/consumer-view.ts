@@ -1,6 +1,6 @@
 // What a read_committed consumer that trusts the .txnindex files returns (CompletedFetch.nextFetchedRecord),
 // batch by batch, and the cross-check of those files against the markers in the log.
-import type { Finding } from './findings.js'
+import type { FindingSink } from './finding-list.js'
 import { finding } from './findings.js'
 import type { I64 } from './i64.js'
 import { i64, toBigInt } from './i64.js'
@@ -52,11 +52,10 @@ export class ConsumerView {
   abortedTxn (x: ExpectedAbortedTxn): void { this.checker.abortedTxn(x) }
 
   /** the txnindex findings, and CONSUMER_VIEW_DIFFERS when the consumer's count is not the markers' */
-  findings (firstScanned: I64, leo: I64, consumerCount: number, readCommitted: number, lso: I64): Finding[] {
-    const out = this.checker.findings(toBigInt(firstScanned), toBigInt(leo))
+  findings (firstScanned: I64, leo: I64, consumerCount: number, readCommitted: number, lso: I64, out: FindingSink): void {
+    this.checker.findings(toBigInt(firstScanned), toBigInt(leo), out)
     if (consumerCount !== readCommitted) {
       out.push(finding('CONSUMER_VIEW_DIFFERS', `markers say read_committed consumers should read ${readCommitted} records below the LSO ${lso}; trusting .txnindex as consumers do, they read ${consumerCount}`, { firstOffset: toBigInt(firstScanned), lastOffset: toBigInt(lso) }))
     }
-    return out
   }
 }

@@ -18,6 +18,7 @@
 // counts follow log order.
 import { ConsumerView } from './consumer-view.js'
 import { RecentMarkers } from './duplicate-markers.js'
+import { FindingList } from './finding-list.js'
 import type { Finding, FindingCode } from './findings.js'
 import { finding } from './findings.js'
 import type { I64 } from './i64.js'
@@ -58,7 +59,8 @@ export class PartitionAnalyzer {
   private readonly controlBatches: Record<string, number> = {}
   private commitMarkers = 0
   private abortMarkers = 0
-  private readonly findings: Finding[] = []
+  /** bounded: the first findings of each code, the rest counted (finding-list.ts) */
+  private readonly findings = new FindingList()
   private prevLast: I64 | null = null
   private started = false
   private firstScannedOffset: I64 = 0
@@ -322,14 +324,16 @@ export class PartitionAnalyzer {
    * After the last batch. `lastSegmentBaseOffset`: an empty active segment still moves the log end
    * (null: no segment name is numeric, the log start stands in).
    */
-  finish (lastSegmentBaseOffset: bigint | null, scanFindings: readonly Finding[]): PartitionReport {
+  finish (lastSegmentBaseOffset: bigint | null, scanFindings: FindingList | readonly Finding[]): PartitionReport {
     if (!this.started) this.start(this.logStartOffset ?? 0)
     const logStartOffset = this.logStartOffset ?? 0
     const lastBase = lastSegmentBaseOffset === null ? logStartOffset : i64(lastSegmentBaseOffset)
     const afterLast = this.prevLast === null ? logStartOffset : i64Add(this.prevLast, 1)
     const leo = afterLast > lastBase ? afterLast : lastBase
     this.snapChecks.passTo(leo, this.openFirstOffsets)
-    const findings: Finding[] = scanFindings.concat(this.findings)
+    const findings = new FindingList()
+    findings.absorb(scanFindings)
+    findings.absorb(this.findings)
     let hw = leo
     let highWatermarkSource: HighWatermarkSource = 'logEndOffset'
     if (this.hw !== null) {
@@ -351,7 +355,7 @@ export class PartitionAnalyzer {
     let readCommittedByTxnIndex: number | null = null
     if (this.consumer !== null) {
       readCommittedByTxnIndex = this.finConsumer
-      for (const f of this.consumer.findings(this.firstScannedOffset, leo, this.finConsumer, counts.readCommitted, lso)) findings.push(f)
+      this.consumer.findings(this.firstScannedOffset, leo, this.finConsumer, counts.readCommitted, lso, findings)
     }
     for (const f of this.snapChecks.findings()) findings.push(f)
     const openTransactions = unstable.map((t) => toOpen(t, hw))
@@ -360,7 +364,8 @@ export class PartitionAnalyzer {
       highWatermark: toBigInt(hw), highWatermarkSource, lastStableOffset: toBigInt(lso), ...counts, readCommittedByTxnIndex,
       controlBatches: { COMMIT: this.commitMarkers, ABORT: this.abortMarkers, ...this.controlBatches },
       transactions: { committed: this.committed, aborted: this.aborted, empty: this.empty, open: this.open.size },
-      openTransactions, abortedBeyondLso: this.intervals.reduce((n, iv) => n + iv.aborted, 0), newestTimestamp: bigOrNull(this.newestTimestamp), findings,
+      openTransactions, abortedBeyondLso: this.intervals.reduce((n, iv) => n + iv.aborted, 0), newestTimestamp: bigOrNull(this.newestTimestamp),
+      findings: findings.listed, omittedFindings: findings.omitted,
       markerCoordinatorEpochs: this.markerEpochs ?? NO_EPOCHS, seedSnapshot: this.seedSnapshot, firstScannedOffset: toBigInt(this.firstScannedOffset),
       batches: this.batchCount, timeline: this.tl !== null ? this.tl.build(this.batchCount) : null, abortedTxns: this.abortedTxns,
     }

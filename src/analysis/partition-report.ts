@@ -1,4 +1,5 @@
 // What the partition analysis reports: the one PartitionReport per partition, and the analyzer's options.
+import type { OmittedFindings } from './finding-list.js'
 import type { Finding } from './findings.js'
 import type { RunSink } from './run-sink.js'
 import type { Timeline, TimelineOptions } from './timeline.js'
@@ -40,7 +41,10 @@ export interface PartitionReport extends VisibilityCounts {
   abortedBeyondLso: number
   /** newest batch timestamp in the partition (maxTimestamp), null without batches */
   newestTimestamp: bigint | null
+  /** the first MAX_LISTED_PER_CODE (100) findings of each code, in the order found (analysis/finding-list.ts) */
   findings: Finding[]
+  /** code -> findings of that code beyond those listed, counted only; {} when every finding is listed */
+  omittedFindings: OmittedFindings
   /** per producer, the coordinator epoch of its latest COMMIT/ABORT marker (for `lso`); empty when not kept (`markerEpochs: false`: `txns`) */
   markerCoordinatorEpochs: { get: (producerId: bigint) => number | undefined, readonly size: number }
   /** the snapshot that seeded transactions open at the first scanned offset, if any */

@@ -1,5 +1,6 @@
 // What reconcile, txns and lso find, as plain objects: the library API returns these, and every
 // partition printer (text, json, and the next one, e.g. an HTML report) receives exactly these.
+import type { OmittedFindings } from './finding-list.js'
 import type { Finding } from './findings.js'
 import type { HangingTransaction } from './hanging.js'
 import type { BlockingTransaction } from './lso.js'
@@ -36,8 +37,10 @@ export interface TimelinePartition extends PartitionResult {
 export interface TransactionStatePartition extends PartitionResult {
   kind: 'transactional-ids'
   states: TransactionalIdState[]
-  /** the report's findings and those of decoding the transaction log */
+  /** the report's findings and those of decoding the transaction log, at most MAX_LISTED_PER_CODE of a code */
   findings: Finding[]
+  /** and how many more of each code (analysis/finding-list.ts) */
+  omittedFindings: OmittedFindings
 }
 
 export interface TxnsResult {

@@ -7,6 +7,8 @@
 // The entries are kept in columns (TxnIndexTable, 8 bytes per field) because a big partition can
 // have hundreds of thousands of them; markers are matched against them while the batches stream by.
 import { ABORTED_TXN_FIRST_OFFSET, ABORTED_TXN_LAST_OFFSET, ABORTED_TXN_LAST_STABLE_OFFSET, ABORTED_TXN_PRODUCER_ID, ABORTED_TXN_SIZE } from '../decode/index-files.js'
+import type { FindingSink } from './finding-list.js'
+import { MAX_LISTED_PER_CODE } from './finding-list.js'
 import type { Finding } from './findings.js'
 import type { TxnIndexEntry } from './txn-input.js'
 
@@ -20,6 +22,9 @@ export interface ExpectedAbortedTxn {
 const F_DUPLICATE = 1
 const F_MATCHED = 2
 const F_EMPTY_ABORT = 4
+/** matched, but its firstOffset / lastStableOffset disagrees with the log (the finding is kept for the first ones only) */
+const F_FIRST_MISMATCH = 8
+const F_LSO_MISMATCH = 16
 
 const ENTRY = ABORTED_TXN_SIZE
 const PID = ABORTED_TXN_PRODUCER_ID
@@ -194,12 +199,17 @@ export class TxnIndexTable {
 
 /**
  * Streams the markers of a partition against its txnindex entries. Memory: one byte per entry plus
- * findings; no per-marker state.
+ * at most MAX_LISTED_PER_CODE findings of each code; no per-marker state.
  */
 export class TxnIndexChecker {
   private readonly flags: Uint8Array
+  /** the kept mismatch findings by entry, and how many of each kind */
   private readonly mismatches = new Map<number, Finding>()
+  private keptFirst = 0
+  private keptLso = 0
+  /** the first MAX_LISTED_PER_CODE missing entries (a report lists no more of a code), the rest counted */
   private readonly missing = new Map<string, Finding>()
+  private missingNotKept = 0
   private readonly byLast: Uint32Array | null
 
   constructor (readonly table: TxnIndexTable) {
@@ -236,21 +246,36 @@ export class TxnIndexChecker {
   abortedTxn (x: ExpectedAbortedTxn): void {
     const i = this.lookup(x.producerId, x.lastOffset)
     if (i < 0) {
-      this.missing.set(`${x.producerId}@${x.lastOffset}`, { severity: 'error', code: 'TXNINDEX_MISSING_ENTRY',
+      const key = `${x.producerId}@${x.lastOffset}`
+      if (this.missing.size >= MAX_LISTED_PER_CODE && !this.missing.has(key)) { this.missingNotKept++; return }
+      this.missing.set(key, { severity: 'error', code: 'TXNINDEX_MISSING_ENTRY',
         firstOffset: x.firstOffset, lastOffset: x.lastOffset, message: `producer ${x.producerId} aborted ${x.firstOffset}..${x.lastOffset} (ABORT marker at ${x.lastOffset}) but no .txnindex entry records it: read_committed consumers will see the aborted records` })
       return
     }
     this.flags[i]! |= F_MATCHED
     const t = this.table
     if (x.firstOffset !== t.firstOffset(i)) {
-      this.mismatches.set(i, { severity: 'error', code: 'TXNINDEX_FIRST_OFFSET_MISMATCH', ...t.location(i),
-        message: `txnindex says producer ${x.producerId}'s aborted transaction began at ${t.firstOffset(i)}, the log says ${x.firstOffset} (ABORT at ${x.lastOffset})` })
+      this.mismatch(i, F_FIRST_MISMATCH, () => ({ severity: 'error', code: 'TXNINDEX_FIRST_OFFSET_MISMATCH', ...t.location(i),
+        message: `txnindex says producer ${x.producerId}'s aborted transaction began at ${t.firstOffset(i)}, the log says ${x.firstOffset} (ABORT at ${x.lastOffset})` }))
     } else if (x.lastStableOffset !== t.lastStableOffset(i)) {
-      this.mismatches.set(i, { severity: 'warning', code: 'TXNINDEX_LSO_MISMATCH', ...t.location(i),
-        message: `txnindex entry for producer ${x.producerId} (ABORT at ${x.lastOffset}) has lastStableOffset ${t.lastStableOffset(i)}, the log implies ${x.lastStableOffset}` })
+      this.mismatch(i, F_LSO_MISMATCH, () => ({ severity: 'warning', code: 'TXNINDEX_LSO_MISMATCH', ...t.location(i),
+        message: `txnindex entry for producer ${x.producerId} (ABORT at ${x.lastOffset}) has lastStableOffset ${t.lastStableOffset(i)}, the log implies ${x.lastStableOffset}` }))
     } else {
-      this.mismatches.delete(i)
+      this.mismatch(i, 0, null)
     }
+  }
+
+  /**
+   * Entry i's latest verdict: a mismatch flag (0: none) and its finding, kept while fewer than MAX_LISTED_PER_CODE
+   * of that flag are (a 16 MiB .txnindex has ~490k entries: a finding each would be ~170 MiB); the rest are counted by findings().
+   */
+  private mismatch (i: number, flag: number, make: (() => Finding) | null): void {
+    const old = this.flags[i]! & (F_FIRST_MISMATCH | F_LSO_MISMATCH)
+    if (old !== 0 && this.mismatches.delete(i)) { if (old === F_FIRST_MISMATCH) this.keptFirst--; else this.keptLso-- }
+    this.flags[i] = (this.flags[i]! & ~(F_FIRST_MISMATCH | F_LSO_MISMATCH)) | flag
+    if (make === null || (flag === F_FIRST_MISMATCH ? this.keptFirst : this.keptLso) >= MAX_LISTED_PER_CODE) return
+    this.mismatches.set(i, make())
+    if (flag === F_FIRST_MISMATCH) this.keptFirst++; else this.keptLso++
   }
 
   /** An ABORT marker with no transaction open (an empty transaction: no entry expected). */
@@ -260,8 +285,9 @@ export class TxnIndexChecker {
   }
 
   /** Findings in entry order, then the missing entries in marker order. `scannedFrom`/`scannedTo` bound the offsets the markers could be seen in. */
-  findings (scannedFrom: bigint, scannedTo: bigint): Finding[] {
-    const out: Finding[] = []
+  findings (scannedFrom: bigint, scannedTo: bigint, out: FindingSink): void {
+    let firstNotKept = 0
+    let lsoNotKept = 0
     const t = this.table
     for (let i = 0; i < t.length; i++) {
       const f = this.flags[i]!
@@ -274,6 +300,8 @@ export class TxnIndexChecker {
       if ((f & F_MATCHED) !== 0) {
         const m = this.mismatches.get(i)
         if (m !== undefined) out.push(m)
+        else if ((f & F_FIRST_MISMATCH) !== 0) firstNotKept++
+        else if ((f & F_LSO_MISMATCH) !== 0) lsoNotKept++
         continue
       }
       const first = t.firstOffset(i)
@@ -287,6 +315,8 @@ export class TxnIndexChecker {
       }
     }
     for (const f of this.missing.values()) out.push(f)
-    return out
+    out.count('TXNINDEX_MISSING_ENTRY', this.missingNotKept)
+    out.count('TXNINDEX_FIRST_OFFSET_MISMATCH', firstNotKept)
+    out.count('TXNINDEX_LSO_MISMATCH', lsoNotKept)
   }
 }

@@ -9,6 +9,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { Finding } from '../analysis/findings.js'
 import { finding, locatePartitionFindings } from '../analysis/findings.js'
+import { FindingList } from '../analysis/finding-list.js'
 import { corruptFinding, decodeFinding, tailFinding } from '../analysis/log-findings.js'
 import type { PartitionReport } from '../analysis/partition-analyzer.js'
 import { PartitionAnalyzer } from '../analysis/partition-analyzer.js'
@@ -69,7 +70,7 @@ export interface ScanInternals {
 const SCAN = { headersOnly: true, window: PARTITION_SCAN_WINDOW } as const
 const READ = { verifyCrc: false } as const
 
-function feed (ev: LogEvent, file: string, findings: Finding[], a: Pick<PartitionAnalyzer, 'add'>, s: BatchFacts): boolean {
+function feed (ev: LogEvent, file: string, findings: FindingList, a: Pick<PartitionAnalyzer, 'add'>, s: BatchFacts): boolean {
   switch (ev.kind) {
     case 'batch': {
       const h = ev.header
@@ -148,7 +149,8 @@ function readSnapshots (dir: string, names: string[], findings: Finding[]): Snap
  * I/O errors on segments become findings.
  */
 export function scanPartition (dir: PartitionDir, checkpoints: Map<string, OffsetCheckpoint | null>, opts: ScanOptions = {}, internals: ScanInternals = {}): ScannedPartition {
-  const findings: Finding[] = []
+  // bounded per code: a segment of damaged batches gives one finding each
+  const findings = new FindingList()
   const logs: KafkaFile[] = dir.files.filter((f) => f.kind === 'log')
   const names = listDir(dir.path)
   const txnIndexAvailable = names.some((n) => /\.(txnindex|index)$/.test(n))

@@ -106,6 +106,6 @@ export async function runReport (opts: ReportOptions, ctx: CliContext, internals
   }
   // the problems also go to stderr, in the one format every command uses (as reconcile's printer writes them)
   const plain = new Chalk({ level: 0 })
-  for (const p of built.partitions) ctx.stderr.write(formatFindings(p.label, p.report.findings.filter((f) => f.severity !== 'info'), plain))
+  for (const p of built.partitions) ctx.stderr.write(formatFindings(p.label, p.report.findings.filter((f) => f.severity !== 'info'), plain, p.report.omittedFindings))
   return partitionExitCode(built.unusable, built.partitions.flatMap((p) => p.report.findings))
 }

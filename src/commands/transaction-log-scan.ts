@@ -1,6 +1,6 @@
 // Reads the records of a __transaction_state partition (full record decoding: keys and values are
 // needed) into pure TransactionStateRecord values.
-import type { Finding } from '../analysis/findings.js'
+import { FindingList } from '../analysis/finding-list.js'
 import { finding } from '../analysis/findings.js'
 import { decodeFinding } from '../analysis/log-findings.js'
 import type { TransactionStateRecord } from '../analysis/transaction-state.js'
@@ -13,9 +13,10 @@ import { describeFsError } from '../io/discover.js'
 import { FileSource } from '../io/file-source.js'
 import { InputError } from '../io/input-error.js'
 
-export function readTransactionLog (dir: PartitionDir): { records: TransactionStateRecord[], findings: Finding[] } {
+export function readTransactionLog (dir: PartitionDir): { records: TransactionStateRecord[], findings: FindingList } {
   const records: TransactionStateRecord[] = []
-  const findings: Finding[] = []
+  // bounded per code (analysis/finding-list.ts): a damaged log can give one finding per record
+  const findings = new FindingList()
   for (const f of dir.files.filter((x) => x.kind === 'log')) {
     let src: FileSource
     try { src = new FileSource(f.path) } catch (e) {

@@ -8,6 +8,7 @@
 // epochs (only `lso` reads them), so a producer without an open transaction costs nothing.
 import type { Finding } from '../analysis/findings.js'
 import { EXIT_USAGE } from '../analysis/findings.js'
+import { FindingList } from '../analysis/finding-list.js'
 import type { TimelinePartition, TxnsResult } from '../analysis/partition-results.js'
 import { LaneBuilder } from '../analysis/timeline.js'
 import type { TimelineRun } from '../analysis/timeline.js'
@@ -45,9 +46,12 @@ function streamTxns (partitions: readonly PartitionDir[], width: number, to: Txn
       const s = scanPartition(dir, checkpoints)
       const { records, findings: logFindings } = readTransactionLog(dir)
       const states = lastTransactionStates(records).filter((x) => filter === undefined || stateInFilter(x, filter))
-      const p = { label: s.label, path: dir.path, report: s.report, kind: 'transactional-ids' as const, states, findings: [...s.report.findings, ...logFindings] }
+      const all = new FindingList()
+      all.absorb({ listed: s.report.findings, omitted: s.report.omittedFindings })
+      all.absorb(logFindings)
+      const p = { label: s.label, path: dir.path, report: s.report, kind: 'transactional-ids' as const, states, findings: all.listed, omittedFindings: all.omitted }
       to.transactionStates(p)
-      findings.push(...p.findings)
+      for (const f of p.findings) findings.push(f) // no spread: 180k arguments overflowed the stack (issue #14)
       continue
     }
     const { lane, range } = firstPass(dir, checkpoints, width, to, filter)
@@ -55,7 +59,7 @@ function streamTxns (partitions: readonly PartitionDir[], width: number, to: Txn
     const sink = range === undefined || filter === undefined ? (r: TimelineRun) => { to.run(r) } : (r: TimelineRun) => { if (runInRange(r, range, filter)) to.run(r) }
     const second = scanPartition(dir, checkpoints, { analyzer: () => ({ timeline: { sink, lane }, markerEpochs: false }) })
     to.timelineEnd({ label: second.label, path: dir.path, report: second.report }, lane.result())
-    findings.push(...second.report.findings)
+    for (const f of second.report.findings) findings.push(f)
   }
   to.end()
   return partitionExitCode([], findings)

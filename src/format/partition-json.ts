@@ -29,6 +29,7 @@ function blockedJson (b: LsoPartition): Json {
     },
     openTransactions: r.openTransactions.length,
     findings: r.findings.map(findingJson),
+    omittedFindings: { ...r.omittedFindings },
   }
 }
 
@@ -61,11 +62,11 @@ export class JsonPartitionPrinter implements PartitionPrinter {
       timelineEnd: (p: PartitionResult, lane: Lane) => {
         w.write(`],"lane":${JSON.stringify(lane.chars.join(''))},"findings":`)
         writeJson(w, p.report.findings.map(findingJson))
-        w.write('}')
+        w.write(`,"omittedFindings":${JSON.stringify(p.report.omittedFindings)}}`)
       },
       transactionStates: (p: TransactionStatePartition) => {
         next()
-        writeJson(w, { topic: p.report.topic, partition: p.report.partition, path: p.path, transactionalIds: p.states.map(transactionalIdJson), findings: p.findings.map(findingJson) })
+        writeJson(w, { topic: p.report.topic, partition: p.report.partition, path: p.path, transactionalIds: p.states.map(transactionalIdJson), findings: p.findings.map(findingJson), omittedFindings: { ...p.omittedFindings } })
       },
       end: () => { w.write(partitions === 0 ? `{"schemaVersion":${JSON_SCHEMA_VERSION},"partitions":[]}\n` : ']}\n') },
     }

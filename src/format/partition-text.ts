@@ -2,6 +2,7 @@
 // the findings that are not info on stderr, uncoloured, partition by partition.
 import { Chalk } from 'chalk'
 import type { ChalkInstance } from 'chalk'
+import type { OmittedFindings } from '../analysis/finding-list.js'
 import type { Finding } from '../analysis/findings.js'
 import type { LsoPartition, LsoResult, PartitionResult, ReconcileResult, TransactionStatePartition, TxnsResult } from '../analysis/partition-results.js'
 import type { Lane, TimelineRun } from '../analysis/timeline.js'
@@ -93,14 +94,14 @@ export class TextPartitionPrinter implements PartitionPrinter {
     this.chalk = new Chalk({ level: color })
   }
 
-  private findings (label: string, findings: readonly Finding[]): void {
-    this.out.stderr.write(formatFindings(label, findings.filter((f) => f.severity !== 'info'), this.plain))
+  private findings (label: string, findings: readonly Finding[], omitted: OmittedFindings): void {
+    this.out.stderr.write(formatFindings(label, findings.filter((f) => f.severity !== 'info'), this.plain, omitted))
   }
 
   reconcile (r: ReconcileResult): void {
     if (r.filter !== undefined) this.out.stdout.write(rangeNoteText(r.filter, r.partitions))
     this.out.stdout.write(formatReconcile(r.partitions.map((p) => p.report), r.partitions.map((p) => p.label), this.chalk, this.wide))
-    for (const p of r.partitions) this.findings(p.label, p.report.findings)
+    for (const p of r.partitions) this.findings(p.label, p.report.findings, p.report.omittedFindings)
   }
 
   txns (r: TxnsResult): void { replayTxns(this.txnsStream(), r) }
@@ -120,11 +121,11 @@ export class TextPartitionPrinter implements PartitionPrinter {
       timelineEnd: (p: PartitionResult, lane: Lane) => {
         table.flush()
         stdout.write(`${runs === 0 ? '  (no batches)\n' : ''}  ${formatLane(lane.chars, lane.batchesPerChar, chalk)}\n\n`)
-        this.findings(p.label, p.report.findings)
+        this.findings(p.label, p.report.findings, p.report.omittedFindings)
       },
       transactionStates: (p: TransactionStatePartition) => {
         stdout.write(formatStates(p, chalk, this.wide) + '\n')
-        this.findings(p.label, p.findings)
+        this.findings(p.label, p.findings, p.omittedFindings)
       },
       end: () => {},
     }
@@ -144,6 +145,6 @@ export class TextPartitionPrinter implements PartitionPrinter {
       this.out.stdout.write(`transactional id ${c.transactionalId} is coordinated by __transaction_state-${c.partition}` +
         ` (abs(hashCode ${c.hashCode}) % ${c.partitionCount})\n`)
     }
-    for (const b of r.partitions) this.findings(b.label, b.report.findings)
+    for (const b of r.partitions) this.findings(b.label, b.report.findings, b.report.omittedFindings)
   }
 }

@@ -42,6 +42,7 @@ export function partitionReportJson (r: PartitionReport, path: string): Json {
     transactions: { ...r.transactions },
     openTransactions: r.openTransactions.map(openTxnJson),
     findings: r.findings.map(findingJson),
+    omittedFindings: { ...r.omittedFindings },
   }
 }
 

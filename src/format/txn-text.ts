@@ -1,11 +1,13 @@
 // Text output of reconcile / txns / lso. Pure: values in, strings out; colour through the ChalkInstance
 // passed in (COMMIT green, ABORT red, open yellow).
 import type { ChalkInstance } from 'chalk'
+import type { OmittedFindings } from '../analysis/finding-list.js'
+import { omittedFindings } from '../analysis/finding-list.js'
 import type { Finding } from '../analysis/findings.js'
 import type { PartitionReport } from '../analysis/reconcile.js'
 import type { LaneChar, TimelineRun } from '../analysis/timeline.js'
 import { topicTotals } from './txn-json.js'
-import { formatFindingList } from './finding-text.js'
+import { formatFinding, formatFindingList } from './finding-text.js'
 import type { Column } from './table.js'
 import { fitTable, hiddenNote } from './table.js'
 
@@ -60,9 +62,15 @@ export function formatReconcile (reports: readonly PartitionReport[], labels: re
   return out
 }
 
-/** findings of a partition, one standard line each (format/finding-text.ts); the label names the partition when there is no file */
-export function formatFindings (label: string, findings: readonly Finding[], _chalk: ChalkInstance): string {
-  return formatFindingList(findings.map((f) => f.file === undefined ? { ...f, file: label } : f))
+/**
+ * findings of a partition, one standard line each (format/finding-text.ts); the label names the partition when there is no file.
+ * Then one line per code the report only counted (`omitted`, PartitionReport.omittedFindings), info codes too: the text
+ * shows no info finding, but 180k duplicate markers are worth a line.
+ */
+export function formatFindings (label: string, findings: readonly Finding[], _chalk: ChalkInstance, omitted: OmittedFindings = {}): string {
+  let out = formatFindingList(findings.map((f) => f.file === undefined ? { ...f, file: label } : f))
+  for (const f of omittedFindings(omitted, label)) out += formatFinding(f) + '\n'
+  return out
 }
 
 const LANE_STYLE: Record<LaneChar, (c: ChalkInstance, s: string) => string> = {

@@ -1,6 +1,7 @@
 // The ReportModel from what the partition analysis computed (reconcile's PartitionReport, lso's blocking
 // transaction and abort commands) and each partition's lane (collected while streaming): int64 values
 // become JSON-safe numbers or strings here, as in `reconcile --json`. Pure, like renderReport.
+import { omittedFindings } from '../../analysis/finding-list.js'
 import type { BlockingTransaction } from '../../analysis/lso.js'
 import type { OpenTransaction, PartitionReport } from '../../analysis/partition-report.js'
 import type { PartitionResult } from '../../analysis/partition-results.js'
@@ -84,7 +85,9 @@ function defaultTitle (parts: readonly PartitionModel[]): string {
 
 export function reportModel (input: ReportInput): ReportModel {
   const partitions = input.partitions.map(partitionModel)
-  const findings: FindingRow[] = input.partitions.flatMap((p) => p.report.findings.map((f) => ({ partition: p.label, ...f })))
+  // then one row per code the report only counted (analysis/finding-list.ts)
+  const findings: FindingRow[] = input.partitions.flatMap((p) => [...p.report.findings, ...omittedFindings(p.report.omittedFindings, p.label)]
+    .map((f) => ({ partition: p.label, ...f })))
   return {
     title: input.title ?? defaultTitle(partitions), generator: input.generator, inputs: input.inputs,
     topics: topicRows(input.partitions.map((p) => p.report)), partitions, findings,
