@@ -10,7 +10,7 @@ import { crc32cUpdate } from '../bytes/crc32c.js'
 import { BatchView } from './batch-view.js'
 import * as L from './layout.js'
 import { frameProblem } from './frame-rule.js'
-import { findNextBatch, overlappedBatch } from './resync.js'
+import { findNextBatch, overlappedBatch, overlappedStreamedBatch } from './resync.js'
 
 export { findNextBatch } from './resync.js'
 export { frameProblem } from './frame-rule.js'
@@ -258,6 +258,10 @@ export class FrameScanner {
         // the header is kept aside first: the input is then read only forwards (stdin cannot seek back)
         this.win.copy(this.header, 0, pos - this.winStart, pos - this.winStart + L.RECORD_BATCH_OVERHEAD)
         const crc = this.opts.streamLarge === 'crc' ? this.streamCrc(pos, total) : 0
+        // a CRC that fails may be a grown batchLength: the same overlap search as for a batch in the window
+        const inside = crc !== undefined && this.resync && this.opts.streamLarge === 'crc' && crc !== this.header.readUInt32BE(L.CRC_OFFSET)
+          ? overlappedStreamedBatch(this.source, pos, total, this.end, this.maxBatch) : undefined
+        if (inside !== undefined) return this.overlapped(pos, total, inside)
         if (crc !== undefined) {
           const f = this.frame.set(pos, this.header, this.headerDv, 0, L.RECORD_BATCH_OVERHEAD, false)
           if (this.opts.streamLarge === 'crc') f.crc = crc
@@ -269,16 +273,19 @@ export class FrameScanner {
         return this.last({ kind: 'tail', position: pos, length: this.end - pos, reason: 'truncated', declaredSize: total })
       }
       const inside = this.resync && magic === 2 ? overlappedBatch(this.source, pos, total, this.end, this.maxBatch, this.win, this.winStart) : undefined
-      if (inside !== undefined) {
-        this.pos = inside
-        return {
-          kind: 'corrupt', position: pos, code: 'BAD_LENGTH', length: inside - pos, resyncPosition: inside,
-          message: `entry size ${total} fails the batch's CRC and runs into a valid batch at position ${inside}`,
-        }
-      }
+      if (inside !== undefined) return this.overlapped(pos, total, inside)
       return this.frame.set(pos, this.win, this.dv, pos - this.winStart, total, true)
     }
     return undefined
+  }
+
+  /** a batch at `pos` whose grown length ran into the valid batch at `inside` (resync.ts overlappedBatch) */
+  private overlapped (pos: number, total: number, inside: number): CorruptEvent {
+    this.pos = inside
+    return {
+      kind: 'corrupt', position: pos, code: 'BAD_LENGTH', length: inside - pos, resyncPosition: inside,
+      message: `entry size ${total} fails the batch's CRC and runs into a valid batch at position ${inside}`,
+    }
   }
 
   /** CRC-32C of [pos + 21, pos + total) read window by window; undefined when the input ends first */

@@ -178,6 +178,23 @@ export function overlappedBatch (source: SegmentSource, pos: number, total: numb
   if (frameProblem(size, at.readInt8(i + L.MAGIC_OFFSET), L.LOG_OVERHEAD + size, maxBatch) === undefined) return undefined
   const o = pos - winStart
   if (crc32cUpdate(0, win.subarray(o + L.ATTRIBUTES_OFFSET, o + total)) === win.readUInt32BE(o + L.CRC_OFFSET)) return undefined
+  return batchInside(source, pos, e, end, maxBatch)
+}
+
+/**
+ * The same for a batch larger than the window, whose CRC was computed while streaming it and failed: the
+ * framing at its declared end `e` is read aside.
+ */
+export function overlappedStreamedBatch (source: SegmentSource, pos: number, total: number, end: number, maxBatch: number): number | undefined {
+  const e = pos + total
+  if (e + L.HEADER_SIZE_UP_TO_MAGIC > end || source.readInto(PEEK, e, PEEK.length) !== PEEK.length) return undefined
+  const size = PEEK.readInt32BE(L.SIZE_OFFSET)
+  if (frameProblem(size, PEEK.readInt8(L.MAGIC_OFFSET), L.LOG_OVERHEAD + size, maxBatch) === undefined) return undefined
+  return batchInside(source, pos, e, end, maxBatch)
+}
+
+/** a valid batch starting inside (pos, e), the declared span of a damaged batch */
+function batchInside (source: SegmentSource, pos: number, e: number, end: number, maxBatch: number): number | undefined {
   const q = findNextBatch(source, pos + 1, end, maxBatch, undefined, e)
   return q !== undefined && q < e ? q : undefined
 }

@@ -142,6 +142,17 @@ export const snappy: Codec = {
     let total = 0
     for (const c of streamedChunks(new StreamedInput(input))) total += c.length
     if (total > maxBytes) throw tooLarge(total, maxBytes)
+    // then every block decoded (into one scratch buffer), as decompress does before any record is read: a
+    // corrupt block is DECOMPRESS_FAILED for the batch, not a record error after some records were printed
+    if (input.seek === undefined) return total // a forward-only input is walked once (a new StreamedInput seeks to 0)
+    const r = new StreamedInput(input)
+    let scratch = Buffer.alloc(0)
+    for (const c of streamedChunks(r)) {
+      r.pos = c.start
+      const block = r.peek(c.end - c.start)
+      if (c.length > scratch.length) scratch = Buffer.allocUnsafe(c.length)
+      if (!decodeSnappyElements(block, c.dataStart - c.start, block.length, scratch, 0, c.length)) fail(`corrupt block at byte ${c.start}`)
+    }
     return total
   },
 }
