@@ -18,9 +18,10 @@ export interface Codec {
    */
   stream? (input: ByteStream, ctx: DecompressContext): ByteStream
   /**
-   * With stream: the decompressed length read from the framing alone (nothing decoded), with the checks and
-   * messages `decompress` makes before decoding (framing, then the budget). Absent: the stream is inflated
-   * once to learn it.
+   * With stream: the decompressed length, with every check and message `decompress` makes, in its order
+   * (framing, then the budget, then the blocks' contents: snappy decodes each block into a scratch buffer
+   * here, since a corrupt block must fail the batch before any record is read). Absent: the stream is
+   * inflated once to learn it.
    */
   streamLength? (input: ByteStream, maxBytes: number, ctx: DecompressContext): number
 }
