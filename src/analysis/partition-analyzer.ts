@@ -45,6 +45,14 @@ const NO_EPOCHS: PartitionReport['markerCoordinatorEpochs'] = { get: () => undef
 
 export class PartitionAnalyzer {
   private readonly open = new Map<I64, Txn>()
+  /**
+   * `open` iterates in firstOffset order while every transaction was opened at or after the last one's first
+   * offset (batches come in offset order; only snapshot seeding can break it): then the earliest other open
+   * transaction is one of the first two entries, not a scan of all (a marker per transaction made that
+   * quadratic in the transactions open at once: 12% of txns' CPU on 1 GiB of small transactions)
+   */
+  private openSorted = true
+  private lastOpenFirst: I64 | null = null
   private readonly intervals: Interval[] = []
   private finVisible = 0
   private finAborted = 0
@@ -111,7 +119,7 @@ export class PartitionAnalyzer {
       t.seeded = true
       t.coordinatorEpoch = p.coordinatorEpoch >= 0 ? p.coordinatorEpoch : null
       t.lastTimestamp = p.lastTimestamp >= 0n ? i64(p.lastTimestamp) : null
-      this.open.set(t.producerId, t)
+      this.setOpen(t.producerId, t)
       this.openInterval(t)
     }
     if (seed.finding !== null) this.findings.push(seed.finding)
@@ -215,7 +223,7 @@ export class PartitionAnalyzer {
     let t = open
     if (t === undefined) {
       t = this.newTxn(pid, b.producerEpoch, b.baseOffset)
-      this.open.set(pid, t)
+      this.setOpen(pid, t)
       this.openInterval(t)
       this.recentMarkers.dataSeen(pid)
     }
@@ -297,7 +305,17 @@ export class PartitionAnalyzer {
     this.opts.sink?.transactionEnded(t)
   }
 
+  private setOpen (pid: I64, t: Txn): void {
+    if (this.lastOpenFirst !== null && t.firstOffset < this.lastOpenFirst) this.openSorted = false
+    this.lastOpenFirst = t.firstOffset
+    this.open.set(pid, t)
+  }
+
   private earliestOtherOpen (producerId: I64): I64 | null {
+    if (this.openSorted) {
+      for (const [pid, t] of this.open) if (pid !== producerId) return t.firstOffset
+      return null
+    }
     let min: I64 | null = null
     for (const [pid, t] of this.open) if (pid !== producerId && (min === null || t.firstOffset < min)) min = t.firstOffset
     return min
