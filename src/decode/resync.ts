@@ -164,18 +164,7 @@ const PEEK = Buffer.alloc(L.HEADER_SIZE_UP_TO_MAGIC)
 export function overlappedBatch (source: SegmentSource, pos: number, total: number, end: number, maxBatch: number,
   win: Buffer, winStart: number): number | undefined {
   const e = pos + total
-  if (e + L.HEADER_SIZE_UP_TO_MAGIC > end) return undefined
-  // read in place: this runs for every batch a resyncing scan frames, so it allocates nothing
-  let at = win
-  let i = e - winStart
-  if (winStart + win.length < e + L.HEADER_SIZE_UP_TO_MAGIC) {
-    // the 17 framing bytes at e, read aside (the window holds the batch being framed): once per window
-    if (source.readInto(PEEK, e, PEEK.length) !== PEEK.length) return undefined
-    at = PEEK
-    i = 0
-  }
-  const size = at.readInt32BE(i + L.SIZE_OFFSET)
-  if (frameProblem(size, at.readInt8(i + L.MAGIC_OFFSET), L.LOG_OVERHEAD + size, maxBatch) === undefined) return undefined
+  if (!entryFailsAt(source, e, end, maxBatch, win, winStart)) return undefined
   const o = pos - winStart
   if (crc32cUpdate(0, win.subarray(o + L.ATTRIBUTES_OFFSET, o + total)) === win.readUInt32BE(o + L.CRC_OFFSET)) return undefined
   return batchInside(source, pos, e, end, maxBatch)
@@ -183,14 +172,30 @@ export function overlappedBatch (source: SegmentSource, pos: number, total: numb
 
 /**
  * The same for a batch larger than the window, whose CRC was computed while streaming it and failed: the
- * framing at its declared end `e` is read aside.
+ * framing at its declared end is read aside.
  */
 export function overlappedStreamedBatch (source: SegmentSource, pos: number, total: number, end: number, maxBatch: number): number | undefined {
-  const e = pos + total
-  if (e + L.HEADER_SIZE_UP_TO_MAGIC > end || source.readInto(PEEK, e, PEEK.length) !== PEEK.length) return undefined
-  const size = PEEK.readInt32BE(L.SIZE_OFFSET)
-  if (frameProblem(size, PEEK.readInt8(L.MAGIC_OFFSET), L.LOG_OVERHEAD + size, maxBatch) === undefined) return undefined
-  return batchInside(source, pos, e, end, maxBatch)
+  return entryFailsAt(source, pos + total, end, maxBatch, NO_WINDOW, 0) ? batchInside(source, pos, pos + total, end, maxBatch) : undefined
+}
+
+const NO_WINDOW = Buffer.alloc(0)
+
+/**
+ * Does the entry at `e` fail to frame (frameProblem)? Read in place from `win` (from `winStart`) when its 17
+ * framing bytes are there: this runs for every batch a resyncing scan frames, so it allocates nothing; else
+ * read aside into PEEK (once per window). False when fewer than 17 bytes are left (a tail, not this case).
+ */
+function entryFailsAt (source: SegmentSource, e: number, end: number, maxBatch: number, win: Buffer, winStart: number): boolean {
+  if (e + L.HEADER_SIZE_UP_TO_MAGIC > end) return false
+  let at = win
+  let i = e - winStart
+  if (i < 0 || winStart + win.length < e + L.HEADER_SIZE_UP_TO_MAGIC) {
+    if (source.readInto(PEEK, e, PEEK.length) !== PEEK.length) return false
+    at = PEEK
+    i = 0
+  }
+  const size = at.readInt32BE(i + L.SIZE_OFFSET)
+  return frameProblem(size, at.readInt8(i + L.MAGIC_OFFSET), L.LOG_OVERHEAD + size, maxBatch) !== undefined
 }
 
 /** a valid batch starting inside (pos, e), the declared span of a damaged batch */
