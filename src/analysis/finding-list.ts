@@ -8,6 +8,7 @@
 // about 2.5 MiB per partition, and a report's JSON stays readable.
 import type { Finding, FindingCode } from './findings.js'
 import { FINDING_SEVERITY } from './findings.js'
+import { groupedCount } from './count-text.js'
 
 export const MAX_LISTED_PER_CODE = 100
 
@@ -44,6 +45,9 @@ export class FindingList implements FindingSink {
     }
   }
 
+  /** whether the next finding of `code` would be listed (else push only counts it) */
+  listing (code: FindingCode): boolean { return (this.perCode.get(code) ?? 0) < this.max }
+
   count (code: FindingCode, n: number): void {
     if (n > 0) this.omitted[code] = (this.omitted[code] ?? 0) + n
   }
@@ -59,7 +63,7 @@ export class FindingList implements FindingSink {
 /** One finding standing for the `n` findings of `code` a partition's report only counted (text printers, the HTML report). */
 export function omittedFinding (code: FindingCode, n: number, partition: string): Finding {
   return { severity: FINDING_SEVERITY[code], code, partition,
-    message: `... and ${n.toLocaleString('en-US')} more ${code} not listed (a partition's report keeps the first ${MAX_LISTED_PER_CODE} findings of each code; --json counts the rest in omittedFindings)` } as Finding
+    message: `... and ${groupedCount(n)} more ${code} not listed (a partition's report keeps the first ${MAX_LISTED_PER_CODE} findings of each code; --json counts the rest in omittedFindings)` } as Finding
 }
 
 /** omittedFinding for each code counted, in the order counted */

@@ -33,34 +33,53 @@ export const NATIVE_CRC_THRESHOLD = 256
 export const WASM_CRC_THRESHOLD = 512
 
 const forced = process.env.TSDUMP_CRC32C
-const native = forced === 'js' || forced === 'wasm' || forced === 'no-native' ? undefined : loadNative()
-// WASM is compiled only when it can be used: with the native binding present it never wins (bench/RESULTS-crc.md)
-const wasm = forced === 'js' || (native !== undefined && forced !== 'wasm') ? undefined : loadWasmCrc32c()
-const fast: Crc32cUpdate | undefined = forced === 'wasm' ? wasm ?? native : native ?? wasm
-const forcedFast = fast !== undefined && ((forced === 'native' && fast === native) || (forced === 'wasm' && fast === wasm))
-const threshold = forced === 'js' ? Infinity : forcedFast ? 0 : fast === native ? NATIVE_CRC_THRESHOLD : WASM_CRC_THRESHOLD
+/**
+ * The implementation for calls of `threshold` bytes or more. Chosen at the first call, not at load: loading the
+ * native binding (or compiling the WASM) cost reconcile, lso and txns, which never check a CRC, 4 ms of start-up.
+ * Until then `choose` stands in, with a threshold of 0, so the per-call test stays the one comparison.
+ */
+let fast: Crc32cUpdate = choose
+let threshold = 0
+let fastName: string | undefined
+
+function choose (previous: number, data: Uint8Array): number {
+  select()
+  return crc32cUpdate(previous, data)
+}
+
+function select (): void {
+  if (fast !== choose) return
+  const native = forced === 'js' || forced === 'wasm' || forced === 'no-native' ? undefined : loadNative()
+  // WASM is compiled only when it can be used: with the native binding present it never wins (bench/RESULTS-crc.md)
+  const wasm = forced === 'js' || (native !== undefined && forced !== 'wasm') ? undefined : loadWasmCrc32c()
+  const f = forced === 'wasm' ? wasm ?? native : native ?? wasm
+  const forcedFast = f !== undefined && ((forced === 'native' && f === native) || (forced === 'wasm' && f === wasm))
+  threshold = f === undefined ? Infinity : forcedFast ? 0 : f === native ? NATIVE_CRC_THRESHOLD : WASM_CRC_THRESHOLD
+  fast = f ?? ((previous, data) => jsLib.buf(data, previous) >>> 0)
+  fastName = f === undefined ? undefined : f === native ? '@node-rs/crc32 (native)' : 'WebAssembly slicing-by-16'
+}
 
 /**
  * Continue a CRC-32C over more bytes: crc32cUpdate(crc32cUpdate(0, a), b) === crc32c(a ++ b).
  * `previous` is a finished CRC (0 to start), so a batch larger than one read window is checked piece by piece.
  */
 export function crc32cUpdate (previous: number, data: Uint8Array): number {
-  if (fast !== undefined && data.length >= threshold) return fast(previous, data)
+  if (data.length >= threshold) return fast(previous, data)
   return jsLib.buf(data, previous) >>> 0
 }
 
 /** CRC-32C of `data`, as an unsigned 32-bit number (crc-32 returns a signed int). */
 export function crc32c (data: Uint8Array): number {
   // the small-batch path calls crc-32 directly: one indirection less on the 100-300 B batches that dominate counts
-  if (fast !== undefined && data.length >= threshold) return fast(0, data)
+  if (data.length >= threshold) return fast(0, data)
   return jsLib.buf(data, 0) >>> 0
 }
 
 /** which implementations are in use (shown by the benchmark) */
 export function crc32cImplementations (): string {
-  if (fast === undefined) return 'crc-32 (JS)'
-  const name = fast === native ? '@node-rs/crc32 (native)' : 'WebAssembly slicing-by-16'
-  return threshold === 0 ? name : `crc-32 (JS, < ${threshold} B) + ${name}`
+  select()
+  if (fastName === undefined) return 'crc-32 (JS)'
+  return threshold === 0 ? fastName : `crc-32 (JS, < ${threshold} B) + ${fastName}`
 }
 
 // crc(A ++ B) = shift(crc(A), |B|) ^ crc(B), where shift feeds |B| zero bytes through the bare register (the

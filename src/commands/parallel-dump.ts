@@ -9,7 +9,6 @@
 // crosses a cut: the summary counts, the byte totals and the offset gap at the cut (deep iteration).
 // Memory: each worker holds one read window and its output ring (RING_BYTES, shared memory) of output not yet written.
 import * as fs from 'node:fs'
-import * as os from 'node:os'
 import { Worker } from 'node:worker_threads'
 import type { LogSummary } from '../analysis/log-summary.js'
 import { walkEntryStarts } from '../decode/frame-walk.js'
@@ -24,9 +23,8 @@ import { RING_BYTES } from './dump-worker-protocol.js'
 import type { DumpPrinter } from '../format/printer.js'
 import type { FindingLog } from './findings.js'
 import type { Progress } from './progress.js'
+import { defaultThreads, MIN_PARALLEL_BYTES, workerUrl } from './threads.js'
 
-/** smaller files are dumped without workers: starting them costs more than they save (bench/RESULTS.md, threads) */
-export const MIN_PARALLEL_BYTES = 64 * 1024 * 1024
 /**
  * Input bytes of the first ranges; then each range is sized so that its output fits half a worker's ring
  * (RING_BYTES), from the output/input ratio so far, within [MIN_RANGE_BYTES, MAX_RANGE_BYTES]. A worker whose
@@ -37,21 +35,10 @@ export const MIN_PARALLEL_BYTES = 64 * 1024 * 1024
 export const RANGE_BYTES = 1024 * 1024
 const MIN_RANGE_BYTES = 64 * 1024
 const MAX_RANGE_BYTES = 8 * 1024 * 1024
-/**
- * Default thread cap, set by memory: each worker costs about 22 MiB of RSS (an isolate with tsdump's modules
- * loaded, its heap, 2 MiB read window, 1 MiB output ring). On the worst input measured, a deep dump with an
- * offset gap after every record (1 M gaps, the hostile big tier), the peak was 77 MiB with no worker, 118 with
- * 2 and 140 with 3, against the 128 MiB promise (bench/RESULTS.md, threads). More cores are used with --threads N.
- */
-export const MAX_DEFAULT_THREADS = 2
 /** ranges queued at a worker, so it never waits for the next one */
 const QUEUED_PER_WORKER = 2
 /** V8 young generation of a worker; the default (16-32 MiB semi-spaces) made each worker cost ~30 MiB of RSS */
 const YOUNG_GENERATION_MB = 4
-
-export function defaultThreads (): number {
-  return Math.max(1, Math.min(MAX_DEFAULT_THREADS, os.availableParallelism()))
-}
 
 /** How to dump `file` with worker threads; undefined when it is dumped with one scan (one thread, a small file). */
 export function parallelBody (file: KafkaFile, opts: DumpOptions, cli: CliContext, log: FindingLog, printer: DumpPrinter,
@@ -225,11 +212,4 @@ async function runWorkers (file: KafkaFile, opts: DumpOptions, cli: CliContext, 
     }
     safeDispatch()
   })
-}
-
-/** A compiled worker of this directory (`dump-worker`): next to this file in dist/; when this file runs from src/ (the tests), the build in dist/. */
-export function workerUrl (name: string): URL {
-  const here = import.meta.url
-  if (here.endsWith('.ts')) return new URL(`../../dist/commands/${name}.js`, here)
-  return new URL(`./${name}.js`, here)
 }

@@ -11,7 +11,7 @@ import { ProducerInts } from '../analysis/producer-map.js'
 import type { ProducerIntsParts } from '../analysis/producer-map.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import type { PartitionDir } from '../io/discover.js'
-import { defaultThreads, MIN_PARALLEL_BYTES, workerUrl } from './parallel-dump.js'
+import { defaultThreads, MIN_PARALLEL_BYTES, workerUrl } from './threads.js'
 import type { ScannedPartition } from './partition-scan.js'
 import { scanPartition } from './partition-scan.js'
 
@@ -21,7 +21,7 @@ export interface PartitionScanRequest {
   markerEpochs: boolean
   /** count only the records in this range (reconcile --start-offset ...: ScanOptions.filter) */
   filter?: RangeSpec
-  /** worker threads (default: parallel-dump.ts defaultThreads); 1 = none */
+  /** worker threads (default: threads.ts defaultThreads); 1 = none */
   threads?: number
   /** tests: inputs smaller than this are scanned without workers (0: always workers), and how many ran */
   internals?: PartitionScanInternals

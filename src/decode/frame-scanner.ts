@@ -41,16 +41,20 @@ export class Frame extends BatchView implements FrameEvent {
   length = 0
   complete = false
   crc: number | undefined = undefined
+  // the framer has read the entry's size and magic already: kept as fields, not read again per getter
+  magic = 0
+  private total = 0
   private view: Buffer | undefined
 
   get offset (): number { return this.o }
-  get magic (): number { return this.dv.getInt8(this.o + L.MAGIC_OFFSET) }
+  override get sizeInBytes (): number { return this.total }
   // the subarray is made only when asked: the fast paths read through the view
   get bytes (): Buffer { return (this.view ??= this.window.subarray(this.o, this.o + this.length)) }
 
-  set (position: number, window: Buffer, dv: DataView, offset: number, length: number, complete: boolean): this {
+  set (position: number, window: Buffer, dv: DataView, offset: number, length: number, complete: boolean, magic: number, total: number): this {
     this.atView(window, dv, offset, position)
     this.length = length; this.complete = complete; this.view = undefined; this.crc = undefined
+    this.magic = magic; this.total = total
     return this
   }
 }
@@ -140,6 +144,8 @@ export class FrameScanner {
   private readonly headersOnly: boolean
   private win: Buffer = Buffer.alloc(0)
   private winStart = 0
+  /** winStart + win.length */
+  private winEnd = 0
   // One window buffer, reused: a returned frame is a view that is valid until the consumer asks for the
   // next event (consumers extract what they keep). Fresh buffers per window made RSS follow the GC, not
   // the window size. A batch larger than the window gets a buffer of its own.
@@ -173,7 +179,11 @@ export class FrameScanner {
 
   /** Make [a, b) addressable in `win`; returns false if the file ends first. */
   private ensure (a: number, b: number): boolean {
-    if (a >= this.winStart && b <= this.winStart + this.win.length) return true
+    return (a >= this.winStart && b <= this.winEnd) || this.refill(a, b)
+  }
+
+  /** ensure's read, out of line: the check above runs once or twice per entry, a read once per window */
+  private refill (a: number, b: number): boolean {
     const len = Math.min(Math.max(this.probe, b - a), this.end - a)
     let target: Buffer
     if (len <= this.windowSize) {
@@ -189,6 +199,7 @@ export class FrameScanner {
     if (target !== this.dvOf) { this.dvOf = target; this.dv = new DataView(target.buffer, target.byteOffset, target.byteLength) }
     this.win = target.subarray(0, n)
     this.winStart = a
+    this.winEnd = a + n
     this.opts.onProgress?.(a)
     return b <= this.winStart + this.win.length
   }
@@ -196,87 +207,104 @@ export class FrameScanner {
   private last (ev: ScannedEvent): ScannedEvent { this.done = true; return ev }
 
   next (): ScannedEvent | undefined {
-    while (!this.done && this.pos < this.end) {
-      const pos = this.pos
-      const end = this.end
-      const left = end - pos
-      // FileLogInputStream stops when fewer than 18 bytes are left.
-      if (left <= L.HEADER_SIZE_UP_TO_MAGIC) {
-        return this.last({ kind: 'tail', position: pos, length: left, reason: this.isZeros(pos) ? 'zeros' : 'short' })
-      }
-      if (!this.ensure(pos, pos + L.HEADER_SIZE_UP_TO_MAGIC)) {
-        if (this.known() !== pos + left) continue // a stream ended: decide with its size
-        return this.last({ kind: 'tail', position: pos, length: left, reason: 'truncated' }) // file shrank
-      }
-      const win = this.win
-      const o = pos - this.winStart
-      const size = this.dv.getInt32(o + L.SIZE_OFFSET)
-      const magic = this.dv.getInt8(o + L.MAGIC_OFFSET)
-      const total = L.LOG_OVERHEAD + size
-      const bad = frameProblem(size, magic, total, this.maxBatch)
-      if (bad !== undefined) {
-        if (bad.code === 'BAD_LENGTH' && size === 0 && this.isZeros(pos)) {
-          return this.last({ kind: 'tail', position: pos, length: this.known() - pos, reason: 'zeros' })
-        }
-        const next = this.resync ? findNextBatch(this.source, pos + 1, end, this.maxBatch) : undefined
-        if (next === undefined) this.end = this.toEnd()
-        const ev: CorruptEvent = {
-          kind: 'corrupt', position: pos, code: bad.code, message: bad.message,
-          length: (next ?? this.end) - pos, ...(next !== undefined ? { resyncPosition: next } : {}),
-        }
-        if (next === undefined) return this.last(ev)
-        this.pos = next
-        return ev
-      }
-      if (total > left) {
-        if (this.isZeros(pos)) return this.last({ kind: 'tail', position: pos, length: left, reason: 'zeros' })
-        // Past the end: a cut-off last batch (unclean shutdown), unless a CRC-valid batch follows. Then the
-        // length field itself is damaged, and what follows it can still be read (Kafka hides it as "invalid bytes").
-        const next = this.resync ? findNextBatch(this.source, pos + 1, end, this.maxBatch) : undefined
-        if (next === undefined) return this.last({ kind: 'tail', position: pos, length: left, reason: 'truncated', declaredSize: total })
-        this.pos = next
-        return {
-          kind: 'corrupt', position: pos, code: 'BAD_LENGTH', length: next - pos, resyncPosition: next,
-          message: `entry size ${total} runs past the end of the file (${left} bytes left), yet a valid batch follows`,
-        }
-      }
-      // Header-only: a data batch that does not fit the window and is worth skipping (a small one is cheaper
-      // to read through with the next window than to skip with a read of its own).
-      const fits = pos + total <= this.winStart + win.length
-      const headerOnly = this.headersOnly && magic >= 2 && !fits &&
-        (total >= LARGE_BATCH || total > this.windowSize) && !this.isControlAt(pos)
-      // After a skipped batch the next read asks for one header; the reads grow back to the window over the
-      // entries that fit (markers between large batches stay small reads).
-      this.probe = !this.headersOnly ? this.windowSize : fits ? Math.min(this.windowSize, this.probe * 2) : headerOnly ? L.RECORD_BATCH_OVERHEAD : this.windowSize
-      this.pos = pos + total
-      if (headerOnly) {
-        this.ensure(pos, pos + L.RECORD_BATCH_OVERHEAD)
-        return this.frame.set(pos, this.win, this.dv, pos - this.winStart, L.RECORD_BATCH_OVERHEAD, false)
-      }
-      if (this.opts.streamLarge !== undefined && magic >= 2 && total > this.windowSize &&
-        this.ensure(pos, pos + L.RECORD_BATCH_OVERHEAD) && !this.isControlAt(pos)) {
-        // the header is kept aside first: the input is then read only forwards (stdin cannot seek back)
-        this.win.copy(this.header, 0, pos - this.winStart, pos - this.winStart + L.RECORD_BATCH_OVERHEAD)
-        const crc = this.opts.streamLarge === 'crc' ? this.streamCrc(pos, total) : 0
-        // a CRC that fails may be a grown batchLength: the same overlap search as for a batch in the window
-        const inside = crc !== undefined && this.resync && this.opts.streamLarge === 'crc' && crc !== this.header.readUInt32BE(L.CRC_OFFSET)
-          ? overlappedStreamedBatch(this.source, pos, total, this.end, this.maxBatch) : undefined
-        if (inside !== undefined) return this.overlapped(pos, total, inside)
-        if (crc !== undefined) {
-          const f = this.frame.set(pos, this.header, this.headerDv, 0, L.RECORD_BATCH_OVERHEAD, false)
-          if (this.opts.streamLarge === 'crc') f.crc = crc
-          return f
-        }
-      }
-      if (!this.ensure(pos, pos + total)) {
-        this.known()
-        return this.last({ kind: 'tail', position: pos, length: this.end - pos, reason: 'truncated', declaredSize: total })
-      }
-      const inside = this.resync && magic === 2 ? overlappedBatch(this.source, pos, total, this.end, this.maxBatch, this.win, this.winStart) : undefined
-      if (inside !== undefined) return this.overlapped(pos, total, inside)
-      return this.frame.set(pos, this.win, this.dv, pos - this.winStart, total, true)
+    // The common case (a whole entry in the window that the framing rule accepts) is handled here, the rest out of
+    // line: a short next() is compiled tighter, which measured 0.21 s against 0.23 s CPU for the partition scan of
+    // 1.54 M batches (in-process, medians of 11; the loop before FrameScanner took 0.20 s).
+    const pos = this.pos
+    const end = this.end
+    if (this.done || pos >= end) return undefined
+    const left = end - pos
+    // FileLogInputStream stops when fewer than 18 bytes are left.
+    if (left <= L.HEADER_SIZE_UP_TO_MAGIC) {
+      return this.last({ kind: 'tail', position: pos, length: left, reason: this.isZeros(pos) ? 'zeros' : 'short' })
     }
-    return undefined
+    if (!this.ensure(pos, pos + L.HEADER_SIZE_UP_TO_MAGIC)) {
+      if (this.known() !== pos + left) return this.next() // a stream ended: decide with its size
+      return this.last({ kind: 'tail', position: pos, length: left, reason: 'truncated' }) // file shrank
+    }
+    const o = pos - this.winStart
+    const size = this.dv.getInt32(o + L.SIZE_OFFSET)
+    const magic = this.dv.getInt8(o + L.MAGIC_OFFSET)
+    const total = L.LOG_OVERHEAD + size
+    const bad = frameProblem(size, magic, total, this.maxBatch)
+    if (bad !== undefined) return this.damaged(pos, size, bad)
+    if (total > left) return this.pastEnd(pos, total, left)
+    if (pos + total <= this.winEnd && !this.resync) {
+      // the reads grow back to the window over the entries that fit (see beyondWindow)
+      if (this.headersOnly) this.probe = Math.min(this.windowSize, this.probe * 2)
+      this.pos = pos + total
+      return this.frame.set(pos, this.win, this.dv, o, total, true, magic, total)
+    }
+    return this.beyondWindow(pos, total, magic)
+  }
+
+  /** an entry header the framing rule rejects (frameProblem): zeros to the end, or damage to resynchronise after */
+  private damaged (pos: number, size: number, bad: { code: 'BAD_LENGTH' | 'BAD_MAGIC', message: string }): ScannedEvent {
+    if (bad.code === 'BAD_LENGTH' && size === 0 && this.isZeros(pos)) {
+      return this.last({ kind: 'tail', position: pos, length: this.known() - pos, reason: 'zeros' })
+    }
+    const next = this.resync ? findNextBatch(this.source, pos + 1, this.end, this.maxBatch) : undefined
+    if (next === undefined) this.end = this.toEnd()
+    const ev: CorruptEvent = {
+      kind: 'corrupt', position: pos, code: bad.code, message: bad.message,
+      length: (next ?? this.end) - pos, ...(next !== undefined ? { resyncPosition: next } : {}),
+    }
+    if (next === undefined) return this.last(ev)
+    this.pos = next
+    return ev
+  }
+
+  /** an entry that declares more bytes than are left */
+  private pastEnd (pos: number, total: number, left: number): ScannedEvent {
+    if (this.isZeros(pos)) return this.last({ kind: 'tail', position: pos, length: left, reason: 'zeros' })
+    // Past the end: a cut-off last batch (unclean shutdown), unless a CRC-valid batch follows. Then the
+    // length field itself is damaged, and what follows it can still be read (Kafka hides it as "invalid bytes").
+    const next = this.resync ? findNextBatch(this.source, pos + 1, this.end, this.maxBatch) : undefined
+    if (next === undefined) return this.last({ kind: 'tail', position: pos, length: left, reason: 'truncated', declaredSize: total })
+    this.pos = next
+    return {
+      kind: 'corrupt', position: pos, code: 'BAD_LENGTH', length: next - pos, resyncPosition: next,
+      message: `entry size ${total} runs past the end of the file (${left} bytes left), yet a valid batch follows`,
+    }
+  }
+
+  /** an acceptable entry that is not whole in the window (or any entry when resynchronising: its CRC is checked) */
+  private beyondWindow (pos: number, total: number, magic: number): ScannedEvent {
+    // Header-only: a data batch that does not fit the window and is worth skipping (a small one is cheaper
+    // to read through with the next window than to skip with a read of its own).
+    const fits = pos + total <= this.winEnd
+    const headerOnly = this.headersOnly && magic >= 2 && !fits &&
+      (total >= LARGE_BATCH || total > this.windowSize) && !this.isControlAt(pos)
+    // After a skipped batch the next read asks for one header; the reads grow back to the window over the
+    // entries that fit (markers between large batches stay small reads).
+    if (this.headersOnly) this.probe = fits ? Math.min(this.windowSize, this.probe * 2) : headerOnly ? L.RECORD_BATCH_OVERHEAD : this.windowSize
+    this.pos = pos + total
+    if (headerOnly) {
+      this.ensure(pos, pos + L.RECORD_BATCH_OVERHEAD)
+      return this.frame.set(pos, this.win, this.dv, pos - this.winStart, L.RECORD_BATCH_OVERHEAD, false, magic, total)
+    }
+    if (this.opts.streamLarge !== undefined && magic >= 2 && total > this.windowSize &&
+      this.ensure(pos, pos + L.RECORD_BATCH_OVERHEAD) && !this.isControlAt(pos)) {
+      // the header is kept aside first: the input is then read only forwards (stdin cannot seek back)
+      this.win.copy(this.header, 0, pos - this.winStart, pos - this.winStart + L.RECORD_BATCH_OVERHEAD)
+      const crc = this.opts.streamLarge === 'crc' ? this.streamCrc(pos, total) : 0
+      // a CRC that fails may be a grown batchLength: the same overlap search as for a batch in the window
+      const inside = crc !== undefined && this.resync && this.opts.streamLarge === 'crc' && crc !== this.header.readUInt32BE(L.CRC_OFFSET)
+        ? overlappedStreamedBatch(this.source, pos, total, this.end, this.maxBatch) : undefined
+      if (inside !== undefined) return this.overlapped(pos, total, inside)
+      if (crc !== undefined) {
+        const f = this.frame.set(pos, this.header, this.headerDv, 0, L.RECORD_BATCH_OVERHEAD, false, magic, total)
+        if (this.opts.streamLarge === 'crc') f.crc = crc
+        return f
+      }
+    }
+    if (!this.ensure(pos, pos + total)) {
+      this.known()
+      return this.last({ kind: 'tail', position: pos, length: this.end - pos, reason: 'truncated', declaredSize: total })
+    }
+    const inside = this.resync && magic === 2 ? overlappedBatch(this.source, pos, total, this.end, this.maxBatch, this.win, this.winStart) : undefined
+    if (inside !== undefined) return this.overlapped(pos, total, inside)
+    return this.frame.set(pos, this.win, this.dv, pos - this.winStart, total, true, magic, total)
   }
 
   /** a batch at `pos` whose grown length ran into the valid batch at `inside` (resync.ts overlappedBatch) */

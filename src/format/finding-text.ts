@@ -1,6 +1,7 @@
 // The one stderr line format of a finding, shared by every command:
 //   tsdump: <severity>: <file>: position <byte>: <message> [<CODE>]
 import type { Finding } from '../analysis/findings.js'
+import { groupedCount } from '../analysis/count-text.js'
 import type { Writer } from './writer.js'
 
 //   (a partition-level finding: `tsdump: <severity>: <topic-partition>: offsets <first>..<last>: <message> [<CODE>]`)
@@ -40,7 +41,7 @@ export class FindingThrottle {
     for (const { first, n, held } of this.seen.values()) {
       if (n <= REPEATS_SHOWN) { out.push(...held); continue }
       const { position: _p, ...rest } = first
-      out.push(formatFinding({ ...rest, message: `${(n - 1).toLocaleString('en-US')} more like the one above (${n.toLocaleString('en-US')} in all; --json lists each)` } as Finding))
+      out.push(formatFinding({ ...rest, message: `${groupedCount(n - 1)} more like the one above (${groupedCount(n)} in all; --json lists each)` } as Finding))
     }
     this.seen.clear()
     return out

@@ -5,9 +5,15 @@
 // incremental API and the dump loop is synchronous. Measured on 100 MiB of base64 text in 16 KiB pieces:
 // pako 0.96 s CPU, zlib one-shot 0.41 s; only payloads past one window pay it.
 import * as zlib from 'node:zlib'
-import { ZStream, zlibInflate, zlibInflateInit2, zlibInflateReset } from 'pako'
+import { createRequire } from 'node:module'
+import type * as Pako from 'pako'
 import type { ByteStream, Codec } from './codec.js'
 import { CodecError } from './codec-error.js'
+
+// pako is loaded at the first streamed payload, through its CommonJS build (a synchronous load, as the dump
+// loop is): loading it costs 6-9 ms, which every command paid at start-up though few inputs stream gzip.
+let pako: typeof Pako | undefined
+const loadPako = (): typeof Pako => (pako ??= createRequire(import.meta.url)('pako') as typeof Pako)
 
 export const gzip: Codec = {
   id: 1,
@@ -37,13 +43,14 @@ const GZIP_ID1 = 0x1F
 const PIECE = 16 * 1024
 
 class GunzipStream implements ByteStream {
-  private readonly strm = new ZStream()
+  private readonly z = loadPako()
+  private readonly strm = new this.z.ZStream()
   private readonly piece = Buffer.allocUnsafe(PIECE)
   private inputDone = false
   private ended = false
 
   constructor (private readonly input: ByteStream) {
-    zlibInflateInit2(this.strm, GZIP_WINDOW_BITS)
+    this.z.zlibInflateInit2(this.strm, GZIP_WINDOW_BITS)
     this.strm.avail_in = 0
   }
 
@@ -63,13 +70,13 @@ class GunzipStream implements ByteStream {
       strm.output = target as Uint8Array<ArrayBuffer>
       strm.next_out = at + n
       strm.avail_out = max - n
-      const status = zlibInflate(strm, 0)
+      const status = this.z.zlibInflate(strm, 0)
       const made = strm.next_out - at - n
       n += made
       if (status === Z_STREAM_END) {
         // another member may follow (gunzip goes on when the next byte starts one, and ignores anything else)
         if (strm.avail_in === 0 && !this.inputDone) this.refill()
-        if (strm.avail_in > 0 && strm.input[strm.next_in] === GZIP_ID1) zlibInflateReset(strm)
+        if (strm.avail_in > 0 && strm.input[strm.next_in] === GZIP_ID1) this.z.zlibInflateReset(strm)
         else this.ended = true
       } else if (status !== Z_OK && status !== Z_BUF_ERROR) {
         throw new CodecError('DECOMPRESS_FAILED', `gzip: ${strm.msg}`)
