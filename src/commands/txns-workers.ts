@@ -15,7 +15,7 @@ import type { RangeSpec } from '../analysis/range-filter.js'
 import type { Lane } from '../analysis/timeline.js'
 import type { TxnsStream } from '../format/partition-printer.js'
 import type { PartitionDir } from '../io/discover.js'
-import { defaultThreads, MIN_PARALLEL_BYTES, workerUrl } from './parallel-dump.js'
+import { MIN_PARALLEL_BYTES, workerUrl } from './parallel-dump.js'
 import type { PartitionScanInternals, WireReport } from './partition-workers.js'
 import { fromWireReport, logBytes } from './partition-workers.js'
 import type { WireRuns } from './txns-run-wire.js'
@@ -43,9 +43,13 @@ const isStateLog = (d: PartitionDir): boolean => d.topic === '__transaction_stat
 /**
  * How many workers `txns` uses: none for one thread, one timeline partition, or less than MIN_PARALLEL_BYTES
  * of logs; else threads - 1 (this thread formats and writes), at least one, at most one per timeline partition.
+ * Unlike reconcile's, the default is one thread: with one worker, 4 partitions x 128 MiB of small transactions
+ * peaked at 129-133 MiB in text (107 with one thread), over the 128 MiB bound. The main isolate's young
+ * generation grew to 32 MiB (bin's runtime --max-semi-space-size=4 does not reach it; given to node on the
+ * command line: 103-105 MiB). bench/RESULTS.md, txns across workers.
  */
 export function txnsWorkerCount (partitions: readonly PartitionDir[], threads: number | undefined, internals?: PartitionScanInternals): number {
-  const n = threads ?? defaultThreads()
+  const n = threads ?? 1
   const timelines = partitions.filter((d) => !isStateLog(d))
   if (n <= 1 || timelines.length < 2 || logBytes(timelines) < (internals?.minBytes ?? MIN_PARALLEL_BYTES)) return 0
   return Math.max(1, Math.min(n - 1, timelines.length))
@@ -100,8 +104,8 @@ export async function streamTxnsInWorkers (partitions: readonly PartitionDir[], 
           if (m.type === 'start') to.timelineStart(fromWire(m.p))
           else if (m.type === 'runs') {
             for (let i = 0; i < m.runs.count; i++) to.run(decodeRun(m.runs, i))
-            Atomics.sub(slot.credit, 0, m.runs.count)
-            Atomics.notify(slot.credit, 0)
+            // a wake-up is a futex call (10% of this thread's time when made per chunk): only when the worker may wait
+            if (Atomics.sub(slot.credit, 0, m.runs.count) > MAX_RUNS_IN_FLIGHT - RUNS_PER_CHUNK) Atomics.notify(slot.credit, 0)
           } else if (m.type === 'end') {
             const p = fromWire(m.p)
             to.timelineEnd(p, m.lane)

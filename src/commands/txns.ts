@@ -37,7 +37,7 @@ export interface TxnsOptions {
   wide?: boolean
   /** only the runs of these producers / overlapping this range (analysis/range-filter.ts runInRange) */
   filter?: RangeSpec
-  /** worker threads (default: the available cores, at most 2; 1 = none): commands/txns-workers.ts */
+  /** threads (default 1: no workers): commands/txns-workers.ts */
   threads?: number
   /** tests: when workers are used, and how many ran */
   scanInternals?: PartitionScanInternals

@@ -40,7 +40,7 @@ export function registerTxns (program: Command, ctx: CliContext, setExit: (code:
     .option('--no-color', 'disable colour')
     .option('--width <chars>', 'width of the lane picture', parseWidth, 70)
     .option('--wide', 'print every table column, even past 80 characters')
-    .option('--threads <n>', 'threads: workers scan partitions, this one writes (default: the available cores, at most 2; 1 = none)', parseThreads)
+    .option('--threads <n>', 'threads: N-1 workers scan partitions, this one writes (default 1 = none: see README, Known limits)', parseThreads)
     .addHelpText('after', EXAMPLES)
     .action(async (paths: string[], opts: { json?: boolean, color?: boolean, width: number, wide?: boolean, threads?: number } & RawFilterFlags, cmd: Command) => {
       const filter = await filterFromFlags(opts, paths, cmd)
