@@ -31,8 +31,9 @@ export interface PartitionScanInternals { minBytes?: number, onWorkers?: (n: num
 
 export interface PartitionJob { id: number, dir: PartitionDir, markerEpochs: boolean, filter?: RangeSpec }
 
-/** a ScannedPartition as posted: its marker-epoch table as plain data (null: not kept) */
-export type WireScanned = Omit<ScannedPartition, 'report'> & { report: Omit<PartitionReport, 'markerCoordinatorEpochs'> & { markerCoordinatorEpochs: ProducerIntsParts | null } }
+/** a PartitionReport as posted: its marker-epoch table as plain data (null: not kept) */
+export type WireReport = Omit<PartitionReport, 'markerCoordinatorEpochs'> & { markerCoordinatorEpochs: ProducerIntsParts | null }
+export type WireScanned = Omit<ScannedPartition, 'report'> & { report: WireReport }
 
 export type PartitionWorkerMessage = { type: 'done', id: number, scanned: WireScanned } | { type: 'error', id: number, message: string }
 
@@ -43,15 +44,19 @@ export function scanOne (dir: PartitionDir, checkpoints: Map<string, OffsetCheck
     ...(job.filter !== undefined ? { filter: job.filter } : {}) })
 }
 
-export function toWireScanned (s: ScannedPartition): WireScanned {
-  const epochs = s.report.markerCoordinatorEpochs
-  return { ...s, report: { ...s.report, markerCoordinatorEpochs: epochs instanceof ProducerInts ? epochs.toParts() : null } }
+export function toWireReport (r: PartitionReport): WireReport {
+  const epochs = r.markerCoordinatorEpochs
+  return { ...r, markerCoordinatorEpochs: epochs instanceof ProducerInts ? epochs.toParts() : null }
 }
 
-function fromWire (w: WireScanned): ScannedPartition {
-  const parts = w.report.markerCoordinatorEpochs
-  return { ...w, report: { ...w.report, markerCoordinatorEpochs: parts !== null ? ProducerInts.fromParts(parts) : new ProducerInts() } }
+export function fromWireReport (w: WireReport): PartitionReport {
+  const parts = w.markerCoordinatorEpochs
+  return { ...w, markerCoordinatorEpochs: parts !== null ? ProducerInts.fromParts(parts) : new ProducerInts() }
 }
+
+export function toWireScanned (s: ScannedPartition): WireScanned { return { ...s, report: toWireReport(s.report) } }
+
+function fromWire (w: WireScanned): ScannedPartition { return { ...w, report: fromWireReport(w.report) } }
 
 /** Every partition scanned, in the order given. */
 export async function scanPartitions (partitions: readonly PartitionDir[], req: PartitionScanRequest): Promise<ScannedPartition[]> {
@@ -64,7 +69,7 @@ export async function scanPartitions (partitions: readonly PartitionDir[], req: 
   return await inWorkers(partitions, req, threads)
 }
 
-function logBytes (partitions: readonly PartitionDir[]): number {
+export function logBytes (partitions: readonly PartitionDir[]): number {
   let n = 0
   for (const p of partitions) for (const f of p.files) if (f.kind === 'log') { try { n += fs.statSync(f.path).size } catch { /* the scan reports it */ } }
   return n

@@ -24,6 +24,8 @@ import type { CliContext } from './context.js'
 import { resolvePartitions, scanPartition } from './partition-scan.js'
 import { partitionExitCode, writeUnusable } from './reconcile.js'
 import { readTransactionLog } from './transaction-log-scan.js'
+import type { PartitionScanInternals } from './partition-workers.js'
+import { streamTxnsInWorkers, txnsWorkerCount } from './txns-workers.js'
 
 export interface TxnsOptions {
   paths: string[]
@@ -35,6 +37,10 @@ export interface TxnsOptions {
   wide?: boolean
   /** only the runs of these producers / overlapping this range (analysis/range-filter.ts runInRange) */
   filter?: RangeSpec
+  /** threads (default 1: no workers): commands/txns-workers.ts */
+  threads?: number
+  /** tests: when workers are used, and how many ran */
+  scanInternals?: PartitionScanInternals
 }
 
 /** Streams the timeline (or transactional-id states) of each partition to `to`; returns the findings' exit code. */
@@ -42,27 +48,34 @@ function streamTxns (partitions: readonly PartitionDir[], width: number, to: Txn
   const checkpoints = new Map<string, OffsetCheckpoint | null>()
   const findings: Finding[] = []
   for (const dir of partitions) {
-    if (dir.topic === '__transaction_state') {
-      const s = scanPartition(dir, checkpoints)
-      const { records, findings: logFindings } = readTransactionLog(dir)
-      const states = lastTransactionStates(records).filter((x) => filter === undefined || stateInFilter(x, filter))
-      const all = new FindingList()
-      all.absorb({ listed: s.report.findings, omitted: s.report.omittedFindings })
-      all.absorb(logFindings)
-      const p = { label: s.label, path: dir.path, report: s.report, kind: 'transactional-ids' as const, states, findings: all.listed, omittedFindings: all.omitted }
-      to.transactionStates(p)
-      for (const f of p.findings) findings.push(f) // no spread: 180k arguments overflowed the stack (issue #14)
-      continue
-    }
-    const { lane, range } = firstPass(dir, checkpoints, width, to, filter)
-    // the second pass's report (the same numbers) ends the partition
-    const sink = range === undefined || filter === undefined ? (r: TimelineRun) => { to.run(r) } : (r: TimelineRun) => { if (runInRange(r, range, filter)) to.run(r) }
-    const second = scanPartition(dir, checkpoints, { analyzer: () => ({ timeline: { sink, lane }, markerEpochs: false }) })
-    to.timelineEnd({ label: second.label, path: dir.path, report: second.report }, lane.result())
-    for (const f of second.report.findings) findings.push(f)
+    for (const f of txnsPartition(dir, checkpoints, width, to, filter)) findings.push(f) // no spread: 180k arguments overflowed the stack (issue #14)
   }
   to.end()
   return partitionExitCode([], findings)
+}
+
+/**
+ * One partition's timeline (or transactional-id states) streamed to `to`; returns its findings. The same
+ * code here and in a txns worker (commands/txns-workers.ts), whose `to` posts what it is given.
+ */
+export function txnsPartition (dir: PartitionDir, checkpoints: Map<string, OffsetCheckpoint | null>, width: number, to: TxnsStream, filter?: RangeSpec): readonly Finding[] {
+  if (dir.topic === '__transaction_state') {
+    const s = scanPartition(dir, checkpoints)
+    const { records, findings: logFindings } = readTransactionLog(dir)
+    const states = lastTransactionStates(records).filter((x) => filter === undefined || stateInFilter(x, filter))
+    const all = new FindingList()
+    all.absorb({ listed: s.report.findings, omitted: s.report.omittedFindings })
+    all.absorb(logFindings)
+    const p = { label: s.label, path: dir.path, report: s.report, kind: 'transactional-ids' as const, states, findings: all.listed, omittedFindings: all.omitted }
+    to.transactionStates(p)
+    return p.findings
+  }
+  const { lane, range } = firstPass(dir, checkpoints, width, to, filter)
+  // the second pass's report (the same numbers) ends the partition
+  const sink = range === undefined || filter === undefined ? (r: TimelineRun) => { to.run(r) } : (r: TimelineRun) => { if (runInRange(r, range, filter)) to.run(r) }
+  const second = scanPartition(dir, checkpoints, { analyzer: () => ({ timeline: { sink, lane }, markerEpochs: false }) })
+  to.timelineEnd({ label: second.label, path: dir.path, report: second.report }, lane.result())
+  return second.report.findings
 }
 
 /**
@@ -103,5 +116,13 @@ export async function runTxns (opts: TxnsOptions, ctx: CliContext): Promise<numb
   writeUnusable(unusable, ctx)
   if (unusable.length > 0) return EXIT_USAGE
   const printer = createPartitionPrinter(opts.format ?? 'text', ctx, opts.color === false ? 0 : ctx.colorLevel, { wide: opts.wide === true })
-  return streamTxns(partitions, opts.width ?? 70, printer.txnsStream(), opts.filter)
+  const workers = txnsWorkerCount(partitions, opts.threads, opts.scanInternals)
+  if (workers === 0) return streamTxns(partitions, opts.width ?? 70, printer.txnsStream(), opts.filter)
+  opts.scanInternals?.onWorkers?.(workers)
+  const to = printer.txnsStream()
+  const width = opts.width ?? 70
+  // __transaction_state partitions are read here, in their turn (the same code as the sequential loop)
+  const checkpoints = new Map<string, OffsetCheckpoint | null>()
+  return await streamTxnsInWorkers(partitions, { width, ...(opts.filter !== undefined ? { filter: opts.filter } : {}) }, to, workers,
+    (dir) => txnsPartition(dir, checkpoints, width, to, opts.filter))
 }

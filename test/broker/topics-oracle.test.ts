@@ -74,6 +74,27 @@ function framedRecords (table: SchemaTable, release: KafkaRelease, fix: Fix, per
   return out
 }
 
+/**
+ * ConsumerGroupMemberMetadataValue's tagged ClassicMemberMetadata at the edges of the JsonConverter's default
+ * check (the arbitraries never draw a default tagged field): equal to `new ClassicMemberMetadata()` (skipped),
+ * null, non-default, and default but carrying an unknown tag of its own (equals() compares those)
+ */
+function classicMemberEdges (release: KafkaRelease): Rec[] {
+  const [keyDef, valueDef] = schemasFor(offsetsTable, release).coordinator.get(5)!
+  const key = Buffer.concat([i16(5), encodeMessage(keyDef, keyVersion(keyDef, 5), { groupId: 'g', memberId: 'm' })])
+  const base = { instanceId: null, rackId: null, clientId: 'c', clientHost: 'h', subscribedTopicNames: [], subscribedTopicRegex: null, rebalanceTimeoutMs: 5, serverAssignor: null }
+  const value = (v: object): Buffer => Buffer.concat([i16(0), encodeMessage(valueDef, 0, { ...base, ...v })])
+  const plain = value({})
+  // presence 1, sessionTimeoutMs 0, supportedProtocols [] (compact 1), then the struct's own tags: {5: 1 byte}
+  const unknownTagInside = Buffer.from([1, 0, 0, 0, 0, 1, 1, 5, 1, 0])
+  return [
+    { key, value: value({ classicMemberMetadata: { sessionTimeoutMs: 0, supportedProtocols: [] } }) },
+    { key, value: value({ classicMemberMetadata: null }) },
+    { key, value: value({ classicMemberMetadata: { sessionTimeoutMs: 1, supportedProtocols: [] } }) },
+    { key, value: Buffer.concat([plain.subarray(0, -1), Buffer.from([1, 0, unknownTagInside.length]), unknownTagInside]) },
+  ]
+}
+
 const asIs: Fix = (_d, v) => v
 /**
  * JDK 17's Double.toString is not the shortest form for subnormals (JDK-4511638, fixed in JDK 19, where it
@@ -109,7 +130,7 @@ const validSegment: Fix = (def, v) => {
 
 interface Topic { name: string, option: string, since: KafkaRelease, records: (r: KafkaRelease) => Rec[], format: Format }
 const TOPICS: Topic[] = [
-  { name: '__consumer_offsets', option: '--offsets-decoder', since: '3.9', records: (r) => coordinatorRecords(offsetsTable, r, asIs),
+  { name: '__consumer_offsets', option: '--offsets-decoder', since: '3.9', records: (r) => [...coordinatorRecords(offsetsTable, r, asIs), ...classicMemberEdges(r)],
     format: (x, o, r) => formatOffsetsRecord(x.key, x.value, o, r) },
   { name: '__transaction_state', option: '--transaction-log-decoder', since: '3.9',
     records: (r) => coordinatorRecords(txnTable, r, r === '3.9' || r === '4.0' ? knownTxnState : asIs, 12),

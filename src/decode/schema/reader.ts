@@ -125,18 +125,32 @@ export function defaultValue (fd: FieldDef): SchemaValue {
     case 'string': return typeof d === 'string' ? d : ''
     case 'uuid': return ZERO_UUID
     case 'bytes': case 'records': return Buffer.alloc(0)
-    case 'struct': return null
+    // FieldSpec.fieldDefault: `new Struct()`, each field at its own default (a JSON null default is no default)
+    case 'struct': return Object.fromEntries((fd.fields ?? []).map((f) => [f.name, defaultValue(f)]))
     default: return fd.type satisfies never
   }
 }
 
-/** JsonConverter writes a tagged field only when it differs from its default (generateNonDefaultValueCheck) */
+/**
+ * Structs read with unknown tagged fields: their generated equals() compares the raw tagged fields too
+ * (MessageUtil.compareRawTaggedFields), so such a struct never equals its default-built one.
+ */
+const withUnknownTags = new WeakSet<SchemaStruct>()
+
+/**
+ * JsonConverter writes a tagged field only when it differs from its default (generateNonDefaultValueCheck):
+ * a struct without a "null" default is skipped when it equals `new Struct()` (ClassicMemberMetadata
+ * {sessionTimeoutMs: 0, supportedProtocols: []}, 3.9.1-4.4.0 alike) and printed when null.
+ */
 function isDefault (fd: FieldDef, v: SchemaValue): boolean {
   const d = defaultValue(fd)
   if (v === null || d === null) return v === d
   if (Array.isArray(v)) return v.length === 0
   if (Buffer.isBuffer(v)) return v.length === 0
-  if (typeof v === 'object') return false
+  if (typeof v === 'object') {
+    // a field outside the struct's version was not read and keeps its default
+    return !withUnknownTags.has(v) && (fd.fields ?? []).every((f) => !(f.name in v) || isDefault(f, v[f.name]!))
+  }
   return v === d
 }
 
@@ -156,6 +170,7 @@ function readStruct (r: ByteReader, fields: readonly FieldDef[], version: number
   // no check of the count against the bytes left: Kafka has none, it fails on the first tag that is not
   // there (each one takes at least two bytes, so a huge count ends at the end of the value)
   let tagged: Map<string, SchemaValue> | undefined
+  let unknownTags = false
   for (let i = 0; i < count; i++) {
     const tag = uvarint(r, 'tag')
     const size = uvarint(r, 'tagSize')
@@ -166,20 +181,23 @@ function readStruct (r: ByteReader, fields: readonly FieldDef[], version: number
     }
     const body = r.child(size, `tag ${tag}`)
     const fd = byTag?.get(tag)
-    if (fd === undefined) continue // unknown tags are kept opaque by Kafka and never printed
+    if (fd === undefined) { unknownTags = true; continue } // kept opaque by Kafka and never printed
     const v = readField(body, fd, version, flexible)
     if (body.remaining !== 0) throw new SchemaReadError(`tagged field ${fd.name} has ${body.remaining} bytes left over at position ${body.absolute}`, body.absolute, 'null', fd.name)
-    // a tagged struct sent as null (presence 0) is printed as `null` by every release's kafka-dump-log
-    // (ClassicMemberMetadata of KIP-848 members, fixtures/broker-4.4/groups, 3.9.1-4.4.0 alike)
-    if (!isDefault(fd, v) || (fd.type === 'struct' && v === null)) (tagged ??= new Map()).set(fd.name, v)
+    // a tagged struct sent as null (presence 0) is not its default: printed as `null` by every release's
+    // kafka-dump-log (ClassicMemberMetadata of KIP-848 members, fixtures/broker-4.4/groups, 3.9.1-4.4.0 alike)
+    if (!isDefault(fd, v)) (tagged ??= new Map()).set(fd.name, v)
   }
-  if (tagged === undefined) return out
-  const ordered: SchemaStruct = {}
-  for (const fd of fields) {
-    const v = fd.name in out ? out[fd.name] : tagged.get(fd.name) // not ??: a read value may be null
-    if (v !== undefined) ordered[fd.name] = v
+  let result = out
+  if (tagged !== undefined) {
+    result = {}
+    for (const fd of fields) {
+      const v = fd.name in out ? out[fd.name] : tagged.get(fd.name) // not ??: a read value may be null
+      if (v !== undefined) result[fd.name] = v
+    }
   }
-  return ordered
+  if (unknownTags) withUnknownTags.add(result)
+  return result
 }
 
 /**

@@ -134,7 +134,9 @@ function sameAsDefault (fd: FieldDef, v: SchemaValue): boolean {
   const d = defaultValue(fd)
   if (v === null || d === null) return v === d
   if (Array.isArray(v) || Buffer.isBuffer(v)) return v.length === 0
-  return typeof v !== 'object' && v === d
+  // a struct equal to `new Struct()` (every field at its default) is skipped by the JsonConverter
+  if (typeof v === 'object') return (fd.fields ?? []).every((f) => v[f.name] === undefined || sameAsDefault(f, v[f.name]!))
+  return v === d
 }
 
 export function messageArb (def: MessageDef, version: number): fc.Arbitrary<SchemaStruct> {

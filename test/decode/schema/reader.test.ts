@@ -91,6 +91,18 @@ describe('schema reader: random records encoded from the generated definitions',
     expect(value.rack).toBeNull()
   })
 
+  // what kafka-dump-log 3.9.1-4.4.0 print for these (test/broker/topics-oracle.test.ts classicMemberEdges)
+  it('a tagged struct equal to its default-built one is omitted; null, non-default, or with unknown tags of its own, it is kept', () => {
+    const def = schemasFor(consumerOffsets, '4.1').byName.get('ConsumerGroupMemberMetadataValue')!
+    const base = { instanceId: null, rackId: null, clientId: 'c', clientHost: 'h', subscribedTopicNames: [], subscribedTopicRegex: null, rebalanceTimeoutMs: 5, serverAssignor: null }
+    const plain = encodeMessage(def, 0, base)
+    const withTag = (body: number[]): Buffer => Buffer.concat([plain.subarray(0, -1), Buffer.from([1, 0, body.length, ...body])])
+    expect(decodeMessage(withTag([1, 0, 0, 0, 0, 1, 0]), def, 0)).toEqual(base)
+    expect(decodeMessage(withTag([0]), def, 0)).toEqual({ ...base, classicMemberMetadata: null })
+    expect(decodeMessage(withTag([1, 0, 0, 0, 1, 1, 0]), def, 0)).toEqual({ ...base, classicMemberMetadata: { sessionTimeoutMs: 1, supportedProtocols: [] } })
+    expect(decodeMessage(withTag([1, 0, 0, 0, 0, 1, 1, 5, 1, 0]), def, 0)).toEqual({ ...base, classicMemberMetadata: { sessionTimeoutMs: 0, supportedProtocols: [] } })
+  })
+
   it('reads a tagged field it knows and skips tags it does not', () => {
     const def = schemasFor(consumerOffsets, '4.4').byName.get('OffsetCommitValue')!
     const topicId = Buffer.alloc(16, 7)
