@@ -1,10 +1,9 @@
 #!/usr/bin/env node
 // Thin shim: the compiled CLI lives in dist/ (built by `npm ci` through the `prepare` script).
-// A young generation of 4 MiB semi-spaces instead of V8's 16: a streaming scan makes short-lived garbage
-// only, and the default let peak RSS of `txns` on 400k transactions reach 129 MiB (120 MiB with this,
-// same CPU time), against the 128 MiB bound. Set before anything is allocated.
+// The young generation's size cannot be set from here: V8 sizes it when the heap is set up, and a runtime
+// --max-semi-space-size=4 (which this file used to set) left the main thread's new space at 32 MiB, measured
+// with v8.getHeapSpaceStatistics. Worker threads get 4 MiB through their resourceLimits.
 import v8 from 'node:v8'
-v8.setFlagsFromString('--max-semi-space-size=4')
 // How the old generation grows (a scan's garbage is short-lived, promoted only because it outlives two
 // scavenges), chosen per command because the two settings trade differently (bench/RESULTS.md, memory):
 // - V8's memory-over-speed mode for every command but txns. Peak RSS: reconcile on 1 M producers 126 -> 102,
