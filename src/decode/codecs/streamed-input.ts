@@ -18,7 +18,8 @@ export class StreamedInput {
   /** input bytes [pos, pos + n) (n at most what is left), a view valid until the next call */
   peek (n: number): Buffer {
     const o = this.pos - this.at
-    if (o + n > this.len) {
+    // o < 0: a position before the buffer (a walk that goes back to a frame's first block)
+    if (o < 0 || o + n > this.len) {
       if (n > this.buf.length) this.buf = Buffer.alloc(n)
       const keep = o < 0 ? 0 : Math.max(0, this.len - o)
       if (keep > 0) this.buf.copy(this.buf, 0, o, this.len)
