@@ -125,22 +125,30 @@ describe('zstd window cap', () => {
   it('a frame whose window must exceed the cap is DECOMPRESS_FAILED, saying so, on both paths; under a small budget it is too large', () => {
     expect(whole(frame, 256 * MiB)).toBe(data.toString('base64')) // its declared 2 MiB window is within the cap
     const big = Buffer.from(frame)
-    big[5] = (17 << 3) // 128 MiB: levels 22's windowLog 27
+    big[5] = (17 << 3) // 128 MiB: level 22's windowLog 27
     const msg = whole(big, 256 * MiB)
-    expect(msg).toMatch(/^DECOMPRESS_FAILED: zstd: frame at byte 0 needs a window of \d+ bytes \(declared 134217728\), more than tsdump's limit of 8388608/)
+    expect(msg).toMatch(/^DECOMPRESS_FAILED: zstd: frame at byte 0 needs a window of \d+ bytes \(declared 134217728\), more than tsdump's limit of 4194304/)
     expect(streamed(big, 256 * MiB, 65536)).toBe(msg)
     // a budget under the cap bounds the window too: the budget is what is reported
-    expect(whole(big, 4 * MiB)).toBe(`DECOMPRESSED_TOO_LARGE: zstd output exceeds ${4 * MiB} bytes`)
-    expect(streamed(big, 4 * MiB, 65536)).toBe(whole(big, 4 * MiB))
+    expect(whole(big, 3 * MiB)).toBe(`DECOMPRESSED_TOO_LARGE: zstd output exceeds ${3 * MiB} bytes`)
+    expect(streamed(big, 3 * MiB, 65536)).toBe(whole(big, 3 * MiB))
   })
 })
 
 describe('zstd frames of tiny blocks', () => {
-  /** a frame (window 1 KiB, no content size) of n compressed blocks of one raw literal each, then a last raw block */
-  function tinyBlocks (n: number): Buffer {
+  /** a frame (no content size) of n compressed blocks of one raw literal each, then a last raw block */
+  function tinyBlocks (n: number, windowDescriptor = 0): Buffer {
     const block = Buffer.from([(3 << 3) | (2 << 1), 0, 0, 0x08, 0x41, 0x00]) // literals: raw, 1 byte 'A'; 0 sequences
-    return Buffer.concat([Buffer.from([0x28, 0xB5, 0x2F, 0xFD, 0x00, 0x00]), Buffer.alloc(n * block.length).fill(block), Buffer.from([1, 0, 0])])
+    return Buffer.concat([Buffer.from([0x28, 0xB5, 0x2F, 0xFD, 0x00, windowDescriptor]), Buffer.alloc(n * block.length).fill(block), Buffer.from([1, 0, 0])])
   }
+  it('with a 4 MiB window they would copy it 200,000 times (minutes): refused before decoding, both ways', () => {
+    const f = tinyBlocks(200_000, 12 << 3)
+    for (const max of [MiB, 256 * MiB]) {
+      const w = whole(f, max)
+      expect(w).toMatch(/^DECOMPRESSED_TOO_LARGE: zstd frame at byte 0: 200001 blocks over a window of \d+ bytes would copy more than 64 times/)
+      expect(streamed(f, max, 4096)).toBe(w)
+    }
+  })
   it('200,000 blocks decode both ways', () => {
     const f = tinyBlocks(200_000)
     const ref = Buffer.alloc(200_000, 0x41).toString('base64')

@@ -35,6 +35,7 @@ export interface Frame {
   maxOutput: number
   /** true when any block is compressed (the others fzstd is not needed for) */
   compressed: boolean
+  blocks: number
 }
 
 export interface Block {
@@ -116,14 +117,16 @@ function walkFrame (read: Read, length: number, start: number): Frame {
   const blockMax = Math.min(h.windowSize, BLOCK_MAX)
   let maxOutput = 0
   let compressed = false
+  let blocks = 0
   let end = h.firstBlock
   for (const b of blocksOf(read, length, h)) {
     maxOutput += b.type === BLOCK_COMPRESSED ? blockMax : b.size
     compressed ||= b.type === BLOCK_COMPRESSED
+    blocks++
     end = b.end
   }
   if ((h.fhd & 0x04) !== 0) { need(length, end, 4, 'content checksum'); end += 4 }
-  return { start, end, contentSize: h.contentSize, windowSize: h.windowSize, blockMax, firstBlock: h.firstBlock, maxOutput, compressed }
+  return { start, end, contentSize: h.contentSize, windowSize: h.windowSize, blockMax, firstBlock: h.firstBlock, maxOutput, compressed, blocks }
 }
 
 /** The frames of a payload in order, each walked whole before it is yielded; skippable frames are passed over. */

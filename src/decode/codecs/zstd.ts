@@ -21,13 +21,22 @@ import type { Frame, Read } from './zstd-frames.js'
 import { BLOCK_RLE, blocksOf, checkFraming, fail, framesOf } from './zstd-frames.js'
 
 /**
- * The largest window given to fzstd (it holds it for the whole frame, and moves it on each block). 8 MiB is
- * windowLog 23: what libzstd's levels 17 to 19 use for input of unknown size, as Kafka's producers write it
- * (zstd-jni, level 3 by default: windowLog 21). Only levels 20 to 22 ("ultra": windowLog 25 to 27) declare
- * more, and their frames need it only when they produce more than 8 MiB. A frame that needs more is refused:
- * peak memory stays under the 128 MiB promise whatever the input.
+ * The largest window given to fzstd (it holds it for the whole frame and moves it on each block), so that a
+ * streamed zstd batch stays under the 128 MiB promise whatever its header says. 4 MiB is windowLog 22: libzstd's
+ * levels 9 to 16 for input of unknown size, as Kafka's producers write it (zstd-jni, level 3 by default:
+ * windowLog 21, 2 MiB). Levels 17 to 22 declare 8 to 128 MiB, and their frames need more than the cap only when
+ * they produce more than 4 MiB; such a frame is refused (DECOMPRESS_FAILED). Measured, a deep dump of one
+ * 200 MiB batch (a 91 MiB payload) peaks at 114-120 MiB with a 2 MiB window, 120-126 with 4 MiB, and 127-130
+ * with 8 MiB (fzstd allocates each block's output: up to ~30 MiB of it waits for the garbage collector).
  */
-export const WINDOW_CAP = 8 * 1024 * 1024
+export const WINDOW_CAP = 4 * 1024 * 1024
+/**
+ * fzstd moves its whole window after every block (and allocates one per frame): a frame of millions of tiny
+ * blocks costs blocks x window bytes of copying, hours for a few MiB of input. A payload may move at most this
+ * many times its budget: twice what full 128 KiB blocks need with the largest window (4 MiB / 128 KiB = 32).
+ * At the default budget that is 16 GiB, a few seconds.
+ */
+const WORK_PER_BUDGET_BYTE = 64
 /** a streamed payload's frames with a content size up to this (and as many compressed bytes) are decoded in one call */
 const ONE_SHOT_MAX = 1024 * 1024
 /** the smallest window a descriptor can declare */
@@ -64,11 +73,16 @@ function fzstdCall<T> (f: () => T): T {
  * the window the frame can need, at least one block (fzstd sizes its block buffer from the window).
  */
 function fzstdHeader (f: Frame, budget: number): Buffer {
+  return Buffer.from([...FRAME_MAGIC_LE, 0, windowDescriptorFor(windowFor(f, budget))])
+}
+
+/** the window a frame with compressed blocks is decoded with: what it can need, at least one block */
+function windowFor (f: Frame, budget: number): number {
   const needed = Math.min(f.windowSize, f.maxOutput, budget)
   if (needed > WINDOW_CAP) {
-    fail(`frame at byte ${f.start} needs a window of ${needed} bytes (declared ${f.windowSize}), more than tsdump's limit of ${WINDOW_CAP} (compression levels 20 to 22 on batches over 8 MiB)`)
+    fail(`frame at byte ${f.start} needs a window of ${needed} bytes (declared ${f.windowSize}), more than tsdump's limit of ${WINDOW_CAP} (zstd levels 17 to 22 on batches over 4 MiB)`)
   }
-  return Buffer.from([...FRAME_MAGIC_LE, 0, windowDescriptorFor(Math.max(MIN_WINDOW, f.blockMax, needed))])
+  return Math.max(MIN_WINDOW, f.blockMax, needed)
 }
 
 /**
@@ -111,6 +125,7 @@ function * frameBlocks (read: Read, length: number, f: Frame, budget: number): G
  */
 function * output (read: Read, length: number, maxBytes: number, oneShotMax: number): Generator<Uint8Array> {
   let total = 0
+  let work = 0
   for (const f of framesOf(read, length)) {
     const declared = f.contentSize ?? 0
     if (declared > 0) {
@@ -123,6 +138,13 @@ function * output (read: Read, length: number, maxBytes: number, oneShotMax: num
         total += declared
         yield one
         continue
+      }
+    }
+    if (f.compressed) {
+      // the frame's window moved after each block, and allocated once: what fzstd will copy
+      work += (f.blocks + 1) * windowFor(f, maxBytes - total)
+      if (work > WORK_PER_BUDGET_BYTE * Math.max(maxBytes, WINDOW_CAP)) {
+        throw new CodecError('DECOMPRESSED_TOO_LARGE', `zstd frame at byte ${f.start}: ${f.blocks} blocks over a window of ${windowFor(f, maxBytes - total)} bytes would copy more than ${WORK_PER_BUDGET_BYTE} times the ${maxBytes}-byte budget`)
       }
     }
     let made = 0
