@@ -160,6 +160,8 @@ function * output (read: Read, length: number, maxBytes: number, oneShotMax: num
 }
 
 function streamedRead (input: ByteStream): { read: Read, length: number } {
+  // each frame is walked to its end, then read again from its first block: the input must seek
+  if (input.seek === undefined) throw new Error('zstd: a streamed payload needs a seekable input')
   const r = new StreamedInput(input)
   return { read: (p, n) => { r.pos = p; return r.peek(n) }, length: r.length }
 }
