@@ -97,6 +97,15 @@ describe('zstd streamed = zstd whole', () => {
     }
   })
 
+  it('incompressible data: raw blocks of 128 KiB, larger than the input buffer, read in pieces', () => {
+    let x = 7
+    const random = Buffer.from(Array.from({ length: 3 * MiB + 777 }, () => (x = (Math.imul(x, 1103515245) + 12345) >>> 0) >>> 24))
+    const f = withoutContentSize(Buffer.from(zstdWasm.compress(random, 3)))
+    expect(f.length).toBeGreaterThan(3 * MiB) // stored, not compressed
+    expect(whole(f, 8 * MiB)).toBe(random.toString('base64'))
+    for (const piece of [4096, 100_000]) expect(streamed(f, 8 * MiB, piece)).toBe(random.toString('base64'))
+  })
+
   it('a large frame damaged anywhere fails both ways the same way (without a content size, as Kafka writes it)', () => {
     fc.assert(fc.property(fc.nat(unsized.length - 1), fc.integer({ min: 1, max: 255 }), fc.boolean(), fc.boolean(), (at, v, truncate, withSize) => {
       const b = Buffer.from(withSize ? sized : unsized)
