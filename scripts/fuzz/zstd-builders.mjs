@@ -43,14 +43,22 @@ function recordText (bytes, seed) {
   return b
 }
 
+/** bytes libzstd cannot compress: with values of 128 KiB and more, it stores raw blocks */
+function noise (bytes, seed) {
+  const b = Buffer.allocUnsafe(bytes)
+  let x = seed >>> 0
+  for (let i = 0; i < bytes; i++) { x = (Math.imul(x, 1103515245) + 12345) >>> 0; b[i] = x >>> 24 }
+  return b
+}
+
 /**
- * One zstd batch of records with `recordBytes`-byte values decompressing to about `bytes`, one frame as Kafka
- * writes it; returns the record count.
+ * One zstd batch of records with `recordBytes`-byte values decompressing to about `bytes` (every fourth value
+ * incompressible), one frame as Kafka writes it; returns the record count.
  */
 export function zstdBatch (file, bytes, recordBytes, seed = 1) {
   const n = Math.max(1, Math.floor(bytes / recordBytes))
   const parts = []
-  for (let i = 0; i < n; i++) parts.push(record({ value: recordText(recordBytes, seed + i), offsetDelta: i }))
+  for (let i = 0; i < n; i++) parts.push(record({ value: (i % 4 === 3 ? noise : recordText)(recordBytes, seed + i), offsetDelta: i }))
   zstdBatchFile(file, kafkaFrame(Buffer.concat(parts), 3), n) // level 3: Kafka's default (windowLog 21)
   return n
 }
