@@ -7,6 +7,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { bombBatch, gzipBatch, hugeBatch, legacyWrapper, manyRecordsBatch, smallBatches, transactions } from './builders.mjs'
 import { FileWriter, batch, marker, offsetIndexEntry, record, timeIndexEntry, txnIndexEntry } from './encode.mjs'
+import { zstdBatch, zstdBombBatch } from './zstd-builders.mjs'
 
 const LOG = '00000000000000000000.log'
 const MiB = 1 << 20
@@ -232,5 +233,36 @@ export const CLASSES = [
     return { inputs: [path.join(dir, 'logs')], runs: [
       { label: 'dump-index-without-log', argv: ['--json', path.join(q, '00000000000000000000.index')] },
       ...TXN_ALL.filter((a) => a.includes('--json')).map((a) => ({ label: a.join('-'), argv: [...a, path.join(dir, 'logs')] }))] }
+  } },
+  { name: 'zstd-bomb', tiers: ['fast', 'big'], make (rnd, dir, scale) {
+    // RLE blocks (no fzstd), libzstd's compressed blocks (fzstd's window: 2 MiB), and one frame declaring a 1 GiB
+    // window that it needs past tsdump's 4 MiB cap (DECOMPRESS_FAILED before anything is allocated)
+    const big = scale === 'big'
+    return { inputs: [path.join(dir, 'logs')], runs: ['rle', 'compressed', 'wide-window'].map((kind) => {
+      const p = partitionDir(dir, `${kind}-0`)
+      const wide = kind === 'wide-window'
+      zstdBombBatch(path.join(p, LOG), wide ? (big ? 64 : 10) * MiB : big ? 1024 * MiB : 64 * 1024 + rnd.int(MiB), kind)
+      const code = wide ? /needs a window of [^\n]*DECOMPRESS_FAILED/ : /DECOMPRESSED_TOO_LARGE/
+      return { label: `deep-${kind}`, argv: ['--deep-iteration', ...(big || wide ? [] : ['--max-decompressed-bytes', '32768']), p], stdout: 'null', expect: all(exitIs(1), says(code, code.source)) }
+    }) }
+  } },
+  { name: 'zstd-batch', tiers: ['fast', 'big'], make (rnd, dir, scale) {
+    // one zstd batch as Kafka's producers write it (no content size, windowLog 21); big: 200 MiB of 1 MiB records, a
+    // payload of about 90 MiB (every fourth value incompressible: raw blocks), streamed in every pass (CRC, length,
+    // records). Its twin within one window gives the same --print-data-log whole (the default window) and streamed.
+    const big = scale === 'big'
+    const p = partitionDir(dir)
+    const n = zstdBatch(path.join(p, LOG), big ? 200 * MiB : 20_000 + rnd.int(200_000), big ? MiB : 1000, rnd.int(1e9))
+    const twin = partitionDir(dir, 'twin-0')
+    zstdBatch(path.join(twin, LOG), big ? 6 * MiB : 20_000 + rnd.int(200_000), big ? 64 * 1024 : 1000, rnd.int(1e9))
+    let whole
+    const recordLines = (r) => (r.stdout.match(/^\| offset: /gm) ?? []).length === n ? undefined : `not ${n} record lines`
+    return { inputs: [p, twin], runs: [
+      { label: 'deep', argv: ['--deep-iteration', ...(big ? [] : ['--window', String(4096 + rnd.int(60_000))]), p], expect: all(exitIs(0), recordLines) },
+      // base64 values: the harness captures text, and a multi-byte sequence split between two pipe reads decodes differently
+      { label: 'twin-whole', argv: ['--print-data-log', '--value-decoder', 'base64', twin], expect: (r) => { whole = r.stdout; return exitIs(0)(r) } },
+      { label: 'twin-streamed', argv: ['--print-data-log', '--value-decoder', 'base64', '--window', String(4096 + rnd.int(60_000)), twin],
+        expect: all(exitIs(0), (r) => r.stdout === whole ? undefined : 'streamed output differs from the whole decoding') },
+    ] }
   } },
 ]

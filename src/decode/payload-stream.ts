@@ -50,7 +50,7 @@ export class InflatedBytes implements ByteStream {
 
   constructor (private readonly codec: Codec, input: ByteStream, private readonly maxBytes: number, ctx: DecompressContext) {
     if (codec.stream === undefined) throw new Error(`${codec.name} cannot stream`)
-    this.out = codec.stream(input, ctx)
+    this.out = codec.stream(input, ctx, maxBytes)
   }
 
   readInto (target: Buffer, at: number, max: number): number {

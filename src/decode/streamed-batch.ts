@@ -2,8 +2,8 @@
 // whole (records.ts) when its payload fits a read window; a compressed one that inflates past the window
 // (a bomb, or a big batch under a small compressed size) and a batch larger than the window (never held:
 // the framer streamed its CRC) are decoded record by record from a stream (streamed-records.ts), so
-// memory stays about one window. A codec without a streaming decoder (zstd today) keeps the
-// whole path: a batch of its larger than the window is read whole, as before.
+// memory stays about one window. A codec without a streaming decoder keeps the whole path (every codec
+// has one now: zstd's decodes one block at a time into fzstd, codecs/zstd.ts).
 //
 // A compressed stream is read twice: once to its end to learn its length and meet any codec failure or the
 // decompression budget, then to decode. So a codec problem is reported before any record, and the

@@ -401,6 +401,9 @@ describe('streamed decompression (payloads past the read window) = whole decompr
     ['snappy xerial, many chunks, concatenated headers', snappy, xerial(text, 1000, 3)],
     ['lz4, 64 KiB blocks', lz4, lz4Frame(text, { bdCode: 4 })],
     ['lz4, every option', lz4, lz4Frame(text, { blockChecksum: true, contentSize: true, contentChecksum: true })],
+    ['zstd, content size', zstd, zstdFrame(text)],
+    ['zstd, no content size (as Kafka writes it), two frames and a skippable one', zstd,
+      Buffer.concat([zstdNoContentSize(text.subarray(0, half)), uint32le(0x184D2A5E), uint32le(2), Buffer.from('ab'), zstdNoContentSize(text.subarray(half))])],
   ]
   /** the whole outcome: bytes, or the CodecError's code and message */
   // outcomes as strings: vitest's deep equality on 100 KB buffers took seconds a run

@@ -15,8 +15,9 @@ export interface Codec {
   /**
    * The decompressed bytes of a compressed stream, pulled window by window (decode/payload-stream.ts), for
    * payloads larger than a read window; absent when the codec has none (its payloads are decompressed whole).
+   * maxBytes is the budget the output is counted against (InflatedBytes): zstd sizes its window by it.
    */
-  stream? (input: ByteStream, ctx: DecompressContext): ByteStream
+  stream? (input: ByteStream, ctx: DecompressContext, maxBytes: number): ByteStream
   /**
    * With stream: the decompressed length, with every check and message `decompress` makes, in its order
    * (framing, then the budget, then the blocks' contents: snappy decodes each block into a scratch buffer

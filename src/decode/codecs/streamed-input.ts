@@ -18,10 +18,13 @@ export class StreamedInput {
   /** input bytes [pos, pos + n) (n at most what is left), a view valid until the next call */
   peek (n: number): Buffer {
     const o = this.pos - this.at
-    if (o + n > this.len) {
-      if (n > this.buf.length) this.buf = Buffer.alloc(n)
+    // o < 0: a position before the buffer (a walk that goes back to a frame's first block)
+    if (o < 0 || o + n > this.len) {
       const keep = o < 0 ? 0 : Math.max(0, this.len - o)
-      if (keep > 0) this.buf.copy(this.buf, 0, o, this.len)
+      // the bytes kept move to the front, of a larger buffer when n does not fit (copied from the old one)
+      const into = n > this.buf.length ? Buffer.alloc(n) : this.buf
+      if (keep > 0) this.buf.copy(into, 0, o, this.len)
+      this.buf = into
       this.at = this.pos
       this.len = keep
       if (keep === 0) this.s.seek?.(this.pos)

@@ -1,123 +1,47 @@
 // zstd (attribute id 4, magic 2 only): RFC 8878 frames, decoded by fzstd (pure JS; Node 20's zlib has no zstd).
-//
-//   frame: magic 0xFD2FB528 (LE) | FHD | [windowDescriptor] | [dictionaryId 0/1/2/4] | [contentSize 0/1/2/4/8] |
-//          blocks: { header 3 bytes LE (bit 0 last, bits 1-2 type, bits 3-23 size), content }* | [checksum 4]
-//   skippable frame: magic 0x184D2A5? (LE) | size int32 LE | data
-//
-// fzstd trusts the header: it allocates the declared content size, or else the declared window size
-// (up to 2 GiB), before decoding. So we walk every frame's headers first (cheap, no decoding):
-// - the block headers give an upper bound of the frame's output (raw/RLE: their size; compressed:
-//   min(window, 128 KiB)), so a lying content size is rejected before fzstd allocates it;
-// - frames with a content size use fzstd's one-shot decoder, which allocates exactly that size;
-// - frames without one (zstd-jni's streaming writer, used by Kafka, omits it) use fzstd's streaming
-//   decoder, whose output is counted block by block against the budget. Its window allocation is
-//   clamped by rewriting the window descriptor in a copy of the frame: a window larger than the
-//   frame's possible output can never be referenced, so the result is the same.
+// The framing is walked by tsdump first (zstd-frames.ts): every check before any decoding, and a bound of each
+// frame's output, so a lying header is rejected before fzstd allocates what it declares.
+// - A frame with a content size is decoded by fzstd's one-shot decoder, which allocates exactly that size
+//   (already checked against the budget): every frame of a whole payload, and the small ones of a streamed one.
+// - Any other frame (zstd-jni's streaming writer, used by Kafka's producers, declares no content size) is
+//   pushed into fzstd's streaming decoder one block at a time, so each push yields at most one block's output
+//   (128 KiB; a whole frame pushed at once can emit its entire output from a few bytes of RLE blocks), counted
+//   against the budget as it comes. fzstd keeps the window the frame header declares, so it is given a header
+//   of tsdump's own with the window the frame can actually need: never more than its possible output or the
+//   budget (a match cannot reach further back than the frame has produced), and never more than WINDOW_CAP.
+//   A frame with only raw and RLE blocks needs no window: its bytes are copied or filled here.
+// The same frame decoder serves the whole payload (a Buffer) and a payload larger than the read window (a
+// StreamedInput, read block by block): memory is then one block, its output and the window.
 // The optional XXH64 content checksum is not verified (the v2 batch CRC-32C already covers the bytes).
 import { Decompress, decompress as fzstdDecompress } from 'fzstd'
-import type { Codec } from './codec.js'
+import type { ByteStream, Codec } from './codec.js'
 import { CodecError } from './codec-error.js'
+import { BlockStream, StreamedInput } from './streamed-input.js'
+import type { Frame, Read } from './zstd-frames.js'
+import { BLOCK_RLE, blocksOf, checkFraming, fail, framesOf } from './zstd-frames.js'
 
-const FRAME_MAGIC = 0xFD2FB528
-const SKIPPABLE_MAGIC_MASK = 0xFFFFFFF0
-const SKIPPABLE_MAGIC = 0x184D2A50
-const BLOCK_MAX = 128 * 1024
-/** smallest window we ask fzstd for; 1 MiB keeps its 128 KiB block buffer intact */
-const MIN_CLAMPED_WINDOW = 1 << 20
-
-interface Frame {
-  start: number
-  end: number
-  /** declared content size, null when absent */
-  contentSize: number | null
-  windowSize: number
-  /** byte index of the window descriptor, -1 for single-segment frames */
-  windowDescriptorAt: number
-  /** most bytes the blocks can produce */
-  maxOutput: number
-}
-
-function fail (msg: string): never {
-  throw new CodecError('DECOMPRESS_FAILED', `zstd: ${msg}`)
-}
-
-function need (b: Buffer, pos: number, n: number, what: string): void {
-  if (pos + n > b.length) fail(`${what} at byte ${pos} runs past the end (${b.length} bytes)`)
-}
-
-function readLE (b: Buffer, pos: number, n: number): number {
-  let v = 0
-  for (let i = n - 1; i >= 0; i--) v = v * 256 + b[pos + i]!
-  return v
-}
-
-/** Parse one frame's header and walk its blocks. */
-function walkFrame (b: Buffer, start: number): Frame {
-  need(b, start, 5, 'frame header')
-  const fhd = b[start + 4]!
-  if ((fhd & 0x08) !== 0) fail(`reserved bit set in frame header at byte ${start + 4}`)
-  const singleSegment = (fhd & 0x20) !== 0
-  const dictBytes = [0, 1, 2, 4][fhd & 3]!
-  const fcsFlag = fhd >>> 6
-  const fcsBytes = fcsFlag === 0 ? (singleSegment ? 1 : 0) : 1 << fcsFlag
-  let pos = start + 5
-  let windowSize = 0
-  const windowDescriptorAt = singleSegment ? -1 : pos
-  if (!singleSegment) {
-    need(b, pos, 1, 'window descriptor')
-    const wd = b[pos++]!
-    const base = 2 ** (10 + (wd >>> 3))
-    windowSize = base + (base / 8) * (wd & 7)
-  }
-  need(b, pos, dictBytes + fcsBytes, 'frame header')
-  if (dictBytes > 0 && readLE(b, pos, dictBytes) !== 0) fail('frames that need a dictionary are not supported')
-  pos += dictBytes
-  let contentSize: number | null = null
-  if (fcsBytes > 0) contentSize = readLE(b, pos, fcsBytes) + (fcsBytes === 2 ? 256 : 0)
-  pos += fcsBytes
-  if (singleSegment) windowSize = contentSize ?? 0
-  const blockMax = Math.min(windowSize, BLOCK_MAX)
-  let maxOutput = 0
-  for (let last = false; !last;) {
-    need(b, pos, 3, 'block header')
-    const h = readLE(b, pos, 3)
-    last = (h & 1) !== 0
-    const type = (h >>> 1) & 3
-    const size = h >>> 3
-    pos += 3
-    if (type === 3) fail(`reserved block type at byte ${pos - 3}`)
-    if (size > blockMax && type !== 2) fail(`block at byte ${pos - 3} regenerates ${size} bytes, max ${blockMax}`)
-    if (type === 2 && size > blockMax) fail(`compressed block at byte ${pos - 3} is ${size} bytes, max ${blockMax}`)
-    const contentBytes = type === 1 ? 1 : size
-    need(b, pos, contentBytes, 'block content')
-    pos += contentBytes
-    maxOutput += type === 2 ? blockMax : size
-  }
-  if ((fhd & 0x04) !== 0) { need(b, pos, 4, 'content checksum'); pos += 4 }
-  return { start, end: pos, contentSize, windowSize, windowDescriptorAt, maxOutput }
-}
-
-function walkFrames (input: Buffer): Frame[] {
-  const frames: Frame[] = []
-  let pos = 0
-  if (input.length === 0) fail('empty input')
-  while (pos < input.length) {
-    need(input, pos, 4, 'frame magic')
-    const magic = input.readUInt32LE(pos)
-    if ((magic & SKIPPABLE_MAGIC_MASK) >>> 0 === SKIPPABLE_MAGIC) {
-      need(input, pos + 4, 4, 'skippable frame size')
-      const size = input.readUInt32LE(pos + 4)
-      need(input, pos + 8, size, 'skippable frame')
-      pos += 8 + size
-      continue
-    }
-    if (magic !== FRAME_MAGIC) fail(`bad frame magic 0x${magic.toString(16)} at byte ${pos}`)
-    const f = walkFrame(input, pos)
-    frames.push(f)
-    pos = f.end
-  }
-  return frames
-}
+/**
+ * The largest window given to fzstd (it holds it for the whole frame and moves it on each block), so that a
+ * streamed zstd batch stays under the 128 MiB promise whatever its header says. 4 MiB is windowLog 22: libzstd's
+ * levels 9 to 16 for input of unknown size, as Kafka's producers write it (zstd-jni, level 3 by default:
+ * windowLog 21, 2 MiB). Levels 17 to 22 declare 8 to 128 MiB, and their frames need more than the cap only when
+ * they produce more than 4 MiB; such a frame is refused (DECOMPRESS_FAILED). Measured, a deep dump of one
+ * 200 MiB batch (a 91 MiB payload) peaks at 114-120 MiB with a 2 MiB window, 120-126 with 4 MiB, and 127-130
+ * with 8 MiB (fzstd allocates each block's output: up to ~30 MiB of it waits for the garbage collector).
+ */
+export const WINDOW_CAP = 4 * 1024 * 1024
+/**
+ * fzstd moves its whole window after every block (and allocates one per frame): a frame of millions of tiny
+ * blocks costs blocks x window bytes of copying, hours for a few MiB of input. A payload may move at most this
+ * many times its budget: twice what full 128 KiB blocks need with the largest window (4 MiB / 128 KiB = 32).
+ * At the default budget that is 16 GiB, a few seconds.
+ */
+const WORK_PER_BUDGET_BYTE = 64
+/** a streamed payload's frames with a content size up to this (and as many compressed bytes) are decoded in one call */
+const ONE_SHOT_MAX = 1024 * 1024
+/** the smallest window a descriptor can declare */
+const MIN_WINDOW = 1024
+const FRAME_MAGIC_LE = [0x28, 0xB5, 0x2F, 0xFD]
 
 /** smallest window descriptor byte whose window is at least `size` */
 function windowDescriptorFor (size: number): number {
@@ -134,57 +58,154 @@ function tooLarge (maxBytes: number): CodecError {
   return new CodecError('DECOMPRESSED_TOO_LARGE', `zstd output exceeds ${maxBytes} bytes`)
 }
 
-function decodeStreaming (input: Buffer, f: Frame, budget: number, maxBytes: number): Uint8Array[] {
-  let frame = input.subarray(f.start, f.end)
-  const window = Math.max(MIN_CLAMPED_WINDOW, Math.min(f.maxOutput, budget + 1))
-  if (f.windowDescriptorAt >= 0 && f.windowSize > window) {
-    frame = Buffer.from(frame) // copy: the window descriptor is rewritten, the input stays untouched
-    frame[f.windowDescriptorAt - f.start] = windowDescriptorFor(window)
+/** fzstd's own errors (corrupt block contents) become DECOMPRESS_FAILED */
+function fzstdCall<T> (f: () => T): T {
+  try {
+    return f()
+  } catch (e) {
+    if (e instanceof CodecError) throw e
+    throw new CodecError('DECOMPRESS_FAILED', `zstd: ${(e as Error).message}`, { cause: e })
   }
-  const parts: Uint8Array[] = []
-  let produced = 0
-  const d = new Decompress((chunk) => {
-    produced += chunk.length
-    if (produced > budget) throw tooLarge(maxBytes)
-    if (chunk.length > 0) parts.push(chunk)
-  })
-  d.push(frame, true)
-  return parts
+}
+
+/**
+ * The header fzstd is given for a frame: no content size, no dictionary, no checksum (tsdump skips it), and
+ * the window the frame can need, at least one block (fzstd sizes its block buffer from the window).
+ */
+function fzstdHeader (f: Frame, budget: number): Buffer {
+  return Buffer.from([...FRAME_MAGIC_LE, 0, windowDescriptorFor(windowFor(f, budget))])
+}
+
+/** the window a frame with compressed blocks is decoded with: what it can need, at least one block */
+function windowFor (f: Frame, budget: number): number {
+  const needed = Math.min(f.windowSize, f.maxOutput, budget)
+  if (needed > WINDOW_CAP) {
+    fail(`frame at byte ${f.start} needs a window of ${needed} bytes (declared ${f.windowSize}), more than tsdump's limit of ${WINDOW_CAP} (zstd levels 17 to 22 on batches over 4 MiB)`)
+  }
+  return Math.max(MIN_WINDOW, f.blockMax, needed)
+}
+
+/**
+ * fzstd's push leaves an empty view of each pushed chunk in its pending list, which it clears only when
+ * something is pending: one object per block, without bound on a frame of millions of tiny blocks.
+ */
+function dropEmptyPending (d: Decompress): void {
+  const p = d as unknown as { c?: unknown, l?: unknown }
+  if (p.l === 0 && Array.isArray(p.c)) p.c.length = 0
+}
+
+/** The output of one frame without a one-shot decoding, block by block; `budget` is what is left of the budget. */
+function * frameBlocks (read: Read, length: number, f: Frame, budget: number): Generator<Uint8Array> {
+  if (!f.compressed) {
+    for (const b of blocksOf(read, length, f)) {
+      if (b.size === 0) continue
+      // copy: a raw block's bytes are a view of the input, which a streamed read reuses
+      yield b.type === BLOCK_RLE ? Buffer.alloc(b.size, read(b.at + 3, 1)[0]!) : Buffer.from(read(b.at + 3, b.size))
+    }
+    return
+  }
+  const out: Uint8Array[] = []
+  const d = new Decompress((chunk) => { if (chunk.length > 0) out.push(chunk) })
+  let header: Buffer | undefined = fzstdHeader(f, budget)
+  for (const b of blocksOf(read, length, f)) {
+    let bytes = read(b.at, b.end - b.at)
+    // copy: fzstd holds a first push shorter than 18 bytes until the next one, and `bytes` is a view of the input
+    if (header !== undefined) { bytes = Buffer.concat([header, bytes]); header = undefined }
+    fzstdCall(() => d.push(bytes, b.last))
+    dropEmptyPending(d)
+    for (const c of out) yield c
+    out.length = 0
+  }
+}
+
+/**
+ * The decompressed output of a payload in chunks (each valid until the next is asked for), counted against
+ * maxBytes; frames with a content size up to `oneShotMax` are decoded in one call. The framing checks
+ * (checkFraming) come first, by the caller.
+ */
+function * output (read: Read, length: number, maxBytes: number, oneShotMax: number): Generator<Uint8Array> {
+  let total = 0
+  let work = 0
+  for (const f of framesOf(read, length)) {
+    const declared = f.contentSize ?? 0
+    if (declared > 0) {
+      if (total + declared > maxBytes) throw tooLarge(maxBytes)
+      if (declared <= oneShotMax && f.end - f.start <= oneShotMax) {
+        // fzstd allocates exactly the declared content size here
+        const frame = read(f.start, f.end - f.start)
+        const one = fzstdCall(() => fzstdDecompress(frame))
+        if (one.length !== declared) fail(`frame at byte ${f.start} decoded to ${one.length} bytes, declared ${declared}`)
+        total += declared
+        yield one
+        continue
+      }
+    }
+    if (f.compressed) {
+      // the frame's window moved after each block, and allocated once: what fzstd will copy
+      work += (f.blocks + 1) * windowFor(f, maxBytes - total)
+      if (work > WORK_PER_BUDGET_BYTE * Math.max(maxBytes, WINDOW_CAP)) {
+        throw new CodecError('DECOMPRESSED_TOO_LARGE', `zstd frame at byte ${f.start}: ${f.blocks} blocks over a window of ${windowFor(f, maxBytes - total)} bytes would copy more than ${WORK_PER_BUDGET_BYTE} times the ${maxBytes}-byte budget`)
+      }
+    }
+    let made = 0
+    for (const c of frameBlocks(read, length, f, maxBytes - total)) {
+      made += c.length
+      if (total + made > maxBytes) throw tooLarge(maxBytes)
+      if (declared > 0 && made > declared) fail(`frame at byte ${f.start} decodes to more than the ${declared} bytes it declares`)
+      yield c
+    }
+    if (declared > 0 && made !== declared) fail(`frame at byte ${f.start} decoded to ${made} bytes, declared ${declared}`)
+    total += made
+  }
+}
+
+function streamedRead (input: ByteStream): { read: Read, length: number } {
+  // each frame is walked to its end, then read again from its first block: the input must seek
+  if (input.seek === undefined) throw new Error('zstd: a streamed payload needs a seekable input')
+  const r = new StreamedInput(input)
+  return { read: (p, n) => { r.pos = p; return r.peek(n) }, length: r.length }
 }
 
 export const zstd: Codec = {
   id: 4,
   name: 'zstd',
   decompress (input, maxBytes) {
-    const frames = walkFrames(input)
-    let declared = 0
-    for (const f of frames) {
-      if (f.contentSize !== null && f.contentSize > f.maxOutput) {
-        fail(`frame at byte ${f.start} declares ${f.contentSize} bytes but its blocks hold at most ${f.maxOutput}`)
-      }
-      declared += f.contentSize ?? 0
-    }
-    if (declared > maxBytes) throw new CodecError('DECOMPRESSED_TOO_LARGE', `zstd frames declare ${declared} bytes, more than ${maxBytes}`)
+    const read: Read = (p, n) => input.subarray(p, p + n)
+    checkFraming(read, input.length, maxBytes)
     const parts: Uint8Array[] = []
     let total = 0
-    try {
-      for (const f of frames) {
-        if (f.contentSize !== null && f.contentSize > 0) {
-          // fzstd allocates exactly the declared content size here, already checked against the budget.
-          const out = fzstdDecompress(input.subarray(f.start, f.end))
-          if (out.length !== f.contentSize) fail(`frame at byte ${f.start} decoded to ${out.length} bytes, declared ${f.contentSize}`)
-          parts.push(out)
-          total += out.length
-        } else {
-          for (const p of decodeStreaming(input, f, maxBytes - total, maxBytes)) { parts.push(p); total += p.length }
-        }
-      }
-    } catch (e) {
-      if (e instanceof CodecError) throw e
-      throw new CodecError('DECOMPRESS_FAILED', `zstd: ${(e as Error).message}`, { cause: e })
-    }
+    for (const c of output(read, input.length, maxBytes, Infinity)) { parts.push(c); total += c.length }
     if (parts.length === 1) { const p = parts[0]!; return Buffer.from(p.buffer, p.byteOffset, p.length) }
-    // copy: several frames or streamed blocks are joined into one payload
+    // copy: several frames or blocks are joined into one payload
     return Buffer.concat(parts, total)
   },
+  stream (input, _ctx, maxBytes) { return new ZstdStream(input, maxBytes) },
+  streamLength (input, maxBytes) {
+    // the framing first, as decompress walks it before decoding; then every block decoded and counted
+    const { read, length } = streamedRead(input)
+    checkFraming(read, length, maxBytes)
+    let total = 0
+    for (const c of output(read, length, maxBytes, ONE_SHOT_MAX)) total += c.length
+    return total
+  },
+}
+
+/** A payload past the read window: one block's output at a time. */
+class ZstdStream extends BlockStream {
+  private readonly chunks: Generator<Uint8Array>
+
+  constructor (input: ByteStream, maxBytes: number) {
+    super()
+    const { read, length } = streamedRead(input)
+    this.chunks = output(read, length, maxBytes, ONE_SHOT_MAX)
+  }
+
+  protected nextBlock (): boolean {
+    const next = this.chunks.next()
+    if (next.done === true) return false
+    const c = next.value
+    this.out = Buffer.from(c.buffer, c.byteOffset, c.length) // a view, used up before the next chunk is made
+    this.outLen = c.length
+    return true
+  }
 }
