@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { bombBatch, gzipBatch, hugeBatch, legacyWrapper, manyRecordsBatch, smallBatches, transactions } from './builders.mjs'
+import { bombBatch, gzipBatch, hugeBatch, legacyWrapper, manyRecordsBatch, smallBatches, transactionStateLog, transactions } from './builders.mjs'
 import { FileWriter, batch, marker, offsetIndexEntry, record, timeIndexEntry, txnIndexEntry } from './encode.mjs'
 
 const LOG = '00000000000000000000.log'
@@ -68,6 +68,14 @@ export const CLASSES = [
     const p = partitionDir(dir)
     transactions(path.join(p, LOG), scale === 'big' ? 1_000_000 * 140 : 2000 + rnd.int(40_000), true)
     return { inputs: [p], runs: [['txns'], ['txns', '--json'], ['lso']].map((a) => ({ label: a.join('-'), argv: [...a, p], stdout: 'null' })) }
+  } },
+  { name: 'transaction-state-log', tiers: ['fast', 'big'], make (rnd, dir, scale) {
+    // a __transaction_state partition not yet compacted: txns and lso keep one state per transactional id, not every record
+    const p = partitionDir(dir, '__transaction_state-0')
+    const ids = scale === 'big' ? 10_000 : 1 + rnd.int(300)
+    transactionStateLog(path.join(p, LOG), scale === 'big' ? 1_200_000 : ids + rnd.int(5000), ids)
+    const id = ['--transactional-id', `txn-app-${rnd.int(ids)}`]
+    return { inputs: [p], runs: [['txns'], ['txns', '--json'], ['lso'], ['txns', ...id]].map((a) => ({ label: a.slice(0, 2).join('-'), argv: [...a, p], stdout: 'null', expect: exitIs(0) })) }
   } },
   { name: 'bad-crc-batches', tiers: ['fast', 'big'], make (rnd, dir, scale) {
     const p = partitionDir(dir)
