@@ -42,6 +42,18 @@ export const CLASSES = [
     return { inputs: [p], runs: [['shallow', []], ['print-data-log', ['--print-data-log']], ['json-deep', ['--json', '--deep-iteration']], ['reconcile', ['reconcile']]]
       .map(([label, a]) => ({ label, argv: [...a, ...(a[0] === 'reconcile' ? [] : w), p], stdout: 'null', expect: exitIs(0) })) }
   } },
+  { name: 'huge-value', tiers: ['fast', 'big'], make (rnd, dir, scale) {
+    // one value larger than the window: --json writes its payload string piece by piece; a payload decoder,
+    // which needs it whole, does not decode it and says so (VALUE_NOT_DECODED) instead of holding it
+    const p = partitionDir(dir)
+    hugeBatch(path.join(p, LOG), scale === 'big' ? 300 * MiB : 4096 + rnd.int(200_000))
+    const w = scale === 'big' ? [] : ['--window', String(61 + rnd.int(4000))]
+    return { inputs: [p], runs: [
+      { label: 'json-print-data-log', argv: ['--json', '--print-data-log', ...w, p], stdout: 'null', expect: exitIs(0) },
+      ...[['--value-decoder', 'hex'], ['--json', '--value-decoder', 'base64'], ['--offsets-decoder']].map((a) => ({ label: a.join('-'), argv: ['--print-data-log', ...a, ...w, p],
+        stdout: 'null', stderr: 'capture', expect: all(exitIs(0), stderrHas(/VALUE_NOT_DECODED/, 'VALUE_NOT_DECODED')) })),
+    ] }
+  } },
   { name: 'many-records', tiers: ['fast', 'big'], make (rnd, dir, scale) {
     const p = partitionDir(dir)
     manyRecordsBatch(path.join(p, LOG), scale === 'big' ? 10_000_000 : 100 + rnd.int(20_000))
