@@ -223,7 +223,7 @@ function deepV2 (b: V2Batch, c: Ctx): void {
     for (const rec of batchRecords(h, b.bytes, b.complete, c.source, { window: c.opts.window ?? DEFAULT_WINDOW, ...limits(c.opts) })) {
       if (c.range !== undefined && !c.range.record(rec.offset, rec.timestamp)) { first = false; continue }
       trackOffset(rec.offset, c)
-      if (rec.valuePieces !== undefined && c.printer.wholeValues && rec.valueSize !== -1) notDecoded(rec, c)
+      if (rec.valuePieces !== undefined && c.printer.wholeValues) notDecoded(rec, c)
       c.printer.record(rec, b, c.file, first, () => safeControl(rec, h, c))
       first = false
     }

@@ -65,7 +65,7 @@ export class JsonDumpPrinter implements DumpPrinter {
     const o = recordJson(f.path, h, rec, this.rec, ci, parsed)
     // a value too large to hold (decode/streamed-records.ts): its payload string is written piece by piece;
     // a payload decoder would need it whole, so it is not decoded (payload null; the dump reports VALUE_NOT_DECODED)
-    if (rec.valuePieces !== undefined && parsed !== undefined && rec.valueSize !== -1 && this.plainValues) this.emitStreamed(o, rec.valuePieces)
+    if (rec.valuePieces !== undefined && parsed !== undefined && this.plainValues) this.emitStreamed(o, rec.valuePieces)
     else this.emit(o)
   }
 

@@ -137,7 +137,7 @@ export class TextDumpPrinter implements DumpPrinter {
     const out = this.out.stdout
     // a value too large to hold (decode/streamed-records.ts) is printed in pieces as UTF-8 text; a payload
     // decoder would need it whole: it is not decoded (the dump reports VALUE_NOT_DECODED)
-    const notHeld = cfg.printData && rec.valuePieces !== undefined && rec.valueSize !== -1
+    const notHeld = cfg.printData && rec.valuePieces !== undefined
     const pieces = notHeld && cfg.plainValues ? rec.valuePieces : undefined
     let key: Buffer | string | undefined
     let payload: Buffer | string | undefined

@@ -90,6 +90,11 @@ describe('deep dump of a batch larger than the window = the whole-batch path', (
     expect(err).toMatch(/position 61: offset 0: the value of 500 bytes is larger than the read window \(200 bytes\).*\[VALUE_NOT_DECODED\]/)
     const [, json] = await dump(f, { window: 200, valueDecoder: 'hex', json: true })
     expect(json.split('\n').filter((l) => l.includes('"type":"record"')).map((l) => (JSON.parse(l) as { payload: unknown }).payload)).toEqual([null, '736d616c6c'])
+    // a record larger than the window for its headers, its value small: the value is held and decoded
+    const g = made('big-header', (p) => fs.writeFileSync(p, batch({ count: 1 }, record({ value: Buffer.from('v'), headers: [[Buffer.from('h'), Buffer.alloc(900, 0x42)]] }))))
+    const [hcode, hout, herr] = await dump(g, { window: 200, valueDecoder: 'hex' })
+    expect([hcode, herr]).toEqual([0, ''])
+    expect(hout).toContain('headerKeys: [h] payload: 76\n')
     // within the window it is decoded, as before
     expect((await dump(f, { valueDecoder: 'hex' }))[1]).toContain(`payload: ${'41'.repeat(500)}`)
     expect((await dump(f, { window: 200 }))[1]).toContain(`payload: ${'A'.repeat(500)}`)
