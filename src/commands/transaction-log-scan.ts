@@ -71,9 +71,11 @@ export function transactionLogStates (dir: PartitionDir): { states: Transactiona
   const findings = scanTransactionLog(dir, (r) => { newest.add(r.transactionalId, r.offset, n++) })
   const states: TransactionalIdState[] = []
   let k = 0
-  // the same records in the same order, so one per id is taken (a file that changed in between: FILE_CHANGED
-  // comes from the first pass); each is made a state at once, so no record is held
-  scanTransactionLog(dir, (r) => { if (newest.ordinalOf(r.transactionalId) === k) states.push(transactionalIdState(r)); k++ })
+  // the same records in the same order, so one per id is taken; each is made a state at once, so no record is
+  // held. Its findings are the first pass's again, but for a file that changed in between (then an id's newest
+  // record may be missed, and that must be said)
+  const again = scanTransactionLog(dir, (r) => { if (newest.ordinalOf(r.transactionalId) === k) states.push(transactionalIdState(r)); k++ })
+  for (const f of again.listed) if (f.code === 'FILE_CHANGED' && !findings.listed.some((x) => x.code === f.code && x.file === f.file)) findings.push(f)
   return { states: sortStates(states), findings }
 }
 
