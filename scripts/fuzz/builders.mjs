@@ -135,3 +135,28 @@ export function legacyWrapper (file, n, { badInnerCrcAt = -1, descending = false
   }
   fs.writeFileSync(file, legacyMessage({ offset: n - 1, codec: 1, value: Buffer.concat(members) }))
 }
+
+/**
+ * A __transaction_state segment of `n` one-record batches (as the coordinator writes them): key v0
+ * {transactionalId}, value v0 {producerId, producerEpoch, transactionTimeoutMs, transactionStatus,
+ * transactionPartitions, lastUpdate, start}, cycling Ongoing / PrepareCommit / CompleteCommit over `ids`
+ * transactional ids (Kafka's TransactionLogKey/Value JSON definitions; int16-prefixed strings, int32 arrays).
+ */
+export function transactionStateLog (file, n, ids) {
+  const w = new FileWriter(file)
+  const str = (s) => { const b = Buffer.from(s); const l = Buffer.alloc(2); l.writeInt16BE(b.length); return Buffer.concat([l, b]) }
+  const STATUS = [1, 2, 4] // Ongoing, PrepareCommit, CompleteCommit
+  for (let i = 0; i < n; i++) {
+    const id = i % ids
+    const key = Buffer.concat([Buffer.from([0, 0]), str(`txn-app-${id}`)])
+    const status = STATUS[Math.floor(i / ids) % 3]
+    const fixed = Buffer.alloc(2 + 8 + 2 + 4 + 1)
+    fixed.writeInt16BE(0, 0); fixed.writeBigInt64BE(BigInt(1000 + id), 2); fixed.writeInt16BE(0, 10); fixed.writeInt32BE(60000, 12); fixed[16] = status
+    const parts = Buffer.alloc(4); parts.writeInt32BE(status === 4 ? 0 : 1)
+    const topicPart = status === 4 ? Buffer.alloc(0) : Buffer.concat([str('orders'), Buffer.from([0, 0, 0, 1, 0, 0, 0, id % 12])])
+    const times = Buffer.alloc(16); times.writeBigInt64BE(BigInt(1700000000000 + i), 0); times.writeBigInt64BE(BigInt(1700000000000 + i - (i % 3)), 8)
+    const value = Buffer.concat([fixed, parts, topicPart, times])
+    w.write(batch({ baseOffset: i, count: 1, baseTimestamp: 1700000000000 + i }, record({ key, value })))
+  }
+  w.close()
+}

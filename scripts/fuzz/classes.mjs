@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { bombBatch, gzipBatch, hugeBatch, legacyWrapper, manyRecordsBatch, smallBatches, transactions } from './builders.mjs'
+import { bombBatch, gzipBatch, hugeBatch, legacyWrapper, manyRecordsBatch, smallBatches, transactionStateLog, transactions } from './builders.mjs'
 import { FileWriter, batch, marker, offsetIndexEntry, record, timeIndexEntry, txnIndexEntry } from './encode.mjs'
 import { zstdBatch, zstdBombBatch } from './zstd-builders.mjs'
 
@@ -43,6 +43,18 @@ export const CLASSES = [
     return { inputs: [p], runs: [['shallow', []], ['print-data-log', ['--print-data-log']], ['json-deep', ['--json', '--deep-iteration']], ['reconcile', ['reconcile']]]
       .map(([label, a]) => ({ label, argv: [...a, ...(a[0] === 'reconcile' ? [] : w), p], stdout: 'null', expect: exitIs(0) })) }
   } },
+  { name: 'huge-value', tiers: ['fast', 'big'], make (rnd, dir, scale) {
+    // one value larger than the window: --json writes its payload string piece by piece; a payload decoder,
+    // which needs it whole, does not decode it and says so (VALUE_NOT_DECODED) instead of holding it
+    const p = partitionDir(dir)
+    hugeBatch(path.join(p, LOG), scale === 'big' ? 300 * MiB : 4096 + rnd.int(200_000))
+    const w = scale === 'big' ? [] : ['--window', String(61 + rnd.int(4000))]
+    return { inputs: [p], runs: [
+      { label: 'json-print-data-log', argv: ['--json', '--print-data-log', ...w, p], stdout: 'null', expect: exitIs(0) },
+      ...[['--value-decoder', 'hex'], ['--json', '--value-decoder', 'base64'], ['--offsets-decoder']].map((a) => ({ label: a.join('-'), argv: ['--print-data-log', ...a, ...w, p],
+        stdout: 'null', stderr: 'capture', expect: all(exitIs(0), stderrHas(/VALUE_NOT_DECODED/, 'VALUE_NOT_DECODED')) })),
+    ] }
+  } },
   { name: 'many-records', tiers: ['fast', 'big'], make (rnd, dir, scale) {
     const p = partitionDir(dir)
     manyRecordsBatch(path.join(p, LOG), scale === 'big' ? 10_000_000 : 100 + rnd.int(20_000))
@@ -69,6 +81,14 @@ export const CLASSES = [
     const p = partitionDir(dir)
     transactions(path.join(p, LOG), scale === 'big' ? 1_000_000 * 140 : 2000 + rnd.int(40_000), true)
     return { inputs: [p], runs: [['txns'], ['txns', '--json'], ['lso']].map((a) => ({ label: a.join('-'), argv: [...a, p], stdout: 'null' })) }
+  } },
+  { name: 'transaction-state-log', tiers: ['fast', 'big'], make (rnd, dir, scale) {
+    // a __transaction_state partition not yet compacted: txns and lso keep one state per transactional id, not every record
+    const p = partitionDir(dir, '__transaction_state-0')
+    const ids = scale === 'big' ? 10_000 : 1 + rnd.int(300)
+    transactionStateLog(path.join(p, LOG), scale === 'big' ? 1_200_000 : ids + rnd.int(5000), ids)
+    const id = ['--transactional-id', `txn-app-${rnd.int(ids)}`]
+    return { inputs: [p], runs: [['txns'], ['txns', '--json'], ['lso'], ['txns', ...id]].map((a) => ({ label: a.slice(0, 2).join('-'), argv: [...a, p], stdout: 'null', expect: exitIs(0) })) }
   } },
   { name: 'bad-crc-batches', tiers: ['fast', 'big'], make (rnd, dir, scale) {
     const p = partitionDir(dir)

@@ -16,6 +16,7 @@ export const FINDING_SEVERITY = {
   BAD_MAGIC: 'error',
   NAME_NOT_OFFSET: 'info',
   READ_LIMIT: 'info',
+  VALUE_NOT_DECODED: 'info',
   // batches and records (the DecodeErrorCodes)
   CRC_MISMATCH: 'error',
   RECORD_COUNT_MISMATCH: 'error',

@@ -36,27 +36,53 @@ export interface TransactionalIdState {
 /** transactionTimeoutMs of a KIP-939 two-phase-commit transaction (Integer.MAX_VALUE) */
 export const TWO_PHASE_COMMIT_TIMEOUT_MS = 2147483647
 
+/**
+ * The newest record per transactional id, fed one record at a time: what a compacted __transaction_state
+ * partition means. It keeps one record per id, not every record read (1.2 M records of 20,000 ids took
+ * 930 MiB when they were all kept, issue #14), so memory follows the ids, as the coordinator's own does.
+ */
+export class TransactionStateTable {
+  private readonly newest = new Map<string, TransactionStateRecord>()
+
+  add (r: TransactionStateRecord): void {
+    const prev = this.newest.get(r.transactionalId)
+    if (prev === undefined || r.offset >= prev.offset) this.newest.set(r.transactionalId, r)
+  }
+
+  /** Newest state per transactional id, sorted by id. */
+  states (): TransactionalIdState[] { return statesOf(this.newest.values()) }
+}
+
 /** Newest state per transactional id, sorted by id. */
 export function lastTransactionStates (records: Iterable<TransactionStateRecord>): TransactionalIdState[] {
-  const m = new Map<string, TransactionStateRecord>()
-  for (const r of records) {
-    const prev = m.get(r.transactionalId)
-    if (prev === undefined || r.offset >= prev.offset) m.set(r.transactionalId, r)
+  const t = new TransactionStateTable()
+  for (const r of records) t.add(r)
+  return t.states()
+}
+
+function statesOf (newest: Iterable<TransactionStateRecord>): TransactionalIdState[] {
+  return sortStates([...newest].map(transactionalIdState))
+}
+
+/** states in transactional-id order (in place) */
+export function sortStates (states: TransactionalIdState[]): TransactionalIdState[] {
+  return states.sort((a, b) => (a.transactionalId < b.transactionalId ? -1 : a.transactionalId > b.transactionalId ? 1 : 0))
+}
+
+/** the state a transactional id's newest record says */
+export function transactionalIdState (r: TransactionStateRecord): TransactionalIdState {
+  const v = r.value
+  if (v === null) {
+    return { transactionalId: r.transactionalId, offset: r.offset, deleted: true, producerId: null, producerEpoch: null, state: null,
+      transactionTimeoutMs: null, partitions: [], lastUpdateTimestamp: null, startTimestamp: null,
+      previousProducerId: null, nextProducerId: null, nextProducerEpoch: null, clientTransactionVersion: null, twoPhaseCommit: false }
   }
-  return [...m.values()].sort((a, b) => (a.transactionalId < b.transactionalId ? -1 : a.transactionalId > b.transactionalId ? 1 : 0)).map((r) => {
-    const v = r.value
-    if (v === null) {
-      return { transactionalId: r.transactionalId, offset: r.offset, deleted: true, producerId: null, producerEpoch: null, state: null,
-        transactionTimeoutMs: null, partitions: [], lastUpdateTimestamp: null, startTimestamp: null,
-        previousProducerId: null, nextProducerId: null, nextProducerEpoch: null, clientTransactionVersion: null, twoPhaseCommit: false }
-    }
-    return {
-      transactionalId: r.transactionalId, offset: r.offset, deleted: false, producerId: v.producerId, producerEpoch: v.producerEpoch,
-      state: transactionStateName(v.transactionStatus), transactionTimeoutMs: v.transactionTimeoutMs,
-      partitions: (v.transactionPartitions ?? []).flatMap((t) => t.partitionIds.map((p) => `${t.topic}-${p}`)).sort(),
-      lastUpdateTimestamp: v.transactionLastUpdateTimestampMs, startTimestamp: v.transactionStartTimestampMs,
-      previousProducerId: v.previousProducerId, nextProducerId: v.nextProducerId, nextProducerEpoch: v.nextProducerEpoch,
-      clientTransactionVersion: v.clientTransactionVersion, twoPhaseCommit: v.transactionTimeoutMs === TWO_PHASE_COMMIT_TIMEOUT_MS,
-    }
-  })
+  return {
+    transactionalId: r.transactionalId, offset: r.offset, deleted: false, producerId: v.producerId, producerEpoch: v.producerEpoch,
+    state: transactionStateName(v.transactionStatus), transactionTimeoutMs: v.transactionTimeoutMs,
+    partitions: (v.transactionPartitions ?? []).flatMap((t) => t.partitionIds.map((p) => `${t.topic}-${p}`)).sort(),
+    lastUpdateTimestamp: v.transactionLastUpdateTimestampMs, startTimestamp: v.transactionStartTimestampMs,
+    previousProducerId: v.previousProducerId, nextProducerId: v.nextProducerId, nextProducerEpoch: v.nextProducerEpoch,
+    clientTransactionVersion: v.clientTransactionVersion, twoPhaseCommit: v.transactionTimeoutMs === TWO_PHASE_COMMIT_TIMEOUT_MS,
+  }
 }

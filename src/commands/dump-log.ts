@@ -21,6 +21,7 @@ import { decodeLegacyEntry, decodeLegacyRecords } from '../decode/legacy.js'
 import type { TailEvent } from '../decode/frame-scanner.js'
 import type { LegacyFrame, V2Batch } from '../decode/log-reader.js'
 import { decodeControlRecord, readLog } from '../decode/log-reader.js'
+import type { KafkaRecord } from '../decode/records.js'
 import { batchRecords } from '../decode/streamed-batch.js'
 import { DEFAULT_WINDOW } from '../decode/frame-scanner.js'
 import type { TextVariant } from '../format/kafka-versions.js'
@@ -222,6 +223,7 @@ function deepV2 (b: V2Batch, c: Ctx): void {
     for (const rec of batchRecords(h, b.bytes, b.complete, c.source, { window: c.opts.window ?? DEFAULT_WINDOW, ...limits(c.opts) })) {
       if (c.range !== undefined && !c.range.record(rec.offset, rec.timestamp)) { first = false; continue }
       trackOffset(rec.offset, c)
+      if (rec.valuePieces !== undefined && c.printer.wholeValues) notDecoded(rec, c)
       c.printer.record(rec, b, c.file, first, () => safeControl(rec, h, c))
       first = false
     }
@@ -229,6 +231,12 @@ function deepV2 (b: V2Batch, c: Ctx): void {
     if (e instanceof DecodeError) reportDecodeError(e, c)
     else throw e
   }
+}
+
+// a value too large to hold (decode/streamed-records.ts) that the payload decoder would need whole
+function notDecoded (rec: KafkaRecord, c: Ctx): void {
+  c.log.add(finding('VALUE_NOT_DECODED', `offset ${rec.offset}: the value of ${rec.valueSize ?? -1} bytes is larger than the read window ` +
+    `(${c.opts.window ?? DEFAULT_WINDOW} bytes) and the payload decoder needs it whole: not decoded (a larger --window decodes it)`, { file: c.file.path, position: rec.filePosition }))
 }
 
 function fastDeepEligible (bytes: Buffer): boolean {

@@ -12,6 +12,7 @@ export function makeDumpPrinter (opts: DumpOptions, out: PrinterOutput, color: C
   return createDumpPrinter(opts.json ? 'json' : opts.compat ? 'compat' : 'text', out, {
     variant: textVariant(opts.kafkaVersion), summary: opts.summary, printData: opts.printData, skipRecordMetadata: opts.skipRecordMetadata, color, parser,
     keyDecoder: opts.keyDecoder, valueDecoder: opts.valueDecoder,
+    plainValues: opts.parser === 'default' && opts.valueDecoder === 'string',
     rawStrings: opts.parser === 'default' && opts.keyDecoder === 'string' && opts.valueDecoder === 'string' && internals.fastPaths !== false,
   })
 }

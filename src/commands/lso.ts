@@ -6,12 +6,11 @@ import type { HangingTransaction } from '../analysis/hanging.js'
 import { hangingTransactions } from '../analysis/hanging.js'
 import { abortCommands, coordinatorEpochOf, findBlockingTransaction } from '../analysis/lso.js'
 import type { LsoResult } from '../analysis/partition-results.js'
-import { lastTransactionStates } from '../analysis/transaction-state.js'
 import type { PartitionFormat } from '../format/partition-printer.js'
 import { createPartitionPrinter } from '../format/partition-printer.js'
 import type { CliContext } from './context.js'
 import { partitionExitCode, scanPaths, scanPathsInWorkers, threadsOf, writeUnusable } from './reconcile.js'
-import { readTransactionLog } from './transaction-log-scan.js'
+import { transactionLogStates } from './transaction-log-scan.js'
 import type { ScannedPartition } from './partition-scan.js'
 import type { PartitionScanInternals } from './partition-workers.js'
 
@@ -42,7 +41,7 @@ function lsoOf (done: { unusable: Finding[], scanned: ScannedPartition[] }, opts
   const timeoutMin = opts.maxTransactionTimeoutMinutes ?? 15
   const bootstrap = opts.bootstrapServer ?? 'localhost:9092'
   const isState = (p: ScannedPartition): boolean => p.dir.topic === '__transaction_state'
-  const states = done.scanned.filter(isState).flatMap((p) => lastTransactionStates(readTransactionLog(p.dir).records))
+  const states = done.scanned.filter(isState).flatMap((p) => transactionLogStates(p.dir).states)
   // ages are measured against the clock (or --now), as find-hanging does (analysis/hanging.ts)
   const nowMs = opts.now ?? Date.now()
   const hanging: HangingTransaction[] = []

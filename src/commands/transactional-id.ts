@@ -9,7 +9,7 @@ import { transactionStatePartitionFor } from '../analysis/coordinator.js'
 import type { PartitionDir } from '../io/discover.js'
 import { discover } from '../io/discover.js'
 import { fsPath } from '../io/raw-names.js'
-import { readTransactionLog } from './transaction-log-scan.js'
+import { scanTransactionLog } from './transaction-log-scan.js'
 
 const STATE_TOPIC = '__transaction_state'
 
@@ -45,10 +45,10 @@ export function resolveTransactionalId (transactionalId: string, paths: readonly
   }
   const ids = new Set<bigint>()
   for (const dir of dirs) {
-    for (const r of readTransactionLog(dir).records) {
-      if (r.transactionalId !== transactionalId || r.value === null) continue
+    scanTransactionLog(dir, (r) => {
+      if (r.transactionalId !== transactionalId || r.value === null) return
       for (const id of [r.value.producerId, r.value.previousProducerId, r.value.nextProducerId]) if (id !== null && id >= 0n) ids.add(id)
-    }
+    })
   }
   if (ids.size === 0) {
     return { error: `--transactional-id ${transactionalId}: no ${STATE_TOPIC} record of this id (looked for its producer id in ` +

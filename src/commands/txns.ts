@@ -12,7 +12,6 @@ import { FindingList } from '../analysis/finding-list.js'
 import type { TimelinePartition, TxnsResult } from '../analysis/partition-results.js'
 import { LaneBuilder } from '../analysis/timeline.js'
 import type { TimelineRun } from '../analysis/timeline.js'
-import { lastTransactionStates } from '../analysis/transaction-state.js'
 import type { TransactionalIdState } from '../analysis/transaction-state.js'
 import type { RangeCounted, RangeSpec } from '../analysis/range-filter.js'
 import { runInRange } from '../analysis/range-filter.js'
@@ -23,7 +22,7 @@ import type { PartitionDir } from '../io/discover.js'
 import type { CliContext } from './context.js'
 import { resolvePartitions, scanPartition } from './partition-scan.js'
 import { partitionExitCode, writeUnusable } from './reconcile.js'
-import { readTransactionLog } from './transaction-log-scan.js'
+import { transactionLogStates } from './transaction-log-scan.js'
 import type { PartitionScanInternals } from './partition-workers.js'
 import { streamTxnsInWorkers, txnsWorkerCount } from './txns-workers.js'
 
@@ -61,8 +60,8 @@ function streamTxns (partitions: readonly PartitionDir[], width: number, to: Txn
 export function txnsPartition (dir: PartitionDir, checkpoints: Map<string, OffsetCheckpoint | null>, width: number, to: TxnsStream, filter?: RangeSpec): readonly Finding[] {
   if (dir.topic === '__transaction_state') {
     const s = scanPartition(dir, checkpoints)
-    const { records, findings: logFindings } = readTransactionLog(dir)
-    const states = lastTransactionStates(records).filter((x) => filter === undefined || stateInFilter(x, filter))
+    const { states: newest, findings: logFindings } = transactionLogStates(dir)
+    const states = newest.filter((x) => filter === undefined || stateInFilter(x, filter))
     const all = new FindingList()
     all.absorb({ listed: s.report.findings, omitted: s.report.omittedFindings })
     all.absorb(logFindings)

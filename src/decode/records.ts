@@ -30,8 +30,8 @@ export interface KafkaRecord {
   key: Buffer | null
   value: Buffer | null
   /**
-   * Set only when the value is not held: a record larger than a read window inside a streamed batch
-   * (decode/streamed-records.ts). `value` is then null and this is the value's length (-1: null).
+   * Set only when the value is not held: a value larger than a read window inside a streamed batch
+   * (decode/streamed-records.ts). `value` is then null and this is the value's length.
    */
   valueSize?: number
   /** with valueSize: the value in pieces, each valid until the next (read it before asking for the next record) */
@@ -147,19 +147,4 @@ export function recordOf (cur: RecordCursor, h: BatchHeader, logAppendTime: bigi
 /** the value's length as kafka-dump-log prints it (valueSize), -1 for a null value */
 export function valueSizeOf (r: KafkaRecord): number {
   return r.value !== null ? r.value.length : r.valueSize ?? -1
-}
-
-/**
- * The record with its value held (read from its pieces): for printers that need the whole value (a payload
- * decoder, JSON's payload). Unbounded by design: the value's size is the record's.
- */
-export function withHeldValue (r: KafkaRecord): KafkaRecord {
-  const pieces = r.valuePieces
-  if (pieces === undefined) return r
-  const parts: Buffer[] = []
-  for (let p = pieces.next(); p !== null; p = pieces.next()) parts.push(Buffer.from(p))
-  const held: KafkaRecord = { ...r, value: r.valueSize === -1 ? null : Buffer.concat(parts) }
-  delete held.valuePieces
-  delete held.valueSize
-  return held
 }

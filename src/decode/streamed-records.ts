@@ -3,7 +3,7 @@
 // Each record is held whole when it fits the window (the buffer grows to hold a larger one when the
 // stream cannot seek: inside a compressed payload). On a seekable raw stream a larger record is read as
 // head, tail, and then its value in window-sized pieces (ValuePieces), so one 512 MiB value costs one
-// window. Positions and messages are those of the whole-batch path (records.ts): the cursor keeps the
+// window; a value that fits the window is held (the record is large for its key or headers). Positions and messages are those of the whole-batch path (records.ts): the cursor keeps the
 // absolute position of the window's first byte.
 import type { BatchHeader } from './batch-header.js'
 import { ByteWindow } from './byte-window.js'
@@ -35,8 +35,8 @@ export class StreamedRecords {
   get done (): boolean { return this.index >= this.h.recordsCount }
 
   /**
-   * The next record (valid until the next call). One larger than the window on a seekable stream has
-   * value null, valueSize and valuePieces set. After the last record, call finish. @throws DecodeError, CodecError
+   * The next record (valid until the next call). One whose value is larger than the window, on a seekable
+   * stream, has value null, valueSize and valuePieces set. After the last record, call finish. @throws DecodeError, CodecError
    */
   next (): KafkaRecord {
     const cur = this.cur
@@ -87,11 +87,16 @@ export class StreamedRecords {
     const rec = recordOf(cur, this.h, this.logAppendTime, this.raw ? cur.base + cur.start : -1)
     rec.key = key
     rec.value = null
-    rec.valueSize = cur.valueLength < 0 ? -1 : valueSize
     rec.sizeInBytes = sizeInBytes
+    if (cur.valueLength < 0) return rec
     // the value's reads move the stream: the next fill seeks back to where the window ends
     this.w.reposition = true
-    rec.valuePieces = new StreamValue(this.input, valueFrom, valueSize, this.window)
+    const pieces = new StreamValue(this.input, valueFrom, valueSize, this.window)
+    // a value that fits the window is held (one piece, its own buffer): the record is large for its key or
+    // headers, and a payload decoder can have its value; only a larger one is handed out in pieces
+    if (valueSize <= this.window) { rec.value = pieces.next() ?? Buffer.alloc(0); return rec }
+    rec.valueSize = valueSize
+    rec.valuePieces = pieces
     return rec
   }
 

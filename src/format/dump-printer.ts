@@ -16,7 +16,7 @@ export interface DumpPrinterOptions extends DumpPrinterConfig { keyDecoder: Deco
 const DUMP_PRINTERS = {
   text: (out: PrinterOutput, o: DumpPrinterOptions) => new TextDumpPrinter(out, o, false),
   compat: (out: PrinterOutput, o: DumpPrinterOptions) => new TextDumpPrinter(out, o, true),
-  json: (out: PrinterOutput, o: DumpPrinterOptions) => new JsonDumpPrinter(out, { printData: o.printData, keyDecoder: o.keyDecoder, valueDecoder: o.valueDecoder }, o.parser),
+  json: (out: PrinterOutput, o: DumpPrinterOptions) => new JsonDumpPrinter(out, { printData: o.printData, keyDecoder: o.keyDecoder, valueDecoder: o.valueDecoder }, o.parser, o.plainValues),
 } satisfies Record<string, (out: PrinterOutput, o: DumpPrinterOptions) => DumpPrinter>
 
 export type DumpFormat = keyof typeof DUMP_PRINTERS

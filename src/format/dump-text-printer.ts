@@ -14,7 +14,6 @@ import type { LegacyEntry, LegacyRecord } from '../decode/legacy.js'
 import type { ControlInfo, V2Batch } from '../decode/log-reader.js'
 import type { ProducerSnapshotEntry } from '../decode/producer-snapshot.js'
 import type { KafkaRecord } from '../decode/records.js'
-import { withHeldValue } from '../decode/records.js'
 import { putBytes } from './ascii.js'
 import { MAX_BATCH_LINE, writeBatchLine } from './batch-line-ascii.js'
 import { formatSummary } from './dump-summary.js'
@@ -38,6 +37,13 @@ export interface DumpPrinterConfig {
   parser: PayloadParserFn
   /** keys and payloads print as UTF-8 text (the default decoders): copy bytes, make no strings, allow the fast record path */
   rawStrings: boolean
+  /** payloads print as UTF-8 text (no internal-topic parser, the string value decoder): a value too large to hold is written piece by piece */
+  plainValues: boolean
+}
+
+/** the payload text of a value too large to hold that a payload decoder would need whole */
+export function notDecodedText (size: number): string {
+  return `<not decoded: ${size} bytes, larger than the read window (VALUE_NOT_DECODED)>`
 }
 
 /** the first line of a .log / .checkpoint dump */
@@ -62,7 +68,10 @@ export class TextDumpPrinter implements DumpPrinter {
     this.plain = this.compat || this.chalk.level === 0
     this.payloadPipe = compat && cfg.variant.skipMetadataPayloadPipe
     this.lines = new FindingLines(out.stderr)
+    this.wholeValues = cfg.printData && !cfg.plainValues
   }
+
+  readonly wholeValues: boolean
 
   /** findings: one stderr line each as they occur, repeats throttled (format/finding-text.ts) */
   private readonly lines: FindingLines
@@ -126,9 +135,10 @@ export class TextDumpPrinter implements DumpPrinter {
   private dataRecordLine (rec: KafkaRecord, h: BatchHeader): void {
     const cfg = this.cfg
     const out = this.out.stdout
-    // a value too large to hold (decode/streamed-records.ts) is printed in pieces; a payload decoder needs it whole
-    if (rec.valuePieces !== undefined && cfg.printData && !cfg.rawStrings) rec = withHeldValue(rec)
-    const pieces = cfg.printData && rec.valueSize !== -1 ? rec.valuePieces : undefined
+    // a value too large to hold (decode/streamed-records.ts) is printed in pieces as UTF-8 text; a payload
+    // decoder would need it whole: it is not decoded (the dump reports VALUE_NOT_DECODED)
+    const notHeld = cfg.printData && rec.valuePieces !== undefined
+    const pieces = notHeld && cfg.plainValues ? rec.valuePieces : undefined
     let key: Buffer | string | undefined
     let payload: Buffer | string | undefined
     if (cfg.printData) {
@@ -136,9 +146,10 @@ export class TextDumpPrinter implements DumpPrinter {
         key = rec.key ?? undefined
         payload = rec.value ?? undefined
       } else {
+        // (value null when not held: the key alone is decoded)
         const p = cfg.parser(rec.key, rec.value, rec.offset)
         key = p.key
-        payload = p.payload
+        payload = notHeld && !cfg.plainValues ? notDecodedText(rec.valueSize!) : p.payload
       }
     }
     const need = recordMetadataSize(rec) + 32 + (key === undefined ? 0 : key.length * 3) + (payload === undefined ? 0 : payload.length * 3)

@@ -92,6 +92,11 @@ export interface DumpPrinter extends FindingPrinter {
    * no such path or the batch needs the general one (then nothing was written).
    */
   fastRecords (b: V2Batch): PrintedRange | null
+  /**
+   * Its payloads need a record's whole value (a payload decoder): one too large to hold (a KafkaRecord with
+   * valuePieces) is then not decoded, and the dump reports VALUE_NOT_DECODED.
+   */
+  readonly wholeValues: boolean
   /** one decoded record; `control` decodes a control record's meaning (reporting problems) when asked */
   record (rec: KafkaRecord, b: V2Batch, f: DumpedFile, first: boolean, control: () => ControlInfo | undefined): void
   legacyBatch (e: LegacyEntry, f: DumpedFile): void

@@ -69,21 +69,29 @@ const SLICE = 1024 * 1024
 
 /**
  * A value too large to hold (a record larger than the read window), written from its pieces exactly as
- * putUtf8 writes it whole: a UTF-8 sequence cut by a slice's end is carried to the next slice (Java's
- * decoder decides every replacement within one sequence, so the cut points change nothing else).
+ * putUtf8 writes it whole.
  */
 export function writeUtf8Pieces (out: Writer, pieces: ValuePieces): void {
+  forEachUtf8Slice(pieces, (s) => { out.commit(putUtf8(out.buffer, out.reserve(s.length * 3), s)) })
+}
+
+/**
+ * A value's pieces in slices of at most about `slice` bytes (1 MiB), each ending on a whole UTF-8 sequence: a sequence cut
+ * by a slice's end is carried to the next slice (Java's decoder decides every replacement within one
+ * sequence, so the cut points change nothing else). Each slice is valid until the next call.
+ */
+export function forEachUtf8Slice (pieces: ValuePieces, each: (s: Buffer) => void, slice = SLICE): void {
   let carry: Buffer | undefined
   for (let piece = pieces.next(); piece !== null; piece = pieces.next()) {
-    for (let a = 0; a < piece.length; a += SLICE) {
-      let s = piece.subarray(a, a + SLICE)
+    for (let a = 0; a < piece.length; a += slice) {
+      let s = piece.subarray(a, a + slice)
       if (carry !== undefined) { s = Buffer.concat([carry, s]); carry = undefined }
       const cut = completeEnd(s)
       if (cut < s.length) { carry = Buffer.from(s.subarray(cut)); s = s.subarray(0, cut) }
-      out.commit(putUtf8(out.buffer, out.reserve(s.length * 3), s))
+      each(s)
     }
   }
-  if (carry !== undefined) out.commit(putUtf8(out.buffer, out.reserve(carry.length * 3), carry))
+  if (carry !== undefined) each(carry)
 }
 
 // where the last UTF-8 sequence of s starts when it is incomplete (needs bytes past the end), else s.length

@@ -76,10 +76,29 @@ describe('deep dump of a batch larger than the window = the whole-batch path', (
     await fc.assert(fc.asyncProperty(fc.array(fc.oneof(fc.string({ unit: 'binary' }).map((s) => Buffer.from(s)), fc.uint8Array({ maxLength: 300 }).map((a) => Buffer.from(a))), { minLength: 1, maxLength: 5 }),
       fc.integer({ min: 61, max: 200 }), async (values, window) => {
         const f = made('utf8', (p) => fs.writeFileSync(p, batch({ count: values.length }, Buffer.concat(values.map((value, i) => record({ value, key: value.subarray(0, 3), offsetDelta: i, headers: [[value.subarray(0, 2), value.subarray(1, 4)]] }))))))
-        const whole = await dump(f, {})
-        expect(await dump(f, { window })).toEqual(whole)
+        // --json too: its payload string is written from the pieces
+        for (const m of [{}, { json: true }]) expect(await dump(f, { ...m, window })).toEqual(await dump(f, m))
       }), { numRuns: 150 })
   }, 600_000)
+
+  it('a payload decoder does not get a value larger than the window (VALUE_NOT_DECODED), the string decoder does', async () => {
+    const f = made('not-decoded', (p) => fs.writeFileSync(p, batch({ count: 2 }, Buffer.concat([record({ value: Buffer.alloc(500, 0x41) }), record({ value: Buffer.from('small'), offsetDelta: 1 })]))))
+    const [code, out, err] = await dump(f, { window: 200, valueDecoder: 'hex' })
+    expect(code).toBe(0)
+    expect(out).toContain('valueSize: 500 sequence: -1 headerKeys: [] payload: <not decoded: 500 bytes, larger than the read window (VALUE_NOT_DECODED)>')
+    expect(out).toContain(`payload: ${Buffer.from('small').toString('hex')}`)
+    expect(err).toMatch(/position 61: offset 0: the value of 500 bytes is larger than the read window \(200 bytes\).*\[VALUE_NOT_DECODED\]/)
+    const [, json] = await dump(f, { window: 200, valueDecoder: 'hex', json: true })
+    expect(json.split('\n').filter((l) => l.includes('"type":"record"')).map((l) => (JSON.parse(l) as { payload: unknown }).payload)).toEqual([null, '736d616c6c'])
+    // a record larger than the window for its headers, its value small: the value is held and decoded
+    const g = made('big-header', (p) => fs.writeFileSync(p, batch({ count: 1 }, record({ value: Buffer.from('v'), headers: [[Buffer.from('h'), Buffer.alloc(900, 0x42)]] }))))
+    const [hcode, hout, herr] = await dump(g, { window: 200, valueDecoder: 'hex' })
+    expect([hcode, herr]).toEqual([0, ''])
+    expect(hout).toContain('headerKeys: [h] payload: 76\n')
+    // within the window it is decoded, as before
+    expect((await dump(f, { valueDecoder: 'hex' }))[1]).toContain(`payload: ${'41'.repeat(500)}`)
+    expect((await dump(f, { window: 200 }))[1]).toContain(`payload: ${'A'.repeat(500)}`)
+  })
 
   it('damaged copies: the same findings at the same positions', async () => {
     const g = gzipSync(Buffer.concat([0, 1, 2].map((i) => record({ value: Buffer.alloc(900, 97 + i), offsetDelta: i }))))
