@@ -27,20 +27,7 @@ export class SourceBytes implements ByteStream {
   seek (offset: number): void { this.at = this.from + offset }
 }
 
-/** bytes of a buffer */
-export class MemoryBytes implements ByteStream {
-  private at = 0
-  readonly length: number
-  constructor (private readonly bytes: Uint8Array) { this.length = bytes.length }
-  readInto (target: Buffer, at: number, max: number): number {
-    const n = Math.min(max, this.bytes.length - this.at)
-    target.set(this.bytes.subarray(this.at, this.at + n), at)
-    this.at += n
-    return n
-  }
-
-  seek (offset: number): void { this.at = offset }
-}
+export { MemoryBytes } from './codecs/streamed-input.js'
 
 /** a codec's output over a compressed ByteStream, counted against `maxBytes` (CodecError DECOMPRESSED_TOO_LARGE past it) */
 export class InflatedBytes implements ByteStream {

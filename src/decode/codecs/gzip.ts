@@ -9,6 +9,7 @@ import { createRequire } from 'node:module'
 import type * as Pako from 'pako'
 import type { ByteStream, Codec } from './codec.js'
 import { CodecError } from './codec-error.js'
+import { MemoryBytes } from './streamed-input.js'
 
 // pako is loaded at the first streamed payload, through its CommonJS build (a synchronous load, as the dump
 // loop is): loading it costs 6-9 ms, which every command paid at start-up though few inputs stream gzip.
@@ -27,7 +28,10 @@ export const gzip: Codec = {
       if (err.code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError) {
         throw new CodecError('DECOMPRESSED_TOO_LARGE', `gzip output exceeds ${maxBytes} bytes`, { cause: e })
       }
-      throw new CodecError('DECOMPRESS_FAILED', `gzip: ${err.message}`, { cause: e })
+      // zlib goes on into any non-zero byte after a member and fails there; java.util.zip.GZIPInputStream (what
+      // Kafka's consumers read with) ends the stream at bytes that do not start another member. The stream decoder
+      // keeps Java's rule, so it decides a failed whole inflate: data, or the error Java would meet.
+      return inflateAll(new GunzipStream(new MemoryBytes(input)), maxBytes)
     }
   },
   stream (input) { return new GunzipStream(input) },
@@ -38,7 +42,15 @@ const Z_STREAM_END = 1
 const Z_BUF_ERROR = -5
 /** windowBits 15 + 16: a gzip wrapper (not zlib, not raw), as gunzip */
 const GZIP_WINDOW_BITS = 31
+/** a member header's first bytes: ID1, ID2, CM = deflate */
 const GZIP_ID1 = 0x1F
+const GZIP_ID2 = 0x8B
+const CM_DEFLATE = 8
+/**
+ * GZIPInputStream.readTrailer looks for another member only when more than 26 bytes are left from the trailer's
+ * start (or its source has more than its buffer holds): 18 after the 8-byte trailer
+ */
+const MIN_NEXT_MEMBER = 19
 /** compressed bytes handed to inflate at a time */
 const PIECE = 16 * 1024
 
@@ -54,12 +66,29 @@ class GunzipStream implements ByteStream {
     this.strm.avail_in = 0
   }
 
+  /** more input after the bytes not yet inflated, which move to the front of the piece */
   private refill (): void {
-    const k = this.input.readInto(this.piece, 0, PIECE)
-    this.inputDone = k < PIECE
-    this.strm.input = this.piece
-    this.strm.next_in = 0
-    this.strm.avail_in = k
+    const strm = this.strm
+    const keep = strm.avail_in
+    if (keep > 0) this.piece.copy(this.piece, 0, strm.next_in, strm.next_in + keep)
+    const k = this.input.readInto(this.piece, keep, PIECE - keep)
+    this.inputDone = k < PIECE - keep
+    strm.input = this.piece
+    strm.next_in = 0
+    strm.avail_in = keep + k
+  }
+
+  /**
+   * After a member: does another one start here? As java.util.zip.GZIPInputStream.readTrailer decides it: enough
+   * bytes left, and a header its readHeader accepts (the magic and deflate; anything else ends the stream quietly).
+   * Checked against JDK 17 (test/decode/gzip-members.test.ts).
+   */
+  private memberFollows (): boolean {
+    const strm = this.strm
+    if (strm.avail_in < MIN_NEXT_MEMBER && !this.inputDone) this.refill()
+    const b = strm.input
+    const i = strm.next_in
+    return strm.avail_in >= MIN_NEXT_MEMBER && b[i] === GZIP_ID1 && b[i + 1] === GZIP_ID2 && b[i + 2] === CM_DEFLATE
   }
 
   readInto (target: Buffer, at: number, max: number): number {
@@ -74,9 +103,7 @@ class GunzipStream implements ByteStream {
       const made = strm.next_out - at - n
       n += made
       if (status === Z_STREAM_END) {
-        // another member may follow (gunzip goes on when the next byte starts one, and ignores anything else)
-        if (strm.avail_in === 0 && !this.inputDone) this.refill()
-        if (strm.avail_in > 0 && strm.input[strm.next_in] === GZIP_ID1) this.z.zlibInflateReset(strm)
+        if (this.memberFollows()) this.z.zlibInflateReset(strm)
         else this.ended = true
       } else if (status !== Z_OK && status !== Z_BUF_ERROR) {
         throw new CodecError('DECOMPRESS_FAILED', `gzip: ${strm.msg}`)
@@ -86,4 +113,19 @@ class GunzipStream implements ByteStream {
     }
     return n
   }
+}
+
+/** everything `s` inflates, at most maxBytes (DECOMPRESSED_TOO_LARGE past that, as gunzipSync's maxOutputLength) */
+function inflateAll (s: ByteStream, maxBytes: number): Buffer {
+  const parts: Buffer[] = []
+  let total = 0
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(64 * 1024)
+    const k = s.readInto(chunk, 0, chunk.length)
+    if (k === 0) break
+    total += k
+    if (total > maxBytes) throw new CodecError('DECOMPRESSED_TOO_LARGE', `gzip output exceeds ${maxBytes} bytes`)
+    parts.push(k === chunk.length ? chunk : chunk.subarray(0, k))
+  }
+  return Buffer.concat(parts, total)
 }

@@ -66,3 +66,18 @@ export abstract class BlockStream implements ByteStream {
     return n
   }
 }
+
+/** bytes of a buffer */
+export class MemoryBytes implements ByteStream {
+  private at = 0
+  readonly length: number
+  constructor (private readonly bytes: Uint8Array) { this.length = bytes.length }
+  readInto (target: Buffer, at: number, max: number): number {
+    const n = Math.min(max, this.bytes.length - this.at)
+    target.set(this.bytes.subarray(this.at, this.at + n), at)
+    this.at += n
+    return n
+  }
+
+  seek (offset: number): void { this.at = offset }
+}
