@@ -4,7 +4,7 @@
 // partition whole: the analysis is sequential within a partition (transactions span its segments).
 // Small inputs are scanned here: a worker costs about 40 ms and 20 MiB to start (commands/parallel-dump.ts).
 import * as fs from 'node:fs'
-import { Worker } from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
 import type { PartitionReport } from '../analysis/partition-report.js'
 import type { RangeSpec } from '../analysis/range-filter.js'
 import { ProducerInts } from '../analysis/producer-map.js'
@@ -81,6 +81,8 @@ export function logBytes (partitions: readonly PartitionDir[]): number {
  * an idle main thread, against 90 MiB with one thread.
  */
 async function inWorkers (partitions: readonly PartitionDir[], req: PartitionScanRequest, threads: number): Promise<ScannedPartition[]> {
+  // loaded here, not at the top: worker_threads costs every reconcile or lso start-up 3 ms, most of which use no worker
+  const { Worker } = await import('node:worker_threads')
   const results: ScannedPartition[] = new Array(partitions.length)
   const workers: Worker[] = []
   const checkpoints = new Map<string, OffsetCheckpoint | null>()

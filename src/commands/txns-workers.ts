@@ -7,7 +7,7 @@
 // scanned ahead. Memory stays bounded: a worker waits (Atomics.wait on a shared credit counter) while
 // MAX_RUNS_IN_FLIGHT of its runs are posted and not yet written, so a partition that is not yet the one
 // being written is held back after its first pass and that many runs.
-import { Worker } from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
 import type { Finding } from '../analysis/findings.js'
 import { exitCodeFor } from '../analysis/findings.js'
 import type { PartitionResult } from '../analysis/partition-results.js'
@@ -65,6 +65,8 @@ interface Slot { worker: Worker, credit: Int32Array, queued: number }
  */
 export async function streamTxnsInWorkers (partitions: readonly PartitionDir[], job: { width: number, filter?: RangeSpec }, to: TxnsStream,
   workers: number, here: (dir: PartitionDir) => readonly Finding[]): Promise<number> {
+  // loaded here, not at the top: txns without workers (its default) does not pay for worker_threads
+  const { Worker } = await import('node:worker_threads')
   const slots: Slot[] = []
   /** events of each partition not written yet, and which worker scans it */
   const events = new Map<number, TxnsWorkerMessage[]>()
