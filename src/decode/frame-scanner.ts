@@ -208,8 +208,9 @@ export class FrameScanner {
 
   next (): ScannedEvent | undefined {
     // The common case (a whole entry in the window that the framing rule accepts) is handled here, the rest out of
-    // line: a short next() is compiled tighter, which measured 0.21 s against 0.23 s CPU for the partition scan of
-    // 1.54 M batches (in-process, medians of 11; the loop before FrameScanner took 0.20 s).
+    // line, to keep next() small: with reconcile's inlining budget (bin/tsdump.js) V8 inlines it into the partition
+    // scan's loop. In-process scan of 1.54 M batches: 0.22 s before, 0.20 s with both, 0.19-0.20 s for the loop
+    // before FrameScanner (bench/RESULTS.md, #10).
     const pos = this.pos
     const end = this.end
     if (this.done || pos >= end) return undefined
