@@ -39,7 +39,8 @@ describe('RingWriter', () => {
         w.commit(at + bytes.length)
       }
       expect(read()).toBe(parts.join(''))
-      for (const c of chunks) expect(c).not.toContain('\uFFFD')
+      // a split UTF-8 character would decode to U+FFFD (unless the input holds one itself: grapheme strings can draw it)
+      if (!parts.some((p) => p.includes('\uFFFD'))) for (const c of chunks) expect(c).not.toContain('\uFFFD')
     }), { numRuns: 40 })
   })
 })
