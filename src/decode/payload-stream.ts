@@ -3,7 +3,6 @@
 // into the reader's window. Memory is that window, whatever the payload size; the decompression budget
 // then bounds time and output, not memory.
 import type { ByteStream, Codec, DecompressContext } from './codecs/index.js'
-import { CodecError } from './codecs/index.js'
 import type { SegmentSource } from './segment-source.js'
 
 export type { ByteStream }
@@ -27,27 +26,8 @@ export class SourceBytes implements ByteStream {
   seek (offset: number): void { this.at = this.from + offset }
 }
 
-export { MemoryBytes } from './codecs/streamed-input.js'
-
-/** a codec's output over a compressed ByteStream, counted against `maxBytes` (CodecError DECOMPRESSED_TOO_LARGE past it) */
-export class InflatedBytes implements ByteStream {
-  /** output bytes so far */
-  total = 0
-  private readonly out: ByteStream
-
-  constructor (private readonly codec: Codec, input: ByteStream, private readonly maxBytes: number, ctx: DecompressContext) {
-    if (codec.stream === undefined) throw new Error(`${codec.name} cannot stream`)
-    this.out = codec.stream(input, ctx, maxBytes)
-  }
-
-  readInto (target: Buffer, at: number, max: number): number {
-    // one byte past the budget is enough to know it is exceeded
-    const n = this.out.readInto(target, at, Math.min(max, this.maxBytes + 1 - this.total))
-    this.total += n
-    if (this.total > this.maxBytes) throw new CodecError('DECOMPRESSED_TOO_LARGE', `${this.codec.name} output exceeds ${this.maxBytes} bytes`)
-    return n
-  }
-}
+export { InflatedBytes, MemoryBytes } from './codecs/streamed-input.js'
+import { InflatedBytes } from './codecs/streamed-input.js'
 
 /** The length of a stream, read to its end through a scratch buffer (nothing kept). @throws CodecError */
 export function streamLength (s: ByteStream, scratch: Buffer): number {

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module'
 import type * as Pako from 'pako'
 import type { ByteStream, Codec } from './codec.js'
 import { CodecError } from './codec-error.js'
-import { MemoryBytes } from './streamed-input.js'
+import { InflatedBytes, MemoryBytes } from './streamed-input.js'
 
 // pako is loaded at the first streamed payload, through its CommonJS build (a synchronous load, as the dump
 // loop is): loading it costs 6-9 ms, which every command paid at start-up though few inputs stream gzip.
@@ -19,7 +19,7 @@ const loadPako = (): typeof Pako => (pako ??= createRequire(import.meta.url)('pa
 export const gzip: Codec = {
   id: 1,
   name: 'gzip',
-  decompress (input, maxBytes) {
+  decompress (input, maxBytes, ctx) {
     try {
       // gunzipSync continues across concatenated members; maxOutputLength bounds a decompression bomb.
       return zlib.gunzipSync(input, { maxOutputLength: Math.max(1, maxBytes) })
@@ -31,7 +31,7 @@ export const gzip: Codec = {
       // zlib goes on into any non-zero byte after a member and fails there; java.util.zip.GZIPInputStream (what
       // Kafka's consumers read with) ends the stream at bytes that do not start another member. The stream decoder
       // keeps Java's rule, so it decides a failed whole inflate: data, or the error Java would meet.
-      return inflateAll(new GunzipStream(new MemoryBytes(input)), maxBytes)
+      return inflateAll(new InflatedBytes(gzip, new MemoryBytes(input), maxBytes, ctx))
     }
   },
   stream (input) { return new GunzipStream(input) },
@@ -115,8 +115,8 @@ class GunzipStream implements ByteStream {
   }
 }
 
-/** everything `s` inflates, at most maxBytes (DECOMPRESSED_TOO_LARGE past that, as gunzipSync's maxOutputLength) */
-function inflateAll (s: ByteStream, maxBytes: number): Buffer {
+/** everything `s` gives (an InflatedBytes: counted against the budget) */
+function inflateAll (s: ByteStream): Buffer {
   const parts: Buffer[] = []
   let total = 0
   for (;;) {
@@ -124,7 +124,6 @@ function inflateAll (s: ByteStream, maxBytes: number): Buffer {
     const k = s.readInto(chunk, 0, chunk.length)
     if (k === 0) break
     total += k
-    if (total > maxBytes) throw new CodecError('DECOMPRESSED_TOO_LARGE', `gzip output exceeds ${maxBytes} bytes`)
     parts.push(k === chunk.length ? chunk : chunk.subarray(0, k))
   }
   return Buffer.concat(parts, total)

@@ -1,6 +1,9 @@
-// The compressed input of a streamed codec (snappy chunks, lz4 blocks): read forward through one buffer
-// that holds what is being looked at, so a codec's framing can be walked without the input in memory.
-import type { ByteStream } from './codec.js'
+// The compressed input of a streamed codec (snappy chunks, lz4 blocks, zstd frames): read forward through one
+// buffer that holds what is being looked at, so a codec's framing can be walked without the input in memory.
+// And the ByteStreams the codecs share: a buffer's bytes, and a codec's output counted against the budget (here,
+// below decode/payload-stream.ts, so that a codec can use them: gzip's whole path falls back to its stream).
+import type { ByteStream, Codec, DecompressContext } from './codec.js'
+import { CodecError } from './codec-error.js'
 
 /** the compressed input, read forward through a buffer that holds what is being looked at */
 export class StreamedInput {
@@ -80,4 +83,24 @@ export class MemoryBytes implements ByteStream {
   }
 
   seek (offset: number): void { this.at = offset }
+}
+
+/** a codec's output over a compressed ByteStream, counted against `maxBytes` (CodecError DECOMPRESSED_TOO_LARGE past it) */
+export class InflatedBytes implements ByteStream {
+  /** output bytes so far */
+  total = 0
+  private readonly out: ByteStream
+
+  constructor (private readonly codec: Codec, input: ByteStream, private readonly maxBytes: number, ctx: DecompressContext) {
+    if (codec.stream === undefined) throw new Error(`${codec.name} cannot stream`)
+    this.out = codec.stream(input, ctx, maxBytes)
+  }
+
+  readInto (target: Buffer, at: number, max: number): number {
+    // one byte past the budget is enough to know it is exceeded
+    const n = this.out.readInto(target, at, Math.min(max, this.maxBytes + 1 - this.total))
+    this.total += n
+    if (this.total > this.maxBytes) throw new CodecError('DECOMPRESSED_TOO_LARGE', `${this.codec.name} output exceeds ${this.maxBytes} bytes`)
+    return n
+  }
 }
