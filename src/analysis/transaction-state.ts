@@ -37,31 +37,22 @@ export interface TransactionalIdState {
 export const TWO_PHASE_COMMIT_TIMEOUT_MS = 2147483647
 
 /**
- * The newest record per transactional id, fed one record at a time: what a compacted __transaction_state
- * partition means. It keeps one record per id, not every record read (1.2 M records of 20,000 ids took
- * 930 MiB when they were all kept, issue #14), so memory follows the ids, as the coordinator's own does.
+ * Whether a record at `offset` replaces its id's newest so far at `newest`: the later record wins, ties too
+ * (what a compacted __transaction_state partition keeps).
  */
-export class TransactionStateTable {
-  private readonly newest = new Map<string, TransactionStateRecord>()
+export function replacesNewest (offset: bigint, newest: bigint): boolean { return offset >= newest }
 
-  add (r: TransactionStateRecord): void {
-    const prev = this.newest.get(r.transactionalId)
-    if (prev === undefined || r.offset >= prev.offset) this.newest.set(r.transactionalId, r)
-  }
-
-  /** Newest state per transactional id, sorted by id. */
-  states (): TransactionalIdState[] { return statesOf(this.newest.values()) }
-}
-
-/** Newest state per transactional id, sorted by id. */
+/**
+ * Newest state per transactional id, sorted by id, from records held in memory (the streamed two-pass reading
+ * of a partition is commands/transaction-log-scan.ts transactionLogStates).
+ */
 export function lastTransactionStates (records: Iterable<TransactionStateRecord>): TransactionalIdState[] {
-  const t = new TransactionStateTable()
-  for (const r of records) t.add(r)
-  return t.states()
-}
-
-function statesOf (newest: Iterable<TransactionStateRecord>): TransactionalIdState[] {
-  return sortStates([...newest].map(transactionalIdState))
+  const newest = new Map<string, TransactionStateRecord>()
+  for (const r of records) {
+    const prev = newest.get(r.transactionalId)
+    if (prev === undefined || replacesNewest(r.offset, prev.offset)) newest.set(r.transactionalId, r)
+  }
+  return sortStates([...newest.values()].map(transactionalIdState))
 }
 
 /** states in transactional-id order (in place) */

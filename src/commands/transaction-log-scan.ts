@@ -6,7 +6,7 @@ import { FindingList } from '../analysis/finding-list.js'
 import { finding } from '../analysis/findings.js'
 import { decodeFinding } from '../analysis/log-findings.js'
 import type { TransactionalIdState, TransactionStateRecord } from '../analysis/transaction-state.js'
-import { sortStates, transactionalIdState } from '../analysis/transaction-state.js'
+import { replacesNewest, sortStates, transactionalIdState } from '../analysis/transaction-state.js'
 import { decodeTransactionLogKey, decodeTransactionLogValue } from '../decode/topics/transaction-state.js'
 import { DecodeError } from '../decode/errors.js'
 import { DEFAULT_WINDOW } from '../decode/frame-scanner.js'
@@ -79,7 +79,7 @@ export function transactionLogStates (dir: PartitionDir): { states: Transactiona
   return { states: sortStates(states), findings }
 }
 
-/** per transactional id, the ordinal and offset of its newest record (TransactionStateTable.add's rule), in typed arrays */
+/** per transactional id, the ordinal and offset of its newest record (replacesNewest), in typed arrays */
 class NewestPerId {
   private readonly slots = new Map<string, number>()
   private offsets = new BigInt64Array(1024)
@@ -91,7 +91,7 @@ class NewestPerId {
       s = this.slots.size
       this.slots.set(id, s)
       if (s === this.offsets.length) this.grow()
-    } else if (offset < this.offsets[s]!) return
+    } else if (!replacesNewest(offset, this.offsets[s]!)) return
     this.offsets[s] = offset
     this.ordinals[s] = ordinal
   }
