@@ -201,7 +201,7 @@ export class FrameScanner {
     this.winStart = a
     this.winEnd = a + n
     this.opts.onProgress?.(a)
-    return b <= this.winStart + this.win.length
+    return b <= this.winEnd
   }
 
   private last (ev: ScannedEvent): ScannedEvent { this.done = true; return ev }
