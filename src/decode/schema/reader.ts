@@ -143,15 +143,17 @@ const withUnknownTags = new WeakSet<SchemaStruct>()
  * {sessionTimeoutMs: 0, supportedProtocols: []}, 3.9.1-4.4.0 alike) and printed when null.
  */
 function isDefault (fd: FieldDef, v: SchemaValue): boolean {
-  const d = defaultValue(fd)
-  if (v === null || d === null) return v === d
+  // defaultValue is null exactly for a "null" default; the value itself is built only for scalars below
+  // (a struct's would be a whole default-built object, only to be compared field by field here)
+  const nullDefault = fd.default === 'null'
+  if (v === null || nullDefault) return v === null && nullDefault
   if (Array.isArray(v)) return v.length === 0
   if (Buffer.isBuffer(v)) return v.length === 0
   if (typeof v === 'object') {
     // a field outside the struct's version was not read and keeps its default
     return !withUnknownTags.has(v) && (fd.fields ?? []).every((f) => !(f.name in v) || isDefault(f, v[f.name]!))
   }
-  return v === d
+  return v === defaultValue(fd)
 }
 
 function readStruct (r: ByteReader, fields: readonly FieldDef[], version: number, flexible: boolean): SchemaStruct {
