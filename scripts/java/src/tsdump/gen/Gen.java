@@ -24,14 +24,15 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * the Java console consumer say.
  *
  * usage: java -cp ... tsdump.gen.Gen COMMAND BOOTSTRAP [ARGS]
- *   txn | open | groups | codecs | meta | random    (see the classes Txn, Groups, Codecs, Meta, Random)
+ *   txn | open | groups | codecs | meta | random | tiered | tiered-wait   (see the classes Txn, Groups, Codecs, Meta,
+ *   Random, Tiered)
  * Prints one JSON object per line on stdout (events the fixture script keeps as notes); logs go to stderr.
  */
 public final class Gen {
     public static void main(String[] argv) throws Exception {
         String cmd = argv[0];
         String bootstrap = argv[1];
-        long seed = argv.length > 2 ? Long.parseLong(argv[2]) : 1;
+        long seed = argv.length > 2 && argv[2].matches("-?\\d+") ? Long.parseLong(argv[2]) : 1; // tiered*: a topic spec
         switch (cmd) {
             case "txn": Txn.run(bootstrap, seed); break;
             case "open": Txn.open(bootstrap); break; // halts the JVM with the transactions open
@@ -39,6 +40,9 @@ public final class Gen {
             case "codecs": Codecs.run(bootstrap, seed); break;
             case "meta": Meta.run(bootstrap); break;
             case "random": Random.run(bootstrap, seed); break; // the live test's workload
+            case "tiered": Tiered.run(bootstrap, argv[2], Long.parseLong(argv[3])); break; // halts, tx-open open
+            case "tiered-wait": Tiered.waitTiered(bootstrap, argv[2], Long.parseLong(argv[3]), argv.length > 4 ? argv[4] : null); break;
+            case "tiered-delete": Tiered.deleteRecords(bootstrap, argv[2]); break;
             default: throw new IllegalArgumentException("unknown command " + cmd);
         }
         System.out.flush();
