@@ -25,6 +25,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *
  * usage: java -cp ... tsdump.gen.Gen COMMAND BOOTSTRAP [ARGS]
  *   txn | open | groups | codecs | meta | random    (see the classes Txn, Groups, Codecs, Meta, Random)
+ *   cleanup-1 | cleanup-2 | cleanup-open | cleanup-random          (Cleanup, CleanupRandom)
  * Prints one JSON object per line on stdout (events the fixture script keeps as notes); logs go to stderr.
  */
 public final class Gen {
@@ -39,6 +40,10 @@ public final class Gen {
             case "codecs": Codecs.run(bootstrap, seed); break;
             case "meta": Meta.run(bootstrap); break;
             case "random": Random.run(bootstrap, seed); break; // the live test's workload
+            case "cleanup-1": Cleanup.run1(bootstrap, seed); break; // the cleanup fixture's runs (Cleanup.java)
+            case "cleanup-2": Cleanup.run2(bootstrap, seed); break;
+            case "cleanup-open": Cleanup.open(bootstrap); break; // halts the JVM with the transaction open
+            case "cleanup-random": CleanupRandom.run(bootstrap, seed); break; // halts with a transaction open
             default: throw new IllegalArgumentException("unknown command " + cmd);
         }
         System.out.flush();
