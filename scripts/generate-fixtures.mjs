@@ -44,6 +44,7 @@ const SCENARIOS_44 = {
   codecs: { module: './fixtures/v44/codecs.mjs', seed: 4403, java: true },
   kraft: { module: './fixtures/v44/kraft.mjs', seed: 4404, java: true },
   'kraft-voters': { module: './fixtures/v44/kraft-voters.mjs', seed: 4405, java: true },
+  cleanup: { module: './fixtures/v44/cleanup.mjs', seed: 4406, java: true },
 };
 const TREES = { '3.9.1': { scenarios: SCENARIOS_39, dir: 'broker' }, '4.4.0': { scenarios: SCENARIOS_44, dir: 'broker-4.4' } };
 const tree = TREES[L.KAFKA_VERSION];
@@ -83,6 +84,8 @@ async function runScenario(name) {
   const fixtureDir = path.join(FIXTURES, name);
   L.log(`=== scenario ${name} (Kafka ${L.KAFKA_VERSION}, seed ${seed})`);
   const t0 = Date.now();
+  // a scenario with its own flow (cleanup: several broker runs on one log dir, two copies of it)
+  if (mod.generate) return mod.generate({ seed, fixtureDir, name, keepBrokerDir, otherReleases, setCurrent: (b) => { current = b; } });
   if (!spec.java) L.registerCodecs();
   const broker = await L.startBroker({ props: mod.brokerProps ?? {}, name, startArgs: mod.startArgs ?? [] });
   current = broker;

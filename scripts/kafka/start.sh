@@ -5,6 +5,8 @@
 #   --dir DIR        work dir (default: a new mktemp dir). DIR/data = log.dirs, DIR/meta = metadata.log.dir
 #   --prop k=v       extra/override server property (repeatable); also $KAFKA_EXTRA_PROPS (one k=v per line)
 # KAFKA_VERSION selects the release (scripts/kafka/install.sh must have installed it).
+#   --restart        start the stopped broker of --dir again: same server.properties (with --prop applied on top),
+#                    same ports and log dirs, no format; server.log of the previous run is kept as server.log.<n>
 #   --dynamic-quorum KIP-853 dynamic controller quorum: controller.quorum.bootstrap.servers instead of
 #                    controller.quorum.voters, formatted with `kafka-storage format --standalone` (kraft.version 1;
 #                    writes __cluster_metadata-0/00000000000000000000-0000000000.checkpoint with the voter set)
@@ -16,11 +18,13 @@ set -euo pipefail
 dir=""
 props=()
 dynamic_quorum=0
+restart=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --dir) dir="$2"; shift 2 ;;
     --prop) props+=("$2"); shift 2 ;;
     --dynamic-quorum) dynamic_quorum=1; shift ;;
+    --restart) restart=1; shift ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
@@ -38,6 +42,13 @@ if [ -f "$KAFKA_STATE" ]; then
 fi
 
 cp="$(kafka_classpath)"
+if [ "$restart" = 1 ]; then
+  [ -n "$dir" ] && [ -f "$dir/server.properties" ] || { echo "--restart needs --dir of a broker started before" >&2; exit 2; }
+  port="$(sed -n 's/^listeners=PLAINTEXT:\/\/127.0.0.1:\([0-9]*\),.*/\1/p' "$dir/server.properties")"
+  cport="$(sed -n 's/.*CONTROLLER:\/\/127.0.0.1:\([0-9]*\)$/\1/p' "$dir/server.properties")"
+  n=1; while [ -e "$dir/server.log.$n" ]; do n=$((n + 1)); done
+  [ -f "$dir/server.log" ] && mv "$dir/server.log" "$dir/server.log.$n"
+else
 if [ -z "$dir" ]; then dir="$(mktemp -d "${TMPDIR:-/tmp}/tsdump-kafka.XXXXXX")"; fi
 rm -rf "$dir/data" "$dir/meta"
 mkdir -p "$dir/data" "$dir/meta"
@@ -92,6 +103,7 @@ log.cleaner.io.buffer.size=65536
 socket.send.buffer.bytes=-1
 socket.receive.buffer.bytes=-1
 PROPS
+fi
 for p in "${props[@]+"${props[@]}"}"; do
   key="${p%%=*}"
   # later definitions win in java.util.Properties, but drop the old line to keep the file readable
@@ -100,6 +112,7 @@ for p in "${props[@]+"${props[@]}"}"; do
   echo "$p" >> "$dir/server.properties"
 done
 
+if [ "$restart" = 0 ]; then
 cat > "$dir/log4j.properties" <<'PROPS'
 log4j.rootLogger=INFO, file
 log4j.appender.file=org.apache.log4j.FileAppender
@@ -132,6 +145,7 @@ PROPS
 java $KAFKA_TOOL_HEAP $KAFKA_JAVA_OPTS "$(kafka_tools_log4j)" -cp "$cp" \
   kafka.tools.StorageTool format -t "$cluster_id" -c "$dir/server.properties" --ignore-formatted "${format_args[@]+"${format_args[@]}"}" \
   > "$dir/format.out" 2>&1 || { cat "$dir/format.out" >&2; exit 1; }
+fi
 
 # shellcheck disable=SC2086
 nohup java $KAFKA_BROKER_HEAP $KAFKA_JAVA_OPTS \

@@ -24,8 +24,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * the Java console consumer say.
  *
  * usage: java -cp ... tsdump.gen.Gen COMMAND BOOTSTRAP [ARGS]
- *   txn | open | groups | codecs | meta | random | tiered | tiered-wait   (see the classes Txn, Groups, Codecs, Meta,
- *   Random, Tiered)
+ *   txn | open | groups | codecs | meta | random    (see the classes Txn, Groups, Codecs, Meta, Random)
+ *   tiered | tiered-wait | tiered-delete                            (Tiered)
+ *   cleanup-1 | cleanup-2 | cleanup-open | cleanup-random          (Cleanup, CleanupRandom)
  * Prints one JSON object per line on stdout (events the fixture script keeps as notes); logs go to stderr.
  */
 public final class Gen {
@@ -43,6 +44,10 @@ public final class Gen {
             case "tiered": Tiered.run(bootstrap, argv[2], Long.parseLong(argv[3])); break; // halts, tx-open open
             case "tiered-wait": Tiered.waitTiered(bootstrap, argv[2], Long.parseLong(argv[3]), argv.length > 4 ? argv[4] : null); break;
             case "tiered-delete": Tiered.deleteRecords(bootstrap, argv[2]); break;
+            case "cleanup-1": Cleanup.run1(bootstrap, seed); break; // the cleanup fixture's runs (Cleanup.java)
+            case "cleanup-2": Cleanup.run2(bootstrap, seed); break;
+            case "cleanup-open": Cleanup.open(bootstrap); break; // halts the JVM with the transaction open
+            case "cleanup-random": CleanupRandom.run(bootstrap, seed); break; // halts with a transaction open
             default: throw new IllegalArgumentException("unknown command " + cmd);
         }
         System.out.flush();
