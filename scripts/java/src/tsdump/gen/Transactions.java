@@ -113,7 +113,8 @@ final class Transactions {
         p.put("commit.interval.ms", "1000");
         p.put("default.key.serde", Serdes.ByteArray().getClass().getName());
         p.put("default.value.serde", Serdes.ByteArray().getClass().getName());
-        p.put("state.dir", Files.createTempDirectory("tsdump-streams-eos").toString());
+        java.nio.file.Path stateDir = Files.createTempDirectory("tsdump-streams-eos");
+        p.put("state.dir", stateDir.toString());
         StreamsBuilder b = new StreamsBuilder();
         b.<byte[], byte[]>stream(IN)
             .mapValues(v -> ("streams: " + new String(v, StandardCharsets.UTF_8).toUpperCase()).getBytes(StandardCharsets.UTF_8))
@@ -155,6 +156,11 @@ final class Transactions {
             Thread.sleep(200);
         }
         s.close(Duration.ofSeconds(30));
+        s.cleanUp();
+        // the temp dir itself (Gen.main halts the JVM: no deleteOnExit)
+        try (var files = Files.walk(stateDir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        }
     }
 
     /** fence-0 #1 writes tx-out-1 and -2; #2 (same id) initTransactions: the coordinator aborts #1's transaction. */
