@@ -36,6 +36,7 @@ const SCENARIOS_39 = {
   compacted: { module: './fixtures/compacted.mjs', seed: 5050 },
   kraft: { module: './fixtures/kraft.mjs', seed: 6060 },
   'kraft-voters': { module: './fixtures/kraft-voters.mjs', seed: 7070 },
+  transactions: { module: './fixtures/transactions.mjs', seed: 8080, java: true }, // the 4.4.0 Java client, TV1
 };
 // Kafka 4.4.0: workloads of the 4.4.0 Java client (no kafkajs)
 const SCENARIOS_44 = {
@@ -45,6 +46,7 @@ const SCENARIOS_44 = {
   kraft: { module: './fixtures/v44/kraft.mjs', seed: 4404, java: true },
   'kraft-voters': { module: './fixtures/v44/kraft-voters.mjs', seed: 4405, java: true },
   cleanup: { module: './fixtures/v44/cleanup.mjs', seed: 4406, java: true },
+  transactions: { module: './fixtures/v44/transactions.mjs', seed: 4406, java: true },
 };
 const TREES = { '3.9.1': { scenarios: SCENARIOS_39, dir: 'broker' }, '4.4.0': { scenarios: SCENARIOS_44, dir: 'broker-4.4' } };
 const tree = TREES[L.KAFKA_VERSION];
@@ -117,7 +119,7 @@ async function runScenario(name) {
         'kafka-console-consumer.sh ' +
         L.javaConsumerArgs('<bootstrap>', '<topic>', '<partition>', '<read_committed|read_uncommitted>').join(' ') +
         ' (org.apache.kafka.tools.consumer.ConsoleConsumer ' + L.KAFKA_VERSION + ', one line per record): readCommittedRecords, readUncommittedRecords',
-      writtenBy: 'Kafka ' + L.KAFKA_VERSION + ' Java client (kafka-clients, scripts/java/src/tsdump/gen)',
+      writtenBy: result.writtenBy ?? 'Kafka ' + L.KAFKA_VERSION + ' Java client (kafka-clients, scripts/java/src/tsdump/gen)',
     } } : { countedWith: {
       javaConsumer:
         'kafka-console-consumer.sh ' +
@@ -133,6 +135,7 @@ async function runScenario(name) {
     ...(result.producers ? { producers: result.producers } : {}),
     ...(result.transactions ? { transactions: result.transactions } : {}),
     ...(result.extra ? { extra: result.extra } : {}),
+    ...(result.more ?? {}), // scenario-specific top-level keys (transactions: transactionLog, describeTransactions, ...)
     notes: result.notes ?? [],
   };
   L.writeJson(path.join(fixtureDir, 'expected.json'), expected);

@@ -13,6 +13,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TransactionDescription;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.header.internals.RecordHeader;
@@ -27,6 +28,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *   txn | open | groups | codecs | meta | random    (see the classes Txn, Groups, Codecs, Meta, Random)
  *   tiered | tiered-wait | tiered-delete                            (Tiered)
  *   cleanup-1 | cleanup-2 | cleanup-open | cleanup-random          (Cleanup, CleanupRandom)
+ *   transactions | txrandom | observe               (issue #21's truth: Transactions, TxRandom, Observe)
  * Prints one JSON object per line on stdout (events the fixture script keeps as notes); logs go to stderr.
  */
 public final class Gen {
@@ -48,6 +50,9 @@ public final class Gen {
             case "cleanup-2": Cleanup.run2(bootstrap, seed); break;
             case "cleanup-open": Cleanup.open(bootstrap); break; // halts the JVM with the transaction open
             case "cleanup-random": CleanupRandom.run(bootstrap, seed); break; // halts with a transaction open
+            case "transactions": Transactions.run(bootstrap, argv); break; // halts with two transactions open
+            case "txrandom": TxRandom.run(bootstrap, seed); break; // halts with rnd-open open
+            case "observe": Observe.run(bootstrap, argv); break;
             default: throw new IllegalArgumentException("unknown command " + cmd);
         }
         System.out.flush();
@@ -152,7 +157,7 @@ public final class Gen {
     }
 
     /** Send, flush (so these records form their own batch) and wait for every ack. */
-    static List<RecordMetadata> batch(KafkaProducer<byte[], byte[]> p, List<ProducerRecord<byte[], byte[]>> recs) throws Exception {
+    static List<RecordMetadata> batch(Producer<byte[], byte[]> p, List<ProducerRecord<byte[], byte[]>> recs) throws Exception {
         List<Future<RecordMetadata>> fs = new ArrayList<>();
         for (ProducerRecord<byte[], byte[]> r : recs) fs.add(p.send(r));
         p.flush();
