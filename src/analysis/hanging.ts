@@ -29,6 +29,12 @@ export interface HangingVerdict {
   candidate: boolean
   /** the coordinator still owns the partition in this transaction, so it is not hanging */
   coordinatorOwner: TransactionalIdState | null
+  /**
+   * when that coordinator aborts the transaction itself: its Ongoing state's txnStartTimestamp + transactionTimeoutMs
+   * (TransactionStateManager.timedOutTransactions; the abort runs on the next check, every
+   * transaction.abort.timed.out.transaction.cleanup.interval.ms, 10 s by default); null when not known
+   */
+  coordinatorAbortsAtMs: bigint | null
   hanging: boolean
 }
 
@@ -40,7 +46,12 @@ export function judgeOpenTransaction (t: OpenTransaction, label: string, nowMs: 
   // find-hanging maps the producer id to its transactional id (ListTransactions) and looks only at the
   // partitions DescribeTransactions lists, not at epochs (which KIP-890 bumps at every marker)
   const coordinatorOwner = states.find((s) => !s.deleted && s.producerId === t.producerId && s.partitions.includes(label)) ?? null
-  return { durationMs, candidate, coordinatorOwner, hanging: candidate && coordinatorOwner === null }
+  const o = coordinatorOwner
+  const coordinatorAbortsAtMs = o !== null && o.state === 'Ongoing' && o.startTimestamp !== null && o.startTimestamp >= 0n &&
+    o.transactionTimeoutMs !== null && !o.twoPhaseCommit
+    ? o.startTimestamp + BigInt(o.transactionTimeoutMs)
+    : null
+  return { durationMs, candidate, coordinatorOwner, coordinatorAbortsAtMs, hanging: candidate && coordinatorOwner === null }
 }
 
 /** Every hanging transaction of a partition (find-hanging lists all open producers, not only the one holding the LSO). */

@@ -9,16 +9,33 @@ import type { Lane, TimelineRun } from '../analysis/timeline.js'
 import type { TransactionalIdState } from '../analysis/transaction-state.js'
 import type { ColorLevel, PartitionPrinter, PrinterOutput, TxnsStream } from './printer.js'
 import { explainCoordinatorEpoch, formatHangingTable } from './hanging-text.js'
+import { TABLE_WIDTH, fitTable, hiddenNote } from './table.js'
 import type { Column } from './table.js'
 import { RunsTableWriter } from './timeline-table.js'
 import { replayTxns } from './txns-stream.js'
 import { isoTime } from './timestamp.js'
 import { formatFindings, formatLane, formatReconcile, formatTable, formatTimelineHead } from './txn-text.js'
 import { rangeNoteText } from './range-text.js'
+import { wrapWords } from './wrap.js'
 
-// narrow form: short headers, ISO time to the second, then the offset and the timeout go
+// narrow form: short headers, ISO time to the second, long ids and partition lists shortened (told in full under
+// the table), then the offset, the timeout and last the update time go
 const STATE_COLUMNS: Column[] = [{ header: 'TRANSACTIONAL_ID' }, { header: 'PRODUCER_ID', short: 'PID' }, { header: 'EPOCH' }, { header: 'STATE' },
-  { header: 'TIMEOUT_MS', short: 'TIMEOUT', dropRank: 2 }, { header: 'LAST_UPDATE', short: 'LAST_UPDATE (UTC)' }, { header: 'OFFSET', dropRank: 1 }, { header: 'PARTITIONS' }]
+  { header: 'TIMEOUT_MS', short: 'TIMEOUT', dropRank: 2 }, { header: 'LAST_UPDATE', short: 'LAST_UPDATE (UTC)', dropRank: 3 }, { header: 'OFFSET', dropRank: 1 },
+  { header: 'PARTITIONS' }]
+// a Kafka Streams id (<application.id>-<process uuid>-<thread>) is 50 characters and more: its head and its thread
+// index say whose it is
+const ID_NARROW = 18
+const PARTITIONS_NARROW = 16
+
+function narrowId (id: string): string {
+  return id.length <= ID_NARROW ? id : `${id.slice(0, ID_NARROW - 7)}...${id.slice(-4)}`
+}
+
+function narrowPartitions (partitions: readonly string[]): string {
+  const all = partitions.join(',')
+  return all.length <= PARTITIONS_NARROW || partitions.length < 2 ? all : `${partitions.length} partitions`
+}
 
 function formatStates (p: TransactionStatePartition, chalk: ChalkInstance, wide: boolean): string {
   const states = p.states
@@ -27,15 +44,20 @@ function formatStates (p: TransactionStatePartition, chalk: ChalkInstance, wide:
   const rows = states.map((s) => {
     const style = stateStyle(s.state)
     return [
-      { text: s.transactionalId, left: true }, { text: s.producerId === null ? '-' : String(s.producerId) }, { text: s.producerEpoch === null ? '-' : String(s.producerEpoch) },
+      { text: s.transactionalId, short: narrowId(s.transactionalId), left: true },
+      { text: s.producerId === null ? '-' : String(s.producerId) }, { text: s.producerEpoch === null ? '-' : String(s.producerEpoch) },
       { text: s.deleted ? '<DELETE>' : s.state ?? '', left: true, ...(style !== undefined ? { style } : {}) },
       { text: s.transactionTimeoutMs === null ? '-' : String(s.transactionTimeoutMs) },
       s.lastUpdateTimestamp === null ? { text: '-', left: true } : { text: isoTime(s.lastUpdateTimestamp), short: isoTime(s.lastUpdateTimestamp).replace(/\.\d{3}Z$/, 'Z'), left: true },
-      { text: String(s.offset) }, { text: s.partitions.join(',') || '-', left: true },
+      { text: String(s.offset) }, { text: s.partitions.join(',') || '-', short: narrowPartitions(s.partitions) || '-', left: true },
     ]
   })
+  const t = fitTable(STATE_COLUMNS, rows, chalk, { wide })
+  // what the narrow form shortened, whole: the id a kafka-transactions.sh command needs, the partitions it holds
+  const whole = t.shortened ? states.filter((s) => narrowId(s.transactionalId) !== s.transactionalId || narrowPartitions(s.partitions) !== s.partitions.join(',')) : []
   return `${chalk.bold(p.label)}  ${states.length} transactional id${states.length === 1 ? '' : 's'}\n` +
-    formatTable(STATE_COLUMNS, rows, chalk, wide) +
+    t.text + hiddenNote(t.hidden) +
+    whole.map((s) => `  ${s.transactionalId}: partitions ${s.partitions.join(', ') || 'none'}\n`).join('') +
     states.map(taggedLine).filter((l) => l !== '').join('')
 }
 
@@ -52,7 +74,21 @@ function taggedLine (s: TransactionalIdState): string {
 
 function ts (v: bigint | null): string { return v === null ? 'unknown' : `${isoTime(v)} (${v})` }
 
-function formatBlocked (b: LsoPartition, timeoutMin: number, chalk: ChalkInstance, nowLabel: string): string {
+/**
+ * Why an open transaction whose coordinator still lists the partition is not hanging: the coordinator aborts it
+ * itself at its start + transactionTimeoutMs (analysis/hanging.ts coordinatorAbortsAtMs); a time already past means
+ * that coordinator has not run since (a stopped broker, or files copied from one).
+ */
+function coordinatorAborts (owner: TransactionalIdState, atMs: bigint | null, older: boolean, nowMs: number): string[] {
+  const lists = `its coordinator ${older ? 'still lists' : 'lists'} this partition in ${owner.transactionalId} (${owner.state ?? '?'})`
+  const timeout = owner.transactionTimeoutMs === null ? '' : ` (transactionTimeoutMs ${owner.transactionTimeoutMs})`
+  if (atMs === null) return wrapWords(`${lists} and aborts it at its timeout${timeout}.`, '    ')
+  const minutes = (Number(atMs) - nowMs) / 60000
+  const when = (minutes >= 0 ? `in ${minutes.toFixed(1)} min` : `${(-minutes).toFixed(1)} min ago`).replaceAll(' ', '\u00a0') + (minutes >= 0 ? '' : ', not done yet')
+  return wrapWords(`${lists} and aborts it at ${isoTime(atMs)}, its start + transactionTimeoutMs ${owner.transactionTimeoutMs}: ${when}.`, '    ')
+}
+
+function formatBlocked (b: LsoPartition, timeoutMin: number, chalk: ChalkInstance, nowLabel: string, nowMs: number): string {
   const r = b.report
   const label = chalk.bold(b.label)
   const t = b.blocking
@@ -63,7 +99,8 @@ function formatBlocked (b: LsoPartition, timeoutMin: number, chalk: ChalkInstanc
     ? chalk.green('ended; its marker is not below the high watermark yet')
     : t.twoPhaseCommit ? chalk.cyan('prepared (two-phase commit, KIP-939: transactionTimeoutMs 2147483647), waiting for its external coordinator; not hanging')
     : t.hanging ? chalk.red(`HANGING (older than ${timeoutMin} min)`)
-      : owner !== null ? chalk.yellow(`older than ${timeoutMin} min, but ${owner.transactionalId} (${owner.state ?? '?'}) still lists this partition: its coordinator aborts it at the transaction timeout`)
+      : owner !== null ? chalk.yellow(`${t.verdict.candidate ? `older than ${timeoutMin} min, not hanging` : `open, within ${timeoutMin} min`}\n` +
+        coordinatorAborts(owner, t.verdict.coordinatorAbortsAtMs, t.verdict.candidate, nowMs).join('\n'))
         : chalk.yellow(`open, within ${timeoutMin} min`)
   const aborted = t.abortedBeyondLso > 0 ? ` (${t.abortedBeyondLso} more already aborted)` : ''
   const lines = [
@@ -77,7 +114,15 @@ function formatBlocked (b: LsoPartition, timeoutMin: number, chalk: ChalkInstanc
   // an open one gets the full story of its coordinator epoch (it goes into the abort command)
   if (t.state === 'open') lines.push(...explainCoordinatorEpoch(t))
   else lines.push(`  coordinatorEpoch ${t.coordinatorEpoch === null ? 'unknown' : `${t.coordinatorEpoch} (from the ${t.coordinatorEpochSource})`}`)
-  for (const s of b.ids) lines.push(`  transactional id ${s.transactionalId}: ${s.deleted ? 'deleted' : `state ${s.state}, epoch ${s.producerEpoch}, partitions [${s.partitions.join(',')}]`}`)
+  for (const s of b.ids) {
+    const head = `  transactional id ${s.transactionalId}: `
+    if (s.deleted) { lines.push(`${head}deleted`); continue }
+    const state = `state ${s.state}, epoch ${s.producerEpoch}`
+    const partitions = `partitions [${s.partitions.join(',')}]`
+    // a long id or partition list goes on a line of its own rather than past 80 columns
+    if (head.length + state.length + partitions.length + 2 <= TABLE_WIDTH) lines.push(`${head}${state}, ${partitions}`)
+    else lines.push(`${head}${state},`, `    ${partitions}`)
+  }
   if (r.openTransactions.length > 1) lines.push(`  ${r.openTransactions.length - 1} more open transaction(s) behind it`)
   if (t.state === 'open') {
     lines.push('  to abort it:')
@@ -134,7 +179,7 @@ export class TextPartitionPrinter implements PartitionPrinter {
   lso (r: LsoResult): void {
     const timeoutMin = r.maxTransactionTimeoutMinutes
     const nowLabel = `${isoTime(r.nowMs)} (${r.nowGiven ? '--now' : 'now'})`
-    for (const b of r.partitions) this.out.stdout.write(formatBlocked(b, timeoutMin, this.chalk, nowLabel))
+    for (const b of r.partitions) this.out.stdout.write(formatBlocked(b, timeoutMin, this.chalk, nowLabel, r.nowMs))
     // find-hanging's rule, in one line: open, and its last timestamp older than the timeout
     const rule = `open > ${timeoutMin} min at ${nowLabel}`
     const table = r.hangingTransactions

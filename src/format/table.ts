@@ -28,6 +28,8 @@ export interface FittedTable {
   text: string
   /** full headers of the columns left out to fit */
   hidden: string[]
+  /** the short forms of headers and cells were used */
+  shortened: boolean
 }
 
 function widthOf (headers: readonly string[], rows: ReadonlyArray<readonly string[]>, keep: readonly boolean[]): number {
@@ -53,7 +55,8 @@ export function fitTable (columns: readonly Column[], rows: ReadonlyArray<readon
   // a droppable column with nothing in it says nothing (NOTES without notes)
   if (opts.wide !== true) columns.forEach((c, i) => { if (c.dropRank !== undefined && texts.every((r) => (r[i] ?? '') === '')) keep[i] = false })
   const empty = keep.map((k) => !k)
-  if (opts.wide !== true && widthOf(headers, texts, keep) > width) {
+  const shortened = opts.wide !== true && widthOf(headers, texts, keep) > width
+  if (shortened) {
     headers = columns.map((c) => c.short ?? c.header)
     texts = rows.map((r) => r.map((c) => c.short ?? c.text))
     // columns of one rank go together (COMMIT and ABORT counts are one idea)
@@ -72,7 +75,7 @@ export function fitTable (columns: readonly Column[], rows: ReadonlyArray<readon
     }).join('  ').trimEnd()
   const out = [line(headers, () => true, (_i, s) => chalk.bold(s))]
   rows.forEach((r, ri) => out.push(line(texts[ri]!, (i) => r[i]?.left ?? columns[i]?.left === true, (i, s) => r[i]?.style?.(s) ?? s)))
-  return { text: out.join('\n') + '\n', hidden: columns.filter((_c, i) => !keep[i] && !empty[i]).map((c) => c.header) }
+  return { text: out.join('\n') + '\n', hidden: columns.filter((_c, i) => !keep[i] && !empty[i]).map((c) => c.header), shortened }
 }
 
 /** The line under a table that left columns out. */

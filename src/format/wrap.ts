@@ -1,0 +1,22 @@
+// Prose lines of the text output kept within the 80 columns the tables keep (format/table.ts).
+import { TABLE_WIDTH } from './table.js'
+
+/**
+ * `text` cut between words into lines of at most `width` characters, each starting with `indent`; a word longer
+ * than a line (a transactional id, a timestamp) is never cut, it gets a line of its own. A no-break space (U+00A0)
+ * holds two words together ("in 6.8 min") and is written as a space.
+ */
+export function wrapWords (text: string, indent: string, width = TABLE_WIDTH): string[] {
+  const lines: string[] = []
+  let line = ''
+  for (const word of text.split(' ').filter((w) => w !== '')) {
+    if (line !== '' && indent.length + line.length + 1 + word.length > width) {
+      lines.push(indent + line)
+      line = word
+    } else {
+      line = line === '' ? word : `${line} ${word}`
+    }
+  }
+  if (line !== '') lines.push(indent + line)
+  return lines.map((l) => l.replaceAll('\u00a0', ' '))
+}

@@ -1,0 +1,60 @@
+// The lso verdict on an open transaction whose coordinator still lists the partition (issue #21 item 5), on both
+// sides of find-hanging's --max-transaction-timeout. Truth: the 4.4.0 broker's describeTransactions for open-0
+// (Ongoing on tx-out-1 and __consumer_offsets-1, fixtures/broker-4.4/transactions/expected.json): the coordinator
+// aborts it at transactionStartTimeMs + transactionTimeoutMs (TransactionStateManager.timedOutTransactions).
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { runCli } from '../support/run-cli.js'
+import { FIXTURES_44 } from '../support/paths.js'
+
+interface Described { transactionalId: string, state: string, producerId: number, transactionTimeoutMs: number, transactionStartTimeMs: number, topicPartitions: Array<{ topic: string, partition: number }> }
+const dir = path.join(FIXTURES_44, 'transactions')
+const expected = JSON.parse(fs.readFileSync(path.join(dir, 'expected.json'), 'utf8')) as { describeTransactions: Described[] }
+const open = expected.describeTransactions.find((d) => d.transactionalId === 'open-0')!
+const abortsAt = open.transactionStartTimeMs + open.transactionTimeoutMs
+const paths = [path.join(dir, 'logs', 'tx-out-1'), path.join(dir, 'logs', '__transaction_state-2')]
+const MIN = 60_000
+
+async function lso (nowMs: number, json: boolean): Promise<{ stdout: string, code: number }> {
+  const r = await runCli(['lso', '--now', String(nowMs), ...(json ? ['--json'] : []), ...paths])
+  // the text wraps its sentences at 80 columns: compared as one line
+  return { stdout: json ? r.stdout : r.stdout.replace(/\s+/g, ' '), code: r.code }
+}
+
+describe('lso: an open transaction its coordinator still lists', () => {
+  it('the fixture holds what the test needs', () => {
+    expect(open.state).toBe('Ongoing')
+    expect(open.topicPartitions).toContainEqual({ topic: 'tx-out', partition: 1 })
+    expect(open.transactionTimeoutMs).toBeGreaterThan(15 * MIN / 10)
+  })
+
+  it('within the timeout: open, within it, aborted by its coordinator at start + transactionTimeoutMs', async () => {
+    const now = open.transactionStartTimeMs + 2 * MIN
+    const text = await lso(now, false)
+    expect(text.code).toBe(0)
+    expect(text.stdout).toContain('open, within 15 min')
+    expect(text.stdout).not.toContain('older than')
+    expect(text.stdout).toContain(`lists this partition in open-0 (Ongoing) and aborts it at ${new Date(abortsAt).toISOString()}`)
+    expect(text.stdout).toContain(`in ${((abortsAt - now) / MIN).toFixed(1)} min.`)
+    const b = JSON.parse((await lso(now, true)).stdout).partitions[0].blocking
+    expect(b).toMatchObject({ candidate: false, hanging: false, coordinatorOwner: 'open-0', coordinatorAbortsAt: abortsAt, coordinatorAbortsAtIso: new Date(abortsAt).toISOString() })
+  })
+
+  it('past the timeout: older than it, not hanging, the abort time already past', async () => {
+    const now = abortsAt + 20 * MIN
+    const text = await lso(now, false)
+    expect(text.code).toBe(0)
+    expect(text.stdout).toContain('older than 15 min, not hanging')
+    expect(text.stdout).toContain('still lists this partition in open-0 (Ongoing)')
+    expect(text.stdout).toContain('20.0 min ago, not done yet.')
+    const b = JSON.parse((await lso(now, true)).stdout).partitions[0].blocking
+    expect(b).toMatchObject({ candidate: true, hanging: false, coordinatorOwner: 'open-0', coordinatorAbortsAt: abortsAt })
+  })
+
+  it('without its coordinator partition the same transaction past the timeout is hanging (exit 1)', async () => {
+    const r = await runCli(['lso', '--now', String(abortsAt + 20 * MIN), paths[0]!])
+    expect(r.code).toBe(1)
+    expect(r.stdout).toContain('HANGING (older than 15 min)')
+  })
+})
