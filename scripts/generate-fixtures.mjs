@@ -44,6 +44,9 @@ const SCENARIOS_44 = {
   codecs: { module: './fixtures/v44/codecs.mjs', seed: 4403, java: true },
   kraft: { module: './fixtures/v44/kraft.mjs', seed: 4404, java: true },
   'kraft-voters': { module: './fixtures/v44/kraft-voters.mjs', seed: 4405, java: true },
+  // 3 brokers + a controller, several log dirs per fixture: written by scripts/fixtures/v44/replicas-fixture.mjs
+  'replicas-clean': { module: './fixtures/v44/replicas-clean.mjs', seed: 4406, java: true, cluster: true },
+  'replicas-unclean': { module: './fixtures/v44/replicas-unclean.mjs', seed: 4407, java: true, cluster: true },
 };
 const TREES = { '3.9.1': { scenarios: SCENARIOS_39, dir: 'broker' }, '4.4.0': { scenarios: SCENARIOS_44, dir: 'broker-4.4' } };
 const tree = TREES[L.KAFKA_VERSION];
@@ -82,6 +85,10 @@ async function runScenario(name) {
   const seed = seedOverride ?? spec.seed;
   const fixtureDir = path.join(FIXTURES, name);
   L.log(`=== scenario ${name} (Kafka ${L.KAFKA_VERSION}, seed ${seed})`);
+  if (spec.cluster) {
+    const { generate } = await import('./fixtures/v44/replicas-fixture.mjs');
+    return generate({ name, mod, seed, fixtureDir, keepClusterDir: keepBrokerDir });
+  }
   const t0 = Date.now();
   if (!spec.java) L.registerCodecs();
   const broker = await L.startBroker({ props: mod.brokerProps ?? {}, name, startArgs: mod.startArgs ?? [] });
