@@ -47,6 +47,9 @@ const SCENARIOS_44 = {
   'kraft-voters': { module: './fixtures/v44/kraft-voters.mjs', seed: 4405, java: true },
   cleanup: { module: './fixtures/v44/cleanup.mjs', seed: 4406, java: true },
   transactions: { module: './fixtures/v44/transactions.mjs', seed: 4406, java: true },
+  // 3 brokers + a controller, several log dirs per fixture: written by scripts/fixtures/v44/replicas-fixture.mjs
+  'replicas-clean': { module: './fixtures/v44/replicas-clean.mjs', seed: 4406, java: true, cluster: true },
+  'replicas-unclean': { module: './fixtures/v44/replicas-unclean.mjs', seed: 4407, java: true, cluster: true },
 };
 const TREES = { '3.9.1': { scenarios: SCENARIOS_39, dir: 'broker' }, '4.4.0': { scenarios: SCENARIOS_44, dir: 'broker-4.4' } };
 const tree = TREES[L.KAFKA_VERSION];
@@ -85,6 +88,10 @@ async function runScenario(name) {
   const seed = seedOverride ?? spec.seed;
   const fixtureDir = path.join(FIXTURES, name);
   L.log(`=== scenario ${name} (Kafka ${L.KAFKA_VERSION}, seed ${seed})`);
+  if (spec.cluster) {
+    const { generate } = await import('./fixtures/v44/replicas-fixture.mjs');
+    return generate({ name, mod, seed, fixtureDir, keepClusterDir: keepBrokerDir });
+  }
   const t0 = Date.now();
   // a scenario with its own flow (cleanup: several broker runs on one log dir, two copies of it)
   if (mod.generate) return mod.generate({ seed, fixtureDir, name, keepBrokerDir, otherReleases, setCurrent: (b) => { current = b; } });

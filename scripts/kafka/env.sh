@@ -76,3 +76,61 @@ kafka_dump_log_class() {
     echo kafka.tools.DumpLogSegments
   fi
 }
+
+# Wait until the JVM $1 logged "Kafka Server started" in $2 more than $3 times (default 0: the log may hold the
+# lines of earlier runs of the same node); give up when it exits or after $KAFKA_START_TIMEOUT s (default 120),
+# killing it. $4 names it in the messages. Returns 1 on failure.
+kafka_await_started() {
+  local pid="$1" log="$2" before="${3:-0}" what="${4:-broker}" start timeout n
+  timeout="${KAFKA_START_TIMEOUT:-120}"
+  start=$(date +%s)
+  while :; do
+    n=0
+    if [ -f "$log" ]; then n="$(grep -c "Kafka Server started" "$log" || true)"; fi
+    [ "$n" -gt "$before" ] && return 0
+    if ! kill -0 "$pid" 2>/dev/null; then
+      echo "$what exited during startup; last log lines:" >&2
+      tail -n 40 "$log" "$(dirname "$log")/stdout.log" >&2 2>/dev/null || true
+      return 1
+    fi
+    if [ $(( $(date +%s) - start )) -ge "$timeout" ]; then
+      echo "$what did not start within ${timeout}s; stopping it" >&2
+      tail -n 40 "$log" >&2 2>/dev/null || true
+      kill "$pid" 2>/dev/null || true
+      return 1
+    fi
+    sleep 0.2
+  done
+}
+
+# The server log config of a broker or controller JVM in dir $1 (both formats: reload4j for 3.x, log4j2 for 4.x,
+# picked by kafka_log4j_opt): INFO to $1/server.log (appended, so a restarted node keeps its earlier lines; the JVM
+# needs -Dkafka.logs.dir=$1), state changes and requests at WARN.
+kafka_write_server_log_config() {
+  local d="$1"
+  cat > "$d/log4j.properties" <<'PROPS'
+log4j.rootLogger=INFO, file
+log4j.appender.file=org.apache.log4j.FileAppender
+log4j.appender.file.File=${kafka.logs.dir}/server.log
+log4j.appender.file.layout=org.apache.log4j.PatternLayout
+log4j.appender.file.layout.ConversionPattern=[%d] %p %m (%c)%n
+log4j.logger.kafka.log.LogCleaner=INFO
+log4j.logger.org.apache.kafka.controller=INFO
+log4j.logger.state.change.logger=WARN
+log4j.logger.kafka.request.logger=WARN
+PROPS
+  cat > "$d/log4j.log4j2.properties" <<PROPS
+status = error
+appender.file.type = File
+appender.file.name = FILE
+appender.file.fileName = $d/server.log
+appender.file.layout.type = PatternLayout
+appender.file.layout.pattern = [%d] %p %m (%c)%n
+rootLogger.level = INFO
+rootLogger.appenderRef.file.ref = FILE
+logger.sc.name = state.change.logger
+logger.sc.level = WARN
+logger.req.name = kafka.request.logger
+logger.req.level = WARN
+PROPS
+}

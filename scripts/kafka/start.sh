@@ -113,32 +113,7 @@ for p in "${props[@]+"${props[@]}"}"; do
 done
 
 if [ "$restart" = 0 ]; then
-cat > "$dir/log4j.properties" <<'PROPS'
-log4j.rootLogger=INFO, file
-log4j.appender.file=org.apache.log4j.FileAppender
-log4j.appender.file.File=${kafka.logs.dir}/server.log
-log4j.appender.file.layout=org.apache.log4j.PatternLayout
-log4j.appender.file.layout.ConversionPattern=[%d] %p %m (%c)%n
-log4j.logger.kafka.log.LogCleaner=INFO
-log4j.logger.org.apache.kafka.controller=INFO
-log4j.logger.state.change.logger=WARN
-log4j.logger.kafka.request.logger=WARN
-PROPS
-# the same for log4j2 (Kafka 4.x)
-cat > "$dir/log4j.log4j2.properties" <<PROPS
-status = error
-appender.file.type = File
-appender.file.name = FILE
-appender.file.fileName = $dir/server.log
-appender.file.layout.type = PatternLayout
-appender.file.layout.pattern = [%d] %p %m (%c)%n
-rootLogger.level = INFO
-rootLogger.appenderRef.file.ref = FILE
-logger.sc.name = state.change.logger
-logger.sc.level = WARN
-logger.req.name = kafka.request.logger
-logger.req.level = WARN
-PROPS
+  kafka_write_server_log_config "$dir"
 
 # kafka-storage format
 # shellcheck disable=SC2086
@@ -164,22 +139,8 @@ KAFKA_LOG_DIR=$dir/data
 KAFKA_BOOTSTRAP=127.0.0.1:$port
 STATE
 
-timeout="${KAFKA_START_TIMEOUT:-120}"
 start=$(date +%s)
-until grep -q "Kafka Server started" "$dir/server.log" 2>/dev/null; do
-  if ! kill -0 "$pid" 2>/dev/null; then
-    echo "broker exited during startup; last log lines:" >&2
-    tail -n 40 "$dir/server.log" "$dir/stdout.log" >&2 2>/dev/null || true
-    exit 1
-  fi
-  if [ $(( $(date +%s) - start )) -ge "$timeout" ]; then
-    echo "broker did not start within ${timeout}s; stopping it" >&2
-    tail -n 40 "$dir/server.log" >&2 2>/dev/null || true
-    kill "$pid" 2>/dev/null || true
-    exit 1
-  fi
-  sleep 0.2
-done
+kafka_await_started "$pid" "$dir/server.log" 0 broker || exit 1
 # listener accepts connections?
 node -e '
 const [h,p]=process.argv[1].split(":");const net=require("net");
