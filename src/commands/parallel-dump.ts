@@ -8,12 +8,12 @@
 // options; the main thread writes the ranges' output in file order, then their findings, and merges what
 // crosses a cut: the summary counts, the byte totals and the offset gap at the cut (deep iteration).
 // Memory: each worker holds one read window and its output ring (RING_BYTES, shared memory) of output not yet written.
-import * as fs from 'node:fs'
 import { Worker } from 'node:worker_threads'
 import type { LogSummary } from '../analysis/log-summary.js'
 import { walkEntryStarts } from '../decode/frame-walk.js'
 import type { SegmentSource } from '../decode/segment-source.js'
 import type { KafkaFile } from '../io/discover.js'
+import { sizeOf } from '../io/dir-listing.js'
 import type { CliContext } from './context.js'
 import type { LogBody, LogRange, RangeTotals } from './dump-log.js'
 import { dumpLogRange, newGapList, viewEnd } from './dump-log.js'
@@ -45,8 +45,8 @@ export function parallelBody (file: KafkaFile, opts: DumpOptions, cli: CliContex
   internals: DumpInternals): LogBody | undefined {
   const threads = opts.threads ?? defaultThreads()
   if (threads <= 1 || file.kind !== 'log' || file.stdin === true) return undefined
-  let size: number
-  try { size = fs.statSync(file.path).size } catch { return undefined } // the sequential dump reports it
+  const size = sizeOf(file.path)
+  if (size === undefined) return undefined // the sequential dump reports it
   if (Math.min(size, opts.maxBytes ?? size) < (internals.parallelMinBytes ?? MIN_PARALLEL_BYTES)) return undefined
   const rangeBytes = internals.rangeBytes ?? RANGE_BYTES
   return async (source, summary, progress) => {

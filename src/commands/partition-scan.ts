@@ -5,7 +5,6 @@
 //
 // Each segment is framed once (scanFrames, header-only for large batches); each frame goes to the fast
 // feed (fast-segment-scan.ts) and, when it declines, through readFrame (readLog's general path).
-import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { Finding } from '../analysis/findings.js'
 import { finding, locatePartitionFindings } from '../analysis/findings.js'
@@ -34,7 +33,7 @@ import { describeFsError, discover } from '../io/discover.js'
 import { comparePartitionDirNames, namesOfKind } from '../io/segment-names.js'
 import { FileSource, readSmallFile } from '../io/file-source.js'
 import { InputError } from '../io/input-error.js'
-import { fsPath } from '../io/raw-names.js'
+import { namesIn } from '../io/dir-listing.js'
 
 export interface ScannedPartition {
   dir: PartitionDir
@@ -115,10 +114,6 @@ function scanSegment (frames: FrameScanner, file: string, fast: FastBatchFeed | 
   return legacy
 }
 
-function listDir (dir: string): string[] {
-  try { return fs.readdirSync(fsPath(dir)) } catch { return [] }
-}
-
 function readTxnIndexes (dir: string, names: string[], findings: Finding[]): TxnIndexTable {
   const out = new TxnIndexTable()
   for (const { name: n } of namesOfKind(names, 'txnindex')) {
@@ -167,7 +162,7 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
   // bounded per code: a segment of damaged batches gives one finding each
   const findings = new FindingList()
   const logs: KafkaFile[] = dir.files.filter((f) => f.kind === 'log')
-  const names = listDir(dir.path)
+  const names = namesIn(dir.path)
   const txnIndexAvailable = names.some((n) => /\.(txnindex|index)$/.test(n))
   const indexFindings: Finding[] = []
   const txnIndex = txnIndexAvailable ? readTxnIndexes(dir.path, names, indexFindings) : null

@@ -3,7 +3,6 @@
 // the same objects the sequential scan makes, so the printers write the same bytes. A scan is one
 // partition whole: the analysis is sequential within a partition (transactions span its segments).
 // Small inputs are scanned here: a worker costs about 40 ms and 20 MiB to start (commands/parallel-dump.ts).
-import * as fs from 'node:fs'
 import type { Worker } from 'node:worker_threads'
 import type { PartitionReport } from '../analysis/partition-report.js'
 import type { RangeSpec } from '../analysis/range-filter.js'
@@ -11,6 +10,7 @@ import { ProducerInts } from '../analysis/producer-map.js'
 import type { ProducerIntsParts } from '../analysis/producer-map.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import type { PartitionDir } from '../io/discover.js'
+import { sizeOf } from '../io/dir-listing.js'
 import { defaultThreads, MIN_PARALLEL_BYTES, workerUrl } from './threads.js'
 import type { ScannedPartition } from './partition-scan.js'
 import { scanPartition } from './partition-scan.js'
@@ -71,7 +71,7 @@ export async function scanPartitions (partitions: readonly PartitionDir[], req: 
 
 export function logBytes (partitions: readonly PartitionDir[]): number {
   let n = 0
-  for (const p of partitions) for (const f of p.files) if (f.kind === 'log') { try { n += fs.statSync(f.path).size } catch { /* the scan reports it */ } }
+  for (const p of partitions) for (const f of p.files) if (f.kind === 'log') n += sizeOf(f.path) ?? 0 // the scan reports an unreadable one
   return n
 }
 

@@ -3,12 +3,11 @@
 // Kafka 4 on, the previous and next one when the id rolled over, KIP-890). Looked for among the given paths
 // and in their broker log directories. Not found is a usage error that names where tsdump looked, never an
 // empty result that reads as "this producer wrote nothing".
-import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { transactionStatePartitionFor } from '../analysis/coordinator.js'
 import type { PartitionDir } from '../io/discover.js'
 import { discover } from '../io/discover.js'
-import { fsPath } from '../io/raw-names.js'
+import { namesIn } from '../io/dir-listing.js'
 import { scanTransactionLog } from './transaction-log-scan.js'
 
 const STATE_TOPIC = '__transaction_state'
@@ -23,9 +22,7 @@ function stateDirs (paths: readonly string[]): { dirs: PartitionDir[], logDirs: 
     if (p.topic === STATE_TOPIC) byPath.set(path.resolve(p.path), p)
   }
   for (const ld of logDirs) {
-    let names: string[] = []
-    try { names = fs.readdirSync(fsPath(ld)) } catch { continue }
-    for (const n of names) {
+    for (const n of namesIn(ld)) {
       if (!new RegExp(`^${STATE_TOPIC}-\\d+$`).test(n)) continue
       const full = path.join(ld, n)
       if (byPath.has(full)) continue
