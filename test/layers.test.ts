@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
+import { createRequire } from 'node:module'
 import { afterAll, describe, expect, it } from 'vitest'
 import { REPO_ROOT } from './support/paths.js'
 
@@ -18,7 +19,14 @@ function cruise (cwd: string): { code: number | null, out: string } {
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-layers-'))
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }))
 
-describe('layers: bytes -> decode -> analysis -> format -> commands -> cli', () => {
+describe('layers: bytes -> decode -> analysis -> format -> commands -> cli; io and scan', () => {
+  it('every folder of src/ is a layer of the rule', () => {
+    const rules = (createRequire(import.meta.url)(config) as { forbidden: Array<{ name: string }> }).forbidden.map((r) => r.name)
+    const folders = fs.readdirSync(path.join(REPO_ROOT, 'src'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name)
+    expect(folders.length).toBeGreaterThan(6)
+    for (const f of folders) expect(rules, `src/${f}/ has no layer rule in .dependency-cruiser.cjs`).toContain(`${f}-imports-only-below`)
+  })
+
   it('src/ has no wrong-way import', () => {
     const r = cruise(REPO_ROOT)
     expect(r.out).toContain('no dependency violations')
@@ -33,6 +41,18 @@ describe('layers: bytes -> decode -> analysis -> format -> commands -> cli', () 
     fs.writeFileSync(path.join(tmp, 'src', 'decode', 'x.ts'), "import type { Ctx } from '../cli/context.js'\nexport const f = (c: Ctx): number => c.n\n")
     const r = cruise(tmp)
     expect(r.out).toContain('decode-imports-only-below')
+    expect(r.code).not.toBe(0)
+  })
+
+  it('format importing the partition scan fails the check (scan is above analysis and io, beside format)', () => {
+    const dir = path.join(tmp, 'scan')
+    fs.mkdirSync(path.join(dir, 'src', 'scan'), { recursive: true })
+    fs.mkdirSync(path.join(dir, 'src', 'format'), { recursive: true })
+    fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true }, include: ['src'] }))
+    fs.writeFileSync(path.join(dir, 'src', 'scan', 'scan.ts'), 'export const scanned = 1\n')
+    fs.writeFileSync(path.join(dir, 'src', 'format', 'x.ts'), "import { scanned } from '../scan/scan.js'\nexport const f = (): number => scanned\n")
+    const r = cruise(dir)
+    expect(r.out).toContain('format-imports-only-below')
     expect(r.code).not.toBe(0)
   })
 

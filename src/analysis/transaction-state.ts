@@ -44,7 +44,7 @@ export function replacesNewest (offset: bigint, newest: bigint): boolean { retur
 
 /**
  * Newest state per transactional id, sorted by id, from records held in memory (the streamed two-pass reading
- * of a partition is commands/transaction-log-scan.ts transactionLogStates).
+ * of a partition is scan/transaction-log-scan.ts transactionLogStates).
  */
 export function lastTransactionStates (records: Iterable<TransactionStateRecord>): TransactionalIdState[] {
   const newest = new Map<string, TransactionStateRecord>()

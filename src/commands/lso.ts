@@ -10,9 +10,9 @@ import type { PartitionFormat } from '../format/partition-printer.js'
 import { createPartitionPrinter } from '../format/partition-printer.js'
 import type { CliContext } from './context.js'
 import { partitionExitCode, scanPaths, scanPathsInWorkers, threadsOf, writeUnusable } from './reconcile.js'
-import { transactionLogStates } from './transaction-log-scan.js'
-import type { ScannedPartition } from './partition-scan.js'
-import type { PartitionScanInternals } from './partition-workers.js'
+import { transactionLogStates } from '../scan/transaction-log-scan.js'
+import type { ScannedPartition } from '../scan/partition-scan.js'
+import type { PartitionScanInternals } from './workers/partition-pool.js'
 
 export interface LsoOptions {
   paths: string[]
@@ -26,7 +26,7 @@ export interface LsoOptions {
   now?: number
   /** every table column, whatever its width */
   wide?: boolean
-  /** worker threads for the partitions (commands/partition-workers.ts) */
+  /** worker threads for the partitions (commands/workers/partition-pool.ts) */
   threads?: number
   /** tests: when workers are used, and how many ran */
   scanInternals?: PartitionScanInternals

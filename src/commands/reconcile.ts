@@ -8,10 +8,10 @@ import type { PartitionFormat } from '../format/partition-printer.js'
 import { createPartitionPrinter } from '../format/partition-printer.js'
 import { formatFinding } from '../format/finding-text.js'
 import type { CliContext } from './context.js'
-import type { ScannedPartition, ScanOptions } from './partition-scan.js'
-import { resolvePartitions, scanPartition } from './partition-scan.js'
-import type { PartitionScanInternals, PartitionScanRequest } from './partition-workers.js'
-import { scanPartitions } from './partition-workers.js'
+import type { ScannedPartition, ScanOptions } from '../scan/partition-scan.js'
+import { resolvePartitions, scanPartition } from '../scan/partition-scan.js'
+import type { PartitionScanInternals, PartitionScanRequest } from './workers/partition-pool.js'
+import { scanPartitions } from './workers/partition-pool.js'
 
 export interface ReconcileOptions {
   paths: string[]
@@ -49,7 +49,7 @@ function reconciled ({ unusable, scanned }: { unusable: Finding[], scanned: Scan
     partitions: scanned.map((s) => ({ label: s.label, path: s.dir.path, report: s.report, snapshots: s.snapshots, ...(s.range !== undefined ? { range: s.range } : {}) })) }
 }
 
-/** scanPaths with the partitions spread over worker threads (commands/partition-workers.ts) */
+/** scanPaths with the partitions spread over worker threads (commands/workers/partition-pool.ts) */
 export async function scanPathsInWorkers (paths: string[], req: PartitionScanRequest): Promise<{ unusable: Finding[], scanned: ScannedPartition[] }> {
   const { partitions, unusable } = resolvePartitions(paths)
   return { unusable, scanned: unusable.length > 0 ? [] : await scanPartitions(partitions, req) }

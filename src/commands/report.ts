@@ -14,8 +14,8 @@ import type { PartitionDir } from '../io/discover.js'
 import { describeFsError } from '../io/discover.js'
 import { isInputFile, writeOutputFile } from '../io/output-file.js'
 import type { CliContext } from './context.js'
-import type { LaneLimits } from './report-lane.js'
-import { LaneCollector } from './report-lane.js'
+import type { LaneLimits } from '../format/report/lane-collector.js'
+import { LaneCollector } from '../format/report/lane-collector.js'
 import { partitionExitCode, scanPaths, writeUnusable } from './reconcile.js'
 
 export interface ReportOptions {

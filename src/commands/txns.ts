@@ -20,11 +20,11 @@ import { createPartitionPrinter } from '../format/partition-printer.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import type { PartitionDir } from '../io/discover.js'
 import type { CliContext } from './context.js'
-import { resolvePartitions, scanPartition } from './partition-scan.js'
+import { resolvePartitions, scanPartition } from '../scan/partition-scan.js'
 import { partitionExitCode, writeUnusable } from './reconcile.js'
-import { transactionLogStates } from './transaction-log-scan.js'
-import type { PartitionScanInternals } from './partition-workers.js'
-import { streamTxnsInWorkers, txnsWorkerCount } from './txns-workers.js'
+import { transactionLogStates } from '../scan/transaction-log-scan.js'
+import type { PartitionScanInternals } from './workers/partition-pool.js'
+import { streamTxnsInWorkers, txnsWorkerCount } from './workers/txns-pool.js'
 
 export interface TxnsOptions {
   paths: string[]
@@ -36,7 +36,7 @@ export interface TxnsOptions {
   wide?: boolean
   /** only the runs of these producers / overlapping this range (analysis/range-filter.ts runInRange) */
   filter?: RangeSpec
-  /** threads (default 1: no workers): commands/txns-workers.ts */
+  /** threads (default 1: no workers): commands/workers/txns-pool.ts */
   threads?: number
   /** tests: when workers are used, and how many ran */
   scanInternals?: PartitionScanInternals
@@ -55,7 +55,7 @@ function streamTxns (partitions: readonly PartitionDir[], width: number, to: Txn
 
 /**
  * One partition's timeline (or transactional-id states) streamed to `to`; returns its findings. The same
- * code here and in a txns worker (commands/txns-workers.ts), whose `to` posts what it is given.
+ * code here and in a txns worker (commands/workers/txns-pool.ts), whose `to` posts what it is given.
  */
 export function txnsPartition (dir: PartitionDir, checkpoints: Map<string, OffsetCheckpoint | null>, width: number, to: TxnsStream, filter?: RangeSpec): readonly Finding[] {
   if (dir.topic === '__transaction_state') {

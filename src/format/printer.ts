@@ -65,7 +65,7 @@ export type FindingWhere = { topic: string, partition: number } | Record<string,
 
 /**
  * Findings as events, written the moment they are found: nothing is kept per finding (1 M bad-CRC
- * batches once held 541 MiB of findings until exit). The command keeps only counts (commands/findings.ts).
+ * batches once held 541 MiB of findings until exit). The command keeps only counts (commands/dump/finding-log.ts).
  */
 export interface FindingPrinter {
   finding (f: Finding, where: FindingWhere, part: FindingPart): void

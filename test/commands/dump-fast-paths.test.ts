@@ -8,7 +8,7 @@ import fc from 'fast-check'
 import { StringWriter } from '../../src/cli/context.js'
 import type { CliContext } from '../../src/cli/context.js'
 import { runDump } from '../../src/commands/dump.js'
-import { DEFAULT_DUMP_OPTIONS } from '../../src/commands/dump-options.js'
+import { DEFAULT_DUMP_OPTIONS } from '../../src/commands/dump/dump-options.js'
 import { CORPUS, FIXTURES } from '../support/paths.js'
 
 function logs (dir: string): string[] {

@@ -12,7 +12,7 @@ import fc from 'fast-check'
 import { StringWriter } from '../../src/cli/context.js'
 import type { CliContext } from '../../src/cli/context.js'
 import { runDump } from '../../src/commands/dump.js'
-import { DEFAULT_DUMP_OPTIONS } from '../../src/commands/dump-options.js'
+import { DEFAULT_DUMP_OPTIONS } from '../../src/commands/dump/dump-options.js'
 import { CORPUS, FIXTURES } from '../support/paths.js'
 // the fuzz harness's own encoders (independent of src/: they write bytes by the spec)
 import { gzipBatch, hugeBatch, legacyWrapper, manyRecordsBatch } from '../../scripts/fuzz/builders.mjs'

@@ -1,4 +1,4 @@
-// --threads: the parallel dump (commands/parallel-dump.ts) writes exactly what the one-thread dump writes,
+// --threads: the parallel dump (commands/workers/dump-pool.ts) writes exactly what the one-thread dump writes,
 // stdout and stderr byte for byte and the exit code, in every mode, on real segments and on damaged copies
 // of them (bit flips, truncations, zero holes). Workers are forced on small files with small ranges
 // (DumpInternals), and each case checks that the file really was cut into more than one range.

@@ -1,4 +1,4 @@
-// reconcile and lso with the partitions spread over worker threads (commands/partition-workers.ts) write
+// reconcile and lso with the partitions spread over worker threads (commands/workers/partition-pool.ts) write
 // exactly what the sequential scan writes, text and JSON, exit code included, on every broker log
 // directory of fixtures/broker (several partitions each, transactions, a hanging one, __transaction_state).
 // The workers run the compiled dist/ (npm test builds it first).

@@ -1,4 +1,4 @@
-// txns with the timelines scanned by worker threads (commands/txns-workers.ts) writes exactly what one thread
+// txns with the timelines scanned by worker threads (commands/workers/txns-pool.ts) writes exactly what one thread
 // writes, text and JSON, stderr and exit code included: on every broker log directory of fixtures/broker, the
 // shared corpus's partitions together, and damaged copies (bad CRC, cut length, truncated tail). With 2 and 3
 // threads (one and two workers), and partitions of different sizes, so that a later partition is ready before
@@ -10,7 +10,7 @@ import * as fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { TimelineRun } from '../../src/analysis/timeline.js'
 import { runTxns } from '../../src/commands/txns.js'
-import { decodeRun, encodeRuns } from '../../src/commands/txns-run-wire.js'
+import { decodeRun, encodeRuns } from '../../src/commands/workers/txns-wire.js'
 import { CORPUS, corpusAvailable, FIXTURES, REPO_ROOT } from '../support/paths.js'
 import { rmrf, testContext, tmp } from '../hostile/support.js'
 

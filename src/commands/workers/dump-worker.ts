@@ -1,17 +1,17 @@
-// A dump worker thread (commands/parallel-dump.ts starts it): dumps the ranges of one .log file it is
+// A dump worker thread (commands/workers/dump-pool.ts starts it): dumps the ranges of one .log file it is
 // sent with the same code as the sequential dump (dumpLogRange) and a printer made from the same options,
 // writing into a ChunkWriter; reports each range's findings, stderr text, summary counts and totals.
 import { parentPort, workerData } from 'node:worker_threads'
-import { newSummary } from '../analysis/log-summary.js'
-import { StringWriter } from '../format/writer.js'
-import type { Writer } from '../format/writer.js'
-import { FileSource } from '../io/file-source.js'
-import type { CliContext } from './context.js'
-import { dumpLogRange } from './dump-log.js'
-import { makeDumpPrinter, pickParser } from './dump-setup.js'
-import { RingWriter, toWire } from './dump-worker-protocol.js'
-import type { RangeRequest, WorkerMessage, WorkerSetup } from './dump-worker-protocol.js'
-import { FindingLog } from './findings.js'
+import { newSummary } from '../../analysis/log-summary.js'
+import { StringWriter } from '../../format/writer.js'
+import type { Writer } from '../../format/writer.js'
+import { FileSource } from '../../io/file-source.js'
+import type { CliContext } from '../context.js'
+import { dumpLogRange } from '../dump/dump-log.js'
+import { makeDumpPrinter, pickParser } from '../dump/dump-setup.js'
+import { RingWriter, toWire } from './dump-wire.js'
+import type { RangeRequest, WorkerMessage, WorkerSetup } from './dump-wire.js'
+import { FindingLog } from '../dump/finding-log.js'
 
 const port = parentPort
 if (port === null) throw new Error('dump-worker.ts runs as a worker thread only')

@@ -1,7 +1,7 @@
-import type { RangeSpec } from '../analysis/range-filter.js'
-import type { KafkaRelease } from '../format/kafka-versions.js'
-import { DEFAULT_KAFKA_RELEASE } from '../format/kafka-versions.js'
-import type { DecoderName } from '../format/value-decoders.js'
+import type { RangeSpec } from '../../analysis/range-filter.js'
+import type { KafkaRelease } from '../../format/kafka-versions.js'
+import { DEFAULT_KAFKA_RELEASE } from '../../format/kafka-versions.js'
+import type { DecoderName } from '../../format/value-decoders.js'
 
 export type PayloadParser = 'default' | 'offsets' | 'transaction-log' | 'cluster-metadata' | 'remote-log-metadata' | 'share-group-state'
 
@@ -30,12 +30,12 @@ export interface DumpOptions {
   maxDecompressed?: number
   resync: boolean
   progress: boolean
-  /** worker threads for large .log files (commands/parallel-dump.ts); undefined: the default (available cores, capped) */
+  /** worker threads for large .log files (commands/workers/dump-pool.ts); undefined: the default (available cores, capped) */
   threads?: number
   /**
    * --start-offset/--end-offset, --from-time/--to-time, --producer-id, --transactional-id (resolved to producer ids):
    * only .log segments, and in them the batches in range (analysis/range-filter.ts), read from where the indexes say
-   * (commands/seek.ts); --threads does not apply
+   * (commands/dump/seek.ts); --threads does not apply
    */
   filter?: RangeSpec
 }

@@ -1,5 +1,5 @@
 // A progress line on stderr for long scans, only on a terminal and only after the first second.
-import type { CliContext } from './context.js'
+import type { CliContext } from '../context.js'
 
 export class Progress {
   private readonly start = Date.now()

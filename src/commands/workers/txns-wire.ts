@@ -1,9 +1,9 @@
-// Timeline runs as a txns worker posts them (commands/txns-workers.ts): RUN_SLOTS int64 words a run in one
+// Timeline runs as a txns worker posts them (commands/workers/txns-pool.ts): RUN_SLOTS int64 words a run in one
 // BigInt64Array, transferred, not cloned. Structured clone of the run objects (a Transaction each, ten
 // BigInts) cost the main thread more than formatting them: 4 partitions x 128 MiB of small transactions took
 // 8.7 s of CPU with one worker against 5.3 s with none, the worker waiting on the main thread.
-import type { TimelineRun } from '../analysis/timeline.js'
-import type { Transaction, TxnOutcome } from '../analysis/transactions.js'
+import type { TimelineRun } from '../../analysis/timeline.js'
+import type { Transaction, TxnOutcome } from '../../analysis/transactions.js'
 
 export const RUN_SLOTS = 15
 

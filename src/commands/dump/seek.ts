@@ -7,14 +7,14 @@
 // readLog) whose CRC checks and whose offsets hold the entry's offset. Otherwise the segment is read from 0
 // (an info finding says why): slower, never wrong.
 import * as path from 'node:path'
-import type { Finding } from '../analysis/findings.js'
-import { finding } from '../analysis/findings.js'
-import type { RangeSpec } from '../analysis/range-filter.js'
-import { decodeOffsetIndex, decodeTimeIndex, OFFSET_INDEX_ENTRY_SIZE } from '../decode/index-files.js'
-import { readLog } from '../decode/log-reader.js'
-import type { SegmentSource } from '../decode/segment-source.js'
-import type { KafkaFile } from '../io/discover.js'
-import { readSmallFile } from '../io/file-source.js'
+import type { Finding } from '../../analysis/findings.js'
+import { finding } from '../../analysis/findings.js'
+import type { RangeSpec } from '../../analysis/range-filter.js'
+import { decodeOffsetIndex, decodeTimeIndex, OFFSET_INDEX_ENTRY_SIZE } from '../../decode/index-files.js'
+import { readLog } from '../../decode/log-reader.js'
+import type { SegmentSource } from '../../decode/segment-source.js'
+import type { KafkaFile } from '../../io/discover.js'
+import { readSmallFile } from '../../io/file-source.js'
 
 export interface Seek {
   /** where reading the segment begins: the start of a batch, every batch before it out of range */

@@ -1,20 +1,20 @@
 // .timeindex dumps with verification against the segment, as kafka-dump-log does (read-only, no crash on
 // a bad position); the helpers it shares with the .index dump are in dump-index.ts.
 import * as path from 'node:path'
-import type { DumpPrinter } from '../format/dump-printer.js'
-import { decodeBatchHeader } from '../decode/batch-header.js'
-import { DecodeError } from '../decode/errors.js'
-import type { TimeIndexEntry } from '../decode/index-files.js'
-import { decodeOffsetIndex, decodeTimeIndex, TIME_INDEX_ENTRY_SIZE, timeIndexRelativeOffset, timeIndexTimestamp } from '../decode/index-files.js'
-import { decodeLegacyEntry, decodeLegacyRecords } from '../decode/legacy.js'
-import { decodeRecords } from '../decode/records.js'
-import type { Finding } from '../analysis/findings.js'
-import type { KafkaFile } from '../io/discover.js'
-import { entryWindows, FileSource, readSmallFile } from '../io/file-source.js'
+import type { DumpPrinter } from '../../format/dump-printer.js'
+import { decodeBatchHeader } from '../../decode/batch-header.js'
+import { DecodeError } from '../../decode/errors.js'
+import type { TimeIndexEntry } from '../../decode/index-files.js'
+import { decodeOffsetIndex, decodeTimeIndex, TIME_INDEX_ENTRY_SIZE, timeIndexRelativeOffset, timeIndexTimestamp } from '../../decode/index-files.js'
+import { decodeLegacyEntry, decodeLegacyRecords } from '../../decode/legacy.js'
+import { decodeRecords } from '../../decode/records.js'
+import type { Finding } from '../../analysis/findings.js'
+import type { KafkaFile } from '../../io/discover.js'
+import { entryWindows, FileSource, readSmallFile } from '../../io/file-source.js'
 import type { BatchAt, IndexRunState } from './dump-index.js'
 import { batchAt, companion, lookup, openLog, partialEntry, preallocated } from './dump-index.js'
 import type { DumpOptions } from './dump-options.js'
-import type { FindingLog } from './findings.js'
+import type { FindingLog } from './finding-log.js'
 
 /**
  * Where the last forward scan of the log stopped: it started at `from`, every batch in [from, pos) ends

@@ -1,12 +1,12 @@
 // .txnindex and producer .snapshot dumps.
-import { ABORTED_TXN_SIZE, decodeTxnIndex } from '../decode/index-files.js'
-import { decodeProducerSnapshot } from '../decode/producer-snapshot.js'
-import type { KafkaFile } from '../io/discover.js'
-import { entryWindows, FileSource, readSmallFile } from '../io/file-source.js'
-import type { DumpPrinter } from '../format/dump-printer.js'
-import { textVariant } from '../format/kafka-versions.js'
+import { ABORTED_TXN_SIZE, decodeTxnIndex } from '../../decode/index-files.js'
+import { decodeProducerSnapshot } from '../../decode/producer-snapshot.js'
+import type { KafkaFile } from '../../io/discover.js'
+import { entryWindows, FileSource, readSmallFile } from '../../io/file-source.js'
+import type { DumpPrinter } from '../../format/dump-printer.js'
+import { textVariant } from '../../format/kafka-versions.js'
 import type { DumpOptions } from './dump-options.js'
-import type { FindingLog } from './findings.js'
+import type { FindingLog } from './finding-log.js'
 
 export function dumpTxnIndex (file: KafkaFile, opts: DumpOptions, printer: DumpPrinter, log: FindingLog): void {
   // read in windows, never whole: any size works

@@ -1,12 +1,12 @@
 // The dump's printer and payload parser, made from the options in one place: the main thread and each
-// dump worker (commands/dump-worker.ts) must print the same text from the same options.
+// dump worker (commands/workers/dump-worker.ts) must print the same text from the same options.
 import type { DumpInternals, DumpOptions } from './dump-options.js'
-import type { PayloadParserFn } from '../format/payload-parsers.js'
-import { decoderParser, getPayloadParser } from '../format/payload-parsers.js'
-import { createDumpPrinter } from '../format/dump-printer.js'
-import { textVariant } from '../format/kafka-versions.js'
-import type { DumpPrinter } from '../format/dump-printer.js'
-import type { ColorLevel, PrinterOutput } from '../format/printer.js'
+import type { PayloadParserFn } from '../../format/payload-parsers.js'
+import { decoderParser, getPayloadParser } from '../../format/payload-parsers.js'
+import { createDumpPrinter } from '../../format/dump-printer.js'
+import { textVariant } from '../../format/kafka-versions.js'
+import type { DumpPrinter } from '../../format/dump-printer.js'
+import type { ColorLevel, PrinterOutput } from '../../format/printer.js'
 
 export function makeDumpPrinter (opts: DumpOptions, out: PrinterOutput, color: ColorLevel, parser: PayloadParserFn, internals: DumpInternals): DumpPrinter {
   return createDumpPrinter(opts.json ? 'json' : opts.compat ? 'compat' : 'text', out, {

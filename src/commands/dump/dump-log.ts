@@ -4,37 +4,37 @@
 // records, legacy entries, tails, filters) share one per-range context (Ctx); split into files, the handlers
 // and the loop would import each other (a cycle the layer check rejects) or pass that context's parts around.
 import * as path from 'node:path'
-import type { CliContext } from './context.js'
-import type { Finding } from '../analysis/findings.js'
-import { finding } from '../analysis/findings.js'
-import { OffsetPairs, offsetPairsOf } from '../analysis/offset-pairs.js'
-import { corruptFinding, tailFinding } from '../analysis/log-findings.js'
-import type { LogSummary } from '../analysis/log-summary.js'
-import type { RangeFilter } from '../analysis/range-filter.js'
-import { newSummary } from '../analysis/log-summary.js'
-import type { BatchHeader } from '../decode/batch-header.js'
-import { DecodeError } from '../decode/errors.js'
-import { COMPRESSION_CODEC_MASK, CONTROL_FLAG_MASK } from '../decode/layout.js'
-import { batchAttributes, batchIsControl, batchRecordsCount, batchSizeInBytes } from '../decode/batch-fields.js'
-import type { LegacyEntry, LegacyRecord } from '../decode/legacy.js'
-import { decodeLegacyEntry, decodeLegacyRecords } from '../decode/legacy.js'
-import type { TailEvent } from '../decode/frame-scanner.js'
-import type { LegacyFrame, V2Batch } from '../decode/log-reader.js'
-import { decodeControlRecord, readLog } from '../decode/log-reader.js'
-import type { KafkaRecord } from '../decode/records.js'
-import { batchRecords } from '../decode/streamed-batch.js'
-import { DEFAULT_WINDOW } from '../decode/frame-scanner.js'
-import type { TextVariant } from '../format/kafka-versions.js'
-import { textVariant } from '../format/kafka-versions.js'
-import type { DumpPrinter } from '../format/printer.js'
-import type { KafkaFile } from '../io/discover.js'
-import { FileSource } from '../io/file-source.js'
-import { InputError } from '../io/input-error.js'
-import type { SegmentSource } from '../decode/segment-source.js'
-import type { Writer } from '../format/writer.js'
-import { STDIN_PATH, StdinSource } from '../io/stdin-source.js'
+import type { CliContext } from '../context.js'
+import type { Finding } from '../../analysis/findings.js'
+import { finding } from '../../analysis/findings.js'
+import { OffsetPairs, offsetPairsOf } from '../../analysis/offset-pairs.js'
+import { corruptFinding, tailFinding } from '../../analysis/log-findings.js'
+import type { LogSummary } from '../../analysis/log-summary.js'
+import type { RangeFilter } from '../../analysis/range-filter.js'
+import { newSummary } from '../../analysis/log-summary.js'
+import type { BatchHeader } from '../../decode/batch-header.js'
+import { DecodeError } from '../../decode/errors.js'
+import { COMPRESSION_CODEC_MASK, CONTROL_FLAG_MASK } from '../../decode/layout.js'
+import { batchAttributes, batchIsControl, batchRecordsCount, batchSizeInBytes } from '../../decode/batch-fields.js'
+import type { LegacyEntry, LegacyRecord } from '../../decode/legacy.js'
+import { decodeLegacyEntry, decodeLegacyRecords } from '../../decode/legacy.js'
+import type { TailEvent } from '../../decode/frame-scanner.js'
+import type { LegacyFrame, V2Batch } from '../../decode/log-reader.js'
+import { decodeControlRecord, readLog } from '../../decode/log-reader.js'
+import type { KafkaRecord } from '../../decode/records.js'
+import { batchRecords } from '../../decode/streamed-batch.js'
+import { DEFAULT_WINDOW } from '../../decode/frame-scanner.js'
+import type { TextVariant } from '../../format/kafka-versions.js'
+import { textVariant } from '../../format/kafka-versions.js'
+import type { DumpPrinter } from '../../format/printer.js'
+import type { KafkaFile } from '../../io/discover.js'
+import { FileSource } from '../../io/file-source.js'
+import { InputError } from '../../io/input-error.js'
+import type { SegmentSource } from '../../decode/segment-source.js'
+import type { Writer } from '../../format/writer.js'
+import { STDIN_PATH, StdinSource } from '../../io/stdin-source.js'
 import type { DumpOptions } from './dump-options.js'
-import type { FindingLog } from './findings.js'
+import type { FindingLog } from './finding-log.js'
 import { Progress } from './progress.js'
 
 /** tsdump's own text lists the newest 10,000 offset gaps of a file and counts the rest (--compat lists all, as Kafka does) */
@@ -56,7 +56,7 @@ export interface LogRange {
   filter?: RangeFilter
 }
 
-/** What a run of entries adds to its file's totals besides the summary (commands/parallel-dump.ts merges them in order). */
+/** What a run of entries adds to its file's totals besides the summary (commands/workers/dump-pool.ts merges them in order). */
 export interface RangeTotals {
   validBytes: number
   tailBytes: number
@@ -90,7 +90,7 @@ interface Ctx {
   source: SegmentSource
 }
 
-/** How a file's entries are dumped once it is open: one scan here, or worker threads (commands/parallel-dump.ts). */
+/** How a file's entries are dumped once it is open: one scan here, or worker threads (commands/workers/dump-pool.ts). */
 export type LogBody = (source: SegmentSource, summary: LogSummary, progress: Progress) => RangeTotals | Promise<RangeTotals>
 
 export async function dumpLogFile (file: KafkaFile, opts: DumpOptions, cli: CliContext, log: FindingLog,

@@ -1,9 +1,9 @@
-// A partition worker thread (commands/partition-workers.ts starts it): scans the partitions it is sent,
+// A partition worker thread (commands/workers/partition-pool.ts starts it): scans the partitions it is sent,
 // one at a time, with the sequential scan, and posts each result back.
 import { parentPort } from 'node:worker_threads'
-import type { OffsetCheckpoint } from '../io/checkpoints.js'
-import type { PartitionJob, PartitionWorkerMessage } from './partition-workers.js'
-import { scanOne, toWireScanned } from './partition-workers.js'
+import type { OffsetCheckpoint } from '../../io/checkpoints.js'
+import type { PartitionJob, PartitionWorkerMessage } from './partition-pool.js'
+import { scanOne, toWireScanned } from './partition-pool.js'
 
 const port = parentPort
 if (port === null) throw new Error('partition-worker.ts runs as a worker thread only')

@@ -4,17 +4,17 @@
 // findings (1 M bad-CRC batches held 541 MiB when every finding was kept until exit). The exit code
 // follows the catalogue's one rule (analysis/findings.ts exitCodeOf).
 import * as path from 'node:path'
-import { parsePartitionDirName } from '../io/segment-names.js'
-import type { Finding } from '../analysis/findings.js'
-import type { FindingCode } from '../analysis/findings.js'
-import { EXIT_OK, exitCodeOf, finding } from '../analysis/findings.js'
-import type { FindingPrinter, FindingWhere } from '../format/printer.js'
-import { REPEATS_SHOWN } from '../format/finding-text.js'
+import { parsePartitionDirName } from '../../io/segment-names.js'
+import type { Finding } from '../../analysis/findings.js'
+import type { FindingCode } from '../../analysis/findings.js'
+import { EXIT_OK, exitCodeOf, finding } from '../../analysis/findings.js'
+import type { FindingPrinter, FindingWhere } from '../../format/printer.js'
+import { REPEATS_SHOWN } from '../../format/finding-text.js'
 
 /** The codes for input that cannot be used at all. */
 export type UnreadableCode = Extract<FindingCode, 'UNREADABLE' | 'NOT_REGULAR_FILE' | 'FILE_TOO_LARGE' | 'FILE_CHANGED'>
 
-export type { Finding, Severity } from '../analysis/findings.js'
+export type { Finding, Severity } from '../../analysis/findings.js'
 
 export class FindingLog {
   exitCode = EXIT_OK

@@ -20,6 +20,6 @@ export function defaultThreads (): number {
 /** A compiled worker of this directory (`dump-worker`): next to this file in dist/; when this file runs from src/ (the tests), the build in dist/. */
 export function workerUrl (name: string): URL {
   const here = import.meta.url
-  if (here.endsWith('.ts')) return new URL(`../../dist/commands/${name}.js`, here)
+  if (here.endsWith('.ts')) return new URL(`../../../dist/commands/workers/${name}.js`, here)
   return new URL(`./${name}.js`, here)
 }

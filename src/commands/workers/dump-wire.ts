@@ -1,11 +1,11 @@
-// What the main thread and the dump workers (commands/dump-worker.ts) tell each other, and the worker's
+// What the main thread and the dump workers (commands/workers/dump-worker.ts) tell each other, and the worker's
 // output writer: chunks of whole lines, posted as they fill, with a byte budget in flight (backpressure).
-import type { Finding } from '../analysis/findings.js'
-import type { SummaryPart } from '../analysis/log-summary.js'
-import type { Writer } from '../format/writer.js'
-import type { KafkaFile } from '../io/discover.js'
-import type { DumpInternals, DumpOptions } from './dump-options.js'
-import type { RangeTotals } from './dump-log.js'
+import type { Finding } from '../../analysis/findings.js'
+import type { SummaryPart } from '../../analysis/log-summary.js'
+import type { Writer } from '../../format/writer.js'
+import type { KafkaFile } from '../../io/discover.js'
+import type { DumpInternals, DumpOptions } from '../dump/dump-options.js'
+import type { RangeTotals } from '../dump/dump-log.js'
 
 /** a chunk is posted once it holds this much (output streams while a range is dumped) */
 export const CHUNK_BYTES = 256 * 1024

@@ -1,15 +1,15 @@
-// A txns worker thread (commands/txns-workers.ts starts it): runs txns' per-partition code on each partition
+// A txns worker thread (commands/workers/txns-pool.ts starts it): runs txns' per-partition code on each partition
 // it is sent and posts what that streams (txns-workers.ts TxnsWorkerMessage). Before posting runs it waits
 // while MAX_RUNS_IN_FLIGHT of its runs are not yet written by the main thread (the shared credit counter).
 import { parentPort, workerData } from 'node:worker_threads'
-import type { PartitionResult } from '../analysis/partition-results.js'
-import type { TimelineRun } from '../analysis/timeline.js'
-import type { OffsetCheckpoint } from '../io/checkpoints.js'
-import { toWireReport } from './partition-workers.js'
-import { encodeRuns } from './txns-run-wire.js'
-import { txnsPartition } from './txns.js'
-import type { TxnsJob, TxnsWorkerMessage, TxnsWorkerSetup, WirePartition } from './txns-workers.js'
-import { MAX_RUNS_IN_FLIGHT, RUNS_PER_CHUNK } from './txns-workers.js'
+import type { PartitionResult } from '../../analysis/partition-results.js'
+import type { TimelineRun } from '../../analysis/timeline.js'
+import type { OffsetCheckpoint } from '../../io/checkpoints.js'
+import { toWireReport } from './partition-pool.js'
+import { encodeRuns } from './txns-wire.js'
+import { txnsPartition } from '../txns.js'
+import type { TxnsJob, TxnsWorkerMessage, TxnsWorkerSetup, WirePartition } from './txns-pool.js'
+import { MAX_RUNS_IN_FLIGHT, RUNS_PER_CHUNK } from './txns-pool.js'
 
 const port = parentPort
 if (port === null) throw new Error('txns-worker.ts runs as a worker thread only')

@@ -1,5 +1,5 @@
-// `--threads N`: one large .log file dumped by N worker threads (commands/dump-worker.ts), the output
-// byte for byte that of the sequential dump (commands/dump-log.ts).
+// `--threads N`: one large .log file dumped by N worker threads (commands/workers/dump-worker.ts), the output
+// byte for byte that of the sequential dump (commands/dump/dump-log.ts).
 //
 // The file is cut into ranges of whole entries at positions a header walk (scanFrames, headers only)
 // found to be entry starts; the walk stops at the first framing damage or tail, and everything from the
@@ -9,20 +9,20 @@
 // crosses a cut: the summary counts, the byte totals and the offset gap at the cut (deep iteration).
 // Memory: each worker holds one read window and its output ring (RING_BYTES, shared memory) of output not yet written.
 import { Worker } from 'node:worker_threads'
-import type { LogSummary } from '../analysis/log-summary.js'
-import { walkEntryStarts } from '../decode/frame-walk.js'
-import type { SegmentSource } from '../decode/segment-source.js'
-import type { KafkaFile } from '../io/discover.js'
-import { sizeOf } from '../io/dir-listing.js'
-import type { CliContext } from './context.js'
-import type { LogBody, LogRange, RangeTotals } from './dump-log.js'
-import { dumpLogRange, newGapList, viewEnd } from './dump-log.js'
-import type { DumpInternals, DumpOptions } from './dump-options.js'
-import type { ChunkMessage, RangeRequest, WorkerMessage, WorkerSetup } from './dump-worker-protocol.js'
-import { RING_BYTES } from './dump-worker-protocol.js'
-import type { DumpPrinter } from '../format/printer.js'
-import type { FindingLog } from './findings.js'
-import type { Progress } from './progress.js'
+import type { LogSummary } from '../../analysis/log-summary.js'
+import { walkEntryStarts } from '../../decode/frame-walk.js'
+import type { SegmentSource } from '../../decode/segment-source.js'
+import type { KafkaFile } from '../../io/discover.js'
+import { sizeOf } from '../../io/dir-listing.js'
+import type { CliContext } from '../context.js'
+import type { LogBody, LogRange, RangeTotals } from '../dump/dump-log.js'
+import { dumpLogRange, newGapList, viewEnd } from '../dump/dump-log.js'
+import type { DumpInternals, DumpOptions } from '../dump/dump-options.js'
+import type { ChunkMessage, RangeRequest, WorkerMessage, WorkerSetup } from './dump-wire.js'
+import { RING_BYTES } from './dump-wire.js'
+import type { DumpPrinter } from '../../format/printer.js'
+import type { FindingLog } from '../dump/finding-log.js'
+import type { Progress } from '../dump/progress.js'
 import { defaultThreads, MIN_PARALLEL_BYTES, workerUrl } from './threads.js'
 
 /**

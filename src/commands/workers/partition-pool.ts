@@ -1,19 +1,19 @@
-// reconcile and lso over many partitions: each partition is scanned (commands/partition-scan.ts) by one
-// of a few worker threads (commands/partition-worker.ts), and the results come back in partition order,
+// reconcile and lso over many partitions: each partition is scanned (scan/partition-scan.ts) by one
+// of a few worker threads (commands/workers/partition-worker.ts), and the results come back in partition order,
 // the same objects the sequential scan makes, so the printers write the same bytes. A scan is one
 // partition whole: the analysis is sequential within a partition (transactions span its segments).
-// Small inputs are scanned here: a worker costs about 40 ms and 20 MiB to start (commands/parallel-dump.ts).
+// Small inputs are scanned here: a worker costs about 40 ms and 20 MiB to start (commands/workers/dump-pool.ts).
 import type { Worker } from 'node:worker_threads'
-import type { PartitionReport } from '../analysis/partition-report.js'
-import type { RangeSpec } from '../analysis/range-filter.js'
-import { ProducerInts } from '../analysis/producer-map.js'
-import type { ProducerIntsParts } from '../analysis/producer-map.js'
-import type { OffsetCheckpoint } from '../io/checkpoints.js'
-import type { PartitionDir } from '../io/discover.js'
-import { sizeOf } from '../io/dir-listing.js'
+import type { PartitionReport } from '../../analysis/partition-report.js'
+import type { RangeSpec } from '../../analysis/range-filter.js'
+import { ProducerInts } from '../../analysis/producer-map.js'
+import type { ProducerIntsParts } from '../../analysis/producer-map.js'
+import type { OffsetCheckpoint } from '../../io/checkpoints.js'
+import type { PartitionDir } from '../../io/discover.js'
+import { sizeOf } from '../../io/dir-listing.js'
 import { defaultThreads, MIN_PARALLEL_BYTES, workerUrl } from './threads.js'
-import type { ScannedPartition } from './partition-scan.js'
-import { scanPartition } from './partition-scan.js'
+import type { ScannedPartition } from '../../scan/partition-scan.js'
+import { scanPartition } from '../../scan/partition-scan.js'
 
 /** what a partition command asks of each scan */
 export interface PartitionScanRequest {

@@ -13,7 +13,7 @@ import { corruptFinding, decodeFinding, tailFinding } from '../analysis/log-find
 import type { PartitionReport } from '../analysis/partition-analyzer.js'
 import { PartitionAnalyzer } from '../analysis/partition-analyzer.js'
 import type { AnalyzerHook, AnalyzerInternals } from '../analysis/partition-report.js'
-import { FastBatchFeed, PARTITION_SCAN_WINDOW, scratchFacts } from './fast-segment-scan.js'
+import { FastBatchFeed, PARTITION_SCAN_WINDOW, scratchFacts } from './batch-feed.js'
 import type { I64 } from '../analysis/i64.js'
 import { toBigInt } from '../analysis/i64.js'
 import type { RangeCounted, RangeSpec } from '../analysis/range-filter.js'

@@ -1,4 +1,4 @@
-// `txns` over several partitions with worker threads: each worker (commands/txns-worker.ts) runs the
+// `txns` over several partitions with worker threads: each worker (commands/workers/txns-worker.ts) runs the
 // sequential per-partition code (txns.ts txnsPartition) on whole partitions and posts what it would have
 // streamed to the printer (the first-pass report, the runs in chunks, the lane and the second-pass report);
 // this thread replays those events through the real printer, partition by partition in order, so the
@@ -8,18 +8,18 @@
 // MAX_RUNS_IN_FLIGHT of its runs are posted and not yet written, so a partition that is not yet the one
 // being written is held back after its first pass and that many runs.
 import type { Worker } from 'node:worker_threads'
-import type { Finding } from '../analysis/findings.js'
-import { exitCodeFor } from '../analysis/findings.js'
-import type { PartitionResult } from '../analysis/partition-results.js'
-import type { RangeSpec } from '../analysis/range-filter.js'
-import type { Lane } from '../analysis/timeline.js'
-import type { TxnsStream } from '../format/partition-printer.js'
-import type { PartitionDir } from '../io/discover.js'
+import type { Finding } from '../../analysis/findings.js'
+import { exitCodeFor } from '../../analysis/findings.js'
+import type { PartitionResult } from '../../analysis/partition-results.js'
+import type { RangeSpec } from '../../analysis/range-filter.js'
+import type { Lane } from '../../analysis/timeline.js'
+import type { TxnsStream } from '../../format/partition-printer.js'
+import type { PartitionDir } from '../../io/discover.js'
 import { MIN_PARALLEL_BYTES, workerUrl } from './threads.js'
-import type { PartitionScanInternals, WireReport } from './partition-workers.js'
-import { fromWireReport, logBytes } from './partition-workers.js'
-import type { WireRuns } from './txns-run-wire.js'
-import { decodeRun } from './txns-run-wire.js'
+import type { PartitionScanInternals, WireReport } from './partition-pool.js'
+import { fromWireReport, logBytes } from './partition-pool.js'
+import type { WireRuns } from './txns-wire.js'
+import { decodeRun } from './txns-wire.js'
 
 /** runs a worker posts at once */
 export const RUNS_PER_CHUNK = 512
