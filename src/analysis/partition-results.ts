@@ -77,3 +77,17 @@ export interface LsoResult {
   hangingTransactions: HangingTransaction[]
   coordinator: CoordinatorLookup | null
 }
+
+/**
+ * The events of `txns`, in output order: per partition either its timeline (start, each run in
+ * first-offset order, end with the lane) or its transactional-id states; then end. The partition scan
+ * streams them (scan/txns-partition.ts), a printer writes them (format/printer.ts PartitionPrinter.txnsStream).
+ */
+export interface TxnsStream {
+  /** `p.report` is complete (a first pass): the header needs the LSO and the log end */
+  timelineStart (p: PartitionResult): void
+  run (r: TimelineRun): void
+  timelineEnd (p: PartitionResult, lane: Lane): void
+  transactionStates (p: TransactionStatePartition): void
+  end (): void
+}

@@ -16,7 +16,8 @@ import { isInputFile, writeOutputFile } from '../io/output-file.js'
 import type { CliContext } from './context.js'
 import type { LaneLimits } from '../format/report/lane-collector.js'
 import { LaneCollector } from '../format/report/lane-collector.js'
-import { partitionExitCode, scanPaths, writeUnusable } from './reconcile.js'
+import { partitionExitCode, writeUnusable } from './partition-command.js'
+import { scanPaths } from '../scan/partition-scan.js'
 
 export interface ReportOptions {
   paths: string[]

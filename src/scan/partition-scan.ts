@@ -235,3 +235,10 @@ export function resolvePartitions (paths: string[]): { partitions: PartitionDir[
   if (partitions.length === 0) return { partitions, unusable: paths.map((p) => finding('UNREADABLE', 'no .log segment files found', { file: p, position: 0 })) }
   return { partitions, unusable }
 }
+
+/** Scan every partition under `paths`, one at a time, on this thread (commands/workers/partition-pool.ts spreads them over threads). */
+export function scanPaths (paths: string[], opts: ScanOptions = {}): { unusable: Finding[], scanned: ScannedPartition[] } {
+  const { partitions, unusable } = resolvePartitions(paths)
+  const cps = new Map<string, OffsetCheckpoint | null>()
+  return { unusable, scanned: partitions.map((p) => scanPartition(p, cps, opts)) }
+}

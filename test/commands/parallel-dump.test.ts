@@ -15,7 +15,7 @@ import { frameBoundaries, realLogs, rmrf, testContext, tmp, writeLog } from '../
 const dir = tmp('tsdump-threads-')
 afterAll(() => rmrf(dir))
 
-const built = fs.existsSync(new URL('../../dist/commands/dump-worker.js', import.meta.url))
+const built = fs.existsSync(new URL('../../dist/commands/workers/dump-worker.js', import.meta.url))
 const logs = realLogs().filter((p) => fs.statSync(p).size > 0)
 if (!built) console.log('skipping parallel dump tests: dist/ is not built (npm test runs tsc first)')
 if (logs.length === 0) console.log('skipping parallel dump tests: no real segments (../shared/corpus, fixtures/broker) found')

@@ -10,7 +10,7 @@ import { runReconcile } from '../../src/commands/reconcile.js'
 import { REPO_ROOT } from '../support/paths.js'
 import { testContext } from '../hostile/support.js'
 
-const built = fs.existsSync(path.join(REPO_ROOT, 'dist', 'commands', 'partition-worker.js'))
+const built = fs.existsSync(path.join(REPO_ROOT, 'dist', 'commands', 'workers', 'partition-worker.js'))
 if (!built) console.log('skipping partition worker tests: dist/ is not built (npm test runs tsc first)')
 const broker = path.join(REPO_ROOT, 'fixtures', 'broker')
 const logDirs = fs.readdirSync(broker).map((s) => path.join(broker, s, 'logs')).filter((d) => fs.existsSync(d))

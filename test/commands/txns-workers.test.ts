@@ -14,7 +14,7 @@ import { decodeRun, encodeRuns } from '../../src/commands/workers/txns-wire.js'
 import { CORPUS, corpusAvailable, FIXTURES, REPO_ROOT } from '../support/paths.js'
 import { rmrf, testContext, tmp } from '../hostile/support.js'
 
-const built = fs.existsSync(path.join(REPO_ROOT, 'dist', 'commands', 'txns-worker.js'))
+const built = fs.existsSync(path.join(REPO_ROOT, 'dist', 'commands', 'workers', 'txns-worker.js'))
 if (!built) console.log('skipping txns worker tests: dist/ is not built (npm test runs tsc first)')
 
 interface Out { code: number, out: string, err: string, workers: number }

@@ -4,16 +4,16 @@
 // partition whole: the analysis is sequential within a partition (transactions span its segments).
 // Small inputs are scanned here: a worker costs about 40 ms and 20 MiB to start (commands/workers/dump-pool.ts).
 import type { Worker } from 'node:worker_threads'
-import type { PartitionReport } from '../../analysis/partition-report.js'
+import type { Finding } from '../../analysis/findings.js'
 import type { RangeSpec } from '../../analysis/range-filter.js'
-import { ProducerInts } from '../../analysis/producer-map.js'
-import type { ProducerIntsParts } from '../../analysis/producer-map.js'
 import type { OffsetCheckpoint } from '../../io/checkpoints.js'
 import type { PartitionDir } from '../../io/discover.js'
 import { sizeOf } from '../../io/dir-listing.js'
 import { defaultThreads, MIN_PARALLEL_BYTES, workerUrl } from './threads.js'
 import type { ScannedPartition } from '../../scan/partition-scan.js'
-import { scanPartition } from '../../scan/partition-scan.js'
+import { resolvePartitions, scanPartition } from '../../scan/partition-scan.js'
+import type { WireScanned } from './partition-wire.js'
+import { fromWireScanned } from './partition-wire.js'
 
 /** what a partition command asks of each scan */
 export interface PartitionScanRequest {
@@ -31,10 +31,6 @@ export interface PartitionScanInternals { minBytes?: number, onWorkers?: (n: num
 
 export interface PartitionJob { id: number, dir: PartitionDir, markerEpochs: boolean, filter?: RangeSpec }
 
-/** a PartitionReport as posted: its marker-epoch table as plain data (null: not kept) */
-export type WireReport = Omit<PartitionReport, 'markerCoordinatorEpochs'> & { markerCoordinatorEpochs: ProducerIntsParts | null }
-export type WireScanned = Omit<ScannedPartition, 'report'> & { report: WireReport }
-
 export type PartitionWorkerMessage = { type: 'done', id: number, scanned: WireScanned } | { type: 'error', id: number, message: string }
 
 /** The one scan, here or in a worker: a command's marker-epoch choice and range applied. */
@@ -44,19 +40,16 @@ export function scanOne (dir: PartitionDir, checkpoints: Map<string, OffsetCheck
     ...(job.filter !== undefined ? { filter: job.filter } : {}) })
 }
 
-export function toWireReport (r: PartitionReport): WireReport {
-  const epochs = r.markerCoordinatorEpochs
-  return { ...r, markerCoordinatorEpochs: epochs instanceof ProducerInts ? epochs.toParts() : null }
+/** the thread options of a partition command's options, as a PartitionScanRequest takes them */
+export function threadsOf (o: { threads?: number, scanInternals?: PartitionScanInternals }): Pick<PartitionScanRequest, 'threads' | 'internals'> {
+  return { ...(o.threads !== undefined ? { threads: o.threads } : {}), ...(o.scanInternals !== undefined ? { internals: o.scanInternals } : {}) }
 }
 
-export function fromWireReport (w: WireReport): PartitionReport {
-  const parts = w.markerCoordinatorEpochs
-  return { ...w, markerCoordinatorEpochs: parts !== null ? ProducerInts.fromParts(parts) : new ProducerInts() }
+/** scan/partition-scan.ts scanPaths with the partitions spread over worker threads */
+export async function scanPathsInWorkers (paths: string[], req: PartitionScanRequest): Promise<{ unusable: Finding[], scanned: ScannedPartition[] }> {
+  const { partitions, unusable } = resolvePartitions(paths)
+  return { unusable, scanned: unusable.length > 0 ? [] : await scanPartitions(partitions, req) }
 }
-
-export function toWireScanned (s: ScannedPartition): WireScanned { return { ...s, report: toWireReport(s.report) } }
-
-function fromWire (w: WireScanned): ScannedPartition { return { ...w, report: fromWireReport(w.report) } }
 
 /** Every partition scanned, in the order given. */
 export async function scanPartitions (partitions: readonly PartitionDir[], req: PartitionScanRequest): Promise<ScannedPartition[]> {
@@ -103,7 +96,7 @@ async function inWorkers (partitions: readonly PartitionDir[], req: PartitionSca
       const w = new Worker(workerUrl('partition-worker'), { resourceLimits: { maxYoungGenerationSizeMb: 4 } })
       w.on('message', (m: PartitionWorkerMessage) => {
         if (m.type === 'error') failed ??= new Error(`partition worker, ${partitions[m.id]!.path}: ${m.message}`)
-        else { results[m.id] = fromWire(m.scanned); done++ }
+        else { results[m.id] = fromWireScanned(m.scanned); done++ }
         give(w)
         settle()
       })

@@ -3,7 +3,8 @@
 import { parentPort } from 'node:worker_threads'
 import type { OffsetCheckpoint } from '../../io/checkpoints.js'
 import type { PartitionJob, PartitionWorkerMessage } from './partition-pool.js'
-import { scanOne, toWireScanned } from './partition-pool.js'
+import { scanOne } from './partition-pool.js'
+import { toWireScanned } from './partition-wire.js'
 
 const port = parentPort
 if (port === null) throw new Error('partition-worker.ts runs as a worker thread only')
