@@ -6,7 +6,7 @@
 // is expected to write the marker itself. Without __transaction_state every candidate is hanging, as
 // find-hanging does when ListTransactions does not know the producer id.
 import type { OpenTransaction, PartitionReport } from './reconcile.js'
-import type { TransactionalIdState } from './transaction-state.js'
+import type { TransactionalIdState } from './transactional-id-state.js'
 
 /** One row of find-hanging's table (HEADERS in TransactionsCommand), plus what tsdump knows about it. */
 export interface HangingTransaction {

@@ -6,7 +6,7 @@ import type { OpenTransaction, PartitionReport } from './reconcile.js'
 import type { SnapshotInput } from './txn-input.js'
 import type { HangingVerdict } from './hanging.js'
 import { judgeOpenTransaction } from './hanging.js'
-import type { TransactionalIdState } from './transaction-state.js'
+import type { TransactionalIdState } from './transactional-id-state.js'
 
 export type CoordinatorEpochSource = 'snapshot' | 'marker' | 'unknown'
 

@@ -7,7 +7,7 @@ import type { BlockingTransaction } from './lso.js'
 import type { PartitionReport } from './partition-analyzer.js'
 import type { RangeCounted, RangeSpec } from './range-filter.js'
 import type { Lane, TimelineRun } from './timeline.js'
-import type { TransactionalIdState } from './transaction-state.js'
+import type { TransactionalIdState } from './transactional-id-state.js'
 import type { SnapshotInput } from './txn-input.js'
 
 export interface PartitionResult {

@@ -3,8 +3,8 @@
 // storage-api), or `Error at offset O, skipping. <message>`. Uuids print as Kafka's Uuid.toString(),
 // leader epochs as a java.util.TreeMap, custom metadata as Optional[CustomMetadata{N bytes}].
 import { DecodeError } from '../../decode/errors.js'
-import { SchemaReadError } from '../../decode/schema/reader.js'
-import type { KafkaRelease, SchemaStruct } from '../../decode/schema/types.js'
+import { SchemaReadError } from '../../decode/protocol/reader.js'
+import type { KafkaRelease, SchemaStruct } from '../../decode/protocol/types.js'
 import { decodeRemoteLogMetadataRecord } from '../../decode/topics/remote-log-metadata.js'
 import type { FormattedRecord } from './formatted-record.js'
 import { unknownVersion } from './formatted-record.js'

@@ -1,6 +1,6 @@
 // kafka-dump-log `--share-group-state-decoder` text (4.0+, KAFKA-17633) for each Kafka release.
 import { decodeShareGroupStateRecord } from '../../decode/topics/share-group-state.js'
-import type { KafkaRelease } from '../../decode/schema/types.js'
+import type { KafkaRelease } from '../../decode/protocol/types.js'
 import { formatCoordinatorRecord } from './coordinator-text.js'
 import type { FormattedRecord, RecordPositions } from './formatted-record.js'
 import { NO_POSITIONS } from './formatted-record.js'

@@ -1,4 +1,4 @@
-// The committed tables in src/decode/schemas/ are what scripts/gen-schemas.mjs makes from the Kafka jars.
+// The committed tables in src/decode/protocol/generated/ are what scripts/gen-schemas.mjs makes from the Kafka jars.
 // Runs when the jars are in .cache/schema-jars (`node scripts/gen-schemas.mjs` fetches them with mvn);
 // skips with the reason otherwise.
 import { spawnSync } from 'node:child_process'

@@ -1,6 +1,6 @@
 // The one reader of Kafka's protocol-encoded messages (control records, __cluster_metadata,
 // __consumer_offsets, __transaction_state, __share_group_state, __remote_log_metadata), driven by the
-// generated definitions in decode/schemas/. It follows Kafka's generated read() methods:
+// generated definitions in decode/protocol/generated/. It follows Kafka's generated read() methods:
 //   - a field is read when the version is in its `versions`; in `taggedVersions` it comes from the
 //     tagged section that ends every struct of a flexible version (uvarint count, then tag, size, bytes;
 //     unknown tags are skipped);

@@ -2,9 +2,9 @@
 // what Kafka's generated write() would put on the wire for a value (classic or flexible encoding,
 // tagged fields sorted by tag), and random values of every field type a definition can have.
 import * as fc from 'fast-check'
-import { defaultValue } from '../../../src/decode/schema/reader.js'
-import type { FieldDef, MessageDef, SchemaStruct, SchemaValue } from '../../../src/decode/schema/types.js'
-import { inRange } from '../../../src/decode/schema/types.js'
+import { defaultValue } from '../../../src/decode/protocol/reader.js'
+import type { FieldDef, MessageDef, SchemaStruct, SchemaValue } from '../../../src/decode/protocol/types.js'
+import { inRange } from '../../../src/decode/protocol/types.js'
 
 export function uvarint (n: number): Buffer {
   const out: number[] = []

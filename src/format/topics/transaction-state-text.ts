@@ -4,9 +4,9 @@
 //   4.1+      CoordinatorRecordMessageParser JSON (KAFKA-18616), transactionStatus a number;
 //   4.4       transactionStatus the state name (KAFKA-20712), the id as a string when it has no state.
 import { DecodeError } from '../../decode/errors.js'
-import type { SchemaStruct } from '../../decode/schema/types.js'
-import type { KafkaRelease } from '../../decode/schema/types.js'
-import { UnknownRecordTypeError } from '../../decode/schema/coordinator-serde.js'
+import type { SchemaStruct } from '../../decode/protocol/types.js'
+import type { KafkaRelease } from '../../decode/protocol/types.js'
+import { UnknownRecordTypeError } from '../../decode/protocol/coordinator-serde.js'
 import { decodeTransactionLogRecord, TRANSACTION_STATES, transactionLogValue } from '../../decode/topics/transaction-state.js'
 import { schemaJsonValue } from './kafka-json.js'
 import { formatCoordinatorRecord } from './coordinator-text.js'

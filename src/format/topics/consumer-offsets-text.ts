@@ -2,7 +2,7 @@
 // are the rows of VARIANTS; everything else is the decoded record (decode/topics/consumer-offsets.ts)
 // written as Kafka's generated JsonConverters write it.
 import { decodeGroupRecord } from '../../decode/topics/consumer-offsets.js'
-import type { KafkaRelease } from '../../decode/schema/types.js'
+import type { KafkaRelease } from '../../decode/protocol/types.js'
 import { formatCoordinatorRecord, unknownType } from './coordinator-text.js'
 import type { FormattedRecord, RecordPositions } from './formatted-record.js'
 import { NO_POSITIONS } from './formatted-record.js'

@@ -4,8 +4,8 @@
 // can decode follows its definitions (e.g. ClearElrRecord 28 and UnregisterControllerRecord 29 are
 // new in 4.4, REGISTER_BROKER_RECORD v4 too), so an older release reports newer records as errors.
 import { DecodeError } from '../../decode/errors.js'
-import { SchemaReadError } from '../../decode/schema/reader.js'
-import type { KafkaRelease } from '../../decode/schema/types.js'
+import { SchemaReadError } from '../../decode/protocol/reader.js'
+import type { KafkaRelease } from '../../decode/protocol/types.js'
 import { decodeMetadataRecord } from '../../decode/topics/cluster-metadata.js'
 import type { FormattedRecord } from './formatted-record.js'
 import { unknownVersion } from './formatted-record.js'
