@@ -1,7 +1,7 @@
 // Pure inputs of the transaction analysis: scalars taken from batch headers, control records,
 // .txnindex entries and producer snapshots. Nothing here holds a Buffer, so read windows can be collected while the analysis runs.
 import type { Finding } from './findings.js'
-import type { I64 } from './i64.js'
+import type { I64 } from '../bytes/int64.js'
 
 /** What the analysis needs from one v2 batch header (+ its control record, if any). */
 export interface BatchSummary {

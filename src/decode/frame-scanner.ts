@@ -42,11 +42,12 @@ export class Frame extends BatchView implements FrameEvent {
   complete = false
   crc: number | undefined = undefined
   // the framer has read the entry's size and magic already: kept as fields, not read again per getter
-  magic = 0
+  private mag = 0
   private total = 0
   private view: Buffer | undefined
 
   get offset (): number { return this.o }
+  override get magic (): number { return this.mag }
   override get sizeInBytes (): number { return this.total }
   // the subarray is made only when asked: the fast paths read through the view
   get bytes (): Buffer { return (this.view ??= this.window.subarray(this.o, this.o + this.length)) }
@@ -54,7 +55,7 @@ export class Frame extends BatchView implements FrameEvent {
   set (position: number, window: Buffer, dv: DataView, offset: number, length: number, complete: boolean, magic: number, total: number): this {
     this.atView(window, dv, offset, position)
     this.length = length; this.complete = complete; this.view = undefined; this.crc = undefined
-    this.magic = magic; this.total = total
+    this.mag = magic; this.total = total
     return this
   }
 }
@@ -83,8 +84,7 @@ export interface CorruptEvent {
   resyncPosition?: number
 }
 
-export type ScanEvent = FrameEvent | TailEvent | CorruptEvent
-/** what FrameScanner.next returns: frames as the Frame view */
+/** what the framer yields: frames as the Frame view */
 export type ScannedEvent = Frame | TailEvent | CorruptEvent
 
 export interface ScanOptions {
@@ -127,7 +127,7 @@ const LARGE_BATCH = 16 * 1024
  * runs once per batch (the partition scan) calls FrameScanner.next itself and saves the generator's
  * resumption and result object per batch.
  */
-export function * scanFrames (source: SegmentSource, opts: ScanOptions = {}): Generator<ScanEvent> {
+export function * scanFrames (source: SegmentSource, opts: ScanOptions = {}): Generator<ScannedEvent> {
   const s = new FrameScanner(source, opts)
   for (let ev = s.next(); ev !== undefined; ev = s.next()) yield ev
 }

@@ -14,8 +14,8 @@ import type { PartitionReport } from '../analysis/partition-analyzer.js'
 import { PartitionAnalyzer } from '../analysis/partition-analyzer.js'
 import type { AnalyzerHook, AnalyzerInternals } from '../analysis/partition-report.js'
 import { FastBatchFeed, PARTITION_SCAN_WINDOW, scratchFacts } from './batch-feed.js'
-import type { I64 } from '../analysis/i64.js'
-import { toBigInt } from '../analysis/i64.js'
+import type { I64 } from '../bytes/int64.js'
+import { toBigInt } from '../bytes/int64.js'
 import type { RangeCounted, RangeSpec } from '../analysis/range-filter.js'
 import { RangeFilter } from '../analysis/range-filter.js'
 import { TxnIndexTable } from '../analysis/txn-index-check.js'
@@ -24,7 +24,8 @@ import { ABORTED_TXN_SIZE } from '../decode/index-files.js'
 import type { LogEvent } from '../decode/log-reader.js'
 import { readFrame } from '../decode/log-reader.js'
 import { FrameScanner } from '../decode/frame-scanner.js'
-import { entryOffset } from '../decode/batch-fields.js'
+import { BatchView } from '../decode/batch-view.js'
+import * as L from '../decode/layout.js'
 import { decodeProducerSnapshot } from '../decode/producer-snapshot.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import { readOffsetCheckpoint } from '../io/checkpoints.js'
@@ -68,6 +69,8 @@ export interface ScanInternals {
 /** every segment: one framing pass, large batches header-only; declined frames without a CRC check (headers are what the analysis needs) */
 const SCAN = { headersOnly: true, window: PARTITION_SCAN_WINDOW } as const
 const READ = { verifyCrc: false } as const
+/** a legacy entry's offset field, read in place (it is where a v2 batch has its baseOffset) */
+const legacyView = new BatchView()
 
 function feed (ev: LogEvent, file: string, findings: FindingList, a: Pick<PartitionAnalyzer, 'add'>, s: BatchFacts): boolean {
   switch (ev.kind) {
@@ -84,7 +87,7 @@ function feed (ev: LogEvent, file: string, findings: FindingList, a: Pick<Partit
     }
     case 'legacy': {
       // a legacy entry's offset field is its (last inner) offset; inner messages of compressed wrappers are not counted
-      const offset = entryOffset(ev.bytes)
+      const offset = legacyView.of(ev.bytes, ev.position).int64(L.OFFSET_OFFSET)
       s.baseOffset = offset; s.lastOffset = offset; s.recordsCount = 1; s.producerId = -1n; s.producerEpoch = -1; s.isTransactional = false
       s.isControl = false; s.baseTimestamp = -1n; s.maxTimestamp = -1n; s.control = undefined; s.legacy = true; s.file = file; s.position = ev.position
       a.add(s)

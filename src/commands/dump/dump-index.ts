@@ -5,10 +5,9 @@
 import * as path from 'node:path'
 import type { DumpPrinter } from '../../format/dump-printer.js'
 import { textVariant } from '../../format/kafka-versions.js'
-import { decodeBatchHeader } from '../../decode/batch-header.js'
 import type { OffsetIndexEntry } from '../../decode/index-files.js'
 import { decodeOffsetIndex, OFFSET_INDEX_ENTRY_SIZE, offsetIndexPosition, offsetIndexRelativeOffset } from '../../decode/index-files.js'
-import { entryOffset } from '../../decode/batch-fields.js'
+import { toBigInt } from '../../bytes/int64.js'
 import * as L from '../../decode/layout.js'
 import { scanFrames } from '../../decode/frame-scanner.js'
 import { OffsetPairs, offsetPairsOf } from '../../analysis/offset-pairs.js'
@@ -49,8 +48,8 @@ export function batchAt (log: FileSource, position: number, maxBytes: number): B
       return ev.reason === 'truncated' ? `position ${position}: the batch (${ev.declaredSize ?? '?'} bytes) does not fit`
         : ev.reason === 'zeros' ? `position ${position}: only zero bytes from here` : `position ${position}: too few bytes for a batch header`
     }
-    if (ev.magic < 2) { const offset = entryOffset(ev.bytes); return { baseOffset: offset, lastOffset: offset, sizeInBytes: ev.sizeInBytes, magic: ev.magic } }
-    const h = decodeBatchHeader(ev.bytes, position)
+    if (ev.magic < 2) { const offset = toBigInt(ev.int64(L.OFFSET_OFFSET)); return { baseOffset: offset, lastOffset: offset, sizeInBytes: ev.sizeInBytes, magic: ev.magic } }
+    const h = ev.header
     return { baseOffset: h.baseOffset, lastOffset: h.lastOffset, sizeInBytes: ev.sizeInBytes, magic: ev.magic }
   }
   return `position ${position}: no batch`

@@ -15,7 +15,7 @@ import { newSummary } from '../../analysis/log-summary.js'
 import type { BatchHeader } from '../../decode/batch-header.js'
 import { DecodeError } from '../../decode/errors.js'
 import { COMPRESSION_CODEC_MASK, CONTROL_FLAG_MASK } from '../../decode/layout.js'
-import { batchAttributes, batchIsControl, batchRecordsCount, batchSizeInBytes } from '../../decode/batch-fields.js'
+import { BatchView } from '../../decode/batch-view.js'
 import type { LegacyEntry, LegacyRecord } from '../../decode/legacy.js'
 import { decodeLegacyEntry, decodeLegacyRecords } from '../../decode/legacy.js'
 import type { TailEvent } from '../../decode/frame-scanner.js'
@@ -36,6 +36,9 @@ import { STDIN_PATH, StdinSource } from '../../io/stdin-source.js'
 import type { DumpOptions } from './dump-options.js'
 import type { FindingLog } from './finding-log.js'
 import { Progress } from './progress.js'
+
+/** the header of the entry at hand, read in place */
+const view = new BatchView()
 
 /** tsdump's own text lists the newest 10,000 offset gaps of a file and counts the rest (--compat lists all, as Kafka does) */
 export const LISTED_GAPS = 10_000
@@ -154,7 +157,7 @@ export function dumpLogRange (source: SegmentSource, file: KafkaFile, opts: Dump
     if (out.closed) break
     if (progress !== undefined) progress.batches++
     switch (ev.kind) {
-      case 'batch': t.validBytes += batchSizeInBytes(ev.bytes); onBatch(ev, ctx); break
+      case 'batch': t.validBytes += view.of(ev.bytes, ev.position).sizeInBytes; onBatch(ev, ctx); break
       case 'legacy': t.validBytes += ev.sizeInBytes; onLegacy(ev, ctx); break
       case 'tail':
         t.clean = false
@@ -210,13 +213,13 @@ function onBatch (b: V2Batch, c: Ctx): void {
   if (c.range !== undefined && c.range.batch(b.header) !== 'in') return
   c.summary.add(b)
   for (const p of b.problems) reportDecodeError(p, c)
-  if (c.opts.controlOnly && !batchIsControl(b.bytes)) return
+  if (c.opts.controlOnly && !view.of(b.bytes, b.position).isControl) return
   c.printer.batch(b, c.file)
   if (c.opts.deep) deepV2(b, c)
 }
 
 function deepV2 (b: V2Batch, c: Ctx): void {
-  if (c.range?.partial !== true && fastDeepEligible(b.bytes) && deepFast(b, c)) return
+  if (c.range?.partial !== true && fastDeepEligible(b) && deepFast(b, c)) return
   const h = b.header
   let first = true
   try {
@@ -239,8 +242,8 @@ function notDecoded (rec: KafkaRecord, c: Ctx): void {
     `(${c.opts.window ?? DEFAULT_WINDOW} bytes) and the payload decoder needs it whole: not decoded (a larger --window decodes it)`, { file: c.file.path, position: rec.filePosition }))
 }
 
-function fastDeepEligible (bytes: Buffer): boolean {
-  return (batchAttributes(bytes) & (CONTROL_FLAG_MASK | COMPRESSION_CODEC_MASK)) === 0
+function fastDeepEligible (b: V2Batch): boolean {
+  return (view.of(b.bytes, b.position).attributes & (CONTROL_FLAG_MASK | COMPRESSION_CODEC_MASK)) === 0
 }
 
 // Record lines of an uncompressed data batch straight from its bytes, when the printer has such a path;
@@ -248,7 +251,7 @@ function fastDeepEligible (bytes: Buffer): boolean {
 function deepFast (b: V2Batch, c: Ctx): boolean {
   const r = c.printer.fastRecords(b)
   if (r === null) return false
-  if (batchRecordsCount(b.bytes) > 0 && !c.opts.controlOnly) {
+  if (view.of(b.bytes, b.position).recordsCount > 0 && !c.opts.controlOnly) {
     // the batch's offsets are consecutive (checked); only the step into it can be a gap
     trackOffset(BigInt(r.firstOffset), c)
     c.lastOffset = BigInt(r.lastOffset)

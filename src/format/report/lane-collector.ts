@@ -2,7 +2,7 @@
 // every run as an item while there are at most `maxItems`, and always a bucketed summary over offsets
 // whose bucket width doubles whenever more than `maxBuckets` would be needed. Memory is bounded by the
 // two limits, not by the number of batches or transactions (a 1 GiB segment holds millions).
-import type { I64 } from '../../analysis/i64.js'
+import type { I64 } from '../../bytes/int64.js'
 import type { RunSink, StreamedTransaction } from '../../analysis/run-sink.js'
 import type { BatchFacts } from '../../analysis/txn-input.js'
 import type { Bucket, Int64, LaneItem, PlainBar, TxnBar } from './model.js'
