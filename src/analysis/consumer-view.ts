@@ -4,9 +4,10 @@ import type { FindingSink } from './finding-list.js'
 import { finding } from './findings.js'
 import type { I64 } from '../bytes/int64.js'
 import { i64, toBigInt } from '../bytes/int64.js'
-import type { ExpectedAbortedTxn, TxnIndexTable } from './txn-index-check.js'
+import type { TxnIndexTable } from '../decode/txn-index-table.js'
+import type { ExpectedAbortedTxn } from './txn-index-check.js'
 import { TxnIndexChecker } from './txn-index-check.js'
-import type { BatchFacts } from './txn-input.js'
+import type { BatchFacts } from './batch-facts.js'
 
 export class ConsumerView {
   private readonly checker: TxnIndexChecker

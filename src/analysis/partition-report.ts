@@ -3,8 +3,9 @@ import type { OmittedFindings } from './finding-list.js'
 import type { Finding } from './findings.js'
 import type { RunSink } from './run-sink.js'
 import type { Timeline, TimelineOptions } from './timeline.js'
-import type { ExpectedAbortedTxn, TxnIndexTable } from './txn-index-check.js'
-import type { HighWatermarkSource, PartitionMeta, SnapshotInput } from './txn-input.js'
+import type { TxnIndexTable } from '../decode/txn-index-table.js'
+import type { ExpectedAbortedTxn } from './txn-index-check.js'
+import type { HighWatermarkSource, PartitionMeta, SnapshotInput } from './partition-input.js'
 import type { VisibilityCounts } from './visibility.js'
 
 export interface OpenTransaction {

@@ -8,7 +8,7 @@ import type { PartitionReport } from './partition-analyzer.js'
 import type { RangeCounted, RangeSpec } from './range-filter.js'
 import type { Lane, TimelineRun } from './timeline.js'
 import type { TransactionalIdState } from './transactional-id-state.js'
-import type { SnapshotInput } from './txn-input.js'
+import type { SnapshotInput } from './partition-input.js'
 
 export interface PartitionResult {
   /** `topic-partition`, else the directory path */

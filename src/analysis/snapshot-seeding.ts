@@ -6,7 +6,7 @@ import { finding } from './findings.js'
 import type { I64 } from '../bytes/int64.js'
 import { i64, toBigInt } from '../bytes/int64.js'
 import { pickSeedSnapshot } from './transactions.js'
-import type { SnapshotInput, SnapshotProducer } from './txn-input.js'
+import type { SnapshotInput, SnapshotProducer } from './partition-input.js'
 
 interface SnapshotCheck { s: SnapshotInput, findings: Finding[] | null }
 

@@ -12,7 +12,7 @@ import { bigTxn } from './streaming-txn.js'
 import type { LaneBuilder, LaneChar, Timeline, TimelineOptions, TimelineRun } from './timeline.js'
 import { LANE_MARKER } from './timeline.js'
 import type { Transaction } from './transactions.js'
-import type { BatchFacts } from './txn-input.js'
+import type { BatchFacts } from './batch-facts.js'
 
 /** how many complete runs may wait behind an open transaction before it is listed early */
 export const MAX_HELD_RUNS = 10_000

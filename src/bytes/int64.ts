@@ -43,6 +43,16 @@ export function i64Add (a: I64, d: number): I64 {
   return i64(BigInt(a) + BigInt(d))
 }
 
+/** the int64 whose high word (signed) is `hi` and low word (unsigned) `lo`, canonical */
+export function i64OfHalves (hi: number, lo: number): I64 {
+  return hi >= -TWO_21 && hi < TWO_21 ? hi * 4294967296 + lo : (BigInt(hi) << 32n) | BigInt(lo)
+}
+
+/** `v` as its high word (signed) and low word (unsigned), to compare with stored int64s without a BigInt each */
+export function int64Halves (v: bigint): [high: number, low: number] {
+  return [Number(BigInt.asIntN(32, v >> 32n)), Number(BigInt.asUintN(32, v))]
+}
+
 /** the big-endian int64 at `at` of `dv`, canonical */
 export function i64At (dv: DataView, at: number): I64 {
   const hi = dv.getInt32(at)

@@ -1,5 +1,5 @@
 // JSON of `tsdump txns`.
-import type { PartitionReport } from '../analysis/reconcile.js'
+import type { PartitionReport } from '../analysis/partition-report.js'
 import type { TimelineRun } from '../analysis/timeline.js'
 import type { TransactionalIdState } from '../analysis/transactional-id-state.js'
 import { inferTransactionVersion } from '../analysis/transactions.js'

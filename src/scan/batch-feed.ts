@@ -7,7 +7,7 @@
 // path) makes the event that partition-scan's feed passes on, with its findings. So the two cannot frame
 // differently, and test/commands/txn-fast-scan.test.ts checks they give the same facts.
 import { i64Add } from '../bytes/int64.js'
-import type { BatchFacts } from '../analysis/txn-input.js'
+import type { BatchFacts } from '../analysis/batch-facts.js'
 import { plausibleHeader } from '../decode/batch-view.js'
 import type { EndTxnMarkerFacts } from '../decode/control-fast.js'
 import { readEndTxnMarkerFast } from '../decode/control-fast.js'

@@ -1,7 +1,7 @@
 // find-hanging's rules (TransactionsCommand.FindHangingTransactionsCommand) as pure functions.
 import { describe, expect, it } from 'vitest'
 import { judgeOpenTransaction } from '../../src/analysis/hanging.js'
-import type { OpenTransaction } from '../../src/analysis/reconcile.js'
+import type { OpenTransaction } from '../support/reconcile-partition.js'
 import type { TransactionalIdState } from '../../src/analysis/transactional-id-state.js'
 
 const MIN = 60_000

@@ -4,7 +4,7 @@
 // two limits, not by the number of batches or transactions (a 1 GiB segment holds millions).
 import type { I64 } from '../../bytes/int64.js'
 import type { RunSink, StreamedTransaction } from '../../analysis/run-sink.js'
-import type { BatchFacts } from '../../analysis/txn-input.js'
+import type { BatchFacts } from '../../analysis/batch-facts.js'
 import type { Bucket, Int64, LaneItem, PlainBar, TxnBar } from './model.js'
 import { jsonInt64 } from '../txn-json.js'
 
