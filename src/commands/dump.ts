@@ -1,5 +1,5 @@
 // `tsdump [options] <path...>`: the kafka-dump-log compatible dump of every file named or found.
-import type { CliContext } from './context.js'
+import type { CommandContext } from './context.js'
 import type { KafkaFile } from '../io/discover.js'
 import { discover } from '../io/discover.js'
 import { InputError } from '../io/input-error.js'
@@ -21,7 +21,7 @@ import { RangeFilter } from '../analysis/range-filter.js'
 import { seekPosition, segmentsOutOfRange } from './dump/seek.js'
 import * as path from 'node:path'
 
-export async function runDump (opts: DumpOptions, ctx: CliContext, internals: DumpInternals = {}): Promise<number> {
+export async function runDump (opts: DumpOptions, ctx: CommandContext, internals: DumpInternals = {}): Promise<number> {
   // the one place the output format is chosen (commands/dump/dump-setup.ts; dump workers make theirs there too);
   // findings are printer events, so the printer comes first and the payload parser is bound to it after
   let parser: PayloadParserFn | undefined
@@ -111,7 +111,7 @@ function asked (f: KafkaFile, opts: DumpOptions): boolean {
 
 
 /** A filtered segment: read from where its indexes say the range can begin (commands/dump/seek.ts), batches in range only. */
-function filteredBody (file: KafkaFile, opts: DumpOptions, ctx: CliContext, log: FindingLog, printer: DumpPrinter, filter: RangeFilter): LogBody {
+function filteredBody (file: KafkaFile, opts: DumpOptions, ctx: CommandContext, log: FindingLog, printer: DumpPrinter, filter: RangeFilter): LogBody {
   return (source, summary, progress) => {
     const seek = seekPosition(file, source, opts.filter!)
     if (seek.finding !== undefined) log.add(seek.finding)

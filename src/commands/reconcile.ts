@@ -5,11 +5,11 @@ import type { ReconcileResult } from '../analysis/partition-results.js'
 import type { RangeSpec } from '../analysis/range-filter.js'
 import type { PartitionFormat } from '../format/partition-printer.js'
 import { createPartitionPrinter } from '../format/partition-printer.js'
-import type { CliContext } from './context.js'
+import type { CommandContext } from './context.js'
 import { partitionExitCode, writeUnusable } from './partition-command.js'
-import type { ScannedPartition, ScanOptions } from '../scan/partition-scan.js'
+import type { ScannedPartition, PartitionScanOptions } from '../scan/partition-scan.js'
 import { scanPaths } from '../scan/partition-scan.js'
-import type { PartitionScanInternals } from './workers/partition-pool.js'
+import type { WorkerInternals } from './workers/partition-pool.js'
 import { scanPathsInWorkers, threadsOf } from './workers/partition-pool.js'
 
 export interface ReconcileOptions {
@@ -24,11 +24,11 @@ export interface ReconcileOptions {
   /** worker threads for the partitions (default: the available cores, at most 2; 1 = none) */
   threads?: number
   /** tests: when workers are used, and how many ran */
-  scanInternals?: PartitionScanInternals
+  workerInternals?: WorkerInternals
 }
 
 /** Scan and reconcile every partition under `paths`. */
-export function reconcile (paths: string[], opts: ScanOptions = {}): ReconcileResult {
+export function reconcile (paths: string[], opts: PartitionScanOptions = {}): ReconcileResult {
   return reconciled(scanPaths(paths, opts), opts.filter)
 }
 
@@ -37,7 +37,7 @@ function reconciled ({ unusable, scanned }: { unusable: Finding[], scanned: Scan
     partitions: scanned.map((s) => ({ label: s.label, path: s.dir.path, report: s.report, snapshots: s.snapshots, ...(s.range !== undefined ? { range: s.range } : {}) })) }
 }
 
-export async function runReconcile (opts: ReconcileOptions, ctx: CliContext): Promise<number> {
+export async function runReconcile (opts: ReconcileOptions, ctx: CommandContext): Promise<number> {
   const r = reconciled(await scanPathsInWorkers(opts.paths, { markerEpochs: false, ...threadsOf(opts), ...(opts.filter !== undefined ? { filter: opts.filter } : {}) }), opts.filter)
   writeUnusable(r.unusable, ctx)
   if (r.unusable.length > 0) return EXIT_USAGE

@@ -10,11 +10,11 @@ import type { PartitionFormat } from '../format/partition-printer.js'
 import { createPartitionPrinter } from '../format/partition-printer.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import type { PartitionDir } from '../io/discover.js'
-import type { CliContext } from './context.js'
+import type { CommandContext } from './context.js'
 import { resolvePartitions } from '../scan/partition-scan.js'
 import { txnsPartition } from '../scan/txns-partition.js'
 import { partitionExitCode, writeUnusable } from './partition-command.js'
-import type { PartitionScanInternals } from './workers/partition-pool.js'
+import type { WorkerInternals } from './workers/partition-pool.js'
 import { streamTxnsInWorkers, txnsWorkerCount } from './workers/txns-pool.js'
 
 export interface TxnsOptions {
@@ -30,7 +30,7 @@ export interface TxnsOptions {
   /** threads (default 1: no workers): commands/workers/txns-pool.ts */
   threads?: number
   /** tests: when workers are used, and how many ran */
-  scanInternals?: PartitionScanInternals
+  workerInternals?: WorkerInternals
 }
 
 /** Streams the timeline (or transactional-id states) of each partition to `to`; returns the findings' exit code. */
@@ -60,14 +60,14 @@ export function txns (paths: string[], opts: { width?: number, filter?: RangeSpe
   return result
 }
 
-export async function runTxns (opts: TxnsOptions, ctx: CliContext): Promise<number> {
+export async function runTxns (opts: TxnsOptions, ctx: CommandContext): Promise<number> {
   const { partitions, unusable } = resolvePartitions(opts.paths)
   writeUnusable(unusable, ctx)
   if (unusable.length > 0) return EXIT_USAGE
   const printer = createPartitionPrinter(opts.format ?? 'text', ctx, opts.color === false ? 0 : ctx.colorLevel, { wide: opts.wide === true })
-  const workers = txnsWorkerCount(partitions, opts.threads, opts.scanInternals)
+  const workers = txnsWorkerCount(partitions, opts.threads, opts.workerInternals)
   if (workers === 0) return streamTxns(partitions, opts.width ?? 70, printer.txnsStream(), opts.filter)
-  opts.scanInternals?.onWorkers?.(workers)
+  opts.workerInternals?.onWorkers?.(workers)
   const to = printer.txnsStream()
   const width = opts.width ?? 70
   // __transaction_state partitions are read here, in their turn (the same code as the sequential loop)

@@ -87,8 +87,8 @@ export interface CorruptEvent {
 /** what the framer yields: frames as the Frame view */
 export type ScannedEvent = Frame | TailEvent | CorruptEvent
 
-export interface ScanOptions {
-  /** window size in bytes (default 16 MiB) */
+export interface FrameOptions {
+  /** window size in bytes (default DEFAULT_WINDOW; HEADER_ONLY_WINDOW with headersOnly) */
   window?: number
   /** only the first maxBytes of the file are considered (kafka-dump-log --max-bytes) */
   maxBytes?: number
@@ -127,7 +127,7 @@ const LARGE_BATCH = 16 * 1024
  * runs once per batch (the partition scan) calls FrameScanner.next itself and saves the generator's
  * resumption and result object per batch.
  */
-export function * scanFrames (source: SegmentSource, opts: ScanOptions = {}): Generator<ScannedEvent> {
+export function * scanFrames (source: SegmentSource, opts: FrameOptions = {}): Generator<ScannedEvent> {
   const s = new FrameScanner(source, opts)
   for (let ev = s.next(); ev !== undefined; ev = s.next()) yield ev
 }
@@ -163,7 +163,7 @@ export class FrameScanner {
   private pos: number
   private done = false
 
-  constructor (private readonly source: SegmentSource, private readonly opts: ScanOptions = {}) {
+  constructor (private readonly source: SegmentSource, private readonly opts: FrameOptions = {}) {
     this.maxBytes = opts.maxBytes ?? Number.MAX_SAFE_INTEGER
     this.end = Math.min(source.size, this.maxBytes)
     this.resync = opts.resync === true && source.seekable !== false

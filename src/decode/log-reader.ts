@@ -9,7 +9,7 @@ import { controlTypeName, decodeControlKey, decodeEndTxnMarker, decodeKraftContr
 import { DecodeError } from './errors.js'
 import { readEndTxnMarkerFast } from './control-fast.js'
 import type { EndTxnMarkerFacts } from './control-fast.js'
-import type { CorruptEvent, Frame, ScanOptions, TailEvent } from './frame-scanner.js'
+import type { CorruptEvent, Frame, FrameOptions, TailEvent } from './frame-scanner.js'
 import { scanFrames } from './frame-scanner.js'
 import type { KafkaRecord, RecordLimits } from './records.js'
 import { decodeRecords } from './records.js'
@@ -53,7 +53,7 @@ export interface LegacyFrame {
 
 export type LogEvent = V2Batch | LegacyFrame | TailEvent | CorruptEvent
 
-export interface ReadOptions extends ScanOptions, RecordLimits {
+export interface ReadOptions extends FrameOptions, RecordLimits {
   /** verify CRC-32C of every complete batch (default true) */
   verifyCrc?: boolean
 }

@@ -44,11 +44,11 @@ export interface ScannedPartition {
   /** valid producer snapshots (for `lso`) */
   snapshots: SnapshotInput[]
   report: PartitionReport
-  /** with ScanOptions.filter: what was in range */
+  /** with PartitionScanOptions.filter: what was in range */
   range?: RangeCounted
 }
 
-export interface ScanOptions {
+export interface PartitionScanOptions {
   /**
    * The hook into each partition's analyzer (report's RunSink, txns' streamed timeline and no marker epochs),
    * made once the partition's directory (its topic and partition) is known.
@@ -62,7 +62,7 @@ export interface ScanOptions {
 }
 
 /** Not user options: tests run readLog alone to compare it with the fast loop (the fast/general contract), and look inside the analyzer. */
-export interface ScanInternals {
+export interface PartitionScanInternals {
   readLogOnly?: boolean
   analyzer?: AnalyzerInternals
 }
@@ -162,7 +162,7 @@ function readSnapshots (dir: string, names: string[], findings: Finding[]): Snap
  * The txnindex files, snapshots and checkpoint are read first: the analysis needs them while streaming.
  * I/O errors on segments become findings.
  */
-export function scanPartition (dir: PartitionDir, checkpoints: Map<string, OffsetCheckpoint | null>, opts: ScanOptions = {}, internals: ScanInternals = {}): ScannedPartition {
+export function scanPartition (dir: PartitionDir, checkpoints: Map<string, OffsetCheckpoint | null>, opts: PartitionScanOptions = {}, internals: PartitionScanInternals = {}): ScannedPartition {
   // bounded per code: a segment of damaged batches gives one finding each
   const findings = new FindingList()
   const logs: KafkaFile[] = dir.files.filter((f) => f.kind === 'log')
@@ -241,7 +241,7 @@ export function resolvePartitions (paths: string[]): { partitions: PartitionDir[
 }
 
 /** Scan every partition under `paths`, one at a time, on this thread (commands/workers/partition-pool.ts spreads them over threads). */
-export function scanPaths (paths: string[], opts: ScanOptions = {}): { unusable: Finding[], scanned: ScannedPartition[] } {
+export function scanPaths (paths: string[], opts: PartitionScanOptions = {}): { unusable: Finding[], scanned: ScannedPartition[] } {
   const { partitions, unusable } = resolvePartitions(paths)
   const cps = new Map<string, OffsetCheckpoint | null>()
   return { unusable, scanned: partitions.map((p) => scanPartition(p, cps, opts)) }

@@ -5,8 +5,8 @@ import * as path from 'node:path'
 import * as os from 'node:os'
 import { afterAll, describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { StringWriter } from '../../src/cli/context.js'
-import type { CliContext } from '../../src/cli/context.js'
+import { StringWriter } from '../../src/format/writer.js'
+import type { CommandContext } from '../../src/commands/context.js'
 import { runDump } from '../../src/commands/dump.js'
 import { DEFAULT_DUMP_OPTIONS } from '../../src/commands/dump/dump-options.js'
 import { CORPUS, FIXTURES } from '../support/paths.js'
@@ -24,7 +24,7 @@ function logs (dir: string): string[] {
 async function dump (file: string, fastPaths: boolean, extra: Partial<typeof DEFAULT_DUMP_OPTIONS> = {}): Promise<[number, string, string]> {
   const stdout = new StringWriter()
   const stderr = new StringWriter()
-  const ctx: CliContext = { stdout, stderr, colorLevel: 0, stderrIsTTY: false, env: {}, now: () => 0 }
+  const ctx: CommandContext = { stdout, stderr, colorLevel: 0, stderrIsTTY: false, env: {}, now: () => 0 }
   const code = await runDump({ ...DEFAULT_DUMP_OPTIONS, paths: [file], deep: true, printData: true, progress: false, ...extra }, ctx, { fastPaths })
   return [code, stdout.text, stderr.text]
 }

@@ -20,7 +20,7 @@ type Run = (threads: number, onWorkers: (n: number) => void) => Promise<{ code: 
 function runner (fn: typeof runReconcile | typeof runLso, opts: Record<string, unknown>): Run {
   return async (threads, onWorkers) => {
     const ctx = testContext()
-    const code = await (fn as (o: unknown, c: typeof ctx) => Promise<number>)({ ...opts, threads, scanInternals: { minBytes: 0, onWorkers } }, ctx)
+    const code = await (fn as (o: unknown, c: typeof ctx) => Promise<number>)({ ...opts, threads, workerInternals: { minBytes: 0, onWorkers } }, ctx)
     return { code, out: ctx.stdout.text, err: ctx.stderr.text }
   }
 }

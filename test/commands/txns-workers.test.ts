@@ -22,7 +22,7 @@ interface Out { code: number, out: string, err: string, workers: number }
 async function txns (paths: string[], threads: number, opts: Record<string, unknown> = {}): Promise<Out> {
   const ctx = testContext()
   let workers = 0
-  const code = await runTxns({ paths, threads, wide: true, scanInternals: { minBytes: 0, onWorkers: (n) => { workers = n } }, ...opts }, ctx)
+  const code = await runTxns({ paths, threads, wide: true, workerInternals: { minBytes: 0, onWorkers: (n) => { workers = n } }, ...opts }, ctx)
   return { code, out: ctx.stdout.text, err: ctx.stderr.text, workers }
 }
 

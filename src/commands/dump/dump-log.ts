@@ -4,7 +4,7 @@
 // records, legacy entries, tails, filters) share one per-range context (Ctx); split into files, the handlers
 // and the loop would import each other (a cycle the layer check rejects) or pass that context's parts around.
 import * as path from 'node:path'
-import type { CliContext } from '../context.js'
+import type { CommandContext } from '../context.js'
 import type { Finding } from '../../analysis/findings.js'
 import { finding } from '../../analysis/findings.js'
 import { OffsetPairs, offsetPairsOf } from '../../analysis/offset-pairs.js'
@@ -96,7 +96,7 @@ interface Ctx {
 /** How a file's entries are dumped once it is open: one scan here, or worker threads (commands/workers/dump-pool.ts). */
 export type LogBody = (source: SegmentSource, summary: LogSummary, progress: Progress) => RangeTotals | Promise<RangeTotals>
 
-export async function dumpLogFile (file: KafkaFile, opts: DumpOptions, cli: CliContext, log: FindingLog,
+export async function dumpLogFile (file: KafkaFile, opts: DumpOptions, cli: CommandContext, log: FindingLog,
   printer: DumpPrinter, state: RunState, body?: LogBody): Promise<LogSummary> {
   const summary = newSummary(file.path)
   const source = startLog(file, log, printer)

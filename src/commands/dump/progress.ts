@@ -1,5 +1,5 @@
 // A progress line on stderr for long scans, only on a terminal and only after the first second.
-import type { CliContext } from '../context.js'
+import type { CommandContext } from '../context.js'
 
 export class Progress {
   private readonly start = Date.now()
@@ -8,7 +8,7 @@ export class Progress {
   private reads = 0
   batches = 0
 
-  constructor (private readonly ctx: CliContext, private readonly name: string, private readonly total: number, private readonly enabled: boolean) {}
+  constructor (private readonly ctx: CommandContext, private readonly name: string, private readonly total: number, private readonly enabled: boolean) {}
 
   update (position: number): void {
     if (!this.enabled || !this.ctx.stderrIsTTY) return

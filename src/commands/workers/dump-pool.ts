@@ -14,7 +14,7 @@ import { walkEntryStarts } from '../../decode/frame-walk.js'
 import type { SegmentSource } from '../../decode/segment-source.js'
 import type { KafkaFile } from '../../io/discover.js'
 import { sizeOf } from '../../io/dir-listing.js'
-import type { CliContext } from '../context.js'
+import type { CommandContext } from '../context.js'
 import type { LogBody, LogRange, RangeTotals } from '../dump/dump-log.js'
 import { dumpLogRange, newGapList, viewEnd } from '../dump/dump-log.js'
 import type { DumpInternals, DumpOptions } from '../dump/dump-options.js'
@@ -41,7 +41,7 @@ const QUEUED_PER_WORKER = 2
 const YOUNG_GENERATION_MB = 4
 
 /** How to dump `file` with worker threads; undefined when it is dumped with one scan (one thread, a small file). */
-export function parallelBody (file: KafkaFile, opts: DumpOptions, cli: CliContext, log: FindingLog, printer: DumpPrinter,
+export function parallelBody (file: KafkaFile, opts: DumpOptions, cli: CommandContext, log: FindingLog, printer: DumpPrinter,
   internals: DumpInternals): LogBody | undefined {
   const threads = opts.threads ?? defaultThreads()
   if (threads <= 1 || file.kind !== 'log' || file.stdin === true) return undefined
@@ -93,7 +93,7 @@ interface Pending { range: LogRange, chunks: ChunkMessage[], slot: number, outpu
 
 interface Ring { bytes: Buffer, inFlight: Int32Array }
 
-async function runWorkers (file: KafkaFile, opts: DumpOptions, cli: CliContext, log: FindingLog, summary: LogSummary,
+async function runWorkers (file: KafkaFile, opts: DumpOptions, cli: CommandContext, log: FindingLog, summary: LogSummary,
   internals: DumpInternals, threads: number, ranges: Generator<LogRange>, progress: Progress, window: number, pace: Pace): Promise<RangeTotals> {
   const rings: Ring[] = []
   const workers: Worker[] = []

@@ -72,7 +72,7 @@ export class RingWriter implements Writer {
 
   write (s: string): void {
     const at = this.reserve(s.length * 3)
-    // utf8Write skips Buffer#write's argument normalisation (as cli/context.ts FdWriter does)
+    // utf8Write skips Buffer#write's argument normalisation (as cli/fd-writer.ts FdWriter does)
     this.commit(at + (this.buffer as unknown as Utf8Writable).utf8Write(s, at, s.length * 3))
   }
 

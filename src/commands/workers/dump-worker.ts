@@ -6,7 +6,7 @@ import { newSummary } from '../../analysis/log-summary.js'
 import { StringWriter } from '../../format/writer.js'
 import type { Writer } from '../../format/writer.js'
 import { FileSource } from '../../io/file-source.js'
-import type { CliContext } from '../context.js'
+import type { CommandContext } from '../context.js'
 import { dumpLogRange } from '../dump/dump-log.js'
 import { makeDumpPrinter, pickParser } from '../dump/dump-setup.js'
 import { RingWriter, toWire } from './dump-wire.js'
@@ -19,7 +19,7 @@ const setup = workerData as WorkerSetup
 const post = (m: WorkerMessage, transfer: ArrayBuffer[] = []): void => port.postMessage(m, transfer)
 const stdout = new RingWriter(setup.ring, setup.inFlight, post)
 const stderr = new StringWriter()
-const ctx: CliContext = { stdout, stderr, colorLevel: setup.colorLevel, stderrIsTTY: false, env: {}, now: () => Date.now() }
+const ctx: CommandContext = { stdout, stderr, colorLevel: setup.colorLevel, stderrIsTTY: false, env: {}, now: () => Date.now() }
 const opts = { ...setup.opts, window: setup.window }
 // the main thread made the same parser already; a missing one was reported there
 const parser = await pickParser(setup.opts, () => {})

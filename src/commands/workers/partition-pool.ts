@@ -19,15 +19,15 @@ import { fromWireScanned } from './partition-wire.js'
 export interface PartitionScanRequest {
   /** keep each producer's last marker coordinator epoch (lso) */
   markerEpochs: boolean
-  /** count only the records in this range (reconcile --start-offset ...: ScanOptions.filter) */
+  /** count only the records in this range (reconcile --start-offset ...: PartitionScanOptions.filter) */
   filter?: RangeSpec
   /** worker threads (default: threads.ts defaultThreads); 1 = none */
   threads?: number
   /** tests: inputs smaller than this are scanned without workers (0: always workers), and how many ran */
-  internals?: PartitionScanInternals
+  internals?: WorkerInternals
 }
 
-export interface PartitionScanInternals { minBytes?: number, onWorkers?: (n: number) => void }
+export interface WorkerInternals { minBytes?: number, onWorkers?: (n: number) => void }
 
 export interface PartitionJob { id: number, dir: PartitionDir, markerEpochs: boolean, filter?: RangeSpec }
 
@@ -41,8 +41,8 @@ export function scanOne (dir: PartitionDir, checkpoints: Map<string, OffsetCheck
 }
 
 /** the thread options of a partition command's options, as a PartitionScanRequest takes them */
-export function threadsOf (o: { threads?: number, scanInternals?: PartitionScanInternals }): Pick<PartitionScanRequest, 'threads' | 'internals'> {
-  return { ...(o.threads !== undefined ? { threads: o.threads } : {}), ...(o.scanInternals !== undefined ? { internals: o.scanInternals } : {}) }
+export function threadsOf (o: { threads?: number, workerInternals?: WorkerInternals }): Pick<PartitionScanRequest, 'threads' | 'internals'> {
+  return { ...(o.threads !== undefined ? { threads: o.threads } : {}), ...(o.workerInternals !== undefined ? { internals: o.workerInternals } : {}) }
 }
 
 /** scan/partition-scan.ts scanPaths with the partitions spread over worker threads */

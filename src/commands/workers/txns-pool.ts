@@ -16,7 +16,7 @@ import type { Lane } from '../../analysis/timeline.js'
 import type { TxnsStream } from '../../analysis/partition-results.js'
 import type { PartitionDir } from '../../io/discover.js'
 import { MIN_PARALLEL_BYTES, workerUrl } from './threads.js'
-import type { PartitionScanInternals } from './partition-pool.js'
+import type { WorkerInternals } from './partition-pool.js'
 import { logBytes } from './partition-pool.js'
 import type { WireReport } from './partition-wire.js'
 import { fromWireReport } from './partition-wire.js'
@@ -50,7 +50,7 @@ const isStateLog = (d: PartitionDir): boolean => d.topic === '__transaction_stat
  * generation grew to 32 MiB (bin's runtime --max-semi-space-size=4 does not reach it; given to node on the
  * command line: 103-105 MiB). bench/RESULTS.md, txns across workers.
  */
-export function txnsWorkerCount (partitions: readonly PartitionDir[], threads: number | undefined, internals?: PartitionScanInternals): number {
+export function txnsWorkerCount (partitions: readonly PartitionDir[], threads: number | undefined, internals?: WorkerInternals): number {
   const n = threads ?? 1
   const timelines = partitions.filter((d) => !isStateLog(d))
   if (n <= 1 || timelines.length < 2 || logBytes(timelines) < (internals?.minBytes ?? MIN_PARALLEL_BYTES)) return 0

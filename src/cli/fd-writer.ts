@@ -1,11 +1,7 @@
-// The process's writers. The interfaces live below (format/writer.ts, commands/context.ts) and are
-// re-exported here for callers that build a context.
+// The process's stdout and stderr writers (cli/main.ts builds a CommandContext with them; the Writer
+// interface they implement is format/writer.ts, StringWriter its in-memory form for tests).
 import * as fs from 'node:fs'
 import type { Writer } from '../format/writer.js'
-
-export type { Writer } from '../format/writer.js'
-export { StringWriter } from '../format/writer.js'
-export type { CliContext } from '../commands/context.js'
 
 /**
  * Buffered synchronous writes to a file descriptor in large chunks. Strings are encoded straight into one
