@@ -11,7 +11,7 @@ import type { BatchFacts } from '../analysis/batch-facts.js'
 import { plausibleHeader } from '../decode/batch-view.js'
 import type { EndTxnMarkerFacts } from '../decode/control-fast.js'
 import { readEndTxnMarkerFast } from '../decode/control-fast.js'
-import type { Frame } from '../decode/frame-scanner.js'
+import type { Frame } from '../decode/frame.js'
 import * as L from '../decode/layout.js'
 
 /** The one object the scan refills for every batch: the analyzer keeps nothing of it. */

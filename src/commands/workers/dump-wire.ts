@@ -5,7 +5,7 @@ import type { SummaryPart } from '../../analysis/log-summary.js'
 import type { Writer } from '../../format/writer.js'
 import type { KafkaFile } from '../../io/discover.js'
 import type { DumpInternals, DumpOptions } from '../dump/dump-options.js'
-import type { RangeTotals } from '../dump/dump-log.js'
+import type { RangeTotals } from '../dump/dump-range.js'
 
 /** a chunk is posted once it holds this much (output streams while a range is dumped) */
 export const CHUNK_BYTES = 256 * 1024
