@@ -66,3 +66,21 @@ describe('layers: bytes -> decode -> analysis -> format -> commands -> cli; io a
     expect(r.code).not.toBe(0)
   })
 })
+
+/** every .ts file under `dir` */
+function sources (dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => e.isFile() && e.name.endsWith('.ts')).map((e) => path.join(e.parentPath, e.name))
+}
+
+describe('the layout stays navigable', () => {
+  it('no src/ file is over 400 lines (house rule: small files named for what they hold)', () => {
+    const long = sources(path.join(REPO_ROOT, 'src')).filter((f) => !f.includes(`${path.sep}generated${path.sep}`))
+      .map((f) => ({ f: path.relative(REPO_ROOT, f), lines: fs.readFileSync(f, 'utf8').split('\n').length - 1 })).filter((x) => x.lines > 400)
+    expect(long).toEqual([])
+  })
+
+  it('src/commands/ holds the commands: at most 20 files directly in it (internals and workers have folders)', () => {
+    const direct = fs.readdirSync(path.join(REPO_ROOT, 'src', 'commands'), { withFileTypes: true }).filter((e) => e.isFile())
+    expect(direct.length).toBeLessThanOrEqual(20)
+  })
+})

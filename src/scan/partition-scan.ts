@@ -4,7 +4,7 @@
 // reconcile/txns/lso commands.
 //
 // Each segment is framed once (scanFrames, header-only for large batches); each frame goes to the fast
-// feed (fast-segment-scan.ts) and, when it declines, through readFrame (readLog's general path).
+// feed (batch-feed.ts) and, when it declines, through readFrame (readLog's general path).
 import * as path from 'node:path'
 import type { Finding } from '../analysis/findings.js'
 import { finding, locatePartitionFindings } from '../analysis/findings.js'

@@ -39,7 +39,7 @@ const MODES: Record<string, (size: number) => Flags> = {
 
 interface Out { code: number, stdout: string, stderr: string, ranges: number }
 
-/** `rangeBytes` undefined: the ranges the dump sizes itself from its output (parallel-dump.ts Pace) */
+/** `rangeBytes` undefined: the ranges the dump sizes itself from its output (commands/workers/dump-pool.ts Pace) */
 async function dump (file: string, flags: Flags, threads: number, rangeBytes: number | undefined): Promise<Out> {
   const ctx = testContext()
   let ranges = 0

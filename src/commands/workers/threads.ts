@@ -1,5 +1,5 @@
 // How many worker threads, from what size, and where their compiled code is: shared by the parallel dump
-// (parallel-dump.ts) and the partition workers (partition-workers.ts, txns-workers.ts). Its own module so that
+// (dump-pool.ts) and the partition workers (partition-pool.ts, txns-pool.ts). Its own module so that
 // reconcile, lso and txns do not load the dump's code to ask (8 ms of their start-up, measured).
 import * as os from 'node:os'
 

@@ -1,5 +1,5 @@
 // `txns` over several partitions with worker threads: each worker (commands/workers/txns-worker.ts) runs the
-// sequential per-partition code (txns.ts txnsPartition) on whole partitions and posts what it would have
+// sequential per-partition code (scan/txns-partition.ts txnsPartition) on whole partitions and posts what it would have
 // streamed to the printer (the first-pass report, the runs in chunks, the lane and the second-pass report);
 // this thread replays those events through the real printer, partition by partition in order, so the
 // output, the findings and the exit code are those of one thread. The formatting (about 40% of txns' CPU)

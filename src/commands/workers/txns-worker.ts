@@ -1,5 +1,5 @@
 // A txns worker thread (commands/workers/txns-pool.ts starts it): runs txns' per-partition code on each partition
-// it is sent and posts what that streams (txns-workers.ts TxnsWorkerMessage). Before posting runs it waits
+// it is sent and posts what that streams (txns-pool.ts TxnsWorkerMessage). Before posting runs it waits
 // while MAX_RUNS_IN_FLIGHT of its runs are not yet written by the main thread (the shared credit counter).
 import { parentPort, workerData } from 'node:worker_threads'
 import type { PartitionResult } from '../../analysis/partition-results.js'
