@@ -2,11 +2,12 @@
 // batch by batch, and the cross-check of those files against the markers in the log.
 import type { FindingSink } from './finding-list.js'
 import { finding } from './findings.js'
-import type { I64 } from './i64.js'
-import { i64, toBigInt } from './i64.js'
-import type { ExpectedAbortedTxn, TxnIndexTable } from './txn-index-check.js'
+import type { I64 } from '../bytes/int64.js'
+import { i64, toBigInt } from '../bytes/int64.js'
+import type { TxnIndexTable } from '../decode/txn-index-table.js'
+import type { ExpectedAbortedTxn } from './txn-index-check.js'
 import { TxnIndexChecker } from './txn-index-check.js'
-import type { BatchFacts } from './txn-input.js'
+import type { BatchFacts } from './batch-facts.js'
 
 export class ConsumerView {
   private readonly checker: TxnIndexChecker

@@ -9,7 +9,7 @@
 // log, so remembering costs one Map.set of a known key: two generations of at most `max` producers each
 // (the newer one is asked first), instead of a recency order kept by delete and re-insert per marker
 // (that Map churn was about 8% of reconcile's CPU).
-import type { I64 } from './i64.js'
+import type { I64 } from '../bytes/int64.js'
 import type { TxnOutcome } from './transactions.js'
 
 const MAX_REMEMBERED = 1024

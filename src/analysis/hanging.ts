@@ -5,8 +5,8 @@
 // __transaction_state record of its transactional id, when that partition was given): then the coordinator
 // is expected to write the marker itself. Without __transaction_state every candidate is hanging, as
 // find-hanging does when ListTransactions does not know the producer id.
-import type { OpenTransaction, PartitionReport } from './reconcile.js'
-import type { TransactionalIdState } from './transaction-state.js'
+import type { OpenTransaction, PartitionReport } from './partition-report.js'
+import type { TransactionalIdState } from './transactional-id-state.js'
 
 /** One row of find-hanging's table (HEADERS in TransactionsCommand), plus what tsdump knows about it. */
 export interface HangingTransaction {

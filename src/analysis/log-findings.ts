@@ -1,6 +1,6 @@
 // The findings a segment's framing events imply, written once so that dump and the partition commands
 // (reconcile, txns, lso) report the same fault with the same code and the same words.
-import type { CorruptEvent, TailEvent } from '../decode/frame-scanner.js'
+import type { CorruptEvent, TailEvent } from '../decode/frame.js'
 import type { DecodeError } from '../decode/errors.js'
 import type { Finding } from './findings.js'
 import { finding } from './findings.js'

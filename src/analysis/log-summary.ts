@@ -1,5 +1,7 @@
 // Per-file counts of a dump (printed by format/dump-printer.ts; compared with ../shared/corpus/facts.json in tests).
-import * as F from '../decode/batch-fields.js'
+import type { I64 } from '../bytes/int64.js'
+import { toBigInt } from '../bytes/int64.js'
+import { BatchView } from '../decode/batch-view.js'
 import * as L from '../decode/layout.js'
 import { codecName } from '../decode/layout.js'
 import type { LegacyEntry } from '../decode/legacy.js'
@@ -34,11 +36,11 @@ export interface SummaryPart {
   batches: number, records: number, transactionalBatches: number, control: Record<string, number>
   crcFailures: number, unsupported: number, corruptRegions: number, trailingBytes: number
   firstOffset: bigint | null, magicCounts: number[], codecCounts: number[]
-  lastHi: number, lastLo: number, lastDelta: number, lastLegacy: bigint | null, any: boolean
+  lastBase: I64, lastDelta: number, lastLegacy: bigint | null, any: boolean
 }
 
-// Reads the few header fields it needs straight from the bytes (no BigInt per batch); the last offset
-// is kept as raw words and only turned into a bigint when asked for.
+// Reads the few header fields it needs in place (a BatchView, no BigInt per batch); the last offset is
+// kept as its batch's base offset and delta and only turned into a bigint when asked for.
 class Summary implements LogSummary {
   batches = 0
   records = 0
@@ -53,8 +55,7 @@ class Summary implements LogSummary {
   codecs: Record<string, number> = {}
   private readonly magicCounts = [0, 0, 0]
   private readonly codecCounts = [0, 0, 0, 0, 0, 0, 0, 0]
-  private lastHi = 0
-  private lastLo = 0
+  private lastBase: I64 = 0
   private lastDelta = 0
   private lastLegacy: bigint | null = null
   private any = false
@@ -62,13 +63,13 @@ class Summary implements LogSummary {
   constructor (readonly file: string) {}
 
   add (b: V2Batch): void {
-    const bytes = b.bytes
+    const v = view.of(b.bytes, b.position)
     this.batches++
-    const attributes = F.batchAttributes(bytes)
-    const count = F.batchRecordsCount(bytes)
+    const attributes = v.attributes
+    const count = v.recordsCount
     const codec = attributes & L.COMPRESSION_CODEC_MASK
     // an impossible count (reported as a finding) must not make the total negative or absurd
-    const size = F.batchSizeInBytes(bytes)
+    const size = v.sizeInBytes
     this.records += Math.max(0, codec === 0 ? Math.min(count, Math.floor((size - L.RECORD_BATCH_OVERHEAD) / 7)) : count)
     const isControl = (attributes & L.CONTROL_FLAG_MASK) !== 0
     if ((attributes & L.TRANSACTIONAL_FLAG_MASK) !== 0 && !isControl) this.transactionalBatches++
@@ -77,10 +78,9 @@ class Summary implements LogSummary {
       this.control[t] = (this.control[t] ?? 0) + 1
     }
     if (b.crcValid === false) this.crcFailures++
-    if (!this.any) { this.firstOffset = F.entryOffset(bytes); this.any = true }
-    this.lastHi = F.int64High(bytes, L.OFFSET_OFFSET)
-    this.lastLo = F.int64Low(bytes, L.OFFSET_OFFSET)
-    this.lastDelta = F.batchLastOffsetDelta(bytes)
+    this.lastBase = v.int64(L.OFFSET_OFFSET)
+    if (!this.any) { this.firstOffset = toBigInt(this.lastBase); this.any = true }
+    this.lastDelta = v.lastOffsetDelta
     this.lastLegacy = null
     this.magicCounts[2]!++
     this.codecCounts[codec]!++
@@ -99,14 +99,14 @@ class Summary implements LogSummary {
   get lastOffset (): bigint | null {
     if (!this.any) return null
     if (this.lastLegacy !== null) return this.lastLegacy
-    return ((BigInt(this.lastHi) << 32n) | BigInt(this.lastLo)) + BigInt(this.lastDelta)
+    return toBigInt(this.lastBase) + BigInt(this.lastDelta)
   }
 
   part (): SummaryPart {
     return { batches: this.batches, records: this.records, transactionalBatches: this.transactionalBatches, control: { ...this.control },
       crcFailures: this.crcFailures, unsupported: this.unsupported, corruptRegions: this.corruptRegions, trailingBytes: this.trailingBytes,
       firstOffset: this.firstOffset, magicCounts: [...this.magicCounts], codecCounts: [...this.codecCounts],
-      lastHi: this.lastHi, lastLo: this.lastLo, lastDelta: this.lastDelta, lastLegacy: this.lastLegacy, any: this.any }
+      lastBase: this.lastBase, lastDelta: this.lastDelta, lastLegacy: this.lastLegacy, any: this.any }
   }
 
   absorb (p: SummaryPart): void {
@@ -123,8 +123,7 @@ class Summary implements LogSummary {
     if (!p.any) return
     if (!this.any) { this.firstOffset = p.firstOffset; this.any = true }
     // the later run's last batch is the file's last so far
-    this.lastHi = p.lastHi
-    this.lastLo = p.lastLo
+    this.lastBase = p.lastBase
     this.lastDelta = p.lastDelta
     this.lastLegacy = p.lastLegacy
   }
@@ -137,6 +136,8 @@ class Summary implements LogSummary {
     this.codecCounts.forEach((n, c) => { if (n > 0) this.codecs[codecName(c)] = n })
   }
 }
+
+const view = new BatchView()
 
 export function newSummary (file: string): LogSummary {
   return new Summary(file)

@@ -2,11 +2,11 @@
 // `kafka-transactions.sh describe-producers` + `find-hanging` (TransactionsCommand). Its age is measured
 // against the clock (or --now), as find-hanging does: the stuck producer is often the partition's last
 // writer, so measuring against the newest batch would never flag it. The rules are in hanging.ts.
-import type { OpenTransaction, PartitionReport } from './reconcile.js'
-import type { SnapshotInput } from './txn-input.js'
+import type { OpenTransaction, PartitionReport } from './partition-report.js'
+import type { SnapshotInput } from './partition-input.js'
 import type { HangingVerdict } from './hanging.js'
 import { judgeOpenTransaction } from './hanging.js'
-import type { TransactionalIdState } from './transaction-state.js'
+import type { TransactionalIdState } from './transactional-id-state.js'
 
 export type CoordinatorEpochSource = 'snapshot' | 'marker' | 'unknown'
 

@@ -1,43 +1,31 @@
-// 351 lines, over the ~300 guide on purpose: what is left is the visibility state machine (intervals, stabilize,
-// data and marker steps, finish), whose invariant below only reads as one unit.
 // One pass over a partition's batches, in log order, computing everything `reconcile`, `txns` and
 // `lso` report. Memory is bounded by the open transactions and the producers, not by the batches:
-// no per-batch object is kept.
-//
-// Visibility without keeping batches. H is the high watermark (from the checkpoint; without one it is
-// the log end offset, which no batch reaches, so H = +∞ during the pass). Let m be the first offset of
-// the earliest transaction that is still unstable (open, or ended by a marker at or above H). Every
-// batch before m belongs to a stable transaction or to none, and the final LSO is ≥ m (a transaction
-// unstable at the end is unstable now or starts later), so batches before m are final: `fin*`.
-// Batches after m go into *intervals*, one per unstable transaction, starting at its first batch: each
-// holds the records of stable transactions and plain batches (visible / aborted) and, per still-open
-// transaction, its pending records. When a transaction becomes stable (marker below H) its pending
-// records turn visible or aborted, and its interval merges into the previous one (or into `fin*`).
-// At the end the LSO is the first interval's start (or H); what is left in intervals is pending.
-// This relies on offsets increasing along the log; where they do not (OFFSETS_NOT_INCREASING) the
-// counts follow log order.
+// no per-batch object is kept. Which records are final and which pending, and so the LSO, is
+// lso-intervals.ts (its invariant is written there); this file tracks the transactions and markers.
 import { ConsumerView } from './consumer-view.js'
 import { RecentMarkers } from './duplicate-markers.js'
 import { FindingList } from './finding-list.js'
 import type { Finding, FindingCode } from './findings.js'
 import { finding } from './findings.js'
-import type { I64 } from './i64.js'
-import { i64, i64Add, toBigInt, toI64 } from './i64.js'
+import type { I64 } from '../bytes/int64.js'
+import { i64, i64Add, toBigInt, toI64 } from '../bytes/int64.js'
 import type { AnalyzerInternals, AnalyzerOptions, AnalyzerStats, PartitionReport } from './partition-report.js'
 import { ProducerInts } from './producer-map.js'
 import { SnapshotChecks, seedFromSnapshots } from './snapshot-seeding.js'
-import type { Interval, Txn } from './streaming-txn.js'
-import { addPending, bigOrNull, toOpen } from './streaming-txn.js'
+import { LsoIntervals } from './lso-intervals.js'
+import type { Txn } from './streaming-txn.js'
+import { bigOrNull, toOpen } from './streaming-txn.js'
 import { LANE_MARKER, LANE_TXN } from './timeline.js'
 import { TimelineRecorder } from './timeline-recorder.js'
 import { MARKER_TYPES } from './transactions.js'
 import type { ExpectedAbortedTxn } from './txn-index-check.js'
-import type { BatchFacts, HighWatermarkSource, SnapshotInput } from './txn-input.js'
+import type { BatchFacts } from './batch-facts.js'
+import type { HighWatermarkSource, SnapshotInput } from './partition-input.js'
 import type { VisibilityCounts } from './visibility.js'
 
 export type { AnalyzerHook, AnalyzerInternals, AnalyzerOptions, AnalyzerStats, OpenTransaction, PartitionReport } from './partition-report.js'
 
-// The analyzer composes: the visibility core below (intervals, LSO, counts, transactions), the consumer's
+// The analyzer composes: the transactions and markers below, the LSO intervals (lso-intervals.ts), the consumer's
 // view (consumer-view.ts), snapshot seeding and checks (snapshot-seeding.ts), the txns timeline
 // (timeline-recorder.ts) and producer maps (producer-map.ts).
 
@@ -53,10 +41,7 @@ export class PartitionAnalyzer {
    */
   private openSorted = true
   private lastOpenFirst: I64 | null = null
-  private readonly intervals: Interval[] = []
-  private finVisible = 0
-  private finAborted = 0
-  private finConsumer = 0
+  private readonly intervals = new LsoIntervals()
   private uncommitted = 0
   private seq = 0
   private committed = 0
@@ -102,9 +87,7 @@ export class PartitionAnalyzer {
   }
 
   stats (): AnalyzerStats {
-    let pendingEntries = 0
-    for (const iv of this.intervals) pendingEntries += (iv.pending?.size ?? 0) + (iv.own > 0 ? 1 : 0)
-    return { batches: this.batchCount, openTransactions: this.open.size, intervals: this.intervals.length, pendingEntries,
+    return { batches: this.batchCount, openTransactions: this.open.size, intervals: this.intervals.length, pendingEntries: this.intervals.pendingEntries(),
       producersWithMarkers: this.markerEpochs?.size ?? 0, abortedProducers: this.consumer?.abortedProducers ?? 0 }
   }
 
@@ -120,7 +103,7 @@ export class PartitionAnalyzer {
       t.coordinatorEpoch = p.coordinatorEpoch >= 0 ? p.coordinatorEpoch : null
       t.lastTimestamp = p.lastTimestamp >= 0n ? i64(p.lastTimestamp) : null
       this.setOpen(t.producerId, t)
-      this.openInterval(t)
+      this.intervals.open(t)
     }
     if (seed.finding !== null) this.findings.push(seed.finding)
     this.snapChecks.start(firstOffset)
@@ -135,43 +118,6 @@ export class PartitionAnalyzer {
     }
     if (this.tl !== null) this.tl.transaction(t)
     return t
-  }
-
-  private openInterval (t: Txn): void {
-    const iv: Interval = { owner: t, visible: 0, aborted: 0, consumer: 0, own: 0, pending: null }
-    t.iv = iv
-    this.intervals.push(iv)
-  }
-
-  /** `t` ended below the HW: its records are final wherever they are, and it no longer bounds the LSO. */
-  private stabilize (t: Txn): void {
-    const iv = t.iv
-    if (iv === null) return
-    t.iv = null
-    const ivs = this.intervals
-    const at = ivs.indexOf(iv)
-    const commit = t.outcome === 'COMMIT'
-    if (commit) iv.visible += iv.own
-    else iv.aborted += iv.own
-    iv.own = 0
-    for (let j = at + 1; j < ivs.length; j++) {
-      const x = ivs[j]!
-      const p = x.pending?.get(t)
-      if (p === undefined) continue
-      x.pending!.delete(t)
-      if (commit) x.visible += p
-      else x.aborted += p
-    }
-    if (at === 0) {
-      // nothing still open can have records here: a transaction writes into the newest interval, at or after its own
-      this.finVisible += iv.visible; this.finAborted += iv.aborted; this.finConsumer += iv.consumer
-    } else {
-      const prev = ivs[at - 1]!
-      prev.visible += iv.visible; prev.aborted += iv.aborted; prev.consumer += iv.consumer
-      if (iv.pending !== null) for (const [k, v] of iv.pending) addPending(prev, k, v)
-    }
-    if (at === ivs.length - 1) ivs.pop()
-    else ivs.splice(at, 1)
   }
 
   /** The next batch, in log order. `b` may be reused by the caller afterwards. */
@@ -205,7 +151,6 @@ export class PartitionAnalyzer {
     const pid = b.producerId
     const open = pid >= 0 ? this.open.get(pid) : undefined
     const n = b.recordsCount
-    const ivs = this.intervals
     if (!b.isTransactional || b.legacy === true) {
       if (open !== undefined) {
         if (this.wanted('NON_TRANSACTIONAL_IN_OPEN_TXN')) this.find('NON_TRANSACTIONAL_IN_OPEN_TXN', b,
@@ -213,8 +158,7 @@ export class PartitionAnalyzer {
       }
       if (counted) {
         this.uncommitted += n
-        const last = ivs[ivs.length - 1]
-        if (last === undefined) { this.finVisible += n; this.finConsumer += seen } else { last.visible += n; last.consumer += seen }
+        this.intervals.plain(n, seen)
       }
       if (this.tl !== null) this.tl.plain(b, this.batchCount)
       this.opts.sink?.plainBatch(b)
@@ -224,7 +168,7 @@ export class PartitionAnalyzer {
     if (t === undefined) {
       t = this.newTxn(pid, b.producerEpoch, b.baseOffset)
       this.setOpen(pid, t)
-      this.openInterval(t)
+      this.intervals.open(t)
     }
     t.records += n
     t.batches++
@@ -233,9 +177,7 @@ export class PartitionAnalyzer {
     if (t.lastTimestamp === null || b.maxTimestamp > t.lastTimestamp) t.lastTimestamp = b.maxTimestamp
     if (counted) {
       this.uncommitted += n
-      const last = ivs[ivs.length - 1]! // t is open, so its interval (or a later one) exists
-      addPending(last, t, n)
-      last.consumer += seen
+      this.intervals.pending(t, n, seen)
     }
     if (this.tl !== null) this.tl.txnBatch(t, LANE_TXN + t.seq, this.batchCount)
   }
@@ -299,7 +241,7 @@ export class PartitionAnalyzer {
         }
       }
       // Kafka keeps a completed transaction unstable until the HW passes its marker
-      if (this.hw === null || b.baseOffset < this.hw) this.stabilize(t)
+      if (this.hw === null || b.baseOffset < this.hw) this.intervals.stabilize(t)
     }
     if (this.tl !== null) this.tl.txnBatch(t, LANE_MARKER, this.batchCount)
     this.opts.sink?.transactionEnded(t)
@@ -373,18 +315,18 @@ export class PartitionAnalyzer {
           `replication-offset-checkpoint has high watermark ${hw} but the log ends at ${leo} (files copied from a running broker, or truncated?)`, { firstOffset: toBigInt(leo), lastOffset: toBigInt(hw) }))
       }
     }
-    const unstable = this.intervals.map((iv) => iv.owner)
+    const unstable = this.intervals.owners()
       .sort((a, b) => (a.firstOffset < b.firstOffset ? -1 : a.firstOffset > b.firstOffset ? 1 : a.seq - b.seq))
     const first = unstable[0]
     const lso = first === undefined || first.firstOffset >= hw ? hw : first.firstOffset < logStartOffset ? logStartOffset : first.firstOffset
     const counts: VisibilityCounts = {
-      readUncommitted: this.uncommitted, readCommitted: this.finVisible, abortedRecords: this.finAborted,
-      pendingRecords: this.uncommitted - this.finVisible - this.finAborted,
+      readUncommitted: this.uncommitted, readCommitted: this.intervals.finalVisible, abortedRecords: this.intervals.finalAborted,
+      pendingRecords: this.uncommitted - this.intervals.finalVisible - this.intervals.finalAborted,
     }
     let readCommittedByTxnIndex: number | null = null
     if (this.consumer !== null) {
-      readCommittedByTxnIndex = this.finConsumer
-      this.consumer.findings(this.firstScannedOffset, leo, this.finConsumer, counts.readCommitted, lso, findings)
+      readCommittedByTxnIndex = this.intervals.finalConsumer
+      this.consumer.findings(this.firstScannedOffset, leo, this.intervals.finalConsumer, counts.readCommitted, lso, findings)
     }
     for (const f of this.snapChecks.findings()) findings.push(f)
     const openTransactions = unstable.map((t) => toOpen(t, hw))
@@ -393,7 +335,7 @@ export class PartitionAnalyzer {
       highWatermark: toBigInt(hw), highWatermarkSource, lastStableOffset: toBigInt(lso), ...counts, readCommittedByTxnIndex,
       controlBatches: { COMMIT: this.commitMarkers, ABORT: this.abortMarkers, ...this.controlBatches },
       transactions: { committed: this.committed, aborted: this.aborted, empty: this.empty, open: this.open.size },
-      openTransactions, abortedBeyondLso: this.intervals.reduce((n, iv) => n + iv.aborted, 0), newestTimestamp: bigOrNull(this.newestTimestamp),
+      openTransactions, abortedBeyondLso: this.intervals.abortedBeyond(), newestTimestamp: bigOrNull(this.newestTimestamp),
       findings: findings.listed, omittedFindings: findings.omitted,
       markerCoordinatorEpochs: this.markerEpochs ?? NO_EPOCHS, seedSnapshot: this.seedSnapshot, firstScannedOffset: toBigInt(this.firstScannedOffset),
       batches: this.batchCount, timeline: this.tl !== null ? this.tl.build(this.batchCount) : null, abortedTxns: this.abortedTxns,

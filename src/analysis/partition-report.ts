@@ -3,8 +3,9 @@ import type { OmittedFindings } from './finding-list.js'
 import type { Finding } from './findings.js'
 import type { RunSink } from './run-sink.js'
 import type { Timeline, TimelineOptions } from './timeline.js'
-import type { ExpectedAbortedTxn, TxnIndexTable } from './txn-index-check.js'
-import type { HighWatermarkSource, PartitionMeta, SnapshotInput } from './txn-input.js'
+import type { TxnIndexTable } from '../decode/txn-index-table.js'
+import type { ExpectedAbortedTxn } from './txn-index-check.js'
+import type { HighWatermarkSource, PartitionMeta, SnapshotInput } from './partition-input.js'
 import type { VisibilityCounts } from './visibility.js'
 
 export interface OpenTransaction {
@@ -65,7 +66,7 @@ export interface AnalyzerOptions extends PartitionMeta {
 
 /**
  * The one hook by which a command shapes what a partition's analyzer hands out or keeps beyond the report
- * (commands/partition-scan.ts ScanOptions.analyzer passes it through). None of it changes the numbers.
+ * (scan/partition-scan.ts PartitionScanOptions.analyzer passes it through). None of it changes the numbers.
  */
 export interface AnalyzerHook {
   /** told about every plain batch, other control batch and ended transaction (`report`) */
@@ -89,7 +90,7 @@ export interface AnalyzerOptions extends PartitionMeta, AnalyzerHook {
 
 /**
  * Not options of any command: what tests set to look inside the analysis or to make its bounds small.
- * Passed apart from AnalyzerOptions on purpose (commands/partition-scan.ts ScanInternals.analyzer).
+ * Passed apart from AnalyzerOptions on purpose (scan/partition-scan.ts PartitionScanInternals.analyzer).
  */
 export interface AnalyzerInternals {
   /** keep the txnindex entries the markers imply (PartitionReport.abortedTxns) */

@@ -7,8 +7,8 @@ import type { BlockingTransaction } from './lso.js'
 import type { PartitionReport } from './partition-analyzer.js'
 import type { RangeCounted, RangeSpec } from './range-filter.js'
 import type { Lane, TimelineRun } from './timeline.js'
-import type { TransactionalIdState } from './transaction-state.js'
-import type { SnapshotInput } from './txn-input.js'
+import type { TransactionalIdState } from './transactional-id-state.js'
+import type { SnapshotInput } from './partition-input.js'
 
 export interface PartitionResult {
   /** `topic-partition`, else the directory path */
@@ -76,4 +76,18 @@ export interface LsoResult {
   /** find-hanging's table, every partition */
   hangingTransactions: HangingTransaction[]
   coordinator: CoordinatorLookup | null
+}
+
+/**
+ * The events of `txns`, in output order: per partition either its timeline (start, each run in
+ * first-offset order, end with the lane) or its transactional-id states; then end. The partition scan
+ * streams them (scan/txns-partition.ts), a printer writes them (format/printer.ts PartitionPrinter.txnsStream).
+ */
+export interface TxnsStream {
+  /** `p.report` is complete (a first pass): the header needs the LSO and the log end */
+  timelineStart (p: PartitionResult): void
+  run (r: TimelineRun): void
+  timelineEnd (p: PartitionResult, lane: Lane): void
+  transactionStates (p: TransactionStatePartition): void
+  end (): void
 }

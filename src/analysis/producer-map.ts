@@ -1,6 +1,6 @@
 // Producer maps that stay small however many producers a partition had.
-import type { I64 } from './i64.js'
-import { toI64 } from './i64.js'
+import type { I64 } from '../bytes/int64.js'
+import { toI64 } from '../bytes/int64.js'
 
 export interface ProducerIntsParts { buckets: Bucket[], directory: Int32Array<ArrayBuffer>, depth: number, maxDepth: number, n: number, big: Map<bigint, number>, overflow: Map<number, number> }
 

@@ -13,7 +13,7 @@
 // earlier timestamp is not looked for: reading stops there. With records decoded, the first batch shows its
 // records from the first one whose timestamp >= fromTime, the last one its records up to the first whose
 // timestamp > toTime (ListOffsets(toTime + 1), exclusive), as kcat's `-o s@T` / `-o e@T` do.
-import type { I64 } from './i64.js'
+import type { I64 } from '../bytes/int64.js'
 import type { TimelineRun } from './timeline.js'
 
 export interface RangeSpec {

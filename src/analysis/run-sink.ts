@@ -2,8 +2,8 @@
 // that summarise as they go (`tsdump report` buckets millions of transactions into a bounded picture)
 // instead of keeping the run list `txns` keeps. The analyzer calls it next to the timeline recorder's calls;
 // it never changes the analysis. (Its own shape, not streaming-txn's Txn: that file imports partition-report.ts.)
-import type { I64 } from './i64.js'
-import type { BatchFacts } from './txn-input.js'
+import type { I64 } from '../bytes/int64.js'
+import type { BatchFacts } from './batch-facts.js'
 import type { TxnOutcome } from './transactions.js'
 
 /** A transaction as the analyzer holds it while streaming (I64 fields: numbers where they fit). */

@@ -3,10 +3,10 @@
 // compared, when the scan passes its offset, with the transactions the log has open there.
 import type { Finding } from './findings.js'
 import { finding } from './findings.js'
-import type { I64 } from './i64.js'
-import { i64, toBigInt } from './i64.js'
+import type { I64 } from '../bytes/int64.js'
+import { i64, toBigInt } from '../bytes/int64.js'
 import { pickSeedSnapshot } from './transactions.js'
-import type { SnapshotInput, SnapshotProducer } from './txn-input.js'
+import type { SnapshotInput, SnapshotProducer } from './partition-input.js'
 
 interface SnapshotCheck { s: SnapshotInput, findings: Finding[] | null }
 

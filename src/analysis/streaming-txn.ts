@@ -1,7 +1,7 @@
 // The analyzer's working form of a transaction and of an LSO interval while the batches stream past,
-// shared by the visibility core (partition-analyzer.ts) and the timeline recorder.
-import type { I64 } from './i64.js'
-import { toBigInt } from './i64.js'
+// shared by the analyzer (partition-analyzer.ts), its LSO intervals (lso-intervals.ts) and the timeline recorder.
+import type { I64 } from '../bytes/int64.js'
+import { toBigInt } from '../bytes/int64.js'
 import type { OpenTransaction } from './partition-report.js'
 import type { Transaction } from './transactions.js'
 

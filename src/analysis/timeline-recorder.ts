@@ -5,14 +5,14 @@
 // beyond that the open transaction at the head is listed early and listed again where it ends
 // (TimelineRun.listed), so memory stays bounded by the open transactions, not by the log.
 // Per transaction the recorder keeps state only while it is open.
-import { toBigInt } from './i64.js'
-import type { I64 } from './i64.js'
+import { toBigInt } from '../bytes/int64.js'
+import type { I64 } from '../bytes/int64.js'
 import type { Txn } from './streaming-txn.js'
 import { bigTxn } from './streaming-txn.js'
 import type { LaneBuilder, LaneChar, Timeline, TimelineOptions, TimelineRun } from './timeline.js'
 import { LANE_MARKER } from './timeline.js'
 import type { Transaction } from './transactions.js'
-import type { BatchFacts } from './txn-input.js'
+import type { BatchFacts } from './batch-facts.js'
 
 /** how many complete runs may wait behind an open transaction before it is listed early */
 export const MAX_HELD_RUNS = 10_000

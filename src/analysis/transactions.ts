@@ -8,7 +8,7 @@
 // (KAFKA-10702: no txnindex entry, no effect on the LSO). Transactions open before the first scanned
 // offset come from the newest producer snapshot at or before it (its currentTxnFirstOffset).
 // The state machine itself runs in PartitionAnalyzer (partition-analyzer.ts), one batch at a time.
-import type { SnapshotInput } from './txn-input.js'
+import type { SnapshotInput } from './partition-input.js'
 
 export type TxnOutcome = 'COMMIT' | 'ABORT'
 

@@ -7,7 +7,8 @@
 // Counts use the header's recordsCount, which compaction can make smaller than the offset span.
 // The counting itself is done in one pass by PartitionAnalyzer (partition-analyzer.ts); this file
 // holds the count types and the consumer's rule in its plainest form (a reference for tests).
-import type { BatchSummary, TxnIndexEntry } from './txn-input.js'
+import type { BatchSummary } from './batch-facts.js'
+import type { TxnIndexEntry } from '../decode/txn-index-table.js'
 
 export interface VisibilityCounts {
   readUncommitted: number

@@ -44,7 +44,7 @@ export async function filterFromFlags (f: RawFilterFlags, paths: readonly string
   if (f.toTime !== undefined) s.toTime = f.toTime
   if (f.producerId !== undefined) s.producerIds = [f.producerId]
   if (f.transactionalId !== undefined) {
-    const r = (await import('../commands/transactional-id.js')).resolveTransactionalId(f.transactionalId, paths)
+    const r = (await import('../scan/transactional-id.js')).resolveTransactionalId(f.transactionalId, paths)
     if ('error' in r) fail(r.error)
     else { s.producerIds = r.producerIds; s.transactionalId = f.transactionalId }
   }

@@ -1,8 +1,9 @@
 // Entry point: builds the context from the process, runs the program, and is the only place that decides
 // the exit code. No exception escapes as a stack trace: a bug is reported in one line with a hint.
 import { CommanderError } from 'commander'
-import type { CliContext, Writer } from './context.js'
-import { FdWriter } from './context.js'
+import type { CommandContext } from '../commands/context.js'
+import type { Writer } from '../format/writer.js'
+import { FdWriter } from './fd-writer.js'
 import { buildProgram } from './program.js'
 import { exitCodeOf, finding } from '../analysis/findings.js'
 import { formatFinding } from '../format/finding-text.js'
@@ -18,11 +19,11 @@ function colorLevel (env: Record<string, string | undefined>, isTTY: boolean, ar
   return 1
 }
 
-export function processContext (argv: string[]): CliContext {
+export function processContext (argv: string[]): CommandContext {
   const env = process.env
   const stdout = new FdWriter(1)
   const stderr = new FdWriter(2, 64 * 1024, true)
-  const ctx: CliContext = {
+  const ctx: CommandContext = {
     stdout, stderr,
     colorLevel: colorLevel(env, process.stdout.isTTY === true, argv),
     stderrIsTTY: process.stderr.isTTY === true,
@@ -41,7 +42,7 @@ export function processContext (argv: string[]): CliContext {
 }
 
 /** Run tsdump with `argv` (without node and script); resolves to the exit code. */
-export async function main (argv: string[], ctx: CliContext = processContext(argv)): Promise<number> {
+export async function main (argv: string[], ctx: CommandContext = processContext(argv)): Promise<number> {
   let code = 0
   const setExit = (c: number): void => { code = Math.max(code, c) }
   const program = buildProgram(ctx, setExit)
@@ -74,7 +75,7 @@ export async function main (argv: string[], ctx: CliContext = processContext(arg
  * and never the input. EPIPE is not a failure: `| head` closing the pipe is normal. A failed stderr
  * cannot be reported anywhere; the exit code still tells.
  */
-function reportOutputFailure (ctx: CliContext, code: number): number {
+function reportOutputFailure (ctx: CommandContext, code: number): number {
   const err = ctx.stdout.failure
   if (err === undefined) return code
   const f = finding('OUTPUT_WRITE_FAILED', `write failed: ${err.message}`, { file: '<stdout>' })

@@ -1,6 +1,6 @@
 // Declares the commands. Actions only translate options and call run*() functions.
 import { Command } from 'commander'
-import type { CliContext } from './context.js'
+import type { CommandContext } from '../commands/context.js'
 import { registerDump } from './commands/dump.js'
 import { registerLso } from './commands/lso.js'
 import { registerReconcile } from './commands/reconcile.js'
@@ -14,7 +14,7 @@ function usageError (s: string, write: (s: string) => void): void {
   write(s.replace(/^error: /, 'tsdump: error: '))
 }
 
-export function buildProgram (ctx: CliContext, setExit: (code: number) => void): Command {
+export function buildProgram (ctx: CommandContext, setExit: (code: number) => void): Command {
   const program = new Command('tsdump')
     .description('Inspect Apache Kafka log segments without a JVM: a kafka-dump-log compatible dump that understands transactions.')
     .version(VERSION)

@@ -2,7 +2,7 @@
 // Commands never touch process.stdout or process.exit; cli/main.ts builds this and owns those.
 import type { Writer } from '../format/writer.js'
 
-export interface CliContext {
+export interface CommandContext {
   stdout: Writer
   stderr: Writer
   /** chalk colour level for stdout (0 = none) */

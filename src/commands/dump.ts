@@ -1,28 +1,29 @@
 // `tsdump [options] <path...>`: the kafka-dump-log compatible dump of every file named or found.
-import type { CliContext } from './context.js'
+import type { CommandContext } from './context.js'
 import type { KafkaFile } from '../io/discover.js'
 import { discover } from '../io/discover.js'
 import { InputError } from '../io/input-error.js'
 import { STDIN_PATH, stdinFile, stdinProblem } from '../io/stdin-source.js'
-import type { DumpInternals, DumpOptions } from './dump-options.js'
-import { dumpLogFile, dumpLogRange, viewEnd } from './dump-log.js'
-import type { LogBody, RunState } from './dump-log.js'
-import { dumpOffsetIndex, newIndexRunState } from './dump-index.js'
-import { dumpTimeIndex } from './dump-time-index.js'
-import type { IndexRunState } from './dump-index.js'
-import { dumpProducerSnapshot, dumpTxnIndex } from './dump-other.js'
+import type { DumpInternals, DumpOptions } from './dump/dump-options.js'
+import { dumpLogFile } from './dump/dump-log.js'
+import { dumpLogRange, viewEnd } from './dump/dump-range.js'
+import type { LogBody, RunState } from './dump/dump-log.js'
+import { dumpOffsetIndex, newIndexRunState } from './dump/dump-index.js'
+import { dumpTimeIndex } from './dump/dump-time-index.js'
+import type { IndexRunState } from './dump/dump-index.js'
+import { dumpProducerSnapshot, dumpTxnIndex } from './dump/dump-other.js'
 import { EXIT_USAGE, finding } from '../analysis/findings.js'
-import { FindingLog, partitionOf } from './findings.js'
+import { FindingLog, partitionOf } from './dump/finding-log.js'
 import type { PayloadParserFn } from '../format/payload-parsers.js'
 import type { DumpPrinter } from '../format/printer.js'
-import { makeDumpPrinter, pickParser } from './dump-setup.js'
-import { parallelBody } from './parallel-dump.js'
+import { makeDumpPrinter, pickParser } from './dump/dump-setup.js'
+import { parallelBody } from './workers/dump-pool.js'
 import { RangeFilter } from '../analysis/range-filter.js'
-import { seekPosition, segmentsOutOfRange } from './seek.js'
+import { seekPosition, segmentsOutOfRange } from './dump/seek.js'
 import * as path from 'node:path'
 
-export async function runDump (opts: DumpOptions, ctx: CliContext, internals: DumpInternals = {}): Promise<number> {
-  // the one place the output format is chosen (commands/dump-setup.ts; dump workers make theirs there too);
+export async function runDump (opts: DumpOptions, ctx: CommandContext, internals: DumpInternals = {}): Promise<number> {
+  // the one place the output format is chosen (commands/dump/dump-setup.ts; dump workers make theirs there too);
   // findings are printer events, so the printer comes first and the payload parser is bound to it after
   let parser: PayloadParserFn | undefined
   const printer = makeDumpPrinter(opts, ctx, ctx.colorLevel, (k, v, o) => parser!(k, v, o), internals)
@@ -63,7 +64,7 @@ export async function runDump (opts: DumpOptions, ctx: CliContext, internals: Du
       switch (file.kind) {
         case 'log':
         case 'checkpoint': {
-          // --threads: large files are dumped by worker threads (commands/parallel-dump.ts), the same bytes
+          // --threads: large files are dumped by worker threads (commands/workers/dump-pool.ts), the same bytes
           // (filtered: one thread, from where the indexes say the range begins)
           const body = range !== undefined ? filteredBody(file, opts, ctx, log, printer, range) : parallelBody(file, opts, ctx, log, printer, internals)
           printer.summary(await dumpLogFile(file, opts, ctx, log, printer, state, body))
@@ -110,8 +111,8 @@ function asked (f: KafkaFile, opts: DumpOptions): boolean {
 }
 
 
-/** A filtered segment: read from where its indexes say the range can begin (commands/seek.ts), batches in range only. */
-function filteredBody (file: KafkaFile, opts: DumpOptions, ctx: CliContext, log: FindingLog, printer: DumpPrinter, filter: RangeFilter): LogBody {
+/** A filtered segment: read from where its indexes say the range can begin (commands/dump/seek.ts), batches in range only. */
+function filteredBody (file: KafkaFile, opts: DumpOptions, ctx: CommandContext, log: FindingLog, printer: DumpPrinter, filter: RangeFilter): LogBody {
   return (source, summary, progress) => {
     const seek = seekPosition(file, source, opts.filter!)
     if (seek.finding !== undefined) log.add(seek.finding)

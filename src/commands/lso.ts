@@ -8,11 +8,13 @@ import { abortCommands, coordinatorEpochOf, findBlockingTransaction } from '../a
 import type { LsoResult } from '../analysis/partition-results.js'
 import type { PartitionFormat } from '../format/partition-printer.js'
 import { createPartitionPrinter } from '../format/partition-printer.js'
-import type { CliContext } from './context.js'
-import { partitionExitCode, scanPaths, scanPathsInWorkers, threadsOf, writeUnusable } from './reconcile.js'
-import { transactionLogStates } from './transaction-log-scan.js'
-import type { ScannedPartition } from './partition-scan.js'
-import type { PartitionScanInternals } from './partition-workers.js'
+import type { CommandContext } from './context.js'
+import { partitionExitCode, writeUnusable } from './partition-command.js'
+import { scanPaths } from '../scan/partition-scan.js'
+import { scanPathsInWorkers, threadsOf } from './workers/partition-pool.js'
+import { transactionLogStates } from '../scan/transaction-log-scan.js'
+import type { ScannedPartition } from '../scan/partition-scan.js'
+import type { WorkerInternals } from './workers/partition-pool.js'
 
 export interface LsoOptions {
   paths: string[]
@@ -26,10 +28,10 @@ export interface LsoOptions {
   now?: number
   /** every table column, whatever its width */
   wide?: boolean
-  /** worker threads for the partitions (commands/partition-workers.ts) */
+  /** worker threads for the partitions (commands/workers/partition-pool.ts) */
   threads?: number
   /** tests: when workers are used, and how many ran */
-  scanInternals?: PartitionScanInternals
+  workerInternals?: WorkerInternals
 }
 
 /** The transaction holding back each partition's LSO, how to abort it, and (optionally) a transactional id's coordinator. */
@@ -62,7 +64,7 @@ function lsoOf (done: { unusable: Finding[], scanned: ScannedPartition[] }, opts
     hanging: hanging.length > 0, hangingTransactions: hanging, coordinator }
 }
 
-export async function runLso (opts: LsoOptions, ctx: CliContext): Promise<number> {
+export async function runLso (opts: LsoOptions, ctx: CommandContext): Promise<number> {
   const r = lsoOf(await scanPathsInWorkers(opts.paths, { markerEpochs: true, ...threadsOf(opts) }), { ...opts, now: opts.now ?? ctx.now() })
   // the clock comes from the context (tests inject it); the text says whether the time was given
   r.nowGiven = opts.now !== undefined

@@ -13,10 +13,11 @@ import { formatFindings } from '../format/txn-text.js'
 import type { PartitionDir } from '../io/discover.js'
 import { describeFsError } from '../io/discover.js'
 import { isInputFile, writeOutputFile } from '../io/output-file.js'
-import type { CliContext } from './context.js'
-import type { LaneLimits } from './report-lane.js'
-import { LaneCollector } from './report-lane.js'
-import { partitionExitCode, scanPaths, writeUnusable } from './reconcile.js'
+import type { CommandContext } from './context.js'
+import type { LaneLimits } from '../format/report/lane-collector.js'
+import { LaneCollector } from '../format/report/lane-collector.js'
+import { partitionExitCode, writeUnusable } from './partition-command.js'
+import { scanPaths } from '../scan/partition-scan.js'
 
 export interface ReportOptions {
   paths: string[]
@@ -84,7 +85,7 @@ export function buildReportModel (opts: ReportOptions, internals: ReportInternal
   return { unusable, partitions, inputFiles: scanned.flatMap((s) => s.dir.files.map((f) => f.path)), model }
 }
 
-export async function runReport (opts: ReportOptions, ctx: CliContext, internals: ReportInternals = {}): Promise<number> {
+export async function runReport (opts: ReportOptions, ctx: CommandContext, internals: ReportInternals = {}): Promise<number> {
   const built = buildReportModel(opts, internals)
   writeUnusable(built.unusable, ctx)
   if (built.unusable.length > 0) return EXIT_USAGE

@@ -9,10 +9,10 @@
 // never by comparing key bytes; decode/control-fast.ts is the COMMIT/ABORT fast path, tested against this.
 import { ByteReader } from '../bytes/byte-reader.js'
 import { DecodeError } from './errors.js'
-import { readMessage } from './schema/reader.js'
-import { schemasFor } from './schema/registry.js'
-import type { MessageDef, SchemaStruct } from './schema/types.js'
-import * as controlTable from './schemas/control.js'
+import { readMessage } from './protocol/reader.js'
+import { schemasFor } from './protocol/registry.js'
+import type { MessageDef, SchemaStruct } from './protocol/types.js'
+import * as controlTable from './protocol/generated/control-messages.js'
 
 export const CONTROL_TYPES = ['ABORT', 'COMMIT', 'LEADER_CHANGE', 'SNAPSHOT_HEADER', 'SNAPSHOT_FOOTER', 'KRAFT_VERSION', 'KRAFT_VOTERS'] as const
 export type KnownControlType = typeof CONTROL_TYPES[number]

@@ -1,13 +1,14 @@
 // Finds entry boundaries in a log file with windowed positional reads (FileLogInputStream's rules),
 // without decoding bodies. Memory is one window plus whatever the consumer keeps, whatever the batch size
 // (a batch larger than the window is streamed: streamLarge). It is the only framer: dump, index
-// verification and the partition scan all frame here (slightly over 300 lines because framing, its event
-// types and the frame view belong together; the resync search is in resync.ts).
+// verification and the partition scan all frame here. What it yields (the Frame view, tails, damage) is
+// frame.ts; the one header rule frame-rule.ts; the resync search resync.ts.
 //
 // Each entry starts with offset int64, size int32, magic int8 (17 bytes, HEADER_SIZE_UP_TO_MAGIC).
 import type { SegmentSource } from './segment-source.js'
 import { crc32cUpdate } from '../bytes/crc32c.js'
-import { BatchView } from './batch-view.js'
+import type { CorruptEvent, ScannedEvent } from './frame.js'
+import { Frame } from './frame.js'
 import * as L from './layout.js'
 import { frameProblem } from './frame-rule.js'
 import { findNextBatch, overlappedBatch, overlappedStreamedBatch } from './resync.js'
@@ -15,80 +16,8 @@ import { findNextBatch, overlappedBatch, overlappedStreamedBatch } from './resyn
 export { findNextBatch } from './resync.js'
 export { frameProblem } from './frame-rule.js'
 
-/**
- * One framed entry. scanFrames re-fills one object for every frame (no allocation per batch): it is
- * valid until the next event is asked for.
- */
-export interface FrameEvent {
-  readonly kind: 'frame'
-  readonly position: number
-  /** whole entry size (12 + size field) */
-  readonly sizeInBytes: number
-  readonly magic: number
-  /** the whole entry, or only its first bytes when `complete` is false (header-only scans) */
-  readonly bytes: Buffer
-  /** the read window holding the entry, which starts at window[offset] (what `bytes` is a view of) */
-  readonly window: Buffer
-  readonly offset: number
-  readonly complete: boolean
-  /** CRC-32C of attributes..end, computed while streaming a batch larger than the window (streamLarge 'crc') */
-  readonly crc: number | undefined
-}
-
-/** The frame scanFrames returns: a BatchView over the window (the fast paths read it as numbers). */
-export class Frame extends BatchView implements FrameEvent {
-  readonly kind = 'frame'
-  length = 0
-  complete = false
-  crc: number | undefined = undefined
-  // the framer has read the entry's size and magic already: kept as fields, not read again per getter
-  magic = 0
-  private total = 0
-  private view: Buffer | undefined
-
-  get offset (): number { return this.o }
-  override get sizeInBytes (): number { return this.total }
-  // the subarray is made only when asked: the fast paths read through the view
-  get bytes (): Buffer { return (this.view ??= this.window.subarray(this.o, this.o + this.length)) }
-
-  set (position: number, window: Buffer, dv: DataView, offset: number, length: number, complete: boolean, magic: number, total: number): this {
-    this.atView(window, dv, offset, position)
-    this.length = length; this.complete = complete; this.view = undefined; this.crc = undefined
-    this.magic = magic; this.total = total
-    return this
-  }
-}
-
-export type TailReason = 'truncated' | 'short' | 'zeros'
-
-/** bytes after the last complete entry that do not form one (kafka-dump-log's "invalid bytes") */
-export interface TailEvent {
-  kind: 'tail'
-  position: number
-  length: number
-  reason: TailReason
-  /** for 'truncated': the size the partial entry declared */
-  declaredSize?: number
-}
-
-/** framing damage: an entry header that cannot be right; the scan stops or resynchronises */
-export interface CorruptEvent {
-  kind: 'corrupt'
-  position: number
-  code: 'BAD_LENGTH' | 'BAD_MAGIC'
-  message: string
-  /** bytes skipped: to the resync point, or to the end of the scanned range */
-  length: number
-  /** where scanning resumed, if it did */
-  resyncPosition?: number
-}
-
-export type ScanEvent = FrameEvent | TailEvent | CorruptEvent
-/** what FrameScanner.next returns: frames as the Frame view */
-export type ScannedEvent = Frame | TailEvent | CorruptEvent
-
-export interface ScanOptions {
-  /** window size in bytes (default 16 MiB) */
+export interface FrameOptions {
+  /** window size in bytes (default DEFAULT_WINDOW; HEADER_ONLY_WINDOW with headersOnly) */
   window?: number
   /** only the first maxBytes of the file are considered (kafka-dump-log --max-bytes) */
   maxBytes?: number
@@ -127,7 +56,7 @@ const LARGE_BATCH = 16 * 1024
  * runs once per batch (the partition scan) calls FrameScanner.next itself and saves the generator's
  * resumption and result object per batch.
  */
-export function * scanFrames (source: SegmentSource, opts: ScanOptions = {}): Generator<ScanEvent> {
+export function * scanFrames (source: SegmentSource, opts: FrameOptions = {}): Generator<ScannedEvent> {
   const s = new FrameScanner(source, opts)
   for (let ev = s.next(); ev !== undefined; ev = s.next()) yield ev
 }
@@ -163,7 +92,7 @@ export class FrameScanner {
   private pos: number
   private done = false
 
-  constructor (private readonly source: SegmentSource, private readonly opts: ScanOptions = {}) {
+  constructor (private readonly source: SegmentSource, private readonly opts: FrameOptions = {}) {
     this.maxBytes = opts.maxBytes ?? Number.MAX_SAFE_INTEGER
     this.end = Math.min(source.size, this.maxBytes)
     this.resync = opts.resync === true && source.seekable !== false

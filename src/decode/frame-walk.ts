@@ -1,5 +1,5 @@
 // Entry starts of a log file by the size fields alone: where a parallel dump may cut the file
-// (commands/parallel-dump.ts). It applies scanFrames's rules (frameProblem, the 17-byte minimum, an entry
+// (commands/workers/dump-pool.ts). It applies scanFrames's rules (frameProblem, the 17-byte minimum, an entry
 // that must end inside the file) and stops at the first entry scanFrames would not yield as a whole
 // frame, so every position it gives is one where the sequential scan starts an entry too. It reads
 // only to the next header and makes nothing per entry: scanFrames with headersOnly costs about 1.3 µs per

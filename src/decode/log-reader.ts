@@ -4,13 +4,13 @@
 import type { SegmentSource } from './segment-source.js'
 import type { BatchHeader } from './batch-header.js'
 import { computeBatchCrc, decodeBatchHeader } from './batch-header.js'
-import { ATTRIBUTES_OFFSET, COMPRESSION_CODEC_MASK, CONTROL_FLAG_MASK, CRC_OFFSET, LAST_OFFSET_DELTA_OFFSET, LOG_OVERHEAD, RECORD_BATCH_OVERHEAD, RECORDS_COUNT_OFFSET, SIZE_OFFSET } from './layout.js'
+import { LAST_OFFSET_DELTA_OFFSET, RECORD_BATCH_OVERHEAD, RECORDS_COUNT_OFFSET } from './layout.js'
 import { controlTypeName, decodeControlKey, decodeEndTxnMarker, decodeKraftControlValue } from './control-record.js'
 import { DecodeError } from './errors.js'
 import { readEndTxnMarkerFast } from './control-fast.js'
 import type { EndTxnMarkerFacts } from './control-fast.js'
-import type { CorruptEvent, FrameEvent, ScanOptions, TailEvent } from './frame-scanner.js'
-import { BatchView } from './batch-view.js'
+import type { CorruptEvent, Frame, TailEvent } from './frame.js'
+import type { FrameOptions } from './frame-scanner.js'
 import { scanFrames } from './frame-scanner.js'
 import type { KafkaRecord, RecordLimits } from './records.js'
 import { decodeRecords } from './records.js'
@@ -54,7 +54,7 @@ export interface LegacyFrame {
 
 export type LogEvent = V2Batch | LegacyFrame | TailEvent | CorruptEvent
 
-export interface ReadOptions extends ScanOptions, RecordLimits {
+export interface ReadOptions extends FrameOptions, RecordLimits {
   /** verify CRC-32C of every complete batch (default true) */
   verifyCrc?: boolean
 }
@@ -114,34 +114,31 @@ export function * readLog (source: SegmentSource, opts: ReadOptions = {}): Gener
  * problems and control meaning. For callers that run scanFrames themselves (the partition scan feeds
  * most frames from a BatchView and hands the others here).
  */
-export function readFrame (ev: FrameEvent, opts: ReadOptions = {}): V2Batch | LegacyFrame {
+export function readFrame (ev: Frame, opts: ReadOptions = {}): V2Batch | LegacyFrame {
   if (ev.magic < 2) return { kind: 'legacy', position: ev.position, magic: ev.magic, sizeInBytes: ev.sizeInBytes, bytes: ev.bytes }
   const bytes = ev.bytes
   let crcComputed: number | null = null
   if (opts.verifyCrc !== false) crcComputed = ev.complete ? computeBatchCrc(bytes) : ev.crc ?? null
-  const stored = bytes.readUInt32BE(CRC_OFFSET)
-  const b = new ScannedBatch(bytes, ev.position, ev.complete, crcComputed, crcComputed === null ? null : crcComputed === stored)
+  const b = new ScannedBatch(bytes, ev.position, ev.complete, crcComputed, crcComputed === null ? null : crcComputed === ev.storedCrc)
   if (b.crcValid === false) {
     const h = b.header
     b.addProblem(new DecodeError('CRC_MISMATCH',
       `batch at position ${h.position} (baseOffset ${h.baseOffset}): crc stored ${h.crc} != computed ${crcComputed}`,
       h.position, { batchPosition: h.position, baseOffset: h.baseOffset, field: 'crc' }))
   }
-  checkHeader(b)
-  if ((bytes.readInt16BE(ATTRIBUTES_OFFSET) & CONTROL_FLAG_MASK) !== 0 && ev.complete) b.control = readControl(b, opts)
+  checkHeader(b, ev)
+  if (ev.isControl && ev.complete) b.control = readControl(b, opts)
   return b
 }
 
 // Cheap plausibility checks that need no record decoding, so shallow dumps catch impossible headers too.
 // The condition is BatchView.headerPlausible (the fast paths use it too); here the problems get their words.
-const view = new BatchView()
-function checkHeader (b: ScannedBatch): void {
-  if (view.at(b.bytes, 0, b.position).headerPlausible()) return
-  const bytes = b.bytes
-  const count = bytes.readInt32BE(RECORDS_COUNT_OFFSET)
-  const delta = bytes.readInt32BE(LAST_OFFSET_DELTA_OFFSET)
-  const size = bytes.readInt32BE(SIZE_OFFSET) + LOG_OVERHEAD
-  const uncompressed = (bytes.readInt16BE(ATTRIBUTES_OFFSET) & COMPRESSION_CODEC_MASK) === 0
+function checkHeader (b: ScannedBatch, v: Frame): void {
+  if (v.headerPlausible()) return
+  const count = v.recordsCount
+  const delta = v.lastOffsetDelta
+  const size = v.sizeInBytes
+  const uncompressed = v.compression === 0
   const h = b.header
   const ctx = { batchPosition: h.position, baseOffset: h.baseOffset }
   if (count < 0) {

@@ -1,6 +1,8 @@
 // Writing ASCII straight into an output buffer: the shallow dump of a 1 GiB segment prints millions of
 // batch lines, and building each as a JS string (then encoding it) dominated its profile.
 
+import type { I64 } from '../bytes/int64.js'
+
 const DIGITS = new Uint8Array(24)
 
 /** Field names and other constants, encoded once. */
@@ -58,15 +60,7 @@ export function putInt (out: Buffer, pos: number, n: number): number {
   return pos
 }
 
-/** Write the big-endian int64 at src[off] in decimal; exact for every value. */
-export function putInt64At (out: Buffer, pos: number, src: Buffer, off: number): number {
-  return putInt64Sum(out, pos, src, off, 0)
-}
-
-/** Write (int64 at src[off]) + add, exactly. */
-export function putInt64Sum (out: Buffer, pos: number, src: Buffer, off: number, add: number): number {
-  const hi = src.readInt32BE(off)
-  // |value| < 2^52 keeps hi * 2^32 + lo + add exact in a double
-  if (hi < 0x100000 && hi >= -0x100000) return putInt(out, pos, hi * 4294967296 + src.readUInt32BE(off + 4) + add)
-  return putAscii(out, pos, (src.readBigInt64BE(off) + BigInt(add)).toString())
+/** Write a 64-bit integer (bytes/int64.ts: a number within ±2^53, else a bigint) in decimal. */
+export function putI64 (out: Buffer, pos: number, v: I64): number {
+  return typeof v === 'number' ? putInt(out, pos, v) : putAscii(out, pos, v.toString())
 }

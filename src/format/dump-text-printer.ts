@@ -9,7 +9,7 @@ import type { Finding } from '../analysis/findings.js'
 import type { LogSummary } from '../analysis/log-summary.js'
 import type { BatchHeader } from '../decode/batch-header.js'
 import type { AbortedTxn, OffsetIndexEntry, TimeIndexEntry } from '../decode/index-files.js'
-import { batchIsControl, batchRecordsCount, countFits } from '../decode/batch-fields.js'
+import { BatchView, recordsFit } from '../decode/batch-view.js'
 import type { LegacyEntry, LegacyRecord } from '../decode/legacy.js'
 import type { ControlInfo, V2Batch } from '../decode/log-reader.js'
 import type { ProducerSnapshotEntry } from '../decode/producer-snapshot.js'
@@ -78,6 +78,8 @@ export class TextDumpPrinter implements DumpPrinter {
 
   /** 4.3+ `--compat`: a payload printed with no metadata and no key before it starts `| payload: ` */
   private readonly payloadPipe: boolean
+  /** the header of the batch being printed, read in place */
+  private readonly view = new BatchView()
 
   skipped (path: string, reason: string): void {
     // kafka-dump-log's wording for files it does not handle; the metadata files every partition
@@ -89,13 +91,14 @@ export class TextDumpPrinter implements DumpPrinter {
   logStart (f: DumpedFile): void { this.out.stdout.write(logStartLine(f) + '\n') }
 
   batch (b: V2Batch): void {
-    const isControl = batchIsControl(b.bytes)
+    const v = this.view.of(b.bytes, b.position)
+    const isControl = v.isControl
     const out = this.out.stdout
     if (this.plain || (!isControl && b.crcValid !== false)) {
       // the common line, written as bytes (format/batch-line-ascii.ts)
       const suffix = isControl && !this.compat && b.control !== null ? formatControlSuffix(b.control, this.cfg.variant.leaderChangeAsJson) : ''
       const at = out.reserve(MAX_BATCH_LINE + suffix.length * 3)
-      let end = writeBatchLine(out.buffer, at, b.bytes, b.position, b.crcValid)
+      let end = writeBatchLine(out.buffer, at, v, b.crcValid)
       if (suffix !== '') end = putString(out.buffer, end - 1, suffix + '\n') // before the newline
       out.commit(end)
       return
@@ -115,9 +118,9 @@ export class TextDumpPrinter implements DumpPrinter {
   fastRecords (b: V2Batch): PrintedRange | null {
     if (!this.cfg.rawStrings || !b.complete) return null
     const out = this.out.stdout
-    const count = batchRecordsCount(b.bytes)
+    const count = this.view.of(b.bytes, b.position).recordsCount
     // a corrupt count must not size the reservation (records take at least 7 bytes each)
-    if (!countFits(b.bytes, count)) return null
+    if (!recordsFit(count, b.bytes.length)) return null
     const at = out.reserve(fastLinesSize(b.bytes, count))
     const r = writeRecordLinesFast(out.buffer, at, b.bytes, { printData: this.cfg.printData, skipRecordMetadata: this.cfg.skipRecordMetadata, payloadPipe: this.payloadPipe })
     if (r === null) return null

@@ -4,9 +4,9 @@
 // One field per row of docs/kafka-versions.md. Each was read in that release's DumpLogSegments and confirmed
 // by running the release's own tool (3.9.1, 4.0.2, 4.1.2, 4.2.2, 4.3.1, 4.4.0) over the 3.9.1 broker fixtures
 // and the corpus (scripts/kafka/dump-releases.mjs, dump-release-cases.mjs). Pure data. The release list
-// itself lives in decode/schema/types.ts, the lowest layer that needs it (the schema tables are per release).
-import type { KafkaRelease } from '../decode/schema/types.js'
-import { KAFKA_RELEASES } from '../decode/schema/types.js'
+// itself lives in decode/protocol/types.ts, the lowest layer that needs it (the schema tables are per release).
+import type { KafkaRelease } from '../decode/protocol/types.js'
+import { KAFKA_RELEASES } from '../decode/protocol/types.js'
 
 export { KAFKA_RELEASES }
 export type { KafkaRelease }

@@ -1,5 +1,5 @@
 // Key/payload rendering for --print-data-log: plain decoders, or Kafka's internal-topic parsers.
-import type { KafkaRelease } from '../decode/schema/types.js'
+import type { KafkaRelease } from '../decode/protocol/types.js'
 import type { DecoderName } from './value-decoders.js'
 import { decodeValue } from './value-decoders.js'
 
@@ -39,23 +39,23 @@ function toParsed (r: FormattedRecord): ParsedPayload {
  */
 const registry = new Map<string, (release: KafkaRelease) => Promise<PayloadParserFn>>([
   ['transaction-log', async (release) => {
-    const { formatTransactionLogRecord } = await import('./topics/transaction-state.js')
+    const { formatTransactionLogRecord } = await import('./topics/transaction-state-text.js')
     return (k, v, o) => toParsed(formatTransactionLogRecord(k, v, o, release))
   }],
   ['offsets', async (release) => {
-    const { formatOffsetsRecord } = await import('./topics/consumer-offsets.js')
+    const { formatOffsetsRecord } = await import('./topics/consumer-offsets-text.js')
     return (k, v, o) => toParsed(formatOffsetsRecord(k, v, o, release))
   }],
   ['cluster-metadata', async (release) => {
-    const { formatClusterMetadataRecord } = await import('./topics/cluster-metadata.js')
+    const { formatClusterMetadataRecord } = await import('./topics/cluster-metadata-text.js')
     return (_k, v, o) => toParsed(formatClusterMetadataRecord(v, o, release))
   }],
   ['remote-log-metadata', async (release) => {
-    const { formatRemoteLogMetadataRecord } = await import('./topics/remote-log-metadata.js')
+    const { formatRemoteLogMetadataRecord } = await import('./topics/remote-log-metadata-text.js')
     return (_k, v, o) => toParsed(formatRemoteLogMetadataRecord(v, o, release))
   }],
   ['share-group-state', async (release) => {
-    const { formatShareGroupStateRecord } = await import('./topics/share-group-state.js')
+    const { formatShareGroupStateRecord } = await import('./topics/share-group-state-text.js')
     return (k, v, o) => toParsed(formatShareGroupStateRecord(k, v, o, release))
   }],
 ])

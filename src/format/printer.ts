@@ -3,8 +3,7 @@
 // (dump-text-printer.ts, dump-json-printer.ts, chosen in dump-printer.ts).
 import type { Finding } from '../analysis/findings.js'
 import type { LogSummary } from '../analysis/log-summary.js'
-import type { LsoResult, PartitionResult, ReconcileResult, TransactionStatePartition, TxnsResult } from '../analysis/partition-results.js'
-import type { Lane, TimelineRun } from '../analysis/timeline.js'
+import type { LsoResult, ReconcileResult, TxnsResult, TxnsStream } from '../analysis/partition-results.js'
 import type { OffsetPairs } from '../analysis/offset-pairs.js'
 import type { AbortedTxn, OffsetIndexEntry, TimeIndexEntry } from '../decode/index-files.js'
 import type { LegacyEntry, LegacyRecord } from '../decode/legacy.js'
@@ -22,18 +21,7 @@ export interface PartitionPrinter {
   lso (r: LsoResult): void
 }
 
-/**
- * The events of `txns`, in output order: per partition either its timeline (start, each run in
- * first-offset order, end with the lane) or its transactional-id states; then end.
- */
-export interface TxnsStream {
-  /** `p.report` is complete (a first pass): the header needs the LSO and the log end */
-  timelineStart (p: PartitionResult): void
-  run (r: TimelineRun): void
-  timelineEnd (p: PartitionResult, lane: Lane): void
-  transactionStates (p: TransactionStatePartition): void
-  end (): void
-}
+export type { TxnsStream } from '../analysis/partition-results.js'
 
 /** where a printer writes: results on stdout, findings on stderr */
 export interface PrinterOutput { stdout: Writer, stderr: Writer }
@@ -65,7 +53,7 @@ export type FindingWhere = { topic: string, partition: number } | Record<string,
 
 /**
  * Findings as events, written the moment they are found: nothing is kept per finding (1 M bad-CRC
- * batches once held 541 MiB of findings until exit). The command keeps only counts (commands/findings.ts).
+ * batches once held 541 MiB of findings until exit). The command keeps only counts (commands/dump/finding-log.ts).
  */
 export interface FindingPrinter {
   finding (f: Finding, where: FindingWhere, part: FindingPart): void

@@ -2,11 +2,13 @@
 // objects, no BigInts. The records are walked by decode/record-cursor.ts (the walk decodeRecords uses);
 // this file only formats. It prints exactly what the general path (records.ts + record-line-ascii.ts)
 // prints, and gives up (returns null, having committed nothing) on anything that path would report or
-// treat specially: an int64 past 2^52, a timestampDelta past 2^48, a malformed record, a gap in offsets,
-// a count that does not match. The caller then runs the general path for that batch.
-import * as F from '../decode/batch-fields.js'
+// treat specially: an offset or timestamp that is not an exact number (bytes/int64.ts), a timestampDelta
+// past 2^48, a malformed record, a gap in offsets, a count that does not match. The caller then runs the
+// general path for that batch.
+import { exactSum } from '../bytes/int64.js'
 import * as L from '../decode/layout.js'
 import { incrementSequence } from '../decode/batch-header.js'
+import { BatchView, recordsFit } from '../decode/batch-view.js'
 import { DecodeError } from '../decode/errors.js'
 import { RecordCursor } from '../decode/record-cursor.js'
 import { putBytes, putInt } from './ascii.js'
@@ -33,15 +35,16 @@ export function fastLinesSize (batch: Buffer, count: number): number {
  * @returns the result, or null when the general path must handle this batch
  */
 export function writeRecordLinesFast (out: Buffer, pos: number, b: Buffer, o: FastLinesOptions): FastLinesResult | null {
-  const count = F.batchRecordsCount(b)
+  const v = view.of(b, 0)
+  const count = v.recordsCount
   const end = b.length
-  if (!F.countFits(b, count)) return null
-  const baseOffset = F.int64Number(b, L.OFFSET_OFFSET)
-  const baseTimestamp = F.int64Number(b, L.BASE_TIMESTAMP_OFFSET)
-  const logAppendTime = (F.batchAttributes(b) & L.TIMESTAMP_TYPE_MASK) !== 0
-  const maxTimestamp = F.int64Number(b, L.MAX_TIMESTAMP_OFFSET)
-  if (Number.isNaN(baseOffset) || Number.isNaN(baseTimestamp) || Number.isNaN(maxTimestamp)) return null
-  const baseSequence = F.batchBaseSequence(b)
+  if (!recordsFit(count, end)) return null
+  const baseOffset = v.int64(L.OFFSET_OFFSET)
+  const baseTimestamp = v.int64(L.BASE_TIMESTAMP_OFFSET)
+  const logAppendTime = (v.attributes & L.TIMESTAMP_TYPE_MASK) !== 0
+  const maxTimestamp = v.int64(L.MAX_TIMESTAMP_OFFSET)
+  if (typeof baseOffset !== 'number' || typeof baseTimestamp !== 'number' || typeof maxTimestamp !== 'number') return null
+  const baseSequence = v.baseSequence
   const tsLabel = logAppendTime ? K_APPEND : K_CREATE
   const cur = cursor.at(b, L.RECORD_BATCH_OVERHEAD, end, 0)
   let prev = NaN
@@ -56,18 +59,22 @@ export function writeRecordLinesFast (out: Buffer, pos: number, b: Buffer, o: Fa
       if (i === 0) first = offset
       else if (offset !== prev + 1) return null // gaps are recorded by the general path
       prev = offset
-      pos = writeLine(out, pos, cur, o, offset, logAppendTime ? maxTimestamp : baseTimestamp + tsDelta, tsLabel,
+      const timestamp = logAppendTime ? maxTimestamp : baseTimestamp + tsDelta
+      // both sums are exact unless they leave [-2^53, 2^53) (only the first offset needs its check: the rest follow it by one)
+      if ((i === 0 && !exactSum(offset)) || !exactSum(timestamp)) return null
+      pos = writeLine(out, pos, cur, o, offset, timestamp, tsLabel,
         baseSequence < 0 ? -1 : incrementSequence(baseSequence, cur.offsetDelta))
     }
   } catch (e) {
     if (e instanceof DecodeError) return null
     throw e
   }
-  if (cur.pos !== end) return null
+  if (cur.pos !== end || !exactSum(prev)) return null
   return { end: pos, firstOffset: first, lastOffset: prev }
 }
 
 const cursor = new RecordCursor()
+const view = new BatchView()
 
 function writeLine (out: Buffer, pos: number, cur: RecordCursor, o: FastLinesOptions, offset: number, timestamp: number,
   tsLabel: Uint8Array, sequence: number): number {

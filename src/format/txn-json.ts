@@ -3,7 +3,7 @@
 // precision on producer ids near 2^63.
 import type { Finding } from '../analysis/findings.js'
 import { int64 } from './json-int64.js'
-import type { OpenTransaction, PartitionReport } from '../analysis/reconcile.js'
+import type { OpenTransaction, PartitionReport } from '../analysis/partition-report.js'
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json }
 

@@ -1,7 +1,7 @@
 // JSON of `tsdump txns`.
-import type { PartitionReport } from '../analysis/reconcile.js'
+import type { PartitionReport } from '../analysis/partition-report.js'
 import type { TimelineRun } from '../analysis/timeline.js'
-import type { TransactionalIdState } from '../analysis/transaction-state.js'
+import type { TransactionalIdState } from '../analysis/transactional-id-state.js'
 import { inferTransactionVersion } from '../analysis/transactions.js'
 import type { Json } from './txn-json.js'
 import { findingJson, jsonInt64, jsonInt64OrNull } from './txn-json.js'

@@ -1,8 +1,8 @@
 // find-hanging's rules (TransactionsCommand.FindHangingTransactionsCommand) as pure functions.
 import { describe, expect, it } from 'vitest'
 import { judgeOpenTransaction } from '../../src/analysis/hanging.js'
-import type { OpenTransaction } from '../../src/analysis/reconcile.js'
-import type { TransactionalIdState } from '../../src/analysis/transaction-state.js'
+import type { OpenTransaction } from '../support/reconcile-partition.js'
+import type { TransactionalIdState } from '../../src/analysis/transactional-id-state.js'
 
 const MIN = 60_000
 const open: OpenTransaction = { producerId: 7n, producerEpoch: 2, firstOffset: 100n, lastOffset: 104n, records: 5, firstTimestamp: 1_000n,

@@ -3,7 +3,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { lastTransactionStates, TWO_PHASE_COMMIT_TIMEOUT_MS } from '../../src/analysis/transaction-state.js'
+import { lastTransactionStates, TWO_PHASE_COMMIT_TIMEOUT_MS } from '../../src/analysis/transactional-id-state.js'
 import type { TransactionLogValue } from '../../src/decode/topics/transaction-state.js'
 import { REPO_ROOT } from '../support/paths.js'
 import { runCli } from '../support/run-cli.js'

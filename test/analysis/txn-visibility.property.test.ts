@@ -1,7 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { reconcilePartition } from '../../src/analysis/reconcile.js'
-import type { BatchSummary, PartitionInput } from '../../src/analysis/txn-input.js'
+import { reconcilePartition } from '../support/reconcile-partition.js'
+import type { BatchSummary } from '../../src/analysis/batch-facts.js'
+import type { PartitionInput } from '../support/reconcile-partition.js'
 import { consumerReadCommitted } from '../../src/analysis/visibility.js'
 
 type Op = { kind: 'write', pid: number, n: number } | { kind: 'end', pid: number, commit: boolean } | { kind: 'plain', n: number }

@@ -5,11 +5,12 @@ import * as path from 'node:path'
 import * as os from 'node:os'
 import { afterAll, describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { StringWriter } from '../../src/cli/context.js'
-import type { CliContext } from '../../src/cli/context.js'
+import { StringWriter } from '../../src/format/writer.js'
+import type { CommandContext } from '../../src/commands/context.js'
 import { runDump } from '../../src/commands/dump.js'
-import { DEFAULT_DUMP_OPTIONS } from '../../src/commands/dump-options.js'
+import { DEFAULT_DUMP_OPTIONS } from '../../src/commands/dump/dump-options.js'
 import { CORPUS, FIXTURES } from '../support/paths.js'
+import { segment } from '../support/segment-builder.js'
 
 function logs (dir: string): string[] {
   if (!fs.existsSync(dir)) return []
@@ -23,7 +24,7 @@ function logs (dir: string): string[] {
 async function dump (file: string, fastPaths: boolean, extra: Partial<typeof DEFAULT_DUMP_OPTIONS> = {}): Promise<[number, string, string]> {
   const stdout = new StringWriter()
   const stderr = new StringWriter()
-  const ctx: CliContext = { stdout, stderr, colorLevel: 0, stderrIsTTY: false, env: {}, now: () => 0 }
+  const ctx: CommandContext = { stdout, stderr, colorLevel: 0, stderrIsTTY: false, env: {}, now: () => 0 }
   const code = await runDump({ ...DEFAULT_DUMP_OPTIONS, paths: [file], deep: true, printData: true, progress: false, ...extra }, ctx, { fastPaths })
   return [code, stdout.text, stderr.text]
 }
@@ -49,5 +50,16 @@ describe('fast record lines = general decoder', () => {
       fs.writeFileSync(p, buf)
       expect(await dump(p, true)).toEqual(await dump(p, false))
     }), { numRuns: 300 })
+  })
+  it('on offsets and timestamps around ±2^53, where a 64-bit value stops being a number (bytes/int64.ts)', async () => {
+    const near = fc.oneof(fc.bigInt({ min: 2n ** 53n - 40n, max: 2n ** 53n + 40n }), fc.bigInt({ min: -(2n ** 53n) - 40n, max: -(2n ** 53n) + 40n }),
+      fc.bigInt({ min: 2n ** 52n - 40n, max: 2n ** 52n + 40n }), fc.bigInt({ min: 0n, max: 1000n }))
+    await fc.assert(fc.asyncProperty(near, near, fc.integer({ min: -40, max: 40 }), fc.integer({ min: 1, max: 6 }), fc.boolean(),
+      async (baseOffset, baseTimestamp, tsDelta, n, logAppendTime) => {
+        const records = Array.from({ length: n }, (_, i) => ({ key: `k${i}`, value: `v${i}`, timestampDelta: BigInt(tsDelta * i) }))
+        const p = path.join(tmp, '00000000000000000000.log')
+        fs.writeFileSync(p, segment({ baseOffset, baseTimestamp, maxTimestamp: baseTimestamp + 5n, logAppendTime, records }))
+        expect(await dump(p, true)).toEqual(await dump(p, false))
+      }), { numRuns: 200 })
   })
 })

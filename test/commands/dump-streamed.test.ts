@@ -9,10 +9,10 @@ import * as os from 'node:os'
 import { gzipSync } from 'node:zlib'
 import { afterAll, describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { StringWriter } from '../../src/cli/context.js'
-import type { CliContext } from '../../src/cli/context.js'
+import { StringWriter } from '../../src/format/writer.js'
+import type { CommandContext } from '../../src/commands/context.js'
 import { runDump } from '../../src/commands/dump.js'
-import { DEFAULT_DUMP_OPTIONS } from '../../src/commands/dump-options.js'
+import { DEFAULT_DUMP_OPTIONS } from '../../src/commands/dump/dump-options.js'
 import { CORPUS, FIXTURES } from '../support/paths.js'
 // the fuzz harness's own encoders (independent of src/: they write bytes by the spec)
 import { gzipBatch, hugeBatch, legacyWrapper, manyRecordsBatch } from '../../scripts/fuzz/builders.mjs'
@@ -23,7 +23,7 @@ type Opts = Partial<typeof DEFAULT_DUMP_OPTIONS>
 async function dump (file: string, extra: Opts): Promise<[number, string, string]> {
   const stdout = new StringWriter()
   const stderr = new StringWriter()
-  const ctx: CliContext = { stdout, stderr, colorLevel: 0, stderrIsTTY: false, env: {}, now: () => 0 }
+  const ctx: CommandContext = { stdout, stderr, colorLevel: 0, stderrIsTTY: false, env: {}, now: () => 0 }
   const code = await runDump({ ...DEFAULT_DUMP_OPTIONS, paths: [file], deep: true, printData: true, progress: false, ...extra }, ctx)
   return [code, stdout.text, stderr.text]
 }

@@ -1,4 +1,4 @@
-// --threads: the parallel dump (commands/parallel-dump.ts) writes exactly what the one-thread dump writes,
+// --threads: the parallel dump (commands/workers/dump-pool.ts) writes exactly what the one-thread dump writes,
 // stdout and stderr byte for byte and the exit code, in every mode, on real segments and on damaged copies
 // of them (bit flips, truncations, zero holes). Workers are forced on small files with small ranges
 // (DumpInternals), and each case checks that the file really was cut into more than one range.
@@ -15,7 +15,7 @@ import { frameBoundaries, realLogs, rmrf, testContext, tmp, writeLog } from '../
 const dir = tmp('tsdump-threads-')
 afterAll(() => rmrf(dir))
 
-const built = fs.existsSync(new URL('../../dist/commands/dump-worker.js', import.meta.url))
+const built = fs.existsSync(new URL('../../dist/commands/workers/dump-worker.js', import.meta.url))
 const logs = realLogs().filter((p) => fs.statSync(p).size > 0)
 if (!built) console.log('skipping parallel dump tests: dist/ is not built (npm test runs tsc first)')
 if (logs.length === 0) console.log('skipping parallel dump tests: no real segments (../shared/corpus, fixtures/broker) found')
@@ -39,7 +39,7 @@ const MODES: Record<string, (size: number) => Flags> = {
 
 interface Out { code: number, stdout: string, stderr: string, ranges: number }
 
-/** `rangeBytes` undefined: the ranges the dump sizes itself from its output (parallel-dump.ts Pace) */
+/** `rangeBytes` undefined: the ranges the dump sizes itself from its output (commands/workers/dump-pool.ts Pace) */
 async function dump (file: string, flags: Flags, threads: number, rangeBytes: number | undefined): Promise<Out> {
   const ctx = testContext()
   let ranges = 0

@@ -1,4 +1,4 @@
-// reconcile and lso with the partitions spread over worker threads (commands/partition-workers.ts) write
+// reconcile and lso with the partitions spread over worker threads (commands/workers/partition-pool.ts) write
 // exactly what the sequential scan writes, text and JSON, exit code included, on every broker log
 // directory of fixtures/broker (several partitions each, transactions, a hanging one, __transaction_state).
 // The workers run the compiled dist/ (npm test builds it first).
@@ -10,7 +10,7 @@ import { runReconcile } from '../../src/commands/reconcile.js'
 import { REPO_ROOT } from '../support/paths.js'
 import { testContext } from '../hostile/support.js'
 
-const built = fs.existsSync(path.join(REPO_ROOT, 'dist', 'commands', 'partition-worker.js'))
+const built = fs.existsSync(path.join(REPO_ROOT, 'dist', 'commands', 'workers', 'partition-worker.js'))
 if (!built) console.log('skipping partition worker tests: dist/ is not built (npm test runs tsc first)')
 const broker = path.join(REPO_ROOT, 'fixtures', 'broker')
 const logDirs = fs.readdirSync(broker).map((s) => path.join(broker, s, 'logs')).filter((d) => fs.existsSync(d))
@@ -20,7 +20,7 @@ type Run = (threads: number, onWorkers: (n: number) => void) => Promise<{ code: 
 function runner (fn: typeof runReconcile | typeof runLso, opts: Record<string, unknown>): Run {
   return async (threads, onWorkers) => {
     const ctx = testContext()
-    const code = await (fn as (o: unknown, c: typeof ctx) => Promise<number>)({ ...opts, threads, scanInternals: { minBytes: 0, onWorkers } }, ctx)
+    const code = await (fn as (o: unknown, c: typeof ctx) => Promise<number>)({ ...opts, threads, workerInternals: { minBytes: 0, onWorkers } }, ctx)
     return { code, out: ctx.stdout.text, err: ctx.stderr.text }
   }
 }

@@ -1,10 +1,10 @@
-// The dump worker's output writer (commands/dump-worker-protocol.ts): what the main thread reads back out
+// The dump worker's output writer (commands/workers/dump-wire.ts): what the main thread reads back out
 // of the shared ring, chunk by chunk in posting order, is exactly what was written, across ring wrap-arounds
 // and lines larger than half the ring; every chunk ends at a write boundary (no UTF-8 character is split).
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { RING_BYTES, RingWriter } from '../../src/commands/dump-worker-protocol.js'
-import type { WorkerMessage } from '../../src/commands/dump-worker-protocol.js'
+import { RING_BYTES, RingWriter } from '../../src/commands/workers/dump-wire.js'
+import type { WorkerMessage } from '../../src/commands/workers/dump-wire.js'
 
 function harness (): { w: RingWriter, read: () => string, chunks: string[] } {
   const ring = new SharedArrayBuffer(RING_BYTES)

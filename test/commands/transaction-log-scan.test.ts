@@ -1,15 +1,15 @@
 // txns / lso on a __transaction_state partition keep one state per transactional id (two passes,
-// commands/transaction-log-scan.ts), not every record (issue #14): the states must be those of every
-// record taken whole (analysis/transaction-state.ts lastTransactionStates), the newest per id winning,
+// scan/transaction-log-scan.ts), not every record (issue #14): the states must be those of every
+// record taken whole (analysis/transactional-id-state.ts lastTransactionStates), the newest per id winning,
 // a later record at the same offset too, tombstones included; and a batch larger than the read window,
 // which the framer does not hold, is read record by record instead of being skipped.
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import type { TransactionStateRecord } from '../../src/analysis/transaction-state.js'
-import { lastTransactionStates } from '../../src/analysis/transaction-state.js'
-import { scanTransactionLog, transactionLogStates } from '../../src/commands/transaction-log-scan.js'
+import type { TransactionStateRecord } from '../../src/analysis/transactional-id-state.js'
+import { lastTransactionStates } from '../../src/analysis/transactional-id-state.js'
+import { scanTransactionLog, transactionLogStates } from '../../src/scan/transaction-log-scan.js'
 import { discover } from '../../src/io/discover.js'
 // the fuzz harness's own encoders (independent of src/: they write bytes by the spec)
 import { transactionStateLog } from '../../scripts/fuzz/builders.mjs'

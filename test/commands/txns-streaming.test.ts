@@ -2,7 +2,7 @@ import * as fs from 'node:fs'
 import { Chalk } from 'chalk'
 import { afterEach, describe, expect, it } from 'vitest'
 import { PartitionAnalyzer } from '../../src/analysis/partition-analyzer.js'
-import type { BatchFacts } from '../../src/analysis/txn-input.js'
+import type { BatchFacts } from '../../src/analysis/batch-facts.js'
 import type { TimelineRun } from '../../src/analysis/timeline.js'
 import { LaneBuilder } from '../../src/analysis/timeline.js'
 import { runTxns, txns } from '../../src/commands/txns.js'
@@ -52,8 +52,8 @@ describe('txns streaming', () => {
   it('lists the open transaction early, and again where it ends, when more runs wait than it may hold', async () => {
     const dir = longTxn(6)
     const runs: TimelineRun[] = []
-    const { partitions } = await import('../../src/commands/partition-scan.js').then((m) => m.resolvePartitions([dir]))
-    const { scanPartition } = await import('../../src/commands/partition-scan.js')
+    const { partitions } = await import('../../src/scan/partition-scan.js').then((m) => m.resolvePartitions([dir]))
+    const { scanPartition } = await import('../../src/scan/partition-scan.js')
     const lane = new LaneBuilder(11, 80)
     scanPartition(partitions[0]!, new Map(), { analyzer: () => ({ timeline: { sink: (x) => runs.push(x), lane } }) }, { analyzer: { maxHeldRuns: 3 } })
     expect(runs.map(describeRun)).toEqual([

@@ -1,4 +1,4 @@
-// txns with the timelines scanned by worker threads (commands/txns-workers.ts) writes exactly what one thread
+// txns with the timelines scanned by worker threads (commands/workers/txns-pool.ts) writes exactly what one thread
 // writes, text and JSON, stderr and exit code included: on every broker log directory of fixtures/broker, the
 // shared corpus's partitions together, and damaged copies (bad CRC, cut length, truncated tail). With 2 and 3
 // threads (one and two workers), and partitions of different sizes, so that a later partition is ready before
@@ -10,11 +10,11 @@ import * as fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { TimelineRun } from '../../src/analysis/timeline.js'
 import { runTxns } from '../../src/commands/txns.js'
-import { decodeRun, encodeRuns } from '../../src/commands/txns-run-wire.js'
+import { decodeRun, encodeRuns } from '../../src/commands/workers/txns-wire.js'
 import { CORPUS, corpusAvailable, FIXTURES, REPO_ROOT } from '../support/paths.js'
 import { rmrf, testContext, tmp } from '../hostile/support.js'
 
-const built = fs.existsSync(path.join(REPO_ROOT, 'dist', 'commands', 'txns-worker.js'))
+const built = fs.existsSync(path.join(REPO_ROOT, 'dist', 'commands', 'workers', 'txns-worker.js'))
 if (!built) console.log('skipping txns worker tests: dist/ is not built (npm test runs tsc first)')
 
 interface Out { code: number, out: string, err: string, workers: number }
@@ -22,7 +22,7 @@ interface Out { code: number, out: string, err: string, workers: number }
 async function txns (paths: string[], threads: number, opts: Record<string, unknown> = {}): Promise<Out> {
   const ctx = testContext()
   let workers = 0
-  const code = await runTxns({ paths, threads, wide: true, scanInternals: { minBytes: 0, onWorkers: (n) => { workers = n } }, ...opts }, ctx)
+  const code = await runTxns({ paths, threads, wide: true, workerInternals: { minBytes: 0, onWorkers: (n) => { workers = n } }, ...opts }, ctx)
   return { code, out: ctx.stdout.text, err: ctx.stderr.text, workers }
 }
 

@@ -5,7 +5,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { seekPosition } from '../../src/commands/seek.js'
+import { seekPosition } from '../../src/commands/dump/seek.js'
 import { FileSource } from '../../src/io/file-source.js'
 import { runCli } from '../support/run-cli.js'
 import { REPO_ROOT } from '../support/paths.js'

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { StringWriter } from '../../src/cli/context.js'
+import { StringWriter } from '../../src/format/writer.js'
 import { writeJson } from '../../src/format/json-stream.js'
 
 describe('writeJson', () => {

@@ -1,18 +1,18 @@
 // Internal-topic formatters on hand-built records: each release's text (the variant tables), the
 // --json values, Kafka's error texts and the findings for records a release cannot decode.
 import { describe, expect, it } from 'vitest'
-import { schemasFor } from '../../src/decode/schema/registry.js'
-import * as offsetsTable from '../../src/decode/schemas/consumer-offsets.js'
-import * as rlmmTable from '../../src/decode/schemas/remote-log-metadata.js'
-import * as shareTable from '../../src/decode/schemas/share-group-state.js'
+import { schemasFor } from '../../src/decode/protocol/registry.js'
+import * as offsetsTable from '../../src/decode/protocol/generated/consumer-offsets-messages.js'
+import * as rlmmTable from '../../src/decode/protocol/generated/remote-log-metadata-messages.js'
+import * as shareTable from '../../src/decode/protocol/generated/share-group-state-messages.js'
 import { decodeTransactionLogValue } from '../../src/decode/topics/transaction-state.js'
-import { formatOffsetsRecord } from '../../src/format/topics/consumer-offsets.js'
+import { formatOffsetsRecord } from '../../src/format/topics/consumer-offsets-text.js'
 import { javaDouble } from '../../src/format/topics/kafka-json.js'
-import { formatRemoteLogMetadataRecord } from '../../src/format/topics/remote-log-metadata.js'
+import { formatRemoteLogMetadataRecord } from '../../src/format/topics/remote-log-metadata-text.js'
 import { scalaHashSetOrder } from '../../src/format/topics/scala-hash-set.js'
-import { formatShareGroupStateRecord } from '../../src/format/topics/share-group-state.js'
-import { formatTransactionLogRecord } from '../../src/format/topics/transaction-state.js'
-import { encodeMessage, uvarint } from '../decode/schema/encode.js'
+import { formatShareGroupStateRecord } from '../../src/format/topics/share-group-state-text.js'
+import { formatTransactionLogRecord } from '../../src/format/topics/transaction-state-text.js'
+import { encodeMessage, uvarint } from '../decode/protocol/encode.js'
 
 function str16 (s: string): Buffer { const b = Buffer.from(s); const l = Buffer.alloc(2); l.writeInt16BE(b.length); return Buffer.concat([l, b]) }
 function i16 (n: number): Buffer { const b = Buffer.alloc(2); b.writeInt16BE(n); return b }

@@ -2,8 +2,8 @@
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
-import { StringWriter } from '../../src/cli/context.js'
-import type { CliContext } from '../../src/cli/context.js'
+import { StringWriter } from '../../src/format/writer.js'
+import type { CommandContext } from '../../src/commands/context.js'
 import { CORPUS, FIXTURES as BROKER_FIXTURES } from '../support/paths.js'
 import { runCli } from '../support/run-cli.js'
 
@@ -11,7 +11,7 @@ export { CORPUS, FIXTURES as BROKER_FIXTURES, REPO_ROOT as REPO } from '../suppo
 
 export interface RunResult { code: number, stdout: string, stderr: string }
 
-export function testContext (): CliContext & { stdout: StringWriter, stderr: StringWriter } {
+export function testContext (): CommandContext & { stdout: StringWriter, stderr: StringWriter } {
   return { stdout: new StringWriter(), stderr: new StringWriter(), colorLevel: 0, stderrIsTTY: false, env: {}, now: () => Date.now() }
 }
 

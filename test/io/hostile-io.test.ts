@@ -4,8 +4,8 @@ import { spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { FdWriter } from '../../src/cli/context.js'
-import type { CliContext } from '../../src/cli/context.js'
+import { FdWriter } from '../../src/cli/fd-writer.js'
+import type { CommandContext } from '../../src/commands/context.js'
 import { main } from '../../src/cli/main.js'
 import { FileSource, readSmallFile } from '../../src/io/file-source.js'
 import { InputError } from '../../src/io/input-error.js'
@@ -139,11 +139,11 @@ describe('names', () => {
 
 describe('output write errors', () => {
   const p = partition({ [LOG]: simpleSegment(3) })
-  function fullContext (which: 'stdout' | 'stderr'): { ctx: CliContext, other: ReturnType<typeof testContext>, close: () => void } {
+  function fullContext (which: 'stdout' | 'stderr'): { ctx: CommandContext, other: ReturnType<typeof testContext>, close: () => void } {
     const fd = fs.openSync('/dev/full', 'w')
     const other = testContext()
     const w = new FdWriter(fd, 4096, which === 'stderr')
-    const ctx: CliContext = { ...other, [which]: w }
+    const ctx: CommandContext = { ...other, [which]: w }
     return { ctx, other, close: () => fs.closeSync(fd) }
   }
 

@@ -1,6 +1,6 @@
 // Runs the CLI in-process with captured output (commander's exitOverride keeps the process alive).
-import { StringWriter } from '../../src/cli/context.js'
-import type { CliContext } from '../../src/cli/context.js'
+import { StringWriter } from '../../src/format/writer.js'
+import type { CommandContext } from '../../src/commands/context.js'
 import { main } from '../../src/cli/main.js'
 
 export interface CliResult { code: number, stdout: string, stderr: string }
@@ -8,7 +8,7 @@ export interface CliResult { code: number, stdout: string, stderr: string }
 export async function runCli (argv: string[], opts: { colorLevel?: 0 | 1 | 2 | 3, now?: number, cwd?: string } = {}): Promise<CliResult> {
   const stdout = new StringWriter()
   const stderr = new StringWriter()
-  const ctx: CliContext = {
+  const ctx: CommandContext = {
     stdout, stderr, colorLevel: opts.colorLevel ?? 0, stderrIsTTY: false, env: {}, now: () => opts.now ?? Date.now(),
   }
   const before = process.cwd()

@@ -205,9 +205,9 @@ export class LogDir {
 }
 
 /** Runs a command's run*() in-process with string writers. */
-export async function runCommand<O> (fn: (opts: O, ctx: import('../../src/cli/context.js').CliContext) => Promise<number>, opts: O):
+export async function runCommand<O> (fn: (opts: O, ctx: import('../../src/commands/context.js').CommandContext) => Promise<number>, opts: O):
 Promise<{ code: number, out: string, err: string }> {
-  const { StringWriter } = await import('../../src/cli/context.js')
+  const { StringWriter } = await import('../../src/format/writer.js')
   const stdout = new StringWriter()
   const stderr = new StringWriter()
   const code = await fn(opts, { stdout, stderr, colorLevel: 0, stderrIsTTY: false, env: {}, now: () => 1_700_000_000_000 })

@@ -2,10 +2,10 @@
 import * as fs from 'node:fs'
 import { Option } from 'commander'
 import type { Command } from 'commander'
-import { DEFAULT_DUMP_OPTIONS } from '../../commands/dump-options.js'
-import type { DumpOptions, PayloadParser } from '../../commands/dump-options.js'
+import { DEFAULT_DUMP_OPTIONS } from '../../commands/dump/dump-options.js'
+import type { DumpOptions, PayloadParser } from '../../commands/dump/dump-options.js'
 import type { DecoderName } from '../../format/value-decoders.js'
-import type { CliContext } from '../context.js'
+import type { CommandContext } from '../../commands/context.js'
 import type { KafkaRelease } from '../../format/kafka-versions.js'
 import { DEFAULT_KAFKA_RELEASE } from '../../format/kafka-versions.js'
 import { parseDecoder, parseKafkaVersion, parseSize, parseThreads } from '../options.js'
@@ -116,7 +116,7 @@ export function toDumpOptions (paths: string[], f: RawDumpFlags): DumpOptions {
 }
 
 // Commands load their implementation on first use: start-up stays small for the command that runs.
-export function registerDump (program: Command, ctx: CliContext, setExit: (code: number) => void): void {
+export function registerDump (program: Command, ctx: CommandContext, setExit: (code: number) => void): void {
   addFilterOptions(program.command('dump', { isDefault: true }), 'dump batches')
     .description('dump Kafka log segments, indexes and snapshots (kafka-dump-log compatible)')
     .argument('[path...]', 'files, partition directories or broker log directories')

@@ -1,7 +1,7 @@
 // `tsdump lso`: why a partition's last stable offset is behind its high watermark, and how to unblock it.
 import type { Command } from 'commander'
 import { InvalidArgumentError } from 'commander'
-import type { CliContext } from '../context.js'
+import type { CommandContext } from '../../commands/context.js'
 import { parseMinutes, parseThreads } from '../options.js'
 import { parseInstant } from '../time-option.js'
 
@@ -38,7 +38,7 @@ interface LsoCliOptions {
 }
 
 // Commands load their implementation on first use: start-up stays small for the command that runs.
-export function registerLso (program: Command, ctx: CliContext, setExit: (code: number) => void): void {
+export function registerLso (program: Command, ctx: CommandContext, setExit: (code: number) => void): void {
   program.command('lso')
     .description('find the transaction holding back the last stable offset (offline find-hanging)')
     .argument('<path...>', 'partition directories, broker log directories or .log files')

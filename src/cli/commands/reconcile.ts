@@ -1,6 +1,6 @@
 // `tsdump reconcile`: per-partition LEO / HW / LSO and what read_committed and read_uncommitted consumers see.
 import type { Command } from 'commander'
-import type { CliContext } from '../context.js'
+import type { CommandContext } from '../../commands/context.js'
 import type { RawFilterFlags } from '../options.js'
 import { addFilterOptions, FILTER_HELP, filterFromFlags } from '../filter-options.js'
 import { parseThreads } from '../options.js'
@@ -24,7 +24,7 @@ ${FILTER_HELP}
   COMMIT/ABORT and OPEN stay the whole partition's. --json adds a "filter" object with the same.`
 
 // Commands load their implementation on first use: start-up stays small for the command that runs.
-export function registerReconcile (program: Command, ctx: CliContext, setExit: (code: number) => void): void {
+export function registerReconcile (program: Command, ctx: CommandContext, setExit: (code: number) => void): void {
   addFilterOptions(program.command('reconcile'), 'count records')
     .description('count records visible to read_committed and read_uncommitted consumers, per partition and topic')
     .argument('<path...>', 'partition directories, broker log directories or .log files')

@@ -1,6 +1,6 @@
 // `tsdump report`: one self-contained HTML page of the partitions' transactions, LSO and HW.
 import type { Command } from 'commander'
-import type { CliContext } from '../context.js'
+import type { CommandContext } from '../../commands/context.js'
 import { parseMinutes } from '../options.js'
 
 const EXAMPLES = `
@@ -20,7 +20,7 @@ unreadable input or unwritable output.`
 interface ReportCliOptions { output: string, bootstrapServer: string, maxTransactionTimeout: number, title?: string }
 
 // Commands load their implementation on first use: start-up stays small for the command that runs.
-export function registerReport (program: Command, ctx: CliContext, setExit: (code: number) => void): void {
+export function registerReport (program: Command, ctx: CommandContext, setExit: (code: number) => void): void {
   program.command('report')
     .description('write one self-contained HTML report: reconcile tables, transaction lanes, LSO/HW, findings')
     .argument('<path...>', 'partition directories, broker log directories or .log files')

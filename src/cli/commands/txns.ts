@@ -1,7 +1,7 @@
 // `tsdump txns`: the transaction timeline of each partition (and transactional ids of __transaction_state).
 import type { Command } from 'commander'
 import { InvalidArgumentError } from 'commander'
-import type { CliContext } from '../context.js'
+import type { CommandContext } from '../../commands/context.js'
 import type { RawFilterFlags } from '../options.js'
 import { addFilterOptions, FILTER_HELP, filterFromFlags } from '../filter-options.js'
 import { parseThreads } from '../options.js'
@@ -32,7 +32,7 @@ function parseWidth (v: string): number {
 }
 
 // Commands load their implementation on first use: start-up stays small for the command that runs.
-export function registerTxns (program: Command, ctx: CliContext, setExit: (code: number) => void): void {
+export function registerTxns (program: Command, ctx: CommandContext, setExit: (code: number) => void): void {
   addFilterOptions(program.command('txns'), 'list transactions')
     .description('show the transaction timeline of partitions: who wrote which offsets, how and where each transaction ended')
     .argument('<path...>', 'partition directories, broker log directories or .log files')

@@ -1,9 +1,9 @@
 // __cluster_metadata record values (MetadataRecordSerde): frame-encoded messages whose definitions are
-// generated from kafka-metadata's common/metadata/*.json (decode/schemas/cluster-metadata.ts).
-import { decodeFramedRecord } from '../schema/frame-serde.js'
-import { schemasFor } from '../schema/registry.js'
-import type { KafkaRelease, MessageDef, SchemaStruct, SchemaValue } from '../schema/types.js'
-import * as table from '../schemas/cluster-metadata.js'
+// generated from kafka-metadata's common/metadata/*.json (decode/protocol/generated/cluster-metadata-messages.ts).
+import { decodeFramedRecord } from '../protocol/frame-serde.js'
+import { schemasFor } from '../protocol/registry.js'
+import type { KafkaRelease, MessageDef, SchemaStruct, SchemaValue } from '../protocol/types.js'
+import * as table from '../protocol/generated/cluster-metadata-messages.js'
 
 export type MetadataValue = SchemaValue
 export interface MetadataRecord {

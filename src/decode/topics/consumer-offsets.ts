@@ -1,18 +1,18 @@
 // __consumer_offsets records: every coordinator record type of the group coordinator's definitions
-// (decode/schemas/consumer-offsets.ts, generated): offset commits 0/1, classic group metadata 2,
+// (decode/protocol/generated/consumer-offsets-messages.ts, generated): offset commits 0/1, classic group metadata 2,
 // KIP-848 consumer groups 3-8 and 16, share groups 10-15, streams groups 17 and 19-23, with tagged fields.
 // A classic group of protocolType "consumer" embeds ConsumerProtocolSubscription / Assignment bytes
 // (int16 version prefix, never flexible); they are decoded as DumpLogSegments does, and kept as bytes
 // when they do not parse.
 import { ByteReader } from '../../bytes/byte-reader.js'
 import { DecodeError } from '../errors.js'
-import { decodeCoordinatorRecord } from '../schema/coordinator-serde.js'
-import type { CoordinatorRecord, SerdeOptions } from '../schema/coordinator-serde.js'
-import { readMessage } from '../schema/reader.js'
-import { schemasFor } from '../schema/registry.js'
-import type { KafkaRelease, SchemaStruct, SchemaValue } from '../schema/types.js'
-import { inRange } from '../schema/types.js'
-import * as table from '../schemas/consumer-offsets.js'
+import { decodeCoordinatorRecord } from '../protocol/coordinator-serde.js'
+import type { CoordinatorRecord, SerdeOptions } from '../protocol/coordinator-serde.js'
+import { readMessage } from '../protocol/reader.js'
+import { schemasFor } from '../protocol/registry.js'
+import type { KafkaRelease, SchemaStruct, SchemaValue } from '../protocol/types.js'
+import { inRange } from '../protocol/types.js'
+import * as table from '../protocol/generated/consumer-offsets-messages.js'
 
 export const GROUP_METADATA_TYPE = 2
 

@@ -2,11 +2,11 @@
 // framed by RemoteLogMetadataSerde like metadata records (uvarint frameVersion 1 | apiKey | version |
 // flexible message). apiKey 0 RemoteLogSegmentMetadataRecord, 1 ...UpdateRecord,
 // 2 RemotePartitionDeleteMetadataRecord, 3 RemoteLogSegmentMetadataSnapshotRecord (storage definitions).
-import { decodeFramedRecord } from '../schema/frame-serde.js'
-import type { FramedRecord } from '../schema/frame-serde.js'
-import { schemasFor } from '../schema/registry.js'
-import type { KafkaRelease } from '../schema/types.js'
-import * as table from '../schemas/remote-log-metadata.js'
+import { decodeFramedRecord } from '../protocol/frame-serde.js'
+import type { FramedRecord } from '../protocol/frame-serde.js'
+import { schemasFor } from '../protocol/registry.js'
+import type { KafkaRelease } from '../protocol/types.js'
+import * as table from '../protocol/generated/remote-log-metadata-messages.js'
 
 /** @throws SchemaReadError */
 export function decodeRemoteLogMetadataRecord (value: Buffer, position = 0, release: KafkaRelease = '4.4'): FramedRecord {

@@ -2,11 +2,11 @@
 // share coordinator's definitions. The value schema of 4.0 (early access) differs from 4.1+ at the same
 // version 0 (SnapshotEpoch uint16 -> int32, CreateTimestamp/WriteTimestamp added) and 4.2 added the
 // tagged DeliveryCompleteCount, so bytes are read with the definitions of the release that wrote them.
-import { decodeCoordinatorRecord } from '../schema/coordinator-serde.js'
-import type { CoordinatorRecord, SerdeOptions } from '../schema/coordinator-serde.js'
-import { schemasFor } from '../schema/registry.js'
-import type { KafkaRelease } from '../schema/types.js'
-import * as table from '../schemas/share-group-state.js'
+import { decodeCoordinatorRecord } from '../protocol/coordinator-serde.js'
+import type { CoordinatorRecord, SerdeOptions } from '../protocol/coordinator-serde.js'
+import { schemasFor } from '../protocol/registry.js'
+import type { KafkaRelease } from '../protocol/types.js'
+import * as table from '../protocol/generated/share-group-state-messages.js'
 
 /** @throws UnknownRecordTypeError, SchemaReadError */
 export function decodeShareGroupStateRecord (key: Buffer, value: Buffer | null, release: KafkaRelease = '4.4',

@@ -3,13 +3,13 @@
 // with tagged fields previousProducerId (0), nextProducerId (1), clientTransactionVersion (2) and
 // nextProducerEpoch (3, KIP-939).
 import { ByteReader } from '../../bytes/byte-reader.js'
-import { decodeCoordinatorRecord } from '../schema/coordinator-serde.js'
-import type { CoordinatorRecord } from '../schema/coordinator-serde.js'
-import { readMessage, SchemaReadError } from '../schema/reader.js'
-import { schemasFor } from '../schema/registry.js'
-import type { KafkaRelease, SchemaStruct } from '../schema/types.js'
-import { atLeast, inRange } from '../schema/types.js'
-import * as table from '../schemas/transaction-state.js'
+import { decodeCoordinatorRecord } from '../protocol/coordinator-serde.js'
+import type { CoordinatorRecord } from '../protocol/coordinator-serde.js'
+import { readMessage, SchemaReadError } from '../protocol/reader.js'
+import { schemasFor } from '../protocol/registry.js'
+import type { KafkaRelease, SchemaStruct } from '../protocol/types.js'
+import { atLeast, inRange } from '../protocol/types.js'
+import * as table from '../protocol/generated/transaction-state-messages.js'
 
 /** TransactionState ids (transaction-coordinator TransactionState.java) */
 export const TRANSACTION_STATES = ['Empty', 'Ongoing', 'PrepareCommit', 'PrepareAbort', 'CompleteCommit', 'CompleteAbort', 'Dead', 'PrepareEpochFence'] as const

@@ -5,10 +5,10 @@
 //   unknown type: key "Unknown record type N at offset O, skipping."
 //   anything else: key "Error at offset O, skipping. <exception message>"
 import { DecodeError } from '../../decode/errors.js'
-import { UnknownRecordTypeError } from '../../decode/schema/coordinator-serde.js'
-import type { CoordinatorRecord } from '../../decode/schema/coordinator-serde.js'
-import { SchemaReadError } from '../../decode/schema/reader.js'
-import type { KafkaRelease, SchemaStruct } from '../../decode/schema/types.js'
+import { UnknownRecordTypeError } from '../../decode/protocol/coordinator-serde.js'
+import type { CoordinatorRecord } from '../../decode/protocol/coordinator-serde.js'
+import { SchemaReadError } from '../../decode/protocol/reader.js'
+import type { KafkaRelease, SchemaStruct } from '../../decode/protocol/types.js'
 import type { FormattedRecord } from './formatted-record.js'
 import { unknownVersion } from './formatted-record.js'
 import { kafkaJsonText, schemaJsonValue } from './kafka-json.js'

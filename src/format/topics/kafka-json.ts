@@ -2,7 +2,7 @@
 // int64 as exact number literals, bytes as base64, float64 as Java's Double.toString, keys in the order
 // the generated JsonConverters write them (which is the order the reader produced).
 // Also the `--json` rendering: the same values as JSON values, int64 via int64() (number when exact).
-import type { FieldDef, SchemaValue } from '../../decode/schema/types.js'
+import type { FieldDef, SchemaValue } from '../../decode/protocol/types.js'
 import { int64 } from '../json-int64.js'
 
 /** java.lang.Double.toString of JDK 19+ (shortest digits, like JavaScript); JDK 17 can print more digits for subnormals (JDK-4511638) */

@@ -1,0 +1,35 @@
+// What the partition analysis is told about a partition besides its batches: the producer snapshots and
+// the checkpointed high watermark (scan/partition-scan.ts reads them before the segments; the txnindex
+// entries are decode/txn-index-table.ts).
+
+/** One producer of a producer-state snapshot. */
+export interface SnapshotProducer {
+  producerId: bigint
+  producerEpoch: number
+  coordinatorEpoch: number
+  currentTxnFirstOffset: bigint | null
+  /** the snapshot's timestamp of the producer's last batch */
+  lastTimestamp: bigint
+  lastOffset: bigint
+}
+
+/** A `<offset>.snapshot` file: producer state as of (exclusive) `offset`. */
+export interface SnapshotInput {
+  offset: bigint
+  file?: string
+  producers: SnapshotProducer[]
+}
+
+export type HighWatermarkSource = 'checkpoint' | 'logEndOffset'
+
+/** Everything about a partition except its batches, which are streamed (see PartitionAnalyzer). */
+export interface PartitionMeta {
+  topic: string | null
+  partition: number | null
+  /** first segment's base offset; null = the first batch's offset (else 0) when no segment name is numeric */
+  logStartOffset: bigint | null
+  /** valid snapshots, any order */
+  snapshots: SnapshotInput[]
+  /** from replication-offset-checkpoint, null when absent */
+  checkpointHighWatermark: bigint | null
+}

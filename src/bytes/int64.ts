@@ -1,0 +1,61 @@
+// The one 64-bit integer type of tsdump's hot paths: an I64 is a number when the value is in [-2^53, 2^53)
+// (every such integer is an exact double) and a bigint otherwise, the *canonical* form. With canonical
+// values `===`, Map keys and template strings behave as they do for bigints, and `<`/`>` compare numbers
+// and bigints exactly, so a batch header's offsets, producer id and timestamps are read and compared
+// without a BigInt per field per batch. [-2^53, 2^53) is the only cut-off: every reader and writer of
+// 64-bit fields (decode/batch-view.ts, the analysis, format/ascii.ts) goes through this file.
+
+export type I64 = number | bigint
+
+const TWO_53 = 9007199254740992
+const TWO_53N = 9007199254740992n
+/** 2^53 / 2^32: a high word in [-2^21, 2^21) makes a value in [-2^53, 2^53) */
+const TWO_21 = 0x200000
+
+/** canonical form of a bigint */
+export function i64 (v: bigint): I64 {
+  return v >= -TWO_53N && v < TWO_53N ? Number(v) : v
+}
+
+/** canonical form of a bigint or an I64 that may not be canonical */
+export function toI64 (v: I64): I64 {
+  return typeof v === 'bigint' ? i64(v) : v
+}
+
+export function toBigInt (v: I64): bigint {
+  return typeof v === 'bigint' ? v : BigInt(v)
+}
+
+/**
+ * Whether `r`, the double sum of a canonical number and a safe integer, is that sum exactly: true unless the
+ * true sum left [-2^53, 2^53) (rounding is monotonic and ±2^53 are doubles).
+ */
+export function exactSum (r: number): boolean {
+  return r < TWO_53 && r >= -TWO_53
+}
+
+/** a + d for a canonical a and a safe integer d (an int32 delta, 1), canonical */
+export function i64Add (a: I64, d: number): I64 {
+  if (typeof a === 'number') {
+    const r = a + d
+    if (exactSum(r)) return r
+  }
+  return i64(BigInt(a) + BigInt(d))
+}
+
+/** the int64 whose high word (signed) is `hi` and low word (unsigned) `lo`, canonical */
+export function i64OfHalves (hi: number, lo: number): I64 {
+  return hi >= -TWO_21 && hi < TWO_21 ? hi * 4294967296 + lo : (BigInt(hi) << 32n) | BigInt(lo)
+}
+
+/** `v` as its high word (signed) and low word (unsigned), to compare with stored int64s without a BigInt each */
+export function int64Halves (v: bigint): [high: number, low: number] {
+  return [Number(BigInt.asIntN(32, v >> 32n)), Number(BigInt.asUintN(32, v))]
+}
+
+/** the big-endian int64 at `at` of `dv`, canonical */
+export function i64At (dv: DataView, at: number): I64 {
+  const hi = dv.getInt32(at)
+  if (hi >= -TWO_21 && hi < TWO_21) return hi * 4294967296 + dv.getUint32(at + 4)
+  return dv.getBigInt64(at)
+}

@@ -1,0 +1,56 @@
+// .txnindex and producer .snapshot dumps.
+import { ABORTED_TXN_SIZE, decodeTxnIndex } from '../../decode/index-files.js'
+import { decodeProducerSnapshot } from '../../decode/producer-snapshot.js'
+import type { KafkaFile } from '../../io/discover.js'
+import { entryWindows, FileSource, readSmallFile } from '../../io/file-source.js'
+import type { DumpPrinter } from '../../format/dump-printer.js'
+import { textVariant } from '../../format/kafka-versions.js'
+import type { DumpOptions } from './dump-options.js'
+import type { FindingLog } from './finding-log.js'
+
+export function dumpTxnIndex (file: KafkaFile, opts: DumpOptions, printer: DumpPrinter, log: FindingLog): void {
+  // read in windows, never whole: any size works
+  const src = new FileSource(file.path)
+  try { dumpTxnIndexFrom(src, file, opts, printer, log) } finally { src.close() }
+}
+
+function dumpTxnIndexFrom (src: FileSource, file: KafkaFile, opts: DumpOptions, printer: DumpPrinter, log: FindingLog): void {
+  const size = src.size
+  for (const e of entryWindows(src, ABORTED_TXN_SIZE, (w, first) => decodeTxnIndex(w, first))) {
+    // An all-zero entry is a preallocated tail, not an aborted transaction of producer 0.
+    if (e.version === 0 && e.producerId === 0n && e.firstOffset === 0n && e.lastOffset === 0n && e.lastStableOffset === 0n && !opts.compat) break
+    // 3.9-4.3 read the version from the int16's first byte; 4.4's generated AbortedTxn reads the int16 (KAFKA-19562)
+    const version = textVariant(opts.kafkaVersion).txnIndexVersion === 'int16' ? e.version : e.version >> 8
+    if (version > 0) {
+      log.add({ severity: 'error', code: 'TXNINDEX_BAD_VERSION', file: file.path, position: e.index * ABORTED_TXN_SIZE,
+        message: `entry ${e.index}: unexpected aborted transaction version ${version}` })
+      if (opts.compat) return
+    }
+    if (!opts.compat && (e.lastOffset < e.firstOffset)) {
+      log.add({ severity: 'error', code: 'TXNINDEX_BAD_RANGE', file: file.path, position: e.index * ABORTED_TXN_SIZE,
+        message: `entry ${e.index}: lastOffset ${e.lastOffset} is before firstOffset ${e.firstOffset}` })
+    }
+    printer.txnIndexEntry(file, e)
+  }
+  const rest = size % ABORTED_TXN_SIZE
+  if (rest !== 0 && !opts.compat) {
+    log.add({ severity: 'warning', code: 'TXNINDEX_PARTIAL_ENTRY', file: file.path, position: size - rest,
+      message: `${rest} bytes at the end do not make a whole ${ABORTED_TXN_SIZE}-byte entry (ignored, as the broker does)` })
+  }
+}
+
+export function dumpProducerSnapshot (file: KafkaFile, _opts: DumpOptions, printer: DumpPrinter, log: FindingLog): void {
+  const buf = readSmallFile(file.path)
+  const snap = decodeProducerSnapshot(buf)
+  if (snap.schemaError !== undefined) {
+    log.add({ severity: 'error', code: 'SNAPSHOT_SCHEMA', file: file.path, position: snap.schemaErrorPosition ?? 0,
+      message: `Snapshot failed schema validation: ${snap.schemaError}` })
+    return
+  }
+  if (!snap.crcValid) {
+    log.add({ severity: 'error', code: 'SNAPSHOT_CRC', file: file.path, position: 2,
+      message: `Snapshot is corrupt (CRC is no longer valid). Stored crc: ${snap.crc}. Computed crc: ${snap.crcComputed}` })
+    return
+  }
+  for (const e of snap.entries) printer.snapshotEntry(file, e)
+}

@@ -1,0 +1,299 @@
+// The entries of one range of a .log or KRaft .checkpoint file dumped: read (readLog, decodeRecords),
+// counted, findings reported, batches and records emitted to the run's printer (format/printer.ts
+// DumpPrinter). A range is the whole file (dump-log.ts) or a worker's share of it
+// (commands/workers/dump-pool.ts). The entry loop and its handlers (v2 batches, deep records, legacy
+// entries, tails, filters) share one per-range context (Ctx).
+import type { Finding } from '../../analysis/findings.js'
+import { finding } from '../../analysis/findings.js'
+import { OffsetPairs } from '../../analysis/offset-pairs.js'
+import { corruptFinding, tailFinding } from '../../analysis/log-findings.js'
+import type { LogSummary } from '../../analysis/log-summary.js'
+import type { RangeFilter } from '../../analysis/range-filter.js'
+import type { BatchHeader } from '../../decode/batch-header.js'
+import { DecodeError } from '../../decode/errors.js'
+import { COMPRESSION_CODEC_MASK, CONTROL_FLAG_MASK } from '../../decode/layout.js'
+import { BatchView } from '../../decode/batch-view.js'
+import type { LegacyEntry, LegacyRecord } from '../../decode/legacy.js'
+import { decodeLegacyEntry, decodeLegacyRecords } from '../../decode/legacy.js'
+import type { TailEvent } from '../../decode/frame.js'
+import type { LegacyFrame, V2Batch } from '../../decode/log-reader.js'
+import { decodeControlRecord, readLog } from '../../decode/log-reader.js'
+import type { KafkaRecord } from '../../decode/records.js'
+import { batchRecords } from '../../decode/streamed-batch.js'
+import { DEFAULT_WINDOW } from '../../decode/frame-scanner.js'
+import type { DumpPrinter } from '../../format/printer.js'
+import type { KafkaFile } from '../../io/discover.js'
+import type { SegmentSource } from '../../decode/segment-source.js'
+import type { Writer } from '../../format/writer.js'
+import { STDIN_PATH } from '../../io/stdin-source.js'
+import type { DumpOptions } from './dump-options.js'
+import type { FindingLog } from './finding-log.js'
+import { Progress } from './progress.js'
+
+/** the header of the entry at hand, read in place */
+const view = new BatchView()
+
+/** tsdump's own text lists the newest 10,000 offset gaps of a file and counts the rest (--compat lists all, as Kafka does) */
+export const LISTED_GAPS = 10_000
+
+/** the list of offset gaps of one file (or range) */
+export function newGapList (opts: DumpOptions): OffsetPairs { return new OffsetPairs(opts.compat ? undefined : LISTED_GAPS) }
+
+/** [from, end) of a log file: whole entries from `from`; `end` is where the scan stops (--max-bytes, or a worker's share) */
+export interface LogRange {
+  from: number
+  end: number
+  /** --start-offset, --from-time ...: only batches (and records) in range are counted and printed; reading stops past it */
+  filter?: RangeFilter
+}
+
+/** What a run of entries adds to its file's totals besides the summary (commands/workers/dump-pool.ts merges them in order). */
+export interface RangeTotals {
+  validBytes: number
+  tailBytes: number
+  /** deep iteration: offset gaps inside the range */
+  pairs: OffsetPairs
+  /** first and last record offsets tracked for gaps (a gap can sit across a range boundary) */
+  firstTracked: bigint | null
+  lastTracked: bigint | null
+  /** only whole entries, no tail or damage: the next range starts exactly at `end` */
+  clean: boolean
+}
+
+interface Ctx {
+  file: KafkaFile
+  opts: DumpOptions
+  log: FindingLog
+  printer: DumpPrinter
+  summary: LogSummary
+  lastOffset: bigint | null
+  firstTracked: bigint | null
+  pairs: OffsetPairs
+  /**
+   * (code, position) of the findings already reported for the current entry: a control batch's first record
+   * is decoded by readLog and again in deep mode. Emptied at each entry, so it never grows with the findings;
+   * two arrays, not `code@position` strings: a number made a string per finding lands in V8's number-string
+   * cache, which promotes it to the old space (1 M bad-CRC batches: +10 MiB peak RSS).
+   */
+  reported: { codes: string[], positions: number[] }
+  range: RangeFilter | undefined
+  /** deep iteration reads a batch larger than the window from here (decode/streamed-batch.ts) */
+  source: SegmentSource
+}
+
+/** where the dump of a file of `size` bytes stops */
+export function viewEnd (size: number, opts: DumpOptions): number { return Math.min(size, opts.maxBytes ?? Number.MAX_SAFE_INTEGER) }
+
+/** Dump the entries of [range.from, range.end), counting into `summary`. */
+export function dumpLogRange (source: SegmentSource, file: KafkaFile, opts: DumpOptions, out: Writer, log: FindingLog,
+  printer: DumpPrinter, summary: LogSummary, range: LogRange, progress?: Progress, windowBuffer?: Buffer): RangeTotals {
+  const ctx: Ctx = { file, opts, log, printer, summary, lastOffset: null, firstTracked: null, pairs: newGapList(opts), reported: { codes: [], positions: [] }, range: range.filter, source }
+  const t: RangeTotals = { validBytes: 0, tailBytes: 0, pairs: ctx.pairs, firstTracked: null, lastTracked: null, clean: true }
+  const events = readLog(source, {
+    verifyCrc: opts.verifyCrc,
+    resync: opts.resync && !opts.compat,
+    from: range.from,
+    maxBytes: range.end,
+    // a shallow dump needs only the header and the CRC of a batch: one larger than the window is streamed;
+    // a deep one then reads its records again from the source (streamed-batch.ts), which standard input cannot
+    ...(opts.deep && source.seekable === false ? {} : { streamLarge: opts.verifyCrc ? 'crc' as const : 'header' as const }),
+    ...(progress !== undefined ? { onProgress: (p: number) => progress.update(p) } : {}),
+    ...(opts.window !== undefined ? { window: opts.window } : {}),
+    ...(windowBuffer !== undefined ? { windowBuffer } : {}),
+    ...(opts.maxBatchBytes !== undefined ? { maxBatchBytes: opts.maxBatchBytes } : {}),
+    ...(opts.maxDecompressed !== undefined ? { maxDecompressed: opts.maxDecompressed } : {}),
+  })
+  for (const ev of events) {
+    if (out.closed) break
+    if (progress !== undefined) progress.batches++
+    switch (ev.kind) {
+      case 'batch': t.validBytes += view.of(ev.bytes, ev.position).sizeInBytes; onBatch(ev, ctx); break
+      case 'legacy': t.validBytes += ev.sizeInBytes; onLegacy(ev, ctx); break
+      case 'tail':
+        t.clean = false
+        // --max-bytes cut the view inside an entry: a read limit, not damage (kafka-dump-log is silent, exit 0)
+        if (cutByLimit(ev, source, opts)) {
+          if (!opts.compat) log.add(finding('READ_LIMIT', `--max-bytes ${opts.maxBytes}: the entry here continues past the limit and was not read`, { file: file.path, position: ev.position }))
+          break
+        }
+        summary.trailingBytes += ev.length
+        t.tailBytes += ev.length
+        log.add(tailFinding(ev, file.path))
+        break
+      case 'corrupt':
+        t.clean = false
+        summary.trailingBytes += ev.length
+        summary.corruptRegions++
+        log.add(withStdinNote(corruptFinding(ev, file.path), file, ev.resyncPosition === undefined && opts.resync && !opts.compat))
+        break
+    }
+    if (ctx.range?.done === true) break
+  }
+  t.firstTracked = ctx.firstTracked
+  t.lastTracked = ctx.lastOffset
+  return t
+}
+
+function onBatch (b: V2Batch, c: Ctx): void {
+  if (c.reported.codes.length > 0) { c.reported.codes.length = 0; c.reported.positions.length = 0 }
+  if (c.range !== undefined && c.range.batch(b.header) !== 'in') return
+  c.summary.add(b)
+  for (const p of b.problems) reportDecodeError(p, c)
+  if (c.opts.controlOnly && !view.of(b.bytes, b.position).isControl) return
+  c.printer.batch(b, c.file)
+  if (c.opts.deep) deepV2(b, c)
+}
+
+function deepV2 (b: V2Batch, c: Ctx): void {
+  if (c.range?.partial !== true && fastDeepEligible(b) && deepFast(b, c)) return
+  const h = b.header
+  let first = true
+  try {
+    for (const rec of batchRecords(h, b.bytes, b.complete, c.source, { window: c.opts.window ?? DEFAULT_WINDOW, ...limits(c.opts) })) {
+      if (c.range !== undefined && !c.range.record(rec.offset, rec.timestamp)) { first = false; continue }
+      trackOffset(rec.offset, c)
+      if (rec.valuePieces !== undefined && c.printer.wholeValues) notDecoded(rec, c)
+      c.printer.record(rec, b, c.file, first, () => safeControl(rec, h, c))
+      first = false
+    }
+  } catch (e) {
+    if (e instanceof DecodeError) reportDecodeError(e, c)
+    else throw e
+  }
+}
+
+// a value too large to hold (decode/streamed-records.ts) that the payload decoder would need whole
+function notDecoded (rec: KafkaRecord, c: Ctx): void {
+  c.log.add(finding('VALUE_NOT_DECODED', `offset ${rec.offset}: the value of ${rec.valueSize ?? -1} bytes is larger than the read window ` +
+    `(${c.opts.window ?? DEFAULT_WINDOW} bytes) and the payload decoder needs it whole: not decoded (a larger --window decodes it)`, { file: c.file.path, position: rec.filePosition }))
+}
+
+function fastDeepEligible (b: V2Batch): boolean {
+  return (view.of(b.bytes, b.position).attributes & (CONTROL_FLAG_MASK | COMPRESSION_CODEC_MASK)) === 0
+}
+
+// Record lines of an uncompressed data batch straight from its bytes, when the printer has such a path;
+// false when that batch needs the general path (nothing was written then).
+function deepFast (b: V2Batch, c: Ctx): boolean {
+  const r = c.printer.fastRecords(b)
+  if (r === null) return false
+  if (view.of(b.bytes, b.position).recordsCount > 0 && !c.opts.controlOnly) {
+    // the batch's offsets are consecutive (checked); only the step into it can be a gap
+    trackOffset(BigInt(r.firstOffset), c)
+    c.lastOffset = BigInt(r.lastOffset)
+  }
+  return true
+}
+
+function safeControl (rec: Parameters<typeof decodeControlRecord>[0], h: BatchHeader, c: Ctx): ReturnType<typeof decodeControlRecord> | undefined {
+  try {
+    return decodeControlRecord(rec, h)
+  } catch (e) {
+    if (e instanceof DecodeError) { reportDecodeError(e, c); return undefined }
+    throw e
+  }
+}
+
+function onLegacy (f: LegacyFrame, c: Ctx): void {
+  const { opts } = c
+  if (c.reported.codes.length > 0) { c.reported.codes.length = 0; c.reported.positions.length = 0 }
+  let e
+  try {
+    e = decodeLegacyEntry(f.bytes, f.position)
+  } catch (err) {
+    if (err instanceof DecodeError) { reportDecodeError(err, c); return }
+    throw err
+  }
+  if (c.range !== undefined && c.range.batch({ baseOffset: e.offset, lastOffset: e.offset, producerId: -1, baseTimestamp: e.timestamp, maxTimestamp: e.timestamp }) !== 'in') return
+  c.summary.addLegacy(e)
+  if (!e.crcValid) {
+    c.log.add({ severity: 'error', code: 'CRC_MISMATCH', file: c.file.path, position: f.position,
+      message: `legacy message (offset ${e.offset}): crc stored ${e.crc} does not match its content` })
+  }
+  if (opts.controlOnly) return
+  c.printer.legacyBatch(e, c.file)
+  if (!opts.deep) { countWrapped(e, c); return }
+  try {
+    let inner = 0
+    let prev: bigint | undefined
+    for (const r of decodeLegacyRecords(e, limits(opts))) {
+      // a compressed wrapper counts as its inner messages once they are known
+      if (inner++ > 0) c.summary.records++
+      if (e.compression !== 0) checkInner(e, r, inner - 1, prev, c)
+      prev = r.offset
+      if (c.range !== undefined && !c.range.record(r.offset, r.timestamp)) continue
+      trackOffset(r.offset, c)
+      c.printer.legacyRecord(e, r, c.file)
+    }
+  } catch (err) {
+    if (err instanceof DecodeError) reportDecodeError(err, c)
+    else throw err
+  }
+}
+
+/**
+ * An inner message of a compressed legacy wrapper: its own CRC (the wrapper's covers only the compressed
+ * bytes) and the order of the inner offsets. Positions inside the decompressed value are not file
+ * positions, so the finding names the wrapper's position and the inner message's index.
+ */
+function checkInner (e: LegacyEntry, r: LegacyRecord, index: number, prev: bigint | undefined, c: Ctx): void {
+  if (!r.crcValid) {
+    c.summary.crcFailures++
+    c.log.add(finding('CRC_MISMATCH', `legacy wrapper (offset ${e.offset}): inner message ${index} (offset ${r.offset}): crc stored ${r.crc} does not match its content`,
+      { file: c.file.path, position: e.position }))
+  }
+  if (prev !== undefined && r.offset <= prev) {
+    c.log.add(finding('OFFSETS_NOT_INCREASING', `legacy wrapper (offset ${e.offset}): inner message ${index} has offset ${r.offset}, not above the previous ${prev}`,
+      { file: c.file.path, position: e.position }))
+  }
+}
+
+function trackOffset (offset: bigint, c: Ctx): void {
+  if (c.opts.controlOnly) return // not every record is decoded, so gaps would be false
+  if (c.lastOffset !== null && offset !== c.lastOffset + 1n) c.pairs.push(c.lastOffset, offset)
+  if (c.lastOffset === null) c.firstTracked = offset
+  c.lastOffset = offset
+}
+
+function limits (opts: DumpOptions): { maxDecompressed?: number } {
+  return opts.maxDecompressed !== undefined ? { maxDecompressed: opts.maxDecompressed } : {}
+}
+
+function reportDecodeError (e: DecodeError, c: Ctx): void {
+  const r = c.reported
+  for (let i = 0; i < r.codes.length; i++) if (r.codes[i] === e.code && r.positions[i] === e.position) return
+  r.codes.push(e.code)
+  r.positions.push(e.position)
+  // CRC failures are counted by summary.add/addLegacy from crcValid; counting here too doubled them.
+  if (e.code === 'UNSUPPORTED_CODEC') c.summary.unsupported++
+  c.log.add({ severity: 'error', code: e.code, file: c.file.path, position: e.position, message: e.message })
+}
+
+
+/** standard input cannot be searched ahead for the next valid batch: say so where a file would have resynchronised */
+function withStdinNote (f: Finding, file: KafkaFile, couldResync: boolean): Finding {
+  if (file.path !== STDIN_PATH || !couldResync) return f
+  return { ...f, message: f.message + ' (standard input cannot be searched for the next valid batch: save it to a file to resynchronise)' }
+}
+
+/** the tail ends where --max-bytes ends the view, and the source goes on past it */
+function cutByLimit (ev: TailEvent, source: SegmentSource, opts: DumpOptions): boolean {
+  const limit = opts.maxBytes
+  return limit !== undefined && ev.position + ev.length >= limit && source.size > limit
+}
+
+/**
+ * A shallow dump of a compressed legacy wrapper still counts its logical records (the messages inside), as
+ * the deep dump does; kafka-dump-log prints no count. A wrapper that does not decode counts as one; the deep
+ * dump is where its problem is reported.
+ */
+function countWrapped (e: LegacyEntry, c: Ctx): void {
+  if (e.compression === 0) return
+  try {
+    let inner = 0
+    for (const _r of decodeLegacyRecords(e, limits(c.opts))) inner++
+    if (inner > 1) c.summary.records += inner - 1
+  } catch (err) {
+    if (!(err instanceof DecodeError)) throw err
+  }
+}

@@ -1,0 +1,25 @@
+// How many worker threads, from what size, and where their compiled code is: shared by the parallel dump
+// (dump-pool.ts) and the partition workers (partition-pool.ts, txns-pool.ts). Its own module so that
+// reconcile, lso and txns do not load the dump's code to ask (8 ms of their start-up, measured).
+import * as os from 'node:os'
+
+/** smaller files are dumped without workers: starting them costs more than they save (bench/RESULTS.md, threads) */
+export const MIN_PARALLEL_BYTES = 64 * 1024 * 1024
+/**
+ * Default thread cap, set by memory: each worker costs about 22 MiB of RSS (an isolate with tsdump's modules
+ * loaded, its heap, 2 MiB read window, 1 MiB output ring). On the worst input measured, a deep dump with an
+ * offset gap after every record (1 M gaps, the hostile big tier), the peak was 77 MiB with no worker, 118 with
+ * 2 and 140 with 3, against the 128 MiB promise (bench/RESULTS.md, threads). More cores are used with --threads N.
+ */
+export const MAX_DEFAULT_THREADS = 2
+
+export function defaultThreads (): number {
+  return Math.max(1, Math.min(MAX_DEFAULT_THREADS, os.availableParallelism()))
+}
+
+/** A compiled worker of this directory (`dump-worker`): next to this file in dist/; when this file runs from src/ (the tests), the build in dist/. */
+export function workerUrl (name: string): URL {
+  const here = import.meta.url
+  if (here.endsWith('.ts')) return new URL(`../../../dist/commands/workers/${name}.js`, here)
+  return new URL(`./${name}.js`, here)
+}

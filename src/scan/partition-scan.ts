@@ -1,0 +1,248 @@
+// Reads a partition directory's .txnindex files, producer snapshots, the log directory's
+// replication-offset-checkpoint and then its segments (headers and control records only), streaming
+// every batch into a PartitionAnalyzer without keeping it. The only file access of the
+// reconcile/txns/lso commands.
+//
+// Each segment is framed once (scanFrames, header-only for large batches); each frame goes to the fast
+// feed (batch-feed.ts) and, when it declines, through readFrame (readLog's general path).
+import * as path from 'node:path'
+import type { Finding } from '../analysis/findings.js'
+import { finding, locatePartitionFindings } from '../analysis/findings.js'
+import { FindingList } from '../analysis/finding-list.js'
+import { corruptFinding, decodeFinding, tailFinding } from '../analysis/log-findings.js'
+import type { PartitionReport } from '../analysis/partition-analyzer.js'
+import { PartitionAnalyzer } from '../analysis/partition-analyzer.js'
+import type { AnalyzerHook, AnalyzerInternals } from '../analysis/partition-report.js'
+import { FastBatchFeed, PARTITION_SCAN_WINDOW, scratchFacts } from './batch-feed.js'
+import type { I64 } from '../bytes/int64.js'
+import { toBigInt } from '../bytes/int64.js'
+import type { RangeCounted, RangeSpec } from '../analysis/range-filter.js'
+import { RangeFilter } from '../analysis/range-filter.js'
+import { TxnIndexTable } from '../decode/txn-index-table.js'
+import type { BatchFacts } from '../analysis/batch-facts.js'
+import type { SnapshotInput } from '../analysis/partition-input.js'
+import { ABORTED_TXN_SIZE } from '../decode/index-files.js'
+import type { LogEvent } from '../decode/log-reader.js'
+import { readFrame } from '../decode/log-reader.js'
+import { FrameScanner } from '../decode/frame-scanner.js'
+import { BatchView } from '../decode/batch-view.js'
+import * as L from '../decode/layout.js'
+import { decodeProducerSnapshot } from '../decode/producer-snapshot.js'
+import type { OffsetCheckpoint } from '../io/checkpoints.js'
+import { readOffsetCheckpoint } from '../io/checkpoints.js'
+import type { KafkaFile, PartitionDir } from '../io/discover.js'
+import { describeFsError, discover } from '../io/discover.js'
+import { comparePartitionDirNames, namesOfKind } from '../io/segment-names.js'
+import { FileSource, readSmallFile } from '../io/file-source.js'
+import { InputError } from '../io/input-error.js'
+import { namesIn } from '../io/dir-listing.js'
+
+export interface ScannedPartition {
+  dir: PartitionDir
+  /** `topic-partition`, else the directory path */
+  label: string
+  /** valid producer snapshots (for `lso`) */
+  snapshots: SnapshotInput[]
+  report: PartitionReport
+  /** with PartitionScanOptions.filter: what was in range */
+  range?: RangeCounted
+}
+
+export interface PartitionScanOptions {
+  /**
+   * The hook into each partition's analyzer (report's RunSink, txns' streamed timeline and no marker epochs),
+   * made once the partition's directory (its topic and partition) is known.
+   */
+  analyzer?: (dir: PartitionDir) => AnalyzerHook
+  /**
+   * --start-offset, --from-time, --producer-id ...: every batch is still analysed (visibility over a range depends on
+   * markers after it and transactions open before it), but a data batch counts only its records in range
+   */
+  filter?: RangeSpec
+}
+
+/** Not user options: tests run readLog alone to compare it with the fast loop (the fast/general contract), and look inside the analyzer. */
+export interface PartitionScanInternals {
+  readLogOnly?: boolean
+  analyzer?: AnalyzerInternals
+}
+
+/** every segment: one framing pass, large batches header-only; declined frames without a CRC check (headers are what the analysis needs) */
+const SCAN = { headersOnly: true, window: PARTITION_SCAN_WINDOW } as const
+const READ = { verifyCrc: false } as const
+/** a legacy entry's offset field, read in place (it is where a v2 batch has its baseOffset) */
+const legacyView = new BatchView()
+
+function feed (ev: LogEvent, file: string, findings: FindingList, a: Pick<PartitionAnalyzer, 'add'>, s: BatchFacts): boolean {
+  switch (ev.kind) {
+    case 'batch': {
+      const h = ev.header
+      s.baseOffset = h.baseOffset; s.lastOffset = h.lastOffset; s.recordsCount = h.recordsCount; s.producerId = h.producerId
+      s.producerEpoch = h.producerEpoch; s.isTransactional = h.isTransactional; s.isControl = h.isControl
+      s.baseTimestamp = h.baseTimestamp; s.maxTimestamp = h.maxTimestamp; s.file = file; s.position = h.position
+      s.control = h.isControl ? ev.control : undefined
+      s.legacy = undefined
+      for (let i = 0; i < ev.problems.length; i++) findings.push(decodeFinding(ev.problems[i]!, file))
+      a.add(s)
+      return false
+    }
+    case 'legacy': {
+      // a legacy entry's offset field is its (last inner) offset; inner messages of compressed wrappers are not counted
+      const offset = legacyView.of(ev.bytes, ev.position).int64(L.OFFSET_OFFSET)
+      s.baseOffset = offset; s.lastOffset = offset; s.recordsCount = 1; s.producerId = -1n; s.producerEpoch = -1; s.isTransactional = false
+      s.isControl = false; s.baseTimestamp = -1n; s.maxTimestamp = -1n; s.control = undefined; s.legacy = true; s.file = file; s.position = ev.position
+      a.add(s)
+      return true
+    }
+    case 'tail':
+      findings.push(tailFinding(ev, file))
+      return false
+    case 'corrupt':
+      findings.push(corruptFinding(ev, file))
+      return false
+  }
+}
+
+/**
+ * Every entry of one segment into the analyzer: the fast read, else readLog's general path. Its own small function
+ * rather than a loop inside scanPartition: optimised alone, it measured faster (see bench/RESULTS.md, issue #10).
+ * @returns whether a legacy entry was fed
+ */
+function scanSegment (frames: FrameScanner, file: string, fast: FastBatchFeed | undefined, findings: FindingList,
+  to: Pick<PartitionAnalyzer, 'add'>, scratch: BatchFacts): boolean {
+  let legacy = false
+  for (let ev = frames.next(); ev !== undefined; ev = frames.next()) {
+    if (ev.kind === 'frame' && fast?.read(ev, file) === true) { to.add(scratch); continue }
+    if (feed(ev.kind === 'frame' ? readFrame(ev, READ) : ev, file, findings, to, scratch)) legacy = true
+  }
+  return legacy
+}
+
+function readTxnIndexes (dir: string, names: string[], findings: Finding[]): TxnIndexTable {
+  const out = new TxnIndexTable()
+  for (const { name: n } of namesOfKind(names, 'txnindex')) {
+    const file = path.join(dir, n)
+    try {
+      const buf = readSmallFile(file)
+      out.addFile(file, buf)
+      if (buf.length % ABORTED_TXN_SIZE !== 0) findings.push({ severity: 'warning', code: 'TXNINDEX_PARTIAL_ENTRY', file, position: buf.length - (buf.length % ABORTED_TXN_SIZE), message: `${buf.length % ABORTED_TXN_SIZE} bytes after the last complete entry` })
+    } catch (e) {
+      findings.push(finding(e instanceof InputError ? e.code : 'UNREADABLE', describeFsError(e), { file, position: 0 }))
+    }
+  }
+  return out
+}
+
+function readSnapshots (dir: string, names: string[], findings: Finding[]): SnapshotInput[] {
+  const out: SnapshotInput[] = []
+  for (const { name: n, baseOffset } of namesOfKind(names, 'snapshot')) {
+    const file = path.join(dir, n)
+    try {
+      const s = decodeProducerSnapshot(readSmallFile(file))
+      // the same codes as `dump` gives the file; the analysis goes on without the snapshot
+      if (s.schemaError !== undefined) {
+        findings.push(finding('SNAPSHOT_SCHEMA', `producer snapshot not used: ${s.schemaError}`, { file, position: s.schemaErrorPosition ?? 0 }))
+        continue
+      }
+      if (!s.crcValid) {
+        findings.push(finding('SNAPSHOT_CRC', `producer snapshot not used: crc stored ${s.crc} != computed ${s.crcComputed}`, { file, position: 2 }))
+        continue
+      }
+      out.push({ offset: baseOffset, file, producers: s.entries.map((e) => ({ producerId: e.producerId, producerEpoch: e.producerEpoch,
+        coordinatorEpoch: e.coordinatorEpoch, currentTxnFirstOffset: e.currentTxnFirstOffset, lastTimestamp: e.timestamp, lastOffset: e.lastOffset })) })
+    } catch (e) {
+      findings.push(finding(e instanceof InputError ? e.code : 'UNREADABLE', describeFsError(e), { file, position: 0 }))
+    }
+  }
+  return out
+}
+
+/**
+ * Scan and analyse one partition in one pass over its segments (headers and control records only).
+ * The txnindex files, snapshots and checkpoint are read first: the analysis needs them while streaming.
+ * I/O errors on segments become findings.
+ */
+export function scanPartition (dir: PartitionDir, checkpoints: Map<string, OffsetCheckpoint | null>, opts: PartitionScanOptions = {}, internals: PartitionScanInternals = {}): ScannedPartition {
+  // bounded per code: a segment of damaged batches gives one finding each
+  const findings = new FindingList()
+  const logs: KafkaFile[] = dir.files.filter((f) => f.kind === 'log')
+  const names = namesIn(dir.path)
+  const txnIndexAvailable = names.some((n) => /\.(txnindex|index)$/.test(n))
+  const indexFindings: Finding[] = []
+  const txnIndex = txnIndexAvailable ? readTxnIndexes(dir.path, names, indexFindings) : null
+  const snapshotFindings: Finding[] = []
+  const snapshots = readSnapshots(dir.path, names, snapshotFindings)
+  const bases = logs.map((f) => f.baseOffset).filter((b): b is bigint => b !== null)
+  let cp = checkpoints.get(dir.logDir)
+  if (cp === undefined) { cp = readOffsetCheckpoint(dir.logDir, 'replication-offset-checkpoint'); checkpoints.set(dir.logDir, cp) }
+  const label = dir.topic !== null ? `${dir.topic}-${dir.partition}` : dir.path
+  const hw = dir.topic !== null ? cp?.get(label) ?? null : null
+  const analyzer = new PartitionAnalyzer({ topic: dir.topic, partition: dir.partition, logStartOffset: bases[0] ?? null, snapshots,
+    checkpointHighWatermark: hw, txnIndex, ...opts.analyzer?.(dir) }, internals.analyzer)
+  const scratch = scratchFacts()
+  const range = opts.filter === undefined ? undefined : new RangeFilter(opts.filter)
+  const to = range === undefined ? analyzer : weighing(analyzer, range)
+  const fast = internals.readLogOnly === true ? undefined : new FastBatchFeed(scratch)
+  let legacy = false
+  for (const f of logs) {
+    let src: FileSource
+    try { src = new FileSource(f.path) } catch (e) {
+      findings.push(finding(e instanceof InputError ? e.code : 'UNREADABLE', describeFsError(e), { file: f.path, position: 0 }))
+      continue
+    }
+    try {
+      if (scanSegment(new FrameScanner(src, SCAN), f.path, fast, findings, to, scratch)) legacy = true
+    } catch (e) {
+      // the segment shrank while it was read: say so with its size now, and go on with the next one
+      if (!(e instanceof InputError)) throw e
+      findings.push(finding(e.code, e.message, { file: f.path, position: e.position }))
+    } finally { src.close() }
+  }
+  if (legacy) {
+    findings.push({ severity: 'info', code: 'LEGACY_ENTRIES', message: 'magic 0/1 entries are counted as one non-transactional record each (compressed wrappers may hold more)' })
+  }
+  if (!txnIndexAvailable) findings.push({ severity: 'info', code: 'TXNINDEX_NOT_CHECKED', message: `no .index or .txnindex files beside the segments in ${dir.path}: aborted transactions not cross-checked` })
+  for (const f of indexFindings) findings.push(f)
+  for (const f of snapshotFindings) findings.push(f)
+  const lastSegmentBaseOffset = bases.length === 0 ? null : bases.reduce((a, b) => (b > a ? b : a))
+  const report = analyzer.finish(lastSegmentBaseOffset, findings)
+  locatePartitionFindings(report.findings, label, report.firstScannedOffset, report.logEndOffset)
+  if (range === undefined) return { dir, label, snapshots, report }
+  const bound = (v: I64 | null): bigint | null => v === null ? null : toBigInt(v)
+  return { dir, label, snapshots, report, range: { firstOffset: bound(range.firstOffset), lastOffset: bound(range.lastOffset), batches: range.batches } }
+}
+
+/** The analyzer fed through the filter: each batch as it is, a data batch with only its records in range counted. */
+function weighing (a: PartitionAnalyzer, range: RangeFilter): Pick<PartitionAnalyzer, 'add'> {
+  return {
+    add: (s: BatchFacts) => {
+      const v = range.batch(s)
+      if (!s.isControl) s.recordsCount = range.weigh(v, s, s.recordsCount)
+      a.add(s)
+    },
+  }
+}
+
+/**
+ * Resolve paths to partitions that have .log files. `unusable` holds one UNREADABLE finding per path that could not
+ * be used (the commands then exit 2).
+ */
+export function resolvePartitions (paths: string[]): { partitions: PartitionDir[], unusable: Finding[] } {
+  // a partition's analysis needs its directory (txnindex, snapshots, checkpoint), which a pipe has not
+  if (paths.includes('-')) return { partitions: [], unusable: [finding('UNREADABLE', 'standard input is read by the dump only (tsdump -); reconcile, txns and lso need the partition directory', { file: '-', position: 0 })] }
+  const d = discover(paths)
+  const unusable = d.problems.map((p) => finding('UNREADABLE', p.message, { file: p.path, position: 0 }))
+  if (unusable.length > 0) return { partitions: [], unusable }
+  // reports list partitions in topic, then numeric partition order, however the shell expanded the paths
+  const partitions = d.partitions.filter((p) => p.files.some((f) => f.kind === 'log'))
+    .sort((a, b) => comparePartitionDirNames(path.basename(path.resolve(a.path)), path.basename(path.resolve(b.path))))
+  if (partitions.length === 0) return { partitions, unusable: paths.map((p) => finding('UNREADABLE', 'no .log segment files found', { file: p, position: 0 })) }
+  return { partitions, unusable }
+}
+
+/** Scan every partition under `paths`, one at a time, on this thread (commands/workers/partition-pool.ts spreads them over threads). */
+export function scanPaths (paths: string[], opts: PartitionScanOptions = {}): { unusable: Finding[], scanned: ScannedPartition[] } {
+  const { partitions, unusable } = resolvePartitions(paths)
+  const cps = new Map<string, OffsetCheckpoint | null>()
+  return { unusable, scanned: partitions.map((p) => scanPartition(p, cps, opts)) }
+}

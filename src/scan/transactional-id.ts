@@ -1,0 +1,55 @@
+// --transactional-id: the producer ids a transactional id has written with, from the __transaction_state
+// records of the coordinator (its key is the transactional id, its value names the producer id and, from
+// Kafka 4 on, the previous and next one when the id rolled over, KIP-890). Looked for among the given paths
+// and in their broker log directories. Not found is a usage error that names where tsdump looked, never an
+// empty result that reads as "this producer wrote nothing".
+import * as path from 'node:path'
+import { transactionStatePartitionFor } from '../analysis/coordinator.js'
+import type { PartitionDir } from '../io/discover.js'
+import { discover } from '../io/discover.js'
+import { namesIn } from '../io/dir-listing.js'
+import { scanTransactionLog } from './transaction-log-scan.js'
+
+const STATE_TOPIC = '__transaction_state'
+
+/** the __transaction_state partitions among `paths` or beside them (same broker log directory) */
+function stateDirs (paths: readonly string[]): { dirs: PartitionDir[], logDirs: string[] } {
+  const d = discover(paths.filter((p) => p !== '-'))
+  const byPath = new Map<string, PartitionDir>()
+  const logDirs = new Set<string>()
+  for (const p of d.partitions) {
+    logDirs.add(path.resolve(p.logDir))
+    if (p.topic === STATE_TOPIC) byPath.set(path.resolve(p.path), p)
+  }
+  for (const ld of logDirs) {
+    for (const n of namesIn(ld)) {
+      if (!new RegExp(`^${STATE_TOPIC}-\\d+$`).test(n)) continue
+      const full = path.join(ld, n)
+      if (byPath.has(full)) continue
+      for (const p of discover([full]).partitions) byPath.set(full, p)
+    }
+  }
+  return { dirs: [...byPath.values()], logDirs: [...logDirs] }
+}
+
+/** The producer ids of `transactionalId`, ascending; or the usage error that says what was looked for where. */
+export function resolveTransactionalId (transactionalId: string, paths: readonly string[]): { producerIds: bigint[] } | { error: string } {
+  const { dirs, logDirs } = stateDirs(paths)
+  const hint = `(with 50 partitions, Kafka's default, its coordinator is ${STATE_TOPIC}-${transactionStatePartitionFor(transactionalId, 50)})`
+  if (dirs.length === 0) {
+    return { error: `--transactional-id ${transactionalId}: no ${STATE_TOPIC} partition among the paths or in their log directory ` +
+      `(${logDirs.length === 0 ? 'none found' : logDirs.join(', ')}) to find its producer id in; give that partition's directory ${hint}, or use --producer-id` }
+  }
+  const ids = new Set<bigint>()
+  for (const dir of dirs) {
+    scanTransactionLog(dir, (r) => {
+      if (r.transactionalId !== transactionalId || r.value === null) return
+      for (const id of [r.value.producerId, r.value.previousProducerId, r.value.nextProducerId]) if (id !== null && id >= 0n) ids.add(id)
+    })
+  }
+  if (ids.size === 0) {
+    return { error: `--transactional-id ${transactionalId}: no ${STATE_TOPIC} record of this id (looked for its producer id in ` +
+      `${dirs.map((d) => d.path).join(', ')}) ${hint}` }
+  }
+  return { producerIds: [...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)) }
+}

@@ -1,0 +1,59 @@
+// `txns` on one partition: its transaction timeline (or, for a __transaction_state partition, the last
+// known state of each transactional id) streamed to a TxnsStream. The same code runs on the main thread
+// (commands/txns.ts) and in a txns worker (commands/workers/txns-worker.ts), whose stream posts what it is given.
+//
+// A timeline partition is read twice, headers only: the first pass (the reconcile analysis) gives what the
+// timeline's first line shows (log end, LSO) and the batch count that sizes the lane; the second
+// streams the runs as they complete. So memory follows the open transactions and the
+// lane's width, not the number of transactions (issue #15). Neither pass keeps the per-producer marker
+// epochs (only `lso` reads them), so a producer without an open transaction costs nothing.
+import type { Finding } from '../analysis/findings.js'
+import { FindingList } from '../analysis/finding-list.js'
+import type { TxnsStream } from '../analysis/partition-results.js'
+import { LaneBuilder } from '../analysis/timeline.js'
+import type { TimelineRun } from '../analysis/timeline.js'
+import type { TransactionalIdState } from '../analysis/transactional-id-state.js'
+import type { RangeCounted, RangeSpec } from '../analysis/range-filter.js'
+import { runInRange } from '../analysis/range-filter.js'
+import type { OffsetCheckpoint } from '../io/checkpoints.js'
+import type { PartitionDir } from '../io/discover.js'
+import { scanPartition } from './partition-scan.js'
+import { transactionLogStates } from './transaction-log-scan.js'
+
+/** One partition's timeline (or transactional-id states) streamed to `to`; returns its findings. */
+export function txnsPartition (dir: PartitionDir, checkpoints: Map<string, OffsetCheckpoint | null>, width: number, to: TxnsStream, filter?: RangeSpec): readonly Finding[] {
+  if (dir.topic === '__transaction_state') {
+    const s = scanPartition(dir, checkpoints)
+    const { states: newest, findings: logFindings } = transactionLogStates(dir)
+    const states = newest.filter((x) => filter === undefined || stateInFilter(x, filter))
+    const all = new FindingList()
+    all.absorb({ listed: s.report.findings, omitted: s.report.omittedFindings })
+    all.absorb(logFindings)
+    const p = { label: s.label, path: dir.path, report: s.report, kind: 'transactional-ids' as const, states, findings: all.listed, omittedFindings: all.omitted }
+    to.transactionStates(p)
+    return p.findings
+  }
+  const { lane, range } = firstPass(dir, checkpoints, width, to, filter)
+  // the second pass's report (the same numbers) ends the partition
+  const sink = range === undefined || filter === undefined ? (r: TimelineRun) => { to.run(r) } : (r: TimelineRun) => { if (runInRange(r, range, filter)) to.run(r) }
+  const second = scanPartition(dir, checkpoints, { analyzer: () => ({ timeline: { sink, lane }, markerEpochs: false }) })
+  to.timelineEnd({ label: second.label, path: dir.path, report: second.report }, lane.result())
+  return second.report.findings
+}
+
+/**
+ * The first pass: the timeline's first line, and the lane sized by the batch count. Its report, with its
+ * per-producer tables (tens of MB for 1 M producer ids), is let go before the second pass builds its own.
+ */
+function firstPass (dir: PartitionDir, checkpoints: Map<string, OffsetCheckpoint | null>, width: number, to: TxnsStream, filter?: RangeSpec): { lane: LaneBuilder, range?: RangeCounted } {
+  // with a filter this pass also finds which batches are in range (a time range needs the log read in order)
+  const s = scanPartition(dir, checkpoints, { analyzer: () => ({ markerEpochs: false }), ...(filter !== undefined ? { filter } : {}) })
+  to.timelineStart({ label: s.label, path: dir.path, report: s.report })
+  return { lane: new LaneBuilder(s.report.batches, width), ...(s.range !== undefined ? { range: s.range } : {}) }
+}
+
+/** a transactional id's state on a __transaction_state partition, under --transactional-id / --producer-id */
+function stateInFilter (s: TransactionalIdState, f: RangeSpec): boolean {
+  if (f.transactionalId !== undefined) return s.transactionalId === f.transactionalId
+  return f.producerIds === undefined || (s.producerId !== null && f.producerIds.includes(s.producerId))
+}
