@@ -168,6 +168,8 @@ for (const n of names) total += await runScenario(n);
 if (fs.existsSync(FIXTURES)) {
   const all = L.dirSize(path.join(L.ROOT, 'fixtures'));
   L.log(`fixtures/ total ${(all / 1024 / 1024).toFixed(2)} MiB`);
-  if (all > 6 * 1024 * 1024) console.warn('WARNING: fixtures/ is larger than 6 MiB');
+  // 9.8 MiB with the transactions, cleanup, replica and tiered scenarios (most of it kafka-dump-log's stored text of
+  // six releases); a clone stays quick below this
+  if (all > 12 * 1024 * 1024) console.warn('WARNING: fixtures/ is larger than 12 MiB');
 }
 process.exit(0);
