@@ -40,7 +40,7 @@ export function hasOpen (pid, file) {
 }
 
 /**
- * @param {{ argv: string[], stdout?: 'capture'|'null'|'full', stderr?: 'capture'|'full', timeoutSeconds?: number,
+ * @param {{ argv: string[], stdin?: string, stdout?: 'capture'|'null'|'full', stderr?: 'capture'|'full', timeoutSeconds?: number,
  *           cpuLimitSeconds?: number, killRssMiB?: number, during?: (pid: number) => Promise<void>, env?: object }} o
  * @returns {Promise<{ code: number, signal: string|null, seconds: number, cpuSeconds: number, rssMiB: number,
  *           stdout: string, stdoutCut: boolean, stderr: string, killed?: string }>}
@@ -57,7 +57,9 @@ export async function runChild (o) {
   const cmd = haveGnuTime ? TIME : process.execPath
   const args = haveGnuTime ? ['-f', '%M %e %U %S', '-o', timeFile, process.execPath, BIN, ...o.argv] : [BIN, ...o.argv]
   const t0 = process.hrtime.bigint()
-  const child = spawn(cmd, args, { stdio: ['ignore', sink(o.stdout ?? 'capture'), sink(o.stderr ?? 'capture')], env: { ...process.env, NO_COLOR: '1', ...o.env } })
+  const stdinFd = o.stdin !== undefined ? fs.openSync(o.stdin, 'r') : undefined
+  if (stdinFd !== undefined) fds.push(stdinFd)
+  const child = spawn(cmd, args, { stdio: [stdinFd ?? 'ignore', sink(o.stdout ?? 'capture'), sink(o.stderr ?? 'capture')], env: { ...process.env, NO_COLOR: '1', ...o.env } })
   let out = ''; let cut = false; let err = ''
   child.stdout?.on('data', (d) => { if (out.length < CAPTURE_MAX) out += d.toString('utf8'); else cut = true })
   child.stderr?.on('data', (d) => { if (err.length < 1 << 20) err += d.toString('utf8') })

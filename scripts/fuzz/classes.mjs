@@ -134,6 +134,17 @@ export const CLASSES = [
       { label: 'index-beside-fifo', argv: [path.join(q, '00000000000000000000.index'), path.join(q, '00000000000000000000.timeindex')], stdout: 'null' },
     ] }
   } },
+  // issue #25: standard input that never ends and holds no batch (a device piped in) is read only so far
+  { name: 'stdin-endless', tiers: ['fast', 'big'], make (rnd, dir) {
+    const p = partitionDir(dir)
+    smallBatches(path.join(p, LOG), 1 + rnd.int(20))
+    const source = rnd.int(2) === 0 ? '/dev/zero' : '/dev/urandom'
+    return { inputs: [], runs: [
+      { label: 'dump', argv: ['-'], stdin: source, stdout: 'null', childOnly: true, expect: exitIs(2) },
+      { label: 'json', argv: ['--json', '-'], stdin: source, stdout: 'null', childOnly: true, expect: exitIs(2) },
+      { label: 'reconcile', argv: ['reconcile', '-'], stdin: source, stdout: 'null', childOnly: true, expect: exitIs(2) },
+    ] }
+  } },
   { name: 'resync', tiers: ['fast', 'big'], make (rnd, dir, scale) {
     const p = partitionDir(dir)
     const n = scale === 'big' ? 4 * MiB : 3 * (1000 + rnd.int(20_000))

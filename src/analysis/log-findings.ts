@@ -8,6 +8,9 @@ import { finding } from './findings.js'
 /** ZERO_TAIL, TRUNCATED_TAIL or SHORT_TAIL for the bytes after the last complete batch */
 export function tailFinding (ev: TailEvent, file: string): Finding {
   const at = { file, position: ev.position }
+  if (ev.unended === true) {
+    return finding('STREAM_NOT_ENDING', `the input went on for ${ev.length} bytes from here without a valid batch and did not end; stopped reading it there (a stream is read at most that far past its last valid batch)`, at)
+  }
   if (ev.reason === 'zeros') return finding('ZERO_TAIL', `${ev.length} zero bytes at the end (a preallocated or zero-filled tail, no data)`, at)
   if (ev.reason === 'truncated') return finding('TRUNCATED_TAIL', `the last batch is incomplete: it declares ${ev.declaredSize ?? '?'} bytes, only ${ev.length} remain`, at)
   return finding('SHORT_TAIL', `${ev.length} bytes at the end are too few for a batch header (17 bytes)`, at)

@@ -7,7 +7,7 @@
 // Each entry starts with offset int64, size int32, magic int8 (17 bytes, HEADER_SIZE_UP_TO_MAGIC).
 import type { SegmentSource } from './segment-source.js'
 import { crc32cUpdate } from '../bytes/crc32c.js'
-import type { CorruptEvent, ScannedEvent } from './frame.js'
+import type { CorruptEvent, ScannedEvent, TailEvent } from './frame.js'
 import { Frame } from './frame.js'
 import * as L from './layout.js'
 import { frameProblem } from './frame-rule.js'
@@ -46,6 +46,11 @@ export interface FrameOptions {
 }
 
 export const DEFAULT_WINDOW = 8 * 1024 * 1024
+/**
+ * How far a stream (stdin) is read past the last valid batch to find its end. A file's size is known; a pipe
+ * can go on for ever (`tsdump - < /dev/zero`), and no batch can start in bytes already judged invalid.
+ */
+export const UNFRAMED_STREAM_LIMIT = 64 * 1024 * 1024
 export const HEADER_ONLY_WINDOW = 64 * 1024
 export const DEFAULT_MAX_BATCH = 1024 * 1024 * 1024
 /** header-only scans: from this size on, skipping a batch's body with a separate read of the next header beats reading through it */
@@ -104,7 +109,12 @@ export class FrameScanner {
   }
 
   private known (): number { this.end = Math.min(this.source.size, this.maxBytes); return this.end }
-  private toEnd (): number { return Math.min(this.source.finalSize?.() ?? this.source.size, this.maxBytes) }
+  private toEnd (): number { return Math.min(this.source.finalSize?.(UNFRAMED_STREAM_LIMIT) ?? this.source.size, this.maxBytes) }
+  /** a stream that did not end within UNFRAMED_STREAM_LIMIT bytes of `pos` (never a file) */
+  private unended (pos: number): TailEvent | undefined {
+    if (this.source.ended !== false) return undefined
+    return { kind: 'tail', position: pos, length: Math.min(this.source.size, this.maxBytes, pos + UNFRAMED_STREAM_LIMIT) - pos, reason: 'zeros', unended: true }
+  }
 
   /** Make [a, b) addressable in `win`; returns false if the file ends first. */
   private ensure (a: number, b: number): boolean {
@@ -171,10 +181,15 @@ export class FrameScanner {
   /** an entry header the framing rule rejects (frameProblem): zeros to the end, or damage to resynchronise after */
   private damaged (pos: number, size: number, bad: { code: 'BAD_LENGTH' | 'BAD_MAGIC', message: string }): ScannedEvent {
     if (bad.code === 'BAD_LENGTH' && size === 0 && this.isZeros(pos)) {
-      return this.last({ kind: 'tail', position: pos, length: this.known() - pos, reason: 'zeros' })
+      const cut = this.unended(pos)
+      return this.last(cut ?? { kind: 'tail', position: pos, length: this.known() - pos, reason: 'zeros' })
     }
     const next = this.resync ? findNextBatch(this.source, pos + 1, this.end, this.maxBatch) : undefined
-    if (next === undefined) this.end = this.toEnd()
+    if (next === undefined) {
+      this.end = this.toEnd()
+      const cut = this.unended(pos)
+      if (cut !== undefined) return this.last({ ...cut, reason: 'short' })
+    }
     const ev: CorruptEvent = {
       kind: 'corrupt', position: pos, code: bad.code, message: bad.message,
       length: (next ?? this.end) - pos, ...(next !== undefined ? { resyncPosition: next } : {}),
@@ -268,7 +283,7 @@ export class FrameScanner {
   // Is [pos, end) all zero bytes? (preallocated segment tails, files zero-filled after a crash)
   private isZeros (pos: number): boolean {
     const step = 1024 * 1024
-    const end = this.end
+    const end = this.source.seekable === false ? Math.min(this.end, pos + UNFRAMED_STREAM_LIMIT) : this.end
     for (let a = pos; a < end; a += step) {
       const whole = this.ensure(a, Math.min(end, a + step))
       const w = this.win

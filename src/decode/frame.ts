@@ -57,6 +57,8 @@ export interface TailEvent {
   reason: TailReason
   /** for 'truncated': the size the partial entry declared */
   declaredSize?: number
+  /** a stream that went on without a valid batch past UNFRAMED_STREAM_LIMIT and was not read further */
+  unended?: true
 }
 
 /** framing damage: an entry header that cannot be right; the scan stops or resynchronises */

@@ -17,6 +17,12 @@ export interface SegmentSource {
    * as large as can be until the end was reached
    */
   readonly seekable?: boolean
-  /** a stream's size, reading to its end if need be (for messages about the end of the input) */
-  finalSize? (): number
+  /**
+   * a stream's size, reading to its end if need be (for messages about the end of the input), but at most
+   * `limit` bytes past what was read: an endless stream (`< /dev/zero`) has no size. Less than the size when
+   * `ended` is still false.
+   */
+  finalSize? (limit: number): number
+  /** a stream: whether its end was reached */
+  readonly ended?: boolean
 }

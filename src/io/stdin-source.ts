@@ -42,9 +42,12 @@ export class StdinSource implements SegmentSource {
   /** the input's size once its end was reached; until then "unknown" (as large as can be) */
   get size (): number { return this.eof ? this.base + this.have : Number.MAX_SAFE_INTEGER }
 
-  /** Read (and drop) the rest of the input to learn its size: for messages about the end of the input. */
-  finalSize (): number {
-    while (!this.eof) {
+  get ended (): boolean { return this.eof }
+
+  /** Read (and drop) the rest of the input, at most `limit` bytes more, to learn its size. */
+  finalSize (limit: number): number {
+    const stop = this.base + this.have + limit
+    while (!this.eof && this.base + this.have < stop) {
       this.base += this.have
       this.have = 0
       this.fill(this.buf.length)

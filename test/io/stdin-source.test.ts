@@ -79,6 +79,20 @@ describe('tsdump - (standard input)', () => {
     expect(bad.stderr).toMatch(/position 511: magic \d+ is not 0, 1 or 2; 711 bytes from here could not be read .*save it to a file/)
     expect(bad.stdout).toContain('Summary: 2 batches')
   })
+  it('an endless stream without a valid batch (< /dev/zero, /dev/urandom) stops after 64 MiB with STREAM_NOT_ENDING and exit 2', () => {
+    for (const device of ['/dev/zero', '/dev/urandom']) {
+      const r = spawnSync('sh', ['-c', `node ${path.join(REPO_ROOT, 'bin/tsdump.js')} --json - < ${device}`], { encoding: 'utf8', timeout: 60_000 })
+      expect(r.status, `${device}: ${r.stderr}`).toBe(2)
+      expect(r.stderr).toMatch(/-: position 0: the input went on for 67108864 bytes from here without a valid batch and did not end.*\[STREAM_NOT_ENDING\]/)
+    }
+    // after valid batches: those are dumped, then the same stop
+    const log = path.join(FIXTURES, 'orders/logs/orders-11-0/00000000000000000000.log')
+    const r = spawnSync('sh', ['-c', `(cat ${log}; cat /dev/zero) | node ${path.join(REPO_ROOT, 'bin/tsdump.js')} -`], { encoding: 'utf8', timeout: 60_000 })
+    expect(r.status).toBe(2)
+    expect(r.stdout).toMatch(/Summary: 4 batches, 16 records/)
+    expect(r.stderr).toMatch(/position 1152: the input went on .*\[STREAM_NOT_ENDING\]/)
+  }, 120_000)
+
   it('standard input named twice is a usage error', () => {
     const twice = piped(`cat ${big}`, ['-', '-'])
     expect(twice.code).toBe(2)
