@@ -12,7 +12,7 @@ import { dumpOffsetIndex, newIndexRunState } from './dump/dump-index.js'
 import { dumpTimeIndex } from './dump/dump-time-index.js'
 import type { IndexRunState } from './dump/dump-index.js'
 import { dumpProducerSnapshot, dumpTxnIndex } from './dump/dump-other.js'
-import { EXIT_USAGE, finding } from '../analysis/findings.js'
+import { EXIT_FINDINGS, EXIT_USAGE, finding } from '../analysis/findings.js'
 import { FindingLog, partitionOf } from './dump/finding-log.js'
 import type { PayloadParserFn } from '../format/payload-parsers.js'
 import type { DumpPrinter } from '../format/printer.js'
@@ -34,13 +34,17 @@ export async function runDump (opts: DumpOptions, ctx: CommandContext, internals
   parser = reportingFindings(picked, log, () => current)
   // `-` is standard input, read as one .log segment where it stands first or last
   const found = discover(opts.paths.filter((p) => p !== STDIN_PATH))
+  // the exit rule (docs/findings.md): 2 for a path on the command line that cannot be used or when nothing could be
+  // read; a file that cannot be read among files that were (a FIFO where a .txnindex should be) is a finding, exit 1
+  let named = false
+  let answered = false
   if (opts.paths.includes(STDIN_PATH)) {
     const why = stdinProblem(opts.paths, ctx.stdinIsTTY === true)
-    if (why !== undefined) log.unusable(STDIN_PATH, why)
+    if (why !== undefined) { log.unusable(STDIN_PATH, why); named = true }
     else if (opts.paths[0] === STDIN_PATH) found.files.unshift(stdinFile())
     else found.files.push(stdinFile())
   }
-  for (const p of found.problems) log.unusable(p.path, p.message)
+  for (const p of found.problems) { log.unusable(p.path, p.message); if (opts.paths.includes(p.path)) named = true }
   for (const s of found.skipped) printer.skipped(s.path, s.reason)
   const state: RunState & IndexRunState = { nonConsecutive: new Map(), ...newIndexRunState() }
   // filters: segments wholly out of range stay unread (their names say so); one filter per partition directory
@@ -58,6 +62,7 @@ export async function runDump (opts: DumpOptions, ctx: CommandContext, internals
       if (range.done) continue // the range ended in an earlier segment of this partition
     }
     current = file.path
+    const unreadableBefore = log.unreadableCount()
     if (file.stdin !== true) Object.assign(file, partitionOf(file.path))
     printer.fileStart(file)
     try {
@@ -81,12 +86,13 @@ export async function runDump (opts: DumpOptions, ctx: CommandContext, internals
       else if (typeof err.code === 'string' && /^E[A-Z]+$/.test(err.code)) log.unusable(file.path, `${err.code}: ${err.message}`)
       else throw e
     }
+    if (log.unreadableCount() === unreadableBefore) answered = true
     log.endFile()
   }
   log.endFile() // the run's findings outside any file (and a file left when the reader went away)
   printer.end(state)
   ctx.stdout.flush()
-  return log.exitCode
+  return !named && answered ? Math.min(log.exitCode, EXIT_FINDINGS) : log.exitCode
 }
 
 /** an internal-topic record the decoder cannot read (unknown type or version, malformed) is a finding too */

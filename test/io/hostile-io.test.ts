@@ -69,7 +69,8 @@ describe('bounded reads', () => {
       for (const k of ['index', 'timeindex', 'txnindex', 'snapshot']) { const f = path.join(p, `00000000000000000000.${k}`); fs.writeFileSync(f, ''); fs.truncateSync(f, size) }
       const r = await run([p])
       expectNoCrash(r)
-      expect(r.code).toBe(2)
+      // the .log was dumped: a file among readable ones that cannot be read is a finding, exit 1 (issue #25)
+      expect(r.code).toBe(1)
       const big = findings(r.stderr).filter((f) => f.code === 'FILE_TOO_LARGE')
       // dump reads fixed-size-entry files in windows: a zero-filled index of any size is preallocated space
       expect(big.map((f) => path.extname(f.file!)).sort()).toEqual(['.snapshot'])
@@ -80,7 +81,7 @@ describe('bounded reads', () => {
       const rec0 = await run(['reconcile', p])
       const recBig = findings(rec0.stderr).filter((f) => f.code === 'FILE_TOO_LARGE')
       expect(recBig.map((f) => path.extname(f.file!)).sort()).toEqual(['.snapshot', '.txnindex'])
-      expect(rec0.code).toBe(2)
+      expect(rec0.code).toBe(1)
       const rec = await run(['reconcile', p])
       expectNoCrash(rec)
       expect(rec.stderr).not.toMatch(/out of range/)
@@ -166,5 +167,25 @@ describe('output write errors', () => {
       const { ctx, close } = fullContext('stderr')
       try { expect(await main([...argv], ctx)).toBe(want) } finally { close() }
     }
+  })
+})
+
+describe('the exit rule: 2 only for a usage error or when nothing could be read (issue #25)', () => {
+  it('a FIFO where the .txnindex should be: dump, reconcile, txns and lso answer and exit 1 (0 for dump, which skips it as kafka-dump-log does); the FIFO alone exits 2', async () => {
+    if (!haveFifo) return expect.fail('mkfifo is missing: this test needs it')
+    const p = partition({ [LOG]: simpleSegment(3) })
+    const txi = path.join(p, '00000000000000000000.txnindex')
+    spawnSync('mkfifo', [txi])
+    for (const cmd of ['reconcile', 'txns', 'lso']) {
+      const r = await run([cmd, p])
+      expectNoCrash(r)
+      expect(r.stderr, cmd).toMatch(/\.txnindex: position 0: .*\[NOT_REGULAR_FILE\]/)
+      expect(r.code, cmd).toBe(1)
+    }
+    const d = await run([p])
+    expect(d.stderr).toMatch(/Ignoring .*\.txnindex: a FIFO/)
+    expect(d.code).toBe(0)
+    expect((await run([txi])).code).toBe(2)
+    expect((await run(['reconcile', path.join(p, 'missing')])).code).toBe(2)
   })
 })

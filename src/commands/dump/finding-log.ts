@@ -7,7 +7,7 @@ import * as path from 'node:path'
 import { parsePartitionDirName } from '../../io/segment-names.js'
 import type { Finding } from '../../analysis/findings.js'
 import type { FindingCode } from '../../analysis/findings.js'
-import { EXIT_OK, exitCodeOf, finding } from '../../analysis/findings.js'
+import { EXIT_OK, exitCodeOf, finding, UNREADABLE_CODES } from '../../analysis/findings.js'
 import type { FindingPrinter, FindingWhere } from '../../format/printer.js'
 import { REPEATS_SHOWN } from '../../format/finding-text.js'
 
@@ -76,6 +76,13 @@ export class FindingLog {
   /** unreadable input: exit 2 (UNREADABLE, or the io/ InputError's own code) */
   unusable (file: string, message: string, code: UnreadableCode = 'UNREADABLE', position?: number): void {
     this.add(finding(code, message, { file, position }))
+  }
+
+  /** findings so far of the codes for input that cannot be used (UNREADABLE_CODES) */
+  unreadableCount (): number {
+    let n = 0
+    for (const [code, k] of this.counts) if (UNREADABLE_CODES.has(code)) n += k
+    return n
   }
 
   private count (f: Finding): void {
