@@ -16,7 +16,7 @@ import { EXIT_FINDINGS, EXIT_USAGE, finding } from '../analysis/findings.js'
 import { FindingLog, partitionOf } from './dump/finding-log.js'
 import type { PayloadParserFn } from '../format/payload-parsers.js'
 import type { DumpPrinter } from '../format/printer.js'
-import { makeDumpPrinter, pickParser } from './dump/dump-setup.js'
+import { makeDumpPrinter, pickParser, reportingFindings } from './dump/dump-setup.js'
 import { parallelBody } from './workers/dump-pool.js'
 import { RangeFilter } from '../analysis/range-filter.js'
 import { seekPosition, segmentsOutOfRange } from './dump/seek.js'
@@ -26,12 +26,12 @@ export async function runDump (opts: DumpOptions, ctx: CommandContext, internals
   // the one place the output format is chosen (commands/dump/dump-setup.ts; dump workers make theirs there too);
   // findings are printer events, so the printer comes first and the payload parser is bound to it after
   let parser: PayloadParserFn | undefined
-  const printer = makeDumpPrinter(opts, ctx, ctx.colorLevel, (k, v, o) => parser!(k, v, o), internals)
+  const printer = makeDumpPrinter(opts, ctx, ctx.colorLevel, (k, v, o, at) => parser!(k, v, o, at), internals)
   const log = new FindingLog(printer)
   const picked = await pickParser(opts, (m) => { log.unusable('<options>', m) })
   if (picked === undefined) { log.endFile(); return EXIT_USAGE }
   let current = '<none>'
-  parser = reportingFindings(picked, log, () => current)
+  parser = reportingFindings(picked, () => log, () => current)
   // `-` is standard input, read as one .log segment where it stands first or last
   const found = discover(opts.paths.filter((p) => p !== STDIN_PATH))
   // the exit rule (docs/findings.md): 2 for a path on the command line that cannot be used or when nothing could be
@@ -93,15 +93,6 @@ export async function runDump (opts: DumpOptions, ctx: CommandContext, internals
   printer.end(state)
   ctx.stdout.flush()
   return !named && answered ? Math.min(log.exitCode, EXIT_FINDINGS) : log.exitCode
-}
-
-/** an internal-topic record the decoder cannot read (unknown type or version, malformed) is a finding too */
-function reportingFindings (parser: PayloadParserFn, log: FindingLog, file: () => string): PayloadParserFn {
-  return (k, v, o) => {
-    const p = parser(k, v, o)
-    if (p.finding !== undefined) log.add(finding(p.finding.code, `offset ${o}: ${p.finding.message}`, { file: file(), position: p.finding.position }))
-    return p
-  }
 }
 
 /**

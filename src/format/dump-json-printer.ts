@@ -66,7 +66,7 @@ export class JsonDumpPrinter implements DumpPrinter {
     const h = b.header
     const ci = h.isControl ? control() : undefined
     // (value null when it is too large to hold: the key alone is decoded)
-    const parsed = this.rec.printData && !h.isControl ? this.parser(rec.key, rec.value, rec.offset) : undefined
+    const parsed = this.rec.printData && !h.isControl ? this.parser(rec.key, rec.value, rec.offset, h.position) : undefined
     const o = recordJson(f.path, h, rec, this.rec, ci, parsed)
     // a value too large to hold (decode/streamed-records.ts): its payload string is written piece by piece;
     // a payload decoder would need it whole, so it is not decoded (payload null; the dump reports VALUE_NOT_DECODED)
@@ -94,7 +94,7 @@ export class JsonDumpPrinter implements DumpPrinter {
   legacyBatch (e: LegacyEntry, f: DumpedFile): void { this.emit(legacyBatchJson(f.path, e)) }
 
   legacyRecord (e: LegacyEntry, r: LegacyRecord, f: DumpedFile): void {
-    const parsed = this.rec.printData ? this.parser(r.key, r.value, r.offset) : undefined
+    const parsed = this.rec.printData ? this.parser(r.key, r.value, r.offset, e.position) : undefined
     this.emit(legacyRecordJson(f.path, e, r, parsed))
   }
 

@@ -150,7 +150,7 @@ export class TextDumpPrinter implements DumpPrinter {
         payload = rec.value ?? undefined
       } else {
         // (value null when not held: the key alone is decoded)
-        const p = cfg.parser(rec.key, rec.value, rec.offset)
+        const p = cfg.parser(rec.key, rec.value, rec.offset, h.position)
         key = p.key
         payload = notHeld && !cfg.plainValues ? notDecodedText(rec.valueSize!) : p.payload
       }
@@ -214,7 +214,7 @@ export class TextDumpPrinter implements DumpPrinter {
       prefix = ' '
     }
     if (this.cfg.printData) {
-      const p = this.cfg.parser(r.key, r.value, r.offset)
+      const p = this.cfg.parser(r.key, r.value, r.offset, e.position)
       if (p.key !== undefined) { line += `${prefix}key: ${p.key}`; prefix = ' ' }
       if (p.payload !== undefined) line += `${prefix === '| ' && this.payloadPipe ? '|' : ''} payload: ${p.payload}`
     }

@@ -8,7 +8,8 @@ import type { JsonValue } from './topics/kafka-json.js'
 
 /** key/payload text; internal-topic parsers also give the decoded values for --json and a finding */
 export interface ParsedPayload { key?: string, payload?: string, keyJson?: JsonValue, payloadJson?: JsonValue, finding?: RecordFinding }
-export type PayloadParserFn = (key: Buffer | null, value: Buffer | null, offset: bigint) => ParsedPayload
+/** `batchPosition`: the file position of the record's batch, where a finding about the record points */
+export type PayloadParserFn = (key: Buffer | null, value: Buffer | null, offset: bigint, batchPosition: number) => ParsedPayload
 
 /** DecoderMessageParser: absent key or value is simply not printed */
 export function decoderParser (keyDecoder: DecoderName, valueDecoder: DecoderName): PayloadParserFn {

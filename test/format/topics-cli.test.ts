@@ -45,3 +45,26 @@ describe('dump --json with internal-topic decoders', () => {
     }
   })
 })
+
+describe('findings about internal-topic records point at the batch (issue #25: they said position -1)', () => {
+  it('every decoder finding has its batch position from kafka-dump-log and the record offset, with --threads 1 and 2', async () => {
+    const log = path.join(cwd, 'orders-11-0', '00000000000000000000.log')
+    // Kafka's own dump of the same file: each batch's position and offset range
+    const kafka = fs.readFileSync(path.join(FIXTURES, 'orders', 'dump', 'orders-11-0', '00000000000000000000.log.shallow.txt'), 'utf8')
+    const batches = [...kafka.matchAll(/baseOffset: (\d+) lastOffset: (\d+) .* position: (\d+)/g)].map((m) => ({ base: Number(m[1]), last: Number(m[2]), position: Number(m[3]) }))
+    expect(batches.length).toBe(4)
+    for (const threads of ['1', '2']) {
+      for (const decoder of ['--offsets-decoder', '--transaction-log-decoder', '--cluster-metadata-decoder']) {
+        const r = await runCli(['--json', '--threads', threads, decoder, log])
+        const found = r.stdout.split('\n').filter((l) => l.includes('"type":"finding"')).map((l) => JSON.parse(l) as { position: number, firstOffset: number })
+        expect(found.length, decoder).toBeGreaterThan(0)
+        for (const f of found) {
+          const b = batches.find((x) => x.position === f.position)
+          expect(b, `${decoder}: position ${f.position}`).toBeDefined()
+          expect(f.firstOffset).toBeGreaterThanOrEqual(b!.base)
+          expect(f.firstOffset).toBeLessThanOrEqual(b!.last)
+        }
+      }
+    }
+  })
+})

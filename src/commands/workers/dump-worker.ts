@@ -8,7 +8,7 @@ import type { Writer } from '../../format/writer.js'
 import { FileSource } from '../../io/file-source.js'
 import type { CommandContext } from '../context.js'
 import { dumpLogRange } from '../dump/dump-range.js'
-import { makeDumpPrinter, pickParser } from '../dump/dump-setup.js'
+import { makeDumpPrinter, pickParser, reportingFindings } from '../dump/dump-setup.js'
 import { RingWriter, toWire } from './dump-wire.js'
 import type { RangeRequest, WorkerMessage, WorkerSetup } from './dump-wire.js'
 import { FindingLog } from '../dump/finding-log.js'
@@ -22,8 +22,10 @@ const stderr = new StringWriter()
 const ctx: CommandContext = { stdout, stderr, colorLevel: setup.colorLevel, stderrIsTTY: false, env: {}, now: () => Date.now() }
 const opts = { ...setup.opts, window: setup.window }
 // the main thread made the same parser already; a missing one was reported there
-const parser = await pickParser(setup.opts, () => {})
-if (parser === undefined) throw new Error('payload parser not available in a dump worker')
+const picked = await pickParser(setup.opts, () => {})
+if (picked === undefined) throw new Error('payload parser not available in a dump worker')
+let rangeLog: FindingLog | undefined
+const parser = reportingFindings(picked, () => rangeLog, () => setup.file.path)
 // The printer is made, and told the file (its topic and partition go into JSON objects), as the main
 // thread's was; what that writes (the JSON header, the file's first line) the main thread wrote already.
 const out = { ...ctx, stdout: new StringWriter() as Writer }
@@ -38,6 +40,7 @@ port.on('message', (r: RangeRequest) => {
   stdout.range = r.id
   try {
     const log = new FindingLog(printer, true)
+    rangeLog = log
     const summary = newSummary(setup.file.path)
     const totals = dumpLogRange(source, setup.file, opts, stdout, log, printer, summary, r, undefined, windowBuffer)
     stdout.flush()
