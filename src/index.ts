@@ -21,7 +21,10 @@ export { FileSource } from './io/file-source.js'
 export { reconcile } from './commands/reconcile.js'
 export { txns } from './commands/txns.js'
 export { lso } from './commands/lso.js'
+export type { ReconcileOptions } from './commands/reconcile.js'
+export type { TxnsOptions } from './commands/txns.js'
 export type { LsoOptions } from './commands/lso.js'
+export type { RangeCounted, RangeSpec } from './analysis/range-filter.js'
 export type {
   CoordinatorLookup, LsoPartition, LsoResult, PartitionResult, ReconcileResult, TimelinePartition, TransactionStatePartition, TxnsResult,
 } from './analysis/partition-results.js'
