@@ -43,7 +43,7 @@ function streamTxns (partitions: readonly PartitionDir[], width: number, to: Txn
   const checkpoints = new Map<string, OffsetCheckpoint | null>()
   const findings: Finding[] = []
   for (const dir of partitions) {
-    for (const f of txnsPartition(dir, checkpoints, width, to, filter)) findings.push(f) // no spread: 180k arguments overflowed the stack (issue #14)
+    for (const f of txnsPartition(dir, checkpoints, width, to, filter)) findings.push(f) // no spread: a partition's findings can be more arguments than the stack holds
   }
   to.end()
   return partitionExitCode([], findings)
