@@ -5,5 +5,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     exclude: ['test/broker/**', 'test/big/**', 'node_modules/**'],
     testTimeout: 60_000,
+    // worker threads, bin/tsdump.js and the package run dist/: rebuilt first when src/ is newer
+    globalSetup: ['test/support/build-dist.ts'],
   },
 })

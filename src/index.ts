@@ -1,6 +1,9 @@
 // tsdump as a library: `import { openPartition, reconcile } from 'tsdump'`. No side effects on import.
 // Everything here returns plain objects; int64 values are bigint. See README "Library".
 
+// the version in tsdump's package.json (what `tsdump --version` prints)
+export { VERSION } from './io/package-version.js'
+
 // reading segments, partitions and log directories
 export type { Partition, Segment, V2Batch, LegacyFrame, ReadOptions, KafkaRecord } from './commands/library.js'
 export { openLogDir, openPartition, openSegment } from './commands/library.js'
@@ -18,7 +21,10 @@ export { FileSource } from './io/file-source.js'
 export { reconcile } from './commands/reconcile.js'
 export { txns } from './commands/txns.js'
 export { lso } from './commands/lso.js'
+export type { ReconcileOptions } from './commands/reconcile.js'
+export type { TxnsOptions } from './commands/txns.js'
 export type { LsoOptions } from './commands/lso.js'
+export type { RangeCounted, RangeSpec } from './analysis/range-filter.js'
 export type {
   CoordinatorLookup, LsoPartition, LsoResult, PartitionResult, ReconcileResult, TimelinePartition, TransactionStatePartition, TxnsResult,
 } from './analysis/partition-results.js'

@@ -1,11 +1,16 @@
 // The package imported by its name, as a user would (`import ... from 'tsdump'`, resolved through
 // package.json "exports" to dist/): it must agree with the CLI, whose numbers the other tests check
-// against Kafka's own tools.
+// against Kafka's own tools. What records() passes over (RECORDS_SKIPPED) is checked on a segment built here.
 import { spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
+import * as os from 'node:os'
 import * as path from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { FIXTURES, REPO_ROOT } from './support/paths.js'
+import { encodeBatch } from './support/segment-builder.js'
+import { crc32 } from '../src/bytes/crc32.js'
+import type { Finding, ReadOptions } from '../src/index.js'
+import { openSegment } from '../src/index.js'
 
 const part = path.join(FIXTURES, 'orders', 'logs', 'orders-11-0')
 
@@ -59,5 +64,71 @@ describe('library API (package "tsdump")', () => {
     const t = (JSON.parse(cli('txns', '--json', part)) as { partitions: Array<{ runs: unknown[] }> }).partitions[0]!
     expect(lib.runs).toBe(t.runs.length)
     expect(lib.hanging).toBe((JSON.parse(cli('lso', '--json', part)) as { hanging: boolean }).hanging)
+  })
+})
+
+// A magic 0 message (Kafka's LegacyRecord v0): offset, size, crc (CRC-32 of magic..end), magic 0, attributes,
+// key -1 (null), value; built here, apart from src/decode, so that the decoder is not checked against itself.
+function legacyV0 (offset: number, value: string): Buffer {
+  const v = Buffer.from(value)
+  const body = Buffer.alloc(1 + 1 + 4 + 4 + v.length)
+  body.writeInt8(0, 0)
+  body.writeInt8(0, 1)
+  body.writeInt32BE(-1, 2)
+  body.writeInt32BE(v.length, 6)
+  v.copy(body, 10)
+  const head = Buffer.alloc(16)
+  head.writeBigInt64BE(BigInt(offset), 0)
+  head.writeInt32BE(4 + body.length, 8)
+  head.writeUInt32BE(crc32(body), 12)
+  return Buffer.concat([head, body])
+}
+
+describe('records() says what it does not yield (RECORDS_SKIPPED)', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-records-'))
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
+  const small = encodeBatch({ baseOffset: 0, records: [{ value: 'a' }, { value: 'b' }] })
+  const big = encodeBatch({ baseOffset: 4, records: [{ value: 'x'.repeat(200_000) }] })
+  const last = encodeBatch({ baseOffset: 5, records: [{ value: 'c' }] })
+  const legacyAt = small.length
+  const bigAt = legacyAt + legacyV0(2, 'l2').length + legacyV0(3, 'l3').length
+  const file = path.join(dir, '00000000000000000000.log')
+  fs.writeFileSync(file, Buffer.concat([small, legacyV0(2, 'l2'), legacyV0(3, 'l3'), big, last]))
+
+  async function read (opts?: ReadOptions): Promise<{ offsets: bigint[], findings: Finding[] }> {
+    const seg = openSegment(file)
+    const offsets: bigint[] = []
+    for await (const r of seg.records(opts)) offsets.push(r.offset)
+    return { offsets, findings: seg.findings }
+  }
+
+  it('magic 0/1 entries: one info finding with their count, at the first one', async () => {
+    const r = await read()
+    expect(r.offsets).toEqual([0n, 1n, 4n, 5n])
+    expect(r.findings.map((f) => [f.code, f.severity, f.file, f.position])).toEqual([['RECORDS_SKIPPED', 'info', file, legacyAt]])
+    expect(r.findings[0]!.message).toContain('2 magic 0/1 entries')
+  })
+
+  it('batches read header-only because they do not fit the window (headersOnly): a second finding', async () => {
+    const r = await read({ headersOnly: true, window: 64 * 1024 })
+    expect(r.offsets).toEqual([0n, 1n, 5n])
+    expect(r.findings.map((f) => [f.code, f.position])).toEqual([['RECORDS_SKIPPED', legacyAt], ['RECORDS_SKIPPED', bigAt]])
+    expect(r.findings[1]!.message).toContain('1 batch larger than the read window')
+  })
+
+  it('a caller that stops early still gets the finding for what was passed over', async () => {
+    const seg = openSegment(file)
+    for await (const r of seg.records()) if (r.offset === 4n) break
+    expect(seg.findings.map((f) => f.code)).toEqual(['RECORDS_SKIPPED'])
+  })
+
+  it('a v2-only segment has no such finding', async () => {
+    const only = path.join(dir, 'v2', '00000000000000000000.log')
+    fs.mkdirSync(path.dirname(only))
+    fs.writeFileSync(only, Buffer.concat([small, encodeBatch({ baseOffset: 2, records: [{ value: 'c' }] })]))
+    const seg = openSegment(only)
+    let n = 0
+    for await (const r of seg.records()) { void r; n++ }
+    expect([n, seg.findings]).toEqual([3, []])
   })
 })

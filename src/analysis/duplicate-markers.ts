@@ -2,7 +2,7 @@
 // with the same producer epoch and no transaction open. Kafka's producer state ignores it; counting it
 // as one more empty transaction would be wrong. Remembers the last marker of the most recent producers
 // only, so memory stays bounded however many producer ids the log has: a duplicate that far behind its
-// first marker is counted as an empty transaction, as before.
+// first marker is counted as an empty transaction.
 //
 // Only a marker with no transaction open is checked, and a producer's data opens one whose marker is then
 // remembered in its place: data needs no bookkeeping here. Markers are one batch in two on a transactional

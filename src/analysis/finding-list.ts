@@ -1,7 +1,7 @@
 // A partition's findings, bounded: the first MAX_LISTED_PER_CODE findings of each code are kept, the
-// rest only counted (issue #14: one finding per duplicate marker kept 180k objects, +35 MiB, on the
-// orders-11 bench). reconcile, txns and lso build their report at the end of the partition, so what
-// they keep has to be bounded by the codes, not by the data.
+// rest only counted: a finding per repeated event (a duplicate marker per transaction) would grow with the
+// data (bench/RESULTS.md, "Figures behind choices in the code"). reconcile, txns and lso build their report
+// at the end of the partition, so what they keep has to be bounded by the codes, not by the data.
 //
 // Why 100: enough to see the pattern and to locate the first occurrences (the text printer shows 5 of a
 // code and a count anyway); at ~250-400 bytes a finding, 100 of each of the catalogue's ~65 codes is at most

@@ -17,6 +17,7 @@ export const FINDING_SEVERITY = {
   NAME_NOT_OFFSET: 'info',
   READ_LIMIT: 'info',
   VALUE_NOT_DECODED: 'info',
+  RECORDS_SKIPPED: 'info',
   // batches and records (the DecodeErrorCodes)
   CRC_MISMATCH: 'error',
   RECORD_COUNT_MISMATCH: 'error',

@@ -6,8 +6,7 @@ import { registerLso } from './commands/lso.js'
 import { registerReconcile } from './commands/reconcile.js'
 import { registerReport } from './commands/report.js'
 import { registerTxns } from './commands/txns.js'
-
-export const VERSION = '0.1.0'
+import { VERSION } from '../io/package-version.js'
 
 /** commander's `error: ...` in tsdump's one error format (`tsdump: error: ...`, as every finding) */
 function usageError (s: string, write: (s: string) => void): void {

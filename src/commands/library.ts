@@ -3,6 +3,7 @@
 // detachEvent) before asking for the next one. Problems in the data are not thrown: they arrive as
 // findings (tails, damaged regions, CRC mismatches ...) in `segment.findings` as the iteration passes them.
 import type { Finding } from '../analysis/findings.js'
+import { finding } from '../analysis/findings.js'
 import { decodeFinding, corruptFinding, tailFinding } from '../analysis/log-findings.js'
 import type { LegacyFrame, ReadOptions, V2Batch } from '../decode/log-reader.js'
 import { readLog } from '../decode/log-reader.js'
@@ -25,7 +26,11 @@ export interface Segment {
   readonly findings: Finding[]
   /** v2 batches and legacy (magic 0/1) entries in file order */
   batches (opts?: ReadOptions): AsyncGenerator<V2Batch | LegacyFrame>
-  /** the records of every complete v2 data and control batch, in offset order */
+  /**
+   * the records of every v2 data and control batch, in offset order. Entries whose records are not yielded
+   * (magic 0/1 entries; batches read header-only with `headersOnly`/`streamLarge`) are counted in a
+   * RECORDS_SKIPPED finding in `findings`.
+   */
   records (opts?: ReadOptions): AsyncGenerator<KafkaRecord>
 }
 
@@ -36,6 +41,7 @@ export interface Partition {
   /** the .log segments, in base-offset order */
   segments: Segment[]
   batches (opts?: ReadOptions): AsyncGenerator<V2Batch | LegacyFrame>
+  /** every segment's records() in turn; what they skip is in each segment's `findings` */
   records (opts?: ReadOptions): AsyncGenerator<KafkaRecord>
 }
 
@@ -58,17 +64,39 @@ class FileSegment implements Segment {
   }
 
   async * records (opts: ReadOptions = {}): AsyncGenerator<KafkaRecord> {
-    for await (const b of this.batches(opts)) {
-      if (b.kind !== 'batch' || !b.complete) continue
-      try {
-        yield * decodeRecords(b.header, b.bytes, opts)
-      } catch (e) {
-        if (!(e instanceof DecodeError)) throw e
-        this.findings.push(decodeFinding(e, this.path))
+    // What is not yielded is said, not dropped: one RECORDS_SKIPPED finding per kind, pushed also when the
+    // caller stops early (the generator's finally runs on return()).
+    const legacy = new Skipped()
+    const headerOnly = new Skipped()
+    try {
+      for await (const b of this.batches(opts)) {
+        if (b.kind === 'legacy') { legacy.add(b.position); continue }
+        if (!b.complete) { headerOnly.add(b.position); continue }
+        try {
+          yield * decodeRecords(b.header, b.bytes, opts)
+        } catch (e) {
+          if (!(e instanceof DecodeError)) throw e
+          this.findings.push(decodeFinding(e, this.path))
+        }
       }
+    } finally {
+      legacy.report(this, (n) => `records(): ${count(n, 'magic 0/1 entry', 'magic 0/1 entries')} not yielded (records() yields v2 records; batches() passes legacy entries through)`)
+      headerOnly.report(this, (n) => `records(): ${count(n, 'batch', 'batches')} larger than the read window read header-only (headersOnly/streamLarge), ${n === 1 ? 'its' : 'their'} records not yielded`)
     }
   }
 }
+
+/** entries of one kind that records() passed over: how many, and where the first was */
+class Skipped {
+  private n = 0
+  private first = 0
+  add (position: number): void { if (this.n++ === 0) this.first = position }
+  report (s: FileSegment, message: (n: number) => string): void {
+    if (this.n > 0) s.findings.push(finding('RECORDS_SKIPPED', message(this.n), { file: s.path, position: this.first }))
+  }
+}
+
+function count (n: number, one: string, many: string): string { return `${n} ${n === 1 ? one : many}` }
 
 function segmentOf (f: KafkaFile): Segment { return new FileSegment(f.path, f.baseOffset) }
 

@@ -16,16 +16,25 @@ import { transactionLogStates } from '../scan/transaction-log-scan.js'
 import type { ScannedPartition } from '../scan/partition-scan.js'
 import type { WorkerInternals } from './workers/partition-pool.js'
 
+/** lso()'s options (the library) */
 export interface LsoOptions {
-  paths: string[]
-  format?: PartitionFormat
-  color?: boolean
+  /** the bootstrap server placed in the suggested kafka-transactions.sh commands (default localhost:9092) */
   bootstrapServer?: string
+  /** age in minutes above which an open transaction is hanging, as find-hanging's --max-transaction-timeout (default 15) */
   maxTransactionTimeoutMinutes?: number
+  /** also say which __transaction_state partition coordinates this transactional id */
   transactionalId?: string
+  /** partition count of __transaction_state, for transactionalId (default 50) */
   transactionStatePartitions?: number
   /** epoch ms that ages are measured against (--now); default the clock */
   now?: number
+}
+
+/** `tsdump lso`'s: the library's and the command line's */
+export interface LsoCommandOptions extends LsoOptions {
+  paths: string[]
+  format?: PartitionFormat
+  color?: boolean
   /** every table column, whatever its width */
   wide?: boolean
   /** worker threads for the partitions (commands/workers/partition-pool.ts) */
@@ -35,11 +44,11 @@ export interface LsoOptions {
 }
 
 /** The transaction holding back each partition's LSO, how to abort it, and (optionally) a transactional id's coordinator. */
-export function lso (paths: string[], opts: Omit<LsoOptions, 'paths' | 'format' | 'color' | 'wide'> = {}): LsoResult {
+export function lso (paths: string[], opts: LsoOptions = {}): LsoResult {
   return lsoOf(scanPaths(paths), opts)
 }
 
-function lsoOf (done: { unusable: Finding[], scanned: ScannedPartition[] }, opts: Omit<LsoOptions, 'paths' | 'format' | 'color' | 'wide'>): LsoResult {
+function lsoOf (done: { unusable: Finding[], scanned: ScannedPartition[] }, opts: LsoOptions): LsoResult {
   const timeoutMin = opts.maxTransactionTimeoutMinutes ?? 15
   const bootstrap = opts.bootstrapServer ?? 'localhost:9092'
   const isState = (p: ScannedPartition): boolean => p.dir.topic === '__transaction_state'
@@ -64,7 +73,7 @@ function lsoOf (done: { unusable: Finding[], scanned: ScannedPartition[] }, opts
     hanging: hanging.length > 0, hangingTransactions: hanging, coordinator }
 }
 
-export async function runLso (opts: LsoOptions, ctx: CommandContext): Promise<number> {
+export async function runLso (opts: LsoCommandOptions, ctx: CommandContext): Promise<number> {
   const r = lsoOf(await scanPathsInWorkers(opts.paths, { markerEpochs: true, ...threadsOf(opts) }), { ...opts, now: opts.now ?? ctx.now() })
   // the clock comes from the context (tests inject it); the text says whether the time was given
   r.nowGiven = opts.now !== undefined

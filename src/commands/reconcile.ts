@@ -7,20 +7,25 @@ import type { PartitionFormat } from '../format/partition-printer.js'
 import { createPartitionPrinter } from '../format/partition-printer.js'
 import type { CommandContext } from './context.js'
 import { partitionExitCode, writeUnusable } from './partition-command.js'
-import type { ScannedPartition, PartitionScanOptions } from '../scan/partition-scan.js'
+import type { ScannedPartition } from '../scan/partition-scan.js'
 import { scanPaths } from '../scan/partition-scan.js'
 import type { WorkerInternals } from './workers/partition-pool.js'
 import { scanPathsInWorkers, threadsOf } from './workers/partition-pool.js'
 
+/** reconcile()'s options (the library) */
 export interface ReconcileOptions {
+  /** count only the records in this range (analysis/range-filter.ts); LEO, HW, LSO stay the whole partition's */
+  filter?: RangeSpec
+}
+
+/** `tsdump reconcile`'s: the library's and the command line's */
+export interface ReconcileCommandOptions extends ReconcileOptions {
   paths: string[]
   /** printer: text (default) or json */
   format?: PartitionFormat
   color?: boolean
   /** every table column, whatever the width */
   wide?: boolean
-  /** count only the records in this range (analysis/range-filter.ts); LEO, HW, LSO stay the whole partition's */
-  filter?: RangeSpec
   /** worker threads for the partitions (default: the available cores, at most 2; 1 = none) */
   threads?: number
   /** tests: when workers are used, and how many ran */
@@ -28,8 +33,8 @@ export interface ReconcileOptions {
 }
 
 /** Scan and reconcile every partition under `paths`. */
-export function reconcile (paths: string[], opts: PartitionScanOptions = {}): ReconcileResult {
-  return reconciled(scanPaths(paths, opts), opts.filter)
+export function reconcile (paths: string[], opts: ReconcileOptions = {}): ReconcileResult {
+  return reconciled(scanPaths(paths, opts.filter !== undefined ? { filter: opts.filter } : {}), opts.filter)
 }
 
 function reconciled ({ unusable, scanned }: { unusable: Finding[], scanned: ScannedPartition[] }, filter: RangeSpec | undefined): ReconcileResult {
@@ -37,7 +42,7 @@ function reconciled ({ unusable, scanned }: { unusable: Finding[], scanned: Scan
     partitions: scanned.map((s) => ({ label: s.label, path: s.dir.path, report: s.report, snapshots: s.snapshots, ...(s.range !== undefined ? { range: s.range } : {}) })) }
 }
 
-export async function runReconcile (opts: ReconcileOptions, ctx: CommandContext): Promise<number> {
+export async function runReconcile (opts: ReconcileCommandOptions, ctx: CommandContext): Promise<number> {
   const r = reconciled(await scanPathsInWorkers(opts.paths, { markerEpochs: false, ...threadsOf(opts), ...(opts.filter !== undefined ? { filter: opts.filter } : {}) }), opts.filter)
   writeUnusable(r.unusable, ctx)
   if (r.unusable.length > 0) return EXIT_USAGE

@@ -41,7 +41,7 @@ export interface ReportInternals {
 
 // Page size: measured 750 bytes of HTML per drawn item on the fixtures, up to 1.7 KB with 19-digit producer
 // ids and 13-digit offsets (bar, title, marker tick, table row); a bucket up to ~0.6 KB. The budgets keep
-// the worst case near 4 MB (issue #13: < 5 MB), plus ~3 KB of tables per partition.
+// the worst case near 4 MB, under the page's 5 MB bound, plus ~3 KB of tables per partition.
 const DEFAULT_LIMITS: LaneLimits = { maxItems: 1500, maxBuckets: 400 }
 const MAX_REPORT_ITEMS = 1800
 /** buckets drawn in the whole report, shared by the aggregated lanes */
@@ -75,7 +75,7 @@ export function buildReportModel (opts: ReportOptions, internals: ReportInternal
   const timeoutMs = (opts.maxTransactionTimeoutMinutes ?? 15) * 60_000
   const partitions = scanned.map((s): ReportPartition => {
     const c = collectors.get(s.dir)!
-    // ages against the clock, as lso and find-hanging measure them (issue #12 item 1)
+    // ages against the clock, as lso and find-hanging measure them
     const blocking = findBlockingTransaction(s.report, s.snapshots, timeoutMs, Date.now(), s.label)
     const commands = blocking === null ? [] : abortCommands(opts.bootstrapServer ?? 'localhost:9092', s.report.topic, s.report.partition, blocking)
     return { label: s.label, path: s.dir.path, report: s.report, blocking, commands,

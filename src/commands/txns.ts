@@ -17,16 +17,21 @@ import { partitionExitCode, writeUnusable } from './partition-command.js'
 import type { WorkerInternals } from './workers/partition-pool.js'
 import { streamTxnsInWorkers, txnsWorkerCount } from './workers/txns-pool.js'
 
+/** txns()'s options (the library) */
 export interface TxnsOptions {
+  /** lane width in characters (default 70: the lane line fits 80 columns) */
+  width?: number
+  /** only the runs of these producers / overlapping this range (analysis/range-filter.ts runInRange) */
+  filter?: RangeSpec
+}
+
+/** `tsdump txns`'s: the library's and the command line's */
+export interface TxnsCommandOptions extends TxnsOptions {
   paths: string[]
   format?: PartitionFormat
   color?: boolean
-  /** lane width in characters (default 70: the lane line fits 80 columns) */
-  width?: number
   /** every table column, whatever the width */
   wide?: boolean
-  /** only the runs of these producers / overlapping this range (analysis/range-filter.ts runInRange) */
-  filter?: RangeSpec
   /** threads (default 1: no workers): commands/workers/txns-pool.ts */
   threads?: number
   /** tests: when workers are used, and how many ran */
@@ -38,14 +43,14 @@ function streamTxns (partitions: readonly PartitionDir[], width: number, to: Txn
   const checkpoints = new Map<string, OffsetCheckpoint | null>()
   const findings: Finding[] = []
   for (const dir of partitions) {
-    for (const f of txnsPartition(dir, checkpoints, width, to, filter)) findings.push(f) // no spread: 180k arguments overflowed the stack (issue #14)
+    for (const f of txnsPartition(dir, checkpoints, width, to, filter)) findings.push(f) // no spread: a partition's findings can be more arguments than the stack holds
   }
   to.end()
   return partitionExitCode([], findings)
 }
 
 /** The transaction timeline of every partition under `paths` (transactional-id states for __transaction_state), collected. */
-export function txns (paths: string[], opts: { width?: number, filter?: RangeSpec } = {}): TxnsResult {
+export function txns (paths: string[], opts: TxnsOptions = {}): TxnsResult {
   const { partitions, unusable } = resolvePartitions(paths)
   const result: TxnsResult = { unusable, partitions: [] }
   if (unusable.length > 0) return result
@@ -60,7 +65,7 @@ export function txns (paths: string[], opts: { width?: number, filter?: RangeSpe
   return result
 }
 
-export async function runTxns (opts: TxnsOptions, ctx: CommandContext): Promise<number> {
+export async function runTxns (opts: TxnsCommandOptions, ctx: CommandContext): Promise<number> {
   const { partitions, unusable } = resolvePartitions(opts.paths)
   writeUnusable(unusable, ctx)
   if (unusable.length > 0) return EXIT_USAGE

@@ -6,7 +6,8 @@ export function formatSummary (s: LogSummary): string {
   const records = s.records
   return `Summary: ${plural(s.batches, 'batch', 'batches')}, ${plural(records, 'record', 'records')}` +
     (s.firstOffset !== null ? `, offsets ${s.firstOffset}..${s.lastOffset}` : '') +
-    `, ${s.transactionalBatches} transactional batches` +
+    // control batches are transactional too, but they are counted under "control batches"
+    `, ${plural(s.transactionalBatches, 'transactional data batch', 'transactional data batches')}` +
     `, control batches: ${control === '' ? 'none' : control}` +
     `, CRC failures: ${s.crcFailures}, trailing bytes: ${s.trailingBytes}` +
     (s.unsupported > 0 ? `, batches with unsupported codec: ${s.unsupported}` : '') +

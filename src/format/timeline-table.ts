@@ -59,9 +59,9 @@ function runCells (r: TimelineRun, chalk: ChalkInstance): TableCell[] {
 
 /**
  * runs fitted together: a partition's table is fitted per this many runs, so memory stays bounded while they
- * stream. 1000 held rows survived into V8's old space: peak RSS of `txns` behind a hanging transaction on
- * 400k transactions (test/commands/txns-memory.test.ts) was 129-132 MiB at 1000, 118-121 at 100 (main's
- * line-per-run text: 98), under load.
+ * stream. Rows held longer survive into V8's old space and raise the peak RSS of `txns` on long partitions
+ * (test/commands/txns-memory.test.ts; the figures per chunk size are in bench/RESULTS.md, "Figures behind
+ * choices in the code").
  */
 export const RUNS_PER_TABLE = 25
 

@@ -105,7 +105,7 @@ function feed (ev: LogEvent, file: string, findings: FindingList, a: Pick<Partit
 
 /**
  * Every entry of one segment into the analyzer: the fast read, else readLog's general path. Its own small function
- * rather than a loop inside scanPartition: optimised alone, it measured faster (see bench/RESULTS.md, issue #10).
+ * rather than a loop inside scanPartition: V8 optimises it alone, and so it runs faster (bench/RESULTS.md).
  * @returns whether a legacy entry was fed
  */
 function scanSegment (frames: FrameScanner, file: string, fast: FastBatchFeed | undefined, findings: FindingList,

@@ -1,7 +1,7 @@
 // Reads the records of a __transaction_state partition (full record decoding: keys and values are
 // needed) into pure TransactionStateRecord values, handed out one at a time: nothing is kept here, so
 // a caller keeps what it needs (the newest record per id, or the producer ids of one id), not every
-// record read (issue #14).
+// record read.
 import { FindingList } from '../analysis/finding-list.js'
 import { finding } from '../analysis/findings.js'
 import { decodeFinding } from '../analysis/log-findings.js'
@@ -62,8 +62,8 @@ export function scanTransactionLog (dir: PartitionDir, visit: (r: TransactionSta
  * keeps only which record is each id's newest (its ordinal among the records visited, in typed arrays),
  * the second keeps those records. Keeping the newest record per id in one pass promoted every record
  * decoded to V8's old generation until the next of its id replaced it (even one BigInt offset per record
- * did): 1.2 M records of 20,000 ids peaked at 122-139 MiB RSS that way, 930 MiB when every record was kept
- * (issue #14); README's Known limits has this pair's numbers.
+ * did); the figures are in bench/RESULTS.md ("Figures behind choices in the code"), and README's Known
+ * limits has this pair's numbers.
  */
 export function transactionLogStates (dir: PartitionDir): { states: TransactionalIdState[], findings: FindingList } {
   const newest = new NewestPerId()

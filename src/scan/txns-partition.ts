@@ -5,7 +5,7 @@
 // A timeline partition is read twice, headers only: the first pass (the reconcile analysis) gives what the
 // timeline's first line shows (log end, LSO) and the batch count that sizes the lane; the second
 // streams the runs as they complete. So memory follows the open transactions and the
-// lane's width, not the number of transactions (issue #15). Neither pass keeps the per-producer marker
+// lane's width, not the number of transactions. Neither pass keeps the per-producer marker
 // epochs (only `lso` reads them), so a producer without an open transaction costs nothing.
 import type { Finding } from '../analysis/findings.js'
 import { FindingList } from '../analysis/finding-list.js'

@@ -1,6 +1,6 @@
 // Live broker test: a random transactional workload against a real Kafka broker of release $KAFKA_VERSION
 // (3.9.1 by default; CI runs it for 3.9.1 and for 4.4.0: .ci/run), then tsdump is checked against that release's
-// kafka-dump-log (byte-identical --compat output, with --kafka-version <major.minor> once tsdump has it; what
+// kafka-dump-log (byte-identical --compat --kafka-version <major.minor> output; what
 // differs today is listed in LIVE_KNOWN_DIFFERENCES, which can only shrink) and against what the broker (ListOffsets) and Kafka's
 // own Java consumer (kafka-console-consumer, one run per partition and isolation level) reported
 // (reconcile --json). kafkajs consumer counts are printed for information only: kafkajs' read_committed filter
@@ -209,17 +209,6 @@ function filesOf(p: number, exts: string[]) {
     .map((f) => `${TOPIC}-${p}/${f}`)
 }
 
-/** --kafka-version <major.minor> once tsdump has the option (until then its default --compat text is compared). */
-let versionArgs: string[] | undefined
-async function kafkaVersionArgs(): Promise<string[]> {
-  if (versionArgs === undefined) {
-    const probe = await run('node', [TSDUMP, '--compat', '--kafka-version', MINOR, '--files', path.join(ROOT, 'package.json')], ROOT)
-    versionArgs = /unknown option.*kafka-version/i.test(probe.stderr) ? [] : ['--kafka-version', MINOR]
-    console.log(`[broker test] tsdump ${versionArgs.length ? 'has' : 'has no'} --kafka-version`)
-  }
-  return versionArgs
-}
-
 /**
  * Against 4.x the workload is written by the 4.4 Java client (transaction version 2: every transaction end bumps
  * the epoch; scripts/java/src/tsdump/gen/Random.java, same seed), unless TSDUMP_LIVE_CLIENT=kafkajs; against 3.9
@@ -293,7 +282,7 @@ describe(`live broker Kafka ${RELEASE} (seed ${seed})`, () => {
   async function compareCompat(files: string[], flags: string[], comparison: string) {
     const kafka = await run('bash', [path.join(ROOT, 'scripts/kafka/dump-log.sh'), ...flags, '--files', files.join(',')], broker.logDir)
     expect(kafka.code, `kafka-dump-log ${RELEASE} ${flags.join(' ')}: ${kafka.stderr}`).toBe(0)
-    const ts = await run('node', [TSDUMP, '--compat', ...(await kafkaVersionArgs()), ...flags, ...files], broker.logDir)
+    const ts = await run('node', [TSDUMP, '--compat', '--kafka-version', MINOR, ...flags, ...files], broker.logDir)
     const known = knownDifference(comparison)
     if (known) {
       const have = new Map<string, number>()

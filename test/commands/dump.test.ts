@@ -140,3 +140,24 @@ describe.skipIf(!have)('KRaft metadata', () => {
     expect(r.stdout.match(/LeaderChange: /g)?.length).toBe(10) // batch line + record line, 5 batches
   })
 })
+
+describe('the summary line counts what kafka-dump-log lists', () => {
+  // Truth: kafka-dump-log's shallow dump stored beside each broker fixture (one line per batch, with its
+  // count, isTransactional and isControl). Records include the control records, as kafka-dump-log's counts do;
+  // "transactional data batches" leave the control batches out (they are counted under "control batches").
+  const manifest = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'orders', 'manifest.json'), 'utf8')) as { dumps: Array<{ file: string, mode: string, stdout: string, exitCode: number }> }
+  const logs = manifest.dumps.filter((d) => d.mode === 'shallow' && d.file.endsWith('.log') && d.exitCode === 0)
+  it.each(logs.map((d) => [d.file, d] as const))('%s', async (_f, d) => {
+    const batches = lines(fs.readFileSync(path.join(FIXTURES, 'orders', d.stdout), 'utf8'), 'baseOffset: ')
+    const count = (re: RegExp): number => batches.filter((l) => re.test(l)).length
+    const records = batches.reduce((n, l) => n + Number(/ count: (\d+) /.exec(l)![1]), 0)
+    const data = count(/isTransactional: true isControl: false/)
+    const r = await runCli([path.join(FIXTURES, 'orders', 'logs', d.file)])
+    const summary = lines(r.stdout, 'Summary: ')[0]!
+    expect(summary).toContain(`Summary: ${batches.length} batch${batches.length === 1 ? '' : 'es'}, ${records} record${records === 1 ? '' : 's'}, `)
+    expect(summary).toContain(`, ${data} transactional data batch${data === 1 ? '' : 'es'}, `)
+  })
+  it('covers a log with both kinds', () => {
+    expect(logs.some((d) => d.file === 'orders-11-0/00000000000000000000.log')).toBe(true)
+  })
+})

@@ -2,7 +2,8 @@
 // stdout and stderr byte for byte and the exit code, in every mode, on real segments and on damaged copies
 // of them (bit flips, truncations, zero holes). Workers are forced on small files with small ranges
 // (DumpInternals), and each case checks that the file really was cut into more than one range.
-// The workers run the compiled dist/ (npm test builds it first).
+// The workers run the compiled dist/, which vitest's globalSetup (test/support/build-dist.ts) rebuilds first
+// when a src/ file is newer.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import fc from 'fast-check'
@@ -11,13 +12,12 @@ import { toDumpOptions } from '../../src/cli/commands/dump.js'
 import { runDump } from '../../src/commands/dump.js'
 import { flipBit, segment } from '../support/segment-builder.js'
 import { frameBoundaries, realLogs, rmrf, testContext, tmp, writeLog } from '../hostile/support.js'
+import { staleSource } from '../support/build-dist.js'
 
 const dir = tmp('tsdump-threads-')
 afterAll(() => rmrf(dir))
 
-const built = fs.existsSync(new URL('../../dist/commands/workers/dump-worker.js', import.meta.url))
 const logs = realLogs().filter((p) => fs.statSync(p).size > 0)
-if (!built) console.log('skipping parallel dump tests: dist/ is not built (npm test runs tsc first)')
 if (logs.length === 0) console.log('skipping parallel dump tests: no real segments (../shared/corpus, fixtures/broker) found')
 
 type Flags = Parameters<typeof toDumpOptions>[1]
@@ -60,7 +60,10 @@ async function expectSame (file: string, mode: string, rangeBytes: number | unde
   return expect(two.ranges, `${label}: the workers ran`).toBeGreaterThan(0)
 }
 
-describe.skipIf(!built || logs.length === 0)('--threads 2 = --threads 1', () => {
+describe.skipIf(logs.length === 0)('--threads 2 = --threads 1', () => {
+  it('runs the current source: no src/ file is newer than dist/ (test/support/build-dist.ts rebuilds it)', () => {
+    expect(staleSource()).toBeUndefined()
+  })
   // deep: offset gaps across the cuts (compacted segments) are merged as the sequential dump lists them
   it('every real segment deep with data, cut at every entry', async () => {
     for (const file of logs) await expectSame(file, 'print-data', 1)

@@ -1,7 +1,8 @@
 // reconcile and lso with the partitions spread over worker threads (commands/workers/partition-pool.ts) write
 // exactly what the sequential scan writes, text and JSON, exit code included, on every broker log
 // directory of fixtures/broker (several partitions each, transactions, a hanging one, __transaction_state).
-// The workers run the compiled dist/ (npm test builds it first).
+// The workers run the compiled dist/, which vitest's globalSetup (test/support/build-dist.ts) rebuilds first
+// when a src/ file is newer.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -9,9 +10,8 @@ import { runLso } from '../../src/commands/lso.js'
 import { runReconcile } from '../../src/commands/reconcile.js'
 import { REPO_ROOT } from '../support/paths.js'
 import { testContext } from '../hostile/support.js'
+import { staleSource } from '../support/build-dist.js'
 
-const built = fs.existsSync(path.join(REPO_ROOT, 'dist', 'commands', 'workers', 'partition-worker.js'))
-if (!built) console.log('skipping partition worker tests: dist/ is not built (npm test runs tsc first)')
 const broker = path.join(REPO_ROOT, 'fixtures', 'broker')
 const logDirs = fs.readdirSync(broker).map((s) => path.join(broker, s, 'logs')).filter((d) => fs.existsSync(d))
 
@@ -25,7 +25,10 @@ function runner (fn: typeof runReconcile | typeof runLso, opts: Record<string, u
   }
 }
 
-describe.skipIf(!built)('reconcile / lso in partition workers = one thread', () => {
+describe('reconcile / lso in partition workers = one thread', () => {
+  it('runs the current source: no src/ file is newer than dist/ (test/support/build-dist.ts rebuilds it)', () => {
+    expect(staleSource()).toBeUndefined()
+  })
   for (const dir of logDirs) {
     for (const format of ['text', 'json'] as const) {
       const cases: Array<[string, Run]> = [

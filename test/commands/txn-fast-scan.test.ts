@@ -1,4 +1,4 @@
-// The partition scan's fast loop (partition-scan.ts scanSegmentFast) must give exactly what reading every
+// The partition scan's fast feed (scan/batch-feed.ts FastBatchFeed, used by scan/partition-scan.ts scanSegment) must give exactly what reading every
 // segment with readLog gives: same report, findings, timeline and transactions, on real segments, on
 // damaged ones (where it hands over to readLog mid-file) and on int64 values beyond 2^53.
 import * as fs from 'node:fs'

@@ -3,7 +3,8 @@
 // shared corpus's partitions together, and damaged copies (bad CRC, cut length, truncated tail). With 2 and 3
 // threads (one and two workers), and partitions of different sizes, so that a later partition is ready before
 // the one being written: the output is correct only if the main thread writes strictly in partition order.
-// The workers run the compiled dist/ (npm test builds it first).
+// The workers run the compiled dist/, which vitest's globalSetup (test/support/build-dist.ts) rebuilds first
+// when a src/ file is newer.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import * as fc from 'fast-check'
@@ -13,9 +14,8 @@ import { runTxns } from '../../src/commands/txns.js'
 import { decodeRun, encodeRuns } from '../../src/commands/workers/txns-wire.js'
 import { CORPUS, corpusAvailable, FIXTURES, REPO_ROOT } from '../support/paths.js'
 import { rmrf, testContext, tmp } from '../hostile/support.js'
+import { staleSource } from '../support/build-dist.js'
 
-const built = fs.existsSync(path.join(REPO_ROOT, 'dist', 'commands', 'workers', 'txns-worker.js'))
-if (!built) console.log('skipping txns worker tests: dist/ is not built (npm test runs tsc first)')
 
 interface Out { code: number, out: string, err: string, workers: number }
 
@@ -44,7 +44,10 @@ async function expectSame (paths: string[], opts: Record<string, unknown> = {}):
 
 const logDirs = fs.readdirSync(FIXTURES).map((s) => path.join(FIXTURES, s, 'logs')).filter((d) => fs.existsSync(d))
 
-describe.skipIf(!built)('txns in workers = one thread, byte for byte', () => {
+describe('txns in workers = one thread, byte for byte', () => {
+  it('runs the current source: no src/ file is newer than dist/ (test/support/build-dist.ts rebuilds it)', () => {
+    expect(staleSource()).toBeUndefined()
+  })
   for (const dir of logDirs) {
     for (const format of ['text', 'json'] as const) {
       it(`${format} ${path.basename(path.dirname(dir))}`, async () => { await expectSame([dir], { format }) })

@@ -29,9 +29,9 @@ import { defaultThreads, MIN_PARALLEL_BYTES, workerUrl } from './threads.js'
 /**
  * Input bytes of the first ranges; then each range is sized so that its output fits half a worker's ring
  * (RING_BYTES), from the output/input ratio so far, within [MIN_RANGE_BYTES, MAX_RANGE_BYTES]. A worker whose
- * range is not the one being written can only run ahead by its ring: with fixed 2 MiB ranges and a 1 MiB
- * ring, a shallow dump of small batches (1.2 output bytes per input byte) kept each worker waiting for the
- * other, 40% of its time in waitFor (node --cpu-prof).
+ * range is not the one being written can only run ahead by its ring: with fixed ranges, an input whose output
+ * is larger than the input (a shallow dump of small batches) kept each worker waiting for the other
+ * (bench/RESULTS.md, "Figures behind choices in the code").
  */
 export const RANGE_BYTES = 1024 * 1024
 const MIN_RANGE_BYTES = 64 * 1024

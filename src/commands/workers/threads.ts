@@ -7,9 +7,9 @@ import * as os from 'node:os'
 export const MIN_PARALLEL_BYTES = 64 * 1024 * 1024
 /**
  * Default thread cap, set by memory: each worker costs about 22 MiB of RSS (an isolate with tsdump's modules
- * loaded, its heap, 2 MiB read window, 1 MiB output ring). On the worst input measured, a deep dump with an
- * offset gap after every record (1 M gaps, the hostile big tier), the peak was 77 MiB with no worker, 118 with
- * 2 and 140 with 3, against the 128 MiB promise (bench/RESULTS.md, threads). More cores are used with --threads N.
+ * loaded, its heap, 2 MiB read window, 1 MiB output ring): with 3 the worst input measured (a deep dump with an
+ * offset gap after every record, the hostile big tier) goes over the 128 MiB promise, with 2 it stays under
+ * (bench/RESULTS.md, "Figures behind choices in the code"). More cores are used with --threads N.
  */
 export const MAX_DEFAULT_THREADS = 2
 

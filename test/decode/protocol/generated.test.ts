@@ -12,11 +12,15 @@ const reason = fs.existsSync(path.join(JARS, '4.4.0')) ? null : `no Kafka jars i
 if (reason !== null) console.log(`skipping generated-table check: ${reason}`)
 
 describe('generated schema tables', () => {
-  it.skipIf(reason !== null)('equal a fresh generation from the Kafka jars', () => {
+  it.skipIf(reason !== null)('equal a fresh generation from the Kafka jars', (ctx) => {
     const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'gen-schemas.mjs'), '--check'], { encoding: 'utf8' })
-    // exit 3: some release's jars are missing (printed), which the check cannot judge
-    if (r.status === 3) console.log(`skipping part of the generated-table check: ${r.stdout.trim()}`)
     expect(r.stderr).toBe('')
-    expect([0, 3]).toContain(r.status)
+    // exit 3: some release's jars are missing (gen-schemas prints which), so the tables cannot be judged: a skip, not a pass
+    if (r.status === 3) {
+      const why = `skipping generated-table check: ${r.stdout.trim().split('\n').at(-1) ?? 'jars missing'}`
+      console.log(why)
+      ctx.skip(why)
+    }
+    expect(r.status).toBe(0)
   })
 })
