@@ -67,6 +67,16 @@ export const FINDING_SEVERITY = {
   TXNINDEX_OUTSIDE_SCAN: 'info',
   TXN_STARTED_BEFORE_SCAN: 'info',
   TXNINDEX_UNEXPECTED_ENTRY: 'error',
+  // replicas compared (`tsdump replicas`)
+  REPLICA_DIVERGED: 'error',
+  REPLICA_BATCHES_DIFFER: 'error',
+  REPLICA_TOPIC_ID_DIFFERS: 'error',
+  REPLICA_MARKER_LOST: 'warning',
+  REPLICA_OFFSETS_DIFFER: 'info',
+  REPLICA_COMPACTED: 'info',
+  REPLICA_SINGLE_COPY: 'info',
+  EPOCH_CHECKPOINT_DAMAGED: 'warning',
+  PARTITION_METADATA_DAMAGED: 'warning',
   // internal-topic records (--offsets-decoder, --transaction-log-decoder, ...)
   UNKNOWN_RECORD_TYPE: 'warning',
   UNKNOWN_RECORD_VERSION: 'warning',

@@ -1,0 +1,81 @@
+// `tsdump replicas` as text within 80 columns: per partition the copies side by side (log start, log end,
+// HW, LSO, epochs, where each diverges), then what each diverging copy holds past that point, then findings.
+import type { PartitionComparison, ReplicaComparison } from '../analysis/replicas/compare.js'
+import type { ReplicaBatch } from '../analysis/replicas/replica-input.js'
+import { formatFinding } from './finding-text.js'
+import { wrapWords } from './wrap.js'
+
+/** batches listed per copy in the text; --json lists all */
+const BATCHES_SHOWN = 20
+/** epoch cache entries shown per copy (the newest); --json lists all */
+const EPOCHS_SHOWN = 3
+
+function epochs (r: ReplicaComparison): string {
+  const e = r.epochCache.map((x) => `${x.epoch}@${x.startOffset}`)
+  const shown = e.length > EPOCHS_SHOWN ? ['…', ...e.slice(-EPOCHS_SHOWN)] : e
+  return (shown.join(' ') || '-') + (r.epochCacheFrom === 'batches' ? ' (b)' : '')
+}
+
+function table (rows: string[][], rightAligned: readonly boolean[]): string[] {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)))
+  return rows.map((r) => '  ' + r.map((c, i) => (rightAligned[i] === true ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd())
+}
+
+function what (b: ReplicaBatch): string {
+  if (b.isControl) return `${b.marker ?? 'control'} marker, producer ${b.producerId} epoch ${b.producerEpoch}`
+  const n = `${b.count} record${b.count === 1 ? '' : 's'}`
+  const who = b.isTransactional ? `txn of producer ${b.producerId} epoch ${b.producerEpoch}`
+    : b.producerId >= 0n ? `producer ${b.producerId} epoch ${b.producerEpoch}` : 'no producer id'
+  const keys = b.records === undefined ? '' : b.records.some((r) => r.key !== null) ? `, keys ${b.records.map((r) => r.key ?? 'null').join(' ')}` : ', no keys'
+  return `${n}, ${who}${keys}`
+}
+
+function offsets (b: ReplicaBatch): string {
+  return b.baseOffset === b.lastOffset ? `${b.baseOffset}` : `${b.baseOffset}..${b.lastOffset}`
+}
+
+function pastDivergence (r: ReplicaComparison): string[] {
+  const out: string[] = []
+  const below = r.recordsPastDivergenceBelowHighWatermark
+  out.push(...wrapWords(`broker ${r.broker} from offset ${r.divergenceOffset}: ${r.recordsPastDivergence} records the leader does not have${below > 0 ? `, ${below} below its HW ${r.highWatermark}` : ''}`, '  '))
+  const shown = r.batchesPastDivergence.slice(0, BATCHES_SHOWN)
+  const w = Math.max(...shown.map((b) => offsets(b).length))
+  for (const b of shown) {
+    const lines = wrapWords(what(b), ' '.repeat(6 + w))
+    out.push(`    ${offsets(b).padEnd(w)}  ${lines[0]!.trimStart()}`, ...lines.slice(1))
+  }
+  if (r.batchesPastDivergence.length > shown.length) out.push(`    … ${r.batchesPastDivergence.length - shown.length} more batches (--json lists them)`)
+  return out
+}
+
+function partitionText (p: PartitionComparison): string[] {
+  const out: string[] = []
+  const ids = [...new Set(p.replicas.map((r) => r.topicId).filter((x) => x !== null))]
+  const leader = p.replicas.find((r) => r.isLeader)!
+  out.push(...wrapWords(`${p.topic}-${p.partition}: leader broker ${leader.broker} (epoch ${leader.leaderEpoch ?? '-'}), topic id ${ids.join(' ') || 'unknown'}`, ''))
+  const rows = [['BROKER', 'START', 'END', 'HW', 'LSO', 'EPOCH CACHE', 'DIVERGES']]
+  for (const r of p.replicas) {
+    rows.push([r.broker + (r.isLeader ? ' *' : ''), String(r.logStartOffset), String(r.logEndOffset), r.highWatermark === null ? '-' : String(r.highWatermark),
+      String(r.lastStableOffset), epochs(r), r.isLeader ? 'leader' : r.divergenceOffset === null ? 'no' : `at ${r.divergenceOffset}`])
+  }
+  out.push(...table(rows, [false, true, true, true, true, false, false]))
+  for (const r of p.replicas) if (r.divergenceOffset !== null) out.push(...pastDivergence(r))
+  for (const f of p.findings) {
+    const lines = wrapWords(formatFinding(f).replace(/^tsdump: /, ''), '      ')
+    out.push('  ' + lines[0]!.trimStart(), ...lines.slice(1))
+  }
+  return out
+}
+
+export function replicasText (logDirs: ReadonlyArray<{ path: string, broker: string }>, partitions: readonly PartitionComparison[]): string {
+  const out: string[] = []
+  for (const d of logDirs) out.push(...wrapWords(`broker ${d.broker}: ${d.path}`, ''))
+  out.push('')
+  const compared = partitions.filter((p) => p.compared)
+  for (const p of compared) out.push(...partitionText(p), '')
+  const single = partitions.filter((p) => !p.compared)
+  if (single.length > 0) out.push(...wrapWords(`on one broker only, not compared: ${single.map((p) => `${p.topic}-${p.partition} (${p.replicas[0]!.broker})`).join(', ')}`, ''), '')
+  const diverged = compared.filter((p) => p.replicas.some((r) => r.divergenceOffset !== null))
+  out.push(...wrapWords(`${compared.length} partitions compared: ${diverged.length === 0 ? 'every copy agrees with its leader' : `${diverged.length} with copies that diverge (${diverged.map((p) => `${p.topic}-${p.partition}`).join(', ')})`}. * = the leader (the newest epoch, then the longest log); (b) = epochs from the batches (no usable leader-epoch-checkpoint).`, ''))
+  return out.join('\n') + '\n'
+}
