@@ -30,10 +30,10 @@ export interface ReplicasResult {
 
 const DEFAULT_LISTED = 1000
 
-/** Names for the brokers: the node id, or the directory's name; both when two directories have the same. */
+/** Names for the brokers: the node id, or the directory's name; `<id>#<n>` (its place on the command line) when two directories have the same. */
 function names (dirs: BrokerLogDir[]): string[] {
   const plain = dirs.map(brokerName)
-  return plain.map((n, i) => plain.filter((x) => x === n).length > 1 ? `${n}:${dirs[i]!.path}` : n)
+  return plain.map((n, i) => plain.filter((x) => x === n).length > 1 ? `${n}#${i + 1}` : n)
 }
 
 export function replicas (paths: string[], opts: Omit<ReplicasOptions, 'paths' | 'format'> = {}): ReplicasResult {

@@ -16,6 +16,10 @@ function epochs (r: ReplicaComparison): string {
   return (shown.join(' ') || '-') + (r.epochCacheFrom === 'batches' ? ' (b)' : '')
 }
 
+/** a broker named by a long directory name keeps the table within 80 columns */
+const BROKER_CELL = 16
+const cell = (s: string): string => s.length > BROKER_CELL ? s.slice(0, BROKER_CELL - 1) + '…' : s
+
 function table (rows: string[][], rightAligned: readonly boolean[]): string[] {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)))
   return rows.map((r) => '  ' + r.map((c, i) => (rightAligned[i] === true ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd())
@@ -55,7 +59,7 @@ function partitionText (p: PartitionComparison): string[] {
   out.push(...wrapWords(`${p.topic}-${p.partition}: leader broker ${leader.broker} (epoch ${leader.leaderEpoch ?? '-'}), topic id ${ids.join(' ') || 'unknown'}`, ''))
   const rows = [['BROKER', 'START', 'END', 'HW', 'LSO', 'EPOCH CACHE', 'DIVERGES']]
   for (const r of p.replicas) {
-    rows.push([r.broker + (r.isLeader ? ' *' : ''), String(r.logStartOffset), String(r.logEndOffset), r.highWatermark === null ? '-' : String(r.highWatermark),
+    rows.push([cell(r.broker) + (r.isLeader ? ' *' : ''), String(r.logStartOffset), String(r.logEndOffset), r.highWatermark === null ? '-' : String(r.highWatermark),
       String(r.lastStableOffset), epochs(r), r.isLeader ? 'leader' : r.divergenceOffset === null ? 'no' : `at ${r.divergenceOffset}`])
   }
   out.push(...table(rows, [false, true, true, true, true, false, false]))

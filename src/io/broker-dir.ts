@@ -30,17 +30,17 @@ export function openBrokerLogDir (p: string): OpenedLogDir {
   let names: string[]
   try { names = fs.readdirSync(p) } catch (e) { return { dir: null, error: describeFsError(e) } }
   if (names.some((n) => { const c = classify(n); return !('skip' in c) && c.kind === 'log' })) {
-    return { dir: null, error: 'a partition directory (it holds .log segments), not a broker log directory: give the directory above it, one per broker' }
+    return { dir: null, error: 'it holds .log files itself, as a partition directory does: not a broker log directory (give the directory above it, one per broker)' }
   }
   const meta = readOptionalFile(p, 'meta.properties')
   const props = meta.bytes === null ? null : parseProperties(meta.bytes)
   const nodeId = props?.get('node.id') ?? props?.get('broker.id') ?? null
-  const hasPartitions = names.some((n) => parsePartitionDirName(n) !== null)
-  if (meta.bytes === null && meta.problem === null && !hasPartitions) {
-    return { dir: null, error: 'not a broker log directory: no meta.properties and no <topic>-<partition> directories in it' }
+  // a directory is a partition's only when it holds segments: a name like `broker-1` alone proves nothing
+  const partitions = names.some((n) => parsePartitionDirName(n) !== null)
+    ? discover([p]).partitions.filter((x) => x.topic !== null && x.files.some((f) => f.kind === 'log')) : []
+  if (meta.bytes === null && meta.problem === null && partitions.length === 0) {
+    return { dir: null, error: 'not a broker log directory: no meta.properties and no <topic>-<partition> directories with .log segments in it' }
   }
-  const d = discover([p])
-  const partitions = d.partitions.filter((x) => x.topic !== null && x.files.some((f) => f.kind === 'log'))
   return { dir: { path: p, nodeId, metaProblem: meta.problem, partitions }, error: null }
 }
 
