@@ -10,9 +10,9 @@ const BATCHES_SHOWN = 20
 /** epoch cache entries shown per copy (the newest); --json lists all */
 const EPOCHS_SHOWN = 3
 
-function epochs (r: ReplicaComparison): string {
+function epochs (r: ReplicaComparison, n: number): string {
   const e = r.epochCache.map((x) => `${x.epoch}@${x.startOffset}`)
-  const shown = e.length > EPOCHS_SHOWN ? ['…', ...e.slice(-EPOCHS_SHOWN)] : e
+  const shown = e.length > n ? ['…', ...e.slice(-n)] : e
   return (shown.join(' ') || '-') + (r.epochCacheFrom === 'batches' ? ' (b)' : '')
 }
 
@@ -57,12 +57,18 @@ function partitionText (p: PartitionComparison): string[] {
   const ids = [...new Set(p.replicas.map((r) => r.topicId).filter((x) => x !== null))]
   const leader = p.replicas.find((r) => r.isLeader)!
   out.push(...wrapWords(`${p.topic}-${p.partition}: leader broker ${leader.broker} (epoch ${leader.leaderEpoch ?? '-'}), topic id ${ids.join(' ') || 'unknown'}`, ''))
-  const rows = [['BROKER', 'START', 'END', 'HW', 'LSO', 'EPOCH CACHE', 'DIVERGES']]
-  for (const r of p.replicas) {
-    rows.push([cell(r.broker) + (r.isLeader ? ' *' : ''), String(r.logStartOffset), String(r.logEndOffset), r.highWatermark === null ? '-' : String(r.highWatermark),
-      String(r.lastStableOffset), epochs(r), r.isLeader ? 'leader' : r.divergenceOffset === null ? 'no' : `at ${r.divergenceOffset}`])
+  const rowsWith = (n: number): string[] => {
+    const rows = [['BROKER', 'START', 'END', 'HW', 'LSO', 'EPOCH CACHE', 'DIVERGES']]
+    for (const r of p.replicas) {
+      rows.push([cell(r.broker) + (r.isLeader ? ' *' : ''), String(r.logStartOffset), String(r.logEndOffset), r.highWatermark === null ? '-' : String(r.highWatermark),
+        String(r.lastStableOffset), epochs(r, n), r.isLeader ? 'leader' : r.divergenceOffset === null ? 'no' : `at ${r.divergenceOffset}`])
+    }
+    return table(rows, [false, true, true, true, true, false, false])
   }
-  out.push(...table(rows, [false, true, true, true, true, false, false]))
+  // large offsets leave room for the newest epoch only
+  let lines = rowsWith(EPOCHS_SHOWN)
+  if (lines.some((l) => l.length > 80)) lines = rowsWith(1)
+  out.push(...lines)
   for (const r of p.replicas) if (r.divergenceOffset !== null) out.push(...pastDivergence(r))
   for (const f of p.findings) {
     const lines = wrapWords(formatFinding(f).replace(/^tsdump: /, ''), '      ')
