@@ -70,6 +70,7 @@ export const FINDING_SEVERITY = {
   // replicas compared (`tsdump replicas`)
   REPLICA_DIVERGED: 'error',
   REPLICA_BATCHES_DIFFER: 'error',
+  REPLICA_RECORDS_DIFFER: 'error',
   REPLICA_TOPIC_ID_DIFFERS: 'error',
   REPLICA_MARKER_LOST: 'warning',
   REPLICA_OFFSETS_DIFFER: 'info',

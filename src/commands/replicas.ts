@@ -12,6 +12,7 @@ import { brokerName, openBrokerLogDir } from '../io/broker-dir.js'
 import type { PartitionDir } from '../io/discover.js'
 import { comparePartitionDirNames } from '../io/segment-names.js'
 import { LogDirCheckpoints, readRecordsOf, scanCopy } from '../scan/replica-copy.js'
+import { compareCompacted } from '../scan/replica-records.js'
 import type { CommandContext } from './context.js'
 import { writeUnusable } from './partition-command.js'
 
@@ -63,7 +64,7 @@ export function replicas (paths: string[], opts: Omit<ReplicasOptions, 'paths' |
   const partitions = [...groups.keys()].sort(comparePartitionDirNames).map((label) => {
     const copies = groups.get(label)!.map((c) => scanCopy(c.broker, c.logDir, c.dir, cps))
     const first = copies[0]!.scanned.dir
-    const cmp = comparePartition(first.topic!, first.partition!, copies.map((c) => c.input))
+    const cmp = comparePartition(first.topic!, first.partition!, copies.map((c) => c.input), compareCompacted)
     for (const r of cmp.replicas) cmp.findings.push(...readRecordsOf(r.batchesPastDivergence, listed))
     for (const c of copies) {
       cmp.findings.push(...c.findings)

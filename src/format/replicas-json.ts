@@ -31,7 +31,7 @@ function replicaJson (r: ReplicaComparison): Json {
       steps: r.truncation.steps.map((s) => ({ requestedEpoch: s.requestedEpoch, leaderEpoch: s.leader.epoch, leaderEndOffset: jsonInt64(s.leader.endOffset), truncateTo: jsonInt64(s.truncateTo), again: s.again, rule: s.rule })),
     },
     recordsPastDivergence: r.recordsPastDivergence, recordsPastDivergenceBelowHighWatermark: r.recordsPastDivergenceBelowHighWatermark,
-    batchesPastDivergence: r.batchesPastDivergence.map(batchJson),
+    batchesPastDivergence: r.batchesPastDivergence.map(batchJson), recordsComparedBelowCleanedPoint: r.recordsComparedBelowCleanedPoint,
   }
 }
 

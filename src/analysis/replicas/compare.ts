@@ -6,7 +6,7 @@ import type { Finding } from '../findings.js'
 import { finding } from '../findings.js'
 import type { EpochEntry, Truncation } from './epoch-rule.js'
 import { cacheFromBatches, truncationAgainst } from './epoch-rule.js'
-import type { ReplicaBatch, ReplicaInput } from './replica-input.js'
+import type { CompareRecords, ReplicaBatch, ReplicaInput } from './replica-input.js'
 
 export interface ReplicaComparison {
   broker: string
@@ -31,6 +31,8 @@ export interface ReplicaComparison {
   recordsPastDivergence: number
   /** of those, the records below this copy's high watermark: consumers could read them */
   recordsPastDivergenceBelowHighWatermark: number
+  /** compacted partitions: offsets below the cleaned point this copy and the leader both hold, compared by key and value; null otherwise */
+  recordsComparedBelowCleanedPoint: number | null
 }
 
 export interface PartitionComparison {
@@ -84,8 +86,11 @@ function describeBatch (b: ReplicaBatch): string {
   return `offsets ${b.baseOffset}-${b.lastOffset} epoch ${b.partitionLeaderEpoch} crc ${b.crc}`
 }
 
-/** Compare the copies of one partition (all with the same topic and partition). */
-export function comparePartition (topic: string, partition: number, inputs: readonly ReplicaInput[]): PartitionComparison {
+/**
+ * Compare the copies of one partition (all with the same topic and partition). `compareRecords` compares two copies
+ * record by record below a compacted partition's cleaned point (without it, only the epochs are compared there).
+ */
+export function comparePartition (topic: string, partition: number, inputs: readonly ReplicaInput[], compareRecords?: CompareRecords): PartitionComparison {
   const label = `${topic}-${partition}`
   const findings: Finding[] = []
   const caches = inputs.map(cacheOf)
@@ -96,7 +101,7 @@ export function comparePartition (topic: string, partition: number, inputs: read
     broker: r.broker, logDir: r.logDir, topicId: r.topicId, logStartOffset: r.logStartOffset, logEndOffset: r.logEndOffset,
     highWatermark: r.highWatermark, lastStableOffset: r.lastStableOffset, leaderEpoch: latestEpoch(caches[i]!.cache),
     epochCache: caches[i]!.cache, epochCacheFrom: caches[i]!.from, isLeader: false, truncation: null, divergenceOffset: null,
-    batchesPastDivergence: [], recordsPastDivergence: 0, recordsPastDivergenceBelowHighWatermark: 0,
+    batchesPastDivergence: [], recordsPastDivergence: 0, recordsPastDivergenceBelowHighWatermark: 0, recordsComparedBelowCleanedPoint: null,
   })
   const replicas = inputs.map(base)
   if (inputs.length < 2) {
@@ -113,6 +118,7 @@ export function comparePartition (topic: string, partition: number, inputs: read
   })
   const leader = inputs[li]!
   replicas[li]!.isLeader = true
+  let unread = 0
   const leaderLog = { cache: caches[li]!.cache, logEndOffset: leader.logEndOffset, highWatermark: leader.highWatermark ?? leader.logEndOffset }
   inputs.forEach((r, i) => {
     if (i === li) return
@@ -130,6 +136,17 @@ export function comparePartition (topic: string, partition: number, inputs: read
       findings.push(finding('REPLICA_BATCHES_DIFFER', `${label}: below the point the epoch rule gives (${t.offset}), broker ${r.broker}'s batch (${describeBatch(d)}) is not the leader's (${differing.theirs === null ? `broker ${leader.broker} has no batch at ${d.baseOffset}` : `broker ${leader.broker}: ${describeBatch(differing.theirs)}`}): Kafka will not repair this copy`, { file: d.file, position: d.position }))
       point = d.baseOffset
     }
+    if (cleanedTo !== null && compareRecords !== undefined) {
+      const rc = compareRecords(r.batches, leader.batches, cleanedTo)
+      c.recordsComparedBelowCleanedPoint = rc.compared
+      unread += rc.unread
+      if (rc.first !== null) {
+        const diff = rc.first.mine.key !== rc.first.theirs.key ? 'key' : 'value'
+        findings.push(finding('REPLICA_RECORDS_DIFFER', `${label}: below the cleaned point ${cleanedTo}, the record at offset ${rc.first.offset} on broker ${r.broker} has another ${diff} than the leader's (broker ${leader.broker}; SHA-256 ${rc.first.mine[diff]} vs ${rc.first.theirs[diff]}): compaction only removes records, it never changes one`,
+          { firstOffset: rc.first.offset, lastOffset: rc.first.offset }))
+        if (point === null || rc.first.offset < point) point = rc.first.offset
+      }
+    }
     if (point === null) return
     c.divergenceOffset = point
     c.batchesPastDivergence = r.batches.filter((b) => b.lastOffset >= point!)
@@ -145,7 +162,10 @@ export function comparePartition (topic: string, partition: number, inputs: read
   })
   findings.push(...offsetFindings(label, replicas))
   if (cleanedTo !== null) {
-    findings.push(finding('REPLICA_COMPACTED', `${label} is compacted (a copy's cleaner-offset-checkpoint is at ${cleanedTo}): each broker cleans on its own schedule, so batches below ${cleanedTo} were not compared byte for byte; the epochs still were`))
+    const counts = replicas.filter((r) => r.recordsComparedBelowCleanedPoint !== null).map((r) => `broker ${r.broker} ${r.recordsComparedBelowCleanedPoint}`)
+    const how = counts.length === 0 ? 'only the epochs were compared there'
+      : `there the records at offsets both a copy and the leader hold were compared by key and value (SHA-256): ${counts.join(', ')} offsets${unread > 0 ? `; ${unread} batches too large or damaged to read were left out` : ''}`
+    findings.push(finding('REPLICA_COMPACTED', `${label} is compacted (a copy's cleaner-offset-checkpoint is at ${cleanedTo}): each broker cleans on its own schedule, so batches below ${cleanedTo} were not compared byte for byte; ${how}`))
   }
   return { topic, partition, compared: true, leader: leader.broker, cleanedTo, replicas, findings }
 }

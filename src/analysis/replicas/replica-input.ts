@@ -45,3 +45,15 @@ export interface ReplicaInput {
   /** cleaner-offset-checkpoint: the first offset the log cleaner has not cleaned; null without an entry */
   cleanedTo: bigint | null
 }
+
+/** Two copies' records below a compacted partition's cleaned point, compared by offset, key and value digest. */
+export interface RecordsCompared {
+  /** offsets held by both */
+  compared: number
+  /** batches left out (too large to read whole, or damaged) */
+  unread: number
+  /** the first offset whose key or value differs */
+  first: { offset: bigint, mine: { key: string, value: string }, theirs: { key: string, value: string } } | null
+}
+
+export type CompareRecords = (mine: readonly ReplicaBatch[], theirs: readonly ReplicaBatch[], below: bigint) => RecordsCompared
