@@ -77,6 +77,9 @@ export const FINDING_SEVERITY = {
   REPLICA_COMPACTED: 'info',
   REPLICA_SINGLE_COPY: 'info',
   EPOCH_CHECKPOINT_DAMAGED: 'warning',
+  EPOCH_CHECKPOINT_MISMATCH: 'warning',
+  OFFSET_CHECKPOINT_DAMAGED: 'warning',
+  META_PROPERTIES_DAMAGED: 'warning',
   PARTITION_METADATA_DAMAGED: 'warning',
   // internal-topic records (--offsets-decoder, --transaction-log-decoder, ...)
   UNKNOWN_RECORD_TYPE: 'warning',

@@ -29,31 +29,34 @@ function linesOf (buf: Buffer): Line[] {
 
 function bad<T> (file: string, position: number, message: string): Parsed<T> { return { value: null, problem: { file, position, message } } }
 
-/** CheckpointFile.read with LeaderEpochCheckpointFile's formatter: version 0, a count, exactly that many entries. */
-export function parseLeaderEpochCheckpoint (file: string, buf: Buffer): Parsed<EpochEntry[]> {
+/**
+ * CheckpointFile.CheckpointReadBuffer.read: an empty file, or one with a version line only, has no entries; else
+ * the version (0), a count, and every further line an entry (a blank line is malformed), exactly `count` of them.
+ */
+function parseCheckpoint<T> (file: string, buf: Buffer, entry: RegExp, make: (m: RegExpExecArray) => T, shape: string): Parsed<{ version: number, entries: T[] }> {
   const lines = linesOf(buf)
-  if (lines.length === 0) return bad(file, 0, 'empty file: no version line')
-  if (lines[0]!.text.trim() !== '0') return bad(file, 0, `unrecognised version "${lines[0]!.text.slice(0, 20)}" (Kafka writes 0)`)
+  if (lines.length === 0) return { value: { version: 0, entries: [] }, problem: null }
+  if (lines[0]!.text !== '0') return bad(file, 0, /^-?\d+$/.test(lines[0]!.text) ? `unrecognised version ${lines[0]!.text} (Kafka reads 0)` : `malformed version line "${lines[0]!.text.slice(0, 20)}"`)
   const countLine = lines[1]
-  if (countLine === undefined || !/^\d+$/.test(countLine.text.trim())) return bad(file, countLine?.position ?? buf.length, 'the entry count line is missing or not a number')
-  const count = Number(countLine.text.trim())
-  const entries: EpochEntry[] = []
-  for (let i = 0; i < count; i++) {
-    const l = lines[2 + i]
-    if (l === undefined) return bad(file, buf.length, `expected ${count} entries but found only ${i}`)
-    const m = /^(\d+) (\d+)$/.exec(l.text.trim())
-    if (m === null) return bad(file, l.position, `malformed line "${l.text.slice(0, 40)}" (expected "<epoch> <startOffset>")`)
-    entries.push({ epoch: Number(m[1]), startOffset: BigInt(m[2]!) })
+  if (countLine === undefined) return { value: { version: 0, entries: [] }, problem: null }
+  if (!/^\d+$/.test(countLine.text)) return bad(file, countLine.position, `malformed entry count line "${countLine.text.slice(0, 20)}"`)
+  const count = Number(countLine.text)
+  const entries: T[] = []
+  for (const l of lines.slice(2)) {
+    const m = entry.exec(l.text)
+    if (m === null) return bad(file, l.position, `malformed line "${l.text.slice(0, 60)}" (expected "${shape}")`)
+    entries.push(make(m))
   }
-  const extra = lines.slice(2 + count).find((l) => l.text.trim() !== '')
-  if (extra !== undefined) return bad(file, extra.position, `expected ${count} entries but found more`)
-  for (let i = 1; i < entries.length; i++) {
-    // LeaderEpochFileCache keeps epochs and start offsets increasing; a file that breaks it was not written by it
-    if (entries[i]!.epoch <= entries[i - 1]!.epoch || entries[i]!.startOffset < entries[i - 1]!.startOffset) {
-      return bad(file, lines[2 + i]!.position, `entry ${entries[i]!.epoch} ${entries[i]!.startOffset} does not follow ${entries[i - 1]!.epoch} ${entries[i - 1]!.startOffset} (epochs and offsets must increase)`)
-    }
-  }
-  return { value: entries, problem: null }
+  // fewer: where the missing entries would begin (the end); more: the first line past the count
+  if (entries.length < count) return bad(file, buf.length, `expected ${count} entries but found ${entries.length}`)
+  if (entries.length > count) return bad(file, lines[2 + count]!.position, `expected ${count} entries but found ${entries.length}`)
+  return { value: { version: 0, entries }, problem: null }
+}
+
+/** LeaderEpochCheckpointFile: `<epoch> <startOffset>` entries. */
+export function parseLeaderEpochCheckpoint (file: string, buf: Buffer): Parsed<EpochEntry[]> {
+  const p = parseCheckpoint(file, buf, /^(-?\d+)\s+(-?\d+)$/, (m) => ({ epoch: Number(m[1]), startOffset: BigInt(m[2]!) }), '<epoch> <startOffset>')
+  return p.problem !== null ? p : { value: p.value.entries, problem: null }
 }
 
 /** PartitionMetadataFile: `version: 0` then `topic_id: <base64 uuid>`. */
@@ -88,4 +91,11 @@ export function readOptionalFile (dir: string, name: string): { file: string, by
     if (err.code === 'ENOENT') return { file, bytes: null, problem: null }
     return { file, bytes: null, problem: { file, position: 0, message: err.message ?? String(e) } }
   }
+}
+
+export interface OffsetEntry { topic: string, partition: number, offset: bigint }
+
+/** OffsetCheckpointFile: `<topic> <partition> <offset>` entries. */
+export function parseOffsetCheckpointFile (file: string, buf: Buffer): Parsed<{ version: number, entries: OffsetEntry[] }> {
+  return parseCheckpoint(file, buf, /^(\S+)\s+(\d+)\s+(-?\d+)$/, (m) => ({ topic: m[1]!, partition: Number(m[2]), offset: BigInt(m[3]!) }), '<topic> <partition> <offset>')
 }
