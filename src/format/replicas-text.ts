@@ -52,6 +52,43 @@ function pastDivergence (r: ReplicaComparison): string[] {
   return out
 }
 
+/** columns of the offset axis */
+const AXIS_WIDTH = 56
+
+/**
+ * The copies on one offset axis: `=` offsets a copy holds that agree with the leader, `x` those past its divergence
+ * point, blank what it does not hold; `^` marks each divergence point. One column is one offset, or a range of them.
+ */
+function offsetAxis (p: PartitionComparison): string[] {
+  const from = p.replicas.reduce((m, r) => (r.logStartOffset < m ? r.logStartOffset : m), p.replicas[0]!.logStartOffset)
+  const to = p.replicas.reduce((m, r) => (r.logEndOffset > m ? r.logEndOffset : m), p.replicas[0]!.logEndOffset)
+  const span = to - from
+  if (span <= 0n) return []
+  const per = (span + BigInt(AXIS_WIDTH) - 1n) / BigInt(AXIS_WIDTH)
+  const cols = Number((span + per - 1n) / per)
+  const names = p.replicas.map((r) => cell(r.broker) + (r.isLeader ? ' *' : ''))
+  const w = Math.max(...names.map((n) => n.length))
+  const col = (o: bigint): number => Number((o - from) / per)
+  const out = wrapWords(`offsets ${from}..${to - 1n}, ${per} per column: = as on the leader, x past the divergence point`, '  ')
+  const points = new Set<number>()
+  p.replicas.forEach((r, i) => {
+    const row = Array.from({ length: cols }, () => ' ')
+    const diverges = r.divergenceOffset
+    if (diverges !== null) points.add(col(diverges))
+    for (let c = 0; c < cols; c++) {
+      const lo = from + BigInt(c) * per
+      const hi = lo + per // [lo, hi)
+      if (hi <= r.logStartOffset || lo >= r.logEndOffset) continue
+      row[c] = diverges !== null && hi > diverges ? 'x' : '='
+    }
+    out.push(`  ${names[i]!.padEnd(w)}  ${row.join('').trimEnd()}`)
+  })
+  const marks = Array.from({ length: cols }, (_, c) => (points.has(c) ? '^' : ' ')).join('').trimEnd()
+  const at = [...new Set(p.replicas.map((r) => r.divergenceOffset).filter((o): o is bigint => o !== null))].sort((a, b) => (a < b ? -1 : 1))
+  out.push(`  ${' '.repeat(w)}  ${marks} at ${at.join(', ')}`)
+  return out
+}
+
 function partitionText (p: PartitionComparison): string[] {
   const out: string[] = []
   const ids = [...new Set(p.replicas.map((r) => r.topicId).filter((x) => x !== null))]
@@ -69,6 +106,7 @@ function partitionText (p: PartitionComparison): string[] {
   let lines = rowsWith(EPOCHS_SHOWN)
   if (lines.some((l) => l.length > 80)) lines = rowsWith(1)
   out.push(...lines)
+  if (p.replicas.some((r) => r.divergenceOffset !== null)) out.push(...offsetAxis(p))
   for (const r of p.replicas) if (r.divergenceOffset !== null) out.push(...pastDivergence(r))
   for (const f of p.findings) {
     const lines = wrapWords(formatFinding(f).replace(/^tsdump: /, ''), '      ')

@@ -142,6 +142,24 @@ describe('tsdump replicas on replicas-unclean (before/broker-1, before/broker-2 
     for (const line of r.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80)
     expect(r.stdout).toContain('broker 1 from offset 8')
   })
+
+  it('text: the copies on one offset axis, the divergence marked where the brokers truncated', async () => {
+    const r = await runCli(['replicas', ...UNCLEAN_DIRS], { cwd: UNCLEAN })
+    for (const p of userPartitions) {
+      const block = r.stdout.split('\n\n').find((b) => b.startsWith(`${p.topic}-${p.partition}:`))!
+      const cuts = p.copies.filter((c) => UNCLEAN_DIRS.includes(c.dir) && c.divergence?.truncatedTo != null)
+      if (cuts.length === 0) { expect(block, `${p.topic}-${p.partition}`).not.toContain('per column'); continue }
+      expect(block).toContain('offsets 0..')
+      for (const c of cuts) {
+        // one column per offset in this fixture: `=` up to the truncation point, `x` from it to the log end
+        const row = block.split('\n').find((l) => new RegExp(`^  ${c.broker}\\s{2,}[=x]`).test(l))!
+        const cells = row.replace(/^ {2}\S+\s+/, '')
+        expect(cells, `${p.topic}-${p.partition} ${c.dir}`).toBe('='.repeat(c.divergence!.truncatedTo!) + 'x'.repeat(c.live.logEndOffset - c.divergence!.truncatedTo!))
+      }
+      const marks = block.split('\n').find((l) => /^\s+\^/.test(l))!
+      expect(marks).toContain(`at ${cuts[0]!.divergence!.truncatedTo}`)
+    }
+  })
 })
 
 describe('tsdump replicas on replicas-clean: no false alarm', async () => {
