@@ -4,6 +4,7 @@ import type { CommandContext } from '../commands/context.js'
 import { registerDump } from './commands/dump.js'
 import { registerLso } from './commands/lso.js'
 import { registerReconcile } from './commands/reconcile.js'
+import { registerReplicas } from './commands/replicas.js'
 import { registerReport } from './commands/report.js'
 import { registerTxns } from './commands/txns.js'
 import { VERSION } from '../io/package-version.js'
@@ -38,6 +39,7 @@ Examples:
   $ tsdump txns orders-11-0/                     # the transaction timeline
   $ tsdump lso /var/lib/kafka/data               # who holds the last stable offset, and the abort command
   $ tsdump report /var/lib/kafka/data -o r.html  # all of it as one offline HTML page
+  $ tsdump replicas b1/data b2/data b3/data      # do the replicas agree? what did an election lose
 
 Options may come before the command (tsdump --json reconcile DIR). Without arguments tsdump prints
 this help on stderr and exits 2.
@@ -47,6 +49,7 @@ Exit status: 0 clean, 1 problems found in the data, 2 usage error or unreadable 
   registerTxns(program, ctx, setExit)
   registerLso(program, ctx, setExit)
   registerReport(program, ctx, setExit)
+  registerReplicas(program, ctx, setExit)
   for (const c of program.commands) c.exitOverride().configureOutput({ writeOut: (s) => ctx.stdout.write(s), writeErr: (s) => ctx.stderr.write(s), outputError: usageError })
   return program
 }

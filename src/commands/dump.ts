@@ -12,6 +12,8 @@ import { dumpOffsetIndex, newIndexRunState } from './dump/dump-index.js'
 import { dumpTimeIndex } from './dump/dump-time-index.js'
 import type { IndexRunState } from './dump/dump-index.js'
 import { dumpProducerSnapshot, dumpTxnIndex } from './dump/dump-other.js'
+import { dumpPartitionFile } from './dump/dump-partition-files.js'
+import type { TopicIds } from './dump/dump-partition-files.js'
 import { EXIT_FINDINGS, EXIT_USAGE, finding } from '../analysis/findings.js'
 import { FindingLog, partitionOf } from './dump/finding-log.js'
 import type { PayloadParserFn } from '../format/payload-parsers.js'
@@ -50,6 +52,7 @@ export async function runDump (opts: DumpOptions, ctx: CommandContext, internals
   // filters: segments wholly out of range stay unread (their names say so); one filter per partition directory
   const unread = opts.filter === undefined ? new Set<string>() : segmentsOutOfRange(found.files, opts.filter)
   const ranges = new Map<string, RangeFilter>()
+  const topicIds: TopicIds = new Map()
   for (const file of found.files.filter((f) => asked(f, opts))) {
     if (ctx.stdout.closed) break
     let range: RangeFilter | undefined
@@ -61,6 +64,8 @@ export async function runDump (opts: DumpOptions, ctx: CommandContext, internals
       ranges.set(key, range)
       if (range.done) continue // the range ended in an earlier segment of this partition
     }
+    // kafka-dump-log reads no partition-level text file: --compat skips them as before
+    if (file.kind === 'metadata' && opts.compat) { printer.skipped(file.path, 'broker metadata file, not a segment'); continue }
     current = file.path
     const unreadableBefore = log.unreadableCount()
     if (file.stdin !== true) Object.assign(file, partitionOf(file.path))
@@ -79,6 +84,7 @@ export async function runDump (opts: DumpOptions, ctx: CommandContext, internals
         case 'timeindex': dumpTimeIndex(file, opts, printer, log, state); break
         case 'txnindex': dumpTxnIndex(file, opts, printer, log); break
         case 'snapshot': dumpProducerSnapshot(file, opts, printer, log); break
+        case 'metadata': dumpPartitionFile(file, printer, log, topicIds); break
       }
     } catch (e) {
       const err = e as NodeJS.ErrnoException

@@ -1,5 +1,7 @@
 // The dump's JSON printer: one JSON object per line on stdout for every event (jq-friendly).
 import type { Finding } from '../analysis/findings.js'
+import type { PartitionFileContent } from './partition-file-text.js'
+import { partitionFileFields } from './partition-file-text.js'
 import type { LogSummary } from '../analysis/log-summary.js'
 import type { AbortedTxn, OffsetIndexEntry, TimeIndexEntry } from '../decode/index-files.js'
 import type { LegacyEntry, LegacyRecord } from '../decode/legacy.js'
@@ -107,6 +109,8 @@ export class JsonDumpPrinter implements DumpPrinter {
     this.emit({ type: 'txnindex-entry', file: f.path, version: e.version >> 8, producerId: e.producerId,
       firstOffset: e.firstOffset, lastOffset: e.lastOffset, lastStableOffset: e.lastStableOffset })
   }
+
+  partitionFile (f: DumpedFile, c: PartitionFileContent): void { this.emit({ type: 'partition-file', file: f.path, ...partitionFileFields(c) }) }
 
   snapshotEntry (f: DumpedFile, e: ProducerSnapshotEntry): void {
     this.emit({ type: 'snapshot-entry', file: f.path, producerId: e.producerId, producerEpoch: e.producerEpoch,

@@ -4,6 +4,8 @@
 // lines are written as bytes straight into the output buffer (batch-line-ascii.ts,
 // record-line-ascii.ts, record-lines-fast.ts); the string functions of dump-text.ts serve the rest.
 import type { ChalkInstance } from 'chalk'
+import type { PartitionFileContent } from './partition-file-text.js'
+import { partitionFileLines } from './partition-file-text.js'
 import { Chalk } from 'chalk'
 import type { Finding } from '../analysis/findings.js'
 import type { LogSummary } from '../analysis/log-summary.js'
@@ -227,6 +229,7 @@ export class TextDumpPrinter implements DumpPrinter {
   indexEntry (_f: DumpedFile, e: OffsetIndexEntry): void { this.out.stdout.write(formatIndexEntry(e) + '\n') }
   timeIndexEntry (_f: DumpedFile, e: TimeIndexEntry): void { this.out.stdout.write(formatTimeIndexEntry(e) + '\n') }
   txnIndexEntry (_f: DumpedFile, e: AbortedTxn): void { this.out.stdout.write(formatTxnIndexEntry(e, this.cfg.variant.txnIndexVersion) + '\n') }
+  partitionFile (_f: DumpedFile, c: PartitionFileContent): void { this.out.stdout.write(partitionFileLines(c).join('\n') + '\n') }
   snapshotEntry (_f: DumpedFile, e: ProducerSnapshotEntry): void {
     this.out.stdout.write(formatSnapshotEntry(e, !this.compat || this.cfg.variant.snapshotLineTrailingSpace) + '\n')
   }

@@ -2,6 +2,7 @@
 // (partition-text.ts, partition-json.ts, chosen in partition-printer.ts). Dump: DumpPrinter
 // (dump-text-printer.ts, dump-json-printer.ts, chosen in dump-printer.ts).
 import type { Finding } from '../analysis/findings.js'
+import type { PartitionFileContent } from './partition-file-text.js'
 import type { LogSummary } from '../analysis/log-summary.js'
 import type { LsoResult, ReconcileResult, TxnsResult, TxnsStream } from '../analysis/partition-results.js'
 import type { OffsetPairs } from '../analysis/offset-pairs.js'
@@ -98,6 +99,8 @@ export interface DumpPrinter extends FindingPrinter {
   timeIndexEntry (f: DumpedFile, e: TimeIndexEntry): void
   txnIndexEntry (f: DumpedFile, e: AbortedTxn): void
   snapshotEntry (f: DumpedFile, e: ProducerSnapshotEntry): void
+  /** a partition-level text file (leader-epoch-checkpoint, partition.metadata, meta.properties, an offset checkpoint) */
+  partitionFile (f: DumpedFile, c: PartitionFileContent): void
   sanityPassed (f: DumpedFile, entries: number): void
   /** after every file: kafka-dump-log's closing stderr blocks (compat), offset gaps (text) */
   end (d: DumpDiagnostics): void

@@ -97,7 +97,7 @@ const LOG_DIR_FILE = 'bootstrap.checkpoint'
 
 function hasSegmentFiles (dir: string): boolean {
   try {
-    return entries(dir).some(({ name }) => { const c = classify(name); return !('skip' in c) && name !== LOG_DIR_FILE })
+    return entries(dir).some(({ name }) => { const c = classify(name); return !('skip' in c) && c.kind !== 'metadata' && name !== LOG_DIR_FILE })
   } catch { return false }
 }
 

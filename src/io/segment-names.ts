@@ -2,12 +2,19 @@
 // a partition directory, and the order names are read in. Pure string functions (no node:fs), so the
 // discovery code that lists directories can change how it reads names without touching these rules.
 
-export type FileKind = 'log' | 'index' | 'timeindex' | 'txnindex' | 'snapshot' | 'checkpoint'
+export type FileKind = 'log' | 'index' | 'timeindex' | 'txnindex' | 'snapshot' | 'checkpoint' | 'metadata'
 
 export const SUFFIX_KIND: Record<string, FileKind> = {
   '.log': 'log', '.index': 'index', '.timeindex': 'timeindex', '.txnindex': 'txnindex', '.snapshot': 'snapshot', '.checkpoint': 'checkpoint',
 }
-const KIND_ORDER: Record<FileKind, number> = { log: 0, index: 1, timeindex: 2, txnindex: 3, snapshot: 4, checkpoint: 5 }
+const KIND_ORDER: Record<FileKind, number> = { log: 0, index: 1, timeindex: 2, txnindex: 3, snapshot: 4, checkpoint: 5, metadata: 6 }
+
+/**
+ * The text files of a partition directory (leader-epoch-checkpoint, partition.metadata) and of a broker log
+ * directory (meta.properties and the offset checkpoints LogManager / ReplicaManager write): kind `metadata`.
+ */
+export const METADATA_FILE_NAMES: ReadonlySet<string> = new Set(['leader-epoch-checkpoint', 'partition.metadata', 'meta.properties',
+  'replication-offset-checkpoint', 'recovery-point-offset-checkpoint', 'log-start-offset-checkpoint', 'cleaner-offset-checkpoint'])
 const MAX_INT64 = 0x7FFFFFFFFFFFFFFFn
 
 // A plain segment name is the 20-digit base offset (LogFileUtils.filenamePrefixFromOffset). Tiered-storage
@@ -25,6 +32,7 @@ function offsetOf (stem: string): bigint | null {
 
 /** What kind of Kafka file a name is, or why it is skipped. */
 export function classify (name: string): { kind: FileKind, baseOffset: bigint | null } | { skip: string } {
+  if (METADATA_FILE_NAMES.has(name)) return { kind: 'metadata', baseOffset: null }
   const dot = name.lastIndexOf('.')
   if (dot < 0) return { skip: 'not a segment file (no suffix)' }
   const suffix = name.slice(dot)

@@ -102,20 +102,29 @@ describe('dump options', () => {
     expect(r.code).toBe(2)
     expect(r.stderr).toContain('is not a decoder')
   })
-  it('skips broker metadata files it does not dump, with a reason, and still exits 0', async () => {
+  it('dumps the partition-level files kafka-dump-log reads none of, and --compat still skips them', async () => {
     const dir = path.join(FIXTURES, 'orders/logs/orders-11-0')
     const r = await runCli([dir])
     expect(r.code).toBe(0)
     expect(r.stdout).toContain('endTxnMarker: ABORT')
-    // the files every partition directory has are skipped without a stderr line each, but with a reason in --json
     expect(r.stderr).not.toContain('Ignoring')
+    // the file's own text (version, count, `<epoch> <startOffset>`; `topic_id: <id>`) is the truth
+    const lec = fs.readFileSync(path.join(dir, 'leader-epoch-checkpoint'), 'utf8').trim().split('\n').slice(2).map((l) => l.split(' ').map(Number))
+    const id = /topic_id: (\S+)/.exec(fs.readFileSync(path.join(dir, 'partition.metadata'), 'utf8'))![1]
+    expect(r.stdout).toContain(`partition metadata version: 0 topicId: ${id}`)
+    expect(r.stdout).toContain(['leader epoch cache version: 0 entries: ' + lec.length, ...lec.map(([e, o]) => `epoch: ${e} startOffset: ${o}`)].join('\n'))
     const j = await runCli(['--json', dir])
     expect(j.code).toBe(0)
-    const skipped = j.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string, file?: string, reason?: string }).filter((e) => e.type === 'skipped')
-    expect(skipped.map((s) => [path.basename(s.file!), s.reason])).toEqual([
-      ['leader-epoch-checkpoint', 'broker metadata file, not a segment'],
-      ['partition.metadata', 'broker metadata file, not a segment'],
-    ])
+    const objs = j.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string, file?: string, fileType?: string, entries?: unknown, topicId?: string })
+    expect(objs.filter((e) => e.type === 'skipped')).toEqual([])
+    const files = objs.filter((e) => e.type === 'partition-file')
+    expect(files.map((f) => [path.basename(f.file!), f.fileType])).toEqual([['leader-epoch-checkpoint', 'leader-epoch-checkpoint'], ['partition.metadata', 'partition.metadata']])
+    expect(files[0]!.entries).toEqual(lec.map(([epoch, startOffset]) => ({ epoch, startOffset })))
+    expect(files[1]!.topicId).toBe(id)
+    // kafka-dump-log reads none of them: --compat skips them without a word on stderr, as before
+    const c = await runCli(['--compat', '--json', dir].filter((a) => a !== '--json'))
+    expect(c.stdout).not.toContain('leader epoch cache')
+    expect(c.stderr).not.toContain('Ignoring')
     // any other file is named on stderr with kafka-dump-log's wording
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-skip-'))
     try {

@@ -19,7 +19,7 @@ describe('dump --json', () => {
     const all = objects(r.stdout)
     expect(all[0]).toEqual({ type: 'header', tool: 'tsdump', schemaVersion: 1 })
     const about = all.filter((o) => typeof o.file === 'string' && o.type !== 'skipped')
-    expect(new Set(about.map((o) => o.type))).toEqual(new Set(['file', 'batch', 'record', 'summary', 'timeindex-entry', 'txnindex-entry', 'snapshot-entry']))
+    expect(new Set(about.map((o) => o.type))).toEqual(new Set(['file', 'batch', 'record', 'summary', 'timeindex-entry', 'txnindex-entry', 'snapshot-entry', 'partition-file']))
     for (const o of about) expect(o, String(o.type)).toMatchObject({ topic: 'orders-11', partition: 0 })
   })
   it('findings carry topic and partition too', async () => {

@@ -1,0 +1,199 @@
+// The copies of one partition side by side: which is the leader, where each other copy stops agreeing with
+// it (the epoch rule, then the batches), what each holds past that point, and what differs in between.
+// Replication copies batches as they are (ReplicaFetcherThread appends the leader's bytes), so below the
+// divergence point every batch of a follower is the leader's batch: same offsets, CRC and leader epoch.
+import type { Finding } from '../findings.js'
+import { finding } from '../findings.js'
+import type { EpochEntry, Truncation } from './epoch-rule.js'
+import { cacheFromBatches, truncationAgainst } from './epoch-rule.js'
+import type { CompareRecords, ReplicaBatch, ReplicaInput } from './replica-input.js'
+
+export interface ReplicaComparison {
+  broker: string
+  logDir: string
+  topicId: string | null
+  logStartOffset: bigint
+  logEndOffset: bigint
+  highWatermark: bigint | null
+  lastStableOffset: bigint
+  /** the latest epoch of the cache used; null when no epoch is known */
+  leaderEpoch: number | null
+  epochCache: EpochEntry[]
+  /** leader-epoch-checkpoint, or the batches' own epochs when the file is absent or damaged */
+  epochCacheFrom: 'checkpoint' | 'batches'
+  isLeader: boolean
+  /** the truncation the epoch rule gives against the leader (null for the leader itself) */
+  truncation: Truncation | null
+  /** first offset this copy holds that the leader does not; null when it agrees with the leader */
+  divergenceOffset: bigint | null
+  /** the batches from divergenceOffset on */
+  batchesPastDivergence: ReplicaBatch[]
+  recordsPastDivergence: number
+  /** of those, the records below this copy's high watermark: consumers could read them */
+  recordsPastDivergenceBelowHighWatermark: number
+  /** compacted partitions: offsets below the cleaned point this copy and the leader both hold, compared by key and value; null otherwise */
+  recordsComparedBelowCleanedPoint: number | null
+}
+
+export interface PartitionComparison {
+  topic: string
+  partition: number
+  /** false: on one broker only, listed and not compared */
+  compared: boolean
+  leader: string | null
+  /** the cleaner's point on any copy: below it the copies are compacted on their own schedules */
+  cleanedTo: bigint | null
+  replicas: ReplicaComparison[]
+  findings: Finding[]
+}
+
+function cacheOf (r: ReplicaInput): { cache: EpochEntry[], from: 'checkpoint' | 'batches' } {
+  return r.epochCheckpoint !== null ? { cache: r.epochCheckpoint, from: 'checkpoint' } : { cache: cacheFromBatches(r.batches), from: 'batches' }
+}
+
+const latestEpoch = (cache: readonly EpochEntry[]): number | null => cache.length === 0 ? null : cache[cache.length - 1]!.epoch
+
+function recordsFrom (batches: readonly ReplicaBatch[], offset: bigint, below: bigint | null): number {
+  let n = 0
+  for (const b of batches) {
+    if (b.lastOffset < offset) continue
+    const first = b.baseOffset > offset ? b.baseOffset : offset
+    const last = below === null ? b.lastOffset : (b.lastOffset < below ? b.lastOffset : below - 1n)
+    // a batch straddling the point counts its offsets from the point on (compaction can leave gaps: at most count)
+    if (last >= first) n += Math.min(b.count, Number(last - first + 1n))
+  }
+  return n
+}
+
+/** The first batch below `to` that the leader does not hold as it is, or null. */
+function firstDifferingBatch (f: ReplicaInput, leader: ReplicaInput, to: bigint, cleanedTo: bigint | null): { batch: ReplicaBatch, theirs: ReplicaBatch | null } | null {
+  const byBase = new Map<bigint, ReplicaBatch>()
+  for (const b of leader.batches) byBase.set(b.baseOffset, b)
+  const from = f.logStartOffset > leader.logStartOffset ? f.logStartOffset : leader.logStartOffset
+  for (const b of f.batches) {
+    if (b.baseOffset >= to) break
+    if (b.baseOffset < from) continue
+    // each broker's cleaner rewrites its own batches below its cleaned point: bytes may differ there
+    if (cleanedTo !== null && b.baseOffset < cleanedTo) continue
+    if (b.lastOffset >= to) break
+    const theirs = byBase.get(b.baseOffset) ?? null
+    if (theirs === null || theirs.lastOffset !== b.lastOffset || theirs.crc !== b.crc || theirs.partitionLeaderEpoch !== b.partitionLeaderEpoch) return { batch: b, theirs }
+  }
+  return null
+}
+
+function describeBatch (b: ReplicaBatch): string {
+  return `offsets ${b.baseOffset}-${b.lastOffset} epoch ${b.partitionLeaderEpoch} crc ${b.crc}`
+}
+
+/**
+ * Compare the copies of one partition (all with the same topic and partition). `compareRecords` compares two copies
+ * record by record below a compacted partition's cleaned point (without it, only the epochs are compared there).
+ */
+export function comparePartition (topic: string, partition: number, inputs: readonly ReplicaInput[], compareRecords?: CompareRecords): PartitionComparison {
+  const label = `${topic}-${partition}`
+  const findings: Finding[] = []
+  const caches = inputs.map(cacheOf)
+  for (const r of inputs) if (r.epochCheckpointDamage !== null) findings.push(r.epochCheckpointDamage)
+  const cleaned = inputs.map((r) => r.cleanedTo).filter((c): c is bigint => c !== null)
+  const cleanedTo = cleaned.length === 0 ? null : cleaned.reduce((a, b) => (b > a ? b : a))
+  const base = (r: ReplicaInput, i: number): ReplicaComparison => ({
+    broker: r.broker, logDir: r.logDir, topicId: r.topicId, logStartOffset: r.logStartOffset, logEndOffset: r.logEndOffset,
+    highWatermark: r.highWatermark, lastStableOffset: r.lastStableOffset, leaderEpoch: latestEpoch(caches[i]!.cache),
+    epochCache: caches[i]!.cache, epochCacheFrom: caches[i]!.from, isLeader: false, truncation: null, divergenceOffset: null,
+    batchesPastDivergence: [], recordsPastDivergence: 0, recordsPastDivergenceBelowHighWatermark: 0, recordsComparedBelowCleanedPoint: null,
+  })
+  const replicas = inputs.map(base)
+  if (inputs.length < 2) {
+    findings.push(finding('REPLICA_SINGLE_COPY', `${label} is in ${inputs[0]?.logDir ?? 'one log directory'} only: listed, not compared`))
+    return { topic, partition, compared: false, leader: null, cleanedTo, replicas, findings }
+  }
+  // the leader: the copy with the newest epoch, then the longest log (the one a later election would keep)
+  let li = 0
+  replicas.forEach((r, i) => {
+    const l = replicas[li]!
+    const e = r.leaderEpoch ?? -1
+    const le = l.leaderEpoch ?? -1
+    if (e > le || (e === le && r.logEndOffset > l.logEndOffset)) li = i
+  })
+  const leader = inputs[li]!
+  replicas[li]!.isLeader = true
+  let unread = 0
+  const leaderLog = { cache: caches[li]!.cache, logEndOffset: leader.logEndOffset, highWatermark: leader.highWatermark ?? leader.logEndOffset }
+  inputs.forEach((r, i) => {
+    if (i === li) return
+    const c = replicas[i]!
+    if (r.topicId !== null && leader.topicId !== null && r.topicId !== leader.topicId) {
+      findings.push(finding('REPLICA_TOPIC_ID_DIFFERS', `${label}: broker ${r.broker} holds topic id ${r.topicId}, the leader (broker ${leader.broker}) ${leader.topicId}: the topic was deleted and recreated; these copies are not compared`, { file: `${r.logDir}/${label}/partition.metadata`, position: 0 }))
+      return
+    }
+    const t = truncationAgainst({ cache: caches[i]!.cache, logEndOffset: r.logEndOffset, highWatermark: r.highWatermark ?? r.logEndOffset }, leaderLog)
+    c.truncation = t
+    let point = t.offset < r.logEndOffset ? t.offset : null
+    const differing = firstDifferingBatch(r, leader, t.offset, cleanedTo)
+    if (differing !== null) {
+      const d = differing.batch
+      findings.push(finding('REPLICA_BATCHES_DIFFER', `${label}: below the point the epoch rule gives (${t.offset}), broker ${r.broker}'s batch (${describeBatch(d)}) is not the leader's (${differing.theirs === null ? `broker ${leader.broker} has no batch at ${d.baseOffset}` : `broker ${leader.broker}: ${describeBatch(differing.theirs)}`}): Kafka will not repair this copy`, { file: d.file, position: d.position }))
+      point = d.baseOffset
+    }
+    if (cleanedTo !== null && compareRecords !== undefined) {
+      const rc = compareRecords(r.batches, leader.batches, cleanedTo)
+      c.recordsComparedBelowCleanedPoint = rc.compared
+      unread += rc.unread
+      if (rc.first !== null) {
+        const diff = rc.first.mine.key !== rc.first.theirs.key ? 'key' : 'value'
+        findings.push(finding('REPLICA_RECORDS_DIFFER', `${label}: below the cleaned point ${cleanedTo}, the record at offset ${rc.first.offset} on broker ${r.broker} has another ${diff} than the leader's (broker ${leader.broker}; SHA-256 ${rc.first.mine[diff]} vs ${rc.first.theirs[diff]}): compaction only removes records, it never changes one`,
+          { firstOffset: rc.first.offset, lastOffset: rc.first.offset }))
+        if (point === null || rc.first.offset < point) point = rc.first.offset
+      }
+    }
+    if (point === null) return
+    c.divergenceOffset = point
+    c.batchesPastDivergence = r.batches.filter((b) => b.lastOffset >= point!)
+    c.recordsPastDivergence = recordsFrom(r.batches, point, null)
+    c.recordsPastDivergenceBelowHighWatermark = r.highWatermark === null ? 0 : recordsFrom(r.batches, point, r.highWatermark)
+    const hwNote = c.recordsPastDivergenceBelowHighWatermark > 0
+      ? `; ${c.recordsPastDivergenceBelowHighWatermark} of them below its high watermark ${r.highWatermark}: committed there, and readable by consumers, yet not on the leader`
+      : ''
+    const epochs = t.steps.map((s) => `epoch ${s.requestedEpoch} -> the leader's ${s.leader.epoch} ending at ${s.leader.endOffset}`).join(', then ')
+    findings.push(finding('REPLICA_DIVERGED', `${label}: broker ${r.broker} diverges from the leader (broker ${leader.broker}) at offset ${point} (${epochs}): ${c.recordsPastDivergence} records in ${c.batchesPastDivergence.length} batches past it are not on the leader and go when the copy follows it${hwNote}`,
+      { firstOffset: point, lastOffset: r.logEndOffset - 1n }))
+    findings.push(...markerFindings(label, r, leader, c.batchesPastDivergence))
+  })
+  findings.push(...offsetFindings(label, replicas))
+  if (cleanedTo !== null) {
+    const counts = replicas.filter((r) => r.recordsComparedBelowCleanedPoint !== null).map((r) => `broker ${r.broker} ${r.recordsComparedBelowCleanedPoint}`)
+    const how = counts.length === 0 ? 'only the epochs were compared there'
+      : `there the records at offsets both a copy and the leader hold were compared by key and value (SHA-256): ${counts.join(', ')} offsets${unread > 0 ? `; ${unread} batches too large or damaged to read were left out` : ''}`
+    findings.push(finding('REPLICA_COMPACTED', `${label} is compacted (a copy's cleaner-offset-checkpoint is at ${cleanedTo}): each broker cleans on its own schedule, so batches below ${cleanedTo} were not compared byte for byte; ${how}`))
+  }
+  return { topic, partition, compared: true, leader: leader.broker, cleanedTo, replicas, findings }
+}
+
+/** A COMMIT or ABORT past the divergence point whose transaction the leader still has open. */
+function markerFindings (label: string, r: ReplicaInput, leader: ReplicaInput, past: readonly ReplicaBatch[]): Finding[] {
+  const out: Finding[] = []
+  for (const b of past) {
+    if (!b.isControl || (b.marker !== 'COMMIT' && b.marker !== 'ABORT')) continue
+    const open = leader.openTransactions.find((t) => t.producerId === b.producerId)
+    if (open === undefined) continue
+    out.push(finding('REPLICA_MARKER_LOST', `${label}: the ${b.marker} marker of producer ${b.producerId} (epoch ${b.producerEpoch}) at offset ${b.baseOffset} is on broker ${r.broker} only: on the leader (broker ${leader.broker}) its transaction from offset ${open.firstOffset} has no marker and stays open, so the LSO stays at ${leader.lastStableOffset} and read_committed consumers stop there (its coordinator considers it ended and will not write the marker again: tsdump lso on the leader's copy gives the abort command)`,
+      { file: b.file, position: b.position }))
+  }
+  return out
+}
+
+function offsetFindings (label: string, replicas: readonly ReplicaComparison[]): Finding[] {
+  const out: Finding[] = []
+  const hws = new Set(replicas.map((r) => String(r.highWatermark)))
+  const lsos = new Set(replicas.map((r) => String(r.lastStableOffset)))
+  if (hws.size > 1 || lsos.size > 1) {
+    const list = (f: (r: ReplicaComparison) => bigint | null): string => replicas.map((r) => `${r.broker}:${f(r) ?? '-'}`).join(' ')
+    const leader = replicas.find((r) => r.isLeader)
+    const above = replicas.filter((r) => !r.isLeader && leader?.highWatermark != null && r.highWatermark !== null && r.highWatermark > leader.highWatermark)
+    const note = above.length === 0 ? 'a follower\'s lags its leader\'s'
+      : `broker ${above.map((r) => r.broker).join(', ')} had a higher HW than the leader: consumers there could read offsets the leader reached later or never`
+    out.push(finding('REPLICA_OFFSETS_DIFFER', `${label}: high watermarks ${list((r) => r.highWatermark)}, last stable offsets ${list((r) => r.lastStableOffset)} (${note})`))
+  }
+  return out
+}

@@ -1,0 +1,94 @@
+// The partition-level text files in `tsdump dump` (kafka-dump-log reads none of them): leader-epoch-checkpoint
+// checked against the batches' own partitionLeaderEpoch, partition.metadata (its topic id against the other
+// copies of the topic given in the run), meta.properties and a log directory's offset checkpoints. Each is
+// parsed as Kafka's CheckpointFile / PartitionMetadataFile / Properties reads it; damage is a finding at the line.
+import * as path from 'node:path'
+import { finding } from '../../analysis/findings.js'
+import { readLog } from '../../decode/log-reader.js'
+import type { KafkaFile } from '../../io/discover.js'
+import { FileSource, readSmallFile } from '../../io/file-source.js'
+import type { EpochEntry } from '../../io/partition-files.js'
+import { parseLeaderEpochCheckpoint, parseOffsetCheckpointFile, parsePartitionMetadata, parseProperties } from '../../io/partition-files.js'
+import { namesOfKind } from '../../io/segment-names.js'
+import { namesIn } from '../../io/dir-listing.js'
+import type { DumpPrinter } from '../../format/printer.js'
+import type { FindingLog } from './finding-log.js'
+
+/** topic name -> the first topic id seen for it in this run, and where */
+export type TopicIds = Map<string, { topicId: string, file: string }>
+
+export function dumpPartitionFile (file: KafkaFile, printer: DumpPrinter, log: FindingLog, topicIds: TopicIds): void {
+  const buf = readSmallFile(file.path)
+  switch (file.name) {
+    case 'leader-epoch-checkpoint': {
+      const p = parseLeaderEpochCheckpoint(file.path, buf)
+      if (p.problem !== null) { log.add(finding('EPOCH_CHECKPOINT_DAMAGED', `${p.problem.message}: Kafka cannot load this file`, { file: file.path, position: p.problem.position })); return }
+      printer.partitionFile(file, { type: 'leader-epoch-checkpoint', version: 0, entries: p.value })
+      checkEpochs(file, p.value, log)
+      return
+    }
+    case 'partition.metadata': {
+      const p = parsePartitionMetadata(file.path, buf)
+      if (p.problem !== null) { log.add(finding('PARTITION_METADATA_DAMAGED', p.problem.message, { file: file.path, position: p.problem.position })); return }
+      printer.partitionFile(file, { type: 'partition.metadata', version: p.value.version, topicId: p.value.topicId })
+      const topic = file.topic
+      if (topic === undefined) return
+      const seen = topicIds.get(topic)
+      if (seen === undefined) topicIds.set(topic, { topicId: p.value.topicId, file: file.path })
+      else if (seen.topicId !== p.value.topicId) {
+        log.add(finding('REPLICA_TOPIC_ID_DIFFERS', `topic ${topic} has topic id ${p.value.topicId} here and ${seen.topicId} in ${seen.file}: the topic was deleted and recreated, and one of these copies is of the old topic`, { file: file.path, position: 0 }))
+      }
+      return
+    }
+    case 'meta.properties': {
+      const props = parseProperties(buf)
+      printer.partitionFile(file, { type: 'meta.properties', properties: [...props] })
+      // MetaProperties: version, cluster.id and node.id (broker.id before KRaft) are what a broker needs to start
+      const missing = ['version', 'cluster.id'].filter((k) => !props.has(k))
+      if (!props.has('node.id') && !props.has('broker.id')) missing.push('node.id')
+      if (missing.length > 0) log.add(finding('META_PROPERTIES_DAMAGED', `no ${missing.join(', ')}: the broker refuses to start with this log directory`, { file: file.path, position: 0 }))
+      return
+    }
+    default: {
+      const p = parseOffsetCheckpointFile(file.path, buf)
+      if (p.problem !== null) { log.add(finding('OFFSET_CHECKPOINT_DAMAGED', `${p.problem.message}: Kafka cannot load this file`, { file: file.path, position: p.problem.position })); return }
+      printer.partitionFile(file, { type: 'offset-checkpoint', name: file.name, version: p.value.version, entries: p.value.entries })
+    }
+  }
+}
+
+/**
+ * Every batch's partitionLeaderEpoch against the cache: the epoch the checkpoint gives its base offset (the entry
+ * with the greatest start offset at or below it) must be the batch's. Entries without batches (an epoch that wrote
+ * nothing, or whose batches were compacted or deleted) are allowed, as LeaderEpochFileCache keeps them.
+ */
+function checkEpochs (file: KafkaFile, entries: readonly EpochEntry[], log: FindingLog): void {
+  const dir = path.dirname(file.path)
+  let wrong = 0
+  let first: { epoch: number, cached: number | null, baseOffset: bigint, log: string, position: number } | null = null
+  for (const { name } of namesOfKind(namesIn(dir), 'log')) {
+    const seg = path.join(dir, name)
+    let src: FileSource
+    try { src = new FileSource(seg) } catch { continue } // the segment's own dump reports it
+    try {
+      let i = -1
+      for (const ev of readLog(src, { headersOnly: true, verifyCrc: false })) {
+        if (ev.kind !== 'batch') continue
+        const h = ev.header
+        if (h.partitionLeaderEpoch < 0) continue
+        while (i + 1 < entries.length && entries[i + 1]!.startOffset <= h.baseOffset) i++
+        const cached = i < 0 ? null : entries[i]!.epoch
+        if (cached !== h.partitionLeaderEpoch) {
+          wrong++
+          if (first === null) first = { epoch: h.partitionLeaderEpoch, cached, baseOffset: h.baseOffset, log: seg, position: h.position }
+        }
+      }
+    } catch {
+      // damage in a segment is the segment dump's finding
+    } finally { src.close() }
+  }
+  if (first !== null) {
+    log.add(finding('EPOCH_CHECKPOINT_MISMATCH', `${wrong} batches disagree with this cache; the first, at offset ${first.baseOffset} (${first.log} position ${first.position}), has leader epoch ${first.epoch} where the cache says ${first.cached ?? 'no epoch'}: a follower comparing epochs with this copy would truncate at the wrong offset`,
+      { file: file.path, position: 0 }))
+  }
+}

@@ -1,0 +1,85 @@
+// `tsdump replicas`: the copies of each partition found in two or more broker log directories, compared as
+// replication compares them (analysis/replicas/), with what each copy holds past the point it diverges.
+import * as path from 'node:path'
+import type { Finding } from '../analysis/findings.js'
+import { EXIT_USAGE, exitCodeFor, finding } from '../analysis/findings.js'
+import type { PartitionComparison } from '../analysis/replicas/compare.js'
+import { comparePartition } from '../analysis/replicas/compare.js'
+import { replicasJson } from '../format/replicas-json.js'
+import { replicasText } from '../format/replicas-text.js'
+import type { BrokerLogDir } from '../io/broker-dir.js'
+import { brokerName, openBrokerLogDir } from '../io/broker-dir.js'
+import type { PartitionDir } from '../io/discover.js'
+import { comparePartitionDirNames } from '../io/segment-names.js'
+import { LogDirCheckpoints, readRecordsOf, scanCopy } from '../scan/replica-copy.js'
+import { compareCompacted } from '../scan/replica-records.js'
+import type { CommandContext } from './context.js'
+import { writeUnusable } from './partition-command.js'
+
+export interface ReplicasOptions {
+  paths: string[]
+  format?: 'text' | 'json'
+  /** records listed (offset and key) per copy past its divergence point */
+  listRecords?: number
+}
+
+export interface ReplicasResult {
+  unusable: Finding[]
+  logDirs: Array<{ path: string, broker: string }>
+  partitions: PartitionComparison[]
+}
+
+const DEFAULT_LISTED = 1000
+
+/** Names for the brokers: the node id, or the directory's name; `<id>#<n>` (its place on the command line) when two directories have the same. */
+function names (dirs: BrokerLogDir[]): string[] {
+  const plain = dirs.map(brokerName)
+  return plain.map((n, i) => plain.filter((x) => x === n).length > 1 ? `${n}#${i + 1}` : n)
+}
+
+export function replicas (paths: string[], opts: Omit<ReplicasOptions, 'paths' | 'format'> = {}): ReplicasResult {
+  const unusable: Finding[] = []
+  if (paths.length < 2) unusable.push(finding('UNREADABLE', 'tsdump replicas compares two or more broker log directories (one per broker)', { file: paths[0] ?? '.', position: 0 }))
+  const dirs: BrokerLogDir[] = []
+  for (const p of paths) {
+    const o = openBrokerLogDir(p)
+    if (o.error !== null) unusable.push(finding('UNREADABLE', o.error, { file: p, position: 0 }))
+    else dirs.push(o.dir)
+  }
+  if (unusable.length > 0) return { unusable, logDirs: [], partitions: [] }
+  const brokers = names(dirs)
+  const groups = new Map<string, Array<{ broker: string, logDir: string, dir: PartitionDir }>>()
+  dirs.forEach((d, i) => {
+    for (const part of d.partitions) {
+      // `-delete` and `-future` directories are not the partition's current copy
+      const label = `${part.topic}-${part.partition}`
+      if (path.basename(path.resolve(part.path)) !== label) continue
+      const g = groups.get(label) ?? []
+      g.push({ broker: brokers[i]!, logDir: d.path, dir: part })
+      groups.set(label, g)
+    }
+  })
+  const cps = new LogDirCheckpoints()
+  const listed = opts.listRecords ?? DEFAULT_LISTED
+  const partitions = [...groups.keys()].sort(comparePartitionDirNames).map((label) => {
+    const copies = groups.get(label)!.map((c) => scanCopy(c.broker, c.logDir, c.dir, cps))
+    const first = copies[0]!.scanned.dir
+    const cmp = comparePartition(first.topic!, first.partition!, copies.map((c) => c.input), compareCompacted)
+    for (const r of cmp.replicas) cmp.findings.push(...readRecordsOf(r.batchesPastDivergence, listed))
+    for (const c of copies) {
+      cmp.findings.push(...c.findings)
+      // the partition scan's notes (no .txnindex, ...) stay with reconcile; damage it found is reported here too
+      for (const f of c.scanned.report.findings) if (f.severity !== 'info') cmp.findings.push(f)
+    }
+    return cmp
+  })
+  return { unusable, logDirs: dirs.map((d, i) => ({ path: d.path, broker: brokers[i]! })), partitions }
+}
+
+export async function runReplicas (opts: ReplicasOptions, ctx: CommandContext): Promise<number> {
+  const r = replicas(opts.paths, opts)
+  writeUnusable(r.unusable, ctx)
+  if (r.unusable.length > 0) return EXIT_USAGE
+  ctx.stdout.write(opts.format === 'json' ? replicasJson(r.logDirs, r.partitions) : replicasText(r.logDirs, r.partitions))
+  return exitCodeFor(r.partitions.flatMap((p) => p.findings))
+}
