@@ -101,6 +101,15 @@ function hasSegmentFiles (dir: string): boolean {
   } catch { return false }
 }
 
+/**
+ * Node decodes the command line as UTF-8, so a name whose bytes are not UTF-8 arrives with U+FFFD in place of
+ * them and cannot be opened by any spelling: say so, and how to reach it (its directory is listed as bytes).
+ */
+function argvNameHint (p: string, e: unknown): string {
+  if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || !p.includes('\uFFFD')) return ''
+  return ' (the name has bytes that are not UTF-8: Node replaces them in command-line arguments, so such a name cannot be given there; give its parent directory instead, which tsdump lists byte for byte)'
+}
+
 /** Resolve command-line paths. Unreadable paths become problems, never exceptions. */
 export function discover (paths: string[]): Discovery {
   const out: Discovery = { files: [], partitions: [], skipped: [], problems: [] }
@@ -109,7 +118,7 @@ export function discover (paths: string[]): Discovery {
     try {
       st = fs.statSync(p)
     } catch (e) {
-      out.problems.push({ path: p, message: describeFsError(e) })
+      out.problems.push({ path: p, message: describeFsError(e) + argvNameHint(p, e) })
       continue
     }
     try {

@@ -2,6 +2,7 @@
 // while read, names that are not UTF-8, non-Kafka files named on the command line, and outputs that fail.
 import { spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
+import * as os from 'node:os'
 import * as path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { FdWriter } from '../../src/cli/fd-writer.js'
@@ -187,5 +188,23 @@ describe('the exit rule: 2 only for a usage error or when nothing could be read 
     expect(d.code).toBe(0)
     expect((await run([txi])).code).toBe(2)
     expect((await run(['reconcile', path.join(p, 'missing')])).code).toBe(2)
+  })
+})
+
+describe('names that are not UTF-8 (issue #25)', () => {
+  it('given on the command line they cannot be opened (Node decodes argv): the error says so and what to do', async () => {
+    const parentDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-argv-'))
+    const raw = Buffer.concat([Buffer.from(parentDir + '/t'), Buffer.from([0xff]), Buffer.from('-0')])
+    fs.mkdirSync(raw, { recursive: true })
+    try {
+      fs.writeFileSync(Buffer.concat([raw, Buffer.from(`/${LOG}`)]), simpleSegment(2))
+      const asArg = raw.toString('utf8') // what the shell's bytes become in process.argv
+      const r = await run([asArg])
+      expect(r.code).toBe(2)
+      expect(r.stderr).toMatch(/no such file or directory \(the name has bytes that are not UTF-8: .*give its parent directory instead.*\[UNREADABLE\]/)
+      const parent = await run([path.dirname(asArg)])
+      expect(parent.stdout).toMatch(/Dumping .*\/t\\xff-0\/00000000000000000000\.log/)
+      expect(parent.code).toBe(0)
+    } finally { fs.rmSync(parentDir, { recursive: true, force: true }) }
   })
 })
