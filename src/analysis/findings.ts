@@ -26,6 +26,7 @@ export const FINDING_SEVERITY = {
   VARINT_TOO_LONG: 'error',
   UNSUPPORTED_CODEC: 'error',
   DECOMPRESS_FAILED: 'error',
+  ZSTD_WINDOW_TOO_LARGE: 'warning',
   DECOMPRESSED_TOO_LARGE: 'error',
   BAD_CONTROL_RECORD: 'error',
   // index files and producer snapshots

@@ -6,6 +6,7 @@ import type { BatchHeader } from './batch-header.js'
 import { computeBatchCrc, decodeBatchHeader } from './batch-header.js'
 import { LAST_OFFSET_DELTA_OFFSET, RECORD_BATCH_OVERHEAD, RECORDS_COUNT_OFFSET } from './layout.js'
 import { controlTypeName, decodeControlKey, decodeEndTxnMarker, decodeKraftControlValue } from './control-record.js'
+import { windowKafkaRefuses, KAFKA_MAX_WINDOW } from './codecs/zstd-frames.js'
 import { DecodeError } from './errors.js'
 import { readEndTxnMarkerFast } from './control-fast.js'
 import type { EndTxnMarkerFacts } from './control-fast.js'
@@ -127,8 +128,22 @@ export function readFrame (ev: Frame, opts: ReadOptions = {}): V2Batch | LegacyF
       h.position, { batchPosition: h.position, baseOffset: h.baseOffset, field: 'crc' }))
   }
   checkHeader(b, ev)
+  if (ev.compression === ZSTD && ev.complete) checkZstdWindow(b)
   if (ev.isControl && ev.complete) b.control = readControl(b, opts)
   return b
+}
+
+const ZSTD = 4
+
+/** a zstd frame that tsdump decodes but Kafka's consumers refuse (zstd-frames.ts KAFKA_MAX_WINDOW): said, and still shown */
+function checkZstdWindow (b: ScannedBatch): void {
+  const refused = windowKafkaRefuses(b.bytes.subarray(RECORD_BATCH_OVERHEAD))
+  if (refused === undefined) return
+  const h = b.header
+  b.addProblem(new DecodeError('ZSTD_WINDOW_TOO_LARGE',
+    `batch at position ${h.position} (baseOffset ${h.baseOffset}): its zstd frame at payload byte ${refused.frameAt} declares a window of ${refused.windowSize} bytes; ` +
+    `Kafka's consumers (zstd-jni, windows up to ${KAFKA_MAX_WINDOW} bytes) fail on this batch, tsdump still shows it`,
+    h.position, { batchPosition: h.position, baseOffset: h.baseOffset, field: 'compression' }))
 }
 
 // Cheap plausibility checks that need no record decoding, so shallow dumps catch impossible headers too.

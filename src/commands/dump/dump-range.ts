@@ -6,7 +6,7 @@
 import type { Finding } from '../../analysis/findings.js'
 import { finding } from '../../analysis/findings.js'
 import { OffsetPairs } from '../../analysis/offset-pairs.js'
-import { corruptFinding, tailFinding } from '../../analysis/log-findings.js'
+import { corruptFinding, decodeFinding, tailFinding } from '../../analysis/log-findings.js'
 import type { LogSummary } from '../../analysis/log-summary.js'
 import type { RangeFilter } from '../../analysis/range-filter.js'
 import type { BatchHeader } from '../../decode/batch-header.js'
@@ -266,7 +266,7 @@ function reportDecodeError (e: DecodeError, c: Ctx): void {
   r.positions.push(e.position)
   // CRC failures are counted by summary.add/addLegacy from crcValid; counting here too doubled them.
   if (e.code === 'UNSUPPORTED_CODEC') c.summary.unsupported++
-  c.log.add({ severity: 'error', code: e.code, file: c.file.path, position: e.position, message: e.message })
+  c.log.add(decodeFinding(e, c.file.path)) // the catalogue's severity (a zstd window Kafka refuses is a warning)
 }
 
 

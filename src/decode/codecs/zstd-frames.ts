@@ -167,3 +167,19 @@ export function checkFraming (read: Read, length: number, maxBytes: number): voi
   if (lie !== undefined) fail(lie)
   if (declared > maxBytes) throw new CodecError('DECOMPRESSED_TOO_LARGE', `zstd frames declare ${declared} bytes, more than ${maxBytes}`)
 }
+
+/**
+ * The largest window Kafka's consumers and brokers decode: zstd-jni's ZstdInputStream keeps libzstd's default
+ * limit, ZSTD_WINDOWLOG_LIMIT_DEFAULT 27 (ZSTD_decompressStream refuses a frame whose window, or the content size
+ * of a single-segment frame, is larger: frameParameter_windowTooLarge). tsdump decodes such frames.
+ */
+export const KAFKA_MAX_WINDOW = 2 ** 27
+
+/** the first frame of `payload` whose window Kafka refuses, or undefined (also when the framing is damaged: decoding says so) */
+export function windowKafkaRefuses (payload: Buffer): { frameAt: number, windowSize: number } | undefined {
+  const read: Read = (pos, n) => payload.subarray(pos, pos + n)
+  try {
+    for (const f of framesOf(read, payload.length)) if (f.windowSize > KAFKA_MAX_WINDOW) return { frameAt: f.start, windowSize: f.windowSize }
+  } catch { /* damaged framing: the decoder reports it */ }
+  return undefined
+}
