@@ -7,7 +7,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { bombBatch, gzipBatch, hugeBatch, legacyWrapper, manyRecordsBatch, smallBatches, transactionStateLog, transactions } from './builders.mjs'
 import { FileWriter, batch, marker, offsetIndexEntry, record, timeIndexEntry, txnIndexEntry } from './encode.mjs'
-import { zstdBatch, zstdBombBatch } from './zstd-builders.mjs'
+import { zstdBatch, zstdBombBatch, zstdKafkaRefusedWindow } from './zstd-builders.mjs'
 
 const LOG = '00000000000000000000.log'
 const MiB = 1 << 20
@@ -225,6 +225,15 @@ export const CLASSES = [
       // both segments hold offset 0: reconcile/txns/lso warn OFFSETS_NOT_INCREASING (exit 1, the one rule)
       expect: all(a[0] === undefined || a[0] === '--json' ? exitIs(0) : exitIs(1), (r) => /no such file/.test(r.stderr) ? 'no such file' : undefined) })) }
   } },
+  // issue #25: such a name given on the command line arrives decoded (U+FFFD): the error says why and what to do
+  { name: 'non-utf8-argv', tiers: ['fast', 'big'], make (rnd, dir) {
+    const raw = Buffer.concat([Buffer.from(path.join(dir, 't')), Buffer.from([0x80 + rnd.int(0x40)]), Buffer.from('-0')])
+    fs.mkdirSync(raw, { recursive: true })
+    fs.writeFileSync(Buffer.concat([raw, Buffer.from('/' + LOG)]), batch({ count: 1 }, record({ value: Buffer.from('v') })))
+    const asArg = raw.toString('utf8')
+    return { inputs: [], runs: [[], ['reconcile']].map((a) => ({ label: a.join('-') || 'dump', argv: [...a, asArg],
+      expect: all(exitIs(2), says(/bytes that are not UTF-8[^\n]*give its parent directory/, 'the argv hint')) })) }
+  } },
   { name: 'named-non-kafka', tiers: ['fast', 'big'], make (rnd) {
     const f = rnd.pick(['/etc/hostname', '/proc/self/status', '/etc/passwd'].filter((x) => fs.existsSync(x)))
     return { inputs: [], runs: [[], ['reconcile'], ['txns'], ['lso']].map((a) => ({ label: a.join('-') || 'dump', argv: [...a, f], expect: exitIs(2) })) }
@@ -264,6 +273,22 @@ export const CLASSES = [
     return { inputs: [path.join(dir, 'logs')], runs: [
       { label: 'dump-index-without-log', argv: ['--json', path.join(q, '00000000000000000000.index')] },
       ...TXN_ALL.filter((a) => a.includes('--json')).map((a) => ({ label: a.join('-'), argv: [...a, path.join(dir, 'logs')] }))] }
+  } },
+  // issue #25: frames tsdump decodes and Kafka's consumers refuse (window over 2^27) are a warning naming the batch
+  { name: 'zstd-kafka-window', tiers: ['fast', 'big'], make (rnd, dir) {
+    const p = partitionDir(dir)
+    zstdKafkaRefusedWindow(path.join(p, LOG), 1 + rnd.int(200), 28 + rnd.int(4))
+    const refused = (r) => /position 0: batch at position 0 [^\n]*\[ZSTD_WINDOW_TOO_LARGE\]/.test(r.stderr) ? undefined : 'no ZSTD_WINDOW_TOO_LARGE at position 0'
+    return { inputs: [p], runs: [[], ['--deep-iteration'], ['--deep-iteration', '--print-data-log']].map((a) => ({ label: a.join('-') || 'dump', argv: [...a, p], stdout: 'null', expect: all(exitIs(1), refused) })) }
+  } },
+  // issue #25: a file that cannot be read among files that were is a finding (exit 1), not a usage error (2)
+  { name: 'unreadable-companion', tiers: ['fast', 'big'], make (rnd, dir) {
+    const p = partitionDir(dir)
+    smallBatches(path.join(p, LOG), 1 + rnd.int(100))
+    const which = rnd.pick(['txnindex', 'snapshot'])
+    const f = path.join(p, which === 'snapshot' ? '00000000000000000000.snapshot' : '00000000000000000000.txnindex')
+    if (rnd.int(2) === 0) mkfifo(f); else fs.mkdirSync(f)
+    return { inputs: [], runs: ['reconcile', 'txns', 'lso'].map((c) => ({ label: c, argv: [c, p], stdout: 'null', childOnly: true, expect: all(exitIs(1), says(/NOT_REGULAR_FILE|UNREADABLE/, 'a finding for the unreadable file')) })) }
   } },
   { name: 'zstd-bomb', tiers: ['fast', 'big'], make (rnd, dir, scale) {
     // RLE blocks (no fzstd), libzstd's compressed blocks (fzstd's window: 2 MiB), and one frame declaring a 1 GiB

@@ -90,3 +90,16 @@ export function zstdBombBatch (file, bytes, kind) {
   }
   zstdBatchFile(file, section, 1000)
 }
+
+/**
+ * One zstd batch of `n` small records in a frame declaring a window Kafka's consumers refuse (windowLog 28-31:
+ * zstd-jni keeps libzstd's limit of 27) but with one raw block, so that tsdump decodes it
+ */
+export function zstdKafkaRefusedWindow (file, n, windowLog) {
+  const parts = []
+  for (let i = 0; i < n; i++) parts.push(record({ value: Buffer.from(`v${i}`), offsetDelta: i }))
+  const data = Buffer.concat(parts)
+  const block = Buffer.alloc(3)
+  block.writeUIntLE((data.length << 3) | 1, 0, 3)
+  zstdBatchFile(file, Buffer.concat([Buffer.from(MAGIC), Buffer.from([0, (windowLog - 10) << 3]), block, data]), n)
+}
