@@ -67,6 +67,9 @@ export const FINDING_SEVERITY = {
   TXNINDEX_OUTSIDE_SCAN: 'info',
   TXN_STARTED_BEFORE_SCAN: 'info',
   TXNINDEX_UNEXPECTED_ENTRY: 'error',
+  // `cleanup`: the log dir's cleaner-offset-checkpoint
+  CLEANER_CHECKPOINT_UNREADABLE: 'info',
+  CLEANER_CHECKPOINT_OUT_OF_RANGE: 'warning',
   // internal-topic records (--offsets-decoder, --transaction-log-decoder, ...)
   UNKNOWN_RECORD_TYPE: 'warning',
   UNKNOWN_RECORD_VERSION: 'warning',
