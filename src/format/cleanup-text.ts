@@ -46,7 +46,11 @@ function block (p: CleanupPartition, top: number): string[] {
     const b = p.blockedBy
     lines.push(...wrapWords(`held by the open transaction of producer ${b.producerId} (epoch ${b.producerEpoch}) since offset ${b.firstOffset}` +
       `${b.lastTimestamp !== null ? `, last write ${iso(b.lastTimestamp)}` : ''}; to abort it:`, '  '))
-    for (const cmd of b.commands) lines.push(...wrapWords(cmd, '      ').map((l, i) => (i === 0 ? `    ${l.trimStart()}` : l)))
+    // wrapped with shell continuations, so that each command still pastes as one
+    for (const cmd of b.commands) {
+      const w = wrapWords(cmd, '      ', 78).map((l, i) => (i === 0 ? `    ${l.trimStart()}` : l))
+      lines.push(...w.map((l, i) => (i < w.length - 1 ? `${l} \\` : l)))
+    }
   }
   const ret = p.retention
   if (ret !== null) {
