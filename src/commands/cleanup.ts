@@ -39,7 +39,8 @@ const METADATA = '__cluster_metadata'
 function findMetadata (scanned: readonly ScannedPartition[]): MetadataConfigs | null {
   const given = scanned.find((p) => p.dir.topic === METADATA)
   if (given !== undefined) return readMetadataConfigs(given.dir)
-  for (const logDir of new Set(scanned.map((p) => p.dir.logDir))) {
+  // beside the partition directories, named as they were given
+  for (const logDir of new Set(scanned.map((p) => path.dirname(p.dir.path)))) {
     const d = discover([path.join(logDir, `${METADATA}-0`)])
     if (d.problems.length === 0 && d.partitions[0] !== undefined) return readMetadataConfigs(d.partitions[0])
   }
