@@ -12,7 +12,11 @@ import { cleanupText } from '../format/cleanup-text.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import { discover } from '../io/discover.js'
 import type { PartitionDir } from '../io/discover.js'
-import { readCleanerCheckpoint, scanCleanupSegments } from '../scan/cleanup-scan.js'
+import { cleanupSegments, readCleanerCheckpoint, readCleanupSegment } from '../scan/cleanup-scan.js'
+import { headerPass } from '../analysis/cleanup/txn-metadata.js'
+import type { ReadSegment } from '../analysis/cleanup/model.js'
+import { FindingList } from '../analysis/finding-list.js'
+import { offsetMapEntries } from '../analysis/cleanup/configs.js'
 import type { MetadataConfigs } from '../scan/metadata-configs.js'
 import { readMetadataConfigs } from '../scan/metadata-configs.js'
 import { scanPaths } from '../scan/partition-scan.js'
@@ -72,8 +76,12 @@ function partitionOf (p: ScannedPartition, meta: MetadataConfigs | null, checkpo
   })
   if (meta !== null) findings.push(...meta.findings.listed)
   const cfg = settingsOf(configs)
-  const { segments, findings: scanFindings } = scanCleanupSegments(p.dir)
-  findings.push(...scanFindings.listed)
+  const readFindings = new FindingList()
+  const segments = cleanupSegments(p.dir, readFindings)
+  const reported = new Set<string>()
+  const read: ReadSegment = (seg, visit) => { readCleanupSegment(seg, visit, readFindings, reported) }
+  // one header pass: the segments' timestamps (retention, min.compaction.lag.ms) and the aborted transactions
+  const aborted = headerPass(segments, read)
   const now = BigInt(nowMs)
   const out: CleanupPartition = {
     label: p.label, topic: r.topic, partition: r.partition, cleanupPolicy: configs['cleanup.policy']!.value, configs,
@@ -86,7 +94,7 @@ function partitionOf (p: ScannedPartition, meta: MetadataConfigs | null, checkpo
     if (cp === null) findings.push(finding('CLEANER_CHECKPOINT_UNREADABLE', `${path.join(p.dir.logDir, 'cleaner-offset-checkpoint')} is missing or malformed: the first dirty offset is the log start ${r.logStartOffset}`, { file: path.join(p.dir.logDir, 'cleaner-offset-checkpoint') }))
     const entry = cp?.get(p.label)
     out.compaction = predictCompaction({
-      segments, logStartOffset: r.logStartOffset, logEndOffset: r.logEndOffset, lastStableOffset: r.lastStableOffset,
+      segments, read, aborted, offsetMapEntries: offsetMapEntries(configs), logStartOffset: r.logStartOffset, logEndOffset: r.logEndOffset, lastStableOffset: r.lastStableOffset,
       openTransaction: r.lastStableOffset < r.highWatermark, checkpoint: entry, settings: cfg, nowMs: now,
     })
     if (out.compaction.checkpointReset) {
@@ -95,6 +103,7 @@ function partitionOf (p: ScannedPartition, meta: MetadataConfigs | null, checkpo
     if (out.compaction.uncleanableBecause === 'last-stable-offset') out.blockedBy = blockerOf(p, states, nowMs, opts.bootstrapServer ?? 'localhost:9092')
   }
   if (cfg.delete) out.retention = predictRetention(segments, r.logStartOffset, r.highWatermark, r.logEndOffset, cfg, now)
+  findings.push(...readFindings.listed)
   return out
 }
 

@@ -18,6 +18,7 @@ export function cleanupJson (r: CleanupResult, top: number): string {
         cleanedUpTo: c?.cleanedUpTo ?? null, recordsAfterCleaning: c?.recordsAfterCleaning ?? null,
         tombstones: c === null ? null : c.tombstones, markers: c === null ? null : c.markers,
         abortedRecordsRemovable: c?.abortedRecordsRemovable ?? null,
+        dirtyKeys: c === null ? null : { count: c.dirtyKeys, offsetMapFull: c.offsetMapFull },
         ...(top > 0 ? { topDirtyKeys: (c?.topDirtyKeys ?? []).slice(0, top).map((k) => ({ key: keyText(k.key), records: k.records })) } : {}),
         retentionDeletes: p.retention?.deleted ?? [],
         logStartOffsetAfterRetention: p.retention?.logStartOffsetAfterRetention ?? null,

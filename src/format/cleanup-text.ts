@@ -37,6 +37,9 @@ function block (p: CleanupPartition, top: number): string[] {
         ` ${c.abortedRecordsRemovable} aborted removed; tombstones ${t.kept} kept, ${t.removed} removed` +
         `${t.nextExpiryMs !== null ? ` (first expires ${iso(t.nextExpiryMs)})` : ''}; markers ${c.markers.kept} kept, ${c.markers.removed} removed`, '  '))
     }
+    if (c.offsetMapFull) {
+      lines.push(...wrapWords(`the cleaner's offset map (log.cleaner.dedupe.buffer.size) fills after ${c.dirtyKeys} keys: this clean stops at ${c.cleanedUpTo}, the rest waits for the next one`, '  '))
+    }
     if (top > 0 && c.topDirtyKeys.length > 0) {
       lines.push('  keys with most records in the dirty section:')
       for (const k of c.topDirtyKeys.slice(0, top)) lines.push(`    ${String(k.records).padStart(8)}  ${keyText(k.key).slice(0, 64)}`)

@@ -1,13 +1,22 @@
 // What the log cleaner will do with a compacted partition: the cleanable range (LogCleanerManager.cleanableOffsets,
 // calculateCleanableBytes), whether it is picked now (grabFilthiestCompactedLog, maxCompactionDelay), and what a
 // clean of that range leaves (Cleaner.doClean, buildOffsetMap, cleanInto, shouldRetainRecord, CleanedTransactionMetadata).
-import type { CleanBatch, CleanSegment } from './model.js'
+import type { CleanSegment, ReadSegment } from './model.js'
 import type { CleanupSettings } from './configs.js'
+import { OffsetMap } from './offset-map.js'
+import { CleanedTransactionMetadata } from './txn-metadata.js'
+import type { AbortedTxn } from './txn-metadata.js'
 
 export type UncleanableRule = 'last-stable-offset' | 'active-segment' | 'min-compaction-lag'
 
 export interface CompactionInput {
   segments: readonly CleanSegment[]
+  /** reads a segment again, for each pass */
+  read: ReadSegment
+  /** headerPass's aborted transactions (the segments' timestamps are filled by it too) */
+  aborted: readonly AbortedTxn[]
+  /** Kafka's maxDesiredMapSize: (log.cleaner.dedupe.buffer.size / log.cleaner.threads / 24) × log.cleaner.io.buffer.load.factor */
+  offsetMapEntries: number
   logStartOffset: bigint
   logEndOffset: bigint
   lastStableOffset: bigint
@@ -39,8 +48,14 @@ export interface CompactionPrediction {
   abortedRecordsRemovable: number
   tombstones: { kept: number, removed: number, nextExpiryMs: bigint | null }
   markers: { kept: number, removed: number }
-  /** keys with most records in the dirty section, for --top */
+  /** keys with most records in the dirty section, for --top (hex of the key) */
   topDirtyKeys: Array<{ key: string, records: number }>
+  /** distinct keys in the dirty section that were mapped */
+  dirtyKeys: number
+  /** the offset map filled before the dirty section ended: the clean stops at cleanedUpTo (Cleaner.buildOffsetMap) */
+  offsetMapFull: boolean
+  /** bytes the key map held */
+  offsetMapBytes: number
 }
 
 /** segments overlapping [from, to): UnifiedLog.logSegments(from, to), from the segment holding `from` */
@@ -50,25 +65,15 @@ function logSegments (segs: readonly CleanSegment[], from: bigint, to: bigint): 
   return segs.slice(first).filter((s) => s.baseOffset < to)
 }
 
-/** batches of transactions ended by an ABORT marker (what the .txnindex lists: UnifiedLog.collectAbortedTransactions) */
-function abortedBatches (segs: readonly CleanSegment[]): Set<CleanBatch> {
-  const aborted = new Set<CleanBatch>()
-  const open = new Map<bigint, CleanBatch[]>()
-  for (const s of segs) {
-    for (const b of s.batches) {
-      if (b.control === null) {
-        if (b.transactional) { const l = open.get(b.producerId); if (l === undefined) open.set(b.producerId, [b]); else l.push(b) }
-      } else if (b.control === 'ABORT' || b.control === 'COMMIT') {
-        if (b.control === 'ABORT') for (const x of open.get(b.producerId) ?? []) aborted.add(x)
-        open.delete(b.producerId)
-      }
-    }
-  }
-  return aborted
+function toHex (b: Uint8Array): string {
+  let s = ''
+  for (const x of b) s += (x < 16 ? '0' : '') + x.toString(16)
+  return s
 }
 
 export function predictCompaction (inp: CompactionInput): CompactionPrediction {
   const { segments: segs, settings: cfg, nowMs } = inp
+  const aborted = inp.aborted
   const active = segs[segs.length - 1]!
   // LogCleanerManager.cleanableOffsets: a checkpoint below the log start or beyond the log end is reset to the log start
   const cp = inp.checkpoint ?? inp.logStartOffset
@@ -105,70 +110,90 @@ export function predictCompaction (inp: CompactionInput): CompactionPrediction {
   const out: CompactionPrediction = {
     firstDirtyOffset: firstDirty, checkpointReset, firstUncleanableOffset: fuo, uncleanableBecause: bind.rule, cleanableBytes, totalBytes,
     dirtyRatio, compactionForced, cleanableNow, cleanedUpTo: null, recordsBefore: 0, recordsAfterCleaning: null, abortedRecordsRemovable: 0,
-    tombstones: { kept: 0, removed: 0, nextExpiryMs: null }, markers: { kept: 0, removed: 0 }, topDirtyKeys: [],
+    tombstones: { kept: 0, removed: 0, nextExpiryMs: null }, markers: { kept: 0, removed: 0 }, topDirtyKeys: [], dirtyKeys: 0,
+    offsetMapFull: false, offsetMapBytes: 0,
   }
   if (cleanableBytes === 0) return out
-  simulateClean(segs, dirtySegs, firstDirty, cfg, nowMs, out)
+  simulateClean(inp, aborted, dirtySegs, firstDirty, out)
   return out
 }
 
-function simulateClean (segs: readonly CleanSegment[], dirtySegs: readonly CleanSegment[], firstDirty: bigint, cfg: CleanupSettings, nowMs: bigint, out: CompactionPrediction): void {
-  const aborted = abortedBatches(segs)
-  // Cleaner.buildOffsetMap: newest offset per key in the dirty segments, aborted batches left out
-  const map = new Map<string, bigint>()
-  const counts = new Map<string, number>()
-  let latest = -1n
+function simulateClean (inp: CompactionInput, aborted: readonly AbortedTxn[], dirtySegs: readonly CleanSegment[], firstDirty: bigint, out: CompactionPrediction): void {
+  const { settings: cfg, nowMs, read } = inp
+  // Cleaner.buildOffsetMap: the newest offset per key from the first dirty offset on, aborted batches left out, until
+  // the map is full (then the batch that did not fit and everything after it wait for the next clean)
+  const map = new OffsetMap(inp.offsetMapEntries)
+  const build = new CleanedTransactionMetadata(aborted.filter((t) => t.lastOffset >= firstDirty))
   for (const s of dirtySegs) {
-    for (const b of s.batches) {
-      if (b.control === null && !aborted.has(b)) {
-        for (const r of b.records) {
-          if (r.key === null || r.offset < firstDirty) continue
-          map.set(r.key, r.offset)
-          counts.set(r.key, (counts.get(r.key) ?? 0) + 1)
-        }
-      }
-      if (b.lastOffset >= firstDirty && b.lastOffset > latest) latest = b.lastOffset
-    }
+    if (out.offsetMapFull) break
+    let pending: bigint | null = null
+    read(s, {
+      batch (b) {
+        if (pending !== null && pending >= firstDirty && pending > map.latestOffset) map.latestOffset = pending
+        pending = null
+        if (out.offsetMapFull) return 'stop'
+        const isAborted = b.control === null ? build.onBatchRead(b) : (build.onControlBatchRead(b), false)
+        pending = b.lastOffset
+        return b.control === null && !isAborted ? 'records' : 'skip'
+      },
+      record (offset, key) {
+        if (out.offsetMapFull || key === null || offset < firstDirty) return
+        if (!map.put(key, offset)) { out.offsetMapFull = true; pending = null }
+      },
+    })
+    if (pending !== null && pending >= firstDirty && pending > map.latestOffset) map.latestOffset = pending
   }
-  out.topDirtyKeys = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 100).map(([key, records]) => ({ key, records }))
+  const latest = map.latestOffset
   const endOffset = latest + 1n
   out.cleanedUpTo = endOffset
+  out.dirtyKeys = map.size
+  out.offsetMapBytes = map.bytes
   // Cleaner.cleanSegments over log.logSegments(0, endOffset), one CleanedTransactionMetadata across them
-  const committedSeen = new Set<bigint>()
-  const abortedSeen = new Set<bigint>()
+  const txns = new CleanedTransactionMetadata(aborted)
+  const tops = map.topCounts(100)
+  const minTop = tops.length === 0 ? Infinity : tops[tops.length - 1]!
+  const topKeys = new Map<string, number>()
   let kept = 0
-  for (const s of segs.filter((x) => x.baseOffset < endOffset)) {
-    for (const b of s.batches) {
-      if (b.control !== null) {
-        // CleanedTransactionMetadata.onControlBatchRead: an ABORT marker stays while batches of its transaction were
-        // seen (they are removed now, so a later clean drops it); a COMMIT marker goes when none of its batches remain
-        let canDiscard = false
-        if (b.control === 'ABORT') canDiscard = !abortedSeen.delete(b.producerId)
-        else if (b.control === 'COMMIT') canDiscard = !committedSeen.delete(b.producerId)
-        // cleanInto: a discardable marker goes once its delete horizon has passed (KIP-534); the first pass sets it
-        if (canDiscard && b.deleteHorizonMs !== null && b.deleteHorizonMs <= nowMs) out.markers.removed++
-        else out.markers.kept++
-        continue
-      }
-      out.recordsBefore += b.records.length
-      const isAborted = aborted.has(b)
-      if (b.transactional) (isAborted ? abortedSeen : committedSeen).add(b.producerId)
-      if (isAborted) { out.abortedRecordsRemovable += b.records.length; continue }
-      for (const r of b.records) {
+  let discard = false
+  let horizon: bigint | null = null
+  for (const s of inp.segments.filter((x) => x.baseOffset < endOffset)) {
+    read(s, {
+      batch (b) {
+        if (b.control !== null) {
+          // cleanInto: a discardable marker goes once its delete horizon has passed (KIP-534); the first pass sets it
+          const canDiscard = txns.onControlBatchRead(b)
+          if (b.control === 'EMPTY') return 'skip'
+          if (canDiscard && b.deleteHorizonMs !== null && b.deleteHorizonMs <= nowMs) out.markers.removed++
+          else out.markers.kept++
+          return 'skip'
+        }
+        discard = txns.onBatchRead(b)
+        horizon = b.deleteHorizonMs
+        return 'records'
+      },
+      record (offset, key, hasValue) {
+        out.recordsBefore++
+        if (discard) { out.abortedRecordsRemovable++; return }
         // Cleaner.shouldRetainRecord
-        if (r.offset > latest) { kept++; continue }
-        if (r.key === null) continue
-        const newest = r.offset >= (map.get(r.key) ?? -1n)
-        const horizon = b.deleteHorizonMs ?? nowMs + cfg.deleteRetentionMs
-        const retainDelete = b.deleteHorizonMs === null || nowMs < b.deleteHorizonMs
-        if (!newest) { if (!r.hasValue) out.tombstones.removed++; continue }
-        if (r.hasValue) { kept++; continue }
-        if (retainDelete) {
+        if (offset > latest) { kept++; return }
+        if (key === null) return
+        const newest = Number(offset) >= map.get(key)
+        // the keys of the 100 largest counts: those above the 100th are at most 99, ties fill the rest
+        const n = map.count(key)
+        if (n > minTop || (n === minTop && topKeys.size < 100)) {
+          const hex = toHex(key)
+          if (!topKeys.has(hex)) topKeys.set(hex, n)
+        }
+        if (!newest) { if (!hasValue) out.tombstones.removed++; return }
+        if (hasValue) { kept++; return }
+        if (horizon === null || nowMs < horizon) {
           kept++; out.tombstones.kept++
-          if (out.tombstones.nextExpiryMs === null || horizon < out.tombstones.nextExpiryMs) out.tombstones.nextExpiryMs = horizon
+          const expiry = horizon ?? nowMs + cfg.deleteRetentionMs
+          if (out.tombstones.nextExpiryMs === null || expiry < out.tombstones.nextExpiryMs) out.tombstones.nextExpiryMs = expiry
         } else out.tombstones.removed++
-      }
-    }
+      },
+    })
   }
+  out.topDirtyKeys = [...topKeys].sort((a, b) => b[1] - a[1]).slice(0, 100).map(([key, records]) => ({ key, records }))
   out.recordsAfterCleaning = kept
 }

@@ -19,6 +19,10 @@ export const CLEANUP_CONFIGS: readonly ConfigDef[] = [
   { name: 'retention.bytes', broker: 'log.retention.bytes', value: '-1' },
   { name: 'segment.ms', broker: 'log.roll.ms', value: '604800000' },
   { name: 'segment.bytes', broker: 'log.segment.bytes', value: '1073741824' },
+  // broker-only: the cleaner's offset map (CleanerConfig)
+  { name: 'log.cleaner.dedupe.buffer.size', broker: 'log.cleaner.dedupe.buffer.size', value: '134217728' },
+  { name: 'log.cleaner.threads', broker: 'log.cleaner.threads', value: '1' },
+  { name: 'log.cleaner.io.buffer.load.factor', broker: 'log.cleaner.io.buffer.load.factor', value: '0.9' },
 ]
 
 // the configs the coordinators create their topics with (GroupCoordinatorService.groupMetadataTopicConfigs,
@@ -75,4 +79,15 @@ export function settingsOf (c: Record<string, ConfigValue>): CleanupSettings {
     maxCompactionLagMs: int(c['max.compaction.lag.ms']!.value), deleteRetentionMs: int(c['delete.retention.ms']!.value),
     retentionMs: int(c['retention.ms']!.value), retentionBytes: int(c['retention.bytes']!.value),
   }
+}
+
+/**
+ * Kafka's maxDesiredMapSize: LogCleaner gives each cleaner thread a SkimpyOffsetMap of dedupe.buffer.size / threads
+ * bytes (at most Int.MaxValue), 24 bytes a slot (MD5 + offset), filled to the load factor (Cleaner.buildOffsetMapForSegment).
+ */
+export function offsetMapEntries (c: Record<string, ConfigValue>): number {
+  const bytes = Number(c['log.cleaner.dedupe.buffer.size']!.value)
+  const threads = Math.max(1, Number(c['log.cleaner.threads']!.value))
+  const memory = Math.min(Math.floor(bytes / threads), 2147483647)
+  return Math.floor(Math.floor(memory / 24) * Number(c['log.cleaner.io.buffer.load.factor']!.value))
 }

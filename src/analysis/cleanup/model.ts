@@ -1,32 +1,33 @@
 // What the cleanup prediction reads from a partition: segments, batches and records reduced to the facts
-// LogCleaner and UnifiedLog.deleteOldSegments decide on.
-export interface CleanRecord {
-  offset: bigint
-  /** hex of the key bytes; null for a record without key */
-  key: string | null
-  hasValue: boolean
-}
-
+// LogCleaner and UnifiedLog.deleteOldSegments decide on. Nothing per record is kept: the rules read the
+// segments again (ReadSegment) for each pass, as the cleaner itself does.
 export interface CleanBatch {
   baseOffset: bigint
   lastOffset: bigint
+  maxTimestamp: bigint
   producerId: bigint
   producerEpoch: number
   transactional: boolean
-  /** ABORT, COMMIT, ... for a control batch; null for data */
+  /** ABORT, COMMIT, ... for a control batch (EMPTY when it has no readable record); null for data */
   control: string | null
   /** set when the batch carries the delete-horizon attribute */
   deleteHorizonMs: bigint | null
-  records: CleanRecord[]
 }
 
 export interface CleanSegment {
   baseOffset: bigint
   file: string
   sizeBytes: number
-  /** LogSegment.largestTimestamp: the largest batch maxTimestamp, -1 when none */
+  /** LogSegment.largestTimestamp: the largest batch maxTimestamp, -1 when none (filled by the header pass) */
   largestTimestamp: bigint
   /** LogSegment.getFirstBatchTimestamp: the first batch's maxTimestamp */
   firstBatchTimestamp: bigint | null
-  batches: CleanBatch[]
 }
+
+/** batch(): 'records' to be shown its records, 'skip' not to, 'stop' to end the read */
+export interface SegmentVisitor {
+  batch (b: CleanBatch): 'records' | 'skip' | 'stop'
+  record? (offset: bigint, key: Uint8Array | null, hasValue: boolean): void
+}
+
+export type ReadSegment = (seg: CleanSegment, visit: SegmentVisitor) => void
