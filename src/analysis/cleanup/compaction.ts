@@ -177,9 +177,10 @@ function simulateClean (inp: CompactionInput, aborted: readonly AbortedTxn[], di
         // Cleaner.shouldRetainRecord
         if (offset > latest) { kept++; return }
         if (key === null) return
-        const newest = Number(offset) >= map.get(key)
+        const slot = map.find(key)
+        const newest = Number(offset) >= map.offsetAt(slot)
         // the keys of the 100 largest counts: those above the 100th are at most 99, ties fill the rest
-        const n = map.count(key)
+        const n = map.countAt(slot)
         if (n > minTop || (n === minTop && topKeys.size < 100)) {
           const hex = toHex(key)
           if (!topKeys.has(hex)) topKeys.set(hex, n)

@@ -6,7 +6,11 @@
 // collisions", as Kafka's own is up to MD5's.
 const EMPTY = 0
 
-function hash64 (key: Uint8Array): [number, number] {
+// the last key's hash, in two 32-bit halves (no array per call: the clean pass hashes every record)
+let H = 0
+let L = 0
+
+function hash64 (key: Uint8Array): void {
   let a = 0x811c9dc5 ^ key.length
   let b = 0x9747b28c ^ key.length
   for (let i = 0; i < key.length; i++) {
@@ -14,7 +18,7 @@ function hash64 (key: Uint8Array): [number, number] {
     a = Math.imul(a ^ c, 0x01000193)
     b = Math.imul(b ^ c, 0x5bd1e995); b ^= b >>> 13
   }
-  return [fmix(a), fmix(b ^ a)]
+  H = fmix(a); L = fmix(b ^ a)
 }
 
 function fmix (h: number): number {
@@ -45,7 +49,8 @@ export class OffsetMap {
   /** put when there is room (buildOffsetMapForSegment: a full map refuses even a known key); false when full */
   put (key: Uint8Array, offset: bigint): boolean {
     if (this.size >= this.maxEntries) return false
-    const [h, l] = hash64(key)
+    hash64(key)
+    const h = H; const l = L
     let i = this.slot(h, l)
     if (this.used[i] === EMPTY) {
       if ((this.size + 1) * 4 > this.used.length * 3) { this.grow(); i = this.slot(h, l) }
@@ -56,25 +61,25 @@ export class OffsetMap {
     return true
   }
 
-  /** the newest offset mapped for the key, -1 when none (OffsetMap.get) */
-  get (key: Uint8Array): number {
-    const [h, l] = hash64(key)
-    const i = this.slot(h, l)
-    return this.used[i] === EMPTY ? -1 : this.offsets[i]!
+  /** the key's slot, -1 when it is not mapped */
+  find (key: Uint8Array): number {
+    hash64(key)
+    const i = this.slot(H, L)
+    return this.used[i] === EMPTY ? -1 : i
   }
 
-  /** the records mapped for the key */
-  count (key: Uint8Array): number {
-    const [h, l] = hash64(key)
-    const i = this.slot(h, l)
-    return this.used[i] === EMPTY ? 0 : this.counts[i]!
-  }
+  /** the newest offset mapped at slot i (OffsetMap.get), -1 for no slot */
+  offsetAt (i: number): number { return i < 0 ? -1 : this.offsets[i]! }
+
+  /** the records mapped at slot i */
+  countAt (i: number): number { return i < 0 ? 0 : this.counts[i]! }
 
   /** the n largest record counts per key, largest first */
   topCounts (n: number): number[] {
-    const c: number[] = []
-    for (let i = 0; i < this.used.length; i++) if (this.used[i] !== EMPTY) c.push(this.counts[i]!)
-    return c.sort((x, y) => y - x).slice(0, n)
+    const c = new Uint32Array(this.size)
+    let k = 0
+    for (let i = 0; i < this.used.length; i++) if (this.used[i] !== EMPTY) c[k++] = this.counts[i]!
+    return [...c.sort().subarray(Math.max(0, k - n)).reverse()]
   }
 
   /** bytes held by the tables */
