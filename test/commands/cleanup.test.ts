@@ -21,6 +21,7 @@ interface Expected {
   transactions: Array<{ rows: Array<{ ProducerId: string, ProducerEpoch: string, TopicPartitions: string }> }>
   producers: Array<{ topic: string, partition: number, rows: Array<{ ProducerId: string, CurrentTransactionStartOffset: string }> }>
   after: { partitions: Array<{ topic: string, partition: number, records?: { readUncommitted: Array<{ offset: number, value: string | null }> } }> }
+  before: { partitions: Array<{ topic: string, partition: number, records?: { readCommitted: Array<{ offset: number, key: string }> } }> }
 }
 const expected = JSON.parse(fs.readFileSync(path.join(DIR, 'expected.json'), 'utf8')) as Expected
 
@@ -31,6 +32,20 @@ async function cleanupJson (opts: Partial<CleanupOptions> & { paths: string[] })
   const doc = JSON.parse(r.out) as { schemaVersion: number, partitions: Row[] }
   expect(doc.schemaVersion).toBe(1)
   return { code: r.code, rows: doc.partitions, out: r.out }
+}
+
+/** [baseOffset, lastOffset] of each batch of a copy's partition, from the v2 headers */
+function batchRanges (copy: string, part: string): Array<[number, number]> {
+  const out: Array<[number, number]> = []
+  const dir = path.join(DIR, copy, part)
+  for (const f of fs.readdirSync(dir).filter((x) => x.endsWith('.log')).sort()) {
+    const b = fs.readFileSync(path.join(dir, f))
+    for (let pos = 0; pos + 61 <= b.length; pos += 12 + b.readInt32BE(pos + 8)) {
+      const base = Number(b.readBigInt64BE(pos))
+      out.push([base, base + b.readInt32BE(pos + 23)])
+    }
+  }
+  return out
 }
 
 /** data records and markers in after/'s segments below `end`, from v2 batch headers (DefaultRecordBatch layout); an emptied batch has no record */
@@ -151,5 +166,25 @@ describe('cleanup without the metadata log: --config, defaults and a bad checkpo
     expect(code).toBe(1)
     // without min.compaction.lag.ms the active segment binds
     expect(rows[0]!.uncleanableBecause).toBe('active-segment')
+  })
+})
+
+describe('cleanup: a full offset map stops the clean where Kafka\'s does (Cleaner.buildOffsetMapForSegment)', () => {
+  it('log.cleaner.dedupe.buffer.size of 4 slots (3 keys at load factor 0.9): the clean ends before the 4th key\'s batch', async () => {
+    const { rows } = await cleanupJson({ paths: [path.join(DIR, 'before', 'cu-compact-0')], now: expected.cleanedAt, configs: new Map([['log.cleaner.dedupe.buffer.size', String(4 * 24)]]) })
+    const r = rows[0]!
+    const from = expected.summary.find((s) => s.topic === 'cu-compact')!.cleanerCheckpointBefore!
+    // the keys a Java read_committed consumer read in the dirty section (aborted data is never mapped), in offset order
+    const read = expected.before.partitions.find((p) => p.topic === 'cu-compact')!.records!.readCommitted.filter((x) => x.offset >= from)
+    // once the map holds 3 keys, the next record is refused, whatever its key: the map is full
+    const seen = new Set<string>()
+    const third = read.findIndex((x) => { seen.add(x.key); return seen.size === 3 })
+    const fourth = read[third + 1]!
+    // the batch holding that record is not mapped: the map's latest offset is the previous batch's last offset
+    const ranges = batchRanges('before', 'cu-compact-0')
+    const i = ranges.findIndex(([b, l]) => b <= fourth.offset && fourth.offset <= l)
+    expect(r.dirtyKeys).toEqual({ count: 3, offsetMapFull: true })
+    expect(r.cleanedUpTo).toBe(ranges[i - 1]![1] + 1)
+    expect(r.cleanedUpTo).toBeLessThan(expected.summary.find((s) => s.topic === 'cu-compact')!.cleanerCheckpointAfter!)
   })
 })
