@@ -94,7 +94,7 @@ function partitionOf (p: ScannedPartition, meta: MetadataConfigs | null, checkpo
     if (cp === null) findings.push(finding('CLEANER_CHECKPOINT_UNREADABLE', `${path.join(p.dir.logDir, 'cleaner-offset-checkpoint')} is missing or malformed: the first dirty offset is the log start ${r.logStartOffset}`, { file: path.join(p.dir.logDir, 'cleaner-offset-checkpoint') }))
     const entry = cp?.get(p.label)
     out.compaction = predictCompaction({
-      segments, read, aborted, offsetMapEntries: offsetMapEntries(configs), logStartOffset: r.logStartOffset, logEndOffset: r.logEndOffset, lastStableOffset: r.lastStableOffset,
+      segments, read, aborted, offsetMapEntries: offsetMapEntries(configs), countKeys: (opts.top ?? 0) > 0, logStartOffset: r.logStartOffset, logEndOffset: r.logEndOffset, lastStableOffset: r.lastStableOffset,
       openTransaction: r.lastStableOffset < r.highWatermark, checkpoint: entry, settings: cfg, nowMs: now,
     })
     if (out.compaction.checkpointReset) {

@@ -6,7 +6,6 @@ import { finding } from '../analysis/findings.js'
 import { decodeFinding } from '../analysis/log-findings.js'
 import type { CleanSegment, SegmentVisitor } from '../analysis/cleanup/model.js'
 import { DecodeError } from '../decode/errors.js'
-import { DEFAULT_WINDOW } from '../decode/frame-scanner.js'
 import { readLog } from '../decode/log-reader.js'
 import { batchRecords } from '../decode/streamed-batch.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
@@ -15,6 +14,7 @@ import type { PartitionDir } from '../io/discover.js'
 import { describeFsError } from '../io/discover.js'
 import { FileSource } from '../io/file-source.js'
 import { InputError } from '../io/input-error.js'
+import { PARTITION_SCAN_WINDOW } from './batch-feed.js'
 
 /** the partition's .log segments in offset order; an unopenable one is a finding and left out */
 export function cleanupSegments (dir: PartitionDir, findings: FindingList): CleanSegment[] {
@@ -43,7 +43,8 @@ export function readCleanupSegment (seg: CleanSegment, visit: SegmentVisitor, fi
     return
   }
   try {
-    for (const ev of readLog(src, { verifyCrc: false })) {
+    // a 256 KiB window: a batch larger than it is streamed (batchRecords), and no 8 MiB buffer per read is left to the GC
+    for (const ev of readLog(src, { verifyCrc: false, window: PARTITION_SCAN_WINDOW, ...(visit.headersOnly === true ? { headersOnly: true } : {}) })) {
       if (ev.kind !== 'batch') continue
       const h = ev.header
       const want = visit.batch({
@@ -55,7 +56,7 @@ export function readCleanupSegment (seg: CleanSegment, visit: SegmentVisitor, fi
       if (want === 'stop') break
       if (want === 'skip' || h.isControl || visit.record === undefined) continue
       try {
-        for (const rec of batchRecords(h, ev.bytes, ev.complete, src, { window: DEFAULT_WINDOW })) {
+        for (const rec of batchRecords(h, ev.bytes, ev.complete, src, { window: PARTITION_SCAN_WINDOW })) {
           visit.record(rec.offset, rec.key, rec.value !== null || rec.valueSize !== undefined)
         }
       } catch (e) {

@@ -13,6 +13,8 @@ export interface CompactionInput {
   segments: readonly CleanSegment[]
   /** reads a segment again, for each pass */
   read: ReadSegment
+  /** count records per key for topDirtyKeys (--top): 4 more bytes a key */
+  countKeys?: boolean
   /** headerPass's aborted transactions (the segments' timestamps are filled by it too) */
   aborted: readonly AbortedTxn[]
   /** Kafka's maxDesiredMapSize: (log.cleaner.dedupe.buffer.size / log.cleaner.threads / 24) × log.cleaner.io.buffer.load.factor */
@@ -122,7 +124,7 @@ function simulateClean (inp: CompactionInput, aborted: readonly AbortedTxn[], di
   const { settings: cfg, nowMs, read } = inp
   // Cleaner.buildOffsetMap: the newest offset per key from the first dirty offset on, aborted batches left out, until
   // the map is full (then the batch that did not fit and everything after it wait for the next clean)
-  const map = new OffsetMap(inp.offsetMapEntries)
+  const map = new OffsetMap(inp.offsetMapEntries, firstDirty, inp.countKeys === true)
   const build = new CleanedTransactionMetadata(aborted.filter((t) => t.lastOffset >= firstDirty))
   for (const s of dirtySegs) {
     if (out.offsetMapFull) break
@@ -178,10 +180,10 @@ function simulateClean (inp: CompactionInput, aborted: readonly AbortedTxn[], di
         if (offset > latest) { kept++; return }
         if (key === null) return
         const slot = map.find(key)
-        const newest = Number(offset) >= map.offsetAt(slot)
+        const newest = map.isNewest(slot, offset)
         // the keys of the 100 largest counts: those above the 100th are at most 99, ties fill the rest
         const n = map.countAt(slot)
-        if (n > minTop || (n === minTop && topKeys.size < 100)) {
+        if (n > 0 && (n > minTop || (n === minTop && topKeys.size < 100))) {
           const hex = toHex(key)
           if (!topKeys.has(hex)) topKeys.set(hex, n)
         }

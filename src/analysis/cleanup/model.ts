@@ -26,6 +26,8 @@ export interface CleanSegment {
 
 /** batch(): 'records' to be shown its records, 'skip' not to, 'stop' to end the read */
 export interface SegmentVisitor {
+  /** never asks for records: the read may skip record bytes */
+  headersOnly?: boolean
   batch (b: CleanBatch): 'records' | 'skip' | 'stop'
   record? (offset: bigint, key: Uint8Array | null, hasValue: boolean): void
 }

@@ -11,6 +11,7 @@ export function headerPass (segs: readonly CleanSegment[], read: ReadSegment): A
   const open = new Map<bigint, bigint>()
   for (const s of segs) {
     read(s, {
+      headersOnly: true,
       batch (b) {
         if (s.firstBatchTimestamp === null) s.firstBatchTimestamp = b.maxTimestamp
         if (b.maxTimestamp > s.largestTimestamp) s.largestTimestamp = b.maxTimestamp
