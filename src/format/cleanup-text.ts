@@ -47,7 +47,9 @@ function block (p: CleanupPartition, top: number): string[] {
   }
   if (p.blockedBy !== null) {
     const b = p.blockedBy
-    lines.push(...wrapWords(`held by the open transaction of producer ${b.producerId} (epoch ${b.producerEpoch}) since offset ${b.firstOffset}` +
+    // in __consumer_offsets the open transaction is a transactional offset commit (TxnOffsetCommit) not yet ended
+    const what = p.topic === '__consumer_offsets' ? 'open transactional offset commit' : 'open transaction'
+    lines.push(...wrapWords(`held by the ${what} of producer ${b.producerId} (epoch ${b.producerEpoch}) since offset ${b.firstOffset}` +
       `${b.lastTimestamp !== null ? `, last write ${iso(b.lastTimestamp)}` : ''}; to abort it:`, '  '))
     // wrapped with shell continuations, so that each command still pastes as one
     for (const cmd of b.commands) {
