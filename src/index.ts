@@ -19,6 +19,9 @@ export { reconcile } from './commands/reconcile.js'
 export { txns } from './commands/txns.js'
 export { lso } from './commands/lso.js'
 export type { LsoOptions } from './commands/lso.js'
+export { cleanup } from './commands/cleanup.js'
+export type { CleanupOptions } from './commands/cleanup.js'
+export type { CleanupPartition, CleanupResult } from './analysis/cleanup/result.js'
 export type {
   CoordinatorLookup, LsoPartition, LsoResult, PartitionResult, ReconcileResult, TimelinePartition, TransactionStatePartition, TxnsResult,
 } from './analysis/partition-results.js'
