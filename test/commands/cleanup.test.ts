@@ -1,7 +1,7 @@
 // `tsdump cleanup` on the cleanup fixture (fixtures/broker-4.4/cleanup): predicted on before/ with --now = cleanedAt,
 // what the 4.4.0 broker did in after/ is the truth. The cleaner's checkpoint and the log starts come from expected.json
 // (the broker's own files, checked against the copies by test/fixtures/cleanup-fixture.test.ts); the records left come
-// from after/'s segments read here with a batch-header reader of this test's own, not tsdump's.
+// from after/'s segments read with a batch-header reader of the tests' own (test/support/cleanup-truth.ts), not tsdump's.
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
@@ -10,6 +10,7 @@ import { runCleanup } from '../../src/commands/cleanup.js'
 import type { CleanupOptions } from '../../src/commands/cleanup.js'
 import { runCommand } from '../support/txn-segment-builder.js'
 import { REPO_ROOT } from '../support/paths.js'
+import { batchRanges as ranges, recordsBelow as below } from '../support/cleanup-truth.js'
 
 const DIR = path.join(REPO_ROOT, 'fixtures/broker-4.4/cleanup')
 
@@ -24,6 +25,8 @@ interface Expected {
   before: { partitions: Array<{ topic: string, partition: number, records?: { readCommitted: Array<{ offset: number, key: string }> } }> }
 }
 const expected = JSON.parse(fs.readFileSync(path.join(DIR, 'expected.json'), 'utf8')) as Expected
+const batchRanges = (copy: string, part: string): Array<[number, number]> => ranges(path.join(DIR, copy, part))
+const recordsBelow = (part: string, end: number): { data: number, markers: number } => below(path.join(DIR, 'after', part), end)
 
 type Row = Record<string, unknown> & { topic: string, partition: number, findings: Array<{ code: string }> }
 async function cleanupJson (opts: Partial<CleanupOptions> & { paths: string[] }): Promise<{ code: number, rows: Row[], out: string }> {
@@ -32,38 +35,6 @@ async function cleanupJson (opts: Partial<CleanupOptions> & { paths: string[] })
   const doc = JSON.parse(r.out) as { schemaVersion: number, partitions: Row[] }
   expect(doc.schemaVersion).toBe(1)
   return { code: r.code, rows: doc.partitions, out: r.out }
-}
-
-/** [baseOffset, lastOffset] of each batch of a copy's partition, from the v2 headers */
-function batchRanges (copy: string, part: string): Array<[number, number]> {
-  const out: Array<[number, number]> = []
-  const dir = path.join(DIR, copy, part)
-  for (const f of fs.readdirSync(dir).filter((x) => x.endsWith('.log')).sort()) {
-    const b = fs.readFileSync(path.join(dir, f))
-    for (let pos = 0; pos + 61 <= b.length; pos += 12 + b.readInt32BE(pos + 8)) {
-      const base = Number(b.readBigInt64BE(pos))
-      out.push([base, base + b.readInt32BE(pos + 23)])
-    }
-  }
-  return out
-}
-
-/** data records and markers in after/'s segments below `end`, from v2 batch headers (DefaultRecordBatch layout); an emptied batch has no record */
-function recordsBelow (part: string, end: number): { data: number, markers: number } {
-  let n = 0
-  let markers = 0
-  const dir = path.join(DIR, 'after', part)
-  for (const f of fs.readdirSync(dir).filter((x) => x.endsWith('.log') && Number(x.slice(0, 20)) < end)) {
-    const b = fs.readFileSync(path.join(dir, f))
-    for (let pos = 0; pos + 61 <= b.length;) {
-      const base = Number(b.readBigInt64BE(pos))
-      const length = b.readInt32BE(pos + 8)
-      const control = (b.readInt16BE(pos + 21) & 0x20) !== 0
-      if (base < end) { if (control) markers += b.readInt32BE(pos + 57); else n += b.readInt32BE(pos + 57) }
-      pos += 12 + length
-    }
-  }
-  return { data: n, markers }
 }
 
 describe('cleanup predicts what the Kafka 4.4.0 cleaner and retention did (fixtures/broker-4.4/cleanup)', async () => {
