@@ -25,6 +25,9 @@ export type { ReconcileOptions } from './commands/reconcile.js'
 export type { TxnsOptions } from './commands/txns.js'
 export type { LsoOptions } from './commands/lso.js'
 export type { RangeCounted, RangeSpec } from './analysis/range-filter.js'
+export { cleanup } from './commands/cleanup.js'
+export type { CleanupOptions } from './commands/cleanup.js'
+export type { CleanupPartition, CleanupResult } from './analysis/cleanup/result.js'
 export type {
   CoordinatorLookup, LsoPartition, LsoResult, PartitionResult, ReconcileResult, TimelinePartition, TransactionStatePartition, TxnsResult,
 } from './analysis/partition-results.js'

@@ -83,6 +83,9 @@ export const FINDING_SEVERITY = {
   OFFSET_CHECKPOINT_DAMAGED: 'warning',
   META_PROPERTIES_DAMAGED: 'warning',
   PARTITION_METADATA_DAMAGED: 'warning',
+  // `cleanup`: the log dir's cleaner-offset-checkpoint
+  CLEANER_CHECKPOINT_UNREADABLE: 'info',
+  CLEANER_CHECKPOINT_OUT_OF_RANGE: 'warning',
   // internal-topic records (--offsets-decoder, --transaction-log-decoder, ...)
   UNKNOWN_RECORD_TYPE: 'warning',
   UNKNOWN_RECORD_VERSION: 'warning',

@@ -2,7 +2,8 @@
 // Kafka appends AbortedTxn(producerId, firstOffset, lastOffset = marker offset, lastStableOffset) to the
 // txnindex of the segment holding the marker, for aborted transactions that had data
 // (LogSegment.updateTxnIndex; empty transactions get none, KAFKA-10702). Consumers trust these
-// entries, so a missing one exposes aborted data and an extra one hides committed data.
+// entries, so a missing one exposes aborted data and an extra one hides committed data. An entry ending at an
+// ABORT marker whose data is gone is the cleaner's (CleanedTransactionMetadata.onControlBatchRead), not an error.
 //
 // The entries stay in the table decode/txn-index-table.ts reads from the files' bytes (a big partition can
 // have hundreds of thousands of them); markers are matched against them while the batches stream by.
@@ -138,6 +139,11 @@ export class TxnIndexChecker {
         out.push({ severity: 'info', code: 'TXNINDEX_OUTSIDE_SCAN', ...t.location(i), message: `txnindex entry for producer ${pid} ends at ${last}, outside the scanned offsets ${scannedFrom}..${scannedTo - 1n}` })
       } else if ((f & F_EMPTY_ABORT) !== 0 && first < scannedFrom) {
         out.push({ severity: 'info', code: 'TXN_STARTED_BEFORE_SCAN', ...t.location(i), message: `producer ${pid}'s aborted transaction began at ${first}, before the first scanned offset ${scannedFrom} (no producer snapshot told us)` })
+      } else if ((f & F_EMPTY_ABORT) !== 0) {
+        // The log cleaner removed the transaction's data and kept its ABORT marker with the original entry
+        // (LogCleaner CleanedTransactionMetadata.onControlBatchRead appends the AbortedTxn to the cleaned segment's
+        // .txnindex when it saw batches of that transaction); the next clean drops both. Consumers skip nothing.
+        continue
       } else {
         out.push({ severity: 'error', code: 'TXNINDEX_UNEXPECTED_ENTRY', ...t.location(i),
           message: `txnindex says producer ${pid} aborted ${first}..${last}, but there is no ABORT marker ending a transaction there; read_committed consumers will skip that producer's transactional data from ${first}` })

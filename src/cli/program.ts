@@ -1,6 +1,7 @@
 // Declares the commands. Actions only translate options and call run*() functions.
 import { Command } from 'commander'
 import type { CommandContext } from '../commands/context.js'
+import { registerCleanup } from './commands/cleanup.js'
 import { registerDump } from './commands/dump.js'
 import { registerLso } from './commands/lso.js'
 import { registerReconcile } from './commands/reconcile.js'
@@ -50,6 +51,7 @@ Exit status: 0 clean, 1 problems found in the data, 2 usage error or unreadable 
   registerLso(program, ctx, setExit)
   registerReport(program, ctx, setExit)
   registerReplicas(program, ctx, setExit)
+  registerCleanup(program, ctx, setExit)
   for (const c of program.commands) c.exitOverride().configureOutput({ writeOut: (s) => ctx.stdout.write(s), writeErr: (s) => ctx.stderr.write(s), outputError: usageError })
   return program
 }

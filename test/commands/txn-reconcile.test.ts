@@ -152,6 +152,23 @@ describe('reconcile: transactions and bounds', () => {
     expect(codes).toContain('CONSUMER_VIEW_DIFFERS')
   })
 
+  it('an entry at an ABORT marker whose data is gone (the cleaner\'s) is no error, unless consumers would skip committed data', async () => {
+    const d = logDir()
+    const w = new LogWriter()
+    w.txn(1n, 0, 3); w.marker(1n, 0, 'COMMIT'); w.marker(1n, 1, 'ABORT')
+    d.segment('cleaned', 0, 0n, w.batches)
+    // harmless: the entry covers only the marker's own offset range after the commit
+    d.txnIndex('cleaned', 0, 0n, [{ producerId: 1n, firstOffset: 4n, lastOffset: 4n, lastStableOffset: 5n }])
+    let { json } = await reconcileJson([d.partitionPath('cleaned', 0)])
+    expect(json.partitions[0]!.findings.filter((f) => f.severity === 'error')).toEqual([])
+    // an entry reaching back over the committed data hides it from read_committed consumers
+    const d2 = logDir()
+    d2.segment('stale', 0, 0n, w.batches)
+    d2.txnIndex('stale', 0, 0n, [{ producerId: 1n, firstOffset: 0n, lastOffset: 4n, lastStableOffset: 5n }]);
+    ({ json } = await reconcileJson([d2.partitionPath('stale', 0)]))
+    expect(json.partitions[0]!.findings.map((f) => f.code)).toContain('CONSUMER_VIEW_DIFFERS')
+  })
+
   it('counts LEADER_CHANGE control batches by type and never as markers', async () => {
     const d = logDir()
     const w = new LogWriter()

@@ -1,0 +1,40 @@
+// One partition's cleanup picture, as `tsdump cleanup` prints it.
+import type { Finding } from '../findings.js'
+import type { ConfigValue } from './configs.js'
+import type { CompactionPrediction } from './compaction.js'
+import type { RetentionPrediction } from './retention.js'
+
+export interface CleanupBlocker {
+  producerId: bigint
+  producerEpoch: number
+  firstOffset: bigint
+  lastTimestamp: bigint | null
+  /** the same kafka-transactions.sh abort commands `lso` prints */
+  commands: string[]
+}
+
+export interface CleanupPartition {
+  label: string
+  topic: string | null
+  partition: number | null
+  cleanupPolicy: string
+  configs: Record<string, ConfigValue>
+  logStartOffset: bigint
+  lastStableOffset: bigint
+  highWatermark: bigint
+  logEndOffset: bigint
+  /** null when the policy has no compact */
+  compaction: CompactionPrediction | null
+  /** null when the policy has no delete */
+  retention: RetentionPrediction | null
+  blockedBy: CleanupBlocker | null
+  findings: Finding[]
+}
+
+export interface CleanupResult {
+  nowMs: number
+  nowGiven: boolean
+  /** where the configs came from: the metadata log read, if any */
+  metadataLog: string | null
+  partitions: CleanupPartition[]
+}

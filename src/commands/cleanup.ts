@@ -1,0 +1,130 @@
+// `tsdump cleanup`: per partition, what the log cleaner and retention will do next and what holds them back.
+import * as path from 'node:path'
+import type { Finding } from '../analysis/findings.js'
+import { EXIT_USAGE, finding } from '../analysis/findings.js'
+import { abortCommands, findBlockingTransaction } from '../analysis/lso.js'
+import { resolveConfigs, settingsOf } from '../analysis/cleanup/configs.js'
+import { predictCompaction } from '../analysis/cleanup/compaction.js'
+import { predictRetention } from '../analysis/cleanup/retention.js'
+import type { CleanupBlocker, CleanupPartition, CleanupResult } from '../analysis/cleanup/result.js'
+import { cleanupJson } from '../format/cleanup-json.js'
+import { cleanupText } from '../format/cleanup-text.js'
+import type { OffsetCheckpoint } from '../io/checkpoints.js'
+import { discover } from '../io/discover.js'
+import type { PartitionDir } from '../io/discover.js'
+import { cleanupSegments, readCleanerCheckpoint, readCleanupSegment } from '../scan/cleanup-scan.js'
+import { headerPass } from '../analysis/cleanup/txn-metadata.js'
+import type { ReadSegment } from '../analysis/cleanup/model.js'
+import { FindingList } from '../analysis/finding-list.js'
+import { offsetMapEntries } from '../analysis/cleanup/configs.js'
+import type { MetadataConfigs } from '../scan/metadata-configs.js'
+import { readMetadataConfigs } from '../scan/metadata-configs.js'
+import { scanPaths } from '../scan/partition-scan.js'
+import type { ScannedPartition } from '../scan/partition-scan.js'
+import { transactionLogStates } from '../scan/transaction-log-scan.js'
+import type { CommandContext } from './context.js'
+import { partitionExitCode, writeUnusable } from './partition-command.js'
+
+export interface CleanupOptions {
+  paths: string[]
+  format?: 'text' | 'json'
+  /** epoch ms the rules measure against (--now); default the clock */
+  now?: number
+  /** --config key=value */
+  configs?: Map<string, string>
+  bootstrapServer?: string
+  /** --top N: keys with most records in the dirty section */
+  top?: number
+}
+
+const METADATA = '__cluster_metadata'
+
+/** The metadata log among the partitions given, else beside them in a log dir given. */
+function findMetadata (scanned: readonly ScannedPartition[]): MetadataConfigs | null {
+  const given = scanned.find((p) => p.dir.topic === METADATA)
+  if (given !== undefined) return readMetadataConfigs(given.dir)
+  // beside the partition directories, named as they were given
+  for (const logDir of new Set(scanned.map((p) => path.dirname(p.dir.path)))) {
+    const d = discover([path.join(logDir, `${METADATA}-0`)])
+    if (d.problems.length === 0 && d.partitions[0] !== undefined) return readMetadataConfigs(d.partitions[0])
+  }
+  return null
+}
+
+export function cleanup (opts: Omit<CleanupOptions, 'format'>, clock: () => number = Date.now): CleanupResult & { unusable: Finding[] } {
+  const done = scanPaths(opts.paths)
+  const nowMs = opts.now ?? clock()
+  const meta = findMetadata(done.scanned)
+  const states = done.scanned.filter((p) => p.dir.topic === '__transaction_state').flatMap((p) => transactionLogStates(p.dir).states)
+  const checkpoints = new Map<string, OffsetCheckpoint | null>()
+  const partitions: CleanupPartition[] = []
+  for (const p of done.scanned) {
+    if (p.dir.topic === METADATA) continue
+    partitions.push(partitionOf(p, meta, checkpoints, states, nowMs, opts))
+  }
+  return { unusable: done.unusable, nowMs, nowGiven: opts.now !== undefined, metadataLog: meta?.path ?? null, partitions }
+}
+
+function partitionOf (p: ScannedPartition, meta: MetadataConfigs | null, checkpoints: Map<string, OffsetCheckpoint | null>,
+  states: ReturnType<typeof transactionLogStates>['states'], nowMs: number, opts: Omit<CleanupOptions, 'format'>): CleanupPartition {
+  const r = p.report
+  const findings: Finding[] = [...r.findings]
+  const configs = resolveConfigs(r.topic, {
+    ...(r.topic !== null && meta?.topics.get(r.topic) !== undefined ? { topic: meta.topics.get(r.topic)! } : {}),
+    ...(meta?.brokers.get('') !== undefined ? { brokerDefault: meta.brokers.get('')! } : {}),
+    ...(opts.configs !== undefined ? { flags: opts.configs } : {}),
+  })
+  if (meta !== null) findings.push(...meta.findings.listed)
+  const cfg = settingsOf(configs)
+  const readFindings = new FindingList()
+  const segments = cleanupSegments(p.dir, readFindings)
+  const reported = new Set<string>()
+  const read: ReadSegment = (seg, visit) => { readCleanupSegment(seg, visit, readFindings, reported) }
+  // one header pass: the segments' timestamps (retention, min.compaction.lag.ms) and the aborted transactions
+  const aborted = headerPass(segments, read)
+  const now = BigInt(nowMs)
+  const out: CleanupPartition = {
+    label: p.label, topic: r.topic, partition: r.partition, cleanupPolicy: configs['cleanup.policy']!.value, configs,
+    logStartOffset: r.logStartOffset, lastStableOffset: r.lastStableOffset, highWatermark: r.highWatermark, logEndOffset: r.logEndOffset,
+    compaction: null, retention: null, blockedBy: null, findings,
+  }
+  if (segments.length === 0) return out
+  if (cfg.compact) {
+    const cp = checkpointOf(p.dir, checkpoints)
+    if (cp === null) findings.push(finding('CLEANER_CHECKPOINT_UNREADABLE', `${path.join(p.dir.logDir, 'cleaner-offset-checkpoint')} is missing or malformed: the first dirty offset is the log start ${r.logStartOffset}`, { file: path.join(p.dir.logDir, 'cleaner-offset-checkpoint') }))
+    const entry = cp?.get(p.label)
+    out.compaction = predictCompaction({
+      segments, read, aborted, offsetMapEntries: offsetMapEntries(configs), countKeys: (opts.top ?? 0) > 0, logStartOffset: r.logStartOffset, logEndOffset: r.logEndOffset, lastStableOffset: r.lastStableOffset,
+      openTransaction: r.lastStableOffset < r.highWatermark, checkpoint: entry, settings: cfg, nowMs: now,
+    })
+    if (out.compaction.checkpointReset) {
+      findings.push(finding('CLEANER_CHECKPOINT_OUT_OF_RANGE', `cleaner-offset-checkpoint has ${entry} for ${p.label}, outside its log [${r.logStartOffset}, ${r.logEndOffset}]: the cleaner resets it to the log start ${r.logStartOffset}`, { file: path.join(p.dir.logDir, 'cleaner-offset-checkpoint') }))
+    }
+    if (out.compaction.uncleanableBecause === 'last-stable-offset') out.blockedBy = blockerOf(p, states, nowMs, opts.bootstrapServer ?? 'localhost:9092')
+  }
+  if (cfg.delete) out.retention = predictRetention(segments, r.logStartOffset, r.highWatermark, r.logEndOffset, cfg, now)
+  findings.push(...readFindings.listed)
+  return out
+}
+
+function checkpointOf (dir: PartitionDir, cache: Map<string, OffsetCheckpoint | null>): OffsetCheckpoint | null {
+  if (!cache.has(dir.logDir)) cache.set(dir.logDir, readCleanerCheckpoint(dir.logDir))
+  return cache.get(dir.logDir)!
+}
+
+/** the open transaction holding the LSO, and `lso`'s abort commands for it */
+function blockerOf (p: ScannedPartition, states: ReturnType<typeof transactionLogStates>['states'], nowMs: number, bootstrap: string): CleanupBlocker | null {
+  const t = findBlockingTransaction(p.report, p.snapshots, 15 * 60_000, nowMs, p.label, states)
+  if (t === null) return null
+  return { producerId: t.producerId, producerEpoch: t.producerEpoch, firstOffset: t.firstOffset, lastTimestamp: t.lastTimestamp,
+    commands: abortCommands(bootstrap, p.report.topic, p.report.partition, t) }
+}
+
+export function runCleanup (opts: CleanupOptions, ctx: CommandContext): number {
+  const r = cleanup({ ...opts, now: opts.now ?? ctx.now() })
+  r.nowGiven = opts.now !== undefined
+  writeUnusable(r.unusable, ctx)
+  if (r.unusable.length > 0) return EXIT_USAGE
+  ctx.stdout.write(opts.format === 'json' ? cleanupJson(r, opts.top ?? 0) + '\n' : cleanupText(r, opts.top ?? 0))
+  return partitionExitCode(r.unusable, r.partitions.flatMap((p) => p.findings))
+}

@@ -1,0 +1,30 @@
+// `cleanup --json`: one object, {schemaVersion, nowMs, metadataLog, partitions: [...]}.
+import type { CleanupResult } from '../analysis/cleanup/result.js'
+import { JSON_SCHEMA_VERSION } from './dump-json.js'
+import { toJson } from './json-int64.js'
+import { keyText } from './cleanup-text.js'
+
+export function cleanupJson (r: CleanupResult, top: number): string {
+  return toJson({
+    schemaVersion: JSON_SCHEMA_VERSION, nowMs: r.nowMs, metadataLog: r.metadataLog,
+    partitions: r.partitions.map((p) => {
+      const c = p.compaction
+      return {
+        topic: p.topic, partition: p.partition, cleanupPolicy: p.cleanupPolicy, configs: p.configs,
+        logStartOffset: p.logStartOffset, lastStableOffset: p.lastStableOffset, highWatermark: p.highWatermark, logEndOffset: p.logEndOffset,
+        firstDirtyOffset: c?.firstDirtyOffset ?? null, firstUncleanableOffset: c?.firstUncleanableOffset ?? null,
+        uncleanableBecause: c?.uncleanableBecause ?? null, dirtyRatio: c === null ? null : Math.round(c.dirtyRatio * 10000) / 10000,
+        cleanableBytes: c?.cleanableBytes ?? null, cleanableNow: c?.cleanableNow ?? false, compactionForced: c?.compactionForced ?? false,
+        cleanedUpTo: c?.cleanedUpTo ?? null, recordsAfterCleaning: c?.recordsAfterCleaning ?? null,
+        tombstones: c === null ? null : c.tombstones, markers: c === null ? null : c.markers,
+        abortedRecordsRemovable: c?.abortedRecordsRemovable ?? null,
+        dirtyKeys: c === null ? null : { count: c.dirtyKeys, offsetMapFull: c.offsetMapFull },
+        ...(top > 0 ? { topDirtyKeys: (c?.topDirtyKeys ?? []).slice(0, top).map((k) => ({ key: keyText(k.key), records: k.records })) } : {}),
+        retentionDeletes: p.retention?.deleted ?? [],
+        logStartOffsetAfterRetention: p.retention?.logStartOffsetAfterRetention ?? null,
+        blockedBy: p.blockedBy,
+        findings: p.findings.map((f) => ({ code: f.code, severity: f.severity, message: f.message })),
+      }
+    }),
+  })
+}

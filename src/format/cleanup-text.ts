@@ -1,0 +1,72 @@
+// `cleanup` text: one block per partition, within 80 columns.
+import type { CleanupPartition, CleanupResult } from '../analysis/cleanup/result.js'
+import { wrapWords } from './wrap.js'
+
+const SOURCE: Record<string, string> = {
+  DYNAMIC_TOPIC_CONFIG: 'topic', DYNAMIC_DEFAULT_BROKER_CONFIG: 'broker', '--config': 'flag', INTERNAL_TOPIC_DEFAULT: 'internal', DEFAULT_CONFIG: 'default',
+}
+const RULE: Record<string, string> = {
+  'last-stable-offset': 'the last stable offset', 'active-segment': 'the active segment', 'min-compaction-lag': 'min.compaction.lag.ms',
+}
+
+/** a key as text when it is printable UTF-8, else its hex */
+export function keyText (hex: string): string {
+  const s = Buffer.from(hex, 'hex').toString('utf8')
+  return /^[\x20-\x7e]*$/.test(s) ? s : `0x${hex}`
+}
+
+function iso (ms: bigint | number): string { return new Date(Number(ms)).toISOString() }
+
+function block (p: CleanupPartition, top: number): string[] {
+  const lines = [`${p.label}  cleanup.policy=${p.cleanupPolicy}  log ${p.logStartOffset}..${p.logEndOffset}  LSO ${p.lastStableOffset}`]
+  const used = ['cleanup.policy', ...(p.compaction !== null ? ['min.cleanable.dirty.ratio', 'min.compaction.lag.ms', 'max.compaction.lag.ms', 'delete.retention.ms'] : []),
+    ...(p.retention !== null ? ['retention.ms', 'retention.bytes'] : [])]
+  lines.push(...wrapWords(used.map((n) => `${n}=${p.configs[n]!.value}\u00a0(${SOURCE[p.configs[n]!.source]})`).join(' '), '  '))
+  const c = p.compaction
+  if (c !== null) {
+    lines.push(`  dirty from ${c.firstDirtyOffset}${c.checkpointReset ? ' (checkpoint reset)' : ''}, uncleanable from ${c.firstUncleanableOffset}: ${RULE[c.uncleanableBecause]}`)
+    const pct = (c.dirtyRatio * 100).toFixed(1)
+    const min = p.configs['min.cleanable.dirty.ratio']!.value
+    lines.push(...wrapWords(c.cleanableNow
+      ? `cleaner picks it now: dirty ratio ${pct}% (${c.cleanableBytes} of ${c.totalBytes} bytes) ${c.compactionForced ? 'and max.compaction.lag.ms forces it' : `> min.cleanable.dirty.ratio ${min}`}`
+      : c.cleanableBytes === 0 ? 'cleaner has nothing to clean: no dirty segment below the uncleanable offset'
+        : `cleaner waits: dirty ratio ${pct}% is not above min.cleanable.dirty.ratio ${min}`, '  '))
+    if (c.recordsAfterCleaning !== null) {
+      const t = c.tombstones
+      lines.push(...wrapWords(`next clean (below offset ${c.cleanedUpTo}): ${c.recordsBefore} data records -> ${c.recordsAfterCleaning},` +
+        ` ${c.abortedRecordsRemovable} aborted removed; tombstones ${t.kept} kept, ${t.removed} removed` +
+        `${t.nextExpiryMs !== null ? ` (first expires ${iso(t.nextExpiryMs)})` : ''}; markers ${c.markers.kept} kept, ${c.markers.removed} removed`, '  '))
+    }
+    if (c.offsetMapFull) {
+      lines.push(...wrapWords(`the cleaner's offset map (log.cleaner.dedupe.buffer.size) fills after ${c.dirtyKeys} keys: this clean stops at ${c.cleanedUpTo}, the rest waits for the next one`, '  '))
+    }
+    if (top > 0 && c.topDirtyKeys.length > 0) {
+      lines.push('  keys with most records in the dirty section:')
+      for (const k of c.topDirtyKeys.slice(0, top)) lines.push(`    ${String(k.records).padStart(8)}  ${keyText(k.key).slice(0, 64)}`)
+    }
+  }
+  if (p.blockedBy !== null) {
+    const b = p.blockedBy
+    // in __consumer_offsets the open transaction is a transactional offset commit (TxnOffsetCommit) not yet ended
+    const what = p.topic === '__consumer_offsets' ? 'open transactional offset commit' : 'open transaction'
+    lines.push(...wrapWords(`held by the ${what} of producer ${b.producerId} (epoch ${b.producerEpoch}) since offset ${b.firstOffset}` +
+      `${b.lastTimestamp !== null ? `, last write ${iso(b.lastTimestamp)}` : ''}; to abort it:`, '  '))
+    // wrapped with shell continuations, so that each command still pastes as one
+    for (const cmd of b.commands) {
+      const w = wrapWords(cmd, '      ', 78).map((l, i) => (i === 0 ? `    ${l.trimStart()}` : l))
+      lines.push(...w.map((l, i) => (i < w.length - 1 ? `${l} \\` : l)))
+    }
+  }
+  const ret = p.retention
+  if (ret !== null) {
+    lines.push(...wrapWords(ret.deleted.length === 0 ? `retention deletes nothing now; log start stays ${ret.logStartOffsetAfterRetention}`
+      : `retention deletes ${ret.deleted.length} segment(s) now: ${ret.deleted.map((d) => `${d.baseOffset}\u00a0(${d.reason})`).join(', ')}; log start -> ${ret.logStartOffsetAfterRetention}`, '  '))
+  }
+  for (const f of p.findings) lines.push(...wrapWords(`${f.severity} ${f.code}: ${f.message}`, '  '))
+  return lines
+}
+
+export function cleanupText (r: CleanupResult, top: number): string {
+  const head = wrapWords(`as of ${iso(r.nowMs)}${r.nowGiven ? ' (--now)' : ''}; configs from ${r.metadataLog ?? 'flags and defaults (no metadata log found)'}`, '')
+  return [...head, '', ...r.partitions.flatMap((p) => [...block(p, top), ''])].join('\n')
+}
