@@ -67,6 +67,13 @@ export const FINDING_SEVERITY = {
   TXNINDEX_OUTSIDE_SCAN: 'info',
   TXN_STARTED_BEFORE_SCAN: 'info',
   TXNINDEX_UNEXPECTED_ENTRY: 'error',
+  // one transaction across partitions (transactions)
+  TXN_JOIN_AMBIGUOUS: 'warning',
+  TXN_MIXED_OUTCOME: 'error',
+  TXN_OUTCOME_CONTRADICTS: 'error',
+  TXN_PARTITION_NO_MARKER: 'warning',
+  TXN_UNLISTED_PARTITION: 'warning',
+  TXN_PREPARE_STUCK: 'warning',
   // internal-topic records (--offsets-decoder, --transaction-log-decoder, ...)
   UNKNOWN_RECORD_TYPE: 'warning',
   UNKNOWN_RECORD_VERSION: 'warning',

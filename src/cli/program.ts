@@ -6,6 +6,7 @@ import { registerLso } from './commands/lso.js'
 import { registerReconcile } from './commands/reconcile.js'
 import { registerReport } from './commands/report.js'
 import { registerTxns } from './commands/txns.js'
+import { registerTransactions } from './commands/transactions.js'
 
 export const VERSION = '0.1.0'
 
@@ -46,6 +47,7 @@ Exit status: 0 clean, 1 problems found in the data, 2 usage error or unreadable 
   registerDump(program, ctx, setExit)
   registerReconcile(program, ctx, setExit)
   registerTxns(program, ctx, setExit)
+  registerTransactions(program, ctx, setExit)
   registerLso(program, ctx, setExit)
   registerReport(program, ctx, setExit)
   for (const c of program.commands) c.exitOverride().configureOutput({ writeOut: (s) => ctx.stdout.write(s), writeErr: (s) => ctx.stderr.write(s), outputError: usageError })

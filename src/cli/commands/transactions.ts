@@ -1,0 +1,34 @@
+// `tsdump transactions`: every transaction as one unit across partitions, offset commits and coordinator.
+import type { Command } from 'commander'
+import type { CommandContext } from '../../commands/context.js'
+import type { RawFilterFlags } from '../options.js'
+import { addFilterOptions, FILTER_HELP, filterFromFlags } from '../filter-options.js'
+
+const EXAMPLES = `
+Examples:
+  $ tsdump transactions /var/lib/kafka/data          # a broker's log directory
+  $ tsdump transactions orders-11-0 orders-11-1 orders-11-2 __consumer_offsets-1 __transaction_state-2
+  $ tsdump transactions --transactional-id tx-rw-1 /var/lib/kafka/data
+  $ tsdump transactions --json /var/lib/kafka/data | jq '.transactions[] | select(.outcome=="open")'
+
+Runs of one producer in several partitions are joined by producer epoch (transaction version 2: one
+epoch per transaction); with version 1 through the coordinator's records in __transaction_state (among
+the paths or in their log directories), else the markers' timestamps. Each transaction says which
+(joinedBy); a join that cannot be made exactly is a TXN_JOIN_AMBIGUOUS finding.
+${FILTER_HELP}
+  --start-offset / --end-offset do not apply; times keep the transactions overlapping the range.`
+
+export function registerTransactions (program: Command, ctx: CommandContext, setExit: (code: number) => void): void {
+  addFilterOptions(program.command('transactions'), 'list transactions')
+    .description('every transaction as one unit across the partitions it wrote, with its offset commits and coordinator records')
+    .argument('<path...>', 'partition directories, broker log directories or .log files')
+    .option('--json', 'print one JSON object')
+    .option('--no-color', 'disable colour')
+    .option('--wide', 'print every table column, even past 80 characters')
+    .addHelpText('after', EXAMPLES)
+    .action(async (paths: string[], opts: { json?: boolean, color?: boolean, wide?: boolean } & RawFilterFlags, cmd: Command) => {
+      const filter = await filterFromFlags(opts, paths, cmd)
+      setExit((await import('../../commands/transactions.js')).runTransactions({ paths, format: opts.json === true ? 'json' : 'text', color: opts.color !== false,
+        wide: opts.wide === true, ...(filter !== undefined ? { filter } : {}) }, ctx))
+    })
+}

@@ -1,0 +1,96 @@
+// `tsdump transactions`: every transaction as one unit across the partitions it wrote, its offset commits
+// and its coordinator's records. Each data partition is scanned for its runs (scan/transaction-runs.ts),
+// each __consumer_offsets partition for its offset commits too, every __transaction_state partition among
+// the paths or in their log directories for the coordinator's records; analysis/transaction-join/ joins them.
+import * as path from 'node:path'
+import type { Finding } from '../analysis/findings.js'
+import { EXIT_USAGE } from '../analysis/findings.js'
+import type { RangeSpec } from '../analysis/range-filter.js'
+import { completeTransaction } from '../analysis/transaction-join/consistency.js'
+import { coordinatorEpisodes, transactionalIdsByProducer } from '../analysis/transaction-join/episodes.js'
+import { joinRuns } from '../analysis/transaction-join/join.js'
+import type { JoinedTransaction, PartitionRun, TransactionsResult } from '../analysis/transaction-join/types.js'
+import type { TransactionStateRecord } from '../analysis/transactional-id-state.js'
+import { lastTransactionStates } from '../analysis/transactional-id-state.js'
+import { printTransactionsJson } from '../format/transactions-json.js'
+import { printTransactionsText } from '../format/transactions-text.js'
+import type { OffsetCheckpoint } from '../io/checkpoints.js'
+import type { OffsetCommitRecord } from '../scan/offset-commit-scan.js'
+import { scanOffsetCommits } from '../scan/offset-commit-scan.js'
+import { resolvePartitions } from '../scan/partition-scan.js'
+import { scanTransactionLog } from '../scan/transaction-log-scan.js'
+import { scanTransactionRuns } from '../scan/transaction-runs.js'
+import { stateDirs } from '../scan/transactional-id.js'
+import type { CommandContext } from './context.js'
+import { partitionExitCode, writeUnusable } from './partition-command.js'
+
+export interface TransactionsOptions {
+  paths: string[]
+  format?: 'text' | 'json'
+  color?: boolean
+  wide?: boolean
+  filter?: RangeSpec
+}
+
+const cmp = (a: bigint | null, b: bigint | null): number => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1)
+
+/** The transactions under `paths`, joined; null with the unusable paths' findings when a path cannot be used. */
+export function transactions (paths: string[], filter?: RangeSpec): TransactionsResult | { unusable: Finding[] } {
+  const { partitions, unusable } = resolvePartitions(paths)
+  if (unusable.length > 0) return { unusable }
+  const findings: Finding[] = []
+  const records: TransactionStateRecord[] = []
+  const { dirs, logDirs } = stateDirs(paths)
+  for (const d of dirs) for (const f of scanTransactionLog(d, (r) => { records.push(r) }).listed) findings.push(f)
+  const runs: PartitionRun[] = []
+  const commits = new Map<string, OffsetCommitRecord[]>()
+  const scanned = new Set<string>()
+  const checkpoints = new Map<string, OffsetCheckpoint | null>()
+  for (const dir of partitions) {
+    if (dir.topic === '__transaction_state') continue
+    const s = scanTransactionRuns(dir, checkpoints)
+    scanned.add(s.label)
+    for (const r of s.runs) runs.push(r)
+    for (const f of s.findings) if (f.severity !== 'info') findings.push(f)
+    if (dir.topic === '__consumer_offsets') {
+      const c = scanOffsetCommits(dir)
+      commits.set(s.label, c.commits)
+      for (const f of c.findings.listed) findings.push(f)
+    }
+  }
+  const episodes = coordinatorEpisodes(records)
+  const idByProducer = transactionalIdsByProducer(records)
+  const all = joinRuns(runs, episodes)
+  for (const t of all) completeTransaction(t, { scanned, idByProducer, commits })
+  all.sort((a, b) => cmp(a.firstTimestamp, b.firstTimestamp) || cmp(a.producerId, b.producerId) || a.producerEpoch - b.producerEpoch)
+  const states = lastTransactionStates(records).filter((s) => filter === undefined || stateWanted(s.transactionalId, s.producerId, filter))
+  return {
+    transactions: all.filter((t) => filter === undefined || wanted(t, filter)), transactionalIds: states,
+    stateLogs: dirs.map((d) => d.path), lookedIn: logDirs.map((d) => path.resolve(d)), findings,
+  }
+}
+
+function stateWanted (id: string, pid: bigint | null, f: RangeSpec): boolean {
+  if (f.transactionalId !== undefined) return id === f.transactionalId
+  return f.producerIds === undefined || (pid !== null && f.producerIds.includes(pid))
+}
+
+/** --transactional-id / --producer-id: that producer's transactions; --from-time / --to-time: those overlapping the range */
+function wanted (t: JoinedTransaction, f: RangeSpec): boolean {
+  if (f.transactionalId !== undefined && t.transactionalId !== null && t.transactionalId !== f.transactionalId) return false
+  if (f.producerIds !== undefined && !f.producerIds.includes(t.producerId)) return false
+  if (f.fromTime !== undefined && t.lastTimestamp !== null && t.lastTimestamp < BigInt(f.fromTime)) return false
+  if (f.toTime !== undefined && t.firstTimestamp !== null && t.firstTimestamp > BigInt(f.toTime)) return false
+  return true
+}
+
+export function runTransactions (opts: TransactionsOptions, ctx: CommandContext): number {
+  const r = transactions(opts.paths, opts.filter)
+  if ('unusable' in r) {
+    writeUnusable(r.unusable, ctx)
+    return EXIT_USAGE
+  }
+  if (opts.format === 'json') printTransactionsJson(r, ctx.stdout)
+  else printTransactionsText(r, ctx, { color: opts.color !== false && ctx.colorLevel > 0, wide: opts.wide === true })
+  return partitionExitCode([], r.findings.concat(r.transactions.flatMap((t) => t.findings)))
+}

@@ -1,0 +1,44 @@
+// JSON of `tsdump transactions`: one object (schemaVersion, transactions, transactionalIds).
+import type { JoinedTransaction, PartitionRun, TransactionsResult } from '../analysis/transaction-join/types.js'
+import type { TransactionalIdState } from '../analysis/transactional-id-state.js'
+import { JSON_SCHEMA_VERSION } from './dump-json.js'
+import type { Json } from './txn-json.js'
+import { findingJson, jsonInt64, jsonInt64OrNull } from './txn-json.js'
+import type { Writer } from './writer.js'
+
+function runJson (r: PartitionRun): Json {
+  const data = r.lastOffset !== null
+  return {
+    topic: r.topic, partition: r.partition, firstOffset: data ? jsonInt64(r.firstOffset) : null, lastOffset: jsonInt64OrNull(r.lastOffset), records: r.records,
+    marker: r.marker === null ? null : { offset: jsonInt64(r.marker.offset), type: r.marker.type, coordinatorEpoch: r.marker.coordinatorEpoch },
+  }
+}
+
+export function transactionJson (t: JoinedTransaction): Json {
+  return {
+    transactionalId: t.transactionalId, producerId: jsonInt64(t.producerId), producerEpoch: t.producerEpoch, transactionVersion: t.transactionVersion,
+    outcome: t.outcome, joinedBy: t.joinedBy, firstTimestamp: jsonInt64OrNull(t.firstTimestamp), lastTimestamp: jsonInt64OrNull(t.lastTimestamp),
+    partitions: t.runs.map(runJson),
+    offsetCommits: t.offsetCommits.map((c) => ({ group: c.group, topic: c.topic, partition: c.partition, offset: jsonInt64OrNull(c.offset), metadata: c.metadata })),
+    coordinator: (t.episode?.states ?? []).map((s) => ({ state: s.state, timestamp: jsonInt64(s.timestamp), partitions: s.partitions, producerEpoch: s.producerEpoch })),
+    findings: t.findings.map(findingJson),
+  }
+}
+
+export function transactionalIdStateJson (s: TransactionalIdState): Json {
+  return {
+    transactionalId: s.transactionalId, producerId: jsonInt64OrNull(s.producerId), producerEpoch: s.producerEpoch, state: s.deleted ? 'deleted' : s.state,
+    partitions: s.partitions, transactionTimeoutMs: s.transactionTimeoutMs, lastUpdateTimestamp: jsonInt64OrNull(s.lastUpdateTimestamp),
+  }
+}
+
+export function transactionsJson (r: TransactionsResult): Json {
+  return {
+    schemaVersion: JSON_SCHEMA_VERSION, transactions: r.transactions.map(transactionJson), transactionalIds: r.transactionalIds.map(transactionalIdStateJson),
+    transactionStateLogs: r.stateLogs, lookedIn: r.lookedIn, findings: r.findings.map(findingJson),
+  }
+}
+
+export function printTransactionsJson (r: TransactionsResult, out: Writer): void {
+  out.write(JSON.stringify(transactionsJson(r)) + '\n')
+}
