@@ -62,7 +62,9 @@ export function transactions (paths: string[], filter?: RangeSpec): Transactions
   const idByProducer = transactionalIdsByProducer(records)
   const all = joinRuns(runs, episodes)
   for (const t of all) completeTransaction(t, { scanned, idByProducer, commits })
-  all.sort((a, b) => cmp(a.firstTimestamp, b.firstTimestamp) || cmp(a.producerId, b.producerId) || a.producerEpoch - b.producerEpoch)
+  // in the order they began: the coordinator's first record, else the first marker (data timestamps can be event times: Kafka Streams)
+  const began = (t: JoinedTransaction): bigint | null => t.episode?.states[0]?.timestamp ?? t.runs.reduce<bigint | null>((m, r) => (r.marker === null ? m : m === null || r.marker.timestamp < m ? r.marker.timestamp : m), null) ?? t.firstTimestamp
+  all.sort((a, b) => cmp(began(a), began(b)) || cmp(a.producerId, b.producerId) || a.producerEpoch - b.producerEpoch)
   const states = lastTransactionStates(records).filter((s) => filter === undefined || stateWanted(s.transactionalId, s.producerId, filter))
   return {
     transactions: all.filter((t) => filter === undefined || wanted(t, filter)), transactionalIds: states,

@@ -34,7 +34,10 @@ function block (t: JoinedTransaction, chalk: ChalkInstance, wide: boolean): stri
   const out: string[] = []
   const outcome = t.outcome === 'committed' ? chalk.green(t.outcome) : t.outcome === 'aborted' ? chalk.yellow(t.outcome) : chalk.red(t.outcome)
   const who = t.transactionalId ?? '(transactional id unknown)'
-  out.push(`${chalk.bold(who)}  producer ${t.producerId} epoch ${t.producerEpoch}  ${t.transactionVersion ?? 'TV?'}  ${outcome}`)
+  const rest = `producer ${t.producerId} epoch ${t.producerEpoch}  ${t.transactionVersion ?? 'TV?'}  ${t.outcome}`
+  // a long id (Kafka Streams: <application.id>-<uuid>-<thread>) gets its line of its own
+  if (wide || who.length + 2 + rest.length <= 80) out.push(`${chalk.bold(who)}  ${rest.replace(t.outcome, outcome)}`)
+  else out.push(chalk.bold(who), `  ${rest.replace(t.outcome, outcome)}`)
   const span = t.firstTimestamp === null ? 'no timestamps' : `${isoTime(t.firstTimestamp)}${t.lastTimestamp !== null && t.lastTimestamp !== t.firstTimestamp ? ` .. ${clock(t.lastTimestamp)}` : ''}`
   for (const l of wrapWords(`${span}, joined by ${JOINED[t.joinedBy]}`.replaceAll("the coordinator's", 'the\u00a0coordinator\'s'), '  ')) out.push(l)
   if (t.runs.length > 0) {
@@ -59,7 +62,7 @@ function block (t: JoinedTransaction, chalk: ChalkInstance, wide: boolean): stri
     out.push('  no offset commits in this transaction')
   }
   if (t.episode !== null) {
-    const states = t.episode.states.map((s) => `${s.state}\u00a0${clock(s.timestamp)}${s.partitions.length > 0 && s.state !== 'Ongoing' ? `\u00a0(${s.partitions.length}\u00a0partitions)` : ''}`)
+    const states = t.episode.states.map((s) => `${s.state}\u00a0${clock(s.timestamp)}${s.partitions.length > 0 && s.state !== 'Ongoing' ? `\u00a0(${s.partitions.length}\u00a0partition${s.partitions.length === 1 ? '' : 's'})` : ''}`)
     for (const l of wrapWords(`coordinator: ${states.join(', ')}`, '  ', wide ? 10000 : 80)) out.push(l)
   }
   for (const f of t.findings) for (const l of wrapWords(`${f.severity} ${f.code}: ${f.message}${f.file !== undefined ? ` (${f.file}, position ${f.position ?? 0})` : ''}`, '  ! ', wide ? 10000 : 80)) out.push(l)
@@ -72,7 +75,7 @@ export function printTransactionsText (r: TransactionsResult, ctx: CommandContex
   const producers = new Set(r.transactions.map((t) => t.producerId)).size
   lines.push(`${r.transactions.length} transaction${r.transactions.length === 1 ? '' : 's'} of ${producers} producer${producers === 1 ? '' : 's'}`)
   const where = r.stateLogs.length > 0
-    ? `transactional ids from ${r.stateLogs.join(', ')}`
+    ? `transactional ids from ${r.stateLogs.map((p) => p.replace(/\/?$/, '')).join(', ')}`
     : `no __transaction_state partition among the paths or in their log directories (${r.lookedIn.join(', ') || 'none'}): transactional ids unknown, runs of one producer epoch joined by their markers' timestamps`
   for (const l of wrapWords(where, '')) lines.push(l)
   for (const t of r.transactions) {

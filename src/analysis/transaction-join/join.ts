@@ -33,9 +33,10 @@ export function groupVersion (runs: readonly PartitionRun[], episodes: readonly 
   const vs = new Set(runs.map(runVersion).filter((v) => v !== null))
   if (vs.has('TV2')) return 'TV2'
   if (vs.has('TV1')) return 'TV1'
+  // the coordinator records the client's version (clientTransactionVersion, a tagged field from Kafka 4.0 on);
+  // 0 (absent) or 1 is the same log format
   for (const e of episodes) for (const s of e.states) if (s.clientTransactionVersion === 2) return 'TV2'
-  if (episodes.some((e) => e.states.some((s) => s.clientTransactionVersion === 1))) return 'TV1'
-  return null
+  return episodes.length > 0 ? 'TV1' : null
 }
 
 function tx (runs: PartitionRun[], episode: Episode | null, joinedBy: JoinBasis, version: 'TV1' | 'TV2' | null, first: PartitionRun | undefined): JoinedTransaction {
@@ -78,6 +79,10 @@ export function joinRuns (runs: readonly PartitionRun[], episodes: readonly Epis
   }
   // episodes without a run among the paths: the coordinator's word alone
   for (const es of episodeGroups.values()) for (const e of es) if (e.partitions.size > 0) out.push(tx([], e, 'coordinator', groupVersion([], [e]), undefined))
+  // a producer id keeps its client's version: a transaction whose own epochs do not tell (open, or aborted with a bump) takes its siblings'
+  const known = new Map<bigint, 'TV1' | 'TV2'>()
+  for (const t of out) if (t.transactionVersion !== null) known.set(t.producerId, t.transactionVersion)
+  for (const t of out) t.transactionVersion ??= known.get(t.producerId) ?? null
   return out
 }
 

@@ -1,0 +1,87 @@
+// `tsdump transactions --json` on the transactions scenario written by real brokers through the Java client:
+// 4.4.0 with transaction version 2 (KIP-890: one epoch per transaction) and 3.9.1 with version 1 (several
+// transactions share producer id and epoch, joined through __transaction_state). Truth: expected.json, the
+// generator's own log of every transaction it ran (id, partitions, records, offsets sent, outcome; written by
+// scripts/fixtures/transactions-lib.mjs from what the client was told) and the broker's Admin
+// describeTransactions answer for every id.
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { runCli } from '../support/run-cli.js'
+import { FIXTURES, FIXTURES_44 } from '../support/paths.js'
+
+interface LogPartition { topic: string, partition: number, records: number, firstOffset: number, lastOffset: number }
+interface LogTx {
+  seq: number, transactionalId: string, producerId: number, producerEpoch: number, transactionVersion: number, outcome: string,
+  partitions: LogPartition[], offsetsSent: Array<{ group: string, topic: string, partition: number, offset: number, metadata: string, offsetsPartition: number }>
+}
+interface Described { transactionalId: string, state: string, producerId: number, producerEpoch: number, transactionTimeoutMs: number, topicPartitions: Array<{ topic: string, partition: number }> }
+interface Expected { transactionLog: LogTx[], describeTransactions: Described[] }
+interface Tx {
+  transactionalId: string | null, producerId: number, producerEpoch: number, transactionVersion: string | null, outcome: string, joinedBy: string,
+  partitions: Array<{ topic: string, partition: number, firstOffset: number | null, lastOffset: number | null, records: number, marker: { type: string } | null }>
+  offsetCommits: Array<{ group: string, topic: string, partition: number, offset: number, metadata: string }>, findings: Array<{ code: string }>
+}
+interface Ids { transactionalId: string, producerId: number, producerEpoch: number, state: string, partitions: string[], transactionTimeoutMs: number }
+
+/** the generator's words for how a transaction ended -> what its markers say (a fence or a timeout is the coordinator's abort) */
+const OUTCOME: Record<string, string> = { committed: 'committed', aborted: 'aborted', fenced: 'aborted', 'timed-out': 'aborted', open: 'open' }
+const byTp = <T extends { topic: string, partition: number }>(a: T, b: T): number => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition)
+
+describe.each([
+  ['4.4.0 (TV2)', path.join(FIXTURES_44, 'transactions'), 'TV2'],
+  ['3.9.1 (TV1)', path.join(FIXTURES, 'transactions'), 'TV1'],
+])('transactions on the %s transactions fixture', async (_name, dir, version) => {
+  const expected = JSON.parse(fs.readFileSync(path.join(dir, 'expected.json'), 'utf8')) as Expected
+  const r = await runCli(['transactions', '--json', path.join(dir, 'logs')])
+  const j = JSON.parse(r.stdout) as { transactions: Tx[], transactionalIds: Ids[] }
+  const dataOf = (t: Tx) => t.partitions.filter((p) => p.topic !== '__consumer_offsets')
+  const find = (g: LogTx): Tx[] => j.transactions.filter((t) => t.transactionalId === g.transactionalId && t.producerId === g.producerId &&
+    dataOf(t).some((p) => p.topic === g.partitions[0]!.topic && p.partition === g.partitions[0]!.partition && p.firstOffset === g.partitions[0]!.firstOffset))
+
+  it('lists exactly the transactions the generator ran, none twice, without findings', () => {
+    expect(r.code).toBe(0)
+    expect(j.transactions).toHaveLength(expected.transactionLog.length)
+    for (const g of expected.transactionLog) expect(find(g), `seq ${g.seq} ${g.transactionalId}`).toHaveLength(1)
+    expect(j.transactions.flatMap((t) => t.findings)).toEqual([])
+  })
+
+  it.each(expected.transactionLog.map((g) => [g.seq, g.transactionalId, g]))('seq %i (%s): partitions, records, offsets, outcome, version', (_seq, _id, g) => {
+    const t = find(g)[0]!
+    expect(t.transactionVersion).toBe(version)
+    expect(t.transactionVersion).toBe(`TV${g.transactionVersion}`)
+    expect(t.producerEpoch).toBe(g.producerEpoch)
+    expect(t.outcome).toBe(OUTCOME[g.outcome])
+    expect(dataOf(t).map((p) => ({ topic: p.topic, partition: p.partition, records: p.records, firstOffset: p.firstOffset, lastOffset: p.lastOffset })))
+      .toEqual([...g.partitions].sort(byTp))
+    expect(t.offsetCommits.map((c) => ({ group: c.group, topic: c.topic, partition: c.partition, offset: c.offset, metadata: c.metadata })).sort(byTp))
+      .toEqual(g.offsetsSent.map((o) => ({ group: o.group, topic: o.topic, partition: o.partition, offset: o.offset, metadata: o.metadata })).sort(byTp))
+    // the offsets went into the group's __consumer_offsets partition, inside the transaction
+    expect(t.partitions.filter((p) => p.topic === '__consumer_offsets').map((p) => p.partition)).toEqual([...new Set(g.offsetsSent.map((o) => o.offsetsPartition))])
+    if (g.outcome !== 'open') expect(t.partitions.every((p) => p.marker?.type === (OUTCOME[g.outcome] === 'committed' ? 'COMMIT' : 'ABORT'))).toBe(true)
+    else expect(t.partitions.every((p) => p.marker === null)).toBe(true)
+    // TV2 joins by epoch alone; TV1 needs the coordinator's records when a producer epoch holds several transactions
+    if (version === 'TV2') expect(t.joinedBy).toBe('producer-epoch')
+    else expect(['coordinator', 'producer-epoch']).toContain(t.joinedBy)
+  })
+
+  it("the coordinator's newest state of every id equals describeTransactions", () => {
+    const got = new Map(j.transactionalIds.map((s) => [s.transactionalId, s]))
+    expect(j.transactionalIds).toHaveLength(expected.describeTransactions.length)
+    for (const d of expected.describeTransactions) {
+      const s = got.get(d.transactionalId)
+      expect(s, d.transactionalId).toBeDefined()
+      expect({ state: s!.state, producerId: s!.producerId, producerEpoch: s!.producerEpoch, transactionTimeoutMs: s!.transactionTimeoutMs, partitions: s!.partitions }, d.transactionalId)
+        .toEqual({ state: d.state, producerId: d.producerId, producerEpoch: d.producerEpoch, transactionTimeoutMs: d.transactionTimeoutMs,
+          partitions: d.topicPartitions.map((p) => `${p.topic}-${p.partition}`).sort() })
+    }
+  })
+
+  it('--transactional-id tells that id\'s transactions in order', async () => {
+    const id = 'rpw-0'
+    const f = JSON.parse((await runCli(['transactions', '--json', '--transactional-id', id, path.join(dir, 'logs')])).stdout) as { transactions: Tx[] }
+    const want = expected.transactionLog.filter((g) => g.transactionalId === id)
+    expect(f.transactions.map((t) => [t.producerEpoch, dataOf(t).map((p) => `${p.topic}-${p.partition}@${p.firstOffset}`)]))
+      .toEqual(want.map((g) => [g.producerEpoch, [...g.partitions].sort(byTp).map((p) => `${p.topic}-${p.partition}@${p.firstOffset}`)]))
+  })
+})
