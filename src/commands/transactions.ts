@@ -9,13 +9,12 @@ import type { RangeSpec } from '../analysis/range-filter.js'
 import { completeTransaction } from '../analysis/transaction-join/consistency.js'
 import { coordinatorEpisodes, transactionalIdsByProducer } from '../analysis/transaction-join/episodes.js'
 import { joinRuns } from '../analysis/transaction-join/join.js'
-import type { JoinedTransaction, PartitionRun, TransactionsResult } from '../analysis/transaction-join/types.js'
+import type { JoinedTransaction, OffsetCommitRecord, PartitionRun, TransactionsResult } from '../analysis/transaction-join/types.js'
 import type { TransactionStateRecord } from '../analysis/transactional-id-state.js'
 import { lastTransactionStates } from '../analysis/transactional-id-state.js'
 import { printTransactionsJson } from '../format/transactions-json.js'
 import { printTransactionsText } from '../format/transactions-text.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
-import type { OffsetCommitRecord } from '../scan/offset-commit-scan.js'
 import { scanOffsetCommits } from '../scan/offset-commit-scan.js'
 import { resolvePartitions } from '../scan/partition-scan.js'
 import { scanTransactionLog } from '../scan/transaction-log-scan.js'
@@ -93,6 +92,6 @@ export function runTransactions (opts: TransactionsOptions, ctx: CommandContext)
     return EXIT_USAGE
   }
   if (opts.format === 'json') printTransactionsJson(r, ctx.stdout)
-  else printTransactionsText(r, ctx, { color: opts.color !== false && ctx.colorLevel > 0, wide: opts.wide === true })
+  else printTransactionsText(r, ctx, { colorLevel: opts.color === false ? 0 : ctx.colorLevel, wide: opts.wide === true })
   return partitionExitCode([], r.findings.concat(r.transactions.flatMap((t) => t.findings)))
 }

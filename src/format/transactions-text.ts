@@ -4,7 +4,7 @@
 import { Chalk } from 'chalk'
 import type { ChalkInstance } from 'chalk'
 import type { JoinedTransaction, TransactionsResult } from '../analysis/transaction-join/types.js'
-import type { CommandContext } from '../commands/context.js'
+import type { Writer } from './writer.js'
 import { formatFinding } from './finding-text.js'
 import type { Column, TableCell } from './table.js'
 import { fitTable, hiddenNote } from './table.js'
@@ -69,8 +69,8 @@ function block (t: JoinedTransaction, chalk: ChalkInstance, wide: boolean): stri
   return out
 }
 
-export function printTransactionsText (r: TransactionsResult, ctx: CommandContext, opts: { color: boolean, wide: boolean }): void {
-  const chalk = new Chalk({ level: opts.color ? ctx.colorLevel : 0 })
+export function printTransactionsText (r: TransactionsResult, out: { stdout: Writer, stderr: Writer }, opts: { colorLevel: 0 | 1 | 2 | 3, wide: boolean }): void {
+  const chalk = new Chalk({ level: opts.colorLevel })
   const lines: string[] = []
   const producers = new Set(r.transactions.map((t) => t.producerId)).size
   lines.push(`${r.transactions.length} transaction${r.transactions.length === 1 ? '' : 's'} of ${producers} producer${producers === 1 ? '' : 's'}`)
@@ -92,6 +92,6 @@ export function printTransactionsText (r: TransactionsResult, ctx: CommandContex
     chalk, { wide: opts.wide })
     for (const l of (tbl.text + hiddenNote(tbl.hidden)).split('\n').filter((x) => x !== '')) lines.push(l)
   }
-  ctx.stdout.write(lines.join('\n') + '\n')
-  for (const f of r.findings) ctx.stderr.write(formatFinding(f) + '\n')
+  out.stdout.write(lines.join('\n') + '\n')
+  for (const f of r.findings) out.stderr.write(formatFinding(f) + '\n')
 }

@@ -2,6 +2,7 @@
 // group coordinator), each with the producer of its batch: a transactional batch is a TxnOffsetCommit
 // (sendOffsetsToTransaction), a plain one a consumer's own commit. Records of other types are skipped.
 import { FindingList } from '../analysis/finding-list.js'
+import type { OffsetCommitRecord } from '../analysis/transaction-join/types.js'
 import { finding } from '../analysis/findings.js'
 import { decodeFinding } from '../analysis/log-findings.js'
 import { DecodeError } from '../decode/errors.js'
@@ -14,22 +15,6 @@ import { describeFsError } from '../io/discover.js'
 import { FileSource } from '../io/file-source.js'
 import { InputError } from '../io/input-error.js'
 
-export interface OffsetCommitRecord {
-  /** the __consumer_offsets partition's record offset */
-  recordOffset: bigint
-  producerId: bigint
-  producerEpoch: number
-  transactional: boolean
-  group: string
-  topic: string
-  partition: number
-  /** null: a tombstone (the offset was deleted) */
-  offset: bigint | null
-  metadata: string | null
-  timestamp: bigint
-  file: string
-  position: number
-}
 
 const big = (v: unknown): bigint => (typeof v === 'bigint' ? v : BigInt(v as number))
 

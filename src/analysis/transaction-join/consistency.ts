@@ -5,9 +5,8 @@
 // partition never listed, or a Prepare* left behind with markers missing each break that sequence.
 import { finding } from '../findings.js'
 import { TWO_PHASE_COMMIT_TIMEOUT_MS } from '../transactional-id-state.js'
-import type { OffsetCommitRecord } from '../../scan/offset-commit-scan.js'
 import { runLabel } from './join.js'
-import type { JoinedTransaction, TxOutcome } from './types.js'
+import type { JoinedTransaction, OffsetCommitRecord, TxOutcome } from './types.js'
 
 const max = (a: bigint | null, b: bigint | null): bigint | null => (a === null ? b : b === null ? a : a > b ? a : b)
 const min = (a: bigint | null, b: bigint | null): bigint | null => (a === null ? b : b === null ? a : a < b ? a : b)

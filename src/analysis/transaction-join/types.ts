@@ -61,6 +61,24 @@ export interface Episode {
   complete: CoordinatorState | null
 }
 
+/** one offset commit record of __consumer_offsets (scan/offset-commit-scan.ts) with the producer of its batch */
+export interface OffsetCommitRecord {
+  /** the __consumer_offsets partition's record offset */
+  recordOffset: bigint
+  producerId: bigint
+  producerEpoch: number
+  transactional: boolean
+  group: string
+  topic: string
+  partition: number
+  /** null: a tombstone (the offset was deleted) */
+  offset: bigint | null
+  metadata: string | null
+  timestamp: bigint
+  file: string
+  position: number
+}
+
 export interface OffsetCommit { group: string, topic: string, partition: number, offset: bigint | null, metadata: string | null }
 
 export type JoinBasis = 'producer-epoch' | 'coordinator' | 'coordinator-timestamps' | 'marker-timestamps'
