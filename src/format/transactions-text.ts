@@ -27,6 +27,11 @@ const JOINED: Record<JoinedTransaction['joinedBy'], string> = {
   'marker-timestamps': "the markers' timestamps",
 }
 
+/** `text` wrapped under a two-space indent, its continuation lines four */
+function hanging (text: string, wide: boolean, first = '  '): string[] {
+  return wrapWords(text, '    ', wide ? 10000 : 80).map((l, i) => (i === 0 ? first + l.slice(4) : l))
+}
+
 /** 15:36:13.773Z, the date said once in the block's first line */
 const clock = (ms: bigint): string => isoTime(ms).slice(11)
 
@@ -56,16 +61,16 @@ function block (t: JoinedTransaction, chalk: ChalkInstance, wide: boolean): stri
     const groups = [...new Set(t.offsetCommits.map((c) => c.group))].sort()
     for (const g of groups) {
       const cs = t.offsetCommits.filter((c) => c.group === g).sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition)).map((c) => `${c.topic}-${c.partition}\u00a0->\u00a0${c.offset ?? 'deleted'}`)
-      for (const l of wrapWords(`offsets of group ${g}: ${cs.join(', ')}`, '  ', wide ? 10000 : 80)) out.push(l)
+      for (const l of hanging(`offsets of group ${g}: ${cs.join(', ')}`, wide)) out.push(l)
     }
   } else if (t.runs.some((r) => r.records > 0)) {
     out.push('  no offset commits in this transaction')
   }
   if (t.episode !== null) {
     const states = t.episode.states.map((s) => `${s.state}\u00a0${clock(s.timestamp)}${s.partitions.length > 0 && s.state !== 'Ongoing' ? `\u00a0(${s.partitions.length}\u00a0partition${s.partitions.length === 1 ? '' : 's'})` : ''}`)
-    for (const l of wrapWords(`coordinator: ${states.join(', ')}`, '  ', wide ? 10000 : 80)) out.push(l)
+    for (const l of hanging(`coordinator: ${states.join(', ')}`, wide)) out.push(l)
   }
-  for (const f of t.findings) for (const l of wrapWords(`${f.severity} ${f.code}: ${f.message}${f.file !== undefined ? ` (${f.file}, position ${f.position ?? 0})` : ''}`, '  ! ', wide ? 10000 : 80)) out.push(l)
+  for (const f of t.findings) for (const l of hanging(`${f.severity} ${f.code}: ${f.message}${f.file !== undefined ? ` (${f.file}, position ${f.position ?? 0})` : ''}`, wide, '  ! ')) out.push(l)
   return out
 }
 
