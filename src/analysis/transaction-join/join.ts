@@ -108,7 +108,9 @@ function joinSharedEpoch (g: PartitionRun[], es: Episode[], version: 'TV1' | 'TV
     }
     for (const r of rs) {
       const at = r.marker?.timestamp ?? r.firstTimestamp
-      const fits = at === null ? [] : listing.filter((e) => inWindow(e, at))
+      let fits = at === null ? [] : listing.filter((e) => inWindow(e, at))
+      // a partition no episode listed: the one episode whose time holds its marker (consistency.ts says it was never listed)
+      if (listing.length === 0 && at !== null) fits = es.filter((e) => inWindow(e, at))
       if (fits.length === 1) { paired.get(fits[0]!)!.push(r); byTime.add(fits[0]!) } else left.push(r)
     }
   }
