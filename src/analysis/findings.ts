@@ -74,6 +74,8 @@ export const FINDING_SEVERITY = {
   TXN_PARTITION_NO_MARKER: 'warning',
   TXN_UNLISTED_PARTITION: 'warning',
   TXN_PREPARE_STUCK: 'warning',
+  EOS_MIXED_COMMITS: 'warning',
+  EOS_NO_OFFSETS: 'warning',
   // internal-topic records (--offsets-decoder, --transaction-log-decoder, ...)
   UNKNOWN_RECORD_TYPE: 'warning',
   UNKNOWN_RECORD_VERSION: 'warning',

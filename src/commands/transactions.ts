@@ -8,6 +8,8 @@ import { EXIT_USAGE } from '../analysis/findings.js'
 import type { RangeSpec } from '../analysis/range-filter.js'
 import { completeTransaction } from '../analysis/transaction-join/consistency.js'
 import { coordinatorEpisodes, transactionalIdsByProducer } from '../analysis/transaction-join/episodes.js'
+import { exactlyOnce } from '../analysis/transaction-join/exactly-once.js'
+import { idFamilies } from '../analysis/transaction-join/id-families.js'
 import { joinRuns } from '../analysis/transaction-join/join.js'
 import type { JoinedTransaction, OffsetCommitRecord, PartitionRun, TransactionsResult } from '../analysis/transaction-join/types.js'
 import type { TransactionStateRecord } from '../analysis/transactional-id-state.js'
@@ -65,8 +67,16 @@ export function transactions (paths: string[], filter?: RangeSpec): Transactions
   const began = (t: JoinedTransaction): bigint | null => t.episode?.states[0]?.timestamp ?? t.runs.reduce<bigint | null>((m, r) => (r.marker === null ? m : m === null || r.marker.timestamp < m ? r.marker.timestamp : m), null) ?? t.firstTimestamp
   all.sort((a, b) => cmp(began(a), began(b)) || cmp(a.producerId, b.producerId) || a.producerEpoch - b.producerEpoch)
   const states = lastTransactionStates(records).filter((s) => filter === undefined || stateWanted(s.transactionalId, s.producerId, filter))
+  const shown = all.filter((t) => filter === undefined || wanted(t, filter))
+  const eos = exactlyOnce(shown, commits.values())
+  for (const f of eos.findings) findings.push(f)
+  // each id's first coordinator record dates it (ids created per hour)
+  const firstSeen = new Map<string, bigint | null>()
+  for (const r of records) if (!firstSeen.has(r.transactionalId)) firstSeen.set(r.transactionalId, r.value?.transactionLastUpdateTimestampMs ?? null)
+  for (const t of shown) if (t.transactionalId !== null && !firstSeen.has(t.transactionalId)) firstSeen.set(t.transactionalId, t.firstTimestamp)
+  const ids = new Map([...firstSeen].filter(([id]) => filter === undefined || states.some((s) => s.transactionalId === id) || shown.some((t) => t.transactionalId === id)))
   return {
-    transactions: all.filter((t) => filter === undefined || wanted(t, filter)), transactionalIds: states,
+    transactions: shown, transactionalIds: states, exactlyOnce: eos.producers, idFamilies: idFamilies(ids),
     stateLogs: dirs.map((d) => d.path), lookedIn: logDirs.map((d) => path.resolve(d)), findings,
   }
 }

@@ -1,5 +1,6 @@
 // JSON of `tsdump transactions`: one object (schemaVersion, transactions, transactionalIds).
-import type { JoinedTransaction, PartitionRun, TransactionsResult } from '../analysis/transaction-join/types.js'
+import { idFamily } from '../analysis/transaction-join/id-families.js'
+import type { JoinedTransaction, PartitionRun, ProducerOffsets, TransactionsResult } from '../analysis/transaction-join/types.js'
 import type { TransactionalIdState } from '../analysis/transactional-id-state.js'
 import { JSON_SCHEMA_VERSION } from './dump-json.js'
 import type { Json } from './txn-json.js'
@@ -17,7 +18,7 @@ function runJson (r: PartitionRun): Json {
 export function transactionJson (t: JoinedTransaction): Json {
   return {
     transactionalId: t.transactionalId, producerId: jsonInt64(t.producerId), producerEpoch: t.producerEpoch, transactionVersion: t.transactionVersion,
-    outcome: t.outcome, joinedBy: t.joinedBy, firstTimestamp: jsonInt64OrNull(t.firstTimestamp), lastTimestamp: jsonInt64OrNull(t.lastTimestamp),
+    outcome: t.outcome, joinedBy: t.joinedBy, idFamily: t.transactionalId === null ? null : idFamily(t.transactionalId), firstTimestamp: jsonInt64OrNull(t.firstTimestamp), lastTimestamp: jsonInt64OrNull(t.lastTimestamp),
     partitions: t.runs.map(runJson),
     offsetCommits: t.offsetCommits.map((c) => ({ group: c.group, topic: c.topic, partition: c.partition, offset: jsonInt64OrNull(c.offset), metadata: c.metadata })),
     coordinator: (t.episode?.states ?? []).map((s) => ({ state: s.state, timestamp: jsonInt64(s.timestamp), partitions: s.partitions, producerEpoch: s.producerEpoch })),
@@ -32,9 +33,15 @@ export function transactionalIdStateJson (s: TransactionalIdState): Json {
   }
 }
 
+function producerOffsetsJson (p: ProducerOffsets): Json {
+  return { transactionalId: p.transactionalId, producerIds: p.producerIds.map(jsonInt64), transactions: p.transactions, withOutput: p.withOutput,
+    groups: p.groups, mixedCommits: p.mixedCommits, noOffsets: p.noOffsets, groupsAdvancingOutside: p.groupsAdvancingOutside }
+}
+
 export function transactionsJson (r: TransactionsResult): Json {
   return {
     schemaVersion: JSON_SCHEMA_VERSION, transactions: r.transactions.map(transactionJson), transactionalIds: r.transactionalIds.map(transactionalIdStateJson),
+    exactlyOnce: r.exactlyOnce.map(producerOffsetsJson), idFamilies: r.idFamilies as unknown as Json,
     transactionStateLogs: r.stateLogs, lookedIn: r.lookedIn, findings: r.findings.map(findingJson),
   }
 }

@@ -3,6 +3,7 @@
 // coordinator's newest state of each id. Within 80 columns unless --wide.
 import { Chalk } from 'chalk'
 import type { ChalkInstance } from 'chalk'
+import { describeFamily, idFamily } from '../analysis/transaction-join/id-families.js'
 import type { JoinedTransaction, TransactionsResult } from '../analysis/transaction-join/types.js'
 import type { Writer } from './writer.js'
 import { formatFinding } from './finding-text.js'
@@ -43,6 +44,14 @@ function block (t: JoinedTransaction, chalk: ChalkInstance, wide: boolean): stri
   // a long id (Kafka Streams: <application.id>-<uuid>-<thread>) gets its line of its own
   if (wide || who.length + 2 + rest.length <= 80) out.push(`${chalk.bold(who)}  ${rest.replace(t.outcome, outcome)}`)
   else out.push(chalk.bold(who), `  ${rest.replace(t.outcome, outcome)}`)
+  const family = t.transactionalId === null ? null : idFamily(t.transactionalId)
+  const named = family === null ? null : describeFamily(family)
+  if (named !== null) for (const l of hanging(named, wide)) out.push(l)
+  if (family?.kind === 'flink-kafka-sink' && t.outcome === 'open') {
+    // FlinkKafkaInternalProducer ids are aborted on restore only for the subtasks and prefix the job still has
+    for (const l of hanging('a Flink sink transaction left open: known causes are a restore with a smaller parallelism (no subtask ' +
+      `${family.subtask} any more) or a changed transactionalIdPrefix; the coordinator aborts it only after transaction.timeout.ms`, wide)) out.push(l)
+  }
   const span = t.firstTimestamp === null ? 'no timestamps' : `${isoTime(t.firstTimestamp)}${t.lastTimestamp !== null && t.lastTimestamp !== t.firstTimestamp ? ` .. ${clock(t.lastTimestamp)}` : ''}`
   for (const l of wrapWords(`${span}, joined by ${JOINED[t.joinedBy]}`.replaceAll("the coordinator's", 'the\u00a0coordinator\'s'), '  ')) out.push(l)
   if (t.runs.length > 0) {
@@ -86,6 +95,28 @@ export function printTransactionsText (r: TransactionsResult, out: { stdout: Wri
   for (const t of r.transactions) {
     lines.push('')
     for (const l of block(t, chalk, opts.wide)) lines.push(l)
+  }
+  const eos = r.exactlyOnce.filter((p) => p.groups.length > 0 || p.groupsAdvancingOutside.length > 0)
+  if (eos.length > 0) {
+    lines.push('', 'Offsets carried by each transactional producer (exactly-once check):')
+    for (const p of eos) {
+      const who = p.transactionalId ?? `producer ${p.producerIds.join(',')}`
+      const carried = p.groups.length === 0 ? 'no offsets' : p.groups.map((g) => `${g.group}\u00a0(${g.transactions}\u00a0of\u00a0${p.transactions})`).join(', ')
+      const mixed = p.mixedCommits.map((m) => `; ${m.group} also committed ${m.plainCommits}\u00a0times outside transactions (mixed commits)`).join('')
+      const adv = p.groupsAdvancingOutside.length === 0 ? '' : `; meanwhile ${p.groupsAdvancingOutside.map((g) => `${g.group} committed ${g.commits}\u00a0times outside transactions`).join(', ')}`
+      for (const l of hanging(`${who}: ${carried}${mixed}${adv}`, opts.wide, '')) lines.push(l)
+    }
+  }
+  const families = r.idFamilies.filter((f) => f.kind !== 'plain')
+  if (families.length > 0) {
+    lines.push('', 'Transactional id families:')
+    for (const f of families) {
+      const hours = f.perHour.map((h) => `${h.hour}\u00a0${h.ids}`).join(', ')
+      const what = f.kind === 'flink-kafka-sink'
+        ? `Flink KafkaSink prefix ${f.prefix}: ${f.ids} ids, subtasks ${(f.subtasks ?? []).join(',')}, counters up to ${f.maxCounter ?? 0} (a new id per checkpoint and subtask)`
+        : `Kafka Streams application ${f.prefix}: ${f.ids} id${f.ids === 1 ? '' : 's'} of ${(f.processIds ?? []).length} process${(f.processIds ?? []).length === 1 ? '' : 'es'}`
+      for (const l of hanging(`${what}; created per hour: ${hours}`, opts.wide, '')) lines.push(l)
+    }
   }
   if (r.transactionalIds.length > 0) {
     lines.push('', "The coordinator's newest state of each transactional id:")

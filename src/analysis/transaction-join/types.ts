@@ -108,6 +108,39 @@ export interface TransactionsResult {
   /** the __transaction_state partitions read; where tsdump looked when there were none */
   stateLogs: string[]
   lookedIn: string[]
-  /** findings of the partitions' own reading (decode errors, undecodable offset commits ...) */
+  /** per transactional producer: the groups its transactions carry, mixed commits, output without offsets */
+  exactlyOnce: ProducerOffsets[]
+  /** transactional-id families by shape (Flink KafkaSink, Kafka Streams, plain prefixes) */
+  idFamilies: FamilySummary[]
+  /** findings of the partitions' own reading (decode errors, undecodable offset commits ...) and the exactly-once check */
   findings: Finding[]
 }
+
+export interface ProducerOffsets {
+  transactionalId: string | null
+  producerIds: bigint[]
+  transactions: number
+  /** transactions that wrote data outside __consumer_offsets */
+  withOutput: number
+  /** groups whose offsets its transactions carry, with how many transactions carried them */
+  groups: Array<{ group: string, transactions: number }>
+  /** groups it carries whose offsets were also committed outside transactions, for the same input partitions */
+  mixedCommits: Array<{ group: string, partitions: string[], plainCommits: number }>
+  /** it writes output but no transaction carries offsets */
+  noOffsets: boolean
+  /** groups committing outside transactions while its transactions ran (when noOffsets): EOS_NO_OFFSETS */
+  groupsAdvancingOutside: Array<{ group: string, commits: number }>
+}
+
+export interface FamilySummary {
+  kind: 'kafka-streams' | 'flink-kafka-sink' | 'plain'
+  prefix: string
+  ids: number
+  /** Flink: the subtasks seen and the highest checkpoint counter; Streams: the process ids */
+  subtasks?: number[]
+  maxCounter?: number
+  processIds?: string[]
+  /** ids first seen per hour, from the coordinator's first record of each: hour (ISO) -> count */
+  perHour: Array<{ hour: string, ids: number }>
+}
+
