@@ -16,7 +16,9 @@ interface LogTx {
   partitions: LogPartition[], offsetsSent: Array<{ group: string, topic: string, partition: number, offset: number, metadata: string, offsetsPartition: number }>
 }
 interface Described { transactionalId: string, state: string, producerId: number, producerEpoch: number, transactionTimeoutMs: number, topicPartitions: Array<{ topic: string, partition: number }> }
-interface Expected { transactionLog: LogTx[], describeTransactions: Described[] }
+interface Expected { transactionLog: LogTx[], describeTransactions: Described[], consumerCommits: Array<{ app: string, group: string, topic: string, partition: number }>, producerSessions: Array<{ app: string, transactionalId: string }> }
+interface Eos { transactionalId: string, groups: Array<{ group: string, transactions: number }>, mixedCommits: Array<{ group: string, partitions: string[], plainCommits: number }>, noOffsets: boolean, groupsAdvancingOutside: Array<{ group: string, commits: number }> }
+interface Family { kind: string, prefix: string, ids: number, subtasks?: number[], maxCounter?: number, processIds?: string[] }
 interface Tx {
   transactionalId: string | null, producerId: number, producerEpoch: number, transactionVersion: string | null, outcome: string, joinedBy: string,
   partitions: Array<{ topic: string, partition: number, firstOffset: number | null, lastOffset: number | null, records: number, marker: { type: string } | null }>
@@ -34,13 +36,14 @@ describe.each([
 ])('transactions on the %s transactions fixture', async (_name, dir, version) => {
   const expected = JSON.parse(fs.readFileSync(path.join(dir, 'expected.json'), 'utf8')) as Expected
   const r = await runCli(['transactions', '--json', path.join(dir, 'logs')])
-  const j = JSON.parse(r.stdout) as { transactions: Tx[], transactionalIds: Ids[] }
+  const j = JSON.parse(r.stdout) as { transactions: Tx[], transactionalIds: Ids[], exactlyOnce: Eos[], idFamilies: Family[], findings: Array<{ code: string, message: string }> }
   const dataOf = (t: Tx) => t.partitions.filter((p) => p.topic !== '__consumer_offsets')
   const find = (g: LogTx): Tx[] => j.transactions.filter((t) => t.transactionalId === g.transactionalId && t.producerId === g.producerId &&
     dataOf(t).some((p) => p.topic === g.partitions[0]!.topic && p.partition === g.partitions[0]!.partition && p.firstOffset === g.partitions[0]!.firstOffset))
 
-  it('lists exactly the transactions the generator ran, none twice, without findings', () => {
-    expect(r.code).toBe(0)
+  it('lists exactly the transactions the generator ran, none twice, without findings on any of them', () => {
+    // exit 1: the exactly-once findings below (the scenario's mixed commits and output without offsets)
+    expect(r.code).toBe(1)
     expect(j.transactions).toHaveLength(expected.transactionLog.length)
     for (const g of expected.transactionLog) expect(find(g), `seq ${g.seq} ${g.transactionalId}`).toHaveLength(1)
     expect(j.transactions.flatMap((t) => t.findings)).toEqual([])
@@ -83,5 +86,42 @@ describe.each([
     const want = expected.transactionLog.filter((g) => g.transactionalId === id)
     expect(f.transactions.map((t) => [t.producerEpoch, dataOf(t).map((p) => `${p.topic}-${p.partition}@${p.firstOffset}`)]))
       .toEqual(want.map((g) => [g.producerEpoch, [...g.partitions].sort(byTp).map((p) => `${p.topic}-${p.partition}@${p.firstOffset}`)]))
+  })
+
+  it("exactly-once: the groups each producer's transactions carry, mixed commits and output without offsets, as the generator ran them", () => {
+    const eos = new Map(j.exactlyOnce.map((p) => [p.transactionalId, p]))
+    // the groups each id sent offsets of (sendOffsetsToTransaction), counted per transaction
+    for (const id of new Set(expected.transactionLog.map((g) => g.transactionalId))) {
+      const mine = expected.transactionLog.filter((g) => g.transactionalId === id)
+      const groups = [...new Set(mine.flatMap((g) => g.offsetsSent.map((o) => o.group)))].sort()
+      expect(eos.get(id)?.groups, id).toEqual(groups.map((group) => ({ group, transactions: mine.filter((g) => g.offsetsSent.some((o) => o.group === group)).length })))
+    }
+    // the consumer's own commits (commitSync outside any transaction), per app: mixed into a group its transactions carry, or beside transactions without offsets
+    const appOf = new Map(expected.producerSessions.map((p) => [p.transactionalId, p.app]))
+    const want: Array<[string, string, string, number]> = []
+    for (const id of [...eos.keys()].sort()) {
+      const outside = expected.consumerCommits.filter((c) => c.app === appOf.get(id))
+      if (outside.length === 0) continue
+      const carries = eos.get(id)!.groups.some((g) => g.group === outside[0]!.group)
+      want.push([id, carries ? 'EOS_MIXED_COMMITS' : 'EOS_NO_OFFSETS', outside[0]!.group, outside.length])
+    }
+    expect(want.length).toBeGreaterThanOrEqual(2)
+    const got = [...eos.values()].flatMap((p) => [...p.mixedCommits.map((m) => [p.transactionalId, 'EOS_MIXED_COMMITS', m.group, m.plainCommits]),
+      ...p.groupsAdvancingOutside.map((a) => [p.transactionalId, 'EOS_NO_OFFSETS', a.group, a.commits])]).sort()
+    expect(got).toEqual(want.sort())
+    expect(j.findings.map((f) => f.code).sort()).toEqual(want.map((w) => w[1]).sort())
+  })
+
+  it('id families: the Flink-shaped sink ids and the real Kafka Streams application, counted', () => {
+    const ids = [...new Set(expected.producerSessions.map((p) => p.transactionalId))]
+    const flink = expected.producerSessions.filter((p) => p.app === 'flink').map((p) => p.transactionalId)
+    const streams = [...new Set(expected.producerSessions.filter((p) => p.app === 'streams').map((p) => p.transactionalId))]
+    const f = j.idFamilies.find((x) => x.kind === 'flink-kafka-sink')!
+    expect(f.ids).toBe(new Set(flink).size)
+    expect(f.subtasks).toEqual([...new Set(flink.map((i) => Number(i.split('-').at(-2))))].sort())
+    expect(f.maxCounter).toBe(Math.max(...flink.map((i) => Number(i.split('-').at(-1)))))
+    const k = j.idFamilies.filter((x) => x.kind === 'kafka-streams')
+    expect(k.map((x) => x.ids)).toEqual([streams.length])
+    expect(j.idFamilies.reduce((n, x) => n + x.ids, 0)).toBe(ids.length)
   })
 })

@@ -134,3 +134,13 @@ describe('transactions on the orders fixture (3.9.1, TV1)', async () => {
     } finally { fs.rmSync(dir, { recursive: true, force: true }) }
   })
 })
+
+describe("README's transactions section", () => {
+  it('shows what tsdump prints on the orders fixture', async () => {
+    const readme = fs.readFileSync(path.join(FIXTURES, '..', '..', 'README.md'), 'utf8')
+    const m = /\$ npx tsdump transactions fixtures\/broker\/orders\/logs\n([\s\S]*?)```/.exec(readme)
+    expect(m).not.toBeNull()
+    const r = await runCli(['transactions', 'fixtures/broker/orders/logs'], { cwd: path.join(FIXTURES, '..', '..') })
+    expect(r.stdout).toBe(m![1])
+  })
+})
