@@ -130,3 +130,41 @@ describe('the TV1 join and its findings on runs built by hand', () => {
     expect(ts.map((t) => [t.runs.length, t.outcome, t.joinedBy, t.findings.length])).toEqual([[2, 'committed', 'marker-timestamps', 0], [1, 'aborted', 'marker-timestamps', 0]])
   })
 })
+
+describe('bad input', () => {
+  it('an offset commit that does not decode is a finding with its position; the transaction is still listed', async () => {
+    const logs = copy()
+    const file = path.join(logs, '__consumer_offsets-1', SEG)
+    const buf = fs.readFileSync(file)
+    // the first transactional commit's key (OffsetCommitKey v1: group, topic, partition): its group's int16 length 4 -> 255
+    const key = Buffer.concat([Buffer.from([0, 1, 0, 4]), Buffer.from('txg1'), Buffer.from([0, 9]), Buffer.from('orders-10')])
+    const at = buf.indexOf(key, positions('__consumer_offsets-1').get(2)!)
+    expect(at).toBeGreaterThan(0)
+    buf[at + 3] = 255
+    fs.writeFileSync(file, buf)
+    const r = await runCli(['transactions', '--json', logs])
+    const j = JSON.parse(r.stdout) as { transactions: Array<{ producerEpoch: number, offsetCommits: unknown[] }>, findings: Array<{ code: string, file: string, position: number }> }
+    expect(r.code).toBe(1)
+    const f = j.findings.filter((x) => x.code === 'BAD_INTERNAL_RECORD')
+    expect(f.map((x) => x.file)).toEqual([file])
+    expect(f[0]!.position).toBeGreaterThan(positions('__consumer_offsets-1').get(2)!)
+    expect(f[0]!.position).toBeLessThan(at)
+    expect(j.transactions.map((t) => [t.producerEpoch, t.offsetCommits.length])).toEqual([[0, 2], [1, 3]])
+  })
+
+  it('usage: offsets of one partition are refused, an unreadable path exits 2 naming it', async () => {
+    const a = await runCli(['transactions', '--start-offset', '3', path.join(ORDERS, 'logs')])
+    expect(a.code).toBe(2)
+    expect(a.stderr).toContain('--start-offset / --end-offset are offsets of one partition')
+    const b = await runCli(['transactions', path.join(ORDERS, 'no-such-dir')])
+    expect(b.code).toBe(2)
+    expect(b.stderr).toMatch(/no-such-dir: position 0: .*\[UNREADABLE\]/)
+  })
+
+  it('--producer-id keeps that producer\'s transactions', async () => {
+    const none = JSON.parse((await runCli(['transactions', '--json', '--producer-id', '2', path.join(ORDERS, 'logs')])).stdout) as { transactions: unknown[] }
+    expect(none.transactions).toEqual([])
+    const one = JSON.parse((await runCli(['transactions', '--json', '--producer-id', '1', path.join(ORDERS, 'logs')])).stdout) as { transactions: unknown[] }
+    expect(one.transactions).toHaveLength(2)
+  })
+})
