@@ -46,6 +46,12 @@ export function transactionsJson (r: TransactionsResult): Json {
   }
 }
 
+/** the same object as transactionsJson, written one transaction at a time (no single string of them all) */
 export function printTransactionsJson (r: TransactionsResult, out: Writer): void {
-  out.write(JSON.stringify(transactionsJson(r)) + '\n')
+  const rest = transactionsJson({ ...r, transactions: [] }) as Record<string, Json>
+  out.write(`{"schemaVersion":${JSON.stringify(rest.schemaVersion)},"transactions":[`)
+  r.transactions.forEach((t, i) => { out.write((i === 0 ? '' : ',') + JSON.stringify(transactionJson(t))) })
+  out.write(']')
+  for (const [k, v] of Object.entries(rest)) if (k !== 'schemaVersion' && k !== 'transactions') out.write(`,${JSON.stringify(k)}:${JSON.stringify(v)}`)
+  out.write('}\n')
 }

@@ -92,10 +92,10 @@ export function printTransactionsText (r: TransactionsResult, out: { stdout: Wri
     ? `transactional ids from ${r.stateLogs.map((p) => p.replace(/\/?$/, '')).join(', ')}`
     : `no __transaction_state partition among the paths or in their log directories (${r.lookedIn.join(', ') || 'none'}): transactional ids unknown, runs of one producer epoch joined by their markers' timestamps`
   for (const l of wrapWords(where, '')) lines.push(l)
-  for (const t of r.transactions) {
-    lines.push('')
-    for (const l of block(t, chalk, opts.wide)) lines.push(l)
-  }
+  // written a block at a time: one string of a million transactions' lines is not needed
+  out.stdout.write(lines.join('\n') + '\n')
+  lines.length = 0
+  for (const t of r.transactions) out.stdout.write('\n' + block(t, chalk, opts.wide).join('\n') + '\n')
   const eos = r.exactlyOnce.filter((p) => p.groups.length > 0 || p.groupsAdvancingOutside.length > 0)
   if (eos.length > 0) {
     lines.push('', 'Offsets carried by each transactional producer (exactly-once check):')
@@ -128,6 +128,6 @@ export function printTransactionsText (r: TransactionsResult, out: { stdout: Wri
     chalk, { wide: opts.wide })
     for (const l of (tbl.text + hiddenNote(tbl.hidden)).split('\n').filter((x) => x !== '')) lines.push(l)
   }
-  out.stdout.write(lines.join('\n') + '\n')
+  if (lines.length > 0) out.stdout.write(lines.join('\n') + '\n')
   for (const f of r.findings) out.stderr.write(formatFinding(f) + '\n')
 }
