@@ -76,6 +76,8 @@ export const FINDING_SEVERITY = {
   TXN_PREPARE_STUCK: 'warning',
   EOS_MIXED_COMMITS: 'warning',
   EOS_NO_OFFSETS: 'warning',
+  PARTITION_COPY_CHOSEN: 'info',
+  PARTITION_COPIES_DIFFER: 'warning',
   // internal-topic records (--offsets-decoder, --transaction-log-decoder, ...)
   UNKNOWN_RECORD_TYPE: 'warning',
   UNKNOWN_RECORD_VERSION: 'warning',

@@ -18,9 +18,9 @@ import { printTransactionsJson } from '../format/transactions-json.js'
 import { printTransactionsText } from '../format/transactions-text.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import { scanOffsetCommits } from '../scan/offset-commit-scan.js'
+import { scanNewestCopies } from '../scan/partition-copies.js'
 import { resolvePartitions } from '../scan/partition-scan.js'
 import { scanTransactionLog } from '../scan/transaction-log-scan.js'
-import { scanTransactionRuns } from '../scan/transaction-runs.js'
 import { stateDirs } from '../scan/transactional-id.js'
 import type { CommandContext } from './context.js'
 import { partitionExitCode, writeUnusable } from './partition-command.js'
@@ -47,14 +47,12 @@ export function transactions (paths: string[], filter?: RangeSpec): Transactions
   const commits = new Map<string, OffsetCommitRecord[]>()
   const scanned = new Set<string>()
   const checkpoints = new Map<string, OffsetCheckpoint | null>()
-  for (const dir of partitions) {
-    if (dir.topic === '__transaction_state') continue
-    const s = scanTransactionRuns(dir, checkpoints)
+  for (const s of scanNewestCopies(partitions.filter((d) => d.topic !== '__transaction_state'), checkpoints)) {
     scanned.add(s.label)
     for (const r of s.runs) runs.push(r)
-    for (const f of s.findings) if (f.severity !== 'info') findings.push(f)
-    if (dir.topic === '__consumer_offsets') {
-      const c = scanOffsetCommits(dir)
+    for (const f of s.findings) if (f.severity !== 'info' || f.code === 'PARTITION_COPY_CHOSEN') findings.push(f)
+    if (s.dir.topic === '__consumer_offsets') {
+      const c = scanOffsetCommits(s.dir)
       commits.set(s.label, c.commits)
       for (const f of c.findings.listed) findings.push(f)
     }

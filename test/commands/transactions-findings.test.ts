@@ -168,3 +168,44 @@ describe('bad input', () => {
     expect(one.transactions).toHaveLength(2)
   })
 })
+
+describe('several log directories', () => {
+  const twoBrokers = (): { b1: string, b2: string } => {
+    const root = copy()
+    const b1 = path.join(root, 'broker-1')
+    const b2 = path.join(root, 'broker-2')
+    fs.mkdirSync(b1)
+    fs.mkdirSync(b2)
+    for (const n of fs.readdirSync(root)) if (!n.startsWith('broker-')) fs.renameSync(path.join(root, n), path.join(b1, n))
+    // broker 2: a follower's copy of orders-11-0 that had not yet fetched the second transaction's ABORT
+    fs.cpSync(path.join(b1, 'orders-11-0'), path.join(b2, 'orders-11-0'), { recursive: true })
+    truncate(b2, 'orders-11-0', positions('orders-11-0').get(15)!)
+    return { b1, b2 }
+  }
+
+  it('a partition in two log directories is read once, from the copy with the higher log end, and says so', async () => {
+    const { b1, b2 } = twoBrokers()
+    const one = JSON.parse((await runCli(['transactions', '--json', b1])).stdout) as { transactions: unknown[] }
+    const r = await runCli(['transactions', '--json', b1, b2])
+    const both = JSON.parse(r.stdout) as { transactions: unknown[], findings: Array<{ code: string, message: string }> }
+    expect(r.code).toBe(0)
+    expect(both.transactions).toEqual(one.transactions)
+    const f = both.findings.filter((x) => x.code === 'PARTITION_COPY_CHOSEN')
+    expect(f).toHaveLength(1)
+    expect(f[0]!.message).toContain(`read from ${path.join(b1, 'orders-11-0')} (leader epoch 0, log end 16); not from ${path.join(b2, 'orders-11-0')} (leader epoch 0, log end 15)`)
+  })
+
+  it('copies that end different transactions: PARTITION_COPIES_DIFFER', async () => {
+    const { b1, b2 } = twoBrokers()
+    const file = path.join(b2, 'orders-11-0', SEG)
+    const buf = fs.readFileSync(file)
+    const at = positions('orders-11-0').get(6)! + 61 + 5 + 3 // the COMMIT at offset 6 becomes an ABORT (see above)
+    expect(buf[at]).toBe(1)
+    buf[at] = 0
+    fs.writeFileSync(file, buf)
+    const r = await runCli(['transactions', '--json', b1, b2])
+    const j = JSON.parse(r.stdout) as { findings: Array<{ code: string, file?: string }> }
+    expect(r.code).toBe(1)
+    expect(j.findings.filter((x) => x.code === 'PARTITION_COPIES_DIFFER').map((x) => x.file)).toEqual([file])
+  })
+})
