@@ -9,6 +9,7 @@ import type { RangeSpec } from '../analysis/range-filter.js'
 import { completeTransaction } from '../analysis/transaction-join/consistency.js'
 import { coordinatorEpisodes, transactionalIdsByProducer } from '../analysis/transaction-join/episodes.js'
 import { exactlyOnce } from '../analysis/transaction-join/exactly-once.js'
+import { fillGroupPositions } from '../analysis/transaction-join/group-positions.js'
 import { idFamilies } from '../analysis/transaction-join/id-families.js'
 import { joinRuns } from '../analysis/transaction-join/join.js'
 import type { JoinedTransaction, OffsetCommitRecord, PartitionRun, TransactionsResult } from '../analysis/transaction-join/types.js'
@@ -61,6 +62,7 @@ export function transactions (paths: string[], filter?: RangeSpec): Transactions
   const idByProducer = transactionalIdsByProducer(records)
   const all = joinRuns(runs, episodes)
   for (const t of all) completeTransaction(t, { scanned, idByProducer, commits })
+  fillGroupPositions(all, commits)
   // in the order they began: the coordinator's first record, else the first marker (data timestamps can be event times: Kafka Streams)
   const began = (t: JoinedTransaction): bigint | null => t.episode?.states[0]?.timestamp ?? t.runs.reduce<bigint | null>((m, r) => (r.marker === null ? m : m === null || r.marker.timestamp < m ? r.marker.timestamp : m), null) ?? t.firstTimestamp
   all.sort((a, b) => cmp(began(a), began(b)) || cmp(a.producerId, b.producerId) || a.producerEpoch - b.producerEpoch)

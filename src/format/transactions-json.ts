@@ -20,7 +20,8 @@ export function transactionJson (t: JoinedTransaction): Json {
     transactionalId: t.transactionalId, producerId: jsonInt64(t.producerId), producerEpoch: t.producerEpoch, transactionVersion: t.transactionVersion,
     outcome: t.outcome, joinedBy: t.joinedBy, idFamily: t.transactionalId === null ? null : idFamily(t.transactionalId), firstTimestamp: jsonInt64OrNull(t.firstTimestamp), lastTimestamp: jsonInt64OrNull(t.lastTimestamp),
     partitions: t.runs.map(runJson),
-    offsetCommits: t.offsetCommits.map((c) => ({ group: c.group, topic: c.topic, partition: c.partition, offset: jsonInt64OrNull(c.offset), metadata: c.metadata })),
+    offsetCommits: t.offsetCommits.map((c) => ({ group: c.group, topic: c.topic, partition: c.partition, offset: jsonInt64OrNull(c.offset), metadata: c.metadata,
+      committedBefore: jsonInt64OrNull(c.committedBefore), committedAfter: jsonInt64OrNull(c.committedAfter) })),
     coordinator: (t.episode?.states ?? []).map((s) => ({ state: s.state, timestamp: jsonInt64(s.timestamp), partitions: s.partitions, producerEpoch: s.producerEpoch })),
     findings: t.findings.map(findingJson),
   }

@@ -69,7 +69,9 @@ function block (t: JoinedTransaction, chalk: ChalkInstance, wide: boolean): stri
   if (t.offsetCommits.length > 0) {
     const groups = [...new Set(t.offsetCommits.map((c) => c.group))].sort()
     for (const g of groups) {
-      const cs = t.offsetCommits.filter((c) => c.group === g).sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition)).map((c) => `${c.topic}-${c.partition}\u00a0->\u00a0${c.offset ?? 'deleted'}`)
+      const cs = t.offsetCommits.filter((c) => c.group === g).sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition)).map((c) => `${c.topic}-${c.partition}\u00a0${c.committedBefore ?? 'none'}\u00a0->\u00a0${c.offset ?? 'deleted'}` +
+        (t.outcome === 'aborted' ? `\u00a0(aborted:\u00a0group\u00a0at\u00a0${c.committedAfter ?? 'none'})`
+          : t.outcome === 'committed' && c.committedAfter !== c.offset ? `\u00a0(group\u00a0at\u00a0${c.committedAfter ?? 'none'}:\u00a0a\u00a0later\u00a0plain\u00a0commit)` : ''))
       for (const l of hanging(`offsets of group ${g}: ${cs.join(', ')}`, wide)) out.push(l)
     }
   } else if (t.runs.some((r) => r.records > 0)) {

@@ -16,13 +16,13 @@ interface LogTx {
   partitions: LogPartition[], offsetsSent: Array<{ group: string, topic: string, partition: number, offset: number, metadata: string, offsetsPartition: number }>
 }
 interface Described { transactionalId: string, state: string, producerId: number, producerEpoch: number, transactionTimeoutMs: number, topicPartitions: Array<{ topic: string, partition: number }> }
-interface Expected { transactionLog: LogTx[], describeTransactions: Described[], consumerCommits: Array<{ app: string, group: string, topic: string, partition: number }>, producerSessions: Array<{ app: string, transactionalId: string }> }
+interface Expected { transactionLog: LogTx[], describeTransactions: Described[], groupOffsets: Array<{ groupId: string, offsets: Array<{ topic: string, partition: number, offset: number }> }>, consumerCommits: Array<{ app: string, group: string, topic: string, partition: number }>, producerSessions: Array<{ app: string, transactionalId: string }> }
 interface Eos { transactionalId: string, groups: Array<{ group: string, transactions: number }>, mixedCommits: Array<{ group: string, partitions: string[], plainCommits: number }>, noOffsets: boolean, groupsAdvancingOutside: Array<{ group: string, commits: number }> }
 interface Family { kind: string, prefix: string, ids: number, subtasks?: number[], maxCounter?: number, processIds?: string[] }
 interface Tx {
   transactionalId: string | null, producerId: number, producerEpoch: number, transactionVersion: string | null, outcome: string, joinedBy: string,
   partitions: Array<{ topic: string, partition: number, firstOffset: number | null, lastOffset: number | null, records: number, marker: { type: string } | null }>
-  offsetCommits: Array<{ group: string, topic: string, partition: number, offset: number, metadata: string }>, findings: Array<{ code: string }>
+  offsetCommits: Array<{ group: string, topic: string, partition: number, offset: number, metadata: string, committedBefore: number | null, committedAfter: number | null }>, findings: Array<{ code: string }>
 }
 interface Ids { transactionalId: string, producerId: number, producerEpoch: number, state: string, partitions: string[], transactionTimeoutMs: number }
 
@@ -123,5 +123,19 @@ describe.each([
     const k = j.idFamilies.filter((x) => x.kind === 'kafka-streams')
     expect(k.map((x) => x.ids)).toEqual([streams.length])
     expect(j.idFamilies.reduce((n, x) => n + x.ids, 0)).toBe(ids.length)
+  })
+
+  it("the group's committed offset after the last transaction carrying it is what listConsumerGroupOffsets says", () => {
+    let checked = 0
+    for (const g of expected.groupOffsets) {
+      for (const o of g.offsets) {
+        const carrying = j.transactions.filter((t) => t.offsetCommits.some((c) => c.group === g.groupId && c.topic === o.topic && c.partition === o.partition && c.committedAfter !== null))
+        if (carrying.length === 0) continue
+        const last = carrying.at(-1)!.offsetCommits.find((c) => c.group === g.groupId && c.topic === o.topic && c.partition === o.partition)!
+        expect(last.committedAfter, `${g.groupId} ${o.topic}-${o.partition}`).toBe(o.offset)
+        checked++
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(9)
   })
 })

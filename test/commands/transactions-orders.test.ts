@@ -97,6 +97,13 @@ describe('transactions on the orders fixture (3.9.1, TV1)', async () => {
     }
   })
 
+  it("the group's committed offset before and after each: session 1's commit, then the abort leaves it there (input read again)", () => {
+    const s1 = sessionOffsets(expected.notes[0]!)
+    const [first, second] = j.transactions as Array<Tx & { offsetCommits: Array<{ partition: number, committedBefore: number | null, committedAfter: number | null }> }>
+    expect(first!.offsetCommits.map((c) => [c.partition, c.committedBefore, c.committedAfter])).toEqual(first!.offsetCommits.map((c) => [c.partition, null, s1.get(c.partition)]))
+    expect(second!.offsetCommits.map((c) => [c.partition, c.committedBefore, c.committedAfter])).toEqual(second!.offsetCommits.map((c) => [c.partition, s1.get(c.partition), s1.get(c.partition)]))
+  })
+
   it("has the coordinator's records of each transaction, as the transaction log decoder prints them", () => {
     const recs = [...dumpText('__transaction_state-2', 'txnlog').matchAll(/producerEpoch:(\d+),state=(\w+),partitions=\[([^\]]*)\],txnLastUpdateTimestamp=(\d+)/g)]
       .map((m) => ({ epoch: Number(m[1]), state: m[2]!, partitions: m[3] === '' ? [] : m[3]!.split(',').sort(), timestamp: Number(m[4]) }))
@@ -119,7 +126,8 @@ describe('transactions on the orders fixture (3.9.1, TV1)', async () => {
     for (const l of t.stdout.split('\n')) expect(l.length, l).toBeLessThanOrEqual(80)
     expect(t.stdout).toMatch(/tx-rw-1 +producer 1 epoch 0 +TV1 +committed/)
     expect(t.stdout).toMatch(/tx-rw-1 +producer 1 epoch 1 +TV1 +aborted/)
-    expect(t.stdout).toContain('offsets of group txg1: orders-10-0 -> 3, orders-10-1 -> 3, orders-10-2 -> 2')
+    expect(t.stdout).toContain('offsets of group txg1: orders-10-0 none -> 3, orders-10-1 none -> 3,')
+    expect(t.stdout).toContain('offsets of group txg1: orders-10-0 3 -> 6 (aborted: group at 3),')
   })
 
   it('without __transaction_state the id is null and the text says where it looked; the runs are joined by their markers', async () => {

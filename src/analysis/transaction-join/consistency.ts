@@ -30,7 +30,7 @@ export function completeTransaction (t: JoinedTransaction, ctx: CompleteContext)
     const end = r.marker?.offset ?? r.lastOffset ?? r.firstOffset
     for (const c of cs) {
       if (c.transactional && c.producerId === r.producerId && c.recordOffset >= r.firstOffset && c.recordOffset <= end) {
-        t.offsetCommits.push({ group: c.group, topic: c.topic, partition: c.partition, offset: c.offset, metadata: c.metadata })
+        t.offsetCommits.push({ group: c.group, topic: c.topic, partition: c.partition, offset: c.offset, metadata: c.metadata, log: runLabel(r), recordOffset: c.recordOffset, committedBefore: null, committedAfter: null })
       }
     }
   }

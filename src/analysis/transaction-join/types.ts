@@ -79,7 +79,19 @@ export interface OffsetCommitRecord {
   position: number
 }
 
-export interface OffsetCommit { group: string, topic: string, partition: number, offset: bigint | null, metadata: string | null }
+export interface OffsetCommit {
+  group: string
+  topic: string
+  partition: number
+  offset: bigint | null
+  metadata: string | null
+  /** the __consumer_offsets partition and the record's offset there */
+  log: string
+  recordOffset: bigint
+  /** the group's committed offset for this input partition before the transaction, and after it (null: none; after: null while open) */
+  committedBefore: bigint | null
+  committedAfter: bigint | null
+}
 
 export type JoinBasis = 'producer-epoch' | 'coordinator' | 'coordinator-timestamps' | 'marker-timestamps'
 
