@@ -18,6 +18,9 @@ export { FileSource } from './io/file-source.js'
 export { reconcile } from './commands/reconcile.js'
 export { txns } from './commands/txns.js'
 export { lso } from './commands/lso.js'
+// one transaction across partitions (`tsdump transactions`)
+export { transactions } from './commands/transactions.js'
+export type { JoinedTransaction, PartitionRun, TransactionsResult } from './analysis/transaction-join/types.js'
 export type { LsoOptions } from './commands/lso.js'
 export type {
   CoordinatorLookup, LsoPartition, LsoResult, PartitionResult, ReconcileResult, TimelinePartition, TransactionStatePartition, TxnsResult,
