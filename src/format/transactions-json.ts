@@ -23,7 +23,7 @@ export function transactionJson (t: JoinedTransaction): Json {
     offsetCommits: t.offsetCommits.map((c) => ({ group: c.group, topic: c.topic, partition: c.partition, offset: jsonInt64OrNull(c.offset), metadata: c.metadata,
       committedBefore: jsonInt64OrNull(c.committedBefore), committedAfter: jsonInt64OrNull(c.committedAfter) })),
     coordinator: (t.episode?.states ?? []).map((s) => ({ state: s.state, timestamp: jsonInt64(s.timestamp), partitions: s.partitions, producerEpoch: s.producerEpoch })),
-    findings: t.findings.map(findingJson),
+    partitionsNotRead: t.notRead, findings: t.findings.map(findingJson),
   }
 }
 

@@ -74,9 +74,13 @@ function block (t: JoinedTransaction, chalk: ChalkInstance, wide: boolean): stri
           : t.outcome === 'committed' && c.committedAfter !== c.offset ? `\u00a0(group\u00a0at\u00a0${c.committedAfter ?? 'none'}:\u00a0a\u00a0later\u00a0plain\u00a0commit)` : ''))
       for (const l of hanging(`offsets of group ${g}: ${cs.join(', ')}`, wide)) out.push(l)
     }
+  } else if (t.notRead.some((p) => p.startsWith('__consumer_offsets-'))) {
+    for (const l of hanging(`offset commits in ${t.notRead.filter((p) => p.startsWith('__consumer_offsets-')).join(', ')}, not among the paths`, wide)) out.push(l)
   } else if (t.runs.some((r) => r.records > 0)) {
     out.push('  no offset commits in this transaction')
   }
+  const others = t.notRead.filter((p) => !p.startsWith('__consumer_offsets-'))
+  if (others.length > 0) for (const l of hanging(`${t.runs.length === 0 ? 'none of its partitions among the paths; ' : ''}also listed by the coordinator, not among the paths: ${others.join(', ')}`, wide)) out.push(l)
   if (t.episode !== null) {
     const states = t.episode.states.map((s) => `${s.state}\u00a0${clock(s.timestamp)}${s.partitions.length > 0 && s.state !== 'Ongoing' ? `\u00a0(${s.partitions.length}\u00a0partition${s.partitions.length === 1 ? '' : 's'})` : ''}`)
     for (const l of hanging(`coordinator: ${states.join(', ')}`, wide)) out.push(l)

@@ -143,6 +143,17 @@ describe('transactions on the orders fixture (3.9.1, TV1)', async () => {
   })
 })
 
+describe('transactions on part of the orders fixture', () => {
+  it('one partition: its runs, the coordinator found in its log directory, and the listed partitions not read', async () => {
+    const r = await runCli(['transactions', '--json', path.join(LOGS, 'orders-11-0')])
+    const j = JSON.parse(r.stdout) as { transactions: Array<Tx & { partitionsNotRead: string[] }> }
+    // the coordinator's PrepareCommit/PrepareAbort partition lists, from the transaction log decoder's text, less orders-11-0
+    const prepares = [...dumpText('__transaction_state-2', 'txnlog').matchAll(/state=Prepare\w+,partitions=\[([^\]]*)\]/g)].map((m) => m[1]!.split(',').sort().filter((p) => p !== 'orders-11-0'))
+    expect(j.transactions.map((t) => t.partitionsNotRead)).toEqual(prepares)
+    expect(j.transactions.map((t) => [t.transactionalId, t.outcome, t.partitions.map((p) => p.records)])).toEqual([['tx-rw-1', 'committed', [6]], ['tx-rw-1', 'aborted', [8]]])
+  })
+})
+
 describe("README's transactions section", () => {
   it('shows what tsdump prints on the orders fixture', async () => {
     const readme = fs.readFileSync(path.join(FIXTURES, '..', '..', 'README.md'), 'utf8')

@@ -56,6 +56,7 @@ export function completeTransaction (t: JoinedTransaction, ctx: CompleteContext)
       { file: r.marker!.file, position: r.marker!.position }))
   }
   const listed = e.prepare?.partitions ?? [...e.partitions].sort()
+  t.notRead = [...e.partitions].filter((p) => !ctx.scanned.has(p)).sort()
   const marked = new Set(t.runs.filter((r) => r.marker !== null).map(runLabel))
   const missing = listed.filter((p) => ctx.scanned.has(p) && !marked.has(p))
   const last = e.states.at(-1)!

@@ -109,6 +109,8 @@ export interface JoinedTransaction {
   runs: PartitionRun[]
   offsetCommits: OffsetCommit[]
   episode: Episode | null
+  /** partitions the coordinator listed for it that are not among the paths */
+  notRead: string[]
   findings: Finding[]
 }
 
