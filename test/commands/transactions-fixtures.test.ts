@@ -138,4 +138,21 @@ describe.each([
     }
     expect(checked).toBeGreaterThanOrEqual(9)
   })
+
+  it('the Flink sink transaction left open is attributed, with the known causes, in transactions and in lso', async () => {
+    // the generator's log: the restored job (smaller parallelism) left one orders-sink-<subtask>-<checkpoint> id open
+    const open = expected.transactionLog.filter((g) => g.outcome === 'open' && expected.producerSessions.some((p) => p.app === 'flink' && p.transactionalId === g.transactionalId))
+    expect(open).toHaveLength(1)
+    const [, prefix, subtask, counter] = /^(.+)-(\d+)-(\d+)$/.exec(open[0]!.transactionalId)!
+    const named = `Flink KafkaSink prefix ${prefix}, subtask ${subtask}, counter ${counter}`
+    const t = await runCli(['transactions', path.join(dir, 'logs')])
+    expect(t.stdout).toContain(`${open[0]!.transactionalId}  producer ${open[0]!.producerId} epoch 0  ${version}  open\n  ${named}\n  a Flink sink transaction left open`)
+    const l = await runCli(['lso', path.join(dir, 'logs')])
+    expect(l.stdout).toContain(`  transactional id ${open[0]!.transactionalId}: state Ongoing`)
+    expect(l.stdout).toContain(`    ${named}\n    known causes of a Flink sink transaction left open`)
+    for (const line of t.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80)
+    const mine = l.stdout.split('\n').filter((x) => /Flink|parallelism|transactionalIdPrefix/.test(x))
+    expect(mine.length).toBeGreaterThanOrEqual(3)
+    for (const line of mine) expect(line.length, line).toBeLessThanOrEqual(80)
+  })
 })
