@@ -53,7 +53,7 @@ function sessionOffsets (note: string): Map<number, number> {
 
 interface Tx { transactionalId: string | null, producerId: number, producerEpoch: number, transactionVersion: string, outcome: string, joinedBy: string,
   partitions: Array<{ topic: string, partition: number, firstOffset: number | null, lastOffset: number | null, records: number, marker: { offset: number, type: string, coordinatorEpoch: number } | null }>,
-  offsetCommits: Array<{ group: string, topic: string, partition: number, offset: number }>, coordinator: Array<{ state: string, timestamp: number, partitions: string[] }>, findings: unknown[] }
+  offsetCommits: Array<{ group: string, topic: string, partition: number, offset: number, committedBefore: number | null, committedAfter: number | null }>, coordinator: Array<{ state: string, timestamp: number, partitions: string[] }>, findings: unknown[] }
 
 describe('transactions on the orders fixture (3.9.1, TV1)', async () => {
   const r = await runCli(['transactions', '--json', LOGS])
@@ -99,7 +99,7 @@ describe('transactions on the orders fixture (3.9.1, TV1)', async () => {
 
   it("the group's committed offset before and after each: session 1's commit, then the abort leaves it there (input read again)", () => {
     const s1 = sessionOffsets(expected.notes[0]!)
-    const [first, second] = j.transactions as Array<Tx & { offsetCommits: Array<{ partition: number, committedBefore: number | null, committedAfter: number | null }> }>
+    const [first, second] = j.transactions
     expect(first!.offsetCommits.map((c) => [c.partition, c.committedBefore, c.committedAfter])).toEqual(first!.offsetCommits.map((c) => [c.partition, null, s1.get(c.partition)]))
     expect(second!.offsetCommits.map((c) => [c.partition, c.committedBefore, c.committedAfter])).toEqual(second!.offsetCommits.map((c) => [c.partition, s1.get(c.partition), s1.get(c.partition)]))
   })
