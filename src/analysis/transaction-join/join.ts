@@ -70,7 +70,7 @@ export function joinRuns (runs: readonly PartitionRun[], episodes: readonly Epis
     const version = groupVersion(g, es)
     if (k.startsWith('o/') || version === 'TV2' || (g.length === 1 && es.length <= 1)) {
       const t = tx(g, es.at(-1) ?? null, 'producer-epoch', version, g[0])
-        if (es.length > 1) t.findings.push(finding('TXN_JOIN_AMBIGUOUS', `producer ${g[0]!.producerId} epoch ${runKeyEpoch(g[0]!)}: ${es.length} coordinator episodes for one transaction version 2 epoch; joined with the last`, { file: es.at(-1)!.states[0]!.file, position: es.at(-1)!.states[0]!.position }))
+        if (es.length > 1) t.findings.push(finding('TXN_JOIN_AMBIGUOUS', `producer ${g[0]!.producerId} epoch ${runKeyEpoch(g[0]!)}: ${es.length} coordinator episodes end at this producer epoch; joined with the last, the others listed on their own`, { file: es.at(-1)!.states[0]!.file, position: es.at(-1)!.states[0]!.position }))
       for (const e of es.slice(0, -1)) out.push(tx([], e, 'coordinator', version, undefined))
       out.push(t)
       continue
