@@ -86,6 +86,17 @@ export const FINDING_SEVERITY = {
   // `cleanup`: the log dir's cleaner-offset-checkpoint
   CLEANER_CHECKPOINT_UNREADABLE: 'info',
   CLEANER_CHECKPOINT_OUT_OF_RANGE: 'warning',
+  // one transaction across partitions (transactions)
+  TXN_JOIN_AMBIGUOUS: 'warning',
+  TXN_MIXED_OUTCOME: 'error',
+  TXN_OUTCOME_CONTRADICTS: 'error',
+  TXN_PARTITION_NO_MARKER: 'warning',
+  TXN_UNLISTED_PARTITION: 'warning',
+  TXN_PREPARE_STUCK: 'warning',
+  EOS_MIXED_COMMITS: 'warning',
+  EOS_NO_OFFSETS: 'warning',
+  PARTITION_COPY_CHOSEN: 'info',
+  PARTITION_COPIES_DIFFER: 'warning',
   // internal-topic records (--offsets-decoder, --transaction-log-decoder, ...)
   UNKNOWN_RECORD_TYPE: 'warning',
   UNKNOWN_RECORD_VERSION: 'warning',

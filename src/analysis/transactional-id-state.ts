@@ -8,6 +8,11 @@ export interface TransactionStateRecord {
   transactionalId: string
   /** null = tombstone */
   value: TransactionLogValue | null
+  /** where the record is (scan/transaction-log-scan.ts sets them) */
+  file?: string
+  position?: number
+  /** its batch's CreateTime */
+  timestamp?: bigint
 }
 
 export interface TransactionalIdState {

@@ -9,6 +9,7 @@ import { registerReplicas } from './commands/replicas.js'
 import { registerReport } from './commands/report.js'
 import { registerTxns } from './commands/txns.js'
 import { VERSION } from '../io/package-version.js'
+import { registerTransactions } from './commands/transactions.js'
 
 /** commander's `error: ...` in tsdump's one error format (`tsdump: error: ...`, as every finding) */
 function usageError (s: string, write: (s: string) => void): void {
@@ -48,6 +49,7 @@ Exit status: 0 clean, 1 problems found in the data, 2 usage error or unreadable 
   registerDump(program, ctx, setExit)
   registerReconcile(program, ctx, setExit)
   registerTxns(program, ctx, setExit)
+  registerTransactions(program, ctx, setExit)
   registerLso(program, ctx, setExit)
   registerReport(program, ctx, setExit)
   registerReplicas(program, ctx, setExit)

@@ -2,6 +2,7 @@
 // the findings that are not info on stderr, uncoloured, partition by partition.
 import { Chalk } from 'chalk'
 import type { ChalkInstance } from 'chalk'
+import { describeFamily, idFamily } from '../analysis/transaction-join/id-families.js'
 import type { OmittedFindings } from '../analysis/finding-list.js'
 import type { Finding } from '../analysis/findings.js'
 import type { LsoPartition, LsoResult, PartitionResult, ReconcileResult, TransactionStatePartition, TxnsResult } from '../analysis/partition-results.js'
@@ -122,6 +123,13 @@ function formatBlocked (b: LsoPartition, timeoutMin: number, chalk: ChalkInstanc
     // a long id or partition list goes on a line of its own rather than past 80 columns
     if (head.length + state.length + partitions.length + 2 <= TABLE_WIDTH) lines.push(`${head}${state}, ${partitions}`)
     else lines.push(`${head}${state},`, `    ${partitions}`)
+    // who it is, by the id's shape (analysis/transaction-join/id-families.ts)
+    const family = idFamily(s.transactionalId)
+    const named = describeFamily(family)
+    if (named !== null) lines.push(...wrapWords(named, '    '))
+    if (family.kind === 'flink-kafka-sink' && t.state === 'open') {
+      lines.push(...wrapWords(`known causes of a Flink sink transaction left open: a restore with a smaller parallelism (no subtask ${family.subtask} any more) or a changed transactionalIdPrefix`, '    '))
+    }
   }
   if (r.openTransactions.length > 1) lines.push(`  ${r.openTransactions.length - 1} more open transaction(s) behind it`)
   if (t.state === 'open') {

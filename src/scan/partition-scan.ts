@@ -59,6 +59,8 @@ export interface PartitionScanOptions {
    * markers after it and transactions open before it), but a data batch counts only its records in range
    */
   filter?: RangeSpec
+  /** told about every batch before the analyzer is (`transactions`: where each run's batches and markers are) */
+  batch?: (s: BatchFacts) => void
 }
 
 /** Not user options: tests run readLog alone to compare it with the fast loop (the fast/general contract), and look inside the analyzer. */
@@ -181,7 +183,9 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
     checkpointHighWatermark: hw, txnIndex, ...opts.analyzer?.(dir) }, internals.analyzer)
   const scratch = scratchFacts()
   const range = opts.filter === undefined ? undefined : new RangeFilter(opts.filter)
-  const to = range === undefined ? analyzer : weighing(analyzer, range)
+  const fed = range === undefined ? analyzer : weighing(analyzer, range)
+  const tap = opts.batch
+  const to = tap === undefined ? fed : { add: (s: BatchFacts) => { tap(s); fed.add(s) } }
   const fast = internals.readLogOnly === true ? undefined : new FastBatchFeed(scratch)
   let legacy = false
   for (const f of logs) {

@@ -42,7 +42,8 @@ export function scanTransactionLog (dir: PartitionDir, visit: (r: TransactionSta
                 { file: f.path, position: rec.filePosition }))
               continue
             }
-            visit({ offset: rec.offset, transactionalId: k.transactionalId, value: rec.value === null ? null : decodeTransactionLogValue(rec.value, rec.filePosition) })
+            visit({ offset: rec.offset, transactionalId: k.transactionalId, value: rec.value === null ? null : decodeTransactionLogValue(rec.value, rec.filePosition),
+              file: f.path, position: rec.filePosition, timestamp: ev.header.maxTimestamp })
           }
         } catch (e) {
           if (!(e instanceof DecodeError)) throw e

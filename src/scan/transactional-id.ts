@@ -13,7 +13,7 @@ import { scanTransactionLog } from './transaction-log-scan.js'
 const STATE_TOPIC = '__transaction_state'
 
 /** the __transaction_state partitions among `paths` or beside them (same broker log directory) */
-function stateDirs (paths: readonly string[]): { dirs: PartitionDir[], logDirs: string[] } {
+export function stateDirs (paths: readonly string[]): { dirs: PartitionDir[], logDirs: string[] } {
   const d = discover(paths.filter((p) => p !== '-'))
   const byPath = new Map<string, PartitionDir>()
   const logDirs = new Set<string>()

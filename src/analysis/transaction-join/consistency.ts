@@ -1,0 +1,93 @@
+// A joined transaction's outcome, timestamps, transactional id and offset commits, and what its markers
+// and its coordinator records say against each other. The coordinator writes Prepare* with the partition
+// list, then a marker into every listed partition, then Complete* (TransactionCoordinator.endTransaction,
+// TransactionMarkerChannelManager): a listed partition without a marker, markers that disagree, data in a
+// partition never listed, or a Prepare* left behind with markers missing each break that sequence.
+import { finding } from '../findings.js'
+import { TWO_PHASE_COMMIT_TIMEOUT_MS } from '../transactional-id-state.js'
+import { runLabel } from './join.js'
+import type { JoinedTransaction, OffsetCommitRecord, TxOutcome } from './types.js'
+
+const max = (a: bigint | null, b: bigint | null): bigint | null => (a === null ? b : b === null ? a : a > b ? a : b)
+const min = (a: bigint | null, b: bigint | null): bigint | null => (a === null ? b : b === null ? a : a < b ? a : b)
+
+export interface CompleteContext {
+  /** `topic-partition` of every partition read */
+  scanned: ReadonlySet<string>
+  idByProducer: ReadonlyMap<bigint, string>
+  /** transactional offset commits per __consumer_offsets partition label */
+  commits: ReadonlyMap<string, readonly OffsetCommitRecord[]>
+}
+
+export function completeTransaction (t: JoinedTransaction, ctx: CompleteContext): void {
+  t.transactionalId ??= ctx.idByProducer.get(t.producerId) ?? null
+  const e = t.episode
+  for (const r of t.runs) {
+    t.firstTimestamp = min(t.firstTimestamp, r.firstTimestamp)
+    t.lastTimestamp = max(max(t.lastTimestamp, r.lastTimestamp), r.marker?.timestamp ?? null)
+    const cs = ctx.commits.get(runLabel(r))
+    if (cs === undefined) continue
+    const end = r.marker?.offset ?? r.lastOffset ?? r.firstOffset
+    for (const c of cs) {
+      if (c.transactional && c.producerId === r.producerId && c.recordOffset >= r.firstOffset && c.recordOffset <= end) {
+        t.offsetCommits.push({ group: c.group, topic: c.topic, partition: c.partition, offset: c.offset, metadata: c.metadata, log: runLabel(r), recordOffset: c.recordOffset, committedBefore: null, committedAfter: null })
+      }
+    }
+  }
+  if (e !== null) {
+    t.firstTimestamp = min(t.firstTimestamp, e.states[0]!.timestamp)
+    t.lastTimestamp = max(t.lastTimestamp, e.states.at(-1)!.timestamp)
+  }
+  const types = new Set(t.runs.flatMap((r) => (r.marker === null ? [] : [r.marker.type])))
+  const unmarked = t.runs.filter((r) => r.marker === null)
+  const idText = t.transactionalId === null ? `producer ${t.producerId}` : `${t.transactionalId} (producer ${t.producerId})`
+  if (types.size === 2) {
+    const m = t.runs.find((r) => r.marker !== null && r.marker.type !== t.runs.find((x) => x.marker !== null)!.marker!.type)!.marker!
+    t.findings.push(finding('TXN_MIXED_OUTCOME', `${idText} epoch ${t.producerEpoch}: markers disagree: ` +
+      t.runs.filter((r) => r.marker !== null).map((r) => `${r.marker!.type} in ${runLabel(r)} at ${r.marker!.offset}`).join(', '), { file: m.file, position: m.position }))
+  }
+  t.outcome = outcomeOf(t, types, unmarked.length)
+  if (e === null) return
+  const said = e.complete?.state ?? e.prepare?.state ?? null
+  const saidOutcome = said === null ? null : said.endsWith('Commit') ? 'COMMIT' : 'ABORT'
+  if (saidOutcome !== null && types.size === 1 && !types.has(saidOutcome)) {
+    const r = t.runs.find((x) => x.marker !== null)!
+    t.findings.push(finding('TXN_OUTCOME_CONTRADICTS', `${idText}: the coordinator wrote ${said} (offset ${(e.complete ?? e.prepare)!.offset}) but the marker in ${runLabel(r)} at offset ${r.marker!.offset} is ${r.marker!.type}`,
+      { file: r.marker!.file, position: r.marker!.position }))
+  }
+  const listed = e.prepare?.partitions ?? [...e.partitions].sort()
+  t.notRead = [...e.partitions].filter((p) => !ctx.scanned.has(p)).sort()
+  const marked = new Set(t.runs.filter((r) => r.marker !== null).map(runLabel))
+  const missing = listed.filter((p) => ctx.scanned.has(p) && !marked.has(p))
+  const last = e.states.at(-1)!
+  if (missing.length > 0 && e.prepare !== null) {
+    const at = { file: e.prepare.file, position: e.prepare.position }
+    if (e.complete === null && last.state.startsWith('Prepare')) {
+      t.findings.push(finding('TXN_PREPARE_STUCK', `${idText}: the coordinator's newest record is ${last.state} (offset ${last.offset}) and ${missing.join(', ')} ha${missing.length === 1 ? 's' : 've'} no marker: ` +
+        'the second phase stopped (a coordinator that failed over, or markers not yet written)', at))
+    } else {
+      t.findings.push(finding('TXN_PARTITION_NO_MARKER', `${idText}: the coordinator listed ${missing.join(', ')} (${e.prepare.state} at offset ${e.prepare.offset}) but ${missing.length === 1 ? 'it has' : 'they have'} no marker of this transaction: a hanging partition`, at))
+    }
+  }
+  const all = new Set(listed.concat([...e.partitions]))
+  for (const r of t.runs) {
+    if (all.has(runLabel(r))) continue
+    t.findings.push(finding('TXN_UNLISTED_PARTITION', `${idText}: data in ${runLabel(r)} from offset ${r.firstOffset} that the coordinator never listed for this transaction (its partitions: ${[...all].sort().join(', ') || 'none'})`,
+      { file: r.file, position: r.position }))
+  }
+}
+
+function outcomeOf (t: JoinedTransaction, types: ReadonlySet<string>, unmarked: number): TxOutcome {
+  if (types.size === 2) return 'unknown'
+  if (types.size === 1 && unmarked === 0) return types.has('COMMIT') ? 'committed' : 'aborted'
+  const e = t.episode
+  const last = e?.states.at(-1)?.state
+  if (last === 'CompleteCommit') return 'committed'
+  if (last === 'CompleteAbort') return 'aborted'
+  if (last === 'PrepareCommit' || last === 'PrepareAbort') {
+    // KIP-939: a two-phase-commit client (timeout Integer.MAX_VALUE) leaves its transaction prepared on purpose
+    return e!.states.at(-1)!.transactionTimeoutMs === TWO_PHASE_COMMIT_TIMEOUT_MS ? 'prepared' : 'unknown'
+  }
+  if (types.size === 1) return types.has('COMMIT') ? 'committed' : 'aborted'
+  return unmarked > 0 || last === 'Ongoing' ? 'open' : 'unknown'
+}

@@ -1,0 +1,160 @@
+// The shapes `tsdump transactions` joins: one partition's transactional run (its data batches up to its
+// COMMIT/ABORT marker, or still open), the coordinator's records of one transaction (an episode of its
+// __transaction_state key), and the joined transaction.
+import type { Finding } from '../findings.js'
+import type { TransactionalIdState } from '../transactional-id-state.js'
+
+export interface RunMarker {
+  offset: bigint
+  type: 'COMMIT' | 'ABORT'
+  coordinatorEpoch: number | null
+  /** producer epoch of the marker batch */
+  epoch: number
+  timestamp: bigint
+  file: string
+  position: number
+}
+
+export interface PartitionRun {
+  topic: string
+  partition: number
+  producerId: bigint
+  /** epoch of the data batches (of the marker for a marker without data) */
+  producerEpoch: number
+  /** first data offset (the marker's for a marker without data) */
+  firstOffset: bigint
+  lastOffset: bigint | null
+  records: number
+  firstTimestamp: bigint | null
+  lastTimestamp: bigint | null
+  marker: RunMarker | null
+  /** began before the first scanned offset (known from a producer snapshot) */
+  seeded: boolean
+  /** where its first batch is */
+  file: string
+  position: number
+}
+
+export interface CoordinatorState {
+  state: string
+  producerId: bigint
+  producerEpoch: number
+  timestamp: bigint
+  partitions: string[]
+  transactionTimeoutMs: number
+  clientTransactionVersion: number
+  file: string
+  position: number
+  offset: bigint
+}
+
+/** one transaction as the coordinator logged it: Ongoing records, then Prepare*, then Complete* */
+export interface Episode {
+  transactionalId: string
+  states: CoordinatorState[]
+  producerId: bigint
+  /** the epoch the Prepare* record carries (the markers' epoch); the last record's without one */
+  endEpoch: number
+  /** every partition the coordinator listed for it */
+  partitions: Set<string>
+  prepare: CoordinatorState | null
+  complete: CoordinatorState | null
+}
+
+/** one offset commit record of __consumer_offsets (scan/offset-commit-scan.ts) with the producer of its batch */
+export interface OffsetCommitRecord {
+  /** the __consumer_offsets partition's record offset */
+  recordOffset: bigint
+  producerId: bigint
+  producerEpoch: number
+  transactional: boolean
+  group: string
+  topic: string
+  partition: number
+  /** null: a tombstone (the offset was deleted) */
+  offset: bigint | null
+  metadata: string | null
+  timestamp: bigint
+  file: string
+  position: number
+}
+
+export interface OffsetCommit {
+  group: string
+  topic: string
+  partition: number
+  offset: bigint | null
+  metadata: string | null
+  /** the __consumer_offsets partition and the record's offset there */
+  log: string
+  recordOffset: bigint
+  /** the group's committed offset for this input partition before the transaction, and after it (null: none; after: null while open) */
+  committedBefore: bigint | null
+  committedAfter: bigint | null
+}
+
+export type JoinBasis = 'producer-epoch' | 'coordinator' | 'coordinator-timestamps' | 'marker-timestamps'
+
+export type TxOutcome = 'committed' | 'aborted' | 'open' | 'prepared' | 'unknown'
+
+export interface JoinedTransaction {
+  transactionalId: string | null
+  producerId: bigint
+  producerEpoch: number
+  transactionVersion: 'TV1' | 'TV2' | null
+  outcome: TxOutcome
+  joinedBy: JoinBasis
+  firstTimestamp: bigint | null
+  lastTimestamp: bigint | null
+  runs: PartitionRun[]
+  offsetCommits: OffsetCommit[]
+  episode: Episode | null
+  /** partitions the coordinator listed for it that are not among the paths */
+  notRead: string[]
+  findings: Finding[]
+}
+
+/** what `tsdump transactions` found under its paths */
+export interface TransactionsResult {
+  transactions: JoinedTransaction[]
+  /** the coordinator's newest state of each id (analysis/transactional-id-state.ts) */
+  transactionalIds: TransactionalIdState[]
+  /** the __transaction_state partitions read; where tsdump looked when there were none */
+  stateLogs: string[]
+  lookedIn: string[]
+  /** per transactional producer: the groups its transactions carry, mixed commits, output without offsets */
+  exactlyOnce: ProducerOffsets[]
+  /** transactional-id families by shape (Flink KafkaSink, Kafka Streams, plain prefixes) */
+  idFamilies: FamilySummary[]
+  /** findings of the partitions' own reading (decode errors, undecodable offset commits ...) and the exactly-once check */
+  findings: Finding[]
+}
+
+export interface ProducerOffsets {
+  transactionalId: string | null
+  producerIds: bigint[]
+  transactions: number
+  /** transactions that wrote data outside __consumer_offsets */
+  withOutput: number
+  /** groups whose offsets its transactions carry, with how many transactions carried them */
+  groups: Array<{ group: string, transactions: number }>
+  /** groups it carries whose offsets were also committed outside transactions, for the same input partitions */
+  mixedCommits: Array<{ group: string, partitions: string[], plainCommits: number }>
+  /** it writes output but no transaction carries offsets */
+  noOffsets: boolean
+  /** groups committing outside transactions while its transactions ran (when noOffsets): EOS_NO_OFFSETS */
+  groupsAdvancingOutside: Array<{ group: string, commits: number }>
+}
+
+export interface FamilySummary {
+  kind: 'kafka-streams' | 'flink-kafka-sink' | 'plain'
+  prefix: string
+  ids: number
+  /** Flink: the subtasks seen and the highest checkpoint counter; Streams: the process ids */
+  subtasks?: number[]
+  maxCounter?: number
+  processIds?: string[]
+  /** ids first seen per hour, from the coordinator's first record of each: hour (ISO) -> count */
+  perHour: Array<{ hour: string, ids: number }>
+}
+

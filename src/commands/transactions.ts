@@ -1,0 +1,107 @@
+// `tsdump transactions`: every transaction as one unit across the partitions it wrote, its offset commits
+// and its coordinator's records. Each data partition is scanned for its runs (scan/transaction-runs.ts),
+// each __consumer_offsets partition for its offset commits too, every __transaction_state partition among
+// the paths or in their log directories for the coordinator's records; analysis/transaction-join/ joins them.
+import * as path from 'node:path'
+import type { Finding } from '../analysis/findings.js'
+import { EXIT_USAGE } from '../analysis/findings.js'
+import type { RangeSpec } from '../analysis/range-filter.js'
+import { completeTransaction } from '../analysis/transaction-join/consistency.js'
+import { coordinatorEpisodes, transactionalIdsByProducer } from '../analysis/transaction-join/episodes.js'
+import { exactlyOnce } from '../analysis/transaction-join/exactly-once.js'
+import { fillGroupPositions } from '../analysis/transaction-join/group-positions.js'
+import { idFamilies } from '../analysis/transaction-join/id-families.js'
+import { joinRuns } from '../analysis/transaction-join/join.js'
+import type { JoinedTransaction, OffsetCommitRecord, PartitionRun, TransactionsResult } from '../analysis/transaction-join/types.js'
+import type { TransactionStateRecord } from '../analysis/transactional-id-state.js'
+import { lastTransactionStates } from '../analysis/transactional-id-state.js'
+import { printTransactionsJson } from '../format/transactions-json.js'
+import { printTransactionsText } from '../format/transactions-text.js'
+import type { OffsetCheckpoint } from '../io/checkpoints.js'
+import { scanOffsetCommits } from '../scan/offset-commit-scan.js'
+import { scanNewestCopies } from '../scan/partition-copies.js'
+import { resolvePartitions } from '../scan/partition-scan.js'
+import { scanTransactionLog } from '../scan/transaction-log-scan.js'
+import { stateDirs } from '../scan/transactional-id.js'
+import type { CommandContext } from './context.js'
+import { partitionExitCode, writeUnusable } from './partition-command.js'
+
+export interface TransactionsOptions {
+  paths: string[]
+  format?: 'text' | 'json'
+  color?: boolean
+  wide?: boolean
+  filter?: RangeSpec
+}
+
+const cmp = (a: bigint | null, b: bigint | null): number => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1)
+
+/** The transactions under `paths`, joined; null with the unusable paths' findings when a path cannot be used. */
+export function transactions (paths: string[], filter?: RangeSpec): TransactionsResult | { unusable: Finding[] } {
+  const { partitions, unusable } = resolvePartitions(paths)
+  if (unusable.length > 0) return { unusable }
+  const findings: Finding[] = []
+  const records: TransactionStateRecord[] = []
+  const { dirs, logDirs } = stateDirs(paths)
+  for (const d of dirs) for (const f of scanTransactionLog(d, (r) => { records.push(r) }).listed) findings.push(f)
+  const runs: PartitionRun[] = []
+  const commits = new Map<string, OffsetCommitRecord[]>()
+  const scanned = new Set<string>()
+  const checkpoints = new Map<string, OffsetCheckpoint | null>()
+  for (const s of scanNewestCopies(partitions.filter((d) => d.topic !== '__transaction_state'), checkpoints)) {
+    scanned.add(s.label)
+    for (const r of s.runs) runs.push(r)
+    for (const f of s.findings) if (f.severity !== 'info' || f.code === 'PARTITION_COPY_CHOSEN') findings.push(f)
+    if (s.dir.topic === '__consumer_offsets') {
+      const c = scanOffsetCommits(s.dir)
+      commits.set(s.label, c.commits)
+      for (const f of c.findings.listed) findings.push(f)
+    }
+  }
+  const episodes = coordinatorEpisodes(records)
+  const idByProducer = transactionalIdsByProducer(records)
+  const all = joinRuns(runs, episodes)
+  for (const t of all) completeTransaction(t, { scanned, idByProducer, commits })
+  fillGroupPositions(all, commits)
+  // in the order they began: the coordinator's first record, else the first marker (data timestamps can be event times: Kafka Streams)
+  const began = (t: JoinedTransaction): bigint | null => t.episode?.states[0]?.timestamp ?? t.runs.reduce<bigint | null>((m, r) => (r.marker === null ? m : m === null || r.marker.timestamp < m ? r.marker.timestamp : m), null) ?? t.firstTimestamp
+  all.sort((a, b) => cmp(began(a), began(b)) || cmp(a.producerId, b.producerId) || a.producerEpoch - b.producerEpoch)
+  const states = lastTransactionStates(records).filter((s) => filter === undefined || stateWanted(s.transactionalId, s.producerId, filter))
+  const shown = all.filter((t) => filter === undefined || wanted(t, filter))
+  const eos = exactlyOnce(shown, commits.values())
+  for (const f of eos.findings) findings.push(f)
+  // each id's first coordinator record dates it (ids created per hour)
+  const firstSeen = new Map<string, bigint | null>()
+  for (const r of records) if (!firstSeen.has(r.transactionalId)) firstSeen.set(r.transactionalId, r.value?.transactionLastUpdateTimestampMs ?? null)
+  for (const t of shown) if (t.transactionalId !== null && !firstSeen.has(t.transactionalId)) firstSeen.set(t.transactionalId, t.firstTimestamp)
+  const ids = new Map([...firstSeen].filter(([id]) => filter === undefined || states.some((s) => s.transactionalId === id) || shown.some((t) => t.transactionalId === id)))
+  return {
+    transactions: shown, transactionalIds: states, exactlyOnce: eos.producers, idFamilies: idFamilies(ids),
+    stateLogs: dirs.map((d) => d.path), lookedIn: logDirs.map((d) => path.resolve(d)), findings,
+  }
+}
+
+function stateWanted (id: string, pid: bigint | null, f: RangeSpec): boolean {
+  if (f.transactionalId !== undefined) return id === f.transactionalId
+  return f.producerIds === undefined || (pid !== null && f.producerIds.includes(pid))
+}
+
+/** --transactional-id / --producer-id: that producer's transactions; --from-time / --to-time: those overlapping the range */
+function wanted (t: JoinedTransaction, f: RangeSpec): boolean {
+  if (f.transactionalId !== undefined && t.transactionalId !== null && t.transactionalId !== f.transactionalId) return false
+  if (f.producerIds !== undefined && !f.producerIds.includes(t.producerId)) return false
+  if (f.fromTime !== undefined && t.lastTimestamp !== null && t.lastTimestamp < BigInt(f.fromTime)) return false
+  if (f.toTime !== undefined && t.firstTimestamp !== null && t.firstTimestamp > BigInt(f.toTime)) return false
+  return true
+}
+
+export function runTransactions (opts: TransactionsOptions, ctx: CommandContext): number {
+  const r = transactions(opts.paths, opts.filter)
+  if ('unusable' in r) {
+    writeUnusable(r.unusable, ctx)
+    return EXIT_USAGE
+  }
+  if (opts.format === 'json') printTransactionsJson(r, ctx.stdout)
+  else printTransactionsText(r, ctx, { colorLevel: opts.color === false ? 0 : ctx.colorLevel, wide: opts.wide === true })
+  return partitionExitCode([], r.findings.concat(r.transactions.flatMap((t) => t.findings)))
+}

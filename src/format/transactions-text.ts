@@ -1,0 +1,139 @@
+// Text of `tsdump transactions`: each transaction as a block (who, outcome, how it was joined, its
+// partitions' runs and markers, its offset commits, the coordinator's records, its findings), then the
+// coordinator's newest state of each id. Within 80 columns unless --wide.
+import { Chalk } from 'chalk'
+import type { ChalkInstance } from 'chalk'
+import { describeFamily, idFamily } from '../analysis/transaction-join/id-families.js'
+import type { JoinedTransaction, TransactionsResult } from '../analysis/transaction-join/types.js'
+import type { Writer } from './writer.js'
+import { formatFinding } from './finding-text.js'
+import type { Column, TableCell } from './table.js'
+import { fitTable, hiddenNote } from './table.js'
+import { isoTime } from './timestamp.js'
+import { wrapWords } from './wrap.js'
+
+const RUN_COLUMNS: Column[] = [
+  { header: 'PARTITION', left: true },
+  { header: 'OFFSETS', left: true },
+  { header: 'RECORDS', short: 'RECS' },
+  { header: 'MARKER', left: true },
+  { header: 'MARKER_AT', short: 'AT' },
+  { header: 'COORDINATOR_EPOCH', short: 'CE' },
+]
+
+const JOINED: Record<JoinedTransaction['joinedBy'], string> = {
+  'producer-epoch': 'its producer epoch',
+  coordinator: "the coordinator's records",
+  'coordinator-timestamps': "the coordinator's record times",
+  'marker-timestamps': "the markers' timestamps",
+}
+
+/** `text` wrapped under a two-space indent, its continuation lines four */
+function hanging (text: string, wide: boolean, first = '  '): string[] {
+  return wrapWords(text, '    ', wide ? 10000 : 80).map((l, i) => (i === 0 ? first + l.slice(4) : l))
+}
+
+/** 15:36:13.773Z, the date said once in the block's first line */
+const clock = (ms: bigint): string => isoTime(ms).slice(11)
+
+function block (t: JoinedTransaction, chalk: ChalkInstance, wide: boolean): string[] {
+  const out: string[] = []
+  const outcome = t.outcome === 'committed' ? chalk.green(t.outcome) : t.outcome === 'aborted' ? chalk.yellow(t.outcome) : chalk.red(t.outcome)
+  const who = t.transactionalId ?? '(transactional id unknown)'
+  const rest = `producer ${t.producerId} epoch ${t.producerEpoch}  ${t.transactionVersion ?? 'TV?'}  ${t.outcome}`
+  // a long id (Kafka Streams: <application.id>-<uuid>-<thread>) gets its line of its own
+  if (wide || who.length + 2 + rest.length <= 80) out.push(`${chalk.bold(who)}  ${rest.replace(t.outcome, outcome)}`)
+  else out.push(chalk.bold(who), `  ${rest.replace(t.outcome, outcome)}`)
+  const family = t.transactionalId === null ? null : idFamily(t.transactionalId)
+  const named = family === null ? null : describeFamily(family)
+  if (named !== null) for (const l of hanging(named, wide)) out.push(l)
+  if (family?.kind === 'flink-kafka-sink' && t.outcome === 'open') {
+    // FlinkKafkaInternalProducer ids are aborted on restore only for the subtasks and prefix the job still has
+    for (const l of hanging('a Flink sink transaction left open: known causes are a restore with a smaller parallelism (no subtask ' +
+      `${family.subtask} any more) or a changed transactionalIdPrefix; the coordinator aborts it only after transaction.timeout.ms`, wide)) out.push(l)
+  }
+  const span = t.firstTimestamp === null ? 'no timestamps' : `${isoTime(t.firstTimestamp)}${t.lastTimestamp !== null && t.lastTimestamp !== t.firstTimestamp ? ` .. ${clock(t.lastTimestamp)}` : ''}`
+  for (const l of wrapWords(`${span}, joined by ${JOINED[t.joinedBy]}`.replaceAll("the coordinator's", 'the\u00a0coordinator\'s'), '  ')) out.push(l)
+  if (t.runs.length > 0) {
+    const rows = t.runs.map((r): TableCell[] => [
+      { text: `${r.topic}-${r.partition}` },
+      { text: r.lastOffset === null ? '-' : r.lastOffset === r.firstOffset ? String(r.firstOffset) : `${r.firstOffset}..${r.lastOffset}` },
+      { text: String(r.records) },
+      { text: r.marker === null ? 'none (open)' : r.marker.type },
+      { text: r.marker === null ? '' : String(r.marker.offset) },
+      { text: r.marker?.coordinatorEpoch === null || r.marker === null ? '' : String(r.marker.coordinatorEpoch) },
+    ])
+    const tbl = fitTable(RUN_COLUMNS, rows, chalk, { wide, width: 78 })
+    for (const l of (tbl.text + hiddenNote(tbl.hidden)).split('\n').filter((x) => x !== '')) out.push('  ' + l)
+  }
+  if (t.offsetCommits.length > 0) {
+    const groups = [...new Set(t.offsetCommits.map((c) => c.group))].sort()
+    for (const g of groups) {
+      const cs = t.offsetCommits.filter((c) => c.group === g).sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition)).map((c) => `${c.topic}-${c.partition}\u00a0${c.committedBefore ?? 'none'}\u00a0->\u00a0${c.offset ?? 'deleted'}` +
+        (t.outcome === 'aborted' ? `\u00a0(aborted:\u00a0group\u00a0at\u00a0${c.committedAfter ?? 'none'})`
+          : t.outcome === 'committed' && c.committedAfter !== c.offset ? `\u00a0(group\u00a0at\u00a0${c.committedAfter ?? 'none'}:\u00a0a\u00a0later\u00a0plain\u00a0commit)` : ''))
+      for (const l of hanging(`offsets of group ${g}: ${cs.join(', ')}`, wide)) out.push(l)
+    }
+  } else if (t.notRead.some((p) => p.startsWith('__consumer_offsets-'))) {
+    for (const l of hanging(`offset commits in ${t.notRead.filter((p) => p.startsWith('__consumer_offsets-')).join(', ')}, not among the paths`, wide)) out.push(l)
+  } else if (t.runs.some((r) => r.records > 0)) {
+    out.push('  no offset commits in this transaction')
+  }
+  const others = t.notRead.filter((p) => !p.startsWith('__consumer_offsets-'))
+  if (others.length > 0) for (const l of hanging(`${t.runs.length === 0 ? 'none of its partitions among the paths; ' : ''}also listed by the coordinator, not among the paths: ${others.join(', ')}`, wide)) out.push(l)
+  if (t.episode !== null) {
+    const states = t.episode.states.map((s) => `${s.state}\u00a0${clock(s.timestamp)}${s.partitions.length > 0 && s.state !== 'Ongoing' ? `\u00a0(${s.partitions.length}\u00a0partition${s.partitions.length === 1 ? '' : 's'})` : ''}`)
+    for (const l of hanging(`coordinator: ${states.join(', ')}`, wide)) out.push(l)
+  }
+  for (const f of t.findings) for (const l of hanging(`${f.severity} ${f.code}: ${f.message}${f.file !== undefined ? ` (${f.file}, position ${f.position ?? 0})` : ''}`, wide, '  ! ')) out.push(l)
+  return out
+}
+
+export function printTransactionsText (r: TransactionsResult, out: { stdout: Writer, stderr: Writer }, opts: { colorLevel: 0 | 1 | 2 | 3, wide: boolean }): void {
+  const chalk = new Chalk({ level: opts.colorLevel })
+  const lines: string[] = []
+  const producers = new Set(r.transactions.map((t) => t.producerId)).size
+  lines.push(`${r.transactions.length} transaction${r.transactions.length === 1 ? '' : 's'} of ${producers} producer${producers === 1 ? '' : 's'}`)
+  const where = r.stateLogs.length > 0
+    ? `transactional ids from ${r.stateLogs.map((p) => p.replace(/\/?$/, '')).join(', ')}`
+    : `no __transaction_state partition among the paths or in their log directories (${r.lookedIn.join(', ') || 'none'}): transactional ids unknown, runs of one producer epoch joined by their markers' timestamps`
+  for (const l of wrapWords(where, '')) lines.push(l)
+  // written a block at a time: one string of a million transactions' lines is not needed
+  out.stdout.write(lines.join('\n') + '\n')
+  lines.length = 0
+  for (const t of r.transactions) out.stdout.write('\n' + block(t, chalk, opts.wide).join('\n') + '\n')
+  const eos = r.exactlyOnce.filter((p) => p.groups.length > 0 || p.groupsAdvancingOutside.length > 0)
+  if (eos.length > 0) {
+    lines.push('', 'Offsets carried by each transactional producer (exactly-once check):')
+    for (const p of eos) {
+      const who = p.transactionalId ?? `producer ${p.producerIds.join(',')}`
+      const carried = p.groups.length === 0 ? 'no offsets' : p.groups.map((g) => `${g.group}\u00a0(${g.transactions}\u00a0of\u00a0${p.transactions})`).join(', ')
+      const mixed = p.mixedCommits.map((m) => `; ${m.group} also committed ${m.plainCommits}\u00a0times outside transactions (mixed commits)`).join('')
+      const adv = p.groupsAdvancingOutside.length === 0 ? '' : `; meanwhile ${p.groupsAdvancingOutside.map((g) => `${g.group} committed ${g.commits}\u00a0times outside transactions`).join(', ')}`
+      for (const l of hanging(`${who}: ${carried}${mixed}${adv}`, opts.wide, '')) lines.push(l)
+    }
+  }
+  const families = r.idFamilies.filter((f) => f.kind !== 'plain')
+  if (families.length > 0) {
+    lines.push('', 'Transactional id families:')
+    for (const f of families) {
+      const hours = f.perHour.map((h) => `${h.hour}\u00a0${h.ids}`).join(', ')
+      const what = f.kind === 'flink-kafka-sink'
+        ? `Flink KafkaSink prefix ${f.prefix}: ${f.ids} ids, subtasks ${(f.subtasks ?? []).join(',')}, counters up to ${f.maxCounter ?? 0} (a new id per checkpoint and subtask)`
+        : `Kafka Streams application ${f.prefix}: ${f.ids} id${f.ids === 1 ? '' : 's'} of ${(f.processIds ?? []).length} process${(f.processIds ?? []).length === 1 ? '' : 'es'}`
+      for (const l of hanging(`${what}; created per hour: ${hours}`, opts.wide, '')) lines.push(l)
+    }
+  }
+  if (r.transactionalIds.length > 0) {
+    lines.push('', "The coordinator's newest state of each transactional id:")
+    const tbl = fitTable([{ header: 'TRANSACTIONAL_ID', left: true }, { header: 'PRODUCER', short: 'PID' }, { header: 'EPOCH' }, { header: 'STATE', left: true },
+      { header: 'PARTITIONS', left: true, dropRank: 1 }, { header: 'TIMEOUT_MS', dropRank: 2 }, { header: 'UPDATED (UTC)', left: true, dropRank: 3 }],
+    r.transactionalIds.map((s) => [{ text: s.transactionalId }, { text: s.producerId === null ? '' : String(s.producerId) }, { text: s.producerEpoch === null ? '' : String(s.producerEpoch) },
+      { text: s.deleted ? 'deleted' : s.state ?? '' }, { text: s.partitions.join(',') }, { text: s.transactionTimeoutMs === null ? '' : String(s.transactionTimeoutMs) },
+      { text: s.lastUpdateTimestamp === null ? '' : isoTime(s.lastUpdateTimestamp), short: s.lastUpdateTimestamp === null ? '' : isoTime(s.lastUpdateTimestamp).replace(/\.\d{3}Z$/, 'Z') }]),
+    chalk, { wide: opts.wide })
+    for (const l of (tbl.text + hiddenNote(tbl.hidden)).split('\n').filter((x) => x !== '')) lines.push(l)
+  }
+  if (lines.length > 0) out.stdout.write(lines.join('\n') + '\n')
+  for (const f of r.findings) out.stderr.write(formatFinding(f) + '\n')
+}

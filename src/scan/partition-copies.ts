@@ -1,0 +1,55 @@
+// Several brokers' log directories hold copies of one partition (replicas). `transactions` reads each
+// partition once: from the copy with the newest leader epoch (leader-epoch-checkpoint), then the highest log
+// end offset, the copy a leader election would keep (Kafka's replica truncation to the leader's epoch, KIP-101),
+// and says which copy it used. Copies whose ended transactions disagree below both log ends are a finding.
+import { finding } from '../analysis/findings.js'
+import type { Finding } from '../analysis/findings.js'
+import type { PartitionRun } from '../analysis/transaction-join/types.js'
+import type { OffsetCheckpoint } from '../io/checkpoints.js'
+import { readLeaderEpochCheckpoint } from '../io/checkpoints.js'
+import type { PartitionDir } from '../io/discover.js'
+import { scanTransactionRuns } from './transaction-runs.js'
+
+export interface ChosenCopy { dir: PartitionDir, label: string, runs: PartitionRun[], findings: Finding[] }
+
+const newestEpoch = (d: PartitionDir): number => {
+  const e = readLeaderEpochCheckpoint(d.path)
+  return e === null || e.length === 0 ? -1 : Math.max(...e.map((x) => x.epoch))
+}
+const ended = (rs: readonly PartitionRun[], below: bigint): string[] =>
+  rs.filter((r) => r.marker !== null && r.marker.offset < below).map((r) => `${r.producerId}/${r.firstOffset}/${r.marker!.offset}/${r.marker!.type}/${r.records}`).sort()
+
+/** every partition's runs, each partition read from one copy */
+export function scanNewestCopies (partitions: readonly PartitionDir[], checkpoints: Map<string, OffsetCheckpoint | null>): ChosenCopy[] {
+  const byLabel = new Map<string, PartitionDir[]>()
+  for (const d of partitions) {
+    const k = d.topic === null ? d.path : `${d.topic}-${d.partition}`
+    let g = byLabel.get(k)
+    if (g === undefined) { g = []; byLabel.set(k, g) }
+    g.push(d)
+  }
+  const out: ChosenCopy[] = []
+  for (const [label, dirs] of byLabel) {
+    const scans = dirs.map((dir) => ({ dir, epoch: newestEpoch(dir), ...scanTransactionRuns(dir, checkpoints) }))
+    scans.sort((a, b) => b.epoch - a.epoch || (a.logEndOffset < b.logEndOffset ? 1 : a.logEndOffset > b.logEndOffset ? -1 : 0))
+    const best = scans[0]!
+    const findings = [...best.findings]
+    if (scans.length > 1) {
+      const others = scans.slice(1)
+      findings.push(finding('PARTITION_COPY_CHOSEN', `${label} is in ${scans.length} log directories: read from ${best.dir.path} (leader epoch ${best.epoch}, log end ${best.logEndOffset}); ` +
+        `not from ${others.map((o) => `${o.dir.path} (leader epoch ${o.epoch}, log end ${o.logEndOffset})`).join(', ')}`))
+      for (const o of others) {
+        const below = o.logEndOffset < best.logEndOffset ? o.logEndOffset : best.logEndOffset
+        const a = ended(best.runs, below)
+        const b = ended(o.runs, below)
+        if (a.length !== b.length || a.some((x, i) => x !== b[i])) {
+          const d = b.find((x) => !a.includes(x)) ?? a.find((x) => !b.includes(x))!
+          findings.push(finding('PARTITION_COPIES_DIFFER', `${label}: the copies in ${best.dir.path} and ${o.dir.path} end different transactions below offset ${below} ` +
+            `(first difference: producer/first offset/marker/outcome/records ${d}); the first is used`, { file: o.dir.files.find((f) => f.kind === 'log')?.path ?? o.dir.path }))
+        }
+      }
+    }
+    out.push({ dir: best.dir, label: best.label, runs: best.runs, findings })
+  }
+  return out
+}

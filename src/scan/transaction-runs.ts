@@ -1,0 +1,56 @@
+// `transactions` on one data partition: its transactional runs (every transaction's data batches up to its
+// marker, or still open at the end), each with where its first batch and its marker are. The partition's
+// analyzer (analysis/partition-analyzer.ts) decides what a transaction is; the batch tap only remembers
+// the positions and marker timestamps the analyzer does not keep.
+import type { BatchFacts } from '../analysis/batch-facts.js'
+import type { Finding } from '../analysis/findings.js'
+import type { PartitionRun } from '../analysis/transaction-join/types.js'
+import { toBigInt } from '../bytes/int64.js'
+import type { OffsetCheckpoint } from '../io/checkpoints.js'
+import type { PartitionDir } from '../io/discover.js'
+import { scanPartition } from './partition-scan.js'
+
+interface Place { file: string, position: number }
+
+export function scanTransactionRuns (dir: PartitionDir, checkpoints: Map<string, OffsetCheckpoint | null>): { label: string, runs: PartitionRun[], findings: readonly Finding[], logEndOffset: bigint } {
+  const topic = dir.topic ?? dir.path
+  const partition = dir.partition ?? -1
+  const runs: PartitionRun[] = []
+  const firstBatch = new Map<bigint, Place>()
+  let last: Place & { timestamp: bigint } = { file: '', position: 0, timestamp: -1n }
+  const tap = (s: BatchFacts): void => {
+    last = { file: s.file ?? '', position: s.position ?? 0, timestamp: toBigInt(s.maxTimestamp) }
+    if (s.isTransactional && !s.isControl) {
+      const pid = toBigInt(s.producerId)
+      if (!firstBatch.has(pid)) firstBatch.set(pid, { file: last.file, position: last.position })
+    }
+  }
+  const s = scanPartition(dir, checkpoints, {
+    batch: tap,
+    analyzer: () => ({
+      markerEpochs: false,
+      sink: {
+        plainBatch: () => {},
+        controlBatch: () => {},
+        transactionEnded: (t) => {
+          const pid = toBigInt(t.producerId)
+          const at = t.empty ? last : firstBatch.get(pid) ?? last
+          firstBatch.delete(pid)
+          runs.push({ topic, partition, producerId: pid, producerEpoch: t.producerEpoch, firstOffset: toBigInt(t.firstOffset),
+            lastOffset: t.lastDataOffset === null ? null : toBigInt(t.lastDataOffset), records: t.records,
+            firstTimestamp: t.firstTimestamp === null ? null : toBigInt(t.firstTimestamp), lastTimestamp: t.lastTimestamp === null ? null : toBigInt(t.lastTimestamp),
+            marker: { offset: toBigInt(t.markerOffset!), type: t.outcome!, coordinatorEpoch: t.coordinatorEpoch, epoch: t.markerEpoch ?? t.producerEpoch,
+              timestamp: last.timestamp, file: last.file, position: last.position },
+            seeded: t.seeded, file: at.file, position: at.position })
+        },
+      },
+    }),
+  })
+  for (const o of s.report.openTransactions) {
+    if (o.state !== 'open') continue // its marker, beyond the high watermark, ended a run above
+    const at = firstBatch.get(o.producerId) ?? { file: dir.files.find((f) => f.kind === 'log')?.path ?? dir.path, position: 0 }
+    runs.push({ topic, partition, producerId: o.producerId, producerEpoch: o.producerEpoch, firstOffset: o.firstOffset, lastOffset: o.lastOffset,
+      records: o.records, firstTimestamp: o.firstTimestamp, lastTimestamp: o.lastTimestamp, marker: null, seeded: o.seeded, file: at.file, position: at.position })
+  }
+  return { label: s.label, runs, findings: s.report.findings, logEndOffset: s.report.logEndOffset }
+}
