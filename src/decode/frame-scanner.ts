@@ -51,6 +51,11 @@ export const DEFAULT_WINDOW = 8 * 1024 * 1024
  * can go on for ever (`tsdump - < /dev/zero`), and no batch can start in bytes already judged invalid.
  */
 export const UNFRAMED_STREAM_LIMIT = 64 * 1024 * 1024
+/**
+ * The largest entry held from a stream: one that cannot be streamed past the window is read whole, and the
+ * 128 MiB bound holds only if that is bounded (32 times Kafka's default message.max.bytes).
+ */
+export const MAX_STREAM_ENTRY = 32 * 1024 * 1024
 export const HEADER_ONLY_WINDOW = 64 * 1024
 export const DEFAULT_MAX_BATCH = 1024 * 1024 * 1024
 /** header-only scans: from this size on, skipping a batch's body with a separate read of the next header beats reading through it */
@@ -168,6 +173,10 @@ export class FrameScanner {
     const total = L.LOG_OVERHEAD + size
     const bad = frameProblem(size, magic, total, this.maxBatch)
     if (bad !== undefined) return this.damaged(pos, size, bad)
+    // a stream cannot be read twice or streamed past the window, so an entry is held whole: bound it
+    if (total > MAX_STREAM_ENTRY && this.source.seekable === false) {
+      return this.damaged(pos, size, { code: 'BAD_LENGTH', message: `entry size ${total} is more than tsdump holds of a stream (${MAX_STREAM_ENTRY} bytes): save the input to a file to read it` })
+    }
     if (total > left) return this.pastEnd(pos, total, left)
     if (pos + total <= this.winEnd && !this.resync) {
       // the reads grow back to the window over the entries that fit (see beyondWindow)

@@ -93,6 +93,17 @@ describe('tsdump - (standard input)', () => {
     expect(r.stderr).toMatch(/position 1152: the input went on .*\[STREAM_NOT_ENDING\]/)
   }, 120_000)
 
+  it('an entry larger than tsdump holds of a stream (32 MiB) is BAD_LENGTH with what to do, in bounded memory', () => {
+    const f = path.join(dir, 'one-big-batch.log')
+    fs.writeFileSync(f, encodeBatch({ baseOffset: 0, records: [{ key: 'k', value: 'x'.repeat(40 * 1024 * 1024) }] }))
+    const r = piped(`cat ${f}`, ['-'])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatch(/-: position 0: entry size \d+ is more than tsdump holds of a stream \(33554432 bytes\): save the input to a file to read it.*\[BAD_LENGTH\]/)
+    expect(r.rssMiB).toBeLessThan(128)
+    const asFile = spawnSync('node', [path.join(REPO_ROOT, 'bin/tsdump.js'), f], { encoding: 'utf8' })
+    expect(asFile.status).toBe(0) // the same bytes as a file are read (streamed past the window)
+  }, 120_000)
+
   it('standard input named twice is a usage error', () => {
     const twice = piped(`cat ${big}`, ['-', '-'])
     expect(twice.code).toBe(2)
