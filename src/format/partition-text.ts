@@ -89,6 +89,13 @@ function coordinatorAborts (owner: TransactionalIdState, atMs: bigint | null, ol
   return wrapWords(`${lists} and aborts it at ${isoTime(atMs)}, its start + transactionTimeoutMs ${owner.transactionTimeoutMs}: ${when}.`, '    ')
 }
 
+/** the age and the verdict on one line when its first line fits 80 columns, else the verdict indented below */
+function ageLine (head: string, verdict: string): string[] {
+  // eslint-disable-next-line no-control-regex
+  const first = (verdict.split('\n')[0] ?? '').replace(/\u001b\[[0-9;]*m/g, '')
+  return head.length + 1 + first.length <= TABLE_WIDTH ? [`${head} ${verdict}`] : [head, `    ${verdict}`]
+}
+
 function formatBlocked (b: LsoPartition, timeoutMin: number, chalk: ChalkInstance, nowLabel: string, nowMs: number): string {
   const r = b.report
   const label = chalk.bold(b.label)
@@ -110,7 +117,7 @@ function formatBlocked (b: LsoPartition, timeoutMin: number, chalk: ChalkInstanc
     `  first offset ${t.firstOffset}${t.seeded ? ' (before the log start, from a producer snapshot)' : ''}, last data offset ${t.lastOffset ?? 'unknown'}, ${t.records} records`,
     `  first timestamp ${ts(t.firstTimestamp)}`,
     `  last timestamp  ${ts(t.lastTimestamp)}`,
-    `  age ${age} at ${nowLabel}: ${verdict}`,
+    ...ageLine(`  age ${age} at ${nowLabel}:`, verdict),
   ]
   // an open one gets the full story of its coordinator epoch (it goes into the abort command)
   if (t.state === 'open') lines.push(...explainCoordinatorEpoch(t))

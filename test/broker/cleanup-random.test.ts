@@ -14,7 +14,12 @@ import { runCommand } from '../support/txn-segment-builder.js'
 import { recordsBelow } from '../support/cleanup-truth.js'
 
 const seed = process.env.TSDUMP_CLEANUP_SEED ? Number(process.env.TSDUMP_CLEANUP_SEED) : Math.floor(Math.random() * 2 ** 31)
-console.log(`[cleanup-random] seed ${seed} (replay with TSDUMP_CLEANUP_SEED=${seed})`)
+// the workload is written for Kafka 4.4.0 (its Java driver, the fixture's release): under another KAFKA_VERSION
+// (.ci/run's 3.9.1 pass) it is skipped with the reason, so that it runs once per .ci/run
+const RELEASE = '4.4.0'
+const otherRelease = process.env.KAFKA_VERSION !== undefined && process.env.KAFKA_VERSION !== RELEASE
+if (otherRelease) console.log(`[cleanup-random] skipped: the scenario runs on Kafka ${RELEASE}, this pass is KAFKA_VERSION=${process.env.KAFKA_VERSION}`)
+else console.log(`[cleanup-random] seed ${seed} (replay with TSDUMP_CLEANUP_SEED=${seed})`)
 
 interface Observed { topic: string, partition: number, logStartOffset: number }
 interface Answers {
@@ -25,6 +30,7 @@ let r: { before: string, after: string, cleanedAt: number | null, answers: Answe
 let rows: Array<Record<string, unknown> & { topic: string, partition: number }>
 
 beforeAll(async () => {
+  if (otherRelease) return
   r = await runCleanupRandom({ seed })
   const out = await runCommand(async (o: CleanupOptions, ctx) => runCleanup(o, ctx), { paths: [r.before], format: 'json', now: r.cleanedAt ?? Date.now() })
   expect(out.code, out.err).toBeLessThan(2)
@@ -33,7 +39,7 @@ beforeAll(async () => {
 
 afterAll(() => { r?.dispose() })
 
-describe(`cleanup on a random workload (seed ${seed}) equals what the 4.4.0 broker did`, () => {
+describe.skipIf(otherRelease)(`cleanup on a random workload (seed ${seed}) equals what the 4.4.0 broker did`, () => {
   it('cleaned range, records left and log start of every partition observed', () => {
     expect(r.cleanedAt, 'the broker cleaned something').not.toBeNull()
     const cp = (a: Answers['before'], tp: string): number | undefined => a.checkpoints['cleaner-offset-checkpoint']?.[tp]

@@ -58,3 +58,13 @@ describe('lso: an open transaction its coordinator still lists', () => {
     expect(r.stdout).toContain('HANGING (older than 15 min)')
   })
 })
+
+describe('the lso text fits 80 columns whatever the clock says', () => {
+  it('the age line of an open transaction on the 4.4.0 transactions fixture: the verdict goes below when it would pass 80 columns', async () => {
+    for (const now of [Date.parse('2026-12-01T23:00:00Z'), Date.parse('2026-12-02T04:46:37.994Z'), Date.parse('2027-06-01T00:00:00Z')]) {
+      const r = await runCli(['lso', path.join(FIXTURES_44, 'transactions', 'logs')], { now })
+      const long = r.stdout.split('\n').filter((l) => l.length > 80 && !l.trimStart().startsWith('kafka-transactions.sh'))
+      expect(long, new Date(now).toISOString()).toEqual([])
+    }
+  })
+})
