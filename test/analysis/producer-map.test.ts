@@ -40,3 +40,22 @@ describe('ProducerInts', () => {
     expect(t.get(999n)).toBeUndefined()
   })
 })
+
+describe('ProducerInts with few producers stays small (lso over 3,000 partitions held 295 MB of first buckets)', () => {
+  it('3,000 maps of one producer each: under 4 MB of typed arrays; the same values as with full buckets from the start', () => {
+    const before = process.memoryUsage().arrayBuffers
+    const maps: ProducerInts[] = []
+    for (let i = 0; i < 3000; i++) { const m = new ProducerInts(); m.set(BigInt(i), i); maps.push(m) }
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(4 * 1024 * 1024)
+    for (let i = 0; i < 3000; i++) expect(maps[i]!.get(BigInt(i))).toBe(i)
+  })
+
+  it('growing the first bucket, then splitting: every value kept (100k producers)', () => {
+    const m = new ProducerInts()
+    for (let i = 0; i < 100_000; i++) m.set(BigInt(i * 7919), i)
+    expect(m.size).toBe(100_000)
+    for (let i = 0; i < 100_000; i += 97) expect(m.get(BigInt(i * 7919))).toBe(i)
+    const back = ProducerInts.fromParts(m.toParts())
+    for (let i = 0; i < 100_000; i += 101) expect(back.get(BigInt(i * 7919))).toBe(i)
+  })
+})
