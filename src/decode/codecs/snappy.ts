@@ -165,11 +165,22 @@ function tooLarge (total: number, maxBytes: number): CodecError {
 // independent blocks. Memory is one chunk and its output (snappy-java writes 32 KiB chunks); a raw block
 // (no xerial header) is one block, held whole as before.
 
+/**
+ * The most a raw block (one block, no xerial framing) may declare when streamed: it is decoded whole, so this
+ * bounds the memory of a deep dump (a raw-snappy bomb declaring 255 MiB peaked at 346 MiB). Kafka's producers
+ * write xerial chunks of 32 KiB; a raw block this large is a bomb or a very unusual client.
+ */
+export const RAW_BLOCK_MAX = 64 * 1024 * 1024
+
 /** xerialChunks over a streamed input, the same checks in the same order; each chunk's bytes are then at pos */
 function * streamedChunks (r: StreamedInput): Generator<Chunk> {
   const L = r.length
   if (!isXerial(r.peek(Math.min(XERIAL_HEADER_SIZE, L)), 0)) {
-    yield blockHeader(r.peek(L), 0, L)
+    const c = blockHeader(r.peek(Math.min(5, L)), 0, L)
+    if (c.length > RAW_BLOCK_MAX) {
+      throw new CodecError('DECOMPRESSED_TOO_LARGE', `snappy: a raw block (no xerial framing) declares ${c.length} bytes; it is decoded whole, and tsdump holds at most ${RAW_BLOCK_MAX} bytes of one block`)
+    }
+    yield c
     return
   }
   r.skip(XERIAL_HEADER_SIZE)
