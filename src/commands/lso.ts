@@ -18,6 +18,8 @@ import type { WorkerInternals } from './workers/partition-pool.js'
 
 export interface LsoOptions {
   paths: string[]
+  /** --remote-storage: remote segments read before the local ones */
+  remote?: string
   format?: PartitionFormat
   color?: boolean
   bootstrapServer?: string
@@ -36,7 +38,7 @@ export interface LsoOptions {
 
 /** The transaction holding back each partition's LSO, how to abort it, and (optionally) a transactional id's coordinator. */
 export function lso (paths: string[], opts: Omit<LsoOptions, 'paths' | 'format' | 'color' | 'wide'> = {}): LsoResult {
-  return lsoOf(scanPaths(paths), opts)
+  return lsoOf(scanPaths(paths, opts.remote !== undefined ? { remote: opts.remote } : {}), opts)
 }
 
 function lsoOf (done: { unusable: Finding[], scanned: ScannedPartition[] }, opts: Omit<LsoOptions, 'paths' | 'format' | 'color' | 'wide'>): LsoResult {
@@ -65,7 +67,7 @@ function lsoOf (done: { unusable: Finding[], scanned: ScannedPartition[] }, opts
 }
 
 export async function runLso (opts: LsoOptions, ctx: CommandContext): Promise<number> {
-  const r = lsoOf(await scanPathsInWorkers(opts.paths, { markerEpochs: true, ...threadsOf(opts) }), { ...opts, now: opts.now ?? ctx.now() })
+  const r = lsoOf(await scanPathsInWorkers(opts.paths, { markerEpochs: true, ...threadsOf(opts), ...(opts.remote !== undefined ? { remote: opts.remote } : {}) }), { ...opts, now: opts.now ?? ctx.now() })
   // the clock comes from the context (tests inject it); the text says whether the time was given
   r.nowGiven = opts.now !== undefined
   writeUnusable(r.unusable, ctx)

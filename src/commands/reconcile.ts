@@ -23,6 +23,8 @@ export interface ReconcileOptions {
   filter?: RangeSpec
   /** worker threads for the partitions (default: the available cores, at most 2; 1 = none) */
   threads?: number
+  /** --remote-storage: remote segments read before the local ones */
+  remote?: string
   /** tests: when workers are used, and how many ran */
   workerInternals?: WorkerInternals
 }
@@ -38,7 +40,7 @@ function reconciled ({ unusable, scanned }: { unusable: Finding[], scanned: Scan
 }
 
 export async function runReconcile (opts: ReconcileOptions, ctx: CommandContext): Promise<number> {
-  const r = reconciled(await scanPathsInWorkers(opts.paths, { markerEpochs: false, ...threadsOf(opts), ...(opts.filter !== undefined ? { filter: opts.filter } : {}) }), opts.filter)
+  const r = reconciled(await scanPathsInWorkers(opts.paths, { markerEpochs: false, ...threadsOf(opts), ...(opts.remote !== undefined ? { remote: opts.remote } : {}), ...(opts.filter !== undefined ? { filter: opts.filter } : {}) }), opts.filter)
   writeUnusable(r.unusable, ctx)
   if (r.unusable.length > 0) return EXIT_USAGE
   createPartitionPrinter(opts.format ?? 'text', ctx, opts.color === false ? 0 : ctx.colorLevel, { wide: opts.wide === true }).reconcile(r)

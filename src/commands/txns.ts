@@ -27,6 +27,8 @@ export interface TxnsOptions {
   wide?: boolean
   /** only the runs of these producers / overlapping this range (analysis/range-filter.ts runInRange) */
   filter?: RangeSpec
+  /** --remote-storage: remote segments read before the local ones */
+  remote?: string
   /** threads (default 1: no workers): commands/workers/txns-pool.ts */
   threads?: number
   /** tests: when workers are used, and how many ran */
@@ -45,8 +47,8 @@ function streamTxns (partitions: readonly PartitionDir[], width: number, to: Txn
 }
 
 /** The transaction timeline of every partition under `paths` (transactional-id states for __transaction_state), collected. */
-export function txns (paths: string[], opts: { width?: number, filter?: RangeSpec } = {}): TxnsResult {
-  const { partitions, unusable } = resolvePartitions(paths)
+export function txns (paths: string[], opts: { width?: number, filter?: RangeSpec, remote?: string } = {}): TxnsResult {
+  const { partitions, unusable } = resolvePartitions(paths, opts.remote)
   const result: TxnsResult = { unusable, partitions: [] }
   if (unusable.length > 0) return result
   let runs: TimelineRun[] = []
@@ -61,7 +63,7 @@ export function txns (paths: string[], opts: { width?: number, filter?: RangeSpe
 }
 
 export async function runTxns (opts: TxnsOptions, ctx: CommandContext): Promise<number> {
-  const { partitions, unusable } = resolvePartitions(opts.paths)
+  const { partitions, unusable } = resolvePartitions(opts.paths, opts.remote)
   writeUnusable(unusable, ctx)
   if (unusable.length > 0) return EXIT_USAGE
   const printer = createPartitionPrinter(opts.format ?? 'text', ctx, opts.color === false ? 0 : ctx.colorLevel, { wide: opts.wide === true })
