@@ -32,12 +32,13 @@ function failure (e: unknown): S3Failure {
 
 /** 5xx, throttling (429, SlowDown) and lost connections are retried; other 4xx are the answer */
 function retryable (f: S3Failure): boolean {
-  if (f.status === undefined) return true
+  // no HTTP answer: a lost connection is retried, a client that cannot sign (no credentials, no region) is not
+  if (f.status === undefined) return !/CredentialsProviderError|Region/.test(f.code + f.message)
   return f.status >= 500 || f.status === 429 || /SlowDown|Throttl|RequestTimeout/.test(f.code)
 }
 
 function describe (f: S3Failure, attempts: number): string {
-  const status = f.status === undefined ? 'connection failed' : `HTTP ${f.status}`
+  const status = f.status !== undefined ? `HTTP ${f.status}` : retryable(f) ? 'connection failed' : 'no request sent'
   return `${status} ${f.code}${f.message !== '' && f.message !== f.code ? `: ${f.message}` : ''}${attempts > 1 ? ` (after ${attempts} attempts)` : ''}`
 }
 
