@@ -4,6 +4,7 @@ import type { CommandContext } from '../commands/context.js'
 import { registerDump } from './commands/dump.js'
 import { registerLso } from './commands/lso.js'
 import { registerReconcile } from './commands/reconcile.js'
+import { registerRemote } from './commands/remote.js'
 import { registerReport } from './commands/report.js'
 import { registerTxns } from './commands/txns.js'
 
@@ -48,6 +49,7 @@ Exit status: 0 clean, 1 problems found in the data, 2 usage error or unreadable 
   registerTxns(program, ctx, setExit)
   registerLso(program, ctx, setExit)
   registerReport(program, ctx, setExit)
+  registerRemote(program, ctx, setExit)
   for (const c of program.commands) c.exitOverride().configureOutput({ writeOut: (s) => ctx.stdout.write(s), writeErr: (s) => ctx.stderr.write(s), outputError: usageError })
   return program
 }

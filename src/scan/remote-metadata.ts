@@ -17,31 +17,12 @@ import { describeFsError, discover } from '../io/discover.js'
 import { namesIn } from '../io/dir-listing.js'
 import { FileSource } from '../io/file-source.js'
 import { InputError } from '../io/input-error.js'
+import type { RemoteSegmentMetadata } from '../analysis/remote-inventory.js'
+import { SEGMENT_STATES } from '../analysis/remote-inventory.js'
+
+export type { RemoteSegmentMetadata } from '../analysis/remote-inventory.js'
 
 export const REMOTE_LOG_METADATA_TOPIC = '__remote_log_metadata'
-export const SEGMENT_STATES = ['COPY_SEGMENT_STARTED', 'COPY_SEGMENT_FINISHED', 'DELETE_SEGMENT_STARTED', 'DELETE_SEGMENT_FINISHED'] as const
-export type SegmentState = typeof SEGMENT_STATES[number]
-
-export interface RemoteSegmentMetadata {
-  topic: string
-  partition: number
-  topicId: string
-  segmentId: string
-  startOffset: bigint
-  endOffset: bigint
-  brokerId: number
-  maxTimestampMs: bigint
-  /** of the newest event */
-  eventTimestampMs: bigint
-  /** leader epoch → its first offset in the segment */
-  leaderEpochs: Array<{ epoch: number, offset: bigint }>
-  sizeInBytes: number
-  txnIndexEmpty: boolean
-  state: SegmentState
-  /** every state in the order written */
-  history: SegmentState[]
-}
-
 export interface RemoteLogMetadata {
   /** the __remote_log_metadata partition directories read */
   read: string[]

@@ -6,7 +6,7 @@ import type { SegmentSource } from '../../decode/segment-source.js'
 import { InputError } from '../input-error.js'
 import { MAX_SMALL_FILE_BYTES } from '../file-source.js'
 import { LOCAL_TIERED_ROOT } from './names.js'
-import type { RemoteObject, RemoteStore } from './store.js'
+import type { RemoteObject, RemoteStore } from './remote-store.js'
 import { SyncBridge } from './sync-bridge.js'
 
 /** bytes per ranged GET */

@@ -9,24 +9,9 @@ import { FileSource, readSmallFile } from '../file-source.js'
 import { InputError } from '../input-error.js'
 import { LOCAL_TIERED_ROOT } from './names.js'
 import { S3Store } from './s3-store.js'
+import type { RemoteObject, RemoteStore } from './remote-store.js'
 
-export interface RemoteObject {
-  /** relative to the store's root: `<topic>-<partition>-<topicId>/<offset>-<segmentId>.log` */
-  key: string
-  size: number
-}
-
-export interface RemoteStore {
-  /** as the user gave it (`/backup/remote`, `s3://bucket/prefix`) */
-  readonly spec: string
-  /** every object under the root (cached: one listing per store) */
-  list (): RemoteObject[]
-  /** the name messages and the dump use for an object: a path, or `s3://bucket/prefix/key` */
-  nameOf (key: string): string
-  open (key: string): SegmentSource
-  /** a small object whole (.txnindex, .snapshot, leader-epoch checkpoint) */
-  readSmall (key: string): Buffer
-}
+export type { RemoteObject, RemoteStore } from './remote-store.js'
 
 class DirStore implements RemoteStore {
   private readonly root: string
