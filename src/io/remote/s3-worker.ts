@@ -5,7 +5,6 @@
 // 404 NoSuchKey) is answered at once as an error naming the key.
 import { workerData } from 'node:worker_threads'
 import type { MessagePort } from 'node:worker_threads'
-import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3'
 import { answer } from './sync-bridge.js'
 
 const { port, flag, bucket, chunk } = workerData as { port: MessagePort, flag: Int32Array, bucket: string, chunk: number }
@@ -15,7 +14,17 @@ const PREFETCH = 3
 const ATTEMPTS = 6
 const BACKOFF_MS = 100
 
+// the SDK warns on stderr about Node releases it will drop later: not tsdump's output (README: Node >= 20)
+const emitWarning = process.emitWarning.bind(process)
+process.emitWarning = ((w: string | Error, ...rest: unknown[]) => {
+  const type = typeof rest[0] === 'string' ? rest[0] : (rest[0] as { type?: string } | undefined)?.type
+  if ((w instanceof Error ? w.name : type) === 'NodeVersionSupportWarning') return
+  ;(emitWarning as (...a: unknown[]) => void)(w, ...rest)
+}) as typeof process.emitWarning
+
 const endpoint = process.env.AWS_ENDPOINT_URL_S3 ?? process.env.AWS_ENDPOINT_URL
+// loaded after the warning filter above: the SDK checks the Node release as it loads
+const { GetObjectCommand, ListObjectsV2Command, S3Client } = await import('@aws-sdk/client-s3')
 const client = new S3Client({
   region: process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'us-east-1',
   ...(endpoint !== undefined && endpoint !== '' ? { endpoint, forcePathStyle: true } : {}),
@@ -68,7 +77,8 @@ async function list (prefix: string): Promise<Array<{ key: string, size: number 
 async function getRange (key: string, from: number, to: number): Promise<Uint8Array> {
   return await withRetries(async () => {
     const r = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key, Range: `bytes=${from}-${to - 1}` }))
-    const body = await r.Body!.transformToByteArray()
+    // a fresh buffer of its own, so that it can be transferred to the caller rather than copied
+    const body = new Uint8Array(await r.Body!.transformToByteArray())
     // a connection cut mid-body can end the stream early without an error: count the bytes
     if (body.length !== to - from) throw Object.assign(new Error(`${body.length} of ${to - from} bytes received`), { name: 'IncompleteBody' })
     return body
@@ -98,11 +108,11 @@ port.on('message', (m: { id: number, op: 'list' | 'get', prefix?: string, key?: 
       const wanted = fetchChunk(key, index, size)
       for (let i = 1; i <= PREFETCH && (index + i) * chunk < size; i++) void fetchChunk(key, index + i, size)
       let data: Uint8Array
-      try { data = await wanted } catch (e) {
+      try { data = await wanted } finally {
+        // a chunk is read once (sources read forward): handed over, not kept
         cache.delete(`${index} ${key}`)
-        throw e
       }
-      answer(setup, { id: m.id, data })
+      answer(setup, { id: m.id, data }, [data.buffer as ArrayBuffer])
     } catch (e) {
       answer(setup, { id: m.id, error: e instanceof Error ? e.message : String(e) })
     }

@@ -20,7 +20,8 @@ export class SyncBridge {
   constructor (url: URL, data: Record<string, unknown>) {
     const ch = new MessageChannel()
     this.port = ch.port1
-    this.worker = new Worker(url, { workerData: { ...data, port: ch.port2, flag: this.flag }, transferList: [ch.port2] })
+    // a small young generation: the chunks are external memory, collected as soon as they are handed over
+    this.worker = new Worker(url, { workerData: { ...data, port: ch.port2, flag: this.flag }, transferList: [ch.port2], resourceLimits: { maxYoungGenerationSizeMb: 4 } })
     this.worker.unref()
   }
 
@@ -46,8 +47,8 @@ export class SyncBridge {
 }
 
 /** The I/O thread's side: answer on the port, then wake the caller. */
-export function answer (setup: BridgeSetup, message: { id: number } & Record<string, unknown>): void {
-  setup.port.postMessage(message)
+export function answer (setup: BridgeSetup, message: { id: number } & Record<string, unknown>, transfer: ArrayBuffer[] = []): void {
+  setup.port.postMessage(message, transfer)
   Atomics.store(setup.flag, 0, 1)
   Atomics.notify(setup.flag, 0)
 }
