@@ -7,7 +7,10 @@ import path from 'node:path'
 import { spawn } from 'node:child_process'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { reconcile } from '../../src/commands/reconcile.js'
+import { remoteInventory } from '../../src/commands/remote.js'
+import { closeRemoteStores } from '../../src/io/remote/store.js'
 import { FIXTURES_44, REPO_ROOT } from '../support/paths.js'
+import { runCli } from '../support/run-cli.js'
 import { motoServerMissing, startFaultProxy, startS3Server, uploadTree, type FaultProxy, type S3TestServer } from '../support/s3-server.js'
 
 const FIXTURE = path.join(FIXTURES_44, 'tiered')
@@ -47,6 +50,19 @@ describe('reconcile over local + remote segments (directory)', () => {
     const r = reconcile([LOGS], { remote: REMOTE })
     const c = counts(r)
     for (const [label, v] of Object.entries(javaCounts)) expect(c[label], label).toEqual(v)
+  })
+
+  it('report --remote-storage draws each lane with the Java consumers\' counts', async () => {
+    const tmp = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'tsdump-tiered-report-'))
+    try {
+      const out = path.join(tmp, 'r.html')
+      const r = await runCli(['report', ...partitionPaths, '--remote-storage', REMOTE, '-o', out])
+      expect(r.code, r.stderr).toBe(0)
+      const html = fs.readFileSync(out, 'utf8')
+      for (const [label, [committed, uncommitted]] of Object.entries(javaCounts)) {
+        expect(html).toMatch(new RegExp(`data-partition="${label}"[^>]*data-read-committed="${committed}" data-read-uncommitted="${uncommitted}"`))
+      }
+    } finally { fs.rmSync(tmp, { recursive: true, force: true }) }
   })
 
   it('without __remote_log_metadata the storage is listed instead, and the finding says so', () => {
@@ -127,6 +143,21 @@ describe.skipIf(missing !== null)('reconcile through s3:// (moto, with the fault
     const r = await run()
     expect(jsonCounts(r.partitions)).toEqual(javaCounts)
     expect(proxy.requests.filter((q) => q.injected === 'cut after 100').length).toBe(1)
+  }, 60_000)
+
+  it('tsdump remote through s3:// lists the segments, states and stored sizes the directory gives', async () => {
+    const dir = remoteInventory([LOGS], REMOTE)
+    closeRemoteStores()
+    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/tsdump.js'), 'remote', LOGS, '--remote-storage', spec, '--json'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    let out = ''
+    child.stdout.on('data', (d: Buffer) => { out += d.toString('utf8') })
+    const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? -1)))
+    expect(code).toBe(0)
+    type Row = { segmentId: string, state: string | null, storedBytes: number | null, verdict: string, key: string | null }
+    const s3 = (JSON.parse(out) as { partitions: Array<{ topic: string, partition: number, segments: Row[] }> }).partitions
+    const view = (ps: Array<{ topic: string, partition: number, segments: Row[] }>): unknown => ps.map((p) => ({ p: `${p.topic}-${p.partition}`, s: p.segments.map((x) => [x.segmentId, x.state, x.storedBytes, x.verdict]) }))
+    expect(view(s3)).toEqual(view(dir.partitions as never))
+    for (const row of s3.flatMap((p) => p.segments)) if (row.key !== null) expect(row.key).toMatch(new RegExp(`^${spec}kafka-tiered-storage/`))
   }, 60_000)
 
   for (const [status, code] of [[403, 'AccessDenied'], [404, 'NoSuchKey']] as const) {

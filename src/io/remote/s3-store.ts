@@ -13,7 +13,7 @@ import { SyncBridge } from './sync-bridge.js'
 export const CHUNK = 4 * 1024 * 1024
 
 interface ListAnswer { id: number, objects?: RemoteObject[], error?: string }
-interface GetAnswer { id: number, data?: Uint8Array, error?: string }
+interface GetAnswer { id: number, length?: number, error?: string }
 
 /** the compiled I/O thread: beside this file in dist/; when this file runs from src/ (the tests), the build in dist/ */
 function workerUrl (): URL {
@@ -34,12 +34,14 @@ export class S3Store implements RemoteStore {
   private readonly bridge: SyncBridge
   private listed: RemoteObject[] | undefined
   private readonly sizes = new Map<string, number>()
+  /** the I/O thread puts each chunk asked for here */
+  private readonly shared = new SharedArrayBuffer(CHUNK)
 
   constructor (readonly spec: string) {
     const { bucket, prefix } = parseS3Spec(spec)
     this.bucket = bucket
     this.prefix = prefix
-    this.bridge = new SyncBridge(workerUrl(), { bucket, chunk: CHUNK })
+    this.bridge = new SyncBridge(workerUrl(), { bucket, chunk: CHUNK, shared: this.shared })
   }
 
   list (): RemoteObject[] {
@@ -73,11 +75,11 @@ export class S3Store implements RemoteStore {
     return src.readAt(0, src.size)
   }
 
-  /** bytes [chunk * CHUNK, +CHUNK) of `key`; the I/O thread prefetches the next ones */
-  chunk (key: string, index: number, size: number): Buffer {
+  /** bytes [chunk * CHUNK, +CHUNK) of `key` copied into `into`, their count; the I/O thread prefetches the next ones */
+  chunk (key: string, index: number, size: number, into: Buffer): number {
     const a = this.bridge.call<GetAnswer>({ op: 'get', key: this.prefix + key, index, size })
     if (a.error !== undefined) throw new InputError('REMOTE_UNREADABLE', this.nameOf(key), a.error, index * CHUNK)
-    return Buffer.from(a.data!.buffer, a.data!.byteOffset, a.data!.byteLength)
+    return Buffer.from(this.shared, 0, a.length!).copy(into, 0)
   }
 
   close (): void { this.bridge.close() }
@@ -87,7 +89,9 @@ class S3Source implements SegmentSource {
   bytesRead = 0
   readonly name: string
   private index = -1
-  private buf: Buffer = Buffer.alloc(0)
+  /** the chunk being read (one buffer per source, reused) */
+  private buf: Buffer | undefined
+  private length = 0
 
   constructor (private readonly store: S3Store, private readonly key: string, readonly size: number) {
     this.name = store.nameOf(key)
@@ -107,11 +111,13 @@ class S3Source implements SegmentSource {
       const p = position + done
       const index = Math.floor(p / CHUNK)
       if (index !== this.index) {
-        this.buf = this.store.chunk(this.key, index, this.size)
+        this.buf ??= Buffer.allocUnsafeSlow(Math.min(CHUNK, this.size))
+        this.index = -1
+        this.length = this.store.chunk(this.key, index, this.size, this.buf)
         this.index = index
       }
       const from = p - index * CHUNK
-      const got = this.buf.copy(target, done, from, Math.min(this.buf.length, from + (n - done)))
+      const got = this.buf!.copy(target, done, from, Math.min(this.length, from + (n - done)))
       if (got === 0) throw new InputError('REMOTE_UNREADABLE', this.name, `the object is shorter than its listed ${this.size} bytes (no data at position ${p})`, p)
       done += got
     }
@@ -119,5 +125,5 @@ class S3Source implements SegmentSource {
     return done
   }
 
-  close (): void { this.buf = Buffer.alloc(0); this.index = -1 }
+  close (): void { this.buf = undefined; this.index = -1 }
 }

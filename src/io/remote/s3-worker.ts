@@ -7,21 +7,17 @@ import { workerData } from 'node:worker_threads'
 import type { MessagePort } from 'node:worker_threads'
 import { answer } from './sync-bridge.js'
 
-const { port, flag, bucket, chunk } = workerData as { port: MessagePort, flag: Int32Array, bucket: string, chunk: number }
+const { port, flag, bucket, chunk, shared } = workerData as { port: MessagePort, flag: Int32Array, bucket: string, chunk: number, shared: SharedArrayBuffer }
 const setup = { port, flag }
+/** where an answered chunk is put for the caller (one chunk: the caller copies it out before it asks again) */
+const out = new Uint8Array(shared)
 /** chunks fetched ahead of the one asked for */
 const PREFETCH = 3
 const ATTEMPTS = 6
 const BACKOFF_MS = 100
 
-// the SDK warns on stderr about Node releases it will drop later: not tsdump's output (README: Node >= 20)
-const emitWarning = process.emitWarning.bind(process)
-process.emitWarning = ((w: string | Error, ...rest: unknown[]) => {
-  const type = typeof rest[0] === 'string' ? rest[0] : (rest[0] as { type?: string } | undefined)?.type
-  if ((w instanceof Error ? w.name : type) === 'NodeVersionSupportWarning') return
-  ;(emitWarning as (...a: unknown[]) => void)(w, ...rest)
-}) as typeof process.emitWarning
-
+// the SDK warns on stderr about Node releases it will drop later (its own switch): not tsdump's output
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true'
 const endpoint = process.env.AWS_ENDPOINT_URL_S3 ?? process.env.AWS_ENDPOINT_URL
 // loaded after the warning filter above: the SDK checks the Node release as it loads
 const { GetObjectCommand, ListObjectsV2Command, S3Client } = await import('@aws-sdk/client-s3')
@@ -77,10 +73,16 @@ async function list (prefix: string): Promise<Array<{ key: string, size: number 
 async function getRange (key: string, from: number, to: number): Promise<Uint8Array> {
   return await withRetries(async () => {
     const r = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key, Range: `bytes=${from}-${to - 1}` }))
-    // a fresh buffer of its own, so that it can be transferred to the caller rather than copied
-    const body = new Uint8Array(await r.Body!.transformToByteArray())
+    // streamed into one buffer of the range's size (no list of pieces concatenated after)
+    const body = new Uint8Array(to - from)
+    let n = 0
+    for await (const piece of r.Body as AsyncIterable<Uint8Array>) {
+      if (n + piece.length > body.length) throw Object.assign(new Error(`more than the ${to - from} bytes asked for`), { name: 'LongBody' })
+      body.set(piece, n)
+      n += piece.length
+    }
     // a connection cut mid-body can end the stream early without an error: count the bytes
-    if (body.length !== to - from) throw Object.assign(new Error(`${body.length} of ${to - from} bytes received`), { name: 'IncompleteBody' })
+    if (n !== to - from) throw Object.assign(new Error(`${n} of ${to - from} bytes received`), { name: 'IncompleteBody' })
     return body
   })
 }
@@ -112,7 +114,8 @@ port.on('message', (m: { id: number, op: 'list' | 'get', prefix?: string, key?: 
         // a chunk is read once (sources read forward): handed over, not kept
         cache.delete(`${index} ${key}`)
       }
-      answer(setup, { id: m.id, data }, [data.buffer as ArrayBuffer])
+      out.set(data)
+      answer(setup, { id: m.id, length: data.length })
     } catch (e) {
       answer(setup, { id: m.id, error: e instanceof Error ? e.message : String(e) })
     }
