@@ -10,7 +10,7 @@ import type { RemoteObject, RemoteStore } from './remote-store.js'
 import { SyncBridge } from './sync-bridge.js'
 
 /** bytes per ranged GET */
-export const CHUNK = 4 * 1024 * 1024
+export const CHUNK = 2 * 1024 * 1024
 
 interface ListAnswer { id: number, objects?: RemoteObject[], error?: string }
 interface GetAnswer { id: number, length?: number, error?: string }

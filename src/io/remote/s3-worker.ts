@@ -12,7 +12,7 @@ const setup = { port, flag }
 /** where an answered chunk is put for the caller (one chunk: the caller copies it out before it asks again) */
 const out = new Uint8Array(shared)
 /** chunks fetched ahead of the one asked for */
-const PREFETCH = 3
+const PREFETCH = 4
 const ATTEMPTS = 6
 const BACKOFF_MS = 100
 
