@@ -72,7 +72,7 @@ export function addRemoteSegments (storage: string, partitions: PartitionDir[]):
     const topicId = partitionTopicId(dir.path)
     const listed = listedSegments(store.list(), dir.topic, dir.partition, topicId)
     const localStart = dir.files.filter((f) => f.kind === 'log' && f.baseOffset !== null).map((f) => f.baseOffset!).reduce<bigint | null>((a, b) => a === null || b < a ? b : a, null)
-    const segments: Array<{ startOffset: bigint, endOffset: bigint | null, topicId: string, segmentId: string }> = []
+    const segments: Array<{ startOffset: bigint, endOffset: bigint | null, topicId: string, segmentId: string, sizeInBytes?: number }> = []
     if (view.metadata !== null) {
       for (const s of finishedSegments(view.metadata, dir.topic, dir.partition, topicId)) segments.push(s)
     } else {
@@ -87,6 +87,15 @@ export function addRemoteSegments (storage: string, partitions: PartitionDir[]):
       if (localStart !== null && s.startOffset >= localStart) continue
       if (covered !== null && s.endOffset !== null && s.endOffset <= covered) continue
       const objects = listed.get(s.segmentId)?.objects
+      const logKey = remoteSegmentKey(dir.topic, dir.partition, s.topicId, s.startOffset, s.segmentId, 'log')
+      if (objects?.has('log') !== true) {
+        notes.push({ code: 'REMOTE_SEGMENT_MISSING', message: `segment ${s.segmentId} (offsets ${s.startOffset}..${s.endOffset ?? '?'}) is COPY_SEGMENT_FINISHED but not in the storage: not read`, file: store.nameOf(logKey) })
+        continue
+      }
+      const stored = objects.get('log')!.size
+      if (s.sizeInBytes !== undefined && stored !== s.sizeInBytes) {
+        notes.push({ code: 'REMOTE_SIZE_MISMATCH', message: `the metadata says ${s.sizeInBytes} bytes, the storage has ${stored}: read as it is`, file: store.nameOf(logKey) })
+      }
       for (const suffix of READ_SUFFIXES) {
         const key = remoteSegmentKey(dir.topic, dir.partition, s.topicId, s.startOffset, s.segmentId, suffix)
         // a missing .log is reported when it is opened (REMOTE_SEGMENT_MISSING in `tsdump remote`); a missing .txnindex is normal

@@ -80,17 +80,20 @@ describe('tsdump remote on the tiered fixture', () => {
     expect(o.partitions).toHaveLength(3)
   })
 
-  it('a finished segment whose .log is gone is MISSING (exit 1), an object no metadata names is an ORPHAN', async () => {
+  it('a finished segment whose .log is gone is MISSING (exit 1), one grown is SIZE_MISMATCH, an object no metadata names is an ORPHAN', async () => {
     const tmp = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'tsdump-remote-'))
     try {
       fs.cpSync(REMOTE, tmp, { recursive: true, dereference: true })
       const dir = path.join(tmp, 'kafka-tiered-storage', 'tiered-1-r6q9SmMzRPOfHw3OoiAXbA')
       fs.rmSync(path.join(dir, '00000000000000000009-xeKzilAPRomtIUoprUZmYQ.log'))
       fs.writeFileSync(path.join(dir, '00000000000000000030-AAAAAAAAAAAAAAAAAAAAAA.log'), Buffer.alloc(10))
+      // segment B of tiered-1 grown by 10 bytes: no longer the size its metadata records
+      fs.appendFileSync(path.join(dir, '00000000000000000005-_iUnOibnS3eGjetM3lOBiA.log'), Buffer.alloc(10))
       const r = remoteInventory([LOGS], tmp)
       closeRemoteStores()
       const t1 = r.partitions.find((p) => p.topic === 'tiered' && p.partition === 1)!
-      expect(t1.findings.map((f) => f.code).sort()).toEqual(['REMOTE_ORPHAN', 'REMOTE_SEGMENT_MISSING'])
+      expect(t1.findings.map((f) => f.code).sort()).toEqual(['REMOTE_ORPHAN', 'REMOTE_SEGMENT_MISSING', 'REMOTE_SIZE_MISMATCH'])
+      expect(t1.segments.find((s) => s.segmentId === '_iUnOibnS3eGjetM3lOBiA')?.verdict).toBe('size-mismatch')
       expect(t1.segments.find((s) => s.segmentId === 'xeKzilAPRomtIUoprUZmYQ')?.verdict).toBe('missing')
       expect(t1.segments.find((s) => s.segmentId === 'AAAAAAAAAAAAAAAAAAAAAA')?.verdict).toBe('orphan')
       const cli = await runCli(['remote', LOGS, '--remote-storage', tmp])
@@ -102,6 +105,8 @@ describe('tsdump remote on the tiered fixture', () => {
       closeRemoteStores()
       expect(rec.code).toBe(1)
       expect(rec.stderr).toContain('00000000000000000009-xeKzilAPRomtIUoprUZmYQ.log')
+      expect(rec.stderr).toContain('[REMOTE_SEGMENT_MISSING]')
+      expect(rec.stderr).toContain('[REMOTE_SIZE_MISMATCH]')
     } finally { fs.rmSync(tmp, { recursive: true, force: true }) }
   })
 
