@@ -101,6 +101,16 @@ export const FINDING_SEVERITY = {
   UNKNOWN_RECORD_TYPE: 'warning',
   UNKNOWN_RECORD_VERSION: 'warning',
   BAD_INTERNAL_RECORD: 'warning',
+  // tiered storage (--remote-storage, tsdump remote)
+  REMOTE_UNREADABLE: 'error',
+  REMOTE_SEGMENT_MISSING: 'error',
+  REMOTE_SIZE_MISMATCH: 'error',
+  REMOTE_COPY_UNFINISHED: 'warning',
+  REMOTE_DELETE_UNFINISHED: 'warning',
+  REMOTE_ORPHAN: 'warning',
+  REMOTE_GAP: 'error',
+  REMOTE_OVERLAP: 'info',
+  REMOTE_BY_LISTING: 'info',
   // input that cannot be used at all (exit 2, see UNREADABLE_CODES)
   UNREADABLE: 'error',
   STREAM_NOT_ENDING: 'error',

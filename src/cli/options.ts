@@ -67,3 +67,7 @@ export interface RawFilterFlags {
   producerId?: bigint
   transactionalId?: string
 }
+
+/** --remote-storage, shared by every command that reads partitions (tiered storage, KIP-405) */
+export const REMOTE_STORAGE_FLAGS = '--remote-storage <dir|s3://bucket/prefix>'
+export const REMOTE_STORAGE_HELP = 'tiered storage (Kafka\'s LocalTieredStorage layout): read each partition\'s remote segments before its local ones; s3:// uses the AWS SDK\'s default credentials and AWS_ENDPOINT_URL'

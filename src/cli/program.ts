@@ -6,6 +6,7 @@ import { registerDump } from './commands/dump.js'
 import { registerLso } from './commands/lso.js'
 import { registerReconcile } from './commands/reconcile.js'
 import { registerReplicas } from './commands/replicas.js'
+import { registerRemote } from './commands/remote.js'
 import { registerReport } from './commands/report.js'
 import { registerTxns } from './commands/txns.js'
 import { VERSION } from '../io/package-version.js'
@@ -54,6 +55,7 @@ Exit status: 0 clean, 1 problems found in the data, 2 usage error or unreadable 
   registerReport(program, ctx, setExit)
   registerReplicas(program, ctx, setExit)
   registerCleanup(program, ctx, setExit)
+  registerRemote(program, ctx, setExit)
   for (const c of program.commands) c.exitOverride().configureOutput({ writeOut: (s) => ctx.stdout.write(s), writeErr: (s) => ctx.stderr.write(s), outputError: usageError })
   return program
 }

@@ -1,6 +1,7 @@
 // `tsdump [options] <path...>`: the kafka-dump-log compatible dump of every file named or found.
 import type { CommandContext } from './context.js'
-import type { KafkaFile } from '../io/discover.js'
+import type { Discovery, KafkaFile, PartitionDir } from '../io/discover.js'
+import { addRemoteSegments } from '../scan/remote-segments.js'
 import { discover } from '../io/discover.js'
 import { InputError } from '../io/input-error.js'
 import { STDIN_PATH, stdinFile, stdinProblem } from '../io/stdin-source.js'
@@ -14,6 +15,7 @@ import type { IndexRunState } from './dump/dump-index.js'
 import { dumpProducerSnapshot, dumpTxnIndex } from './dump/dump-other.js'
 import { dumpPartitionFile } from './dump/dump-partition-files.js'
 import type { TopicIds } from './dump/dump-partition-files.js'
+import type { FindingCode } from '../analysis/findings.js'
 import { EXIT_FINDINGS, EXIT_USAGE, finding } from '../analysis/findings.js'
 import { FindingLog, partitionOf } from './dump/finding-log.js'
 import type { PayloadParserFn } from '../format/payload-parsers.js'
@@ -46,6 +48,7 @@ export async function runDump (opts: DumpOptions, ctx: CommandContext, internals
     else if (opts.paths[0] === STDIN_PATH) found.files.unshift(stdinFile())
     else found.files.push(stdinFile())
   }
+  if (opts.remote !== undefined) withRemoteSegments(opts.remote, found, log)
   for (const p of found.problems) { log.unusable(p.path, p.message); if (opts.paths.includes(p.path)) named = true }
   for (const s of found.skipped) printer.skipped(s.path, s.reason)
   const state: RunState & IndexRunState = { nonConsecutive: new Map(), ...newIndexRunState() }
@@ -68,7 +71,7 @@ export async function runDump (opts: DumpOptions, ctx: CommandContext, internals
     if (file.kind === 'metadata' && opts.compat) { printer.skipped(file.path, 'broker metadata file, not a segment'); continue }
     current = file.path
     const unreadableBefore = log.unreadableCount()
-    if (file.stdin !== true) Object.assign(file, partitionOf(file.path))
+    if (file.stdin !== true && file.remote === undefined) Object.assign(file, partitionOf(file.path))
     printer.fileStart(file)
     try {
       switch (file.kind) {
@@ -121,4 +124,23 @@ function filteredBody (file: KafkaFile, opts: DumpOptions, ctx: CommandContext, 
     if (seek.finding !== undefined) log.add(seek.finding)
     return dumpLogRange(source, file, opts, ctx.stdout, log, printer, summary, { from: seek.position, end: viewEnd(source.size, opts), filter }, progress)
   }
+}
+
+/** --remote-storage: each partition's remote segments (scan/remote-segments.ts) before its first local file */
+function withRemoteSegments (storage: string, found: Discovery, log: FindingLog): void {
+  addRemoteSegments(storage, found.partitions)
+  const owner = new Map<KafkaFile, PartitionDir>()
+  for (const p of found.partitions) for (const f of p.files) owner.set(f, p)
+  const done = new Set<PartitionDir>()
+  const files: KafkaFile[] = []
+  for (const f of found.files) {
+    const p = owner.get(f)
+    if (p !== undefined && !done.has(p)) {
+      done.add(p)
+      for (const n of p.remoteNotes ?? []) log.add(finding(n.code as FindingCode, n.message, { file: n.file ?? p.path, position: 0 }))
+      files.push(...p.files.filter((r) => r.remote !== undefined && r.kind === 'log'))
+    }
+    files.push(f)
+  }
+  found.files = files
 }

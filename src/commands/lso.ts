@@ -18,6 +18,8 @@ import type { WorkerInternals } from './workers/partition-pool.js'
 
 /** lso()'s options (the library) */
 export interface LsoOptions {
+  /** --remote-storage: remote segments read before the local ones */
+  remote?: string
   /** the bootstrap server placed in the suggested kafka-transactions.sh commands (default localhost:9092) */
   bootstrapServer?: string
   /** age in minutes above which an open transaction is hanging, as find-hanging's --max-transaction-timeout (default 15) */
@@ -45,7 +47,7 @@ export interface LsoCommandOptions extends LsoOptions {
 
 /** The transaction holding back each partition's LSO, how to abort it, and (optionally) a transactional id's coordinator. */
 export function lso (paths: string[], opts: LsoOptions = {}): LsoResult {
-  return lsoOf(scanPaths(paths), opts)
+  return lsoOf(scanPaths(paths, opts.remote !== undefined ? { remote: opts.remote } : {}), opts)
 }
 
 function lsoOf (done: { unusable: Finding[], scanned: ScannedPartition[] }, opts: LsoOptions): LsoResult {
@@ -74,7 +76,7 @@ function lsoOf (done: { unusable: Finding[], scanned: ScannedPartition[] }, opts
 }
 
 export async function runLso (opts: LsoCommandOptions, ctx: CommandContext): Promise<number> {
-  const r = lsoOf(await scanPathsInWorkers(opts.paths, { markerEpochs: true, ...threadsOf(opts) }), { ...opts, now: opts.now ?? ctx.now() })
+  const r = lsoOf(await scanPathsInWorkers(opts.paths, { markerEpochs: true, ...threadsOf(opts), ...(opts.remote !== undefined ? { remote: opts.remote } : {}) }), { ...opts, now: opts.now ?? ctx.now() })
   // the clock comes from the context (tests inject it); the text says whether the time was given
   r.nowGiven = opts.now !== undefined
   writeUnusable(r.unusable, ctx)

@@ -23,6 +23,8 @@ export interface TxnsOptions {
   width?: number
   /** only the runs of these producers / overlapping this range (analysis/range-filter.ts runInRange) */
   filter?: RangeSpec
+  /** --remote-storage: remote segments read before the local ones */
+  remote?: string
 }
 
 /** `tsdump txns`'s: the library's and the command line's */
@@ -51,7 +53,7 @@ function streamTxns (partitions: readonly PartitionDir[], width: number, to: Txn
 
 /** The transaction timeline of every partition under `paths` (transactional-id states for __transaction_state), collected. */
 export function txns (paths: string[], opts: TxnsOptions = {}): TxnsResult {
-  const { partitions, unusable } = resolvePartitions(paths)
+  const { partitions, unusable } = resolvePartitions(paths, opts.remote)
   const result: TxnsResult = { unusable, partitions: [] }
   if (unusable.length > 0) return result
   let runs: TimelineRun[] = []
@@ -66,7 +68,7 @@ export function txns (paths: string[], opts: TxnsOptions = {}): TxnsResult {
 }
 
 export async function runTxns (opts: TxnsCommandOptions, ctx: CommandContext): Promise<number> {
-  const { partitions, unusable } = resolvePartitions(opts.paths)
+  const { partitions, unusable } = resolvePartitions(opts.paths, opts.remote)
   writeUnusable(unusable, ctx)
   if (unusable.length > 0) return EXIT_USAGE
   const printer = createPartitionPrinter(opts.format ?? 'text', ctx, opts.color === false ? 0 : ctx.colorLevel, { wide: opts.wide === true })

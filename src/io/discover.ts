@@ -22,6 +22,8 @@ export interface KafkaFile {
   /** the partition directory it is in (`<topic>-<partition>`), set by the dump for its JSON objects */
   topic?: string
   partition?: number
+  /** a remote segment's file (--remote-storage): `path` is then its display name (a path or an s3:// URL) */
+  remote?: { storage: string, key: string }
 }
 
 export interface PartitionDir {
@@ -32,6 +34,8 @@ export interface PartitionDir {
   /** the broker log directory holding it (where replication-offset-checkpoint lives), if known */
   logDir: string
   files: KafkaFile[]
+  /** what adding the remote segments found (scan/remote-segments.ts), reported with the partition's findings */
+  remoteNotes?: Array<{ code: string, message: string, file?: string }>
 }
 
 export interface Skipped { path: string, reason: string }

@@ -7,6 +7,7 @@
 // feed (batch-feed.ts) and, when it declines, through readFrame (readLog's general path).
 import * as path from 'node:path'
 import type { Finding } from '../analysis/findings.js'
+import type { FindingCode } from '../analysis/findings.js'
 import { finding, locatePartitionFindings } from '../analysis/findings.js'
 import { FindingList } from '../analysis/finding-list.js'
 import { corruptFinding, decodeFinding, tailFinding } from '../analysis/log-findings.js'
@@ -33,7 +34,10 @@ import { readOffsetCheckpoint } from '../io/checkpoints.js'
 import type { KafkaFile, PartitionDir } from '../io/discover.js'
 import { describeFsError, discover } from '../io/discover.js'
 import { comparePartitionDirNames, namesOfKind } from '../io/segment-names.js'
-import { FileSource, readSmallFile } from '../io/file-source.js'
+import { readSmallFile } from '../io/file-source.js'
+import type { SegmentSource } from '../decode/segment-source.js'
+import { openKafkaFile, readKafkaSmallFile } from '../io/remote/open.js'
+import { addRemoteSegments } from './remote-segments.js'
 import { InputError } from '../io/input-error.js'
 import { namesIn } from '../io/dir-listing.js'
 
@@ -61,6 +65,8 @@ export interface PartitionScanOptions {
   filter?: RangeSpec
   /** told about every batch before the analyzer is (`transactions`: where each run's batches and markers are) */
   batch?: (s: BatchFacts) => void
+  /** --remote-storage: a directory or s3://bucket/prefix whose segments are read before the local ones */
+  remote?: string
 }
 
 /** Not user options: tests run readLog alone to compare it with the fast loop (the fast/general contract), and look inside the analyzer. */
@@ -120,12 +126,13 @@ function scanSegment (frames: FrameScanner, file: string, fast: FastBatchFeed | 
   return legacy
 }
 
-function readTxnIndexes (dir: string, names: string[], findings: Finding[]): TxnIndexTable {
+function readTxnIndexes (dir: string, names: string[], remote: KafkaFile[], findings: Finding[]): TxnIndexTable {
   const out = new TxnIndexTable()
-  for (const { name: n } of namesOfKind(names, 'txnindex')) {
-    const file = path.join(dir, n)
+  const files: KafkaFile[] = [...remote, ...namesOfKind(names, 'txnindex').map(({ name: n }) => ({ path: path.join(dir, n), name: n, kind: 'txnindex' as const, baseOffset: null }))]
+  for (const f of files) {
+    const file = f.path
     try {
-      const buf = readSmallFile(file)
+      const buf = readKafkaSmallFile(f)
       out.addFile(file, buf)
       if (buf.length % ABORTED_TXN_SIZE !== 0) findings.push({ severity: 'warning', code: 'TXNINDEX_PARTIAL_ENTRY', file, position: buf.length - (buf.length % ABORTED_TXN_SIZE), message: `${buf.length % ABORTED_TXN_SIZE} bytes after the last complete entry` })
     } catch (e) {
@@ -169,9 +176,10 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
   const findings = new FindingList()
   const logs: KafkaFile[] = dir.files.filter((f) => f.kind === 'log')
   const names = namesIn(dir.path)
+  const remoteTxnIndexes = dir.files.filter((f) => f.remote !== undefined && f.kind === 'txnindex')
   const txnIndexAvailable = names.some((n) => /\.(txnindex|index)$/.test(n))
   const indexFindings: Finding[] = []
-  const txnIndex = txnIndexAvailable ? readTxnIndexes(dir.path, names, indexFindings) : null
+  const txnIndex = txnIndexAvailable ? readTxnIndexes(dir.path, names, remoteTxnIndexes, indexFindings) : null
   const snapshotFindings: Finding[] = []
   const snapshots = readSnapshots(dir.path, names, snapshotFindings)
   const bases = logs.map((f) => f.baseOffset).filter((b): b is bigint => b !== null)
@@ -189,9 +197,9 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
   const fast = internals.readLogOnly === true ? undefined : new FastBatchFeed(scratch)
   let legacy = false
   for (const f of logs) {
-    let src: FileSource
-    try { src = new FileSource(f.path) } catch (e) {
-      findings.push(finding(e instanceof InputError ? e.code : 'UNREADABLE', describeFsError(e), { file: f.path, position: 0 }))
+    let src: SegmentSource
+    try { src = openKafkaFile(f) } catch (e) {
+      findings.push(finding(e instanceof InputError ? e.code : f.remote !== undefined ? 'REMOTE_UNREADABLE' : 'UNREADABLE', describeFsError(e), { file: f.path, position: 0 }))
       continue
     }
     try {
@@ -202,6 +210,7 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
       findings.push(finding(e.code, e.message, { file: f.path, position: e.position }))
     } finally { src.close() }
   }
+  for (const n of dir.remoteNotes ?? []) findings.push(finding(n.code as FindingCode, n.message, n.file !== undefined ? { file: n.file } : {}))
   if (legacy) {
     findings.push({ severity: 'info', code: 'LEGACY_ENTRIES', message: 'magic 0/1 entries are counted as one non-transactional record each (compressed wrappers may hold more)' })
   }
@@ -231,12 +240,13 @@ function weighing (a: PartitionAnalyzer, range: RangeFilter): Pick<PartitionAnal
  * Resolve paths to partitions that have .log files. `unusable` holds one UNREADABLE finding per path that could not
  * be used (the commands then exit 2).
  */
-export function resolvePartitions (paths: string[]): { partitions: PartitionDir[], unusable: Finding[] } {
+export function resolvePartitions (paths: string[], remote?: string): { partitions: PartitionDir[], unusable: Finding[] } {
   // a partition's analysis needs its directory (txnindex, snapshots, checkpoint), which a pipe has not
   if (paths.includes('-')) return { partitions: [], unusable: [finding('UNREADABLE', 'standard input is read by the dump only (tsdump -); reconcile, txns and lso need the partition directory', { file: '-', position: 0 })] }
   const d = discover(paths)
   const unusable = d.problems.map((p) => finding('UNREADABLE', p.message, { file: p.path, position: 0 }))
   if (unusable.length > 0) return { partitions: [], unusable }
+  if (remote !== undefined) addRemoteSegments(remote, d.partitions)
   // reports list partitions in topic, then numeric partition order, however the shell expanded the paths
   const partitions = d.partitions.filter((p) => p.files.some((f) => f.kind === 'log'))
     .sort((a, b) => comparePartitionDirNames(path.basename(path.resolve(a.path)), path.basename(path.resolve(b.path))))
@@ -246,7 +256,7 @@ export function resolvePartitions (paths: string[]): { partitions: PartitionDir[
 
 /** Scan every partition under `paths`, one at a time, on this thread (commands/workers/partition-pool.ts spreads them over threads). */
 export function scanPaths (paths: string[], opts: PartitionScanOptions = {}): { unusable: Finding[], scanned: ScannedPartition[] } {
-  const { partitions, unusable } = resolvePartitions(paths)
+  const { partitions, unusable } = resolvePartitions(paths, opts.remote)
   const cps = new Map<string, OffsetCheckpoint | null>()
   return { unusable, scanned: partitions.map((p) => scanPartition(p, cps, opts)) }
 }

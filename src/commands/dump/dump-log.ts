@@ -12,7 +12,7 @@ import { textVariant } from '../../format/kafka-versions.js'
 import type { DumpPrinter } from '../../format/printer.js'
 import type { Writer } from '../../format/writer.js'
 import type { KafkaFile } from '../../io/discover.js'
-import { FileSource } from '../../io/file-source.js'
+import { openKafkaFile } from '../../io/remote/open.js'
 import { InputError } from '../../io/input-error.js'
 import { STDIN_PATH, StdinSource } from '../../io/stdin-source.js'
 import type { CommandContext } from '../context.js'
@@ -57,7 +57,7 @@ function startLog (file: KafkaFile, log: FindingLog, printer: DumpPrinter): Segm
     log.add({ severity: 'info', code: 'NAME_NOT_OFFSET', file: file.path, position: 0, message: 'file name is not a base offset; read anyway' })
   }
   try {
-    return file.path === STDIN_PATH ? new StdinSource() : new FileSource(file.path)
+    return file.path === STDIN_PATH ? new StdinSource() : openKafkaFile(file)
   } catch (e) {
     if (e instanceof InputError) log.unusable(file.path, e.message, e.code, e.position)
     else log.unusable(file.path, (e as Error).message)

@@ -7,6 +7,8 @@ export type PayloadParser = 'default' | 'offsets' | 'transaction-log' | 'cluster
 
 export interface DumpOptions {
   paths: string[]
+  /** --remote-storage: each partition's remote .log segments dumped before its local files */
+  remote?: string
   /** exactly kafka-dump-log's text of `kafkaVersion`: no colour, no extra fields, no summary */
   compat: boolean
   /** --kafka-version: the release whose kafka-dump-log text (compat), conventions and internal-topic schemas apply */

@@ -23,6 +23,8 @@ export interface PartitionScanRequest {
   filter?: RangeSpec
   /** worker threads (default: threads.ts defaultThreads); 1 = none */
   threads?: number
+  /** --remote-storage (PartitionScanOptions.remote) */
+  remote?: string
   /** tests: inputs smaller than this are scanned without workers (0: always workers), and how many ran */
   internals?: WorkerInternals
 }
@@ -47,7 +49,7 @@ export function threadsOf (o: { threads?: number, workerInternals?: WorkerIntern
 
 /** scan/partition-scan.ts scanPaths with the partitions spread over worker threads */
 export async function scanPathsInWorkers (paths: string[], req: PartitionScanRequest): Promise<{ unusable: Finding[], scanned: ScannedPartition[] }> {
-  const { partitions, unusable } = resolvePartitions(paths)
+  const { partitions, unusable } = resolvePartitions(paths, req.remote)
   return { unusable, scanned: unusable.length > 0 ? [] : await scanPartitions(partitions, req) }
 }
 

@@ -1,0 +1,83 @@
+// `tsdump remote`: per partition, the remote segments __remote_log_metadata describes joined with the storage
+// listing and the local log (analysis/remote-inventory.ts), as a table or one JSON object.
+import type { Finding } from '../analysis/findings.js'
+import { EXIT_USAGE, exitCodeFor, finding } from '../analysis/findings.js'
+import type { RemoteResult, StoredSegment } from '../analysis/remote-inventory.js'
+import { joinInventory } from '../analysis/remote-inventory.js'
+import { printRemoteJson } from '../format/remote-json.js'
+import { printRemoteText } from '../format/remote-text.js'
+import { describeFsError, discover } from '../io/discover.js'
+import { parseRemotePartitionDir } from '../io/remote/names.js'
+import { partitionTopicId } from '../io/remote/open.js'
+import { closeRemoteStores, openRemoteStore } from '../io/remote/store.js'
+import { metadataPartitions, readRemoteLogMetadata, REMOTE_LOG_METADATA_TOPIC } from '../scan/remote-metadata.js'
+import { listedSegments } from '../scan/remote-segments.js'
+import type { CommandContext } from './context.js'
+import { writeUnusable } from './partition-command.js'
+
+export interface RemoteOptions {
+  paths: string[]
+  /** --remote-storage: a directory or s3://bucket/prefix */
+  storage: string
+  format?: 'text' | 'json'
+  color?: boolean
+  wide?: boolean
+}
+
+/** The inventory; `unusable` when the paths or the storage cannot be read at all. */
+export function remoteInventory (paths: string[], storage: string): RemoteResult & { unusable: Finding[] } {
+  const d = discover(paths)
+  const unusable = d.problems.map((p) => finding('UNREADABLE', p.message, { file: p.path, position: 0 }))
+  const empty = { storage, metadataFrom: [], partitions: [], findings: [], unusable }
+  if (unusable.length > 0) return empty
+  let store
+  try { store = openRemoteStore(storage); store.list() } catch (e) {
+    return { ...empty, unusable: [finding('UNREADABLE', describeFsError(e), { file: storage, position: 0 })] }
+  }
+  const mdirs = metadataPartitions(d.partitions)
+  const metadata = mdirs.length === 0 ? null : readRemoteLogMetadata(mdirs)
+  const findings: Finding[] = [...(metadata?.findings.listed ?? [])]
+  if (metadata === null) findings.push(finding('REMOTE_BY_LISTING', `no ${REMOTE_LOG_METADATA_TOPIC} partition among the paths or in their log directories: states, offsets and epochs are unknown, the storage listing alone is shown`))
+  // every partition any of the three sources names
+  const parts = new Map<string, { topic: string, partition: number, topicId: string | null, localStart: bigint | null }>()
+  const add = (topic: string, partition: number, topicId: string | null, localStart: bigint | null = null): void => {
+    const k = `${topic}\u0000${partition}`
+    const p = parts.get(k)
+    if (p === undefined) { parts.set(k, { topic, partition, topicId, localStart }); return }
+    p.topicId ??= topicId
+    p.localStart ??= localStart
+  }
+  for (const dir of d.partitions) {
+    if (dir.topic === null || dir.partition === null || dir.topic === REMOTE_LOG_METADATA_TOPIC) continue
+    const bases = dir.files.filter((f) => f.kind === 'log' && f.baseOffset !== null).map((f) => f.baseOffset!)
+    add(dir.topic, dir.partition, partitionTopicId(dir.path), bases.length === 0 ? null : bases.reduce((a, b) => (b < a ? b : a)))
+  }
+  for (const s of metadata?.segments ?? []) add(s.topic, s.partition, s.topicId)
+  const objects = store.list()
+  for (const o of objects) {
+    const p = parseRemotePartitionDir(o.key.slice(0, o.key.indexOf('/')))
+    if (p !== null) add(p.topic, p.partition, p.topicId)
+  }
+  const partitions = [...parts.values()].sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition)).map((p) => {
+    const stored = new Map<string, StoredSegment>()
+    for (const [id, s] of listedSegments(objects, p.topic, p.partition, p.topicId)) {
+      const log = s.objects.get('log')
+      stored.set(id, { startOffset: s.startOffset, topicId: s.topicId, logKey: log?.key ?? null, logBytes: log?.size ?? null,
+        suffixes: [...s.objects.keys()].sort(), keys: [...s.objects.values()].map((o) => o.key) })
+    }
+    const md = metadata === null ? null : metadata.segments.filter((s) => s.topic === p.topic && s.partition === p.partition && (p.topicId === null || s.topicId === p.topicId))
+    return joinInventory({ topic: p.topic, partition: p.partition, topicId: p.topicId, localStartOffset: p.localStart, metadata: md, stored, nameOf: (k) => store.nameOf(k) })
+  })
+  return { storage, metadataFrom: metadata?.read ?? [], partitions, findings, unusable }
+}
+
+export async function runRemote (opts: RemoteOptions, ctx: CommandContext): Promise<number> {
+  try {
+    const r = remoteInventory(opts.paths, opts.storage)
+    writeUnusable(r.unusable, ctx)
+    if (r.unusable.length > 0) return EXIT_USAGE
+    if (opts.format === 'json') printRemoteJson(r, ctx)
+    else printRemoteText(r, ctx, opts.color === false ? 0 : ctx.colorLevel, opts.wide === true)
+    return exitCodeFor([...r.findings, ...r.partitions.flatMap((p) => p.findings)])
+  } finally { closeRemoteStores() }
+}

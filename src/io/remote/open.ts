@@ -1,0 +1,22 @@
+// Opening a discovered file wherever it lives: on disk, or (a remote segment of --remote-storage) in its store.
+import * as path from 'node:path'
+import type { SegmentSource } from '../../decode/segment-source.js'
+import type { KafkaFile } from '../discover.js'
+import { FileSource, readSmallFile } from '../file-source.js'
+import { openRemoteStore } from './store.js'
+
+export function openKafkaFile (f: KafkaFile): SegmentSource {
+  return f.remote !== undefined ? openRemoteStore(f.remote.storage).open(f.remote.key) : new FileSource(f.path)
+}
+
+export function readKafkaSmallFile (f: KafkaFile): Buffer {
+  return f.remote !== undefined ? openRemoteStore(f.remote.storage).readSmall(f.remote.key) : readSmallFile(f.path)
+}
+
+/** The topic id partition.metadata records (`topic_id: <Uuid>`), or null when there is none to read. */
+export function partitionTopicId (dir: string): string | null {
+  try {
+    const m = /topic_id:\s*([A-Za-z0-9_-]{22})/.exec(readSmallFile(path.join(dir, 'partition.metadata')).toString('utf8'))
+    return m === null ? null : m[1]!
+  } catch { return null }
+}

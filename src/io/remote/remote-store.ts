@@ -1,0 +1,20 @@
+// What a remote storage offers the scan and the dump (store.ts opens one: a directory or an S3 prefix).
+import type { SegmentSource } from '../../decode/segment-source.js'
+
+export interface RemoteObject {
+  /** relative to the store's root: `<topic>-<partition>-<topicId>/<offset>-<segmentId>.log` */
+  key: string
+  size: number
+}
+
+export interface RemoteStore {
+  /** as the user gave it (`/backup/remote`, `s3://bucket/prefix`) */
+  readonly spec: string
+  /** every object under the root (cached: one listing per store) */
+  list (): RemoteObject[]
+  /** the name messages and the dump use for an object: a path, or `s3://bucket/prefix/key` */
+  nameOf (key: string): string
+  open (key: string): SegmentSource
+  /** a small object whole (.txnindex, .snapshot, leader-epoch checkpoint) */
+  readSmall (key: string): Buffer
+}

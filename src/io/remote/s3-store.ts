@@ -1,0 +1,129 @@
+// `--remote-storage s3://bucket/prefix`: the objects listed and read through the I/O thread (s3-worker.ts), in
+// ranged GETs of CHUNK bytes that feed the same reads as a file. Nothing is downloaded whole: this thread holds
+// the chunk being read, the I/O thread at most PREFETCH more of the same object (s3-worker.ts), so a 1 GiB
+// segment costs a few chunks of memory.
+import type { SegmentSource } from '../../decode/segment-source.js'
+import { InputError } from '../input-error.js'
+import { MAX_SMALL_FILE_BYTES } from '../file-source.js'
+import { LOCAL_TIERED_ROOT } from './names.js'
+import type { RemoteObject, RemoteStore } from './remote-store.js'
+import { SyncBridge } from './sync-bridge.js'
+
+/** bytes per ranged GET */
+export const CHUNK = 2 * 1024 * 1024
+
+interface ListAnswer { id: number, objects?: RemoteObject[], error?: string }
+interface GetAnswer { id: number, length?: number, error?: string }
+
+/** the compiled I/O thread: beside this file in dist/; when this file runs from src/ (the tests), the build in dist/ */
+function workerUrl (): URL {
+  const here = import.meta.url
+  return here.endsWith('.ts') ? new URL('../../../dist/io/remote/s3-worker.js', here) : new URL('./s3-worker.js', here)
+}
+
+export function parseS3Spec (spec: string): { bucket: string, prefix: string } {
+  const m = /^s3:\/\/([^/]+)\/?(.*)$/.exec(spec)
+  if (m === null || m[1] === '') throw new InputError('UNREADABLE', spec, '--remote-storage: expected s3://bucket/prefix')
+  const prefix = m[2] === '' || m[2]!.endsWith('/') ? m[2]! : m[2] + '/'
+  return { bucket: m[1]!, prefix }
+}
+
+export class S3Store implements RemoteStore {
+  private readonly bucket: string
+  private prefix: string
+  private readonly bridge: SyncBridge
+  private listed: RemoteObject[] | undefined
+  private readonly sizes = new Map<string, number>()
+  /** the I/O thread puts each chunk asked for here */
+  private readonly shared = new SharedArrayBuffer(CHUNK)
+
+  constructor (readonly spec: string) {
+    const { bucket, prefix } = parseS3Spec(spec)
+    this.bucket = bucket
+    this.prefix = prefix
+    this.bridge = new SyncBridge(workerUrl(), { bucket, chunk: CHUNK, shared: this.shared })
+  }
+
+  list (): RemoteObject[] {
+    if (this.listed !== undefined) return this.listed
+    const a = this.bridge.call<ListAnswer>({ op: 'list', prefix: this.prefix })
+    if (a.error !== undefined) throw new InputError('REMOTE_UNREADABLE', this.spec, `listing s3://${this.bucket}/${this.prefix}: ${a.error}`)
+    let objects = a.objects!
+    // LocalTieredStorage writes under kafka-tiered-storage/: a copy of its tree may keep that level
+    const inner = LOCAL_TIERED_ROOT + '/'
+    if (objects.some((o) => o.key.startsWith(inner))) {
+      this.prefix += inner
+      objects = objects.filter((o) => o.key.startsWith(inner)).map((o) => ({ key: o.key.slice(inner.length), size: o.size }))
+    }
+    for (const o of objects) this.sizes.set(o.key, o.size)
+    this.listed = objects
+    return objects
+  }
+
+  nameOf (key: string): string { return `s3://${this.bucket}/${this.prefix}${key}` }
+
+  open (key: string): SegmentSource {
+    this.list()
+    const size = this.sizes.get(key)
+    if (size === undefined) throw new InputError('REMOTE_UNREADABLE', this.nameOf(key), 'not in the bucket listing (NoSuchKey)')
+    return new S3Source(this, key, size)
+  }
+
+  readSmall (key: string): Buffer {
+    const src = this.open(key)
+    if (src.size > MAX_SMALL_FILE_BYTES) throw new InputError('FILE_TOO_LARGE', this.nameOf(key), `${src.size} bytes, more than the ${MAX_SMALL_FILE_BYTES} bytes tsdump reads of an object of this kind: not read`)
+    return src.readAt(0, src.size)
+  }
+
+  /** bytes [chunk * CHUNK, +CHUNK) of `key` copied into `into`, their count; the I/O thread prefetches the next ones */
+  chunk (key: string, index: number, size: number, into: Buffer): number {
+    const a = this.bridge.call<GetAnswer>({ op: 'get', key: this.prefix + key, index, size })
+    if (a.error !== undefined) throw new InputError('REMOTE_UNREADABLE', this.nameOf(key), a.error, index * CHUNK)
+    return Buffer.from(this.shared, 0, a.length!).copy(into, 0)
+  }
+
+  close (): void { this.bridge.close() }
+}
+
+class S3Source implements SegmentSource {
+  bytesRead = 0
+  readonly name: string
+  private index = -1
+  /** the chunk being read (one buffer per source, reused) */
+  private buf: Buffer | undefined
+  private length = 0
+
+  constructor (private readonly store: S3Store, private readonly key: string, readonly size: number) {
+    this.name = store.nameOf(key)
+  }
+
+  readAt (position: number, length: number): Buffer {
+    const n = Math.max(0, Math.min(length, this.size - position))
+    const out = Buffer.allocUnsafe(n)
+    this.readInto(out, position, n)
+    return out
+  }
+
+  readInto (target: Buffer, position: number, length: number): number {
+    const n = Math.max(0, Math.min(length, target.length, this.size - position))
+    let done = 0
+    while (done < n) {
+      const p = position + done
+      const index = Math.floor(p / CHUNK)
+      if (index !== this.index) {
+        this.buf ??= Buffer.allocUnsafeSlow(Math.min(CHUNK, this.size))
+        this.index = -1
+        this.length = this.store.chunk(this.key, index, this.size, this.buf)
+        this.index = index
+      }
+      const from = p - index * CHUNK
+      const got = this.buf!.copy(target, done, from, Math.min(this.length, from + (n - done)))
+      if (got === 0) throw new InputError('REMOTE_UNREADABLE', this.name, `the object is shorter than its listed ${this.size} bytes (no data at position ${p})`, p)
+      done += got
+    }
+    this.bytesRead += done
+    return done
+  }
+
+  close (): void { this.buf = undefined; this.index = -1 }
+}

@@ -1,0 +1,123 @@
+// The I/O thread of an S3 store (s3-store.ts): lists a prefix and serves ranged GETs of fixed chunks, fetching
+// the next PREFETCH chunks of the same object in parallel while the caller decodes. The SDK's default credential
+// chain; AWS_ENDPOINT_URL (an S3-compatible server) is honoured with path-style addressing. Retries with
+// exponential backoff on 5xx, throttling and connections cut in the middle of a body; a 4xx (403 AccessDenied,
+// 404 NoSuchKey) is answered at once as an error naming the key.
+import { workerData } from 'node:worker_threads'
+import type { MessagePort } from 'node:worker_threads'
+import { answer } from './sync-bridge.js'
+
+const { port, flag, bucket, chunk, shared } = workerData as { port: MessagePort, flag: Int32Array, bucket: string, chunk: number, shared: SharedArrayBuffer }
+const setup = { port, flag }
+/** where an answered chunk is put for the caller (one chunk: the caller copies it out before it asks again) */
+const out = new Uint8Array(shared)
+/** chunks fetched ahead of the one asked for */
+const PREFETCH = 4
+const ATTEMPTS = 6
+const BACKOFF_MS = 100
+
+// the SDK warns on stderr about Node releases it will drop later (its own switch): not tsdump's output
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true'
+const endpoint = process.env.AWS_ENDPOINT_URL_S3 ?? process.env.AWS_ENDPOINT_URL
+// loaded after the warning filter above: the SDK checks the Node release as it loads
+const { GetObjectCommand, ListObjectsV2Command, S3Client } = await import('@aws-sdk/client-s3')
+const client = new S3Client({
+  region: process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'us-east-1',
+  ...(endpoint !== undefined && endpoint !== '' ? { endpoint, forcePathStyle: true } : {}),
+  // retries are this file's: the SDK's do not cover a body cut after the headers
+  maxAttempts: 1,
+})
+
+interface S3Failure { status: number | undefined, code: string, message: string }
+
+function failure (e: unknown): S3Failure {
+  const err = e as { name?: string, message?: string, Code?: string, $metadata?: { httpStatusCode?: number } }
+  return { status: err.$metadata?.httpStatusCode, code: err.Code ?? err.name ?? 'Error', message: err.message ?? String(e) }
+}
+
+/** 5xx, throttling (429, SlowDown) and lost connections are retried; other 4xx are the answer */
+function retryable (f: S3Failure): boolean {
+  // no HTTP answer: a lost connection is retried, a client that cannot sign (no credentials, no region) is not
+  if (f.status === undefined) return !/CredentialsProviderError|Region/.test(f.code + f.message)
+  return f.status >= 500 || f.status === 429 || /SlowDown|Throttl|RequestTimeout/.test(f.code)
+}
+
+function describe (f: S3Failure, attempts: number): string {
+  const status = f.status !== undefined ? `HTTP ${f.status}` : retryable(f) ? 'connection failed' : 'no request sent'
+  return `${status} ${f.code}${f.message !== '' && f.message !== f.code ? `: ${f.message}` : ''}${attempts > 1 ? ` (after ${attempts} attempts)` : ''}`
+}
+
+async function withRetries<T> (what: () => Promise<T>): Promise<T> {
+  let last: S3Failure | undefined
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    try { return await what() } catch (e) {
+      last = failure(e)
+      if (!retryable(last) || attempt === ATTEMPTS) throw new Error(describe(last, attempt))
+      await new Promise((resolve) => setTimeout(resolve, BACKOFF_MS * 2 ** (attempt - 1) * (0.5 + Math.random())))
+    }
+  }
+  throw new Error(describe(last!, ATTEMPTS))
+}
+
+async function list (prefix: string): Promise<Array<{ key: string, size: number }>> {
+  const out: Array<{ key: string, size: number }> = []
+  let token: string | undefined
+  do {
+    const r = await withRetries(async () => await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ...(token !== undefined ? { ContinuationToken: token } : {}) })))
+    for (const o of r.Contents ?? []) if (o.Key !== undefined) out.push({ key: o.Key.slice(prefix.length), size: o.Size ?? 0 })
+    token = r.IsTruncated === true ? r.NextContinuationToken : undefined
+  } while (token !== undefined)
+  return out
+}
+
+async function getRange (key: string, from: number, to: number): Promise<Uint8Array> {
+  return await withRetries(async () => {
+    const r = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key, Range: `bytes=${from}-${to - 1}` }))
+    // streamed into one buffer of the range's size (no list of pieces concatenated after)
+    const body = new Uint8Array(to - from)
+    let n = 0
+    for await (const piece of r.Body as AsyncIterable<Uint8Array>) {
+      if (n + piece.length > body.length) throw Object.assign(new Error(`more than the ${to - from} bytes asked for`), { name: 'LongBody' })
+      body.set(piece, n)
+      n += piece.length
+    }
+    // a connection cut mid-body can end the stream early without an error: count the bytes
+    if (n !== to - from) throw Object.assign(new Error(`${n} of ${to - from} bytes received`), { name: 'IncompleteBody' })
+    return body
+  })
+}
+
+/** chunks fetched or in flight, the oldest dropped first: at most PREFETCH + 1 of them */
+const cache = new Map<string, Promise<Uint8Array>>()
+
+function fetchChunk (key: string, index: number, size: number): Promise<Uint8Array> {
+  const id = `${index} ${key}`
+  let p = cache.get(id)
+  if (p === undefined) {
+    p = getRange(key, index * chunk, Math.min(size, (index + 1) * chunk))
+    p.catch(() => {}) // awaited when asked for; a failed prefetch is retried then
+    cache.set(id, p)
+    while (cache.size > PREFETCH + 1) cache.delete(cache.keys().next().value!)
+  }
+  return p
+}
+
+port.on('message', (m: { id: number, op: 'list' | 'get', prefix?: string, key?: string, index?: number, size?: number }) => {
+  void (async () => {
+    try {
+      if (m.op === 'list') { answer(setup, { id: m.id, objects: await list(m.prefix!) }); return }
+      const { key, index, size } = m as { key: string, index: number, size: number }
+      const wanted = fetchChunk(key, index, size)
+      for (let i = 1; i <= PREFETCH && (index + i) * chunk < size; i++) void fetchChunk(key, index + i, size)
+      let data: Uint8Array
+      try { data = await wanted } finally {
+        // a chunk is read once (sources read forward): handed over, not kept
+        cache.delete(`${index} ${key}`)
+      }
+      out.set(data)
+      answer(setup, { id: m.id, length: data.length })
+    } catch (e) {
+      answer(setup, { id: m.id, error: e instanceof Error ? e.message : String(e) })
+    }
+  })()
+})

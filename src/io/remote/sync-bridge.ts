@@ -1,0 +1,54 @@
+// A synchronous call into an I/O thread. The scan and the dump read sources synchronously (decode/ asks a
+// SegmentSource for a range and gets bytes back), while the S3 client is asynchronous: the calling thread posts
+// a request on a MessagePort and blocks in Atomics.wait until the I/O thread has posted the answer and
+// notified, then takes the answer with receiveMessageOnPort. The I/O thread keeps working in between
+// (prefetching the next ranges), so a blocked caller costs no parallelism.
+import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads'
+import type { MessagePort } from 'node:worker_threads'
+
+/** longest wait for one answer; the I/O thread's own retries end well before */
+const CALL_TIMEOUT_MS = 10 * 60_000
+
+export interface BridgeSetup { port: MessagePort, flag: Int32Array }
+
+export class SyncBridge {
+  private readonly flag = new Int32Array(new SharedArrayBuffer(4))
+  private readonly port: MessagePort
+  private readonly worker: Worker
+  private next = 1
+
+  constructor (url: URL, data: Record<string, unknown>) {
+    const ch = new MessageChannel()
+    this.port = ch.port1
+    // a small young generation: the chunks are external memory, collected as soon as they are handed over
+    this.worker = new Worker(url, { workerData: { ...data, port: ch.port2, flag: this.flag }, transferList: [ch.port2], resourceLimits: { maxYoungGenerationSizeMb: 4 } })
+    this.worker.unref()
+  }
+
+  /** @throws Error when the I/O thread does not answer in time */
+  call<T> (request: Record<string, unknown>): T {
+    const id = this.next++
+    Atomics.store(this.flag, 0, 0)
+    this.port.postMessage({ ...request, id })
+    const end = Date.now() + CALL_TIMEOUT_MS
+    for (;;) {
+      Atomics.wait(this.flag, 0, 0, 1000)
+      const m = receiveMessageOnPort(this.port)
+      if (m !== undefined) {
+        const answer = m.message as { id: number }
+        if (answer.id === id) return answer as T
+        continue
+      }
+      if (Date.now() > end) throw new Error(`remote storage I/O thread did not answer within ${CALL_TIMEOUT_MS / 1000} s`)
+    }
+  }
+
+  close (): void { void this.worker.terminate() }
+}
+
+/** The I/O thread's side: answer on the port, then wake the caller. */
+export function answer (setup: BridgeSetup, message: { id: number } & Record<string, unknown>, transfer: ArrayBuffer[] = []): void {
+  setup.port.postMessage(message, transfer)
+  Atomics.store(setup.flag, 0, 1)
+  Atomics.notify(setup.flag, 0)
+}

@@ -1,0 +1,110 @@
+// The remote segments `__remote_log_metadata` describes (KIP-405, TopicBasedRemoteLogMetadataManager), each
+// with its newest state: RemoteLogSegmentMetadataRecord (apiKey 0) creates one, ...UpdateRecord (1) moves it
+// on (RemoteLogSegmentState: 0 COPY_SEGMENT_STARTED, 1 COPY_SEGMENT_FINISHED, 2 DELETE_SEGMENT_STARTED,
+// 3 DELETE_SEGMENT_FINISHED), RemotePartitionDeleteMetadataRecord (2) marks a whole partition deleted.
+import * as path from 'node:path'
+import { FindingList } from '../analysis/finding-list.js'
+import { finding } from '../analysis/findings.js'
+import { decodeFinding } from '../analysis/log-findings.js'
+import { DecodeError } from '../decode/errors.js'
+import { DEFAULT_WINDOW } from '../decode/frame-scanner.js'
+import { readLog } from '../decode/log-reader.js'
+import { SchemaReadError } from '../decode/protocol/reader.js'
+import { batchRecords } from '../decode/streamed-batch.js'
+import { decodeRemoteLogMetadataRecord } from '../decode/topics/remote-log-metadata.js'
+import type { PartitionDir } from '../io/discover.js'
+import { describeFsError, discover } from '../io/discover.js'
+import { namesIn } from '../io/dir-listing.js'
+import { FileSource } from '../io/file-source.js'
+import { InputError } from '../io/input-error.js'
+import type { RemoteSegmentMetadata } from '../analysis/remote-inventory.js'
+import { SEGMENT_STATES } from '../analysis/remote-inventory.js'
+
+export type { RemoteSegmentMetadata } from '../analysis/remote-inventory.js'
+
+export const REMOTE_LOG_METADATA_TOPIC = '__remote_log_metadata'
+export interface RemoteLogMetadata {
+  /** the __remote_log_metadata partition directories read */
+  read: string[]
+  segments: RemoteSegmentMetadata[]
+  /** `<topicId>:<partition>` of partitions whose deletion (RemotePartitionDeleteMetadataRecord) was recorded */
+  deletedPartitions: Set<string>
+  findings: FindingList
+}
+
+type Struct = Record<string, unknown>
+
+/** The __remote_log_metadata partitions among `partitions` or in their log directories (each once). */
+export function metadataPartitions (partitions: readonly PartitionDir[]): PartitionDir[] {
+  const byPath = new Map<string, PartitionDir>()
+  for (const p of partitions) if (p.topic === REMOTE_LOG_METADATA_TOPIC) byPath.set(path.resolve(p.path), p)
+  for (const logDir of new Set(partitions.map((p) => p.logDir))) {
+    for (const n of namesIn(logDir)) {
+      if (!n.startsWith(REMOTE_LOG_METADATA_TOPIC + '-')) continue
+      const full = path.resolve(logDir, n)
+      if (byPath.has(full)) continue
+      for (const d of discover([full]).partitions) if (d.topic === REMOTE_LOG_METADATA_TOPIC) byPath.set(full, d)
+    }
+  }
+  return [...byPath.values()]
+}
+
+export function readRemoteLogMetadata (dirs: readonly PartitionDir[]): RemoteLogMetadata {
+  const out: RemoteLogMetadata = { read: dirs.map((d) => d.path), segments: [], deletedPartitions: new Set(), findings: new FindingList() }
+  const byId = new Map<string, RemoteSegmentMetadata>()
+  for (const dir of dirs) {
+    for (const f of dir.files.filter((x) => x.kind === 'log')) {
+      let src: FileSource
+      try { src = new FileSource(f.path) } catch (e) { out.findings.push(finding('UNREADABLE', describeFsError(e), { file: f.path })); continue }
+      try {
+        for (const ev of readLog(src, { verifyCrc: false })) {
+          if (ev.kind !== 'batch' || ev.header.isControl) continue
+          try {
+            for (const rec of batchRecords(ev.header, ev.bytes, ev.complete, src, { window: DEFAULT_WINDOW })) {
+              if (rec.value === null) continue
+              const r = decodeRemoteLogMetadataRecord(rec.value, rec.filePosition)
+              apply(r.apiKey, r.data as Struct, byId, out)
+            }
+          } catch (e) {
+            if (e instanceof SchemaReadError) { out.findings.push(finding('BAD_INTERNAL_RECORD', `__remote_log_metadata record not decoded: ${e.message}`, { file: f.path, position: e.position })); continue }
+            if (!(e instanceof DecodeError)) throw e
+            out.findings.push(decodeFinding(e, f.path))
+          }
+        }
+      } catch (e) {
+        if (!(e instanceof InputError)) throw e
+        out.findings.push(finding(e.code, e.message, { file: f.path, position: e.position }))
+      } finally { src.close() }
+    }
+  }
+  out.segments = [...byId.values()].sort((a, b) => a.topic < b.topic ? -1 : a.topic > b.topic ? 1
+    : a.partition !== b.partition ? a.partition - b.partition : a.startOffset < b.startOffset ? -1 : a.startOffset > b.startOffset ? 1 : 0)
+  return out
+}
+
+function apply (apiKey: number, d: Struct, byId: Map<string, RemoteSegmentMetadata>, out: RemoteLogMetadata): void {
+  if (apiKey === 2) {
+    const tip = d.topicIdPartition as Struct
+    out.deletedPartitions.add(`${String(tip.id)}:${String(tip.partition)}`)
+    return
+  }
+  if (apiKey !== 0 && apiKey !== 1) return
+  const sid = d.remoteLogSegmentId as Struct
+  const tip = sid.topicIdPartition as Struct
+  const segmentId = String(sid.id)
+  const state = SEGMENT_STATES[Number(d.remoteLogSegmentState)] ?? 'COPY_SEGMENT_STARTED'
+  const known = byId.get(segmentId)
+  if (apiKey === 1) {
+    // an update of a segment whose creation this copy of the topic no longer has: nothing to join it with
+    if (known === undefined) return
+    known.state = state; known.history.push(state); known.eventTimestampMs = BigInt(d.eventTimestampMs as bigint)
+    return
+  }
+  byId.set(segmentId, {
+    topic: String(tip.name), partition: Number(tip.partition), topicId: String(tip.id), segmentId,
+    startOffset: BigInt(d.startOffset as bigint), endOffset: BigInt(d.endOffset as bigint), brokerId: Number(d.brokerId),
+    maxTimestampMs: BigInt(d.maxTimestampMs as bigint), eventTimestampMs: BigInt(d.eventTimestampMs as bigint),
+    leaderEpochs: ((d.segmentLeaderEpochs as Struct[] | null) ?? []).map((e) => ({ epoch: Number(e.leaderEpoch), offset: BigInt(e.offset as bigint) })),
+    sizeInBytes: Number(d.segmentSizeInBytes), txnIndexEmpty: d.txnIndexEmpty === true, state, history: [state],
+  })
+}
