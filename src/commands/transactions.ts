@@ -32,13 +32,15 @@ export interface TransactionsOptions {
   color?: boolean
   wide?: boolean
   filter?: RangeSpec
+  /** --remote-storage: remote segments read before the local ones */
+  remote?: string
 }
 
 const cmp = (a: bigint | null, b: bigint | null): number => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1)
 
 /** The transactions under `paths`, joined; null with the unusable paths' findings when a path cannot be used. */
-export function transactions (paths: string[], filter?: RangeSpec): TransactionsResult | { unusable: Finding[] } {
-  const { partitions, unusable } = resolvePartitions(paths)
+export function transactions (paths: string[], filter?: RangeSpec, remote?: string): TransactionsResult | { unusable: Finding[] } {
+  const { partitions, unusable } = resolvePartitions(paths, remote)
   if (unusable.length > 0) return { unusable }
   const findings: Finding[] = []
   const records: TransactionStateRecord[] = []
@@ -96,7 +98,7 @@ function wanted (t: JoinedTransaction, f: RangeSpec): boolean {
 }
 
 export function runTransactions (opts: TransactionsOptions, ctx: CommandContext): number {
-  const r = transactions(opts.paths, opts.filter)
+  const r = transactions(opts.paths, opts.filter, opts.remote)
   if ('unusable' in r) {
     writeUnusable(r.unusable, ctx)
     return EXIT_USAGE
