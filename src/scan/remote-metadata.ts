@@ -2,21 +2,15 @@
 // with its newest state: RemoteLogSegmentMetadataRecord (apiKey 0) creates one, ...UpdateRecord (1) moves it
 // on (RemoteLogSegmentState: 0 COPY_SEGMENT_STARTED, 1 COPY_SEGMENT_FINISHED, 2 DELETE_SEGMENT_STARTED,
 // 3 DELETE_SEGMENT_FINISHED), RemotePartitionDeleteMetadataRecord (2) marks a whole partition deleted.
+import { forEachInternalRecord } from './internal-records.js'
 import * as path from 'node:path'
 import { FindingList } from '../analysis/finding-list.js'
 import { finding } from '../analysis/findings.js'
-import { decodeFinding } from '../analysis/log-findings.js'
-import { DecodeError } from '../decode/errors.js'
-import { DEFAULT_WINDOW } from '../decode/frame-scanner.js'
-import { readLog } from '../decode/log-reader.js'
 import { SchemaReadError } from '../decode/protocol/reader.js'
-import { batchRecords } from '../decode/streamed-batch.js'
 import { decodeRemoteLogMetadataRecord } from '../decode/topics/remote-log-metadata.js'
 import type { PartitionDir } from '../io/discover.js'
-import { describeFsError, discover } from '../io/discover.js'
+import { discover } from '../io/discover.js'
 import { namesIn } from '../io/dir-listing.js'
-import { FileSource } from '../io/file-source.js'
-import { InputError } from '../io/input-error.js'
 import type { RemoteSegmentMetadata } from '../analysis/remote-inventory.js'
 import { SEGMENT_STATES } from '../analysis/remote-inventory.js'
 
@@ -53,29 +47,11 @@ export function readRemoteLogMetadata (dirs: readonly PartitionDir[]): RemoteLog
   const out: RemoteLogMetadata = { read: dirs.map((d) => d.path), segments: [], deletedPartitions: new Set(), findings: new FindingList() }
   const byId = new Map<string, RemoteSegmentMetadata>()
   for (const dir of dirs) {
-    for (const f of dir.files.filter((x) => x.kind === 'log')) {
-      let src: FileSource
-      try { src = new FileSource(f.path) } catch (e) { out.findings.push(finding('UNREADABLE', describeFsError(e), { file: f.path })); continue }
-      try {
-        for (const ev of readLog(src, { verifyCrc: false })) {
-          if (ev.kind !== 'batch' || ev.header.isControl) continue
-          try {
-            for (const rec of batchRecords(ev.header, ev.bytes, ev.complete, src, { window: DEFAULT_WINDOW })) {
-              if (rec.value === null) continue
-              const r = decodeRemoteLogMetadataRecord(rec.value, rec.filePosition)
-              apply(r.apiKey, r.data as Struct, byId, out)
-            }
-          } catch (e) {
-            if (e instanceof SchemaReadError) { out.findings.push(finding('BAD_INTERNAL_RECORD', `__remote_log_metadata record not decoded: ${e.message}`, { file: f.path, position: e.position })); continue }
-            if (!(e instanceof DecodeError)) throw e
-            out.findings.push(decodeFinding(e, f.path))
-          }
-        }
-      } catch (e) {
-        if (!(e instanceof InputError)) throw e
-        out.findings.push(finding(e.code, e.message, { file: f.path, position: e.position }))
-      } finally { src.close() }
-    }
+    forEachInternalRecord(dir.files.filter((x) => x.kind === 'log'), out.findings, (rec) => {
+      if (rec.value === null) return
+      const r = decodeRemoteLogMetadataRecord(rec.value, rec.filePosition)
+      apply(r.apiKey, r.data as Struct, byId, out)
+    }, (e, f) => e instanceof SchemaReadError ? finding('BAD_INTERNAL_RECORD', `__remote_log_metadata record not decoded: ${e.message}`, { file: f.path, position: e.position }) : undefined)
   }
   out.segments = [...byId.values()].sort((a, b) => a.topic < b.topic ? -1 : a.topic > b.topic ? 1
     : a.partition !== b.partition ? a.partition - b.partition : a.startOffset < b.startOffset ? -1 : a.startOffset > b.startOffset ? 1 : 0)

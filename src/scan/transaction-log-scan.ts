@@ -2,59 +2,32 @@
 // needed) into pure TransactionStateRecord values, handed out one at a time: nothing is kept here, so
 // a caller keeps what it needs (the newest record per id, or the producer ids of one id), not every
 // record read.
+import { forEachInternalRecord } from './internal-records.js'
 import { FindingList } from '../analysis/finding-list.js'
 import { finding } from '../analysis/findings.js'
-import { decodeFinding } from '../analysis/log-findings.js'
 import type { TransactionalIdState, TransactionStateRecord } from '../analysis/transactional-id-state.js'
 import { replacesNewest, sortStates, transactionalIdState } from '../analysis/transactional-id-state.js'
 import { decodeTransactionLogKey, decodeTransactionLogValue } from '../decode/topics/transaction-state.js'
-import { DecodeError } from '../decode/errors.js'
 import { DEFAULT_WINDOW } from '../decode/frame-scanner.js'
-import { readLog } from '../decode/log-reader.js'
-import { batchRecords } from '../decode/streamed-batch.js'
 import type { PartitionDir } from '../io/discover.js'
-import { describeFsError } from '../io/discover.js'
-import { FileSource } from '../io/file-source.js'
-import { InputError } from '../io/input-error.js'
 
 /** Calls `visit` with each record of the partition's segments, in file order; returns the findings (bounded per code). */
 export function scanTransactionLog (dir: PartitionDir, visit: (r: TransactionStateRecord) => void): FindingList {
   // bounded per code (analysis/finding-list.ts): a damaged log can give one finding per record
   const findings = new FindingList()
-  for (const f of dir.files.filter((x) => x.kind === 'log')) {
-    let src: FileSource
-    try { src = new FileSource(f.path) } catch (e) {
-      findings.push(finding('UNREADABLE', describeFsError(e), { file: f.path }))
-      continue
+  forEachInternalRecord(dir.files.filter((x) => x.kind === 'log'), findings, (rec, header, f) => {
+    if (rec.key === null) return
+    const k = decodeTransactionLogKey(rec.key, rec.filePosition)
+    if (k.transactionalId === null) return
+    if (rec.valuePieces !== undefined) {
+      // a value larger than the window: no coordinator writes one, and it would have to be held to decode
+      findings.push(finding('BAD_INTERNAL_RECORD', `transaction log value of ${rec.valueSize ?? -1} bytes at offset ${rec.offset} is larger than the read window (${DEFAULT_WINDOW} bytes): not decoded`,
+        { file: f.path, position: rec.filePosition }))
+      return
     }
-    try {
-      for (const ev of readLog(src, { verifyCrc: false })) {
-        if (ev.kind !== 'batch' || ev.header.isControl) continue
-        try {
-          // a batch larger than the window (never held by the framer) is read record by record (decode/streamed-batch.ts)
-          for (const rec of batchRecords(ev.header, ev.bytes, ev.complete, src, { window: DEFAULT_WINDOW })) {
-            if (rec.key === null) continue
-            const k = decodeTransactionLogKey(rec.key, rec.filePosition)
-            if (k.transactionalId === null) continue
-            if (rec.valuePieces !== undefined) {
-              // a value larger than the window: no coordinator writes one, and it would have to be held to decode
-              findings.push(finding('BAD_INTERNAL_RECORD', `transaction log value of ${rec.valueSize ?? -1} bytes at offset ${rec.offset} is larger than the read window (${DEFAULT_WINDOW} bytes): not decoded`,
-                { file: f.path, position: rec.filePosition }))
-              continue
-            }
-            visit({ offset: rec.offset, transactionalId: k.transactionalId, value: rec.value === null ? null : decodeTransactionLogValue(rec.value, rec.filePosition),
-              file: f.path, position: rec.filePosition, timestamp: ev.header.maxTimestamp })
-          }
-        } catch (e) {
-          if (!(e instanceof DecodeError)) throw e
-          findings.push(decodeFinding(e, f.path))
-        }
-      }
-    } catch (e) {
-      if (!(e instanceof InputError)) throw e
-      findings.push(finding(e.code, e.message, { file: f.path, position: e.position }))
-    } finally { src.close() }
-  }
+    visit({ offset: rec.offset, transactionalId: k.transactionalId, value: rec.value === null ? null : decodeTransactionLogValue(rec.value, rec.filePosition),
+      file: f.path, position: rec.filePosition, timestamp: header.maxTimestamp })
+  })
   return findings
 }
 
