@@ -58,6 +58,11 @@ interface NamedFile { name: string, kind: FileKind, baseOffset: bigint | null }
  * one tiered copy (same offset and id) stay together, then log, index, timeindex, txnindex, snapshot.
  */
 export function compareSegmentFiles (a: NamedFile, b: NamedFile): number {
+  // a partition's own files (leader-epoch-checkpoint, partition.metadata) after its segments: the dump of a
+  // partition directory starts with its first .log, as kafka-dump-log's of the segment files does
+  const am = a.kind === 'metadata'
+  const bm = b.kind === 'metadata'
+  if (am !== bm) return am ? 1 : -1
   const ao = a.baseOffset ?? -1n
   const bo = b.baseOffset ?? -1n
   if (ao !== bo) return ao < bo ? -1 : 1
