@@ -2,7 +2,7 @@
 // Thin shim: the compiled CLI lives in dist/ (built by `npm ci` through the `prepare` script).
 // The young generation's size cannot be set from here: V8 sizes it when the heap is set up, and a runtime
 // --max-semi-space-size=4 (which this file used to set) left the main thread's new space at 32 MiB, measured
-// with v8.getHeapSpaceStatistics. Worker threads get 4 MiB through their resourceLimits.
+// with v8.getHeapSpaceStatistics. Dump worker threads get 2 MiB through their resourceLimits (commands/workers/dump-pool.ts).
 import v8 from 'node:v8'
 // V8 settings per command, chosen because they trade differently (bench/RESULTS.md, memory and #10):
 // - dumps and lso grow the heap in 10% steps, which bounds their peak RSS (the 1 M bad-CRC batches of the big

@@ -38,8 +38,12 @@ const MIN_RANGE_BYTES = 64 * 1024
 const MAX_RANGE_BYTES = 8 * 1024 * 1024
 /** ranges queued at a worker, so it never waits for the next one */
 const QUEUED_PER_WORKER = 2
-/** V8 young generation of a worker; the default (16-32 MiB semi-spaces) made each worker cost ~30 MiB of RSS */
-const YOUNG_GENERATION_MB = 4
+/**
+ * V8 young generation of a worker; the default (16-32 MiB semi-spaces) made each worker cost ~30 MiB of RSS, and
+ * 4 MiB left 1 M bad-CRC batches (--json, 2 workers) at 122-128 MiB once the main thread grows its heap in 10%
+ * steps: 2 MiB, 117-119 MiB at the same CPU time
+ */
+const YOUNG_GENERATION_MB = 2
 
 /** How to dump `file` with worker threads; undefined when it is dumped with one scan (one thread, a small file). */
 export function parallelBody (file: KafkaFile, opts: DumpOptions, cli: CommandContext, log: FindingLog, printer: DumpPrinter,
