@@ -31,6 +31,8 @@ function boundedLines (buf: Buffer): string[] | null {
 export function parseOffsetCheckpoint (content: string | Buffer): OffsetCheckpoint | null {
   const lines = boundedLines(typeof content === 'string' ? Buffer.from(content) : content)
   if (lines === null) return null
+  // Kafka's CheckpointFile creates the file empty and reads an empty file as no entries
+  if (lines.length === 0) return new Map()
   if (lines.length < 2 || lines[0] !== '0') return null
   const count = Number(lines[1])
   const out: OffsetCheckpoint = new Map()

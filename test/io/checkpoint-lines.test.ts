@@ -20,4 +20,9 @@ describe('offset checkpoints', () => {
     expect(parseOffsetCheckpoint(big)).toBeNull()
     expect(process.memoryUsage().heapUsed - before).toBeLessThan(8 * 1024 * 1024)
   })
+
+  it('an empty file is a checkpoint with no entries, as Kafka\'s CheckpointFile reads the file it creates empty', () => {
+    expect(parseOffsetCheckpoint(Buffer.alloc(0))).toEqual(new Map())
+    expect(parseOffsetCheckpoint('\n0\n')).toBeNull()
+  })
 })
