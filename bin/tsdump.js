@@ -25,5 +25,5 @@ const V8_FLAGS = {
   reconcile: [GROW_IN_SMALL_STEPS, '--max-inlined-bytecode-size=1000', '--max-inlined-bytecode-size-cumulative=3000'],
 }
 for (const f of command === undefined ? [GROW_IN_SMALL_STEPS] : V8_FLAGS[command]) v8.setFlagsFromString(f)
-const { main } = await import('../dist/cli/main.js')
+const { main } = await import('../dist/bundle/tsdump.js')
 process.exitCode = await main(process.argv.slice(2))

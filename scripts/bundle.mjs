@@ -1,0 +1,57 @@
+#!/usr/bin/env node
+// The command line's build: bin/tsdump.js runs dist/bundle/tsdump.js, and the worker threads it starts are the
+// bundles beside it. tsc's dist/ (one .js and .d.ts per src/ file) stays the library (package "exports") and
+// what the tests load; this is the same src/ bundled by esbuild, because a start-up that loads 150 modules
+// costs tsdump twice `node -e 0` on a small file (bench/RESULTS-startup.md).
+//
+// - One entry per process entry point: the CLI and each worker (workers/threads.ts and io/remote/s3-store.ts
+//   find them as ./<name>.js beside the code that starts them, so they and every chunk share one directory).
+// - Code splitting: a command's code is a chunk loaded by its `await import` (cli/commands/*.ts), so
+//   `tsdump --help` does not compile the dump and a dump does not compile `transactions` or `report`.
+// - Dependencies loaded only on demand stay outside: pako and the native CRC binding are loaded by
+//   createRequire when first needed, @aws-sdk/client-s3 by the S3 thread; bundling them would compile them
+//   at every start. commander and chalk are bundled (their 14 files were 9 ms of the start).
+// - dist/bundle/ is two levels under the package, as tsc's dist/io/ is, so io/package-version.ts finds
+//   package.json at ../../ in both builds.
+// - Source maps beside the bundles (for bench/profile-summary.mjs); package.json "files" keeps them out of the package.
+import * as esbuild from 'esbuild'
+import fs from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+export const BUNDLE_DIR = path.join(root, 'dist', 'bundle')
+
+const ENTRIES = {
+  tsdump: 'src/cli/main.ts',
+  'dump-worker': 'src/commands/workers/dump-worker.ts',
+  'partition-worker': 'src/commands/workers/partition-worker.ts',
+  'txns-worker': 'src/commands/workers/txns-worker.ts',
+  's3-worker': 'src/io/remote/s3-worker.ts',
+}
+
+/** packages resolved at run time from node_modules, as in tsc's build */
+const EXTERNAL = ['@aws-sdk/client-s3', '@node-rs/crc32', 'crc-32', 'fzstd', 'pako']
+
+export async function bundle () {
+  fs.rmSync(BUNDLE_DIR, { recursive: true, force: true })
+  await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: ENTRIES,
+    outdir: BUNDLE_DIR,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    external: EXTERNAL,
+    chunkNames: 'chunk-[hash]',
+    sourcemap: true,
+    sourcesContent: false,
+    // commander is CommonJS: its require() of node's modules needs a real require in an ES module
+    banner: { js: "import { createRequire as __tsdumpCreateRequire } from 'node:module'; const require = __tsdumpCreateRequire(import.meta.url);" },
+    logLevel: 'warning',
+  })
+}
+
+if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await bundle()
