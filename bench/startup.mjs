@@ -33,12 +33,15 @@ function parseArgs (argv) {
   return o
 }
 
-/** one run: wall, user+sys in ms, and the exit code; output to /dev/null */
+/**
+ * one run: wall and user+sys in ms. The output (stdout and stderr) goes into a pipe that this process reads, as
+ * in a script or a test harness: /dev/null is a character device, which a terminal check must look at closer.
+ */
 function timed (args) {
-  const script = 'TIMEFORMAT="%3R %3U %3S"; { time "$@" >/dev/null 2>&1; } 2>&1; exit 0'
-  const r = spawnSync('bash', ['-c', script, 'startup', ...args], { encoding: 'utf8' })
-  const m = /(\d+\.\d+) (\d+\.\d+) (\d+\.\d+)\s*$/.exec(r.stdout)
-  if (m === null) throw new Error(`no timing from ${args.join(' ')}: ${r.stdout}${r.stderr}`)
+  const script = 'TIMEFORMAT="%3R %3U %3S"; { time "$@" 2>&1; } 2>&3; exit 0'
+  const r = spawnSync('bash', ['-c', script, 'startup', ...args], { encoding: 'utf8', stdio: ['pipe', 'pipe', 'inherit', 'pipe'], maxBuffer: 1 << 26 })
+  const m = /(\d+\.\d+) (\d+\.\d+) (\d+\.\d+)\s*$/.exec(r.output[3])
+  if (m === null) throw new Error(`no timing from ${args.join(' ')}: ${r.output[3]}`)
   return { wall: Number(m[1]) * 1000, cpu: (Number(m[2]) + Number(m[3])) * 1000 }
 }
 

@@ -4,10 +4,11 @@
 // what the tests load; this is the same src/ bundled by esbuild, because a start-up that loads 150 modules
 // costs tsdump twice `node -e 0` on a small file (bench/RESULTS-startup.md).
 //
-// - One entry per process entry point: the CLI and each worker (workers/threads.ts and io/remote/s3-store.ts
-//   find them as ./<name>.js beside the code that starts them, so they and every chunk share one directory).
-// - Code splitting: a command's code is a chunk loaded by its `await import` (cli/commands/*.ts), so
-//   `tsdump --help` does not compile the dump and a dump does not compile `transactions` or `report`.
+// - One file per worker (workers/threads.ts and io/remote/s3-store.ts find them as ./<name>.js beside the code
+//   that starts them, so they and the CLI's chunks share one directory). Built apart from the CLI: sharing
+//   chunks with the workers split the CLI into 50 chunks, and each ES module costs its resolution and link.
+// - The CLI is split by esbuild: a command's code is a chunk loaded by its `await import` (cli/commands/*.ts),
+//   so `tsdump --help` does not compile the dump and a dump does not compile `transactions` or `report`.
 // - Dependencies loaded only on demand stay outside: pako and the native CRC binding are loaded by
 //   createRequire when first needed, @aws-sdk/client-s3 by the S3 thread; bundling them would compile them
 //   at every start. commander and chalk are bundled (their 14 files were 9 ms of the start).
@@ -30,28 +31,64 @@ const ENTRIES = {
   's3-worker': 'src/io/remote/s3-worker.ts',
 }
 
+/**
+ * commander's command.js loads node:child_process at the top, for executable subcommands (tsdump has none):
+ * 3-8 ms of every start (bench/RESULTS-startup.md). In the bundle it is loaded at its first use. The build
+ * fails if the line moves, so that a commander upgrade is looked at rather than silently slower.
+ */
+const lazyChildProcess = {
+  name: 'commander-lazy-child-process',
+  setup (build) {
+    build.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, async (args) => {
+      const line = "const childProcess = require('node:child_process');"
+      const text = await fs.promises.readFile(args.path, 'utf8')
+      if (!text.includes(line)) throw new Error(`${args.path}: no "${line}" to make lazy (a new commander?)`)
+      const lazy = "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };"
+      return { contents: text.replace(line, lazy), loader: 'js' }
+    })
+  },
+}
+
+/**
+ * chalk detects the terminal's colours when it is imported (supports-color: node:tty, hence net and the
+ * streams, 3-6 ms of every start). tsdump never uses that answer: every printer gets `new Chalk({ level })`
+ * from cli/main.ts's colorLevel (docs/architecture.md, STYLE 11), so in the bundle the detection says
+ * "no colour" without asking.
+ */
+const noColourDetection = {
+  name: 'chalk-no-colour-detection',
+  setup (build) {
+    build.onResolve({ filter: /^#supports-color$/ }, () => ({ path: 'supports-color', namespace: 'tsdump-stub' }))
+    build.onLoad({ filter: /.*/, namespace: 'tsdump-stub' }, () => ({ contents: 'export default { stdout: false, stderr: false }', loader: 'js' }))
+  },
+}
+
 /** packages resolved at run time from node_modules, as in tsc's build */
 const EXTERNAL = ['@aws-sdk/client-s3', '@node-rs/crc32', 'crc-32', 'fzstd', 'pako']
 
+const COMMON = {
+  absWorkingDir: root,
+  outdir: BUNDLE_DIR,
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  external: EXTERNAL,
+  sourcemap: true,
+  sourcesContent: false,
+  // commander is CommonJS: its require() of node's modules needs a real require in an ES module
+  banner: { js: "import { createRequire as __tsdumpCreateRequire } from 'node:module'; const require = __tsdumpCreateRequire(import.meta.url);" },
+  plugins: [lazyChildProcess, noColourDetection],
+  logLevel: 'warning',
+}
+
 export async function bundle () {
   fs.rmSync(BUNDLE_DIR, { recursive: true, force: true })
-  await esbuild.build({
-    absWorkingDir: root,
-    entryPoints: ENTRIES,
-    outdir: BUNDLE_DIR,
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    external: EXTERNAL,
-    chunkNames: 'chunk-[hash]',
-    sourcemap: true,
-    sourcesContent: false,
-    // commander is CommonJS: its require() of node's modules needs a real require in an ES module
-    banner: { js: "import { createRequire as __tsdumpCreateRequire } from 'node:module'; const require = __tsdumpCreateRequire(import.meta.url);" },
-    logLevel: 'warning',
-  })
+  const { tsdump, ...workers } = ENTRIES
+  await Promise.all([
+    esbuild.build({ ...COMMON, entryPoints: { tsdump }, splitting: true, chunkNames: 'chunk-[hash]' }),
+    ...Object.entries(workers).map(([name, file]) => esbuild.build({ ...COMMON, entryPoints: { [name]: file } })),
+  ])
 }
 
 if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await bundle()

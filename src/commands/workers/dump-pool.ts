@@ -8,7 +8,7 @@
 // options; the main thread writes the ranges' output in file order, then their findings, and merges what
 // crosses a cut: the summary counts, the byte totals and the offset gap at the cut (deep iteration).
 // Memory: each worker holds one read window and its output ring (RING_BYTES, shared memory) of output not yet written.
-import { Worker } from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
 import type { LogSummary } from '../../analysis/log-summary.js'
 import { walkEntryStarts } from '../../decode/frame-walk.js'
 import type { SegmentSource } from '../../decode/segment-source.js'
@@ -100,6 +100,8 @@ interface Ring { bytes: Buffer, inFlight: Int32Array }
 
 async function runWorkers (file: KafkaFile, opts: DumpOptions, cli: CommandContext, log: FindingLog, summary: LogSummary,
   internals: DumpInternals, threads: number, ranges: Generator<LogRange>, progress: Progress, window: number, pace: Pace): Promise<RangeTotals> {
+  // loaded here, not at the top: worker_threads costs every dump's start-up (bench/RESULTS-startup.md), and most dumps start no worker
+  const { Worker } = await import('node:worker_threads')
   const rings: Ring[] = []
   const workers: Worker[] = []
   const queued: number[] = []
