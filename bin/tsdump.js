@@ -1,9 +1,12 @@
 #!/usr/bin/env node
-// Thin shim: the compiled CLI lives in dist/ (built by `npm ci` through the `prepare` script).
+// Thin shim: the CLI is dist/bundle/tsdump.cjs (built by `npm ci` through the `prepare` script: tsc, then
+// scripts/bundle.mjs). A CommonJS file (bin/package.json): no ES module loader is started, which costs a short run
+// several ms, and neither is the bundle's.
 // The young generation's size cannot be set from here: V8 sizes it when the heap is set up, and a runtime
 // --max-semi-space-size=4 (which this file used to set) left the main thread's new space at 32 MiB, measured
 // with v8.getHeapSpaceStatistics. Dump worker threads get 2 MiB through their resourceLimits (commands/workers/dump-pool.ts).
-import v8 from 'node:v8'
+'use strict'
+const v8 = require('node:v8')
 // V8 settings per command, chosen because they trade differently (bench/RESULTS.md, memory and #10):
 // - dumps and lso grow the heap in 10% steps, which bounds their peak RSS (the 1 M bad-CRC batches of the big
 //   hostile tier with 2 workers stay under 128 MiB). They used V8's --optimize-for-size until it was found to
@@ -18,6 +21,7 @@ import v8 from 'node:v8'
 // Each flag here was run 300 times on a short input without a hang (the test of #25 in bench/RESULTS.md).
 // The command is the first argument naming one; a path named `txns` or `reconcile` picks these settings too,
 // and no output differs.
+const COMMANDS = new Set(['dump', 'reconcile', 'txns', 'transactions', 'lso', 'report', 'replicas', 'cleanup', 'remote'])
 const command = process.argv.slice(2).find((a) => a === 'txns' || a === 'reconcile')
 const GROW_IN_SMALL_STEPS = '--heap-growing-percent=10'
 const V8_FLAGS = {
@@ -25,5 +29,42 @@ const V8_FLAGS = {
   reconcile: [GROW_IN_SMALL_STEPS, '--max-inlined-bytecode-size=1000', '--max-inlined-bytecode-size-cumulative=3000'],
 }
 for (const f of command === undefined ? [GROW_IN_SMALL_STEPS] : V8_FLAGS[command]) v8.setFlagsFromString(f)
-const { main } = await import('../dist/bundle/tsdump.js')
-process.exitCode = await main(process.argv.slice(2))
+
+// V8's code cache. Compiling the bundle and the functions a run calls was about a third of a short run (37 of 110
+// ms on a 1 KiB partition, bench/RESULTS-startup.md); with the cache a run of a small input costs 1.4x `node -e 0`
+// instead of 2x. Node 20 has no module.enableCompileCache (22.1), so the bundle is compiled here with vm.Script's
+// cachedData. One cache per command and V8 flag set (V8 rejects a cache made under other flags) and Node build,
+// beside the bundle: the package's own directory, as trusted as the code (a shared temporary directory would
+// let another user plant one). Written once, when missing or rejected (V8 checks the source, its version and
+// flags); atomically (concurrent runs); where the directory is read-only, never: the run just compiles.
+// TSDUMP_NO_COMPILE_CACHE=1 turns it off.
+const fs = require('node:fs')
+const path = require('node:path')
+const vm = require('node:vm')
+const { createRequire, wrap } = require('node:module')
+
+const BUNDLE = path.join(__dirname, '..', 'dist', 'bundle', 'tsdump.cjs')
+const { main } = process.env.TSDUMP_NO_COMPILE_CACHE === '1' ? require(BUNDLE) : loadCached()
+main(process.argv.slice(2)).then((code) => { process.exitCode = code })
+
+function loadCached () {
+  const name = process.argv.slice(2).find((a) => COMMANDS.has(a)) ?? 'dump'
+  const cacheFile = path.join(path.dirname(BUNDLE), 'compile-cache', `${name}-${command ?? 'flags'}-${process.version}-${process.arch}.bin`)
+  let cachedData
+  try { cachedData = fs.readFileSync(cacheFile) } catch { /* none yet */ }
+  const script = new vm.Script(wrap(fs.readFileSync(BUNDLE, 'utf8')), { filename: BUNDLE, cachedData })
+  const module = { exports: {} }
+  script.runInThisContext()(module.exports, createRequire(BUNDLE), module, BUNDLE, path.dirname(BUNDLE))
+  if (cachedData === undefined || script.cachedDataRejected === true) {
+    // after the run, so that the functions it compiled are in the cache
+    process.once('beforeExit', () => {
+      try {
+        fs.mkdirSync(path.dirname(cacheFile), { recursive: true })
+        const tmp = `${cacheFile}.${process.pid}`
+        fs.writeFileSync(tmp, script.createCachedData())
+        fs.renameSync(tmp, cacheFile)
+      } catch { /* read-only or full: the next run compiles again */ }
+    })
+  }
+  return module.exports
+}

@@ -1,14 +1,16 @@
 #!/usr/bin/env node
-// The command line's build: bin/tsdump.js runs dist/bundle/tsdump.js, and the worker threads it starts are the
+// The command line's build: bin/tsdump.js runs dist/bundle/tsdump.cjs, and the worker threads it starts are the
 // bundles beside it. tsc's dist/ (one .js and .d.ts per src/ file) stays the library (package "exports") and
 // what the tests load; this is the same src/ bundled by esbuild, because a start-up that loads 150 modules
-// costs tsdump twice `node -e 0` on a small file (bench/RESULTS-startup.md).
+// costs tsdump three times `node -e 0` on a small file (bench/RESULTS-startup.md).
 //
-// - One file per worker (workers/threads.ts and io/remote/s3-store.ts find them as ./<name>.js beside the code
-//   that starts them, so they and the CLI's chunks share one directory). Built apart from the CLI: sharing
-//   chunks with the workers split the CLI into 50 chunks, and each ES module costs its resolution and link.
-// - The CLI is split by esbuild: a command's code is a chunk loaded by its `await import` (cli/commands/*.ts),
-//   so `tsdump --help` does not compile the dump and a dump does not compile `transactions` or `report`.
+// - The CLI is one CommonJS file: loaded by require, not by the ES module loader (whose resolution, linking
+//   and namespace objects of node's modules cost a short run 15-20 ms), and compiled through V8's code cache
+//   by bin/tsdump.js. The code of a command no run asks for is only pre-parsed: esbuild wraps what src/
+//   loads by `await import` (cli/commands/*.ts) in functions called at that import.
+// - One ES module per worker (workers/threads.ts and io/remote/s3-store.ts find them as ./<name>.js beside the
+//   code that starts them, the CLI's bundle). A worker starts only for inputs of 64 MiB or more, where its
+//   start-up does not count; s3-worker awaits at its top level, which CommonJS cannot.
 // - Dependencies loaded only on demand stay outside: pako and the native CRC binding are loaded by
 //   createRequire when first needed, @aws-sdk/client-s3 by the S3 thread; bundling them would compile them
 //   at every start. commander and chalk are bundled (their 14 files were 9 ms of the start).
@@ -70,25 +72,43 @@ const COMMON = {
   absWorkingDir: root,
   outdir: BUNDLE_DIR,
   bundle: true,
-  format: 'esm',
   platform: 'node',
   target: 'node20',
   external: EXTERNAL,
   sourcemap: true,
   sourcesContent: false,
-  // commander is CommonJS: its require() of node's modules needs a real require in an ES module
-  banner: { js: "import { createRequire as __tsdumpCreateRequire } from 'node:module'; const require = __tsdumpCreateRequire(import.meta.url);" },
   plugins: [lazyChildProcess, noColourDetection],
   logLevel: 'warning',
+}
+
+/** a script compiled by vm.Script, as bin/tsdump.js compiles the CLI, has no loader for import() */
+function checkNoDynamicImport (file) {
+  const m = /[^\w$.]import\s*\(/.exec(fs.readFileSync(file, 'utf8'))
+  if (m !== null) throw new Error(`${file}: a dynamic import() at ${m.index}, which fails under bin/tsdump.js's code cache: load it with require (createRequire)`)
 }
 
 export async function bundle () {
   fs.rmSync(BUNDLE_DIR, { recursive: true, force: true })
   const { tsdump, ...workers } = ENTRIES
   await Promise.all([
-    esbuild.build({ ...COMMON, entryPoints: { tsdump }, splitting: true, chunkNames: 'chunk-[hash]' }),
-    ...Object.entries(workers).map(([name, file]) => esbuild.build({ ...COMMON, entryPoints: { [name]: file } })),
+    esbuild.build({
+      ...COMMON,
+      entryPoints: { tsdump },
+      format: 'cjs',
+      outExtension: { '.js': '.cjs' },
+      // the bundle's own URL where src/ asks for its module's (worker URLs, package.json, createRequire)
+      define: { 'import.meta.url': '__tsdumpModuleUrl' },
+      banner: { js: "const __tsdumpModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+    }),
+    ...Object.entries(workers).map(([name, file]) => esbuild.build({
+      ...COMMON,
+      entryPoints: { [name]: file },
+      format: 'esm',
+      // commander is CommonJS: its require() of node's modules needs a real require in an ES module
+      banner: { js: "import { createRequire as __tsdumpCreateRequire } from 'node:module'; const require = __tsdumpCreateRequire(import.meta.url);" },
+    })),
   ])
+  checkNoDynamicImport(path.join(BUNDLE_DIR, 'tsdump.cjs'))
 }
 
 if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await bundle()

@@ -39,7 +39,7 @@ describe('dist/ freshness', () => {
     const at = (rel: string, mtimeSec: number): string => put(path.join('bundled', rel), mtimeSec)
     const first = at('src/a/x.ts', 1000)
     expect(staleBundle(dir)).toBe(first)
-    at('dist/bundle/tsdump.js', 2000)
+    at('dist/bundle/tsdump.cjs', 2000)
     expect(staleBundle(dir)).toBeUndefined()
     const newer = at('src/b/y.ts', 3000)
     expect(staleBundle(dir)).toBe(newer)

@@ -27,7 +27,7 @@ export function staleSource (root = ROOT): string | undefined {
 /** the first src/ file newer than the CLI's bundle (or any, when there is none), if any */
 export function staleBundle (root = ROOT): string | undefined {
   let built: number
-  try { built = fs.statSync(path.join(root, 'dist', 'bundle', 'tsdump.js')).mtimeMs } catch { built = -Infinity }
+  try { built = fs.statSync(path.join(root, 'dist', 'bundle', 'tsdump.cjs')).mtimeMs } catch { built = -Infinity }
   const src = path.join(root, 'src')
   for (const e of fs.readdirSync(src, { withFileTypes: true, recursive: true })) {
     if (!e.isFile() || !e.name.endsWith('.ts')) continue

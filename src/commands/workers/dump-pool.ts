@@ -24,7 +24,7 @@ import { RING_BYTES } from './dump-wire.js'
 import type { DumpPrinter } from '../../format/printer.js'
 import type { FindingLog } from '../dump/finding-log.js'
 import type { Progress } from '../dump/progress.js'
-import { defaultThreads, MIN_PARALLEL_BYTES, workerUrl } from './threads.js'
+import { defaultThreads, MIN_PARALLEL_BYTES, workerThreads, workerUrl } from './threads.js'
 
 /**
  * Input bytes of the first ranges; then each range is sized so that its output fits half a worker's ring
@@ -100,8 +100,7 @@ interface Ring { bytes: Buffer, inFlight: Int32Array }
 
 async function runWorkers (file: KafkaFile, opts: DumpOptions, cli: CommandContext, log: FindingLog, summary: LogSummary,
   internals: DumpInternals, threads: number, ranges: Generator<LogRange>, progress: Progress, window: number, pace: Pace): Promise<RangeTotals> {
-  // loaded here, not at the top: worker_threads costs every dump's start-up (bench/RESULTS-startup.md), and most dumps start no worker
-  const { Worker } = await import('node:worker_threads')
+  const { Worker } = workerThreads()
   const rings: Ring[] = []
   const workers: Worker[] = []
   const queued: number[] = []
