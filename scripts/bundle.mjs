@@ -11,9 +11,10 @@
 // - One ES module per worker (workers/threads.ts and io/remote/s3-store.ts find them as ./<name>.js beside the
 //   code that starts them, the CLI's bundle). A worker starts only for inputs of 64 MiB or more, where its
 //   start-up does not count; s3-worker awaits at its top level, which CommonJS cannot.
-// - Dependencies loaded only on demand stay outside: pako and the native CRC binding are loaded by
+// - Dependencies loaded only on demand stay outside: pako, fzstd and the native CRC binding are loaded by
 //   createRequire when first needed, @aws-sdk/client-s3 by the S3 thread; bundling them would compile them
-//   at every start. commander and chalk are bundled (their 14 files were 9 ms of the start).
+//   at every start. commander, chalk and crc-32 are bundled (each file loaded from node_modules costs its
+//   resolution and a compile outside the code cache).
 // - dist/bundle/ is two levels under the package, as tsc's dist/io/ is, so io/package-version.ts finds
 //   package.json at ../../ in both builds.
 // - Source maps beside the bundles (for bench/profile-summary.mjs); package.json "files" keeps them out of the package.
@@ -66,7 +67,7 @@ const noColourDetection = {
 }
 
 /** packages resolved at run time from node_modules, as in tsc's build */
-const EXTERNAL = ['@aws-sdk/client-s3', '@node-rs/crc32', 'crc-32', 'fzstd', 'pako']
+const EXTERNAL = ['@aws-sdk/client-s3', '@node-rs/crc32', 'fzstd', 'pako']
 
 const COMMON = {
   absWorkingDir: root,

@@ -11,11 +11,12 @@
 // TSDUMP_CRC32C=js|wasm|native forces one for every size, =no-native behaves as if the binding were missing (benchmarks
 // and diagnosis; an unavailable choice falls back to the automatic one).
 import { createRequire } from 'node:module'
+// crc-32 is CommonJS (UMD): its default import is module.exports, in Node and in the CLI's bundle, where an import
+// is bundled (a require through createRequire was loaded from node_modules at every start: 2 ms of a short run)
+import jsLib from 'crc-32/crc32c.js'
 import { loadWasmCrc32c, type Crc32cUpdate } from './crc32c-wasm.js'
 
 const require = createRequire(import.meta.url)
-// crc-32 is CommonJS; loading it through require keeps the ESM build free of interop guesses.
-const jsLib = require('crc-32/crc32c') as { buf(data: Uint8Array, seed?: number): number }
 // crc-32's seed is the previous CRC (it inverts inside): the same continuation rule as the others
 
 function loadNative (): Crc32cUpdate | undefined {
