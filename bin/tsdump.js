@@ -6,7 +6,8 @@
 // --max-semi-space-size=4 (which this file used to set) left the main thread's new space at 32 MiB, measured
 // with v8.getHeapSpaceStatistics. Dump worker threads get 2 MiB through their resourceLimits (commands/workers/dump-pool.ts).
 'use strict'
-const v8 = require('node:v8')
+const fs = require('node:fs')
+const path = require('node:path')
 // V8 settings per command, chosen because they trade differently (bench/RESULTS.md, memory and #10):
 // - dumps and lso grow the heap in 10% steps, which bounds their peak RSS (the 1 M bad-CRC batches of the big
 //   hostile tier with 2 workers stay under 128 MiB). They used V8's --optimize-for-size until it was found to
@@ -28,18 +29,49 @@ const V8_FLAGS = {
   txns: [GROW_IN_SMALL_STEPS],
   reconcile: [GROW_IN_SMALL_STEPS, '--max-inlined-bytecode-size=1000', '--max-inlined-bytecode-size-cumulative=3000'],
 }
-for (const f of command === undefined ? [GROW_IN_SMALL_STEPS] : V8_FLAGS[command]) v8.setFlagsFromString(f)
+// A small input (all its files seen, under 1 MiB) gets none: there the heap never grows and nothing is hot, so
+// they change nothing, while node:v8 loads node's streams, 23 modules, 3-4 ms of a short run (bench/RESULTS-startup.md).
+// stdin, remote storage and deeper trees than a log directory count as large.
+const SMALL_INPUT_BYTES = 1024 * 1024
+const small = isSmallInput(process.argv.slice(2))
+if (!small) {
+  const v8 = require('node:v8')
+  for (const f of command === undefined ? [GROW_IN_SMALL_STEPS] : V8_FLAGS[command]) v8.setFlagsFromString(f)
+}
 
-// V8's code cache. Compiling the bundle and the functions a run calls was about a third of a short run (37 of 110
-// ms on a 1 KiB partition, bench/RESULTS-startup.md); with the cache a run of a small input costs 1.4x `node -e 0`
-// instead of 2x. Node 20 has no module.enableCompileCache (22.1), so the bundle is compiled here with vm.Script's
-// cachedData. One cache per command and V8 flag set (V8 rejects a cache made under other flags) and Node build,
+function isSmallInput (args) {
+  let bytes = 0
+  for (const a of args) {
+    if (a === '-' || a.includes('://')) return false
+    if (a.startsWith('-')) continue
+    bytes += bytesUnder(a, 2)
+    if (bytes >= SMALL_INPUT_BYTES) return false
+  }
+  return true
+}
+
+/** the size of a file, or of the files of a directory `depth` levels down (Infinity for a deeper tree); 0 for what is not a path */
+function bytesUnder (p, depth) {
+  let st
+  try { st = fs.statSync(p) } catch { return 0 }
+  if (!st.isDirectory()) return st.isFile() ? st.size : 0
+  if (depth === 0) return Infinity
+  let bytes = 0
+  for (const e of fs.readdirSync(p)) {
+    bytes += bytesUnder(path.join(p, e), depth - 1)
+    if (bytes >= SMALL_INPUT_BYTES) break
+  }
+  return bytes
+}
+
+// V8's code cache. Compiling the bundle and the functions a run calls was a third of a short run (a dump of a
+// 1 KiB partition profiled at 128 ms without the cache, 87 with it, bench/RESULTS-startup.md); with the cache a run
+// of a small input costs 1.3-1.4x `node -e 0` instead of 2x. Node 20 has no module.enableCompileCache (22.1), so the bundle is compiled here with vm.Script's
+// cachedData. One cache per command, V8 flag set (V8 rejects a cache made under other flags) and Node build,
 // beside the bundle: the package's own directory, as trusted as the code (a shared temporary directory would
 // let another user plant one). Written once, when missing or rejected (V8 checks the source, its version and
 // flags); atomically (concurrent runs); where the directory is read-only, never: the run just compiles.
 // TSDUMP_NO_COMPILE_CACHE=1 turns it off.
-const fs = require('node:fs')
-const path = require('node:path')
 const vm = require('node:vm')
 const { createRequire, wrap } = require('node:module')
 
@@ -49,7 +81,7 @@ main(process.argv.slice(2)).then((code) => { process.exitCode = code })
 
 function loadCached () {
   const name = process.argv.slice(2).find((a) => COMMANDS.has(a)) ?? 'dump'
-  const cacheFile = path.join(path.dirname(BUNDLE), 'compile-cache', `${name}-${command ?? 'flags'}-${process.version}-${process.arch}.bin`)
+  const cacheFile = path.join(path.dirname(BUNDLE), 'compile-cache', `${name}-${small ? 'no-flags' : command ?? 'flags'}-${process.version}-${process.arch}.bin`)
   let cachedData
   try { cachedData = fs.readFileSync(cacheFile) } catch { /* none yet */ }
   const script = new vm.Script(wrap(fs.readFileSync(BUNDLE, 'utf8')), { filename: BUNDLE, cachedData })
