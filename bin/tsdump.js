@@ -1,9 +1,13 @@
 #!/usr/bin/env node
-// Thin shim: the compiled CLI lives in dist/ (built by `npm ci` through the `prepare` script).
+// Thin shim: the CLI is dist/bundle/tsdump.cjs (built by `npm ci` through the `prepare` script: tsc, then
+// scripts/bundle.mjs). A CommonJS file (bin/package.json): no ES module loader is started, which costs a short run
+// several ms, and neither is the bundle's.
 // The young generation's size cannot be set from here: V8 sizes it when the heap is set up, and a runtime
 // --max-semi-space-size=4 (which this file used to set) left the main thread's new space at 32 MiB, measured
 // with v8.getHeapSpaceStatistics. Dump worker threads get 2 MiB through their resourceLimits (commands/workers/dump-pool.ts).
-import v8 from 'node:v8'
+'use strict'
+const fs = require('node:fs')
+const path = require('node:path')
 // V8 settings per command, chosen because they trade differently (bench/RESULTS.md, memory and #10):
 // - dumps and lso grow the heap in 10% steps, which bounds their peak RSS (the 1 M bad-CRC batches of the big
 //   hostile tier with 2 workers stay under 128 MiB). They used V8's --optimize-for-size until it was found to
@@ -18,12 +22,81 @@ import v8 from 'node:v8'
 // Each flag here was run 300 times on a short input without a hang (the test of #25 in bench/RESULTS.md).
 // The command is the first argument naming one; a path named `txns` or `reconcile` picks these settings too,
 // and no output differs.
+const COMMANDS = new Set(['dump', 'reconcile', 'txns', 'transactions', 'lso', 'report', 'replicas', 'cleanup', 'remote'])
 const command = process.argv.slice(2).find((a) => a === 'txns' || a === 'reconcile')
 const GROW_IN_SMALL_STEPS = '--heap-growing-percent=10'
 const V8_FLAGS = {
   txns: [GROW_IN_SMALL_STEPS],
   reconcile: [GROW_IN_SMALL_STEPS, '--max-inlined-bytecode-size=1000', '--max-inlined-bytecode-size-cumulative=3000'],
 }
-for (const f of command === undefined ? [GROW_IN_SMALL_STEPS] : V8_FLAGS[command]) v8.setFlagsFromString(f)
-const { main } = await import('../dist/cli/main.js')
-process.exitCode = await main(process.argv.slice(2))
+// A small input (all its files seen, under 1 MiB) gets none: there the heap never grows and nothing is hot, so
+// they change nothing, while node:v8 loads node's streams, 23 modules, 3-4 ms of a short run (bench/RESULTS-startup.md).
+// stdin, remote storage and deeper trees than a log directory count as large.
+const SMALL_INPUT_BYTES = 1024 * 1024
+const small = isSmallInput(process.argv.slice(2))
+if (!small) {
+  const v8 = require('node:v8')
+  for (const f of command === undefined ? [GROW_IN_SMALL_STEPS] : V8_FLAGS[command]) v8.setFlagsFromString(f)
+}
+
+function isSmallInput (args) {
+  let bytes = 0
+  for (const a of args) {
+    if (a === '-' || a.includes('://')) return false
+    if (a.startsWith('-')) continue
+    bytes += bytesUnder(a, 2)
+    if (bytes >= SMALL_INPUT_BYTES) return false
+  }
+  return true
+}
+
+/** the size of a file, or of the files of a directory `depth` levels down (Infinity for a deeper tree); 0 for what is not a path */
+function bytesUnder (p, depth) {
+  let st
+  try { st = fs.statSync(p) } catch { return 0 }
+  if (!st.isDirectory()) return st.isFile() ? st.size : 0
+  if (depth === 0) return Infinity
+  let bytes = 0
+  for (const e of fs.readdirSync(p)) {
+    bytes += bytesUnder(path.join(p, e), depth - 1)
+    if (bytes >= SMALL_INPUT_BYTES) break
+  }
+  return bytes
+}
+
+// V8's code cache. Compiling the bundle and the functions a run calls was a third of a short run (a dump of a
+// 1 KiB partition profiled at 128 ms without the cache, 87 with it, bench/RESULTS-startup.md); with the cache a run
+// of a small input costs 1.3-1.4x `node -e 0` instead of 2x. Node 20 has no module.enableCompileCache (22.1), so the bundle is compiled here with vm.Script's
+// cachedData. One cache per command, V8 flag set (V8 rejects a cache made under other flags) and Node build,
+// beside the bundle: the package's own directory, as trusted as the code (a shared temporary directory would
+// let another user plant one). Written once, when missing or rejected (V8 checks the source, its version and
+// flags); atomically (concurrent runs); where the directory is read-only, never: the run just compiles.
+// TSDUMP_NO_COMPILE_CACHE=1 turns it off.
+const vm = require('node:vm')
+const { createRequire, wrap } = require('node:module')
+
+const BUNDLE = path.join(__dirname, '..', 'dist', 'bundle', 'tsdump.cjs')
+const { main } = process.env.TSDUMP_NO_COMPILE_CACHE === '1' ? require(BUNDLE) : loadCached()
+main(process.argv.slice(2)).then((code) => { process.exitCode = code })
+
+function loadCached () {
+  const name = process.argv.slice(2).find((a) => COMMANDS.has(a)) ?? 'dump'
+  const cacheFile = path.join(path.dirname(BUNDLE), 'compile-cache', `${name}-${small ? 'no-flags' : command ?? 'flags'}-${process.version}-${process.arch}.bin`)
+  let cachedData
+  try { cachedData = fs.readFileSync(cacheFile) } catch { /* none yet */ }
+  const script = new vm.Script(wrap(fs.readFileSync(BUNDLE, 'utf8')), { filename: BUNDLE, cachedData })
+  const module = { exports: {} }
+  script.runInThisContext()(module.exports, createRequire(BUNDLE), module, BUNDLE, path.dirname(BUNDLE))
+  if (cachedData === undefined || script.cachedDataRejected === true) {
+    // after the run, so that the functions it compiled are in the cache
+    process.once('beforeExit', () => {
+      try {
+        fs.mkdirSync(path.dirname(cacheFile), { recursive: true })
+        const tmp = `${cacheFile}.${process.pid}`
+        fs.writeFileSync(tmp, script.createCachedData())
+        fs.renameSync(tmp, cacheFile)
+      } catch { /* read-only or full: the next run compiles again */ }
+    })
+  }
+  return module.exports
+}

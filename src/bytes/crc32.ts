@@ -1,11 +1,15 @@
 // CRC-32 (IEEE), used by legacy magic 0/1 messages. node:zlib has it since Node 20.15.
-import * as zlib from 'node:zlib'
+// node:zlib is loaded at the first legacy message, not at import: it cost every start-up about 2 ms
+// (bench/RESULTS-startup.md), and magic 0/1 messages are rare.
+import { createRequire } from 'node:module'
 
-const zcrc = (zlib as unknown as { crc32?: (data: Uint8Array, value?: number) => number }).crc32
+type Crc32 = (data: Uint8Array, value?: number) => number
+let zcrc: Crc32 | null | undefined
 
 /** CRC-32/IEEE of `data`, unsigned. */
 export function crc32 (data: Uint8Array): number {
-  if (zcrc !== undefined) return zcrc(data, 0) >>> 0
+  zcrc ??= (createRequire(import.meta.url)('node:zlib') as { crc32?: Crc32 }).crc32 ?? null
+  if (zcrc !== null) return zcrc(data, 0) >>> 0
   return crc32Slow(data)
 }
 

@@ -11,11 +11,12 @@
 // TSDUMP_CRC32C=js|wasm|native forces one for every size, =no-native behaves as if the binding were missing (benchmarks
 // and diagnosis; an unavailable choice falls back to the automatic one).
 import { createRequire } from 'node:module'
+// crc-32 is CommonJS (UMD): its default import is module.exports, in Node and in the CLI's bundle, where an import
+// is bundled (a require through createRequire was loaded from node_modules at every start: 2 ms of a short run)
+import jsLib from 'crc-32/crc32c.js'
 import { loadWasmCrc32c, type Crc32cUpdate } from './crc32c-wasm.js'
 
 const require = createRequire(import.meta.url)
-// crc-32 is CommonJS; loading it through require keeps the ESM build free of interop guesses.
-const jsLib = require('crc-32/crc32c') as { buf(data: Uint8Array, seed?: number): number }
 // crc-32's seed is the previous CRC (it inverts inside): the same continuation rule as the others
 
 function loadNative (): Crc32cUpdate | undefined {
@@ -34,15 +35,25 @@ export const WASM_CRC_THRESHOLD = 512
 
 const forced = process.env.TSDUMP_CRC32C
 /**
- * The implementation for calls of `threshold` bytes or more. Chosen at the first call, not at load: loading the
- * native binding (or compiling the WASM) cost reconcile, lso and txns, which never check a CRC, 4 ms of start-up.
- * Until then `choose` stands in, with a threshold of 0, so the per-call test stays the one comparison.
+ * The faster implementations are chosen once JS has checked this many bytes, not at load nor at the first call:
+ * loading the native binding (or compiling the WASM) cost every dump 5-8 ms of start-up, and reconcile, lso and
+ * txns, which never check a CRC, 4 ms (bench/RESULTS-startup.md); JS checks 4 MiB about 1.7 ms slower than native,
+ * so a large input loses less than the load costs a small one.
+ */
+export const CHOOSE_AFTER_BYTES = 4 * 1024 * 1024
+let jsBytes = 0
+const deferred = forced === undefined || forced === '' || forced === 'no-native'
+/**
+ * The implementation for calls of `threshold` bytes or more. Until the choice `choose` stands in, with a
+ * threshold of 0, so the per-call test stays the one comparison. TSDUMP_CRC32C=js|wasm|native chooses at the first call.
  */
 let fast: Crc32cUpdate = choose
 let threshold = 0
 let fastName: string | undefined
 
 function choose (previous: number, data: Uint8Array): number {
+  jsBytes += data.length
+  if (jsBytes < CHOOSE_AFTER_BYTES && deferred) return jsLib.buf(data, previous) >>> 0
   select()
   return crc32cUpdate(previous, data)
 }
@@ -73,6 +84,11 @@ export function crc32c (data: Uint8Array): number {
   // the small-batch path calls crc-32 directly: one indirection less on the 100-300 B batches that dominate counts
   if (data.length >= threshold) return fast(0, data)
   return jsLib.buf(data, 0) >>> 0
+}
+
+/** whether the implementations were chosen yet (tests) */
+export function crc32cChosen (): boolean {
+  return fast !== choose
 }
 
 /** which implementations are in use (shown by the benchmark) */

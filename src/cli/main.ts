@@ -9,7 +9,7 @@ import { exitCodeOf, finding } from '../analysis/findings.js'
 import { formatFinding } from '../format/finding-text.js'
 import { hoistSubcommand } from './argv-order.js'
 import { sameTerminal, StatusLine } from './status-line.js'
-import * as tty from 'node:tty'
+import { isTerminal } from './terminal.js'
 
 function colorLevel (env: Record<string, string | undefined>, isTTY: boolean, argv: string[]): 0 | 1 | 2 | 3 {
   if (argv.includes('--no-color') || argv.includes('--compat') || argv.includes('--json')) return 0
@@ -25,9 +25,9 @@ export function processContext (argv: string[]): CommandContext {
   const stderr = new FdWriter(2, 64 * 1024, true)
   const ctx: CommandContext = {
     stdout, stderr,
-    colorLevel: colorLevel(env, process.stdout.isTTY === true, argv),
-    stderrIsTTY: process.stderr.isTTY === true,
-    stdinIsTTY: tty.isatty(0),
+    colorLevel: colorLevel(env, isTerminal(1), argv),
+    stderrIsTTY: isTerminal(2),
+    stdinIsTTY: isTerminal(0),
     env,
     now: () => Date.now(),
   }
@@ -36,7 +36,7 @@ export function processContext (argv: string[]): CommandContext {
     const status = new StatusLine(2)
     ctx.status = status
     stderr.beforeWrite = () => status.clear()
-    if (sameTerminal(1, 2, (fd) => tty.isatty(fd))) stdout.beforeWrite = () => status.clear()
+    if (sameTerminal(1, 2, isTerminal)) stdout.beforeWrite = () => status.clear()
   }
   return ctx
 }

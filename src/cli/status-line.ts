@@ -10,9 +10,10 @@
 // place left the line on the screen. Its readiness is seen without the event loop (the scan is synchronous):
 // it renames itself (process.title, visible in /proc/<pid>/cmdline) after installing the handlers. Where
 // there is no /proc, the line is drawn at once, as before.
-import { spawn } from 'node:child_process'
+import type * as ChildProcesses from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
 import * as fs from 'node:fs'
+import { createRequire } from 'node:module'
 import type { StatusSink } from '../commands/context.js'
 
 const CLEAR = '\r\x1b[K'
@@ -81,6 +82,8 @@ export class StatusLine implements StatusSink {
 
   private startWatchdog (): void {
     try {
+      // loaded here, not at import: child_process cost every start-up 3-8 ms (bench/RESULTS-startup.md), and only a terminal's long scan needs it
+      const { spawn } = createRequire(import.meta.url)('node:child_process') as typeof ChildProcesses
       const w = spawn(process.execPath, ['-e', WATCHDOG], { stdio: ['pipe', 'ignore', 'inherit'] })
       w.on('error', () => { this.watchdog = null })
       w.unref()

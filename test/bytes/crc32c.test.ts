@@ -134,6 +134,24 @@ describe('crc32c', () => {
       const b = filled(17, 5)
       expect(w.crc32c(b)).toBe(reference(b))
     })
+    it('auto: JS until CHOOSE_AFTER_BYTES were checked (a small input never loads the native binding), then the choice', async () => {
+      const m = await load('')
+      const b = filled(64 * 1024, 9)
+      let checked = 0
+      while (checked + b.length < m.CHOOSE_AFTER_BYTES) {
+        expect(m.crc32c(b)).toBe(reference(b))
+        checked += b.length
+      }
+      expect(m.crc32cChosen()).toBe(false)
+      expect(m.crc32cUpdate(0, b)).toBe(reference(b))
+      expect(m.crc32cChosen()).toBe(true)
+      expect(m.crc32c(b)).toBe(reference(b))
+    })
+    it('a forced implementation is chosen at the first call', async () => {
+      const m = await load('js')
+      m.crc32c(filled(10, 1))
+      expect(m.crc32cChosen()).toBe(true)
+    })
     it.skipIf(nativeLib === undefined)('auto with the native package: JS below NATIVE_CRC_THRESHOLD, native from it', async () => {
       const m = await load('')
       expect(m.crc32cImplementations()).toBe(`crc-32 (JS, < ${m.NATIVE_CRC_THRESHOLD} B) + @node-rs/crc32 (native)`)

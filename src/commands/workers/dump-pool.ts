@@ -8,7 +8,7 @@
 // options; the main thread writes the ranges' output in file order, then their findings, and merges what
 // crosses a cut: the summary counts, the byte totals and the offset gap at the cut (deep iteration).
 // Memory: each worker holds one read window and its output ring (RING_BYTES, shared memory) of output not yet written.
-import { Worker } from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
 import type { LogSummary } from '../../analysis/log-summary.js'
 import { walkEntryStarts } from '../../decode/frame-walk.js'
 import type { SegmentSource } from '../../decode/segment-source.js'
@@ -24,7 +24,7 @@ import { RING_BYTES } from './dump-wire.js'
 import type { DumpPrinter } from '../../format/printer.js'
 import type { FindingLog } from '../dump/finding-log.js'
 import type { Progress } from '../dump/progress.js'
-import { defaultThreads, MIN_PARALLEL_BYTES, workerUrl } from './threads.js'
+import { defaultThreads, MIN_PARALLEL_BYTES, workerThreads, workerUrl } from './threads.js'
 
 /**
  * Input bytes of the first ranges; then each range is sized so that its output fits half a worker's ring
@@ -100,6 +100,7 @@ interface Ring { bytes: Buffer, inFlight: Int32Array }
 
 async function runWorkers (file: KafkaFile, opts: DumpOptions, cli: CommandContext, log: FindingLog, summary: LogSummary,
   internals: DumpInternals, threads: number, ranges: Generator<LogRange>, progress: Progress, window: number, pace: Pace): Promise<RangeTotals> {
+  const { Worker } = workerThreads()
   const rings: Ring[] = []
   const workers: Worker[] = []
   const queued: number[] = []

@@ -9,7 +9,7 @@ import type { RangeSpec } from '../../analysis/range-filter.js'
 import type { OffsetCheckpoint } from '../../io/checkpoints.js'
 import type { PartitionDir } from '../../io/discover.js'
 import { sizeOf } from '../../io/dir-listing.js'
-import { defaultThreads, MIN_PARALLEL_BYTES, workerUrl } from './threads.js'
+import { defaultThreads, MIN_PARALLEL_BYTES, workerThreads, workerUrl } from './threads.js'
 import type { ScannedPartition } from '../../scan/partition-scan.js'
 import { resolvePartitions, scanPartition } from '../../scan/partition-scan.js'
 import type { WireScanned } from './partition-wire.js'
@@ -76,8 +76,7 @@ export function logBytes (partitions: readonly PartitionDir[]): number {
  * an idle main thread, against 90 MiB with one thread.
  */
 async function inWorkers (partitions: readonly PartitionDir[], req: PartitionScanRequest, threads: number): Promise<ScannedPartition[]> {
-  // loaded here, not at the top: worker_threads costs every reconcile or lso start-up 3 ms, most of which use no worker
-  const { Worker } = await import('node:worker_threads')
+  const { Worker } = workerThreads()
   const results: ScannedPartition[] = new Array(partitions.length)
   const workers: Worker[] = []
   const checkpoints = new Map<string, OffsetCheckpoint | null>()

@@ -1,7 +1,9 @@
 // How many worker threads, from what size, and where their compiled code is: shared by the parallel dump
 // (dump-pool.ts) and the partition workers (partition-pool.ts, txns-pool.ts). Its own module so that
 // reconcile, lso and txns do not load the dump's code to ask (8 ms of their start-up, measured).
+import { createRequire } from 'node:module'
 import * as os from 'node:os'
+import type * as WorkerThreads from 'node:worker_threads'
 
 /** smaller files are dumped without workers: starting them costs more than they save (bench/RESULTS.md, threads) */
 export const MIN_PARALLEL_BYTES = 64 * 1024 * 1024
@@ -22,4 +24,13 @@ export function workerUrl (name: string): URL {
   const here = import.meta.url
   if (here.endsWith('.ts')) return new URL(`../../../dist/commands/workers/${name}.js`, here)
   return new URL(`./${name}.js`, here)
+}
+
+/**
+ * node:worker_threads, loaded by the pools when they start a worker, not at import: it costs a start-up 3-6 ms
+ * (bench/RESULTS-startup.md) and most runs start none. By require, not import(): the CLI's bundle is compiled
+ * through V8's code cache (bin/tsdump.js), where a dynamic import has no loader.
+ */
+export function workerThreads (): typeof WorkerThreads {
+  return createRequire(import.meta.url)('node:worker_threads') as typeof WorkerThreads
 }

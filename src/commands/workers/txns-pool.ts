@@ -15,7 +15,7 @@ import type { RangeSpec } from '../../analysis/range-filter.js'
 import type { Lane } from '../../analysis/timeline.js'
 import type { TxnsStream } from '../../analysis/partition-results.js'
 import type { PartitionDir } from '../../io/discover.js'
-import { MIN_PARALLEL_BYTES, workerUrl } from './threads.js'
+import { MIN_PARALLEL_BYTES, workerThreads, workerUrl } from './threads.js'
 import type { WorkerInternals } from './partition-pool.js'
 import { logBytes } from './partition-pool.js'
 import type { WireReport } from './partition-wire.js'
@@ -67,8 +67,7 @@ interface Slot { worker: Worker, credit: Int32Array, queued: number }
  */
 export async function streamTxnsInWorkers (partitions: readonly PartitionDir[], job: { width: number, filter?: RangeSpec }, to: TxnsStream,
   workers: number, here: (dir: PartitionDir) => readonly Finding[]): Promise<number> {
-  // loaded here, not at the top: txns without workers (its default) does not pay for worker_threads
-  const { Worker } = await import('node:worker_threads')
+  const { Worker } = workerThreads()
   const slots: Slot[] = []
   /** events of each partition not written yet, and which worker scans it */
   const events = new Map<number, TxnsWorkerMessage[]>()

@@ -4,7 +4,7 @@
 // into the reader's window: no output queue, no buffer per chunk. Node's zlib has no synchronous
 // incremental API and the dump loop is synchronous. Measured on 100 MiB of base64 text in 16 KiB pieces:
 // pako 0.96 s CPU, zlib one-shot 0.41 s; only payloads past one window pay it.
-import * as zlib from 'node:zlib'
+import type * as Zlib from 'node:zlib'
 import { createRequire } from 'node:module'
 import type * as Pako from 'pako'
 import type { ByteStream, Codec } from './codec.js'
@@ -15,6 +15,9 @@ import { InflatedBytes, MemoryBytes } from './streamed-input.js'
 // loop is): loading it costs 6-9 ms, which every command paid at start-up though few inputs stream gzip.
 let pako: typeof Pako | undefined
 const loadPako = (): typeof Pako => (pako ??= createRequire(import.meta.url)('pako') as typeof Pako)
+// node:zlib likewise at the first gzip payload: loading it cost every start-up about 2 ms (bench/RESULTS-startup.md)
+let zlib: typeof Zlib | undefined
+const loadZlib = (): typeof Zlib => (zlib ??= createRequire(import.meta.url)('node:zlib') as typeof Zlib)
 
 export const gzip: Codec = {
   id: 1,
@@ -22,7 +25,7 @@ export const gzip: Codec = {
   decompress (input, maxBytes, ctx) {
     try {
       // gunzipSync continues across concatenated members; maxOutputLength bounds a decompression bomb.
-      return zlib.gunzipSync(input, { maxOutputLength: Math.max(1, maxBytes) })
+      return loadZlib().gunzipSync(input, { maxOutputLength: Math.max(1, maxBytes) })
     } catch (e) {
       const err = e as NodeJS.ErrnoException
       if (err.code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError) {

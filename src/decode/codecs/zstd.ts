@@ -13,12 +13,19 @@
 // The same frame decoder serves the whole payload (a Buffer) and a payload larger than the read window (a
 // StreamedInput, read block by block): memory is then one block, its output and the window.
 // The optional XXH64 content checksum is not verified (the v2 batch CRC-32C already covers the bytes).
-import { Decompress, decompress as fzstdDecompress } from 'fzstd'
+import { createRequire } from 'node:module'
+import type * as Fzstd from 'fzstd'
+import type { Decompress } from 'fzstd'
 import type { ByteStream, Codec } from './codec.js'
 import { CodecError } from './codec-error.js'
 import { BlockStream, StreamedInput } from './streamed-input.js'
 import type { Frame, Read } from './zstd-frames.js'
 import { BLOCK_RLE, blocksOf, checkFraming, fail, framesOf } from './zstd-frames.js'
+
+// fzstd is loaded at the first zstd payload, through its CommonJS build, as pako is (gzip.ts): an ES import
+// made every start-up resolve and compile it (bench/RESULTS-startup.md), and few inputs hold zstd
+let fzstd: typeof Fzstd | undefined
+const loadFzstd = (): typeof Fzstd => (fzstd ??= createRequire(import.meta.url)('fzstd') as typeof Fzstd)
 
 /**
  * The largest window given to fzstd (it holds it for the whole frame and moves it on each block), so that a
@@ -105,7 +112,7 @@ function * frameBlocks (read: Read, length: number, f: Frame, budget: number): G
     return
   }
   const out: Uint8Array[] = []
-  const d = new Decompress((chunk) => { if (chunk.length > 0) out.push(chunk) })
+  const d = new (loadFzstd().Decompress)((chunk) => { if (chunk.length > 0) out.push(chunk) })
   let header: Buffer | undefined = fzstdHeader(f, budget)
   for (const b of blocksOf(read, length, f)) {
     let bytes = read(b.at, b.end - b.at)
@@ -133,7 +140,7 @@ function * output (read: Read, length: number, maxBytes: number, oneShotMax: num
       if (declared <= oneShotMax && f.end - f.start <= oneShotMax) {
         // fzstd allocates exactly the declared content size here
         const frame = read(f.start, f.end - f.start)
-        const one = fzstdCall(() => fzstdDecompress(frame))
+        const one = fzstdCall(() => loadFzstd().decompress(frame))
         if (one.length !== declared) fail(`frame at byte ${f.start} decoded to ${one.length} bytes, declared ${declared}`)
         total += declared
         yield one

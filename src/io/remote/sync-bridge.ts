@@ -3,8 +3,14 @@
 // a request on a MessagePort and blocks in Atomics.wait until the I/O thread has posted the answer and
 // notified, then takes the answer with receiveMessageOnPort. The I/O thread keeps working in between
 // (prefetching the next ranges), so a blocked caller costs no parallelism.
-import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads'
-import type { MessagePort } from 'node:worker_threads'
+import { createRequire } from 'node:module'
+import type * as WorkerThreads from 'node:worker_threads'
+import type { MessagePort, Worker } from 'node:worker_threads'
+
+// loaded with the first bridge, not at import: every partition command imports this module through the remote
+// stores, and worker_threads cost each start-up 3-6 ms (bench/RESULTS-startup.md) though few read S3
+let threads: typeof WorkerThreads | undefined
+const workerThreads = (): typeof WorkerThreads => (threads ??= createRequire(import.meta.url)('node:worker_threads') as typeof WorkerThreads)
 
 /** longest wait for one answer; the I/O thread's own retries end well before */
 const CALL_TIMEOUT_MS = 10 * 60_000
@@ -18,6 +24,7 @@ export class SyncBridge {
   private next = 1
 
   constructor (url: URL, data: Record<string, unknown>) {
+    const { MessageChannel, Worker } = workerThreads()
     const ch = new MessageChannel()
     this.port = ch.port1
     // a small young generation: the chunks are external memory, collected as soon as they are handed over
@@ -33,7 +40,7 @@ export class SyncBridge {
     const end = Date.now() + CALL_TIMEOUT_MS
     for (;;) {
       Atomics.wait(this.flag, 0, 0, 1000)
-      const m = receiveMessageOnPort(this.port)
+      const m = workerThreads().receiveMessageOnPort(this.port)
       if (m !== undefined) {
         const answer = m.message as { id: number }
         if (answer.id === id) return answer as T
