@@ -12,7 +12,7 @@ import { readEndTxnMarkerFast } from './control-fast.js'
 import type { EndTxnMarkerFacts } from './control-fast.js'
 import type { CorruptEvent, Frame, TailEvent } from './frame.js'
 import type { FrameOptions } from './frame-scanner.js'
-import { scanFrames } from './frame-scanner.js'
+import { FrameScanner } from './frame-scanner.js'
 import type { KafkaRecord, RecordLimits } from './records.js'
 import { decodeRecords } from './records.js'
 
@@ -107,7 +107,8 @@ export function detachEvent (ev: LogEvent): LogEvent {
  * lazily decoded header) is valid until the next one is requested; see detachEvent.
  */
 export function * readLog (source: SegmentSource, opts: ReadOptions = {}): Generator<LogEvent> {
-  for (const ev of scanFrames(source, opts)) yield ev.kind === 'frame' ? readFrame(ev, opts) : ev
+  const frames = new FrameScanner(source, opts) // not scanFrames: one generator per batch, not two
+  for (let ev = frames.next(); ev !== undefined; ev = frames.next()) yield ev.kind === 'frame' ? readFrame(ev, opts) : ev
 }
 
 /**
