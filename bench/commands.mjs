@@ -14,10 +14,11 @@
 //   --runs N              alternating runs per group (default 3; the medians are reported, peak RSS is the max)
 //   --cases C,..          transactions,cleanup,replicas,remote-dir,remote-s3 (default all; remote-s3 is skipped, with
 //                         a note, when moto_server is missing: $TSDUMP_MOTO_SERVER, .cache/moto/bin/moto_server, PATH)
-//   --txns N,..           transactions per log directory (default 10000,30000,100000)
+//   --txns N,..           transactions per log directory (default 10000,30000: 100,000 take minutes a run, see RESULTS-commands.md)
 //   --cleanup-sizes S,..  the compacted partition (default 256MiB,512MiB)
 //   --replica-sizes S,..  each broker's copy of 4 partitions (default 64MiB,256MiB)
 //   --remote-sizes S,..   the remote segment read (default 128MiB,512MiB)
+//   --s3-max S            largest object put on moto (default 128MiB: moto's ranged GETs of a 512 MiB object stalled)
 //   --kafka V,..          kafka-dump-log versions (default 3.9.1,4.4.0; KAFKA_VERSION=V overrides) --no-kafka
 //   --no-profile          no node --cpu-prof of the cases over 128 MiB or scaling worse than linear
 //   --timeout S           kill a run after S seconds (default 600)
@@ -48,7 +49,7 @@ const list = (s, f = (x) => x) => s.split(',').filter(Boolean).map(f)
 
 function parseArgs (argv) {
   const o = {
-    runs: 3, cases: ['transactions', 'cleanup', 'replicas', 'remote-dir', 'remote-s3'], txns: [10000, 30000, 100000],
+    runs: 3, cases: ['transactions', 'cleanup', 'replicas', 'remote-dir', 'remote-s3'], txns: [10000, 30000], s3Max: '128MiB',
     cleanupSizes: ['256MiB', '512MiB'], replicaSizes: ['64MiB', '256MiB'], remoteSizes: ['128MiB', '512MiB'],
     kafka: undefined, useKafka: true, profile: true, timeout: 600, data: path.join(here, 'data', 'commands'), out: path.join(here, 'RESULTS-commands.md')
   }
@@ -62,6 +63,7 @@ function parseArgs (argv) {
       case '--cleanup-sizes': o.cleanupSizes = list(v()); break
       case '--replica-sizes': o.replicaSizes = list(v()); break
       case '--remote-sizes': o.remoteSizes = list(v()); break
+      case '--s3-max': o.s3Max = v(); break
       case '--kafka': o.kafka = list(v()); break
       case '--no-kafka': o.useKafka = false; break
       case '--no-profile': o.profile = false; break
@@ -188,7 +190,8 @@ function plan (o, ctx) {
       ] })
       groups.push({ ...base, case: 'remote DIR', input, items: [{ key: 'tsdump remote --remote-storage DIR', argv: ts(['remote', path.join(dir, 'logs'), '--remote-storage', store]) }] })
     }
-    if (remoteCases.includes('remote-s3')) {
+    if (remoteCases.includes('remote-s3') && parseSize(s) > parseSize(o.s3Max)) ctx.notes.push(`s3:// at ${s} skipped: above --s3-max ${o.s3Max}`)
+    else if (remoteCases.includes('remote-s3')) {
       const prefix = `tier-${s}/`
       groups.push({ ...base, case: 'dump --remote-storage s3://', input, s3: { dir: path.join(dir, 'remote'), prefix }, items: [
         { key: 'tsdump dump --remote-storage s3://', server: true, env: ctx.s3.env, argv: ts([path.join(dir, 'logs', 'tiered-0'), '--remote-storage', `s3://bench/${prefix}`]) },
@@ -275,7 +278,8 @@ async function main () {
   const ctx = {
     kdl: (v, args) => ['java', '-Xmx256M', '-XX:+UseG1GC', `-Dlog4j.configuration=file:${tools[v].log4j}`, '-cp', `${tools[v].lib}/*`, tools[v].mainClass, ...args]
   }
-  const res = { argv, notes: [], groups: [], profiles: [], scaling: [], loadStart: os.loadavg().map((x) => x.toFixed(1)).join(' ') }
+  ctx.notes = []
+  const res = { argv, notes: ctx.notes, groups: [], profiles: [], scaling: [], loadStart: os.loadavg().map((x) => x.toFixed(1)).join(' ') }
   const env = {
     date: new Date().toISOString(), host: `${os.type()} ${os.release()} ${os.arch()}`, cpu: `${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}`,
     memory: `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`, node: process.version, java: sh('java', ['-version']).split('\n')[0],
