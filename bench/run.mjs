@@ -30,7 +30,7 @@
 // Every run goes through /usr/bin/time -v (peak RSS = "Maximum resident set size"), stdout to /dev/null.
 // In each iteration the commands of a pair run back to back, the order alternating between iterations.
 // Raw numbers: <data>/results-<timestamp>.json. Results table: bench/RESULTS.md (rewritten as it goes).
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -39,6 +39,7 @@ import { ensureSegments, parseSize, sizeLabel, segmentPath } from './make-segmen
 import { summarizeProfile } from './profile-summary.mjs'
 import { kafkaDumpLog, kafkaVersions } from './kafka-dump-log.mjs'
 import { TARGETS, ratio, renderResults, summarize } from './report.mjs'
+import { devnull, timed } from './timed.mjs'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const repo = path.resolve(here, '..')
@@ -124,57 +125,6 @@ function makeCommands (o) {
   // the --threads sweep only runs once tsdump has the option (issue #15 item 2 adds it)
   const help = spawnSync('node', [entry, 'dump', '--help'], { encoding: 'utf8' }).stdout ?? ''
   return { kdl, ts, entry, javaOpts, tools, hasThreads: /--threads\b/.test(help) }
-}
-
-// ---------------------------------------------------------------------------------------------- one run
-
-const devnull = fs.openSync('/dev/null', 'w')
-let current
-for (const sig of ['SIGINT', 'SIGTERM']) {
-  process.on(sig, () => { if (current) { try { process.kill(-current.pid, 'SIGKILL') } catch {} } process.exit(130) })
-}
-
-/** Run argv under /usr/bin/time -v with stdout to /dev/null. Resolves { wall, user, sys, rssKiB, code, stderr, probe }. */
-function timed (argv, o, { env = {} } = {}) {
-  const tfile = path.join(o.data, `.time-${process.pid}.txt`)
-  const pfile = path.join(o.data, `.probe-${process.pid}.jsonl`)
-  fs.rmSync(pfile, { force: true })
-  return new Promise((resolve, reject) => {
-    const t0 = process.hrtime.bigint()
-    const child = spawn('/usr/bin/time', ['-v', '-o', tfile, ...argv], {
-      stdio: ['ignore', devnull, 'pipe'],
-      detached: true,
-      env: { ...process.env, TSDUMP_BENCH_PROBE: pfile, ...env }
-    })
-    let err = ''
-    let timedOut = false
-    current = child
-    const timer = setTimeout(() => { timedOut = true; try { process.kill(-child.pid, 'SIGKILL') } catch { child.kill('SIGKILL') } }, o.timeout * 1000)
-    child.stderr.on('data', (d) => { if (err.length < 20000) err += d })
-    child.on('error', reject)
-    child.on('close', () => {
-      clearTimeout(timer)
-      current = undefined
-      const wall = Number(process.hrtime.bigint() - t0) / 1e9
-      let t = ''
-      try { t = fs.readFileSync(tfile, 'utf8') } catch { /* killed before time wrote it */ }
-      const num = (re) => { const m = re.exec(t); return m ? Number(m[1]) : NaN }
-      const status = /Command exited with non-zero status (\d+)/.exec(t)
-      let probe
-      try { probe = JSON.parse(fs.readFileSync(pfile, 'utf8').trim().split('\n').pop()) } catch { probe = undefined }
-      resolve({
-        wall,
-        user: num(/User time \(seconds\): ([\d.]+)/),
-        sys: num(/System time \(seconds\): ([\d.]+)/),
-        rssKiB: num(/Maximum resident set size \(kbytes\): (\d+)/),
-        code: timedOut ? 'timeout' : status ? Number(status[1]) : (/Command terminated by signal (\d+)/.test(t) || t === '' ? 'signal' : 0),
-        timedOut,
-        stderr: err.trim(),
-        load: os.loadavg()[0],
-        probe
-      })
-    })
-  })
 }
 
 // ---------------------------------------------------------------------------------------------- environment
