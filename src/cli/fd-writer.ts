@@ -48,6 +48,12 @@ export class FdWriter implements Writer {
     if (this.autoFlush) this.flush()
   }
 
+  writeBytes (bytes: Uint8Array): void {
+    if (this.closed) return
+    this.flush()
+    this.writeAll(bytes)
+  }
+
   flush (): void {
     if (this.closed) { this.pos = 0; return } // output is discarded once the reader has gone
     if (this.pos === 0) return
@@ -56,7 +62,7 @@ export class FdWriter implements Writer {
     this.writeAll(this.buf.subarray(0, n))
   }
 
-  private writeAll (data: Buffer): void {
+  private writeAll (data: Uint8Array): void {
     this.beforeWrite?.()
     let off = 0
     while (off < data.length && !this.closed) {

@@ -10,6 +10,11 @@ export interface Writer {
   reserve (n: number): number
   readonly buffer: Buffer
   commit (end: number): void
+  /**
+   * Bytes that stay the caller's, written as they are (no copy into `buffer`) after what the writer holds: a
+   * worker's output ring (commands/workers/dump-pool.ts). Whole UTF-8 characters only; done when it returns.
+   */
+  writeBytes (bytes: Uint8Array): void
   flush (): void
   /** true once the reader went away (EPIPE) or a write failed: commands should stop producing output */
   readonly closed: boolean
@@ -29,5 +34,6 @@ export class StringWriter implements Writer {
   }
 
   commit (end: number): void { this.text += this.buffer.toString('utf8', 0, end) }
+  writeBytes (bytes: Uint8Array): void { this.text += Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8') }
   flush (): void {}
 }

@@ -13,6 +13,8 @@ import { runDump } from '../../src/commands/dump.js'
 import { flipBit, segment } from '../support/segment-builder.js'
 import { frameBoundaries, realLogs, rmrf, testContext, tmp, writeLog } from '../hostile/support.js'
 import { staleSource } from '../support/build-dist.js'
+import { hasMkfifo, slowPipe } from '../support/slow-pipe.js'
+import { FdWriter } from '../../src/cli/fd-writer.js'
 
 const dir = tmp('tsdump-threads-')
 afterAll(() => rmrf(dir))
@@ -64,6 +66,26 @@ describe.skipIf(logs.length === 0)('--threads 2 = --threads 1', () => {
   it('runs the current source: no src/ file is newer than dist/ (test/support/build-dist.ts rebuilds it)', () => {
     expect(staleSource()).toBeUndefined()
   })
+  // the process's writer: the main thread writes each worker's ring as it is (FdWriter.writeBytes), here into a
+  // non-blocking pipe that is full most of the time (EAGAIN, partial writes)
+  it.runIf(hasMkfifo)('through the process\'s writer on a full non-blocking pipe: the same bytes', async () => {
+    const file = logs.reduce((a, b) => fs.statSync(b).size > fs.statSync(a).size ? b : a)
+    for (const mode of ['print-data', 'json']) {
+      const flags = MODES[mode]!(fs.statSync(file).size)
+      const one = await dump(file, flags, 1, 4096)
+      const pipe = slowPipe(dir, `pipe-${mode}`)
+      const ctx = { ...testContext(), stdout: new FdWriter(pipe.fd, 64 * 1024) }
+      let ranges = 0
+      const code = await runDump({ ...toDumpOptions([file], { ...flags, progress: false }), threads: 2 }, ctx,
+        { parallelMinBytes: 0, rangeBytes: 4096, onRanges: (n) => { ranges = n } })
+      ctx.stdout.flush()
+      expect((await pipe.done()).toString('utf8'), `${file} ${mode}`).toBe(one.stdout)
+      expect(ctx.stderr.text).toBe(one.stderr)
+      expect(code).toBe(one.code)
+      expect(ranges).toBeGreaterThan(1)
+    }
+  })
+
   // deep: offset gaps across the cuts (compacted segments) are merged as the sequential dump lists them
   it('every real segment deep with data, cut at every entry', async () => {
     for (const file of logs) await expectSame(file, 'print-data', 1)

@@ -136,15 +136,11 @@ async function runWorkers (file: KafkaFile, opts: DumpOptions, cli: CommandConte
       }
       if (exhausted && pending.size === 0) { internals.onRanges?.(nextId); stop() }
     }
-    // out of the worker's ring (or its own buffer), then the ring space is the worker's again
+    // written from the worker's ring (or its own buffer) as it is, then the ring space is the worker's again:
+    // a copy into the stdout buffer first was a third of the main thread's busy samples in a deep dump
     const writeChunk = (p: Pending, c: ChunkMessage): void => {
       const ring = rings[p.slot]!
-      const from = c.data !== undefined ? Buffer.from(c.data) : ring.bytes
-      if (!out.closed) {
-        const at = out.reserve(c.length)
-        from.copy(out.buffer, at, c.offset, c.offset + c.length)
-        out.commit(at + c.length)
-      }
+      out.writeBytes(c.data !== undefined ? new Uint8Array(c.data, c.offset, c.length) : ring.bytes.subarray(c.offset, c.offset + c.length))
       Atomics.sub(ring.inFlight, 0, c.length + c.skip)
       Atomics.notify(ring.inFlight, 0)
     }

@@ -108,6 +108,12 @@ export class RingWriter implements Writer {
     if (this.pos - this.start >= CHUNK_BYTES) this.flush()
   }
 
+  writeBytes (bytes: Uint8Array): void {
+    const at = this.reserve(bytes.length)
+    this.buffer.set(bytes, at) // (not used by the dump: a worker's printer writes lines)
+    this.commit(at + bytes.length)
+  }
+
   flush (): void {
     if (this.pos === this.start) return
     const length = this.pos - this.start
