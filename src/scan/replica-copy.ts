@@ -22,6 +22,13 @@ import { scanPartition } from './partition-scan.js'
 
 /** batches read whole for their keys at most this large */
 const MAX_LISTED_BATCH_BYTES = 16 * 1024 * 1024
+/**
+ * One read window for every segment of every copy (readBatches runs one file at a time). A window per file
+ * (the framer's 8 MiB default) left RSS to the GC: 3 brokers x 4 partitions of 64 MiB peaked at 131-143 MiB
+ * with a heap under 50 MB (bench/RESULTS-commands.md). Larger batches are streamed, their CRC window by window.
+ */
+const WINDOW_BYTES = 1024 * 1024
+let sharedWindow: Buffer | undefined
 
 export interface ScannedCopy { input: ReplicaInput, scanned: ScannedPartition, findings: Finding[] }
 
@@ -46,7 +53,8 @@ function readBatches (dir: PartitionDir, findings: Finding[]): ReplicaBatch[] {
     }
     try {
       // large data batches are streamed (their CRC computed window by window): memory stays one window
-      for (const ev of readLog(src, { streamLarge: 'crc' })) {
+      sharedWindow ??= Buffer.allocUnsafeSlow(WINDOW_BYTES)
+      for (const ev of readLog(src, { streamLarge: 'crc', window: WINDOW_BYTES, windowBuffer: sharedWindow })) {
         if (ev.kind !== 'batch') continue
         const h = ev.header
         out.push({ baseOffset: h.baseOffset, lastOffset: h.lastOffset, count: h.recordsCount, partitionLeaderEpoch: h.partitionLeaderEpoch,
