@@ -93,7 +93,7 @@ export function snapshotValid (s: ProducerSnapshot): boolean {
 /** The entries of a snapshot `readProducerSnapshot` found valid, read again from `src` in windows. */
 export function producerSnapshotEntries (src: SegmentSource, s: ProducerSnapshot, opts: SnapshotReadOptions = {}): Generator<ProducerSnapshotEntry> {
   return entryWindows(src, PRODUCER_ENTRY_SIZE, decodeEntries,
-    { start: PRODUCER_SNAPSHOT_HEADER, count: s.schemaError === undefined ? s.entryCount : 0, ...(opts.windowEntries !== undefined ? { windowEntries: opts.windowEntries } : {}) })
+    { start: PRODUCER_SNAPSHOT_HEADER, count: s.schemaError === undefined ? s.entryCount : 0, reuse: true, ...(opts.windowEntries !== undefined ? { windowEntries: opts.windowEntries } : {}) })
 }
 
 function * decodeEntries (buf: Buffer): Generator<ProducerSnapshotEntry> {
