@@ -116,3 +116,33 @@ export function crcOfZeros (seed, n) {
   for (let left = n; left > 0; left -= z.length) crc = crc32c(left >= z.length ? z : z.subarray(0, left), crc)
   return crc
 }
+
+/**
+ * A producer snapshot (ProducerSnapshot.json v1) of `n` producers, written in pieces (a million producers: 46 MB
+ * plus the header, never one buffer); every `openEvery`-th producer has a transaction open at `lastOffset`.
+ */
+export function producerSnapshot (file, n, { openEvery = 0, badCrc = false, cut = 0 } = {}) {
+  const head = Buffer.alloc(10)
+  head.writeInt16BE(1, 0)
+  head.writeInt32BE(n, 6)
+  const fd = fs.openSync(file, 'w')
+  let crc = crc32c(head.subarray(6))
+  const per = 65536
+  let pos = 10
+  for (let first = 0; first < n; first += per) {
+    const m = Math.min(per, n - first)
+    const b = Buffer.alloc(m * 46)
+    for (let i = 0; i < m; i++) {
+      const pid = first + i; const o = i * 46
+      b.writeBigInt64BE(BigInt(pid), o); b.writeInt16BE(pid % 7, o + 8); b.writeInt32BE(pid % 1000, o + 10)
+      b.writeBigInt64BE(BigInt(pid), o + 14); b.writeInt32BE(0, o + 22); b.writeBigInt64BE(1700000000000n + BigInt(pid), o + 26)
+      b.writeInt32BE(-1, o + 34); b.writeBigInt64BE(openEvery > 0 && pid % openEvery === 0 ? BigInt(pid) : -1n, o + 38)
+    }
+    crc = crc32c(b, crc)
+    fs.writeSync(fd, b, 0, b.length, pos); pos += b.length
+  }
+  head.writeUInt32BE(badCrc ? (crc ^ 1) >>> 0 : crc, 2)
+  fs.writeSync(fd, head, 0, 10, 0)
+  fs.closeSync(fd)
+  if (cut > 0) fs.truncateSync(file, pos - cut)
+}

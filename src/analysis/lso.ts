@@ -36,9 +36,9 @@ export interface BlockingTransaction extends OpenTransaction {
 export function coordinatorEpochOf (r: PartitionReport, t: OpenTransaction, snapshots: readonly SnapshotInput[]): { epoch: number | null, source: CoordinatorEpochSource } {
   let snap: number | null = t.seeded ? t.coordinatorEpoch : null
   if (snap === null) {
-    const newest = [...snapshots].sort((a, b) => (a.offset > b.offset ? -1 : 1)).find((s) => s.producers.some((x) => x.producerId === t.producerId))
-    const p = newest?.producers.find((x) => x.producerId === t.producerId)
-    if (p !== undefined) snap = p.coordinatorEpoch
+    const newest = [...snapshots].sort((a, b) => (a.offset > b.offset ? -1 : 1)).find((s) => s.coordinatorEpochs.get(t.producerId) !== undefined)
+    const epoch = newest?.coordinatorEpochs.get(t.producerId)
+    if (epoch !== undefined) snap = epoch
   }
   const marker = r.markerCoordinatorEpochs.get(t.producerId)
   if (marker !== undefined && (snap === null || marker >= snap)) return { epoch: marker, source: 'marker' }

@@ -58,7 +58,7 @@ export class PartitionAnalyzer {
   private started = false
   private firstScannedOffset: I64 = 0
   private logStartOffset: I64 | null
-  private seedSnapshot: SnapshotInput | null = null
+  private seedSnapshot: Pick<SnapshotInput, 'offset' | 'file'> | null = null
   private newestTimestamp: I64 | null = null
   private batchCount = 0
   /** the checkpoint HW; null = the log end offset, not reached by any batch during the pass */
@@ -96,7 +96,7 @@ export class PartitionAnalyzer {
     this.firstScannedOffset = firstOffset
     if (this.logStartOffset === null) this.logStartOffset = firstOffset
     const seed = seedFromSnapshots(this.opts.snapshots, firstOffset)
-    this.seedSnapshot = seed.snapshot
+    this.seedSnapshot = seed.snapshot === null ? null : { offset: seed.snapshot.offset, ...(seed.snapshot.file !== undefined ? { file: seed.snapshot.file } : {}) }
     for (const p of seed.open) {
       const t = this.newTxn(i64(p.producerId), p.producerEpoch, i64(p.currentTxnFirstOffset!))
       t.seeded = true

@@ -13,12 +13,22 @@ export interface SnapshotProducer {
   lastOffset: bigint
 }
 
-/** A `<offset>.snapshot` file: producer state as of (exclusive) `offset`. */
+/**
+ * A `<offset>.snapshot` file: producer state as of (exclusive) `offset`. Not an object per producer: a
+ * partition of a million idempotent producers has a snapshot of a million entries, and the analysis reads
+ * only the open transactions and, for lso, one producer's coordinator epoch.
+ */
 export interface SnapshotInput {
   offset: bigint
   file?: string
-  producers: SnapshotProducer[]
+  /** the producers with a transaction open at `offset` (currentTxnFirstOffset set), in file order */
+  open: SnapshotProducer[]
+  /** every producer's coordinator epoch (-1: it never had a marker written), by producer id */
+  coordinatorEpochs: ProducerEpochs
 }
+
+/** producer id -> int32 (analysis/producer-map.ts ProducerInts; a worker posts its parts) */
+export interface ProducerEpochs { get: (producerId: bigint) => number | undefined, readonly size: number }
 
 export type HighWatermarkSource = 'checkpoint' | 'logEndOffset'
 

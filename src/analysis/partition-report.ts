@@ -48,8 +48,8 @@ export interface PartitionReport extends VisibilityCounts {
   omittedFindings: OmittedFindings
   /** per producer, the coordinator epoch of its latest COMMIT/ABORT marker (for `lso`); empty when not kept (`markerEpochs: false`: `txns`) */
   markerCoordinatorEpochs: { get: (producerId: bigint) => number | undefined, readonly size: number }
-  /** the snapshot that seeded transactions open at the first scanned offset, if any */
-  seedSnapshot: SnapshotInput | null
+  /** the snapshot that seeded transactions open at the first scanned offset, if any (its offset and file, not its tables) */
+  seedSnapshot: Pick<SnapshotInput, 'offset' | 'file'> | null
   /** first offset the scan saw (first batch, else the log start) */
   firstScannedOffset: bigint
   batches: number

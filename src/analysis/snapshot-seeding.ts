@@ -21,7 +21,7 @@ export interface Seed {
 export function seedFromSnapshots (snapshots: readonly SnapshotInput[], firstOffset: I64): Seed {
   const seed = pickSeedSnapshot(snapshots, toBigInt(firstOffset))
   if (seed === null) return { snapshot: null, open: [], finding: null }
-  const open = seed.producers.filter((p) => p.currentTxnFirstOffset !== null && p.currentTxnFirstOffset < firstOffset)
+  const open = seed.open.filter((p) => p.currentTxnFirstOffset !== null && p.currentTxnFirstOffset < firstOffset)
   open.sort((a, b) => (a.currentTxnFirstOffset! < b.currentTxnFirstOffset! ? -1 : 1))
   const f = seed.offset < firstOffset && open.length > 0
     ? finding('SNAPSHOT_BEFORE_FIRST_BATCH', `producer snapshot at ${seed.offset} predates the first batch (${firstOffset}): a transaction it lists as open may have ended in between`, { file: seed.file })
@@ -53,7 +53,7 @@ export class SnapshotChecks {
   private check (c: SnapshotCheck, ours: ReadonlyMap<I64, I64>): void {
     const s = c.s
     const out: Finding[] = []
-    const theirs = new Map(s.producers.filter((p) => p.currentTxnFirstOffset !== null).map((p) => [i64(p.producerId), i64(p.currentTxnFirstOffset!)]))
+    const theirs = new Map(s.open.filter((p) => p.currentTxnFirstOffset !== null).map((p) => [i64(p.producerId), i64(p.currentTxnFirstOffset!)]))
     const at = { file: s.file }
     for (const [pid, first] of theirs) {
       const mine = ours.get(pid)

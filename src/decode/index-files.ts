@@ -61,3 +61,16 @@ export function * decodeTxnIndex (buf: Buffer, firstIndex = 0): Generator<Aborte
     }
   }
 }
+
+/**
+ * Index of the first all-zero AbortedTxn entry of `buf` (whole entries from byte 0), or -1. Such an entry is
+ * a zero-filled tail (a preallocated or zeroed file), not an aborted transaction of producer 0 at offset 0.
+ */
+export function firstZeroTxnEntry (buf: Buffer): number {
+  for (let o = 0; o + ABORTED_TXN_SIZE <= buf.length; o += ABORTED_TXN_SIZE) {
+    let zero = true
+    for (let j = o; j < o + ABORTED_TXN_SIZE; j++) if (buf[j] !== 0) { zero = false; break }
+    if (zero) return o / ABORTED_TXN_SIZE
+  }
+  return -1
+}

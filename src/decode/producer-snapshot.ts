@@ -2,11 +2,19 @@
 //   version int16 | crc uint32 (CRC-32C of bytes 6..EOF) | entryCount int32 |
 //   entries: producerId int64 | epoch int16 | lastSequence int32 | lastOffset int64 | offsetDelta int32 |
 //            timestamp int64 | coordinatorEpoch int32 | currentTxnFirstOffset int64 (-1 = none)     (46 bytes)
-import { crc32c } from '../bytes/crc32c.js'
-import { DecodeError } from './errors.js'
+//
+// Read through a SegmentSource in windows, never whole: a partition with a million idempotent producers
+// has a 70 MB snapshot. Every schema rule follows from the header and the file's size, so it is decided
+// before anything else is read; the CRC is then computed over the body window by window, and the entries
+// are read again in windows only when it matches (kafka-dump-log prints no entry of a corrupt snapshot).
+import { crc32cUpdate } from '../bytes/crc32c.js'
+import { entryWindows, WINDOW_ENTRIES } from './entry-windows.js'
+import type { SegmentSource } from './segment-source.js'
 
 export const PRODUCER_SNAPSHOT_HEADER = 10
 export const PRODUCER_ENTRY_SIZE = 46
+/** the CRC covers everything after its own field */
+const CRC_START = 6
 
 export interface ProducerSnapshotEntry {
   producerId: bigint
@@ -20,39 +28,78 @@ export interface ProducerSnapshotEntry {
   currentTxnFirstOffset: bigint | null
 }
 
+/** What the header, the size and the CRC say of a snapshot file (its entries: producerSnapshotEntries). */
 export interface ProducerSnapshot {
   version: number
   crc: number
-  crcComputed: number
-  crcValid: boolean
   entryCount: number
-  entries: ProducerSnapshotEntry[]
-  /** a problem that kafka-dump-log reports as "Snapshot failed schema validation" */
-  schemaError?: string
-  /** byte position the schema error refers to */
-  schemaErrorPosition?: number
+  /** a problem that kafka-dump-log reports as "Snapshot failed schema validation", and the byte position it refers to */
+  schemaError?: { message: string, position: number }
+  /** CRC-32C of bytes 6..EOF; computed only when there is no schema error */
+  crcComputed?: number
 }
 
-/** Decode a producer snapshot. Never throws for content problems; they are in crcValid/schemaError. */
-export function decodeProducerSnapshot (buf: Buffer): ProducerSnapshot {
-  if (buf.length < PRODUCER_SNAPSHOT_HEADER) {
-    return { version: -1, crc: 0, crcComputed: 0, crcValid: false, entryCount: 0, entries: [],
-      schemaError: `file is ${buf.length} bytes, shorter than the ${PRODUCER_SNAPSHOT_HEADER}-byte header`, schemaErrorPosition: 0 }
+export interface SnapshotReadOptions {
+  /** entries per read window (tests make it small) */
+  windowEntries?: number
+}
+
+/** The header, the schema rules and the CRC of the snapshot in `src`. Never throws for content problems. */
+export function readProducerSnapshot (src: SegmentSource, opts: SnapshotReadOptions = {}): ProducerSnapshot {
+  const size = src.size
+  if (size < PRODUCER_SNAPSHOT_HEADER) {
+    return { version: -1, crc: 0, entryCount: 0, schemaError: { message: `file is ${size} bytes, shorter than the ${PRODUCER_SNAPSHOT_HEADER}-byte header`, position: 0 } }
   }
-  const version = buf.readInt16BE(0)
-  const crc = buf.readUInt32BE(2)
-  const crcComputed = crc32c(buf.subarray(6))
-  const entryCount = buf.readInt32BE(6)
-  const base = { version, crc, crcComputed, crcValid: crc === crcComputed, entryCount, entries: [] as ProducerSnapshotEntry[] }
-  if (version !== 1) return { ...base, schemaError: `Snapshot contained an unknown file version ${version}`, schemaErrorPosition: 0 }
-  const available = Math.floor((buf.length - PRODUCER_SNAPSHOT_HEADER) / PRODUCER_ENTRY_SIZE)
-  if (entryCount < 0 || entryCount > available) {
-    return { ...base, schemaError: `entryCount ${entryCount} but ${buf.length - PRODUCER_SNAPSHOT_HEADER} bytes hold ${available} entries`, schemaErrorPosition: 6 }
+  const head = src.readAt(0, PRODUCER_SNAPSHOT_HEADER)
+  const s: ProducerSnapshot = { version: head.readInt16BE(0), crc: head.readUInt32BE(2), entryCount: head.readInt32BE(6) }
+  const schemaError = schemaProblem(s, size)
+  if (schemaError !== undefined) return { ...s, schemaError }
+  return { ...s, crcComputed: bodyCrc(src, (opts.windowEntries ?? WINDOW_ENTRIES) * PRODUCER_ENTRY_SIZE) }
+}
+
+function schemaProblem ({ version, entryCount }: ProducerSnapshot, size: number): ProducerSnapshot['schemaError'] {
+  if (version !== 1) return { message: `Snapshot contained an unknown file version ${version}`, position: 0 }
+  const body = size - PRODUCER_SNAPSHOT_HEADER
+  const available = Math.floor(body / PRODUCER_ENTRY_SIZE)
+  if (entryCount < 0) return { message: `entryCount ${entryCount} but ${body} bytes hold ${available} entries`, position: 6 }
+  if (entryCount > available) {
+    // the entries run out at entry `available`: that is where the file is cut short
+    const at = PRODUCER_SNAPSHOT_HEADER + available * PRODUCER_ENTRY_SIZE
+    return { message: `entryCount ${entryCount} but ${body} bytes hold ${available} entries (entry ${available} at position ${at} has ${size - at} of its ${PRODUCER_ENTRY_SIZE} bytes)`, position: at }
   }
-  for (let i = 0; i < entryCount; i++) {
-    const o = PRODUCER_SNAPSHOT_HEADER + i * PRODUCER_ENTRY_SIZE
+  const end = PRODUCER_SNAPSHOT_HEADER + entryCount * PRODUCER_ENTRY_SIZE
+  if (size !== end) return { message: `${size - end} bytes after the ${entryCount} entries`, position: end }
+  return undefined
+}
+
+/** CRC-32C of bytes 6..EOF, continued window by window through one reused buffer */
+function bodyCrc (src: SegmentSource, windowBytes: number): number {
+  const buf = Buffer.allocUnsafeSlow(Math.max(1, Math.min(windowBytes, src.size - CRC_START)))
+  let crc = 0
+  for (let p = CRC_START; p < src.size;) {
+    const n = src.readInto(buf, p, buf.length)
+    if (n === 0) break
+    crc = crc32cUpdate(crc, buf.subarray(0, n))
+    p += n
+  }
+  return crc
+}
+
+/** whether the snapshot's entries can be used: no schema error and the CRC matches */
+export function snapshotValid (s: ProducerSnapshot): boolean {
+  return s.schemaError === undefined && s.crcComputed === s.crc
+}
+
+/** The entries of a snapshot `readProducerSnapshot` found valid, read again from `src` in windows. */
+export function producerSnapshotEntries (src: SegmentSource, s: ProducerSnapshot, opts: SnapshotReadOptions = {}): Generator<ProducerSnapshotEntry> {
+  return entryWindows(src, PRODUCER_ENTRY_SIZE, decodeEntries,
+    { start: PRODUCER_SNAPSHOT_HEADER, count: s.schemaError === undefined ? s.entryCount : 0, reuse: true, ...(opts.windowEntries !== undefined ? { windowEntries: opts.windowEntries } : {}) })
+}
+
+function * decodeEntries (buf: Buffer): Generator<ProducerSnapshotEntry> {
+  for (let o = 0; o + PRODUCER_ENTRY_SIZE <= buf.length; o += PRODUCER_ENTRY_SIZE) {
     const first = buf.readBigInt64BE(o + 38)
-    base.entries.push({
+    yield {
       producerId: buf.readBigInt64BE(o),
       producerEpoch: buf.readInt16BE(o + 8),
       lastSequence: buf.readInt32BE(o + 10),
@@ -61,13 +108,8 @@ export function decodeProducerSnapshot (buf: Buffer): ProducerSnapshot {
       timestamp: buf.readBigInt64BE(o + 26),
       coordinatorEpoch: buf.readInt32BE(o + 34),
       currentTxnFirstOffset: first >= 0n ? first : null,
-    })
+    }
   }
-  const extra = buf.length - PRODUCER_SNAPSHOT_HEADER - entryCount * PRODUCER_ENTRY_SIZE
-  if (extra !== 0) {
-    return { ...base, schemaError: `${extra} bytes after the ${entryCount} entries`, schemaErrorPosition: PRODUCER_SNAPSHOT_HEADER + entryCount * PRODUCER_ENTRY_SIZE }
-  }
-  return base
 }
 
 /** ProducerStateEntry batch metadata: firstSeq = lastSeq - offsetDelta, wrapping (DefaultRecordBatch.decrementSequence) */
@@ -75,5 +117,3 @@ export function firstSequence (e: ProducerSnapshotEntry): number {
   if (e.lastSequence < e.offsetDelta) return 0x7FFFFFFF - (e.offsetDelta - e.lastSequence) + 1
   return e.lastSequence - e.offsetDelta
 }
-
-export { DecodeError }

@@ -28,8 +28,10 @@ interface Chunk {
   buf: Buffer
   /** table index of its first entry */
   start: number
-  /** positions of in-memory entries; null = entry k of the file is at k * 34 */
+  /** positions of in-memory entries; null = entry k of the chunk is at base + k * 34 */
   positions: Float64Array | null
+  /** file position of the chunk's first entry */
+  base: number
 }
 
 export class TxnIndexTable {
@@ -54,16 +56,16 @@ export class TxnIndexTable {
         for (const f of Object.keys(AT) as TxnIndexField[]) buf.writeBigInt64BE(e[f], o + AT[f])
         positions[k - i] = e.position ?? -1
       }
-      t.push({ file: entries[i]!.file, buf, start: t.length, positions })
+      t.push({ file: entries[i]!.file, buf, start: t.length, positions, base: 0 })
       i = j
     }
     return t
   }
 
-  /** the complete entries of one .txnindex file (a partial last entry is ignored) */
-  addFile (file: string, buf: Buffer): void {
+  /** complete entries of a .txnindex file, the first at file position `base` (a window of it; a partial last entry is ignored) */
+  addFile (file: string, buf: Buffer, base = 0): void {
     const n = Math.floor(buf.length / ENTRY)
-    if (n > 0) this.push({ file, buf: buf.subarray(0, n * ENTRY), start: this.length, positions: null })
+    if (n > 0) this.push({ file, buf: buf.subarray(0, n * ENTRY), start: this.length, positions: null, base })
   }
 
   private push (c: Chunk): void {
@@ -118,7 +120,7 @@ export class TxnIndexTable {
 
   location (i: number): { file?: string, position?: number } {
     const c = this.chunk(i)
-    const p = c.positions === null ? (i - c.start) * ENTRY : c.positions[i - c.start]!
+    const p = c.positions === null ? c.base + (i - c.start) * ENTRY : c.positions[i - c.start]!
     return { ...(c.file !== undefined ? { file: c.file } : {}), ...(p >= 0 ? { position: p } : {}) }
   }
 

@@ -76,8 +76,8 @@ export class FileSource implements SegmentSource {
 }
 
 /**
- * The largest small file read whole: indexes, .txnindex, producer snapshots, checkpoints, leader-epoch
- * and partition.metadata. Kafka's default segment.index.bytes (10 MiB, the size of a preallocated active
+ * The largest small file read whole: the indexes a seek reads, checkpoints, leader-epoch and
+ * partition.metadata (.txnindex files and producer snapshots are read in windows, any size). Kafka's default segment.index.bytes (10 MiB, the size of a preallocated active
  * index) fits; anything larger is refused with FILE_TOO_LARGE rather than read into memory (a sparse
  * 4 GiB .timeindex costs nothing on disk but 4 GiB to read).
  */
@@ -95,23 +95,4 @@ export function readSmallFile (path: string, maxBytes = MAX_SMALL_FILE_BYTES): B
     }
     return src.readAt(0, src.size)
   } finally { src.close() }
-}
-
-/** Entries per window of entryWindows: 1.5 MiB of 24-byte pairs of .timeindex entries, 768 KiB of .index */
-const WINDOW_ENTRIES = 1 << 16
-
-/**
- * The entries of a file of fixed-size entries (.index, .timeindex, .txnindex) in windows of whole entries,
- * never the file whole: any size works and memory is one window. `decode(window, firstIndex)` decodes one
- * window; a decoder that stops early (the zero tail of a preallocated index) ends the whole file.
- * Bytes after the last whole entry are not read.
- */
-export function * entryWindows<T> (src: FileSource, entrySize: number, decode: (window: Buffer, firstIndex: number) => Iterable<T>): Generator<T> {
-  const entries = Math.floor(src.size / entrySize)
-  for (let first = 0; first < entries; first += WINDOW_ENTRIES) {
-    const n = Math.min(WINDOW_ENTRIES, entries - first)
-    let got = 0
-    for (const e of decode(src.readAt(first * entrySize, n * entrySize), first)) { got++; yield e }
-    if (got < n) return
-  }
 }

@@ -21,22 +21,24 @@ import type { RangeCounted, RangeSpec } from '../analysis/range-filter.js'
 import { RangeFilter } from '../analysis/range-filter.js'
 import { TxnIndexTable } from '../decode/txn-index-table.js'
 import type { BatchFacts } from '../analysis/batch-facts.js'
-import type { SnapshotInput } from '../analysis/partition-input.js'
-import { ABORTED_TXN_SIZE } from '../decode/index-files.js'
+import type { SnapshotInput, SnapshotProducer } from '../analysis/partition-input.js'
+import { ProducerInts } from '../analysis/producer-map.js'
+import { ABORTED_TXN_SIZE, firstZeroTxnEntry } from '../decode/index-files.js'
+import { entryWindowBuffers } from '../decode/entry-windows.js'
 import type { LogEvent } from '../decode/log-reader.js'
 import { readFrame } from '../decode/log-reader.js'
 import { FrameScanner } from '../decode/frame-scanner.js'
 import { BatchView } from '../decode/batch-view.js'
 import * as L from '../decode/layout.js'
-import { decodeProducerSnapshot } from '../decode/producer-snapshot.js'
+import { producerSnapshotEntries, readProducerSnapshot, snapshotValid } from '../decode/producer-snapshot.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import { readOffsetCheckpoint } from '../io/checkpoints.js'
 import type { KafkaFile, PartitionDir } from '../io/discover.js'
 import { describeFsError, discover } from '../io/discover.js'
 import { comparePartitionDirNames, namesOfKind } from '../io/segment-names.js'
-import { readSmallFile } from '../io/file-source.js'
+import { FileSource } from '../io/file-source.js'
 import type { SegmentSource } from '../decode/segment-source.js'
-import { openKafkaFile, readKafkaSmallFile } from '../io/remote/open.js'
+import { openKafkaFile } from '../io/remote/open.js'
 import { addRemoteSegments } from './remote-segments.js'
 import { InputError } from '../io/input-error.js'
 import { namesIn } from '../io/dir-listing.js'
@@ -132,9 +134,8 @@ function readTxnIndexes (dir: string, names: string[], remote: KafkaFile[], find
   for (const f of files) {
     const file = f.path
     try {
-      const buf = readKafkaSmallFile(f)
-      out.addFile(file, buf)
-      if (buf.length % ABORTED_TXN_SIZE !== 0) findings.push({ severity: 'warning', code: 'TXNINDEX_PARTIAL_ENTRY', file, position: buf.length - (buf.length % ABORTED_TXN_SIZE), message: `${buf.length % ABORTED_TXN_SIZE} bytes after the last complete entry` })
+      const size = readTxnIndex(f, out)
+      if (size % ABORTED_TXN_SIZE !== 0) findings.push({ severity: 'warning', code: 'TXNINDEX_PARTIAL_ENTRY', file, position: size - (size % ABORTED_TXN_SIZE), message: `${size % ABORTED_TXN_SIZE} bytes after the last complete entry` })
     } catch (e) {
       findings.push(finding(e instanceof InputError ? e.code : 'UNREADABLE', describeFsError(e), { file, position: 0 }))
     }
@@ -142,28 +143,65 @@ function readTxnIndexes (dir: string, names: string[], remote: KafkaFile[], find
   return out
 }
 
+/**
+ * A .txnindex file's entries into the table, read in windows (any size; the table keeps the windows, 34 bytes
+ * an entry, up to the first all-zero entry, where the dump stops too); returns the file's size.
+ */
+function readTxnIndex (f: KafkaFile, into: TxnIndexTable): number {
+  const src = openKafkaFile(f)
+  try {
+    for (const { window, first } of entryWindowBuffers(src, ABORTED_TXN_SIZE)) {
+      const zero = firstZeroTxnEntry(window)
+      into.addFile(f.path, zero < 0 ? window : window.subarray(0, zero * ABORTED_TXN_SIZE), first * ABORTED_TXN_SIZE)
+      if (zero >= 0) break
+    }
+    return src.size
+  } finally { src.close() }
+}
+
 function readSnapshots (dir: string, names: string[], findings: Finding[]): SnapshotInput[] {
   const out: SnapshotInput[] = []
   for (const { name: n, baseOffset } of namesOfKind(names, 'snapshot')) {
     const file = path.join(dir, n)
     try {
-      const s = decodeProducerSnapshot(readSmallFile(file))
-      // the same codes as `dump` gives the file; the analysis goes on without the snapshot
-      if (s.schemaError !== undefined) {
-        findings.push(finding('SNAPSHOT_SCHEMA', `producer snapshot not used: ${s.schemaError}`, { file, position: s.schemaErrorPosition ?? 0 }))
-        continue
-      }
-      if (!s.crcValid) {
-        findings.push(finding('SNAPSHOT_CRC', `producer snapshot not used: crc stored ${s.crc} != computed ${s.crcComputed}`, { file, position: 2 }))
-        continue
-      }
-      out.push({ offset: baseOffset, file, producers: s.entries.map((e) => ({ producerId: e.producerId, producerEpoch: e.producerEpoch,
-        coordinatorEpoch: e.coordinatorEpoch, currentTxnFirstOffset: e.currentTxnFirstOffset, lastTimestamp: e.timestamp, lastOffset: e.lastOffset })) })
+      const s = readSnapshot(file, baseOffset, findings)
+      if (s !== null) out.push(s)
     } catch (e) {
       findings.push(finding(e instanceof InputError ? e.code : 'UNREADABLE', describeFsError(e), { file, position: 0 }))
     }
   }
   return out
+}
+
+/**
+ * One producer snapshot, read in windows (any size): its open transactions as objects, every producer's
+ * coordinator epoch in a ProducerInts (a million producers: tens of MB, not an object each). null: not usable.
+ */
+function readSnapshot (file: string, offset: bigint, findings: Finding[]): SnapshotInput | null {
+  const src = new FileSource(file)
+  try {
+    const s = readProducerSnapshot(src)
+    // the same codes as `dump` gives the file; the analysis goes on without the snapshot
+    if (s.schemaError !== undefined) {
+      findings.push(finding('SNAPSHOT_SCHEMA', `producer snapshot not used: ${s.schemaError.message}`, { file, position: s.schemaError.position }))
+      return null
+    }
+    if (!snapshotValid(s)) {
+      findings.push(finding('SNAPSHOT_CRC', `producer snapshot not used: crc stored ${s.crc} != computed ${s.crcComputed}`, { file, position: 2 }))
+      return null
+    }
+    const open: SnapshotProducer[] = []
+    const coordinatorEpochs = new ProducerInts()
+    for (const e of producerSnapshotEntries(src, s)) {
+      // a producer listed twice (never written by Kafka): its first entry counts
+      if (coordinatorEpochs.get(e.producerId) === undefined) coordinatorEpochs.set(e.producerId, e.coordinatorEpoch)
+      if (e.currentTxnFirstOffset !== null) {
+        open.push({ producerId: e.producerId, producerEpoch: e.producerEpoch, coordinatorEpoch: e.coordinatorEpoch,
+          currentTxnFirstOffset: e.currentTxnFirstOffset, lastTimestamp: e.timestamp, lastOffset: e.lastOffset })
+      }
+    }
+    return { offset, file, open, coordinatorEpochs }
+  } finally { src.close() }
 }
 
 /**

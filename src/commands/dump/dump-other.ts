@@ -1,8 +1,9 @@
 // .txnindex and producer .snapshot dumps.
 import { ABORTED_TXN_SIZE, decodeTxnIndex } from '../../decode/index-files.js'
-import { decodeProducerSnapshot } from '../../decode/producer-snapshot.js'
+import { producerSnapshotEntries, readProducerSnapshot, snapshotValid } from '../../decode/producer-snapshot.js'
 import type { KafkaFile } from '../../io/discover.js'
-import { entryWindows, FileSource, readSmallFile } from '../../io/file-source.js'
+import { FileSource } from '../../io/file-source.js'
+import { entryWindows } from '../../decode/entry-windows.js'
 import type { DumpPrinter } from '../../format/dump-printer.js'
 import { textVariant } from '../../format/kafka-versions.js'
 import type { DumpOptions } from './dump-options.js'
@@ -40,17 +41,23 @@ function dumpTxnIndexFrom (src: FileSource, file: KafkaFile, opts: DumpOptions, 
 }
 
 export function dumpProducerSnapshot (file: KafkaFile, _opts: DumpOptions, printer: DumpPrinter, log: FindingLog): void {
-  const buf = readSmallFile(file.path)
-  const snap = decodeProducerSnapshot(buf)
+  // read in windows, never whole: a million producers make 70 MB
+  const src = new FileSource(file.path)
+  try { dumpProducerSnapshotFrom(src, file, printer, log) } finally { src.close() }
+}
+
+/** The CRC is checked before any entry is printed: kafka-dump-log prints none of a corrupt snapshot (only its message). */
+function dumpProducerSnapshotFrom (src: FileSource, file: KafkaFile, printer: DumpPrinter, log: FindingLog): void {
+  const snap = readProducerSnapshot(src)
   if (snap.schemaError !== undefined) {
-    log.add({ severity: 'error', code: 'SNAPSHOT_SCHEMA', file: file.path, position: snap.schemaErrorPosition ?? 0,
-      message: `Snapshot failed schema validation: ${snap.schemaError}` })
+    log.add({ severity: 'error', code: 'SNAPSHOT_SCHEMA', file: file.path, position: snap.schemaError.position,
+      message: `Snapshot failed schema validation: ${snap.schemaError.message}` })
     return
   }
-  if (!snap.crcValid) {
+  if (!snapshotValid(snap)) {
     log.add({ severity: 'error', code: 'SNAPSHOT_CRC', file: file.path, position: 2,
       message: `Snapshot is corrupt (CRC is no longer valid). Stored crc: ${snap.crc}. Computed crc: ${snap.crcComputed}` })
     return
   }
-  for (const e of snap.entries) printer.snapshotEntry(file, e)
+  for (const e of producerSnapshotEntries(src, snap)) printer.snapshotEntry(file, e)
 }

@@ -9,10 +9,6 @@ export function openKafkaFile (f: KafkaFile): SegmentSource {
   return f.remote !== undefined ? openRemoteStore(f.remote.storage).open(f.remote.key) : new FileSource(f.path)
 }
 
-export function readKafkaSmallFile (f: KafkaFile): Buffer {
-  return f.remote !== undefined ? openRemoteStore(f.remote.storage).readSmall(f.remote.key) : readSmallFile(f.path)
-}
-
 /** The topic id partition.metadata records (`topic_id: <Uuid>`), or null when there is none to read. */
 export function partitionTopicId (dir: string): string | null {
   try {

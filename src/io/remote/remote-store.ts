@@ -14,7 +14,6 @@ export interface RemoteStore {
   list (): RemoteObject[]
   /** the name messages and the dump use for an object: a path, or `s3://bucket/prefix/key` */
   nameOf (key: string): string
+  /** an object, read in windows like a local file (.txnindex and .snapshot too: any size) */
   open (key: string): SegmentSource
-  /** a small object whole (.txnindex, .snapshot, leader-epoch checkpoint) */
-  readSmall (key: string): Buffer
 }

@@ -4,7 +4,6 @@
 // segment costs a few chunks of memory.
 import type { SegmentSource } from '../../decode/segment-source.js'
 import { InputError } from '../input-error.js'
-import { MAX_SMALL_FILE_BYTES } from '../file-source.js'
 import { LOCAL_TIERED_ROOT } from './names.js'
 import type { RemoteObject, RemoteStore } from './remote-store.js'
 import { SyncBridge } from './sync-bridge.js'
@@ -67,12 +66,6 @@ export class S3Store implements RemoteStore {
     const size = this.sizes.get(key)
     if (size === undefined) throw new InputError('REMOTE_UNREADABLE', this.nameOf(key), 'not in the bucket listing (NoSuchKey)')
     return new S3Source(this, key, size)
-  }
-
-  readSmall (key: string): Buffer {
-    const src = this.open(key)
-    if (src.size > MAX_SMALL_FILE_BYTES) throw new InputError('FILE_TOO_LARGE', this.nameOf(key), `${src.size} bytes, more than the ${MAX_SMALL_FILE_BYTES} bytes tsdump reads of an object of this kind: not read`)
-    return src.readAt(0, src.size)
   }
 
   /** bytes [chunk * CHUNK, +CHUNK) of `key` copied into `into`, their count; the I/O thread prefetches the next ones */

@@ -5,7 +5,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import type { SegmentSource } from '../../decode/segment-source.js'
-import { FileSource, readSmallFile } from '../file-source.js'
+import { FileSource } from '../file-source.js'
 import { InputError } from '../input-error.js'
 import { LOCAL_TIERED_ROOT } from './names.js'
 import { S3Store } from './s3-store.js'
@@ -41,7 +41,6 @@ class DirStore implements RemoteStore {
 
   nameOf (key: string): string { return path.join(this.root, key) }
   open (key: string): SegmentSource { return new FileSource(this.nameOf(key)) }
-  readSmall (key: string): Buffer { return readSmallFile(this.nameOf(key)) }
 }
 
 const stores = new Map<string, RemoteStore>()
