@@ -67,7 +67,10 @@ export function transactions (paths: string[], filter?: RangeSpec, remote?: stri
   fillGroupPositions(all, commits)
   // in the order they began: the coordinator's first record, else the first marker (data timestamps can be event times: Kafka Streams)
   const began = (t: JoinedTransaction): bigint | null => t.episode?.states[0]?.timestamp ?? t.runs.reduce<bigint | null>((m, r) => (r.marker === null ? m : m === null || r.marker.timestamp < m ? r.marker.timestamp : m), null) ?? t.firstTimestamp
-  all.sort((a, b) => cmp(began(a), began(b)) || cmp(a.producerId, b.producerId) || a.producerEpoch - b.producerEpoch)
+  // each key computed once, not twice per comparison
+  const keyOf = new Map(all.map((t) => [t, began(t)]))
+  all.sort((a, b) => cmp(keyOf.get(a)!, keyOf.get(b)!) || cmp(a.producerId, b.producerId) || a.producerEpoch - b.producerEpoch)
+  keyOf.clear()
   const states = lastTransactionStates(records).filter((s) => filter === undefined || stateWanted(s.transactionalId, s.producerId, filter))
   const shown = all.filter((t) => filter === undefined || wanted(t, filter))
   const eos = exactlyOnce(shown, commits.values())

@@ -19,6 +19,25 @@ export interface CompleteContext {
   commits: ReadonlyMap<string, readonly OffsetCommitRecord[]>
 }
 
+/** each partition's transactional commits by record offset, built once per partition: a lookup per run, not a pass over every commit */
+const byRecordOffset = new WeakMap<readonly OffsetCommitRecord[], { offsets: bigint[], at: number[] }>()
+
+/** the transactional commits of `cs` with a record offset in [from, to], in file order */
+function commitsBetween (cs: readonly OffsetCommitRecord[], from: bigint, to: bigint): OffsetCommitRecord[] {
+  let ix = byRecordOffset.get(cs)
+  if (ix === undefined) {
+    const at = [...cs.keys()].filter((i) => cs[i]!.transactional).sort((a, b) => (cs[a]!.recordOffset < cs[b]!.recordOffset ? -1 : cs[a]!.recordOffset > cs[b]!.recordOffset ? 1 : a - b))
+    ix = { offsets: at.map((i) => cs[i]!.recordOffset), at }
+    byRecordOffset.set(cs, ix)
+  }
+  let lo = 0
+  let hi = ix.offsets.length
+  while (lo < hi) { const mid = (lo + hi) >>> 1; if (ix.offsets[mid]! < from) lo = mid + 1; else hi = mid }
+  const hits: number[] = []
+  for (let k = lo; k < ix.offsets.length && ix.offsets[k]! <= to; k++) hits.push(ix.at[k]!)
+  return hits.sort((a, b) => a - b).map((i) => cs[i]!)
+}
+
 export function completeTransaction (t: JoinedTransaction, ctx: CompleteContext): void {
   t.transactionalId ??= ctx.idByProducer.get(t.producerId) ?? null
   const e = t.episode
@@ -28,8 +47,8 @@ export function completeTransaction (t: JoinedTransaction, ctx: CompleteContext)
     const cs = ctx.commits.get(runLabel(r))
     if (cs === undefined) continue
     const end = r.marker?.offset ?? r.lastOffset ?? r.firstOffset
-    for (const c of cs) {
-      if (c.transactional && c.producerId === r.producerId && c.recordOffset >= r.firstOffset && c.recordOffset <= end) {
+    for (const c of commitsBetween(cs, r.firstOffset, end)) {
+      if (c.producerId === r.producerId) {
         t.offsetCommits.push({ group: c.group, topic: c.topic, partition: c.partition, offset: c.offset, metadata: c.metadata, log: runLabel(r), recordOffset: c.recordOffset, committedBefore: null, committedAfter: null })
       }
     }

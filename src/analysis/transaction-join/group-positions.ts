@@ -24,18 +24,39 @@ export function fillGroupPositions (txs: readonly JoinedTransaction[], commits: 
       if (run?.marker?.type === 'COMMIT') add(c.log, c.group, c.topic, c.partition, { record: c.recordOffset, at: run.marker.offset, offset: c.offset })
     }
   }
-  /** what the group holds at log position `p` (`inclusive`: the record at p counts) */
-  const holds = (l: readonly Effective[], p: bigint, inclusive: boolean): bigint | null => {
-    let best: Effective | null = null
-    for (const e of l) if ((inclusive ? e.at <= p : e.at < p) && (best === null || e.record > best.record)) best = e
-    return best === null ? null : best.offset
-  }
+  const positions = new Map<string, Positions>()
   for (const t of txs) {
     for (const c of t.offsetCommits) {
       const marker = t.runs.find((r) => `${r.topic}-${r.partition}` === c.log)?.marker ?? null
-      const l = events.get(`${c.log}\u0000${c.group}\u0000${c.topic}-${c.partition}`) ?? []
-      c.committedBefore = holds(l, c.recordOffset, false)
-      c.committedAfter = marker === null ? null : holds(l, marker.offset, true)
+      const k = `${c.log}\u0000${c.group}\u0000${c.topic}-${c.partition}`
+      let ps = positions.get(k)
+      if (ps === undefined) { ps = positionsOf(events.get(k) ?? []); positions.set(k, ps) }
+      c.committedBefore = holds(ps, c.recordOffset, false)
+      c.committedAfter = marker === null ? null : holds(ps, marker.offset, true)
     }
   }
+}
+
+/** the events by log position, each with the winner (highest record offset, the earlier listed on a tie) of those up to it */
+interface Positions { at: bigint[], best: Effective[] }
+
+function positionsOf (l: readonly Effective[]): Positions {
+  const order = [...l.keys()].sort((a, b) => (l[a]!.at < l[b]!.at ? -1 : l[a]!.at > l[b]!.at ? 1 : a - b))
+  const best: Effective[] = []
+  const bestAt: number[] = []
+  for (const i of order) {
+    const prev = bestAt.at(-1)
+    const win = prev === undefined || l[i]!.record > l[prev]!.record || (l[i]!.record === l[prev]!.record && i < prev) ? i : prev
+    bestAt.push(win)
+    best.push(l[win]!)
+  }
+  return { at: order.map((i) => l[i]!.at), best }
+}
+
+/** what the group holds at log position `p` (`inclusive`: the record at p counts) */
+function holds (ps: Positions, p: bigint, inclusive: boolean): bigint | null {
+  let lo = 0
+  let hi = ps.at.length
+  while (lo < hi) { const mid = (lo + hi) >>> 1; if (inclusive ? ps.at[mid]! <= p : ps.at[mid]! < p) lo = mid + 1; else hi = mid }
+  return lo === 0 ? null : ps.best[lo - 1]!.offset
 }
