@@ -11,8 +11,11 @@ const { port, flag, bucket, chunk, shared } = workerData as { port: MessagePort,
 const setup = { port, flag }
 /** where an answered chunk is put for the caller (one chunk: the caller copies it out before it asks again) */
 const out = new Uint8Array(shared)
-/** chunks fetched ahead of the one asked for */
-const PREFETCH = 4
+/**
+ * chunks fetched ahead of the one asked for: with 4 (and the bridge's 4 MiB young generation) a dump of a 128 MiB
+ * object from moto peaked at 145 MiB, 136 with 2, 125-126 with 1 and a 1 MiB young generation (bench/RESULTS-commands.md)
+ */
+const PREFETCH = 1
 const ATTEMPTS = 6
 const BACKOFF_MS = 100
 
