@@ -18,7 +18,7 @@
 // - dist/bundle/ is two levels under the package, as tsc's dist/io/ is, so io/package-version.ts finds
 //   package.json at ../../ in both builds.
 // - Source maps beside the bundles (for bench/profile-summary.mjs); package.json "files" keeps them out of the package.
-import * as esbuild from 'esbuild'
+import * as esbuild from 'esbuild-wasm'
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
