@@ -27,11 +27,13 @@ export function toBigInt (v: I64): bigint {
 }
 
 /**
- * Whether `r`, the double sum of a canonical number and a safe integer, is that sum exactly: true unless the
- * true sum left [-2^53, 2^53) (rounding is monotonic and ±2^53 are doubles).
+ * Whether `r`, the double sum of a canonical number and a safe integer, is surely that sum exactly: true when r is
+ * inside (-2^53, 2^53). Rounding is monotonic and ±2^53 are doubles, so a true sum outside [-2^53, 2^53) gives
+ * r <= -2^53 or r >= 2^53; r = -2^53 itself can be a rounded -2^53 - 1 (ties to even), so it is not trusted and
+ * the caller takes the exact path (its result is the same number when the sum really is -2^53).
  */
 export function exactSum (r: number): boolean {
-  return r < TWO_53 && r >= -TWO_53
+  return r < TWO_53 && r > -TWO_53
 }
 
 /** a + d for a canonical a and a safe integer d (an int32 delta, 1), canonical */
