@@ -3,8 +3,6 @@
 
 import type { I64 } from '../bytes/int64.js'
 
-const DIGITS = new Uint8Array(24)
-
 /** Field names and other constants, encoded once. */
 export function ascii (s: string): Uint8Array {
   return Uint8Array.from(s, (ch) => ch.charCodeAt(0))
@@ -25,44 +23,14 @@ export function putAscii (out: Buffer, pos: number, s: string): number {
   return pos
 }
 
-// "00".."99": two digits per division
-const PAIRS = new Uint8Array(200)
-for (let i = 0; i < 100; i++) { PAIRS[2 * i] = 48 + Math.floor(i / 10); PAIRS[2 * i + 1] = 48 + (i % 10) }
-
-/** Write a safe integer in decimal. */
+/** Write a safe integer in decimal (putIntWords through the buffer's DataView: the one digit writer). */
 export function putInt (out: Buffer, pos: number, n: number): number {
-  if (n < 0) { out[pos++] = 45; n = -n }
-  if (n < 10) { out[pos++] = 48 + n; return pos }
-  let len = 0
-  // 13-digit timestamps: split so that the digit loop runs on 31-bit integers
-  while (n > 0x7FFFFFFF) {
-    const q = Math.floor(n / 100000000)
-    let r = n - q * 100000000
-    for (let i = 0; i < 4; i++) {
-      const t = (r / 100) | 0
-      const d = (r - t * 100) * 2
-      DIGITS[len++] = PAIRS[d + 1]!
-      DIGITS[len++] = PAIRS[d]!
-      r = t
-    }
-    n = q
-  }
-  let m = n | 0
-  while (m >= 100) {
-    const t = (m / 100) | 0
-    const d = (m - t * 100) * 2
-    DIGITS[len++] = PAIRS[d + 1]!
-    DIGITS[len++] = PAIRS[d]!
-    m = t
-  }
-  if (m >= 10) { DIGITS[len++] = PAIRS[m * 2 + 1]!; DIGITS[len++] = PAIRS[m * 2]! } else if (m > 0) DIGITS[len++] = 48 + m
-  while (len > 0) out[pos++] = DIGITS[--len]!
-  return pos
+  return putIntWords(viewOf(out), pos, n)
 }
 
 /** Write a 64-bit integer (bytes/int64.ts: a number within ±2^53, else a bigint) in decimal. */
 export function putI64 (out: Buffer, pos: number, v: I64): number {
-  return typeof v === 'number' ? putInt(out, pos, v) : putAscii(out, pos, v.toString())
+  return putI64Words(viewOf(out), pos, v)
 }
 
 // The word writers: a DataView over the output stores 2 or 4 bytes at once, at any alignment, where

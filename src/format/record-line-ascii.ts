@@ -7,19 +7,18 @@ import { decodeJavaUtf8 } from '../bytes/java-utf8.js'
 import type { KafkaRecord, ValuePieces } from '../decode/records.js'
 import { valueSizeOf } from '../decode/records.js'
 import type { Writer } from './writer.js'
-import { ascii, putAscii, putBytes, putInt } from './ascii.js'
+import type { AsciiWords } from './ascii.js'
+import { ascii, asciiWords, putAscii, putInt, putWords, viewOf } from './ascii.js'
 
-export const K_OFFSET = ascii('| offset: ')
-export const K_CREATE = ascii(' CreateTime: ')
-export const K_APPEND = ascii(' LogAppendTime: ')
-export const K_KEYSIZE = ascii(' keySize: ')
-export const K_VALUESIZE = ascii(' valueSize: ')
-export const K_SEQUENCE = ascii(' sequence: ')
-export const K_HEADERKEYS = ascii(' headerKeys: [')
+// the metadata's constants, in line order, as words (ascii.ts putWords): this writer and the fast one
+// (record-lines-fast.ts) write them
+export const [K_OFFSET, K_CREATE, K_APPEND, K_KEYSIZE, K_VALUESIZE, K_SEQUENCE, K_HEADERKEYS] =
+  ['| offset: ', ' CreateTime: ', ' LogAppendTime: ', ' keySize: ', ' valueSize: ', ' sequence: ', ' headerKeys: ['].map(asciiWords) as
+  [AsciiWords, AsciiWords, AsciiWords, AsciiWords, AsciiWords, AsciiWords, AsciiWords]
 export const K_KEY = ascii('key: ')
 export const K_PAYLOAD = ascii(' payload: ')
 
-/** bytes a record's metadata part can take */
+/** bytes a record's metadata part can take (the word writers' slack included) */
 export function recordMetadataSize (r: KafkaRecord): number {
   let n = 160
   for (const h of r.headers) n += h.key.length * 3 + 1
@@ -31,17 +30,18 @@ function putBigint (out: Buffer, pos: number, v: bigint): number {
 }
 
 export function writeRecordMetadata (out: Buffer, pos: number, r: KafkaRecord, logAppendTime: boolean): number {
-  pos = putBytes(out, pos, K_OFFSET)
+  const dv = viewOf(out)
+  pos = putWords(dv, pos, K_OFFSET)
   pos = putBigint(out, pos, r.offset)
-  pos = putBytes(out, pos, logAppendTime ? K_APPEND : K_CREATE)
+  pos = putWords(dv, pos, logAppendTime ? K_APPEND : K_CREATE)
   pos = putBigint(out, pos, r.timestamp)
-  pos = putBytes(out, pos, K_KEYSIZE)
+  pos = putWords(dv, pos, K_KEYSIZE)
   pos = putInt(out, pos, r.key === null ? -1 : r.key.length)
-  pos = putBytes(out, pos, K_VALUESIZE)
+  pos = putWords(dv, pos, K_VALUESIZE)
   pos = putInt(out, pos, valueSizeOf(r))
-  pos = putBytes(out, pos, K_SEQUENCE)
+  pos = putWords(dv, pos, K_SEQUENCE)
   pos = putInt(out, pos, r.sequence)
-  pos = putBytes(out, pos, K_HEADERKEYS)
+  pos = putWords(dv, pos, K_HEADERKEYS)
   for (let i = 0; i < r.headers.length; i++) {
     if (i > 0) out[pos++] = 44
     pos = putUtf8(out, pos, r.headers[i]!.key)

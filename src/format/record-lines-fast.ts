@@ -12,13 +12,8 @@ import { BatchView, recordsFit } from '../decode/batch-view.js'
 import { DecodeError } from '../decode/errors.js'
 import { RecordCursor } from '../decode/record-cursor.js'
 import type { AsciiWords } from './ascii.js'
-import { asciiWords, putBytes, putIntWords, putWords, viewOf } from './ascii.js'
-import { K_KEY, K_PAYLOAD, putUtf8 } from './record-line-ascii.js'
-
-// the metadata's constants as words, in line order
-const [W_OFFSET, W_CREATE, W_APPEND, W_KEYSIZE, W_VALUESIZE, W_SEQUENCE, W_HEADERKEYS] =
-  ['| offset: ', ' CreateTime: ', ' LogAppendTime: ', ' keySize: ', ' valueSize: ', ' sequence: ', ' headerKeys: ['].map(asciiWords) as
-  [AsciiWords, AsciiWords, AsciiWords, AsciiWords, AsciiWords, AsciiWords, AsciiWords]
+import { putBytes, putIntWords, putWords, viewOf } from './ascii.js'
+import { K_APPEND, K_CREATE, K_HEADERKEYS, K_KEY, K_KEYSIZE, K_OFFSET, K_PAYLOAD, K_SEQUENCE, K_VALUESIZE, putUtf8 } from './record-line-ascii.js'
 
 
 /** payloadPipe: `|` before ` payload: ` when nothing precedes it on the line (kafka-dump-log 4.3+) */
@@ -51,7 +46,7 @@ export function writeRecordLinesFast (out: Buffer, pos: number, b: Buffer, o: Fa
   const maxTimestamp = v.int64(L.MAX_TIMESTAMP_OFFSET)
   if (typeof baseOffset !== 'number' || typeof baseTimestamp !== 'number' || typeof maxTimestamp !== 'number') return null
   const baseSequence = v.baseSequence
-  const tsLabel = logAppendTime ? W_APPEND : W_CREATE
+  const tsLabel = logAppendTime ? K_APPEND : K_CREATE
   const cur = cursor.at(b, L.RECORD_BATCH_OVERHEAD, end, 0)
   let prev = NaN
   let first = NaN
@@ -89,17 +84,17 @@ function writeLine (out: Buffer, pos: number, cur: RecordCursor, o: FastLinesOpt
   if (!o.skipRecordMetadata) {
     // the word writers (ascii.ts): fastLinesSize leaves them their slack
     const dv = viewOf(out)
-    pos = putWords(dv, pos, W_OFFSET)
+    pos = putWords(dv, pos, K_OFFSET)
     pos = putIntWords(dv, pos, offset)
     pos = putWords(dv, pos, tsLabel)
     pos = putIntWords(dv, pos, timestamp)
-    pos = putWords(dv, pos, W_KEYSIZE)
+    pos = putWords(dv, pos, K_KEYSIZE)
     pos = putIntWords(dv, pos, cur.keyLength)
-    pos = putWords(dv, pos, W_VALUESIZE)
+    pos = putWords(dv, pos, K_VALUESIZE)
     pos = putIntWords(dv, pos, cur.valueLength)
-    pos = putWords(dv, pos, W_SEQUENCE)
+    pos = putWords(dv, pos, K_SEQUENCE)
     pos = putIntWords(dv, pos, sequence)
-    pos = putWords(dv, pos, W_HEADERKEYS)
+    pos = putWords(dv, pos, K_HEADERKEYS)
     cur.firstHeader()
     for (let h = 0; h < cur.headersCount; h++) {
       if (h > 0) out[pos++] = 44
