@@ -1,5 +1,5 @@
 // .txnindex and producer .snapshot dumps.
-import { ABORTED_TXN_SIZE, decodeTxnIndex } from '../../decode/index-files.js'
+import { ABORTED_TXN_SIZE, decodeTxnIndex, firstZeroTxnEntry } from '../../decode/index-files.js'
 import { producerSnapshotEntries, readProducerSnapshot, snapshotValid } from '../../decode/producer-snapshot.js'
 import type { KafkaFile } from '../../io/discover.js'
 import { FileSource } from '../../io/file-source.js'
@@ -17,9 +17,13 @@ export function dumpTxnIndex (file: KafkaFile, opts: DumpOptions, printer: DumpP
 
 function dumpTxnIndexFrom (src: FileSource, file: KafkaFile, opts: DumpOptions, printer: DumpPrinter, log: FindingLog): void {
   const size = src.size
-  for (const e of entryWindows(src, ABORTED_TXN_SIZE, (w, first) => decodeTxnIndex(w, first))) {
-    // An all-zero entry is a preallocated tail, not an aborted transaction of producer 0.
-    if (e.version === 0 && e.producerId === 0n && e.firstOffset === 0n && e.lastOffset === 0n && e.lastStableOffset === 0n && !opts.compat) break
+  // An all-zero entry is a preallocated tail, not an aborted transaction of producer 0 (--compat prints it, as Kafka does):
+  // the entries end before the first one (firstZeroTxnEntry, the rule the partition scan reads .txnindex files by)
+  const entries = entryWindows(src, ABORTED_TXN_SIZE, (w, first) => {
+    const zero = opts.compat ? -1 : firstZeroTxnEntry(w)
+    return decodeTxnIndex(zero < 0 ? w : w.subarray(0, zero * ABORTED_TXN_SIZE), first)
+  })
+  for (const e of entries) {
     // 3.9-4.3 read the version from the int16's first byte; 4.4's generated AbortedTxn reads the int16 (KAFKA-19562)
     const version = textVariant(opts.kafkaVersion).txnIndexVersion === 'int16' ? e.version : e.version >> 8
     if (version > 0) {
