@@ -42,16 +42,14 @@ export function addPending (iv: Interval, t: Txn, n: number): void {
 
 export function bigOrNull (v: I64 | null): bigint | null { return v === null ? null : toBigInt(v) }
 
-/** `t` with bigint fields, converted in place: it becomes the Transaction it is typed as. */
-export function bigTxn (t: Txn): Transaction {
-  t.producerId = toBigInt(t.producerId)
-  t.firstOffset = toBigInt(t.firstOffset)
-  t.lastDataOffset = bigOrNull(t.lastDataOffset)
-  t.firstTimestamp = bigOrNull(t.firstTimestamp)
-  t.lastTimestamp = bigOrNull(t.lastTimestamp)
-  t.markerOffset = bigOrNull(t.markerOffset)
-  t.completionLastStableOffset = bigOrNull(t.completionLastStableOffset)
-  return t as Transaction
+/** `t` as it stands, as a Transaction (bigint fields; the analyzer goes on with `t`) */
+export function toTransaction (t: Txn): Transaction {
+  return {
+    seq: t.seq, producerId: toBigInt(t.producerId), producerEpoch: t.producerEpoch, markerEpoch: t.markerEpoch, firstOffset: toBigInt(t.firstOffset),
+    lastDataOffset: bigOrNull(t.lastDataOffset), records: t.records, batches: t.batches, firstTimestamp: bigOrNull(t.firstTimestamp),
+    lastTimestamp: bigOrNull(t.lastTimestamp), outcome: t.outcome, markerOffset: bigOrNull(t.markerOffset), coordinatorEpoch: t.coordinatorEpoch,
+    seeded: t.seeded, empty: t.empty, completionLastStableOffset: bigOrNull(t.completionLastStableOffset),
+  }
 }
 
 export function toOpen (t: Txn, hw: I64): OpenTransaction {

@@ -8,10 +8,9 @@
 import { toBigInt } from '../bytes/int64.js'
 import type { I64 } from '../bytes/int64.js'
 import type { Txn } from './streaming-txn.js'
-import { bigTxn } from './streaming-txn.js'
+import { toTransaction } from './streaming-txn.js'
 import type { LaneBuilder, LaneChar, Timeline, TimelineOptions, TimelineRun } from './timeline.js'
 import { LANE_MARKER } from './timeline.js'
-import type { Transaction } from './transactions.js'
 import type { BatchFacts } from './batch-facts.js'
 
 /** how many complete runs may wait behind an open transaction before it is listed early */
@@ -126,7 +125,8 @@ export class TimelineRecorder {
       const t = h.txn
       // interleaved: other batches sit between its first and last batch (data + marker)
       const interleaved = t.spanBatches > 0 && t.lastIndex - t.firstIndex + 1 > t.spanBatches
-      const run: TimelineRun = { kind: 'transaction', firstOffset: toBigInt(t.firstOffset), txn: snapshot(t), interleaved }
+      const txn = toTransaction(t)
+      const run: TimelineRun = { kind: 'transaction', firstOffset: txn.firstOffset, txn, interleaved }
       const listed = h.listed ?? (this.openRecs.get(t)?.early === true ? 'early' : undefined)
       if (listed !== undefined) run.listed = listed
       this.sink(run)
@@ -171,8 +171,3 @@ export class TimelineRecorder {
   }
 }
 
-/** the transaction as it stands, with bigint fields (the analyzer goes on with `t`) */
-function snapshot (t: Txn): Transaction {
-  const c: Txn = { ...t, iv: null }
-  return bigTxn(c)
-}

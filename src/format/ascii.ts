@@ -73,6 +73,11 @@ export function putWords (dv: DataView, pos: number, c: AsciiWords): number {
 const PAIR_WORDS = new Uint16Array(100)
 for (let i = 0; i < 100; i++) PAIR_WORDS[i] = ((48 + Math.floor(i / 10)) << 8) | (48 + (i % 10))
 
+/** how many bytes putIntWords writes for the safe integer `n` (its sign and digits) */
+export function intLength (n: number): number {
+  return n < 0 ? 1 + digitCount(-n) : digitCount(n)
+}
+
 /** decimal digits of a safe integer n >= 0 */
 function digitCount (n: number): number {
   if (n < 100000000) {

@@ -1,7 +1,10 @@
 // 64-bit values in JSON: numbers while exactly representable, strings beyond (documented in the README).
 export function int64 (v: bigint): number | string {
-  return v <= BigInt(Number.MAX_SAFE_INTEGER) && v >= BigInt(Number.MIN_SAFE_INTEGER) ? Number(v) : v.toString()
+  return v <= MAX_SAFE && v >= MIN_SAFE ? Number(v) : v.toString()
 }
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER)
+const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER)
 
 /** JSON.stringify that renders any bigint with int64() */
 export function toJson (value: unknown): string {

@@ -10,7 +10,8 @@ import { replayTxns } from './txns-stream.js'
 import { rangeJson } from './range-text.js'
 import type { Json } from './txn-json.js'
 import { findingJson, jsonInt64, jsonInt64OrNull, reconcileJson } from './txn-json.js'
-import { runJson, timelineHeadJson, transactionalIdJson } from './txn-timeline-json.js'
+import { timelineHeadJson, transactionalIdJson } from './txn-timeline-json.js'
+import { writeRunJson } from './run-json-bytes.js'
 
 function blockedJson (b: LsoPartition): Json {
   const r = b.report
@@ -60,7 +61,7 @@ export class JsonPartitionPrinter implements PartitionPrinter {
         runs = 0
         w.write(JSON.stringify(timelineHeadJson(p.report, p.path)).slice(0, -1) + ',"runs":[')
       },
-      run: (x: TimelineRun) => { w.write((runs++ === 0 ? '' : ',') + JSON.stringify(runJson(x))) },
+      run: (x: TimelineRun) => { writeRunJson(w, x, runs++ === 0) },
       timelineEnd: (p: PartitionResult, lane: Lane) => {
         w.write(`],"lane":${JSON.stringify(lane.chars.join(''))},"findings":`)
         writeJson(w, p.report.findings.map(findingJson))

@@ -170,11 +170,11 @@ export class TextPartitionPrinter implements PartitionPrinter {
     const { stdout } = this.out
     const chalk = this.chalk
     let runs = 0
-    let table = new RunsTableWriter((s) => stdout.write(s), chalk, this.wide)
+    let table = new RunsTableWriter(stdout, chalk, this.wide)
     return {
       timelineStart: (p: PartitionResult) => {
         runs = 0
-        table = new RunsTableWriter((s) => stdout.write(s), chalk, this.wide)
+        table = new RunsTableWriter(stdout, chalk, this.wide)
         stdout.write(formatTimelineHead(p.label, p.report, chalk))
       },
       run: (x: TimelineRun) => { runs++; table.add(x) },

@@ -7,11 +7,19 @@ import type { TimelineRun } from '../../src/analysis/timeline.js'
 import { LaneBuilder } from '../../src/analysis/timeline.js'
 import { runTxns, txns } from '../../src/commands/txns.js'
 import { RunsTableWriter } from '../../src/format/timeline-table.js'
-import { runJson } from '../../src/format/txn-timeline-json.js'
+import { writeRunJson } from '../../src/format/run-json-bytes.js'
+import { StringWriter } from '../../src/format/writer.js'
 import { LogDir, LogWriter, runCommand } from '../support/txn-segment-builder.js'
 
 // `txns` streams: runs reach the printer as they complete, in first-offset order, and what the recorder
 // holds back behind an open transaction is capped (then that transaction is listed early and again at its end).
+
+/** a run's `txns --json` text */
+function jsonOf (r: TimelineRun): string {
+  const w = new StringWriter()
+  writeRunJson(w, r, true)
+  return w.text
+}
 
 const dirs: LogDir[] = []
 afterEach(() => { for (const d of dirs.splice(0)) fs.rmSync(d.root, { recursive: true, force: true }) })
@@ -61,14 +69,14 @@ describe('txns streaming', () => {
     const chalk = new Chalk({ level: 0 })
     // one run as a row of the wide runs table (the text printer's layout)
     const row = (r: TimelineRun): string => {
-      let out = ''
-      const w = new RunsTableWriter((x) => { out += x }, chalk, true)
+      const sw = new StringWriter()
+      const w = new RunsTableWriter(sw, chalk, true)
       w.add(r); w.flush()
-      return out.split('\n')[1]!.replace(/\s+/g, ' ').trim()
+      return sw.text.split('\n')[1]!.replace(/\s+/g, ' ').trim()
     }
     expect(row(runs[0]!)).toMatch(/OPEN \(no marker yet\) .*listed before its end, as it stood/)
     expect(row(runs[7]!)).toMatch(/committed COMMIT at 9 0 .*interleaved with other producers; the transaction listed early above, where it ends$/)
-    expect(runJson(runs[7]!)).toMatchObject({ outcome: 'COMMIT', listed: 'end' })
+    expect(JSON.parse(jsonOf(runs[7]!))).toMatchObject({ outcome: 'COMMIT', listed: 'end' })
     // the lane does not depend on how the runs were listed
     expect(lane.result().chars.join('')).toBe('C......C|A|')
   })

@@ -1,0 +1,87 @@
+// One run of `txns --json` written as bytes into the output buffer. A partition of small transactions has
+// millions of runs and each is about 350 bytes of JSON: built as strings (an object and JSON.stringify,
+// or template text) they were most of the command's CPU and garbage (bench/RESULTS.md, txns). The field
+// order and values are those of the README's `txns --json`; int64 values follow json-int64.ts (a number
+// while exact, else a string). Control runs, rare and with a free-text type, are written as text.
+import type { TimelineRun } from '../analysis/timeline.js'
+import { inferTransactionVersion } from '../analysis/transactions.js'
+import type { AsciiWords } from './ascii.js'
+import { asciiWords, putIntWords, putWords, viewOf, WORD_SLACK } from './ascii.js'
+import { jsonInt64 } from './txn-json.js'
+import type { Writer } from './writer.js'
+
+const W = asciiWords
+const K = {
+  plain: W('{"kind":"plain","firstOffset":'), lastOffset: W(',"lastOffset":'), producerId: W(',"producerId":'), producerEpoch: W(',"producerEpoch":'),
+  plainTail: W(',"transactional":false,"records":'), batches: W(',"batches":'), close: W('}'),
+  txn: W('{"kind":"transaction","firstOffset":'), emptyTxn: W('{"kind":"empty-transaction","firstOffset":'),
+  txnRecords: W(',"transactional":true,"records":'), outcome: W(',"outcome":'), markerOffset: W(',"markerOffset":'),
+  markerEpoch: W(',"markerEpoch":'), coordinatorEpoch: W(',"coordinatorEpoch":'), firstTimestamp: W(',"firstTimestamp":'),
+  lastTimestamp: W(',"lastTimestamp":'), seeded: W(',"seeded":'), interleaved: W(',"interleaved":'), version: W(',"transactionVersion":'),
+  listed: W(',"listed":'), null: W('null'), true: W('true'), false: W('false'), comma: W(','),
+}
+const STRINGS = new Map<string, AsciiWords>()
+/** a constant string value ("COMMIT", "0/1", ...) as its JSON text */
+function str (s: string): AsciiWords {
+  let w = STRINGS.get(s)
+  if (w === undefined) { w = W(JSON.stringify(s)); STRINGS.set(s, w) }
+  return w
+}
+
+/** the most a transaction or plain run takes: its constant text plus nine int64 values */
+const MAX_RUN_BYTES = 512
+
+function putJsonInt64 (dv: DataView, pos: number, v: bigint | null): number {
+  if (v === null) return putWords(dv, pos, K.null)
+  const j = jsonInt64(v)
+  if (typeof j === 'number') return putIntWords(dv, pos, j)
+  // beyond ±(2^53 - 1): the decimal string, quoted
+  dv.setUint8(pos++, 34)
+  for (let i = 0; i < j.length; i++) dv.setUint8(pos++, j.charCodeAt(i))
+  dv.setUint8(pos, 34)
+  return pos + 1
+}
+
+function putNum (dv: DataView, pos: number, v: number | null): number {
+  return v === null || !Number.isFinite(v) ? putWords(dv, pos, K.null) : putIntWords(dv, pos, v)
+}
+
+/** Writes `r` (after a comma unless `first`): what JSON.stringify writes for the run's object. */
+export function writeRunJson (w: Writer, r: TimelineRun, first: boolean): void {
+  if (r.kind === 'control') {
+    w.write(`${first ? '' : ','}{"kind":"control","offset":${JSON.stringify(jsonInt64(r.firstOffset))},"type":${JSON.stringify(r.typeName)},"producerId":${JSON.stringify(jsonInt64(r.producerId))}}`)
+    return
+  }
+  const at = w.reserve(MAX_RUN_BYTES + WORD_SLACK)
+  const dv = viewOf(w.buffer)
+  let pos = first ? at : putWords(dv, at, K.comma)
+  if (r.kind === 'plain') {
+    pos = putJsonInt64(dv, putWords(dv, pos, K.plain), r.firstOffset)
+    pos = putJsonInt64(dv, putWords(dv, pos, K.lastOffset), r.lastOffset)
+    pos = putJsonInt64(dv, putWords(dv, pos, K.producerId), r.producerId)
+    pos = putNum(dv, putWords(dv, pos, K.producerEpoch), r.producerEpoch)
+    pos = putNum(dv, putWords(dv, pos, K.plainTail), r.records)
+    pos = putNum(dv, putWords(dv, pos, K.batches), r.batches)
+  } else {
+    const t = r.txn
+    pos = putJsonInt64(dv, putWords(dv, pos, t.empty ? K.emptyTxn : K.txn), t.firstOffset)
+    pos = putJsonInt64(dv, putWords(dv, pos, K.lastOffset), t.lastDataOffset)
+    pos = putJsonInt64(dv, putWords(dv, pos, K.producerId), t.producerId)
+    pos = putNum(dv, putWords(dv, pos, K.producerEpoch), t.producerEpoch)
+    pos = putNum(dv, putWords(dv, pos, K.txnRecords), t.records)
+    pos = putNum(dv, putWords(dv, pos, K.batches), t.batches)
+    pos = putWords(dv, putWords(dv, pos, K.outcome), t.outcome === null ? K.null : str(t.outcome))
+    pos = putJsonInt64(dv, putWords(dv, pos, K.markerOffset), t.markerOffset)
+    pos = putNum(dv, putWords(dv, pos, K.markerEpoch), t.markerEpoch)
+    pos = putNum(dv, putWords(dv, pos, K.coordinatorEpoch), t.coordinatorEpoch)
+    pos = putJsonInt64(dv, putWords(dv, pos, K.firstTimestamp), t.firstTimestamp)
+    pos = putJsonInt64(dv, putWords(dv, pos, K.lastTimestamp), t.lastTimestamp)
+    pos = putWords(dv, putWords(dv, pos, K.seeded), t.seeded ? K.true : K.false)
+    pos = putWords(dv, putWords(dv, pos, K.interleaved), r.interleaved ? K.true : K.false)
+    // '2' | '2 or timeout abort' | '0/1' | null (analysis/transactions.ts inferTransactionVersion)
+    const version = inferTransactionVersion(t)
+    pos = putWords(dv, putWords(dv, pos, K.version), version === null ? K.null : str(version))
+    if (r.listed !== undefined) pos = putWords(dv, putWords(dv, pos, K.listed), str(r.listed))
+  }
+  w.commit(putWords(dv, pos, K.close))
+}
