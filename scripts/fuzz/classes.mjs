@@ -18,6 +18,8 @@ function partitionDir (dir, name = 'hostile-0') {
   return p
 }
 const mkfifo = (p) => spawnSync('mkfifo', [p]).status === 0
+/** bytes the process has read so far (/proc/<pid>/io rchar), Infinity once it is gone */
+const bytesRead = (pid) => { try { return Number(/rchar: (\d+)/.exec(fs.readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1] ?? 0) } catch { return Infinity } }
 
 /** Expectation helpers: each returns a problem string or undefined. */
 const exitIs = (...codes) => (r) => codes.includes(r.code) ? undefined : `exit ${r.code}, expected ${codes.join(' or ')}`
@@ -213,7 +215,15 @@ export const CLASSES = [
       return {
         label: a[0], argv: [...(a[0] === 'dump' ? a.slice(1) : a), copy], stdout: 'null',
         setup: () => { fs.mkdirSync(copy, { recursive: true }); fs.copyFileSync(f, path.join(copy, LOG)) },
-        during: async (pid, hasOpen) => { const t = Date.now(); while (!hasOpen(pid, path.join(copy, LOG)) && Date.now() - t < 20_000) await new Promise((r) => setTimeout(r, 2)); fs.truncateSync(path.join(copy, LOG), Math.floor(size / 3)) },
+        // truncated once the child has the file open and has read a little of it: tsdump knows the size it found
+        // once it reads, and a file that shrank before tsdump first looked is only a shorter file (no change it can see)
+        during: async (pid, hasOpen) => {
+          const t = Date.now()
+          while (!hasOpen(pid, path.join(copy, LOG)) && Date.now() - t < 20_000) await new Promise((r) => setTimeout(r, 2))
+          const read0 = bytesRead(pid)
+          while (bytesRead(pid) - read0 < 2 * MiB && Date.now() - t < 20_000) await new Promise((r) => setTimeout(r, 2))
+          fs.truncateSync(path.join(copy, LOG), Math.floor(size / 3))
+        },
         expect: all(exitIs(1, 2), says(/FILE_CHANGED/, 'FILE_CHANGED')),
       }
     }) }

@@ -114,7 +114,7 @@ export class PartitionAnalyzer {
       seq: this.seq++, producerId, producerEpoch, markerEpoch: null, firstOffset, lastDataOffset: null,
       records: 0, batches: 0, firstTimestamp: null, lastTimestamp: null, outcome: null, markerOffset: null,
       coordinatorEpoch: null, seeded: false, empty: false, completionLastStableOffset: null,
-      iv: null, firstIndex: -1, lastIndex: -1, spanBatches: 0,
+      iv: null, firstIndex: -1, lastIndex: -1, spanBatches: 0, tl: null,
     }
     if (this.tl !== null) this.tl.transaction(t)
     return t

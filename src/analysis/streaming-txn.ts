@@ -20,7 +20,12 @@ export interface Txn extends Omit<Transaction, 'producerId' | 'firstOffset' | 'l
   firstIndex: number
   lastIndex: number
   spanBatches: number
+  /** timeline: what the recorder keeps while the transaction is open (analysis/timeline-recorder.ts), else null */
+  tl: OpenRec | null
 }
+
+/** what the timeline recorder knows of an open transaction: lane groups of its data, whether it was listed early */
+export interface OpenRec { groups: number[], early: boolean }
 
 export interface Interval {
   owner: Txn

@@ -7,7 +7,7 @@
 // Per transaction the recorder keeps state only while it is open.
 import { toBigInt } from '../bytes/int64.js'
 import type { I64 } from '../bytes/int64.js'
-import type { Txn } from './streaming-txn.js'
+import type { OpenRec, Txn } from './streaming-txn.js'
 import { toTransaction } from './streaming-txn.js'
 import type { LaneBuilder, LaneChar, Timeline, TimelineOptions, TimelineRun } from './timeline.js'
 import { LANE_MARKER } from './timeline.js'
@@ -22,14 +22,18 @@ type Held =
   | { kind: 'plain', firstOffset: I64, lastOffset: I64, producerId: I64, producerEpoch: number, records: number, batches: number, done: boolean }
   | { kind: 'control', firstOffset: I64, typeName: string, producerId: I64 }
 
-/** what the recorder knows of an open transaction: lane groups of its data, whether it was listed early */
-interface OpenRec { groups: number[], early: boolean }
 
 export class TimelineRecorder {
   private readonly held: Held[] = []
   private head = 0
   private plainRun: (Held & { kind: 'plain' }) | null = null
-  private readonly openRecs = new Map<Txn, OpenRec>()
+  /**
+   * the transactions opened, in order, for the end of the log: those still open (tl set) and some that ended
+   * since, left out when they are most of it (an open transaction's state is its `tl`, not a map entry: a Map
+   * keyed by millions of short-lived objects was a fifth of the recorder's time)
+   */
+  private opened: Txn[] = []
+  private openCount = 0
   private readonly sink: (r: TimelineRun) => void
   private readonly lane: LaneBuilder | null
   private readonly maxHeld: number
@@ -55,7 +59,10 @@ export class TimelineRecorder {
   /** a new transaction, one run however its batches interleave */
   transaction (t: Txn): void {
     this.held.push({ kind: 'transaction', txn: t })
-    this.openRecs.set(t, { groups: [], early: false })
+    t.tl = { groups: [], early: false }
+    if (this.opened.length >= 2 * this.openCount + 1024) this.opened = this.opened.filter((x) => x.tl !== null)
+    this.opened.push(t)
+    this.openCount++
   }
 
   private laneChar (index: number, c: LaneChar): void {
@@ -96,9 +103,9 @@ export class TimelineRecorder {
     if (t.spanBatches === 0) t.firstIndex = index
     t.lastIndex = index
     t.spanBatches++
-    const rec = this.openRecs.get(t)
+    const rec = t.tl
     if (code !== LANE_MARKER) {
-      if (this.lane !== null && rec !== undefined) {
+      if (this.lane !== null && rec !== null) {
         const g = this.lane.group(index)
         if (rec.groups[rec.groups.length - 1] !== g) rec.groups.push(g)
       }
@@ -110,9 +117,10 @@ export class TimelineRecorder {
   }
 
   /** `t` has its marker, or the log ended with it open */
-  private ended (t: Txn, rec: OpenRec | undefined): void {
-    if (rec === undefined) return
-    this.openRecs.delete(t)
+  private ended (t: Txn, rec: OpenRec | null): void {
+    if (rec === null) return
+    t.tl = null
+    this.openCount--
     if (this.lane !== null) {
       const c: LaneChar = t.outcome === 'COMMIT' ? 'C' : t.outcome === 'ABORT' ? 'A' : 'O'
       for (const g of rec.groups) this.lane.mark(g, c)
@@ -127,7 +135,7 @@ export class TimelineRecorder {
       const interleaved = t.spanBatches > 0 && t.lastIndex - t.firstIndex + 1 > t.spanBatches
       const txn = toTransaction(t)
       const run: TimelineRun = { kind: 'transaction', firstOffset: txn.firstOffset, txn, interleaved }
-      const listed = h.listed ?? (this.openRecs.get(t)?.early === true ? 'early' : undefined)
+      const listed = h.listed ?? (t.tl?.early === true ? 'early' : undefined)
       if (listed !== undefined) run.listed = listed
       this.sink(run)
     } else if (h.kind === 'plain') {
@@ -141,7 +149,7 @@ export class TimelineRecorder {
   private complete (h: Held): boolean {
     if (h.kind === 'plain') return h.done
     if (h.kind === 'control' || h.listed === 'end') return true
-    return !this.openRecs.has(h.txn)
+    return h.txn.tl === null
   }
 
   /** hand out the complete runs at the head; list the head's open transaction early when too many wait behind it */
@@ -151,7 +159,7 @@ export class TimelineRecorder {
       const h = held[this.head]!
       if (!this.complete(h)) {
         if (held.length - this.head <= this.maxHeld || h.kind !== 'transaction') break
-        this.openRecs.get(h.txn)!.early = true
+        h.txn.tl!.early = true
       }
       this.emit(h)
       held[this.head++] = undefined as unknown as Held
@@ -162,8 +170,10 @@ export class TimelineRecorder {
   /** After the last batch: hand out what is left (open transactions as they stand); the collected timeline when no sink was given. */
   build (_batchCount: number): Timeline | null {
     this.endPlain()
-    for (const [t, rec] of [...this.openRecs]) if (rec.early) this.ended(t, rec)
-    for (const [t, rec] of [...this.openRecs]) this.ended(t, rec)
+    const open = this.opened.filter((t) => t.tl !== null)
+    for (const t of open) if (t.tl!.early) this.ended(t, t.tl)
+    for (const t of open) this.ended(t, t.tl)
+    this.opened = []
     for (let i = this.head; i < this.held.length; i++) this.emit(this.held[i]!)
     this.held.length = 0
     this.head = 0
