@@ -27,10 +27,15 @@ function readUuid (r: ByteReader, field: string): string {
   return fixed(r, 16, field).toString('base64url')
 }
 
-/** a fixed-size read; Java's ByteBuffer throws BufferUnderflowException, whose message is null */
-function fixed (r: ByteReader, n: number, field: string): Buffer {
+/** room for a fixed-size read; Java's ByteBuffer throws BufferUnderflowException, whose message is null */
+function room (r: ByteReader, n: number, field: string): ByteReader {
   if (r.remaining < n) throw new SchemaReadError(`${field}: needs ${n} bytes at position ${r.absolute}, only ${r.remaining} left`, r.absolute, 'null', field)
-  return r.readBytes(n, field)
+  return r
+}
+
+/** a fixed-size read of bytes (room() first) */
+function fixed (r: ByteReader, n: number, field: string): Buffer {
+  return room(r, n, field).readBytes(n, field)
 }
 
 /** ByteUtils.readUnsignedVarint: running out of bytes is a BufferUnderflowException (message null) */
@@ -44,7 +49,7 @@ function length (r: ByteReader, flexible: boolean, wide: boolean, field: string)
     if (r.remaining < 1) fixed(r, 1, field)
     return r.readUnsignedVarint(field) - 1
   }
-  return wide ? fixed(r, 4, field).readInt32BE(0) : fixed(r, 2, field).readInt16BE(0)
+  return wide ? room(r, 4, field).readInt32(field) : room(r, 2, field).readInt16(field)
 }
 
 function nullField (r: ByteReader, fd: FieldDef, version: number, at: number): null {
@@ -52,42 +57,47 @@ function nullField (r: ByteReader, fd: FieldDef, version: number, at: number): n
   throw new SchemaReadError(`non-nullable field ${fd.name} was serialized as null at position ${at}`, at, `non-nullable field ${fd.name} was serialized as null`, fd.name)
 }
 
-function readSized (r: ByteReader, fd: FieldDef, n: number, what: string, at: number): Buffer {
+/** a length's bytes must be left in the record */
+function sized (r: ByteReader, fd: FieldDef, n: number, what: string, at: number): ByteReader {
   if (n > r.remaining) {
     throw new SchemaReadError(`${fd.name}: ${what} of ${n} bytes at position ${at}, only ${r.remaining} left`, at,
       `Error reading byte array of ${n} byte(s): only ${r.remaining} byte(s) available`, fd.name)
   }
-  return r.readBytes(n, fd.name)
+  return r
 }
 
 function readScalar (r: ByteReader, fd: FieldDef, version: number, flexible: boolean): SchemaValue {
   const name = fd.name
   switch (fd.type) {
-    case 'int8': return fixed(r, 1, name).readInt8(0)
-    case 'int16': return fixed(r, 2, name).readInt16BE(0)
-    case 'uint16': return fixed(r, 2, name).readUInt16BE(0)
-    case 'int32': return fixed(r, 4, name).readInt32BE(0)
-    case 'uint32': return fixed(r, 4, name).readUInt32BE(0)
-    case 'int64': return fixed(r, 8, name).readBigInt64BE(0)
-    case 'float64': return fixed(r, 8, name).readDoubleBE(0)
-    case 'bool': return fixed(r, 1, name)[0] !== 0
+    // read in place: a Buffer view per field was a fifth of decoding 1.2 M __transaction_state records
+    case 'int8': return room(r, 1, name).readInt8(name)
+    case 'int16': return room(r, 2, name).readInt16(name)
+    case 'uint16': return room(r, 2, name).readUint16(name)
+    case 'int32': return room(r, 4, name).readInt32(name)
+    case 'uint32': return room(r, 4, name).readUint32(name)
+    case 'int64': return room(r, 8, name).readInt64(name)
+    case 'float64': { const v = room(r, 8, name).buf.readDoubleBE(r.pos); r.pos += 8; return v }
+    case 'bool': return room(r, 1, name).readUint8(name) !== 0
     case 'uuid': return readUuid(r, name)
     case 'string': {
       const at = r.absolute
       const n = length(r, flexible, false, name)
       if (n < 0) return nullField(r, fd, version, at)
-      return readSized(r, fd, n, 'string', at).toString('utf8')
+      // decoded in place (no Buffer view)
+      const text = sized(r, fd, n, 'string', at).buf.toString('utf8', r.pos, r.pos + n)
+      r.pos += n
+      return text
     }
     case 'bytes': case 'records': {
       const at = r.absolute
       const n = length(r, flexible, true, name)
       if (n < 0) return nullField(r, fd, version, at)
-      return readSized(r, fd, n, 'byte array', at)
+      return sized(r, fd, n, 'byte array', at).readBytes(n, fd.name)
     }
     case 'struct': {
       if (inRange(fd.nullable, version)) {
         // generateStructReader: a tagged nullable struct's presence is a uvarint (<= 0 null; 1 written), an untagged one an int8 (< 0 null)
-        if (inRange(fd.tagged, version) ? r.readUnsignedVarint(name) <= 0 : fixed(r, 1, name).readInt8(0) < 0) return null
+        if (inRange(fd.tagged, version) ? r.readUnsignedVarint(name) <= 0 : room(r, 1, name).readInt8(name) < 0) return null
       }
       return readStruct(r, fd.fields ?? [], version, flexible)
     }
