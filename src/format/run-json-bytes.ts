@@ -4,9 +4,10 @@
 // order and values are those of the README's `txns --json`; int64 values follow json-int64.ts (a number
 // while exact, else a string). Control runs, rare and with a free-text type, are written as text.
 import type { TimelineRun } from '../analysis/timeline.js'
+import type { InferredTxnVersion, TxnOutcome } from '../analysis/transactions.js'
 import { inferTransactionVersion } from '../analysis/transactions.js'
 import type { AsciiWords } from './ascii.js'
-import { asciiWords, putIntWords, putWords, viewOf, WORD_SLACK } from './ascii.js'
+import { asciiWords, putAscii, putIntWords, putWords, viewOf, WORD_SLACK } from './ascii.js'
 import { jsonInt64 } from './txn-json.js'
 import type { Writer } from './writer.js'
 
@@ -20,24 +21,21 @@ const K = {
   lastTimestamp: W(',"lastTimestamp":'), seeded: W(',"seeded":'), interleaved: W(',"interleaved":'), version: W(',"transactionVersion":'),
   listed: W(',"listed":'), null: W('null'), true: W('true'), false: W('false'), comma: W(','),
 }
-const STRINGS = new Map<string, AsciiWords>()
-/** a constant string value ("COMMIT", "0/1", ...) as its JSON text */
-function str (s: string): AsciiWords {
-  let w = STRINGS.get(s)
-  if (w === undefined) { w = W(JSON.stringify(s)); STRINGS.set(s, w) }
-  return w
+/** the string values a run can hold (its outcome, transaction version and listing), as their JSON text */
+const QUOTED: Record<TxnOutcome | InferredTxnVersion | 'early' | 'end', AsciiWords> = {
+  COMMIT: W('"COMMIT"'), ABORT: W('"ABORT"'), '2': W('"2"'), '2 or timeout abort': W('"2 or timeout abort"'), '0/1': W('"0/1"'), early: W('"early"'), end: W('"end"'),
 }
 
 /** the most a transaction or plain run takes: its constant text plus nine int64 values */
 const MAX_RUN_BYTES = 512
 
-function putJsonInt64 (dv: DataView, pos: number, v: bigint | null): number {
+function putJsonInt64 (dv: DataView, buf: Buffer, pos: number, v: bigint | null): number {
   if (v === null) return putWords(dv, pos, K.null)
   const j = jsonInt64(v)
   if (typeof j === 'number') return putIntWords(dv, pos, j)
   // beyond ±(2^53 - 1): the decimal string, quoted
-  dv.setUint8(pos++, 34)
-  for (let i = 0; i < j.length; i++) dv.setUint8(pos++, j.charCodeAt(i))
+  dv.setUint8(pos, 34)
+  pos = putAscii(buf, pos + 1, j)
   dv.setUint8(pos, 34)
   return pos + 1
 }
@@ -53,35 +51,36 @@ export function writeRunJson (w: Writer, r: TimelineRun, first: boolean): void {
     return
   }
   const at = w.reserve(MAX_RUN_BYTES + WORD_SLACK)
-  const dv = viewOf(w.buffer)
+  const buf = w.buffer
+  const dv = viewOf(buf)
   let pos = first ? at : putWords(dv, at, K.comma)
   if (r.kind === 'plain') {
-    pos = putJsonInt64(dv, putWords(dv, pos, K.plain), r.firstOffset)
-    pos = putJsonInt64(dv, putWords(dv, pos, K.lastOffset), r.lastOffset)
-    pos = putJsonInt64(dv, putWords(dv, pos, K.producerId), r.producerId)
+    pos = putJsonInt64(dv, buf, putWords(dv, pos, K.plain), r.firstOffset)
+    pos = putJsonInt64(dv, buf, putWords(dv, pos, K.lastOffset), r.lastOffset)
+    pos = putJsonInt64(dv, buf, putWords(dv, pos, K.producerId), r.producerId)
     pos = putNum(dv, putWords(dv, pos, K.producerEpoch), r.producerEpoch)
     pos = putNum(dv, putWords(dv, pos, K.plainTail), r.records)
     pos = putNum(dv, putWords(dv, pos, K.batches), r.batches)
   } else {
     const t = r.txn
-    pos = putJsonInt64(dv, putWords(dv, pos, t.empty ? K.emptyTxn : K.txn), t.firstOffset)
-    pos = putJsonInt64(dv, putWords(dv, pos, K.lastOffset), t.lastDataOffset)
-    pos = putJsonInt64(dv, putWords(dv, pos, K.producerId), t.producerId)
+    pos = putJsonInt64(dv, buf, putWords(dv, pos, t.empty ? K.emptyTxn : K.txn), t.firstOffset)
+    pos = putJsonInt64(dv, buf, putWords(dv, pos, K.lastOffset), t.lastDataOffset)
+    pos = putJsonInt64(dv, buf, putWords(dv, pos, K.producerId), t.producerId)
     pos = putNum(dv, putWords(dv, pos, K.producerEpoch), t.producerEpoch)
     pos = putNum(dv, putWords(dv, pos, K.txnRecords), t.records)
     pos = putNum(dv, putWords(dv, pos, K.batches), t.batches)
-    pos = putWords(dv, putWords(dv, pos, K.outcome), t.outcome === null ? K.null : str(t.outcome))
-    pos = putJsonInt64(dv, putWords(dv, pos, K.markerOffset), t.markerOffset)
+    pos = putWords(dv, putWords(dv, pos, K.outcome), t.outcome === null ? K.null : QUOTED[t.outcome])
+    pos = putJsonInt64(dv, buf, putWords(dv, pos, K.markerOffset), t.markerOffset)
     pos = putNum(dv, putWords(dv, pos, K.markerEpoch), t.markerEpoch)
     pos = putNum(dv, putWords(dv, pos, K.coordinatorEpoch), t.coordinatorEpoch)
-    pos = putJsonInt64(dv, putWords(dv, pos, K.firstTimestamp), t.firstTimestamp)
-    pos = putJsonInt64(dv, putWords(dv, pos, K.lastTimestamp), t.lastTimestamp)
+    pos = putJsonInt64(dv, buf, putWords(dv, pos, K.firstTimestamp), t.firstTimestamp)
+    pos = putJsonInt64(dv, buf, putWords(dv, pos, K.lastTimestamp), t.lastTimestamp)
     pos = putWords(dv, putWords(dv, pos, K.seeded), t.seeded ? K.true : K.false)
     pos = putWords(dv, putWords(dv, pos, K.interleaved), r.interleaved ? K.true : K.false)
     // '2' | '2 or timeout abort' | '0/1' | null (analysis/transactions.ts inferTransactionVersion)
     const version = inferTransactionVersion(t)
-    pos = putWords(dv, putWords(dv, pos, K.version), version === null ? K.null : str(version))
-    if (r.listed !== undefined) pos = putWords(dv, putWords(dv, pos, K.listed), str(r.listed))
+    pos = putWords(dv, putWords(dv, pos, K.version), version === null ? K.null : QUOTED[version])
+    if (r.listed !== undefined) pos = putWords(dv, putWords(dv, pos, K.listed), QUOTED[r.listed])
   }
   w.commit(putWords(dv, pos, K.close))
 }

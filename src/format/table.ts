@@ -3,8 +3,6 @@
 // and the caller says which (clig.dev: the default output fits a standard terminal, --wide shows all).
 // With --wide every column is printed with its full header and full cell text.
 import type { ChalkInstance } from 'chalk'
-import type { Writer } from './writer.js'
-import { StringWriter } from './writer.js'
 
 export const TABLE_WIDTH = 80
 
@@ -41,36 +39,13 @@ function widthOf (widths: readonly number[], keep: readonly boolean[]): number {
   return total + 2 * Math.max(0, n - 1)
 }
 
-/** whether trimEnd would take something off `s` (its last character is white space or a line end) */
-function endsWithSpace (s: string): boolean {
-  if (s.length === 0) return false
-  const c = s.charCodeAt(s.length - 1)
-  return c <= 32 ? c === 32 || (c >= 9 && c <= 13) : c >= 160 && /\s/.test(s[s.length - 1]!)
-}
-
 export interface FitOptions {
   wide?: boolean
   width?: number
-  /** written before every line (a table under a partition's header line) */
-  indent?: string
-  /** false: the rows only (a table continued in chunks) */
-  header?: boolean
 }
 
 /** Align `rows` under `columns`, within `width` unless `wide`. Numbers right-aligned unless `left`. */
 export function fitTable (columns: readonly Column[], rows: ReadonlyArray<readonly TableCell[]>, chalk: ChalkInstance, opts: FitOptions = {}): FittedTable {
-  const w = new StringWriter()
-  const fit = writeTable(w, columns, rows, chalk, opts)
-  return { text: w.text, ...fit }
-}
-
-/**
- * fitTable written straight into `out`'s buffer: `txns` writes a table per 25 runs of a partition with
- * millions, where joining each line's strings (then encoding them) was most of its formatting cost.
- */
-export function writeTable (out: Writer, columns: readonly Column[], rows: ReadonlyArray<readonly TableCell[]>, chalk: ChalkInstance,
-  opts: FitOptions = {}): Omit<FittedTable, 'text'> {
-  const indent = opts.indent ?? ''
   const n = columns.length
   // one pass over the cells: each column's widest full and short text, and whether it holds any text
   const fullW: number[] = columns.map((c) => c.header.length)
@@ -88,18 +63,8 @@ export function writeTable (out: Writer, columns: readonly Column[], rows: Reado
     }
   }
   const fit = fitColumns(columns, fullW, shortW, filled, opts)
-  const { keep, widths, shortened, hidden } = fit
-  const b = new LineBytes(out)
-  if (opts.header !== false) b.text(indent + headerLine(columns, fit, chalk) + '\n')
-  for (const r of rows) {
-    const mark = b.mark()
-    if (!rowBytes(b, indent, r, columns, keep, widths, shortened)) {
-      b.reset(mark)
-      b.text(indent + rowLine(r, columns, keep, widths, shortened) + '\n')
-    }
-  }
-  b.done()
-  return { hidden, shortened }
+  const lines = [headerLine(columns, fit, chalk), ...rows.map((r) => rowLine(r, columns, fit))]
+  return { text: lines.join('\n') + '\n', hidden: fit.hidden, shortened: fit.shortened }
 }
 
 export interface ColumnFit {
@@ -142,115 +107,8 @@ export function headerLine (columns: readonly Column[], fit: ColumnFit, chalk: C
     .map(({ c, i }) => chalk.bold((fit.shortened ? c.short ?? c.header : c.header).padEnd(fit.widths[i]!))).join('  ').trimEnd()
 }
 
-/** bytes written into a Writer's buffer, reserved a chunk at a time (done() commits them) */
-export class LineBytes {
-  /** where the next byte goes in `buf`; a caller that wrote there itself (after room()) moves it on */
-  pos: number
-  private end: number
-  buf: Buffer
-  constructor (private readonly out: Writer) {
-    this.pos = out.reserve(CHUNK)
-    this.end = this.pos + CHUNK
-    this.buf = out.buffer
-  }
-
-  /** at least `n` bytes from `at` in `buf` */
-  room (n: number): void {
-    if (this.end - this.pos >= n) return
-    this.out.commit(this.pos)
-    const m = Math.max(n, CHUNK)
-    this.pos = this.out.reserve(m)
-    this.end = this.pos + m
-    this.buf = this.out.buffer
-  }
-
-  /** a position to go back to, within the current chunk (the row started here) */
-  mark (): number {
-    this.room(ROW_ROOM)
-    return this.pos
-  }
-
-  /** back to `mark`, when nothing was committed since (rows are written within ROW_ROOM) */
-  reset (mark: number): void { this.pos = mark }
-
-  spaces (n: number): void {
-    this.room(n)
-    const b = this.buf
-    let p = this.pos
-    for (const e = p + n; p < e; p++) b[p] = 32
-    this.pos = p
-  }
-
-  text (s: string): void {
-    this.room(s.length * 3)
-    const b = this.buf
-    const start = this.pos
-    let p = start
-    for (let i = 0; i < s.length; i++) {
-      const c = s.charCodeAt(i)
-      if (c >= 0x80) { this.pos = start + b.write(s, start, 'utf8'); return }
-      b[p++] = c
-    }
-    this.pos = p
-  }
-
-  done (): void { this.out.commit(this.pos) }
-}
-
-const CHUNK = 64 * 1024
-/** what one row may take before it must be written through the general path: mark() keeps that much room */
-const ROW_ROOM = 16 * 1024
-
-/**
- * A row's line, without the white space at its end: padding is owed and written only when text follows
- * it. false when a cell's own text ends in white space, or the row is longer than ROW_ROOM: rowLine then
- * writes the row (trimEnd of the joined cells).
- */
-function rowBytes (b: LineBytes, indent: string, r: readonly TableCell[], columns: readonly Column[], keep: readonly boolean[],
-  widths: readonly number[], shortened: boolean): boolean {
-  let owed = 0
-  let first = true
-  let size = indent.length * 3 + 1 // the line end
-  if (indent !== '') b.text(indent)
-  for (let i = 0; i < r.length && i < columns.length; i++) {
-    if (!keep[i]) continue
-    const c = r[i]
-    if (c === undefined) continue
-    let s = shortened ? c.short ?? c.text : c.text
-    if (!first) owed += 2
-    first = false
-    const pad = widths[i]! - s.length
-    const left = c.left ?? columns[i]!.left === true
-    if (c.style !== undefined) {
-      const padded = left ? s.padEnd(widths[i]!) : s.padStart(widths[i]!)
-      const styled = c.style(padded)
-      // a style that changes nothing (no colour) leaves the padding owed, as trimEnd would take it
-      if (styled !== padded) {
-        if (endsWithSpace(styled)) return false
-        s = styled
-        size += owed + s.length * 3
-        if (size > ROW_ROOM) return false
-        if (owed > 0) b.spaces(owed)
-        b.text(s)
-        owed = 0
-        continue
-      }
-    }
-    if (s === '') { owed += pad; continue }
-    if (endsWithSpace(s)) return false
-    if (!left) owed += pad
-    size += owed + s.length * 3
-    if (size > ROW_ROOM) return false
-    if (owed > 0) b.spaces(owed)
-    b.text(s)
-    owed = left ? pad : 0
-  }
-  b.text('\n')
-  return true
-}
-
-/** the general form of a row's line: every cell padded and styled, joined, trimmed at the end */
-function rowLine (r: readonly TableCell[], columns: readonly Column[], keep: readonly boolean[], widths: readonly number[], shortened: boolean): string {
+/** a row's line: every cell padded and styled, joined, trimmed at the end */
+function rowLine (r: readonly TableCell[], columns: readonly Column[], { keep, widths, shortened }: ColumnFit): string {
   const cells: string[] = []
   for (let i = 0; i < r.length && i < columns.length; i++) {
     const c = r[i]

@@ -11,7 +11,9 @@ import { inferTransactionVersion } from '../analysis/transactions.js'
 import type { AsciiWords } from './ascii.js'
 import { asciiWords, intLength, putIntWords, putWords, viewOf } from './ascii.js'
 import type { Column, ColumnFit } from './table.js'
-import { fitColumns, headerLine, hiddenNote, LineBytes } from './table.js'
+import { int64 } from './json-int64.js'
+import { putString } from './record-line-ascii.js'
+import { fitColumns, headerLine, hiddenNote } from './table.js'
 import { isoSecondOf, isoSecondText, isoTime } from './timestamp.js'
 import type { Writer } from './writer.js'
 
@@ -28,10 +30,9 @@ const COLUMNS: Column[] = [
 ]
 const OFFSETS = 0; const PRODUCER = 1; const KIND = 2; const RECORDS = 3; const OUTCOME = 4; const MARKER = 5; const CE = 6; const TIME = 7; const NOTES = 8
 
-/** an int64 as the table writes it: a number while exact, else its decimal text */
+/** an int64 as the table writes it: a number while exact, else its decimal text (json-int64.ts int64, the one rule) */
 type Num = number | string
-const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER)
-function num (v: bigint): Num { return v <= MAX_SAFE && v >= -MAX_SAFE ? Number(v) : String(v) }
+const num = int64
 function numLength (v: Num): number { return typeof v === 'number' ? intLength(v) : v.length }
 
 /** colours of the outcome and marker cells */
@@ -149,29 +150,18 @@ function words (s: string): AsciiWords {
 
 const LEFT = COLUMNS.map((c) => c.left === true)
 
-/** `s` at `pos` (UTF-8; the room was reserved); returns the new position */
-function putText (buf: Buffer, pos: number, s: string): number {
-  const start = pos
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i)
-    if (c >= 0x80) return start + buf.write(s, start, 'utf8')
-    buf[pos++] = c
-  }
-  return pos
-}
-
 function putSpaces (buf: Buffer, pos: number, n: number): number {
   for (const e = pos + n; pos < e; pos++) buf[pos] = 32
   return pos
 }
 
 function putNum (dv: DataView, buf: Buffer, pos: number, v: Num): number {
-  return typeof v === 'number' ? putIntWords(dv, pos, v) : putText(buf, pos, v)
+  return typeof v === 'number' ? putIntWords(dv, pos, v) : putString(buf, pos, v)
 }
 
 /** a short constant as words (they may store WORD_SLACK bytes past it), a longer text byte by byte */
 function putConst (dv: DataView, buf: Buffer, pos: number, s: string): number {
-  return s.length <= 24 ? putWords(dv, pos, words(s)) : putText(buf, pos, s)
+  return s.length <= 24 ? putWords(dv, pos, words(s)) : putString(buf, pos, s)
 }
 
 function putCell (dv: DataView, buf: Buffer, pos: number, r: Row, c: number, short: boolean): number {
@@ -190,13 +180,13 @@ function putCell (dv: DataView, buf: Buffer, pos: number, r: Row, c: number, sho
       return putNum(dv, buf, short ? pos : putWords(dv, putConst(dv, buf, pos, r.markerWord), AT), r.marker)
     case CE: return r.ce === null ? pos : putIntWords(dv, pos, r.ce)
     case TIME:
-      if (r.second === null) return putText(buf, pos, short ? r.timeShort : r.time)
+      if (r.second === null) return putString(buf, pos, short ? r.timeShort : r.time)
       // the second's text, then .mmmZ (full) or Z in place of its '.' (short)
       pos = putWords(dv, pos, r.second)
       if (short) { buf[pos - 1] = 90; return pos }
       buf[pos] = 48 + Math.floor(r.milli / 100); buf[pos + 1] = 48 + Math.floor(r.milli / 10) % 10; buf[pos + 2] = 48 + r.milli % 10; buf[pos + 3] = 90
       return pos + 4
-    default: return putText(buf, pos, r.notes)
+    default: return putString(buf, pos, r.notes)
   }
 }
 const DOTS = asciiWords('..'); const PID = asciiWords('pid '); const SLASH = asciiWords('/'); const EPOCH = asciiWords(' epoch '); const AT = asciiWords(' at ')
@@ -216,7 +206,7 @@ function toneCodes (chalk: ChalkInstance): ToneCodes {
 class RowWriter {
   /** what a row may take: each cell is no longer than its column's width (UTF-8: 3 bytes a unit), the separators, two cells' colour codes, the word slack */
   private readonly rowRoom: number
-  constructor (private readonly b: LineBytes, private readonly codes: ToneCodes, private readonly fit: ColumnFit, private readonly lengths: Int32Array) {
+  constructor (private readonly out: Writer, private readonly codes: ToneCodes, private readonly fit: ColumnFit, private readonly lengths: Int32Array) {
     this.rowRoom = 3 * (fit.widths.reduce((a, w) => a + w, 0) + 2 * COLUMNS.length) + 2 * 3 * codes.longest + 8
   }
 
@@ -229,11 +219,10 @@ class RowWriter {
     const lengths = this.lengths
     const open = this.codes.open[r.tone]
     const close = this.codes.close[r.tone]
-    const b = this.b
-    b.room(this.rowRoom + indent)
-    const buf = b.buf
+    const at = this.out.reserve(this.rowRoom + indent)
+    const buf = this.out.buffer
     const dv = viewOf(buf)
-    let pos = putSpaces(buf, b.pos, indent)
+    let pos = putSpaces(buf, at, indent)
     let owed = 0
     let first = true
     for (let c = 0; c < COLUMNS.length; c++) {
@@ -245,11 +234,11 @@ class RowWriter {
       const left = LEFT[c]!
       if (open !== '' && (c === OUTCOME || (c === MARKER && r.markerWord !== null))) {
         // a coloured cell: the codes around the padded text, so the next cell owes nothing
-        pos = putText(buf, putSpaces(buf, pos, owed), open)
+        pos = putString(buf, putSpaces(buf, pos, owed), open)
         if (!left) pos = putSpaces(buf, pos, pad)
         pos = putCell(dv, buf, pos, r, c, shortened)
         if (left) pos = putSpaces(buf, pos, pad)
-        pos = putText(buf, pos, close)
+        pos = putString(buf, pos, close)
         owed = 0
         continue
       }
@@ -259,7 +248,7 @@ class RowWriter {
       owed = left ? pad : 0
     }
     buf[pos++] = 10
-    b.pos = pos
+    this.out.commit(pos)
   }
 }
 
@@ -315,11 +304,9 @@ export class RunsTableWriter {
     const fit = fitColumns(COLUMNS, fullW, shortW, filled, { wide: this.wide, width: 78 })
     const first = this.chunks === 0
     // indented under the partition's header line; the header and the note on hidden columns once
-    const b = new LineBytes(this.out)
-    if (first) b.text(`  ${headerLine(COLUMNS, fit, this.chalk)}\n`)
-    const w = new RowWriter(b, this.codes, fit, fit.shortened ? short : full)
+    if (first) this.out.write(`  ${headerLine(COLUMNS, fit, this.chalk)}\n`)
+    const w = new RowWriter(this.out, this.codes, fit, fit.shortened ? short : full)
     this.rows.forEach((r, ri) => { w.row(r, ri, 2) })
-    b.done()
     if (first && fit.hidden.length > 0) this.out.write(`  ${hiddenNote(fit.hidden)}`)
     this.rows = []
     this.chunks++

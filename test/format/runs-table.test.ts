@@ -3,13 +3,13 @@ import { Chalk } from 'chalk'
 import type { ChalkInstance } from 'chalk'
 import { describe, expect, it } from 'vitest'
 import type { TimelineRun } from '../../src/analysis/timeline.js'
-import type { Transaction } from '../../src/analysis/transactions.js'
 import { inferTransactionVersion } from '../../src/analysis/transactions.js'
 import type { Column, TableCell } from '../../src/format/table.js'
 import { fitTable, hiddenNote } from '../../src/format/table.js'
 import { RUNS_PER_TABLE, RunsTableWriter } from '../../src/format/timeline-table.js'
 import { isoTime } from '../../src/format/timestamp.js'
 import { StringWriter } from '../../src/format/writer.js'
+import { i64, orNull, timelineRun } from '../support/timeline-runs.js'
 
 // RunsTableWriter writes the runs of `txns` as bytes, keeping numbers as numbers. The oracle: each run's
 // cells as the README's txns table describes them, laid out by fitTable (test/format/table-fit.test.ts
@@ -65,26 +65,8 @@ function expected (runs: readonly TimelineRun[], chalk: ChalkInstance, wide: boo
   return out
 }
 
-const i64 = fc.oneof(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), fc.bigInt({ min: 0n, max: 100_000_000n }),
-  fc.bigInt({ min: 2n ** 53n - 3n, max: 2n ** 53n + 3n }), fc.bigInt({ min: -(2n ** 53n) - 3n, max: -(2n ** 53n) + 3n }))
 const ts = fc.oneof(fc.bigInt({ min: 1_600_000_000_000n, max: 1_800_000_000_000n }), fc.constantFrom(-1n, 0n, 8_640_000_000_000_001n, 253402300800000n, 253402300799999n), i64)
-const epoch = fc.integer({ min: -1, max: 32767 })
-const orNull = <T>(a: fc.Arbitrary<T>): fc.Arbitrary<T | null> => fc.option(a, { nil: null })
-const txn: fc.Arbitrary<Transaction> = fc.record({
-  seq: fc.nat(), producerId: i64, producerEpoch: epoch, markerEpoch: orNull(epoch), firstOffset: i64, lastDataOffset: orNull(i64),
-  records: fc.nat(), batches: fc.nat(), firstTimestamp: orNull(ts), lastTimestamp: orNull(ts),
-  outcome: fc.constantFrom('COMMIT' as const, 'ABORT' as const, null), markerOffset: orNull(i64), coordinatorEpoch: orNull(fc.integer({ min: -1, max: 2 ** 31 - 1 })),
-  seeded: fc.boolean(), empty: fc.boolean(), completionLastStableOffset: orNull(i64),
-}).map((t) => (t.empty && t.markerOffset === null ? { ...t, markerOffset: t.firstOffset } : t))
-const run: fc.Arbitrary<TimelineRun> = fc.oneof(
-  fc.record({ kind: fc.constant('plain' as const), firstOffset: i64, lastOffset: i64, producerId: i64, producerEpoch: epoch, records: fc.nat(), batches: fc.nat() }),
-  fc.record({ kind: fc.constant('control' as const), firstOffset: i64, typeName: fc.constantFrom('LEADER_CHANGE', 'SNAPSHOT_HEADER', 'UNKNOWN(99)', 'EMPTY', 'COMMIT (duplicate marker, KAFKA-19999)'), producerId: i64 }),
-  fc.tuple(txn, fc.boolean(), fc.constantFrom(undefined, 'early' as const, 'end' as const)).map(([t, interleaved, listed]) => {
-    const r: TimelineRun = { kind: 'transaction', firstOffset: t.firstOffset, txn: t, interleaved }
-    if (listed !== undefined) r.listed = listed
-    return r
-  }),
-)
+const run = timelineRun({ timestamp: ts, typeName: fc.constantFrom('LEADER_CHANGE', 'SNAPSHOT_HEADER', 'UNKNOWN(99)', 'EMPTY', 'COMMIT (duplicate marker, KAFKA-19999)') })
 
 // the usual shape, narrow enough that the short forms keep the time column
 const small = fc.bigInt({ min: 0n, max: 999n })

@@ -3,10 +3,9 @@ import { Chalk } from 'chalk'
 import type { ChalkInstance } from 'chalk'
 import { describe, expect, it } from 'vitest'
 import type { Column, TableCell } from '../../src/format/table.js'
-import { fitTable, writeTable } from '../../src/format/table.js'
-import { StringWriter } from '../../src/format/writer.js'
+import { fitTable } from '../../src/format/table.js'
 
-// fitTable writes rows as bytes, owing the padding until text follows it. The oracle is the table rule
+// fitTable lays out a table by fitColumns, the rule the txns runs table shares. The oracle is the table rule
 // as stated: short forms when the full table is wider than `width`, droppable columns out by rank (empty
 // ones first), every kept cell padded (left or right), styled after padding, joined by two spaces, and
 // each line trimmed at its end.
@@ -55,16 +54,7 @@ describe('fitTable', () => {
       }), { numRuns: 3000 })
   })
 
-  it('indents every line and can leave the header out, as a table continued in chunks is written', () => {
-    const columns: Column[] = [{ header: 'A' }, { header: 'B', left: true }]
-    const rows: TableCell[][] = [[{ text: '1' }, { text: 'x' }], [{ text: '22' }, { text: '' }]]
-    const w = new StringWriter()
-    writeTable(w, columns, rows, new Chalk({ level: 0 }), { indent: '  ', header: false })
-    expect(w.text).toBe('   1  x\n  22\n')
-    expect(fitTable(columns, rows, new Chalk({ level: 0 }), { indent: '  ' }).text).toBe('  A   B\n   1  x\n  22\n')
-  })
-
-  it('writes rows longer than one reserved chunk', () => {
+  it('lays out rows of long cells', () => {
     const columns: Column[] = [{ header: 'N' }, { header: 'T', left: true }]
     const rows: TableCell[][] = Array.from({ length: 40 }, (_, i) => [{ text: String(i) }, { text: 'y'.repeat(i * 1000) + 'z' }])
     expect(fitTable(columns, rows, new Chalk({ level: 0 }), { wide: true }).text).toBe(reference(columns, rows, new Chalk({ level: 0 }), true, 80))
