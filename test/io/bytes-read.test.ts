@@ -1,0 +1,162 @@
+// How many bytes each command reads of each input file, counted from outside tsdump: strace logs every
+// read(2)/pread64(2) of the process and its threads with the path behind the descriptor (-y). The rule
+// is Kafka's own: one pass over each file, except the dirty section of a compacted log, which the log
+// cleaner itself reads twice (Cleaner.buildOffsetMap, then Cleaner.cleanSegments).
+//
+// KNOWN lists what each command still reads more than that, with the factor measured when it was
+// listed. The test fails when a command reads more than its limit and is not listed, when a listed
+// file is read more than the listed factor, and when a listed file no longer needs its entry (so that
+// the list only shrinks).
+import { execFileSync, spawnSync } from 'node:child_process'
+import * as fs from 'node:fs'
+import * as os from 'node:os'
+import * as path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { FIXTURES, FIXTURES_44, REPO_ROOT } from '../support/paths.js'
+
+const BIN = path.join(REPO_ROOT, 'bin/tsdump.js')
+/** A file's header may be read again when a fast path declines it: that much is not a second pass. */
+const SLACK_BYTES = 512
+
+function haveStrace (): boolean {
+  return spawnSync('strace', ['-V'], { stdio: 'ignore' }).status === 0
+}
+
+/** bytes read per file below `root` by `tsdump args`, from strace's log of the whole process */
+function bytesRead (args: string[], root: string): Map<string, number> {
+  const log = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-reads-')), 'strace.txt')
+  spawnSync('strace', ['-f', '-qq', '-e', 'trace=read,pread64,readv,preadv,preadv2', '-e', 'signal=none', '-y', '-o', log,
+    process.execPath, BIN, ...args], { stdio: 'ignore', env: { ...process.env, NO_COLOR: '1' } })
+  const per = new Map<string, number>()
+  const line = /^\d+\s+(?:read|pread64|readv|preadv2?)\(\d+<([^>]+)>.*\)\s+=\s+(\d+)$/
+  for (const l of fs.readFileSync(log, 'utf8').split('\n')) {
+    const m = line.exec(l)
+    if (m === null || !m[1]!.startsWith(root + '/')) continue
+    per.set(m[1]!, (per.get(m[1]!) ?? 0) + Number(m[2]))
+  }
+  fs.rmSync(path.dirname(log), { recursive: true, force: true })
+  return per
+}
+
+interface Case { name: string, args: string[], root: string, cleanerPasses?: boolean }
+
+const ORDERS = path.join(FIXTURES, 'orders/logs')
+const TXNS44 = path.join(FIXTURES_44, 'transactions/logs')
+const CLEANUP = path.join(FIXTURES_44, 'cleanup/before')
+const UNCLEAN = path.join(FIXTURES_44, 'replicas-unclean')
+const TIERED = path.join(FIXTURES_44, 'tiered')
+
+const CASES: Case[] = [
+  { name: 'dump --deep-iteration', args: ['dump', '--deep-iteration', ORDERS + '/orders-11-0'], root: ORDERS },
+  { name: 'reconcile', args: ['reconcile', ORDERS], root: ORDERS },
+  { name: 'txns', args: ['txns', ORDERS], root: ORDERS },
+  { name: 'lso', args: ['lso', '--now', '2026-12-01T00:00:00Z', ORDERS], root: ORDERS },
+  { name: 'transactions', args: ['transactions', ORDERS], root: ORDERS },
+  { name: 'transactions (4.4.0)', args: ['transactions', TXNS44], root: TXNS44 },
+  { name: 'lso (4.4.0)', args: ['lso', '--now', '2026-12-01T00:00:00Z', TXNS44], root: TXNS44 },
+  { name: 'cleanup', args: ['cleanup', CLEANUP], root: CLEANUP, cleanerPasses: true },
+  { name: 'replicas', args: ['replicas', ...['broker-1', 'broker-2', 'broker-3'].map((b) => path.join(UNCLEAN, b))], root: UNCLEAN },
+  { name: 'remote', args: ['remote', path.join(TIERED, 'logs'), '--remote-storage', path.join(TIERED, 'remote')], root: TIERED },
+  { name: 'report', args: ['report', ORDERS, '-o', '-'], root: ORDERS },
+]
+
+/** `command name` -> file (relative to the case's root) -> the factor measured when it was listed */
+const KNOWN: Record<string, Record<string, number>> = {
+  // the partition directory's .index and .timeindex are verified by framing the log at their positions
+  'dump --deep-iteration': { 'orders-11-0/00000000000000000000.log': 2.42 },
+  // txns: a first scan for the header line's LSO and the lane's batch count, then a second for the runs
+  txns: {
+    '__consumer_offsets-1/00000000000000000000.log': 2,
+    '__transaction_state-2/00000000000000000000.log': 3,
+    'orders-10-0/00000000000000000000.log': 2,
+    'orders-10-1/00000000000000000000.log': 2,
+    'orders-10-2/00000000000000000000.log': 2,
+    'orders-11-0/00000000000000000000.log': 2,
+  },
+  lso: { '__transaction_state-2/00000000000000000000.log': 3 },
+  transactions: { '__consumer_offsets-1/00000000000000000000.log': 2 },
+  'transactions (4.4.0)': {
+    '__consumer_offsets-0/00000000000000000000.log': 2,
+    '__consumer_offsets-1/00000000000000000000.log': 2,
+    '__consumer_offsets-2/00000000000000000000.log': 2,
+  },
+  'lso (4.4.0)': {
+    '__transaction_state-0/00000000000000000000.log': 3,
+    '__transaction_state-1/00000000000000000000.log': 3,
+    '__transaction_state-2/00000000000000000000.log': 3,
+  },
+  cleanup: {
+    '__consumer_offsets-0/00000000000000000001.log': 4,
+    '__transaction_state-0/00000000000000000000.log': 6,
+    '__transaction_state-1/00000000000000000000.log': 4,
+    '__transaction_state-2/00000000000000000000.log': 4,
+    'cu-compact-0/00000000000000000000.log': 3,
+    'cu-compact-0/00000000000000000030.log': 4,
+    'cu-lso-0/00000000000000000000.log': 4,
+  },
+  replicas: {
+    'broker-1/__transaction_state-0/00000000000000000000.log': 2,
+    'broker-2/__transaction_state-0/00000000000000000000.log': 2,
+    'broker-3/__transaction_state-0/00000000000000000000.log': 2,
+    'broker-1/unclean-0/00000000000000000000.log': 2,
+    'broker-2/unclean-0/00000000000000000000.log': 2,
+    'broker-3/unclean-0/00000000000000000000.log': 2,
+    'broker-1/unclean-1/00000000000000000000.log': 2,
+    'broker-2/unclean-1/00000000000000000000.log': 2,
+    'broker-3/unclean-1/00000000000000000000.log': 2,
+  },
+}
+
+function limitFor (c: Case, rel: string): number {
+  return c.cleanerPasses === true && rel.endsWith('.log') ? 2 : 1
+}
+
+describe('each command reads each input file once (strace)', () => {
+  for (const c of CASES) {
+    it(c.name, (ctx) => {
+      if (!haveStrace()) ctx.skip('strace is not installed (apt-get install strace): bytes read cannot be counted')
+      if (!fs.existsSync(c.root)) ctx.skip(`${c.root} is absent`)
+      const per = bytesRead(c.args, fs.realpathSync(c.root))
+      expect(per.size, 'strace saw no read of the inputs: the command did not run or the log format changed').toBeGreaterThan(0)
+      const known = KNOWN[c.name] ?? {}
+      const problems: string[] = []
+      for (const [file, n] of per) {
+        const rel = path.relative(fs.realpathSync(c.root), file)
+        const size = fs.statSync(file).size
+        const factor = n / Math.max(1, size)
+        const over = n > limitFor(c, rel) * size + SLACK_BYTES
+        const listed = known[rel]
+        if (over && listed === undefined) problems.push(`${rel}: read ${factor.toFixed(2)}x (${n} of ${size} bytes), limit ${limitFor(c, rel)}x`)
+        if (listed !== undefined && factor > listed + 0.01) problems.push(`${rel}: read ${factor.toFixed(2)}x, listed at ${listed}x`)
+        if (listed !== undefined && !over) problems.push(`${rel}: now read within its limit (${factor.toFixed(2)}x): remove it from KNOWN`)
+      }
+      for (const rel of Object.keys(known)) {
+        if (!per.has(path.join(fs.realpathSync(c.root), rel))) problems.push(`${rel}: listed but not read at all any more: remove it from KNOWN`)
+      }
+      if (process.env.TSDUMP_PRINT_READS === '1') {
+        const over = [...per].map(([f, n]) => [path.relative(fs.realpathSync(c.root), f), n / Math.max(1, fs.statSync(f).size)] as const)
+          .filter(([rel, x]) => x * fs.statSync(path.join(c.root, rel)).size > limitFor(c, rel) * fs.statSync(path.join(c.root, rel)).size + SLACK_BYTES)
+        console.log(`  '${c.name}': {\n${over.map(([rel, x]) => `    '${rel}': ${Math.ceil(x * 100) / 100},`).join('\n')}\n  },`)
+      }
+      expect(problems).toEqual([])
+    })
+  }
+})
+
+// the counting itself: a file read by cat is counted once, whole
+describe('the byte counter', () => {
+  it('counts a plain read of a file once', (ctx) => {
+    if (!haveStrace()) ctx.skip('strace is not installed (apt-get install strace)')
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-reads-'))
+    const file = path.join(dir, 'f.bin')
+    fs.writeFileSync(file, Buffer.alloc(100_000, 7))
+    const log = path.join(dir, 'strace.txt')
+    execFileSync('strace', ['-f', '-qq', '-e', 'trace=read', '-y', '-o', log, 'cat', file], { stdio: 'ignore' })
+    const total = fs.readFileSync(log, 'utf8').split('\n')
+      .map((l) => /read\(\d+<([^>]+)>.*\)\s+=\s+(\d+)$/.exec(l))
+      .filter((m) => m !== null && m[1] === fs.realpathSync(file))
+      .reduce((s, m) => s + Number(m![2]), 0)
+    fs.rmSync(dir, { recursive: true, force: true })
+    expect(total).toBe(100_000)
+  })
+})
