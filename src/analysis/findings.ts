@@ -93,6 +93,7 @@ export const FINDING_SEVERITY = {
   TXN_PARTITION_NO_MARKER: 'warning',
   TXN_UNLISTED_PARTITION: 'warning',
   TXN_PREPARE_STUCK: 'warning',
+  TXN_TIMED_OUT: 'warning',
   EOS_MIXED_COMMITS: 'warning',
   EOS_NO_OFFSETS: 'warning',
   PARTITION_COPY_CHOSEN: 'info',

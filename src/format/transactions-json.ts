@@ -23,6 +23,8 @@ export function transactionJson (t: JoinedTransaction): Json {
     offsetCommits: t.offsetCommits.map((c) => ({ group: c.group, topic: c.topic, partition: c.partition, offset: jsonInt64OrNull(c.offset), metadata: c.metadata,
       committedBefore: jsonInt64OrNull(c.committedBefore), committedAfter: jsonInt64OrNull(c.committedAfter) })),
     coordinator: (t.episode?.states ?? []).map((s) => ({ state: s.state, timestamp: jsonInt64(s.timestamp), partitions: s.partitions, producerEpoch: s.producerEpoch })),
+    abortedBy: t.abortCause?.by ?? null,
+    transactionDeadline: t.abortCause === null ? null : jsonInt64(t.abortCause.deadline),
     partitionsNotRead: t.notRead, findings: t.findings.map(findingJson),
   }
 }

@@ -3,6 +3,7 @@
 // coordinator's newest state of each id. Within 80 columns unless --wide.
 import { Chalk } from 'chalk'
 import type { ChalkInstance } from 'chalk'
+import { ABORTED_BY_TEXT } from '../analysis/transaction-join/abort-cause.js'
 import { describeFamily, idFamily } from '../analysis/transaction-join/id-families.js'
 import type { JoinedTransaction, TransactionsResult } from '../analysis/transaction-join/types.js'
 import type { Writer } from './writer.js'
@@ -84,6 +85,13 @@ function block (t: JoinedTransaction, chalk: ChalkInstance, wide: boolean): stri
   if (t.episode !== null) {
     const states = t.episode.states.map((s) => `${s.state}\u00a0${clock(s.timestamp)}${s.partitions.length > 0 && s.state !== 'Ongoing' ? `\u00a0(${s.partitions.length}\u00a0partition${s.partitions.length === 1 ? '' : 's'})` : ''}`)
     for (const l of hanging(`coordinator: ${states.join(', ')}`, wide)) out.push(l)
+  }
+  if (t.abortCause !== null) {
+    const c = t.abortCause
+    const timing = c.by === 'coordinator-timeout'
+      ? `: began ${clock(c.startedAt)}, deadline ${clock(c.deadline)} (transactionTimeoutMs ${c.transactionTimeoutMs}), PrepareAbort ${clock(c.preparedAt)}`
+      : ''
+    for (const l of hanging(`aborted by ${ABORTED_BY_TEXT[c.by]}${timing}`, wide)) out.push(l)
   }
   for (const f of t.findings) for (const l of hanging(`${f.severity} ${f.code}: ${f.message}${f.file !== undefined ? ` (${f.file}, position ${f.position ?? 0})` : ''}`, wide, '  ! ')) out.push(l)
   return out

@@ -5,6 +5,7 @@
 // partition never listed, or a Prepare* left behind with markers missing each break that sequence.
 import { finding } from '../findings.js'
 import { TWO_PHASE_COMMIT_TIMEOUT_MS } from '../transactional-id-state.js'
+import { abortCause } from './abort-cause.js'
 import { runLabel } from './join.js'
 import type { JoinedTransaction, OffsetCommitRecord, TxOutcome } from './types.js'
 
@@ -67,6 +68,7 @@ export function completeTransaction (t: JoinedTransaction, ctx: CompleteContext)
   }
   t.outcome = outcomeOf(t, types, unmarked.length)
   if (e === null) return
+  if (t.outcome === 'aborted') noteAbortCause(t, idText)
   const said = e.complete?.state ?? e.prepare?.state ?? null
   const saidOutcome = said === null ? null : said.endsWith('Commit') ? 'COMMIT' : 'ABORT'
   if (saidOutcome !== null && types.size === 1 && !types.has(saidOutcome)) {
@@ -94,6 +96,23 @@ export function completeTransaction (t: JoinedTransaction, ctx: CompleteContext)
     t.findings.push(finding('TXN_UNLISTED_PARTITION', `${idText}: data in ${runLabel(r)} from offset ${r.firstOffset} that the coordinator never listed for this transaction (its partitions: ${[...all].sort().join(', ') || 'none'})`,
       { file: r.file, position: r.position }))
   }
+}
+
+/** who aborted it; a timeout abort is a finding: the producer never ended it, and its records were discarded */
+function noteAbortCause (t: JoinedTransaction, idText: string): void {
+  const c = abortCause(t.episode!)
+  t.abortCause = c
+  if (c === null || c.by !== 'coordinator-timeout') return
+  const data = t.runs.filter((r) => r.lastOffset !== null && r.topic !== '__consumer_offsets')
+  const records = data.reduce((n, r) => n + r.records, 0)
+  const where = data.map((r) => `${runLabel(r)} ${r.firstOffset === r.lastOffset ? r.firstOffset : `${r.firstOffset}..${r.lastOffset}`}`).join(', ')
+  const late = Number(c.preparedAt - c.startedAt)
+  t.findings.push(finding('TXN_TIMED_OUT', `${idText} epoch ${t.producerEpoch}: aborted by the coordinator's timeout, not by its producer: ` +
+    `PrepareAbort (offset ${c.prepare.offset}) ${(late / 1000).toFixed(1)} s after the transaction began, past its transactionTimeoutMs ${c.transactionTimeoutMs}` +
+    (records > 0 ? `; ${records} record${records === 1 ? '' : 's'} no read_committed consumer will see (${where})` : '') +
+    '. The producer stalled or died between its first send and its commit (a GC pause, a long processing step, a halted job)' +
+    ' and will get InvalidProducerEpoch/ProducerFenced on its next call; raise transaction.timeout.ms or commit more often',
+  { file: c.prepare.file, position: c.prepare.position }))
 }
 
 function outcomeOf (t: JoinedTransaction, types: ReadonlySet<string>, unmarked: number): TxOutcome {

@@ -12,7 +12,7 @@ function stateOf (r: TransactionStateRecord): CoordinatorState | null {
   if (v === null) return null
   return {
     state: transactionStateName(v.transactionStatus), producerId: v.producerId, producerEpoch: v.producerEpoch,
-    timestamp: v.transactionLastUpdateTimestampMs,
+    timestamp: v.transactionLastUpdateTimestampMs, startTimestamp: v.transactionStartTimestampMs,
     partitions: (v.transactionPartitions ?? []).flatMap((t) => t.partitionIds.map((p) => `${t.topic}-${p}`)).sort(),
     transactionTimeoutMs: v.transactionTimeoutMs, clientTransactionVersion: v.clientTransactionVersion,
     file: r.file ?? '', position: r.position ?? 0, offset: r.offset,

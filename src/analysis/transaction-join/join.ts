@@ -44,7 +44,7 @@ function tx (runs: PartitionRun[], episode: Episode | null, joinedBy: JoinBasis,
   const epoch = runs.find((r) => r.records > 0)?.producerEpoch ?? (episode?.states.find((s) => s.state === 'Ongoing') ?? episode?.states[0])?.producerEpoch ?? first!.producerEpoch
   return { transactionalId: episode?.transactionalId ?? null, producerId: pid, producerEpoch: epoch, transactionVersion: version, outcome: 'unknown', joinedBy,
     firstTimestamp: null, lastTimestamp: null, runs: runs.sort(byOffset).sort((a, b) => (runLabel(a) < runLabel(b) ? -1 : runLabel(a) > runLabel(b) ? 1 : 0)),
-    offsetCommits: [], episode, notRead: [], findings: [] }
+    offsetCommits: [], episode, notRead: [], abortCause: null, findings: [] }
 }
 
 /** Every transaction the runs and the episodes tell, in no particular order; outcome and findings are filled in later. */

@@ -39,7 +39,10 @@ export interface CoordinatorState {
   state: string
   producerId: bigint
   producerEpoch: number
+  /** transactionLastUpdateTimestampMs: when the coordinator wrote this state */
   timestamp: bigint
+  /** transactionStartTimestampMs: when the transaction's first partition was added (-1 in Empty/Complete* states of old records) */
+  startTimestamp: bigint
   partitions: string[]
   transactionTimeoutMs: number
   clientTransactionVersion: number
@@ -93,6 +96,30 @@ export interface OffsetCommit {
   committedAfter: bigint | null
 }
 
+/** who aborted a transaction (abort-cause.ts says how it is told) */
+export type AbortedBy =
+  /** the coordinator's timeout: PrepareAbort after txnStartTimestamp + transactionTimeoutMs */
+  | 'coordinator-timeout'
+  /** transaction version 1, epoch fenced before the deadline: InitProducerId of a new session of the id */
+  | 'new-producer-session'
+  /** transaction version 1, epoch kept: the client's own abortTransaction */
+  | 'client'
+  /** transaction version 2 before the deadline: both bump the epoch, so the records cannot tell them apart */
+  | 'client-or-new-session'
+
+export interface AbortCause {
+  by: AbortedBy
+  /** txnStartTimestamp of the transaction (its first Ongoing record's) */
+  startedAt: bigint
+  /** startedAt + transactionTimeoutMs: when the coordinator would abort it */
+  deadline: bigint
+  /** when the coordinator wrote PrepareAbort */
+  preparedAt: bigint
+  transactionTimeoutMs: number
+  /** the PrepareAbort record */
+  prepare: CoordinatorState
+}
+
 export type JoinBasis = 'producer-epoch' | 'coordinator' | 'coordinator-timestamps' | 'marker-timestamps'
 
 export type TxOutcome = 'committed' | 'aborted' | 'open' | 'prepared' | 'unknown'
@@ -111,6 +138,8 @@ export interface JoinedTransaction {
   episode: Episode | null
   /** partitions the coordinator listed for it that are not among the paths */
   notRead: string[]
+  /** who aborted it, from the coordinator's records (abort-cause.ts); null when not aborted or not known */
+  abortCause: AbortCause | null
   findings: Finding[]
 }
 
