@@ -109,6 +109,18 @@ describe(`transactions generator, random mode, Kafka ${RELEASE} (seed ${seed})`,
     expect(tsdump.transactions.filter((t) => t.runs.length > 0)).toHaveLength(log.transactions.length)
   })
 
+  it('tsdump names the coordinator timeout as the cause of exactly the transactions the generator saw time out', () => {
+    const problems: string[] = []
+    for (const g of log.transactions) {
+      const t = find(g)[0]
+      if (t === undefined) continue
+      const timedOut = t.abortCause?.by === 'coordinator-timeout'
+      if (timedOut !== (g.outcome === 'timed-out')) problems.push(`${g.transactionalId} epoch ${g.producerEpoch} (${g.outcome}): abortedBy ${t.abortCause?.by ?? null}`)
+      if (timedOut !== t.findings.some((f) => f.code === 'TXN_TIMED_OUT')) problems.push(`${g.transactionalId} epoch ${g.producerEpoch}: TXN_TIMED_OUT and abortedBy disagree`)
+    }
+    expect(problems).toEqual([])
+  })
+
   it("tsdump's newest coordinator state of every id equals describeTransactions", () => {
     const got = new Map(tsdump.transactionalIds.map((s) => [s.transactionalId, s]))
     for (const d of obs.describeTransactions as Array<{ transactionalId: string, state: string, producerId: number, producerEpoch: number, transactionTimeoutMs: number, topicPartitions: Array<{ topic: string, partition: number }> }>) {
