@@ -69,11 +69,19 @@ function partitionOf (p: ScannedPartition, meta: MetadataConfigs | null, checkpo
   states: ReturnType<typeof transactionLogStates>['states'], nowMs: number, opts: Omit<CleanupOptions, 'format'>): CleanupPartition {
   const r = p.report
   const findings: Finding[] = [...r.findings]
+  const cp = checkpointOf(p.dir, checkpoints)
   const configs = resolveConfigs(r.topic, {
     ...(r.topic !== null && meta?.topics.get(r.topic) !== undefined ? { topic: meta.topics.get(r.topic)! } : {}),
     ...(meta?.brokers.get('') !== undefined ? { brokerDefault: meta.brokers.get('')! } : {}),
     ...(opts.configs !== undefined ? { flags: opts.configs } : {}),
+    metadataRead: meta !== null, inCleanerCheckpoint: cp?.has(p.label) === true,
   })
+  if (configs['cleanup.policy']!.source === 'UNKNOWN') {
+    findings.push(finding('CLEANUP_POLICY_UNKNOWN', `cleanup.policy of ${p.label} is unknown: no __cluster_metadata log among the paths or in their log directories, ` +
+      'no --config cleanup.policy, and the log directory\'s cleaner-offset-checkpoint does not list it (a compacting cleaner would): ' +
+      'what the cleaner and retention by time or size will do is not predicted; give --config cleanup.policy=delete|compact or the metadata log',
+    { firstOffset: r.logStartOffset, lastOffset: r.logEndOffset - 1n }))
+  }
   if (meta !== null) findings.push(...meta.findings.listed)
   const cfg = settingsOf(configs)
   const readFindings = new FindingList()
@@ -90,7 +98,6 @@ function partitionOf (p: ScannedPartition, meta: MetadataConfigs | null, checkpo
   }
   if (segments.length === 0) return out
   if (cfg.compact) {
-    const cp = checkpointOf(p.dir, checkpoints)
     if (cp === null) findings.push(finding('CLEANER_CHECKPOINT_UNREADABLE', `${path.join(p.dir.logDir, 'cleaner-offset-checkpoint')} is missing or malformed: the first dirty offset is the log start ${r.logStartOffset}`, { file: path.join(p.dir.logDir, 'cleaner-offset-checkpoint') }))
     const entry = cp?.get(p.label)
     out.compaction = predictCompaction({
@@ -102,7 +109,9 @@ function partitionOf (p: ScannedPartition, meta: MetadataConfigs | null, checkpo
     }
     if (out.compaction.uncleanableBecause === 'last-stable-offset') out.blockedBy = blockerOf(p, states, nowMs, opts.bootstrapServer ?? 'localhost:9092')
   }
-  if (cfg.delete) out.retention = predictRetention(segments, r.logStartOffset, r.highWatermark, r.logEndOffset, cfg, now)
+  // the log-start rule deletes under every policy (UnifiedLog.deleteOldSegments: compact only skips the time and size rules)
+  const retention = predictRetention(segments, r.logStartOffset, r.highWatermark, r.logEndOffset, cfg, now)
+  if (cfg.delete || retention.deleted.length > 0) out.retention = retention
   findings.push(...readFindings.listed)
   return out
 }

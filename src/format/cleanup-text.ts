@@ -4,6 +4,7 @@ import { wrapWords } from './wrap.js'
 
 const SOURCE: Record<string, string> = {
   DYNAMIC_TOPIC_CONFIG: 'topic', DYNAMIC_DEFAULT_BROKER_CONFIG: 'broker', '--config': 'flag', INTERNAL_TOPIC_DEFAULT: 'internal', DEFAULT_CONFIG: 'default',
+  CLEANER_OFFSET_CHECKPOINT: 'listed in cleaner-offset-checkpoint', UNKNOWN: 'no config read',
 }
 const RULE: Record<string, string> = {
   'last-stable-offset': 'the last stable offset', 'active-segment': 'the active segment', 'min-compaction-lag': 'min.compaction.lag.ms',

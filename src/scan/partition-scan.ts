@@ -33,6 +33,7 @@ import * as L from '../decode/layout.js'
 import { producerSnapshotEntries, readProducerSnapshot, snapshotValid } from '../decode/producer-snapshot.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import { readOffsetCheckpoint } from '../io/checkpoints.js'
+import { logStartOffset, recordsFromLogStart } from '../analysis/log-start.js'
 import type { KafkaFile, PartitionDir } from '../io/discover.js'
 import { describeFsError, discover } from '../io/discover.js'
 import { comparePartitionDirNames, namesOfKind } from '../io/segment-names.js'
@@ -225,11 +226,14 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
   if (cp === undefined) { cp = readOffsetCheckpoint(dir.logDir, 'replication-offset-checkpoint'); checkpoints.set(dir.logDir, cp) }
   const label = dir.topic !== null ? `${dir.topic}-${dir.partition}` : dir.path
   const hw = dir.topic !== null ? cp?.get(label) ?? null : null
-  const analyzer = new PartitionAnalyzer({ topic: dir.topic, partition: dir.partition, logStartOffset: bases[0] ?? null, snapshots,
+  const start = logStartOffset(bases[0] ?? null, dir.topic !== null ? logStartCheckpoint(dir.logDir, checkpoints)?.get(label) ?? null : null)
+  const analyzer = new PartitionAnalyzer({ topic: dir.topic, partition: dir.partition, logStartOffset: start?.offset ?? null, snapshots,
     checkpointHighWatermark: hw, txnIndex, ...opts.analyzer?.(dir) }, internals.analyzer)
   const scratch = scratchFacts()
   const range = opts.filter === undefined ? undefined : new RangeFilter(opts.filter)
-  const fed = range === undefined ? analyzer : weighing(analyzer, range)
+  // records below a log start moved by DeleteRecords or retention are gone for consumers: not counted
+  const counted = start?.source !== 'log-start-offset-checkpoint' ? analyzer : fromLogStart(analyzer, start.offset)
+  const fed = range === undefined ? counted : weighing(counted, range)
   const tap = opts.batch
   const to = tap === undefined ? fed : { add: (s: BatchFacts) => { tap(s); fed.add(s) } }
   const fast = internals.readLogOnly === true ? undefined : new FastBatchFeed(scratch)
@@ -263,8 +267,29 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
   return { dir, label, snapshots, report, range: { firstOffset: bound(range.firstOffset), lastOffset: bound(range.lastOffset), batches: range.batches } }
 }
 
+/**
+ * The log dir's log-start-offset-checkpoint, read once per log dir (cached beside the replication checkpoint, under
+ * the file's path: the replication checkpoint's key is the log dir itself).
+ */
+function logStartCheckpoint (logDir: string, cache: Map<string, OffsetCheckpoint | null>): OffsetCheckpoint | null {
+  const key = path.join(logDir, 'log-start-offset-checkpoint')
+  let cp = cache.get(key)
+  if (cp === undefined) { cp = readOffsetCheckpoint(logDir, 'log-start-offset-checkpoint'); cache.set(key, cp) }
+  return cp
+}
+
+/** The analyzer fed each data batch with only its records at or above the log start counted (analysis/log-start.ts). */
+function fromLogStart (a: PartitionAnalyzer, start: bigint): Pick<PartitionAnalyzer, 'add'> {
+  return {
+    add: (s: BatchFacts) => {
+      if (!s.isControl && BigInt(s.baseOffset) < start) s.recordsCount = recordsFromLogStart(start, BigInt(s.baseOffset), BigInt(s.lastOffset), s.recordsCount)
+      a.add(s)
+    },
+  }
+}
+
 /** The analyzer fed through the filter: each batch as it is, a data batch with only its records in range counted. */
-function weighing (a: PartitionAnalyzer, range: RangeFilter): Pick<PartitionAnalyzer, 'add'> {
+function weighing (a: Pick<PartitionAnalyzer, 'add'>, range: RangeFilter): Pick<PartitionAnalyzer, 'add'> {
   return {
     add: (s: BatchFacts) => {
       const v = range.batch(s)
