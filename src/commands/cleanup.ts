@@ -1,7 +1,7 @@
 // `tsdump cleanup`: per partition, what the log cleaner and retention will do next and what holds them back.
 import * as path from 'node:path'
 import type { Finding } from '../analysis/findings.js'
-import { EXIT_USAGE, finding } from '../analysis/findings.js'
+import { EXIT_USAGE, finding, locatePartitionFindings } from '../analysis/findings.js'
 import { abortCommands, findBlockingTransaction } from '../analysis/lso.js'
 import { resolveConfigs, settingsOf } from '../analysis/cleanup/configs.js'
 import { predictCompaction } from '../analysis/cleanup/compaction.js'
@@ -82,7 +82,7 @@ function partitionOf (p: ScannedPartition, meta: MetadataConfigs | null, checkpo
       'what the cleaner and retention by time or size will do is not predicted; give --config cleanup.policy=delete|compact or the metadata log',
     { firstOffset: r.logStartOffset, lastOffset: r.logEndOffset - 1n }))
   }
-  if (meta !== null) findings.push(...meta.findings.listed)
+  if (meta !== null) findings.push(...meta.findings.listed.map((f) => ({ ...f })))
   const cfg = settingsOf(configs)
   const readFindings = new FindingList()
   const segments = cleanupSegments(p.dir, readFindings)
@@ -96,7 +96,7 @@ function partitionOf (p: ScannedPartition, meta: MetadataConfigs | null, checkpo
     logStartOffset: r.logStartOffset, lastStableOffset: r.lastStableOffset, highWatermark: r.highWatermark, logEndOffset: r.logEndOffset,
     compaction: null, retention: null, blockedBy: null, findings,
   }
-  if (segments.length === 0) return out
+  if (segments.length === 0) return located(out)
   if (cfg.compact) {
     if (cp === null) findings.push(finding('CLEANER_CHECKPOINT_UNREADABLE', `${path.join(p.dir.logDir, 'cleaner-offset-checkpoint')} is missing or malformed: the first dirty offset is the log start ${r.logStartOffset}`, { file: path.join(p.dir.logDir, 'cleaner-offset-checkpoint') }))
     const entry = cp?.get(p.label)
@@ -113,7 +113,13 @@ function partitionOf (p: ScannedPartition, meta: MetadataConfigs | null, checkpo
   const retention = predictRetention(segments, r.logStartOffset, r.highWatermark, r.logEndOffset, cfg, now)
   if (cfg.delete || retention.deleted.length > 0) out.retention = retention
   findings.push(...readFindings.listed)
-  return out
+  return located(out)
+}
+
+/** every finding located: one without a byte position names the partition and its offsets */
+function located (p: CleanupPartition): CleanupPartition {
+  locatePartitionFindings(p.findings, p.label, p.logStartOffset, p.logEndOffset > p.logStartOffset ? p.logEndOffset - 1n : p.logStartOffset)
+  return p
 }
 
 function checkpointOf (dir: PartitionDir, cache: Map<string, OffsetCheckpoint | null>): OffsetCheckpoint | null {
