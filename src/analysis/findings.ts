@@ -87,6 +87,7 @@ export const FINDING_SEVERITY = {
   CLEANER_CHECKPOINT_UNREADABLE: 'info',
   CLEANER_CHECKPOINT_OUT_OF_RANGE: 'warning',
   CLEANUP_POLICY_UNKNOWN: 'info',
+  REMOTE_NOT_READ: 'warning',
   // one transaction across partitions (transactions)
   TXN_JOIN_AMBIGUOUS: 'warning',
   TXN_MIXED_OUTCOME: 'error',

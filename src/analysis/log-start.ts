@@ -37,3 +37,31 @@ export function recordsFromLogStart (logStart: bigint, baseOffset: bigint, lastO
   if (baseOffset >= logStart || lastOffset - baseOffset + 1n !== BigInt(recordsCount)) return recordsCount
   return Number(lastOffset - logStart + 1n)
 }
+
+/** Offsets of a partition in remote storage that a read of the local segments alone does not count. */
+export interface RemoteNotRead {
+  firstOffset: bigint
+  lastOffset: bigint
+  /** how it is known: finished segments in __remote_log_metadata, or the log-start-offset-checkpoint */
+  evidence: 'remote-log-metadata' | 'log-start-offset-checkpoint'
+}
+
+/**
+ * The offsets below the first local segment that remote storage holds (tiered storage, KIP-405). Known from the
+ * finished remote segments __remote_log_metadata lists below it, or from the log-start-offset-checkpoint entry
+ * below it: LogManager checkpoints a log start below the first local segment only for a topic with remote storage
+ * (checkpointLogStartOffsetsInDir keeps remote-enabled logs and logs whose start passed their first segment), and
+ * LogLoader then keeps it as the log start. Offsets below the log start are gone, remote or not. Null when nothing
+ * below the first local segment is known to be readable.
+ */
+export function remoteOffsetsNotRead (localStart: bigint, checkpointEntry: bigint | null,
+  finishedRemote: ReadonlyArray<{ startOffset: bigint }>): RemoteNotRead | null {
+  let first: bigint | null = null
+  for (const s of finishedRemote) if (s.startOffset < localStart && (first === null || s.startOffset < first)) first = s.startOffset
+  if (first !== null) {
+    if (checkpointEntry !== null && checkpointEntry > first) first = checkpointEntry
+    return first < localStart ? { firstOffset: first, lastOffset: localStart - 1n, evidence: 'remote-log-metadata' } : null
+  }
+  if (checkpointEntry !== null && checkpointEntry < localStart) return { firstOffset: checkpointEntry, lastOffset: localStart - 1n, evidence: 'log-start-offset-checkpoint' }
+  return null
+}

@@ -40,7 +40,7 @@ import { comparePartitionDirNames, namesOfKind } from '../io/segment-names.js'
 import { FileSource } from '../io/file-source.js'
 import type { SegmentSource } from '../decode/segment-source.js'
 import { openKafkaFile } from '../io/remote/open.js'
-import { addRemoteSegments } from './remote-segments.js'
+import { addRemoteSegments, noteRemoteNotRead } from './remote-segments.js'
 import { InputError } from '../io/input-error.js'
 import { namesIn } from '../io/dir-listing.js'
 
@@ -252,7 +252,10 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
       findings.push(finding(e.code, e.message, { file: f.path, position: e.position }))
     } finally { src.close() }
   }
-  for (const n of dir.remoteNotes ?? []) findings.push(finding(n.code as FindingCode, n.message, n.file !== undefined ? { file: n.file } : {}))
+  for (const n of dir.remoteNotes ?? []) {
+    findings.push(finding(n.code as FindingCode, n.message, { ...(n.file !== undefined ? { file: n.file } : {}),
+      ...(n.firstOffset !== undefined ? { firstOffset: n.firstOffset, lastOffset: n.lastOffset ?? n.firstOffset } : {}) }))
+  }
   if (legacy) {
     findings.push({ severity: 'info', code: 'LEGACY_ENTRIES', message: 'magic 0/1 entries are counted as one non-transactional record each (compressed wrappers may hold more)' })
   }
@@ -310,6 +313,7 @@ export function resolvePartitions (paths: string[], remote?: string): { partitio
   const unusable = d.problems.map((p) => finding('UNREADABLE', p.message, { file: p.path, position: 0 }))
   if (unusable.length > 0) return { partitions: [], unusable }
   if (remote !== undefined) addRemoteSegments(remote, d.partitions)
+  else noteRemoteNotRead(d.partitions)
   // reports list partitions in topic, then numeric partition order, however the shell expanded the paths
   const partitions = d.partitions.filter((p) => p.files.some((f) => f.kind === 'log'))
     .sort((a, b) => comparePartitionDirNames(path.basename(path.resolve(a.path)), path.basename(path.resolve(b.path))))
