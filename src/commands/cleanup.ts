@@ -17,6 +17,7 @@ import { headerPass } from '../analysis/cleanup/txn-metadata.js'
 import type { ReadSegment } from '../analysis/cleanup/model.js'
 import { FindingList } from '../analysis/finding-list.js'
 import { offsetMapEntries } from '../analysis/cleanup/configs.js'
+import { checkConfigFlags } from '../analysis/cleanup/config-flags.js'
 import type { MetadataConfigs } from '../scan/metadata-configs.js'
 import { readMetadataConfigs } from '../scan/metadata-configs.js'
 import { scanPaths } from '../scan/partition-scan.js'
@@ -52,6 +53,8 @@ function findMetadata (scanned: readonly ScannedPartition[]): MetadataConfigs | 
 }
 
 export function cleanup (opts: Omit<CleanupOptions, 'format'>, clock: () => number = Date.now): CleanupResult & { unusable: Finding[] } {
+  const bad = opts.configs === undefined ? null : checkConfigFlags(opts.configs)
+  if (bad !== null) throw new RangeError(bad)
   const done = scanPaths(opts.paths)
   const nowMs = opts.now ?? clock()
   const meta = findMetadata(done.scanned)
@@ -136,6 +139,8 @@ function blockerOf (p: ScannedPartition, states: ReturnType<typeof transactionLo
 }
 
 export function runCleanup (opts: CleanupOptions, ctx: CommandContext): number {
+  const bad = opts.configs === undefined ? null : checkConfigFlags(opts.configs)
+  if (bad !== null) { ctx.stderr.write(`tsdump: error: ${bad}\n`); return EXIT_USAGE }
   const r = cleanup({ ...opts, now: opts.now ?? ctx.now() })
   r.nowGiven = opts.now !== undefined
   writeUnusable(r.unusable, ctx)

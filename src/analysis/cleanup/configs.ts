@@ -2,6 +2,8 @@
 // topic config from the topic's own dynamic config, else the broker's synonym (LogConfig / ServerTopicConfigSynonyms:
 // dynamic per-broker, dynamic cluster default, static server.properties), else its default. Offline, the metadata log
 // gives the dynamic configs; --config stands for what it lacks (server.properties); the rest is Kafka's default.
+import { brokerTimeSynonyms } from './config-flags.js'
+
 export type ConfigSource = 'DYNAMIC_TOPIC_CONFIG' | 'DYNAMIC_DEFAULT_BROKER_CONFIG' | '--config' | 'INTERNAL_TOPIC_DEFAULT' | 'DEFAULT_CONFIG'
   | 'CLEANER_OFFSET_CHECKPOINT' | 'UNKNOWN'
 
@@ -48,10 +50,11 @@ export interface ConfigInputs {
 
 export function resolveConfigs (topic: string | null, inp: ConfigInputs): Record<string, ConfigValue> {
   const out: Record<string, ConfigValue> = {}
+  const synonyms = inp.flags === undefined ? new Map<string, string>() : brokerTimeSynonyms(inp.flags)
   for (const d of CLEANUP_CONFIGS) {
     const t = inp.topic?.get(d.name)
     const b = inp.brokerDefault?.get(d.broker)
-    const f = inp.flags?.get(d.name) ?? inp.flags?.get(d.broker)
+    const f = inp.flags?.get(d.name) ?? synonyms.get(d.broker) ?? inp.flags?.get(d.broker)
     const internal = topic === null ? undefined : INTERNAL[topic]?.[d.name]
     out[d.name] = t !== undefined ? { value: t, source: 'DYNAMIC_TOPIC_CONFIG' }
       : internal !== undefined ? { value: internal, source: 'INTERNAL_TOPIC_DEFAULT' }
