@@ -47,6 +47,7 @@ const SCENARIOS_44 = {
   'kraft-voters': { module: './fixtures/v44/kraft-voters.mjs', seed: 4405, java: true },
   cleanup: { module: './fixtures/v44/cleanup.mjs', seed: 4406, java: true },
   transactions: { module: './fixtures/v44/transactions.mjs', seed: 4406, java: true },
+  'log-start': { module: './fixtures/v44/log-start.mjs', seed: 4408, java: true },
   // 3 brokers + a controller, several log dirs per fixture: written by scripts/fixtures/v44/replicas-fixture.mjs
   'replicas-clean': { module: './fixtures/v44/replicas-clean.mjs', seed: 4406, java: true, cluster: true },
   'replicas-unclean': { module: './fixtures/v44/replicas-unclean.mjs', seed: 4407, java: true, cluster: true },

@@ -86,6 +86,8 @@ export const FINDING_SEVERITY = {
   // `cleanup`: the log dir's cleaner-offset-checkpoint
   CLEANER_CHECKPOINT_UNREADABLE: 'info',
   CLEANER_CHECKPOINT_OUT_OF_RANGE: 'warning',
+  CLEANUP_POLICY_UNKNOWN: 'info',
+  REMOTE_NOT_READ: 'warning',
   // one transaction across partitions (transactions)
   TXN_JOIN_AMBIGUOUS: 'warning',
   TXN_MIXED_OUTCOME: 'error',

@@ -309,7 +309,8 @@ export class PartitionAnalyzer {
     let highWatermarkSource: HighWatermarkSource = 'logEndOffset'
     if (this.hw !== null) {
       highWatermarkSource = 'checkpoint'
-      hw = this.hw
+      // UnifiedLog.updateHighWatermark: never below the log start (DeleteRecords can move it past the checkpoint)
+      hw = this.hw < logStartOffset ? logStartOffset : this.hw
       if (hw > leo) {
         findings.push(finding('HIGH_WATERMARK_BEYOND_LOG_END',
           `replication-offset-checkpoint has high watermark ${hw} but the log ends at ${leo} (files copied from a running broker, or truncated?)`, { firstOffset: toBigInt(leo), lastOffset: toBigInt(hw) }))

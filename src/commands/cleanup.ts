@@ -1,7 +1,7 @@
 // `tsdump cleanup`: per partition, what the log cleaner and retention will do next and what holds them back.
 import * as path from 'node:path'
 import type { Finding } from '../analysis/findings.js'
-import { EXIT_USAGE, finding } from '../analysis/findings.js'
+import { EXIT_USAGE, finding, locatePartitionFindings } from '../analysis/findings.js'
 import { abortCommands, findBlockingTransaction } from '../analysis/lso.js'
 import { resolveConfigs, settingsOf } from '../analysis/cleanup/configs.js'
 import { predictCompaction } from '../analysis/cleanup/compaction.js'
@@ -17,6 +17,7 @@ import { headerPass } from '../analysis/cleanup/txn-metadata.js'
 import type { ReadSegment } from '../analysis/cleanup/model.js'
 import { FindingList } from '../analysis/finding-list.js'
 import { offsetMapEntries } from '../analysis/cleanup/configs.js'
+import { checkConfigFlags } from '../analysis/cleanup/config-flags.js'
 import type { MetadataConfigs } from '../scan/metadata-configs.js'
 import { readMetadataConfigs } from '../scan/metadata-configs.js'
 import { scanPaths } from '../scan/partition-scan.js'
@@ -52,6 +53,8 @@ function findMetadata (scanned: readonly ScannedPartition[]): MetadataConfigs | 
 }
 
 export function cleanup (opts: Omit<CleanupOptions, 'format'>, clock: () => number = Date.now): CleanupResult & { unusable: Finding[] } {
+  const bad = opts.configs === undefined ? null : checkConfigFlags(opts.configs)
+  if (bad !== null) throw new RangeError(bad)
   const done = scanPaths(opts.paths)
   const nowMs = opts.now ?? clock()
   const meta = findMetadata(done.scanned)
@@ -69,12 +72,20 @@ function partitionOf (p: ScannedPartition, meta: MetadataConfigs | null, checkpo
   states: ReturnType<typeof transactionLogStates>['states'], nowMs: number, opts: Omit<CleanupOptions, 'format'>): CleanupPartition {
   const r = p.report
   const findings: Finding[] = [...r.findings]
+  const cp = checkpointOf(p.dir, checkpoints)
   const configs = resolveConfigs(r.topic, {
     ...(r.topic !== null && meta?.topics.get(r.topic) !== undefined ? { topic: meta.topics.get(r.topic)! } : {}),
     ...(meta?.brokers.get('') !== undefined ? { brokerDefault: meta.brokers.get('')! } : {}),
     ...(opts.configs !== undefined ? { flags: opts.configs } : {}),
+    metadataRead: meta !== null, inCleanerCheckpoint: cp?.has(p.label) === true,
   })
-  if (meta !== null) findings.push(...meta.findings.listed)
+  if (configs['cleanup.policy']!.source === 'UNKNOWN') {
+    findings.push(finding('CLEANUP_POLICY_UNKNOWN', `cleanup.policy of ${p.label} is unknown: no __cluster_metadata log among the paths or in their log directories, ` +
+      'no --config cleanup.policy, and the log directory\'s cleaner-offset-checkpoint does not list it (a compacting cleaner would): ' +
+      'what the cleaner and retention by time or size will do is not predicted; give --config cleanup.policy=delete|compact or the metadata log',
+    { firstOffset: r.logStartOffset, lastOffset: r.logEndOffset - 1n }))
+  }
+  if (meta !== null) findings.push(...meta.findings.listed.map((f) => ({ ...f })))
   const cfg = settingsOf(configs)
   const readFindings = new FindingList()
   const segments = cleanupSegments(p.dir, readFindings)
@@ -88,9 +99,8 @@ function partitionOf (p: ScannedPartition, meta: MetadataConfigs | null, checkpo
     logStartOffset: r.logStartOffset, lastStableOffset: r.lastStableOffset, highWatermark: r.highWatermark, logEndOffset: r.logEndOffset,
     compaction: null, retention: null, blockedBy: null, findings,
   }
-  if (segments.length === 0) return out
+  if (segments.length === 0) return located(out)
   if (cfg.compact) {
-    const cp = checkpointOf(p.dir, checkpoints)
     if (cp === null) findings.push(finding('CLEANER_CHECKPOINT_UNREADABLE', `${path.join(p.dir.logDir, 'cleaner-offset-checkpoint')} is missing or malformed: the first dirty offset is the log start ${r.logStartOffset}`, { file: path.join(p.dir.logDir, 'cleaner-offset-checkpoint') }))
     const entry = cp?.get(p.label)
     out.compaction = predictCompaction({
@@ -102,9 +112,17 @@ function partitionOf (p: ScannedPartition, meta: MetadataConfigs | null, checkpo
     }
     if (out.compaction.uncleanableBecause === 'last-stable-offset') out.blockedBy = blockerOf(p, states, nowMs, opts.bootstrapServer ?? 'localhost:9092')
   }
-  if (cfg.delete) out.retention = predictRetention(segments, r.logStartOffset, r.highWatermark, r.logEndOffset, cfg, now)
+  // the log-start rule deletes under every policy (UnifiedLog.deleteOldSegments: compact only skips the time and size rules)
+  const retention = predictRetention(segments, r.logStartOffset, r.highWatermark, r.logEndOffset, cfg, now)
+  if (cfg.delete || retention.deleted.length > 0) out.retention = retention
   findings.push(...readFindings.listed)
-  return out
+  return located(out)
+}
+
+/** every finding located: one without a byte position names the partition and its offsets */
+function located (p: CleanupPartition): CleanupPartition {
+  locatePartitionFindings(p.findings, p.label, p.logStartOffset, p.logEndOffset > p.logStartOffset ? p.logEndOffset - 1n : p.logStartOffset)
+  return p
 }
 
 function checkpointOf (dir: PartitionDir, cache: Map<string, OffsetCheckpoint | null>): OffsetCheckpoint | null {
@@ -121,6 +139,8 @@ function blockerOf (p: ScannedPartition, states: ReturnType<typeof transactionLo
 }
 
 export function runCleanup (opts: CleanupOptions, ctx: CommandContext): number {
+  const bad = opts.configs === undefined ? null : checkConfigFlags(opts.configs)
+  if (bad !== null) { ctx.stderr.write(`tsdump: error: ${bad}\n`); return EXIT_USAGE }
   const r = cleanup({ ...opts, now: opts.now ?? ctx.now() })
   r.nowGiven = opts.now !== undefined
   writeUnusable(r.unusable, ctx)

@@ -3,6 +3,7 @@ import type { CleanupResult } from '../analysis/cleanup/result.js'
 import { JSON_SCHEMA_VERSION } from './dump-json.js'
 import { toJson } from './json-int64.js'
 import { keyText } from './cleanup-text.js'
+import { findingJson } from './txn-json.js'
 
 export function cleanupJson (r: CleanupResult, top: number): string {
   return toJson({
@@ -23,7 +24,7 @@ export function cleanupJson (r: CleanupResult, top: number): string {
         retentionDeletes: p.retention?.deleted ?? [],
         logStartOffsetAfterRetention: p.retention?.logStartOffsetAfterRetention ?? null,
         blockedBy: p.blockedBy,
-        findings: p.findings.map((f) => ({ code: f.code, severity: f.severity, message: f.message })),
+        findings: p.findings.map(findingJson),
       }
     }),
   })

@@ -6,9 +6,15 @@ import type { Writer } from './writer.js'
 
 //   (a partition-level finding: `tsdump: <severity>: <topic-partition>: offsets <first>..<last>: <message> [<CODE>]`)
 export function formatFinding (f: Finding): string {
-  const where = f.file !== undefined ? (f.position === undefined ? `${f.file}: ` : `${f.file}: position ${f.position}: `)
-    : f.partition !== undefined ? `${f.partition}: ${f.firstOffset !== undefined ? `offsets ${f.firstOffset}..${f.lastOffset ?? f.firstOffset}: ` : ''}` : ''
-  return `tsdump: ${f.severity}: ${where}${f.message} [${f.code}]`
+  return `tsdump: ${f.severity}: ${findingPlace(f)}${f.message} [${f.code}]`
+}
+
+/** `<file>: position <byte>: `, `<topic-partition>: offsets <first>..<last>: ` or both (a file without a position) */
+export function findingPlace (f: Finding): string {
+  const offsets = f.firstOffset !== undefined ? `offsets ${f.firstOffset}..${f.lastOffset ?? f.firstOffset}: ` : ''
+  if (f.file !== undefined && f.position !== undefined) return `${f.file}: position ${f.position}: `
+  if (f.file !== undefined) return `${f.file}: ${f.partition !== undefined ? `${f.partition}: ${offsets}` : ''}`
+  return f.partition !== undefined ? `${f.partition}: ${offsets}` : ''
 }
 
 /** up to this many findings of one code in one file are all printed; more become the first one and a count */

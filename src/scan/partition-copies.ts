@@ -44,8 +44,13 @@ export function scanNewestCopies (partitions: readonly PartitionDir[], checkpoin
         const b = ended(o.runs, below)
         if (a.length !== b.length || a.some((x, i) => x !== b[i])) {
           const d = b.find((x) => !a.includes(x)) ?? a.find((x) => !b.includes(x))!
-          findings.push(finding('PARTITION_COPIES_DIFFER', `${label}: the copies in ${best.dir.path} and ${o.dir.path} end different transactions below offset ${below} ` +
-            `(first difference: producer/first offset/marker/outcome/records ${d}); the first is used`, { file: o.dir.files.find((f) => f.kind === 'log')?.path ?? o.dir.path }))
+          // located by the offsets of the first transaction that differs (its first offset to its marker)
+          const [, first, marker] = d.split('/')
+          const f = finding('PARTITION_COPIES_DIFFER', `${label}: the copies in ${best.dir.path} and ${o.dir.path} end different transactions below offset ${below} ` +
+            `(first difference: producer/first offset/marker/outcome/records ${d}); the first is used`, { file: o.dir.files.find((f) => f.kind === 'log')?.path ?? o.dir.path,
+            firstOffset: BigInt(first!), lastOffset: BigInt(marker!) })
+          f.partition = label
+          findings.push(f)
         }
       }
     }

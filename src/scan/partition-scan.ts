@@ -33,13 +33,14 @@ import * as L from '../decode/layout.js'
 import { producerSnapshotEntries, readProducerSnapshot, snapshotValid } from '../decode/producer-snapshot.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import { readOffsetCheckpoint } from '../io/checkpoints.js'
+import { logStartOffset, recordsFromLogStart } from '../analysis/log-start.js'
 import type { KafkaFile, PartitionDir } from '../io/discover.js'
 import { describeFsError, discover } from '../io/discover.js'
 import { comparePartitionDirNames, namesOfKind } from '../io/segment-names.js'
 import { FileSource } from '../io/file-source.js'
 import type { SegmentSource } from '../decode/segment-source.js'
 import { openKafkaFile } from '../io/remote/open.js'
-import { addRemoteSegments } from './remote-segments.js'
+import { addRemoteSegments, noteRemoteNotRead } from './remote-segments.js'
 import { InputError } from '../io/input-error.js'
 import { namesIn } from '../io/dir-listing.js'
 
@@ -225,11 +226,14 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
   if (cp === undefined) { cp = readOffsetCheckpoint(dir.logDir, 'replication-offset-checkpoint'); checkpoints.set(dir.logDir, cp) }
   const label = dir.topic !== null ? `${dir.topic}-${dir.partition}` : dir.path
   const hw = dir.topic !== null ? cp?.get(label) ?? null : null
-  const analyzer = new PartitionAnalyzer({ topic: dir.topic, partition: dir.partition, logStartOffset: bases[0] ?? null, snapshots,
+  const start = logStartOffset(bases[0] ?? null, dir.topic !== null ? logStartCheckpoint(dir.logDir, checkpoints)?.get(label) ?? null : null)
+  const analyzer = new PartitionAnalyzer({ topic: dir.topic, partition: dir.partition, logStartOffset: start?.offset ?? null, snapshots,
     checkpointHighWatermark: hw, txnIndex, ...opts.analyzer?.(dir) }, internals.analyzer)
   const scratch = scratchFacts()
   const range = opts.filter === undefined ? undefined : new RangeFilter(opts.filter)
-  const fed = range === undefined ? analyzer : weighing(analyzer, range)
+  // records below a log start moved by DeleteRecords or retention are gone for consumers: not counted
+  const counted = start?.source !== 'log-start-offset-checkpoint' ? analyzer : fromLogStart(analyzer, start.offset)
+  const fed = range === undefined ? counted : weighing(counted, range)
   const tap = opts.batch
   const to = tap === undefined ? fed : { add: (s: BatchFacts) => { tap(s); fed.add(s) } }
   const fast = internals.readLogOnly === true ? undefined : new FastBatchFeed(scratch)
@@ -248,7 +252,10 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
       findings.push(finding(e.code, e.message, { file: f.path, position: e.position }))
     } finally { src.close() }
   }
-  for (const n of dir.remoteNotes ?? []) findings.push(finding(n.code as FindingCode, n.message, n.file !== undefined ? { file: n.file } : {}))
+  for (const n of dir.remoteNotes ?? []) {
+    findings.push(finding(n.code as FindingCode, n.message, { ...(n.file !== undefined ? { file: n.file } : {}),
+      ...(n.firstOffset !== undefined ? { firstOffset: n.firstOffset, lastOffset: n.lastOffset ?? n.firstOffset } : {}) }))
+  }
   if (legacy) {
     findings.push({ severity: 'info', code: 'LEGACY_ENTRIES', message: 'magic 0/1 entries are counted as one non-transactional record each (compressed wrappers may hold more)' })
   }
@@ -263,8 +270,29 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
   return { dir, label, snapshots, report, range: { firstOffset: bound(range.firstOffset), lastOffset: bound(range.lastOffset), batches: range.batches } }
 }
 
+/**
+ * The log dir's log-start-offset-checkpoint, read once per log dir (cached beside the replication checkpoint, under
+ * the file's path: the replication checkpoint's key is the log dir itself).
+ */
+function logStartCheckpoint (logDir: string, cache: Map<string, OffsetCheckpoint | null>): OffsetCheckpoint | null {
+  const key = path.join(logDir, 'log-start-offset-checkpoint')
+  let cp = cache.get(key)
+  if (cp === undefined) { cp = readOffsetCheckpoint(logDir, 'log-start-offset-checkpoint'); cache.set(key, cp) }
+  return cp
+}
+
+/** The analyzer fed each data batch with only its records at or above the log start counted (analysis/log-start.ts). */
+function fromLogStart (a: PartitionAnalyzer, start: bigint): Pick<PartitionAnalyzer, 'add'> {
+  return {
+    add: (s: BatchFacts) => {
+      if (!s.isControl && BigInt(s.baseOffset) < start) s.recordsCount = recordsFromLogStart(start, BigInt(s.baseOffset), BigInt(s.lastOffset), s.recordsCount)
+      a.add(s)
+    },
+  }
+}
+
 /** The analyzer fed through the filter: each batch as it is, a data batch with only its records in range counted. */
-function weighing (a: PartitionAnalyzer, range: RangeFilter): Pick<PartitionAnalyzer, 'add'> {
+function weighing (a: Pick<PartitionAnalyzer, 'add'>, range: RangeFilter): Pick<PartitionAnalyzer, 'add'> {
   return {
     add: (s: BatchFacts) => {
       const v = range.batch(s)
@@ -285,6 +313,7 @@ export function resolvePartitions (paths: string[], remote?: string): { partitio
   const unusable = d.problems.map((p) => finding('UNREADABLE', p.message, { file: p.path, position: 0 }))
   if (unusable.length > 0) return { partitions: [], unusable }
   if (remote !== undefined) addRemoteSegments(remote, d.partitions)
+  else noteRemoteNotRead(d.partitions)
   // reports list partitions in topic, then numeric partition order, however the shell expanded the paths
   const partitions = d.partitions.filter((p) => p.files.some((f) => f.kind === 'log'))
     .sort((a, b) => comparePartitionDirNames(path.basename(path.resolve(a.path)), path.basename(path.resolve(b.path))))

@@ -5,6 +5,9 @@
 // log start offset, UnifiedLog.localLogStartOffset), a remote segment is read only where the local log has not
 // got its offsets.
 import type { KafkaFile, PartitionDir } from '../io/discover.js'
+import type { OffsetCheckpoint } from '../io/checkpoints.js'
+import { readOffsetCheckpoint } from '../io/checkpoints.js'
+import { remoteOffsetsNotRead } from '../analysis/log-start.js'
 import { describeFsError } from '../io/discover.js'
 import { parseRemotePartitionDir, parseRemoteSegmentFile, remoteSegmentKey } from '../io/remote/names.js'
 import { partitionTopicId } from '../io/remote/open.js'
@@ -105,5 +108,30 @@ export function addRemoteSegments (storage: string, partitions: PartitionDir[]):
       if (s.endOffset !== null) covered = covered === null || s.endOffset > covered ? s.endOffset : covered
     }
     dir.files = [...files, ...dir.files]
+  }
+}
+
+/**
+ * Without --remote-storage: note on each partition whose offsets below its first local segment are in remote
+ * storage (analysis/log-start.ts remoteOffsetsNotRead) that they were not read, and how to read them.
+ */
+export function noteRemoteNotRead (partitions: PartitionDir[]): void {
+  const dirs = metadataPartitions(partitions)
+  const metadata = dirs.length === 0 ? null : readRemoteLogMetadata(dirs)
+  const starts = new Map<string, OffsetCheckpoint | null>()
+  for (const dir of partitions) {
+    if (dir.topic === null || dir.partition === null || dir.topic === REMOTE_LOG_METADATA_TOPIC) continue
+    const localStart = dir.files.filter((f) => f.kind === 'log' && f.baseOffset !== null).map((f) => f.baseOffset!).reduce<bigint | null>((a, b) => a === null || b < a ? b : a, null)
+    if (localStart === null) continue
+    if (!starts.has(dir.logDir)) starts.set(dir.logDir, readOffsetCheckpoint(dir.logDir, 'log-start-offset-checkpoint'))
+    const remote = metadata === null ? [] : finishedSegments(metadata, dir.topic, dir.partition, partitionTopicId(dir.path))
+    const r = remoteOffsetsNotRead(localStart, starts.get(dir.logDir)?.get(`${dir.topic}-${dir.partition}`) ?? null, remote)
+    if (r === null) continue
+    const n = r.lastOffset - r.firstOffset + 1n
+    const why = r.evidence === 'remote-log-metadata' ? `${REMOTE_LOG_METADATA_TOPIC} lists finished remote segments from offset ${r.firstOffset}`
+      : `log-start-offset-checkpoint puts the log start at ${r.firstOffset}, below the first local segment (only a topic with remote storage has it so)`
+    ;(dir.remoteNotes ??= []).push({ code: 'REMOTE_NOT_READ', firstOffset: r.firstOffset, lastOffset: r.lastOffset,
+      message: `${n} offsets below the first local segment ${localStart} are in remote storage and were not read (${why}): ` +
+        'the counts are of the local segments only; give --remote-storage <dir> to read them' })
   }
 }

@@ -204,8 +204,12 @@ describe('several log directories', () => {
     buf[at] = 0
     fs.writeFileSync(file, buf)
     const r = await runCli(['transactions', '--json', b1, b2])
-    const j = JSON.parse(r.stdout) as { findings: Array<{ code: string, file?: string }> }
+    const j = JSON.parse(r.stdout) as { findings: Array<{ code: string, file?: string, partition?: string, firstOffset?: number, lastOffset?: number }> }
     expect(r.code).toBe(1)
     expect(j.findings.filter((x) => x.code === 'PARTITION_COPIES_DIFFER').map((x) => x.file)).toEqual([file])
+    // located by the transaction that differs: its marker is the one at offset 6
+    const d = j.findings.find((x) => x.code === 'PARTITION_COPIES_DIFFER')!
+    expect({ partition: d.partition, lastOffset: d.lastOffset }).toEqual({ partition: 'orders-11-0', lastOffset: 6 })
+    expect(d.firstOffset).toBeLessThan(6)
   })
 })

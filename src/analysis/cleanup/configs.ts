@@ -2,7 +2,10 @@
 // topic config from the topic's own dynamic config, else the broker's synonym (LogConfig / ServerTopicConfigSynonyms:
 // dynamic per-broker, dynamic cluster default, static server.properties), else its default. Offline, the metadata log
 // gives the dynamic configs; --config stands for what it lacks (server.properties); the rest is Kafka's default.
+import { brokerTimeSynonyms } from './config-flags.js'
+
 export type ConfigSource = 'DYNAMIC_TOPIC_CONFIG' | 'DYNAMIC_DEFAULT_BROKER_CONFIG' | '--config' | 'INTERNAL_TOPIC_DEFAULT' | 'DEFAULT_CONFIG'
+  | 'CLEANER_OFFSET_CHECKPOINT' | 'UNKNOWN'
 
 export interface ConfigValue { value: string, source: ConfigSource }
 
@@ -39,14 +42,19 @@ export interface ConfigInputs {
   brokerDefault?: ReadonlyMap<string, string>
   /** --config key=value (topic or broker names) */
   flags?: ReadonlyMap<string, string>
+  /** a metadata log was read: a config it does not give has Kafka's default (server.properties aside) */
+  metadataRead?: boolean
+  /** the log dir's cleaner-offset-checkpoint lists the partition */
+  inCleanerCheckpoint?: boolean
 }
 
 export function resolveConfigs (topic: string | null, inp: ConfigInputs): Record<string, ConfigValue> {
   const out: Record<string, ConfigValue> = {}
+  const synonyms = inp.flags === undefined ? new Map<string, string>() : brokerTimeSynonyms(inp.flags)
   for (const d of CLEANUP_CONFIGS) {
     const t = inp.topic?.get(d.name)
     const b = inp.brokerDefault?.get(d.broker)
-    const f = inp.flags?.get(d.name) ?? inp.flags?.get(d.broker)
+    const f = inp.flags?.get(d.name) ?? synonyms.get(d.broker) ?? inp.flags?.get(d.broker)
     const internal = topic === null ? undefined : INTERNAL[topic]?.[d.name]
     out[d.name] = t !== undefined ? { value: t, source: 'DYNAMIC_TOPIC_CONFIG' }
       : internal !== undefined ? { value: internal, source: 'INTERNAL_TOPIC_DEFAULT' }
@@ -54,7 +62,19 @@ export function resolveConfigs (topic: string | null, inp: ConfigInputs): Record
           : f !== undefined ? { value: f, source: '--config' }
             : { value: d.value, source: 'DEFAULT_CONFIG' }
   }
+  if (out['cleanup.policy']!.source === 'DEFAULT_CONFIG') out['cleanup.policy'] = policyWithoutConfig(inp)
   return out
+}
+
+/**
+ * cleanup.policy where no config gives it. Only a compacting cleaner writes a partition into
+ * cleaner-offset-checkpoint (LogCleanerManager.updateCheckpoints after Cleaner.clean; grabFilthiestCompactedLog
+ * picks only logs whose config has compact), so a listed partition was compacted. Without the metadata log the
+ * topic's own config is not known: the policy is unknown, not Kafka's default.
+ */
+export function policyWithoutConfig (inp: Pick<ConfigInputs, 'metadataRead' | 'inCleanerCheckpoint'>): ConfigValue {
+  if (inp.inCleanerCheckpoint === true) return { value: 'compact', source: 'CLEANER_OFFSET_CHECKPOINT' }
+  return inp.metadataRead === true ? { value: 'delete', source: 'DEFAULT_CONFIG' } : { value: 'unknown', source: 'UNKNOWN' }
 }
 
 /** the numbers the rules use */

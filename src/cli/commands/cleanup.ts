@@ -3,6 +3,7 @@ import type { Command } from 'commander'
 import { InvalidArgumentError } from 'commander'
 import type { CommandContext } from '../../commands/context.js'
 import { parseInstant } from '../time-option.js'
+import { checkConfigFlag } from '../../analysis/cleanup/config-flags.js'
 
 const EXAMPLES = `
 Examples:
@@ -18,6 +19,8 @@ Exit status: 0 nothing wrong, 1 findings in the data, 2 usage error or unreadabl
 function collectConfig (v: string, prev: Map<string, string>): Map<string, string> {
   const i = v.indexOf('=')
   if (i <= 0) throw new InvalidArgumentError(`'${v}' is not key=value`)
+  const problem = checkConfigFlag(v.slice(0, i).trim(), v.slice(i + 1).trim())
+  if (problem !== null) throw new InvalidArgumentError(problem)
   return new Map(prev).set(v.slice(0, i).trim(), v.slice(i + 1).trim())
 }
 

@@ -29,6 +29,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *   tiered | tiered-wait | tiered-delete                            (Tiered)
  *   cleanup-1 | cleanup-2 | cleanup-open | cleanup-random          (Cleanup, CleanupRandom)
  *   transactions | txrandom | observe               (issue #21's truth: Transactions, TxRandom, Observe)
+ *   logstart                                        (LogStart; its DeleteRecords is tiered-delete)
  * Prints one JSON object per line on stdout (events the fixture script keeps as notes); logs go to stderr.
  */
 public final class Gen {
@@ -53,6 +54,7 @@ public final class Gen {
             case "transactions": Transactions.run(bootstrap, argv); break; // halts with two transactions open
             case "txrandom": TxRandom.run(bootstrap, seed); break; // halts with rnd-open open
             case "observe": Observe.run(bootstrap, argv); break;
+            case "logstart": LogStart.run(bootstrap, seed); break; // the log-start fixture (LogStart)
             default: throw new IllegalArgumentException("unknown command " + cmd);
         }
         System.out.flush();
