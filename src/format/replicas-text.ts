@@ -11,8 +11,10 @@ const BATCHES_SHOWN = 20
 const EPOCHS_SHOWN = 3
 
 function epochs (r: ReplicaComparison, n: number): string {
-  const e = r.epochCache.map((x) => `${x.epoch}@${x.startOffset}`)
-  const shown = e.length > n ? ['…', ...e.slice(-n)] : e
+  const c = r.epochCache
+  const e: string[] = []
+  for (let i = Math.max(0, c.length - n); i < c.length; i++) { const x = c.at(i)!; e.push(`${x.epoch}@${x.startOffset}`) }
+  const shown = c.length > n ? ['…', ...e] : e
   return (shown.join(' ') || '-') + (r.epochCacheFrom === 'batches' ? ' (b)' : '')
 }
 

@@ -5,6 +5,8 @@
 import * as path from 'node:path'
 import type { Finding } from '../analysis/findings.js'
 import { finding } from '../analysis/findings.js'
+import type { EpochEntry } from '../analysis/replicas/epoch-rule.js'
+import { assignEpoch, PackedEpochs } from '../analysis/replicas/epoch-rule.js'
 import type { ReplicaBatch, ReplicaInput } from '../analysis/replicas/replica-input.js'
 import { decodeBatchHeader } from '../decode/batch-header.js'
 import { DecodeError } from '../decode/errors.js'
@@ -16,7 +18,7 @@ import type { PartitionDir } from '../io/discover.js'
 import { describeFsError } from '../io/discover.js'
 import { FileSource } from '../io/file-source.js'
 import { InputError } from '../io/input-error.js'
-import { parseLeaderEpochCheckpoint, parsePartitionMetadata, readOptionalFile } from '../io/partition-files.js'
+import { leaderEpochEntries, parsePartitionMetadata, readOptionalFile } from '../io/partition-files.js'
 import type { ScannedPartition } from './partition-scan.js'
 import { scanPartition } from './partition-scan.js'
 
@@ -75,20 +77,28 @@ export function scanCopy (broker: string, logDir: string, dir: PartitionDir, cps
   const scanned = scanPartition(dir, cps.replication, { analyzer: () => ({ markerEpochs: false }) })
   const label = `${dir.topic}-${dir.partition}`
   const batches = readBatches(dir, findings)
-  let epochCheckpoint = null
+  let epochCheckpoint: PackedEpochs | null = null
   let epochCheckpointDamage: Finding | null = null
-  const lec = readOptionalFile(dir.path, 'leader-epoch-checkpoint')
+  // the cache as the broker loads it (LeaderEpochFileCache's constructor assigns each entry in turn)
+  const lec = readOptionalFile(dir.path, 'leader-epoch-checkpoint', (src, file) => {
+    const cache = new PackedEpochs()
+    let refused = null as EpochEntry | null
+    const end = leaderEpochEntries(file, src, (e) => { if (!assignEpoch(cache, e.epoch, e.startOffset)) refused ??= e })
+    return { cache, end, refused }
+  })
   if (lec.problem !== null) {
     epochCheckpointDamage = finding('EPOCH_CHECKPOINT_DAMAGED', `${lec.problem.message}: the batches' own leader epochs are used instead`, { file: lec.file, position: 0 })
-  } else if (lec.bytes !== null) {
-    const p = parseLeaderEpochCheckpoint(lec.file, lec.bytes)
-    if (p.problem !== null) epochCheckpointDamage = finding('EPOCH_CHECKPOINT_DAMAGED', `${p.problem.message}: the batches' own leader epochs are used instead`, { file: p.problem.file, position: p.problem.position })
-    else epochCheckpoint = p.value
+  } else if (lec.value !== null) {
+    const p = lec.value.end.problem
+    const r = lec.value.refused
+    if (p !== null) epochCheckpointDamage = finding('EPOCH_CHECKPOINT_DAMAGED', `${p.message}: the batches' own leader epochs are used instead`, { file: p.file, position: p.position })
+    else if (r !== null) epochCheckpointDamage = finding('EPOCH_CHECKPOINT_DAMAGED', `entry ${r.epoch} ${r.startOffset} is negative, which Kafka refuses: the batches' own leader epochs are used instead`, { file: lec.file, position: 0 })
+    else epochCheckpoint = lec.value.cache
   }
   let topicId: string | null = null
-  const pm = readOptionalFile(dir.path, 'partition.metadata')
-  if (pm.bytes !== null) {
-    const p = parsePartitionMetadata(pm.file, pm.bytes)
+  const pm = readOptionalFile(dir.path, 'partition.metadata', (src, file) => parsePartitionMetadata(file, src))
+  if (pm.value !== null) {
+    const p = pm.value
     if (p.problem !== null) findings.push(finding('PARTITION_METADATA_DAMAGED', `${p.problem.message}: the topic id is not known for this copy`, { file: p.problem.file, position: p.problem.position }))
     else topicId = p.value.topicId
   } else if (pm.problem !== null) findings.push(finding('PARTITION_METADATA_DAMAGED', pm.problem.message, { file: pm.file, position: 0 }))

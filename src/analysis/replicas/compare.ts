@@ -4,7 +4,7 @@
 // divergence point every batch of a follower is the leader's batch: same offsets, CRC and leader epoch.
 import type { Finding } from '../findings.js'
 import { finding } from '../findings.js'
-import type { EpochEntry, Truncation } from './epoch-rule.js'
+import type { EpochList, Truncation } from './epoch-rule.js'
 import { cacheFromBatches, truncationAgainst } from './epoch-rule.js'
 import type { CompareRecords, ReplicaBatch, ReplicaInput } from './replica-input.js'
 
@@ -18,7 +18,7 @@ export interface ReplicaComparison {
   lastStableOffset: bigint
   /** the latest epoch of the cache used; null when no epoch is known */
   leaderEpoch: number | null
-  epochCache: EpochEntry[]
+  epochCache: EpochList
   /** leader-epoch-checkpoint, or the batches' own epochs when the file is absent or damaged */
   epochCacheFrom: 'checkpoint' | 'batches'
   isLeader: boolean
@@ -47,11 +47,11 @@ export interface PartitionComparison {
   findings: Finding[]
 }
 
-function cacheOf (r: ReplicaInput): { cache: EpochEntry[], from: 'checkpoint' | 'batches' } {
+function cacheOf (r: ReplicaInput): { cache: EpochList, from: 'checkpoint' | 'batches' } {
   return r.epochCheckpoint !== null ? { cache: r.epochCheckpoint, from: 'checkpoint' } : { cache: cacheFromBatches(r.batches), from: 'batches' }
 }
 
-const latestEpoch = (cache: readonly EpochEntry[]): number | null => cache.length === 0 ? null : cache[cache.length - 1]!.epoch
+const latestEpoch = (cache: EpochList): number | null => cache.at(cache.length - 1)?.epoch ?? null
 
 function recordsFrom (batches: readonly ReplicaBatch[], offset: bigint, below: bigint | null): number {
   let n = 0

@@ -2,7 +2,7 @@
 // them, the copy's epoch cache and checkpoints, and the partition analysis' LSO and open transactions.
 import type { Finding } from '../findings.js'
 import type { OpenTransaction } from '../partition-report.js'
-import type { EpochEntry } from './epoch-rule.js'
+import type { EpochList } from './epoch-rule.js'
 
 export interface ReplicaBatch {
   baseOffset: bigint
@@ -32,7 +32,7 @@ export interface ReplicaInput {
   logDir: string
   topicId: string | null
   /** leader-epoch-checkpoint's entries; null when absent or damaged */
-  epochCheckpoint: EpochEntry[] | null
+  epochCheckpoint: EpochList | null
   /** the finding that made the checkpoint unusable, if it was */
   epochCheckpointDamage: Finding | null
   batches: ReplicaBatch[]
