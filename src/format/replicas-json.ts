@@ -43,7 +43,9 @@ function replicaJson (r: ReplicaComparison): Json {
       steps: r.truncation.steps.map((s) => ({ requestedEpoch: s.requestedEpoch, leaderEpoch: s.leader.epoch, leaderEndOffset: jsonInt64(s.leader.endOffset), truncateTo: jsonInt64(s.truncateTo), again: s.again, rule: s.rule })),
     },
     recordsPastDivergence: r.recordsPastDivergence, recordsPastDivergenceBelowHighWatermark: r.recordsPastDivergenceBelowHighWatermark,
-    batchesPastDivergence: r.batchesPastDivergence.map(batchJson), recordsComparedBelowCleanedPoint: r.recordsComparedBelowCleanedPoint,
+    batchesPastDivergence: r.batchesPastDivergence.map(batchJson),
+    ...(r.batchesPastDivergenceCount > r.batchesPastDivergence.length ? { batchesPastDivergenceOmitted: r.batchesPastDivergenceCount - r.batchesPastDivergence.length } : {}),
+    recordsComparedBelowCleanedPoint: r.recordsComparedBelowCleanedPoint,
   }
 }
 
