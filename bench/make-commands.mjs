@@ -262,6 +262,30 @@ export function replicaBrokers (dir, { size, partitions = 4 }, log) {
   }, log)
 }
 
+/**
+ * 3 broker log directories with one partition of `batches` batches of one small record each (the shape of a
+ * busy low-volume partition): broker-1 leads (epoch 0, then 1 from the half), broker-2 is its copy, broker-3
+ * stayed at epoch 0 past the half with other records (it diverges at the half: `batches`/2 batches past it).
+ */
+export function smallBatchReplicas (dir, { batches }, log) {
+  return cached(dir, { batches }, () => {
+    const tpl = (fill) => new Template(batch({ count: 1 }, record({ key: Buffer.from('k'), value: Buffer.alloc(8, fill), offsetDelta: 0 })))
+    const half = Math.floor(batches / 2)
+    for (const b of [1, 2, 3]) {
+      const part = path.join(dir, `broker-${b}`, 'bench-small-0')
+      fs.mkdirSync(part, { recursive: true })
+      fs.writeFileSync(path.join(dir, `broker-${b}`, 'meta.properties'), `version=1\nnode.id=${b}\ncluster.id=dHNkdW1wLWJlbmNoLXJlcGxpY2Fz\n`)
+      const same = tpl('r')
+      const other = b === 3 ? tpl('u') : same
+      const w = new FileWriter(path.join(part, segName(0)))
+      for (let i = 0; i < batches; i++) w.write((i < half ? same : other).fill({ baseOffset: i, partitionLeaderEpoch: i < half || b === 3 ? 0 : 1, timestamp: T0 + i }))
+      w.close()
+      fs.writeFileSync(path.join(part, 'leader-epoch-checkpoint'), epochCheckpoint(b === 3 ? [[0, 0]] : [[0, 0], [1, half]]))
+    }
+    return { batches, divergesAt: half }
+  }, log)
+}
+
 export const TIERED_FIXTURE = path.join(repo, 'fixtures', 'broker-4.4', 'tiered')
 
 export function tieredLayout (dir, { size }, log) {

@@ -7,6 +7,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { bombBatch, gzipBatch, hugeBatch, legacyWrapper, manyRecordsBatch, smallBatches, transactionStateLog, transactions } from './builders.mjs'
 import { FileWriter, batch, marker, offsetIndexEntry, producerSnapshot, record, timeIndexEntry, txnIndexEntry } from './encode.mjs'
+import { checkpointFile, replicaCopies } from './scale-builders.mjs'
 import { zstdBatch, zstdBombBatch, zstdKafkaRefusedWindow } from './zstd-builders.mjs'
 
 const LOG = '00000000000000000000.log'
@@ -341,6 +342,45 @@ export const CLASSES = [
       { label: 'twin-whole', argv: ['--print-data-log', '--value-decoder', 'base64', twin], expect: (r) => { whole = r.stdout; return exitIs(0)(r) } },
       { label: 'twin-streamed', argv: ['--print-data-log', '--value-decoder', 'base64', '--window', String(4096 + rnd.int(60_000)), twin],
         expect: all(exitIs(0), (r) => r.stdout === whole ? undefined : 'streamed output differs from the whole decoding') },
+    ] }
+  } },
+  // issue #34 item 5: checkpoints of millions of lines are streamed, only the entries of the partitions read
+  // kept, the declared count checked (a 2.6 M-line one took cleanup to 238 MiB, a 4 M-line leader-epoch-checkpoint
+  // replicas to 808 MiB and its dump to 1.36 GiB)
+  { name: 'checkpoint-millions', tiers: ['fast', 'big'], make (rnd, dir, scale) {
+    const big = scale === 'big'
+    const logs = path.join(dir, 'logs')
+    const p = partitionDir(dir)
+    smallBatches(path.join(p, LOG), 100)
+    const n = big ? 2_600_000 : 10 + rnd.int(2000)
+    for (const name of ['replication-offset-checkpoint', 'log-start-offset-checkpoint', 'recovery-point-offset-checkpoint']) checkpointFile(path.join(logs, name), n, 'x 0 0', ['hostile 0 100'])
+    // one more entry declared than held: Kafka's CheckpointFile refuses the file
+    checkpointFile(path.join(logs, 'cleaner-offset-checkpoint'), n, 'x 0 0', ['hostile 0 0'], n + 2)
+    checkpointFile(path.join(p, 'leader-epoch-checkpoint'), big ? 4_000_000 : 10 + rnd.int(3000), '0 0')
+    // a second broker's copy for replicas: the same files
+    const logs2 = path.join(dir, 'logs2')
+    fs.cpSync(logs, logs2, { recursive: true })
+    const mismatch = says(/OFFSET_CHECKPOINT_DAMAGED/, 'OFFSET_CHECKPOINT_DAMAGED')
+    return { inputs: [logs], runs: [
+      { label: 'dump-epochs', argv: [path.join(p, 'leader-epoch-checkpoint')], stdout: 'null', expect: exitIs(0) },
+      { label: 'dump-epochs-json', argv: ['--json', path.join(p, 'leader-epoch-checkpoint')], stdout: 'null', expect: exitIs(0) },
+      { label: 'dump-hw', argv: [path.join(logs, 'replication-offset-checkpoint')], stdout: 'null', expect: exitIs(0) },
+      { label: 'dump-cleaner', argv: [path.join(logs, 'cleaner-offset-checkpoint')], stdout: 'null', expect: all(exitIs(1), mismatch) },
+      { label: 'reconcile', argv: ['reconcile', logs], stdout: 'null', expect: exitIs(0, 1) },
+      { label: 'cleanup', argv: ['cleanup', logs], stdout: 'null', expect: exitIs(0, 1) },
+      { label: 'replicas', argv: ['replicas', logs, logs2], stdout: 'null', expect: exitIs(0, 1) },
+    ] }
+  } },
+  // issue #34 item 2: replicas walks the copies in lockstep; past the divergence point it keeps the batches it
+  // lists (1,000) and counts the rest (3 copies x 400,000 small batches held as objects peaked at 421 MiB)
+  { name: 'replicas-small-batches', tiers: ['fast', 'big'], make (rnd, dir, scale) {
+    const n = scale === 'big' ? 1_000_000 : 4 + rnd.int(2000)
+    const brokers = replicaCopies(dir, n)
+    const at = `"divergenceOffset":${Math.floor(n / 2)},`
+    const diverged = says(/REPLICA_DIVERGED/, 'REPLICA_DIVERGED')
+    return { inputs: brokers, runs: [
+      { label: 'text', argv: ['replicas', ...brokers], expect: all(exitIs(1), diverged) },
+      { label: 'json', argv: ['replicas', '--json', ...brokers], expect: all(exitIs(1), diverged, (r) => r.stdout.includes(at) ? undefined : `no ${at}`) },
     ] }
   } },
 ]

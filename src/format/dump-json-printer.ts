@@ -110,7 +110,27 @@ export class JsonDumpPrinter implements DumpPrinter {
       firstOffset: e.firstOffset, lastOffset: e.lastOffset, lastStableOffset: e.lastStableOffset })
   }
 
-  partitionFile (f: DumpedFile, c: PartitionFileContent): void { this.emit({ type: 'partition-file', file: f.path, ...partitionFileFields(c) }) }
+  partitionFile (f: DumpedFile, c: PartitionFileContent): void {
+    const { fields, entries } = partitionFileFields(c)
+    if (entries === null) { this.emit({ type: 'partition-file', file: f.path, ...fields }); return }
+    // emit's line, the entries written one by one where `entries` falls (a checkpoint can hold millions)
+    const out = this.out.stdout
+    let sep = '{'
+    for (const [k, x] of Object.entries(this.located({ type: 'partition-file', file: f.path, ...fields, entries: null }))) {
+      if (x === undefined) continue
+      if (k !== 'entries') { out.write(`${sep}${JSON.stringify(k)}:${toJson(x)}`); sep = ','; continue }
+      let piece = `${sep}"entries":[`
+      sep = ','
+      let first = true
+      for (const e of entries) {
+        piece += (first ? '' : ',') + toJson(e)
+        first = false
+        if (piece.length >= 65536) { out.write(piece); piece = '' }
+      }
+      out.write(piece + ']')
+    }
+    out.write('}\n')
+  }
 
   snapshotEntry (f: DumpedFile, e: ProducerSnapshotEntry): void {
     this.emit({ type: 'snapshot-entry', file: f.path, producerId: e.producerId, producerEpoch: e.producerEpoch,

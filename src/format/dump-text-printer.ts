@@ -229,7 +229,15 @@ export class TextDumpPrinter implements DumpPrinter {
   indexEntry (_f: DumpedFile, e: OffsetIndexEntry): void { this.out.stdout.write(formatIndexEntry(e) + '\n') }
   timeIndexEntry (_f: DumpedFile, e: TimeIndexEntry): void { this.out.stdout.write(formatTimeIndexEntry(e) + '\n') }
   txnIndexEntry (_f: DumpedFile, e: AbortedTxn): void { this.out.stdout.write(formatTxnIndexEntry(e, this.cfg.variant.txnIndexVersion) + '\n') }
-  partitionFile (_f: DumpedFile, c: PartitionFileContent): void { this.out.stdout.write(partitionFileLines(c).join('\n') + '\n') }
+  partitionFile (_f: DumpedFile, c: PartitionFileContent): void {
+    // written in pieces of about 64 KiB: a checkpoint of millions of lines is never one string
+    let piece = ''
+    for (const l of partitionFileLines(c)) {
+      piece += l + '\n'
+      if (piece.length >= 65536) { this.out.stdout.write(piece); piece = '' }
+    }
+    if (piece !== '') this.out.stdout.write(piece)
+  }
   snapshotEntry (_f: DumpedFile, e: ProducerSnapshotEntry): void {
     this.out.stdout.write(formatSnapshotEntry(e, !this.compat || this.cfg.variant.snapshotLineTrailingSpace) + '\n')
   }

@@ -1,5 +1,6 @@
 // `tsdump replicas --json`: one object, `{schemaVersion, logDirs, partitions: [{topic, partition, leader, replicas, findings}]}`.
 import type { PartitionComparison, ReplicaComparison } from '../analysis/replicas/compare.js'
+import type { EpochList } from '../analysis/replicas/epoch-rule.js'
 import type { ReplicaBatch } from '../analysis/replicas/replica-input.js'
 import { JSON_SCHEMA_VERSION } from './dump-json.js'
 import type { Json } from './txn-json.js'
@@ -19,19 +20,32 @@ function batchJson (b: ReplicaBatch): Json {
   }
 }
 
+/** epoch cache entries listed per copy (the newest): a damaged checkpoint can hold millions */
+const EPOCHS_LISTED = 10_000
+
+/** the newest EPOCHS_LISTED entries; epochCacheOmitted says how many older ones are left out, when any are */
+function epochCacheJson (c: EpochList): { [k: string]: Json } {
+  const from = Math.max(0, c.length - EPOCHS_LISTED)
+  const entries: Json[] = []
+  for (let i = from; i < c.length; i++) { const e = c.at(i)!; entries.push({ epoch: e.epoch, startOffset: jsonInt64(e.startOffset) }) }
+  return from === 0 ? { epochCache: entries } : { epochCache: entries, epochCacheOmitted: from }
+}
+
 function replicaJson (r: ReplicaComparison): Json {
   return {
     broker: brokerJson(r.broker), logDir: r.logDir, topicId: r.topicId, isLeader: r.isLeader,
     logStartOffset: jsonInt64(r.logStartOffset), logEndOffset: jsonInt64(r.logEndOffset), highWatermark: jsonInt64OrNull(r.highWatermark),
     lastStableOffset: jsonInt64(r.lastStableOffset), leaderEpoch: r.leaderEpoch,
-    epochCache: r.epochCache.map((e) => ({ epoch: e.epoch, startOffset: jsonInt64(e.startOffset) })), epochCacheFrom: r.epochCacheFrom,
+    ...epochCacheJson(r.epochCache), epochCacheFrom: r.epochCacheFrom,
     divergenceOffset: jsonInt64OrNull(r.divergenceOffset),
     truncation: r.truncation === null ? null : {
       offset: jsonInt64(r.truncation.offset),
       steps: r.truncation.steps.map((s) => ({ requestedEpoch: s.requestedEpoch, leaderEpoch: s.leader.epoch, leaderEndOffset: jsonInt64(s.leader.endOffset), truncateTo: jsonInt64(s.truncateTo), again: s.again, rule: s.rule })),
     },
     recordsPastDivergence: r.recordsPastDivergence, recordsPastDivergenceBelowHighWatermark: r.recordsPastDivergenceBelowHighWatermark,
-    batchesPastDivergence: r.batchesPastDivergence.map(batchJson), recordsComparedBelowCleanedPoint: r.recordsComparedBelowCleanedPoint,
+    batchesPastDivergence: r.batchesPastDivergence.map(batchJson),
+    ...(r.batchesPastDivergenceCount > r.batchesPastDivergence.length ? { batchesPastDivergenceOmitted: r.batchesPastDivergenceCount - r.batchesPastDivergence.length } : {}),
+    recordsComparedBelowCleanedPoint: r.recordsComparedBelowCleanedPoint,
   }
 }
 

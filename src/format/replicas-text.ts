@@ -5,14 +5,16 @@ import type { ReplicaBatch } from '../analysis/replicas/replica-input.js'
 import { formatFinding } from './finding-text.js'
 import { wrapWords } from './wrap.js'
 
-/** batches listed per copy in the text; --json lists all */
+/** batches listed per copy in the text; --json lists up to BATCHES_LISTED */
 const BATCHES_SHOWN = 20
 /** epoch cache entries shown per copy (the newest); --json lists all */
 const EPOCHS_SHOWN = 3
 
 function epochs (r: ReplicaComparison, n: number): string {
-  const e = r.epochCache.map((x) => `${x.epoch}@${x.startOffset}`)
-  const shown = e.length > n ? ['…', ...e.slice(-n)] : e
+  const c = r.epochCache
+  const e: string[] = []
+  for (let i = Math.max(0, c.length - n); i < c.length; i++) { const x = c.at(i)!; e.push(`${x.epoch}@${x.startOffset}`) }
+  const shown = c.length > n ? ['…', ...e] : e
   return (shown.join(' ') || '-') + (r.epochCacheFrom === 'batches' ? ' (b)' : '')
 }
 
@@ -48,7 +50,9 @@ function pastDivergence (r: ReplicaComparison): string[] {
     const lines = wrapWords(what(b), ' '.repeat(6 + w))
     out.push(`    ${offsets(b).padEnd(w)}  ${lines[0]!.trimStart()}`, ...lines.slice(1))
   }
-  if (r.batchesPastDivergence.length > shown.length) out.push(`    … ${r.batchesPastDivergence.length - shown.length} more batches (--json lists them)`)
+  const more = r.batchesPastDivergenceCount - shown.length
+  const listed = r.batchesPastDivergence.length
+  if (more > 0) out.push(`    … ${more} more batches (${listed === r.batchesPastDivergenceCount ? '--json lists them' : `--json lists the first ${listed}`})`)
   return out
 }
 

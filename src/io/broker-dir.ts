@@ -32,13 +32,14 @@ export function openBrokerLogDir (p: string): OpenedLogDir {
   if (names.some((n) => { const c = classify(n); return !('skip' in c) && c.kind === 'log' })) {
     return { dir: null, error: 'it holds .log files itself, as a partition directory does: not a broker log directory (give the directory above it, one per broker)' }
   }
-  const meta = readOptionalFile(p, 'meta.properties')
-  const props = meta.bytes === null ? null : parseProperties(meta.bytes)
+  // only the broker's id is kept of the file
+  const meta = readOptionalFile(p, 'meta.properties', (src) => parseProperties(src, (k) => k === 'node.id' || k === 'broker.id').properties)
+  const props = meta.value
   const nodeId = props?.get('node.id') ?? props?.get('broker.id') ?? null
   // a directory is a partition's only when it holds segments: a name like `broker-1` alone proves nothing
   const partitions = names.some((n) => parsePartitionDirName(n) !== null)
     ? discover([p]).partitions.filter((x) => x.topic !== null && x.files.some((f) => f.kind === 'log')) : []
-  if (meta.bytes === null && meta.problem === null && partitions.length === 0) {
+  if (meta.value === null && meta.problem === null && partitions.length === 0) {
     return { dir: null, error: 'not a broker log directory: no meta.properties and no <topic>-<partition> directories with .log segments in it' }
   }
   return { dir: { path: p, nodeId, metaProblem: meta.problem, partitions }, error: null }

@@ -3,9 +3,12 @@
 // `<epoch> <startOffset>` lines), partition.metadata (PartitionMetadataFile: `version: 0`, `topic_id: <id>`)
 // and meta.properties (java.util.Properties: `key=value`, `#` comments).
 // Parsed strictly as CheckpointFile.read does (a wrong version, count or line makes the file unusable): a
-// damaged file is reported with the byte position of the line at fault, never thrown.
+// damaged file is reported with the byte position of the line at fault, never thrown. Each is streamed line
+// by line (text-lines.ts): what a caller keeps of the entries is its own choice.
 import * as path from 'node:path'
-import { readSmallFile } from './file-source.js'
+import type { FileSource } from './file-source.js'
+import type { LineSource, TextLine } from './text-lines.js'
+import { openSmallFile, textLines } from './text-lines.js'
 
 export interface FileProblem { file: string, position: number, message: string }
 
@@ -13,89 +16,136 @@ export interface EpochEntry { epoch: number, startOffset: bigint }
 
 export type Parsed<T> = { value: T, problem: null } | { value: null, problem: FileProblem }
 
-interface Line { text: string, position: number }
-
-function linesOf (buf: Buffer): Line[] {
-  const out: Line[] = []
-  let start = 0
-  for (let i = 0; i <= buf.length; i++) {
-    if (i === buf.length || buf[i] === 0x0a) {
-      if (i > start || i < buf.length) out.push({ text: buf.subarray(start, i).toString('utf8').replace(/\r$/, ''), position: start })
-      start = i + 1
-    }
-  }
-  return out
-}
-
 function bad<T> (file: string, position: number, message: string): Parsed<T> { return { value: null, problem: { file, position, message } } }
 
+/** no checkpoint line is longer: a topic name (at most 249 characters), a partition and an offset */
+export const MAX_CHECKPOINT_LINE = 512
+
+export interface CheckpointEnd {
+  /** the count line's number (0 for a file without one) */
+  declared: number
+  /** entry lines read */
+  found: number
+  /** why Kafka would not load the file; null when it would */
+  problem: FileProblem | null
+}
+
 /**
- * CheckpointFile.CheckpointReadBuffer.read: an empty file, or one with a version line only, has no entries; else
- * the version (0), a count, and every further line an entry (a blank line is malformed), exactly `count` of them.
+ * CheckpointFile.CheckpointReadBuffer.read, line by line: an empty file, or one with a version line only, has
+ * no entries; else the version (0), a count, and every further line an entry (a blank line is malformed),
+ * exactly `count` of them. Each entry is yielded as it is read, before the end is known to hold (`end` is
+ * filled in when the walk completes): a caller that must not act on a file Kafka refuses reads it twice
+ * (nothing is kept here but counts).
  */
-function parseCheckpoint<T> (file: string, buf: Buffer, entry: RegExp, make: (m: RegExpExecArray) => T, shape: string): Parsed<{ version: number, entries: T[] }> {
-  const lines = linesOf(buf)
-  if (lines.length === 0) return { value: { version: 0, entries: [] }, problem: null }
-  if (lines[0]!.text !== '0') return bad(file, 0, /^-?\d+$/.test(lines[0]!.text) ? `unrecognised version ${lines[0]!.text} (Kafka reads 0)` : `malformed version line "${lines[0]!.text.slice(0, 20)}"`)
-  const countLine = lines[1]
-  if (countLine === undefined) return { value: { version: 0, entries: [] }, problem: null }
-  if (!/^\d+$/.test(countLine.text)) return bad(file, countLine.position, `malformed entry count line "${countLine.text.slice(0, 20)}"`)
-  const count = Number(countLine.text)
-  const entries: T[] = []
-  for (const l of lines.slice(2)) {
-    const m = entry.exec(l.text)
-    if (m === null) return bad(file, l.position, `malformed line "${l.text.slice(0, 60)}" (expected "${shape}")`)
-    entries.push(make(m))
+function * checkpointEntries<T> (file: string, src: LineSource, entry: RegExp, make: (m: RegExpExecArray) => T, shape: string, end: CheckpointEnd): Generator<T> {
+  let n = 0
+  let pastCount = -1
+  const fail = (position: number, message: string): void => { end.problem = { file, position, message } }
+  for (const l of textLines(src, MAX_CHECKPOINT_LINE)) {
+    const text = l.text
+    if (n === 0) {
+      if (text !== '0') return fail(0, text !== null && /^-?\d+$/.test(text) ? `unrecognised version ${text} (Kafka reads 0)` : `malformed version line "${(text ?? '').slice(0, 20)}"`)
+    } else if (n === 1) {
+      if (text === null || !/^\d+$/.test(text)) return fail(l.position, `malformed entry count line "${(text ?? '').slice(0, 20)}"`)
+      end.declared = Number(text)
+    } else {
+      const m = text === null ? null : entry.exec(text)
+      if (m === null) return fail(l.position, text === null ? `malformed line of more than ${MAX_CHECKPOINT_LINE} bytes (expected "${shape}")` : `malformed line "${text.slice(0, 60)}" (expected "${shape}")`)
+      if (end.found === end.declared) pastCount = l.position
+      end.found++
+      yield make(m)
+    }
+    n++
   }
   // fewer: where the missing entries would begin (the end); more: the first line past the count
-  if (entries.length < count) return bad(file, buf.length, `expected ${count} entries but found ${entries.length}`)
-  if (entries.length > count) return bad(file, lines[2 + count]!.position, `expected ${count} entries but found ${entries.length}`)
-  return { value: { version: 0, entries }, problem: null }
+  if (end.found < end.declared) fail(src.size, `expected ${end.declared} entries but found ${end.found}`)
+  else if (end.found > end.declared) fail(pastCount, `expected ${end.declared} entries but found ${end.found}`)
 }
 
-/** LeaderEpochCheckpointFile: `<epoch> <startOffset>` entries. */
-export function parseLeaderEpochCheckpoint (file: string, buf: Buffer): Parsed<EpochEntry[]> {
-  const p = parseCheckpoint(file, buf, /^(-?\d+)\s+(-?\d+)$/, (m) => ({ epoch: Number(m[1]), startOffset: BigInt(m[2]!) }), '<epoch> <startOffset>')
-  return p.problem !== null ? p : { value: p.value.entries, problem: null }
+function walk<T> (entries: Generator<T>, onEntry: (e: T) => void, end: CheckpointEnd): CheckpointEnd {
+  for (const e of entries) onEntry(e)
+  return end
 }
 
-/** PartitionMetadataFile: `version: 0` then `topic_id: <base64 uuid>`. */
-export function parsePartitionMetadata (file: string, buf: Buffer): Parsed<{ version: number, topicId: string }> {
-  const lines = linesOf(buf)
-  const v = /^version: (\d+)$/.exec(lines[0]?.text.trim() ?? '')
-  if (v === null) return bad(file, 0, 'first line is not "version: <n>"')
-  const t = /^topic_id: ([A-Za-z0-9_-]{22})$/.exec(lines[1]?.text.trim() ?? '')
-  if (t === null) return bad(file, lines[1]?.position ?? buf.length, 'second line is not "topic_id: <22-character id>"')
-  return { value: { version: Number(v[1]), topicId: t[1]! }, problem: null }
+const newEnd = (): CheckpointEnd => ({ declared: 0, found: 0, problem: null })
+const EPOCH_LINE = /^(-?\d+)\s+(-?\d+)$/
+const epochEntry = (m: RegExpExecArray): EpochEntry => ({ epoch: Number(m[1]), startOffset: BigInt(m[2]!) })
+const OFFSET_LINE = /^(\S+)\s+(\d+)\s+(-?\d+)$/
+
+/** LeaderEpochCheckpointFile: `<epoch> <startOffset>` entries, each to `onEntry`. */
+export function leaderEpochEntries (file: string, src: LineSource, onEntry: (e: EpochEntry) => void): CheckpointEnd {
+  const end = newEnd()
+  return walk(checkpointEntries(file, src, EPOCH_LINE, epochEntry, '<epoch> <startOffset>', end), onEntry, end)
 }
 
-/** meta.properties as java.util.Properties reads the lines Kafka writes (no continuation lines). */
-export function parseProperties (buf: Buffer): Map<string, string> {
-  const out = new Map<string, string>()
-  for (const l of linesOf(buf)) {
-    const s = l.text.trim()
-    if (s === '' || s.startsWith('#') || s.startsWith('!')) continue
-    const m = /^([^=:\s]+)\s*[=:\s]\s*(.*)$/.exec(s)
-    if (m !== null) out.set(m[1]!, m[2]!)
-  }
-  return out
-}
-
-/** `<dir>/<name>` as bytes; null when absent; a problem when present but unreadable (a FIFO, too large). */
-export function readOptionalFile (dir: string, name: string): { file: string, bytes: Buffer | null, problem: FileProblem | null } {
-  const file = path.join(dir, name)
-  try {
-    return { file, bytes: readSmallFile(file), problem: null }
-  } catch (e) {
-    const err = e as NodeJS.ErrnoException
-    if (err.code === 'ENOENT') return { file, bytes: null, problem: null }
-    return { file, bytes: null, problem: { file, position: 0, message: err.message ?? String(e) } }
-  }
+/** the entries of a leader-epoch-checkpoint leaderEpochEntries found whole, read again */
+export function * leaderEpochList (file: string, src: LineSource): Generator<EpochEntry> {
+  yield * checkpointEntries(file, src, EPOCH_LINE, epochEntry, '<epoch> <startOffset>', newEnd())
 }
 
 export interface OffsetEntry { topic: string, partition: number, offset: bigint }
+const offsetEntry = (m: RegExpExecArray): OffsetEntry => ({ topic: m[1]!, partition: Number(m[2]), offset: BigInt(m[3]!) })
 
-/** OffsetCheckpointFile: `<topic> <partition> <offset>` entries. */
-export function parseOffsetCheckpointFile (file: string, buf: Buffer): Parsed<{ version: number, entries: OffsetEntry[] }> {
-  return parseCheckpoint(file, buf, /^(\S+)\s+(\d+)\s+(-?\d+)$/, (m) => ({ topic: m[1]!, partition: Number(m[2]), offset: BigInt(m[3]!) }), '<topic> <partition> <offset>')
+/** OffsetCheckpointFile: `<topic> <partition> <offset>` entries, each to `onEntry`. */
+export function offsetCheckpointEntries (file: string, src: LineSource, onEntry: (e: OffsetEntry) => void): CheckpointEnd {
+  const end = newEnd()
+  return walk(checkpointEntries(file, src, OFFSET_LINE, offsetEntry, '<topic> <partition> <offset>', end), onEntry, end)
+}
+
+/** the entries of an offset checkpoint offsetCheckpointEntries found whole, read again */
+export function * offsetCheckpointList (file: string, src: LineSource): Generator<OffsetEntry> {
+  yield * checkpointEntries(file, src, OFFSET_LINE, offsetEntry, '<topic> <partition> <offset>', newEnd())
+}
+
+/** PartitionMetadataFile: `version: 0` then `topic_id: <base64 uuid>` (its first two lines only are read). */
+export function parsePartitionMetadata (file: string, src: LineSource): Parsed<{ version: number, topicId: string }> {
+  const lines: TextLine[] = []
+  for (const l of textLines(src, MAX_CHECKPOINT_LINE)) { lines.push(l); if (lines.length === 2) break }
+  const v = /^version: (\d+)$/.exec(lines[0]?.text?.trim() ?? '')
+  if (v === null) return bad(file, 0, 'first line is not "version: <n>"')
+  const t = /^topic_id: ([A-Za-z0-9_-]{22})$/.exec(lines[1]?.text?.trim() ?? '')
+  if (t === null) return bad(file, lines[1]?.position ?? src.size, 'second line is not "topic_id: <22-character id>"')
+  return { value: { version: Number(v[1]), topicId: t[1]! }, problem: null }
+}
+
+/** the longest meta.properties line read (Kafka writes a handful of short `key=value` lines) */
+const MAX_PROPERTY_LINE = 4096
+
+/**
+ * meta.properties as java.util.Properties reads the lines Kafka writes (no continuation lines): the keys
+ * `keep` accepts (all without it), at most `maxKeys` distinct ones; `more` counts the distinct keys past that.
+ */
+export function parseProperties (src: LineSource, keep?: (key: string) => boolean, maxKeys = Infinity): { properties: Map<string, string>, more: number } {
+  const out = new Map<string, string>()
+  let more = 0
+  for (const l of textLines(src, MAX_PROPERTY_LINE)) {
+    const s = l.text?.trim() ?? ''
+    if (s === '' || s.startsWith('#') || s.startsWith('!')) continue
+    const m = /^([^=:\s]+)\s*[=:\s]\s*(.*)$/.exec(s)
+    if (m === null || (keep !== undefined && !keep(m[1]!))) continue
+    if (out.size >= maxKeys && !out.has(m[1]!)) { more++; continue }
+    out.set(m[1]!, m[2]!)
+  }
+  return { properties: out, more }
+}
+
+/**
+ * `read` over `<dir>/<name>` streamed: null when absent; a problem when present but unreadable (a FIFO,
+ * larger than a small file can be, a read error).
+ */
+export function readOptionalFile<R> (dir: string, name: string, read: (src: LineSource, file: string) => R): { file: string, value: R | null, problem: FileProblem | null } {
+  const file = path.join(dir, name)
+  let src: FileSource
+  try {
+    src = openSmallFile(file)
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException
+    if (err.code === 'ENOENT') return { file, value: null, problem: null }
+    return { file, value: null, problem: { file, position: 0, message: err.message ?? String(e) } }
+  }
+  try {
+    return { file, value: read(src, file), problem: null }
+  } catch (e) {
+    return { file, value: null, problem: { file, position: 0, message: (e as Error).message ?? String(e) } }
+  } finally { src.close() }
 }

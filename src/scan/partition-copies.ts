@@ -6,16 +6,12 @@ import { finding } from '../analysis/findings.js'
 import type { Finding } from '../analysis/findings.js'
 import type { PartitionRun } from '../analysis/transaction-join/types.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
-import { readLeaderEpochCheckpoint } from '../io/checkpoints.js'
+import { newestLeaderEpoch } from '../io/checkpoints.js'
 import type { PartitionDir } from '../io/discover.js'
 import { scanTransactionRuns } from './transaction-runs.js'
 
 export interface ChosenCopy { dir: PartitionDir, label: string, runs: PartitionRun[], findings: Finding[] }
 
-const newestEpoch = (d: PartitionDir): number => {
-  const e = readLeaderEpochCheckpoint(d.path)
-  return e === null || e.length === 0 ? -1 : Math.max(...e.map((x) => x.epoch))
-}
 const ended = (rs: readonly PartitionRun[], below: bigint): string[] =>
   rs.filter((r) => r.marker !== null && r.marker.offset < below).map((r) => `${r.producerId}/${r.firstOffset}/${r.marker!.offset}/${r.marker!.type}/${r.records}`).sort()
 
@@ -30,7 +26,7 @@ export function scanNewestCopies (partitions: readonly PartitionDir[], checkpoin
   }
   const out: ChosenCopy[] = []
   for (const [label, dirs] of byLabel) {
-    const scans = dirs.map((dir) => ({ dir, epoch: newestEpoch(dir), ...scanTransactionRuns(dir, checkpoints) }))
+    const scans = dirs.map((dir) => ({ dir, epoch: newestLeaderEpoch(dir.path), ...scanTransactionRuns(dir, checkpoints) }))
     scans.sort((a, b) => b.epoch - a.epoch || (a.logEndOffset < b.logEndOffset ? 1 : a.logEndOffset > b.logEndOffset ? -1 : 0))
     const best = scans[0]!
     const findings = [...best.findings]

@@ -5,6 +5,8 @@
 import * as path from 'node:path'
 import type { Finding } from '../analysis/findings.js'
 import { finding } from '../analysis/findings.js'
+import type { EpochEntry } from '../analysis/replicas/epoch-rule.js'
+import { assignEpoch, cacheFromBatches, PackedEpochs } from '../analysis/replicas/epoch-rule.js'
 import type { ReplicaBatch, ReplicaInput } from '../analysis/replicas/replica-input.js'
 import { decodeBatchHeader } from '../decode/batch-header.js'
 import { DecodeError } from '../decode/errors.js'
@@ -16,19 +18,20 @@ import type { PartitionDir } from '../io/discover.js'
 import { describeFsError } from '../io/discover.js'
 import { FileSource } from '../io/file-source.js'
 import { InputError } from '../io/input-error.js'
-import { parseLeaderEpochCheckpoint, parsePartitionMetadata, readOptionalFile } from '../io/partition-files.js'
+import { leaderEpochEntries, parsePartitionMetadata, readOptionalFile } from '../io/partition-files.js'
 import type { ScannedPartition } from './partition-scan.js'
 import { scanPartition } from './partition-scan.js'
 
 /** batches read whole for their keys at most this large */
 const MAX_LISTED_BATCH_BYTES = 16 * 1024 * 1024
 /**
- * One read window for every segment of every copy (readBatches runs one file at a time). A window per file
- * (the framer's 8 MiB default) left RSS to the GC: 3 brokers x 4 partitions of 64 MiB peaked at 131-143 MiB
- * with a heap under 50 MB (bench/RESULTS-commands.md). Larger batches are streamed, their CRC window by window.
+ * Read windows for the batch walks (one file at a time per walk; two walks run together when copies are
+ * compared in lockstep): kept and reused, not one per file (the framer's 8 MiB default per file left RSS to
+ * the GC: 3 brokers x 4 partitions of 64 MiB peaked at 131-143 MiB with a heap under 50 MB,
+ * bench/RESULTS-commands.md). Larger batches are streamed, their CRC window by window.
  */
 const WINDOW_BYTES = 1024 * 1024
-let sharedWindow: Buffer | undefined
+const freeWindows: Buffer[] = []
 
 export interface ScannedCopy { input: ReplicaInput, scanned: ScannedPartition, findings: Finding[] }
 
@@ -43,30 +46,35 @@ export class LogDirCheckpoints {
   }
 }
 
-function readBatches (dir: PartitionDir, findings: Finding[]): ReplicaBatch[] {
-  const out: ReplicaBatch[] = []
-  for (const f of dir.files.filter((x) => x.kind === 'log')) {
-    let src: FileSource
-    try { src = new FileSource(f.path) } catch (e) {
-      findings.push(finding(e instanceof InputError ? e.code : 'UNREADABLE', describeFsError(e), { file: f.path, position: 0 }))
-      continue
-    }
-    try {
-      // large data batches are streamed (their CRC computed window by window): memory stays one window
-      sharedWindow ??= Buffer.allocUnsafeSlow(WINDOW_BYTES)
-      for (const ev of readLog(src, { streamLarge: 'crc', window: WINDOW_BYTES, windowBuffer: sharedWindow })) {
-        if (ev.kind !== 'batch') continue
-        const h = ev.header
-        out.push({ baseOffset: h.baseOffset, lastOffset: h.lastOffset, count: h.recordsCount, partitionLeaderEpoch: h.partitionLeaderEpoch,
-          crc: h.crc, crcValid: ev.crcValid, producerId: h.producerId, producerEpoch: h.producerEpoch, baseSequence: h.baseSequence,
-          isTransactional: h.isTransactional, isControl: h.isControl, marker: ev.control?.typeName ?? null, file: f.path, position: h.position, size: h.sizeInBytes })
+/**
+ * A copy's batches in log order, read again on each walk; `findings` (when given) gets what makes a segment
+ * unreadable. `crc` false: the CRC is not checked (crcValid null).
+ */
+function * copyBatches (dir: PartitionDir, crc: boolean, findings: Finding[] | null): Generator<ReplicaBatch> {
+  const window = freeWindows.pop() ?? Buffer.allocUnsafeSlow(WINDOW_BYTES)
+  try {
+    for (const f of dir.files) {
+      if (f.kind !== 'log') continue
+      let src: FileSource
+      try { src = new FileSource(f.path) } catch (e) {
+        findings?.push(finding(e instanceof InputError ? e.code : 'UNREADABLE', describeFsError(e), { file: f.path, position: 0 }))
+        continue
       }
-    } catch (e) {
-      if (!(e instanceof InputError)) throw e
-      findings.push(finding(e.code, e.message, { file: f.path, position: e.position }))
-    } finally { src.close() }
-  }
-  return out
+      try {
+        // large data batches are streamed (their CRC computed window by window): memory stays one window
+        for (const ev of readLog(src, { streamLarge: 'crc', window: WINDOW_BYTES, windowBuffer: window, verifyCrc: crc })) {
+          if (ev.kind !== 'batch') continue
+          const h = ev.header
+          yield { baseOffset: h.baseOffset, lastOffset: h.lastOffset, count: h.recordsCount, partitionLeaderEpoch: h.partitionLeaderEpoch,
+            crc: h.crc, crcValid: ev.crcValid, producerId: h.producerId, producerEpoch: h.producerEpoch, baseSequence: h.baseSequence,
+            isTransactional: h.isTransactional, isControl: h.isControl, marker: ev.control?.typeName ?? null, file: f.path, position: h.position, size: h.sizeInBytes }
+        }
+      } catch (e) {
+        if (!(e instanceof InputError)) throw e
+        findings?.push(finding(e.code, e.message, { file: f.path, position: e.position }))
+      } finally { src.close() }
+    }
+  } finally { freeWindows.push(window) }
 }
 
 /** Read one copy: `broker` names it in the output. */
@@ -74,27 +82,37 @@ export function scanCopy (broker: string, logDir: string, dir: PartitionDir, cps
   const findings: Finding[] = []
   const scanned = scanPartition(dir, cps.replication, { analyzer: () => ({ markerEpochs: false }) })
   const label = `${dir.topic}-${dir.partition}`
-  const batches = readBatches(dir, findings)
-  let epochCheckpoint = null
+  // one walk for the segments' damage and the epochs the batches carry; later walks read the batches again
+  const batchEpochs = cacheFromBatches(copyBatches(dir, false, findings))
+  const batches = (crc: boolean): Iterable<ReplicaBatch> => copyBatches(dir, crc, null)
+  let epochCheckpoint: PackedEpochs | null = null
   let epochCheckpointDamage: Finding | null = null
-  const lec = readOptionalFile(dir.path, 'leader-epoch-checkpoint')
+  // the cache as the broker loads it (LeaderEpochFileCache's constructor assigns each entry in turn)
+  const lec = readOptionalFile(dir.path, 'leader-epoch-checkpoint', (src, file) => {
+    const cache = new PackedEpochs()
+    let refused = null as EpochEntry | null
+    const end = leaderEpochEntries(file, src, (e) => { if (!assignEpoch(cache, e.epoch, e.startOffset)) refused ??= e })
+    return { cache, end, refused }
+  })
   if (lec.problem !== null) {
     epochCheckpointDamage = finding('EPOCH_CHECKPOINT_DAMAGED', `${lec.problem.message}: the batches' own leader epochs are used instead`, { file: lec.file, position: 0 })
-  } else if (lec.bytes !== null) {
-    const p = parseLeaderEpochCheckpoint(lec.file, lec.bytes)
-    if (p.problem !== null) epochCheckpointDamage = finding('EPOCH_CHECKPOINT_DAMAGED', `${p.problem.message}: the batches' own leader epochs are used instead`, { file: p.problem.file, position: p.problem.position })
-    else epochCheckpoint = p.value
+  } else if (lec.value !== null) {
+    const p = lec.value.end.problem
+    const r = lec.value.refused
+    if (p !== null) epochCheckpointDamage = finding('EPOCH_CHECKPOINT_DAMAGED', `${p.message}: the batches' own leader epochs are used instead`, { file: p.file, position: p.position })
+    else if (r !== null) epochCheckpointDamage = finding('EPOCH_CHECKPOINT_DAMAGED', `entry ${r.epoch} ${r.startOffset} is negative, which Kafka refuses: the batches' own leader epochs are used instead`, { file: lec.file, position: 0 })
+    else epochCheckpoint = lec.value.cache
   }
   let topicId: string | null = null
-  const pm = readOptionalFile(dir.path, 'partition.metadata')
-  if (pm.bytes !== null) {
-    const p = parsePartitionMetadata(pm.file, pm.bytes)
+  const pm = readOptionalFile(dir.path, 'partition.metadata', (src, file) => parsePartitionMetadata(file, src))
+  if (pm.value !== null) {
+    const p = pm.value
     if (p.problem !== null) findings.push(finding('PARTITION_METADATA_DAMAGED', `${p.problem.message}: the topic id is not known for this copy`, { file: p.problem.file, position: p.problem.position }))
     else topicId = p.value.topicId
   } else if (pm.problem !== null) findings.push(finding('PARTITION_METADATA_DAMAGED', pm.problem.message, { file: pm.file, position: 0 }))
   const r = scanned.report
   const hw = r.highWatermarkSource === 'checkpoint' ? r.highWatermark : null
-  const input: ReplicaInput = { broker, logDir, topicId, epochCheckpoint, epochCheckpointDamage, batches,
+  const input: ReplicaInput = { broker, logDir, topicId, epochCheckpoint, epochCheckpointDamage, batches, batchEpochs,
     logStartOffset: r.logStartOffset, logEndOffset: r.logEndOffset, highWatermark: hw, lastStableOffset: r.lastStableOffset,
     openTransactions: r.openTransactions, cleanedTo: cps.cleanerOf(path.resolve(logDir))?.get(label) ?? null }
   return { input, scanned, findings }

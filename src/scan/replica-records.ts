@@ -23,7 +23,7 @@ export interface CompactedComparison {
 
 const digest = (b: Buffer | null): string => b === null ? 'null' : createHash('sha256').update(b).digest('base64')
 
-function * digests (batches: readonly ReplicaBatch[], below: bigint, unread: { n: number }): Generator<RecordDigest> {
+function * digests (batches: Iterable<ReplicaBatch>, below: bigint, unread: { n: number }): Generator<RecordDigest> {
   for (const b of batches) {
     if (b.baseOffset >= below) return
     if (b.isControl) continue
@@ -46,7 +46,7 @@ function * digests (batches: readonly ReplicaBatch[], below: bigint, unread: { n
 }
 
 /** Records at the same offset below `below` in both copies: same key and value digest (SHA-256)? */
-export function compareCompacted (mine: readonly ReplicaBatch[], theirs: readonly ReplicaBatch[], below: bigint): CompactedComparison {
+export function compareCompacted (mine: Iterable<ReplicaBatch>, theirs: Iterable<ReplicaBatch>, below: bigint): CompactedComparison {
   const unread = { n: 0 }
   const a = digests(mine, below, unread)
   const b = digests(theirs, below, unread)
@@ -57,9 +57,14 @@ export function compareCompacted (mine: readonly ReplicaBatch[], theirs: readonl
     if (x.value.offset < y.value.offset) { x = a.next(); continue }
     if (y.value.offset < x.value.offset) { y = b.next(); continue }
     compared++
-    if (x.value.key !== y.value.key || x.value.value !== y.value.value) return { compared, unread: unread.n, first: { offset: x.value.offset, mine: x.value, theirs: y.value } }
+    if (x.value.key !== y.value.key || x.value.value !== y.value.value) {
+      // the walks stop here: their batch streams close (and give back their read windows)
+      a.return(undefined); b.return(undefined)
+      return { compared, unread: unread.n, first: { offset: x.value.offset, mine: x.value, theirs: y.value } }
+    }
     x = a.next()
     y = b.next()
   }
+  a.return(undefined); b.return(undefined)
   return { compared, unread: unread.n, first: null }
 }

@@ -2,7 +2,7 @@
 // LeaderEpochFileCacheTest (core/src/test/scala/unit/kafka/server/epoch/) for endOffsetFor, and the
 // truncations AbstractFetcherThread.getOffsetTruncationState gives in the cases KIP-279 describes.
 import { describe, expect, it } from 'vitest'
-import { cacheFromBatches, endOffsetFor, truncationAgainst, UNDEFINED_EPOCH, UNDEFINED_EPOCH_OFFSET } from '../../src/analysis/replicas/epoch-rule.js'
+import { assignEpoch, cacheFromBatches, endOffsetFor, PackedEpochs, truncationAgainst, UNDEFINED_EPOCH, UNDEFINED_EPOCH_OFFSET } from '../../src/analysis/replicas/epoch-rule.js'
 
 const c = (...pairs: Array<[number, number]>): Array<{ epoch: number, startOffset: bigint }> => pairs.map(([epoch, o]) => ({ epoch, startOffset: BigInt(o) }))
 const eo = (epoch: number, endOffset: number | bigint): { epoch: number, endOffset: bigint } => ({ epoch, endOffset: BigInt(endOffset) })
@@ -51,5 +51,31 @@ describe('the follower\'s truncation (AbstractFetcherThread.getOffsetTruncationS
   it('the cache Kafka builds from appended batches (LeaderEpochFileCache.assign): one entry per newer epoch', () => {
     expect(cacheFromBatches([{ partitionLeaderEpoch: 0, baseOffset: 0n }, { partitionLeaderEpoch: 0, baseOffset: 3n }, { partitionLeaderEpoch: 2, baseOffset: 5n }, { partitionLeaderEpoch: 2, baseOffset: 9n }]))
       .toEqual(c([0, 0], [2, 5]))
+  })
+})
+
+describe('the cache as LeaderEpochFileCache loads a checkpoint (assign per entry)', () => {
+  const load = (...pairs: Array<[number, number]>): Array<[number, number]> => {
+    const cache = new PackedEpochs()
+    for (const [e, o] of pairs) assignEpoch(cache, e, BigInt(o))
+    const out: Array<[number, number]> = []
+    for (let i = 0; i < cache.length; i++) { const x = cache.at(i)!; out.push([x.epoch, Number(x.startOffset)]) }
+    return out
+  }
+  it('an entry repeating the latest epoch at a later offset changes nothing (shouldNotOverwriteOffsetForALeaderEpochOnceItHasBeenAssigned)', () => {
+    expect(load([2, 6], [2, 10])).toEqual([[2, 6]])
+    // the same epoch at a smaller offset replaces it (isUpdateNeeded: startOffset < latest's)
+    expect(load([2, 6], [2, 4])).toEqual([[2, 4]])
+  })
+  it('a lower epoch or offset truncates the newer entries (shouldTruncateNonMonotonicEntries / maybeTruncateNonMonotonicEntries)', () => {
+    expect(load([1, 5], [2, 10], [3, 15], [2, 12])).toEqual([[1, 5], [2, 12]])
+    expect(load([1, 5], [2, 10], [3, 8])).toEqual([[1, 5], [3, 8]])
+  })
+  it('millions of repeated lines load as one entry; a negative entry is refused', () => {
+    const cache = new PackedEpochs()
+    for (let i = 0; i < 4_000_000; i++) assignEpoch(cache, 0, 0n)
+    expect(cache.length).toBe(1)
+    expect(assignEpoch(cache, -1, 0n)).toBe(false)
+    expect(assignEpoch(cache, 1, -1n)).toBe(false)
   })
 })

@@ -4,8 +4,8 @@
 // divergence point every batch of a follower is the leader's batch: same offsets, CRC and leader epoch.
 import type { Finding } from '../findings.js'
 import { finding } from '../findings.js'
-import type { EpochEntry, Truncation } from './epoch-rule.js'
-import { cacheFromBatches, truncationAgainst } from './epoch-rule.js'
+import type { EpochList, Truncation } from './epoch-rule.js'
+import { truncationAgainst } from './epoch-rule.js'
 import type { CompareRecords, ReplicaBatch, ReplicaInput } from './replica-input.js'
 
 export interface ReplicaComparison {
@@ -18,7 +18,7 @@ export interface ReplicaComparison {
   lastStableOffset: bigint
   /** the latest epoch of the cache used; null when no epoch is known */
   leaderEpoch: number | null
-  epochCache: EpochEntry[]
+  epochCache: EpochList
   /** leader-epoch-checkpoint, or the batches' own epochs when the file is absent or damaged */
   epochCacheFrom: 'checkpoint' | 'batches'
   isLeader: boolean
@@ -26,8 +26,10 @@ export interface ReplicaComparison {
   truncation: Truncation | null
   /** first offset this copy holds that the leader does not; null when it agrees with the leader */
   divergenceOffset: bigint | null
-  /** the batches from divergenceOffset on */
+  /** the batches from divergenceOffset on, the first BATCHES_LISTED of them */
   batchesPastDivergence: ReplicaBatch[]
+  /** how many batches there are from divergenceOffset on */
+  batchesPastDivergenceCount: number
   recordsPastDivergence: number
   /** of those, the records below this copy's high watermark: consumers could read them */
   recordsPastDivergenceBelowHighWatermark: number
@@ -47,39 +49,49 @@ export interface PartitionComparison {
   findings: Finding[]
 }
 
-function cacheOf (r: ReplicaInput): { cache: EpochEntry[], from: 'checkpoint' | 'batches' } {
-  return r.epochCheckpoint !== null ? { cache: r.epochCheckpoint, from: 'checkpoint' } : { cache: cacheFromBatches(r.batches), from: 'batches' }
+function cacheOf (r: ReplicaInput): { cache: EpochList, from: 'checkpoint' | 'batches' } {
+  return r.epochCheckpoint !== null ? { cache: r.epochCheckpoint, from: 'checkpoint' } : { cache: r.batchEpochs, from: 'batches' }
 }
 
-const latestEpoch = (cache: readonly EpochEntry[]): number | null => cache.length === 0 ? null : cache[cache.length - 1]!.epoch
+const latestEpoch = (cache: EpochList): number | null => cache.at(cache.length - 1)?.epoch ?? null
 
-function recordsFrom (batches: readonly ReplicaBatch[], offset: bigint, below: bigint | null): number {
-  let n = 0
-  for (const b of batches) {
-    if (b.lastOffset < offset) continue
-    const first = b.baseOffset > offset ? b.baseOffset : offset
-    const last = below === null ? b.lastOffset : (b.lastOffset < below ? b.lastOffset : below - 1n)
-    // a batch straddling the point counts its offsets from the point on (compaction can leave gaps: at most count)
-    if (last >= first) n += Math.min(b.count, Number(last - first + 1n))
-  }
-  return n
+/** batches past a divergence point listed per copy (the rest are counted) */
+export const BATCHES_LISTED = 1000
+
+/** the records of batch `b` at or after `offset` (and below `below`) */
+function recordsFrom (b: ReplicaBatch, offset: bigint, below: bigint | null): number {
+  if (b.lastOffset < offset) return 0
+  const first = b.baseOffset > offset ? b.baseOffset : offset
+  const last = below === null ? b.lastOffset : (b.lastOffset < below ? b.lastOffset : below - 1n)
+  // a batch straddling the point counts its offsets from the point on (compaction can leave gaps: at most count)
+  return last >= first ? Math.min(b.count, Number(last - first + 1n)) : 0
 }
 
-/** The first batch below `to` that the leader does not hold as it is, or null. */
+/**
+ * The first batch below `to` that the leader does not hold as it is, or null: both copies walked in offset
+ * order together, one batch of each at a time.
+ */
 function firstDifferingBatch (f: ReplicaInput, leader: ReplicaInput, to: bigint, cleanedTo: bigint | null): { batch: ReplicaBatch, theirs: ReplicaBatch | null } | null {
-  const byBase = new Map<bigint, ReplicaBatch>()
-  for (const b of leader.batches) byBase.set(b.baseOffset, b)
   const from = f.logStartOffset > leader.logStartOffset ? f.logStartOffset : leader.logStartOffset
-  for (const b of f.batches) {
-    if (b.baseOffset >= to) break
-    if (b.baseOffset < from) continue
-    // each broker's cleaner rewrites its own batches below its cleaned point: bytes may differ there
-    if (cleanedTo !== null && b.baseOffset < cleanedTo) continue
-    if (b.lastOffset >= to) break
-    const theirs = byBase.get(b.baseOffset) ?? null
-    if (theirs === null || theirs.lastOffset !== b.lastOffset || theirs.crc !== b.crc || theirs.partitionLeaderEpoch !== b.partitionLeaderEpoch) return { batch: b, theirs }
-  }
-  return null
+  const theirs = leader.batches(false)[Symbol.iterator]()
+  let t: ReplicaBatch | null = null
+  try {
+    for (const b of f.batches(false)) {
+      if (b.baseOffset >= to) break
+      if (b.baseOffset < from) continue
+      // each broker's cleaner rewrites its own batches below its cleaned point: bytes may differ there
+      if (cleanedTo !== null && b.baseOffset < cleanedTo) continue
+      if (b.lastOffset >= to) break
+      while (t === null || t.baseOffset < b.baseOffset) {
+        const n = theirs.next()
+        if (n.done === true) { t = null; break }
+        t = n.value
+      }
+      const same = t !== null && t.baseOffset === b.baseOffset ? t : null
+      if (same === null || same.lastOffset !== b.lastOffset || same.crc !== b.crc || same.partitionLeaderEpoch !== b.partitionLeaderEpoch) return { batch: b, theirs: same }
+    }
+    return null
+  } finally { theirs.return?.(undefined) }
 }
 
 function describeBatch (b: ReplicaBatch): string {
@@ -101,7 +113,7 @@ export function comparePartition (topic: string, partition: number, inputs: read
     broker: r.broker, logDir: r.logDir, topicId: r.topicId, logStartOffset: r.logStartOffset, logEndOffset: r.logEndOffset,
     highWatermark: r.highWatermark, lastStableOffset: r.lastStableOffset, leaderEpoch: latestEpoch(caches[i]!.cache),
     epochCache: caches[i]!.cache, epochCacheFrom: caches[i]!.from, isLeader: false, truncation: null, divergenceOffset: null,
-    batchesPastDivergence: [], recordsPastDivergence: 0, recordsPastDivergenceBelowHighWatermark: 0, recordsComparedBelowCleanedPoint: null,
+    batchesPastDivergence: [], batchesPastDivergenceCount: 0, recordsPastDivergence: 0, recordsPastDivergenceBelowHighWatermark: 0, recordsComparedBelowCleanedPoint: null,
   })
   const replicas = inputs.map(base)
   if (inputs.length < 2) {
@@ -137,7 +149,7 @@ export function comparePartition (topic: string, partition: number, inputs: read
       point = d.baseOffset
     }
     if (cleanedTo !== null && compareRecords !== undefined) {
-      const rc = compareRecords(r.batches, leader.batches, cleanedTo)
+      const rc = compareRecords(r.batches(true), leader.batches(true), cleanedTo)
       c.recordsComparedBelowCleanedPoint = rc.compared
       unread += rc.unread
       if (rc.first !== null) {
@@ -149,16 +161,24 @@ export function comparePartition (topic: string, partition: number, inputs: read
     }
     if (point === null) return
     c.divergenceOffset = point
-    c.batchesPastDivergence = r.batches.filter((b) => b.lastOffset >= point!)
-    c.recordsPastDivergence = recordsFrom(r.batches, point, null)
-    c.recordsPastDivergenceBelowHighWatermark = r.highWatermark === null ? 0 : recordsFrom(r.batches, point, r.highWatermark)
+    // one pass over the copy's batches from the point on: counted, the first BATCHES_LISTED kept for the output
+    const markers: Finding[] = []
+    for (const b of r.batches(true)) {
+      if (b.lastOffset < point) continue
+      c.batchesPastDivergenceCount++
+      if (c.batchesPastDivergence.length < BATCHES_LISTED) c.batchesPastDivergence.push(b)
+      c.recordsPastDivergence += recordsFrom(b, point, null)
+      if (r.highWatermark !== null) c.recordsPastDivergenceBelowHighWatermark += recordsFrom(b, point, r.highWatermark)
+      const m = markerFinding(label, r, leader, b)
+      if (m !== null) markers.push(m)
+    }
     const hwNote = c.recordsPastDivergenceBelowHighWatermark > 0
       ? `; ${c.recordsPastDivergenceBelowHighWatermark} of them below its high watermark ${r.highWatermark}: committed there, and readable by consumers, yet not on the leader`
       : ''
     const epochs = t.steps.map((s) => `epoch ${s.requestedEpoch} -> the leader's ${s.leader.epoch} ending at ${s.leader.endOffset}`).join(', then ')
-    findings.push(finding('REPLICA_DIVERGED', `${label}: broker ${r.broker} diverges from the leader (broker ${leader.broker}) at offset ${point} (${epochs}): ${c.recordsPastDivergence} records in ${c.batchesPastDivergence.length} batches past it are not on the leader and go when the copy follows it${hwNote}`,
+    findings.push(finding('REPLICA_DIVERGED', `${label}: broker ${r.broker} diverges from the leader (broker ${leader.broker}) at offset ${point} (${epochs}): ${c.recordsPastDivergence} records in ${c.batchesPastDivergenceCount} batches past it are not on the leader and go when the copy follows it${hwNote}`,
       { firstOffset: point, lastOffset: r.logEndOffset - 1n }))
-    findings.push(...markerFindings(label, r, leader, c.batchesPastDivergence))
+    findings.push(...markers)
   })
   findings.push(...offsetFindings(label, replicas))
   if (cleanedTo !== null) {
@@ -171,16 +191,12 @@ export function comparePartition (topic: string, partition: number, inputs: read
 }
 
 /** A COMMIT or ABORT past the divergence point whose transaction the leader still has open. */
-function markerFindings (label: string, r: ReplicaInput, leader: ReplicaInput, past: readonly ReplicaBatch[]): Finding[] {
-  const out: Finding[] = []
-  for (const b of past) {
-    if (!b.isControl || (b.marker !== 'COMMIT' && b.marker !== 'ABORT')) continue
-    const open = leader.openTransactions.find((t) => t.producerId === b.producerId)
-    if (open === undefined) continue
-    out.push(finding('REPLICA_MARKER_LOST', `${label}: the ${b.marker} marker of producer ${b.producerId} (epoch ${b.producerEpoch}) at offset ${b.baseOffset} is on broker ${r.broker} only: on the leader (broker ${leader.broker}) its transaction from offset ${open.firstOffset} has no marker and stays open, so the LSO stays at ${leader.lastStableOffset} and read_committed consumers stop there (its coordinator considers it ended and will not write the marker again: tsdump lso on the leader's copy gives the abort command)`,
-      { file: b.file, position: b.position }))
-  }
-  return out
+function markerFinding (label: string, r: ReplicaInput, leader: ReplicaInput, b: ReplicaBatch): Finding | null {
+  if (!b.isControl || (b.marker !== 'COMMIT' && b.marker !== 'ABORT')) return null
+  const open = leader.openTransactions.find((t) => t.producerId === b.producerId)
+  if (open === undefined) return null
+  return finding('REPLICA_MARKER_LOST', `${label}: the ${b.marker} marker of producer ${b.producerId} (epoch ${b.producerEpoch}) at offset ${b.baseOffset} is on broker ${r.broker} only: on the leader (broker ${leader.broker}) its transaction from offset ${open.firstOffset} has no marker and stays open, so the LSO stays at ${leader.lastStableOffset} and read_committed consumers stop there (its coordinator considers it ended and will not write the marker again: tsdump lso on the leader's copy gives the abort command)`,
+    { file: b.file, position: b.position })
 }
 
 function offsetFindings (label: string, replicas: readonly ReplicaComparison[]): Finding[] {

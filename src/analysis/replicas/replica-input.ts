@@ -2,7 +2,7 @@
 // them, the copy's epoch cache and checkpoints, and the partition analysis' LSO and open transactions.
 import type { Finding } from '../findings.js'
 import type { OpenTransaction } from '../partition-report.js'
-import type { EpochEntry } from './epoch-rule.js'
+import type { EpochEntry, EpochList } from './epoch-rule.js'
 
 export interface ReplicaBatch {
   baseOffset: bigint
@@ -32,10 +32,16 @@ export interface ReplicaInput {
   logDir: string
   topicId: string | null
   /** leader-epoch-checkpoint's entries; null when absent or damaged */
-  epochCheckpoint: EpochEntry[] | null
+  epochCheckpoint: EpochList | null
   /** the finding that made the checkpoint unusable, if it was */
   epochCheckpointDamage: Finding | null
-  batches: ReplicaBatch[]
+  /**
+   * the batches in log order, read from the files on each call (a copy's batches are never all held: 3 copies
+   * of 400,000 small batches held as objects took 421 MiB); `crc` false skips the CRC check (crcValid null)
+   */
+  batches: (crc: boolean) => Iterable<ReplicaBatch>
+  /** the cache Kafka would build from the batches' own epochs (cacheFromBatches), used without a checkpoint */
+  batchEpochs: EpochEntry[]
   logStartOffset: bigint
   logEndOffset: bigint
   /** replication-offset-checkpoint; null without an entry */
@@ -56,4 +62,4 @@ export interface RecordsCompared {
   first: { offset: bigint, mine: { key: string, value: string }, theirs: { key: string, value: string } } | null
 }
 
-export type CompareRecords = (mine: readonly ReplicaBatch[], theirs: readonly ReplicaBatch[], below: bigint) => RecordsCompared
+export type CompareRecords = (mine: Iterable<ReplicaBatch>, theirs: Iterable<ReplicaBatch>, below: bigint) => RecordsCompared

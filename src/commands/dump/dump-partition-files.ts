@@ -6,9 +6,10 @@ import * as path from 'node:path'
 import { finding } from '../../analysis/findings.js'
 import { readLog } from '../../decode/log-reader.js'
 import type { KafkaFile } from '../../io/discover.js'
-import { FileSource, readSmallFile } from '../../io/file-source.js'
+import { FileSource } from '../../io/file-source.js'
+import { openSmallFile } from '../../io/text-lines.js'
 import type { EpochEntry } from '../../io/partition-files.js'
-import { parseLeaderEpochCheckpoint, parseOffsetCheckpointFile, parsePartitionMetadata, parseProperties } from '../../io/partition-files.js'
+import { leaderEpochEntries, leaderEpochList, offsetCheckpointEntries, offsetCheckpointList, parsePartitionMetadata, parseProperties } from '../../io/partition-files.js'
 import { namesOfKind } from '../../io/segment-names.js'
 import { namesIn } from '../../io/dir-listing.js'
 import type { DumpPrinter } from '../../format/printer.js'
@@ -17,18 +18,28 @@ import type { FindingLog } from './finding-log.js'
 /** topic name -> the first topic id seen for it in this run, and where */
 export type TopicIds = Map<string, { topicId: string, file: string }>
 
+/** distinct meta.properties keys listed (Kafka writes a handful) */
+const MAX_PROPERTIES = 10_000
+
 export function dumpPartitionFile (file: KafkaFile, printer: DumpPrinter, log: FindingLog, topicIds: TopicIds): void {
-  const buf = readSmallFile(file.path)
+  // read line by line: a checkpoint is read once to check it as Kafka loads it, then again as it is printed
+  const src = openSmallFile(file.path)
+  try {
+    dumpOpened(file, src, printer, log, topicIds)
+  } finally { src.close() }
+}
+
+function dumpOpened (file: KafkaFile, src: FileSource, printer: DumpPrinter, log: FindingLog, topicIds: TopicIds): void {
   switch (file.name) {
     case 'leader-epoch-checkpoint': {
-      const p = parseLeaderEpochCheckpoint(file.path, buf)
-      if (p.problem !== null) { log.add(finding('EPOCH_CHECKPOINT_DAMAGED', `${p.problem.message}: Kafka cannot load this file`, { file: file.path, position: p.problem.position })); return }
-      printer.partitionFile(file, { type: 'leader-epoch-checkpoint', version: 0, entries: p.value })
-      checkEpochs(file, p.value, log)
+      const end = leaderEpochEntries(file.path, src, () => {})
+      if (end.problem !== null) { log.add(finding('EPOCH_CHECKPOINT_DAMAGED', `${end.problem.message}: Kafka cannot load this file`, { file: file.path, position: end.problem.position })); return }
+      printer.partitionFile(file, { type: 'leader-epoch-checkpoint', version: 0, count: end.found, entries: leaderEpochList(file.path, src) })
+      checkEpochs(file, leaderEpochList(file.path, src), log)
       return
     }
     case 'partition.metadata': {
-      const p = parsePartitionMetadata(file.path, buf)
+      const p = parsePartitionMetadata(file.path, src)
       if (p.problem !== null) { log.add(finding('PARTITION_METADATA_DAMAGED', p.problem.message, { file: file.path, position: p.problem.position })); return }
       printer.partitionFile(file, { type: 'partition.metadata', version: p.value.version, topicId: p.value.topicId })
       const topic = file.topic
@@ -41,18 +52,19 @@ export function dumpPartitionFile (file: KafkaFile, printer: DumpPrinter, log: F
       return
     }
     case 'meta.properties': {
-      const props = parseProperties(buf)
+      const { properties: props, more } = parseProperties(src, undefined, MAX_PROPERTIES)
       printer.partitionFile(file, { type: 'meta.properties', properties: [...props] })
       // MetaProperties: version, cluster.id and node.id (broker.id before KRaft) are what a broker needs to start
       const missing = ['version', 'cluster.id'].filter((k) => !props.has(k))
       if (!props.has('node.id') && !props.has('broker.id')) missing.push('node.id')
       if (missing.length > 0) log.add(finding('META_PROPERTIES_DAMAGED', `no ${missing.join(', ')}: the broker refuses to start with this log directory`, { file: file.path, position: 0 }))
+      if (more > 0) log.add(finding('META_PROPERTIES_DAMAGED', `more than ${MAX_PROPERTIES} distinct keys (Kafka writes a handful): the first ${MAX_PROPERTIES} are listed, ${more} left out`, { file: file.path, position: 0 }))
       return
     }
     default: {
-      const p = parseOffsetCheckpointFile(file.path, buf)
-      if (p.problem !== null) { log.add(finding('OFFSET_CHECKPOINT_DAMAGED', `${p.problem.message}: Kafka cannot load this file`, { file: file.path, position: p.problem.position })); return }
-      printer.partitionFile(file, { type: 'offset-checkpoint', name: file.name, version: p.value.version, entries: p.value.entries })
+      const end = offsetCheckpointEntries(file.path, src, () => {})
+      if (end.problem !== null) { log.add(finding('OFFSET_CHECKPOINT_DAMAGED', `${end.problem.message}: Kafka cannot load this file`, { file: file.path, position: end.problem.position })); return }
+      printer.partitionFile(file, { type: 'offset-checkpoint', name: file.name, version: 0, count: end.found, entries: offsetCheckpointList(file.path, src) })
     }
   }
 }
@@ -62,7 +74,11 @@ export function dumpPartitionFile (file: KafkaFile, printer: DumpPrinter, log: F
  * with the greatest start offset at or below it) must be the batch's. Entries without batches (an epoch that wrote
  * nothing, or whose batches were compacted or deleted) are allowed, as LeaderEpochFileCache keeps them.
  */
-function checkEpochs (file: KafkaFile, entries: readonly EpochEntry[], log: FindingLog): void {
+function checkEpochs (file: KafkaFile, list: Iterable<EpochEntry>, log: FindingLog): void {
+  // the entries are read beside the batches, both in offset order: the current entry and the next
+  const entries = list[Symbol.iterator]()
+  let cur: EpochEntry | null = null
+  let next: EpochEntry | null = entries.next().value ?? null
   const dir = path.dirname(file.path)
   let wrong = 0
   let first: { epoch: number, cached: number | null, baseOffset: bigint, log: string, position: number } | null = null
@@ -71,13 +87,12 @@ function checkEpochs (file: KafkaFile, entries: readonly EpochEntry[], log: Find
     let src: FileSource
     try { src = new FileSource(seg) } catch { continue } // the segment's own dump reports it
     try {
-      let i = -1
       for (const ev of readLog(src, { headersOnly: true, verifyCrc: false })) {
         if (ev.kind !== 'batch') continue
         const h = ev.header
         if (h.partitionLeaderEpoch < 0) continue
-        while (i + 1 < entries.length && entries[i + 1]!.startOffset <= h.baseOffset) i++
-        const cached = i < 0 ? null : entries[i]!.epoch
+        while (next !== null && next.startOffset <= h.baseOffset) { cur = next; next = entries.next().value ?? null }
+        const cached = cur === null ? null : cur.epoch
         if (cached !== h.partitionLeaderEpoch) {
           wrong++
           if (first === null) first = { epoch: h.partitionLeaderEpoch, cached, baseOffset: h.baseOffset, log: seg, position: h.position }
