@@ -42,6 +42,7 @@ import { openKafkaFile } from '../io/remote/open.js'
 import { addRemoteSegments } from './remote-segments.js'
 import { InputError } from '../io/input-error.js'
 import { namesIn } from '../io/dir-listing.js'
+import type { RemoteInput } from '../io/remote/spec.js'
 
 export interface ScannedPartition {
   dir: PartitionDir
@@ -68,7 +69,7 @@ export interface PartitionScanOptions {
   /** told about every batch before the analyzer is (`transactions`: where each run's batches and markers are) */
   batch?: (s: BatchFacts) => void
   /** --remote-storage: a directory or s3://bucket/prefix whose segments are read before the local ones */
-  remote?: string
+  remote?: RemoteInput
 }
 
 /** Not user options: tests run readLog alone to compare it with the fast loop (the fast/general contract), and look inside the analyzer. */
@@ -278,13 +279,19 @@ function weighing (a: PartitionAnalyzer, range: RangeFilter): Pick<PartitionAnal
  * Resolve paths to partitions that have .log files. `unusable` holds one UNREADABLE finding per path that could not
  * be used (the commands then exit 2).
  */
-export function resolvePartitions (paths: string[], remote?: string): { partitions: PartitionDir[], unusable: Finding[] } {
+export function resolvePartitions (paths: string[], remote?: RemoteInput): { partitions: PartitionDir[], unusable: Finding[] } {
   // a partition's analysis needs its directory (txnindex, snapshots, checkpoint), which a pipe has not
   if (paths.includes('-')) return { partitions: [], unusable: [finding('UNREADABLE', 'standard input is read by the dump only (tsdump -); reconcile, txns and lso need the partition directory', { file: '-', position: 0 })] }
   const d = discover(paths)
   const unusable = d.problems.map((p) => finding('UNREADABLE', p.message, { file: p.path, position: 0 }))
   if (unusable.length > 0) return { partitions: [], unusable }
-  if (remote !== undefined) addRemoteSegments(remote, d.partitions)
+  if (remote !== undefined) {
+    // a storage in no known layout is a usage error, as a path that cannot be used
+    try { addRemoteSegments(remote, d.partitions) } catch (e) {
+      if (!(e instanceof InputError)) throw e
+      return { partitions: [], unusable: [finding(e.code, e.message, { file: e.file, position: 0 })] }
+    }
+  }
   // reports list partitions in topic, then numeric partition order, however the shell expanded the paths
   const partitions = d.partitions.filter((p) => p.files.some((f) => f.kind === 'log'))
     .sort((a, b) => comparePartitionDirNames(path.basename(path.resolve(a.path)), path.basename(path.resolve(b.path))))
