@@ -43,6 +43,9 @@ function readObject (store: RemoteStore, key: string, position = 0, length?: num
   } finally { src.close() }
 }
 
+/** Forgets the manifests and data keys read (with the stores: io/remote/store.ts closeRemoteStores). */
+export function forgetAivenObjects (): void { manifests.clear(); dataKeys.clear() }
+
 /** the manifest of a segment, read once per thread */
 export function aivenManifest (store: RemoteStore, key: string): AivenManifest {
   const id = `${store.spec}\u0000${key}`
@@ -69,10 +72,10 @@ function privateKeyPem (keyFile: string | undefined): { pem: Buffer, from: strin
 /** the manifest's AES data key, unwrapped with the private key */
 function dataKey (store: RemoteStore, ref: AivenRef, m: AivenManifest, logName: string): Buffer {
   const enc = m.encryption!
-  const id = `${store.spec}\u0000${ref.manifest}`
+  const pk = privateKeyPem(ref.keyFile)
+  const id = `${store.spec}\u0000${ref.manifest}\u0000${pk?.from ?? ''}`
   const cached = dataKeys.get(id)
   if (cached !== undefined) return cached
-  const pk = privateKeyPem(ref.keyFile)
   if (pk === null) {
     throw new InputError('REMOTE_KEY_UNUSABLE', logName, `encrypted (data key wrapped by RSA key "${enc.keyId}"): give its private key with --remote-key <pem file> or ${REMOTE_KEY_ENV}; not read`)
   }
@@ -80,7 +83,7 @@ function dataKey (store: RemoteStore, ref: AivenRef, m: AivenManifest, logName: 
   try {
     key = crypto.privateDecrypt({ key: pk.pem, padding: crypto.constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha3-512' }, enc.wrappedKey)
   } catch (e) {
-    throw new InputError('REMOTE_KEY_UNUSABLE', store.nameOf(ref.manifest), `the data key (wrapped by RSA key "${enc.keyId}") does not unwrap with ${pk.from}: a different key pair, or a damaged manifest (${(e as Error).message.split('\n')[0]}); the segment is not read`)
+    throw new InputError('REMOTE_KEY_UNUSABLE', store.nameOf(ref.manifest), `the data key in ${store.nameOf(ref.manifest)} (wrapped by RSA key "${enc.keyId}") does not unwrap with ${pk.from}: a different key pair, or a damaged manifest (${(e as Error).message.split('\n')[0]}); the segment is not read`)
   }
   if (key.length !== 32 && key.length !== 16 && key.length !== 24) {
     throw new InputError('REMOTE_KEY_UNUSABLE', store.nameOf(ref.manifest), `the unwrapped data key has ${key.length} bytes, not an AES key`)
@@ -155,10 +158,10 @@ class AivenLogSource implements SegmentSource {
 export function openAivenObject (store: RemoteStore, key: string, ref: AivenRef): SegmentSource {
   const name = store.nameOf(key)
   const m = aivenManifest(store, ref.manifest)
-  const dk = m.encryption === null ? null : dataKey(store, ref, m, name)
   if (ref.index !== undefined) {
     const r = m.indexes[ref.index]
     if (r === null || r === undefined || r.size === 0) return new BufferSource(Buffer.alloc(0), name)
+    const dk = m.encryption === null ? null : dataKey(store, ref, m, name)
     let bytes = readObject(store, key, r.position, r.size)
     if (dk !== null) {
       try { bytes = decrypt(bytes, dk, m.encryption!.aad) } catch (e) {
@@ -167,5 +170,5 @@ export function openAivenObject (store: RemoteStore, key: string, ref: AivenRef)
     }
     return new BufferSource(bytes, name)
   }
-  return new AivenLogSource(name, store.open(key), m, dk)
+  return new AivenLogSource(name, store.open(key), m, m.encryption === null ? null : dataKey(store, ref, m, name))
 }

@@ -8,6 +8,7 @@ import type { SegmentSource } from '../../decode/segment-source.js'
 import { FileSource } from '../file-source.js'
 import { InputError } from '../input-error.js'
 import { escapeName } from '../raw-names.js'
+import { forgetAivenObjects } from './aiven-source.js'
 import { LOCAL_TIERED_ROOT } from './names.js'
 import { S3Store } from './s3-store.js'
 import type { RemoteObject, RemoteStore } from './remote-store.js'
@@ -80,4 +81,5 @@ export function openRemoteStore (spec: string): RemoteStore {
 export function closeRemoteStores (): void {
   for (const s of stores.values()) if (s instanceof S3Store) s.close()
   stores.clear()
+  forgetAivenObjects()
 }
