@@ -45,7 +45,7 @@ export class S3Store implements RemoteStore {
 
   list (): RemoteObject[] {
     if (this.listed !== undefined) return this.listed
-    const a = this.bridge.call<ListAnswer>({ op: 'list', prefix: this.prefix })
+    const a = this.call<ListAnswer>({ op: 'list', prefix: this.prefix }, `s3://${this.bucket}/${this.prefix}`)
     if (a.error !== undefined) throw new InputError('REMOTE_UNREADABLE', this.spec, `listing s3://${this.bucket}/${this.prefix}: ${a.error}`)
     let objects = a.objects!
     // LocalTieredStorage writes under kafka-tiered-storage/: a copy of its tree may keep that level
@@ -70,9 +70,16 @@ export class S3Store implements RemoteStore {
 
   /** bytes [chunk * CHUNK, +CHUNK) of `key` copied into `into`, their count; the I/O thread prefetches the next ones */
   chunk (key: string, index: number, size: number, into: Buffer): number {
-    const a = this.bridge.call<GetAnswer>({ op: 'get', key: this.prefix + key, index, size })
+    const a = this.call<GetAnswer>({ op: 'get', key: this.prefix + key, index, size }, this.nameOf(key), index * CHUNK)
     if (a.error !== undefined) throw new InputError('REMOTE_UNREADABLE', this.nameOf(key), a.error, index * CHUNK)
     return Buffer.from(this.shared, 0, a.length!).copy(into, 0)
+  }
+
+  /** the I/O thread's answer; a thread that does not answer at all is that object's finding, never an internal error */
+  private call<T> (request: Record<string, unknown>, name: string, position = 0): T {
+    try { return this.bridge.call<T>(request) } catch (e) {
+      throw new InputError('REMOTE_UNREADABLE', name, (e as Error).message, position)
+    }
   }
 
   close (): void { this.bridge.close() }
