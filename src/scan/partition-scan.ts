@@ -205,6 +205,26 @@ function readSnapshot (file: string, offset: bigint, findings: Finding[]): Snaps
   } finally { src.close() }
 }
 
+/** The remote segments opened and their first bytes read before anything else; those that fail are findings. */
+function openRemoteLogs (logs: KafkaFile[], findings: FindingList): { sources: Map<KafkaFile, SegmentSource>, failed: Set<bigint | null> } {
+  const sources = new Map<KafkaFile, SegmentSource>()
+  const failed = new Set<bigint | null>()
+  for (const f of logs) {
+    if (f.remote === undefined) continue
+    let src: SegmentSource | undefined
+    try {
+      src = openKafkaFile(f)
+      if (src.size > 0) src.readAt(0, 1)
+      sources.set(f, src)
+    } catch (e) {
+      src?.close()
+      failed.add(f.baseOffset)
+      findings.push(finding(e instanceof InputError ? e.code : 'REMOTE_UNREADABLE', describeFsError(e), { file: f.path, position: 0 }))
+    }
+  }
+  return { sources, failed }
+}
+
 /**
  * Scan and analyse one partition in one pass over its segments (headers and control records only).
  * The txnindex files, snapshots and checkpoint are read first: the analysis needs them while streaming.
@@ -215,7 +235,9 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
   const findings = new FindingList()
   const logs: KafkaFile[] = dir.files.filter((f) => f.kind === 'log')
   const names = namesIn(dir.path)
-  const remoteTxnIndexes = dir.files.filter((f) => f.remote !== undefined && f.kind === 'txnindex')
+  // a remote segment that cannot be opened (nor its first bytes read) is not read: its .txnindex entries must not count either
+  const opened = openRemoteLogs(logs, findings)
+  const remoteTxnIndexes = dir.files.filter((f) => f.remote !== undefined && f.kind === 'txnindex' && !opened.failed.has(f.baseOffset))
   const txnIndexAvailable = names.some((n) => /\.(txnindex|index)$/.test(n))
   const indexFindings: Finding[] = []
   const txnIndex = txnIndexAvailable ? readTxnIndexes(dir.path, names, remoteTxnIndexes, indexFindings) : null
@@ -236,8 +258,9 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
   const fast = internals.readLogOnly === true ? undefined : new FastBatchFeed(scratch)
   let legacy = false
   for (const f of logs) {
+    if (opened.failed.has(f.baseOffset) && f.remote !== undefined) continue
     let src: SegmentSource
-    try { src = openKafkaFile(f) } catch (e) {
+    try { src = opened.sources.get(f) ?? openKafkaFile(f) } catch (e) {
       findings.push(finding(e instanceof InputError ? e.code : f.remote !== undefined ? 'REMOTE_UNREADABLE' : 'UNREADABLE', describeFsError(e), { file: f.path, position: 0 }))
       continue
     }

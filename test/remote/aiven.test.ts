@@ -220,6 +220,20 @@ describe('keys, damage and layouts', () => {
     expect(Number(r.partitions[0]!.report.readUncommitted)).toBeGreaterThanOrEqual(local + 4)
   })
 
+  it('a segment whose first chunk cannot be read is not read, and its .txnindex entries are not counted either', () => {
+    const remote = copyRemote('encrypted')
+    const target = objects(remote, '.log').find((p) => path.basename(p).startsWith('00000000000000000009'))!
+    const b = fs.readFileSync(target)
+    b[30]! ^= 0xFF // inside chunk 0's ciphertext
+    fs.writeFileSync(target, b)
+    const r = reconcile([logs('encrypted')], { remote: remoteOf('encrypted', remote) })
+    const got = codes(r)
+    expect(got).toContain('REMOTE_CHUNK_UNREADABLE')
+    // its aborted transaction's entry would otherwise name an ABORT marker that was never read
+    expect(got).not.toContain('TXNINDEX_UNEXPECTED_ENTRY')
+    expect(got).not.toContain('CONSUMER_VIEW_DIFFERS')
+  })
+
   it('a chunk index that lies (plain, fixed chunks of 256 said to be 250): REMOTE_CHUNK_UNREADABLE naming chunk 0', () => {
     const remote = copyRemote('plain')
     const m = objects(remote, '.rsm-manifest').find((p) => path.basename(p).startsWith('00000000000000000009'))!
