@@ -84,7 +84,7 @@ const READ = { verifyCrc: false } as const
 /** a legacy entry's offset field, read in place (it is where a v2 batch has its baseOffset) */
 const legacyView = new BatchView()
 
-function feed (ev: LogEvent, file: string, findings: FindingList, a: Pick<PartitionAnalyzer, 'add'>, s: BatchFacts): boolean {
+function feed (ev: LogEvent, file: string, findings: FindingList, a: Pick<PartitionAnalyzer, 'add'>, s: BatchFacts, remote: boolean): boolean {
   switch (ev.kind) {
     case 'batch': {
       const h = ev.header
@@ -106,7 +106,7 @@ function feed (ev: LogEvent, file: string, findings: FindingList, a: Pick<Partit
       return true
     }
     case 'tail':
-      findings.push(tailFinding(ev, file))
+      findings.push(tailFinding(ev, file, remote))
       return false
     case 'corrupt':
       findings.push(corruptFinding(ev, file))
@@ -120,11 +120,11 @@ function feed (ev: LogEvent, file: string, findings: FindingList, a: Pick<Partit
  * @returns whether a legacy entry was fed
  */
 function scanSegment (frames: FrameScanner, file: string, fast: FastBatchFeed | undefined, findings: FindingList,
-  to: Pick<PartitionAnalyzer, 'add'>, scratch: BatchFacts): boolean {
+  to: Pick<PartitionAnalyzer, 'add'>, scratch: BatchFacts, remote: boolean): boolean {
   let legacy = false
   for (let ev = frames.next(); ev !== undefined; ev = frames.next()) {
     if (ev.kind === 'frame' && fast?.read(ev, file) === true) { to.add(scratch); continue }
-    if (feed(ev.kind === 'frame' ? readFrame(ev, READ) : ev, file, findings, to, scratch)) legacy = true
+    if (feed(ev.kind === 'frame' ? readFrame(ev, READ) : ev, file, findings, to, scratch, remote)) legacy = true
   }
   return legacy
 }
@@ -265,7 +265,7 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
       continue
     }
     try {
-      if (scanSegment(new FrameScanner(src, SCAN), f.path, fast, findings, to, scratch)) legacy = true
+      if (scanSegment(new FrameScanner(src, SCAN), f.path, fast, findings, to, scratch, f.remote !== undefined)) legacy = true
     } catch (e) {
       // the segment shrank while it was read: say so with its size now, and go on with the next one
       if (!(e instanceof InputError)) throw e
