@@ -24,7 +24,13 @@ export interface KafkaFile {
   topic?: string
   partition?: number
   /** a remote segment's file (--remote-storage): `path` is then its display name (a path or an s3:// URL) */
-  remote?: { storage: string, key: string, aiven?: AivenRef }
+  remote?: {
+    storage: string
+    key: string
+    aiven?: AivenRef
+    /** what its __remote_log_metadata entry says it holds (checked against its batches) */
+    expect?: { startOffset: bigint, endOffset: bigint, leaderEpochs: Array<{ epoch: number, offset: bigint }> }
+  }
 }
 
 export interface PartitionDir {

@@ -11,6 +11,7 @@ import type { FindingCode } from '../analysis/findings.js'
 import { finding, locatePartitionFindings } from '../analysis/findings.js'
 import { FindingList } from '../analysis/finding-list.js'
 import { corruptFinding, decodeFinding, tailFinding } from '../analysis/log-findings.js'
+import { RemoteSegmentSeen, remoteOffsetFindings } from '../analysis/remote-offsets.js'
 import type { PartitionReport } from '../analysis/partition-analyzer.js'
 import { PartitionAnalyzer } from '../analysis/partition-analyzer.js'
 import type { AnalyzerHook, AnalyzerInternals } from '../analysis/partition-report.js'
@@ -119,7 +120,7 @@ function feed (ev: LogEvent, file: string, findings: FindingList, a: Pick<Partit
  * rather than a loop inside scanPartition: V8 optimises it alone, and so it runs faster (bench/RESULTS.md).
  * @returns whether a legacy entry was fed
  */
-function scanSegment (frames: FrameScanner, file: string, fast: FastBatchFeed | undefined, findings: FindingList,
+function scanSegment (frames: Pick<FrameScanner, 'next'>, file: string, fast: FastBatchFeed | undefined, findings: FindingList,
   to: Pick<PartitionAnalyzer, 'add'>, scratch: BatchFacts, remote: boolean): boolean {
   let legacy = false
   for (let ev = frames.next(); ev !== undefined; ev = frames.next()) {
@@ -205,6 +206,20 @@ function readSnapshot (file: string, offset: bigint, findings: Finding[]): Snaps
   } finally { src.close() }
 }
 
+/** a remote segment's frames, their offsets and leader epochs noted on the way (checked against its metadata) */
+function watched (frames: FrameScanner, seen: RemoteSegmentSeen): Pick<FrameScanner, 'next'> {
+  return {
+    next: () => {
+      const ev = frames.next()
+      if (ev?.kind === 'frame' && ev.magic >= 2) {
+        const base = ev.window.readBigInt64BE(ev.offset + L.OFFSET_OFFSET)
+        seen.batch(base, base + BigInt(ev.window.readInt32BE(ev.offset + L.LAST_OFFSET_DELTA_OFFSET)), ev.window.readInt32BE(ev.offset + L.PARTITION_LEADER_EPOCH_OFFSET))
+      }
+      return ev
+    },
+  }
+}
+
 /** The remote segments opened and their first bytes read before anything else; those that fail are findings. */
 function openRemoteLogs (logs: KafkaFile[], findings: FindingList): { sources: Map<KafkaFile, SegmentSource>, failed: Set<bigint | null> } {
   const sources = new Map<KafkaFile, SegmentSource>()
@@ -265,7 +280,11 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
       continue
     }
     try {
-      if (scanSegment(new FrameScanner(src, SCAN), f.path, fast, findings, to, scratch, f.remote !== undefined)) legacy = true
+      const expected = f.remote?.expect
+      const seen = expected === undefined ? undefined : new RemoteSegmentSeen()
+      const frames = new FrameScanner(src, SCAN)
+      if (scanSegment(seen === undefined ? frames : watched(frames, seen), f.path, fast, findings, to, scratch, f.remote !== undefined)) legacy = true
+      if (seen !== undefined) for (const x of remoteOffsetFindings(seen, expected!, f.path)) findings.push(x)
     } catch (e) {
       // the segment shrank while it was read: say so with its size now, and go on with the next one
       if (!(e instanceof InputError)) throw e

@@ -90,7 +90,7 @@ export function addRemoteSegments (remote: RemoteInput, partitions: PartitionDir
     const topicId = partitionTopicId(dir.path)
     const listed = listedSegments(store.list(), layout, dir.topic, dir.partition, topicId)
     const localStart = dir.files.filter((f) => f.kind === 'log' && f.baseOffset !== null).map((f) => f.baseOffset!).reduce<bigint | null>((a, b) => a === null || b < a ? b : a, null)
-    const segments: Array<{ startOffset: bigint, endOffset: bigint | null, topicId: string, segmentId: string, sizeInBytes?: number }> = []
+    const segments: Array<{ startOffset: bigint, endOffset: bigint | null, topicId: string, segmentId: string, sizeInBytes?: number, leaderEpochs?: Array<{ epoch: number, offset: bigint }> }> = []
     if (view.metadata !== null) {
       for (const s of finishedSegments(view.metadata, dir.topic, dir.partition, topicId)) segments.push(s)
     } else {
@@ -111,7 +111,9 @@ export function addRemoteSegments (remote: RemoteInput, partitions: PartitionDir
         notes.push({ code: 'REMOTE_SEGMENT_MISSING', message: `segment ${s.segmentId} (offsets ${s.startOffset}..${s.endOffset ?? '?'}) is COPY_SEGMENT_FINISHED but not in the storage: not read`, file: store.nameOf(logKey) })
         continue
       }
-      files.push(...segmentFiles(spec, layout, seg, objects, notes, store, s.sizeInBytes))
+      const found = segmentFiles(spec, layout, seg, objects, notes, store, s.sizeInBytes)
+      if (s.endOffset !== null && s.leaderEpochs !== undefined) found[0]!.remote!.expect = { startOffset: s.startOffset, endOffset: s.endOffset, leaderEpochs: s.leaderEpochs }
+      files.push(...found)
       if (s.endOffset !== null) covered = covered === null || s.endOffset > covered ? s.endOffset : covered
     }
     dir.files = [...files, ...dir.files]

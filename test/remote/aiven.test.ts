@@ -268,6 +268,24 @@ describe('keys, damage and layouts', () => {
     } finally { fs.chmodSync(bad, 0o755) }
   })
 
+  it('remote offsets and leader epochs are checked against __remote_log_metadata: a mismatch names the object', () => {
+    const remote = copyRemote('plain')
+    const [seg5, seg9] = ['00000000000000000005', '00000000000000000009'].map((b) => objects(remote, '.log').find((p) => path.basename(p).startsWith(b))!)
+    // the segment of offsets 9..16 (with its manifest) where 5..8 should be
+    fs.copyFileSync(seg9!, seg5!)
+    fs.copyFileSync(seg9!.replace(/\.log$/, '.rsm-manifest'), seg5!.replace(/\.log$/, '.rsm-manifest'))
+    // and 9..16's first batch claiming leader epoch 7 (partitionLeaderEpoch, bytes 12..15, outside the CRC)
+    const b = fs.readFileSync(seg9!)
+    b.writeInt32BE(7, 12)
+    fs.writeFileSync(seg9!, b)
+    const f = reconcile([logs('plain')], { remote }).partitions[0]!.report.findings.filter((x) => x.code === 'REMOTE_OFFSETS_MISMATCH')
+    expect(f.map((x) => [x.file, x.message])).toEqual([
+      [seg5, 'its batches hold offsets 9..16, its __remote_log_metadata entry says 5..8'],
+      [seg5, 'its batches\' leader epochs are {0=9} (epoch=first offset), its __remote_log_metadata entry says {0=5}'],
+      [seg9, expect.stringMatching(/^its batches' leader epochs are \{7=9, 0=\d+\} \(epoch=first offset\), its __remote_log_metadata entry says \{0=9\}$/)],
+    ])
+  })
+
   it('a chunk index that lies (plain, fixed chunks of 256 said to be 250): REMOTE_CHUNK_UNREADABLE naming chunk 0', () => {
     const remote = copyRemote('plain')
     const m = objects(remote, '.rsm-manifest').find((p) => path.basename(p).startsWith('00000000000000000009'))!
