@@ -2,6 +2,7 @@
 // ranged GETs of CHUNK bytes that feed the same reads as a file. Nothing is downloaded whole: this thread holds
 // the chunk being read, the I/O thread at most PREFETCH more of the same object (s3-worker.ts), so a 1 GiB
 // segment costs a few chunks of memory.
+import { createRequire } from 'node:module'
 import type { SegmentSource } from '../../decode/segment-source.js'
 import { InputError } from '../input-error.js'
 import { LOCAL_TIERED_ROOT } from './names.js'
@@ -27,6 +28,16 @@ export function parseS3Spec (spec: string): { bucket: string, prefix: string } {
   return { bucket: m[1]!, prefix }
 }
 
+/**
+ * @aws-sdk/client-s3 is an optional dependency (tens of MiB that only s3:// needs), loaded by the I/O thread:
+ * resolved here first, so that its absence is a usage error saying how to install it.
+ */
+function sdkInstalled (spec: string): void {
+  try { createRequire(import.meta.url).resolve('@aws-sdk/client-s3') } catch {
+    throw new InputError('UNREADABLE', spec, 's3:// needs the optional package @aws-sdk/client-s3, which is not installed: npm install @aws-sdk/client-s3 (where tsdump is installed), or copy the bucket to a directory and give that')
+  }
+}
+
 export class S3Store implements RemoteStore {
   private readonly bucket: string
   private prefix: string
@@ -38,6 +49,7 @@ export class S3Store implements RemoteStore {
 
   constructor (readonly spec: string) {
     const { bucket, prefix } = parseS3Spec(spec)
+    sdkInstalled(spec)
     this.bucket = bucket
     this.prefix = prefix
     this.bridge = new SyncBridge(workerUrl(), { bucket, chunk: CHUNK, shared: this.shared })

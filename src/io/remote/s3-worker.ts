@@ -33,14 +33,21 @@ const RETRY_BUDGET_MS = limit('TSDUMP_S3_RETRY_BUDGET_MS', 60_000)
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true'
 const endpoint = process.env.AWS_ENDPOINT_URL_S3 ?? process.env.AWS_ENDPOINT_URL
 // loaded after the warning filter above: the SDK checks the Node release as it loads
-const { GetObjectCommand, ListObjectsV2Command, S3Client } = await import('@aws-sdk/client-s3')
-const client = new S3Client({
+// (an optional dependency: s3-store.ts checks it is there; if it still cannot be loaded, every request says so)
+const sdk = await import('@aws-sdk/client-s3').catch((e: unknown) => Object.assign(new Error(`@aws-sdk/client-s3 could not be loaded (npm install @aws-sdk/client-s3): ${(e as Error).message}`), { name: 'SdkMissing' }))
+const { GetObjectCommand, ListObjectsV2Command } = sdk instanceof Error ? { GetObjectCommand: undefined, ListObjectsV2Command: undefined } : sdk
+const client = sdk instanceof Error ? undefined : new sdk.S3Client({
   region: process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'us-east-1',
   ...(endpoint !== undefined && endpoint !== '' ? { endpoint, forcePathStyle: true } : {}),
   // retries are this file's: the SDK's do not cover a body cut after the headers
   maxAttempts: 1,
   requestHandler: { connectionTimeout: CONNECT_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, throwOnRequestTimeout: true },
 })
+
+function sdkClient (): NonNullable<typeof client> {
+  if (client === undefined) throw sdk as Error
+  return client
+}
 
 interface S3Failure { status: number | undefined, code: string, message: string }
 
@@ -52,7 +59,7 @@ function failure (e: unknown): S3Failure {
 /** 5xx, throttling (429, SlowDown) and lost connections are retried; other 4xx are the answer */
 function retryable (f: S3Failure): boolean {
   // no HTTP answer: a lost connection is retried, a client that cannot sign (no credentials, no region) is not
-  if (f.status === undefined) return !/CredentialsProviderError|Region/.test(f.code + f.message)
+  if (f.status === undefined) return !/CredentialsProviderError|Region|SdkMissing/.test(f.code + f.message)
   return f.status >= 500 || f.status === 429 || /SlowDown|Throttl|RequestTimeout/.test(f.code)
 }
 
@@ -94,7 +101,7 @@ async function list (prefix: string): Promise<Array<{ key: string, size: number 
   const out: Array<{ key: string, size: number }> = []
   let token: string | undefined
   do {
-    const r = await withRetries(async (abortSignal) => await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ...(token !== undefined ? { ContinuationToken: token } : {}) }), { abortSignal }))
+    const r = await withRetries(async (abortSignal) => await sdkClient().send(new ListObjectsV2Command!({ Bucket: bucket, Prefix: prefix, ...(token !== undefined ? { ContinuationToken: token } : {}) }), { abortSignal }))
     for (const o of r.Contents ?? []) if (o.Key !== undefined) out.push({ key: o.Key.slice(prefix.length), size: o.Size ?? 0 })
     token = r.IsTruncated === true ? r.NextContinuationToken : undefined
   } while (token !== undefined)
@@ -103,7 +110,7 @@ async function list (prefix: string): Promise<Array<{ key: string, size: number 
 
 async function getRange (key: string, from: number, to: number): Promise<Uint8Array> {
   return await withRetries(async (abortSignal) => {
-    const r = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key, Range: `bytes=${from}-${to - 1}` }), { abortSignal })
+    const r = await sdkClient().send(new GetObjectCommand!({ Bucket: bucket, Key: key, Range: `bytes=${from}-${to - 1}` }), { abortSignal })
     // a body that stalls after the headers: destroyed when the attempt is abandoned
     abortSignal.addEventListener('abort', () => { (r.Body as { destroy?: (e?: Error) => void }).destroy?.(abortSignal.reason as Error) }, { once: true })
     // streamed into one buffer of the range's size (no list of pieces concatenated after)
