@@ -9,11 +9,14 @@ import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { toDumpOptions } from '../../src/cli/commands/dump.js'
+import { runDump } from '../../src/commands/dump.js'
 import { reconcile } from '../../src/commands/reconcile.js'
 import { remoteInventory } from '../../src/commands/remote.js'
 import { closeRemoteStores } from '../../src/io/remote/store.js'
 import { FIXTURES_44, REPO_ROOT } from '../support/paths.js'
 import { runCli } from '../support/run-cli.js'
+import { testContext } from '../hostile/support.js'
 
 const fzstd = createRequire(import.meta.url)('fzstd') as { decompress: (b: Uint8Array) => Uint8Array }
 const VARIANTS = ['plain', 'zstd', 'encrypted'] as const
@@ -160,6 +163,21 @@ describe.each(VARIANTS)('dump --remote-storage (Aiven %s): each remote segment a
       }
       expect(got.get(n), `${n} ${mode}`).toBe(want.slice(want.indexOf('\n') + 1))
     }
+  })
+})
+
+describe('dump --threads on Aiven segments', () => {
+  it('a transformed object is never cut into ranges for the workers (they read files): the same text as one thread', async () => {
+    const run = async (threads: number): Promise<[number, string, string]> => {
+      const ctx = testContext()
+      const code = await runDump({ ...toDumpOptions([path.join(dirOf('zstd'), 'logs/tiered-0')], { progress: false, deepIteration: true }), threads, remote: path.join(dirOf('zstd'), 'remote') }, ctx,
+        { parallelMinBytes: 0, rangeBytes: 64 })
+      return [code, ctx.stdout.text, ctx.stderr.text]
+    }
+    const one = await run(1)
+    expect(one[0], one[2]).toBe(0)
+    expect(one[1]).toMatch(/00000000000000000009-dD80p5CTQuO8ByuEYSOfMw\.log/)
+    expect(await run(2)).toEqual(one)
   })
 })
 
