@@ -15,11 +15,12 @@ import { scanPathsInWorkers, threadsOf } from './workers/partition-pool.js'
 import { transactionLogStates } from '../scan/transaction-log-scan.js'
 import type { ScannedPartition } from '../scan/partition-scan.js'
 import type { WorkerInternals } from './workers/partition-pool.js'
+import type { RemoteInput } from '../io/remote/spec.js'
 
 /** lso()'s options (the library) */
 export interface LsoOptions {
   /** --remote-storage: remote segments read before the local ones */
-  remote?: string
+  remote?: RemoteInput
   /** the bootstrap server placed in the suggested kafka-transactions.sh commands (default localhost:9092) */
   bootstrapServer?: string
   /** age in minutes above which an open transaction is hanging, as find-hanging's --max-transaction-timeout (default 15) */

@@ -11,13 +11,14 @@ import type { ScannedPartition } from '../scan/partition-scan.js'
 import { scanPaths } from '../scan/partition-scan.js'
 import type { WorkerInternals } from './workers/partition-pool.js'
 import { scanPathsInWorkers, threadsOf } from './workers/partition-pool.js'
+import type { RemoteInput } from '../io/remote/spec.js'
 
 /** reconcile()'s options (the library) */
 export interface ReconcileOptions {
   /** count only the records in this range (analysis/range-filter.ts); LEO, HW, LSO stay the whole partition's */
   filter?: RangeSpec
   /** --remote-storage: remote segments read before the local ones */
-  remote?: string
+  remote?: RemoteInput
 }
 
 /** `tsdump reconcile`'s: the library's and the command line's */

@@ -18,11 +18,12 @@ import type { LaneLimits } from '../format/report/lane-collector.js'
 import { LaneCollector } from '../format/report/lane-collector.js'
 import { partitionExitCode, writeUnusable } from './partition-command.js'
 import { scanPaths } from '../scan/partition-scan.js'
+import type { RemoteInput } from '../io/remote/spec.js'
 
 export interface ReportOptions {
   paths: string[]
   /** --remote-storage: remote segments read before the local ones */
-  remote?: string
+  remote?: RemoteInput
   /** the HTML file to write; '-' = stdout */
   output: string
   bootstrapServer?: string

@@ -25,6 +25,7 @@ import { scanTransactionLog } from '../scan/transaction-log-scan.js'
 import { stateDirs } from '../scan/transactional-id.js'
 import type { CommandContext } from './context.js'
 import { partitionExitCode, writeUnusable } from './partition-command.js'
+import type { RemoteInput } from '../io/remote/spec.js'
 
 export interface TransactionsOptions {
   paths: string[]
@@ -33,13 +34,13 @@ export interface TransactionsOptions {
   wide?: boolean
   filter?: RangeSpec
   /** --remote-storage: remote segments read before the local ones */
-  remote?: string
+  remote?: RemoteInput
 }
 
 const cmp = (a: bigint | null, b: bigint | null): number => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1)
 
 /** The transactions under `paths`, joined; null with the unusable paths' findings when a path cannot be used. */
-export function transactions (paths: string[], filter?: RangeSpec, remote?: string): TransactionsResult | { unusable: Finding[] } {
+export function transactions (paths: string[], filter?: RangeSpec, remote?: RemoteInput): TransactionsResult | { unusable: Finding[] } {
   const { partitions, unusable } = resolvePartitions(paths, remote)
   if (unusable.length > 0) return { unusable }
   const findings: Finding[] = []

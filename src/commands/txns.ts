@@ -16,6 +16,7 @@ import { txnsPartition } from '../scan/txns-partition.js'
 import { partitionExitCode, writeUnusable } from './partition-command.js'
 import type { WorkerInternals } from './workers/partition-pool.js'
 import { streamTxnsInWorkers, txnsWorkerCount } from './workers/txns-pool.js'
+import type { RemoteInput } from '../io/remote/spec.js'
 
 /** txns()'s options (the library) */
 export interface TxnsOptions {
@@ -24,7 +25,7 @@ export interface TxnsOptions {
   /** only the runs of these producers / overlapping this range (analysis/range-filter.ts runInRange) */
   filter?: RangeSpec
   /** --remote-storage: remote segments read before the local ones */
-  remote?: string
+  remote?: RemoteInput
 }
 
 /** `tsdump txns`'s: the library's and the command line's */

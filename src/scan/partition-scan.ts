@@ -11,6 +11,7 @@ import type { FindingCode } from '../analysis/findings.js'
 import { finding, locatePartitionFindings } from '../analysis/findings.js'
 import { FindingList } from '../analysis/finding-list.js'
 import { corruptFinding, decodeFinding, tailFinding } from '../analysis/log-findings.js'
+import { RemoteSegmentSeen, remoteOffsetFindings } from '../analysis/remote-offsets.js'
 import type { PartitionReport } from '../analysis/partition-analyzer.js'
 import { PartitionAnalyzer } from '../analysis/partition-analyzer.js'
 import type { AnalyzerHook, AnalyzerInternals } from '../analysis/partition-report.js'
@@ -43,6 +44,7 @@ import { openKafkaFile } from '../io/remote/open.js'
 import { addRemoteSegments, noteRemoteNotRead } from './remote-segments.js'
 import { InputError } from '../io/input-error.js'
 import { namesIn } from '../io/dir-listing.js'
+import type { RemoteInput } from '../io/remote/spec.js'
 
 export interface ScannedPartition {
   dir: PartitionDir
@@ -69,7 +71,7 @@ export interface PartitionScanOptions {
   /** told about every batch before the analyzer is (`transactions`: where each run's batches and markers are) */
   batch?: (s: BatchFacts) => void
   /** --remote-storage: a directory or s3://bucket/prefix whose segments are read before the local ones */
-  remote?: string
+  remote?: RemoteInput
 }
 
 /** Not user options: tests run readLog alone to compare it with the fast loop (the fast/general contract), and look inside the analyzer. */
@@ -84,7 +86,7 @@ const READ = { verifyCrc: false } as const
 /** a legacy entry's offset field, read in place (it is where a v2 batch has its baseOffset) */
 const legacyView = new BatchView()
 
-function feed (ev: LogEvent, file: string, findings: FindingList, a: Pick<PartitionAnalyzer, 'add'>, s: BatchFacts): boolean {
+function feed (ev: LogEvent, file: string, findings: FindingList, a: Pick<PartitionAnalyzer, 'add'>, s: BatchFacts, remote: boolean): boolean {
   switch (ev.kind) {
     case 'batch': {
       const h = ev.header
@@ -106,7 +108,7 @@ function feed (ev: LogEvent, file: string, findings: FindingList, a: Pick<Partit
       return true
     }
     case 'tail':
-      findings.push(tailFinding(ev, file))
+      findings.push(tailFinding(ev, file, remote))
       return false
     case 'corrupt':
       findings.push(corruptFinding(ev, file))
@@ -119,12 +121,12 @@ function feed (ev: LogEvent, file: string, findings: FindingList, a: Pick<Partit
  * rather than a loop inside scanPartition: V8 optimises it alone, and so it runs faster (bench/RESULTS.md).
  * @returns whether a legacy entry was fed
  */
-function scanSegment (frames: FrameScanner, file: string, fast: FastBatchFeed | undefined, findings: FindingList,
-  to: Pick<PartitionAnalyzer, 'add'>, scratch: BatchFacts): boolean {
+function scanSegment (frames: Pick<FrameScanner, 'next'>, file: string, fast: FastBatchFeed | undefined, findings: FindingList,
+  to: Pick<PartitionAnalyzer, 'add'>, scratch: BatchFacts, remote: boolean): boolean {
   let legacy = false
   for (let ev = frames.next(); ev !== undefined; ev = frames.next()) {
     if (ev.kind === 'frame' && fast?.read(ev, file) === true) { to.add(scratch); continue }
-    if (feed(ev.kind === 'frame' ? readFrame(ev, READ) : ev, file, findings, to, scratch)) legacy = true
+    if (feed(ev.kind === 'frame' ? readFrame(ev, READ) : ev, file, findings, to, scratch, remote)) legacy = true
   }
   return legacy
 }
@@ -205,6 +207,40 @@ function readSnapshot (file: string, offset: bigint, findings: Finding[]): Snaps
   } finally { src.close() }
 }
 
+/** a remote segment's frames, their offsets and leader epochs noted on the way (checked against its metadata) */
+function watched (frames: FrameScanner, seen: RemoteSegmentSeen): Pick<FrameScanner, 'next'> {
+  return {
+    next: () => {
+      const ev = frames.next()
+      if (ev?.kind === 'frame' && ev.magic >= 2) {
+        const base = ev.window.readBigInt64BE(ev.offset + L.OFFSET_OFFSET)
+        seen.batch(base, base + BigInt(ev.window.readInt32BE(ev.offset + L.LAST_OFFSET_DELTA_OFFSET)), ev.window.readInt32BE(ev.offset + L.PARTITION_LEADER_EPOCH_OFFSET))
+      }
+      return ev
+    },
+  }
+}
+
+/** The remote segments opened and their first bytes read before anything else; those that fail are findings. */
+function openRemoteLogs (logs: KafkaFile[], findings: FindingList): { sources: Map<KafkaFile, SegmentSource>, failed: Set<bigint | null> } {
+  const sources = new Map<KafkaFile, SegmentSource>()
+  const failed = new Set<bigint | null>()
+  for (const f of logs) {
+    if (f.remote === undefined) continue
+    let src: SegmentSource | undefined
+    try {
+      src = openKafkaFile(f)
+      if (src.size > 0) src.readAt(0, 1)
+      sources.set(f, src)
+    } catch (e) {
+      src?.close()
+      failed.add(f.baseOffset)
+      findings.push(finding(e instanceof InputError ? e.code : 'REMOTE_UNREADABLE', describeFsError(e), { file: f.path, position: 0 }))
+    }
+  }
+  return { sources, failed }
+}
+
 /**
  * Scan and analyse one partition in one pass over its segments (headers and control records only).
  * The txnindex files, snapshots and checkpoint are read first: the analysis needs them while streaming.
@@ -215,7 +251,9 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
   const findings = new FindingList()
   const logs: KafkaFile[] = dir.files.filter((f) => f.kind === 'log')
   const names = namesIn(dir.path)
-  const remoteTxnIndexes = dir.files.filter((f) => f.remote !== undefined && f.kind === 'txnindex')
+  // a remote segment that cannot be opened (nor its first bytes read) is not read: its .txnindex entries must not count either
+  const opened = openRemoteLogs(logs, findings)
+  const remoteTxnIndexes = dir.files.filter((f) => f.remote !== undefined && f.kind === 'txnindex' && !opened.failed.has(f.baseOffset))
   const txnIndexAvailable = names.some((n) => /\.(txnindex|index)$/.test(n))
   const indexFindings: Finding[] = []
   const txnIndex = txnIndexAvailable ? readTxnIndexes(dir.path, names, remoteTxnIndexes, indexFindings) : null
@@ -239,13 +277,18 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
   const fast = internals.readLogOnly === true ? undefined : new FastBatchFeed(scratch)
   let legacy = false
   for (const f of logs) {
+    if (opened.failed.has(f.baseOffset) && f.remote !== undefined) continue
     let src: SegmentSource
-    try { src = openKafkaFile(f) } catch (e) {
+    try { src = opened.sources.get(f) ?? openKafkaFile(f) } catch (e) {
       findings.push(finding(e instanceof InputError ? e.code : f.remote !== undefined ? 'REMOTE_UNREADABLE' : 'UNREADABLE', describeFsError(e), { file: f.path, position: 0 }))
       continue
     }
     try {
-      if (scanSegment(new FrameScanner(src, SCAN), f.path, fast, findings, to, scratch)) legacy = true
+      const expected = f.remote?.expect
+      const seen = expected === undefined ? undefined : new RemoteSegmentSeen()
+      const frames = new FrameScanner(src, SCAN)
+      if (scanSegment(seen === undefined ? frames : watched(frames, seen), f.path, fast, findings, to, scratch, f.remote !== undefined)) legacy = true
+      if (seen !== undefined) for (const x of remoteOffsetFindings(seen, expected!, f.path)) findings.push(x)
     } catch (e) {
       // the segment shrank while it was read: say so with its size now, and go on with the next one
       if (!(e instanceof InputError)) throw e
@@ -306,14 +349,19 @@ function weighing (a: Pick<PartitionAnalyzer, 'add'>, range: RangeFilter): Pick<
  * Resolve paths to partitions that have .log files. `unusable` holds one UNREADABLE finding per path that could not
  * be used (the commands then exit 2).
  */
-export function resolvePartitions (paths: string[], remote?: string): { partitions: PartitionDir[], unusable: Finding[] } {
+export function resolvePartitions (paths: string[], remote?: RemoteInput): { partitions: PartitionDir[], unusable: Finding[] } {
   // a partition's analysis needs its directory (txnindex, snapshots, checkpoint), which a pipe has not
   if (paths.includes('-')) return { partitions: [], unusable: [finding('UNREADABLE', 'standard input is read by the dump only (tsdump -); reconcile, txns and lso need the partition directory', { file: '-', position: 0 })] }
   const d = discover(paths)
   const unusable = d.problems.map((p) => finding('UNREADABLE', p.message, { file: p.path, position: 0 }))
   if (unusable.length > 0) return { partitions: [], unusable }
-  if (remote !== undefined) addRemoteSegments(remote, d.partitions)
-  else noteRemoteNotRead(d.partitions)
+  if (remote !== undefined) {
+    // a storage in no known layout is a usage error, as a path that cannot be used
+    try { addRemoteSegments(remote, d.partitions) } catch (e) {
+      if (!(e instanceof InputError)) throw e
+      return { partitions: [], unusable: [finding(e.code, e.message, { file: e.file, position: 0 })] }
+    }
+  } else noteRemoteNotRead(d.partitions)
   // reports list partitions in topic, then numeric partition order, however the shell expanded the paths
   const partitions = d.partitions.filter((p) => p.files.some((f) => f.kind === 'log'))
     .sort((a, b) => comparePartitionDirNames(path.basename(path.resolve(a.path)), path.basename(path.resolve(b.path))))

@@ -1,7 +1,7 @@
 // `tsdump report`: one self-contained HTML page of the partitions' transactions, LSO and HW.
 import type { Command } from 'commander'
 import type { CommandContext } from '../../commands/context.js'
-import { parseMinutes, REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP } from '../options.js'
+import { parseMinutes, REMOTE_KEY_FLAGS, REMOTE_KEY_HELP, REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP, REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP, parseRemoteLayout, remoteOf } from '../options.js'
 
 const EXAMPLES = `
 Examples:
@@ -29,9 +29,10 @@ export function registerReport (program: Command, ctx: CommandContext, setExit: 
     .option('--max-transaction-timeout <minutes>', 'age above which an open transaction is hanging', parseMinutes, 15)
     .option('--title <text>', 'page title')
     .option(REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP)
+    .option(REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, parseRemoteLayout).option(REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP).option(REMOTE_KEY_FLAGS, REMOTE_KEY_HELP)
     .addHelpText('after', EXAMPLES)
     .action(async (paths: string[], o: ReportCliOptions) => {
       setExit(await (await import('../../commands/report.js')).runReport({ paths, output: o.output, bootstrapServer: o.bootstrapServer,
-        maxTransactionTimeoutMinutes: o.maxTransactionTimeout, generator: `tsdump ${program.version() ?? ''}`, ...(o.title !== undefined ? { title: o.title } : {}), ...(o.remoteStorage !== undefined ? { remote: o.remoteStorage } : {}) }, ctx))
+        maxTransactionTimeoutMinutes: o.maxTransactionTimeout, generator: `tsdump ${program.version() ?? ''}`, ...(o.title !== undefined ? { title: o.title } : {}), ...(o.remoteStorage !== undefined ? { remote: remoteOf(o) } : {}) }, ctx))
     })
 }

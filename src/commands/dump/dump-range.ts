@@ -123,7 +123,7 @@ export function dumpLogRange (source: SegmentSource, file: KafkaFile, opts: Dump
         }
         summary.trailingBytes += ev.length
         t.tailBytes += ev.length
-        log.add(tailFinding(ev, file.path))
+        log.add(tailFinding(ev, file.path, file.remote !== undefined))
         break
       case 'corrupt':
         t.clean = false

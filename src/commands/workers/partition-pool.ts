@@ -14,6 +14,7 @@ import type { ScannedPartition } from '../../scan/partition-scan.js'
 import { resolvePartitions, scanPartition } from '../../scan/partition-scan.js'
 import type { WireScanned } from './partition-wire.js'
 import { fromWireScanned } from './partition-wire.js'
+import type { RemoteInput } from '../../io/remote/spec.js'
 
 /** what a partition command asks of each scan */
 export interface PartitionScanRequest {
@@ -24,7 +25,7 @@ export interface PartitionScanRequest {
   /** worker threads (default: threads.ts defaultThreads); 1 = none */
   threads?: number
   /** --remote-storage (PartitionScanOptions.remote) */
-  remote?: string
+  remote?: RemoteInput
   /** tests: inputs smaller than this are scanned without workers (0: always workers), and how many ran */
   internals?: WorkerInternals
 }
