@@ -139,7 +139,7 @@ const MODES = { shallow: [], deep: ['--deep-iteration'], data: ['--print-data-lo
 const kafkaLib = path.join(REPO_ROOT, '.cache/kafka-4.4.0/lib')
 
 describe.each(VARIANTS)('dump --remote-storage (Aiven %s): each remote segment as kafka-dump-log prints the reassembled segment', (v) => {
-  it.each(Object.keys(MODES) as Array<keyof typeof MODES>)('%s', async (mode, ctx) => {
+  it.for(Object.keys(MODES) as Array<keyof typeof MODES>)('%s', async (mode, ctx) => {
     const remote = path.join(dirOf(v), 'remote')
     const r = await runCli(['--compat', ...MODES[mode], path.join(dirOf(v), 'logs/tiered-0'), '--remote-storage', remote, ...(v === 'encrypted' ? ['--remote-key', KEY] : [])])
     expect(r.code, r.stderr).toBe(0)
