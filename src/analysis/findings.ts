@@ -68,6 +68,7 @@ export const FINDING_SEVERITY = {
   TXNINDEX_DUPLICATE_ENTRY: 'warning',
   TXNINDEX_OUTSIDE_SCAN: 'info',
   TXN_STARTED_BEFORE_SCAN: 'info',
+  TXN_OUTCOME_UNKNOWN: 'warning',
   TXNINDEX_UNEXPECTED_ENTRY: 'error',
   // replicas compared (`tsdump replicas`)
   REPLICA_DIVERGED: 'error',

@@ -22,6 +22,8 @@ import type { ExpectedAbortedTxn } from './txn-index-check.js'
 import type { BatchFacts } from './batch-facts.js'
 import type { HighWatermarkSource, SnapshotInput } from './partition-input.js'
 import type { VisibilityCounts } from './visibility.js'
+import type { DamageRef } from './transactions.js'
+import { DamageMarks, indexesNotChecked, unknownOutcome } from './damage-marks.js'
 
 export type { AnalyzerHook, AnalyzerInternals, AnalyzerOptions, AnalyzerStats, OpenTransaction, PartitionReport } from './partition-report.js'
 
@@ -48,6 +50,8 @@ export class PartitionAnalyzer {
   private aborted = 0
   private empty = 0
   private readonly recentMarkers = new RecentMarkers()
+  /** bytes of the log that could not be read, and the transactions they may hide the ends of (damage-marks.ts) */
+  private readonly damage = new DamageMarks()
   /** control batches by type name, COMMIT and ABORT apart (the hot ones) */
   private readonly controlBatches: Record<string, number> = {}
   private commitMarkers = 0
@@ -120,6 +124,11 @@ export class PartitionAnalyzer {
     return t
   }
 
+  /** Bytes at `at` could not be read (between the batches given before and after): see damage-marks.ts. */
+  damaged (at: DamageRef): void {
+    this.damage.damaged(at, this.open.values())
+  }
+
   /** The next batch, in log order. `b` may be reused by the caller afterwards. */
   add (input: BatchFacts): void {
     const b = typeof input.baseOffset === 'bigint' || typeof input.lastOffset === 'bigint' || typeof input.producerId === 'bigint' ||
@@ -167,6 +176,8 @@ export class PartitionAnalyzer {
     let t = open
     if (t === undefined) {
       t = this.newTxn(pid, b.producerEpoch, b.baseOffset)
+      const lost = this.damage.beginning(pid)
+      if (lost !== undefined) t.damage = lost
       this.setOpen(pid, t)
       this.intervals.open(t)
     }
@@ -218,9 +229,13 @@ export class PartitionAnalyzer {
     if (t === undefined) {
       t = this.newTxn(pid, b.producerEpoch, b.baseOffset)
       t.empty = true
+      const lost = this.damage.beginning(pid)
+      if (lost !== undefined) t.damage = lost
     } else {
       this.open.delete(pid)
     }
+    this.damage.ended(pid)
+    if (t.damage !== undefined && this.wanted('TXN_OUTCOME_UNKNOWN')) this.findings.push(unknownOutcome(t, { type: outcome, offset: b.baseOffset }))
     t.outcome = outcome
     t.markerOffset = b.baseOffset
     t.markerEpoch = b.producerEpoch
@@ -324,11 +339,14 @@ export class PartitionAnalyzer {
       pendingRecords: this.uncommitted - this.intervals.finalVisible - this.intervals.finalAborted,
     }
     let readCommittedByTxnIndex: number | null = null
+    const damaged = this.damage.first
     if (this.consumer !== null) {
       readCommittedByTxnIndex = this.intervals.finalConsumer
-      this.consumer.findings(this.firstScannedOffset, leo, this.intervals.finalConsumer, counts.readCommitted, lso, findings)
+      if (damaged === null) this.consumer.findings(this.firstScannedOffset, leo, this.intervals.finalConsumer, counts.readCommitted, lso, findings)
     }
-    for (const f of this.snapChecks.findings()) findings.push(f)
+    if (damaged === null) for (const f of this.snapChecks.findings()) findings.push(f)
+    else if (this.consumer !== null || this.opts.snapshots.length > 0) findings.push(indexesNotChecked(damaged))
+    for (const t of unstable) if (t.damage !== undefined && t.markerOffset === null) findings.push(unknownOutcome(t, null))
     const openTransactions = unstable.map((t) => toOpen(t, hw))
     return {
       topic: this.opts.topic, partition: this.opts.partition, logStartOffset: toBigInt(logStartOffset), logEndOffset: toBigInt(leo),

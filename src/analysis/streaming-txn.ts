@@ -54,6 +54,7 @@ export function toTransaction (t: Txn): Transaction {
     lastDataOffset: bigOrNull(t.lastDataOffset), records: t.records, batches: t.batches, firstTimestamp: bigOrNull(t.firstTimestamp),
     lastTimestamp: bigOrNull(t.lastTimestamp), outcome: t.outcome, markerOffset: bigOrNull(t.markerOffset), coordinatorEpoch: t.coordinatorEpoch,
     seeded: t.seeded, empty: t.empty, completionLastStableOffset: bigOrNull(t.completionLastStableOffset),
+    ...(t.damage !== undefined ? { damage: t.damage } : {}),
   }
 }
 
@@ -62,5 +63,6 @@ export function toOpen (t: Txn, hw: I64): OpenTransaction {
     producerId: toBigInt(t.producerId), producerEpoch: t.producerEpoch, firstOffset: toBigInt(t.firstOffset), lastOffset: bigOrNull(t.lastDataOffset),
     records: t.records, firstTimestamp: bigOrNull(t.firstTimestamp), lastTimestamp: bigOrNull(t.lastTimestamp), coordinatorEpoch: t.coordinatorEpoch,
     state: t.markerOffset !== null && t.markerOffset >= hw ? 'awaiting-high-watermark' : 'open', seeded: t.seeded,
+    ...(t.damage !== undefined ? { damage: t.damage } : {}),
   }
 }

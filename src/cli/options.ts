@@ -71,3 +71,9 @@ export interface RawFilterFlags {
 /** --remote-storage, shared by every command that reads partitions (tiered storage, KIP-405) */
 export const REMOTE_STORAGE_FLAGS = '--remote-storage <dir|s3://bucket/prefix>'
 export const REMOTE_STORAGE_HELP = 'tiered storage (Kafka\'s LocalTieredStorage layout): read each partition\'s remote segments before its local ones; s3:// uses the AWS SDK\'s default credentials and AWS_ENDPOINT_URL'
+
+/** --no-resync for the partition commands (dump has its own): the scan stops at framing damage */
+export const NO_RESYNC_FLAGS = '--no-resync'
+export const NO_RESYNC_HELP = 'stop at framing damage, as Kafka\'s reader does, instead of going on at the next valid batch as the dump does'
+/** the library option of --no-resync's flag (commander sets resync false when it is given) */
+export function resyncOf (o: { resync?: boolean }): { resync?: false } { return o.resync === false ? { resync: false } : {} }

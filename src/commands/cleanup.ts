@@ -35,6 +35,8 @@ export interface CleanupOptions {
   bootstrapServer?: string
   /** --top N: keys with most records in the dirty section */
   top?: number
+  /** false: stop at framing damage as Kafka's reader does (--no-resync); by default reading resumes at the next valid batch, as the dump does */
+  resync?: boolean
 }
 
 const METADATA = '__cluster_metadata'
@@ -52,7 +54,7 @@ function findMetadata (scanned: readonly ScannedPartition[]): MetadataConfigs | 
 }
 
 export function cleanup (opts: Omit<CleanupOptions, 'format'>, clock: () => number = Date.now): CleanupResult & { unusable: Finding[] } {
-  const done = scanPaths(opts.paths)
+  const done = scanPaths(opts.paths, opts.resync === false ? { resync: false } : {})
   const nowMs = opts.now ?? clock()
   const meta = findMetadata(done.scanned)
   const states = done.scanned.filter((p) => p.dir.topic === '__transaction_state').flatMap((p) => transactionLogStates(p.dir).states)
@@ -79,7 +81,7 @@ function partitionOf (p: ScannedPartition, meta: MetadataConfigs | null, checkpo
   const readFindings = new FindingList()
   const segments = cleanupSegments(p.dir, readFindings)
   const reported = new Set<string>()
-  const read: ReadSegment = (seg, visit) => { readCleanupSegment(seg, visit, readFindings, reported) }
+  const read: ReadSegment = (seg, visit) => { readCleanupSegment(seg, visit, readFindings, reported, opts.resync !== false) }
   // one header pass: the segments' timestamps (retention, min.compaction.lag.ms) and the aborted transactions
   const aborted = headerPass(segments, read)
   const now = BigInt(nowMs)

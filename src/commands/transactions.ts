@@ -34,12 +34,14 @@ export interface TransactionsOptions {
   filter?: RangeSpec
   /** --remote-storage: remote segments read before the local ones */
   remote?: string
+  /** false: stop at framing damage as Kafka's reader does (--no-resync); by default reading resumes at the next valid batch, as the dump does */
+  resync?: boolean
 }
 
 const cmp = (a: bigint | null, b: bigint | null): number => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1)
 
 /** The transactions under `paths`, joined; null with the unusable paths' findings when a path cannot be used. */
-export function transactions (paths: string[], filter?: RangeSpec, remote?: string): TransactionsResult | { unusable: Finding[] } {
+export function transactions (paths: string[], filter?: RangeSpec, remote?: string, resync = true): TransactionsResult | { unusable: Finding[] } {
   const { partitions, unusable } = resolvePartitions(paths, remote)
   if (unusable.length > 0) return { unusable }
   const findings: Finding[] = []
@@ -50,7 +52,7 @@ export function transactions (paths: string[], filter?: RangeSpec, remote?: stri
   const commits = new Map<string, OffsetCommitRecord[]>()
   const scanned = new Set<string>()
   const checkpoints = new Map<string, OffsetCheckpoint | null>()
-  for (const s of scanNewestCopies(partitions.filter((d) => d.topic !== '__transaction_state'), checkpoints)) {
+  for (const s of scanNewestCopies(partitions.filter((d) => d.topic !== '__transaction_state'), checkpoints, resync)) {
     scanned.add(s.label)
     for (const r of s.runs) runs.push(r)
     for (const f of s.findings) if (f.severity !== 'info' || f.code === 'PARTITION_COPY_CHOSEN') findings.push(f)
@@ -101,7 +103,7 @@ function wanted (t: JoinedTransaction, f: RangeSpec): boolean {
 }
 
 export function runTransactions (opts: TransactionsOptions, ctx: CommandContext): number {
-  const r = transactions(opts.paths, opts.filter, opts.remote)
+  const r = transactions(opts.paths, opts.filter, opts.remote, opts.resync !== false)
   if ('unusable' in r) {
     writeUnusable(r.unusable, ctx)
     return EXIT_USAGE

@@ -69,6 +69,11 @@ export interface PartitionScanOptions {
   batch?: (s: BatchFacts) => void
   /** --remote-storage: a directory or s3://bucket/prefix whose segments are read before the local ones */
   remote?: string
+  /**
+   * after framing damage, go on at the next valid batch as the dump does (default true); false stops at the
+   * damage as Kafka's reader does (--no-resync)
+   */
+  resync?: boolean
 }
 
 /** Not user options: tests run readLog alone to compare it with the fast loop (the fast/general contract), and look inside the analyzer. */
@@ -78,12 +83,16 @@ export interface PartitionScanInternals {
 }
 
 /** every segment: one framing pass, large batches header-only; declined frames without a CRC check (headers are what the analysis needs) */
-const SCAN = { headersOnly: true, window: PARTITION_SCAN_WINDOW } as const
+const SCAN = { headersOnly: true, window: PARTITION_SCAN_WINDOW, resync: true } as const
+const SCAN_NO_RESYNC = { ...SCAN, resync: false } as const
 const READ = { verifyCrc: false } as const
 /** a legacy entry's offset field, read in place (it is where a v2 batch has its baseOffset) */
 const legacyView = new BatchView()
 
-function feed (ev: LogEvent, file: string, findings: FindingList, a: Pick<PartitionAnalyzer, 'add'>, s: BatchFacts): boolean {
+/** what the scan feeds: each batch, and where bytes could not be read (the analyzer, or a command's tap in front of it) */
+type Fed = Pick<PartitionAnalyzer, 'add' | 'damaged'>
+
+function feed (ev: LogEvent, file: string, findings: FindingList, a: Fed, s: BatchFacts): boolean {
   switch (ev.kind) {
     case 'batch': {
       const h = ev.header
@@ -93,6 +102,8 @@ function feed (ev: LogEvent, file: string, findings: FindingList, a: Pick<Partit
       s.control = h.isControl ? ev.control : undefined
       s.legacy = undefined
       for (let i = 0; i < ev.problems.length; i++) findings.push(decodeFinding(ev.problems[i]!, file))
+      // a damaged header or control record: its producer id, offsets or marker type cannot be trusted
+      if (ev.problems.some((p) => p.code !== 'ZSTD_WINDOW_TOO_LARGE')) a.damaged({ file, position: h.position })
       a.add(s)
       return false
     }
@@ -106,9 +117,12 @@ function feed (ev: LogEvent, file: string, findings: FindingList, a: Pick<Partit
     }
     case 'tail':
       findings.push(tailFinding(ev, file))
+      // a torn last batch may be a marker; zeros are a preallocated or zero-filled tail, no data
+      if (ev.reason !== 'zeros') a.damaged({ file, position: ev.position })
       return false
     case 'corrupt':
       findings.push(corruptFinding(ev, file))
+      a.damaged({ file, position: ev.position })
       return false
   }
 }
@@ -119,7 +133,7 @@ function feed (ev: LogEvent, file: string, findings: FindingList, a: Pick<Partit
  * @returns whether a legacy entry was fed
  */
 function scanSegment (frames: FrameScanner, file: string, fast: FastBatchFeed | undefined, findings: FindingList,
-  to: Pick<PartitionAnalyzer, 'add'>, scratch: BatchFacts): boolean {
+  to: Fed, scratch: BatchFacts): boolean {
   let legacy = false
   for (let ev = frames.next(); ev !== undefined; ev = frames.next()) {
     if (ev.kind === 'frame' && fast?.read(ev, file) === true) { to.add(scratch); continue }
@@ -231,7 +245,7 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
   const range = opts.filter === undefined ? undefined : new RangeFilter(opts.filter)
   const fed = range === undefined ? analyzer : weighing(analyzer, range)
   const tap = opts.batch
-  const to = tap === undefined ? fed : { add: (s: BatchFacts) => { tap(s); fed.add(s) } }
+  const to: Fed = tap === undefined ? fed : { add: (s: BatchFacts) => { tap(s); fed.add(s) }, damaged: (d) => { fed.damaged(d) } }
   const fast = internals.readLogOnly === true ? undefined : new FastBatchFeed(scratch)
   let legacy = false
   for (const f of logs) {
@@ -241,7 +255,7 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
       continue
     }
     try {
-      if (scanSegment(new FrameScanner(src, SCAN), f.path, fast, findings, to, scratch)) legacy = true
+      if (scanSegment(new FrameScanner(src, opts.resync === false ? SCAN_NO_RESYNC : SCAN), f.path, fast, findings, to, scratch)) legacy = true
     } catch (e) {
       // the segment shrank while it was read: say so with its size now, and go on with the next one
       if (!(e instanceof InputError)) throw e
@@ -264,8 +278,9 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
 }
 
 /** The analyzer fed through the filter: each batch as it is, a data batch with only its records in range counted. */
-function weighing (a: PartitionAnalyzer, range: RangeFilter): Pick<PartitionAnalyzer, 'add'> {
+function weighing (a: PartitionAnalyzer, range: RangeFilter): Fed {
   return {
+    damaged: (d) => { a.damaged(d) },
     add: (s: BatchFacts) => {
       const v = range.batch(s)
       if (!s.isControl) s.recordsCount = range.weigh(v, s, s.recordsCount)

@@ -97,6 +97,8 @@ export function completeTransaction (t: JoinedTransaction, ctx: CompleteContext)
 }
 
 function outcomeOf (t: JoinedTransaction, types: ReadonlySet<string>, unmarked: number): TxOutcome {
+  // a partition's marker or data in bytes that could not be read: what was read there does not decide it
+  if (t.runs.some((r) => r.damage !== undefined)) return 'unknown'
   if (types.size === 2) return 'unknown'
   if (types.size === 1 && unmarked === 0) return types.has('COMMIT') ? 'committed' : 'aborted'
   const e = t.episode
