@@ -6,6 +6,7 @@
 // Kafka's own reader stops at the first such entry (LogSegment.recover truncates there); the partition scan
 // goes on as the dump does, and says which findings follow from the damage instead of blaming the indexes.
 import type { I64 } from '../bytes/int64.js'
+import { i64Add } from '../bytes/int64.js'
 import type { Finding } from './findings.js'
 import { finding } from './findings.js'
 import type { DamageRef } from './transactions.js'
@@ -16,13 +17,30 @@ export class DamageMarks {
   private latest: DamageRef | null = null
   /** producers that had a COMMIT/ABORT since the latest damage: their next transaction is readable whole */
   private readonly marked = new Set<I64>()
+  /** after damaged bytes, the offset the next batch has when no batch was lost in them; null: not waiting */
+  private expected: I64 | null = null
+  private waiting = false
 
-  /** bytes at `at` could not be read: every transaction open now is marked */
-  damaged (at: DamageRef, open: Iterable<{ damage?: DamageRef }>): void {
+  /**
+   * Bytes at `at` could not be read: every transaction open now is marked (and `cut`: a later data batch of
+   * another epoch begins a new transaction). `lastOffset`: the last offset read before them, when batches may be
+   * lost in them (a damaged region or tail); undefined for a damaged batch whose offsets are known.
+   */
+  damaged (at: DamageRef, open: Iterable<{ damage?: DamageRef, cut: boolean }>, lastOffset?: I64 | null): void {
     this.first ??= at
+    for (const t of open) { t.damage ??= at; t.cut = true }
+    if (lastOffset === undefined) return
     this.latest = at
     this.marked.clear()
-    for (const t of open) t.damage ??= at
+    this.expected = lastOffset === null ? null : i64Add(lastOffset, 1)
+    this.waiting = true
+  }
+
+  /** the first batch after damaged bytes: offsets that follow on mean no batch was lost in them */
+  next (baseOffset: I64): void {
+    if (!this.waiting) return
+    this.waiting = false
+    if (this.expected !== null && baseOffset === this.expected) this.latest = null
   }
 
   /** the damage a transaction of `pid` starting now (data, or a marker with none open) may have lost its beginning in */

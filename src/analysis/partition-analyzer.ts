@@ -118,15 +118,15 @@ export class PartitionAnalyzer {
       seq: this.seq++, producerId, producerEpoch, markerEpoch: null, firstOffset, lastDataOffset: null,
       records: 0, batches: 0, firstTimestamp: null, lastTimestamp: null, outcome: null, markerOffset: null,
       coordinatorEpoch: null, seeded: false, empty: false, completionLastStableOffset: null,
-      iv: null, firstIndex: -1, lastIndex: -1, spanBatches: 0, tl: null,
+      iv: null, cut: false, firstIndex: -1, lastIndex: -1, spanBatches: 0, tl: null,
     }
     if (this.tl !== null) this.tl.transaction(t)
     return t
   }
 
   /** Bytes at `at` could not be read (between the batches given before and after): see damage-marks.ts. */
-  damaged (at: DamageRef): void {
-    this.damage.damaged(at, this.open.values())
+  damaged (at: DamageRef, lost: boolean): void {
+    this.damage.damaged(at, this.open.values(), lost ? this.prevLast : undefined)
   }
 
   /** The next batch, in log order. `b` may be reused by the caller afterwards. */
@@ -134,6 +134,7 @@ export class PartitionAnalyzer {
     const b = typeof input.baseOffset === 'bigint' || typeof input.lastOffset === 'bigint' || typeof input.producerId === 'bigint' ||
       typeof input.baseTimestamp === 'bigint' || typeof input.maxTimestamp === 'bigint' ? this.canonical(input) : input
     if (!this.started) this.start(b.baseOffset)
+    this.damage.next(b.baseOffset)
     this.snapChecks.passTo(b.baseOffset, this.openFirstOffsets)
     if (this.prevLast !== null && b.baseOffset <= this.prevLast) {
       if (this.wanted('OFFSETS_NOT_INCREASING')) this.find('OFFSETS_NOT_INCREASING', b, `batch at offset ${b.baseOffset} does not follow offset ${this.prevLast}`)
@@ -174,6 +175,12 @@ export class PartitionAnalyzer {
       return
     }
     let t = open
+    if (t !== undefined && t.cut && b.producerEpoch !== t.producerEpoch) {
+      // data of a new epoch: the transaction open at the damage ended there (its marker in the unreadable bytes, or
+      // the coordinator's abort); it stays unstable with an unknown outcome, and this batch begins the next one
+      this.open.delete(pid)
+      t = undefined
+    }
     if (t === undefined) {
       t = this.newTxn(pid, b.producerEpoch, b.baseOffset)
       const lost = this.damage.beginning(pid)

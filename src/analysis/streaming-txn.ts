@@ -16,6 +16,8 @@ export interface Txn extends Omit<Transaction, 'producerId' | 'firstOffset' | 'l
   completionLastStableOffset: I64 | null
   /** its interval while it holds the LSO */
   iv: Interval | null
+  /** it was open where bytes could not be read (analysis/damage-marks.ts): data of another epoch begins a new one */
+  cut: boolean
   /** timeline: batch indexes of its first and last batch (data or marker) and their count */
   firstIndex: number
   lastIndex: number

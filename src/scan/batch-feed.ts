@@ -7,6 +7,7 @@
 // path) makes the event that partition-scan's feed passes on, with its findings. So the two cannot frame
 // differently, and test/commands/txn-fast-scan.test.ts checks they give the same facts.
 import { i64Add } from '../bytes/int64.js'
+import { crc32cRange } from '../bytes/crc32c.js'
 import type { BatchFacts } from '../analysis/batch-facts.js'
 import { plausibleHeader } from '../decode/batch-view.js'
 import type { EndTxnMarkerFacts } from '../decode/control-fast.js'
@@ -51,6 +52,8 @@ export class FastBatchFeed {
       s.control = null // compaction can leave empty control batches (KAFKA-7467); readLog reports no problem
     } else {
       if (!v.complete || !readEndTxnMarkerFast(v.window, v.o, v.o + v.sizeInBytes, this.marker)) return false
+      // a marker decides its transaction: one whose CRC fails is not trusted (the general path reports it)
+      if (crc32cRange(v.window, v.o + L.ATTRIBUTES_OFFSET, v.o + v.sizeInBytes) !== v.storedCrc) return false
       this.control.type = this.marker.type
       this.control.typeName = CONTROL_TYPE_NAMES[this.marker.type]!
       this.control.coordinatorEpoch = this.marker.coordinatorEpoch

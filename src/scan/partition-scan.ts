@@ -86,6 +86,8 @@ export interface PartitionScanInternals {
 const SCAN = { headersOnly: true, window: PARTITION_SCAN_WINDOW, resync: true } as const
 const SCAN_NO_RESYNC = { ...SCAN, resync: false } as const
 const READ = { verifyCrc: false } as const
+/** control batches are small and decide transactions: their CRC is checked (a damaged marker is not trusted) */
+const READ_CONTROL = { verifyCrc: true } as const
 /** a legacy entry's offset field, read in place (it is where a v2 batch has its baseOffset) */
 const legacyView = new BatchView()
 
@@ -99,11 +101,12 @@ function feed (ev: LogEvent, file: string, findings: FindingList, a: Fed, s: Bat
       s.baseOffset = h.baseOffset; s.lastOffset = h.lastOffset; s.recordsCount = h.recordsCount; s.producerId = h.producerId
       s.producerEpoch = h.producerEpoch; s.isTransactional = h.isTransactional; s.isControl = h.isControl
       s.baseTimestamp = h.baseTimestamp; s.maxTimestamp = h.maxTimestamp; s.file = file; s.position = h.position
-      s.control = h.isControl ? ev.control : undefined
+      // a control batch whose CRC fails is counted UNREADABLE: its type and epoch may be the damage's
+      s.control = h.isControl && ev.crcValid !== false ? ev.control : undefined
       s.legacy = undefined
       for (let i = 0; i < ev.problems.length; i++) findings.push(decodeFinding(ev.problems[i]!, file))
       // a damaged header or control record: its producer id, offsets or marker type cannot be trusted
-      if (ev.problems.some((p) => p.code !== 'ZSTD_WINDOW_TOO_LARGE')) a.damaged({ file, position: h.position })
+      if (ev.problems.some((p) => p.code !== 'ZSTD_WINDOW_TOO_LARGE')) a.damaged({ file, position: h.position }, false)
       a.add(s)
       return false
     }
@@ -118,11 +121,11 @@ function feed (ev: LogEvent, file: string, findings: FindingList, a: Fed, s: Bat
     case 'tail':
       findings.push(tailFinding(ev, file))
       // a torn last batch may be a marker; zeros are a preallocated or zero-filled tail, no data
-      if (ev.reason !== 'zeros') a.damaged({ file, position: ev.position })
+      if (ev.reason !== 'zeros') a.damaged({ file, position: ev.position }, true)
       return false
     case 'corrupt':
       findings.push(corruptFinding(ev, file))
-      a.damaged({ file, position: ev.position })
+      a.damaged({ file, position: ev.position }, true)
       return false
   }
 }
@@ -137,7 +140,7 @@ function scanSegment (frames: FrameScanner, file: string, fast: FastBatchFeed | 
   let legacy = false
   for (let ev = frames.next(); ev !== undefined; ev = frames.next()) {
     if (ev.kind === 'frame' && fast?.read(ev, file) === true) { to.add(scratch); continue }
-    if (feed(ev.kind === 'frame' ? readFrame(ev, READ) : ev, file, findings, to, scratch)) legacy = true
+    if (feed(ev.kind === 'frame' ? readFrame(ev, ev.magic >= 2 && ev.complete && ev.isControl ? READ_CONTROL : READ) : ev, file, findings, to, scratch)) legacy = true
   }
   return legacy
 }
@@ -245,7 +248,7 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
   const range = opts.filter === undefined ? undefined : new RangeFilter(opts.filter)
   const fed = range === undefined ? analyzer : weighing(analyzer, range)
   const tap = opts.batch
-  const to: Fed = tap === undefined ? fed : { add: (s: BatchFacts) => { tap(s); fed.add(s) }, damaged: (d) => { fed.damaged(d) } }
+  const to: Fed = tap === undefined ? fed : { add: (s: BatchFacts) => { tap(s); fed.add(s) }, damaged: (d, lost) => { fed.damaged(d, lost) } }
   const fast = internals.readLogOnly === true ? undefined : new FastBatchFeed(scratch)
   let legacy = false
   for (const f of logs) {
@@ -280,7 +283,7 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
 /** The analyzer fed through the filter: each batch as it is, a data batch with only its records in range counted. */
 function weighing (a: PartitionAnalyzer, range: RangeFilter): Fed {
   return {
-    damaged: (d) => { a.damaged(d) },
+    damaged: (d, lost) => { a.damaged(d, lost) },
     add: (s: BatchFacts) => {
       const v = range.batch(s)
       if (!s.isControl) s.recordsCount = range.weigh(v, s, s.recordsCount)
