@@ -65,7 +65,8 @@ export function transactions (paths: string[], filter?: RangeSpec, remote?: stri
   const episodes = coordinatorEpisodes(records)
   const idByProducer = transactionalIdsByProducer(records)
   const all = joinRuns(runs, episodes)
-  for (const t of all) completeTransaction(t, { scanned, idByProducer, commits })
+  const damaged = new Map(runs.filter((r) => r.damage !== undefined).map((r) => [`${r.topic}-${r.partition}`, r.damage!] as const))
+  for (const t of all) completeTransaction(t, { scanned, idByProducer, commits, damaged })
   fillGroupPositions(all, commits)
   // in the order they began: the coordinator's first record, else the first marker (data timestamps can be event times: Kafka Streams)
   const began = (t: JoinedTransaction): bigint | null => t.episode?.states[0]?.timestamp ?? t.runs.reduce<bigint | null>((m, r) => (r.marker === null ? m : m === null || r.marker.timestamp < m ? r.marker.timestamp : m), null) ?? t.firstTimestamp

@@ -177,6 +177,9 @@ describe('damaged copies: every command agrees on log end, counts and damage fin
       expect(lso.hanging).toBe(false)
       expect(lsoText.stdout).not.toContain('kafka-transactions.sh --bootstrap-server')
       expect(lsoText.stdout).not.toContain('HANGING')
+      // transactions: the coordinator's partition without a readable marker is said to be the damage's, not hanging
+      const txFindings = tx.transactions.flatMap((x) => (x as { findings?: Array<Found & { message: string }> }).findings ?? [])
+      expect(txFindings.filter((f) => f.code === 'TXN_PARTITION_NO_MARKER' && f.message.includes(c.partition))).toEqual([])
       if (unknown.length > 0) {
         // transactions joins across partitions: the damaged partition's transaction is unknown there too
         const inPartition = tx.transactions.filter((x) => x.partitions.some((p) => `${p.topic}-${p.partition}` === c.partition))

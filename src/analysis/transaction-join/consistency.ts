@@ -7,6 +7,7 @@ import { finding } from '../findings.js'
 import { TWO_PHASE_COMMIT_TIMEOUT_MS } from '../transactional-id-state.js'
 import { runLabel } from './join.js'
 import type { JoinedTransaction, OffsetCommitRecord, TxOutcome } from './types.js'
+import type { DamageRef } from '../transactions.js'
 
 const max = (a: bigint | null, b: bigint | null): bigint | null => (a === null ? b : b === null ? a : a > b ? a : b)
 const min = (a: bigint | null, b: bigint | null): bigint | null => (a === null ? b : b === null ? a : a < b ? a : b)
@@ -14,6 +15,8 @@ const min = (a: bigint | null, b: bigint | null): bigint | null => (a === null ?
 export interface CompleteContext {
   /** `topic-partition` of every partition read */
   scanned: ReadonlySet<string>
+  /** partitions with bytes that could not be read, where (the first damage a transaction there was marked with) */
+  damaged?: ReadonlyMap<string, DamageRef>
   idByProducer: ReadonlyMap<bigint, string>
   /** transactional offset commits per __consumer_offsets partition label */
   commits: ReadonlyMap<string, readonly OffsetCommitRecord[]>
@@ -77,7 +80,13 @@ export function completeTransaction (t: JoinedTransaction, ctx: CompleteContext)
   const listed = e.prepare?.partitions ?? [...e.partitions].sort()
   t.notRead = [...e.partitions].filter((p) => !ctx.scanned.has(p)).sort()
   const marked = new Set(t.runs.filter((r) => r.marker !== null).map(runLabel))
-  const missing = listed.filter((p) => ctx.scanned.has(p) && !marked.has(p))
+  // a partition whose marker may lie in bytes that could not be read is not a hanging one: said at the damage
+  for (const p of listed.filter((x) => ctx.scanned.has(x) && !marked.has(x) && ctx.damaged?.has(x) === true)) {
+    const d = ctx.damaged!.get(p)!
+    t.findings.push(finding('TXN_OUTCOME_UNKNOWN', `${idText}: the coordinator listed ${p} but no marker of this transaction could be read there; ` +
+      `it may lie in the bytes that could not be read at ${d.file}:${d.position}`, { file: d.file, position: d.position }))
+  }
+  const missing = listed.filter((p) => ctx.scanned.has(p) && !marked.has(p) && ctx.damaged?.has(p) !== true)
   const last = e.states.at(-1)!
   if (missing.length > 0 && e.prepare !== null) {
     const at = { file: e.prepare.file, position: e.prepare.position }
