@@ -9,6 +9,7 @@ import type { ReplicaBatch, ReplicaInput } from '../analysis/replicas/replica-in
 import { decodeBatchHeader } from '../decode/batch-header.js'
 import { DecodeError } from '../decode/errors.js'
 import { readLog } from '../decode/log-reader.js'
+import { decodeFinding } from '../analysis/log-findings.js'
 import { decodeRecords } from '../decode/records.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import { readOffsetCheckpoint } from '../io/checkpoints.js'
@@ -57,6 +58,8 @@ function readBatches (dir: PartitionDir, findings: Finding[]): ReplicaBatch[] {
       for (const ev of readLog(src, { streamLarge: 'crc', window: WINDOW_BYTES, windowBuffer: sharedWindow })) {
         if (ev.kind !== 'batch') continue
         const h = ev.header
+        // a data batch's CRC (the partition scan checks only control batches': it reports theirs)
+        if (!h.isControl) for (const p of ev.problems) if (p.code === 'CRC_MISMATCH') findings.push(decodeFinding(p, f.path))
         out.push({ baseOffset: h.baseOffset, lastOffset: h.lastOffset, count: h.recordsCount, partitionLeaderEpoch: h.partitionLeaderEpoch,
           crc: h.crc, crcValid: ev.crcValid, producerId: h.producerId, producerEpoch: h.producerEpoch, baseSequence: h.baseSequence,
           isTransactional: h.isTransactional, isControl: h.isControl, marker: ev.control?.typeName ?? null, file: f.path, position: h.position, size: h.sizeInBytes })

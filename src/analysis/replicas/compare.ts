@@ -161,6 +161,7 @@ export function comparePartition (topic: string, partition: number, inputs: read
     findings.push(...markerFindings(label, r, leader, c.batchesPastDivergence))
   })
   findings.push(...offsetFindings(label, replicas))
+  findings.push(...damageFindings(label, inputs, li))
   if (cleanedTo !== null) {
     const counts = replicas.filter((r) => r.recordsComparedBelowCleanedPoint !== null).map((r) => `broker ${r.broker} ${r.recordsComparedBelowCleanedPoint}`)
     const how = counts.length === 0 ? 'only the epochs were compared there'
@@ -180,6 +181,28 @@ function markerFindings (label: string, r: ReplicaInput, leader: ReplicaInput, p
     out.push(finding('REPLICA_MARKER_LOST', `${label}: the ${b.marker} marker of producer ${b.producerId} (epoch ${b.producerEpoch}) at offset ${b.baseOffset} is on broker ${r.broker} only: on the leader (broker ${leader.broker}) its transaction from offset ${open.firstOffset} has no marker and stays open, so the LSO stays at ${leader.lastStableOffset} and read_committed consumers stop there (its coordinator considers it ended and will not write the marker again: tsdump lso on the leader's copy gives the abort command)`,
       { file: b.file, position: b.position }))
   }
+  return out
+}
+
+/** findings of damaged batches listed per copy; the rest are counted in the last one */
+const MAX_DAMAGE_FINDINGS = 10
+
+/**
+ * Batches whose stored CRC-32C does not match their bytes, on any copy. Replication copies batches as they are
+ * and compares nothing, so the stored CRCs of two copies can agree while one copy's bytes are damaged: each copy
+ * is checked, and a copy that holds the same batch intact (same offsets, a CRC that checks) is named.
+ */
+function damageFindings (label: string, inputs: readonly ReplicaInput[], leader: number): Finding[] {
+  const out: Finding[] = []
+  inputs.forEach((r, i) => {
+    const bad = r.batches.filter((b) => b.crcValid === false)
+    bad.slice(0, MAX_DAMAGE_FINDINGS).forEach((b, k) => {
+      const intact = inputs.filter((o, j) => j !== i && o.batches.some((x) => x.baseOffset === b.baseOffset && x.lastOffset === b.lastOffset && x.crcValid === true)).map((o) => o.broker)
+      const more = k === MAX_DAMAGE_FINDINGS - 1 && bad.length > MAX_DAMAGE_FINDINGS ? `; ${bad.length - MAX_DAMAGE_FINDINGS} more damaged batches on this copy` : ''
+      out.push(finding('REPLICA_COPY_DAMAGED', `${label}: broker ${r.broker}'s${i === leader ? ' (the leader\'s)' : ''} batch at offsets ${b.baseOffset}-${b.lastOffset} fails its CRC: this copy is damaged there; ` +
+        (intact.length > 0 ? `${intact.length === 1 ? 'broker' : 'brokers'} ${intact.join(', ')} hold${intact.length === 1 ? 's' : ''} it intact` : 'no other copy holds it intact') + more, { file: b.file, position: b.position }))
+    })
+  })
   return out
 }
 
