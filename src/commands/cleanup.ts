@@ -119,7 +119,8 @@ function blockerOf (p: ScannedPartition, states: ReturnType<typeof transactionLo
   const t = findBlockingTransaction(p.report, p.snapshots, 15 * 60_000, nowMs, p.label, states)
   if (t === null) return null
   return { producerId: t.producerId, producerEpoch: t.producerEpoch, firstOffset: t.firstOffset, lastTimestamp: t.lastTimestamp,
-    commands: abortCommands(bootstrap, p.report.topic, p.report.partition, t) }
+    // a transaction whose marker may lie in unreadable bytes gets no abort command (its TXN_OUTCOME_UNKNOWN says why)
+    commands: t.damage !== undefined ? [] : abortCommands(bootstrap, p.report.topic, p.report.partition, t) }
 }
 
 export function runCleanup (opts: CleanupOptions, ctx: CommandContext): number {
