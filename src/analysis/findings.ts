@@ -68,6 +68,7 @@ export const FINDING_SEVERITY = {
   TXNINDEX_DUPLICATE_ENTRY: 'warning',
   TXNINDEX_OUTSIDE_SCAN: 'info',
   TXN_STARTED_BEFORE_SCAN: 'info',
+  TXN_OUTCOME_UNKNOWN: 'warning',
   TXNINDEX_UNEXPECTED_ENTRY: 'error',
   // replicas compared (`tsdump replicas`)
   REPLICA_DIVERGED: 'error',
@@ -75,6 +76,7 @@ export const FINDING_SEVERITY = {
   REPLICA_RECORDS_DIFFER: 'error',
   REPLICA_TOPIC_ID_DIFFERS: 'error',
   REPLICA_MARKER_LOST: 'warning',
+  REPLICA_COPY_DAMAGED: 'error',
   REPLICA_OFFSETS_DIFFER: 'info',
   REPLICA_COMPACTED: 'info',
   REPLICA_SINGLE_COPY: 'info',

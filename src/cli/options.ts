@@ -95,3 +95,9 @@ export function remoteOf (o: { remoteStorage?: string }): RemoteSpec {
   return { storage: f.remoteStorage, ...(f.remoteLayout !== undefined ? { layout: f.remoteLayout } : {}),
     ...(f.remotePrefix !== undefined ? { prefix: f.remotePrefix } : {}), ...(f.remoteKey !== undefined ? { keyFile: f.remoteKey } : {}) }
 }
+
+/** --no-resync for the partition commands (dump has its own): the scan stops at framing damage */
+export const NO_RESYNC_FLAGS = '--no-resync'
+export const NO_RESYNC_HELP = 'stop at framing damage, as Kafka\'s reader does, instead of going on at the next valid batch as the dump does'
+/** the library option of --no-resync's flag (commander sets resync false when it is given) */
+export function resyncOf (o: { resync?: boolean }): { resync?: false } { return o.resync === false ? { resync: false } : {} }

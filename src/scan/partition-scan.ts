@@ -72,6 +72,11 @@ export interface PartitionScanOptions {
   batch?: (s: BatchFacts) => void
   /** --remote-storage: a directory or s3://bucket/prefix whose segments are read before the local ones */
   remote?: RemoteInput
+  /**
+   * after framing damage, go on at the next valid batch as the dump does (default true); false stops at the
+   * damage as Kafka's reader does (--no-resync)
+   */
+  resync?: boolean
 }
 
 /** Not user options: tests run readLog alone to compare it with the fast loop (the fast/general contract), and look inside the analyzer. */
@@ -81,21 +86,30 @@ export interface PartitionScanInternals {
 }
 
 /** every segment: one framing pass, large batches header-only; declined frames without a CRC check (headers are what the analysis needs) */
-const SCAN = { headersOnly: true, window: PARTITION_SCAN_WINDOW } as const
+const SCAN = { headersOnly: true, window: PARTITION_SCAN_WINDOW, resync: true } as const
+const SCAN_NO_RESYNC = { ...SCAN, resync: false } as const
 const READ = { verifyCrc: false } as const
+/** control batches are small and decide transactions: their CRC is checked (a damaged marker is not trusted) */
+const READ_CONTROL = { verifyCrc: true } as const
 /** a legacy entry's offset field, read in place (it is where a v2 batch has its baseOffset) */
 const legacyView = new BatchView()
 
-function feed (ev: LogEvent, file: string, findings: FindingList, a: Pick<PartitionAnalyzer, 'add'>, s: BatchFacts, remote: boolean): boolean {
+/** what the scan feeds: each batch, and where bytes could not be read (the analyzer, or a command's tap in front of it) */
+type Fed = Pick<PartitionAnalyzer, 'add' | 'damaged'>
+
+function feed (ev: LogEvent, file: string, findings: FindingList, a: Fed, s: BatchFacts, remote: boolean): boolean {
   switch (ev.kind) {
     case 'batch': {
       const h = ev.header
       s.baseOffset = h.baseOffset; s.lastOffset = h.lastOffset; s.recordsCount = h.recordsCount; s.producerId = h.producerId
       s.producerEpoch = h.producerEpoch; s.isTransactional = h.isTransactional; s.isControl = h.isControl
       s.baseTimestamp = h.baseTimestamp; s.maxTimestamp = h.maxTimestamp; s.file = file; s.position = h.position
-      s.control = h.isControl ? ev.control : undefined
+      // a control batch whose CRC fails is counted UNREADABLE: its type and epoch may be the damage's
+      s.control = h.isControl && ev.crcValid !== false ? ev.control : undefined
       s.legacy = undefined
       for (let i = 0; i < ev.problems.length; i++) findings.push(decodeFinding(ev.problems[i]!, file))
+      // a damaged header or control record: its producer id, offsets or marker type cannot be trusted
+      if (ev.problems.some((p) => p.code !== 'ZSTD_WINDOW_TOO_LARGE')) a.damaged({ file, position: h.position }, false)
       a.add(s)
       return false
     }
@@ -109,9 +123,12 @@ function feed (ev: LogEvent, file: string, findings: FindingList, a: Pick<Partit
     }
     case 'tail':
       findings.push(tailFinding(ev, file, remote))
+      // a torn last batch may be a marker; zeros are a preallocated or zero-filled tail, no data
+      if (ev.reason !== 'zeros') a.damaged({ file, position: ev.position }, true)
       return false
     case 'corrupt':
       findings.push(corruptFinding(ev, file))
+      a.damaged({ file, position: ev.position }, true)
       return false
   }
 }
@@ -122,11 +139,11 @@ function feed (ev: LogEvent, file: string, findings: FindingList, a: Pick<Partit
  * @returns whether a legacy entry was fed
  */
 function scanSegment (frames: Pick<FrameScanner, 'next'>, file: string, fast: FastBatchFeed | undefined, findings: FindingList,
-  to: Pick<PartitionAnalyzer, 'add'>, scratch: BatchFacts, remote: boolean): boolean {
+  to: Fed, scratch: BatchFacts, remote: boolean): boolean {
   let legacy = false
   for (let ev = frames.next(); ev !== undefined; ev = frames.next()) {
     if (ev.kind === 'frame' && fast?.read(ev, file) === true) { to.add(scratch); continue }
-    if (feed(ev.kind === 'frame' ? readFrame(ev, READ) : ev, file, findings, to, scratch, remote)) legacy = true
+    if (feed(ev.kind === 'frame' ? readFrame(ev, ev.magic >= 2 && ev.complete && ev.isControl ? READ_CONTROL : READ) : ev, file, findings, to, scratch, remote)) legacy = true
   }
   return legacy
 }
@@ -273,7 +290,7 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
   const counted = start?.source !== 'log-start-offset-checkpoint' ? analyzer : fromLogStart(analyzer, start.offset)
   const fed = range === undefined ? counted : weighing(counted, range)
   const tap = opts.batch
-  const to = tap === undefined ? fed : { add: (s: BatchFacts) => { tap(s); fed.add(s) } }
+  const to: Fed = tap === undefined ? fed : { add: (s: BatchFacts) => { tap(s); fed.add(s) }, damaged: (d, lost) => { fed.damaged(d, lost) } }
   const fast = internals.readLogOnly === true ? undefined : new FastBatchFeed(scratch)
   let legacy = false
   for (const f of logs) {
@@ -286,7 +303,7 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
     try {
       const expected = f.remote?.expect
       const seen = expected === undefined ? undefined : new RemoteSegmentSeen()
-      const frames = new FrameScanner(src, SCAN)
+      const frames = new FrameScanner(src, opts.resync === false ? SCAN_NO_RESYNC : SCAN)
       if (scanSegment(seen === undefined ? frames : watched(frames, seen), f.path, fast, findings, to, scratch, f.remote !== undefined)) legacy = true
       if (seen !== undefined) for (const x of remoteOffsetFindings(seen, expected!, f.path)) findings.push(x)
     } catch (e) {
@@ -325,8 +342,9 @@ function logStartCheckpoint (logDir: string, cache: Map<string, OffsetCheckpoint
 }
 
 /** The analyzer fed each data batch with only its records at or above the log start counted (analysis/log-start.ts). */
-function fromLogStart (a: PartitionAnalyzer, start: bigint): Pick<PartitionAnalyzer, 'add'> {
+function fromLogStart (a: PartitionAnalyzer, start: bigint): Fed {
   return {
+    damaged: (d, lost) => { a.damaged(d, lost) },
     add: (s: BatchFacts) => {
       if (!s.isControl && BigInt(s.baseOffset) < start) s.recordsCount = recordsFromLogStart(start, BigInt(s.baseOffset), BigInt(s.lastOffset), s.recordsCount)
       a.add(s)
@@ -335,8 +353,9 @@ function fromLogStart (a: PartitionAnalyzer, start: bigint): Pick<PartitionAnaly
 }
 
 /** The analyzer fed through the filter: each batch as it is, a data batch with only its records in range counted. */
-function weighing (a: Pick<PartitionAnalyzer, 'add'>, range: RangeFilter): Pick<PartitionAnalyzer, 'add'> {
+function weighing (a: Fed, range: RangeFilter): Fed {
   return {
+    damaged: (d, lost) => { a.damaged(d, lost) },
     add: (s: BatchFacts) => {
       const v = range.batch(s)
       if (!s.isControl) s.recordsCount = range.weigh(v, s, s.recordsCount)

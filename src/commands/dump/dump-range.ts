@@ -127,7 +127,9 @@ export function dumpLogRange (source: SegmentSource, file: KafkaFile, opts: Dump
         break
       case 'corrupt':
         t.clean = false
-        summary.trailingBytes += ev.length
+        // only what follows the last batch is trailing; a region reading resumed after lies between batches
+        if (ev.resyncPosition === undefined) summary.trailingBytes += ev.length
+        else summary.damagedBytes += ev.length
         summary.corruptRegions++
         log.add(withStdinNote(corruptFinding(ev, file.path), file, ev.resyncPosition === undefined && opts.resync && !opts.compat))
         break
