@@ -10,7 +10,7 @@ import { describeFsError, discover } from '../io/discover.js'
 import { parseRemotePartitionDir } from '../io/remote/names.js'
 import { partitionTopicId } from '../io/remote/open.js'
 import { closeRemoteStores, openRemoteStore } from '../io/remote/store.js'
-import { metadataPartitions, readRemoteLogMetadata, REMOTE_LOG_METADATA_TOPIC } from '../scan/remote-metadata.js'
+import { metadataLostFor, metadataPartitions, readRemoteLogMetadata, REMOTE_LOG_METADATA_TOPIC } from '../scan/remote-metadata.js'
 import { listedSegments } from '../scan/remote-segments.js'
 import type { CommandContext } from './context.js'
 import { writeUnusable } from './partition-command.js'
@@ -66,7 +66,9 @@ export function remoteInventory (paths: string[], storage: string): RemoteResult
         suffixes: [...s.objects.keys()].sort(), keys: [...s.objects.values()].map((o) => o.key) })
     }
     const md = metadata === null ? null : metadata.segments.filter((s) => s.topic === p.topic && s.partition === p.partition && (p.topicId === null || s.topicId === p.topicId))
-    return joinInventory({ topic: p.topic, partition: p.partition, topicId: p.topicId, localStartOffset: p.localStart, metadata: md, stored, nameOf: (k) => store.nameOf(k) })
+    const lost = metadata === null ? undefined : metadataLostFor(metadata, p.topic, p.partition)
+    return joinInventory({ topic: p.topic, partition: p.partition, topicId: p.topicId, localStartOffset: p.localStart, metadata: md, stored, nameOf: (k) => store.nameOf(k),
+      ...(lost !== undefined ? { metadataLost: lost } : {}) })
   })
   return { storage, metadataFrom: metadata?.read ?? [], partitions, findings, unusable }
 }

@@ -248,7 +248,7 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
       findings.push(finding(e.code, e.message, { file: f.path, position: e.position }))
     } finally { src.close() }
   }
-  for (const n of dir.remoteNotes ?? []) findings.push(finding(n.code as FindingCode, n.message, n.file !== undefined ? { file: n.file } : {}))
+  for (const n of dir.remoteNotes ?? []) findings.push(finding(n.code as FindingCode, n.message, n.file !== undefined ? { file: n.file, ...(n.position !== undefined ? { position: n.position } : {}) } : {}))
   if (legacy) {
     findings.push({ severity: 'info', code: 'LEGACY_ENTRIES', message: 'magic 0/1 entries are counted as one non-transactional record each (compressed wrappers may hold more)' })
   }
