@@ -26,7 +26,7 @@ export function scanTransactionLog (dir: PartitionDir, visit: (r: TransactionSta
     if (rec.valuePieces !== undefined) {
       // a value larger than the window: no coordinator writes one, and it would have to be held to decode
       findings.push(finding('BAD_INTERNAL_RECORD', `transaction log value of ${rec.valueSize ?? -1} bytes at offset ${rec.offset} is larger than the read window (${DEFAULT_WINDOW} bytes): not decoded`,
-        { file: f.path, position: rec.filePosition }))
+        { file: f.path, position: rec.filePosition >= 0 ? rec.filePosition : header.position }))
       return
     }
     visit({ offset: rec.offset, transactionalId: k.transactionalId, value: rec.value === null ? null : decodeTransactionLogValue(rec.value, rec.filePosition),
