@@ -208,5 +208,6 @@ export class TextPartitionPrinter implements PartitionPrinter {
         ` (abs(hashCode ${c.hashCode}) % ${c.partitionCount})\n`)
     }
     for (const b of r.partitions) this.findings(b.label, b.report.findings, b.report.omittedFindings)
+    for (const c of r.coordinatorFindings ?? []) this.findings(c.label, c.findings, {})
   }
 }
