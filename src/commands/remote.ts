@@ -1,7 +1,7 @@
 // `tsdump remote`: per partition, the remote segments __remote_log_metadata describes joined with the storage
 // listing and the local log (analysis/remote-inventory.ts), as a table or one JSON object.
 import type { Finding } from '../analysis/findings.js'
-import { EXIT_USAGE, exitCodeFor, finding } from '../analysis/findings.js'
+import { EXIT_USAGE, finding } from '../analysis/findings.js'
 import type { RemoteResult, StoredSegment } from '../analysis/remote-inventory.js'
 import { joinInventory } from '../analysis/remote-inventory.js'
 import { printRemoteJson } from '../format/remote-json.js'
@@ -13,7 +13,7 @@ import { closeRemoteStores, openRemoteStore } from '../io/remote/store.js'
 import { metadataLostFor, metadataPartitions, readRemoteLogMetadata, REMOTE_LOG_METADATA_TOPIC } from '../scan/remote-metadata.js'
 import { listedSegments } from '../scan/remote-segments.js'
 import type { CommandContext } from './context.js'
-import { writeUnusable } from './partition-command.js'
+import { partitionExitCode, writeUnusable } from './partition-command.js'
 
 export interface RemoteOptions {
   paths: string[]
@@ -80,6 +80,7 @@ export async function runRemote (opts: RemoteOptions, ctx: CommandContext): Prom
     if (r.unusable.length > 0) return EXIT_USAGE
     if (opts.format === 'json') printRemoteJson(r, ctx)
     else printRemoteText(r, ctx, opts.color === false ? 0 : ctx.colorLevel, opts.wide === true)
-    return exitCodeFor([...r.findings, ...r.partitions.flatMap((p) => p.findings)])
+    // something was read: a file among them that could not be is a finding, exit 1 at most (2 is for nothing read)
+    return partitionExitCode([], [...r.findings, ...r.partitions.flatMap((p) => p.findings)])
   } finally { closeRemoteStores() }
 }

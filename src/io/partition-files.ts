@@ -7,7 +7,13 @@
 import * as path from 'node:path'
 import { readSmallFile } from './file-source.js'
 
-export interface FileProblem { file: string, position: number, message: string }
+export interface FileProblem {
+  file: string
+  position: number
+  message: string
+  /** what Kafka does with the file, when it loads it anyway (else its read fails) */
+  kafkaLoads?: string
+}
 
 export interface EpochEntry { epoch: number, startOffset: bigint }
 
@@ -56,7 +62,21 @@ function parseCheckpoint<T> (file: string, buf: Buffer, entry: RegExp, make: (m:
 /** LeaderEpochCheckpointFile: `<epoch> <startOffset>` entries. */
 export function parseLeaderEpochCheckpoint (file: string, buf: Buffer): Parsed<EpochEntry[]> {
   const p = parseCheckpoint(file, buf, /^(-?\d+)\s+(-?\d+)$/, (m) => ({ epoch: Number(m[1]), startOffset: BigInt(m[2]!) }), '<epoch> <startOffset>')
-  return p.problem !== null ? p : { value: p.value.entries, problem: null }
+  if (p.problem !== null) return p
+  // LeaderEpochFileCache keeps epochs and start offsets increasing: it writes them so, and on load (assign)
+  // drops the entries a later one contradicts; a file where they go back was not written by it whole
+  const es = p.value.entries
+  for (let i = 1; i < es.length; i++) {
+    const [a, b] = [es[i - 1]!, es[i]!]
+    if (b.epoch <= a.epoch || b.startOffset < a.startOffset) {
+      const at = linesOf(buf)[2 + i]?.position ?? 0
+      const problem = bad<EpochEntry[]>(file, at, b.epoch <= a.epoch ? `epoch ${b.epoch} follows epoch ${a.epoch} (epochs must increase)`
+        : `epoch ${b.epoch} starts at offset ${b.startOffset}, before epoch ${a.epoch}'s start ${a.startOffset} (start offsets must not decrease)`)
+      problem.problem!.kafkaLoads = 'Kafka loads it, and its LeaderEpochFileCache drops the earlier entries this one contradicts'
+      return problem
+    }
+  }
+  return { value: es, problem: null }
 }
 
 /** PartitionMetadataFile: `version: 0` then `topic_id: <base64 uuid>`. */
@@ -66,6 +86,8 @@ export function parsePartitionMetadata (file: string, buf: Buffer): Parsed<{ ver
   if (v === null) return bad(file, 0, 'first line is not "version: <n>"')
   const t = /^topic_id: ([A-Za-z0-9_-]{22})$/.exec(lines[1]?.text.trim() ?? '')
   if (t === null) return bad(file, lines[1]?.position ?? buf.length, 'second line is not "topic_id: <22-character id>"')
+  // PartitionMetadataReadBuffer.read: any version but 0 is "Unrecognized version of partition metadata file"
+  if (v[1] !== '0') return bad(file, 0, `unrecognised version ${v[1]!} (Kafka reads 0)`)
   return { value: { version: Number(v[1]), topicId: t[1]! }, problem: null }
 }
 

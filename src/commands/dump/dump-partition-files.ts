@@ -22,7 +22,7 @@ export function dumpPartitionFile (file: KafkaFile, printer: DumpPrinter, log: F
   switch (file.name) {
     case 'leader-epoch-checkpoint': {
       const p = parseLeaderEpochCheckpoint(file.path, buf)
-      if (p.problem !== null) { log.add(finding('EPOCH_CHECKPOINT_DAMAGED', `${p.problem.message}: Kafka cannot load this file`, { file: file.path, position: p.problem.position })); return }
+      if (p.problem !== null) { log.add(finding('EPOCH_CHECKPOINT_DAMAGED', `${p.problem.message}: ${p.problem.kafkaLoads ?? 'Kafka cannot load this file'}`, { file: file.path, position: p.problem.position })); return }
       printer.partitionFile(file, { type: 'leader-epoch-checkpoint', version: 0, entries: p.value })
       checkEpochs(file, p.value, log)
       return
