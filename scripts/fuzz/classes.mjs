@@ -8,6 +8,7 @@ import * as path from 'node:path'
 import { bombBatch, gzipBatch, hugeBatch, legacyWrapper, manyRecordsBatch, smallBatches, transactionStateLog, transactions } from './builders.mjs'
 import { FileWriter, batch, marker, offsetIndexEntry, producerSnapshot, record, timeIndexEntry, txnIndexEntry } from './encode.mjs'
 import { zstdBatch, zstdBombBatch, zstdKafkaRefusedWindow } from './zstd-builders.mjs'
+import { INTERNAL_CLASSES } from './internal-classes.mjs'
 
 const LOG = '00000000000000000000.log'
 const MiB = 1 << 20
@@ -344,3 +345,6 @@ export const CLASSES = [
     ] }
   } },
 ]
+
+// the newer commands' inputs: internal topics' records and framing, checkpoints and meta.properties, unreadable paths
+CLASSES.push(...INTERNAL_CLASSES)
