@@ -56,8 +56,11 @@ function bytesUnder (p, depth) {
   try { st = fs.statSync(p) } catch { return 0 }
   if (!st.isDirectory()) return st.isFile() ? st.size : 0
   if (depth === 0) return Infinity
+  let names
+  // an unreadable directory is the command's to report (as a finding), not this probe's
+  try { names = fs.readdirSync(p) } catch { return 0 }
   let bytes = 0
-  for (const e of fs.readdirSync(p)) {
+  for (const e of names) {
     bytes += bytesUnder(path.join(p, e), depth - 1)
     if (bytes >= SMALL_INPUT_BYTES) break
   }

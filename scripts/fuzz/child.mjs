@@ -41,7 +41,7 @@ export function hasOpen (pid, file) {
 
 /**
  * @param {{ argv: string[], stdin?: string, stdout?: 'capture'|'null'|'full', stderr?: 'capture'|'full', timeoutSeconds?: number,
- *           cpuLimitSeconds?: number, killRssMiB?: number, during?: (pid: number) => Promise<void>, env?: object }} o
+ *           cpuLimitSeconds?: number, killRssMiB?: number, during?: (pid: number) => Promise<void>, env?: object, wrap?: string[] }} o
  * @returns {Promise<{ code: number, signal: string|null, seconds: number, cpuSeconds: number, rssMiB: number,
  *           stdout: string, stdoutCut: boolean, stderr: string, killed?: string }>}
  */
@@ -54,8 +54,10 @@ export async function runChild (o) {
     fds.push(fd)
     return fd
   }
-  const cmd = haveGnuTime ? TIME : process.execPath
-  const args = haveGnuTime ? ['-f', '%M %e %U %S', '-o', timeFile, process.execPath, BIN, ...o.argv] : [BIN, ...o.argv]
+  // o.wrap: a command the CLI runs under (setpriv to another user), its arguments first
+  const inner = [...(o.wrap ?? []), process.execPath, BIN, ...o.argv]
+  const cmd = haveGnuTime ? TIME : inner[0]
+  const args = haveGnuTime ? ['-f', '%M %e %U %S', '-o', timeFile, ...inner] : inner.slice(1)
   const t0 = process.hrtime.bigint()
   const stdinFd = o.stdin !== undefined ? fs.openSync(o.stdin, 'r') : undefined
   if (stdinFd !== undefined) fds.push(stdinFd)

@@ -9,6 +9,7 @@ import { bombBatch, gzipBatch, hugeBatch, legacyWrapper, manyRecordsBatch, small
 import { FileWriter, batch, marker, offsetIndexEntry, producerSnapshot, record, timeIndexEntry, txnIndexEntry } from './encode.mjs'
 import { checkpointFile, replicaCopies } from './scale-builders.mjs'
 import { zstdBatch, zstdBombBatch, zstdKafkaRefusedWindow } from './zstd-builders.mjs'
+import { INTERNAL_CLASSES } from './internal-classes.mjs'
 
 const LOG = '00000000000000000000.log'
 const MiB = 1 << 20
@@ -384,3 +385,6 @@ export const CLASSES = [
     ] }
   } },
 ]
+
+// the newer commands' inputs: internal topics' records and framing, checkpoints and meta.properties, unreadable paths
+CLASSES.push(...INTERNAL_CLASSES)

@@ -30,7 +30,7 @@ export async function runInProcess (main, argv) {
 export async function runAsChild (run, opts = {}) {
   const r = await runChild({ argv: run.argv, stdout: run.stdout === 'full' ? 'full' : run.argv.includes('--json') ? 'capture' : (run.stdout ?? 'capture'), stderr: run.stderr === 'full' ? 'full' : 'capture',
     timeoutSeconds: opts.timeoutSeconds ?? LIMITS.hangSeconds, cpuLimitSeconds: opts.cpuLimitSeconds ?? LIMITS.seconds, killRssMiB: opts.killRssMiB ?? 1536,
-    ...(run.during !== undefined ? { during: run.during } : {}), ...(run.stdin !== undefined ? { stdin: run.stdin } : {}) })
+    ...(run.during !== undefined ? { during: run.during } : {}), ...(run.stdin !== undefined ? { stdin: run.stdin } : {}), ...(run.wrap !== undefined ? { wrap: run.wrap } : {}) })
   return { ...r, mode: 'child' }
 }
 

@@ -106,6 +106,9 @@ export const FINDING_SEVERITY = {
   UNKNOWN_RECORD_TYPE: 'warning',
   UNKNOWN_RECORD_VERSION: 'warning',
   BAD_INTERNAL_RECORD: 'warning',
+  // what depends on an internal topic's records that could not be read (analysis/lost-records.ts)
+  CONFIGS_UNKNOWN: 'warning',
+  REMOTE_STATE_UNKNOWN: 'warning',
   // tiered storage (--remote-storage, tsdump remote)
   REMOTE_UNREADABLE: 'error',
   REMOTE_SEGMENT_MISSING: 'error',

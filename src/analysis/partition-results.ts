@@ -76,6 +76,11 @@ export interface LsoResult {
   /** find-hanging's table, every partition */
   hangingTransactions: HangingTransaction[]
   coordinator: CoordinatorLookup | null
+  /**
+   * the findings of the __transaction_state partitions read for the coordinator's states (their framing damage
+   * and records that do not decode), by partition; a state read before lost bytes is marked unknownPast
+   */
+  coordinatorFindings?: Array<{ label: string, findings: Finding[] }>
 }
 
 /**

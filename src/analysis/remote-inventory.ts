@@ -4,6 +4,8 @@
 // metadata (scan/remote-metadata.ts), lists the storage and the local segments.
 import type { Finding, FindingCode } from './findings.js'
 import { finding } from './findings.js'
+import type { LostRecords } from './lost-records.js'
+import { lostAfter, lostText } from './lost-records.js'
 
 export const SEGMENT_STATES = ['COPY_SEGMENT_STARTED', 'COPY_SEGMENT_FINISHED', 'DELETE_SEGMENT_STARTED', 'DELETE_SEGMENT_FINISHED'] as const
 export type SegmentState = typeof SEGMENT_STATES[number]
@@ -26,12 +28,15 @@ export interface RemoteSegmentMetadata {
   state: SegmentState
   /** every state in the order written */
   history: SegmentState[]
+  /** where its newest record is (scan/remote-metadata.ts), so that lost records after it make its state unknown */
+  file?: string
+  position?: number
 }
 
 /** one segment's objects in the storage */
 export interface StoredSegment { startOffset: bigint, topicId: string, logKey: string | null, logBytes: number | null, suffixes: string[], keys: string[] }
 
-export type SegmentVerdict = 'ok' | 'copy-unfinished' | 'delete-unfinished' | 'deleted' | 'orphan' | 'missing' | 'size-mismatch' | 'listed'
+export type SegmentVerdict = 'ok' | 'copy-unfinished' | 'delete-unfinished' | 'deleted' | 'orphan' | 'missing' | 'size-mismatch' | 'listed' | 'unknown'
 
 export interface RemoteSegmentRow {
   segmentId: string
@@ -83,6 +88,11 @@ export interface InventoryInput {
   metadata: RemoteSegmentMetadata[] | null
   stored: Map<string, StoredSegment>
   nameOf: (key: string) => string
+  /**
+   * where records of the partition's metadata could not be read (analysis/lost-records.ts): a state read before
+   * that place, an object no record names and the offsets covered are then unknown, not findings
+   */
+  metadataLost?: LostRecords
 }
 
 function inPartition (code: FindingCode, message: string, label: string, firstOffset: bigint, lastOffset: bigint): Finding {
@@ -98,13 +108,20 @@ export function joinInventory (inp: InventoryInput): RemotePartitionInventory {
   const findings: Finding[] = []
   const rows: RemoteSegmentRow[] = []
   const seen = new Set<string>()
+  const lost = inp.metadataLost
+  if (lost !== undefined) {
+    findings.push({ ...finding('REMOTE_STATE_UNKNOWN', `${label}: its remote segments' states and which offsets they cover are unknown: ${lostText(lost)}, where records of them may be; ` +
+      'the states shown are the last ones read', { file: lost.file, position: lost.position }), partition: label })
+  }
   for (const m of inp.metadata ?? []) {
     const s = inp.stored.get(m.segmentId)
     seen.add(m.segmentId)
     let verdict = VERDICT_OF[m.state]
     const key = s?.logKey != null ? inp.nameOf(s.logKey) : null
     const where = `segment ${m.segmentId} (offsets ${m.startOffset}..${m.endOffset})`
-    if (m.state === 'COPY_SEGMENT_FINISHED' && s?.logKey == null) {
+    if (lost !== undefined && stateUnknown(m, lost)) {
+      verdict = 'unknown'
+    } else if (m.state === 'COPY_SEGMENT_FINISHED' && s?.logKey == null) {
       verdict = 'missing'
       findings.push(inPartition('REMOTE_SEGMENT_MISSING', `${where} is COPY_SEGMENT_FINISHED but its .log is not in the storage: consumers cannot read those offsets`, label, m.startOffset, m.endOffset))
     } else if (m.state === 'COPY_SEGMENT_FINISHED' && s?.logBytes != null && s.logBytes !== m.sizeInBytes) {
@@ -125,15 +142,21 @@ export function joinInventory (inp: InventoryInput): RemotePartitionInventory {
   for (const [segmentId, s] of inp.stored) {
     if (seen.has(segmentId)) continue
     const key = s.logKey !== null ? inp.nameOf(s.logKey) : inp.nameOf(s.keys[0]!)
-    if (inp.metadata !== null) {
+    if (inp.metadata !== null && lost === undefined) {
       findings.push(finding('REMOTE_ORPHAN', `segment ${segmentId} (from offset ${s.startOffset}): ${s.keys.length} objects that no ${'__remote_log_metadata'} record names (paid for, never read)`, { file: key, position: 0 }))
     }
     rows.push({ segmentId, startOffset: s.startOffset, endOffset: null, state: null, history: [], leaderEpochs: [], sizeInBytes: null, storedBytes: s.logBytes,
-      brokerId: null, eventTimestampMs: null, maxTimestampMs: null, key, stored: s.suffixes, verdict: inp.metadata === null ? 'listed' : 'orphan' })
+      brokerId: null, eventTimestampMs: null, maxTimestampMs: null, key, stored: s.suffixes, verdict: inp.metadata === null ? 'listed' : lost !== undefined ? 'unknown' : 'orphan' })
   }
   rows.sort((a, b) => (a.startOffset < b.startOffset ? -1 : a.startOffset > b.startOffset ? 1 : 0))
-  coverage(rows, inp.localStartOffset, label, findings)
+  // with records lost, a segment may be missing from the metadata read: gaps are not known
+  if (lost === undefined) coverage(rows, inp.localStartOffset, label, findings)
   return { topic: inp.topic, partition: inp.partition, topicId: inp.topicId, localStartOffset: inp.localStartOffset, segments: rows, findings }
+}
+
+/** a segment whose newest record precedes the lost bytes (an update of it may be there) */
+function stateUnknown (m: RemoteSegmentMetadata, lost: LostRecords): boolean {
+  return lostAfter([lost], m.file, m.position) !== undefined
 }
 
 /** gaps between finished remote segments and up to the local log, and where remote and local overlap */

@@ -2,6 +2,8 @@
 // newest record per key wins; a tombstone means the coordinator expired the id).
 import type { TransactionLogValue } from '../decode/topics/transaction-state.js'
 import { transactionStateName } from '../decode/topics/transaction-state.js'
+import type { LostRecords } from './lost-records.js'
+import { lostAfter, lostText } from './lost-records.js'
 
 export interface TransactionStateRecord {
   offset: bigint
@@ -36,6 +38,11 @@ export interface TransactionalIdState {
    * never aborts it; a prepared transaction waits for its external coordinator and is not hanging
    */
   twoPhaseCommit: boolean
+  /**
+   * set when records of the partition could not be read after this id's newest record (analysis/lost-records.ts):
+   * its state is unknown past that place (a Complete* may be in the lost bytes), the fields above are the last known
+   */
+  unknownPast?: LostRecords
 }
 
 /** transactionTimeoutMs of a KIP-939 two-phase-commit transaction (Integer.MAX_VALUE) */
@@ -51,13 +58,13 @@ export function replacesNewest (offset: bigint, newest: bigint): boolean { retur
  * Newest state per transactional id, sorted by id, from records held in memory (the streamed two-pass reading
  * of a partition is scan/transaction-log-scan.ts transactionLogStates).
  */
-export function lastTransactionStates (records: Iterable<TransactionStateRecord>): TransactionalIdState[] {
+export function lastTransactionStates (records: Iterable<TransactionStateRecord>, lost: readonly LostRecords[] = []): TransactionalIdState[] {
   const newest = new Map<string, TransactionStateRecord>()
   for (const r of records) {
     const prev = newest.get(r.transactionalId)
     if (prev === undefined || replacesNewest(r.offset, prev.offset)) newest.set(r.transactionalId, r)
   }
-  return sortStates([...newest.values()].map(transactionalIdState))
+  return sortStates([...newest.values()].map((r) => transactionalIdState(r, lost)))
 }
 
 /** states in transactional-id order (in place) */
@@ -66,7 +73,14 @@ export function sortStates (states: TransactionalIdState[]): TransactionalIdStat
 }
 
 /** the state a transactional id's newest record says */
-export function transactionalIdState (r: TransactionStateRecord): TransactionalIdState {
+export function transactionalIdState (r: TransactionStateRecord, lost: readonly LostRecords[] = []): TransactionalIdState {
+  const s = stateOf(r)
+  const past = lost.length === 0 ? undefined : lostAfter(lost, r.file, r.position)
+  if (past !== undefined) s.unknownPast = past
+  return s
+}
+
+function stateOf (r: TransactionStateRecord): TransactionalIdState {
   const v = r.value
   if (v === null) {
     return { transactionalId: r.transactionalId, offset: r.offset, deleted: true, producerId: null, producerEpoch: null, state: null,
@@ -81,4 +95,29 @@ export function transactionalIdState (r: TransactionStateRecord): TransactionalI
     previousProducerId: v.previousProducerId, nextProducerId: v.nextProducerId, nextProducerEpoch: v.nextProducerEpoch,
     clientTransactionVersion: v.clientTransactionVersion, twoPhaseCommit: v.transactionTimeoutMs === TWO_PHASE_COMMIT_TIMEOUT_MS,
   }
+}
+
+/** an id's state as printers show it: the state, "deleted", or "unknown (<last read>)" when records after it were lost */
+export function stateLabel (s: TransactionalIdState, deleted = 'deleted'): string {
+  const read = s.deleted ? deleted : s.state ?? ''
+  return s.unknownPast === undefined ? read : `unknown (${read})`
+}
+
+/** one sentence per place where records were lost, naming how many ids' states it leaves unknown */
+export function unknownStatesNotes (states: readonly TransactionalIdState[]): string[] {
+  const byPlace = new Map<string, { d: LostRecords, ids: number }>()
+  for (const s of states) {
+    if (s.unknownPast === undefined) continue
+    const k = `${s.unknownPast.file}\u0000${s.unknownPast.position}`
+    const e = byPlace.get(k)
+    if (e === undefined) byPlace.set(k, { d: s.unknownPast, ids: 1 }); else e.ids++
+  }
+  return [...byPlace.values()].map(({ d, ids }) => `state unknown for ${ids} transactional id${ids === 1 ? '' : 's'} (in brackets the newest state read): ` +
+    `${lostText(d)}, where newer records of ${ids === 1 ? 'it' : 'them'} may be`)
+}
+
+/** the JSON fields of unknownPast: the lost place and the last state read (state itself is then "unknown") */
+export function unknownStateFields (s: TransactionalIdState): Record<string, unknown> {
+  if (s.unknownPast === undefined) return {}
+  return { lastKnownState: s.deleted ? 'deleted' : s.state, unknownPast: { file: s.unknownPast.file, position: s.unknownPast.position, code: s.unknownPast.code } }
 }

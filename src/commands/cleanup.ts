@@ -16,6 +16,7 @@ import { cleanupSegments, readCleanerCheckpoint, readCleanupSegment } from '../s
 import { headerPass } from '../analysis/cleanup/txn-metadata.js'
 import type { ReadSegment } from '../analysis/cleanup/model.js'
 import { FindingList } from '../analysis/finding-list.js'
+import { lostText } from '../analysis/lost-records.js'
 import { offsetMapEntries } from '../analysis/cleanup/configs.js'
 import { checkConfigFlags } from '../analysis/cleanup/config-flags.js'
 import type { MetadataConfigs } from '../scan/metadata-configs.js'
@@ -67,7 +68,8 @@ export function cleanup (opts: Omit<CleanupOptions, 'format'>, clock: () => numb
     if (p.dir.topic === METADATA) continue
     partitions.push(partitionOf(p, meta, checkpoints, states, nowMs, opts))
   }
-  return { unusable: done.unusable, nowMs, nowGiven: opts.now !== undefined, metadataLog: meta?.path ?? null, partitions }
+  const lost = meta?.lost[0]
+  return { unusable: done.unusable, nowMs, nowGiven: opts.now !== undefined, metadataLog: meta?.path ?? null, ...(lost !== undefined ? { metadataLost: lostText(lost) } : {}), partitions }
 }
 
 function partitionOf (p: ScannedPartition, meta: MetadataConfigs | null, checkpoints: Map<string, OffsetCheckpoint | null>,
@@ -88,6 +90,15 @@ function partitionOf (p: ScannedPartition, meta: MetadataConfigs | null, checkpo
     { firstOffset: r.logStartOffset, lastOffset: r.logEndOffset - 1n }))
   }
   if (meta !== null) findings.push(...meta.findings.listed.map((f) => ({ ...f })))
+  const lost = meta?.lost[0]
+  if (lost !== undefined) {
+    // a ConfigRecord of this topic (or a broker default) may be in the lost bytes: no rule runs on a config that may be wrong
+    findings.push(finding('CONFIGS_UNKNOWN', `${p.label}: its configs are unknown: ${lostText(lost)}, where a config record may be; cleanup.policy, compaction and retention are not predicted`,
+      { file: lost.file, position: lost.position }))
+    return { label: p.label, topic: r.topic, partition: r.partition, cleanupPolicy: 'unknown', configs,
+      logStartOffset: r.logStartOffset, lastStableOffset: r.lastStableOffset, highWatermark: r.highWatermark, logEndOffset: r.logEndOffset,
+      compaction: null, retention: null, blockedBy: null, findings }
+  }
   const cfg = settingsOf(configs)
   const readFindings = new FindingList()
   const segments = cleanupSegments(p.dir, readFindings)

@@ -144,7 +144,7 @@ function withRemoteSegments (remote: RemoteInput, found: Discovery, log: Finding
     const p = owner.get(f)
     if (p !== undefined && !done.has(p)) {
       done.add(p)
-      for (const n of p.remoteNotes ?? []) log.add(finding(n.code as FindingCode, n.message, { file: n.file ?? p.path, position: 0 }))
+      for (const n of p.remoteNotes ?? []) log.add(finding(n.code as FindingCode, n.message, { file: n.file ?? p.path, position: n.position ?? 0 }))
       files.push(...p.files.filter((r) => r.remote !== undefined && r.kind === 'log'))
     }
     files.push(f)

@@ -57,7 +57,15 @@ function lsoOf (done: { unusable: Finding[], scanned: ScannedPartition[] }, opts
   const timeoutMin = opts.maxTransactionTimeoutMinutes ?? 15
   const bootstrap = opts.bootstrapServer ?? 'localhost:9092'
   const isState = (p: ScannedPartition): boolean => p.dir.topic === '__transaction_state'
-  const states = done.scanned.filter(isState).flatMap((p) => transactionLogStates(p.dir).states)
+  const coordinatorFindings: NonNullable<LsoResult['coordinatorFindings']> = []
+  const states = done.scanned.filter(isState).flatMap((p) => {
+    const read = transactionLogStates(p.dir)
+    // the partition's own findings (its framing damage among them) and what reading its records found besides
+    const said = new Set(p.report.findings.map((f) => `${f.code} ${f.file ?? ''} ${f.position ?? ''}`))
+    const findings = [...p.report.findings, ...read.findings.listed.filter((f) => !said.has(`${f.code} ${f.file ?? ''} ${f.position ?? ''}`))]
+    if (findings.length > 0) coordinatorFindings.push({ label: p.label, findings })
+    return read.states
+  })
   // ages are measured against the clock (or --now), as find-hanging does (analysis/hanging.ts)
   const nowMs = opts.now ?? Date.now()
   const hanging: HangingTransaction[] = []
@@ -78,7 +86,7 @@ function lsoOf (done: { unusable: Finding[], scanned: ScannedPartition[] }, opts
     : { transactionalId: opts.transactionalId, hashCode: javaStringHashCode(opts.transactionalId), partitionCount: n,
         partition: transactionStatePartitionFor(opts.transactionalId, n) }
   return { unusable: done.unusable, maxTransactionTimeoutMinutes: timeoutMin, nowMs, nowGiven: opts.now !== undefined, partitions,
-    hanging: hanging.length > 0, hangingTransactions: hanging, coordinator }
+    hanging: hanging.length > 0, hangingTransactions: hanging, coordinator, ...(coordinatorFindings.length > 0 ? { coordinatorFindings } : {}) }
 }
 
 export async function runLso (opts: LsoCommandOptions, ctx: CommandContext): Promise<number> {
@@ -89,5 +97,5 @@ export async function runLso (opts: LsoCommandOptions, ctx: CommandContext): Pro
   if (r.unusable.length > 0) return EXIT_USAGE
   createPartitionPrinter(opts.format ?? 'text', ctx, opts.color === false ? 0 : ctx.colorLevel, { wide: opts.wide === true }).lso(r)
   // a hanging transaction is a problem in the data even when no file is damaged
-  return partitionExitCode(r.unusable, r.partitions.flatMap((p) => p.report.findings), r.hanging ? EXIT_FINDINGS : 0)
+  return partitionExitCode(r.unusable, [...r.partitions.flatMap((p) => p.report.findings), ...(r.coordinatorFindings ?? []).flatMap((c) => c.findings)], r.hanging ? EXIT_FINDINGS : 0)
 }

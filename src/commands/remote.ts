@@ -1,7 +1,7 @@
 // `tsdump remote`: per partition, the remote segments __remote_log_metadata describes joined with the storage
 // listing and the local log (analysis/remote-inventory.ts), as a table or one JSON object.
 import type { Finding } from '../analysis/findings.js'
-import { EXIT_USAGE, exitCodeFor, finding } from '../analysis/findings.js'
+import { EXIT_USAGE, finding } from '../analysis/findings.js'
 import type { RemoteResult, StoredSegment } from '../analysis/remote-inventory.js'
 import { joinInventory } from '../analysis/remote-inventory.js'
 import { printRemoteJson } from '../format/remote-json.js'
@@ -13,10 +13,10 @@ import type { RemoteInput } from '../io/remote/spec.js'
 import { remoteSpecOf } from '../io/remote/spec.js'
 import { partitionTopicId } from '../io/remote/open.js'
 import { closeRemoteStores, openRemoteStore } from '../io/remote/store.js'
-import { metadataPartitions, readRemoteLogMetadata, REMOTE_LOG_METADATA_TOPIC } from '../scan/remote-metadata.js'
+import { metadataLostFor, metadataPartitions, readRemoteLogMetadata, REMOTE_LOG_METADATA_TOPIC } from '../scan/remote-metadata.js'
 import { aivenSegmentSize, listedSegments } from '../scan/remote-segments.js'
 import type { CommandContext } from './context.js'
-import { writeUnusable } from './partition-command.js'
+import { partitionExitCode, writeUnusable } from './partition-command.js'
 
 export interface RemoteOptions {
   paths: string[]
@@ -75,7 +75,9 @@ export function remoteInventory (paths: string[], remote: RemoteInput): RemoteRe
         suffixes: [...s.objects.keys()].sort(), keys: [...s.objects.values()].map((o) => o.key) })
     }
     const md = metadata === null ? null : metadata.segments.filter((s) => s.topic === p.topic && s.partition === p.partition && (p.topicId === null || s.topicId === p.topicId))
-    const joined = joinInventory({ topic: p.topic, partition: p.partition, topicId: p.topicId, localStartOffset: p.localStart, metadata: md, stored, nameOf: (k) => store.nameOf(k) })
+    const lost = metadata === null ? undefined : metadataLostFor(metadata, p.topic, p.partition)
+    const joined = joinInventory({ topic: p.topic, partition: p.partition, topicId: p.topicId, localStartOffset: p.localStart, metadata: md, stored, nameOf: (k) => store.nameOf(k),
+      ...(lost !== undefined ? { metadataLost: lost } : {}) })
     joined.findings.push(...sizeFindings)
     return joined
   })
@@ -89,6 +91,7 @@ export async function runRemote (opts: RemoteOptions, ctx: CommandContext): Prom
     if (r.unusable.length > 0) return EXIT_USAGE
     if (opts.format === 'json') printRemoteJson(r, ctx)
     else printRemoteText(r, ctx, opts.color === false ? 0 : ctx.colorLevel, opts.wide === true)
-    return exitCodeFor([...r.findings, ...r.partitions.flatMap((p) => p.findings)])
+    // something was read: a file among them that could not be is a finding, exit 1 at most (2 is for nothing read)
+    return partitionExitCode([], [...r.findings, ...r.partitions.flatMap((p) => p.findings)])
   } finally { closeRemoteStores() }
 }

@@ -2,7 +2,7 @@
 // replication compares them (analysis/replicas/), with what each copy holds past the point it diverges.
 import * as path from 'node:path'
 import type { Finding } from '../analysis/findings.js'
-import { EXIT_USAGE, exitCodeFor, finding } from '../analysis/findings.js'
+import { EXIT_USAGE, finding } from '../analysis/findings.js'
 import type { PartitionComparison } from '../analysis/replicas/compare.js'
 import { comparePartition } from '../analysis/replicas/compare.js'
 import { replicasJson } from '../format/replicas-json.js'
@@ -14,7 +14,7 @@ import { comparePartitionDirNames } from '../io/segment-names.js'
 import { LogDirCheckpoints, readRecordsOf, scanCopy } from '../scan/replica-copy.js'
 import { compareCompacted } from '../scan/replica-records.js'
 import type { CommandContext } from './context.js'
-import { writeUnusable } from './partition-command.js'
+import { partitionExitCode, writeUnusable } from './partition-command.js'
 
 export interface ReplicasOptions {
   paths: string[]
@@ -27,6 +27,8 @@ export interface ReplicasResult {
   unusable: Finding[]
   logDirs: Array<{ path: string, broker: string }>
   partitions: PartitionComparison[]
+  /** what under the log directories could not be read (UNREADABLE): said, and the rest compared */
+  unreadable?: Finding[]
 }
 
 const DEFAULT_LISTED = 1000
@@ -73,7 +75,8 @@ export function replicas (paths: string[], opts: Omit<ReplicasOptions, 'paths' |
     }
     return cmp
   })
-  return { unusable, logDirs: dirs.map((d, i) => ({ path: d.path, broker: brokers[i]! })), partitions }
+  const unreadable = dirs.flatMap((d) => d.problems.map((x) => finding('UNREADABLE', x.message, { file: x.file, position: x.position })))
+  return { unusable, logDirs: dirs.map((d, i) => ({ path: d.path, broker: brokers[i]! })), partitions, ...(unreadable.length > 0 ? { unreadable } : {}) }
 }
 
 export async function runReplicas (opts: ReplicasOptions, ctx: CommandContext): Promise<number> {
@@ -81,5 +84,7 @@ export async function runReplicas (opts: ReplicasOptions, ctx: CommandContext): 
   writeUnusable(r.unusable, ctx)
   if (r.unusable.length > 0) return EXIT_USAGE
   ctx.stdout.write(opts.format === 'json' ? replicasJson(r.logDirs, r.partitions) : replicasText(r.logDirs, r.partitions))
-  return exitCodeFor(r.partitions.flatMap((p) => p.findings))
+  // something was read: a file among them that could not be is a finding, exit 1 at most (2 is for nothing read)
+  writeUnusable(r.unreadable ?? [], ctx)
+  return partitionExitCode([], [...r.partitions.flatMap((p) => p.findings), ...r.unreadable ?? []])
 }

@@ -13,6 +13,7 @@ import { fillGroupPositions } from '../analysis/transaction-join/group-positions
 import { idFamilies } from '../analysis/transaction-join/id-families.js'
 import { joinRuns } from '../analysis/transaction-join/join.js'
 import type { JoinedTransaction, OffsetCommitRecord, PartitionRun, TransactionsResult } from '../analysis/transaction-join/types.js'
+import type { LostRecords } from '../analysis/lost-records.js'
 import type { TransactionStateRecord } from '../analysis/transactional-id-state.js'
 import { lastTransactionStates } from '../analysis/transactional-id-state.js'
 import { printTransactionsJson } from '../format/transactions-json.js'
@@ -48,7 +49,12 @@ export function transactions (paths: string[], filter?: RangeSpec, remote?: Remo
   const findings: Finding[] = []
   const records: TransactionStateRecord[] = []
   const { dirs, logDirs } = stateDirs(paths)
-  for (const d of dirs) for (const f of scanTransactionLog(d, (r) => { records.push(r) }).listed) findings.push(f)
+  const lost: LostRecords[] = []
+  for (const d of dirs) {
+    const read = scanTransactionLog(d, (r) => { records.push(r) })
+    for (const f of read.findings.listed) findings.push(f)
+    for (const l of read.lost) lost.push(l)
+  }
   const runs: PartitionRun[] = []
   const commits = new Map<string, OffsetCommitRecord[]>()
   const scanned = new Set<string>()
@@ -75,7 +81,7 @@ export function transactions (paths: string[], filter?: RangeSpec, remote?: Remo
   const keyOf = new Map(all.map((t) => [t, began(t)]))
   all.sort((a, b) => cmp(keyOf.get(a)!, keyOf.get(b)!) || cmp(a.producerId, b.producerId) || a.producerEpoch - b.producerEpoch)
   keyOf.clear()
-  const states = lastTransactionStates(records).filter((s) => filter === undefined || stateWanted(s.transactionalId, s.producerId, filter))
+  const states = lastTransactionStates(records, lost).filter((s) => filter === undefined || stateWanted(s.transactionalId, s.producerId, filter))
   const shown = all.filter((t) => filter === undefined || wanted(t, filter))
   const eos = exactlyOnce(shown, commits.values())
   for (const f of eos.findings) findings.push(f)

@@ -7,7 +7,7 @@ import { findingJson } from './txn-json.js'
 
 export function cleanupJson (r: CleanupResult, top: number): string {
   return toJson({
-    schemaVersion: JSON_SCHEMA_VERSION, nowMs: r.nowMs, metadataLog: r.metadataLog,
+    schemaVersion: JSON_SCHEMA_VERSION, nowMs: r.nowMs, metadataLog: r.metadataLog, ...(r.metadataLost !== undefined ? { metadataLost: r.metadataLost } : {}),
     partitions: r.partitions.map((p) => {
       const c = p.compaction
       return {

@@ -23,7 +23,8 @@ function block (p: CleanupPartition, top: number): string[] {
   const lines = [`${p.label}  cleanup.policy=${p.cleanupPolicy}  log ${p.logStartOffset}..${p.logEndOffset}  LSO ${p.lastStableOffset}`]
   const used = ['cleanup.policy', ...(p.compaction !== null ? ['min.cleanable.dirty.ratio', 'min.compaction.lag.ms', 'max.compaction.lag.ms', 'delete.retention.ms'] : []),
     ...(p.retention !== null ? ['retention.ms', 'retention.bytes'] : [])]
-  lines.push(...wrapWords(used.map((n) => `${n}=${p.configs[n]!.value}\u00a0(${SOURCE[p.configs[n]!.source]})`).join(' '), '  '))
+  // configs unknown (a damaged metadata log): no value is shown as if it were the topic's
+  if (p.cleanupPolicy !== 'unknown') lines.push(...wrapWords(used.map((n) => `${n}=${p.configs[n]!.value}\u00a0(${SOURCE[p.configs[n]!.source]})`).join(' '), '  '))
   const c = p.compaction
   if (c !== null) {
     lines.push(`  dirty from ${c.firstDirtyOffset}${c.checkpointReset ? ' (checkpoint reset)' : ''}, uncleanable from ${c.firstUncleanableOffset}: ${RULE[c.uncleanableBecause]}`)
@@ -69,6 +70,6 @@ function block (p: CleanupPartition, top: number): string[] {
 }
 
 export function cleanupText (r: CleanupResult, top: number): string {
-  const head = wrapWords(`as of ${iso(r.nowMs)}${r.nowGiven ? ' (--now)' : ''}; configs from ${r.metadataLog ?? 'flags and defaults (no metadata log found)'}`, '')
+  const head = wrapWords(`as of ${iso(r.nowMs)}${r.nowGiven ? ' (--now)' : ''}; ${r.metadataLost !== undefined ? `configs unknown: ${r.metadataLost}` : `configs from ${r.metadataLog ?? 'flags and defaults (no metadata log found)'}`}`, '')
   return [...head, '', ...r.partitions.flatMap((p) => [...block(p, top), ''])].join('\n')
 }

@@ -31,7 +31,7 @@ export class FindingThrottle {
 
   /** the line to print for `f` now, or null (held or counted) */
   line (f: Finding): string | null {
-    const key = `${f.file ?? ''}\u0000${f.code}`
+    const key = `${f.file ?? f.partition ?? ''}\u0000${f.code}`
     let s = this.seen.get(key)
     if (s === undefined) { s = { first: f, n: 0, held: [] }; this.seen.set(key, s) }
     s.n++

@@ -8,6 +8,7 @@ import type { Finding } from '../analysis/findings.js'
 import type { LsoPartition, LsoResult, PartitionResult, ReconcileResult, TransactionStatePartition, TxnsResult } from '../analysis/partition-results.js'
 import type { Lane, TimelineRun } from '../analysis/timeline.js'
 import type { TransactionalIdState } from '../analysis/transactional-id-state.js'
+import { stateLabel, unknownStatesNotes } from '../analysis/transactional-id-state.js'
 import type { ColorLevel, PartitionPrinter, PrinterOutput, TxnsStream } from './printer.js'
 import { explainCoordinatorEpoch, formatHangingTable } from './hanging-text.js'
 import { TABLE_WIDTH, fitTable, hiddenNote } from './table.js'
@@ -47,7 +48,7 @@ function formatStates (p: TransactionStatePartition, chalk: ChalkInstance, wide:
     return [
       { text: s.transactionalId, short: narrowId(s.transactionalId), left: true },
       { text: s.producerId === null ? '-' : String(s.producerId) }, { text: s.producerEpoch === null ? '-' : String(s.producerEpoch) },
-      { text: s.deleted ? '<DELETE>' : s.state ?? '', left: true, ...(style !== undefined ? { style } : {}) },
+      { text: stateLabel(s, '<DELETE>'), left: true, ...(style !== undefined && s.unknownPast === undefined ? { style } : {}) },
       { text: s.transactionTimeoutMs === null ? '-' : String(s.transactionTimeoutMs) },
       s.lastUpdateTimestamp === null ? { text: '-', left: true } : { text: isoTime(s.lastUpdateTimestamp), short: isoTime(s.lastUpdateTimestamp).replace(/\.\d{3}Z$/, 'Z'), left: true },
       { text: String(s.offset) }, { text: s.partitions.join(',') || '-', short: narrowPartitions(s.partitions) || '-', left: true },
@@ -59,7 +60,8 @@ function formatStates (p: TransactionStatePartition, chalk: ChalkInstance, wide:
   return `${chalk.bold(p.label)}  ${states.length} transactional id${states.length === 1 ? '' : 's'}\n` +
     t.text + hiddenNote(t.hidden) +
     whole.map((s) => `  ${s.transactionalId}: partitions ${s.partitions.join(', ') || 'none'}\n`).join('') +
-    states.map(taggedLine).filter((l) => l !== '').join('')
+    states.map(taggedLine).filter((l) => l !== '').join('') +
+    unknownStatesNotes(states).flatMap((u) => wrapWords(u, '    ', wide ? 10000 : TABLE_WIDTH).map((l, i) => `${i === 0 ? `  ${l.slice(4)}` : l}\n`)).join('')
 }
 
 /** the v1 tagged fields (KIP-890, KIP-939) of one id, when any is set; a two-phase-commit id says so */
@@ -127,7 +129,7 @@ function formatBlocked (b: LsoPartition, timeoutMin: number, chalk: ChalkInstanc
   for (const s of b.ids) {
     const head = `  transactional id ${s.transactionalId}: `
     if (s.deleted) { lines.push(`${head}deleted`); continue }
-    const state = `state ${s.state}, epoch ${s.producerEpoch}`
+    const state = s.unknownPast !== undefined ? `state unknown (last read ${s.state}), epoch ${s.producerEpoch}` : `state ${s.state}, epoch ${s.producerEpoch}`
     const partitions = `partitions [${s.partitions.join(',')}]`
     // a long id or partition list goes on a line of its own rather than past 80 columns
     if (head.length + state.length + partitions.length + 2 <= TABLE_WIDTH) lines.push(`${head}${state}, ${partitions}`)
@@ -212,5 +214,6 @@ export class TextPartitionPrinter implements PartitionPrinter {
         ` (abs(hashCode ${c.hashCode}) % ${c.partitionCount})\n`)
     }
     for (const b of r.partitions) this.findings(b.label, b.report.findings, b.report.omittedFindings)
+    for (const c of r.coordinatorFindings ?? []) this.findings(c.label, c.findings, {})
   }
 }

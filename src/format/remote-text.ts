@@ -20,7 +20,7 @@ const SHORT_STATE: Record<string, string> = {
 }
 /** what is wrong with a segment, in a word (the findings say it in full) */
 const NOTE: Record<string, string> = {
-  'ok': '', 'deleted': '', 'listed': '', 'copy-unfinished': 'unfinished', 'delete-unfinished': 'unfinished', 'orphan': 'ORPHAN', 'missing': 'MISSING', 'size-mismatch': 'SIZE DIFFERS',
+  'ok': '', 'deleted': '', 'listed': '', 'copy-unfinished': 'unfinished', 'delete-unfinished': 'unfinished', 'orphan': 'ORPHAN', 'missing': 'MISSING', 'size-mismatch': 'SIZE DIFFERS', 'unknown': 'unknown',
 }
 
 function cells (r: RemoteSegmentRow, chalk: InstanceType<typeof Chalk>): TableCell[] {

@@ -2,6 +2,7 @@
 import { idFamily } from '../analysis/transaction-join/id-families.js'
 import type { JoinedTransaction, PartitionRun, ProducerOffsets, TransactionsResult } from '../analysis/transaction-join/types.js'
 import type { TransactionalIdState } from '../analysis/transactional-id-state.js'
+import { unknownStateFields } from '../analysis/transactional-id-state.js'
 import { JSON_SCHEMA_VERSION } from './dump-json.js'
 import type { Json } from './txn-json.js'
 import { findingJson, jsonInt64, jsonInt64OrNull } from './txn-json.js'
@@ -31,8 +32,10 @@ export function transactionJson (t: JoinedTransaction): Json {
 
 export function transactionalIdStateJson (s: TransactionalIdState): Json {
   return {
-    transactionalId: s.transactionalId, producerId: jsonInt64OrNull(s.producerId), producerEpoch: s.producerEpoch, state: s.deleted ? 'deleted' : s.state,
+    transactionalId: s.transactionalId, producerId: jsonInt64OrNull(s.producerId), producerEpoch: s.producerEpoch,
+    state: s.unknownPast !== undefined ? 'unknown' : s.deleted ? 'deleted' : s.state,
     partitions: s.partitions, transactionTimeoutMs: s.transactionTimeoutMs, lastUpdateTimestamp: jsonInt64OrNull(s.lastUpdateTimestamp),
+    ...unknownStateFields(s) as Record<string, Json>,
   }
 }
 

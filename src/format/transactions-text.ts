@@ -6,6 +6,7 @@ import type { ChalkInstance } from 'chalk'
 import { ABORTED_BY_TEXT } from '../analysis/transaction-join/abort-cause.js'
 import { describeFamily, idFamily } from '../analysis/transaction-join/id-families.js'
 import type { JoinedTransaction, TransactionsResult } from '../analysis/transaction-join/types.js'
+import { stateLabel, unknownStatesNotes } from '../analysis/transactional-id-state.js'
 import type { Writer } from './writer.js'
 import { formatFinding } from './finding-text.js'
 import type { Column, TableCell } from './table.js'
@@ -137,10 +138,11 @@ export function printTransactionsText (r: TransactionsResult, out: { stdout: Wri
     const tbl = fitTable([{ header: 'TRANSACTIONAL_ID', left: true }, { header: 'PRODUCER', short: 'PID' }, { header: 'EPOCH' }, { header: 'STATE', left: true },
       { header: 'PARTITIONS', left: true, dropRank: 1 }, { header: 'TIMEOUT_MS', dropRank: 2 }, { header: 'UPDATED (UTC)', left: true, dropRank: 3 }],
     r.transactionalIds.map((s) => [{ text: s.transactionalId }, { text: s.producerId === null ? '' : String(s.producerId) }, { text: s.producerEpoch === null ? '' : String(s.producerEpoch) },
-      { text: s.deleted ? 'deleted' : s.state ?? '' }, { text: s.partitions.join(',') }, { text: s.transactionTimeoutMs === null ? '' : String(s.transactionTimeoutMs) },
+      { text: stateLabel(s) }, { text: s.partitions.join(',') }, { text: s.transactionTimeoutMs === null ? '' : String(s.transactionTimeoutMs) },
       { text: s.lastUpdateTimestamp === null ? '' : isoTime(s.lastUpdateTimestamp), short: s.lastUpdateTimestamp === null ? '' : isoTime(s.lastUpdateTimestamp).replace(/\.\d{3}Z$/, 'Z') }]),
     chalk, { wide: opts.wide })
     for (const l of (tbl.text + hiddenNote(tbl.hidden)).split('\n').filter((x) => x !== '')) lines.push(l)
+    for (const u of unknownStatesNotes(r.transactionalIds)) for (const l of hanging(u, opts.wide)) lines.push(l)
   }
   if (lines.length > 0) out.stdout.write(lines.join('\n') + '\n')
   for (const f of r.findings) out.stderr.write(formatFinding(f) + '\n')

@@ -68,7 +68,8 @@ export function formatReconcile (reports: readonly PartitionReport[], labels: re
  * shows no info finding, but 180k duplicate markers are worth a line.
  */
 export function formatFindings (label: string, findings: readonly Finding[], _chalk: ChalkInstance, omitted: OmittedFindings = {}): string {
-  let out = formatFindingList(findings.map((f) => f.file === undefined ? { ...f, file: label } : f))
+  // a finding about the partition keeps its offsets (`<label>: offsets A..B:`), not the label in place of a file
+  let out = formatFindingList(findings.map((f) => f.file === undefined && f.partition === undefined ? { ...f, partition: label } : f))
   for (const f of omittedFindings(omitted, label)) out += formatFinding(f) + '\n'
   return out
 }

@@ -1,6 +1,7 @@
 // JSON of `tsdump txns`.
 import type { PartitionReport } from '../analysis/partition-report.js'
 import type { TransactionalIdState } from '../analysis/transactional-id-state.js'
+import { unknownStateFields } from '../analysis/transactional-id-state.js'
 import type { Json } from './txn-json.js'
 import { jsonInt64, jsonInt64OrNull } from './txn-json.js'
 
@@ -15,9 +16,9 @@ export function timelineHeadJson (r: PartitionReport, path: string): Json {
 export function transactionalIdJson (s: TransactionalIdState): Json {
   return {
     transactionalId: s.transactionalId, offset: jsonInt64(s.offset), deleted: s.deleted, producerId: jsonInt64OrNull(s.producerId),
-    producerEpoch: s.producerEpoch, state: s.state, transactionTimeoutMs: s.transactionTimeoutMs, partitions: s.partitions,
+    producerEpoch: s.producerEpoch, state: s.unknownPast !== undefined ? 'unknown' : s.state, transactionTimeoutMs: s.transactionTimeoutMs, partitions: s.partitions,
     lastUpdateTimestamp: jsonInt64OrNull(s.lastUpdateTimestamp), startTimestamp: jsonInt64OrNull(s.startTimestamp),
     previousProducerId: jsonInt64OrNull(s.previousProducerId), nextProducerId: jsonInt64OrNull(s.nextProducerId), nextProducerEpoch: s.nextProducerEpoch,
-    clientTransactionVersion: s.clientTransactionVersion, twoPhaseCommit: s.twoPhaseCommit,
+    clientTransactionVersion: s.clientTransactionVersion, twoPhaseCommit: s.twoPhaseCommit, ...unknownStateFields(s) as Record<string, Json>,
   }
 }

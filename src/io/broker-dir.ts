@@ -19,6 +19,8 @@ export interface BrokerLogDir {
   metaProblem: FileProblem | null
   /** partition directories (`<topic>-<partition>`) holding .log files */
   partitions: PartitionDir[]
+  /** what under it could not be read (a partition directory without read permission): the path and why */
+  problems: FileProblem[]
 }
 
 export type OpenedLogDir = { dir: BrokerLogDir, error: null } | { dir: null, error: string }
@@ -37,12 +39,13 @@ export function openBrokerLogDir (p: string): OpenedLogDir {
   const props = meta.value
   const nodeId = props?.get('node.id') ?? props?.get('broker.id') ?? null
   // a directory is a partition's only when it holds segments: a name like `broker-1` alone proves nothing
-  const partitions = names.some((n) => parsePartitionDirName(n) !== null)
-    ? discover([p]).partitions.filter((x) => x.topic !== null && x.files.some((f) => f.kind === 'log')) : []
+  const found = names.some((n) => parsePartitionDirName(n) !== null) ? discover([p]) : null
+  const partitions = found === null ? [] : found.partitions.filter((x) => x.topic !== null && x.files.some((f) => f.kind === 'log'))
+  const problems = (found?.problems ?? []).map((x) => ({ file: x.path, position: 0, message: x.message }))
   if (meta.value === null && meta.problem === null && partitions.length === 0) {
     return { dir: null, error: 'not a broker log directory: no meta.properties and no <topic>-<partition> directories with .log segments in it' }
   }
-  return { dir: { path: p, nodeId, metaProblem: meta.problem, partitions }, error: null }
+  return { dir: { path: p, nodeId, metaProblem: meta.problem, partitions, problems }, error: null }
 }
 
 /** The name a broker goes by in the output: its node id, else its directory's name. */

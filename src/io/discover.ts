@@ -42,7 +42,7 @@ export interface PartitionDir {
   logDir: string
   files: KafkaFile[]
   /** what adding the remote segments found (scan/remote-segments.ts), reported with the partition's findings */
-  remoteNotes?: Array<{ code: string, message: string, file?: string, firstOffset?: bigint, lastOffset?: bigint }>
+  remoteNotes?: Array<{ code: string, message: string, file?: string, firstOffset?: bigint, lastOffset?: bigint, position?: number }>
 }
 
 export interface Skipped { path: string, reason: string }

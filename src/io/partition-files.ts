@@ -10,7 +10,13 @@ import type { FileSource } from './file-source.js'
 import type { LineSource, TextLine } from './text-lines.js'
 import { openSmallFile, textLines } from './text-lines.js'
 
-export interface FileProblem { file: string, position: number, message: string }
+export interface FileProblem {
+  file: string
+  position: number
+  message: string
+  /** what Kafka does with the file, when it loads it anyway (else its read fails) */
+  kafkaLoads?: string
+}
 
 export interface EpochEntry { epoch: number, startOffset: bigint }
 
@@ -28,6 +34,8 @@ export interface CheckpointEnd {
   found: number
   /** why Kafka would not load the file; null when it would */
   problem: FileProblem | null
+  /** the first entry out of the order the file's writer keeps (Kafka loads the file anyway); null when in order */
+  order: FileProblem | null
 }
 
 /**
@@ -37,7 +45,8 @@ export interface CheckpointEnd {
  * filled in when the walk completes): a caller that must not act on a file Kafka refuses reads it twice
  * (nothing is kept here but counts).
  */
-function * checkpointEntries<T> (file: string, src: LineSource, entry: RegExp, make: (m: RegExpExecArray) => T, shape: string, end: CheckpointEnd): Generator<T> {
+function * checkpointEntries<T> (file: string, src: LineSource, entry: RegExp, make: (m: RegExpExecArray) => T, shape: string, end: CheckpointEnd,
+  outOfOrder?: (e: T) => string | null): Generator<T> {
   let n = 0
   let pastCount = -1
   const fail = (position: number, message: string): void => { end.problem = { file, position, message } }
@@ -53,7 +62,12 @@ function * checkpointEntries<T> (file: string, src: LineSource, entry: RegExp, m
       if (m === null) return fail(l.position, text === null ? `malformed line of more than ${MAX_CHECKPOINT_LINE} bytes (expected "${shape}")` : `malformed line "${text.slice(0, 60)}" (expected "${shape}")`)
       if (end.found === end.declared) pastCount = l.position
       end.found++
-      yield make(m)
+      const e = make(m)
+      if (outOfOrder !== undefined && end.order === null) {
+        const why = outOfOrder(e)
+        if (why !== null) end.order = { file, position: l.position, message: why, kafkaLoads: 'Kafka loads it, and its LeaderEpochFileCache drops the earlier entries this one contradicts' }
+      }
+      yield e
     }
     n++
   }
@@ -67,7 +81,23 @@ function walk<T> (entries: Generator<T>, onEntry: (e: T) => void, end: Checkpoin
   return end
 }
 
-const newEnd = (): CheckpointEnd => ({ declared: 0, found: 0, problem: null })
+const newEnd = (): CheckpointEnd => ({ declared: 0, found: 0, problem: null, order: null })
+
+/**
+ * LeaderEpochFileCache writes epochs increasing and start offsets not decreasing (an epoch that wrote nothing
+ * shares its start offset with the next); a file where they go back was not written by it whole
+ */
+function epochOrder (): (e: EpochEntry) => string | null {
+  let prev: EpochEntry | null = null
+  return (e) => {
+    const a = prev
+    prev = e
+    if (a === null) return null
+    if (e.epoch <= a.epoch) return `epoch ${e.epoch} follows epoch ${a.epoch} (epochs must increase)`
+    if (e.startOffset < a.startOffset) return `epoch ${e.epoch} starts at offset ${e.startOffset}, before epoch ${a.epoch}'s start ${a.startOffset} (start offsets must not decrease)`
+    return null
+  }
+}
 const EPOCH_LINE = /^(-?\d+)\s+(-?\d+)$/
 const epochEntry = (m: RegExpExecArray): EpochEntry => ({ epoch: Number(m[1]), startOffset: BigInt(m[2]!) })
 const OFFSET_LINE = /^(\S+)\s+(\d+)\s+(-?\d+)$/
@@ -75,7 +105,7 @@ const OFFSET_LINE = /^(\S+)\s+(\d+)\s+(-?\d+)$/
 /** LeaderEpochCheckpointFile: `<epoch> <startOffset>` entries, each to `onEntry`. */
 export function leaderEpochEntries (file: string, src: LineSource, onEntry: (e: EpochEntry) => void): CheckpointEnd {
   const end = newEnd()
-  return walk(checkpointEntries(file, src, EPOCH_LINE, epochEntry, '<epoch> <startOffset>', end), onEntry, end)
+  return walk(checkpointEntries(file, src, EPOCH_LINE, epochEntry, '<epoch> <startOffset>', end, epochOrder()), onEntry, end)
 }
 
 /** the entries of a leader-epoch-checkpoint leaderEpochEntries found whole, read again */
@@ -105,6 +135,8 @@ export function parsePartitionMetadata (file: string, src: LineSource): Parsed<{
   if (v === null) return bad(file, 0, 'first line is not "version: <n>"')
   const t = /^topic_id: ([A-Za-z0-9_-]{22})$/.exec(lines[1]?.text?.trim() ?? '')
   if (t === null) return bad(file, lines[1]?.position ?? src.size, 'second line is not "topic_id: <22-character id>"')
+  // PartitionMetadataReadBuffer.read: any version but 0 is "Unrecognized version of partition metadata file"
+  if (v[1] !== '0') return bad(file, 0, `unrecognised version ${v[1]!} (Kafka reads 0)`)
   return { value: { version: Number(v[1]), topicId: t[1]! }, problem: null }
 }
 

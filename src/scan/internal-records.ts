@@ -1,11 +1,15 @@
 // The records of an internal topic's segments (__transaction_state, __consumer_offsets, __cluster_metadata,
 // __remote_log_metadata), in file order: the one loop of the scans that decode keys and values. Each file is
 // opened through io/, its data batches read without a CRC check (the dump checks them), a batch larger than the
-// window record by record (decode/streamed-batch.ts). Nothing is kept here.
+// window record by record (decode/streamed-batch.ts). Nothing is kept here but where records were lost:
+// framing damage (a torn tail, a length or magic that cannot be right) is a finding as in `dump`, and the
+// first place of each file past which records could not be read is returned, so that what depends on them (a
+// coordinator's state, a topic's configs, a remote segment's state) is said to be unknown, never a default.
 import type { FindingList } from '../analysis/finding-list.js'
 import type { Finding } from '../analysis/findings.js'
+import type { LostRecords } from '../analysis/lost-records.js'
 import { finding } from '../analysis/findings.js'
-import { decodeFinding } from '../analysis/log-findings.js'
+import { corruptFinding, decodeFinding, tailFinding } from '../analysis/log-findings.js'
 import type { BatchHeader } from '../decode/batch-header.js'
 import { DecodeError } from '../decode/errors.js'
 import { DEFAULT_WINDOW } from '../decode/frame-scanner.js'
@@ -18,22 +22,33 @@ import { FileSource } from '../io/file-source.js'
 import { InputError } from '../io/input-error.js'
 
 /**
- * Calls `visit` with each record of the data batches of `files`. An unreadable file is a finding and the next is
- * read; a DecodeError (from the batch or thrown by `visit`) is a finding at its position and the rest of that batch
- * is skipped. `otherError` turns another error of a batch into a finding (a decoder's own error type); without it,
- * or when it returns undefined, the error is rethrown (a bug, not the data).
+ * Calls `visit` with each record of the data batches of `files`; returns where records were lost (one place per
+ * file, the first). An unreadable file is a finding and the next is read; framing damage is the dump's finding
+ * (the reader resyncs past it); a DecodeError (from the batch or thrown by `visit`) is a finding at its position
+ * and the rest of that batch is skipped. `otherError` turns another error of a batch into a finding (a decoder's
+ * own error type); without it, or when it returns undefined, the error is rethrown (a bug, not the data).
  */
 export function forEachInternalRecord (files: readonly KafkaFile[], findings: FindingList,
   visit: (rec: KafkaRecord, header: BatchHeader, file: KafkaFile) => void,
-  otherError?: (e: unknown, file: KafkaFile, batchPosition: number) => Finding | undefined): void {
+  otherError?: (e: unknown, file: KafkaFile, batchPosition: number) => Finding | undefined): LostRecords[] {
+  const damage: LostRecords[] = []
+  let earlierFiles: string[] = []
+  const lost = (f: Finding, file: string): void => {
+    findings.push(f)
+    // a preallocated (zero) tail holds no records: nothing is lost there
+    if (f.code !== 'ZERO_TAIL' && !damage.some((d) => d.file === file)) damage.push({ file, position: f.position ?? 0, code: f.code, earlierFiles })
+  }
   for (const f of files) {
+    earlierFiles = files.slice(0, files.indexOf(f)).map((x) => x.path)
     let src: FileSource
     try { src = new FileSource(f.path) } catch (e) {
-      findings.push(finding('UNREADABLE', describeFsError(e), { file: f.path }))
+      lost(finding('UNREADABLE', describeFsError(e), { file: f.path, position: 0 }), f.path)
       continue
     }
     try {
-      for (const ev of readLog(src, { verifyCrc: false })) {
+      for (const ev of readLog(src, { verifyCrc: false, resync: true })) {
+        if (ev.kind === 'tail') { lost(tailFinding(ev, f.path), f.path); continue }
+        if (ev.kind === 'corrupt') { lost(corruptFinding(ev, f.path), f.path); continue }
         if (ev.kind !== 'batch' || ev.header.isControl) continue
         try {
           for (const rec of batchRecords(ev.header, ev.bytes, ev.complete, src, { window: DEFAULT_WINDOW })) visit(rec, ev.header, f)
@@ -46,7 +61,9 @@ export function forEachInternalRecord (files: readonly KafkaFile[], findings: Fi
       }
     } catch (e) {
       if (!(e instanceof InputError)) throw e
-      findings.push(finding(e.code, e.message, { file: f.path, position: e.position }))
+      lost(finding(e.code, e.message, { file: f.path, position: e.position }), f.path)
     } finally { src.close() }
   }
+  return damage
 }
+

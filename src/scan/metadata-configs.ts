@@ -4,6 +4,7 @@
 // previous value of its (resource, name); a null value removes it.
 import { forEachInternalRecord } from './internal-records.js'
 import { FindingList } from '../analysis/finding-list.js'
+import type { LostRecords } from '../analysis/lost-records.js'
 import { finding } from '../analysis/findings.js'
 import { decodeMetadataRecord } from '../decode/topics/cluster-metadata.js'
 import type { PartitionDir } from '../io/discover.js'
@@ -14,6 +15,8 @@ export interface MetadataConfigs {
   topics: Map<string, Map<string, string>>
   brokers: Map<string, Map<string, string>>
   findings: FindingList
+  /** where records could not be read: a ConfigRecord may be in those bytes, so no config is known (analysis/lost-records.ts) */
+  lost: LostRecords[]
 }
 
 // ConfigResource.Type ids (org.apache.kafka.common.config.ConfigResource)
@@ -21,14 +24,16 @@ const TOPIC = 2
 const BROKER = 4
 
 export function readMetadataConfigs (dir: PartitionDir): MetadataConfigs {
-  const out: MetadataConfigs = { path: dir.path, topics: new Map(), brokers: new Map(), findings: new FindingList() }
+  const out: MetadataConfigs = { path: dir.path, topics: new Map(), brokers: new Map(), findings: new FindingList(), lost: [] }
   // the newest snapshot holds the state up to its offset; the log then replays on top of it
   const snaps = dir.files.filter((f) => f.kind === 'checkpoint')
   const files = [...snaps.slice(-1), ...dir.files.filter((f) => f.kind === 'log')]
-  forEachInternalRecord(files, out.findings, (rec) => {
+  out.lost = forEachInternalRecord(files, out.findings, (rec, h, f) => {
     if (rec.value === null) return
     const m = decodeMetadataRecord(rec.value, rec.filePosition)
     if (m.type !== 'CONFIG_RECORD') return
+    // a version read past its definition may lack the fields (decodeFramedRecord reads on with the ones it knows)
+    if (m.unknownVersion) { out.findings.push(finding('BAD_INTERNAL_RECORD', `ConfigRecord v${m.version} at offset ${rec.offset} is not defined in this release: not applied`, { file: f.path, position: rec.filePosition >= 0 ? rec.filePosition : h.position })); return }
     const d = m.data as { resourceType: number, resourceName: string, name: string, value: string | null }
     const table = d.resourceType === TOPIC ? out.topics : d.resourceType === BROKER ? out.brokers : null
     if (table === null) return

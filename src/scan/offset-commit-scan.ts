@@ -29,6 +29,12 @@ export function scanOffsetCommits (dir: PartitionDir): { commits: OffsetCommitRe
     }
     const k = r.key
     const v = r.value?.data
+    // a negative value version reads no field at all (Kafka 4.1+ refuses it: UnknownRecordVersionException); an
+    // offset that is not there is not made up
+    if ((r.value !== null && r.value.version < 0) || (v !== undefined && typeof v.offset !== 'bigint' && typeof v.offset !== 'number')) {
+      findings.push(finding('BAD_INTERNAL_RECORD', `offset commit at offset ${rec.offset}: value version ${r.value?.version ?? '?'} has no offset field: not read`, { file: f.path, position: rec.filePosition >= 0 ? rec.filePosition : h.position }))
+      return
+    }
     commits.push({ recordOffset: rec.offset, producerId: h.producerId, producerEpoch: h.producerEpoch, transactional: h.isTransactional,
       group: String(k.group), topic: String(k.topic), partition: Number(k.partition),
       offset: v === undefined ? null : big(v.offset), metadata: v === undefined || v.metadata === null ? null : String(v.metadata),

@@ -32,18 +32,22 @@ export function scanNewestCopies (partitions: readonly PartitionDir[], checkpoin
     const findings = [...best.findings]
     if (scans.length > 1) {
       const others = scans.slice(1)
-      findings.push(finding('PARTITION_COPY_CHOSEN', `${label} is in ${scans.length} log directories: read from ${best.dir.path} (leader epoch ${best.epoch}, log end ${best.logEndOffset}); ` +
-        `not from ${others.map((o) => `${o.dir.path} (leader epoch ${o.epoch}, log end ${o.logEndOffset})`).join(', ')}`))
+      // about the partition: its offsets in the copy read
+      findings.push({ ...finding('PARTITION_COPY_CHOSEN', `${label} is in ${scans.length} log directories: read from ${best.dir.path} (leader epoch ${best.epoch}, log end ${best.logEndOffset}); ` +
+        `not from ${others.map((o) => `${o.dir.path} (leader epoch ${o.epoch}, log end ${o.logEndOffset})`).join(', ')}`,
+      { firstOffset: best.logStartOffset, lastOffset: best.logEndOffset > best.logStartOffset ? best.logEndOffset - 1n : best.logStartOffset }), partition: label })
       for (const o of others) {
         const below = o.logEndOffset < best.logEndOffset ? o.logEndOffset : best.logEndOffset
         const a = ended(best.runs, below)
         const b = ended(o.runs, below)
         if (a.length !== b.length || a.some((x, i) => x !== b[i])) {
           const d = b.find((x) => !a.includes(x)) ?? a.find((x) => !b.includes(x))!
-          // located by the offsets of the first transaction that differs (its first offset to its marker)
+          // at the run that differs, in the copy that has it, with the offsets of that transaction (its first offset to its marker)
           const [, first, marker] = d.split('/')
+          const run = [...o.runs, ...best.runs].find((r) => r.marker !== null && `${r.producerId}/${r.firstOffset}/${r.marker.offset}/${r.marker.type}/${r.records}` === d)
           const f = finding('PARTITION_COPIES_DIFFER', `${label}: the copies in ${best.dir.path} and ${o.dir.path} end different transactions below offset ${below} ` +
-            `(first difference: producer/first offset/marker/outcome/records ${d}); the first is used`, { file: o.dir.files.find((f) => f.kind === 'log')?.path ?? o.dir.path,
+            `(first difference: producer/first offset/marker/outcome/records ${d}); the first is used`,
+          { ...(run !== undefined ? { file: run.file, position: run.position } : { file: o.dir.files.find((f) => f.kind === 'log')?.path ?? o.dir.path, position: 0 }),
             firstOffset: BigInt(first!), lastOffset: BigInt(marker!) })
           f.partition = label
           findings.push(f)

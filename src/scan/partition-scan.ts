@@ -313,7 +313,7 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
     } finally { src.close() }
   }
   for (const n of dir.remoteNotes ?? []) {
-    findings.push(finding(n.code as FindingCode, n.message, { ...(n.file !== undefined ? { file: n.file } : {}),
+    findings.push(finding(n.code as FindingCode, n.message, { ...(n.file !== undefined ? { file: n.file, ...(n.position !== undefined ? { position: n.position } : {}) } : {}),
       ...(n.firstOffset !== undefined ? { firstOffset: n.firstOffset, lastOffset: n.lastOffset ?? n.firstOffset } : {}) }))
   }
   if (legacy) {

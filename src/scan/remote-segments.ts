@@ -22,7 +22,8 @@ import { remoteSpecOf } from '../io/remote/spec.js'
 import type { RemoteObject, RemoteStore } from '../io/remote/store.js'
 import { openRemoteStore } from '../io/remote/store.js'
 import type { RemoteLogMetadata, RemoteSegmentMetadata } from './remote-metadata.js'
-import { metadataPartitions, readRemoteLogMetadata, REMOTE_LOG_METADATA_TOPIC } from './remote-metadata.js'
+import { metadataLostFor, metadataPartitions, readRemoteLogMetadata, REMOTE_LOG_METADATA_TOPIC } from './remote-metadata.js'
+import { lostAfter, lostText } from '../analysis/lost-records.js'
 
 export interface RemoteView {
   store: RemoteStore | null
@@ -94,7 +95,18 @@ export function addRemoteSegments (remote: RemoteInput, partitions: PartitionDir
     const listed = listedSegments(store.list(), layout, dir.topic, dir.partition, topicId)
     const localStart = dir.files.filter((f) => f.kind === 'log' && f.baseOffset !== null).map((f) => f.baseOffset!).reduce<bigint | null>((a, b) => a === null || b < a ? b : a, null)
     const segments: Array<{ startOffset: bigint, endOffset: bigint | null, topicId: string, segmentId: string, sizeInBytes?: number, leaderEpochs?: Array<{ epoch: number, offset: bigint }> }> = []
-    if (view.metadata !== null) {
+    const lost = view.metadata === null ? undefined : metadataLostFor(view.metadata, dir.topic, dir.partition)
+    if (view.metadata !== null && lost !== undefined) {
+      // records of its metadata could not be read: a FINISHED may be lost, a segment's creation too; every segment
+      // the storage holds is read (where the local log has not got its offsets), and that is said
+      const named = new Map(view.metadata.segments.filter((s) => s.topic === dir.topic && s.partition === dir.partition).map((s) => [s.segmentId, s]))
+      for (const [segmentId, s] of listed) {
+        const m = named.get(segmentId)
+        if (m !== undefined && m.state === 'DELETE_SEGMENT_FINISHED' && lostAfter([lost], m.file, m.position) === undefined) continue
+        if (s.objects.has('log')) segments.push({ startOffset: s.startOffset, endOffset: m?.endOffset ?? null, topicId: s.topicId, segmentId })
+      }
+      notes.push({ code: 'REMOTE_STATE_UNKNOWN', message: `${dir.topic}-${dir.partition}: the states of its remote segments are unknown (${lostText(lost)}, where records of them may be): the ${segments.length} segment(s) the storage holds were read as its remote log`, file: lost.file, position: lost.position })
+    } else if (view.metadata !== null) {
       for (const s of finishedSegments(view.metadata, dir.topic, dir.partition, topicId)) segments.push(s)
     } else {
       for (const [segmentId, s] of listed) if (s.objects.has('log')) segments.push({ startOffset: s.startOffset, endOffset: null, topicId: s.topicId, segmentId })

@@ -116,7 +116,11 @@ export function scanCopy (broker: string, logDir: string, dir: PartitionDir, cps
     const r = lec.value.refused
     if (p !== null) epochCheckpointDamage = finding('EPOCH_CHECKPOINT_DAMAGED', `${p.message}: the batches' own leader epochs are used instead`, { file: p.file, position: p.position })
     else if (r !== null) epochCheckpointDamage = finding('EPOCH_CHECKPOINT_DAMAGED', `entry ${r.epoch} ${r.startOffset} is negative, which Kafka refuses: the batches' own leader epochs are used instead`, { file: lec.file, position: 0 })
-    else epochCheckpoint = lec.value.cache
+    else {
+      epochCheckpoint = lec.value.cache
+      const o = lec.value.end.order
+      if (o !== null) findings.push(finding('EPOCH_CHECKPOINT_DAMAGED', `${o.message}: ${o.kafkaLoads}`, { file: o.file, position: o.position }))
+    }
   }
   let topicId: string | null = null
   const pm = readOptionalFile(dir.path, 'partition.metadata', (src, file) => parsePartitionMetadata(file, src))

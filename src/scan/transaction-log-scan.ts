@@ -8,27 +8,31 @@ import { finding } from '../analysis/findings.js'
 import type { TransactionalIdState, TransactionStateRecord } from '../analysis/transactional-id-state.js'
 import { replacesNewest, sortStates, transactionalIdState } from '../analysis/transactional-id-state.js'
 import { decodeTransactionLogKey, decodeTransactionLogValue } from '../decode/topics/transaction-state.js'
+import type { LostRecords } from '../analysis/lost-records.js'
 import { DEFAULT_WINDOW } from '../decode/frame-scanner.js'
 import type { PartitionDir } from '../io/discover.js'
 
-/** Calls `visit` with each record of the partition's segments, in file order; returns the findings (bounded per code). */
-export function scanTransactionLog (dir: PartitionDir, visit: (r: TransactionStateRecord) => void): FindingList {
+/**
+ * Calls `visit` with each record of the partition's segments, in file order; returns the findings (bounded per
+ * code) and where records could not be read.
+ */
+export function scanTransactionLog (dir: PartitionDir, visit: (r: TransactionStateRecord) => void): { findings: FindingList, lost: LostRecords[] } {
   // bounded per code (analysis/finding-list.ts): a damaged log can give one finding per record
   const findings = new FindingList()
-  forEachInternalRecord(dir.files.filter((x) => x.kind === 'log'), findings, (rec, header, f) => {
+  const lost = forEachInternalRecord(dir.files.filter((x) => x.kind === 'log'), findings, (rec, header, f) => {
     if (rec.key === null) return
     const k = decodeTransactionLogKey(rec.key, rec.filePosition)
     if (k.transactionalId === null) return
     if (rec.valuePieces !== undefined) {
       // a value larger than the window: no coordinator writes one, and it would have to be held to decode
       findings.push(finding('BAD_INTERNAL_RECORD', `transaction log value of ${rec.valueSize ?? -1} bytes at offset ${rec.offset} is larger than the read window (${DEFAULT_WINDOW} bytes): not decoded`,
-        { file: f.path, position: rec.filePosition }))
+        { file: f.path, position: rec.filePosition >= 0 ? rec.filePosition : header.position }))
       return
     }
     visit({ offset: rec.offset, transactionalId: k.transactionalId, value: rec.value === null ? null : decodeTransactionLogValue(rec.value, rec.filePosition),
       file: f.path, position: rec.filePosition, timestamp: header.maxTimestamp })
   })
-  return findings
+  return { findings, lost }
 }
 
 /**
@@ -42,13 +46,14 @@ export function scanTransactionLog (dir: PartitionDir, visit: (r: TransactionSta
 export function transactionLogStates (dir: PartitionDir): { states: TransactionalIdState[], findings: FindingList } {
   const newest = new NewestPerId()
   let n = 0
-  const findings = scanTransactionLog(dir, (r) => { newest.add(r.transactionalId, r.offset, n++) })
+  const { findings, lost } = scanTransactionLog(dir, (r) => { newest.add(r.transactionalId, r.offset, n++) })
   const states: TransactionalIdState[] = []
   let k = 0
   // the same records in the same order, so one per id is taken; each is made a state at once, so no record is
   // held. Its findings are the first pass's again, but for a file that changed in between (then an id's newest
   // record may be missed, and that must be said)
-  const again = scanTransactionLog(dir, (r) => { if (newest.ordinalOf(r.transactionalId) === k) states.push(transactionalIdState(r)); k++ })
+  // a state whose newest record precedes bytes that could not be read is marked unknown past them
+  const again = scanTransactionLog(dir, (r) => { if (newest.ordinalOf(r.transactionalId) === k) states.push(transactionalIdState(r, lost)); k++ }).findings
   for (const f of again.listed) if (f.code === 'FILE_CHANGED' && !findings.listed.some((x) => x.code === f.code && x.file === f.file)) findings.push(f)
   return { states: sortStates(states), findings }
 }

@@ -12,7 +12,7 @@ import { scanPartition } from './partition-scan.js'
 
 interface Place { file: string, position: number }
 
-export function scanTransactionRuns (dir: PartitionDir, checkpoints: Map<string, OffsetCheckpoint | null>, resync = true): { label: string, runs: PartitionRun[], findings: readonly Finding[], logEndOffset: bigint } {
+export function scanTransactionRuns (dir: PartitionDir, checkpoints: Map<string, OffsetCheckpoint | null>, resync = true): { label: string, runs: PartitionRun[], findings: readonly Finding[], logStartOffset: bigint, logEndOffset: bigint } {
   const topic = dir.topic ?? dir.path
   const partition = dir.partition ?? -1
   const runs: PartitionRun[] = []
@@ -54,5 +54,5 @@ export function scanTransactionRuns (dir: PartitionDir, checkpoints: Map<string,
       records: o.records, firstTimestamp: o.firstTimestamp, lastTimestamp: o.lastTimestamp, marker: null, seeded: o.seeded, file: at.file, position: at.position,
       ...(o.damage !== undefined ? { damage: o.damage } : {}) })
   }
-  return { label: s.label, runs, findings: s.report.findings, logEndOffset: s.report.logEndOffset }
+  return { label: s.label, runs, findings: s.report.findings, logStartOffset: s.report.logStartOffset, logEndOffset: s.report.logEndOffset }
 }

@@ -29,7 +29,9 @@ export function txnsPartition (dir: PartitionDir, checkpoints: Map<string, Offse
     const states = newest.filter((x) => filter === undefined || stateInFilter(x, filter))
     const all = new FindingList()
     all.absorb({ listed: s.report.findings, omitted: s.report.omittedFindings })
-    all.absorb(logFindings)
+    // the framing damage the partition scan reported already is not said twice
+    const said = new Set(s.report.findings.map((f) => `${f.code} ${f.file ?? ''} ${f.position ?? ''}`))
+    all.absorb({ listed: logFindings.listed.filter((f) => !said.has(`${f.code} ${f.file ?? ''} ${f.position ?? ''}`)), omitted: logFindings.omitted })
     const p = { label: s.label, path: dir.path, report: s.report, kind: 'transactional-ids' as const, states, findings: all.listed, omittedFindings: all.omitted }
     to.transactionStates(p)
     return p.findings

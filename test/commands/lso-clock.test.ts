@@ -4,7 +4,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { runCli } from '../support/run-cli.js'
+import { runCli, TEST_NOW } from '../support/run-cli.js'
 import { FIXTURES } from '../support/paths.js'
 
 interface ProducerRow { ProducerId: string, ProducerEpoch: string, LatestCoordinatorEpoch: string, LastTimestamp: string, CurrentTransactionStartOffset: string }
@@ -50,10 +50,11 @@ function abortedFromKafkaDump (from: number): number {
 }
 
 describe('lso against the clock (open-txn fixture)', () => {
-  it('with the real clock the transaction begun on 2026-11-29 is hanging: exit 1, find-hanging row = describe-producers row', async () => {
-    const before = Date.now()
-    const r = await runCli(['lso', '--json', logs]) // runCli's clock is Date.now()
-    const after = Date.now()
+  it('without --now, by the clock of its context, the transaction begun on 2026-11-29 is hanging: exit 1, find-hanging row = describe-producers row', async () => {
+    // the context's clock (the process's in the CLI), here a fixed one: a test never depends on the machine's
+    const before = TEST_NOW
+    const r = await runCli(['lso', '--json', logs], { now: TEST_NOW })
+    const after = TEST_NOW
     expect(r.code).toBe(1)
     const j = JSON.parse(r.stdout) as LsoJson
     expect(j.hanging).toBe(true)

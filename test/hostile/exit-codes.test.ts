@@ -42,9 +42,9 @@ function checkAgreement (r: RunResult): void {
 }
 
 describe('exit codes agree with the findings', () => {
-  it('real files are clean: exit 0, no error or warning findings, summary counts match', async () => {
+  it('real files are clean: exit 0, no error or warning findings, summary counts match', async (ctx) => {
     const logs = realLogs()
-    if (logs.length === 0) { console.log('skipping: no real segments found'); return }
+    if (logs.length === 0) { console.log('skipping: no real segments found'); ctx.skip('no real segments found') }
     for (const p of logs) {
       const r = await run(['--deep-iteration', p])
       checkAgreement(r)

@@ -101,9 +101,8 @@ function problems (buf: Buffer): Array<[string, number]> {
 describe('malformed fields: one finding each, with code and position', () => {
   it.each(CASES.map((c) => [c.name, c] as const))('%s (decoder)', (_n, c) => {
     const before = process.memoryUsage().arrayBuffers
-    const t0 = Date.now()
+    // no time limit asserted (a slow machine is not a failure); a hang is the hanging tier's to find
     const got = problems(build(c))
-    expect(Date.now() - t0).toBeLessThan(2000)
     expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(64 * 1024 * 1024)
     const mine = got.filter(([code]) => code === c.code)
     expect(mine.length, JSON.stringify(got)).toBeGreaterThanOrEqual(1)

@@ -5,14 +5,14 @@ import * as path from 'node:path'
 import { StringWriter } from '../../src/format/writer.js'
 import type { CommandContext } from '../../src/commands/context.js'
 import { CORPUS, FIXTURES as BROKER_FIXTURES } from '../support/paths.js'
-import { runCli } from '../support/run-cli.js'
+import { runCli, TEST_NOW } from '../support/run-cli.js'
 
 export { CORPUS, FIXTURES as BROKER_FIXTURES, REPO_ROOT as REPO } from '../support/paths.js'
 
 export interface RunResult { code: number, stdout: string, stderr: string }
 
 export function testContext (): CommandContext & { stdout: StringWriter, stderr: StringWriter } {
-  return { stdout: new StringWriter(), stderr: new StringWriter(), colorLevel: 0, stderrIsTTY: false, env: {}, now: () => Date.now() }
+  return { stdout: new StringWriter(), stderr: new StringWriter(), colorLevel: 0, stderrIsTTY: false, env: {}, now: () => TEST_NOW }
 }
 
 /** Run the whole CLI in-process, as `tsdump <argv>`. */

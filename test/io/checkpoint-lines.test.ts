@@ -34,7 +34,7 @@ describe('offset checkpoints', () => {
   // and a blank or malformed line is an IOException too: the broker does not load such a file
   it('the count the file declares is checked against the entries it holds, as Kafka\'s CheckpointFile reads it', () => {
     const end = (t: string): ReturnType<typeof offsetCheckpointEntries> => offsetCheckpointEntries('f', bufferLines(Buffer.from(t)), () => {})
-    expect(end('0\n2\nt 0 5\nt 1 6\n')).toEqual({ declared: 2, found: 2, problem: null })
+    expect(end('0\n2\nt 0 5\nt 1 6\n')).toEqual({ declared: 2, found: 2, problem: null, order: null })
     expect(end('0\n3\nt 0 5\nt 1 6\n').problem).toEqual({ file: 'f', position: 16, message: 'expected 3 entries but found 2' })
     expect(end('0\n1\nt 0 5\nt 1 6\n').problem).toEqual({ file: 'f', position: 10, message: 'expected 1 entries but found 2' })
     expect(end('0\n2\nt 0 5\n\nt 1 6\n').problem?.message).toMatch(/^malformed line ""/)

@@ -9,6 +9,7 @@ import { remoteInventory } from '../../src/commands/remote.js'
 import { closeRemoteStores } from '../../src/io/remote/store.js'
 import { FIXTURES_44 } from '../support/paths.js'
 import { runCli } from '../support/run-cli.js'
+import { linesOver } from '../support/width.js'
 
 const FIXTURE = path.join(FIXTURES_44, 'tiered')
 const LOGS = path.join(FIXTURE, 'logs')
@@ -71,7 +72,7 @@ describe('tsdump remote on the tiered fixture', () => {
     const t = await runCli(['remote', LOGS, '--remote-storage', REMOTE])
     closeRemoteStores()
     expect(t.code).toBe(0)
-    for (const line of t.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80)
+    expect(linesOver(t.stdout, [LOGS, REMOTE])).toEqual([])
     expect(t.stdout).toContain('copied')
     const j = await runCli(['remote', LOGS, '--remote-storage', REMOTE, '--json'])
     closeRemoteStores()

@@ -36,5 +36,7 @@ export interface CleanupResult {
   nowGiven: boolean
   /** where the configs came from: the metadata log read, if any */
   metadataLog: string | null
+  /** why the metadata log's configs are unknown (records of it could not be read), else absent */
+  metadataLost?: string
   partitions: CleanupPartition[]
 }

@@ -3,7 +3,7 @@
 // Replication copies batches as they are (ReplicaFetcherThread appends the leader's bytes), so below the
 // divergence point every batch of a follower is the leader's batch: same offsets, CRC and leader epoch.
 import type { Finding } from '../findings.js'
-import { finding } from '../findings.js'
+import { finding, locatePartitionFindings } from '../findings.js'
 import type { EpochList, Truncation } from './epoch-rule.js'
 import { truncationAgainst } from './epoch-rule.js'
 import type { CompareRecords, ReplicaBatch, ReplicaInput } from './replica-input.js'
@@ -117,7 +117,8 @@ export function comparePartition (topic: string, partition: number, inputs: read
   })
   const replicas = inputs.map(base)
   if (inputs.length < 2) {
-    findings.push(finding('REPLICA_SINGLE_COPY', `${label} is in ${inputs[0]?.logDir ?? 'one log directory'} only: listed, not compared`))
+    findings.push(finding('REPLICA_SINGLE_COPY', `${label} is in ${inputs[0]?.logDir ?? 'one log directory'} only: listed, not compared`, spanOf(inputs)))
+    locate(findings, label, inputs)
     return { topic, partition, compared: false, leader: null, cleanedTo, replicas, findings }
   }
   // the leader: the copy with the newest epoch, then the longest log (the one a later election would keep)
@@ -186,8 +187,10 @@ export function comparePartition (topic: string, partition: number, inputs: read
     const counts = replicas.filter((r) => r.recordsComparedBelowCleanedPoint !== null).map((r) => `broker ${r.broker} ${r.recordsComparedBelowCleanedPoint}`)
     const how = counts.length === 0 ? 'only the epochs were compared there'
       : `there the records at offsets both a copy and the leader hold were compared by key and value (SHA-256): ${counts.join(', ')} offsets${unread > 0 ? `; ${unread} batches too large or damaged to read were left out` : ''}`
-    findings.push(finding('REPLICA_COMPACTED', `${label} is compacted (a copy's cleaner-offset-checkpoint is at ${cleanedTo}): each broker cleans on its own schedule, so batches below ${cleanedTo} were not compared byte for byte; ${how}`))
+    findings.push(finding('REPLICA_COMPACTED', `${label} is compacted (a copy's cleaner-offset-checkpoint is at ${cleanedTo}): each broker cleans on its own schedule, so batches below ${cleanedTo} were not compared byte for byte; ${how}`,
+      { firstOffset: spanOf(inputs).firstOffset, lastOffset: cleanedTo - 1n }))
   }
+  locate(findings, label, inputs)
   return { topic, partition, compared: true, leader: leader.broker, cleanedTo, replicas, findings }
 }
 
@@ -229,6 +232,19 @@ function damageFindings (label: string, inputs: readonly ReplicaInput[], leader:
   return out
 }
 
+/** partition-level findings (no file and position) name the partition and, unless they say which, the offsets the copies hold */
+function locate (findings: Finding[], label: string, inputs: readonly ReplicaInput[]): void {
+  const span = spanOf(inputs)
+  locatePartitionFindings(findings, label, span.firstOffset, span.lastOffset)
+}
+
+/** the offsets the copies hold, from the lowest log start to the highest last offset: where a partition-level finding is */
+function spanOf (inputs: readonly ReplicaInput[]): { firstOffset: bigint, lastOffset: bigint } {
+  const first = inputs.reduce<bigint | null>((a, r) => (a === null || r.logStartOffset < a ? r.logStartOffset : a), null) ?? 0n
+  const end = inputs.reduce<bigint | null>((a, r) => (a === null || r.logEndOffset > a ? r.logEndOffset : a), null) ?? 0n
+  return { firstOffset: first, lastOffset: end > first ? end - 1n : first }
+}
+
 function offsetFindings (label: string, replicas: readonly ReplicaComparison[]): Finding[] {
   const out: Finding[] = []
   const hws = new Set(replicas.map((r) => String(r.highWatermark)))
@@ -239,7 +255,12 @@ function offsetFindings (label: string, replicas: readonly ReplicaComparison[]):
     const above = replicas.filter((r) => !r.isLeader && leader?.highWatermark != null && r.highWatermark !== null && r.highWatermark > leader.highWatermark)
     const note = above.length === 0 ? 'a follower\'s lags its leader\'s'
       : `broker ${above.map((r) => r.broker).join(', ')} had a higher HW than the leader: consumers there could read offsets the leader reached later or never`
-    out.push(finding('REPLICA_OFFSETS_DIFFER', `${label}: high watermarks ${list((r) => r.highWatermark)}, last stable offsets ${list((r) => r.lastStableOffset)} (${note})`))
+    // the offsets the copies disagree on: from the lowest of their HWs and LSOs to below the highest
+    const marks = replicas.flatMap((r) => [r.highWatermark, r.lastStableOffset]).filter((v): v is bigint => v !== null)
+    const lo = marks.reduce((a, b) => (b < a ? b : a))
+    const hi = marks.reduce((a, b) => (b > a ? b : a))
+    out.push(finding('REPLICA_OFFSETS_DIFFER', `${label}: high watermarks ${list((r) => r.highWatermark)}, last stable offsets ${list((r) => r.lastStableOffset)} (${note})`,
+      { firstOffset: lo, lastOffset: hi > lo ? hi - 1n : lo }))
   }
   return out
 }

@@ -35,6 +35,7 @@ function dumpOpened (file: KafkaFile, src: FileSource, printer: DumpPrinter, log
       const end = leaderEpochEntries(file.path, src, () => {})
       if (end.problem !== null) { log.add(finding('EPOCH_CHECKPOINT_DAMAGED', `${end.problem.message}: Kafka cannot load this file`, { file: file.path, position: end.problem.position })); return }
       printer.partitionFile(file, { type: 'leader-epoch-checkpoint', version: 0, count: end.found, entries: leaderEpochList(file.path, src) })
+      if (end.order !== null) log.add(finding('EPOCH_CHECKPOINT_DAMAGED', `${end.order.message}: ${end.order.kafkaLoads}`, { file: file.path, position: end.order.position }))
       checkEpochs(file, leaderEpochList(file.path, src), log)
       return
     }
