@@ -54,6 +54,8 @@ export interface LsoPartition extends PartitionResult {
   commands: string[]
   /** states of the transactional ids the blocking producer has (from __transaction_state partitions given) */
   ids: TransactionalIdState[]
+  /** the hanging rule's findings (TXN_HANGING, TXN_COORDINATOR_OVERDUE: analysis/hanging.ts) */
+  findings: Finding[]
 }
 
 export interface CoordinatorLookup {

@@ -2,7 +2,8 @@
 import * as path from 'node:path'
 import type { Finding } from '../analysis/findings.js'
 import { EXIT_USAGE, finding } from '../analysis/findings.js'
-import { abortCommands, findBlockingTransaction } from '../analysis/lso.js'
+import { abortCommands, judgePartition } from '../analysis/lso.js'
+import type { PartitionJudgement } from '../analysis/lso.js'
 import { resolveConfigs, settingsOf } from '../analysis/cleanup/configs.js'
 import { predictCompaction } from '../analysis/cleanup/compaction.js'
 import { predictRetention } from '../analysis/cleanup/retention.js'
@@ -35,6 +36,8 @@ export interface CleanupOptions {
   bootstrapServer?: string
   /** --top N: keys with most records in the dirty section */
   top?: number
+  /** age in minutes above which an open transaction is hanging, as find-hanging's --max-transaction-timeout (default 15) */
+  maxTransactionTimeoutMinutes?: number
 }
 
 const METADATA = '__cluster_metadata'
@@ -68,7 +71,9 @@ export function cleanup (opts: Omit<CleanupOptions, 'format'>, clock: () => numb
 function partitionOf (p: ScannedPartition, meta: MetadataConfigs | null, checkpoints: Map<string, OffsetCheckpoint | null>,
   states: ReturnType<typeof transactionLogStates>['states'], nowMs: number, opts: Omit<CleanupOptions, 'format'>): CleanupPartition {
   const r = p.report
-  const findings: Finding[] = [...r.findings]
+  // the one hanging rule, as lso applies it, on every partition (not only one whose compaction it blocks)
+  const judged = judgePartition(r, p.snapshots, p.label, nowMs, (opts.maxTransactionTimeoutMinutes ?? 15) * 60_000, states)
+  const findings: Finding[] = [...r.findings, ...judged.findings]
   const configs = resolveConfigs(r.topic, {
     ...(r.topic !== null && meta?.topics.get(r.topic) !== undefined ? { topic: meta.topics.get(r.topic)! } : {}),
     ...(meta?.brokers.get('') !== undefined ? { brokerDefault: meta.brokers.get('')! } : {}),
@@ -100,7 +105,7 @@ function partitionOf (p: ScannedPartition, meta: MetadataConfigs | null, checkpo
     if (out.compaction.checkpointReset) {
       findings.push(finding('CLEANER_CHECKPOINT_OUT_OF_RANGE', `cleaner-offset-checkpoint has ${entry} for ${p.label}, outside its log [${r.logStartOffset}, ${r.logEndOffset}]: the cleaner resets it to the log start ${r.logStartOffset}`, { file: path.join(p.dir.logDir, 'cleaner-offset-checkpoint') }))
     }
-    if (out.compaction.uncleanableBecause === 'last-stable-offset') out.blockedBy = blockerOf(p, states, nowMs, opts.bootstrapServer ?? 'localhost:9092')
+    if (out.compaction.uncleanableBecause === 'last-stable-offset') out.blockedBy = blockerOf(p, judged, opts.bootstrapServer ?? 'localhost:9092')
   }
   if (cfg.delete) out.retention = predictRetention(segments, r.logStartOffset, r.highWatermark, r.logEndOffset, cfg, now)
   findings.push(...readFindings.listed)
@@ -112,11 +117,12 @@ function checkpointOf (dir: PartitionDir, cache: Map<string, OffsetCheckpoint | 
   return cache.get(dir.logDir)!
 }
 
-/** the open transaction holding the LSO, and `lso`'s abort commands for it */
-function blockerOf (p: ScannedPartition, states: ReturnType<typeof transactionLogStates>['states'], nowMs: number, bootstrap: string): CleanupBlocker | null {
-  const t = findBlockingTransaction(p.report, p.snapshots, 15 * 60_000, nowMs, p.label, states)
+/** the open transaction holding the LSO, its verdict and `lso`'s abort commands for it */
+function blockerOf (p: ScannedPartition, judged: PartitionJudgement, bootstrap: string): CleanupBlocker | null {
+  const t = judged.blocking
   if (t === null) return null
   return { producerId: t.producerId, producerEpoch: t.producerEpoch, firstOffset: t.firstOffset, lastTimestamp: t.lastTimestamp,
+    ageMs: t.ageMs, ageSource: t.ageSource, hanging: t.hanging, overdue: t.verdict.overdue,
     commands: abortCommands(bootstrap, p.report.topic, p.report.partition, t) }
 }
 

@@ -3,8 +3,7 @@ import { transactionStatePartitionFor, javaStringHashCode } from '../analysis/co
 import type { Finding } from '../analysis/findings.js'
 import { EXIT_FINDINGS, EXIT_USAGE } from '../analysis/findings.js'
 import type { HangingTransaction } from '../analysis/hanging.js'
-import { hangingTransactions } from '../analysis/hanging.js'
-import { abortCommands, coordinatorEpochOf, findBlockingTransaction } from '../analysis/lso.js'
+import { abortCommands, judgePartition } from '../analysis/lso.js'
 import type { LsoResult } from '../analysis/partition-results.js'
 import type { PartitionFormat } from '../format/partition-printer.js'
 import { createPartitionPrinter } from '../format/partition-printer.js'
@@ -59,13 +58,12 @@ function lsoOf (done: { unusable: Finding[], scanned: ScannedPartition[] }, opts
   const nowMs = opts.now ?? Date.now()
   const hanging: HangingTransaction[] = []
   const partitions = done.scanned.filter((p) => !isState(p)).map((p) => {
-    let blocking = findBlockingTransaction(p.report, p.snapshots, timeoutMin * 60_000, nowMs, p.label, states)
-    hanging.push(...hangingTransactions(p.report, p.label, nowMs, timeoutMin * 60_000, states, (t) => coordinatorEpochOf(p.report, t, p.snapshots).epoch))
+    const j = judgePartition(p.report, p.snapshots, p.label, nowMs, timeoutMin * 60_000, states)
+    const blocking = j.blocking
+    hanging.push(...j.hanging)
     const commands = blocking === null ? [] : abortCommands(bootstrap, p.report.topic, p.report.partition, blocking)
-    const ids = blocking === null ? [] : states.filter((s) => s.producerId === blocking!.producerId)
-    // KIP-939: no timeout applies to a two-phase-commit transaction; its external coordinator ends it
-    if (blocking !== null && ids.some((s) => !s.deleted && s.twoPhaseCommit)) blocking = { ...blocking, twoPhaseCommit: true, hanging: false }
-    return { label: p.label, path: p.dir.path, report: p.report, blocking, commands, ids }
+    const ids = blocking === null ? [] : states.filter((s) => s.producerId === blocking.producerId)
+    return { label: p.label, path: p.dir.path, report: p.report, blocking, commands, ids, findings: j.findings }
   })
   const n = opts.transactionStatePartitions ?? 50
   const coordinator = opts.transactionalId === undefined ? null
@@ -83,5 +81,5 @@ export async function runLso (opts: LsoCommandOptions, ctx: CommandContext): Pro
   if (r.unusable.length > 0) return EXIT_USAGE
   createPartitionPrinter(opts.format ?? 'text', ctx, opts.color === false ? 0 : ctx.colorLevel, { wide: opts.wide === true }).lso(r)
   // a hanging transaction is a problem in the data even when no file is damaged
-  return partitionExitCode(r.unusable, r.partitions.flatMap((p) => p.report.findings), r.hanging ? EXIT_FINDINGS : 0)
+  return partitionExitCode(r.unusable, r.partitions.flatMap((p) => [...p.report.findings, ...p.findings]), r.hanging ? EXIT_FINDINGS : 0)
 }

@@ -50,7 +50,9 @@ function block (p: CleanupPartition, top: number): string[] {
     // in __consumer_offsets the open transaction is a transactional offset commit (TxnOffsetCommit) not yet ended
     const what = p.topic === '__consumer_offsets' ? 'open transactional offset commit' : 'open transaction'
     lines.push(...wrapWords(`held by the ${what} of producer ${b.producerId} (epoch ${b.producerEpoch}) since offset ${b.firstOffset}` +
-      `${b.lastTimestamp !== null ? `, last write ${iso(b.lastTimestamp)}` : ''}; to abort it:`, '  '))
+      `${b.lastTimestamp !== null ? `, last write ${iso(b.lastTimestamp)}` : ''}` +
+      `${b.ageMs !== null ? `, open ${(Number(b.ageMs) / 60_000).toFixed(1)}\u00a0min (${b.ageSource === 'coordinator' ? "coordinator's start" : 'event time'})` : ''}` +
+      `${b.hanging ? ': HANGING' : b.overdue ? ': its coordinator is overdue' : ''}; to abort it:`, '  '))
     // wrapped with shell continuations, so that each command still pastes as one
     for (const cmd of b.commands) {
       const w = wrapWords(cmd, '      ', 78).map((l, i) => (i === 0 ? `    ${l.trimStart()}` : l))

@@ -24,14 +24,15 @@ function blockedJson (b: LsoPartition): Json {
       firstOffset: jsonInt64(t.firstOffset), lastOffset: jsonInt64OrNull(t.lastOffset), records: t.records, recordsWaiting: t.recordsWaiting,
       firstTimestamp: jsonInt64OrNull(t.firstTimestamp), lastTimestamp: jsonInt64OrNull(t.lastTimestamp), newestTimestamp: jsonInt64OrNull(t.newestTimestamp),
       firstTimestampIso: t.firstTimestamp === null ? null : isoTime(t.firstTimestamp), lastTimestampIso: t.lastTimestamp === null ? null : isoTime(t.lastTimestamp),
-      abortedBeyondLso: t.abortedBeyondLso, ageMs: jsonInt64OrNull(t.ageMs), durationMinutes: t.ageMs === null ? null : Number(t.ageMs / 60_000n),
+      abortedBeyondLso: t.abortedBeyondLso, ageMs: jsonInt64OrNull(t.ageMs), ageSource: t.ageSource, durationMinutes: t.ageMs === null ? null : Number(t.ageMs / 60_000n),
+      overdue: t.verdict.overdue,
       candidate: t.verdict.candidate, coordinatorOwner: t.verdict.coordinatorOwner?.transactionalId ?? null,
       coordinatorAbortsAt: jsonInt64OrNull(t.verdict.coordinatorAbortsAtMs),
       coordinatorAbortsAtIso: t.verdict.coordinatorAbortsAtMs === null ? null : isoTime(t.verdict.coordinatorAbortsAtMs), abortCoordinatorEpoch: Math.max(0, t.coordinatorEpoch ?? 0),
       state: t.state, seeded: t.seeded, hanging: t.hanging, twoPhaseCommit: t.twoPhaseCommit, transactionalIds: b.ids.map(transactionalIdJson), commands: b.commands,
     },
     openTransactions: r.openTransactions.length,
-    findings: r.findings.map(findingJson),
+    findings: [...r.findings, ...b.findings].map(findingJson),
     omittedFindings: { ...r.omittedFindings },
   }
 }

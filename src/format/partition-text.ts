@@ -10,6 +10,7 @@ import type { Lane, TimelineRun } from '../analysis/timeline.js'
 import type { TransactionalIdState } from '../analysis/transactional-id-state.js'
 import type { ColorLevel, PartitionPrinter, PrinterOutput, TxnsStream } from './printer.js'
 import { explainCoordinatorEpoch, formatHangingTable } from './hanging-text.js'
+import { ageSourceText } from '../analysis/hanging.js'
 import { TABLE_WIDTH, fitTable, hiddenNote } from './table.js'
 import type { Column } from './table.js'
 import { RunsTableWriter } from './timeline-table.js'
@@ -107,6 +108,8 @@ function formatBlocked (b: LsoPartition, timeoutMin: number, chalk: ChalkInstanc
     ? chalk.green('ended; its marker is not below the high watermark yet')
     : t.twoPhaseCommit ? chalk.cyan('prepared (two-phase commit, KIP-939: transactionTimeoutMs 2147483647), waiting for its external coordinator; not hanging')
     : t.hanging ? chalk.red(`HANGING (older than ${timeoutMin} min)`)
+      : t.verdict.overdue && owner !== null ? chalk.red(`COORDINATOR OVERDUE (its abort deadline passed more than ${timeoutMin} min ago)\n` +
+        coordinatorAborts(owner, t.verdict.coordinatorAbortsAtMs, t.verdict.candidate, nowMs).join('\n'))
       : owner !== null ? chalk.yellow(`${t.verdict.candidate ? `older than ${timeoutMin} min, not hanging` : `open, within ${timeoutMin} min`}\n` +
         coordinatorAborts(owner, t.verdict.coordinatorAbortsAtMs, t.verdict.candidate, nowMs).join('\n'))
         : chalk.yellow(`open, within ${timeoutMin} min`)
@@ -118,6 +121,7 @@ function formatBlocked (b: LsoPartition, timeoutMin: number, chalk: ChalkInstanc
     `  first timestamp ${ts(t.firstTimestamp)}`,
     `  last timestamp  ${ts(t.lastTimestamp)}`,
     ...ageLine(`  age ${age} at ${nowLabel}:`, verdict),
+    ...wrapWords(`age ${ageSourceText(t.verdict)}`, '    ').map((l, i) => (i === 0 ? `  ${l.trimStart()}` : l)),
   ]
   // an open one gets the full story of its coordinator epoch (it goes into the abort command)
   if (t.state === 'open') lines.push(...explainCoordinatorEpoch(t))
@@ -205,6 +209,6 @@ export class TextPartitionPrinter implements PartitionPrinter {
       this.out.stdout.write(`transactional id ${c.transactionalId} is coordinated by __transaction_state-${c.partition}` +
         ` (abs(hashCode ${c.hashCode}) % ${c.partitionCount})\n`)
     }
-    for (const b of r.partitions) this.findings(b.label, b.report.findings, b.report.omittedFindings)
+    for (const b of r.partitions) this.findings(b.label, [...b.report.findings, ...b.findings], b.report.omittedFindings)
   }
 }

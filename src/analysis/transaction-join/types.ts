@@ -2,6 +2,7 @@
 // COMMIT/ABORT marker, or still open), the coordinator's records of one transaction (an episode of its
 // __transaction_state key), and the joined transaction.
 import type { Finding } from '../findings.js'
+import type { HangingVerdict } from '../hanging.js'
 import type { TransactionalIdState } from '../transactional-id-state.js'
 
 export interface RunMarker {
@@ -33,6 +34,8 @@ export interface PartitionRun {
   /** where its first batch is */
   file: string
   position: number
+  /** a run without a marker: the hanging rule's verdict on it (analysis/hanging.ts, open-runs.ts) */
+  verdict?: HangingVerdict
 }
 
 export interface CoordinatorState {
@@ -128,6 +131,10 @@ export interface TransactionsResult {
   idFamilies: FamilySummary[]
   /** findings of the partitions' own reading (decode errors, undecodable offset commits ...) and the exactly-once check */
   findings: Finding[]
+  /** the time open runs' ages are measured against (epoch ms), whether it came from --now, and the hanging timeout */
+  nowMs: number
+  nowGiven: boolean
+  maxTransactionTimeoutMinutes: number
 }
 
 export interface ProducerOffsets {
