@@ -91,7 +91,7 @@ function partitionOf (p: ScannedPartition, meta: MetadataConfigs | null, checkpo
   const out: CleanupPartition = {
     label: p.label, topic: r.topic, partition: r.partition, cleanupPolicy: configs['cleanup.policy']!.value, configs,
     logStartOffset: r.logStartOffset, lastStableOffset: r.lastStableOffset, highWatermark: r.highWatermark, logEndOffset: r.logEndOffset,
-    compaction: null, retention: null, blockedBy: null, findings,
+    compaction: null, retention: null, blockedBy: null, openTransaction: blockerOf(p, judged, opts.bootstrapServer ?? 'localhost:9092'), findings,
   }
   if (segments.length === 0) return out
   if (cfg.compact) {
@@ -105,7 +105,7 @@ function partitionOf (p: ScannedPartition, meta: MetadataConfigs | null, checkpo
     if (out.compaction.checkpointReset) {
       findings.push(finding('CLEANER_CHECKPOINT_OUT_OF_RANGE', `cleaner-offset-checkpoint has ${entry} for ${p.label}, outside its log [${r.logStartOffset}, ${r.logEndOffset}]: the cleaner resets it to the log start ${r.logStartOffset}`, { file: path.join(p.dir.logDir, 'cleaner-offset-checkpoint') }))
     }
-    if (out.compaction.uncleanableBecause === 'last-stable-offset') out.blockedBy = blockerOf(p, judged, opts.bootstrapServer ?? 'localhost:9092')
+    if (out.compaction.uncleanableBecause === 'last-stable-offset') out.blockedBy = out.openTransaction
   }
   if (cfg.delete) out.retention = predictRetention(segments, r.logStartOffset, r.highWatermark, r.logEndOffset, cfg, now)
   findings.push(...readFindings.listed)

@@ -23,6 +23,7 @@ export function cleanupJson (r: CleanupResult, top: number): string {
         retentionDeletes: p.retention?.deleted ?? [],
         logStartOffsetAfterRetention: p.retention?.logStartOffsetAfterRetention ?? null,
         blockedBy: p.blockedBy,
+        openTransaction: p.openTransaction,
         findings: p.findings.map((f) => ({ code: f.code, severity: f.severity, message: f.message })),
       }
     }),

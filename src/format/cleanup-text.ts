@@ -45,6 +45,12 @@ function block (p: CleanupPartition, top: number): string[] {
       for (const k of c.topDirtyKeys.slice(0, top)) lines.push(`    ${String(k.records).padStart(8)}  ${keyText(k.key).slice(0, 64)}`)
     }
   }
+  const held = p.openTransaction
+  if (p.blockedBy === null && held !== null && held.ageMs !== null) {
+    lines.push(...wrapWords(`the last stable offset is held by producer ${held.producerId} (epoch ${held.producerEpoch}) since offset ${held.firstOffset}, ` +
+      `open ${(Number(held.ageMs) / 60_000).toFixed(1)}\u00a0min (${held.ageSource === 'coordinator' ? "coordinator's start" : 'event time'})` +
+      `${held.hanging ? ': HANGING' : held.overdue ? ': its coordinator is overdue' : ''}`, '  '))
+  }
   if (p.blockedBy !== null) {
     const b = p.blockedBy
     // in __consumer_offsets the open transaction is a transactional offset commit (TxnOffsetCommit) not yet ended

@@ -34,6 +34,8 @@ export interface CleanupPartition {
   /** null when the policy has no delete */
   retention: RetentionPrediction | null
   blockedBy: CleanupBlocker | null
+  /** the open transaction holding the LSO, with the hanging rule's verdict (as lso), whether or not it blocks the cleaner */
+  openTransaction: CleanupBlocker | null
   findings: Finding[]
 }
 
