@@ -3,6 +3,7 @@
 import type { OmittedFindings } from './finding-list.js'
 import type { Finding } from './findings.js'
 import type { HangingTransaction } from './hanging.js'
+import type { CoordinatorPartitionCount } from './coordinator.js'
 import type { BlockingTransaction } from './lso.js'
 import type { PartitionReport } from './partition-analyzer.js'
 import type { RangeCounted, RangeSpec } from './range-filter.js'
@@ -61,8 +62,11 @@ export interface LsoPartition extends PartitionResult {
 export interface CoordinatorLookup {
   transactionalId: string
   hashCode: number
-  partitionCount: number
-  partition: number
+  /** __transaction_state's partition count and where it came from (analysis/coordinator.ts); null when unknown */
+  partitionCount: number | null
+  partitionCountFrom: CoordinatorPartitionCount | null
+  /** null when the count is unknown */
+  partition: number | null
 }
 
 export interface LsoResult {

@@ -12,6 +12,7 @@ import { partitionExitCode, writeUnusable } from './partition-command.js'
 import { scanPaths } from '../scan/partition-scan.js'
 import { scanPathsInWorkers, threadsOf } from './workers/partition-pool.js'
 import { transactionLogStates } from '../scan/transaction-log-scan.js'
+import { coordinatorPartitionCountOf } from '../scan/metadata-partitions.js'
 import type { ScannedPartition } from '../scan/partition-scan.js'
 import type { WorkerInternals } from './workers/partition-pool.js'
 
@@ -25,7 +26,7 @@ export interface LsoOptions {
   maxTransactionTimeoutMinutes?: number
   /** also say which __transaction_state partition coordinates this transactional id */
   transactionalId?: string
-  /** partition count of __transaction_state, for transactionalId (default 50) */
+  /** partition count of __transaction_state, for transactionalId (default: the metadata log's, else the directories present) */
   transactionStatePartitions?: number
   /** epoch ms that ages are measured against (--now); default the clock */
   now?: number
@@ -46,10 +47,10 @@ export interface LsoCommandOptions extends LsoOptions {
 
 /** The transaction holding back each partition's LSO, how to abort it, and (optionally) a transactional id's coordinator. */
 export function lso (paths: string[], opts: LsoOptions = {}): LsoResult {
-  return lsoOf(scanPaths(paths, opts.remote !== undefined ? { remote: opts.remote } : {}), opts)
+  return lsoOf(paths, scanPaths(paths, opts.remote !== undefined ? { remote: opts.remote } : {}), opts)
 }
 
-function lsoOf (done: { unusable: Finding[], scanned: ScannedPartition[] }, opts: LsoOptions): LsoResult {
+function lsoOf (paths: readonly string[], done: { unusable: Finding[], scanned: ScannedPartition[] }, opts: LsoOptions): LsoResult {
   const timeoutMin = opts.maxTransactionTimeoutMinutes ?? 15
   const bootstrap = opts.bootstrapServer ?? 'localhost:9092'
   const isState = (p: ScannedPartition): boolean => p.dir.topic === '__transaction_state'
@@ -65,16 +66,16 @@ function lsoOf (done: { unusable: Finding[], scanned: ScannedPartition[] }, opts
     const ids = blocking === null ? [] : states.filter((s) => s.producerId === blocking.producerId)
     return { label: p.label, path: p.dir.path, report: p.report, blocking, commands, ids, findings: j.findings }
   })
-  const n = opts.transactionStatePartitions ?? 50
+  const n = opts.transactionalId === undefined ? null : coordinatorPartitionCountOf('__transaction_state', paths, opts.transactionStatePartitions)
   const coordinator = opts.transactionalId === undefined ? null
-    : { transactionalId: opts.transactionalId, hashCode: javaStringHashCode(opts.transactionalId), partitionCount: n,
-        partition: transactionStatePartitionFor(opts.transactionalId, n) }
+    : { transactionalId: opts.transactionalId, hashCode: javaStringHashCode(opts.transactionalId), partitionCount: n?.count ?? null, partitionCountFrom: n,
+        partition: n === null ? null : transactionStatePartitionFor(opts.transactionalId, n.count) }
   return { unusable: done.unusable, maxTransactionTimeoutMinutes: timeoutMin, nowMs, nowGiven: opts.now !== undefined, partitions,
     hanging: hanging.length > 0, hangingTransactions: hanging, coordinator }
 }
 
 export async function runLso (opts: LsoCommandOptions, ctx: CommandContext): Promise<number> {
-  const r = lsoOf(await scanPathsInWorkers(opts.paths, { markerEpochs: true, ...threadsOf(opts), ...(opts.remote !== undefined ? { remote: opts.remote } : {}) }), { ...opts, now: opts.now ?? ctx.now() })
+  const r = lsoOf(opts.paths, await scanPathsInWorkers(opts.paths, { markerEpochs: true, ...threadsOf(opts), ...(opts.remote !== undefined ? { remote: opts.remote } : {}) }), { ...opts, now: opts.now ?? ctx.now() })
   // the clock comes from the context (tests inject it); the text says whether the time was given
   r.nowGiven = opts.now !== undefined
   writeUnusable(r.unusable, ctx)

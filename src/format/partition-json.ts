@@ -80,6 +80,6 @@ export class JsonPartitionPrinter implements PartitionPrinter {
     const c = r.coordinator
     this.out.stdout.write(JSON.stringify({ schemaVersion: JSON_SCHEMA_VERSION, maxTransactionTimeoutMinutes: r.maxTransactionTimeoutMinutes, now: r.nowMs, nowIso: isoTime(r.nowMs),
       partitions: r.partitions.map(blockedJson), hanging: r.hanging, hangingTransactions: r.hangingTransactions.map(hangingJson),
-      ...(c !== null ? { coordinator: { ...c, topicPartition: `__transaction_state-${c.partition}` } } : {}) }) + '\n')
+      ...(c !== null ? { coordinator: { ...c, topicPartition: c.partition === null ? null : `__transaction_state-${c.partition}` } } : {}) }) + '\n')
   }
 }

@@ -206,8 +206,14 @@ export class TextPartitionPrinter implements PartitionPrinter {
       : `\nhanging transactions (find-hanging: ${rule}):\n${formatHangingTable(table, this.chalk, this.wide)}`)
     const c = r.coordinator
     if (c !== null) {
-      this.out.stdout.write(`transactional id ${c.transactionalId} is coordinated by __transaction_state-${c.partition}` +
-        ` (abs(hashCode ${c.hashCode}) % ${c.partitionCount})\n`)
+      const from = c.partitionCountFrom
+      this.out.stdout.write((c.partition === null || from === null
+        ? wrapWords(`transactional id ${c.transactionalId}: its coordinator partition is unknown: no metadata log and no __transaction_state ` +
+          'directory among the paths or beside them gives the partition count; give --transaction-state-partitions N ' +
+          '(the broker\'s transaction.state.log.num.partitions)', '')
+        : wrapWords(`transactional id ${c.transactionalId} is coordinated by __transaction_state-${c.partition} (abs(hashCode ${c.hashCode}) % ` +
+          `${c.partitionCount}; ${c.partitionCount} partitions${from.atLeast ? ' at least' : ''}, from ${from.from}` +
+          `${from.atLeast ? '; give --transaction-state-partitions N if it has more' : ''})`, '')).join('\n') + '\n')
     }
     for (const b of r.partitions) this.findings(b.label, [...b.report.findings, ...b.findings], b.report.omittedFindings)
   }
