@@ -37,7 +37,9 @@ export function stateDirs (paths: readonly string[]): { dirs: PartitionDir[], lo
 export function resolveTransactionalId (transactionalId: string, paths: readonly string[]): { producerIds: bigint[] } | { error: string } {
   const { dirs, logDirs } = stateDirs(paths)
   const n = coordinatorPartitionCountOf(STATE_TOPIC, paths)
-  const hint = n === null ? `(${STATE_TOPIC}'s partition count is unknown here: no metadata log or ${STATE_TOPIC} directory)`
+  const hint = n === null
+    ? `(${STATE_TOPIC}'s partition count is unknown here: no metadata log or ${STATE_TOPIC} directory; only if the broker kept ` +
+      `Kafka's default of 50 would its coordinator be ${STATE_TOPIC}-${transactionStatePartitionFor(transactionalId, 50)})`
     : `(with ${n.atLeast ? 'at least ' : ''}${n.count} partitions, from ${n.from}, its coordinator is ${STATE_TOPIC}-${transactionStatePartitionFor(transactionalId, n.count)})`
   if (dirs.length === 0) {
     return { error: `--transactional-id ${transactionalId}: no ${STATE_TOPIC} partition among the paths or in their log directory ` +

@@ -50,12 +50,13 @@ function abortedFromKafkaDump (from: number): number {
 }
 
 describe('lso against the clock (open-txn fixture)', () => {
-  it('with the real clock the transaction begun on 2026-11-29 is hanging: exit 1, find-hanging row = describe-producers row', async () => {
-    const before = Date.now()
-    const r = await runCli(['lso', '--json', logs]) // runCli's clock is Date.now()
-    const after = Date.now()
+  it('without --now, the context\'s clock: the transaction begun on 2026-11-29 is hanging: exit 1, find-hanging row = describe-producers row', async () => {
+    const before = Date.parse('2026-12-06T12:00:00Z')
+    const after = before
+    const r = await runCli(['lso', '--json', logs], { now: before }) // the clock the command is given (cli/main.ts: Date.now)
     expect(r.code).toBe(1)
     const j = JSON.parse(r.stdout) as LsoJson
+    expect(j.now).toBe(before)
     expect(j.hanging).toBe(true)
     expect(j.hangingTransactions).toHaveLength(1)
     const row = j.hangingTransactions[0]!

@@ -5,11 +5,17 @@ import { main } from '../../src/cli/main.js'
 
 export interface CliResult { code: number, stdout: string, stderr: string }
 
+/**
+ * The clock a command sees unless a test gives one: a fixed instant after every fixture was written, so that no
+ * test depends on the machine's clock (an age, a hanging verdict, a retention decision).
+ */
+export const TEST_NOW = Date.parse('2030-01-01T00:00:00Z')
+
 export async function runCli (argv: string[], opts: { colorLevel?: 0 | 1 | 2 | 3, now?: number, cwd?: string } = {}): Promise<CliResult> {
   const stdout = new StringWriter()
   const stderr = new StringWriter()
   const ctx: CommandContext = {
-    stdout, stderr, colorLevel: opts.colorLevel ?? 0, stderrIsTTY: false, env: {}, now: () => opts.now ?? Date.now(),
+    stdout, stderr, colorLevel: opts.colorLevel ?? 0, stderrIsTTY: false, env: {}, now: () => opts.now ?? TEST_NOW,
   }
   const before = process.cwd()
   if (opts.cwd !== undefined) process.chdir(opts.cwd)
