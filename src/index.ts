@@ -25,6 +25,7 @@ export type { ReconcileOptions } from './commands/reconcile.js'
 export type { TxnsOptions } from './commands/txns.js'
 // one transaction across partitions (`tsdump transactions`)
 export { transactions } from './commands/transactions.js'
+export type { TransactionsLibraryOptions } from './commands/transactions.js'
 export type { JoinedTransaction, PartitionRun, TransactionsResult } from './analysis/transaction-join/types.js'
 export type { LsoOptions } from './commands/lso.js'
 export type { RangeCounted, RangeSpec } from './analysis/range-filter.js'

@@ -98,6 +98,9 @@ export const FINDING_SEVERITY = {
   TXN_UNLISTED_PARTITION: 'warning',
   TXN_PREPARE_STUCK: 'warning',
   TXN_TIMED_OUT: 'warning',
+  // the hanging rule (analysis/hanging.ts), the same in lso, transactions, cleanup and report
+  TXN_HANGING: 'warning',
+  TXN_COORDINATOR_OVERDUE: 'warning',
   EOS_MIXED_COMMITS: 'warning',
   EOS_NO_OFFSETS: 'warning',
   PARTITION_COPY_CHOSEN: 'info',

@@ -1,12 +1,34 @@
-// find-hanging's rules (kafka-transactions.sh, TransactionsCommand.FindHangingTransactionsCommand) applied to
-// the files: a producer with an open transaction is a candidate when now − its last timestamp exceeds the
-// maximum transaction timeout (15 min by default); a candidate is hanging unless the coordinator still lists
-// the partition in that transaction (DescribeTransactions topicPartitions, here the newest
-// __transaction_state record of its transactional id, when that partition was given): then the coordinator
-// is expected to write the marker itself. Without __transaction_state every candidate is hanging, as
-// find-hanging does when ListTransactions does not know the producer id.
-import type { OpenTransaction, PartitionReport } from './partition-report.js'
+// The one hanging rule every command applies (lso, transactions, cleanup, report).
+// find-hanging (kafka-transactions.sh, TransactionsCommand.FindHangingTransactionsCommand): a producer with an
+// open transaction is a candidate when now − its last timestamp exceeds the maximum transaction timeout (15 min
+// by default); a candidate is hanging unless the coordinator still lists the partition in that producer's
+// transaction (DescribeTransactions topicPartitions, here the newest __transaction_state record of its id):
+// then the coordinator is expected to write the marker itself. Without __transaction_state every candidate is
+// hanging, as find-hanging does when ListTransactions does not know the producer id.
+// Offline, the coordinator's records are a snapshot: when its abort deadline (txnStartTimestamp +
+// transactionTimeoutMs, TransactionStateManager.timedOutTransactions) passed more than the maximum timeout ago,
+// that coordinator is not aborting it, and the override no longer holds: the transaction is overdue.
+// The age: now − the coordinator's txnStartTimestamp when it lists the partition (the broker's own clock),
+// else now − the records' last timestamp (event time: a replay or a backfill stamps old times).
+import type { Finding } from './findings.js'
+import { finding } from './findings.js'
 import type { TransactionalIdState } from './transactional-id-state.js'
+
+/** what the age is measured from: the coordinator's start time, or the records' own timestamps */
+export type AgeSource = 'coordinator' | 'eventTime'
+
+/** What the rule needs of an open transaction in one partition (an OpenTransaction, a transactions run). */
+export interface OpenTransactionFacts {
+  producerId: bigint
+  producerEpoch: number
+  firstOffset: bigint
+  lastOffset: bigint | null
+  lastTimestamp: bigint | null
+  /** only 'open' ones are judged: one whose marker waits for the HW, or that damage made unknown, is not */
+  state: string
+  /** set when its marker may lie in bytes that could not be read (damage-marks.ts): its outcome is unknown */
+  damage?: unknown
+}
 
 /** One row of find-hanging's table (HEADERS in TransactionsCommand), plus what tsdump knows about it. */
 export interface HangingTransaction {
@@ -23,11 +45,14 @@ export interface HangingTransaction {
 }
 
 export interface HangingVerdict {
-  /** now − lastTimestamp in ms; null without a timestamp */
+  /** now − lastTimestamp in ms (find-hanging's duration); null without a timestamp */
   durationMs: bigint | null
-  /** find-hanging's candidate rule: open and older than the timeout */
+  /** the age the verdict uses: now − the coordinator's start when it owns the partition, else durationMs */
+  ageMs: bigint | null
+  ageSource: AgeSource
+  /** open and older than the timeout */
   candidate: boolean
-  /** the coordinator still owns the partition in this transaction, so it is not hanging */
+  /** the coordinator still owns the partition in this transaction, so it is not hanging (unless overdue) */
   coordinatorOwner: TransactionalIdState | null
   /**
    * when that coordinator aborts the transaction itself: its Ongoing state's txnStartTimestamp + transactionTimeoutMs
@@ -35,35 +60,80 @@ export interface HangingVerdict {
    * transaction.abort.timed.out.transaction.cleanup.interval.ms, 10 s by default); null when not known
    */
   coordinatorAbortsAtMs: bigint | null
+  /** that deadline passed more than the maximum timeout ago: the coordinator is not doing it (TXN_COORDINATOR_OVERDUE) */
+  overdue: boolean
+  /** KIP-939: a two-phase-commit id (transactionTimeoutMs Integer.MAX_VALUE); its external coordinator ends it */
+  twoPhaseCommit: boolean
   hanging: boolean
 }
 
+const ms = (n: number): bigint => BigInt(Math.trunc(n))
+
 /** The verdict on one open transaction of partition `label` at `nowMs`. */
-export function judgeOpenTransaction (t: OpenTransaction, label: string, nowMs: number, maxTransactionTimeoutMs: number,
+export function judgeOpenTransaction (t: OpenTransactionFacts, label: string, nowMs: number, maxTransactionTimeoutMs: number,
   states: readonly TransactionalIdState[]): HangingVerdict {
-  const durationMs = t.lastTimestamp === null ? null : BigInt(Math.trunc(nowMs)) - t.lastTimestamp
-  const candidate = t.state === 'open' && durationMs !== null && durationMs > BigInt(Math.trunc(maxTransactionTimeoutMs))
+  const now = ms(nowMs)
+  const durationMs = t.lastTimestamp === null ? null : now - t.lastTimestamp
   // find-hanging maps the producer id to its transactional id (ListTransactions) and looks only at the
   // partitions DescribeTransactions lists, not at epochs (which KIP-890 bumps at every marker)
-  const coordinatorOwner = states.find((s) => !s.deleted && s.producerId === t.producerId && s.partitions.includes(label)) ?? null
-  const o = coordinatorOwner
-  const coordinatorAbortsAtMs = o !== null && o.state === 'Ongoing' && o.startTimestamp !== null && o.startTimestamp >= 0n &&
-    o.transactionTimeoutMs !== null && !o.twoPhaseCommit
-    ? o.startTimestamp + BigInt(o.transactionTimeoutMs)
+  const mine = states.filter((s) => !s.deleted && s.producerId === t.producerId)
+  const o = mine.find((s) => s.partitions.includes(label)) ?? null
+  const twoPhaseCommit = mine.some((s) => s.twoPhaseCommit)
+  const started = o !== null && o.startTimestamp !== null && o.startTimestamp >= 0n ? o.startTimestamp : null
+  const coordinatorAbortsAtMs = o !== null && o.state === 'Ongoing' && started !== null && o.transactionTimeoutMs !== null && !o.twoPhaseCommit
+    ? started + BigInt(o.transactionTimeoutMs)
     : null
-  return { durationMs, candidate, coordinatorOwner, coordinatorAbortsAtMs, hanging: candidate && coordinatorOwner === null }
+  const ageSource: AgeSource = started !== null ? 'coordinator' : 'eventTime'
+  const ageMs = started !== null ? now - started : durationMs
+  const open = t.state === 'open' && t.damage === undefined
+  const limit = ms(maxTransactionTimeoutMs)
+  const candidate = open && ageMs !== null && ageMs > limit
+  const overdue = open && coordinatorAbortsAtMs !== null && now - coordinatorAbortsAtMs > limit
+  return { durationMs, ageMs, ageSource, candidate, coordinatorOwner: o, coordinatorAbortsAtMs, overdue, twoPhaseCommit,
+    hanging: candidate && o === null && !twoPhaseCommit }
 }
 
-/** Every hanging transaction of a partition (find-hanging lists all open producers, not only the one holding the LSO). */
-export function hangingTransactions (r: PartitionReport, label: string, nowMs: number, maxTransactionTimeoutMs: number,
-  states: readonly TransactionalIdState[], coordinatorEpochOf: (t: OpenTransaction) => number | null): HangingTransaction[] {
-  const out: HangingTransaction[] = []
-  for (const t of r.openTransactions) {
-    const v = judgeOpenTransaction(t, label, nowMs, maxTransactionTimeoutMs, states)
-    if (!v.hanging || t.lastTimestamp === null || v.durationMs === null) continue
-    out.push({ topic: r.topic, partition: r.partition, producerId: t.producerId, producerEpoch: t.producerEpoch,
-      coordinatorEpoch: coordinatorEpochOf(t), startOffset: t.firstOffset, lastTimestamp: t.lastTimestamp,
-      durationMinutes: Number(v.durationMs / 60_000n) })
+/** find-hanging's row for a hanging transaction, else null. */
+export function hangingRow (t: OpenTransactionFacts, v: HangingVerdict, topic: string | null, partition: number | null,
+  coordinatorEpoch: number | null): HangingTransaction | null {
+  if (!v.hanging || t.lastTimestamp === null || v.ageMs === null) return null
+  return { topic, partition, producerId: t.producerId, producerEpoch: t.producerEpoch, coordinatorEpoch,
+    startOffset: t.firstOffset, lastTimestamp: t.lastTimestamp, durationMinutes: Number(v.ageMs / 60_000n) }
+}
+
+const minutes = (n: bigint): string => `${(Number(n) / 60_000).toFixed(1)} min`
+const iso = (n: bigint): string => new Date(Number(n)).toISOString()
+
+/** The words for where an age comes from, the same in every command. */
+export function ageSourceText (v: HangingVerdict): string {
+  const start = v.coordinatorOwner?.startTimestamp ?? null
+  return v.ageSource === 'coordinator' && start !== null
+    ? `from the coordinator's txnStartTimestamp ${iso(start)} (record timestamps are event time)`
+    : 'from the records\' timestamps (event time: wrong for replays and backfills; the coordinator\'s __transaction_state record among the paths gives its start)'
+}
+
+/** TXN_HANGING and TXN_COORDINATOR_OVERDUE for one judged transaction of partition `label`: the findings every command reports. */
+export function hangingFindings (t: OpenTransactionFacts, v: HangingVerdict, label: string, nowMs: number, maxTransactionTimeoutMs: number): Finding[] {
+  const at = { firstOffset: t.firstOffset, ...(t.lastOffset !== null ? { lastOffset: t.lastOffset } : {}) }
+  const limit = `${maxTransactionTimeoutMs / 60_000} min`
+  const who = `producer ${t.producerId} epoch ${t.producerEpoch} in ${label} from offset ${t.firstOffset}`
+  const out: Finding[] = []
+  if (v.hanging && v.ageMs !== null) {
+    out.push(finding('TXN_HANGING', `${who}: open ${minutes(v.ageMs)} (${v.ageSource === 'coordinator' ? 'coordinator start' : 'event time'}), ` +
+      `more than ${limit}, and no coordinator record given lists ${label} in its transaction: nothing will end it; ` +
+      `it holds the partition's last stable offset (kafka-transactions.sh abort, as tsdump lso prints)`, at))
   }
+  if (v.overdue && v.coordinatorAbortsAtMs !== null && v.coordinatorOwner !== null) {
+    const o = v.coordinatorOwner
+    const late = ms(nowMs) - v.coordinatorAbortsAtMs
+    out.push(finding('TXN_COORDINATOR_OVERDUE', `${who}: its coordinator (${o.transactionalId}, Ongoing) was to abort it at ${iso(v.coordinatorAbortsAtMs)} ` +
+      `(start + transactionTimeoutMs ${o.transactionTimeoutMs}), ${minutes(late)} before ${iso(ms(nowMs))}, more than ${limit}: the coordinator ` +
+      'is not aborting it. Either these __transaction_state records are a stale copy, or the coordinator never ran its timeout check ' +
+      '(its __transaction_state partition not loaded or offline, its broker down). Ask the live cluster (kafka-transactions.sh describe ' +
+      `--transactional-id ${o.transactionalId}); if it still says Ongoing, bring the coordinator's partition online or abort it ` +
+      '(kafka-transactions.sh abort, as tsdump lso prints)', at))
+  }
+  // located by the partition and the transaction's offsets
+  for (const f of out) f.partition = label
   return out
 }

@@ -2,10 +2,11 @@
 // `kafka-transactions.sh describe-producers` + `find-hanging` (TransactionsCommand). Its age is measured
 // against the clock (or --now), as find-hanging does: the stuck producer is often the partition's last
 // writer, so measuring against the newest batch would never flag it. The rules are in hanging.ts.
+import type { Finding } from './findings.js'
 import type { OpenTransaction, PartitionReport } from './partition-report.js'
 import type { SnapshotInput } from './partition-input.js'
-import type { HangingVerdict } from './hanging.js'
-import { judgeOpenTransaction } from './hanging.js'
+import type { AgeSource, HangingTransaction, HangingVerdict } from './hanging.js'
+import { hangingFindings, hangingRow, judgeOpenTransaction } from './hanging.js'
 import type { TransactionalIdState } from './transactional-id-state.js'
 
 export type CoordinatorEpochSource = 'snapshot' | 'marker' | 'unknown'
@@ -19,11 +20,12 @@ export interface BlockingTransaction extends OpenTransaction {
   newestTimestamp: bigint | null
   /** the time the age is measured against (the clock, or --now) */
   nowMs: number
-  /** nowMs − lastTimestamp, ms; null when the timestamp is unknown */
+  /** the age the verdict uses (analysis/hanging.ts): now − the coordinator's start, else now − lastTimestamp; null unknown */
   ageMs: bigint | null
+  ageSource: AgeSource
   hanging: boolean
   verdict: HangingVerdict
-  /** its transactional id is a KIP-939 two-phase-commit one: prepared, waiting for its external coordinator (set by the caller, who has __transaction_state) */
+  /** its transactional id is a KIP-939 two-phase-commit one: prepared, waiting for its external coordinator */
   twoPhaseCommit: boolean
 }
 
@@ -46,6 +48,14 @@ export function coordinatorEpochOf (r: PartitionReport, t: OpenTransaction, snap
   return { epoch: null, source: 'unknown' }
 }
 
+/**
+ * Records in [LSO, HW) that read_committed consumers get once the LSO moves: those pending, less those of
+ * transactions already aborted. The one count every command prints as "waiting".
+ */
+export function recordsWaiting (r: Pick<PartitionReport, 'pendingRecords' | 'abortedBeyondLso'>): number {
+  return r.pendingRecords - r.abortedBeyondLso
+}
+
 /** The earliest transaction holding the LSO, or null when LSO = HW. */
 export function findBlockingTransaction (r: PartitionReport, snapshots: readonly SnapshotInput[], maxTransactionTimeoutMs: number,
   nowMs: number, label: string, states: readonly TransactionalIdState[] = []): BlockingTransaction | null {
@@ -55,9 +65,35 @@ export function findBlockingTransaction (r: PartitionReport, snapshots: readonly
   const ce = coordinatorEpochOf(r, t, snapshots)
   const verdict = judgeOpenTransaction(t, label, nowMs, maxTransactionTimeoutMs, states)
   return {
-    ...t, coordinatorEpoch: ce.epoch, coordinatorEpochSource: ce.source, recordsWaiting: r.pendingRecords - r.abortedBeyondLso,
-    abortedBeyondLso: r.abortedBeyondLso, newestTimestamp: r.newestTimestamp, nowMs, ageMs: verdict.durationMs, hanging: verdict.hanging, verdict, twoPhaseCommit: false,
+    ...t, coordinatorEpoch: ce.epoch, coordinatorEpochSource: ce.source, recordsWaiting: recordsWaiting(r),
+    abortedBeyondLso: r.abortedBeyondLso, newestTimestamp: r.newestTimestamp, nowMs, ageMs: verdict.ageMs, ageSource: verdict.ageSource,
+    hanging: verdict.hanging, verdict, twoPhaseCommit: verdict.twoPhaseCommit,
   }
+}
+
+/** What the hanging rule says of one partition: its blocking transaction, find-hanging's rows, the findings. */
+export interface PartitionJudgement {
+  blocking: BlockingTransaction | null
+  hanging: HangingTransaction[]
+  /** TXN_HANGING and TXN_COORDINATOR_OVERDUE of its open transactions */
+  findings: Finding[]
+}
+
+/**
+ * The one judgement of a partition's open transactions every command makes (lso, cleanup, report): find-hanging
+ * lists every open producer, not only the one holding the LSO.
+ */
+export function judgePartition (r: PartitionReport, snapshots: readonly SnapshotInput[], label: string, nowMs: number,
+  maxTransactionTimeoutMs: number, states: readonly TransactionalIdState[]): PartitionJudgement {
+  const hanging: HangingTransaction[] = []
+  const findings: Finding[] = []
+  for (const t of r.openTransactions) {
+    const v = judgeOpenTransaction(t, label, nowMs, maxTransactionTimeoutMs, states)
+    const row = hangingRow(t, v, r.topic, r.partition, coordinatorEpochOf(r, t, snapshots).epoch)
+    if (row !== null) hanging.push(row)
+    findings.push(...hangingFindings(t, v, label, nowMs, maxTransactionTimeoutMs))
+  }
+  return { blocking: findBlockingTransaction(r, snapshots, maxTransactionTimeoutMs, nowMs, label, states), hanging, findings }
 }
 
 /** The two `kafka-transactions.sh abort` forms (KIP-664) that end the blocking transaction. */

@@ -3,6 +3,7 @@
 import type { OmittedFindings } from './finding-list.js'
 import type { Finding } from './findings.js'
 import type { HangingTransaction } from './hanging.js'
+import type { CoordinatorPartitionCount } from './coordinator.js'
 import type { BlockingTransaction } from './lso.js'
 import type { PartitionReport } from './partition-analyzer.js'
 import type { RangeCounted, RangeSpec } from './range-filter.js'
@@ -54,13 +55,18 @@ export interface LsoPartition extends PartitionResult {
   commands: string[]
   /** states of the transactional ids the blocking producer has (from __transaction_state partitions given) */
   ids: TransactionalIdState[]
+  /** the hanging rule's findings (TXN_HANGING, TXN_COORDINATOR_OVERDUE: analysis/hanging.ts) */
+  findings: Finding[]
 }
 
 export interface CoordinatorLookup {
   transactionalId: string
   hashCode: number
-  partitionCount: number
-  partition: number
+  /** __transaction_state's partition count and where it came from (analysis/coordinator.ts); null when unknown */
+  partitionCount: number | null
+  partitionCountFrom: CoordinatorPartitionCount | null
+  /** null when the count is unknown */
+  partition: number | null
 }
 
 export interface LsoResult {

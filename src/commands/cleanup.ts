@@ -2,7 +2,8 @@
 import * as path from 'node:path'
 import type { Finding } from '../analysis/findings.js'
 import { EXIT_USAGE, finding, locatePartitionFindings } from '../analysis/findings.js'
-import { abortCommands, findBlockingTransaction } from '../analysis/lso.js'
+import { abortCommands, judgePartition } from '../analysis/lso.js'
+import type { PartitionJudgement } from '../analysis/lso.js'
 import { resolveConfigs, settingsOf } from '../analysis/cleanup/configs.js'
 import { predictCompaction } from '../analysis/cleanup/compaction.js'
 import { predictRetention } from '../analysis/cleanup/retention.js'
@@ -39,6 +40,8 @@ export interface CleanupOptions {
   top?: number
   /** false: stop at framing damage as Kafka's reader does (--no-resync); by default reading resumes at the next valid batch, as the dump does */
   resync?: boolean
+  /** age in minutes above which an open transaction is hanging, as find-hanging's --max-transaction-timeout (default 15) */
+  maxTransactionTimeoutMinutes?: number
 }
 
 const METADATA = '__cluster_metadata'
@@ -75,7 +78,9 @@ export function cleanup (opts: Omit<CleanupOptions, 'format'>, clock: () => numb
 function partitionOf (p: ScannedPartition, meta: MetadataConfigs | null, checkpoints: Map<string, OffsetCheckpoint | null>,
   states: ReturnType<typeof transactionLogStates>['states'], nowMs: number, opts: Omit<CleanupOptions, 'format'>): CleanupPartition {
   const r = p.report
-  const findings: Finding[] = [...r.findings]
+  // the one hanging rule, as lso applies it, on every partition (not only one whose compaction it blocks)
+  const judged = judgePartition(r, p.snapshots, p.label, nowMs, (opts.maxTransactionTimeoutMinutes ?? 15) * 60_000, states)
+  const findings: Finding[] = [...r.findings, ...judged.findings]
   const cp = checkpointOf(p.dir, checkpoints)
   const configs = resolveConfigs(r.topic, {
     ...(r.topic !== null && meta?.topics.get(r.topic) !== undefined ? { topic: meta.topics.get(r.topic)! } : {}),
@@ -97,7 +102,7 @@ function partitionOf (p: ScannedPartition, meta: MetadataConfigs | null, checkpo
       { file: lost.file, position: lost.position }))
     return { label: p.label, topic: r.topic, partition: r.partition, cleanupPolicy: 'unknown', configs,
       logStartOffset: r.logStartOffset, lastStableOffset: r.lastStableOffset, highWatermark: r.highWatermark, logEndOffset: r.logEndOffset,
-      compaction: null, retention: null, blockedBy: null, findings }
+      compaction: null, retention: null, blockedBy: null, openTransaction: blockerOf(p, judged, opts.bootstrapServer ?? 'localhost:9092'), findings }
   }
   const cfg = settingsOf(configs)
   const readFindings = new FindingList()
@@ -110,7 +115,7 @@ function partitionOf (p: ScannedPartition, meta: MetadataConfigs | null, checkpo
   const out: CleanupPartition = {
     label: p.label, topic: r.topic, partition: r.partition, cleanupPolicy: configs['cleanup.policy']!.value, configs,
     logStartOffset: r.logStartOffset, lastStableOffset: r.lastStableOffset, highWatermark: r.highWatermark, logEndOffset: r.logEndOffset,
-    compaction: null, retention: null, blockedBy: null, findings,
+    compaction: null, retention: null, blockedBy: null, openTransaction: blockerOf(p, judged, opts.bootstrapServer ?? 'localhost:9092'), findings,
   }
   if (segments.length === 0) return located(out)
   if (cfg.compact) {
@@ -123,7 +128,7 @@ function partitionOf (p: ScannedPartition, meta: MetadataConfigs | null, checkpo
     if (out.compaction.checkpointReset) {
       findings.push(finding('CLEANER_CHECKPOINT_OUT_OF_RANGE', `cleaner-offset-checkpoint has ${entry} for ${p.label}, outside its log [${r.logStartOffset}, ${r.logEndOffset}]: the cleaner resets it to the log start ${r.logStartOffset}`, { file: path.join(p.dir.logDir, 'cleaner-offset-checkpoint') }))
     }
-    if (out.compaction.uncleanableBecause === 'last-stable-offset') out.blockedBy = blockerOf(p, states, nowMs, opts.bootstrapServer ?? 'localhost:9092')
+    if (out.compaction.uncleanableBecause === 'last-stable-offset') out.blockedBy = out.openTransaction
   }
   // the log-start rule deletes under every policy (UnifiedLog.deleteOldSegments: compact only skips the time and size rules)
   const retention = predictRetention(segments, r.logStartOffset, r.highWatermark, r.logEndOffset, cfg, now)
@@ -143,11 +148,12 @@ function checkpointOf (dir: PartitionDir, cache: Map<string, OffsetCheckpoint | 
   return cache.get(dir.logDir)!
 }
 
-/** the open transaction holding the LSO, and `lso`'s abort commands for it */
-function blockerOf (p: ScannedPartition, states: ReturnType<typeof transactionLogStates>['states'], nowMs: number, bootstrap: string): CleanupBlocker | null {
-  const t = findBlockingTransaction(p.report, p.snapshots, 15 * 60_000, nowMs, p.label, states)
+/** the open transaction holding the LSO, its verdict and `lso`'s abort commands for it */
+function blockerOf (p: ScannedPartition, judged: PartitionJudgement, bootstrap: string): CleanupBlocker | null {
+  const t = judged.blocking
   if (t === null) return null
   return { producerId: t.producerId, producerEpoch: t.producerEpoch, firstOffset: t.firstOffset, lastTimestamp: t.lastTimestamp,
+    ageMs: t.ageMs, ageSource: t.ageSource, hanging: t.hanging, overdue: t.verdict.overdue,
     // a transaction whose marker may lie in unreadable bytes gets no abort command (its TXN_OUTCOME_UNKNOWN says why)
     commands: t.damage !== undefined ? [] : abortCommands(bootstrap, p.report.topic, p.report.partition, t) }
 }

@@ -3,8 +3,7 @@ import { transactionStatePartitionFor, javaStringHashCode } from '../analysis/co
 import type { Finding } from '../analysis/findings.js'
 import { EXIT_FINDINGS, EXIT_USAGE } from '../analysis/findings.js'
 import type { HangingTransaction } from '../analysis/hanging.js'
-import { hangingTransactions } from '../analysis/hanging.js'
-import { abortCommands, coordinatorEpochOf, findBlockingTransaction } from '../analysis/lso.js'
+import { abortCommands, judgePartition } from '../analysis/lso.js'
 import type { LsoResult } from '../analysis/partition-results.js'
 import type { PartitionFormat } from '../format/partition-printer.js'
 import { createPartitionPrinter } from '../format/partition-printer.js'
@@ -13,6 +12,7 @@ import { partitionExitCode, writeUnusable } from './partition-command.js'
 import { scanPaths } from '../scan/partition-scan.js'
 import { scanPathsInWorkers, threadsOf } from './workers/partition-pool.js'
 import { transactionLogStates } from '../scan/transaction-log-scan.js'
+import { coordinatorPartitionCountOf } from '../scan/metadata-partitions.js'
 import type { ScannedPartition } from '../scan/partition-scan.js'
 import type { WorkerInternals } from './workers/partition-pool.js'
 import type { RemoteInput } from '../io/remote/spec.js'
@@ -27,7 +27,7 @@ export interface LsoOptions {
   maxTransactionTimeoutMinutes?: number
   /** also say which __transaction_state partition coordinates this transactional id */
   transactionalId?: string
-  /** partition count of __transaction_state, for transactionalId (default 50) */
+  /** partition count of __transaction_state, for transactionalId (default: the metadata log's, else the directories present) */
   transactionStatePartitions?: number
   /** epoch ms that ages are measured against (--now); default the clock */
   now?: number
@@ -50,10 +50,10 @@ export interface LsoCommandOptions extends LsoOptions {
 
 /** The transaction holding back each partition's LSO, how to abort it, and (optionally) a transactional id's coordinator. */
 export function lso (paths: string[], opts: LsoOptions = {}): LsoResult {
-  return lsoOf(scanPaths(paths, { ...(opts.remote !== undefined ? { remote: opts.remote } : {}), ...(opts.resync === false ? { resync: false } : {}) }), opts)
+  return lsoOf(paths, scanPaths(paths, { ...(opts.remote !== undefined ? { remote: opts.remote } : {}), ...(opts.resync === false ? { resync: false } : {}) }), opts)
 }
 
-function lsoOf (done: { unusable: Finding[], scanned: ScannedPartition[] }, opts: LsoOptions): LsoResult {
+function lsoOf (paths: readonly string[], done: { unusable: Finding[], scanned: ScannedPartition[] }, opts: LsoOptions): LsoResult {
   const timeoutMin = opts.maxTransactionTimeoutMinutes ?? 15
   const bootstrap = opts.bootstrapServer ?? 'localhost:9092'
   const isState = (p: ScannedPartition): boolean => p.dir.topic === '__transaction_state'
@@ -70,32 +70,29 @@ function lsoOf (done: { unusable: Finding[], scanned: ScannedPartition[] }, opts
   const nowMs = opts.now ?? Date.now()
   const hanging: HangingTransaction[] = []
   const partitions = done.scanned.filter((p) => !isState(p)).map((p) => {
-    let blocking = findBlockingTransaction(p.report, p.snapshots, timeoutMin * 60_000, nowMs, p.label, states)
-    // a transaction whose marker may lie in unreadable bytes is not judged: no HANGING, no abort advice
-    const judged = p.report.openTransactions.some((t) => t.damage !== undefined) ? { ...p.report, openTransactions: p.report.openTransactions.filter((t) => t.damage === undefined) } : p.report
-    hanging.push(...hangingTransactions(judged, p.label, nowMs, timeoutMin * 60_000, states, (t) => coordinatorEpochOf(p.report, t, p.snapshots).epoch))
-    if (blocking?.damage !== undefined) blocking = { ...blocking, hanging: false }
+    const j = judgePartition(p.report, p.snapshots, p.label, nowMs, timeoutMin * 60_000, states)
+    // a transaction whose marker may lie in unreadable bytes is not judged (hanging.ts): no HANGING, no abort advice
+    const blocking = j.blocking !== null && j.blocking.damage !== undefined ? { ...j.blocking, hanging: false } : j.blocking
+    hanging.push(...j.hanging)
     const commands = blocking === null || blocking.damage !== undefined ? [] : abortCommands(bootstrap, p.report.topic, p.report.partition, blocking)
-    const ids = blocking === null ? [] : states.filter((s) => s.producerId === blocking!.producerId)
-    // KIP-939: no timeout applies to a two-phase-commit transaction; its external coordinator ends it
-    if (blocking !== null && ids.some((s) => !s.deleted && s.twoPhaseCommit)) blocking = { ...blocking, twoPhaseCommit: true, hanging: false }
-    return { label: p.label, path: p.dir.path, report: p.report, blocking, commands, ids }
+    const ids = blocking === null ? [] : states.filter((s) => s.producerId === blocking.producerId)
+    return { label: p.label, path: p.dir.path, report: p.report, blocking, commands, ids, findings: j.findings }
   })
-  const n = opts.transactionStatePartitions ?? 50
+  const n = opts.transactionalId === undefined ? null : coordinatorPartitionCountOf('__transaction_state', paths, opts.transactionStatePartitions)
   const coordinator = opts.transactionalId === undefined ? null
-    : { transactionalId: opts.transactionalId, hashCode: javaStringHashCode(opts.transactionalId), partitionCount: n,
-        partition: transactionStatePartitionFor(opts.transactionalId, n) }
+    : { transactionalId: opts.transactionalId, hashCode: javaStringHashCode(opts.transactionalId), partitionCount: n?.count ?? null, partitionCountFrom: n,
+        partition: n === null ? null : transactionStatePartitionFor(opts.transactionalId, n.count) }
   return { unusable: done.unusable, maxTransactionTimeoutMinutes: timeoutMin, nowMs, nowGiven: opts.now !== undefined, partitions,
     hanging: hanging.length > 0, hangingTransactions: hanging, coordinator, ...(coordinatorFindings.length > 0 ? { coordinatorFindings } : {}) }
 }
 
 export async function runLso (opts: LsoCommandOptions, ctx: CommandContext): Promise<number> {
-  const r = lsoOf(await scanPathsInWorkers(opts.paths, { markerEpochs: true, ...threadsOf(opts), ...(opts.resync === false ? { resync: false } : {}), ...(opts.remote !== undefined ? { remote: opts.remote } : {}) }), { ...opts, now: opts.now ?? ctx.now() })
+  const r = lsoOf(opts.paths, await scanPathsInWorkers(opts.paths, { markerEpochs: true, ...threadsOf(opts), ...(opts.resync === false ? { resync: false } : {}), ...(opts.remote !== undefined ? { remote: opts.remote } : {}) }), { ...opts, now: opts.now ?? ctx.now() })
   // the clock comes from the context (tests inject it); the text says whether the time was given
   r.nowGiven = opts.now !== undefined
   writeUnusable(r.unusable, ctx)
   if (r.unusable.length > 0) return EXIT_USAGE
   createPartitionPrinter(opts.format ?? 'text', ctx, opts.color === false ? 0 : ctx.colorLevel, { wide: opts.wide === true }).lso(r)
   // a hanging transaction is a problem in the data even when no file is damaged
-  return partitionExitCode(r.unusable, [...r.partitions.flatMap((p) => p.report.findings), ...(r.coordinatorFindings ?? []).flatMap((c) => c.findings)], r.hanging ? EXIT_FINDINGS : 0)
+  return partitionExitCode(r.unusable, [...r.partitions.flatMap((p) => [...p.report.findings, ...p.findings]), ...(r.coordinatorFindings ?? []).flatMap((c) => c.findings)], r.hanging ? EXIT_FINDINGS : 0)
 }

@@ -4,7 +4,7 @@
 import { Chalk } from 'chalk'
 import type { Finding } from '../analysis/findings.js'
 import { EXIT_USAGE } from '../analysis/findings.js'
-import { abortCommands, findBlockingTransaction } from '../analysis/lso.js'
+import { abortCommands, judgePartition } from '../analysis/lso.js'
 import type { ReportPartition } from '../format/report/from-results.js'
 import { reportModel } from '../format/report/from-results.js'
 import type { ReportModel } from '../format/report/model.js'
@@ -19,6 +19,7 @@ import { LaneCollector } from '../format/report/lane-collector.js'
 import { partitionExitCode, writeUnusable } from './partition-command.js'
 import { scanPaths } from '../scan/partition-scan.js'
 import type { RemoteInput } from '../io/remote/spec.js'
+import { transactionLogStates } from '../scan/transaction-log-scan.js'
 
 export interface ReportOptions {
   paths: string[]
@@ -30,6 +31,8 @@ export interface ReportOptions {
   output: string
   bootstrapServer?: string
   maxTransactionTimeoutMinutes?: number
+  /** epoch ms that ages are measured against (--now); default the clock */
+  now?: number
   title?: string
   generator?: string
 }
@@ -62,7 +65,7 @@ export interface BuiltReport {
 }
 
 /** Scan `paths` (as reconcile does) and build the report's model. */
-export function buildReportModel (opts: ReportOptions, internals: ReportInternals = {}): BuiltReport {
+export function buildReportModel (opts: ReportOptions, internals: ReportInternals = {}, clock: () => number = Date.now): BuiltReport {
   const limits: LaneLimits = { ...DEFAULT_LIMITS, ...internals.limits }
   const collectors = new Map<PartitionDir, LaneCollector>()
   const { unusable, scanned } = scanPaths(opts.paths, { analyzer: (dir) => { const c = new LaneCollector(limits); collectors.set(dir, c); return { sink: c } }, ...(opts.remote !== undefined ? { remote: opts.remote } : {}), ...(opts.resync === false ? { resync: false } : {}) })
@@ -78,12 +81,15 @@ export function buildReportModel (opts: ReportOptions, internals: ReportInternal
   const aggregated = all.filter((c) => c.aggregated()).length
   const perLane = Math.min(limits.maxBuckets, Math.max(25, Math.floor((internals.maxReportBuckets ?? MAX_REPORT_BUCKETS) / Math.max(1, aggregated))))
   const timeoutMs = (opts.maxTransactionTimeoutMinutes ?? 15) * 60_000
+  // the coordinator's records among the paths, as lso reads them: the same verdict and age source
+  const states = scanned.filter((s) => s.dir.topic === '__transaction_state').flatMap((s) => transactionLogStates(s.dir).states)
+  const nowMs = opts.now ?? clock()
   const partitions = scanned.map((s): ReportPartition => {
     const c = collectors.get(s.dir)!
-    // ages against the clock, as lso and find-hanging measure them
-    const blocking = findBlockingTransaction(s.report, s.snapshots, timeoutMs, Date.now(), s.label)
+    const judged = judgePartition(s.report, s.snapshots, s.label, nowMs, timeoutMs, states)
+    const blocking = judged.blocking
     const commands = blocking === null ? [] : abortCommands(opts.bootstrapServer ?? 'localhost:9092', s.report.topic, s.report.partition, blocking)
-    return { label: s.label, path: s.dir.path, report: s.report, blocking, commands,
+    return { label: s.label, path: s.dir.path, report: s.report, blocking, commands, findings: judged.findings,
       lane: { ...c.lane(perLane), recentlyEnded: (pid, first) => c.recentlyEnded(pid, first) } }
   })
   const model = reportModel({ title: opts.title, generator: opts.generator ?? 'tsdump', inputs: opts.paths, partitions })
@@ -91,7 +97,7 @@ export function buildReportModel (opts: ReportOptions, internals: ReportInternal
 }
 
 export async function runReport (opts: ReportOptions, ctx: CommandContext, internals: ReportInternals = {}): Promise<number> {
-  const built = buildReportModel(opts, internals)
+  const built = buildReportModel(opts, internals, ctx.now)
   writeUnusable(built.unusable, ctx)
   if (built.unusable.length > 0) return EXIT_USAGE
   if (opts.output !== '-' && isInputFile(opts.output, built.inputFiles)) {
@@ -112,6 +118,6 @@ export async function runReport (opts: ReportOptions, ctx: CommandContext, inter
   }
   // the problems also go to stderr, in the one format every command uses (as reconcile's printer writes them)
   const plain = new Chalk({ level: 0 })
-  for (const p of built.partitions) ctx.stderr.write(formatFindings(p.label, p.report.findings.filter((f) => f.severity !== 'info'), plain, p.report.omittedFindings))
-  return partitionExitCode(built.unusable, built.partitions.flatMap((p) => p.report.findings))
+  for (const p of built.partitions) ctx.stderr.write(formatFindings(p.label, [...p.report.findings, ...p.findings].filter((f) => f.severity !== 'info'), plain, p.report.omittedFindings))
+  return partitionExitCode(built.unusable, built.partitions.flatMap((p) => [...p.report.findings, ...p.findings]))
 }

@@ -12,6 +12,7 @@ import { exactlyOnce } from '../analysis/transaction-join/exactly-once.js'
 import { fillGroupPositions } from '../analysis/transaction-join/group-positions.js'
 import { idFamilies } from '../analysis/transaction-join/id-families.js'
 import { joinRuns } from '../analysis/transaction-join/join.js'
+import { judgeOpenRuns } from '../analysis/transaction-join/open-runs.js'
 import type { JoinedTransaction, OffsetCommitRecord, PartitionRun, TransactionsResult } from '../analysis/transaction-join/types.js'
 import type { LostRecords } from '../analysis/lost-records.js'
 import type { TransactionStateRecord } from '../analysis/transactional-id-state.js'
@@ -38,12 +39,33 @@ export interface TransactionsOptions {
   remote?: RemoteInput
   /** false: stop at framing damage as Kafka's reader does (--no-resync); by default reading resumes at the next valid batch, as the dump does */
   resync?: boolean
+  /** epoch ms that ages are measured against (--now); default the clock */
+  now?: number
+  /** age in minutes above which an open transaction is hanging, as find-hanging's --max-transaction-timeout (default 15) */
+  maxTransactionTimeoutMinutes?: number
+}
+
+/** transactions()'s options (the library): what the command line gives, resolved */
+export interface TransactionsLibraryOptions {
+  /** --transactional-id / --producer-id / --from-time / --to-time */
+  filter?: RangeSpec
+  /** --remote-storage: remote segments read before the local ones */
+  remote?: RemoteInput
+  /** false: stop at framing damage as Kafka's reader does (--no-resync) */
+  resync?: boolean
+  /** epoch ms that ages are measured against (--now); default the clock */
+  now?: number
+  /** age in minutes above which an open transaction is hanging (analysis/hanging.ts; default 15) */
+  maxTransactionTimeoutMinutes?: number
 }
 
 const cmp = (a: bigint | null, b: bigint | null): number => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1)
 
 /** The transactions under `paths`, joined; null with the unusable paths' findings when a path cannot be used. */
-export function transactions (paths: string[], filter?: RangeSpec, remote?: RemoteInput, resync = true): TransactionsResult | { unusable: Finding[] } {
+export function transactions (paths: string[], opts: TransactionsLibraryOptions = {}): TransactionsResult | { unusable: Finding[] } {
+  const { filter, remote } = opts
+  const resync = opts.resync !== false
+  const hanging = opts
   const { partitions, unusable } = resolvePartitions(paths, remote)
   if (unusable.length > 0) return { unusable }
   const findings: Finding[] = []
@@ -75,6 +97,9 @@ export function transactions (paths: string[], filter?: RangeSpec, remote?: Remo
   const damaged = new Map(runs.filter((r) => r.damage !== undefined).map((r) => [`${r.topic}-${r.partition}`, r.damage!] as const))
   for (const t of all) completeTransaction(t, { scanned, idByProducer, commits, damaged })
   fillGroupPositions(all, commits)
+  const nowMs = hanging.now ?? Date.now()
+  const timeoutMin = hanging.maxTransactionTimeoutMinutes ?? 15
+  judgeOpenRuns(all, lastTransactionStates(records), nowMs, timeoutMin * 60_000)
   // in the order they began: the coordinator's first record, else the first marker (data timestamps can be event times: Kafka Streams)
   const began = (t: JoinedTransaction): bigint | null => t.episode?.states[0]?.timestamp ?? t.runs.reduce<bigint | null>((m, r) => (r.marker === null ? m : m === null || r.marker.timestamp < m ? r.marker.timestamp : m), null) ?? t.firstTimestamp
   // each key computed once, not twice per comparison
@@ -93,6 +118,7 @@ export function transactions (paths: string[], filter?: RangeSpec, remote?: Remo
   return {
     transactions: shown, transactionalIds: states, exactlyOnce: eos.producers, idFamilies: idFamilies(ids),
     stateLogs: dirs.map((d) => d.path), lookedIn: logDirs.map((d) => path.resolve(d)), findings,
+    nowMs, nowGiven: hanging.now !== undefined, maxTransactionTimeoutMinutes: timeoutMin,
   }
 }
 
@@ -111,11 +137,13 @@ function wanted (t: JoinedTransaction, f: RangeSpec): boolean {
 }
 
 export function runTransactions (opts: TransactionsOptions, ctx: CommandContext): number {
-  const r = transactions(opts.paths, opts.filter, opts.remote, opts.resync !== false)
+  const r = transactions(opts.paths, { ...(opts.filter !== undefined ? { filter: opts.filter } : {}), ...(opts.remote !== undefined ? { remote: opts.remote } : {}),
+    resync: opts.resync !== false, now: opts.now ?? ctx.now(), ...(opts.maxTransactionTimeoutMinutes !== undefined ? { maxTransactionTimeoutMinutes: opts.maxTransactionTimeoutMinutes } : {}) })
   if ('unusable' in r) {
     writeUnusable(r.unusable, ctx)
     return EXIT_USAGE
   }
+  r.nowGiven = opts.now !== undefined
   if (opts.format === 'json') printTransactionsJson(r, ctx.stdout)
   else printTransactionsText(r, ctx, { colorLevel: opts.color === false ? 0 : ctx.colorLevel, wide: opts.wide === true })
   return partitionExitCode([], r.findings.concat(r.transactions.flatMap((t) => t.findings)))

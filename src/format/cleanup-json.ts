@@ -24,6 +24,7 @@ export function cleanupJson (r: CleanupResult, top: number): string {
         retentionDeletes: p.retention?.deleted ?? [],
         logStartOffsetAfterRetention: p.retention?.logStartOffsetAfterRetention ?? null,
         blockedBy: p.blockedBy,
+        openTransaction: p.openTransaction,
         findings: p.findings.map(findingJson),
       }
     }),

@@ -48,12 +48,20 @@ function block (p: CleanupPartition, top: number): string[] {
       for (const k of c.topDirtyKeys.slice(0, top)) lines.push(`    ${String(k.records).padStart(8)}  ${keyText(k.key).slice(0, 64)}`)
     }
   }
+  const held = p.openTransaction
+  if (p.blockedBy === null && held !== null && held.ageMs !== null) {
+    lines.push(...wrapWords(`the last stable offset is held by producer ${held.producerId} (epoch ${held.producerEpoch}) since offset ${held.firstOffset}, ` +
+      `open ${(Number(held.ageMs) / 60_000).toFixed(1)}\u00a0min (${held.ageSource === 'coordinator' ? "coordinator's start" : 'event time'})` +
+      `${held.hanging ? ': HANGING' : held.overdue ? ': its coordinator is overdue' : ''}`, '  '))
+  }
   if (p.blockedBy !== null) {
     const b = p.blockedBy
     // in __consumer_offsets the open transaction is a transactional offset commit (TxnOffsetCommit) not yet ended
     const what = p.topic === '__consumer_offsets' ? 'open transactional offset commit' : 'open transaction'
     lines.push(...wrapWords(`held by the ${what} of producer ${b.producerId} (epoch ${b.producerEpoch}) since offset ${b.firstOffset}` +
-      `${b.lastTimestamp !== null ? `, last write ${iso(b.lastTimestamp)}` : ''}; to abort it:`, '  '))
+      `${b.lastTimestamp !== null ? `, last write ${iso(b.lastTimestamp)}` : ''}` +
+      `${b.ageMs !== null ? `, open ${(Number(b.ageMs) / 60_000).toFixed(1)}\u00a0min (${b.ageSource === 'coordinator' ? "coordinator's start" : 'event time'})` : ''}` +
+      `${b.hanging ? ': HANGING' : b.overdue ? ': its coordinator is overdue' : ''}; to abort it:`, '  '))
     // wrapped with shell continuations, so that each command still pastes as one
     for (const cmd of b.commands) {
       const w = wrapWords(cmd, '      ', 78).map((l, i) => (i === 0 ? `    ${l.trimStart()}` : l))

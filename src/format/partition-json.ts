@@ -24,7 +24,8 @@ function blockedJson (b: LsoPartition): Json {
       firstOffset: jsonInt64(t.firstOffset), lastOffset: jsonInt64OrNull(t.lastOffset), records: t.records, recordsWaiting: t.recordsWaiting,
       firstTimestamp: jsonInt64OrNull(t.firstTimestamp), lastTimestamp: jsonInt64OrNull(t.lastTimestamp), newestTimestamp: jsonInt64OrNull(t.newestTimestamp),
       firstTimestampIso: t.firstTimestamp === null ? null : isoTime(t.firstTimestamp), lastTimestampIso: t.lastTimestamp === null ? null : isoTime(t.lastTimestamp),
-      abortedBeyondLso: t.abortedBeyondLso, ageMs: jsonInt64OrNull(t.ageMs), durationMinutes: t.ageMs === null ? null : Number(t.ageMs / 60_000n),
+      abortedBeyondLso: t.abortedBeyondLso, ageMs: jsonInt64OrNull(t.ageMs), ageSource: t.ageSource, durationMinutes: t.ageMs === null ? null : Number(t.ageMs / 60_000n),
+      overdue: t.verdict.overdue,
       candidate: t.verdict.candidate, coordinatorOwner: t.verdict.coordinatorOwner?.transactionalId ?? null,
       coordinatorAbortsAt: jsonInt64OrNull(t.verdict.coordinatorAbortsAtMs),
       coordinatorAbortsAtIso: t.verdict.coordinatorAbortsAtMs === null ? null : isoTime(t.verdict.coordinatorAbortsAtMs), abortCoordinatorEpoch: Math.max(0, t.coordinatorEpoch ?? 0),
@@ -32,7 +33,7 @@ function blockedJson (b: LsoPartition): Json {
       ...(t.damage !== undefined ? { outcomeUnknown: true, damage: { file: t.damage.file, position: t.damage.position } } : {}),
     },
     openTransactions: r.openTransactions.length,
-    findings: r.findings.map(findingJson),
+    findings: [...r.findings, ...b.findings].map(findingJson),
     omittedFindings: { ...r.omittedFindings },
   }
 }
@@ -80,7 +81,7 @@ export class JsonPartitionPrinter implements PartitionPrinter {
     const c = r.coordinator
     this.out.stdout.write(JSON.stringify({ schemaVersion: JSON_SCHEMA_VERSION, maxTransactionTimeoutMinutes: r.maxTransactionTimeoutMinutes, now: r.nowMs, nowIso: isoTime(r.nowMs),
       partitions: r.partitions.map(blockedJson), hanging: r.hanging, hangingTransactions: r.hangingTransactions.map(hangingJson),
-      ...(c !== null ? { coordinator: { ...c, topicPartition: `__transaction_state-${c.partition}` } } : {}),
+      ...(c !== null ? { coordinator: { ...c, topicPartition: c.partition === null ? null : `__transaction_state-${c.partition}` } } : {}),
       ...(r.coordinatorFindings !== undefined ? { coordinatorFindings: r.coordinatorFindings.map((x) => ({ partition: x.label, findings: x.findings.map(findingJson) })) } : {}) }) + '\n')
   }
 }

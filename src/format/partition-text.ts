@@ -11,6 +11,7 @@ import type { TransactionalIdState } from '../analysis/transactional-id-state.js
 import { stateLabel, unknownStatesNotes } from '../analysis/transactional-id-state.js'
 import type { ColorLevel, PartitionPrinter, PrinterOutput, TxnsStream } from './printer.js'
 import { explainCoordinatorEpoch, formatHangingTable } from './hanging-text.js'
+import { ageSourceText } from '../analysis/hanging.js'
 import { TABLE_WIDTH, fitTable, hiddenNote } from './table.js'
 import type { Column } from './table.js'
 import { RunsTableWriter } from './timeline-table.js'
@@ -111,6 +112,8 @@ function formatBlocked (b: LsoPartition, timeoutMin: number, chalk: ChalkInstanc
     ? chalk.green('ended; its marker is not below the high watermark yet')
     : t.twoPhaseCommit ? chalk.cyan('prepared (two-phase commit, KIP-939: transactionTimeoutMs 2147483647), waiting for its external coordinator; not hanging')
     : t.hanging ? chalk.red(`HANGING (older than ${timeoutMin} min)`)
+      : t.verdict.overdue && owner !== null ? chalk.red(`COORDINATOR OVERDUE (its abort deadline passed more than ${timeoutMin} min ago)\n` +
+        coordinatorAborts(owner, t.verdict.coordinatorAbortsAtMs, t.verdict.candidate, nowMs).join('\n'))
       : owner !== null ? chalk.yellow(`${t.verdict.candidate ? `older than ${timeoutMin} min, not hanging` : `open, within ${timeoutMin} min`}\n` +
         coordinatorAborts(owner, t.verdict.coordinatorAbortsAtMs, t.verdict.candidate, nowMs).join('\n'))
         : chalk.yellow(`open, within ${timeoutMin} min`)
@@ -122,6 +125,7 @@ function formatBlocked (b: LsoPartition, timeoutMin: number, chalk: ChalkInstanc
     `  first timestamp ${ts(t.firstTimestamp)}`,
     `  last timestamp  ${ts(t.lastTimestamp)}`,
     ...ageLine(`  age ${age} at ${nowLabel}:`, verdict),
+    ...wrapWords(`age ${ageSourceText(t.verdict)}`, '    ').map((l, i) => (i === 0 ? `  ${l.trimStart()}` : l)),
   ]
   // an open one gets the full story of its coordinator epoch (it goes into the abort command)
   if (t.state === 'open') lines.push(...explainCoordinatorEpoch(t))
@@ -210,10 +214,16 @@ export class TextPartitionPrinter implements PartitionPrinter {
       : `\nhanging transactions (find-hanging: ${rule}):\n${formatHangingTable(table, this.chalk, this.wide)}`)
     const c = r.coordinator
     if (c !== null) {
-      this.out.stdout.write(`transactional id ${c.transactionalId} is coordinated by __transaction_state-${c.partition}` +
-        ` (abs(hashCode ${c.hashCode}) % ${c.partitionCount})\n`)
+      const from = c.partitionCountFrom
+      this.out.stdout.write((c.partition === null || from === null
+        ? wrapWords(`transactional id ${c.transactionalId}: its coordinator partition is unknown: no metadata log and no __transaction_state ` +
+          'directory among the paths or beside them gives the partition count; give --transaction-state-partitions N ' +
+          '(the broker\'s transaction.state.log.num.partitions)', '')
+        : wrapWords(`transactional id ${c.transactionalId} is coordinated by __transaction_state-${c.partition} (abs(hashCode ${c.hashCode}) % ` +
+          `${c.partitionCount}; ${c.partitionCount} partitions${from.atLeast ? ' at least' : ''}, from ${from.from}` +
+          `${from.atLeast ? '; give --transaction-state-partitions N if it has more' : ''})`, '')).join('\n') + '\n')
     }
-    for (const b of r.partitions) this.findings(b.label, b.report.findings, b.report.omittedFindings)
+    for (const b of r.partitions) this.findings(b.label, [...b.report.findings, ...b.findings], b.report.omittedFindings)
     for (const c of r.coordinatorFindings ?? []) this.findings(c.label, c.findings, {})
   }
 }

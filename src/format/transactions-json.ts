@@ -13,6 +13,8 @@ function runJson (r: PartitionRun): Json {
   return {
     topic: r.topic, partition: r.partition, firstOffset: data ? jsonInt64(r.firstOffset) : null, lastOffset: jsonInt64OrNull(r.lastOffset), records: r.records,
     marker: r.marker === null ? null : { offset: jsonInt64(r.marker.offset), type: r.marker.type, coordinatorEpoch: r.marker.coordinatorEpoch },
+    ...(r.verdict !== undefined ? { ageMs: jsonInt64OrNull(r.verdict.ageMs), ageSource: r.verdict.ageSource, hanging: r.verdict.hanging, overdue: r.verdict.overdue,
+      coordinatorAbortsAt: jsonInt64OrNull(r.verdict.coordinatorAbortsAtMs) } : {}),
   }
 }
 
@@ -49,6 +51,7 @@ export function transactionsJson (r: TransactionsResult): Json {
     schemaVersion: JSON_SCHEMA_VERSION, transactions: r.transactions.map(transactionJson), transactionalIds: r.transactionalIds.map(transactionalIdStateJson),
     exactlyOnce: r.exactlyOnce.map(producerOffsetsJson), idFamilies: r.idFamilies as unknown as Json,
     transactionStateLogs: r.stateLogs, lookedIn: r.lookedIn, findings: r.findings.map(findingJson),
+    now: r.nowMs, maxTransactionTimeoutMinutes: r.maxTransactionTimeoutMinutes,
   }
 }
 

@@ -2,6 +2,8 @@
 // partitions' runs and markers, its offset commits, the coordinator's records, its findings), then the
 // coordinator's newest state of each id. Within 80 columns unless --wide.
 import { Chalk } from 'chalk'
+import type { HangingVerdict } from '../analysis/hanging.js'
+import { ageSourceText } from '../analysis/hanging.js'
 import type { ChalkInstance } from 'chalk'
 import { ABORTED_BY_TEXT } from '../analysis/transaction-join/abort-cause.js'
 import { describeFamily, idFamily } from '../analysis/transaction-join/id-families.js'
@@ -38,6 +40,14 @@ function hanging (text: string, wide: boolean, first = '  '): string[] {
 /** 15:36:13.773Z, the date said once in the block's first line */
 const clock = (ms: bigint): string => isoTime(ms).slice(11)
 
+/** an open run's age and the hanging rule's verdict, as lso words them */
+function openRunText (label: string, v: HangingVerdict): string {
+  const age = v.ageMs === null ? 'age unknown' : `open ${(Number(v.ageMs) / 60_000).toFixed(1)}\u00a0min`
+  const verdict = v.hanging ? 'HANGING' : v.overdue ? "its coordinator's abort deadline passed long ago (TXN_COORDINATOR_OVERDUE)"
+    : v.twoPhaseCommit ? 'two-phase commit, waiting for its external coordinator' : v.coordinatorOwner !== null ? 'its coordinator aborts it at its timeout' : 'within the timeout'
+  return `${label}: ${age}, ${ageSourceText(v)}: ${verdict}`
+}
+
 function block (t: JoinedTransaction, chalk: ChalkInstance, wide: boolean): string[] {
   const out: string[] = []
   const outcome = t.outcome === 'committed' ? chalk.green(t.outcome) : t.outcome === 'aborted' ? chalk.yellow(t.outcome) : chalk.red(t.outcome)
@@ -67,6 +77,7 @@ function block (t: JoinedTransaction, chalk: ChalkInstance, wide: boolean): stri
     ])
     const tbl = fitTable(RUN_COLUMNS, rows, chalk, { wide, width: 78 })
     for (const l of (tbl.text + hiddenNote(tbl.hidden)).split('\n').filter((x) => x !== '')) out.push('  ' + l)
+    for (const r of t.runs) if (r.verdict !== undefined) for (const l of hanging(openRunText(`${r.topic}-${r.partition}`, r.verdict), wide)) out.push(l)
   }
   if (t.offsetCommits.length > 0) {
     const groups = [...new Set(t.offsetCommits.map((c) => c.group))].sort()

@@ -43,8 +43,10 @@ export function scanNewestCopies (partitions: readonly PartitionDir[], checkpoin
         if (a.length !== b.length || a.some((x, i) => x !== b[i])) {
           const d = b.find((x) => !a.includes(x)) ?? a.find((x) => !b.includes(x))!
           // at the run that differs, in the copy that has it, with the offsets of that transaction (its first offset to its marker)
-          const [, first, marker] = d.split('/')
-          const run = [...o.runs, ...best.runs].find((r) => r.marker !== null && `${r.producerId}/${r.firstOffset}/${r.marker.offset}/${r.marker.type}/${r.records}` === d)
+          const [pid, first, marker] = d.split('/')
+          // in the copy not used (the one whose run differs), else in the one used
+          const same = (r: PartitionRun): boolean => String(r.producerId) === pid && String(r.firstOffset) === first
+          const run = o.runs.find(same) ?? best.runs.find(same)
           const f = finding('PARTITION_COPIES_DIFFER', `${label}: the copies in ${best.dir.path} and ${o.dir.path} end different transactions below offset ${below} ` +
             `(first difference: producer/first offset/marker/outcome/records ${d}); the first is used`,
           { ...(run !== undefined ? { file: run.file, position: run.position } : { file: o.dir.files.find((f) => f.kind === 'log')?.path ?? o.dir.path, position: 0 }),

@@ -9,6 +9,7 @@ import type { PartitionDir } from '../io/discover.js'
 import { discover } from '../io/discover.js'
 import { namesIn } from '../io/dir-listing.js'
 import { scanTransactionLog } from './transaction-log-scan.js'
+import { coordinatorPartitionCountOf } from './metadata-partitions.js'
 
 const STATE_TOPIC = '__transaction_state'
 
@@ -35,7 +36,11 @@ export function stateDirs (paths: readonly string[]): { dirs: PartitionDir[], lo
 /** The producer ids of `transactionalId`, ascending; or the usage error that says what was looked for where. */
 export function resolveTransactionalId (transactionalId: string, paths: readonly string[]): { producerIds: bigint[] } | { error: string } {
   const { dirs, logDirs } = stateDirs(paths)
-  const hint = `(with 50 partitions, Kafka's default, its coordinator is ${STATE_TOPIC}-${transactionStatePartitionFor(transactionalId, 50)})`
+  const n = coordinatorPartitionCountOf(STATE_TOPIC, paths)
+  const hint = n === null
+    ? `(${STATE_TOPIC}'s partition count is unknown here: no metadata log or ${STATE_TOPIC} directory; only if the broker kept ` +
+      `Kafka's default of 50 would its coordinator be ${STATE_TOPIC}-${transactionStatePartitionFor(transactionalId, 50)})`
+    : `(with ${n.atLeast ? 'at least ' : ''}${n.count} partitions, from ${n.from}, its coordinator is ${STATE_TOPIC}-${transactionStatePartitionFor(transactionalId, n.count)})`
   if (dirs.length === 0) {
     return { error: `--transactional-id ${transactionalId}: no ${STATE_TOPIC} partition among the paths or in their log directory ` +
       `(${logDirs.length === 0 ? 'none found' : logDirs.join(', ')}) to find its producer id in; give that partition's directory ${hint}, or use --producer-id` }

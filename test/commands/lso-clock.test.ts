@@ -57,6 +57,7 @@ describe('lso against the clock (open-txn fixture)', () => {
     const after = TEST_NOW
     expect(r.code).toBe(1)
     const j = JSON.parse(r.stdout) as LsoJson
+    expect(j.now).toBe(before)
     expect(j.hanging).toBe(true)
     expect(j.hangingTransactions).toHaveLength(1)
     const row = j.hangingTransactions[0]!

@@ -41,15 +41,32 @@ describe('lso: an open transaction its coordinator still lists', () => {
     expect(b).toMatchObject({ candidate: false, hanging: false, coordinatorOwner: 'open-0', coordinatorAbortsAt: abortsAt, coordinatorAbortsAtIso: new Date(abortsAt).toISOString() })
   })
 
-  it('past the timeout: older than it, not hanging, the abort time already past', async () => {
-    const now = abortsAt + 20 * MIN
+  it('past the timeout, its abort deadline passed less than --max-transaction-timeout ago: older than it, not hanging', async () => {
+    const now = abortsAt + 15 * MIN
     const text = await lso(now, false)
     expect(text.code).toBe(0)
     expect(text.stdout).toContain('older than 15 min, not hanging')
     expect(text.stdout).toContain('still lists this partition in open-0 (Ongoing)')
-    expect(text.stdout).toContain('20.0 min ago, not done yet.')
-    const b = JSON.parse((await lso(now, true)).stdout).partitions[0].blocking
-    expect(b).toMatchObject({ candidate: true, hanging: false, coordinatorOwner: 'open-0', coordinatorAbortsAt: abortsAt })
+    expect(text.stdout).toContain('15.0 min ago, not done yet.')
+    const j = JSON.parse((await lso(now, true)).stdout).partitions[0]
+    expect(j.blocking).toMatchObject({ candidate: true, hanging: false, overdue: false, coordinatorOwner: 'open-0', coordinatorAbortsAt: abortsAt,
+      ageSource: 'coordinator', ageMs: now - open.transactionStartTimeMs })
+    expect(j.findings.map((f: { code: string }) => f.code)).not.toContain('TXN_COORDINATOR_OVERDUE')
+  })
+
+  it('its abort deadline passed more than --max-transaction-timeout ago: TXN_COORDINATOR_OVERDUE, exit 1', async () => {
+    const now = abortsAt + 15 * MIN + 1
+    const text = await lso(now, false)
+    expect(text.code).toBe(1)
+    expect(text.stdout).toContain('COORDINATOR OVERDUE')
+    expect(text.stdout).toContain('still lists this partition in open-0 (Ongoing)')
+    const r = await runCli(['lso', '--now', String(now), '--json', ...paths])
+    const j = JSON.parse(r.stdout).partitions[0]
+    expect(j.blocking).toMatchObject({ hanging: false, overdue: true, ageSource: 'coordinator' })
+    expect(j.findings.map((f: { code: string }) => f.code)).toContain('TXN_COORDINATOR_OVERDUE')
+    expect((await runCli(['lso', '--now', String(now), ...paths])).stderr).toContain('the coordinator is not aborting it')
+    // a larger --max-transaction-timeout moves the threshold
+    expect((await runCli(['lso', '--now', String(now), '--max-transaction-timeout', '16', ...paths])).code).toBe(0)
   })
 
   it('without its coordinator partition the same transaction past the timeout is hanging (exit 1)', async () => {

@@ -17,7 +17,7 @@ interface LogTx {
   partitions: LogPartition[], offsetsSent: Array<{ group: string, topic: string, partition: number, offset: number, metadata: string, offsetsPartition: number }>
 }
 interface Described { transactionalId: string, state: string, producerId: number, producerEpoch: number, transactionTimeoutMs: number, topicPartitions: Array<{ topic: string, partition: number }> }
-interface Expected { transactionLog: LogTx[], describeTransactions: Described[], groupOffsets: Array<{ groupId: string, offsets: Array<{ topic: string, partition: number, offset: number }> }>, consumerCommits: Array<{ app: string, group: string, topic: string, partition: number }>, producerSessions: Array<{ app: string, transactionalId: string }> }
+interface Expected { observedAt: number, transactionLog: LogTx[], describeTransactions: Described[], groupOffsets: Array<{ groupId: string, offsets: Array<{ topic: string, partition: number, offset: number }> }>, consumerCommits: Array<{ app: string, group: string, topic: string, partition: number }>, producerSessions: Array<{ app: string, transactionalId: string }> }
 interface Eos { transactionalId: string, groups: Array<{ group: string, transactions: number }>, mixedCommits: Array<{ group: string, partitions: string[], plainCommits: number }>, noOffsets: boolean, groupsAdvancingOutside: Array<{ group: string, commits: number }> }
 interface Family { kind: string, prefix: string, ids: number, subtasks?: number[], maxCounter?: number, processIds?: string[] }
 interface Tx {
@@ -36,7 +36,9 @@ describe.each([
   ['3.9.1 (TV1)', path.join(FIXTURES, 'transactions'), 'TV1'],
 ])('transactions on the %s transactions fixture', async (_name, dir, version) => {
   const expected = JSON.parse(fs.readFileSync(path.join(dir, 'expected.json'), 'utf8')) as Expected
-  const r = await runCli(['transactions', '--json', path.join(dir, 'logs')])
+  // as of the broker's own answers (observedAt): the open transactions were minutes old, within their timeout
+  const asOf = String(expected.observedAt)
+  const r = await runCli(['transactions', '--json', '--now', asOf, path.join(dir, 'logs')])
   const j = JSON.parse(r.stdout) as { transactions: Tx[], transactionalIds: Ids[], exactlyOnce: Eos[], idFamilies: Family[], findings: Array<{ code: string, message: string }> }
   const dataOf = (t: Tx) => t.partitions.filter((p) => p.topic !== '__consumer_offsets')
   const find = (g: LogTx): Tx[] => j.transactions.filter((t) => t.transactionalId === g.transactionalId && t.producerId === g.producerId &&
@@ -162,9 +164,9 @@ describe.each([
     expect(open).toHaveLength(1)
     const [, prefix, subtask, counter] = /^(.+)-(\d+)-(\d+)$/.exec(open[0]!.transactionalId)!
     const named = `Flink KafkaSink prefix ${prefix}, subtask ${subtask}, counter ${counter}`
-    const t = await runCli(['transactions', path.join(dir, 'logs')])
+    const t = await runCli(['transactions', '--now', asOf, path.join(dir, 'logs')])
     expect(t.stdout).toContain(`${open[0]!.transactionalId}  producer ${open[0]!.producerId} epoch 0  ${version}  open\n  ${named}\n  a Flink sink transaction left open`)
-    const l = await runCli(['lso', path.join(dir, 'logs')])
+    const l = await runCli(['lso', '--now', asOf, path.join(dir, 'logs')])
     expect(l.stdout).toContain(`  transactional id ${open[0]!.transactionalId}: state Ongoing`)
     expect(l.stdout).toContain(`    ${named}\n    known causes of a Flink sink transaction left open`)
     expect(linesOver(t.stdout, [path.join(dir, 'logs')])).toEqual([])

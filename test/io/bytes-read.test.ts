@@ -74,6 +74,8 @@ const KNOWN: Record<string, Record<string, number>> = {
     'orders-11-0/00000000000000000000.log': 2,
   },
   lso: { '__transaction_state-2/00000000000000000000.log': 3 },
+  // report judges open transactions as lso does: the coordinator's records read as lso reads them
+  report: { '__transaction_state-2/00000000000000000000.log': 3 },
   transactions: { '__consumer_offsets-1/00000000000000000000.log': 2 },
   'transactions (4.4.0)': {
     '__consumer_offsets-0/00000000000000000000.log': 2,

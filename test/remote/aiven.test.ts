@@ -111,7 +111,7 @@ describe.each(VARIANTS)('Aiven %s: every command reads the remote segments', (v)
     expect(copied.map((s) => [Number(s.startOffset), s.sizeInBytes, s.storedBytes])).toEqual([[5, 258, 258], [9, 588, 588]])
   })
 
-  it('the CLI: remote, reconcile, txns, lso, transactions and report exit 0 with the counts', async () => {
+  it('the CLI: remote, reconcile, txns, lso, transactions and report read them, with the counts; report exits as lso does', async () => {
     const flags = ['--remote-storage', path.join(dirOf(v), 'remote'), ...(v === 'encrypted' ? ['--remote-key', KEY] : [])]
     const part = path.join(logs, 'tiered-0')
     const rem = await runCli(['remote', logs, ...flags])
@@ -126,7 +126,10 @@ describe.each(VARIANTS)('Aiven %s: every command reads the remote segments', (v)
     }
     const out = path.join(tmp(), 'r.html')
     const rep = await runCli(['report', part, ...flags, '-o', out])
-    expect(rep.code, rep.stderr).toBe(0)
+    // the fixture's transaction left open is hanging at the tests' clock: report judges it as lso does (exit 1)
+    const l = await runCli(['lso', part, ...flags])
+    expect(rep.stderr).not.toMatch(/REMOTE_|internal error/)
+    expect(rep.code, rep.stderr).toBe(l.code)
   })
 })
 

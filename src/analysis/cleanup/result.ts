@@ -1,4 +1,5 @@
 // One partition's cleanup picture, as `tsdump cleanup` prints it.
+import type { AgeSource } from '../hanging.js'
 import type { Finding } from '../findings.js'
 import type { ConfigValue } from './configs.js'
 import type { CompactionPrediction } from './compaction.js'
@@ -9,6 +10,11 @@ export interface CleanupBlocker {
   producerEpoch: number
   firstOffset: bigint
   lastTimestamp: bigint | null
+  /** the hanging rule's verdict (analysis/hanging.ts), as lso gives it: the age, where it comes from, hanging, overdue */
+  ageMs: bigint | null
+  ageSource: AgeSource
+  hanging: boolean
+  overdue: boolean
   /** the same kafka-transactions.sh abort commands `lso` prints */
   commands: string[]
 }
@@ -28,6 +34,8 @@ export interface CleanupPartition {
   /** null when the policy has no delete */
   retention: RetentionPrediction | null
   blockedBy: CleanupBlocker | null
+  /** the open transaction holding the LSO, with the hanging rule's verdict (as lso), whether or not it blocks the cleaner */
+  openTransaction: CleanupBlocker | null
   findings: Finding[]
 }
 

@@ -2,6 +2,7 @@
 // COMMIT/ABORT marker, or still open), the coordinator's records of one transaction (an episode of its
 // __transaction_state key), and the joined transaction.
 import type { Finding } from '../findings.js'
+import type { HangingVerdict } from '../hanging.js'
 import type { TransactionalIdState } from '../transactional-id-state.js'
 import type { DamageRef } from '../transactions.js'
 
@@ -36,6 +37,8 @@ export interface PartitionRun {
   position: number
   /** its data or marker may lie in bytes of this partition that could not be read: its outcome here is unknown */
   damage?: DamageRef
+  /** a run without a marker: the hanging rule's verdict on it (analysis/hanging.ts, open-runs.ts) */
+  verdict?: HangingVerdict
 }
 
 export interface CoordinatorState {
@@ -160,6 +163,10 @@ export interface TransactionsResult {
   idFamilies: FamilySummary[]
   /** findings of the partitions' own reading (decode errors, undecodable offset commits ...) and the exactly-once check */
   findings: Finding[]
+  /** the time open runs' ages are measured against (epoch ms), whether it came from --now, and the hanging timeout */
+  nowMs: number
+  nowGiven: boolean
+  maxTransactionTimeoutMinutes: number
 }
 
 export interface ProducerOffsets {

@@ -5,6 +5,7 @@ import type { CommandContext } from '../../commands/context.js'
 import { parseInstant } from '../time-option.js'
 import { checkConfigFlag } from '../../analysis/cleanup/config-flags.js'
 import { NO_RESYNC_FLAGS, NO_RESYNC_HELP, resyncOf } from '../options.js'
+import { parseMinutes } from '../options.js'
 
 const EXAMPLES = `
 Examples:
@@ -31,7 +32,7 @@ function positive (v: string): number {
   return n
 }
 
-interface CleanupCliOptions { json?: boolean, now?: number, config: Map<string, string>, bootstrapServer: string, top?: number, resync?: boolean }
+interface CleanupCliOptions { json?: boolean, now?: number, maxTransactionTimeout: number, config: Map<string, string>, bootstrapServer: string, top?: number, resync?: boolean }
 
 export function registerCleanup (program: Command, ctx: CommandContext, setExit: (code: number) => void): void {
   program.command('cleanup')
@@ -39,6 +40,7 @@ export function registerCleanup (program: Command, ctx: CommandContext, setExit:
     .argument('<path...>', 'partition directories or broker log directories')
     .option('--json', 'print one JSON object')
     .option('--now <time>', 'apply the rules as of this time (ISO-8601 with zone, or epoch ms) instead of the clock', parseInstant)
+    .option('--max-transaction-timeout <minutes>', 'age above which an open transaction is hanging (as lso)', parseMinutes, 15)
     .option('--config <key=value>', 'a topic or broker config the metadata log does not give (repeatable)', collectConfig, new Map<string, string>())
     .option('--bootstrap-server <host:port>', 'bootstrap server placed in the suggested commands', 'localhost:9092')
     .option('--top <n>', 'list the n keys with most records in the dirty section', positive)
@@ -46,6 +48,6 @@ export function registerCleanup (program: Command, ctx: CommandContext, setExit:
     .addHelpText('after', EXAMPLES)
     .action(async (paths: string[], o: CleanupCliOptions) => {
       setExit((await import('../../commands/cleanup.js')).runCleanup({ paths, format: o.json === true ? 'json' : 'text', configs: o.config,
-        bootstrapServer: o.bootstrapServer, ...(o.now !== undefined ? { now: o.now } : {}), ...(o.top !== undefined ? { top: o.top } : {}), ...resyncOf(o) }, ctx))
+        bootstrapServer: o.bootstrapServer, maxTransactionTimeoutMinutes: o.maxTransactionTimeout, ...(o.now !== undefined ? { now: o.now } : {}), ...(o.top !== undefined ? { top: o.top } : {}), ...resyncOf(o) }, ctx))
     })
 }

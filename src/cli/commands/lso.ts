@@ -9,7 +9,7 @@ const EXAMPLES = `
 Examples:
   $ tsdump lso /var/lib/kafka/data/orders-11-0
   $ tsdump lso --bootstrap-server kafka-1:9092 --max-transaction-timeout 5 /var/lib/kafka/data
-  $ tsdump lso --transactional-id tx-rw-1 --transaction-state-partitions 50 orders-11-0
+  $ tsdump lso --transactional-id tx-rw-1 orders-11-0   # __transaction_state's count: metadata log or directories
   $ tsdump lso --now 2026-11-29T16:00:00Z /backup/kafka-data   # post-mortem: ages as of that time
 
 For each partition whose LSO < HW, prints the blocking transaction and the kafka-transactions.sh
@@ -32,7 +32,7 @@ interface LsoCliOptions {
   bootstrapServer: string
   maxTransactionTimeout: number
   transactionalId?: string
-  transactionStatePartitions: number
+  transactionStatePartitions?: number
   now?: number
   wide?: boolean
   threads?: number
@@ -49,7 +49,7 @@ export function registerLso (program: Command, ctx: CommandContext, setExit: (co
     .option('--bootstrap-server <host:port>', 'bootstrap server placed in the suggested commands', 'localhost:9092')
     .option('--max-transaction-timeout <minutes>', 'age above which an open transaction is hanging', parseMinutes, 15)
     .option('--transactional-id <id>', 'also print the __transaction_state partition that coordinates this id')
-    .option('--transaction-state-partitions <n>', 'partition count of __transaction_state', partitionCount, 50)
+    .option('--transaction-state-partitions <n>', 'partition count of __transaction_state (default: from the metadata log, else the directories present)', partitionCount)
     .option('--now <time>', 'measure ages against this time (ISO-8601 with zone, or epoch ms) instead of the clock', parseInstant)
     .option('--wide', 'print every table column, even past 80 characters')
     .option('--threads <n>', 'worker threads, a partition each (default: the available cores, at most 2; 1 = none)', parseThreads)
@@ -59,7 +59,7 @@ export function registerLso (program: Command, ctx: CommandContext, setExit: (co
     .addHelpText('after', EXAMPLES)
     .action(async (paths: string[], o: LsoCliOptions) => {
       setExit(await (await import('../../commands/lso.js')).runLso({ paths, format: o.json === true ? 'json' : 'text', color: o.color !== false, bootstrapServer: o.bootstrapServer,
-        maxTransactionTimeoutMinutes: o.maxTransactionTimeout, transactionStatePartitions: o.transactionStatePartitions, wide: o.wide === true,
+        maxTransactionTimeoutMinutes: o.maxTransactionTimeout, ...(o.transactionStatePartitions !== undefined ? { transactionStatePartitions: o.transactionStatePartitions } : {}), wide: o.wide === true,
         ...(o.now !== undefined ? { now: o.now } : {}), ...(o.threads !== undefined ? { threads: o.threads } : {}), ...(o.remoteStorage !== undefined ? { remote: remoteOf(o) } : {}),
         ...(o.transactionalId !== undefined ? { transactionalId: o.transactionalId } : {}), ...resyncOf(o) }, ctx))
     })

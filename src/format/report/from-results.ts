@@ -2,7 +2,10 @@
 // transaction and abort commands) and each partition's lane (collected while streaming): int64 values
 // become JSON-safe numbers or strings here, as in `reconcile --json`. Pure, like renderReport.
 import { omittedFindings } from '../../analysis/finding-list.js'
+import type { Finding } from '../../analysis/findings.js'
+import { ageSourceText } from '../../analysis/hanging.js'
 import type { BlockingTransaction } from '../../analysis/lso.js'
+import { recordsWaiting } from '../../analysis/lso.js'
 import type { OpenTransaction, PartitionReport } from '../../analysis/partition-report.js'
 import type { PartitionResult } from '../../analysis/partition-results.js'
 import { jsonInt64, jsonInt64OrNull, topicTotals } from '../txn-json.js'
@@ -21,6 +24,8 @@ export interface ReportPartition extends PartitionResult {
   blocking: BlockingTransaction | null
   /** kafka-transactions.sh commands that abort the blocking transaction */
   commands: string[]
+  /** the hanging rule's findings (TXN_HANGING, TXN_COORDINATOR_OVERDUE), as lso reports them */
+  findings: Finding[]
   lane: CollectedLane
 }
 
@@ -54,7 +59,7 @@ function blockingModel (p: ReportPartition): BlockingModel | null {
     producerId: jsonInt64(b.producerId), producerEpoch: b.producerEpoch, coordinatorEpoch: b.coordinatorEpoch, coordinatorEpochSource: b.coordinatorEpochSource,
     firstOffset: jsonInt64(b.firstOffset), lastOffset: jsonInt64OrNull(b.lastOffset), records: b.records, recordsWaiting: b.recordsWaiting,
     firstTimestamp: jsonInt64OrNull(b.firstTimestamp), lastTimestamp: jsonInt64OrNull(b.lastTimestamp), ageMs: jsonInt64OrNull(b.ageMs), state: b.state,
-    hanging: b.hanging, seeded: b.seeded, commands: b.state === 'open' ? p.commands : [],
+    ageSource: b.ageSource, ageFrom: ageSourceText(b.verdict), nowMs: b.nowMs, overdue: b.verdict.overdue, hanging: b.hanging, seeded: b.seeded, commands: b.state === 'open' ? p.commands : [],
   }
 }
 
@@ -64,7 +69,7 @@ function partitionModel (p: ReportPartition): PartitionModel {
     id: p.label, topic: r.topic, partition: r.partition, path: p.path,
     logStartOffset: jsonInt64(r.logStartOffset), logEndOffset: jsonInt64(r.logEndOffset), highWatermark: jsonInt64(r.highWatermark),
     highWatermarkSource: r.highWatermarkSource, lastStableOffset: jsonInt64(r.lastStableOffset),
-    readCommitted: r.readCommitted, readUncommitted: r.readUncommitted, abortedRecords: r.abortedRecords, pendingRecords: r.pendingRecords,
+    readCommitted: r.readCommitted, readUncommitted: r.readUncommitted, abortedRecords: r.abortedRecords, pendingRecords: r.pendingRecords, recordsWaiting: recordsWaiting(r),
     batches: r.batches, controlBatches: { ...r.controlBatches }, transactions: { ...r.transactions },
     items: p.lane.items, buckets: p.lane.buckets, open: r.openTransactions.slice(0, MAX_OPEN_DRAWN).map((t) => openBar(t, p.lane)), blocking: blockingModel(p),
   }
@@ -74,7 +79,7 @@ function topicRows (reports: readonly PartitionReport[]): TopicRow[] {
   return topicTotals(reports).map((t) => {
     const rs = reports.filter((r) => r.topic === t.topic)
     const sum = (f: (r: PartitionReport) => number): number => rs.reduce((a, r) => a + f(r), 0)
-    return { ...t, abortedRecords: sum((r) => r.abortedRecords), pendingRecords: sum((r) => r.pendingRecords), openTransactions: sum((r) => r.transactions.open) }
+    return { ...t, abortedRecords: sum((r) => r.abortedRecords), pendingRecords: sum((r) => r.pendingRecords), recordsWaiting: sum(recordsWaiting), openTransactions: sum((r) => r.transactions.open) }
   })
 }
 
@@ -86,7 +91,7 @@ function defaultTitle (parts: readonly PartitionModel[]): string {
 export function reportModel (input: ReportInput): ReportModel {
   const partitions = input.partitions.map(partitionModel)
   // then one row per code the report only counted (analysis/finding-list.ts)
-  const findings: FindingRow[] = input.partitions.flatMap((p) => [...p.report.findings, ...omittedFindings(p.report.omittedFindings, p.label)]
+  const findings: FindingRow[] = input.partitions.flatMap((p) => [...p.report.findings, ...p.findings, ...omittedFindings(p.report.omittedFindings, p.label)]
     .map((f) => ({ partition: p.label, ...f })))
   return {
     title: input.title ?? defaultTitle(partitions), generator: input.generator, inputs: input.inputs,

@@ -87,8 +87,14 @@ export interface BlockingModel {
   firstTimestamp: Int64 | null
   lastTimestamp: Int64 | null
   ageMs: Int64 | null
+  /** what the age is measured from (analysis/hanging.ts), and when: the clock or --now */
+  ageSource: 'coordinator' | 'eventTime'
+  ageFrom: string
+  nowMs: number
   state: 'open' | 'awaiting-high-watermark'
   hanging: boolean
+  /** its coordinator's abort deadline passed more than the maximum timeout ago (TXN_COORDINATOR_OVERDUE) */
+  overdue: boolean
   seeded: boolean
   /** kafka-transactions.sh abort commands (empty when the transaction already ended) */
   commands: string[]
@@ -109,6 +115,8 @@ export interface PartitionModel {
   readUncommitted: number
   abortedRecords: number
   pendingRecords: number
+  /** pending less those of aborted transactions: what read_committed gets once the LSO moves (analysis/lso.ts recordsWaiting) */
+  recordsWaiting: number
   batches: number
   controlBatches: Record<string, number>
   transactions: { committed: number, aborted: number, empty: number, open: number }
@@ -131,6 +139,7 @@ export interface TopicRow {
   readUncommitted: number
   abortedRecords: number
   pendingRecords: number
+  recordsWaiting: number
   openTransactions: number
 }
 

@@ -13,27 +13,27 @@ function head (cols: readonly string[], left = 1): string {
   return '<thead><tr>' + cols.map((c, i) => `<th${i < left ? ' class="l"' : ''} scope="col">${esc(c)}</th>`).join('') + '</tr></thead>'
 }
 
-const PARTITION_COLS = ['partition', 'LEO', 'HW', 'LSO', 'read_committed', 'read_uncommitted', 'aborted', 'pending', 'COMMIT', 'ABORT', 'open txns']
+const PARTITION_COLS = ['partition', 'LEO', 'HW', 'LSO', 'read_committed', 'read_uncommitted', 'aborted', 'waiting', 'COMMIT', 'ABORT', 'open txns']
 
 /** reconcile's table for the partitions of one topic, with the topic's totals */
 export function reconcileTable (parts: readonly PartitionModel[], total: TopicRow | null): string {
   let body = ''
   for (const p of parts) {
-    body += row([p.id, p.logEndOffset, p.highWatermark, p.lastStableOffset, p.readCommitted, p.readUncommitted, p.abortedRecords, p.pendingRecords,
+    body += row([p.id, p.logEndOffset, p.highWatermark, p.lastStableOffset, p.readCommitted, p.readUncommitted, p.abortedRecords, p.recordsWaiting,
       p.controlBatches.COMMIT ?? 0, p.controlBatches.ABORT ?? 0, p.transactions.open])
   }
   if (total !== null) {
     body += `<tr class="total"${attrs({ 'data-topic': total.topic, 'data-read-committed': total.readCommitted, 'data-read-uncommitted': total.readUncommitted })}>` +
       `<td class="l">${esc(total.topic)} (${total.partitions} partition${total.partitions === 1 ? '' : 's'})</td><td></td><td></td><td></td><td>${total.readCommitted}</td><td>${total.readUncommitted}</td>` +
-      `<td>${total.abortedRecords}</td><td>${total.pendingRecords}</td><td></td><td></td><td>${total.openTransactions}</td></tr>`
+      `<td>${total.abortedRecords}</td><td>${total.recordsWaiting}</td><td></td><td></td><td>${total.openTransactions}</td></tr>`
   }
   return `<table class="reconcile">${head(PARTITION_COLS)}<tbody>${body}</tbody></table>`
 }
 
 export function topicsTable (topics: readonly TopicRow[]): string {
-  const body = topics.map((t) => row([t.topic, t.partitions, t.readCommitted, t.readUncommitted, t.abortedRecords, t.pendingRecords, t.openTransactions], 1,
+  const body = topics.map((t) => row([t.topic, t.partitions, t.readCommitted, t.readUncommitted, t.abortedRecords, t.recordsWaiting, t.openTransactions], 1,
     attrs({ 'data-topic': t.topic, 'data-read-committed': t.readCommitted, 'data-read-uncommitted': t.readUncommitted }))).join('')
-  return `<table class="topics">${head(['topic', 'partitions', 'read_committed', 'read_uncommitted', 'aborted', 'pending', 'open txns'])}<tbody>${body}</tbody></table>`
+  return `<table class="topics">${head(['topic', 'partitions', 'read_committed', 'read_uncommitted', 'aborted', 'waiting', 'open txns'])}<tbody>${body}</tbody></table>`
 }
 
 function ts (v: Int64 | null): string { return v === null ? 'unknown' : `${v} (${isoTime(Number(v))})` }
@@ -42,10 +42,12 @@ function ts (v: Int64 | null): string { return v === null ? 'unknown' : `${v} ($
 export function blockingCallout (p: PartitionModel): string {
   const b = p.blocking
   if (b === null) return `<p class="ok">LSO ${esc(p.lastStableOffset)} = HW ${esc(p.highWatermark)}: nothing is blocked.</p>`
-  const age = b.ageMs === null ? 'unknown' : `${(Number(b.ageMs) / 60000).toFixed(1)} min before the newest batch`
-  const verdict = b.state === 'awaiting-high-watermark' ? 'ended; its marker is not below the high watermark yet' : b.hanging ? 'HANGING (older than the transaction timeout)' : 'open'
+  const age = b.ageMs === null ? 'unknown' : `${(Number(b.ageMs) / 60000).toFixed(1)} min at ${isoTime(b.nowMs)}, ${b.ageFrom}`
+  const verdict = b.state === 'awaiting-high-watermark' ? 'ended; its marker is not below the high watermark yet'
+    : b.hanging ? 'HANGING (older than the transaction timeout)'
+      : b.overdue ? "open; its coordinator's abort deadline passed long ago: the coordinator is not aborting it" : 'open'
   const cmds = b.commands.length === 0 ? '' : `<p>To abort it:</p><pre>${b.commands.map((c) => esc(c)).join('\n')}</pre>`
-  return `<div${attrs({ class: `blocked${b.hanging ? ' hanging' : ''}`, role: 'note', 'data-blocking-producer-id': b.producerId, 'data-blocking-first-offset': b.firstOffset })}>` +
+  return `<div${attrs({ class: `blocked${b.hanging || b.overdue ? ' hanging' : ''}`, role: 'note', 'data-blocking-producer-id': b.producerId, 'data-blocking-first-offset': b.firstOffset })}>` +
     `<strong>LSO ${esc(p.lastStableOffset)} &lt; HW ${esc(p.highWatermark)}: ${b.recordsWaiting} records wait behind a transaction (${esc(verdict)}).</strong><br>` +
     `Blocking transaction: producerId <code>${esc(b.producerId)}</code> producerEpoch <code>${b.producerEpoch}</code> coordinatorEpoch ` +
     `<code>${esc(b.coordinatorEpoch ?? 'unknown')}</code> (${esc(b.coordinatorEpochSource)}), first offset <code>${esc(b.firstOffset)}</code>` +
