@@ -22,7 +22,7 @@ const path = require('node:path')
 // Each flag here was run 300 times on a short input without a hang (the test of #25 in bench/RESULTS.md).
 // The command is the first argument naming one; a path named `txns` or `reconcile` picks these settings too,
 // and no output differs.
-const COMMANDS = new Set(['dump', 'reconcile', 'txns', 'transactions', 'lso', 'report', 'replicas', 'cleanup', 'remote'])
+const COMMANDS = new Set(['dump', 'reconcile', 'txns', 'transactions', 'lso', 'report', 'replicas', 'cleanup', 'remote', 'kafka-dump-log'])
 const command = process.argv.slice(2).find((a) => a === 'txns' || a === 'reconcile')
 const GROW_IN_SMALL_STEPS = '--heap-growing-percent=10'
 const V8_FLAGS = {

@@ -11,6 +11,7 @@ import { registerReport } from './commands/report.js'
 import { registerTxns } from './commands/txns.js'
 import { VERSION } from '../io/package-version.js'
 import { registerTransactions } from './commands/transactions.js'
+import { registerKafkaDumpLog } from './commands/kafka-dump-log.js'
 
 /** commander's `error: ...` in tsdump's one error format (`tsdump: error: ...`, as every finding) */
 function usageError (s: string, write: (s: string) => void): void {
@@ -43,6 +44,7 @@ Examples:
   $ tsdump lso /var/lib/kafka/data               # who holds the last stable offset, and the abort command
   $ tsdump report /var/lib/kafka/data -o r.html  # all of it as one offline HTML page
   $ tsdump replicas b1/data b2/data b3/data      # do the replicas agree? what did an election lose
+  $ tsdump kafka-dump-log --deep-iteration --files 00000000000000000000.log   # as kafka-dump-log.sh
 
 Options may come before the command (tsdump --json reconcile DIR). Without arguments tsdump prints
 this help on stderr and exits 2.
@@ -56,6 +58,7 @@ Exit status: 0 clean, 1 problems found in the data, 2 usage error or unreadable 
   registerReplicas(program, ctx, setExit)
   registerCleanup(program, ctx, setExit)
   registerRemote(program, ctx, setExit)
+  registerKafkaDumpLog(program, ctx, setExit)
   for (const c of program.commands) c.exitOverride().configureOutput({ writeOut: (s) => ctx.stdout.write(s), writeErr: (s) => ctx.stderr.write(s), outputError: usageError })
   return program
 }
