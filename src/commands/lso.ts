@@ -11,6 +11,8 @@ import { createPartitionPrinter } from '../format/partition-printer.js'
 import type { CommandContext } from './context.js'
 import { partitionExitCode, writeUnusable } from './partition-command.js'
 import { scanPaths } from '../scan/partition-scan.js'
+import { selectsPartition } from './topic-partition-filter.js'
+import type { TopicPartitionFilter } from './topic-partition-filter.js'
 import { scanPathsInWorkers, threadsOf } from './workers/partition-pool.js'
 import { transactionLogStates } from '../scan/transaction-log-scan.js'
 import type { ScannedPartition } from '../scan/partition-scan.js'
@@ -30,6 +32,8 @@ export interface LsoOptions {
   transactionStatePartitions?: number
   /** epoch ms that ages are measured against (--now); default the clock */
   now?: number
+  /** --topic / --partition: report these partitions only */
+  only?: TopicPartitionFilter
 }
 
 /** `tsdump lso`'s: the library's and the command line's */
@@ -58,7 +62,7 @@ function lsoOf (done: { unusable: Finding[], scanned: ScannedPartition[] }, opts
   // ages are measured against the clock (or --now), as find-hanging does (analysis/hanging.ts)
   const nowMs = opts.now ?? Date.now()
   const hanging: HangingTransaction[] = []
-  const partitions = done.scanned.filter((p) => !isState(p)).map((p) => {
+  const partitions = done.scanned.filter((p) => !isState(p) && selectsPartition(opts.only, p.report.topic, p.report.partition)).map((p) => {
     let blocking = findBlockingTransaction(p.report, p.snapshots, timeoutMin * 60_000, nowMs, p.label, states)
     hanging.push(...hangingTransactions(p.report, p.label, nowMs, timeoutMin * 60_000, states, (t) => coordinatorEpochOf(p.report, t, p.snapshots).epoch))
     const commands = blocking === null ? [] : abortCommands(bootstrap, p.report.topic, p.report.partition, blocking)

@@ -24,6 +24,8 @@ import { resolvePartitions } from '../scan/partition-scan.js'
 import { scanTransactionLog } from '../scan/transaction-log-scan.js'
 import { stateDirs } from '../scan/transactional-id.js'
 import type { CommandContext } from './context.js'
+import { selectsPartition } from './topic-partition-filter.js'
+import type { TopicPartitionFilter } from './topic-partition-filter.js'
 import { partitionExitCode, writeUnusable } from './partition-command.js'
 
 export interface TransactionsOptions {
@@ -34,12 +36,14 @@ export interface TransactionsOptions {
   filter?: RangeSpec
   /** --remote-storage: remote segments read before the local ones */
   remote?: string
+  /** --topic / --partition: the transactions that wrote to these partitions only */
+  only?: TopicPartitionFilter
 }
 
 const cmp = (a: bigint | null, b: bigint | null): number => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1)
 
 /** The transactions under `paths`, joined; null with the unusable paths' findings when a path cannot be used. */
-export function transactions (paths: string[], filter?: RangeSpec, remote?: string): TransactionsResult | { unusable: Finding[] } {
+export function transactions (paths: string[], filter?: RangeSpec, remote?: string, only?: TopicPartitionFilter): TransactionsResult | { unusable: Finding[] } {
   const { partitions, unusable } = resolvePartitions(paths, remote)
   if (unusable.length > 0) return { unusable }
   const findings: Finding[] = []
@@ -72,7 +76,7 @@ export function transactions (paths: string[], filter?: RangeSpec, remote?: stri
   all.sort((a, b) => cmp(keyOf.get(a)!, keyOf.get(b)!) || cmp(a.producerId, b.producerId) || a.producerEpoch - b.producerEpoch)
   keyOf.clear()
   const states = lastTransactionStates(records).filter((s) => filter === undefined || stateWanted(s.transactionalId, s.producerId, filter))
-  const shown = all.filter((t) => filter === undefined || wanted(t, filter))
+  const shown = all.filter((t) => (filter === undefined || wanted(t, filter)) && (only === undefined || t.runs.some((r) => selectsPartition(only, r.topic, r.partition))))
   const eos = exactlyOnce(shown, commits.values())
   for (const f of eos.findings) findings.push(f)
   // each id's first coordinator record dates it (ids created per hour)
@@ -101,7 +105,7 @@ function wanted (t: JoinedTransaction, f: RangeSpec): boolean {
 }
 
 export function runTransactions (opts: TransactionsOptions, ctx: CommandContext): number {
-  const r = transactions(opts.paths, opts.filter, opts.remote)
+  const r = transactions(opts.paths, opts.filter, opts.remote, opts.only)
   if ('unusable' in r) {
     writeUnusable(r.unusable, ctx)
     return EXIT_USAGE
