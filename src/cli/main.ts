@@ -31,6 +31,8 @@ export function processContext (argv: string[]): CommandContext {
     stdinIsTTY: isTerminal(0),
     env,
     now: () => Date.now(),
+    // asked only when help is written: process.stdout costs a start-up its tty stream
+    terminalColumns: (fd) => (isTerminal(fd) ? (fd === 1 ? process.stdout : process.stderr).columns : undefined),
   }
   if (ctx.stderrIsTTY) {
     // the progress line is erased before any finding, and before any batch line when stdout is the same terminal
