@@ -27,12 +27,12 @@ export interface RemoteOptions {
 /** The inventory; `unusable` when the paths or the storage cannot be read at all. */
 export function remoteInventory (paths: string[], storage: string): RemoteResult & { unusable: Finding[] } {
   const d = discover(paths)
-  const unusable = d.problems.map((p) => finding('UNREADABLE', p.message, { file: p.path, position: 0 }))
+  const unusable = d.problems.map((p) => finding('UNREADABLE', p.message, { file: p.path }))
   const empty = { storage, metadataFrom: [], partitions: [], findings: [], unusable }
   if (unusable.length > 0) return empty
   let store
   try { store = openRemoteStore(storage); store.list() } catch (e) {
-    return { ...empty, unusable: [finding('UNREADABLE', describeFsError(e), { file: storage, position: 0 })] }
+    return { ...empty, unusable: [finding('UNREADABLE', describeFsError(e), { file: storage })] }
   }
   const mdirs = metadataPartitions(d.partitions)
   const metadata = mdirs.length === 0 ? null : readRemoteLogMetadata(mdirs)
