@@ -12,6 +12,7 @@ import type { CommandContext } from './context.js'
 import { partitionExitCode, writeUnusable } from './partition-command.js'
 import { scanPaths } from '../scan/partition-scan.js'
 import { selectsPartition } from './topic-partition-filter.js'
+import { newestOf, warnIfNowBeforeData } from './now-check.js'
 import type { TopicPartitionFilter } from './topic-partition-filter.js'
 import { scanPathsInWorkers, threadsOf } from './workers/partition-pool.js'
 import { transactionLogStates } from '../scan/transaction-log-scan.js'
@@ -85,6 +86,7 @@ export async function runLso (opts: LsoCommandOptions, ctx: CommandContext): Pro
   r.nowGiven = opts.now !== undefined
   writeUnusable(r.unusable, ctx)
   if (r.unusable.length > 0) return EXIT_USAGE
+  warnIfNowBeforeData(ctx, r.nowMs, r.nowGiven, newestOf(r.partitions.map((p) => p.report.newestTimestamp)))
   createPartitionPrinter(opts.format ?? 'text', ctx, opts.color === false ? 0 : ctx.colorLevel, { wide: opts.wide === true }).lso(r)
   // a hanging transaction is a problem in the data even when no file is damaged
   return partitionExitCode(r.unusable, r.partitions.flatMap((p) => p.report.findings), r.hanging ? EXIT_FINDINGS : 0)
