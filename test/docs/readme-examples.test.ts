@@ -48,9 +48,9 @@ function tsdumpDefinition (): string {
   return `tsdump () { node ${JSON.stringify(path.join(REPO_ROOT, 'bin', 'tsdump.js'))} "$@"; }`
 }
 
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 /** a shown line as a pattern: `...` is text left out, runs of spaces may differ */
-const pattern = (l: string): RegExp => new RegExp(`^${l.trim().split('...').map((p) => escape(p).replace(/ +/g, ' +')).join('.*')}$`)
+const pattern = (l: string): RegExp => new RegExp(`^${l.trim().split('...').map((p) => escapeRegExp(p).replace(/ +/g, ' +')).join('.*')}$`)
 
 const all = blocks()
 
