@@ -107,7 +107,8 @@ export function fitHelp (cmd: Command, out: { stdout: (s: string) => void, stder
   return cmd.configureHelp({ formatItem, minWidthToWrap: 20 }).configureOutput({
     writeOut: (s) => out.stdout(wrapHelpText(s, width())),
     writeErr: (s) => out.stderr(wrapHelpText(s, errWidth())),
-    outputError: out.outputError,
+    // an error is one line, as every finding is (scripts match it): not wrapped
+    outputError: (s) => out.outputError(s, out.stderr),
     getOutHelpWidth: width,
     getErrHelpWidth: errWidth,
   })
