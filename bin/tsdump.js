@@ -22,7 +22,7 @@ const path = require('node:path')
 // Each flag here was run 300 times on a short input without a hang (the test of #25 in bench/RESULTS.md).
 // The command is the first argument naming one; a path named `txns` or `reconcile` picks these settings too,
 // and no output differs.
-const COMMANDS = new Set(['dump', 'reconcile', 'txns', 'transactions', 'lso', 'report', 'replicas', 'cleanup', 'remote'])
+const COMMANDS = new Set(['dump', 'reconcile', 'txns', 'transactions', 'lso', 'report', 'replicas', 'cleanup', 'remote', 'kafka-dump-log'])
 const command = process.argv.slice(2).find((a) => a === 'txns' || a === 'reconcile')
 const GROW_IN_SMALL_STEPS = '--heap-growing-percent=10'
 const V8_FLAGS = {
@@ -70,11 +70,13 @@ function bytesUnder (p, depth) {
 // V8's code cache. Compiling the bundle and the functions a run calls was a third of a short run (a dump of a
 // 1 KiB partition profiled at 128 ms without the cache, 87 with it, bench/RESULTS-startup.md); with the cache a run
 // of a small input costs 1.3-1.4x `node -e 0` instead of 2x. Node 20 has no module.enableCompileCache (22.1), so the bundle is compiled here with vm.Script's
-// cachedData. One cache per command, V8 flag set (V8 rejects a cache made under other flags) and Node build,
-// beside the bundle: the package's own directory, as trusted as the code (a shared temporary directory would
-// let another user plant one). Written once, when missing or rejected (V8 checks the source, its version and
-// flags); atomically (concurrent runs); where the directory is read-only, never: the run just compiles.
-// TSDUMP_NO_COMPILE_CACHE=1 turns it off.
+// cachedData. One cache per command, V8 flag set (V8 rejects a cache made under other flags), Node build and install.
+// tsdump writes nothing into its own installation (which may be read-only, shared, or a package manager's), so
+// the cache is the user's: $XDG_CACHE_HOME/tsdump, else ~/.cache/tsdump, else <tmpdir>/tsdump-<uid>. Code cache
+// is code, so a directory another user could have made or can write is never read: the directory must be
+// ours (owner = this uid) and writable by no one else, checked with lstat (no symlink), else the run compiles.
+// Written once, when missing or rejected (V8 checks the source, its version and flags); atomically (concurrent
+// runs); where it cannot be, never: the run just compiles. TSDUMP_NO_COMPILE_CACHE=1 turns it off.
 const vm = require('node:vm')
 const { createRequire, wrap } = require('node:module')
 
@@ -84,22 +86,53 @@ main(process.argv.slice(2)).then((code) => { process.exitCode = code })
 
 function loadCached () {
   const name = process.argv.slice(2).find((a) => COMMANDS.has(a)) ?? 'dump'
-  const cacheFile = path.join(path.dirname(BUNDLE), 'compile-cache', `${name}-${small ? 'no-flags' : command ?? 'flags'}-${process.version}-${process.arch}.bin`)
+  const dir = cacheDir()
+  // one set per installation (its path's hash), so that two installs of different versions do not take turns
+  // rewriting one file: a rebuild in place is a cache V8 rejects, rewritten once
+  const cacheFile = dir === undefined ? undefined : path.join(dir, `${name}-${small ? 'no-flags' : command ?? 'flags'}-${process.version}-${process.arch}-${pathHash(BUNDLE)}.bin`)
   let cachedData
-  try { cachedData = fs.readFileSync(cacheFile) } catch { /* none yet */ }
+  if (cacheFile !== undefined) try { cachedData = fs.readFileSync(cacheFile) } catch { /* none yet */ }
   const script = new vm.Script(wrap(fs.readFileSync(BUNDLE, 'utf8')), { filename: BUNDLE, cachedData })
   const module = { exports: {} }
   script.runInThisContext()(module.exports, createRequire(BUNDLE), module, BUNDLE, path.dirname(BUNDLE))
-  if (cachedData === undefined || script.cachedDataRejected === true) {
+  if (cacheFile !== undefined && (cachedData === undefined || script.cachedDataRejected === true)) {
     // after the run, so that the functions it compiled are in the cache
     process.once('beforeExit', () => {
       try {
-        fs.mkdirSync(path.dirname(cacheFile), { recursive: true })
         const tmp = `${cacheFile}.${process.pid}`
-        fs.writeFileSync(tmp, script.createCachedData())
+        fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600, flag: 'wx' })
         fs.renameSync(tmp, cacheFile)
       } catch { /* read-only or full: the next run compiles again */ }
     })
   }
   return module.exports
+}
+
+/** the user's cache directory for tsdump, made if missing; undefined where there is none we may trust */
+function cacheDir () {
+  const os = require('node:os')
+  const uid = typeof process.getuid === 'function' ? process.getuid() : undefined
+  const xdg = process.env.XDG_CACHE_HOME
+  const home = os.homedir()
+  const candidates = []
+  if (xdg !== undefined && path.isAbsolute(xdg)) candidates.push(path.join(xdg, 'tsdump'))
+  if (home !== '' && path.isAbsolute(home)) candidates.push(path.join(home, '.cache', 'tsdump'))
+  // a user with no writable home (nobody's is /nonexistent)
+  candidates.push(path.join(os.tmpdir(), `tsdump-${uid ?? os.userInfo().username}`))
+  for (const dir of candidates) {
+    try {
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
+      const st = fs.lstatSync(dir)
+      // another owner, or group or others able to write, could plant a cache: not one to read
+      if (st.isDirectory() && (uid === undefined || (st.uid === uid && (st.mode & 0o022) === 0))) return dir
+    } catch { /* not writable here: the next one */ }
+  }
+  return undefined
+}
+
+/** FNV-1a of a path, as 8 hex digits: names an installation's cache files without loading node:crypto */
+function pathHash (p) {
+  let h = 0x811c9dc5
+  for (let i = 0; i < p.length; i++) h = Math.imul(h ^ p.charCodeAt(i), 0x01000193)
+  return (h >>> 0).toString(16).padStart(8, '0')
 }

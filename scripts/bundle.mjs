@@ -39,7 +39,7 @@ const ENTRIES = {
  * 3-8 ms of every start (bench/RESULTS-startup.md). In the bundle it is loaded at its first use. The build
  * fails if the line moves, so that a commander upgrade is looked at rather than silently slower.
  */
-const lazyChildProcess = {
+export const lazyChildProcess = {
   name: 'commander-lazy-child-process',
   setup (build) {
     build.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, async (args) => {
@@ -58,7 +58,7 @@ const lazyChildProcess = {
  * from cli/main.ts's colorLevel (docs/architecture.md, STYLE 11), so in the bundle the detection says
  * "no colour" without asking.
  */
-const noColourDetection = {
+export const noColourDetection = {
   name: 'chalk-no-colour-detection',
   setup (build) {
     build.onResolve({ filter: /^#supports-color$/ }, () => ({ path: 'supports-color', namespace: 'tsdump-stub' }))

@@ -19,10 +19,15 @@ zone, a date, or epoch ms):
   --transactional-id tx-rw-1        its producer ids, from __transaction_state records among the
                                     paths or in their log directory (exit 2 when there are none)`
 
-export function addFilterOptions (cmd: Command, what: string): Command {
+/** FILTER_HELP for a command that spans partitions, where an offset range means nothing (no --start/--end-offset) */
+export const FILTER_HELP_NO_OFFSETS = FILTER_HELP.replace(/\n {2}--start-offset [^\n]*/, '')
+
+/** the filter options; `offsets: false` hides --start-offset/--end-offset (a command over many partitions refuses them) */
+export function addFilterOptions (cmd: Command, what: string, { offsets = true } = {}): Command {
+  // without offsets they are still parsed, hidden from the help, so that the command can say why it refuses them
+  cmd.addOption(new Option('--start-offset <offset>', `${what} from this offset (inclusive)`).argParser(parseOffset).hideHelp(!offsets))
+    .addOption(new Option('--end-offset <offset>', `${what} up to this offset (inclusive)`).argParser(parseOffset).hideHelp(!offsets))
   return cmd
-    .option('--start-offset <offset>', `${what} from this offset (inclusive)`, parseOffset)
-    .option('--end-offset <offset>', `${what} up to this offset (inclusive)`, parseOffset)
     .option('--from-time <time>', `${what} from the first batch with maxTimestamp >= this time (ISO-8601 with zone, or epoch ms)`, parseInstant)
     .option('--to-time <time>', `${what} up to the first batch with maxTimestamp > this time`, parseInstant)
     .option('--producer-id <id>', `${what} of this producer only (its control batches included)`, parseProducerId)

@@ -8,6 +8,7 @@ import { buildProgram } from './program.js'
 import { exitCodeOf, finding } from '../analysis/findings.js'
 import { formatFinding } from '../format/finding-text.js'
 import { hoistSubcommand } from './argv-order.js'
+import { expandAbbreviations, KAFKA_DUMP_LOG } from './commands/kafka-dump-log.js'
 import { sameTerminal, StatusLine } from './status-line.js'
 import { isTerminal } from './terminal.js'
 
@@ -30,6 +31,8 @@ export function processContext (argv: string[]): CommandContext {
     stdinIsTTY: isTerminal(0),
     env,
     now: () => Date.now(),
+    // asked only when help is written: process.stdout costs a start-up its tty stream
+    terminalColumns: (fd) => (isTerminal(fd) ? (fd === 1 ? process.stdout : process.stderr).columns : undefined),
   }
   if (ctx.stderrIsTTY) {
     // the progress line is erased before any finding, and before any batch line when stdout is the same terminal
@@ -53,7 +56,10 @@ export async function main (argv: string[], ctx: CommandContext = processContext
     return 2
   }
   try {
-    await program.parseAsync(hoistSubcommand(argv, program), { from: 'user' })
+    let args = hoistSubcommand(argv, program)
+    const kdl = program.commands.find((c) => c.name() === KAFKA_DUMP_LOG)
+    if (args[0] === KAFKA_DUMP_LOG && kdl !== undefined) args = [KAFKA_DUMP_LOG, ...expandAbbreviations(args.slice(1), kdl)]
+    await program.parseAsync(args, { from: 'user' })
   } catch (e) {
     if (e instanceof CommanderError) {
       // help and version are successes; everything else commander rejects is a usage error

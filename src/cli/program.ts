@@ -11,6 +11,8 @@ import { registerReport } from './commands/report.js'
 import { registerTxns } from './commands/txns.js'
 import { VERSION } from '../io/package-version.js'
 import { registerTransactions } from './commands/transactions.js'
+import { registerKafkaDumpLog } from './commands/kafka-dump-log.js'
+import { fitHelp } from './help-format.js'
 
 /** commander's `error: ...` in tsdump's one error format (`tsdump: error: ...`, as every finding) */
 function usageError (s: string, write: (s: string) => void): void {
@@ -18,16 +20,13 @@ function usageError (s: string, write: (s: string) => void): void {
 }
 
 export function buildProgram (ctx: CommandContext, setExit: (code: number) => void): Command {
-  const program = new Command('tsdump')
+  const output = { stdout: (s: string) => ctx.stdout.write(s), stderr: (s: string) => ctx.stderr.write(s), outputError: usageError }
+  const width = (fd: 1 | 2) => (): number => ctx.terminalColumns?.(fd) ?? 80
+  const program = fitHelp(new Command('tsdump'), output, width(1), width(2))
     .description('Inspect Apache Kafka log segments without a JVM: a kafka-dump-log compatible dump that understands transactions.')
     .version(VERSION)
     .enablePositionalOptions()
     .showHelpAfterError('(run tsdump --help for usage)')
-    .configureOutput({
-      writeOut: (s) => ctx.stdout.write(s),
-      writeErr: (s) => ctx.stderr.write(s),
-      outputError: usageError,
-    })
     .exitOverride()
     .addHelpText('after', `
 Without a command, tsdump dumps (tsdump dump --help lists the options).
@@ -43,6 +42,7 @@ Examples:
   $ tsdump lso /var/lib/kafka/data               # who holds the last stable offset, and the abort command
   $ tsdump report /var/lib/kafka/data -o r.html  # all of it as one offline HTML page
   $ tsdump replicas b1/data b2/data b3/data      # do the replicas agree? what did an election lose
+  $ tsdump kafka-dump-log --deep-iteration --files 00000000000000000000.log   # as kafka-dump-log.sh
 
 Options may come before the command (tsdump --json reconcile DIR). Without arguments tsdump prints
 this help on stderr and exits 2.
@@ -56,6 +56,7 @@ Exit status: 0 clean, 1 problems found in the data, 2 usage error or unreadable 
   registerReplicas(program, ctx, setExit)
   registerCleanup(program, ctx, setExit)
   registerRemote(program, ctx, setExit)
-  for (const c of program.commands) c.exitOverride().configureOutput({ writeOut: (s) => ctx.stdout.write(s), writeErr: (s) => ctx.stderr.write(s), outputError: usageError })
+  registerKafkaDumpLog(program, ctx, setExit)
+  for (const c of program.commands) fitHelp(c.exitOverride(), output, width(1), width(2))
   return program
 }

@@ -26,6 +26,7 @@ import { scanPaths } from '../scan/partition-scan.js'
 import type { ScannedPartition } from '../scan/partition-scan.js'
 import { transactionLogStates } from '../scan/transaction-log-scan.js'
 import type { CommandContext } from './context.js'
+import { newestOf, warnIfNowBeforeData } from './now-check.js'
 import { partitionExitCode, writeUnusable } from './partition-command.js'
 
 export interface CleanupOptions {
@@ -58,7 +59,7 @@ function findMetadata (scanned: readonly ScannedPartition[]): MetadataConfigs | 
   return null
 }
 
-export function cleanup (opts: Omit<CleanupOptions, 'format'>, clock: () => number = Date.now): CleanupResult & { unusable: Finding[] } {
+export function cleanup (opts: Omit<CleanupOptions, 'format'>, clock: () => number = Date.now): CleanupResult & { unusable: Finding[], newestTimestamp: bigint | null } {
   const bad = opts.configs === undefined ? null : checkConfigFlags(opts.configs)
   if (bad !== null) throw new RangeError(bad)
   const done = scanPaths(opts.paths, opts.resync === false ? { resync: false } : {})
@@ -72,7 +73,8 @@ export function cleanup (opts: Omit<CleanupOptions, 'format'>, clock: () => numb
     partitions.push(partitionOf(p, meta, checkpoints, states, nowMs, opts))
   }
   const lost = meta?.lost[0]
-  return { unusable: done.unusable, nowMs, nowGiven: opts.now !== undefined, metadataLog: meta?.path ?? null, ...(lost !== undefined ? { metadataLost: lostText(lost) } : {}), partitions }
+  return { unusable: done.unusable, nowMs, nowGiven: opts.now !== undefined, metadataLog: meta?.path ?? null, ...(lost !== undefined ? { metadataLost: lostText(lost) } : {}), partitions,
+    newestTimestamp: newestOf(done.scanned.filter((p) => p.dir.topic !== METADATA).map((p) => p.report.newestTimestamp)) }
 }
 
 function partitionOf (p: ScannedPartition, meta: MetadataConfigs | null, checkpoints: Map<string, OffsetCheckpoint | null>,
@@ -165,6 +167,7 @@ export function runCleanup (opts: CleanupOptions, ctx: CommandContext): number {
   r.nowGiven = opts.now !== undefined
   writeUnusable(r.unusable, ctx)
   if (r.unusable.length > 0) return EXIT_USAGE
+  warnIfNowBeforeData(ctx, r.nowMs, r.nowGiven, r.newestTimestamp)
   ctx.stdout.write(opts.format === 'json' ? cleanupJson(r, opts.top ?? 0) + '\n' : cleanupText(r, opts.top ?? 0))
   return partitionExitCode(r.unusable, r.partitions.flatMap((p) => p.findings))
 }

@@ -16,6 +16,8 @@ export interface CommandContext {
   stdinIsTTY?: boolean
   /** the terminal's transient line (progress); absent when stderr is not a terminal */
   status?: StatusSink
+  /** the width of the terminal fd 1 or 2 writes to; undefined when it is not a terminal (help then takes 80) */
+  terminalColumns?: (fd: 1 | 2) => number | undefined
 }
 
 /** The terminal's one transient line (cli/status-line.ts implements it). */

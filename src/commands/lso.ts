@@ -10,6 +10,9 @@ import { createPartitionPrinter } from '../format/partition-printer.js'
 import type { CommandContext } from './context.js'
 import { partitionExitCode, writeUnusable } from './partition-command.js'
 import { scanPaths } from '../scan/partition-scan.js'
+import { selectsPartition } from './topic-partition-filter.js'
+import { newestOf, warnIfNowBeforeData } from './now-check.js'
+import type { TopicPartitionFilter } from './topic-partition-filter.js'
 import { scanPathsInWorkers, threadsOf } from './workers/partition-pool.js'
 import { transactionLogStates } from '../scan/transaction-log-scan.js'
 import { coordinatorPartitionCountOf } from '../scan/metadata-partitions.js'
@@ -33,6 +36,8 @@ export interface LsoOptions {
   now?: number
   /** false: stop at framing damage as Kafka's reader does (--no-resync); by default reading resumes at the next valid batch, as the dump does */
   resync?: boolean
+  /** --topic / --partition: report these partitions only */
+  only?: TopicPartitionFilter
 }
 
 /** `tsdump lso`'s: the library's and the command line's */
@@ -69,7 +74,7 @@ function lsoOf (paths: readonly string[], done: { unusable: Finding[], scanned: 
   // ages are measured against the clock (or --now), as find-hanging does (analysis/hanging.ts)
   const nowMs = opts.now ?? Date.now()
   const hanging: HangingTransaction[] = []
-  const partitions = done.scanned.filter((p) => !isState(p)).map((p) => {
+  const partitions = done.scanned.filter((p) => !isState(p) && selectsPartition(opts.only, p.report.topic, p.report.partition)).map((p) => {
     const j = judgePartition(p.report, p.snapshots, p.label, nowMs, timeoutMin * 60_000, states)
     // a transaction whose marker may lie in unreadable bytes is not judged (hanging.ts): no HANGING, no abort advice
     const blocking = j.blocking !== null && j.blocking.damage !== undefined ? { ...j.blocking, hanging: false } : j.blocking
@@ -92,6 +97,7 @@ export async function runLso (opts: LsoCommandOptions, ctx: CommandContext): Pro
   r.nowGiven = opts.now !== undefined
   writeUnusable(r.unusable, ctx)
   if (r.unusable.length > 0) return EXIT_USAGE
+  warnIfNowBeforeData(ctx, r.nowMs, r.nowGiven, newestOf(r.partitions.map((p) => p.report.newestTimestamp)))
   createPartitionPrinter(opts.format ?? 'text', ctx, opts.color === false ? 0 : ctx.colorLevel, { wide: opts.wide === true }).lso(r)
   // a hanging transaction is a problem in the data even when no file is damaged
   return partitionExitCode(r.unusable, [...r.partitions.flatMap((p) => [...p.report.findings, ...p.findings]), ...(r.coordinatorFindings ?? []).flatMap((c) => c.findings)], r.hanging ? EXIT_FINDINGS : 0)

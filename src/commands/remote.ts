@@ -32,13 +32,13 @@ export function remoteInventory (paths: string[], remote: RemoteInput): RemoteRe
   const spec = remoteSpecOf(remote)
   const storage = spec.storage
   const d = discover(paths)
-  const unusable = d.problems.map((p) => finding('UNREADABLE', p.message, { file: p.path, position: 0 }))
+  const unusable = d.problems.map((p) => finding('UNREADABLE', p.message, { file: p.path }))
   const empty = { storage, metadataFrom: [], partitions: [], findings: [], unusable }
   if (unusable.length > 0) return empty
   let store
   let layout
   try { store = openRemoteStore(storage); layout = detectLayout(store.list(), storage, spec) } catch (e) {
-    return { ...empty, unusable: [finding(e instanceof InputError ? e.code : 'UNREADABLE', describeFsError(e), { file: storage, position: 0 })] }
+    return { ...empty, unusable: [finding(e instanceof InputError ? e.code : 'UNREADABLE', describeFsError(e), { file: storage })] }
   }
   const mdirs = metadataPartitions(d.partitions)
   const metadata = mdirs.length === 0 ? null : readRemoteLogMetadata(mdirs)

@@ -41,11 +41,11 @@ function names (dirs: BrokerLogDir[]): string[] {
 
 export function replicas (paths: string[], opts: Omit<ReplicasOptions, 'paths' | 'format'> = {}): ReplicasResult {
   const unusable: Finding[] = []
-  if (paths.length < 2) unusable.push(finding('UNREADABLE', 'tsdump replicas compares two or more broker log directories (one per broker)', { file: paths[0] ?? '.', position: 0 }))
+  if (paths.length < 2) unusable.push(finding('UNREADABLE', 'tsdump replicas compares two or more broker log directories (one per broker)', { file: paths[0] ?? '.' }))
   const dirs: BrokerLogDir[] = []
   for (const p of paths) {
     const o = openBrokerLogDir(p)
-    if (o.error !== null) unusable.push(finding('UNREADABLE', o.error, { file: p, position: 0 }))
+    if (o.error !== null) unusable.push(finding('UNREADABLE', o.error, { file: p }))
     else dirs.push(o.dir)
   }
   if (unusable.length > 0) return { unusable, logDirs: [], partitions: [] }

@@ -3,7 +3,8 @@
 // page (reportModel, renderReport). This file only wires them and writes the one output file.
 import { Chalk } from 'chalk'
 import type { Finding } from '../analysis/findings.js'
-import { EXIT_USAGE } from '../analysis/findings.js'
+import { EXIT_USAGE, finding } from '../analysis/findings.js'
+import { formatFinding } from '../format/finding-text.js'
 import { abortCommands, judgePartition } from '../analysis/lso.js'
 import type { ReportPartition } from '../format/report/from-results.js'
 import { reportModel } from '../format/report/from-results.js'
@@ -101,7 +102,7 @@ export async function runReport (opts: ReportOptions, ctx: CommandContext, inter
   writeUnusable(built.unusable, ctx)
   if (built.unusable.length > 0) return EXIT_USAGE
   if (opts.output !== '-' && isInputFile(opts.output, built.inputFiles)) {
-    ctx.stderr.write(`tsdump: ${opts.output}: is one of the files being read; tsdump never writes to its inputs\n`)
+    ctx.stderr.write(`tsdump: error: ${opts.output}: is one of the files being read; tsdump never writes to its inputs\n`)
     return EXIT_USAGE
   }
   const html = renderReport(built.model)
@@ -109,7 +110,7 @@ export async function runReport (opts: ReportOptions, ctx: CommandContext, inter
     ctx.stdout.write(html)
   } else {
     try { writeOutputFile(opts.output, html) } catch (e) {
-      ctx.stderr.write(`tsdump: ${opts.output}: cannot write the report: ${describeFsError(e)}\n`)
+      ctx.stderr.write(`${formatFinding(finding('OUTPUT_WRITE_FAILED', `cannot write the report: ${describeFsError(e)}`, { file: opts.output }))}\n`)
       return EXIT_USAGE
     }
     const parts = built.model.partitions

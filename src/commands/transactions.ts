@@ -26,6 +26,8 @@ import { resolvePartitions } from '../scan/partition-scan.js'
 import { scanTransactionLog } from '../scan/transaction-log-scan.js'
 import { stateDirs } from '../scan/transactional-id.js'
 import type { CommandContext } from './context.js'
+import { selectsPartition } from './topic-partition-filter.js'
+import type { TopicPartitionFilter } from './topic-partition-filter.js'
 import { partitionExitCode, writeUnusable } from './partition-command.js'
 import type { RemoteInput } from '../io/remote/spec.js'
 
@@ -43,6 +45,8 @@ export interface TransactionsOptions {
   now?: number
   /** age in minutes above which an open transaction is hanging, as find-hanging's --max-transaction-timeout (default 15) */
   maxTransactionTimeoutMinutes?: number
+  /** --topic / --partition: the transactions that wrote to these partitions only */
+  only?: TopicPartitionFilter
 }
 
 /** transactions()'s options (the library): what the command line gives, resolved */
@@ -57,13 +61,15 @@ export interface TransactionsLibraryOptions {
   now?: number
   /** age in minutes above which an open transaction is hanging (analysis/hanging.ts; default 15) */
   maxTransactionTimeoutMinutes?: number
+  /** --topic / --partition: the transactions that wrote to these partitions only */
+  only?: TopicPartitionFilter
 }
 
 const cmp = (a: bigint | null, b: bigint | null): number => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1)
 
 /** The transactions under `paths`, joined; null with the unusable paths' findings when a path cannot be used. */
 export function transactions (paths: string[], opts: TransactionsLibraryOptions = {}): TransactionsResult | { unusable: Finding[] } {
-  const { filter, remote } = opts
+  const { filter, remote, only } = opts
   const resync = opts.resync !== false
   const hanging = opts
   const { partitions, unusable } = resolvePartitions(paths, remote)
@@ -107,7 +113,7 @@ export function transactions (paths: string[], opts: TransactionsLibraryOptions 
   all.sort((a, b) => cmp(keyOf.get(a)!, keyOf.get(b)!) || cmp(a.producerId, b.producerId) || a.producerEpoch - b.producerEpoch)
   keyOf.clear()
   const states = lastTransactionStates(records, lost).filter((s) => filter === undefined || stateWanted(s.transactionalId, s.producerId, filter))
-  const shown = all.filter((t) => filter === undefined || wanted(t, filter))
+  const shown = all.filter((t) => (filter === undefined || wanted(t, filter)) && (only === undefined || t.runs.some((r) => selectsPartition(only, r.topic, r.partition))))
   const eos = exactlyOnce(shown, commits.values())
   for (const f of eos.findings) findings.push(f)
   // each id's first coordinator record dates it (ids created per hour)
@@ -138,6 +144,7 @@ function wanted (t: JoinedTransaction, f: RangeSpec): boolean {
 
 export function runTransactions (opts: TransactionsOptions, ctx: CommandContext): number {
   const r = transactions(opts.paths, { ...(opts.filter !== undefined ? { filter: opts.filter } : {}), ...(opts.remote !== undefined ? { remote: opts.remote } : {}),
+    ...(opts.only !== undefined ? { only: opts.only } : {}),
     resync: opts.resync !== false, now: opts.now ?? ctx.now(), ...(opts.maxTransactionTimeoutMinutes !== undefined ? { maxTransactionTimeoutMinutes: opts.maxTransactionTimeoutMinutes } : {}) })
   if ('unusable' in r) {
     writeUnusable(r.unusable, ctx)

@@ -20,7 +20,9 @@ export function keyText (hex: string): string {
 function iso (ms: bigint | number): string { return new Date(Number(ms)).toISOString() }
 
 function block (p: CleanupPartition, top: number): string[] {
-  const lines = [`${p.label}  cleanup.policy=${p.cleanupPolicy}  log ${p.logStartOffset}..${p.logEndOffset}  LSO ${p.lastStableOffset}`]
+  // offsets inclusive, as every range tsdump prints (the log end offset is the next offset to be written)
+  const log = p.logEndOffset > p.logStartOffset ? `log ${p.logStartOffset}..${p.logEndOffset - 1n}` : `log empty at ${p.logStartOffset}`
+  const lines = [`${p.label}  cleanup.policy=${p.cleanupPolicy}  ${log}  LSO ${p.lastStableOffset}`]
   const used = ['cleanup.policy', ...(p.compaction !== null ? ['min.cleanable.dirty.ratio', 'min.compaction.lag.ms', 'max.compaction.lag.ms', 'delete.retention.ms'] : []),
     ...(p.retention !== null ? ['retention.ms', 'retention.bytes'] : [])]
   // configs unknown (a damaged metadata log): no value is shown as if it were the topic's

@@ -370,9 +370,9 @@ function weighing (a: Fed, range: RangeFilter): Fed {
  */
 export function resolvePartitions (paths: string[], remote?: RemoteInput): { partitions: PartitionDir[], unusable: Finding[] } {
   // a partition's analysis needs its directory (txnindex, snapshots, checkpoint), which a pipe has not
-  if (paths.includes('-')) return { partitions: [], unusable: [finding('UNREADABLE', 'standard input is read by the dump only (tsdump -); reconcile, txns and lso need the partition directory', { file: '-', position: 0 })] }
+  if (paths.includes('-')) return { partitions: [], unusable: [finding('UNREADABLE', 'standard input is read by the dump only (tsdump -); reconcile, txns and lso need the partition directory', { file: '-' })] }
   const d = discover(paths)
-  const unusable = d.problems.map((p) => finding('UNREADABLE', p.message, { file: p.path, position: 0 }))
+  const unusable = d.problems.map((p) => finding('UNREADABLE', p.message, { file: p.path }))
   if (unusable.length > 0) return { partitions: [], unusable }
   if (remote !== undefined) {
     // a storage in no known layout is a usage error, as a path that cannot be used
@@ -384,7 +384,7 @@ export function resolvePartitions (paths: string[], remote?: RemoteInput): { par
   // reports list partitions in topic, then numeric partition order, however the shell expanded the paths
   const partitions = d.partitions.filter((p) => p.files.some((f) => f.kind === 'log'))
     .sort((a, b) => comparePartitionDirNames(path.basename(path.resolve(a.path)), path.basename(path.resolve(b.path))))
-  if (partitions.length === 0) return { partitions, unusable: paths.map((p) => finding('UNREADABLE', 'no .log segment files found', { file: p, position: 0 })) }
+  if (partitions.length === 0) return { partitions, unusable: paths.map((p) => finding('UNREADABLE', 'no .log segment files found', { file: p })) }
   return { partitions, unusable }
 }
 

@@ -75,9 +75,13 @@ describe('one error format', () => {
       expect(r.code, argv.join(' ')).toBe(2)
       expect(r.stderr.split('\n')[0], argv.join(' ')).toMatch(/^tsdump: error: /)
     }
-    const r = await runCli(['reconcile', path.join(d.root, 'nope')])
-    expect(r.code).toBe(2)
-    // an unusable path is a finding, in the one finding format: file, position, message, code
-    expect(r.stderr).toMatch(/^tsdump: error: .*nope: position 0: no such file or directory \[UNREADABLE\]$/m)
+    // an unusable path is a finding, in the one finding format (file, message, code; no position in a file
+    // that is not there), the same line from every command
+    const nope = path.join(d.root, 'nope')
+    for (const argv of [[nope], ['reconcile', nope], ['txns', nope], ['transactions', nope], ['lso', nope], ['cleanup', nope], ['report', '-o', '-', nope], ['replicas', nope, nope]]) {
+      const r = await runCli(argv)
+      expect(r.code, argv[0]).toBe(2)
+      expect(r.stderr.split('\n')[0], argv[0]).toBe(`tsdump: error: ${nope}: no such file or directory [UNREADABLE]`)
+    }
   })
 })

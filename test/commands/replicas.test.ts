@@ -196,10 +196,10 @@ describe('tsdump replicas: bad input', () => {
 
   it.each([
     [['broker-1'], 'two or more broker log directories'],
-    [['broker-1', 'broker-2/clean-0'], 'broker-2/clean-0: position 0: it holds .log files itself'],
-    [['broker-1', 'expected.json'], 'expected.json: position 0: a file, not a broker log directory'],
-    [['broker-1', 'no-such-dir'], 'no-such-dir: position 0: no such file or directory'],
-    [['broker-1', 'dump'], 'dump: position 0: not a broker log directory: no meta.properties'],
+    [['broker-1', 'broker-2/clean-0'], 'broker-2/clean-0: it holds .log files itself'],
+    [['broker-1', 'expected.json'], 'expected.json: a file, not a broker log directory'],
+    [['broker-1', 'no-such-dir'], 'no-such-dir: no such file or directory'],
+    [['broker-1', 'dump'], 'dump: not a broker log directory: no meta.properties'],
   ])('%j exits 2 with one clear line', async (args, message) => {
     const r = await runCli(['replicas', ...args], { cwd: CLEAN })
     expect(r.code).toBe(2)

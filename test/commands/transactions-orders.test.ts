@@ -158,7 +158,7 @@ describe('transactions on part of the orders fixture', () => {
 describe("README's transactions section", () => {
   it('shows what tsdump prints on the orders fixture', async () => {
     const readme = fs.readFileSync(path.join(FIXTURES, '..', '..', 'README.md'), 'utf8')
-    const m = /\$ npx tsdump transactions fixtures\/broker\/orders\/logs\n([\s\S]*?)```/.exec(readme)
+    const m = /\$ tsdump transactions fixtures\/broker\/orders\/logs\n([\s\S]*?)```/.exec(readme)
     expect(m).not.toBeNull()
     const r = await runCli(['transactions', 'fixtures/broker/orders/logs'], { cwd: path.join(FIXTURES, '..', '..') })
     expect(r.stdout).toBe(m![1])

@@ -4,6 +4,7 @@ import { InvalidArgumentError } from 'commander'
 import type { CommandContext } from '../../commands/context.js'
 import { parseMinutes, parseThreads, REMOTE_KEY_FLAGS, REMOTE_KEY_HELP, REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP, REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP, parseRemoteLayout, remoteOf, NO_RESYNC_FLAGS, NO_RESYNC_HELP, resyncOf } from '../options.js'
 import { parseInstant } from '../time-option.js'
+import { addTopicPartitionOptions, topicPartitionFrom } from '../topic-partition-option.js'
 
 const EXAMPLES = `
 Examples:
@@ -11,6 +12,7 @@ Examples:
   $ tsdump lso --bootstrap-server kafka-1:9092 --max-transaction-timeout 5 /var/lib/kafka/data
   $ tsdump lso --transactional-id tx-rw-1 orders-11-0   # __transaction_state's count: metadata log or directories
   $ tsdump lso --now 2026-11-29T16:00:00Z /backup/kafka-data   # post-mortem: ages as of that time
+  $ tsdump lso --topic orders-11 --partition 0 /var/lib/kafka/data   # kafka-transactions.sh filters
 
 For each partition whose LSO < HW, prints the blocking transaction and the kafka-transactions.sh
 commands that abort it, then find-hanging's table. As kafka-transactions.sh find-hanging does, an
@@ -37,11 +39,13 @@ interface LsoCliOptions {
   wide?: boolean
   threads?: number
   remoteStorage?: string
+  topic?: string
+  partition?: number
 }
 
 // Commands load their implementation on first use: start-up stays small for the command that runs.
 export function registerLso (program: Command, ctx: CommandContext, setExit: (code: number) => void): void {
-  program.command('lso')
+  addTopicPartitionOptions(program.command('lso'), 'report partitions')
     .description('find the transaction holding back the last stable offset (offline find-hanging)')
     .argument('<path...>', 'partition directories, broker log directories or .log files')
     .option('--json', 'print one JSON object')
@@ -57,10 +61,11 @@ export function registerLso (program: Command, ctx: CommandContext, setExit: (co
     .option(REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, parseRemoteLayout).option(REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP).option(REMOTE_KEY_FLAGS, REMOTE_KEY_HELP)
     .option(NO_RESYNC_FLAGS, NO_RESYNC_HELP)
     .addHelpText('after', EXAMPLES)
-    .action(async (paths: string[], o: LsoCliOptions) => {
+    .action(async (paths: string[], o: LsoCliOptions, cmd: Command) => {
+      const only = topicPartitionFrom(o, cmd)
       setExit(await (await import('../../commands/lso.js')).runLso({ paths, format: o.json === true ? 'json' : 'text', color: o.color !== false, bootstrapServer: o.bootstrapServer,
         maxTransactionTimeoutMinutes: o.maxTransactionTimeout, ...(o.transactionStatePartitions !== undefined ? { transactionStatePartitions: o.transactionStatePartitions } : {}), wide: o.wide === true,
         ...(o.now !== undefined ? { now: o.now } : {}), ...(o.threads !== undefined ? { threads: o.threads } : {}), ...(o.remoteStorage !== undefined ? { remote: remoteOf(o) } : {}),
-        ...(o.transactionalId !== undefined ? { transactionalId: o.transactionalId } : {}), ...resyncOf(o) }, ctx))
+        ...(o.transactionalId !== undefined ? { transactionalId: o.transactionalId } : {}), ...resyncOf(o), ...(only !== undefined ? { only } : {}) }, ctx))
     })
 }

@@ -4,7 +4,8 @@ import type { CommandContext } from '../../commands/context.js'
 import type { RawFilterFlags } from '../options.js'
 import { parseMinutes, REMOTE_KEY_FLAGS, REMOTE_KEY_HELP, REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP, REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP, parseRemoteLayout, remoteOf, NO_RESYNC_FLAGS, NO_RESYNC_HELP, resyncOf } from '../options.js'
 import { parseInstant } from '../time-option.js'
-import { addFilterOptions, FILTER_HELP, filterFromFlags } from '../filter-options.js'
+import { addFilterOptions, FILTER_HELP_NO_OFFSETS, filterFromFlags } from '../filter-options.js'
+import { addTopicPartitionOptions, topicPartitionFrom } from '../topic-partition-option.js'
 
 const EXAMPLES = `
 Examples:
@@ -19,11 +20,11 @@ Runs of one producer in several partitions are joined by producer epoch
 coordinator's records in __transaction_state (among the paths or in their log
 directories), else by the markers' timestamps. Each transaction says which
 (joinedBy); a join that cannot be made exactly is a TXN_JOIN_AMBIGUOUS finding.
-${FILTER_HELP}
-  --start-offset / --end-offset are offsets of one partition: not taken here.`
+${FILTER_HELP_NO_OFFSETS}
+  --topic orders-11 --partition 0   the transactions that wrote to orders-11 (its partition 0)`
 
 export function registerTransactions (program: Command, ctx: CommandContext, setExit: (code: number) => void): void {
-  addFilterOptions(program.command('transactions'), 'list transactions')
+  addTopicPartitionOptions(addFilterOptions(program.command('transactions'), 'list transactions', { offsets: false }), 'list transactions')
     .description('every transaction as one unit across the partitions it wrote, with its offset commits and coordinator records')
     .argument('<path...>', 'partition directories, broker log directories or .log files')
     .option('--json', 'print one JSON object')
@@ -35,12 +36,13 @@ export function registerTransactions (program: Command, ctx: CommandContext, set
     .option(REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, parseRemoteLayout).option(REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP).option(REMOTE_KEY_FLAGS, REMOTE_KEY_HELP)
     .option(NO_RESYNC_FLAGS, NO_RESYNC_HELP)
     .addHelpText('after', EXAMPLES)
-    .action(async (paths: string[], opts: { json?: boolean, color?: boolean, wide?: boolean, remoteStorage?: string, resync?: boolean, now?: number, maxTransactionTimeout: number } & RawFilterFlags, cmd: Command) => {
+    .action(async (paths: string[], opts: { json?: boolean, color?: boolean, wide?: boolean, remoteStorage?: string, resync?: boolean, now?: number, maxTransactionTimeout: number, topic?: string, partition?: number } & RawFilterFlags, cmd: Command) => {
       if (opts.startOffset !== undefined || opts.endOffset !== undefined) {
         cmd.error('error: --start-offset / --end-offset are offsets of one partition; transactions takes --from-time/--to-time, --producer-id or --transactional-id', { exitCode: 2, code: 'tsdump.filter' })
       }
+      const only = topicPartitionFrom(opts, cmd)
       const filter = await filterFromFlags(opts, paths, cmd)
       setExit((await import('../../commands/transactions.js')).runTransactions({ paths, format: opts.json === true ? 'json' : 'text', color: opts.color !== false,
-        wide: opts.wide === true, maxTransactionTimeoutMinutes: opts.maxTransactionTimeout, ...(opts.now !== undefined ? { now: opts.now } : {}), ...(filter !== undefined ? { filter } : {}), ...(opts.remoteStorage !== undefined ? { remote: remoteOf(opts) } : {}), ...resyncOf(opts) }, ctx))
+        wide: opts.wide === true, maxTransactionTimeoutMinutes: opts.maxTransactionTimeout, ...(opts.now !== undefined ? { now: opts.now } : {}), ...(filter !== undefined ? { filter } : {}), ...(only !== undefined ? { only } : {}), ...(opts.remoteStorage !== undefined ? { remote: remoteOf(opts) } : {}), ...resyncOf(opts) }, ctx))
     })
 }

@@ -166,6 +166,8 @@ async function runWorkers (file: KafkaFile, opts: DumpOptions, cli: CommandConte
       // JSON lines are in the worker's output already; stderr lines are throttled here, per file as the sequential dump does
       log.absorbRange(d.findings, d.repeats)
       summary.absorb(d.summary)
+      // the progress line's batches/s: the workers count the batches, this thread only writes their output
+      progress.batches += d.summary.batches
       const t = d.totals
       merged.validBytes += t.validBytes
       merged.tailBytes += t.tailBytes
