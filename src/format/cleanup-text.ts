@@ -1,7 +1,7 @@
 // `cleanup` text: one block per partition, within 80 columns.
 import type { CleanupPartition, CleanupResult } from '../analysis/cleanup/result.js'
 import { wrapWords } from './wrap.js'
-import { findingPlace } from './finding-text.js'
+import { findingPlace, messageAfterPlace } from './finding-text.js'
 
 const SOURCE: Record<string, string> = {
   DYNAMIC_TOPIC_CONFIG: 'topic', DYNAMIC_DEFAULT_BROKER_CONFIG: 'broker', '--config': 'flag', INTERNAL_TOPIC_DEFAULT: 'internal', DEFAULT_CONFIG: 'default',
@@ -75,7 +75,7 @@ function block (p: CleanupPartition, top: number): string[] {
     lines.push(...wrapWords(ret.deleted.length === 0 ? `retention deletes nothing now; log start stays ${ret.logStartOffsetAfterRetention}`
       : `retention deletes ${ret.deleted.length} segment(s) now: ${ret.deleted.map((d) => `${d.baseOffset}\u00a0(${d.reason})`).join(', ')}; log start -> ${ret.logStartOffsetAfterRetention}`, '  '))
   }
-  for (const f of p.findings) lines.push(...wrapWords(`${f.severity} ${f.code}: ${findingPlace(f)}${f.message}`, '  '))
+  for (const f of p.findings) lines.push(...wrapWords(`${f.severity} ${f.code}: ${findingPlace(f)}${messageAfterPlace(f)}`, '  '))
   return lines
 }
 

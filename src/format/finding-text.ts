@@ -6,7 +6,13 @@ import type { Writer } from './writer.js'
 
 //   (a partition-level finding: `tsdump: <severity>: <topic-partition>: offsets <first>..<last>: <message> [<CODE>]`)
 export function formatFinding (f: Finding): string {
-  return `tsdump: ${f.severity}: ${findingPlace(f)}${f.message} [${f.code}]`
+  return `tsdump: ${f.severity}: ${findingPlace(f)}${messageAfterPlace(f)} [${f.code}]`
+}
+
+/** the message, less the partition label it opens with when the place already names that partition */
+export function messageAfterPlace (f: Finding): string {
+  const placed = f.partition !== undefined && (f.file === undefined || f.position === undefined)
+  return placed && f.message.startsWith(`${f.partition}: `) ? f.message.slice(f.partition!.length + 2) : f.message
 }
 
 /** `<file>: position <byte>: `, `<topic-partition>: offsets <first>..<last>: ` or both (a file without a position) */
