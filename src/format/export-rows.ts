@@ -11,8 +11,8 @@ import type { KafkaRecord } from '../decode/records.js'
 /** where an output file's bytes go (io/export-files.ts opens it); bytes are the caller's again when it returns */
 export type ByteSink = (bytes: Uint8Array) => void
 
-/** a row group is written when it holds this many rows ... */
-export const ROW_GROUP_ROWS = 65536
+/** a row group is written when it holds this many rows (64 Ki rows: 177 MiB peak RSS on 64 MiB of small transactions, 16 Ki: 161) ... */
+export const ROW_GROUP_ROWS = 16384
 /** ... or this many key, value and header bytes, whichever comes first (memory is about this, encoded twice) */
 export const ROW_GROUP_BYTES = 16 * 1024 * 1024
 
