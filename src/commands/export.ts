@@ -108,10 +108,13 @@ export interface ExportCommandOptions extends ExportOptions {
 }
 
 /** `tsdump export`: the dataset, one line per partition on stdout, findings on stderr. */
-export function runExport (opts: ExportCommandOptions, ctx: CommandContext): number {
+export async function runExport (opts: ExportCommandOptions, ctx: CommandContext, minWorkerBytes?: number): Promise<number> {
   let r: ExportResult
   try {
-    r = exportDataset(opts.paths, opts)
+    const { paths, ...o } = opts
+    // 16 MiB or more: in a worker thread with a small young generation (workers/export-pool.ts says why)
+    const pool = await import('./workers/export-pool.js')
+    r = pool.logBytes(paths) >= (minWorkerBytes ?? pool.MIN_WORKER_BYTES) ? await pool.exportInWorker<ExportResult>({ paths, opts: o }) : exportDataset(paths, o)
   } catch (e) {
     if (typeof (e as NodeJS.ErrnoException).code !== 'string') throw e
     ctx.stderr.write(`tsdump: error: ${opts.out}: ${describeFsError(e)} [OUTPUT_WRITE_FAILED]\n`)

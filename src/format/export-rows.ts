@@ -112,7 +112,8 @@ export function parquetRowFile (p: ExportPartition, sink: ByteSink, createdBy: s
   let bytes = 0
   const flush = (): void => {
     if (rows === 0) return
-    writer.write({ columnData: COLUMNS.map((name, i) => ({ name, data: columns[i]! as never })), rowGroupSize: rows })
+    // no offset index: hyparquet-writer holds every row group's until the footer, memory growing with the file
+    writer.write({ columnData: COLUMNS.map((name, i) => ({ name, data: columns[i]! as never, offsetIndex: false })), rowGroupSize: rows })
     columns = COLUMNS.map(() => [])
     rows = 0
     bytes = 0

@@ -62,6 +62,21 @@ describe('tsdump export', () => {
     expect(rows).toEqual([{ t: 'committed', n: 6n, rc: true }, { t: 'unknown', n: 8n, rc: false }])
   })
 
+  it('a large input is exported by a worker thread (here from 0 bytes on): the same files, byte for byte', async () => {
+    const { runExport } = await import('../../src/commands/export.js')
+    const { StringWriter } = await import('../../src/format/writer.js')
+    const ctx = { stdout: new StringWriter(), stderr: new StringWriter(), colorLevel: 0 as const, stderrIsTTY: false, env: {}, now: () => 0 }
+    const paths = [path.join(FIXTURES, 'orders/logs')]
+    const inProcess = path.join(tmp, 'in-process')
+    const inWorker = path.join(tmp, 'in-worker')
+    expect(await runExport({ paths, out: inProcess }, ctx, Number.MAX_SAFE_INTEGER)).toBe(0)
+    expect(await runExport({ paths, out: inWorker }, ctx, 0)).toBe(0)
+    const files = (d: string): string[] => (fs.readdirSync(d, { recursive: true }) as string[]).filter((f) => f.endsWith('.parquet')).sort()
+    expect(files(inWorker)).toEqual(files(inProcess))
+    expect(files(inProcess).length).toBe(8)
+    for (const f of files(inProcess)) expect(fs.readFileSync(path.join(inWorker, f)).equals(fs.readFileSync(path.join(inProcess, f))), f).toBe(true)
+  })
+
   it('a partition the filter leaves empty writes no file', async () => {
     const out = path.join(tmp, 'empty')
     const r = await runCli(['export', ORDERS_11_0, '-o', out, '--producer-id', '99'])

@@ -32,7 +32,7 @@ export function registerExport (program: Command, ctx: CommandContext, setExit: 
     .addHelpText('after', EXAMPLES)
     .action(async (paths: string[], opts: { out: string, format: 'parquet' | 'ndjson' } & RawFilterFlags, cmd: Command) => {
       const filter = await filterFromFlags(opts, paths, cmd)
-      setExit((await import('../../commands/export.js')).runExport({ paths, out: opts.out, format: opts.format,
+      setExit(await (await import('../../commands/export.js')).runExport({ paths, out: opts.out, format: opts.format,
         ...(filter !== undefined ? { filter } : {}) }, ctx))
     })
 }
