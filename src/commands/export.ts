@@ -22,6 +22,13 @@ import { partitionExitCode, writeUnusable } from './partition-command.js'
 
 export type ExportFormat = 'parquet' | 'ndjson'
 
+/**
+ * Rows a file holds before the next batch starts another (named by that batch's base offset): a Parquet footer
+ * holds every row group's metadata until the file ends (hyparquet-writer keeps it in memory), so a 1 GiB segment
+ * of small records (12 M rows) in one file made the peak RSS grow with the segment. 1 Mi rows: about 12 MiB files.
+ */
+export const FILE_ROWS = 1 << 20
+
 /** exportDataset()'s options (the library) */
 export interface ExportOptions {
   /** the dataset's root directory (created when missing; never inside an input) */
@@ -30,6 +37,8 @@ export interface ExportOptions {
   format?: ExportFormat
   /** dump's filters: --start-offset/--end-offset, --from-time/--to-time, --producer-id */
   filter?: RangeSpec
+  /** rows a file holds before the next batch starts another (default FILE_ROWS) */
+  fileRows?: number
 }
 
 export interface ExportedPartition {
@@ -78,21 +87,30 @@ function exportPartition (dir: PartitionDir, cps: Map<string, OffsetCheckpoint |
   const p: ExportPartition = { topic, partition, transactionalIds: ids }
   const ext = opts.format === 'ndjson' ? 'ndjson' : 'parquet'
   const out: ExportedPartition = { label: scanned.label, files: [], rows: 0, readCommitted: 0, readUncommitted: 0 }
-  let file: { rows: RowFile, out: OutputFile } | null = null
+  let file: { rows: RowFile, out: OutputFile, rowCount: number } | null = null
   let segment: KafkaFile | null = null
+  let lastBatch = -1
+  let filesOfSegment = 0
   const close = (): void => { if (file !== null) { file.rows.close(); file.out.close(); file = null } }
   try {
     exportRecords(dir, facts, {
-      segment: (f) => { close(); segment = f },
+      segment: (f) => { close(); segment = f; lastBatch = -1; filesOfSegment = 0 },
       record: (rec, b, vis, controlType) => {
+        // a file holds whole batches; past FILE_ROWS the next batch starts a file named by its base offset
+        if (b.position !== lastBatch) {
+          if (file !== null && file.rowCount >= (opts.fileRows ?? FILE_ROWS)) close()
+          lastBatch = b.position
+        }
         if (file === null) {
           // opened at its first row: a segment the filter leaves empty gives no file
-          const name = `${rel}/${String(segment?.baseOffset ?? 0n).padStart(20, '0')}.${ext}`
+          const first = filesOfSegment++ === 0 ? segment?.baseOffset ?? 0n : b.header.baseOffset
+          const name = `${rel}/${String(first).padStart(20, '0')}.${ext}`
           const o = openOutputFile(opts.out, name)
           const sink = (bytes: Uint8Array): void => o.write(bytes)
-          file = { out: o, rows: ext === 'ndjson' ? ndjsonRowFile(p, sink) : parquetRowFile(p, sink, `tsdump ${VERSION}`) }
+          file = { out: o, rows: ext === 'ndjson' ? ndjsonRowFile(p, sink) : parquetRowFile(p, sink, `tsdump ${VERSION}`), rowCount: 0 }
           out.files.push(name)
         }
+        file.rowCount++
         file.rows.add(rec, b, vis, controlType)
         out.rows++
         if (vis.visibleReadCommitted) out.readCommitted++

@@ -77,6 +77,14 @@ describe('tsdump export', () => {
     for (const f of files(inProcess)) expect(fs.readFileSync(path.join(inWorker, f)).equals(fs.readFileSync(path.join(inProcess, f))), f).toBe(true)
   })
 
+  it('a file holds whole batches; past fileRows the next batch starts a file named by its base offset', async () => {
+    const { exportDataset } = await import('../../src/commands/export.js')
+    const r = exportDataset([ORDERS_11_0], { out: path.join(tmp, 'rolled'), fileRows: 5 })
+    // kafka-dump-log's batches of orders-11-0: 0..5, the COMMIT at 6, 7..14, the ABORT at 15
+    expect(r.partitions[0]!.files.map((f) => path.basename(f))).toEqual(['00000000000000000000.parquet', '00000000000000000006.parquet', '00000000000000000015.parquet'])
+    expect(r.partitions[0]!.rows).toBe(16)
+  })
+
   it('a partition the filter leaves empty writes no file', async () => {
     const out = path.join(tmp, 'empty')
     const r = await runCli(['export', ORDERS_11_0, '-o', out, '--producer-id', '99'])
