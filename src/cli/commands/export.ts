@@ -12,13 +12,16 @@ Examples:
   $ duckdb -c "select topic, partition, count(*) from '/tmp/ds/**/*.parquet'
       where visibleReadCommitted group by all"
 
-One row per record, control records included (isControl, controlType), with the batch's fields
-and what each isolation level makes of it: visibleReadCommitted, visibleReadUncommitted,
-transactionOutcome (committed, aborted, open, none; unknown where damage may hide the marker)
-and transactionalId when __transaction_state partitions are among the paths. Files:
-DIR/topic=T/partition=P/<segment base offset>.parquet, one per input segment (replaced when
-present). Each partition is read twice: the batch headers first (a transaction's outcome is
-written after its records), then the records. The output directory may not be inside an input.
+One row per record, control records included (isControl, controlType), with
+its batch's fields and what each isolation level makes of it:
+visibleReadCommitted, visibleReadUncommitted, transactionOutcome (committed,
+aborted, open, none; unknown where damage may hide the marker), and
+transactionalId when __transaction_state partitions are among the paths.
+Files: DIR/topic=T/partition=P/<segment base offset>.parquet, one per segment
+(past 1 Mi rows the next batch starts a file named by its base offset; files
+present are replaced). Each partition is read twice: its batch headers first
+(a transaction's outcome is written after its records), then its records.
+The output directory may not be inside an input.
 Exit status: 0 clean, 1 findings in the data, 2 usage error or unreadable input.
 ${FILTER_HELP}`
 
