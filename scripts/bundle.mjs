@@ -31,6 +31,7 @@ const ENTRIES = {
   'dump-worker': 'src/commands/workers/dump-worker.ts',
   'partition-worker': 'src/commands/workers/partition-worker.ts',
   'txns-worker': 'src/commands/workers/txns-worker.ts',
+  'export-worker': 'src/commands/workers/export-worker.ts',
   's3-worker': 'src/io/remote/s3-worker.ts',
 }
 

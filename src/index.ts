@@ -5,7 +5,7 @@
 export { VERSION } from './io/package-version.js'
 
 // reading segments, partitions and log directories
-export type { Partition, Segment, V2Batch, LegacyFrame, ReadOptions, KafkaRecord } from './commands/library.js'
+export type { Partition, Segment, SegmentRecord, V2Batch, LegacyFrame, ReadOptions, KafkaRecord } from './commands/library.js'
 export { openLogDir, openPartition, openSegment } from './commands/library.js'
 export { detachEvent, readLog } from './decode/log-reader.js'
 export type { ControlInfo, LogEvent } from './decode/log-reader.js'

@@ -13,6 +13,7 @@ import { VERSION } from '../io/package-version.js'
 import { registerTransactions } from './commands/transactions.js'
 import { registerKafkaDumpLog } from './commands/kafka-dump-log.js'
 import { fitHelp } from './help-format.js'
+import { registerExport } from './commands/export.js'
 
 /** commander's `error: ...` in tsdump's one error format (`tsdump: error: ...`, as every finding) */
 function usageError (s: string, write: (s: string) => void): void {
@@ -56,6 +57,7 @@ Exit status: 0 clean, 1 problems found in the data, 2 usage error or unreadable 
   registerReplicas(program, ctx, setExit)
   registerCleanup(program, ctx, setExit)
   registerRemote(program, ctx, setExit)
+  registerExport(program, ctx, setExit)
   registerKafkaDumpLog(program, ctx, setExit)
   for (const c of program.commands) fitHelp(c.exitOverride(), output, width(1), width(2))
   return program

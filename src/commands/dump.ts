@@ -26,6 +26,8 @@ import { parallelBody } from './workers/dump-pool.js'
 import { RangeFilter } from '../analysis/range-filter.js'
 import { seekPosition, segmentsOutOfRange } from './dump/seek.js'
 import * as path from 'node:path'
+import type { BatchGate } from './dump/isolation.js'
+import { IsolationGates } from './dump/isolation.js'
 
 export async function runDump (opts: DumpOptions, ctx: CommandContext, internals: DumpInternals = {}): Promise<number> {
   // the one place the output format is chosen (commands/dump/dump-setup.ts; dump workers make theirs there too);
@@ -62,6 +64,7 @@ export async function runDump (opts: DumpOptions, ctx: CommandContext, internals
   // filters: segments wholly out of range stay unread (their names say so); one filter per partition directory
   const unread = opts.filter === undefined ? new Set<string>() : segmentsOutOfRange(found.files, opts.filter)
   const ranges = new Map<string, RangeFilter>()
+  const gates = opts.isolationLevel === undefined ? undefined : new IsolationGates(opts.isolationLevel)
   const topicIds: TopicIds = new Map()
   for (const file of found.files.filter((f) => asked(f, opts))) {
     if (ctx.stdout.closed) break
@@ -74,6 +77,8 @@ export async function runDump (opts: DumpOptions, ctx: CommandContext, internals
       ranges.set(key, range)
       if (range.done) continue // the range ended in an earlier segment of this partition
     }
+    if (gates !== undefined && file.stdin === true) { log.unusable(STDIN_PATH, '--isolation-level needs the partition directory (its markers, HW and LSO), which standard input has not'); named = true; continue }
+    if (gates !== undefined && file.kind !== 'log') { printer.skipped(file.path, 'not a segment: --isolation-level reads .log segments only'); continue }
     // kafka-dump-log reads no partition-level text file: --compat skips them as before
     if (file.kind === 'metadata' && opts.compat) { printer.skipped(file.path, 'broker metadata file, not a segment'); continue }
     current = file.path
@@ -86,7 +91,8 @@ export async function runDump (opts: DumpOptions, ctx: CommandContext, internals
         case 'checkpoint': {
           // --threads: large files are dumped by worker threads (commands/workers/dump-pool.ts), the same bytes
           // (filtered: one thread, from where the indexes say the range begins)
-          const body = range !== undefined ? filteredBody(file, opts, ctx, log, printer, range) : parallelBody(file, opts, ctx, log, printer, internals)
+          const gate = gates?.of(file)
+          const body = range !== undefined || gate !== undefined ? filteredBody(file, opts, ctx, log, printer, range, gate) : parallelBody(file, opts, ctx, log, printer, internals)
           printer.summary(await dumpLogFile(file, opts, ctx, log, printer, state, body))
           break
         }
@@ -118,6 +124,7 @@ export async function runDump (opts: DumpOptions, ctx: CommandContext, internals
 function asked (f: KafkaFile, opts: DumpOptions): boolean {
   if (f.stdin === true || opts.paths.includes(f.path)) return true
   if (opts.filter !== undefined) return f.kind === 'log' || f.kind === 'checkpoint'
+  if (opts.isolationLevel !== undefined) return f.kind === 'log'
   if (opts.verifyIndexOnly || opts.indexSanityCheck) return f.kind === 'index' || f.kind === 'timeindex'
   if (opts.controlOnly) return f.kind === 'log' || f.kind === 'checkpoint'
   return true
@@ -125,11 +132,13 @@ function asked (f: KafkaFile, opts: DumpOptions): boolean {
 
 
 /** A filtered segment: read from where its indexes say the range can begin (commands/dump/seek.ts), batches in range only. */
-function filteredBody (file: KafkaFile, opts: DumpOptions, ctx: CommandContext, log: FindingLog, printer: DumpPrinter, filter: RangeFilter): LogBody {
+function filteredBody (file: KafkaFile, opts: DumpOptions, ctx: CommandContext, log: FindingLog, printer: DumpPrinter, filter: RangeFilter | undefined,
+  visible: BatchGate | undefined): LogBody {
   return (source, summary, progress) => {
-    const seek = seekPosition(file, source, opts.filter!)
+    const seek = filter !== undefined ? seekPosition(file, source, opts.filter!) : { position: 0, finding: undefined }
     if (seek.finding !== undefined) log.add(seek.finding)
-    return dumpLogRange(source, file, opts, ctx.stdout, log, printer, summary, { from: seek.position, end: viewEnd(source.size, opts), filter }, progress)
+    return dumpLogRange(source, file, opts, ctx.stdout, log, printer, summary, { from: seek.position, end: viewEnd(source.size, opts),
+      ...(filter !== undefined ? { filter } : {}), ...(visible !== undefined ? { visible } : {}) }, progress)
   }
 }
 

@@ -9,6 +9,8 @@ import type { LegacyFrame, ReadOptions, V2Batch } from '../decode/log-reader.js'
 import { readLog } from '../decode/log-reader.js'
 import type { KafkaRecord } from '../decode/records.js'
 import { decodeRecords } from '../decode/records.js'
+import type { BatchHeader } from '../decode/batch-header.js'
+import { codecName } from '../decode/layout.js'
 import { DecodeError } from '../decode/errors.js'
 import type { KafkaFile, PartitionDir } from '../io/discover.js'
 import { classify, discover } from '../io/discover.js'
@@ -17,6 +19,28 @@ import * as path from 'node:path'
 
 export type { V2Batch, LegacyFrame, ReadOptions } from '../decode/log-reader.js'
 export type { KafkaRecord } from '../decode/records.js'
+
+/**
+ * A record as records() yields it: the record, and the fields of its batch beside it, so that a COMMIT or ABORT
+ * marker is told from data (isControl, controlType) and a record from its producer and transaction.
+ */
+export interface SegmentRecord extends KafkaRecord {
+  isControl: boolean
+  /** a control record's type: COMMIT, ABORT, LEADER_CHANGE ... (UNKNOWN(n)); null for data */
+  controlType: string | null
+  isTransactional: boolean
+  baseOffset: bigint
+  lastOffset: bigint
+  /** the batch's absolute file position */
+  batchPosition: number
+  partitionLeaderEpoch: number
+  producerId: bigint
+  producerEpoch: number
+  baseSequence: number
+  timestampType: BatchHeader['timestampType']
+  /** the batch's codec: none, gzip, snappy, lz4, zstd */
+  compression: string
+}
 
 export interface Segment {
   path: string
@@ -31,7 +55,7 @@ export interface Segment {
    * (magic 0/1 entries; batches read header-only with `headersOnly`/`streamLarge`) are counted in a
    * RECORDS_SKIPPED finding in `findings`.
    */
-  records (opts?: ReadOptions): AsyncGenerator<KafkaRecord>
+  records (opts?: ReadOptions): AsyncGenerator<SegmentRecord>
 }
 
 export interface Partition {
@@ -42,7 +66,7 @@ export interface Partition {
   segments: Segment[]
   batches (opts?: ReadOptions): AsyncGenerator<V2Batch | LegacyFrame>
   /** every segment's records() in turn; what they skip is in each segment's `findings` */
-  records (opts?: ReadOptions): AsyncGenerator<KafkaRecord>
+  records (opts?: ReadOptions): AsyncGenerator<SegmentRecord>
 }
 
 class FileSegment implements Segment {
@@ -63,7 +87,7 @@ class FileSegment implements Segment {
     } finally { src.close() }
   }
 
-  async * records (opts: ReadOptions = {}): AsyncGenerator<KafkaRecord> {
+  async * records (opts: ReadOptions = {}): AsyncGenerator<SegmentRecord> {
     // What is not yielded is said, not dropped: one RECORDS_SKIPPED finding per kind, pushed also when the
     // caller stops early (the generator's finally runs on return()).
     const legacy = new Skipped()
@@ -73,7 +97,11 @@ class FileSegment implements Segment {
         if (b.kind === 'legacy') { legacy.add(b.position); continue }
         if (!b.complete) { headerOnly.add(b.position); continue }
         try {
-          yield * decodeRecords(b.header, b.bytes, opts)
+          const h = b.header
+          const batch = { isControl: h.isControl, controlType: h.isControl ? b.control?.typeName ?? 'UNKNOWN' : null, isTransactional: h.isTransactional,
+            baseOffset: h.baseOffset, lastOffset: h.lastOffset, batchPosition: h.position, partitionLeaderEpoch: h.partitionLeaderEpoch,
+            producerId: h.producerId, producerEpoch: h.producerEpoch, baseSequence: h.baseSequence, timestampType: h.timestampType, compression: codecName(h.compression) }
+          for (const r of decodeRecords(h, b.bytes, opts)) yield { ...r, ...batch }
         } catch (e) {
           if (!(e instanceof DecodeError)) throw e
           this.findings.push(decodeFinding(e, this.path))
@@ -105,7 +133,7 @@ function partitionOf (d: PartitionDir): Partition {
   return {
     path: d.path, topic: d.topic, partition: d.partition, segments,
     async * batches (opts?: ReadOptions) { for (const s of segments) yield * s.batches(opts) },
-    async * records (opts?: ReadOptions) { for (const s of segments) yield * s.records(opts) },
+    async * records (opts?: ReadOptions): AsyncGenerator<SegmentRecord> { for (const s of segments) yield * s.records(opts) },
   }
 }
 

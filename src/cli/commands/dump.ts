@@ -72,6 +72,7 @@ interface RawDumpFlags extends RawFilterFlags {
   progress?: boolean
   threads?: number
   remoteStorage?: string
+  isolationLevel?: 'read_committed' | 'read_uncommitted'
 }
 
 export function toDumpOptions (paths: string[], f: RawDumpFlags): DumpOptions {
@@ -112,6 +113,7 @@ export function toDumpOptions (paths: string[], f: RawDumpFlags): DumpOptions {
   if (f.window !== undefined) o.window = f.window
   if (f.threads !== undefined) o.threads = f.threads
   if (f.remoteStorage !== undefined) o.remote = remoteOf(f)
+  if (f.isolationLevel !== undefined) o.isolationLevel = f.isolationLevel
   if (f.maxBatchBytes !== undefined) o.maxBatchBytes = f.maxBatchBytes
   if (f.maxDecompressedBytes !== undefined) o.maxDecompressed = f.maxDecompressedBytes
   return o
@@ -140,6 +142,7 @@ export function registerDump (program: Command, ctx: CommandContext, setExit: (c
     .option('--remote-log-metadata-decoder', 'decode __remote_log_metadata records (tiered storage, KIP-405)')
     .option('--share-group-state-decoder', 'decode __share_group_state records (share groups, KIP-932)')
     .option('--control-only', 'print only control batches (COMMIT, ABORT, LEADER_CHANGE...)')
+    .addOption(new Option('--isolation-level <level>', 'only the batches a consumer of this level receives (kcat -X isolation.level): no control batches; read_committed: below the LSO, no aborted ones').choices(['read_committed', 'read_uncommitted']))
     .option('--compat', 'exactly kafka-dump-log\'s text of --kafka-version: no colour, no extra fields, no summary')
     .option('--kafka-version <release>', `Kafka release whose kafka-dump-log text, conventions and internal-topic schemas apply: 3.9, 4.0 ... 4.4 (default ${DEFAULT_KAFKA_RELEASE}; 4.4.0 etc. accepted)`, parseKafkaVersion)
     .addOption(new Option('--json', 'NDJSON: one object per line with a "type" field').conflicts('compat'))

@@ -72,7 +72,8 @@ function finishLog (file: KafkaFile, opts: DumpOptions, size: number, t: RangeTo
   const trailing = opts.compat && opts.filter === undefined ? viewEnd(size, opts) - t.validBytes : t.tailBytes
   if (trailing > 0 && opts.maxBytes === undefined && !out.closed) printer.trailingBytes(file, trailing)
   const pairs = opts.compat ? kafkaPairs(t, textVariant(opts.kafkaVersion), opts.filter === undefined) : t.pairs
-  if (pairs.length > 0) state.nonConsecutive.set(path.resolve(file.path), pairs)
+  // --isolation-level leaves out the batches the consumer does not receive: the offsets it skips are not gaps in the log
+  if (pairs.length > 0 && opts.isolationLevel === undefined) state.nonConsecutive.set(path.resolve(file.path), pairs)
 }
 
 /**

@@ -41,6 +41,11 @@ export interface DumpOptions {
    * (commands/dump/seek.ts); --threads does not apply
    */
   filter?: RangeSpec
+  /**
+   * --isolation-level: only the batches a consumer of that level receives (commands/dump/isolation.ts); .log
+   * segments of partition directories only, one thread
+   */
+  isolationLevel?: 'read_committed' | 'read_uncommitted'
 }
 
 /**

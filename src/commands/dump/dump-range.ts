@@ -46,6 +46,8 @@ export interface LogRange {
   end: number
   /** --start-offset, --from-time ...: only batches (and records) in range are counted and printed; reading stops past it */
   filter?: RangeFilter
+  /** --isolation-level: told about every batch in order; only those it returns true for are counted and printed */
+  visible?: (b: V2Batch) => boolean
 }
 
 /** What a run of entries adds to its file's totals besides the summary (commands/workers/dump-pool.ts merges them in order). */
@@ -78,6 +80,7 @@ interface Ctx {
    */
   reported: { codes: string[], positions: number[] }
   range: RangeFilter | undefined
+  visible: ((b: V2Batch) => boolean) | undefined
   /** deep iteration reads a batch larger than the window from here (decode/streamed-batch.ts) */
   source: SegmentSource
 }
@@ -88,7 +91,7 @@ export function viewEnd (size: number, opts: DumpOptions): number { return Math.
 /** Dump the entries of [range.from, range.end), counting into `summary`. */
 export function dumpLogRange (source: SegmentSource, file: KafkaFile, opts: DumpOptions, out: Writer, log: FindingLog,
   printer: DumpPrinter, summary: LogSummary, range: LogRange, progress?: Progress, windowBuffer?: Buffer): RangeTotals {
-  const ctx: Ctx = { file, opts, log, printer, summary, lastOffset: null, firstTracked: null, pairs: newGapList(opts), reported: { codes: [], positions: [] }, range: range.filter, source }
+  const ctx: Ctx = { file, opts, log, printer, summary, lastOffset: null, firstTracked: null, pairs: newGapList(opts), reported: { codes: [], positions: [] }, range: range.filter, visible: range.visible, source }
   const t: RangeTotals = { validBytes: 0, tailBytes: 0, pairs: ctx.pairs, firstTracked: null, lastTracked: null, clean: true }
   const readOpts: ReadOptions = {
     verifyCrc: opts.verifyCrc,
@@ -143,6 +146,7 @@ export function dumpLogRange (source: SegmentSource, file: KafkaFile, opts: Dump
 
 function onBatch (b: V2Batch, c: Ctx): void {
   if (c.reported.codes.length > 0) { c.reported.codes.length = 0; c.reported.positions.length = 0 }
+  if (c.visible !== undefined && !c.visible(b)) return
   if (c.range !== undefined && c.range.batch(b.header) !== 'in') return
   c.summary.add(b)
   for (const p of b.problems) reportDecodeError(p, c)

@@ -1,0 +1,125 @@
+// `tsdump export`'s reads of one partition, in two passes. A transaction's outcome (its COMMIT or ABORT
+// marker) is written after its records, so a reader that writes rows as it goes cannot know it when it meets
+// them, and one that holds the rows until it does would hold whatever a long transaction spans. So:
+//   1. the partition scan every partition command shares (headers and control records only, about a tenth of
+//      the time of a record pass), with a sink that keeps the aborted transactions' ranges (what Kafka's
+//      .txnindex holds) and the report's HW, LSO and open transactions;
+//   2. a record pass (exportRecords) that decides each batch's visibility from those facts and hands out
+//      every record with its batch in log order.
+// Memory: one read window, the aborted ranges (24 bytes each) and the open transactions.
+import type { Finding } from '../analysis/findings.js'
+import { finding } from '../analysis/findings.js'
+import { decodeFinding, corruptFinding, tailFinding } from '../analysis/log-findings.js'
+import type { RangeSpec } from '../analysis/range-filter.js'
+import { RangeFilter } from '../analysis/range-filter.js'
+import type { BatchVisibility, VisibilityFacts } from '../analysis/record-visibility.js'
+import { AbortedRanges, RecordVisibility } from '../analysis/record-visibility.js'
+import type { V2Batch } from '../decode/log-reader.js'
+import { readLog } from '../decode/log-reader.js'
+import type { KafkaRecord } from '../decode/records.js'
+import { DEFAULT_WINDOW } from '../decode/frame-scanner.js'
+import { batchRecords } from '../decode/streamed-batch.js'
+import { DecodeError } from '../decode/errors.js'
+import type { KafkaFile, PartitionDir } from '../io/discover.js'
+import type { OffsetCheckpoint } from '../io/checkpoints.js'
+import { describeFsError } from '../io/discover.js'
+import { InputError } from '../io/input-error.js'
+import { openKafkaFile } from '../io/remote/open.js'
+import type { SegmentSource } from '../decode/segment-source.js'
+import { scanPartition } from './partition-scan.js'
+import type { ScannedPartition } from './partition-scan.js'
+import { scanTransactionLog } from './transaction-log-scan.js'
+
+/** findings that mean part of the log could not be read: a marker may be in it */
+const DAMAGE = new Set(['BAD_LENGTH', 'BAD_MAGIC', 'TRUNCATED_TAIL', 'SHORT_TAIL', 'CRC_MISMATCH', 'UNREADABLE'])
+
+/** Pass 1: the partition scan, and what the record pass needs of it. */
+export function visibilityFacts (dir: PartitionDir, checkpoints: Map<string, OffsetCheckpoint | null>): { scanned: ScannedPartition, facts: VisibilityFacts } {
+  const aborted = new AbortedRanges()
+  const scanned = scanPartition(dir, checkpoints, { analyzer: () => ({ sink: aborted, markerEpochs: false }) })
+  const r = scanned.report
+  const open = new Map<bigint, bigint>()
+  for (const t of r.openTransactions) if (t.state === 'open' && !open.has(t.producerId)) open.set(t.producerId, t.firstOffset)
+  const damaged = r.findings.some((f) => DAMAGE.has(f.code))
+  return { scanned, facts: { highWatermark: r.highWatermark, lastStableOffset: r.lastStableOffset, aborted, open, damaged } }
+}
+
+/** producer id -> transactional id, from every record of the __transaction_state partitions given (KIP-890's previous and next ids too) */
+export function transactionalIds (stateDirs: readonly PartitionDir[], findings: Finding[]): Map<bigint, string> {
+  const ids = new Map<bigint, string>()
+  for (const d of stateDirs) {
+    const f = scanTransactionLog(d, (r) => {
+      const v = r.value
+      if (v === null) return
+      for (const pid of [v.producerId, v.previousProducerId, v.nextProducerId]) if (pid >= 0n) ids.set(pid, r.transactionalId)
+    })
+    for (const x of f.findings.listed) findings.push(x)
+  }
+  return ids
+}
+
+/** What the record pass hands out: each record with its batch, the batch's visibility and where it is. */
+export interface ExportVisitor {
+  /** a segment begins (its file and base offset) */
+  segment: (file: KafkaFile) => void
+  /** a record; `controlType` for a control batch's record. All arguments are views valid until the next call. */
+  record: (rec: KafkaRecord, batch: V2Batch, vis: BatchVisibility, controlType: string | null) => void
+}
+
+/**
+ * Pass 2: every record of the partition's segments in log order, with what each isolation level makes of it,
+ * through `filter` as dump applies it (whole batches out of range skipped, the edge batches' records cut).
+ * Findings (damage, CRC, codec, records not exported) go to `findings`.
+ */
+export function exportRecords (dir: PartitionDir, facts: VisibilityFacts, visit: ExportVisitor, findings: Finding[], filter?: RangeSpec): void {
+  const vis = new RecordVisibility(facts)
+  const range = filter === undefined ? undefined : new RangeFilter(filter)
+  for (const f of dir.files) {
+    if (f.kind !== 'log') continue
+    let src: SegmentSource
+    try { src = openKafkaFile(f) } catch (e) {
+      findings.push(finding(e instanceof InputError ? e.code : 'UNREADABLE', describeFsError(e), { file: f.path, position: 0 }))
+      continue
+    }
+    try {
+      visit.segment(f)
+      if (segmentRecords(src, f.path, vis, visit, findings, range)) break
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e
+      findings.push(finding(e.code, e.message, { file: f.path, position: e.position }))
+    } finally { src.close() }
+  }
+}
+
+/** one segment's records; true when the filter says nothing later can be in range */
+function segmentRecords (src: SegmentSource, file: string, vis: RecordVisibility, visit: ExportVisitor, findings: Finding[], range: RangeFilter | undefined): boolean {
+  let legacy = 0
+  for (const ev of readLog(src, { window: DEFAULT_WINDOW, streamLarge: 'crc' })) {
+    if (ev.kind === 'tail') { findings.push(tailFinding(ev, file)); continue }
+    if (ev.kind === 'corrupt') { findings.push(corruptFinding(ev, file)); continue }
+    if (ev.kind === 'legacy') { legacy++; continue }
+    const h = ev.header
+    // every batch steps the visibility (an ABORT marker out of range still ends its transaction)
+    const v = vis.batch(h, ev.control?.type)
+    const verdict = range?.batch(h) ?? 'in'
+    if (verdict === 'stop') return true
+    for (const p of ev.problems) findings.push(decodeFinding(p, file))
+    if (verdict === 'out') continue
+    const partial = range?.partial === true
+    const control = h.isControl ? ev.control?.typeName ?? 'UNKNOWN' : null
+    try {
+      for (const rec of batchRecords(h, ev.bytes, ev.complete, src, { window: DEFAULT_WINDOW })) {
+        if (partial && !range!.record(rec.offset, rec.timestamp)) continue
+        if (rec.valuePieces !== undefined) {
+          findings.push(finding('VALUE_NOT_DECODED', `offset ${rec.offset}: the value of ${rec.valueSize ?? -1} bytes is larger than the read window (${DEFAULT_WINDOW} bytes): exported as null`, { file, position: rec.filePosition }))
+        }
+        visit.record(rec, ev, v, control)
+      }
+    } catch (e) {
+      if (!(e instanceof DecodeError)) throw e
+      findings.push(decodeFinding(e, file))
+    }
+  }
+  if (legacy > 0) findings.push(finding('RECORDS_SKIPPED', `${legacy} magic 0/1 ${legacy === 1 ? 'entry' : 'entries'} not exported (export writes v2 records)`, { file }))
+  return false
+}
