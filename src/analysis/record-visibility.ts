@@ -19,6 +19,11 @@ export interface BatchVisibility {
   visibleReadCommitted: boolean
   visibleReadUncommitted: boolean
   transactionOutcome: TransactionOutcome
+  /**
+   * the log start (analysis/log-start.ts): a consumer fetching from it gets the whole batch that holds it and
+   * skips the records below it, so a batch's visible records are those at or above this offset
+   */
+  fromOffset: bigint
 }
 
 /** What the visibility of a batch depends on (BatchHeader and BatchFacts both have these). */
@@ -69,6 +74,8 @@ export class AbortedRanges implements RunSink {
 }
 
 export interface VisibilityFacts {
+  /** no consumer reads below it (DeleteRecords, retention) */
+  logStartOffset: bigint
   highWatermark: bigint
   lastStableOffset: bigint
   aborted: AbortedRanges
@@ -84,7 +91,7 @@ export class RecordVisibility {
   private qi = 0
   /** producers inside an aborted transaction at this point of the log: producer id -> its ABORT marker's offset */
   private readonly abortedNow = new Map<bigint, bigint>()
-  private readonly out: BatchVisibility = { visibleReadCommitted: false, visibleReadUncommitted: false, transactionOutcome: 'none' }
+  private readonly out: BatchVisibility = { visibleReadCommitted: false, visibleReadUncommitted: false, transactionOutcome: 'none', fromOffset: 0n }
 
   constructor (private readonly facts: VisibilityFacts) {
     this.queue = facts.aborted.byFirstOffset()
@@ -98,7 +105,9 @@ export class RecordVisibility {
     const f = this.facts
     const last = toBigInt(b.lastOffset)
     const o = this.out
-    o.visibleReadUncommitted = !b.isControl && last < f.highWatermark
+    o.fromOffset = f.logStartOffset
+    const fetched = last >= f.logStartOffset
+    o.visibleReadUncommitted = fetched && !b.isControl && last < f.highWatermark
     const pid = toBigInt(b.producerId)
     if (b.isControl) {
       o.visibleReadCommitted = false
@@ -107,7 +116,7 @@ export class RecordVisibility {
       return o
     }
     if (!b.isTransactional) {
-      o.visibleReadCommitted = last < f.lastStableOffset
+      o.visibleReadCommitted = fetched && last < f.lastStableOffset
       o.transactionOutcome = 'none'
       return o
     }
@@ -122,7 +131,7 @@ export class RecordVisibility {
     if (abortMarker !== undefined && abortMarker > base) o.transactionOutcome = 'aborted'
     else if (openFrom !== undefined && openFrom <= base) o.transactionOutcome = f.damaged ? 'unknown' : 'open'
     else o.transactionOutcome = 'committed'
-    o.visibleReadCommitted = last < f.lastStableOffset && o.transactionOutcome !== 'aborted'
+    o.visibleReadCommitted = fetched && last < f.lastStableOffset && o.transactionOutcome !== 'aborted'
     return o
   }
 }

@@ -83,7 +83,7 @@ function cells (rec: KafkaRecord, b: V2Batch, vis: BatchVisibility, controlType:
   return [p.topic, p.partition, rec.offset, rec.timestamp, h.timestampType, bytes(rec.key), bytes(rec.value),
     rec.headers.map((x) => ({ key: x.key.toString('utf8'), value: bytes(x.value) })), h.baseOffset, BigInt(h.position),
     h.partitionLeaderEpoch, h.producerId, h.producerEpoch, h.baseSequence, codecName(h.compression), h.isTransactional,
-    h.isControl, controlType, vis.visibleReadCommitted, vis.visibleReadUncommitted, vis.transactionOutcome,
+    h.isControl, controlType, vis.visibleReadCommitted && rec.offset >= vis.fromOffset, vis.visibleReadUncommitted && rec.offset >= vis.fromOffset, vis.transactionOutcome,
     p.transactionalIds.get(h.producerId) ?? null]
 }
 

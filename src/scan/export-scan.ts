@@ -41,7 +41,7 @@ export function visibilityFacts (dir: PartitionDir, checkpoints: Map<string, Off
   const open = new Map<bigint, bigint>()
   for (const t of r.openTransactions) if (t.state === 'open' && !open.has(t.producerId)) open.set(t.producerId, t.firstOffset)
   const damaged = r.findings.some((f) => DAMAGE.has(f.code))
-  return { scanned, facts: { highWatermark: r.highWatermark, lastStableOffset: r.lastStableOffset, aborted, open, damaged } }
+  return { scanned, facts: { logStartOffset: r.logStartOffset, highWatermark: r.highWatermark, lastStableOffset: r.lastStableOffset, aborted, open, damaged } }
 }
 
 /** producer id -> transactional id, from every record of the __transaction_state partitions given (KIP-890's previous and next ids too) */

@@ -47,7 +47,7 @@ export interface LogRange {
   /** --start-offset, --from-time ...: only batches (and records) in range are counted and printed; reading stops past it */
   filter?: RangeFilter
   /** --isolation-level: told about every batch in order; only those it returns true for are counted and printed */
-  visible?: (b: V2Batch) => boolean
+  visible?: (b: V2Batch) => boolean | bigint
 }
 
 /** What a run of entries adds to its file's totals besides the summary (commands/workers/dump-pool.ts merges them in order). */
@@ -80,7 +80,9 @@ interface Ctx {
    */
   reported: { codes: string[], positions: number[] }
   range: RangeFilter | undefined
-  visible: ((b: V2Batch) => boolean) | undefined
+  visible: ((b: V2Batch) => boolean | bigint) | undefined
+  /** --isolation-level: the records of this batch below this offset are not received (the log start inside it) */
+  receivedFrom: bigint | null
   /** deep iteration reads a batch larger than the window from here (decode/streamed-batch.ts) */
   source: SegmentSource
 }
@@ -91,7 +93,7 @@ export function viewEnd (size: number, opts: DumpOptions): number { return Math.
 /** Dump the entries of [range.from, range.end), counting into `summary`. */
 export function dumpLogRange (source: SegmentSource, file: KafkaFile, opts: DumpOptions, out: Writer, log: FindingLog,
   printer: DumpPrinter, summary: LogSummary, range: LogRange, progress?: Progress, windowBuffer?: Buffer): RangeTotals {
-  const ctx: Ctx = { file, opts, log, printer, summary, lastOffset: null, firstTracked: null, pairs: newGapList(opts), reported: { codes: [], positions: [] }, range: range.filter, visible: range.visible, source }
+  const ctx: Ctx = { file, opts, log, printer, summary, lastOffset: null, firstTracked: null, pairs: newGapList(opts), reported: { codes: [], positions: [] }, range: range.filter, visible: range.visible, receivedFrom: null, source }
   const t: RangeTotals = { validBytes: 0, tailBytes: 0, pairs: ctx.pairs, firstTracked: null, lastTracked: null, clean: true }
   const readOpts: ReadOptions = {
     verifyCrc: opts.verifyCrc,
@@ -146,7 +148,11 @@ export function dumpLogRange (source: SegmentSource, file: KafkaFile, opts: Dump
 
 function onBatch (b: V2Batch, c: Ctx): void {
   if (c.reported.codes.length > 0) { c.reported.codes.length = 0; c.reported.positions.length = 0 }
-  if (c.visible !== undefined && !c.visible(b)) return
+  if (c.visible !== undefined) {
+    const v = c.visible(b)
+    if (v === false) return
+    c.receivedFrom = typeof v === 'bigint' ? v : null
+  }
   if (c.range !== undefined && c.range.batch(b.header) !== 'in') return
   c.summary.add(b)
   for (const p of b.problems) reportDecodeError(p, c)
@@ -156,12 +162,12 @@ function onBatch (b: V2Batch, c: Ctx): void {
 }
 
 function deepV2 (b: V2Batch, c: Ctx): void {
-  if (c.range?.partial !== true && fastDeepEligible(b) && deepFast(b, c)) return
+  if (c.range?.partial !== true && c.receivedFrom === null && fastDeepEligible(b) && deepFast(b, c)) return
   const h = b.header
   let first = true
   try {
     for (const rec of batchRecords(h, b.bytes, b.complete, c.source, { window: c.opts.window ?? DEFAULT_WINDOW, ...limits(c.opts) })) {
-      if (c.range !== undefined && !c.range.record(rec.offset, rec.timestamp)) { first = false; continue }
+      if ((c.range !== undefined && !c.range.record(rec.offset, rec.timestamp)) || (c.receivedFrom !== null && rec.offset < c.receivedFrom)) { first = false; continue }
       trackOffset(rec.offset, c)
       if (rec.valuePieces !== undefined && c.printer.wholeValues) notDecoded(rec, c)
       c.printer.record(rec, b, c.file, first, () => safeControl(rec, h, c))

@@ -12,7 +12,8 @@ import type { KafkaFile } from '../../io/discover.js'
 import { visibilityFacts } from '../../scan/export-scan.js'
 
 export type IsolationLevel = 'read_committed' | 'read_uncommitted'
-export type BatchGate = (b: V2Batch) => boolean
+/** false: the batch is not received; true: all of it; an offset: its records from that offset (the log start) */
+export type BatchGate = (b: V2Batch) => boolean | bigint
 
 /** One gate per partition directory, made when its first segment is dumped. */
 export class IsolationGates {
@@ -32,7 +33,8 @@ export class IsolationGates {
       const committed = this.level === 'read_committed'
       g = (b) => {
         const v = vis.batch(b.header, b.control?.type)
-        return committed ? v.visibleReadCommitted : v.visibleReadUncommitted
+        const received = committed ? v.visibleReadCommitted : v.visibleReadUncommitted
+        return received && v.fromOffset > b.header.baseOffset ? v.fromOffset : received
       }
       this.gates.set(dir, g)
     }
