@@ -68,6 +68,7 @@ export const FINDING_SEVERITY = {
   TXNINDEX_DUPLICATE_ENTRY: 'warning',
   TXNINDEX_OUTSIDE_SCAN: 'info',
   TXN_STARTED_BEFORE_SCAN: 'info',
+  TXN_OUTCOME_UNKNOWN: 'warning',
   TXNINDEX_UNEXPECTED_ENTRY: 'error',
   // replicas compared (`tsdump replicas`)
   REPLICA_DIVERGED: 'error',
@@ -75,6 +76,7 @@ export const FINDING_SEVERITY = {
   REPLICA_RECORDS_DIFFER: 'error',
   REPLICA_TOPIC_ID_DIFFERS: 'error',
   REPLICA_MARKER_LOST: 'warning',
+  REPLICA_COPY_DAMAGED: 'error',
   REPLICA_OFFSETS_DIFFER: 'info',
   REPLICA_COMPACTED: 'info',
   REPLICA_SINGLE_COPY: 'info',
@@ -114,6 +116,11 @@ export const FINDING_SEVERITY = {
   REMOTE_GAP: 'error',
   REMOTE_OVERLAP: 'info',
   REMOTE_BY_LISTING: 'info',
+  REMOTE_LAYOUT_UNKNOWN: 'error',
+  REMOTE_KEY_UNUSABLE: 'error',
+  REMOTE_CHUNK_UNREADABLE: 'error',
+  REMOTE_OFFSETS_MISMATCH: 'error',
+  REMOTE_ZERO_FILLED: 'error',
   // input that cannot be used at all (exit 2, see UNREADABLE_CODES)
   UNREADABLE: 'error',
   STREAM_NOT_ENDING: 'error',
@@ -186,7 +193,7 @@ export const EXIT_USAGE = 2
  * Input that could not be read at all (or output that could not be written): exit 2 from every command,
  * whether `dump` or `reconcile`/`txns`/`lso` meets it.
  */
-export const UNREADABLE_CODES: ReadonlySet<FindingCode> = new Set<FindingCode>(['UNREADABLE', 'STREAM_NOT_ENDING', 'NOT_REGULAR_FILE', 'FILE_TOO_LARGE', 'FILE_CHANGED', 'OUTPUT_WRITE_FAILED'])
+export const UNREADABLE_CODES: ReadonlySet<FindingCode> = new Set<FindingCode>(['UNREADABLE', 'STREAM_NOT_ENDING', 'NOT_REGULAR_FILE', 'FILE_TOO_LARGE', 'FILE_CHANGED', 'OUTPUT_WRITE_FAILED', 'REMOTE_LAYOUT_UNKNOWN'])
 
 /** The exit-code rule, the only one: unusable input -> 2; errors or warnings in the data -> 1; info only -> 0. */
 export function exitCodeOf (f: Pick<Finding, 'code' | 'severity'>): number {

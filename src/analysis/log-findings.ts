@@ -5,12 +5,17 @@ import type { DecodeError } from '../decode/errors.js'
 import type { Finding } from './findings.js'
 import { finding } from './findings.js'
 
-/** ZERO_TAIL, TRUNCATED_TAIL or SHORT_TAIL for the bytes after the last complete batch */
-export function tailFinding (ev: TailEvent, file: string): Finding {
+/**
+ * ZERO_TAIL, TRUNCATED_TAIL or SHORT_TAIL for the bytes after the last complete batch. In a remote segment zeros
+ * are lost data (REMOTE_ZERO_FILLED): RemoteStorageManager.copyLogSegmentData uploads a closed segment, whose
+ * file UnifiedLog trimmed to its size when it rolled (LogSegment.onBecomeInactiveSegment), never a preallocated tail.
+ */
+export function tailFinding (ev: TailEvent, file: string, remote = false): Finding {
   const at = { file, position: ev.position }
   if (ev.unended === true) {
     return finding('STREAM_NOT_ENDING', `the input went on for ${ev.length} bytes from here without a valid batch and did not end; stopped reading it there (a stream is read at most that far past its last valid batch)`, at)
   }
+  if (ev.reason === 'zeros' && remote) return finding('REMOTE_ZERO_FILLED', `${ev.length} zero bytes where the remote segment's batches should be: a remote object is uploaded whole from a closed segment, never preallocated, so the offsets these bytes held are lost`, at)
   if (ev.reason === 'zeros') return finding('ZERO_TAIL', `${ev.length} zero bytes at the end (a preallocated or zero-filled tail, no data)`, at)
   if (ev.reason === 'truncated') return finding('TRUNCATED_TAIL', `the last batch is incomplete: it declares ${ev.declaredSize ?? '?'} bytes, only ${ev.length} remain`, at)
   return finding('SHORT_TAIL', `${ev.length} bytes at the end are too few for a batch header (17 bytes)`, at)

@@ -17,6 +17,9 @@ export interface LogSummary {
   crcFailures: number
   unsupported: number
   corruptRegions: number
+  /** bytes skipped inside damaged regions that reading resumed after (not trailing: batches follow them) */
+  damagedBytes: number
+  /** bytes after the last batch that do not form one (a tail, or damage reading did not resume after) */
   trailingBytes: number
   readonly firstOffset: bigint | null
   readonly lastOffset: bigint | null
@@ -34,7 +37,7 @@ export interface LogSummary {
 /** Summary counts of a run of batches, mergeable in file order. */
 export interface SummaryPart {
   batches: number, records: number, transactionalBatches: number, control: Record<string, number>
-  crcFailures: number, unsupported: number, corruptRegions: number, trailingBytes: number
+  crcFailures: number, unsupported: number, corruptRegions: number, damagedBytes: number, trailingBytes: number
   firstOffset: bigint | null, magicCounts: number[], codecCounts: number[]
   lastBase: I64, lastDelta: number, lastLegacy: bigint | null, any: boolean
 }
@@ -49,6 +52,7 @@ class Summary implements LogSummary {
   crcFailures = 0
   unsupported = 0
   corruptRegions = 0
+  damagedBytes = 0
   trailingBytes = 0
   firstOffset: bigint | null = null
   magic: Record<string, number> = {}
@@ -74,7 +78,8 @@ class Summary implements LogSummary {
     const isControl = (attributes & L.CONTROL_FLAG_MASK) !== 0
     if ((attributes & L.TRANSACTIONAL_FLAG_MASK) !== 0 && !isControl) this.transactionalBatches++
     if (isControl) {
-      const t = b.control?.typeName ?? 'EMPTY'
+      // a control batch with records that could not be read is not an emptied one (KAFKA-7467)
+      const t = b.control?.typeName ?? (count === 0 ? 'EMPTY' : 'UNREADABLE')
       this.control[t] = (this.control[t] ?? 0) + 1
     }
     if (b.crcValid === false) this.crcFailures++
@@ -104,7 +109,7 @@ class Summary implements LogSummary {
 
   part (): SummaryPart {
     return { batches: this.batches, records: this.records, transactionalBatches: this.transactionalBatches, control: { ...this.control },
-      crcFailures: this.crcFailures, unsupported: this.unsupported, corruptRegions: this.corruptRegions, trailingBytes: this.trailingBytes,
+      crcFailures: this.crcFailures, unsupported: this.unsupported, corruptRegions: this.corruptRegions, damagedBytes: this.damagedBytes, trailingBytes: this.trailingBytes,
       firstOffset: this.firstOffset, magicCounts: [...this.magicCounts], codecCounts: [...this.codecCounts],
       lastBase: this.lastBase, lastDelta: this.lastDelta, lastLegacy: this.lastLegacy, any: this.any }
   }
@@ -117,6 +122,7 @@ class Summary implements LogSummary {
     this.crcFailures += p.crcFailures
     this.unsupported += p.unsupported
     this.corruptRegions += p.corruptRegions
+    this.damagedBytes += p.damagedBytes
     this.trailingBytes += p.trailingBytes
     p.magicCounts.forEach((n, m) => { this.magicCounts[m]! += n })
     p.codecCounts.forEach((n, c) => { this.codecCounts[c]! += n })

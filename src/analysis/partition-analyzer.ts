@@ -22,6 +22,8 @@ import type { ExpectedAbortedTxn } from './txn-index-check.js'
 import type { BatchFacts } from './batch-facts.js'
 import type { HighWatermarkSource, SnapshotInput } from './partition-input.js'
 import type { VisibilityCounts } from './visibility.js'
+import type { DamageRef } from './transactions.js'
+import { DamageMarks, indexesNotChecked, unknownOutcome } from './damage-marks.js'
 
 export type { AnalyzerHook, AnalyzerInternals, AnalyzerOptions, AnalyzerStats, OpenTransaction, PartitionReport } from './partition-report.js'
 
@@ -48,6 +50,8 @@ export class PartitionAnalyzer {
   private aborted = 0
   private empty = 0
   private readonly recentMarkers = new RecentMarkers()
+  /** bytes of the log that could not be read, and the transactions they may hide the ends of (damage-marks.ts) */
+  private readonly damage = new DamageMarks()
   /** control batches by type name, COMMIT and ABORT apart (the hot ones) */
   private readonly controlBatches: Record<string, number> = {}
   private commitMarkers = 0
@@ -114,10 +118,15 @@ export class PartitionAnalyzer {
       seq: this.seq++, producerId, producerEpoch, markerEpoch: null, firstOffset, lastDataOffset: null,
       records: 0, batches: 0, firstTimestamp: null, lastTimestamp: null, outcome: null, markerOffset: null,
       coordinatorEpoch: null, seeded: false, empty: false, completionLastStableOffset: null,
-      iv: null, firstIndex: -1, lastIndex: -1, spanBatches: 0, tl: null,
+      iv: null, cut: false, firstIndex: -1, lastIndex: -1, spanBatches: 0, tl: null,
     }
     if (this.tl !== null) this.tl.transaction(t)
     return t
+  }
+
+  /** Bytes at `at` could not be read (between the batches given before and after): see damage-marks.ts. */
+  damaged (at: DamageRef, lost: boolean): void {
+    this.damage.damaged(at, this.open.values(), lost ? this.prevLast : undefined)
   }
 
   /** The next batch, in log order. `b` may be reused by the caller afterwards. */
@@ -125,6 +134,7 @@ export class PartitionAnalyzer {
     const b = typeof input.baseOffset === 'bigint' || typeof input.lastOffset === 'bigint' || typeof input.producerId === 'bigint' ||
       typeof input.baseTimestamp === 'bigint' || typeof input.maxTimestamp === 'bigint' ? this.canonical(input) : input
     if (!this.started) this.start(b.baseOffset)
+    this.damage.next(b.baseOffset)
     this.snapChecks.passTo(b.baseOffset, this.openFirstOffsets)
     if (this.prevLast !== null && b.baseOffset <= this.prevLast) {
       if (this.wanted('OFFSETS_NOT_INCREASING')) this.find('OFFSETS_NOT_INCREASING', b, `batch at offset ${b.baseOffset} does not follow offset ${this.prevLast}`)
@@ -165,8 +175,16 @@ export class PartitionAnalyzer {
       return
     }
     let t = open
+    if (t !== undefined && t.cut && b.producerEpoch !== t.producerEpoch) {
+      // data of a new epoch: the transaction open at the damage ended there (its marker in the unreadable bytes, or
+      // the coordinator's abort); it stays unstable with an unknown outcome, and this batch begins the next one
+      this.open.delete(pid)
+      t = undefined
+    }
     if (t === undefined) {
       t = this.newTxn(pid, b.producerEpoch, b.baseOffset)
+      const lost = this.damage.beginning(pid)
+      if (lost !== undefined) t.damage = lost
       this.setOpen(pid, t)
       this.intervals.open(t)
     }
@@ -218,9 +236,13 @@ export class PartitionAnalyzer {
     if (t === undefined) {
       t = this.newTxn(pid, b.producerEpoch, b.baseOffset)
       t.empty = true
+      const lost = this.damage.beginning(pid)
+      if (lost !== undefined) t.damage = lost
     } else {
       this.open.delete(pid)
     }
+    this.damage.ended(pid)
+    if (t.damage !== undefined && this.wanted('TXN_OUTCOME_UNKNOWN')) this.findings.push(unknownOutcome(t, { type: outcome, offset: b.baseOffset }))
     t.outcome = outcome
     t.markerOffset = b.baseOffset
     t.markerEpoch = b.producerEpoch
@@ -325,11 +347,14 @@ export class PartitionAnalyzer {
       pendingRecords: this.uncommitted - this.intervals.finalVisible - this.intervals.finalAborted,
     }
     let readCommittedByTxnIndex: number | null = null
+    const damaged = this.damage.first
     if (this.consumer !== null) {
       readCommittedByTxnIndex = this.intervals.finalConsumer
-      this.consumer.findings(this.firstScannedOffset, leo, this.intervals.finalConsumer, counts.readCommitted, lso, findings)
+      if (damaged === null) this.consumer.findings(this.firstScannedOffset, leo, this.intervals.finalConsumer, counts.readCommitted, lso, findings)
     }
-    for (const f of this.snapChecks.findings()) findings.push(f)
+    if (damaged === null) for (const f of this.snapChecks.findings()) findings.push(f)
+    else if (this.consumer !== null || this.opts.snapshots.length > 0) findings.push(indexesNotChecked(damaged))
+    for (const t of unstable) if (t.damage !== undefined && t.markerOffset === null) findings.push(unknownOutcome(t, null))
     const openTransactions = unstable.map((t) => toOpen(t, hw))
     return {
       topic: this.opts.topic, partition: this.opts.partition, logStartOffset: toBigInt(logStartOffset), logEndOffset: toBigInt(leo),

@@ -7,6 +7,7 @@ import type { TxnIndexTable } from '../decode/txn-index-table.js'
 import type { ExpectedAbortedTxn } from './txn-index-check.js'
 import type { HighWatermarkSource, PartitionMeta, SnapshotInput } from './partition-input.js'
 import type { VisibilityCounts } from './visibility.js'
+import type { DamageRef } from './transactions.js'
 
 export interface OpenTransaction {
   producerId: bigint
@@ -22,6 +23,8 @@ export interface OpenTransaction {
   state: 'open' | 'awaiting-high-watermark'
   /** began before the first scanned offset (from a producer snapshot) */
   seeded: boolean
+  /** its marker or data may lie in bytes that could not be read: whether it is open is unknown (Transaction.damage) */
+  damage?: DamageRef
 }
 
 export interface PartitionReport extends VisibilityCounts {

@@ -4,7 +4,7 @@
 // it never changes the analysis. (Its own shape, not streaming-txn's Txn: that file imports partition-report.ts.)
 import type { I64 } from '../bytes/int64.js'
 import type { BatchFacts } from './batch-facts.js'
-import type { TxnOutcome } from './transactions.js'
+import type { DamageRef, TxnOutcome } from './transactions.js'
 
 /** A transaction as the analyzer holds it while streaming (I64 fields: numbers where they fit). */
 export interface StreamedTransaction {
@@ -20,6 +20,8 @@ export interface StreamedTransaction {
   outcome: TxnOutcome | null
   markerOffset: I64 | null
   coordinatorEpoch: number | null
+  /** its data or marker may lie in bytes that could not be read (Transaction.damage) */
+  damage?: DamageRef
   seeded: boolean
   empty: boolean
 }

@@ -16,6 +16,8 @@ export interface Txn extends Omit<Transaction, 'producerId' | 'firstOffset' | 'l
   completionLastStableOffset: I64 | null
   /** its interval while it holds the LSO */
   iv: Interval | null
+  /** it was open where bytes could not be read (analysis/damage-marks.ts): data of another epoch begins a new one */
+  cut: boolean
   /** timeline: batch indexes of its first and last batch (data or marker) and their count */
   firstIndex: number
   lastIndex: number
@@ -54,6 +56,7 @@ export function toTransaction (t: Txn): Transaction {
     lastDataOffset: bigOrNull(t.lastDataOffset), records: t.records, batches: t.batches, firstTimestamp: bigOrNull(t.firstTimestamp),
     lastTimestamp: bigOrNull(t.lastTimestamp), outcome: t.outcome, markerOffset: bigOrNull(t.markerOffset), coordinatorEpoch: t.coordinatorEpoch,
     seeded: t.seeded, empty: t.empty, completionLastStableOffset: bigOrNull(t.completionLastStableOffset),
+    ...(t.damage !== undefined ? { damage: t.damage } : {}),
   }
 }
 
@@ -62,5 +65,6 @@ export function toOpen (t: Txn, hw: I64): OpenTransaction {
     producerId: toBigInt(t.producerId), producerEpoch: t.producerEpoch, firstOffset: toBigInt(t.firstOffset), lastOffset: bigOrNull(t.lastDataOffset),
     records: t.records, firstTimestamp: bigOrNull(t.firstTimestamp), lastTimestamp: bigOrNull(t.lastTimestamp), coordinatorEpoch: t.coordinatorEpoch,
     state: t.markerOffset !== null && t.markerOffset >= hw ? 'awaiting-high-watermark' : 'open', seeded: t.seeded,
+    ...(t.damage !== undefined ? { damage: t.damage } : {}),
   }
 }

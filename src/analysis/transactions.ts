@@ -12,6 +12,9 @@ import type { SnapshotInput } from './partition-input.js'
 
 export type TxnOutcome = 'COMMIT' | 'ABORT'
 
+/** where bytes of a partition's log could not be read (the first byte of a damaged region, a torn tail or batch) */
+export interface DamageRef { file: string, position: number }
+
 export interface Transaction {
   /** creation order, stable across runs */
   seq: number
@@ -40,6 +43,11 @@ export interface Transaction {
    * (ProducerStateManager.lastStableOffset(CompletedTxn))
    */
   completionLastStableOffset: bigint | null
+  /**
+   * set when its data or its marker may lie in bytes that could not be read (it was open at the damage, or its
+   * producer had no marker since the damage): its outcome is unknown whatever marker was read after the damage
+   */
+  damage?: DamageRef
 }
 
 export const MARKER_TYPES: Record<number, TxnOutcome> = { 0: 'ABORT', 1: 'COMMIT' }

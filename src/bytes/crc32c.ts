@@ -141,3 +141,25 @@ export function crc32cShift (crc: number, n: number): number {
 export function crc32cOfRange (prefixA: number, prefixB: number, length: number): number {
   return (prefixB ^ crc32cShift(prefixA, length)) >>> 0
 }
+
+/** CRC-32C (Castagnoli, reflected 0x82F63B78) table for crc32cRange */
+const TABLE = (() => {
+  const t = new Int32Array(256)
+  for (let n = 0; n < 256; n++) {
+    let c = n
+    for (let k = 0; k < 8; k++) c = (c & 1) !== 0 ? (c >>> 1) ^ 0x82F63B78 : c >>> 1
+    t[n] = c
+  }
+  return t
+})()
+
+/**
+ * CRC-32C of buf[start, end) in place, byte by byte: for the short ranges checked once per batch in a fast path
+ * (a COMMIT/ABORT marker's 57 bytes), where a subarray per call would allocate and a faster implementation's
+ * per-call overhead is more than the work.
+ */
+export function crc32cRange (buf: Uint8Array, start: number, end: number): number {
+  let c = -1
+  for (let i = start; i < end; i++) c = TABLE[(c ^ buf[i]!) & 0xff]! ^ (c >>> 8)
+  return (c ^ -1) >>> 0
+}

@@ -1,5 +1,9 @@
 // Parsers for option values: they throw InvalidArgumentError, which commander turns into a usage error (exit 2).
 import { InvalidArgumentError } from 'commander'
+import type { RemoteLayoutName } from '../io/remote/layout.js'
+import { REMOTE_LAYOUTS } from '../io/remote/layout.js'
+import type { RemoteSpec } from '../io/remote/spec.js'
+import { REMOTE_KEY_ENV } from '../io/remote/spec.js'
 import type { KafkaRelease } from '../format/kafka-versions.js'
 import { KAFKA_RELEASES, parseKafkaRelease } from '../format/kafka-versions.js'
 import type { DecoderName } from '../format/value-decoders.js'
@@ -70,4 +74,30 @@ export interface RawFilterFlags {
 
 /** --remote-storage, shared by every command that reads partitions (tiered storage, KIP-405) */
 export const REMOTE_STORAGE_FLAGS = '--remote-storage <dir|s3://bucket/prefix>'
-export const REMOTE_STORAGE_HELP = 'tiered storage (Kafka\'s LocalTieredStorage layout): read each partition\'s remote segments before its local ones; s3:// uses the AWS SDK\'s default credentials and AWS_ENDPOINT_URL'
+export const REMOTE_STORAGE_HELP = 'tiered storage (Kafka\'s LocalTieredStorage or Aiven\'s plugin): read each partition\'s remote segments before its local ones; s3:// uses the AWS SDK\'s default credentials and AWS_ENDPOINT_URL'
+
+/** the storage's layout, its key prefix and the key of Aiven's encryption (with --remote-storage) */
+export const REMOTE_LAYOUT_FLAGS = '--remote-layout <local-tiered|aiven>'
+export const REMOTE_LAYOUT_HELP = 'the remote storage\'s object layout (default: the one its object names show)'
+export const REMOTE_PREFIX_FLAGS = '--remote-prefix <prefix>'
+export const REMOTE_PREFIX_HELP = 'Aiven\'s key.prefix, when the objects\' names do not show it'
+export const REMOTE_KEY_FLAGS = '--remote-key <pem>'
+export const REMOTE_KEY_HELP = `the RSA private key that decrypts Aiven's encrypted segments (or ${REMOTE_KEY_ENV})`
+
+export function parseRemoteLayout (v: string): RemoteLayoutName {
+  if (!(REMOTE_LAYOUTS as readonly string[]).includes(v)) throw new InvalidArgumentError(`expected one of ${REMOTE_LAYOUTS.join(', ')}`)
+  return v as RemoteLayoutName
+}
+
+/** the remote storage the flags describe */
+export function remoteOf (o: { remoteStorage?: string }): RemoteSpec {
+  const f = o as { remoteStorage: string, remoteLayout?: RemoteLayoutName, remotePrefix?: string, remoteKey?: string }
+  return { storage: f.remoteStorage, ...(f.remoteLayout !== undefined ? { layout: f.remoteLayout } : {}),
+    ...(f.remotePrefix !== undefined ? { prefix: f.remotePrefix } : {}), ...(f.remoteKey !== undefined ? { keyFile: f.remoteKey } : {}) }
+}
+
+/** --no-resync for the partition commands (dump has its own): the scan stops at framing damage */
+export const NO_RESYNC_FLAGS = '--no-resync'
+export const NO_RESYNC_HELP = 'stop at framing damage, as Kafka\'s reader does, instead of going on at the next valid batch as the dump does'
+/** the library option of --no-resync's flag (commander sets resync false when it is given) */
+export function resyncOf (o: { resync?: boolean }): { resync?: false } { return o.resync === false ? { resync: false } : {} }

@@ -36,6 +36,8 @@ export interface CleanupOptions {
   bootstrapServer?: string
   /** --top N: keys with most records in the dirty section */
   top?: number
+  /** false: stop at framing damage as Kafka's reader does (--no-resync); by default reading resumes at the next valid batch, as the dump does */
+  resync?: boolean
 }
 
 const METADATA = '__cluster_metadata'
@@ -55,7 +57,7 @@ function findMetadata (scanned: readonly ScannedPartition[]): MetadataConfigs | 
 export function cleanup (opts: Omit<CleanupOptions, 'format'>, clock: () => number = Date.now): CleanupResult & { unusable: Finding[] } {
   const bad = opts.configs === undefined ? null : checkConfigFlags(opts.configs)
   if (bad !== null) throw new RangeError(bad)
-  const done = scanPaths(opts.paths)
+  const done = scanPaths(opts.paths, opts.resync === false ? { resync: false } : {})
   const nowMs = opts.now ?? clock()
   const meta = findMetadata(done.scanned)
   const states = done.scanned.filter((p) => p.dir.topic === '__transaction_state').flatMap((p) => transactionLogStates(p.dir).states)
@@ -90,7 +92,7 @@ function partitionOf (p: ScannedPartition, meta: MetadataConfigs | null, checkpo
   const readFindings = new FindingList()
   const segments = cleanupSegments(p.dir, readFindings)
   const reported = new Set<string>()
-  const read: ReadSegment = (seg, visit) => { readCleanupSegment(seg, visit, readFindings, reported) }
+  const read: ReadSegment = (seg, visit) => { readCleanupSegment(seg, visit, readFindings, reported, opts.resync !== false) }
   // one header pass: the segments' timestamps (retention, min.compaction.lag.ms) and the aborted transactions
   const aborted = headerPass(segments, read)
   const now = BigInt(nowMs)
@@ -135,7 +137,8 @@ function blockerOf (p: ScannedPartition, states: ReturnType<typeof transactionLo
   const t = findBlockingTransaction(p.report, p.snapshots, 15 * 60_000, nowMs, p.label, states)
   if (t === null) return null
   return { producerId: t.producerId, producerEpoch: t.producerEpoch, firstOffset: t.firstOffset, lastTimestamp: t.lastTimestamp,
-    commands: abortCommands(bootstrap, p.report.topic, p.report.partition, t) }
+    // a transaction whose marker may lie in unreadable bytes gets no abort command (its TXN_OUTCOME_UNKNOWN says why)
+    commands: t.damage !== undefined ? [] : abortCommands(bootstrap, p.report.topic, p.report.partition, t) }
 }
 
 export function runCleanup (opts: CleanupOptions, ctx: CommandContext): number {

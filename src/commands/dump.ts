@@ -1,6 +1,7 @@
 // `tsdump [options] <path...>`: the kafka-dump-log compatible dump of every file named or found.
 import type { CommandContext } from './context.js'
 import type { Discovery, KafkaFile, PartitionDir } from '../io/discover.js'
+import type { RemoteInput } from '../io/remote/spec.js'
 import { addRemoteSegments } from '../scan/remote-segments.js'
 import { discover } from '../io/discover.js'
 import { InputError } from '../io/input-error.js'
@@ -48,7 +49,13 @@ export async function runDump (opts: DumpOptions, ctx: CommandContext, internals
     else if (opts.paths[0] === STDIN_PATH) found.files.unshift(stdinFile())
     else found.files.push(stdinFile())
   }
-  if (opts.remote !== undefined) withRemoteSegments(opts.remote, found, log)
+  if (opts.remote !== undefined) {
+    try { withRemoteSegments(opts.remote, found, log) } catch (e) {
+      if (!(e instanceof InputError)) throw e
+      log.unusable(e.file, e.message, e.code)
+      named = true
+    }
+  }
   for (const p of found.problems) { log.unusable(p.path, p.message); if (opts.paths.includes(p.path)) named = true }
   for (const s of found.skipped) printer.skipped(s.path, s.reason)
   const state: RunState & IndexRunState = { nonConsecutive: new Map(), ...newIndexRunState() }
@@ -127,8 +134,8 @@ function filteredBody (file: KafkaFile, opts: DumpOptions, ctx: CommandContext, 
 }
 
 /** --remote-storage: each partition's remote segments (scan/remote-segments.ts) before its first local file */
-function withRemoteSegments (storage: string, found: Discovery, log: FindingLog): void {
-  addRemoteSegments(storage, found.partitions)
+function withRemoteSegments (remote: RemoteInput, found: Discovery, log: FindingLog): void {
+  addRemoteSegments(remote, found.partitions)
   const owner = new Map<KafkaFile, PartitionDir>()
   for (const p of found.partitions) for (const f of p.files) owner.set(f, p)
   const done = new Set<PartitionDir>()

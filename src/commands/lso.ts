@@ -15,11 +15,12 @@ import { scanPathsInWorkers, threadsOf } from './workers/partition-pool.js'
 import { transactionLogStates } from '../scan/transaction-log-scan.js'
 import type { ScannedPartition } from '../scan/partition-scan.js'
 import type { WorkerInternals } from './workers/partition-pool.js'
+import type { RemoteInput } from '../io/remote/spec.js'
 
 /** lso()'s options (the library) */
 export interface LsoOptions {
   /** --remote-storage: remote segments read before the local ones */
-  remote?: string
+  remote?: RemoteInput
   /** the bootstrap server placed in the suggested kafka-transactions.sh commands (default localhost:9092) */
   bootstrapServer?: string
   /** age in minutes above which an open transaction is hanging, as find-hanging's --max-transaction-timeout (default 15) */
@@ -30,6 +31,8 @@ export interface LsoOptions {
   transactionStatePartitions?: number
   /** epoch ms that ages are measured against (--now); default the clock */
   now?: number
+  /** false: stop at framing damage as Kafka's reader does (--no-resync); by default reading resumes at the next valid batch, as the dump does */
+  resync?: boolean
 }
 
 /** `tsdump lso`'s: the library's and the command line's */
@@ -47,7 +50,7 @@ export interface LsoCommandOptions extends LsoOptions {
 
 /** The transaction holding back each partition's LSO, how to abort it, and (optionally) a transactional id's coordinator. */
 export function lso (paths: string[], opts: LsoOptions = {}): LsoResult {
-  return lsoOf(scanPaths(paths, opts.remote !== undefined ? { remote: opts.remote } : {}), opts)
+  return lsoOf(scanPaths(paths, { ...(opts.remote !== undefined ? { remote: opts.remote } : {}), ...(opts.resync === false ? { resync: false } : {}) }), opts)
 }
 
 function lsoOf (done: { unusable: Finding[], scanned: ScannedPartition[] }, opts: LsoOptions): LsoResult {
@@ -60,8 +63,11 @@ function lsoOf (done: { unusable: Finding[], scanned: ScannedPartition[] }, opts
   const hanging: HangingTransaction[] = []
   const partitions = done.scanned.filter((p) => !isState(p)).map((p) => {
     let blocking = findBlockingTransaction(p.report, p.snapshots, timeoutMin * 60_000, nowMs, p.label, states)
-    hanging.push(...hangingTransactions(p.report, p.label, nowMs, timeoutMin * 60_000, states, (t) => coordinatorEpochOf(p.report, t, p.snapshots).epoch))
-    const commands = blocking === null ? [] : abortCommands(bootstrap, p.report.topic, p.report.partition, blocking)
+    // a transaction whose marker may lie in unreadable bytes is not judged: no HANGING, no abort advice
+    const judged = p.report.openTransactions.some((t) => t.damage !== undefined) ? { ...p.report, openTransactions: p.report.openTransactions.filter((t) => t.damage === undefined) } : p.report
+    hanging.push(...hangingTransactions(judged, p.label, nowMs, timeoutMin * 60_000, states, (t) => coordinatorEpochOf(p.report, t, p.snapshots).epoch))
+    if (blocking?.damage !== undefined) blocking = { ...blocking, hanging: false }
+    const commands = blocking === null || blocking.damage !== undefined ? [] : abortCommands(bootstrap, p.report.topic, p.report.partition, blocking)
     const ids = blocking === null ? [] : states.filter((s) => s.producerId === blocking!.producerId)
     // KIP-939: no timeout applies to a two-phase-commit transaction; its external coordinator ends it
     if (blocking !== null && ids.some((s) => !s.deleted && s.twoPhaseCommit)) blocking = { ...blocking, twoPhaseCommit: true, hanging: false }
@@ -76,7 +82,7 @@ function lsoOf (done: { unusable: Finding[], scanned: ScannedPartition[] }, opts
 }
 
 export async function runLso (opts: LsoCommandOptions, ctx: CommandContext): Promise<number> {
-  const r = lsoOf(await scanPathsInWorkers(opts.paths, { markerEpochs: true, ...threadsOf(opts), ...(opts.remote !== undefined ? { remote: opts.remote } : {}) }), { ...opts, now: opts.now ?? ctx.now() })
+  const r = lsoOf(await scanPathsInWorkers(opts.paths, { markerEpochs: true, ...threadsOf(opts), ...(opts.resync === false ? { resync: false } : {}), ...(opts.remote !== undefined ? { remote: opts.remote } : {}) }), { ...opts, now: opts.now ?? ctx.now() })
   // the clock comes from the context (tests inject it); the text says whether the time was given
   r.nowGiven = opts.now !== undefined
   writeUnusable(r.unusable, ctx)

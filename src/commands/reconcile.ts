@@ -11,13 +11,16 @@ import type { ScannedPartition } from '../scan/partition-scan.js'
 import { scanPaths } from '../scan/partition-scan.js'
 import type { WorkerInternals } from './workers/partition-pool.js'
 import { scanPathsInWorkers, threadsOf } from './workers/partition-pool.js'
+import type { RemoteInput } from '../io/remote/spec.js'
 
 /** reconcile()'s options (the library) */
 export interface ReconcileOptions {
   /** count only the records in this range (analysis/range-filter.ts); LEO, HW, LSO stay the whole partition's */
   filter?: RangeSpec
   /** --remote-storage: remote segments read before the local ones */
-  remote?: string
+  remote?: RemoteInput
+  /** false: stop at framing damage as Kafka's reader does (--no-resync); by default reading resumes at the next valid batch, as the dump does */
+  resync?: boolean
 }
 
 /** `tsdump reconcile`'s: the library's and the command line's */
@@ -36,7 +39,7 @@ export interface ReconcileCommandOptions extends ReconcileOptions {
 
 /** Scan and reconcile every partition under `paths`. */
 export function reconcile (paths: string[], opts: ReconcileOptions = {}): ReconcileResult {
-  return reconciled(scanPaths(paths, { ...(opts.filter !== undefined ? { filter: opts.filter } : {}), ...(opts.remote !== undefined ? { remote: opts.remote } : {}) }), opts.filter)
+  return reconciled(scanPaths(paths, { ...(opts.filter !== undefined ? { filter: opts.filter } : {}), ...(opts.remote !== undefined ? { remote: opts.remote } : {}), ...(opts.resync === false ? { resync: false } : {}) }), opts.filter)
 }
 
 function reconciled ({ unusable, scanned }: { unusable: Finding[], scanned: ScannedPartition[] }, filter: RangeSpec | undefined): ReconcileResult {
@@ -45,7 +48,7 @@ function reconciled ({ unusable, scanned }: { unusable: Finding[], scanned: Scan
 }
 
 export async function runReconcile (opts: ReconcileCommandOptions, ctx: CommandContext): Promise<number> {
-  const r = reconciled(await scanPathsInWorkers(opts.paths, { markerEpochs: false, ...threadsOf(opts), ...(opts.remote !== undefined ? { remote: opts.remote } : {}), ...(opts.filter !== undefined ? { filter: opts.filter } : {}) }), opts.filter)
+  const r = reconciled(await scanPathsInWorkers(opts.paths, { markerEpochs: false, ...threadsOf(opts), ...(opts.resync === false ? { resync: false } : {}), ...(opts.remote !== undefined ? { remote: opts.remote } : {}), ...(opts.filter !== undefined ? { filter: opts.filter } : {}) }), opts.filter)
   writeUnusable(r.unusable, ctx)
   if (r.unusable.length > 0) return EXIT_USAGE
   createPartitionPrinter(opts.format ?? 'text', ctx, opts.color === false ? 0 : ctx.colorLevel, { wide: opts.wide === true }).reconcile(r)

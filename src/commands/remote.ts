@@ -7,32 +7,38 @@ import { joinInventory } from '../analysis/remote-inventory.js'
 import { printRemoteJson } from '../format/remote-json.js'
 import { printRemoteText } from '../format/remote-text.js'
 import { describeFsError, discover } from '../io/discover.js'
-import { parseRemotePartitionDir } from '../io/remote/names.js'
+import { InputError } from '../io/input-error.js'
+import { detectLayout } from '../io/remote/layout.js'
+import type { RemoteInput } from '../io/remote/spec.js'
+import { remoteSpecOf } from '../io/remote/spec.js'
 import { partitionTopicId } from '../io/remote/open.js'
 import { closeRemoteStores, openRemoteStore } from '../io/remote/store.js'
 import { metadataPartitions, readRemoteLogMetadata, REMOTE_LOG_METADATA_TOPIC } from '../scan/remote-metadata.js'
-import { listedSegments } from '../scan/remote-segments.js'
+import { aivenSegmentSize, listedSegments } from '../scan/remote-segments.js'
 import type { CommandContext } from './context.js'
 import { writeUnusable } from './partition-command.js'
 
 export interface RemoteOptions {
   paths: string[]
-  /** --remote-storage: a directory or s3://bucket/prefix */
-  storage: string
+  /** --remote-storage: a directory or s3://bucket/prefix (with its layout, prefix and key) */
+  storage: RemoteInput
   format?: 'text' | 'json'
   color?: boolean
   wide?: boolean
 }
 
 /** The inventory; `unusable` when the paths or the storage cannot be read at all. */
-export function remoteInventory (paths: string[], storage: string): RemoteResult & { unusable: Finding[] } {
+export function remoteInventory (paths: string[], remote: RemoteInput): RemoteResult & { unusable: Finding[] } {
+  const spec = remoteSpecOf(remote)
+  const storage = spec.storage
   const d = discover(paths)
   const unusable = d.problems.map((p) => finding('UNREADABLE', p.message, { file: p.path, position: 0 }))
   const empty = { storage, metadataFrom: [], partitions: [], findings: [], unusable }
   if (unusable.length > 0) return empty
   let store
-  try { store = openRemoteStore(storage); store.list() } catch (e) {
-    return { ...empty, unusable: [finding('UNREADABLE', describeFsError(e), { file: storage, position: 0 })] }
+  let layout
+  try { store = openRemoteStore(storage); layout = detectLayout(store.list(), storage, spec) } catch (e) {
+    return { ...empty, unusable: [finding(e instanceof InputError ? e.code : 'UNREADABLE', describeFsError(e), { file: storage, position: 0 })] }
   }
   const mdirs = metadataPartitions(d.partitions)
   const metadata = mdirs.length === 0 ? null : readRemoteLogMetadata(mdirs)
@@ -55,18 +61,23 @@ export function remoteInventory (paths: string[], storage: string): RemoteResult
   for (const s of metadata?.segments ?? []) add(s.topic, s.partition, s.topicId)
   const objects = store.list()
   for (const o of objects) {
-    const p = parseRemotePartitionDir(o.key.slice(0, o.key.indexOf('/')))
+    const p = layout.parse(o.key)
     if (p !== null) add(p.topic, p.partition, p.topicId)
   }
+  for (const s of store.skipped ?? []) findings.push(finding('REMOTE_UNREADABLE', `${s.key}: ${s.reason}`, { file: store.nameOf(s.key), position: 0 }))
   const partitions = [...parts.values()].sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition)).map((p) => {
     const stored = new Map<string, StoredSegment>()
-    for (const [id, s] of listedSegments(objects, p.topic, p.partition, p.topicId)) {
+    const sizeFindings: Finding[] = []
+    for (const [id, s] of listedSegments(objects, layout, p.topic, p.partition, p.topicId)) {
       const log = s.objects.get('log')
-      stored.set(id, { startOffset: s.startOffset, topicId: s.topicId, logKey: log?.key ?? null, logBytes: log?.size ?? null,
+      const logBytes = log === undefined ? null : layout.name === 'aiven' ? aivenSegmentSize(store, s, log, sizeFindings) : log.size
+      stored.set(id, { startOffset: s.startOffset, topicId: s.topicId, logKey: log?.key ?? null, logBytes,
         suffixes: [...s.objects.keys()].sort(), keys: [...s.objects.values()].map((o) => o.key) })
     }
     const md = metadata === null ? null : metadata.segments.filter((s) => s.topic === p.topic && s.partition === p.partition && (p.topicId === null || s.topicId === p.topicId))
-    return joinInventory({ topic: p.topic, partition: p.partition, topicId: p.topicId, localStartOffset: p.localStart, metadata: md, stored, nameOf: (k) => store.nameOf(k) })
+    const joined = joinInventory({ topic: p.topic, partition: p.partition, topicId: p.topicId, localStartOffset: p.localStart, metadata: md, stored, nameOf: (k) => store.nameOf(k) })
+    joined.findings.push(...sizeFindings)
+    return joined
   })
   return { storage, metadataFrom: metadata?.read ?? [], partitions, findings, unusable }
 }

@@ -18,11 +18,14 @@ import type { LaneLimits } from '../format/report/lane-collector.js'
 import { LaneCollector } from '../format/report/lane-collector.js'
 import { partitionExitCode, writeUnusable } from './partition-command.js'
 import { scanPaths } from '../scan/partition-scan.js'
+import type { RemoteInput } from '../io/remote/spec.js'
 
 export interface ReportOptions {
   paths: string[]
   /** --remote-storage: remote segments read before the local ones */
-  remote?: string
+  remote?: RemoteInput
+  /** false: stop at framing damage as Kafka's reader does (--no-resync); by default reading resumes at the next valid batch, as the dump does */
+  resync?: boolean
   /** the HTML file to write; '-' = stdout */
   output: string
   bootstrapServer?: string
@@ -62,7 +65,7 @@ export interface BuiltReport {
 export function buildReportModel (opts: ReportOptions, internals: ReportInternals = {}): BuiltReport {
   const limits: LaneLimits = { ...DEFAULT_LIMITS, ...internals.limits }
   const collectors = new Map<PartitionDir, LaneCollector>()
-  const { unusable, scanned } = scanPaths(opts.paths, { analyzer: (dir) => { const c = new LaneCollector(limits); collectors.set(dir, c); return { sink: c } }, ...(opts.remote !== undefined ? { remote: opts.remote } : {}) })
+  const { unusable, scanned } = scanPaths(opts.paths, { analyzer: (dir) => { const c = new LaneCollector(limits); collectors.set(dir, c); return { sink: c } }, ...(opts.remote !== undefined ? { remote: opts.remote } : {}), ...(opts.resync === false ? { resync: false } : {}) })
   const all = [...collectors.values()]
   // the report as a whole stays small: aggregate the lanes with the most items first
   const budget = internals.maxReportItems ?? MAX_REPORT_ITEMS

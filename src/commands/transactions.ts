@@ -25,6 +25,7 @@ import { scanTransactionLog } from '../scan/transaction-log-scan.js'
 import { stateDirs } from '../scan/transactional-id.js'
 import type { CommandContext } from './context.js'
 import { partitionExitCode, writeUnusable } from './partition-command.js'
+import type { RemoteInput } from '../io/remote/spec.js'
 
 export interface TransactionsOptions {
   paths: string[]
@@ -33,13 +34,15 @@ export interface TransactionsOptions {
   wide?: boolean
   filter?: RangeSpec
   /** --remote-storage: remote segments read before the local ones */
-  remote?: string
+  remote?: RemoteInput
+  /** false: stop at framing damage as Kafka's reader does (--no-resync); by default reading resumes at the next valid batch, as the dump does */
+  resync?: boolean
 }
 
 const cmp = (a: bigint | null, b: bigint | null): number => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1)
 
 /** The transactions under `paths`, joined; null with the unusable paths' findings when a path cannot be used. */
-export function transactions (paths: string[], filter?: RangeSpec, remote?: string): TransactionsResult | { unusable: Finding[] } {
+export function transactions (paths: string[], filter?: RangeSpec, remote?: RemoteInput, resync = true): TransactionsResult | { unusable: Finding[] } {
   const { partitions, unusable } = resolvePartitions(paths, remote)
   if (unusable.length > 0) return { unusable }
   const findings: Finding[] = []
@@ -50,7 +53,7 @@ export function transactions (paths: string[], filter?: RangeSpec, remote?: stri
   const commits = new Map<string, OffsetCommitRecord[]>()
   const scanned = new Set<string>()
   const checkpoints = new Map<string, OffsetCheckpoint | null>()
-  for (const s of scanNewestCopies(partitions.filter((d) => d.topic !== '__transaction_state'), checkpoints)) {
+  for (const s of scanNewestCopies(partitions.filter((d) => d.topic !== '__transaction_state'), checkpoints, resync)) {
     scanned.add(s.label)
     for (const r of s.runs) runs.push(r)
     for (const f of s.findings) if (f.severity !== 'info' || f.code === 'PARTITION_COPY_CHOSEN') findings.push(f)
@@ -63,7 +66,8 @@ export function transactions (paths: string[], filter?: RangeSpec, remote?: stri
   const episodes = coordinatorEpisodes(records)
   const idByProducer = transactionalIdsByProducer(records)
   const all = joinRuns(runs, episodes)
-  for (const t of all) completeTransaction(t, { scanned, idByProducer, commits })
+  const damaged = new Map(runs.filter((r) => r.damage !== undefined).map((r) => [`${r.topic}-${r.partition}`, r.damage!] as const))
+  for (const t of all) completeTransaction(t, { scanned, idByProducer, commits, damaged })
   fillGroupPositions(all, commits)
   // in the order they began: the coordinator's first record, else the first marker (data timestamps can be event times: Kafka Streams)
   const began = (t: JoinedTransaction): bigint | null => t.episode?.states[0]?.timestamp ?? t.runs.reduce<bigint | null>((m, r) => (r.marker === null ? m : m === null || r.marker.timestamp < m ? r.marker.timestamp : m), null) ?? t.firstTimestamp
@@ -101,7 +105,7 @@ function wanted (t: JoinedTransaction, f: RangeSpec): boolean {
 }
 
 export function runTransactions (opts: TransactionsOptions, ctx: CommandContext): number {
-  const r = transactions(opts.paths, opts.filter, opts.remote)
+  const r = transactions(opts.paths, opts.filter, opts.remote, opts.resync !== false)
   if ('unusable' in r) {
     writeUnusable(r.unusable, ctx)
     return EXIT_USAGE

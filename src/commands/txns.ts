@@ -16,6 +16,7 @@ import { txnsPartition } from '../scan/txns-partition.js'
 import { partitionExitCode, writeUnusable } from './partition-command.js'
 import type { WorkerInternals } from './workers/partition-pool.js'
 import { streamTxnsInWorkers, txnsWorkerCount } from './workers/txns-pool.js'
+import type { RemoteInput } from '../io/remote/spec.js'
 
 /** txns()'s options (the library) */
 export interface TxnsOptions {
@@ -24,7 +25,9 @@ export interface TxnsOptions {
   /** only the runs of these producers / overlapping this range (analysis/range-filter.ts runInRange) */
   filter?: RangeSpec
   /** --remote-storage: remote segments read before the local ones */
-  remote?: string
+  remote?: RemoteInput
+  /** false: stop at framing damage as Kafka's reader does (--no-resync); by default reading resumes at the next valid batch, as the dump does */
+  resync?: boolean
 }
 
 /** `tsdump txns`'s: the library's and the command line's */
@@ -41,11 +44,11 @@ export interface TxnsCommandOptions extends TxnsOptions {
 }
 
 /** Streams the timeline (or transactional-id states) of each partition to `to`; returns the findings' exit code. */
-function streamTxns (partitions: readonly PartitionDir[], width: number, to: TxnsStream, filter?: RangeSpec): number {
+function streamTxns (partitions: readonly PartitionDir[], width: number, to: TxnsStream, filter?: RangeSpec, resync = true): number {
   const checkpoints = new Map<string, OffsetCheckpoint | null>()
   const findings: Finding[] = []
   for (const dir of partitions) {
-    for (const f of txnsPartition(dir, checkpoints, width, to, filter)) findings.push(f) // no spread: a partition's findings can be more arguments than the stack holds
+    for (const f of txnsPartition(dir, checkpoints, width, to, filter, resync)) findings.push(f) // no spread: a partition's findings can be more arguments than the stack holds
   }
   to.end()
   return partitionExitCode([], findings)
@@ -63,7 +66,7 @@ export function txns (paths: string[], opts: TxnsOptions = {}): TxnsResult {
     timelineEnd: (p, lane) => { result.partitions.push({ ...p, kind: 'timeline', runs, lane } satisfies TimelinePartition) },
     transactionStates: (p) => { result.partitions.push(p) },
     end: () => {},
-  }, opts.filter)
+  }, opts.filter, opts.resync !== false)
   return result
 }
 
@@ -73,12 +76,12 @@ export async function runTxns (opts: TxnsCommandOptions, ctx: CommandContext): P
   if (unusable.length > 0) return EXIT_USAGE
   const printer = createPartitionPrinter(opts.format ?? 'text', ctx, opts.color === false ? 0 : ctx.colorLevel, { wide: opts.wide === true })
   const workers = txnsWorkerCount(partitions, opts.threads, opts.workerInternals)
-  if (workers === 0) return streamTxns(partitions, opts.width ?? 70, printer.txnsStream(), opts.filter)
+  if (workers === 0) return streamTxns(partitions, opts.width ?? 70, printer.txnsStream(), opts.filter, opts.resync !== false)
   opts.workerInternals?.onWorkers?.(workers)
   const to = printer.txnsStream()
   const width = opts.width ?? 70
   // __transaction_state partitions are read here, in their turn (the same code as the sequential loop)
   const checkpoints = new Map<string, OffsetCheckpoint | null>()
-  return await streamTxnsInWorkers(partitions, { width, ...(opts.filter !== undefined ? { filter: opts.filter } : {}) }, to, workers,
-    (dir) => txnsPartition(dir, checkpoints, width, to, opts.filter))
+  return await streamTxnsInWorkers(partitions, { width, ...(opts.filter !== undefined ? { filter: opts.filter } : {}), ...(opts.resync === false ? { resync: false } : {}) }, to, workers,
+    (dir) => txnsPartition(dir, checkpoints, width, to, opts.filter, opts.resync !== false))
 }

@@ -178,13 +178,27 @@ export class FrameScanner {
       return this.damaged(pos, size, { code: 'BAD_LENGTH', message: `entry size ${total} is more than tsdump holds of a stream (${MAX_STREAM_ENTRY} bytes): save the input to a file to read it` })
     }
     if (total > left) return this.pastEnd(pos, total, left)
-    if (pos + total <= this.winEnd && !this.resync) {
+    if (pos + total <= this.winEnd && (!this.resync || this.nextFrames(pos + total))) {
       // the reads grow back to the window over the entries that fit (see beyondWindow)
       if (this.headersOnly) this.probe = Math.min(this.windowSize, this.probe * 2)
       this.pos = pos + total
       return this.frame.set(pos, this.win, this.dv, o, total, true, magic, total)
     }
     return this.beyondWindow(pos, total, magic)
+  }
+
+  /**
+   * Resynchronising, an entry whose end is in the window is taken as it is when the entry after it frames (or
+   * the input ends there): only a next entry that does not frame makes beyondWindow look for a batch inside this
+   * one (resync.ts overlappedBatch, which asks the same of the same bytes). Read in place: the partition scan
+   * resyncs, and this runs for every batch (128 MiB of small transactions: 0.10 s of 0.57 s through beyondWindow).
+   */
+  private nextFrames (e: number): boolean {
+    if (e + L.HEADER_SIZE_UP_TO_MAGIC > this.end) return true
+    if (e + L.HEADER_SIZE_UP_TO_MAGIC > this.winEnd) return false
+    const o = e - this.winStart
+    const size = this.dv.getInt32(o + L.SIZE_OFFSET)
+    return frameProblem(size, this.dv.getInt8(o + L.MAGIC_OFFSET), L.LOG_OVERHEAD + size, this.maxBatch) === undefined
   }
 
   /** an entry header the framing rule rejects (frameProblem): zeros to the end, or damage to resynchronise after */

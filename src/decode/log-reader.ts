@@ -177,6 +177,7 @@ function readControl (b: ScannedBatch, limits: RecordLimits): ControlInfo | null
   }
   const header = b.header
   if (header.recordsCount === 0) return null // compaction can leave empty control batches (KAFKA-7467)
+  if (header.recordsCount < 0) return null // checkHeader said so: the records are not walked to say it again
   try {
     const first = decodeRecords(header, b.bytes, limits).next()
     if (first.done === true) return null

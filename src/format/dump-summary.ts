@@ -11,7 +11,7 @@ export function formatSummary (s: LogSummary): string {
     `, control batches: ${control === '' ? 'none' : control}` +
     `, CRC failures: ${s.crcFailures}, trailing bytes: ${s.trailingBytes}` +
     (s.unsupported > 0 ? `, batches with unsupported codec: ${s.unsupported}` : '') +
-    (s.corruptRegions > 0 ? `, damaged regions: ${s.corruptRegions}` : '')
+    (s.corruptRegions > 0 ? `, damaged regions: ${s.corruptRegions}` + (s.damagedBytes > 0 ? ` (${s.damagedBytes} bytes)` : '') : '')
 }
 
 function plural (n: number, one: string, many: string): string { return `${n} ${n === 1 ? one : many}` }
@@ -20,7 +20,7 @@ export function summaryJson (s: LogSummary): Record<string, unknown> {
   return {
     type: 'summary', file: s.file, batches: s.batches, records: s.records,
     transactionalBatches: s.transactionalBatches, controlBatches: s.control, crcFailures: s.crcFailures,
-    unsupportedCodecBatches: s.unsupported, damagedRegions: s.corruptRegions, trailingBytes: s.trailingBytes,
+    unsupportedCodecBatches: s.unsupported, damagedRegions: s.corruptRegions, damagedBytes: s.damagedBytes, trailingBytes: s.trailingBytes,
     firstOffset: s.firstOffset, lastOffset: s.lastOffset, magic: s.magic, codecs: s.codecs,
   }
 }

@@ -29,6 +29,7 @@ function blockedJson (b: LsoPartition): Json {
       coordinatorAbortsAt: jsonInt64OrNull(t.verdict.coordinatorAbortsAtMs),
       coordinatorAbortsAtIso: t.verdict.coordinatorAbortsAtMs === null ? null : isoTime(t.verdict.coordinatorAbortsAtMs), abortCoordinatorEpoch: Math.max(0, t.coordinatorEpoch ?? 0),
       state: t.state, seeded: t.seeded, hanging: t.hanging, twoPhaseCommit: t.twoPhaseCommit, transactionalIds: b.ids.map(transactionalIdJson), commands: b.commands,
+      ...(t.damage !== undefined ? { outcomeUnknown: true, damage: { file: t.damage.file, position: t.damage.position } } : {}),
     },
     openTransactions: r.openTransactions.length,
     findings: r.findings.map(findingJson),

@@ -103,7 +103,9 @@ function formatBlocked (b: LsoPartition, timeoutMin: number, chalk: ChalkInstanc
   if (t === null) return `${label}: LSO ${r.lastStableOffset} = HW ${r.highWatermark}, nothing is blocked\n`
   const age = t.ageMs === null ? 'unknown' : `${(Number(t.ageMs) / 60000).toFixed(1)} min`
   const owner = t.verdict.coordinatorOwner
-  const verdict = t.state === 'awaiting-high-watermark'
+  const verdict = t.damage !== undefined
+    ? chalk.yellow(`outcome unknown: its marker or data may lie in the bytes that could not be read at ${t.damage.file}:${t.damage.position}`)
+    : t.state === 'awaiting-high-watermark'
     ? chalk.green('ended; its marker is not below the high watermark yet')
     : t.twoPhaseCommit ? chalk.cyan('prepared (two-phase commit, KIP-939: transactionTimeoutMs 2147483647), waiting for its external coordinator; not hanging')
     : t.hanging ? chalk.red(`HANGING (older than ${timeoutMin} min)`)
@@ -139,7 +141,11 @@ function formatBlocked (b: LsoPartition, timeoutMin: number, chalk: ChalkInstanc
     }
   }
   if (r.openTransactions.length > 1) lines.push(`  ${r.openTransactions.length - 1} more open transaction(s) behind it`)
-  if (t.state === 'open') {
+  if (t.damage !== undefined) {
+    lines.push(...wrapWords('not judged hanging and no abort advice: repair the damage first (copy the segment from an in-sync replica), ' +
+      `and check the live broker: kafka-transactions.sh describe-producers --topic ${r.topic ?? '<TOPIC>'} --partition ${r.partition ?? '<PARTITION>'} ` +
+      'shows whether the producer still has a transaction open', '  '))
+  } else if (t.state === 'open') {
     lines.push('  to abort it:')
     for (const c of b.commands) lines.push(`    ${c}`)
   }

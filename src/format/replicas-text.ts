@@ -128,6 +128,8 @@ export function replicasText (logDirs: ReadonlyArray<{ path: string, broker: str
   const single = partitions.filter((p) => !p.compared)
   if (single.length > 0) out.push(...wrapWords(`on one broker only, not compared: ${single.map((p) => `${p.topic}-${p.partition} (${p.replicas[0]!.broker})`).join(', ')}`, ''), '')
   const diverged = compared.filter((p) => p.replicas.some((r) => r.divergenceOffset !== null))
-  out.push(...wrapWords(`${compared.length} partitions compared: ${diverged.length === 0 ? 'every copy agrees with its leader' : `${diverged.length} with copies that diverge (${diverged.map((p) => `${p.topic}-${p.partition}`).join(', ')})`}. * = the leader (the newest epoch, then the longest log); (b) = epochs from the batches (no usable leader-epoch-checkpoint).`, ''))
+  const damaged = compared.filter((p) => p.findings.some((f) => f.code === 'REPLICA_COPY_DAMAGED'))
+  const damage = damaged.length === 0 ? '' : `; ${damaged.length} with a damaged copy (${damaged.map((p) => `${p.topic}-${p.partition}`).join(', ')}: REPLICA_COPY_DAMAGED)`
+  out.push(...wrapWords(`${compared.length} partitions compared: ${diverged.length === 0 && damaged.length === 0 ? 'every copy agrees with its leader' : diverged.length === 0 ? 'no copy diverges' : `${diverged.length} with copies that diverge (${diverged.map((p) => `${p.topic}-${p.partition}`).join(', ')})`}${damage}. * = the leader (the newest epoch, then the longest log); (b) = epochs from the batches (no usable leader-epoch-checkpoint).`, ''))
   return out.join('\n') + '\n'
 }

@@ -81,6 +81,12 @@ export function writeRunJson (w: Writer, r: TimelineRun, first: boolean): void {
     const version = inferTransactionVersion(t)
     pos = putWords(dv, putWords(dv, pos, K.version), version === null ? K.null : QUOTED[version])
     if (r.listed !== undefined) pos = putWords(dv, putWords(dv, pos, K.listed), QUOTED[r.listed])
+    if (t.damage !== undefined) {
+      // rare (damaged logs only) and holding a path of any length: written as text after the fixed part
+      w.commit(pos)
+      w.write(`,"outcomeUnknown":true,"damage":${JSON.stringify({ file: t.damage.file, position: t.damage.position })}}`)
+      return
+    }
   }
   w.commit(putWords(dv, pos, K.close))
 }

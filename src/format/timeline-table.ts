@@ -92,8 +92,9 @@ function setTime (row: Row, ms: bigint | null): Row {
 function notesOf (r: TimelineRun & { kind: 'transaction' }): string {
   const t = r.txn
   const version = versionNote(t)
-  if (!(t.markerEpoch !== null && t.markerEpoch !== t.producerEpoch) && !t.seeded && version === '' && !r.interleaved && r.listed === undefined) return ''
-  return [t.markerEpoch !== null && t.markerEpoch !== t.producerEpoch ? `marker epoch ${t.markerEpoch}` : '',
+  if (!(t.markerEpoch !== null && t.markerEpoch !== t.producerEpoch) && !t.seeded && version === '' && !r.interleaved && r.listed === undefined && t.damage === undefined) return ''
+  return [t.damage !== undefined ? `outcome unknown: bytes that could not be read at ${t.damage.file}:${t.damage.position} may hold its data or marker` : '',
+    t.markerEpoch !== null && t.markerEpoch !== t.producerEpoch ? `marker epoch ${t.markerEpoch}` : '',
     t.seeded ? `began at ${t.firstOffset}, before the log start (producer snapshot)` : '', version, r.interleaved ? 'interleaved with other producers' : '',
     r.listed === 'early' ? 'listed before its end, as it stood: too many later runs waited behind it; listed again where it ends' : '',
     r.listed === 'end' ? 'the transaction listed early above, where it ends' : '']
@@ -112,13 +113,14 @@ function rowOf (r: TimelineRun): Row {
     case 'transaction': {
       const t = r.txn
       const open = t.outcome === null
-      const outcome = open ? 'OPEN (no marker yet)' : t.empty ? '' : t.outcome === 'COMMIT' ? 'committed' : 'aborted'
+      // damage may hide its marker or data (analysis/damage-marks.ts): the marker read after it is not its outcome
+      const outcome = t.damage !== undefined ? 'unknown' : open ? 'OPEN (no marker yet)' : t.empty ? '' : t.outcome === 'COMMIT' ? 'committed' : 'aborted'
       const marker = t.markerOffset === null ? 0 : num(t.markerOffset)
       const lastData = t.lastDataOffset ?? t.firstOffset
       return setTime({
         first: t.empty ? marker : num(t.firstOffset), last: t.empty || lastData === t.firstOffset ? null : num(lastData), pid: num(t.producerId), epoch: t.producerEpoch,
         kind: t.empty ? 'empty transaction' : 'transactional', kindShort: t.empty ? 'empty txn' : 'txn', records: t.empty ? null : t.records,
-        outcome, outcomeShort: open ? 'OPEN' : outcome, tone: open ? 'open' : t.outcome === 'COMMIT' ? 'commit' : 'abort',
+        outcome, outcomeShort: open && t.damage === undefined ? 'OPEN' : outcome, tone: open || t.damage !== undefined ? 'open' : t.outcome === 'COMMIT' ? 'commit' : 'abort',
         markerWord: t.markerOffset === null ? null : t.outcome ?? '', marker, ce: t.coordinatorEpoch, second: null, milli: -1, time: '', timeShort: '', notes: notesOf(r),
       }, t.firstTimestamp)
     }

@@ -3,6 +3,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { describeFileType, InputError } from './input-error.js'
+import type { AivenRef } from './remote/aiven-source.js'
 import { fsPath, joinName } from './raw-names.js'
 
 import type { FileKind } from './segment-names.js'
@@ -23,7 +24,13 @@ export interface KafkaFile {
   topic?: string
   partition?: number
   /** a remote segment's file (--remote-storage): `path` is then its display name (a path or an s3:// URL) */
-  remote?: { storage: string, key: string }
+  remote?: {
+    storage: string
+    key: string
+    aiven?: AivenRef
+    /** what its __remote_log_metadata entry says it holds (checked against its batches) */
+    expect?: { startOffset: bigint, endOffset: bigint, leaderEpochs: Array<{ epoch: number, offset: bigint }> }
+  }
 }
 
 export interface PartitionDir {

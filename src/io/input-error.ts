@@ -1,6 +1,6 @@
 // Why an input file could not be read as it stood: not a regular file, too large to read whole, or
 // changed under us. Thrown by io/ only; commands turn it into a finding that names the file.
-export type InputErrorCode = 'NOT_REGULAR_FILE' | 'FILE_TOO_LARGE' | 'FILE_CHANGED' | 'UNREADABLE' | 'REMOTE_UNREADABLE'
+export type InputErrorCode = 'NOT_REGULAR_FILE' | 'FILE_TOO_LARGE' | 'FILE_CHANGED' | 'UNREADABLE' | 'REMOTE_UNREADABLE' | 'REMOTE_LAYOUT_UNKNOWN' | 'REMOTE_KEY_UNUSABLE' | 'REMOTE_CHUNK_UNREADABLE'
 
 export class InputError extends Error {
   override readonly name = 'InputError'

@@ -7,6 +7,7 @@
 // path) makes the event that partition-scan's feed passes on, with its findings. So the two cannot frame
 // differently, and test/commands/txn-fast-scan.test.ts checks they give the same facts.
 import { i64Add } from '../bytes/int64.js'
+import { crc32cRange } from '../bytes/crc32c.js'
 import type { BatchFacts } from '../analysis/batch-facts.js'
 import { plausibleHeader } from '../decode/batch-view.js'
 import type { EndTxnMarkerFacts } from '../decode/control-fast.js'
@@ -45,12 +46,14 @@ export class FastBatchFeed {
     if (!plausibleHeader(count, delta, attributes, v.sizeInBytes)) return false
     const s = this.s
     const isControl = (attributes & L.CONTROL_FLAG_MASK) !== 0
+    // a control batch decides transactions: one whose CRC fails is not trusted (the general path reports it)
+    if (isControl && (!v.complete || crc32cRange(v.window, v.o + L.ATTRIBUTES_OFFSET, v.o + v.sizeInBytes) !== v.storedCrc)) return false
     if (!isControl) {
       s.control = undefined
     } else if (count === 0) {
       s.control = null // compaction can leave empty control batches (KAFKA-7467); readLog reports no problem
     } else {
-      if (!v.complete || !readEndTxnMarkerFast(v.window, v.o, v.o + v.sizeInBytes, this.marker)) return false
+      if (!readEndTxnMarkerFast(v.window, v.o, v.o + v.sizeInBytes, this.marker)) return false
       this.control.type = this.marker.type
       this.control.typeName = CONTROL_TYPE_NAMES[this.marker.type]!
       this.control.coordinatorEpoch = this.marker.coordinatorEpoch

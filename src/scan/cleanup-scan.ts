@@ -32,7 +32,7 @@ export function cleanupSegments (dir: PartitionDir, findings: FindingList): Clea
 }
 
 /** one pass over a segment; the same file's findings are reported once per partition */
-export function readCleanupSegment (seg: CleanSegment, visit: SegmentVisitor, findings: FindingList, reported: Set<string>): void {
+export function readCleanupSegment (seg: CleanSegment, visit: SegmentVisitor, findings: FindingList, reported: Set<string>, resync = true): void {
   const report = (f: Parameters<FindingList['push']>[0]): void => {
     const key = `${f.code}@${f.file ?? ''}:${f.position ?? ''}`
     if (!reported.has(key)) { reported.add(key); findings.push(f) }
@@ -44,7 +44,8 @@ export function readCleanupSegment (seg: CleanSegment, visit: SegmentVisitor, fi
   }
   try {
     // a 256 KiB window: a batch larger than it is streamed (batchRecords), and no 8 MiB buffer per read is left to the GC
-    for (const ev of readLog(src, { verifyCrc: false, window: PARTITION_SCAN_WINDOW, ...(visit.headersOnly === true ? { headersOnly: true } : {}) })) {
+    // past damage as the partition scan goes (its findings are the scan's: only record decoding adds any here)
+    for (const ev of readLog(src, { verifyCrc: false, resync, window: PARTITION_SCAN_WINDOW, ...(visit.headersOnly === true ? { headersOnly: true } : {}) })) {
       if (ev.kind !== 'batch') continue
       const h = ev.header
       const want = visit.batch({

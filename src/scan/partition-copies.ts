@@ -16,7 +16,7 @@ const ended = (rs: readonly PartitionRun[], below: bigint): string[] =>
   rs.filter((r) => r.marker !== null && r.marker.offset < below).map((r) => `${r.producerId}/${r.firstOffset}/${r.marker!.offset}/${r.marker!.type}/${r.records}`).sort()
 
 /** every partition's runs, each partition read from one copy */
-export function scanNewestCopies (partitions: readonly PartitionDir[], checkpoints: Map<string, OffsetCheckpoint | null>): ChosenCopy[] {
+export function scanNewestCopies (partitions: readonly PartitionDir[], checkpoints: Map<string, OffsetCheckpoint | null>, resync = true): ChosenCopy[] {
   const byLabel = new Map<string, PartitionDir[]>()
   for (const d of partitions) {
     const k = d.topic === null ? d.path : `${d.topic}-${d.partition}`
@@ -26,7 +26,7 @@ export function scanNewestCopies (partitions: readonly PartitionDir[], checkpoin
   }
   const out: ChosenCopy[] = []
   for (const [label, dirs] of byLabel) {
-    const scans = dirs.map((dir) => ({ dir, epoch: newestLeaderEpoch(dir.path), ...scanTransactionRuns(dir, checkpoints) }))
+    const scans = dirs.map((dir) => ({ dir, epoch: newestLeaderEpoch(dir.path), ...scanTransactionRuns(dir, checkpoints, resync) }))
     scans.sort((a, b) => b.epoch - a.epoch || (a.logEndOffset < b.logEndOffset ? 1 : a.logEndOffset > b.logEndOffset ? -1 : 0))
     const best = scans[0]!
     const findings = [...best.findings]

@@ -11,6 +11,7 @@ import type { FindingCode } from '../analysis/findings.js'
 import { finding, locatePartitionFindings } from '../analysis/findings.js'
 import { FindingList } from '../analysis/finding-list.js'
 import { corruptFinding, decodeFinding, tailFinding } from '../analysis/log-findings.js'
+import { RemoteSegmentSeen, remoteOffsetFindings } from '../analysis/remote-offsets.js'
 import type { PartitionReport } from '../analysis/partition-analyzer.js'
 import { PartitionAnalyzer } from '../analysis/partition-analyzer.js'
 import type { AnalyzerHook, AnalyzerInternals } from '../analysis/partition-report.js'
@@ -43,6 +44,7 @@ import { openKafkaFile } from '../io/remote/open.js'
 import { addRemoteSegments, noteRemoteNotRead } from './remote-segments.js'
 import { InputError } from '../io/input-error.js'
 import { namesIn } from '../io/dir-listing.js'
+import type { RemoteInput } from '../io/remote/spec.js'
 
 export interface ScannedPartition {
   dir: PartitionDir
@@ -69,7 +71,12 @@ export interface PartitionScanOptions {
   /** told about every batch before the analyzer is (`transactions`: where each run's batches and markers are) */
   batch?: (s: BatchFacts) => void
   /** --remote-storage: a directory or s3://bucket/prefix whose segments are read before the local ones */
-  remote?: string
+  remote?: RemoteInput
+  /**
+   * after framing damage, go on at the next valid batch as the dump does (default true); false stops at the
+   * damage as Kafka's reader does (--no-resync)
+   */
+  resync?: boolean
 }
 
 /** Not user options: tests run readLog alone to compare it with the fast loop (the fast/general contract), and look inside the analyzer. */
@@ -79,21 +86,30 @@ export interface PartitionScanInternals {
 }
 
 /** every segment: one framing pass, large batches header-only; declined frames without a CRC check (headers are what the analysis needs) */
-const SCAN = { headersOnly: true, window: PARTITION_SCAN_WINDOW } as const
+const SCAN = { headersOnly: true, window: PARTITION_SCAN_WINDOW, resync: true } as const
+const SCAN_NO_RESYNC = { ...SCAN, resync: false } as const
 const READ = { verifyCrc: false } as const
+/** control batches are small and decide transactions: their CRC is checked (a damaged marker is not trusted) */
+const READ_CONTROL = { verifyCrc: true } as const
 /** a legacy entry's offset field, read in place (it is where a v2 batch has its baseOffset) */
 const legacyView = new BatchView()
 
-function feed (ev: LogEvent, file: string, findings: FindingList, a: Pick<PartitionAnalyzer, 'add'>, s: BatchFacts): boolean {
+/** what the scan feeds: each batch, and where bytes could not be read (the analyzer, or a command's tap in front of it) */
+type Fed = Pick<PartitionAnalyzer, 'add' | 'damaged'>
+
+function feed (ev: LogEvent, file: string, findings: FindingList, a: Fed, s: BatchFacts, remote: boolean): boolean {
   switch (ev.kind) {
     case 'batch': {
       const h = ev.header
       s.baseOffset = h.baseOffset; s.lastOffset = h.lastOffset; s.recordsCount = h.recordsCount; s.producerId = h.producerId
       s.producerEpoch = h.producerEpoch; s.isTransactional = h.isTransactional; s.isControl = h.isControl
       s.baseTimestamp = h.baseTimestamp; s.maxTimestamp = h.maxTimestamp; s.file = file; s.position = h.position
-      s.control = h.isControl ? ev.control : undefined
+      // a control batch whose CRC fails is counted UNREADABLE: its type and epoch may be the damage's
+      s.control = h.isControl && ev.crcValid !== false ? ev.control : undefined
       s.legacy = undefined
       for (let i = 0; i < ev.problems.length; i++) findings.push(decodeFinding(ev.problems[i]!, file))
+      // a damaged header or control record: its producer id, offsets or marker type cannot be trusted
+      if (ev.problems.some((p) => p.code !== 'ZSTD_WINDOW_TOO_LARGE')) a.damaged({ file, position: h.position }, false)
       a.add(s)
       return false
     }
@@ -106,10 +122,13 @@ function feed (ev: LogEvent, file: string, findings: FindingList, a: Pick<Partit
       return true
     }
     case 'tail':
-      findings.push(tailFinding(ev, file))
+      findings.push(tailFinding(ev, file, remote))
+      // a torn last batch may be a marker; zeros are a preallocated or zero-filled tail, no data
+      if (ev.reason !== 'zeros') a.damaged({ file, position: ev.position }, true)
       return false
     case 'corrupt':
       findings.push(corruptFinding(ev, file))
+      a.damaged({ file, position: ev.position }, true)
       return false
   }
 }
@@ -119,12 +138,12 @@ function feed (ev: LogEvent, file: string, findings: FindingList, a: Pick<Partit
  * rather than a loop inside scanPartition: V8 optimises it alone, and so it runs faster (bench/RESULTS.md).
  * @returns whether a legacy entry was fed
  */
-function scanSegment (frames: FrameScanner, file: string, fast: FastBatchFeed | undefined, findings: FindingList,
-  to: Pick<PartitionAnalyzer, 'add'>, scratch: BatchFacts): boolean {
+function scanSegment (frames: Pick<FrameScanner, 'next'>, file: string, fast: FastBatchFeed | undefined, findings: FindingList,
+  to: Fed, scratch: BatchFacts, remote: boolean): boolean {
   let legacy = false
   for (let ev = frames.next(); ev !== undefined; ev = frames.next()) {
     if (ev.kind === 'frame' && fast?.read(ev, file) === true) { to.add(scratch); continue }
-    if (feed(ev.kind === 'frame' ? readFrame(ev, READ) : ev, file, findings, to, scratch)) legacy = true
+    if (feed(ev.kind === 'frame' ? readFrame(ev, ev.magic >= 2 && ev.complete && ev.isControl ? READ_CONTROL : READ) : ev, file, findings, to, scratch, remote)) legacy = true
   }
   return legacy
 }
@@ -205,6 +224,40 @@ function readSnapshot (file: string, offset: bigint, findings: Finding[]): Snaps
   } finally { src.close() }
 }
 
+/** a remote segment's frames, their offsets and leader epochs noted on the way (checked against its metadata) */
+function watched (frames: FrameScanner, seen: RemoteSegmentSeen): Pick<FrameScanner, 'next'> {
+  return {
+    next: () => {
+      const ev = frames.next()
+      if (ev?.kind === 'frame' && ev.magic >= 2) {
+        const base = ev.window.readBigInt64BE(ev.offset + L.OFFSET_OFFSET)
+        seen.batch(base, base + BigInt(ev.window.readInt32BE(ev.offset + L.LAST_OFFSET_DELTA_OFFSET)), ev.window.readInt32BE(ev.offset + L.PARTITION_LEADER_EPOCH_OFFSET))
+      }
+      return ev
+    },
+  }
+}
+
+/** The remote segments opened and their first bytes read before anything else; those that fail are findings. */
+function openRemoteLogs (logs: KafkaFile[], findings: FindingList): { sources: Map<KafkaFile, SegmentSource>, failed: Set<bigint | null> } {
+  const sources = new Map<KafkaFile, SegmentSource>()
+  const failed = new Set<bigint | null>()
+  for (const f of logs) {
+    if (f.remote === undefined) continue
+    let src: SegmentSource | undefined
+    try {
+      src = openKafkaFile(f)
+      if (src.size > 0) src.readAt(0, 1)
+      sources.set(f, src)
+    } catch (e) {
+      src?.close()
+      failed.add(f.baseOffset)
+      findings.push(finding(e instanceof InputError ? e.code : 'REMOTE_UNREADABLE', describeFsError(e), { file: f.path, position: 0 }))
+    }
+  }
+  return { sources, failed }
+}
+
 /**
  * Scan and analyse one partition in one pass over its segments (headers and control records only).
  * The txnindex files, snapshots and checkpoint are read first: the analysis needs them while streaming.
@@ -215,7 +268,9 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
   const findings = new FindingList()
   const logs: KafkaFile[] = dir.files.filter((f) => f.kind === 'log')
   const names = namesIn(dir.path)
-  const remoteTxnIndexes = dir.files.filter((f) => f.remote !== undefined && f.kind === 'txnindex')
+  // a remote segment that cannot be opened (nor its first bytes read) is not read: its .txnindex entries must not count either
+  const opened = openRemoteLogs(logs, findings)
+  const remoteTxnIndexes = dir.files.filter((f) => f.remote !== undefined && f.kind === 'txnindex' && !opened.failed.has(f.baseOffset))
   const txnIndexAvailable = names.some((n) => /\.(txnindex|index)$/.test(n))
   const indexFindings: Finding[] = []
   const txnIndex = txnIndexAvailable ? readTxnIndexes(dir.path, names, remoteTxnIndexes, indexFindings) : null
@@ -235,17 +290,22 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
   const counted = start?.source !== 'log-start-offset-checkpoint' ? analyzer : fromLogStart(analyzer, start.offset)
   const fed = range === undefined ? counted : weighing(counted, range)
   const tap = opts.batch
-  const to = tap === undefined ? fed : { add: (s: BatchFacts) => { tap(s); fed.add(s) } }
+  const to: Fed = tap === undefined ? fed : { add: (s: BatchFacts) => { tap(s); fed.add(s) }, damaged: (d, lost) => { fed.damaged(d, lost) } }
   const fast = internals.readLogOnly === true ? undefined : new FastBatchFeed(scratch)
   let legacy = false
   for (const f of logs) {
+    if (opened.failed.has(f.baseOffset) && f.remote !== undefined) continue
     let src: SegmentSource
-    try { src = openKafkaFile(f) } catch (e) {
+    try { src = opened.sources.get(f) ?? openKafkaFile(f) } catch (e) {
       findings.push(finding(e instanceof InputError ? e.code : f.remote !== undefined ? 'REMOTE_UNREADABLE' : 'UNREADABLE', describeFsError(e), { file: f.path, position: 0 }))
       continue
     }
     try {
-      if (scanSegment(new FrameScanner(src, SCAN), f.path, fast, findings, to, scratch)) legacy = true
+      const expected = f.remote?.expect
+      const seen = expected === undefined ? undefined : new RemoteSegmentSeen()
+      const frames = new FrameScanner(src, opts.resync === false ? SCAN_NO_RESYNC : SCAN)
+      if (scanSegment(seen === undefined ? frames : watched(frames, seen), f.path, fast, findings, to, scratch, f.remote !== undefined)) legacy = true
+      if (seen !== undefined) for (const x of remoteOffsetFindings(seen, expected!, f.path)) findings.push(x)
     } catch (e) {
       // the segment shrank while it was read: say so with its size now, and go on with the next one
       if (!(e instanceof InputError)) throw e
@@ -282,8 +342,9 @@ function logStartCheckpoint (logDir: string, cache: Map<string, OffsetCheckpoint
 }
 
 /** The analyzer fed each data batch with only its records at or above the log start counted (analysis/log-start.ts). */
-function fromLogStart (a: PartitionAnalyzer, start: bigint): Pick<PartitionAnalyzer, 'add'> {
+function fromLogStart (a: PartitionAnalyzer, start: bigint): Fed {
   return {
+    damaged: (d, lost) => { a.damaged(d, lost) },
     add: (s: BatchFacts) => {
       if (!s.isControl && BigInt(s.baseOffset) < start) s.recordsCount = recordsFromLogStart(start, BigInt(s.baseOffset), BigInt(s.lastOffset), s.recordsCount)
       a.add(s)
@@ -292,8 +353,9 @@ function fromLogStart (a: PartitionAnalyzer, start: bigint): Pick<PartitionAnaly
 }
 
 /** The analyzer fed through the filter: each batch as it is, a data batch with only its records in range counted. */
-function weighing (a: Pick<PartitionAnalyzer, 'add'>, range: RangeFilter): Pick<PartitionAnalyzer, 'add'> {
+function weighing (a: Fed, range: RangeFilter): Fed {
   return {
+    damaged: (d, lost) => { a.damaged(d, lost) },
     add: (s: BatchFacts) => {
       const v = range.batch(s)
       if (!s.isControl) s.recordsCount = range.weigh(v, s, s.recordsCount)
@@ -306,14 +368,19 @@ function weighing (a: Pick<PartitionAnalyzer, 'add'>, range: RangeFilter): Pick<
  * Resolve paths to partitions that have .log files. `unusable` holds one UNREADABLE finding per path that could not
  * be used (the commands then exit 2).
  */
-export function resolvePartitions (paths: string[], remote?: string): { partitions: PartitionDir[], unusable: Finding[] } {
+export function resolvePartitions (paths: string[], remote?: RemoteInput): { partitions: PartitionDir[], unusable: Finding[] } {
   // a partition's analysis needs its directory (txnindex, snapshots, checkpoint), which a pipe has not
   if (paths.includes('-')) return { partitions: [], unusable: [finding('UNREADABLE', 'standard input is read by the dump only (tsdump -); reconcile, txns and lso need the partition directory', { file: '-', position: 0 })] }
   const d = discover(paths)
   const unusable = d.problems.map((p) => finding('UNREADABLE', p.message, { file: p.path, position: 0 }))
   if (unusable.length > 0) return { partitions: [], unusable }
-  if (remote !== undefined) addRemoteSegments(remote, d.partitions)
-  else noteRemoteNotRead(d.partitions)
+  if (remote !== undefined) {
+    // a storage in no known layout is a usage error, as a path that cannot be used
+    try { addRemoteSegments(remote, d.partitions) } catch (e) {
+      if (!(e instanceof InputError)) throw e
+      return { partitions: [], unusable: [finding(e.code, e.message, { file: e.file, position: 0 })] }
+    }
+  } else noteRemoteNotRead(d.partitions)
   // reports list partitions in topic, then numeric partition order, however the shell expanded the paths
   const partitions = d.partitions.filter((p) => p.files.some((f) => f.kind === 'log'))
     .sort((a, b) => comparePartitionDirNames(path.basename(path.resolve(a.path)), path.basename(path.resolve(b.path))))

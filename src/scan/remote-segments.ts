@@ -3,56 +3,68 @@
 // topic is among the paths or in the log directories), else those a listing of the storage finds (said so:
 // REMOTE_BY_LISTING). As the broker serves a fetch (RemoteLogManager reads remote storage only below the local
 // log start offset, UnifiedLog.localLogStartOffset), a remote segment is read only where the local log has not
-// got its offsets.
+// got its offsets. The storage's layout (Kafka's LocalTieredStorage or Aiven's plugin) is the one the user gave
+// or the one its object names show (io/remote/layout.ts); a storage in neither is a usage error.
 import type { KafkaFile, PartitionDir } from '../io/discover.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import { readOffsetCheckpoint } from '../io/checkpoints.js'
 import { remoteOffsetsNotRead } from '../analysis/log-start.js'
+import type { Finding } from '../analysis/findings.js'
+import { finding } from '../analysis/findings.js'
 import { describeFsError } from '../io/discover.js'
-import { parseRemotePartitionDir, parseRemoteSegmentFile, remoteSegmentKey } from '../io/remote/names.js'
+import { InputError } from '../io/input-error.js'
+import { aivenManifest } from '../io/remote/aiven-source.js'
+import type { RemoteLayout } from '../io/remote/layout.js'
+import { detectLayout } from '../io/remote/layout.js'
 import { partitionTopicId } from '../io/remote/open.js'
+import type { RemoteInput, RemoteSpec } from '../io/remote/spec.js'
+import { remoteSpecOf } from '../io/remote/spec.js'
 import type { RemoteObject, RemoteStore } from '../io/remote/store.js'
 import { openRemoteStore } from '../io/remote/store.js'
 import type { RemoteLogMetadata, RemoteSegmentMetadata } from './remote-metadata.js'
 import { metadataPartitions, readRemoteLogMetadata, REMOTE_LOG_METADATA_TOPIC } from './remote-metadata.js'
 
-/** the remote segments' files read with each segment (the other suffixes are the broker's own business) */
-const READ_SUFFIXES = ['log', 'txnindex'] as const
-
 export interface RemoteView {
   store: RemoteStore | null
+  /** null when the store could not be listed */
+  layout: RemoteLayout | null
   /** null when no __remote_log_metadata partition was found */
   metadata: RemoteLogMetadata | null
   /** the storage could not be listed or opened */
   error?: string
 }
 
-/** The store and the metadata for `partitions` (metadata from among them or from their log directories). */
-export function remoteView (storage: string, partitions: readonly PartitionDir[]): RemoteView {
+/**
+ * The store, its layout and the metadata for `partitions` (metadata from among them or from their log directories).
+ * @throws InputError REMOTE_LAYOUT_UNKNOWN (a usage error) when the storage's layout is neither one, or both
+ */
+export function remoteView (remote: RemoteInput, partitions: readonly PartitionDir[]): RemoteView {
+  const spec = remoteSpecOf(remote)
   const dirs = metadataPartitions(partitions)
   const metadata = dirs.length === 0 ? null : readRemoteLogMetadata(dirs)
+  let store: RemoteStore
+  let objects: RemoteObject[]
   try {
-    const store = openRemoteStore(storage)
-    store.list()
-    return { store, metadata }
+    store = openRemoteStore(spec.storage)
+    objects = store.list()
   } catch (e) {
-    return { store: null, metadata, error: describeFsError(e) }
+    return { store: null, layout: null, metadata, error: describeFsError(e) }
   }
+  return { store, layout: detectLayout(objects, spec.storage, spec), metadata }
 }
 
-/** the objects of one partition in the storage, by segment: its .log and .txnindex objects */
-export function listedSegments (objects: readonly RemoteObject[], topic: string, partition: number, topicId: string | null):
-  Map<string, { startOffset: bigint, topicId: string, objects: Map<string, RemoteObject> }> {
-  const out = new Map<string, { startOffset: bigint, topicId: string, objects: Map<string, RemoteObject> }>()
+export interface ListedSegment { startOffset: bigint, topicId: string, objects: Map<string, RemoteObject> }
+
+/** the objects of one partition in the storage, by segment id, each by suffix (.log, .txnindex; Aiven's .indexes, .rsm-manifest) */
+export function listedSegments (objects: readonly RemoteObject[], layout: RemoteLayout, topic: string, partition: number, topicId: string | null): Map<string, ListedSegment> {
+  const out = new Map<string, ListedSegment>()
   for (const o of objects) {
-    const slash = o.key.indexOf('/')
-    const dir = parseRemotePartitionDir(o.key.slice(0, slash))
-    const seg = parseRemoteSegmentFile(o.key.slice(slash + 1))
-    if (dir === null || seg === null || dir.topic !== topic || dir.partition !== partition) continue
-    if (topicId !== null && dir.topicId !== topicId) continue
-    let s = out.get(seg.segmentId)
-    if (s === undefined) { s = { startOffset: seg.startOffset, topicId: dir.topicId, objects: new Map() }; out.set(seg.segmentId, s) }
-    s.objects.set(seg.suffix, o)
+    const k = layout.parse(o.key)
+    if (k === null || k.topic !== topic || k.partition !== partition) continue
+    if (topicId !== null && k.topicId !== topicId) continue
+    let s = out.get(k.segmentId)
+    if (s === undefined) { s = { startOffset: k.startOffset, topicId: k.topicId, objects: new Map() }; out.set(k.segmentId, s) }
+    s.objects.set(k.suffix, o)
   }
   return out
 }
@@ -63,19 +75,25 @@ export function finishedSegments (metadata: RemoteLogMetadata, topic: string, pa
     s.state === 'COPY_SEGMENT_FINISHED' && !metadata.deletedPartitions.has(`${s.topicId}:${s.partition}`))
 }
 
-/** Prepend each partition's remote segments to its files (in place). */
-export function addRemoteSegments (storage: string, partitions: PartitionDir[]): void {
-  const view = remoteView(storage, partitions)
+/** Prepend each partition's remote segments to its files (in place). @throws InputError REMOTE_LAYOUT_UNKNOWN (see remoteView) */
+export function addRemoteSegments (remote: RemoteInput, partitions: PartitionDir[]): void {
+  const spec = remoteSpecOf(remote)
+  const storage = spec.storage
+  const view = remoteView(spec, partitions)
+  let first = true
   for (const dir of partitions) {
     if (dir.topic === null || dir.partition === null || dir.topic === REMOTE_LOG_METADATA_TOPIC) continue
     const notes: NonNullable<PartitionDir['remoteNotes']> = []
     dir.remoteNotes = notes
-    if (view.store === null) { notes.push({ code: 'REMOTE_UNREADABLE', message: `--remote-storage ${storage}: ${view.error ?? 'not readable'}`, file: storage }); continue }
-    const store = view.store
+    if (view.store === null || view.layout === null) { notes.push({ code: 'REMOTE_UNREADABLE', message: `--remote-storage ${storage}: ${view.error ?? 'not readable'}`, file: storage }); continue }
+    const { store, layout } = view
+    // what the listing could not read is said once, with the first partition
+    if (first) for (const s of store.skipped ?? []) notes.push({ code: 'REMOTE_UNREADABLE', message: `${s.key}: ${s.reason}; the rest of the storage is read`, file: store.nameOf(s.key) })
+    first = false
     const topicId = partitionTopicId(dir.path)
-    const listed = listedSegments(store.list(), dir.topic, dir.partition, topicId)
+    const listed = listedSegments(store.list(), layout, dir.topic, dir.partition, topicId)
     const localStart = dir.files.filter((f) => f.kind === 'log' && f.baseOffset !== null).map((f) => f.baseOffset!).reduce<bigint | null>((a, b) => a === null || b < a ? b : a, null)
-    const segments: Array<{ startOffset: bigint, endOffset: bigint | null, topicId: string, segmentId: string, sizeInBytes?: number }> = []
+    const segments: Array<{ startOffset: bigint, endOffset: bigint | null, topicId: string, segmentId: string, sizeInBytes?: number, leaderEpochs?: Array<{ epoch: number, offset: bigint }> }> = []
     if (view.metadata !== null) {
       for (const s of finishedSegments(view.metadata, dir.topic, dir.partition, topicId)) segments.push(s)
     } else {
@@ -90,21 +108,15 @@ export function addRemoteSegments (storage: string, partitions: PartitionDir[]):
       if (localStart !== null && s.startOffset >= localStart) continue
       if (covered !== null && s.endOffset !== null && s.endOffset <= covered) continue
       const objects = listed.get(s.segmentId)?.objects
-      const logKey = remoteSegmentKey(dir.topic, dir.partition, s.topicId, s.startOffset, s.segmentId, 'log')
+      const seg = { topic: dir.topic, partition: dir.partition, topicId: s.topicId, startOffset: s.startOffset, segmentId: s.segmentId }
+      const logKey = layout.keyOf(seg, 'log')
       if (objects?.has('log') !== true) {
         notes.push({ code: 'REMOTE_SEGMENT_MISSING', message: `segment ${s.segmentId} (offsets ${s.startOffset}..${s.endOffset ?? '?'}) is COPY_SEGMENT_FINISHED but not in the storage: not read`, file: store.nameOf(logKey) })
         continue
       }
-      const stored = objects.get('log')!.size
-      if (s.sizeInBytes !== undefined && stored !== s.sizeInBytes) {
-        notes.push({ code: 'REMOTE_SIZE_MISMATCH', message: `the metadata says ${s.sizeInBytes} bytes, the storage has ${stored}: read as it is`, file: store.nameOf(logKey) })
-      }
-      for (const suffix of READ_SUFFIXES) {
-        const key = remoteSegmentKey(dir.topic, dir.partition, s.topicId, s.startOffset, s.segmentId, suffix)
-        // a missing .log is reported when it is opened (REMOTE_SEGMENT_MISSING in `tsdump remote`); a missing .txnindex is normal
-        if (suffix === 'txnindex' && objects?.has(suffix) !== true) continue
-        files.push({ path: store.nameOf(key), name: key, kind: suffix, baseOffset: s.startOffset, remote: { storage, key }, topic: dir.topic, partition: dir.partition })
-      }
+      const found = segmentFiles(spec, layout, seg, objects, notes, store, s.sizeInBytes)
+      if (s.endOffset !== null && s.leaderEpochs !== undefined) found[0]!.remote!.expect = { startOffset: s.startOffset, endOffset: s.endOffset, leaderEpochs: s.leaderEpochs }
+      files.push(...found)
       if (s.endOffset !== null) covered = covered === null || s.endOffset > covered ? s.endOffset : covered
     }
     dir.files = [...files, ...dir.files]
@@ -134,4 +146,50 @@ export function noteRemoteNotRead (partitions: PartitionDir[]): void {
       message: `${n} offsets below the first local segment ${localStart} are in remote storage and were not read (${why}): ` +
         'the counts are of the local segments only; give --remote-storage <dir> to read them' })
   }
+}
+
+/** a listed segment's files as the scan reads them: its .log and its .txnindex (in Aiven's layout, from .indexes) */
+function segmentFiles (spec: RemoteSpec, layout: RemoteLayout, seg: Parameters<RemoteLayout['keyOf']>[0], objects: Map<string, RemoteObject>,
+  notes: NonNullable<PartitionDir['remoteNotes']>, store: RemoteStore, sizeInBytes: number | undefined): KafkaFile[] {
+  const base = { baseOffset: seg.startOffset, topic: seg.topic, partition: seg.partition }
+  const logKey = layout.keyOf(seg, 'log')
+  if (layout.name === 'aiven') {
+    // the .log object holds the transformed chunks: its size is compared with the manifest's (by `tsdump remote`), not the metadata's
+    const aiven = { manifest: layout.keyOf(seg, 'rsm-manifest'), ...(spec.keyFile !== undefined ? { keyFile: spec.keyFile } : {}) }
+    const out: KafkaFile[] = [{ path: store.nameOf(logKey), name: logKey, kind: 'log', remote: { storage: spec.storage, key: logKey, aiven }, ...base }]
+    const indexes = layout.keyOf(seg, 'indexes')
+    if (objects.has('indexes')) out.push({ path: store.nameOf(indexes), name: indexes, kind: 'txnindex', remote: { storage: spec.storage, key: indexes, aiven: { ...aiven, index: 'transaction' } }, ...base })
+    return out
+  }
+  const stored = objects.get('log')!.size
+  if (sizeInBytes !== undefined && stored !== sizeInBytes) {
+    notes.push({ code: 'REMOTE_SIZE_MISMATCH', message: `the metadata says ${sizeInBytes} bytes, the storage has ${stored}: read as it is`, file: store.nameOf(logKey) })
+  }
+  const out: KafkaFile[] = [{ path: store.nameOf(logKey), name: logKey, kind: 'log', remote: { storage: spec.storage, key: logKey }, ...base }]
+  // a missing .txnindex is normal (no aborted transactions)
+  const txn = layout.keyOf(seg, 'txnindex')
+  if (objects.has('txnindex')) out.push({ path: store.nameOf(txn), name: txn, kind: 'txnindex', remote: { storage: spec.storage, key: txn }, ...base })
+  return out
+}
+
+/**
+ * The segment size an Aiven `.log` object holds: its manifest's originalFileSize (what __remote_log_metadata's
+ * segmentSizeInBytes is compared with). An object whose size is not the chunk index's total, or a manifest that
+ * cannot be read, is a finding; null then when the size is unknown.
+ */
+export function aivenSegmentSize (store: RemoteStore, s: ListedSegment, log: RemoteObject, findings: Finding[]): number | null {
+  const manifest = s.objects.get('rsm-manifest')
+  if (manifest === undefined) {
+    findings.push(finding('REMOTE_UNREADABLE', `no .rsm-manifest beside it: Aiven's plugin cannot read the segment, nor can tsdump`, { file: store.nameOf(log.key), position: 0 }))
+    return null
+  }
+  let m
+  try { m = aivenManifest(store, manifest.key) } catch (e) {
+    findings.push(finding(e instanceof InputError ? e.code : 'REMOTE_UNREADABLE', describeFsError(e), { file: store.nameOf(manifest.key), position: 0 }))
+    return null
+  }
+  const last = m.chunks[m.chunks.length - 1]
+  const total = last === undefined ? 0 : last.transformedPosition + last.transformedSize
+  if (total !== log.size) findings.push(finding('REMOTE_SIZE_MISMATCH', `the manifest's chunk index totals ${total} bytes, the object has ${log.size}`, { file: store.nameOf(log.key), position: 0 }))
+  return m.originalFileSize
 }

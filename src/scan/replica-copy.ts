@@ -11,6 +11,7 @@ import type { ReplicaBatch, ReplicaInput } from '../analysis/replicas/replica-in
 import { decodeBatchHeader } from '../decode/batch-header.js'
 import { DecodeError } from '../decode/errors.js'
 import { readLog } from '../decode/log-reader.js'
+import { decodeFinding } from '../analysis/log-findings.js'
 import { decodeRecords } from '../decode/records.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import { readOffsetCheckpoint } from '../io/checkpoints.js'
@@ -65,6 +66,8 @@ function * copyBatches (dir: PartitionDir, crc: boolean, findings: Finding[] | n
         for (const ev of readLog(src, { streamLarge: 'crc', window: WINDOW_BYTES, windowBuffer: window, verifyCrc: crc })) {
           if (ev.kind !== 'batch') continue
           const h = ev.header
+          // a data batch's CRC, on the walk that reports (the partition scan checks only control batches': it reports theirs)
+          if (findings !== null && !h.isControl) for (const p of ev.problems) if (p.code === 'CRC_MISMATCH') findings.push(decodeFinding(p, f.path))
           yield { baseOffset: h.baseOffset, lastOffset: h.lastOffset, count: h.recordsCount, partitionLeaderEpoch: h.partitionLeaderEpoch,
             crc: h.crc, crcValid: ev.crcValid, producerId: h.producerId, producerEpoch: h.producerEpoch, baseSequence: h.baseSequence,
             isTransactional: h.isTransactional, isControl: h.isControl, marker: ev.control?.typeName ?? null, file: f.path, position: h.position, size: h.sizeInBytes }
@@ -77,13 +80,25 @@ function * copyBatches (dir: PartitionDir, crc: boolean, findings: Finding[] | n
   } finally { freeWindows.push(window) }
 }
 
+/** damaged batches kept per copy for the findings (the rest are counted) */
+const MAX_DAMAGED_KEPT = 10
+
+function * tapDamaged (batches: Iterable<ReplicaBatch>, onDamaged: (b: ReplicaBatch) => void): Generator<ReplicaBatch> {
+  for (const b of batches) {
+    if (b.crcValid === false) onDamaged(b)
+    yield b
+  }
+}
+
 /** Read one copy: `broker` names it in the output. */
 export function scanCopy (broker: string, logDir: string, dir: PartitionDir, cps: LogDirCheckpoints): ScannedCopy {
   const findings: Finding[] = []
   const scanned = scanPartition(dir, cps.replication, { analyzer: () => ({ markerEpochs: false }) })
   const label = `${dir.topic}-${dir.partition}`
   // one walk for the segments' damage and the epochs the batches carry; later walks read the batches again
-  const batchEpochs = cacheFromBatches(copyBatches(dir, false, findings))
+  const damaged: ReplicaBatch[] = []
+  let damagedCount = 0
+  const batchEpochs = cacheFromBatches(tapDamaged(copyBatches(dir, true, findings), (b) => { if (damagedCount++ < MAX_DAMAGED_KEPT) damaged.push(b) }))
   const batches = (crc: boolean): Iterable<ReplicaBatch> => copyBatches(dir, crc, null)
   let epochCheckpoint: PackedEpochs | null = null
   let epochCheckpointDamage: Finding | null = null
@@ -112,7 +127,7 @@ export function scanCopy (broker: string, logDir: string, dir: PartitionDir, cps
   } else if (pm.problem !== null) findings.push(finding('PARTITION_METADATA_DAMAGED', pm.problem.message, { file: pm.file, position: 0 }))
   const r = scanned.report
   const hw = r.highWatermarkSource === 'checkpoint' ? r.highWatermark : null
-  const input: ReplicaInput = { broker, logDir, topicId, epochCheckpoint, epochCheckpointDamage, batches, batchEpochs,
+  const input: ReplicaInput = { broker, logDir, topicId, epochCheckpoint, epochCheckpointDamage, batches, batchEpochs, damaged, damagedCount,
     logStartOffset: r.logStartOffset, logEndOffset: r.logEndOffset, highWatermark: hw, lastStableOffset: r.lastStableOffset,
     openTransactions: r.openTransactions, cleanedTo: cps.cleanerOf(path.resolve(logDir))?.get(label) ?? null }
   return { input, scanned, findings }

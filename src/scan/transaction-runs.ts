@@ -12,7 +12,7 @@ import { scanPartition } from './partition-scan.js'
 
 interface Place { file: string, position: number }
 
-export function scanTransactionRuns (dir: PartitionDir, checkpoints: Map<string, OffsetCheckpoint | null>): { label: string, runs: PartitionRun[], findings: readonly Finding[], logEndOffset: bigint } {
+export function scanTransactionRuns (dir: PartitionDir, checkpoints: Map<string, OffsetCheckpoint | null>, resync = true): { label: string, runs: PartitionRun[], findings: readonly Finding[], logEndOffset: bigint } {
   const topic = dir.topic ?? dir.path
   const partition = dir.partition ?? -1
   const runs: PartitionRun[] = []
@@ -26,6 +26,7 @@ export function scanTransactionRuns (dir: PartitionDir, checkpoints: Map<string,
     }
   }
   const s = scanPartition(dir, checkpoints, {
+    ...(resync ? {} : { resync: false }),
     batch: tap,
     analyzer: () => ({
       markerEpochs: false,
@@ -41,7 +42,7 @@ export function scanTransactionRuns (dir: PartitionDir, checkpoints: Map<string,
             firstTimestamp: t.firstTimestamp === null ? null : toBigInt(t.firstTimestamp), lastTimestamp: t.lastTimestamp === null ? null : toBigInt(t.lastTimestamp),
             marker: { offset: toBigInt(t.markerOffset!), type: t.outcome!, coordinatorEpoch: t.coordinatorEpoch, epoch: t.markerEpoch ?? t.producerEpoch,
               timestamp: last.timestamp, file: last.file, position: last.position },
-            seeded: t.seeded, file: at.file, position: at.position })
+            seeded: t.seeded, file: at.file, position: at.position, ...(t.damage !== undefined ? { damage: t.damage } : {}) })
         },
       },
     }),
@@ -50,7 +51,8 @@ export function scanTransactionRuns (dir: PartitionDir, checkpoints: Map<string,
     if (o.state !== 'open') continue // its marker, beyond the high watermark, ended a run above
     const at = firstBatch.get(o.producerId) ?? { file: dir.files.find((f) => f.kind === 'log')?.path ?? dir.path, position: 0 }
     runs.push({ topic, partition, producerId: o.producerId, producerEpoch: o.producerEpoch, firstOffset: o.firstOffset, lastOffset: o.lastOffset,
-      records: o.records, firstTimestamp: o.firstTimestamp, lastTimestamp: o.lastTimestamp, marker: null, seeded: o.seeded, file: at.file, position: at.position })
+      records: o.records, firstTimestamp: o.firstTimestamp, lastTimestamp: o.lastTimestamp, marker: null, seeded: o.seeded, file: at.file, position: at.position,
+      ...(o.damage !== undefined ? { damage: o.damage } : {}) })
   }
   return { label: s.label, runs, findings: s.report.findings, logEndOffset: s.report.logEndOffset }
 }

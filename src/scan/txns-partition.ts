@@ -21,9 +21,10 @@ import { scanPartition } from './partition-scan.js'
 import { transactionLogStates } from './transaction-log-scan.js'
 
 /** One partition's timeline (or transactional-id states) streamed to `to`; returns its findings. */
-export function txnsPartition (dir: PartitionDir, checkpoints: Map<string, OffsetCheckpoint | null>, width: number, to: TxnsStream, filter?: RangeSpec): readonly Finding[] {
+export function txnsPartition (dir: PartitionDir, checkpoints: Map<string, OffsetCheckpoint | null>, width: number, to: TxnsStream, filter?: RangeSpec, resync = true): readonly Finding[] {
+  const r = resync ? {} : { resync: false }
   if (dir.topic === '__transaction_state') {
-    const s = scanPartition(dir, checkpoints)
+    const s = scanPartition(dir, checkpoints, r)
     const { states: newest, findings: logFindings } = transactionLogStates(dir)
     const states = newest.filter((x) => filter === undefined || stateInFilter(x, filter))
     const all = new FindingList()
@@ -33,10 +34,10 @@ export function txnsPartition (dir: PartitionDir, checkpoints: Map<string, Offse
     to.transactionStates(p)
     return p.findings
   }
-  const { lane, range } = firstPass(dir, checkpoints, width, to, filter)
+  const { lane, range } = firstPass(dir, checkpoints, width, to, filter, r)
   // the second pass's report (the same numbers) ends the partition
   const sink = range === undefined || filter === undefined ? (r: TimelineRun) => { to.run(r) } : (r: TimelineRun) => { if (runInRange(r, range, filter)) to.run(r) }
-  const second = scanPartition(dir, checkpoints, { analyzer: () => ({ timeline: { sink, lane }, markerEpochs: false }) })
+  const second = scanPartition(dir, checkpoints, { analyzer: () => ({ timeline: { sink, lane }, markerEpochs: false }), ...r })
   to.timelineEnd({ label: second.label, path: dir.path, report: second.report }, lane.result())
   return second.report.findings
 }
@@ -45,9 +46,9 @@ export function txnsPartition (dir: PartitionDir, checkpoints: Map<string, Offse
  * The first pass: the timeline's first line, and the lane sized by the batch count. Its report, with its
  * per-producer tables (tens of MB for 1 M producer ids), is let go before the second pass builds its own.
  */
-function firstPass (dir: PartitionDir, checkpoints: Map<string, OffsetCheckpoint | null>, width: number, to: TxnsStream, filter?: RangeSpec): { lane: LaneBuilder, range?: RangeCounted } {
+function firstPass (dir: PartitionDir, checkpoints: Map<string, OffsetCheckpoint | null>, width: number, to: TxnsStream, filter: RangeSpec | undefined, r: { resync?: boolean }): { lane: LaneBuilder, range?: RangeCounted } {
   // with a filter this pass also finds which batches are in range (a time range needs the log read in order)
-  const s = scanPartition(dir, checkpoints, { analyzer: () => ({ markerEpochs: false }), ...(filter !== undefined ? { filter } : {}) })
+  const s = scanPartition(dir, checkpoints, { analyzer: () => ({ markerEpochs: false }), ...(filter !== undefined ? { filter } : {}), ...r })
   to.timelineStart({ label: s.label, path: dir.path, report: s.report })
   return { lane: new LaneBuilder(s.report.batches, width), ...(s.range !== undefined ? { range: s.range } : {}) }
 }

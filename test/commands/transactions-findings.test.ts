@@ -8,6 +8,7 @@ import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { createRequire } from 'node:module'
 import { completeTransaction } from '../../src/analysis/transaction-join/consistency.js'
 import { joinRuns } from '../../src/analysis/transaction-join/join.js'
 import type { CoordinatorState, Episode, PartitionRun } from '../../src/analysis/transaction-join/types.js'
@@ -15,6 +16,8 @@ import { runCli } from '../support/run-cli.js'
 import { FIXTURES } from '../support/paths.js'
 
 const ORDERS = path.join(FIXTURES, 'orders')
+/** an independent CRC-32C (the crc-32 package) to re-seal a marker changed on purpose */
+const crc32c = createRequire(import.meta.url)('crc-32/crc32c') as { buf(d: Uint8Array, s?: number): number }
 const SEG = '00000000000000000000.log'
 /** positions of the batches of a partition, from kafka-dump-log's text: baseOffset -> position */
 function positions (dir: string): Map<number, number> {
@@ -75,7 +78,14 @@ describe('consistency findings on damaged copies of the orders fixture', () => {
     // varints/fields (length, attributes, timestampDelta, offsetDelta, keyLength): type 1 COMMIT -> 0 ABORT
     const at = positions('orders-11-2').get(2)! + 61 + 5 + 3
     expect(buf[at]).toBe(1)
+    // the batch's CRC-32C (attributes to the end, at position + 17) rewritten: a marker whose CRC fails is damage,
+    // not a marker (test/commands/damage-agreement.test.ts); this one is a valid ABORT that contradicts the COMMITs
+    const p = positions('orders-11-2').get(2)!
+    const end = p + 12 + buf.readInt32BE(p + 8)
+    const crcOf = (): number => crc32c.buf(buf.subarray(p + 21, end), 0) >>> 0
+    expect(crcOf()).toBe(buf.readUInt32BE(p + 17))
     buf[at] = 0
+    buf.writeUInt32BE(crcOf(), p + 17)
     fs.writeFileSync(file, buf)
     const { code, j } = await run(logs)
     expect(code).toBe(1)

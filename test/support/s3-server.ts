@@ -144,9 +144,10 @@ export interface ProxiedRequest { method: string, url: string, range: string | u
 /**
  * An injected answer: an S3 error document with that status and code (403 AccessDenied, 404 NoSuchKey,
  * 503 SlowDown, …), or `cut`: the upstream answer's status and headers and then only `afterBytes` bytes of its body
- * before the connection is destroyed (a connection lost in the middle of a ranged GET).
+ * before the connection is destroyed (a connection lost in the middle of a ranged GET); `stall`: the request is
+ * read and never answered (the connection stays open until the proxy stops).
  */
-export type Fault = { status: number, code: string, message?: string } | { cut: true, afterBytes: number }
+export type Fault = { status: number, code: string, message?: string } | { cut: true, afterBytes: number } | { stall: true }
 
 export interface FaultRule {
   /** which requests (all when absent) */
@@ -178,7 +179,8 @@ export async function startFaultProxy (target: string, rules: FaultRule[] = []):
     const rule = active.find((r) => r.left > 0 && (r.match === undefined || r.match(info)))
     const fault = rule?.fault
     if (rule !== undefined) rule.left--
-    requests.push({ ...info, injected: fault === undefined ? null : 'cut' in fault ? `cut after ${fault.afterBytes}` : `${fault.status} ${fault.code}` })
+    requests.push({ ...info, injected: fault === undefined ? null : 'stall' in fault ? 'stall' : 'cut' in fault ? `cut after ${fault.afterBytes}` : `${fault.status} ${fault.code}` })
+    if (fault !== undefined && 'stall' in fault) { req.resume(); return }
     if (fault !== undefined && !('cut' in fault)) {
       req.resume()
       const body = errorXml(fault.code, fault.message ?? fault.code, info.url)

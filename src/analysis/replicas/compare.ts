@@ -181,6 +181,7 @@ export function comparePartition (topic: string, partition: number, inputs: read
     findings.push(...markers)
   })
   findings.push(...offsetFindings(label, replicas))
+  findings.push(...damageFindings(label, inputs, li))
   if (cleanedTo !== null) {
     const counts = replicas.filter((r) => r.recordsComparedBelowCleanedPoint !== null).map((r) => `broker ${r.broker} ${r.recordsComparedBelowCleanedPoint}`)
     const how = counts.length === 0 ? 'only the epochs were compared there'
@@ -197,6 +198,35 @@ function markerFinding (label: string, r: ReplicaInput, leader: ReplicaInput, b:
   if (open === undefined) return null
   return finding('REPLICA_MARKER_LOST', `${label}: the ${b.marker} marker of producer ${b.producerId} (epoch ${b.producerEpoch}) at offset ${b.baseOffset} is on broker ${r.broker} only: on the leader (broker ${leader.broker}) its transaction from offset ${open.firstOffset} has no marker and stays open, so the LSO stays at ${leader.lastStableOffset} and read_committed consumers stop there (its coordinator considers it ended and will not write the marker again: tsdump lso on the leader's copy gives the abort command)`,
     { file: b.file, position: b.position })
+}
+
+/**
+ * Batches whose stored CRC-32C does not match their bytes, on any copy. Replication copies batches as they are
+ * and compares nothing, so the stored CRCs of two copies can agree while one copy's bytes are damaged: each copy
+ * is checked (while its epochs are read), and a copy that holds the same batch intact (same offsets, a CRC that
+ * checks) is named: only when there is damage are the other copies walked again for it.
+ */
+function damageFindings (label: string, inputs: readonly ReplicaInput[], leader: number): Finding[] {
+  const out: Finding[] = []
+  inputs.forEach((r, i) => {
+    if (r.damaged.length === 0) return
+    const wanted = new Set(r.damaged.map((b) => `${b.baseOffset}-${b.lastOffset}`))
+    const intactOn = new Map<string, string[]>()
+    inputs.forEach((o, j) => {
+      if (j === i) return
+      for (const x of o.batches(true)) {
+        const k = `${x.baseOffset}-${x.lastOffset}`
+        if (x.crcValid === true && wanted.has(k)) intactOn.set(k, [...(intactOn.get(k) ?? []), o.broker])
+      }
+    })
+    r.damaged.forEach((b, k) => {
+      const intact = intactOn.get(`${b.baseOffset}-${b.lastOffset}`) ?? []
+      const more = k === r.damaged.length - 1 && r.damagedCount > r.damaged.length ? `; ${r.damagedCount - r.damaged.length} more damaged batches on this copy` : ''
+      out.push(finding('REPLICA_COPY_DAMAGED', `${label}: broker ${r.broker}'s${i === leader ? ' (the leader\'s)' : ''} batch at offsets ${b.baseOffset}-${b.lastOffset} fails its CRC: this copy is damaged there; ` +
+        (intact.length > 0 ? `${intact.length === 1 ? 'broker' : 'brokers'} ${intact.join(', ')} hold${intact.length === 1 ? 's' : ''} it intact` : 'no other copy holds it intact') + more, { file: b.file, position: b.position }))
+    })
+  })
+  return out
 }
 
 function offsetFindings (label: string, replicas: readonly ReplicaComparison[]): Finding[] {

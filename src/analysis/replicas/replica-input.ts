@@ -40,6 +40,9 @@ export interface ReplicaInput {
    * of 400,000 small batches held as objects took 421 MiB); `crc` false skips the CRC check (crcValid null)
    */
   batches: (crc: boolean) => Iterable<ReplicaBatch>
+  /** the first batches whose stored CRC-32C does not match their bytes (the walk that reads the epochs checks it), and how many in all */
+  damaged: ReplicaBatch[]
+  damagedCount: number
   /** the cache Kafka would build from the batches' own epochs (cacheFromBatches), used without a checkpoint */
   batchEpochs: EpochEntry[]
   logStartOffset: bigint

@@ -8,6 +8,7 @@ import { TWO_PHASE_COMMIT_TIMEOUT_MS } from '../transactional-id-state.js'
 import { abortCause } from './abort-cause.js'
 import { runLabel } from './join.js'
 import type { JoinedTransaction, OffsetCommitRecord, TxOutcome } from './types.js'
+import type { DamageRef } from '../transactions.js'
 
 const max = (a: bigint | null, b: bigint | null): bigint | null => (a === null ? b : b === null ? a : a > b ? a : b)
 const min = (a: bigint | null, b: bigint | null): bigint | null => (a === null ? b : b === null ? a : a < b ? a : b)
@@ -15,6 +16,8 @@ const min = (a: bigint | null, b: bigint | null): bigint | null => (a === null ?
 export interface CompleteContext {
   /** `topic-partition` of every partition read */
   scanned: ReadonlySet<string>
+  /** partitions with bytes that could not be read, where (the first damage a transaction there was marked with) */
+  damaged?: ReadonlyMap<string, DamageRef>
   idByProducer: ReadonlyMap<bigint, string>
   /** transactional offset commits per __consumer_offsets partition label */
   commits: ReadonlyMap<string, readonly OffsetCommitRecord[]>
@@ -79,7 +82,13 @@ export function completeTransaction (t: JoinedTransaction, ctx: CompleteContext)
   const listed = e.prepare?.partitions ?? [...e.partitions].sort()
   t.notRead = [...e.partitions].filter((p) => !ctx.scanned.has(p)).sort()
   const marked = new Set(t.runs.filter((r) => r.marker !== null).map(runLabel))
-  const missing = listed.filter((p) => ctx.scanned.has(p) && !marked.has(p))
+  // a partition whose marker may lie in bytes that could not be read is not a hanging one: said at the damage
+  for (const p of listed.filter((x) => ctx.scanned.has(x) && !marked.has(x) && ctx.damaged?.has(x) === true)) {
+    const d = ctx.damaged!.get(p)!
+    t.findings.push(finding('TXN_OUTCOME_UNKNOWN', `${idText}: the coordinator listed ${p} but no marker of this transaction could be read there; ` +
+      `it may lie in the bytes that could not be read at ${d.file}:${d.position}`, { file: d.file, position: d.position }))
+  }
+  const missing = listed.filter((p) => ctx.scanned.has(p) && !marked.has(p) && ctx.damaged?.has(p) !== true)
   const last = e.states.at(-1)!
   if (missing.length > 0 && e.prepare !== null) {
     const at = { file: e.prepare.file, position: e.prepare.position }
@@ -116,6 +125,8 @@ function noteAbortCause (t: JoinedTransaction, idText: string): void {
 }
 
 function outcomeOf (t: JoinedTransaction, types: ReadonlySet<string>, unmarked: number): TxOutcome {
+  // a partition's marker or data in bytes that could not be read: what was read there does not decide it
+  if (t.runs.some((r) => r.damage !== undefined)) return 'unknown'
   if (types.size === 2) return 'unknown'
   if (types.size === 1 && unmarked === 0) return types.has('COMMIT') ? 'committed' : 'aborted'
   const e = t.episode

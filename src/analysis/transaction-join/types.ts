@@ -3,6 +3,7 @@
 // __transaction_state key), and the joined transaction.
 import type { Finding } from '../findings.js'
 import type { TransactionalIdState } from '../transactional-id-state.js'
+import type { DamageRef } from '../transactions.js'
 
 export interface RunMarker {
   offset: bigint
@@ -33,6 +34,8 @@ export interface PartitionRun {
   /** where its first batch is */
   file: string
   position: number
+  /** its data or marker may lie in bytes of this partition that could not be read: its outcome here is unknown */
+  damage?: DamageRef
 }
 
 export interface CoordinatorState {

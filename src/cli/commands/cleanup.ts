@@ -4,6 +4,7 @@ import { InvalidArgumentError } from 'commander'
 import type { CommandContext } from '../../commands/context.js'
 import { parseInstant } from '../time-option.js'
 import { checkConfigFlag } from '../../analysis/cleanup/config-flags.js'
+import { NO_RESYNC_FLAGS, NO_RESYNC_HELP, resyncOf } from '../options.js'
 
 const EXAMPLES = `
 Examples:
@@ -30,7 +31,7 @@ function positive (v: string): number {
   return n
 }
 
-interface CleanupCliOptions { json?: boolean, now?: number, config: Map<string, string>, bootstrapServer: string, top?: number }
+interface CleanupCliOptions { json?: boolean, now?: number, config: Map<string, string>, bootstrapServer: string, top?: number, resync?: boolean }
 
 export function registerCleanup (program: Command, ctx: CommandContext, setExit: (code: number) => void): void {
   program.command('cleanup')
@@ -41,9 +42,10 @@ export function registerCleanup (program: Command, ctx: CommandContext, setExit:
     .option('--config <key=value>', 'a topic or broker config the metadata log does not give (repeatable)', collectConfig, new Map<string, string>())
     .option('--bootstrap-server <host:port>', 'bootstrap server placed in the suggested commands', 'localhost:9092')
     .option('--top <n>', 'list the n keys with most records in the dirty section', positive)
+    .option(NO_RESYNC_FLAGS, NO_RESYNC_HELP)
     .addHelpText('after', EXAMPLES)
     .action(async (paths: string[], o: CleanupCliOptions) => {
       setExit((await import('../../commands/cleanup.js')).runCleanup({ paths, format: o.json === true ? 'json' : 'text', configs: o.config,
-        bootstrapServer: o.bootstrapServer, ...(o.now !== undefined ? { now: o.now } : {}), ...(o.top !== undefined ? { top: o.top } : {}) }, ctx))
+        bootstrapServer: o.bootstrapServer, ...(o.now !== undefined ? { now: o.now } : {}), ...(o.top !== undefined ? { top: o.top } : {}), ...resyncOf(o) }, ctx))
     })
 }

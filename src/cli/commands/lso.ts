@@ -2,7 +2,7 @@
 import type { Command } from 'commander'
 import { InvalidArgumentError } from 'commander'
 import type { CommandContext } from '../../commands/context.js'
-import { parseMinutes, parseThreads, REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP } from '../options.js'
+import { parseMinutes, parseThreads, REMOTE_KEY_FLAGS, REMOTE_KEY_HELP, REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP, REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP, parseRemoteLayout, remoteOf, NO_RESYNC_FLAGS, NO_RESYNC_HELP, resyncOf } from '../options.js'
 import { parseInstant } from '../time-option.js'
 
 const EXAMPLES = `
@@ -26,6 +26,7 @@ function partitionCount (v: string): number {
 }
 
 interface LsoCliOptions {
+  resync?: boolean
   json?: boolean
   color?: boolean
   bootstrapServer: string
@@ -53,11 +54,13 @@ export function registerLso (program: Command, ctx: CommandContext, setExit: (co
     .option('--wide', 'print every table column, even past 80 characters')
     .option('--threads <n>', 'worker threads, a partition each (default: the available cores, at most 2; 1 = none)', parseThreads)
     .option(REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP)
+    .option(REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, parseRemoteLayout).option(REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP).option(REMOTE_KEY_FLAGS, REMOTE_KEY_HELP)
+    .option(NO_RESYNC_FLAGS, NO_RESYNC_HELP)
     .addHelpText('after', EXAMPLES)
     .action(async (paths: string[], o: LsoCliOptions) => {
       setExit(await (await import('../../commands/lso.js')).runLso({ paths, format: o.json === true ? 'json' : 'text', color: o.color !== false, bootstrapServer: o.bootstrapServer,
         maxTransactionTimeoutMinutes: o.maxTransactionTimeout, transactionStatePartitions: o.transactionStatePartitions, wide: o.wide === true,
-        ...(o.now !== undefined ? { now: o.now } : {}), ...(o.threads !== undefined ? { threads: o.threads } : {}), ...(o.remoteStorage !== undefined ? { remote: o.remoteStorage } : {}),
-        ...(o.transactionalId !== undefined ? { transactionalId: o.transactionalId } : {}) }, ctx))
+        ...(o.now !== undefined ? { now: o.now } : {}), ...(o.threads !== undefined ? { threads: o.threads } : {}), ...(o.remoteStorage !== undefined ? { remote: remoteOf(o) } : {}),
+        ...(o.transactionalId !== undefined ? { transactionalId: o.transactionalId } : {}), ...resyncOf(o) }, ctx))
     })
 }

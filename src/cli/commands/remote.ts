@@ -1,7 +1,7 @@
 // `tsdump remote`: the remote segments of tiered storage (KIP-405), from __remote_log_metadata and the storage.
 import type { Command } from 'commander'
 import type { CommandContext } from '../../commands/context.js'
-import { REMOTE_STORAGE_FLAGS } from '../options.js'
+import { parseRemoteLayout, REMOTE_KEY_FLAGS, REMOTE_KEY_HELP, REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP, REMOTE_STORAGE_FLAGS, remoteOf } from '../options.js'
 
 const EXAMPLES = `
 Examples:
@@ -18,12 +18,13 @@ export function registerRemote (program: Command, ctx: CommandContext, setExit: 
   program.command('remote')
     .description('list the remote segments of tiered storage and what is wrong with them')
     .argument('<path...>', 'partition directories or broker log directories (with __remote_log_metadata-*)')
-    .requiredOption(REMOTE_STORAGE_FLAGS, 'the remote storage: a directory (Kafka\'s LocalTieredStorage layout) or s3://bucket/prefix')
+    .requiredOption(REMOTE_STORAGE_FLAGS, 'the remote storage: a directory (Kafka\'s LocalTieredStorage layout or Aiven\'s plugin) or s3://bucket/prefix')
+    .option(REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, parseRemoteLayout).option(REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP).option(REMOTE_KEY_FLAGS, REMOTE_KEY_HELP)
     .option('--json', 'print one JSON object')
     .option('--no-color', 'disable colour')
     .option('--wide', 'print every table column, even past 80 characters')
     .addHelpText('after', EXAMPLES)
     .action(async (paths: string[], o: { remoteStorage: string, json?: boolean, color?: boolean, wide?: boolean }) => {
-      setExit(await (await import('../../commands/remote.js')).runRemote({ paths, storage: o.remoteStorage, format: o.json === true ? 'json' : 'text', color: o.color !== false, wide: o.wide === true }, ctx))
+      setExit(await (await import('../../commands/remote.js')).runRemote({ paths, storage: remoteOf(o), format: o.json === true ? 'json' : 'text', color: o.color !== false, wide: o.wide === true }, ctx))
     })
 }

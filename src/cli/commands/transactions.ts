@@ -2,7 +2,7 @@
 import type { Command } from 'commander'
 import type { CommandContext } from '../../commands/context.js'
 import type { RawFilterFlags } from '../options.js'
-import { REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP } from '../options.js'
+import { REMOTE_KEY_FLAGS, REMOTE_KEY_HELP, REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP, REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP, parseRemoteLayout, remoteOf, NO_RESYNC_FLAGS, NO_RESYNC_HELP, resyncOf } from '../options.js'
 import { addFilterOptions, FILTER_HELP, filterFromFlags } from '../filter-options.js'
 
 const EXAMPLES = `
@@ -29,13 +29,15 @@ export function registerTransactions (program: Command, ctx: CommandContext, set
     .option('--no-color', 'disable colour')
     .option('--wide', 'print every table column, even past 80 characters')
     .option(REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP)
+    .option(REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, parseRemoteLayout).option(REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP).option(REMOTE_KEY_FLAGS, REMOTE_KEY_HELP)
+    .option(NO_RESYNC_FLAGS, NO_RESYNC_HELP)
     .addHelpText('after', EXAMPLES)
-    .action(async (paths: string[], opts: { json?: boolean, color?: boolean, wide?: boolean, remoteStorage?: string } & RawFilterFlags, cmd: Command) => {
+    .action(async (paths: string[], opts: { json?: boolean, color?: boolean, wide?: boolean, remoteStorage?: string, resync?: boolean } & RawFilterFlags, cmd: Command) => {
       if (opts.startOffset !== undefined || opts.endOffset !== undefined) {
         cmd.error('error: --start-offset / --end-offset are offsets of one partition; transactions takes --from-time/--to-time, --producer-id or --transactional-id', { exitCode: 2, code: 'tsdump.filter' })
       }
       const filter = await filterFromFlags(opts, paths, cmd)
       setExit((await import('../../commands/transactions.js')).runTransactions({ paths, format: opts.json === true ? 'json' : 'text', color: opts.color !== false,
-        wide: opts.wide === true, ...(filter !== undefined ? { filter } : {}), ...(opts.remoteStorage !== undefined ? { remote: opts.remoteStorage } : {}) }, ctx))
+        wide: opts.wide === true, ...(filter !== undefined ? { filter } : {}), ...(opts.remoteStorage !== undefined ? { remote: remoteOf(opts) } : {}), ...resyncOf(opts) }, ctx))
     })
 }

@@ -4,7 +4,7 @@ import { InvalidArgumentError } from 'commander'
 import type { CommandContext } from '../../commands/context.js'
 import type { RawFilterFlags } from '../options.js'
 import { addFilterOptions, FILTER_HELP, filterFromFlags } from '../filter-options.js'
-import { parseThreads, REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP } from '../options.js'
+import { parseThreads, REMOTE_KEY_FLAGS, REMOTE_KEY_HELP, REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP, REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP, parseRemoteLayout, remoteOf, NO_RESYNC_FLAGS, NO_RESYNC_HELP, resyncOf } from '../options.js'
 
 const EXAMPLES = `
 Examples:
@@ -42,10 +42,12 @@ export function registerTxns (program: Command, ctx: CommandContext, setExit: (c
     .option('--wide', 'print every table column, even past 80 characters')
     .option('--threads <n>', 'threads: N-1 workers scan partitions, this one writes (default 1 = none: see README, Known limits)', parseThreads)
     .option(REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP)
+    .option(REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, parseRemoteLayout).option(REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP).option(REMOTE_KEY_FLAGS, REMOTE_KEY_HELP)
+    .option(NO_RESYNC_FLAGS, NO_RESYNC_HELP)
     .addHelpText('after', EXAMPLES)
-    .action(async (paths: string[], opts: { json?: boolean, color?: boolean, width: number, wide?: boolean, threads?: number, remoteStorage?: string } & RawFilterFlags, cmd: Command) => {
+    .action(async (paths: string[], opts: { json?: boolean, color?: boolean, width: number, wide?: boolean, threads?: number, remoteStorage?: string, resync?: boolean } & RawFilterFlags, cmd: Command) => {
       const filter = await filterFromFlags(opts, paths, cmd)
       setExit(await (await import('../../commands/txns.js')).runTxns({ paths, format: opts.json === true ? 'json' : 'text', color: opts.color !== false, width: opts.width, wide: opts.wide === true,
-        ...(filter !== undefined ? { filter } : {}), ...(opts.threads !== undefined ? { threads: opts.threads } : {}), ...(opts.remoteStorage !== undefined ? { remote: opts.remoteStorage } : {}) }, ctx))
+        ...(filter !== undefined ? { filter } : {}), ...(opts.threads !== undefined ? { threads: opts.threads } : {}), ...(opts.remoteStorage !== undefined ? { remote: remoteOf(opts) } : {}), ...resyncOf(opts) }, ctx))
     })
 }

@@ -2,13 +2,14 @@ import type { RangeSpec } from '../../analysis/range-filter.js'
 import type { KafkaRelease } from '../../format/kafka-versions.js'
 import { DEFAULT_KAFKA_RELEASE } from '../../format/kafka-versions.js'
 import type { DecoderName } from '../../format/value-decoders.js'
+import type { RemoteInput } from '../../io/remote/spec.js'
 
 export type PayloadParser = 'default' | 'offsets' | 'transaction-log' | 'cluster-metadata' | 'remote-log-metadata' | 'share-group-state'
 
 export interface DumpOptions {
   paths: string[]
   /** --remote-storage: each partition's remote .log segments dumped before its local files */
-  remote?: string
+  remote?: RemoteInput
   /** exactly kafka-dump-log's text of `kafkaVersion`: no colour, no extra fields, no summary */
   compat: boolean
   /** --kafka-version: the release whose kafka-dump-log text (compat), conventions and internal-topic schemas apply */

@@ -123,11 +123,13 @@ export function dumpLogRange (source: SegmentSource, file: KafkaFile, opts: Dump
         }
         summary.trailingBytes += ev.length
         t.tailBytes += ev.length
-        log.add(tailFinding(ev, file.path))
+        log.add(tailFinding(ev, file.path, file.remote !== undefined))
         break
       case 'corrupt':
         t.clean = false
-        summary.trailingBytes += ev.length
+        // only what follows the last batch is trailing; a region reading resumed after lies between batches
+        if (ev.resyncPosition === undefined) summary.trailingBytes += ev.length
+        else summary.damagedBytes += ev.length
         summary.corruptRegions++
         log.add(withStdinNote(corruptFinding(ev, file.path), file, ev.resyncPosition === undefined && opts.resync && !opts.compat))
         break

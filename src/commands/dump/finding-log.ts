@@ -12,7 +12,7 @@ import type { FindingPrinter, FindingWhere } from '../../format/printer.js'
 import { REPEATS_SHOWN } from '../../format/finding-text.js'
 
 /** The codes for input that cannot be used at all. */
-export type UnreadableCode = Extract<FindingCode, 'UNREADABLE' | 'NOT_REGULAR_FILE' | 'FILE_TOO_LARGE' | 'FILE_CHANGED' | 'REMOTE_UNREADABLE'>
+export type UnreadableCode = Extract<FindingCode, 'UNREADABLE' | 'NOT_REGULAR_FILE' | 'FILE_TOO_LARGE' | 'FILE_CHANGED' | 'REMOTE_UNREADABLE' | 'REMOTE_LAYOUT_UNKNOWN' | 'REMOTE_KEY_UNUSABLE' | 'REMOTE_CHUNK_UNREADABLE'>
 
 export type { Finding, Severity } from '../../analysis/findings.js'
 

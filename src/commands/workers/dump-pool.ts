@@ -49,7 +49,8 @@ const YOUNG_GENERATION_MB = 2
 export function parallelBody (file: KafkaFile, opts: DumpOptions, cli: CommandContext, log: FindingLog, printer: DumpPrinter,
   internals: DumpInternals): LogBody | undefined {
   const threads = opts.threads ?? defaultThreads()
-  if (threads <= 1 || file.kind !== 'log' || file.stdin === true) return undefined
+  // an Aiven remote segment's object holds transformed chunks: only its source (io/remote/aiven-source.ts) reads it
+  if (threads <= 1 || file.kind !== 'log' || file.stdin === true || file.remote?.aiven !== undefined) return undefined
   const size = sizeOf(file.path)
   if (size === undefined) return undefined // the sequential dump reports it
   if (Math.min(size, opts.maxBytes ?? size) < (internals.parallelMinBytes ?? MIN_PARALLEL_BYTES)) return undefined

@@ -14,6 +14,7 @@ import type { ScannedPartition } from '../../scan/partition-scan.js'
 import { resolvePartitions, scanPartition } from '../../scan/partition-scan.js'
 import type { WireScanned } from './partition-wire.js'
 import { fromWireScanned } from './partition-wire.js'
+import type { RemoteInput } from '../../io/remote/spec.js'
 
 /** what a partition command asks of each scan */
 export interface PartitionScanRequest {
@@ -24,22 +25,24 @@ export interface PartitionScanRequest {
   /** worker threads (default: threads.ts defaultThreads); 1 = none */
   threads?: number
   /** --remote-storage (PartitionScanOptions.remote) */
-  remote?: string
+  remote?: RemoteInput
+  /** false: --no-resync (PartitionScanOptions.resync) */
+  resync?: boolean
   /** tests: inputs smaller than this are scanned without workers (0: always workers), and how many ran */
   internals?: WorkerInternals
 }
 
 export interface WorkerInternals { minBytes?: number, onWorkers?: (n: number) => void }
 
-export interface PartitionJob { id: number, dir: PartitionDir, markerEpochs: boolean, filter?: RangeSpec }
+export interface PartitionJob { id: number, dir: PartitionDir, markerEpochs: boolean, filter?: RangeSpec, resync?: boolean }
 
 export type PartitionWorkerMessage = { type: 'done', id: number, scanned: WireScanned } | { type: 'error', id: number, message: string }
 
 /** The one scan, here or in a worker: a command's marker-epoch choice and range applied. */
-export function scanOne (dir: PartitionDir, checkpoints: Map<string, OffsetCheckpoint | null>, job: Pick<PartitionJob, 'markerEpochs' | 'filter'>): ScannedPartition {
+export function scanOne (dir: PartitionDir, checkpoints: Map<string, OffsetCheckpoint | null>, job: Pick<PartitionJob, 'markerEpochs' | 'filter' | 'resync'>): ScannedPartition {
   // reconcile prints no marker coordinator epochs (lso does): without them, 1 M producers peak 126 -> 74 MiB
   return scanPartition(dir, checkpoints, { ...(job.markerEpochs ? {} : { analyzer: () => ({ markerEpochs: false }) }),
-    ...(job.filter !== undefined ? { filter: job.filter } : {}) })
+    ...(job.filter !== undefined ? { filter: job.filter } : {}), ...(job.resync === false ? { resync: false } : {}) })
 }
 
 /** the thread options of a partition command's options, as a PartitionScanRequest takes them */
@@ -89,7 +92,7 @@ async function inWorkers (partitions: readonly PartitionDir[], req: PartitionSca
   const give = (w: Worker): void => {
     if (next >= partitions.length) return
     const id = next++
-    const job: PartitionJob = { id, dir: partitions[id]!, markerEpochs: req.markerEpochs, ...(req.filter !== undefined ? { filter: req.filter } : {}) }
+    const job: PartitionJob = { id, dir: partitions[id]!, markerEpochs: req.markerEpochs, ...(req.filter !== undefined ? { filter: req.filter } : {}), ...(req.resync === false ? { resync: false } : {}) }
     w.postMessage(job)
   }
   try {

@@ -30,7 +30,7 @@ export const MAX_RUNS_IN_FLIGHT = 8192
 /** partitions queued at a worker, so it starts the next one's first pass without waiting for a message */
 const QUEUED = 2
 
-export interface TxnsJob { id: number, dir: PartitionDir, width: number, filter?: RangeSpec }
+export interface TxnsJob { id: number, dir: PartitionDir, width: number, filter?: RangeSpec, resync?: boolean }
 export interface TxnsWorkerSetup { credit: SharedArrayBuffer }
 export interface WirePartition { label: string, path: string, report: WireReport }
 
@@ -65,7 +65,7 @@ interface Slot { worker: Worker, credit: Int32Array, queued: number }
  * Streams every partition to `to` in order, the timelines scanned by `workers` workers and the
  * __transaction_state partitions by `here` in their turn; returns the findings' exit code.
  */
-export async function streamTxnsInWorkers (partitions: readonly PartitionDir[], job: { width: number, filter?: RangeSpec }, to: TxnsStream,
+export async function streamTxnsInWorkers (partitions: readonly PartitionDir[], job: { width: number, filter?: RangeSpec, resync?: boolean }, to: TxnsStream,
   workers: number, here: (dir: PartitionDir) => readonly Finding[]): Promise<number> {
   const { Worker } = workerThreads()
   const slots: Slot[] = []

@@ -14,11 +14,16 @@ const OUTCOME: ReadonlyArray<TxnOutcome | null> = [null, 'COMMIT', 'ABORT']
 const NULLABLE = [5, 7, 10, 11, 12, 13, 14] as const
 
 /** runs [from, to) of a chunk; control type names are an index into `names` */
-export interface WireRuns { words: BigInt64Array, count: number, names: string[] }
+export interface WireRuns {
+  words: BigInt64Array, count: number, names: string[]
+  /** the runs whose transaction has a damage reference (damaged logs only: rare), by index */
+  damaged?: Array<{ i: number, file: string, position: number }>
+}
 
 export function encodeRuns (runs: readonly TimelineRun[]): WireRuns {
   const words = new BigInt64Array(runs.length * RUN_SLOTS)
   const names: string[] = []
+  let damaged: WireRuns['damaged']
   for (let i = 0; i < runs.length; i++) {
     const r = runs[i]!
     const o = i * RUN_SLOTS
@@ -42,9 +47,10 @@ export function encodeRuns (runs: readonly TimelineRun[]): WireRuns {
         OUTCOME.indexOf(t.outcome) << 7 | nulls << 10
       words[o] = BigInt(flags)
       for (let k = 2; k < RUN_SLOTS; k++) { const x = v[k]!; words[o + k] = x === null ? 0n : BigInt(x) }
+      if (t.damage !== undefined) (damaged ??= []).push({ i, file: t.damage.file, position: t.damage.position })
     }
   }
-  return { words, count: runs.length, names }
+  return { words, count: runs.length, names, ...(damaged !== undefined ? { damaged } : {}) }
 }
 
 export function decodeRun (w: WireRuns, i: number): TimelineRun {
@@ -64,6 +70,8 @@ export function decodeRun (w: WireRuns, i: number): TimelineRun {
     records: Number(a[o + 8]!), batches: Number(a[o + 9]!), firstTimestamp: big(10), lastTimestamp: big(11), outcome: OUTCOME[flags >> 7 & 3]!,
     markerOffset: big(12), coordinatorEpoch: num(13), seeded: (flags & 1 << 5) !== 0, empty: (flags & 1 << 6) !== 0, completionLastStableOffset: big(14),
   }
+  const d = w.damaged?.find((x) => x.i === i)
+  if (d !== undefined) txn.damage = { file: d.file, position: d.position }
   // built as the recorder builds it (a spread made objects the formatter read slower)
   const run: TimelineRun = { kind, firstOffset: a[o + 1]!, txn, interleaved: (flags & 1 << 4) !== 0 }
   const listed = LISTED[flags >> 2 & 3]

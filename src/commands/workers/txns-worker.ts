@@ -37,7 +37,7 @@ port.on('message', (job: TxnsJob) => {
       timelineEnd: (p, lane) => { flush(); post({ type: 'end', id, p: wire(p), lane }) },
       transactionStates: () => { throw new Error('a __transaction_state partition is read by the main thread') },
       end: () => {},
-    }, job.filter)
+    }, job.filter, job.resync !== false)
   } catch (e) {
     const err = e as Error
     post({ type: 'error', id, message: err.stack ?? err.message })

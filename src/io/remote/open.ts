@@ -3,10 +3,13 @@ import * as path from 'node:path'
 import type { SegmentSource } from '../../decode/segment-source.js'
 import type { KafkaFile } from '../discover.js'
 import { FileSource, readSmallFile } from '../file-source.js'
+import { openAivenObject } from './aiven-source.js'
 import { openRemoteStore } from './store.js'
 
 export function openKafkaFile (f: KafkaFile): SegmentSource {
-  return f.remote !== undefined ? openRemoteStore(f.remote.storage).open(f.remote.key) : new FileSource(f.path)
+  if (f.remote === undefined) return new FileSource(f.path)
+  const store = openRemoteStore(f.remote.storage)
+  return f.remote.aiven !== undefined ? openAivenObject(store, f.remote.key, f.remote.aiven) : store.open(f.remote.key)
 }
 
 /** The topic id partition.metadata records (`topic_id: <Uuid>`), or null when there is none to read. */

@@ -14,6 +14,8 @@ export interface RemoteStore {
   list (): RemoteObject[]
   /** the name messages and the dump use for an object: a path, or `s3://bucket/prefix/key` */
   nameOf (key: string): string
+  /** entries below the root that could not be listed (unreadable directories, names that are not UTF-8) */
+  readonly skipped?: ReadonlyArray<{ key: string, reason: string }>
   /** an object, read in windows like a local file (.txnindex and .snapshot too: any size) */
   open (key: string): SegmentSource
 }

@@ -2,6 +2,7 @@
 // ranged GETs of CHUNK bytes that feed the same reads as a file. Nothing is downloaded whole: this thread holds
 // the chunk being read, the I/O thread at most PREFETCH more of the same object (s3-worker.ts), so a 1 GiB
 // segment costs a few chunks of memory.
+import { createRequire } from 'node:module'
 import type { SegmentSource } from '../../decode/segment-source.js'
 import { InputError } from '../input-error.js'
 import { LOCAL_TIERED_ROOT } from './names.js'
@@ -27,6 +28,16 @@ export function parseS3Spec (spec: string): { bucket: string, prefix: string } {
   return { bucket: m[1]!, prefix }
 }
 
+/**
+ * @aws-sdk/client-s3 is an optional dependency (tens of MiB that only s3:// needs), loaded by the I/O thread:
+ * resolved here first, so that its absence is a usage error saying how to install it.
+ */
+function sdkInstalled (spec: string): void {
+  try { createRequire(import.meta.url).resolve('@aws-sdk/client-s3') } catch {
+    throw new InputError('UNREADABLE', spec, 's3:// needs the optional package @aws-sdk/client-s3, which is not installed: npm install @aws-sdk/client-s3 (where tsdump is installed), or copy the bucket to a directory and give that')
+  }
+}
+
 export class S3Store implements RemoteStore {
   private readonly bucket: string
   private prefix: string
@@ -38,6 +49,7 @@ export class S3Store implements RemoteStore {
 
   constructor (readonly spec: string) {
     const { bucket, prefix } = parseS3Spec(spec)
+    sdkInstalled(spec)
     this.bucket = bucket
     this.prefix = prefix
     this.bridge = new SyncBridge(workerUrl(), { bucket, chunk: CHUNK, shared: this.shared })
@@ -45,7 +57,7 @@ export class S3Store implements RemoteStore {
 
   list (): RemoteObject[] {
     if (this.listed !== undefined) return this.listed
-    const a = this.bridge.call<ListAnswer>({ op: 'list', prefix: this.prefix })
+    const a = this.call<ListAnswer>({ op: 'list', prefix: this.prefix }, `s3://${this.bucket}/${this.prefix}`)
     if (a.error !== undefined) throw new InputError('REMOTE_UNREADABLE', this.spec, `listing s3://${this.bucket}/${this.prefix}: ${a.error}`)
     let objects = a.objects!
     // LocalTieredStorage writes under kafka-tiered-storage/: a copy of its tree may keep that level
@@ -70,9 +82,16 @@ export class S3Store implements RemoteStore {
 
   /** bytes [chunk * CHUNK, +CHUNK) of `key` copied into `into`, their count; the I/O thread prefetches the next ones */
   chunk (key: string, index: number, size: number, into: Buffer): number {
-    const a = this.bridge.call<GetAnswer>({ op: 'get', key: this.prefix + key, index, size })
+    const a = this.call<GetAnswer>({ op: 'get', key: this.prefix + key, index, size }, this.nameOf(key), index * CHUNK)
     if (a.error !== undefined) throw new InputError('REMOTE_UNREADABLE', this.nameOf(key), a.error, index * CHUNK)
     return Buffer.from(this.shared, 0, a.length!).copy(into, 0)
+  }
+
+  /** the I/O thread's answer; a thread that does not answer at all is that object's finding, never an internal error */
+  private call<T> (request: Record<string, unknown>, name: string, position = 0): T {
+    try { return this.bridge.call<T>(request) } catch (e) {
+      throw new InputError('REMOTE_UNREADABLE', name, (e as Error).message, position)
+    }
   }
 
   close (): void { this.bridge.close() }

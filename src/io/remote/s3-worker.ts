@@ -18,18 +18,36 @@ const out = new Uint8Array(shared)
 const PREFETCH = 1
 const ATTEMPTS = 6
 const BACKOFF_MS = 100
+/**
+ * The time limits (TSDUMP_S3_CONNECT_TIMEOUT_MS, TSDUMP_S3_REQUEST_TIMEOUT_MS, TSDUMP_S3_RETRY_BUDGET_MS): the SDK's
+ * HTTP handler has none by default, so a GET that never answers waited for ever. A connection must be made
+ * within the first, one attempt (the whole ranged GET, its body too) take at most the second, and one call with
+ * its retries at most the budget: a stall costs the budget, then the object is a finding.
+ */
+const limit = (name: string, dflt: number): number => { const v = Number(process.env[name]); return Number.isFinite(v) && v > 0 ? v : dflt }
+const CONNECT_TIMEOUT_MS = limit('TSDUMP_S3_CONNECT_TIMEOUT_MS', 5_000)
+const REQUEST_TIMEOUT_MS = limit('TSDUMP_S3_REQUEST_TIMEOUT_MS', 20_000)
+const RETRY_BUDGET_MS = limit('TSDUMP_S3_RETRY_BUDGET_MS', 60_000)
 
 // the SDK warns on stderr about Node releases it will drop later (its own switch): not tsdump's output
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true'
 const endpoint = process.env.AWS_ENDPOINT_URL_S3 ?? process.env.AWS_ENDPOINT_URL
 // loaded after the warning filter above: the SDK checks the Node release as it loads
-const { GetObjectCommand, ListObjectsV2Command, S3Client } = await import('@aws-sdk/client-s3')
-const client = new S3Client({
+// (an optional dependency: s3-store.ts checks it is there; if it still cannot be loaded, every request says so)
+const sdk = await import('@aws-sdk/client-s3').catch((e: unknown) => Object.assign(new Error(`@aws-sdk/client-s3 could not be loaded (npm install @aws-sdk/client-s3): ${(e as Error).message}`), { name: 'SdkMissing' }))
+const { GetObjectCommand, ListObjectsV2Command } = sdk instanceof Error ? { GetObjectCommand: undefined, ListObjectsV2Command: undefined } : sdk
+const client = sdk instanceof Error ? undefined : new sdk.S3Client({
   region: process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'us-east-1',
   ...(endpoint !== undefined && endpoint !== '' ? { endpoint, forcePathStyle: true } : {}),
   // retries are this file's: the SDK's do not cover a body cut after the headers
   maxAttempts: 1,
+  requestHandler: { connectionTimeout: CONNECT_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, throwOnRequestTimeout: true },
 })
+
+function sdkClient (): NonNullable<typeof client> {
+  if (client === undefined) throw sdk as Error
+  return client
+}
 
 interface S3Failure { status: number | undefined, code: string, message: string }
 
@@ -41,8 +59,22 @@ function failure (e: unknown): S3Failure {
 /** 5xx, throttling (429, SlowDown) and lost connections are retried; other 4xx are the answer */
 function retryable (f: S3Failure): boolean {
   // no HTTP answer: a lost connection is retried, a client that cannot sign (no credentials, no region) is not
-  if (f.status === undefined) return !/CredentialsProviderError|Region/.test(f.code + f.message)
+  if (f.status === undefined) return !/CredentialsProviderError|Region|SdkMissing/.test(f.code + f.message)
   return f.status >= 500 || f.status === 429 || /SlowDown|Throttl|RequestTimeout/.test(f.code)
+}
+
+/** one attempt, abandoned (its request aborted, its body destroyed) when it outlasts `ms` */
+async function attempt<T> (ms: number, what: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const ctl = new AbortController()
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      const e = Object.assign(new Error(`no answer within ${ms} ms`), { name: 'TimeoutError' })
+      ctl.abort(e)
+      reject(e)
+    }, ms)
+  })
+  try { return await Promise.race([what(ctl.signal), timeout]) } finally { clearTimeout(timer) }
 }
 
 function describe (f: S3Failure, attempts: number): string {
@@ -50,13 +82,16 @@ function describe (f: S3Failure, attempts: number): string {
   return `${status} ${f.code}${f.message !== '' && f.message !== f.code ? `: ${f.message}` : ''}${attempts > 1 ? ` (after ${attempts} attempts)` : ''}`
 }
 
-async function withRetries<T> (what: () => Promise<T>): Promise<T> {
+async function withRetries<T> (what: (signal: AbortSignal) => Promise<T>): Promise<T> {
   let last: S3Failure | undefined
-  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-    try { return await what() } catch (e) {
+  const end = Date.now() + RETRY_BUDGET_MS
+  for (let n = 1; n <= ATTEMPTS; n++) {
+    try { return await attempt(Math.max(1, Math.min(REQUEST_TIMEOUT_MS, end - Date.now())), what) } catch (e) {
       last = failure(e)
-      if (!retryable(last) || attempt === ATTEMPTS) throw new Error(describe(last, attempt))
-      await new Promise((resolve) => setTimeout(resolve, BACKOFF_MS * 2 ** (attempt - 1) * (0.5 + Math.random())))
+      const pause = BACKOFF_MS * 2 ** (n - 1) * (0.5 + Math.random())
+      if (!retryable(last) || n === ATTEMPTS) throw new Error(describe(last, n))
+      if (Date.now() + pause >= end) throw new Error(`${describe(last, n)}; gave up after the ${RETRY_BUDGET_MS / 1000} s retry budget (TSDUMP_S3_RETRY_BUDGET_MS)`)
+      await new Promise((resolve) => setTimeout(resolve, pause))
     }
   }
   throw new Error(describe(last!, ATTEMPTS))
@@ -66,7 +101,7 @@ async function list (prefix: string): Promise<Array<{ key: string, size: number 
   const out: Array<{ key: string, size: number }> = []
   let token: string | undefined
   do {
-    const r = await withRetries(async () => await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, ...(token !== undefined ? { ContinuationToken: token } : {}) })))
+    const r = await withRetries(async (abortSignal) => await sdkClient().send(new ListObjectsV2Command!({ Bucket: bucket, Prefix: prefix, ...(token !== undefined ? { ContinuationToken: token } : {}) }), { abortSignal }))
     for (const o of r.Contents ?? []) if (o.Key !== undefined) out.push({ key: o.Key.slice(prefix.length), size: o.Size ?? 0 })
     token = r.IsTruncated === true ? r.NextContinuationToken : undefined
   } while (token !== undefined)
@@ -74,8 +109,10 @@ async function list (prefix: string): Promise<Array<{ key: string, size: number 
 }
 
 async function getRange (key: string, from: number, to: number): Promise<Uint8Array> {
-  return await withRetries(async () => {
-    const r = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key, Range: `bytes=${from}-${to - 1}` }))
+  return await withRetries(async (abortSignal) => {
+    const r = await sdkClient().send(new GetObjectCommand!({ Bucket: bucket, Key: key, Range: `bytes=${from}-${to - 1}` }), { abortSignal })
+    // a body that stalls after the headers: destroyed when the attempt is abandoned
+    abortSignal.addEventListener('abort', () => { (r.Body as { destroy?: (e?: Error) => void }).destroy?.(abortSignal.reason as Error) }, { once: true })
     // streamed into one buffer of the range's size (no list of pieces concatenated after)
     const body = new Uint8Array(to - from)
     let n = 0

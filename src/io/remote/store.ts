@@ -7,6 +7,8 @@ import * as path from 'node:path'
 import type { SegmentSource } from '../../decode/segment-source.js'
 import { FileSource } from '../file-source.js'
 import { InputError } from '../input-error.js'
+import { escapeName } from '../raw-names.js'
+import { forgetAivenObjects } from './aiven-source.js'
 import { LOCAL_TIERED_ROOT } from './names.js'
 import { S3Store } from './s3-store.js'
 import type { RemoteObject, RemoteStore } from './remote-store.js'
@@ -16,6 +18,7 @@ export type { RemoteObject, RemoteStore } from './remote-store.js'
 class DirStore implements RemoteStore {
   private readonly root: string
   private listed: RemoteObject[] | undefined
+  readonly skipped: Array<{ key: string, reason: string }> = []
   constructor (readonly spec: string) {
     let st: fs.Stats
     try { st = fs.statSync(spec) } catch { throw new InputError('UNREADABLE', spec, '--remote-storage: no such directory') }
@@ -28,20 +31,39 @@ class DirStore implements RemoteStore {
   list (): RemoteObject[] {
     if (this.listed !== undefined) return this.listed
     const out: RemoteObject[] = []
-    for (const d of fs.readdirSync(this.root, { withFileTypes: true })) {
-      if (!d.isDirectory()) continue
-      for (const f of fs.readdirSync(path.join(this.root, d.name), { withFileTypes: true })) {
-        if (!f.isFile()) continue
-        out.push({ key: `${d.name}/${f.name}`, size: fs.statSync(path.join(this.root, d.name, f.name)).size })
-      }
-    }
+    // the root must be readable; below it, an entry that cannot be read costs only itself
+    const top = fs.readdirSync(this.root, { withFileTypes: true, encoding: 'buffer' })
+    this.walk(this.root, '', top, 0, out)
     this.listed = out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
     return this.listed
+  }
+
+  /** Aiven's keys are `<prefix>/<topic>-<id>/<partition>/<file>`: a few levels, a prefix of any depth */
+  private walk (dir: string, rel: string, entries: Array<fs.Dirent<Buffer>>, depth: number, out: RemoteObject[]): void {
+    for (const d of entries) {
+      const shown = escapeName(d.name)
+      const key = rel + shown
+      if (Buffer.compare(Buffer.from(shown), d.name) !== 0) {
+        this.skipped.push({ key, reason: 'its name is not UTF-8 (no storage layout names objects so): not read' })
+        continue
+      }
+      const full = path.join(dir, shown)
+      try {
+        if (d.isDirectory()) {
+          if (depth < MAX_DEPTH) this.walk(full, key + '/', fs.readdirSync(full, { withFileTypes: true, encoding: 'buffer' }), depth + 1, out)
+        } else if (d.isFile()) out.push({ key, size: fs.statSync(full).size })
+      } catch (e) {
+        this.skipped.push({ key, reason: `${(e as NodeJS.ErrnoException).code ?? (e as Error).message}: not read` })
+      }
+    }
   }
 
   nameOf (key: string): string { return path.join(this.root, key) }
   open (key: string): SegmentSource { return new FileSource(this.nameOf(key)) }
 }
+
+/** directory levels below the root a listing descends */
+const MAX_DEPTH = 12
 
 const stores = new Map<string, RemoteStore>()
 
@@ -59,4 +81,5 @@ export function openRemoteStore (spec: string): RemoteStore {
 export function closeRemoteStores (): void {
   for (const s of stores.values()) if (s instanceof S3Store) s.close()
   stores.clear()
+  forgetAivenObjects()
 }
