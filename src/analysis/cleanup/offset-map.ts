@@ -3,9 +3,9 @@
 // which the cleaner stops mapping and cleans only what it mapped (Cleaner.buildOffsetMapForSegment). Here one open-addressing
 // table sized once, before the record pass, for the records the dirty section's batch headers declare (at most that
 // capacity; a batch holding more than its header says has the map built again at full capacity), so it is never copied
-// to a larger one while it fills: 9 bytes a slot (a 39-bit hash fingerprint and a 32-bit offset delta), 11 with the
-// counts --top needs, 0.9 full at most (Kafka's load factor): 48 MiB (59 with counts) at Kafka's default capacity of
-// 5,033,164 keys. Two keys whose fingerprints meet in a probe would count as one (the home slot comes from other bits
+// to a larger one while it fills: 9 bytes a slot (a 39-bit hash fingerprint and a 32-bit offset delta), 10 with the
+// counts --top needs (a byte; the keys of 255 records or more in a Map, at most one per 255 records), 0.9 full at most
+// (Kafka's load factor): 48 MiB (53 with counts) at Kafka's default capacity of 5,033,164 keys. Two keys whose fingerprints meet in a probe would count as one (the home slot comes from other bits
 // of the hash: about 1e-4 at 5 million distinct keys, 1e-3 over 50 million records of them): the count is exact up
 // to hash collisions, as Kafka's own is up to MD5's.
 
@@ -34,7 +34,7 @@ const LOAD = 0.9
 const MIN_SLOTS = 1024
 const TWO_32 = 4294967296
 /** a key's count at or past this is kept in the overflow map */
-const COUNT_CAP = 0xffff
+const COUNT_CAP = 0xff
 
 export class OffsetMap {
   /** low 32 bits of the fingerprint, odd; 0 = empty */
@@ -45,7 +45,7 @@ export class OffsetMap {
   private deltas: Uint32Array
   /** its high 32 bits, made when a delta first needs them */
   private deltasHi: Uint32Array | null = null
-  private counts: Uint16Array | null
+  private counts: Uint8Array | null
   /** counts of COUNT_CAP or more, by slot */
   private readonly bigCounts = new Map<number, number>()
   private readonly maxSlots: number
@@ -67,7 +67,7 @@ export class OffsetMap {
     this.lo = new Int32Array(n)
     this.hi = new Uint8Array(n)
     this.deltas = new Uint32Array(n)
-    this.counts = withCounts ? new Uint16Array(n) : null
+    this.counts = withCounts ? new Uint8Array(n) : null
   }
 
   private slot (h: number, l: number): number {
