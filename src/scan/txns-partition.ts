@@ -2,15 +2,18 @@
 // known state of each transactional id) streamed to a TxnsStream. The same code runs on the main thread
 // (commands/txns.ts) and in a txns worker (commands/workers/txns-worker.ts), whose stream posts what it is given.
 //
-// A timeline partition is read twice, headers only: the first pass (the reconcile analysis) gives what the
-// timeline's first line shows (log end, LSO) and the batch count that sizes the lane; the second
+// A timeline partition is read once, headers only, when its runs and batches fit what one scan holds
+// (HELD_RUNS runs, HELD_BATCHES lane characters: a few MB): the timeline's first line (log end, LSO) and the
+// batch count that sizes the lane are known at the scan's end only, so the runs wait for it. A partition
+// with more, or a filter (it picks batches in a first pass), or remote segments (opened before the scan) is read
+// twice: the first pass (the reconcile analysis) gives the first line and the batch count, the second
 // streams the runs as they complete. So memory follows the open transactions and the
 // lane's width, not the number of transactions. Neither pass keeps the per-producer marker
 // epochs (only `lso` reads them), so a producer without an open transaction costs nothing.
 import type { Finding } from '../analysis/findings.js'
 import { FindingList } from '../analysis/finding-list.js'
 import type { TxnsStream } from '../analysis/partition-results.js'
-import { LaneBuilder } from '../analysis/timeline.js'
+import { HeldLane, HoldExceeded, LaneBuilder } from '../analysis/timeline.js'
 import type { TimelineRun } from '../analysis/timeline.js'
 import type { TransactionalIdState } from '../analysis/transactional-id-state.js'
 import type { RangeCounted, RangeSpec } from '../analysis/range-filter.js'
@@ -34,12 +37,42 @@ export function txnsPartition (dir: PartitionDir, checkpoints: Map<string, Offse
     to.transactionStates(p)
     return p.findings
   }
+  if (filter === undefined && !dir.files.some((f) => f.remote !== undefined)) {
+    const one = oneScan(dir, checkpoints, width, to, r)
+    if (one !== null) return one
+  }
   const { lane, range } = firstPass(dir, checkpoints, width, to, filter, r)
   // the second pass's report (the same numbers) ends the partition
   const sink = range === undefined || filter === undefined ? (r: TimelineRun) => { to.run(r) } : (r: TimelineRun) => { if (runInRange(r, range, filter)) to.run(r) }
   const second = scanPartition(dir, checkpoints, { analyzer: () => ({ timeline: { sink, lane }, markerEpochs: false }), ...r })
   to.timelineEnd({ label: second.label, path: dir.path, report: second.report }, lane.result())
   return second.report.findings
+}
+
+/** runs and lane characters one scan holds until the partition's end (beyond: two scans) */
+const HELD_RUNS = 4096
+const HELD_BATCHES = 1 << 20
+
+/** The partition in one scan, its runs held until the first line is known; null when it holds more than that. */
+function oneScan (dir: PartitionDir, checkpoints: Map<string, OffsetCheckpoint | null>, width: number, to: TxnsStream, r: { resync?: boolean }): readonly Finding[] | null {
+  const runs: TimelineRun[] = []
+  const lane = new HeldLane(HELD_BATCHES)
+  const sink = (run: TimelineRun): void => {
+    if (runs.length === HELD_RUNS) throw new HoldExceeded()
+    runs.push(run)
+  }
+  let s: ReturnType<typeof scanPartition>
+  try {
+    s = scanPartition(dir, checkpoints, { analyzer: () => ({ timeline: { sink, lane }, markerEpochs: false }), ...r })
+  } catch (e) {
+    if (e instanceof HoldExceeded) return null
+    throw e
+  }
+  const p = { label: s.label, path: dir.path, report: s.report }
+  to.timelineStart(p)
+  for (const run of runs) to.run(run)
+  to.timelineEnd(p, lane.fold(s.report.batches, width))
+  return s.report.findings
 }
 
 /**
