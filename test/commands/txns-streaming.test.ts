@@ -133,8 +133,9 @@ describe('txns in one scan: the runs and the lane held until the partition ends'
     return d.segment('t', 0, 0n, w.batches)
   }
 
-  // 4,096 runs are held in one scan; one more and the partition is read twice: the same table either way
-  for (const n of [4095, 4096, 5000]) {
+  // a log of at most 4,096 × 61 bytes is read once, its runs held (3,000 one-record batches: 210 KB); a larger one
+  // (5,000: 350 KB) twice: the same table either way
+  for (const n of [3, 3000, 5000]) {
     it(`${n + 1} runs: every run once, in offset order, and the lane of ${n + 2} batches`, async () => {
       const dir = plainRuns(n)
       const { code, out } = await runCommand(runTxns, { paths: [dir], wide: true })
@@ -145,8 +146,8 @@ describe('txns in one scan: the runs and the lane held until the partition ends'
       expect(rows[n]).toMatch(new RegExp(`^\\s+${n}\\.\\.${n + 1}\\s.*committed`))
       // batches 0..n-1 plain ('.'), n the transaction's data ('C' once committed), n+1 its marker ('|'); a
       // character for `per` batches shows the most important of them (C, then |, then .)
-      const per = Number(/\(1 lane char = (\d+) batches\)/.exec(out)?.[1])
-      expect(per).toBeGreaterThan(1)
+      const per = Number(/\(1 lane char = (\d+) batches\)/.exec(out)?.[1] ?? 1)
+      expect(per > 1).toBe(n > 100)
       const chars = Array.from({ length: Math.ceil((n + 2) / per) }, (_, g) => {
         const from = g * per; const to = Math.min(n + 2, from + per) - 1
         return from <= n && n <= to ? 'C' : to === n + 1 ? '|' : '.'
