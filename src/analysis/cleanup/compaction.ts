@@ -13,7 +13,7 @@ export interface CompactionInput {
   segments: readonly CleanSegment[]
   /** reads a segment again, for each pass */
   read: ReadSegment
-  /** count records per key for topDirtyKeys (--top): 4 more bytes a key */
+  /** count records per key for topDirtyKeys (--top): one more byte a slot of the key map */
   countKeys?: boolean
   /** headerPass's aborted transactions (the segments' timestamps are filled by it too) */
   aborted: readonly AbortedTxn[]
