@@ -7,7 +7,7 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { bombBatch, gzipBatch, hugeBatch, legacyWrapper, manyRecordsBatch, smallBatches, transactionStateLog, transactions } from './builders.mjs'
 import { FileWriter, batch, marker, offsetIndexEntry, producerSnapshot, record, timeIndexEntry, txnIndexEntry } from './encode.mjs'
-import { checkpointFile, replicaCopies } from './scale-builders.mjs'
+import { checkpointFile, distinctKeysPartition, replicaCopies } from './scale-builders.mjs'
 import { zstdBatch, zstdBombBatch, zstdKafkaRefusedWindow } from './zstd-builders.mjs'
 import { INTERNAL_CLASSES } from './internal-classes.mjs'
 
@@ -382,6 +382,21 @@ export const CLASSES = [
     return { inputs: brokers, runs: [
       { label: 'text', argv: ['replicas', ...brokers], expect: all(exitIs(1), diverged) },
       { label: 'json', argv: ['replicas', '--json', ...brokers], expect: all(exitIs(1), diverged, (r) => r.stdout.includes(at) ? undefined : `no ${at}`) },
+    ] }
+  } },
+  // issue #34 item 5: cleanup's offset map is one table sized from the dirty batches' declared records, at most
+  // Kafka's capacity (5,033,164 keys at the default dedupe buffer); 5 M distinct keys peaked at 208-274 MiB while
+  // the table doubled. A small dedupe buffer: the clean stops where the map is full, and says so.
+  { name: 'cleanup-distinct-keys', tiers: ['fast', 'big'], make (rnd, dir, scale) {
+    const n = scale === 'big' ? 5_000_000 : 4 + rnd.int(3000)
+    const logs = path.join(dir, 'logs')
+    distinctKeysPartition(path.join(logs, 'keys-0'), n)
+    const flags = ['cleanup', '--config', 'cleanup.policy=compact', '--now', '2026-12-01T00:00:00Z']
+    const full = Math.max(1, Math.floor(n / 3))
+    return { inputs: [logs], runs: [
+      { label: 'top', argv: [...flags, '--top', '5', logs], expect: all(exitIs(0, 1), says(new RegExp(`${n} data records -> ${n},`), 'every key kept')) },
+      { label: 'map-full', argv: [...flags, '--config', `log.cleaner.dedupe.buffer.size=${Math.ceil(full / 0.9) * 24}`, logs],
+        expect: all(exitIs(0, 1), says(/offset map \(log\.cleaner\.dedupe\.buffer\.size\) fills/, 'the clean stopping where the map is full')) },
     ] }
   } },
 ]

@@ -3,7 +3,7 @@
 // offset and partition leader epoch lie outside the CRC, so one encoded batch is copied and patched).
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { FileWriter, batch, record } from './encode.mjs'
+import { FileWriter, batch, crc32c, record } from './encode.mjs'
 
 const LOG = '00000000000000000000.log'
 
@@ -43,4 +43,33 @@ export function replicaCopies (dir, n) {
     dirs.push(root)
   }
   return dirs
+}
+
+/**
+ * One compacted partition whose first segment holds `n` records of `n` distinct 8-byte keys (k0000000.. in batches
+ * of 100, one-byte values, offsets 0..n-1) and whose second, active segment one more batch: the dirty section is the
+ * first segment, every key in the cleaner's offset map once. One batch is encoded, then copied with its keys and
+ * base offset patched and its CRC-32C (attributes..end) recomputed.
+ */
+export function distinctKeysPartition (part, n) {
+  fs.mkdirSync(part, { recursive: true })
+  const per = 100
+  const tpl = batch({ baseOffset: 0, count: per, baseTimestamp: 1700000000000 },
+    Buffer.concat(Array.from({ length: per }, (_, r) => record({ key: Buffer.from('k0000000'), value: Buffer.from('v'), offsetDelta: r }))))
+  const at = []
+  for (let i = tpl.indexOf('k0000000'); i >= 0; i = tpl.indexOf('k0000000', i + 1)) at.push(i + 1)
+  const w = new FileWriter(path.join(part, LOG))
+  const b = Buffer.from(tpl)
+  for (let base = 0; base < n; base += per) {
+    const count = Math.min(per, n - base)
+    const one = count === per ? b : batch({ baseOffset: 0, count, baseTimestamp: 1700000000000 },
+      Buffer.concat(Array.from({ length: count }, (_, r) => record({ key: Buffer.from('k0000000'), value: Buffer.from('v'), offsetDelta: r }))))
+    for (let r = 0; r < count; r++) one.write(String(base + r).padStart(7, '0'), at[r], 7, 'latin1')
+    one.writeBigInt64BE(BigInt(base), 0)
+    one.writeUInt32BE(crc32c(one.subarray(21)), 17)
+    w.write(one)
+  }
+  w.close()
+  const active = batch({ baseOffset: n, count: 1, baseTimestamp: 1700000000000 }, record({ key: Buffer.from('k0000000'), value: Buffer.from('v') }))
+  fs.writeFileSync(path.join(part, `${String(n).padStart(20, '0')}.log`), active)
 }

@@ -53,8 +53,8 @@ const PRIORITY: Record<LaneChar, number> = { '.': 0, '+': 1, '|': 2, C: 3, A: 4,
  */
 export class LaneBuilder {
   readonly batchesPerChar: number
-  private readonly best: Uint8Array
-  private seen = 0
+  protected best: Uint8Array
+  protected seen = 0
 
   constructor (batches: number, width: number) {
     this.batchesPerChar = Math.max(1, Math.ceil(batches / Math.max(1, width)))
@@ -77,5 +77,33 @@ export class LaneBuilder {
     const chars: LaneChar[] = []
     for (let i = 0; i < n; i++) chars.push(BY_PRIORITY[this.best[i]!]!)
     return { chars, batchesPerChar: this.batchesPerChar }
+  }
+}
+
+/** thrown by HeldLane past the batches it holds, and by `txns`' one scan past the runs it holds */
+export class HoldExceeded extends Error {}
+
+/**
+ * A lane of one character per batch while the batch count is not known yet (`txns` in one scan: the header line
+ * needs the scan's end), for at most `max` batches; fold() gives what LaneBuilder(batches, width) would have built
+ * from the same marks (the most important kind of a group's batches).
+ */
+export class HeldLane extends LaneBuilder {
+  constructor (private readonly max: number) { super(1024, 1024) }
+
+  override group (index: number): number {
+    if (index >= this.best.length) {
+      if (index >= this.max) throw new HoldExceeded()
+      const b = new Uint8Array(Math.min(this.max, Math.max(index + 1, this.best.length * 2)))
+      b.set(this.best)
+      this.best = b
+    }
+    return super.group(index)
+  }
+
+  fold (batches: number, width: number): Lane {
+    const lane = new LaneBuilder(batches, width)
+    for (let i = 0; i < this.seen; i++) lane.mark(lane.group(i), BY_PRIORITY[this.best[i]!]!)
+    return lane.result()
   }
 }

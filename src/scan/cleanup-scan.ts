@@ -22,7 +22,7 @@ export function cleanupSegments (dir: PartitionDir, findings: FindingList): Clea
   for (const f of dir.files.filter((x) => x.kind === 'log' && x.baseOffset !== null)) {
     try {
       const src = new FileSource(f.path)
-      out.push({ baseOffset: f.baseOffset!, file: f.path, sizeBytes: src.size, largestTimestamp: -1n, firstBatchTimestamp: null })
+      out.push({ baseOffset: f.baseOffset!, file: f.path, sizeBytes: src.size, largestTimestamp: -1n, firstBatchTimestamp: null, dataRecords: 0 })
       src.close()
     } catch (e) {
       findings.push(finding('UNREADABLE', describeFsError(e), { file: f.path }))
@@ -53,6 +53,7 @@ export function readCleanupSegment (seg: CleanSegment, visit: SegmentVisitor, fi
         transactional: h.isTransactional, control: h.isControl ? (ev.control?.typeName ?? 'EMPTY') : null,
         // DefaultRecordBatch.deleteHorizonMs: the base timestamp once the delete-horizon attribute is set (KIP-534)
         deleteHorizonMs: h.hasDeleteHorizon ? h.baseTimestamp : null,
+        records: h.recordsCount,
       })
       if (want === 'stop') break
       if (want === 'skip' || h.isControl || visit.record === undefined) continue

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { PartitionAnalyzer } from '../../src/analysis/partition-analyzer.js'
 import type { BatchFacts } from '../../src/analysis/batch-facts.js'
 import type { TimelineRun } from '../../src/analysis/timeline.js'
-import { LaneBuilder } from '../../src/analysis/timeline.js'
+import { HeldLane, HoldExceeded, LaneBuilder } from '../../src/analysis/timeline.js'
 import { runTxns, txns } from '../../src/commands/txns.js'
 import { RunsTableWriter } from '../../src/format/timeline-table.js'
 import { writeRunJson } from '../../src/format/run-json-bytes.js'
@@ -97,4 +97,62 @@ describe('txns streaming', () => {
     a.finish(null, [])
     expect(received - before).toBeLessThanOrEqual(102)
   })
+})
+
+describe('txns in one scan: the runs and the lane held until the partition ends', () => {
+  it('a held lane folds into the lane a batch count known in advance gives, for any count and width', () => {
+    let x = 99
+    const rnd = (n: number): number => { x = (Math.imul(x, 1103515245) + 12345) >>> 0; return x % n }
+    const kinds = ['.', '+', '|', 'C', 'A', 'O'] as const
+    for (const [batches, width] of [[0, 80], [1, 80], [79, 80], [80, 80], [81, 80], [5000, 80], [5000, 7], [3, 200]] as const) {
+      const held = new HeldLane(1 << 20)
+      const known = new LaneBuilder(batches, width)
+      for (let i = 0; i < batches; i++) {
+        const c = kinds[rnd(kinds.length)]!
+        held.mark(held.group(i), c)
+        known.mark(known.group(i), c)
+      }
+      expect(held.fold(batches, width)).toEqual(known.result())
+    }
+  })
+
+  it('a held lane refuses a batch past what it holds', () => {
+    const held = new HeldLane(3000)
+    held.group(2999)
+    expect(() => held.group(3000)).toThrow(HoldExceeded)
+  })
+
+  /** `n` one-batch plain runs of alternating producers, then producer 7's committed transaction */
+  function plainRuns (n: number): string {
+    const d = new LogDir()
+    dirs.push(d)
+    const w = new LogWriter()
+    for (let i = 0; i < n; i++) w.plain(1, BigInt(100 + (i % 2)))
+    w.txn(7n, 0, 2)
+    w.marker(7n, 0, 'COMMIT')
+    return d.segment('t', 0, 0n, w.batches)
+  }
+
+  // a log of at most 4,096 × 61 bytes is read once, its runs held (3,000 one-record batches: 210 KB); a larger one
+  // (5,000: 350 KB) twice: the same table either way
+  for (const n of [3, 3000, 5000]) {
+    it(`${n + 1} runs: every run once, in offset order, and the lane of ${n + 2} batches`, async () => {
+      const dir = plainRuns(n)
+      const { code, out } = await runCommand(runTxns, { paths: [dir], wide: true })
+      expect(code).toBe(0)
+      const rows = out.split('\n').filter((l) => /^\s+\d+(\.\.\d+)?\s/.test(l))
+      expect(rows.length).toBe(n + 1)
+      expect(rows.slice(0, n).map((l) => l.trim().split(/\s+/)[0])).toEqual(Array.from({ length: n }, (_, i) => String(i)))
+      expect(rows[n]).toMatch(new RegExp(`^\\s+${n}\\.\\.${n + 1}\\s.*committed`))
+      // batches 0..n-1 plain ('.'), n the transaction's data ('C' once committed), n+1 its marker ('|'); a
+      // character for `per` batches shows the most important of them (C, then |, then .)
+      const per = Number(/\(1 lane char = (\d+) batches\)/.exec(out)?.[1] ?? 1)
+      expect(per > 1).toBe(n > 100)
+      const chars = Array.from({ length: Math.ceil((n + 2) / per) }, (_, g) => {
+        const from = g * per; const to = Math.min(n + 2, from + per) - 1
+        return from <= n && n <= to ? 'C' : to === n + 1 ? '|' : '.'
+      })
+      expect(out).toContain(`lane [${chars.join('')}]`)
+    })
+  }
 })

@@ -13,7 +13,7 @@ export interface CompactionInput {
   segments: readonly CleanSegment[]
   /** reads a segment again, for each pass */
   read: ReadSegment
-  /** count records per key for topDirtyKeys (--top): 4 more bytes a key */
+  /** count records per key for topDirtyKeys (--top): one more byte a slot of the key map */
   countKeys?: boolean
   /** headerPass's aborted transactions (the segments' timestamps are filled by it too) */
   aborted: readonly AbortedTxn[]
@@ -120,16 +120,19 @@ export function predictCompaction (inp: CompactionInput): CompactionPrediction {
   return out
 }
 
-function simulateClean (inp: CompactionInput, aborted: readonly AbortedTxn[], dirtySegs: readonly CleanSegment[], firstDirty: bigint, out: CompactionPrediction): void {
-  const { settings: cfg, nowMs, read } = inp
-  // Cleaner.buildOffsetMap: the newest offset per key from the first dirty offset on, aborted batches left out, until
-  // the map is full (then the batch that did not fit and everything after it wait for the next clean)
-  const map = new OffsetMap(inp.offsetMapEntries, firstDirty, inp.countKeys === true)
+/**
+ * Cleaner.buildOffsetMap: the newest offset per key from the first dirty offset on, aborted batches left out, until
+ * the map is full (then the batch that did not fit and everything after it wait for the next clean). False when the
+ * map was sized for fewer keys than the batches hold (it is then to be built again, larger).
+ */
+function buildOffsetMap (inp: CompactionInput, aborted: readonly AbortedTxn[], dirtySegs: readonly CleanSegment[], firstDirty: bigint,
+  map: OffsetMap, out: CompactionPrediction): boolean {
+  out.offsetMapFull = false
   const build = new CleanedTransactionMetadata(aborted.filter((t) => t.lastOffset >= firstDirty))
   for (const s of dirtySegs) {
     if (out.offsetMapFull) break
     let pending: bigint | null = null
-    read(s, {
+    inp.read(s, {
       batch (b) {
         if (pending !== null && pending >= firstDirty && pending > map.latestOffset) map.latestOffset = pending
         pending = null
@@ -143,7 +146,20 @@ function simulateClean (inp: CompactionInput, aborted: readonly AbortedTxn[], di
         if (!map.put(key, offset)) { out.offsetMapFull = true; pending = null }
       },
     })
+    if (map.undersized) return false
     if (pending !== null && pending >= firstDirty && pending > map.latestOffset) map.latestOffset = pending
+  }
+  return true
+}
+
+function simulateClean (inp: CompactionInput, aborted: readonly AbortedTxn[], dirtySegs: readonly CleanSegment[], firstDirty: bigint, out: CompactionPrediction): void {
+  const { settings: cfg, nowMs, read } = inp
+  // the table for the records the dirty batches declare; a batch holding more than it declares: once more at full capacity
+  const declared = dirtySegs.reduce((n, s) => n + s.dataRecords, 0)
+  let map = new OffsetMap(inp.offsetMapEntries, firstDirty, inp.countKeys === true, declared)
+  if (!buildOffsetMap(inp, aborted, dirtySegs, firstDirty, map, out)) {
+    map = new OffsetMap(inp.offsetMapEntries, firstDirty, inp.countKeys === true)
+    buildOffsetMap(inp, aborted, dirtySegs, firstDirty, map, out)
   }
   const latest = map.latestOffset
   const endOffset = latest + 1n

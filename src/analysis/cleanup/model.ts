@@ -12,6 +12,8 @@ export interface CleanBatch {
   control: string | null
   /** set when the batch carries the delete-horizon attribute */
   deleteHorizonMs: bigint | null
+  /** the header's recordsCount (what the batch declares) */
+  records: number
 }
 
 export interface CleanSegment {
@@ -22,6 +24,8 @@ export interface CleanSegment {
   largestTimestamp: bigint
   /** LogSegment.getFirstBatchTimestamp: the first batch's maxTimestamp */
   firstBatchTimestamp: bigint | null
+  /** the records its data batches declare (filled by the header pass): what sizes the offset map */
+  dataRecords: number
 }
 
 /** batch(): 'records' to be shown its records, 'skip' not to, 'stop' to end the read */

@@ -1,9 +1,13 @@
 // The cleaner's key => newest offset map (Kafka's SkimpyOffsetMap): a fixed number of entries, log.cleaner.dedupe.buffer.size
 // / log.cleaner.threads / 24 bytes (a 16-byte MD5 and an 8-byte offset) times log.cleaner.io.buffer.load.factor, beyond
-// which the cleaner stops mapping and cleans only what it mapped (Cleaner.buildOffsetMapForSegment). Here a key is a
-// 63-bit hash in typed arrays that grow with the distinct keys (12 bytes a slot, 16 with the counts --top needs), so
-// memory follows the keys, at most that capacity. Two keys sharing a hash would count as one (p < 1e-6 for 5 million
-// keys): the count is exact up to hash collisions, as Kafka's own is up to MD5's.
+// which the cleaner stops mapping and cleans only what it mapped (Cleaner.buildOffsetMapForSegment). Here one open-addressing
+// table sized once, before the record pass, for the records the dirty section's batch headers declare (at most that
+// capacity; a batch holding more than its header says has the map built again at full capacity), so it is never copied
+// to a larger one while it fills: 9 bytes a slot (a 39-bit hash fingerprint and a 32-bit offset delta), 10 with the
+// counts --top needs (a byte; the keys of 255 records or more in a Map, at most one per 255 records), 0.9 full at most
+// (Kafka's load factor): 48 MiB (53 with counts) at Kafka's default capacity of 5,033,164 keys. Two keys whose fingerprints meet in a probe would count as one (the home slot comes from other bits
+// of the hash: about 1e-4 at 5 million distinct keys, 1e-3 over 50 million records of them): the count is exact up
+// to hash collisions, as Kafka's own is up to MD5's.
 
 // the last key's hash in two 32-bit halves, the low one odd (0 marks an empty slot); no array per call
 let H = 0
@@ -25,47 +29,81 @@ function fmix (h: number): number {
   return h | 0
 }
 
-const DELTA_LIMIT = 0xffffffff
+/** the table's fullest load: linear probing averages about 5.5 slots a lookup */
+const LOAD = 0.9
+const MIN_SLOTS = 1024
+const TWO_32 = 4294967296
+/** a key's count at or past this is kept in the overflow map */
+const COUNT_CAP = 0xff
 
 export class OffsetMap {
-  private hi = new Int32Array(1024)
-  private lo = new Int32Array(1024)
-  /** offset - base; Float64 once a delta does not fit 32 bits */
-  private deltas: Uint32Array | Float64Array = new Uint32Array(1024)
-  private counts: Uint32Array | null
+  /** low 32 bits of the fingerprint, odd; 0 = empty */
+  private lo: Int32Array
+  /** 8 more bits of it */
+  private hi: Uint8Array
+  /** offset - base, low 32 bits */
+  private deltas: Uint32Array
+  /** its high 32 bits, made when a delta first needs them */
+  private deltasHi: Uint32Array | null = null
+  private counts: Uint8Array | null
+  /** counts of COUNT_CAP or more, by slot */
+  private readonly bigCounts = new Map<number, number>()
+  private readonly maxSlots: number
   size = 0
+  /** put refused a key because the table was sized for fewer keys than the batches hold (never at full capacity) */
+  undersized = false
   /** Kafka's OffsetMap.latestOffset: the last offset of the last batch mapped */
   latestOffset = -1n
 
   /**
    * @param maxEntries Kafka's maxDesiredMapSize (slots × load factor)
    * @param base the first dirty offset (offsets are kept relative to it)
+   * @param expected the records the dirty batches declare: the table is sized for min(expected, maxEntries) keys (a
+   *   table of this size is never copied to a larger one, which would hold both at once)
    */
-  constructor (readonly maxEntries: number, private readonly base: bigint, withCounts: boolean) {
-    this.counts = withCounts ? new Uint32Array(1024) : null
+  constructor (readonly maxEntries: number, private readonly base: bigint, withCounts: boolean, expected = maxEntries) {
+    this.maxSlots = slotsFor(maxEntries)
+    const n = slotsFor(Math.min(Math.max(expected, 0), maxEntries))
+    this.lo = new Int32Array(n)
+    this.hi = new Uint8Array(n)
+    this.deltas = new Uint32Array(n)
+    this.counts = withCounts ? new Uint8Array(n) : null
   }
 
   private slot (h: number, l: number): number {
-    const mask = this.lo.length - 1
-    let i = (l ^ Math.imul(h, 0x9e3779b1)) & mask
-    while (this.lo[i] !== 0 && (this.hi[i] !== h || this.lo[i] !== l)) i = (i + 1) & mask
+    const n = this.lo.length
+    const f = h & 0xff
+    // the home slot from the hash's high bits (any table length); the fingerprint from the other bits
+    let i = Math.floor((h >>> 0) * n / TWO_32)
+    while (this.lo[i] !== 0 && (this.lo[i] !== l || this.hi[i] !== f)) if (++i === n) i = 0
     return i
   }
 
-  /** put when there is room (buildOffsetMapForSegment: a full map refuses even a known key); false when full */
+  /** put when there is room (buildOffsetMapForSegment: a full map refuses even a known key); false when full or undersized */
   put (key: Uint8Array, offset: bigint): boolean {
     if (this.size >= this.maxEntries) return false
     hash64(key)
     const h = H; const l = L
-    let i = this.slot(h, l)
+    const i = this.slot(h, l)
     if (this.lo[i] === 0) {
-      if ((this.size + 1) * 4 > this.lo.length * 3) { this.grow(); i = this.slot(h, l) }
-      this.hi[i] = h; this.lo[i] = l; this.size++
+      // the headers declared fewer records than the batches hold: the caller maps again into a table of full capacity
+      if (this.size + 1 > this.lo.length * LOAD && this.lo.length < this.maxSlots) { this.undersized = true; return false }
+      this.lo[i] = l; this.hi[i] = h & 0xff; this.size++
     }
-    const d = Number(offset - this.base)
-    if (d > DELTA_LIMIT && this.deltas instanceof Uint32Array) this.deltas = Float64Array.from(this.deltas)
-    this.deltas[i] = d
-    if (this.counts !== null) this.counts[i]!++
+    const d = offset - this.base
+    const dn = Number(d)
+    if (dn < TWO_32) {
+      this.deltas[i] = dn
+      if (this.deltasHi !== null) this.deltasHi[i] = 0
+    } else {
+      this.deltasHi ??= new Uint32Array(this.lo.length)
+      this.deltas[i] = Number(d & 0xffffffffn); this.deltasHi[i] = Number(d >> 32n)
+    }
+    const c = this.counts
+    if (c !== null) {
+      if (c[i]! < COUNT_CAP - 1) c[i]!++
+      else if (c[i] === COUNT_CAP - 1) { c[i] = COUNT_CAP; this.bigCounts.set(i, COUNT_CAP) } else this.bigCounts.set(i, this.bigCounts.get(i)! + 1)
+    }
     return true
   }
 
@@ -78,35 +116,44 @@ export class OffsetMap {
 
   /** whether the record at `offset` is its key's newest mapped one or newer (Cleaner.shouldRetainRecord: offset >= map.get(key)) */
   isNewest (slot: number, offset: bigint): boolean {
-    return slot < 0 || offset >= this.base + BigInt(this.deltas[slot]!)
+    if (slot < 0) return true
+    const hi = this.deltasHi?.[slot] ?? 0
+    return offset >= this.base + (hi === 0 ? BigInt(this.deltas[slot]!) : (BigInt(hi) << 32n) + BigInt(this.deltas[slot]!))
   }
 
   /** the records mapped at slot i (0 without counts) */
-  countAt (i: number): number { return i < 0 || this.counts === null ? 0 : this.counts[i]! }
+  countAt (i: number): number {
+    if (i < 0 || this.counts === null) return 0
+    const c = this.counts[i]!
+    return c === COUNT_CAP ? this.bigCounts.get(i)! : c
+  }
 
   /** the n largest record counts per key, largest first */
   topCounts (n: number): number[] {
-    if (this.counts === null) return []
-    const c = new Uint32Array(this.size)
-    let k = 0
-    for (let i = 0; i < this.lo.length; i++) if (this.lo[i] !== 0) c[k++] = this.counts[i]!
-    return [...c.sort().subarray(Math.max(0, k - n)).reverse()]
+    if (this.counts === null || n <= 0) return []
+    // the n largest so far, ascending: a count enters when it beats the smallest of them
+    const top: number[] = []
+    for (let i = 0; i < this.lo.length; i++) {
+      if (this.lo[i] === 0) continue
+      const c = this.countAt(i)
+      if (top.length === n && c <= top[0]!) continue
+      let j = top.length === n ? 0 : top.length
+      if (top.length === n) { while (j + 1 < n && top[j + 1]! < c) { top[j] = top[j + 1]!; j++ } } else {
+        top.push(c)
+        while (j > 0 && top[j - 1]! > c) { top[j] = top[j - 1]!; j-- }
+      }
+      top[j] = c
+    }
+    return top.reverse()
   }
 
   /** bytes held by the tables */
-  get bytes (): number { return this.lo.length * (8 + this.deltas.BYTES_PER_ELEMENT + (this.counts === null ? 0 : 4)) }
-
-  private grow (): void {
-    const { hi, lo, deltas, counts } = this
-    const n = lo.length * 2
-    this.hi = new Int32Array(n); this.lo = new Int32Array(n)
-    this.deltas = deltas instanceof Uint32Array ? new Uint32Array(n) : new Float64Array(n)
-    this.counts = counts === null ? null : new Uint32Array(n)
-    for (let i = 0; i < lo.length; i++) {
-      if (lo[i] === 0) continue
-      const j = this.slot(hi[i]!, lo[i]!)
-      this.hi[j] = hi[i]!; this.lo[j] = lo[i]!; this.deltas[j] = deltas[i]!
-      if (counts !== null) this.counts![j] = counts[i]!
-    }
+  get bytes (): number {
+    return this.lo.byteLength + this.hi.byteLength + this.deltas.byteLength + (this.deltasHi?.byteLength ?? 0) + (this.counts?.byteLength ?? 0)
   }
+}
+
+/** slots for k keys at LOAD */
+function slotsFor (k: number): number {
+  return Math.max(MIN_SLOTS, Math.ceil(k / LOAD))
 }

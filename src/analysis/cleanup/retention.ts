@@ -30,7 +30,7 @@ export function predictRetention (segments: readonly CleanSegment[], logStart: b
     // UnifiedLog.deleteSegments: the log start moves to the new first segment (a freshly rolled one at the log end)
     const first = segs[0]?.baseOffset ?? logEnd
     if (first > start) start = first
-    if (segs.length === 0) segs = [{ baseOffset: logEnd, file: '', sizeBytes: 0, largestTimestamp: -1n, firstBatchTimestamp: null }]
+    if (segs.length === 0) segs = [{ baseOffset: logEnd, file: '', sizeBytes: 0, largestTimestamp: -1n, firstBatchTimestamp: null, dataRecords: 0 }]
   }
   pass('log-start-offset', (_s, next) => next !== undefined && next.baseOffset <= start)
   if (cfg.delete) {

@@ -5,7 +5,7 @@ import type { CleanBatch, CleanSegment, ReadSegment } from './model.js'
 
 export interface AbortedTxn { producerId: bigint, firstOffset: bigint, lastOffset: bigint }
 
-/** The aborted transactions with data, by first offset, and the segments' timestamps: one header pass. */
+/** The aborted transactions with data, by first offset, and the segments' timestamps and record counts: one header pass. */
 export function headerPass (segs: readonly CleanSegment[], read: ReadSegment): AbortedTxn[] {
   const aborted: AbortedTxn[] = []
   const open = new Map<bigint, bigint>()
@@ -16,6 +16,7 @@ export function headerPass (segs: readonly CleanSegment[], read: ReadSegment): A
         if (s.firstBatchTimestamp === null) s.firstBatchTimestamp = b.maxTimestamp
         if (b.maxTimestamp > s.largestTimestamp) s.largestTimestamp = b.maxTimestamp
         if (b.control === null) {
+          if (b.records > 0) s.dataRecords += b.records
           if (b.transactional && !open.has(b.producerId)) open.set(b.producerId, b.baseOffset)
         } else if (b.control === 'ABORT' || b.control === 'COMMIT') {
           const first = open.get(b.producerId)
