@@ -2,6 +2,7 @@
 import { Command } from 'commander'
 import type { CommandContext } from '../commands/context.js'
 import { registerCleanup } from './commands/cleanup.js'
+import { registerDoctor } from './commands/doctor.js'
 import { registerDump } from './commands/dump.js'
 import { registerLso } from './commands/lso.js'
 import { registerReconcile } from './commands/reconcile.js'
@@ -43,6 +44,7 @@ Examples:
   $ tsdump lso /var/lib/kafka/data               # who holds the last stable offset, and the abort command
   $ tsdump report /var/lib/kafka/data -o r.html  # all of it as one offline HTML page
   $ tsdump replicas b1/data b2/data b3/data      # do the replicas agree? what did an election lose
+  $ tsdump doctor /var/lib/kafka/data            # every check, ranked by harm, with what to do
 
 Options may come before the command (tsdump --json reconcile DIR). Without arguments tsdump prints
 this help on stderr and exits 2.
@@ -56,6 +58,7 @@ Exit status: 0 clean, 1 problems found in the data, 2 usage error or unreadable 
   registerReplicas(program, ctx, setExit)
   registerCleanup(program, ctx, setExit)
   registerRemote(program, ctx, setExit)
+  registerDoctor(program, ctx, setExit)
   for (const c of program.commands) c.exitOverride().configureOutput({ writeOut: (s) => ctx.stdout.write(s), writeErr: (s) => ctx.stderr.write(s), outputError: usageError })
   return program
 }
