@@ -15,12 +15,12 @@ export interface DoctorTextOptions {
 
 /** what each analysis checks, for the healthy screen */
 const CHECKS: Readonly<Record<string, string>> = {
-  reconcile: 'reconcile: log end, high watermark, LSO and read_committed counts; .txnindex, snapshots and segments read as Kafka reads them',
-  lso: 'lso: transactions holding the last stable offset, hanging by find-hanging\'s rule',
-  transactions: 'transactions: each transaction across its partitions, its coordinator\'s records and offset commits (exactly-once)',
-  cleanup: 'cleanup: what the log cleaner and retention do next, and what holds them back',
-  replicas: 'replicas: the brokers\' copies of each partition compared by Kafka\'s epoch rule',
-  remote: 'remote: tiered segments in the metadata, the storage and the local log',
+  reconcile: 'reconcile: segments, indexes, snapshots; LEO, HW, LSO, read_committed',
+  lso: 'lso: what holds each last stable offset; hanging (find-hanging\'s rule)',
+  transactions: 'transactions: across partitions, coordinator records, exactly-once',
+  cleanup: 'cleanup: what the cleaner and retention do next, what blocks them',
+  replicas: 'replicas: the brokers\' copies compared by Kafka\'s epoch rule',
+  remote: 'remote: tiered segments: metadata, storage and local log joined',
 }
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`
@@ -56,7 +56,10 @@ function whereText (l: DoctorLocation): string {
   const parts: string[] = []
   if (l.broker !== null) parts.push(`broker ${l.broker}`)
   if (l.partition !== null) parts.push(l.partition)
-  if (l.firstOffset !== null) parts.push(l.lastOffset !== null && l.lastOffset !== l.firstOffset ? `offsets ${l.firstOffset}..${l.lastOffset}` : `offset ${l.firstOffset}`)
+  if (l.firstOffset !== null) {
+    parts.push(l.lastOffset === null || l.lastOffset === l.firstOffset ? `offset ${l.firstOffset}`
+      : l.lastOffset < l.firstOffset ? `no records (log start ${l.firstOffset})` : `offsets ${l.firstOffset}..${l.lastOffset}`)
+  }
   if (l.file !== null) parts.push(l.position !== null ? `${l.file} position ${l.position}` : l.file)
   return parts.join(', ')
 }
@@ -65,7 +68,7 @@ function figuresText (g: DoctorFigures): string {
   const parts: string[] = []
   if (g.minutes !== undefined) parts.push(`open ${g.minutes}\u00a0min`)
   if (g.since !== undefined) parts.push(`since ${instant(g.since)}`)
-  if (g.records !== undefined) parts.push(`${plural(g.records, 'record')} in it`)
+  if (g.records !== undefined && g.records > 0) parts.push(`${plural(g.records, 'record')} in it`)
   if (g.recordsAcknowledged !== undefined) parts.push(`${g.recordsAcknowledged} of them acknowledged (below the copy's high watermark)`)
   if (g.recordsWaiting !== undefined) parts.push(`${g.recordsWaiting} waiting for read_committed consumers`)
   if (g.offsets !== undefined) parts.push(plural(Number(g.offsets), 'offset'))
@@ -111,19 +114,31 @@ export function doctorText (r: DoctorResult, opts: DoctorTextOptions): string {
   const chalk = new Chalk({ level: opts.colorLevel })
   const wrap = (t: string, indent: string): string[] => (opts.wide ? [indent + t.replaceAll('\u00a0', ' ')] : wrapWords(t, indent))
   const lines = summaryLines(r.summary, wrap)
+  for (const u of r.unusable) lines.push(...wrap(`not read: ${u.file ?? ''}: ${u.message} [${u.code}]`, '  '))
   const problems = r.findings.filter((f) => f.severity !== 'info')
   if (problems.length === 0 && r.unusable.length === 0) {
     lines.push('', ...wrap('Healthy: nothing lost, no consumer stuck, no damage, nothing blocks the cleaner or retention.', '').map((l) => chalk.green(l)))
     lines.push('What was checked:')
     for (const c of r.summary.checked) lines.push(...wrap(CHECKS[c] ?? c, '  '))
-    const notes = new Map<string, DoctorFinding[]>()
-    for (const f of r.findings) notes.set(f.code, [...(notes.get(f.code) ?? []), f])
-    if (notes.size > 0) lines.push('Notes (info):')
-    for (const [code, fs] of notes) {
-      lines.push(...wrap(`${code} ${fs.length}x: ${fs[0]!.message}`, '  '))
-    }
+    lines.push(...notesLines(r.findings, wrap))
     return lines.join('\n') + '\n'
   }
-  r.findings.forEach((f, i) => { lines.push('', ...findingLines(f, i + 1, opts, chalk, wrap)) })
+  problems.forEach((f, i) => { lines.push('', ...findingLines(f, i + 1, opts, chalk, wrap)) })
+  const notes = notesLines(r.findings, wrap)
+  if (notes.length > 0) lines.push('', ...notes)
   return lines.join('\n') + '\n'
+}
+
+/** the info findings, one entry per code (--json lists each): how many, where, and the first one's words */
+function notesLines (findings: readonly DoctorFinding[], wrap: (t: string, indent: string) => string[]): string[] {
+  const notes = new Map<string, DoctorFinding[]>()
+  for (const f of findings) if (f.severity === 'info') notes.set(f.code, [...(notes.get(f.code) ?? []), f])
+  if (notes.size === 0) return []
+  const out = ['Notes (info, --json lists each):']
+  for (const [code, fs] of notes) {
+    const where = [...new Set(fs.map((f) => f.location.partition).filter((p) => p !== null))]
+    const at = where.length === 0 ? '' : ` (${where.length > 4 ? `${where.slice(0, 4).join(', ')} and ${where.length - 4} more` : where.join(', ')})`
+    out.push(...wrap(`${code} ${fs.length}x${at}: ${fs[0]!.message}`, '  '))
+  }
+  return out
 }
