@@ -8,7 +8,8 @@ import { gatherCleanup, gatherLso, gatherReconcile, gatherRemote, gatherReplicas
 import { HARM_CATEGORIES } from '../analysis/doctor/rank.js'
 import type { HarmRank } from '../analysis/doctor/rank.js'
 import { remedyFor } from '../analysis/doctor/remedy.js'
-import type { DoctorBroker, DoctorResult, DoctorSummary, FindingLike } from '../analysis/doctor/types.js'
+import type { DoctorBroker, DoctorResult, DoctorSummary } from '../analysis/doctor/types.js'
+import type { Finding } from '../analysis/findings.js'
 import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, finding } from '../analysis/findings.js'
 import { formatFinding } from '../format/finding-text.js'
 import { doctorJson } from '../format/doctor-json.js'
@@ -61,9 +62,14 @@ function brokersOf (paths: readonly string[]): Array<DoctorBroker & { logDir: bo
 export function doctor (paths: string[], opts: DoctorOptions = {}): DoctorResult {
   const nowMs = opts.now ?? Date.now()
   const timeoutMin = opts.maxTransactionTimeoutMinutes ?? 15
-  const unusable: FindingLike[] = []
-  for (const p of paths) for (const pr of discover([p]).problems) unusable.push(finding('UNREADABLE', pr.message, { file: pr.path, position: 0 }))
-  const usable = paths.filter((p) => discover([p]).problems.length === 0)
+  const unusable: Finding[] = []
+  const usable: string[] = []
+  // each path on its own: one that cannot be read is reported, and the others are examined
+  for (const p of paths) {
+    const problems = discover([p]).problems
+    for (const pr of problems) unusable.push(finding('UNREADABLE', pr.message, { file: pr.path, position: 0 }))
+    if (problems.length === 0) usable.push(p)
+  }
   const brokers = brokersOf(usable)
   const resolved = brokers.map((b) => ({ dir: path.resolve(b.path), name: b.name }))
   const brokerOf = (x: string): string | null => {
@@ -133,7 +139,7 @@ export function runDoctor (opts: DoctorCommandOptions, ctx: CommandContext): num
   const r = doctor(opts.paths, { ...opts, now: opts.now ?? ctx.now() })
   // the clock comes from the context (tests inject it); the text says whether the time was given
   r.summary.nowGiven = opts.now !== undefined
-  for (const u of r.unusable) ctx.stderr.write(formatFinding(u as Parameters<typeof formatFinding>[0]) + '\n')
+  for (const u of r.unusable) ctx.stderr.write(formatFinding(u) + '\n')
   if (r.summary.checked.length === 0) return EXIT_USAGE
   ctx.stdout.write(opts.format === 'json' ? doctorJson(r) : doctorText(r, { wide: opts.wide === true, colorLevel: opts.color === false ? 0 : ctx.colorLevel }))
   return doctorExitCode(r)

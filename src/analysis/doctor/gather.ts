@@ -2,6 +2,7 @@
 // and broker they are under, how much, the fix the command prints), and lso's hanging transactions, which its
 // result lists apart from its findings.
 import type { Finding } from '../findings.js'
+import type { HangingTransaction } from '../hanging.js'
 import type { CleanupResult } from '../cleanup/result.js'
 import type { LsoPartition, LsoResult, ReconcileResult } from '../partition-results.js'
 import type { RemoteResult } from '../remote-inventory.js'
@@ -47,18 +48,28 @@ export function gatherLso (c: DoctorCollector, r: LsoResult, brokerOf: BrokerOf)
       const h = rows[row]!
       const t = p.report.openTransactions.find((o) => o.producerId === h.producerId && o.firstOffset === h.startOffset)
       if (h.topic !== p.report.topic || h.partition !== p.report.partition || t === undefined) break
-      if (c.has('TXN_HANGING', broker, p.label, h.startOffset)) continue
-      const blocker = p.blocking !== null && p.blocking.producerId === h.producerId && p.blocking.firstOffset === h.startOffset ? p.blocking : null
-      const figures: DoctorFigures = { minutes: h.durationMinutes, since: h.lastTimestamp, records: t.records, ...(blocker !== null ? { recordsWaiting: blocker.recordsWaiting } : {}) }
-      const fix = fixOf(p, h.startOffset, h.producerId)
-      c.add({
-        code: 'TXN_HANGING', severity: 'warning', partition: p.label, firstOffset: h.startOffset, ...(t.lastOffset !== null ? { lastOffset: t.lastOffset } : {}),
-        message: `producer ${h.producerId} epoch ${h.producerEpoch} in ${p.label} from offset ${h.startOffset}: open ${h.durationMinutes} min, more than ` +
-          `${r.maxTransactionTimeoutMinutes} min (find-hanging's rule), and no coordinator record given lists ${p.label} in its transaction: nothing will end it` +
-          (blocker !== null ? `; it holds the last stable offset at ${p.report.lastStableOffset} (high watermark ${p.report.highWatermark})` : ''),
-      }, { command: 'lso', broker, partition: p.label, figures, ...(fix !== undefined ? { remedy: { fix } } : {}) })
+      addHanging(c, r, p, h, broker, t.records, t.lastOffset)
     }
   }
+  // a row no partition took (not expected: said rather than dropped), without its broker
+  for (; row < rows.length; row++) {
+    const h = rows[row]!
+    const p = r.partitions.find((x) => x.report.topic === h.topic && x.report.partition === h.partition)
+    if (p !== undefined) addHanging(c, r, p, h, null, null, null)
+  }
+}
+
+function addHanging (c: DoctorCollector, r: LsoResult, p: LsoPartition, h: HangingTransaction, broker: string | null, records: number | null, lastOffset: bigint | null): void {
+  if (c.has('TXN_HANGING', broker, p.label, h.startOffset)) return
+  const blocker = p.blocking !== null && p.blocking.producerId === h.producerId && p.blocking.firstOffset === h.startOffset ? p.blocking : null
+  const figures: DoctorFigures = { minutes: h.durationMinutes, since: h.lastTimestamp, ...(records !== null ? { records } : {}), ...(blocker !== null ? { recordsWaiting: blocker.recordsWaiting } : {}) }
+  const fix = fixOf(p, h.startOffset, h.producerId)
+  c.add({
+    code: 'TXN_HANGING', severity: 'warning', partition: p.label, firstOffset: h.startOffset, ...(lastOffset !== null ? { lastOffset } : {}),
+    message: `producer ${h.producerId} epoch ${h.producerEpoch} in ${p.label} from offset ${h.startOffset}: open ${h.durationMinutes} min, more than ` +
+      `${r.maxTransactionTimeoutMinutes} min (find-hanging's rule), and no coordinator record given lists ${p.label} in its transaction: nothing will end it` +
+      (blocker !== null ? `; it holds the last stable offset at ${p.report.lastStableOffset} (high watermark ${p.report.highWatermark})` : ''),
+  }, { command: 'lso', broker, partition: p.label, figures, ...(fix !== undefined ? { remedy: { fix } } : {}) })
 }
 
 function transactionContext (t: JoinedTransaction, paths: readonly string[]): { figures: DoctorFigures, look: string } {

@@ -1,6 +1,6 @@
 // `tsdump doctor`'s result: every finding of the analyses it ran, once, ranked by harm (rank.ts), with where,
 // how much and what to do.
-import type { Severity } from '../findings.js'
+import type { Finding, Severity } from '../findings.js'
 import type { HarmRank } from './rank.js'
 
 /** A finding as the commands report it (a Finding), or as doctor words what a result says outside its findings. */
@@ -92,5 +92,5 @@ export interface DoctorResult {
   summary: DoctorSummary
   findings: DoctorFinding[]
   /** paths given that could not be read at all (UNREADABLE ...); when every path is, nothing was analysed */
-  unusable: FindingLike[]
+  unusable: Finding[]
 }
