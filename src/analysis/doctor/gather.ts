@@ -73,7 +73,8 @@ function addHanging (c: DoctorCollector, r: LsoResult, p: LsoPartition, h: Hangi
 }
 
 function transactionContext (t: JoinedTransaction, paths: readonly string[]): { figures: DoctorFigures, look: string } {
-  const records = t.runs.reduce((n, r) => n + r.records, 0)
+  // its data, not its offset commits in __consumer_offsets
+  const records = t.runs.reduce((n, r) => n + (r.topic.startsWith('__') ? 0 : r.records), 0)
   const who = t.transactionalId !== null ? `--transactional-id ${shell(t.transactionalId)}` : `--producer-id ${t.producerId}`
   return { figures: { records, ...(t.firstTimestamp !== null ? { since: t.firstTimestamp } : {}) }, look: `tsdump transactions ${who} ${paths.map(shell).join(' ')}` }
 }
