@@ -32,6 +32,10 @@ export type { RangeCounted, RangeSpec } from './analysis/range-filter.js'
 export { cleanup } from './commands/cleanup.js'
 export type { CleanupOptions } from './commands/cleanup.js'
 export type { CleanupPartition, CleanupResult } from './analysis/cleanup/result.js'
+// every analysis over the paths, ranked by harm (`tsdump doctor`)
+export { doctor } from './commands/doctor.js'
+export type { DoctorOptions } from './commands/doctor.js'
+export type { DoctorFinding, DoctorResult, DoctorSummary } from './analysis/doctor/types.js'
 export type {
   CoordinatorLookup, LsoPartition, LsoResult, PartitionResult, ReconcileResult, TimelinePartition, TransactionStatePartition, TxnsResult,
 } from './analysis/partition-results.js'

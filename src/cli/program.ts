@@ -2,6 +2,7 @@
 import { Command } from 'commander'
 import type { CommandContext } from '../commands/context.js'
 import { registerCleanup } from './commands/cleanup.js'
+import { registerDoctor } from './commands/doctor.js'
 import { registerDump } from './commands/dump.js'
 import { registerLso } from './commands/lso.js'
 import { registerReconcile } from './commands/reconcile.js'
@@ -44,6 +45,7 @@ Examples:
   $ tsdump report /var/lib/kafka/data -o r.html  # all of it as one offline HTML page
   $ tsdump replicas b1/data b2/data b3/data      # do the replicas agree? what did an election lose
   $ tsdump kafka-dump-log --deep-iteration --files 00000000000000000000.log   # as kafka-dump-log.sh
+  $ tsdump doctor /var/lib/kafka/data            # every check, ranked by harm, with what to do
 
 Options may come before the command (tsdump --json reconcile DIR). Without arguments tsdump prints
 this help on stderr and exits 2.
@@ -57,6 +59,7 @@ Exit status: 0 clean, 1 problems found in the data, 2 usage error or unreadable 
   registerReplicas(program, ctx, setExit)
   registerCleanup(program, ctx, setExit)
   registerRemote(program, ctx, setExit)
+  registerDoctor(program, ctx, setExit)
   registerExport(program, ctx, setExit)
   registerKafkaDumpLog(program, ctx, setExit)
   for (const c of program.commands) fitHelp(c.exitOverride(), output, width(1), width(2))

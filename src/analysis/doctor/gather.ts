@@ -1,0 +1,132 @@
+// What doctor takes of each analysis' result: its findings, with what the result around them says (the partition
+// and broker they are under, how much, the fix the command prints), and lso's hanging transactions, which its
+// result lists apart from its findings.
+import type { Finding } from '../findings.js'
+import type { HangingTransaction } from '../hanging.js'
+import type { CleanupResult } from '../cleanup/result.js'
+import type { LsoPartition, LsoResult, ReconcileResult } from '../partition-results.js'
+import type { RemoteResult } from '../remote-inventory.js'
+import type { PartitionComparison } from '../replicas/compare.js'
+import type { JoinedTransaction } from '../transaction-join/types.js'
+import type { DoctorCollector } from './collect.js'
+import type { DoctorFigures } from './types.js'
+
+/** the broker of a path (a partition directory, a file), null when not known */
+export type BrokerOf = (path: string) => string | null
+
+import { shellWord as shell } from './remedy.js'
+
+const offsetsOf = (f: Finding): DoctorFigures =>
+  f.firstOffset !== undefined && f.lastOffset !== undefined && f.lastOffset >= f.firstOffset ? { offsets: f.lastOffset - f.firstOffset + 1n } : {}
+
+export function gatherReconcile (c: DoctorCollector, r: ReconcileResult, brokerOf: BrokerOf): void {
+  for (const p of r.partitions) {
+    for (const f of p.report.findings) c.add(f, { command: 'reconcile', broker: brokerOf(p.path), partition: p.label, figures: f.code.startsWith('REMOTE_') ? offsetsOf(f) : {} })
+  }
+}
+
+/** lso's fix for a transaction of its partition: the commands it prints for the one that holds the LSO */
+function fixOf (p: LsoPartition, firstOffset: bigint | undefined, producerId: bigint | null): string[] | undefined {
+  const b = p.blocking
+  if (b === null || p.commands.length === 0 || b.firstOffset !== firstOffset) return undefined
+  return producerId === null || producerId === b.producerId ? p.commands : undefined
+}
+
+export function gatherLso (c: DoctorCollector, r: LsoResult, brokerOf: BrokerOf): void {
+  let row = 0
+  const rows = r.hangingTransactions
+  for (const p of r.partitions) {
+    const broker = brokerOf(p.path)
+    for (const f of p.report.findings) c.add(f, { command: 'lso', broker, partition: p.label })
+    // the hanging rule's own findings, where the result has them
+    for (const f of (p as { findings?: readonly Finding[] }).findings ?? []) {
+      const fix = fixOf(p, f.firstOffset, null)
+      const t = p.report.openTransactions.find((o) => o.firstOffset === f.firstOffset)
+      const held = p.blocking !== null && p.blocking.firstOffset === f.firstOffset ? p.blocking : null
+      const figures: DoctorFigures = { ...(t !== undefined ? { records: t.records } : {}), ...(held !== null ? { recordsWaiting: held.recordsWaiting } : {}) }
+      c.add(f, { command: 'lso', broker, partition: p.label, figures, ...(fix !== undefined ? { remedy: { fix } } : {}) })
+    }
+    // find-hanging's rows come partition by partition, in the partitions' order
+    for (; row < rows.length; row++) {
+      const h = rows[row]!
+      const t = p.report.openTransactions.find((o) => o.producerId === h.producerId && o.firstOffset === h.startOffset)
+      if (h.topic !== p.report.topic || h.partition !== p.report.partition || t === undefined) break
+      addHanging(c, r, p, h, broker, t.records, t.lastOffset)
+    }
+  }
+  // a row no partition took (not expected: said rather than dropped), without its broker
+  for (; row < rows.length; row++) {
+    const h = rows[row]!
+    const p = r.partitions.find((x) => x.report.topic === h.topic && x.report.partition === h.partition)
+    if (p !== undefined) addHanging(c, r, p, h, null, null, null)
+  }
+}
+
+function addHanging (c: DoctorCollector, r: LsoResult, p: LsoPartition, h: HangingTransaction, broker: string | null, records: number | null, lastOffset: bigint | null): void {
+  if (c.has('TXN_HANGING', broker, p.label, h.startOffset)) return
+  const blocker = p.blocking !== null && p.blocking.producerId === h.producerId && p.blocking.firstOffset === h.startOffset ? p.blocking : null
+  const figures: DoctorFigures = { minutes: h.durationMinutes, since: h.lastTimestamp, ...(records !== null ? { records } : {}), ...(blocker !== null ? { recordsWaiting: blocker.recordsWaiting } : {}) }
+  const fix = fixOf(p, h.startOffset, h.producerId)
+  c.add({
+    code: 'TXN_HANGING', severity: 'warning', partition: p.label, firstOffset: h.startOffset, ...(lastOffset !== null ? { lastOffset } : {}),
+    message: `producer ${h.producerId} epoch ${h.producerEpoch} in ${p.label} from offset ${h.startOffset}: open ${h.durationMinutes} min, more than ` +
+      `${r.maxTransactionTimeoutMinutes} min (find-hanging's rule), and no coordinator record given lists ${p.label} in its transaction: nothing will end it` +
+      (blocker !== null ? `; it holds the last stable offset at ${p.report.lastStableOffset} (high watermark ${p.report.highWatermark})` : ''),
+  }, { command: 'lso', broker, partition: p.label, figures, ...(fix !== undefined ? { remedy: { fix } } : {}) })
+}
+
+function transactionContext (t: JoinedTransaction, paths: readonly string[]): { figures: DoctorFigures, look: string } {
+  // its data, not its offset commits in __consumer_offsets
+  const records = t.runs.reduce((n, r) => n + (r.topic.startsWith('__') ? 0 : r.records), 0)
+  const who = t.transactionalId !== null ? `--transactional-id ${shell(t.transactionalId)}` : `--producer-id ${t.producerId}`
+  return { figures: { records, ...(t.firstTimestamp !== null ? { since: t.firstTimestamp } : {}) }, look: `tsdump transactions ${who} ${paths.map(shell).join(' ')}` }
+}
+
+export function gatherTransactions (c: DoctorCollector, r: { findings: Finding[], transactions: JoinedTransaction[] }, paths: readonly string[]): void {
+  for (const f of r.findings) c.add(f, { command: 'transactions' })
+  for (const t of r.transactions) {
+    const ctx = transactionContext(t, paths)
+    for (const f of t.findings) c.add(f, { command: 'transactions', figures: ctx.figures, remedy: { look: [ctx.look] } })
+  }
+}
+
+/**
+ * cleanup's partitions carry no path: they come from the same partition scan of the same paths as reconcile's, so
+ * the n-th partition of a label in one is the n-th of that label in the other.
+ */
+export function gatherCleanup (c: DoctorCollector, r: CleanupResult, pathsOfLabel: (label: string) => string[], brokerOf: BrokerOf): void {
+  const seen = new Map<string, number>()
+  for (const p of r.partitions) {
+    const n = seen.get(p.label) ?? 0
+    seen.set(p.label, n + 1)
+    const dir = pathsOfLabel(p.label)[n]
+    const fix = p.blockedBy?.commands
+    for (const f of p.findings) {
+      c.add(f, { command: 'cleanup', broker: dir === undefined ? null : brokerOf(dir), partition: p.label,
+        ...(fix !== undefined && fix.length > 0 && f.firstOffset === p.blockedBy!.firstOffset ? { remedy: { fix } } : {}) })
+    }
+  }
+}
+
+export function gatherReplicas (c: DoctorCollector, partitions: readonly PartitionComparison[], brokerOf: BrokerOf): void {
+  for (const cmp of partitions) {
+    const label = `${cmp.topic}-${cmp.partition}`
+    const leader = cmp.replicas.find((r) => r.isLeader)
+    for (const f of cmp.findings) {
+      // a copy's divergence: from its divergence point to its log end
+      const copy = f.code === 'REPLICA_DIVERGED'
+        ? cmp.replicas.find((r) => r.divergenceOffset !== null && r.divergenceOffset === f.firstOffset && r.logEndOffset - 1n === f.lastOffset)
+        : undefined
+      const figures: DoctorFigures = copy === undefined ? {} : { records: copy.recordsPastDivergence, recordsAcknowledged: copy.recordsPastDivergenceBelowHighWatermark }
+      const look = f.code === 'REPLICA_MARKER_LOST' && leader !== undefined ? { remedy: { look: [`tsdump lso ${shell(`${leader.logDir}/${label}`)}`] } } : {}
+      c.add(f, { command: 'replicas', broker: copy?.broker ?? (f.file !== undefined ? brokerOf(f.file) : null), partition: label, figures, ...look })
+    }
+  }
+}
+
+export function gatherRemote (c: DoctorCollector, r: RemoteResult): void {
+  for (const f of r.findings) c.add(f, { command: 'remote', figures: offsetsOf(f) })
+  for (const p of r.partitions) {
+    for (const f of p.findings) c.add(f, { command: 'remote', partition: `${p.topic}-${p.partition}`, figures: offsetsOf(f) })
+  }
+}
