@@ -13,6 +13,7 @@
 import type { Finding } from './findings.js'
 import { finding } from './findings.js'
 import type { TransactionalIdState } from './transactional-id-state.js'
+import { isoOrOutOfRange } from '../bytes/iso-time.js'
 
 /** what the age is measured from: the coordinator's start time, or the records' own timestamps */
 export type AgeSource = 'coordinator' | 'eventTime'
@@ -102,7 +103,7 @@ export function hangingRow (t: OpenTransactionFacts, v: HangingVerdict, topic: s
 }
 
 const minutes = (n: bigint): string => `${(Number(n) / 60_000).toFixed(1)} min`
-const iso = (n: bigint): string => new Date(Number(n)).toISOString()
+const iso = (n: bigint): string => isoOrOutOfRange(n)
 
 /** The words for where an age comes from, the same in every command. */
 export function ageSourceText (v: HangingVerdict): string {

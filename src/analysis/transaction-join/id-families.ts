@@ -5,6 +5,7 @@
 // exactly_once_v2 names one id per stream thread `<application.id>-<processId UUID>-<threadIndex>`
 // (StreamThread / ActiveTaskCreator). Any other id is grouped by its prefix before a trailing number.
 import type { FamilySummary } from './types.js'
+import { isoOrOutOfRange } from '../../bytes/iso-time.js'
 
 export type IdFamily =
   | { kind: 'kafka-streams', prefix: string, processId: string, thread: number }
@@ -38,7 +39,7 @@ export function idFamilies (ids: ReadonlyMap<string, bigint | null>): FamilySumm
     }
     if (f.kind === 'kafka-streams') s.processIds = [...new Set([...(s.processIds ?? []), f.processId])].sort()
     if (first !== null && first >= 0n) {
-      const hour = new Date(Number(first)).toISOString().slice(0, 13) + ':00Z'
+      const hour = isoOrOutOfRange(first).slice(0, 13) + ':00Z'
       s.hours.set(hour, (s.hours.get(hour) ?? 0) + 1)
     }
   }
