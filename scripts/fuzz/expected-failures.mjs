@@ -13,9 +13,4 @@ export const BIG = {
 }
 
 /** Finding codes still printed in --json without a location (file + position, or partition + offsets). */
-export const UNLOCATED_CODES = [
-  // replicas --json: a partition's findings sit in its object without `partition` of their own (the replicas
-  // classes of issue #34 are the first to run replicas here); fixed by locating them at the diverging copy's
-  // first batch, which changes the text the fixtures' tests compare
-  'REPLICA_DIVERGED',
-]
+export const UNLOCATED_CODES = []
