@@ -31,24 +31,6 @@ import type { TopicPartitionFilter } from './topic-partition-filter.js'
 import { partitionExitCode, writeUnusable } from './partition-command.js'
 import type { RemoteInput } from '../io/remote/spec.js'
 
-export interface TransactionsOptions {
-  paths: string[]
-  format?: 'text' | 'json'
-  color?: boolean
-  wide?: boolean
-  filter?: RangeSpec
-  /** --remote-storage: remote segments read before the local ones */
-  remote?: RemoteInput
-  /** false: stop at framing damage as Kafka's reader does (--no-resync); by default reading resumes at the next valid batch, as the dump does */
-  resync?: boolean
-  /** epoch ms that ages are measured against (--now); default the clock */
-  now?: number
-  /** age in minutes above which an open transaction is hanging, as find-hanging's --max-transaction-timeout (default 15) */
-  maxTransactionTimeoutMinutes?: number
-  /** --topic / --partition: the transactions that wrote to these partitions only */
-  only?: TopicPartitionFilter
-}
-
 /** transactions()'s options (the library): what the command line gives, resolved */
 export interface TransactionsLibraryOptions {
   /** --transactional-id / --producer-id / --from-time / --to-time */
@@ -63,6 +45,14 @@ export interface TransactionsLibraryOptions {
   maxTransactionTimeoutMinutes?: number
   /** --topic / --partition: the transactions that wrote to these partitions only */
   only?: TopicPartitionFilter
+}
+
+/** `tsdump transactions`' options: the library's, and how to print */
+export interface TransactionsOptions extends TransactionsLibraryOptions {
+  paths: string[]
+  format?: 'text' | 'json'
+  color?: boolean
+  wide?: boolean
 }
 
 const cmp = (a: bigint | null, b: bigint | null): number => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1)
@@ -143,9 +133,8 @@ function wanted (t: JoinedTransaction, f: RangeSpec): boolean {
 }
 
 export function runTransactions (opts: TransactionsOptions, ctx: CommandContext): number {
-  const r = transactions(opts.paths, { ...(opts.filter !== undefined ? { filter: opts.filter } : {}), ...(opts.remote !== undefined ? { remote: opts.remote } : {}),
-    ...(opts.only !== undefined ? { only: opts.only } : {}),
-    resync: opts.resync !== false, now: opts.now ?? ctx.now(), ...(opts.maxTransactionTimeoutMinutes !== undefined ? { maxTransactionTimeoutMinutes: opts.maxTransactionTimeoutMinutes } : {}) })
+  const { paths, format: _format, color: _color, wide: _wide, ...lib } = opts
+  const r = transactions(paths, { ...lib, now: opts.now ?? ctx.now() })
   if ('unusable' in r) {
     writeUnusable(r.unusable, ctx)
     return EXIT_USAGE
