@@ -13,7 +13,7 @@ describe('one 512 MiB batch', () => {
     const file = path.join(dir, '00000000000000000000.log')
     writeSparseBatch(file, 512 * 1024 * 1024)
     const r = runMeasured([file])
-    expect(r.code).toBe(0)
+    expect(r.code, r.stderr).toBe(0)
     expect(r.stdout).toContain('isvalid: true')
     expect(r.maxRssMiB).toBeLessThan(128)
   })
