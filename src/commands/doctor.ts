@@ -17,6 +17,8 @@ import { doctorText } from '../format/doctor-text.js'
 import { brokerName, openBrokerLogDir } from '../io/broker-dir.js'
 import { discover } from '../io/discover.js'
 import { closeRemoteStores } from '../io/remote/store.js'
+import type { RemoteInput } from '../io/remote/spec.js'
+import { remoteSpecOf } from '../io/remote/spec.js'
 import { dataExtent } from '../scan/data-extent.js'
 import { cleanup } from './cleanup.js'
 import type { CommandContext } from './context.js'
@@ -29,7 +31,7 @@ import { transactions } from './transactions.js'
 /** doctor()'s options (the library) */
 export interface DoctorOptions {
   /** --remote-storage: a directory or s3://bucket/prefix; the partition analyses read the remote segments, and `remote` runs */
-  remote?: string
+  remote?: RemoteInput
   /** epoch ms that ages are measured against (--now); default the clock */
   now?: number
   /** age in minutes above which an open transaction is hanging (find-hanging's --max-transaction-timeout, default 15) */
@@ -79,7 +81,7 @@ export function doctor (paths: string[], opts: DoctorOptions = {}): DoctorResult
   }
   const summary: DoctorSummary = {
     brokers: brokers.map((b) => ({ name: b.name, path: b.path })), partitions: 0, segments: 0, bytes: 0, firstTimestamp: null, newestTimestamp: null,
-    nowMs, nowGiven: opts.now !== undefined, maxTransactionTimeoutMinutes: timeoutMin, checked: [], remoteStorage: opts.remote ?? null,
+    nowMs, nowGiven: opts.now !== undefined, maxTransactionTimeoutMinutes: timeoutMin, checked: [], remoteStorage: opts.remote === undefined ? null : remoteSpecOf(opts.remote).storage,
     counts: { error: 0, warning: 0, info: 0 }, ranks: [],
   }
   if (usable.length === 0) return { summary, findings: [], unusable }
@@ -89,7 +91,7 @@ export function doctor (paths: string[], opts: DoctorOptions = {}): DoctorResult
     const dirsOf = new Map<string, string[]>()
     for (const p of rec.partitions) dirsOf.set(p.label, [...(dirsOf.get(p.label) ?? []), p.path])
     const partitionDir = (broker: string | null, label: string): string | null => (dirsOf.get(label) ?? []).find((d) => brokerOf(d) === broker) ?? null
-    const c = new DoctorCollector(brokerOf, (f, loc, command) => remedyFor(f, loc, command, { paths: usable, remote: opts.remote ?? null, partitionDir }))
+    const c = new DoctorCollector(brokerOf, (f, loc, command) => remedyFor(f, loc, command, { paths: usable, remote: opts.remote === undefined ? null : remoteSpecOf(opts.remote).storage, partitionDir }))
     gatherReconcile(c, rec, brokerOf)
     const lsoOpts = { ...remote, now: nowMs, maxTransactionTimeoutMinutes: timeoutMin, ...(opts.bootstrapServer !== undefined ? { bootstrapServer: opts.bootstrapServer } : {}) }
     gatherLso(c, lso(usable, lsoOpts), brokerOf)
