@@ -98,6 +98,8 @@ export function judgePartition (r: PartitionReport, snapshots: readonly Snapshot
 
 /** The two `kafka-transactions.sh abort` forms (KIP-664) that end the blocking transaction. */
 export function abortCommands (bootstrap: string, topic: string | null, partition: number | null, t: BlockingTransaction): string[] {
+  // none for a transaction whose marker may lie in unreadable bytes: its outcome is unknown (TXN_OUTCOME_UNKNOWN)
+  if (t.damage !== undefined) return []
   const tp = `--topic ${topic ?? '<TOPIC>'} --partition ${partition ?? '<PARTITION>'}`
   const base = `kafka-transactions.sh --bootstrap-server ${bootstrap} abort ${tp}`
   // the tool would replace a negative coordinator epoch by 0 itself; print 0 when none is known

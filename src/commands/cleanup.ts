@@ -156,8 +156,7 @@ function blockerOf (p: ScannedPartition, judged: PartitionJudgement, bootstrap: 
   if (t === null) return null
   return { producerId: t.producerId, producerEpoch: t.producerEpoch, firstOffset: t.firstOffset, lastTimestamp: t.lastTimestamp,
     ageMs: t.ageMs, ageSource: t.ageSource, hanging: t.hanging, overdue: t.verdict.overdue,
-    // a transaction whose marker may lie in unreadable bytes gets no abort command (its TXN_OUTCOME_UNKNOWN says why)
-    commands: t.damage !== undefined ? [] : abortCommands(bootstrap, p.report.topic, p.report.partition, t) }
+    commands: abortCommands(bootstrap, p.report.topic, p.report.partition, t) }
 }
 
 export function runCleanup (opts: CleanupOptions, ctx: CommandContext): number {

@@ -76,10 +76,9 @@ function lsoOf (paths: readonly string[], done: { unusable: Finding[], scanned: 
   const hanging: HangingTransaction[] = []
   const partitions = done.scanned.filter((p) => !isState(p) && selectsPartition(opts.only, p.report.topic, p.report.partition)).map((p) => {
     const j = judgePartition(p.report, p.snapshots, p.label, nowMs, timeoutMin * 60_000, states)
-    // a transaction whose marker may lie in unreadable bytes is not judged (hanging.ts): no HANGING, no abort advice
-    const blocking = j.blocking !== null && j.blocking.damage !== undefined ? { ...j.blocking, hanging: false } : j.blocking
+    const blocking = j.blocking
     hanging.push(...j.hanging)
-    const commands = blocking === null || blocking.damage !== undefined ? [] : abortCommands(bootstrap, p.report.topic, p.report.partition, blocking)
+    const commands = blocking === null ? [] : abortCommands(bootstrap, p.report.topic, p.report.partition, blocking)
     const ids = blocking === null ? [] : states.filter((s) => s.producerId === blocking.producerId)
     return { label: p.label, path: p.dir.path, report: p.report, blocking, commands, ids, findings: j.findings }
   })
