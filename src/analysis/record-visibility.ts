@@ -81,8 +81,8 @@ export interface VisibilityFacts {
   aborted: AbortedRanges
   /** the transactions without a marker at the end of the log: producer id -> first offset */
   open: ReadonlyMap<bigint, bigint>
-  /** the log has damaged regions: a transaction without a marker may have lost it there (outcome unknown) */
-  damaged: boolean
+  /** open transactions whose marker may lie in unreadable bytes (the partition analyzer's damage-marks.ts): outcome unknown */
+  unknown: ReadonlySet<bigint>
 }
 
 /** Steps through a partition's batches in log order (the second pass) and says what each isolation level makes of them. */
@@ -129,7 +129,7 @@ export class RecordVisibility {
     const abortMarker = this.abortedNow.get(pid)
     const openFrom = f.open.get(pid)
     if (abortMarker !== undefined && abortMarker > base) o.transactionOutcome = 'aborted'
-    else if (openFrom !== undefined && openFrom <= base) o.transactionOutcome = f.damaged ? 'unknown' : 'open'
+    else if (openFrom !== undefined && openFrom <= base) o.transactionOutcome = f.unknown.has(pid) ? 'unknown' : 'open'
     else o.transactionOutcome = 'committed'
     o.visibleReadCommitted = fetched && last < f.lastStableOffset && o.transactionOutcome !== 'aborted'
     return o

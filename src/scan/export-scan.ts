@@ -30,18 +30,18 @@ import { scanPartition } from './partition-scan.js'
 import type { ScannedPartition } from './partition-scan.js'
 import { scanTransactionLog } from './transaction-log-scan.js'
 
-/** findings that mean part of the log could not be read: a marker may be in it */
-const DAMAGE = new Set(['BAD_LENGTH', 'BAD_MAGIC', 'TRUNCATED_TAIL', 'SHORT_TAIL', 'CRC_MISMATCH', 'UNREADABLE'])
-
 /** Pass 1: the partition scan, and what the record pass needs of it. */
 export function visibilityFacts (dir: PartitionDir, checkpoints: Map<string, OffsetCheckpoint | null>): { scanned: ScannedPartition, facts: VisibilityFacts } {
   const aborted = new AbortedRanges()
   const scanned = scanPartition(dir, checkpoints, { analyzer: () => ({ sink: aborted, markerEpochs: false }) })
   const r = scanned.report
   const open = new Map<bigint, bigint>()
-  for (const t of r.openTransactions) if (t.state === 'open' && !open.has(t.producerId)) open.set(t.producerId, t.firstOffset)
-  const damaged = r.findings.some((f) => DAMAGE.has(f.code))
-  return { scanned, facts: { logStartOffset: r.logStartOffset, highWatermark: r.highWatermark, lastStableOffset: r.lastStableOffset, aborted, open, damaged } }
+  const unknown = new Set<bigint>()
+  for (const t of r.openTransactions) {
+    if (t.state === 'open' && !open.has(t.producerId)) open.set(t.producerId, t.firstOffset)
+    if (t.damage !== undefined) unknown.add(t.producerId)
+  }
+  return { scanned, facts: { logStartOffset: r.logStartOffset, highWatermark: r.highWatermark, lastStableOffset: r.lastStableOffset, aborted, open, unknown } }
 }
 
 /** producer id -> transactional id, from every record of the __transaction_state partitions given (KIP-890's previous and next ids too) */
