@@ -1,11 +1,13 @@
 // Epoch milliseconds as ISO-8601, or a plain marker when the value is outside what Date can show
-// (damaged headers carry arbitrary int64 timestamps; Date#toISOString throws RangeError on them).
+// (damaged headers carry arbitrary int64 timestamps; Date#toISOString throws RangeError on them): the rule is
+// bytes/iso-time.ts's; this is its fast form for the printers.
+import { isoOrOutOfRange } from '../bytes/iso-time.js'
+
 export function isoTime (ms: bigint | number): string {
   const n = Number(ms)
-  if (!Number.isFinite(n) || Math.abs(n) > 8.64e15) return 'out of range'
   const milli = isoSecondOf(n)
   if (milli >= 0) return lastPrefix + (milli < 10 ? '00' : milli < 100 ? '0' : '') + milli + 'Z'
-  return new Date(n).toISOString()
+  return isoOrOutOfRange(n)
 }
 
 /**
