@@ -22,6 +22,8 @@ export interface PartitionResult {
 export interface ReconcileResult {
   /** paths that could not be used at all (exit 2), one UNREADABLE finding each */
   unusable: Finding[]
+  /** partition directories inside a named log directory that could not be read while others were (exit 1) */
+  unreadable?: Finding[]
   /** --start-offset, --from-time, --producer-id ...: the counts are of the records in this range (range-filter.ts) */
   filter?: RangeSpec
   /** with a filter: per partition, the batches that were in range */
@@ -46,6 +48,8 @@ export interface TransactionStatePartition extends PartitionResult {
 
 export interface TxnsResult {
   unusable: Finding[]
+  /** as ReconcileResult's */
+  unreadable?: Finding[]
   partitions: Array<TimelinePartition | TransactionStatePartition>
 }
 
@@ -71,6 +75,8 @@ export interface CoordinatorLookup {
 
 export interface LsoResult {
   unusable: Finding[]
+  /** as ReconcileResult's */
+  unreadable?: Finding[]
   maxTransactionTimeoutMinutes: number
   /** the time ages are measured against (epoch ms) */
   nowMs: number

@@ -59,7 +59,7 @@ function findMetadata (scanned: readonly ScannedPartition[]): MetadataConfigs | 
   return null
 }
 
-export function cleanup (opts: Omit<CleanupOptions, 'format'>, clock: () => number = Date.now): CleanupResult & { unusable: Finding[], newestTimestamp: bigint | null } {
+export function cleanup (opts: Omit<CleanupOptions, 'format'>, clock: () => number = Date.now): CleanupResult & { unusable: Finding[], unreadable?: Finding[], newestTimestamp: bigint | null } {
   const bad = opts.configs === undefined ? null : checkConfigFlags(opts.configs)
   if (bad !== null) throw new RangeError(bad)
   const done = scanPaths(opts.paths, opts.resync === false ? { resync: false } : {})
@@ -73,7 +73,7 @@ export function cleanup (opts: Omit<CleanupOptions, 'format'>, clock: () => numb
     partitions.push(partitionOf(p, meta, checkpoints, states, nowMs, opts))
   }
   const lost = meta?.lost[0]
-  return { unusable: done.unusable, nowMs, nowGiven: opts.now !== undefined, metadataLog: meta?.path ?? null, ...(lost !== undefined ? { metadataLost: lostText(lost) } : {}), partitions,
+  return { unusable: done.unusable, ...(done.unreadable.length > 0 ? { unreadable: done.unreadable } : {}), nowMs, nowGiven: opts.now !== undefined, metadataLog: meta?.path ?? null, ...(lost !== undefined ? { metadataLost: lostText(lost) } : {}), partitions,
     newestTimestamp: newestOf(done.scanned.filter((p) => p.dir.topic !== METADATA).map((p) => p.report.newestTimestamp)) }
 }
 
@@ -164,9 +164,9 @@ export function runCleanup (opts: CleanupOptions, ctx: CommandContext): number {
   if (bad !== null) { ctx.stderr.write(`tsdump: error: ${bad}\n`); return EXIT_USAGE }
   const r = cleanup({ ...opts, now: opts.now ?? ctx.now() })
   r.nowGiven = opts.now !== undefined
-  writeUnusable(r.unusable, ctx)
+  writeUnusable([...r.unusable, ...r.unreadable ?? []], ctx)
   if (r.unusable.length > 0) return EXIT_USAGE
   warnIfNowBeforeData(ctx, r.nowMs, r.nowGiven, r.newestTimestamp)
   ctx.stdout.write(opts.format === 'json' ? cleanupJson(r, opts.top ?? 0) + '\n' : cleanupText(r, opts.top ?? 0))
-  return partitionExitCode(r.unusable, r.partitions.flatMap((p) => p.findings))
+  return partitionExitCode(r.unusable, r.partitions.flatMap((p) => p.findings), 0, r.unreadable)
 }

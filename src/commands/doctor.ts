@@ -69,8 +69,9 @@ export function doctor (paths: string[], opts: DoctorOptions = {}): DoctorResult
   // each path on its own: one that cannot be read is reported, and the others are examined
   for (const p of paths) {
     const problems = discover([p]).problems
-    for (const pr of problems) unusable.push(finding('UNREADABLE', pr.message, { file: pr.path, position: 0 }))
-    if (problems.length === 0) usable.push(p)
+    for (const pr of problems) unusable.push(finding('UNREADABLE', pr.message, { file: pr.path }))
+    // a partition directory inside it that cannot be read leaves the rest of the log dir to examine
+    if (problems.every((pr) => pr.inside === true)) usable.push(p)
   }
   const brokers = brokersOf(usable)
   const resolved = brokers.map((b) => ({ dir: path.resolve(b.path), name: b.name }))

@@ -73,11 +73,13 @@ export function exportDataset (paths: string[], opts: ExportOptions): ExportResu
   if (inside !== null) {
     return { partitions: [], findings: [], unusable: [finding('UNREADABLE', `the output directory ${opts.out} is inside the input ${inside}: tsdump never writes where it reads`, { file: opts.out, position: 0 })] }
   }
-  const { partitions, unusable } = resolvePartitions(paths)
+  const { partitions, unusable, unreadable } = resolvePartitions(paths)
   if (unusable.length > 0) return { partitions: [], findings: [], unusable }
   const findings: Finding[] = []
   const ids = transactionalIds(partitions.filter((p) => p.topic === '__transaction_state'), findings)
   const cps = new Map<string, OffsetCheckpoint | null>()
+  // a partition directory that could not be read (the others were) is one more finding
+  findings.push(...unreadable)
   return { partitions: partitions.map((p) => exportPartition(p, cps, ids, opts, findings)), findings, unusable }
 }
 

@@ -16,7 +16,7 @@ import type { TopicPartitionFilter } from './topic-partition-filter.js'
 import { scanPathsInWorkers, threadsOf } from './workers/partition-pool.js'
 import { transactionLogStates } from '../scan/transaction-log-scan.js'
 import { coordinatorPartitionCountOf } from '../scan/metadata-partitions.js'
-import type { ScannedPartition } from '../scan/partition-scan.js'
+import type { ScannedPartition, ScannedPaths } from '../scan/partition-scan.js'
 import type { WorkerInternals } from './workers/partition-pool.js'
 import type { RemoteInput } from '../io/remote/spec.js'
 
@@ -58,7 +58,7 @@ export function lso (paths: string[], opts: LsoOptions = {}): LsoResult {
   return lsoOf(paths, scanPaths(paths, { ...(opts.remote !== undefined ? { remote: opts.remote } : {}), ...(opts.resync === false ? { resync: false } : {}) }), opts)
 }
 
-function lsoOf (paths: readonly string[], done: { unusable: Finding[], scanned: ScannedPartition[] }, opts: LsoOptions): LsoResult {
+function lsoOf (paths: readonly string[], done: ScannedPaths, opts: LsoOptions): LsoResult {
   const timeoutMin = opts.maxTransactionTimeoutMinutes ?? 15
   const bootstrap = opts.bootstrapServer ?? 'localhost:9092'
   const isState = (p: ScannedPartition): boolean => p.dir.topic === '__transaction_state'
@@ -86,7 +86,7 @@ function lsoOf (paths: readonly string[], done: { unusable: Finding[], scanned: 
   const coordinator = opts.transactionalId === undefined ? null
     : { transactionalId: opts.transactionalId, hashCode: javaStringHashCode(opts.transactionalId), partitionCount: n?.count ?? null, partitionCountFrom: n,
         partition: n === null ? null : transactionStatePartitionFor(opts.transactionalId, n.count) }
-  return { unusable: done.unusable, maxTransactionTimeoutMinutes: timeoutMin, nowMs, nowGiven: opts.now !== undefined, partitions,
+  return { unusable: done.unusable, ...(done.unreadable.length > 0 ? { unreadable: done.unreadable } : {}), maxTransactionTimeoutMinutes: timeoutMin, nowMs, nowGiven: opts.now !== undefined, partitions,
     hanging: hanging.length > 0, hangingTransactions: hanging, coordinator, ...(coordinatorFindings.length > 0 ? { coordinatorFindings } : {}) }
 }
 
@@ -94,10 +94,10 @@ export async function runLso (opts: LsoCommandOptions, ctx: CommandContext): Pro
   const r = lsoOf(opts.paths, await scanPathsInWorkers(opts.paths, { markerEpochs: true, ...threadsOf(opts), ...(opts.resync === false ? { resync: false } : {}), ...(opts.remote !== undefined ? { remote: opts.remote } : {}) }), { ...opts, now: opts.now ?? ctx.now() })
   // the clock comes from the context (tests inject it); the text says whether the time was given
   r.nowGiven = opts.now !== undefined
-  writeUnusable(r.unusable, ctx)
+  writeUnusable([...r.unusable, ...r.unreadable ?? []], ctx)
   if (r.unusable.length > 0) return EXIT_USAGE
   warnIfNowBeforeData(ctx, r.nowMs, r.nowGiven, newestOf(r.partitions.map((p) => p.report.newestTimestamp)))
   createPartitionPrinter(opts.format ?? 'text', ctx, opts.color === false ? 0 : ctx.colorLevel, { wide: opts.wide === true }).lso(r)
   // a hanging transaction is a problem in the data even when no file is damaged
-  return partitionExitCode(r.unusable, [...r.partitions.flatMap((p) => [...p.report.findings, ...p.findings]), ...(r.coordinatorFindings ?? []).flatMap((c) => c.findings)], r.hanging ? EXIT_FINDINGS : 0)
+  return partitionExitCode(r.unusable, [...r.partitions.flatMap((p) => [...p.report.findings, ...p.findings]), ...(r.coordinatorFindings ?? []).flatMap((c) => c.findings)], r.hanging ? EXIT_FINDINGS : 0, r.unreadable)
 }

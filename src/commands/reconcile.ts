@@ -7,7 +7,7 @@ import type { PartitionFormat } from '../format/partition-printer.js'
 import { createPartitionPrinter } from '../format/partition-printer.js'
 import type { CommandContext } from './context.js'
 import { partitionExitCode, writeUnusable } from './partition-command.js'
-import type { ScannedPartition } from '../scan/partition-scan.js'
+import type { ScannedPartition, ScannedPaths } from '../scan/partition-scan.js'
 import { scanPaths } from '../scan/partition-scan.js'
 import type { WorkerInternals } from './workers/partition-pool.js'
 import { scanPathsInWorkers, threadsOf } from './workers/partition-pool.js'
@@ -42,15 +42,15 @@ export function reconcile (paths: string[], opts: ReconcileOptions = {}): Reconc
   return reconciled(scanPaths(paths, { ...(opts.filter !== undefined ? { filter: opts.filter } : {}), ...(opts.remote !== undefined ? { remote: opts.remote } : {}), ...(opts.resync === false ? { resync: false } : {}) }), opts.filter)
 }
 
-function reconciled ({ unusable, scanned }: { unusable: Finding[], scanned: ScannedPartition[] }, filter: RangeSpec | undefined): ReconcileResult {
-  return { unusable, ...(filter !== undefined ? { filter } : {}),
+function reconciled ({ unusable, unreadable, scanned }: ScannedPaths, filter: RangeSpec | undefined): ReconcileResult {
+  return { unusable, ...(unreadable.length > 0 ? { unreadable } : {}), ...(filter !== undefined ? { filter } : {}),
     partitions: scanned.map((s) => ({ label: s.label, path: s.dir.path, report: s.report, snapshots: s.snapshots, ...(s.range !== undefined ? { range: s.range } : {}) })) }
 }
 
 export async function runReconcile (opts: ReconcileCommandOptions, ctx: CommandContext): Promise<number> {
   const r = reconciled(await scanPathsInWorkers(opts.paths, { markerEpochs: false, ...threadsOf(opts), ...(opts.resync === false ? { resync: false } : {}), ...(opts.remote !== undefined ? { remote: opts.remote } : {}), ...(opts.filter !== undefined ? { filter: opts.filter } : {}) }), opts.filter)
-  writeUnusable(r.unusable, ctx)
+  writeUnusable([...r.unusable, ...r.unreadable ?? []], ctx)
   if (r.unusable.length > 0) return EXIT_USAGE
   createPartitionPrinter(opts.format ?? 'text', ctx, opts.color === false ? 0 : ctx.colorLevel, { wide: opts.wide === true }).reconcile(r)
-  return partitionExitCode(r.unusable, r.partitions.flatMap((p) => p.report.findings))
+  return partitionExitCode(r.unusable, r.partitions.flatMap((p) => p.report.findings), 0, r.unreadable)
 }

@@ -59,6 +59,8 @@ const MAX_REPORT_BUCKETS = 2000
 export interface BuiltReport {
   /** paths that could not be used at all (exit 2), one UNREADABLE finding each */
   unusable: Finding[]
+  /** partition directories inside a named log directory that could not be read while others were (exit 1) */
+  unreadable?: Finding[]
   partitions: ReportPartition[]
   /** every file the scan read (the output must not be one of them) */
   inputFiles: string[]
@@ -69,7 +71,7 @@ export interface BuiltReport {
 export function buildReportModel (opts: ReportOptions, internals: ReportInternals = {}, clock: () => number = Date.now): BuiltReport {
   const limits: LaneLimits = { ...DEFAULT_LIMITS, ...internals.limits }
   const collectors = new Map<PartitionDir, LaneCollector>()
-  const { unusable, scanned } = scanPaths(opts.paths, { analyzer: (dir) => { const c = new LaneCollector(limits); collectors.set(dir, c); return { sink: c } }, ...(opts.remote !== undefined ? { remote: opts.remote } : {}), ...(opts.resync === false ? { resync: false } : {}) })
+  const { unusable, unreadable, scanned } = scanPaths(opts.paths, { analyzer: (dir) => { const c = new LaneCollector(limits); collectors.set(dir, c); return { sink: c } }, ...(opts.remote !== undefined ? { remote: opts.remote } : {}), ...(opts.resync === false ? { resync: false } : {}) })
   const all = [...collectors.values()]
   // the report as a whole stays small: aggregate the lanes with the most items first
   const budget = internals.maxReportItems ?? MAX_REPORT_ITEMS
@@ -94,12 +96,12 @@ export function buildReportModel (opts: ReportOptions, internals: ReportInternal
       lane: { ...c.lane(perLane), recentlyEnded: (pid, first) => c.recentlyEnded(pid, first) } }
   })
   const model = reportModel({ title: opts.title, generator: opts.generator ?? 'tsdump', inputs: opts.paths, partitions })
-  return { unusable, partitions, inputFiles: scanned.flatMap((s) => s.dir.files.map((f) => f.path)), model }
+  return { unusable, ...(unreadable.length > 0 ? { unreadable } : {}), partitions, inputFiles: scanned.flatMap((s) => s.dir.files.map((f) => f.path)), model }
 }
 
 export async function runReport (opts: ReportOptions, ctx: CommandContext, internals: ReportInternals = {}): Promise<number> {
   const built = buildReportModel(opts, internals, ctx.now)
-  writeUnusable(built.unusable, ctx)
+  writeUnusable([...built.unusable, ...built.unreadable ?? []], ctx)
   if (built.unusable.length > 0) return EXIT_USAGE
   if (opts.output !== '-' && isInputFile(opts.output, built.inputFiles)) {
     ctx.stderr.write(`tsdump: error: ${opts.output}: is one of the files being read; tsdump never writes to its inputs\n`)
@@ -120,5 +122,5 @@ export async function runReport (opts: ReportOptions, ctx: CommandContext, inter
   // the problems also go to stderr, in the one format every command uses (as reconcile's printer writes them)
   const plain = new Chalk({ level: 0 })
   for (const p of built.partitions) ctx.stderr.write(formatFindings(p.label, [...p.report.findings, ...p.findings].filter((f) => f.severity !== 'info'), plain, p.report.omittedFindings))
-  return partitionExitCode(built.unusable, built.partitions.flatMap((p) => [...p.report.findings, ...p.findings]))
+  return partitionExitCode(built.unusable, built.partitions.flatMap((p) => [...p.report.findings, ...p.findings]), 0, built.unreadable)
 }

@@ -62,9 +62,10 @@ export function transactions (paths: string[], opts: TransactionsLibraryOptions 
   const { filter, remote, only } = opts
   const resync = opts.resync !== false
   const hanging = opts
-  const { partitions, unusable } = resolvePartitions(paths, remote)
+  const { partitions, unusable, unreadable } = resolvePartitions(paths, remote)
   if (unusable.length > 0) return { unusable }
-  const findings: Finding[] = []
+  // a partition directory that could not be read (the others were) is one more finding
+  const findings: Finding[] = [...unreadable]
   const records: TransactionStateRecord[] = []
   const { dirs, logDirs } = stateDirs(paths)
   const lost: LostRecords[] = []

@@ -2,7 +2,7 @@
 // known state of each transactional id. Each partition is streamed by scan/txns-partition.ts, here or
 // in worker threads (commands/workers/txns-pool.ts), to the printer's TxnsStream.
 import type { Finding } from '../analysis/findings.js'
-import { EXIT_USAGE } from '../analysis/findings.js'
+import { EXIT_FINDINGS, EXIT_USAGE } from '../analysis/findings.js'
 import type { TimelinePartition, TxnsResult, TxnsStream } from '../analysis/partition-results.js'
 import type { TimelineRun } from '../analysis/timeline.js'
 import type { RangeSpec } from '../analysis/range-filter.js'
@@ -56,8 +56,8 @@ function streamTxns (partitions: readonly PartitionDir[], width: number, to: Txn
 
 /** The transaction timeline of every partition under `paths` (transactional-id states for __transaction_state), collected. */
 export function txns (paths: string[], opts: TxnsOptions = {}): TxnsResult {
-  const { partitions, unusable } = resolvePartitions(paths, opts.remote)
-  const result: TxnsResult = { unusable, partitions: [] }
+  const { partitions, unusable, unreadable } = resolvePartitions(paths, opts.remote)
+  const result: TxnsResult = { unusable, ...(unreadable.length > 0 ? { unreadable } : {}), partitions: [] }
   if (unusable.length > 0) return result
   let runs: TimelineRun[] = []
   streamTxns(partitions, opts.width ?? 70, {
@@ -71,17 +71,19 @@ export function txns (paths: string[], opts: TxnsOptions = {}): TxnsResult {
 }
 
 export async function runTxns (opts: TxnsCommandOptions, ctx: CommandContext): Promise<number> {
-  const { partitions, unusable } = resolvePartitions(opts.paths, opts.remote)
-  writeUnusable(unusable, ctx)
+  const { partitions, unusable, unreadable } = resolvePartitions(opts.paths, opts.remote)
+  writeUnusable([...unusable, ...unreadable], ctx)
   if (unusable.length > 0) return EXIT_USAGE
   const printer = createPartitionPrinter(opts.format ?? 'text', ctx, opts.color === false ? 0 : ctx.colorLevel, { wide: opts.wide === true })
   const workers = txnsWorkerCount(partitions, opts.threads, opts.workerInternals)
-  if (workers === 0) return streamTxns(partitions, opts.width ?? 70, printer.txnsStream(), opts.filter, opts.resync !== false)
+  // a partition directory that could not be read (the others were) is a finding: at least exit 1
+  const atLeast = (code: number): number => unreadable.length > 0 ? Math.max(code, EXIT_FINDINGS) : code
+  if (workers === 0) return atLeast(streamTxns(partitions, opts.width ?? 70, printer.txnsStream(), opts.filter, opts.resync !== false))
   opts.workerInternals?.onWorkers?.(workers)
   const to = printer.txnsStream()
   const width = opts.width ?? 70
   // __transaction_state partitions are read here, in their turn (the same code as the sequential loop)
   const checkpoints = new Map<string, OffsetCheckpoint | null>()
-  return await streamTxnsInWorkers(partitions, { width, ...(opts.filter !== undefined ? { filter: opts.filter } : {}), ...(opts.resync === false ? { resync: false } : {}) }, to, workers,
-    (dir) => txnsPartition(dir, checkpoints, width, to, opts.filter, opts.resync !== false))
+  return atLeast(await streamTxnsInWorkers(partitions, { width, ...(opts.filter !== undefined ? { filter: opts.filter } : {}), ...(opts.resync === false ? { resync: false } : {}) }, to, workers,
+    (dir) => txnsPartition(dir, checkpoints, width, to, opts.filter, opts.resync !== false)))
 }

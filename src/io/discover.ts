@@ -46,7 +46,8 @@ export interface PartitionDir {
 }
 
 export interface Skipped { path: string, reason: string }
-export interface InputProblem { path: string, message: string }
+/** `inside`: found inside a directory named on the command line (the rest of it may still be read), not named itself */
+export interface InputProblem { path: string, message: string, inside?: true }
 
 export interface Discovery {
   /** in command-line order, each partition's files in offset order */
@@ -196,7 +197,7 @@ function addDirectory (p: string, out: Discovery): void {
       out.files.push(...part.files)
       if (part.files.length > 0) found++ // an empty directory (or a link back to this one) is not a partition found
     } catch (e) {
-      out.problems.push({ path: sub, message: describeFsError(e) })
+      out.problems.push({ path: sub, message: describeFsError(e), inside: true })
     }
   }
   if (found === 0) out.problems.push({ path: p, message: 'no Kafka segment files or partition directories found' })

@@ -56,6 +56,19 @@ describe('as a user who cannot read some of the paths (uid 65534)', () => {
       expect(r.stderr + r.stdout, args.join(' ')).toMatch(/orders-11-0.*permission denied.*\[UNREADABLE\]/)
       expect(r.code, args.join(' ')).not.toBe(0)
     }
+    const writable = fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-nonroot-out-'))
+    fs.chmodSync(writable, 0o777)
+    // the rest of the log dir is answered and the exit is 1, not 2: a broker marks one bad directory offline
+    // and serves the others
+    for (const args of [['reconcile', 'orders'], ['txns', 'orders'], ['lso', 'orders'], ['transactions', 'orders'],
+      ['cleanup', 'orders'], ['report', '-o', '-', 'orders'], ['doctor', 'orders'],
+      ['export', '--format', 'ndjson', '-o', path.join(writable, 'exported'), 'orders']]) {
+      const r = asNobody(args)
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(1)
+      expect(r.stderr, args.join(' ')).toMatch(/orders-11-0: permission denied \[UNREADABLE\]/)
+      expect(r.stdout, args.join(' ')).toMatch(/orders-10/)
+    }
+    fs.rmSync(writable, { recursive: true, force: true })
     // the unreadable directory named alone: nothing could be read, exit 2
     const alone = asNobody(['reconcile', 'orders/orders-11-0'])
     noCrash(alone)

@@ -11,6 +11,7 @@ import type { PartitionDir } from '../../io/discover.js'
 import { sizeOf } from '../../io/dir-listing.js'
 import { defaultThreads, MIN_PARALLEL_BYTES, workerThreads, workerUrl } from './threads.js'
 import type { ScannedPartition } from '../../scan/partition-scan.js'
+import type { ScannedPaths } from '../../scan/partition-scan.js'
 import { resolvePartitions, scanPartition } from '../../scan/partition-scan.js'
 import type { WireScanned } from './partition-wire.js'
 import { fromWireScanned } from './partition-wire.js'
@@ -51,9 +52,9 @@ export function threadsOf (o: { threads?: number, workerInternals?: WorkerIntern
 }
 
 /** scan/partition-scan.ts scanPaths with the partitions spread over worker threads */
-export async function scanPathsInWorkers (paths: string[], req: PartitionScanRequest): Promise<{ unusable: Finding[], scanned: ScannedPartition[] }> {
-  const { partitions, unusable } = resolvePartitions(paths, req.remote)
-  return { unusable, scanned: unusable.length > 0 ? [] : await scanPartitions(partitions, req) }
+export async function scanPathsInWorkers (paths: string[], req: PartitionScanRequest): Promise<ScannedPaths> {
+  const { partitions, unusable, unreadable } = resolvePartitions(paths, req.remote)
+  return { unusable, unreadable, scanned: unusable.length > 0 ? [] : await scanPartitions(partitions, req) }
 }
 
 /** Every partition scanned, in the order given. */
