@@ -101,6 +101,7 @@ export const FINDING_SEVERITY = {
   // the hanging rule (analysis/hanging.ts), the same in lso, transactions, cleanup and report
   TXN_HANGING: 'warning',
   TXN_COORDINATOR_OVERDUE: 'warning',
+  TXN_COORDINATOR_UNKNOWN: 'warning',
   EOS_MIXED_COMMITS: 'warning',
   EOS_NO_OFFSETS: 'warning',
   PARTITION_COPY_CHOSEN: 'info',

@@ -8,11 +8,17 @@
 // Offline, the coordinator's records are a snapshot: when its abort deadline (txnStartTimestamp +
 // transactionTimeoutMs, TransactionStateManager.timedOutTransactions) passed more than the maximum timeout ago,
 // that coordinator is not aborting it, and the override no longer holds: the transaction is overdue.
+// A coordinator log whose records could not be read past some place (lost-records.ts) cannot tell who owns the
+// transaction now: its owner's newest record, or the id's record listing the partition, may be in the lost bytes.
+// Then the transaction is neither hanging nor overdue but unknown (TXN_COORDINATOR_UNKNOWN), and no abort is advised:
+// a coordinator in PrepareCommit writes COMMIT to the other partitions, and an ABORT here would split the transaction.
 // The age: now − the coordinator's txnStartTimestamp when it lists the partition (the broker's own clock),
 // else now − the records' last timestamp (event time: a replay or a backfill stamps old times).
 import type { Finding } from './findings.js'
 import { finding } from './findings.js'
 import type { TransactionalIdState } from './transactional-id-state.js'
+import type { LostRecords } from './lost-records.js'
+import { lostText } from './lost-records.js'
 import { isoOrOutOfRange } from '../bytes/iso-time.js'
 
 /** what the age is measured from: the coordinator's start time, or the records' own timestamps */
@@ -63,6 +69,11 @@ export interface HangingVerdict {
   coordinatorAbortsAtMs: bigint | null
   /** that deadline passed more than the maximum timeout ago: the coordinator is not doing it (TXN_COORDINATOR_OVERDUE) */
   overdue: boolean
+  /**
+   * where the coordinator's records could not be read and may hold this transaction's owner or its newer state:
+   * then neither hanging nor overdue can be told (TXN_COORDINATOR_UNKNOWN); null when the records say
+   */
+  coordinatorLost: LostRecords | null
   /** KIP-939: a two-phase-commit id (transactionTimeoutMs Integer.MAX_VALUE); its external coordinator ends it */
   twoPhaseCommit: boolean
   hanging: boolean
@@ -89,9 +100,11 @@ export function judgeOpenTransaction (t: OpenTransactionFacts, label: string, no
   const open = t.state === 'open' && t.damage === undefined
   const limit = ms(maxTransactionTimeoutMs)
   const candidate = open && ageMs !== null && ageMs > limit
-  const overdue = open && coordinatorAbortsAtMs !== null && now - coordinatorAbortsAtMs > limit
-  return { durationMs, ageMs, ageSource, candidate, coordinatorOwner: o, coordinatorAbortsAtMs, overdue, twoPhaseCommit,
-    hanging: candidate && o === null && !twoPhaseCommit }
+  // the owner's state past lost records, or (no owner read) any lost records of the coordinator's log
+  const coordinatorLost = o !== null ? o.unknownPast ?? null : states.find((s) => s.unknownPast !== undefined)?.unknownPast ?? null
+  const overdue = open && coordinatorLost === null && coordinatorAbortsAtMs !== null && now - coordinatorAbortsAtMs > limit
+  return { durationMs, ageMs, ageSource, candidate, coordinatorOwner: o, coordinatorAbortsAtMs, overdue, coordinatorLost, twoPhaseCommit,
+    hanging: candidate && o === null && !twoPhaseCommit && coordinatorLost === null }
 }
 
 /** find-hanging's row for a hanging transaction, else null. */
@@ -133,6 +146,12 @@ export function hangingFindings (t: OpenTransactionFacts, v: HangingVerdict, lab
       '(its __transaction_state partition not loaded or offline, its broker down). Ask the live cluster (kafka-transactions.sh describe ' +
       `--transactional-id ${o.transactionalId}); if it still says Ongoing, bring the coordinator's partition online or abort it ` +
       '(kafka-transactions.sh abort, as tsdump lso prints)', at))
+  }
+  if (v.candidate && v.coordinatorLost !== null && v.ageMs !== null) {
+    out.push(finding('TXN_COORDINATOR_UNKNOWN', `${who}: open ${minutes(v.ageMs)}, more than ${limit}, but whether its coordinator still ` +
+      `owns it cannot be told: ${lostText(v.coordinatorLost)}, where its newest state may be. Ask the live cluster ` +
+      '(kafka-transactions.sh find-hanging, describe --transactional-id) before aborting: if the coordinator is committing it, an abort here ' +
+      'would split the transaction', at))
   }
   // located by the partition and the transaction's offsets
   for (const f of out) f.partition = label

@@ -100,6 +100,9 @@ export function judgePartition (r: PartitionReport, snapshots: readonly Snapshot
 export function abortCommands (bootstrap: string, topic: string | null, partition: number | null, t: BlockingTransaction): string[] {
   // none for a transaction whose marker may lie in unreadable bytes: its outcome is unknown (TXN_OUTCOME_UNKNOWN)
   if (t.damage !== undefined) return []
+  // none either when the coordinator's records that may own it could not be read, or when it is committing it:
+  // an ABORT here while the coordinator writes COMMIT elsewhere splits the transaction (hanging.ts)
+  if (t.verdict.coordinatorLost !== null || t.verdict.coordinatorOwner?.state === 'PrepareCommit') return []
   const tp = `--topic ${topic ?? '<TOPIC>'} --partition ${partition ?? '<PARTITION>'}`
   const base = `kafka-transactions.sh --bootstrap-server ${bootstrap} abort ${tp}`
   // the tool would replace a negative coordinator epoch by 0 itself; print 0 when none is known

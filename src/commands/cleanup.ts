@@ -156,6 +156,7 @@ function blockerOf (p: ScannedPartition, judged: PartitionJudgement, bootstrap: 
   if (t === null) return null
   return { producerId: t.producerId, producerEpoch: t.producerEpoch, firstOffset: t.firstOffset, lastTimestamp: t.lastTimestamp,
     ageMs: t.ageMs, ageSource: t.ageSource, hanging: t.hanging, overdue: t.verdict.overdue,
+    ...(t.verdict.candidate && t.verdict.coordinatorLost !== null ? { coordinatorUnknown: true as const } : {}),
     commands: abortCommands(bootstrap, p.report.topic, p.report.partition, t) }
 }
 

@@ -96,7 +96,7 @@ export function transactions (paths: string[], opts: TransactionsLibraryOptions 
   fillGroupPositions(all, commits)
   const nowMs = hanging.now ?? Date.now()
   const timeoutMin = hanging.maxTransactionTimeoutMinutes ?? 15
-  judgeOpenRuns(all, lastTransactionStates(records), nowMs, timeoutMin * 60_000)
+  judgeOpenRuns(all, lastTransactionStates(records, lost), nowMs, timeoutMin * 60_000)
   // in the order they began: the coordinator's first record, else the first marker (data timestamps can be event times: Kafka Streams)
   const began = (t: JoinedTransaction): bigint | null => t.episode?.states[0]?.timestamp ?? t.runs.reduce<bigint | null>((m, r) => (r.marker === null ? m : m === null || r.marker.timestamp < m ? r.marker.timestamp : m), null) ?? t.firstTimestamp
   // each key computed once, not twice per comparison

@@ -54,7 +54,7 @@ function block (p: CleanupPartition, top: number): string[] {
   if (p.blockedBy === null && held !== null && held.ageMs !== null) {
     lines.push(...wrapWords(`the last stable offset is held by producer ${held.producerId} (epoch ${held.producerEpoch}) since offset ${held.firstOffset}, ` +
       `open ${(Number(held.ageMs) / 60_000).toFixed(1)}\u00a0min (${held.ageSource === 'coordinator' ? "coordinator's start" : 'event time'})` +
-      `${held.hanging ? ': HANGING' : held.overdue ? ': its coordinator is overdue' : ''}`, '  '))
+      `${held.hanging ? ': HANGING' : held.overdue ? ': its coordinator is overdue' : held.coordinatorUnknown === true ? ': its coordinator\'s state is unknown' : ''}`, '  '))
   }
   if (p.blockedBy !== null) {
     const b = p.blockedBy
@@ -63,7 +63,8 @@ function block (p: CleanupPartition, top: number): string[] {
     lines.push(...wrapWords(`held by the ${what} of producer ${b.producerId} (epoch ${b.producerEpoch}) since offset ${b.firstOffset}` +
       `${b.lastTimestamp !== null ? `, last write ${iso(b.lastTimestamp)}` : ''}` +
       `${b.ageMs !== null ? `, open ${(Number(b.ageMs) / 60_000).toFixed(1)}\u00a0min (${b.ageSource === 'coordinator' ? "coordinator's start" : 'event time'})` : ''}` +
-      `${b.hanging ? ': HANGING' : b.overdue ? ': its coordinator is overdue' : ''}; to abort it:`, '  '))
+      `${b.hanging ? ': HANGING' : b.overdue ? ': its coordinator is overdue' : b.coordinatorUnknown === true ? ': its coordinator\'s state is unknown' : ''}` +
+      `${b.commands.length > 0 ? '; to abort it:' : ' (no abort is advised: see its finding)'}`, '  '))
     // wrapped with shell continuations, so that each command still pastes as one
     for (const cmd of b.commands) {
       const w = wrapWords(cmd, '      ', 78).map((l, i) => (i === 0 ? `    ${l.trimStart()}` : l))

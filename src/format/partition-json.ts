@@ -26,6 +26,7 @@ function blockedJson (b: LsoPartition): Json {
       firstTimestampIso: t.firstTimestamp === null ? null : isoTime(t.firstTimestamp), lastTimestampIso: t.lastTimestamp === null ? null : isoTime(t.lastTimestamp),
       abortedBeyondLso: t.abortedBeyondLso, ageMs: jsonInt64OrNull(t.ageMs), ageSource: t.ageSource, durationMinutes: t.ageMs === null ? null : Number(t.ageMs / 60_000n),
       overdue: t.verdict.overdue,
+      ...(t.verdict.coordinatorLost !== null ? { coordinatorUnknownPast: { file: t.verdict.coordinatorLost.file, position: t.verdict.coordinatorLost.position, code: t.verdict.coordinatorLost.code } } : {}),
       candidate: t.verdict.candidate, coordinatorOwner: t.verdict.coordinatorOwner?.transactionalId ?? null,
       coordinatorAbortsAt: jsonInt64OrNull(t.verdict.coordinatorAbortsAtMs),
       coordinatorAbortsAtIso: t.verdict.coordinatorAbortsAtMs === null ? null : isoTime(t.verdict.coordinatorAbortsAtMs), abortCoordinatorEpoch: Math.max(0, t.coordinatorEpoch ?? 0),

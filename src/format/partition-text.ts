@@ -9,6 +9,7 @@ import type { LsoPartition, LsoResult, PartitionResult, ReconcileResult, Transac
 import type { Lane, TimelineRun } from '../analysis/timeline.js'
 import type { TransactionalIdState } from '../analysis/transactional-id-state.js'
 import { stateLabel, unknownStatesNotes } from '../analysis/transactional-id-state.js'
+import { lostText } from '../analysis/lost-records.js'
 import type { ColorLevel, PartitionPrinter, PrinterOutput, TxnsStream } from './printer.js'
 import { explainCoordinatorEpoch, formatHangingTable } from './hanging-text.js'
 import { ageSourceText } from '../analysis/hanging.js'
@@ -112,6 +113,8 @@ function formatBlocked (b: LsoPartition, timeoutMin: number, chalk: ChalkInstanc
     ? chalk.green('ended; its marker is not below the high watermark yet')
     : t.twoPhaseCommit ? chalk.cyan('prepared (two-phase commit, KIP-939: transactionTimeoutMs 2147483647), waiting for its external coordinator; not hanging')
     : t.hanging ? chalk.red(`HANGING (older than ${timeoutMin} min)`)
+      : t.verdict.candidate && t.verdict.coordinatorLost !== null ? chalk.yellow(`older than ${timeoutMin} min; whether its coordinator still owns it is ` +
+        `unknown: ${lostText(t.verdict.coordinatorLost)} (TXN_COORDINATOR_UNKNOWN); no abort is advised`)
       : t.verdict.overdue && owner !== null ? chalk.red(`COORDINATOR OVERDUE (its abort deadline passed more than ${timeoutMin} min ago)\n` +
         coordinatorAborts(owner, t.verdict.coordinatorAbortsAtMs, t.verdict.candidate, nowMs).join('\n'))
       : owner !== null ? chalk.yellow(`${t.verdict.candidate ? `older than ${timeoutMin} min, not hanging` : `open, within ${timeoutMin} min`}\n` +
@@ -151,6 +154,10 @@ function formatBlocked (b: LsoPartition, timeoutMin: number, chalk: ChalkInstanc
     lines.push(...wrapWords('not judged hanging and no abort advice: repair the damage first (copy the segment from an in-sync replica), ' +
       `and check the live broker: kafka-transactions.sh describe-producers --topic ${r.topic ?? '<TOPIC>'} --partition ${r.partition ?? '<PARTITION>'} ` +
       'shows whether the producer still has a transaction open', '  '))
+  } else if (t.state === 'open' && b.commands.length === 0) {
+    // the coordinator's state is unknown, or it is committing this transaction (analysis/lso.ts abortCommands)
+    lines.push(...wrapWords('no abort advice: ask the live cluster first (kafka-transactions.sh find-hanging --broker-id N, describe ' +
+      '--transactional-id ID) and abort only what find-hanging lists', '  '))
   } else if (t.state === 'open') {
     lines.push('  to abort it:')
     for (const c of b.commands) lines.push(`    ${c}`)

@@ -44,6 +44,7 @@ const clock = (ms: bigint): string => isoTime(ms).slice(11)
 function openRunText (label: string, v: HangingVerdict): string {
   const age = v.ageMs === null ? 'age unknown' : `open ${(Number(v.ageMs) / 60_000).toFixed(1)}\u00a0min`
   const verdict = v.hanging ? 'HANGING' : v.overdue ? "its coordinator's abort deadline passed long ago (TXN_COORDINATOR_OVERDUE)"
+    : v.candidate && v.coordinatorLost !== null ? 'whether its coordinator still owns it is unknown: its records could not all be read (TXN_COORDINATOR_UNKNOWN)'
     : v.twoPhaseCommit ? 'two-phase commit, waiting for its external coordinator' : v.coordinatorOwner !== null ? 'its coordinator aborts it at its timeout' : 'within the timeout'
   return `${label}: ${age}, ${ageSourceText(v)}: ${verdict}`
 }

@@ -15,6 +15,8 @@ export interface CleanupBlocker {
   ageSource: AgeSource
   hanging: boolean
   overdue: boolean
+  /** the coordinator's records that may own it could not be read (TXN_COORDINATOR_UNKNOWN): no abort is advised */
+  coordinatorUnknown?: true
   /** the same kafka-transactions.sh abort commands `lso` prints */
   commands: string[]
 }

@@ -42,6 +42,7 @@ export const HARM_RANK: Readonly<Record<string, HarmRank>> = {
   // 2: consumers stuck
   TXN_HANGING: 2,
   TXN_COORDINATOR_OVERDUE: 2,
+  TXN_COORDINATOR_UNKNOWN: 2,
   TXN_PARTITION_NO_MARKER: 2,
   TXN_UNLISTED_PARTITION: 2,
   TXN_PREPARE_STUCK: 2,
