@@ -24,7 +24,7 @@ export function partitionOfFile (file: string): string | null {
 
 /** The key two reports of one fault share. */
 /** the hanging rule's findings (analysis/hanging.ts), which lso, transactions, cleanup and report each report */
-const TRANSACTION_VERDICTS: ReadonlySet<string> = new Set(['TXN_HANGING', 'TXN_COORDINATOR_OVERDUE'])
+const TRANSACTION_VERDICTS: ReadonlySet<string> = new Set(['TXN_HANGING', 'TXN_COORDINATOR_OVERDUE', 'TXN_COORDINATOR_UNKNOWN'])
 
 export function doctorKey (code: string, loc: Pick<DoctorLocation, 'broker' | 'partition' | 'file' | 'position' | 'firstOffset' | 'lastOffset'>, message: string): string {
   // a verdict on a transaction is about the transaction, wherever a command placed it (lso by its offsets,

@@ -41,7 +41,7 @@ export function remedyFor (f: FindingLike, loc: DoctorLocation, command: string,
   if (c === 'REMOTE_NOT_READ') return look(`tsdump reconcile --remote-storage <DIR> ${shellWord(dir ?? env.paths[0] ?? '.')}`)
   if (c.startsWith('REMOTE_')) return look(env.remote === null ? `tsdump remote --remote-storage <DIR> ${all}` : `tsdump remote ${remote}${all}`)
   if (c.startsWith('EOS_') || c.startsWith('TXN_') || c === 'PARTITION_COPIES_DIFFER' || c === 'PARTITION_COPY_CHOSEN') {
-    if (c === 'TXN_HANGING' || c === 'TXN_COORDINATOR_OVERDUE') return look(`tsdump lso ${remote}${on}`)
+    if (c === 'TXN_HANGING' || c === 'TXN_COORDINATOR_OVERDUE' || c === 'TXN_COORDINATOR_UNKNOWN') return look(`tsdump lso ${remote}${on}`)
     return look(`tsdump transactions ${remote}${all}`)
   }
   if (c === 'CLEANUP_POLICY_UNKNOWN') return look(`tsdump cleanup --config cleanup.policy=<delete|compact> ${on}`)
