@@ -6,7 +6,7 @@ import type { Json } from './txn-json.js'
 import { jsonInt64, jsonInt64OrNull } from './txn-json.js'
 
 const CAUSE: Record<FlinkLingering['cause'], string> = {
-  'FLINK-40626': 'POOLING after a restore with fewer writers (FLINK-40626): skipped as pre-committed by the restore, never committed',
+  'FLINK-40626': 'POOLING after a restore (FLINK-40626): skipped as pre-committed by the restore, never committed',
   'removed-subtask': 'a restore with a smaller parallelism (its subtask is gone)',
   'changed-prefix': 'a changed transactionalIdPrefix',
   unknown: 'cause not told by the files',

@@ -132,7 +132,7 @@ function sink (prefix: string, ids: Map<string, Parsed>, txs: Array<{ p: Parsed,
   const neverWrote = [...ids.keys()].filter((id) => !writers.has(id)).sort(byIdOrder(ids))
   const subtasksWrote = [...new Set(wrote.map(({ p }) => p.subtask))].sort((a, b) => a - b)
   const phases = naming === 'POOLING' ? poolingPhases(wrote) : counterPhases(wrote)
-  const lingering = wrote.filter(({ t }) => t.outcome === 'open').map(({ p, t }) => lingerCause(p, t, naming, wrote, others))
+  const lingering = wrote.filter(({ t }) => t.outcome === 'open').map(({ p, t }) => lingerCause(p, t, naming, wrote, others, phases))
   const lost = naming === 'INCREMENTING' ? lostTransactions(wrote) : []
   return { prefix, naming, namingBecause, ids: ids.size, subtasksWrote, neverWrote, phases, lingering, lost }
 }
@@ -179,19 +179,19 @@ function poolingPhases (wrote: Array<{ p: Parsed, t: FlinkTxnInput }>): FlinkSin
 }
 
 function lingerCause (p: Parsed, t: FlinkTxnInput, naming: FlinkNaming, wrote: Array<{ p: Parsed, t: FlinkTxnInput }>,
-  others: Array<{ p: Parsed, t: FlinkTxnInput }>): FlinkLingering {
+  others: Array<{ p: Parsed, t: FlinkTxnInput }>, phases: FlinkSink['phases']): FlinkLingering {
   const start = began(t)
   const after = (x: { t: FlinkTxnInput }): boolean => start !== null && (began(x.t) ?? -1n) > start
   const later = wrote.filter((x) => x.t !== t && after(x))
   const records = recordsOf(t)
   const base = { transactionalId: p.id, subtask: p.subtask, records }
   if (naming === 'POOLING' && later.length > 0) {
-    const laterSubtasks = [...new Set(later.map((x) => x.p.subtask))].sort((a, b) => a - b)
+    const writers = phases.map((ph) => ph.subtasks.join(',')).join(' then ')
     return {
       ...base,
       cause: 'FLINK-40626',
-      because: `POOLING ids; ${later.length} transactions of the prefix wrote after it began (subtasks ${laterSubtasks.join(',')}` +
-        `${laterSubtasks.includes(p.subtask) ? '' : `, none of subtask ${p.subtask}: the restored job has fewer writers`}): a restore's LISTING abort left it open as pre-committed and no commit came`,
+      because: `POOLING ids; ${later.length} transactions of the prefix wrote after it began (subtasks that wrote: ${writers}): ` +
+        "a restore's LISTING abort left it open as pre-committed and no commit came",
     }
   }
   if (naming === 'INCREMENTING' && later.length > 0 && !later.some((x) => x.p.subtask === p.subtask)) {
