@@ -132,8 +132,9 @@ function sink (prefix: string, ids: Map<string, Parsed>, txs: Array<{ p: Parsed,
   const neverWrote = [...ids.keys()].filter((id) => !writers.has(id)).sort(byIdOrder(ids))
   const subtasksWrote = [...new Set(wrote.map(({ p }) => p.subtask))].sort((a, b) => a - b)
   const phases = naming === 'POOLING' ? poolingPhases(wrote) : counterPhases(wrote)
-  const lingering = wrote.filter(({ t }) => t.outcome === 'open').map(({ p, t }) => lingerCause(p, t, naming, wrote, others, phases))
-  const lost = naming === 'INCREMENTING' ? lostTransactions(wrote) : []
+  const tl = timeline(wrote, others)
+  const lingering = wrote.filter(({ t }) => t.outcome === 'open').map(({ p, t }) => lingerCause(p, t, naming, tl, phases))
+  const lost = naming === 'INCREMENTING' ? lostTransactions(wrote, tl) : []
   return { prefix, naming, namingBecause, ids: ids.size, subtasksWrote, neverWrote, phases, lingering, lost }
 }
 
@@ -178,45 +179,82 @@ function poolingPhases (wrote: Array<{ p: Parsed, t: FlinkTxnInput }>): FlinkSin
   return out
 }
 
-function lingerCause (p: Parsed, t: FlinkTxnInput, naming: FlinkNaming, wrote: Array<{ p: Parsed, t: FlinkTxnInput }>,
-  others: Array<{ p: Parsed, t: FlinkTxnInput }>, phases: FlinkSink['phases']): FlinkLingering {
+/**
+ * the writes in the order they began, with what every question about "after it" needs, so that each open or
+ * timed-out transaction costs a binary search and not a pass over all of them (a sink has one id per checkpoint
+ * and subtask: millions of transactions)
+ */
+interface Timeline {
+  at: bigint[]
+  /** the write of the lowest counter (then subtask) from index i on */
+  minFrom: Array<{ p: Parsed, t: FlinkTxnInput }>
+  /** per subtask, when it last began a write */
+  lastBySubtask: Map<number, bigint>
+  /** when another Flink prefix last began a write, and which prefixes wrote last */
+  othersLast: bigint
+  othersLastPrefixes: (start: bigint) => string[]
+}
+
+function timeline (wrote: Array<{ p: Parsed, t: FlinkTxnInput }>, others: Array<{ p: Parsed, t: FlinkTxnInput }>): Timeline {
+  const sorted = wrote.map((x) => ({ x, at: began(x.t) ?? -1n })).sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0))
+  const minFrom = new Array<{ p: Parsed, t: FlinkTxnInput }>(sorted.length)
+  for (let i = sorted.length - 1; i >= 0; i--) {
+    const x = sorted[i]!.x
+    const m = minFrom[i + 1]
+    minFrom[i] = m !== undefined && (m.p.counter < x.p.counter || (m.p.counter === x.p.counter && m.p.subtask < x.p.subtask)) ? m : x
+  }
+  const lastBySubtask = new Map<number, bigint>()
+  for (const { x, at } of sorted) if (at > (lastBySubtask.get(x.p.subtask) ?? -1n)) lastBySubtask.set(x.p.subtask, at)
+  const lastByPrefix = new Map<string, bigint>()
+  for (const o of others) { const at = began(o.t) ?? -1n; if (recordsOf(o.t) > 0 && at > (lastByPrefix.get(o.p.prefix) ?? -1n)) lastByPrefix.set(o.p.prefix, at) }
+  return {
+    at: sorted.map((y) => y.at), minFrom, lastBySubtask,
+    othersLast: [...lastByPrefix.values()].reduce((m, v) => (v > m ? v : m), -1n),
+    othersLastPrefixes: (start) => [...lastByPrefix].filter(([, v]) => v > start).map(([q]) => q).sort(),
+  }
+}
+
+/** the index of the first write that began after `t` */
+function firstAfter (tl: Timeline, t: bigint): number {
+  let lo = 0
+  let hi = tl.at.length
+  while (lo < hi) { const mid = (lo + hi) >> 1; if (tl.at[mid]! > t) hi = mid; else lo = mid + 1 }
+  return lo
+}
+
+function lingerCause (p: Parsed, t: FlinkTxnInput, naming: FlinkNaming, tl: Timeline, phases: FlinkSink['phases']): FlinkLingering {
   const start = began(t)
-  const after = (x: { t: FlinkTxnInput }): boolean => start !== null && (began(x.t) ?? -1n) > start
-  const later = wrote.filter((x) => x.t !== t && after(x))
-  const records = recordsOf(t)
-  const base = { transactionalId: p.id, subtask: p.subtask, records }
-  if (naming === 'POOLING' && later.length > 0) {
+  const later = start === null ? 0 : tl.at.length - firstAfter(tl, start)
+  const laterSubtasks = start === null ? [] : [...tl.lastBySubtask].filter(([, at]) => at > start).map(([s]) => s).sort((a, b) => a - b)
+  const base = { transactionalId: p.id, subtask: p.subtask, records: recordsOf(t) }
+  if (naming === 'POOLING' && later > 0) {
     const writers = phases.map((ph) => ph.subtasks.join(',')).join(' then ')
     return {
       ...base,
       cause: 'FLINK-40626',
-      because: `POOLING ids; ${later.length} transactions of the prefix wrote after it began (subtasks that wrote: ${writers}): ` +
+      because: `POOLING ids; ${later} transactions of the prefix wrote after it began (subtasks that wrote: ${writers}): ` +
         "a restore's LISTING abort left it open as pre-committed and no commit came",
     }
   }
-  if (naming === 'INCREMENTING' && later.length > 0 && !later.some((x) => x.p.subtask === p.subtask)) {
-    return { ...base, cause: 'removed-subtask', because: `later transactions of the prefix wrote (subtasks ${[...new Set(later.map((x) => x.p.subtask))].sort((a, b) => a - b).join(',')}), none of subtask ${p.subtask}: a restore with fewer subtasks, whose PROBING abort did not reach this id` }
+  if (naming === 'INCREMENTING' && later > 0 && !laterSubtasks.includes(p.subtask)) {
+    return { ...base, cause: 'removed-subtask', because: `later transactions of the prefix wrote (subtasks ${laterSubtasks.join(',')}), none of subtask ${p.subtask}: a restore with fewer subtasks, whose PROBING abort did not reach this id` }
   }
-  const newer = others.filter(after)
-  if (later.length === 0 && newer.length > 0) {
-    const q = [...new Set(newer.map((x) => x.p.prefix))].join(', ')
-    return { ...base, cause: 'changed-prefix', because: `no later transaction of this prefix, while prefix ${q} wrote after it began: a changed transactionalIdPrefix` }
+  if (later === 0 && start !== null && tl.othersLast > start) {
+    return { ...base, cause: 'changed-prefix', because: `no later transaction of this prefix, while prefix ${tl.othersLastPrefixes(start).join(', ')} wrote after it began: a changed transactionalIdPrefix` }
   }
-  return { ...base, cause: 'unknown', because: later.length === 0 ? 'no later transaction of the prefix among the paths: the job may still run or be down' : 'later transactions of its own subtask wrote: not a removed subtask' }
+  return { ...base, cause: 'unknown', because: later === 0 ? 'no later transaction of the prefix among the paths: the job may still run or be down' : 'later transactions of its own subtask wrote: not a removed subtask' }
 }
 
-function lostTransactions (wrote: Array<{ p: Parsed, t: FlinkTxnInput }>): FlinkLostTransaction[] {
+function lostTransactions (wrote: Array<{ p: Parsed, t: FlinkTxnInput }>, tl: Timeline): FlinkLostTransaction[] {
   const out: FlinkLostTransaction[] = []
   for (const { p, t } of wrote) {
     const cause = t.abortCause
     if (t.outcome !== 'aborted' || cause?.by !== 'coordinator-timeout') continue
     // what the job wrote after the coordinator aborted it: the restored job begins at the checkpoint after the one
     // it restored, so a counter below the lowest of them belonged to a completed checkpoint (pre-committed, never
-    // written again); at or above it, the transaction was in flight and its input was replayed
-    const after = wrote.filter((x) => x.t !== t && (began(x.t) ?? -1n) > cause.preparedAt)
-    if (after.length === 0) continue
-    const first = after.reduce((m, x) => (x.p.counter < m.p.counter || (x.p.counter === m.p.counter && x.p.subtask < m.p.subtask) ? x : m))
-    if (p.counter >= first.p.counter) continue
+    // written again); at or above it (its own id written again among them), it was in flight and its input replayed
+    const first = tl.minFrom[firstAfter(tl, cause.preparedAt)]
+    if (first === undefined || p.counter >= first.p.counter) continue
     const parts = t.runs.filter((r) => r.records > 0).map((r) => ({ topic: r.topic, partition: r.partition, firstOffset: r.firstOffset, lastOffset: r.lastOffset, records: r.records }))
     out.push({ transactionalId: p.id, producerId: t.producerId, producerEpoch: t.producerEpoch, subtask: p.subtask, counter: p.counter,
       records: recordsOf(t), partitions: parts, nextId: first.p.id, flinkLog: FENCED_COMMIT_LOG, timeoutMs: cause.transactionTimeoutMs })
