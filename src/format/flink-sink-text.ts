@@ -17,7 +17,7 @@ const range = (first: number | null, last: number | null): string => (first === 
 function phaseText (s: FlinkSink): string {
   return s.phases.map((p) => {
     const who = `subtask${p.subtasks.length === 1 ? '' : 's'} ${p.subtasks.join(',')}`
-    return p.fromCounter === null ? who : `counters ${range(p.fromCounter, p.toCounter)} ${who}`
+    return p.fromCounter === null ? who : `counter${p.fromCounter === p.toCounter ? '' : 's'} ${range(p.fromCounter, p.toCounter)} ${who}`
   }).join(s.naming === 'POOLING' ? ', then ' : '; ')
 }
 
