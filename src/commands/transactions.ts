@@ -9,6 +9,7 @@ import type { RangeSpec } from '../analysis/range-filter.js'
 import { completeTransaction } from '../analysis/transaction-join/consistency.js'
 import { coordinatorEpisodes, transactionalIdsByProducer } from '../analysis/transaction-join/episodes.js'
 import { exactlyOnce } from '../analysis/transaction-join/exactly-once.js'
+import { flinkSinks } from '../analysis/transaction-join/flink-ids.js'
 import { fillGroupPositions } from '../analysis/transaction-join/group-positions.js'
 import { idFamilies } from '../analysis/transaction-join/id-families.js'
 import { joinRuns } from '../analysis/transaction-join/join.js'
@@ -114,6 +115,8 @@ export function transactions (paths: string[], opts: TransactionsLibraryOptions 
   const ids = new Map([...firstSeen].filter(([id]) => filter === undefined || states.some((s) => s.transactionalId === id) || shown.some((t) => t.transactionalId === id)))
   return {
     transactions: shown, transactionalIds: states, exactlyOnce: eos.producers, idFamilies: idFamilies(ids),
+    // over every transaction and id, not only the shown: a sink's naming and phases are the whole log's
+    flinkSinks: flinkSinks(all, lastTransactionStates(records, lost)),
     stateLogs: dirs.map((d) => d.path), lookedIn: logDirs.map((d) => path.resolve(d)), findings,
     nowMs, nowGiven: hanging.now !== undefined, maxTransactionTimeoutMinutes: timeoutMin,
   }

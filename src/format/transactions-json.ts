@@ -7,6 +7,7 @@ import { JSON_SCHEMA_VERSION } from './dump-json.js'
 import type { Json } from './txn-json.js'
 import { findingJson, jsonInt64, jsonInt64OrNull } from './txn-json.js'
 import type { Writer } from './writer.js'
+import { flinkSinksJson } from './flink-sink-text.js'
 
 function runJson (r: PartitionRun): Json {
   const data = r.lastOffset !== null
@@ -50,6 +51,7 @@ export function transactionsJson (r: TransactionsResult): Json {
   return {
     schemaVersion: JSON_SCHEMA_VERSION, transactions: r.transactions.map(transactionJson), transactionalIds: r.transactionalIds.map(transactionalIdStateJson),
     exactlyOnce: r.exactlyOnce.map(producerOffsetsJson), idFamilies: r.idFamilies as unknown as Json,
+    flinkSinks: flinkSinksJson(r.flinkSinks),
     transactionStateLogs: r.stateLogs, lookedIn: r.lookedIn, findings: r.findings.map(findingJson),
     now: r.nowMs, maxTransactionTimeoutMinutes: r.maxTransactionTimeoutMinutes,
   }

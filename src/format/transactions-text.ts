@@ -9,6 +9,8 @@ import { ABORTED_BY_TEXT } from '../analysis/transaction-join/abort-cause.js'
 import { describeFamily, idFamily } from '../analysis/transaction-join/id-families.js'
 import type { JoinedTransaction, TransactionsResult } from '../analysis/transaction-join/types.js'
 import { stateLabel, unknownStatesNotes } from '../analysis/transactional-id-state.js'
+import type { FlinkSink } from '../analysis/transaction-join/flink-ids.js'
+import { flinkFamilyText, flinkKnowsOpen, flinkLossSummary, flinkTransactionNotes } from './flink-sink-text.js'
 import type { Writer } from './writer.js'
 import { formatFinding } from './finding-text.js'
 import type { Column, TableCell } from './table.js'
@@ -49,7 +51,7 @@ function openRunText (label: string, v: HangingVerdict): string {
   return `${label}: ${age}, ${ageSourceText(v)}: ${verdict}`
 }
 
-function block (t: JoinedTransaction, chalk: ChalkInstance, wide: boolean): string[] {
+function block (t: JoinedTransaction, chalk: ChalkInstance, wide: boolean, sinks?: FlinkSink[]): string[] {
   const out: string[] = []
   const outcome = t.outcome === 'committed' ? chalk.green(t.outcome) : t.outcome === 'aborted' ? chalk.yellow(t.outcome) : chalk.red(t.outcome)
   const who = t.transactionalId ?? '(transactional id unknown)'
@@ -60,7 +62,8 @@ function block (t: JoinedTransaction, chalk: ChalkInstance, wide: boolean): stri
   const family = t.transactionalId === null ? null : idFamily(t.transactionalId)
   const named = family === null ? null : describeFamily(family)
   if (named !== null) for (const l of hanging(named, wide)) out.push(l)
-  if (family?.kind === 'flink-kafka-sink' && t.outcome === 'open') {
+  for (const n of flinkTransactionNotes(sinks, t.transactionalId, t.outcome)) for (const l of hanging(n, wide)) out.push(l)
+  if (family?.kind === 'flink-kafka-sink' && t.outcome === 'open' && !flinkKnowsOpen(sinks, t.transactionalId)) {
     // FlinkKafkaInternalProducer ids are aborted on restore only for the subtasks and prefix the job still has
     for (const l of hanging('a Flink sink transaction left open: known causes are a restore with a smaller parallelism (no subtask ' +
       `${family.subtask} any more) or a changed transactionalIdPrefix; the coordinator aborts it only after transaction.timeout.ms`, wide)) out.push(l)
@@ -122,7 +125,7 @@ export function printTransactionsText (r: TransactionsResult, out: { stdout: Wri
   // written a block at a time: one string of a million transactions' lines is not needed
   out.stdout.write(lines.join('\n') + '\n')
   lines.length = 0
-  for (const t of r.transactions) out.stdout.write('\n' + block(t, chalk, opts.wide).join('\n') + '\n')
+  for (const t of r.transactions) out.stdout.write('\n' + block(t, chalk, opts.wide, r.flinkSinks).join('\n') + '\n')
   const eos = r.exactlyOnce.filter((p) => p.groups.length > 0 || p.groupsAdvancingOutside.length > 0)
   if (eos.length > 0) {
     lines.push('', 'Offsets carried by each transactional producer (exactly-once check):')
@@ -139,11 +142,17 @@ export function printTransactionsText (r: TransactionsResult, out: { stdout: Wri
     lines.push('', 'Transactional id families:')
     for (const f of families) {
       const hours = f.perHour.map((h) => `${h.hour}\u00a0${h.ids}`).join(', ')
-      const what = f.kind === 'flink-kafka-sink'
+      const sink = f.kind === 'flink-kafka-sink' ? r.flinkSinks?.find((x) => x.prefix === f.prefix) : undefined
+      const what = sink !== undefined ? flinkFamilyText(sink) : f.kind === 'flink-kafka-sink'
         ? `Flink KafkaSink prefix ${f.prefix}: ${f.ids} ids, subtasks ${(f.subtasks ?? []).join(',')}, counters up to ${f.maxCounter ?? 0} (a new id per checkpoint and subtask)`
         : `Kafka Streams application ${f.prefix}: ${f.ids} id${f.ids === 1 ? '' : 's'} of ${(f.processIds ?? []).length} process${(f.processIds ?? []).length === 1 ? '' : 'es'}`
       for (const l of hanging(`${what}; created per hour: ${hours}`, opts.wide, '')) lines.push(l)
     }
+  }
+  const lost = flinkLossSummary(r.flinkSinks)
+  if (lost.length > 0) {
+    lines.push('', 'Data lost by Flink sinks:')
+    for (const l of lost) for (const w of hanging(l, opts.wide, '')) lines.push(w)
   }
   if (r.transactionalIds.length > 0) {
     lines.push('', "The coordinator's newest state of each transactional id:")

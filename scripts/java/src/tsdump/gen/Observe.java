@@ -110,6 +110,9 @@ final class Observe {
     }
 
     static List<Object> producers(Admin a, List<String> topics) throws Exception {
+        // a topic that does not exist (yet: __consumer_offsets before any group) has no producers to describe
+        java.util.Set<String> existing = a.listTopics(new org.apache.kafka.clients.admin.ListTopicsOptions().listInternal(true)).names().get();
+        topics = topics.stream().filter(existing::contains).collect(java.util.stream.Collectors.toList());
         var desc = a.describeTopics(topics).allTopicNames().get();
         List<TopicPartition> tps = new ArrayList<>();
         for (String t : topics) for (var p : desc.get(t).partitions()) tps.add(new TopicPartition(t, p.partition()));
