@@ -48,6 +48,7 @@ const SCENARIOS_44 = {
   cleanup: { module: './fixtures/v44/cleanup.mjs', seed: 4406, java: true },
   transactions: { module: './fixtures/v44/transactions.mjs', seed: 4406, java: true },
   'log-start': { module: './fixtures/v44/log-start.mjs', seed: 4408, java: true },
+  'streams-eos': { module: './fixtures/v44/streams-eos.mjs', seed: 4431, java: true },
   // 3 brokers + a controller, several log dirs per fixture: written by scripts/fixtures/v44/replicas-fixture.mjs
   'replicas-clean': { module: './fixtures/v44/replicas-clean.mjs', seed: 4406, java: true, cluster: true },
   'replicas-unclean': { module: './fixtures/v44/replicas-unclean.mjs', seed: 4407, java: true, cluster: true },

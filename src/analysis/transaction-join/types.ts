@@ -5,6 +5,7 @@ import type { Finding } from '../findings.js'
 import type { HangingVerdict } from '../hanging.js'
 import type { TransactionalIdState } from '../transactional-id-state.js'
 import type { DamageRef } from '../transactions.js'
+import type { StreamsApplication } from './streams-ids.js'
 
 export interface RunMarker {
   offset: bigint
@@ -161,6 +162,8 @@ export interface TransactionsResult {
   exactlyOnce: ProducerOffsets[]
   /** transactional-id families by shape (Flink KafkaSink, Kafka Streams, plain prefixes) */
   idFamilies: FamilySummary[]
+  /** Kafka Streams applications: process ids, changelogs, what a restart does to their open transactions (streams-ids.ts) */
+  streams?: StreamsApplication[]
   /** findings of the partitions' own reading (decode errors, undecodable offset commits ...) and the exactly-once check */
   findings: Finding[]
   /** the time open runs' ages are measured against (epoch ms), whether it came from --now, and the hanging timeout */
