@@ -82,3 +82,21 @@ describe.each(['broker/open-txn', 'broker-4.4/txn', 'broker-4.4/streams-eos'])('
     }
   })
 })
+
+describe('lso prints the impact first', () => {
+  it('open-txn: what consumers miss, then the commands, before the partition blocks, its lines within 80 columns but the commands', async () => {
+    const { runLso } = await import('../../src/commands/lso.js')
+    const { runCommand } = await import('../support/txn-segment-builder.js')
+    const r = await runCommand(runLso, { paths: [path.join(FIXTURES, 'broker/open-txn/logs')], now: Date.parse('2026-12-01T00:00:00Z') })
+    const lines = r.out.split('\n')
+    expect(lines[0]).toBe('Open transaction producerId 1 epoch 0:')
+    const text = lines.slice(0, lines.indexOf('')).join(' ').replace(/\s+/g, ' ')
+    expect(text).toContain('stuck: read_committed consumers see 3 records of 18; 9 committed records wait behind it in stuck-0 (and its own 4 records)')
+    expect(text).toContain('no __transaction_state record of it among the paths says when')
+    expect(text).toContain('kafka-transactions.sh --bootstrap-server localhost:9092 abort --topic stuck --partition 0 --start-offset 3')
+    // no transactional id known: no forceTerminateTransaction
+    expect(text).not.toContain('forceTerminateTransaction')
+    expect(lines.findIndex((l) => l.startsWith('stuck-0: LSO 3 < HW 21'))).toBeGreaterThan(lines.indexOf(''))
+    for (const l of lines.slice(0, lines.indexOf(''))) if (!l.includes('kafka-transactions.sh')) expect(l.length).toBeLessThanOrEqual(80)
+  })
+})
