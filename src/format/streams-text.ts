@@ -9,7 +9,7 @@ import { wrapWords } from './wrap.js'
 
 export function streamsLines (apps: readonly StreamsApplication[], width?: number): string[] {
   if (apps.length === 0) return []
-  const lines = ['', 'Kafka Streams applications (exactly_once_v2 ids <application.id>-<process id>-<thread>):']
+  const lines = ['', 'Kafka Streams applications (ids <application.id>-<process id>-<thread>):']
   const put = (text: string, indent: string): void => { for (const l of wrapWords(text, indent, width)) lines.push(l) }
   for (const a of apps) {
     const procs = a.processIds.length
