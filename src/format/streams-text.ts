@@ -19,9 +19,10 @@ export function streamsLines (apps: readonly StreamsApplication[], width?: numbe
       (a.stores.length > 0 ? `; store${a.stores.length === 1 ? '' : 's'} ${a.stores.join(', ')}, changelog partitions ${a.changelogs.join(', ')}` : '; no changelog (stateless)'), '  ')
     for (const p of a.processIds) put(`process ${p}`, '    ')
     for (const t of a.judged) {
-      const state = t.outcome === 'open' ? 'open' : 'aborted by the coordinator\'s timeout'
-      const until = t.deadline === null ? '' : t.restart === 'lingers' || t.outcome !== 'open' ? `, until ${isoTime(t.deadline)} (start + transaction.timeout.ms)` : ''
-      put(`${t.transactionalId} epoch\u00a0${t.producerEpoch} (thread\u00a0${t.thread}), ${state}: a restart ${t.restart === 'fences' ? 'FENCES it' : 'leaves it to the timeout'}${until}` +
+      const state = t.outcome === 'open' ? 'open' : `aborted by the coordinator's timeout${t.deadline === null ? '' : ` (deadline ${isoTime(t.deadline)})`}`
+      const until = t.deadline === null || t.outcome !== 'open' || t.restart === 'fences' ? '' : `, until ${isoTime(t.deadline)} (start + transaction.timeout.ms)`
+      const verb = t.outcome === 'open' ? (t.restart === 'fences' ? 'a restart FENCES it' : 'a restart leaves it to the timeout') : 'its restart could not end it'
+      put(`${t.transactionalId} epoch\u00a0${t.producerEpoch} (thread\u00a0${t.thread}), ${state}: ${verb}${until}` +
         (t.changelogs.length > 0 ? `; changelog partitions in it: ${t.changelogs.join(', ')}` : ''), '    ')
       put(t.why, '      ')
     }
