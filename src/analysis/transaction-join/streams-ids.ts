@@ -11,6 +11,9 @@
 // `<application.id>-<store>-changelog` (ProcessorStateManager.storeChangelogTopic) in its transactions is read as
 // "has stores", and a later process id of the same application as "this process was replaced".
 import type { JoinedTransaction } from './types.js'
+import type { RestartEffect, StreamsApplication, StreamsTransaction } from './streams-types.js'
+
+export type { RestartEffect, StreamsApplication, StreamsTransaction } from './streams-types.js'
 
 const STREAMS_ID = /^(.+)-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})-(\d+)$/
 
@@ -29,37 +32,12 @@ export function changelogStore (app: string, topic: string): string | null {
     ? topic.slice(prefix.length, -'-changelog'.length) : null
 }
 
-export type RestartEffect = 'fences' | 'lingers'
-
-export interface StreamsTransaction {
-  transactionalId: string
-  processId: string
-  thread: number
-  producerId: bigint
-  producerEpoch: number
-  outcome: JoinedTransaction['outcome']
-  /** what a restart does (or did) to it while it is open: fences it at once, or leaves it to the timeout */
-  restart: RestartEffect
-  why: string
-  /** start + transactionTimeoutMs from the coordinator's records; null without them */
-  deadline: bigint | null
-  /** its changelog partitions (written in the same transaction) */
-  changelogs: string[]
-}
-
-export interface StreamsApplication {
-  applicationId: string
-  /** in the order they first wrote */
-  processIds: string[]
-  /** starts with a new process id: process ids beyond the first */
-  churn: number
-  threads: number[]
-  stores: string[]
-  changelogs: string[]
-  transactions: number
-  /** its open transactions and those the coordinator had to abort, each with what a restart does */
-  judged: StreamsTransaction[]
-}
+/**
+ * What an aborted exactly_once_v2 transaction costs: Streams sends its input offsets in the same transaction
+ * (TaskExecutor.commitOffsetsOrTransaction), so an abort leaves the group's committed offsets before that input and
+ * the next run processes it again: its output is late, not lost.
+ */
+export const STREAMS_ABORT_NOTE = 'Kafka Streams commits its input offsets in the same transaction, so the group\'s offsets stayed before that input and the next run processes it again: the output is delayed, not lost'
 
 const began = (t: JoinedTransaction): bigint | null => t.episode?.states[0]?.startTimestamp ?? t.episode?.states[0]?.timestamp ?? t.firstTimestamp
 
@@ -107,10 +85,11 @@ export function streamsApplications (txs: readonly JoinedTransaction[]): Streams
         restart = 'lingers'
         why = 'no state store (no changelog in its transactions): a stateless application draws a new process id at every start, so a restart uses a new transactional id and this one waits for the coordinator\'s timeout'
       }
+      if (timedOut) why = `${why}. ${STREAMS_ABORT_NOTE}`
       const ep = t.episode?.states.find((s) => s.state === 'Ongoing')
       const deadline = t.abortCause?.deadline ?? (ep !== undefined && ep.startTimestamp >= 0n ? ep.startTimestamp + BigInt(ep.transactionTimeoutMs) : null)
       judged.push({ transactionalId: t.transactionalId!, processId: id.processId, thread: id.thread, producerId: t.producerId, producerEpoch: t.producerEpoch,
-        outcome: t.outcome, restart, why, deadline, changelogs: own })
+        outcome: t.outcome === 'open' ? 'open' : 'aborted', restart, why, deadline, changelogs: own })
     }
     out.push({ applicationId, processIds, churn: Math.max(0, processIds.length - 1), threads: [...new Set(a.txs.map((x) => x.id.thread))].sort((x, y) => x - y),
       stores: [...stores].sort(), changelogs: [...changelogs].sort(), transactions: a.txs.length, judged })

@@ -9,6 +9,7 @@ import type { TransactionStateRecord } from '../transactional-id-state.js'
 import { transactionStateName } from '../../decode/topics/transaction-state.js'
 import { abortCause } from './abort-cause.js'
 import { coordinatorEpisodes } from './episodes.js'
+import { parseStreamsId, STREAMS_ABORT_NOTE } from './streams-ids.js'
 
 /** one timeout abort the coordinator's records show */
 export interface TimedOutAbort {
@@ -65,5 +66,5 @@ export function timedOutFinding (a: TimedOutAbort): Finding {
     `PrepareAbort (offset ${a.prepareOffset}) ${late.toFixed(1)} s after the transaction began, past its transactionTimeoutMs ${a.transactionTimeoutMs}` +
     (where.length > 0 ? `; what it wrote to ${where.join(', ')} is discarded for read_committed consumers` : '') +
     '. The producer stalled or died between its first send and its commit (a GC pause, a long processing step, a halted job); ' +
-    'raise transaction.timeout.ms or commit more often', { file: a.file, position: a.position })
+    'raise transaction.timeout.ms or commit more often' + (parseStreamsId(a.transactionalId) !== null ? `. ${STREAMS_ABORT_NOTE}` : ''), { file: a.file, position: a.position })
 }

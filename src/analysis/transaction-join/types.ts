@@ -5,7 +5,7 @@ import type { Finding } from '../findings.js'
 import type { HangingVerdict } from '../hanging.js'
 import type { TransactionalIdState } from '../transactional-id-state.js'
 import type { DamageRef } from '../transactions.js'
-import type { StreamsApplication } from './streams-ids.js'
+import type { StreamsApplication } from './streams-types.js'
 
 export interface RunMarker {
   offset: bigint

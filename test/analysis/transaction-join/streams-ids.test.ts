@@ -13,7 +13,7 @@ const DIR = path.resolve(__dirname, '..', '..', '..', 'fixtures', 'broker-4.4', 
 const exists = fs.existsSync(path.join(DIR, 'expected.json'))
 
 interface Described { transactionalId: string, state: string, producerEpoch: number, transactionTimeoutMs: number, transactionStartTimeMs: number | null, topicPartitions: string[] }
-interface Step { step: string, observed: { at: number, listTransactions: Array<{ transactionalId: string, state: string }>, describeTransactions: Described[] } }
+interface Step { step: string, observed: { at: number, inputsNotInReadCommittedOutput: Record<string, string[]>, listTransactions: Array<{ transactionalId: string, state: string }>, describeTransactions: Described[] } }
 interface App { transactionalIds: string[], haltedRun?: string, processFile?: string, transactionTimeoutMs: number }
 interface Expected { streams: { applications: Record<string, App>, steps: Step[] } }
 
@@ -64,6 +64,9 @@ describe('Kafka Streams attribution on the streams-eos fixture', () => {
     const timedOut = step(e, 'sl-app run 1 transaction after')
     expect(described(timedOut, halted)!.state).toBe('CompleteAbort')
     expect(timedOut.observed.at).toBeGreaterThan(after.transactionStartTimeMs! + after.transactionTimeoutMs)
+    // and nothing was lost: the next run processed that input again (no input missing from read_committed output)
+    expect(j[0]!.why).toContain('processes it again: the output is delayed, not lost')
+    expect(step(e, 'se-app run 2').observed).toMatchObject({ inputsNotInReadCommittedOutput: { 'sl-out': [] } })
     expect(j[0]!.deadline).toBe(BigInt(after.transactionStartTimeMs!) + BigInt(after.transactionTimeoutMs))
   })
 
