@@ -1,6 +1,7 @@
 // lso's impact-first lines (analysis/lso-impact.ts): for each open transaction holding an LSO, what read_committed
 // consumers of each topic miss and until when, and the commands that end it now. Printed before the partitions.
 import type { TransactionImpact } from '../analysis/lso-impact.js'
+import { changelogStore, parseStreamsId } from '../analysis/transaction-join/streams-ids.js'
 import type { Json } from './txn-json.js'
 import { jsonInt64, jsonInt64OrNull } from './txn-json.js'
 import { isoTime } from './timestamp.js'
@@ -15,8 +16,11 @@ export function impactLines (impacts: readonly TransactionImpact[], nowMs: numbe
   for (const t of impacts) {
     const who = t.transactionalId !== null ? `${t.transactionalId} (producerId ${t.producerId} epoch ${t.producerEpoch})` : `producerId ${t.producerId} epoch ${t.producerEpoch}`
     put(`Open transaction ${who}:`, '')
+    const app = t.transactionalId === null ? null : parseStreamsId(t.transactionalId)?.applicationId ?? null
     for (const p of t.topics) {
-      put(`${p.topic}: read_committed consumers see ${n(p.readCommitted, 'record')} of ${p.readUncommitted.toLocaleString('en-US')}` +
+      // a Kafka Streams changelog written in the same transaction is named as one
+      const store = app === null ? null : changelogStore(app, p.topic)
+      put(`${p.topic}${store === null ? '' : ` (changelog of ${app}'s store ${store})`}: read_committed consumers see ${n(p.readCommitted, 'record')} of ${p.readUncommitted.toLocaleString('en-US')}` +
         (p.partitions > 1 ? ` (${p.partitions}\u00a0partitions)` : '') +
         `; ${n(p.committedBehind, 'committed record')} ${p.committedBehind === 1 ? 'waits' : 'wait'} behind it in ${p.held.join(', ')}` +
         ` (and its own ${n(p.ownRecords, 'record')})`, '  ')

@@ -100,3 +100,21 @@ describe('lso prints the impact first', () => {
     for (const l of lines.slice(0, lines.indexOf(''))) if (!l.includes('kafka-transactions.sh')) expect(l.length).toBeLessThanOrEqual(80)
   })
 })
+
+describe('lso names a Kafka Streams changelog in the open transaction as one', () => {
+  it('streams-eos: the changelog the coordinator lists in se-app\'s open transaction', async (ctx) => {
+    const dir = path.join(FIXTURES, 'broker-4.4/streams-eos')
+    if (!fs.existsSync(path.join(dir, 'expected.json'))) ctx.skip('fixture streams-eos not generated')
+    const e = JSON.parse(fs.readFileSync(path.join(dir, 'expected.json'), 'utf8')) as { streams: { steps: Array<{ observed: { describeTransactions: Array<{ transactionalId: string, state: string, topicPartitions: string[] }> } }> } }
+    const last = e.streams.steps.at(-1)!.observed.describeTransactions.find((d) => d.state === 'Ongoing')!
+    const { runLso } = await import('../../src/commands/lso.js')
+    const { runCommand } = await import('../support/txn-segment-builder.js')
+    const r = await runCommand(runLso, { paths: [path.join(dir, 'logs')], wide: true })
+    const head = r.out.slice(0, r.out.indexOf('\n\n')).replace(/\s+/g, ' ')
+    expect(head).toContain(`Open transaction ${last.transactionalId} `)
+    const changelogs = [...new Set(last.topicPartitions.filter((p) => p.includes('-changelog-')).map((p) => p.replace(/-\d+$/, '')))]
+    expect(changelogs).toEqual(['se-app-counts-changelog'])
+    expect(head).toContain('se-app-counts-changelog (changelog of se-app\'s store counts): read_committed')
+    expect(head).toContain(`forceTerminateTransaction --transactionalId ${last.transactionalId}`)
+  })
+})
