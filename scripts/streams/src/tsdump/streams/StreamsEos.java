@@ -1,6 +1,5 @@
 package tsdump.streams;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -206,10 +205,6 @@ public final class StreamsEos {
             else b.append(c);
         }
         return b.append('"').toString();
-    }
-
-    static byte[] utf8(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
     }
 
     private StreamsEos() { }
