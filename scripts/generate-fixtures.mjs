@@ -51,6 +51,7 @@ const SCENARIOS_44 = {
   // a real Flink 2.2 job (scripts/flink) halted in its committer and restored with a smaller parallelism
   'flink-incrementing': { module: './flink/incrementing.mjs', seed: 4410, java: true },
   'flink-pooling': { module: './flink/pooling.mjs', seed: 4411, java: true },
+  'streams-eos': { module: './fixtures/v44/streams-eos.mjs', seed: 4431, java: true },
   // 3 brokers + a controller, several log dirs per fixture: written by scripts/fixtures/v44/replicas-fixture.mjs
   'replicas-clean': { module: './fixtures/v44/replicas-clean.mjs', seed: 4406, java: true, cluster: true },
   'replicas-unclean': { module: './fixtures/v44/replicas-unclean.mjs', seed: 4407, java: true, cluster: true },

@@ -1,5 +1,6 @@
 // What reconcile, txns and lso find, as plain objects: the library API returns these, and every
 // partition printer (text, json, and the next one, e.g. an HTML report) receives exactly these.
+import type { TransactionImpact } from './lso-impact.js'
 import type { OmittedFindings } from './finding-list.js'
 import type { Finding } from './findings.js'
 import type { HangingTransaction } from './hanging.js'
@@ -88,6 +89,8 @@ export interface LsoResult {
   /** find-hanging's table, every partition */
   hangingTransactions: HangingTransaction[]
   coordinator: CoordinatorLookup | null
+  /** each open transaction's cost per topic and the commands that end it (analysis/lso-impact.ts) */
+  impact?: TransactionImpact[]
   /**
    * the findings of the __transaction_state partitions read for the coordinator's states (their framing damage
    * and records that do not decode), by partition; a state read before lost bytes is marked unknownPast

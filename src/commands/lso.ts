@@ -4,6 +4,7 @@ import type { Finding } from '../analysis/findings.js'
 import { EXIT_FINDINGS, EXIT_USAGE } from '../analysis/findings.js'
 import type { HangingTransaction } from '../analysis/hanging.js'
 import { abortCommands, judgePartition } from '../analysis/lso.js'
+import { lsoImpact } from '../analysis/lso-impact.js'
 import type { LsoResult } from '../analysis/partition-results.js'
 import type { PartitionFormat } from '../format/partition-printer.js'
 import { createPartitionPrinter } from '../format/partition-printer.js'
@@ -86,7 +87,7 @@ function lsoOf (paths: readonly string[], done: ScannedPaths, opts: LsoOptions):
   const coordinator = opts.transactionalId === undefined ? null
     : { transactionalId: opts.transactionalId, hashCode: javaStringHashCode(opts.transactionalId), partitionCount: n?.count ?? null, partitionCountFrom: n,
         partition: n === null ? null : transactionStatePartitionFor(opts.transactionalId, n.count) }
-  return { unusable: done.unusable, ...(done.unreadable.length > 0 ? { unreadable: done.unreadable } : {}), maxTransactionTimeoutMinutes: timeoutMin, nowMs, nowGiven: opts.now !== undefined, partitions,
+  return { unusable: done.unusable, ...(done.unreadable.length > 0 ? { unreadable: done.unreadable } : {}), maxTransactionTimeoutMinutes: timeoutMin, nowMs, nowGiven: opts.now !== undefined, partitions, impact: lsoImpact(partitions, bootstrap),
     hanging: hanging.length > 0, hangingTransactions: hanging, coordinator, ...(coordinatorFindings.length > 0 ? { coordinatorFindings } : {}) }
 }
 

@@ -13,6 +13,7 @@ import { flinkSinks } from '../analysis/transaction-join/flink-ids.js'
 import { fillGroupPositions } from '../analysis/transaction-join/group-positions.js'
 import { idFamilies } from '../analysis/transaction-join/id-families.js'
 import { joinRuns } from '../analysis/transaction-join/join.js'
+import { streamsApplications } from '../analysis/transaction-join/streams-ids.js'
 import { judgeOpenRuns } from '../analysis/transaction-join/open-runs.js'
 import type { JoinedTransaction, OffsetCommitRecord, PartitionRun, TransactionsResult } from '../analysis/transaction-join/types.js'
 import type { LostRecords } from '../analysis/lost-records.js'
@@ -114,7 +115,7 @@ export function transactions (paths: string[], opts: TransactionsLibraryOptions 
   for (const t of shown) if (t.transactionalId !== null && !firstSeen.has(t.transactionalId)) firstSeen.set(t.transactionalId, t.firstTimestamp)
   const ids = new Map([...firstSeen].filter(([id]) => filter === undefined || states.some((s) => s.transactionalId === id) || shown.some((t) => t.transactionalId === id)))
   return {
-    transactions: shown, transactionalIds: states, exactlyOnce: eos.producers, idFamilies: idFamilies(ids),
+    transactions: shown, transactionalIds: states, exactlyOnce: eos.producers, idFamilies: idFamilies(ids), streams: streamsApplications(shown),
     // over every transaction and id, not only the shown: a sink's naming and phases are the whole log's
     flinkSinks: flinkSinks(all, lastTransactionStates(records, lost)),
     stateLogs: dirs.map((d) => d.path), lookedIn: logDirs.map((d) => path.resolve(d)), findings,

@@ -1,4 +1,5 @@
 // JSON printer of reconcile / txns / lso: one JSON document on stdout per run (findings are inside it).
+import { impactJson } from './lso-impact-text.js'
 import type { LsoPartition, LsoResult, PartitionResult, ReconcileResult, TransactionStatePartition, TxnsResult } from '../analysis/partition-results.js'
 import type { Lane, TimelineRun } from '../analysis/timeline.js'
 import { JSON_SCHEMA_VERSION } from './dump-json.js'
@@ -81,7 +82,7 @@ export class JsonPartitionPrinter implements PartitionPrinter {
   lso (r: LsoResult): void {
     const c = r.coordinator
     this.out.stdout.write(JSON.stringify({ schemaVersion: JSON_SCHEMA_VERSION, maxTransactionTimeoutMinutes: r.maxTransactionTimeoutMinutes, now: r.nowMs, nowIso: isoTime(r.nowMs),
-      partitions: r.partitions.map(blockedJson), hanging: r.hanging, hangingTransactions: r.hangingTransactions.map(hangingJson),
+      impact: impactJson(r.impact ?? []), partitions: r.partitions.map(blockedJson), hanging: r.hanging, hangingTransactions: r.hangingTransactions.map(hangingJson),
       ...(c !== null ? { coordinator: { ...c, topicPartition: c.partition === null ? null : `__transaction_state-${c.partition}` } } : {}),
       ...(r.coordinatorFindings !== undefined ? { coordinatorFindings: r.coordinatorFindings.map((x) => ({ partition: x.label, findings: x.findings.map(findingJson) })) } : {}) }) + '\n')
   }

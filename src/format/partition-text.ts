@@ -1,5 +1,6 @@
 // Text printer of reconcile / txns / lso: tables and stories on stdout (colour at the chosen level),
 // the findings that are not info on stderr, uncoloured, partition by partition.
+import { impactLines } from './lso-impact-text.js'
 import { Chalk } from 'chalk'
 import type { ChalkInstance } from 'chalk'
 import { describeFamily, idFamily } from '../analysis/transaction-join/id-families.js'
@@ -213,6 +214,8 @@ export class TextPartitionPrinter implements PartitionPrinter {
   lso (r: LsoResult): void {
     const timeoutMin = r.maxTransactionTimeoutMinutes
     const nowLabel = `${isoTime(r.nowMs)} (${r.nowGiven ? '--now' : 'now'})`
+    // the cost first: what consumers miss, until when, and the commands that end it
+    this.out.stdout.write(impactLines(r.impact ?? [], r.nowMs, this.wide ? 1e9 : undefined).join('\n'))
     for (const b of r.partitions) this.out.stdout.write(formatBlocked(b, timeoutMin, this.chalk, nowLabel, r.nowMs))
     // find-hanging's rule, in one line: open, and its last timestamp older than the timeout
     const rule = `open > ${timeoutMin} min at ${nowLabel}`

@@ -6,6 +6,7 @@ import { unknownStateFields } from '../analysis/transactional-id-state.js'
 import { JSON_SCHEMA_VERSION } from './dump-json.js'
 import type { Json } from './txn-json.js'
 import { findingJson, jsonInt64, jsonInt64OrNull } from './txn-json.js'
+import { streamsJson } from './streams-text.js'
 import type { Writer } from './writer.js'
 import { flinkSinksJson } from './flink-sink-text.js'
 
@@ -50,7 +51,7 @@ function producerOffsetsJson (p: ProducerOffsets): Json {
 export function transactionsJson (r: TransactionsResult): Json {
   return {
     schemaVersion: JSON_SCHEMA_VERSION, transactions: r.transactions.map(transactionJson), transactionalIds: r.transactionalIds.map(transactionalIdStateJson),
-    exactlyOnce: r.exactlyOnce.map(producerOffsetsJson), idFamilies: r.idFamilies as unknown as Json,
+    exactlyOnce: r.exactlyOnce.map(producerOffsetsJson), idFamilies: r.idFamilies as unknown as Json, streams: streamsJson(r.streams ?? []),
     flinkSinks: flinkSinksJson(r.flinkSinks),
     transactionStateLogs: r.stateLogs, lookedIn: r.lookedIn, findings: r.findings.map(findingJson),
     now: r.nowMs, maxTransactionTimeoutMinutes: r.maxTransactionTimeoutMinutes,

@@ -17,6 +17,7 @@ import type { Column, TableCell } from './table.js'
 import { fitTable, hiddenNote } from './table.js'
 import { isoTime } from './timestamp.js'
 import { wrapWords } from './wrap.js'
+import { streamsLines } from './streams-text.js'
 
 const RUN_COLUMNS: Column[] = [
   { header: 'PARTITION', left: true },
@@ -154,6 +155,7 @@ export function printTransactionsText (r: TransactionsResult, out: { stdout: Wri
     lines.push('', 'Data lost by Flink sinks:')
     for (const l of lost) for (const w of hanging(l, opts.wide, '')) lines.push(w)
   }
+  for (const l of streamsLines(r.streams ?? [], opts.wide ? 1e9 : undefined)) lines.push(l)
   if (r.transactionalIds.length > 0) {
     lines.push('', "The coordinator's newest state of each transactional id:")
     const tbl = fitTable([{ header: 'TRANSACTIONAL_ID', left: true }, { header: 'PRODUCER', short: 'PID' }, { header: 'EPOCH' }, { header: 'STATE', left: true },

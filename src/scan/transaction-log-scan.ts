@@ -11,6 +11,8 @@ import { decodeTransactionLogKey, decodeTransactionLogValue } from '../decode/to
 import type { LostRecords } from '../analysis/lost-records.js'
 import { DEFAULT_WINDOW } from '../decode/frame-scanner.js'
 import type { PartitionDir } from '../io/discover.js'
+import { TimedOutWatch, timedOutFinding } from '../analysis/transaction-join/timed-out.js'
+import type { TimedOutAbort } from '../analysis/transaction-join/timed-out.js'
 
 /**
  * Calls `visit` with each record of the partition's segments, in file order; returns the findings (bounded per
@@ -43,10 +45,13 @@ export function scanTransactionLog (dir: PartitionDir, visit: (r: TransactionSta
  * did); the figures are in bench/RESULTS.md ("Figures behind choices in the code"), and README's Known
  * limits has this pair's numbers.
  */
-export function transactionLogStates (dir: PartitionDir): { states: TransactionalIdState[], findings: FindingList } {
+export function transactionLogStates (dir: PartitionDir, keepTimedOut: (a: TimedOutAbort) => boolean = () => true): { states: TransactionalIdState[], findings: FindingList } {
   const newest = new NewestPerId()
   let n = 0
-  const { findings, lost } = scanTransactionLog(dir, (r) => { newest.add(r.transactionalId, r.offset, n++) })
+  // the coordinator's own timeout aborts are said wherever its records are read (txns, lso)
+  const timedOut = new TimedOutWatch()
+  const { findings, lost } = scanTransactionLog(dir, (r) => { newest.add(r.transactionalId, r.offset, n++); timedOut.add(r) })
+  for (const a of timedOut.aborts) if (keepTimedOut(a)) findings.push(timedOutFinding(a))
   const states: TransactionalIdState[] = []
   let k = 0
   // the same records in the same order, so one per id is taken; each is made a state at once, so no record is

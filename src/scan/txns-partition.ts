@@ -28,7 +28,8 @@ export function txnsPartition (dir: PartitionDir, checkpoints: Map<string, Offse
   const r = resync ? {} : { resync: false }
   if (dir.topic === '__transaction_state') {
     const s = scanPartition(dir, checkpoints, r)
-    const { states: newest, findings: logFindings } = transactionLogStates(dir)
+    // a filter keeps its ids' states, and their coordinator timeout aborts only
+    const { states: newest, findings: logFindings } = transactionLogStates(dir, (a) => filter === undefined || stateInFilter(a, filter))
     const states = newest.filter((x) => filter === undefined || stateInFilter(x, filter))
     const all = new FindingList()
     all.absorb({ listed: s.report.findings, omitted: s.report.omittedFindings })
@@ -105,7 +106,7 @@ function firstPass (dir: PartitionDir, checkpoints: Map<string, OffsetCheckpoint
 }
 
 /** a transactional id's state on a __transaction_state partition, under --transactional-id / --producer-id */
-function stateInFilter (s: TransactionalIdState, f: RangeSpec): boolean {
+function stateInFilter (s: Pick<TransactionalIdState, 'transactionalId' | 'producerId'>, f: RangeSpec): boolean {
   if (f.transactionalId !== undefined) return s.transactionalId === f.transactionalId
   return f.producerIds === undefined || (s.producerId !== null && f.producerIds.includes(s.producerId))
 }

@@ -6,6 +6,7 @@ import type { HangingVerdict } from '../hanging.js'
 import type { TransactionalIdState } from '../transactional-id-state.js'
 import type { DamageRef } from '../transactions.js'
 import type { FlinkSink } from './flink-ids.js'
+import type { StreamsApplication } from './streams-types.js'
 
 export interface RunMarker {
   offset: bigint
@@ -164,6 +165,8 @@ export interface TransactionsResult {
   idFamilies: FamilySummary[]
   /** Flink KafkaSinks: naming strategy, the subtasks that wrote, ids that never wrote, lingering ids' causes, lost data (flink-ids.ts) */
   flinkSinks?: FlinkSink[]
+  /** Kafka Streams applications: process ids, changelogs, what a restart does to their open transactions (streams-ids.ts) */
+  streams?: StreamsApplication[]
   /** findings of the partitions' own reading (decode errors, undecodable offset commits ...) and the exactly-once check */
   findings: Finding[]
   /** the time open runs' ages are measured against (epoch ms), whether it came from --now, and the hanging timeout */
