@@ -47,7 +47,7 @@ export function remoteView (remote: RemoteInput, partitions: readonly PartitionD
   let store: RemoteStore
   let objects: RemoteObject[]
   try {
-    store = openRemoteStore(spec.storage)
+    store = openRemoteStore(spec.storage, spec.concurrency)
     objects = store.list()
   } catch (e) {
     return { store: null, layout: null, metadata, error: describeFsError(e) }
@@ -134,6 +134,23 @@ export function addRemoteSegments (remote: RemoteInput, partitions: PartitionDir
     }
     dir.files = [...files, ...dir.files]
   }
+  if (view.store?.plan !== undefined) view.store.plan(readOrder(partitions))
+}
+
+const concurrencyOf = (spec: RemoteSpec): { concurrency?: number } => (spec.concurrency !== undefined ? { concurrency: spec.concurrency } : {})
+
+/**
+ * The remote objects in the order the partition scan reads them: partition by partition, each segment's first
+ * bytes, its .txnindex, then the segments (scan/partition-scan.ts): what an S3 store reads ahead.
+ */
+function readOrder (partitions: readonly PartitionDir[]): string[] {
+  const keys: string[] = []
+  for (const dir of partitions) {
+    const remote = dir.files.filter((f) => f.remote !== undefined)
+    for (const f of remote) if (f.kind === 'log') keys.push(f.remote!.key)
+    for (const f of remote) if (f.kind === 'txnindex') keys.push(f.remote!.key)
+  }
+  return keys
 }
 
 /**
@@ -169,19 +186,19 @@ function segmentFiles (spec: RemoteSpec, layout: RemoteLayout, seg: Parameters<R
   if (layout.name === 'aiven') {
     // the .log object holds the transformed chunks: its size is compared with the manifest's (by `tsdump remote`), not the metadata's
     const aiven = { manifest: layout.keyOf(seg, 'rsm-manifest'), ...(spec.keyFile !== undefined ? { keyFile: spec.keyFile } : {}) }
-    const out: KafkaFile[] = [{ path: store.nameOf(logKey), name: logKey, kind: 'log', remote: { storage: spec.storage, key: logKey, aiven }, ...base }]
+    const out: KafkaFile[] = [{ path: store.nameOf(logKey), name: logKey, kind: 'log', remote: { storage: spec.storage, key: logKey, aiven, ...concurrencyOf(spec) }, ...base }]
     const indexes = layout.keyOf(seg, 'indexes')
-    if (objects.has('indexes')) out.push({ path: store.nameOf(indexes), name: indexes, kind: 'txnindex', remote: { storage: spec.storage, key: indexes, aiven: { ...aiven, index: 'transaction' } }, ...base })
+    if (objects.has('indexes')) out.push({ path: store.nameOf(indexes), name: indexes, kind: 'txnindex', remote: { storage: spec.storage, key: indexes, aiven: { ...aiven, index: 'transaction' }, ...concurrencyOf(spec) }, ...base })
     return out
   }
   const stored = objects.get('log')!.size
   if (sizeInBytes !== undefined && stored !== sizeInBytes) {
     notes.push({ code: 'REMOTE_SIZE_MISMATCH', message: `the metadata says ${sizeInBytes} bytes, the storage has ${stored}: read as it is`, file: store.nameOf(logKey) })
   }
-  const out: KafkaFile[] = [{ path: store.nameOf(logKey), name: logKey, kind: 'log', remote: { storage: spec.storage, key: logKey }, ...base }]
+  const out: KafkaFile[] = [{ path: store.nameOf(logKey), name: logKey, kind: 'log', remote: { storage: spec.storage, key: logKey, ...concurrencyOf(spec) }, ...base }]
   // a missing .txnindex is normal (no aborted transactions)
   const txn = layout.keyOf(seg, 'txnindex')
-  if (objects.has('txnindex')) out.push({ path: store.nameOf(txn), name: txn, kind: 'txnindex', remote: { storage: spec.storage, key: txn }, ...base })
+  if (objects.has('txnindex')) out.push({ path: store.nameOf(txn), name: txn, kind: 'txnindex', remote: { storage: spec.storage, key: txn, ...concurrencyOf(spec) }, ...base })
   return out
 }
 

@@ -5,6 +5,7 @@ import type { CommandContext } from '../../commands/context.js'
 import { parseInstant } from '../time-option.js'
 import { checkConfigFlag } from '../../analysis/cleanup/config-flags.js'
 import { NO_RESYNC_FLAGS, NO_RESYNC_HELP, resyncOf } from '../options.js'
+import { REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency } from '../options.js'
 import { REMOTE_KEY_FLAGS, REMOTE_KEY_HELP, REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP, REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP, parseRemoteLayout, remoteOf } from '../options.js'
 import { parseMinutes } from '../options.js'
 
@@ -50,6 +51,7 @@ export function registerCleanup (program: Command, ctx: CommandContext, setExit:
     .option(NO_RESYNC_FLAGS, NO_RESYNC_HELP)
     .option(REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP)
     .option(REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, parseRemoteLayout).option(REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP).option(REMOTE_KEY_FLAGS, REMOTE_KEY_HELP)
+    .option(REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency)
     .addHelpText('after', EXAMPLES)
     .action(async (paths: string[], o: CleanupCliOptions) => {
       setExit((await import('../../commands/cleanup.js')).runCleanup({ paths, format: o.json === true ? 'json' : 'text', configs: o.config,
