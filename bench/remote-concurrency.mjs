@@ -92,14 +92,22 @@ async function upload (endpoint, env, dir, bucket) {
   client.destroy()
 }
 
-/** one run: wall seconds, peak RSS (GNU time), stdout's digest */
-function run (argv, env) {
+/**
+ * One run: wall seconds, peak RSS (GNU time), stdout. Spawned asynchronously: moto's log is drained by this
+ * process's event loop, and a synchronous spawn left moto blocked writing it (a full pipe) after ~1,100 requests.
+ */
+async function run (argv, env) {
   const t0 = process.hrtime.bigint()
-  const r = spawnSync('/usr/bin/time', ['-f', '%M', ...argv], { env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 1 << 28 })
+  const child = spawn('/usr/bin/time', ['-f', '%M', ...argv], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  let out = ''
+  let err = ''
+  child.stdout.on('data', (d) => { out += d })
+  child.stderr.on('data', (d) => { err += d })
+  const code = await new Promise((resolve) => child.on('close', (c) => resolve(c)))
   const s = Number(process.hrtime.bigint() - t0) / 1e9
-  const rssKiB = Number(r.stderr.trim().split('\n').pop())
-  if (r.status !== 0 && r.status !== 1) throw new Error(`${argv.join(' ')}: exit ${r.status}\n${r.stderr}`)
-  return { s, rssMiB: rssKiB / 1024, out: r.stdout, code: r.status }
+  const rssKiB = Number(err.trim().split('\n').pop())
+  if (code !== 0 && code !== 1) throw new Error(`${argv.join(' ')}: exit ${code}\n${err}`)
+  return { s, rssMiB: rssKiB / 1024, out, code }
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
@@ -118,7 +126,7 @@ try {
     for (const c of LEVELS) {
       const argv = [...tsdump, cmd, '--json', input.logs, '--remote-storage', 's3://bench/', '--remote-concurrency', String(c)]
       const runs = []
-      for (let i = 0; i < RUNS; i++) runs.push(run(argv, moto.env))
+      for (let i = 0; i < RUNS; i++) runs.push(await run(argv, moto.env))
       for (const r of runs) outs.add(r.out)
       results.push({ cmd, c, median: median(runs.map((r) => r.s)), all: runs.map((r) => r.s.toFixed(2)), rss: Math.max(...runs.map((r) => r.rssMiB)), code: runs[0].code,
         command: `tsdump ${cmd} --json <logs> --remote-storage s3://bench/ --remote-concurrency ${c}` })

@@ -57,12 +57,35 @@ export function remoteView (remote: RemoteInput, partitions: readonly PartitionD
 
 export interface ListedSegment { startOffset: bigint, topicId: string, objects: Map<string, RemoteObject> }
 
+/**
+ * A listing's keys parsed once, grouped by topic and partition: parsing every key again for each partition cost
+ * O(partitions x objects) short-lived strings (100 partitions of 1,100 objects: reconcile from a directory 124 MiB
+ * peak RSS, 64 MiB without the storage).
+ */
+const byPartition = new WeakMap<readonly RemoteObject[], { layout: RemoteLayout, parts: Map<string, Array<{ o: RemoteObject, k: NonNullable<ReturnType<RemoteLayout['parse']>> }>> }>()
+
+function partitionObjects (objects: readonly RemoteObject[], layout: RemoteLayout, topic: string, partition: number): ReadonlyArray<{ o: RemoteObject, k: NonNullable<ReturnType<RemoteLayout['parse']>> }> {
+  let index = byPartition.get(objects)
+  if (index === undefined || index.layout !== layout) {
+    const parts = new Map<string, Array<{ o: RemoteObject, k: NonNullable<ReturnType<RemoteLayout['parse']>> }>>()
+    for (const o of objects) {
+      const k = layout.parse(o.key)
+      if (k === null) continue
+      const id = `${k.partition} ${k.topic}`
+      let list = parts.get(id)
+      if (list === undefined) { list = []; parts.set(id, list) }
+      list.push({ o, k })
+    }
+    index = { layout, parts }
+    byPartition.set(objects, index)
+  }
+  return index.parts.get(`${partition} ${topic}`) ?? []
+}
+
 /** the objects of one partition in the storage, by segment id, each by suffix (.log, .txnindex; Aiven's .indexes, .rsm-manifest) */
 export function listedSegments (objects: readonly RemoteObject[], layout: RemoteLayout, topic: string, partition: number, topicId: string | null): Map<string, ListedSegment> {
   const out = new Map<string, ListedSegment>()
-  for (const o of objects) {
-    const k = layout.parse(o.key)
-    if (k === null || k.topic !== topic || k.partition !== partition) continue
+  for (const { o, k } of partitionObjects(objects, layout, topic, partition)) {
     if (topicId !== null && k.topicId !== topicId) continue
     let s = out.get(k.segmentId)
     if (s === undefined) { s = { startOffset: k.startOffset, topicId: k.topicId, objects: new Map() }; out.set(k.segmentId, s) }
