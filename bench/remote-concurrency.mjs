@@ -8,7 +8,7 @@
 // segments in Kafka's LocalTieredStorage layout, one with a .txnindex) copied as partitions tiered-0..tiered-(P-1)
 // of one log dir, their remote objects under tiered-<p>-<topicId>/ put into one moto bucket. There is no
 // __remote_log_metadata here (its records name the fixture's two partitions), so the remote segments are found by
-// listing (REMOTE_BY_LISTING, a warning: exit 1 is expected). Needs `npm run build`, moto_server
+// listing. Results: bench/RESULTS.md "Remote concurrency". Needs `npm run build`, moto_server
 // ($TSDUMP_MOTO_SERVER, .cache/moto/bin/moto_server, PATH; see .ci/run) and @aws-sdk/client-s3.
 import { spawn, spawnSync, execFileSync } from 'node:child_process'
 import fs from 'node:fs'
