@@ -3,7 +3,7 @@ import { InvalidArgumentError } from 'commander'
 import type { RemoteLayoutName } from '../io/remote/layout.js'
 import { REMOTE_LAYOUTS } from '../io/remote/layout.js'
 import type { RemoteSpec } from '../io/remote/spec.js'
-import { REMOTE_KEY_ENV } from '../io/remote/spec.js'
+import { DEFAULT_REMOTE_CONCURRENCY, MAX_REMOTE_CONCURRENCY, REMOTE_KEY_ENV } from '../io/remote/spec.js'
 import type { KafkaRelease } from '../format/kafka-versions.js'
 import { KAFKA_RELEASES, parseKafkaRelease } from '../format/kafka-versions.js'
 import type { DecoderName } from '../format/value-decoders.js'
@@ -84,6 +84,15 @@ export const REMOTE_PREFIX_HELP = 'Aiven\'s key.prefix, when the objects\' names
 export const REMOTE_KEY_FLAGS = '--remote-key <pem>'
 export const REMOTE_KEY_HELP = `the RSA private key that decrypts Aiven's encrypted segments (or ${REMOTE_KEY_ENV})`
 
+export const REMOTE_CONCURRENCY_FLAGS = '--remote-concurrency <n>'
+export const REMOTE_CONCURRENCY_HELP = `S3: ranged GETs in flight at once, across segments (default ${DEFAULT_REMOTE_CONCURRENCY}, at most ${MAX_REMOTE_CONCURRENCY})`
+
+export function parseRemoteConcurrency (v: string): number {
+  const n = Number(v)
+  if (!Number.isInteger(n) || n < 1 || n > MAX_REMOTE_CONCURRENCY) throw new InvalidArgumentError(`expected an integer from 1 to ${MAX_REMOTE_CONCURRENCY}`)
+  return n
+}
+
 export function parseRemoteLayout (v: string): RemoteLayoutName {
   if (!(REMOTE_LAYOUTS as readonly string[]).includes(v)) throw new InvalidArgumentError(`expected one of ${REMOTE_LAYOUTS.join(', ')}`)
   return v as RemoteLayoutName
@@ -91,8 +100,9 @@ export function parseRemoteLayout (v: string): RemoteLayoutName {
 
 /** the remote storage the flags describe */
 export function remoteOf (o: { remoteStorage?: string }): RemoteSpec {
-  const f = o as { remoteStorage: string, remoteLayout?: RemoteLayoutName, remotePrefix?: string, remoteKey?: string }
+  const f = o as { remoteStorage: string, remoteLayout?: RemoteLayoutName, remotePrefix?: string, remoteKey?: string, remoteConcurrency?: number }
   return { storage: f.remoteStorage, ...(f.remoteLayout !== undefined ? { layout: f.remoteLayout } : {}),
+    ...(f.remoteConcurrency !== undefined ? { concurrency: f.remoteConcurrency } : {}),
     ...(f.remotePrefix !== undefined ? { prefix: f.remotePrefix } : {}), ...(f.remoteKey !== undefined ? { keyFile: f.remoteKey } : {}) }
 }
 

@@ -14,6 +14,10 @@ import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import { discover } from '../io/discover.js'
 import type { PartitionDir } from '../io/discover.js'
 import { cleanupSegments, readCleanerCheckpoint, readCleanupSegment } from '../scan/cleanup-scan.js'
+import { localFilesOf, remoteRetentionFacts } from '../scan/remote-segments.js'
+import type { RemoteRetentionFacts } from '../scan/remote-segments.js'
+import { tieredRetentionOf } from '../analysis/cleanup/remote-retention.js'
+import type { RemoteInput } from '../io/remote/spec.js'
 import { headerPass } from '../analysis/cleanup/txn-metadata.js'
 import type { ReadSegment } from '../analysis/cleanup/model.js'
 import { FindingList } from '../analysis/finding-list.js'
@@ -43,6 +47,8 @@ export interface CleanupOptions {
   resync?: boolean
   /** age in minutes above which an open transaction is hanging, as find-hanging's --max-transaction-timeout (default 15) */
   maxTransactionTimeoutMinutes?: number
+  /** --remote-storage: the remote segments are read with the local ones, and retention is predicted across tiers */
+  remote?: RemoteInput
 }
 
 const METADATA = '__cluster_metadata'
@@ -62,15 +68,16 @@ function findMetadata (scanned: readonly ScannedPartition[]): MetadataConfigs | 
 export function cleanup (opts: Omit<CleanupOptions, 'format'>, clock: () => number = Date.now): CleanupResult & { unusable: Finding[], unreadable?: Finding[], newestTimestamp: bigint | null } {
   const bad = opts.configs === undefined ? null : checkConfigFlags(opts.configs)
   if (bad !== null) throw new RangeError(bad)
-  const done = scanPaths(opts.paths, opts.resync === false ? { resync: false } : {})
+  const done = scanPaths(opts.paths, { ...(opts.resync === false ? { resync: false } : {}), ...(opts.remote !== undefined ? { remote: opts.remote } : {}) })
   const nowMs = opts.now ?? clock()
   const meta = findMetadata(done.scanned)
   const states = done.scanned.filter((p) => p.dir.topic === '__transaction_state').flatMap((p) => transactionLogStates(p.dir).states)
   const checkpoints = new Map<string, OffsetCheckpoint | null>()
   const partitions: CleanupPartition[] = []
+  const remote = remoteRetentionFacts(done.scanned.map((p) => p.dir))
   for (const p of done.scanned) {
     if (p.dir.topic === METADATA) continue
-    partitions.push(partitionOf(p, meta, checkpoints, states, nowMs, opts))
+    partitions.push(partitionOf(p, meta, checkpoints, states, nowMs, opts, remote.get(p.dir.path)))
   }
   const lost = meta?.lost[0]
   return { unusable: done.unusable, ...(done.unreadable.length > 0 ? { unreadable: done.unreadable } : {}), nowMs, nowGiven: opts.now !== undefined, metadataLog: meta?.path ?? null, ...(lost !== undefined ? { metadataLost: lostText(lost) } : {}), partitions,
@@ -78,7 +85,7 @@ export function cleanup (opts: Omit<CleanupOptions, 'format'>, clock: () => numb
 }
 
 function partitionOf (p: ScannedPartition, meta: MetadataConfigs | null, checkpoints: Map<string, OffsetCheckpoint | null>,
-  states: ReturnType<typeof transactionLogStates>['states'], nowMs: number, opts: Omit<CleanupOptions, 'format'>): CleanupPartition {
+  states: ReturnType<typeof transactionLogStates>['states'], nowMs: number, opts: Omit<CleanupOptions, 'format'>, remote: RemoteRetentionFacts | undefined): CleanupPartition {
   const r = p.report
   // the one hanging rule, as lso applies it, on every partition (not only one whose compaction it blocks)
   const judged = judgePartition(r, p.snapshots, p.label, nowMs, (opts.maxTransactionTimeoutMinutes ?? 15) * 60_000, states)
@@ -108,7 +115,7 @@ function partitionOf (p: ScannedPartition, meta: MetadataConfigs | null, checkpo
   }
   const cfg = settingsOf(configs)
   const readFindings = new FindingList()
-  const segments = cleanupSegments(p.dir, readFindings)
+  const segments = cleanupSegments(localFilesOf(p.dir), readFindings)
   const reported = new Set<string>()
   const read: ReadSegment = (seg, visit) => { readCleanupSegment(seg, visit, readFindings, reported, opts.resync !== false) }
   // one header pass: the segments' timestamps (retention, min.compaction.lag.ms) and the aborted transactions
@@ -133,8 +140,11 @@ function partitionOf (p: ScannedPartition, meta: MetadataConfigs | null, checkpo
     if (out.compaction.uncleanableBecause === 'last-stable-offset') out.blockedBy = out.openTransaction
   }
   // the log-start rule deletes under every policy (UnifiedLog.deleteOldSegments: compact only skips the time and size rules)
+  // a topic with remote storage: local.retention.* locally, retention.* over the whole log (remote-retention.ts)
+  const tiered = tieredRetentionOf(configs, cfg, remote, { local: segments, logStartOffset: r.logStartOffset, highWatermark: r.highWatermark, logEndOffset: r.logEndOffset, nowMs: now })
   const retention = predictRetention(segments, r.logStartOffset, r.highWatermark, r.logEndOffset, cfg, now)
-  if (cfg.delete || retention.deleted.length > 0) out.retention = retention
+  if (tiered !== null) out.tieredRetention = tiered
+  else if (cfg.delete || retention.deleted.length > 0) out.retention = retention
   findings.push(...readFindings.listed)
   return located(out)
 }

@@ -2,6 +2,7 @@
 import type { CleanupPartition, CleanupResult } from '../analysis/cleanup/result.js'
 import { wrapWords } from './wrap.js'
 import { findingPlace, messageAfterPlace } from './finding-text.js'
+import { tieredRetentionLines } from './cleanup-tiered-text.js'
 
 const SOURCE: Record<string, string> = {
   DYNAMIC_TOPIC_CONFIG: 'topic', DYNAMIC_DEFAULT_BROKER_CONFIG: 'broker', '--config': 'flag', INTERNAL_TOPIC_DEFAULT: 'internal', DEFAULT_CONFIG: 'default',
@@ -24,7 +25,8 @@ function block (p: CleanupPartition, top: number): string[] {
   const log = p.logEndOffset > p.logStartOffset ? `log ${p.logStartOffset}..${p.logEndOffset - 1n}` : `log empty at ${p.logStartOffset}`
   const lines = [`${p.label}  cleanup.policy=${p.cleanupPolicy}  ${log}  LSO ${p.lastStableOffset}`]
   const used = ['cleanup.policy', ...(p.compaction !== null ? ['min.cleanable.dirty.ratio', 'min.compaction.lag.ms', 'max.compaction.lag.ms', 'delete.retention.ms'] : []),
-    ...(p.retention !== null ? ['retention.ms', 'retention.bytes'] : [])]
+    ...(p.retention !== null || p.tieredRetention !== undefined ? ['retention.ms', 'retention.bytes'] : []),
+    ...(p.tieredRetention !== undefined ? [...(p.configs['remote.storage.enable']?.source !== 'DEFAULT_CONFIG' ? ['remote.storage.enable'] : []), 'local.retention.ms', 'local.retention.bytes'] : [])]
   // configs unknown (a damaged metadata log): no value is shown as if it were the topic's
   if (p.cleanupPolicy !== 'unknown') lines.push(...wrapWords(used.map((n) => `${n}=${p.configs[n]!.value}\u00a0(${SOURCE[p.configs[n]!.source]})`).join(' '), '  '))
   const c = p.compaction
@@ -76,6 +78,7 @@ function block (p: CleanupPartition, top: number): string[] {
     lines.push(...wrapWords(ret.deleted.length === 0 ? `retention deletes nothing now; log start stays ${ret.logStartOffsetAfterRetention}`
       : `retention deletes ${ret.deleted.length} segment(s) now: ${ret.deleted.map((d) => `${d.baseOffset}\u00a0(${d.reason})`).join(', ')}; log start -> ${ret.logStartOffsetAfterRetention}`, '  '))
   }
+  if (p.tieredRetention !== undefined) lines.push(...tieredRetentionLines(p.tieredRetention))
   for (const f of p.findings) lines.push(...wrapWords(`${f.severity} ${f.code}: ${findingPlace(f)}${messageAfterPlace(f)}`, '  '))
   return lines
 }

@@ -27,6 +27,8 @@ export interface KafkaFile {
   remote?: {
     storage: string
     key: string
+    /** --remote-concurrency, for the store a worker thread opens */
+    concurrency?: number
     aiven?: AivenRef
     /** what its __remote_log_metadata entry says it holds (checked against its batches) */
     expect?: { startOffset: bigint, endOffset: bigint, leaderEpochs: Array<{ epoch: number, offset: bigint }> }

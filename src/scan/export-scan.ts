@@ -91,10 +91,15 @@ export function exportRecords (dir: PartitionDir, facts: VisibilityFacts, visit:
   }
 }
 
+const RECORD_PASS_WINDOW = 1024 * 1024
+
 /** one segment's records; true when the filter says nothing later can be in range */
 function segmentRecords (src: SegmentSource, file: string, vis: RecordVisibility, visit: ExportVisitor, findings: Finding[], range: RangeFilter | undefined): boolean {
   let legacy = 0
-  for (const ev of readLog(src, { window: DEFAULT_WINDOW, streamLarge: 'crc' })) {
+  // a 1 MiB read window: a larger batch is streamed, and batchRecords reads its records through a window of its own
+  // (DEFAULT_WINDOW, made only for such a batch), so values up to DEFAULT_WINDOW are still exported; a second
+  // 8 MiB window held for the whole pass was 7 MiB of the 1 GiB export's peak (bench/RESULTS.md, "export")
+  for (const ev of readLog(src, { window: RECORD_PASS_WINDOW, streamLarge: 'crc' })) {
     if (ev.kind === 'tail') { findings.push(tailFinding(ev, file)); continue }
     if (ev.kind === 'corrupt') { findings.push(corruptFinding(ev, file)); continue }
     if (ev.kind === 'legacy') { legacy++; continue }

@@ -96,7 +96,8 @@ describe('cleanup predicts what the Kafka 4.4.0 cleaner and retention did (fixtu
       const want = expected.configs[r.topic]!.configs
       // the cleaner's own broker configs (log.cleaner.*) are not topic configs: describe --all of a topic has none
       const topicNames = Object.keys(got).filter((n) => !n.startsWith('log.cleaner.'))
-      expect(topicNames.length).toBe(9)
+      // 9 of the cleaner and retention, 3 of tiered storage (remote.storage.enable, local.retention.ms/bytes)
+      expect(topicNames.length).toBe(12)
       for (const name of topicNames) {
         const c = got[name]!
         const w = want[name]!

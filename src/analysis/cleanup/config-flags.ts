@@ -3,7 +3,7 @@
 // The definitions are those of LogConfig (topic) and ServerLogConfigs / CleanerConfig (broker) for the configs the
 // cleaner and retention rules read.
 
-type ConfigType = 'LIST' | 'DOUBLE' | 'LONG' | 'INT'
+type ConfigType = 'LIST' | 'DOUBLE' | 'LONG' | 'INT' | 'BOOLEAN'
 interface ConfigDefinition { type: ConfigType, atLeast?: number, atMost?: number, validValues?: readonly string[] }
 
 const POLICY = { type: 'LIST', validValues: ['compact', 'delete'] } as const
@@ -36,6 +36,12 @@ export const CONFIG_DEFINITIONS: Readonly<Record<string, ConfigDefinition>> = {
   'log.cleaner.dedupe.buffer.size': { type: 'LONG' },
   'log.cleaner.threads': { type: 'INT', atLeast: 0 },
   'log.cleaner.io.buffer.load.factor': { type: 'DOUBLE' },
+  // tiered storage (LogConfig / RemoteLogManagerConfig)
+  'remote.storage.enable': { type: 'BOOLEAN' },
+  'local.retention.ms': { type: 'LONG', atLeast: -2 },
+  'local.retention.bytes': { type: 'LONG', atLeast: -2 },
+  'log.local.retention.ms': { type: 'LONG', atLeast: -2 },
+  'log.local.retention.bytes': { type: 'LONG', atLeast: -2 },
 }
 
 const LIMITS = { LONG: [-(2n ** 63n), 2n ** 63n - 1n], INT: [-(2n ** 31n), 2n ** 31n - 1n] } as const
@@ -62,6 +68,8 @@ export function checkConfigFlag (key: string, value: string): string | null {
     const items = v === '' ? [] : v.split(/\s*,\s*/)
     return items.some((x) => !d.validValues!.includes(x)) || new Set(items).size !== items.length ? bad : null
   }
+  // ConfigDef.parseType BOOLEAN: true or false, any case
+  if (d.type === 'BOOLEAN') return /^(true|false)$/i.test(v) ? null : bad
   let n: number
   if (d.type === 'DOUBLE') {
     // Double.parseDouble's decimal forms (hexadecimal and d/f suffixes aside)

@@ -26,6 +26,10 @@ export const CLEANUP_CONFIGS: readonly ConfigDef[] = [
   { name: 'log.cleaner.dedupe.buffer.size', broker: 'log.cleaner.dedupe.buffer.size', value: '134217728' },
   { name: 'log.cleaner.threads', broker: 'log.cleaner.threads', value: '1' },
   { name: 'log.cleaner.io.buffer.load.factor', broker: 'log.cleaner.io.buffer.load.factor', value: '0.9' },
+  // tiered storage (LogConfig, KIP-405): -2 takes retention.ms / retention.bytes (analysis/cleanup/remote-retention.ts)
+  { name: 'remote.storage.enable', broker: 'remote.storage.enable', value: 'false' },
+  { name: 'local.retention.ms', broker: 'log.local.retention.ms', value: '-2' },
+  { name: 'local.retention.bytes', broker: 'log.local.retention.bytes', value: '-2' },
 ]
 
 // the configs the coordinators create their topics with (GroupCoordinatorService.groupMetadataTopicConfigs,

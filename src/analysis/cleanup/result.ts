@@ -4,6 +4,7 @@ import type { Finding } from '../findings.js'
 import type { ConfigValue } from './configs.js'
 import type { CompactionPrediction } from './compaction.js'
 import type { RetentionPrediction } from './retention.js'
+import type { TieredRetention } from './remote-retention.js'
 
 export interface CleanupBlocker {
   producerId: bigint
@@ -33,8 +34,10 @@ export interface CleanupPartition {
   logEndOffset: bigint
   /** null when the policy has no compact */
   compaction: CompactionPrediction | null
-  /** null when the policy has no delete */
+  /** null when the policy has no delete, or the topic has remote storage (then tieredRetention) */
   retention: RetentionPrediction | null
+  /** a topic with remote storage: what retention deletes locally and remotely (analysis/cleanup/remote-retention.ts) */
+  tieredRetention?: TieredRetention
   blockedBy: CleanupBlocker | null
   /** the open transaction holding the LSO, with the hanging rule's verdict (as lso), whether or not it blocks the cleaner */
   openTransaction: CleanupBlocker | null

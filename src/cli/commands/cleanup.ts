@@ -5,6 +5,8 @@ import type { CommandContext } from '../../commands/context.js'
 import { parseInstant } from '../time-option.js'
 import { checkConfigFlag } from '../../analysis/cleanup/config-flags.js'
 import { NO_RESYNC_FLAGS, NO_RESYNC_HELP, resyncOf } from '../options.js'
+import { REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency } from '../options.js'
+import { REMOTE_KEY_FLAGS, REMOTE_KEY_HELP, REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP, REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP, parseRemoteLayout, remoteOf } from '../options.js'
 import { parseMinutes } from '../options.js'
 
 const EXAMPLES = `
@@ -12,10 +14,12 @@ Examples:
   $ tsdump cleanup /var/lib/kafka/data
   $ tsdump cleanup --now 2026-12-01T23:42:01Z --json /backup/kafka-data
   $ tsdump cleanup --config log.cleaner.min.cleanable.ratio=0.1 orders-0
+  $ tsdump cleanup --remote-storage /var/lib/kafka/tiered /var/lib/kafka/data
 
 Configs come from the KRaft metadata log (__cluster_metadata-0 among the paths or in their log
 directory: topic configs, then the cluster-wide broker default), else --config (topic or broker
-names, e.g. what server.properties sets), else Kafka's default.
+names, e.g. what server.properties sets), else Kafka's default. A topic with remote storage:
+local.retention.ms/bytes delete copied local segments, retention.ms/bytes remote ones.
 Exit status: 0 nothing wrong, 1 findings in the data, 2 usage error or unreadable input.`
 
 function collectConfig (v: string, prev: Map<string, string>): Map<string, string> {
@@ -32,7 +36,7 @@ function positive (v: string): number {
   return n
 }
 
-interface CleanupCliOptions { json?: boolean, now?: number, maxTransactionTimeout: number, config: Map<string, string>, bootstrapServer: string, top?: number, resync?: boolean }
+interface CleanupCliOptions { json?: boolean, now?: number, maxTransactionTimeout: number, config: Map<string, string>, bootstrapServer: string, top?: number, resync?: boolean, remoteStorage?: string }
 
 export function registerCleanup (program: Command, ctx: CommandContext, setExit: (code: number) => void): void {
   program.command('cleanup')
@@ -45,9 +49,12 @@ export function registerCleanup (program: Command, ctx: CommandContext, setExit:
     .option('--bootstrap-server <host:port>', 'bootstrap server placed in the suggested commands', 'localhost:9092')
     .option('--top <n>', 'list the n keys with most records in the dirty section', positive)
     .option(NO_RESYNC_FLAGS, NO_RESYNC_HELP)
+    .option(REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP)
+    .option(REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, parseRemoteLayout).option(REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP).option(REMOTE_KEY_FLAGS, REMOTE_KEY_HELP)
+    .option(REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency)
     .addHelpText('after', EXAMPLES)
     .action(async (paths: string[], o: CleanupCliOptions) => {
       setExit((await import('../../commands/cleanup.js')).runCleanup({ paths, format: o.json === true ? 'json' : 'text', configs: o.config,
-        bootstrapServer: o.bootstrapServer, maxTransactionTimeoutMinutes: o.maxTransactionTimeout, ...(o.now !== undefined ? { now: o.now } : {}), ...(o.top !== undefined ? { top: o.top } : {}), ...resyncOf(o) }, ctx))
+        bootstrapServer: o.bootstrapServer, maxTransactionTimeoutMinutes: o.maxTransactionTimeout, ...(o.now !== undefined ? { now: o.now } : {}), ...(o.top !== undefined ? { top: o.top } : {}), ...(o.remoteStorage !== undefined ? { remote: remoteOf(o) } : {}), ...resyncOf(o) }, ctx))
     })
 }

@@ -2,6 +2,7 @@
 import type { Command } from 'commander'
 import type { CommandContext } from '../../commands/context.js'
 import { parseMinutes, parseRemoteLayout, REMOTE_KEY_FLAGS, REMOTE_KEY_HELP, REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP, REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP, remoteOf } from '../options.js'
+import { REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency } from '../options.js'
 import { parseInstant } from '../time-option.js'
 
 const EXAMPLES = `
@@ -42,6 +43,7 @@ export function registerDoctor (program: Command, ctx: CommandContext, setExit: 
     .option('--bootstrap-server <host:port>', 'bootstrap server placed in the suggested commands', 'localhost:9092')
     .option(REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP)
     .option(REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, parseRemoteLayout).option(REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP).option(REMOTE_KEY_FLAGS, REMOTE_KEY_HELP)
+    .option(REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency)
     .addHelpText('after', EXAMPLES)
     .action(async (paths: string[], o: DoctorCliOptions) => {
       setExit((await import('../../commands/doctor.js')).runDoctor({ paths, format: o.json === true ? 'json' : 'text', color: o.color !== false, wide: o.wide === true,

@@ -9,6 +9,7 @@ import type { CommandContext } from '../../commands/context.js'
 import type { KafkaRelease } from '../../format/kafka-versions.js'
 import { DEFAULT_KAFKA_RELEASE } from '../../format/kafka-versions.js'
 import { parseDecoder, parseKafkaVersion, parseSize, parseThreads, REMOTE_KEY_FLAGS, REMOTE_KEY_HELP, REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP, REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP, parseRemoteLayout, remoteOf } from '../options.js'
+import { REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency } from '../options.js'
 import type { RawFilterFlags } from '../options.js'
 import { addFilterOptions, FILTER_HELP, filterFromFlags } from '../filter-options.js'
 import { suggestSubcommand } from '../suggest.js'
@@ -154,6 +155,7 @@ export function registerDump (program: Command, ctx: CommandContext, setExit: (c
     .option('--threads <n>', 'worker threads for large .log files (default: the available cores, at most 2, a memory bound; 1 = no workers)', parseThreads)
     .option(REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP)
     .option(REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, parseRemoteLayout).option(REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP).option(REMOTE_KEY_FLAGS, REMOTE_KEY_HELP)
+    .option(REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency)
     .option('--max-batch-bytes <size>', 'larger entries are treated as corrupt (default 1GiB)', parseSize)
     .option('--max-decompressed-bytes <size>', 'cap on one batch\'s decompressed size (default 256MiB)', parseSize)
     .option('--no-color', 'disable colour')

@@ -3,6 +3,7 @@ import type { Command } from 'commander'
 import { InvalidArgumentError } from 'commander'
 import type { CommandContext } from '../../commands/context.js'
 import { parseMinutes, parseThreads, REMOTE_KEY_FLAGS, REMOTE_KEY_HELP, REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP, REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP, parseRemoteLayout, remoteOf, NO_RESYNC_FLAGS, NO_RESYNC_HELP, resyncOf } from '../options.js'
+import { REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency } from '../options.js'
 import { parseInstant } from '../time-option.js'
 import { addTopicPartitionOptions, topicPartitionFrom } from '../topic-partition-option.js'
 
@@ -59,6 +60,7 @@ export function registerLso (program: Command, ctx: CommandContext, setExit: (co
     .option('--threads <n>', 'worker threads, a partition each (default: the available cores, at most 2; 1 = none)', parseThreads)
     .option(REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP)
     .option(REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, parseRemoteLayout).option(REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP).option(REMOTE_KEY_FLAGS, REMOTE_KEY_HELP)
+    .option(REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency)
     .option(NO_RESYNC_FLAGS, NO_RESYNC_HELP)
     .addHelpText('after', EXAMPLES)
     .action(async (paths: string[], o: LsoCliOptions, cmd: Command) => {

@@ -2,6 +2,7 @@
 import type { Command } from 'commander'
 import type { CommandContext } from '../../commands/context.js'
 import { parseRemoteLayout, REMOTE_KEY_FLAGS, REMOTE_KEY_HELP, REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP, REMOTE_STORAGE_FLAGS, remoteOf } from '../options.js'
+import { REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency } from '../options.js'
 
 const EXAMPLES = `
 Examples:
@@ -20,6 +21,7 @@ export function registerRemote (program: Command, ctx: CommandContext, setExit: 
     .argument('<path...>', 'partition directories or broker log directories (with __remote_log_metadata-*)')
     .requiredOption(REMOTE_STORAGE_FLAGS, 'the remote storage: a directory (Kafka\'s LocalTieredStorage layout or Aiven\'s plugin) or s3://bucket/prefix')
     .option(REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, parseRemoteLayout).option(REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP).option(REMOTE_KEY_FLAGS, REMOTE_KEY_HELP)
+    .option(REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency)
     .option('--json', 'print one JSON object')
     .option('--no-color', 'disable colour')
     .option('--wide', 'print every table column, even past 80 characters')

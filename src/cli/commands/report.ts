@@ -2,6 +2,7 @@
 import type { Command } from 'commander'
 import type { CommandContext } from '../../commands/context.js'
 import { parseMinutes, REMOTE_KEY_FLAGS, REMOTE_KEY_HELP, REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP, REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP, parseRemoteLayout, remoteOf, NO_RESYNC_FLAGS, NO_RESYNC_HELP, resyncOf } from '../options.js'
+import { REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency } from '../options.js'
 import { parseInstant } from '../time-option.js'
 
 const EXAMPLES = `
@@ -32,6 +33,7 @@ export function registerReport (program: Command, ctx: CommandContext, setExit: 
     .option('--title <text>', 'page title')
     .option(REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP)
     .option(REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, parseRemoteLayout).option(REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP).option(REMOTE_KEY_FLAGS, REMOTE_KEY_HELP)
+    .option(REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency)
     .option(NO_RESYNC_FLAGS, NO_RESYNC_HELP)
     .addHelpText('after', EXAMPLES)
     .action(async (paths: string[], o: ReportCliOptions) => {

@@ -3,6 +3,7 @@ import type { Command } from 'commander'
 import { InvalidArgumentError } from 'commander'
 import type { CommandContext } from '../../commands/context.js'
 import type { RawFilterFlags } from '../options.js'
+import { REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency } from '../options.js'
 import { addFilterOptions, FILTER_HELP, filterFromFlags } from '../filter-options.js'
 import { parseThreads, REMOTE_KEY_FLAGS, REMOTE_KEY_HELP, REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP, REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP, parseRemoteLayout, remoteOf, NO_RESYNC_FLAGS, NO_RESYNC_HELP, resyncOf } from '../options.js'
 
@@ -43,6 +44,7 @@ export function registerTxns (program: Command, ctx: CommandContext, setExit: (c
     .option('--threads <n>', 'threads: N-1 workers scan partitions, this one writes (default 1 = none: see README, Known limits)', parseThreads)
     .option(REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP)
     .option(REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, parseRemoteLayout).option(REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP).option(REMOTE_KEY_FLAGS, REMOTE_KEY_HELP)
+    .option(REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency)
     .option(NO_RESYNC_FLAGS, NO_RESYNC_HELP)
     .addHelpText('after', EXAMPLES)
     .action(async (paths: string[], opts: { json?: boolean, color?: boolean, width: number, wide?: boolean, threads?: number, remoteStorage?: string, resync?: boolean } & RawFilterFlags, cmd: Command) => {

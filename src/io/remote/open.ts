@@ -8,7 +8,7 @@ import { openRemoteStore } from './store.js'
 
 export function openKafkaFile (f: KafkaFile): SegmentSource {
   if (f.remote === undefined) return new FileSource(f.path)
-  const store = openRemoteStore(f.remote.storage)
+  const store = openRemoteStore(f.remote.storage, f.remote.concurrency)
   return f.remote.aiven !== undefined ? openAivenObject(store, f.remote.key, f.remote.aiven) : store.open(f.remote.key)
 }
 

@@ -18,4 +18,6 @@ export interface RemoteStore {
   readonly skipped?: ReadonlyArray<{ key: string, reason: string }>
   /** an object, read in windows like a local file (.txnindex and .snapshot too: any size) */
   open (key: string): SegmentSource
+  /** the objects in the order they will be read, so that a store with latency reads ahead across them (S3) */
+  plan?: (keys: readonly string[]) => void
 }

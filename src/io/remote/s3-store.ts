@@ -8,6 +8,7 @@ import { InputError } from '../input-error.js'
 import { LOCAL_TIERED_ROOT } from './names.js'
 import type { RemoteObject, RemoteStore } from './remote-store.js'
 import { SyncBridge } from './sync-bridge.js'
+import { DEFAULT_REMOTE_CONCURRENCY } from './spec.js'
 
 /** bytes per ranged GET */
 export const CHUNK = 2 * 1024 * 1024
@@ -47,12 +48,19 @@ export class S3Store implements RemoteStore {
   /** the I/O thread puts each chunk asked for here */
   private readonly shared = new SharedArrayBuffer(CHUNK)
 
-  constructor (readonly spec: string) {
+  constructor (readonly spec: string, concurrency = DEFAULT_REMOTE_CONCURRENCY) {
     const { bucket, prefix } = parseS3Spec(spec)
     sdkInstalled(spec)
     this.bucket = bucket
     this.prefix = prefix
-    this.bridge = new SyncBridge(workerUrl(), { bucket, chunk: CHUNK, shared: this.shared })
+    this.bridge = new SyncBridge(workerUrl(), { bucket, chunk: CHUNK, shared: this.shared, concurrency })
+  }
+
+  /** the objects in the order they will be read: the I/O thread fetches the next ones' first chunks ahead */
+  plan (keys: readonly string[]): void {
+    this.list()
+    const objects = keys.filter((k) => this.sizes.has(k)).map((k) => ({ key: this.prefix + k, size: this.sizes.get(k)! }))
+    this.call({ op: 'plan', objects }, `s3://${this.bucket}/${this.prefix}`)
   }
 
   list (): RemoteObject[] {

@@ -1,5 +1,6 @@
 // The I/O thread of an S3 store (s3-store.ts): lists a prefix and serves ranged GETs of fixed chunks, fetching
-// the next PREFETCH chunks of the same object in parallel while the caller decodes. The SDK's default credential
+// the next PREFETCH chunks of the same object, and the first chunks of the objects planned next, in parallel while
+// the caller decodes (at most --remote-concurrency GETs at once). The SDK's default credential
 // chain; AWS_ENDPOINT_URL (an S3-compatible server) is honoured with path-style addressing. Retries with
 // exponential backoff on 5xx, throttling and connections cut in the middle of a body; a 4xx (403 AccessDenied,
 // 404 NoSuchKey) is answered at once as an error naming the key.
@@ -7,7 +8,7 @@ import { workerData } from 'node:worker_threads'
 import type { MessagePort } from 'node:worker_threads'
 import { answer } from './sync-bridge.js'
 
-const { port, flag, bucket, chunk, shared } = workerData as { port: MessagePort, flag: Int32Array, bucket: string, chunk: number, shared: SharedArrayBuffer }
+const { port, flag, bucket, chunk, shared, concurrency } = workerData as { port: MessagePort, flag: Int32Array, bucket: string, chunk: number, shared: SharedArrayBuffer, concurrency: number }
 const setup = { port, flag }
 /** where an answered chunk is put for the caller (one chunk: the caller copies it out before it asks again) */
 const out = new Uint8Array(shared)
@@ -127,8 +128,17 @@ async function getRange (key: string, from: number, to: number): Promise<Uint8Ar
   })
 }
 
-/** chunks fetched or in flight, the oldest dropped first: at most PREFETCH + 1 of them */
+/**
+ * GETs in flight at once (--remote-concurrency): the chunk asked for, the next chunk of its object (PREFETCH), and
+ * the first chunks of the objects the plan says come next (other segments, other partitions), so that a scan of
+ * many small remote segments waits for one round trip at a time instead of one per segment.
+ */
+const CONCURRENCY = Math.max(1, Math.floor(concurrency))
+/** chunks fetched or in flight, the oldest dropped first; at most CONCURRENCY + 1 of them (each at most one chunk) */
 const cache = new Map<string, Promise<Uint8Array>>()
+/** the objects in the order the caller will read them (a 'plan' message), and where each is in it */
+let plan: Array<{ key: string, size: number }> = []
+const planned = new Map<string, number>()
 
 function fetchChunk (key: string, index: number, size: number): Promise<Uint8Array> {
   const id = `${index} ${key}`
@@ -137,22 +147,42 @@ function fetchChunk (key: string, index: number, size: number): Promise<Uint8Arr
     p = getRange(key, index * chunk, Math.min(size, (index + 1) * chunk))
     p.catch(() => {}) // awaited when asked for; a failed prefetch is retried then
     cache.set(id, p)
-    while (cache.size > PREFETCH + 1) cache.delete(cache.keys().next().value!)
+    while (cache.size > CONCURRENCY + 1) cache.delete(cache.keys().next().value!)
   }
   return p
 }
 
-port.on('message', (m: { id: number, op: 'list' | 'get', prefix?: string, key?: string, index?: number, size?: number }) => {
+/** the GETs started beside the one asked for: at most CONCURRENCY - 1 */
+function prefetch (key: string, index: number, size: number): void {
+  let budget = CONCURRENCY - 1
+  for (let i = 1; i <= PREFETCH && budget > 0 && (index + i) * chunk < size; i++, budget--) void fetchChunk(key, index + i, size)
+  const at = planned.get(key)
+  if (at === undefined) return
+  for (let j = at + 1; j < plan.length && budget > 0; j++, budget--) {
+    const o = plan[j]!
+    if (o.size > 0) void fetchChunk(o.key, 0, o.size)
+  }
+}
+
+port.on('message', (m: { id: number, op: 'list' | 'get' | 'plan', prefix?: string, key?: string, index?: number, size?: number, objects?: Array<{ key: string, size: number }> }) => {
   void (async () => {
     try {
       if (m.op === 'list') { answer(setup, { id: m.id, objects: await list(m.prefix!) }); return }
+      if (m.op === 'plan') {
+        plan = m.objects!
+        planned.clear()
+        plan.forEach((o, i) => planned.set(o.key, i))
+        answer(setup, { id: m.id })
+        return
+      }
       const { key, index, size } = m as { key: string, index: number, size: number }
       const wanted = fetchChunk(key, index, size)
-      for (let i = 1; i <= PREFETCH && (index + i) * chunk < size; i++) void fetchChunk(key, index + i, size)
+      prefetch(key, index, size)
       let data: Uint8Array
       try { data = await wanted } finally {
-        // a chunk is read once (sources read forward): handed over, not kept
-        cache.delete(`${index} ${key}`)
+        // sources read forward, so a chunk is handed over once and not kept; a first chunk is kept while the
+        // cache holds it (the scan reads each remote segment's first bytes before it reads the segment)
+        if (index > 0) cache.delete(`${index} ${key}`)
       }
       out.set(data)
       answer(setup, { id: m.id, length: data.length })

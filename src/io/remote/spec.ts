@@ -11,7 +11,14 @@ export interface RemoteSpec {
   prefix?: string
   /** the RSA private key (PEM file) of Aiven's encryption */
   keyFile?: string
+  /** S3: GETs in flight at once (--remote-concurrency; DEFAULT_REMOTE_CONCURRENCY) */
+  concurrency?: number
 }
+
+/** GETs in flight at once by default (--remote-concurrency): each holds at most one 2 MiB chunk in the I/O thread */
+export const DEFAULT_REMOTE_CONCURRENCY = 4
+/** the most --remote-concurrency takes: 33 chunks of 2 MiB stay far below the 128 MiB a run may take */
+export const MAX_REMOTE_CONCURRENCY = 32
 
 /** the environment variable that names the PEM file (or holds the PEM) when --remote-key is not given */
 export const REMOTE_KEY_ENV = 'TSDUMP_REMOTE_KEY'

@@ -67,11 +67,14 @@ const MAX_DEPTH = 12
 
 const stores = new Map<string, RemoteStore>()
 
-/** The store of a `--remote-storage` value, opened once per thread. @throws InputError when it cannot be used */
-export function openRemoteStore (spec: string): RemoteStore {
+/**
+ * The store of a `--remote-storage` value, opened once per thread; `concurrency` (--remote-concurrency) is the
+ * first opener's. @throws InputError when it cannot be used
+ */
+export function openRemoteStore (spec: string, concurrency?: number): RemoteStore {
   let s = stores.get(spec)
   if (s === undefined) {
-    s = spec.startsWith('s3://') ? new S3Store(spec) : new DirStore(spec)
+    s = spec.startsWith('s3://') ? new S3Store(spec, concurrency) : new DirStore(spec)
     stores.set(spec, s)
   }
   return s

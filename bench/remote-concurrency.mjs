@@ -1,0 +1,145 @@
+#!/usr/bin/env node
+// `--remote-concurrency` on many partitions read from S3 (moto's S3 API server): reconcile and remote over
+// P partitions of remote segments, at each concurrency, median of RUNS runs, with the machine's load.
+//
+//   node bench/remote-concurrency.mjs [--partitions 100] [--runs 3] [--concurrency 1,8] [--keep DIR]
+//
+// Input: the tiered fixture's partition tiered-0 (fixtures/broker-4.4/tiered: two local segments, two remote
+// segments in Kafka's LocalTieredStorage layout, one with a .txnindex) copied as partitions tiered-0..tiered-(P-1)
+// of one log dir, their remote objects under tiered-<p>-<topicId>/ put into one moto bucket. There is no
+// __remote_log_metadata here (its records name the fixture's two partitions), so the remote segments are found by
+// listing. Results: bench/RESULTS.md "Remote concurrency". Needs `npm run build`, moto_server
+// ($TSDUMP_MOTO_SERVER, .cache/moto/bin/moto_server, PATH; see .ci/run) and @aws-sdk/client-s3.
+import { spawn, spawnSync, execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import http from 'node:http'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const FIXTURE = path.join(repo, 'fixtures', 'broker-4.4', 'tiered')
+const args = process.argv.slice(2)
+const opt = (name, d) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : d }
+const P = Number(opt('--partitions', '100'))
+const RUNS = Number(opt('--runs', '3'))
+const LEVELS = opt('--concurrency', '1,8').split(',').map(Number)
+const keep = opt('--keep', null)
+
+function makeInput (dir) {
+  const logs = path.join(dir, 'logs')
+  const remote = path.join(dir, 'remote')
+  fs.mkdirSync(logs, { recursive: true })
+  fs.mkdirSync(remote, { recursive: true })
+  const root = path.join(FIXTURE, 'remote', 'kafka-tiered-storage')
+  const src = fs.readdirSync(root).find((d) => /^tiered-0-/.test(d))
+  const topicId = src.slice('tiered-0-'.length)
+  const starts = []
+  for (let p = 0; p < P; p++) {
+    fs.cpSync(path.join(FIXTURE, 'logs', 'tiered-0'), path.join(logs, `tiered-${p}`), { recursive: true })
+    fs.cpSync(path.join(root, src), path.join(remote, `tiered-${p}-${topicId}`), { recursive: true })
+    starts.push(`tiered ${p} 5`)
+  }
+  // the fixture's log start (5, below the first local segment: a tiered topic's) and HW for every copy
+  fs.writeFileSync(path.join(logs, 'log-start-offset-checkpoint'), ['0', String(P), ...starts].join('\n') + '\n')
+  fs.writeFileSync(path.join(logs, 'replication-offset-checkpoint'), ['0', String(P), ...starts.map((s) => s.replace(/ 5$/, ' 29'))].join('\n') + '\n')
+  const objects = fs.readdirSync(remote, { recursive: true }).filter((f) => fs.statSync(path.join(remote, f)).isFile()).length
+  return { logs, remote, objects }
+}
+
+function motoServerPath () {
+  for (const c of [process.env.TSDUMP_MOTO_SERVER, path.join(repo, '.cache', 'moto', 'bin', 'moto_server')]) if (c && fs.existsSync(c)) return c
+  const r = spawnSync('sh', ['-c', 'command -v moto_server'], { encoding: 'utf8' })
+  return r.status === 0 && r.stdout.trim() ? r.stdout.trim() : null
+}
+
+async function startMoto (exe) {
+  const child = spawn(exe, ['-H', '127.0.0.1', '-p', '0'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PYTHONUNBUFFERED: '1' } })
+  let seen = ''
+  const port = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`moto_server did not start: ${seen}`)), 60000)
+    const on = (d) => { seen += d; const m = /Running on http:\/\/127\.0\.0\.1:(\d+)/.exec(seen); if (m) { clearTimeout(timer); resolve(Number(m[1])) } }
+    child.stdout.on('data', on)
+    child.stderr.on('data', on)
+    child.on('exit', (c) => { clearTimeout(timer); reject(new Error(`moto_server exited ${c}: ${seen}`)) })
+  })
+  child.stdout.removeAllListeners('data').resume()
+  child.stderr.removeAllListeners('data')
+  // moto's own log (its request lines and any error of its own), for when it stops answering
+  const logFile = path.join(os.tmpdir(), `tsdump-bench-moto-${process.pid}.log`)
+  const log = fs.createWriteStream(logFile)
+  child.stderr.pipe(log)
+  console.error(`moto's log: ${logFile}`)
+  const endpoint = `http://127.0.0.1:${port}`
+  for (let i = 0; i < 600; i++) {
+    const status = await new Promise((resolve) => http.get(endpoint + '/', (r) => { r.resume(); resolve(r.statusCode) }).on('error', () => resolve(0)))
+    if (status === 200) break
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  const env = { AWS_ENDPOINT_URL: endpoint, AWS_ACCESS_KEY_ID: 'tsdump-bench', AWS_SECRET_ACCESS_KEY: 'tsdump-bench', AWS_REGION: 'us-east-1', AWS_CONFIG_FILE: '/dev/null', AWS_SHARED_CREDENTIALS_FILE: '/dev/null' }
+  return { child, endpoint, env, stop: () => { child.removeAllListeners('exit'); child.kill('SIGTERM') } }
+}
+
+async function upload (endpoint, env, dir, bucket) {
+  const { S3Client, CreateBucketCommand, PutObjectCommand } = await import('@aws-sdk/client-s3')
+  const client = new S3Client({ endpoint, region: env.AWS_REGION, forcePathStyle: true, credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY } })
+  await client.send(new CreateBucketCommand({ Bucket: bucket }))
+  const files = fs.readdirSync(dir, { recursive: true }).filter((f) => fs.statSync(path.join(dir, f)).isFile())
+  // a few PUTs at a time: moto is one process
+  for (let i = 0; i < files.length; i += 8) {
+    await Promise.all(files.slice(i, i + 8).map((f) => client.send(new PutObjectCommand({ Bucket: bucket, Key: f, Body: fs.readFileSync(path.join(dir, f)) }))))
+  }
+  client.destroy()
+}
+
+/**
+ * One run: wall seconds, peak RSS (GNU time), stdout. Spawned asynchronously: moto's log is drained by this
+ * process's event loop, and a synchronous spawn left moto blocked writing it (a full pipe) after ~1,100 requests.
+ */
+async function run (argv, env) {
+  const t0 = process.hrtime.bigint()
+  const child = spawn('/usr/bin/time', ['-f', '%M', ...argv], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  let out = ''
+  let err = ''
+  child.stdout.on('data', (d) => { out += d })
+  child.stderr.on('data', (d) => { err += d })
+  const code = await new Promise((resolve) => child.on('close', (c) => resolve(c)))
+  const s = Number(process.hrtime.bigint() - t0) / 1e9
+  const rssKiB = Number(err.trim().split('\n').pop())
+  if (code !== 0 && code !== 1) throw new Error(`${argv.join(' ')}: exit ${code}\n${err}`)
+  return { s, rssMiB: rssKiB / 1024, out, code }
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+
+const exe = motoServerPath()
+if (exe === null) { console.error('moto_server not found ($TSDUMP_MOTO_SERVER, .cache/moto/bin/moto_server, PATH)'); process.exit(2) }
+const dir = keep ?? fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-bench-s3-'))
+const input = makeInput(dir)
+const moto = await startMoto(exe)
+const results = []
+try {
+  await upload(moto.endpoint, moto.env, input.remote, 'bench')
+  const tsdump = [process.execPath, path.join(repo, 'bin', 'tsdump.js')]
+  for (const cmd of ['reconcile', 'remote']) {
+    const outs = new Set()
+    for (const c of LEVELS) {
+      const argv = [...tsdump, cmd, '--json', input.logs, '--remote-storage', 's3://bench/', '--remote-concurrency', String(c)]
+      const runs = []
+      for (let i = 0; i < RUNS; i++) runs.push(await run(argv, moto.env))
+      for (const r of runs) outs.add(r.out)
+      results.push({ cmd, c, median: median(runs.map((r) => r.s)), all: runs.map((r) => r.s.toFixed(2)), rss: Math.max(...runs.map((r) => r.rssMiB)), code: runs[0].code,
+        command: `tsdump ${cmd} --json <logs> --remote-storage s3://bench/ --remote-concurrency ${c}` })
+    }
+    // the answers do not depend on the concurrency
+    if (outs.size !== 1) throw new Error(`${cmd}: the output differs between concurrency levels`)
+  }
+} finally {
+  moto.stop()
+  if (keep === null) fs.rmSync(dir, { recursive: true, force: true })
+}
+const load = execFileSync('uptime', { encoding: 'utf8' }).trim()
+console.log(`${P} partitions, ${input.objects} remote objects on moto, ${RUNS} runs each; uptime after: ${load}`)
+console.log('| command | --remote-concurrency | median s | runs (s) | peak RSS MiB | exit |')
+console.log('|---|---|---|---|---|---|')
+for (const r of results) console.log(`| \`${r.command}\` | ${r.c} | ${r.median.toFixed(2)} | ${r.all.join(', ')} | ${r.rss.toFixed(0)} | ${r.code} |`)
