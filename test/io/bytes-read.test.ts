@@ -82,14 +82,13 @@ const KNOWN: Record<string, Record<string, number>> = {
     '__transaction_state-1/00000000000000000000.log': 3,
     '__transaction_state-2/00000000000000000000.log': 3,
   },
+  // cleanup reads a compacted partition's clean section once more and its dirty section twice (the partition scan,
+  // then the offset map, which tallies the clean of the dirty records as it fills: analysis/cleanup/dirty-tally.ts);
+  // a __transaction_state partition is read twice more for the coordinator's records (keys, then the newest record
+  // per transactional id: scan/transaction-log-scan.ts transactionLogStates)
   cleanup: {
-    '__consumer_offsets-0/00000000000000000001.log': 4,
-    '__transaction_state-0/00000000000000000000.log': 6,
-    '__transaction_state-1/00000000000000000000.log': 4,
-    '__transaction_state-2/00000000000000000000.log': 4,
-    'cu-compact-0/00000000000000000000.log': 3,
-    'cu-compact-0/00000000000000000030.log': 4,
-    'cu-lso-0/00000000000000000000.log': 4,
+    '__transaction_state-0/00000000000000000000.log': 4,
+    '__transaction_state-1/00000000000000000000.log': 3,
   },
   // replicas: each copy re-read per pass (damage and epochs, then the leader and follower side by side up
   // to the first difference, then the batches past it), trading passes for memory; the lockstep of one pass
