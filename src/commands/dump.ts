@@ -10,7 +10,8 @@ import type { DumpInternals, DumpOptions } from './dump/dump-options.js'
 import { dumpLogFile } from './dump/dump-log.js'
 import { dumpLogRange, viewEnd } from './dump/dump-range.js'
 import type { LogBody, RunState } from './dump/dump-log.js'
-import { dumpOffsetIndex, newIndexRunState } from './dump/dump-index.js'
+import { companion, dumpOffsetIndex, newIndexRunState } from './dump/dump-index.js'
+import { BatchPositions } from './dump/batch-positions.js'
 import { dumpTimeIndex } from './dump/dump-time-index.js'
 import type { IndexRunState } from './dump/dump-index.js'
 import { dumpProducerSnapshot, dumpTxnIndex } from './dump/dump-other.js'
@@ -66,7 +67,10 @@ export async function runDump (opts: DumpOptions, ctx: CommandContext, internals
   const ranges = new Map<string, RangeFilter>()
   const gates = opts.isolationLevel === undefined ? undefined : new IsolationGates(opts.isolationLevel)
   const topicIds: TopicIds = new Map()
-  for (const file of found.files.filter((f) => asked(f, opts))) {
+  const files = found.files.filter((f) => asked(f, opts))
+  // the segments whose .index or .timeindex this run dumps: their .log's batches are kept for the check
+  const indexed = new Set(files.filter((f) => f.kind === 'index' || f.kind === 'timeindex').map((f) => path.resolve(companion(f, '.log'))))
+  for (const file of files) {
     if (ctx.stdout.closed) break
     let range: RangeFilter | undefined
     if (opts.filter !== undefined) {
@@ -92,6 +96,7 @@ export async function runDump (opts: DumpOptions, ctx: CommandContext, internals
           // --threads: large files are dumped by worker threads (commands/workers/dump-pool.ts), the same bytes
           // (filtered: one thread, from where the indexes say the range begins)
           const gate = gates?.of(file)
+          state.seen = file.kind === 'log' && indexed.has(path.resolve(file.path)) ? new BatchPositions(path.resolve(file.path)) : undefined
           const body = range !== undefined || gate !== undefined ? filteredBody(file, opts, ctx, log, printer, range, gate) : parallelBody(file, opts, ctx, log, printer, internals)
           printer.summary(await dumpLogFile(file, opts, ctx, log, printer, state, body))
           break
