@@ -63,10 +63,6 @@ const CASES: Case[] = [
 
 /** `command name` -> file (relative to the case's root) -> the factor measured when it was listed */
 const KNOWN: Record<string, Record<string, number>> = {
-  // the .index and .timeindex entries are verified from the batches the log's dump saw (commands/dump/batch-positions.ts),
-  // but the leader-epoch-checkpoint's check reads every segment's batch headers again (dump-partition-files.ts
-  // checkEpochs), and a time index entry's batch is read for its records' timestamps
-  'dump --deep-iteration': { 'orders-11-0/00000000000000000000.log': 2.07 },
   // txns reads a timeline partition once (its runs held until the scan's end gives the header line); a
   // __transaction_state partition: the reconcile scan, then the coordinator records' two passes (keys, then the
   // newest record per transactional id)
