@@ -80,30 +80,58 @@ export class LaneBuilder {
   }
 }
 
-/** thrown by HeldLane past the batches it holds, and by `txns`' one scan past the runs it holds */
-export class HoldExceeded extends Error {}
+/** where a PagedLane keeps the batches that left its window: a byte a batch, read and written at positions */
+export interface LaneStore {
+  writeAt (position: number, b: Uint8Array): void
+  /** fills `into`; bytes never written are zeros */
+  readAt (position: number, into: Uint8Array): void
+}
 
 /**
  * A lane of one character per batch while the batch count is not known yet (`txns` in one scan: the header line
- * needs the scan's end), for at most `max` batches; fold() gives what LaneBuilder(batches, width) would have built
- * from the same marks (the most important kind of a group's batches).
+ * needs the scan's end), at any batch count: the newest `window` batches in memory, the older ones in a store (a transaction's
+ * outcome marks its batches when its marker comes, so a mark may reach back into the store); fold() reads them back
+ * in order into what LaneBuilder(batches, width) would have built from the same marks (the most important kind of
+ * a group's batches). Memory is the window, whatever the log's length.
  */
-export class HeldLane extends LaneBuilder {
-  constructor (private readonly max: number) { super(1024, 1024) }
+export class PagedLane extends LaneBuilder {
+  /** batch index of best[0] */
+  private start = 0
+  private readonly one = new Uint8Array(1)
+
+  constructor (window: number, private readonly store: () => LaneStore) { super(window, window) }
 
   override group (index: number): number {
-    if (index >= this.best.length) {
-      if (index >= this.max) throw new HoldExceeded()
-      const b = new Uint8Array(Math.min(this.max, Math.max(index + 1, this.best.length * 2)))
-      b.set(this.best)
-      this.best = b
+    if (index >= this.seen) this.seen = index + 1
+    while (index >= this.start + this.best.length) {
+      // the older half leaves for the store
+      const half = this.best.length >>> 1
+      this.store().writeAt(this.start, this.best.subarray(0, half))
+      this.best.copyWithin(0, half)
+      this.best.fill(0, this.best.length - half)
+      this.start += half
     }
-    return super.group(index)
+    return index
+  }
+
+  override mark (group: number, c: LaneChar): void {
+    const p = PRIORITY[c]
+    if (group >= this.start) { if (p > this.best[group - this.start]!) this.best[group - this.start] = p; return }
+    const s = this.store()
+    s.readAt(group, this.one)
+    if (p > this.one[0]!) { this.one[0] = p; s.writeAt(group, this.one) }
   }
 
   fold (batches: number, width: number): Lane {
     const lane = new LaneBuilder(batches, width)
-    for (let i = 0; i < this.seen; i++) lane.mark(lane.group(i), BY_PRIORITY[this.best[i]!]!)
+    const chunk = new Uint8Array(1 << 16)
+    for (let at = 0; at < Math.min(this.start, this.seen); at += chunk.length) {
+      const n = Math.min(chunk.length, this.start - at)
+      const part = chunk.subarray(0, n)
+      this.store().readAt(at, part)
+      for (let i = 0; i < n && at + i < this.seen; i++) lane.mark(lane.group(at + i), BY_PRIORITY[part[i]!]!)
+    }
+    for (let i = this.start; i < this.seen; i++) lane.mark(lane.group(i), BY_PRIORITY[this.best[i - this.start]!]!)
     return lane.result()
   }
 }

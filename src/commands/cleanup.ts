@@ -13,12 +13,12 @@ import { cleanupText } from '../format/cleanup-text.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import { discover } from '../io/discover.js'
 import type { PartitionDir } from '../io/discover.js'
-import { cleanupSegments, readCleanerCheckpoint, readCleanupSegment } from '../scan/cleanup-scan.js'
+import { cleanupSegments, readCleanerCheckpoint, readCleanupSegment, scanForCleanup } from '../scan/cleanup-scan.js'
 import { localFilesOf, remoteRetentionFacts } from '../scan/remote-segments.js'
 import type { RemoteRetentionFacts } from '../scan/remote-segments.js'
 import { tieredRetentionOf } from '../analysis/cleanup/remote-retention.js'
 import type { RemoteInput } from '../io/remote/spec.js'
-import { headerPass } from '../analysis/cleanup/txn-metadata.js'
+import type { HeaderFacts } from '../analysis/cleanup/txn-metadata.js'
 import type { ReadSegment } from '../analysis/cleanup/model.js'
 import { FindingList } from '../analysis/finding-list.js'
 import { lostText } from '../analysis/lost-records.js'
@@ -26,7 +26,6 @@ import { offsetMapEntries } from '../analysis/cleanup/configs.js'
 import { checkConfigFlags } from '../analysis/cleanup/config-flags.js'
 import type { MetadataConfigs } from '../scan/metadata-configs.js'
 import { readMetadataConfigs } from '../scan/metadata-configs.js'
-import { scanPaths } from '../scan/partition-scan.js'
 import type { ScannedPartition } from '../scan/partition-scan.js'
 import { transactionLogStates } from '../scan/transaction-log-scan.js'
 import type { CommandContext } from './context.js'
@@ -68,7 +67,7 @@ function findMetadata (scanned: readonly ScannedPartition[]): MetadataConfigs | 
 export function cleanup (opts: Omit<CleanupOptions, 'format'>, clock: () => number = Date.now): CleanupResult & { unusable: Finding[], unreadable?: Finding[], newestTimestamp: bigint | null } {
   const bad = opts.configs === undefined ? null : checkConfigFlags(opts.configs)
   if (bad !== null) throw new RangeError(bad)
-  const done = scanPaths(opts.paths, { ...(opts.resync === false ? { resync: false } : {}), ...(opts.remote !== undefined ? { remote: opts.remote } : {}) })
+  const done = scanForCleanup(opts.paths, opts.resync !== false, opts.remote)
   const nowMs = opts.now ?? clock()
   const meta = findMetadata(done.scanned)
   const states = done.scanned.filter((p) => p.dir.topic === '__transaction_state').flatMap((p) => transactionLogStates(p.dir).states)
@@ -77,14 +76,14 @@ export function cleanup (opts: Omit<CleanupOptions, 'format'>, clock: () => numb
   const remote = remoteRetentionFacts(done.scanned.map((p) => p.dir))
   for (const p of done.scanned) {
     if (p.dir.topic === METADATA) continue
-    partitions.push(partitionOf(p, meta, checkpoints, states, nowMs, opts, remote.get(p.dir.path)))
+    partitions.push(partitionOf(p, done.headers.get(p.dir)!, meta, checkpoints, states, nowMs, opts, remote.get(p.dir.path)))
   }
   const lost = meta?.lost[0]
   return { unusable: done.unusable, ...(done.unreadable.length > 0 ? { unreadable: done.unreadable } : {}), nowMs, nowGiven: opts.now !== undefined, metadataLog: meta?.path ?? null, ...(lost !== undefined ? { metadataLost: lostText(lost) } : {}), partitions,
     newestTimestamp: newestOf(done.scanned.filter((p) => p.dir.topic !== METADATA).map((p) => p.report.newestTimestamp)) }
 }
 
-function partitionOf (p: ScannedPartition, meta: MetadataConfigs | null, checkpoints: Map<string, OffsetCheckpoint | null>,
+function partitionOf (p: ScannedPartition, headers: HeaderFacts, meta: MetadataConfigs | null, checkpoints: Map<string, OffsetCheckpoint | null>,
   states: ReturnType<typeof transactionLogStates>['states'], nowMs: number, opts: Omit<CleanupOptions, 'format'>, remote: RemoteRetentionFacts | undefined): CleanupPartition {
   const r = p.report
   // the one hanging rule, as lso applies it, on every partition (not only one whose compaction it blocks)
@@ -118,8 +117,8 @@ function partitionOf (p: ScannedPartition, meta: MetadataConfigs | null, checkpo
   const segments = cleanupSegments(localFilesOf(p.dir), readFindings)
   const reported = new Set<string>()
   const read: ReadSegment = (seg, visit) => { readCleanupSegment(seg, visit, readFindings, reported, opts.resync !== false) }
-  // one header pass: the segments' timestamps (retention, min.compaction.lag.ms) and the aborted transactions
-  const aborted = headerPass(segments, read)
+  // the segments' timestamps (retention, min.compaction.lag.ms) and the aborted transactions, from the scan's headers
+  const aborted = headers.fill(segments)
   const now = BigInt(nowMs)
   const out: CleanupPartition = {
     label: p.label, topic: r.topic, partition: r.partition, cleanupPolicy: configs['cleanup.policy']!.value, configs,

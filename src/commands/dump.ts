@@ -10,7 +10,9 @@ import type { DumpInternals, DumpOptions } from './dump/dump-options.js'
 import { dumpLogFile } from './dump/dump-log.js'
 import { dumpLogRange, viewEnd } from './dump/dump-range.js'
 import type { LogBody, RunState } from './dump/dump-log.js'
-import { dumpOffsetIndex, newIndexRunState } from './dump/dump-index.js'
+import { companion, dumpOffsetIndex, newIndexRunState } from './dump/dump-index.js'
+import { BatchPositions } from './dump/batch-positions.js'
+import { EpochRuns } from './dump/epoch-runs.js'
 import { dumpTimeIndex } from './dump/dump-time-index.js'
 import type { IndexRunState } from './dump/dump-index.js'
 import { dumpProducerSnapshot, dumpTxnIndex } from './dump/dump-other.js'
@@ -66,7 +68,13 @@ export async function runDump (opts: DumpOptions, ctx: CommandContext, internals
   const ranges = new Map<string, RangeFilter>()
   const gates = opts.isolationLevel === undefined ? undefined : new IsolationGates(opts.isolationLevel)
   const topicIds: TopicIds = new Map()
-  for (const file of found.files.filter((f) => asked(f, opts))) {
+  const files = found.files.filter((f) => asked(f, opts))
+  // the segments whose .index or .timeindex this run dumps: their .log's batches are kept for the check
+  const indexed = new Set(files.filter((f) => f.kind === 'index' || f.kind === 'timeindex').map((f) => path.resolve(companion(f, '.log'))))
+  // the partition directories whose leader-epoch-checkpoint this run dumps: their segments' epochs are kept for its check
+  const epochDirs = new Set(files.filter((f) => f.name === 'leader-epoch-checkpoint' && f.stdin !== true).map((f) => path.dirname(f.path)))
+  const epochsOf = new Map<string, EpochRuns>()
+  for (const file of files) {
     if (ctx.stdout.closed) break
     let range: RangeFilter | undefined
     if (opts.filter !== undefined) {
@@ -92,6 +100,13 @@ export async function runDump (opts: DumpOptions, ctx: CommandContext, internals
           // --threads: large files are dumped by worker threads (commands/workers/dump-pool.ts), the same bytes
           // (filtered: one thread, from where the indexes say the range begins)
           const gate = gates?.of(file)
+          state.seen = file.kind === 'log' && indexed.has(path.resolve(file.path)) ? new BatchPositions(path.resolve(file.path)) : undefined
+          const dir = path.dirname(file.path)
+          state.epochs = undefined
+          if (file.kind === 'log' && epochDirs.has(dir)) {
+            state.epochs = epochsOf.get(dir) ?? new EpochRuns(dir)
+            epochsOf.set(dir, state.epochs)
+          }
           const body = range !== undefined || gate !== undefined ? filteredBody(file, opts, ctx, log, printer, range, gate) : parallelBody(file, opts, ctx, log, printer, internals)
           printer.summary(await dumpLogFile(file, opts, ctx, log, printer, state, body))
           break
@@ -100,7 +115,7 @@ export async function runDump (opts: DumpOptions, ctx: CommandContext, internals
         case 'timeindex': dumpTimeIndex(file, opts, printer, log, state); break
         case 'txnindex': dumpTxnIndex(file, opts, printer, log); break
         case 'snapshot': dumpProducerSnapshot(file, opts, printer, log); break
-        case 'metadata': dumpPartitionFile(file, printer, log, topicIds); break
+        case 'metadata': dumpPartitionFile(file, printer, log, topicIds, epochsOf.get(path.dirname(file.path))); break
       }
     } catch (e) {
       const err = e as NodeJS.ErrnoException

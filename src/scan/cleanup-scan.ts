@@ -3,6 +3,7 @@
 // that no record is kept. Each read's findings go into the partition's list.
 import type { FindingList } from '../analysis/finding-list.js'
 import { finding } from '../analysis/findings.js'
+import type { Finding } from '../analysis/findings.js'
 import { decodeFinding } from '../analysis/log-findings.js'
 import type { CleanSegment, SegmentVisitor } from '../analysis/cleanup/model.js'
 import { DecodeError } from '../decode/errors.js'
@@ -15,6 +16,35 @@ import { describeFsError } from '../io/discover.js'
 import { FileSource } from '../io/file-source.js'
 import { InputError } from '../io/input-error.js'
 import { PARTITION_SCAN_WINDOW } from './batch-feed.js'
+import { HeaderFacts } from '../analysis/cleanup/txn-metadata.js'
+import type { BatchFacts } from '../analysis/batch-facts.js'
+import { scanPaths } from './partition-scan.js'
+import type { ScannedPaths } from './partition-scan.js'
+import type { RemoteInput } from '../io/remote/spec.js'
+
+/**
+ * The partition scan every command shares, with the batch headers cleanup's rules need taken as it streams
+ * (HeaderFacts): the segments' timestamps, declared records and aborted transactions cost no pass of their own.
+ */
+export function scanForCleanup (paths: string[], resync: boolean, remote?: RemoteInput): ScannedPaths & { headers: Map<PartitionDir, HeaderFacts> } {
+  const headers = new Map<PartitionDir, HeaderFacts>()
+  let current = new HeaderFacts()
+  const done = scanPaths(paths, {
+    ...(resync ? {} : { resync: false }),
+    ...(remote !== undefined ? { remote } : {}),
+    // called as each partition's scan starts (scanPaths scans them one after another)
+    analyzer: (dir) => { current = new HeaderFacts(); headers.set(dir, current); return {} },
+    batch: (s: BatchFacts) => {
+      if (s.legacy === true || s.file === undefined) return
+      current.batch(s.file, {
+        baseOffset: BigInt(s.baseOffset), maxTimestamp: BigInt(s.maxTimestamp), producerId: BigInt(s.producerId), transactional: s.isTransactional,
+        // a control batch whose CRC failed (undefined) is not trusted as a marker
+        control: s.isControl ? (s.control?.typeName ?? 'EMPTY') : null, records: s.recordsCount,
+      })
+    },
+  })
+  return { ...done, headers }
+}
 
 /** the partition's .log segments in offset order; an unopenable one is a finding and left out */
 export function cleanupSegments (dir: PartitionDir, findings: FindingList): CleanSegment[] {

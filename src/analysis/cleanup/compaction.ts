@@ -5,6 +5,7 @@ import type { CleanSegment, ReadSegment } from './model.js'
 import type { CleanupSettings } from './configs.js'
 import { OffsetMap } from './offset-map.js'
 import { CleanedTransactionMetadata } from './txn-metadata.js'
+import { DirtyTally } from './dirty-tally.js'
 import type { AbortedTxn } from './txn-metadata.js'
 
 export type UncleanableRule = 'last-stable-offset' | 'active-segment' | 'min-compaction-lag'
@@ -123,10 +124,11 @@ export function predictCompaction (inp: CompactionInput): CompactionPrediction {
 /**
  * Cleaner.buildOffsetMap: the newest offset per key from the first dirty offset on, aborted batches left out, until
  * the map is full (then the batch that did not fit and everything after it wait for the next clean). False when the
- * map was sized for fewer keys than the batches hold (it is then to be built again, larger).
+ * map was sized for fewer keys than the batches hold (it is then to be built again, larger). With a tally, what the
+ * clean does to these records and markers is counted on the way (dirty-tally.ts).
  */
 function buildOffsetMap (inp: CompactionInput, aborted: readonly AbortedTxn[], dirtySegs: readonly CleanSegment[], firstDirty: bigint,
-  map: OffsetMap, out: CompactionPrediction): boolean {
+  map: OffsetMap, out: CompactionPrediction, tally: DirtyTally | null): boolean {
   out.offsetMapFull = false
   const build = new CleanedTransactionMetadata(aborted.filter((t) => t.lastOffset >= firstDirty))
   for (const s of dirtySegs) {
@@ -137,13 +139,22 @@ function buildOffsetMap (inp: CompactionInput, aborted: readonly AbortedTxn[], d
         if (pending !== null && pending >= firstDirty && pending > map.latestOffset) map.latestOffset = pending
         pending = null
         if (out.offsetMapFull) return 'stop'
-        const isAborted = b.control === null ? build.onBatchRead(b) : (build.onControlBatchRead(b), false)
+        let isAborted = false
+        if (b.control !== null) {
+          if (tally !== null) tally.control(b, build)
+          else build.onControlBatchRead(b)
+        } else isAborted = build.onBatchRead(b)
         pending = b.lastOffset
+        if (tally !== null && b.control === null) { tally.discard = isAborted; tally.horizon = b.deleteHorizonMs; return 'records' }
         return b.control === null && !isAborted ? 'records' : 'skip'
       },
-      record (offset, key) {
+      record (offset, key, hasValue) {
+        if (tally !== null) {
+          tally.recordsBefore++
+          if (tally.discard) { tally.abortedRecords++; return }
+        }
         if (out.offsetMapFull || key === null || offset < firstDirty) return
-        if (!map.put(key, offset)) { out.offsetMapFull = true; pending = null }
+        if (!map.put(key, offset, !hasValue, tally?.horizon ?? null)) { out.offsetMapFull = true; pending = null }
       },
     })
     if (map.undersized) return false
@@ -156,11 +167,17 @@ function simulateClean (inp: CompactionInput, aborted: readonly AbortedTxn[], di
   const { settings: cfg, nowMs, read } = inp
   // the table for the records the dirty batches declare; a batch holding more than it declares: once more at full capacity
   const declared = dirtySegs.reduce((n, s) => n + s.dataRecords, 0)
-  let map = new OffsetMap(inp.offsetMapEntries, firstDirty, inp.countKeys === true, declared)
-  if (!buildOffsetMap(inp, aborted, dirtySegs, firstDirty, map, out)) {
-    map = new OffsetMap(inp.offsetMapEntries, firstDirty, inp.countKeys === true)
-    buildOffsetMap(inp, aborted, dirtySegs, firstDirty, map, out)
+  // the dirty section's outcome from the map pass itself (read twice in all, as Kafka's cleaner reads it), when it
+  // starts at a segment and --top does not need its keys again; a map that fills mid-way reads the section once more
+  const tallied = inp.countKeys !== true && dirtySegs[0]!.baseOffset === firstDirty
+  let tally = tallied ? new DirtyTally(nowMs) : null
+  let map = new OffsetMap(inp.offsetMapEntries, firstDirty, inp.countKeys === true, declared, tallied)
+  if (!buildOffsetMap(inp, aborted, dirtySegs, firstDirty, map, out, tally)) {
+    map = new OffsetMap(inp.offsetMapEntries, firstDirty, inp.countKeys === true, undefined, tallied)
+    tally = tallied ? new DirtyTally(nowMs) : null
+    buildOffsetMap(inp, aborted, dirtySegs, firstDirty, map, out, tally)
   }
+  if (out.offsetMapFull) tally = null
   const latest = map.latestOffset
   const endOffset = latest + 1n
   out.cleanedUpTo = endOffset
@@ -174,7 +191,7 @@ function simulateClean (inp: CompactionInput, aborted: readonly AbortedTxn[], di
   let kept = 0
   let discard = false
   let horizon: bigint | null = null
-  for (const s of inp.segments.filter((x) => x.baseOffset < endOffset)) {
+  for (const s of inp.segments.filter((x) => x.baseOffset < endOffset && (tally === null || x.baseOffset < firstDirty))) {
     read(s, {
       batch (b) {
         if (b.control !== null) {
@@ -211,6 +228,23 @@ function simulateClean (inp: CompactionInput, aborted: readonly AbortedTxn[], di
           if (out.tombstones.nextExpiryMs === null || expiry < out.tombstones.nextExpiryMs) out.tombstones.nextExpiryMs = expiry
         } else out.tombstones.removed++
       },
+    })
+  }
+  if (tally !== null) {
+    // the dirty section, counted as the map filled: its markers, then each key's newest record as the map holds it
+    tally.settle(txns)
+    out.recordsBefore += tally.recordsBefore
+    out.abortedRecordsRemovable += tally.abortedRecords
+    out.markers.kept += tally.markersKept
+    out.markers.removed += tally.markersRemoved
+    out.tombstones.removed += map.supersededTombstones
+    map.retained((tombstone, h) => {
+      if (!tombstone) { kept++; return }
+      if (h === null || nowMs < h) {
+        kept++; out.tombstones.kept++
+        const expiry = h ?? nowMs + cfg.deleteRetentionMs
+        if (out.tombstones.nextExpiryMs === null || expiry < out.tombstones.nextExpiryMs) out.tombstones.nextExpiryMs = expiry
+      } else out.tombstones.removed++
     })
   }
   out.topDirtyKeys = [...topKeys].sort((a, b) => b[1] - a[1]).slice(0, 100).map(([key, records]) => ({ key, records }))

@@ -1,6 +1,6 @@
 // What the cleanup prediction reads from a partition: segments, batches and records reduced to the facts
-// LogCleaner and UnifiedLog.deleteOldSegments decide on. Nothing per record is kept: the rules read the
-// segments again (ReadSegment) for each pass, as the cleaner itself does.
+// LogCleaner and UnifiedLog.deleteOldSegments decide on. Nothing per record is kept: the header facts come from the
+// partition scan, and the offset map and the clean read the segments again (ReadSegment), as the cleaner itself does.
 export interface CleanBatch {
   baseOffset: bigint
   lastOffset: bigint

@@ -54,20 +54,29 @@ export class OffsetMap {
   undersized = false
   /** Kafka's OffsetMap.latestOffset: the last offset of the last batch mapped */
   latestOffset = -1n
+  /** with record flags: one bit a slot, set when the key's newest mapped record is a tombstone */
+  private readonly tombs: Uint8Array | null
+  /** with record flags: a tombstone slot's batch delete horizon, when its batch has one (cleaned before: rare) */
+  private readonly horizons = new Map<number, bigint>()
+  /** with record flags: tombstones a newer record of their key replaced while the map filled */
+  supersededTombstones = 0
 
   /**
    * @param maxEntries Kafka's maxDesiredMapSize (slots × load factor)
    * @param base the first dirty offset (offsets are kept relative to it)
    * @param expected the records the dirty batches declare: the table is sized for min(expected, maxEntries) keys (a
    *   table of this size is never copied to a larger one, which would hold both at once)
+   * @param recordFlags keep whether each key's newest record is a tombstone (and its batch's delete horizon), so
+   *   that what a clean keeps of the mapped records is known from the map alone (retained)
    */
-  constructor (readonly maxEntries: number, private readonly base: bigint, withCounts: boolean, expected = maxEntries) {
+  constructor (readonly maxEntries: number, private readonly base: bigint, withCounts: boolean, expected = maxEntries, recordFlags = false) {
     this.maxSlots = slotsFor(maxEntries)
     const n = slotsFor(Math.min(Math.max(expected, 0), maxEntries))
     this.lo = new Int32Array(n)
     this.hi = new Uint8Array(n)
     this.deltas = new Uint32Array(n)
     this.counts = withCounts ? new Uint8Array(n) : null
+    this.tombs = recordFlags ? new Uint8Array((n + 7) >>> 3) : null
   }
 
   private slot (h: number, l: number): number {
@@ -80,7 +89,7 @@ export class OffsetMap {
   }
 
   /** put when there is room (buildOffsetMapForSegment: a full map refuses even a known key); false when full or undersized */
-  put (key: Uint8Array, offset: bigint): boolean {
+  put (key: Uint8Array, offset: bigint, tombstone = false, horizon: bigint | null = null): boolean {
     if (this.size >= this.maxEntries) return false
     hash64(key)
     const h = H; const l = L
@@ -89,6 +98,10 @@ export class OffsetMap {
       // the headers declared fewer records than the batches hold: the caller maps again into a table of full capacity
       if (this.size + 1 > this.lo.length * LOAD && this.lo.length < this.maxSlots) { this.undersized = true; return false }
       this.lo[i] = l; this.hi[i] = h & 0xff; this.size++
+    } else if (this.tombs !== null && (this.tombs[i >>> 3]! & (1 << (i & 7))) !== 0) this.supersededTombstones++
+    if (this.tombs !== null) {
+      if (tombstone) this.tombs[i >>> 3]! |= 1 << (i & 7); else this.tombs[i >>> 3]! &= ~(1 << (i & 7))
+      if (tombstone && horizon !== null) this.horizons.set(i, horizon); else this.horizons.delete(i)
     }
     const d = offset - this.base
     const dn = Number(d)
@@ -147,9 +160,20 @@ export class OffsetMap {
     return top.reverse()
   }
 
+  /** with record flags: each mapped key's newest record, a tombstone (with its batch's delete horizon) or not */
+  retained (visit: (tombstone: boolean, horizon: bigint | null) => void): void {
+    const t = this.tombs
+    if (t === null) return
+    for (let i = 0; i < this.lo.length; i++) {
+      if (this.lo[i] === 0) continue
+      const tomb = (t[i >>> 3]! & (1 << (i & 7))) !== 0
+      visit(tomb, tomb ? this.horizons.get(i) ?? null : null)
+    }
+  }
+
   /** bytes held by the tables */
   get bytes (): number {
-    return this.lo.byteLength + this.hi.byteLength + this.deltas.byteLength + (this.deltasHi?.byteLength ?? 0) + (this.counts?.byteLength ?? 0)
+    return this.lo.byteLength + this.hi.byteLength + this.deltas.byteLength + (this.deltasHi?.byteLength ?? 0) + (this.counts?.byteLength ?? 0) + (this.tombs?.byteLength ?? 0)
   }
 }
 

@@ -1,33 +1,45 @@
 // The cleaner's view of transactions while it walks the log (Kafka's CleanedTransactionMetadata): the aborted
 // transactions (what .txnindex lists, UnifiedLog.collectAbortedTransactions; here from the markers), the ones in
 // progress, and whether a batch or a marker can be discarded.
-import type { CleanBatch, CleanSegment, ReadSegment } from './model.js'
+import type { CleanBatch, CleanSegment } from './model.js'
 
 export interface AbortedTxn { producerId: bigint, firstOffset: bigint, lastOffset: bigint }
 
-/** The aborted transactions with data, by first offset, and the segments' timestamps and record counts: one header pass. */
-export function headerPass (segs: readonly CleanSegment[], read: ReadSegment): AbortedTxn[] {
-  const aborted: AbortedTxn[] = []
-  const open = new Map<bigint, bigint>()
-  for (const s of segs) {
-    read(s, {
-      headersOnly: true,
-      batch (b) {
-        if (s.firstBatchTimestamp === null) s.firstBatchTimestamp = b.maxTimestamp
-        if (b.maxTimestamp > s.largestTimestamp) s.largestTimestamp = b.maxTimestamp
-        if (b.control === null) {
-          if (b.records > 0) s.dataRecords += b.records
-          if (b.transactional && !open.has(b.producerId)) open.set(b.producerId, b.baseOffset)
-        } else if (b.control === 'ABORT' || b.control === 'COMMIT') {
-          const first = open.get(b.producerId)
-          if (b.control === 'ABORT' && first !== undefined) aborted.push({ producerId: b.producerId, firstOffset: first, lastOffset: b.baseOffset })
-          open.delete(b.producerId)
-        }
-        return 'skip'
-      },
-    })
+/**
+ * What the cleanup rules take from the batch headers, told each batch as the partition scan streams it (no pass
+ * of its own): each segment's timestamps and declared records, and the aborted transactions with data.
+ */
+export class HeaderFacts {
+  private readonly segs = new Map<string, { first: bigint | null, largest: bigint, dataRecords: number }>()
+  /** producer id -> first offset of its transaction in progress */
+  private readonly open = new Map<bigint, bigint>()
+  private readonly aborted: AbortedTxn[] = []
+
+  /** one batch of the segment `file`, in log order */
+  batch (file: string, b: Pick<CleanBatch, 'baseOffset' | 'maxTimestamp' | 'producerId' | 'transactional' | 'control' | 'records'>): void {
+    let s = this.segs.get(file)
+    if (s === undefined) { s = { first: null, largest: -1n, dataRecords: 0 }; this.segs.set(file, s) }
+    if (s.first === null) s.first = b.maxTimestamp
+    if (b.maxTimestamp > s.largest) s.largest = b.maxTimestamp
+    if (b.control === null) {
+      if (b.records > 0) s.dataRecords += b.records
+      if (b.transactional && !this.open.has(b.producerId)) this.open.set(b.producerId, b.baseOffset)
+    } else if (b.control === 'ABORT' || b.control === 'COMMIT') {
+      const first = this.open.get(b.producerId)
+      if (b.control === 'ABORT' && first !== undefined) this.aborted.push({ producerId: b.producerId, firstOffset: first, lastOffset: b.baseOffset })
+      this.open.delete(b.producerId)
+    }
   }
-  return aborted.sort((x, y) => (x.firstOffset < y.firstOffset ? -1 : x.firstOffset > y.firstOffset ? 1 : 0))
+
+  /** the segments' timestamps and record counts filled in; the aborted transactions by first offset */
+  fill (segs: readonly CleanSegment[]): AbortedTxn[] {
+    for (const seg of segs) {
+      const s = this.segs.get(seg.file)
+      if (s === undefined) continue
+      seg.firstBatchTimestamp = s.first; seg.largestTimestamp = s.largest; seg.dataRecords = s.dataRecords
+    }
+    return this.aborted.sort((x, y) => (x.firstOffset < y.firstOffset ? -1 : x.firstOffset > y.firstOffset ? 1 : 0))
+  }
 }
 
 export class CleanedTransactionMetadata {
@@ -57,6 +69,12 @@ export class CleanedTransactionMetadata {
     if (b.control === 'COMMIT') return !this.ongoingCommitted.delete(b.producerId)
     return false
   }
+
+  /** at this point of the walk: whether a batch of the producer's aborted transaction was seen (undefined: none in progress) */
+  abortedSeen (producerId: bigint): boolean | undefined { return this.ongoingAborted.get(producerId) }
+
+  /** at this point of the walk: whether the producer has a transaction in progress that is not aborted */
+  committedOpen (producerId: bigint): boolean { return this.ongoingCommitted.has(producerId) }
 
   /** onBatchRead: true when the batch belongs to an aborted transaction */
   onBatchRead (b: CleanBatch): boolean {

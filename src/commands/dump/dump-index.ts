@@ -18,6 +18,7 @@ import { entryWindows } from '../../decode/entry-windows.js'
 import type { DumpOptions } from './dump-options.js'
 import { finding } from '../../analysis/findings.js'
 import type { FindingLog } from './finding-log.js'
+import type { BatchPositions } from './batch-positions.js'
 
 export interface IndexRunState {
   /** offset index mismatches per absolute path: (index offset, log offset), newest first as Kafka lists them */
@@ -25,6 +26,8 @@ export interface IndexRunState {
   timeMismatches: Map<string, Array<[bigint, bigint]>>
   timeOutOfOrder: Map<string, Array<[bigint, bigint]>>
   timeNotFound: Map<string, Array<[bigint, bigint]>>
+  /** the batches the dump of the segment's .log saw (dumped before its indexes): verifying reads it no second time */
+  seen?: BatchPositions | undefined
 }
 
 export function newIndexRunState (): IndexRunState {
@@ -56,6 +59,12 @@ export function batchAt (log: FileSource, position: number, maxBytes: number): B
   return `position ${position}: no batch`
 }
 
+/** batchAt, from what the log's dump kept when it has the position (and the batch is within maxBytes) */
+export function batchSeenAt (seen: BatchPositions | undefined, logPath: string, log: FileSource, position: number, maxBytes: number): BatchAt | string {
+  const b = seen !== undefined && seen.log === logPath ? seen.at(position) : undefined
+  return b !== undefined && b.sizeInBytes <= maxBytes ? b : batchAt(log, position, maxBytes)
+}
+
 export function openLog (file: KafkaFile, log: FindingLog): FileSource | undefined {
   const p = companion(file, '.log')
   try {
@@ -82,6 +91,7 @@ function dumpOffsetIndexFrom (src: FileSource, file: KafkaFile, opts: DumpOption
   const prealloc = preallocated(file, src, OFFSET_INDEX_ENTRY_SIZE, opts, log)
   if (prealloc === 'done') return
   const seg = openLog(file, log)
+  const logPath = path.resolve(companion(file, '.log'))
   // only kafka-dump-log's closing block (--compat) lists them; tsdump's text has a finding per entry
   const mismatches = new OffsetPairs(opts.compat ? undefined : 0)
   try {
@@ -89,7 +99,7 @@ function dumpOffsetIndexFrom (src: FileSource, file: KafkaFile, opts: DumpOption
     // entries are decoded one at a time (never all held: 200 k mismatching entries were 300 MiB)
     for (const e of entryWindows(src, OFFSET_INDEX_ENTRY_SIZE, (w, first) => decodeOffsetIndex(w, base, first))) {
       if (seg !== undefined) {
-        const b = batchAt(seg, e.position, opts.maxMessageSize)
+        const b = batchSeenAt(state.seen, logPath, seg, e.position, opts.maxMessageSize)
         if (typeof b === 'string') {
           if (!prealloc) log.add({ severity: 'error', code: 'INDEX_BAD_POSITION', file: file.path, position: e.index * 8, message: `entry ${e.index} (offset ${e.offset}): ${b}` })
         } else if (b.lastOffset !== e.offset) {

@@ -22,9 +22,16 @@ import { dumpLogRange, viewEnd } from './dump-range.js'
 import type { FindingLog } from './finding-log.js'
 import { Progress } from './progress.js'
 
+import type { BatchPositions } from './batch-positions.js'
+import type { EpochRuns } from './epoch-runs.js'
+
 export interface RunState {
   /** deep iteration: (prev, next) offset pairs per absolute path, printed to stderr at the end */
   nonConsecutive: Map<string, OffsetPairs>
+  /** the batches of the .log being dumped, for its .index and .timeindex after it (dump-index.ts verifies from them) */
+  seen?: BatchPositions | undefined
+  /** the leader epochs of the partition's batches so far, for its leader-epoch-checkpoint after its segments */
+  epochs?: EpochRuns | undefined
 }
 
 /** How a file's entries are dumped once it is open: one scan here, or worker threads (commands/workers/dump-pool.ts). */
@@ -40,12 +47,15 @@ export async function dumpLogFile (file: KafkaFile, opts: DumpOptions, cli: Comm
   try {
     totals = body !== undefined
       ? await body(source, summary, progress)
-      : dumpLogRange(source, file, opts, cli.stdout, log, printer, summary, { from: 0, end: viewEnd(source.size, opts) }, progress)
+      : dumpLogRange(source, file, opts, cli.stdout, log, printer, summary, { from: 0, end: viewEnd(source.size, opts), ...(state.seen !== undefined ? { seen: state.seen } : {}), ...(state.epochs !== undefined ? { epochs: state.epochs } : {}) }, progress)
   } finally {
     progress.done()
     source.close()
     summary.materialise()
   }
+  // the epochs were told every batch only when this scan read the whole segment, soundly
+  if (body !== undefined || !totals.clean || opts.maxBytes !== undefined) state.epochs?.invalidate()
+  else state.epochs?.segmentDone(file.path)
   finishLog(file, opts, source.size, totals, printer, cli.stdout, state)
   return summary
 }

@@ -9,6 +9,7 @@ import type { KafkaFile } from '../../io/discover.js'
 import { FileSource } from '../../io/file-source.js'
 import { openSmallFile } from '../../io/text-lines.js'
 import type { EpochEntry } from '../../io/partition-files.js'
+import type { EpochRuns } from './epoch-runs.js'
 import { leaderEpochEntries, leaderEpochList, offsetCheckpointEntries, offsetCheckpointList, parsePartitionMetadata, parseProperties } from '../../io/partition-files.js'
 import { namesOfKind } from '../../io/segment-names.js'
 import { namesIn } from '../../io/dir-listing.js'
@@ -21,22 +22,22 @@ export type TopicIds = Map<string, { topicId: string, file: string }>
 /** distinct meta.properties keys listed (Kafka writes a handful) */
 const MAX_PROPERTIES = 10_000
 
-export function dumpPartitionFile (file: KafkaFile, printer: DumpPrinter, log: FindingLog, topicIds: TopicIds): void {
+export function dumpPartitionFile (file: KafkaFile, printer: DumpPrinter, log: FindingLog, topicIds: TopicIds, epochs?: EpochRuns): void {
   // read line by line: a checkpoint is read once to check it as Kafka loads it, then again as it is printed
   const src = openSmallFile(file.path)
   try {
-    dumpOpened(file, src, printer, log, topicIds)
+    dumpOpened(file, src, printer, log, topicIds, epochs)
   } finally { src.close() }
 }
 
-function dumpOpened (file: KafkaFile, src: FileSource, printer: DumpPrinter, log: FindingLog, topicIds: TopicIds): void {
+function dumpOpened (file: KafkaFile, src: FileSource, printer: DumpPrinter, log: FindingLog, topicIds: TopicIds, epochs: EpochRuns | undefined): void {
   switch (file.name) {
     case 'leader-epoch-checkpoint': {
       const end = leaderEpochEntries(file.path, src, () => {})
       if (end.problem !== null) { log.add(finding('EPOCH_CHECKPOINT_DAMAGED', `${end.problem.message}: Kafka cannot load this file`, { file: file.path, position: end.problem.position })); return }
       printer.partitionFile(file, { type: 'leader-epoch-checkpoint', version: 0, count: end.found, entries: leaderEpochList(file.path, src) })
       if (end.order !== null) log.add(finding('EPOCH_CHECKPOINT_DAMAGED', `${end.order.message}: ${end.order.kafkaLoads}`, { file: file.path, position: end.order.position }))
-      checkEpochs(file, leaderEpochList(file.path, src), log)
+      checkEpochs(file, () => leaderEpochList(file.path, src), log, epochs)
       return
     }
     case 'partition.metadata': {
@@ -75,16 +76,27 @@ function dumpOpened (file: KafkaFile, src: FileSource, printer: DumpPrinter, log
  * with the greatest start offset at or below it) must be the batch's. Entries without batches (an epoch that wrote
  * nothing, or whose batches were compacted or deleted) are allowed, as LeaderEpochFileCache keeps them.
  */
-function checkEpochs (file: KafkaFile, list: Iterable<EpochEntry>, log: FindingLog): void {
+function checkEpochs (file: KafkaFile, list: () => Iterable<EpochEntry>, log: FindingLog, epochs: EpochRuns | undefined): void {
+  const dir = path.dirname(file.path)
+  const logs = namesOfKind(namesIn(dir), 'log').map(({ name }) => path.join(dir, name))
+  // what the segments' dumps saw, when they read every segment of the partition just before
+  const seen = epochs?.dir === dir ? epochs.check(list(), logs) : undefined
+  const { wrong, first } = seen ?? readEpochs(logs, list())
+  if (first !== null) {
+    log.add(finding('EPOCH_CHECKPOINT_MISMATCH', `${wrong} batches disagree with this cache; the first, at offset ${first.baseOffset} (${first.log} position ${first.position}), has leader epoch ${first.epoch} where the cache says ${first.cached ?? 'no epoch'}: a follower comparing epochs with this copy would truncate at the wrong offset`,
+      { file: file.path, position: 0 }))
+  }
+}
+
+/** every batch's epoch read from the segments, beside the cache's entries */
+function readEpochs (logs: readonly string[], list: Iterable<EpochEntry>): { wrong: number, first: { epoch: number, cached: number | null, baseOffset: bigint, log: string, position: number } | null } {
   // the entries are read beside the batches, both in offset order: the current entry and the next
   const entries = list[Symbol.iterator]()
   let cur: EpochEntry | null = null
   let next: EpochEntry | null = entries.next().value ?? null
-  const dir = path.dirname(file.path)
   let wrong = 0
   let first: { epoch: number, cached: number | null, baseOffset: bigint, log: string, position: number } | null = null
-  for (const { name } of namesOfKind(namesIn(dir), 'log')) {
-    const seg = path.join(dir, name)
+  for (const seg of logs) {
     let src: FileSource
     try { src = new FileSource(seg) } catch { continue } // the segment's own dump reports it
     try {
@@ -103,8 +115,5 @@ function checkEpochs (file: KafkaFile, list: Iterable<EpochEntry>, log: FindingL
       // damage in a segment is the segment dump's finding
     } finally { src.close() }
   }
-  if (first !== null) {
-    log.add(finding('EPOCH_CHECKPOINT_MISMATCH', `${wrong} batches disagree with this cache; the first, at offset ${first.baseOffset} (${first.log} position ${first.position}), has leader epoch ${first.epoch} where the cache says ${first.cached ?? 'no epoch'}: a follower comparing epochs with this copy would truncate at the wrong offset`,
-      { file: file.path, position: 0 }))
-  }
+  return { wrong, first }
 }

@@ -11,8 +11,10 @@ import type { LogSummary } from '../../analysis/log-summary.js'
 import type { RangeFilter } from '../../analysis/range-filter.js'
 import type { BatchHeader } from '../../decode/batch-header.js'
 import { DecodeError } from '../../decode/errors.js'
-import { COMPRESSION_CODEC_MASK, CONTROL_FLAG_MASK } from '../../decode/layout.js'
+import { COMPRESSION_CODEC_MASK, CONTROL_FLAG_MASK, OFFSET_OFFSET } from '../../decode/layout.js'
 import { BatchView } from '../../decode/batch-view.js'
+import type { BatchPositions } from './batch-positions.js'
+import type { EpochRuns } from './epoch-runs.js'
 import type { LegacyEntry, LegacyRecord } from '../../decode/legacy.js'
 import { decodeLegacyEntry, decodeLegacyRecords } from '../../decode/legacy.js'
 import type { TailEvent } from '../../decode/frame.js'
@@ -48,6 +50,10 @@ export interface LogRange {
   filter?: RangeFilter
   /** --isolation-level: told about every batch in order; only those it returns true for are counted and printed */
   visible?: (b: V2Batch) => boolean | bigint
+  /** told each v2 batch framed (its .index and .timeindex are verified from them after) */
+  seen?: BatchPositions
+  /** told each v2 batch's leader epoch (the partition's leader-epoch-checkpoint is checked from them after) */
+  epochs?: EpochRuns
 }
 
 /** What a run of entries adds to its file's totals besides the summary (commands/workers/dump-pool.ts merges them in order). */
@@ -85,6 +91,8 @@ interface Ctx {
   receivedFrom: bigint | null
   /** deep iteration reads a batch larger than the window from here (decode/streamed-batch.ts) */
   source: SegmentSource
+  seen: BatchPositions | undefined
+  epochs: EpochRuns | undefined
 }
 
 /** where the dump of a file of `size` bytes stops */
@@ -93,7 +101,7 @@ export function viewEnd (size: number, opts: DumpOptions): number { return Math.
 /** Dump the entries of [range.from, range.end), counting into `summary`. */
 export function dumpLogRange (source: SegmentSource, file: KafkaFile, opts: DumpOptions, out: Writer, log: FindingLog,
   printer: DumpPrinter, summary: LogSummary, range: LogRange, progress?: Progress, windowBuffer?: Buffer): RangeTotals {
-  const ctx: Ctx = { file, opts, log, printer, summary, lastOffset: null, firstTracked: null, pairs: newGapList(opts), reported: { codes: [], positions: [] }, range: range.filter, visible: range.visible, receivedFrom: null, source }
+  const ctx: Ctx = { file, opts, log, printer, summary, lastOffset: null, firstTracked: null, pairs: newGapList(opts), reported: { codes: [], positions: [] }, range: range.filter, visible: range.visible, receivedFrom: null, source, seen: range.seen, epochs: range.epochs }
   const t: RangeTotals = { validBytes: 0, tailBytes: 0, pairs: ctx.pairs, firstTracked: null, lastTracked: null, clean: true }
   const readOpts: ReadOptions = {
     verifyCrc: opts.verifyCrc,
@@ -148,6 +156,8 @@ export function dumpLogRange (source: SegmentSource, file: KafkaFile, opts: Dump
 
 function onBatch (b: V2Batch, c: Ctx): void {
   if (c.reported.codes.length > 0) { c.reported.codes.length = 0; c.reported.positions.length = 0 }
+  if (c.seen !== undefined) { const v = view.of(b.bytes, b.position); c.seen.add(b.position, v.sizeInBytes, v.int64(OFFSET_OFFSET), v.lastOffsetDelta) }
+  if (c.epochs !== undefined) { const v = view.of(b.bytes, b.position); c.epochs.batch(v.int64(OFFSET_OFFSET), v.partitionLeaderEpoch, c.file.path, b.position) }
   if (c.visible !== undefined) {
     const v = c.visible(b)
     if (v === false) return

@@ -13,7 +13,7 @@ import type { KafkaFile } from '../../io/discover.js'
 import { FileSource, readSmallFile } from '../../io/file-source.js'
 import { entryWindows } from '../../decode/entry-windows.js'
 import type { BatchAt, IndexRunState } from './dump-index.js'
-import { batchAt, companion, lookup, openLog, partialEntry, preallocated } from './dump-index.js'
+import { batchSeenAt, companion, lookup, openLog, partialEntry, preallocated } from './dump-index.js'
 import type { DumpOptions } from './dump-options.js'
 import type { FindingLog } from './finding-log.js'
 
@@ -45,6 +45,7 @@ function dumpTimeIndexFrom (src: FileSource, file: KafkaFile, opts: DumpOptions,
   for (const _ of decodeOffsetIndex(idx, base)) idxEntries++
   const cursor: ScanCursor = { from: -1, pos: 0, maxLast: -1n, ended: false }
   const seg = openLog(file, log)
+  const logPath = path.resolve(companion(file, '.log'))
   const abs = path.resolve(file.path)
   let prevTs = -1n
   try {
@@ -74,7 +75,7 @@ function dumpTimeIndexFrom (src: FileSource, file: KafkaFile, opts: DumpOptions,
     let hitPos = pos
     let ended = cursor.from === from && pos === cursor.pos && cursor.ended
     for (let guard = 0; !ended && pos < seg.size && guard < 1_000_000; guard++) {
-      const b = batchAt(seg, pos, Number.MAX_SAFE_INTEGER)
+      const b = batchSeenAt(state.seen, logPath, seg, pos, Number.MAX_SAFE_INTEGER)
       if (typeof b === 'string') { ended = true; break }
       if (b.lastOffset >= e.offset) { hit = b; hitPos = pos; break }
       if (b.lastOffset > maxLast) maxLast = b.lastOffset

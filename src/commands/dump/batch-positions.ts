@@ -1,0 +1,50 @@
+// What the dump of a .log saw of its batches, for the .index and .timeindex of the same segment dumped after it
+// (kafka-dump-log verifies each entry against the batch at the position it names): each v2 batch's position,
+// size and offsets in typed arrays, in position order, so that verifying reads the log no second time. Bounded:
+// past MAX_BATCHES nothing more is kept, and a position not kept is framed from the file as before (dump-index.ts batchSeenAt).
+import type { I64 } from '../../bytes/int64.js'
+
+/** 1 M batches: 25 MiB of arrays at most */
+const MAX_BATCHES = 1 << 20
+
+export class BatchPositions {
+  private positions = new Float64Array(1024)
+  private sizes = new Uint32Array(1024)
+  private bases = new Float64Array(1024)
+  private lasts = new Float64Array(1024)
+  private n = 0
+
+  /** `log`: the resolved path of the .log the batches are from */
+  constructor (readonly log: string) {}
+
+  /** a v2 batch the dump framed, in file order */
+  add (position: number, sizeInBytes: number, baseOffset: I64, lastOffsetDelta: number): void {
+    if (typeof baseOffset !== 'number' || this.n === MAX_BATCHES) return
+    const last = baseOffset + lastOffsetDelta
+    if (!Number.isSafeInteger(last) || (this.n > 0 && position <= this.positions[this.n - 1]!)) return
+    if (this.n === this.positions.length) this.grow()
+    this.positions[this.n] = position; this.sizes[this.n] = sizeInBytes; this.bases[this.n] = baseOffset; this.lasts[this.n] = last
+    this.n++
+  }
+
+  /** the batch framed at `position`, or undefined when none was kept there */
+  at (position: number): { baseOffset: bigint, lastOffset: bigint, sizeInBytes: number, magic: number } | undefined {
+    let lo = 0
+    let hi = this.n - 1
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1
+      const p = this.positions[mid]!
+      if (p === position) return { baseOffset: BigInt(this.bases[mid]!), lastOffset: BigInt(this.lasts[mid]!), sizeInBytes: this.sizes[mid]!, magic: 2 }
+      if (p < position) lo = mid + 1
+      else hi = mid - 1
+    }
+    return undefined
+  }
+
+  private grow (): void {
+    const m = Math.min(MAX_BATCHES, this.positions.length * 2)
+    const f = (a: Float64Array): Float64Array<ArrayBuffer> => { const b = new Float64Array(m); b.set(a); return b }
+    this.positions = f(this.positions); this.bases = f(this.bases); this.lasts = f(this.lasts)
+    const s = new Uint32Array(m); s.set(this.sizes); this.sizes = s
+  }
+}
