@@ -21,14 +21,14 @@ import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import type { PartitionDir } from '../io/discover.js'
 import { sizeOf } from '../io/dir-listing.js'
 import { scanPartition } from './partition-scan.js'
-import { transactionLogStates } from './transaction-log-scan.js'
+import { scanTransactionStatePartition } from './transaction-state-read.js'
 
 /** One partition's timeline (or transactional-id states) streamed to `to`; returns its findings. */
 export function txnsPartition (dir: PartitionDir, checkpoints: Map<string, OffsetCheckpoint | null>, width: number, to: TxnsStream, filter?: RangeSpec, resync = true): readonly Finding[] {
   const r = resync ? {} : { resync: false }
   if (dir.topic === '__transaction_state') {
-    const s = scanPartition(dir, checkpoints, r)
-    const { states: newest, findings: logFindings } = transactionLogStates(dir)
+    // one pass: the partition's facts and the coordinator's records
+    const { scanned: s, read: { states: newest, findings: logFindings } } = scanTransactionStatePartition(dir, checkpoints, r)
     const states = newest.filter((x) => filter === undefined || stateInFilter(x, filter))
     const all = new FindingList()
     all.absorb({ listed: s.report.findings, omitted: s.report.omittedFindings })

@@ -64,29 +64,17 @@ const CASES: Case[] = [
 const KNOWN: Record<string, Record<string, number>> = {
   // the partition directory's .index and .timeindex are verified by framing the log at their positions
   'dump --deep-iteration': { 'orders-11-0/00000000000000000000.log': 2.42 },
-  // txns reads a timeline partition once (its runs held until the scan's end gives the header line); a
-  // __transaction_state partition: the reconcile scan, then the coordinator records' two passes (keys, then the
-  // newest record per transactional id)
-  txns: { '__transaction_state-2/00000000000000000000.log': 3 },
-  lso: { '__transaction_state-2/00000000000000000000.log': 3 },
-  // report judges open transactions as lso does: the coordinator's records read as lso reads them
-  report: { '__transaction_state-2/00000000000000000000.log': 3 },
   transactions: { '__consumer_offsets-1/00000000000000000000.log': 2 },
   'transactions (4.4.0)': {
     '__consumer_offsets-0/00000000000000000000.log': 2,
     '__consumer_offsets-1/00000000000000000000.log': 2,
     '__consumer_offsets-2/00000000000000000000.log': 2,
   },
-  'lso (4.4.0)': {
-    '__transaction_state-0/00000000000000000000.log': 3,
-    '__transaction_state-1/00000000000000000000.log': 3,
-    '__transaction_state-2/00000000000000000000.log': 3,
-  },
+  // cleanup: its own segment reads besides the partition scan; the coordinator's records in one pass of their own
   cleanup: {
     '__consumer_offsets-0/00000000000000000001.log': 4,
-    '__transaction_state-0/00000000000000000000.log': 6,
-    '__transaction_state-1/00000000000000000000.log': 4,
-    '__transaction_state-2/00000000000000000000.log': 4,
+    '__transaction_state-0/00000000000000000000.log': 5,
+    '__transaction_state-1/00000000000000000000.log': 3,
     'cu-compact-0/00000000000000000000.log': 3,
     'cu-compact-0/00000000000000000030.log': 4,
     'cu-lso-0/00000000000000000000.log': 4,
