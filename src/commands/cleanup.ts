@@ -22,9 +22,10 @@ import { offsetMapEntries } from '../analysis/cleanup/configs.js'
 import { checkConfigFlags } from '../analysis/cleanup/config-flags.js'
 import type { MetadataConfigs } from '../scan/metadata-configs.js'
 import { readMetadataConfigs } from '../scan/metadata-configs.js'
-import { scanPaths } from '../scan/partition-scan.js'
 import type { ScannedPartition } from '../scan/partition-scan.js'
-import { transactionLogStates } from '../scan/transaction-log-scan.js'
+import { BrokerModel } from '../scan/broker-model.js'
+import type { Scanned } from '../scan/broker-model.js'
+import type { TransactionalIdState } from '../analysis/transactional-id-state.js'
 import type { CommandContext } from './context.js'
 import { newestOf, warnIfNowBeforeData } from './now-check.js'
 import { partitionExitCode, writeUnusable } from './partition-command.js'
@@ -62,10 +63,18 @@ function findMetadata (scanned: readonly ScannedPartition[]): MetadataConfigs | 
 export function cleanup (opts: Omit<CleanupOptions, 'format'>, clock: () => number = Date.now): CleanupResult & { unusable: Finding[], newestTimestamp: bigint | null } {
   const bad = opts.configs === undefined ? null : checkConfigFlags(opts.configs)
   if (bad !== null) throw new RangeError(bad)
-  const done = scanPaths(opts.paths, opts.resync === false ? { resync: false } : {})
+  const model = new BrokerModel(opts.paths, opts.resync === false ? { resync: false } : {})
+  return cleanupOf(model, model.scan(), opts, clock)
+}
+
+/**
+ * cleanup's result from a broker model's scan (doctor shares its own); the coordinator's states are the model's
+ * (the __transaction_state partitions given or beside them, read in the scan's pass)
+ */
+export function cleanupOf (model: BrokerModel, done: Scanned, opts: Omit<CleanupOptions, 'format'>, clock: () => number = Date.now): CleanupResult & { unusable: Finding[], newestTimestamp: bigint | null } {
   const nowMs = opts.now ?? clock()
   const meta = findMetadata(done.scanned)
-  const states = done.scanned.filter((p) => p.dir.topic === '__transaction_state').flatMap((p) => transactionLogStates(p.dir).states)
+  const states = done.unusable.length > 0 ? [] : model.transactionState().states
   const checkpoints = new Map<string, OffsetCheckpoint | null>()
   const partitions: CleanupPartition[] = []
   for (const p of done.scanned) {
@@ -78,7 +87,7 @@ export function cleanup (opts: Omit<CleanupOptions, 'format'>, clock: () => numb
 }
 
 function partitionOf (p: ScannedPartition, meta: MetadataConfigs | null, checkpoints: Map<string, OffsetCheckpoint | null>,
-  states: ReturnType<typeof transactionLogStates>['states'], nowMs: number, opts: Omit<CleanupOptions, 'format'>): CleanupPartition {
+  states: TransactionalIdState[], nowMs: number, opts: Omit<CleanupOptions, 'format'>): CleanupPartition {
   const r = p.report
   // the one hanging rule, as lso applies it, on every partition (not only one whose compaction it blocks)
   const judged = judgePartition(r, p.snapshots, p.label, nowMs, (opts.maxTransactionTimeoutMinutes ?? 15) * 60_000, states)
