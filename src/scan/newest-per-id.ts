@@ -27,6 +27,7 @@ export class NewestPerKey {
   /** -1: a tombstone */
   private lengths: Int32Array = new Int32Array(256)
   private arena = Buffer.allocUnsafeSlow(64 * 1024)
+  private spare = Buffer.allocUnsafeSlow(0)
   private used = 0
   private live = 0
 
@@ -68,8 +69,11 @@ export class NewestPerKey {
   }
 
   private makeRoom (need: number): void {
-    // replaced values fill the arena: the live ones are copied into one with as much room again
-    const next = Buffer.allocUnsafeSlow(Math.max(64 * 1024, 2 * (this.live + need)))
+    // replaced values fill the arena: the live ones are copied into the spare one (as large again as they need,
+    // kept between compactions so that no buffer is allocated per compaction) and the two swap
+    const size = Math.max(64 * 1024, 2 * (this.live + need))
+    if (this.spare.length < size) this.spare = Buffer.allocUnsafeSlow(size)
+    const next = this.spare
     let at = 0
     for (let s = 0; s < this.keys.length; s++) {
       const n = this.lengths[s]!
@@ -78,6 +82,7 @@ export class NewestPerKey {
       this.starts[s] = at
       at += n
     }
+    this.spare = this.arena
     this.arena = next
     this.used = at
   }
