@@ -13,7 +13,8 @@ import { cleanupText } from '../format/cleanup-text.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import { discover } from '../io/discover.js'
 import type { PartitionDir } from '../io/discover.js'
-import { cleanupSegments, readCleanerCheckpoint, readCleanupSegment, scanForCleanup } from '../scan/cleanup-scan.js'
+import { cleanupHooks, cleanupSegments, readCleanerCheckpoint, readCleanupSegment } from '../scan/cleanup-scan.js'
+import type { CleanupHooks } from '../scan/cleanup-scan.js'
 import { localFilesOf, remoteRetentionFacts } from '../scan/remote-segments.js'
 import type { RemoteRetentionFacts } from '../scan/remote-segments.js'
 import { tieredRetentionOf } from '../analysis/cleanup/remote-retention.js'
@@ -27,7 +28,9 @@ import { checkConfigFlags } from '../analysis/cleanup/config-flags.js'
 import type { MetadataConfigs } from '../scan/metadata-configs.js'
 import { readMetadataConfigs } from '../scan/metadata-configs.js'
 import type { ScannedPartition } from '../scan/partition-scan.js'
-import { transactionLogStates } from '../scan/transaction-log-scan.js'
+import { BrokerModel } from '../scan/broker-model.js'
+import type { Scanned } from '../scan/broker-model.js'
+import type { TransactionalIdState } from '../analysis/transactional-id-state.js'
 import type { CommandContext } from './context.js'
 import { newestOf, warnIfNowBeforeData } from './now-check.js'
 import { partitionExitCode, writeUnusable } from './partition-command.js'
@@ -67,10 +70,19 @@ function findMetadata (scanned: readonly ScannedPartition[]): MetadataConfigs | 
 export function cleanup (opts: Omit<CleanupOptions, 'format'>, clock: () => number = Date.now): CleanupResult & { unusable: Finding[], unreadable?: Finding[], newestTimestamp: bigint | null } {
   const bad = opts.configs === undefined ? null : checkConfigFlags(opts.configs)
   if (bad !== null) throw new RangeError(bad)
-  const done = scanForCleanup(opts.paths, opts.resync !== false, opts.remote)
+  const model = new BrokerModel(opts.paths, { ...(opts.resync === false ? { resync: false } : {}), ...(opts.remote !== undefined ? { remote: opts.remote } : {}) })
+  const cleanupScan = cleanupHooks()
+  return cleanupOf(model, { ...model.scan(cleanupScan.hooks), headers: cleanupScan.headers }, opts, clock)
+}
+
+/**
+ * cleanup's result from a broker model's scan made with cleanupHooks (doctor shares its own); the coordinator's
+ * states are the model's (the __transaction_state partitions given or beside them, read in the scan's pass)
+ */
+export function cleanupOf (model: BrokerModel, done: Scanned & { headers: CleanupHooks['headers'] }, opts: Omit<CleanupOptions, 'format'>, clock: () => number = Date.now): CleanupResult & { unusable: Finding[], unreadable?: Finding[], newestTimestamp: bigint | null } {
   const nowMs = opts.now ?? clock()
   const meta = findMetadata(done.scanned)
-  const states = done.scanned.filter((p) => p.dir.topic === '__transaction_state').flatMap((p) => transactionLogStates(p.dir).states)
+  const states = done.unusable.length > 0 ? [] : model.transactionState().states
   const checkpoints = new Map<string, OffsetCheckpoint | null>()
   const partitions: CleanupPartition[] = []
   const remote = remoteRetentionFacts(done.scanned.map((p) => p.dir))
@@ -84,7 +96,7 @@ export function cleanup (opts: Omit<CleanupOptions, 'format'>, clock: () => numb
 }
 
 function partitionOf (p: ScannedPartition, headers: HeaderFacts, meta: MetadataConfigs | null, checkpoints: Map<string, OffsetCheckpoint | null>,
-  states: ReturnType<typeof transactionLogStates>['states'], nowMs: number, opts: Omit<CleanupOptions, 'format'>, remote: RemoteRetentionFacts | undefined): CleanupPartition {
+  states: TransactionalIdState[], nowMs: number, opts: Omit<CleanupOptions, 'format'>, remote: RemoteRetentionFacts | undefined): CleanupPartition {
   const r = p.report
   // the one hanging rule, as lso applies it, on every partition (not only one whose compaction it blocks)
   const judged = judgePartition(r, p.snapshots, p.label, nowMs, (opts.maxTransactionTimeoutMinutes ?? 15) * 60_000, states)

@@ -1,7 +1,8 @@
 // `tsdump doctor`: every analysis tsdump has, over one or several brokers' log directories, its findings once each,
-// ranked by harm (analysis/doctor/rank.ts), with where, how much and what to do. It runs the analyses' library
-// functions one after another (reconcile, lso, transactions, cleanup; replicas over two or more brokers' log dirs
-// holding the same partitions; remote with --remote-storage), each reading the files again.
+// ranked by harm (analysis/doctor/rank.ts), with where, how much and what to do. One broker model
+// (scan/broker-model.ts) is built of the paths: its partition scan gives reconcile's and lso's results (the
+// coordinator's records read in the same pass); transactions and cleanup (and replicas over two or more brokers'
+// log dirs holding the same partitions, remote with --remote-storage) still run their own reads after it.
 import * as path from 'node:path'
 import { DoctorCollector } from '../analysis/doctor/collect.js'
 import { gatherCleanup, gatherLso, gatherReconcile, gatherRemote, gatherReplicas, gatherTransactions } from '../analysis/doctor/gather.js'
@@ -20,10 +21,13 @@ import { closeRemoteStores } from '../io/remote/store.js'
 import type { RemoteInput } from '../io/remote/spec.js'
 import { remoteSpecOf } from '../io/remote/spec.js'
 import { dataExtent } from '../scan/data-extent.js'
-import { cleanup } from './cleanup.js'
+import { toBigInt } from '../bytes/int64.js'
+import { cleanupOf } from './cleanup.js'
+import { cleanupHooks } from '../scan/cleanup-scan.js'
 import type { CommandContext } from './context.js'
-import { lso } from './lso.js'
-import { reconcile } from './reconcile.js'
+import { lsoOf } from './lso.js'
+import { reconciled } from './reconcile.js'
+import { BrokerModel } from '../scan/broker-model.js'
 import { remoteInventory } from './remote.js'
 import { replicas } from './replicas.js'
 import { transactions } from './transactions.js'
@@ -88,19 +92,32 @@ export function doctor (paths: string[], opts: DoctorOptions = {}): DoctorResult
   if (usable.length === 0) return { summary, findings: [], unusable }
   const remote = opts.remote !== undefined ? { remote: opts.remote } : {}
   try {
-    const rec = reconcile(usable, remote)
+    const model = new BrokerModel(usable, remote)
+    // each segment's first batch timestamp, for the summary's time window (a negative one, or a legacy entry, says none)
+    const firstSeen = new Map<string, bigint | null>()
+    // cleanup's header facts are taken in the same pass (scan/cleanup-scan.ts cleanupHooks)
+    const cleanupScan = cleanupHooks()
+    const scan = model.scan({
+      analyzer: cleanupScan.hooks.analyzer,
+      batch: (s) => {
+        if (s.file !== undefined && !firstSeen.has(s.file)) firstSeen.set(s.file, s.legacy === true ? null : toBigInt(s.baseTimestamp) >= 0n ? toBigInt(s.baseTimestamp) : null)
+        cleanupScan.hooks.batch(s)
+      },
+    })
+    const rec = reconciled(scan, undefined)
     const dirsOf = new Map<string, string[]>()
     for (const p of rec.partitions) dirsOf.set(p.label, [...(dirsOf.get(p.label) ?? []), p.path])
     const partitionDir = (broker: string | null, label: string): string | null => (dirsOf.get(label) ?? []).find((d) => brokerOf(d) === broker) ?? null
     const c = new DoctorCollector(brokerOf, (f, loc, command) => remedyFor(f, loc, command, { paths: usable, remote: opts.remote === undefined ? null : remoteSpecOf(opts.remote).storage, partitionDir }))
     gatherReconcile(c, rec, brokerOf)
     const lsoOpts = { ...remote, now: nowMs, maxTransactionTimeoutMinutes: timeoutMin, ...(opts.bootstrapServer !== undefined ? { bootstrapServer: opts.bootstrapServer } : {}) }
-    gatherLso(c, lso(usable, lsoOpts), brokerOf)
+    gatherLso(c, lsoOf(model, scan, lsoOpts), brokerOf)
     const txs = transactions(usable, { ...remote, now: nowMs, maxTransactionTimeoutMinutes: timeoutMin })
     if ('transactions' in txs) gatherTransactions(c, txs, usable)
     // not a literal: cleanup takes the options it knows (the hanging rule's timeout, where it has one)
     const cleanupOpts = { paths: usable, now: nowMs, maxTransactionTimeoutMinutes: timeoutMin, ...(opts.bootstrapServer !== undefined ? { bootstrapServer: opts.bootstrapServer } : {}) }
-    gatherCleanup(c, cleanup(cleanupOpts), (label) => dirsOf.get(label) ?? [], brokerOf)
+    // the model's scan (its remote segments too: cleanup predicts retention across tiers)
+    gatherCleanup(c, cleanupOf(model, { ...scan, headers: cleanupScan.headers }, cleanupOpts), (label) => dirsOf.get(label) ?? [], brokerOf)
     summary.checked.push('reconcile', 'lso', 'transactions', 'cleanup')
     const logDirs = brokers.filter((b) => b.logDir)
     const shared = logDirs.some((b, i) => b.partitions.some((l) => logDirs.some((o, j) => j !== i && o.partitions.includes(l))))
@@ -114,7 +131,7 @@ export function doctor (paths: string[], opts: DoctorOptions = {}): DoctorResult
       gatherRemote(c, inv)
       summary.checked.push('remote')
     }
-    const extent = dataExtent(discover(usable).partitions)
+    const extent = dataExtent(discover(usable).partitions, (f) => firstSeen.get(f))
     summary.partitions = rec.partitions.length
     summary.segments = extent.segments
     summary.bytes = extent.bytes

@@ -10,12 +10,12 @@ import type { PartitionFormat } from '../format/partition-printer.js'
 import { createPartitionPrinter } from '../format/partition-printer.js'
 import type { CommandContext } from './context.js'
 import { partitionExitCode, writeUnusable } from './partition-command.js'
-import { scanPaths } from '../scan/partition-scan.js'
 import { selectsPartition } from './topic-partition-filter.js'
 import { newestOf, warnIfNowBeforeData } from './now-check.js'
 import type { TopicPartitionFilter } from './topic-partition-filter.js'
-import { scanPathsInWorkers, threadsOf } from './workers/partition-pool.js'
-import { transactionLogStates } from '../scan/transaction-log-scan.js'
+import { scanPartitions, threadsOf } from './workers/partition-pool.js'
+import { BrokerModel } from '../scan/broker-model.js'
+import type { Scanned } from '../scan/broker-model.js'
 import { coordinatorPartitionCountOf } from '../scan/metadata-partitions.js'
 import type { ScannedPartition, ScannedPaths } from '../scan/partition-scan.js'
 import type { WorkerInternals } from './workers/partition-pool.js'
@@ -56,22 +56,34 @@ export interface LsoCommandOptions extends LsoOptions {
 
 /** The transaction holding back each partition's LSO, how to abort it, and (optionally) a transactional id's coordinator. */
 export function lso (paths: string[], opts: LsoOptions = {}): LsoResult {
-  return lsoOf(paths, scanPaths(paths, { ...(opts.remote !== undefined ? { remote: opts.remote } : {}), ...(opts.resync === false ? { resync: false } : {}) }), opts)
+  const model = new BrokerModel(paths, modelOptions(opts))
+  return lsoOf(model, model.scan(), opts)
 }
 
-function lsoOf (paths: readonly string[], done: ScannedPaths, opts: LsoOptions): LsoResult {
+/** the broker model's options of lso's */
+export function modelOptions (opts: { remote?: RemoteInput, resync?: boolean }): { remote?: RemoteInput, resync?: boolean } {
+  return { ...(opts.remote !== undefined ? { remote: opts.remote } : {}), ...(opts.resync === false ? { resync: false } : {}) }
+}
+
+/**
+ * lso's result from the model's partition scan and the coordinator's states (the __transaction_state partitions
+ * given or beside them, each read once: scan/broker-model.ts)
+ */
+export function lsoOf (model: BrokerModel, done: Scanned, opts: LsoOptions): LsoResult {
+  const paths = model.paths
   const timeoutMin = opts.maxTransactionTimeoutMinutes ?? 15
   const bootstrap = opts.bootstrapServer ?? 'localhost:9092'
   const isState = (p: ScannedPartition): boolean => p.dir.topic === '__transaction_state'
   const coordinatorFindings: NonNullable<LsoResult['coordinatorFindings']> = []
-  const states = done.scanned.filter(isState).flatMap((p) => {
-    const read = transactionLogStates(p.dir)
+  const coordinator = done.unusable.length > 0 ? { partitions: [], states: [] } : model.transactionState()
+  for (const p of coordinator.partitions) {
     // the partition's own findings (its framing damage among them) and what reading its records found besides
-    const said = new Set(p.report.findings.map((f) => `${f.code} ${f.file ?? ''} ${f.position ?? ''}`))
-    const findings = [...p.report.findings, ...read.findings.listed.filter((f) => !said.has(`${f.code} ${f.file ?? ''} ${f.position ?? ''}`))]
+    const own = p.scanned?.report.findings ?? []
+    const said = new Set(own.map((f) => `${f.code} ${f.file ?? ''} ${f.position ?? ''}`))
+    const findings = [...own, ...p.read.findings.listed.filter((f) => !said.has(`${f.code} ${f.file ?? ''} ${f.position ?? ''}`))]
     if (findings.length > 0) coordinatorFindings.push({ label: p.label, findings })
-    return read.states
-  })
+  }
+  const states = coordinator.states
   // ages are measured against the clock (or --now), as find-hanging does (analysis/hanging.ts)
   const nowMs = opts.now ?? Date.now()
   const hanging: HangingTransaction[] = []
@@ -84,15 +96,18 @@ function lsoOf (paths: readonly string[], done: ScannedPaths, opts: LsoOptions):
     return { label: p.label, path: p.dir.path, report: p.report, blocking, commands, ids, findings: j.findings }
   })
   const n = opts.transactionalId === undefined ? null : coordinatorPartitionCountOf('__transaction_state', paths, opts.transactionStatePartitions)
-  const coordinator = opts.transactionalId === undefined ? null
+  const coordinatorOf = opts.transactionalId === undefined ? null
     : { transactionalId: opts.transactionalId, hashCode: javaStringHashCode(opts.transactionalId), partitionCount: n?.count ?? null, partitionCountFrom: n,
         partition: n === null ? null : transactionStatePartitionFor(opts.transactionalId, n.count) }
   return { unusable: done.unusable, ...(done.unreadable.length > 0 ? { unreadable: done.unreadable } : {}), maxTransactionTimeoutMinutes: timeoutMin, nowMs, nowGiven: opts.now !== undefined, partitions, impact: lsoImpact(partitions, bootstrap),
-    hanging: hanging.length > 0, hangingTransactions: hanging, coordinator, ...(coordinatorFindings.length > 0 ? { coordinatorFindings } : {}) }
+    hanging: hanging.length > 0, hangingTransactions: hanging, coordinator: coordinatorOf, ...(coordinatorFindings.length > 0 ? { coordinatorFindings } : {}) }
 }
 
 export async function runLso (opts: LsoCommandOptions, ctx: CommandContext): Promise<number> {
-  const r = lsoOf(opts.paths, await scanPathsInWorkers(opts.paths, { markerEpochs: true, ...threadsOf(opts), ...(opts.resync === false ? { resync: false } : {}), ...(opts.remote !== undefined ? { remote: opts.remote } : {}) }), { ...opts, now: opts.now ?? ctx.now() })
+  const model = new BrokerModel(opts.paths, modelOptions(opts))
+  // the coordinator's partitions are scanned on this thread, their records read in the same pass
+  const done = await model.scanSplit(async (dirs) => await scanPartitions(dirs, { markerEpochs: true, ...threadsOf(opts), ...modelOptions(opts) }))
+  const r = lsoOf(model, done, { ...opts, now: opts.now ?? ctx.now() })
   // the clock comes from the context (tests inject it); the text says whether the time was given
   r.nowGiven = opts.now !== undefined
   writeUnusable([...r.unusable, ...r.unreadable ?? []], ctx)

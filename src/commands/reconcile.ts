@@ -42,7 +42,8 @@ export function reconcile (paths: string[], opts: ReconcileOptions = {}): Reconc
   return reconciled(scanPaths(paths, { ...(opts.filter !== undefined ? { filter: opts.filter } : {}), ...(opts.remote !== undefined ? { remote: opts.remote } : {}), ...(opts.resync === false ? { resync: false } : {}) }), opts.filter)
 }
 
-function reconciled ({ unusable, unreadable, scanned }: ScannedPaths, filter: RangeSpec | undefined): ReconcileResult {
+/** reconcile's result from a scan of the paths (doctor shares its broker model's scan) */
+export function reconciled ({ unusable, unreadable, scanned }: ScannedPaths, filter: RangeSpec | undefined): ReconcileResult {
   return { unusable, ...(unreadable.length > 0 ? { unreadable } : {}), ...(filter !== undefined ? { filter } : {}),
     partitions: scanned.map((s) => ({ label: s.label, path: s.dir.path, report: s.report, snapshots: s.snapshots, ...(s.range !== undefined ? { range: s.range } : {}) })) }
 }

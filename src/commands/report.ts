@@ -18,9 +18,8 @@ import type { CommandContext } from './context.js'
 import type { LaneLimits } from '../format/report/lane-collector.js'
 import { LaneCollector } from '../format/report/lane-collector.js'
 import { partitionExitCode, writeUnusable } from './partition-command.js'
-import { scanPaths } from '../scan/partition-scan.js'
 import type { RemoteInput } from '../io/remote/spec.js'
-import { transactionLogStates } from '../scan/transaction-log-scan.js'
+import { BrokerModel } from '../scan/broker-model.js'
 
 export interface ReportOptions {
   paths: string[]
@@ -71,7 +70,8 @@ export interface BuiltReport {
 export function buildReportModel (opts: ReportOptions, internals: ReportInternals = {}, clock: () => number = Date.now): BuiltReport {
   const limits: LaneLimits = { ...DEFAULT_LIMITS, ...internals.limits }
   const collectors = new Map<PartitionDir, LaneCollector>()
-  const { unusable, unreadable, scanned } = scanPaths(opts.paths, { analyzer: (dir) => { const c = new LaneCollector(limits); collectors.set(dir, c); return { sink: c } }, ...(opts.remote !== undefined ? { remote: opts.remote } : {}), ...(opts.resync === false ? { resync: false } : {}) })
+  const broker = new BrokerModel(opts.paths, { ...(opts.remote !== undefined ? { remote: opts.remote } : {}), ...(opts.resync === false ? { resync: false } : {}) })
+  const { unusable, unreadable, scanned } = broker.scan({ analyzer: (dir) => { const c = new LaneCollector(limits); collectors.set(dir, c); return { sink: c } } })
   const all = [...collectors.values()]
   // the report as a whole stays small: aggregate the lanes with the most items first
   const budget = internals.maxReportItems ?? MAX_REPORT_ITEMS
@@ -84,8 +84,8 @@ export function buildReportModel (opts: ReportOptions, internals: ReportInternal
   const aggregated = all.filter((c) => c.aggregated()).length
   const perLane = Math.min(limits.maxBuckets, Math.max(25, Math.floor((internals.maxReportBuckets ?? MAX_REPORT_BUCKETS) / Math.max(1, aggregated))))
   const timeoutMs = (opts.maxTransactionTimeoutMinutes ?? 15) * 60_000
-  // the coordinator's records among the paths, as lso reads them: the same verdict and age source
-  const states = scanned.filter((s) => s.dir.topic === '__transaction_state').flatMap((s) => transactionLogStates(s.dir).states)
+  // the coordinator's records as lso reads them (given or beside the paths, read in the scan's pass): the same verdict and age source
+  const states = unusable.length > 0 ? [] : broker.transactionState().states
   const nowMs = opts.now ?? clock()
   const partitions = scanned.map((s): ReportPartition => {
     const c = collectors.get(s.dir)!

@@ -18,32 +18,36 @@ import { InputError } from '../io/input-error.js'
 import { PARTITION_SCAN_WINDOW } from './batch-feed.js'
 import { HeaderFacts } from '../analysis/cleanup/txn-metadata.js'
 import type { BatchFacts } from '../analysis/batch-facts.js'
-import { scanPaths } from './partition-scan.js'
-import type { ScannedPaths } from './partition-scan.js'
-import type { RemoteInput } from '../io/remote/spec.js'
+import type { PartitionScanOptions } from './partition-scan.js'
+
+/** cleanup's hooks on a partition scan, and the headers they collect per partition */
+export interface CleanupHooks {
+  hooks: Required<Pick<PartitionScanOptions, 'analyzer' | 'batch'>>
+  headers: Map<PartitionDir, HeaderFacts>
+}
 
 /**
- * The partition scan every command shares, with the batch headers cleanup's rules need taken as it streams
- * (HeaderFacts): the segments' timestamps, declared records and aborted transactions cost no pass of their own.
+ * The batch headers cleanup's rules need, taken as the partition scan every command shares streams (HeaderFacts):
+ * the segments' timestamps, declared records and aborted transactions cost no pass of their own. The scan must
+ * take the partitions one after another (scanPaths, BrokerModel.scan), as `analyzer` starts each.
  */
-export function scanForCleanup (paths: string[], resync: boolean, remote?: RemoteInput): ScannedPaths & { headers: Map<PartitionDir, HeaderFacts> } {
+export function cleanupHooks (): CleanupHooks {
   const headers = new Map<PartitionDir, HeaderFacts>()
   let current = new HeaderFacts()
-  const done = scanPaths(paths, {
-    ...(resync ? {} : { resync: false }),
-    ...(remote !== undefined ? { remote } : {}),
-    // called as each partition's scan starts (scanPaths scans them one after another)
-    analyzer: (dir) => { current = new HeaderFacts(); headers.set(dir, current); return {} },
-    batch: (s: BatchFacts) => {
-      if (s.legacy === true || s.file === undefined) return
-      current.batch(s.file, {
-        baseOffset: BigInt(s.baseOffset), maxTimestamp: BigInt(s.maxTimestamp), producerId: BigInt(s.producerId), transactional: s.isTransactional,
-        // a control batch whose CRC failed (undefined) is not trusted as a marker
-        control: s.isControl ? (s.control?.typeName ?? 'EMPTY') : null, records: s.recordsCount,
-      })
+  return {
+    headers,
+    hooks: {
+      analyzer: (dir) => { current = new HeaderFacts(); headers.set(dir, current); return {} },
+      batch: (s: BatchFacts) => {
+        if (s.legacy === true || s.file === undefined) return
+        current.batch(s.file, {
+          baseOffset: BigInt(s.baseOffset), maxTimestamp: BigInt(s.maxTimestamp), producerId: BigInt(s.producerId), transactional: s.isTransactional,
+          // a control batch whose CRC failed (undefined) is not trusted as a marker
+          control: s.isControl ? (s.control?.typeName ?? 'EMPTY') : null, records: s.recordsCount,
+        })
+      },
     },
-  })
-  return { ...done, headers }
+  }
 }
 
 /** the partition's .log segments in offset order; an unopenable one is a finding and left out */

@@ -1,5 +1,6 @@
 // What `tsdump doctor`'s summary says of the data before any analysis: how many segments and bytes the paths hold,
-// and where its time window starts (the first batch's timestamp of each partition's first segment: one header read).
+// and where its time window starts (the first batch's timestamp of each partition's first segment: as the partition
+// scan saw it, else one header read).
 import type { KafkaFile, PartitionDir } from '../io/discover.js'
 import { sizeOf } from '../io/dir-listing.js'
 import { FileSource } from '../io/file-source.js'
@@ -35,8 +36,11 @@ function firstBatchTimestamp (file: KafkaFile): bigint | null {
   }
 }
 
-/** Segments, bytes and the start of the time window of the partition directories. */
-export function dataExtent (partitions: readonly PartitionDir[]): DataExtent {
+/**
+ * Segments, bytes and the start of the time window of the partition directories. `firstSeen`: a segment's first
+ * batch timestamp as a scan already saw it (undefined: not seen, then its first header is read here)
+ */
+export function dataExtent (partitions: readonly PartitionDir[], firstSeen: (file: string) => bigint | null | undefined = () => undefined): DataExtent {
   let segments = 0
   let bytes = 0
   let first: bigint | null = null
@@ -45,7 +49,8 @@ export function dataExtent (partitions: readonly PartitionDir[]): DataExtent {
     segments += logs.length
     for (const f of logs) bytes += f.remote !== undefined ? 0 : sizeOf(f.path) ?? 0
     const head = logs[0]
-    const t = head === undefined ? null : firstBatchTimestamp(head)
+    const seen = head === undefined || head.remote !== undefined ? undefined : firstSeen(head.path)
+    const t = head === undefined ? null : seen !== undefined ? seen : firstBatchTimestamp(head)
     if (t !== null && (first === null || t < first)) first = t
   }
   return { segments, bytes, firstTimestamp: first }

@@ -70,6 +70,8 @@ export interface PartitionScanOptions {
   filter?: RangeSpec
   /** told about every batch before the analyzer is (`transactions`: where each run's batches and markers are) */
   batch?: (s: BatchFacts) => void
+  /** a tap on a partition's frames, given each segment's source (an internal topic's records read in the same pass) */
+  frames?: (dir: PartitionDir) => ((frames: Pick<FrameScanner, 'next'>, src: SegmentSource, file: KafkaFile) => Pick<FrameScanner, 'next'>) | undefined
   /** --remote-storage: a directory or s3://bucket/prefix whose segments are read before the local ones */
   remote?: RemoteInput
   /**
@@ -293,6 +295,7 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
   const to: Fed = tap === undefined ? fed : { add: (s: BatchFacts) => { tap(s); fed.add(s) }, damaged: (d, lost) => { fed.damaged(d, lost) } }
   const fast = internals.readLogOnly === true ? undefined : new FastBatchFeed(scratch)
   let legacy = false
+  const tapped = opts.frames?.(dir)
   for (const f of logs) {
     if (opened.failed.has(f.baseOffset) && f.remote !== undefined) continue
     let src: SegmentSource
@@ -304,7 +307,8 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
       const expected = f.remote?.expect
       const seen = expected === undefined ? undefined : new RemoteSegmentSeen()
       const frames = new FrameScanner(src, opts.resync === false ? SCAN_NO_RESYNC : SCAN)
-      if (scanSegment(seen === undefined ? frames : watched(frames, seen), f.path, fast, findings, to, scratch, f.remote !== undefined)) legacy = true
+      const fr = seen === undefined ? frames : watched(frames, seen)
+      if (scanSegment(tapped === undefined ? fr : tapped(fr, src, f), f.path, fast, findings, to, scratch, f.remote !== undefined)) legacy = true
       if (seen !== undefined) for (const x of remoteOffsetFindings(seen, expected!, f.path)) findings.push(x)
     } catch (e) {
       // the segment shrank while it was read: say so with its size now, and go on with the next one

@@ -10,8 +10,7 @@ import { finding } from '../analysis/findings.js'
 import { SchemaReadError } from '../decode/protocol/reader.js'
 import { decodeRemoteLogMetadataRecord } from '../decode/topics/remote-log-metadata.js'
 import type { PartitionDir } from '../io/discover.js'
-import { discover } from '../io/discover.js'
-import { namesIn } from '../io/dir-listing.js'
+import { internalPartitionsFor } from './internal-partitions.js'
 import type { RemoteSegmentMetadata } from '../analysis/remote-inventory.js'
 import { SEGMENT_STATES } from '../analysis/remote-inventory.js'
 
@@ -31,19 +30,9 @@ export interface RemoteLogMetadata {
 
 type Struct = Record<string, unknown>
 
-/** The __remote_log_metadata partitions among `partitions` or in their log directories (each once). */
+/** The __remote_log_metadata partitions among `partitions` or in their log directories (each once): scan/internal-partitions.ts's rule. */
 export function metadataPartitions (partitions: readonly PartitionDir[]): PartitionDir[] {
-  const byPath = new Map<string, PartitionDir>()
-  for (const p of partitions) if (p.topic === REMOTE_LOG_METADATA_TOPIC) byPath.set(path.resolve(p.path), p)
-  for (const logDir of new Set(partitions.map((p) => p.logDir))) {
-    for (const n of namesIn(logDir)) {
-      if (!n.startsWith(REMOTE_LOG_METADATA_TOPIC + '-')) continue
-      const full = path.resolve(logDir, n)
-      if (byPath.has(full)) continue
-      for (const d of discover([full]).partitions) if (d.topic === REMOTE_LOG_METADATA_TOPIC) byPath.set(full, d)
-    }
-  }
-  return [...byPath.values()]
+  return internalPartitionsFor(REMOTE_LOG_METADATA_TOPIC, partitions).dirs
 }
 
 export function readRemoteLogMetadata (dirs: readonly PartitionDir[]): RemoteLogMetadata {

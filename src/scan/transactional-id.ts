@@ -3,34 +3,18 @@
 // Kafka 4 on, the previous and next one when the id rolled over, KIP-890). Looked for among the given paths
 // and in their broker log directories. Not found is a usage error that names where tsdump looked, never an
 // empty result that reads as "this producer wrote nothing".
-import * as path from 'node:path'
 import { transactionStatePartitionFor } from '../analysis/coordinator.js'
 import type { PartitionDir } from '../io/discover.js'
 import { discover } from '../io/discover.js'
-import { namesIn } from '../io/dir-listing.js'
+import { internalPartitionsFor } from './internal-partitions.js'
 import { scanTransactionLog } from './transaction-log-scan.js'
 import { coordinatorPartitionCountOf } from './metadata-partitions.js'
 
 const STATE_TOPIC = '__transaction_state'
 
-/** the __transaction_state partitions among `paths` or beside them (same broker log directory) */
+/** the __transaction_state partitions among `paths` or beside them (same broker log directory): scan/internal-partitions.ts's rule */
 export function stateDirs (paths: readonly string[]): { dirs: PartitionDir[], logDirs: string[] } {
-  const d = discover(paths.filter((p) => p !== '-'))
-  const byPath = new Map<string, PartitionDir>()
-  const logDirs = new Set<string>()
-  for (const p of d.partitions) {
-    logDirs.add(path.resolve(p.logDir))
-    if (p.topic === STATE_TOPIC) byPath.set(path.resolve(p.path), p)
-  }
-  for (const ld of logDirs) {
-    for (const n of namesIn(ld)) {
-      if (!new RegExp(`^${STATE_TOPIC}-\\d+$`).test(n)) continue
-      const full = path.join(ld, n)
-      if (byPath.has(full)) continue
-      for (const p of discover([full]).partitions) byPath.set(full, p)
-    }
-  }
-  return { dirs: [...byPath.values()], logDirs: [...logDirs] }
+  return internalPartitionsFor(STATE_TOPIC, discover(paths.filter((p) => p !== '-')).partitions)
 }
 
 /** The producer ids of `transactionalId`, ascending; or the usage error that says what was looked for where. */

@@ -19,16 +19,18 @@ import { runInRange } from '../analysis/range-filter.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import type { PartitionDir } from '../io/discover.js'
 import { scanPartition } from './partition-scan.js'
-import { transactionLogStates } from './transaction-log-scan.js'
+import { scanTransactionStatePartition } from './transaction-state-read.js'
+import type { TimedOutAbort } from '../analysis/transaction-join/timed-out.js'
 import { TxnsSpill } from './txns-spill.js'
 
 /** One partition's timeline (or transactional-id states) streamed to `to`; returns its findings. */
 export function txnsPartition (dir: PartitionDir, checkpoints: Map<string, OffsetCheckpoint | null>, width: number, to: TxnsStream, filter?: RangeSpec, resync = true): readonly Finding[] {
   const r = resync ? {} : { resync: false }
   if (dir.topic === '__transaction_state') {
-    const s = scanPartition(dir, checkpoints, r)
-    // a filter keeps its ids' states, and their coordinator timeout aborts only
-    const { states: newest, findings: logFindings } = transactionLogStates(dir, (a) => filter === undefined || stateInFilter(a, filter))
+    // one pass: the partition's facts and the coordinator's records; a filter keeps its ids' states, and their
+    // coordinator timeout aborts only
+    const keep = (a: TimedOutAbort): boolean => filter === undefined || stateInFilter(a, filter)
+    const { scanned: s, read: { states: newest, findings: logFindings } } = scanTransactionStatePartition(dir, checkpoints, r, keep)
     const states = newest.filter((x) => filter === undefined || stateInFilter(x, filter))
     const all = new FindingList()
     all.absorb({ listed: s.report.findings, omitted: s.report.omittedFindings })

@@ -3,6 +3,7 @@
 // (Ongoing on tx-out-1 and __consumer_offsets-1, fixtures/broker-4.4/transactions/expected.json): the coordinator
 // aborts it at transactionStartTimeMs + transactionTimeoutMs (TransactionStateManager.timedOutTransactions).
 import * as fs from 'node:fs'
+import * as os from 'node:os'
 import * as path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runCli } from '../support/run-cli.js'
@@ -70,9 +71,22 @@ describe('lso: an open transaction its coordinator still lists', () => {
   })
 
   it('without its coordinator partition the same transaction past the timeout is hanging (exit 1)', async () => {
+    // the partition alone in a log dir of its own: no coordinator record beside it
+    const alone = fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-alone-'))
+    try {
+      fs.cpSync(paths[0]!, path.join(alone, 'tx-out-1'), { recursive: true })
+      const r = await runCli(['lso', '--now', String(abortsAt + 20 * MIN), path.join(alone, 'tx-out-1')])
+      expect(r.code).toBe(1)
+      expect(r.stdout).toContain('HANGING (older than 15 min)')
+    } finally { fs.rmSync(alone, { recursive: true, force: true }) }
+  })
+
+  it('given alone in its log dir, the partition gets its coordinator\'s records beside it (scan/internal-partitions.ts)', async () => {
     const r = await runCli(['lso', '--now', String(abortsAt + 20 * MIN), paths[0]!])
     expect(r.code).toBe(1)
-    expect(r.stdout).toContain('HANGING (older than 15 min)')
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain('still lists this partition in open-0 (Ongoing)')
+    expect(r.stdout).toContain('COORDINATOR OVERDUE')
+    expect(r.stdout).not.toContain('HANGING (older than 15 min)')
   })
 })
 

@@ -59,28 +59,19 @@ const CASES: Case[] = [
   { name: 'replicas', args: ['replicas', ...['broker-1', 'broker-2', 'broker-3'].map((b) => path.join(UNCLEAN, b))], root: UNCLEAN },
   { name: 'remote', args: ['remote', path.join(TIERED, 'logs'), '--remote-storage', path.join(TIERED, 'remote')], root: TIERED },
   { name: 'report', args: ['report', ORDERS, '-o', '-'], root: ORDERS },
+  { name: 'doctor', args: ['doctor', '--now', '2026-12-01T00:00:00Z', ORDERS], root: ORDERS },
+  { name: 'doctor (4.4.0)', args: ['doctor', '--now', '2026-12-01T00:00:00Z', TXNS44], root: TXNS44 },
 ]
 
 /** `command name` -> file (relative to the case's root) -> the factor measured when it was listed */
 const KNOWN: Record<string, Record<string, number>> = {
-  // txns reads a timeline partition once (its runs held until the scan's end gives the header line); a
-  // __transaction_state partition: the reconcile scan, then the coordinator records' two passes (keys, then the
-  // newest record per transactional id)
-  txns: { '__transaction_state-2/00000000000000000000.log': 3 },
-  lso: { '__transaction_state-2/00000000000000000000.log': 3 },
-  // report judges open transactions as lso does: the coordinator's records read as lso reads them
-  report: { '__transaction_state-2/00000000000000000000.log': 3 },
   transactions: { '__consumer_offsets-1/00000000000000000000.log': 2 },
   'transactions (4.4.0)': {
     '__consumer_offsets-0/00000000000000000000.log': 2,
     '__consumer_offsets-1/00000000000000000000.log': 2,
     '__consumer_offsets-2/00000000000000000000.log': 2,
   },
-  'lso (4.4.0)': {
-    '__transaction_state-0/00000000000000000000.log': 3,
-    '__transaction_state-1/00000000000000000000.log': 3,
-    '__transaction_state-2/00000000000000000000.log': 3,
-  },
+  // cleanup: its own segment reads (scan/cleanup-scan.ts) besides the broker model's partition scan
   // cleanup reads a compacted partition's clean section once more and its dirty section twice (the partition scan,
   // then the offset map, which tallies the clean of the dirty records as it fills: analysis/cleanup/dirty-tally.ts);
   // a __transaction_state partition is read twice more for the coordinator's records (keys, then the newest record
@@ -88,6 +79,33 @@ const KNOWN: Record<string, Record<string, number>> = {
   cleanup: {
     '__transaction_state-0/00000000000000000000.log': 4,
     '__transaction_state-1/00000000000000000000.log': 3,
+  },
+  // doctor: one broker model, whose partition scan gives reconcile's, lso's and cleanup's facts and reads the
+  // coordinator's records in the same pass; transactions still reads the partitions, the coordinator's records and
+  // the offset commits itself, and cleanup its segments (scan/cleanup-scan.ts)
+  doctor: {
+    '__consumer_offsets-1/00000000000000000000.log': 4,
+    '__transaction_state-2/00000000000000000000.log': 3,
+    'orders-10-0/00000000000000000000.log': 3,
+    'orders-10-1/00000000000000000000.log': 3,
+    'orders-10-2/00000000000000000000.log': 3,
+    'orders-11-0/00000000000000000000.log': 3,
+    'orders-11-2/00000000000000000000.log': 3,
+  },
+  'doctor (4.4.0)': {
+    '__consumer_offsets-0/00000000000000000000.log': 4,
+    '__consumer_offsets-1/00000000000000000034.snapshot': 3.94,
+    '__consumer_offsets-1/00000000000000000000.log': 4,
+    '__consumer_offsets-2/00000000000000000000.log': 4,
+    '__transaction_state-0/00000000000000000000.log': 3,
+    '__transaction_state-1/00000000000000000000.log': 3,
+    '__transaction_state-2/00000000000000000000.log': 3,
+    'tx-out-0/00000000000000000040.snapshot': 3.98,
+    'tx-out-0/00000000000000000000.log': 3,
+    'tx-out-1/00000000000000000046.snapshot': 3.98,
+    'tx-out-1/00000000000000000000.log': 3,
+    'tx-out-2/00000000000000000031.snapshot': 3.97,
+    'tx-out-2/00000000000000000000.log': 3,
   },
   // replicas: each copy re-read per pass (damage and epochs, then the leader and follower side by side up
   // to the first difference, then the batches past it), trading passes for memory; the lockstep of one pass

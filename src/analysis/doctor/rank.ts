@@ -171,11 +171,23 @@ export interface RankedPlace {
 
 /** topic, then partition number (orders-10-0 before orders-10-2 before orders-11-0) */
 function comparePartitions (a: string, b: string): number {
-  const ma = /^(.*)-(\d+)$/.exec(a)
-  const mb = /^(.*)-(\d+)$/.exec(b)
+  const ma = partitionName(a)
+  const mb = partitionName(b)
   if (ma === null || mb === null) return a < b ? -1 : a > b ? 1 : 0
-  if (ma[1] !== mb[1]) return ma[1]! < mb[1]! ? -1 : 1
-  return Number(ma[2]) - Number(mb[2])
+  if (ma[0] !== mb[0]) return ma[0] < mb[0] ? -1 : 1
+  return ma[1] - mb[1]
+}
+
+/** `topic-partition` parsed once per name (a sort compares each many times); the names are the partitions read */
+const parsedNames = new Map<string, readonly [string, number] | null>()
+function partitionName (name: string): readonly [string, number] | null {
+  let p = parsedNames.get(name)
+  if (p === undefined) {
+    const m = /^(.*)-(\d+)$/.exec(name)
+    p = m === null ? null : [m[1]!, Number(m[2])] as const
+    if (parsedNames.size < 100_000) parsedNames.set(name, p)
+  }
+  return p
 }
 
 /** broker names as numbers when they are (node ids: 2 before 10) */
