@@ -76,10 +76,13 @@ export function lsoOf (model: BrokerModel, done: Scanned, opts: LsoOptions): Lso
   const isState = (p: ScannedPartition): boolean => p.dir.topic === '__transaction_state'
   const coordinatorFindings: NonNullable<LsoResult['coordinatorFindings']> = []
   const coordinator = done.unusable.length > 0 ? { partitions: [], states: [] } : model.transactionState()
+  // lso answers for the data partitions it reports: a coordinator timeout abort elsewhere is not its to say
+  const reported = new Set(done.scanned.filter((p) => !isState(p) && selectsPartition(opts.only, p.report.topic, p.report.partition)).map((p) => p.label))
   for (const p of coordinator.partitions) {
     // the partition's own findings (its framing damage among them) and what reading its records found besides
     const own = p.scanned?.report.findings ?? []
     const said = new Set(own.map((f) => `${f.code} ${f.file ?? ''} ${f.position ?? ''}`))
+    for (const a of p.read.timedOut) if (!a.partitions.some((l) => reported.has(l))) said.add(`TXN_TIMED_OUT ${a.file} ${a.position}`)
     const findings = [...own, ...p.read.findings.listed.filter((f) => !said.has(`${f.code} ${f.file ?? ''} ${f.position ?? ''}`))]
     if (findings.length > 0) coordinatorFindings.push({ label: p.label, findings })
   }

@@ -4,6 +4,7 @@
 // transactions: the session of app "timeout"; streams-eos: sl-app's halted run, CompleteAbort only after
 // start + transaction.timeout.ms).
 import * as fs from 'node:fs'
+import * as os from 'node:os'
 import * as path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { lso } from '../../src/commands/lso.js'
@@ -46,8 +47,15 @@ describe.each(CASES)('TXN_TIMED_OUT in $fixture', ({ fixture, timedOut }) => {
     if (!exists) ctx.skip('fixture not generated: node scripts/generate-fixtures.mjs --kafka-version 4.4.0 ' + fixture)
     const r = lso([logs], { now: Date.parse('2030-01-01T00:00:00Z') })
     expect(timedOutIds((r.coordinatorFindings ?? []).flatMap((c) => c.findings))).toEqual(expected)
-    const data = fs.readdirSync(logs).filter((d) => /-\d+$/.test(d) && !d.startsWith('__transaction_state')).map((d) => path.join(logs, d))
+    // without them: the data partitions copied into a log dir of their own (given alone in their own log dir, the
+    // coordinator's partitions beside them are read: scan/internal-partitions.ts)
+    const alone = fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-timed-out-'))
+    const data = fs.readdirSync(logs).filter((d) => /-\d+$/.test(d) && !d.startsWith('__transaction_state')).map((d) => {
+      fs.cpSync(path.join(logs, d), path.join(alone, d), { recursive: true })
+      return path.join(alone, d)
+    })
     const without = lso(data, { now: Date.parse('2030-01-01T00:00:00Z') })
+    fs.rmSync(alone, { recursive: true, force: true })
     expect(timedOutIds((without.coordinatorFindings ?? []).flatMap((c) => c.findings))).toEqual([])
   })
 
