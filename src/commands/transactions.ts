@@ -56,7 +56,7 @@ export function transactions (paths: string[], opts: TransactionsLibraryOptions 
  * when the input is large, then an external merge): `count` and `producers` are known at once, `items` gives the
  * transactions in order, and exactlyOnce, idFamilies and their findings are complete once `items` is done.
  */
-export function transactionsStream (paths: string[], opts: TransactionsLibraryOptions = {}, internals: { bucketBytes?: number } = {}): TransactionsStream | { unusable: Finding[] } {
+export function transactionsStream (paths: string[], opts: TransactionsLibraryOptions = {}, internals: { bucketBytes?: number, onSpill?: (dir: string) => void } = {}): TransactionsStream | { unusable: Finding[] } {
   const { partitions, unusable } = resolvePartitions(paths, opts.remote)
   if (unusable.length > 0) return { unusable }
   const only = opts.only
@@ -65,7 +65,7 @@ export function transactionsStream (paths: string[], opts: TransactionsLibraryOp
     maxTransactionTimeoutMinutes: opts.maxTransactionTimeoutMinutes ?? 15,
     ...(opts.filter !== undefined ? { filter: opts.filter } : {}),
     ...(only !== undefined ? { selects: (topic: string, partition: number) => selectsPartition(only, topic, partition) } : {}),
-    ...(internals.bucketBytes !== undefined ? { bucketBytes: internals.bucketBytes } : {}),
+    ...internals,
   })
 }
 

@@ -7,8 +7,9 @@ import * as os from 'node:os'
 import * as path from 'node:path'
 import { StringDecoder } from 'node:string_decoder'
 
-const FLUSH = 64 * 1024
-const CHUNK = 256 * 1024
+/** what all files' unwritten lines may hold together, and the read chunk of each file read */
+const BUFFERED = 4 * 1024 * 1024
+const CHUNK = 32 * 1024
 
 /** JSON with bigints as {"$n":"…"} and Sets as {"$s":[…]}: what a spilled value holds comes back the same */
 export function encodeValue (v: unknown): string {
@@ -45,34 +46,42 @@ export function * fileLines (file: string): Generator<string> {
   } finally { fs.closeSync(fd) }
 }
 
-/** A temp directory of bucket files and run files, removed by close(). */
+/**
+ * A temp directory of files written a line at a time and read back, removed by close(). No file stays open
+ * between writes (a join may write hundreds): each file's lines are buffered up to its share of BUFFERED, then
+ * appended.
+ */
 export class SpillDir {
   readonly dir: string
-  private readonly out = new Map<string, { fd: number, buf: string[], size: number }>()
+  private readonly out = new Map<string, { buf: string[], size: number }>()
+  private readonly flushAt: number
 
-  constructor (prefix: string) { this.dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix)) }
+  /** `files`: about how many files are written at the same time */
+  constructor (prefix: string, files = 1) {
+    this.dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix))
+    this.flushAt = Math.max(4096, Math.floor(BUFFERED / Math.max(1, files)))
+  }
 
   /** appends one line to the named file */
   append (name: string, line: string): void {
     let o = this.out.get(name)
-    if (o === undefined) { o = { fd: fs.openSync(path.join(this.dir, name), 'a'), buf: [], size: 0 }; this.out.set(name, o) }
+    if (o === undefined) { o = { buf: [], size: 0 }; this.out.set(name, o) }
     o.buf.push(line)
     o.size += line.length + 1
-    if (o.size >= FLUSH) this.flush(o)
+    if (o.size >= this.flushAt) this.flush(name, o)
   }
 
-  private flush (o: { fd: number, buf: string[], size: number }): void {
-    if (o.buf.length > 0) fs.writeSync(o.fd, o.buf.join('\n') + '\n')
+  private flush (name: string, o: { buf: string[], size: number }): void {
+    if (o.buf.length > 0) fs.appendFileSync(path.join(this.dir, name), o.buf.join('\n') + '\n')
     o.buf.length = 0
     o.size = 0
   }
 
-  /** ends writing the named file (every file when none is named); its lines can then be read */
+  /** writes what the named file (every file when none is named) still buffers */
   finish (name?: string): void {
     for (const [k, o] of this.out) {
       if (name !== undefined && k !== name) continue
-      this.flush(o)
-      fs.closeSync(o.fd)
+      this.flush(k, o)
       this.out.delete(k)
     }
   }
@@ -86,10 +95,9 @@ export class SpillDir {
   }
 
   /** deletes the named file */
-  remove (name: string): void { this.finish(name); fs.rmSync(path.join(this.dir, name), { force: true }) }
+  remove (name: string): void { this.out.delete(name); fs.rmSync(path.join(this.dir, name), { force: true }) }
 
   close (): void {
-    for (const o of this.out.values()) { try { fs.closeSync(o.fd) } catch { /* closed */ } }
     this.out.clear()
     fs.rmSync(this.dir, { recursive: true, force: true })
   }

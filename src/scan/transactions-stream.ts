@@ -30,8 +30,10 @@ import { scanNewestCopies } from './partition-copies.js'
 import { scanTransactionLog } from './transaction-log-scan.js'
 import { stateDirs } from './transactional-id.js'
 
-/** input bytes per bucket: a bucket's join holds about 3x its share of the input as objects */
+/** input bytes per bucket: a bucket's join holds several times its share of the input as objects */
 export const BUCKET_BYTES = 8 * 1024 * 1024
+/** at most this many buckets (the merge reads one chunk of each at a time): past it the buckets grow */
+export const MAX_BUCKETS = 512
 
 export interface StreamInput {
   partitions: PartitionDir[]
@@ -44,6 +46,8 @@ export interface StreamInput {
   maxTransactionTimeoutMinutes: number
   /** input bytes per bucket (tests make it small to exercise the temp files); 0 or more than the input: one bucket in memory */
   bucketBytes?: number
+  /** told the temp directory when there is one (tests check it is removed) */
+  onSpill?: (dir: string) => void
 }
 
 /** TransactionsStreamed, and its temp files' removal (items does it at its end or when left early) */
@@ -88,9 +92,10 @@ export function streamTransactions (inp: StreamInput): TransactionsStream {
   const data = inp.partitions.filter((d) => d.topic !== '__transaction_state')
   const per = inp.bucketBytes ?? BUCKET_BYTES
   const total = inputBytes(data) + inputBytes(dirs)
-  const n = per <= 0 || total <= per ? 1 : Math.ceil(total / per)
-  const spill = n > 1 ? new SpillDir('tsdump-transactions-') : null
+  const n = per <= 0 || total <= per ? 1 : Math.min(MAX_BUCKETS, Math.ceil(total / per))
+  const spill = n > 1 ? new SpillDir('tsdump-transactions-', n) : null
   const buckets = new Buckets(n, spill)
+  if (spill !== null) inp.onSpill?.(spill.dir)
   try {
     // the coordinator's records: episodes to their producer's bucket; per id only its newest record, when it was first seen, and which producer ids it named last
     const newest = new Map<string, TransactionStateRecord>()
