@@ -1,7 +1,7 @@
 // Temporary files for work that does not fit in memory: values spooled into numbered buckets (a hash join's
 // partitions), each bucket read back in the order written, and sorted runs merged back into one order (an
 // external merge). Always under os.tmpdir(), in a directory of its own that close() removes; never beside the
-// input, which tsdump never writes to. Values are JSON lines; bigints and Sets survive the round trip.
+// input, which tsdump never writes to. Values are text lines (the caller's encoding).
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
@@ -10,22 +10,6 @@ import { StringDecoder } from 'node:string_decoder'
 /** what all files' unwritten lines may hold together, and the read chunk of each file read */
 const BUFFERED = 4 * 1024 * 1024
 const CHUNK = 32 * 1024
-
-/** JSON with bigints as {"$n":"…"} and Sets as {"$s":[…]}: what a spilled value holds comes back the same */
-export function encodeValue (v: unknown): string {
-  return JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? { $n: x.toString() } : x instanceof Set ? { $s: [...x as Set<unknown>] } : x))
-}
-
-export function decodeValue<T> (line: string): T {
-  return JSON.parse(line, (_k, x: unknown) => {
-    if (x !== null && typeof x === 'object' && !Array.isArray(x)) {
-      const o = x as Record<string, unknown>
-      if (typeof o.$n === 'string') return BigInt(o.$n)
-      if (Array.isArray(o.$s)) return new Set(o.$s)
-    }
-    return x
-  }) as T
-}
 
 /** the lines of a file, read through one chunk (a character cut at a chunk's end is completed by the next) */
 export function * fileLines (file: string): Generator<string> {

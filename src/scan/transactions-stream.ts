@@ -20,10 +20,11 @@ import { idFamilies } from '../analysis/transaction-join/id-families.js'
 import type { Episode, JoinedTransaction, OffsetCommitRecord, PartitionRun, TransactionsStreamed } from '../analysis/transaction-join/types.js'
 import type { TransactionStateRecord } from '../analysis/transactional-id-state.js'
 import { replacesNewest, sortStates, transactionalIdState } from '../analysis/transactional-id-state.js'
+import { FileTable, commitRecordR, commitRecordW, episodeR, episodeW, joinedR, joinedW, runR, runW } from '../analysis/transaction-join/wire.js'
 import type { DamageRef } from '../analysis/transactions.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import { sizeOf } from '../io/dir-listing.js'
-import { SpillDir, decodeValue, encodeValue, mergeSorted } from '../io/spill.js'
+import { SpillDir, mergeSorted } from '../io/spill.js'
 import type { PartitionDir } from '../io/discover.js'
 import { scanOffsetCommits } from './offset-commit-scan.js'
 import { scanNewestCopies } from './partition-copies.js'
@@ -31,7 +32,7 @@ import { scanTransactionLog } from './transaction-log-scan.js'
 import { stateDirs } from './transactional-id.js'
 
 /** input bytes per bucket: a bucket's join holds several times its share of the input as objects */
-export const BUCKET_BYTES = 8 * 1024 * 1024
+export const BUCKET_BYTES = 2 * 1024 * 1024
 /** at most this many buckets (the merge reads one chunk of each at a time): past it the buckets grow */
 export const MAX_BUCKETS = 512
 
@@ -57,24 +58,33 @@ export interface TransactionsStream extends TransactionsStreamed {
 
 type Item = ['r', PartitionRun] | ['e', number, Episode] | ['i', bigint, string] | ['c', string, OffsetCommitRecord]
 
-/** the buckets: arrays when the input is small, else one temp file each */
+/** the buckets: arrays when the input is small, else one temp file each (the values as wire.ts writes them) */
 class Buckets {
   private readonly mem: Item[][] | null
 
-  constructor (readonly n: number, readonly spill: SpillDir | null) { this.mem = spill === null ? Array.from({ length: n }, () => []) : null }
+  constructor (readonly n: number, readonly spill: SpillDir | null, readonly files: FileTable) { this.mem = spill === null ? Array.from({ length: n }, () => []) : null }
 
   of (pid: bigint): number { const n = BigInt(this.n); return Number(((pid % n) + n) % n) }
 
   put (pid: bigint, item: Item): void {
     const b = this.of(pid)
-    if (this.mem !== null) this.mem[b]!.push(item)
-    else this.spill!.append(`b${b}`, encodeValue(item))
+    if (this.mem !== null) { this.mem[b]!.push(item); return }
+    const f = this.files
+    const w = item[0] === 'r' ? ['r', runW(item[1], f)] : item[0] === 'e' ? ['e', item[1], episodeW(item[2], f)] : item[0] === 'i' ? ['i', String(item[1]), item[2]] : ['c', item[1], commitRecordW(item[2], f)]
+    this.spill!.append(`b${b}`, JSON.stringify(w))
   }
 
   /** bucket b's items in the order put, then forgotten */
   * take (b: number): Generator<Item> {
     if (this.mem !== null) { const l = this.mem[b]!; this.mem[b] = []; yield * l; return }
-    for (const line of this.spill!.lines(`b${b}`)) yield decodeValue<Item>(line)
+    const f = this.files
+    for (const line of this.spill!.lines(`b${b}`)) {
+      const w = JSON.parse(line) as [string, ...unknown[]]
+      if (w[0] === 'r') yield ['r', runR(w[1] as unknown[], f)]
+      else if (w[0] === 'e') yield ['e', w[1] as number, episodeR(w[2] as unknown[], f)]
+      else if (w[0] === 'i') yield ['i', BigInt(w[1] as string), w[2] as string]
+      else yield ['c', w[1] as string, commitRecordR(w[2] as unknown[], f)]
+    }
     this.spill!.remove(`b${b}`)
   }
 }
@@ -94,7 +104,8 @@ export function streamTransactions (inp: StreamInput): TransactionsStream {
   const total = inputBytes(data) + inputBytes(dirs)
   const n = per <= 0 || total <= per ? 1 : Math.min(MAX_BUCKETS, Math.ceil(total / per))
   const spill = n > 1 ? new SpillDir('tsdump-transactions-', n) : null
-  const buckets = new Buckets(n, spill)
+  const files = new FileTable()
+  const buckets = new Buckets(n, spill, files)
   if (spill !== null) inp.onSpill?.(spill.dir)
   try {
     // the coordinator's records: episodes to their producer's bucket; per id only its newest record, when it was first seen, and which producer ids it named last
@@ -186,7 +197,7 @@ export function streamTransactions (inp: StreamInput): TransactionsStream {
         count += sorted.length
         producers += new Set(sorted.map((o) => o.t.producerId)).size
         if (spill === null) runs.push(sorted)
-        else { for (const o of sorted) spill.append(`r${b}`, encodeValue([o.key, o.t])); spill.finish(`r${b}`) }
+        else { for (const o of sorted) spill.append(`r${b}`, JSON.stringify([o.key === null ? null : String(o.key), joinedW(o.t, files)])); spill.finish(`r${b}`) }
       }
       const eos = new ExactlyOnceTally()
       const result: TransactionsStream = {
@@ -200,7 +211,7 @@ export function streamTransactions (inp: StreamInput): TransactionsStream {
         try {
           const seqs: Array<Iterator<Ordered>> = spill === null
             ? runs.map((r) => r[Symbol.iterator]())
-            : Array.from({ length: buckets.n }, (_, b) => (function * () { for (const l of spill.lines(`r${b}`)) { const [key, t] = decodeValue<[bigint | null, JoinedTransaction]>(l); yield { key, t } } })())
+            : Array.from({ length: buckets.n }, (_, b) => (function * () { for (const l of spill.lines(`r${b}`)) { const [key, t] = JSON.parse(l) as [string | null, unknown[]]; yield { key: key === null ? null : BigInt(key), t: joinedR(t, files) } } })())
           for (const o of mergeSorted(seqs, (a, b) => compareOrdered(a, b) < 0)) {
             const t = o.t
             eos.add(t)
