@@ -224,10 +224,11 @@ export function streamTransactions (inp: StreamInput): TransactionsStream {
         } finally { spill?.close() }
         const e = eos.finish(plain.values())
         for (const f of e.findings) findings.push(f)
-        result.exactlyOnce.push(...e.producers)
+        // one at a time: a million producers as arguments overflow the stack
+        for (const p of e.producers) result.exactlyOnce.push(p)
         const wantedIds = new Set(states.map((s) => s.transactionalId))
         const ids = new Map([...firstSeen].filter(([id]) => filter === undefined || wantedIds.has(id) || shownIds.has(id)))
-        result.idFamilies.push(...idFamilies(ids))
+        for (const f of idFamilies(ids)) result.idFamilies.push(f)
       }
       return result
     }

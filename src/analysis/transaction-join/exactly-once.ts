@@ -18,8 +18,9 @@ export function exactlyOnce (txs: readonly JoinedTransaction[], commits: Iterabl
   return tally.finish(commits)
 }
 
-interface Tally { id: string | null, firstPid: bigint, transactions: number, withOutput: number, groups: Map<string, number>, inputs: Map<string, Set<string>>,
-  pids: Set<bigint>, from: bigint | null, to: bigint | null }
+/** per producer; the maps only once it carries offsets or a second producer id (a million one-transaction producers hold none) */
+interface Tally { id: string | null, firstPid: bigint, transactions: number, withOutput: number, groups: Map<string, number> | null, inputs: Map<string, Set<string>> | null,
+  pids: Set<bigint> | null, from: bigint | null, to: bigint | null }
 
 /** the same check over transactions handed one at a time (in their listed order): per producer only its counts are kept */
 export class ExactlyOnceTally {
@@ -29,16 +30,20 @@ export class ExactlyOnceTally {
     const k = t.transactionalId ?? `pid ${t.producerId}`
     let g = this.byProducer.get(k)
     if (g === undefined) {
-      g = { id: t.transactionalId, firstPid: t.producerId, transactions: 0, withOutput: 0, groups: new Map(), inputs: new Map(), pids: new Set(), from: null, to: null }
+      g = { id: t.transactionalId, firstPid: t.producerId, transactions: 0, withOutput: 0, groups: null, inputs: null, pids: null, from: null, to: null }
       this.byProducer.set(k, g)
     }
     g.transactions++
-    g.pids.add(t.producerId)
-    for (const grp of new Set(t.offsetCommits.map((c) => c.group))) g.groups.set(grp, (g.groups.get(grp) ?? 0) + 1)
-    for (const c of t.offsetCommits) {
-      let s = g.inputs.get(c.group)
-      if (s === undefined) { s = new Set(); g.inputs.set(c.group, s) }
-      s.add(tp(c))
+    if (t.producerId !== g.firstPid) (g.pids ??= new Set([g.firstPid])).add(t.producerId)
+    if (t.offsetCommits.length > 0) {
+      const groups = g.groups ??= new Map()
+      const inputs = g.inputs ??= new Map()
+      for (const grp of new Set(t.offsetCommits.map((c) => c.group))) groups.set(grp, (groups.get(grp) ?? 0) + 1)
+      for (const c of t.offsetCommits) {
+        let s = inputs.get(c.group)
+        if (s === undefined) { s = new Set(); inputs.set(c.group, s) }
+        s.add(tp(c))
+      }
     }
     if (t.runs.some((r) => r.topic !== '__consumer_offsets' && r.records > 0)) g.withOutput++
     if (t.firstTimestamp !== null && (g.from === null || t.firstTimestamp < g.from)) g.from = t.firstTimestamp
@@ -53,10 +58,11 @@ export class ExactlyOnceTally {
     for (const [, g] of this.byProducer) {
       const id = g.id
       const who = id ?? `producer ${g.firstPid}`
-      const { groups, withOutput } = g
+      const groups = g.groups ?? new Map<string, number>()
+      const { withOutput } = g
       const mixed: ProducerOffsets['mixedCommits'] = []
       for (const grp of [...groups.keys()].sort()) {
-        const inputs = g.inputs.get(grp) ?? new Set<string>()
+        const inputs = g.inputs?.get(grp) ?? new Set<string>()
         const outside = plain.filter((c) => c.group === grp && inputs.has(tp(c)))
         if (outside.length === 0) continue
         const partitions = [...new Set(outside.map(tp))].sort()
@@ -80,7 +86,7 @@ export class ExactlyOnceTally {
             'apart from the output, so a restart after a crash between the two processes that input again', { file: during[0]!.file, position: during[0]!.position }))
         }
       }
-      producers.push({ transactionalId: id, producerIds: [...g.pids].sort((a, b) => (a < b ? -1 : 1)), transactions: g.transactions, withOutput,
+      producers.push({ transactionalId: id, producerIds: g.pids === null ? [g.firstPid] : [...g.pids].sort((a, b) => (a < b ? -1 : 1)), transactions: g.transactions, withOutput,
         groups: [...groups].sort().map(([group, n]) => ({ group, transactions: n })), mixedCommits: mixed, noOffsets, groupsAdvancingOutside: advancing })
     }
     producers.sort((a, b) => ((a.transactionalId ?? '') < (b.transactionalId ?? '') ? -1 : 1))
