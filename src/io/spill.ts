@@ -41,9 +41,13 @@ export class SpillDir {
   private readonly flushAt: number
 
   /** `files`: about how many files are written at the same time */
+  /** a process that exits (process.exit, an uncaught error) before close() leaves nothing behind */
+  private readonly atExit = (): void => { fs.rmSync(this.dir, { recursive: true, force: true }) }
+
   constructor (prefix: string, files = 1) {
     this.dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix))
     this.flushAt = Math.max(4096, Math.floor(BUFFERED / Math.max(1, files)))
+    process.on('exit', this.atExit)
   }
 
   /** appends one line to the named file */
@@ -83,6 +87,7 @@ export class SpillDir {
 
   close (): void {
     this.out.clear()
+    process.off('exit', this.atExit)
     fs.rmSync(this.dir, { recursive: true, force: true })
   }
 }

@@ -155,15 +155,14 @@ export function streamTransactions (inp: StreamInput): TransactionsStream {
       scanned.add(s.label)
       for (const f of s.findings) if (f.severity !== 'info' || f.code === 'PARTITION_COPY_CHOSEN') findings.push(f)
       if (s.dir.topic === '__consumer_offsets') {
-        const c = scanOffsetCommits(s.dir)
         const sp = spans.get(s.label)
         const ps: OffsetCommitRecord[] = []
-        for (const x of c.commits) {
-          if (!x.transactional) { ps.push(x); continue }
+        const c = scanOffsetCommits(s.dir, (x) => {
+          if (!x.transactional) { ps.push(x); return }
           buckets.put(x.producerId, ['c', s.label, x])
           const at = sp?.committedAt(x.producerId, x.recordOffset) ?? null
           if (at !== null) groups.add(s.label, x.group, x.topic, x.partition, { record: x.recordOffset, at, offset: x.offset })
-        }
+        })
         plain.set(s.label, ps)
         groups.addPlain(s.label, ps)
         for (const f of c.findings.listed) findings.push(f)
