@@ -66,6 +66,14 @@ export function printTransactionsJson (r: TransactionsResult | TransactionsStrea
   out.write(']')
   const { items: _items, count: _count, producers: _producers, ...head } = r as Partial<TransactionsStreamed> & TransactionsResult
   const rest = transactionsJson({ ...head, transactions: [] }) as Record<string, Json>
-  for (const [k, v] of Object.entries(rest)) if (k !== 'schemaVersion' && k !== 'transactions') out.write(`,${JSON.stringify(k)}:${JSON.stringify(v)}`)
+  for (const [k, v] of Object.entries(rest)) {
+    if (k === 'schemaVersion' || k === 'transactions') continue
+    // a list (a million producers' exactly-once entries) an element at a time, never one string of it
+    if (Array.isArray(v)) {
+      out.write(`,${JSON.stringify(k)}:[`)
+      v.forEach((x, i) => { out.write((i === 0 ? '' : ',') + JSON.stringify(x)) })
+      out.write(']')
+    } else out.write(`,${JSON.stringify(k)}:${JSON.stringify(v)}`)
+  }
   out.write('}\n')
 }
