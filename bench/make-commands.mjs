@@ -33,17 +33,17 @@ const here = path.dirname(fileURLToPath(import.meta.url))
 const repo = path.resolve(here, '..')
 const T0 = 1_700_000_000_000
 
-const segName = (offset) => `${String(offset).padStart(20, '0')}.log`
-const str16 = (s) => { const b = Buffer.from(s); const l = Buffer.alloc(2); l.writeInt16BE(b.length); return Buffer.concat([l, b]) }
-const i32 = (n) => { const b = Buffer.alloc(4); b.writeInt32BE(n); return b }
-const i64 = (n) => { const b = Buffer.alloc(8); b.writeBigInt64BE(BigInt(n)); return b }
+export const segName = (offset) => `${String(offset).padStart(20, '0')}.log`
+export const str16 = (s) => { const b = Buffer.from(s); const l = Buffer.alloc(2); l.writeInt16BE(b.length); return Buffer.concat([l, b]) }
+export const i32 = (n) => { const b = Buffer.alloc(4); b.writeInt32BE(n); return b }
+export const i64 = (n) => { const b = Buffer.alloc(8); b.writeBigInt64BE(BigInt(n)); return b }
 
 /**
  * A batch encoded once, then copied with its fields changed in place and its CRC-32C recomputed: encoding every
  * batch through encode.mjs (BigInt varints, a concat per field) took ~1 ms a transaction. Record bytes are
  * changed only where their length stays (fixed-width digits, int32/int64 fields), found by their placeholder.
  */
-class Template {
+export class Template {
   constructor (buf) { this.tpl = buf; this.buf = Buffer.from(buf) }
   /** the position of `needle` (a unique placeholder) in the batch */
   at (needle, from = 0) { const i = this.tpl.indexOf(needle, from); if (i < 0) throw new Error(`placeholder ${needle} not in template`); return i }
@@ -61,10 +61,10 @@ class Template {
     return b
   }
 }
-const digits = (b, pos, n, width) => { b.write(String(n).padStart(width, '0'), pos, width, 'latin1') }
+export const digits = (b, pos, n, width) => { b.write(String(n).padStart(width, '0'), pos, width, 'latin1') }
 
 /** Make `dir` with `make(dir)` unless it exists with the same parameters. Returns the stored meta. */
-function cached (dir, params, make, log) {
+export function cached (dir, params, make, log) {
   const metaFile = `${dir}.meta.json`
   if (fs.existsSync(dir) && fs.existsSync(metaFile)) {
     const meta = JSON.parse(fs.readFileSync(metaFile, 'utf8'))
@@ -114,17 +114,17 @@ class PartitionLog {
 }
 
 /** TransactionLogValue v0 (Kafka's TransactionLogValue.json): partitions as [[topic, [ids]]] */
-function txnStateValue (pid, status, partitions, ts, start) {
+export function txnStateValue (pid, status, partitions, ts, start) {
   const parts = partitions.flatMap(([topic, ids]) => [str16(topic), i32(ids.length), ...ids.map(i32)])
   const head = Buffer.alloc(17)
   head.writeBigInt64BE(BigInt(pid), 2); head.writeInt32BE(60000, 12); head[16] = status
   return Buffer.concat([head, i32(partitions.length), ...parts, i64(ts), i64(start)])
 }
 
-const STATUS = { Ongoing: 1, PrepareCommit: 2, PrepareAbort: 3, CompleteCommit: 4, CompleteAbort: 5 }
-const PID = 0x0A0B0C0D0E0F1011n
-const TS = 0x0000011122233344n
-const TS2 = 0x0000015556667778n
+export const STATUS = { Ongoing: 1, PrepareCommit: 2, PrepareAbort: 3, CompleteCommit: 4, CompleteAbort: 5 }
+export const PID = 0x0A0B0C0D0E0F1011n
+export const TS = 0x0000011122233344n
+export const TS2 = 0x0000015556667778n
 
 /** the batches of txnLogDir as templates, with where their per-transaction fields are */
 function txnTemplates (records) {
@@ -188,7 +188,7 @@ export function txnLogDir (dir, { transactions, partitions = 8, ids = 1000, abor
 }
 
 /** a small deterministic generator (xorshift32): the same input on every machine */
-function rng (seed) {
+export function rng (seed) {
   let x = seed >>> 0 || 1
   return () => { x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0; return x }
 }

@@ -1,32 +1,17 @@
 // `tsdump transactions`: every transaction as one unit across the partitions it wrote, its offset commits
-// and its coordinator's records. Each data partition is scanned for its runs (scan/transaction-runs.ts),
-// each __consumer_offsets partition for its offset commits too, every __transaction_state partition among
-// the paths or in their log directories for the coordinator's records; analysis/transaction-join/ joins them.
-import * as path from 'node:path'
+// and its coordinator's records. scan/transactions-stream.ts reads them (each data partition's runs, each
+// __consumer_offsets partition's offset commits, every __transaction_state partition among the paths or in
+// their log directories) and joins them with analysis/transaction-join/ in bounded memory; the printers take
+// the transactions one at a time.
 import type { Finding } from '../analysis/findings.js'
 import { EXIT_USAGE } from '../analysis/findings.js'
 import type { RangeSpec } from '../analysis/range-filter.js'
-import { completeTransaction } from '../analysis/transaction-join/consistency.js'
-import { coordinatorEpisodes, transactionalIdsByProducer } from '../analysis/transaction-join/episodes.js'
-import { exactlyOnce } from '../analysis/transaction-join/exactly-once.js'
-import { flinkSinks } from '../analysis/transaction-join/flink-ids.js'
-import { fillGroupPositions } from '../analysis/transaction-join/group-positions.js'
-import { idFamilies } from '../analysis/transaction-join/id-families.js'
-import { joinRuns } from '../analysis/transaction-join/join.js'
-import { streamsApplications } from '../analysis/transaction-join/streams-ids.js'
-import { judgeOpenRuns } from '../analysis/transaction-join/open-runs.js'
-import type { JoinedTransaction, OffsetCommitRecord, PartitionRun, TransactionsResult } from '../analysis/transaction-join/types.js'
-import type { LostRecords } from '../analysis/lost-records.js'
-import type { TransactionStateRecord } from '../analysis/transactional-id-state.js'
-import { lastTransactionStates } from '../analysis/transactional-id-state.js'
+import type { TransactionsResult } from '../analysis/transaction-join/types.js'
+import type { TransactionsStream } from '../scan/transactions-stream.js'
+import { streamTransactions } from '../scan/transactions-stream.js'
 import { printTransactionsJson } from '../format/transactions-json.js'
 import { printTransactionsText } from '../format/transactions-text.js'
-import type { OffsetCheckpoint } from '../io/checkpoints.js'
-import { scanOffsetCommits } from '../scan/offset-commit-scan.js'
-import { scanNewestCopies } from '../scan/partition-copies.js'
 import { resolvePartitions } from '../scan/partition-scan.js'
-import { scanTransactionLog } from '../scan/transaction-log-scan.js'
-import { stateDirs } from '../scan/transactional-id.js'
 import type { CommandContext } from './context.js'
 import { selectsPartition } from './topic-partition-filter.js'
 import type { TopicPartitionFilter } from './topic-partition-filter.js'
@@ -57,95 +42,48 @@ export interface TransactionsOptions extends TransactionsLibraryOptions {
   wide?: boolean
 }
 
-const cmp = (a: bigint | null, b: bigint | null): number => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1)
-
 /** The transactions under `paths`, joined; null with the unusable paths' findings when a path cannot be used. */
 export function transactions (paths: string[], opts: TransactionsLibraryOptions = {}): TransactionsResult | { unusable: Finding[] } {
-  const { filter, remote, only } = opts
-  const resync = opts.resync !== false
-  const hanging = opts
-  const { partitions, unusable, unreadable } = resolvePartitions(paths, remote)
+  const s = transactionsStream(paths, opts)
+  if ('unusable' in s) return s
+  const { items, count: _count, producers: _producers, close: _close, ...rest } = s
+  const all = [...items]
+  return { ...rest, transactions: all }
+}
+
+/**
+ * The same as a sequence, in bounded memory (a hash join by producer id spilled to temp files under os.tmpdir()
+ * when the input is large, then an external merge): `count` and `producers` are known at once, `items` gives the
+ * transactions in order, and exactlyOnce, idFamilies and their findings are complete once `items` is done.
+ */
+export function transactionsStream (paths: string[], opts: TransactionsLibraryOptions = {}, internals: { bucketBytes?: number, onSpill?: (dir: string) => void } = {}): TransactionsStream | { unusable: Finding[] } {
+  const { partitions, unusable, unreadable } = resolvePartitions(paths, opts.remote)
   if (unusable.length > 0) return { unusable }
-  // a partition directory that could not be read (the others were) is one more finding
-  const findings: Finding[] = [...unreadable]
-  const records: TransactionStateRecord[] = []
-  const { dirs, logDirs } = stateDirs(paths)
-  const lost: LostRecords[] = []
-  for (const d of dirs) {
-    const read = scanTransactionLog(d, (r) => { records.push(r) })
-    for (const f of read.findings.listed) findings.push(f)
-    for (const l of read.lost) lost.push(l)
-  }
-  const runs: PartitionRun[] = []
-  const commits = new Map<string, OffsetCommitRecord[]>()
-  const scanned = new Set<string>()
-  const checkpoints = new Map<string, OffsetCheckpoint | null>()
-  for (const s of scanNewestCopies(partitions.filter((d) => d.topic !== '__transaction_state'), checkpoints, resync)) {
-    scanned.add(s.label)
-    for (const r of s.runs) runs.push(r)
-    for (const f of s.findings) if (f.severity !== 'info' || f.code === 'PARTITION_COPY_CHOSEN') findings.push(f)
-    if (s.dir.topic === '__consumer_offsets') {
-      const c = scanOffsetCommits(s.dir)
-      commits.set(s.label, c.commits)
-      for (const f of c.findings.listed) findings.push(f)
-    }
-  }
-  const episodes = coordinatorEpisodes(records)
-  const idByProducer = transactionalIdsByProducer(records)
-  const all = joinRuns(runs, episodes)
-  const damaged = new Map(runs.filter((r) => r.damage !== undefined).map((r) => [`${r.topic}-${r.partition}`, r.damage!] as const))
-  for (const t of all) completeTransaction(t, { scanned, idByProducer, commits, damaged })
-  fillGroupPositions(all, commits)
-  const nowMs = hanging.now ?? Date.now()
-  const timeoutMin = hanging.maxTransactionTimeoutMinutes ?? 15
-  judgeOpenRuns(all, lastTransactionStates(records, lost), nowMs, timeoutMin * 60_000)
-  // in the order they began: the coordinator's first record, else the first marker (data timestamps can be event times: Kafka Streams)
-  const began = (t: JoinedTransaction): bigint | null => t.episode?.states[0]?.timestamp ?? t.runs.reduce<bigint | null>((m, r) => (r.marker === null ? m : m === null || r.marker.timestamp < m ? r.marker.timestamp : m), null) ?? t.firstTimestamp
-  // each key computed once, not twice per comparison
-  const keyOf = new Map(all.map((t) => [t, began(t)]))
-  all.sort((a, b) => cmp(keyOf.get(a)!, keyOf.get(b)!) || cmp(a.producerId, b.producerId) || a.producerEpoch - b.producerEpoch)
-  keyOf.clear()
-  const states = lastTransactionStates(records, lost).filter((s) => filter === undefined || stateWanted(s.transactionalId, s.producerId, filter))
-  const shown = all.filter((t) => (filter === undefined || wanted(t, filter)) && (only === undefined || t.runs.some((r) => selectsPartition(only, r.topic, r.partition))))
-  const eos = exactlyOnce(shown, commits.values())
-  for (const f of eos.findings) findings.push(f)
-  // each id's first coordinator record dates it (ids created per hour)
-  const firstSeen = new Map<string, bigint | null>()
-  for (const r of records) if (!firstSeen.has(r.transactionalId)) firstSeen.set(r.transactionalId, r.value?.transactionLastUpdateTimestampMs ?? null)
-  for (const t of shown) if (t.transactionalId !== null && !firstSeen.has(t.transactionalId)) firstSeen.set(t.transactionalId, t.firstTimestamp)
-  const ids = new Map([...firstSeen].filter(([id]) => filter === undefined || states.some((s) => s.transactionalId === id) || shown.some((t) => t.transactionalId === id)))
-  return {
-    transactions: shown, transactionalIds: states, exactlyOnce: eos.producers, idFamilies: idFamilies(ids), streams: streamsApplications(shown),
-    // over every transaction and id, not only the shown: a sink's naming and phases are the whole log's
-    flinkSinks: flinkSinks(all, lastTransactionStates(records, lost)),
-    stateLogs: dirs.map((d) => d.path), lookedIn: logDirs.map((d) => path.resolve(d)), findings,
-    nowMs, nowGiven: hanging.now !== undefined, maxTransactionTimeoutMinutes: timeoutMin,
-  }
-}
-
-function stateWanted (id: string, pid: bigint | null, f: RangeSpec): boolean {
-  if (f.transactionalId !== undefined) return id === f.transactionalId
-  return f.producerIds === undefined || (pid !== null && f.producerIds.includes(pid))
-}
-
-/** --transactional-id / --producer-id: that producer's transactions; --from-time / --to-time: those overlapping the range */
-function wanted (t: JoinedTransaction, f: RangeSpec): boolean {
-  if (f.transactionalId !== undefined && t.transactionalId !== null && t.transactionalId !== f.transactionalId) return false
-  if (f.producerIds !== undefined && !f.producerIds.includes(t.producerId)) return false
-  if (f.fromTime !== undefined && t.lastTimestamp !== null && t.lastTimestamp < BigInt(f.fromTime)) return false
-  if (f.toTime !== undefined && t.firstTimestamp !== null && t.firstTimestamp > BigInt(f.toTime)) return false
-  return true
+  const only = opts.only
+  return streamTransactions({
+    partitions, unreadable, paths, resync: opts.resync !== false, nowMs: opts.now ?? Date.now(), nowGiven: opts.now !== undefined,
+    maxTransactionTimeoutMinutes: opts.maxTransactionTimeoutMinutes ?? 15,
+    ...(opts.filter !== undefined ? { filter: opts.filter } : {}),
+    ...(only !== undefined ? { selects: (topic: string, partition: number) => selectsPartition(only, topic, partition) } : {}),
+    ...internals,
+  })
 }
 
 export function runTransactions (opts: TransactionsOptions, ctx: CommandContext): number {
   const { paths, format: _format, color: _color, wide: _wide, ...lib } = opts
-  const r = transactions(paths, { ...lib, now: opts.now ?? ctx.now() })
-  if ('unusable' in r) {
-    writeUnusable(r.unusable, ctx)
+  const s = transactionsStream(paths, { ...lib, now: opts.now ?? ctx.now() })
+  if ('unusable' in s) {
+    writeUnusable(s.unusable, ctx)
     return EXIT_USAGE
   }
-  r.nowGiven = opts.now !== undefined
-  if (opts.format === 'json') printTransactionsJson(r, ctx.stdout)
-  else printTransactionsText(r, ctx, { colorLevel: opts.color === false ? 0 : ctx.colorLevel, wide: opts.wide === true })
-  return partitionExitCode([], r.findings.concat(r.transactions.flatMap((t) => t.findings)))
+  s.nowGiven = opts.now !== undefined
+  // each transaction's findings counted as it passes to the printer, not kept
+  const seen: Finding[] = []
+  const items = s.items
+  const counted = { ...s, items: (function * () { for (const t of items) { for (const f of t.findings) if (!seen.some((x) => x.code === f.code && x.severity === f.severity)) seen.push(f); yield t } })() }
+  try {
+    if (opts.format === 'json') printTransactionsJson(counted, ctx.stdout)
+    else printTransactionsText(counted, ctx, { colorLevel: opts.color === false ? 0 : ctx.colorLevel, wide: opts.wide === true })
+  } finally { s.close() }
+  return partitionExitCode([], s.findings.concat(seen))
 }

@@ -1,6 +1,6 @@
 // JSON of `tsdump transactions`: one object (schemaVersion, transactions, transactionalIds).
 import { idFamily } from '../analysis/transaction-join/id-families.js'
-import type { JoinedTransaction, PartitionRun, ProducerOffsets, TransactionsResult } from '../analysis/transaction-join/types.js'
+import type { JoinedTransaction, PartitionRun, ProducerOffsets, TransactionsResult, TransactionsStreamed } from '../analysis/transaction-join/types.js'
 import type { TransactionalIdState } from '../analysis/transactional-id-state.js'
 import { unknownStateFields } from '../analysis/transactional-id-state.js'
 import { JSON_SCHEMA_VERSION } from './dump-json.js'
@@ -58,12 +58,25 @@ export function transactionsJson (r: TransactionsResult): Json {
   }
 }
 
-/** the same object as transactionsJson, written one transaction at a time (no single string of them all) */
-export function printTransactionsJson (r: TransactionsResult, out: Writer): void {
-  const rest = transactionsJson({ ...r, transactions: [] }) as Record<string, Json>
-  out.write(`{"schemaVersion":${JSON.stringify(rest.schemaVersion)},"transactions":[`)
-  r.transactions.forEach((t, i) => { out.write((i === 0 ? '' : ',') + JSON.stringify(transactionJson(t))) })
+/**
+ * the same object as transactionsJson, written one transaction at a time as they come (no single string of them
+ * all); what follows the transactions is taken once they are all written (the exactly-once check is complete then)
+ */
+export function printTransactionsJson (r: TransactionsResult | TransactionsStreamed, out: Writer): void {
+  out.write(`{"schemaVersion":${JSON.stringify(JSON_SCHEMA_VERSION)},"transactions":[`)
+  let i = 0
+  for (const t of 'items' in r ? r.items : r.transactions) out.write((i++ === 0 ? '' : ',') + JSON.stringify(transactionJson(t)))
   out.write(']')
-  for (const [k, v] of Object.entries(rest)) if (k !== 'schemaVersion' && k !== 'transactions') out.write(`,${JSON.stringify(k)}:${JSON.stringify(v)}`)
+  const { items: _items, count: _count, producers: _producers, ...head } = r as Partial<TransactionsStreamed> & TransactionsResult
+  const rest = transactionsJson({ ...head, transactions: [] }) as Record<string, Json>
+  for (const [k, v] of Object.entries(rest)) {
+    if (k === 'schemaVersion' || k === 'transactions') continue
+    // a list (a million producers' exactly-once entries) an element at a time, never one string of it
+    if (Array.isArray(v)) {
+      out.write(`,${JSON.stringify(k)}:[`)
+      v.forEach((x, i) => { out.write((i === 0 ? '' : ',') + JSON.stringify(x)) })
+      out.write(']')
+    } else out.write(`,${JSON.stringify(k)}:${JSON.stringify(v)}`)
+  }
   out.write('}\n')
 }

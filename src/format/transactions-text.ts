@@ -7,7 +7,7 @@ import { ageSourceText } from '../analysis/hanging.js'
 import type { ChalkInstance } from 'chalk'
 import { ABORTED_BY_TEXT } from '../analysis/transaction-join/abort-cause.js'
 import { describeFamily, idFamily } from '../analysis/transaction-join/id-families.js'
-import type { JoinedTransaction, TransactionsResult } from '../analysis/transaction-join/types.js'
+import type { JoinedTransaction, TransactionsResult, TransactionsStreamed } from '../analysis/transaction-join/types.js'
 import { stateLabel, unknownStatesNotes } from '../analysis/transactional-id-state.js'
 import type { FlinkSink } from '../analysis/transaction-join/flink-ids.js'
 import { flinkFamilyText, flinkKnowsOpen, flinkLossSummary, flinkTransactionNotes } from './flink-sink-text.js'
@@ -114,11 +114,12 @@ function block (t: JoinedTransaction, chalk: ChalkInstance, wide: boolean, sinks
   return out
 }
 
-export function printTransactionsText (r: TransactionsResult, out: { stdout: Writer, stderr: Writer }, opts: { colorLevel: 0 | 1 | 2 | 3, wide: boolean }): void {
+export function printTransactionsText (r: TransactionsResult | TransactionsStreamed, out: { stdout: Writer, stderr: Writer }, opts: { colorLevel: 0 | 1 | 2 | 3, wide: boolean }): void {
   const chalk = new Chalk({ level: opts.colorLevel })
   const lines: string[] = []
-  const producers = new Set(r.transactions.map((t) => t.producerId)).size
-  lines.push(`${r.transactions.length} transaction${r.transactions.length === 1 ? '' : 's'} of ${producers} producer${producers === 1 ? '' : 's'}`)
+  const count = 'items' in r ? r.count : r.transactions.length
+  const producers = 'items' in r ? r.producers : new Set(r.transactions.map((t) => t.producerId)).size
+  lines.push(`${count} transaction${count === 1 ? '' : 's'} of ${producers} producer${producers === 1 ? '' : 's'}`)
   const where = r.stateLogs.length > 0
     ? `transactional ids from ${r.stateLogs.map((p) => p.replace(/\/?$/, '')).join(', ')}`
     : `no __transaction_state partition among the paths or in their log directories (${r.lookedIn.join(', ') || 'none'}): transactional ids unknown, runs of one producer epoch joined by their markers' timestamps`
@@ -126,7 +127,8 @@ export function printTransactionsText (r: TransactionsResult, out: { stdout: Wri
   // written a block at a time: one string of a million transactions' lines is not needed
   out.stdout.write(lines.join('\n') + '\n')
   lines.length = 0
-  for (const t of r.transactions) out.stdout.write('\n' + block(t, chalk, opts.wide, r.flinkSinks).join('\n') + '\n')
+  // as they come: the exactly-once check and the id families below are complete once they all passed
+  for (const t of 'items' in r ? r.items : r.transactions) out.stdout.write('\n' + block(t, chalk, opts.wide, r.flinkSinks).join('\n') + '\n')
   const eos = r.exactlyOnce.filter((p) => p.groups.length > 0 || p.groupsAdvancingOutside.length > 0)
   if (eos.length > 0) {
     lines.push('', 'Offsets carried by each transactional producer (exactly-once check):')

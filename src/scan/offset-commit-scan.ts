@@ -12,10 +12,14 @@ import type { PartitionDir } from '../io/discover.js'
 
 const big = (v: unknown): bigint => (typeof v === 'bigint' ? v : BigInt(v as number))
 
-/** Every offset commit record of the partition, in file order, and the findings of records that do not decode. */
-export function scanOffsetCommits (dir: PartitionDir): { commits: OffsetCommitRecord[], findings: FindingList } {
+/**
+ * Every offset commit record of the partition, in file order, and the findings of records that do not decode.
+ * With `visit`, each is handed out as read and none kept (`commits` is then empty).
+ */
+export function scanOffsetCommits (dir: PartitionDir, visit?: (c: OffsetCommitRecord) => void): { commits: OffsetCommitRecord[], findings: FindingList } {
   const findings = new FindingList()
   const commits: OffsetCommitRecord[] = []
+  const put = visit ?? ((c: OffsetCommitRecord): void => { commits.push(c) })
   forEachInternalRecord(dir.files.filter((x) => x.kind === 'log'), findings, (rec, h, f) => {
     if (rec.key === null || rec.valuePieces !== undefined) return
     const type = rec.key.length >= 2 ? rec.key.readInt16BE(0) : -1
@@ -35,7 +39,7 @@ export function scanOffsetCommits (dir: PartitionDir): { commits: OffsetCommitRe
       findings.push(finding('BAD_INTERNAL_RECORD', `offset commit at offset ${rec.offset}: value version ${r.value?.version ?? '?'} has no offset field: not read`, { file: f.path, position: rec.filePosition >= 0 ? rec.filePosition : h.position }))
       return
     }
-    commits.push({ recordOffset: rec.offset, producerId: h.producerId, producerEpoch: h.producerEpoch, transactional: h.isTransactional,
+    put({ recordOffset: rec.offset, producerId: h.producerId, producerEpoch: h.producerEpoch, transactional: h.isTransactional,
       group: String(k.group), topic: String(k.topic), partition: Number(k.partition),
       offset: v === undefined ? null : big(v.offset), metadata: v === undefined || v.metadata === null ? null : String(v.metadata),
       timestamp: h.maxTimestamp, file: f.path, position: rec.filePosition })

@@ -15,8 +15,12 @@ export interface ChosenCopy { dir: PartitionDir, label: string, runs: PartitionR
 const ended = (rs: readonly PartitionRun[], below: bigint): string[] =>
   rs.filter((r) => r.marker !== null && r.marker.offset < below).map((r) => `${r.producerId}/${r.firstOffset}/${r.marker!.offset}/${r.marker!.type}/${r.records}`).sort()
 
-/** every partition's runs, each partition read from one copy */
-export function scanNewestCopies (partitions: readonly PartitionDir[], checkpoints: Map<string, OffsetCheckpoint | null>, resync = true): ChosenCopy[] {
+/**
+ * every partition's runs, each partition read from one copy, a partition at a time. With `onRun`, a partition in
+ * one log directory hands its runs out as they end (its ChosenCopy's runs are then empty); copies in several are
+ * compared, so their runs are held until the partition's end and then handed out.
+ */
+export function * scanNewestCopies (partitions: readonly PartitionDir[], checkpoints: Map<string, OffsetCheckpoint | null>, resync = true, onRun?: (r: PartitionRun) => void): Generator<ChosenCopy> {
   const byLabel = new Map<string, PartitionDir[]>()
   for (const d of partitions) {
     const k = d.topic === null ? d.path : `${d.topic}-${d.partition}`
@@ -24,8 +28,12 @@ export function scanNewestCopies (partitions: readonly PartitionDir[], checkpoin
     if (g === undefined) { g = []; byLabel.set(k, g) }
     g.push(d)
   }
-  const out: ChosenCopy[] = []
   for (const [label, dirs] of byLabel) {
+    if (onRun !== undefined && dirs.length === 1) {
+      const s = scanTransactionRuns(dirs[0]!, checkpoints, resync, onRun)
+      yield { dir: dirs[0]!, label: s.label, runs: [], findings: [...s.findings] }
+      continue
+    }
     const scans = dirs.map((dir) => ({ dir, epoch: newestLeaderEpoch(dir.path), ...scanTransactionRuns(dir, checkpoints, resync) }))
     scans.sort((a, b) => b.epoch - a.epoch || (a.logEndOffset < b.logEndOffset ? 1 : a.logEndOffset > b.logEndOffset ? -1 : 0))
     const best = scans[0]!
@@ -56,7 +64,7 @@ export function scanNewestCopies (partitions: readonly PartitionDir[], checkpoin
         }
       }
     }
-    out.push({ dir: best.dir, label: best.label, runs: best.runs, findings })
+    if (onRun !== undefined) for (const r of best.runs) onRun(r)
+    yield { dir: best.dir, label: best.label, runs: onRun === undefined ? best.runs : [], findings }
   }
-  return out
 }

@@ -12,10 +12,12 @@ import { scanPartition } from './partition-scan.js'
 
 interface Place { file: string, position: number }
 
-export function scanTransactionRuns (dir: PartitionDir, checkpoints: Map<string, OffsetCheckpoint | null>, resync = true): { label: string, runs: PartitionRun[], findings: readonly Finding[], logStartOffset: bigint, logEndOffset: bigint } {
+/** `onRun`: each run handed out as it ends (open ones at the end) and not kept; without it they are returned */
+export function scanTransactionRuns (dir: PartitionDir, checkpoints: Map<string, OffsetCheckpoint | null>, resync = true, onRun?: (r: PartitionRun) => void): { label: string, runs: PartitionRun[], findings: readonly Finding[], logStartOffset: bigint, logEndOffset: bigint } {
   const topic = dir.topic ?? dir.path
   const partition = dir.partition ?? -1
   const runs: PartitionRun[] = []
+  const put = onRun ?? ((r: PartitionRun): void => { runs.push(r) })
   const firstBatch = new Map<bigint, Place>()
   let last: Place & { timestamp: bigint } = { file: '', position: 0, timestamp: -1n }
   const tap = (s: BatchFacts): void => {
@@ -37,7 +39,7 @@ export function scanTransactionRuns (dir: PartitionDir, checkpoints: Map<string,
           const pid = toBigInt(t.producerId)
           const at = t.empty ? last : firstBatch.get(pid) ?? last
           firstBatch.delete(pid)
-          runs.push({ topic, partition, producerId: pid, producerEpoch: t.producerEpoch, firstOffset: toBigInt(t.firstOffset),
+          put({ topic, partition, producerId: pid, producerEpoch: t.producerEpoch, firstOffset: toBigInt(t.firstOffset),
             lastOffset: t.lastDataOffset === null ? null : toBigInt(t.lastDataOffset), records: t.records,
             firstTimestamp: t.firstTimestamp === null ? null : toBigInt(t.firstTimestamp), lastTimestamp: t.lastTimestamp === null ? null : toBigInt(t.lastTimestamp),
             marker: { offset: toBigInt(t.markerOffset!), type: t.outcome!, coordinatorEpoch: t.coordinatorEpoch, epoch: t.markerEpoch ?? t.producerEpoch,
@@ -50,7 +52,7 @@ export function scanTransactionRuns (dir: PartitionDir, checkpoints: Map<string,
   for (const o of s.report.openTransactions) {
     if (o.state !== 'open') continue // its marker, beyond the high watermark, ended a run above
     const at = firstBatch.get(o.producerId) ?? { file: dir.files.find((f) => f.kind === 'log')?.path ?? dir.path, position: 0 }
-    runs.push({ topic, partition, producerId: o.producerId, producerEpoch: o.producerEpoch, firstOffset: o.firstOffset, lastOffset: o.lastOffset,
+    put({ topic, partition, producerId: o.producerId, producerEpoch: o.producerEpoch, firstOffset: o.firstOffset, lastOffset: o.lastOffset,
       records: o.records, firstTimestamp: o.firstTimestamp, lastTimestamp: o.lastTimestamp, marker: null, seeded: o.seeded, file: at.file, position: at.position,
       ...(o.damage !== undefined ? { damage: o.damage } : {}) })
   }

@@ -23,25 +23,35 @@ function fresh (id: string, s: CoordinatorState): Episode {
   return { transactionalId: id, states: [], producerId: s.producerId, endEpoch: s.producerEpoch, partitions: new Set(), prepare: null, complete: null }
 }
 
-/** Episodes of every id, each id's in log order; `records` in file order (one id's records are in one partition). */
-export function coordinatorEpisodes (records: Iterable<TransactionStateRecord>): Episode[] {
-  const out: Episode[] = []
-  const current = new Map<string, Episode | null>()
-  const seen = new Set<string>()
-  for (const r of records) {
-    // the same record read from two brokers' copies of the partition counts once
-    const key = `${r.transactionalId}\u0000${r.offset}`
-    if (seen.has(key)) continue
-    seen.add(key)
+/**
+ * Cuts the records into episodes as they are read (`add` in file order; one id's records are in one partition),
+ * handing each to `done` once nothing can change it: at its Complete* record, when the id's next transaction or
+ * an Empty record begins, or at `end()`. Only the episode open per id is held. `seq` numbers episodes in the order
+ * they began. A record read again from another broker's copy of the partition (an offset not above the id's
+ * newest) counts once.
+ */
+export class EpisodeCutter {
+  private readonly current = new Map<string, { e: Episode, seq: number, done: boolean } | null>()
+  private readonly newest = new Map<string, bigint>()
+  private seq = 0
+
+  constructor (private readonly done: (e: Episode, seq: number) => void) {}
+
+  add (r: TransactionStateRecord): void {
+    const before = this.newest.get(r.transactionalId)
+    if (before !== undefined && r.offset <= before) return
+    this.newest.set(r.transactionalId, r.offset)
     const s = stateOf(r)
-    if (s === null) { current.set(r.transactionalId, null); continue }
-    let e = current.get(r.transactionalId) ?? null
+    const cur = this.current.get(r.transactionalId) ?? null
+    if (s === null || s.state === 'Empty' || s.state === 'Dead') { this.close(cur); this.current.set(r.transactionalId, null); return }
+    let e = cur?.e ?? null
     const ended = e !== null && e.complete !== null
-    if (s.state === 'Empty' || s.state === 'Dead') { current.set(r.transactionalId, null); continue }
+    let c = cur
     if (e === null || ended || (s.state === 'Ongoing' && e.prepare !== null) || (s.state.startsWith('Prepare') && s.state !== 'PrepareEpochFence' && e.prepare !== null)) {
+      this.close(cur)
       e = fresh(r.transactionalId, s)
-      out.push(e)
-      current.set(r.transactionalId, e)
+      c = { e, seq: this.seq++, done: false }
+      this.current.set(r.transactionalId, c)
     }
     e.states.push(s)
     for (const p of s.partitions) e.partitions.add(p)
@@ -50,8 +60,30 @@ export function coordinatorEpisodes (records: Iterable<TransactionStateRecord>):
     e.producerId = s.producerId
     // the markers carry the epoch of the Prepare* record (with TV2 the data epoch + 1)
     e.endEpoch = e.prepare?.producerEpoch ?? (e.complete ?? s).producerEpoch
+    if (e.complete !== null) this.close(c)
   }
-  return out
+
+  /** hands out every episode still open, in the order they began */
+  end (): void {
+    const open = [...this.current.values()].filter((c) => c !== null && !c.done).sort((a, b) => a!.seq - b!.seq)
+    for (const c of open) this.close(c)
+    this.current.clear()
+  }
+
+  private close (c: { e: Episode, seq: number, done: boolean } | null): void {
+    if (c === null || c.done) return
+    c.done = true
+    this.done(c.e, c.seq)
+  }
+}
+
+/** Episodes of every id, each id's in log order, in the order they began; `records` in file order. */
+export function coordinatorEpisodes (records: Iterable<TransactionStateRecord>): Episode[] {
+  const out: Array<{ e: Episode, seq: number }> = []
+  const cut = new EpisodeCutter((e, seq) => { out.push({ e, seq }) })
+  for (const r of records) cut.add(r)
+  cut.end()
+  return out.sort((a, b) => a.seq - b.seq).map((x) => x.e)
 }
 
 /** the producer id -> transactional id of every record (a KIP-890 rollover names the previous and next id too) */

@@ -13,53 +13,83 @@ import type { JoinedTransaction, OffsetCommitRecord, ProducerOffsets } from './t
 const tp = (c: { topic: string, partition: number }): string => `${c.topic}-${c.partition}`
 
 export function exactlyOnce (txs: readonly JoinedTransaction[], commits: Iterable<readonly OffsetCommitRecord[]>): { producers: ProducerOffsets[], findings: Finding[] } {
-  const plain: OffsetCommitRecord[] = []
-  for (const cs of commits) for (const c of cs) if (!c.transactional && c.offset !== null) plain.push(c)
-  const byProducer = new Map<string, JoinedTransaction[]>()
-  for (const t of txs) {
+  const tally = new ExactlyOnceTally()
+  for (const t of txs) tally.add(t)
+  return tally.finish(commits)
+}
+
+/** per producer; the maps only once it carries offsets or a second producer id (a million one-transaction producers hold none) */
+interface Tally { id: string | null, firstPid: bigint, transactions: number, withOutput: number, groups: Map<string, number> | null, inputs: Map<string, Set<string>> | null,
+  pids: Set<bigint> | null, from: bigint | null, to: bigint | null }
+
+/** the same check over transactions handed one at a time (in their listed order): per producer only its counts are kept */
+export class ExactlyOnceTally {
+  private readonly byProducer = new Map<string, Tally>()
+
+  add (t: JoinedTransaction): void {
     const k = t.transactionalId ?? `pid ${t.producerId}`
-    let g = byProducer.get(k)
-    if (g === undefined) { g = []; byProducer.set(k, g) }
-    g.push(t)
-  }
-  const producers: ProducerOffsets[] = []
-  const findings: Finding[] = []
-  for (const [, ts] of byProducer) {
-    const id = ts[0]!.transactionalId
-    const who = id ?? `producer ${ts[0]!.producerId}`
-    const groups = new Map<string, number>()
-    for (const t of ts) for (const g of new Set(t.offsetCommits.map((c) => c.group))) groups.set(g, (groups.get(g) ?? 0) + 1)
-    const withOutput = ts.filter((t) => t.runs.some((r) => r.topic !== '__consumer_offsets' && r.records > 0)).length
-    const mixed: ProducerOffsets['mixedCommits'] = []
-    for (const g of [...groups.keys()].sort()) {
-      const inputs = new Set(ts.flatMap((t) => t.offsetCommits.filter((c) => c.group === g).map(tp)))
-      const outside = plain.filter((c) => c.group === g && inputs.has(tp(c)))
-      if (outside.length === 0) continue
-      const partitions = [...new Set(outside.map(tp))].sort()
-      mixed.push({ group: g, partitions, plainCommits: outside.length })
-      findings.push(finding('EOS_MIXED_COMMITS', `${who} carries group ${g}'s offsets in its transactions, and ${outside.length} commit${outside.length === 1 ? '' : 's'} of ${g} for ${partitions.join(', ')} ` +
-        'were made outside any transaction: the group can move past output a later abort discards, or stay behind committed output, so a restart after a crash skips or repeats input',
-      { file: outside[0]!.file, position: outside[0]!.position }))
+    let g = this.byProducer.get(k)
+    if (g === undefined) {
+      g = { id: t.transactionalId, firstPid: t.producerId, transactions: 0, withOutput: 0, groups: null, inputs: null, pids: null, from: null, to: null }
+      this.byProducer.set(k, g)
     }
-    const noOffsets = withOutput > 0 && groups.size === 0
-    const advancing: ProducerOffsets['groupsAdvancingOutside'] = []
-    if (noOffsets) {
-      const from = ts.reduce<bigint | null>((m, t) => (t.firstTimestamp !== null && (m === null || t.firstTimestamp < m) ? t.firstTimestamp : m), null)
-      const to = ts.reduce<bigint | null>((m, t) => (t.lastTimestamp !== null && (m === null || t.lastTimestamp > m) ? t.lastTimestamp : m), null)
-      const during = from === null || to === null ? [] : plain.filter((c) => c.timestamp >= from && c.timestamp <= to)
-      const counts = new Map<string, number>()
-      for (const c of during) counts.set(c.group, (counts.get(c.group) ?? 0) + 1)
-      for (const [group, n] of [...counts].sort()) advancing.push({ group, commits: n })
-      // only with a group advancing meanwhile: a producer without input (a source, a Flink sink keeping its position in checkpoints) is no fault
-      if (advancing.length > 0) {
-        findings.push(finding('EOS_NO_OFFSETS', `${who}: ${withOutput} transaction${withOutput === 1 ? '' : 's'} wrote output and none carried offsets (no sendOffsetsToTransaction), ` +
-          `while group${advancing.length === 1 ? '' : 's'} ${advancing.map((a) => a.group).join(', ')} committed offsets outside transactions: if that is its input, the position is committed ` +
-          'apart from the output, so a restart after a crash between the two processes that input again', { file: during[0]!.file, position: during[0]!.position }))
+    g.transactions++
+    if (t.producerId !== g.firstPid) (g.pids ??= new Set([g.firstPid])).add(t.producerId)
+    if (t.offsetCommits.length > 0) {
+      const groups = g.groups ??= new Map()
+      const inputs = g.inputs ??= new Map()
+      for (const grp of new Set(t.offsetCommits.map((c) => c.group))) groups.set(grp, (groups.get(grp) ?? 0) + 1)
+      for (const c of t.offsetCommits) {
+        let s = inputs.get(c.group)
+        if (s === undefined) { s = new Set(); inputs.set(c.group, s) }
+        s.add(tp(c))
       }
     }
-    producers.push({ transactionalId: id, producerIds: [...new Set(ts.map((t) => t.producerId))].sort((a, b) => (a < b ? -1 : 1)), transactions: ts.length, withOutput,
-      groups: [...groups].sort().map(([group, n]) => ({ group, transactions: n })), mixedCommits: mixed, noOffsets, groupsAdvancingOutside: advancing })
+    if (t.runs.some((r) => r.topic !== '__consumer_offsets' && r.records > 0)) g.withOutput++
+    if (t.firstTimestamp !== null && (g.from === null || t.firstTimestamp < g.from)) g.from = t.firstTimestamp
+    if (t.lastTimestamp !== null && (g.to === null || t.lastTimestamp > g.to)) g.to = t.lastTimestamp
   }
-  producers.sort((a, b) => ((a.transactionalId ?? '') < (b.transactionalId ?? '') ? -1 : 1))
-  return { producers, findings }
+
+  finish (commits: Iterable<readonly OffsetCommitRecord[]>): { producers: ProducerOffsets[], findings: Finding[] } {
+    const plain: OffsetCommitRecord[] = []
+    for (const cs of commits) for (const c of cs) if (!c.transactional && c.offset !== null) plain.push(c)
+    const producers: ProducerOffsets[] = []
+    const findings: Finding[] = []
+    for (const [, g] of this.byProducer) {
+      const id = g.id
+      const who = id ?? `producer ${g.firstPid}`
+      const groups = g.groups ?? new Map<string, number>()
+      const { withOutput } = g
+      const mixed: ProducerOffsets['mixedCommits'] = []
+      for (const grp of [...groups.keys()].sort()) {
+        const inputs = g.inputs?.get(grp) ?? new Set<string>()
+        const outside = plain.filter((c) => c.group === grp && inputs.has(tp(c)))
+        if (outside.length === 0) continue
+        const partitions = [...new Set(outside.map(tp))].sort()
+        mixed.push({ group: grp, partitions, plainCommits: outside.length })
+        findings.push(finding('EOS_MIXED_COMMITS', `${who} carries group ${grp}'s offsets in its transactions, and ${outside.length} commit${outside.length === 1 ? '' : 's'} of ${grp} for ${partitions.join(', ')} ` +
+          'were made outside any transaction: the group can move past output a later abort discards, or stay behind committed output, so a restart after a crash skips or repeats input',
+        { file: outside[0]!.file, position: outside[0]!.position }))
+      }
+      const noOffsets = withOutput > 0 && groups.size === 0
+      const advancing: ProducerOffsets['groupsAdvancingOutside'] = []
+      if (noOffsets) {
+        const { from, to } = g
+        const during = from === null || to === null ? [] : plain.filter((c) => c.timestamp >= from && c.timestamp <= to)
+        const counts = new Map<string, number>()
+        for (const c of during) counts.set(c.group, (counts.get(c.group) ?? 0) + 1)
+        for (const [group, n] of [...counts].sort()) advancing.push({ group, commits: n })
+        // only with a group advancing meanwhile: a producer without input (a source, a Flink sink keeping its position in checkpoints) is no fault
+        if (advancing.length > 0) {
+          findings.push(finding('EOS_NO_OFFSETS', `${who}: ${withOutput} transaction${withOutput === 1 ? '' : 's'} wrote output and none carried offsets (no sendOffsetsToTransaction), ` +
+            `while group${advancing.length === 1 ? '' : 's'} ${advancing.map((a) => a.group).join(', ')} committed offsets outside transactions: if that is its input, the position is committed ` +
+            'apart from the output, so a restart after a crash between the two processes that input again', { file: during[0]!.file, position: during[0]!.position }))
+        }
+      }
+      producers.push({ transactionalId: id, producerIds: g.pids === null ? [g.firstPid] : [...g.pids].sort((a, b) => (a < b ? -1 : 1)), transactions: g.transactions, withOutput,
+        groups: [...groups].sort().map(([group, n]) => ({ group, transactions: n })), mixedCommits: mixed, noOffsets, groupsAdvancingOutside: advancing })
+    }
+    producers.sort((a, b) => ((a.transactionalId ?? '') < (b.transactionalId ?? '') ? -1 : 1))
+    return { producers, findings }
+  }
 }

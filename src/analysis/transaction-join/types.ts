@@ -175,6 +175,18 @@ export interface TransactionsResult {
   maxTransactionTimeoutMinutes: number
 }
 
+/**
+ * TransactionsResult with its transactions as a sequence (`transactions` in bounded memory): the counts are known
+ * before `items` is iterated, exactlyOnce, idFamilies and the exactly-once findings are complete after it.
+ */
+export interface TransactionsStreamed extends Omit<TransactionsResult, 'transactions'> {
+  /** how many transactions `items` gives, and of how many producer ids */
+  count: number
+  producers: number
+  /** the transactions in the listed order; iterated once */
+  items: Iterable<JoinedTransaction>
+}
+
 export interface ProducerOffsets {
   transactionalId: string | null
   producerIds: bigint[]
