@@ -190,7 +190,7 @@ export function streamTransactions (inp: StreamInput): TransactionsStream {
       let producers = 0
       // the Flink and Kafka Streams ids' transactions, for their attribution (flink-ids.ts, streams-ids.ts): the
       // only ones held, and only those whose id has their shape
-      const shaped: JoinedTransaction[] = []
+      const shaped: Ordered[] = []
       for (let b = 0; b < buckets.n; b++) {
         const input: BucketInput = { runs: [], episodes: [], idByProducer: new Map(), commits: new Map() }
         const eps: Array<[number, Episode]> = []
@@ -202,7 +202,7 @@ export function streamTransactions (inp: StreamInput): TransactionsStream {
         }
         input.episodes = eps.sort((x, y) => x[0] - y[0]).map((x) => x[1])
         const sorted = joinBucket(input, ctx)
-        for (const o of sorted) if (o.t.transactionalId !== null && idFamily(o.t.transactionalId).kind !== 'plain') shaped.push(o.t)
+        for (const o of sorted) if (o.t.transactionalId !== null && idFamily(o.t.transactionalId).kind !== 'plain') shaped.push(o)
         count += sorted.length
         producers += new Set(sorted.map((o) => o.t.producerId)).size
         if (spill === null) runs.push(sorted)
@@ -211,7 +211,7 @@ export function streamTransactions (inp: StreamInput): TransactionsStream {
       const eos = new ExactlyOnceTally()
       const result: TransactionsStream = {
         count, producers, transactionalIds: states, exactlyOnce: [], idFamilies: [],
-        streams: streamsApplications(shaped), flinkSinks: flinkSinks(shaped, judged),
+        ...shapedAttribution(shaped.sort(compareOrdered).map((o) => o.t), judged),
         stateLogs: dirs.map((d) => d.path), lookedIn: logDirs.map((d) => path.resolve(d)), findings,
         nowMs: inp.nowMs, nowGiven: inp.nowGiven, maxTransactionTimeoutMinutes: inp.maxTransactionTimeoutMinutes,
         items: items(), close: () => spill?.close(),
@@ -246,4 +246,9 @@ export function streamTransactions (inp: StreamInput): TransactionsStream {
     spill?.close()
     throw e
   }
+}
+
+/** the Flink sinks' and Kafka Streams applications' attribution, over their transactions in the output's order */
+function shapedAttribution (txs: JoinedTransaction[], states: ReturnType<typeof sortStates>): Pick<TransactionsStream, 'streams' | 'flinkSinks'> {
+  return { streams: streamsApplications(txs), flinkSinks: flinkSinks(txs, states) }
 }
