@@ -1,6 +1,7 @@
 // `tsdump cleanup`: per partition, what the log cleaner and retention will do next and what holds them back.
 import * as path from 'node:path'
 import type { Finding } from '../analysis/findings.js'
+import { TsdumpError } from '../analysis/tsdump-error.js'
 import { EXIT_USAGE, finding, locatePartitionFindings } from '../analysis/findings.js'
 import { abortCommands, judgePartition } from '../analysis/lso.js'
 import type { PartitionJudgement } from '../analysis/lso.js'
@@ -29,9 +30,8 @@ import type { CommandContext } from './context.js'
 import { newestOf, warnIfNowBeforeData } from './now-check.js'
 import { partitionExitCode, writeUnusable } from './partition-command.js'
 
+/** cleanup()'s options (the library) */
 export interface CleanupOptions {
-  paths: string[]
-  format?: 'text' | 'json'
   /** epoch ms the rules measure against (--now); default the clock */
   now?: number
   /** --config key=value */
@@ -43,6 +43,12 @@ export interface CleanupOptions {
   resync?: boolean
   /** age in minutes above which an open transaction is hanging, as find-hanging's --max-transaction-timeout (default 15) */
   maxTransactionTimeoutMinutes?: number
+}
+
+/** `tsdump cleanup`'s: the library's and the command line's */
+export interface CleanupCommandOptions extends CleanupOptions {
+  paths: string[]
+  format?: 'text' | 'json'
 }
 
 const METADATA = '__cluster_metadata'
@@ -59,11 +65,15 @@ function findMetadata (scanned: readonly ScannedPartition[]): MetadataConfigs | 
   return null
 }
 
-export function cleanup (opts: Omit<CleanupOptions, 'format'>, clock: () => number = Date.now): CleanupResult & { unusable: Finding[], newestTimestamp: bigint | null } {
+/**
+ * What the log cleaner and retention will do next to each partition under `paths`.
+ * @throws TsdumpError USAGE when `configs` holds a key or value Kafka would refuse (as --config's exit 2)
+ */
+export function cleanup (paths: string[], opts: CleanupOptions = {}): CleanupResult & { unusable: Finding[], newestTimestamp: bigint | null } {
   const bad = opts.configs === undefined ? null : checkConfigFlags(opts.configs)
-  if (bad !== null) throw new RangeError(bad)
-  const done = scanPaths(opts.paths, opts.resync === false ? { resync: false } : {})
-  const nowMs = opts.now ?? clock()
+  if (bad !== null) throw new TsdumpError('USAGE', bad)
+  const done = scanPaths(paths, opts.resync === false ? { resync: false } : {})
+  const nowMs = opts.now ?? Date.now()
   const meta = findMetadata(done.scanned)
   const states = done.scanned.filter((p) => p.dir.topic === '__transaction_state').flatMap((p) => transactionLogStates(p.dir).states)
   const checkpoints = new Map<string, OffsetCheckpoint | null>()
@@ -78,7 +88,7 @@ export function cleanup (opts: Omit<CleanupOptions, 'format'>, clock: () => numb
 }
 
 function partitionOf (p: ScannedPartition, meta: MetadataConfigs | null, checkpoints: Map<string, OffsetCheckpoint | null>,
-  states: ReturnType<typeof transactionLogStates>['states'], nowMs: number, opts: Omit<CleanupOptions, 'format'>): CleanupPartition {
+  states: ReturnType<typeof transactionLogStates>['states'], nowMs: number, opts: CleanupOptions): CleanupPartition {
   const r = p.report
   // the one hanging rule, as lso applies it, on every partition (not only one whose compaction it blocks)
   const judged = judgePartition(r, p.snapshots, p.label, nowMs, (opts.maxTransactionTimeoutMinutes ?? 15) * 60_000, states)
@@ -159,10 +169,11 @@ function blockerOf (p: ScannedPartition, judged: PartitionJudgement, bootstrap: 
     commands: abortCommands(bootstrap, p.report.topic, p.report.partition, t) }
 }
 
-export function runCleanup (opts: CleanupOptions, ctx: CommandContext): number {
+export function runCleanup (opts: CleanupCommandOptions, ctx: CommandContext): number {
   const bad = opts.configs === undefined ? null : checkConfigFlags(opts.configs)
   if (bad !== null) { ctx.stderr.write(`tsdump: error: ${bad}\n`); return EXIT_USAGE }
-  const r = cleanup({ ...opts, now: opts.now ?? ctx.now() })
+  const { paths, format: _format, ...lib } = opts
+  const r = cleanup(paths, { ...lib, now: opts.now ?? ctx.now() })
   r.nowGiven = opts.now !== undefined
   writeUnusable(r.unusable, ctx)
   if (r.unusable.length > 0) return EXIT_USAGE

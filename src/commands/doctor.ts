@@ -98,8 +98,8 @@ export function doctor (paths: string[], opts: DoctorOptions = {}): DoctorResult
     const txs = transactions(usable, { ...remote, now: nowMs, maxTransactionTimeoutMinutes: timeoutMin })
     if ('transactions' in txs) gatherTransactions(c, txs, usable)
     // not a literal: cleanup takes the options it knows (the hanging rule's timeout, where it has one)
-    const cleanupOpts = { paths: usable, now: nowMs, maxTransactionTimeoutMinutes: timeoutMin, ...(opts.bootstrapServer !== undefined ? { bootstrapServer: opts.bootstrapServer } : {}) }
-    gatherCleanup(c, cleanup(cleanupOpts), (label) => dirsOf.get(label) ?? [], brokerOf)
+    const cleanupOpts = { now: nowMs, maxTransactionTimeoutMinutes: timeoutMin, ...(opts.bootstrapServer !== undefined ? { bootstrapServer: opts.bootstrapServer } : {}) }
+    gatherCleanup(c, cleanup(usable, cleanupOpts), (label) => dirsOf.get(label) ?? [], brokerOf)
     summary.checked.push('reconcile', 'lso', 'transactions', 'cleanup')
     const logDirs = brokers.filter((b) => b.logDir)
     const shared = logDirs.some((b, i) => b.partitions.some((l) => logDirs.some((o, j) => j !== i && o.partitions.includes(l))))

@@ -27,6 +27,18 @@ export interface RemoteOptions {
   wide?: boolean
 }
 
+/** remote()'s options (the library) */
+export interface RemoteLibraryOptions {
+  /** a directory or s3://bucket/prefix (with its layout, prefix and key), as --remote-storage */
+  storage: RemoteInput
+}
+
+/** The remote segments of each partition under `paths`, joined with the storage's listing and the local log (`tsdump remote`). */
+export function remote (paths: string[], opts: RemoteLibraryOptions): RemoteResult & { unusable: Finding[] } {
+  // an S3 store's connections end with the call, as the command's do
+  try { return remoteInventory(paths, opts.storage) } finally { closeRemoteStores() }
+}
+
 /** The inventory; `unusable` when the paths or the storage cannot be read at all. */
 export function remoteInventory (paths: string[], remote: RemoteInput): RemoteResult & { unusable: Finding[] } {
   const spec = remoteSpecOf(remote)

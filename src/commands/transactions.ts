@@ -23,6 +23,7 @@ import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import { scanOffsetCommits } from '../scan/offset-commit-scan.js'
 import { scanNewestCopies } from '../scan/partition-copies.js'
 import { resolvePartitions } from '../scan/partition-scan.js'
+import { resolveFilter } from '../scan/filter-resolve.js'
 import { scanTransactionLog } from '../scan/transaction-log-scan.js'
 import { stateDirs } from '../scan/transactional-id.js'
 import type { CommandContext } from './context.js'
@@ -57,13 +58,23 @@ export interface TransactionsOptions extends TransactionsLibraryOptions {
 
 const cmp = (a: bigint | null, b: bigint | null): number => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1)
 
-/** The transactions under `paths`, joined; null with the unusable paths' findings when a path cannot be used. */
-export function transactions (paths: string[], opts: TransactionsLibraryOptions = {}): TransactionsResult | { unusable: Finding[] } {
-  const { filter, remote, only } = opts
+/** transactions()'s result: as every library function's, with the paths that could not be used (then nothing else is read) */
+export type TransactionsLibraryResult = TransactionsResult & { unusable: Finding[] }
+
+/**
+ * The transactions under `paths`, joined; `unusable` holds the paths that cannot be used (then the rest is empty).
+ * @throws TsdumpError NOT_FOUND for a filter's transactionalId with no record, USAGE for crossed bounds (scan/filter-resolve.ts)
+ */
+export function transactions (paths: string[], opts: TransactionsLibraryOptions = {}): TransactionsLibraryResult {
+  const { remote, only } = opts
+  const filter = resolveFilter(opts.filter, paths)
   const resync = opts.resync !== false
   const hanging = opts
   const { partitions, unusable } = resolvePartitions(paths, remote)
-  if (unusable.length > 0) return { unusable }
+  if (unusable.length > 0) {
+    return { unusable, transactions: [], transactionalIds: [], stateLogs: [], lookedIn: [], exactlyOnce: [], idFamilies: [], findings: [],
+      nowMs: hanging.now ?? Date.now(), nowGiven: hanging.now !== undefined, maxTransactionTimeoutMinutes: hanging.maxTransactionTimeoutMinutes ?? 15 }
+  }
   const findings: Finding[] = []
   const records: TransactionStateRecord[] = []
   const { dirs, logDirs } = stateDirs(paths)
@@ -114,7 +125,7 @@ export function transactions (paths: string[], opts: TransactionsLibraryOptions 
   return {
     transactions: shown, transactionalIds: states, exactlyOnce: eos.producers, idFamilies: idFamilies(ids),
     stateLogs: dirs.map((d) => d.path), lookedIn: logDirs.map((d) => path.resolve(d)), findings,
-    nowMs, nowGiven: hanging.now !== undefined, maxTransactionTimeoutMinutes: timeoutMin,
+    nowMs, nowGiven: hanging.now !== undefined, maxTransactionTimeoutMinutes: timeoutMin, unusable,
   }
 }
 
@@ -135,7 +146,7 @@ function wanted (t: JoinedTransaction, f: RangeSpec): boolean {
 export function runTransactions (opts: TransactionsOptions, ctx: CommandContext): number {
   const { paths, format: _format, color: _color, wide: _wide, ...lib } = opts
   const r = transactions(paths, { ...lib, now: opts.now ?? ctx.now() })
-  if ('unusable' in r) {
+  if (r.unusable.length > 0) {
     writeUnusable(r.unusable, ctx)
     return EXIT_USAGE
   }
