@@ -9,8 +9,8 @@ import { resolveConfigs, settingsOf } from '../analysis/cleanup/configs.js'
 import { predictCompaction } from '../analysis/cleanup/compaction.js'
 import { predictRetention } from '../analysis/cleanup/retention.js'
 import type { CleanupBlocker, CleanupPartition, CleanupResult } from '../analysis/cleanup/result.js'
-import { cleanupJson } from '../format/cleanup-json.js'
-import { cleanupText } from '../format/cleanup-text.js'
+import { printCleanupJson } from '../format/cleanup-json.js'
+import { printCleanupText } from '../format/cleanup-text.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import { discover } from '../io/discover.js'
 import type { PartitionDir } from '../io/discover.js'
@@ -49,6 +49,9 @@ export interface CleanupOptions {
 export interface CleanupCommandOptions extends CleanupOptions {
   paths: string[]
   format?: 'text' | 'json'
+  color?: boolean
+  /** no line cut at 80 columns */
+  wide?: boolean
 }
 
 const METADATA = '__cluster_metadata'
@@ -172,12 +175,13 @@ function blockerOf (p: ScannedPartition, judged: PartitionJudgement, bootstrap: 
 export function runCleanup (opts: CleanupCommandOptions, ctx: CommandContext): number {
   const bad = opts.configs === undefined ? null : checkConfigFlags(opts.configs)
   if (bad !== null) { ctx.stderr.write(`tsdump: error: ${bad}\n`); return EXIT_USAGE }
-  const { paths, format: _format, ...lib } = opts
+  const { paths, format: _format, color: _color, wide: _wide, ...lib } = opts
   const r = cleanup(paths, { ...lib, now: opts.now ?? ctx.now() })
   r.nowGiven = opts.now !== undefined
   writeUnusable(r.unusable, ctx)
   if (r.unusable.length > 0) return EXIT_USAGE
   warnIfNowBeforeData(ctx, r.nowMs, r.nowGiven, r.newestTimestamp)
-  ctx.stdout.write(opts.format === 'json' ? cleanupJson(r, opts.top ?? 0) + '\n' : cleanupText(r, opts.top ?? 0))
+  const print = opts.format === 'json' ? printCleanupJson : printCleanupText
+  print(r, ctx, { colorLevel: opts.color === false ? 0 : ctx.colorLevel, wide: opts.wide === true, top: opts.top ?? 0 })
   return partitionExitCode(r.unusable, r.partitions.flatMap((p) => p.findings))
 }

@@ -101,8 +101,8 @@ export async function runRemote (opts: RemoteOptions, ctx: CommandContext): Prom
     const r = remoteInventory(opts.paths, opts.storage)
     writeUnusable(r.unusable, ctx)
     if (r.unusable.length > 0) return EXIT_USAGE
-    if (opts.format === 'json') printRemoteJson(r, ctx)
-    else printRemoteText(r, ctx, opts.color === false ? 0 : ctx.colorLevel, opts.wide === true)
+    const print = opts.format === 'json' ? printRemoteJson : printRemoteText
+    print(r, ctx, { colorLevel: opts.color === false ? 0 : ctx.colorLevel, wide: opts.wide === true })
     // something was read: a file among them that could not be is a finding, exit 1 at most (2 is for nothing read)
     return partitionExitCode([], [...r.findings, ...r.partitions.flatMap((p) => p.findings)])
   } finally { closeRemoteStores() }

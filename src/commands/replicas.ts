@@ -5,8 +5,8 @@ import type { Finding } from '../analysis/findings.js'
 import { EXIT_USAGE, finding } from '../analysis/findings.js'
 import type { PartitionComparison } from '../analysis/replicas/compare.js'
 import { comparePartition } from '../analysis/replicas/compare.js'
-import { replicasJson } from '../format/replicas-json.js'
-import { replicasText } from '../format/replicas-text.js'
+import { printReplicasJson } from '../format/replicas-json.js'
+import { printReplicasText } from '../format/replicas-text.js'
 import type { BrokerLogDir } from '../io/broker-dir.js'
 import { brokerName, openBrokerLogDir } from '../io/broker-dir.js'
 import type { PartitionDir } from '../io/discover.js'
@@ -26,6 +26,9 @@ export interface ReplicasOptions {
 export interface ReplicasCommandOptions extends ReplicasOptions {
   paths: string[]
   format?: 'text' | 'json'
+  color?: boolean
+  /** no line cut or broker name shortened at 80 columns */
+  wide?: boolean
 }
 
 export interface ReplicasResult {
@@ -90,7 +93,8 @@ export async function runReplicas (opts: ReplicasCommandOptions, ctx: CommandCon
   const r = replicas(opts.paths, opts.listRecords !== undefined ? { listRecords: opts.listRecords } : {})
   writeUnusable(r.unusable, ctx)
   if (r.unusable.length > 0) return EXIT_USAGE
-  ctx.stdout.write(opts.format === 'json' ? replicasJson(r.logDirs, r.partitions) : replicasText(r.logDirs, r.partitions))
+  const print = opts.format === 'json' ? printReplicasJson : printReplicasText
+  print(r, ctx, { colorLevel: opts.color === false ? 0 : ctx.colorLevel, wide: opts.wide === true })
   // something was read: a file among them that could not be is a finding, exit 1 at most (2 is for nothing read)
   writeUnusable(r.findings, ctx)
   return partitionExitCode([], [...r.partitions.flatMap((p) => p.findings), ...r.findings])

@@ -4,6 +4,8 @@ import { JSON_SCHEMA_VERSION } from './dump-json.js'
 import { toJson } from './json-int64.js'
 import { keyText } from './cleanup-text.js'
 import { findingJson } from './txn-json.js'
+import type { PrintOptions } from './print-options.js'
+import type { PrinterOutput } from './printer.js'
 
 export function cleanupJson (r: CleanupResult, top: number): string {
   return toJson({
@@ -29,4 +31,9 @@ export function cleanupJson (r: CleanupResult, top: number): string {
       }
     }),
   })
+}
+
+/** `tsdump cleanup --json`, in the printers' one shape (format/print-options.ts); colour and width do not apply */
+export function printCleanupJson (r: CleanupResult, out: PrinterOutput, opts: PrintOptions & { top: number }): void {
+  out.stdout.write(cleanupJson(r, opts.top) + '\n')
 }
