@@ -50,6 +50,8 @@ export type {
 } from './analysis/partition-results.js'
 export type { OpenTransaction, PartitionReport } from './analysis/partition-analyzer.js'
 export type { BlockingTransaction } from './analysis/lso.js'
+// the one partition-level transaction every analysis extends
+export type { PartitionTransaction, TransactionMarker, TransactionOutcome } from './analysis/partition-transaction.js'
 
 // what cannot be read or answered at all is thrown, with a code
 export { TsdumpError } from './analysis/tsdump-error.js'

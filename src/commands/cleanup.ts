@@ -167,7 +167,8 @@ function checkpointOf (dir: PartitionDir, cache: Map<string, OffsetCheckpoint | 
 function blockerOf (p: ScannedPartition, judged: PartitionJudgement, bootstrap: string): CleanupBlocker | null {
   const t = judged.blocking
   if (t === null) return null
-  return { producerId: t.producerId, producerEpoch: t.producerEpoch, firstOffset: t.firstOffset, lastTimestamp: t.lastTimestamp,
+  return { producerId: t.producerId, producerEpoch: t.producerEpoch, firstOffset: t.firstOffset, lastDataOffset: t.lastDataOffset, records: t.records,
+    marker: t.marker, outcome: t.outcome, ...(t.damage !== undefined ? { damage: t.damage } : {}), lastTimestamp: t.lastTimestamp,
     ageMs: t.ageMs, ageSource: t.ageSource, hanging: t.hanging, overdue: t.verdict.overdue,
     commands: abortCommands(bootstrap, p.report.topic, p.report.partition, t) }
 }

@@ -1,11 +1,17 @@
 // `cleanup --json`: one object, {schemaVersion, nowMs, metadataLog, partitions: [...]}.
-import type { CleanupResult } from '../analysis/cleanup/result.js'
+import type { CleanupBlocker, CleanupResult } from '../analysis/cleanup/result.js'
 import { JSON_SCHEMA_VERSION } from './dump-json.js'
 import { toJson } from './json-int64.js'
 import { keyText } from './cleanup-text.js'
 import { findingJson } from './txn-json.js'
 import type { PrintOptions } from './print-options.js'
 import type { PrinterOutput } from './printer.js'
+
+// the fields cleanup's JSON has always had (the PartitionTransaction fields it does not print are left for a schema change)
+function blockerJson (b: CleanupBlocker | null): object | null {
+  return b === null ? null : { producerId: b.producerId, producerEpoch: b.producerEpoch, firstOffset: b.firstOffset, lastTimestamp: b.lastTimestamp,
+    ageMs: b.ageMs, ageSource: b.ageSource, hanging: b.hanging, overdue: b.overdue, commands: b.commands }
+}
 
 export function cleanupJson (r: CleanupResult, top: number): string {
   return toJson({
@@ -25,8 +31,8 @@ export function cleanupJson (r: CleanupResult, top: number): string {
         ...(top > 0 ? { topDirtyKeys: (c?.topDirtyKeys ?? []).slice(0, top).map((k) => ({ key: keyText(k.key), records: k.records })) } : {}),
         retentionDeletes: p.retention?.deleted ?? [],
         logStartOffsetAfterRetention: p.retention?.logStartOffsetAfterRetention ?? null,
-        blockedBy: p.blockedBy,
-        openTransaction: p.openTransaction,
+        blockedBy: blockerJson(p.blockedBy),
+        openTransaction: blockerJson(p.openTransaction),
         findings: p.findings.map(findingJson),
       }
     }),
