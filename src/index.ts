@@ -26,13 +26,22 @@ export type { TxnsOptions } from './commands/txns.js'
 // one transaction across partitions (`tsdump transactions`)
 export { transactions, transactionsStream } from './commands/transactions.js'
 export type { TransactionsStream } from './scan/transactions-stream.js'
-export type { TransactionsLibraryOptions } from './commands/transactions.js'
+export type { TransactionsLibraryOptions, TransactionsLibraryResult } from './commands/transactions.js'
 export type { JoinedTransaction, PartitionRun, TransactionsResult, TransactionsStreamed } from './analysis/transaction-join/types.js'
 export type { LsoOptions } from './commands/lso.js'
 export type { RangeCounted, RangeSpec } from './analysis/range-filter.js'
 export { cleanup } from './commands/cleanup.js'
 export type { CleanupOptions } from './commands/cleanup.js'
 export type { CleanupPartition, CleanupResult } from './analysis/cleanup/result.js'
+// copies of a partition across brokers (`tsdump replicas`), remote segments (`tsdump remote`), the report's model
+export { replicas } from './commands/replicas.js'
+export type { ReplicasOptions, ReplicasResult } from './commands/replicas.js'
+export type { PartitionComparison } from './analysis/replicas/compare.js'
+export { remote } from './commands/remote.js'
+export type { RemoteLibraryOptions } from './commands/remote.js'
+export type { RemoteResult } from './analysis/remote-inventory.js'
+export { report } from './commands/report-library.js'
+export type { ReportLibraryOptions, ReportResult } from './commands/report-library.js'
 // every analysis over the paths, ranked by harm (`tsdump doctor`)
 export { doctor } from './commands/doctor.js'
 export type { DoctorOptions } from './commands/doctor.js'
@@ -42,6 +51,12 @@ export type {
 } from './analysis/partition-results.js'
 export type { OpenTransaction, PartitionReport } from './analysis/partition-analyzer.js'
 export type { BlockingTransaction } from './analysis/lso.js'
+// the one partition-level transaction every analysis extends
+export type { PartitionTransaction, TransactionMarker, TransactionOutcome } from './analysis/partition-transaction.js'
+
+// what cannot be read or answered at all is thrown, with a code
+export { TsdumpError } from './analysis/tsdump-error.js'
+export type { TsdumpErrorCode } from './analysis/tsdump-error.js'
 
 // findings
 export { exitCodeFor, FINDING_SEVERITY } from './analysis/findings.js'

@@ -20,16 +20,13 @@ import type { TransactionalIdState } from './transactional-id-state.js'
 import type { LostRecords } from './lost-records.js'
 import { lostText } from './lost-records.js'
 import { isoOrOutOfRange } from '../bytes/iso-time.js'
+import type { PartitionTransaction } from './partition-transaction.js'
 
 /** what the age is measured from: the coordinator's start time, or the records' own timestamps */
 export type AgeSource = 'coordinator' | 'eventTime'
 
 /** What the rule needs of an open transaction in one partition (an OpenTransaction, a transactions run). */
-export interface OpenTransactionFacts {
-  producerId: bigint
-  producerEpoch: number
-  firstOffset: bigint
-  lastOffset: bigint | null
+export interface OpenTransactionFacts extends Pick<PartitionTransaction, 'producerId' | 'producerEpoch' | 'firstOffset' | 'lastDataOffset'> {
   lastTimestamp: bigint | null
   /** only 'open' ones are judged: one whose marker waits for the HW, or that damage made unknown, is not */
   state: string
@@ -38,13 +35,12 @@ export interface OpenTransactionFacts {
 }
 
 /** One row of find-hanging's table (HEADERS in TransactionsCommand), plus what tsdump knows about it. */
-export interface HangingTransaction {
+export interface HangingTransaction extends Pick<PartitionTransaction, 'producerId' | 'producerEpoch'> {
   topic: string | null
   partition: number | null
-  producerId: bigint
-  producerEpoch: number
   /** describe-producers' LatestCoordinatorEpoch; -1 when no marker was ever written for the producer; null unknown */
   coordinatorEpoch: number | null
+  /** the transaction's firstOffset, under find-hanging's column name (StartOffset): this is that tool's row */
   startOffset: bigint
   lastTimestamp: bigint
   /** floor((now − lastTimestamp) / 1 min), as find-hanging prints it */
@@ -128,7 +124,7 @@ export function ageSourceText (v: HangingVerdict): string {
 
 /** TXN_HANGING and TXN_COORDINATOR_OVERDUE for one judged transaction of partition `label`: the findings every command reports. */
 export function hangingFindings (t: OpenTransactionFacts, v: HangingVerdict, label: string, nowMs: number, maxTransactionTimeoutMs: number): Finding[] {
-  const at = { firstOffset: t.firstOffset, ...(t.lastOffset !== null ? { lastOffset: t.lastOffset } : {}) }
+  const at = { firstOffset: t.firstOffset, ...(t.lastDataOffset !== null ? { lastOffset: t.lastDataOffset } : {}) }
   const limit = `${maxTransactionTimeoutMs / 60_000} min`
   const who = `producer ${t.producerId} epoch ${t.producerEpoch} in ${label} from offset ${t.firstOffset}`
   const out: Finding[] = []

@@ -7,15 +7,13 @@ import type { TxnIndexTable } from '../decode/txn-index-table.js'
 import type { ExpectedAbortedTxn } from './txn-index-check.js'
 import type { HighWatermarkSource, PartitionMeta, SnapshotInput } from './partition-input.js'
 import type { VisibilityCounts } from './visibility.js'
-import type { DamageRef } from './transactions.js'
+import type { PartitionTransaction } from './partition-transaction.js'
 
-export interface OpenTransaction {
-  producerId: bigint
-  producerEpoch: number
-  firstOffset: bigint
-  /** last data offset seen; null when none was (a snapshot-seeded transaction with no data left in the log) */
-  lastOffset: bigint | null
-  records: number
+/**
+ * A transaction still open at the high watermark (the one partition-level transaction, PartitionTransaction: `marker`
+ * null, or at or above the HW; `outcome` 'open', or 'unknown' with `damage`), with what the LSO analyses add.
+ */
+export interface OpenTransaction extends PartitionTransaction {
   firstTimestamp: bigint | null
   lastTimestamp: bigint | null
   coordinatorEpoch: number | null
@@ -23,8 +21,7 @@ export interface OpenTransaction {
   state: 'open' | 'awaiting-high-watermark'
   /** began before the first scanned offset (from a producer snapshot) */
   seeded: boolean
-  /** its marker or data may lie in bytes that could not be read: whether it is open is unknown (Transaction.damage) */
-  damage?: DamageRef
+  // damage (PartitionTransaction): its marker or data may lie in bytes that could not be read: whether it is open is unknown
 }
 
 export interface PartitionReport extends VisibilityCounts {

@@ -4,27 +4,10 @@
 // it never changes the analysis. (Its own shape, not streaming-txn's Txn: that file imports partition-report.ts.)
 import type { I64 } from '../bytes/int64.js'
 import type { BatchFacts } from './batch-facts.js'
-import type { DamageRef, TxnOutcome } from './transactions.js'
+import type { TransactionFacts } from './partition-transaction.js'
 
-/** A transaction as the analyzer holds it while streaming (I64 fields: numbers where they fit). */
-export interface StreamedTransaction {
-  producerId: I64
-  producerEpoch: number
-  markerEpoch: number | null
-  firstOffset: I64
-  lastDataOffset: I64 | null
-  records: number
-  batches: number
-  firstTimestamp: I64 | null
-  lastTimestamp: I64 | null
-  outcome: TxnOutcome | null
-  markerOffset: I64 | null
-  coordinatorEpoch: number | null
-  /** its data or marker may lie in bytes that could not be read (Transaction.damage) */
-  damage?: DamageRef
-  seeded: boolean
-  empty: boolean
-}
+/** A transaction as the analyzer holds it while streaming (I64 fields: numbers where they fit): the working record's facts. */
+export type StreamedTransaction = TransactionFacts<I64>
 
 /** Called in log order. The arguments are the analyzer's (or the scan's reused) objects: copy what you keep. */
 export interface RunSink {

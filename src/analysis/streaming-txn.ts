@@ -4,15 +4,14 @@ import type { I64 } from '../bytes/int64.js'
 import { toBigInt } from '../bytes/int64.js'
 import type { OpenTransaction } from './partition-report.js'
 import type { Transaction } from './transactions.js'
+import type { TransactionFacts } from './partition-transaction.js'
+import { outcomeOf } from './partition-transaction.js'
 
 /** A Transaction with I64 fields while streaming; finish() turns them into bigints in place. */
-export interface Txn extends Omit<Transaction, 'producerId' | 'firstOffset' | 'lastDataOffset' | 'firstTimestamp' | 'lastTimestamp' | 'markerOffset' | 'completionLastStableOffset'> {
-  producerId: I64
-  firstOffset: I64
-  lastDataOffset: I64 | null
-  firstTimestamp: I64 | null
-  lastTimestamp: I64 | null
-  markerOffset: I64 | null
+export interface Txn extends TransactionFacts<I64> {
+  /** Transaction.seq */
+  seq: number
+  /** Transaction.completionLastStableOffset */
   completionLastStableOffset: I64 | null
   /** its interval while it holds the LSO */
   iv: Interval | null
@@ -62,8 +61,9 @@ export function toTransaction (t: Txn): Transaction {
 
 export function toOpen (t: Txn, hw: I64): OpenTransaction {
   return {
-    producerId: toBigInt(t.producerId), producerEpoch: t.producerEpoch, firstOffset: toBigInt(t.firstOffset), lastOffset: bigOrNull(t.lastDataOffset),
-    records: t.records, firstTimestamp: bigOrNull(t.firstTimestamp), lastTimestamp: bigOrNull(t.lastTimestamp), coordinatorEpoch: t.coordinatorEpoch,
+    producerId: toBigInt(t.producerId), producerEpoch: t.producerEpoch, firstOffset: toBigInt(t.firstOffset), lastDataOffset: bigOrNull(t.lastDataOffset),
+    records: t.records, marker: t.outcome === null || t.markerOffset === null ? null : { offset: toBigInt(t.markerOffset), type: t.outcome },
+    outcome: outcomeOf(null, t.damage), firstTimestamp: bigOrNull(t.firstTimestamp), lastTimestamp: bigOrNull(t.lastTimestamp), coordinatorEpoch: t.coordinatorEpoch,
     state: t.markerOffset !== null && t.markerOffset >= hw ? 'awaiting-high-watermark' : 'open', seeded: t.seeded,
     ...(t.damage !== undefined ? { damage: t.damage } : {}),
   }

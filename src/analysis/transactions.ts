@@ -9,45 +9,26 @@
 // offset come from the newest producer snapshot at or before it (its currentTxnFirstOffset).
 // The state machine itself runs in PartitionAnalyzer (partition-analyzer.ts), one batch at a time.
 import type { SnapshotInput } from './partition-input.js'
+import type { TransactionFacts, TxnOutcome } from './partition-transaction.js'
 
-export type TxnOutcome = 'COMMIT' | 'ABORT'
+export type { DamageRef, TxnOutcome } from './partition-transaction.js'
 
-/** where bytes of a partition's log could not be read (the first byte of a damaged region, a torn tail or batch) */
-export interface DamageRef { file: string, position: number }
-
-export interface Transaction {
+/**
+ * The analyzer's working record of a transaction (analysis/partition-transaction.ts TransactionFacts: producerEpoch is
+ * the first data batch's epoch, or the snapshot entry's for a seeded one; markerEpoch the marker batch's), published
+ * as a PartitionTransaction by partitionTransactionOf.
+ */
+export interface Transaction extends TransactionFacts {
   /** creation order, stable across runs */
   seq: number
-  producerId: bigint
-  /** epoch of the first data batch (or of the snapshot entry for seeded transactions) */
-  producerEpoch: number
-  /** epoch of the marker batch that ended it */
-  markerEpoch: number | null
-  firstOffset: bigint
-  /** lastOffset of the last data batch; null when no data batch was seen */
-  lastDataOffset: bigint | null
-  records: number
-  batches: number
-  firstTimestamp: bigint | null
-  lastTimestamp: bigint | null
-  outcome: TxnOutcome | null
-  markerOffset: bigint | null
-  coordinatorEpoch: number | null
-  /** opened before the first scanned offset, known from a producer snapshot */
-  seeded: boolean
-  /** a marker without data (an empty transaction) */
-  empty: boolean
   /**
    * for completed transactions: the LSO Kafka writes into the txnindex entry, i.e. the first offset of
    * the earliest other producer's ongoing transaction, else markerOffset + 1
    * (ProducerStateManager.lastStableOffset(CompletedTxn))
    */
   completionLastStableOffset: bigint | null
-  /**
-   * set when its data or its marker may lie in bytes that could not be read (it was open at the damage, or its
-   * producer had no marker since the damage): its outcome is unknown whatever marker was read after the damage
-   */
-  damage?: DamageRef
+  // damage (TransactionFacts): set when its data or its marker may lie in bytes that could not be read (it was open at
+  // the damage, or its producer had no marker since the damage): its outcome is unknown whatever marker was read after it
 }
 
 export const MARKER_TYPES: Record<number, TxnOutcome> = { 0: 'ABORT', 1: 'COMMIT' }

@@ -3,6 +3,7 @@
 import { Option } from 'commander'
 import type { Command } from 'commander'
 import type { RangeSpec } from '../analysis/range-filter.js'
+import { TsdumpError } from '../analysis/tsdump-error.js'
 import { parseOffset, parseProducerId } from './options.js'
 import type { RawFilterFlags } from './options.js'
 import { parseInstant } from './time-option.js'
@@ -48,10 +49,11 @@ export async function filterFromFlags (f: RawFilterFlags, paths: readonly string
   if (f.fromTime !== undefined) s.fromTime = f.fromTime
   if (f.toTime !== undefined) s.toTime = f.toTime
   if (f.producerId !== undefined) s.producerIds = [f.producerId]
-  if (f.transactionalId !== undefined) {
-    const r = (await import('../scan/transactional-id.js')).resolveTransactionalId(f.transactionalId, paths)
-    if ('error' in r) fail(r.error)
-    else { s.producerIds = r.producerIds; s.transactionalId = f.transactionalId }
+  if (f.transactionalId !== undefined) s.transactionalId = f.transactionalId
+  if (Object.keys(s).length === 0) return undefined
+  // resolved as the library resolves it (scan/filter-resolve.ts), its TsdumpError a usage error here
+  try { return (await import('../scan/filter-resolve.js')).resolveFilter(s, paths) } catch (e) {
+    if (e instanceof TsdumpError) return fail(e.message)
+    throw e
   }
-  return Object.keys(s).length === 0 ? undefined : s
 }

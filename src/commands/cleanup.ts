@@ -1,6 +1,7 @@
 // `tsdump cleanup`: per partition, what the log cleaner and retention will do next and what holds them back.
 import * as path from 'node:path'
 import type { Finding } from '../analysis/findings.js'
+import { TsdumpError } from '../analysis/tsdump-error.js'
 import { EXIT_USAGE, finding, locatePartitionFindings } from '../analysis/findings.js'
 import { abortCommands, judgePartition } from '../analysis/lso.js'
 import type { PartitionJudgement } from '../analysis/lso.js'
@@ -8,8 +9,8 @@ import { resolveConfigs, settingsOf } from '../analysis/cleanup/configs.js'
 import { predictCompaction } from '../analysis/cleanup/compaction.js'
 import { predictRetention } from '../analysis/cleanup/retention.js'
 import type { CleanupBlocker, CleanupPartition, CleanupResult } from '../analysis/cleanup/result.js'
-import { cleanupJson } from '../format/cleanup-json.js'
-import { cleanupText } from '../format/cleanup-text.js'
+import { printCleanupJson } from '../format/cleanup-json.js'
+import { printCleanupText } from '../format/cleanup-text.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import { discover } from '../io/discover.js'
 import type { PartitionDir } from '../io/discover.js'
@@ -35,9 +36,8 @@ import type { CommandContext } from './context.js'
 import { newestOf, warnIfNowBeforeData } from './now-check.js'
 import { partitionExitCode, writeUnusable } from './partition-command.js'
 
+/** cleanup()'s options (the library) */
 export interface CleanupOptions {
-  paths: string[]
-  format?: 'text' | 'json'
   /** epoch ms the rules measure against (--now); default the clock */
   now?: number
   /** --config key=value */
@@ -51,6 +51,15 @@ export interface CleanupOptions {
   maxTransactionTimeoutMinutes?: number
   /** --remote-storage: the remote segments are read with the local ones, and retention is predicted across tiers */
   remote?: RemoteInput
+}
+
+/** `tsdump cleanup`'s: the library's and the command line's */
+export interface CleanupCommandOptions extends CleanupOptions {
+  paths: string[]
+  format?: 'text' | 'json'
+  color?: boolean
+  /** no line cut at 80 columns */
+  wide?: boolean
 }
 
 const METADATA = '__cluster_metadata'
@@ -67,20 +76,24 @@ function findMetadata (scanned: readonly ScannedPartition[]): MetadataConfigs | 
   return null
 }
 
-export function cleanup (opts: Omit<CleanupOptions, 'format'>, clock: () => number = Date.now): CleanupResult & { unusable: Finding[], unreadable?: Finding[], newestTimestamp: bigint | null } {
+/**
+ * What the log cleaner and retention will do next to each partition under `paths`.
+ * @throws TsdumpError USAGE when `configs` holds a key or value Kafka would refuse (as --config's exit 2)
+ */
+export function cleanup (paths: string[], opts: CleanupOptions = {}): CleanupResult & { unusable: Finding[], unreadable?: Finding[], newestTimestamp: bigint | null } {
   const bad = opts.configs === undefined ? null : checkConfigFlags(opts.configs)
-  if (bad !== null) throw new RangeError(bad)
-  const model = new BrokerModel(opts.paths, { ...(opts.resync === false ? { resync: false } : {}), ...(opts.remote !== undefined ? { remote: opts.remote } : {}) })
+  if (bad !== null) throw new TsdumpError('USAGE', bad)
+  const model = new BrokerModel(paths, { ...(opts.resync === false ? { resync: false } : {}), ...(opts.remote !== undefined ? { remote: opts.remote } : {}) })
   const cleanupScan = cleanupHooks()
-  return cleanupOf(model, { ...model.scan(cleanupScan.hooks), headers: cleanupScan.headers }, opts, clock)
+  return cleanupOf(model, { ...model.scan(cleanupScan.hooks), headers: cleanupScan.headers }, opts)
 }
 
 /**
  * cleanup's result from a broker model's scan made with cleanupHooks (doctor shares its own); the coordinator's
  * states are the model's (the __transaction_state partitions given or beside them, read in the scan's pass)
  */
-export function cleanupOf (model: BrokerModel, done: Scanned & { headers: CleanupHooks['headers'] }, opts: Omit<CleanupOptions, 'format'>, clock: () => number = Date.now): CleanupResult & { unusable: Finding[], unreadable?: Finding[], newestTimestamp: bigint | null } {
-  const nowMs = opts.now ?? clock()
+export function cleanupOf (model: BrokerModel, done: Scanned & { headers: CleanupHooks['headers'] }, opts: CleanupOptions): CleanupResult & { unusable: Finding[], unreadable?: Finding[], newestTimestamp: bigint | null } {
+  const nowMs = opts.now ?? Date.now()
   const meta = findMetadata(done.scanned)
   const states = done.unusable.length > 0 ? [] : model.transactionState().states
   const checkpoints = new Map<string, OffsetCheckpoint | null>()
@@ -96,7 +109,7 @@ export function cleanupOf (model: BrokerModel, done: Scanned & { headers: Cleanu
 }
 
 function partitionOf (p: ScannedPartition, headers: HeaderFacts, meta: MetadataConfigs | null, checkpoints: Map<string, OffsetCheckpoint | null>,
-  states: TransactionalIdState[], nowMs: number, opts: Omit<CleanupOptions, 'format'>, remote: RemoteRetentionFacts | undefined): CleanupPartition {
+  states: TransactionalIdState[], nowMs: number, opts: CleanupOptions, remote: RemoteRetentionFacts | undefined): CleanupPartition {
   const r = p.report
   // the one hanging rule, as lso applies it, on every partition (not only one whose compaction it blocks)
   const judged = judgePartition(r, p.snapshots, p.label, nowMs, (opts.maxTransactionTimeoutMinutes ?? 15) * 60_000, states)
@@ -175,20 +188,23 @@ function checkpointOf (dir: PartitionDir, cache: Map<string, OffsetCheckpoint | 
 function blockerOf (p: ScannedPartition, judged: PartitionJudgement, bootstrap: string): CleanupBlocker | null {
   const t = judged.blocking
   if (t === null) return null
-  return { producerId: t.producerId, producerEpoch: t.producerEpoch, firstOffset: t.firstOffset, lastTimestamp: t.lastTimestamp,
+  return { producerId: t.producerId, producerEpoch: t.producerEpoch, firstOffset: t.firstOffset, lastDataOffset: t.lastDataOffset, records: t.records,
+    marker: t.marker, outcome: t.outcome, ...(t.damage !== undefined ? { damage: t.damage } : {}), lastTimestamp: t.lastTimestamp,
     ageMs: t.ageMs, ageSource: t.ageSource, hanging: t.hanging, overdue: t.verdict.overdue,
     ...(t.verdict.candidate && t.verdict.coordinatorLost !== null ? { coordinatorUnknown: true as const } : {}),
     commands: abortCommands(bootstrap, p.report.topic, p.report.partition, t) }
 }
 
-export function runCleanup (opts: CleanupOptions, ctx: CommandContext): number {
+export function runCleanup (opts: CleanupCommandOptions, ctx: CommandContext): number {
   const bad = opts.configs === undefined ? null : checkConfigFlags(opts.configs)
   if (bad !== null) { ctx.stderr.write(`tsdump: error: ${bad}\n`); return EXIT_USAGE }
-  const r = cleanup({ ...opts, now: opts.now ?? ctx.now() })
+  const { paths, format: _format, color: _color, wide: _wide, ...lib } = opts
+  const r = cleanup(paths, { ...lib, now: opts.now ?? ctx.now() })
   r.nowGiven = opts.now !== undefined
   writeUnusable([...r.unusable, ...r.unreadable ?? []], ctx)
   if (r.unusable.length > 0) return EXIT_USAGE
   warnIfNowBeforeData(ctx, r.nowMs, r.nowGiven, r.newestTimestamp)
-  ctx.stdout.write(opts.format === 'json' ? cleanupJson(r, opts.top ?? 0) + '\n' : cleanupText(r, opts.top ?? 0))
+  const print = opts.format === 'json' ? printCleanupJson : printCleanupText
+  print(r, ctx, { colorLevel: opts.color === false ? 0 : ctx.colorLevel, wide: opts.wide === true, top: opts.top ?? 0 })
   return partitionExitCode(r.unusable, r.partitions.flatMap((p) => p.findings), 0, r.unreadable)
 }

@@ -13,8 +13,8 @@ import type { DoctorBroker, DoctorResult, DoctorSummary } from '../analysis/doct
 import type { Finding } from '../analysis/findings.js'
 import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, finding } from '../analysis/findings.js'
 import { formatFinding } from '../format/finding-text.js'
-import { doctorJson } from '../format/doctor-json.js'
-import { doctorText } from '../format/doctor-text.js'
+import { printDoctorJson } from '../format/doctor-json.js'
+import { printDoctorText } from '../format/doctor-text.js'
 import { brokerName, openBrokerLogDir } from '../io/broker-dir.js'
 import { discover } from '../io/discover.js'
 import { closeRemoteStores } from '../io/remote/store.js'
@@ -115,7 +115,7 @@ export function doctor (paths: string[], opts: DoctorOptions = {}): DoctorResult
     const txs = transactions(usable, { ...remote, now: nowMs, maxTransactionTimeoutMinutes: timeoutMin })
     if ('transactions' in txs) gatherTransactions(c, txs, usable)
     // not a literal: cleanup takes the options it knows (the hanging rule's timeout, where it has one)
-    const cleanupOpts = { paths: usable, now: nowMs, maxTransactionTimeoutMinutes: timeoutMin, ...(opts.bootstrapServer !== undefined ? { bootstrapServer: opts.bootstrapServer } : {}) }
+    const cleanupOpts = { now: nowMs, maxTransactionTimeoutMinutes: timeoutMin, ...(opts.bootstrapServer !== undefined ? { bootstrapServer: opts.bootstrapServer } : {}) }
     // the model's scan (its remote segments too: cleanup predicts retention across tiers)
     gatherCleanup(c, cleanupOf(model, { ...scan, headers: cleanupScan.headers }, cleanupOpts), (label) => dirsOf.get(label) ?? [], brokerOf)
     summary.checked.push('reconcile', 'lso', 'transactions', 'cleanup')
@@ -161,6 +161,7 @@ export function runDoctor (opts: DoctorCommandOptions, ctx: CommandContext): num
   r.summary.nowGiven = opts.now !== undefined
   for (const u of r.unusable) ctx.stderr.write(formatFinding(u) + '\n')
   if (r.summary.checked.length === 0) return EXIT_USAGE
-  ctx.stdout.write(opts.format === 'json' ? doctorJson(r) : doctorText(r, { wide: opts.wide === true, colorLevel: opts.color === false ? 0 : ctx.colorLevel }))
+  const print = opts.format === 'json' ? printDoctorJson : printDoctorText
+  print(r, ctx, { colorLevel: opts.color === false ? 0 : ctx.colorLevel, wide: opts.wide === true })
   return doctorExitCode(r)
 }

@@ -12,6 +12,7 @@ import { decodeRecords } from '../decode/records.js'
 import type { BatchHeader } from '../decode/batch-header.js'
 import { codecName } from '../decode/layout.js'
 import { DecodeError } from '../decode/errors.js'
+import { TsdumpError } from '../analysis/tsdump-error.js'
 import type { KafkaFile, PartitionDir } from '../io/discover.js'
 import { classify, discover } from '../io/discover.js'
 import { FileSource } from '../io/file-source.js'
@@ -140,7 +141,7 @@ function partitionOf (d: PartitionDir): Partition {
 function discoverOrThrow (p: string): ReturnType<typeof discover> {
   const d = discover([p])
   const bad = d.problems[0]
-  if (bad !== undefined) throw Object.assign(new Error(`${bad.path}: ${bad.message}`), { code: 'UNREADABLE' })
+  if (bad !== undefined) throw new TsdumpError('UNREADABLE', `${bad.path}: ${bad.message}`, bad.path)
   return d
 }
 
@@ -150,14 +151,14 @@ export function openSegment (file: string): Segment {
   return new FileSegment(file, 'baseOffset' in c ? c.baseOffset : null)
 }
 
-/** A partition directory (`<topic>-<partition>`); throws (code UNREADABLE) when it cannot be read. */
+/** A partition directory (`<topic>-<partition>`); throws a TsdumpError (code UNREADABLE) when it cannot be read. */
 export function openPartition (dir: string): Partition {
   const p = discoverOrThrow(dir).partitions[0]
-  if (p === undefined) throw Object.assign(new Error(`${dir}: no Kafka files`), { code: 'UNREADABLE' })
+  if (p === undefined) throw new TsdumpError('UNREADABLE', `${dir}: no Kafka files`, dir)
   return partitionOf(p)
 }
 
-/** Every partition directory of a broker log directory. */
+/** Every partition directory of a broker log directory; throws a TsdumpError (code UNREADABLE) when it cannot be read. */
 export function openLogDir (dir: string): Partition[] {
   return discoverOrThrow(dir).partitions.map(partitionOf)
 }

@@ -9,6 +9,7 @@ import type { CommandContext } from './context.js'
 import { partitionExitCode, writeUnusable } from './partition-command.js'
 import type { ScannedPartition, ScannedPaths } from '../scan/partition-scan.js'
 import { scanPaths } from '../scan/partition-scan.js'
+import { resolveFilter } from '../scan/filter-resolve.js'
 import type { WorkerInternals } from './workers/partition-pool.js'
 import { scanPathsInWorkers, threadsOf } from './workers/partition-pool.js'
 import type { RemoteInput } from '../io/remote/spec.js'
@@ -37,9 +38,13 @@ export interface ReconcileCommandOptions extends ReconcileOptions {
   workerInternals?: WorkerInternals
 }
 
-/** Scan and reconcile every partition under `paths`. */
+/**
+ * Scan and reconcile every partition under `paths`.
+ * @throws TsdumpError NOT_FOUND for a filter's transactionalId with no record, USAGE for crossed bounds (scan/filter-resolve.ts)
+ */
 export function reconcile (paths: string[], opts: ReconcileOptions = {}): ReconcileResult {
-  return reconciled(scanPaths(paths, { ...(opts.filter !== undefined ? { filter: opts.filter } : {}), ...(opts.remote !== undefined ? { remote: opts.remote } : {}), ...(opts.resync === false ? { resync: false } : {}) }), opts.filter)
+  const filter = resolveFilter(opts.filter, paths)
+  return reconciled(scanPaths(paths, { ...(filter !== undefined ? { filter } : {}), ...(opts.remote !== undefined ? { remote: opts.remote } : {}), ...(opts.resync === false ? { resync: false } : {}) }), filter)
 }
 
 /** reconcile's result from a scan of the paths (doctor shares its broker model's scan) */

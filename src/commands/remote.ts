@@ -27,6 +27,18 @@ export interface RemoteOptions {
   wide?: boolean
 }
 
+/** remote()'s options (the library) */
+export interface RemoteLibraryOptions {
+  /** a directory or s3://bucket/prefix (with its layout, prefix and key), as --remote-storage */
+  storage: RemoteInput
+}
+
+/** The remote segments of each partition under `paths`, joined with the storage's listing and the local log (`tsdump remote`). */
+export function remote (paths: string[], opts: RemoteLibraryOptions): RemoteResult & { unusable: Finding[] } {
+  // an S3 store's connections end with the call, as the command's do
+  try { return remoteInventory(paths, opts.storage) } finally { closeRemoteStores() }
+}
+
 /** The inventory; `unusable` when the paths or the storage cannot be read at all. */
 export function remoteInventory (paths: string[], remote: RemoteInput): RemoteResult & { unusable: Finding[] } {
   const spec = remoteSpecOf(remote)
@@ -89,8 +101,8 @@ export async function runRemote (opts: RemoteOptions, ctx: CommandContext): Prom
     const r = remoteInventory(opts.paths, opts.storage)
     writeUnusable(r.unusable, ctx)
     if (r.unusable.length > 0) return EXIT_USAGE
-    if (opts.format === 'json') printRemoteJson(r, ctx)
-    else printRemoteText(r, ctx, opts.color === false ? 0 : ctx.colorLevel, opts.wide === true)
+    const print = opts.format === 'json' ? printRemoteJson : printRemoteText
+    print(r, ctx, { colorLevel: opts.color === false ? 0 : ctx.colorLevel, wide: opts.wide === true })
     // something was read: a file among them that could not be is a finding, exit 1 at most (2 is for nothing read)
     return partitionExitCode([], [...r.findings, ...r.partitions.flatMap((p) => p.findings)])
   } finally { closeRemoteStores() }

@@ -5,8 +5,8 @@ import type { Finding } from '../analysis/findings.js'
 import { EXIT_USAGE, finding } from '../analysis/findings.js'
 import type { PartitionComparison } from '../analysis/replicas/compare.js'
 import { comparePartition } from '../analysis/replicas/compare.js'
-import { replicasJson } from '../format/replicas-json.js'
-import { replicasText } from '../format/replicas-text.js'
+import { printReplicasJson } from '../format/replicas-json.js'
+import { printReplicasText } from '../format/replicas-text.js'
 import type { BrokerLogDir } from '../io/broker-dir.js'
 import { brokerName, openBrokerLogDir } from '../io/broker-dir.js'
 import type { PartitionDir } from '../io/discover.js'
@@ -16,19 +16,28 @@ import { compareCompacted } from '../scan/replica-records.js'
 import type { CommandContext } from './context.js'
 import { partitionExitCode, writeUnusable } from './partition-command.js'
 
+/** replicas()'s options (the library) */
 export interface ReplicasOptions {
-  paths: string[]
-  format?: 'text' | 'json'
   /** records listed (offset and key) per copy past its divergence point */
   listRecords?: number
+}
+
+/** `tsdump replicas`'s: the library's and the command line's */
+export interface ReplicasCommandOptions extends ReplicasOptions {
+  paths: string[]
+  format?: 'text' | 'json'
+  color?: boolean
+  /** no line cut or broker name shortened at 80 columns */
+  wide?: boolean
 }
 
 export interface ReplicasResult {
   unusable: Finding[]
   logDirs: Array<{ path: string, broker: string }>
+  /** each partition's comparison, with its own findings */
   partitions: PartitionComparison[]
   /** what under the log directories could not be read (UNREADABLE): said, and the rest compared */
-  unreadable?: Finding[]
+  findings: Finding[]
 }
 
 const DEFAULT_LISTED = 1000
@@ -39,7 +48,8 @@ function names (dirs: BrokerLogDir[]): string[] {
   return plain.map((n, i) => plain.filter((x) => x === n).length > 1 ? `${n}#${i + 1}` : n)
 }
 
-export function replicas (paths: string[], opts: Omit<ReplicasOptions, 'paths' | 'format'> = {}): ReplicasResult {
+/** The copies of each partition under two or more brokers' log directories `paths`, compared as replication compares them. */
+export function replicas (paths: string[], opts: ReplicasOptions = {}): ReplicasResult {
   const unusable: Finding[] = []
   if (paths.length < 2) unusable.push(finding('UNREADABLE', 'tsdump replicas compares two or more broker log directories (one per broker)', { file: paths[0] ?? '.' }))
   const dirs: BrokerLogDir[] = []
@@ -48,7 +58,7 @@ export function replicas (paths: string[], opts: Omit<ReplicasOptions, 'paths' |
     if (o.error !== null) unusable.push(finding('UNREADABLE', o.error, { file: p }))
     else dirs.push(o.dir)
   }
-  if (unusable.length > 0) return { unusable, logDirs: [], partitions: [] }
+  if (unusable.length > 0) return { unusable, logDirs: [], partitions: [], findings: [] }
   const brokers = names(dirs)
   const groups = new Map<string, Array<{ broker: string, logDir: string, dir: PartitionDir }>>()
   dirs.forEach((d, i) => {
@@ -76,15 +86,16 @@ export function replicas (paths: string[], opts: Omit<ReplicasOptions, 'paths' |
     return cmp
   })
   const unreadable = dirs.flatMap((d) => d.problems.map((x) => finding('UNREADABLE', x.message, { file: x.file, position: x.position })))
-  return { unusable, logDirs: dirs.map((d, i) => ({ path: d.path, broker: brokers[i]! })), partitions, ...(unreadable.length > 0 ? { unreadable } : {}) }
+  return { unusable, logDirs: dirs.map((d, i) => ({ path: d.path, broker: brokers[i]! })), partitions, findings: unreadable }
 }
 
-export async function runReplicas (opts: ReplicasOptions, ctx: CommandContext): Promise<number> {
-  const r = replicas(opts.paths, opts)
+export async function runReplicas (opts: ReplicasCommandOptions, ctx: CommandContext): Promise<number> {
+  const r = replicas(opts.paths, opts.listRecords !== undefined ? { listRecords: opts.listRecords } : {})
   writeUnusable(r.unusable, ctx)
   if (r.unusable.length > 0) return EXIT_USAGE
-  ctx.stdout.write(opts.format === 'json' ? replicasJson(r.logDirs, r.partitions) : replicasText(r.logDirs, r.partitions))
+  const print = opts.format === 'json' ? printReplicasJson : printReplicasText
+  print(r, ctx, { colorLevel: opts.color === false ? 0 : ctx.colorLevel, wide: opts.wide === true })
   // something was read: a file among them that could not be is a finding, exit 1 at most (2 is for nothing read)
-  writeUnusable(r.unreadable ?? [], ctx)
-  return partitionExitCode([], [...r.partitions.flatMap((p) => p.findings), ...r.unreadable ?? []])
+  writeUnusable(r.findings, ctx)
+  return partitionExitCode([], [...r.partitions.flatMap((p) => p.findings), ...r.findings])
 }

@@ -12,6 +12,7 @@ import { streamTransactions } from '../scan/transactions-stream.js'
 import { printTransactionsJson } from '../format/transactions-json.js'
 import { printTransactionsText } from '../format/transactions-text.js'
 import { resolvePartitions } from '../scan/partition-scan.js'
+import { resolveFilter } from '../scan/filter-resolve.js'
 import type { CommandContext } from './context.js'
 import { selectsPartition } from './topic-partition-filter.js'
 import type { TopicPartitionFilter } from './topic-partition-filter.js'
@@ -42,13 +43,22 @@ export interface TransactionsOptions extends TransactionsLibraryOptions {
   wide?: boolean
 }
 
-/** The transactions under `paths`, joined; null with the unusable paths' findings when a path cannot be used. */
-export function transactions (paths: string[], opts: TransactionsLibraryOptions = {}): TransactionsResult | { unusable: Finding[] } {
+/** transactions()'s result: as every library function's, with the paths that could not be used (then nothing else is read) */
+export type TransactionsLibraryResult = TransactionsResult & { unusable: Finding[] }
+
+/**
+ * The transactions under `paths`, joined; `unusable` holds the paths that cannot be used (then the rest is empty).
+ * @throws TsdumpError NOT_FOUND for a filter's transactionalId with no record, USAGE for crossed bounds (scan/filter-resolve.ts)
+ */
+export function transactions (paths: string[], opts: TransactionsLibraryOptions = {}): TransactionsLibraryResult {
   const s = transactionsStream(paths, opts)
-  if ('unusable' in s) return s
+  if ('unusable' in s) {
+    return { unusable: s.unusable, transactions: [], transactionalIds: [], stateLogs: [], lookedIn: [], exactlyOnce: [], idFamilies: [], findings: [],
+      nowMs: opts.now ?? Date.now(), nowGiven: opts.now !== undefined, maxTransactionTimeoutMinutes: opts.maxTransactionTimeoutMinutes ?? 15 }
+  }
   const { items, count: _count, producers: _producers, close: _close, ...rest } = s
   const all = [...items]
-  return { ...rest, transactions: all }
+  return { ...rest, transactions: all, unusable: [] }
 }
 
 /**
@@ -60,10 +70,12 @@ export function transactionsStream (paths: string[], opts: TransactionsLibraryOp
   const { partitions, unusable, unreadable } = resolvePartitions(paths, opts.remote)
   if (unusable.length > 0) return { unusable }
   const only = opts.only
+  // resolved as the command line resolves it: an id with no record is NOT_FOUND, never every record
+  const filter = resolveFilter(opts.filter, paths)
   return streamTransactions({
     partitions, unreadable, paths, resync: opts.resync !== false, nowMs: opts.now ?? Date.now(), nowGiven: opts.now !== undefined,
     maxTransactionTimeoutMinutes: opts.maxTransactionTimeoutMinutes ?? 15,
-    ...(opts.filter !== undefined ? { filter: opts.filter } : {}),
+    ...(filter !== undefined ? { filter } : {}),
     ...(only !== undefined ? { selects: (topic: string, partition: number) => selectsPartition(only, topic, partition) } : {}),
     ...internals,
   })

@@ -13,6 +13,7 @@ import type { PartitionDir } from '../io/discover.js'
 import type { CommandContext } from './context.js'
 import { resolvePartitions } from '../scan/partition-scan.js'
 import { txnsPartition } from '../scan/txns-partition.js'
+import { resolveFilter } from '../scan/filter-resolve.js'
 import { partitionExitCode, writeUnusable } from './partition-command.js'
 import type { WorkerInternals } from './workers/partition-pool.js'
 import { streamTxnsInWorkers, txnsWorkerCount } from './workers/txns-pool.js'
@@ -54,8 +55,12 @@ function streamTxns (partitions: readonly PartitionDir[], width: number, to: Txn
   return partitionExitCode([], findings)
 }
 
-/** The transaction timeline of every partition under `paths` (transactional-id states for __transaction_state), collected. */
+/**
+ * The transaction timeline of every partition under `paths` (transactional-id states for __transaction_state), collected.
+ * @throws TsdumpError NOT_FOUND for a filter's transactionalId with no record, USAGE for crossed bounds (scan/filter-resolve.ts)
+ */
 export function txns (paths: string[], opts: TxnsOptions = {}): TxnsResult {
+  const filter = resolveFilter(opts.filter, paths)
   const { partitions, unusable, unreadable } = resolvePartitions(paths, opts.remote)
   const result: TxnsResult = { unusable, ...(unreadable.length > 0 ? { unreadable } : {}), partitions: [] }
   if (unusable.length > 0) return result
@@ -66,7 +71,7 @@ export function txns (paths: string[], opts: TxnsOptions = {}): TxnsResult {
     timelineEnd: (p, lane) => { result.partitions.push({ ...p, kind: 'timeline', runs, lane } satisfies TimelinePartition) },
     transactionStates: (p) => { result.partitions.push(p) },
     end: () => {},
-  }, opts.filter, opts.resync !== false)
+  }, filter, opts.resync !== false)
   return result
 }
 

@@ -1,9 +1,17 @@
 // `cleanup --json`: one object, {schemaVersion, nowMs, metadataLog, partitions: [...]}.
-import type { CleanupResult } from '../analysis/cleanup/result.js'
+import type { CleanupBlocker, CleanupResult } from '../analysis/cleanup/result.js'
 import { JSON_SCHEMA_VERSION } from './dump-json.js'
 import { toJson } from './json-int64.js'
 import { keyText } from './cleanup-text.js'
 import { findingJson } from './txn-json.js'
+import type { PrintOptions } from './print-options.js'
+import type { PrinterOutput } from './printer.js'
+
+// the fields cleanup's JSON has always had (the PartitionTransaction fields it does not print are left for a schema change)
+function blockerJson (b: CleanupBlocker | null): object | null {
+  return b === null ? null : { producerId: b.producerId, producerEpoch: b.producerEpoch, firstOffset: b.firstOffset, lastTimestamp: b.lastTimestamp,
+    ageMs: b.ageMs, ageSource: b.ageSource, hanging: b.hanging, overdue: b.overdue, commands: b.commands }
+}
 
 export function cleanupJson (r: CleanupResult, top: number): string {
   return toJson({
@@ -24,10 +32,15 @@ export function cleanupJson (r: CleanupResult, top: number): string {
         retentionDeletes: p.retention?.deleted ?? [],
         logStartOffsetAfterRetention: p.retention?.logStartOffsetAfterRetention ?? (p.tieredRetention !== undefined && !('unknown' in p.tieredRetention) ? p.tieredRetention.logStartOffsetAfter : null),
         ...(p.tieredRetention !== undefined ? { tieredRetention: p.tieredRetention } : {}),
-        blockedBy: p.blockedBy,
-        openTransaction: p.openTransaction,
+        blockedBy: blockerJson(p.blockedBy),
+        openTransaction: blockerJson(p.openTransaction),
         findings: p.findings.map(findingJson),
       }
     }),
   })
+}
+
+/** `tsdump cleanup --json`, in the printers' one shape (format/print-options.ts); colour and width do not apply */
+export function printCleanupJson (r: CleanupResult, out: PrinterOutput, opts: PrintOptions & { top: number }): void {
+  out.stdout.write(cleanupJson(r, opts.top) + '\n')
 }

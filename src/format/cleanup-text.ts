@@ -1,6 +1,9 @@
 // `cleanup` text: one block per partition, within 80 columns.
 import type { CleanupPartition, CleanupResult } from '../analysis/cleanup/result.js'
 import { wrapWords } from './wrap.js'
+import type { PrintOptions, TextStyle } from './print-options.js'
+import { paintSeverity, textStyle } from './print-options.js'
+import type { PrinterOutput } from './printer.js'
 import { findingPlace, messageAfterPlace } from './finding-text.js'
 import { tieredRetentionLines } from './cleanup-tiered-text.js'
 
@@ -20,15 +23,15 @@ export function keyText (hex: string): string {
 
 function iso (ms: bigint | number): string { return new Date(Number(ms)).toISOString() }
 
-function block (p: CleanupPartition, top: number): string[] {
+function block (p: CleanupPartition, top: number, st: TextStyle): string[] {
   // offsets inclusive, as every range tsdump prints (the log end offset is the next offset to be written)
   const log = p.logEndOffset > p.logStartOffset ? `log ${p.logStartOffset}..${p.logEndOffset - 1n}` : `log empty at ${p.logStartOffset}`
-  const lines = [`${p.label}  cleanup.policy=${p.cleanupPolicy}  ${log}  LSO ${p.lastStableOffset}`]
+  const lines = [`${st.chalk.bold(p.label)}  cleanup.policy=${p.cleanupPolicy}  ${log}  LSO ${p.lastStableOffset}`]
   const used = ['cleanup.policy', ...(p.compaction !== null ? ['min.cleanable.dirty.ratio', 'min.compaction.lag.ms', 'max.compaction.lag.ms', 'delete.retention.ms'] : []),
     ...(p.retention !== null || p.tieredRetention !== undefined ? ['retention.ms', 'retention.bytes'] : []),
     ...(p.tieredRetention !== undefined ? [...(p.configs['remote.storage.enable']?.source !== 'DEFAULT_CONFIG' ? ['remote.storage.enable'] : []), 'local.retention.ms', 'local.retention.bytes'] : [])]
   // configs unknown (a damaged metadata log): no value is shown as if it were the topic's
-  if (p.cleanupPolicy !== 'unknown') lines.push(...wrapWords(used.map((n) => `${n}=${p.configs[n]!.value}\u00a0(${SOURCE[p.configs[n]!.source]})`).join(' '), '  '))
+  if (p.cleanupPolicy !== 'unknown') lines.push(...wrapWords(used.map((n) => `${n}=${p.configs[n]!.value}\u00a0(${SOURCE[p.configs[n]!.source]})`).join(' '), '  ', st.width))
   const c = p.compaction
   if (c !== null) {
     lines.push(`  dirty from ${c.firstDirtyOffset}${c.checkpointReset ? ' (checkpoint reset)' : ''}, uncleanable from ${c.firstUncleanableOffset}: ${RULE[c.uncleanableBecause]}`)
@@ -37,15 +40,15 @@ function block (p: CleanupPartition, top: number): string[] {
     lines.push(...wrapWords(c.cleanableNow
       ? `cleaner picks it now: dirty ratio ${pct}% (${c.cleanableBytes} of ${c.totalBytes} bytes) ${c.compactionForced ? 'and max.compaction.lag.ms forces it' : `> min.cleanable.dirty.ratio ${min}`}`
       : c.cleanableBytes === 0 ? 'cleaner has nothing to clean: no dirty segment below the uncleanable offset'
-        : `cleaner waits: dirty ratio ${pct}% is not above min.cleanable.dirty.ratio ${min}`, '  '))
+        : `cleaner waits: dirty ratio ${pct}% is not above min.cleanable.dirty.ratio ${min}`, '  ', st.width))
     if (c.recordsAfterCleaning !== null) {
       const t = c.tombstones
       lines.push(...wrapWords(`next clean (below offset ${c.cleanedUpTo}): ${c.recordsBefore} data records -> ${c.recordsAfterCleaning},` +
         ` ${c.abortedRecordsRemovable} aborted removed; tombstones ${t.kept} kept, ${t.removed} removed` +
-        `${t.nextExpiryMs !== null ? ` (first expires ${iso(t.nextExpiryMs)})` : ''}; markers ${c.markers.kept} kept, ${c.markers.removed} removed`, '  '))
+        `${t.nextExpiryMs !== null ? ` (first expires ${iso(t.nextExpiryMs)})` : ''}; markers ${c.markers.kept} kept, ${c.markers.removed} removed`, '  ', st.width))
     }
     if (c.offsetMapFull) {
-      lines.push(...wrapWords(`the cleaner's offset map (log.cleaner.dedupe.buffer.size) fills after ${c.dirtyKeys} keys: this clean stops at ${c.cleanedUpTo}, the rest waits for the next one`, '  '))
+      lines.push(...wrapWords(`the cleaner's offset map (log.cleaner.dedupe.buffer.size) fills after ${c.dirtyKeys} keys: this clean stops at ${c.cleanedUpTo}, the rest waits for the next one`, '  ', st.width))
     }
     if (top > 0 && c.topDirtyKeys.length > 0) {
       lines.push('  keys with most records in the dirty section:')
@@ -56,7 +59,7 @@ function block (p: CleanupPartition, top: number): string[] {
   if (p.blockedBy === null && held !== null && held.ageMs !== null) {
     lines.push(...wrapWords(`the last stable offset is held by producer ${held.producerId} (epoch ${held.producerEpoch}) since offset ${held.firstOffset}, ` +
       `open ${(Number(held.ageMs) / 60_000).toFixed(1)}\u00a0min (${held.ageSource === 'coordinator' ? "coordinator's start" : 'event time'})` +
-      `${held.hanging ? ': HANGING' : held.overdue ? ': its coordinator is overdue' : held.coordinatorUnknown === true ? ': its coordinator\'s state is unknown' : ''}`, '  '))
+      `${held.hanging ? ': HANGING' : held.overdue ? ': its coordinator is overdue' : held.coordinatorUnknown === true ? ': its coordinator\'s state is unknown' : ''}`, '  ', st.width))
   }
   if (p.blockedBy !== null) {
     const b = p.blockedBy
@@ -66,24 +69,35 @@ function block (p: CleanupPartition, top: number): string[] {
       `${b.lastTimestamp !== null ? `, last write ${iso(b.lastTimestamp)}` : ''}` +
       `${b.ageMs !== null ? `, open ${(Number(b.ageMs) / 60_000).toFixed(1)}\u00a0min (${b.ageSource === 'coordinator' ? "coordinator's start" : 'event time'})` : ''}` +
       `${b.hanging ? ': HANGING' : b.overdue ? ': its coordinator is overdue' : b.coordinatorUnknown === true ? ': its coordinator\'s state is unknown' : ''}` +
-      `${b.commands.length > 0 ? '; to abort it:' : ' (no abort is advised: see its finding)'}`, '  '))
+      `${b.commands.length > 0 ? '; to abort it:' : ' (no abort is advised: see its finding)'}`, '  ', st.width))
     // wrapped with shell continuations, so that each command still pastes as one
     for (const cmd of b.commands) {
-      const w = wrapWords(cmd, '      ', 78).map((l, i) => (i === 0 ? `    ${l.trimStart()}` : l))
+      const w = wrapWords(cmd, '      ', st.width - 2).map((l, i) => (i === 0 ? `    ${l.trimStart()}` : l))
       lines.push(...w.map((l, i) => (i < w.length - 1 ? `${l} \\` : l)))
     }
   }
   const ret = p.retention
   if (ret !== null) {
     lines.push(...wrapWords(ret.deleted.length === 0 ? `retention deletes nothing now; log start stays ${ret.logStartOffsetAfterRetention}`
-      : `retention deletes ${ret.deleted.length} segment(s) now: ${ret.deleted.map((d) => `${d.baseOffset}\u00a0(${d.reason})`).join(', ')}; log start -> ${ret.logStartOffsetAfterRetention}`, '  '))
+      : `retention deletes ${ret.deleted.length} segment(s) now: ${ret.deleted.map((d) => `${d.baseOffset}\u00a0(${d.reason})`).join(', ')}; log start -> ${ret.logStartOffsetAfterRetention}`, '  ', st.width))
+  }
+  for (const f of p.findings) {
+    // coloured after the cut, so that the colour's escapes do not count as columns
+    const w = wrapWords(`${f.severity} ${f.code}: ${findingPlace(f)}${messageAfterPlace(f)}`, '  ', st.width)
+    lines.push(`  ${paintSeverity(st.chalk, f.severity, f.severity)}${w[0]!.slice(2 + f.severity.length)}`, ...w.slice(1))
   }
   if (p.tieredRetention !== undefined) lines.push(...tieredRetentionLines(p.tieredRetention))
-  for (const f of p.findings) lines.push(...wrapWords(`${f.severity} ${f.code}: ${findingPlace(f)}${messageAfterPlace(f)}`, '  '))
   return lines
 }
 
-export function cleanupText (r: CleanupResult, top: number): string {
-  const head = wrapWords(`as of ${iso(r.nowMs)}${r.nowGiven ? ' (--now)' : ''}; ${r.metadataLost !== undefined ? `configs unknown: ${r.metadataLost}` : `configs from ${r.metadataLog ?? 'flags and defaults (no metadata log found)'}`}`, '')
-  return [...head, '', ...r.partitions.flatMap((p) => [...block(p, top), ''])].join('\n')
+export function cleanupText (r: CleanupResult, top: number, opts: PrintOptions = { colorLevel: 0, wide: false }): string {
+  const st = textStyle(opts)
+  const head = wrapWords(`as of ${iso(r.nowMs)}${r.nowGiven ? ' (--now)' : ''}; ${r.metadataLost !== undefined ? `configs unknown: ${r.metadataLost}` : `configs from ${r.metadataLog ?? 'flags and defaults (no metadata log found)'}`}`, '', st.width)
+  const hanging = (l: string): string => l.replace(/: HANGING\b/, `: ${st.chalk.red('HANGING')}`)
+  return [...head, '', ...r.partitions.flatMap((p) => [...block(p, top, st).map(hanging), ''])].join('\n')
+}
+
+/** `tsdump cleanup`'s text, in the printers' one shape (format/print-options.ts) */
+export function printCleanupText (r: CleanupResult, out: PrinterOutput, opts: PrintOptions & { top: number }): void {
+  out.stdout.write(cleanupText(r, opts.top, opts))
 }

@@ -4,6 +4,8 @@ import type { DoctorFigures, DoctorFinding, DoctorResult } from '../analysis/doc
 import { isoTime } from './timestamp.js'
 import type { Json } from './txn-json.js'
 import { jsonInt64OrNull } from './txn-json.js'
+import type { PrintOptions } from './print-options.js'
+import type { PrinterOutput } from './printer.js'
 
 export const DOCTOR_SCHEMA_VERSION = 1
 
@@ -43,4 +45,9 @@ export function doctorJson (r: DoctorResult): string {
     findings: r.findings.map(findingJson),
   }
   return JSON.stringify(out) + '\n'
+}
+
+/** `tsdump doctor --json`, in the printers' one shape (format/print-options.ts); colour and width do not apply */
+export function printDoctorJson (r: DoctorResult, out: PrinterOutput, _opts: PrintOptions): void {
+  out.stdout.write(doctorJson(r))
 }

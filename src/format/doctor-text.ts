@@ -7,6 +7,8 @@ import type { DoctorFigures, DoctorFinding, DoctorLocation, DoctorResult, Doctor
 import { TABLE_WIDTH } from './table.js'
 import { isoTime } from './timestamp.js'
 import { wrapWords } from './wrap.js'
+import type { PrintOptions } from './print-options.js'
+import type { PrinterOutput } from './printer.js'
 
 export interface DoctorTextOptions {
   wide: boolean
@@ -141,4 +143,9 @@ function notesLines (findings: readonly DoctorFinding[], wrap: (t: string, inden
     out.push(...wrap(`${code} ${fs.length}x${at}: ${fs[0]!.message}`, '  '))
   }
   return out
+}
+
+/** `tsdump doctor`'s text, in the printers' one shape (format/print-options.ts) */
+export function printDoctorText (r: DoctorResult, out: PrinterOutput, opts: PrintOptions): void {
+  out.stdout.write(doctorText(r, opts))
 }

@@ -22,7 +22,7 @@ function blockedJson (b: LsoPartition): Json {
     highWatermarkSource: r.highWatermarkSource, lastStableOffset: jsonInt64(r.lastStableOffset), blocked: t !== null,
     blocking: t === null ? null : {
       producerId: jsonInt64(t.producerId), producerEpoch: t.producerEpoch, coordinatorEpoch: t.coordinatorEpoch, coordinatorEpochSource: t.coordinatorEpochSource,
-      firstOffset: jsonInt64(t.firstOffset), lastOffset: jsonInt64OrNull(t.lastOffset), records: t.records, recordsWaiting: t.recordsWaiting,
+      firstOffset: jsonInt64(t.firstOffset), lastOffset: jsonInt64OrNull(t.lastDataOffset), records: t.records, recordsWaiting: t.recordsWaiting,
       firstTimestamp: jsonInt64OrNull(t.firstTimestamp), lastTimestamp: jsonInt64OrNull(t.lastTimestamp), newestTimestamp: jsonInt64OrNull(t.newestTimestamp),
       firstTimestampIso: t.firstTimestamp === null ? null : isoTime(t.firstTimestamp), lastTimestampIso: t.lastTimestamp === null ? null : isoTime(t.lastTimestamp),
       abortedBeyondLso: t.abortedBeyondLso, ageMs: jsonInt64OrNull(t.ageMs), ageSource: t.ageSource, durationMinutes: t.ageMs === null ? null : Number(t.ageMs / 60_000n),

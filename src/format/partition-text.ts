@@ -125,7 +125,7 @@ function formatBlocked (b: LsoPartition, timeoutMin: number, chalk: ChalkInstanc
   const lines = [
     `${label}: LSO ${r.lastStableOffset} < HW ${r.highWatermark} (${r.highWatermarkSource}), ${t.recordsWaiting} records waiting${aborted}`,
     `  blocking transaction: producerId ${t.producerId} producerEpoch ${t.producerEpoch}`,
-    `  first offset ${t.firstOffset}${t.seeded ? ' (before the log start, from a producer snapshot)' : ''}, last data offset ${t.lastOffset ?? 'unknown'}, ${t.records} records`,
+    `  first offset ${t.firstOffset}${t.seeded ? ' (before the log start, from a producer snapshot)' : ''}, last data offset ${t.lastDataOffset ?? 'unknown'}, ${t.records} records`,
     `  first timestamp ${ts(t.firstTimestamp)}`,
     `  last timestamp  ${ts(t.lastTimestamp)}`,
     ...ageLine(`  age ${age} at ${nowLabel}:`, verdict),

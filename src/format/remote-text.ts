@@ -6,7 +6,8 @@ import type { Column, TableCell } from './table.js'
 import { fitTable } from './table.js'
 import { formatFinding } from './finding-text.js'
 import { isoTime } from './timestamp.js'
-import type { ColorLevel, PrinterOutput } from './printer.js'
+import type { PrinterOutput } from './printer.js'
+import type { PrintOptions } from './print-options.js'
 
 const COLUMNS: Column[] = [
   { header: 'START' }, { header: 'END' }, { header: 'STATE', left: true }, { header: 'EPOCHS', left: true, dropRank: 2 },
@@ -45,8 +46,9 @@ function heading (p: RemotePartitionInventory): string {
   return `${p.topic}-${p.partition}${id}${local}`
 }
 
-export function printRemoteText (r: RemoteResult, out: PrinterOutput, color: ColorLevel, wide: boolean): void {
-  const chalk = new Chalk({ level: color })
+export function printRemoteText (r: RemoteResult, out: PrinterOutput, opts: PrintOptions): void {
+  const chalk = new Chalk({ level: opts.colorLevel })
+  const wide = opts.wide
   const from = r.metadataFrom.length === 0 ? 'no __remote_log_metadata partition found: the storage listing alone'
     : `metadata from ${r.metadataFrom.length} __remote_log_metadata partition${r.metadataFrom.length === 1 ? '' : 's'}`
   out.stdout.write(`Remote storage ${r.storage}\n${from}\n`)

@@ -4,6 +4,8 @@ import type { EpochList } from '../analysis/replicas/epoch-rule.js'
 import type { ReplicaBatch } from '../analysis/replicas/replica-input.js'
 import { JSON_SCHEMA_VERSION } from './dump-json.js'
 import type { Json } from './txn-json.js'
+import type { PrintOptions } from './print-options.js'
+import type { PrinterOutput } from './printer.js'
 import { findingJson, jsonInt64, jsonInt64OrNull } from './txn-json.js'
 
 /** a node id is a number in the JSON; a directory's name (no meta.properties) stays a string */
@@ -58,4 +60,9 @@ export function replicasJson (logDirs: ReadonlyArray<{ path: string, broker: str
       cleanedTo: jsonInt64OrNull(p.cleanedTo), replicas: p.replicas.map(replicaJson), findings: p.findings.map(findingJson),
     })),
   }) + '\n'
+}
+
+/** `tsdump replicas --json`, in the printers' one shape (format/print-options.ts); colour and width do not apply */
+export function printReplicasJson (r: { logDirs: ReadonlyArray<{ path: string, broker: string }>, partitions: readonly PartitionComparison[] }, out: PrinterOutput, _opts: PrintOptions): void {
+  out.stdout.write(replicasJson(r.logDirs, r.partitions))
 }

@@ -123,7 +123,7 @@ export function printTransactionsText (r: TransactionsResult | TransactionsStrea
   const where = r.stateLogs.length > 0
     ? `transactional ids from ${r.stateLogs.map((p) => p.replace(/\/?$/, '')).join(', ')}`
     : `no __transaction_state partition among the paths or in their log directories (${r.lookedIn.join(', ') || 'none'}): transactional ids unknown, runs of one producer epoch joined by their markers' timestamps`
-  for (const l of wrapWords(where, '')) lines.push(l)
+  for (const l of wrapWords(where, '', opts.wide ? Number.POSITIVE_INFINITY : undefined)) lines.push(l)
   // written a block at a time: one string of a million transactions' lines is not needed
   out.stdout.write(lines.join('\n') + '\n')
   lines.length = 0

@@ -25,7 +25,7 @@ export function findingJson (f: Finding): Json {
 export function openTxnJson (t: OpenTransaction): Json {
   return {
     producerId: jsonInt64(t.producerId), producerEpoch: t.producerEpoch, firstOffset: jsonInt64(t.firstOffset),
-    lastOffset: jsonInt64OrNull(t.lastOffset), records: t.records, firstTimestamp: jsonInt64OrNull(t.firstTimestamp),
+    lastOffset: jsonInt64OrNull(t.lastDataOffset), records: t.records, firstTimestamp: jsonInt64OrNull(t.firstTimestamp),
     lastTimestamp: jsonInt64OrNull(t.lastTimestamp), coordinatorEpoch: t.coordinatorEpoch, state: t.state, seeded: t.seeded,
   }
 }

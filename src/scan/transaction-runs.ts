@@ -52,7 +52,7 @@ export function scanTransactionRuns (dir: PartitionDir, checkpoints: Map<string,
   for (const o of s.report.openTransactions) {
     if (o.state !== 'open') continue // its marker, beyond the high watermark, ended a run above
     const at = firstBatch.get(o.producerId) ?? { file: dir.files.find((f) => f.kind === 'log')?.path ?? dir.path, position: 0 }
-    put({ topic, partition, producerId: o.producerId, producerEpoch: o.producerEpoch, firstOffset: o.firstOffset, lastOffset: o.lastOffset,
+    put({ topic, partition, producerId: o.producerId, producerEpoch: o.producerEpoch, firstOffset: o.firstOffset, lastOffset: o.lastDataOffset,
       records: o.records, firstTimestamp: o.firstTimestamp, lastTimestamp: o.lastTimestamp, marker: null, seeded: o.seeded, file: at.file, position: at.position,
       ...(o.damage !== undefined ? { damage: o.damage } : {}) })
   }

@@ -5,7 +5,7 @@ import type { OpenTransaction } from '../support/reconcile-partition.js'
 import type { TransactionalIdState } from '../../src/analysis/transactional-id-state.js'
 
 const MIN = 60_000
-const open: OpenTransaction = { producerId: 7n, producerEpoch: 2, firstOffset: 100n, lastOffset: 104n, records: 5, firstTimestamp: 1_000n,
+const open: OpenTransaction = { producerId: 7n, producerEpoch: 2, firstOffset: 100n, lastDataOffset: 104n, records: 5, marker: null, outcome: 'open', firstTimestamp: 1_000n,
   lastTimestamp: 2_000n, coordinatorEpoch: null, state: 'open', seeded: false }
 const state = (over: Partial<TransactionalIdState>): TransactionalIdState => ({ transactionalId: 'tx-7', offset: 9n, deleted: false, producerId: 7n,
   producerEpoch: 2, state: 'Ongoing', transactionTimeoutMs: 60_000, partitions: ['orders-3'], lastUpdateTimestamp: 2_000n, startTimestamp: 1_000n, ...over })

@@ -30,7 +30,7 @@ describe('transactions spilled to buckets and merged = joined in memory', () => 
   for (const d of logDirs) {
     it(path.relative(REPO, d), () => {
       const whole = transactions([d], { now: NOW })
-      if ('unusable' in whole) { expect(() => spilled([d], 256)).toThrow('unusable'); return }
+      if (whole.unusable.length > 0) { expect(() => spilled([d], 256)).toThrow('unusable'); return }
       const { r, tempDirs } = spilled([d], 256)
       expect(tempDirs).toHaveLength(1)
       expect(JSON.stringify(transactionsJson(r))).toBe(JSON.stringify(transactionsJson(whole)))

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 // @ts-ignore -- untyped .mjs: the broker, the Java workload and the copies
 import { runCleanupRandom } from '../../scripts/fixtures/v44/cleanup-random.mjs'
 import { runCleanup } from '../../src/commands/cleanup.js'
-import type { CleanupOptions } from '../../src/commands/cleanup.js'
+import type { CleanupCommandOptions } from '../../src/commands/cleanup.js'
 import { runCommand } from '../support/txn-segment-builder.js'
 import { recordsBelow } from '../support/cleanup-truth.js'
 
@@ -32,7 +32,7 @@ let rows: Array<Record<string, unknown> & { topic: string, partition: number }>
 beforeAll(async () => {
   if (otherRelease) return
   r = await runCleanupRandom({ seed })
-  const out = await runCommand(async (o: CleanupOptions, ctx) => runCleanup(o, ctx), { paths: [r.before], format: 'json', now: r.cleanedAt ?? Date.now() })
+  const out = await runCommand(async (o: CleanupCommandOptions, ctx) => runCleanup(o, ctx), { paths: [r.before], format: 'json', now: r.cleanedAt ?? Date.now() })
   expect(out.code, out.err).toBeLessThan(2)
   rows = (JSON.parse(out.out) as { partitions: typeof rows }).partitions
 })

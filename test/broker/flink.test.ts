@@ -36,7 +36,7 @@ beforeAll(async () => {
   await broker.stop()
   logs = L.copyLogs(broker.logDir, tmp, result.copy)
   const r = transactions([logs])
-  if ('unusable' in r) throw new Error(`tsdump could not read ${logs}`)
+  if (r.unusable.length > 0) throw new Error(`tsdump could not read ${logs}`)
   sink = r.flinkSinks?.[0]
 })
 

@@ -40,7 +40,7 @@ beforeAll(async () => {
   // a clean shutdown: the files as the broker leaves them
   await broker.stop()
   const r = transactions([broker.logDir])
-  if ('unusable' in r) throw new Error(`tsdump could not read ${broker.logDir}: ${r.unusable.map((f) => f.message).join('; ')}`)
+  if (r.unusable.length > 0) throw new Error(`tsdump could not read ${broker.logDir}: ${r.unusable.map((f) => f.message).join('; ')}`)
   tsdump = r
 })
 

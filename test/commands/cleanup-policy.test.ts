@@ -20,7 +20,7 @@ describe('cleanup.policy without the metadata log', () => {
     expect(fs.existsSync(path.join(logs, '__cluster_metadata-0'))).toBe(false)
     expect(entries(logs)).toContain('compacted 0 56')
     expect((JSON.parse(fs.readFileSync(path.join(COMPACTED, 'expected.json'), 'utf8')) as { description: string }).description).toMatch(/^cleanup\.policy=compact/)
-    const p = cleanup({ paths: [logs], now: NOW }).partitions.find((x) => x.label === 'compacted-0')!
+    const p = cleanup([logs], { now: NOW }).partitions.find((x) => x.label === 'compacted-0')!
     expect(p.configs['cleanup.policy']).toEqual({ value: 'compact', source: 'CLEANER_OFFSET_CHECKPOINT' })
     // the cleaner's next dirty offset is the checkpoint's entry
     expect(p.compaction?.firstDirtyOffset).toBe(56n)
@@ -31,7 +31,7 @@ describe('cleanup.policy without the metadata log', () => {
 
   it('log-start (Kafka 4.4.0, delete topics): not listed, so unknown, with a finding saying what is not predicted; exit 0', async () => {
     expect(entries(LOG_START)).toEqual([])
-    const c = cleanup({ paths: [LOG_START], now: NOW })
+    const c = cleanup([LOG_START], { now: NOW })
     for (const p of c.partitions) {
       expect(p.configs['cleanup.policy'], p.label).toEqual({ value: 'unknown', source: 'UNKNOWN' })
       expect(p.compaction, p.label).toBeNull()
@@ -47,9 +47,9 @@ describe('cleanup.policy without the metadata log', () => {
   })
 
   it('--config cleanup.policy and the metadata log still decide (the checkpoint only stands in for them)', () => {
-    const c = cleanup({ paths: [path.join(COMPACTED, 'logs')], now: NOW, configs: new Map([['cleanup.policy', 'delete']]) })
+    const c = cleanup([path.join(COMPACTED, 'logs')], { now: NOW, configs: new Map([['cleanup.policy', 'delete']]) })
     expect(c.partitions.find((x) => x.label === 'compacted-0')!.configs['cleanup.policy']).toEqual({ value: 'delete', source: '--config' })
-    const meta = cleanup({ paths: [path.join(REPO_ROOT, 'fixtures/broker-4.4/cleanup/before')], now: NOW })
+    const meta = cleanup([path.join(REPO_ROOT, 'fixtures/broker-4.4/cleanup/before')], { now: NOW })
     expect(meta.metadataLog).not.toBeNull()
     expect(meta.partitions.find((x) => x.label === 'cu-del-size-0')!.configs['cleanup.policy']).toEqual({ value: 'delete', source: 'DYNAMIC_TOPIC_CONFIG' })
   })

@@ -7,7 +7,7 @@ import * as os from 'node:os'
 import * as path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { runCleanup } from '../../src/commands/cleanup.js'
-import type { CleanupOptions } from '../../src/commands/cleanup.js'
+import type { CleanupCommandOptions } from '../../src/commands/cleanup.js'
 import { runCommand } from '../support/txn-segment-builder.js'
 import { REPO_ROOT } from '../support/paths.js'
 import { batchRanges as ranges, recordsBelow as below } from '../support/cleanup-truth.js'
@@ -30,8 +30,8 @@ const batchRanges = (copy: string, part: string): Array<[number, number]> => ran
 const recordsBelow = (part: string, end: number): { data: number, markers: number } => below(path.join(DIR, 'after', part), end)
 
 type Row = Record<string, unknown> & { topic: string, partition: number, findings: Array<{ code: string }> }
-async function cleanupJson (opts: Partial<CleanupOptions> & { paths: string[] }): Promise<{ code: number, rows: Row[], out: string }> {
-  const r = await runCommand(async (o: CleanupOptions, ctx) => runCleanup(o, ctx), { format: 'json', ...opts })
+async function cleanupJson (opts: Partial<CleanupCommandOptions> & { paths: string[] }): Promise<{ code: number, rows: Row[], out: string }> {
+  const r = await runCommand(async (o: CleanupCommandOptions, ctx) => runCleanup(o, ctx), { format: 'json', ...opts })
   expect(r.err).toBe('')
   const doc = JSON.parse(r.out) as { schemaVersion: number, partitions: Row[] }
   expect(doc.schemaVersion).toBe(1)
@@ -108,7 +108,7 @@ describe('cleanup predicts what the Kafka 4.4.0 cleaner and retention did (fixtu
   })
 
   it('the text fits 80 columns', async () => {
-    const r = await runCommand(async (o: CleanupOptions, ctx) => runCleanup(o, ctx), { paths: [path.join(DIR, 'before')], now: expected.cleanedAt, top: 3 })
+    const r = await runCommand(async (o: CleanupCommandOptions, ctx) => runCleanup(o, ctx), { paths: [path.join(DIR, 'before')], now: expected.cleanedAt, top: 3 })
     expect(r.out).toContain('cu-lso-0')
     expect(r.out).toContain(`held by the open transactional offset commit of producer ${expected.transactions[0]!.rows[0]!.ProducerId}`)
     expect(linesOver(r.out, [path.join(DIR, 'before')])).toEqual([])

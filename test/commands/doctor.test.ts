@@ -54,7 +54,7 @@ function union (run: Run): { keys: Set<string>, hanging: Set<string>, lso: LsoRe
   const out: Array<{ f: Raw, partition: string | null }> = []
   const remote = run.remote !== undefined ? { remote: run.remote } : {}
   const l = lso(run.paths, { ...remote, now: NOW })
-  for (const r of [reconcile(run.paths, remote), l, transactions(run.paths, { ...remote, now: NOW }), cleanup({ paths: run.paths, now: NOW, ...remote })]) walk(r, null, out)
+  for (const r of [reconcile(run.paths, remote), l, transactions(run.paths, { ...remote, now: NOW }), cleanup(run.paths, { now: NOW, ...remote })]) walk(r, null, out)
   if (run.logDirs === true) walk(replicas(run.paths), null, out)
   if (run.remote !== undefined) walk(remoteInventory(run.paths, run.remote), null, out)
   // the hanging rule's verdicts are about a transaction, whichever command placed them where: partition and first offset

@@ -51,7 +51,7 @@ describe('REMOTE_NOT_READ (fixtures/broker-4.4/tiered, local segments only)', ()
   it('txns, lso, cleanup and report say the same; transactions lists it among its findings', () => {
     const t = txns(paths)
     const l = lso(paths)
-    const c = cleanup({ paths, now: 0 })
+    const c = cleanup(paths, { now: 0 })
     const rep = buildReportModel({ paths, title: 't' })
     for (const e of tiered) {
       expect(notRead(t.partitions.find((x) => x.report.partition === e.partition && x.report.topic === e.topic)!.report.findings), `txns ${label(e)}`).toEqual(truth(e))

@@ -5,11 +5,10 @@ import type { ConfigValue } from './configs.js'
 import type { CompactionPrediction } from './compaction.js'
 import type { RetentionPrediction } from './retention.js'
 import type { TieredRetention } from './remote-retention.js'
+import type { PartitionTransaction } from '../partition-transaction.js'
 
-export interface CleanupBlocker {
-  producerId: bigint
-  producerEpoch: number
-  firstOffset: bigint
+/** the open transaction holding a partition's LSO (the one partition-level transaction) with what cleanup adds */
+export interface CleanupBlocker extends PartitionTransaction {
   lastTimestamp: bigint | null
   /** the hanging rule's verdict (analysis/hanging.ts), as lso gives it: the age, where it comes from, hanging, overdue */
   ageMs: bigint | null

@@ -51,7 +51,7 @@ export function gatherLso (c: DoctorCollector, r: LsoResult, brokerOf: BrokerOf)
       const h = rows[row]!
       const t = p.report.openTransactions.find((o) => o.producerId === h.producerId && o.firstOffset === h.startOffset)
       if (h.topic !== p.report.topic || h.partition !== p.report.partition || t === undefined) break
-      addHanging(c, r, p, h, broker, t.records, t.lastOffset)
+      addHanging(c, r, p, h, broker, t.records, t.lastDataOffset)
     }
   }
   // a row no partition took (not expected: said rather than dropped), without its broker

@@ -12,7 +12,7 @@ export function judgeOpenRuns (all: readonly JoinedTransaction[], states: readon
     for (const r of t.runs) {
       if (r.marker !== null || r.lastOffset === null) continue
       const label = `${r.topic}-${r.partition}`
-      const facts = { producerId: r.producerId, producerEpoch: r.producerEpoch, firstOffset: r.firstOffset, lastOffset: r.lastOffset, lastTimestamp: r.lastTimestamp, state: 'open' }
+      const facts = { producerId: r.producerId, producerEpoch: r.producerEpoch, firstOffset: r.firstOffset, lastDataOffset: r.lastOffset, lastTimestamp: r.lastTimestamp, state: 'open' }
       r.verdict = judgeOpenTransaction(facts, label, nowMs, maxTransactionTimeoutMs, states)
       for (const f of hangingFindings(facts, r.verdict, label, nowMs, maxTransactionTimeoutMs)) t.findings.push({ ...f, file: r.file, position: r.position })
     }

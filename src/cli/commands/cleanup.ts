@@ -36,13 +36,15 @@ function positive (v: string): number {
   return n
 }
 
-interface CleanupCliOptions { json?: boolean, now?: number, maxTransactionTimeout: number, config: Map<string, string>, bootstrapServer: string, top?: number, resync?: boolean, remoteStorage?: string }
+interface CleanupCliOptions { json?: boolean, color?: boolean, wide?: boolean, now?: number, maxTransactionTimeout: number, config: Map<string, string>, bootstrapServer: string, top?: number, resync?: boolean, remoteStorage?: string }
 
 export function registerCleanup (program: Command, ctx: CommandContext, setExit: (code: number) => void): void {
   program.command('cleanup')
     .description('predict what the log cleaner and retention will do, and what holds them back')
     .argument('<path...>', 'partition directories or broker log directories')
     .option('--json', 'print one JSON object')
+    .option('--no-color', 'disable colour')
+    .option('--wide', 'do not wrap lines at 80 columns')
     .option('--now <time>', 'apply the rules as of this time (ISO-8601 with zone, or epoch ms) instead of the clock', parseInstant)
     .option('--max-transaction-timeout <minutes>', 'age above which an open transaction is hanging (as lso)', parseMinutes, 15)
     .option('--config <key=value>', 'a topic or broker config the metadata log does not give (repeatable)', collectConfig, new Map<string, string>())
@@ -54,7 +56,7 @@ export function registerCleanup (program: Command, ctx: CommandContext, setExit:
     .option(REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency)
     .addHelpText('after', EXAMPLES)
     .action(async (paths: string[], o: CleanupCliOptions) => {
-      setExit((await import('../../commands/cleanup.js')).runCleanup({ paths, format: o.json === true ? 'json' : 'text', configs: o.config,
+      setExit((await import('../../commands/cleanup.js')).runCleanup({ paths, format: o.json === true ? 'json' : 'text', color: o.color !== false, wide: o.wide === true, configs: o.config,
         bootstrapServer: o.bootstrapServer, maxTransactionTimeoutMinutes: o.maxTransactionTimeout, ...(o.now !== undefined ? { now: o.now } : {}), ...(o.top !== undefined ? { top: o.top } : {}), ...(o.remoteStorage !== undefined ? { remote: remoteOf(o) } : {}), ...resyncOf(o) }, ctx))
     })
 }

@@ -21,8 +21,10 @@ export function registerReplicas (program: Command, ctx: CommandContext, setExit
     .description('compare the copies of each partition across broker log directories (offline replica check)')
     .argument('<logdir...>', 'broker log directories, two or more (one per broker)')
     .option('--json', 'print one JSON object')
+    .option('--no-color', 'disable colour')
+    .option('--wide', 'do not wrap lines or shorten broker names at 80 columns')
     .addHelpText('after', EXAMPLES)
-    .action(async (paths: string[], o: { json?: boolean }) => {
-      setExit(await (await import('../../commands/replicas.js')).runReplicas({ paths, format: o.json === true ? 'json' : 'text' }, ctx))
+    .action(async (paths: string[], o: { json?: boolean, color?: boolean, wide?: boolean }) => {
+      setExit(await (await import('../../commands/replicas.js')).runReplicas({ paths, format: o.json === true ? 'json' : 'text', color: o.color !== false, wide: o.wide === true }, ctx))
     })
 }

@@ -45,7 +45,7 @@ function openBar (t: OpenTransaction, lane: CollectedLane): TxnBar {
   const ended = awaiting ? lane.recentlyEnded(jsonInt64(t.producerId), jsonInt64(t.firstOffset)) : undefined
   if (ended !== undefined) return { ...ended, awaitingHighWatermark: true }
   return {
-    kind: 'txn', producerId: jsonInt64(t.producerId), producerEpoch: t.producerEpoch, firstOffset: jsonInt64(t.firstOffset), lastOffset: jsonInt64OrNull(t.lastOffset),
+    kind: 'txn', producerId: jsonInt64(t.producerId), producerEpoch: t.producerEpoch, firstOffset: jsonInt64(t.firstOffset), lastOffset: jsonInt64OrNull(t.lastDataOffset),
     records: t.records, batches: null, firstTimestamp: jsonInt64OrNull(t.firstTimestamp), lastTimestamp: jsonInt64OrNull(t.lastTimestamp), outcome: 'open',
     markerOffset: null, markerEpoch: null, coordinatorEpoch: t.coordinatorEpoch, empty: false, seeded: t.seeded,
     ...(awaiting ? { awaitingHighWatermark: true } : {}),
@@ -57,7 +57,7 @@ function blockingModel (p: ReportPartition): BlockingModel | null {
   if (b === null) return null
   return {
     producerId: jsonInt64(b.producerId), producerEpoch: b.producerEpoch, coordinatorEpoch: b.coordinatorEpoch, coordinatorEpochSource: b.coordinatorEpochSource,
-    firstOffset: jsonInt64(b.firstOffset), lastOffset: jsonInt64OrNull(b.lastOffset), records: b.records, recordsWaiting: b.recordsWaiting,
+    firstOffset: jsonInt64(b.firstOffset), lastOffset: jsonInt64OrNull(b.lastDataOffset), records: b.records, recordsWaiting: b.recordsWaiting,
     firstTimestamp: jsonInt64OrNull(b.firstTimestamp), lastTimestamp: jsonInt64OrNull(b.lastTimestamp), ageMs: jsonInt64OrNull(b.ageMs), state: b.state,
     ageSource: b.ageSource, ageFrom: ageSourceText(b.verdict), nowMs: b.nowMs, overdue: b.verdict.overdue, hanging: b.hanging, seeded: b.seeded, commands: b.state === 'open' ? p.commands : [],
   }
