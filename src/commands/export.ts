@@ -16,7 +16,7 @@ import type { OutputFile } from '../io/export-files.js'
 import { openOutputFile, outputInsideInput } from '../io/export-files.js'
 import { VERSION } from '../io/package-version.js'
 import { exportRecords, transactionalIds, visibilityFacts } from '../scan/export-scan.js'
-import { resolvePartitions } from '../scan/partition-scan.js'
+import { resolvePartitions } from '../scan/partition-paths.js'
 import type { CommandContext } from './context.js'
 import { partitionExitCode, writeUnusable } from './partition-command.js'
 

@@ -60,7 +60,7 @@ describe('txns streaming', () => {
   it('lists the open transaction early, and again where it ends, when more runs wait than it may hold', async () => {
     const dir = longTxn(6)
     const runs: TimelineRun[] = []
-    const { partitions } = await import('../../src/scan/partition-scan.js').then((m) => m.resolvePartitions([dir]))
+    const { partitions } = await import('../../src/scan/partition-paths.js').then((m) => m.resolvePartitions([dir]))
     const { scanPartition } = await import('../../src/scan/partition-scan.js')
     const lane = new LaneBuilder(11, 80)
     scanPartition(partitions[0]!, new Map(), { analyzer: () => ({ timeline: { sink: (x) => runs.push(x), lane } }) }, { analyzer: { maxHeldRuns: 3 } })

@@ -9,7 +9,8 @@ import { predictCompaction } from '../../../src/analysis/cleanup/compaction.js'
 import type { CompactionPrediction } from '../../../src/analysis/cleanup/compaction.js'
 import { resolveConfigs, settingsOf } from '../../../src/analysis/cleanup/configs.js'
 import { FindingList } from '../../../src/analysis/finding-list.js'
-import { cleanupSegments, readCleanupSegment, scanForCleanup } from '../../../src/scan/cleanup-scan.js'
+import { cleanupHooks, cleanupSegments, readCleanupSegment } from '../../../src/scan/cleanup-scan.js'
+import { scanPaths } from '../../../src/scan/partition-paths.js'
 import { REPO_ROOT } from '../../support/paths.js'
 
 /** the fixtures' log directories (those with a replication checkpoint) */
@@ -36,7 +37,8 @@ describe('the dirty section tallied as the map fills equals the clean pass over 
   it('finds fixtures', () => { expect(dirs.length).toBeGreaterThan(5) })
   for (const logDir of dirs) {
     it(path.relative(REPO_ROOT, logDir), () => {
-      const done = scanForCleanup([logDir], true)
+      const hooks = cleanupHooks()
+      const done = { ...scanPaths([logDir], hooks.hooks), headers: hooks.headers }
       let compared = 0
       for (const p of done.scanned) {
         const findings = new FindingList()
