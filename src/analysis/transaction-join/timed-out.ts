@@ -6,7 +6,9 @@
 import { finding } from '../findings.js'
 import type { Finding } from '../findings.js'
 import type { TransactionStateRecord } from '../transactional-id-state.js'
-import { transactionStateName } from '../../decode/topics/transaction-state.js'
+import { TRANSACTION_STATES, transactionStateName } from '../../decode/topics/transaction-state.js'
+
+const ONGOING = TRANSACTION_STATES.indexOf('Ongoing')
 import { abortCause } from './abort-cause.js'
 import { coordinatorEpisodes } from './episodes.js'
 import { parseStreamsId, STREAMS_ABORT_NOTE } from './streams-ids.js'
@@ -33,25 +35,50 @@ export interface TimedOutAbort {
  * unfinished transaction only (from its first Ongoing to its Complete*), so memory follows the open transactions.
  */
 export class TimedOutWatch {
-  private readonly pending = new Map<string, TransactionStateRecord[]>()
+  // per id only what the rule reads of its newest Ongoing record (offset, txnStartTimestamp, epoch), in typed arrays:
+  // holding the records themselves kept 1.2 M records' values alive long enough to add 45 MiB to txns and lso
+  private readonly slots = new Map<string, number>()
+  private offsets = new BigInt64Array(1024)
+  private starts = new BigInt64Array(1024)
+  private epochs = new Int32Array(1024)
+  private open = new Uint8Array(1024)
   private readonly found: TimedOutAbort[] = []
 
   add (r: TransactionStateRecord): void {
     const v = r.value
-    if (v === null) { this.pending.delete(r.transactionalId); return }
-    const state = transactionStateName(v.transactionStatus)
-    if (state === 'Empty' || state === 'Dead' || state === 'CompleteCommit' || state === 'CompleteAbort') { this.pending.delete(r.transactionalId); return }
-    let rs = this.pending.get(r.transactionalId)
-    if (rs === undefined) { rs = []; this.pending.set(r.transactionalId, rs) }
-    rs.push(r)
+    const state = v === null ? null : transactionStateName(v.transactionStatus)
+    if (state === 'Ongoing') {
+      const k = this.slotOf(r.transactionalId)
+      this.offsets[k] = r.offset; this.starts[k] = v!.transactionStartTimestampMs; this.epochs[k] = v!.producerEpoch; this.open[k] = 1
+      return
+    }
+    const k = this.slots.get(r.transactionalId)
+    if (k === undefined || this.open[k] === 0) return
+    // a commit, a completion or a deletion ends the episode: no timeout abort in it
+    this.open[k] = 0
     if (state !== 'PrepareAbort') return
-    const e = coordinatorEpisodes(rs).at(-1)
+    const ongoing: TransactionStateRecord = { ...r, offset: this.offsets[k]!, value: { ...v!, transactionStatus: ONGOING, producerEpoch: this.epochs[k]!, transactionStartTimestampMs: this.starts[k]! } }
+    const e = coordinatorEpisodes([ongoing, r]).at(-1)
     const c = e === undefined ? null : abortCause(e)
     if (e === undefined || c === null || c.by !== 'coordinator-timeout') return
-    const ongoing = e.states.filter((s) => s.state === 'Ongoing').at(-1)!
-    this.found.push({ transactionalId: r.transactionalId, producerId: c.prepare.producerId, producerEpoch: ongoing.producerEpoch, startedAt: c.startedAt,
+    this.found.push({ transactionalId: r.transactionalId, producerId: c.prepare.producerId, producerEpoch: this.epochs[k]!, startedAt: c.startedAt,
       deadline: c.deadline, preparedAt: c.preparedAt, transactionTimeoutMs: c.transactionTimeoutMs, partitions: [...e.partitions].sort(),
       prepareOffset: c.prepare.offset, file: c.prepare.file, position: c.prepare.position })
+  }
+
+  private slotOf (id: string): number {
+    let k = this.slots.get(id)
+    if (k !== undefined) return k
+    k = this.slots.size
+    this.slots.set(id, k)
+    if (k === this.offsets.length) {
+      const n = k * 2
+      const o = new BigInt64Array(n); o.set(this.offsets); this.offsets = o
+      const st = new BigInt64Array(n); st.set(this.starts); this.starts = st
+      const ep = new Int32Array(n); ep.set(this.epochs); this.epochs = ep
+      const op = new Uint8Array(n); op.set(this.open); this.open = op
+    }
+    return k
   }
 
   get aborts (): readonly TimedOutAbort[] { return this.found }
