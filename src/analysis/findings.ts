@@ -31,6 +31,8 @@ export const FINDING_SEVERITY = {
   BAD_CONTROL_RECORD: 'error',
   // index files and producer snapshots
   INDEX_BAD_POSITION: 'error',
+  INDEX_NOT_CHECKED: 'info',
+  TIMEINDEX_NOT_CHECKED: 'info',
   INDEX_PREALLOCATED: 'info',
   SEEK_INDEX_UNUSABLE: 'warning',
   INDEX_PARTIAL_ENTRY: 'warning',

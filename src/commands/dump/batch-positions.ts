@@ -6,6 +6,8 @@ import type { I64 } from '../../bytes/int64.js'
 
 /** 1 M batches: 25 MiB of arrays at most */
 const MAX_BATCHES = 1 << 20
+/** damaged ranges kept for the index checks (each one a finding of the log's dump already) */
+const MAX_DAMAGED = 4096
 
 export class BatchPositions {
   private positions = new Float64Array(1024)
@@ -13,6 +15,9 @@ export class BatchPositions {
   private bases = new Float64Array(1024)
   private lasts = new Float64Array(1024)
   private n = 0
+  // the byte ranges of the log that could not be read (framing damage, a torn tail), at most MAX_DAMAGED
+  private readonly damagedFrom: number[] = []
+  private readonly damagedTo: number[] = []
 
   /** `log`: the resolved path of the .log the batches are from */
   constructor (readonly log: string) {}
@@ -37,6 +42,19 @@ export class BatchPositions {
       if (p === position) return { baseOffset: BigInt(this.bases[mid]!), lastOffset: BigInt(this.lasts[mid]!), sizeInBytes: this.sizes[mid]!, magic: 2 }
       if (p < position) lo = mid + 1
       else hi = mid - 1
+    }
+    return undefined
+  }
+
+  /** bytes [from, to) of the log could not be read: an index entry pointing there cannot be checked */
+  damaged (from: number, to: number): void {
+    if (this.damagedFrom.length < MAX_DAMAGED) { this.damagedFrom.push(from); this.damagedTo.push(to) }
+  }
+
+  /** the damaged range holding `position`, if the dump saw one there */
+  damageAt (position: number): { from: number, to: number } | undefined {
+    for (let i = 0; i < this.damagedFrom.length; i++) {
+      if (position >= this.damagedFrom[i]! && position < this.damagedTo[i]!) return { from: this.damagedFrom[i]!, to: this.damagedTo[i]! }
     }
     return undefined
   }

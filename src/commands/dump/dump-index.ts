@@ -100,7 +100,12 @@ function dumpOffsetIndexFrom (src: FileSource, file: KafkaFile, opts: DumpOption
     for (const e of entryWindows(src, OFFSET_INDEX_ENTRY_SIZE, (w, first) => decodeOffsetIndex(w, base, first))) {
       if (seg !== undefined) {
         const b = batchSeenAt(state.seen, logPath, seg, e.position, opts.maxMessageSize)
-        if (typeof b === 'string') {
+        const damage = opts.compat || state.seen?.log !== logPath ? undefined : state.seen.damageAt(e.position)
+        if (typeof b === 'string' && damage !== undefined) {
+          // the entry points into bytes the log's dump could not read: the damage is the log's, already reported
+          log.add({ severity: 'info', code: 'INDEX_NOT_CHECKED', file: file.path, position: e.index * 8,
+            message: `entry ${e.index} (offset ${e.offset}) points at log position ${e.position}, inside bytes ${damage.from}..${damage.to} of the log that could not be read: not checked (see the log's finding there)` })
+        } else if (typeof b === 'string') {
           if (!prealloc) log.add({ severity: 'error', code: 'INDEX_BAD_POSITION', file: file.path, position: e.index * 8, message: `entry ${e.index} (offset ${e.offset}): ${b}` })
         } else if (b.lastOffset !== e.offset) {
           mismatches.push(e.offset, b.lastOffset)

@@ -136,6 +136,7 @@ export function dumpLogRange (source: SegmentSource, file: KafkaFile, opts: Dump
         }
         summary.trailingBytes += ev.length
         t.tailBytes += ev.length
+        ctx.seen?.damaged(ev.position, ev.position + ev.length)
         log.add(tailFinding(ev, file.path, file.remote !== undefined))
         break
       case 'corrupt':
@@ -144,6 +145,7 @@ export function dumpLogRange (source: SegmentSource, file: KafkaFile, opts: Dump
         if (ev.resyncPosition === undefined) summary.trailingBytes += ev.length
         else summary.damagedBytes += ev.length
         summary.corruptRegions++
+        ctx.seen?.damaged(ev.position, ev.position + ev.length)
         log.add(withStdinNote(corruptFinding(ev, file.path), file, ev.resyncPosition === undefined && opts.resync && !opts.compat))
         break
     }

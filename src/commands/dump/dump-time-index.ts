@@ -96,6 +96,13 @@ function dumpTimeIndexFrom (src: FileSource, file: KafkaFile, opts: DumpOptions,
         return
       }
     }
+    const damage = hit !== undefined || opts.compat || state.seen?.log !== logPath ? undefined : state.seen.damageAt(pos)
+    if (damage !== undefined) {
+      // the walk to the entry's batch stopped in bytes the log's dump could not read: the damage is the log's
+      add({ severity: 'info', code: 'TIMEINDEX_NOT_CHECKED', file: f.path, position: e.index * 12,
+        message: `entry ${e.index} (offset ${e.offset}): its batch lies past log bytes ${damage.from}..${damage.to} that could not be read: not checked (see the log's finding there)` })
+      return
+    }
     if (hit === undefined || hit.lastOffset !== e.offset) {
       if (!(hit !== undefined && hit.baseOffset <= e.offset && hit.magic >= 2)) push(state.timeNotFound, [e.offset, hit?.lastOffset ?? -1n])
       add({ severity: 'error', code: 'TIMEINDEX_OFFSET_NOT_FOUND', file: f.path, position: e.index * 12,
