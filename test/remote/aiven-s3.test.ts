@@ -1,11 +1,11 @@
 // Aiven's layout through s3:// from a real S3 API server (moto), and remote storage that misbehaves: a GET that never
 // answers costs the retry budget (TSDUMP_S3_*_MS, made short here) and ends as that object's finding, with the rest
 // printed. Truth: the Java consumers' counts in the fixtures' expected.json.
-import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { FIXTURES_44, REPO_ROOT } from '../support/paths.js'
+import { FIXTURES_44 } from '../support/paths.js'
+import { spawnCli } from '../support/spawn-cli.js'
 import { motoServerMissing, startFaultProxy, startS3Server, uploadTree, type FaultProxy, type S3TestServer } from '../support/s3-server.js'
 
 const missing = motoServerMissing()
@@ -15,16 +15,7 @@ const KEY = path.join(dirOf('encrypted'), 'keys/private.pem')
 
 interface JsonPartition { topic: string, partition: number, readCommitted: number, readUncommitted: number, findings: Array<{ code: string, file?: string, message: string }> }
 
-/** the CLI in a child process (the proxy serves from this thread's event loop) */
-async function tsdump (args: string[], env: Record<string, string>): Promise<{ code: number, stdout: string, stderr: string }> {
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/tsdump.js'), ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (d: Buffer) => { stdout += d.toString('utf8') })
-  child.stderr.on('data', (d: Buffer) => { stderr += d.toString('utf8') })
-  const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? -1)))
-  return { code, stdout, stderr }
-}
+const tsdump = spawnCli
 
 describe.skipIf(missing !== null)('Aiven layouts through s3:// (moto, with the fault proxy)', () => {
   const BUCKET = 'tsdump-aiven'

@@ -3,25 +3,17 @@
 // (the tiered fixture's expected.json tiered.partitions, and Aiven's plain and zstd layouts).
 import fs from 'node:fs'
 import path from 'node:path'
-import { spawn } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseRemoteConcurrency } from '../../src/cli/options.js'
-import { FIXTURES_44, REPO_ROOT } from '../support/paths.js'
+import { FIXTURES_44 } from '../support/paths.js'
+import { spawnCli } from '../support/spawn-cli.js'
 import { motoServerMissing, startS3Server, uploadTree, type S3TestServer } from '../support/s3-server.js'
 
 const missing = motoServerMissing()
 if (missing !== null && process.env.CI === 'true') throw new Error(`S3 tests cannot run under CI: ${missing}`)
 if (missing !== null) console.log(`skipping the S3 concurrency tests: ${missing}`)
 
-async function tsdump (args: string[], env: Record<string, string>): Promise<{ code: number, stdout: string, stderr: string }> {
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/tsdump.js'), ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (d: Buffer) => { stdout += d.toString('utf8') })
-  child.stderr.on('data', (d: Buffer) => { stderr += d.toString('utf8') })
-  const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? -1)))
-  return { code, stdout, stderr }
-}
+const tsdump = spawnCli
 
 interface Expected { topic: string, partition: number, readCommittedRecords: number, readUncommittedRecords: number }
 const CASES = [

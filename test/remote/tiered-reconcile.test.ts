@@ -4,13 +4,13 @@
 // and through 403, 404, 503 SlowDown and a connection cut mid-body (test/support/s3-server.ts's fault proxy).
 import fs from 'node:fs'
 import path from 'node:path'
-import { spawn } from 'node:child_process'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { reconcile } from '../../src/commands/reconcile.js'
 import { remoteInventory } from '../../src/commands/remote.js'
 import { closeRemoteStores } from '../../src/io/remote/store.js'
-import { FIXTURES_44, REPO_ROOT } from '../support/paths.js'
+import { FIXTURES_44 } from '../support/paths.js'
 import { runCli } from '../support/run-cli.js'
+import { spawnCli } from '../support/spawn-cli.js'
 import { motoServerMissing, startFaultProxy, startS3Server, uploadTree, type FaultProxy, type S3TestServer } from '../support/s3-server.js'
 
 const FIXTURE = path.join(FIXTURES_44, 'tiered')
@@ -86,18 +86,10 @@ if (missing !== null && process.env.CI === 'true') throw new Error(`S3 tests can
 
 interface JsonPartition { topic: string, partition: number, readCommitted: number, readUncommitted: number, findings: Array<{ code: string, file?: string, message: string }> }
 
-/**
- * The CLI in a child process, waited for without blocking this thread: the fault proxy serves from this thread's
- * event loop, and the S3 reads of tsdump block their thread until the I/O thread answers.
- */
+/** the CLI's --json in a child process (test/support/spawn-cli.ts: the fault proxy serves from this thread) */
 async function tsdumpJson (args: string[], env: Record<string, string>): Promise<{ code: number, stderr: string, partitions: JsonPartition[] }> {
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/tsdump.js'), ...args, '--json'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-  let out = ''
-  let err = ''
-  child.stdout.on('data', (d: Buffer) => { out += d.toString('utf8') })
-  child.stderr.on('data', (d: Buffer) => { err += d.toString('utf8') })
-  const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? -1)))
-  return { code, stderr: err, partitions: out === '' ? [] : (JSON.parse(out) as { partitions: JsonPartition[] }).partitions }
+  const { code, stdout, stderr } = await spawnCli([...args, '--json'], env)
+  return { code, stderr, partitions: stdout === '' ? [] : (JSON.parse(stdout) as { partitions: JsonPartition[] }).partitions }
 }
 const jsonCounts = (ps: JsonPartition[]): Record<string, [number, number]> => Object.fromEntries(ps.map((p) => [`${p.topic}-${p.partition}`, [p.readCommitted, p.readUncommitted]]))
 
@@ -151,10 +143,7 @@ describe.skipIf(missing !== null)('reconcile through s3:// (moto, with the fault
   it('tsdump remote through s3:// lists the segments, states and stored sizes the directory gives', async () => {
     const dir = remoteInventory([LOGS], REMOTE)
     closeRemoteStores()
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/tsdump.js'), 'remote', LOGS, '--remote-storage', spec, '--json'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-    let out = ''
-    child.stdout.on('data', (d: Buffer) => { out += d.toString('utf8') })
-    const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? -1)))
+    const { code, stdout: out } = await spawnCli(['remote', LOGS, '--remote-storage', spec, '--json'], env)
     expect(code).toBe(0)
     type Row = { segmentId: string, state: string | null, storedBytes: number | null, verdict: string, key: string | null }
     const s3 = (JSON.parse(out) as { partitions: Array<{ topic: string, partition: number, segments: Row[] }> }).partitions
