@@ -55,8 +55,8 @@ export const TWO_PHASE_COMMIT_TIMEOUT_MS = 2147483647
 export function replacesNewest (offset: bigint, newest: bigint): boolean { return offset >= newest }
 
 /**
- * Newest state per transactional id, sorted by id, from records held in memory (the streamed two-pass reading
- * of a partition is scan/transaction-log-scan.ts transactionLogStates).
+ * Newest state per transactional id, sorted by id, from records held in memory (a partition read in one pass,
+ * only each id's newest record kept, is scan/transaction-state-read.ts TransactionStateReader).
  */
 export function lastTransactionStates (records: Iterable<TransactionStateRecord>, lost: readonly LostRecords[] = []): TransactionalIdState[] {
   const newest = new Map<string, TransactionStateRecord>()

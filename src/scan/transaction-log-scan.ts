@@ -5,14 +5,11 @@
 import { forEachInternalRecord } from './internal-records.js'
 import { FindingList } from '../analysis/finding-list.js'
 import { finding } from '../analysis/findings.js'
-import type { TransactionalIdState, TransactionStateRecord } from '../analysis/transactional-id-state.js'
-import { TransactionStateReader } from './transaction-state-read.js'
+import type { TransactionStateRecord } from '../analysis/transactional-id-state.js'
 import { decodeTransactionLogKey, decodeTransactionLogValue } from '../decode/topics/transaction-state.js'
 import type { LostRecords } from '../analysis/lost-records.js'
 import { DEFAULT_WINDOW } from '../decode/frame-scanner.js'
 import type { PartitionDir } from '../io/discover.js'
-import { TimedOutWatch, timedOutFinding } from '../analysis/transaction-join/timed-out.js'
-import type { TimedOutAbort } from '../analysis/transaction-join/timed-out.js'
 
 /**
  * Calls `visit` with each record of the partition's segments, in file order; returns the findings (bounded per
@@ -35,16 +32,4 @@ export function scanTransactionLog (dir: PartitionDir, visit: (r: TransactionSta
       file: f.path, position: rec.filePosition, timestamp: header.maxTimestamp })
   })
   return { findings, lost }
-}
-
-/**
- * The newest state of each transactional id in the partition, sorted by id, read alone in one pass (only each id's
- * newest record kept, as bytes: scan/transaction-state-read.ts); a command that also scans the partition reads
- * both in that scan's pass (scan/broker-model.ts).
- */
-export function transactionLogStates (dir: PartitionDir, keepTimedOut: (a: TimedOutAbort) => boolean = () => true): { states: TransactionalIdState[], findings: FindingList } {
-  const r = new TransactionStateReader(dir)
-  r.readAlone()
-  const { states, findings } = r.finish([], keepTimedOut)
-  return { states, findings }
 }

@@ -9,7 +9,8 @@ import * as path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { TransactionStateRecord } from '../../src/analysis/transactional-id-state.js'
 import { lastTransactionStates } from '../../src/analysis/transactional-id-state.js'
-import { scanTransactionLog, transactionLogStates } from '../../src/scan/transaction-log-scan.js'
+import { scanTransactionLog } from '../../src/scan/transaction-log-scan.js'
+import { TransactionStateReader } from '../../src/scan/transaction-state-read.js'
 import { discover } from '../../src/io/discover.js'
 // the fuzz harness's own encoders (independent of src/: they write bytes by the spec)
 import { transactionStateLog } from '../../scripts/fuzz/builders.mjs'
@@ -33,11 +34,14 @@ function value (pid: number, status: number): Buffer {
   return b
 }
 
-function states (dir: string): { two: ReturnType<typeof transactionLogStates>, all: TransactionStateRecord[] } {
+/** the one-pass reader's states beside every record (`all`) */
+function states (dir: string): { two: ReturnType<TransactionStateReader['finish']>, all: TransactionStateRecord[] } {
   const d = discover([dir]).partitions[0]!
   const all: TransactionStateRecord[] = []
   scanTransactionLog(d, (r) => { all.push(r) })
-  return { two: transactionLogStates(d), all }
+  const r = new TransactionStateReader(d)
+  r.readAlone()
+  return { two: r.finish(), all }
 }
 
 describe('__transaction_state: one state per transactional id', () => {
