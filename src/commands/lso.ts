@@ -78,7 +78,8 @@ export function lsoOf (model: BrokerModel, done: Scanned, opts: LsoOptions): Lso
   const coordinatorFindings: NonNullable<LsoResult['coordinatorFindings']> = []
   const coordinator = done.unusable.length > 0 ? { partitions: [], states: [] } : model.transactionState()
   // lso answers for the data partitions it reports: a coordinator timeout abort elsewhere is not its to say
-  const reported = new Set(done.scanned.filter((p) => !isState(p) && selectsPartition(opts.only, p.report.topic, p.report.partition)).map((p) => p.label))
+  const data = done.scanned.filter((p) => !isState(p) && selectsPartition(opts.only, p.report.topic, p.report.partition))
+  const reported = new Set(data.map((p) => p.label))
   for (const p of coordinator.partitions) {
     // the partition's own findings (its framing damage among them) and what reading its records found besides
     const own = p.scanned?.report.findings ?? []
@@ -91,7 +92,7 @@ export function lsoOf (model: BrokerModel, done: Scanned, opts: LsoOptions): Lso
   // ages are measured against the clock (or --now), as find-hanging does (analysis/hanging.ts)
   const nowMs = opts.now ?? Date.now()
   const hanging: HangingTransaction[] = []
-  const partitions = done.scanned.filter((p) => !isState(p) && selectsPartition(opts.only, p.report.topic, p.report.partition)).map((p) => {
+  const partitions = data.map((p) => {
     const j = judgePartition(p.report, p.snapshots, p.label, nowMs, timeoutMin * 60_000, states)
     const blocking = j.blocking
     hanging.push(...j.hanging)
