@@ -24,12 +24,13 @@ import type { HighWatermarkSource, SnapshotInput } from './partition-input.js'
 import type { VisibilityCounts } from './visibility.js'
 import type { DamageRef } from './transactions.js'
 import { DamageMarks, indexesNotChecked, unknownOutcome } from './damage-marks.js'
+import * as H from './partition-analyzer-helpers.js'
 
 export type { AnalyzerHook, AnalyzerInternals, AnalyzerOptions, AnalyzerStats, OpenTransaction, PartitionReport } from './partition-report.js'
 
 // The analyzer composes: the transactions and markers below, the LSO intervals (lso-intervals.ts), the consumer's
 // view (consumer-view.ts), snapshot seeding and checks (snapshot-seeding.ts), the txns timeline
-// (timeline-recorder.ts) and producer maps (producer-map.ts).
+// (timeline-recorder.ts) and producer maps (producer-map.ts); its stateless helpers are partition-analyzer-helpers.ts.
 
 const NO_EPOCHS: PartitionReport['markerCoordinatorEpochs'] = { get: () => undefined, size: 0 }
 
@@ -77,8 +78,7 @@ export class PartitionAnalyzer {
   private readonly tl: TimelineRecorder | null
   private readonly abortedTxns: ExpectedAbortedTxn[] | null
   /** canonical copy of a batch given with non-canonical (bigint) fields */
-  private readonly canon: BatchFacts = { baseOffset: 0, lastOffset: 0, recordsCount: 0, producerId: -1, producerEpoch: -1, isTransactional: false,
-    isControl: false, baseTimestamp: -1, maxTimestamp: -1, control: undefined, legacy: undefined, file: undefined, position: undefined }
+  private readonly canon: BatchFacts = H.canonicalFacts()
 
   constructor (private readonly opts: AnalyzerOptions, internals: AnalyzerInternals = {}) {
     this.hw = opts.checkpointHighWatermark === null ? null : i64(opts.checkpointHighWatermark)
@@ -114,12 +114,7 @@ export class PartitionAnalyzer {
   }
 
   private newTxn (producerId: I64, producerEpoch: number, firstOffset: I64): Txn {
-    const t: Txn = {
-      seq: this.seq++, producerId, producerEpoch, markerEpoch: null, firstOffset, lastDataOffset: null,
-      records: 0, batches: 0, firstTimestamp: null, lastTimestamp: null, outcome: null, markerOffset: null,
-      coordinatorEpoch: null, seeded: false, empty: false, completionLastStableOffset: null,
-      iv: null, cut: false, firstIndex: -1, lastIndex: -1, spanBatches: 0, tl: null,
-    }
+    const t = H.newTxn(this.seq++, producerId, producerEpoch, firstOffset)
     if (this.tl !== null) this.tl.transaction(t)
     return t
   }
@@ -131,13 +126,12 @@ export class PartitionAnalyzer {
 
   /** The next batch, in log order. `b` may be reused by the caller afterwards. */
   add (input: BatchFacts): void {
-    const b = typeof input.baseOffset === 'bigint' || typeof input.lastOffset === 'bigint' || typeof input.producerId === 'bigint' ||
-      typeof input.baseTimestamp === 'bigint' || typeof input.maxTimestamp === 'bigint' ? this.canonical(input) : input
+    const b = H.needsCanonical(input) ? H.canonicalInto(this.canon, input) : input
     if (!this.started) this.start(b.baseOffset)
     this.damage.next(b.baseOffset)
     this.snapChecks.passTo(b.baseOffset, this.openFirstOffsets)
     if (this.prevLast !== null && b.baseOffset <= this.prevLast) {
-      if (this.wanted('OFFSETS_NOT_INCREASING')) this.find('OFFSETS_NOT_INCREASING', b, `batch at offset ${b.baseOffset} does not follow offset ${this.prevLast}`)
+      if (this.wanted('OFFSETS_NOT_INCREASING')) this.find('OFFSETS_NOT_INCREASING', b, H.notFollowingText(b, this.prevLast))
     }
     this.prevLast = b.lastOffset
     if (this.newestTimestamp === null || b.maxTimestamp > this.newestTimestamp) this.newestTimestamp = b.maxTimestamp
@@ -148,23 +142,14 @@ export class PartitionAnalyzer {
     this.batchCount++
   }
 
-  private canonical (x: BatchFacts): BatchFacts {
-    const c = this.canon
-    c.baseOffset = toI64(x.baseOffset); c.lastOffset = toI64(x.lastOffset); c.recordsCount = x.recordsCount; c.producerId = toI64(x.producerId)
-    c.producerEpoch = x.producerEpoch; c.isTransactional = x.isTransactional; c.isControl = x.isControl
-    c.baseTimestamp = toI64(x.baseTimestamp); c.maxTimestamp = toI64(x.maxTimestamp); c.control = x.control; c.legacy = x.legacy
-    c.file = x.file; c.position = x.position
-    return c
-  }
-
   private addData (b: BatchFacts, counted: boolean, seen: number): void {
     const pid = b.producerId
     const open = pid >= 0 ? this.open.get(pid) : undefined
     const n = b.recordsCount
     if (!b.isTransactional || b.legacy === true) {
       if (open !== undefined) {
-        if (this.wanted('NON_TRANSACTIONAL_IN_OPEN_TXN')) this.find('NON_TRANSACTIONAL_IN_OPEN_TXN', b,
-          `producer ${pid} wrote a non-transactional batch at ${b.baseOffset} while its transaction from ${open.firstOffset} was open (brokers reject this)`)
+        const code = 'NON_TRANSACTIONAL_IN_OPEN_TXN'
+        if (this.wanted(code)) this.find(code, b, H.nonTransactionalInOpenText(b, open))
       }
       if (counted) {
         this.uncommitted += n
@@ -206,10 +191,7 @@ export class PartitionAnalyzer {
       const name = b.recordsCount === 0 ? 'EMPTY' : 'UNREADABLE'
       this.count(name)
       const code = name === 'EMPTY' ? 'EMPTY_CONTROL_BATCH' : 'UNREADABLE_CONTROL_BATCH'
-      if (this.wanted(code)) this.find(code, b,
-        name === 'EMPTY'
-          ? `control batch at offset ${b.baseOffset} has no records (compacted marker, KAFKA-7467); not counted as COMMIT/ABORT`
-          : `control batch at offset ${b.baseOffset} could not be read; not counted as COMMIT/ABORT`)
+      if (this.wanted(code)) this.find(code, b, H.controlWithoutRecordText(b, name))
       if (this.tl !== null) this.tl.control(b, name, this.batchCount)
       this.opts.sink?.controlBatch(b, name)
       return
@@ -225,8 +207,7 @@ export class PartitionAnalyzer {
     let t = this.open.get(pid)
     if (t === undefined && this.recentMarkers.isDuplicate(pid, b.producerEpoch, outcome)) {
       // KAFKA-19999: the same marker again, no transaction open: one transaction, not one more empty one
-      if (this.wanted('DUPLICATE_MARKER')) this.find('DUPLICATE_MARKER', b, `${outcome} at offset ${b.baseOffset} repeats producer ${pid}'s previous ${outcome} (epoch ${b.producerEpoch}) ` +
-        'with no transaction open (KAFKA-19999, a retried WriteTxnMarkers); counted once')
+      if (this.wanted('DUPLICATE_MARKER')) this.find('DUPLICATE_MARKER', b, H.duplicateMarkerText(b, outcome))
       if (outcome === 'ABORT') this.consumer?.emptyAbort(pid, b.baseOffset)
       if (this.tl !== null) this.tl.control(b, `${outcome} (duplicate marker, KAFKA-19999)`, this.batchCount)
       this.opts.sink?.controlBatch(b, c.typeName)
@@ -252,12 +233,12 @@ export class PartitionAnalyzer {
       this.empty++
       if (outcome === 'ABORT') this.consumer?.emptyAbort(pid, b.baseOffset)
     } else {
-      t.completionLastStableOffset = this.earliestOtherOpen(pid) ?? i64Add(b.baseOffset, 1)
+      t.completionLastStableOffset = H.earliestOtherOpen(this.open, this.openSorted, pid) ?? i64Add(b.baseOffset, 1)
       if (outcome === 'COMMIT') this.committed++
       else {
         this.aborted++
         if (this.consumer !== null || this.abortedTxns !== null) {
-          const x = { producerId: toBigInt(pid), firstOffset: toBigInt(t.firstOffset), lastOffset: toBigInt(b.baseOffset), lastStableOffset: toBigInt(t.completionLastStableOffset) }
+          const x = H.abortedTxnOf(t, b.baseOffset)
           this.consumer?.abortedTxn(x)
           this.abortedTxns?.push(x)
         }
@@ -275,23 +256,8 @@ export class PartitionAnalyzer {
     this.open.set(pid, t)
   }
 
-  private earliestOtherOpen (producerId: I64): I64 | null {
-    // values(), not entries(): an [pid, t] pair per step was 8% of reconcile's garbage (each open Txn is keyed by its producerId)
-    if (this.openSorted) {
-      for (const t of this.open.values()) if (t.producerId !== producerId) return t.firstOffset
-      return null
-    }
-    let min: I64 | null = null
-    for (const t of this.open.values()) if (t.producerId !== producerId && (min === null || t.firstOffset < min)) min = t.firstOffset
-    return min
-  }
-
   /** producer -> first offset of its open transaction, for the snapshot checks */
-  private readonly openFirstOffsets = (): Map<I64, I64> => {
-    const ours = new Map<I64, I64>()
-    for (const [pid, t] of this.open) ours.set(pid, t.firstOffset)
-    return ours
-  }
+  private readonly openFirstOffsets = (): Map<I64, I64> => H.openFirstOffsets(this.open)
 
   private count (name: string): void {
     if (name === 'COMMIT') this.commitMarkers++
@@ -320,28 +286,14 @@ export class PartitionAnalyzer {
   finish (lastSegmentBaseOffset: bigint | null, scanFindings: FindingList | readonly Finding[]): PartitionReport {
     if (!this.started) this.start(this.logStartOffset ?? 0)
     const logStartOffset = this.logStartOffset ?? 0
-    const lastBase = lastSegmentBaseOffset === null ? logStartOffset : i64(lastSegmentBaseOffset)
-    const afterLast = this.prevLast === null ? logStartOffset : i64Add(this.prevLast, 1)
-    const leo = afterLast > lastBase ? afterLast : lastBase
+    const leo = H.logEndOffsetOf(lastSegmentBaseOffset, this.prevLast, logStartOffset)
     this.snapChecks.passTo(leo, this.openFirstOffsets)
     const findings = new FindingList()
     findings.absorb(scanFindings)
     findings.absorb(this.findings)
-    let hw = leo
-    let highWatermarkSource: HighWatermarkSource = 'logEndOffset'
-    if (this.hw !== null) {
-      highWatermarkSource = 'checkpoint'
-      // UnifiedLog.updateHighWatermark: never below the log start (DeleteRecords can move it past the checkpoint)
-      hw = this.hw < logStartOffset ? logStartOffset : this.hw
-      if (hw > leo) {
-        findings.push(finding('HIGH_WATERMARK_BEYOND_LOG_END',
-          `replication-offset-checkpoint has high watermark ${hw} but the log ends at ${leo} (files copied from a running broker, or truncated?)`, { firstOffset: toBigInt(leo), lastOffset: toBigInt(hw) }))
-      }
-    }
-    const unstable = this.intervals.owners()
-      .sort((a, b) => (a.firstOffset < b.firstOffset ? -1 : a.firstOffset > b.firstOffset ? 1 : a.seq - b.seq))
-    const first = unstable[0]
-    const lso = first === undefined || first.firstOffset >= hw ? hw : first.firstOffset < logStartOffset ? logStartOffset : first.firstOffset
+    const { hw, source: highWatermarkSource } = H.highWatermarkOf(this.hw, logStartOffset, leo, findings)
+    const unstable = H.inLogOrder(this.intervals.owners())
+    const lso = H.lastStableOffset(unstable[0], hw, logStartOffset)
     const counts: VisibilityCounts = {
       readUncommitted: this.uncommitted, readCommitted: this.intervals.finalVisible, abortedRecords: this.intervals.finalAborted,
       pendingRecords: this.uncommitted - this.intervals.finalVisible - this.intervals.finalAborted,

@@ -14,7 +14,7 @@ import { remoteSpecOf } from '../io/remote/spec.js'
 import { partitionTopicId } from '../io/remote/open.js'
 import { closeRemoteStores, openRemoteStore } from '../io/remote/store.js'
 import { metadataLostFor, metadataPartitions, readRemoteLogMetadata, REMOTE_LOG_METADATA_TOPIC } from '../scan/remote-metadata.js'
-import { aivenSegmentSize, listedSegments } from '../scan/remote-segments.js'
+import { aivenSegmentSize, listedSegments } from '../scan/remote-listing.js'
 import type { CommandContext } from './context.js'
 import { partitionExitCode, writeUnusable } from './partition-command.js'
 

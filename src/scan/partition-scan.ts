@@ -13,6 +13,7 @@ import { FindingList } from '../analysis/finding-list.js'
 import { corruptFinding, decodeFinding, tailFinding } from '../analysis/log-findings.js'
 import { RemoteSegmentSeen, remoteOffsetFindings } from '../analysis/remote-offsets.js'
 import type { PartitionReport } from '../analysis/partition-analyzer.js'
+import type { SnapshotInput } from '../analysis/partition-input.js'
 import { PartitionAnalyzer } from '../analysis/partition-analyzer.js'
 import type { AnalyzerHook, AnalyzerInternals } from '../analysis/partition-report.js'
 import { FastBatchFeed, PARTITION_SCAN_WINDOW, scratchFacts } from './batch-feed.js'
@@ -20,28 +21,22 @@ import type { I64 } from '../bytes/int64.js'
 import { toBigInt } from '../bytes/int64.js'
 import type { RangeCounted, RangeSpec } from '../analysis/range-filter.js'
 import { RangeFilter } from '../analysis/range-filter.js'
-import { TxnIndexTable } from '../decode/txn-index-table.js'
 import type { BatchFacts } from '../analysis/batch-facts.js'
-import type { SnapshotInput, SnapshotProducer } from '../analysis/partition-input.js'
-import { ProducerInts } from '../analysis/producer-map.js'
-import { ABORTED_TXN_SIZE, firstZeroTxnEntry } from '../decode/index-files.js'
-import { entryWindowBuffers } from '../decode/entry-windows.js'
 import type { LogEvent } from '../decode/log-reader.js'
 import { readFrame } from '../decode/log-reader.js'
 import { FrameScanner } from '../decode/frame-scanner.js'
 import { BatchView } from '../decode/batch-view.js'
 import * as L from '../decode/layout.js'
-import { producerSnapshotEntries, readProducerSnapshot, snapshotValid } from '../decode/producer-snapshot.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import { readOffsetCheckpoint } from '../io/checkpoints.js'
 import { logStartOffset, recordsFromLogStart } from '../analysis/log-start.js'
 import type { KafkaFile, PartitionDir } from '../io/discover.js'
 import { describeFsError, discover } from '../io/discover.js'
-import { comparePartitionDirNames, namesOfKind } from '../io/segment-names.js'
-import { FileSource } from '../io/file-source.js'
 import type { SegmentSource } from '../decode/segment-source.js'
 import { openKafkaFile } from '../io/remote/open.js'
 import { addRemoteSegments, noteRemoteNotRead } from './remote-segments.js'
+import { logStartCheckpoint, readSnapshots, readTxnIndexes } from './partition-side-files.js'
+import { openRemoteLogs, watched } from './remote-log-open.js'
 import { InputError } from '../io/input-error.js'
 import { namesIn } from '../io/dir-listing.js'
 import type { RemoteInput } from '../io/remote/spec.js'
@@ -150,116 +145,6 @@ function scanSegment (frames: Pick<FrameScanner, 'next'>, file: string, fast: Fa
   return legacy
 }
 
-function readTxnIndexes (dir: string, names: string[], remote: KafkaFile[], findings: Finding[]): TxnIndexTable {
-  const out = new TxnIndexTable()
-  const files: KafkaFile[] = [...remote, ...namesOfKind(names, 'txnindex').map(({ name: n }) => ({ path: path.join(dir, n), name: n, kind: 'txnindex' as const, baseOffset: null }))]
-  for (const f of files) {
-    const file = f.path
-    try {
-      const size = readTxnIndex(f, out)
-      if (size % ABORTED_TXN_SIZE !== 0) findings.push({ severity: 'warning', code: 'TXNINDEX_PARTIAL_ENTRY', file, position: size - (size % ABORTED_TXN_SIZE), message: `${size % ABORTED_TXN_SIZE} bytes after the last complete entry` })
-    } catch (e) {
-      findings.push(finding(e instanceof InputError ? e.code : 'UNREADABLE', describeFsError(e), { file, position: 0 }))
-    }
-  }
-  return out
-}
-
-/**
- * A .txnindex file's entries into the table, read in windows (any size; the table keeps the windows, 34 bytes
- * an entry, up to the first all-zero entry, where the dump stops too); returns the file's size.
- */
-function readTxnIndex (f: KafkaFile, into: TxnIndexTable): number {
-  const src = openKafkaFile(f)
-  try {
-    for (const { window, first } of entryWindowBuffers(src, ABORTED_TXN_SIZE)) {
-      const zero = firstZeroTxnEntry(window)
-      into.addFile(f.path, zero < 0 ? window : window.subarray(0, zero * ABORTED_TXN_SIZE), first * ABORTED_TXN_SIZE)
-      if (zero >= 0) break
-    }
-    return src.size
-  } finally { src.close() }
-}
-
-function readSnapshots (dir: string, names: string[], findings: Finding[]): SnapshotInput[] {
-  const out: SnapshotInput[] = []
-  for (const { name: n, baseOffset } of namesOfKind(names, 'snapshot')) {
-    const file = path.join(dir, n)
-    try {
-      const s = readSnapshot(file, baseOffset, findings)
-      if (s !== null) out.push(s)
-    } catch (e) {
-      findings.push(finding(e instanceof InputError ? e.code : 'UNREADABLE', describeFsError(e), { file, position: 0 }))
-    }
-  }
-  return out
-}
-
-/**
- * One producer snapshot, read in windows (any size): its open transactions as objects, every producer's
- * coordinator epoch in a ProducerInts (a million producers: tens of MB, not an object each). null: not usable.
- */
-function readSnapshot (file: string, offset: bigint, findings: Finding[]): SnapshotInput | null {
-  const src = new FileSource(file)
-  try {
-    const s = readProducerSnapshot(src)
-    // the same codes as `dump` gives the file; the analysis goes on without the snapshot
-    if (s.schemaError !== undefined) {
-      findings.push(finding('SNAPSHOT_SCHEMA', `producer snapshot not used: ${s.schemaError.message}`, { file, position: s.schemaError.position }))
-      return null
-    }
-    if (!snapshotValid(s)) {
-      findings.push(finding('SNAPSHOT_CRC', `producer snapshot not used: crc stored ${s.crc} != computed ${s.crcComputed}`, { file, position: 2 }))
-      return null
-    }
-    const open: SnapshotProducer[] = []
-    const coordinatorEpochs = new ProducerInts()
-    for (const e of producerSnapshotEntries(src, s)) {
-      // a producer listed twice (never written by Kafka): its first entry counts
-      if (coordinatorEpochs.get(e.producerId) === undefined) coordinatorEpochs.set(e.producerId, e.coordinatorEpoch)
-      if (e.currentTxnFirstOffset !== null) {
-        open.push({ producerId: e.producerId, producerEpoch: e.producerEpoch, coordinatorEpoch: e.coordinatorEpoch,
-          currentTxnFirstOffset: e.currentTxnFirstOffset, lastTimestamp: e.timestamp, lastOffset: e.lastOffset })
-      }
-    }
-    return { offset, file, open, coordinatorEpochs }
-  } finally { src.close() }
-}
-
-/** a remote segment's frames, their offsets and leader epochs noted on the way (checked against its metadata) */
-function watched (frames: FrameScanner, seen: RemoteSegmentSeen): Pick<FrameScanner, 'next'> {
-  return {
-    next: () => {
-      const ev = frames.next()
-      if (ev?.kind === 'frame' && ev.magic >= 2) {
-        const base = ev.window.readBigInt64BE(ev.offset + L.OFFSET_OFFSET)
-        seen.batch(base, base + BigInt(ev.window.readInt32BE(ev.offset + L.LAST_OFFSET_DELTA_OFFSET)), ev.window.readInt32BE(ev.offset + L.PARTITION_LEADER_EPOCH_OFFSET))
-      }
-      return ev
-    },
-  }
-}
-
-/** The remote segments opened and their first bytes read before anything else; those that fail are findings. */
-function openRemoteLogs (logs: KafkaFile[], findings: FindingList): { sources: Map<KafkaFile, SegmentSource>, failed: Set<bigint | null> } {
-  const sources = new Map<KafkaFile, SegmentSource>()
-  const failed = new Set<bigint | null>()
-  for (const f of logs) {
-    if (f.remote === undefined) continue
-    let src: SegmentSource | undefined
-    try {
-      src = openKafkaFile(f)
-      if (src.size > 0) src.readAt(0, 1)
-      sources.set(f, src)
-    } catch (e) {
-      src?.close()
-      failed.add(f.baseOffset)
-      findings.push(finding(e instanceof InputError ? e.code : 'REMOTE_UNREADABLE', describeFsError(e), { file: f.path, position: 0 }))
-    }
-  }
-  return { sources, failed }
-}
-
 /**
  * Scan and analyse one partition in one pass over its segments (headers and control records only).
  * The txnindex files, snapshots and checkpoint are read first: the analysis needs them while streaming.
@@ -332,17 +217,6 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
   if (range === undefined) return { dir, label, snapshots, report }
   const bound = (v: I64 | null): bigint | null => v === null ? null : toBigInt(v)
   return { dir, label, snapshots, report, range: { firstOffset: bound(range.firstOffset), lastOffset: bound(range.lastOffset), batches: range.batches } }
-}
-
-/**
- * The log dir's log-start-offset-checkpoint, read once per log dir (cached beside the replication checkpoint, under
- * the file's path: the replication checkpoint's key is the log dir itself).
- */
-function logStartCheckpoint (logDir: string, cache: Map<string, OffsetCheckpoint | null>): OffsetCheckpoint | null {
-  const key = path.join(logDir, 'log-start-offset-checkpoint')
-  let cp = cache.get(key)
-  if (cp === undefined) { cp = readOffsetCheckpoint(logDir, 'log-start-offset-checkpoint'); cache.set(key, cp) }
-  return cp
 }
 
 /** The analyzer fed each data batch with only its records at or above the log start counted (analysis/log-start.ts). */

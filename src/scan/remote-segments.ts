@@ -9,11 +9,7 @@ import type { KafkaFile, PartitionDir } from '../io/discover.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import { readOffsetCheckpoint } from '../io/checkpoints.js'
 import { remoteOffsetsNotRead } from '../analysis/log-start.js'
-import type { Finding } from '../analysis/findings.js'
-import { finding } from '../analysis/findings.js'
 import { describeFsError } from '../io/discover.js'
-import { InputError } from '../io/input-error.js'
-import { aivenManifest } from '../io/remote/aiven-source.js'
 import type { RemoteLayout } from '../io/remote/layout.js'
 import { detectLayout } from '../io/remote/layout.js'
 import { partitionTopicId } from '../io/remote/open.js'
@@ -24,7 +20,7 @@ import { openRemoteStore } from '../io/remote/store.js'
 import type { RemoteLogMetadata, RemoteSegmentMetadata } from './remote-metadata.js'
 import { metadataLostFor, metadataPartitions, readRemoteLogMetadata, REMOTE_LOG_METADATA_TOPIC } from './remote-metadata.js'
 import { lostAfter, lostText } from '../analysis/lost-records.js'
-import type { RemoteSegmentFacts } from '../analysis/cleanup/remote-retention.js'
+import { listedSegments } from './remote-listing.js'
 
 export interface RemoteView {
   store: RemoteStore | null
@@ -53,45 +49,6 @@ export function remoteView (remote: RemoteInput, partitions: readonly PartitionD
     return { store: null, layout: null, metadata, error: describeFsError(e) }
   }
   return { store, layout: detectLayout(objects, spec.storage, spec), metadata }
-}
-
-export interface ListedSegment { startOffset: bigint, topicId: string, objects: Map<string, RemoteObject> }
-
-/**
- * A listing's keys parsed once, grouped by topic and partition: parsing every key again for each partition cost
- * O(partitions x objects) short-lived strings (100 partitions of 1,100 objects: reconcile from a directory 124 MiB
- * peak RSS, 64 MiB without the storage).
- */
-const byPartition = new WeakMap<readonly RemoteObject[], { layout: RemoteLayout, parts: Map<string, Array<{ o: RemoteObject, k: NonNullable<ReturnType<RemoteLayout['parse']>> }>> }>()
-
-function partitionObjects (objects: readonly RemoteObject[], layout: RemoteLayout, topic: string, partition: number): ReadonlyArray<{ o: RemoteObject, k: NonNullable<ReturnType<RemoteLayout['parse']>> }> {
-  let index = byPartition.get(objects)
-  if (index === undefined || index.layout !== layout) {
-    const parts = new Map<string, Array<{ o: RemoteObject, k: NonNullable<ReturnType<RemoteLayout['parse']>> }>>()
-    for (const o of objects) {
-      const k = layout.parse(o.key)
-      if (k === null) continue
-      const id = `${k.partition} ${k.topic}`
-      let list = parts.get(id)
-      if (list === undefined) { list = []; parts.set(id, list) }
-      list.push({ o, k })
-    }
-    index = { layout, parts }
-    byPartition.set(objects, index)
-  }
-  return index.parts.get(`${partition} ${topic}`) ?? []
-}
-
-/** the objects of one partition in the storage, by segment id, each by suffix (.log, .txnindex; Aiven's .indexes, .rsm-manifest) */
-export function listedSegments (objects: readonly RemoteObject[], layout: RemoteLayout, topic: string, partition: number, topicId: string | null): Map<string, ListedSegment> {
-  const out = new Map<string, ListedSegment>()
-  for (const { o, k } of partitionObjects(objects, layout, topic, partition)) {
-    if (topicId !== null && k.topicId !== topicId) continue
-    let s = out.get(k.segmentId)
-    if (s === undefined) { s = { startOffset: k.startOffset, topicId: k.topicId, objects: new Map() }; out.set(k.segmentId, s) }
-    s.objects.set(k.suffix, o)
-  }
-  return out
 }
 
 /** the finished segments of a partition the metadata names, in offset order */
@@ -223,62 +180,4 @@ function segmentFiles (spec: RemoteSpec, layout: RemoteLayout, seg: Parameters<R
   const txn = layout.keyOf(seg, 'txnindex')
   if (objects.has('txnindex')) out.push({ path: store.nameOf(txn), name: txn, kind: 'txnindex', remote: { storage: spec.storage, key: txn, ...concurrencyOf(spec) }, ...base })
   return out
-}
-
-/**
- * The segment size an Aiven `.log` object holds: its manifest's originalFileSize (what __remote_log_metadata's
- * segmentSizeInBytes is compared with). An object whose size is not the chunk index's total, or a manifest that
- * cannot be read, is a finding; null then when the size is unknown.
- */
-export function aivenSegmentSize (store: RemoteStore, s: ListedSegment, log: RemoteObject, findings: Finding[]): number | null {
-  const manifest = s.objects.get('rsm-manifest')
-  if (manifest === undefined) {
-    findings.push(finding('REMOTE_UNREADABLE', `no .rsm-manifest beside it: Aiven's plugin cannot read the segment, nor can tsdump`, { file: store.nameOf(log.key), position: 0 }))
-    return null
-  }
-  let m
-  try { m = aivenManifest(store, manifest.key) } catch (e) {
-    findings.push(finding(e instanceof InputError ? e.code : 'REMOTE_UNREADABLE', describeFsError(e), { file: store.nameOf(manifest.key), position: 0 }))
-    return null
-  }
-  const last = m.chunks[m.chunks.length - 1]
-  const total = last === undefined ? 0 : last.transformedPosition + last.transformedSize
-  if (total !== log.size) findings.push(finding('REMOTE_SIZE_MISMATCH', `the manifest's chunk index totals ${total} bytes, the object has ${log.size}`, { file: store.nameOf(log.key), position: 0 }))
-  return m.originalFileSize
-}
-
-/** What cleanup's tiered retention reads of a partition's remote segments: the metadata's, or why it is unknown. */
-export type RemoteRetentionFacts = { segments: RemoteSegmentFacts[], logStartCheckpoint: bigint | null } | { unknown: string }
-
-/**
- * Every remote segment `__remote_log_metadata` names for each partition, whatever its state (RLMExpirationTask reads
- * the metadata, not the storage): keyed by the partition directory's path. Absent for a partition the metadata says
- * nothing of; `unknown` where records of its metadata could not be read or no metadata partition was found.
- */
-export function remoteRetentionFacts (partitions: readonly PartitionDir[]): Map<string, RemoteRetentionFacts> {
-  const out = new Map<string, RemoteRetentionFacts>()
-  const dirs = metadataPartitions(partitions)
-  const metadata = dirs.length === 0 ? null : readRemoteLogMetadata(dirs)
-  const starts = new Map<string, OffsetCheckpoint | null>()
-  for (const dir of partitions) {
-    if (dir.topic === null || dir.partition === null || dir.topic === REMOTE_LOG_METADATA_TOPIC) continue
-    if (metadata === null) {
-      if (dir.files.some((f) => f.remote !== undefined)) out.set(dir.path, { unknown: `no ${REMOTE_LOG_METADATA_TOPIC} partition among the paths or in ${dir.logDir}` })
-      continue
-    }
-    const lost = metadataLostFor(metadata, dir.topic, dir.partition)
-    if (lost !== undefined) { out.set(dir.path, { unknown: lostText(lost) }); continue }
-    const topicId = partitionTopicId(dir.path)
-    const segments = metadata.segments.filter((s) => s.topic === dir.topic && s.partition === dir.partition && (topicId === null || s.topicId === topicId) &&
-      !metadata.deletedPartitions.has(`${s.topicId}:${s.partition}`))
-    if (!starts.has(dir.logDir)) starts.set(dir.logDir, readOffsetCheckpoint(dir.logDir, 'log-start-offset-checkpoint'))
-    // the log start of a topic with remote storage is the checkpoint's, below the first local segment (LogLoader)
-    if (segments.length > 0) out.set(dir.path, { segments, logStartCheckpoint: starts.get(dir.logDir)?.get(`${dir.topic}-${dir.partition}`) ?? null })
-  }
-  return out
-}
-
-/** the partition with its local files only: cleanup's local rules never read a remote segment as a local one */
-export function localFilesOf (dir: PartitionDir): PartitionDir {
-  return dir.files.some((f) => f.remote !== undefined) ? { ...dir, files: dir.files.filter((f) => f.remote === undefined) } : dir
 }

@@ -2,7 +2,7 @@
 // counted, findings reported, batches and records emitted to the run's printer (format/printer.ts
 // DumpPrinter). A range is the whole file (dump-log.ts) or a worker's share of it
 // (commands/workers/dump-pool.ts). The entry loop and its handlers (v2 batches, deep records, legacy
-// entries, tails, filters) share one per-range context (Ctx).
+// entries, tails, filters) share one per-range context (Ctx, dump-ctx.ts); legacy entries are dump-legacy.ts's.
 import type { Finding } from '../../analysis/findings.js'
 import { finding } from '../../analysis/findings.js'
 import { OffsetPairs } from '../../analysis/offset-pairs.js'
@@ -15,10 +15,8 @@ import { COMPRESSION_CODEC_MASK, CONTROL_FLAG_MASK, OFFSET_OFFSET } from '../../
 import { BatchView } from '../../decode/batch-view.js'
 import type { BatchPositions } from './batch-positions.js'
 import type { EpochRuns } from './epoch-runs.js'
-import type { LegacyEntry, LegacyRecord } from '../../decode/legacy.js'
-import { decodeLegacyEntry, decodeLegacyRecords } from '../../decode/legacy.js'
 import type { TailEvent } from '../../decode/frame.js'
-import type { LegacyFrame, V2Batch } from '../../decode/log-reader.js'
+import type { V2Batch } from '../../decode/log-reader.js'
 import type { ReadOptions } from '../../decode/log-reader.js'
 import { decodeControlRecord, readFrame } from '../../decode/log-reader.js'
 import type { KafkaRecord } from '../../decode/records.js'
@@ -32,6 +30,9 @@ import { STDIN_PATH } from '../../io/stdin-source.js'
 import type { DumpOptions } from './dump-options.js'
 import type { FindingLog } from './finding-log.js'
 import { Progress } from './progress.js'
+import type { Ctx } from './dump-ctx.js'
+import { limits, reportDecodeError, trackOffset } from './dump-ctx.js'
+import { onLegacy } from './dump-legacy.js'
 
 /** the header of the entry at hand, read in place */
 const view = new BatchView()
@@ -69,31 +70,6 @@ export interface RangeTotals {
   clean: boolean
 }
 
-interface Ctx {
-  file: KafkaFile
-  opts: DumpOptions
-  log: FindingLog
-  printer: DumpPrinter
-  summary: LogSummary
-  lastOffset: bigint | null
-  firstTracked: bigint | null
-  pairs: OffsetPairs
-  /**
-   * (code, position) of the findings already reported for the current entry: a control batch's first record
-   * is decoded by readLog and again in deep mode. Emptied at each entry, so it never grows with the findings;
-   * two arrays, not `code@position` strings: a number made a string per finding lands in V8's number-string
-   * cache, which promotes it to the old space (1 M bad-CRC batches: +10 MiB peak RSS).
-   */
-  reported: { codes: string[], positions: number[] }
-  range: RangeFilter | undefined
-  visible: ((b: V2Batch) => boolean | bigint) | undefined
-  /** --isolation-level: the records of this batch below this offset are not received (the log start inside it) */
-  receivedFrom: bigint | null
-  /** deep iteration reads a batch larger than the window from here (decode/streamed-batch.ts) */
-  source: SegmentSource
-  seen: BatchPositions | undefined
-  epochs: EpochRuns | undefined
-}
 
 /** where the dump of a file of `size` bytes stops */
 export function viewEnd (size: number, opts: DumpOptions): number { return Math.min(size, opts.maxBytes ?? Number.MAX_SAFE_INTEGER) }
@@ -223,82 +199,6 @@ function safeControl (rec: Parameters<typeof decodeControlRecord>[0], h: BatchHe
   }
 }
 
-function onLegacy (f: LegacyFrame, c: Ctx): void {
-  const { opts } = c
-  if (c.reported.codes.length > 0) { c.reported.codes.length = 0; c.reported.positions.length = 0 }
-  let e
-  try {
-    e = decodeLegacyEntry(f.bytes, f.position)
-  } catch (err) {
-    if (err instanceof DecodeError) { reportDecodeError(err, c); return }
-    throw err
-  }
-  if (c.range !== undefined && c.range.batch({ baseOffset: e.offset, lastOffset: e.offset, producerId: -1, baseTimestamp: e.timestamp, maxTimestamp: e.timestamp }) !== 'in') return
-  c.summary.addLegacy(e)
-  if (!e.crcValid) {
-    c.log.add({ severity: 'error', code: 'CRC_MISMATCH', file: c.file.path, position: f.position,
-      message: `legacy message (offset ${e.offset}): crc stored ${e.crc} does not match its content` })
-  }
-  if (opts.controlOnly) return
-  c.printer.legacyBatch(e, c.file)
-  if (!opts.deep) { countWrapped(e, c); return }
-  try {
-    let inner = 0
-    let prev: bigint | undefined
-    for (const r of decodeLegacyRecords(e, limits(opts))) {
-      // a compressed wrapper counts as its inner messages once they are known
-      if (inner++ > 0) c.summary.records++
-      if (e.compression !== 0) checkInner(e, r, inner - 1, prev, c)
-      prev = r.offset
-      if (c.range !== undefined && !c.range.record(r.offset, r.timestamp)) continue
-      trackOffset(r.offset, c)
-      c.printer.legacyRecord(e, r, c.file)
-    }
-  } catch (err) {
-    if (err instanceof DecodeError) reportDecodeError(err, c)
-    else throw err
-  }
-}
-
-/**
- * An inner message of a compressed legacy wrapper: its own CRC (the wrapper's covers only the compressed
- * bytes) and the order of the inner offsets. Positions inside the decompressed value are not file
- * positions, so the finding names the wrapper's position and the inner message's index.
- */
-function checkInner (e: LegacyEntry, r: LegacyRecord, index: number, prev: bigint | undefined, c: Ctx): void {
-  if (!r.crcValid) {
-    c.summary.crcFailures++
-    c.log.add(finding('CRC_MISMATCH', `legacy wrapper (offset ${e.offset}): inner message ${index} (offset ${r.offset}): crc stored ${r.crc} does not match its content`,
-      { file: c.file.path, position: e.position }))
-  }
-  if (prev !== undefined && r.offset <= prev) {
-    c.log.add(finding('OFFSETS_NOT_INCREASING', `legacy wrapper (offset ${e.offset}): inner message ${index} has offset ${r.offset}, not above the previous ${prev}`,
-      { file: c.file.path, position: e.position }))
-  }
-}
-
-function trackOffset (offset: bigint, c: Ctx): void {
-  if (c.opts.controlOnly) return // not every record is decoded, so gaps would be false
-  if (c.lastOffset !== null && offset !== c.lastOffset + 1n) c.pairs.push(c.lastOffset, offset)
-  if (c.lastOffset === null) c.firstTracked = offset
-  c.lastOffset = offset
-}
-
-function limits (opts: DumpOptions): { maxDecompressed?: number } {
-  return opts.maxDecompressed !== undefined ? { maxDecompressed: opts.maxDecompressed } : {}
-}
-
-function reportDecodeError (e: DecodeError, c: Ctx): void {
-  const r = c.reported
-  for (let i = 0; i < r.codes.length; i++) if (r.codes[i] === e.code && r.positions[i] === e.position) return
-  r.codes.push(e.code)
-  r.positions.push(e.position)
-  // CRC failures are counted by summary.add/addLegacy from crcValid; counting here too doubled them.
-  if (e.code === 'UNSUPPORTED_CODEC') c.summary.unsupported++
-  c.log.add(decodeFinding(e, c.file.path)) // the catalogue's severity (a zstd window Kafka refuses is a warning)
-}
-
-
 /** standard input cannot be searched ahead for the next valid batch: say so where a file would have resynchronised */
 function withStdinNote (f: Finding, file: KafkaFile, couldResync: boolean): Finding {
   if (file.path !== STDIN_PATH || !couldResync) return f
@@ -309,20 +209,4 @@ function withStdinNote (f: Finding, file: KafkaFile, couldResync: boolean): Find
 function cutByLimit (ev: TailEvent, source: SegmentSource, opts: DumpOptions): boolean {
   const limit = opts.maxBytes
   return limit !== undefined && ev.position + ev.length >= limit && source.size > limit
-}
-
-/**
- * A shallow dump of a compressed legacy wrapper still counts its logical records (the messages inside), as
- * the deep dump does; kafka-dump-log prints no count. A wrapper that does not decode counts as one; the deep
- * dump is where its problem is reported.
- */
-function countWrapped (e: LegacyEntry, c: Ctx): void {
-  if (e.compression === 0) return
-  try {
-    let inner = 0
-    for (const _r of decodeLegacyRecords(e, limits(c.opts))) inner++
-    if (inner > 1) c.summary.records += inner - 1
-  } catch (err) {
-    if (!(err instanceof DecodeError)) throw err
-  }
 }

@@ -1,0 +1,47 @@
+// A partition's remote segments before its scan reads them: opened first (those that fail are findings and are
+// not read), and their frames watched for the offsets and leader epochs their metadata is checked against.
+// Split out of partition-scan.ts.
+import { finding } from '../analysis/findings.js'
+import type { FindingList } from '../analysis/finding-list.js'
+import type { RemoteSegmentSeen } from '../analysis/remote-offsets.js'
+import type { FrameScanner } from '../decode/frame-scanner.js'
+import * as L from '../decode/layout.js'
+import type { SegmentSource } from '../decode/segment-source.js'
+import type { KafkaFile } from '../io/discover.js'
+import { describeFsError } from '../io/discover.js'
+import { openKafkaFile } from '../io/remote/open.js'
+import { InputError } from '../io/input-error.js'
+
+/** a remote segment's frames, their offsets and leader epochs noted on the way (checked against its metadata) */
+export function watched (frames: FrameScanner, seen: RemoteSegmentSeen): Pick<FrameScanner, 'next'> {
+  return {
+    next: () => {
+      const ev = frames.next()
+      if (ev?.kind === 'frame' && ev.magic >= 2) {
+        const base = ev.window.readBigInt64BE(ev.offset + L.OFFSET_OFFSET)
+        seen.batch(base, base + BigInt(ev.window.readInt32BE(ev.offset + L.LAST_OFFSET_DELTA_OFFSET)), ev.window.readInt32BE(ev.offset + L.PARTITION_LEADER_EPOCH_OFFSET))
+      }
+      return ev
+    },
+  }
+}
+
+/** The remote segments opened and their first bytes read before anything else; those that fail are findings. */
+export function openRemoteLogs (logs: KafkaFile[], findings: FindingList): { sources: Map<KafkaFile, SegmentSource>, failed: Set<bigint | null> } {
+  const sources = new Map<KafkaFile, SegmentSource>()
+  const failed = new Set<bigint | null>()
+  for (const f of logs) {
+    if (f.remote === undefined) continue
+    let src: SegmentSource | undefined
+    try {
+      src = openKafkaFile(f)
+      if (src.size > 0) src.readAt(0, 1)
+      sources.set(f, src)
+    } catch (e) {
+      src?.close()
+      failed.add(f.baseOffset)
+      findings.push(finding(e instanceof InputError ? e.code : 'REMOTE_UNREADABLE', describeFsError(e), { file: f.path, position: 0 }))
+    }
+  }
+  return { sources, failed }
+}
