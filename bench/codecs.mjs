@@ -24,13 +24,37 @@ try {
 }
 
 const totalMiB = Number(process.argv[2] ?? 64)
-const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima']
+const words = [
+  'alpha',
+  'bravo',
+  'charlie',
+  'delta',
+  'echo',
+  'foxtrot',
+  'golf',
+  'hotel',
+  'india',
+  'juliet',
+  'kilo',
+  'lima',
+]
 let seed = 42
-const rand = (n) => { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return seed % n }
+const rand = (n) => {
+  seed = (Math.imul(seed, 1103515245) + 12345) >>> 0
+  return seed % n
+}
 
-function record (i) {
+function record(i) {
   const w = Array.from({ length: 3 + rand(6) }, () => words[rand(words.length)]).join(' ')
-  return JSON.stringify({ id: i, user: `user-${rand(100000)}`, ts: 1700000000000 + i * 17, event: words[rand(12)], amount: rand(1000000) / 100, note: w, tags: [words[rand(12)], words[rand(12)]] })
+  return JSON.stringify({
+    id: i,
+    user: `user-${rand(100000)}`,
+    ts: 1700000000000 + i * 17,
+    event: words[rand(12)],
+    amount: rand(1000000) / 100,
+    note: w,
+    tags: [words[rand(12)], words[rand(12)]],
+  })
 }
 
 const batches = []
@@ -40,18 +64,23 @@ while (total < totalMiB * 1024 * 1024) {
   const size = 16384 * 2 ** rand(7) // 16 KiB .. 1 MiB
   const parts = []
   let n = 0
-  while (n < size) { const r = record(i++); parts.push(r); n += r.length + 1 }
+  while (n < size) {
+    const r = record(i++)
+    parts.push(r)
+    n += r.length + 1
+  }
   const b = Buffer.from(parts.join('\n'))
   batches.push(b)
   total += b.length
 }
 
-const XERIAL = Buffer.from([0x82, 0x53, 0x4E, 0x41, 0x50, 0x50, 0x59, 0x00, 0, 0, 0, 1, 0, 0, 0, 1])
-function xerial (b) {
+const XERIAL = Buffer.from([0x82, 0x53, 0x4e, 0x41, 0x50, 0x50, 0x59, 0x00, 0, 0, 0, 1, 0, 0, 0, 1])
+function xerial(b) {
   const parts = [XERIAL]
   for (let p = 0; p < b.length; p += 32768) {
     const c = snappyjs.compress(b.subarray(p, p + 32768))
-    const len = Buffer.alloc(4); len.writeInt32BE(c.length)
+    const len = Buffer.alloc(4)
+    len.writeInt32BE(c.length)
     parts.push(len, c)
   }
   return Buffer.concat(parts)
@@ -72,7 +101,11 @@ const MAX = 256 * 1024 * 1024
 const codecs = { gzip: getCodec(1), snappy: getCodec(2), lz4: getCodec(3), zstd: getCodec(4) }
 const snappyjsXerial = (c) => {
   const out = []
-  for (let p = 16; p < c.length;) { const n = c.readInt32BE(p); out.push(snappyjs.uncompress(c.subarray(p + 4, p + 4 + n))); p += 4 + n }
+  for (let p = 16; p < c.length; ) {
+    const n = c.readInt32BE(p)
+    out.push(snappyjs.uncompress(c.subarray(p + 4, p + 4 + n)))
+    p += 4 + n
+  }
   return Buffer.concat(out)
 }
 const candidates = [
@@ -107,5 +140,7 @@ for (const [set, name, fn] of candidates.filter(([s]) => process.env.ONLY === un
     for (const c of input) fn(c)
     best = Math.min(best, Number(process.hrtime.bigint() - t0) / 1e9)
   }
-  console.log(`${set.padEnd(14)} ${name.padEnd(30)} ratio ${(total / csize).toFixed(2).padStart(5)}  ${(total / 1048576 / best).toFixed(0).padStart(5)} MB/s (output)`)
+  console.log(
+    `${set.padEnd(14)} ${name.padEnd(30)} ratio ${(total / csize).toFixed(2).padStart(5)}  ${(total / 1048576 / best).toFixed(0).padStart(5)} MB/s (output)`,
+  )
 }

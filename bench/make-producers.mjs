@@ -17,28 +17,36 @@ import { fileURLToPath } from 'node:url'
 const here = path.dirname(fileURLToPath(import.meta.url))
 const { crc32c } = await import(path.join(here, '..', 'dist', 'bytes', 'crc32c.js'))
 
-function arg (name, dflt) {
+function arg(name, dflt) {
   const i = process.argv.indexOf(`--${name}`)
   return i >= 0 ? process.argv[i + 1] : dflt
 }
 
-function uvarint (n) {
+function uvarint(n) {
   const out = []
   let v = n >>> 0
-  while (v >= 0x80) { out.push((v & 0x7F) | 0x80); v >>>= 7 }
+  while (v >= 0x80) {
+    out.push((v & 0x7f) | 0x80)
+    v >>>= 7
+  }
   out.push(v)
   return out
 }
 const varint = (n) => uvarint(((n << 1) ^ (n >> 31)) >>> 0)
 
-function record (offsetDelta, key, value) {
-  const body = Buffer.concat([Buffer.from([0, ...varint(0), ...varint(offsetDelta), ...varint(key.length)]), key,
-    Buffer.from(varint(value.length)), value, Buffer.from(varint(0))])
+function record(offsetDelta, key, value) {
+  const body = Buffer.concat([
+    Buffer.from([0, ...varint(0), ...varint(offsetDelta), ...varint(key.length)]),
+    key,
+    Buffer.from(varint(value.length)),
+    value,
+    Buffer.from(varint(0)),
+  ])
   return Buffer.concat([Buffer.from(varint(body.length)), body])
 }
 
 /** one v2 batch; producerId and baseOffset are patched per copy (the CRC is recomputed then) */
-function batch (control, type, count) {
+function batch(control, type, count) {
   const records = control
     ? [record(0, Buffer.from([0, 0, 0, type]), Buffer.from([0, 0, 0, 0, 0, 7]))]
     : Array.from({ length: count }, (_, i) => record(i, Buffer.from(`k${i}`), Buffer.from(`value ${i}`)))
@@ -56,7 +64,7 @@ function batch (control, type, count) {
   return Buffer.concat([h, body])
 }
 
-export function writeProducerSegment (out, producers, records, abortEvery, hang = false) {
+export function writeProducerSegment(out, producers, records, abortEvery, hang = false) {
   const dir = path.join(out, 'bench-producers-0')
   fs.mkdirSync(dir, { recursive: true })
   const file = path.join(dir, '00000000000000000000.log')
@@ -68,7 +76,10 @@ export function writeProducerSegment (out, producers, records, abortEvery, hang 
   let used = 0
   let offset = 0
   const put = (tpl, pid) => {
-    if (used + tpl.length > chunk.length) { fs.writeSync(fd, chunk, 0, used); used = 0 }
+    if (used + tpl.length > chunk.length) {
+      fs.writeSync(fd, chunk, 0, used)
+      used = 0
+    }
     const b = chunk.subarray(used, used + tpl.length)
     tpl.copy(b)
     b.writeBigInt64BE(BigInt(offset), 0)
@@ -90,6 +101,12 @@ export function writeProducerSegment (out, producers, records, abortEvery, hang 
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const out = arg('out', path.join(here, 'data'))
-  const file = writeProducerSegment(out, Number(arg('producers', '1000000')), Number(arg('records', '1')), Number(arg('abort-every', '0')), process.argv.includes('--hang'))
+  const file = writeProducerSegment(
+    out,
+    Number(arg('producers', '1000000')),
+    Number(arg('records', '1')),
+    Number(arg('abort-every', '0')),
+    process.argv.includes('--hang'),
+  )
   console.log(`${file}: ${fs.statSync(file).size} bytes`)
 }

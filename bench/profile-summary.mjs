@@ -8,16 +8,20 @@ import { SourceMap } from 'node:module'
 import { fileURLToPath } from 'node:url'
 
 const maps = new Map()
-function sourceMapFor (file) {
+function sourceMapFor(file) {
   if (!maps.has(file)) {
     let sm
-    try { sm = new SourceMap(JSON.parse(fs.readFileSync(file + '.map', 'utf8'))) } catch { sm = undefined }
+    try {
+      sm = new SourceMap(JSON.parse(fs.readFileSync(file + '.map', 'utf8')))
+    } catch {
+      sm = undefined
+    }
     maps.set(file, sm)
   }
   return maps.get(file)
 }
 
-function location (cf, root) {
+function location(cf, root) {
   if (!cf.url) return cf.functionName ? '(native)' : ''
   let file = cf.url
   if (file.startsWith('file://')) file = fileURLToPath(file)
@@ -35,11 +39,12 @@ function location (cf, root) {
   return `${path.relative(root, file)}:${cf.lineNumber + 1}`
 }
 
-export function summarizeProfile (file, { top = 25, root = process.cwd() } = {}) {
+export function summarizeProfile(file, { top = 25, root = process.cwd() } = {}) {
   const p = JSON.parse(fs.readFileSync(file, 'utf8'))
-  const byId = new Map(p.nodes.map(n => [n.id, n]))
+  const byId = new Map(p.nodes.map((n) => [n.id, n]))
   const self = new Map() // node id -> microseconds
-  for (let i = 0; i < p.samples.length; i++) self.set(p.samples[i], (self.get(p.samples[i]) ?? 0) + (p.timeDeltas[i] ?? 0))
+  for (let i = 0; i < p.samples.length; i++)
+    self.set(p.samples[i], (self.get(p.samples[i]) ?? 0) + (p.timeDeltas[i] ?? 0))
   const total = [...self.values()].reduce((a, b) => a + b, 0)
   const parent = new Map()
   for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id)
@@ -48,7 +53,11 @@ export function summarizeProfile (file, { top = 25, root = process.cwd() } = {})
   const incl = new Map()
   const order = []
   const stack = [p.nodes[0].id]
-  while (stack.length) { const id = stack.pop(); order.push(id); for (const c of byId.get(id).children ?? []) stack.push(c) }
+  while (stack.length) {
+    const id = stack.pop()
+    order.push(id)
+    for (const c of byId.get(id).children ?? []) stack.push(c)
+  }
   for (let i = order.length - 1; i >= 0; i--) {
     const n = byId.get(order[i])
     incl.set(n.id, (self.get(n.id) ?? 0) + (n.children ?? []).reduce((a, c) => a + (incl.get(c) ?? 0), 0))
@@ -59,13 +68,20 @@ export function summarizeProfile (file, { top = 25, root = process.cwd() } = {})
     const a = agg.get(k) ?? { self: 0, incl: 0 }
     a.self += self.get(n.id) ?? 0
     // inclusive: count a node only if no ancestor has the same key (recursion)
-    let anc = parent.get(n.id); let rec = false
-    while (anc !== undefined) { if (key(byId.get(anc)) === k) { rec = true; break } anc = parent.get(anc) }
+    let anc = parent.get(n.id)
+    let rec = false
+    while (anc !== undefined) {
+      if (key(byId.get(anc)) === k) {
+        rec = true
+        break
+      }
+      anc = parent.get(anc)
+    }
     if (!rec) a.incl += incl.get(n.id) ?? 0
     agg.set(k, a)
   }
   const rows = [...agg.entries()].sort((a, b) => b[1].self - a[1].self).slice(0, top)
-  const pct = (x) => `${(100 * x / total).toFixed(1).padStart(5)}%`
+  const pct = (x) => `${((100 * x) / total).toFixed(1).padStart(5)}%`
   const lines = [`total sampled ${(total / 1e6).toFixed(2)} s; self% / inclusive% / function  location`]
   for (const [k, a] of rows) lines.push(`${pct(a.self)} ${pct(a.incl)}  ${k}`)
   return lines.join('\n')

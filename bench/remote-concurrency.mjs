@@ -20,13 +20,16 @@ import { fileURLToPath } from 'node:url'
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const FIXTURE = path.join(repo, 'fixtures', 'broker-4.4', 'tiered')
 const args = process.argv.slice(2)
-const opt = (name, d) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : d }
+const opt = (name, d) => {
+  const i = args.indexOf(name)
+  return i >= 0 ? args[i + 1] : d
+}
 const P = Number(opt('--partitions', '100'))
 const RUNS = Number(opt('--runs', '3'))
 const LEVELS = opt('--concurrency', '1,8').split(',').map(Number)
 const keep = opt('--keep', null)
 
-function makeInput (dir) {
+function makeInput(dir) {
   const logs = path.join(dir, 'logs')
   const remote = path.join(dir, 'remote')
   fs.mkdirSync(logs, { recursive: true })
@@ -42,26 +45,45 @@ function makeInput (dir) {
   }
   // the fixture's log start (5, below the first local segment: a tiered topic's) and HW for every copy
   fs.writeFileSync(path.join(logs, 'log-start-offset-checkpoint'), ['0', String(P), ...starts].join('\n') + '\n')
-  fs.writeFileSync(path.join(logs, 'replication-offset-checkpoint'), ['0', String(P), ...starts.map((s) => s.replace(/ 5$/, ' 29'))].join('\n') + '\n')
-  const objects = fs.readdirSync(remote, { recursive: true }).filter((f) => fs.statSync(path.join(remote, f)).isFile()).length
+  fs.writeFileSync(
+    path.join(logs, 'replication-offset-checkpoint'),
+    ['0', String(P), ...starts.map((s) => s.replace(/ 5$/, ' 29'))].join('\n') + '\n',
+  )
+  const objects = fs
+    .readdirSync(remote, { recursive: true })
+    .filter((f) => fs.statSync(path.join(remote, f)).isFile()).length
   return { logs, remote, objects }
 }
 
-function motoServerPath () {
-  for (const c of [process.env.TSDUMP_MOTO_SERVER, path.join(repo, '.cache', 'moto', 'bin', 'moto_server')]) if (c && fs.existsSync(c)) return c
+function motoServerPath() {
+  for (const c of [process.env.TSDUMP_MOTO_SERVER, path.join(repo, '.cache', 'moto', 'bin', 'moto_server')])
+    if (c && fs.existsSync(c)) return c
   const r = spawnSync('sh', ['-c', 'command -v moto_server'], { encoding: 'utf8' })
   return r.status === 0 && r.stdout.trim() ? r.stdout.trim() : null
 }
 
-async function startMoto (exe) {
-  const child = spawn(exe, ['-H', '127.0.0.1', '-p', '0'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PYTHONUNBUFFERED: '1' } })
+async function startMoto(exe) {
+  const child = spawn(exe, ['-H', '127.0.0.1', '-p', '0'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, PYTHONUNBUFFERED: '1' },
+  })
   let seen = ''
   const port = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`moto_server did not start: ${seen}`)), 60000)
-    const on = (d) => { seen += d; const m = /Running on http:\/\/127\.0\.0\.1:(\d+)/.exec(seen); if (m) { clearTimeout(timer); resolve(Number(m[1])) } }
+    const on = (d) => {
+      seen += d
+      const m = /Running on http:\/\/127\.0\.0\.1:(\d+)/.exec(seen)
+      if (m) {
+        clearTimeout(timer)
+        resolve(Number(m[1]))
+      }
+    }
     child.stdout.on('data', on)
     child.stderr.on('data', on)
-    child.on('exit', (c) => { clearTimeout(timer); reject(new Error(`moto_server exited ${c}: ${seen}`)) })
+    child.on('exit', (c) => {
+      clearTimeout(timer)
+      reject(new Error(`moto_server exited ${c}: ${seen}`))
+    })
   })
   child.stdout.removeAllListeners('data').resume()
   child.stderr.removeAllListeners('data')
@@ -72,22 +94,55 @@ async function startMoto (exe) {
   console.error(`moto's log: ${logFile}`)
   const endpoint = `http://127.0.0.1:${port}`
   for (let i = 0; i < 600; i++) {
-    const status = await new Promise((resolve) => http.get(endpoint + '/', (r) => { r.resume(); resolve(r.statusCode) }).on('error', () => resolve(0)))
+    const status = await new Promise((resolve) =>
+      http
+        .get(endpoint + '/', (r) => {
+          r.resume()
+          resolve(r.statusCode)
+        })
+        .on('error', () => resolve(0)),
+    )
     if (status === 200) break
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
-  const env = { AWS_ENDPOINT_URL: endpoint, AWS_ACCESS_KEY_ID: 'tsdump-bench', AWS_SECRET_ACCESS_KEY: 'tsdump-bench', AWS_REGION: 'us-east-1', AWS_CONFIG_FILE: '/dev/null', AWS_SHARED_CREDENTIALS_FILE: '/dev/null' }
-  return { child, endpoint, env, stop: () => { child.removeAllListeners('exit'); child.kill('SIGTERM') } }
+  const env = {
+    AWS_ENDPOINT_URL: endpoint,
+    AWS_ACCESS_KEY_ID: 'tsdump-bench',
+    AWS_SECRET_ACCESS_KEY: 'tsdump-bench',
+    AWS_REGION: 'us-east-1',
+    AWS_CONFIG_FILE: '/dev/null',
+    AWS_SHARED_CREDENTIALS_FILE: '/dev/null',
+  }
+  return {
+    child,
+    endpoint,
+    env,
+    stop: () => {
+      child.removeAllListeners('exit')
+      child.kill('SIGTERM')
+    },
+  }
 }
 
-async function upload (endpoint, env, dir, bucket) {
+async function upload(endpoint, env, dir, bucket) {
   const { S3Client, CreateBucketCommand, PutObjectCommand } = await import('@aws-sdk/client-s3')
-  const client = new S3Client({ endpoint, region: env.AWS_REGION, forcePathStyle: true, credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY } })
+  const client = new S3Client({
+    endpoint,
+    region: env.AWS_REGION,
+    forcePathStyle: true,
+    credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY },
+  })
   await client.send(new CreateBucketCommand({ Bucket: bucket }))
   const files = fs.readdirSync(dir, { recursive: true }).filter((f) => fs.statSync(path.join(dir, f)).isFile())
   // a few PUTs at a time: moto is one process
   for (let i = 0; i < files.length; i += 8) {
-    await Promise.all(files.slice(i, i + 8).map((f) => client.send(new PutObjectCommand({ Bucket: bucket, Key: f, Body: fs.readFileSync(path.join(dir, f)) }))))
+    await Promise.all(
+      files
+        .slice(i, i + 8)
+        .map((f) =>
+          client.send(new PutObjectCommand({ Bucket: bucket, Key: f, Body: fs.readFileSync(path.join(dir, f)) })),
+        ),
+    )
   }
   client.destroy()
 }
@@ -96,13 +151,20 @@ async function upload (endpoint, env, dir, bucket) {
  * One run: wall seconds, peak RSS (GNU time), stdout. Spawned asynchronously: moto's log is drained by this
  * process's event loop, and a synchronous spawn left moto blocked writing it (a full pipe) after ~1,100 requests.
  */
-async function run (argv, env) {
+async function run(argv, env) {
   const t0 = process.hrtime.bigint()
-  const child = spawn('/usr/bin/time', ['-f', '%M', ...argv], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn('/usr/bin/time', ['-f', '%M', ...argv], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let out = ''
   let err = ''
-  child.stdout.on('data', (d) => { out += d })
-  child.stderr.on('data', (d) => { err += d })
+  child.stdout.on('data', (d) => {
+    out += d
+  })
+  child.stderr.on('data', (d) => {
+    err += d
+  })
   const code = await new Promise((resolve) => child.on('close', (c) => resolve(c)))
   const s = Number(process.hrtime.bigint() - t0) / 1e9
   const rssKiB = Number(err.trim().split('\n').pop())
@@ -113,7 +175,10 @@ async function run (argv, env) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
 const exe = motoServerPath()
-if (exe === null) { console.error('moto_server not found ($TSDUMP_MOTO_SERVER, .cache/moto/bin/moto_server, PATH)'); process.exit(2) }
+if (exe === null) {
+  console.error('moto_server not found ($TSDUMP_MOTO_SERVER, .cache/moto/bin/moto_server, PATH)')
+  process.exit(2)
+}
 const dir = keep ?? fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-bench-s3-'))
 const input = makeInput(dir)
 const moto = await startMoto(exe)
@@ -124,12 +189,28 @@ try {
   for (const cmd of ['reconcile', 'remote']) {
     const outs = new Set()
     for (const c of LEVELS) {
-      const argv = [...tsdump, cmd, '--json', input.logs, '--remote-storage', 's3://bench/', '--remote-concurrency', String(c)]
+      const argv = [
+        ...tsdump,
+        cmd,
+        '--json',
+        input.logs,
+        '--remote-storage',
+        's3://bench/',
+        '--remote-concurrency',
+        String(c),
+      ]
       const runs = []
       for (let i = 0; i < RUNS; i++) runs.push(await run(argv, moto.env))
       for (const r of runs) outs.add(r.out)
-      results.push({ cmd, c, median: median(runs.map((r) => r.s)), all: runs.map((r) => r.s.toFixed(2)), rss: Math.max(...runs.map((r) => r.rssMiB)), code: runs[0].code,
-        command: `tsdump ${cmd} --json <logs> --remote-storage s3://bench/ --remote-concurrency ${c}` })
+      results.push({
+        cmd,
+        c,
+        median: median(runs.map((r) => r.s)),
+        all: runs.map((r) => r.s.toFixed(2)),
+        rss: Math.max(...runs.map((r) => r.rssMiB)),
+        code: runs[0].code,
+        command: `tsdump ${cmd} --json <logs> --remote-storage s3://bench/ --remote-concurrency ${c}`,
+      })
     }
     // the answers do not depend on the concurrency
     if (outs.size !== 1) throw new Error(`${cmd}: the output differs between concurrency levels`)
@@ -142,4 +223,7 @@ const load = execFileSync('uptime', { encoding: 'utf8' }).trim()
 console.log(`${P} partitions, ${input.objects} remote objects on moto, ${RUNS} runs each; uptime after: ${load}`)
 console.log('| command | --remote-concurrency | median s | runs (s) | peak RSS MiB | exit |')
 console.log('|---|---|---|---|---|---|')
-for (const r of results) console.log(`| \`${r.command}\` | ${r.c} | ${r.median.toFixed(2)} | ${r.all.join(', ')} | ${r.rss.toFixed(0)} | ${r.code} |`)
+for (const r of results)
+  console.log(
+    `| \`${r.command}\` | ${r.c} | ${r.median.toFixed(2)} | ${r.all.join(', ')} | ${r.rss.toFixed(0)} | ${r.code} |`,
+  )

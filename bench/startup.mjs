@@ -17,7 +17,7 @@ import { median } from './report.mjs'
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
-function parseArgs (argv) {
+function parseArgs(argv) {
   const o = { runs: 30, variants: [], fixture: path.join(repo, 'fixtures/broker/orders/logs/orders-11-0') }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
@@ -37,15 +37,19 @@ function parseArgs (argv) {
  * one run: wall and user+sys in ms. The output (stdout and stderr) goes into a pipe that this process reads, as
  * in a script or a test harness: /dev/null is a character device, which a terminal check must look at closer.
  */
-function timed (args) {
+function timed(args) {
   const script = 'TIMEFORMAT="%3R %3U %3S"; { time "$@" 2>&1; } 2>&3; exit 0'
-  const r = spawnSync('bash', ['-c', script, 'startup', ...args], { encoding: 'utf8', stdio: ['pipe', 'pipe', 'inherit', 'pipe'], maxBuffer: 1 << 26 })
+  const r = spawnSync('bash', ['-c', script, 'startup', ...args], {
+    encoding: 'utf8',
+    stdio: ['pipe', 'pipe', 'inherit', 'pipe'],
+    maxBuffer: 1 << 26,
+  })
   const m = /(\d+\.\d+) (\d+\.\d+) (\d+\.\d+)\s*$/.exec(r.output[3])
   if (m === null) throw new Error(`no timing from ${args.join(' ')}: ${r.output[3]}`)
   return { wall: Number(m[1]) * 1000, cpu: (Number(m[2]) + Number(m[3])) * 1000 }
 }
 
-function main () {
+function main() {
   const o = parseArgs(process.argv.slice(2))
   const cases = [
     ['dump', [o.fixture]],
@@ -67,24 +71,30 @@ function main () {
   for (let i = 0; i < o.runs; i++) {
     for (const [name, args] of cases) {
       const b = timed([process.execPath, '-e', '0'])
-      base.wall.push(b.wall); base.cpu.push(b.cpu)
+      base.wall.push(b.wall)
+      base.cpu.push(b.cpu)
       for (const v of o.variants) {
         const key = `${v.name} ${name}`
         if (!res.has(key)) res.set(key, { wall: [], cpu: [] })
         const t = timed([process.execPath, v.bin, ...args])
-        res.get(key).wall.push(t.wall); res.get(key).cpu.push(t.cpu)
+        res.get(key).wall.push(t.wall)
+        res.get(key).cpu.push(t.cpu)
       }
     }
   }
   const loadAfter = os.loadavg()
-  const bw = median(base.wall); const bc = median(base.cpu)
+  const bw = median(base.wall)
+  const bc = median(base.cpu)
   const f = (x) => x.toFixed(1)
-  console.log(`node ${process.version}, ${os.availableParallelism()} cores, ${o.runs} rounds, load average ${loadBefore[0].toFixed(2)} before, ${loadAfter[0].toFixed(2)} after`)
+  console.log(
+    `node ${process.version}, ${os.availableParallelism()} cores, ${o.runs} rounds, load average ${loadBefore[0].toFixed(2)} before, ${loadAfter[0].toFixed(2)} after`,
+  )
   console.log(`node -e 0: wall ${f(bw)} ms, CPU ${f(bc)} ms (medians of ${base.wall.length})`)
   console.log('| run | wall ms | × node -e 0 | CPU ms | × node -e 0 |')
   console.log('|---|---:|---:|---:|---:|')
   for (const [key, r] of res) {
-    const w = median(r.wall); const c = median(r.cpu)
+    const w = median(r.wall)
+    const c = median(r.cpu)
     console.log(`| ${key} | ${f(w)} | ${(w / bw).toFixed(2)} | ${f(c)} | ${(c / bc).toFixed(2)} |`)
   }
 }

@@ -22,7 +22,18 @@ const path = require('node:path')
 // Each flag here was run 300 times on a short input without a hang (the test of #25 in bench/RESULTS.md).
 // The command is the first argument naming one; a path named `txns` or `reconcile` picks these settings too,
 // and no output differs.
-const COMMANDS = new Set(['dump', 'reconcile', 'txns', 'transactions', 'lso', 'report', 'replicas', 'cleanup', 'remote', 'kafka-dump-log'])
+const COMMANDS = new Set([
+  'dump',
+  'reconcile',
+  'txns',
+  'transactions',
+  'lso',
+  'report',
+  'replicas',
+  'cleanup',
+  'remote',
+  'kafka-dump-log',
+])
 const command = process.argv.slice(2).find((a) => a === 'txns' || a === 'reconcile')
 const GROW_IN_SMALL_STEPS = '--heap-growing-percent=10'
 const V8_FLAGS = {
@@ -39,7 +50,7 @@ if (!small) {
   for (const f of command === undefined ? [GROW_IN_SMALL_STEPS] : V8_FLAGS[command]) v8.setFlagsFromString(f)
 }
 
-function isSmallInput (args) {
+function isSmallInput(args) {
   let bytes = 0
   for (const a of args) {
     if (a === '-' || a.includes('://')) return false
@@ -51,14 +62,22 @@ function isSmallInput (args) {
 }
 
 /** the size of a file, or of the files of a directory `depth` levels down (Infinity for a deeper tree); 0 for what is not a path */
-function bytesUnder (p, depth) {
+function bytesUnder(p, depth) {
   let st
-  try { st = fs.statSync(p) } catch { return 0 }
+  try {
+    st = fs.statSync(p)
+  } catch {
+    return 0
+  }
   if (!st.isDirectory()) return st.isFile() ? st.size : 0
   if (depth === 0) return Infinity
   let names
   // an unreadable directory is the command's to report (as a finding), not this probe's
-  try { names = fs.readdirSync(p) } catch { return 0 }
+  try {
+    names = fs.readdirSync(p)
+  } catch {
+    return 0
+  }
   let bytes = 0
   for (const e of names) {
     bytes += bytesUnder(path.join(p, e), depth - 1)
@@ -82,16 +101,29 @@ const { createRequire, wrap } = require('node:module')
 
 const BUNDLE = path.join(__dirname, '..', 'dist', 'bundle', 'tsdump.cjs')
 const { main } = process.env.TSDUMP_NO_COMPILE_CACHE === '1' ? require(BUNDLE) : loadCached()
-main(process.argv.slice(2)).then((code) => { process.exitCode = code })
+main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code
+})
 
-function loadCached () {
+function loadCached() {
   const name = process.argv.slice(2).find((a) => COMMANDS.has(a)) ?? 'dump'
   const dir = cacheDir()
   // one set per installation (its path's hash), so that two installs of different versions do not take turns
   // rewriting one file: a rebuild in place is a cache V8 rejects, rewritten once
-  const cacheFile = dir === undefined ? undefined : path.join(dir, `${name}-${small ? 'no-flags' : command ?? 'flags'}-${process.version}-${process.arch}-${pathHash(BUNDLE)}.bin`)
+  const cacheFile =
+    dir === undefined
+      ? undefined
+      : path.join(
+          dir,
+          `${name}-${small ? 'no-flags' : (command ?? 'flags')}-${process.version}-${process.arch}-${pathHash(BUNDLE)}.bin`,
+        )
   let cachedData
-  if (cacheFile !== undefined) try { cachedData = fs.readFileSync(cacheFile) } catch { /* none yet */ }
+  if (cacheFile !== undefined)
+    try {
+      cachedData = fs.readFileSync(cacheFile)
+    } catch {
+      /* none yet */
+    }
   const script = new vm.Script(wrap(fs.readFileSync(BUNDLE, 'utf8')), { filename: BUNDLE, cachedData })
   const module = { exports: {} }
   script.runInThisContext()(module.exports, createRequire(BUNDLE), module, BUNDLE, path.dirname(BUNDLE))
@@ -102,14 +134,16 @@ function loadCached () {
         const tmp = `${cacheFile}.${process.pid}`
         fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600, flag: 'wx' })
         fs.renameSync(tmp, cacheFile)
-      } catch { /* read-only or full: the next run compiles again */ }
+      } catch {
+        /* read-only or full: the next run compiles again */
+      }
     })
   }
   return module.exports
 }
 
 /** the user's cache directory for tsdump, made if missing; undefined where there is none we may trust */
-function cacheDir () {
+function cacheDir() {
   const os = require('node:os')
   const uid = typeof process.getuid === 'function' ? process.getuid() : undefined
   const xdg = process.env.XDG_CACHE_HOME
@@ -125,13 +159,15 @@ function cacheDir () {
       const st = fs.lstatSync(dir)
       // another owner, or group or others able to write, could plant a cache: not one to read
       if (st.isDirectory() && (uid === undefined || (st.uid === uid && (st.mode & 0o022) === 0))) return dir
-    } catch { /* not writable here: the next one */ }
+    } catch {
+      /* not writable here: the next one */
+    }
   }
   return undefined
 }
 
 /** FNV-1a of a path, as 8 hex digits: names an installation's cache files without loading node:crypto */
-function pathHash (p) {
+function pathHash(p) {
   let h = 0x811c9dc5
   for (let i = 0; i < p.length; i++) h = Math.imul(h ^ p.charCodeAt(i), 0x01000193)
   return (h >>> 0).toString(16).padStart(8, '0')

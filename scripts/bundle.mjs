@@ -42,7 +42,7 @@ const ENTRIES = {
  */
 export const lazyChildProcess = {
   name: 'commander-lazy-child-process',
-  setup (build) {
+  setup(build) {
     build.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, async (args) => {
       const line = "const childProcess = require('node:child_process');"
       const text = await fs.promises.readFile(args.path, 'utf8')
@@ -61,9 +61,12 @@ export const lazyChildProcess = {
  */
 export const noColourDetection = {
   name: 'chalk-no-colour-detection',
-  setup (build) {
+  setup(build) {
     build.onResolve({ filter: /^#supports-color$/ }, () => ({ path: 'supports-color', namespace: 'tsdump-stub' }))
-    build.onLoad({ filter: /.*/, namespace: 'tsdump-stub' }, () => ({ contents: 'export default { stdout: false, stderr: false }', loader: 'js' }))
+    build.onLoad({ filter: /.*/, namespace: 'tsdump-stub' }, () => ({
+      contents: 'export default { stdout: false, stderr: false }',
+      loader: 'js',
+    }))
   },
 }
 
@@ -84,12 +87,15 @@ const COMMON = {
 }
 
 /** a script compiled by vm.Script, as bin/tsdump.js compiles the CLI, has no loader for import() */
-function checkNoDynamicImport (file) {
+function checkNoDynamicImport(file) {
   const m = /[^\w$.]import\s*\(/.exec(fs.readFileSync(file, 'utf8'))
-  if (m !== null) throw new Error(`${file}: a dynamic import() at ${m.index}, which fails under bin/tsdump.js's code cache: load it with require (createRequire)`)
+  if (m !== null)
+    throw new Error(
+      `${file}: a dynamic import() at ${m.index}, which fails under bin/tsdump.js's code cache: load it with require (createRequire)`,
+    )
 }
 
-export async function bundle () {
+export async function bundle() {
   fs.rmSync(BUNDLE_DIR, { recursive: true, force: true })
   const { tsdump, ...workers } = ENTRIES
   await Promise.all([
@@ -102,13 +108,17 @@ export async function bundle () {
       define: { 'import.meta.url': '__tsdumpModuleUrl' },
       banner: { js: "const __tsdumpModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
     }),
-    ...Object.entries(workers).map(([name, file]) => esbuild.build({
-      ...COMMON,
-      entryPoints: { [name]: file },
-      format: 'esm',
-      // commander is CommonJS: its require() of node's modules needs a real require in an ES module
-      banner: { js: "import { createRequire as __tsdumpCreateRequire } from 'node:module'; const require = __tsdumpCreateRequire(import.meta.url);" },
-    })),
+    ...Object.entries(workers).map(([name, file]) =>
+      esbuild.build({
+        ...COMMON,
+        entryPoints: { [name]: file },
+        format: 'esm',
+        // commander is CommonJS: its require() of node's modules needs a real require in an ES module
+        banner: {
+          js: "import { createRequire as __tsdumpCreateRequire } from 'node:module'; const require = __tsdumpCreateRequire(import.meta.url);",
+        },
+      }),
+    ),
   ])
   checkNoDynamicImport(path.join(BUNDLE_DIR, 'tsdump.cjs'))
 }

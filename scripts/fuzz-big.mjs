@@ -18,8 +18,9 @@ import { BIG, UNLOCATED_CODES } from './fuzz/expected-failures.mjs'
 import { LocationTally, Tally, integrityOf, judge, runAsChild, snapshotInputs } from './fuzz/harness.mjs'
 import { prng } from './fuzz.mjs'
 
-async function main () {
-  const seed = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : (Date.now() ^ (process.pid << 8)) >>> 0
+async function main() {
+  const seed =
+    process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : (Date.now() ^ (process.pid << 8)) >>> 0
   const only = process.env.TSDUMP_BIG_ONLY?.split(',').filter((x) => x !== '')
   const classes = CLASSES.filter((c) => c.tiers.includes('big') && (only === undefined || only.includes(c.name)))
   const root = fs.mkdtempSync(path.join(process.env.TSDUMP_BIG_DIR ?? os.tmpdir(), 'tsdump-big-'))
@@ -28,7 +29,11 @@ async function main () {
   const tally = new Tally()
   const where = new LocationTally()
   // the inputs are GiBs: never leave them behind, even when interrupted
-  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => { fs.rmSync(root, { recursive: true, force: true }); process.exit(130) })
+  for (const sig of ['SIGINT', 'SIGTERM'])
+    process.on(sig, () => {
+      fs.rmSync(root, { recursive: true, force: true })
+      process.exit(130)
+    })
   console.log(`test:big: seed ${seed}, ${classes.length} classes, inputs under ${root} (deleted afterwards)`)
   try {
     for (const cls of classes) {
@@ -44,9 +49,19 @@ async function main () {
         const problems = judge(run, r, integrityOf(before, c.inputs), where)
         const key = `${cls.name}:${run.label}`
         tally.add(key, r, problems)
-        const verdict = problems.length === 0 ? 'pass' : problems.map(([k, m]) => `${BIG[`${key}/${k}`] !== undefined ? 'expected ' : ''}FAIL ${k}: ${m}`).join('; ')
-        console.log(`  ${key}: exit ${r.code}, ${r.seconds.toFixed(1)} s wall, ${Number.isFinite(r.cpuSeconds) ? r.cpuSeconds.toFixed(1) : '?'} s CPU, ${Math.round(r.rssMiB)} MiB peak RSS: ${verdict}`)
-        if (problems.length > 0) console.log(`    reproduce: (build with TSDUMP_BIG_ONLY=${cls.name} FUZZ_SEED=${seed}) node bin/tsdump.js ${run.argv.join(' ')}`)
+        const verdict =
+          problems.length === 0
+            ? 'pass'
+            : problems
+                .map(([k, m]) => `${BIG[`${key}/${k}`] !== undefined ? 'expected ' : ''}FAIL ${k}: ${m}`)
+                .join('; ')
+        console.log(
+          `  ${key}: exit ${r.code}, ${r.seconds.toFixed(1)} s wall, ${Number.isFinite(r.cpuSeconds) ? r.cpuSeconds.toFixed(1) : '?'} s CPU, ${Math.round(r.rssMiB)} MiB peak RSS: ${verdict}`,
+        )
+        if (problems.length > 0)
+          console.log(
+            `    reproduce: (build with TSDUMP_BIG_ONLY=${cls.name} FUZZ_SEED=${seed}) node bin/tsdump.js ${run.argv.join(' ')}`,
+          )
       }
       fs.rmSync(dir, { recursive: true, force: true })
     }

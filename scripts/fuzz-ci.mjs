@@ -18,19 +18,23 @@ import { loadSeeds, makeCase, prng, startWatchdog } from './fuzz.mjs'
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
 /** A copy of a failing input (sparse files stay sparse: some inputs are multi-GiB holes). */
-function save (dir, seed, tag) {
+function save(dir, seed, tag) {
   const saved = fs.mkdtempSync(path.join(os.tmpdir(), `tsdump-fuzz-fail-${seed}-${tag}-`))
   const r = spawnSync('cp', ['-a', '--sparse=always', `${dir}/.`, saved])
   return r.status === 0 ? saved : `${saved} (copy incomplete: ${String(r.stderr).trim()})`
 }
 
-async function main () {
-  const seed = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : (Date.now() ^ (process.pid << 8)) >>> 0
+async function main() {
+  const seed =
+    process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : (Date.now() ^ (process.pid << 8)) >>> 0
   const inputs = Number(process.env.FUZZ_INPUTS ?? 5000)
   const perClass = Number(process.env.FUZZ_PER_CLASS ?? 40)
   const childSamples = Number(process.env.FUZZ_CHILD_SAMPLES ?? 60)
   const mainJs = path.join(REPO, 'dist/cli/main.js')
-  if (!fs.existsSync(mainJs)) { process.stderr.write('fuzz: dist/cli/main.js is missing: run `npm run build` first\n'); return 2 }
+  if (!fs.existsSync(mainJs)) {
+    process.stderr.write('fuzz: dist/cli/main.js is missing: run `npm run build` first\n')
+    return 2
+  }
   const { main: tsdump } = await import(pathToFileURL(mainJs).href)
   const beat = await startWatchdog(Number(process.env.FUZZ_HANG_SECONDS ?? 60))
   const rnd = prng(seed)
@@ -52,11 +56,17 @@ async function main () {
   }
   const report = (key, run, r, problems, dir, child) => {
     tally.add(key, r, problems)
-    if (problems.some(([check]) => FAST[`${key}/${check}`] === undefined) && !failures.includes(key) && failures.length < 20) {
+    if (
+      problems.some(([check]) => FAST[`${key}/${check}`] === undefined) &&
+      !failures.includes(key) &&
+      failures.length < 20
+    ) {
       const saved = save(dir, seed, runs)
-      const argv = run.argv.map((a) => a.startsWith(dir) ? saved + a.slice(dir.length) : a)
+      const argv = run.argv.map((a) => (a.startsWith(dir) ? saved + a.slice(dir.length) : a))
       failures.push(key)
-      console.log(`fuzz-ci: FAILURE ${key} (${child ? 'child' : 'in-process'}, seed ${seed}): ${problems.map(([c, m]) => `${c}: ${m}`).join('; ')}\n  input: ${saved}\n  reproduce: node bin/tsdump.js ${argv.join(' ')}`)
+      console.log(
+        `fuzz-ci: FAILURE ${key} (${child ? 'child' : 'in-process'}, seed ${seed}): ${problems.map(([c, m]) => `${c}: ${m}`).join('; ')}\n  input: ${saved}\n  reproduce: node bin/tsdump.js ${argv.join(' ')}`,
+      )
     }
   }
 
@@ -78,10 +88,24 @@ async function main () {
         const before = i > 0 && c.inputs.length > 0 ? snapshotInputs(c.inputs) : undefined
         for (const run of c.runs) {
           run.setup?.()
-          await one(`${cls.name}:${run.label}`, run, dir, i === 0 ? c.inputs : [], run.childOnly === true || (i === 0 && run.during === undefined))
+          await one(
+            `${cls.name}:${run.label}`,
+            run,
+            dir,
+            i === 0 ? c.inputs : [],
+            run.childOnly === true || (i === 0 && run.during === undefined),
+          )
         }
         const w = integrityOf(before, c.inputs)
-        if (before !== undefined) report(`${cls.name}:all-runs`, { argv: c.runs.at(-1).argv }, { seconds: 0 }, w === undefined ? [] : [['writes', w]], dir, false)
+        if (before !== undefined)
+          report(
+            `${cls.name}:all-runs`,
+            { argv: c.runs.at(-1).argv },
+            { seconds: 0 },
+            w === undefined ? [] : [['writes', w]],
+            dir,
+            false,
+          )
       }
       console.log(`fuzz-ci: ${cls.name}: ${n} inputs in ${((Date.now() - tc) / 1000).toFixed(1)} s`)
     }
@@ -90,16 +114,28 @@ async function main () {
     const every = Math.max(1, Math.floor((inputs - made) / childSamples))
     for (let i = 0; made < inputs; i++, made++) {
       const c = makeCase(rnd, seeds, path.join(work, 'case'))
-      await one(`random:${c.argv[0].startsWith('-') || c.argv[0].startsWith('/') ? 'dump' : c.argv[0]}`, { argv: c.argv }, c.dir, [c.dir], i % every === 0)
+      await one(
+        `random:${c.argv[0].startsWith('-') || c.argv[0].startsWith('/') ? 'dump' : c.argv[0]}`,
+        { argv: c.argv },
+        c.dir,
+        [c.dir],
+        i % every === 0,
+      )
     }
   } finally {
     fs.rmSync(work, { recursive: true, force: true })
   }
-  const { unexpected, stale } = tally.verdict(FAST, (name) => CLASSES.some((c) => c.name === name && c.tiers.includes('fast')))
+  const { unexpected, stale } = tally.verdict(FAST, (name) =>
+    CLASSES.some((c) => c.name === name && c.tiers.includes('fast')),
+  )
   const loc = where.verdict(UNLOCATED_CODES)
   console.log(tally.table(FAST))
-  console.log(`\nfuzz-ci: ${made} generated inputs, ${runs} runs in ${((Date.now() - t0) / 1000).toFixed(0)} s (seed ${seed})`)
-  console.log(`findings seen in --json: ${[...where.seen].map(([c, n]) => `${c} ${n}${where.unlocated.has(c) ? ` (${where.unlocated.get(c)} unlocated)` : ''}`).join(', ')}`)
+  console.log(
+    `\nfuzz-ci: ${made} generated inputs, ${runs} runs in ${((Date.now() - t0) / 1000).toFixed(0)} s (seed ${seed})`,
+  )
+  console.log(
+    `findings seen in --json: ${[...where.seen].map(([c, n]) => `${c} ${n}${where.unlocated.has(c) ? ` (${where.unlocated.get(c)} unlocated)` : ''}`).join(', ')}`,
+  )
   for (const u of unexpected) console.log(`UNEXPECTED: ${u}`)
   for (const s of [...stale, ...loc]) console.log(`LIST: ${s}`)
   if (made < 5000 && process.env.FUZZ_INPUTS === undefined) console.log('fewer than 5,000 inputs')

@@ -19,10 +19,10 @@ import { Capture } from './fuzz/harness.mjs'
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
 // ---- deterministic PRNG (mulberry32) ----
-export function prng (seed) {
+export function prng(seed) {
   let a = seed >>> 0
   const next = () => {
-    a = (a + 0x6D2B79F5) >>> 0
+    a = (a + 0x6d2b79f5) >>> 0
     let t = a
     t = Math.imul(t ^ (t >>> 15), t | 1)
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
@@ -35,9 +35,13 @@ export function prng (seed) {
 // ---- seeds: real files (read once, never written) ----
 const SEED_SUFFIXES = ['.log', '.index', '.timeindex', '.txnindex', '.snapshot', '.checkpoint']
 
-function walk (dir, out, depth = 0) {
+function walk(dir, out, depth = 0) {
   let ents
-  try { ents = fs.readdirSync(dir, { withFileTypes: true }) } catch { return }
+  try {
+    ents = fs.readdirSync(dir, { withFileTypes: true })
+  } catch {
+    return
+  }
   for (const e of ents) {
     const p = path.join(dir, e.name)
     if (e.isDirectory() && depth < 5) walk(p, out, depth + 1)
@@ -46,13 +50,17 @@ function walk (dir, out, depth = 0) {
 }
 
 /** Up to 48 KiB of each real file; large logs contribute a batch-aligned slice. */
-export function loadSeeds (dirs) {
+export function loadSeeds(dirs) {
   const files = []
   for (const d of dirs) walk(d, files)
   const seeds = []
   for (const f of files.sort()) {
     let buf
-    try { buf = fs.readFileSync(f) } catch { continue }
+    try {
+      buf = fs.readFileSync(f)
+    } catch {
+      continue
+    }
     const ext = path.extname(f)
     if (ext === '.log' && buf.length > 48 * 1024) buf = alignedSlice(buf, 48 * 1024)
     else if (buf.length > 48 * 1024) buf = buf.subarray(0, 48 * 1024)
@@ -61,7 +69,7 @@ export function loadSeeds (dirs) {
   return seeds
 }
 
-function alignedSlice (buf, max) {
+function alignedSlice(buf, max) {
   let p = 0
   while (p + 12 <= buf.length) {
     const n = 12 + buf.readInt32BE(p + 8)
@@ -72,14 +80,17 @@ function alignedSlice (buf, max) {
 }
 
 // ---- synthetic inputs (encoders in fuzz/encode.mjs) ----
-export function syntheticBatch (rnd, baseOffset) {
+export function syntheticBatch(rnd, baseOffset) {
   const control = rnd.chance(0.2)
   const txn = control || rnd.chance(0.3)
   const codec = control ? 0 : rnd.pick([0, 0, 1])
   let records
   if (control) {
-    const key = Buffer.alloc(4); key.writeInt16BE(0, 0); key.writeInt16BE(rnd.pick([0, 1, 1, 2, 9]), 2)
-    const value = Buffer.alloc(6); value.writeInt32BE(rnd.int(100), 2)
+    const key = Buffer.alloc(4)
+    key.writeInt16BE(0, 0)
+    key.writeInt16BE(rnd.pick([0, 1, 1, 2, 9]), 2)
+    const value = Buffer.alloc(6)
+    value.writeInt32BE(rnd.int(100), 2)
     records = [{ key, value, headers: [] }]
   } else {
     records = Array.from({ length: 1 + rnd.int(5) }, (_, i) => ({
@@ -108,7 +119,7 @@ export function syntheticBatch (rnd, baseOffset) {
   return { bytes: b, count: records.length }
 }
 
-function syntheticSegment (rnd) {
+function syntheticSegment(rnd) {
   const parts = []
   let off = rnd.chance(0.8) ? 0 : rnd.int(1 << 20)
   for (let i = 1 + rnd.int(8); i > 0; i--) {
@@ -120,38 +131,64 @@ function syntheticSegment (rnd) {
 }
 
 // ---- mutations ----
-const INTERESTING32 = [-1, 0, 1, 13, 14, 48, 49, 50, 61, 127, 128, 255, 0x7FFFFFFF, -0x80000000, 0x10000, 1 << 30]
-const INTERESTING8 = [0, 1, 2, 3, 0x7F, 0x80, 0xFF]
+const INTERESTING32 = [-1, 0, 1, 13, 14, 48, 49, 50, 61, 127, 128, 255, 0x7fffffff, -0x80000000, 0x10000, 1 << 30]
+const INTERESTING8 = [0, 1, 2, 3, 0x7f, 0x80, 0xff]
 
-function mutate (rnd, input, others) {
+function mutate(rnd, input, others) {
   let b = Buffer.from(input) // copy: seeds are reused
   const n = 1 + rnd.int(rnd.chance(0.7) ? 2 : 8)
   for (let k = 0; k < n; k++) {
-    if (b.length === 0) { b = Buffer.from([rnd.int(256)]); continue }
+    if (b.length === 0) {
+      b = Buffer.from([rnd.int(256)])
+      continue
+    }
     const at = rnd.int(b.length)
     switch (rnd.int(12)) {
-      case 0: case 1: b[at] ^= 1 << rnd.int(8); break
-      case 2: b[at] = rnd.pick(INTERESTING8); break
-      case 3: if (at + 4 <= b.length) b.writeInt32BE(rnd.pick(INTERESTING32) | 0, at); break
-      case 4: { // a length or count field of a batch: 8 (batchLength) or 57 (recordsCount) from a batch-like start
+      case 0:
+      case 1:
+        b[at] ^= 1 << rnd.int(8)
+        break
+      case 2:
+        b[at] = rnd.pick(INTERESTING8)
+        break
+      case 3:
+        if (at + 4 <= b.length) b.writeInt32BE(rnd.pick(INTERESTING32) | 0, at)
+        break
+      case 4: {
+        // a length or count field of a batch: 8 (batchLength) or 57 (recordsCount) from a batch-like start
         const s = Math.max(0, at - (at % 61))
         const f = rnd.pick([8, 57, 23])
         if (s + f + 4 <= b.length) b.writeInt32BE(rnd.pick(INTERESTING32) | 0, s + f)
         break
       }
-      case 5: b = b.subarray(0, at); break
-      case 6: b = Buffer.concat([b.subarray(0, at), randomBytes(rnd, 1 + rnd.int(32)), b.subarray(at)]); break
-      case 7: b = Buffer.concat([b.subarray(0, at), b.subarray(Math.min(b.length, at + 1 + rnd.int(64)))]); break
-      case 8: b = Buffer.concat([b, b.subarray(at, at + rnd.int(200))]); break
-      case 9: b = Buffer.concat([b, Buffer.alloc(rnd.int(5000))]); break // preallocated zero tail
-      case 10: { const o = rnd.pick(others); b = Buffer.concat([b.subarray(0, at), o.subarray(rnd.int(o.length + 1))]); break }
-      default: b.fill(rnd.pick([0, 0xFF]), at, Math.min(b.length, at + rnd.int(100)))
+      case 5:
+        b = b.subarray(0, at)
+        break
+      case 6:
+        b = Buffer.concat([b.subarray(0, at), randomBytes(rnd, 1 + rnd.int(32)), b.subarray(at)])
+        break
+      case 7:
+        b = Buffer.concat([b.subarray(0, at), b.subarray(Math.min(b.length, at + 1 + rnd.int(64)))])
+        break
+      case 8:
+        b = Buffer.concat([b, b.subarray(at, at + rnd.int(200))])
+        break
+      case 9:
+        b = Buffer.concat([b, Buffer.alloc(rnd.int(5000))])
+        break // preallocated zero tail
+      case 10: {
+        const o = rnd.pick(others)
+        b = Buffer.concat([b.subarray(0, at), o.subarray(rnd.int(o.length + 1))])
+        break
+      }
+      default:
+        b.fill(rnd.pick([0, 0xff]), at, Math.min(b.length, at + rnd.int(100)))
     }
   }
   return b
 }
 
-function randomBytes (rnd, n) {
+function randomBytes(rnd, n) {
   const b = Buffer.alloc(n)
   for (let i = 0; i < n; i++) b[i] = rnd.int(256)
   return b
@@ -159,20 +196,51 @@ function randomBytes (rnd, n) {
 
 // ---- one case: files on disk + argv ----
 const DUMP_FLAGS = [
-  [], ['--deep-iteration'], ['--print-data-log'], ['--json'], ['--json', '--deep-iteration'], ['--json', '--print-data-log'],
-  ['--compat', '--deep-iteration', '--print-data-log'], ['--compat'], ['--control-only'], ['--no-crc'], ['--no-resync'],
-  ['--no-resync', '--deep-iteration'], ['--window', '61'], ['--window', '62'], ['--window', '100'], ['--window', '4096'],
-  ['--max-bytes', '100'], ['--max-bytes', '1000'], ['--verify-index-only'], ['--index-sanity-check'], ['--skip-record-metadata', '--deep-iteration'],
-  ['--print-data-log', '--value-decoder', 'json'], ['--print-data-log', '--key-decoder', 'int64', '--value-decoder', 'hex'],
-  ['--offsets-decoder'], ['--transaction-log-decoder'], ['--cluster-metadata-decoder'], ['--deep-iteration', '--max-decompressed-bytes', '1000'],
-  ['--max-batch-bytes', '200'], ['--max-message-size', '100'],
+  [],
+  ['--deep-iteration'],
+  ['--print-data-log'],
+  ['--json'],
+  ['--json', '--deep-iteration'],
+  ['--json', '--print-data-log'],
+  ['--compat', '--deep-iteration', '--print-data-log'],
+  ['--compat'],
+  ['--control-only'],
+  ['--no-crc'],
+  ['--no-resync'],
+  ['--no-resync', '--deep-iteration'],
+  ['--window', '61'],
+  ['--window', '62'],
+  ['--window', '100'],
+  ['--window', '4096'],
+  ['--max-bytes', '100'],
+  ['--max-bytes', '1000'],
+  ['--verify-index-only'],
+  ['--index-sanity-check'],
+  ['--skip-record-metadata', '--deep-iteration'],
+  ['--print-data-log', '--value-decoder', 'json'],
+  ['--print-data-log', '--key-decoder', 'int64', '--value-decoder', 'hex'],
+  ['--offsets-decoder'],
+  ['--transaction-log-decoder'],
+  ['--cluster-metadata-decoder'],
+  ['--deep-iteration', '--max-decompressed-bytes', '1000'],
+  ['--max-batch-bytes', '200'],
+  ['--max-message-size', '100'],
 ]
 const COMMANDS = [['reconcile'], ['reconcile', '--json'], ['txns'], ['txns', '--json'], ['lso'], ['lso', '--json']]
-const NAMES = ['00000000000000000000', '00000000000000000000', '00000000000000000042', '00000000000000007729', 'notanumber']
+const NAMES = [
+  '00000000000000000000',
+  '00000000000000000000',
+  '00000000000000000042',
+  '00000000000000007729',
+  'notanumber',
+]
 
-export function makeCase (rnd, seeds, dir) {
+export function makeCase(rnd, seeds, dir) {
   fs.rmSync(dir, { recursive: true, force: true })
-  const part = path.join(dir, rnd.pick(['orders-0', '__transaction_state-3', '__consumer_offsets-1', 'x-7', '__cluster_metadata-0']))
+  const part = path.join(
+    dir,
+    rnd.pick(['orders-0', '__transaction_state-3', '__consumer_offsets-1', 'x-7', '__cluster_metadata-0']),
+  )
   fs.mkdirSync(part, { recursive: true })
   const bufs = seeds.map((s) => s.buf)
   const files = []
@@ -202,12 +270,13 @@ export function makeCase (rnd, seeds, dir) {
   return { argv, dir }
 }
 
-function problemOf (outcome) {
+function problemOf(outcome) {
   if (outcome.thrown !== undefined) return `exception escaped main(): ${outcome.thrown.stack ?? outcome.thrown}`
   if (![0, 1, 2].includes(outcome.code)) return `exit code ${outcome.code}`
   if (/internal error/.test(outcome.stderr)) return 'internal error on stderr'
   if (/\n\s+at .+:\d+:\d+\)?$/m.test(outcome.stderr)) return 'stack trace on stderr'
-  if (outcome.arrayBuffers > 768 * 1024 * 1024) return `allocated ${Math.round(outcome.arrayBuffers / 1048576)} MiB of buffers`
+  if (outcome.arrayBuffers > 768 * 1024 * 1024)
+    return `allocated ${Math.round(outcome.arrayBuffers / 1048576)} MiB of buffers`
   return undefined
 }
 
@@ -216,7 +285,7 @@ function problemOf (outcome) {
  * @param {{ main: (argv: string[], ctx: object) => Promise<number>, seconds: number, seed: number,
  *           maxIterations?: number, seedDirs?: string[], log?: (s: string) => void, onIteration?: (i: number, argv: string[]) => void }} o
  */
-export async function runFuzz (o) {
+export async function runFuzz(o) {
   const log = o.log ?? ((s) => process.stdout.write(s + '\n'))
   const rnd = prng(o.seed)
   const seeds = loadSeeds(o.seedDirs ?? [path.resolve(REPO, '../shared/corpus'), path.join(REPO, 'fixtures/broker')])
@@ -245,9 +314,11 @@ export async function runFuzz (o) {
       if (problem !== undefined) {
         const saved = fs.mkdtempSync(path.join(os.tmpdir(), `tsdump-fuzz-fail-${o.seed}-${i}-`))
         fs.cpSync(c.dir, saved, { recursive: true })
-        const argv = c.argv.map((a) => a.startsWith(c.dir) ? saved + a.slice(c.dir.length) : a)
+        const argv = c.argv.map((a) => (a.startsWith(c.dir) ? saved + a.slice(c.dir.length) : a))
         failures.push({ iteration: i, argv, input: saved, problem })
-        log(`fuzz: FAILURE at iteration ${i} (seed ${o.seed}): ${problem.split('\n')[0]}\n  input: ${saved}\n  reproduce: node bin/tsdump.js ${argv.join(' ')}`)
+        log(
+          `fuzz: FAILURE at iteration ${i} (seed ${o.seed}): ${problem.split('\n')[0]}\n  input: ${saved}\n  reproduce: node bin/tsdump.js ${argv.join(' ')}`,
+        )
         if (failures.length >= 5) break
       }
     }
@@ -259,7 +330,7 @@ export async function runFuzz (o) {
 }
 
 // A watchdog thread: the fuzz loop is synchronous inside main(), so only another thread can see a hang.
-export async function startWatchdog (seconds) {
+export async function startWatchdog(seconds) {
   const { Worker } = await import('node:worker_threads')
   const shared = new Int32Array(new SharedArrayBuffer(8))
   const src = `
@@ -278,20 +349,26 @@ export async function startWatchdog (seconds) {
   return shared
 }
 
-async function cli () {
+async function cli() {
   const seconds = Number(process.env.FUZZ_SECONDS ?? 20)
-  const seed = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : (Date.now() ^ (process.pid << 8)) >>> 0
+  const seed =
+    process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : (Date.now() ^ (process.pid << 8)) >>> 0
   if (!Number.isFinite(seconds) || seconds <= 0 || !Number.isInteger(seed)) {
     process.stderr.write('fuzz: FUZZ_SECONDS must be a positive number and FUZZ_SEED an integer\n')
     return 2
   }
   const mainJs = path.join(REPO, 'dist/cli/main.js')
-  if (!fs.existsSync(mainJs)) { process.stderr.write('fuzz: dist/cli/main.js is missing: run `npm run build` first\n'); return 2 }
+  if (!fs.existsSync(mainJs)) {
+    process.stderr.write('fuzz: dist/cli/main.js is missing: run `npm run build` first\n')
+    return 2
+  }
   const { main } = await import(pathToFileURL(mainJs).href)
   const hangSeconds = Number(process.env.FUZZ_HANG_SECONDS ?? 30)
   const beat = await startWatchdog(hangSeconds)
   const r = await runFuzz({
-    main, seconds, seed,
+    main,
+    seconds,
+    seed,
     ...(process.env.FUZZ_ITERATIONS !== undefined ? { maxIterations: Number(process.env.FUZZ_ITERATIONS) } : {}),
     onIteration: (i, argv) => {
       Atomics.store(beat, 0, i + 1)

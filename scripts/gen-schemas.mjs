@@ -19,22 +19,35 @@ const CACHE = path.join(ROOT, '.cache', 'schema-jars')
 const OUT = path.join(ROOT, 'src', 'decode', 'protocol', 'generated')
 const LATEST = '4.4.0'
 /** release label -> Maven version whose jars define it */
-export const RELEASES = { '3.9': '3.9.1', '4.0': '4.0.2', '4.1': '4.1.2', '4.2': '4.2.2', '4.3': '4.3.1', '4.4': LATEST }
+export const RELEASES = { 3.9: '3.9.1', '4.0': '4.0.2', 4.1: '4.1.2', 4.2: '4.2.2', 4.3: '4.3.1', 4.4: LATEST }
 
 /** topic table -> [artifact, path prefix inside the jar, file filter] */
 const TOPICS = {
-  'consumer-offsets': [['kafka-group-coordinator', 'common/message/', (n) => !/^ConsumerProtocol/.test(n)],
-    ['kafka-clients', 'common/message/', (n) => /^ConsumerProtocol(Subscription|Assignment)\.json$/.test(n)]],
-  'transaction-state': [['kafka-transaction-coordinator', 'common/message/', (n) => /^TransactionLog(Key|Value)\.json$/.test(n)]],
+  'consumer-offsets': [
+    ['kafka-group-coordinator', 'common/message/', (n) => !/^ConsumerProtocol/.test(n)],
+    ['kafka-clients', 'common/message/', (n) => /^ConsumerProtocol(Subscription|Assignment)\.json$/.test(n)],
+  ],
+  'transaction-state': [
+    ['kafka-transaction-coordinator', 'common/message/', (n) => /^TransactionLog(Key|Value)\.json$/.test(n)],
+  ],
   'share-group-state': [['kafka-share-coordinator', 'common/message/', () => true]],
   'remote-log-metadata': [['kafka-storage', 'message/', (n) => /^Remote.*Record\.json$/.test(n)]],
   'cluster-metadata': [['kafka-metadata', 'common/metadata/', () => true]],
-  control: [['kafka-clients', 'common/message/', (n) => /^(LeaderChangeMessage|SnapshotHeaderRecord|SnapshotFooterRecord|KRaftVersionRecord|VotersRecord|EndTxnMarker|ControlRecordTypeSchema)\.json$/.test(n)]],
+  control: [
+    [
+      'kafka-clients',
+      'common/message/',
+      (n) =>
+        /^(LeaderChangeMessage|SnapshotHeaderRecord|SnapshotFooterRecord|KRaftVersionRecord|VotersRecord|EndTxnMarker|ControlRecordTypeSchema)\.json$/.test(
+          n,
+        ),
+    ],
+  ],
 }
 
 const check = process.argv.includes('--check')
 
-function jarPath (artifact, version) {
+function jarPath(artifact, version) {
   const dir = path.join(CACHE, version)
   const jar = path.join(dir, `${artifact}-${version}.jar`)
   const absent = `${jar}.absent`
@@ -42,8 +55,18 @@ function jarPath (artifact, version) {
     if (check && process.env.TSDUMP_GEN_FETCH !== '1') return null
     fs.mkdirSync(dir, { recursive: true })
     try {
-      execFileSync('mvn', ['-B', '-q', '-Dstyle.color=never', 'org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy',
-        `-Dartifact=org.apache.kafka:${artifact}:${version}`, `-DoutputDirectory=${dir}`], { stdio: ['ignore', 'ignore', 'inherit'] })
+      execFileSync(
+        'mvn',
+        [
+          '-B',
+          '-q',
+          '-Dstyle.color=never',
+          'org.apache.maven.plugins:maven-dependency-plugin:3.6.1:copy',
+          `-Dartifact=org.apache.kafka:${artifact}:${version}`,
+          `-DoutputDirectory=${dir}`,
+        ],
+        { stdio: ['ignore', 'ignore', 'inherit'] },
+      )
     } catch {
       // e.g. kafka-share-coordinator before 4.0: remembered, so --check knows the release simply lacks it
       fs.writeFileSync(absent, `org.apache.kafka:${artifact}:${version} is not on Maven Central\n`)
@@ -52,14 +75,23 @@ function jarPath (artifact, version) {
   return jar
 }
 
-function jarJson (jar, prefix, filter) {
-  const names = execFileSync('unzip', ['-Z1', jar], { encoding: 'utf8' }).split('\n')
-    .filter((n) => n.startsWith(prefix) && n.endsWith('.json') && !n.slice(prefix.length).includes('/') && filter(n.slice(prefix.length)))
-  return names.sort().map((n) => parseJson(execFileSync('unzip', ['-p', jar, n], { encoding: 'utf8', maxBuffer: 1 << 24 })))
+function jarJson(jar, prefix, filter) {
+  const names = execFileSync('unzip', ['-Z1', jar], { encoding: 'utf8' })
+    .split('\n')
+    .filter(
+      (n) =>
+        n.startsWith(prefix) &&
+        n.endsWith('.json') &&
+        !n.slice(prefix.length).includes('/') &&
+        filter(n.slice(prefix.length)),
+    )
+  return names
+    .sort()
+    .map((n) => parseJson(execFileSync('unzip', ['-p', jar, n], { encoding: 'utf8', maxBuffer: 1 << 24 })))
 }
 
 /** Kafka's definition files are JSON with // comments (outside strings) */
-function parseJson (text) {
+function parseJson(text) {
   let out = ''
   let inString = false
   for (let i = 0; i < text.length; i++) {
@@ -68,7 +100,10 @@ function parseJson (text) {
       out += c
       if (c === '\\') out += text[++i]
       else if (c === '"') inString = false
-    } else if (c === '"') { inString = true; out += c } else if (c === '/' && text[i + 1] === '/') {
+    } else if (c === '"') {
+      inString = true
+      out += c
+    } else if (c === '/' && text[i + 1] === '/') {
       while (i < text.length && text[i] !== '\n') i++
       out += '\n'
     } else out += c
@@ -78,28 +113,48 @@ function parseJson (text) {
 
 const NONE = null
 /** "3+" | "0-4" | "2" | "none" -> [lo, hi] (hi 32767 for "+") or null */
-function range (s) {
+function range(s) {
   if (s === undefined || s === 'none' || s === '') return NONE
   if (s.endsWith('+')) return [Number(s.slice(0, -1)), 32767]
   const [a, b] = s.split('-')
   return [Number(a), Number(b ?? a)]
 }
 
-const PRIMITIVES = new Set(['int8', 'int16', 'uint16', 'int32', 'uint32', 'int64', 'float64', 'bool', 'string', 'bytes', 'records', 'uuid'])
+const PRIMITIVES = new Set([
+  'int8',
+  'int16',
+  'uint16',
+  'int32',
+  'uint32',
+  'int64',
+  'float64',
+  'bool',
+  'string',
+  'bytes',
+  'records',
+  'uuid',
+])
 
 /** Kafka's FieldSpec.camelCaseName: the name with its first letter lower-cased (the JSON key) */
 const camel = (n) => n[0].toLowerCase() + n.slice(1)
 
-function normField (f, common) {
+function normField(f, common) {
   const isArray = f.type.startsWith('[]')
   const base = isArray ? f.type.slice(2) : f.type
-  const out = { name: camel(f.name), type: PRIMITIVES.has(base) ? base : 'struct', versions: range(f.versions ?? f.taggedVersions) }
+  const out = {
+    name: camel(f.name),
+    type: PRIMITIVES.has(base) ? base : 'struct',
+    versions: range(f.versions ?? f.taggedVersions),
+  }
   if (isArray) out.array = true
   const nullable = range(f.nullableVersions)
   if (nullable) out.nullable = nullable
   // FieldSpec: a tagged field without "versions" exists in its taggedVersions
   const tagged = range(f.taggedVersions)
-  if (tagged) { out.tagged = tagged; out.tag = Number(f.tag) } // some old definitions quote the tag
+  if (tagged) {
+    out.tagged = tagged
+    out.tag = Number(f.tag)
+  } // some old definitions quote the tag
   // FieldSpec reads a JSON null default as no default at all (""), unlike the string "null"
   if (f.default !== undefined && f.default !== null) out.default = f.default
   if (out.type === 'struct') {
@@ -110,15 +165,20 @@ function normField (f, common) {
   return out
 }
 
-function normMessage (m) {
+function normMessage(m) {
   const common = new Map((m.commonStructs ?? []).map((s) => [s.name, s.fields]))
-  const out = { name: m.name, kind: m.type, validVersions: range(m.validVersions), flexibleVersions: range(m.flexibleVersions) }
+  const out = {
+    name: m.name,
+    kind: m.type,
+    validVersions: range(m.validVersions),
+    flexibleVersions: range(m.flexibleVersions),
+  }
   if (m.apiKey !== undefined) out.apiKey = m.apiKey
   out.fields = m.fields.map((f) => normField(f, common))
   return out
 }
 
-function loadRelease (version, topic) {
+function loadRelease(version, topic) {
   const msgs = {}
   for (const [artifact, prefix, filter] of TOPICS[topic]) {
     const jar = jarPath(artifact, version)
@@ -130,19 +190,23 @@ function loadRelease (version, topic) {
 }
 
 /** a struct's or message's field list (what the tables repeat: the same sub-structure in many messages) */
-const isFieldList = (v) => Array.isArray(v) && v.length >= 2 && v.every((f) => f !== null && typeof f === 'object' && 'name' in f && 'type' in f)
+const isFieldList = (v) =>
+  Array.isArray(v) && v.length >= 2 && v.every((f) => f !== null && typeof f === 'object' && 'name' in f && 'type' in f)
 
 /**
  * Field lists that occur more than once in `defs` (struct bodies such as a topic-partitions list, whole
  * key messages) are written once, as constants, in the order they complete (inner lists first), and
  * referenced: each definition is one line and repeats none of another's.
  */
-function sharedLists (defs) {
+function sharedLists(defs) {
   const uses = new Map()
   const walk = (v) => {
     if (Array.isArray(v)) {
       v.forEach(walk)
-      if (isFieldList(v)) { const k = JSON.stringify(v); uses.set(k, (uses.get(k) ?? 0) + 1) }
+      if (isFieldList(v)) {
+        const k = JSON.stringify(v)
+        uses.set(k, (uses.get(k) ?? 0) + 1)
+      }
     } else if (v !== null && typeof v === 'object') Object.values(v).forEach(walk)
   }
   defs.forEach(walk)
@@ -151,40 +215,61 @@ function sharedLists (defs) {
   return shared
 }
 
-function serialize (v, shared, self) {
+function serialize(v, shared, self) {
   if (isFieldList(v)) {
     const name = shared.get(JSON.stringify(v))
     if (name !== undefined && name !== self) return name
   }
   if (Array.isArray(v)) return `[${v.map((x) => serialize(x, shared)).join(',')}]`
-  if (v !== null && typeof v === 'object') return `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}:${serialize(x, shared)}`).join(',')}}`
+  if (v !== null && typeof v === 'object')
+    return `{${Object.entries(v)
+      .map(([k, x]) => `${JSON.stringify(k)}:${serialize(x, shared)}`)
+      .join(',')}}`
   return JSON.stringify(v)
 }
 
-function render (topic, latest, overlays) {
+function render(topic, latest, overlays) {
   // an older definition shared by several releases is written once (OLDER[i]) and referenced
   const older = []
   const index = new Map()
   const ref = (def) => {
     if (def === null) return 'null'
     const key = JSON.stringify(def)
-    if (!index.has(key)) { index.set(key, older.length); older.push(def) }
+    if (!index.has(key)) {
+      index.set(key, older.length)
+      older.push(def)
+    }
     return `OLDER[${index.get(key)}]!`
   }
-  const overlayText = `{${Object.entries(overlays).map(([rel, diff]) =>
-    `\n  ${JSON.stringify(rel)}: {${Object.entries(diff).map(([name, def]) => `${JSON.stringify(name)}: ${ref(def)}`).join(', ')}}`).join(',')}\n}`
+  const overlayText = `{${Object.entries(overlays)
+    .map(
+      ([rel, diff]) =>
+        `\n  ${JSON.stringify(rel)}: {${Object.entries(diff)
+          .map(([name, def]) => `${JSON.stringify(name)}: ${ref(def)}`)
+          .join(', ')}}`,
+    )
+    .join(',')}\n}`
   const shared = sharedLists([...Object.values(latest), ...older])
   // constants in completion order: a list's inner shared lists are declared before it (the map's order)
-  const constants = [...shared].map(([k, name]) => `const ${name}: readonly FieldDef[] = ${serialize(JSON.parse(k), shared, name)}`)
+  const constants = [...shared].map(
+    ([k, name]) => `const ${name}: readonly FieldDef[] = ${serialize(JSON.parse(k), shared, name)}`,
+  )
   const lines = [
     `// GENERATED by scripts/gen-schemas.mjs from Kafka ${LATEST}'s JSON message definitions (jar resources of`,
     `// ${[...new Set(TOPICS[topic].map((t) => t[0]))].join(', ')}); older releases as overlays. Do not edit: run \`node scripts/gen-schemas.mjs\`.`,
     `import type { ${constants.length > 0 ? 'FieldDef, ' : ''}MessageDef } from '../types.js'`,
     '',
-    ...(constants.length > 0 ? ['// field lists that several definitions share (struct bodies, key messages), each written once', ...constants, ''] : []),
+    ...(constants.length > 0
+      ? [
+          '// field lists that several definitions share (struct bodies, key messages), each written once',
+          ...constants,
+          '',
+        ]
+      : []),
     `/** every message of Kafka ${LATEST}, by name */`,
-    `export const MESSAGES: Readonly<Record<string, MessageDef>> = {${Object.entries(latest).map(([name, def]) =>
-      `\n  ${JSON.stringify(name)}: ${serialize(def, shared)}`).join(',')}\n}`,
+    `export const MESSAGES: Readonly<Record<string, MessageDef>> = {${Object.entries(latest)
+      .map(([name, def]) => `\n  ${JSON.stringify(name)}: ${serialize(def, shared)}`)
+      .join(',')}\n}`,
     '',
     '/** definitions of older releases that differ from the newest */',
     `const OLDER: readonly MessageDef[] = [${older.map((def) => `\n  ${serialize(def, shared)}`).join(',')}\n]`,
@@ -200,13 +285,20 @@ let missing = 0
 let stale = 0
 for (const topic of Object.keys(TOPICS)) {
   const latest = loadRelease(LATEST, topic)
-  if (latest === null) { missing++; continue }
+  if (latest === null) {
+    missing++
+    continue
+  }
   const overlays = {}
   let incomplete = false
   for (const [label, version] of Object.entries(RELEASES)) {
     if (version === LATEST) continue
     const rel = loadRelease(version, topic)
-    if (rel === null) { missing++; incomplete = true; continue }
+    if (rel === null) {
+      missing++
+      incomplete = true
+      continue
+    }
     const diff = {}
     for (const name of new Set([...Object.keys(latest), ...Object.keys(rel)])) {
       const a = JSON.stringify(latest[name] ?? null)
@@ -219,12 +311,22 @@ for (const topic of Object.keys(TOPICS)) {
   const file = path.join(OUT, `${topic}-messages.ts`)
   const text = render(topic, latest, overlays)
   if (check) {
-    if (!fs.existsSync(file) || fs.readFileSync(file, 'utf8') !== text) { console.error(`stale: ${path.relative(ROOT, file)}`); stale++ }
+    if (!fs.existsSync(file) || fs.readFileSync(file, 'utf8') !== text) {
+      console.error(`stale: ${path.relative(ROOT, file)}`)
+      stale++
+    }
   } else {
     fs.mkdirSync(OUT, { recursive: true })
     fs.writeFileSync(file, text)
-    console.log(`wrote ${path.relative(ROOT, file)} (${Object.keys(latest).length} messages, overlays for ${Object.keys(overlays).join(', ') || 'none'})`)
+    console.log(
+      `wrote ${path.relative(ROOT, file)} (${Object.keys(latest).length} messages, overlays for ${Object.keys(overlays).join(', ') || 'none'})`,
+    )
   }
 }
-if (missing > 0) { console.log(`skipped: ${missing} jar sets not in ${path.relative(ROOT, CACHE)} (run without --check, or TSDUMP_GEN_FETCH=1)`); process.exit(check ? 3 : 1) }
+if (missing > 0) {
+  console.log(
+    `skipped: ${missing} jar sets not in ${path.relative(ROOT, CACHE)} (run without --check, or TSDUMP_GEN_FETCH=1)`,
+  )
+  process.exit(check ? 3 : 1)
+}
 process.exit(stale > 0 ? 1 : 0)

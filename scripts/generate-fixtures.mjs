@@ -14,19 +14,19 @@
 // Kafka's Java console consumer (the reference counts) and kafkajs consumers (kept for comparison) report
 // (expected.json), stops the broker cleanly, copies the partition dirs (logs/) and runs kafka-dump-log on
 // every copied file (dump/, manifest.json).
-import fs from 'node:fs';
-import path from 'node:path';
+import fs from 'node:fs'
+import path from 'node:path'
 
-const argv = process.argv.slice(2);
-const kv = argv.indexOf('--kafka-version');
+const argv = process.argv.slice(2)
+const kv = argv.indexOf('--kafka-version')
 if (kv >= 0) {
-  process.env.KAFKA_VERSION = argv[kv + 1];
-  argv.splice(kv, 2);
+  process.env.KAFKA_VERSION = argv[kv + 1]
+  argv.splice(kv, 2)
 }
-delete process.env.KAFKA_CACHE; // env.sh derives it from KAFKA_VERSION
-const L = await import('./fixtures/lib.mjs');
-const D = await import('./fixtures/dump-lib.mjs');
-const { dumpOtherReleases } = await import('./fixtures/dump-releases.mjs');
+delete process.env.KAFKA_CACHE // env.sh derives it from KAFKA_VERSION
+const L = await import('./fixtures/lib.mjs')
+const D = await import('./fixtures/dump-lib.mjs')
+const { dumpOtherReleases } = await import('./fixtures/dump-releases.mjs')
 
 const SCENARIOS_39 = {
   orders: { module: './fixtures/orders.mjs', seed: 1010 },
@@ -37,7 +37,7 @@ const SCENARIOS_39 = {
   kraft: { module: './fixtures/kraft.mjs', seed: 6060 },
   'kraft-voters': { module: './fixtures/kraft-voters.mjs', seed: 7070 },
   transactions: { module: './fixtures/transactions.mjs', seed: 8080, java: true }, // the 4.4.0 Java client, TV1
-};
+}
 // Kafka 4.4.0: workloads of the 4.4.0 Java client (no kafkajs)
 const SCENARIOS_44 = {
   txn: { module: './fixtures/v44/txn.mjs', seed: 4401, java: true },
@@ -55,92 +55,130 @@ const SCENARIOS_44 = {
   // 3 brokers + a controller, several log dirs per fixture: written by scripts/fixtures/v44/replicas-fixture.mjs
   'replicas-clean': { module: './fixtures/v44/replicas-clean.mjs', seed: 4406, java: true, cluster: true },
   'replicas-unclean': { module: './fixtures/v44/replicas-unclean.mjs', seed: 4407, java: true, cluster: true },
-};
-const TREES = { '3.9.1': { scenarios: SCENARIOS_39, dir: 'broker' }, '4.4.0': { scenarios: SCENARIOS_44, dir: 'broker-4.4' } };
-const tree = TREES[L.KAFKA_VERSION];
-if (!tree) throw new Error(`no fixture tree for Kafka ${L.KAFKA_VERSION} (have ${Object.keys(TREES).join(', ')})`);
-const SCENARIOS = tree.scenarios;
-const FIXTURES = path.join(L.ROOT, 'fixtures', tree.dir);
-
-let seedOverride;
-let keepBrokerDir = false;
-let otherReleases = true;
-const wanted = [];
-for (let i = 0; i < argv.length; i++) {
-  if (argv[i] === '--seed') seedOverride = Number(argv[++i]);
-  else if (argv[i] === '--keep-broker-dir') keepBrokerDir = true;
-  else if (argv[i] === '--no-other-releases') otherReleases = false;
-  else if (argv[i] === '--help' || argv[i] === '-h') {
-    console.log(`usage: generate-fixtures.mjs [--kafka-version ${Object.keys(TREES).join('|')}] [${Object.keys(SCENARIOS).join('|')} ...] [--seed N] [--keep-broker-dir] [--no-other-releases]`);
-    process.exit(0);
-  } else wanted.push(argv[i]);
 }
-const names = wanted.length ? wanted : Object.keys(SCENARIOS);
-for (const n of names) if (!SCENARIOS[n]) throw new Error(`unknown scenario ${n}`);
+const TREES = {
+  '3.9.1': { scenarios: SCENARIOS_39, dir: 'broker' },
+  '4.4.0': { scenarios: SCENARIOS_44, dir: 'broker-4.4' },
+}
+const tree = TREES[L.KAFKA_VERSION]
+if (!tree) throw new Error(`no fixture tree for Kafka ${L.KAFKA_VERSION} (have ${Object.keys(TREES).join(', ')})`)
+const SCENARIOS = tree.scenarios
+const FIXTURES = path.join(L.ROOT, 'fixtures', tree.dir)
 
-let current;
+let seedOverride
+let keepBrokerDir = false
+let otherReleases = true
+const wanted = []
+for (let i = 0; i < argv.length; i++) {
+  if (argv[i] === '--seed') seedOverride = Number(argv[++i])
+  else if (argv[i] === '--keep-broker-dir') keepBrokerDir = true
+  else if (argv[i] === '--no-other-releases') otherReleases = false
+  else if (argv[i] === '--help' || argv[i] === '-h') {
+    console.log(
+      `usage: generate-fixtures.mjs [--kafka-version ${Object.keys(TREES).join('|')}] [${Object.keys(SCENARIOS).join('|')} ...] [--seed N] [--keep-broker-dir] [--no-other-releases]`,
+    )
+    process.exit(0)
+  } else wanted.push(argv[i])
+}
+const names = wanted.length ? wanted : Object.keys(SCENARIOS)
+for (const n of names) if (!SCENARIOS[n]) throw new Error(`unknown scenario ${n}`)
+
+let current
 for (const sig of ['SIGINT', 'SIGTERM']) {
   process.on(sig, () => {
-    current?.killSync();
-    process.exit(130);
-  });
+    current?.killSync()
+    process.exit(130)
+  })
 }
-process.on('exit', () => current?.killSync());
+process.on('exit', () => current?.killSync())
 
 async function runScenario(name) {
-  const spec = SCENARIOS[name];
-  const mod = await import(spec.module);
-  const seed = seedOverride ?? spec.seed;
-  const fixtureDir = path.join(FIXTURES, name);
-  L.log(`=== scenario ${name} (Kafka ${L.KAFKA_VERSION}, seed ${seed})`);
+  const spec = SCENARIOS[name]
+  const mod = await import(spec.module)
+  const seed = seedOverride ?? spec.seed
+  const fixtureDir = path.join(FIXTURES, name)
+  L.log(`=== scenario ${name} (Kafka ${L.KAFKA_VERSION}, seed ${seed})`)
   if (spec.cluster) {
-    const { generate } = await import('./fixtures/v44/replicas-fixture.mjs');
-    return generate({ name, mod, seed, fixtureDir, keepClusterDir: keepBrokerDir });
+    const { generate } = await import('./fixtures/v44/replicas-fixture.mjs')
+    return generate({ name, mod, seed, fixtureDir, keepClusterDir: keepBrokerDir })
   }
-  const t0 = Date.now();
+  const t0 = Date.now()
   // a scenario with its own flow (cleanup: several broker runs on one log dir, two copies of it)
-  if (mod.generate) return mod.generate({ seed, fixtureDir, name, keepBrokerDir, otherReleases, setCurrent: (b) => { current = b; } });
-  if (!spec.java) L.registerCodecs();
-  const broker = await L.startBroker({ props: mod.brokerProps ?? {}, name, startArgs: mod.startArgs ?? [] });
-  current = broker;
-  let result;
+  if (mod.generate)
+    return mod.generate({
+      seed,
+      fixtureDir,
+      name,
+      keepBrokerDir,
+      otherReleases,
+      setCurrent: (b) => {
+        current = b
+      },
+    })
+  if (!spec.java) L.registerCodecs()
+  const broker = await L.startBroker({ props: mod.brokerProps ?? {}, name, startArgs: mod.startArgs ?? [] })
+  current = broker
+  let result
   try {
-    const kafka = spec.java ? undefined : L.makeKafka(broker.bootstrap, `tsdump-fixtures-${name}`);
-    result = await mod.run({ seed, fixtureDir, broker, kafka });
-    if (mod.beforeStop) await mod.beforeStop({ broker, kafka, result });
+    const kafka = spec.java ? undefined : L.makeKafka(broker.bootstrap, `tsdump-fixtures-${name}`)
+    result = await mod.run({ seed, fixtureDir, broker, kafka })
+    if (mod.beforeStop) await mod.beforeStop({ broker, kafka, result })
   } catch (e) {
-    await broker.stop().catch(() => {});
-    throw e;
+    await broker.stop().catch(() => {})
+    throw e
   }
-  await broker.stop();
-  current = undefined;
+  await broker.stop()
+  current = undefined
   const copied = mod.copyLogs
     ? mod.copyLogs({ broker, fixtureDir, result }) // scenario-specific layout (kraft: the metadata log dir)
-    : L.copyLogs(broker.logDir, fixtureDir, result.copy);
-  if (mod.afterCopy) await mod.afterCopy({ fixtureDir, logsDir: copied, result });
-  const dumps = await D.dumpRelease(fixtureDir, L.KAFKA_VERSION, 'dump');
-  const checkedModes = await D.checkRunner(fixtureDir, L.KAFKA_VERSION, dumps);
-  const mismatch = L.kafkajsMismatchNotes(result.partitions);
+    : L.copyLogs(broker.logDir, fixtureDir, result.copy)
+  if (mod.afterCopy) await mod.afterCopy({ fixtureDir, logsDir: copied, result })
+  const dumps = await D.dumpRelease(fixtureDir, L.KAFKA_VERSION, 'dump')
+  const checkedModes = await D.checkRunner(fixtureDir, L.KAFKA_VERSION, dumps)
+  const mismatch = L.kafkajsMismatchNotes(result.partitions)
   const expected = {
     kafkaVersion: L.KAFKA_VERSION,
     scenario: name,
     seed,
     description: mod.description,
-    ...(result.partitions.length === 0 ? {} : spec.java ? { countedWith: {
-      javaConsumer:
-        'kafka-console-consumer.sh ' +
-        L.javaConsumerArgs('<bootstrap>', '<topic>', '<partition>', '<read_committed|read_uncommitted>').join(' ') +
-        ' (org.apache.kafka.tools.consumer.ConsoleConsumer ' + L.KAFKA_VERSION + ', one line per record): readCommittedRecords, readUncommittedRecords',
-      writtenBy: result.writtenBy ?? 'Kafka ' + L.KAFKA_VERSION + ' Java client (kafka-clients, scripts/java/src/tsdump/gen)',
-    } } : { countedWith: {
-      javaConsumer:
-        'kafka-console-consumer.sh ' +
-        L.javaConsumerArgs('<bootstrap>', '<topic>', '<partition>', '<read_committed|read_uncommitted>').join(' ') +
-        ' (org.apache.kafka.tools.consumer.ConsoleConsumer ' + L.KAFKA_VERSION + ', one line per record): readCommittedRecords, readUncommittedRecords',
-      kafkajs: 'kafkajs 2.2.4 consumer, fresh group, fromBeginning, readUncommitted false/true, stopped after 1.5 s idle: kafkajs.* (reference only)',
-    } }),
+    ...(result.partitions.length === 0
+      ? {}
+      : spec.java
+        ? {
+            countedWith: {
+              javaConsumer:
+                'kafka-console-consumer.sh ' +
+                L.javaConsumerArgs('<bootstrap>', '<topic>', '<partition>', '<read_committed|read_uncommitted>').join(
+                  ' ',
+                ) +
+                ' (org.apache.kafka.tools.consumer.ConsoleConsumer ' +
+                L.KAFKA_VERSION +
+                ', one line per record): readCommittedRecords, readUncommittedRecords',
+              writtenBy:
+                result.writtenBy ??
+                'Kafka ' + L.KAFKA_VERSION + ' Java client (kafka-clients, scripts/java/src/tsdump/gen)',
+            },
+          }
+        : {
+            countedWith: {
+              javaConsumer:
+                'kafka-console-consumer.sh ' +
+                L.javaConsumerArgs('<bootstrap>', '<topic>', '<partition>', '<read_committed|read_uncommitted>').join(
+                  ' ',
+                ) +
+                ' (org.apache.kafka.tools.consumer.ConsoleConsumer ' +
+                L.KAFKA_VERSION +
+                ', one line per record): readCommittedRecords, readUncommittedRecords',
+              kafkajs:
+                'kafkajs 2.2.4 consumer, fresh group, fromBeginning, readUncommitted false/true, stopped after 1.5 s idle: kafkajs.* (reference only)',
+            },
+          }),
     ...(mismatch.length
-      ? { kafkajsNote: 'kafkajs disagrees with the Java consumer (read_committed filter bug with interleaved aborted transactions, see fixtures/README.md): ' + mismatch.join('; ') }
+      ? {
+          kafkajsNote:
+            'kafkajs disagrees with the Java consumer (read_committed filter bug with interleaved aborted transactions, see fixtures/README.md): ' +
+            mismatch.join('; '),
+        }
       : {}),
     partitions: result.partitions,
     topics: result.topics,
@@ -149,8 +187,8 @@ async function runScenario(name) {
     ...(result.extra ? { extra: result.extra } : {}),
     ...(result.more ?? {}), // scenario-specific top-level keys (transactions: transactionLog, describeTransactions, ...)
     notes: result.notes ?? [],
-  };
-  L.writeJson(path.join(fixtureDir, 'expected.json'), expected);
+  }
+  L.writeJson(path.join(fixtureDir, 'expected.json'), expected)
   L.writeJson(path.join(fixtureDir, 'manifest.json'), {
     kafkaVersion: L.KAFKA_VERSION,
     scenario: name,
@@ -160,21 +198,23 @@ async function runScenario(name) {
     ...(mod.startArgs?.length ? { startArgs: mod.startArgs } : {}),
     copied: result.copy,
     dumps,
-  });
-  if (!keepBrokerDir) L.removeBrokerDir(broker);
-  if (otherReleases) await dumpOtherReleases(fixtureDir, D.RELEASES);
-  const size = L.dirSize(fixtureDir);
-  L.log(`=== scenario ${name} done in ${((Date.now() - t0) / 1000).toFixed(1)} s, ${(size / 1024).toFixed(0)} KiB, ${dumps.length} dumps`);
-  return size;
+  })
+  if (!keepBrokerDir) L.removeBrokerDir(broker)
+  if (otherReleases) await dumpOtherReleases(fixtureDir, D.RELEASES)
+  const size = L.dirSize(fixtureDir)
+  L.log(
+    `=== scenario ${name} done in ${((Date.now() - t0) / 1000).toFixed(1)} s, ${(size / 1024).toFixed(0)} KiB, ${dumps.length} dumps`,
+  )
+  return size
 }
 
-let total = 0;
-for (const n of names) total += await runScenario(n);
+let total = 0
+for (const n of names) total += await runScenario(n)
 if (fs.existsSync(FIXTURES)) {
-  const all = L.dirSize(path.join(L.ROOT, 'fixtures'));
-  L.log(`fixtures/ total ${(all / 1024 / 1024).toFixed(2)} MiB`);
+  const all = L.dirSize(path.join(L.ROOT, 'fixtures'))
+  L.log(`fixtures/ total ${(all / 1024 / 1024).toFixed(2)} MiB`)
   // 9.8 MiB with the transactions, cleanup, replica and tiered scenarios (most of it kafka-dump-log's stored text of
   // six releases); a clone stays quick below this
-  if (all > 12 * 1024 * 1024) console.warn('WARNING: fixtures/ is larger than 12 MiB');
+  if (all > 12 * 1024 * 1024) console.warn('WARNING: fixtures/ is larger than 12 MiB')
 }
-process.exit(0);
+process.exit(0)

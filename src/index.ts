@@ -5,7 +5,15 @@
 export { VERSION } from './io/package-version.js'
 
 // reading segments, partitions and log directories
-export type { Partition, Segment, SegmentRecord, V2Batch, LegacyFrame, ReadOptions, KafkaRecord } from './commands/library.js'
+export type {
+  Partition,
+  Segment,
+  SegmentRecord,
+  V2Batch,
+  LegacyFrame,
+  ReadOptions,
+  KafkaRecord,
+} from './commands/library.js'
 export { openLogDir, openPartition, openSegment } from './commands/library.js'
 export { detachEvent, readLog } from './decode/log-reader.js'
 export type { ControlInfo, LogEvent } from './decode/log-reader.js'
@@ -27,7 +35,12 @@ export type { TxnsOptions } from './commands/txns.js'
 export { transactions, transactionsStream } from './commands/transactions.js'
 export type { TransactionsStream } from './scan/transactions-stream.js'
 export type { TransactionsLibraryOptions, TransactionsLibraryResult } from './commands/transactions.js'
-export type { JoinedTransaction, PartitionRun, TransactionsResult, TransactionsStreamed } from './analysis/transaction-join/types.js'
+export type {
+  JoinedTransaction,
+  PartitionRun,
+  TransactionsResult,
+  TransactionsStreamed,
+} from './analysis/transaction-join/types.js'
 export type { LsoOptions } from './commands/lso.js'
 export type { RangeCounted, RangeSpec } from './analysis/range-filter.js'
 export { cleanup } from './commands/cleanup.js'
@@ -47,7 +60,14 @@ export { doctor } from './commands/doctor.js'
 export type { DoctorOptions } from './commands/doctor.js'
 export type { DoctorFinding, DoctorResult, DoctorSummary } from './analysis/doctor/types.js'
 export type {
-  CoordinatorLookup, LsoPartition, LsoResult, PartitionResult, ReconcileResult, TimelinePartition, TransactionStatePartition, TxnsResult,
+  CoordinatorLookup,
+  LsoPartition,
+  LsoResult,
+  PartitionResult,
+  ReconcileResult,
+  TimelinePartition,
+  TransactionStatePartition,
+  TxnsResult,
 } from './analysis/partition-results.js'
 export type { OpenTransaction, PartitionReport } from './analysis/partition-analyzer.js'
 export type { BlockingTransaction } from './analysis/lso.js'

@@ -9,7 +9,7 @@ import { staleBundle, staleSource } from './support/build-dist.js'
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-dist-'))
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }))
 
-function put (rel: string, mtimeSec: number): string {
+function put(rel: string, mtimeSec: number): string {
   const f = path.join(tmp, rel)
   fs.mkdirSync(path.dirname(f), { recursive: true })
   fs.writeFileSync(f, '')

@@ -6,7 +6,20 @@ import * as path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { FIXTURES, FIXTURES_44 } from './support/paths.js'
 import { runCli } from './support/run-cli.js'
-import { cleanup, doctor, lso, openLogDir, openPartition, reconcile, remote, replicas, report, transactions, TsdumpError, txns } from '../src/index.js'
+import {
+  cleanup,
+  doctor,
+  lso,
+  openLogDir,
+  openPartition,
+  reconcile,
+  remote,
+  replicas,
+  report,
+  transactions,
+  TsdumpError,
+  txns,
+} from '../src/index.js'
 
 const ORDERS = path.join(FIXTURES, 'orders', 'logs')
 const OPEN_TXN = path.join(FIXTURES, 'open-txn', 'logs')
@@ -14,17 +27,27 @@ const NOW = Date.parse('2030-01-01T00:00:00Z')
 const MISSING = path.join(FIXTURES, 'no-such-log-dir')
 
 /** what fn threw: its class and code */
-function thrown (fn: () => unknown): { isTsdumpError: boolean, code: unknown, message: string } {
-  try { fn() } catch (e) {
-    return { isTsdumpError: e instanceof TsdumpError, code: (e as { code?: unknown }).code, message: (e as Error).message }
+function thrown(fn: () => unknown): { isTsdumpError: boolean; code: unknown; message: string } {
+  try {
+    fn()
+  } catch (e) {
+    return {
+      isTsdumpError: e instanceof TsdumpError,
+      code: (e as { code?: unknown }).code,
+      message: (e as Error).message,
+    }
   }
   throw new Error('nothing was thrown')
 }
 
 describe('filters are resolved in the library as on the command line', () => {
-  it('a transactionalId with no __transaction_state record is NOT_FOUND in reconcile, txns and transactions, as the CLI\'s exit 2', async () => {
+  it("a transactionalId with no __transaction_state record is NOT_FOUND in reconcile, txns and transactions, as the CLI's exit 2", async () => {
     const filter = { transactionalId: 'no-such-id' }
-    for (const fn of [() => reconcile([ORDERS], { filter }), () => txns([ORDERS], { filter }), () => transactions([ORDERS], { filter })]) {
+    for (const fn of [
+      () => reconcile([ORDERS], { filter }),
+      () => txns([ORDERS], { filter }),
+      () => transactions([ORDERS], { filter }),
+    ]) {
       const t = thrown(fn)
       expect(t.isTsdumpError).toBe(true)
       expect(t.code).toBe('NOT_FOUND')
@@ -39,10 +62,15 @@ describe('filters are resolved in the library as on the command line', () => {
   it('a known transactionalId counts what --transactional-id counts, not every record', async () => {
     const lib = reconcile([ORDERS], { filter: { transactionalId: 'tx-rw-1' } })
     expect(lib.filter?.producerIds).toEqual([1n])
-    const cli = JSON.parse((await runCli(['reconcile', '--json', '--transactional-id', 'tx-rw-1', ORDERS])).stdout) as { partitions: Array<{ topic: string, partition: number, readUncommitted: number }> }
+    const cli = JSON.parse((await runCli(['reconcile', '--json', '--transactional-id', 'tx-rw-1', ORDERS])).stdout) as {
+      partitions: Array<{ topic: string; partition: number; readUncommitted: number }>
+    }
     const unfiltered = reconcile([ORDERS])
-    const counts = (r: typeof lib): Record<string, number> => Object.fromEntries(r.partitions.map((p) => [p.label, p.report.readUncommitted]))
-    expect(Object.values(counts(lib)).reduce((a, b) => a + b, 0)).toBeLessThan(Object.values(counts(unfiltered)).reduce((a, b) => a + b, 0))
+    const counts = (r: typeof lib): Record<string, number> =>
+      Object.fromEntries(r.partitions.map((p) => [p.label, p.report.readUncommitted]))
+    expect(Object.values(counts(lib)).reduce((a, b) => a + b, 0)).toBeLessThan(
+      Object.values(counts(unfiltered)).reduce((a, b) => a + b, 0),
+    )
     const cliCounts = Object.fromEntries(cli.partitions.map((p) => [`${p.topic}-${p.partition}`, p.readUncommitted]))
     expect(Object.keys(cliCounts).length).toBeGreaterThan(0)
     for (const [label, n] of Object.entries(cliCounts)) expect(counts(lib)[label], label).toBe(n)
@@ -55,14 +83,21 @@ describe('filters are resolved in the library as on the command line', () => {
 
 describe('TsdumpError carries a code', () => {
   it('UNREADABLE from openPartition and openLogDir', () => {
-    for (const fn of [() => openPartition(MISSING), () => openLogDir(MISSING), () => openPartition(path.join(FIXTURES, '..', '..', 'docs'))]) {
+    for (const fn of [
+      () => openPartition(MISSING),
+      () => openLogDir(MISSING),
+      () => openPartition(path.join(FIXTURES, '..', '..', 'docs')),
+    ]) {
       const t = thrown(fn)
       expect(t).toMatchObject({ isTsdumpError: true, code: 'UNREADABLE' })
     }
   })
 
   it('USAGE from cleanup for a config Kafka refuses', () => {
-    expect(thrown(() => cleanup([ORDERS], { configs: new Map([['cleanup.policy', 'bogus']]) }))).toMatchObject({ isTsdumpError: true, code: 'USAGE' })
+    expect(thrown(() => cleanup([ORDERS], { configs: new Map([['cleanup.policy', 'bogus']]) }))).toMatchObject({
+      isTsdumpError: true,
+      code: 'USAGE',
+    })
   })
 })
 
@@ -86,11 +121,23 @@ describe('every analysis is fn(paths, options) with unusable and findings', () =
   })
 
   it.each(calls)('%s: readable paths give no unusable, and findings where the command has them', (name, fn) => {
-    const paths = name === 'remote' ? [path.join(FIXTURES_44, 'tiered', 'logs')] : name === 'replicas' ? [path.join(FIXTURES_44, 'replicas-unclean', 'broker-1')] : [OPEN_TXN]
-    const r = fn(paths) as { unusable: unknown[], findings?: unknown[], partitions?: Array<{ findings?: unknown[], report?: { findings: unknown[] } }>, transactions?: unknown[] }
+    const paths =
+      name === 'remote'
+        ? [path.join(FIXTURES_44, 'tiered', 'logs')]
+        : name === 'replicas'
+          ? [path.join(FIXTURES_44, 'replicas-unclean', 'broker-1')]
+          : [OPEN_TXN]
+    const r = fn(paths) as {
+      unusable: unknown[]
+      findings?: unknown[]
+      partitions?: Array<{ findings?: unknown[]; report?: { findings: unknown[] } }>
+      transactions?: unknown[]
+    }
     expect(r.unusable).toEqual([])
     // the result's own findings, or each partition's
-    const listed = r.findings !== undefined || (r.partitions ?? []).every((p) => Array.isArray(p.findings) || Array.isArray(p.report?.findings))
+    const listed =
+      r.findings !== undefined ||
+      (r.partitions ?? []).every((p) => Array.isArray(p.findings) || Array.isArray(p.report?.findings))
     expect(listed).toBe(true)
     if (name !== 'doctor') expect((r.partitions ?? r.transactions ?? []).length).toBeGreaterThan(0)
   })

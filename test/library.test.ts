@@ -14,26 +14,30 @@ import { openSegment } from '../src/index.js'
 
 const part = path.join(FIXTURES, 'orders', 'logs', 'orders-11-0')
 
-function node (script: string): string {
+function node(script: string): string {
   const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: REPO_ROOT, encoding: 'utf8' })
   expect(r.stderr).toBe('')
   expect(r.status).toBe(0)
   return r.stdout
 }
-function cli (...args: string[]): string {
+function cli(...args: string[]): string {
   return spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin', 'tsdump.js'), ...args], { encoding: 'utf8' }).stdout
 }
 
 describe('library API (package "tsdump")', () => {
   it('declares its types through package.json exports', () => {
-    const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { name: string, exports: Record<string, { types: string, import: string }> }
+    const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+      name: string
+      exports: Record<string, { types: string; import: string }>
+    }
     expect(pkg.name).toBe('tsdump')
     expect(fs.existsSync(path.join(REPO_ROOT, pkg.exports['.']!.types))).toBe(true)
     expect(fs.existsSync(path.join(REPO_ROOT, pkg.exports['.']!.import))).toBe(true)
   })
 
   it('iterates batches and records of a partition as the dump lists them', () => {
-    const out = JSON.parse(node(`
+    const out = JSON.parse(
+      node(`
       import { openPartition, openSegment } from 'tsdump'
       const p = openPartition(${JSON.stringify(part)})
       let batches = 0, records = 0, offsets = []
@@ -42,8 +46,12 @@ describe('library API (package "tsdump")', () => {
       let seg = 0
       for await (const b of openSegment(p.segments[0].path).batches()) seg++
       console.log(JSON.stringify({ batches, records, seg, first: offsets[0], last: offsets.at(-1), findings: p.segments.flatMap((s) => s.findings).length }))
-    `)) as { batches: number, records: number, seg: number, first: number, last: number, findings: number }
-    const dump = cli('--json', '--deep-iteration', part).trim().split('\n').map((l) => JSON.parse(l) as { type: string, offset?: number })
+    `),
+    ) as { batches: number; records: number; seg: number; first: number; last: number; findings: number }
+    const dump = cli('--json', '--deep-iteration', part)
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; offset?: number })
     expect(out.batches).toBe(dump.filter((e) => e.type === 'batch').length)
     expect(out.records).toBe(dump.filter((e) => e.type === 'record').length)
     expect(out.records).toBeGreaterThan(0)
@@ -52,14 +60,20 @@ describe('library API (package "tsdump")', () => {
   })
 
   it('reconcile / txns / lso return plain objects equal to what the CLI prints', () => {
-    const lib = JSON.parse(node(`
+    const lib = JSON.parse(
+      node(`
       import { reconcile, txns, lso } from 'tsdump'
       const r = reconcile([${JSON.stringify(part)}]).partitions[0].report
       const t = txns([${JSON.stringify(part)}]).partitions[0]
       const l = lso([${JSON.stringify(part)}])
       console.log(JSON.stringify({ rc: r.readCommitted, ru: r.readUncommitted, lso: String(r.lastStableOffset), runs: t.runs.length, hanging: l.hanging }))
-    `)) as { rc: number, ru: number, lso: string, runs: number, hanging: boolean }
-    const c = (JSON.parse(cli('reconcile', '--json', part)) as { partitions: Array<{ readCommitted: number, readUncommitted: number, lastStableOffset: number }> }).partitions[0]!
+    `),
+    ) as { rc: number; ru: number; lso: string; runs: number; hanging: boolean }
+    const c = (
+      JSON.parse(cli('reconcile', '--json', part)) as {
+        partitions: Array<{ readCommitted: number; readUncommitted: number; lastStableOffset: number }>
+      }
+    ).partitions[0]!
     expect([lib.rc, lib.ru, lib.lso]).toEqual([c.readCommitted, c.readUncommitted, String(c.lastStableOffset)])
     const t = (JSON.parse(cli('txns', '--json', part)) as { partitions: Array<{ runs: unknown[] }> }).partitions[0]!
     expect(lib.runs).toBe(t.runs.length)
@@ -69,7 +83,7 @@ describe('library API (package "tsdump")', () => {
 
 // A magic 0 message (Kafka's LegacyRecord v0): offset, size, crc (CRC-32 of magic..end), magic 0, attributes,
 // key -1 (null), value; built here, apart from src/decode, so that the decoder is not checked against itself.
-function legacyV0 (offset: number, value: string): Buffer {
+function legacyV0(offset: number, value: string): Buffer {
   const v = Buffer.from(value)
   const body = Buffer.alloc(1 + 1 + 4 + 4 + v.length)
   body.writeInt8(0, 0)
@@ -95,7 +109,7 @@ describe('records() says what it does not yield (RECORDS_SKIPPED)', () => {
   const file = path.join(dir, '00000000000000000000.log')
   fs.writeFileSync(file, Buffer.concat([small, legacyV0(2, 'l2'), legacyV0(3, 'l3'), big, last]))
 
-  async function read (opts?: ReadOptions): Promise<{ offsets: bigint[], findings: Finding[] }> {
+  async function read(opts?: ReadOptions): Promise<{ offsets: bigint[]; findings: Finding[] }> {
     const seg = openSegment(file)
     const offsets: bigint[] = []
     for await (const r of seg.records(opts)) offsets.push(r.offset)
@@ -105,14 +119,19 @@ describe('records() says what it does not yield (RECORDS_SKIPPED)', () => {
   it('magic 0/1 entries: one info finding with their count, at the first one', async () => {
     const r = await read()
     expect(r.offsets).toEqual([0n, 1n, 4n, 5n])
-    expect(r.findings.map((f) => [f.code, f.severity, f.file, f.position])).toEqual([['RECORDS_SKIPPED', 'info', file, legacyAt]])
+    expect(r.findings.map((f) => [f.code, f.severity, f.file, f.position])).toEqual([
+      ['RECORDS_SKIPPED', 'info', file, legacyAt],
+    ])
     expect(r.findings[0]!.message).toContain('2 magic 0/1 entries')
   })
 
   it('batches read header-only because they do not fit the window (headersOnly): a second finding', async () => {
     const r = await read({ headersOnly: true, window: 64 * 1024 })
     expect(r.offsets).toEqual([0n, 1n, 5n])
-    expect(r.findings.map((f) => [f.code, f.position])).toEqual([['RECORDS_SKIPPED', legacyAt], ['RECORDS_SKIPPED', bigAt]])
+    expect(r.findings.map((f) => [f.code, f.position])).toEqual([
+      ['RECORDS_SKIPPED', legacyAt],
+      ['RECORDS_SKIPPED', bigAt],
+    ])
     expect(r.findings[1]!.message).toContain('1 batch larger than the read window')
   })
 
@@ -128,7 +147,10 @@ describe('records() says what it does not yield (RECORDS_SKIPPED)', () => {
     fs.writeFileSync(only, Buffer.concat([small, encodeBatch({ baseOffset: 2, records: [{ value: 'c' }] })]))
     const seg = openSegment(only)
     let n = 0
-    for await (const r of seg.records()) { void r; n++ }
+    for await (const r of seg.records()) {
+      void r
+      n++
+    }
     expect([n, seg.findings]).toEqual([3, []])
   })
 })

@@ -13,22 +13,31 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-lint-'))
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }))
 
 let n = 0
-function lint (file: string, text: string): { code: number | null, out: string } {
+function lint(file: string, text: string): { code: number | null; out: string } {
   const dir = path.join(tmp, String(n++))
   fs.mkdirSync(path.join(dir, path.dirname(file)), { recursive: true })
   fs.cpSync(path.join(REPO_ROOT, 'lint'), path.join(dir, 'lint'), { recursive: true })
   fs.copyFileSync(path.join(REPO_ROOT, 'biome.jsonc'), path.join(dir, 'biome.jsonc'))
   fs.writeFileSync(path.join(dir, file), text)
-  const r = spawnSync(process.execPath, [biome, 'lint', '--colors=off', '--vcs-enabled=false', file], { cwd: dir, encoding: 'utf8' })
+  const r = spawnSync(process.execPath, [biome, 'lint', '--colors=off', '--vcs-enabled=false', file], {
+    cwd: dir,
+    encoding: 'utf8',
+  })
   return { code: r.status, out: r.stdout + r.stderr }
 }
 
 describe('biome: STYLE rules held by the linter', () => {
   it('Buffer#slice is rejected, subarray and a string slice are not', () => {
-    const bad = lint('src/decode/x.ts', "export const a = (buf: Buffer): Buffer => buf.slice(1)\nexport const b = Buffer.from('ab').slice(1)\n")
+    const bad = lint(
+      'src/decode/x.ts',
+      "export const a = (buf: Buffer): Buffer => buf.slice(1)\nexport const b = Buffer.from('ab').slice(1)\n",
+    )
     expect(bad.out.match(/use subarray/g)?.length, bad.out).toBe(2)
     expect(bad.code).not.toBe(0)
-    const good = lint('src/decode/x.ts', "export const a = (buf: Buffer): Buffer => buf.subarray(1)\nexport const s = 'abc'.slice(1)\n")
+    const good = lint(
+      'src/decode/x.ts',
+      "export const a = (buf: Buffer): Buffer => buf.subarray(1)\nexport const s = 'abc'.slice(1)\n",
+    )
     expect(good.out).not.toContain('use subarray')
     expect(good.code, good.out).toBe(0)
   })
@@ -44,7 +53,10 @@ describe('biome: STYLE rules held by the linter', () => {
   })
 
   it('the tree passes `npm run lint`', () => {
-    const r = spawnSync(process.execPath, [biome, 'ci', '--formatter-enabled=false', '--colors=off'], { cwd: REPO_ROOT, encoding: 'utf8' })
+    const r = spawnSync(process.execPath, [biome, 'ci', '--formatter-enabled=false', '--colors=off'], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+    })
     expect(r.status, r.stdout + r.stderr).toBe(0)
   })
 })

@@ -11,33 +11,42 @@ import * as path from 'node:path'
 export const LIMITS = { seconds: 60, rssMiB: 128, hangSeconds: 180 }
 
 /** What is wrong with a run's stderr and exit code, or undefined. */
-export function crashProblem (code, stderr) {
-  if (/internal error/.test(stderr)) return `internal error: ${stderr.split('\n').find((l) => /internal error/.test(l))}`
+export function crashProblem(code, stderr) {
+  if (/internal error/.test(stderr))
+    return `internal error: ${stderr.split('\n').find((l) => /internal error/.test(l))}`
   if (/\n\s+at .+:\d+:\d+\)?$/m.test(stderr) || /^\s+at .+\(.+:\d+:\d+\)$/m.test(stderr)) return 'stack trace on stderr'
   if (/JavaScript heap out of memory|FATAL ERROR/.test(stderr)) return 'V8 out of memory'
   if (![0, 1, 2].includes(code)) return `exit code ${code}`
   return undefined
 }
 
-const isFinding = (o) => o !== null && typeof o === 'object' && !Array.isArray(o) &&
-  typeof o.severity === 'string' && typeof o.code === 'string' && typeof o.message === 'string'
+const isFinding = (o) =>
+  o !== null &&
+  typeof o === 'object' &&
+  !Array.isArray(o) &&
+  typeof o.severity === 'string' &&
+  typeof o.code === 'string' &&
+  typeof o.message === 'string'
 
 /** A finding names its file and byte position, or (partition-level) its partition and the offsets it is about. */
-export function located (f) {
+export function located(f) {
   if (typeof f.file === 'string' && Number.isInteger(f.position)) return true
   const hasPartition = f.partition !== undefined && f.partition !== null
   return hasPartition && Object.keys(f).some((k) => /offset/i.test(k) && f[k] !== null && f[k] !== undefined)
 }
 
-function collect (v, out) {
-  if (Array.isArray(v)) { for (const x of v) collect(x, out); return }
+function collect(v, out) {
+  if (Array.isArray(v)) {
+    for (const x of v) collect(x, out)
+    return
+  }
   if (v === null || typeof v !== 'object') return
   if (isFinding(v)) out.push(v)
   for (const x of Object.values(v)) if (x !== null && typeof x === 'object') collect(x, out)
 }
 
 /** Codes of the --json findings that lack a location; undefined when the output is not JSON. */
-export function unlocatedCodes (stdout) {
+export function unlocatedCodes(stdout) {
   const found = []
   const text = stdout.trimStart()
   if (!text.startsWith('{')) return undefined
@@ -49,39 +58,54 @@ export function unlocatedCodes (stdout) {
     } else {
       collect(JSON.parse(text), found)
     }
-  } catch { return undefined } // cut output (EPIPE, size cap): nothing to judge
+  } catch {
+    return undefined
+  } // cut output (EPIPE, size cap): nothing to judge
   return { all: found.map((f) => f.code), unlocated: found.filter((f) => !located(f)).map((f) => f.code) }
 }
 
-function hashFile (p, size) {
+function hashFile(p, size) {
   const h = createHash('sha1')
   const fd = fs.openSync(p, 'r')
   try {
     const chunk = Buffer.allocUnsafe(64 << 10)
     // whole files up to 16 MiB; larger ones (sparse multi-GiB inputs) at 64 spread-out 64 KiB samples,
     // the first and last included (size, mtime and ctime catch any other write)
-    const positions = size <= 16 << 20
-      ? Array.from({ length: Math.ceil(size / chunk.length) }, (_, i) => i * chunk.length)
-      : Array.from({ length: 64 }, (_, i) => Math.floor((size - chunk.length) * i / 63))
+    const positions =
+      size <= 16 << 20
+        ? Array.from({ length: Math.ceil(size / chunk.length) }, (_, i) => i * chunk.length)
+        : Array.from({ length: 64 }, (_, i) => Math.floor(((size - chunk.length) * i) / 63))
     for (const pos of positions) {
       const n = fs.readSync(fd, chunk, 0, chunk.length, pos)
       h.update(chunk.subarray(0, n))
     }
-  } finally { fs.closeSync(fd) }
+  } finally {
+    fs.closeSync(fd)
+  }
   return h.digest('hex')
 }
 
 /** Size, times and content hash of every regular file under the inputs (FIFOs and devices: their type only). */
-export function snapshotInputs (roots) {
+export function snapshotInputs(roots) {
   const out = new Map()
   // p is a string or, for names that are not UTF-8, a Buffer; keys are printable and unique
-  const key = (p) => typeof p === 'string' ? p : `bytes:${p.toString('hex')}`
+  const key = (p) => (typeof p === 'string' ? p : `bytes:${p.toString('hex')}`)
   const visit = (p, depth) => {
     let st
-    try { st = fs.lstatSync(p) } catch { return }
+    try {
+      st = fs.lstatSync(p)
+    } catch {
+      return
+    }
     if (st.isDirectory() && depth < 4) {
       const names = fs.readdirSync(p, { encoding: 'buffer' })
-      out.set(key(p), `dir ${names.map((b) => b.toString('hex')).sort().join(',')}`)
+      out.set(
+        key(p),
+        `dir ${names
+          .map((b) => b.toString('hex'))
+          .sort()
+          .join(',')}`,
+      )
       for (const n of names) visit(joinRaw(p, n), depth + 1)
     } else if (st.isFile()) {
       out.set(key(p), `file ${st.size} ${st.mtimeMs} ${st.ctimeMs} ${hashFile(p, st.size)}`)
@@ -93,14 +117,14 @@ export function snapshotInputs (roots) {
   return out
 }
 
-function joinRaw (dir, name) {
+function joinRaw(dir, name) {
   const d = typeof dir === 'string' ? Buffer.from(dir) : dir
   const utf8 = name.toString('utf8')
   if (typeof dir === 'string' && Buffer.from(utf8).equals(name)) return path.join(dir, utf8)
   return Buffer.concat([d, Buffer.from(path.sep), name])
 }
 
-export function compareInputs (before, after) {
+export function compareInputs(before, after) {
   for (const [p, v] of before) {
     const w = after.get(p)
     if (w !== v) return `input changed: ${p} (${v} -> ${w ?? 'gone'})`

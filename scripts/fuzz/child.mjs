@@ -13,30 +13,46 @@ const TIME = '/usr/bin/time'
 export const haveGnuTime = fs.existsSync(TIME)
 const CAPTURE_MAX = 64 << 20
 
-function childPid (pid) {
-  try { return Number(fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/)[0]) || undefined } catch { return undefined }
+function childPid(pid) {
+  try {
+    return Number(fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/)[0]) || undefined
+  } catch {
+    return undefined
+  }
 }
 /** user+sys CPU seconds of `pid` so far (/proc/<pid>/stat fields 14 and 15, in clock ticks of 1/100 s) */
-function cpuSecondsOf (pid) {
+function cpuSecondsOf(pid) {
   try {
     const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
     const rest = f.slice(f.lastIndexOf(')') + 2).split(' ') // the command name may hold spaces
     return (Number(rest[11]) + Number(rest[12])) / 100
-  } catch { return 0 }
+  } catch {
+    return 0
+  }
 }
-function statusKiB (pid, field) {
+function statusKiB(pid, field) {
   try {
     const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))
     return m === null ? 0 : Number(m[1])
-  } catch { return 0 }
+  } catch {
+    return 0
+  }
 }
 
 /** true once process `pid` has `file` open (for cases that change a file under a running tsdump) */
-export function hasOpen (pid, file) {
+export function hasOpen(pid, file) {
   try {
     const want = fs.realpathSync(file)
-    return fs.readdirSync(`/proc/${pid}/fd`).some((fd) => { try { return fs.readlinkSync(`/proc/${pid}/fd/${fd}`) === want } catch { return false } })
-  } catch { return false }
+    return fs.readdirSync(`/proc/${pid}/fd`).some((fd) => {
+      try {
+        return fs.readlinkSync(`/proc/${pid}/fd/${fd}`) === want
+      } catch {
+        return false
+      }
+    })
+  } catch {
+    return false
+  }
 }
 
 /**
@@ -45,7 +61,7 @@ export function hasOpen (pid, file) {
  * @returns {Promise<{ code: number, signal: string|null, seconds: number, cpuSeconds: number, rssMiB: number,
  *           stdout: string, stdoutCut: boolean, stderr: string, killed?: string }>}
  */
-export async function runChild (o) {
+export async function runChild(o) {
   const timeFile = path.join(os.tmpdir(), `tsdump-time-${process.pid}-${Math.random().toString(36).slice(2)}`)
   const fds = []
   const sink = (mode) => {
@@ -61,10 +77,20 @@ export async function runChild (o) {
   const t0 = process.hrtime.bigint()
   const stdinFd = o.stdin !== undefined ? fs.openSync(o.stdin, 'r') : undefined
   if (stdinFd !== undefined) fds.push(stdinFd)
-  const child = spawn(cmd, args, { stdio: [stdinFd ?? 'ignore', sink(o.stdout ?? 'capture'), sink(o.stderr ?? 'capture')], env: { ...process.env, NO_COLOR: '1', ...o.env } })
-  let out = ''; let cut = false; let err = ''
-  child.stdout?.on('data', (d) => { if (out.length < CAPTURE_MAX) out += d.toString('utf8'); else cut = true })
-  child.stderr?.on('data', (d) => { if (err.length < 1 << 20) err += d.toString('utf8') })
+  const child = spawn(cmd, args, {
+    stdio: [stdinFd ?? 'ignore', sink(o.stdout ?? 'capture'), sink(o.stderr ?? 'capture')],
+    env: { ...process.env, NO_COLOR: '1', ...o.env },
+  })
+  let out = ''
+  let cut = false
+  let err = ''
+  child.stdout?.on('data', (d) => {
+    if (out.length < CAPTURE_MAX) out += d.toString('utf8')
+    else cut = true
+  })
+  child.stderr?.on('data', (d) => {
+    if (err.length < 1 << 20) err += d.toString('utf8')
+  })
   let killed
   let hwm = 0
   const limitMs = (o.timeoutSeconds ?? 60) * 1000
@@ -77,13 +103,27 @@ export async function runChild (o) {
     if (killed === undefined && ms > limitMs) killed = `killed after ${o.timeoutSeconds ?? 60} s`
     // the issue's limit is CPU time (wall time on a shared machine measures the neighbours): a run past it
     // has failed already, so stop it there instead of letting it run to the wall-clock hang limit
-    if (killed === undefined && o.cpuLimitSeconds !== undefined && cpuSecondsOf(pid) > o.cpuLimitSeconds) killed = `killed after ${o.cpuLimitSeconds} s CPU`
-    if (killed === undefined && statusKiB(pid, 'VmRSS') > ceiling) killed = `killed at ${Math.round(ceiling / 1024)} MiB RSS`
-    if (killed !== undefined) { try { process.kill(pid, 'SIGKILL') } catch { /* gone */ } }
+    if (killed === undefined && o.cpuLimitSeconds !== undefined && cpuSecondsOf(pid) > o.cpuLimitSeconds)
+      killed = `killed after ${o.cpuLimitSeconds} s CPU`
+    if (killed === undefined && statusKiB(pid, 'VmRSS') > ceiling)
+      killed = `killed at ${Math.round(ceiling / 1024)} MiB RSS`
+    if (killed !== undefined) {
+      try {
+        process.kill(pid, 'SIGKILL')
+      } catch {
+        /* gone */
+      }
+    }
   }, 50)
-  const duringDone = o.during !== undefined
-    ? (async () => { let pid; while ((pid = haveGnuTime ? childPid(child.pid) : child.pid) === undefined && child.exitCode === null) await new Promise((r) => setTimeout(r, 5)); if (pid !== undefined) await o.during(pid, hasOpen) })()
-    : Promise.resolve()
+  const duringDone =
+    o.during !== undefined
+      ? (async () => {
+          let pid
+          while ((pid = haveGnuTime ? childPid(child.pid) : child.pid) === undefined && child.exitCode === null)
+            await new Promise((r) => setTimeout(r, 5))
+          if (pid !== undefined) await o.during(pid, hasOpen)
+        })()
+      : Promise.resolve()
   const [code, signal] = await new Promise((resolve) => child.on('close', (c, s) => resolve([c, s])))
   await duringDone.catch(() => {})
   clearInterval(timer)
@@ -101,7 +141,20 @@ export async function runChild (o) {
     if (Number.isFinite(u)) cpuSeconds = u + s
     const sig = /terminated by signal (\d+)/.exec(t)
     if (sig !== null) exitCode = 128 + Number(sig[1])
-    else { const st = /exit status (\d+)/.exec(t); if (st !== null) exitCode = Number(st[1]) }
+    else {
+      const st = /exit status (\d+)/.exec(t)
+      if (st !== null) exitCode = Number(st[1])
+    }
   }
-  return { code: exitCode ?? (signal !== null ? 128 : -1), signal, seconds, cpuSeconds, rssMiB, stdout: out, stdoutCut: cut, stderr: err, ...(killed !== undefined ? { killed } : {}) }
+  return {
+    code: exitCode ?? (signal !== null ? 128 : -1),
+    signal,
+    seconds,
+    cpuSeconds,
+    rssMiB,
+    stdout: out,
+    stdoutCut: cut,
+    stderr: err,
+    ...(killed !== undefined ? { killed } : {}),
+  }
 }

@@ -9,8 +9,7 @@
 export const FAST = {}
 
 /** The big tier (npm run test:big): the sizes of the issue. */
-export const BIG = {
-}
+export const BIG = {}
 
 /** Finding codes still printed in --json without a location (file + position, or partition + offsets). */
 export const UNLOCATED_CODES = []

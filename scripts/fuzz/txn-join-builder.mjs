@@ -21,19 +21,34 @@ import { FileWriter, batch, marker, record } from './encode.mjs'
 const LOG = '00000000000000000000.log'
 const BASE_TS = 1_700_000_000_000
 
-const i16 = (v) => { const b = Buffer.alloc(2); b.writeInt16BE(v); return b }
-const i32 = (v) => { const b = Buffer.alloc(4); b.writeInt32BE(v); return b }
-const i64 = (v) => { const b = Buffer.alloc(8); b.writeBigInt64BE(BigInt(v)); return b }
-const str = (s) => { const b = Buffer.from(s); return Buffer.concat([i16(b.length), b]) }
+const i16 = (v) => {
+  const b = Buffer.alloc(2)
+  b.writeInt16BE(v)
+  return b
+}
+const i32 = (v) => {
+  const b = Buffer.alloc(4)
+  b.writeInt32BE(v)
+  return b
+}
+const i64 = (v) => {
+  const b = Buffer.alloc(8)
+  b.writeBigInt64BE(BigInt(v))
+  return b
+}
+const str = (s) => {
+  const b = Buffer.from(s)
+  return Buffer.concat([i16(b.length), b])
+}
 
 /** TransactionLogValue v0 */
-function stateValue (pid, status, topics, ts, startTs) {
+function stateValue(pid, status, topics, ts, startTs) {
   const parts = [i32(topics.length), ...topics.flatMap(([t, ps]) => [str(t), i32(ps.length), ...ps.map(i32)])]
   return Buffer.concat([i16(0), i64(pid), i16(0), i32(60000), Buffer.from([status]), ...parts, i64(ts), i64(startTs)])
 }
 
 /** partitions of transaction i: perTxn distinct data partitions */
-function partitionsOf (i, partitions, perTxn) {
+function partitionsOf(i, partitions, perTxn) {
   const out = []
   for (let k = 0; out.length < Math.min(perTxn, partitions); k++) {
     const p = (i * 7 + k * 5 + k * k) % partitions
@@ -43,15 +58,32 @@ function partitionsOf (i, partitions, perTxn) {
 }
 
 /** Writes the directory; returns what it wrote (for the caller's expectations). */
-export function transactionsJoinDir (dir, { n, producers = 100, partitions = 24, perTxn = 2, offsets = true, abortEvery = 10 }) {
-  const open = (name) => { const p = path.join(dir, name); fs.mkdirSync(p, { recursive: true }); return new FileWriter(path.join(p, LOG)) }
+export function transactionsJoinDir(
+  dir,
+  { n, producers = 100, partitions = 24, perTxn = 2, offsets = true, abortEvery = 10 },
+) {
+  const open = (name) => {
+    const p = path.join(dir, name)
+    fs.mkdirSync(p, { recursive: true })
+    return new FileWriter(path.join(p, LOG))
+  }
   const data = Array.from({ length: partitions }, (_, p) => ({ w: open(`orders-${p}`), off: 0 }))
   const state = { w: open('__transaction_state-0'), off: 0 }
   const co = offsets ? { w: open('__consumer_offsets-0'), off: 0 } : null
-  const put = (log, o, section) => { log.w.write(batch({ ...o, baseOffset: log.off }, section)); log.off += o.count ?? 1 }
-  const putMarker = (log, o, type) => { log.w.write(marker({ ...o, baseOffset: log.off }, type)); log.off += 1 }
+  const put = (log, o, section) => {
+    log.w.write(batch({ ...o, baseOffset: log.off }, section))
+    log.off += o.count ?? 1
+  }
+  const putMarker = (log, o, type) => {
+    log.w.write(marker({ ...o, baseOffset: log.off }, type))
+    log.off += 1
+  }
   const putState = (id, pid, status, topics, ts, startTs) =>
-    put(state, { count: 1, baseTimestamp: ts }, record({ key: Buffer.concat([i16(0), str(id)]), value: stateValue(pid, status, topics, ts, startTs) }))
+    put(
+      state,
+      { count: 1, baseTimestamp: ts },
+      record({ key: Buffer.concat([i16(0), str(id)]), value: stateValue(pid, status, topics, ts, startTs) }),
+    )
   const value = Buffer.from('v')
   let committed = 0
   for (let round = 0; round * producers < n; round++) {
@@ -91,7 +123,15 @@ export function transactionsJoinDir (dir, { n, producers = 100, partitions = 24,
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const args = process.argv.slice(2).filter((a) => a !== '--no-offsets')
   const [dir, n, producers, partitions] = args
-  if (dir === undefined || n === undefined) { console.error('usage: txn-join-builder.mjs DIR N [producers] [partitions] [--no-offsets]'); process.exit(2) }
-  const r = transactionsJoinDir(dir, { n: Number(n), producers: Number(producers ?? 100), partitions: Number(partitions ?? 24), offsets: !process.argv.includes('--no-offsets') })
+  if (dir === undefined || n === undefined) {
+    console.error('usage: txn-join-builder.mjs DIR N [producers] [partitions] [--no-offsets]')
+    process.exit(2)
+  }
+  const r = transactionsJoinDir(dir, {
+    n: Number(n),
+    producers: Number(producers ?? 100),
+    partitions: Number(partitions ?? 24),
+    offsets: !process.argv.includes('--no-offsets'),
+  })
   console.log(JSON.stringify(r))
 }

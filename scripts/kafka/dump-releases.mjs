@@ -11,52 +11,56 @@
 // plus <out>/<release>/<scenario>/runs.json with each JVM's command, exit code and stderr.
 // One JVM per (scenario, mode): all files of a mode go into one --files list and stdout is split at the
 // "Dumping <file>" headers (the per-file reports of stderr stay whole, in runs.json).
-import fs from 'node:fs';
-import path from 'node:path';
-import { parseArgs, runTool } from './releases-lib.mjs';
+import fs from 'node:fs'
+import path from 'node:path'
+import { parseArgs, runTool } from './releases-lib.mjs'
 
-const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
-const scenarios = [];
-const { releases, out } = parseArgs(process.argv.slice(2), { '--scenario': (v) => scenarios.push(v) });
-for (const r of releases) r.lib = path.resolve(r.lib);
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..')
+const scenarios = []
+const { releases, out } = parseArgs(process.argv.slice(2), { '--scenario': (v) => scenarios.push(v) })
+for (const r of releases) r.lib = path.resolve(r.lib)
 
 function splitByFile(stdout) {
-  const parts = new Map();
-  let cur = null;
+  const parts = new Map()
+  let cur = null
   for (const line of stdout.split(/(?<=\n)/)) {
     if (line.startsWith('Dumping ')) {
-      cur = line.slice('Dumping '.length).replace(/\n$/, '');
-      parts.set(cur, '');
+      cur = line.slice('Dumping '.length).replace(/\n$/, '')
+      parts.set(cur, '')
     }
-    if (cur !== null) parts.set(cur, parts.get(cur) + line);
+    if (cur !== null) parts.set(cur, parts.get(cur) + line)
   }
-  return parts;
+  return parts
 }
 
-const broker = path.join(ROOT, 'fixtures/broker');
-const names = scenarios.length ? scenarios : fs.readdirSync(broker).filter((n) => fs.existsSync(path.join(broker, n, 'manifest.json')));
+const broker = path.join(ROOT, 'fixtures/broker')
+const names = scenarios.length
+  ? scenarios
+  : fs.readdirSync(broker).filter((n) => fs.existsSync(path.join(broker, n, 'manifest.json')))
 for (const { rel, lib } of releases) {
   for (const name of names) {
-    const manifest = JSON.parse(fs.readFileSync(path.join(broker, name, 'manifest.json'), 'utf8'));
-    const groups = new Map();
+    const manifest = JSON.parse(fs.readFileSync(path.join(broker, name, 'manifest.json'), 'utf8'))
+    const groups = new Map()
     for (const d of manifest.dumps) {
-      const flags = d.command.replace(/^kafka-dump-log\.sh ?/, '').replace(/ ?--files \S+$/, '');
-      if (!groups.has(flags)) groups.set(flags, []);
-      groups.get(flags).push(d);
+      const flags = d.command.replace(/^kafka-dump-log\.sh ?/, '').replace(/ ?--files \S+$/, '')
+      if (!groups.has(flags)) groups.set(flags, [])
+      groups.get(flags).push(d)
     }
-    const runs = [];
+    const runs = []
     for (const [flags, dumps] of groups) {
-      const args = [...(flags ? flags.split(' ') : []), '--files', dumps.map((d) => d.file).join(',')];
-      const r = runTool(rel, lib, args, path.join(broker, name, manifest.dumps[0].cwd));
-      runs.push({ args, exitCode: r.status, stderr: r.stderr });
-      const parts = splitByFile(r.stdout);
+      const args = [...(flags ? flags.split(' ') : []), '--files', dumps.map((d) => d.file).join(',')]
+      const r = runTool(rel, lib, args, path.join(broker, name, manifest.dumps[0].cwd))
+      runs.push({ args, exitCode: r.status, stderr: r.stderr })
+      const parts = splitByFile(r.stdout)
       for (const d of dumps) {
-        const dest = path.join(out, rel, name, d.stdout);
-        fs.mkdirSync(path.dirname(dest), { recursive: true });
-        fs.writeFileSync(dest, parts.get(d.file) ?? '');
+        const dest = path.join(out, rel, name, d.stdout)
+        fs.mkdirSync(path.dirname(dest), { recursive: true })
+        fs.writeFileSync(dest, parts.get(d.file) ?? '')
       }
-      console.log(`${rel} ${name} [${flags}] ${dumps.length} files exit ${r.status}${r.stderr ? ` stderr ${r.stderr.length} chars` : ''}`);
+      console.log(
+        `${rel} ${name} [${flags}] ${dumps.length} files exit ${r.status}${r.stderr ? ` stderr ${r.stderr.length} chars` : ''}`,
+      )
     }
-    fs.writeFileSync(path.join(out, rel, name, 'runs.json'), JSON.stringify(runs, null, 1));
+    fs.writeFileSync(path.join(out, rel, name, 'runs.json'), JSON.stringify(runs, null, 1))
   }
 }

@@ -25,10 +25,10 @@ export const SEA_EXE = path.join(SEA_DIR, process.platform === 'win32' ? 'tsdump
 const FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2'
 
 /** replace one exact text in one source file, failing the build if it moved (so a change is looked at) */
-function replaceIn (filter, from, to) {
+function replaceIn(filter, from, to) {
   return {
     name: `sea-replace-${filter.source}`,
-    setup (build) {
+    setup(build) {
       build.onLoad({ filter }, async (args) => {
         const text = await fs.promises.readFile(args.path, 'utf8')
         if (!text.includes(from)) throw new Error(`${args.path}: no "${from}" to replace for the single executable`)
@@ -38,12 +38,13 @@ function replaceIn (filter, from, to) {
   }
 }
 
-async function bundle (script) {
+async function bundle(script) {
   const { version } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'))
   await esbuild.build({
     absWorkingDir: root,
     stdin: {
-      contents: "import { main } from './src/cli/main.ts'\nmain(process.argv.slice(2)).then((code) => { process.exitCode = code })\n",
+      contents:
+        "import { main } from './src/cli/main.ts'\nmain(process.argv.slice(2)).then((code) => { process.exitCode = code })\n",
       resolveDir: root,
       loader: 'ts',
     },
@@ -58,17 +59,33 @@ async function bundle (script) {
     plugins: [
       lazyChildProcess,
       noColourDetection,
-      replaceIn(/[\\/]src[\\/]io[\\/]package-version\.ts$/, "const pkg = createRequire(import.meta.url)('../../package.json') as { version?: unknown }", `const pkg = { version: ${JSON.stringify(version)} } as { version?: unknown }`),
+      replaceIn(
+        /[\\/]src[\\/]io[\\/]package-version\.ts$/,
+        "const pkg = createRequire(import.meta.url)('../../package.json') as { version?: unknown }",
+        `const pkg = { version: ${JSON.stringify(version)} } as { version?: unknown }`,
+      ),
       // a require esbuild sees, so that it bundles them (the bundle loads them from node_modules at first use)
-      replaceIn(/[\\/]src[\\/]decode[\\/]codecs[\\/]zstd\.ts$/, "createRequire(import.meta.url)('fzstd')", "require('fzstd')"),
-      replaceIn(/[\\/]src[\\/]decode[\\/]codecs[\\/]gzip\.ts$/, "createRequire(import.meta.url)('pako')", "require('pako')"),
-      replaceIn(/[\\/]src[\\/]commands[\\/]workers[\\/]threads\.ts$/, 'export const MAX_DEFAULT_THREADS = 2', 'export const MAX_DEFAULT_THREADS = 1'),
+      replaceIn(
+        /[\\/]src[\\/]decode[\\/]codecs[\\/]zstd\.ts$/,
+        "createRequire(import.meta.url)('fzstd')",
+        "require('fzstd')",
+      ),
+      replaceIn(
+        /[\\/]src[\\/]decode[\\/]codecs[\\/]gzip\.ts$/,
+        "createRequire(import.meta.url)('pako')",
+        "require('pako')",
+      ),
+      replaceIn(
+        /[\\/]src[\\/]commands[\\/]workers[\\/]threads\.ts$/,
+        'export const MAX_DEFAULT_THREADS = 2',
+        'export const MAX_DEFAULT_THREADS = 1',
+      ),
     ],
     logLevel: 'warning',
   })
 }
 
-export async function buildSea () {
+export async function buildSea() {
   fs.rmSync(SEA_DIR, { recursive: true, force: true })
   fs.mkdirSync(SEA_DIR, { recursive: true })
   const script = path.join(SEA_DIR, 'tsdump-sea.cjs')
@@ -86,7 +103,9 @@ export async function buildSea () {
   execFileSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] })
   for (const f of [blob, config]) fs.rmSync(f)
   const mib = (fs.statSync(SEA_EXE).size / 1024 / 1024).toFixed(1)
-  console.log(`${path.relative(root, SEA_EXE)}: ${mib} MiB (node ${process.version}, ${process.platform}-${process.arch})`)
+  console.log(
+    `${path.relative(root, SEA_EXE)}: ${mib} MiB (node ${process.version}, ${process.platform}-${process.arch})`,
+  )
 }
 
 if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await buildSea()

@@ -19,7 +19,7 @@ export interface BatchSummary {
    * control batches: the parsed first control record; null when it could not be read
    * (a compacted, empty control batch — KAFKA-7467 — or a damaged one). Undefined for data batches.
    */
-  control?: { type: number, typeName: string, coordinatorEpoch?: number } | null
+  control?: { type: number; typeName: string; coordinatorEpoch?: number } | null
   /** legacy (magic 0/1) entries are passed as non-transactional data with recordsCount 1 */
   legacy?: boolean
   file?: string
@@ -41,7 +41,7 @@ export interface BatchFacts {
   isControl: boolean
   baseTimestamp: I64
   maxTimestamp: I64
-  control?: { type: number, typeName: string, coordinatorEpoch?: number } | null | undefined
+  control?: { type: number; typeName: string; coordinatorEpoch?: number } | null | undefined
   legacy?: boolean | undefined
   file?: string | undefined
   position?: number | undefined

@@ -18,18 +18,22 @@ export class ConsumerView {
   private qHead: I64 | null
   private readonly abortedPids = new Set<I64>()
 
-  constructor (private readonly table: TxnIndexTable) {
+  constructor(private readonly table: TxnIndexTable) {
     this.checker = new TxnIndexChecker(table)
     this.queue = table.sortedByFirst()
     this.qHead = table.length > 0 ? i64(table.firstOffset(this.queueAt(0))) : null
   }
 
-  get abortedProducers (): number { return this.abortedPids.size }
+  get abortedProducers(): number {
+    return this.abortedPids.size
+  }
 
-  private queueAt (k: number): number { return this.queue === null ? k : this.queue[k]! }
+  private queueAt(k: number): number {
+    return this.queue === null ? k : this.queue[k]!
+  }
 
   /** the records of `b` the consumer returns */
-  step (b: BatchFacts): number {
+  step(b: BatchFacts): number {
     const pid = b.producerId
     if (pid >= 0) {
       while (this.qHead !== null && this.qHead <= b.lastOffset) {
@@ -47,16 +51,33 @@ export class ConsumerView {
   }
 
   /** an ABORT marker that ends no data (the txnindex may or may not list it) */
-  emptyAbort (producerId: I64, markerOffset: I64): void { this.checker.emptyAbort(toBigInt(producerId), toBigInt(markerOffset)) }
+  emptyAbort(producerId: I64, markerOffset: I64): void {
+    this.checker.emptyAbort(toBigInt(producerId), toBigInt(markerOffset))
+  }
 
   /** a transaction the markers say was aborted: the txnindex should list it */
-  abortedTxn (x: ExpectedAbortedTxn): void { this.checker.abortedTxn(x) }
+  abortedTxn(x: ExpectedAbortedTxn): void {
+    this.checker.abortedTxn(x)
+  }
 
   /** the txnindex findings, and CONSUMER_VIEW_DIFFERS when the consumer's count is not the markers' */
-  findings (firstScanned: I64, leo: I64, consumerCount: number, readCommitted: number, lso: I64, out: FindingSink): void {
+  findings(
+    firstScanned: I64,
+    leo: I64,
+    consumerCount: number,
+    readCommitted: number,
+    lso: I64,
+    out: FindingSink,
+  ): void {
     this.checker.findings(toBigInt(firstScanned), toBigInt(leo), out)
     if (consumerCount !== readCommitted) {
-      out.push(finding('CONSUMER_VIEW_DIFFERS', `markers say read_committed consumers should read ${readCommitted} records below the LSO ${lso}; trusting .txnindex as consumers do, they read ${consumerCount}`, { firstOffset: toBigInt(firstScanned), lastOffset: toBigInt(lso) }))
+      out.push(
+        finding(
+          'CONSUMER_VIEW_DIFFERS',
+          `markers say read_committed consumers should read ${readCommitted} records below the LSO ${lso}; trusting .txnindex as consumers do, they read ${consumerCount}`,
+          { firstOffset: toBigInt(firstScanned), lastOffset: toBigInt(lso) },
+        ),
+      )
     }
   }
 }

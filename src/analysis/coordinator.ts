@@ -3,19 +3,19 @@
 // where Utils.abs(Integer.MIN_VALUE) = 0 (unlike Math.abs) and String.hashCode runs over UTF-16 code units.
 
 /** Java String.hashCode: s[0]*31^(n-1) + ... + s[n-1], in 32-bit two's complement. */
-export function javaStringHashCode (s: string): number {
+export function javaStringHashCode(s: string): number {
   let h = 0
   for (let i = 0; i < s.length; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0
   return h
 }
 
 /** Kafka's Utils.abs */
-export function kafkaAbs (n: number): number {
+export function kafkaAbs(n: number): number {
   return n === -2147483648 ? 0 : Math.abs(n)
 }
 
 /** The __transaction_state partition of a transactional id. */
-export function transactionStatePartitionFor (transactionalId: string, partitionCount: number): number {
+export function transactionStatePartitionFor(transactionalId: string, partitionCount: number): number {
   return kafkaAbs(javaStringHashCode(transactionalId)) % partitionCount
 }
 
@@ -39,15 +39,36 @@ export interface CoordinatorPartitionCount {
  * configured with transaction.state.log.num.partitions or offsets.topic.num.partitions other than 50 would
  * be sent to the wrong partition.
  */
-export function coordinatorPartitionCount (topic: string, known: { option?: number | undefined, metadata?: { path: string, count: number } | null,
-  present?: readonly number[] }): CoordinatorPartitionCount | null {
-  if (known.option !== undefined) return { count: known.option, source: 'option', atLeast: false, from: 'the option given (--transaction-state-partitions)' }
+export function coordinatorPartitionCount(
+  topic: string,
+  known: {
+    option?: number | undefined
+    metadata?: { path: string; count: number } | null
+    present?: readonly number[]
+  },
+): CoordinatorPartitionCount | null {
+  if (known.option !== undefined)
+    return {
+      count: known.option,
+      source: 'option',
+      atLeast: false,
+      from: 'the option given (--transaction-state-partitions)',
+    }
   if (known.metadata != null && known.metadata.count > 0) {
-    return { count: known.metadata.count, source: 'metadata', atLeast: false, from: `the metadata log's PartitionRecords of ${topic} (${known.metadata.path})` }
+    return {
+      count: known.metadata.count,
+      source: 'metadata',
+      atLeast: false,
+      from: `the metadata log's PartitionRecords of ${topic} (${known.metadata.path})`,
+    }
   }
   const present = known.present ?? []
   if (present.length === 0) return null
   const highest = Math.max(...present)
-  return { count: highest + 1, source: 'directories', atLeast: true,
-    from: `the ${topic} directories present (highest ${topic}-${highest}; the topic may have more partitions than this broker holds)` }
+  return {
+    count: highest + 1,
+    source: 'directories',
+    atLeast: true,
+    from: `the ${topic} directories present (highest ${topic}-${highest}; the topic may have more partitions than this broker holds)`,
+  }
 }

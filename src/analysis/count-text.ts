@@ -3,7 +3,7 @@
 // that prints one count.
 
 /** a non-negative integer with a comma every three digits */
-export function groupedCount (n: number): string {
+export function groupedCount(n: number): string {
   const s = String(n)
   if (!/^\d+$/.test(s)) return s // not a plain integer (NaN, negative, fractional): as it is
   let out = ''

@@ -26,9 +26,12 @@ export class DamageMarks {
    * another epoch begins a new transaction). `lastOffset`: the last offset read before them, when batches may be
    * lost in them (a damaged region or tail); undefined for a damaged batch whose offsets are known.
    */
-  damaged (at: DamageRef, open: Iterable<{ damage?: DamageRef, cut: boolean }>, lastOffset?: I64 | null): void {
+  damaged(at: DamageRef, open: Iterable<{ damage?: DamageRef; cut: boolean }>, lastOffset?: I64 | null): void {
     this.first ??= at
-    for (const t of open) { t.damage ??= at; t.cut = true }
+    for (const t of open) {
+      t.damage ??= at
+      t.cut = true
+    }
     if (lastOffset === undefined) return
     this.latest = at
     this.marked.clear()
@@ -37,36 +40,49 @@ export class DamageMarks {
   }
 
   /** the first batch after damaged bytes: offsets that follow on mean no batch was lost in them */
-  next (baseOffset: I64): void {
+  next(baseOffset: I64): void {
     if (!this.waiting) return
     this.waiting = false
     if (this.expected !== null && baseOffset === this.expected) this.latest = null
   }
 
   /** the damage a transaction of `pid` starting now (data, or a marker with none open) may have lost its beginning in */
-  beginning (pid: I64): DamageRef | undefined {
+  beginning(pid: I64): DamageRef | undefined {
     return this.latest !== null && !this.marked.has(pid) ? this.latest : undefined
   }
 
   /** `pid` wrote a marker after the latest damage */
-  ended (pid: I64): void {
+  ended(pid: I64): void {
     if (this.latest !== null) this.marked.add(pid)
   }
 }
 
 /** the finding of a transaction whose outcome the damage hides; `marker`: the marker read after the damage, if any */
-export function unknownOutcome (t: { producerId: I64, firstOffset: I64, damage?: DamageRef }, marker: { type: string, offset: I64 } | null): Finding {
+export function unknownOutcome(
+  t: { producerId: I64; firstOffset: I64; damage?: DamageRef },
+  marker: { type: string; offset: I64 } | null,
+): Finding {
   const d = t.damage!
-  return finding('TXN_OUTCOME_UNKNOWN', `producer ${t.producerId}'s transaction from offset ${t.firstOffset}: outcome unknown, its data or marker may lie in the bytes ` +
-    `that could not be read at ${d.file}:${d.position}` + (marker !== null ? ` (the ${marker.type} at ${marker.offset} is counted)` : ' (no marker after them: not judged open or hanging)'),
-  { file: d.file, position: d.position })
+  return finding(
+    'TXN_OUTCOME_UNKNOWN',
+    `producer ${t.producerId}'s transaction from offset ${t.firstOffset}: outcome unknown, its data or marker may lie in the bytes ` +
+      `that could not be read at ${d.file}:${d.position}` +
+      (marker !== null
+        ? ` (the ${marker.type} at ${marker.offset} is counted)`
+        : ' (no marker after them: not judged open or hanging)'),
+    { file: d.file, position: d.position },
+  )
 }
 
 /**
  * The txnindex and snapshot cross-checks compare the index files with the markers that could be read; with
  * damage their differences follow from the unreadable bytes, not from the indexes: one finding at the damage.
  */
-export function indexesNotChecked (d: DamageRef): Finding {
-  return finding('TXNINDEX_NOT_CHECKED', `the log has bytes that could not be read at ${d.file}:${d.position}: .txnindex and producer snapshots not cross-checked ` +
-    'against it (what they list may be in those bytes; the damage, not the indexes, is what to repair)', { file: d.file, position: d.position })
+export function indexesNotChecked(d: DamageRef): Finding {
+  return finding(
+    'TXNINDEX_NOT_CHECKED',
+    `the log has bytes that could not be read at ${d.file}:${d.position}: .txnindex and producer snapshots not cross-checked ` +
+      'against it (what they list may be in those bytes; the damage, not the indexes, is what to repair)',
+    { file: d.file, position: d.position },
+  )
 }

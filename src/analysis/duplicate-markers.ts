@@ -22,16 +22,19 @@ export class RecentMarkers {
   private older = new Map<I64, number>()
 
   /** at least the `max` producers whose markers came last are remembered, fewer than 2 * max in all */
-  constructor (private readonly max = MAX_REMEMBERED) {}
+  constructor(private readonly max = MAX_REMEMBERED) {}
 
   /** a marker that ended a transaction (or an empty one) */
-  ended (pid: I64, epoch: number, outcome: TxnOutcome): void {
+  ended(pid: I64, epoch: number, outcome: TxnOutcome): void {
     this.newer.set(pid, pack(epoch, outcome))
-    if (this.newer.size >= this.max) { this.older = this.newer; this.newer = new Map() }
+    if (this.newer.size >= this.max) {
+      this.older = this.newer
+      this.newer = new Map()
+    }
   }
 
   /** a marker with no open transaction that repeats this producer's last one: same epoch, same outcome */
-  isDuplicate (pid: I64, epoch: number, outcome: TxnOutcome): boolean {
+  isDuplicate(pid: I64, epoch: number, outcome: TxnOutcome): boolean {
     return (this.newer.get(pid) ?? this.older.get(pid)) === pack(epoch, outcome)
   }
 }

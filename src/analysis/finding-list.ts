@@ -31,11 +31,11 @@ export class FindingList implements FindingSink {
   readonly omitted: OmittedFindings = {}
   private readonly perCode = new Map<FindingCode, number>()
 
-  constructor (private readonly max = MAX_LISTED_PER_CODE) {
+  constructor(private readonly max = MAX_LISTED_PER_CODE) {
     if (!(max >= 1)) throw new RangeError(`FindingList keeps at least one finding per code, not ${max}`)
   }
 
-  push (f: Finding): void {
+  push(f: Finding): void {
     const n = this.perCode.get(f.code) ?? 0
     if (n < this.max) {
       this.perCode.set(f.code, n + 1)
@@ -46,27 +46,38 @@ export class FindingList implements FindingSink {
   }
 
   /** whether the next finding of `code` would be listed (else push only counts it) */
-  listing (code: FindingCode): boolean { return (this.perCode.get(code) ?? 0) < this.max }
+  listing(code: FindingCode): boolean {
+    return (this.perCode.get(code) ?? 0) < this.max
+  }
 
-  count (code: FindingCode, n: number): void {
+  count(code: FindingCode, n: number): void {
     if (n > 0) this.omitted[code] = (this.omitted[code] ?? 0) + n
   }
 
   /** another list's findings (in its order, under this list's bound) and its counts (a FindingList, or a report's two fields) */
-  absorb (other: { readonly listed: readonly Finding[], readonly omitted: OmittedFindings } | readonly Finding[]): void {
-    if (!('listed' in other)) { for (const f of other) this.push(f); return }
+  absorb(other: { readonly listed: readonly Finding[]; readonly omitted: OmittedFindings } | readonly Finding[]): void {
+    if (!('listed' in other)) {
+      for (const f of other) this.push(f)
+      return
+    }
     for (const f of other.listed) this.push(f)
     for (const [code, n] of Object.entries(other.omitted) as Array<[FindingCode, number]>) this.count(code, n)
   }
 }
 
 /** One finding standing for the `n` findings of `code` a partition's report only counted (text printers, the HTML report). */
-export function omittedFinding (code: FindingCode, n: number, partition: string): Finding {
-  return { severity: FINDING_SEVERITY[code], code, partition,
-    message: `... and ${groupedCount(n)} more ${code} not listed (a partition's report keeps the first ${MAX_LISTED_PER_CODE} findings of each code; --json counts the rest in omittedFindings)` } as Finding
+export function omittedFinding(code: FindingCode, n: number, partition: string): Finding {
+  return {
+    severity: FINDING_SEVERITY[code],
+    code,
+    partition,
+    message: `... and ${groupedCount(n)} more ${code} not listed (a partition's report keeps the first ${MAX_LISTED_PER_CODE} findings of each code; --json counts the rest in omittedFindings)`,
+  } as Finding
 }
 
 /** omittedFinding for each code counted, in the order counted */
-export function omittedFindings (omitted: OmittedFindings, partition: string): Finding[] {
-  return (Object.entries(omitted) as Array<[FindingCode, number]>).map(([code, n]) => omittedFinding(code, n, partition))
+export function omittedFindings(omitted: OmittedFindings, partition: string): Finding[] {
+  return (Object.entries(omitted) as Array<[FindingCode, number]>).map(([code, n]) =>
+    omittedFinding(code, n, partition),
+  )
 }

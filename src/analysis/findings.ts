@@ -172,7 +172,7 @@ export interface FindingPlace {
 }
 
 /** A finding with the catalogue's severity for `code`. */
-export function finding (code: FindingCode, message: string, at: FindingPlace = {}): Finding {
+export function finding(code: FindingCode, message: string, at: FindingPlace = {}): Finding {
   const f = { severity: FINDING_SEVERITY[code], code, message } as Finding
   if (at.file !== undefined) f.file = at.file
   if (at.position !== undefined) f.position = at.position
@@ -185,7 +185,12 @@ export function finding (code: FindingCode, message: string, at: FindingPlace = 
  * Every finding can be located: one without a file and byte position is about the partition, so it gets
  * the partition's label and, unless it already names the offsets it is about, the offsets scanned.
  */
-export function locatePartitionFindings (findings: readonly Finding[], partition: string, firstOffset: bigint, lastOffset: bigint): void {
+export function locatePartitionFindings(
+  findings: readonly Finding[],
+  partition: string,
+  firstOffset: bigint,
+  lastOffset: bigint,
+): void {
   for (const f of findings) {
     if (f.file !== undefined && f.position !== undefined) continue
     f.partition = partition
@@ -202,21 +207,29 @@ export const EXIT_USAGE = 2
  * Input that could not be read at all (or output that could not be written): exit 2 from every command,
  * whether `dump` or `reconcile`/`txns`/`lso` meets it.
  */
-export const UNREADABLE_CODES: ReadonlySet<FindingCode> = new Set<FindingCode>(['UNREADABLE', 'STREAM_NOT_ENDING', 'NOT_REGULAR_FILE', 'FILE_TOO_LARGE', 'FILE_CHANGED', 'OUTPUT_WRITE_FAILED', 'REMOTE_LAYOUT_UNKNOWN'])
+export const UNREADABLE_CODES: ReadonlySet<FindingCode> = new Set<FindingCode>([
+  'UNREADABLE',
+  'STREAM_NOT_ENDING',
+  'NOT_REGULAR_FILE',
+  'FILE_TOO_LARGE',
+  'FILE_CHANGED',
+  'OUTPUT_WRITE_FAILED',
+  'REMOTE_LAYOUT_UNKNOWN',
+])
 
 /** The exit-code rule, the only one: unusable input -> 2; errors or warnings in the data -> 1; info only -> 0. */
-export function exitCodeOf (f: Pick<Finding, 'code' | 'severity'>): number {
+export function exitCodeOf(f: Pick<Finding, 'code' | 'severity'>): number {
   if (UNREADABLE_CODES.has(f.code)) return EXIT_USAGE
   return f.severity === 'info' ? EXIT_OK : EXIT_FINDINGS
 }
 
-export function exitCodeFor (findings: readonly Finding[]): number {
+export function exitCodeFor(findings: readonly Finding[]): number {
   let code = EXIT_OK
   for (const f of findings) code = Math.max(code, exitCodeOf(f))
   return code
 }
 
 /** Findings that make a command exit non-zero. */
-export function hasErrors (findings: readonly Finding[]): boolean {
+export function hasErrors(findings: readonly Finding[]): boolean {
   return exitCodeFor(findings) !== EXIT_OK
 }

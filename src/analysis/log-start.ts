@@ -19,7 +19,11 @@ export interface LogStart {
  * remote segments, below the first local one (the same LogLoader line); `remote` says so.
  * Null when there is neither a segment base nor a checkpoint entry.
  */
-export function logStartOffset (firstSegmentBase: bigint | null, checkpointEntry: bigint | null, remote = false): LogStart | null {
+export function logStartOffset(
+  firstSegmentBase: bigint | null,
+  checkpointEntry: bigint | null,
+  remote = false,
+): LogStart | null {
   if (checkpointEntry !== null && (remote || firstSegmentBase === null || checkpointEntry > firstSegmentBase)) {
     return { offset: checkpointEntry, source: 'log-start-offset-checkpoint' }
   }
@@ -32,7 +36,12 @@ export function logStartOffset (firstSegmentBase: bigint | null, checkpointEntry
  * offset: CompletedFetch.nextFetchedRecord). A batch with fewer records than offsets (compacted) cut by the log
  * start cannot be split without its records: the whole count then, an upper bound.
  */
-export function recordsFromLogStart (logStart: bigint, baseOffset: bigint, lastOffset: bigint, recordsCount: number): number {
+export function recordsFromLogStart(
+  logStart: bigint,
+  baseOffset: bigint,
+  lastOffset: bigint,
+  recordsCount: number,
+): number {
   if (lastOffset < logStart) return 0
   if (baseOffset >= logStart || lastOffset - baseOffset + 1n !== BigInt(recordsCount)) return recordsCount
   return Number(lastOffset - logStart + 1n)
@@ -54,14 +63,21 @@ export interface RemoteNotRead {
  * LogLoader then keeps it as the log start. Offsets below the log start are gone, remote or not. Null when nothing
  * below the first local segment is known to be readable.
  */
-export function remoteOffsetsNotRead (localStart: bigint, checkpointEntry: bigint | null,
-  finishedRemote: ReadonlyArray<{ startOffset: bigint }>): RemoteNotRead | null {
+export function remoteOffsetsNotRead(
+  localStart: bigint,
+  checkpointEntry: bigint | null,
+  finishedRemote: ReadonlyArray<{ startOffset: bigint }>,
+): RemoteNotRead | null {
   let first: bigint | null = null
-  for (const s of finishedRemote) if (s.startOffset < localStart && (first === null || s.startOffset < first)) first = s.startOffset
+  for (const s of finishedRemote)
+    if (s.startOffset < localStart && (first === null || s.startOffset < first)) first = s.startOffset
   if (first !== null) {
     if (checkpointEntry !== null && checkpointEntry > first) first = checkpointEntry
-    return first < localStart ? { firstOffset: first, lastOffset: localStart - 1n, evidence: 'remote-log-metadata' } : null
+    return first < localStart
+      ? { firstOffset: first, lastOffset: localStart - 1n, evidence: 'remote-log-metadata' }
+      : null
   }
-  if (checkpointEntry !== null && checkpointEntry < localStart) return { firstOffset: checkpointEntry, lastOffset: localStart - 1n, evidence: 'log-start-offset-checkpoint' }
+  if (checkpointEntry !== null && checkpointEntry < localStart)
+    return { firstOffset: checkpointEntry, lastOffset: localStart - 1n, evidence: 'log-start-offset-checkpoint' }
   return null
 }

@@ -25,21 +25,33 @@ export interface LogSummary {
   readonly lastOffset: bigint | null
   magic: Record<string, number>
   codecs: Record<string, number>
-  add (b: V2Batch): void
-  addLegacy (e: LegacyEntry): void
-  materialise (): void
+  add(b: V2Batch): void
+  addLegacy(e: LegacyEntry): void
+  materialise(): void
   /** the counts as plain data (a worker thread's share of a file, structured-clone safe) */
-  part (): SummaryPart
+  part(): SummaryPart
   /** add the counts of the run of batches that follows the ones already counted (parallel dumps) */
-  absorb (p: SummaryPart): void
+  absorb(p: SummaryPart): void
 }
 
 /** Summary counts of a run of batches, mergeable in file order. */
 export interface SummaryPart {
-  batches: number, records: number, transactionalBatches: number, control: Record<string, number>
-  crcFailures: number, unsupported: number, corruptRegions: number, damagedBytes: number, trailingBytes: number
-  firstOffset: bigint | null, magicCounts: number[], codecCounts: number[]
-  lastBase: I64, lastDelta: number, lastLegacy: bigint | null, any: boolean
+  batches: number
+  records: number
+  transactionalBatches: number
+  control: Record<string, number>
+  crcFailures: number
+  unsupported: number
+  corruptRegions: number
+  damagedBytes: number
+  trailingBytes: number
+  firstOffset: bigint | null
+  magicCounts: number[]
+  codecCounts: number[]
+  lastBase: I64
+  lastDelta: number
+  lastLegacy: bigint | null
+  any: boolean
 }
 
 // Reads the few header fields it needs in place (a BatchView, no BigInt per batch); the last offset is
@@ -64,9 +76,9 @@ class Summary implements LogSummary {
   private lastLegacy: bigint | null = null
   private any = false
 
-  constructor (readonly file: string) {}
+  constructor(readonly file: string) {}
 
-  add (b: V2Batch): void {
+  add(b: V2Batch): void {
     const v = view.of(b.bytes, b.position)
     this.batches++
     const attributes = v.attributes
@@ -84,37 +96,57 @@ class Summary implements LogSummary {
     }
     if (b.crcValid === false) this.crcFailures++
     this.lastBase = v.int64(L.OFFSET_OFFSET)
-    if (!this.any) { this.firstOffset = toBigInt(this.lastBase); this.any = true }
+    if (!this.any) {
+      this.firstOffset = toBigInt(this.lastBase)
+      this.any = true
+    }
     this.lastDelta = v.lastOffsetDelta
     this.lastLegacy = null
     this.magicCounts[2]!++
     this.codecCounts[codec]!++
   }
 
-  addLegacy (e: LegacyEntry): void {
+  addLegacy(e: LegacyEntry): void {
     this.batches++
     this.records++
     if (!e.crcValid) this.crcFailures++
-    if (!this.any) { this.firstOffset = e.offset; this.any = true }
+    if (!this.any) {
+      this.firstOffset = e.offset
+      this.any = true
+    }
     this.lastLegacy = e.offset
     this.magicCounts[e.magic]!++
     this.codecCounts[e.compression & 7]!++
   }
 
-  get lastOffset (): bigint | null {
+  get lastOffset(): bigint | null {
     if (!this.any) return null
     if (this.lastLegacy !== null) return this.lastLegacy
     return toBigInt(this.lastBase) + BigInt(this.lastDelta)
   }
 
-  part (): SummaryPart {
-    return { batches: this.batches, records: this.records, transactionalBatches: this.transactionalBatches, control: { ...this.control },
-      crcFailures: this.crcFailures, unsupported: this.unsupported, corruptRegions: this.corruptRegions, damagedBytes: this.damagedBytes, trailingBytes: this.trailingBytes,
-      firstOffset: this.firstOffset, magicCounts: [...this.magicCounts], codecCounts: [...this.codecCounts],
-      lastBase: this.lastBase, lastDelta: this.lastDelta, lastLegacy: this.lastLegacy, any: this.any }
+  part(): SummaryPart {
+    return {
+      batches: this.batches,
+      records: this.records,
+      transactionalBatches: this.transactionalBatches,
+      control: { ...this.control },
+      crcFailures: this.crcFailures,
+      unsupported: this.unsupported,
+      corruptRegions: this.corruptRegions,
+      damagedBytes: this.damagedBytes,
+      trailingBytes: this.trailingBytes,
+      firstOffset: this.firstOffset,
+      magicCounts: [...this.magicCounts],
+      codecCounts: [...this.codecCounts],
+      lastBase: this.lastBase,
+      lastDelta: this.lastDelta,
+      lastLegacy: this.lastLegacy,
+      any: this.any,
+    }
   }
 
-  absorb (p: SummaryPart): void {
+  absorb(p: SummaryPart): void {
     this.batches += p.batches
     this.records += p.records
     this.transactionalBatches += p.transactionalBatches
@@ -124,10 +156,17 @@ class Summary implements LogSummary {
     this.corruptRegions += p.corruptRegions
     this.damagedBytes += p.damagedBytes
     this.trailingBytes += p.trailingBytes
-    p.magicCounts.forEach((n, m) => { this.magicCounts[m]! += n })
-    p.codecCounts.forEach((n, c) => { this.codecCounts[c]! += n })
+    p.magicCounts.forEach((n, m) => {
+      this.magicCounts[m]! += n
+    })
+    p.codecCounts.forEach((n, c) => {
+      this.codecCounts[c]! += n
+    })
     if (!p.any) return
-    if (!this.any) { this.firstOffset = p.firstOffset; this.any = true }
+    if (!this.any) {
+      this.firstOffset = p.firstOffset
+      this.any = true
+    }
     // the later run's last batch is the file's last so far
     this.lastBase = p.lastBase
     this.lastDelta = p.lastDelta
@@ -135,16 +174,20 @@ class Summary implements LogSummary {
   }
 
   /** fill `magic` and `codecs` (only what occurs, as facts.json lists them); call when the file is done */
-  materialise (): void {
+  materialise(): void {
     this.magic = {}
-    this.magicCounts.forEach((n, m) => { if (n > 0) this.magic[m] = n })
+    this.magicCounts.forEach((n, m) => {
+      if (n > 0) this.magic[m] = n
+    })
     this.codecs = {}
-    this.codecCounts.forEach((n, c) => { if (n > 0) this.codecs[codecName(c)] = n })
+    this.codecCounts.forEach((n, c) => {
+      if (n > 0) this.codecs[codecName(c)] = n
+    })
   }
 }
 
 const view = new BatchView()
 
-export function newSummary (file: string): LogSummary {
+export function newSummary(file: string): LogSummary {
   return new Summary(file)
 }

@@ -16,12 +16,16 @@ export interface LostRecords {
 }
 
 /** the first place of `lost` that follows the record at `file`/`position` (its value may be stale), else undefined */
-export function lostAfter (lost: readonly LostRecords[], file: string | undefined, position: number | undefined): LostRecords | undefined {
+export function lostAfter(
+  lost: readonly LostRecords[],
+  file: string | undefined,
+  position: number | undefined,
+): LostRecords | undefined {
   if (file === undefined || position === undefined) return lost[0]
   return lost.find((d) => (d.file === file && d.position > position) || d.earlierFiles.includes(file))
 }
 
 /** "<file> past position <p> (<CODE>)": what an unknown value names as its reason */
-export function lostText (d: LostRecords): string {
+export function lostText(d: LostRecords): string {
   return `${d.file} could not be read past position ${d.position} (${d.code})`
 }

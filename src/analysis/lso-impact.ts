@@ -46,14 +46,14 @@ export interface TransactionImpact {
 }
 
 /** the committed records behind one partition's open transactions: those waiting, less the open transactions' own */
-export function committedBehind (p: LsoPartitionFacts): number {
+export function committedBehind(p: LsoPartitionFacts): number {
   const own = p.report.openTransactions.filter((t) => t.state === 'open').reduce((n, t) => n + t.records, 0)
   return Math.max(0, (p.blocking?.recordsWaiting ?? 0) - own)
 }
 
 /** Each open transaction holding an LSO, with its cost per topic and the commands that free it now. */
-export function lsoImpact (partitions: readonly LsoPartitionFacts[], bootstrap: string): TransactionImpact[] {
-  const byTx = new Map<string, { t: BlockingTransaction, held: LsoPartitionFacts[] }>()
+export function lsoImpact(partitions: readonly LsoPartitionFacts[], bootstrap: string): TransactionImpact[] {
+  const byTx = new Map<string, { t: BlockingTransaction; held: LsoPartitionFacts[] }>()
   for (const p of partitions) {
     const t = p.blocking
     if (t === null || t.state !== 'open' || t.damage !== undefined || t.twoPhaseCommit) continue
@@ -69,19 +69,34 @@ export function lsoImpact (partitions: readonly LsoPartitionFacts[], bootstrap: 
     const transactionalId = ids[0]?.transactionalId ?? null
     const deadlineMs = held.map((p) => p.blocking!.verdict.coordinatorAbortsAtMs).find((d) => d !== null) ?? null
     out.push({
-      producerId: t.producerId, producerEpoch: t.producerEpoch, transactionalId, deadlineMs,
+      producerId: t.producerId,
+      producerEpoch: t.producerEpoch,
+      transactionalId,
+      deadlineMs,
       topics: topics.map((topic) => {
         const all = partitions.filter((p) => (p.report.topic ?? p.label) === topic)
         const mine = held.filter((p) => (p.report.topic ?? p.label) === topic)
         return {
-          topic, partitions: all.length, held: mine.map((p) => p.label),
-          readCommitted: all.reduce((n, p) => n + p.report.readCommitted, 0), readUncommitted: all.reduce((n, p) => n + p.report.readUncommitted, 0),
+          topic,
+          partitions: all.length,
+          held: mine.map((p) => p.label),
+          readCommitted: all.reduce((n, p) => n + p.report.readCommitted, 0),
+          readUncommitted: all.reduce((n, p) => n + p.report.readUncommitted, 0),
           committedBehind: mine.reduce((n, p) => n + committedBehind(p), 0),
-          ownRecords: mine.reduce((n, p) => n + (p.report.openTransactions.find((o) => o.producerId === t.producerId && o.state === 'open')?.records ?? 0), 0),
+          ownRecords: mine.reduce(
+            (n, p) =>
+              n +
+              (p.report.openTransactions.find((o) => o.producerId === t.producerId && o.state === 'open')?.records ??
+                0),
+            0,
+          ),
         }
       }),
       abortCommands: held.flatMap((p) => p.commands.slice(0, 1)),
-      forceTerminate: transactionalId === null ? null : `kafka-transactions.sh --bootstrap-server ${bootstrap} forceTerminateTransaction --transactionalId ${transactionalId}`,
+      forceTerminate:
+        transactionalId === null
+          ? null
+          : `kafka-transactions.sh --bootstrap-server ${bootstrap} forceTerminateTransaction --transactionalId ${transactionalId}`,
     })
   }
   return out

@@ -22,30 +22,38 @@ export class LsoIntervals {
   finalAborted = 0
   finalConsumer = 0
 
-  get length (): number { return this.ivs.length }
+  get length(): number {
+    return this.ivs.length
+  }
 
   /** `t` began and is not stable: its interval starts here */
-  open (t: Txn): void {
+  open(t: Txn): void {
     const iv: Interval = { owner: t, visible: 0, aborted: 0, consumer: 0, own: 0, pending: null }
     t.iv = iv
     this.ivs.push(iv)
   }
 
   /** `n` records of a plain (non-transactional) batch, `seen` of them returned by the consumer */
-  plain (n: number, seen: number): void {
+  plain(n: number, seen: number): void {
     const last = this.ivs[this.ivs.length - 1]
-    if (last === undefined) { this.finalVisible += n; this.finalConsumer += seen } else { last.visible += n; last.consumer += seen }
+    if (last === undefined) {
+      this.finalVisible += n
+      this.finalConsumer += seen
+    } else {
+      last.visible += n
+      last.consumer += seen
+    }
   }
 
   /** `n` records of the open transaction `t`, `seen` of them returned by the consumer */
-  pending (t: Txn, n: number, seen: number): void {
+  pending(t: Txn, n: number, seen: number): void {
     const last = this.ivs[this.ivs.length - 1]! // t is open, so its interval (or a later one) exists
     addPending(last, t, n)
     last.consumer += seen
   }
 
   /** `t` ended below the HW: its records are final wherever they are, and it no longer bounds the LSO. */
-  stabilize (t: Txn): void {
+  stabilize(t: Txn): void {
     const iv = t.iv
     if (iv === null) return
     t.iv = null
@@ -65,10 +73,14 @@ export class LsoIntervals {
     }
     if (at === 0) {
       // nothing still open can have records here: a transaction writes into the newest interval, at or after its own
-      this.finalVisible += iv.visible; this.finalAborted += iv.aborted; this.finalConsumer += iv.consumer
+      this.finalVisible += iv.visible
+      this.finalAborted += iv.aborted
+      this.finalConsumer += iv.consumer
     } else {
       const prev = ivs[at - 1]!
-      prev.visible += iv.visible; prev.aborted += iv.aborted; prev.consumer += iv.consumer
+      prev.visible += iv.visible
+      prev.aborted += iv.aborted
+      prev.consumer += iv.consumer
       if (iv.pending !== null) for (const [k, v] of iv.pending) addPending(prev, k, v)
     }
     if (at === ivs.length - 1) ivs.pop()
@@ -76,13 +88,17 @@ export class LsoIntervals {
   }
 
   /** the transactions still unstable, in the order their intervals began */
-  owners (): Txn[] { return this.ivs.map((iv) => iv.owner) }
+  owners(): Txn[] {
+    return this.ivs.map((iv) => iv.owner)
+  }
 
   /** records of aborted transactions that wait behind an unstable one (in [LSO, HW) at the end) */
-  abortedBeyond (): number { return this.ivs.reduce((n, iv) => n + iv.aborted, 0) }
+  abortedBeyond(): number {
+    return this.ivs.reduce((n, iv) => n + iv.aborted, 0)
+  }
 
   /** pending entries held, for the memory tests (AnalyzerStats) */
-  pendingEntries (): number {
+  pendingEntries(): number {
     let n = 0
     for (const iv of this.ivs) n += (iv.pending?.size ?? 0) + (iv.own > 0 ? 1 : 0)
     return n

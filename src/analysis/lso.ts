@@ -35,10 +35,16 @@ export interface BlockingTransaction extends OpenTransaction {
  * as new as a snapshot's value (coordinator epochs only grow), so the larger one wins. A producer that never
  * had a marker written has -1 in its snapshot entry.
  */
-export function coordinatorEpochOf (r: PartitionReport, t: OpenTransaction, snapshots: readonly SnapshotInput[]): { epoch: number | null, source: CoordinatorEpochSource } {
+export function coordinatorEpochOf(
+  r: PartitionReport,
+  t: OpenTransaction,
+  snapshots: readonly SnapshotInput[],
+): { epoch: number | null; source: CoordinatorEpochSource } {
   let snap: number | null = t.seeded ? t.coordinatorEpoch : null
   if (snap === null) {
-    const newest = [...snapshots].sort((a, b) => (a.offset > b.offset ? -1 : 1)).find((s) => s.coordinatorEpochs.get(t.producerId) !== undefined)
+    const newest = [...snapshots]
+      .sort((a, b) => (a.offset > b.offset ? -1 : 1))
+      .find((s) => s.coordinatorEpochs.get(t.producerId) !== undefined)
     const epoch = newest?.coordinatorEpochs.get(t.producerId)
     if (epoch !== undefined) snap = epoch
   }
@@ -52,22 +58,37 @@ export function coordinatorEpochOf (r: PartitionReport, t: OpenTransaction, snap
  * Records in [LSO, HW) that read_committed consumers get once the LSO moves: those pending, less those of
  * transactions already aborted. The one count every command prints as "waiting".
  */
-export function recordsWaiting (r: Pick<PartitionReport, 'pendingRecords' | 'abortedBeyondLso'>): number {
+export function recordsWaiting(r: Pick<PartitionReport, 'pendingRecords' | 'abortedBeyondLso'>): number {
   return r.pendingRecords - r.abortedBeyondLso
 }
 
 /** The earliest transaction holding the LSO, or null when LSO = HW. */
-export function findBlockingTransaction (r: PartitionReport, snapshots: readonly SnapshotInput[], maxTransactionTimeoutMs: number,
-  nowMs: number, label: string, states: readonly TransactionalIdState[] = []): BlockingTransaction | null {
+export function findBlockingTransaction(
+  r: PartitionReport,
+  snapshots: readonly SnapshotInput[],
+  maxTransactionTimeoutMs: number,
+  nowMs: number,
+  label: string,
+  states: readonly TransactionalIdState[] = [],
+): BlockingTransaction | null {
   if (r.lastStableOffset >= r.highWatermark) return null
   const t = r.openTransactions[0]
   if (t === undefined) return null
   const ce = coordinatorEpochOf(r, t, snapshots)
   const verdict = judgeOpenTransaction(t, label, nowMs, maxTransactionTimeoutMs, states)
   return {
-    ...t, coordinatorEpoch: ce.epoch, coordinatorEpochSource: ce.source, recordsWaiting: recordsWaiting(r),
-    abortedBeyondLso: r.abortedBeyondLso, newestTimestamp: r.newestTimestamp, nowMs, ageMs: verdict.ageMs, ageSource: verdict.ageSource,
-    hanging: verdict.hanging, verdict, twoPhaseCommit: verdict.twoPhaseCommit,
+    ...t,
+    coordinatorEpoch: ce.epoch,
+    coordinatorEpochSource: ce.source,
+    recordsWaiting: recordsWaiting(r),
+    abortedBeyondLso: r.abortedBeyondLso,
+    newestTimestamp: r.newestTimestamp,
+    nowMs,
+    ageMs: verdict.ageMs,
+    ageSource: verdict.ageSource,
+    hanging: verdict.hanging,
+    verdict,
+    twoPhaseCommit: verdict.twoPhaseCommit,
   }
 }
 
@@ -83,8 +104,14 @@ export interface PartitionJudgement {
  * The one judgement of a partition's open transactions every command makes (lso, cleanup, report): find-hanging
  * lists every open producer, not only the one holding the LSO.
  */
-export function judgePartition (r: PartitionReport, snapshots: readonly SnapshotInput[], label: string, nowMs: number,
-  maxTransactionTimeoutMs: number, states: readonly TransactionalIdState[]): PartitionJudgement {
+export function judgePartition(
+  r: PartitionReport,
+  snapshots: readonly SnapshotInput[],
+  label: string,
+  nowMs: number,
+  maxTransactionTimeoutMs: number,
+  states: readonly TransactionalIdState[],
+): PartitionJudgement {
   const hanging: HangingTransaction[] = []
   const findings: Finding[] = []
   for (const t of r.openTransactions) {
@@ -93,11 +120,20 @@ export function judgePartition (r: PartitionReport, snapshots: readonly Snapshot
     if (row !== null) hanging.push(row)
     findings.push(...hangingFindings(t, v, label, nowMs, maxTransactionTimeoutMs))
   }
-  return { blocking: findBlockingTransaction(r, snapshots, maxTransactionTimeoutMs, nowMs, label, states), hanging, findings }
+  return {
+    blocking: findBlockingTransaction(r, snapshots, maxTransactionTimeoutMs, nowMs, label, states),
+    hanging,
+    findings,
+  }
 }
 
 /** The two `kafka-transactions.sh abort` forms (KIP-664) that end the blocking transaction. */
-export function abortCommands (bootstrap: string, topic: string | null, partition: number | null, t: BlockingTransaction): string[] {
+export function abortCommands(
+  bootstrap: string,
+  topic: string | null,
+  partition: number | null,
+  t: BlockingTransaction,
+): string[] {
   // none for a transaction whose marker may lie in unreadable bytes: its outcome is unknown (TXN_OUTCOME_UNKNOWN)
   if (t.damage !== undefined) return []
   // none either when the coordinator's records that may own it could not be read, or when it is committing it:
@@ -106,6 +142,8 @@ export function abortCommands (bootstrap: string, topic: string | null, partitio
   const tp = `--topic ${topic ?? '<TOPIC>'} --partition ${partition ?? '<PARTITION>'}`
   const base = `kafka-transactions.sh --bootstrap-server ${bootstrap} abort ${tp}`
   // the tool would replace a negative coordinator epoch by 0 itself; print 0 when none is known
-  return [`${base} --start-offset ${t.firstOffset}`,
-    `${base} --producer-id ${t.producerId} --producer-epoch ${t.producerEpoch} --coordinator-epoch ${Math.max(0, t.coordinatorEpoch ?? 0)}`]
+  return [
+    `${base} --start-offset ${t.firstOffset}`,
+    `${base} --producer-id ${t.producerId} --producer-epoch ${t.producerEpoch} --coordinator-epoch ${Math.max(0, t.coordinatorEpoch ?? 0)}`,
+  ]
 }

@@ -26,7 +26,14 @@ import type { DamageRef } from './transactions.js'
 import { DamageMarks, indexesNotChecked, unknownOutcome } from './damage-marks.js'
 import * as H from './partition-analyzer-helpers.js'
 
-export type { AnalyzerHook, AnalyzerInternals, AnalyzerOptions, AnalyzerStats, OpenTransaction, PartitionReport } from './partition-report.js'
+export type {
+  AnalyzerHook,
+  AnalyzerInternals,
+  AnalyzerOptions,
+  AnalyzerStats,
+  OpenTransaction,
+  PartitionReport,
+} from './partition-report.js'
 
 // The analyzer composes: the transactions and markers below, the LSO intervals (lso-intervals.ts), the consumer's
 // view (consumer-view.ts), snapshot seeding and checks (snapshot-seeding.ts), the txns timeline
@@ -80,27 +87,42 @@ export class PartitionAnalyzer {
   /** canonical copy of a batch given with non-canonical (bigint) fields */
   private readonly canon: BatchFacts = H.canonicalFacts()
 
-  constructor (private readonly opts: AnalyzerOptions, internals: AnalyzerInternals = {}) {
+  constructor(
+    private readonly opts: AnalyzerOptions,
+    internals: AnalyzerInternals = {},
+  ) {
     this.hw = opts.checkpointHighWatermark === null ? null : i64(opts.checkpointHighWatermark)
     this.logStartOffset = opts.logStartOffset === null ? null : i64(opts.logStartOffset)
     this.consumer = opts.txnIndex !== null ? new ConsumerView(opts.txnIndex) : null
     this.snapChecks = new SnapshotChecks(opts.snapshots)
     this.markerEpochs = opts.markerEpochs === false ? null : new ProducerInts()
-    this.tl = opts.timeline === undefined ? null : new TimelineRecorder(opts.timeline === true ? null : opts.timeline, internals.maxHeldRuns)
+    this.tl =
+      opts.timeline === undefined
+        ? null
+        : new TimelineRecorder(opts.timeline === true ? null : opts.timeline, internals.maxHeldRuns)
     this.abortedTxns = internals.collectAbortedTxns === true ? [] : null
   }
 
-  stats (): AnalyzerStats {
-    return { batches: this.batchCount, openTransactions: this.open.size, intervals: this.intervals.length, pendingEntries: this.intervals.pendingEntries(),
-      producersWithMarkers: this.markerEpochs?.size ?? 0, abortedProducers: this.consumer?.abortedProducers ?? 0 }
+  stats(): AnalyzerStats {
+    return {
+      batches: this.batchCount,
+      openTransactions: this.open.size,
+      intervals: this.intervals.length,
+      pendingEntries: this.intervals.pendingEntries(),
+      producersWithMarkers: this.markerEpochs?.size ?? 0,
+      abortedProducers: this.consumer?.abortedProducers ?? 0,
+    }
   }
 
-  private start (firstOffset: I64): void {
+  private start(firstOffset: I64): void {
     this.started = true
     this.firstScannedOffset = firstOffset
     if (this.logStartOffset === null) this.logStartOffset = firstOffset
     const seed = seedFromSnapshots(this.opts.snapshots, firstOffset)
-    this.seedSnapshot = seed.snapshot === null ? null : { offset: seed.snapshot.offset, ...(seed.snapshot.file !== undefined ? { file: seed.snapshot.file } : {}) }
+    this.seedSnapshot =
+      seed.snapshot === null
+        ? null
+        : { offset: seed.snapshot.offset, ...(seed.snapshot.file !== undefined ? { file: seed.snapshot.file } : {}) }
     for (const p of seed.open) {
       const t = this.newTxn(i64(p.producerId), p.producerEpoch, i64(p.currentTxnFirstOffset!))
       t.seeded = true
@@ -113,25 +135,26 @@ export class PartitionAnalyzer {
     this.snapChecks.start(firstOffset)
   }
 
-  private newTxn (producerId: I64, producerEpoch: number, firstOffset: I64): Txn {
+  private newTxn(producerId: I64, producerEpoch: number, firstOffset: I64): Txn {
     const t = H.newTxn(this.seq++, producerId, producerEpoch, firstOffset)
     if (this.tl !== null) this.tl.transaction(t)
     return t
   }
 
   /** Bytes at `at` could not be read (between the batches given before and after): see damage-marks.ts. */
-  damaged (at: DamageRef, lost: boolean): void {
+  damaged(at: DamageRef, lost: boolean): void {
     this.damage.damaged(at, this.open.values(), lost ? this.prevLast : undefined)
   }
 
   /** The next batch, in log order. `b` may be reused by the caller afterwards. */
-  add (input: BatchFacts): void {
+  add(input: BatchFacts): void {
     const b = H.needsCanonical(input) ? H.canonicalInto(this.canon, input) : input
     if (!this.started) this.start(b.baseOffset)
     this.damage.next(b.baseOffset)
     this.snapChecks.passTo(b.baseOffset, this.openFirstOffsets)
     if (this.prevLast !== null && b.baseOffset <= this.prevLast) {
-      if (this.wanted('OFFSETS_NOT_INCREASING')) this.find('OFFSETS_NOT_INCREASING', b, H.notFollowingText(b, this.prevLast))
+      if (this.wanted('OFFSETS_NOT_INCREASING'))
+        this.find('OFFSETS_NOT_INCREASING', b, H.notFollowingText(b, this.prevLast))
     }
     this.prevLast = b.lastOffset
     if (this.newestTimestamp === null || b.maxTimestamp > this.newestTimestamp) this.newestTimestamp = b.maxTimestamp
@@ -142,7 +165,7 @@ export class PartitionAnalyzer {
     this.batchCount++
   }
 
-  private addData (b: BatchFacts, counted: boolean, seen: number): void {
+  private addData(b: BatchFacts, counted: boolean, seen: number): void {
     const pid = b.producerId
     const open = pid >= 0 ? this.open.get(pid) : undefined
     const n = b.recordsCount
@@ -185,7 +208,7 @@ export class PartitionAnalyzer {
     if (this.tl !== null) this.tl.txnBatch(t, LANE_TXN + t.seq, this.batchCount)
   }
 
-  private addControl (b: BatchFacts): void {
+  private addControl(b: BatchFacts): void {
     const c = b.control
     if (c === undefined || c === null) {
       const name = b.recordsCount === 0 ? 'EMPTY' : 'UNREADABLE'
@@ -223,7 +246,8 @@ export class PartitionAnalyzer {
       this.open.delete(pid)
     }
     this.damage.ended(pid)
-    if (t.damage !== undefined && this.wanted('TXN_OUTCOME_UNKNOWN')) this.findings.push(unknownOutcome(t, { type: outcome, offset: b.baseOffset }))
+    if (t.damage !== undefined && this.wanted('TXN_OUTCOME_UNKNOWN'))
+      this.findings.push(unknownOutcome(t, { type: outcome, offset: b.baseOffset }))
     t.outcome = outcome
     t.markerOffset = b.baseOffset
     t.markerEpoch = b.producerEpoch
@@ -250,7 +274,7 @@ export class PartitionAnalyzer {
     this.opts.sink?.transactionEnded(t)
   }
 
-  private setOpen (pid: I64, t: Txn): void {
+  private setOpen(pid: I64, t: Txn): void {
     if (this.lastOpenFirst !== null && t.firstOffset < this.lastOpenFirst) this.openSorted = false
     this.lastOpenFirst = t.firstOffset
     this.open.set(pid, t)
@@ -259,13 +283,13 @@ export class PartitionAnalyzer {
   /** producer -> first offset of its open transaction, for the snapshot checks */
   private readonly openFirstOffsets = (): Map<I64, I64> => H.openFirstOffsets(this.open)
 
-  private count (name: string): void {
+  private count(name: string): void {
     if (name === 'COMMIT') this.commitMarkers++
     else if (name === 'ABORT') this.abortMarkers++
     else this.controlBatches[name] = (this.controlBatches[name] ?? 0) + 1
   }
 
-  private find (code: FindingCode, b: BatchFacts, message: string): void {
+  private find(code: FindingCode, b: BatchFacts, message: string): void {
     this.findings.push(finding(code, message, { file: b.file, position: b.position }))
   }
 
@@ -273,7 +297,7 @@ export class PartitionAnalyzer {
    * Whether a finding of `code` is still listed; if not, it is counted here and the caller skips building its
    * message (a log can have one duplicate marker or empty control batch in two batches).
    */
-  private wanted (code: FindingCode): boolean {
+  private wanted(code: FindingCode): boolean {
     if (this.findings.listing(code)) return true
     this.findings.count(code, 1)
     return false
@@ -283,7 +307,7 @@ export class PartitionAnalyzer {
    * After the last batch. `lastSegmentBaseOffset`: an empty active segment still moves the log end
    * (null: no segment name is numeric, the log start stands in).
    */
-  finish (lastSegmentBaseOffset: bigint | null, scanFindings: FindingList | readonly Finding[]): PartitionReport {
+  finish(lastSegmentBaseOffset: bigint | null, scanFindings: FindingList | readonly Finding[]): PartitionReport {
     if (!this.started) this.start(this.logStartOffset ?? 0)
     const logStartOffset = this.logStartOffset ?? 0
     const leo = H.logEndOffsetOf(lastSegmentBaseOffset, this.prevLast, logStartOffset)
@@ -295,28 +319,53 @@ export class PartitionAnalyzer {
     const unstable = H.inLogOrder(this.intervals.owners())
     const lso = H.lastStableOffset(unstable[0], hw, logStartOffset)
     const counts: VisibilityCounts = {
-      readUncommitted: this.uncommitted, readCommitted: this.intervals.finalVisible, abortedRecords: this.intervals.finalAborted,
+      readUncommitted: this.uncommitted,
+      readCommitted: this.intervals.finalVisible,
+      abortedRecords: this.intervals.finalAborted,
       pendingRecords: this.uncommitted - this.intervals.finalVisible - this.intervals.finalAborted,
     }
     let readCommittedByTxnIndex: number | null = null
     const damaged = this.damage.first
     if (this.consumer !== null) {
       readCommittedByTxnIndex = this.intervals.finalConsumer
-      if (damaged === null) this.consumer.findings(this.firstScannedOffset, leo, this.intervals.finalConsumer, counts.readCommitted, lso, findings)
+      if (damaged === null)
+        this.consumer.findings(
+          this.firstScannedOffset,
+          leo,
+          this.intervals.finalConsumer,
+          counts.readCommitted,
+          lso,
+          findings,
+        )
     }
     if (damaged === null) for (const f of this.snapChecks.findings()) findings.push(f)
     else if (this.consumer !== null || this.opts.snapshots.length > 0) findings.push(indexesNotChecked(damaged))
-    for (const t of unstable) if (t.damage !== undefined && t.markerOffset === null) findings.push(unknownOutcome(t, null))
+    for (const t of unstable)
+      if (t.damage !== undefined && t.markerOffset === null) findings.push(unknownOutcome(t, null))
     const openTransactions = unstable.map((t) => toOpen(t, hw))
     return {
-      topic: this.opts.topic, partition: this.opts.partition, logStartOffset: toBigInt(logStartOffset), logEndOffset: toBigInt(leo),
-      highWatermark: toBigInt(hw), highWatermarkSource, lastStableOffset: toBigInt(lso), ...counts, readCommittedByTxnIndex,
+      topic: this.opts.topic,
+      partition: this.opts.partition,
+      logStartOffset: toBigInt(logStartOffset),
+      logEndOffset: toBigInt(leo),
+      highWatermark: toBigInt(hw),
+      highWatermarkSource,
+      lastStableOffset: toBigInt(lso),
+      ...counts,
+      readCommittedByTxnIndex,
       controlBatches: { COMMIT: this.commitMarkers, ABORT: this.abortMarkers, ...this.controlBatches },
       transactions: { committed: this.committed, aborted: this.aborted, empty: this.empty, open: this.open.size },
-      openTransactions, abortedBeyondLso: this.intervals.abortedBeyond(), newestTimestamp: bigOrNull(this.newestTimestamp),
-      findings: findings.listed, omittedFindings: findings.omitted,
-      markerCoordinatorEpochs: this.markerEpochs ?? NO_EPOCHS, seedSnapshot: this.seedSnapshot, firstScannedOffset: toBigInt(this.firstScannedOffset),
-      batches: this.batchCount, timeline: this.tl !== null ? this.tl.build(this.batchCount) : null, abortedTxns: this.abortedTxns,
+      openTransactions,
+      abortedBeyondLso: this.intervals.abortedBeyond(),
+      newestTimestamp: bigOrNull(this.newestTimestamp),
+      findings: findings.listed,
+      omittedFindings: findings.omitted,
+      markerCoordinatorEpochs: this.markerEpochs ?? NO_EPOCHS,
+      seedSnapshot: this.seedSnapshot,
+      firstScannedOffset: toBigInt(this.firstScannedOffset),
+      batches: this.batchCount,
+      timeline: this.tl !== null ? this.tl.build(this.batchCount) : null,
+      abortedTxns: this.abortedTxns,
     }
   }
 }

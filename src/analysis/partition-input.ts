@@ -28,7 +28,10 @@ export interface SnapshotInput {
 }
 
 /** producer id -> int32 (analysis/producer-map.ts ProducerInts; a worker posts its parts) */
-export interface ProducerEpochs { get: (producerId: bigint) => number | undefined, readonly size: number }
+export interface ProducerEpochs {
+  get: (producerId: bigint) => number | undefined
+  readonly size: number
+}
 
 export type HighWatermarkSource = 'checkpoint' | 'logEndOffset'
 

@@ -35,7 +35,7 @@ export interface PartitionReport extends VisibilityCounts {
   /** read_committed as a consumer trusting .txnindex would count it; null when no txnindex could be read */
   readCommittedByTxnIndex: number | null
   controlBatches: Record<string, number>
-  transactions: { committed: number, aborted: number, empty: number, open: number }
+  transactions: { committed: number; aborted: number; empty: number; open: number }
   /** transactions holding the LSO, earliest first */
   openTransactions: OpenTransaction[]
   /** records of aborted transactions in [LSO, HW): part of pendingRecords, yet no read_committed consumer will get them */
@@ -47,7 +47,7 @@ export interface PartitionReport extends VisibilityCounts {
   /** code -> findings of that code beyond those listed, counted only; {} when every finding is listed */
   omittedFindings: OmittedFindings
   /** per producer, the coordinator epoch of its latest COMMIT/ABORT marker (for `lso`); empty when not kept (`markerEpochs: false`: `txns`) */
-  markerCoordinatorEpochs: { get: (producerId: bigint) => number | undefined, readonly size: number }
+  markerCoordinatorEpochs: { get: (producerId: bigint) => number | undefined; readonly size: number }
   /** the snapshot that seeded transactions open at the first scanned offset, if any (its offset and file, not its tables) */
   seedSnapshot: Pick<SnapshotInput, 'offset' | 'file'> | null
   /** first offset the scan saw (first batch, else the log start) */

@@ -28,7 +28,7 @@ export interface ReconcileResult {
   /** --start-offset, --from-time, --producer-id ...: the counts are of the records in this range (range-filter.ts) */
   filter?: RangeSpec
   /** with a filter: per partition, the batches that were in range */
-  partitions: Array<PartitionResult & { snapshots: SnapshotInput[], range?: RangeCounted }>
+  partitions: Array<PartitionResult & { snapshots: SnapshotInput[]; range?: RangeCounted }>
 }
 
 export interface TimelinePartition extends PartitionResult {
@@ -95,7 +95,7 @@ export interface LsoResult {
    * the findings of the __transaction_state partitions read for the coordinator's states (their framing damage
    * and records that do not decode), by partition; a state read before lost bytes is marked unknownPast
    */
-  coordinatorFindings?: Array<{ label: string, findings: Finding[] }>
+  coordinatorFindings?: Array<{ label: string; findings: Finding[] }>
 }
 
 /**
@@ -105,9 +105,9 @@ export interface LsoResult {
  */
 export interface TxnsStream {
   /** `p.report` is complete (a first pass): the header needs the LSO and the log end */
-  timelineStart (p: PartitionResult): void
-  run (r: TimelineRun): void
-  timelineEnd (p: PartitionResult, lane: Lane): void
-  transactionStates (p: TransactionStatePartition): void
-  end (): void
+  timelineStart(p: PartitionResult): void
+  run(r: TimelineRun): void
+  timelineEnd(p: PartitionResult, lane: Lane): void
+  transactionStates(p: TransactionStatePartition): void
+  end(): void
 }

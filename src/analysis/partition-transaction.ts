@@ -9,13 +9,19 @@
 export type TxnOutcome = 'COMMIT' | 'ABORT'
 
 /** where bytes of a partition's log could not be read (the first byte of a damaged region, a torn tail or batch) */
-export interface DamageRef { file: string, position: number }
+export interface DamageRef {
+  file: string
+  position: number
+}
 
 /** what came of a transaction: its marker's type, none yet, or not knowable (damage) */
 export type TransactionOutcome = 'committed' | 'aborted' | 'open' | 'unknown'
 
 /** the COMMIT or ABORT control batch that ended a transaction */
-export interface TransactionMarker<N = bigint> { offset: N, type: TxnOutcome }
+export interface TransactionMarker<N = bigint> {
+  offset: N
+  type: TxnOutcome
+}
 
 export interface PartitionTransaction<N = bigint> {
   producerId: N
@@ -52,7 +58,7 @@ export interface TransactionFacts<N = bigint> extends Omit<PartitionTransaction<
 }
 
 /** the outcome of a marker type (null: no marker), unknown when damage may hide the real one */
-export function outcomeOf (type: TxnOutcome | null, damage: DamageRef | undefined): TransactionOutcome {
+export function outcomeOf(type: TxnOutcome | null, damage: DamageRef | undefined): TransactionOutcome {
   if (damage !== undefined) return 'unknown'
   return type === 'COMMIT' ? 'committed' : type === 'ABORT' ? 'aborted' : 'open'
 }

@@ -2,10 +2,24 @@
 import type { I64 } from '../bytes/int64.js'
 import { toI64 } from '../bytes/int64.js'
 
-export interface ProducerIntsParts { slots: number, buckets: Bucket[], directory: Int32Array<ArrayBuffer>, depth: number, maxDepth: number, n: number, big: Map<bigint, number>, overflow: Map<number, number> }
+export interface ProducerIntsParts {
+  slots: number
+  buckets: Bucket[]
+  directory: Int32Array<ArrayBuffer>
+  depth: number
+  maxDepth: number
+  n: number
+  big: Map<bigint, number>
+  overflow: Map<number, number>
+}
 
 /** one page of the table: an empty slot's key is NaN */
-interface Bucket { keys: Float64Array<ArrayBuffer>, vals: Int32Array<ArrayBuffer>, n: number, depth: number }
+interface Bucket {
+  keys: Float64Array<ArrayBuffer>
+  vals: Int32Array<ArrayBuffer>
+  n: number
+  depth: number
+}
 
 /** a bucket splits when more than 3/4 of its slots are used */
 const MAX_LOAD = 0.75
@@ -43,14 +57,19 @@ export class ProducerInts {
    * first bucket starts at FIRST_SLOTS and doubles up to `slots` before any split: most partitions have a few
    * producers, and lso over 3,000 partitions held 295 MB of 96 KiB first buckets.
    */
-  constructor (private readonly slots = 4096, private readonly maxDepth = MAX_DEPTH) {
+  constructor(
+    private readonly slots = 4096,
+    private readonly maxDepth = MAX_DEPTH,
+  ) {
     this.buckets = [newBucket(Math.min(slots, FIRST_SLOTS), 0)]
     this.directory = new Int32Array(1)
   }
 
-  get size (): number { return this.n + this.big.size + this.overflow.size }
+  get size(): number {
+    return this.n + this.big.size + this.overflow.size
+  }
 
-  get (pid: I64): number | undefined {
+  get(pid: I64): number | undefined {
     const k = toI64(pid)
     if (typeof k === 'bigint') return this.big.get(k)
     const h = hash(k)
@@ -59,16 +78,25 @@ export class ProducerInts {
     return b.keys[i] === k ? b.vals[i] : this.overflow.get(k)
   }
 
-  set (pid: I64, v: number): void {
+  set(pid: I64, v: number): void {
     const k = toI64(pid)
-    if (typeof k === 'bigint') { this.big.set(k, v); return }
+    if (typeof k === 'bigint') {
+      this.big.set(k, v)
+      return
+    }
     const h = hash(k)
     let b = this.bucketOf(h)
     let i = slot(b, k, h)
     if (b.keys[i] !== k) {
       while (b.n + 1 > b.keys.length * MAX_LOAD) {
-        if (b.keys.length < this.slots) { b = this.grow(b); continue }
-        if (b.depth >= this.maxDepth || this.overflow.has(k)) { this.overflow.set(k, v); return }
+        if (b.keys.length < this.slots) {
+          b = this.grow(b)
+          continue
+        }
+        if (b.depth >= this.maxDepth || this.overflow.has(k)) {
+          this.overflow.set(k, v)
+          return
+        }
         this.split(h)
         b = this.bucketOf(h)
       }
@@ -81,33 +109,51 @@ export class ProducerInts {
   }
 
   /** the table as plain data, to post to another thread (a class instance loses its methods in the clone) */
-  toParts (): ProducerIntsParts { return { slots: this.slots, buckets: this.buckets, directory: this.directory, depth: this.depth, maxDepth: this.maxDepth, n: this.n, big: this.big, overflow: this.overflow } }
+  toParts(): ProducerIntsParts {
+    return {
+      slots: this.slots,
+      buckets: this.buckets,
+      directory: this.directory,
+      depth: this.depth,
+      maxDepth: this.maxDepth,
+      n: this.n,
+      big: this.big,
+      overflow: this.overflow,
+    }
+  }
 
-  static fromParts (p: ProducerIntsParts): ProducerInts {
+  static fromParts(p: ProducerIntsParts): ProducerInts {
     const t = new ProducerInts(p.slots, p.maxDepth)
-    t.buckets = p.buckets; t.directory = p.directory; t.depth = p.depth; t.n = p.n
+    t.buckets = p.buckets
+    t.directory = p.directory
+    t.depth = p.depth
+    t.n = p.n
     for (const [k, v] of p.big) t.big.set(k, v)
     for (const [k, v] of p.overflow) t.overflow.set(k, v)
     return t
   }
 
-  private bucketOf (h: number): Bucket { return this.buckets[this.directory[this.depth === 0 ? 0 : h >>> (32 - this.depth)]!]! }
+  private bucketOf(h: number): Bucket {
+    return this.buckets[this.directory[this.depth === 0 ? 0 : h >>> (32 - this.depth)]!]!
+  }
 
   /** the only bucket, below full size: twice its slots, its entries rehashed (before the first split only) */
-  private grow (b: Bucket): Bucket {
+  private grow(b: Bucket): Bucket {
     const bigger = newBucket(b.keys.length * 2, b.depth)
     for (let j = 0; j < b.keys.length; j++) {
       const k = b.keys[j]!
       if (k !== k) continue // NaN: empty
       const i = slot(bigger, k, hash(k))
-      bigger.keys[i] = k; bigger.vals[i] = b.vals[j]!; bigger.n++
+      bigger.keys[i] = k
+      bigger.vals[i] = b.vals[j]!
+      bigger.n++
     }
     this.buckets[this.buckets.indexOf(b)] = bigger
     return bigger
   }
 
   /** split the bucket that hash `h` goes to by one more top bit (doubling the directory when it needs the bit) */
-  private split (h: number): void {
+  private split(h: number): void {
     const index = this.directory[this.depth === 0 ? 0 : h >>> (32 - this.depth)]!
     const old = this.buckets[index]!
     if (old.depth === this.depth) {
@@ -120,8 +166,11 @@ export class ProducerInts {
     const bit = 31 - old.depth // the new bucket depth's bit, counted from the top
     // the old bucket is emptied and kept as the 0 half: a split allocates one bucket and frees none
     this.scratch ??= newBucket(this.slots, 0)
-    this.scratch.keys.set(old.keys); this.scratch.vals.set(old.vals)
-    old.keys.fill(Number.NaN); old.n = 0; old.depth++
+    this.scratch.keys.set(old.keys)
+    this.scratch.vals.set(old.vals)
+    old.keys.fill(Number.NaN)
+    old.n = 0
+    old.depth++
     const one = newBucket(this.slots, old.depth)
     const from = this.scratch
     for (let j = 0; j < from.keys.length; j++) {
@@ -130,7 +179,9 @@ export class ProducerInts {
       const kh = hash(k)
       const to = ((kh >>> bit) & 1) === 0 ? old : one
       const i = slot(to, k, kh)
-      to.keys[i] = k; to.vals[i] = from.vals[j]!; to.n++
+      to.keys[i] = k
+      to.vals[i] = from.vals[j]!
+      to.n++
     }
     const oneIndex = this.buckets.push(one) - 1
     // the directory entries of the old bucket: those whose new bit is 1 go to `one`
@@ -140,17 +191,17 @@ export class ProducerInts {
   }
 }
 
-function newBucket (slots: number, depth: number): Bucket {
+function newBucket(slots: number, depth: number): Bucket {
   return { keys: new Float64Array(slots).fill(Number.NaN), vals: new Int32Array(slots), n: 0, depth }
 }
 
-function hash (k: number): number {
+function hash(k: number): number {
   const h = Math.imul((k >>> 0) ^ Math.imul(Math.floor(k / 4294967296) | 0, 0x9e3779b1), 0x85ebca6b)
   return (h ^ (h >>> 15)) >>> 0
 }
 
 /** the slot of key `k` in `b`, or the empty slot where it would go (linear probing from the hash's low bits) */
-function slot (b: Bucket, k: number, h: number): number {
+function slot(b: Bucket, k: number, h: number): number {
   const mask = b.keys.length - 1
   let i = h & mask
   for (let x = b.keys[i]!; x === x && x !== k; x = b.keys[i]!) i = (i + 1) & mask // x === x: not NaN, used

@@ -29,7 +29,11 @@ export interface RangeSpec {
 }
 
 /** What a filtered scan let in: the offsets of the first and last batch in range (null: none) and how many. */
-export interface RangeCounted { firstOffset: bigint | null, lastOffset: bigint | null, batches: number }
+export interface RangeCounted {
+  firstOffset: bigint | null
+  lastOffset: bigint | null
+  batches: number
+}
 
 /** 'out': not in range, read on; 'in': in range; 'stop': this and every later batch of the partition are out */
 export type RangeVerdict = 'out' | 'in' | 'stop'
@@ -58,20 +62,25 @@ export class RangeFilter {
   lastOffset: I64 | null = null
   batches = 0
 
-  constructor (readonly spec: RangeSpec) {
+  constructor(readonly spec: RangeSpec) {
     this.time = spec.fromTime === undefined ? 'in' : 'before'
     this.producers = spec.producerIds === undefined ? null : new Set(spec.producerIds)
   }
 
   /** nothing after the batch seen last can be in range: the caller stops reading the partition */
-  get done (): boolean { return this.time === 'after' }
+  get done(): boolean {
+    return this.time === 'after'
+  }
 
-  batch (b: RangeBatch): RangeVerdict {
+  batch(b: RangeBatch): RangeVerdict {
     this.startBatch = false
     this.stopBatch = false
     const s = this.spec
     if (this.time === 'after') return 'stop'
-    if (s.endOffset !== undefined && b.baseOffset > s.endOffset) { this.time = 'after'; return 'stop' }
+    if (s.endOffset !== undefined && b.baseOffset > s.endOffset) {
+      this.time = 'after'
+      return 'stop'
+    }
     if (this.time === 'before') {
       if (b.maxTimestamp < s.fromTime!) return 'out'
       this.time = 'in'
@@ -84,7 +93,9 @@ export class RangeFilter {
     }
     if (s.startOffset !== undefined && b.lastOffset < s.startOffset) return 'out'
     if (this.producers !== null && !this.producers.has(BigInt(b.producerId))) return 'out'
-    this.cutByOffsets = (s.startOffset !== undefined && b.baseOffset < s.startOffset) || (s.endOffset !== undefined && b.lastOffset > s.endOffset)
+    this.cutByOffsets =
+      (s.startOffset !== undefined && b.baseOffset < s.startOffset) ||
+      (s.endOffset !== undefined && b.lastOffset > s.endOffset)
     this.started = false
     this.ended = false
     if (this.firstOffset === null) this.firstOffset = b.baseOffset
@@ -94,17 +105,24 @@ export class RangeFilter {
   }
 
   /** the batch let in last has records outside the range: a record-level filter must look at each (record()) */
-  get partial (): boolean { return this.cutByOffsets || this.startBatch || this.stopBatch }
+  get partial(): boolean {
+    return this.cutByOffsets || this.startBatch || this.stopBatch
+  }
 
   /** one record of the batch let in last, in order: in range? */
-  record (offset: bigint, timestamp: bigint): boolean {
+  record(offset: bigint, timestamp: bigint): boolean {
     const s = this.spec
     if (this.startBatch && !this.started) {
       if (timestamp < s.fromTime!) return false
       this.started = true
     }
-    if (this.stopBatch && (this.ended || timestamp > s.toTime!)) { this.ended = true; return false }
-    return (s.startOffset === undefined || offset >= s.startOffset) && (s.endOffset === undefined || offset <= s.endOffset)
+    if (this.stopBatch && (this.ended || timestamp > s.toTime!)) {
+      this.ended = true
+      return false
+    }
+    return (
+      (s.startOffset === undefined || offset >= s.startOffset) && (s.endOffset === undefined || offset <= s.endOffset)
+    )
   }
 
   /**
@@ -112,7 +130,7 @@ export class RangeFilter {
    * out; cut by an offset bound, the offsets inside the range when the batch has no gaps (compaction can leave
    * fewer records than offsets: then the whole count, an upper bound). Time bounds count whole batches.
    */
-  weigh (verdict: RangeVerdict, b: RangeBatch, recordsCount: number): number {
+  weigh(verdict: RangeVerdict, b: RangeBatch, recordsCount: number): number {
     if (verdict !== 'in') return 0
     const s = this.spec
     const base = BigInt(b.baseOffset)
@@ -125,14 +143,17 @@ export class RangeFilter {
 }
 
 /** `offsets 7..15, from 2026-11-29T15:40:00.000Z, producer 1 (transactional id tx-rw-1)`: what a filtered run was limited to */
-export function describeRange (s: RangeSpec): string {
+export function describeRange(s: RangeSpec): string {
   const parts: string[] = []
-  if (s.startOffset !== undefined || s.endOffset !== undefined) parts.push(`offsets ${s.startOffset ?? 0}..${s.endOffset ?? ''}`)
+  if (s.startOffset !== undefined || s.endOffset !== undefined)
+    parts.push(`offsets ${s.startOffset ?? 0}..${s.endOffset ?? ''}`)
   if (s.fromTime !== undefined) parts.push(`from ${new Date(s.fromTime).toISOString()}`)
   if (s.toTime !== undefined) parts.push(`to ${new Date(s.toTime).toISOString()}`)
   if (s.producerIds !== undefined) {
-    parts.push(`${s.producerIds.length === 1 ? 'producer' : 'producers'} ${s.producerIds.join(', ')}` +
-      (s.transactionalId !== undefined ? ` (transactional id ${s.transactionalId})` : ''))
+    parts.push(
+      `${s.producerIds.length === 1 ? 'producer' : 'producers'} ${s.producerIds.join(', ')}` +
+        (s.transactionalId !== undefined ? ` (transactional id ${s.transactionalId})` : ''),
+    )
   }
   return parts.join(', ')
 }
@@ -141,11 +162,16 @@ export function describeRange (s: RangeSpec): string {
  * `txns` with a filter: a run is listed when it is of a producer asked for and its offsets (a transaction's from
  * its first data offset to its marker) overlap the batches a first pass found in range.
  */
-export function runInRange (r: TimelineRun, counted: RangeCounted, spec: RangeSpec): boolean {
+export function runInRange(r: TimelineRun, counted: RangeCounted, spec: RangeSpec): boolean {
   if (counted.firstOffset === null || counted.lastOffset === null) return false
   const producer = r.kind === 'transaction' ? r.txn.producerId : r.producerId
   if (spec.producerIds !== undefined && !spec.producerIds.includes(producer)) return false
   const first = r.firstOffset
-  const last = r.kind === 'transaction' ? r.txn.markerOffset ?? r.txn.lastDataOffset ?? r.firstOffset : r.kind === 'plain' ? r.lastOffset : r.firstOffset
+  const last =
+    r.kind === 'transaction'
+      ? (r.txn.markerOffset ?? r.txn.lastDataOffset ?? r.firstOffset)
+      : r.kind === 'plain'
+        ? r.lastOffset
+        : r.firstOffset
   return first <= counted.lastOffset && last >= counted.firstOffset
 }

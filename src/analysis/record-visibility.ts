@@ -51,37 +51,54 @@ export class AbortedRanges implements RunSink {
   private readonly pidIndex = new Map<bigint, number>()
   length = 0
 
-  plainBatch (): void {}
-  controlBatch (): void {}
-  transactionEnded (t: StreamedTransaction): void {
+  plainBatch(): void {}
+  controlBatch(): void {}
+  transactionEnded(t: StreamedTransaction): void {
     if (t.outcome !== 'ABORT' || t.empty || t.markerOffset === null) return
     const n = this.length++
     const b = n >>> BLOCK_BITS
     const j = n & BLOCK_MASK
     if (b === this.firsts.length) {
-      this.firsts.push(new BigInt64Array(BLOCK)); this.spans.push(new Uint32Array(BLOCK)); this.pidIxs.push(new Uint32Array(BLOCK))
+      this.firsts.push(new BigInt64Array(BLOCK))
+      this.spans.push(new Uint32Array(BLOCK))
+      this.pidIxs.push(new Uint32Array(BLOCK))
     }
     const pid = toBigInt(t.producerId)
     let ix = this.pidIndex.get(pid)
-    if (ix === undefined) { ix = this.pids.length; this.pids.push(pid); this.pidIndex.set(pid, ix) }
+    if (ix === undefined) {
+      ix = this.pids.length
+      this.pids.push(pid)
+      this.pidIndex.set(pid, ix)
+    }
     const first = toBigInt(t.firstOffset)
     const span = toBigInt(t.markerOffset) - first
     this.firsts[b]![j] = first
     this.pidIxs[b]![j] = ix
     if (span >= 0n && span < FAR) this.spans[b]![j] = Number(span)
-    else { this.spans[b]![j] = FAR_MARK; this.far.set(n, span) }
+    else {
+      this.spans[b]![j] = FAR_MARK
+      this.far.set(n, span)
+    }
   }
 
   /** indexes by first offset: the consumer's queue (a PriorityQueue on firstOffset in Kafka's client) */
-  byFirstOffset (): Uint32Array {
+  byFirstOffset(): Uint32Array {
     const ix = new Uint32Array(this.length)
     for (let i = 0; i < ix.length; i++) ix[i] = i
-    return ix.sort((a, b) => { const fa = this.firstOffset(a); const fb = this.firstOffset(b); return fa < fb ? -1 : fa > fb ? 1 : a - b })
+    return ix.sort((a, b) => {
+      const fa = this.firstOffset(a)
+      const fb = this.firstOffset(b)
+      return fa < fb ? -1 : fa > fb ? 1 : a - b
+    })
   }
 
-  producerId (i: number): bigint { return this.pids[this.pidIxs[i >>> BLOCK_BITS]![i & BLOCK_MASK]!]! }
-  firstOffset (i: number): bigint { return this.firsts[i >>> BLOCK_BITS]![i & BLOCK_MASK]! }
-  markerOffset (i: number): bigint {
+  producerId(i: number): bigint {
+    return this.pids[this.pidIxs[i >>> BLOCK_BITS]![i & BLOCK_MASK]!]!
+  }
+  firstOffset(i: number): bigint {
+    return this.firsts[i >>> BLOCK_BITS]![i & BLOCK_MASK]!
+  }
+  markerOffset(i: number): bigint {
     const s = this.spans[i >>> BLOCK_BITS]![i & BLOCK_MASK]!
     return this.firstOffset(i) + (s === FAR_MARK ? this.far.get(i)! : BigInt(s))
   }
@@ -112,9 +129,14 @@ export class RecordVisibility {
   private qi = 0
   /** producers inside an aborted transaction at this point of the log: producer id -> its ABORT marker's offset */
   private readonly abortedNow = new Map<bigint, bigint>()
-  private readonly out: BatchVisibility = { visibleReadCommitted: false, visibleReadUncommitted: false, transactionOutcome: 'none', fromOffset: 0n }
+  private readonly out: BatchVisibility = {
+    visibleReadCommitted: false,
+    visibleReadUncommitted: false,
+    transactionOutcome: 'none',
+    fromOffset: 0n,
+  }
 
-  constructor (private readonly facts: VisibilityFacts) {
+  constructor(private readonly facts: VisibilityFacts) {
     this.queue = facts.aborted.byFirstOffset()
   }
 
@@ -122,7 +144,7 @@ export class RecordVisibility {
    * The batch's visibility (one reused object: read it before the next call). `controlType` is a control
    * batch's marker type (0 ABORT, 1 COMMIT; others for KRaft and leader-change records).
    */
-  batch (b: VisibilityBatch, controlType?: number): BatchVisibility {
+  batch(b: VisibilityBatch, controlType?: number): BatchVisibility {
     const f = this.facts
     const last = toBigInt(b.lastOffset)
     const o = this.out

@@ -26,7 +26,10 @@ export interface Txn extends TransactionFacts<I64> {
 }
 
 /** what the timeline recorder knows of an open transaction: lane groups of its data, whether it was listed early */
-export interface OpenRec { groups: number[], early: boolean }
+export interface OpenRec {
+  groups: number[]
+  early: boolean
+}
 
 export interface Interval {
   owner: Txn
@@ -40,31 +43,57 @@ export interface Interval {
 }
 
 /** `n` more records of the open transaction `t` in interval `iv` */
-export function addPending (iv: Interval, t: Txn, n: number): void {
-  if (iv.owner === t) { iv.own += n; return }
+export function addPending(iv: Interval, t: Txn, n: number): void {
+  if (iv.owner === t) {
+    iv.own += n
+    return
+  }
   iv.pending ??= new Map()
   iv.pending.set(t, (iv.pending.get(t) ?? 0) + n)
 }
 
-export function bigOrNull (v: I64 | null): bigint | null { return v === null ? null : toBigInt(v) }
+export function bigOrNull(v: I64 | null): bigint | null {
+  return v === null ? null : toBigInt(v)
+}
 
 /** `t` as it stands, as a Transaction (bigint fields; the analyzer goes on with `t`) */
-export function toTransaction (t: Txn): Transaction {
+export function toTransaction(t: Txn): Transaction {
   return {
-    seq: t.seq, producerId: toBigInt(t.producerId), producerEpoch: t.producerEpoch, markerEpoch: t.markerEpoch, firstOffset: toBigInt(t.firstOffset),
-    lastDataOffset: bigOrNull(t.lastDataOffset), records: t.records, batches: t.batches, firstTimestamp: bigOrNull(t.firstTimestamp),
-    lastTimestamp: bigOrNull(t.lastTimestamp), outcome: t.outcome, markerOffset: bigOrNull(t.markerOffset), coordinatorEpoch: t.coordinatorEpoch,
-    seeded: t.seeded, empty: t.empty, completionLastStableOffset: bigOrNull(t.completionLastStableOffset),
+    seq: t.seq,
+    producerId: toBigInt(t.producerId),
+    producerEpoch: t.producerEpoch,
+    markerEpoch: t.markerEpoch,
+    firstOffset: toBigInt(t.firstOffset),
+    lastDataOffset: bigOrNull(t.lastDataOffset),
+    records: t.records,
+    batches: t.batches,
+    firstTimestamp: bigOrNull(t.firstTimestamp),
+    lastTimestamp: bigOrNull(t.lastTimestamp),
+    outcome: t.outcome,
+    markerOffset: bigOrNull(t.markerOffset),
+    coordinatorEpoch: t.coordinatorEpoch,
+    seeded: t.seeded,
+    empty: t.empty,
+    completionLastStableOffset: bigOrNull(t.completionLastStableOffset),
     ...(t.damage !== undefined ? { damage: t.damage } : {}),
   }
 }
 
-export function toOpen (t: Txn, hw: I64): OpenTransaction {
+export function toOpen(t: Txn, hw: I64): OpenTransaction {
   return {
-    producerId: toBigInt(t.producerId), producerEpoch: t.producerEpoch, firstOffset: toBigInt(t.firstOffset), lastDataOffset: bigOrNull(t.lastDataOffset),
-    records: t.records, marker: t.outcome === null || t.markerOffset === null ? null : { offset: toBigInt(t.markerOffset), type: t.outcome },
-    outcome: outcomeOf(null, t.damage), firstTimestamp: bigOrNull(t.firstTimestamp), lastTimestamp: bigOrNull(t.lastTimestamp), coordinatorEpoch: t.coordinatorEpoch,
-    state: t.markerOffset !== null && t.markerOffset >= hw ? 'awaiting-high-watermark' : 'open', seeded: t.seeded,
+    producerId: toBigInt(t.producerId),
+    producerEpoch: t.producerEpoch,
+    firstOffset: toBigInt(t.firstOffset),
+    lastDataOffset: bigOrNull(t.lastDataOffset),
+    records: t.records,
+    marker:
+      t.outcome === null || t.markerOffset === null ? null : { offset: toBigInt(t.markerOffset), type: t.outcome },
+    outcome: outcomeOf(null, t.damage),
+    firstTimestamp: bigOrNull(t.firstTimestamp),
+    lastTimestamp: bigOrNull(t.lastTimestamp),
+    coordinatorEpoch: t.coordinatorEpoch,
+    state: t.markerOffset !== null && t.markerOffset >= hw ? 'awaiting-high-watermark' : 'open',
+    seeded: t.seeded,
     ...(t.damage !== undefined ? { damage: t.damage } : {}),
   }
 }

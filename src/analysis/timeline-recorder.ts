@@ -18,10 +18,18 @@ export const MAX_HELD_RUNS = 10_000
 
 /** a run not yet handed out; transactions stay in Txn (I64) form until then */
 type Held =
-  | { kind: 'transaction', txn: Txn, listed?: 'end' }
-  | { kind: 'plain', firstOffset: I64, lastOffset: I64, producerId: I64, producerEpoch: number, records: number, batches: number, done: boolean }
-  | { kind: 'control', firstOffset: I64, typeName: string, producerId: I64 }
-
+  | { kind: 'transaction'; txn: Txn; listed?: 'end' }
+  | {
+      kind: 'plain'
+      firstOffset: I64
+      lastOffset: I64
+      producerId: I64
+      producerEpoch: number
+      records: number
+      batches: number
+      done: boolean
+    }
+  | { kind: 'control'; firstOffset: I64; typeName: string; producerId: I64 }
 
 export class TimelineRecorder {
   private readonly held: Held[] = []
@@ -41,11 +49,14 @@ export class TimelineRecorder {
   private readonly collected: Timeline | null
 
   /** `opts`: where the runs go (AnalyzerHook.timeline); null: collect them. `maxHeldRuns`: AnalyzerInternals (tests) */
-  constructor (opts: TimelineOptions | null, maxHeldRuns = MAX_HELD_RUNS) {
+  constructor(opts: TimelineOptions | null, maxHeldRuns = MAX_HELD_RUNS) {
     if (opts === null) {
       const c: Timeline = { runs: [], transactions: [] }
       this.collected = c
-      this.sink = (r) => { c.runs.push(r); if (r.kind === 'transaction' && r.listed !== 'end') c.transactions.push(r.txn) }
+      this.sink = (r) => {
+        c.runs.push(r)
+        if (r.kind === 'transaction' && r.listed !== 'end') c.transactions.push(r.txn)
+      }
       this.lane = null
       this.maxHeld = Number.MAX_SAFE_INTEGER
     } else {
@@ -57,7 +68,7 @@ export class TimelineRecorder {
   }
 
   /** a new transaction, one run however its batches interleave */
-  transaction (t: Txn): void {
+  transaction(t: Txn): void {
     this.held.push({ kind: 'transaction', txn: t })
     t.tl = { groups: [], early: false }
     if (this.opened.length >= 2 * this.openCount + 1024) this.opened = this.opened.filter((x) => x.tl !== null)
@@ -65,11 +76,11 @@ export class TimelineRecorder {
     this.openCount++
   }
 
-  private laneChar (index: number, c: LaneChar): void {
+  private laneChar(index: number, c: LaneChar): void {
     if (this.lane !== null) this.lane.mark(this.lane.group(index), c)
   }
 
-  private endPlain (): void {
+  private endPlain(): void {
     if (this.plainRun === null) return
     this.plainRun.done = true
     this.plainRun = null
@@ -77,20 +88,31 @@ export class TimelineRecorder {
   }
 
   /** a non-transactional data batch: adjacent ones of one producer form a plain run */
-  plain (b: BatchFacts, index: number): void {
+  plain(b: BatchFacts, index: number): void {
     const p = this.plainRun
     if (p !== null && p.producerId === b.producerId && p.producerEpoch === b.producerEpoch) {
-      p.lastOffset = b.lastOffset; p.records += b.recordsCount; p.batches++
+      p.lastOffset = b.lastOffset
+      p.records += b.recordsCount
+      p.batches++
     } else {
       this.endPlain()
-      this.plainRun = { kind: 'plain', firstOffset: b.baseOffset, lastOffset: b.lastOffset, producerId: b.producerId, producerEpoch: b.producerEpoch, records: b.recordsCount, batches: 1, done: false }
+      this.plainRun = {
+        kind: 'plain',
+        firstOffset: b.baseOffset,
+        lastOffset: b.lastOffset,
+        producerId: b.producerId,
+        producerEpoch: b.producerEpoch,
+        records: b.recordsCount,
+        batches: 1,
+        done: false,
+      }
       this.held.push(this.plainRun)
     }
     this.laneChar(index, '.')
   }
 
   /** a control batch that is not COMMIT/ABORT (or could not be read) */
-  control (b: BatchFacts, typeName: string, index: number): void {
+  control(b: BatchFacts, typeName: string, index: number): void {
     this.endPlain() // any other batch ends a plain run, so runs read in log order
     this.held.push({ kind: 'control', firstOffset: b.baseOffset, typeName, producerId: b.producerId })
     this.laneChar(index, '+')
@@ -98,7 +120,7 @@ export class TimelineRecorder {
   }
 
   /** a data batch (code LANE_TXN + seq) or the marker (LANE_MARKER) of transaction `t` */
-  txnBatch (t: Txn, code: number, index: number): void {
+  txnBatch(t: Txn, code: number, index: number): void {
     this.endPlain()
     if (t.spanBatches === 0) t.firstIndex = index
     t.lastIndex = index
@@ -117,7 +139,7 @@ export class TimelineRecorder {
   }
 
   /** `t` has its marker, or the log ended with it open */
-  private ended (t: Txn, rec: OpenRec | null): void {
+  private ended(t: Txn, rec: OpenRec | null): void {
     if (rec === null) return
     t.tl = null
     this.openCount--
@@ -128,7 +150,7 @@ export class TimelineRecorder {
     if (rec.early) this.held.push({ kind: 'transaction', txn: t, listed: 'end' })
   }
 
-  private emit (h: Held): void {
+  private emit(h: Held): void {
     if (h.kind === 'transaction') {
       const t = h.txn
       // interleaved: other batches sit between its first and last batch (data + marker)
@@ -139,21 +161,33 @@ export class TimelineRecorder {
       if (listed !== undefined) run.listed = listed
       this.sink(run)
     } else if (h.kind === 'plain') {
-      this.sink({ kind: 'plain', firstOffset: toBigInt(h.firstOffset), lastOffset: toBigInt(h.lastOffset), producerId: toBigInt(h.producerId),
-        producerEpoch: h.producerEpoch, records: h.records, batches: h.batches })
+      this.sink({
+        kind: 'plain',
+        firstOffset: toBigInt(h.firstOffset),
+        lastOffset: toBigInt(h.lastOffset),
+        producerId: toBigInt(h.producerId),
+        producerEpoch: h.producerEpoch,
+        records: h.records,
+        batches: h.batches,
+      })
     } else {
-      this.sink({ kind: 'control', firstOffset: toBigInt(h.firstOffset), typeName: h.typeName, producerId: toBigInt(h.producerId) })
+      this.sink({
+        kind: 'control',
+        firstOffset: toBigInt(h.firstOffset),
+        typeName: h.typeName,
+        producerId: toBigInt(h.producerId),
+      })
     }
   }
 
-  private complete (h: Held): boolean {
+  private complete(h: Held): boolean {
     if (h.kind === 'plain') return h.done
     if (h.kind === 'control' || h.listed === 'end') return true
     return h.txn.tl === null
   }
 
   /** hand out the complete runs at the head; list the head's open transaction early when too many wait behind it */
-  private flush (): void {
+  private flush(): void {
     const held = this.held
     while (this.head < held.length) {
       const h = held[this.head]!
@@ -164,11 +198,17 @@ export class TimelineRecorder {
       this.emit(h)
       held[this.head++] = undefined as unknown as Held
     }
-    if (this.head === held.length) { held.length = 0; this.head = 0 } else if (this.head > 4096 && this.head * 2 > held.length) { held.splice(0, this.head); this.head = 0 }
+    if (this.head === held.length) {
+      held.length = 0
+      this.head = 0
+    } else if (this.head > 4096 && this.head * 2 > held.length) {
+      held.splice(0, this.head)
+      this.head = 0
+    }
   }
 
   /** After the last batch: hand out what is left (open transactions as they stand); the collected timeline when no sink was given. */
-  build (_batchCount: number): Timeline | null {
+  build(_batchCount: number): Timeline | null {
     this.endPlain()
     const open = this.opened.filter((t) => t.tl !== null)
     for (const t of open) if (t.tl!.early) this.ended(t, t.tl)
@@ -180,4 +220,3 @@ export class TimelineRecorder {
     return this.collected
   }
 }
-

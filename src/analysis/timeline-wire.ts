@@ -16,12 +16,14 @@ const NULLABLE = [5, 7, 10, 11, 12, 13, 14] as const
 
 /** runs [from, to) of a chunk; control type names are an index into `names` */
 export interface WireRuns {
-  words: BigInt64Array, count: number, names: string[]
+  words: BigInt64Array
+  count: number
+  names: string[]
   /** the runs whose transaction has a damage reference (damaged logs only: rare), by index */
-  damaged?: Array<{ i: number, file: string, position: number }>
+  damaged?: Array<{ i: number; file: string; position: number }>
 }
 
-export function encodeRuns (runs: readonly TimelineRun[]): WireRuns {
+export function encodeRuns(runs: readonly TimelineRun[]): WireRuns {
   const words = new BigInt64Array(runs.length * RUN_SLOTS)
   const names: string[] = []
   let damaged: WireRuns['damaged']
@@ -31,51 +33,101 @@ export function encodeRuns (runs: readonly TimelineRun[]): WireRuns {
     words[o + 1] = r.firstOffset
     if (r.kind === 'plain') {
       words[o] = 1n
-      words[o + 2] = r.lastOffset; words[o + 3] = r.producerId; words[o + 4] = BigInt(r.producerEpoch)
-      words[o + 5] = BigInt(r.records); words[o + 6] = BigInt(r.batches)
+      words[o + 2] = r.lastOffset
+      words[o + 3] = r.producerId
+      words[o + 4] = BigInt(r.producerEpoch)
+      words[o + 5] = BigInt(r.records)
+      words[o + 6] = BigInt(r.batches)
     } else if (r.kind === 'control') {
       let n = names.indexOf(r.typeName)
       if (n < 0) n = names.push(r.typeName) - 1
       words[o] = 2n
-      words[o + 2] = r.producerId; words[o + 3] = BigInt(n)
+      words[o + 2] = r.producerId
+      words[o + 3] = BigInt(n)
     } else {
       const t = r.txn
-      const v: Array<bigint | number | null> = [0, r.firstOffset, t.seq, t.producerId, t.producerEpoch, t.markerEpoch, t.firstOffset, t.lastDataOffset,
-        t.records, t.batches, t.firstTimestamp, t.lastTimestamp, t.markerOffset, t.coordinatorEpoch, t.completionLastStableOffset]
+      const v: Array<bigint | number | null> = [
+        0,
+        r.firstOffset,
+        t.seq,
+        t.producerId,
+        t.producerEpoch,
+        t.markerEpoch,
+        t.firstOffset,
+        t.lastDataOffset,
+        t.records,
+        t.batches,
+        t.firstTimestamp,
+        t.lastTimestamp,
+        t.markerOffset,
+        t.coordinatorEpoch,
+        t.completionLastStableOffset,
+      ]
       let nulls = 0
       for (let k = 0; k < NULLABLE.length; k++) if (v[NULLABLE[k]!] === null) nulls |= 1 << k
-      const flags = LISTED.indexOf(r.listed) << 2 | (r.interleaved ? 1 << 4 : 0) | (t.seeded ? 1 << 5 : 0) | (t.empty ? 1 << 6 : 0) |
-        OUTCOME.indexOf(t.outcome) << 7 | nulls << 10
+      const flags =
+        (LISTED.indexOf(r.listed) << 2) |
+        (r.interleaved ? 1 << 4 : 0) |
+        (t.seeded ? 1 << 5 : 0) |
+        (t.empty ? 1 << 6 : 0) |
+        (OUTCOME.indexOf(t.outcome) << 7) |
+        (nulls << 10)
       words[o] = BigInt(flags)
-      for (let k = 2; k < RUN_SLOTS; k++) { const x = v[k]!; words[o + k] = x === null ? 0n : BigInt(x) }
+      for (let k = 2; k < RUN_SLOTS; k++) {
+        const x = v[k]!
+        words[o + k] = x === null ? 0n : BigInt(x)
+      }
       if (t.damage !== undefined) (damaged ??= []).push({ i, file: t.damage.file, position: t.damage.position })
     }
   }
   return { words, count: runs.length, names, ...(damaged !== undefined ? { damaged } : {}) }
 }
 
-export function decodeRun (w: WireRuns, i: number): TimelineRun {
+export function decodeRun(w: WireRuns, i: number): TimelineRun {
   const a = w.words
   const o = i * RUN_SLOTS
   const flags = Number(a[o]!)
   const kind = KIND[flags & 3]!
   if (kind === 'plain') {
-    return { kind, firstOffset: a[o + 1]!, lastOffset: a[o + 2]!, producerId: a[o + 3]!, producerEpoch: Number(a[o + 4]!), records: Number(a[o + 5]!), batches: Number(a[o + 6]!) }
+    return {
+      kind,
+      firstOffset: a[o + 1]!,
+      lastOffset: a[o + 2]!,
+      producerId: a[o + 3]!,
+      producerEpoch: Number(a[o + 4]!),
+      records: Number(a[o + 5]!),
+      batches: Number(a[o + 6]!),
+    }
   }
-  if (kind === 'control') return { kind, firstOffset: a[o + 1]!, typeName: w.names[Number(a[o + 3]!)]!, producerId: a[o + 2]! }
-  const nul = (slot: number): boolean => (flags >> 10 & 1 << NULLABLE.indexOf(slot as typeof NULLABLE[number])) !== 0
-  const big = (slot: number): bigint | null => nul(slot) ? null : a[o + slot]!
-  const num = (slot: number): number | null => nul(slot) ? null : Number(a[o + slot]!)
+  if (kind === 'control')
+    return { kind, firstOffset: a[o + 1]!, typeName: w.names[Number(a[o + 3]!)]!, producerId: a[o + 2]! }
+  const nul = (slot: number): boolean =>
+    ((flags >> 10) & (1 << NULLABLE.indexOf(slot as (typeof NULLABLE)[number]))) !== 0
+  const big = (slot: number): bigint | null => (nul(slot) ? null : a[o + slot]!)
+  const num = (slot: number): number | null => (nul(slot) ? null : Number(a[o + slot]!))
   const txn: Transaction = {
-    seq: Number(a[o + 2]!), producerId: a[o + 3]!, producerEpoch: Number(a[o + 4]!), markerEpoch: num(5), firstOffset: a[o + 6]!, lastDataOffset: big(7),
-    records: Number(a[o + 8]!), batches: Number(a[o + 9]!), firstTimestamp: big(10), lastTimestamp: big(11), outcome: OUTCOME[flags >> 7 & 3]!,
-    markerOffset: big(12), coordinatorEpoch: num(13), seeded: (flags & 1 << 5) !== 0, empty: (flags & 1 << 6) !== 0, completionLastStableOffset: big(14),
+    seq: Number(a[o + 2]!),
+    producerId: a[o + 3]!,
+    producerEpoch: Number(a[o + 4]!),
+    markerEpoch: num(5),
+    firstOffset: a[o + 6]!,
+    lastDataOffset: big(7),
+    records: Number(a[o + 8]!),
+    batches: Number(a[o + 9]!),
+    firstTimestamp: big(10),
+    lastTimestamp: big(11),
+    outcome: OUTCOME[(flags >> 7) & 3]!,
+    markerOffset: big(12),
+    coordinatorEpoch: num(13),
+    seeded: (flags & (1 << 5)) !== 0,
+    empty: (flags & (1 << 6)) !== 0,
+    completionLastStableOffset: big(14),
   }
   const d = w.damaged?.find((x) => x.i === i)
   if (d !== undefined) txn.damage = { file: d.file, position: d.position }
   // built as the recorder builds it (a spread made objects the formatter read slower)
-  const run: TimelineRun = { kind, firstOffset: a[o + 1]!, txn, interleaved: (flags & 1 << 4) !== 0 }
-  const listed = LISTED[flags >> 2 & 3]
+  const run: TimelineRun = { kind, firstOffset: a[o + 1]!, txn, interleaved: (flags & (1 << 4)) !== 0 }
+  const listed = LISTED[(flags >> 2) & 3]
   if (listed !== undefined) run.listed = listed
   return run
 }

@@ -7,16 +7,27 @@ import type { Transaction } from './transactions.js'
 
 export type TimelineRun =
   | {
-    kind: 'transaction', firstOffset: bigint, txn: Transaction, interleaved: boolean
-    /**
-     * Only when the transaction stayed open behind more runs than the recorder holds back
-     * (MAX_HELD_RUNS): 'early' = listed, as it stood, before the runs that started after it;
-     * 'end' = the same transaction again where it ended (or at the end of the log, still open).
-     */
-    listed?: 'early' | 'end'
-  }
-  | { kind: 'plain', firstOffset: bigint, lastOffset: bigint, producerId: bigint, producerEpoch: number, records: number, batches: number }
-  | { kind: 'control', firstOffset: bigint, typeName: string, producerId: bigint }
+      kind: 'transaction'
+      firstOffset: bigint
+      txn: Transaction
+      interleaved: boolean
+      /**
+       * Only when the transaction stayed open behind more runs than the recorder holds back
+       * (MAX_HELD_RUNS): 'early' = listed, as it stood, before the runs that started after it;
+       * 'end' = the same transaction again where it ended (or at the end of the log, still open).
+       */
+      listed?: 'early' | 'end'
+    }
+  | {
+      kind: 'plain'
+      firstOffset: bigint
+      lastOffset: bigint
+      producerId: bigint
+      producerEpoch: number
+      records: number
+      batches: number
+    }
+  | { kind: 'control'; firstOffset: bigint; typeName: string; producerId: bigint }
 
 /** what the analyzer tells the recorder a transaction's batch is: its COMMIT/ABORT marker, or data (LANE_TXN + seq) */
 export const LANE_MARKER = 1
@@ -39,7 +50,10 @@ export interface TimelineOptions {
 
 export type LaneChar = 'C' | 'A' | 'O' | '.' | '|' | '+'
 
-export interface Lane { chars: LaneChar[], batchesPerChar: number }
+export interface Lane {
+  chars: LaneChar[]
+  batchesPerChar: number
+}
 
 /** the more important kind wins a character that stands for several batches */
 const BY_PRIORITY: readonly LaneChar[] = ['.', '+', '|', 'C', 'A', 'O']
@@ -56,23 +70,23 @@ export class LaneBuilder {
   protected best: Uint8Array
   protected seen = 0
 
-  constructor (batches: number, width: number) {
+  constructor(batches: number, width: number) {
     this.batchesPerChar = Math.max(1, Math.ceil(batches / Math.max(1, width)))
     this.best = new Uint8Array(Math.max(1, Math.ceil(batches / this.batchesPerChar)))
   }
 
   /** the group batch `index` falls into (the last one should the log have grown since the first pass) */
-  group (index: number): number {
+  group(index: number): number {
     if (index >= this.seen) this.seen = index + 1
     return Math.min(this.best.length - 1, Math.floor(index / this.batchesPerChar))
   }
 
-  mark (group: number, c: LaneChar): void {
+  mark(group: number, c: LaneChar): void {
     const p = PRIORITY[c]
     if (p > this.best[group]!) this.best[group] = p
   }
 
-  result (): Lane {
+  result(): Lane {
     const n = Math.min(this.best.length, Math.ceil(this.seen / this.batchesPerChar))
     const chars: LaneChar[] = []
     for (let i = 0; i < n; i++) chars.push(BY_PRIORITY[this.best[i]!]!)
@@ -82,9 +96,9 @@ export class LaneBuilder {
 
 /** where a PagedLane keeps the batches that left its window: a byte a batch, read and written at positions */
 export interface LaneStore {
-  writeAt (position: number, b: Uint8Array): void
+  writeAt(position: number, b: Uint8Array): void
   /** fills `into`; bytes never written are zeros */
-  readAt (position: number, into: Uint8Array): void
+  readAt(position: number, into: Uint8Array): void
 }
 
 /**
@@ -99,9 +113,14 @@ export class PagedLane extends LaneBuilder {
   private start = 0
   private readonly one = new Uint8Array(1)
 
-  constructor (window: number, private readonly store: () => LaneStore) { super(window, window) }
+  constructor(
+    window: number,
+    private readonly store: () => LaneStore,
+  ) {
+    super(window, window)
+  }
 
-  override group (index: number): number {
+  override group(index: number): number {
     if (index >= this.seen) this.seen = index + 1
     while (index >= this.start + this.best.length) {
       // the older half leaves for the store
@@ -114,15 +133,21 @@ export class PagedLane extends LaneBuilder {
     return index
   }
 
-  override mark (group: number, c: LaneChar): void {
+  override mark(group: number, c: LaneChar): void {
     const p = PRIORITY[c]
-    if (group >= this.start) { if (p > this.best[group - this.start]!) this.best[group - this.start] = p; return }
+    if (group >= this.start) {
+      if (p > this.best[group - this.start]!) this.best[group - this.start] = p
+      return
+    }
     const s = this.store()
     s.readAt(group, this.one)
-    if (p > this.one[0]!) { this.one[0] = p; s.writeAt(group, this.one) }
+    if (p > this.one[0]!) {
+      this.one[0] = p
+      s.writeAt(group, this.one)
+    }
   }
 
-  fold (batches: number, width: number): Lane {
+  fold(batches: number, width: number): Lane {
     const lane = new LaneBuilder(batches, width)
     const chunk = new Uint8Array(1 << 16)
     for (let at = 0; at < Math.min(this.start, this.seen); at += chunk.length) {

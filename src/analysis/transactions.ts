@@ -34,7 +34,7 @@ export interface Transaction extends TransactionFacts {
 export const MARKER_TYPES: Record<number, TxnOutcome> = { 0: 'ABORT', 1: 'COMMIT' }
 
 /** The newest snapshot whose offset is ≤ `offset` (it describes producer state at that point). */
-export function pickSeedSnapshot (snapshots: readonly SnapshotInput[], offset: bigint): SnapshotInput | null {
+export function pickSeedSnapshot(snapshots: readonly SnapshotInput[], offset: bigint): SnapshotInput | null {
   let best: SnapshotInput | null = null
   for (const s of snapshots) if (s.offset <= offset && (best === null || s.offset > best.offset)) best = s
   return best
@@ -49,7 +49,9 @@ export function pickSeedSnapshot (snapshots: readonly SnapshotInput[], offset: b
  */
 export type InferredTxnVersion = '2' | '2 or timeout abort' | '0/1'
 
-export function inferTransactionVersion (t: Pick<Transaction, 'producerEpoch' | 'markerEpoch' | 'outcome' | 'empty' | 'seeded'>): InferredTxnVersion | null {
+export function inferTransactionVersion(
+  t: Pick<Transaction, 'producerEpoch' | 'markerEpoch' | 'outcome' | 'empty' | 'seeded'>,
+): InferredTxnVersion | null {
   if (t.markerEpoch === null || t.outcome === null || t.empty || t.seeded) return null
   if (t.markerEpoch === t.producerEpoch + 1) return t.outcome === 'COMMIT' ? '2' : '2 or timeout abort'
   if (t.markerEpoch === t.producerEpoch) return '0/1'

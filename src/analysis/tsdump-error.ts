@@ -5,7 +5,11 @@ export type TsdumpErrorCode = 'UNREADABLE' | 'USAGE' | 'NOT_FOUND'
 
 export class TsdumpError extends Error {
   override readonly name = 'TsdumpError'
-  constructor (readonly code: TsdumpErrorCode, message: string, readonly file?: string) {
+  constructor(
+    readonly code: TsdumpErrorCode,
+    message: string,
+    readonly file?: string,
+  ) {
     super(message)
   }
 }

@@ -24,8 +24,14 @@ export interface VisibilityCounts {
  * builds from .txnindex, not the markers (CompletedFetch.nextFetchedRecord). Only producerId is matched.
  * Array form, kept as the plain statement of the rule; PartitionAnalyzer applies it while streaming.
  */
-export function consumerReadCommitted (batches: readonly BatchSummary[], txnIndex: readonly TxnIndexEntry[], lso: bigint): number {
-  const queue = txnIndex.filter((e) => e.firstOffset < lso).sort((a, b) => (a.firstOffset < b.firstOffset ? -1 : a.firstOffset > b.firstOffset ? 1 : 0))
+export function consumerReadCommitted(
+  batches: readonly BatchSummary[],
+  txnIndex: readonly TxnIndexEntry[],
+  lso: bigint,
+): number {
+  const queue = txnIndex
+    .filter((e) => e.firstOffset < lso)
+    .sort((a, b) => (a.firstOffset < b.firstOffset ? -1 : a.firstOffset > b.firstOffset ? 1 : 0))
   const aborted = new Set<bigint>()
   let qi = 0
   let n = 0

@@ -20,7 +20,7 @@ interface Exports {
 /** Continue CRC-32C `previous` (0 to start) over `data`; unsigned. undefined when WebAssembly is unavailable. */
 export type Crc32cUpdate = (previous: number, data: Uint8Array) => number
 
-export function loadWasmCrc32c (): Crc32cUpdate | undefined {
+export function loadWasmCrc32c(): Crc32cUpdate | undefined {
   let ex: Exports
   try {
     // synchronous compile: the module is 600 bytes, this costs well under a millisecond at start-up

@@ -19,7 +19,7 @@ import { loadWasmCrc32c, type Crc32cUpdate } from './crc32c-wasm.js'
 const require = createRequire(import.meta.url)
 // crc-32's seed is the previous CRC (it inverts inside): the same continuation rule as the others
 
-function loadNative (): Crc32cUpdate | undefined {
+function loadNative(): Crc32cUpdate | undefined {
   try {
     const f = (require('@node-rs/crc32') as { crc32c(data: Uint8Array, initial?: number): number }).crc32c
     return (previous, data) => f(data, previous) >>> 0
@@ -51,19 +51,19 @@ let fast: Crc32cUpdate = choose
 let threshold = 0
 let fastName: string | undefined
 
-function choose (previous: number, data: Uint8Array): number {
+function choose(previous: number, data: Uint8Array): number {
   jsBytes += data.length
   if (jsBytes < CHOOSE_AFTER_BYTES && deferred) return jsLib.buf(data, previous) >>> 0
   select()
   return crc32cUpdate(previous, data)
 }
 
-function select (): void {
+function select(): void {
   if (fast !== choose) return
   const native = forced === 'js' || forced === 'wasm' || forced === 'no-native' ? undefined : loadNative()
   // WASM is compiled only when it can be used: with the native binding present it never wins (bench/RESULTS-crc.md)
   const wasm = forced === 'js' || (native !== undefined && forced !== 'wasm') ? undefined : loadWasmCrc32c()
-  const f = forced === 'wasm' ? wasm ?? native : native ?? wasm
+  const f = forced === 'wasm' ? (wasm ?? native) : (native ?? wasm)
   const forcedFast = f !== undefined && ((forced === 'native' && f === native) || (forced === 'wasm' && f === wasm))
   threshold = f === undefined ? Infinity : forcedFast ? 0 : f === native ? NATIVE_CRC_THRESHOLD : WASM_CRC_THRESHOLD
   fast = f ?? ((previous, data) => jsLib.buf(data, previous) >>> 0)
@@ -74,25 +74,25 @@ function select (): void {
  * Continue a CRC-32C over more bytes: crc32cUpdate(crc32cUpdate(0, a), b) === crc32c(a ++ b).
  * `previous` is a finished CRC (0 to start), so a batch larger than one read window is checked piece by piece.
  */
-export function crc32cUpdate (previous: number, data: Uint8Array): number {
+export function crc32cUpdate(previous: number, data: Uint8Array): number {
   if (data.length >= threshold) return fast(previous, data)
   return jsLib.buf(data, previous) >>> 0
 }
 
 /** CRC-32C of `data`, as an unsigned 32-bit number (crc-32 returns a signed int). */
-export function crc32c (data: Uint8Array): number {
+export function crc32c(data: Uint8Array): number {
   // the small-batch path calls crc-32 directly: one indirection less on the 100-300 B batches that dominate counts
   if (data.length >= threshold) return fast(0, data)
   return jsLib.buf(data, 0) >>> 0
 }
 
 /** whether the implementations were chosen yet (tests) */
-export function crc32cChosen (): boolean {
+export function crc32cChosen(): boolean {
   return fast !== choose
 }
 
 /** which implementations are in use (shown by the benchmark) */
-export function crc32cImplementations (): string {
+export function crc32cImplementations(): string {
   select()
   if (fastName === undefined) return 'crc-32 (JS)'
   return threshold === 0 ? fastName : `crc-32 (JS, < ${threshold} B) + ${fastName}`
@@ -103,14 +103,14 @@ export function crc32cImplementations (): string {
 // crc([a, b)) = P(b) ^ shift(P(a), b - a). The resync search uses this to check every candidate batch while
 // passing over each byte once. shift is linear, so it is kept as byte tables for 2^k zero bytes (k < 32):
 // 4 lookups per power of two.
-const POLY = 0x82F63B78 // reflected Castagnoli polynomial
+const POLY = 0x82f63b78 // reflected Castagnoli polynomial
 let shiftTables: Uint32Array[] | undefined
 
-function applyTable (t: Uint32Array, v: number): number {
-  return (t[v & 0xFF]! ^ t[256 + ((v >>> 8) & 0xFF)]! ^ t[512 + ((v >>> 16) & 0xFF)]! ^ t[768 + (v >>> 24)]!) >>> 0
+function applyTable(t: Uint32Array, v: number): number {
+  return (t[v & 0xff]! ^ t[256 + ((v >>> 8) & 0xff)]! ^ t[512 + ((v >>> 16) & 0xff)]! ^ t[768 + (v >>> 24)]!) >>> 0
 }
 
-function buildShiftTables (): Uint32Array[] {
+function buildShiftTables(): Uint32Array[] {
   const one = new Uint32Array(1024) // one zero byte: 8 register steps
   for (let j = 0; j < 4; j++) {
     for (let b = 0; b < 256; b++) {
@@ -130,7 +130,7 @@ function buildShiftTables (): Uint32Array[] {
 }
 
 /** shift(crc, n): the CRC-32C `crc` continued over n zero bytes, without the inversions (see above). n < 2^32. */
-export function crc32cShift (crc: number, n: number): number {
+export function crc32cShift(crc: number, n: number): number {
   const tables = (shiftTables ??= buildShiftTables())
   let v = crc >>> 0
   for (let k = 0; n > 0; k++, n = Math.floor(n / 2)) if (n % 2 === 1) v = applyTable(tables[k]!, v)
@@ -138,7 +138,7 @@ export function crc32cShift (crc: number, n: number): number {
 }
 
 /** CRC-32C of the range [a, b) from the CRCs of the prefixes ending at a and at b (see crc32cShift). */
-export function crc32cOfRange (prefixA: number, prefixB: number, length: number): number {
+export function crc32cOfRange(prefixA: number, prefixB: number, length: number): number {
   return (prefixB ^ crc32cShift(prefixA, length)) >>> 0
 }
 
@@ -147,7 +147,7 @@ const TABLE = (() => {
   const t = new Int32Array(256)
   for (let n = 0; n < 256; n++) {
     let c = n
-    for (let k = 0; k < 8; k++) c = (c & 1) !== 0 ? (c >>> 1) ^ 0x82F63B78 : c >>> 1
+    for (let k = 0; k < 8; k++) c = (c & 1) !== 0 ? (c >>> 1) ^ 0x82f63b78 : c >>> 1
     t[n] = c
   }
   return t
@@ -158,7 +158,7 @@ const TABLE = (() => {
  * (a COMMIT/ABORT marker's 57 bytes), where a subarray per call would allocate and a faster implementation's
  * per-call overhead is more than the work.
  */
-export function crc32cRange (buf: Uint8Array, start: number, end: number): number {
+export function crc32cRange(buf: Uint8Array, start: number, end: number): number {
   let c = -1
   for (let i = start; i < end; i++) c = TABLE[(c ^ buf[i]!) & 0xff]! ^ (c >>> 8)
   return (c ^ -1) >>> 0

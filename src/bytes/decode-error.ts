@@ -30,7 +30,7 @@ export interface DecodeContext {
  */
 export class DecodeError extends Error {
   override readonly name = 'DecodeError'
-  constructor (
+  constructor(
     readonly code: DecodeErrorCode,
     message: string,
     readonly position: number,

@@ -13,16 +13,16 @@ const TWO_53N = 9007199254740992n
 const TWO_21 = 0x200000
 
 /** canonical form of a bigint */
-export function i64 (v: bigint): I64 {
+export function i64(v: bigint): I64 {
   return v >= -TWO_53N && v < TWO_53N ? Number(v) : v
 }
 
 /** canonical form of a bigint or an I64 that may not be canonical */
-export function toI64 (v: I64): I64 {
+export function toI64(v: I64): I64 {
   return typeof v === 'bigint' ? i64(v) : v
 }
 
-export function toBigInt (v: I64): bigint {
+export function toBigInt(v: I64): bigint {
   return typeof v === 'bigint' ? v : BigInt(v)
 }
 
@@ -32,12 +32,12 @@ export function toBigInt (v: I64): bigint {
  * r <= -2^53 or r >= 2^53; r = -2^53 itself can be a rounded -2^53 - 1 (ties to even), so it is not trusted and
  * the caller takes the exact path (its result is the same number when the sum really is -2^53).
  */
-export function exactSum (r: number): boolean {
+export function exactSum(r: number): boolean {
   return r < TWO_53 && r > -TWO_53
 }
 
 /** a + d for a canonical a and a safe integer d (an int32 delta, 1), canonical */
-export function i64Add (a: I64, d: number): I64 {
+export function i64Add(a: I64, d: number): I64 {
   if (typeof a === 'number') {
     const r = a + d
     if (exactSum(r)) return r
@@ -46,17 +46,17 @@ export function i64Add (a: I64, d: number): I64 {
 }
 
 /** the int64 whose high word (signed) is `hi` and low word (unsigned) `lo`, canonical */
-export function i64OfHalves (hi: number, lo: number): I64 {
+export function i64OfHalves(hi: number, lo: number): I64 {
   return hi >= -TWO_21 && hi < TWO_21 ? hi * 4294967296 + lo : (BigInt(hi) << 32n) | BigInt(lo)
 }
 
 /** `v` as its high word (signed) and low word (unsigned), to compare with stored int64s without a BigInt each */
-export function int64Halves (v: bigint): [high: number, low: number] {
+export function int64Halves(v: bigint): [high: number, low: number] {
   return [Number(BigInt.asIntN(32, v >> 32n)), Number(BigInt.asUintN(32, v))]
 }
 
 /** the big-endian int64 at `at` of `dv`, canonical */
-export function i64At (dv: DataView, at: number): I64 {
+export function i64At(dv: DataView, at: number): I64 {
   const hi = dv.getInt32(at)
   if (hi >= -TWO_21 && hi < TWO_21) return hi * 4294967296 + dv.getUint32(at + 4)
   return dv.getBigInt64(at)

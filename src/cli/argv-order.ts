@@ -4,7 +4,7 @@
 // value is read from the commands' own declarations, so `--width 100 txns DIR` keeps 100 with --width.
 import type { Command } from 'commander'
 
-export function hoistSubcommand (argv: readonly string[], program: Command): string[] {
+export function hoistSubcommand(argv: readonly string[], program: Command): string[] {
   const names = new Set(program.commands.map((c) => c.name()))
   const takesValue = new Map<string, 'required' | 'optional'>()
   for (const c of program.commands) {
@@ -21,7 +21,8 @@ export function hoistSubcommand (argv: readonly string[], program: Command): str
     if (a === '--' || !a.startsWith('-') || a === '-') break
     const kind = a.includes('=') ? undefined : takesValue.get(a)
     if (kind === 'required') i += 2
-    else if (kind === 'optional' && i + 1 < argv.length && !argv[i + 1]!.startsWith('-') && !names.has(argv[i + 1]!)) i += 2
+    else if (kind === 'optional' && i + 1 < argv.length && !argv[i + 1]!.startsWith('-') && !names.has(argv[i + 1]!))
+      i += 2
     else i += 1
   }
   if (i === 0 || i >= argv.length || !names.has(argv[i]!)) return [...argv]

@@ -24,25 +24,49 @@ zone, a date, or epoch ms):
 export const FILTER_HELP_NO_OFFSETS = FILTER_HELP.replace(/\n {2}--start-offset [^\n]*/, '')
 
 /** the filter options; `offsets: false` hides --start-offset/--end-offset (a command over many partitions refuses them) */
-export function addFilterOptions (cmd: Command, what: string, { offsets = true } = {}): Command {
+export function addFilterOptions(cmd: Command, what: string, { offsets = true } = {}): Command {
   // without offsets they are still parsed, hidden from the help, so that the command can say why it refuses them
-  cmd.addOption(new Option('--start-offset <offset>', `${what} from this offset (inclusive)`).argParser(parseOffset).hideHelp(!offsets))
-    .addOption(new Option('--end-offset <offset>', `${what} up to this offset (inclusive)`).argParser(parseOffset).hideHelp(!offsets))
+  cmd
+    .addOption(
+      new Option('--start-offset <offset>', `${what} from this offset (inclusive)`)
+        .argParser(parseOffset)
+        .hideHelp(!offsets),
+    )
+    .addOption(
+      new Option('--end-offset <offset>', `${what} up to this offset (inclusive)`)
+        .argParser(parseOffset)
+        .hideHelp(!offsets),
+    )
   return cmd
-    .option('--from-time <time>', `${what} from the first batch with maxTimestamp >= this time (ISO-8601 with zone, or epoch ms)`, parseInstant)
+    .option(
+      '--from-time <time>',
+      `${what} from the first batch with maxTimestamp >= this time (ISO-8601 with zone, or epoch ms)`,
+      parseInstant,
+    )
     .option('--to-time <time>', `${what} up to the first batch with maxTimestamp > this time`, parseInstant)
     .option('--producer-id <id>', `${what} of this producer only (its control batches included)`, parseProducerId)
-    .addOption(new Option('--transactional-id <id>', `${what} of this transactional id's producer ids (from __transaction_state)`).conflicts('producerId'))
+    .addOption(
+      new Option(
+        '--transactional-id <id>',
+        `${what} of this transactional id's producer ids (from __transaction_state)`,
+      ).conflicts('producerId'),
+    )
 }
 
 /**
  * The filter of the flags (undefined: none given), --transactional-id resolved; a usage error (exit 2) when the
  * bounds are crossed or the id is not found.
  */
-export async function filterFromFlags (f: RawFilterFlags, paths: readonly string[], cmd: Command): Promise<RangeSpec | undefined> {
+export async function filterFromFlags(
+  f: RawFilterFlags,
+  paths: readonly string[],
+  cmd: Command,
+): Promise<RangeSpec | undefined> {
   const fail = (message: string): never => cmd.error(`error: ${message}`, { exitCode: 2, code: 'tsdump.filter' })
-  if (f.startOffset !== undefined && f.endOffset !== undefined && f.startOffset > f.endOffset) fail(`--start-offset ${f.startOffset} is after --end-offset ${f.endOffset}`)
-  if (f.fromTime !== undefined && f.toTime !== undefined && f.fromTime > f.toTime) fail('--from-time is after --to-time')
+  if (f.startOffset !== undefined && f.endOffset !== undefined && f.startOffset > f.endOffset)
+    fail(`--start-offset ${f.startOffset} is after --end-offset ${f.endOffset}`)
+  if (f.fromTime !== undefined && f.toTime !== undefined && f.fromTime > f.toTime)
+    fail('--from-time is after --to-time')
   const s: RangeSpec = {}
   if (f.startOffset !== undefined) s.startOffset = f.startOffset
   if (f.endOffset !== undefined) s.endOffset = f.endOffset
@@ -52,7 +76,9 @@ export async function filterFromFlags (f: RawFilterFlags, paths: readonly string
   if (f.transactionalId !== undefined) s.transactionalId = f.transactionalId
   if (Object.keys(s).length === 0) return undefined
   // resolved as the library resolves it (scan/filter-resolve.ts), its TsdumpError a usage error here
-  try { return (await import('../scan/filter-resolve.js')).resolveFilter(s, paths) } catch (e) {
+  try {
+    return (await import('../scan/filter-resolve.js')).resolveFilter(s, paths)
+  } catch (e) {
     if (e instanceof TsdumpError) return fail(e.message)
     throw e
   }

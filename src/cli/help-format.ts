@@ -10,7 +10,7 @@ import type { Command, Help } from 'commander'
 const TERM_CAP = 28
 
 /** commander's item, with a capped term column so that descriptions always wrap */
-function formatItem (term: string, termWidth: number, description: string, helper: Help): string {
+function formatItem(term: string, termWidth: number, description: string, helper: Help): string {
   if (description === '') return `  ${term}`
   const width = helper.helpWidth ?? 80
   const tw = width - termWidth - 4 >= 40 ? termWidth : Math.min(termWidth, TERM_CAP)
@@ -23,7 +23,7 @@ function formatItem (term: string, termWidth: number, description: string, helpe
 const shellWords = (command: string): string[] => command.match(/(?:'[^']*'|"[^"]*"|[^\s'"])+/g) ?? []
 
 /** words of `text` into lines of at most `width`, the first after `first`, the others after `rest` */
-function fill (text: string | string[], width: number, first: string, rest: string, join = ''): string[] {
+function fill(text: string | string[], width: number, first: string, rest: string, join = ''): string[] {
   const out: string[] = []
   let line = first
   let empty = true
@@ -41,7 +41,7 @@ function fill (text: string | string[], width: number, first: string, rest: stri
 }
 
 /** one line of help at most `width` columns (a word longer than the width stays whole) */
-export function wrapHelpLine (line: string, width: number): string {
+export function wrapHelpLine(line: string, width: number): string {
   if (line.length <= width) return line
   const indent = /^ */.exec(line)![0]
   const example = /^( *\$ )(.*?)(?: {2,}(# .*))?$/.exec(line)
@@ -57,7 +57,8 @@ export function wrapHelpLine (line: string, width: number): string {
   // a term and its description (two spaces or more between them, in the first half): continuation lines
   // start under the description
   const item = ITEM.exec(line)
-  if (item !== null && item[1]!.length <= width / 2) return fill(item[2]!, width, item[1]!, ' '.repeat(item[1]!.length)).join('\n')
+  if (item !== null && item[1]!.length <= width / 2)
+    return fill(item[2]!, width, item[1]!, ' '.repeat(item[1]!.length)).join('\n')
   return fill(line.slice(indent.length), width, indent, indent).join('\n')
 }
 
@@ -69,7 +70,7 @@ const isProse = (line: string): boolean => line.trim() !== '' && !/^ *\$ /.test(
  * every line of `text` at most `width` columns. A paragraph of prose (lines of words, no example, no
  * term-and-description) with a line too long is filled again as a whole, so that it does not come out ragged.
  */
-export function wrapHelpText (text: string, width: number): string {
+export function wrapHelpText(text: string, width: number): string {
   const lines = text.split('\n')
   const out: string[] = []
   let i = 0
@@ -82,13 +83,17 @@ export function wrapHelpText (text: string, width: number): string {
       const col = item[1]!.length
       while (j < lines.length && /^ */.exec(lines[j]!)![0].length === col && lines[j]!.trim() !== '') j++
       const group = lines.slice(i, j)
-      if (group.some((l) => l.length > width)) out.push(...fill(group.map((l, k) => (k === 0 ? item[2]! : l.trim())).join(' '), width, item[1]!, ' '.repeat(col)))
+      if (group.some((l) => l.length > width))
+        out.push(
+          ...fill(group.map((l, k) => (k === 0 ? item[2]! : l.trim())).join(' '), width, item[1]!, ' '.repeat(col)),
+        )
       else out.push(...group)
     } else if (isProse(line)) {
       while (j < lines.length && isProse(lines[j]!) && ITEM.exec(lines[j]!) === null) j++
       const para = lines.slice(i, j)
       const indent = /^ */.exec(line)![0]
-      if (para.some((l) => l.length > width)) out.push(...fill(para.map((l) => l.trim()).join(' '), width, indent, indent))
+      if (para.some((l) => l.length > width))
+        out.push(...fill(para.map((l) => l.trim()).join(' '), width, indent, indent))
       else out.push(...para)
     } else {
       out.push(wrapHelpLine(line, width))
@@ -102,8 +107,16 @@ export function wrapHelpText (text: string, width: number): string {
  * Help and usage text of `cmd` at `width()` columns for stdout and `errWidth()` for stderr (asked when help is
  * written, not at start-up: a terminal's width needs its stream).
  */
-export function fitHelp (cmd: Command, out: { stdout: (s: string) => void, stderr: (s: string) => void, outputError: (s: string, write: (s: string) => void) => void },
-  width: () => number, errWidth: () => number): Command {
+export function fitHelp(
+  cmd: Command,
+  out: {
+    stdout: (s: string) => void
+    stderr: (s: string) => void
+    outputError: (s: string, write: (s: string) => void) => void
+  },
+  width: () => number,
+  errWidth: () => number,
+): Command {
   return cmd.configureHelp({ formatItem, minWidthToWrap: 20 }).configureOutput({
     writeOut: (s) => out.stdout(wrapHelpText(s, width())),
     writeErr: (s) => out.stderr(wrapHelpText(s, errWidth())),

@@ -12,7 +12,7 @@ import { expandAbbreviations, KAFKA_DUMP_LOG } from './commands/kafka-dump-log.j
 import { sameTerminal, StatusLine } from './status-line.js'
 import { isTerminal } from './terminal.js'
 
-function colorLevel (env: Record<string, string | undefined>, isTTY: boolean, argv: string[]): 0 | 1 | 2 | 3 {
+function colorLevel(env: Record<string, string | undefined>, isTTY: boolean, argv: string[]): 0 | 1 | 2 | 3 {
   if (argv.includes('--no-color') || argv.includes('--compat') || argv.includes('--json')) return 0
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return 0
   if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') return 1
@@ -20,12 +20,13 @@ function colorLevel (env: Record<string, string | undefined>, isTTY: boolean, ar
   return 1
 }
 
-export function processContext (argv: string[]): CommandContext {
+export function processContext(argv: string[]): CommandContext {
   const env = process.env
   const stdout = new FdWriter(1)
   const stderr = new FdWriter(2, 64 * 1024, true)
   const ctx: CommandContext = {
-    stdout, stderr,
+    stdout,
+    stderr,
     colorLevel: colorLevel(env, isTerminal(1), argv),
     stderrIsTTY: isTerminal(2),
     stdinIsTTY: isTerminal(0),
@@ -45,9 +46,11 @@ export function processContext (argv: string[]): CommandContext {
 }
 
 /** Run tsdump with `argv` (without node and script); resolves to the exit code. */
-export async function main (argv: string[], ctx: CommandContext = processContext(argv)): Promise<number> {
+export async function main(argv: string[], ctx: CommandContext = processContext(argv)): Promise<number> {
   let code = 0
-  const setExit = (c: number): void => { code = Math.max(code, c) }
+  const setExit = (c: number): void => {
+    code = Math.max(code, c)
+  }
   const program = buildProgram(ctx, setExit)
   if (argv.length === 0) {
     // clig.dev: no arguments shows the help; on stderr with exit 2, because no input is a usage error in a script
@@ -58,7 +61,8 @@ export async function main (argv: string[], ctx: CommandContext = processContext
   try {
     let args = hoistSubcommand(argv, program)
     const kdl = program.commands.find((c) => c.name() === KAFKA_DUMP_LOG)
-    if (args[0] === KAFKA_DUMP_LOG && kdl !== undefined) args = [KAFKA_DUMP_LOG, ...expandAbbreviations(args.slice(1), kdl)]
+    if (args[0] === KAFKA_DUMP_LOG && kdl !== undefined)
+      args = [KAFKA_DUMP_LOG, ...expandAbbreviations(args.slice(1), kdl)]
     await program.parseAsync(args, { from: 'user' })
   } catch (e) {
     if (e instanceof CommanderError) {
@@ -81,16 +85,25 @@ export async function main (argv: string[], ctx: CommandContext = processContext
  * and never the input. EPIPE is not a failure: `| head` closing the pipe is normal. A failed stderr
  * cannot be reported anywhere; the exit code still tells.
  */
-function reportOutputFailure (ctx: CommandContext, code: number): number {
+function reportOutputFailure(ctx: CommandContext, code: number): number {
   const err = ctx.stdout.failure
   if (err === undefined) return code
   const f = finding('OUTPUT_WRITE_FAILED', `write failed: ${err.message}`, { file: '<stdout>' })
-  try { ctx.stderr.write(formatFinding(f) + '\n'); ctx.stderr.flush() } catch { /* nothing more can be said */ }
+  try {
+    ctx.stderr.write(formatFinding(f) + '\n')
+    ctx.stderr.flush()
+  } catch {
+    /* nothing more can be said */
+  }
   return Math.max(code, exitCodeOf(f))
 }
 
-function flushAll (...ws: Writer[]): void {
+function flushAll(...ws: Writer[]): void {
   for (const w of ws) {
-    try { w.flush() } catch { /* nothing more can be said */ }
+    try {
+      w.flush()
+    } catch {
+      /* nothing more can be said */
+    }
   }
 }

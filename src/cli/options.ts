@@ -10,7 +10,7 @@ import type { DecoderName } from '../format/value-decoders.js'
 import { DECODER_NAMES, decoderFromKafkaClass } from '../format/value-decoders.js'
 
 /** `16MiB`, `64k`, `1048576` → bytes */
-export function parseSize (s: string): number {
+export function parseSize(s: string): number {
   const m = /^(\d+)\s*(b|k|kb|kib|m|mb|mib|g|gb|gib)?$/i.exec(s.trim())
   if (m === null) throw new InvalidArgumentError(`'${s}' is not a size (examples: 1048576, 64KiB, 16MiB, 1GiB)`)
   const unit = (m[2] ?? 'b').toLowerCase()
@@ -21,44 +21,53 @@ export function parseSize (s: string): number {
 }
 
 /** --threads: a whole number from 1 to 256 */
-export function parseThreads (s: string): number {
+export function parseThreads(s: string): number {
   const n = Number(s)
-  if (!/^\d+$/.test(s.trim()) || n < 1 || n > 256) throw new InvalidArgumentError(`'${s}' is not a thread count (1 to 256)`)
+  if (!/^\d+$/.test(s.trim()) || n < 1 || n > 256)
+    throw new InvalidArgumentError(`'${s}' is not a thread count (1 to 256)`)
   return n
 }
 
-export function parseDecoder (s: string): DecoderName {
+export function parseDecoder(s: string): DecoderName {
   if ((DECODER_NAMES as readonly string[]).includes(s)) return s as DecoderName
   const k = decoderFromKafkaClass(s)
   if (k !== undefined) return k
-  throw new InvalidArgumentError(`'${s}' is not a decoder: use one of ${DECODER_NAMES.join(', ')} (or a Kafka decoder class name)`)
+  throw new InvalidArgumentError(
+    `'${s}' is not a decoder: use one of ${DECODER_NAMES.join(', ')} (or a Kafka decoder class name)`,
+  )
 }
 
 /** `--kafka-version 4.4` or `4.4.0`: a supported Kafka release (patch numbers are accepted and ignored) */
-export function parseKafkaVersion (s: string): KafkaRelease {
+export function parseKafkaVersion(s: string): KafkaRelease {
   const r = parseKafkaRelease(s)
-  if (r === undefined) throw new InvalidArgumentError(`'${s}' is not a supported Kafka release: use one of ${KAFKA_RELEASES.join(', ')} (a patch release such as 4.4.0 is accepted)`)
+  if (r === undefined)
+    throw new InvalidArgumentError(
+      `'${s}' is not a supported Kafka release: use one of ${KAFKA_RELEASES.join(', ')} (a patch release such as 4.4.0 is accepted)`,
+    )
   return r
 }
 
 /** minutes (fractions allowed), e.g. --max-transaction-timeout */
-export function parseMinutes (s: string): number {
+export function parseMinutes(s: string): number {
   const n = Number(s)
-  if (s.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError(`'${s}' is not a non-negative number of minutes`)
+  if (s.trim() === '' || !Number.isFinite(n) || n < 0)
+    throw new InvalidArgumentError(`'${s}' is not a non-negative number of minutes`)
   return n
 }
 
 /** --start-offset, --end-offset: an offset (a whole number from 0 to 2^63 - 1) */
-export function parseOffset (s: string): bigint {
+export function parseOffset(s: string): bigint {
   const v = s.trim()
-  if (!/^\d+$/.test(v) || BigInt(v) > 9223372036854775807n) throw new InvalidArgumentError(`'${s}' is not an offset (a whole number from 0)`)
+  if (!/^\d+$/.test(v) || BigInt(v) > 9223372036854775807n)
+    throw new InvalidArgumentError(`'${s}' is not an offset (a whole number from 0)`)
   return BigInt(v)
 }
 
 /** --producer-id: a producer id (0 to 2^63 - 1; -1, "no producer", is not one to filter by) */
-export function parseProducerId (s: string): bigint {
+export function parseProducerId(s: string): bigint {
   const v = s.trim()
-  if (!/^\d+$/.test(v) || BigInt(v) > 9223372036854775807n) throw new InvalidArgumentError(`'${s}' is not a producer id (a whole number from 0)`)
+  if (!/^\d+$/.test(v) || BigInt(v) > 9223372036854775807n)
+    throw new InvalidArgumentError(`'${s}' is not a producer id (a whole number from 0)`)
   return BigInt(v)
 }
 
@@ -74,40 +83,56 @@ export interface RawFilterFlags {
 
 /** --remote-storage, shared by every command that reads partitions (tiered storage, KIP-405) */
 export const REMOTE_STORAGE_FLAGS = '--remote-storage <dir|s3://bucket/prefix>'
-export const REMOTE_STORAGE_HELP = 'tiered storage (Kafka\'s LocalTieredStorage or Aiven\'s plugin): read each partition\'s remote segments before its local ones; s3:// uses the AWS SDK\'s default credentials and AWS_ENDPOINT_URL'
+export const REMOTE_STORAGE_HELP =
+  "tiered storage (Kafka's LocalTieredStorage or Aiven's plugin): read each partition's remote segments before its local ones; s3:// uses the AWS SDK's default credentials and AWS_ENDPOINT_URL"
 
 /** the storage's layout, its key prefix and the key of Aiven's encryption (with --remote-storage) */
 export const REMOTE_LAYOUT_FLAGS = '--remote-layout <local-tiered|aiven>'
-export const REMOTE_LAYOUT_HELP = 'the remote storage\'s object layout (default: the one its object names show)'
+export const REMOTE_LAYOUT_HELP = "the remote storage's object layout (default: the one its object names show)"
 export const REMOTE_PREFIX_FLAGS = '--remote-prefix <prefix>'
-export const REMOTE_PREFIX_HELP = 'Aiven\'s key.prefix, when the objects\' names do not show it'
+export const REMOTE_PREFIX_HELP = "Aiven's key.prefix, when the objects' names do not show it"
 export const REMOTE_KEY_FLAGS = '--remote-key <pem>'
 export const REMOTE_KEY_HELP = `the RSA private key that decrypts Aiven's encrypted segments (or ${REMOTE_KEY_ENV})`
 
 export const REMOTE_CONCURRENCY_FLAGS = '--remote-concurrency <n>'
 export const REMOTE_CONCURRENCY_HELP = `S3: ranged GETs in flight at once, across segments (default ${DEFAULT_REMOTE_CONCURRENCY}, at most ${MAX_REMOTE_CONCURRENCY})`
 
-export function parseRemoteConcurrency (v: string): number {
+export function parseRemoteConcurrency(v: string): number {
   const n = Number(v)
-  if (!Number.isInteger(n) || n < 1 || n > MAX_REMOTE_CONCURRENCY) throw new InvalidArgumentError(`expected an integer from 1 to ${MAX_REMOTE_CONCURRENCY}`)
+  if (!Number.isInteger(n) || n < 1 || n > MAX_REMOTE_CONCURRENCY)
+    throw new InvalidArgumentError(`expected an integer from 1 to ${MAX_REMOTE_CONCURRENCY}`)
   return n
 }
 
-export function parseRemoteLayout (v: string): RemoteLayoutName {
-  if (!(REMOTE_LAYOUTS as readonly string[]).includes(v)) throw new InvalidArgumentError(`expected one of ${REMOTE_LAYOUTS.join(', ')}`)
+export function parseRemoteLayout(v: string): RemoteLayoutName {
+  if (!(REMOTE_LAYOUTS as readonly string[]).includes(v))
+    throw new InvalidArgumentError(`expected one of ${REMOTE_LAYOUTS.join(', ')}`)
   return v as RemoteLayoutName
 }
 
 /** the remote storage the flags describe */
-export function remoteOf (o: { remoteStorage?: string }): RemoteSpec {
-  const f = o as { remoteStorage: string, remoteLayout?: RemoteLayoutName, remotePrefix?: string, remoteKey?: string, remoteConcurrency?: number }
-  return { storage: f.remoteStorage, ...(f.remoteLayout !== undefined ? { layout: f.remoteLayout } : {}),
+export function remoteOf(o: { remoteStorage?: string }): RemoteSpec {
+  const f = o as {
+    remoteStorage: string
+    remoteLayout?: RemoteLayoutName
+    remotePrefix?: string
+    remoteKey?: string
+    remoteConcurrency?: number
+  }
+  return {
+    storage: f.remoteStorage,
+    ...(f.remoteLayout !== undefined ? { layout: f.remoteLayout } : {}),
     ...(f.remoteConcurrency !== undefined ? { concurrency: f.remoteConcurrency } : {}),
-    ...(f.remotePrefix !== undefined ? { prefix: f.remotePrefix } : {}), ...(f.remoteKey !== undefined ? { keyFile: f.remoteKey } : {}) }
+    ...(f.remotePrefix !== undefined ? { prefix: f.remotePrefix } : {}),
+    ...(f.remoteKey !== undefined ? { keyFile: f.remoteKey } : {}),
+  }
 }
 
 /** --no-resync for the partition commands (dump has its own): the scan stops at framing damage */
 export const NO_RESYNC_FLAGS = '--no-resync'
-export const NO_RESYNC_HELP = 'stop at framing damage, as Kafka\'s reader does, instead of going on at the next valid batch as the dump does'
+export const NO_RESYNC_HELP =
+  "stop at framing damage, as Kafka's reader does, instead of going on at the next valid batch as the dump does"
 /** the library option of --no-resync's flag (commander sets resync false when it is given) */
-export function resyncOf (o: { resync?: boolean }): { resync?: false } { return o.resync === false ? { resync: false } : {} }
+export function resyncOf(o: { resync?: boolean }): { resync?: false } {
+  return o.resync === false ? { resync: false } : {}
+}

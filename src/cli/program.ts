@@ -17,20 +17,28 @@ import { fitHelp } from './help-format.js'
 import { registerExport } from './commands/export.js'
 
 /** commander's `error: ...` in tsdump's one error format (`tsdump: error: ...`, as every finding) */
-function usageError (s: string, write: (s: string) => void): void {
+function usageError(s: string, write: (s: string) => void): void {
   write(s.replace(/^error: /, 'tsdump: error: '))
 }
 
-export function buildProgram (ctx: CommandContext, setExit: (code: number) => void): Command {
-  const output = { stdout: (s: string) => ctx.stdout.write(s), stderr: (s: string) => ctx.stderr.write(s), outputError: usageError }
+export function buildProgram(ctx: CommandContext, setExit: (code: number) => void): Command {
+  const output = {
+    stdout: (s: string) => ctx.stdout.write(s),
+    stderr: (s: string) => ctx.stderr.write(s),
+    outputError: usageError,
+  }
   const width = (fd: 1 | 2) => (): number => ctx.terminalColumns?.(fd) ?? 80
   const program = fitHelp(new Command('tsdump'), output, width(1), width(2))
-    .description('Inspect Apache Kafka log segments without a JVM: a kafka-dump-log compatible dump that understands transactions.')
+    .description(
+      'Inspect Apache Kafka log segments without a JVM: a kafka-dump-log compatible dump that understands transactions.',
+    )
     .version(VERSION)
     .enablePositionalOptions()
     .showHelpAfterError('(run tsdump --help for usage)')
     .exitOverride()
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Without a command, tsdump dumps (tsdump dump --help lists the options).
 
 Examples:
@@ -49,7 +57,8 @@ Examples:
 
 Options may come before the command (tsdump --json reconcile DIR). Without arguments tsdump prints
 this help on stderr and exits 2.
-Exit status: 0 clean, 1 problems found in the data, 2 usage error or unreadable input.`)
+Exit status: 0 clean, 1 problems found in the data, 2 usage error or unreadable input.`,
+    )
   registerDump(program, ctx, setExit)
   registerReconcile(program, ctx, setExit)
   registerTxns(program, ctx, setExit)

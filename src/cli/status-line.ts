@@ -28,42 +28,48 @@ process.title = ${JSON.stringify('tsdump-status-watchdog')}
 `
 const READY_TITLE = 'tsdump-status-watchdog'
 
-
 export class StatusLine implements StatusSink {
   private shown = false
   private watchdog: ChildProcess | null = null
   private ready = false
 
-  constructor (private readonly fd = 2, private readonly guardSigint = true) {}
+  constructor(
+    private readonly fd = 2,
+    private readonly guardSigint = true,
+  ) {}
 
-  prepare (): void {
+  prepare(): void {
     if (this.guardSigint && this.watchdog === null) this.startWatchdog()
   }
 
-  show (text: string): void {
+  show(text: string): void {
     this.prepare()
     if (!this.watchdogReady()) return
     this.raw(CLEAR + text)
     this.shown = true
   }
 
-  clear (): void {
+  clear(): void {
     if (!this.shown) return
     this.shown = false
     this.raw(CLEAR)
   }
 
   /** at exit: erase the line and let the watchdog go quietly */
-  close (): void {
+  close(): void {
     this.clear()
     const w = this.watchdog
     this.watchdog = null
     if (w === null) return
-    try { w.stdin?.end('done') } catch { /* it is gone already */ }
+    try {
+      w.stdin?.end('done')
+    } catch {
+      /* it is gone already */
+    }
   }
 
   /** the watchdog has its SIGINT handler (or there is none to wait for) */
-  private watchdogReady (): boolean {
+  private watchdogReady(): boolean {
     if (this.ready) return true
     const pid = this.watchdog?.pid
     if (!this.guardSigint || pid === undefined) return (this.ready = true)
@@ -76,31 +82,41 @@ export class StatusLine implements StatusSink {
     return this.ready
   }
 
-  private raw (s: string): void {
-    try { fs.writeSync(this.fd, s) } catch { /* a terminal that went away: nothing to erase */ }
+  private raw(s: string): void {
+    try {
+      fs.writeSync(this.fd, s)
+    } catch {
+      /* a terminal that went away: nothing to erase */
+    }
   }
 
-  private startWatchdog (): void {
+  private startWatchdog(): void {
     try {
       // loaded here, not at import: child_process cost every start-up 3-8 ms (bench/RESULTS-startup.md), and only a terminal's long scan needs it
       const { spawn } = createRequire(import.meta.url)('node:child_process') as typeof ChildProcesses
       const w = spawn(process.execPath, ['-e', WATCHDOG], { stdio: ['pipe', 'ignore', 'inherit'] })
-      w.on('error', () => { this.watchdog = null })
+      w.on('error', () => {
+        this.watchdog = null
+      })
       w.unref()
       const stdin = w.stdin as (NodeJS.WritableStream & { unref?: () => void }) | null
       stdin?.on('error', () => {})
       stdin?.unref?.()
       this.watchdog = w
-    } catch { /* no watchdog: the line may stay after Ctrl-C, nothing worse */ }
+    } catch {
+      /* no watchdog: the line may stay after Ctrl-C, nothing worse */
+    }
   }
 }
 
 /** stdout and stderr are the same terminal (then batch lines and the progress line share one screen line) */
-export function sameTerminal (a: number, b: number, isTTY: (fd: number) => boolean): boolean {
+export function sameTerminal(a: number, b: number, isTTY: (fd: number) => boolean): boolean {
   if (!isTTY(a) || !isTTY(b)) return false
   try {
     const x = fs.fstatSync(a)
     const y = fs.fstatSync(b)
     return x.rdev === y.rdev && x.dev === y.dev && x.ino === y.ino
-  } catch { return false }
+  } catch {
+    return false
+  }
 }

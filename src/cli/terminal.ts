@@ -7,7 +7,7 @@ import { createRequire } from 'node:module'
 import type * as Tty from 'node:tty'
 
 /** what tty.isatty(fd) answers; false for a closed descriptor, as isatty */
-export function isTerminal (fd: number): boolean {
+export function isTerminal(fd: number): boolean {
   try {
     if (!fs.fstatSync(fd).isCharacterDevice()) return false
   } catch {

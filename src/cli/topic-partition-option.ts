@@ -6,21 +6,26 @@ import { InvalidArgumentError } from 'commander'
 import type { Command } from 'commander'
 import type { TopicPartitionFilter } from '../commands/topic-partition-filter.js'
 
-function partitionNumber (v: string): number {
+function partitionNumber(v: string): number {
   const n = Number(v)
-  if (!/^\d+$/.test(v) || !Number.isSafeInteger(n)) throw new InvalidArgumentError('expected a partition number (0, 1, ...)')
+  if (!/^\d+$/.test(v) || !Number.isSafeInteger(n))
+    throw new InvalidArgumentError('expected a partition number (0, 1, ...)')
   return n
 }
 
-export function addTopicPartitionOptions (cmd: Command, what: string): Command {
+export function addTopicPartitionOptions(cmd: Command, what: string): Command {
   return cmd
     .option('--topic <name>', `${what} of this topic only (kafka-transactions.sh's --topic)`)
     .option('--partition <n>', `${what} of this partition of --topic only`, partitionNumber)
 }
 
 /** the filter of --topic/--partition (undefined: none); a usage error for --partition without --topic */
-export function topicPartitionFrom (f: { topic?: string, partition?: number }, cmd: Command): TopicPartitionFilter | undefined {
-  if (f.partition !== undefined && f.topic === undefined) cmd.error('error: --partition needs --topic (as kafka-transactions.sh)', { exitCode: 2, code: 'tsdump.filter' })
+export function topicPartitionFrom(
+  f: { topic?: string; partition?: number },
+  cmd: Command,
+): TopicPartitionFilter | undefined {
+  if (f.partition !== undefined && f.topic === undefined)
+    cmd.error('error: --partition needs --topic (as kafka-transactions.sh)', { exitCode: 2, code: 'tsdump.filter' })
   if (f.topic === undefined) return undefined
   return f.partition === undefined ? { topic: f.topic } : { topic: f.topic, partition: f.partition }
 }

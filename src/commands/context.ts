@@ -22,9 +22,9 @@ export interface CommandContext {
 
 /** The terminal's one transient line (cli/status-line.ts implements it). */
 export interface StatusSink {
-  show (text: string): void
-  clear (): void
+  show(text: string): void
+  clear(): void
   /** a line will probably be shown soon: get ready (start the Ctrl-C watchdog, which takes a moment) */
-  prepare? (): void
-  close? (): void
+  prepare?(): void
+  close?(): void
 }

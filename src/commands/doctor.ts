@@ -5,7 +5,14 @@
 // log dirs holding the same partitions, remote with --remote-storage) still run their own reads after it.
 import * as path from 'node:path'
 import { DoctorCollector } from '../analysis/doctor/collect.js'
-import { gatherCleanup, gatherLso, gatherReconcile, gatherRemote, gatherReplicas, gatherTransactions } from '../analysis/doctor/gather.js'
+import {
+  gatherCleanup,
+  gatherLso,
+  gatherReconcile,
+  gatherRemote,
+  gatherReplicas,
+  gatherTransactions,
+} from '../analysis/doctor/gather.js'
 import { HARM_CATEGORIES } from '../analysis/doctor/rank.js'
 import type { HarmRank } from '../analysis/doctor/rank.js'
 import { remedyFor } from '../analysis/doctor/remedy.js'
@@ -54,18 +61,25 @@ export interface DoctorCommandOptions extends DoctorOptions {
 }
 
 /** the given paths that are brokers' log directories, each with the name it goes by (as `tsdump replicas` names them) */
-function brokersOf (paths: readonly string[]): Array<DoctorBroker & { logDir: boolean, partitions: string[] }> {
+function brokersOf(paths: readonly string[]): Array<DoctorBroker & { logDir: boolean; partitions: string[] }> {
   const opened = paths.map((p) => ({ p, o: openBrokerLogDir(p) }))
-  const plain = opened.map(({ p, o }) => (o.dir === null ? null : paths.length === 1 ? o.dir.nodeId : brokerName(o.dir)))
+  const plain = opened.map(({ p, o }) =>
+    o.dir === null ? null : paths.length === 1 ? o.dir.nodeId : brokerName(o.dir),
+  )
   return opened.map(({ p, o }, i) => {
     const n = plain[i] ?? null
     const name = n !== null && plain.filter((x) => x === n).length > 1 ? `${n}#${i + 1}` : n
-    return { name, path: p, logDir: o.dir !== null, partitions: o.dir === null ? [] : o.dir.partitions.map((d) => path.basename(path.resolve(d.path))) }
+    return {
+      name,
+      path: p,
+      logDir: o.dir !== null,
+      partitions: o.dir === null ? [] : o.dir.partitions.map((d) => path.basename(path.resolve(d.path))),
+    }
   })
 }
 
 /** Every analysis over `paths`, its findings once each, in the order of harm. */
-export function doctor (paths: string[], opts: DoctorOptions = {}): DoctorResult {
+export function doctor(paths: string[], opts: DoctorOptions = {}): DoctorResult {
   const nowMs = opts.now ?? Date.now()
   const timeoutMin = opts.maxTransactionTimeoutMinutes ?? 15
   const unusable: Finding[] = []
@@ -81,13 +95,25 @@ export function doctor (paths: string[], opts: DoctorOptions = {}): DoctorResult
   const resolved = brokers.map((b) => ({ dir: path.resolve(b.path), name: b.name }))
   const brokerOf = (x: string): string | null => {
     const abs = path.resolve(x)
-    const hit = resolved.filter((b) => abs === b.dir || abs.startsWith(b.dir + path.sep)).sort((a, b) => b.dir.length - a.dir.length)[0]
+    const hit = resolved
+      .filter((b) => abs === b.dir || abs.startsWith(b.dir + path.sep))
+      .sort((a, b) => b.dir.length - a.dir.length)[0]
     return hit?.name ?? null
   }
   const summary: DoctorSummary = {
-    brokers: brokers.map((b) => ({ name: b.name, path: b.path })), partitions: 0, segments: 0, bytes: 0, firstTimestamp: null, newestTimestamp: null,
-    nowMs, nowGiven: opts.now !== undefined, maxTransactionTimeoutMinutes: timeoutMin, checked: [], remoteStorage: opts.remote === undefined ? null : remoteSpecOf(opts.remote).storage,
-    counts: { error: 0, warning: 0, info: 0 }, ranks: [],
+    brokers: brokers.map((b) => ({ name: b.name, path: b.path })),
+    partitions: 0,
+    segments: 0,
+    bytes: 0,
+    firstTimestamp: null,
+    newestTimestamp: null,
+    nowMs,
+    nowGiven: opts.now !== undefined,
+    maxTransactionTimeoutMinutes: timeoutMin,
+    checked: [],
+    remoteStorage: opts.remote === undefined ? null : remoteSpecOf(opts.remote).storage,
+    counts: { error: 0, warning: 0, info: 0 },
+    ranks: [],
   }
   if (usable.length === 0) return { summary, findings: [], unusable }
   const remote = opts.remote !== undefined ? { remote: opts.remote } : {}
@@ -100,27 +126,54 @@ export function doctor (paths: string[], opts: DoctorOptions = {}): DoctorResult
     const scan = model.scan({
       analyzer: cleanupScan.hooks.analyzer,
       batch: (s) => {
-        if (s.file !== undefined && !firstSeen.has(s.file)) firstSeen.set(s.file, s.legacy === true ? null : toBigInt(s.baseTimestamp) >= 0n ? toBigInt(s.baseTimestamp) : null)
+        if (s.file !== undefined && !firstSeen.has(s.file))
+          firstSeen.set(
+            s.file,
+            s.legacy === true ? null : toBigInt(s.baseTimestamp) >= 0n ? toBigInt(s.baseTimestamp) : null,
+          )
         cleanupScan.hooks.batch(s)
       },
     })
     const rec = reconciled(scan, undefined)
     const dirsOf = new Map<string, string[]>()
     for (const p of rec.partitions) dirsOf.set(p.label, [...(dirsOf.get(p.label) ?? []), p.path])
-    const partitionDir = (broker: string | null, label: string): string | null => (dirsOf.get(label) ?? []).find((d) => brokerOf(d) === broker) ?? null
-    const c = new DoctorCollector(brokerOf, (f, loc, command) => remedyFor(f, loc, command, { paths: usable, remote: opts.remote === undefined ? null : remoteSpecOf(opts.remote).storage, partitionDir }))
+    const partitionDir = (broker: string | null, label: string): string | null =>
+      (dirsOf.get(label) ?? []).find((d) => brokerOf(d) === broker) ?? null
+    const c = new DoctorCollector(brokerOf, (f, loc, command) =>
+      remedyFor(f, loc, command, {
+        paths: usable,
+        remote: opts.remote === undefined ? null : remoteSpecOf(opts.remote).storage,
+        partitionDir,
+      }),
+    )
     gatherReconcile(c, rec, brokerOf)
-    const lsoOpts = { ...remote, now: nowMs, maxTransactionTimeoutMinutes: timeoutMin, ...(opts.bootstrapServer !== undefined ? { bootstrapServer: opts.bootstrapServer } : {}) }
+    const lsoOpts = {
+      ...remote,
+      now: nowMs,
+      maxTransactionTimeoutMinutes: timeoutMin,
+      ...(opts.bootstrapServer !== undefined ? { bootstrapServer: opts.bootstrapServer } : {}),
+    }
     gatherLso(c, lsoOf(model, scan, lsoOpts), brokerOf)
     const txs = transactions(usable, { ...remote, now: nowMs, maxTransactionTimeoutMinutes: timeoutMin })
     if ('transactions' in txs) gatherTransactions(c, txs, usable)
     // not a literal: cleanup takes the options it knows (the hanging rule's timeout, where it has one)
-    const cleanupOpts = { now: nowMs, maxTransactionTimeoutMinutes: timeoutMin, ...(opts.bootstrapServer !== undefined ? { bootstrapServer: opts.bootstrapServer } : {}) }
+    const cleanupOpts = {
+      now: nowMs,
+      maxTransactionTimeoutMinutes: timeoutMin,
+      ...(opts.bootstrapServer !== undefined ? { bootstrapServer: opts.bootstrapServer } : {}),
+    }
     // the model's scan (its remote segments too: cleanup predicts retention across tiers)
-    gatherCleanup(c, cleanupOf(model, { ...scan, headers: cleanupScan.headers }, cleanupOpts), (label) => dirsOf.get(label) ?? [], brokerOf)
+    gatherCleanup(
+      c,
+      cleanupOf(model, { ...scan, headers: cleanupScan.headers }, cleanupOpts),
+      (label) => dirsOf.get(label) ?? [],
+      brokerOf,
+    )
     summary.checked.push('reconcile', 'lso', 'transactions', 'cleanup')
     const logDirs = brokers.filter((b) => b.logDir)
-    const shared = logDirs.some((b, i) => b.partitions.some((l) => logDirs.some((o, j) => j !== i && o.partitions.includes(l))))
+    const shared = logDirs.some((b, i) =>
+      b.partitions.some((l) => logDirs.some((o, j) => j !== i && o.partitions.includes(l))),
+    )
     if (logDirs.length >= 2 && shared) {
       gatherReplicas(c, replicas(logDirs.map((b) => b.path)).partitions, brokerOf)
       summary.checked.push('replicas')
@@ -142,7 +195,11 @@ export function doctor (paths: string[], opts: DoctorOptions = {}): DoctorResult
     }
     const findings = c.ranked()
     for (const f of findings) summary.counts[f.severity]++
-    summary.ranks = ([1, 2, 3, 4, 5] as HarmRank[]).map((rank) => ({ rank, category: HARM_CATEGORIES[rank], count: findings.filter((f) => f.rank === rank).length }))
+    summary.ranks = ([1, 2, 3, 4, 5] as HarmRank[]).map((rank) => ({
+      rank,
+      category: HARM_CATEGORIES[rank],
+      count: findings.filter((f) => f.rank === rank).length,
+    }))
     return { summary, findings, unusable }
   } finally {
     if (opts.remote !== undefined) closeRemoteStores()
@@ -150,12 +207,12 @@ export function doctor (paths: string[], opts: DoctorOptions = {}): DoctorResult
 }
 
 /** 0 nothing but notes, 1 problems in the data (or a path among others that could not be read), 2 nothing readable */
-export function doctorExitCode (r: DoctorResult): number {
+export function doctorExitCode(r: DoctorResult): number {
   if (r.summary.checked.length === 0) return EXIT_USAGE
   return r.unusable.length > 0 || r.findings.some((f) => f.severity !== 'info') ? EXIT_FINDINGS : EXIT_OK
 }
 
-export function runDoctor (opts: DoctorCommandOptions, ctx: CommandContext): number {
+export function runDoctor(opts: DoctorCommandOptions, ctx: CommandContext): number {
   const r = doctor(opts.paths, { ...opts, now: opts.now ?? ctx.now() })
   // the clock comes from the context (tests inject it); the text says whether the time was given
   r.summary.nowGiven = opts.now !== undefined

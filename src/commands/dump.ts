@@ -31,16 +31,25 @@ import * as path from 'node:path'
 import type { BatchGate } from './dump/isolation.js'
 import { IsolationGates } from './dump/isolation.js'
 
-export async function runDump (opts: DumpOptions, ctx: CommandContext, internals: DumpInternals = {}): Promise<number> {
+export async function runDump(opts: DumpOptions, ctx: CommandContext, internals: DumpInternals = {}): Promise<number> {
   // the one place the output format is chosen (commands/dump/dump-setup.ts; dump workers make theirs there too);
   // findings are printer events, so the printer comes first and the payload parser is bound to it after
   let parser: PayloadParserFn | undefined
   const printer = makeDumpPrinter(opts, ctx, ctx.colorLevel, (k, v, o, at) => parser!(k, v, o, at), internals)
   const log = new FindingLog(printer)
-  const picked = await pickParser(opts, (m) => { log.unusable('<options>', m) })
-  if (picked === undefined) { log.endFile(); return EXIT_USAGE }
+  const picked = await pickParser(opts, (m) => {
+    log.unusable('<options>', m)
+  })
+  if (picked === undefined) {
+    log.endFile()
+    return EXIT_USAGE
+  }
   let current = '<none>'
-  parser = reportingFindings(picked, () => log, () => current)
+  parser = reportingFindings(
+    picked,
+    () => log,
+    () => current,
+  )
   // `-` is standard input, read as one .log segment where it stands first or last
   const found = discover(opts.paths.filter((p) => p !== STDIN_PATH))
   // the exit rule (docs/findings.md): 2 for a path on the command line that cannot be used or when nothing could be
@@ -49,18 +58,25 @@ export async function runDump (opts: DumpOptions, ctx: CommandContext, internals
   let answered = false
   if (opts.paths.includes(STDIN_PATH)) {
     const why = stdinProblem(opts.paths, ctx.stdinIsTTY === true)
-    if (why !== undefined) { log.unusable(STDIN_PATH, why); named = true }
-    else if (opts.paths[0] === STDIN_PATH) found.files.unshift(stdinFile())
+    if (why !== undefined) {
+      log.unusable(STDIN_PATH, why)
+      named = true
+    } else if (opts.paths[0] === STDIN_PATH) found.files.unshift(stdinFile())
     else found.files.push(stdinFile())
   }
   if (opts.remote !== undefined) {
-    try { withRemoteSegments(opts.remote, found, log) } catch (e) {
+    try {
+      withRemoteSegments(opts.remote, found, log)
+    } catch (e) {
       if (!(e instanceof InputError)) throw e
       log.unusable(e.file, e.message, e.code)
       named = true
     }
   }
-  for (const p of found.problems) { log.unusable(p.path, p.message); if (opts.paths.includes(p.path)) named = true }
+  for (const p of found.problems) {
+    log.unusable(p.path, p.message)
+    if (opts.paths.includes(p.path)) named = true
+  }
   for (const s of found.skipped) printer.skipped(s.path, s.reason)
   const state: RunState & IndexRunState = { nonConsecutive: new Map(), ...newIndexRunState() }
   // filters: segments wholly out of range stay unread (their names say so); one filter per partition directory
@@ -70,25 +86,45 @@ export async function runDump (opts: DumpOptions, ctx: CommandContext, internals
   const topicIds: TopicIds = new Map()
   const files = found.files.filter((f) => asked(f, opts))
   // the segments whose .index or .timeindex this run dumps: their .log's batches are kept for the check
-  const indexed = new Set(files.filter((f) => f.kind === 'index' || f.kind === 'timeindex').map((f) => path.resolve(companion(f, '.log'))))
+  const indexed = new Set(
+    files.filter((f) => f.kind === 'index' || f.kind === 'timeindex').map((f) => path.resolve(companion(f, '.log'))),
+  )
   // the partition directories whose leader-epoch-checkpoint this run dumps: their segments' epochs are kept for its check
-  const epochDirs = new Set(files.filter((f) => f.name === 'leader-epoch-checkpoint' && f.stdin !== true).map((f) => path.dirname(f.path)))
+  const epochDirs = new Set(
+    files.filter((f) => f.name === 'leader-epoch-checkpoint' && f.stdin !== true).map((f) => path.dirname(f.path)),
+  )
   const epochsOf = new Map<string, EpochRuns>()
   for (const file of files) {
     if (ctx.stdout.closed) break
     let range: RangeFilter | undefined
     if (opts.filter !== undefined) {
-      if (file.kind !== 'log' && file.kind !== 'checkpoint') { printer.skipped(file.path, 'not a segment: the offset, time and producer filters read .log segments only'); continue }
+      if (file.kind !== 'log' && file.kind !== 'checkpoint') {
+        printer.skipped(file.path, 'not a segment: the offset, time and producer filters read .log segments only')
+        continue
+      }
       if (unread.has(file.path)) continue
       const key = file.kind === 'log' && file.stdin !== true ? path.dirname(path.resolve(file.path)) : file.path
       range = ranges.get(key) ?? new RangeFilter(opts.filter)
       ranges.set(key, range)
       if (range.done) continue // the range ended in an earlier segment of this partition
     }
-    if (gates !== undefined && file.stdin === true) { log.unusable(STDIN_PATH, '--isolation-level needs the partition directory (its markers, HW and LSO), which standard input has not'); named = true; continue }
-    if (gates !== undefined && file.kind !== 'log') { printer.skipped(file.path, 'not a segment: --isolation-level reads .log segments only'); continue }
+    if (gates !== undefined && file.stdin === true) {
+      log.unusable(
+        STDIN_PATH,
+        '--isolation-level needs the partition directory (its markers, HW and LSO), which standard input has not',
+      )
+      named = true
+      continue
+    }
+    if (gates !== undefined && file.kind !== 'log') {
+      printer.skipped(file.path, 'not a segment: --isolation-level reads .log segments only')
+      continue
+    }
     // kafka-dump-log reads no partition-level text file: --compat skips them as before
-    if (file.kind === 'metadata' && opts.compat) { printer.skipped(file.path, 'broker metadata file, not a segment'); continue }
+    if (file.kind === 'metadata' && opts.compat) {
+      printer.skipped(file.path, 'broker metadata file, not a segment')
+      continue
+    }
     current = file.path
     const unreadableBefore = log.unreadableCount()
     if (file.stdin !== true && file.remote === undefined) Object.assign(file, partitionOf(file.path))
@@ -100,27 +136,44 @@ export async function runDump (opts: DumpOptions, ctx: CommandContext, internals
           // --threads: large files are dumped by worker threads (commands/workers/dump-pool.ts), the same bytes
           // (filtered: one thread, from where the indexes say the range begins)
           const gate = gates?.of(file)
-          state.seen = file.kind === 'log' && indexed.has(path.resolve(file.path)) ? new BatchPositions(path.resolve(file.path)) : undefined
+          state.seen =
+            file.kind === 'log' && indexed.has(path.resolve(file.path))
+              ? new BatchPositions(path.resolve(file.path))
+              : undefined
           const dir = path.dirname(file.path)
           state.epochs = undefined
           if (file.kind === 'log' && epochDirs.has(dir)) {
             state.epochs = epochsOf.get(dir) ?? new EpochRuns(dir)
             epochsOf.set(dir, state.epochs)
           }
-          const body = range !== undefined || gate !== undefined ? filteredBody(file, opts, ctx, log, printer, range, gate) : parallelBody(file, opts, ctx, log, printer, internals)
+          const body =
+            range !== undefined || gate !== undefined
+              ? filteredBody(file, opts, ctx, log, printer, range, gate)
+              : parallelBody(file, opts, ctx, log, printer, internals)
           printer.summary(await dumpLogFile(file, opts, ctx, log, printer, state, body))
           break
         }
-        case 'index': dumpOffsetIndex(file, opts, printer, log, state); break
-        case 'timeindex': dumpTimeIndex(file, opts, printer, log, state); break
-        case 'txnindex': dumpTxnIndex(file, opts, printer, log); break
-        case 'snapshot': dumpProducerSnapshot(file, opts, printer, log); break
-        case 'metadata': dumpPartitionFile(file, printer, log, topicIds, epochsOf.get(path.dirname(file.path))); break
+        case 'index':
+          dumpOffsetIndex(file, opts, printer, log, state)
+          break
+        case 'timeindex':
+          dumpTimeIndex(file, opts, printer, log, state)
+          break
+        case 'txnindex':
+          dumpTxnIndex(file, opts, printer, log)
+          break
+        case 'snapshot':
+          dumpProducerSnapshot(file, opts, printer, log)
+          break
+        case 'metadata':
+          dumpPartitionFile(file, printer, log, topicIds, epochsOf.get(path.dirname(file.path)))
+          break
       }
     } catch (e) {
       const err = e as NodeJS.ErrnoException
       if (e instanceof InputError) log.unusable(e.file, e.message, e.code, e.position)
-      else if (typeof err.code === 'string' && /^E[A-Z]+$/.test(err.code)) log.unusable(file.path, `${err.code}: ${err.message}`)
+      else if (typeof err.code === 'string' && /^E[A-Z]+$/.test(err.code))
+        log.unusable(file.path, `${err.code}: ${err.message}`)
       else throw e
     }
     if (log.unreadableCount() === unreadableBefore) answered = true
@@ -136,7 +189,7 @@ export async function runDump (opts: DumpOptions, ctx: CommandContext, internals
  * A mode picks the files it is about from a directory: index checks read only .index/.timeindex, --control-only
  * only segments (.log, .checkpoint). A file named explicitly is always read, as kafka-dump-log does.
  */
-function asked (f: KafkaFile, opts: DumpOptions): boolean {
+function asked(f: KafkaFile, opts: DumpOptions): boolean {
   if (f.stdin === true || opts.paths.includes(f.path)) return true
   if (opts.filter !== undefined) return f.kind === 'log' || f.kind === 'checkpoint'
   if (opts.isolationLevel !== undefined) return f.kind === 'log'
@@ -145,20 +198,40 @@ function asked (f: KafkaFile, opts: DumpOptions): boolean {
   return true
 }
 
-
 /** A filtered segment: read from where its indexes say the range can begin (commands/dump/seek.ts), batches in range only. */
-function filteredBody (file: KafkaFile, opts: DumpOptions, ctx: CommandContext, log: FindingLog, printer: DumpPrinter, filter: RangeFilter | undefined,
-  visible: BatchGate | undefined): LogBody {
+function filteredBody(
+  file: KafkaFile,
+  opts: DumpOptions,
+  ctx: CommandContext,
+  log: FindingLog,
+  printer: DumpPrinter,
+  filter: RangeFilter | undefined,
+  visible: BatchGate | undefined,
+): LogBody {
   return (source, summary, progress) => {
     const seek = filter !== undefined ? seekPosition(file, source, opts.filter!) : { position: 0, finding: undefined }
     if (seek.finding !== undefined) log.add(seek.finding)
-    return dumpLogRange(source, file, opts, ctx.stdout, log, printer, summary, { from: seek.position, end: viewEnd(source.size, opts),
-      ...(filter !== undefined ? { filter } : {}), ...(visible !== undefined ? { visible } : {}) }, progress)
+    return dumpLogRange(
+      source,
+      file,
+      opts,
+      ctx.stdout,
+      log,
+      printer,
+      summary,
+      {
+        from: seek.position,
+        end: viewEnd(source.size, opts),
+        ...(filter !== undefined ? { filter } : {}),
+        ...(visible !== undefined ? { visible } : {}),
+      },
+      progress,
+    )
   }
 }
 
 /** --remote-storage: each partition's remote segments (scan/remote-segments.ts) before its first local file */
-function withRemoteSegments (remote: RemoteInput, found: Discovery, log: FindingLog): void {
+function withRemoteSegments(remote: RemoteInput, found: Discovery, log: FindingLog): void {
   addRemoteSegments(remote, found.partitions)
   const owner = new Map<KafkaFile, PartitionDir>()
   for (const p of found.partitions) for (const f of p.files) owner.set(f, p)
@@ -168,7 +241,8 @@ function withRemoteSegments (remote: RemoteInput, found: Discovery, log: Finding
     const p = owner.get(f)
     if (p !== undefined && !done.has(p)) {
       done.add(p)
-      for (const n of p.remoteNotes ?? []) log.add(finding(n.code as FindingCode, n.message, { file: n.file ?? p.path, position: n.position ?? 0 }))
+      for (const n of p.remoteNotes ?? [])
+        log.add(finding(n.code as FindingCode, n.message, { file: n.file ?? p.path, position: n.position ?? 0 }))
       files.push(...p.files.filter((r) => r.remote !== undefined && r.kind === 'log'))
     }
     files.push(f)

@@ -61,65 +61,107 @@ export interface ExportResult {
 }
 
 /** `topic=T/partition=P`, the layout Hive, Spark, Trino and DuckDB read as columns */
-function partitionDir (dir: PartitionDir): { topic: string, partition: number, rel: string } {
+function partitionDir(dir: PartitionDir): { topic: string; partition: number; rel: string } {
   const topic = dir.topic ?? path.basename(path.resolve(dir.path))
   const partition = dir.partition ?? -1
   return { topic, partition, rel: `topic=${topic}/partition=${partition}` }
 }
 
 /** Export the records of every partition under `paths` into `opts.out`. @throws the fs error when an output file cannot be written */
-export function exportDataset (paths: string[], opts: ExportOptions): ExportResult {
+export function exportDataset(paths: string[], opts: ExportOptions): ExportResult {
   const inside = outputInsideInput(opts.out, paths)
   if (inside !== null) {
-    return { partitions: [], findings: [], unusable: [finding('UNREADABLE', `the output directory ${opts.out} is inside the input ${inside}: tsdump never writes where it reads`, { file: opts.out, position: 0 })] }
+    return {
+      partitions: [],
+      findings: [],
+      unusable: [
+        finding(
+          'UNREADABLE',
+          `the output directory ${opts.out} is inside the input ${inside}: tsdump never writes where it reads`,
+          { file: opts.out, position: 0 },
+        ),
+      ],
+    }
   }
   const { partitions, unusable, unreadable } = resolvePartitions(paths)
   if (unusable.length > 0) return { partitions: [], findings: [], unusable }
   const findings: Finding[] = []
-  const ids = transactionalIds(partitions.filter((p) => p.topic === '__transaction_state'), findings)
+  const ids = transactionalIds(
+    partitions.filter((p) => p.topic === '__transaction_state'),
+    findings,
+  )
   const cps = new Map<string, OffsetCheckpoint | null>()
   // a partition directory that could not be read (the others were) is one more finding
   findings.push(...unreadable)
   return { partitions: partitions.map((p) => exportPartition(p, cps, ids, opts, findings)), findings, unusable }
 }
 
-function exportPartition (dir: PartitionDir, cps: Map<string, OffsetCheckpoint | null>, ids: Map<bigint, string>, opts: ExportOptions, findings: Finding[]): ExportedPartition {
+function exportPartition(
+  dir: PartitionDir,
+  cps: Map<string, OffsetCheckpoint | null>,
+  ids: Map<bigint, string>,
+  opts: ExportOptions,
+  findings: Finding[],
+): ExportedPartition {
   const { facts, scanned } = visibilityFacts(dir, cps)
   const { topic, partition, rel } = partitionDir(dir)
   const p: ExportPartition = { topic, partition, transactionalIds: ids }
   const ext = opts.format === 'ndjson' ? 'ndjson' : 'parquet'
   const out: ExportedPartition = { label: scanned.label, files: [], rows: 0, readCommitted: 0, readUncommitted: 0 }
-  let file: { rows: RowFile, out: OutputFile, rowCount: number } | null = null
+  let file: { rows: RowFile; out: OutputFile; rowCount: number } | null = null
   let segment: KafkaFile | null = null
   let lastBatch = -1
   let filesOfSegment = 0
-  const close = (): void => { if (file !== null) { file.rows.close(); file.out.close(); file = null } }
+  const close = (): void => {
+    if (file !== null) {
+      file.rows.close()
+      file.out.close()
+      file = null
+    }
+  }
   try {
-    exportRecords(dir, facts, {
-      segment: (f) => { close(); segment = f; lastBatch = -1; filesOfSegment = 0 },
-      record: (rec, b, vis, controlType) => {
-        // a file holds whole batches; past FILE_ROWS the next batch starts a file named by its base offset
-        if (b.position !== lastBatch) {
-          if (file !== null && file.rowCount >= (opts.fileRows ?? FILE_ROWS)) close()
-          lastBatch = b.position
-        }
-        if (file === null) {
-          // opened at its first row: a segment the filter leaves empty gives no file
-          const first = filesOfSegment++ === 0 ? segment?.baseOffset ?? 0n : b.header.baseOffset
-          const name = `${rel}/${String(first).padStart(20, '0')}.${ext}`
-          const o = openOutputFile(opts.out, name)
-          const sink = (bytes: Uint8Array): void => o.write(bytes)
-          file = { out: o, rows: ext === 'ndjson' ? ndjsonRowFile(p, sink) : parquetRowFile(p, sink, `tsdump ${VERSION}`), rowCount: 0 }
-          out.files.push(name)
-        }
-        file.rowCount++
-        file.rows.add(rec, b, vis, controlType)
-        out.rows++
-        if (vis.visibleReadCommitted) out.readCommitted++
-        if (vis.visibleReadUncommitted) out.readUncommitted++
+    exportRecords(
+      dir,
+      facts,
+      {
+        segment: (f) => {
+          close()
+          segment = f
+          lastBatch = -1
+          filesOfSegment = 0
+        },
+        record: (rec, b, vis, controlType) => {
+          // a file holds whole batches; past FILE_ROWS the next batch starts a file named by its base offset
+          if (b.position !== lastBatch) {
+            if (file !== null && file.rowCount >= (opts.fileRows ?? FILE_ROWS)) close()
+            lastBatch = b.position
+          }
+          if (file === null) {
+            // opened at its first row: a segment the filter leaves empty gives no file
+            const first = filesOfSegment++ === 0 ? (segment?.baseOffset ?? 0n) : b.header.baseOffset
+            const name = `${rel}/${String(first).padStart(20, '0')}.${ext}`
+            const o = openOutputFile(opts.out, name)
+            const sink = (bytes: Uint8Array): void => o.write(bytes)
+            file = {
+              out: o,
+              rows: ext === 'ndjson' ? ndjsonRowFile(p, sink) : parquetRowFile(p, sink, `tsdump ${VERSION}`),
+              rowCount: 0,
+            }
+            out.files.push(name)
+          }
+          file.rowCount++
+          file.rows.add(rec, b, vis, controlType)
+          out.rows++
+          if (vis.visibleReadCommitted) out.readCommitted++
+          if (vis.visibleReadUncommitted) out.readUncommitted++
+        },
       },
-    }, findings, opts.filter)
-  } finally { close() }
+      findings,
+      opts.filter,
+    )
+  } finally {
+    close()
+  }
   return out
 }
 
@@ -128,22 +170,37 @@ export interface ExportCommandOptions extends ExportOptions {
 }
 
 /** `tsdump export`: the dataset, one line per partition on stdout, findings on stderr. */
-export async function runExport (opts: ExportCommandOptions, ctx: CommandContext, minWorkerBytes?: number): Promise<number> {
+export async function runExport(
+  opts: ExportCommandOptions,
+  ctx: CommandContext,
+  minWorkerBytes?: number,
+): Promise<number> {
   let r: ExportResult
   try {
     const { paths, ...o } = opts
     // 16 MiB or more: in a worker thread with a small young generation (workers/export-pool.ts says why)
     const pool = await import('./workers/export-pool.js')
-    r = pool.logBytes(paths) >= (minWorkerBytes ?? pool.MIN_WORKER_BYTES) ? await pool.exportInWorker<ExportResult>({ paths, opts: o }) : exportDataset(paths, o)
+    r =
+      pool.logBytes(paths) >= (minWorkerBytes ?? pool.MIN_WORKER_BYTES)
+        ? await pool.exportInWorker<ExportResult>({ paths, opts: o })
+        : exportDataset(paths, o)
   } catch (e) {
     if (typeof (e as NodeJS.ErrnoException).code !== 'string') throw e
     ctx.stderr.write(`tsdump: error: ${opts.out}: ${describeFsError(e)} [OUTPUT_WRITE_FAILED]\n`)
     return EXIT_USAGE
   }
-  if (r.unusable.length > 0) { writeUnusable(r.unusable, ctx); return EXIT_USAGE }
+  if (r.unusable.length > 0) {
+    writeUnusable(r.unusable, ctx)
+    return EXIT_USAGE
+  }
   for (const p of r.partitions) {
-    const where = p.files.length === 0 ? 'no rows in range, no file' : `${p.files.length} ${p.files.length === 1 ? 'file' : 'files'} in ${path.dirname(p.files[0]!)}/`
-    ctx.stdout.write(`${p.label}: ${p.rows} rows (read_committed ${p.readCommitted}, read_uncommitted ${p.readUncommitted}), ${where}\n`)
+    const where =
+      p.files.length === 0
+        ? 'no rows in range, no file'
+        : `${p.files.length} ${p.files.length === 1 ? 'file' : 'files'} in ${path.dirname(p.files[0]!)}/`
+    ctx.stdout.write(
+      `${p.label}: ${p.rows} rows (read_committed ${p.readCommitted}, read_uncommitted ${p.readUncommitted}), ${where}\n`,
+    )
   }
   for (const f of r.findings) ctx.stderr.write(formatFinding(f) + '\n')
   return partitionExitCode(r.unusable, r.findings)

@@ -50,13 +50,13 @@ export interface Segment {
   /** findings met by the iterations so far (tails, damaged regions, CRC and record problems) */
   readonly findings: Finding[]
   /** v2 batches and legacy (magic 0/1) entries in file order */
-  batches (opts?: ReadOptions): AsyncGenerator<V2Batch | LegacyFrame>
+  batches(opts?: ReadOptions): AsyncGenerator<V2Batch | LegacyFrame>
   /**
    * the records of every v2 data and control batch, in offset order. Entries whose records are not yielded
    * (magic 0/1 entries; batches read header-only with `headersOnly`/`streamLarge`) are counted in a
    * RECORDS_SKIPPED finding in `findings`.
    */
-  records (opts?: ReadOptions): AsyncGenerator<SegmentRecord>
+  records(opts?: ReadOptions): AsyncGenerator<SegmentRecord>
 }
 
 export interface Partition {
@@ -65,16 +65,19 @@ export interface Partition {
   partition: number | null
   /** the .log segments, in base-offset order */
   segments: Segment[]
-  batches (opts?: ReadOptions): AsyncGenerator<V2Batch | LegacyFrame>
+  batches(opts?: ReadOptions): AsyncGenerator<V2Batch | LegacyFrame>
   /** every segment's records() in turn; what they skip is in each segment's `findings` */
-  records (opts?: ReadOptions): AsyncGenerator<SegmentRecord>
+  records(opts?: ReadOptions): AsyncGenerator<SegmentRecord>
 }
 
 class FileSegment implements Segment {
   readonly findings: Finding[] = []
-  constructor (readonly path: string, readonly baseOffset: bigint | null) {}
+  constructor(
+    readonly path: string,
+    readonly baseOffset: bigint | null,
+  ) {}
 
-  async * batches (opts: ReadOptions = {}): AsyncGenerator<V2Batch | LegacyFrame> {
+  async *batches(opts: ReadOptions = {}): AsyncGenerator<V2Batch | LegacyFrame> {
     const src = new FileSource(this.path)
     try {
       for (const ev of readLog(src, opts)) {
@@ -85,23 +88,42 @@ class FileSegment implements Segment {
           yield ev
         }
       }
-    } finally { src.close() }
+    } finally {
+      src.close()
+    }
   }
 
-  async * records (opts: ReadOptions = {}): AsyncGenerator<SegmentRecord> {
+  async *records(opts: ReadOptions = {}): AsyncGenerator<SegmentRecord> {
     // What is not yielded is said, not dropped: one RECORDS_SKIPPED finding per kind, pushed also when the
     // caller stops early (the generator's finally runs on return()).
     const legacy = new Skipped()
     const headerOnly = new Skipped()
     try {
       for await (const b of this.batches(opts)) {
-        if (b.kind === 'legacy') { legacy.add(b.position); continue }
-        if (!b.complete) { headerOnly.add(b.position); continue }
+        if (b.kind === 'legacy') {
+          legacy.add(b.position)
+          continue
+        }
+        if (!b.complete) {
+          headerOnly.add(b.position)
+          continue
+        }
         try {
           const h = b.header
-          const batch = { isControl: h.isControl, controlType: h.isControl ? b.control?.typeName ?? 'UNKNOWN' : null, isTransactional: h.isTransactional,
-            baseOffset: h.baseOffset, lastOffset: h.lastOffset, batchPosition: h.position, partitionLeaderEpoch: h.partitionLeaderEpoch,
-            producerId: h.producerId, producerEpoch: h.producerEpoch, baseSequence: h.baseSequence, timestampType: h.timestampType, compression: codecName(h.compression) }
+          const batch = {
+            isControl: h.isControl,
+            controlType: h.isControl ? (b.control?.typeName ?? 'UNKNOWN') : null,
+            isTransactional: h.isTransactional,
+            baseOffset: h.baseOffset,
+            lastOffset: h.lastOffset,
+            batchPosition: h.position,
+            partitionLeaderEpoch: h.partitionLeaderEpoch,
+            producerId: h.producerId,
+            producerEpoch: h.producerEpoch,
+            baseSequence: h.baseSequence,
+            timestampType: h.timestampType,
+            compression: codecName(h.compression),
+          }
           for (const r of decodeRecords(h, b.bytes, opts)) yield { ...r, ...batch }
         } catch (e) {
           if (!(e instanceof DecodeError)) throw e
@@ -109,8 +131,16 @@ class FileSegment implements Segment {
         }
       }
     } finally {
-      legacy.report(this, (n) => `records(): ${count(n, 'magic 0/1 entry', 'magic 0/1 entries')} not yielded (records() yields v2 records; batches() passes legacy entries through)`)
-      headerOnly.report(this, (n) => `records(): ${count(n, 'batch', 'batches')} larger than the read window read header-only (headersOnly/streamLarge), ${n === 1 ? 'its' : 'their'} records not yielded`)
+      legacy.report(
+        this,
+        (n) =>
+          `records(): ${count(n, 'magic 0/1 entry', 'magic 0/1 entries')} not yielded (records() yields v2 records; batches() passes legacy entries through)`,
+      )
+      headerOnly.report(
+        this,
+        (n) =>
+          `records(): ${count(n, 'batch', 'batches')} larger than the read window read header-only (headersOnly/streamLarge), ${n === 1 ? 'its' : 'their'} records not yielded`,
+      )
     }
   }
 }
@@ -119,26 +149,39 @@ class FileSegment implements Segment {
 class Skipped {
   private n = 0
   private first = 0
-  add (position: number): void { if (this.n++ === 0) this.first = position }
-  report (s: FileSegment, message: (n: number) => string): void {
+  add(position: number): void {
+    if (this.n++ === 0) this.first = position
+  }
+  report(s: FileSegment, message: (n: number) => string): void {
     if (this.n > 0) s.findings.push(finding('RECORDS_SKIPPED', message(this.n), { file: s.path, position: this.first }))
   }
 }
 
-function count (n: number, one: string, many: string): string { return `${n} ${n === 1 ? one : many}` }
+function count(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`
+}
 
-function segmentOf (f: KafkaFile): Segment { return new FileSegment(f.path, f.baseOffset) }
+function segmentOf(f: KafkaFile): Segment {
+  return new FileSegment(f.path, f.baseOffset)
+}
 
-function partitionOf (d: PartitionDir): Partition {
+function partitionOf(d: PartitionDir): Partition {
   const segments = d.files.filter((f) => f.kind === 'log').map(segmentOf)
   return {
-    path: d.path, topic: d.topic, partition: d.partition, segments,
-    async * batches (opts?: ReadOptions) { for (const s of segments) yield * s.batches(opts) },
-    async * records (opts?: ReadOptions): AsyncGenerator<SegmentRecord> { for (const s of segments) yield * s.records(opts) },
+    path: d.path,
+    topic: d.topic,
+    partition: d.partition,
+    segments,
+    async *batches(opts?: ReadOptions) {
+      for (const s of segments) yield* s.batches(opts)
+    },
+    async *records(opts?: ReadOptions): AsyncGenerator<SegmentRecord> {
+      for (const s of segments) yield* s.records(opts)
+    },
   }
 }
 
-function discoverOrThrow (p: string): ReturnType<typeof discover> {
+function discoverOrThrow(p: string): ReturnType<typeof discover> {
   const d = discover([p])
   const bad = d.problems[0]
   if (bad !== undefined) throw new TsdumpError('UNREADABLE', `${bad.path}: ${bad.message}`, bad.path)
@@ -146,19 +189,19 @@ function discoverOrThrow (p: string): ReturnType<typeof discover> {
 }
 
 /** A .log segment (or KRaft .checkpoint) file. The file is opened when an iteration starts. */
-export function openSegment (file: string): Segment {
+export function openSegment(file: string): Segment {
   const c = classify(path.basename(file))
   return new FileSegment(file, 'baseOffset' in c ? c.baseOffset : null)
 }
 
 /** A partition directory (`<topic>-<partition>`); throws a TsdumpError (code UNREADABLE) when it cannot be read. */
-export function openPartition (dir: string): Partition {
+export function openPartition(dir: string): Partition {
   const p = discoverOrThrow(dir).partitions[0]
   if (p === undefined) throw new TsdumpError('UNREADABLE', `${dir}: no Kafka files`, dir)
   return partitionOf(p)
 }
 
 /** Every partition directory of a broker log directory; throws a TsdumpError (code UNREADABLE) when it cannot be read. */
-export function openLogDir (dir: string): Partition[] {
+export function openLogDir(dir: string): Partition[] {
   return discoverOrThrow(dir).partitions.map(partitionOf)
 }

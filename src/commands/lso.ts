@@ -56,21 +56,27 @@ export interface LsoCommandOptions extends LsoOptions {
 }
 
 /** The transaction holding back each partition's LSO, how to abort it, and (optionally) a transactional id's coordinator. */
-export function lso (paths: string[], opts: LsoOptions = {}): LsoResult {
+export function lso(paths: string[], opts: LsoOptions = {}): LsoResult {
   const model = new BrokerModel(paths, modelOptions(opts))
   return lsoOf(model, model.scan(), opts)
 }
 
 /** the broker model's options of lso's */
-export function modelOptions (opts: { remote?: RemoteInput, resync?: boolean }): { remote?: RemoteInput, resync?: boolean } {
-  return { ...(opts.remote !== undefined ? { remote: opts.remote } : {}), ...(opts.resync === false ? { resync: false } : {}) }
+export function modelOptions(opts: { remote?: RemoteInput; resync?: boolean }): {
+  remote?: RemoteInput
+  resync?: boolean
+} {
+  return {
+    ...(opts.remote !== undefined ? { remote: opts.remote } : {}),
+    ...(opts.resync === false ? { resync: false } : {}),
+  }
 }
 
 /**
  * lso's result from the model's partition scan and the coordinator's states (the __transaction_state partitions
  * given or beside them, each read once: scan/broker-model.ts)
  */
-export function lsoOf (model: BrokerModel, done: Scanned, opts: LsoOptions): LsoResult {
+export function lsoOf(model: BrokerModel, done: Scanned, opts: LsoOptions): LsoResult {
   const paths = model.paths
   const timeoutMin = opts.maxTransactionTimeoutMinutes ?? 15
   const bootstrap = opts.bootstrapServer ?? 'localhost:9092'
@@ -78,14 +84,20 @@ export function lsoOf (model: BrokerModel, done: Scanned, opts: LsoOptions): Lso
   const coordinatorFindings: NonNullable<LsoResult['coordinatorFindings']> = []
   const coordinator = done.unusable.length > 0 ? { partitions: [], states: [] } : model.transactionState()
   // lso answers for the data partitions it reports: a coordinator timeout abort elsewhere is not its to say
-  const data = done.scanned.filter((p) => !isState(p) && selectsPartition(opts.only, p.report.topic, p.report.partition))
+  const data = done.scanned.filter(
+    (p) => !isState(p) && selectsPartition(opts.only, p.report.topic, p.report.partition),
+  )
   const reported = new Set(data.map((p) => p.label))
   for (const p of coordinator.partitions) {
     // the partition's own findings (its framing damage among them) and what reading its records found besides
     const own = p.scanned?.report.findings ?? []
     const said = new Set(own.map((f) => `${f.code} ${f.file ?? ''} ${f.position ?? ''}`))
-    for (const a of p.read.timedOut) if (!a.partitions.some((l) => reported.has(l))) said.add(`TXN_TIMED_OUT ${a.file} ${a.position}`)
-    const findings = [...own, ...p.read.findings.listed.filter((f) => !said.has(`${f.code} ${f.file ?? ''} ${f.position ?? ''}`))]
+    for (const a of p.read.timedOut)
+      if (!a.partitions.some((l) => reported.has(l))) said.add(`TXN_TIMED_OUT ${a.file} ${a.position}`)
+    const findings = [
+      ...own,
+      ...p.read.findings.listed.filter((f) => !said.has(`${f.code} ${f.file ?? ''} ${f.position ?? ''}`)),
+    ]
     if (findings.length > 0) coordinatorFindings.push({ label: p.label, findings })
   }
   const states = coordinator.states
@@ -100,25 +112,58 @@ export function lsoOf (model: BrokerModel, done: Scanned, opts: LsoOptions): Lso
     const ids = blocking === null ? [] : states.filter((s) => s.producerId === blocking.producerId)
     return { label: p.label, path: p.dir.path, report: p.report, blocking, commands, ids, findings: j.findings }
   })
-  const n = opts.transactionalId === undefined ? null : coordinatorPartitionCountOf('__transaction_state', paths, opts.transactionStatePartitions)
-  const coordinatorOf = opts.transactionalId === undefined ? null
-    : { transactionalId: opts.transactionalId, hashCode: javaStringHashCode(opts.transactionalId), partitionCount: n?.count ?? null, partitionCountFrom: n,
-        partition: n === null ? null : transactionStatePartitionFor(opts.transactionalId, n.count) }
-  return { unusable: done.unusable, ...(done.unreadable.length > 0 ? { unreadable: done.unreadable } : {}), maxTransactionTimeoutMinutes: timeoutMin, nowMs, nowGiven: opts.now !== undefined, partitions, impact: lsoImpact(partitions, bootstrap),
-    hanging: hanging.length > 0, hangingTransactions: hanging, coordinator: coordinatorOf, ...(coordinatorFindings.length > 0 ? { coordinatorFindings } : {}) }
+  const n =
+    opts.transactionalId === undefined
+      ? null
+      : coordinatorPartitionCountOf('__transaction_state', paths, opts.transactionStatePartitions)
+  const coordinatorOf =
+    opts.transactionalId === undefined
+      ? null
+      : {
+          transactionalId: opts.transactionalId,
+          hashCode: javaStringHashCode(opts.transactionalId),
+          partitionCount: n?.count ?? null,
+          partitionCountFrom: n,
+          partition: n === null ? null : transactionStatePartitionFor(opts.transactionalId, n.count),
+        }
+  return {
+    unusable: done.unusable,
+    ...(done.unreadable.length > 0 ? { unreadable: done.unreadable } : {}),
+    maxTransactionTimeoutMinutes: timeoutMin,
+    nowMs,
+    nowGiven: opts.now !== undefined,
+    partitions,
+    impact: lsoImpact(partitions, bootstrap),
+    hanging: hanging.length > 0,
+    hangingTransactions: hanging,
+    coordinator: coordinatorOf,
+    ...(coordinatorFindings.length > 0 ? { coordinatorFindings } : {}),
+  }
 }
 
-export async function runLso (opts: LsoCommandOptions, ctx: CommandContext): Promise<number> {
+export async function runLso(opts: LsoCommandOptions, ctx: CommandContext): Promise<number> {
   const model = new BrokerModel(opts.paths, modelOptions(opts))
   // the coordinator's partitions are scanned on this thread, their records read in the same pass
-  const done = await model.scanSplit(async (dirs) => await scanPartitions(dirs, { markerEpochs: true, ...threadsOf(opts), ...modelOptions(opts) }))
+  const done = await model.scanSplit(
+    async (dirs) => await scanPartitions(dirs, { markerEpochs: true, ...threadsOf(opts), ...modelOptions(opts) }),
+  )
   const r = lsoOf(model, done, { ...opts, now: opts.now ?? ctx.now() })
   // the clock comes from the context (tests inject it); the text says whether the time was given
   r.nowGiven = opts.now !== undefined
-  writeUnusable([...r.unusable, ...r.unreadable ?? []], ctx)
+  writeUnusable([...r.unusable, ...(r.unreadable ?? [])], ctx)
   if (r.unusable.length > 0) return EXIT_USAGE
   warnIfNowBeforeData(ctx, r.nowMs, r.nowGiven, newestOf(r.partitions.map((p) => p.report.newestTimestamp)))
-  createPartitionPrinter(opts.format ?? 'text', ctx, opts.color === false ? 0 : ctx.colorLevel, { wide: opts.wide === true }).lso(r)
+  createPartitionPrinter(opts.format ?? 'text', ctx, opts.color === false ? 0 : ctx.colorLevel, {
+    wide: opts.wide === true,
+  }).lso(r)
   // a hanging transaction is a problem in the data even when no file is damaged
-  return partitionExitCode(r.unusable, [...r.partitions.flatMap((p) => [...p.report.findings, ...p.findings]), ...(r.coordinatorFindings ?? []).flatMap((c) => c.findings)], r.hanging ? EXIT_FINDINGS : 0, r.unreadable)
+  return partitionExitCode(
+    r.unusable,
+    [
+      ...r.partitions.flatMap((p) => [...p.report.findings, ...p.findings]),
+      ...(r.coordinatorFindings ?? []).flatMap((c) => c.findings),
+    ],
+    r.hanging ? EXIT_FINDINGS : 0,
+    r.unreadable,
+  )
 }

@@ -10,11 +10,18 @@ import type { CommandContext } from './context.js'
  * answered, and a file in it that could not be read (a FIFO where a .txnindex should be, a sparse 3 GiB
  * .snapshot) is a finding like any other: at most 1 (docs/findings.md, the exit rule)
  */
-export function partitionExitCode (unusable: readonly Finding[], findings: readonly Finding[], extra = 0, unreadable: readonly Finding[] = []): number {
-  return unusable.length > 0 ? EXIT_USAGE : Math.max(extra, Math.min(exitCodeFor([...findings, ...unreadable]), EXIT_FINDINGS))
+export function partitionExitCode(
+  unusable: readonly Finding[],
+  findings: readonly Finding[],
+  extra = 0,
+  unreadable: readonly Finding[] = [],
+): number {
+  return unusable.length > 0
+    ? EXIT_USAGE
+    : Math.max(extra, Math.min(exitCodeFor([...findings, ...unreadable]), EXIT_FINDINGS))
 }
 
 /** in the one finding format (`tsdump: error: <path>: position 0: … [UNREADABLE]`), as `dump` prints them */
-export function writeUnusable (unusable: readonly Finding[], ctx: CommandContext): void {
+export function writeUnusable(unusable: readonly Finding[], ctx: CommandContext): void {
   for (const u of unusable) ctx.stderr.write(formatFinding(u) + '\n')
 }

@@ -43,21 +43,57 @@ export interface ReconcileCommandOptions extends ReconcileOptions {
  * Scan and reconcile every partition under `paths`.
  * @throws TsdumpError NOT_FOUND for a filter's transactionalId with no record, USAGE for crossed bounds (scan/filter-resolve.ts)
  */
-export function reconcile (paths: string[], opts: ReconcileOptions = {}): ReconcileResult {
+export function reconcile(paths: string[], opts: ReconcileOptions = {}): ReconcileResult {
   const filter = resolveFilter(opts.filter, paths)
-  return reconciled(scanPaths(paths, { ...(filter !== undefined ? { filter } : {}), ...(opts.remote !== undefined ? { remote: opts.remote } : {}), ...(opts.resync === false ? { resync: false } : {}) }), filter)
+  return reconciled(
+    scanPaths(paths, {
+      ...(filter !== undefined ? { filter } : {}),
+      ...(opts.remote !== undefined ? { remote: opts.remote } : {}),
+      ...(opts.resync === false ? { resync: false } : {}),
+    }),
+    filter,
+  )
 }
 
 /** reconcile's result from a scan of the paths (doctor shares its broker model's scan) */
-export function reconciled ({ unusable, unreadable, scanned }: ScannedPaths, filter: RangeSpec | undefined): ReconcileResult {
-  return { unusable, ...(unreadable.length > 0 ? { unreadable } : {}), ...(filter !== undefined ? { filter } : {}),
-    partitions: scanned.map((s) => ({ label: s.label, path: s.dir.path, report: s.report, snapshots: s.snapshots, ...(s.range !== undefined ? { range: s.range } : {}) })) }
+export function reconciled(
+  { unusable, unreadable, scanned }: ScannedPaths,
+  filter: RangeSpec | undefined,
+): ReconcileResult {
+  return {
+    unusable,
+    ...(unreadable.length > 0 ? { unreadable } : {}),
+    ...(filter !== undefined ? { filter } : {}),
+    partitions: scanned.map((s) => ({
+      label: s.label,
+      path: s.dir.path,
+      report: s.report,
+      snapshots: s.snapshots,
+      ...(s.range !== undefined ? { range: s.range } : {}),
+    })),
+  }
 }
 
-export async function runReconcile (opts: ReconcileCommandOptions, ctx: CommandContext): Promise<number> {
-  const r = reconciled(await scanPathsInWorkers(opts.paths, { markerEpochs: false, ...threadsOf(opts), ...(opts.resync === false ? { resync: false } : {}), ...(opts.remote !== undefined ? { remote: opts.remote } : {}), ...(opts.filter !== undefined ? { filter: opts.filter } : {}) }), opts.filter)
-  writeUnusable([...r.unusable, ...r.unreadable ?? []], ctx)
+export async function runReconcile(opts: ReconcileCommandOptions, ctx: CommandContext): Promise<number> {
+  const r = reconciled(
+    await scanPathsInWorkers(opts.paths, {
+      markerEpochs: false,
+      ...threadsOf(opts),
+      ...(opts.resync === false ? { resync: false } : {}),
+      ...(opts.remote !== undefined ? { remote: opts.remote } : {}),
+      ...(opts.filter !== undefined ? { filter: opts.filter } : {}),
+    }),
+    opts.filter,
+  )
+  writeUnusable([...r.unusable, ...(r.unreadable ?? [])], ctx)
   if (r.unusable.length > 0) return EXIT_USAGE
-  createPartitionPrinter(opts.format ?? 'text', ctx, opts.color === false ? 0 : ctx.colorLevel, { wide: opts.wide === true }).reconcile(r)
-  return partitionExitCode(r.unusable, r.partitions.flatMap((p) => p.report.findings), 0, r.unreadable)
+  createPartitionPrinter(opts.format ?? 'text', ctx, opts.color === false ? 0 : ctx.colorLevel, {
+    wide: opts.wide === true,
+  }).reconcile(r)
+  return partitionExitCode(
+    r.unusable,
+    r.partitions.flatMap((p) => p.report.findings),
+    0,
+    r.unreadable,
+  )
 }

@@ -13,7 +13,12 @@ import type { RemoteInput } from '../io/remote/spec.js'
 import { remoteSpecOf } from '../io/remote/spec.js'
 import { partitionTopicId } from '../io/remote/open.js'
 import { closeRemoteStores, openRemoteStore } from '../io/remote/store.js'
-import { metadataLostFor, metadataPartitions, readRemoteLogMetadata, REMOTE_LOG_METADATA_TOPIC } from '../scan/remote-metadata.js'
+import {
+  metadataLostFor,
+  metadataPartitions,
+  readRemoteLogMetadata,
+  REMOTE_LOG_METADATA_TOPIC,
+} from '../scan/remote-metadata.js'
 import { aivenSegmentSize, listedSegments } from '../scan/remote-listing.js'
 import type { CommandContext } from './context.js'
 import { partitionExitCode, writeUnusable } from './partition-command.js'
@@ -34,13 +39,17 @@ export interface RemoteLibraryOptions {
 }
 
 /** The remote segments of each partition under `paths`, joined with the storage's listing and the local log (`tsdump remote`). */
-export function remote (paths: string[], opts: RemoteLibraryOptions): RemoteResult & { unusable: Finding[] } {
+export function remote(paths: string[], opts: RemoteLibraryOptions): RemoteResult & { unusable: Finding[] } {
   // an S3 store's connections end with the call, as the command's do
-  try { return remoteInventory(paths, opts.storage) } finally { closeRemoteStores() }
+  try {
+    return remoteInventory(paths, opts.storage)
+  } finally {
+    closeRemoteStores()
+  }
 }
 
 /** The inventory; `unusable` when the paths or the storage cannot be read at all. */
-export function remoteInventory (paths: string[], remote: RemoteInput): RemoteResult & { unusable: Finding[] } {
+export function remoteInventory(paths: string[], remote: RemoteInput): RemoteResult & { unusable: Finding[] } {
   const spec = remoteSpecOf(remote)
   const storage = spec.storage
   const d = discover(paths)
@@ -49,26 +58,49 @@ export function remoteInventory (paths: string[], remote: RemoteInput): RemoteRe
   if (unusable.length > 0) return empty
   let store
   let layout
-  try { store = openRemoteStore(storage); layout = detectLayout(store.list(), storage, spec) } catch (e) {
-    return { ...empty, unusable: [finding(e instanceof InputError ? e.code : 'UNREADABLE', describeFsError(e), { file: storage })] }
+  try {
+    store = openRemoteStore(storage)
+    layout = detectLayout(store.list(), storage, spec)
+  } catch (e) {
+    return {
+      ...empty,
+      unusable: [finding(e instanceof InputError ? e.code : 'UNREADABLE', describeFsError(e), { file: storage })],
+    }
   }
   const mdirs = metadataPartitions(d.partitions)
   const metadata = mdirs.length === 0 ? null : readRemoteLogMetadata(mdirs)
   const findings: Finding[] = [...(metadata?.findings.listed ?? [])]
-  if (metadata === null) findings.push(finding('REMOTE_BY_LISTING', `no ${REMOTE_LOG_METADATA_TOPIC} partition among the paths or in their log directories: states, offsets and epochs are unknown, the storage listing alone is shown`))
+  if (metadata === null)
+    findings.push(
+      finding(
+        'REMOTE_BY_LISTING',
+        `no ${REMOTE_LOG_METADATA_TOPIC} partition among the paths or in their log directories: states, offsets and epochs are unknown, the storage listing alone is shown`,
+      ),
+    )
   // every partition any of the three sources names
-  const parts = new Map<string, { topic: string, partition: number, topicId: string | null, localStart: bigint | null }>()
+  const parts = new Map<
+    string,
+    { topic: string; partition: number; topicId: string | null; localStart: bigint | null }
+  >()
   const add = (topic: string, partition: number, topicId: string | null, localStart: bigint | null = null): void => {
     const k = `${topic}\u0000${partition}`
     const p = parts.get(k)
-    if (p === undefined) { parts.set(k, { topic, partition, topicId, localStart }); return }
+    if (p === undefined) {
+      parts.set(k, { topic, partition, topicId, localStart })
+      return
+    }
     p.topicId ??= topicId
     p.localStart ??= localStart
   }
   for (const dir of d.partitions) {
     if (dir.topic === null || dir.partition === null || dir.topic === REMOTE_LOG_METADATA_TOPIC) continue
     const bases = dir.files.filter((f) => f.kind === 'log' && f.baseOffset !== null).map((f) => f.baseOffset!)
-    add(dir.topic, dir.partition, partitionTopicId(dir.path), bases.length === 0 ? null : bases.reduce((a, b) => (b < a ? b : a)))
+    add(
+      dir.topic,
+      dir.partition,
+      partitionTopicId(dir.path),
+      bases.length === 0 ? null : bases.reduce((a, b) => (b < a ? b : a)),
+    )
   }
   for (const s of metadata?.segments ?? []) add(s.topic, s.partition, s.topicId)
   const objects = store.list()
@@ -76,27 +108,51 @@ export function remoteInventory (paths: string[], remote: RemoteInput): RemoteRe
     const p = layout.parse(o.key)
     if (p !== null) add(p.topic, p.partition, p.topicId)
   }
-  for (const s of store.skipped ?? []) findings.push(finding('REMOTE_UNREADABLE', `${s.key}: ${s.reason}`, { file: store.nameOf(s.key), position: 0 }))
-  const partitions = [...parts.values()].sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition)).map((p) => {
-    const stored = new Map<string, StoredSegment>()
-    const sizeFindings: Finding[] = []
-    for (const [id, s] of listedSegments(objects, layout, p.topic, p.partition, p.topicId)) {
-      const log = s.objects.get('log')
-      const logBytes = log === undefined ? null : layout.name === 'aiven' ? aivenSegmentSize(store, s, log, sizeFindings) : log.size
-      stored.set(id, { startOffset: s.startOffset, topicId: s.topicId, logKey: log?.key ?? null, logBytes,
-        suffixes: [...s.objects.keys()].sort(), keys: [...s.objects.values()].map((o) => o.key) })
-    }
-    const md = metadata === null ? null : metadata.segments.filter((s) => s.topic === p.topic && s.partition === p.partition && (p.topicId === null || s.topicId === p.topicId))
-    const lost = metadata === null ? undefined : metadataLostFor(metadata, p.topic, p.partition)
-    const joined = joinInventory({ topic: p.topic, partition: p.partition, topicId: p.topicId, localStartOffset: p.localStart, metadata: md, stored, nameOf: (k) => store.nameOf(k),
-      ...(lost !== undefined ? { metadataLost: lost } : {}) })
-    joined.findings.push(...sizeFindings)
-    return joined
-  })
+  for (const s of store.skipped ?? [])
+    findings.push(finding('REMOTE_UNREADABLE', `${s.key}: ${s.reason}`, { file: store.nameOf(s.key), position: 0 }))
+  const partitions = [...parts.values()]
+    .sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition))
+    .map((p) => {
+      const stored = new Map<string, StoredSegment>()
+      const sizeFindings: Finding[] = []
+      for (const [id, s] of listedSegments(objects, layout, p.topic, p.partition, p.topicId)) {
+        const log = s.objects.get('log')
+        const logBytes =
+          log === undefined ? null : layout.name === 'aiven' ? aivenSegmentSize(store, s, log, sizeFindings) : log.size
+        stored.set(id, {
+          startOffset: s.startOffset,
+          topicId: s.topicId,
+          logKey: log?.key ?? null,
+          logBytes,
+          suffixes: [...s.objects.keys()].sort(),
+          keys: [...s.objects.values()].map((o) => o.key),
+        })
+      }
+      const md =
+        metadata === null
+          ? null
+          : metadata.segments.filter(
+              (s) =>
+                s.topic === p.topic && s.partition === p.partition && (p.topicId === null || s.topicId === p.topicId),
+            )
+      const lost = metadata === null ? undefined : metadataLostFor(metadata, p.topic, p.partition)
+      const joined = joinInventory({
+        topic: p.topic,
+        partition: p.partition,
+        topicId: p.topicId,
+        localStartOffset: p.localStart,
+        metadata: md,
+        stored,
+        nameOf: (k) => store.nameOf(k),
+        ...(lost !== undefined ? { metadataLost: lost } : {}),
+      })
+      joined.findings.push(...sizeFindings)
+      return joined
+    })
   return { storage, metadataFrom: metadata?.read ?? [], partitions, findings, unusable }
 }
 
-export async function runRemote (opts: RemoteOptions, ctx: CommandContext): Promise<number> {
+export async function runRemote(opts: RemoteOptions, ctx: CommandContext): Promise<number> {
   try {
     const r = remoteInventory(opts.paths, opts.storage)
     writeUnusable(r.unusable, ctx)
@@ -105,5 +161,7 @@ export async function runRemote (opts: RemoteOptions, ctx: CommandContext): Prom
     print(r, ctx, { colorLevel: opts.color === false ? 0 : ctx.colorLevel, wide: opts.wide === true })
     // something was read: a file among them that could not be is a finding, exit 1 at most (2 is for nothing read)
     return partitionExitCode([], [...r.findings, ...r.partitions.flatMap((p) => p.findings)])
-  } finally { closeRemoteStores() }
+  } finally {
+    closeRemoteStores()
+  }
 }

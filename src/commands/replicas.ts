@@ -33,7 +33,7 @@ export interface ReplicasCommandOptions extends ReplicasOptions {
 
 export interface ReplicasResult {
   unusable: Finding[]
-  logDirs: Array<{ path: string, broker: string }>
+  logDirs: Array<{ path: string; broker: string }>
   /** each partition's comparison, with its own findings */
   partitions: PartitionComparison[]
   /** what under the log directories could not be read (UNREADABLE): said, and the rest compared */
@@ -43,15 +43,20 @@ export interface ReplicasResult {
 const DEFAULT_LISTED = 1000
 
 /** Names for the brokers: the node id, or the directory's name; `<id>#<n>` (its place on the command line) when two directories have the same. */
-function names (dirs: BrokerLogDir[]): string[] {
+function names(dirs: BrokerLogDir[]): string[] {
   const plain = dirs.map(brokerName)
-  return plain.map((n, i) => plain.filter((x) => x === n).length > 1 ? `${n}#${i + 1}` : n)
+  return plain.map((n, i) => (plain.filter((x) => x === n).length > 1 ? `${n}#${i + 1}` : n))
 }
 
 /** The copies of each partition under two or more brokers' log directories `paths`, compared as replication compares them. */
-export function replicas (paths: string[], opts: ReplicasOptions = {}): ReplicasResult {
+export function replicas(paths: string[], opts: ReplicasOptions = {}): ReplicasResult {
   const unusable: Finding[] = []
-  if (paths.length < 2) unusable.push(finding('UNREADABLE', 'tsdump replicas compares two or more broker log directories (one per broker)', { file: paths[0] ?? '.' }))
+  if (paths.length < 2)
+    unusable.push(
+      finding('UNREADABLE', 'tsdump replicas compares two or more broker log directories (one per broker)', {
+        file: paths[0] ?? '.',
+      }),
+    )
   const dirs: BrokerLogDir[] = []
   for (const p of paths) {
     const o = openBrokerLogDir(p)
@@ -60,7 +65,7 @@ export function replicas (paths: string[], opts: ReplicasOptions = {}): Replicas
   }
   if (unusable.length > 0) return { unusable, logDirs: [], partitions: [], findings: [] }
   const brokers = names(dirs)
-  const groups = new Map<string, Array<{ broker: string, logDir: string, dir: PartitionDir }>>()
+  const groups = new Map<string, Array<{ broker: string; logDir: string; dir: PartitionDir }>>()
   dirs.forEach((d, i) => {
     for (const part of d.partitions) {
       // `-delete` and `-future` directories are not the partition's current copy
@@ -76,7 +81,12 @@ export function replicas (paths: string[], opts: ReplicasOptions = {}): Replicas
   const partitions = [...groups.keys()].sort(comparePartitionDirNames).map((label) => {
     const copies = groups.get(label)!.map((c) => scanCopy(c.broker, c.logDir, c.dir, cps))
     const first = copies[0]!.scanned.dir
-    const cmp = comparePartition(first.topic!, first.partition!, copies.map((c) => c.input), compareCompacted)
+    const cmp = comparePartition(
+      first.topic!,
+      first.partition!,
+      copies.map((c) => c.input),
+      compareCompacted,
+    )
     for (const r of cmp.replicas) cmp.findings.push(...readRecordsOf(r.batchesPastDivergence, listed))
     for (const c of copies) {
       cmp.findings.push(...c.findings)
@@ -85,11 +95,18 @@ export function replicas (paths: string[], opts: ReplicasOptions = {}): Replicas
     }
     return cmp
   })
-  const unreadable = dirs.flatMap((d) => d.problems.map((x) => finding('UNREADABLE', x.message, { file: x.file, position: x.position })))
-  return { unusable, logDirs: dirs.map((d, i) => ({ path: d.path, broker: brokers[i]! })), partitions, findings: unreadable }
+  const unreadable = dirs.flatMap((d) =>
+    d.problems.map((x) => finding('UNREADABLE', x.message, { file: x.file, position: x.position })),
+  )
+  return {
+    unusable,
+    logDirs: dirs.map((d, i) => ({ path: d.path, broker: brokers[i]! })),
+    partitions,
+    findings: unreadable,
+  }
 }
 
-export async function runReplicas (opts: ReplicasCommandOptions, ctx: CommandContext): Promise<number> {
+export async function runReplicas(opts: ReplicasCommandOptions, ctx: CommandContext): Promise<number> {
   const r = replicas(opts.paths, opts.listRecords !== undefined ? { listRecords: opts.listRecords } : {})
   writeUnusable(r.unusable, ctx)
   if (r.unusable.length > 0) return EXIT_USAGE

@@ -10,6 +10,6 @@ export type ReportLibraryOptions = Omit<ReportOptions, 'paths' | 'output'>
 export type ReportResult = BuiltReport
 
 /** Scan `paths` as `tsdump report` does and build its model (no page is written). */
-export function report (paths: string[], opts: ReportLibraryOptions = {}): ReportResult {
+export function report(paths: string[], opts: ReportLibraryOptions = {}): ReportResult {
   return buildReportModel({ ...opts, paths, output: '-' })
 }

@@ -67,11 +67,24 @@ export interface BuiltReport {
 }
 
 /** Scan `paths` (as reconcile does) and build the report's model. */
-export function buildReportModel (opts: ReportOptions, internals: ReportInternals = {}, clock: () => number = Date.now): BuiltReport {
+export function buildReportModel(
+  opts: ReportOptions,
+  internals: ReportInternals = {},
+  clock: () => number = Date.now,
+): BuiltReport {
   const limits: LaneLimits = { ...DEFAULT_LIMITS, ...internals.limits }
   const collectors = new Map<PartitionDir, LaneCollector>()
-  const broker = new BrokerModel(opts.paths, { ...(opts.remote !== undefined ? { remote: opts.remote } : {}), ...(opts.resync === false ? { resync: false } : {}) })
-  const { unusable, unreadable, scanned } = broker.scan({ analyzer: (dir) => { const c = new LaneCollector(limits); collectors.set(dir, c); return { sink: c } } })
+  const broker = new BrokerModel(opts.paths, {
+    ...(opts.remote !== undefined ? { remote: opts.remote } : {}),
+    ...(opts.resync === false ? { resync: false } : {}),
+  })
+  const { unusable, unreadable, scanned } = broker.scan({
+    analyzer: (dir) => {
+      const c = new LaneCollector(limits)
+      collectors.set(dir, c)
+      return { sink: c }
+    },
+  })
   const all = [...collectors.values()]
   // the report as a whole stays small: aggregate the lanes with the most items first
   const budget = internals.maxReportItems ?? MAX_REPORT_ITEMS
@@ -82,7 +95,10 @@ export function buildReportModel (opts: ReportOptions, internals: ReportInternal
     c.aggregate()
   }
   const aggregated = all.filter((c) => c.aggregated()).length
-  const perLane = Math.min(limits.maxBuckets, Math.max(25, Math.floor((internals.maxReportBuckets ?? MAX_REPORT_BUCKETS) / Math.max(1, aggregated))))
+  const perLane = Math.min(
+    limits.maxBuckets,
+    Math.max(25, Math.floor((internals.maxReportBuckets ?? MAX_REPORT_BUCKETS) / Math.max(1, aggregated))),
+  )
   const timeoutMs = (opts.maxTransactionTimeoutMinutes ?? 15) * 60_000
   // the coordinator's records as lso reads them (given or beside the paths, read in the scan's pass): the same verdict and age source
   const states = unusable.length > 0 ? [] : broker.transactionState().states
@@ -91,36 +107,82 @@ export function buildReportModel (opts: ReportOptions, internals: ReportInternal
     const c = collectors.get(s.dir)!
     const judged = judgePartition(s.report, s.snapshots, s.label, nowMs, timeoutMs, states)
     const blocking = judged.blocking
-    const commands = blocking === null ? [] : abortCommands(opts.bootstrapServer ?? 'localhost:9092', s.report.topic, s.report.partition, blocking)
-    return { label: s.label, path: s.dir.path, report: s.report, blocking, commands, findings: judged.findings,
-      lane: { ...c.lane(perLane), recentlyEnded: (pid, first) => c.recentlyEnded(pid, first) } }
+    const commands =
+      blocking === null
+        ? []
+        : abortCommands(opts.bootstrapServer ?? 'localhost:9092', s.report.topic, s.report.partition, blocking)
+    return {
+      label: s.label,
+      path: s.dir.path,
+      report: s.report,
+      blocking,
+      commands,
+      findings: judged.findings,
+      lane: { ...c.lane(perLane), recentlyEnded: (pid, first) => c.recentlyEnded(pid, first) },
+    }
   })
-  const model = reportModel({ title: opts.title, generator: opts.generator ?? 'tsdump', inputs: opts.paths, partitions })
-  return { unusable, ...(unreadable.length > 0 ? { unreadable } : {}), partitions, inputFiles: scanned.flatMap((s) => s.dir.files.map((f) => f.path)), model }
+  const model = reportModel({
+    title: opts.title,
+    generator: opts.generator ?? 'tsdump',
+    inputs: opts.paths,
+    partitions,
+  })
+  return {
+    unusable,
+    ...(unreadable.length > 0 ? { unreadable } : {}),
+    partitions,
+    inputFiles: scanned.flatMap((s) => s.dir.files.map((f) => f.path)),
+    model,
+  }
 }
 
-export async function runReport (opts: ReportOptions, ctx: CommandContext, internals: ReportInternals = {}): Promise<number> {
+export async function runReport(
+  opts: ReportOptions,
+  ctx: CommandContext,
+  internals: ReportInternals = {},
+): Promise<number> {
   const built = buildReportModel(opts, internals, ctx.now)
-  writeUnusable([...built.unusable, ...built.unreadable ?? []], ctx)
+  writeUnusable([...built.unusable, ...(built.unreadable ?? [])], ctx)
   if (built.unusable.length > 0) return EXIT_USAGE
   if (opts.output !== '-' && isInputFile(opts.output, built.inputFiles)) {
-    ctx.stderr.write(`tsdump: error: ${opts.output}: is one of the files being read; tsdump never writes to its inputs\n`)
+    ctx.stderr.write(
+      `tsdump: error: ${opts.output}: is one of the files being read; tsdump never writes to its inputs\n`,
+    )
     return EXIT_USAGE
   }
   const html = renderReport(built.model)
   if (opts.output === '-') {
     ctx.stdout.write(html)
   } else {
-    try { writeOutputFile(opts.output, html) } catch (e) {
-      ctx.stderr.write(`${formatFinding(finding('OUTPUT_WRITE_FAILED', `cannot write the report: ${describeFsError(e)}`, { file: opts.output }))}\n`)
+    try {
+      writeOutputFile(opts.output, html)
+    } catch (e) {
+      ctx.stderr.write(
+        `${formatFinding(finding('OUTPUT_WRITE_FAILED', `cannot write the report: ${describeFsError(e)}`, { file: opts.output }))}\n`,
+      )
       return EXIT_USAGE
     }
     const parts = built.model.partitions
-    ctx.stderr.write(`tsdump: wrote ${opts.output} (${Buffer.byteLength(html)} bytes, ${parts.length} partition${parts.length === 1 ? '' : 's'}` +
-      `${parts.some((p) => p.buckets !== null) ? ', some lanes aggregated' : ''})\n`)
+    ctx.stderr.write(
+      `tsdump: wrote ${opts.output} (${Buffer.byteLength(html)} bytes, ${parts.length} partition${parts.length === 1 ? '' : 's'}` +
+        `${parts.some((p) => p.buckets !== null) ? ', some lanes aggregated' : ''})\n`,
+    )
   }
   // the problems also go to stderr, in the one format every command uses (as reconcile's printer writes them)
   const plain = new Chalk({ level: 0 })
-  for (const p of built.partitions) ctx.stderr.write(formatFindings(p.label, [...p.report.findings, ...p.findings].filter((f) => f.severity !== 'info'), plain, p.report.omittedFindings))
-  return partitionExitCode(built.unusable, built.partitions.flatMap((p) => [...p.report.findings, ...p.findings]), 0, built.unreadable)
+  for (const p of built.partitions)
+    ctx.stderr.write(
+      formatFindings(
+        p.label,
+        [...p.report.findings, ...p.findings].filter((f) => f.severity !== 'info'),
+        plain,
+        p.report.omittedFindings,
+      ),
+    )
+  return partitionExitCode(
+    built.unusable,
+    built.partitions.flatMap((p) => [...p.report.findings, ...p.findings]),
+    0,
+    built.unreadable,
+  )
 }

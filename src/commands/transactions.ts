@@ -50,11 +50,22 @@ export type TransactionsLibraryResult = TransactionsResult & { unusable: Finding
  * The transactions under `paths`, joined; `unusable` holds the paths that cannot be used (then the rest is empty).
  * @throws TsdumpError NOT_FOUND for a filter's transactionalId with no record, USAGE for crossed bounds (scan/filter-resolve.ts)
  */
-export function transactions (paths: string[], opts: TransactionsLibraryOptions = {}): TransactionsLibraryResult {
+export function transactions(paths: string[], opts: TransactionsLibraryOptions = {}): TransactionsLibraryResult {
   const s = transactionsStream(paths, opts)
   if ('unusable' in s) {
-    return { unusable: s.unusable, transactions: [], transactionalIds: [], stateLogs: [], lookedIn: [], exactlyOnce: [], idFamilies: [], findings: [],
-      nowMs: opts.now ?? Date.now(), nowGiven: opts.now !== undefined, maxTransactionTimeoutMinutes: opts.maxTransactionTimeoutMinutes ?? 15 }
+    return {
+      unusable: s.unusable,
+      transactions: [],
+      transactionalIds: [],
+      stateLogs: [],
+      lookedIn: [],
+      exactlyOnce: [],
+      idFamilies: [],
+      findings: [],
+      nowMs: opts.now ?? Date.now(),
+      nowGiven: opts.now !== undefined,
+      maxTransactionTimeoutMinutes: opts.maxTransactionTimeoutMinutes ?? 15,
+    }
   }
   const { items, count: _count, producers: _producers, close: _close, ...rest } = s
   const all = [...items]
@@ -66,22 +77,33 @@ export function transactions (paths: string[], opts: TransactionsLibraryOptions 
  * when the input is large, then an external merge): `count` and `producers` are known at once, `items` gives the
  * transactions in order, and exactlyOnce, idFamilies and their findings are complete once `items` is done.
  */
-export function transactionsStream (paths: string[], opts: TransactionsLibraryOptions = {}, internals: { bucketBytes?: number, onSpill?: (dir: string) => void } = {}): TransactionsStream | { unusable: Finding[] } {
+export function transactionsStream(
+  paths: string[],
+  opts: TransactionsLibraryOptions = {},
+  internals: { bucketBytes?: number; onSpill?: (dir: string) => void } = {},
+): TransactionsStream | { unusable: Finding[] } {
   const { partitions, unusable, unreadable } = resolvePartitions(paths, opts.remote)
   if (unusable.length > 0) return { unusable }
   const only = opts.only
   // resolved as the command line resolves it: an id with no record is NOT_FOUND, never every record
   const filter = resolveFilter(opts.filter, paths)
   return streamTransactions({
-    partitions, unreadable, paths, resync: opts.resync !== false, nowMs: opts.now ?? Date.now(), nowGiven: opts.now !== undefined,
+    partitions,
+    unreadable,
+    paths,
+    resync: opts.resync !== false,
+    nowMs: opts.now ?? Date.now(),
+    nowGiven: opts.now !== undefined,
     maxTransactionTimeoutMinutes: opts.maxTransactionTimeoutMinutes ?? 15,
     ...(filter !== undefined ? { filter } : {}),
-    ...(only !== undefined ? { selects: (topic: string, partition: number) => selectsPartition(only, topic, partition) } : {}),
+    ...(only !== undefined
+      ? { selects: (topic: string, partition: number) => selectsPartition(only, topic, partition) }
+      : {}),
     ...internals,
   })
 }
 
-export function runTransactions (opts: TransactionsOptions, ctx: CommandContext): number {
+export function runTransactions(opts: TransactionsOptions, ctx: CommandContext): number {
   const { paths, format: _format, color: _color, wide: _wide, ...lib } = opts
   const s = transactionsStream(paths, { ...lib, now: opts.now ?? ctx.now() })
   if ('unusable' in s) {
@@ -92,10 +114,24 @@ export function runTransactions (opts: TransactionsOptions, ctx: CommandContext)
   // each transaction's findings counted as it passes to the printer, not kept
   const seen: Finding[] = []
   const items = s.items
-  const counted = { ...s, items: (function * () { for (const t of items) { for (const f of t.findings) if (!seen.some((x) => x.code === f.code && x.severity === f.severity)) seen.push(f); yield t } })() }
+  const counted = {
+    ...s,
+    items: (function* () {
+      for (const t of items) {
+        for (const f of t.findings) if (!seen.some((x) => x.code === f.code && x.severity === f.severity)) seen.push(f)
+        yield t
+      }
+    })(),
+  }
   try {
     if (opts.format === 'json') printTransactionsJson(counted, ctx.stdout)
-    else printTransactionsText(counted, ctx, { colorLevel: opts.color === false ? 0 : ctx.colorLevel, wide: opts.wide === true })
-  } finally { s.close() }
+    else
+      printTransactionsText(counted, ctx, {
+        colorLevel: opts.color === false ? 0 : ctx.colorLevel,
+        wide: opts.wide === true,
+      })
+  } finally {
+    s.close()
+  }
   return partitionExitCode([], s.findings.concat(seen))
 }

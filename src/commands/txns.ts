@@ -45,7 +45,13 @@ export interface TxnsCommandOptions extends TxnsOptions {
 }
 
 /** Streams the timeline (or transactional-id states) of each partition to `to`; returns the findings' exit code. */
-function streamTxns (partitions: readonly PartitionDir[], width: number, to: TxnsStream, filter?: RangeSpec, resync = true): number {
+function streamTxns(
+  partitions: readonly PartitionDir[],
+  width: number,
+  to: TxnsStream,
+  filter?: RangeSpec,
+  resync = true,
+): number {
   const checkpoints = new Map<string, OffsetCheckpoint | null>()
   const findings: Finding[] = []
   for (const dir of partitions) {
@@ -59,36 +65,64 @@ function streamTxns (partitions: readonly PartitionDir[], width: number, to: Txn
  * The transaction timeline of every partition under `paths` (transactional-id states for __transaction_state), collected.
  * @throws TsdumpError NOT_FOUND for a filter's transactionalId with no record, USAGE for crossed bounds (scan/filter-resolve.ts)
  */
-export function txns (paths: string[], opts: TxnsOptions = {}): TxnsResult {
+export function txns(paths: string[], opts: TxnsOptions = {}): TxnsResult {
   const filter = resolveFilter(opts.filter, paths)
   const { partitions, unusable, unreadable } = resolvePartitions(paths, opts.remote)
   const result: TxnsResult = { unusable, ...(unreadable.length > 0 ? { unreadable } : {}), partitions: [] }
   if (unusable.length > 0) return result
   let runs: TimelineRun[] = []
-  streamTxns(partitions, opts.width ?? 70, {
-    timelineStart: () => { runs = [] },
-    run: (r) => { runs.push(r) },
-    timelineEnd: (p, lane) => { result.partitions.push({ ...p, kind: 'timeline', runs, lane } satisfies TimelinePartition) },
-    transactionStates: (p) => { result.partitions.push(p) },
-    end: () => {},
-  }, filter, opts.resync !== false)
+  streamTxns(
+    partitions,
+    opts.width ?? 70,
+    {
+      timelineStart: () => {
+        runs = []
+      },
+      run: (r) => {
+        runs.push(r)
+      },
+      timelineEnd: (p, lane) => {
+        result.partitions.push({ ...p, kind: 'timeline', runs, lane } satisfies TimelinePartition)
+      },
+      transactionStates: (p) => {
+        result.partitions.push(p)
+      },
+      end: () => {},
+    },
+    filter,
+    opts.resync !== false,
+  )
   return result
 }
 
-export async function runTxns (opts: TxnsCommandOptions, ctx: CommandContext): Promise<number> {
+export async function runTxns(opts: TxnsCommandOptions, ctx: CommandContext): Promise<number> {
   const { partitions, unusable, unreadable } = resolvePartitions(opts.paths, opts.remote)
   writeUnusable([...unusable, ...unreadable], ctx)
   if (unusable.length > 0) return EXIT_USAGE
-  const printer = createPartitionPrinter(opts.format ?? 'text', ctx, opts.color === false ? 0 : ctx.colorLevel, { wide: opts.wide === true })
+  const printer = createPartitionPrinter(opts.format ?? 'text', ctx, opts.color === false ? 0 : ctx.colorLevel, {
+    wide: opts.wide === true,
+  })
   const workers = txnsWorkerCount(partitions, opts.threads, opts.workerInternals)
   // a partition directory that could not be read (the others were) is a finding: at least exit 1
-  const atLeast = (code: number): number => unreadable.length > 0 ? Math.max(code, EXIT_FINDINGS) : code
-  if (workers === 0) return atLeast(streamTxns(partitions, opts.width ?? 70, printer.txnsStream(), opts.filter, opts.resync !== false))
+  const atLeast = (code: number): number => (unreadable.length > 0 ? Math.max(code, EXIT_FINDINGS) : code)
+  if (workers === 0)
+    return atLeast(streamTxns(partitions, opts.width ?? 70, printer.txnsStream(), opts.filter, opts.resync !== false))
   opts.workerInternals?.onWorkers?.(workers)
   const to = printer.txnsStream()
   const width = opts.width ?? 70
   // __transaction_state partitions are read here, in their turn (the same code as the sequential loop)
   const checkpoints = new Map<string, OffsetCheckpoint | null>()
-  return atLeast(await streamTxnsInWorkers(partitions, { width, ...(opts.filter !== undefined ? { filter: opts.filter } : {}), ...(opts.resync === false ? { resync: false } : {}) }, to, workers,
-    (dir) => txnsPartition(dir, checkpoints, width, to, opts.filter, opts.resync !== false)))
+  return atLeast(
+    await streamTxnsInWorkers(
+      partitions,
+      {
+        width,
+        ...(opts.filter !== undefined ? { filter: opts.filter } : {}),
+        ...(opts.resync === false ? { resync: false } : {}),
+      },
+      to,
+      workers,
+      (dir) => txnsPartition(dir, checkpoints, width, to, opts.filter, opts.resync !== false),
+    ),
+  )
 }

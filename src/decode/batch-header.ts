@@ -31,7 +31,7 @@ export interface BatchHeader {
 }
 
 /** Decode a v2 header from `buf` (at least 61 bytes, starting at the entry). */
-export function decodeBatchHeader (buf: Buffer, position: number): BatchHeader {
+export function decodeBatchHeader(buf: Buffer, position: number): BatchHeader {
   const batchLength = buf.readInt32BE(L.SIZE_OFFSET)
   const attributes = buf.readInt16BE(L.ATTRIBUTES_OFFSET)
   const baseOffset = buf.readBigInt64BE(L.OFFSET_OFFSET)
@@ -62,22 +62,22 @@ export function decodeBatchHeader (buf: Buffer, position: number): BatchHeader {
 }
 
 /** CRC-32C over attributes..end of a complete batch. */
-export function computeBatchCrc (batch: Buffer): number {
+export function computeBatchCrc(batch: Buffer): number {
   return crc32c(batch.subarray(L.ATTRIBUTES_OFFSET))
 }
 
 /** DefaultRecordBatch.lastSequence: wraps past Int32.MAX to 0 (DefaultRecordBatch.incrementSequence). */
-export function lastSequence (h: BatchHeader): number {
+export function lastSequence(h: BatchHeader): number {
   if (h.baseSequence === L.NO_SEQUENCE) return L.NO_SEQUENCE
   return incrementSequence(h.baseSequence, h.lastOffsetDelta)
 }
 
-export function incrementSequence (sequence: number, increment: number): number {
-  if (sequence > 0x7FFFFFFF - increment) return increment - (0x7FFFFFFF - sequence) - 1
+export function incrementSequence(sequence: number, increment: number): number {
+  if (sequence > 0x7fffffff - increment) return increment - (0x7fffffff - sequence) - 1
   return sequence + increment
 }
 
 /** OptionalLong rendering used by kafka-dump-log for deleteHorizonMs */
-export function deleteHorizonMs (h: BatchHeader): bigint | null {
+export function deleteHorizonMs(h: BatchHeader): bigint | null {
   return h.hasDeleteHorizon ? h.baseTimestamp : null
 }

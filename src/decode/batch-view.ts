@@ -25,7 +25,7 @@ export class BatchView {
   protected dv: DataView = new DataView(this.window.buffer, this.window.byteOffset, this.window.byteLength)
 
   /** re-point the view at another batch (nothing is allocated unless the window buffer changed) */
-  at (window: Buffer, o: number, position: number): this {
+  at(window: Buffer, o: number, position: number): this {
     if (window !== this.window) {
       this.window = window
       this.dv = new DataView(window.buffer, window.byteOffset, window.byteLength)
@@ -42,7 +42,7 @@ export class BatchView {
    * covers the whole ArrayBuffer behind it, so the batches of one window share one DataView: nothing is
    * allocated per batch.
    */
-  of (bytes: Buffer, position: number): this {
+  of(bytes: Buffer, position: number): this {
     const ab = bytes.buffer
     if (ab !== this.whole) {
       this.whole = ab
@@ -56,37 +56,68 @@ export class BatchView {
   }
 
   /** at() with the DataView the caller keeps over the same window (the scanner's) */
-  protected atView (window: Buffer, dv: DataView, o: number, position: number): void {
-    this.window = window; this.dv = dv; this.o = o; this.position = position; this.decoded = undefined; this.whole = undefined
+  protected atView(window: Buffer, dv: DataView, o: number, position: number): void {
+    this.window = window
+    this.dv = dv
+    this.o = o
+    this.position = position
+    this.decoded = undefined
+    this.whole = undefined
   }
 
   /** the BatchHeader, decoded on first use (BigInts: the slow part of a header) */
-  get header (): BatchHeader {
+  get header(): BatchHeader {
     this.decoded ??= decodeBatchHeader(this.window.subarray(this.o, this.o + L.RECORD_BATCH_OVERHEAD), this.position)
     return this.decoded
   }
 
-  get sizeInBytes (): number { return this.dv.getInt32(this.o + L.SIZE_OFFSET) + L.LOG_OVERHEAD }
-  get partitionLeaderEpoch (): number { return this.dv.getInt32(this.o + L.PARTITION_LEADER_EPOCH_OFFSET) }
-  get magic (): number { return this.dv.getInt8(this.o + L.MAGIC_OFFSET) }
-  get storedCrc (): number { return this.dv.getUint32(this.o + L.CRC_OFFSET) }
-  get attributes (): number { return this.dv.getInt16(this.o + L.ATTRIBUTES_OFFSET) }
-  get compression (): number { return this.attributes & L.COMPRESSION_CODEC_MASK }
-  get isControl (): boolean { return (this.attributes & L.CONTROL_FLAG_MASK) !== 0 }
-  get isTransactional (): boolean { return (this.attributes & L.TRANSACTIONAL_FLAG_MASK) !== 0 }
-  get lastOffsetDelta (): number { return this.dv.getInt32(this.o + L.LAST_OFFSET_DELTA_OFFSET) }
-  get producerEpoch (): number { return this.dv.getInt16(this.o + L.PRODUCER_EPOCH_OFFSET) }
-  get baseSequence (): number { return this.dv.getInt32(this.o + L.BASE_SEQUENCE_OFFSET) }
-  get recordsCount (): number { return this.dv.getInt32(this.o + L.RECORDS_COUNT_OFFSET) }
+  get sizeInBytes(): number {
+    return this.dv.getInt32(this.o + L.SIZE_OFFSET) + L.LOG_OVERHEAD
+  }
+  get partitionLeaderEpoch(): number {
+    return this.dv.getInt32(this.o + L.PARTITION_LEADER_EPOCH_OFFSET)
+  }
+  get magic(): number {
+    return this.dv.getInt8(this.o + L.MAGIC_OFFSET)
+  }
+  get storedCrc(): number {
+    return this.dv.getUint32(this.o + L.CRC_OFFSET)
+  }
+  get attributes(): number {
+    return this.dv.getInt16(this.o + L.ATTRIBUTES_OFFSET)
+  }
+  get compression(): number {
+    return this.attributes & L.COMPRESSION_CODEC_MASK
+  }
+  get isControl(): boolean {
+    return (this.attributes & L.CONTROL_FLAG_MASK) !== 0
+  }
+  get isTransactional(): boolean {
+    return (this.attributes & L.TRANSACTIONAL_FLAG_MASK) !== 0
+  }
+  get lastOffsetDelta(): number {
+    return this.dv.getInt32(this.o + L.LAST_OFFSET_DELTA_OFFSET)
+  }
+  get producerEpoch(): number {
+    return this.dv.getInt16(this.o + L.PRODUCER_EPOCH_OFFSET)
+  }
+  get baseSequence(): number {
+    return this.dv.getInt32(this.o + L.BASE_SEQUENCE_OFFSET)
+  }
+  get recordsCount(): number {
+    return this.dv.getInt32(this.o + L.RECORDS_COUNT_OFFSET)
+  }
 
   /**
    * The int64 field at `offset` (L.OFFSET_OFFSET, L.PRODUCER_ID_OFFSET, L.BASE_TIMESTAMP_OFFSET,
    * L.MAX_TIMESTAMP_OFFSET) as an I64. A legacy (magic 0/1) entry's offset is at L.OFFSET_OFFSET too.
    */
-  int64 (offset: number): I64 { return i64At(this.dv, this.o + offset) }
+  int64(offset: number): I64 {
+    return i64At(this.dv, this.o + offset)
+  }
 
   /** readLog's cheap header checks (plausibleHeader) on this batch */
-  headerPlausible (): boolean {
+  headerPlausible(): boolean {
     return plausibleHeader(this.recordsCount, this.lastOffsetDelta, this.attributes, this.sizeInBytes)
   }
 }
@@ -97,12 +128,20 @@ export class BatchView {
  * this header (log-reader.ts says which). Taking the fields as numbers lets a loop that has read them already
  * check without reading them again.
  */
-export function plausibleHeader (recordsCount: number, lastOffsetDelta: number, attributes: number, sizeInBytes: number): boolean {
-  return recordsCount >= 0 && lastOffsetDelta >= 0 &&
+export function plausibleHeader(
+  recordsCount: number,
+  lastOffsetDelta: number,
+  attributes: number,
+  sizeInBytes: number,
+): boolean {
+  return (
+    recordsCount >= 0 &&
+    lastOffsetDelta >= 0 &&
     ((attributes & L.COMPRESSION_CODEC_MASK) !== 0 || recordsFit(recordsCount, sizeInBytes))
+  )
 }
 
 /** `count` uncompressed records fit in a batch of `sizeInBytes` (each record takes at least 7 bytes) */
-export function recordsFit (count: number, sizeInBytes: number): boolean {
+export function recordsFit(count: number, sizeInBytes: number): boolean {
   return count >= 0 && count <= (sizeInBytes - L.RECORD_BATCH_OVERHEAD) / 7
 }

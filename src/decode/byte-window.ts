@@ -13,16 +13,22 @@ export class ByteWindow {
   reposition = false
 
   /** @param total the stream's length, when known (Infinity: until it ends) */
-  constructor (private readonly input: ByteStream, private readonly total: number, capacity: number,
-    private readonly onMove: (buf: Buffer, shift: number) => void = () => {}) {
+  constructor(
+    private readonly input: ByteStream,
+    private readonly total: number,
+    capacity: number,
+    private readonly onMove: (buf: Buffer, shift: number) => void = () => {},
+  ) {
     this.buf = Buffer.allocUnsafe(Math.max(1, Math.min(capacity, total)))
   }
 
   /** the stream holds nothing past the window */
-  get atEnd (): boolean { return this.streamAt + this.len >= this.total }
+  get atEnd(): boolean {
+    return this.streamAt + this.len >= this.total
+  }
 
   /** Make buf[from, from + n) valid, or as much as the stream has. Returns the bytes valid from `from`. */
-  ensure (from: number, n: number): number {
+  ensure(from: number, n: number): number {
     const stop = Math.min(from + n, this.total - this.streamAt)
     if (stop <= this.len) return this.len - from
     if (from > 0) {
@@ -35,7 +41,10 @@ export class ByteWindow {
       this.buf = grown
       this.onMove(grown, 0)
     }
-    if (this.reposition) { this.input.seek!(this.streamAt + this.len); this.reposition = false }
+    if (this.reposition) {
+      this.input.seek!(this.streamAt + this.len)
+      this.reposition = false
+    }
     const fill = Math.min(this.buf.length, this.total - this.streamAt)
     while (this.len < stop) {
       const k = this.input.readInto(this.buf, this.len, fill - this.len)
@@ -46,8 +55,11 @@ export class ByteWindow {
   }
 
   /** Continue the window at buffer index `at` (which becomes 0); past what it holds, by a seek (a seekable stream). */
-  moveTo (at: number): void {
-    if (at <= this.len) { this.drop(at); return }
+  moveTo(at: number): void {
+    if (at <= this.len) {
+      this.drop(at)
+      return
+    }
     const offset = this.streamAt + at
     this.onMove(this.buf, at)
     this.streamAt = offset
@@ -56,7 +68,7 @@ export class ByteWindow {
   }
 
   // what was at `from` moves to 0
-  private drop (from: number): void {
+  private drop(from: number): void {
     if (from === 0) return
     this.buf.copy(this.buf, 0, from, this.len)
     this.len -= from

@@ -5,7 +5,13 @@
 // Anything else returns false and the caller takes the general path (log-reader's readControl), which
 // reports what is wrong. Where this returns true, that path yields the same type and coordinatorEpoch
 // without problems.
-import { ATTRIBUTES_OFFSET, COMPRESSION_CODEC_MASK, CONTROL_FLAG_MASK, RECORD_BATCH_OVERHEAD, RECORDS_COUNT_OFFSET } from './layout.js'
+import {
+  ATTRIBUTES_OFFSET,
+  COMPRESSION_CODEC_MASK,
+  CONTROL_FLAG_MASK,
+  RECORD_BATCH_OVERHEAD,
+  RECORDS_COUNT_OFFSET,
+} from './layout.js'
 
 export interface EndTxnMarkerFacts {
   /** 0 ABORT, 1 COMMIT */
@@ -15,7 +21,7 @@ export interface EndTxnMarkerFacts {
 }
 
 /** zigzag value of a one-byte varint, or undefined when the byte has a continuation bit */
-function varint1 (b: number): number | undefined {
+function varint1(b: number): number | undefined {
   return (b & 0x80) !== 0 ? undefined : (b >>> 1) ^ -(b & 1)
 }
 
@@ -23,12 +29,12 @@ function varint1 (b: number): number | undefined {
  * Read the first record of the complete control batch `buf[start, end)` into `out`.
  * @returns false when the batch is not a plain COMMIT/ABORT marker (including an empty batch)
  */
-export function readEndTxnMarkerFast (buf: Uint8Array, start: number, end: number, out: EndTxnMarkerFacts): boolean {
+export function readEndTxnMarkerFast(buf: Uint8Array, start: number, end: number, out: EndTxnMarkerFacts): boolean {
   if (end - start < RECORD_BATCH_OVERHEAD + 7) return false
   const attributes = (buf[start + ATTRIBUTES_OFFSET]! << 8) | buf[start + ATTRIBUTES_OFFSET + 1]!
   if ((attributes & CONTROL_FLAG_MASK) === 0 || (attributes & COMPRESSION_CODEC_MASK) !== 0) return false
   const c = start + RECORDS_COUNT_OFFSET
-  const count = ((buf[c]! << 24) | (buf[c + 1]! << 16) | (buf[c + 2]! << 8) | buf[c + 3]!)
+  const count = (buf[c]! << 24) | (buf[c + 1]! << 16) | (buf[c + 2]! << 8) | buf[c + 3]!
   // the general path checks recordsCount against the bytes before the first record
   if (count <= 0 || count > (end - start - RECORD_BATCH_OVERHEAD) / 7) return false
   let p = start + RECORD_BATCH_OVERHEAD
@@ -41,14 +47,14 @@ export function readEndTxnMarkerFast (buf: Uint8Array, start: number, end: numbe
   if (p + 3 > recEnd || varint1(buf[p++]!) === undefined || varint1(buf[p++]!) === undefined) return false
   const keyLength = varint1(buf[p++]!)
   if (keyLength === undefined || keyLength < 4 || p + keyLength > recEnd) return false
-  const keyVersion = (buf[p]! << 8 | buf[p + 1]!) << 16 >> 16
-  const type = (buf[p + 2]! << 8 | buf[p + 3]!) << 16 >> 16
+  const keyVersion = (((buf[p]! << 8) | buf[p + 1]!) << 16) >> 16
+  const type = (((buf[p + 2]! << 8) | buf[p + 3]!) << 16) >> 16
   if (keyVersion < 0 || (type !== 0 && type !== 1)) return false
   p += keyLength
   if (p >= recEnd) return false
   const valueLength = varint1(buf[p++]!)
   if (valueLength === undefined || valueLength < 6 || p + valueLength > recEnd) return false
-  const valueVersion = (buf[p]! << 8 | buf[p + 1]!) << 16 >> 16
+  const valueVersion = (((buf[p]! << 8) | buf[p + 1]!) << 16) >> 16
   if (valueVersion < 0) return false
   const coordinatorEpoch = (buf[p + 2]! << 24) | (buf[p + 3]! << 16) | (buf[p + 4]! << 8) | buf[p + 5]!
   p += valueLength

@@ -25,23 +25,42 @@ export interface EntryRange {
  * decoder that stops early (the zero tail of a preallocated index) ends the whole file. Bytes after the
  * last whole entry are not read.
  */
-export function * entryWindows<T> (src: SegmentSource, entrySize: number, decode: (window: Buffer, firstIndex: number) => Iterable<T>, range: EntryRange = {}): Generator<T> {
+export function* entryWindows<T>(
+  src: SegmentSource,
+  entrySize: number,
+  decode: (window: Buffer, firstIndex: number) => Iterable<T>,
+  range: EntryRange = {},
+): Generator<T> {
   for (const { window, first } of entryWindowBuffers(src, entrySize, range)) {
     let got = 0
-    for (const e of decode(window, first)) { got++; yield e }
+    for (const e of decode(window, first)) {
+      got++
+      yield e
+    }
     if (got < window.length / entrySize) return
   }
 }
 
 /** The windows themselves (a fresh buffer each, which the caller may keep), with the index of each one's first entry. */
-export function * entryWindowBuffers (src: SegmentSource, entrySize: number, range: EntryRange = {}): Generator<{ window: Buffer, first: number }> {
+export function* entryWindowBuffers(
+  src: SegmentSource,
+  entrySize: number,
+  range: EntryRange = {},
+): Generator<{ window: Buffer; first: number }> {
   const start = range.start ?? 0
   const entries = range.count ?? Math.floor(Math.max(0, src.size - start) / entrySize)
   const per = Math.max(1, range.windowEntries ?? WINDOW_ENTRIES)
-  const shared = range.reuse === true && entries > 0 ? Buffer.allocUnsafeSlow(Math.min(per, entries) * entrySize) : undefined
+  const shared =
+    range.reuse === true && entries > 0 ? Buffer.allocUnsafeSlow(Math.min(per, entries) * entrySize) : undefined
   for (let first = 0; first < entries; first += per) {
     const n = Math.min(per, entries - first)
     const at = start + first * entrySize
-    yield { window: shared === undefined ? src.readAt(at, n * entrySize) : shared.subarray(0, src.readInto(shared, at, n * entrySize)), first }
+    yield {
+      window:
+        shared === undefined
+          ? src.readAt(at, n * entrySize)
+          : shared.subarray(0, src.readInto(shared, at, n * entrySize)),
+      first,
+    }
   }
 }

@@ -66,7 +66,7 @@ const LARGE_BATCH = 16 * 1024
  * runs once per batch (the partition scan) calls FrameScanner.next itself and saves the generator's
  * resumption and result object per batch.
  */
-export function * scanFrames (source: SegmentSource, opts: FrameOptions = {}): Generator<ScannedEvent> {
+export function* scanFrames(source: SegmentSource, opts: FrameOptions = {}): Generator<ScannedEvent> {
   const s = new FrameScanner(source, opts)
   for (let ev = s.next(); ev !== undefined; ev = s.next()) yield ev
 }
@@ -102,45 +102,66 @@ export class FrameScanner {
   private pos: number
   private done = false
 
-  constructor (private readonly source: SegmentSource, private readonly opts: FrameOptions = {}) {
+  constructor(
+    private readonly source: SegmentSource,
+    private readonly opts: FrameOptions = {},
+  ) {
     this.maxBytes = opts.maxBytes ?? Number.MAX_SAFE_INTEGER
     this.end = Math.min(source.size, this.maxBytes)
     this.resync = opts.resync === true && source.seekable !== false
     this.headersOnly = opts.headersOnly === true
-    this.windowSize = Math.max(L.RECORD_BATCH_OVERHEAD, opts.window ?? (this.headersOnly ? HEADER_ONLY_WINDOW : DEFAULT_WINDOW))
+    this.windowSize = Math.max(
+      L.RECORD_BATCH_OVERHEAD,
+      opts.window ?? (this.headersOnly ? HEADER_ONLY_WINDOW : DEFAULT_WINDOW),
+    )
     this.maxBatch = opts.maxBatchBytes ?? DEFAULT_MAX_BATCH
     this.probe = this.windowSize
     this.pos = opts.from ?? 0
   }
 
-  private known (): number { this.end = Math.min(this.source.size, this.maxBytes); return this.end }
-  private toEnd (): number { return Math.min(this.source.finalSize?.(UNFRAMED_STREAM_LIMIT) ?? this.source.size, this.maxBytes) }
+  private known(): number {
+    this.end = Math.min(this.source.size, this.maxBytes)
+    return this.end
+  }
+  private toEnd(): number {
+    return Math.min(this.source.finalSize?.(UNFRAMED_STREAM_LIMIT) ?? this.source.size, this.maxBytes)
+  }
   /** a stream that did not end within UNFRAMED_STREAM_LIMIT bytes of `pos` (never a file) */
-  private unended (pos: number): TailEvent | undefined {
+  private unended(pos: number): TailEvent | undefined {
     if (this.source.ended !== false) return undefined
-    return { kind: 'tail', position: pos, length: Math.min(this.source.size, this.maxBytes, pos + UNFRAMED_STREAM_LIMIT) - pos, reason: 'zeros', unended: true }
+    return {
+      kind: 'tail',
+      position: pos,
+      length: Math.min(this.source.size, this.maxBytes, pos + UNFRAMED_STREAM_LIMIT) - pos,
+      reason: 'zeros',
+      unended: true,
+    }
   }
 
   /** Make [a, b) addressable in `win`; returns false if the file ends first. */
-  private ensure (a: number, b: number): boolean {
+  private ensure(a: number, b: number): boolean {
     return (a >= this.winStart && b <= this.winEnd) || this.refill(a, b)
   }
 
   /** ensure's read, out of line: the check above runs once or twice per entry, a read once per window */
-  private refill (a: number, b: number): boolean {
+  private refill(a: number, b: number): boolean {
     const len = Math.min(Math.max(this.probe, b - a), this.end - a)
     let target: Buffer
     if (len <= this.windowSize) {
       const given = this.opts.windowBuffer
-      this.owned ??= given !== undefined && given.length >= this.windowSize
-        ? given
-        : Buffer.allocUnsafeSlow(Math.min(this.windowSize, Math.max(this.end, L.RECORD_BATCH_OVERHEAD)))
+      this.owned ??=
+        given !== undefined && given.length >= this.windowSize
+          ? given
+          : Buffer.allocUnsafeSlow(Math.min(this.windowSize, Math.max(this.end, L.RECORD_BATCH_OVERHEAD)))
       target = this.owned
     } else {
       target = Buffer.allocUnsafeSlow(len)
     }
     const n = this.source.readInto(target, a, len)
-    if (target !== this.dvOf) { this.dvOf = target; this.dv = new DataView(target.buffer, target.byteOffset, target.byteLength) }
+    if (target !== this.dvOf) {
+      this.dvOf = target
+      this.dv = new DataView(target.buffer, target.byteOffset, target.byteLength)
+    }
     this.win = target.subarray(0, n)
     this.winStart = a
     this.winEnd = a + n
@@ -148,9 +169,12 @@ export class FrameScanner {
     return b <= this.winEnd
   }
 
-  private last (ev: ScannedEvent): ScannedEvent { this.done = true; return ev }
+  private last(ev: ScannedEvent): ScannedEvent {
+    this.done = true
+    return ev
+  }
 
-  next (): ScannedEvent | undefined {
+  next(): ScannedEvent | undefined {
     // The common case (a whole entry in the window that the framing rule accepts) is handled here, the rest out of
     // line, to keep next() small: with reconcile's inlining budget (bin/tsdump.js) V8 inlines it into the partition
     // scan's loop. In-process scan of 1.54 M batches: 0.22 s before, 0.20 s with both, 0.19-0.20 s for the loop
@@ -175,7 +199,10 @@ export class FrameScanner {
     if (bad !== undefined) return this.damaged(pos, size, bad)
     // a stream cannot be read twice or streamed past the window, so an entry is held whole: bound it
     if (total > MAX_STREAM_ENTRY && this.source.seekable === false) {
-      return this.damaged(pos, size, { code: 'BAD_LENGTH', message: `entry size ${total} is more than tsdump holds of a stream (${MAX_STREAM_ENTRY} bytes): save the input to a file to read it` })
+      return this.damaged(pos, size, {
+        code: 'BAD_LENGTH',
+        message: `entry size ${total} is more than tsdump holds of a stream (${MAX_STREAM_ENTRY} bytes): save the input to a file to read it`,
+      })
     }
     if (total > left) return this.pastEnd(pos, total, left)
     if (pos + total <= this.winEnd && (!this.resync || this.nextFrames(pos + total))) {
@@ -193,7 +220,7 @@ export class FrameScanner {
    * one (resync.ts overlappedBatch, which asks the same of the same bytes). Read in place: the partition scan
    * resyncs, and this runs for every batch (128 MiB of small transactions: 0.10 s of 0.57 s through beyondWindow).
    */
-  private nextFrames (e: number): boolean {
+  private nextFrames(e: number): boolean {
     if (e + L.HEADER_SIZE_UP_TO_MAGIC > this.end) return true
     if (e + L.HEADER_SIZE_UP_TO_MAGIC > this.winEnd) return false
     const o = e - this.winStart
@@ -202,7 +229,7 @@ export class FrameScanner {
   }
 
   /** an entry header the framing rule rejects (frameProblem): zeros to the end, or damage to resynchronise after */
-  private damaged (pos: number, size: number, bad: { code: 'BAD_LENGTH' | 'BAD_MAGIC', message: string }): ScannedEvent {
+  private damaged(pos: number, size: number, bad: { code: 'BAD_LENGTH' | 'BAD_MAGIC'; message: string }): ScannedEvent {
     if (bad.code === 'BAD_LENGTH' && size === 0 && this.isZeros(pos)) {
       const cut = this.unended(pos)
       return this.last(cut ?? { kind: 'tail', position: pos, length: this.known() - pos, reason: 'zeros' })
@@ -214,8 +241,12 @@ export class FrameScanner {
       if (cut !== undefined) return this.last({ ...cut, reason: 'short' })
     }
     const ev: CorruptEvent = {
-      kind: 'corrupt', position: pos, code: bad.code, message: bad.message,
-      length: (next ?? this.end) - pos, ...(next !== undefined ? { resyncPosition: next } : {}),
+      kind: 'corrupt',
+      position: pos,
+      code: bad.code,
+      message: bad.message,
+      length: (next ?? this.end) - pos,
+      ...(next !== undefined ? { resyncPosition: next } : {}),
     }
     if (next === undefined) return this.last(ev)
     this.pos = next
@@ -223,42 +254,66 @@ export class FrameScanner {
   }
 
   /** an entry that declares more bytes than are left */
-  private pastEnd (pos: number, total: number, left: number): ScannedEvent {
+  private pastEnd(pos: number, total: number, left: number): ScannedEvent {
     if (this.isZeros(pos)) return this.last({ kind: 'tail', position: pos, length: left, reason: 'zeros' })
     // Past the end: a cut-off last batch (unclean shutdown), unless a CRC-valid batch follows. Then the
     // length field itself is damaged, and what follows it can still be read (Kafka hides it as "invalid bytes").
     const next = this.resync ? findNextBatch(this.source, pos + 1, this.end, this.maxBatch) : undefined
-    if (next === undefined) return this.last({ kind: 'tail', position: pos, length: left, reason: 'truncated', declaredSize: total })
+    if (next === undefined)
+      return this.last({ kind: 'tail', position: pos, length: left, reason: 'truncated', declaredSize: total })
     this.pos = next
     return {
-      kind: 'corrupt', position: pos, code: 'BAD_LENGTH', length: next - pos, resyncPosition: next,
+      kind: 'corrupt',
+      position: pos,
+      code: 'BAD_LENGTH',
+      length: next - pos,
+      resyncPosition: next,
       message: `entry size ${total} runs past the end of the file (${left} bytes left), yet a valid batch follows`,
     }
   }
 
   /** an acceptable entry that is not whole in the window (or any entry when resynchronising: its CRC is checked) */
-  private beyondWindow (pos: number, total: number, magic: number): ScannedEvent {
+  private beyondWindow(pos: number, total: number, magic: number): ScannedEvent {
     // Header-only: a data batch that does not fit the window and is worth skipping (a small one is cheaper
     // to read through with the next window than to skip with a read of its own).
     const fits = pos + total <= this.winEnd
-    const headerOnly = this.headersOnly && magic >= 2 && !fits &&
-      (total >= LARGE_BATCH || total > this.windowSize) && !this.isControlAt(pos)
+    const headerOnly =
+      this.headersOnly &&
+      magic >= 2 &&
+      !fits &&
+      (total >= LARGE_BATCH || total > this.windowSize) &&
+      !this.isControlAt(pos)
     // After a skipped batch the next read asks for one header; the reads grow back to the window over the
     // entries that fit (markers between large batches stay small reads).
-    if (this.headersOnly) this.probe = fits ? Math.min(this.windowSize, this.probe * 2) : headerOnly ? L.RECORD_BATCH_OVERHEAD : this.windowSize
+    if (this.headersOnly)
+      this.probe = fits
+        ? Math.min(this.windowSize, this.probe * 2)
+        : headerOnly
+          ? L.RECORD_BATCH_OVERHEAD
+          : this.windowSize
     this.pos = pos + total
     if (headerOnly) {
       this.ensure(pos, pos + L.RECORD_BATCH_OVERHEAD)
       return this.frame.set(pos, this.win, this.dv, pos - this.winStart, L.RECORD_BATCH_OVERHEAD, false, magic, total)
     }
-    if (this.opts.streamLarge !== undefined && magic >= 2 && total > this.windowSize &&
-      this.ensure(pos, pos + L.RECORD_BATCH_OVERHEAD) && !this.isControlAt(pos)) {
+    if (
+      this.opts.streamLarge !== undefined &&
+      magic >= 2 &&
+      total > this.windowSize &&
+      this.ensure(pos, pos + L.RECORD_BATCH_OVERHEAD) &&
+      !this.isControlAt(pos)
+    ) {
       // the header is kept aside first: the input is then read only forwards (stdin cannot seek back)
       this.win.copy(this.header, 0, pos - this.winStart, pos - this.winStart + L.RECORD_BATCH_OVERHEAD)
       const crc = this.opts.streamLarge === 'crc' ? this.streamCrc(pos, total) : 0
       // a CRC that fails may be a grown batchLength: the same overlap search as for a batch in the window
-      const inside = crc !== undefined && this.resync && this.opts.streamLarge === 'crc' && crc !== this.header.readUInt32BE(L.CRC_OFFSET)
-        ? overlappedStreamedBatch(this.source, pos, total, this.end, this.maxBatch) : undefined
+      const inside =
+        crc !== undefined &&
+        this.resync &&
+        this.opts.streamLarge === 'crc' &&
+        crc !== this.header.readUInt32BE(L.CRC_OFFSET)
+          ? overlappedStreamedBatch(this.source, pos, total, this.end, this.maxBatch)
+          : undefined
       if (inside !== undefined) return this.overlapped(pos, total, inside)
       if (crc !== undefined) {
         const f = this.frame.set(pos, this.header, this.headerDv, 0, L.RECORD_BATCH_OVERHEAD, false, magic, total)
@@ -268,28 +323,41 @@ export class FrameScanner {
     }
     if (!this.ensure(pos, pos + total)) {
       this.known()
-      return this.last({ kind: 'tail', position: pos, length: this.end - pos, reason: 'truncated', declaredSize: total })
+      return this.last({
+        kind: 'tail',
+        position: pos,
+        length: this.end - pos,
+        reason: 'truncated',
+        declaredSize: total,
+      })
     }
-    const inside = this.resync && magic === 2 ? overlappedBatch(this.source, pos, total, this.end, this.maxBatch, this.win, this.winStart) : undefined
+    const inside =
+      this.resync && magic === 2
+        ? overlappedBatch(this.source, pos, total, this.end, this.maxBatch, this.win, this.winStart)
+        : undefined
     if (inside !== undefined) return this.overlapped(pos, total, inside)
     return this.frame.set(pos, this.win, this.dv, pos - this.winStart, total, true, magic, total)
   }
 
   /** a batch at `pos` whose grown length ran into the valid batch at `inside` (resync.ts overlappedBatch) */
-  private overlapped (pos: number, total: number, inside: number): CorruptEvent {
+  private overlapped(pos: number, total: number, inside: number): CorruptEvent {
     this.pos = inside
     return {
-      kind: 'corrupt', position: pos, code: 'BAD_LENGTH', length: inside - pos, resyncPosition: inside,
+      kind: 'corrupt',
+      position: pos,
+      code: 'BAD_LENGTH',
+      length: inside - pos,
+      resyncPosition: inside,
       message: `entry size ${total} fails the batch's CRC and runs into a valid batch at position ${inside}`,
     }
   }
 
   /** CRC-32C of [pos + 21, pos + total) read window by window; undefined when the input ends first */
-  private streamCrc (pos: number, total: number): number | undefined {
+  private streamCrc(pos: number, total: number): number | undefined {
     let crc = 0
     const stop = pos + total
     this.probe = this.windowSize
-    for (let a = pos + L.ATTRIBUTES_OFFSET; a < stop;) {
+    for (let a = pos + L.ATTRIBUTES_OFFSET; a < stop; ) {
       const b = Math.min(stop, a + this.windowSize)
       if (!this.ensure(a, b)) return undefined
       crc = crc32cUpdate(crc, this.win.subarray(a - this.winStart, b - this.winStart))
@@ -298,13 +366,13 @@ export class FrameScanner {
     return crc
   }
 
-  private isControlAt (pos: number): boolean {
+  private isControlAt(pos: number): boolean {
     if (!this.ensure(pos, pos + L.RECORD_BATCH_OVERHEAD)) return false
     return (this.win.readInt16BE(pos - this.winStart + L.ATTRIBUTES_OFFSET) & L.CONTROL_FLAG_MASK) !== 0
   }
 
   // Is [pos, end) all zero bytes? (preallocated segment tails, files zero-filled after a crash)
-  private isZeros (pos: number): boolean {
+  private isZeros(pos: number): boolean {
     const step = 1024 * 1024
     const end = this.source.seekable === false ? Math.min(this.end, pos + UNFRAMED_STREAM_LIMIT) : this.end
     for (let a = pos; a < end; a += step) {

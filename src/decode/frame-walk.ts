@@ -14,7 +14,12 @@ const WALK_WINDOW = 256 * 1024
  * Entry starts at least `step()` bytes apart (0 excluded), walking [0, end) until the first entry that is not
  * whole and sound. `step` is asked again after each start given: the caller may adapt the spacing as it goes.
  */
-export function * walkEntryStarts (source: SegmentSource, end: number, step: () => number, maxBatchBytes?: number): Generator<number> {
+export function* walkEntryStarts(
+  source: SegmentSource,
+  end: number,
+  step: () => number,
+  maxBatchBytes?: number,
+): Generator<number> {
   const maxBatch = maxBatchBytes ?? DEFAULT_MAX_BATCH
   const win = Buffer.allocUnsafe(WALK_WINDOW)
   let winStart = 0
@@ -32,7 +37,10 @@ export function * walkEntryStarts (source: SegmentSource, end: number, step: () 
     const magic = win.readInt8(o + L.MAGIC_OFFSET)
     const total = L.LOG_OVERHEAD + size
     if (frameProblem(size, magic, total, maxBatch) !== undefined || total > end - pos) return
-    if (pos - last >= step()) { yield pos; last = pos }
+    if (pos - last >= step()) {
+      yield pos
+      last = pos
+    }
     pos += total
   }
 }

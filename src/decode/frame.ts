@@ -33,16 +33,37 @@ export class Frame extends BatchView implements FrameEvent {
   private total = 0
   private view: Buffer | undefined
 
-  get offset (): number { return this.o }
-  override get magic (): number { return this.mag }
-  override get sizeInBytes (): number { return this.total }
+  get offset(): number {
+    return this.o
+  }
+  override get magic(): number {
+    return this.mag
+  }
+  override get sizeInBytes(): number {
+    return this.total
+  }
   // the subarray is made only when asked: the fast paths read through the view
-  get bytes (): Buffer { return (this.view ??= this.window.subarray(this.o, this.o + this.length)) }
+  get bytes(): Buffer {
+    return (this.view ??= this.window.subarray(this.o, this.o + this.length))
+  }
 
-  set (position: number, window: Buffer, dv: DataView, offset: number, length: number, complete: boolean, magic: number, total: number): this {
+  set(
+    position: number,
+    window: Buffer,
+    dv: DataView,
+    offset: number,
+    length: number,
+    complete: boolean,
+    magic: number,
+    total: number,
+  ): this {
     this.atView(window, dv, offset, position)
-    this.length = length; this.complete = complete; this.view = undefined; this.crc = undefined
-    this.mag = magic; this.total = total
+    this.length = length
+    this.complete = complete
+    this.view = undefined
+    this.crc = undefined
+    this.mag = magic
+    this.total = total
     return this
   }
 }

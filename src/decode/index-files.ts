@@ -15,17 +15,36 @@ export const ABORTED_TXN_LAST_OFFSET = 18
 export const ABORTED_TXN_LAST_STABLE_OFFSET = 26
 
 /** Entry `i` of an index buffer, field by field: the one place each entry field's offset is written. */
-export const offsetIndexRelativeOffset = (buf: Buffer, i: number): number => buf.readInt32BE(i * OFFSET_INDEX_ENTRY_SIZE)
+export const offsetIndexRelativeOffset = (buf: Buffer, i: number): number =>
+  buf.readInt32BE(i * OFFSET_INDEX_ENTRY_SIZE)
 export const offsetIndexPosition = (buf: Buffer, i: number): number => buf.readInt32BE(i * OFFSET_INDEX_ENTRY_SIZE + 4)
 export const timeIndexTimestamp = (buf: Buffer, i: number): bigint => buf.readBigInt64BE(i * TIME_INDEX_ENTRY_SIZE)
-export const timeIndexRelativeOffset = (buf: Buffer, i: number): number => buf.readInt32BE(i * TIME_INDEX_ENTRY_SIZE + 8)
+export const timeIndexRelativeOffset = (buf: Buffer, i: number): number =>
+  buf.readInt32BE(i * TIME_INDEX_ENTRY_SIZE + 8)
 
-export interface OffsetIndexEntry { index: number, offset: bigint, relativeOffset: number, position: number }
-export interface TimeIndexEntry { index: number, timestamp: bigint, offset: bigint, relativeOffset: number }
-export interface AbortedTxn { index: number, version: number, producerId: bigint, firstOffset: bigint, lastOffset: bigint, lastStableOffset: bigint }
+export interface OffsetIndexEntry {
+  index: number
+  offset: bigint
+  relativeOffset: number
+  position: number
+}
+export interface TimeIndexEntry {
+  index: number
+  timestamp: bigint
+  offset: bigint
+  relativeOffset: number
+}
+export interface AbortedTxn {
+  index: number
+  version: number
+  producerId: bigint
+  firstOffset: bigint
+  lastOffset: bigint
+  lastStableOffset: bigint
+}
 
 /** Offset index entries, stopping at the zero-filled tail (an entry i > 0 whose offset equals the base). */
-export function * decodeOffsetIndex (buf: Buffer, baseOffset: bigint, firstIndex = 0): Generator<OffsetIndexEntry> {
+export function* decodeOffsetIndex(buf: Buffer, baseOffset: bigint, firstIndex = 0): Generator<OffsetIndexEntry> {
   const n = Math.floor(buf.length / OFFSET_INDEX_ENTRY_SIZE)
   for (let i = 0; i < n; i++) {
     const relativeOffset = offsetIndexRelativeOffset(buf, i)
@@ -36,7 +55,7 @@ export function * decodeOffsetIndex (buf: Buffer, baseOffset: bigint, firstIndex
   }
 }
 
-export function * decodeTimeIndex (buf: Buffer, baseOffset: bigint, firstIndex = 0): Generator<TimeIndexEntry> {
+export function* decodeTimeIndex(buf: Buffer, baseOffset: bigint, firstIndex = 0): Generator<TimeIndexEntry> {
   const n = Math.floor(buf.length / TIME_INDEX_ENTRY_SIZE)
   for (let i = 0; i < n; i++) {
     const timestamp = timeIndexTimestamp(buf, i)
@@ -47,7 +66,7 @@ export function * decodeTimeIndex (buf: Buffer, baseOffset: bigint, firstIndex =
   }
 }
 
-export function * decodeTxnIndex (buf: Buffer, firstIndex = 0): Generator<AbortedTxn> {
+export function* decodeTxnIndex(buf: Buffer, firstIndex = 0): Generator<AbortedTxn> {
   const n = Math.floor(buf.length / ABORTED_TXN_SIZE)
   for (let i = 0; i < n; i++) {
     const o = i * ABORTED_TXN_SIZE
@@ -66,10 +85,14 @@ export function * decodeTxnIndex (buf: Buffer, firstIndex = 0): Generator<Aborte
  * Index of the first all-zero AbortedTxn entry of `buf` (whole entries from byte 0), or -1. Such an entry is
  * a zero-filled tail (a preallocated or zeroed file), not an aborted transaction of producer 0 at offset 0.
  */
-export function firstZeroTxnEntry (buf: Buffer): number {
+export function firstZeroTxnEntry(buf: Buffer): number {
   for (let o = 0; o + ABORTED_TXN_SIZE <= buf.length; o += ABORTED_TXN_SIZE) {
     let zero = true
-    for (let j = o; j < o + ABORTED_TXN_SIZE; j++) if (buf[j] !== 0) { zero = false; break }
+    for (let j = o; j < o + ABORTED_TXN_SIZE; j++)
+      if (buf[j] !== 0) {
+        zero = false
+        break
+      }
     if (zero) return o / ABORTED_TXN_SIZE
   }
   return -1

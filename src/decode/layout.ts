@@ -39,8 +39,8 @@ export const DELETE_HORIZON_FLAG_MASK = 0x40 // bit 6
 export const NO_SEQUENCE = -1
 
 export const CODEC_NAMES = ['none', 'gzip', 'snappy', 'lz4', 'zstd'] as const
-export type CodecName = typeof CODEC_NAMES[number]
+export type CodecName = (typeof CODEC_NAMES)[number]
 
-export function codecName (id: number): string {
+export function codecName(id: number): string {
   return CODEC_NAMES[id] ?? `unknown(${id})`
 }

@@ -56,7 +56,7 @@ export interface LegacyRecord {
   valueSize: number
 }
 
-function readInt32Bytes (r: ByteReader, field: string): Buffer | null {
+function readInt32Bytes(r: ByteReader, field: string): Buffer | null {
   const at = r.absolute
   const n = r.readInt32(field)
   if (n === -1) return null
@@ -68,14 +68,18 @@ function readInt32Bytes (r: ByteReader, field: string): Buffer | null {
  * Decode one legacy entry; `bytes` starts at its offset field and holds at least the whole entry.
  * @throws DecodeError TRUNCATED, BAD_LENGTH or BAD_MAGIC, with absolute positions
  */
-export function decodeLegacyEntry (bytes: Buffer, position: number): LegacyEntry {
+export function decodeLegacyEntry(bytes: Buffer, position: number): LegacyEntry {
   const head = new ByteReader(bytes, position)
   const offset = head.readInt64('offset')
   const sizeAt = head.absolute
   const messageSize = head.readInt32('messageSize')
   if (messageSize < RECORD_OVERHEAD_V0) {
-    throw new DecodeError('BAD_LENGTH', `messageSize ${messageSize} at position ${sizeAt} is below the minimum ${RECORD_OVERHEAD_V0}`,
-      sizeAt, { field: 'messageSize' })
+    throw new DecodeError(
+      'BAD_LENGTH',
+      `messageSize ${messageSize} at position ${sizeAt} is below the minimum ${RECORD_OVERHEAD_V0}`,
+      sizeAt,
+      { field: 'messageSize' },
+    )
   }
   // Every field below is read inside the message's own bounds.
   const r = head.child(messageSize, 'message')
@@ -83,7 +87,9 @@ export function decodeLegacyEntry (bytes: Buffer, position: number): LegacyEntry
   const magicAt = r.absolute
   const magic = r.readInt8('magic')
   if (magic !== 0 && magic !== 1) {
-    throw new DecodeError('BAD_MAGIC', `magic ${magic} at position ${magicAt} is not a legacy message`, magicAt, { field: 'magic' })
+    throw new DecodeError('BAD_MAGIC', `magic ${magic} at position ${magicAt} is not a legacy message`, magicAt, {
+      field: 'magic',
+    })
   }
   const crcComputed = crc32(bytes.subarray(L.MAGIC_OFFSET, L.LOG_OVERHEAD + messageSize))
   const attributes = r.readInt8('attributes')
@@ -100,14 +106,15 @@ export function decodeLegacyEntry (bytes: Buffer, position: number): LegacyEntry
     magic,
     attributes,
     compression: attributes & L.COMPRESSION_CODEC_MASK,
-    timestampType: magic === 0 ? 'NoTimestampType' : (attributes & L.TIMESTAMP_TYPE_MASK) !== 0 ? 'LogAppendTime' : 'CreateTime',
+    timestampType:
+      magic === 0 ? 'NoTimestampType' : (attributes & L.TIMESTAMP_TYPE_MASK) !== 0 ? 'LogAppendTime' : 'CreateTime',
     timestamp,
     key,
     value,
   }
 }
 
-function toRecord (e: LegacyEntry, offset: bigint, timestamp: bigint): LegacyRecord {
+function toRecord(e: LegacyEntry, offset: bigint, timestamp: bigint): LegacyRecord {
   return {
     offset,
     timestamp,
@@ -127,7 +134,10 @@ function toRecord (e: LegacyEntry, offset: bigint, timestamp: bigint): LegacyRec
  * with absolute offsets (AbstractLegacyRecordBatch.DeepRecordsIterator).
  * @throws DecodeError with the wrapper's position
  */
-export function * decodeLegacyRecords (e: LegacyEntry, limits: { maxDecompressed?: number } = {}): Generator<LegacyRecord> {
+export function* decodeLegacyRecords(
+  e: LegacyEntry,
+  limits: { maxDecompressed?: number } = {},
+): Generator<LegacyRecord> {
   if (e.compression === 0) {
     yield toRecord(e, e.offset, e.timestamp)
     return
@@ -154,9 +164,14 @@ export function * decodeLegacyRecords (e: LegacyEntry, limits: { maxDecompressed
   for (const m of inner()) yield toRecord(m, base + m.offset, logAppendTime ? e.timestamp : m.timestamp)
 }
 
-function wrapperError (e: LegacyEntry, code: DecodeError['code'], msg: string, cause?: unknown): DecodeError {
-  return new DecodeError(code, `legacy wrapper message at position ${e.position}: ${msg}`, e.position,
-    { batchPosition: e.position, baseOffset: e.offset }, cause === undefined ? undefined : { cause })
+function wrapperError(e: LegacyEntry, code: DecodeError['code'], msg: string, cause?: unknown): DecodeError {
+  return new DecodeError(
+    code,
+    `legacy wrapper message at position ${e.position}: ${msg}`,
+    e.position,
+    { batchPosition: e.position, baseOffset: e.offset },
+    cause === undefined ? undefined : { cause },
+  )
 }
 
 /** a decompressed value up to this size is held whole; a larger one is streamed */
@@ -168,11 +183,15 @@ const INNER_WINDOW = 1024 * 1024
  * The inner messages of a compressed wrapper, as a pass that can be run again: over the decompressed value
  * when it fits HELD_VALUE, else (a codec that can stream) over a fresh stream each time.
  */
-function innerPasses (e: LegacyEntry, maxBytes: number): () => Generator<LegacyEntry> {
+function innerPasses(e: LegacyEntry, maxBytes: number): () => Generator<LegacyEntry> {
   // zstd (4) was never valid for magic 0/1 (KIP-110); ids 5-7 are unknown.
   const codec = e.compression <= 3 ? getCodec(e.compression) : undefined
   if (codec === undefined) {
-    throw wrapperError(e, 'UNSUPPORTED_CODEC', `compression codec ${L.codecName(e.compression)} (id ${e.compression}) is not supported`)
+    throw wrapperError(
+      e,
+      'UNSUPPORTED_CODEC',
+      `compression codec ${L.codecName(e.compression)} (id ${e.compression}) is not supported`,
+    )
   }
   const value = e.value
   if (value === null) throw wrapperError(e, 'BAD_RECORD', 'compressed wrapper has a null value')
@@ -183,29 +202,37 @@ function innerPasses (e: LegacyEntry, maxBytes: number): () => Generator<LegacyE
     payload = codec.decompress(value, streams ? HELD_VALUE : maxBytes, ctx)
   } catch (err) {
     if (!(err instanceof CodecError)) throw err
-    if (!streams || err.code !== 'DECOMPRESSED_TOO_LARGE') throw wrapperError(e, err.code, `${codec.name}: ${err.message}`, err)
+    if (!streams || err.code !== 'DECOMPRESSED_TOO_LARGE')
+      throw wrapperError(e, err.code, `${codec.name}: ${err.message}`, err)
     const open = (): InflatedBytes => new InflatedBytes(codec, new MemoryBytes(value), maxBytes, ctx)
     // its length first: a codec problem (or the budget) is then reported before any inner message, as whole
     let total
-    try { total = decompressedLength(codec, new MemoryBytes(value), maxBytes, ctx) } catch (err2) { throw codecWrapperError(e, codec.name, err2) }
+    try {
+      total = decompressedLength(codec, new MemoryBytes(value), maxBytes, ctx)
+    } catch (err2) {
+      throw codecWrapperError(e, codec.name, err2)
+    }
     return () => streamedInner(e, codec.name, open(), total)
   }
   return () => innerEntries(e, payload)
 }
 
-function codecWrapperError (e: LegacyEntry, codec: string, err: unknown): unknown {
+function codecWrapperError(e: LegacyEntry, codec: string, err: unknown): unknown {
   return err instanceof CodecError ? wrapperError(e, err.code, `${codec}: ${err.message}`, err) : err
 }
 
 // innerEntries over a stream: each inner message held whole in a rolling window (ByteWindow)
-function * streamedInner (e: LegacyEntry, codec: string, input: InflatedBytes, total: number): Generator<LegacyEntry> {
+function* streamedInner(e: LegacyEntry, codec: string, input: InflatedBytes, total: number): Generator<LegacyEntry> {
   let pos = 0
-  const w = new ByteWindow(input, total, INNER_WINDOW, (_buf, shift) => { pos -= shift })
+  const w = new ByteWindow(input, total, INNER_WINDOW, (_buf, shift) => {
+    pos -= shift
+  })
   let n = 0
   try {
     while (w.streamAt + pos < total) {
       const head = w.ensure(pos, L.LOG_OVERHEAD)
-      const size = head >= L.LOG_OVERHEAD ? L.LOG_OVERHEAD + Math.max(0, w.buf.readInt32BE(pos + L.SIZE_OFFSET)) : L.LOG_OVERHEAD
+      const size =
+        head >= L.LOG_OVERHEAD ? L.LOG_OVERHEAD + Math.max(0, w.buf.readInt32BE(pos + L.SIZE_OFFSET)) : L.LOG_OVERHEAD
       w.ensure(pos, size)
       const m = decodeInnerEntry(e, w.buf.subarray(pos, w.len), w.streamAt + pos, n)
       if (m.compression !== 0) throw wrapperError(e, 'BAD_RECORD', `inner message ${n} is itself compressed`)
@@ -213,11 +240,13 @@ function * streamedInner (e: LegacyEntry, codec: string, input: InflatedBytes, t
       pos += m.sizeInBytes
       yield m
     }
-  } catch (err) { throw codecWrapperError(e, codec, err) }
+  } catch (err) {
+    throw codecWrapperError(e, codec, err)
+  }
   if (n === 0) throw wrapperError(e, 'BAD_RECORD', 'compressed wrapper holds no inner messages')
 }
 
-function * innerEntries (e: LegacyEntry, payload: Buffer): Generator<LegacyEntry> {
+function* innerEntries(e: LegacyEntry, payload: Buffer): Generator<LegacyEntry> {
   let pos = 0
   let n = 0
   while (pos < payload.length) {
@@ -231,13 +260,18 @@ function * innerEntries (e: LegacyEntry, payload: Buffer): Generator<LegacyEntry
 }
 
 // `bytes` starts at the inner message, `pos` is its offset in the decompressed value
-function decodeInnerEntry (e: LegacyEntry, bytes: Buffer, pos: number, index: number): LegacyEntry {
+function decodeInnerEntry(e: LegacyEntry, bytes: Buffer, pos: number, index: number): LegacyEntry {
   try {
     return decodeLegacyEntry(bytes, pos)
   } catch (err) {
     // Positions inside the decompressed payload are not file positions: the error names the wrapper.
     if (err instanceof DecodeError) {
-      throw wrapperError(e, err.code, `inner message ${index} (byte ${err.position} of the decompressed value): ${err.message}`, err)
+      throw wrapperError(
+        e,
+        err.code,
+        `inner message ${index} (byte ${err.position} of the decompressed value): ${err.message}`,
+        err,
+      )
     }
     throw err
   }

@@ -34,7 +34,7 @@ export interface ProducerSnapshot {
   crc: number
   entryCount: number
   /** a problem that kafka-dump-log reports as "Snapshot failed schema validation", and the byte position it refers to */
-  schemaError?: { message: string, position: number }
+  schemaError?: { message: string; position: number }
   /** CRC-32C of bytes 6..EOF; computed only when there is no schema error */
   crcComputed?: number
 }
@@ -45,27 +45,43 @@ export interface SnapshotReadOptions {
 }
 
 /** The header, the schema rules and the CRC of the snapshot in `src`. Never throws for content problems. */
-export function readProducerSnapshot (src: SegmentSource, opts: SnapshotReadOptions = {}): ProducerSnapshot {
+export function readProducerSnapshot(src: SegmentSource, opts: SnapshotReadOptions = {}): ProducerSnapshot {
   const size = src.size
   if (size < PRODUCER_SNAPSHOT_HEADER) {
-    return { version: -1, crc: 0, entryCount: 0, schemaError: { message: `file is ${size} bytes, shorter than the ${PRODUCER_SNAPSHOT_HEADER}-byte header`, position: 0 } }
+    return {
+      version: -1,
+      crc: 0,
+      entryCount: 0,
+      schemaError: {
+        message: `file is ${size} bytes, shorter than the ${PRODUCER_SNAPSHOT_HEADER}-byte header`,
+        position: 0,
+      },
+    }
   }
   const head = src.readAt(0, PRODUCER_SNAPSHOT_HEADER)
-  const s: ProducerSnapshot = { version: head.readInt16BE(0), crc: head.readUInt32BE(2), entryCount: head.readInt32BE(6) }
+  const s: ProducerSnapshot = {
+    version: head.readInt16BE(0),
+    crc: head.readUInt32BE(2),
+    entryCount: head.readInt32BE(6),
+  }
   const schemaError = schemaProblem(s, size)
   if (schemaError !== undefined) return { ...s, schemaError }
   return { ...s, crcComputed: bodyCrc(src, (opts.windowEntries ?? WINDOW_ENTRIES) * PRODUCER_ENTRY_SIZE) }
 }
 
-function schemaProblem ({ version, entryCount }: ProducerSnapshot, size: number): ProducerSnapshot['schemaError'] {
+function schemaProblem({ version, entryCount }: ProducerSnapshot, size: number): ProducerSnapshot['schemaError'] {
   if (version !== 1) return { message: `Snapshot contained an unknown file version ${version}`, position: 0 }
   const body = size - PRODUCER_SNAPSHOT_HEADER
   const available = Math.floor(body / PRODUCER_ENTRY_SIZE)
-  if (entryCount < 0) return { message: `entryCount ${entryCount} but ${body} bytes hold ${available} entries`, position: 6 }
+  if (entryCount < 0)
+    return { message: `entryCount ${entryCount} but ${body} bytes hold ${available} entries`, position: 6 }
   if (entryCount > available) {
     // the entries run out at entry `available`: that is where the file is cut short
     const at = PRODUCER_SNAPSHOT_HEADER + available * PRODUCER_ENTRY_SIZE
-    return { message: `entryCount ${entryCount} but ${body} bytes hold ${available} entries (entry ${available} at position ${at} has ${size - at} of its ${PRODUCER_ENTRY_SIZE} bytes)`, position: at }
+    return {
+      message: `entryCount ${entryCount} but ${body} bytes hold ${available} entries (entry ${available} at position ${at} has ${size - at} of its ${PRODUCER_ENTRY_SIZE} bytes)`,
+      position: at,
+    }
   }
   const end = PRODUCER_SNAPSHOT_HEADER + entryCount * PRODUCER_ENTRY_SIZE
   if (size !== end) return { message: `${size - end} bytes after the ${entryCount} entries`, position: end }
@@ -73,10 +89,10 @@ function schemaProblem ({ version, entryCount }: ProducerSnapshot, size: number)
 }
 
 /** CRC-32C of bytes 6..EOF, continued window by window through one reused buffer */
-function bodyCrc (src: SegmentSource, windowBytes: number): number {
+function bodyCrc(src: SegmentSource, windowBytes: number): number {
   const buf = Buffer.allocUnsafeSlow(Math.max(1, Math.min(windowBytes, src.size - CRC_START)))
   let crc = 0
-  for (let p = CRC_START; p < src.size;) {
+  for (let p = CRC_START; p < src.size; ) {
     const n = src.readInto(buf, p, buf.length)
     if (n === 0) break
     crc = crc32cUpdate(crc, buf.subarray(0, n))
@@ -86,17 +102,25 @@ function bodyCrc (src: SegmentSource, windowBytes: number): number {
 }
 
 /** whether the snapshot's entries can be used: no schema error and the CRC matches */
-export function snapshotValid (s: ProducerSnapshot): boolean {
+export function snapshotValid(s: ProducerSnapshot): boolean {
   return s.schemaError === undefined && s.crcComputed === s.crc
 }
 
 /** The entries of a snapshot `readProducerSnapshot` found valid, read again from `src` in windows. */
-export function producerSnapshotEntries (src: SegmentSource, s: ProducerSnapshot, opts: SnapshotReadOptions = {}): Generator<ProducerSnapshotEntry> {
-  return entryWindows(src, PRODUCER_ENTRY_SIZE, decodeEntries,
-    { start: PRODUCER_SNAPSHOT_HEADER, count: s.schemaError === undefined ? s.entryCount : 0, reuse: true, ...(opts.windowEntries !== undefined ? { windowEntries: opts.windowEntries } : {}) })
+export function producerSnapshotEntries(
+  src: SegmentSource,
+  s: ProducerSnapshot,
+  opts: SnapshotReadOptions = {},
+): Generator<ProducerSnapshotEntry> {
+  return entryWindows(src, PRODUCER_ENTRY_SIZE, decodeEntries, {
+    start: PRODUCER_SNAPSHOT_HEADER,
+    count: s.schemaError === undefined ? s.entryCount : 0,
+    reuse: true,
+    ...(opts.windowEntries !== undefined ? { windowEntries: opts.windowEntries } : {}),
+  })
 }
 
-function * decodeEntries (buf: Buffer): Generator<ProducerSnapshotEntry> {
+function* decodeEntries(buf: Buffer): Generator<ProducerSnapshotEntry> {
   for (let o = 0; o + PRODUCER_ENTRY_SIZE <= buf.length; o += PRODUCER_ENTRY_SIZE) {
     const first = buf.readBigInt64BE(o + 38)
     yield {
@@ -113,7 +137,7 @@ function * decodeEntries (buf: Buffer): Generator<ProducerSnapshotEntry> {
 }
 
 /** ProducerStateEntry batch metadata: firstSeq = lastSeq - offsetDelta, wrapping (DefaultRecordBatch.decrementSequence) */
-export function firstSequence (e: ProducerSnapshotEntry): number {
-  if (e.lastSequence < e.offsetDelta) return 0x7FFFFFFF - (e.offsetDelta - e.lastSequence) + 1
+export function firstSequence(e: ProducerSnapshotEntry): number {
+  if (e.lastSequence < e.offsetDelta) return 0x7fffffff - (e.offsetDelta - e.lastSequence) + 1
   return e.lastSequence - e.offsetDelta
 }

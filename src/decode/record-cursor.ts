@@ -58,20 +58,28 @@ export class RecordCursor {
   private limit = 0
 
   /** Records in buf[start, end); buf[0] is at absolute position `base`. */
-  at (buf: Buffer, start: number, end: number, base: number, ctx: DecodeContext = NO_CONTEXT): this {
-    this.buf = buf; this.pos = start; this.end = end; this.base = base; this.ctx = ctx
+  at(buf: Buffer, start: number, end: number, base: number, ctx: DecodeContext = NO_CONTEXT): this {
+    this.buf = buf
+    this.pos = start
+    this.end = end
+    this.base = base
+    this.ctx = ctx
     return this
   }
 
-  get remaining (): number { return this.end - this.pos }
+  get remaining(): number {
+    return this.end - this.pos
+  }
   /** end of the current record in buf (after next) */
-  get recordEnd (): number { return this.recEndAt }
+  get recordEnd(): number {
+    return this.recEndAt
+  }
 
   /**
    * Read record `index` at pos and move pos past it.
    * @throws DecodeError TRUNCATED, VARINT_TOO_LONG, BAD_LENGTH, BAD_RECORD
    */
-  next (index: number): void {
+  next(index: number): void {
     this.head(index)
     this.pos += Math.max(0, this.valueLength)
     this.tail(index)
@@ -82,13 +90,16 @@ export class RecordCursor {
    * against the record's declared length and the end). A record too large for a window is read head,
    * value in pieces, tail (decode/streamed-records.ts).
    */
-  head (index: number): void {
+  head(index: number): void {
     const start = this.pos
     this.start = start
     this.limit = this.end
     const length = this.varint('record length')
     if (length < MIN_RECORD_SIZE - 1) {
-      throw new DecodeError('BAD_RECORD', `record ${index} length ${length} is too small`, this.base + start, { ...this.ctx, recordIndex: index })
+      throw new DecodeError('BAD_RECORD', `record ${index} length ${length} is too small`, this.base + start, {
+        ...this.ctx,
+        recordIndex: index,
+      })
     }
     // (the field name is built only for the message: a template string per record cost ~5% of a deep dump)
     if (this.pos + length > this.limit) this.need(length, `record ${index}`)
@@ -108,12 +119,16 @@ export class RecordCursor {
   }
 
   /** The headers after the value (pos at its end) and the check that the fields fill the declared length. */
-  tail (index: number): void {
+  tail(index: number): void {
     const recEnd = this.recEndAt
     this.readHeaders(recEnd)
     if (this.pos !== recEnd) {
-      throw new DecodeError('BAD_RECORD', `record ${index} declares ${this.length} bytes but its fields use ${this.length - (recEnd - this.pos)}`,
-        this.base + this.start, { ...this.ctx, recordIndex: index })
+      throw new DecodeError(
+        'BAD_RECORD',
+        `record ${index} declares ${this.length} bytes but its fields use ${this.length - (recEnd - this.pos)}`,
+        this.base + this.start,
+        { ...this.ctx, recordIndex: index },
+      )
     }
   }
 
@@ -121,26 +136,37 @@ export class RecordCursor {
    * The bytes moved: what was at index `shift` of the old buffer is at 0 of `buf` (a window moved on).
    * Every index follows; absolute positions (base + index) stay the same.
    */
-  rebase (buf: Buffer, shift: number): void {
+  rebase(buf: Buffer, shift: number): void {
     this.buf = buf
     this.base += shift
-    this.pos -= shift; this.end -= shift; this.start -= shift; this.recEndAt -= shift
-    this.keyAt -= shift; this.valueAt -= shift; this.headersAt -= shift
+    this.pos -= shift
+    this.end -= shift
+    this.start -= shift
+    this.recEndAt -= shift
+    this.keyAt -= shift
+    this.valueAt -= shift
+    this.headersAt -= shift
   }
 
   /** headersCount and every header of the record ending at recEnd, from pos (checked, not kept: nextHeader walks them) */
-  readHeaders (recEnd: number): void {
+  readHeaders(recEnd: number): void {
     this.limit = recEnd
     const at = this.pos
     const count = this.varint('headersCount')
     if (count < 0 || count > (recEnd - this.pos) / 2) {
-      throw new DecodeError('BAD_RECORD', `headersCount ${count} with ${recEnd - this.pos} bytes left`, this.base + at, { field: 'headersCount' })
+      throw new DecodeError(
+        'BAD_RECORD',
+        `headersCount ${count} with ${recEnd - this.pos} bytes left`,
+        this.base + at,
+        { field: 'headersCount' },
+      )
     }
     this.headersCount = count
     this.headersAt = this.pos
     for (let i = 0; i < count; i++) {
       const k = this.varintLength('header key')
-      if (k === -1) throw new DecodeError('BAD_RECORD', 'header key is null', this.base + this.pos, { field: 'header key' })
+      if (k === -1)
+        throw new DecodeError('BAD_RECORD', 'header key is null', this.base + this.pos, { field: 'header key' })
       this.pos += k
       const v = this.varintLength('header value') // read first: `pos += f()` would add to the pos before f moved it
       this.pos += Math.max(0, v)
@@ -148,53 +174,69 @@ export class RecordCursor {
   }
 
   /** Start walking the current record's headers (already checked by next). */
-  firstHeader (): void { this.hp = this.headersAt }
+  firstHeader(): void {
+    this.hp = this.headersAt
+  }
 
   /** The next header of the current record into headerKeyAt/Length, headerValueAt/Length. */
-  nextHeader (): void {
+  nextHeader(): void {
     const b = this.buf
     let p = this.hp
     let k = 0
-    for (let s = 0, x = 0x80; (x & 0x80) !== 0; s += 7) { x = b[p++]!; k |= (x & 0x7F) << s }
+    for (let s = 0, x = 0x80; (x & 0x80) !== 0; s += 7) {
+      x = b[p++]!
+      k |= (x & 0x7f) << s
+    }
     this.headerKeyLength = (k >>> 1) ^ -(k & 1)
     this.headerKeyAt = p
     p += this.headerKeyLength
     let v = 0
-    for (let s = 0, x = 0x80; (x & 0x80) !== 0; s += 7) { x = b[p++]!; v |= (x & 0x7F) << s }
+    for (let s = 0, x = 0x80; (x & 0x80) !== 0; s += 7) {
+      x = b[p++]!
+      v |= (x & 0x7f) << s
+    }
     this.headerValueLength = (v >>> 1) ^ -(v & 1)
     this.headerValueAt = p
     this.hp = p + Math.max(0, this.headerValueLength)
   }
 
   /** timestampDelta of the current record as a BigInt, exact for every varlong */
-  timestampDeltaBig (): bigint {
+  timestampDeltaBig(): bigint {
     return Number.isNaN(this.timestampDelta) ? this.longTimestampDelta : BigInt(this.timestampDelta)
   }
 
-  private need (n: number, field: string): void {
+  private need(n: number, field: string): void {
     if (n < 0 || this.pos + n > this.limit) {
       const at = this.base + this.pos
-      throw new DecodeError('TRUNCATED', `${field}: needs ${n} bytes at position ${at}, only ${this.limit - this.pos} left`, at, { field })
+      throw new DecodeError(
+        'TRUNCATED',
+        `${field}: needs ${n} bytes at position ${at}, only ${this.limit - this.pos} left`,
+        at,
+        { field },
+      )
     }
   }
 
   /** zigzag varint, at most 5 bytes (Kafka ByteUtils.readVarint) */
-  varint (field: string): number {
+  varint(field: string): number {
     const p = this.pos
     if (p < this.limit) {
       const x = this.buf[p]!
-      if (x < 0x80) { this.pos = p + 1; return (x >>> 1) ^ -(x & 1) } // one byte: the common case
+      if (x < 0x80) {
+        this.pos = p + 1
+        return (x >>> 1) ^ -(x & 1)
+      } // one byte: the common case
     }
     return this.longVarint(field)
   }
 
-  private longVarint (field: string): number {
+  private longVarint(field: string): number {
     const b = this.buf
     let value = 0
     for (let i = 0; i < 5; i++) {
       if (this.pos >= this.limit) this.need(1, field)
       const x = b[this.pos++]!
-      value |= (x & 0x7F) << (7 * i)
+      value |= (x & 0x7f) << (7 * i)
       if ((x & 0x80) === 0) return (value >>> 1) ^ -(value & 1)
     }
     const at = this.base + this.pos - 5
@@ -202,16 +244,20 @@ export class RecordCursor {
   }
 
   // zigzag varlong, at most 10 bytes; a number up to 7 bytes (|value| < 2^48), NaN beyond (still checked)
-  private varlong (field: string): number {
+  private varlong(field: string): number {
     const b = this.buf
     const start = this.pos
-    if (start < this.limit && b[start]! < 0x80) { const x = b[start]!; this.pos = start + 1; return (x >>> 1) ^ -(x & 1) }
+    if (start < this.limit && b[start]! < 0x80) {
+      const x = b[start]!
+      this.pos = start + 1
+      return (x >>> 1) ^ -(x & 1)
+    }
     let v = 0
     let mul = 1
     for (let i = 0; i < 10; i++) {
       if (this.pos >= this.limit) this.need(1, field)
       const x = b[this.pos++]!
-      if (i < 7) v += (x & 0x7F) * mul
+      if (i < 7) v += (x & 0x7f) * mul
       if ((x & 0x80) === 0) {
         if (i < 7) return v % 2 === 0 ? v / 2 : -(v + 1) / 2
         this.longTimestampDelta = longVarlong(b, start) // rare: only past 2^48
@@ -224,7 +270,7 @@ export class RecordCursor {
   }
 
   // the length of a varint-prefixed byte field (-1 null), its bytes checked to be inside the record
-  private varintLength (field: string): number {
+  private varintLength(field: string): number {
     const at = this.base + this.pos
     const n = this.varint(field)
     if (n === -1) return -1
@@ -235,12 +281,12 @@ export class RecordCursor {
 }
 
 /** the zigzag varlong at b[p] (already checked to end within 10 bytes) as a BigInt */
-function longVarlong (b: Buffer, p: number): bigint {
+function longVarlong(b: Buffer, p: number): bigint {
   let value = 0n
   let shift = 0n
   for (; ; p++) {
     const x = b[p]!
-    value |= BigInt(x & 0x7F) << shift
+    value |= BigInt(x & 0x7f) << shift
     if ((x & 0x80) === 0) return (value >> 1n) ^ -(value & 1n)
     shift += 7n
   }

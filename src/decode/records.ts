@@ -9,13 +9,16 @@ import { DecodeError } from './errors.js'
 import * as L from './layout.js'
 import { MIN_RECORD_SIZE, RecordCursor } from './record-cursor.js'
 
-export interface RecordHeader { key: Buffer, value: Buffer | null }
+export interface RecordHeader {
+  key: Buffer
+  value: Buffer | null
+}
 
 /** the value of a record too large for a read window, read in pieces */
 export interface ValuePieces {
   readonly size: number
   /** the next piece, or null at the end of the value */
-  next (): Buffer | null
+  next(): Buffer | null
 }
 
 export interface KafkaRecord {
@@ -49,15 +52,23 @@ export interface RecordLimits {
  * The payload of a complete v2 batch, decompressed if needed.
  * @throws DecodeError UNSUPPORTED_CODEC, DECOMPRESS_FAILED, DECOMPRESSED_TOO_LARGE
  */
-export function batchPayload (h: BatchHeader, batch: Buffer, limits: RecordLimits = {}): { reader: ByteReader, compressed: boolean } {
+export function batchPayload(
+  h: BatchHeader,
+  batch: Buffer,
+  limits: RecordLimits = {},
+): { reader: ByteReader; compressed: boolean } {
   const raw = batch.subarray(L.RECORD_BATCH_OVERHEAD)
   if (h.compression === 0) {
     return { reader: new ByteReader(raw, h.position + L.RECORD_BATCH_OVERHEAD), compressed: false }
   }
   const codec = getCodec(h.compression)
   if (codec === undefined) {
-    throw new DecodeError('UNSUPPORTED_CODEC', `compression codec ${L.codecName(h.compression)} (id ${h.compression}) is not supported`,
-      h.position, { batchPosition: h.position, baseOffset: h.baseOffset, field: 'attributes' })
+    throw new DecodeError(
+      'UNSUPPORTED_CODEC',
+      `compression codec ${L.codecName(h.compression)} (id ${h.compression}) is not supported`,
+      h.position,
+      { batchPosition: h.position, baseOffset: h.baseOffset, field: 'attributes' },
+    )
   }
   try {
     const out = codec.decompress(raw, limits.maxDecompressed ?? DEFAULT_MAX_DECOMPRESSED, { magic: h.magic })
@@ -69,17 +80,22 @@ export function batchPayload (h: BatchHeader, batch: Buffer, limits: RecordLimit
 }
 
 /** A codec's error as the batch's DecodeError (anything else is passed on as it is). */
-export function codecFailure (h: BatchHeader, codec: Codec, e: unknown): unknown {
+export function codecFailure(h: BatchHeader, codec: Codec, e: unknown): unknown {
   if (!(e instanceof CodecError)) return e
-  return new DecodeError(e.code, `${codec.name} batch at position ${h.position}: ${e.message}`, h.position,
-    { batchPosition: h.position, baseOffset: h.baseOffset }, { cause: e })
+  return new DecodeError(
+    e.code,
+    `${codec.name} batch at position ${h.position}: ${e.message}`,
+    h.position,
+    { batchPosition: h.position, baseOffset: h.baseOffset },
+    { cause: e },
+  )
 }
 
 /**
  * Records of a complete v2 batch. Errors end the iteration with a DecodeError carrying a position.
  * @throws DecodeError
  */
-export function * decodeRecords (h: BatchHeader, batch: Buffer, limits: RecordLimits = {}): Generator<KafkaRecord> {
+export function* decodeRecords(h: BatchHeader, batch: Buffer, limits: RecordLimits = {}): Generator<KafkaRecord> {
   const ctx = { batchPosition: h.position, baseOffset: h.baseOffset }
   checkRecordsCount(h, -1)
   const { reader, compressed } = batchPayload(h, batch, limits)
@@ -97,27 +113,45 @@ export function * decodeRecords (h: BatchHeader, batch: Buffer, limits: RecordLi
  * The batch's recordsCount against the bytes of its records (`bytes` -1: the sign only, before they are known).
  * @throws DecodeError RECORD_COUNT_MISMATCH
  */
-export function checkRecordsCount (h: BatchHeader, bytes: number): void {
+export function checkRecordsCount(h: BatchHeader, bytes: number): void {
   const ctx = { batchPosition: h.position, baseOffset: h.baseOffset }
   if (h.recordsCount < 0) {
-    throw new DecodeError('RECORD_COUNT_MISMATCH', `recordsCount ${h.recordsCount} is negative`, h.position + L.RECORDS_COUNT_OFFSET, ctx)
+    throw new DecodeError(
+      'RECORD_COUNT_MISMATCH',
+      `recordsCount ${h.recordsCount} is negative`,
+      h.position + L.RECORDS_COUNT_OFFSET,
+      ctx,
+    )
   }
   if (bytes >= 0 && h.recordsCount > bytes / MIN_RECORD_SIZE) {
-    throw new DecodeError('RECORD_COUNT_MISMATCH',
-      `recordsCount ${h.recordsCount} cannot fit in ${bytes} bytes of records`, h.position + L.RECORDS_COUNT_OFFSET, ctx)
+    throw new DecodeError(
+      'RECORD_COUNT_MISMATCH',
+      `recordsCount ${h.recordsCount} cannot fit in ${bytes} bytes of records`,
+      h.position + L.RECORDS_COUNT_OFFSET,
+      ctx,
+    )
   }
 }
 
 /** @throws DecodeError RECORD_COUNT_MISMATCH when bytes remain after the declared records */
-export function checkRecordsEnd (h: BatchHeader, remaining: number, at: number): void {
+export function checkRecordsEnd(h: BatchHeader, remaining: number, at: number): void {
   if (remaining !== 0) {
-    throw new DecodeError('RECORD_COUNT_MISMATCH', `${remaining} bytes remain after the ${h.recordsCount} declared records`, at,
-      { batchPosition: h.position, baseOffset: h.baseOffset })
+    throw new DecodeError(
+      'RECORD_COUNT_MISMATCH',
+      `${remaining} bytes remain after the ${h.recordsCount} declared records`,
+      at,
+      { batchPosition: h.position, baseOffset: h.baseOffset },
+    )
   }
 }
 
 /** The KafkaRecord of the cursor's current record (its key, value and headers are views of cur.buf). */
-export function recordOf (cur: RecordCursor, h: BatchHeader, logAppendTime: bigint | undefined, filePosition: number): KafkaRecord {
+export function recordOf(
+  cur: RecordCursor,
+  h: BatchHeader,
+  logAppendTime: bigint | undefined,
+  filePosition: number,
+): KafkaRecord {
   const b = cur.buf
   const headers: RecordHeader[] = []
   cur.firstHeader()
@@ -125,7 +159,8 @@ export function recordOf (cur: RecordCursor, h: BatchHeader, logAppendTime: bigi
     cur.nextHeader()
     headers.push({
       key: b.subarray(cur.headerKeyAt, cur.headerKeyAt + cur.headerKeyLength),
-      value: cur.headerValueLength < 0 ? null : b.subarray(cur.headerValueAt, cur.headerValueAt + cur.headerValueLength),
+      value:
+        cur.headerValueLength < 0 ? null : b.subarray(cur.headerValueAt, cur.headerValueAt + cur.headerValueLength),
     })
   }
   const timestampDelta = cur.timestampDeltaBig()
@@ -145,6 +180,6 @@ export function recordOf (cur: RecordCursor, h: BatchHeader, logAppendTime: bigi
 }
 
 /** the value's length as kafka-dump-log prints it (valueSize), -1 for a null value */
-export function valueSizeOf (r: KafkaRecord): number {
-  return r.value !== null ? r.value.length : r.valueSize ?? -1
+export function valueSizeOf(r: KafkaRecord): number {
+  return r.value !== null ? r.value.length : (r.valueSize ?? -1)
 }

@@ -20,12 +20,17 @@ const STEP = 1024 * 1024
 export const MAX_PENDING = 1 << 18
 
 /** what one search did, for tests (work done instead of time) */
-export interface ResyncStats { bytesRead: number, crcBytes: number, candidates: number, dropped: number }
+export interface ResyncStats {
+  bytesRead: number
+  crcBytes: number
+  candidates: number
+  dropped: number
+}
 
 // Cheap checks before a candidate costs anything: the header readLog would accept without a problem
 // (recordsCount >= 0, lastOffsetDelta >= 0) and records that fit their offsets (a batch's record count is at
 // most lastOffsetDelta + 1: offset deltas are distinct, from 0; compaction keeps lastOffsetDelta).
-function plausible (buf: Buffer, i: number, at: number, end: number, maxBatch: number): number {
+function plausible(buf: Buffer, i: number, at: number, end: number, maxBatch: number): number {
   if (buf[i + L.MAGIC_OFFSET] !== 2) return -1
   const size = buf.readInt32BE(i + L.SIZE_OFFSET)
   if (size < L.MIN_V2_BATCH_LENGTH || size + L.LOG_OVERHEAD > maxBatch || at + L.LOG_OVERHEAD + size > end) return -1
@@ -43,7 +48,7 @@ class Pending {
   readonly stored = new Float64Array(MAX_PENDING)
   size = 0
 
-  push (pos: number, end: number, prefix: number, stored: number): void {
+  push(pos: number, end: number, prefix: number, stored: number): void {
     let i = this.size++
     while (i > 0) {
       const parent = (i - 1) >> 1
@@ -55,7 +60,7 @@ class Pending {
   }
 
   /** remove the root (the caller read it) */
-  pop (): void {
+  pop(): void {
     const last = --this.size
     if (last === 0) return
     const e = this.end[last]!
@@ -72,19 +77,23 @@ class Pending {
   }
 
   /** keep only candidates before `pos` (the first valid batch found so far); rebuilds the heap */
-  keepBefore (pos: number): void {
+  keepBefore(pos: number): void {
     const kept: number[][] = []
-    for (let i = 0; i < this.size; i++) if (this.pos[i]! < pos) kept.push([this.pos[i]!, this.end[i]!, this.prefix[i]!, this.stored[i]!])
+    for (let i = 0; i < this.size; i++)
+      if (this.pos[i]! < pos) kept.push([this.pos[i]!, this.end[i]!, this.prefix[i]!, this.stored[i]!])
     this.size = 0
     for (const k of kept) this.push(k[0]!, k[1]!, k[2]!, k[3]!)
   }
 
-  private move (from: number, to: number): void {
+  private move(from: number, to: number): void {
     this.set(to, this.pos[from]!, this.end[from]!, this.prefix[from]!, this.stored[from]!)
   }
 
-  private set (i: number, pos: number, end: number, prefix: number, stored: number): void {
-    this.pos[i] = pos; this.end[i] = end; this.prefix[i] = prefix; this.stored[i] = stored
+  private set(i: number, pos: number, end: number, prefix: number, stored: number): void {
+    this.pos[i] = pos
+    this.end[i] = end
+    this.prefix[i] = prefix
+    this.stored[i] = stored
   }
 }
 
@@ -92,8 +101,14 @@ class Pending {
  * The search described above; undefined when no valid batch starts in [from, end). Only batches starting
  * before `before` are candidates (they may end after it, up to `end`).
  */
-export function findNextBatch (source: SegmentSource, from: number, end: number, maxBatch: number,
-  stats?: ResyncStats, before = end): number | undefined {
+export function findNextBatch(
+  source: SegmentSource,
+  from: number,
+  end: number,
+  maxBatch: number,
+  stats?: ResyncStats,
+  before = end,
+): number | undefined {
   const buf = Buffer.allocUnsafeSlow(Math.max(0, Math.min(STEP + L.RECORD_BATCH_OVERHEAD, end - from)))
   const pending = new Pending()
   let best = Infinity
@@ -105,7 +120,11 @@ export function findNextBatch (source: SegmentSource, from: number, end: number,
   const advance = (to: number): void => {
     if (to <= chainPos) return
     // with no candidate open no prefix is needed: restart the prefix at `to` (an empty prefix, CRC 0)
-    if (pending.size === 0) { chainPos = to; chain = 0; return }
+    if (pending.size === 0) {
+      chainPos = to
+      chain = 0
+      return
+    }
     chain = crc32cUpdate(chain, buf.subarray(chainPos - bufStart, to - bufStart))
     if (stats !== undefined) stats.crcBytes += to - chainPos
     chainPos = to
@@ -116,13 +135,22 @@ export function findNextBatch (source: SegmentSource, from: number, end: number,
       const e = pending.end[0]!
       advance(e)
       const p = pending.pos[0]!
-      const ok = p < best && crc32cOfRange(pending.prefix[0]!, chain, e - (p + L.ATTRIBUTES_OFFSET)) === pending.stored[0]
+      const ok =
+        p < best && crc32cOfRange(pending.prefix[0]!, chain, e - (p + L.ATTRIBUTES_OFFSET)) === pending.stored[0]
       pending.pop()
-      if (ok) { best = p; pending.keepBefore(p) }
+      if (ok) {
+        best = p
+        pending.keepBefore(p)
+      }
     }
   }
 
-  for (let a = from; a < end && (best === Infinity ? (a < before && a + L.RECORD_BATCH_OVERHEAD <= end) || pending.size > 0 : pending.size > 0); a += STEP) {
+  for (
+    let a = from;
+    a < end &&
+    (best === Infinity ? (a < before && a + L.RECORD_BATCH_OVERHEAD <= end) || pending.size > 0 : pending.size > 0);
+    a += STEP
+  ) {
     bufStart = a
     const want = Math.min(buf.length, end - a)
     bufLen = source.readInto(buf, a, want)
@@ -138,7 +166,10 @@ export function findNextBatch (source: SegmentSource, from: number, end: number,
         settle(at + L.ATTRIBUTES_OFFSET)
         if (best !== Infinity) break // a candidate before this one was valid
         if (stats !== undefined) stats.candidates++
-        if (pending.size === MAX_PENDING) { if (stats !== undefined) stats.dropped++; continue }
+        if (pending.size === MAX_PENDING) {
+          if (stats !== undefined) stats.dropped++
+          continue
+        }
         advance(at + L.ATTRIBUTES_OFFSET)
         pending.push(at, at + total, chain, buf.readUInt32BE(i + L.CRC_OFFSET))
       }
@@ -161,12 +192,20 @@ const PEEK = Buffer.alloc(L.HEADER_SIZE_UP_TO_MAGIC)
  * keeps its length, so a batch carried inside a record value is never read as a batch. `win` holds the
  * whole entry at `pos` (from `winStart`); returns the position of the batch inside it, if there is one.
  */
-export function overlappedBatch (source: SegmentSource, pos: number, total: number, end: number, maxBatch: number,
-  win: Buffer, winStart: number): number | undefined {
+export function overlappedBatch(
+  source: SegmentSource,
+  pos: number,
+  total: number,
+  end: number,
+  maxBatch: number,
+  win: Buffer,
+  winStart: number,
+): number | undefined {
   const e = pos + total
   if (!entryFailsAt(source, e, end, maxBatch, win, winStart)) return undefined
   const o = pos - winStart
-  if (crc32cUpdate(0, win.subarray(o + L.ATTRIBUTES_OFFSET, o + total)) === win.readUInt32BE(o + L.CRC_OFFSET)) return undefined
+  if (crc32cUpdate(0, win.subarray(o + L.ATTRIBUTES_OFFSET, o + total)) === win.readUInt32BE(o + L.CRC_OFFSET))
+    return undefined
   return batchInside(source, pos, e, end, maxBatch)
 }
 
@@ -174,8 +213,16 @@ export function overlappedBatch (source: SegmentSource, pos: number, total: numb
  * The same for a batch larger than the window, whose CRC was computed while streaming it and failed: the
  * framing at its declared end is read aside.
  */
-export function overlappedStreamedBatch (source: SegmentSource, pos: number, total: number, end: number, maxBatch: number): number | undefined {
-  return entryFailsAt(source, pos + total, end, maxBatch, NO_WINDOW, 0) ? batchInside(source, pos, pos + total, end, maxBatch) : undefined
+export function overlappedStreamedBatch(
+  source: SegmentSource,
+  pos: number,
+  total: number,
+  end: number,
+  maxBatch: number,
+): number | undefined {
+  return entryFailsAt(source, pos + total, end, maxBatch, NO_WINDOW, 0)
+    ? batchInside(source, pos, pos + total, end, maxBatch)
+    : undefined
 }
 
 const NO_WINDOW = Buffer.alloc(0)
@@ -185,7 +232,14 @@ const NO_WINDOW = Buffer.alloc(0)
  * framing bytes are there: this runs for every batch a resyncing scan frames, so it allocates nothing; else
  * read aside into PEEK (once per window). False when fewer than 17 bytes are left (a tail, not this case).
  */
-function entryFailsAt (source: SegmentSource, e: number, end: number, maxBatch: number, win: Buffer, winStart: number): boolean {
+function entryFailsAt(
+  source: SegmentSource,
+  e: number,
+  end: number,
+  maxBatch: number,
+  win: Buffer,
+  winStart: number,
+): boolean {
   if (e + L.HEADER_SIZE_UP_TO_MAGIC > end) return false
   let at = win
   let i = e - winStart
@@ -199,7 +253,7 @@ function entryFailsAt (source: SegmentSource, e: number, end: number, maxBatch: 
 }
 
 /** a valid batch starting inside (pos, e), the declared span of a damaged batch */
-function batchInside (source: SegmentSource, pos: number, e: number, end: number, maxBatch: number): number | undefined {
+function batchInside(source: SegmentSource, pos: number, e: number, end: number, maxBatch: number): number | undefined {
   const q = findNextBatch(source, pos + 1, end, maxBatch, undefined, e)
   return q !== undefined && q < e ? q : undefined
 }

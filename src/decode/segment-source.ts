@@ -6,12 +6,12 @@ export interface SegmentSource {
   /** total size in bytes */
   readonly size: number
   /** Read [position, position + length) into a fresh buffer; returns fewer bytes only at end of input. */
-  readAt (position: number, length: number): Buffer
+  readAt(position: number, length: number): Buffer
   /** Read into `target` (reused by the caller) from `position`; returns the byte count, fewer only at end of input. */
-  readInto (target: Buffer, position: number, length: number): number
+  readInto(target: Buffer, position: number, length: number): number
   /** bytes read so far, for the progress line and the benchmark's "bytes touched" figure */
   readonly bytesRead: number
-  close (): void
+  close(): void
   /**
    * false for a stream (stdin): reads never go back before the previous read's position, and `size` is
    * as large as can be until the end was reached
@@ -22,7 +22,7 @@ export interface SegmentSource {
    * `limit` bytes past what was read: an endless stream (`< /dev/zero`) has no size. Less than the size when
    * `ended` is still false.
    */
-  finalSize? (limit: number): number
+  finalSize?(limit: number): number
   /** a stream: whether its end was reached */
   readonly ended?: boolean
 }

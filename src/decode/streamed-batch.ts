@@ -32,12 +32,20 @@ export interface BatchRecordsOptions {
  * and the rest is read from `source`. Records are valid until the next one is asked for.
  * @throws DecodeError
  */
-export function * batchRecords (h: BatchHeader, bytes: Buffer, complete: boolean, source: SegmentSource,
-  opts: BatchRecordsOptions): Generator<KafkaRecord> {
+export function* batchRecords(
+  h: BatchHeader,
+  bytes: Buffer,
+  complete: boolean,
+  source: SegmentSource,
+  opts: BatchRecordsOptions,
+): Generator<KafkaRecord> {
   const max = opts.maxDecompressed ?? DEFAULT_MAX_DECOMPRESSED
   const codec = h.compression === 0 ? undefined : getCodec(h.compression)
   if (complete) {
-    if (codec?.stream === undefined || max <= opts.window) { yield * decodeRecords(h, bytes, { maxDecompressed: max }); return }
+    if (codec?.stream === undefined || max <= opts.window) {
+      yield* decodeRecords(h, bytes, { maxDecompressed: max })
+      return
+    }
     // try it whole within one window first: almost every batch fits, and then nothing changes
     const whole = decodeRecords(h, bytes, { maxDecompressed: opts.window })
     let r
@@ -45,7 +53,7 @@ export function * batchRecords (h: BatchHeader, bytes: Buffer, complete: boolean
       r = whole.next()
     } catch (e) {
       if (!(e instanceof DecodeError) || e.code !== 'DECOMPRESSED_TOO_LARGE') throw e
-      yield * inflated(h, codec, new MemoryBytes(bytes.subarray(L.RECORD_BATCH_OVERHEAD)), max, opts.window)
+      yield* inflated(h, codec, new MemoryBytes(bytes.subarray(L.RECORD_BATCH_OVERHEAD)), max, opts.window)
       return
     }
     for (; r.done !== true; r = whole.next()) yield r.value
@@ -55,27 +63,51 @@ export function * batchRecords (h: BatchHeader, bytes: Buffer, complete: boolean
   const raw = new SourceBytes(source, h.position + L.RECORD_BATCH_OVERHEAD, h.position + size)
   if (h.compression === 0) {
     checkRecordsCount(h, -1)
-    yield * each(new StreamedRecords(h, raw, h.position + L.RECORD_BATCH_OVERHEAD, size - L.RECORD_BATCH_OVERHEAD, opts.window, true))
+    yield* each(
+      new StreamedRecords(
+        h,
+        raw,
+        h.position + L.RECORD_BATCH_OVERHEAD,
+        size - L.RECORD_BATCH_OVERHEAD,
+        opts.window,
+        true,
+      ),
+    )
     return
   }
   // an unknown codec is reported by the whole path; one that cannot stream is decoded whole (read now)
-  if (codec?.stream === undefined) { yield * decodeRecords(h, source.readAt(h.position, size), { maxDecompressed: max }); return }
-  yield * inflated(h, codec, raw, max, opts.window)
+  if (codec?.stream === undefined) {
+    yield* decodeRecords(h, source.readAt(h.position, size), { maxDecompressed: max })
+    return
+  }
+  yield* inflated(h, codec, raw, max, opts.window)
 }
 
-function * inflated (h: BatchHeader, codec: Codec, compressed: ByteStream, max: number, window: number): Generator<KafkaRecord> {
+function* inflated(
+  h: BatchHeader,
+  codec: Codec,
+  compressed: ByteStream,
+  max: number,
+  window: number,
+): Generator<KafkaRecord> {
   checkRecordsCount(h, -1)
   const ctx = { magic: h.magic }
   let total
   try {
     total = decompressedLength(codec, compressed, max, ctx)
-  } catch (e) { throw codecFailure(h, codec, e) }
+  } catch (e) {
+    throw codecFailure(h, codec, e)
+  }
   compressed.seek!(0)
   // positions inside a decompressed stream are not file positions: they count from the batch's (records.ts)
-  yield * each(new StreamedRecords(h, new InflatedBytes(codec, compressed, max, ctx), h.position, total, window, false), h, codec)
+  yield* each(
+    new StreamedRecords(h, new InflatedBytes(codec, compressed, max, ctx), h.position, total, window, false),
+    h,
+    codec,
+  )
 }
 
-function * each (s: StreamedRecords, h?: BatchHeader, codec?: Codec): Generator<KafkaRecord> {
+function* each(s: StreamedRecords, h?: BatchHeader, codec?: Codec): Generator<KafkaRecord> {
   try {
     while (!s.done) yield s.next()
     s.finish()

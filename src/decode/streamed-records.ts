@@ -24,21 +24,29 @@ export class StreamedRecords {
    * @param total the stream's length (known: the batch size, or a first pass through the codec)
    * @param raw true when stream offsets are file positions minus `base` (an uncompressed batch)
    */
-  constructor (private readonly h: BatchHeader, private readonly input: ByteStream, base: number, total: number,
-    private readonly window: number, private readonly raw: boolean) {
+  constructor(
+    private readonly h: BatchHeader,
+    private readonly input: ByteStream,
+    base: number,
+    total: number,
+    private readonly window: number,
+    private readonly raw: boolean,
+  ) {
     checkRecordsCount(h, total)
     this.w = new ByteWindow(input, total, window, (buf, shift) => this.cur.rebase(buf, shift))
     this.cur.at(this.w.buf, 0, total, base, { batchPosition: h.position, baseOffset: h.baseOffset })
     this.logAppendTime = h.timestampType === 'LogAppendTime' ? h.maxTimestamp : undefined
   }
 
-  get done (): boolean { return this.index >= this.h.recordsCount }
+  get done(): boolean {
+    return this.index >= this.h.recordsCount
+  }
 
   /**
    * The next record (valid until the next call). One whose value is larger than the window, on a seekable
    * stream, has value null, valueSize and valuePieces set. After the last record, call finish. @throws DecodeError, CodecError
    */
-  next (): KafkaRecord {
+  next(): KafkaRecord {
     const cur = this.cur
     const i = this.index++
     this.w.ensure(cur.pos, 5)
@@ -52,18 +60,24 @@ export class StreamedRecords {
   }
 
   /** @throws DecodeError RECORD_COUNT_MISMATCH when bytes remain after the declared records */
-  finish (): void { checkRecordsEnd(this.h, this.cur.remaining, this.cur.base + this.cur.pos) }
+  finish(): void {
+    checkRecordsEnd(this.h, this.cur.remaining, this.cur.base + this.cur.pos)
+  }
 
   // A record larger than the window, on a stream that can seek: its head (the key is copied), then the
   // headers after the value (held), then the value in pieces on demand.
-  private large (i: number): KafkaRecord {
+  private large(i: number): KafkaRecord {
     const cur = this.cur
     const start = cur.pos
     this.w.ensure(start, this.window)
     // the head is read from the window; a key larger than that is held: grow until the head is inside it
     for (;;) {
       let failed: unknown
-      try { cur.head(i) } catch (e) { failed = e }
+      try {
+        cur.head(i)
+      } catch (e) {
+        failed = e
+      }
       const all = this.w.atEnd
       // a problem found inside what the window holds is real; one past it was read from stale bytes
       if (failed !== undefined && (all || cur.pos <= this.w.len)) throw failed
@@ -72,7 +86,12 @@ export class StreamedRecords {
       const held = this.w.len - cur.pos
       if (this.w.ensure(cur.pos, 2 * held) <= held) {
         // the file ended before the size the framer saw (it changed while being read)
-        throw failed ?? new DecodeError('TRUNCATED', `record ${i} ends past the end of the input`, cur.base + cur.start, { recordIndex: i })
+        throw (
+          failed ??
+          new DecodeError('TRUNCATED', `record ${i} ends past the end of the input`, cur.base + cur.start, {
+            recordIndex: i,
+          })
+        )
       }
     }
     const key = cur.keyLength < 0 ? null : Buffer.from(cur.buf.subarray(cur.keyAt, cur.keyAt + cur.keyLength))
@@ -94,20 +113,26 @@ export class StreamedRecords {
     const pieces = new StreamValue(this.input, valueFrom, valueSize, this.window)
     // a value that fits the window is held (one piece, its own buffer): the record is large for its key or
     // headers, and a payload decoder can have its value; only a larger one is handed out in pieces
-    if (valueSize <= this.window) { rec.value = pieces.next() ?? Buffer.alloc(0); return rec }
+    if (valueSize <= this.window) {
+      rec.value = pieces.next() ?? Buffer.alloc(0)
+      return rec
+    }
     rec.valueSize = valueSize
     rec.valuePieces = pieces
     return rec
   }
 
   /** bytes record at buf[at] takes with its length varint (5 when the varint does not parse: next() reports it) */
-  private peekLength (at: number): number {
+  private peekLength(at: number): number {
     const b = this.w.buf
     let v = 0
     for (let k = 0; k < 5 && at + k < this.w.len; k++) {
       const x = b[at + k]!
-      v |= (x & 0x7F) << (7 * k)
-      if ((x & 0x80) === 0) { const n = (v >>> 1) ^ -(v & 1); return n > 0 ? k + 1 + n : 5 }
+      v |= (x & 0x7f) << (7 * k)
+      if ((x & 0x80) === 0) {
+        const n = (v >>> 1) ^ -(v & 1)
+        return n > 0 ? k + 1 + n : 5
+      }
     }
     return 5
   }
@@ -118,12 +143,17 @@ class StreamValue implements ValuePieces {
   private at: number
   private readonly piece: Buffer
 
-  constructor (private readonly input: ByteStream, private readonly from: number, readonly size: number, window: number) {
+  constructor(
+    private readonly input: ByteStream,
+    private readonly from: number,
+    readonly size: number,
+    window: number,
+  ) {
     this.at = from
     this.piece = Buffer.allocUnsafe(Math.min(window, Math.max(1, size)))
   }
 
-  next (): Buffer | null {
+  next(): Buffer | null {
     const left = this.from + this.size - this.at
     if (left <= 0) return null
     this.input.seek!(this.at)

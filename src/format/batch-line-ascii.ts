@@ -16,18 +16,68 @@ import { asciiWords, putI64Words, putIntWords, putWords, viewOf } from './ascii.
 /** longest possible line: field names plus every number at its widest (and the word writers' slack) */
 export const MAX_BATCH_LINE = 640
 
-const flagText = (f: number): string => ` isTransactional: ${(f & 1) !== 0} isControl: ${(f & 2) !== 0} deleteHorizonMs: `
+const flagText = (f: number): string =>
+  ` isTransactional: ${(f & 1) !== 0} isControl: ${(f & 2) !== 0} deleteHorizonMs: `
 const FLAGS_NO_HORIZON = [0, 1, 2, 3].map((f) => asciiWords(`${flagText(f)}OptionalLong.empty position: `))
 const FLAGS_HORIZON = [0, 1, 2, 3].map((f) => asciiWords(`${flagText(f)}OptionalLong[`))
 // the constants between the numbers, in line order
-type Sixteen = [AsciiWords, AsciiWords, AsciiWords, AsciiWords, AsciiWords, AsciiWords, AsciiWords, AsciiWords,
-  AsciiWords, AsciiWords, AsciiWords, AsciiWords, AsciiWords, AsciiWords, AsciiWords, AsciiWords]
-const [K0, K1, K2, K3, K4, K5, K6, K7, HORIZON_END, CREATE_TIME, LOG_APPEND_TIME, K11, K12, VALID_UNCHECKED, VALID_TRUE, VALID_FALSE] =
-  ['baseOffset: ', ' lastOffset: ', ' count: ', ' baseSequence: ', ' lastSequence: ', ' producerId: ', ' producerEpoch: ',
-    ' partitionLeaderEpoch: ', '] position: ', ' CreateTime: ', ' LogAppendTime: ', ' size: ', ' magic: ',
-    ' isvalid: unchecked\n', ' isvalid: true\n', ' isvalid: false\n'].map(asciiWords) as Sixteen
+type Sixteen = [
+  AsciiWords,
+  AsciiWords,
+  AsciiWords,
+  AsciiWords,
+  AsciiWords,
+  AsciiWords,
+  AsciiWords,
+  AsciiWords,
+  AsciiWords,
+  AsciiWords,
+  AsciiWords,
+  AsciiWords,
+  AsciiWords,
+  AsciiWords,
+  AsciiWords,
+  AsciiWords,
+]
+const [
+  K0,
+  K1,
+  K2,
+  K3,
+  K4,
+  K5,
+  K6,
+  K7,
+  HORIZON_END,
+  CREATE_TIME,
+  LOG_APPEND_TIME,
+  K11,
+  K12,
+  VALID_UNCHECKED,
+  VALID_TRUE,
+  VALID_FALSE,
+] = [
+  'baseOffset: ',
+  ' lastOffset: ',
+  ' count: ',
+  ' baseSequence: ',
+  ' lastSequence: ',
+  ' producerId: ',
+  ' producerEpoch: ',
+  ' partitionLeaderEpoch: ',
+  '] position: ',
+  ' CreateTime: ',
+  ' LogAppendTime: ',
+  ' size: ',
+  ' magic: ',
+  ' isvalid: unchecked\n',
+  ' isvalid: true\n',
+  ' isvalid: false\n',
+].map(asciiWords) as Sixteen
 /** " magic: M compresscodec: C crc: " of a v2 batch, per codec id (0-7) */
-const MAGIC_CODEC_CRC = Array.from({ length: 8 }, (_, c) => asciiWords(` magic: 2 compresscodec: ${L.codecName(c)} crc: `))
+const MAGIC_CODEC_CRC = Array.from({ length: 8 }, (_, c) =>
+  asciiWords(` magic: 2 compresscodec: ${L.codecName(c)} crc: `),
+)
 const CODEC_CRC = Array.from({ length: 8 }, (_, c) => asciiWords(` compresscodec: ${L.codecName(c)} crc: `))
 
 // The " producerId: … position: " runs of recent producer sessions, as words, in a direct-mapped cache keyed
@@ -44,7 +94,7 @@ const runLeaderEpoch = new Int32Array(SLOTS)
 const runFlags = new Int32Array(SLOTS)
 
 /** Write the batch line (with a trailing newline) for the batch `v` is at; returns the new position. */
-export function writeBatchLine (out: Buffer, pos: number, v: BatchView, isValid: boolean | null): number {
+export function writeBatchLine(out: Buffer, pos: number, v: BatchView, isValid: boolean | null): number {
   const dv = viewOf(out)
   const attributes = v.attributes
   const lastOffsetDelta = v.lastOffsetDelta
@@ -59,14 +109,24 @@ export function writeBatchLine (out: Buffer, pos: number, v: BatchView, isValid:
   pos = putWords(dv, pos, K3)
   pos = putIntWords(dv, pos, baseSequence)
   pos = putWords(dv, pos, K4)
-  pos = putIntWords(dv, pos, baseSequence === L.NO_SEQUENCE ? L.NO_SEQUENCE : incrementSequence(baseSequence, lastOffsetDelta))
+  pos = putIntWords(
+    dv,
+    pos,
+    baseSequence === L.NO_SEQUENCE ? L.NO_SEQUENCE : incrementSequence(baseSequence, lastOffsetDelta),
+  )
   const pid = v.int64(L.PRODUCER_ID_OFFSET)
   const epoch = v.producerEpoch
   const leaderEpoch = v.partitionLeaderEpoch
   const flags = attributes & (L.TRANSACTIONAL_FLAG_MASK | L.CONTROL_FLAG_MASK | L.DELETE_HORIZON_FLAG_MASK)
   if (typeof pid === 'number' && (flags & L.DELETE_HORIZON_FLAG_MASK) === 0) {
     const slot = ((pid | 0) ^ (epoch << 2) ^ (leaderEpoch << 4) ^ (flags << 1)) & (SLOTS - 1)
-    if (runLength[slot] !== 0 && runPid[slot] === pid && runEpoch[slot] === epoch && runLeaderEpoch[slot] === leaderEpoch && runFlags[slot] === flags) {
+    if (
+      runLength[slot] !== 0 &&
+      runPid[slot] === pid &&
+      runEpoch[slot] === epoch &&
+      runLeaderEpoch[slot] === leaderEpoch &&
+      runFlags[slot] === flags
+    ) {
       const n = runLength[slot]!
       for (let i = 0, w = slot * SLOT_WORDS; i < n; i += 4, w++) dv.setUint32(pos + i, runWords[w]!)
       pos += n
@@ -75,7 +135,11 @@ export function writeBatchLine (out: Buffer, pos: number, v: BatchView, isValid:
       pos = writeRun(dv, pos, v, attributes, pid, epoch, leaderEpoch)
       // kept: read back as words (the last one's bytes past the run are overwritten by the position, as after a copy)
       for (let i = 0, w = slot * SLOT_WORDS; i < pos - from; i += 4, w++) runWords[w] = dv.getUint32(from + i)
-      runLength[slot] = pos - from; runPid[slot] = pid; runEpoch[slot] = epoch; runLeaderEpoch[slot] = leaderEpoch; runFlags[slot] = flags
+      runLength[slot] = pos - from
+      runPid[slot] = pid
+      runEpoch[slot] = epoch
+      runLeaderEpoch[slot] = leaderEpoch
+      runFlags[slot] = flags
     }
   } else {
     pos = writeRun(dv, pos, v, attributes, pid, epoch, leaderEpoch)
@@ -98,14 +162,23 @@ export function writeBatchLine (out: Buffer, pos: number, v: BatchView, isValid:
 }
 
 /** " producerId: … position: " */
-function writeRun (dv: DataView, pos: number, v: BatchView, attributes: number, pid: number | bigint, epoch: number, leaderEpoch: number): number {
+function writeRun(
+  dv: DataView,
+  pos: number,
+  v: BatchView,
+  attributes: number,
+  pid: number | bigint,
+  epoch: number,
+  leaderEpoch: number,
+): number {
   pos = putWords(dv, pos, K5)
   pos = putI64Words(dv, pos, pid)
   pos = putWords(dv, pos, K6)
   pos = putIntWords(dv, pos, epoch)
   pos = putWords(dv, pos, K7)
   pos = putIntWords(dv, pos, leaderEpoch)
-  const f = ((attributes & L.TRANSACTIONAL_FLAG_MASK) !== 0 ? 1 : 0) | ((attributes & L.CONTROL_FLAG_MASK) !== 0 ? 2 : 0)
+  const f =
+    ((attributes & L.TRANSACTIONAL_FLAG_MASK) !== 0 ? 1 : 0) | ((attributes & L.CONTROL_FLAG_MASK) !== 0 ? 2 : 0)
   if ((attributes & L.DELETE_HORIZON_FLAG_MASK) === 0) return putWords(dv, pos, FLAGS_NO_HORIZON[f]!)
   pos = putWords(dv, pos, FLAGS_HORIZON[f]!)
   pos = putI64Words(dv, pos, v.int64(L.BASE_TIMESTAMP_OFFSET))

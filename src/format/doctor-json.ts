@@ -9,37 +9,64 @@ import type { PrinterOutput } from './printer.js'
 
 export const DOCTOR_SCHEMA_VERSION = 1
 
-function figuresJson (g: DoctorFigures): Json {
+function figuresJson(g: DoctorFigures): Json {
   const out: Record<string, Json> = {}
   if (g.records !== undefined) out.records = g.records
   if (g.recordsAcknowledged !== undefined) out.recordsAcknowledged = g.recordsAcknowledged
   if (g.recordsWaiting !== undefined) out.recordsWaiting = g.recordsWaiting
   if (g.offsets !== undefined) out.offsets = jsonInt64OrNull(g.offsets)
   if (g.minutes !== undefined) out.minutes = g.minutes
-  if (g.since !== undefined) { out.since = jsonInt64OrNull(g.since); out.sinceIso = isoTime(g.since) }
+  if (g.since !== undefined) {
+    out.since = jsonInt64OrNull(g.since)
+    out.sinceIso = isoTime(g.since)
+  }
   return out
 }
 
-function findingJson (f: DoctorFinding): Json {
+function findingJson(f: DoctorFinding): Json {
   const l = f.location
   return {
-    code: f.code, severity: f.severity, rank: f.rank, category: f.category, message: f.message,
-    location: { broker: l.broker, partition: l.partition, file: l.file, position: l.position, firstOffset: jsonInt64OrNull(l.firstOffset), lastOffset: jsonInt64OrNull(l.lastOffset) },
-    figures: figuresJson(f.figures), remedy: { fix: f.remedy.fix, look: f.remedy.look }, reportedBy: f.reportedBy,
+    code: f.code,
+    severity: f.severity,
+    rank: f.rank,
+    category: f.category,
+    message: f.message,
+    location: {
+      broker: l.broker,
+      partition: l.partition,
+      file: l.file,
+      position: l.position,
+      firstOffset: jsonInt64OrNull(l.firstOffset),
+      lastOffset: jsonInt64OrNull(l.lastOffset),
+    },
+    figures: figuresJson(f.figures),
+    remedy: { fix: f.remedy.fix, look: f.remedy.look },
+    reportedBy: f.reportedBy,
   }
 }
 
-export function doctorJson (r: DoctorResult): string {
+export function doctorJson(r: DoctorResult): string {
   const s = r.summary
   const time = (t: bigint | null): Json => (t === null ? null : isoTime(t))
   const out: Json = {
     schemaVersion: DOCTOR_SCHEMA_VERSION,
     summary: {
-      brokers: s.brokers.map((b) => ({ name: b.name, path: b.path })), partitions: s.partitions, segments: s.segments, bytes: s.bytes,
-      firstTimestamp: jsonInt64OrNull(s.firstTimestamp), firstTimestampIso: time(s.firstTimestamp),
-      newestTimestamp: jsonInt64OrNull(s.newestTimestamp), newestTimestampIso: time(s.newestTimestamp),
-      now: s.nowMs, nowIso: isoTime(s.nowMs), nowGiven: s.nowGiven, maxTransactionTimeoutMinutes: s.maxTransactionTimeoutMinutes,
-      remoteStorage: s.remoteStorage, checked: s.checked, counts: { ...s.counts }, ranks: s.ranks.map((x) => ({ ...x })),
+      brokers: s.brokers.map((b) => ({ name: b.name, path: b.path })),
+      partitions: s.partitions,
+      segments: s.segments,
+      bytes: s.bytes,
+      firstTimestamp: jsonInt64OrNull(s.firstTimestamp),
+      firstTimestampIso: time(s.firstTimestamp),
+      newestTimestamp: jsonInt64OrNull(s.newestTimestamp),
+      newestTimestampIso: time(s.newestTimestamp),
+      now: s.nowMs,
+      nowIso: isoTime(s.nowMs),
+      nowGiven: s.nowGiven,
+      maxTransactionTimeoutMinutes: s.maxTransactionTimeoutMinutes,
+      remoteStorage: s.remoteStorage,
+      checked: s.checked,
+      counts: { ...s.counts },
+      ranks: s.ranks.map((x) => ({ ...x })),
       unreadable: r.unusable.map((u) => ({ code: u.code, file: u.file ?? null, message: u.message })),
     },
     findings: r.findings.map(findingJson),
@@ -48,6 +75,6 @@ export function doctorJson (r: DoctorResult): string {
 }
 
 /** `tsdump doctor --json`, in the printers' one shape (format/print-options.ts); colour and width do not apply */
-export function printDoctorJson (r: DoctorResult, out: PrinterOutput, _opts: PrintOptions): void {
+export function printDoctorJson(r: DoctorResult, out: PrinterOutput, _opts: PrintOptions): void {
   out.stdout.write(doctorJson(r))
 }

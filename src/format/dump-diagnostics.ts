@@ -4,7 +4,11 @@ import type { TextVariant } from './kafka-versions.js'
 import type { DumpDiagnostics } from './printer.js'
 import type { Writer } from './writer.js'
 
-export function writeKafkaDiagnostics (e: Writer, s: DumpDiagnostics, v: Pick<TextVariant, 'timeIndexNotFoundNamesFile'>): void {
+export function writeKafkaDiagnostics(
+  e: Writer,
+  s: DumpDiagnostics,
+  v: Pick<TextVariant, 'timeIndexNotFoundNamesFile'>,
+): void {
   for (const [f, l] of s.indexMismatches) {
     e.write(`Mismatches in :${f}\n`)
     for (const [a, b] of l) e.write(`  Index offset: ${a}, log offset: ${b}\n`)
@@ -18,17 +22,20 @@ export function writeKafkaDiagnostics (e: Writer, s: DumpDiagnostics, v: Pick<Te
     for (const [a, b] of l) e.write(`  Index timestamp: ${a}, Previously indexed timestamp: ${b}\n`)
   }
   for (const [f, l] of s.timeNotFound) {
-    e.write(v.timeIndexNotFoundNamesFile ? `The following indexed offsets are not found in :${f}\n` : 'The following indexed offsets are not found in the log.\n')
+    e.write(
+      v.timeIndexNotFoundNamesFile
+        ? `The following indexed offsets are not found in :${f}\n`
+        : 'The following indexed offsets are not found in the log.\n',
+    )
     for (const [a, b] of l) e.write(`Indexed offset: ${a}, found log offset: ${b}\n`)
   }
   writeNonConsecutive(e, s)
 }
 
-export function writeNonConsecutive (e: Writer, s: DumpDiagnostics): void {
+export function writeNonConsecutive(e: Writer, s: DumpDiagnostics): void {
   for (const [f, l] of s.nonConsecutive) {
     e.write(`Non-consecutive offsets in ${f}\n`)
     for (const [a, b] of l) e.write(`  ${a} is followed by ${b}\n`)
     if (l.dropped > 0) e.write(`  ... and ${l.dropped} earlier pairs, not listed (the newest ${l.kept} are)\n`)
   }
 }
-

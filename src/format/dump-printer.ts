@@ -11,16 +11,25 @@ import type { DumpPrinter, PrinterOutput } from './printer.js'
 export type { DumpPrinterConfig } from './dump-text-printer.js'
 export type { DumpedFile, DumpPrinter } from './printer.js'
 
-export interface DumpPrinterOptions extends DumpPrinterConfig { keyDecoder: DecoderName, valueDecoder: DecoderName }
+export interface DumpPrinterOptions extends DumpPrinterConfig {
+  keyDecoder: DecoderName
+  valueDecoder: DecoderName
+}
 
 const DUMP_PRINTERS = {
   text: (out: PrinterOutput, o: DumpPrinterOptions) => new TextDumpPrinter(out, o, false),
   compat: (out: PrinterOutput, o: DumpPrinterOptions) => new TextDumpPrinter(out, o, true),
-  json: (out: PrinterOutput, o: DumpPrinterOptions) => new JsonDumpPrinter(out, { printData: o.printData, keyDecoder: o.keyDecoder, valueDecoder: o.valueDecoder }, o.parser, o.plainValues),
+  json: (out: PrinterOutput, o: DumpPrinterOptions) =>
+    new JsonDumpPrinter(
+      out,
+      { printData: o.printData, keyDecoder: o.keyDecoder, valueDecoder: o.valueDecoder },
+      o.parser,
+      o.plainValues,
+    ),
 } satisfies Record<string, (out: PrinterOutput, o: DumpPrinterOptions) => DumpPrinter>
 
 export type DumpFormat = keyof typeof DUMP_PRINTERS
 
-export function createDumpPrinter (format: DumpFormat, out: PrinterOutput, o: DumpPrinterOptions): DumpPrinter {
+export function createDumpPrinter(format: DumpFormat, out: PrinterOutput, o: DumpPrinterOptions): DumpPrinter {
   return DUMP_PRINTERS[format](out, o)
 }

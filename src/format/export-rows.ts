@@ -64,30 +64,77 @@ const SCHEMA = [
   { name: 'transactionalId', ...str, repetition_type: opt },
 ]
 /** the top-level columns (headers' three nested elements are one column) */
-const COLUMNS = ['topic', 'partition', 'offset', 'timestamp', 'timestampType', 'key', 'value', 'headers', 'batchBaseOffset',
-  'batchPosition', 'leaderEpoch', 'producerId', 'producerEpoch', 'baseSequence', 'codec', 'isTransactional', 'isControl',
-  'controlType', 'visibleReadCommitted', 'visibleReadUncommitted', 'transactionOutcome', 'transactionalId'] as const
+const COLUMNS = [
+  'topic',
+  'partition',
+  'offset',
+  'timestamp',
+  'timestampType',
+  'key',
+  'value',
+  'headers',
+  'batchBaseOffset',
+  'batchPosition',
+  'leaderEpoch',
+  'producerId',
+  'producerEpoch',
+  'baseSequence',
+  'codec',
+  'isTransactional',
+  'isControl',
+  'controlType',
+  'visibleReadCommitted',
+  'visibleReadUncommitted',
+  'transactionOutcome',
+  'transactionalId',
+] as const
 const ROOT = { name: 'root', num_children: COLUMNS.length }
 
-type Header = { key: string, value: Uint8Array | null }
+type Header = { key: string; value: Uint8Array | null }
 type Cell = string | number | bigint | boolean | Uint8Array | null | Header[]
 
 type Bytes = (b: Buffer | null) => Uint8Array | null
 // copy: the record's bytes are views into a read window that the next batch reuses, and a row group outlives it
-const copy: Bytes = (b) => b === null ? null : Buffer.from(b)
+const copy: Bytes = (b) => (b === null ? null : Buffer.from(b))
 const view: Bytes = (b) => b
 
 /** the row's cells in COLUMNS order, the binary fields through `bytes` */
-function cells (rec: KafkaRecord, b: V2Batch, vis: BatchVisibility, controlType: string | null, p: ExportPartition, bytes: Bytes): Cell[] {
+function cells(
+  rec: KafkaRecord,
+  b: V2Batch,
+  vis: BatchVisibility,
+  controlType: string | null,
+  p: ExportPartition,
+  bytes: Bytes,
+): Cell[] {
   const h = b.header
-  return [p.topic, p.partition, rec.offset, rec.timestamp, h.timestampType, bytes(rec.key), bytes(rec.value),
-    rec.headers.map((x) => ({ key: x.key.toString('utf8'), value: bytes(x.value) })), h.baseOffset, BigInt(h.position),
-    h.partitionLeaderEpoch, h.producerId, h.producerEpoch, h.baseSequence, codecName(h.compression), h.isTransactional,
-    h.isControl, controlType, vis.visibleReadCommitted && rec.offset >= vis.fromOffset, vis.visibleReadUncommitted && rec.offset >= vis.fromOffset, vis.transactionOutcome,
-    p.transactionalIds.get(h.producerId) ?? null]
+  return [
+    p.topic,
+    p.partition,
+    rec.offset,
+    rec.timestamp,
+    h.timestampType,
+    bytes(rec.key),
+    bytes(rec.value),
+    rec.headers.map((x) => ({ key: x.key.toString('utf8'), value: bytes(x.value) })),
+    h.baseOffset,
+    BigInt(h.position),
+    h.partitionLeaderEpoch,
+    h.producerId,
+    h.producerEpoch,
+    h.baseSequence,
+    codecName(h.compression),
+    h.isTransactional,
+    h.isControl,
+    controlType,
+    vis.visibleReadCommitted && rec.offset >= vis.fromOffset,
+    vis.visibleReadUncommitted && rec.offset >= vis.fromOffset,
+    vis.transactionOutcome,
+    p.transactionalIds.get(h.producerId) ?? null,
+  ]
 }
 
-function sizeOf (rec: KafkaRecord): number {
+function sizeOf(rec: KafkaRecord): number {
   let n = (rec.key?.length ?? 0) + (rec.value?.length ?? 0) + 64
   for (const x of rec.headers) n += x.key.length + (x.value?.length ?? 0)
   return n
@@ -95,17 +142,21 @@ function sizeOf (rec: KafkaRecord): number {
 
 /** hyparquet's byte writer, emptied into the sink after each row group instead of growing with the file */
 class SinkWriter extends ByteWriter {
-  constructor (private readonly sink: ByteSink) { super(1 << 20) }
-  flush (): void {
+  constructor(private readonly sink: ByteSink) {
+    super(1 << 20)
+  }
+  flush(): void {
     if (this.index > 0) this.sink(new Uint8Array(this.buffer, 0, this.index))
     this.index = 0
   }
 
-  override finish (): void { this.flush() }
+  override finish(): void {
+    this.flush()
+  }
 }
 
 /** A Parquet file of rows, written a row group at a time. */
-export function parquetRowFile (p: ExportPartition, sink: ByteSink, createdBy: string): RowFile {
+export function parquetRowFile(p: ExportPartition, sink: ByteSink, createdBy: string): RowFile {
   const writer = new ParquetWriter({ writer: new SinkWriter(sink), schema: [ROOT, ...SCHEMA] as never, createdBy })
   let columns: Cell[][] = COLUMNS.map(() => [])
   let rows = 0
@@ -113,20 +164,26 @@ export function parquetRowFile (p: ExportPartition, sink: ByteSink, createdBy: s
   const flush = (): void => {
     if (rows === 0) return
     // no offset index: hyparquet-writer holds every row group's until the footer, memory growing with the file
-    writer.write({ columnData: COLUMNS.map((name, i) => ({ name, data: columns[i]! as never, offsetIndex: false })), rowGroupSize: rows })
+    writer.write({
+      columnData: COLUMNS.map((name, i) => ({ name, data: columns[i]! as never, offsetIndex: false })),
+      rowGroupSize: rows,
+    })
     columns = COLUMNS.map(() => [])
     rows = 0
     bytes = 0
   }
   return {
-    add (rec, b, vis, controlType) {
+    add(rec, b, vis, controlType) {
       const c = cells(rec, b, vis, controlType, p, copy)
       for (let i = 0; i < c.length; i++) columns[i]!.push(c[i]!)
       rows++
       bytes += sizeOf(rec)
       if (rows >= ROW_GROUP_ROWS || bytes >= ROW_GROUP_BYTES) flush()
     },
-    close () { flush(); writer.finish() },
+    close() {
+      flush()
+      writer.finish()
+    },
   }
 }
 
@@ -134,20 +191,35 @@ export function parquetRowFile (p: ExportPartition, sink: ByteSink, createdBy: s
  * An NDJSON file of rows: keys, values and header values in base64 (the bytes exactly; DuckDB's from_base64),
  * int64 fields as numbers (as DuckDB and Spark read them), strings beyond 2^53.
  */
-export function ndjsonRowFile (p: ExportPartition, sink: ByteSink): RowFile {
-  const b64 = (v: Uint8Array | null): string | null => v === null ? null : Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64')
-  const json = (v: Cell): unknown => typeof v === 'bigint' ? (Number.isSafeInteger(Number(v)) ? Number(v) : v.toString())
-    : v instanceof Uint8Array ? b64(v) : Array.isArray(v) ? v.map((x) => ({ key: x.key, value: b64(x.value) })) : v
+export function ndjsonRowFile(p: ExportPartition, sink: ByteSink): RowFile {
+  const b64 = (v: Uint8Array | null): string | null =>
+    v === null ? null : Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64')
+  const json = (v: Cell): unknown =>
+    typeof v === 'bigint'
+      ? Number.isSafeInteger(Number(v))
+        ? Number(v)
+        : v.toString()
+      : v instanceof Uint8Array
+        ? b64(v)
+        : Array.isArray(v)
+          ? v.map((x) => ({ key: x.key, value: b64(x.value) }))
+          : v
   let pending = ''
   return {
-    add (rec, b, vis, controlType) {
+    add(rec, b, vis, controlType) {
       // views, not copies: the line is made before the next record
       const row: Record<string, unknown> = {}
       const c = cells(rec, b, vis, controlType, p, view)
       for (let i = 0; i < COLUMNS.length; i++) row[COLUMNS[i]!] = json(c[i]!)
       pending += JSON.stringify(row) + '\n'
-      if (pending.length >= 1 << 20) { sink(Buffer.from(pending)); pending = '' }
+      if (pending.length >= 1 << 20) {
+        sink(Buffer.from(pending))
+        pending = ''
+      }
     },
-    close () { if (pending.length > 0) sink(Buffer.from(pending)); pending = '' },
+    close() {
+      if (pending.length > 0) sink(Buffer.from(pending))
+      pending = ''
+    },
   }
 }

@@ -5,18 +5,18 @@ import { groupedCount } from '../analysis/count-text.js'
 import type { Writer } from './writer.js'
 
 //   (a partition-level finding: `tsdump: <severity>: <topic-partition>: offsets <first>..<last>: <message> [<CODE>]`)
-export function formatFinding (f: Finding): string {
+export function formatFinding(f: Finding): string {
   return `tsdump: ${f.severity}: ${findingPlace(f)}${messageAfterPlace(f)} [${f.code}]`
 }
 
 /** the message, less the partition label it opens with when the place already names that partition */
-export function messageAfterPlace (f: Finding): string {
+export function messageAfterPlace(f: Finding): string {
   const placed = f.partition !== undefined && (f.file === undefined || f.position === undefined)
   return placed && f.message.startsWith(`${f.partition}: `) ? f.message.slice(f.partition!.length + 2) : f.message
 }
 
 /** `<file>: position <byte>: `, `<topic-partition>: offsets <first>..<last>: ` or both (a file without a position) */
-export function findingPlace (f: Finding): string {
+export function findingPlace(f: Finding): string {
   const offsets = f.firstOffset !== undefined ? `offsets ${f.firstOffset}..${f.lastOffset ?? f.firstOffset}: ` : ''
   if (f.file !== undefined && f.position !== undefined) return `${f.file}: position ${f.position}: `
   if (f.file !== undefined) return `${f.file}: ${f.partition !== undefined ? `${f.partition}: ${offsets}` : ''}`
@@ -33,13 +33,16 @@ export const REPEATS_SHOWN = 5
  * the JSON output keeps every finding.
  */
 export class FindingThrottle {
-  private readonly seen = new Map<string, { first: Finding, n: number, held: string[] }>()
+  private readonly seen = new Map<string, { first: Finding; n: number; held: string[] }>()
 
   /** the line to print for `f` now, or null (held or counted) */
-  line (f: Finding): string | null {
+  line(f: Finding): string | null {
     const key = `${f.file ?? f.partition ?? ''}\u0000${f.code}`
     let s = this.seen.get(key)
-    if (s === undefined) { s = { first: f, n: 0, held: [] }; this.seen.set(key, s) }
+    if (s === undefined) {
+      s = { first: f, n: 0, held: [] }
+      this.seen.set(key, s)
+    }
     s.n++
     if (s.n === 1) return formatFinding(f)
     if (s.n <= REPEATS_SHOWN) s.held.push(formatFinding(f))
@@ -48,12 +51,20 @@ export class FindingThrottle {
   }
 
   /** the held lines, or a count line where there were too many; call at the end of a file or run */
-  drain (): string[] {
+  drain(): string[] {
     const out: string[] = []
     for (const { first, n, held } of this.seen.values()) {
-      if (n <= REPEATS_SHOWN) { out.push(...held); continue }
+      if (n <= REPEATS_SHOWN) {
+        out.push(...held)
+        continue
+      }
       const { position: _p, ...rest } = first
-      out.push(formatFinding({ ...rest, message: `${groupedCount(n - 1)} more like the one above (${groupedCount(n)} in all; --json lists each)` } as Finding))
+      out.push(
+        formatFinding({
+          ...rest,
+          message: `${groupedCount(n - 1)} more like the one above (${groupedCount(n)} in all; --json lists each)`,
+        } as Finding),
+      )
     }
     this.seen.clear()
     return out
@@ -61,10 +72,13 @@ export class FindingThrottle {
 }
 
 /** A list of findings as stderr lines, repeats throttled (FindingThrottle). */
-export function formatFindingList (findings: readonly Finding[]): string {
+export function formatFindingList(findings: readonly Finding[]): string {
   const t = new FindingThrottle()
   let out = ''
-  for (const f of findings) { const l = t.line(f); if (l !== null) out += l + '\n' }
+  for (const f of findings) {
+    const l = t.line(f)
+    if (l !== null) out += l + '\n'
+  }
   for (const l of t.drain()) out += l + '\n'
   return out
 }
@@ -73,14 +87,14 @@ export function formatFindingList (findings: readonly Finding[]): string {
 export class FindingLines {
   private readonly throttle = new FindingThrottle()
 
-  constructor (private readonly stderr: Writer) {}
+  constructor(private readonly stderr: Writer) {}
 
-  write (f: Finding): void {
+  write(f: Finding): void {
     const line = this.throttle.line(f)
     if (line !== null) this.stderr.write(line + '\n')
   }
 
-  drain (): void {
+  drain(): void {
     for (const l of this.throttle.drain()) this.stderr.write(l + '\n')
   }
 }

@@ -22,23 +22,38 @@ const COLUMNS: Column[] = [
 ]
 
 /** ISO-8601 without milliseconds, for narrow columns */
-function isoSeconds (ms: bigint): string { return isoTime(ms).replace(/\.\d{3}Z$/, 'Z') }
+function isoSeconds(ms: bigint): string {
+  return isoTime(ms).replace(/\.\d{3}Z$/, 'Z')
+}
 
 /** The table find-hanging prints (its headers even when empty), within 80 columns unless `wide`. */
-export function formatHangingTable (rows: readonly HangingTransaction[], chalk: ChalkInstance, wide: boolean): string {
+export function formatHangingTable(rows: readonly HangingTransaction[], chalk: ChalkInstance, wide: boolean): string {
   const cells = rows.map((h): TableCell[] => [
-    { text: h.topic ?? '<TOPIC>' }, { text: String(h.partition ?? '?') }, { text: String(h.producerId) }, { text: String(h.producerEpoch) },
-    { text: h.coordinatorEpoch === null ? '?' : String(h.coordinatorEpoch) }, { text: String(h.startOffset) }, { text: String(h.lastTimestamp) },
-    { text: isoTime(h.lastTimestamp), short: isoSeconds(h.lastTimestamp) }, { text: String(h.durationMinutes), style: chalk.red },
+    { text: h.topic ?? '<TOPIC>' },
+    { text: String(h.partition ?? '?') },
+    { text: String(h.producerId) },
+    { text: String(h.producerEpoch) },
+    { text: h.coordinatorEpoch === null ? '?' : String(h.coordinatorEpoch) },
+    { text: String(h.startOffset) },
+    { text: String(h.lastTimestamp) },
+    { text: isoTime(h.lastTimestamp), short: isoSeconds(h.lastTimestamp) },
+    { text: String(h.durationMinutes), style: chalk.red },
   ])
   const t = fitTable(COLUMNS, cells, chalk, { wide })
   return t.text + hiddenNote(t.hidden)
 }
 
-export function hangingJson (h: HangingTransaction): Json {
+export function hangingJson(h: HangingTransaction): Json {
   return {
-    topic: h.topic, partition: h.partition, producerId: jsonInt64(h.producerId), producerEpoch: h.producerEpoch, coordinatorEpoch: h.coordinatorEpoch,
-    startOffset: jsonInt64(h.startOffset), lastTimestamp: jsonInt64(h.lastTimestamp), lastTimestampIso: isoTime(h.lastTimestamp), durationMinutes: h.durationMinutes,
+    topic: h.topic,
+    partition: h.partition,
+    producerId: jsonInt64(h.producerId),
+    producerEpoch: h.producerEpoch,
+    coordinatorEpoch: h.coordinatorEpoch,
+    startOffset: jsonInt64(h.startOffset),
+    lastTimestamp: jsonInt64(h.lastTimestamp),
+    lastTimestampIso: isoTime(h.lastTimestamp),
+    durationMinutes: h.durationMinutes,
   }
 }
 
@@ -49,21 +64,27 @@ export function hangingJson (h: HangingTransaction): Json {
  * kafka-transactions.sh then sends 0 (--start-offset: describe-producers' empty epoch becomes 0;
  * --coordinator-epoch: a negative value is replaced by 0).
  */
-export function explainCoordinatorEpoch (t: BlockingTransaction): string[] {
+export function explainCoordinatorEpoch(t: BlockingTransaction): string[] {
   const sent = Math.max(0, t.coordinatorEpoch ?? 0)
   if (t.coordinatorEpoch === null) {
-    return ['  coordinatorEpoch unknown: no producer snapshot or marker names this producer.',
+    return [
+      '  coordinatorEpoch unknown: no producer snapshot or marker names this producer.',
       '    The commands use 0, which the broker accepts unless a newer coordinator',
-      '    already wrote a marker for the producer (then the abort says fenced).']
+      '    already wrote a marker for the producer (then the abort says fenced).',
+    ]
   }
   if (t.coordinatorEpoch < 0) {
-    return ['  coordinatorEpoch -1 (producer snapshot): no COMMIT/ABORT marker was ever',
+    return [
+      '  coordinatorEpoch -1 (producer snapshot): no COMMIT/ABORT marker was ever',
       `    written for producer ${t.producerId}, so describe-producers shows LatestCoordinatorEpoch`,
-      '    -1. The broker rejects only a marker whose epoch is below the producer\'s,',
+      "    -1. The broker rejects only a marker whose epoch is below the producer's,",
       '    so kafka-transactions.sh abort sends 0: --start-offset reads -1 from',
-      '    describe-producers and uses 0; a negative --coordinator-epoch becomes 0.']
+      '    describe-producers and uses 0; a negative --coordinator-epoch becomes 0.',
+    ]
   }
   const from = t.coordinatorEpochSource === 'marker' ? 'its newest COMMIT/ABORT marker' : 'the producer snapshot'
-  return [`  coordinatorEpoch ${sent} from ${from}: describe-producers'`,
-    '    LatestCoordinatorEpoch, the lowest epoch the broker accepts for the abort']
+  return [
+    `  coordinatorEpoch ${sent} from ${from}: describe-producers'`,
+    '    LatestCoordinatorEpoch, the lowest epoch the broker accepts for the abort',
+  ]
 }

@@ -3,14 +3,17 @@
 // in pieces: containers element by element, flat objects and arrays of scalars in one call.
 import type { Writer } from './writer.js'
 
-function flat (value: object): boolean {
+function flat(value: object): boolean {
   for (const v of Object.values(value)) if (v !== null && typeof v === 'object') return false
   return true
 }
 
-export function writeJson (w: Writer, value: unknown): void {
+export function writeJson(w: Writer, value: unknown): void {
   if (Array.isArray(value)) {
-    if (value.length <= 64 && flat(value)) { w.write(JSON.stringify(value)); return }
+    if (value.length <= 64 && flat(value)) {
+      w.write(JSON.stringify(value))
+      return
+    }
     w.write('[')
     for (let i = 0; i < value.length; i++) {
       if (i > 0) w.write(',')
@@ -22,7 +25,12 @@ export function writeJson (w: Writer, value: unknown): void {
     w.write(']')
     return
   }
-  if (value !== null && typeof value === 'object' && (value as { toJSON?: unknown }).toJSON === undefined && !flat(value)) {
+  if (
+    value !== null &&
+    typeof value === 'object' &&
+    (value as { toJSON?: unknown }).toJSON === undefined &&
+    !flat(value)
+  ) {
     w.write('{')
     let first = true
     for (const [k, v] of Object.entries(value)) {

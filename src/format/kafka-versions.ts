@@ -127,7 +127,13 @@ const V3_9: TextVariant = {
   skipRecordMetadataHelp: SKIP_HELP_OLD,
 }
 
-const V4_0: TextVariant = { ...V3_9, release: '4.0', checkedWith: '4.0.2', shareGroupStateDecoderOption: true, legacyDecoderClasses: false }
+const V4_0: TextVariant = {
+  ...V3_9,
+  release: '4.0',
+  checkedWith: '4.0.2',
+  shareGroupStateDecoderOption: true,
+  legacyDecoderClasses: false,
+}
 const V4_1: TextVariant = { ...V4_0, release: '4.1', checkedWith: '4.1.2', leaderChangeAsJson: true }
 const V4_2: TextVariant = { ...V4_1, release: '4.2', checkedWith: '4.2.2', skipRecordMetadataHelp: SKIP_HELP_NEW }
 const V4_3: TextVariant = {
@@ -149,21 +155,26 @@ const V4_3: TextVariant = {
 const V4_4: TextVariant = { ...V4_3, release: '4.4', checkedWith: '4.4.0', txnIndexVersion: 'int16' }
 
 export const TEXT_VARIANTS: Readonly<Record<KafkaRelease, Readonly<TextVariant>>> = {
-  '3.9': V3_9, '4.0': V4_0, '4.1': V4_1, '4.2': V4_2, '4.3': V4_3, '4.4': V4_4,
+  '3.9': V3_9,
+  '4.0': V4_0,
+  '4.1': V4_1,
+  '4.2': V4_2,
+  '4.3': V4_3,
+  '4.4': V4_4,
 }
 
 /**
  * The release a `--kafka-version` value names: `4.4`, `4.4.0`, `4.4.1`, `3.9.1` (any patch release of a
  * supported minor). undefined for anything else, e.g. `4`, `4.5`, `3.8.0`, `4.4.0-rc1`.
  */
-export function parseKafkaRelease (value: string | undefined): KafkaRelease | undefined {
+export function parseKafkaRelease(value: string | undefined): KafkaRelease | undefined {
   if (value === undefined) return DEFAULT_KAFKA_RELEASE
   const m = /^(\d+)\.(\d+)(?:\.\d+)?$/.exec(value.trim())
   if (m === null) return undefined
   const minor = `${Number(m[1])}.${Number(m[2])}`
-  return (KAFKA_RELEASES as readonly string[]).includes(minor) ? minor as KafkaRelease : undefined
+  return (KAFKA_RELEASES as readonly string[]).includes(minor) ? (minor as KafkaRelease) : undefined
 }
 
-export function textVariant (release: KafkaRelease = DEFAULT_KAFKA_RELEASE): Readonly<TextVariant> {
+export function textVariant(release: KafkaRelease = DEFAULT_KAFKA_RELEASE): Readonly<TextVariant> {
   return TEXT_VARIANTS[release]
 }

@@ -1,6 +1,13 @@
 // JSON printer of reconcile / txns / lso: one JSON document on stdout per run (findings are inside it).
 import { impactJson } from './lso-impact-text.js'
-import type { LsoPartition, LsoResult, PartitionResult, ReconcileResult, TransactionStatePartition, TxnsResult } from '../analysis/partition-results.js'
+import type {
+  LsoPartition,
+  LsoResult,
+  PartitionResult,
+  ReconcileResult,
+  TransactionStatePartition,
+  TxnsResult,
+} from '../analysis/partition-results.js'
 import type { Lane, TimelineRun } from '../analysis/timeline.js'
 import { JSON_SCHEMA_VERSION } from './dump-json.js'
 import { hangingJson } from './hanging-text.js'
@@ -14,26 +21,64 @@ import { findingJson, jsonInt64, jsonInt64OrNull, reconcileJson } from './txn-js
 import { timelineHeadJson, transactionalIdJson } from './txn-timeline-json.js'
 import { writeRunJson } from './run-json-bytes.js'
 
-function blockedJson (b: LsoPartition): Json {
+function blockedJson(b: LsoPartition): Json {
   const r = b.report
   const t = b.blocking
   return {
-    topic: r.topic, partition: r.partition, path: b.path, highWatermark: jsonInt64(r.highWatermark),
-    highWatermarkSource: r.highWatermarkSource, lastStableOffset: jsonInt64(r.lastStableOffset), blocked: t !== null,
-    blocking: t === null ? null : {
-      producerId: jsonInt64(t.producerId), producerEpoch: t.producerEpoch, coordinatorEpoch: t.coordinatorEpoch, coordinatorEpochSource: t.coordinatorEpochSource,
-      firstOffset: jsonInt64(t.firstOffset), lastOffset: jsonInt64OrNull(t.lastDataOffset), records: t.records, recordsWaiting: t.recordsWaiting,
-      firstTimestamp: jsonInt64OrNull(t.firstTimestamp), lastTimestamp: jsonInt64OrNull(t.lastTimestamp), newestTimestamp: jsonInt64OrNull(t.newestTimestamp),
-      firstTimestampIso: t.firstTimestamp === null ? null : isoTime(t.firstTimestamp), lastTimestampIso: t.lastTimestamp === null ? null : isoTime(t.lastTimestamp),
-      abortedBeyondLso: t.abortedBeyondLso, ageMs: jsonInt64OrNull(t.ageMs), ageSource: t.ageSource, durationMinutes: t.ageMs === null ? null : Number(t.ageMs / 60_000n),
-      overdue: t.verdict.overdue,
-      ...(t.verdict.coordinatorLost !== null ? { coordinatorUnknownPast: { file: t.verdict.coordinatorLost.file, position: t.verdict.coordinatorLost.position, code: t.verdict.coordinatorLost.code } } : {}),
-      candidate: t.verdict.candidate, coordinatorOwner: t.verdict.coordinatorOwner?.transactionalId ?? null,
-      coordinatorAbortsAt: jsonInt64OrNull(t.verdict.coordinatorAbortsAtMs),
-      coordinatorAbortsAtIso: t.verdict.coordinatorAbortsAtMs === null ? null : isoTime(t.verdict.coordinatorAbortsAtMs), abortCoordinatorEpoch: Math.max(0, t.coordinatorEpoch ?? 0),
-      state: t.state, seeded: t.seeded, hanging: t.hanging, twoPhaseCommit: t.twoPhaseCommit, transactionalIds: b.ids.map(transactionalIdJson), commands: b.commands,
-      ...(t.damage !== undefined ? { outcomeUnknown: true, damage: { file: t.damage.file, position: t.damage.position } } : {}),
-    },
+    topic: r.topic,
+    partition: r.partition,
+    path: b.path,
+    highWatermark: jsonInt64(r.highWatermark),
+    highWatermarkSource: r.highWatermarkSource,
+    lastStableOffset: jsonInt64(r.lastStableOffset),
+    blocked: t !== null,
+    blocking:
+      t === null
+        ? null
+        : {
+            producerId: jsonInt64(t.producerId),
+            producerEpoch: t.producerEpoch,
+            coordinatorEpoch: t.coordinatorEpoch,
+            coordinatorEpochSource: t.coordinatorEpochSource,
+            firstOffset: jsonInt64(t.firstOffset),
+            lastOffset: jsonInt64OrNull(t.lastDataOffset),
+            records: t.records,
+            recordsWaiting: t.recordsWaiting,
+            firstTimestamp: jsonInt64OrNull(t.firstTimestamp),
+            lastTimestamp: jsonInt64OrNull(t.lastTimestamp),
+            newestTimestamp: jsonInt64OrNull(t.newestTimestamp),
+            firstTimestampIso: t.firstTimestamp === null ? null : isoTime(t.firstTimestamp),
+            lastTimestampIso: t.lastTimestamp === null ? null : isoTime(t.lastTimestamp),
+            abortedBeyondLso: t.abortedBeyondLso,
+            ageMs: jsonInt64OrNull(t.ageMs),
+            ageSource: t.ageSource,
+            durationMinutes: t.ageMs === null ? null : Number(t.ageMs / 60_000n),
+            overdue: t.verdict.overdue,
+            ...(t.verdict.coordinatorLost !== null
+              ? {
+                  coordinatorUnknownPast: {
+                    file: t.verdict.coordinatorLost.file,
+                    position: t.verdict.coordinatorLost.position,
+                    code: t.verdict.coordinatorLost.code,
+                  },
+                }
+              : {}),
+            candidate: t.verdict.candidate,
+            coordinatorOwner: t.verdict.coordinatorOwner?.transactionalId ?? null,
+            coordinatorAbortsAt: jsonInt64OrNull(t.verdict.coordinatorAbortsAtMs),
+            coordinatorAbortsAtIso:
+              t.verdict.coordinatorAbortsAtMs === null ? null : isoTime(t.verdict.coordinatorAbortsAtMs),
+            abortCoordinatorEpoch: Math.max(0, t.coordinatorEpoch ?? 0),
+            state: t.state,
+            seeded: t.seeded,
+            hanging: t.hanging,
+            twoPhaseCommit: t.twoPhaseCommit,
+            transactionalIds: b.ids.map(transactionalIdJson),
+            commands: b.commands,
+            ...(t.damage !== undefined
+              ? { outcomeUnknown: true, damage: { file: t.damage.file, position: t.damage.position } }
+              : {}),
+          },
     openTransactions: r.openTransactions.length,
     findings: [...r.findings, ...b.findings].map(findingJson),
     omittedFindings: { ...r.omittedFindings },
@@ -41,31 +86,42 @@ function blockedJson (b: LsoPartition): Json {
 }
 
 export class JsonPartitionPrinter implements PartitionPrinter {
-  constructor (private readonly out: PrinterOutput) {}
+  constructor(private readonly out: PrinterOutput) {}
 
-  reconcile (r: ReconcileResult): void {
-    this.out.stdout.write(JSON.stringify({ schemaVersion: JSON_SCHEMA_VERSION, ...(r.filter !== undefined ? { filter: rangeJson(r.filter, r.partitions) } : {}),
-      ...(reconcileJson(r.partitions.map((p) => ({ report: p.report, path: p.path }))) as Record<string, Json>) }) + '\n')
+  reconcile(r: ReconcileResult): void {
+    this.out.stdout.write(
+      JSON.stringify({
+        schemaVersion: JSON_SCHEMA_VERSION,
+        ...(r.filter !== undefined ? { filter: rangeJson(r.filter, r.partitions) } : {}),
+        ...(reconcileJson(r.partitions.map((p) => ({ report: p.report, path: p.path }))) as Record<string, Json>),
+      }) + '\n',
+    )
   }
 
-  txns (r: TxnsResult): void { replayTxns(this.txnsStream(), r) }
+  txns(r: TxnsResult): void {
+    replayTxns(this.txnsStream(), r)
+  }
 
   /**
    * One JSON object, `{"schemaVersion":1,"partitions":[...]}`, written in pieces as the runs stream: the same text as
    * JSON.stringify of the whole document (the partition's fields, then runs, lane, findings).
    */
-  txnsStream (): TxnsStream {
+  txnsStream(): TxnsStream {
     const w = this.out.stdout
     let partitions = 0
     let runs = 0
-    const next = (): void => { w.write(partitions++ === 0 ? `{"schemaVersion":${JSON_SCHEMA_VERSION},"partitions":[` : ',') }
+    const next = (): void => {
+      w.write(partitions++ === 0 ? `{"schemaVersion":${JSON_SCHEMA_VERSION},"partitions":[` : ',')
+    }
     return {
       timelineStart: (p: PartitionResult) => {
         next()
         runs = 0
         w.write(JSON.stringify(timelineHeadJson(p.report, p.path)).slice(0, -1) + ',"runs":[')
       },
-      run: (x: TimelineRun) => { writeRunJson(w, x, runs++ === 0) },
+      run: (x: TimelineRun) => {
+        writeRunJson(w, x, runs++ === 0)
+      },
       timelineEnd: (p: PartitionResult, lane: Lane) => {
         w.write(`],"lane":${JSON.stringify(lane.chars.join(''))},"findings":`)
         writeJson(w, p.report.findings.map(findingJson))
@@ -73,17 +129,47 @@ export class JsonPartitionPrinter implements PartitionPrinter {
       },
       transactionStates: (p: TransactionStatePartition) => {
         next()
-        writeJson(w, { topic: p.report.topic, partition: p.report.partition, path: p.path, transactionalIds: p.states.map(transactionalIdJson), findings: p.findings.map(findingJson), omittedFindings: { ...p.omittedFindings } })
+        writeJson(w, {
+          topic: p.report.topic,
+          partition: p.report.partition,
+          path: p.path,
+          transactionalIds: p.states.map(transactionalIdJson),
+          findings: p.findings.map(findingJson),
+          omittedFindings: { ...p.omittedFindings },
+        })
       },
-      end: () => { w.write(partitions === 0 ? `{"schemaVersion":${JSON_SCHEMA_VERSION},"partitions":[]}\n` : ']}\n') },
+      end: () => {
+        w.write(partitions === 0 ? `{"schemaVersion":${JSON_SCHEMA_VERSION},"partitions":[]}\n` : ']}\n')
+      },
     }
   }
 
-  lso (r: LsoResult): void {
+  lso(r: LsoResult): void {
     const c = r.coordinator
-    this.out.stdout.write(JSON.stringify({ schemaVersion: JSON_SCHEMA_VERSION, maxTransactionTimeoutMinutes: r.maxTransactionTimeoutMinutes, now: r.nowMs, nowIso: isoTime(r.nowMs),
-      impact: impactJson(r.impact ?? []), partitions: r.partitions.map(blockedJson), hanging: r.hanging, hangingTransactions: r.hangingTransactions.map(hangingJson),
-      ...(c !== null ? { coordinator: { ...c, topicPartition: c.partition === null ? null : `__transaction_state-${c.partition}` } } : {}),
-      ...(r.coordinatorFindings !== undefined ? { coordinatorFindings: r.coordinatorFindings.map((x) => ({ partition: x.label, findings: x.findings.map(findingJson) })) } : {}) }) + '\n')
+    this.out.stdout.write(
+      JSON.stringify({
+        schemaVersion: JSON_SCHEMA_VERSION,
+        maxTransactionTimeoutMinutes: r.maxTransactionTimeoutMinutes,
+        now: r.nowMs,
+        nowIso: isoTime(r.nowMs),
+        impact: impactJson(r.impact ?? []),
+        partitions: r.partitions.map(blockedJson),
+        hanging: r.hanging,
+        hangingTransactions: r.hangingTransactions.map(hangingJson),
+        ...(c !== null
+          ? {
+              coordinator: { ...c, topicPartition: c.partition === null ? null : `__transaction_state-${c.partition}` },
+            }
+          : {}),
+        ...(r.coordinatorFindings !== undefined
+          ? {
+              coordinatorFindings: r.coordinatorFindings.map((x) => ({
+                partition: x.label,
+                findings: x.findings.map(findingJson),
+              })),
+            }
+          : {}),
+      }) + '\n',
+    )
   }
 }

@@ -9,15 +9,23 @@ import type { ColorLevel, PartitionPrinter, PrinterOutput } from './printer.js'
 export type { ColorLevel, PartitionPrinter, PrinterOutput, TxnsStream } from './printer.js'
 
 /** how the text is laid out: `wide` prints every table column, past 80 characters if need be */
-export interface PartitionLayout { wide: boolean }
+export interface PartitionLayout {
+  wide: boolean
+}
 
 const PRINTERS = {
-  text: (out: PrinterOutput, color: ColorLevel, layout: PartitionLayout) => new TextPartitionPrinter(out, color, layout.wide),
+  text: (out: PrinterOutput, color: ColorLevel, layout: PartitionLayout) =>
+    new TextPartitionPrinter(out, color, layout.wide),
   json: (out: PrinterOutput, _color: ColorLevel, _layout: PartitionLayout) => new JsonPartitionPrinter(out),
 } satisfies Record<string, (out: PrinterOutput, color: ColorLevel, layout: PartitionLayout) => PartitionPrinter>
 
 export type PartitionFormat = keyof typeof PRINTERS
 
-export function createPartitionPrinter (format: PartitionFormat, out: PrinterOutput, color: ColorLevel, layout: PartitionLayout = { wide: false }): PartitionPrinter {
+export function createPartitionPrinter(
+  format: PartitionFormat,
+  out: PrinterOutput,
+  color: ColorLevel,
+  layout: PartitionLayout = { wide: false },
+): PartitionPrinter {
   return PRINTERS[format](out, color, layout)
 }

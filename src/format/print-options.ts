@@ -14,16 +14,23 @@ export interface PrintOptions {
 }
 
 /** a printer of one command's result; `O` are the command's own printing options (cleanup's `top`) */
-export type ResultPrinter<R, O extends object = object> = (result: R, out: PrinterOutput, opts: PrintOptions & O) => void
+export type ResultPrinter<R, O extends object = object> = (
+  result: R,
+  out: PrinterOutput,
+  opts: PrintOptions & O,
+) => void
 
 /** what a text printer draws with: the colours and the width prose is cut at */
-export interface TextStyle { chalk: ChalkInstance, width: number }
+export interface TextStyle {
+  chalk: ChalkInstance
+  width: number
+}
 
-export function textStyle (o: PrintOptions): TextStyle {
+export function textStyle(o: PrintOptions): TextStyle {
   return { chalk: new Chalk({ level: o.colorLevel }), width: o.wide ? Number.POSITIVE_INFINITY : TABLE_WIDTH }
 }
 
 /** a finding's severity in colour, as doctor's text shows it */
-export function paintSeverity (chalk: ChalkInstance, severity: Severity, text: string): string {
+export function paintSeverity(chalk: ChalkInstance, severity: Severity, text: string): string {
   return severity === 'error' ? chalk.red(text) : severity === 'warning' ? chalk.yellow(text) : chalk.dim(text)
 }

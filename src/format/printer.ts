@@ -14,18 +14,21 @@ import type { KafkaRecord } from '../decode/records.js'
 import type { Writer } from './writer.js'
 
 export interface PartitionPrinter {
-  reconcile (r: ReconcileResult): void
+  reconcile(r: ReconcileResult): void
   /** a whole result (the library's); the same text as streaming it through txnsStream (format/txns-stream.ts) */
-  txns (r: TxnsResult): void
+  txns(r: TxnsResult): void
   /** `txns` as it streams: memory bounded by what is open, not by the log */
-  txnsStream (): TxnsStream
-  lso (r: LsoResult): void
+  txnsStream(): TxnsStream
+  lso(r: LsoResult): void
 }
 
 export type { TxnsStream } from '../analysis/partition-results.js'
 
 /** where a printer writes: results on stdout, findings on stderr */
-export interface PrinterOutput { stdout: Writer, stderr: Writer }
+export interface PrinterOutput {
+  stdout: Writer
+  stderr: Writer
+}
 
 export type ColorLevel = 0 | 1 | 2 | 3
 
@@ -50,20 +53,23 @@ export interface DumpedFile {
 export type FindingPart = 'all' | 'object' | 'line'
 
 /** the partition directory a finding's file is in (the command knows it from the path), for its JSON object */
-export type FindingWhere = { topic: string, partition: number } | Record<string, never>
+export type FindingWhere = { topic: string; partition: number } | Record<string, never>
 
 /**
  * Findings as events, written the moment they are found: nothing is kept per finding (1 M bad-CRC
  * batches once held 541 MiB of findings until exit). The command keeps only counts (commands/dump/finding-log.ts).
  */
 export interface FindingPrinter {
-  finding (f: Finding, where: FindingWhere, part: FindingPart): void
+  finding(f: Finding, where: FindingWhere, part: FindingPart): void
   /** at the end of each file (and of the run): the repeats held back, or one line with their count */
-  findingsEnd (): void
+  findingsEnd(): void
 }
 
 /** offsets of the records a fast path printed (consecutive); no object is made for it beyond the writer's result */
-export interface PrintedRange { readonly firstOffset: number, readonly lastOffset: number }
+export interface PrintedRange {
+  readonly firstOffset: number
+  readonly lastOffset: number
+}
 
 /**
  * The events of a dump, in file order. Batch and record events come from the hot loop: a printer must
@@ -71,39 +77,39 @@ export interface PrintedRange { readonly firstOffset: number, readonly lastOffse
  */
 export interface DumpPrinter extends FindingPrinter {
   /** a file in a partition directory that is not dumped (kafka-dump-log: "Ignoring") */
-  skipped (path: string, reason: string): void
-  fileStart (f: DumpedFile): void
+  skipped(path: string, reason: string): void
+  fileStart(f: DumpedFile): void
   /** the first line of a .log / .checkpoint dump (Log starting offset, Snapshot end offset) */
-  logStart (f: DumpedFile): void
-  batch (b: V2Batch, f: DumpedFile): void
+  logStart(f: DumpedFile): void
+  batch(b: V2Batch, f: DumpedFile): void
   /**
    * The record lines of an uncompressed data batch straight from its bytes; null when this printer has
    * no such path or the batch needs the general one (then nothing was written).
    */
-  fastRecords (b: V2Batch): PrintedRange | null
+  fastRecords(b: V2Batch): PrintedRange | null
   /**
    * Its payloads need a record's whole value (a payload decoder): one too large to hold (a KafkaRecord with
    * valuePieces) is then not decoded, and the dump reports VALUE_NOT_DECODED.
    */
   readonly wholeValues: boolean
   /** one decoded record; `control` decodes a control record's meaning (reporting problems) when asked */
-  record (rec: KafkaRecord, b: V2Batch, f: DumpedFile, first: boolean, control: () => ControlInfo | undefined): void
-  legacyBatch (e: LegacyEntry, f: DumpedFile): void
-  legacyRecord (e: LegacyEntry, r: LegacyRecord, f: DumpedFile): void
+  record(rec: KafkaRecord, b: V2Batch, f: DumpedFile, first: boolean, control: () => ControlInfo | undefined): void
+  legacyBatch(e: LegacyEntry, f: DumpedFile): void
+  legacyRecord(e: LegacyEntry, r: LegacyRecord, f: DumpedFile): void
   /** bytes at the end that are not a batch (kafka-dump-log's "Found N invalid bytes") */
-  trailingBytes (f: DumpedFile, n: number): void
+  trailingBytes(f: DumpedFile, n: number): void
   /** after a .log/.checkpoint file */
-  summary (s: LogSummary): void
-  indexEmpty (f: DumpedFile): void
-  indexEntry (f: DumpedFile, e: OffsetIndexEntry): void
-  timeIndexEntry (f: DumpedFile, e: TimeIndexEntry): void
-  txnIndexEntry (f: DumpedFile, e: AbortedTxn): void
-  snapshotEntry (f: DumpedFile, e: ProducerSnapshotEntry): void
+  summary(s: LogSummary): void
+  indexEmpty(f: DumpedFile): void
+  indexEntry(f: DumpedFile, e: OffsetIndexEntry): void
+  timeIndexEntry(f: DumpedFile, e: TimeIndexEntry): void
+  txnIndexEntry(f: DumpedFile, e: AbortedTxn): void
+  snapshotEntry(f: DumpedFile, e: ProducerSnapshotEntry): void
   /** a partition-level text file (leader-epoch-checkpoint, partition.metadata, meta.properties, an offset checkpoint) */
-  partitionFile (f: DumpedFile, c: PartitionFileContent): void
-  sanityPassed (f: DumpedFile, entries: number): void
+  partitionFile(f: DumpedFile, c: PartitionFileContent): void
+  sanityPassed(f: DumpedFile, entries: number): void
   /** after every file: kafka-dump-log's closing stderr blocks (compat), offset gaps (text) */
-  end (d: DumpDiagnostics): void
+  end(d: DumpDiagnostics): void
 }
 
 /** (a, b) pairs per absolute path, gathered over the whole run */

@@ -6,9 +6,12 @@ import { describeRange } from '../analysis/range-filter.js'
 import type { Json } from './txn-json.js'
 import { jsonInt64, jsonInt64OrNull } from './txn-json.js'
 
-const WHOLE = 'LEO, HW, LSO, COMMIT/ABORT, OPEN: the whole partition\'s'
+const WHOLE = "LEO, HW, LSO, COMMIT/ABORT, OPEN: the whole partition's"
 
-export function rangeNoteText (spec: RangeSpec, partitions: ReadonlyArray<{ label: string, range?: RangeCounted }>): string {
+export function rangeNoteText(
+  spec: RangeSpec,
+  partitions: ReadonlyArray<{ label: string; range?: RangeCounted }>,
+): string {
   let out = `counted in range only: ${describeRange(spec)}\n  COMMITTED, UNCOMMITTED, ABORTED, PENDING: records in range, as the whole log\n  makes them visible; ${WHOLE}\n`
   for (const p of partitions) {
     const r = p.range
@@ -17,7 +20,7 @@ export function rangeNoteText (spec: RangeSpec, partitions: ReadonlyArray<{ labe
   return out + '\n'
 }
 
-export function rangeJson (spec: RangeSpec, partitions: ReadonlyArray<{ label: string, range?: RangeCounted }>): Json {
+export function rangeJson(spec: RangeSpec, partitions: ReadonlyArray<{ label: string; range?: RangeCounted }>): Json {
   return {
     description: describeRange(spec),
     startOffset: spec.startOffset === undefined ? null : jsonInt64(spec.startOffset),
@@ -28,9 +31,14 @@ export function rangeJson (spec: RangeSpec, partitions: ReadonlyArray<{ label: s
     toTimeIso: spec.toTime === undefined ? null : new Date(spec.toTime).toISOString(),
     producerIds: spec.producerIds === undefined ? null : spec.producerIds.map((p) => jsonInt64(p)),
     transactionalId: spec.transactionalId ?? null,
-    counted: 'readCommitted, readUncommitted, abortedRecords and pendingRecords count records in range; logStartOffset, logEndOffset, highWatermark, ' +
-      'lastStableOffset, transactions, controlBatches and openTransactions are the whole partition\'s',
-    partitions: partitions.map((p) => ({ partition: p.label, firstOffset: jsonInt64OrNull(p.range?.firstOffset ?? null),
-      lastOffset: jsonInt64OrNull(p.range?.lastOffset ?? null), batches: p.range?.batches ?? 0 })),
+    counted:
+      'readCommitted, readUncommitted, abortedRecords and pendingRecords count records in range; logStartOffset, logEndOffset, highWatermark, ' +
+      "lastStableOffset, transactions, controlBatches and openTransactions are the whole partition's",
+    partitions: partitions.map((p) => ({
+      partition: p.label,
+      firstOffset: jsonInt64OrNull(p.range?.firstOffset ?? null),
+      lastOffset: jsonInt64OrNull(p.range?.lastOffset ?? null),
+      batches: p.range?.batches ?? 0,
+    })),
   }
 }

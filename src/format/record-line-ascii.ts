@@ -12,24 +12,32 @@ import { ascii, asciiWords, putAscii, putInt, putWords, viewOf } from './ascii.j
 
 // the metadata's constants, in line order, as words (ascii.ts putWords): this writer and the fast one
 // (record-lines-fast.ts) write them
-export const [K_OFFSET, K_CREATE, K_APPEND, K_KEYSIZE, K_VALUESIZE, K_SEQUENCE, K_HEADERKEYS] =
-  ['| offset: ', ' CreateTime: ', ' LogAppendTime: ', ' keySize: ', ' valueSize: ', ' sequence: ', ' headerKeys: ['].map(asciiWords) as
-  [AsciiWords, AsciiWords, AsciiWords, AsciiWords, AsciiWords, AsciiWords, AsciiWords]
+export const [K_OFFSET, K_CREATE, K_APPEND, K_KEYSIZE, K_VALUESIZE, K_SEQUENCE, K_HEADERKEYS] = [
+  '| offset: ',
+  ' CreateTime: ',
+  ' LogAppendTime: ',
+  ' keySize: ',
+  ' valueSize: ',
+  ' sequence: ',
+  ' headerKeys: [',
+].map(asciiWords) as [AsciiWords, AsciiWords, AsciiWords, AsciiWords, AsciiWords, AsciiWords, AsciiWords]
 export const K_KEY = ascii('key: ')
 export const K_PAYLOAD = ascii(' payload: ')
 
 /** bytes a record's metadata part can take (the word writers' slack included) */
-export function recordMetadataSize (r: KafkaRecord): number {
+export function recordMetadataSize(r: KafkaRecord): number {
   let n = 160
   for (const h of r.headers) n += h.key.length * 3 + 1
   return n
 }
 
-function putBigint (out: Buffer, pos: number, v: bigint): number {
-  return v <= 9007199254740991n && v >= -9007199254740991n ? putInt(out, pos, Number(v)) : putAscii(out, pos, v.toString())
+function putBigint(out: Buffer, pos: number, v: bigint): number {
+  return v <= 9007199254740991n && v >= -9007199254740991n
+    ? putInt(out, pos, Number(v))
+    : putAscii(out, pos, v.toString())
 }
 
-export function writeRecordMetadata (out: Buffer, pos: number, r: KafkaRecord, logAppendTime: boolean): number {
+export function writeRecordMetadata(out: Buffer, pos: number, r: KafkaRecord, logAppendTime: boolean): number {
   const dv = viewOf(out)
   pos = putWords(dv, pos, K_OFFSET)
   pos = putBigint(out, pos, r.offset)
@@ -51,7 +59,7 @@ export function writeRecordMetadata (out: Buffer, pos: number, r: KafkaRecord, l
 }
 
 /** bytes `b` as Java's StringDecoder would print them; reserve b.length * 3 */
-export function putUtf8 (out: Buffer, pos: number, b: Buffer): number {
+export function putUtf8(out: Buffer, pos: number, b: Buffer): number {
   if (isUtf8(b)) {
     out.set(b, pos)
     return pos + b.length
@@ -60,7 +68,7 @@ export function putUtf8 (out: Buffer, pos: number, b: Buffer): number {
 }
 
 /** a decoded string; reserve s.length * 3 */
-export function putString (out: Buffer, pos: number, s: string): number {
+export function putString(out: Buffer, pos: number, s: string): number {
   return pos + out.write(s, pos, 'utf8')
 }
 
@@ -71,8 +79,10 @@ const SLICE = 1024 * 1024
  * A value too large to hold (a record larger than the read window), written from its pieces exactly as
  * putUtf8 writes it whole.
  */
-export function writeUtf8Pieces (out: Writer, pieces: ValuePieces): void {
-  forEachUtf8Slice(pieces, (s) => { out.commit(putUtf8(out.buffer, out.reserve(s.length * 3), s)) })
+export function writeUtf8Pieces(out: Writer, pieces: ValuePieces): void {
+  forEachUtf8Slice(pieces, (s) => {
+    out.commit(putUtf8(out.buffer, out.reserve(s.length * 3), s))
+  })
 }
 
 /**
@@ -80,14 +90,20 @@ export function writeUtf8Pieces (out: Writer, pieces: ValuePieces): void {
  * by a slice's end is carried to the next slice (Java's decoder decides every replacement within one
  * sequence, so the cut points change nothing else). Each slice is valid until the next call.
  */
-export function forEachUtf8Slice (pieces: ValuePieces, each: (s: Buffer) => void, slice = SLICE): void {
+export function forEachUtf8Slice(pieces: ValuePieces, each: (s: Buffer) => void, slice = SLICE): void {
   let carry: Buffer | undefined
   for (let piece = pieces.next(); piece !== null; piece = pieces.next()) {
     for (let a = 0; a < piece.length; a += slice) {
       let s = piece.subarray(a, a + slice)
-      if (carry !== undefined) { s = Buffer.concat([carry, s]); carry = undefined }
+      if (carry !== undefined) {
+        s = Buffer.concat([carry, s])
+        carry = undefined
+      }
       const cut = completeEnd(s)
-      if (cut < s.length) { carry = Buffer.from(s.subarray(cut)); s = s.subarray(0, cut) }
+      if (cut < s.length) {
+        carry = Buffer.from(s.subarray(cut))
+        s = s.subarray(0, cut)
+      }
       each(s)
     }
   }
@@ -95,12 +111,12 @@ export function forEachUtf8Slice (pieces: ValuePieces, each: (s: Buffer) => void
 }
 
 // where the last UTF-8 sequence of s starts when it is incomplete (needs bytes past the end), else s.length
-function completeEnd (s: Buffer): number {
+function completeEnd(s: Buffer): number {
   for (let k = 1; k <= 3 && k <= s.length; k++) {
     const x = s[s.length - k]!
-    if ((x & 0xC0) === 0x80) continue // a continuation byte: look further back
-    if (x < 0xC0) return s.length
-    const need = x >= 0xF0 ? 4 : x >= 0xE0 ? 3 : 2
+    if ((x & 0xc0) === 0x80) continue // a continuation byte: look further back
+    if (x < 0xc0) return s.length
+    const need = x >= 0xf0 ? 4 : x >= 0xe0 ? 3 : 2
     return need > k ? s.length - k : s.length
   }
   return s.length

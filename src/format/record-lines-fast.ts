@@ -13,11 +13,25 @@ import { DecodeError } from '../decode/errors.js'
 import { RecordCursor } from '../decode/record-cursor.js'
 import type { AsciiWords } from './ascii.js'
 import { putBytes, putIntWords, putWords, viewOf } from './ascii.js'
-import { K_APPEND, K_CREATE, K_HEADERKEYS, K_KEY, K_KEYSIZE, K_OFFSET, K_PAYLOAD, K_SEQUENCE, K_VALUESIZE, putUtf8 } from './record-line-ascii.js'
-
+import {
+  K_APPEND,
+  K_CREATE,
+  K_HEADERKEYS,
+  K_KEY,
+  K_KEYSIZE,
+  K_OFFSET,
+  K_PAYLOAD,
+  K_SEQUENCE,
+  K_VALUESIZE,
+  putUtf8,
+} from './record-line-ascii.js'
 
 /** payloadPipe: `|` before ` payload: ` when nothing precedes it on the line (kafka-dump-log 4.3+) */
-export interface FastLinesOptions { printData: boolean, skipRecordMetadata: boolean, payloadPipe?: boolean }
+export interface FastLinesOptions {
+  printData: boolean
+  skipRecordMetadata: boolean
+  payloadPipe?: boolean
+}
 
 export interface FastLinesResult {
   /** end of what was written into `out` */
@@ -27,7 +41,7 @@ export interface FastLinesResult {
 }
 
 /** upper bound of the bytes the lines of this batch can take */
-export function fastLinesSize (batch: Buffer, count: number): number {
+export function fastLinesSize(batch: Buffer, count: number): number {
   return count * 200 + batch.length * 3 + 64
 }
 
@@ -35,7 +49,7 @@ export function fastLinesSize (batch: Buffer, count: number): number {
  * Write the record lines of the complete, uncompressed, non-control v2 batch `b` into out[pos...].
  * @returns the result, or null when the general path must handle this batch
  */
-export function writeRecordLinesFast (out: Buffer, pos: number, b: Buffer, o: FastLinesOptions): FastLinesResult | null {
+export function writeRecordLinesFast(out: Buffer, pos: number, b: Buffer, o: FastLinesOptions): FastLinesResult | null {
   const v = view.of(b, 0)
   const count = v.recordsCount
   const end = b.length
@@ -44,7 +58,8 @@ export function writeRecordLinesFast (out: Buffer, pos: number, b: Buffer, o: Fa
   const baseTimestamp = v.int64(L.BASE_TIMESTAMP_OFFSET)
   const logAppendTime = (v.attributes & L.TIMESTAMP_TYPE_MASK) !== 0
   const maxTimestamp = v.int64(L.MAX_TIMESTAMP_OFFSET)
-  if (typeof baseOffset !== 'number' || typeof baseTimestamp !== 'number' || typeof maxTimestamp !== 'number') return null
+  if (typeof baseOffset !== 'number' || typeof baseTimestamp !== 'number' || typeof maxTimestamp !== 'number')
+    return null
   const baseSequence = v.baseSequence
   const tsLabel = logAppendTime ? K_APPEND : K_CREATE
   const cur = cursor.at(b, L.RECORD_BATCH_OVERHEAD, end, 0)
@@ -63,8 +78,16 @@ export function writeRecordLinesFast (out: Buffer, pos: number, b: Buffer, o: Fa
       const timestamp = logAppendTime ? maxTimestamp : baseTimestamp + tsDelta
       // both sums are exact unless they leave [-2^53, 2^53) (only the first offset needs its check: the rest follow it by one)
       if ((i === 0 && !exactSum(offset)) || !exactSum(timestamp)) return null
-      pos = writeLine(out, pos, cur, o, offset, timestamp, tsLabel,
-        baseSequence < 0 ? -1 : incrementSequence(baseSequence, cur.offsetDelta))
+      pos = writeLine(
+        out,
+        pos,
+        cur,
+        o,
+        offset,
+        timestamp,
+        tsLabel,
+        baseSequence < 0 ? -1 : incrementSequence(baseSequence, cur.offsetDelta),
+      )
     }
   } catch (e) {
     if (e instanceof DecodeError) return null
@@ -77,8 +100,16 @@ export function writeRecordLinesFast (out: Buffer, pos: number, b: Buffer, o: Fa
 const cursor = new RecordCursor()
 const view = new BatchView()
 
-function writeLine (out: Buffer, pos: number, cur: RecordCursor, o: FastLinesOptions, offset: number, timestamp: number,
-  tsLabel: AsciiWords, sequence: number): number {
+function writeLine(
+  out: Buffer,
+  pos: number,
+  cur: RecordCursor,
+  o: FastLinesOptions,
+  offset: number,
+  timestamp: number,
+  tsLabel: AsciiWords,
+  sequence: number,
+): number {
   const b = cur.buf
   let pipe = true
   if (!o.skipRecordMetadata) {
@@ -106,7 +137,10 @@ function writeLine (out: Buffer, pos: number, cur: RecordCursor, o: FastLinesOpt
   }
   if (o.printData) {
     if (cur.keyLength >= 0) {
-      if (pipe) { out[pos++] = 124; pipe = false }
+      if (pipe) {
+        out[pos++] = 124
+        pipe = false
+      }
       out[pos++] = 32
       pos = putBytes(out, pos, K_KEY)
       pos = putUtf8(out, pos, b.subarray(cur.keyAt, cur.keyAt + cur.keyLength))

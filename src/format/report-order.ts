@@ -7,14 +7,14 @@
 // collections. Pure: no imports.
 
 /** java.lang.String#hashCode (UTF-16 code units, int32 arithmetic) */
-export function javaStringHashCode (s: string): number {
+export function javaStringHashCode(s: string): number {
   let h = 0
   for (let i = 0; i < s.length; i++) h = (Math.imul(31, h) + s.charCodeAt(i)) | 0
   return h
 }
 
 // both collections spread the hash the same way before masking it with the table size
-function spread (key: string): number {
+function spread(key: string): number {
   const h = javaStringHashCode(key)
   return h ^ (h >>> 16)
 }
@@ -27,7 +27,7 @@ const LOAD_FACTOR = 0.75
  * and links a new key in at the head of its bucket; a resize splits buckets keeping their order.
  * Buckets of 8 or more keys (treeified bins) are not modelled.
  */
-export function javaHashMapOrder (calls: readonly string[]): string[] {
+export function javaHashMapOrder(calls: readonly string[]): string[] {
   let table: string[][] = []
   let size = 0
   const seen = new Set<string>()
@@ -47,7 +47,7 @@ export function javaHashMapOrder (calls: readonly string[]): string[] {
  * key of `calls` in turn (repeats allowed). put grows the table before the lookup when size + 1 reaches the
  * threshold, and keeps each bucket sorted by (spread) hash.
  */
-export function scalaMutableHashMapOrder (calls: readonly string[]): string[] {
+export function scalaMutableHashMapOrder(calls: readonly string[]): string[] {
   let table: string[][] = Array.from({ length: 16 }, () => [])
   let size = 0
   const seen = new Set<string>()
@@ -66,7 +66,7 @@ export function scalaMutableHashMapOrder (calls: readonly string[]): string[] {
 }
 
 // double the table; each bucket splits into the same index and index + old length, keeping relative order
-function regrow (table: string[][]): string[][] {
+function regrow(table: string[][]): string[][] {
   const next: string[][] = Array.from({ length: table.length * 2 }, () => [])
   for (const bucket of table) for (const key of bucket) next[spread(key) & (next.length - 1)]!.push(key)
   return next

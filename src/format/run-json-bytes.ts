@@ -13,23 +13,46 @@ import type { Writer } from './writer.js'
 
 const W = asciiWords
 const K = {
-  plain: W('{"kind":"plain","firstOffset":'), lastOffset: W(',"lastOffset":'), producerId: W(',"producerId":'), producerEpoch: W(',"producerEpoch":'),
-  plainTail: W(',"transactional":false,"records":'), batches: W(',"batches":'), close: W('}'),
-  txn: W('{"kind":"transaction","firstOffset":'), emptyTxn: W('{"kind":"empty-transaction","firstOffset":'),
-  txnRecords: W(',"transactional":true,"records":'), outcome: W(',"outcome":'), markerOffset: W(',"markerOffset":'),
-  markerEpoch: W(',"markerEpoch":'), coordinatorEpoch: W(',"coordinatorEpoch":'), firstTimestamp: W(',"firstTimestamp":'),
-  lastTimestamp: W(',"lastTimestamp":'), seeded: W(',"seeded":'), interleaved: W(',"interleaved":'), version: W(',"transactionVersion":'),
-  listed: W(',"listed":'), null: W('null'), true: W('true'), false: W('false'), comma: W(','),
+  plain: W('{"kind":"plain","firstOffset":'),
+  lastOffset: W(',"lastOffset":'),
+  producerId: W(',"producerId":'),
+  producerEpoch: W(',"producerEpoch":'),
+  plainTail: W(',"transactional":false,"records":'),
+  batches: W(',"batches":'),
+  close: W('}'),
+  txn: W('{"kind":"transaction","firstOffset":'),
+  emptyTxn: W('{"kind":"empty-transaction","firstOffset":'),
+  txnRecords: W(',"transactional":true,"records":'),
+  outcome: W(',"outcome":'),
+  markerOffset: W(',"markerOffset":'),
+  markerEpoch: W(',"markerEpoch":'),
+  coordinatorEpoch: W(',"coordinatorEpoch":'),
+  firstTimestamp: W(',"firstTimestamp":'),
+  lastTimestamp: W(',"lastTimestamp":'),
+  seeded: W(',"seeded":'),
+  interleaved: W(',"interleaved":'),
+  version: W(',"transactionVersion":'),
+  listed: W(',"listed":'),
+  null: W('null'),
+  true: W('true'),
+  false: W('false'),
+  comma: W(','),
 }
 /** the string values a run can hold (its outcome, transaction version and listing), as their JSON text */
 const QUOTED: Record<TxnOutcome | InferredTxnVersion | 'early' | 'end', AsciiWords> = {
-  COMMIT: W('"COMMIT"'), ABORT: W('"ABORT"'), '2': W('"2"'), '2 or timeout abort': W('"2 or timeout abort"'), '0/1': W('"0/1"'), early: W('"early"'), end: W('"end"'),
+  COMMIT: W('"COMMIT"'),
+  ABORT: W('"ABORT"'),
+  '2': W('"2"'),
+  '2 or timeout abort': W('"2 or timeout abort"'),
+  '0/1': W('"0/1"'),
+  early: W('"early"'),
+  end: W('"end"'),
 }
 
 /** the most a transaction or plain run takes: its constant text plus nine int64 values */
 const MAX_RUN_BYTES = 512
 
-function putJsonInt64 (dv: DataView, buf: Buffer, pos: number, v: bigint | null): number {
+function putJsonInt64(dv: DataView, buf: Buffer, pos: number, v: bigint | null): number {
   if (v === null) return putWords(dv, pos, K.null)
   const j = jsonInt64(v)
   if (typeof j === 'number') return putIntWords(dv, pos, j)
@@ -40,14 +63,16 @@ function putJsonInt64 (dv: DataView, buf: Buffer, pos: number, v: bigint | null)
   return pos + 1
 }
 
-function putNum (dv: DataView, pos: number, v: number | null): number {
+function putNum(dv: DataView, pos: number, v: number | null): number {
   return v === null || !Number.isFinite(v) ? putWords(dv, pos, K.null) : putIntWords(dv, pos, v)
 }
 
 /** Writes `r` (after a comma unless `first`): what JSON.stringify writes for the run's object. */
-export function writeRunJson (w: Writer, r: TimelineRun, first: boolean): void {
+export function writeRunJson(w: Writer, r: TimelineRun, first: boolean): void {
   if (r.kind === 'control') {
-    w.write(`${first ? '' : ','}{"kind":"control","offset":${JSON.stringify(jsonInt64(r.firstOffset))},"type":${JSON.stringify(r.typeName)},"producerId":${JSON.stringify(jsonInt64(r.producerId))}}`)
+    w.write(
+      `${first ? '' : ','}{"kind":"control","offset":${JSON.stringify(jsonInt64(r.firstOffset))},"type":${JSON.stringify(r.typeName)},"producerId":${JSON.stringify(jsonInt64(r.producerId))}}`,
+    )
     return
   }
   const at = w.reserve(MAX_RUN_BYTES + WORD_SLACK)
@@ -84,7 +109,9 @@ export function writeRunJson (w: Writer, r: TimelineRun, first: boolean): void {
     if (t.damage !== undefined) {
       // rare (damaged logs only) and holding a path of any length: written as text after the fixed part
       w.commit(pos)
-      w.write(`,"outcomeUnknown":true,"damage":${JSON.stringify({ file: t.damage.file, position: t.damage.position })}}`)
+      w.write(
+        `,"outcomeUnknown":true,"damage":${JSON.stringify({ file: t.damage.file, position: t.damage.position })}}`,
+      )
       return
     }
   }

@@ -32,10 +32,14 @@ export interface FittedTable {
   shortened: boolean
 }
 
-function widthOf (widths: readonly number[], keep: readonly boolean[]): number {
+function widthOf(widths: readonly number[], keep: readonly boolean[]): number {
   let total = 0
   let n = 0
-  for (let i = 0; i < widths.length; i++) if (keep[i]) { total += widths[i]!; n++ }
+  for (let i = 0; i < widths.length; i++)
+    if (keep[i]) {
+      total += widths[i]!
+      n++
+    }
   return total + 2 * Math.max(0, n - 1)
 }
 
@@ -45,7 +49,12 @@ export interface FitOptions {
 }
 
 /** Align `rows` under `columns`, within `width` unless `wide`. Numbers right-aligned unless `left`. */
-export function fitTable (columns: readonly Column[], rows: ReadonlyArray<readonly TableCell[]>, chalk: ChalkInstance, opts: FitOptions = {}): FittedTable {
+export function fitTable(
+  columns: readonly Column[],
+  rows: ReadonlyArray<readonly TableCell[]>,
+  chalk: ChalkInstance,
+  opts: FitOptions = {},
+): FittedTable {
   const n = columns.length
   // one pass over the cells: each column's widest full and short text, and whether it holds any text
   const fullW: number[] = columns.map((c) => c.header.length)
@@ -82,7 +91,13 @@ export interface ColumnFit {
  * The table rule, from each column's widest full and short text and whether any cell holds text: the short
  * forms when the full table is wider than the width, then droppable columns out by rank.
  */
-export function fitColumns (columns: readonly Column[], fullW: readonly number[], shortW: readonly number[], filled: readonly boolean[], opts: FitOptions): ColumnFit {
+export function fitColumns(
+  columns: readonly Column[],
+  fullW: readonly number[],
+  shortW: readonly number[],
+  filled: readonly boolean[],
+  opts: FitOptions,
+): ColumnFit {
   const width = opts.width ?? TABLE_WIDTH
   const wide = opts.wide === true
   // a droppable column with nothing in it says nothing (NOTES without notes)
@@ -92,28 +107,36 @@ export function fitColumns (columns: readonly Column[], fullW: readonly number[]
   const widths = shortened ? shortW : fullW
   if (shortened) {
     // columns of one rank go together (COMMIT and ABORT counts are one idea)
-    const ranks = [...new Set(columns.map((c) => c.dropRank).filter((r): r is number => r !== undefined))].sort((a, b) => a - b)
+    const ranks = [...new Set(columns.map((c) => c.dropRank).filter((r): r is number => r !== undefined))].sort(
+      (a, b) => a - b,
+    )
     for (const rank of ranks) {
       if (widthOf(widths, keep) <= width) break
-      columns.forEach((c, i) => { if (c.dropRank === rank) keep[i] = false })
+      columns.forEach((c, i) => {
+        if (c.dropRank === rank) keep[i] = false
+      })
     }
   }
   return { keep, widths, shortened, hidden: columns.filter((_c, i) => !keep[i] && !empty[i]).map((c) => c.header) }
 }
 
 /** the header line (headers left-aligned; styles apply after padding so colour codes do not count) */
-export function headerLine (columns: readonly Column[], fit: ColumnFit, chalk: ChalkInstance): string {
-  return columns.map((c, i) => ({ c, i })).filter(({ i }) => fit.keep[i])
-    .map(({ c, i }) => chalk.bold((fit.shortened ? c.short ?? c.header : c.header).padEnd(fit.widths[i]!))).join('  ').trimEnd()
+export function headerLine(columns: readonly Column[], fit: ColumnFit, chalk: ChalkInstance): string {
+  return columns
+    .map((c, i) => ({ c, i }))
+    .filter(({ i }) => fit.keep[i])
+    .map(({ c, i }) => chalk.bold((fit.shortened ? (c.short ?? c.header) : c.header).padEnd(fit.widths[i]!)))
+    .join('  ')
+    .trimEnd()
 }
 
 /** a row's line: every cell padded and styled, joined, trimmed at the end */
-function rowLine (r: readonly TableCell[], columns: readonly Column[], { keep, widths, shortened }: ColumnFit): string {
+function rowLine(r: readonly TableCell[], columns: readonly Column[], { keep, widths, shortened }: ColumnFit): string {
   const cells: string[] = []
   for (let i = 0; i < r.length && i < columns.length; i++) {
     const c = r[i]
     if (!keep[i] || c === undefined) continue
-    const s = shortened ? c.short ?? c.text : c.text
+    const s = shortened ? (c.short ?? c.text) : c.text
     const padded = (c.left ?? columns[i]!.left === true) ? s.padEnd(widths[i]!) : s.padStart(widths[i]!)
     cells.push(c.style !== undefined ? c.style(padded) : padded)
   }
@@ -121,6 +144,8 @@ function rowLine (r: readonly TableCell[], columns: readonly Column[], { keep, w
 }
 
 /** The line under a table that left columns out. */
-export function hiddenNote (hidden: readonly string[]): string {
-  return hidden.length === 0 ? '' : `(--wide shows ${hidden.length} more column${hidden.length === 1 ? '' : 's'}: ${hidden.join(', ')})\n`
+export function hiddenNote(hidden: readonly string[]): string {
+  return hidden.length === 0
+    ? ''
+    : `(--wide shows ${hidden.length} more column${hidden.length === 1 ? '' : 's'}: ${hidden.join(', ')})\n`
 }

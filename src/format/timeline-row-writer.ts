@@ -19,11 +19,21 @@ export const COLUMNS: Column[] = [
   { header: 'FIRST_TIMESTAMP', short: 'FIRST (UTC)', left: true, dropRank: 3 },
   { header: 'NOTES', left: true, dropRank: 1 },
 ]
-const OFFSETS = 0; const PRODUCER = 1; const KIND = 2; const RECORDS = 3; const OUTCOME = 4; const MARKER = 5; const CE = 6; const TIME = 7; const NOTES = 8
+const OFFSETS = 0
+const PRODUCER = 1
+const KIND = 2
+const RECORDS = 3
+const OUTCOME = 4
+const MARKER = 5
+const CE = 6
+const TIME = 7
+const NOTES = 8
 
 /** an int64 as the table writes it: a number while exact, else its decimal text (json-int64.ts int64, the one rule) */
 export type Num = number | string
-export function numLength (v: Num): number { return typeof v === 'number' ? intLength(v) : v.length }
+export function numLength(v: Num): number {
+  return typeof v === 'number' ? intLength(v) : v.length
+}
 
 /** colours of the outcome and marker cells */
 export type Tone = 'none' | 'open' | 'commit' | 'abort'
@@ -55,45 +65,57 @@ export interface Row {
 }
 
 /** the length of column `c`'s text in the full or short form */
-export function cellLength (r: Row, c: number, short: boolean): number {
+export function cellLength(r: Row, c: number, short: boolean): number {
   switch (c) {
-    case OFFSETS: return numLength(r.first) + (r.last === null ? 0 : 2 + numLength(r.last))
-    case PRODUCER: return (short ? 0 : 4) + numLength(r.pid) + (r.epoch === null ? 0 : (short ? 1 : 7) + intLength(r.epoch))
-    case KIND: return short ? r.kindShort.length : r.kind.length
-    case RECORDS: return r.records === null ? 0 : intLength(r.records)
-    case OUTCOME: return short ? r.outcomeShort.length : r.outcome.length
-    case MARKER: return r.markerWord === null ? 0 : numLength(r.marker) + (short ? 0 : r.markerWord.length + 4)
-    case CE: return r.ce === null ? 0 : intLength(r.ce)
-    case TIME: return r.second !== null ? (short ? 20 : 24) : short ? r.timeShort.length : r.time.length
-    default: return r.notes.length
+    case OFFSETS:
+      return numLength(r.first) + (r.last === null ? 0 : 2 + numLength(r.last))
+    case PRODUCER:
+      return (short ? 0 : 4) + numLength(r.pid) + (r.epoch === null ? 0 : (short ? 1 : 7) + intLength(r.epoch))
+    case KIND:
+      return short ? r.kindShort.length : r.kind.length
+    case RECORDS:
+      return r.records === null ? 0 : intLength(r.records)
+    case OUTCOME:
+      return short ? r.outcomeShort.length : r.outcome.length
+    case MARKER:
+      return r.markerWord === null ? 0 : numLength(r.marker) + (short ? 0 : r.markerWord.length + 4)
+    case CE:
+      return r.ce === null ? 0 : intLength(r.ce)
+    case TIME:
+      return r.second !== null ? (short ? 20 : 24) : short ? r.timeShort.length : r.time.length
+    default:
+      return r.notes.length
   }
 }
 
 const WORDS = new Map<string, AsciiWords>()
 /** a constant text as words, encoded once */
-function words (s: string): AsciiWords {
+function words(s: string): AsciiWords {
   let w = WORDS.get(s)
-  if (w === undefined) { w = asciiWords(s); WORDS.set(s, w) }
+  if (w === undefined) {
+    w = asciiWords(s)
+    WORDS.set(s, w)
+  }
   return w
 }
 
 const LEFT = COLUMNS.map((c) => c.left === true)
 
-function putSpaces (buf: Buffer, pos: number, n: number): number {
+function putSpaces(buf: Buffer, pos: number, n: number): number {
   for (const e = pos + n; pos < e; pos++) buf[pos] = 32
   return pos
 }
 
-function putNum (dv: DataView, buf: Buffer, pos: number, v: Num): number {
+function putNum(dv: DataView, buf: Buffer, pos: number, v: Num): number {
   return typeof v === 'number' ? putIntWords(dv, pos, v) : putString(buf, pos, v)
 }
 
 /** a short constant as words (they may store WORD_SLACK bytes past it), a longer text byte by byte */
-function putConst (dv: DataView, buf: Buffer, pos: number, s: string): number {
+function putConst(dv: DataView, buf: Buffer, pos: number, s: string): number {
   return s.length <= 24 ? putWords(dv, pos, words(s)) : putString(buf, pos, s)
 }
 
-function putCell (dv: DataView, buf: Buffer, pos: number, r: Row, c: number, short: boolean): number {
+function putCell(dv: DataView, buf: Buffer, pos: number, r: Row, c: number, short: boolean): number {
   switch (c) {
     case OFFSETS:
       pos = putNum(dv, buf, pos, r.first)
@@ -101,41 +123,71 @@ function putCell (dv: DataView, buf: Buffer, pos: number, r: Row, c: number, sho
     case PRODUCER:
       pos = putNum(dv, buf, short ? pos : putWords(dv, pos, PID), r.pid)
       return r.epoch === null ? pos : putIntWords(dv, putWords(dv, pos, short ? SLASH : EPOCH), r.epoch)
-    case KIND: return putConst(dv, buf, pos, short ? r.kindShort : r.kind)
-    case RECORDS: return r.records === null ? pos : putIntWords(dv, pos, r.records)
-    case OUTCOME: return putConst(dv, buf, pos, short ? r.outcomeShort : r.outcome)
+    case KIND:
+      return putConst(dv, buf, pos, short ? r.kindShort : r.kind)
+    case RECORDS:
+      return r.records === null ? pos : putIntWords(dv, pos, r.records)
+    case OUTCOME:
+      return putConst(dv, buf, pos, short ? r.outcomeShort : r.outcome)
     case MARKER:
       if (r.markerWord === null) return pos
       return putNum(dv, buf, short ? pos : putWords(dv, putConst(dv, buf, pos, r.markerWord), AT), r.marker)
-    case CE: return r.ce === null ? pos : putIntWords(dv, pos, r.ce)
+    case CE:
+      return r.ce === null ? pos : putIntWords(dv, pos, r.ce)
     case TIME:
       if (r.second === null) return putString(buf, pos, short ? r.timeShort : r.time)
       // the second's text, then .mmmZ (full) or Z in place of its '.' (short)
       pos = putWords(dv, pos, r.second)
-      if (short) { buf[pos - 1] = 90; return pos }
-      buf[pos] = 48 + Math.floor(r.milli / 100); buf[pos + 1] = 48 + Math.floor(r.milli / 10) % 10; buf[pos + 2] = 48 + r.milli % 10; buf[pos + 3] = 90
+      if (short) {
+        buf[pos - 1] = 90
+        return pos
+      }
+      buf[pos] = 48 + Math.floor(r.milli / 100)
+      buf[pos + 1] = 48 + (Math.floor(r.milli / 10) % 10)
+      buf[pos + 2] = 48 + (r.milli % 10)
+      buf[pos + 3] = 90
       return pos + 4
-    default: return putString(buf, pos, r.notes)
+    default:
+      return putString(buf, pos, r.notes)
   }
 }
-const DOTS = asciiWords('..'); const PID = asciiWords('pid '); const SLASH = asciiWords('/'); const EPOCH = asciiWords(' epoch '); const AT = asciiWords(' at ')
+const DOTS = asciiWords('..')
+const PID = asciiWords('pid ')
+const SLASH = asciiWords('/')
+const EPOCH = asciiWords(' epoch ')
+const AT = asciiWords(' at ')
 
 /** chalk's open and close codes of each tone (none at level 0); the texts here hold neither */
-export interface ToneCodes { open: Record<Tone, string>, close: Record<Tone, string>, longest: number }
+export interface ToneCodes {
+  open: Record<Tone, string>
+  close: Record<Tone, string>
+  longest: number
+}
 
-export function toneCodes (chalk: ChalkInstance): ToneCodes {
+export function toneCodes(chalk: ChalkInstance): ToneCodes {
   const styles = { none: (s: string) => s, open: chalk.yellow, commit: chalk.green, abort: chalk.red }
   const open = {} as Record<Tone, string>
   const close = {} as Record<Tone, string>
-  for (const [k, style] of Object.entries(styles) as Array<[Tone, (s: string) => string]>) [open[k], close[k]] = style('\0').split('\0') as [string, string]
-  return { open, close, longest: Math.max(...Object.values(open).map((o) => o.length)) + Math.max(...Object.values(close).map((c) => c.length)) }
+  for (const [k, style] of Object.entries(styles) as Array<[Tone, (s: string) => string]>)
+    [open[k], close[k]] = style('\0').split('\0') as [string, string]
+  return {
+    open,
+    close,
+    longest:
+      Math.max(...Object.values(open).map((o) => o.length)) + Math.max(...Object.values(close).map((c) => c.length)),
+  }
 }
 
 /** the bytes of a table's rows */
 export class RowWriter {
   /** what a row may take: each cell is no longer than its column's width (UTF-8: 3 bytes a unit), the separators, two cells' colour codes, the word slack */
   private readonly rowRoom: number
-  constructor (private readonly out: Writer, private readonly codes: ToneCodes, private readonly fit: ColumnFit, private readonly lengths: Int32Array) {
+  constructor(
+    private readonly out: Writer,
+    private readonly codes: ToneCodes,
+    private readonly fit: ColumnFit,
+    private readonly lengths: Int32Array,
+  ) {
     this.rowRoom = 3 * (fit.widths.reduce((a, w) => a + w, 0) + 2 * COLUMNS.length) + 2 * 3 * codes.longest + 8
   }
 
@@ -143,7 +195,7 @@ export class RowWriter {
    * row `ri` (its cell lengths at ri * 9 of `lengths`) after `indent`: the padding after the last text is owed
    * and never written, as trimEnd would leave it out
    */
-  row (r: Row, ri: number, indent: number): void {
+  row(r: Row, ri: number, indent: number): void {
     const { keep, widths, shortened } = this.fit
     const lengths = this.lengths
     const open = this.codes.open[r.tone]
@@ -171,7 +223,10 @@ export class RowWriter {
         owed = 0
         continue
       }
-      if (len === 0) { owed += pad; continue }
+      if (len === 0) {
+        owed += pad
+        continue
+      }
       if (!left) owed += pad
       pos = putCell(dv, buf, putSpaces(buf, pos, owed), r, c, shortened)
       owed = left ? pad : 0

@@ -23,14 +23,17 @@ let lastSecond = ''
 let lastSecondWords = asciiWords('')
 
 /** the row's time fields: most as the second's words and the milliseconds, the rest as text */
-function setTime (row: Row, ms: bigint | null): Row {
+function setTime(row: Row, ms: bigint | null): Row {
   // -1 is RecordBatch.NO_TIMESTAMP (and compaction can leave it): no time to show
   if (ms === null || ms < 0n) return row
   const n = Number(ms)
   const milli = Math.abs(n) > 8.64e15 ? -1 : isoSecondOf(n)
   if (milli >= 0) {
     const sec = isoSecondText()
-    if (sec !== lastSecond) { lastSecond = sec; lastSecondWords = asciiWords(sec) }
+    if (sec !== lastSecond) {
+      lastSecond = sec
+      lastSecondWords = asciiWords(sec)
+    }
     row.second = lastSecondWords
     row.milli = milli
     return row
@@ -44,44 +47,121 @@ function setTime (row: Row, ms: bigint | null): Row {
 }
 
 /** a transaction's notes (most have none) */
-function notesOf (r: TimelineRun & { kind: 'transaction' }): string {
+function notesOf(r: TimelineRun & { kind: 'transaction' }): string {
   const t = r.txn
   const version = versionNote(t)
-  if (!(t.markerEpoch !== null && t.markerEpoch !== t.producerEpoch) && !t.seeded && version === '' && !r.interleaved && r.listed === undefined && t.damage === undefined) return ''
-  return [t.damage !== undefined ? `outcome unknown: bytes that could not be read at ${t.damage.file}:${t.damage.position} may hold its data or marker` : '',
+  if (
+    !(t.markerEpoch !== null && t.markerEpoch !== t.producerEpoch) &&
+    !t.seeded &&
+    version === '' &&
+    !r.interleaved &&
+    r.listed === undefined &&
+    t.damage === undefined
+  )
+    return ''
+  return [
+    t.damage !== undefined
+      ? `outcome unknown: bytes that could not be read at ${t.damage.file}:${t.damage.position} may hold its data or marker`
+      : '',
     t.markerEpoch !== null && t.markerEpoch !== t.producerEpoch ? `marker epoch ${t.markerEpoch}` : '',
-    t.seeded ? `began at ${t.firstOffset}, before the log start (producer snapshot)` : '', version, r.interleaved ? 'interleaved with other producers' : '',
-    r.listed === 'early' ? 'listed before its end, as it stood: too many later runs waited behind it; listed again where it ends' : '',
-    r.listed === 'end' ? 'the transaction listed early above, where it ends' : '']
-    .filter((s) => s !== '').join('; ')
+    t.seeded ? `began at ${t.firstOffset}, before the log start (producer snapshot)` : '',
+    version,
+    r.interleaved ? 'interleaved with other producers' : '',
+    r.listed === 'early'
+      ? 'listed before its end, as it stood: too many later runs waited behind it; listed again where it ends'
+      : '',
+    r.listed === 'end' ? 'the transaction listed early above, where it ends' : '',
+  ]
+    .filter((s) => s !== '')
+    .join('; ')
 }
 
-function rowOf (r: TimelineRun): Row {
+function rowOf(r: TimelineRun): Row {
   switch (r.kind) {
     case 'plain':
-      return { first: num(r.firstOffset), last: r.lastOffset === r.firstOffset ? null : num(r.lastOffset), pid: num(r.producerId), epoch: null,
-        kind: 'plain', kindShort: 'plain', records: r.records, outcome: '', outcomeShort: '', tone: 'none', markerWord: null, marker: 0, ce: null,
-        second: null, milli: -1, time: '', timeShort: '', notes: `${r.batches} batch${r.batches === 1 ? '' : 'es'}` }
+      return {
+        first: num(r.firstOffset),
+        last: r.lastOffset === r.firstOffset ? null : num(r.lastOffset),
+        pid: num(r.producerId),
+        epoch: null,
+        kind: 'plain',
+        kindShort: 'plain',
+        records: r.records,
+        outcome: '',
+        outcomeShort: '',
+        tone: 'none',
+        markerWord: null,
+        marker: 0,
+        ce: null,
+        second: null,
+        milli: -1,
+        time: '',
+        timeShort: '',
+        notes: `${r.batches} batch${r.batches === 1 ? '' : 'es'}`,
+      }
     case 'control':
-      return { first: num(r.firstOffset), last: null, pid: num(r.producerId), epoch: null, kind: `control ${r.typeName}`, kindShort: r.typeName,
-        records: null, outcome: '', outcomeShort: '', tone: 'none', markerWord: null, marker: 0, ce: null, second: null, milli: -1, time: '', timeShort: '', notes: '' }
+      return {
+        first: num(r.firstOffset),
+        last: null,
+        pid: num(r.producerId),
+        epoch: null,
+        kind: `control ${r.typeName}`,
+        kindShort: r.typeName,
+        records: null,
+        outcome: '',
+        outcomeShort: '',
+        tone: 'none',
+        markerWord: null,
+        marker: 0,
+        ce: null,
+        second: null,
+        milli: -1,
+        time: '',
+        timeShort: '',
+        notes: '',
+      }
     case 'transaction': {
       const t = r.txn
       const open = t.outcome === null
       // damage may hide its marker or data (analysis/damage-marks.ts): the marker read after it is not its outcome
-      const outcome = t.damage !== undefined ? 'unknown' : open ? 'OPEN (no marker yet)' : t.empty ? '' : t.outcome === 'COMMIT' ? 'committed' : 'aborted'
+      const outcome =
+        t.damage !== undefined
+          ? 'unknown'
+          : open
+            ? 'OPEN (no marker yet)'
+            : t.empty
+              ? ''
+              : t.outcome === 'COMMIT'
+                ? 'committed'
+                : 'aborted'
       const marker = t.markerOffset === null ? 0 : num(t.markerOffset)
       const lastData = t.lastDataOffset ?? t.firstOffset
-      return setTime({
-        first: t.empty ? marker : num(t.firstOffset), last: t.empty || lastData === t.firstOffset ? null : num(lastData), pid: num(t.producerId), epoch: t.producerEpoch,
-        kind: t.empty ? 'empty transaction' : 'transactional', kindShort: t.empty ? 'empty txn' : 'txn', records: t.empty ? null : t.records,
-        outcome, outcomeShort: open && t.damage === undefined ? 'OPEN' : outcome, tone: open || t.damage !== undefined ? 'open' : t.outcome === 'COMMIT' ? 'commit' : 'abort',
-        markerWord: t.markerOffset === null ? null : t.outcome ?? '', marker, ce: t.coordinatorEpoch, second: null, milli: -1, time: '', timeShort: '', notes: notesOf(r),
-      }, t.firstTimestamp)
+      return setTime(
+        {
+          first: t.empty ? marker : num(t.firstOffset),
+          last: t.empty || lastData === t.firstOffset ? null : num(lastData),
+          pid: num(t.producerId),
+          epoch: t.producerEpoch,
+          kind: t.empty ? 'empty transaction' : 'transactional',
+          kindShort: t.empty ? 'empty txn' : 'txn',
+          records: t.empty ? null : t.records,
+          outcome,
+          outcomeShort: open && t.damage === undefined ? 'OPEN' : outcome,
+          tone: open || t.damage !== undefined ? 'open' : t.outcome === 'COMMIT' ? 'commit' : 'abort',
+          markerWord: t.markerOffset === null ? null : (t.outcome ?? ''),
+          marker,
+          ce: t.coordinatorEpoch,
+          second: null,
+          milli: -1,
+          time: '',
+          timeShort: '',
+          notes: notesOf(r),
+        },
+        t.firstTimestamp,
+      )
     }
   }
 }
-
 
 /**
  * runs fitted together: a partition's table is fitted per this many runs, so memory stays bounded while they
@@ -103,23 +183,30 @@ export class RunsTableWriter {
   private short = new Int32Array(RUNS_PER_TABLE * COLUMNS.length)
 
   private readonly codes: ToneCodes
-  constructor (private readonly out: Writer, private readonly chalk: ChalkInstance, private readonly wide: boolean) {
+  constructor(
+    private readonly out: Writer,
+    private readonly chalk: ChalkInstance,
+    private readonly wide: boolean,
+  ) {
     this.codes = toneCodes(chalk)
   }
 
-  add (r: TimelineRun): void {
+  add(r: TimelineRun): void {
     this.rows.push(rowOf(r))
     if (this.rows.length >= RUNS_PER_TABLE) this.flush()
   }
 
   /** writes the runs held; call at the partition's end */
-  flush (): void {
+  flush(): void {
     if (this.rows.length === 0) return
     const n = COLUMNS.length
     const fullW = COLUMNS.map((c) => c.header.length)
     const shortW = COLUMNS.map((c) => (c.short ?? c.header).length)
     const filled = COLUMNS.map(() => false)
-    if (this.full.length < this.rows.length * n) { this.full = new Int32Array(this.rows.length * n); this.short = new Int32Array(this.rows.length * n) }
+    if (this.full.length < this.rows.length * n) {
+      this.full = new Int32Array(this.rows.length * n)
+      this.short = new Int32Array(this.rows.length * n)
+    }
     const { full, short } = this
     this.rows.forEach((r, ri) => {
       for (let c = 0; c < n; c++) {
@@ -137,7 +224,9 @@ export class RunsTableWriter {
     // indented under the partition's header line; the header and the note on hidden columns once
     if (first) this.out.write(`  ${headerLine(COLUMNS, fit, this.chalk)}\n`)
     const w = new RowWriter(this.out, this.codes, fit, fit.shortened ? short : full)
-    this.rows.forEach((r, ri) => { w.row(r, ri, 2) })
+    this.rows.forEach((r, ri) => {
+      w.row(r, ri, 2)
+    })
     if (first && fit.hidden.length > 0) this.out.write(`  ${hiddenNote(fit.hidden)}`)
     this.rows = []
     this.chunks++
@@ -150,7 +239,7 @@ const VERSION_NOTES = {
   '0/1': '', // the usual case before KIP-890: not worth a note per line (--json says it)
 } as const
 
-function versionNote (t: Transaction): string {
+function versionNote(t: Transaction): string {
   const v = inferTransactionVersion(t)
   return v === null ? '' : VERSION_NOTES[v]
 }

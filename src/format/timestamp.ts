@@ -3,7 +3,7 @@
 // bytes/iso-time.ts's; this is its fast form for the printers.
 import { isoOrOutOfRange } from '../bytes/iso-time.js'
 
-export function isoTime (ms: bigint | number): string {
+export function isoTime(ms: bigint | number): string {
   const n = Number(ms)
   const milli = isoSecondOf(n)
   if (milli >= 0) return lastPrefix + (milli < 10 ? '00' : milli < 100 ? '0' : '') + milli + 'Z'
@@ -16,15 +16,20 @@ export function isoTime (ms: bigint | number): string {
  * A timeline prints a time per transaction, mostly within the same second as the last one: that second's
  * text is kept (Date#toISOString was 12% of txns' CPU).
  */
-export function isoSecondOf (n: number): number {
+export function isoSecondOf(n: number): number {
   if (!(Number.isInteger(n) && n >= 0 && n < MAX_FOUR_DIGIT_YEAR)) return -1
   const sec = Math.floor(n / 1000)
-  if (sec !== lastSecond) { lastSecond = sec; lastPrefix = new Date(sec * 1000).toISOString().slice(0, 20) }
+  if (sec !== lastSecond) {
+    lastSecond = sec
+    lastPrefix = new Date(sec * 1000).toISOString().slice(0, 20)
+  }
   return n - sec * 1000
 }
 
 /** the text of the second isoSecondOf last returned milliseconds of, up to and with its '.' */
-export function isoSecondText (): string { return lastPrefix }
+export function isoSecondText(): string {
+  return lastPrefix
+}
 
 /** 10000-01-01T00:00:00Z: from here on toISOString writes a six-digit, signed year */
 const MAX_FOUR_DIGIT_YEAR = 253402300800000

@@ -36,7 +36,7 @@ const JOINED: Record<JoinedTransaction['joinedBy'], string> = {
 }
 
 /** `text` wrapped under a two-space indent, its continuation lines four */
-function hanging (text: string, wide: boolean, first = '  '): string[] {
+function hanging(text: string, wide: boolean, first = '  '): string[] {
   return wrapWords(text, '    ', wide ? 10000 : 80).map((l, i) => (i === 0 ? first + l.slice(4) : l))
 }
 
@@ -44,17 +44,30 @@ function hanging (text: string, wide: boolean, first = '  '): string[] {
 const clock = (ms: bigint): string => isoTime(ms).slice(11)
 
 /** an open run's age and the hanging rule's verdict, as lso words them */
-function openRunText (label: string, v: HangingVerdict): string {
+function openRunText(label: string, v: HangingVerdict): string {
   const age = v.ageMs === null ? 'age unknown' : `open ${(Number(v.ageMs) / 60_000).toFixed(1)}\u00a0min`
-  const verdict = v.hanging ? 'HANGING' : v.overdue ? "its coordinator's abort deadline passed long ago (TXN_COORDINATOR_OVERDUE)"
-    : v.candidate && v.coordinatorLost !== null ? 'whether its coordinator still owns it is unknown: its records could not all be read (TXN_COORDINATOR_UNKNOWN)'
-    : v.twoPhaseCommit ? 'two-phase commit, waiting for its external coordinator' : v.coordinatorOwner !== null ? 'its coordinator aborts it at its timeout' : 'within the timeout'
+  const verdict = v.hanging
+    ? 'HANGING'
+    : v.overdue
+      ? "its coordinator's abort deadline passed long ago (TXN_COORDINATOR_OVERDUE)"
+      : v.candidate && v.coordinatorLost !== null
+        ? 'whether its coordinator still owns it is unknown: its records could not all be read (TXN_COORDINATOR_UNKNOWN)'
+        : v.twoPhaseCommit
+          ? 'two-phase commit, waiting for its external coordinator'
+          : v.coordinatorOwner !== null
+            ? 'its coordinator aborts it at its timeout'
+            : 'within the timeout'
   return `${label}: ${age}, ${ageSourceText(v)}: ${verdict}`
 }
 
-function block (t: JoinedTransaction, chalk: ChalkInstance, wide: boolean, sinks?: FlinkSink[]): string[] {
+function block(t: JoinedTransaction, chalk: ChalkInstance, wide: boolean, sinks?: FlinkSink[]): string[] {
   const out: string[] = []
-  const outcome = t.outcome === 'committed' ? chalk.green(t.outcome) : t.outcome === 'aborted' ? chalk.yellow(t.outcome) : chalk.red(t.outcome)
+  const outcome =
+    t.outcome === 'committed'
+      ? chalk.green(t.outcome)
+      : t.outcome === 'aborted'
+        ? chalk.yellow(t.outcome)
+        : chalk.red(t.outcome)
   const who = t.transactionalId ?? '(transactional id unknown)'
   const rest = `producer ${t.producerId} epoch ${t.producerEpoch}  ${t.transactionVersion ?? 'TV?'}  ${t.outcome}`
   // a long id (Kafka Streams: <application.id>-<uuid>-<thread>) gets its line of its own
@@ -63,18 +76,37 @@ function block (t: JoinedTransaction, chalk: ChalkInstance, wide: boolean, sinks
   const family = t.transactionalId === null ? null : idFamily(t.transactionalId)
   const named = family === null ? null : describeFamily(family)
   if (named !== null) for (const l of hanging(named, wide)) out.push(l)
-  for (const n of flinkTransactionNotes(sinks, t.transactionalId, t.outcome)) for (const l of hanging(n, wide)) out.push(l)
+  for (const n of flinkTransactionNotes(sinks, t.transactionalId, t.outcome))
+    for (const l of hanging(n, wide)) out.push(l)
   if (family?.kind === 'flink-kafka-sink' && t.outcome === 'open' && !flinkKnowsOpen(sinks, t.transactionalId)) {
     // FlinkKafkaInternalProducer ids are aborted on restore only for the subtasks and prefix the job still has
-    for (const l of hanging('a Flink sink transaction left open: known causes are a restore with a smaller parallelism (no subtask ' +
-      `${family.subtask} any more) or a changed transactionalIdPrefix; the coordinator aborts it only after transaction.timeout.ms`, wide)) out.push(l)
+    for (const l of hanging(
+      'a Flink sink transaction left open: known causes are a restore with a smaller parallelism (no subtask ' +
+        `${family.subtask} any more) or a changed transactionalIdPrefix; the coordinator aborts it only after transaction.timeout.ms`,
+      wide,
+    ))
+      out.push(l)
   }
-  const span = t.firstTimestamp === null ? 'no timestamps' : `${isoTime(t.firstTimestamp)}${t.lastTimestamp !== null && t.lastTimestamp !== t.firstTimestamp ? ` .. ${clock(t.lastTimestamp)}` : ''}`
-  for (const l of wrapWords(`${span}, joined by ${JOINED[t.joinedBy]}`.replaceAll("the coordinator's", 'the\u00a0coordinator\'s'), '  ')) out.push(l)
+  const span =
+    t.firstTimestamp === null
+      ? 'no timestamps'
+      : `${isoTime(t.firstTimestamp)}${t.lastTimestamp !== null && t.lastTimestamp !== t.firstTimestamp ? ` .. ${clock(t.lastTimestamp)}` : ''}`
+  for (const l of wrapWords(
+    `${span}, joined by ${JOINED[t.joinedBy]}`.replaceAll("the coordinator's", "the\u00a0coordinator's"),
+    '  ',
+  ))
+    out.push(l)
   if (t.runs.length > 0) {
     const rows = t.runs.map((r): TableCell[] => [
       { text: `${r.topic}-${r.partition}` },
-      { text: r.lastOffset === null ? '-' : r.lastOffset === r.firstOffset ? String(r.firstOffset) : `${r.firstOffset}..${r.lastOffset}` },
+      {
+        text:
+          r.lastOffset === null
+            ? '-'
+            : r.lastOffset === r.firstOffset
+              ? String(r.firstOffset)
+              : `${r.firstOffset}..${r.lastOffset}`,
+      },
       { text: String(r.records) },
       { text: r.marker === null ? 'none (open)' : r.marker.type },
       { text: r.marker === null ? '' : String(r.marker.offset) },
@@ -82,61 +114,105 @@ function block (t: JoinedTransaction, chalk: ChalkInstance, wide: boolean, sinks
     ])
     const tbl = fitTable(RUN_COLUMNS, rows, chalk, { wide, width: 78 })
     for (const l of (tbl.text + hiddenNote(tbl.hidden)).split('\n').filter((x) => x !== '')) out.push('  ' + l)
-    for (const r of t.runs) if (r.verdict !== undefined) for (const l of hanging(openRunText(`${r.topic}-${r.partition}`, r.verdict), wide)) out.push(l)
+    for (const r of t.runs)
+      if (r.verdict !== undefined)
+        for (const l of hanging(openRunText(`${r.topic}-${r.partition}`, r.verdict), wide)) out.push(l)
   }
   if (t.offsetCommits.length > 0) {
     const groups = [...new Set(t.offsetCommits.map((c) => c.group))].sort()
     for (const g of groups) {
-      const cs = t.offsetCommits.filter((c) => c.group === g).sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition)).map((c) => `${c.topic}-${c.partition}\u00a0${c.committedBefore ?? 'none'}\u00a0->\u00a0${c.offset ?? 'deleted'}` +
-        (t.outcome === 'aborted' ? `\u00a0(aborted:\u00a0group\u00a0at\u00a0${c.committedAfter ?? 'none'})`
-          : t.outcome === 'committed' && c.committedAfter !== c.offset ? `\u00a0(group\u00a0at\u00a0${c.committedAfter ?? 'none'}:\u00a0a\u00a0later\u00a0plain\u00a0commit)` : ''))
+      const cs = t.offsetCommits
+        .filter((c) => c.group === g)
+        .sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition))
+        .map(
+          (c) =>
+            `${c.topic}-${c.partition}\u00a0${c.committedBefore ?? 'none'}\u00a0->\u00a0${c.offset ?? 'deleted'}` +
+            (t.outcome === 'aborted'
+              ? `\u00a0(aborted:\u00a0group\u00a0at\u00a0${c.committedAfter ?? 'none'})`
+              : t.outcome === 'committed' && c.committedAfter !== c.offset
+                ? `\u00a0(group\u00a0at\u00a0${c.committedAfter ?? 'none'}:\u00a0a\u00a0later\u00a0plain\u00a0commit)`
+                : ''),
+        )
       for (const l of hanging(`offsets of group ${g}: ${cs.join(', ')}`, wide)) out.push(l)
     }
   } else if (t.notRead.some((p) => p.startsWith('__consumer_offsets-'))) {
-    for (const l of hanging(`offset commits in ${t.notRead.filter((p) => p.startsWith('__consumer_offsets-')).join(', ')}, not among the paths`, wide)) out.push(l)
+    for (const l of hanging(
+      `offset commits in ${t.notRead.filter((p) => p.startsWith('__consumer_offsets-')).join(', ')}, not among the paths`,
+      wide,
+    ))
+      out.push(l)
   } else if (t.runs.some((r) => r.records > 0)) {
     out.push('  no offset commits in this transaction')
   }
   const others = t.notRead.filter((p) => !p.startsWith('__consumer_offsets-'))
-  if (others.length > 0) for (const l of hanging(`${t.runs.length === 0 ? 'none of its partitions among the paths; ' : ''}also listed by the coordinator, not among the paths: ${others.join(', ')}`, wide)) out.push(l)
+  if (others.length > 0)
+    for (const l of hanging(
+      `${t.runs.length === 0 ? 'none of its partitions among the paths; ' : ''}also listed by the coordinator, not among the paths: ${others.join(', ')}`,
+      wide,
+    ))
+      out.push(l)
   if (t.episode !== null) {
-    const states = t.episode.states.map((s) => `${s.state}\u00a0${clock(s.timestamp)}${s.partitions.length > 0 && s.state !== 'Ongoing' ? `\u00a0(${s.partitions.length}\u00a0partition${s.partitions.length === 1 ? '' : 's'})` : ''}`)
+    const states = t.episode.states.map(
+      (s) =>
+        `${s.state}\u00a0${clock(s.timestamp)}${s.partitions.length > 0 && s.state !== 'Ongoing' ? `\u00a0(${s.partitions.length}\u00a0partition${s.partitions.length === 1 ? '' : 's'})` : ''}`,
+    )
     for (const l of hanging(`coordinator: ${states.join(', ')}`, wide)) out.push(l)
   }
   if (t.abortCause !== null) {
     const c = t.abortCause
-    const timing = c.by === 'coordinator-timeout'
-      ? `: began ${clock(c.startedAt)}, deadline ${clock(c.deadline)} (transactionTimeoutMs ${c.transactionTimeoutMs}), PrepareAbort ${clock(c.preparedAt)}`
-      : ''
+    const timing =
+      c.by === 'coordinator-timeout'
+        ? `: began ${clock(c.startedAt)}, deadline ${clock(c.deadline)} (transactionTimeoutMs ${c.transactionTimeoutMs}), PrepareAbort ${clock(c.preparedAt)}`
+        : ''
     for (const l of hanging(`aborted by ${ABORTED_BY_TEXT[c.by]}${timing}`, wide)) out.push(l)
   }
-  for (const f of t.findings) for (const l of hanging(`${f.severity} ${f.code}: ${f.message}${f.file !== undefined ? ` (${f.file}, position ${f.position ?? 0})` : ''}`, wide, '  ! ')) out.push(l)
+  for (const f of t.findings)
+    for (const l of hanging(
+      `${f.severity} ${f.code}: ${f.message}${f.file !== undefined ? ` (${f.file}, position ${f.position ?? 0})` : ''}`,
+      wide,
+      '  ! ',
+    ))
+      out.push(l)
   return out
 }
 
-export function printTransactionsText (r: TransactionsResult | TransactionsStreamed, out: { stdout: Writer, stderr: Writer }, opts: { colorLevel: 0 | 1 | 2 | 3, wide: boolean }): void {
+export function printTransactionsText(
+  r: TransactionsResult | TransactionsStreamed,
+  out: { stdout: Writer; stderr: Writer },
+  opts: { colorLevel: 0 | 1 | 2 | 3; wide: boolean },
+): void {
   const chalk = new Chalk({ level: opts.colorLevel })
   const lines: string[] = []
   const count = 'items' in r ? r.count : r.transactions.length
   const producers = 'items' in r ? r.producers : new Set(r.transactions.map((t) => t.producerId)).size
   lines.push(`${count} transaction${count === 1 ? '' : 's'} of ${producers} producer${producers === 1 ? '' : 's'}`)
-  const where = r.stateLogs.length > 0
-    ? `transactional ids from ${r.stateLogs.map((p) => p.replace(/\/?$/, '')).join(', ')}`
-    : `no __transaction_state partition among the paths or in their log directories (${r.lookedIn.join(', ') || 'none'}): transactional ids unknown, runs of one producer epoch joined by their markers' timestamps`
+  const where =
+    r.stateLogs.length > 0
+      ? `transactional ids from ${r.stateLogs.map((p) => p.replace(/\/?$/, '')).join(', ')}`
+      : `no __transaction_state partition among the paths or in their log directories (${r.lookedIn.join(', ') || 'none'}): transactional ids unknown, runs of one producer epoch joined by their markers' timestamps`
   for (const l of wrapWords(where, '', opts.wide ? Number.POSITIVE_INFINITY : undefined)) lines.push(l)
   // written a block at a time: one string of a million transactions' lines is not needed
   out.stdout.write(lines.join('\n') + '\n')
   lines.length = 0
   // as they come: the exactly-once check and the id families below are complete once they all passed
-  for (const t of 'items' in r ? r.items : r.transactions) out.stdout.write('\n' + block(t, chalk, opts.wide, r.flinkSinks).join('\n') + '\n')
+  for (const t of 'items' in r ? r.items : r.transactions)
+    out.stdout.write('\n' + block(t, chalk, opts.wide, r.flinkSinks).join('\n') + '\n')
   const eos = r.exactlyOnce.filter((p) => p.groups.length > 0 || p.groupsAdvancingOutside.length > 0)
   if (eos.length > 0) {
     lines.push('', 'Offsets carried by each transactional producer (exactly-once check):')
     for (const p of eos) {
       const who = p.transactionalId ?? `producer ${p.producerIds.join(',')}`
-      const carried = p.groups.length === 0 ? 'no offsets' : p.groups.map((g) => `${g.group}\u00a0(${g.transactions}\u00a0of\u00a0${p.transactions})`).join(', ')
-      const mixed = p.mixedCommits.map((m) => `; ${m.group} also committed ${m.plainCommits}\u00a0times outside transactions (mixed commits)`).join('')
-      const adv = p.groupsAdvancingOutside.length === 0 ? '' : `; meanwhile ${p.groupsAdvancingOutside.map((g) => `${g.group} committed ${g.commits}\u00a0times outside transactions`).join(', ')}`
+      const carried =
+        p.groups.length === 0
+          ? 'no offsets'
+          : p.groups.map((g) => `${g.group}\u00a0(${g.transactions}\u00a0of\u00a0${p.transactions})`).join(', ')
+      const mixed = p.mixedCommits
+        .map((m) => `; ${m.group} also committed ${m.plainCommits}\u00a0times outside transactions (mixed commits)`)
+        .join('')
+      const adv =
+        p.groupsAdvancingOutside.length === 0
+          ? ''
+          : `; meanwhile ${p.groupsAdvancingOutside.map((g) => `${g.group} committed ${g.commits}\u00a0times outside transactions`).join(', ')}`
       for (const l of hanging(`${who}: ${carried}${mixed}${adv}`, opts.wide, '')) lines.push(l)
     }
   }
@@ -146,9 +222,12 @@ export function printTransactionsText (r: TransactionsResult | TransactionsStrea
     for (const f of families) {
       const hours = f.perHour.map((h) => `${h.hour}\u00a0${h.ids}`).join(', ')
       const sink = f.kind === 'flink-kafka-sink' ? r.flinkSinks?.find((x) => x.prefix === f.prefix) : undefined
-      const what = sink !== undefined ? flinkFamilyText(sink) : f.kind === 'flink-kafka-sink'
-        ? `Flink KafkaSink prefix ${f.prefix}: ${f.ids} ids, subtasks ${(f.subtasks ?? []).join(',')}, counters up to ${f.maxCounter ?? 0} (a new id per checkpoint and subtask)`
-        : `Kafka Streams application ${f.prefix}: ${f.ids} id${f.ids === 1 ? '' : 's'} of ${(f.processIds ?? []).length} process${(f.processIds ?? []).length === 1 ? '' : 'es'}`
+      const what =
+        sink !== undefined
+          ? flinkFamilyText(sink)
+          : f.kind === 'flink-kafka-sink'
+            ? `Flink KafkaSink prefix ${f.prefix}: ${f.ids} ids, subtasks ${(f.subtasks ?? []).join(',')}, counters up to ${f.maxCounter ?? 0} (a new id per checkpoint and subtask)`
+            : `Kafka Streams application ${f.prefix}: ${f.ids} id${f.ids === 1 ? '' : 's'} of ${(f.processIds ?? []).length} process${(f.processIds ?? []).length === 1 ? '' : 'es'}`
       for (const l of hanging(`${what}; created per hour: ${hours}`, opts.wide, '')) lines.push(l)
     }
   }
@@ -160,12 +239,31 @@ export function printTransactionsText (r: TransactionsResult | TransactionsStrea
   for (const l of streamsLines(r.streams ?? [], opts.wide ? 1e9 : undefined)) lines.push(l)
   if (r.transactionalIds.length > 0) {
     lines.push('', "The coordinator's newest state of each transactional id:")
-    const tbl = fitTable([{ header: 'TRANSACTIONAL_ID', left: true }, { header: 'PRODUCER', short: 'PID' }, { header: 'EPOCH' }, { header: 'STATE', left: true },
-      { header: 'PARTITIONS', left: true, dropRank: 1 }, { header: 'TIMEOUT_MS', dropRank: 2 }, { header: 'UPDATED (UTC)', left: true, dropRank: 3 }],
-    r.transactionalIds.map((s) => [{ text: s.transactionalId }, { text: s.producerId === null ? '' : String(s.producerId) }, { text: s.producerEpoch === null ? '' : String(s.producerEpoch) },
-      { text: stateLabel(s) }, { text: s.partitions.join(',') }, { text: s.transactionTimeoutMs === null ? '' : String(s.transactionTimeoutMs) },
-      { text: s.lastUpdateTimestamp === null ? '' : isoTime(s.lastUpdateTimestamp), short: s.lastUpdateTimestamp === null ? '' : isoTime(s.lastUpdateTimestamp).replace(/\.\d{3}Z$/, 'Z') }]),
-    chalk, { wide: opts.wide })
+    const tbl = fitTable(
+      [
+        { header: 'TRANSACTIONAL_ID', left: true },
+        { header: 'PRODUCER', short: 'PID' },
+        { header: 'EPOCH' },
+        { header: 'STATE', left: true },
+        { header: 'PARTITIONS', left: true, dropRank: 1 },
+        { header: 'TIMEOUT_MS', dropRank: 2 },
+        { header: 'UPDATED (UTC)', left: true, dropRank: 3 },
+      ],
+      r.transactionalIds.map((s) => [
+        { text: s.transactionalId },
+        { text: s.producerId === null ? '' : String(s.producerId) },
+        { text: s.producerEpoch === null ? '' : String(s.producerEpoch) },
+        { text: stateLabel(s) },
+        { text: s.partitions.join(',') },
+        { text: s.transactionTimeoutMs === null ? '' : String(s.transactionTimeoutMs) },
+        {
+          text: s.lastUpdateTimestamp === null ? '' : isoTime(s.lastUpdateTimestamp),
+          short: s.lastUpdateTimestamp === null ? '' : isoTime(s.lastUpdateTimestamp).replace(/\.\d{3}Z$/, 'Z'),
+        },
+      ]),
+      chalk,
+      { wide: opts.wide },
+    )
     for (const l of (tbl.text + hiddenNote(tbl.hidden)).split('\n').filter((x) => x !== '')) lines.push(l)
     for (const u of unknownStatesNotes(r.transactionalIds)) for (const l of hanging(u, opts.wide)) lines.push(l)
   }

@@ -10,33 +10,52 @@ export type Json = null | boolean | number | string | Json[] | { [k: string]: Js
 /** bigint → number when within ±Number.MAX_SAFE_INTEGER, else its decimal string (the one rule, json-int64.ts) */
 export const jsonInt64: (v: bigint) => number | string = int64
 
-export function jsonInt64OrNull (v: bigint | null): number | string | null {
+export function jsonInt64OrNull(v: bigint | null): number | string | null {
   return v === null ? null : jsonInt64(v)
 }
 
-export function findingJson (f: Finding): Json {
-  return { severity: f.severity, code: f.code, ...(f.file !== undefined ? { file: f.file } : {}),
+export function findingJson(f: Finding): Json {
+  return {
+    severity: f.severity,
+    code: f.code,
+    ...(f.file !== undefined ? { file: f.file } : {}),
     ...(f.position !== undefined ? { position: f.position } : {}),
     ...(f.partition !== undefined ? { partition: f.partition } : {}),
     ...(f.firstOffset !== undefined ? { firstOffset: jsonInt64(f.firstOffset) } : {}),
-    ...(f.lastOffset !== undefined ? { lastOffset: jsonInt64(f.lastOffset) } : {}), message: f.message }
-}
-
-export function openTxnJson (t: OpenTransaction): Json {
-  return {
-    producerId: jsonInt64(t.producerId), producerEpoch: t.producerEpoch, firstOffset: jsonInt64(t.firstOffset),
-    lastOffset: jsonInt64OrNull(t.lastDataOffset), records: t.records, firstTimestamp: jsonInt64OrNull(t.firstTimestamp),
-    lastTimestamp: jsonInt64OrNull(t.lastTimestamp), coordinatorEpoch: t.coordinatorEpoch, state: t.state, seeded: t.seeded,
+    ...(f.lastOffset !== undefined ? { lastOffset: jsonInt64(f.lastOffset) } : {}),
+    message: f.message,
   }
 }
 
-export function partitionReportJson (r: PartitionReport, path: string): Json {
+export function openTxnJson(t: OpenTransaction): Json {
   return {
-    topic: r.topic, partition: r.partition, path,
-    logStartOffset: jsonInt64(r.logStartOffset), logEndOffset: jsonInt64(r.logEndOffset),
-    highWatermark: jsonInt64(r.highWatermark), highWatermarkSource: r.highWatermarkSource,
+    producerId: jsonInt64(t.producerId),
+    producerEpoch: t.producerEpoch,
+    firstOffset: jsonInt64(t.firstOffset),
+    lastOffset: jsonInt64OrNull(t.lastDataOffset),
+    records: t.records,
+    firstTimestamp: jsonInt64OrNull(t.firstTimestamp),
+    lastTimestamp: jsonInt64OrNull(t.lastTimestamp),
+    coordinatorEpoch: t.coordinatorEpoch,
+    state: t.state,
+    seeded: t.seeded,
+  }
+}
+
+export function partitionReportJson(r: PartitionReport, path: string): Json {
+  return {
+    topic: r.topic,
+    partition: r.partition,
+    path,
+    logStartOffset: jsonInt64(r.logStartOffset),
+    logEndOffset: jsonInt64(r.logEndOffset),
+    highWatermark: jsonInt64(r.highWatermark),
+    highWatermarkSource: r.highWatermarkSource,
     lastStableOffset: jsonInt64(r.lastStableOffset),
-    readCommitted: r.readCommitted, readUncommitted: r.readUncommitted, abortedRecords: r.abortedRecords, pendingRecords: r.pendingRecords,
+    readCommitted: r.readCommitted,
+    readUncommitted: r.readUncommitted,
+    abortedRecords: r.abortedRecords,
+    pendingRecords: r.pendingRecords,
     readCommittedByTxnIndex: r.readCommittedByTxnIndex,
     controlBatches: { ...r.controlBatches },
     transactions: { ...r.transactions },
@@ -46,9 +65,14 @@ export function partitionReportJson (r: PartitionReport, path: string): Json {
   }
 }
 
-export interface TopicTotal { topic: string, partitions: number, readCommitted: number, readUncommitted: number }
+export interface TopicTotal {
+  topic: string
+  partitions: number
+  readCommitted: number
+  readUncommitted: number
+}
 
-export function topicTotals (reports: readonly PartitionReport[]): TopicTotal[] {
+export function topicTotals(reports: readonly PartitionReport[]): TopicTotal[] {
   const m = new Map<string, TopicTotal>()
   for (const r of reports) {
     if (r.topic === null) continue
@@ -61,7 +85,7 @@ export function topicTotals (reports: readonly PartitionReport[]): TopicTotal[] 
   return [...m.values()]
 }
 
-export function reconcileJson (reports: ReadonlyArray<{ report: PartitionReport, path: string }>): Json {
+export function reconcileJson(reports: ReadonlyArray<{ report: PartitionReport; path: string }>): Json {
   return {
     partitions: reports.map((x) => partitionReportJson(x.report, x.path)),
     topics: topicTotals(reports.map((x) => x.report)).map((t) => ({ ...t })),

@@ -11,53 +11,107 @@ import { formatFinding, formatFindingList } from './finding-text.js'
 import type { Column } from './table.js'
 import { fitTable, hiddenNote } from './table.js'
 
-export interface Cell { text: string, style?: (s: string) => string, left?: boolean, short?: string }
+export interface Cell {
+  text: string
+  style?: (s: string) => string
+  left?: boolean
+  short?: string
+}
 
 /**
  * Align cells in columns; numbers right-aligned unless `left`. Styles apply after padding. Within 80
  * columns unless `wide` (format/table.ts: short headers and cells first, then droppable columns go).
  */
-export function formatTable (header: ReadonlyArray<string | Column>, rows: Cell[][], chalk: ChalkInstance, wide = false): string {
-  const t = fitTable(header.map((h) => (typeof h === 'string' ? { header: h } : h)), rows, chalk, { wide })
+export function formatTable(
+  header: ReadonlyArray<string | Column>,
+  rows: Cell[][],
+  chalk: ChalkInstance,
+  wide = false,
+): string {
+  const t = fitTable(
+    header.map((h) => (typeof h === 'string' ? { header: h } : h)),
+    rows,
+    chalk,
+    { wide },
+  )
   return t.text + hiddenNote(t.hidden)
 }
 
-function num (n: number | bigint, style?: (s: string) => string): Cell {
+function num(n: number | bigint, style?: (s: string) => string): Cell {
   return style !== undefined && n !== 0 && n !== 0n ? { text: String(n), style } : { text: String(n) }
 }
 
 // Narrow form: the marker counts go first, then open transactions; the counts consumers see stay.
 const RECONCILE_COLUMNS: Column[] = [
-  { header: 'PARTITION' }, { header: 'LEO', dropRank: 4 }, { header: 'HW' }, { header: 'LSO' },
-  { header: 'READ_COMMITTED', short: 'COMMITTED' }, { header: 'READ_UNCOMMITTED', short: 'UNCOMMITTED' }, { header: 'ABORTED' },
-  { header: 'PENDING' }, { header: 'COMMIT', dropRank: 1 }, { header: 'ABORT', dropRank: 1 }, { header: 'OPEN_TXNS', short: 'OPEN', dropRank: 3 },
+  { header: 'PARTITION' },
+  { header: 'LEO', dropRank: 4 },
+  { header: 'HW' },
+  { header: 'LSO' },
+  { header: 'READ_COMMITTED', short: 'COMMITTED' },
+  { header: 'READ_UNCOMMITTED', short: 'UNCOMMITTED' },
+  { header: 'ABORTED' },
+  { header: 'PENDING' },
+  { header: 'COMMIT', dropRank: 1 },
+  { header: 'ABORT', dropRank: 1 },
+  { header: 'OPEN_TXNS', short: 'OPEN', dropRank: 3 },
 ]
 
-export function formatReconcile (reports: readonly PartitionReport[], labels: readonly string[], chalk: ChalkInstance, wide = false): string {
+export function formatReconcile(
+  reports: readonly PartitionReport[],
+  labels: readonly string[],
+  chalk: ChalkInstance,
+  wide = false,
+): string {
   const header = RECONCILE_COLUMNS
   const rows = reports.map((r, i): Cell[] => [
     { text: labels[i] ?? '', left: true },
     num(r.logEndOffset),
     { text: `${r.highWatermark}${r.highWatermarkSource === 'logEndOffset' ? '*' : ''}` },
-    r.lastStableOffset < r.highWatermark ? { text: String(r.lastStableOffset), style: chalk.yellow } : num(r.lastStableOffset),
-    num(r.readCommitted), num(r.readUncommitted), num(r.abortedRecords, chalk.red), num(r.pendingRecords, chalk.yellow),
-    num(r.controlBatches.COMMIT ?? 0, chalk.green), num(r.controlBatches.ABORT ?? 0, chalk.red), num(r.openTransactions.length, chalk.yellow),
+    r.lastStableOffset < r.highWatermark
+      ? { text: String(r.lastStableOffset), style: chalk.yellow }
+      : num(r.lastStableOffset),
+    num(r.readCommitted),
+    num(r.readUncommitted),
+    num(r.abortedRecords, chalk.red),
+    num(r.pendingRecords, chalk.yellow),
+    num(r.controlBatches.COMMIT ?? 0, chalk.green),
+    num(r.controlBatches.ABORT ?? 0, chalk.red),
+    num(r.openTransactions.length, chalk.yellow),
   ])
   let out = formatTable(header, rows, chalk, wide)
-  if (!wide && out.includes('UNCOMMITTED ')) out += 'COMMITTED, UNCOMMITTED: records read_committed, read_uncommitted consumers read\n'
+  if (!wide && out.includes('UNCOMMITTED '))
+    out += 'COMMITTED, UNCOMMITTED: records read_committed, read_uncommitted consumers read\n'
   const totals = topicTotals(reports)
   if (totals.length > 0) {
-    out += '\n' + formatTable(['TOPIC', 'PARTITIONS', 'READ_COMMITTED', 'READ_UNCOMMITTED'],
-      totals.map((t) => [{ text: t.topic, left: true }, num(t.partitions), num(t.readCommitted), num(t.readUncommitted)]), chalk, wide)
+    out +=
+      '\n' +
+      formatTable(
+        ['TOPIC', 'PARTITIONS', 'READ_COMMITTED', 'READ_UNCOMMITTED'],
+        totals.map((t) => [
+          { text: t.topic, left: true },
+          num(t.partitions),
+          num(t.readCommitted),
+          num(t.readUncommitted),
+        ]),
+        chalk,
+        wide,
+      )
   }
-  if (reports.some((r) => r.highWatermarkSource === 'logEndOffset')) out += '\n* no replication-offset-checkpoint entry: high watermark = log end offset\n'
-  const others = new Set(reports.flatMap((r) => Object.keys(r.controlBatches)).filter((k) => k !== 'COMMIT' && k !== 'ABORT'))
+  if (reports.some((r) => r.highWatermarkSource === 'logEndOffset'))
+    out += '\n* no replication-offset-checkpoint entry: high watermark = log end offset\n'
+  const others = new Set(
+    reports.flatMap((r) => Object.keys(r.controlBatches)).filter((k) => k !== 'COMMIT' && k !== 'ABORT'),
+  )
   if (others.size > 0) {
     // one partition per line: a list on one line outgrew the terminal
-    out += `other control batches:\n${reports.map((r, i) => {
-      const parts = Object.entries(r.controlBatches).filter(([k, v]) => k !== 'COMMIT' && k !== 'ABORT' && v > 0).map(([k, v]) => `${k} ${v}`)
-      return parts.length > 0 ? `  ${labels[i] ?? ''} (${parts.join(', ')})\n` : ''
-    }).join('')}`
+    out += `other control batches:\n${reports
+      .map((r, i) => {
+        const parts = Object.entries(r.controlBatches)
+          .filter(([k, v]) => k !== 'COMMIT' && k !== 'ABORT' && v > 0)
+          .map(([k, v]) => `${k} ${v}`)
+        return parts.length > 0 ? `  ${labels[i] ?? ''} (${parts.join(', ')})\n` : ''
+      })
+      .join('')}`
   }
   return out
 }
@@ -67,18 +121,30 @@ export function formatReconcile (reports: readonly PartitionReport[], labels: re
  * Then one line per code the report only counted (`omitted`, PartitionReport.omittedFindings), info codes too: the text
  * shows no info finding, but 180k duplicate markers are worth a line.
  */
-export function formatFindings (label: string, findings: readonly Finding[], _chalk: ChalkInstance, omitted: OmittedFindings = {}): string {
+export function formatFindings(
+  label: string,
+  findings: readonly Finding[],
+  _chalk: ChalkInstance,
+  omitted: OmittedFindings = {},
+): string {
   // a finding about the partition keeps its offsets (`<label>: offsets A..B:`), not the label in place of a file
-  let out = formatFindingList(findings.map((f) => f.file === undefined && f.partition === undefined ? { ...f, partition: label } : f))
+  let out = formatFindingList(
+    findings.map((f) => (f.file === undefined && f.partition === undefined ? { ...f, partition: label } : f)),
+  )
   for (const f of omittedFindings(omitted, label)) out += formatFinding(f) + '\n'
   return out
 }
 
 const LANE_STYLE: Record<LaneChar, (c: ChalkInstance, s: string) => string> = {
-  C: (c, s) => c.green(s), A: (c, s) => c.red(s), O: (c, s) => c.yellow(s), '|': (c, s) => c.bold(s), '+': (c, s) => c.cyan(s), '.': (_c, s) => s,
+  C: (c, s) => c.green(s),
+  A: (c, s) => c.red(s),
+  O: (c, s) => c.yellow(s),
+  '|': (c, s) => c.bold(s),
+  '+': (c, s) => c.cyan(s),
+  '.': (_c, s) => s,
 }
 
-export function formatLane (chars: readonly LaneChar[], batchesPerChar: number, chalk: ChalkInstance): string {
+export function formatLane(chars: readonly LaneChar[], batchesPerChar: number, chalk: ChalkInstance): string {
   let out = ''
   for (const ch of chars) out += LANE_STYLE[ch](chalk, ch)
   // the scale goes on a line of its own, so the lane line stays within its width
@@ -86,6 +152,6 @@ export function formatLane (chars: readonly LaneChar[], batchesPerChar: number, 
 }
 
 /** the first line of a partition's timeline */
-export function formatTimelineHead (label: string, r: PartitionReport, chalk: ChalkInstance): string {
+export function formatTimelineHead(label: string, r: PartitionReport, chalk: ChalkInstance): string {
   return `${chalk.bold(label)}  offsets ${r.logStartOffset}..${r.logEndOffset - 1n}  HW ${r.highWatermark} (${r.highWatermarkSource})  LSO ${r.lastStableOffset}\n`
 }

@@ -3,9 +3,12 @@
 import type { TxnsResult } from '../analysis/partition-results.js'
 import type { TxnsStream } from './printer.js'
 
-export function replayTxns (s: TxnsStream, r: TxnsResult): void {
+export function replayTxns(s: TxnsStream, r: TxnsResult): void {
   for (const p of r.partitions) {
-    if (p.kind === 'transactional-ids') { s.transactionStates(p); continue }
+    if (p.kind === 'transactional-ids') {
+      s.transactionStates(p)
+      continue
+    }
     s.timelineStart(p)
     for (const run of p.runs) s.run(run)
     s.timelineEnd(p, p.lane)

@@ -6,7 +6,7 @@ import { TABLE_WIDTH } from './table.js'
  * than a line (a transactional id, a timestamp) is never cut, it gets a line of its own. A no-break space (U+00A0)
  * holds two words together ("in 6.8 min") and is written as a space.
  */
-export function wrapWords (text: string, indent: string, width = TABLE_WIDTH): string[] {
+export function wrapWords(text: string, indent: string, width = TABLE_WIDTH): string[] {
   const lines: string[] = []
   let line = ''
   for (const word of text.split(' ').filter((w) => w !== '')) {

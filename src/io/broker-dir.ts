@@ -23,32 +23,62 @@ export interface BrokerLogDir {
   problems: FileProblem[]
 }
 
-export type OpenedLogDir = { dir: BrokerLogDir, error: null } | { dir: null, error: string }
+export type OpenedLogDir = { dir: BrokerLogDir; error: null } | { dir: null; error: string }
 
-export function openBrokerLogDir (p: string): OpenedLogDir {
+export function openBrokerLogDir(p: string): OpenedLogDir {
   let st: fs.Stats
-  try { st = fs.statSync(p) } catch (e) { return { dir: null, error: describeFsError(e) } }
-  if (!st.isDirectory()) return { dir: null, error: `${st.isFile() ? 'a file' : describeFileType(st)}, not a broker log directory (a log.dirs entry: the directory holding meta.properties and the <topic>-<partition> directories)` }
+  try {
+    st = fs.statSync(p)
+  } catch (e) {
+    return { dir: null, error: describeFsError(e) }
+  }
+  if (!st.isDirectory())
+    return {
+      dir: null,
+      error: `${st.isFile() ? 'a file' : describeFileType(st)}, not a broker log directory (a log.dirs entry: the directory holding meta.properties and the <topic>-<partition> directories)`,
+    }
   let names: string[]
-  try { names = fs.readdirSync(p) } catch (e) { return { dir: null, error: describeFsError(e) } }
-  if (names.some((n) => { const c = classify(n); return !('skip' in c) && c.kind === 'log' })) {
-    return { dir: null, error: 'it holds .log files itself, as a partition directory does: not a broker log directory (give the directory above it, one per broker)' }
+  try {
+    names = fs.readdirSync(p)
+  } catch (e) {
+    return { dir: null, error: describeFsError(e) }
+  }
+  if (
+    names.some((n) => {
+      const c = classify(n)
+      return !('skip' in c) && c.kind === 'log'
+    })
+  ) {
+    return {
+      dir: null,
+      error:
+        'it holds .log files itself, as a partition directory does: not a broker log directory (give the directory above it, one per broker)',
+    }
   }
   // only the broker's id is kept of the file
-  const meta = readOptionalFile(p, 'meta.properties', (src) => parseProperties(src, (k) => k === 'node.id' || k === 'broker.id').properties)
+  const meta = readOptionalFile(
+    p,
+    'meta.properties',
+    (src) => parseProperties(src, (k) => k === 'node.id' || k === 'broker.id').properties,
+  )
   const props = meta.value
   const nodeId = props?.get('node.id') ?? props?.get('broker.id') ?? null
   // a directory is a partition's only when it holds segments: a name like `broker-1` alone proves nothing
   const found = names.some((n) => parsePartitionDirName(n) !== null) ? discover([p]) : null
-  const partitions = found === null ? [] : found.partitions.filter((x) => x.topic !== null && x.files.some((f) => f.kind === 'log'))
+  const partitions =
+    found === null ? [] : found.partitions.filter((x) => x.topic !== null && x.files.some((f) => f.kind === 'log'))
   const problems = (found?.problems ?? []).map((x) => ({ file: x.path, position: 0, message: x.message }))
   if (meta.value === null && meta.problem === null && partitions.length === 0) {
-    return { dir: null, error: 'not a broker log directory: no meta.properties and no <topic>-<partition> directories with .log segments in it' }
+    return {
+      dir: null,
+      error:
+        'not a broker log directory: no meta.properties and no <topic>-<partition> directories with .log segments in it',
+    }
   }
   return { dir: { path: p, nodeId, metaProblem: meta.problem, partitions, problems }, error: null }
 }
 
 /** The name a broker goes by in the output: its node id, else its directory's name. */
-export function brokerName (d: BrokerLogDir): string {
+export function brokerName(d: BrokerLogDir): string {
   return d.nodeId ?? path.basename(path.resolve(d.path))
 }

@@ -15,7 +15,7 @@ import { parsePartitionDirName } from './segment-names.js'
 export type OffsetCheckpoint = Map<string, bigint>
 
 /** the entries of `src` whose `<topic>-<partition>` `keep` accepts (all without it); null when Kafka would not load it */
-function entriesOf (file: string, src: LineSource, keep?: (label: string) => boolean): OffsetCheckpoint | null {
+function entriesOf(file: string, src: LineSource, keep?: (label: string) => boolean): OffsetCheckpoint | null {
   const out: OffsetCheckpoint = new Map()
   const end = offsetCheckpointEntries(file, src, (e) => {
     const label = `${e.topic}-${e.partition}`
@@ -24,12 +24,12 @@ function entriesOf (file: string, src: LineSource, keep?: (label: string) => boo
   return end.problem === null ? out : null
 }
 
-export function parseOffsetCheckpoint (content: string | Buffer): OffsetCheckpoint | null {
+export function parseOffsetCheckpoint(content: string | Buffer): OffsetCheckpoint | null {
   return entriesOf('<buffer>', bufferLines(typeof content === 'string' ? Buffer.from(content) : content))
 }
 
 /** the `<topic>-<partition>` directories in `logDir`: the entries worth keeping when the caller names none */
-function partitionsIn (logDir: string): Set<string> {
+function partitionsIn(logDir: string): Set<string> {
   const out = new Set<string>()
   for (const n of namesIn(logDir)) {
     const p = parsePartitionDirName(n)
@@ -42,16 +42,24 @@ function partitionsIn (logDir: string): Set<string> {
  * Read `<logDir>/<name>`, keeping the entries of `partitions` (default: the partition directories the log
  * directory holds); null when absent, unreadable, not a regular file, too large or not loadable by Kafka.
  */
-export function readOffsetCheckpoint (logDir: string, name: string, partitions?: ReadonlySet<string>): OffsetCheckpoint | null {
+export function readOffsetCheckpoint(
+  logDir: string,
+  name: string,
+  partitions?: ReadonlySet<string>,
+): OffsetCheckpoint | null {
   const wanted = partitions ?? partitionsIn(logDir)
   return readOptionalFile(logDir, name, (src, file) => entriesOf(file, src, (l) => wanted.has(l))).value
 }
 
 /** leader-epoch-checkpoint's newest epoch (the last entry's, epochs increasing); -1 without one, or when Kafka would not load the file */
-export function newestLeaderEpoch (partitionDir: string): number {
-  return readOptionalFile(partitionDir, 'leader-epoch-checkpoint', (src, file) => {
-    let newest = -1
-    const end = leaderEpochEntries(file, src, (e) => { if (e.epoch > newest) newest = e.epoch })
-    return end.problem === null ? newest : -1
-  }).value ?? -1
+export function newestLeaderEpoch(partitionDir: string): number {
+  return (
+    readOptionalFile(partitionDir, 'leader-epoch-checkpoint', (src, file) => {
+      let newest = -1
+      const end = leaderEpochEntries(file, src, (e) => {
+        if (e.epoch > newest) newest = e.epoch
+      })
+      return end.problem === null ? newest : -1
+    }).value ?? -1
+  )
 }

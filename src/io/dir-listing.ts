@@ -6,8 +6,12 @@ import * as fs from 'node:fs'
 import { fsPath } from './raw-names.js'
 
 /** The names in directory `dir` (display path), or none when it cannot be listed. */
-export function namesIn (dir: string): string[] {
-  try { return fs.readdirSync(fsPath(dir)) } catch { return [] }
+export function namesIn(dir: string): string[] {
+  try {
+    return fs.readdirSync(fsPath(dir))
+  } catch {
+    return []
+  }
 }
 
 /**
@@ -15,6 +19,10 @@ export function namesIn (dir: string): string[] {
  * fsPath's raw bytes: the callers size work for worker threads, which have no raw-name table and open files
  * by this path, so a name only fsPath resolves must stay on the main thread (undefined keeps it there).
  */
-export function sizeOf (file: string): number | undefined {
-  try { return fs.statSync(file).size } catch { return undefined }
+export function sizeOf(file: string): number | undefined {
+  try {
+    return fs.statSync(file).size
+  } catch {
+    return undefined
+  }
 }

@@ -7,7 +7,13 @@ import type { AivenRef } from './remote/aiven-source.js'
 import { fsPath, joinName } from './raw-names.js'
 
 import type { FileKind } from './segment-names.js'
-import { classify, compareSegmentFiles, comparePartitionDirNames, parsePartitionDirName, SUFFIX_KIND } from './segment-names.js'
+import {
+  classify,
+  compareSegmentFiles,
+  comparePartitionDirNames,
+  parsePartitionDirName,
+  SUFFIX_KIND,
+} from './segment-names.js'
 
 export type { FileKind } from './segment-names.js'
 export { classify, parsePartitionDirName } from './segment-names.js'
@@ -31,7 +37,7 @@ export interface KafkaFile {
     concurrency?: number
     aiven?: AivenRef
     /** what its __remote_log_metadata entry says it holds (checked against its batches) */
-    expect?: { startOffset: bigint, endOffset: bigint, leaderEpochs: Array<{ epoch: number, offset: bigint }> }
+    expect?: { startOffset: bigint; endOffset: bigint; leaderEpochs: Array<{ epoch: number; offset: bigint }> }
   }
 }
 
@@ -44,12 +50,26 @@ export interface PartitionDir {
   logDir: string
   files: KafkaFile[]
   /** what adding the remote segments found (scan/remote-segments.ts), reported with the partition's findings */
-  remoteNotes?: Array<{ code: string, message: string, file?: string, firstOffset?: bigint, lastOffset?: bigint, position?: number }>
+  remoteNotes?: Array<{
+    code: string
+    message: string
+    file?: string
+    firstOffset?: bigint
+    lastOffset?: bigint
+    position?: number
+  }>
 }
 
-export interface Skipped { path: string, reason: string }
+export interface Skipped {
+  path: string
+  reason: string
+}
 /** `inside`: found inside a directory named on the command line (the rest of it may still be read), not named itself */
-export interface InputProblem { path: string, message: string, inside?: true }
+export interface InputProblem {
+  path: string
+  message: string
+  inside?: true
+}
 
 export interface Discovery {
   /** in command-line order, each partition's files in offset order */
@@ -59,20 +79,22 @@ export interface Discovery {
   problems: InputProblem[]
 }
 
-function sortFiles (files: KafkaFile[]): KafkaFile[] { return files.sort(compareSegmentFiles) }
+function sortFiles(files: KafkaFile[]): KafkaFile[] {
+  return files.sort(compareSegmentFiles)
+}
 
 /**
  * Directory entries with their display names and paths. Names are read as bytes so that a name that is
  * not UTF-8 keeps its bytes (io/raw-names.ts) instead of becoming a "no such file" later.
  */
-function entries (dir: string): Array<{ ent: fs.Dirent<Buffer>, name: string, path: string }> {
+function entries(dir: string): Array<{ ent: fs.Dirent<Buffer>; name: string; path: string }> {
   return fs.readdirSync(fsPath(dir), { withFileTypes: true, encoding: 'buffer' }).map((ent) => {
     const p = joinName(dir, ent.name)
     return { ent, name: path.basename(p), path: p }
   })
 }
 
-function readPartitionDir (dir: string, out: Discovery): PartitionDir {
+function readPartitionDir(dir: string, out: Discovery): PartitionDir {
   const files: KafkaFile[] = []
   for (const { ent, name, path: p } of entries(dir)) {
     if (!ent.isFile() && !(ent.isSymbolicLink() && statOrNull(p)?.isFile() === true)) {
@@ -83,7 +105,8 @@ function readPartitionDir (dir: string, out: Discovery): PartitionDir {
     }
     const c = classify(name)
     if ('skip' in c) {
-      if (!['leader-epoch-checkpoint', 'partition.metadata'].includes(name)) out.skipped.push({ path: p, reason: c.skip })
+      if (!['leader-epoch-checkpoint', 'partition.metadata'].includes(name))
+        out.skipped.push({ path: p, reason: c.skip })
       else out.skipped.push({ path: p, reason: 'broker metadata file, not a segment' })
       continue
     }
@@ -91,16 +114,30 @@ function readPartitionDir (dir: string, out: Discovery): PartitionDir {
   }
   const base = path.basename(path.resolve(dir))
   const tp = parsePartitionDirName(base)
-  return { path: dir, topic: tp?.topic ?? null, partition: tp?.partition ?? null, logDir: path.dirname(path.resolve(dir)), files: sortFiles(files) }
+  return {
+    path: dir,
+    topic: tp?.topic ?? null,
+    partition: tp?.partition ?? null,
+    logDir: path.dirname(path.resolve(dir)),
+    files: sortFiles(files),
+  }
 }
 
-function notRegular (ent: fs.Dirent<Buffer>, p: string): string {
+function notRegular(ent: fs.Dirent<Buffer>, p: string): string {
   if (!ent.isSymbolicLink()) return `${describeFileType(ent)}, not a regular file`
-  try { return `a symbolic link to ${describeFileType(fs.statSync(fsPath(p)))}` } catch (e) { return `symbolic link: ${describeFsError(e)}` }
+  try {
+    return `a symbolic link to ${describeFileType(fs.statSync(fsPath(p)))}`
+  } catch (e) {
+    return `symbolic link: ${describeFsError(e)}`
+  }
 }
 
-function statOrNull (p: string): fs.Stats | null {
-  try { return fs.statSync(fsPath(p)) } catch { return null }
+function statOrNull(p: string): fs.Stats | null {
+  try {
+    return fs.statSync(fsPath(p))
+  } catch {
+    return null
+  }
 }
 
 /**
@@ -109,23 +146,28 @@ function statOrNull (p: string): fs.Stats | null {
  */
 const LOG_DIR_FILE = 'bootstrap.checkpoint'
 
-function hasSegmentFiles (dir: string): boolean {
+function hasSegmentFiles(dir: string): boolean {
   try {
-    return entries(dir).some(({ name }) => { const c = classify(name); return !('skip' in c) && c.kind !== 'metadata' && name !== LOG_DIR_FILE })
-  } catch { return false }
+    return entries(dir).some(({ name }) => {
+      const c = classify(name)
+      return !('skip' in c) && c.kind !== 'metadata' && name !== LOG_DIR_FILE
+    })
+  } catch {
+    return false
+  }
 }
 
 /**
  * Node decodes the command line as UTF-8, so a name whose bytes are not UTF-8 arrives with U+FFFD in place of
  * them and cannot be opened by any spelling: say so, and how to reach it (its directory is listed as bytes).
  */
-function argvNameHint (p: string, e: unknown): string {
+function argvNameHint(p: string, e: unknown): string {
   if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || !p.includes('\uFFFD')) return ''
   return ' (the name has bytes that are not UTF-8: Node replaces them in command-line arguments, so such a name cannot be given there; give its parent directory instead, which tsdump lists byte for byte)'
 }
 
 /** Resolve command-line paths. Unreadable paths become problems, never exceptions. */
-export function discover (paths: string[]): Discovery {
+export function discover(paths: string[]): Discovery {
   const out: Discovery = { files: [], partitions: [], skipped: [], problems: [] }
   for (const p of paths) {
     let st: fs.Stats
@@ -146,41 +188,56 @@ export function discover (paths: string[]): Discovery {
   return out
 }
 
-function addSingleFile (p: string, out: Discovery): void {
+function addSingleFile(p: string, out: Discovery): void {
   const name = path.basename(p)
   const c = classify(name)
   // A file named on the command line is meant to be read: one tsdump cannot read (/etc/hostname) is a
   // usage error, not a skip that exits 0.
-  if ('skip' in c) { out.problems.push({ path: p, message: `not a Kafka file (${c.skip}); tsdump reads ${Object.keys(SUFFIX_KIND).join(', ')} files and partition or log directories` }); return }
+  if ('skip' in c) {
+    out.problems.push({
+      path: p,
+      message: `not a Kafka file (${c.skip}); tsdump reads ${Object.keys(SUFFIX_KIND).join(', ')} files and partition or log directories`,
+    })
+    return
+  }
   const f: KafkaFile = { path: p, name, kind: c.kind, baseOffset: c.baseOffset }
   out.files.push(f)
   const parent = path.dirname(p)
   const tp = parsePartitionDirName(path.basename(path.resolve(parent)))
   let part = out.partitions.find((x) => x.path === parent)
   if (part === undefined) {
-    part = { path: parent, topic: tp?.topic ?? null, partition: tp?.partition ?? null, logDir: path.dirname(path.resolve(parent)), files: [] }
+    part = {
+      path: parent,
+      topic: tp?.topic ?? null,
+      partition: tp?.partition ?? null,
+      logDir: path.dirname(path.resolve(parent)),
+      files: [],
+    }
     out.partitions.push(part)
   }
   part.files.push(f)
   sortFiles(part.files)
 }
 
-function addDirectory (p: string, out: Discovery): void {
+function addDirectory(p: string, out: Discovery): void {
   if (hasSegmentFiles(p)) {
     const part = readPartitionDir(p, out)
     out.partitions.push(part)
     out.files.push(...part.files)
-    if (part.files.length === 0) out.problems.push({ path: p, message: 'no readable Kafka segment files (see the skipped entries)' })
+    if (part.files.length === 0)
+      out.problems.push({ path: p, message: 'no readable Kafka segment files (see the skipped entries)' })
     return
   }
   // a broker log directory: one level of partition directories (no deeper recursion, so symlink loops end here)
   const ents = entries(p)
   const subdirs = ents
     .filter((e) => e.ent.isDirectory() || (e.ent.isSymbolicLink() && statOrNull(e.path)?.isDirectory() === true))
-    .map((e) => e.name).sort(comparePartitionDirNames)
+    .map((e) => e.name)
+    .sort(comparePartitionDirNames)
   // dangling or looping links would otherwise vanish without a word
   for (const e of ents) {
-    if (e.ent.isSymbolicLink() && statOrNull(e.path) === null) out.skipped.push({ path: e.path, reason: notRegular(e.ent, e.path) })
+    if (e.ent.isSymbolicLink() && statOrNull(e.path) === null)
+      out.skipped.push({ path: e.path, reason: notRegular(e.ent, e.path) })
   }
   let found = 0
   const bootstrap = path.join(p, LOG_DIR_FILE)
@@ -192,7 +249,10 @@ function addDirectory (p: string, out: Discovery): void {
   }
   for (const name of subdirs) {
     const sub = path.join(p, name)
-    if (parsePartitionDirName(name) === null && !hasSegmentFiles(sub)) { out.skipped.push({ path: sub, reason: 'not a partition directory' }); continue }
+    if (parsePartitionDirName(name) === null && !hasSegmentFiles(sub)) {
+      out.skipped.push({ path: sub, reason: 'not a partition directory' })
+      continue
+    }
     try {
       const part = readPartitionDir(sub, out)
       out.partitions.push(part)
@@ -205,16 +265,24 @@ function addDirectory (p: string, out: Discovery): void {
   if (found === 0) out.problems.push({ path: p, message: 'no Kafka segment files or partition directories found' })
 }
 
-export function describeFsError (e: unknown): string {
+export function describeFsError(e: unknown): string {
   if (e instanceof InputError) return e.message
   const err = e as NodeJS.ErrnoException
   switch (err.code) {
-    case 'ENOENT': return 'no such file or directory'
-    case 'EACCES': case 'EPERM': return 'permission denied'
-    case 'ELOOP': return 'too many levels of symbolic links'
-    case 'EISDIR': return 'is a directory'
-    case 'ENOTDIR': return 'not a directory'
-    case 'ENOTFILE': return 'not a regular file'
-    default: return err.message ?? String(e)
+    case 'ENOENT':
+      return 'no such file or directory'
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied'
+    case 'ELOOP':
+      return 'too many levels of symbolic links'
+    case 'EISDIR':
+      return 'is a directory'
+    case 'ENOTDIR':
+      return 'not a directory'
+    case 'ENOTFILE':
+      return 'not a regular file'
+    default:
+      return err.message ?? String(e)
   }
 }

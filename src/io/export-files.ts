@@ -5,20 +5,26 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 
 /** the real path of `p`, or of its nearest existing ancestor with the rest appended (the output may not exist yet) */
-function realish (p: string): string {
+function realish(p: string): string {
   const abs = path.resolve(p)
-  try { return fs.realpathSync(abs) } catch {
+  try {
+    return fs.realpathSync(abs)
+  } catch {
     const parent = path.dirname(abs)
     return parent === abs ? abs : path.join(realish(parent), path.basename(abs))
   }
 }
 
-function isDir (p: string): boolean {
-  try { return fs.statSync(p).isDirectory() } catch { return false }
+function isDir(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory()
+  } catch {
+    return false
+  }
 }
 
 /** the input `out` would be written into (equal to it or below it), or null when it is outside every input */
-export function outputInsideInput (out: string, inputs: readonly string[]): string | null {
+export function outputInsideInput(out: string, inputs: readonly string[]): string | null {
   const o = realish(out)
   for (const i of inputs) {
     if (i === '-') continue
@@ -37,14 +43,16 @@ export interface OutputFile {
 }
 
 /** Opens `relative` under `root`, making the directories on the way. @throws the fs error (EACCES, ENOTDIR ...) */
-export function openOutputFile (root: string, relative: string): OutputFile {
+export function openOutputFile(root: string, relative: string): OutputFile {
   const file = path.join(root, relative)
   fs.mkdirSync(path.dirname(file), { recursive: true })
   const fd = fs.openSync(file, 'w')
   return {
-    write (bytes) {
-      for (let at = 0; at < bytes.length;) at += fs.writeSync(fd, bytes, at, bytes.length - at)
+    write(bytes) {
+      for (let at = 0; at < bytes.length; ) at += fs.writeSync(fd, bytes, at, bytes.length - at)
     },
-    close () { fs.closeSync(fd) },
+    close() {
+      fs.closeSync(fd)
+    },
   }
 }

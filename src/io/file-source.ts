@@ -14,11 +14,12 @@ import type { SegmentSource } from '../decode/segment-source.js'
 const OPEN_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NONBLOCK
 
 /** Open `name` for reading if it is a regular file; throws InputError NOT_REGULAR_FILE otherwise. */
-function openRegular (name: string): { fd: number, size: number } {
+function openRegular(name: string): { fd: number; size: number } {
   const fd = fs.openSync(fsPath(name), OPEN_FLAGS)
   try {
     const st = fs.fstatSync(fd)
-    if (!st.isFile()) throw new InputError('NOT_REGULAR_FILE', name, `${describeFileType(st)}, not a regular file: not read`)
+    if (!st.isFile())
+      throw new InputError('NOT_REGULAR_FILE', name, `${describeFileType(st)}, not a regular file: not read`)
     return { fd, size: st.size }
   } catch (e) {
     fs.closeSync(fd)
@@ -31,13 +32,13 @@ export class FileSource implements SegmentSource {
   bytesRead = 0
   private fd: number | undefined
 
-  constructor (readonly name: string) {
+  constructor(readonly name: string) {
     const { fd, size } = openRegular(name)
     this.fd = fd
     this.size = size
   }
 
-  readAt (position: number, length: number): Buffer {
+  readAt(position: number, length: number): Buffer {
     const n = Math.max(0, Math.min(length, this.size - position))
     const buf = Buffer.allocUnsafeSlow(n)
     this.readInto(buf, position, n)
@@ -49,7 +50,7 @@ export class FileSource implements SegmentSource {
    * A file that shrank meanwhile is an InputError FILE_CHANGED with its size now, so that no finding
    * is computed from a size that is no longer true.
    */
-  readInto (target: Buffer, position: number, length: number): number {
+  readInto(target: Buffer, position: number, length: number): number {
     if (this.fd === undefined) throw new Error(`read after close: ${this.name}`)
     const n = Math.max(0, Math.min(length, target.length, this.size - position))
     let done = 0
@@ -62,14 +63,22 @@ export class FileSource implements SegmentSource {
     return done
   }
 
-  private shrank (at: number): InputError {
+  private shrank(at: number): InputError {
     let now = '?'
-    try { now = String(fs.fstatSync(this.fd!).size) } catch { /* the size is unknown, say so */ }
-    return new InputError('FILE_CHANGED', this.name,
-      `the file changed while it was read: it had ${this.size} bytes when opened, ${now} now (no data at position ${at})`, at)
+    try {
+      now = String(fs.fstatSync(this.fd!).size)
+    } catch {
+      /* the size is unknown, say so */
+    }
+    return new InputError(
+      'FILE_CHANGED',
+      this.name,
+      `the file changed while it was read: it had ${this.size} bytes when opened, ${now} now (no data at position ${at})`,
+      at,
+    )
   }
 
-  close (): void {
+  close(): void {
     if (this.fd !== undefined) fs.closeSync(this.fd)
     this.fd = undefined
   }
@@ -87,12 +96,18 @@ export const MAX_SMALL_FILE_BYTES = 16 * 1024 * 1024
  * A small file in one read, through the same read-only, regular-files-only open as segments, refused
  * above `maxBytes`. The only way io/ reads a whole file. Never for segments.
  */
-export function readSmallFile (path: string, maxBytes = MAX_SMALL_FILE_BYTES): Buffer {
+export function readSmallFile(path: string, maxBytes = MAX_SMALL_FILE_BYTES): Buffer {
   const src = new FileSource(path)
   try {
     if (src.size > maxBytes) {
-      throw new InputError('FILE_TOO_LARGE', path, `${src.size} bytes, more than the ${maxBytes} bytes tsdump reads of a file of this kind: not read`)
+      throw new InputError(
+        'FILE_TOO_LARGE',
+        path,
+        `${src.size} bytes, more than the ${maxBytes} bytes tsdump reads of a file of this kind: not read`,
+      )
     }
     return src.readAt(0, src.size)
-  } finally { src.close() }
+  } finally {
+    src.close()
+  }
 }

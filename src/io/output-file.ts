@@ -3,17 +3,21 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 
-function realOrResolved (p: string): string {
-  try { return fs.realpathSync(p) } catch { return path.resolve(p) }
+function realOrResolved(p: string): string {
+  try {
+    return fs.realpathSync(p)
+  } catch {
+    return path.resolve(p)
+  }
 }
 
 /** true when `output` names the same file as one of `inputs` (after following symbolic links) */
-export function isInputFile (output: string, inputs: readonly string[]): boolean {
+export function isInputFile(output: string, inputs: readonly string[]): boolean {
   const out = realOrResolved(output)
   return inputs.some((i) => realOrResolved(i) === out)
 }
 
 /** Write `text` to `file` (created or replaced). @throws the fs error (ENOENT, EACCES ...) */
-export function writeOutputFile (file: string, text: string): void {
+export function writeOutputFile(file: string, text: string): void {
   fs.writeFileSync(file, text)
 }

@@ -11,22 +11,38 @@ const fatal = new TextDecoder('utf-8', { fatal: true })
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/
 
-function hex (b: number): string { return `\\x${b.toString(16).padStart(2, '0')}` }
+function hex(b: number): string {
+  return `\\x${b.toString(16).padStart(2, '0')}`
+}
 
 /** The printable form of a raw name: valid UTF-8 as is, every other byte (and controls) as `\xNN`. */
-export function escapeName (raw: Buffer): string {
+export function escapeName(raw: Buffer): string {
   let s: string | undefined
-  try { s = fatal.decode(raw) } catch { s = undefined }
+  try {
+    s = fatal.decode(raw)
+  } catch {
+    s = undefined
+  }
   if (s !== undefined && !CONTROL.test(s)) return s
   let out = ''
-  for (let i = 0; i < raw.length;) {
+  for (let i = 0; i < raw.length; ) {
     const b = raw[i]!
-    const len = b < 0x80 ? 1 : b >= 0xC2 && b < 0xE0 ? 2 : b >= 0xE0 && b < 0xF0 ? 3 : b >= 0xF0 && b < 0xF5 ? 4 : 0
+    const len = b < 0x80 ? 1 : b >= 0xc2 && b < 0xe0 ? 2 : b >= 0xe0 && b < 0xf0 ? 3 : b >= 0xf0 && b < 0xf5 ? 4 : 0
     let ch: string | undefined
     if (len > 0 && i + len <= raw.length) {
-      try { ch = fatal.decode(raw.subarray(i, i + len)) } catch { ch = undefined }
+      try {
+        ch = fatal.decode(raw.subarray(i, i + len))
+      } catch {
+        ch = undefined
+      }
     }
-    if (ch === undefined || CONTROL.test(ch)) { out += hex(b); i++ } else { out += ch; i += len }
+    if (ch === undefined || CONTROL.test(ch)) {
+      out += hex(b)
+      i++
+    } else {
+      out += ch
+      i += len
+    }
   }
   return out
 }
@@ -35,7 +51,7 @@ export function escapeName (raw: Buffer): string {
  * The display path of `name` inside `dir` (itself a display path), remembering the raw bytes when the
  * name does not survive decoding.
  */
-export function joinName (dir: string, name: Buffer): string {
+export function joinName(dir: string, name: Buffer): string {
   const shown = escapeName(name)
   const display = path.join(dir, shown)
   const rawDir = fsPath(dir)
@@ -47,7 +63,7 @@ export function joinName (dir: string, name: Buffer): string {
 }
 
 /** What to hand to node:fs for a display path: the remembered bytes, else the string itself. */
-export function fsPath (display: string): string | Buffer {
+export function fsPath(display: string): string | Buffer {
   const exact = RAW.get(display)
   if (exact !== undefined) return exact
   if (RAW.size === 0) return display

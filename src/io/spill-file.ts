@@ -11,35 +11,38 @@ export class SpillFile {
   /** bytes written so far (appends go here) */
   size = 0
 
-  constructor (prefix: string) {
+  constructor(prefix: string) {
     this.dir = fs.mkdtempSync(path.join(os.tmpdir(), `tsdump-${prefix}-`))
     this.fd = fs.openSync(path.join(this.dir, 'spill'), 'w+', 0o600)
   }
 
   /** appends `b`; returns where it starts */
-  append (b: Uint8Array): number {
+  append(b: Uint8Array): number {
     const at = this.size
     this.writeAt(at, b)
     return at
   }
 
-  writeAt (position: number, b: Uint8Array): void {
+  writeAt(position: number, b: Uint8Array): void {
     let done = 0
     while (done < b.length) done += fs.writeSync(this.fd, b, done, b.length - done, position + done)
     if (position + b.length > this.size) this.size = position + b.length
   }
 
   /** fills `into` from `position` (bytes never written read as zeros) */
-  readAt (position: number, into: Uint8Array): void {
+  readAt(position: number, into: Uint8Array): void {
     let done = 0
     while (done < into.length) {
       const n = fs.readSync(this.fd, into, done, into.length - done, position + done)
-      if (n === 0) { into.fill(0, done); return }
+      if (n === 0) {
+        into.fill(0, done)
+        return
+      }
       done += n
     }
   }
 
-  close (): void {
+  close(): void {
     if (this.fd < 0) return
     fs.closeSync(this.fd)
     this.fd = -1

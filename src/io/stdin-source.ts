@@ -15,14 +15,15 @@ export const STDIN_NAME = '<stdin>'
 const pause = new Int32Array(new SharedArrayBuffer(4))
 
 /** `-` on the command line: standard input, read as a .log segment (there is no name to tell its kind). */
-export function stdinFile (): KafkaFile {
+export function stdinFile(): KafkaFile {
   return { path: STDIN_PATH, name: STDIN_NAME, kind: 'log', baseOffset: null, stdin: true }
 }
 
 /** Why standard input cannot be read as a segment, or undefined when it can. */
-export function stdinProblem (paths: readonly string[], isTTY: boolean): string | undefined {
+export function stdinProblem(paths: readonly string[], isTTY: boolean): string | undefined {
   if (paths.filter((p) => p === STDIN_PATH).length > 1) return 'standard input can be named only once'
-  if (isTTY) return 'standard input is a terminal: pipe a segment into it (ssh broker cat .../00000000000000000000.log | tsdump -)'
+  if (isTTY)
+    return 'standard input is a terminal: pipe a segment into it (ssh broker cat .../00000000000000000000.log | tsdump -)'
   return undefined
 }
 
@@ -37,15 +38,19 @@ export class StdinSource implements SegmentSource {
   private have = 0
   private eof = false
 
-  constructor (private readonly fd = 0) {}
+  constructor(private readonly fd = 0) {}
 
   /** the input's size once its end was reached; until then "unknown" (as large as can be) */
-  get size (): number { return this.eof ? this.base + this.have : Number.MAX_SAFE_INTEGER }
+  get size(): number {
+    return this.eof ? this.base + this.have : Number.MAX_SAFE_INTEGER
+  }
 
-  get ended (): boolean { return this.eof }
+  get ended(): boolean {
+    return this.eof
+  }
 
   /** Read (and drop) the rest of the input, at most `limit` bytes more, to learn its size. */
-  finalSize (limit: number): number {
+  finalSize(limit: number): number {
     const stop = this.base + this.have + limit
     while (!this.eof && this.base + this.have < stop) {
       this.base += this.have
@@ -55,9 +60,14 @@ export class StdinSource implements SegmentSource {
     return this.base + this.have
   }
 
-  readInto (target: Buffer, position: number, length: number): number {
+  readInto(target: Buffer, position: number, length: number): number {
     if (position < this.base) {
-      throw Object.assign(new Error(`standard input cannot be read backwards (position ${position}, the window starts at ${this.base}); save it to a file`), { code: 'ESPIPE' })
+      throw Object.assign(
+        new Error(
+          `standard input cannot be read backwards (position ${position}, the window starts at ${this.base}); save it to a file`,
+        ),
+        { code: 'ESPIPE' },
+      )
     }
     this.dropBefore(position)
     const want = Math.min(length, target.length)
@@ -68,15 +78,15 @@ export class StdinSource implements SegmentSource {
     return n
   }
 
-  readAt (position: number, length: number): Buffer {
+  readAt(position: number, length: number): Buffer {
     const out = Buffer.allocUnsafeSlow(Math.max(0, Math.min(length, this.size - position)))
     const n = this.readInto(out, position, out.length)
     return n === out.length ? out : out.subarray(0, n)
   }
 
-  close (): void {}
+  close(): void {}
 
-  private dropBefore (position: number): void {
+  private dropBefore(position: number): void {
     const skip = Math.min(position - this.base, this.have)
     if (skip > 0) {
       this.buf.copyWithin(0, skip, this.have)
@@ -94,7 +104,7 @@ export class StdinSource implements SegmentSource {
     }
   }
 
-  private fillTo (end: number): void {
+  private fillTo(end: number): void {
     const need = end - this.base
     if (need > this.buf.length) {
       // copy: the window grows to the largest request (a batch bigger than the scan window)
@@ -106,15 +116,27 @@ export class StdinSource implements SegmentSource {
   }
 
   /** one read(2) into buf[have, limit) */
-  private fill (limit: number): void {
+  private fill(limit: number): void {
     try {
-      const n = fs.readSync(this.fd, this.buf, this.have, Math.max(1, Math.min(this.buf.length, limit) - this.have), null)
+      const n = fs.readSync(
+        this.fd,
+        this.buf,
+        this.have,
+        Math.max(1, Math.min(this.buf.length, limit) - this.have),
+        null,
+      )
       if (n === 0) this.eof = true
       this.have += n
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code
-      if (code === 'EAGAIN') { Atomics.wait(pause, 0, 0, 2); return } // a non-blocking pipe with nothing yet
-      if (code === 'EOF') { this.eof = true; return }
+      if (code === 'EAGAIN') {
+        Atomics.wait(pause, 0, 0, 2)
+        return
+      } // a non-blocking pipe with nothing yet
+      if (code === 'EOF') {
+        this.eof = true
+        return
+      }
       throw e
     }
   }

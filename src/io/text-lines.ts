@@ -6,7 +6,10 @@ import { FileSource, MAX_SMALL_FILE_BYTES } from './file-source.js'
 import { InputError } from './input-error.js'
 
 /** what lines are read from: a FileSource, or bytes already in memory */
-export interface LineSource { readonly size: number, readAt: (position: number, length: number) => Buffer }
+export interface LineSource {
+  readonly size: number
+  readAt: (position: number, length: number) => Buffer
+}
 
 export interface TextLine {
   /** the line without its `\n` (and a `\r` before it); null when longer than the bound */
@@ -17,11 +20,11 @@ export interface TextLine {
 
 const CHUNK = 64 * 1024
 
-export function bufferLines (buf: Buffer): LineSource {
+export function bufferLines(buf: Buffer): LineSource {
   return { size: buf.length, readAt: (p, l) => buf.subarray(p, Math.min(buf.length, p + l)) }
 }
 
-function lineText (bytes: Buffer): string {
+function lineText(bytes: Buffer): string {
   const end = bytes.length > 0 && bytes[bytes.length - 1] === 0x0d ? bytes.length - 1 : bytes.length
   return bytes.toString('utf8', 0, end)
 }
@@ -30,11 +33,11 @@ function lineText (bytes: Buffer): string {
  * Every line of `src` in order: each `\n`-terminated one, and a last one without `\n` when it is not empty
  * (a file ending in `\n` has no empty last line). A line of more than `maxLine` bytes comes with text null.
  */
-export function * textLines (src: LineSource, maxLine: number): Generator<TextLine> {
+export function* textLines(src: LineSource, maxLine: number): Generator<TextLine> {
   let carry: Buffer | null = null // the start of a line that runs past the chunk; null when too long
   let carryLen = 0
   let lineStart = 0
-  for (let pos = 0; pos < src.size;) {
+  for (let pos = 0; pos < src.size; ) {
     const chunk = src.readAt(pos, Math.min(CHUNK, src.size - pos))
     if (chunk.length === 0) break
     let from = 0
@@ -45,12 +48,15 @@ export function * textLines (src: LineSource, maxLine: number): Generator<TextLi
       if (nl < 0) {
         // the line continues in the next chunk: keep its bytes while they fit the bound
         if (len > maxLine) carry = null
-        else if (carryLen === 0 || carry !== null) carry = carry === null ? Buffer.from(chunk.subarray(from, end)) : Buffer.concat([carry, chunk.subarray(from, end)])
+        else if (carryLen === 0 || carry !== null)
+          carry =
+            carry === null ? Buffer.from(chunk.subarray(from, end)) : Buffer.concat([carry, chunk.subarray(from, end)])
         carryLen = len
         break
       }
       let text: string | null = null
-      if (len <= maxLine && (carryLen === 0 || carry !== null)) text = lineText(carryLen === 0 ? chunk.subarray(from, end) : Buffer.concat([carry!, chunk.subarray(from, end)]))
+      if (len <= maxLine && (carryLen === 0 || carry !== null))
+        text = lineText(carryLen === 0 ? chunk.subarray(from, end) : Buffer.concat([carry!, chunk.subarray(from, end)]))
       yield { text, position: lineStart }
       carry = null
       carryLen = 0
@@ -66,11 +72,15 @@ export function * textLines (src: LineSource, maxLine: number): Generator<TextLi
  * The file at `file` opened for textLines, refused as readSmallFile refuses (not a regular file, larger than
  * MAX_SMALL_FILE_BYTES) with an InputError. The caller closes it.
  */
-export function openSmallFile (file: string): FileSource {
+export function openSmallFile(file: string): FileSource {
   const src = new FileSource(file)
   if (src.size > MAX_SMALL_FILE_BYTES) {
     src.close()
-    throw new InputError('FILE_TOO_LARGE', file, `${src.size} bytes, more than the ${MAX_SMALL_FILE_BYTES} bytes tsdump reads of a file of this kind: not read`)
+    throw new InputError(
+      'FILE_TOO_LARGE',
+      file,
+      `${src.size} bytes, more than the ${MAX_SMALL_FILE_BYTES} bytes tsdump reads of a file of this kind: not read`,
+    )
   }
   return src
 }

@@ -16,9 +16,22 @@ import type { Frame } from '../decode/frame.js'
 import * as L from '../decode/layout.js'
 
 /** The one object the scan refills for every batch: the analyzer keeps nothing of it. */
-export function scratchFacts (): BatchFacts {
-  return { baseOffset: 0, lastOffset: 0, recordsCount: 0, producerId: -1, producerEpoch: -1, isTransactional: false, isControl: false,
-    baseTimestamp: -1, maxTimestamp: -1, control: undefined, legacy: undefined, file: undefined, position: undefined }
+export function scratchFacts(): BatchFacts {
+  return {
+    baseOffset: 0,
+    lastOffset: 0,
+    recordsCount: 0,
+    producerId: -1,
+    producerEpoch: -1,
+    isTransactional: false,
+    isControl: false,
+    baseTimestamp: -1,
+    maxTimestamp: -1,
+    control: undefined,
+    legacy: undefined,
+    file: undefined,
+    position: undefined,
+  }
 }
 
 /** the partition scan's read window: headers of large batches are read alone (scanFrames headersOnly) */
@@ -30,7 +43,7 @@ export class FastBatchFeed {
   /** the control info handed to the analyzer (which keeps nothing of it) */
   private readonly control = { type: 0, typeName: 'ABORT', coordinatorEpoch: 0 }
 
-  constructor (private readonly s: BatchFacts) {}
+  constructor(private readonly s: BatchFacts) {}
 
   /**
    * Fill the facts with `f` when it is an ordinary v2 batch; false (the facts are then unspecified) for any other
@@ -38,7 +51,7 @@ export class FastBatchFeed {
    * inlining budget goes to the header getters (node --cpu-prof showed them as calls of their own while the analyzer
    * was inlined here).
    */
-  read (v: Frame, file: string): boolean {
+  read(v: Frame, file: string): boolean {
     if (v.magic < 2) return false
     const attributes = v.attributes
     const count = v.recordsCount
@@ -47,7 +60,11 @@ export class FastBatchFeed {
     const s = this.s
     const isControl = (attributes & L.CONTROL_FLAG_MASK) !== 0
     // a control batch decides transactions: one whose CRC fails is not trusted (the general path reports it)
-    if (isControl && (!v.complete || crc32cRange(v.window, v.o + L.ATTRIBUTES_OFFSET, v.o + v.sizeInBytes) !== v.storedCrc)) return false
+    if (
+      isControl &&
+      (!v.complete || crc32cRange(v.window, v.o + L.ATTRIBUTES_OFFSET, v.o + v.sizeInBytes) !== v.storedCrc)
+    )
+      return false
     if (!isControl) {
       s.control = undefined
     } else if (count === 0) {

@@ -52,7 +52,11 @@ export interface CoordinatorStates {
 }
 
 /** unusable: paths that cannot be used (exit 2); unreadable: partition directories inside them that cannot (exit 1) */
-export interface Scanned { unusable: Finding[], unreadable: Finding[], scanned: ScannedPartition[] }
+export interface Scanned {
+  unusable: Finding[]
+  unreadable: Finding[]
+  scanned: ScannedPartition[]
+}
 
 export class BrokerModel {
   private resolvedMemo?: ReturnType<typeof resolvePartitions>
@@ -65,16 +69,19 @@ export class BrokerModel {
   private countsMemo?: MetadataPartitionCounts | null
   private remoteMetaMemo?: RemoteLogMetadata
 
-  constructor (readonly paths: string[], readonly opts: BrokerModelOptions = {}) {}
+  constructor(
+    readonly paths: string[],
+    readonly opts: BrokerModelOptions = {},
+  ) {}
 
   /** the partitions under the paths (discovered once), or the paths that cannot be used */
-  resolved (): ReturnType<typeof resolvePartitions> {
+  resolved(): ReturnType<typeof resolvePartitions> {
     this.resolvedMemo ??= resolvePartitions(this.paths, this.opts.remote)
     return this.resolvedMemo
   }
 
   /** the partitions of an internal topic this command reads: given, or in the same log dir as a partition given */
-  internalPartitions (topic: string): PartitionDir[] {
+  internalPartitions(topic: string): PartitionDir[] {
     let d = this.internal.get(topic)
     if (d === undefined) {
       const given = this.resolved().partitions
@@ -89,18 +96,23 @@ export class BrokerModel {
    * the same pass as its partition facts (unless they were read already)
    */
   readonly frames: NonNullable<PartitionScanOptions['frames']> = (dir) => {
-    if (dir.topic !== TRANSACTION_STATE_TOPIC || this.txnMemo !== undefined || this.readers.has(dir.path)) return undefined
+    if (dir.topic !== TRANSACTION_STATE_TOPIC || this.txnMemo !== undefined || this.readers.has(dir.path))
+      return undefined
     const r = new TransactionStateReader(dir)
     this.readers.set(dir.path, r)
     return (frames, src, file) => r.tap(frames, src, file)
   }
 
   /** every partition given, scanned once (the first call's options count; later calls get the same scan) */
-  scan (opts: Omit<PartitionScanOptions, 'remote' | 'resync' | 'frames'> = {}): Scanned {
+  scan(opts: Omit<PartitionScanOptions, 'remote' | 'resync' | 'frames'> = {}): Scanned {
     if (this.scanMemo !== undefined) return this.scanMemo
     const { partitions, unusable, unreadable } = this.resolved()
     const cps = new Map<string, OffsetCheckpoint | null>()
-    this.scanMemo = { unusable, unreadable, scanned: unusable.length > 0 ? [] : partitions.map((p) => scanPartition(p, cps, this.scanOptions(opts))) }
+    this.scanMemo = {
+      unusable,
+      unreadable,
+      scanned: unusable.length > 0 ? [] : partitions.map((p) => scanPartition(p, cps, this.scanOptions(opts))),
+    }
     return this.scanMemo
   }
 
@@ -108,34 +120,52 @@ export class BrokerModel {
    * The same scan with the partitions other than __transaction_state's handed to `others` (worker threads); the
    * coordinator's are scanned here, their records read in the same pass.
    */
-  async scanSplit (others: (dirs: PartitionDir[]) => Promise<ScannedPartition[]>, opts: Omit<PartitionScanOptions, 'remote' | 'resync' | 'frames'> = {}): Promise<Scanned> {
+  async scanSplit(
+    others: (dirs: PartitionDir[]) => Promise<ScannedPartition[]>,
+    opts: Omit<PartitionScanOptions, 'remote' | 'resync' | 'frames'> = {},
+  ): Promise<Scanned> {
     if (this.scanMemo !== undefined) return this.scanMemo
     const { partitions, unusable, unreadable } = this.resolved()
-    if (unusable.length > 0) { this.scanMemo = { unusable, unreadable, scanned: [] }; return this.scanMemo }
+    if (unusable.length > 0) {
+      this.scanMemo = { unusable, unreadable, scanned: [] }
+      return this.scanMemo
+    }
     const isState = (p: PartitionDir): boolean => p.topic === TRANSACTION_STATE_TOPIC
     const rest = await others(partitions.filter((p) => !isState(p)))
     const cps = new Map<string, OffsetCheckpoint | null>()
     let i = 0
-    this.scanMemo = { unusable, unreadable, scanned: partitions.map((p) => (isState(p) ? scanPartition(p, cps, this.scanOptions(opts)) : rest[i++]!)) }
+    this.scanMemo = {
+      unusable,
+      unreadable,
+      scanned: partitions.map((p) => (isState(p) ? scanPartition(p, cps, this.scanOptions(opts)) : rest[i++]!)),
+    }
     return this.scanMemo
   }
 
   /** the options of a partition scan of this model (its remote storage, resync and the coordinator's tap) */
-  scanOptions (opts: Omit<PartitionScanOptions, 'remote' | 'resync' | 'frames'> = {}): PartitionScanOptions {
-    return { ...opts, frames: this.frames, ...(this.opts.remote !== undefined ? { remote: this.opts.remote } : {}), ...(this.opts.resync === false ? { resync: false } : {}) }
+  scanOptions(opts: Omit<PartitionScanOptions, 'remote' | 'resync' | 'frames'> = {}): PartitionScanOptions {
+    return {
+      ...opts,
+      frames: this.frames,
+      ...(this.opts.remote !== undefined ? { remote: this.opts.remote } : {}),
+      ...(this.opts.resync === false ? { resync: false } : {}),
+    }
   }
 
   /**
    * The coordinator's states: each __transaction_state partition the rule picks, read once (in the partition scan when
    * it ran, else alone now)
    */
-  transactionState (): CoordinatorStates {
+  transactionState(): CoordinatorStates {
     if (this.txnMemo !== undefined) return this.txnMemo
     const scanned = new Map((this.scanMemo?.scanned ?? []).map((s) => [s.dir.path, s]))
     const partitions = this.internalPartitions(TRANSACTION_STATE_TOPIC).map((dir): CoordinatorPartition => {
       const s = scanned.get(dir.path) ?? null
       let r = this.readers.get(dir.path)
-      if (r === undefined || s === null) { r = new TransactionStateReader(dir); r.readAlone() }
+      if (r === undefined || s === null) {
+        r = new TransactionStateReader(dir)
+        r.readAlone()
+      }
       const label = dir.topic !== null ? `${dir.topic}-${dir.partition}` : dir.path
       return { dir, label, read: r.finish(s?.report.findings), scanned: s }
     })
@@ -145,31 +175,40 @@ export class BrokerModel {
   }
 
   /** a __consumer_offsets partition's offset commits, read once */
-  offsetCommits (dir: PartitionDir): ReturnType<typeof scanOffsetCommits> {
+  offsetCommits(dir: PartitionDir): ReturnType<typeof scanOffsetCommits> {
     let c = this.commitsMemo.get(dir.path)
-    if (c === undefined) { c = scanOffsetCommits(dir); this.commitsMemo.set(dir.path, c) }
+    if (c === undefined) {
+      c = scanOffsetCommits(dir)
+      this.commitsMemo.set(dir.path, c)
+    }
     return c
   }
 
   /** the metadata log's topic configs (null: no metadata log), read once */
-  metadataConfigs (): MetadataConfigs | null {
-    if (this.configsMemo === undefined) { const d = this.metadataDir(); this.configsMemo = d === null ? null : readMetadataConfigs(d) }
+  metadataConfigs(): MetadataConfigs | null {
+    if (this.configsMemo === undefined) {
+      const d = this.metadataDir()
+      this.configsMemo = d === null ? null : readMetadataConfigs(d)
+    }
     return this.configsMemo
   }
 
   /** the metadata log's partition counts (null: no metadata log), read once */
-  partitionCounts (): MetadataPartitionCounts | null {
-    if (this.countsMemo === undefined) { const d = this.metadataDir(); this.countsMemo = d === null ? null : readPartitionCounts(d) }
+  partitionCounts(): MetadataPartitionCounts | null {
+    if (this.countsMemo === undefined) {
+      const d = this.metadataDir()
+      this.countsMemo = d === null ? null : readPartitionCounts(d)
+    }
     return this.countsMemo
   }
 
   /** __remote_log_metadata's segments, read once */
-  remoteLogMetadata (): RemoteLogMetadata {
+  remoteLogMetadata(): RemoteLogMetadata {
     this.remoteMetaMemo ??= readRemoteLogMetadata(this.internalPartitions(REMOTE_LOG_METADATA_TOPIC))
     return this.remoteMetaMemo
   }
 
-  private metadataDir (): PartitionDir | null {
+  private metadataDir(): PartitionDir | null {
     return this.internalPartitions(CLUSTER_METADATA_TOPIC).find((d) => d.partition === 0) ?? null
   }
 }

@@ -31,19 +31,27 @@ export interface CleanupHooks {
  * the segments' timestamps, declared records and aborted transactions cost no pass of their own. The scan must
  * take the partitions one after another (scanPaths, BrokerModel.scan), as `analyzer` starts each.
  */
-export function cleanupHooks (): CleanupHooks {
+export function cleanupHooks(): CleanupHooks {
   const headers = new Map<PartitionDir, HeaderFacts>()
   let current = new HeaderFacts()
   return {
     headers,
     hooks: {
-      analyzer: (dir) => { current = new HeaderFacts(); headers.set(dir, current); return {} },
+      analyzer: (dir) => {
+        current = new HeaderFacts()
+        headers.set(dir, current)
+        return {}
+      },
       batch: (s: BatchFacts) => {
         if (s.legacy === true || s.file === undefined) return
         current.batch(s.file, {
-          baseOffset: BigInt(s.baseOffset), maxTimestamp: BigInt(s.maxTimestamp), producerId: BigInt(s.producerId), transactional: s.isTransactional,
+          baseOffset: BigInt(s.baseOffset),
+          maxTimestamp: BigInt(s.maxTimestamp),
+          producerId: BigInt(s.producerId),
+          transactional: s.isTransactional,
           // a control batch whose CRC failed (undefined) is not trusted as a marker
-          control: s.isControl ? (s.control?.typeName ?? 'EMPTY') : null, records: s.recordsCount,
+          control: s.isControl ? (s.control?.typeName ?? 'EMPTY') : null,
+          records: s.recordsCount,
         })
       },
     },
@@ -51,12 +59,19 @@ export function cleanupHooks (): CleanupHooks {
 }
 
 /** the partition's .log segments in offset order; an unopenable one is a finding and left out */
-export function cleanupSegments (dir: PartitionDir, findings: FindingList): CleanSegment[] {
+export function cleanupSegments(dir: PartitionDir, findings: FindingList): CleanSegment[] {
   const out: CleanSegment[] = []
   for (const f of dir.files.filter((x) => x.kind === 'log' && x.baseOffset !== null)) {
     try {
       const src = new FileSource(f.path)
-      out.push({ baseOffset: f.baseOffset!, file: f.path, sizeBytes: src.size, largestTimestamp: -1n, firstBatchTimestamp: null, dataRecords: 0 })
+      out.push({
+        baseOffset: f.baseOffset!,
+        file: f.path,
+        sizeBytes: src.size,
+        largestTimestamp: -1n,
+        firstBatchTimestamp: null,
+        dataRecords: 0,
+      })
       src.close()
     } catch (e) {
       findings.push(finding('UNREADABLE', describeFsError(e), { file: f.path }))
@@ -66,25 +81,46 @@ export function cleanupSegments (dir: PartitionDir, findings: FindingList): Clea
 }
 
 /** one pass over a segment; the same file's findings are reported once per partition */
-export function readCleanupSegment (seg: CleanSegment, visit: SegmentVisitor, findings: FindingList, reported: Set<string>, resync = true): void {
+export function readCleanupSegment(
+  seg: CleanSegment,
+  visit: SegmentVisitor,
+  findings: FindingList,
+  reported: Set<string>,
+  resync = true,
+): void {
   const report = (f: Parameters<FindingList['push']>[0]): void => {
     const key = `${f.code}@${f.file ?? ''}:${f.position ?? ''}`
-    if (!reported.has(key)) { reported.add(key); findings.push(f) }
+    if (!reported.has(key)) {
+      reported.add(key)
+      findings.push(f)
+    }
   }
   let src: FileSource
-  try { src = new FileSource(seg.file) } catch (e) {
+  try {
+    src = new FileSource(seg.file)
+  } catch (e) {
     report(finding('UNREADABLE', describeFsError(e), { file: seg.file }))
     return
   }
   try {
     // a 256 KiB window: a batch larger than it is streamed (batchRecords), and no 8 MiB buffer per read is left to the GC
     // past damage as the partition scan goes (its findings are the scan's: only record decoding adds any here)
-    for (const ev of readLog(src, { verifyCrc: false, resync, window: PARTITION_SCAN_WINDOW, ...(visit.headersOnly === true ? { headersOnly: true } : {}) })) {
+    for (const ev of readLog(src, {
+      verifyCrc: false,
+      resync,
+      window: PARTITION_SCAN_WINDOW,
+      ...(visit.headersOnly === true ? { headersOnly: true } : {}),
+    })) {
       if (ev.kind !== 'batch') continue
       const h = ev.header
       const want = visit.batch({
-        baseOffset: h.baseOffset, lastOffset: h.lastOffset, maxTimestamp: h.maxTimestamp, producerId: h.producerId, producerEpoch: h.producerEpoch,
-        transactional: h.isTransactional, control: h.isControl ? (ev.control?.typeName ?? 'EMPTY') : null,
+        baseOffset: h.baseOffset,
+        lastOffset: h.lastOffset,
+        maxTimestamp: h.maxTimestamp,
+        producerId: h.producerId,
+        producerEpoch: h.producerEpoch,
+        transactional: h.isTransactional,
+        control: h.isControl ? (ev.control?.typeName ?? 'EMPTY') : null,
         // DefaultRecordBatch.deleteHorizonMs: the base timestamp once the delete-horizon attribute is set (KIP-534)
         deleteHorizonMs: h.hasDeleteHorizon ? h.baseTimestamp : null,
         records: h.recordsCount,
@@ -103,10 +139,12 @@ export function readCleanupSegment (seg: CleanSegment, visit: SegmentVisitor, fi
   } catch (e) {
     if (!(e instanceof InputError)) throw e
     report(finding(e.code, e.message, { file: seg.file, position: e.position }))
-  } finally { src.close() }
+  } finally {
+    src.close()
+  }
 }
 
 /** The log dir's cleaner-offset-checkpoint (LogCleanerManager.allCleanerCheckpoints); null when missing or malformed. */
-export function readCleanerCheckpoint (logDir: string): OffsetCheckpoint | null {
+export function readCleanerCheckpoint(logDir: string): OffsetCheckpoint | null {
   return readOffsetCheckpoint(logDir, 'cleaner-offset-checkpoint')
 }

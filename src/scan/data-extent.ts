@@ -17,7 +17,7 @@ export interface DataExtent {
 const HEADER_WINDOW = 4096
 
 /** the first batch's baseTimestamp of a segment, null when it has none that frames (damage, an empty file) */
-function firstBatchTimestamp (file: KafkaFile): bigint | null {
+function firstBatchTimestamp(file: KafkaFile): bigint | null {
   if (file.remote !== undefined) return null
   let src: FileSource | null = null
   try {
@@ -40,14 +40,17 @@ function firstBatchTimestamp (file: KafkaFile): bigint | null {
  * Segments, bytes and the start of the time window of the partition directories. `firstSeen`: a segment's first
  * batch timestamp as a scan already saw it (undefined: not seen, then its first header is read here)
  */
-export function dataExtent (partitions: readonly PartitionDir[], firstSeen: (file: string) => bigint | null | undefined = () => undefined): DataExtent {
+export function dataExtent(
+  partitions: readonly PartitionDir[],
+  firstSeen: (file: string) => bigint | null | undefined = () => undefined,
+): DataExtent {
   let segments = 0
   let bytes = 0
   let first: bigint | null = null
   for (const p of partitions) {
     const logs = p.files.filter((f) => f.kind === 'log')
     segments += logs.length
-    for (const f of logs) bytes += f.remote !== undefined ? 0 : sizeOf(f.path) ?? 0
+    for (const f of logs) bytes += f.remote !== undefined ? 0 : (sizeOf(f.path) ?? 0)
     const head = logs[0]
     const seen = head === undefined || head.remote !== undefined ? undefined : firstSeen(head.path)
     const t = head === undefined ? null : seen !== undefined ? seen : firstBatchTimestamp(head)

@@ -31,7 +31,10 @@ import type { ScannedPartition } from './partition-scan.js'
 import { scanTransactionLog } from './transaction-log-scan.js'
 
 /** Pass 1: the partition scan, and what the record pass needs of it. */
-export function visibilityFacts (dir: PartitionDir, checkpoints: Map<string, OffsetCheckpoint | null>): { scanned: ScannedPartition, facts: VisibilityFacts } {
+export function visibilityFacts(
+  dir: PartitionDir,
+  checkpoints: Map<string, OffsetCheckpoint | null>,
+): { scanned: ScannedPartition; facts: VisibilityFacts } {
   const aborted = new AbortedRanges()
   const scanned = scanPartition(dir, checkpoints, { analyzer: () => ({ sink: aborted, markerEpochs: false }) })
   const r = scanned.report
@@ -41,17 +44,28 @@ export function visibilityFacts (dir: PartitionDir, checkpoints: Map<string, Off
     if (t.state === 'open' && !open.has(t.producerId)) open.set(t.producerId, t.firstOffset)
     if (t.damage !== undefined) unknown.add(t.producerId)
   }
-  return { scanned, facts: { logStartOffset: r.logStartOffset, highWatermark: r.highWatermark, lastStableOffset: r.lastStableOffset, aborted, open, unknown } }
+  return {
+    scanned,
+    facts: {
+      logStartOffset: r.logStartOffset,
+      highWatermark: r.highWatermark,
+      lastStableOffset: r.lastStableOffset,
+      aborted,
+      open,
+      unknown,
+    },
+  }
 }
 
 /** producer id -> transactional id, from every record of the __transaction_state partitions given (KIP-890's previous and next ids too) */
-export function transactionalIds (stateDirs: readonly PartitionDir[], findings: Finding[]): Map<bigint, string> {
+export function transactionalIds(stateDirs: readonly PartitionDir[], findings: Finding[]): Map<bigint, string> {
   const ids = new Map<bigint, string>()
   for (const d of stateDirs) {
     const f = scanTransactionLog(d, (r) => {
       const v = r.value
       if (v === null) return
-      for (const pid of [v.producerId, v.previousProducerId, v.nextProducerId]) if (pid >= 0n) ids.set(pid, r.transactionalId)
+      for (const pid of [v.producerId, v.previousProducerId, v.nextProducerId])
+        if (pid >= 0n) ids.set(pid, r.transactionalId)
     })
     for (const x of f.findings.listed) findings.push(x)
   }
@@ -71,14 +85,24 @@ export interface ExportVisitor {
  * through `filter` as dump applies it (whole batches out of range skipped, the edge batches' records cut).
  * Findings (damage, CRC, codec, records not exported) go to `findings`.
  */
-export function exportRecords (dir: PartitionDir, facts: VisibilityFacts, visit: ExportVisitor, findings: Finding[], filter?: RangeSpec): void {
+export function exportRecords(
+  dir: PartitionDir,
+  facts: VisibilityFacts,
+  visit: ExportVisitor,
+  findings: Finding[],
+  filter?: RangeSpec,
+): void {
   const vis = new RecordVisibility(facts)
   const range = filter === undefined ? undefined : new RangeFilter(filter)
   for (const f of dir.files) {
     if (f.kind !== 'log') continue
     let src: SegmentSource
-    try { src = openKafkaFile(f) } catch (e) {
-      findings.push(finding(e instanceof InputError ? e.code : 'UNREADABLE', describeFsError(e), { file: f.path, position: 0 }))
+    try {
+      src = openKafkaFile(f)
+    } catch (e) {
+      findings.push(
+        finding(e instanceof InputError ? e.code : 'UNREADABLE', describeFsError(e), { file: f.path, position: 0 }),
+      )
       continue
     }
     try {
@@ -87,22 +111,40 @@ export function exportRecords (dir: PartitionDir, facts: VisibilityFacts, visit:
     } catch (e) {
       if (!(e instanceof InputError)) throw e
       findings.push(finding(e.code, e.message, { file: f.path, position: e.position }))
-    } finally { src.close() }
+    } finally {
+      src.close()
+    }
   }
 }
 
 const RECORD_PASS_WINDOW = 1024 * 1024
 
 /** one segment's records; true when the filter says nothing later can be in range */
-function segmentRecords (src: SegmentSource, file: string, vis: RecordVisibility, visit: ExportVisitor, findings: Finding[], range: RangeFilter | undefined): boolean {
+function segmentRecords(
+  src: SegmentSource,
+  file: string,
+  vis: RecordVisibility,
+  visit: ExportVisitor,
+  findings: Finding[],
+  range: RangeFilter | undefined,
+): boolean {
   let legacy = 0
   // a 1 MiB read window: a larger batch is streamed, and batchRecords reads its records through a window of its own
   // (DEFAULT_WINDOW, made only for such a batch), so values up to DEFAULT_WINDOW are still exported; a second
   // 8 MiB window held for the whole pass was 7 MiB of the 1 GiB export's peak (bench/RESULTS.md, "export")
   for (const ev of readLog(src, { window: RECORD_PASS_WINDOW, streamLarge: 'crc' })) {
-    if (ev.kind === 'tail') { findings.push(tailFinding(ev, file)); continue }
-    if (ev.kind === 'corrupt') { findings.push(corruptFinding(ev, file)); continue }
-    if (ev.kind === 'legacy') { legacy++; continue }
+    if (ev.kind === 'tail') {
+      findings.push(tailFinding(ev, file))
+      continue
+    }
+    if (ev.kind === 'corrupt') {
+      findings.push(corruptFinding(ev, file))
+      continue
+    }
+    if (ev.kind === 'legacy') {
+      legacy++
+      continue
+    }
     const h = ev.header
     // every batch steps the visibility (an ABORT marker out of range still ends its transaction)
     const v = vis.batch(h, ev.control?.type)
@@ -111,12 +153,18 @@ function segmentRecords (src: SegmentSource, file: string, vis: RecordVisibility
     for (const p of ev.problems) findings.push(decodeFinding(p, file))
     if (verdict === 'out') continue
     const partial = range?.partial === true
-    const control = h.isControl ? ev.control?.typeName ?? 'UNKNOWN' : null
+    const control = h.isControl ? (ev.control?.typeName ?? 'UNKNOWN') : null
     try {
       for (const rec of batchRecords(h, ev.bytes, ev.complete, src, { window: DEFAULT_WINDOW })) {
         if (partial && !range!.record(rec.offset, rec.timestamp)) continue
         if (rec.valuePieces !== undefined) {
-          findings.push(finding('VALUE_NOT_DECODED', `offset ${rec.offset}: the value of ${rec.valueSize ?? -1} bytes is larger than the read window (${DEFAULT_WINDOW} bytes): exported as null`, { file, position: rec.filePosition }))
+          findings.push(
+            finding(
+              'VALUE_NOT_DECODED',
+              `offset ${rec.offset}: the value of ${rec.valueSize ?? -1} bytes is larger than the read window (${DEFAULT_WINDOW} bytes): exported as null`,
+              { file, position: rec.filePosition },
+            ),
+          )
         }
         visit.record(rec, ev, v, control)
       }
@@ -125,6 +173,13 @@ function segmentRecords (src: SegmentSource, file: string, vis: RecordVisibility
       findings.push(decodeFinding(e, file))
     }
   }
-  if (legacy > 0) findings.push(finding('RECORDS_SKIPPED', `${legacy} magic 0/1 ${legacy === 1 ? 'entry' : 'entries'} not exported (export writes v2 records)`, { file }))
+  if (legacy > 0)
+    findings.push(
+      finding(
+        'RECORDS_SKIPPED',
+        `${legacy} magic 0/1 ${legacy === 1 ? 'entry' : 'entries'} not exported (export writes v2 records)`,
+        { file },
+      ),
+    )
   return false
 }

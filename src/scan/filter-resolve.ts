@@ -9,7 +9,7 @@ import { resolveTransactionalId } from './transactional-id.js'
  * `filter` with `transactionalId` resolved to `producerIds` (unless they are given: the command line resolved it).
  * @throws TsdumpError NOT_FOUND when the id has no __transaction_state record among or beside `paths`; USAGE when bounds cross
  */
-export function resolveFilter (filter: RangeSpec | undefined, paths: readonly string[]): RangeSpec | undefined {
+export function resolveFilter(filter: RangeSpec | undefined, paths: readonly string[]): RangeSpec | undefined {
   if (filter === undefined) return undefined
   if (filter.startOffset !== undefined && filter.endOffset !== undefined && filter.startOffset > filter.endOffset) {
     throw new TsdumpError('USAGE', `filter: startOffset ${filter.startOffset} is after endOffset ${filter.endOffset}`)

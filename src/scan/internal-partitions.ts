@@ -8,7 +8,10 @@ import { discover } from '../io/discover.js'
 import { namesIn } from '../io/dir-listing.js'
 
 /** the partitions of `topic` among `given` and in their log directories, in the order found; `logDirs`: where tsdump looked */
-export function internalPartitionsFor (topic: string, given: readonly PartitionDir[]): { dirs: PartitionDir[], logDirs: string[] } {
+export function internalPartitionsFor(
+  topic: string,
+  given: readonly PartitionDir[],
+): { dirs: PartitionDir[]; logDirs: string[] } {
   const byPath = new Map<string, PartitionDir>()
   const logDirs = new Set<string>()
   for (const p of given) {

@@ -28,32 +28,48 @@ import { InputError } from '../io/input-error.js'
  * and the rest of that batch is skipped. `otherError` turns another error of a batch into a finding (a decoder's
  * own error type); without it, or when it returns undefined, the error is rethrown (a bug, not the data).
  */
-export function forEachInternalRecord (files: readonly KafkaFile[], findings: FindingList,
+export function forEachInternalRecord(
+  files: readonly KafkaFile[],
+  findings: FindingList,
   visit: (rec: KafkaRecord, header: BatchHeader, file: KafkaFile) => void,
-  otherError?: (e: unknown, file: KafkaFile, batchPosition: number) => Finding | undefined): LostRecords[] {
+  otherError?: (e: unknown, file: KafkaFile, batchPosition: number) => Finding | undefined,
+): LostRecords[] {
   const damage: LostRecords[] = []
   let earlierFiles: string[] = []
   const lost = (f: Finding, file: string): void => {
     findings.push(f)
     // a preallocated (zero) tail holds no records: nothing is lost there
-    if (f.code !== 'ZERO_TAIL' && !damage.some((d) => d.file === file)) damage.push({ file, position: f.position ?? 0, code: f.code, earlierFiles })
+    if (f.code !== 'ZERO_TAIL' && !damage.some((d) => d.file === file))
+      damage.push({ file, position: f.position ?? 0, code: f.code, earlierFiles })
   }
   for (const f of files) {
     earlierFiles = files.slice(0, files.indexOf(f)).map((x) => x.path)
     let src: FileSource
-    try { src = new FileSource(f.path) } catch (e) {
+    try {
+      src = new FileSource(f.path)
+    } catch (e) {
       lost(finding('UNREADABLE', describeFsError(e), { file: f.path, position: 0 }), f.path)
       continue
     }
     try {
       for (const ev of readLog(src, { verifyCrc: false, resync: true })) {
-        if (ev.kind === 'tail') { lost(tailFinding(ev, f.path), f.path); continue }
-        if (ev.kind === 'corrupt') { lost(corruptFinding(ev, f.path), f.path); continue }
+        if (ev.kind === 'tail') {
+          lost(tailFinding(ev, f.path), f.path)
+          continue
+        }
+        if (ev.kind === 'corrupt') {
+          lost(corruptFinding(ev, f.path), f.path)
+          continue
+        }
         if (ev.kind !== 'batch' || ev.header.isControl) continue
         try {
-          for (const rec of batchRecords(ev.header, ev.bytes, ev.complete, src, { window: DEFAULT_WINDOW })) visit(rec, ev.header, f)
+          for (const rec of batchRecords(ev.header, ev.bytes, ev.complete, src, { window: DEFAULT_WINDOW }))
+            visit(rec, ev.header, f)
         } catch (e) {
-          if (e instanceof DecodeError) { findings.push(decodeFinding(e, f.path)); continue }
+          if (e instanceof DecodeError) {
+            findings.push(decodeFinding(e, f.path))
+            continue
+          }
           const other = otherError?.(e, f, ev.position)
           if (other === undefined) throw e
           findings.push(other)
@@ -62,8 +78,9 @@ export function forEachInternalRecord (files: readonly KafkaFile[], findings: Fi
     } catch (e) {
       if (!(e instanceof InputError)) throw e
       lost(finding(e.code, e.message, { file: f.path, position: e.position }), f.path)
-    } finally { src.close() }
+    } finally {
+      src.close()
+    }
   }
   return damage
 }
-

@@ -23,24 +23,51 @@ export interface MetadataConfigs {
 const TOPIC = 2
 const BROKER = 4
 
-export function readMetadataConfigs (dir: PartitionDir): MetadataConfigs {
-  const out: MetadataConfigs = { path: dir.path, topics: new Map(), brokers: new Map(), findings: new FindingList(), lost: [] }
+export function readMetadataConfigs(dir: PartitionDir): MetadataConfigs {
+  const out: MetadataConfigs = {
+    path: dir.path,
+    topics: new Map(),
+    brokers: new Map(),
+    findings: new FindingList(),
+    lost: [],
+  }
   // the newest snapshot holds the state up to its offset; the log then replays on top of it
   const snaps = dir.files.filter((f) => f.kind === 'checkpoint')
   const files = [...snaps.slice(-1), ...dir.files.filter((f) => f.kind === 'log')]
-  out.lost = forEachInternalRecord(files, out.findings, (rec, h, f) => {
-    if (rec.value === null) return
-    const m = decodeMetadataRecord(rec.value, rec.filePosition)
-    if (m.type !== 'CONFIG_RECORD') return
-    // a version read past its definition may lack the fields (decodeFramedRecord reads on with the ones it knows)
-    if (m.unknownVersion) { out.findings.push(finding('BAD_INTERNAL_RECORD', `ConfigRecord v${m.version} at offset ${rec.offset} is not defined in this release: not applied`, { file: f.path, position: rec.filePosition >= 0 ? rec.filePosition : h.position })); return }
-    const d = m.data as { resourceType: number, resourceName: string, name: string, value: string | null }
-    const table = d.resourceType === TOPIC ? out.topics : d.resourceType === BROKER ? out.brokers : null
-    if (table === null) return
-    let entry = table.get(d.resourceName)
-    if (entry === undefined) { entry = new Map(); table.set(d.resourceName, entry) }
-    if (d.value === null) entry.delete(d.name)
-    else entry.set(d.name, d.value)
-  }, (e, f, at) => finding('BAD_INTERNAL_RECORD', `metadata record not decoded: ${(e as Error).message}`, { file: f.path, position: at }))
+  out.lost = forEachInternalRecord(
+    files,
+    out.findings,
+    (rec, h, f) => {
+      if (rec.value === null) return
+      const m = decodeMetadataRecord(rec.value, rec.filePosition)
+      if (m.type !== 'CONFIG_RECORD') return
+      // a version read past its definition may lack the fields (decodeFramedRecord reads on with the ones it knows)
+      if (m.unknownVersion) {
+        out.findings.push(
+          finding(
+            'BAD_INTERNAL_RECORD',
+            `ConfigRecord v${m.version} at offset ${rec.offset} is not defined in this release: not applied`,
+            { file: f.path, position: rec.filePosition >= 0 ? rec.filePosition : h.position },
+          ),
+        )
+        return
+      }
+      const d = m.data as { resourceType: number; resourceName: string; name: string; value: string | null }
+      const table = d.resourceType === TOPIC ? out.topics : d.resourceType === BROKER ? out.brokers : null
+      if (table === null) return
+      let entry = table.get(d.resourceName)
+      if (entry === undefined) {
+        entry = new Map()
+        table.set(d.resourceName, entry)
+      }
+      if (d.value === null) entry.delete(d.name)
+      else entry.set(d.name, d.value)
+    },
+    (e, f, at) =>
+      finding('BAD_INTERNAL_RECORD', `metadata record not decoded: ${(e as Error).message}`, {
+        file: f.path,
+        position: at,
+      }),
+  )
   return out
 }

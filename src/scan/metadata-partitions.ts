@@ -23,33 +23,42 @@ export interface MetadataPartitionCounts {
 const METADATA = '__cluster_metadata'
 
 /** Each topic's partition count, from the newest snapshot and the log after it. */
-export function readPartitionCounts (dir: PartitionDir): MetadataPartitionCounts {
+export function readPartitionCounts(dir: PartitionDir): MetadataPartitionCounts {
   const findings = new FindingList()
   const names = new Map<string, string>()
   const parts = new Map<string, Set<number>>()
   const snaps = dir.files.filter((f) => f.kind === 'checkpoint')
   const files = [...snaps.slice(-1), ...dir.files.filter((f) => f.kind === 'log')]
-  forEachInternalRecord(files, findings, (rec) => {
-    if (rec.value === null) return
-    const m = decodeMetadataRecord(rec.value, rec.filePosition)
-    const d = m.data as { name?: string, topicId?: string, partitionId?: number }
-    if (m.type === 'TOPIC_RECORD' && d.topicId !== undefined && d.name !== undefined) {
-      names.set(d.topicId, d.name)
-      parts.set(d.topicId, new Set())
-    } else if (m.type === 'PARTITION_RECORD' && d.topicId !== undefined && d.partitionId !== undefined) {
-      parts.get(d.topicId)?.add(d.partitionId)
-    } else if (m.type === 'REMOVE_TOPIC_RECORD' && d.topicId !== undefined) {
-      names.delete(d.topicId)
-      parts.delete(d.topicId)
-    }
-  }, (e, f, at) => finding('BAD_INTERNAL_RECORD', `metadata record not decoded: ${(e as Error).message}`, { file: f.path, position: at }))
+  forEachInternalRecord(
+    files,
+    findings,
+    (rec) => {
+      if (rec.value === null) return
+      const m = decodeMetadataRecord(rec.value, rec.filePosition)
+      const d = m.data as { name?: string; topicId?: string; partitionId?: number }
+      if (m.type === 'TOPIC_RECORD' && d.topicId !== undefined && d.name !== undefined) {
+        names.set(d.topicId, d.name)
+        parts.set(d.topicId, new Set())
+      } else if (m.type === 'PARTITION_RECORD' && d.topicId !== undefined && d.partitionId !== undefined) {
+        parts.get(d.topicId)?.add(d.partitionId)
+      } else if (m.type === 'REMOVE_TOPIC_RECORD' && d.topicId !== undefined) {
+        names.delete(d.topicId)
+        parts.delete(d.topicId)
+      }
+    },
+    (e, f, at) =>
+      finding('BAD_INTERNAL_RECORD', `metadata record not decoded: ${(e as Error).message}`, {
+        file: f.path,
+        position: at,
+      }),
+  )
   const counts = new Map<string, number>()
   for (const [id, name] of names) counts.set(name, parts.get(id)?.size ?? 0)
   return { path: dir.path, counts, findings }
 }
 
 /** The metadata log among `paths`, else beside them (__cluster_metadata-0 in a log directory given or holding one). */
-export function findMetadataDir (paths: readonly string[]): PartitionDir | null {
+export function findMetadataDir(paths: readonly string[]): PartitionDir | null {
   const d = discover(paths.filter((p) => p !== '-'))
   const given = d.partitions.find((p) => p.topic === METADATA)
   if (given !== undefined) return given
@@ -64,12 +73,17 @@ export function findMetadataDir (paths: readonly string[]): PartitionDir | null 
  * A coordinator topic's partition count for `paths` (analysis/coordinator.ts coordinatorPartitionCount): the
  * option, else the metadata log among or beside the paths, else the topic's directories among or beside them.
  */
-export function coordinatorPartitionCountOf (topic: string, paths: readonly string[], option?: number): CoordinatorPartitionCount | null {
+export function coordinatorPartitionCountOf(
+  topic: string,
+  paths: readonly string[],
+  option?: number,
+): CoordinatorPartitionCount | null {
   if (option !== undefined) return coordinatorPartitionCount(topic, { option })
   const meta = findMetadataDir(paths)
   const counts = meta === null ? null : readPartitionCounts(meta)
   const count = counts?.counts.get(topic)
-  if (counts !== null && count !== undefined) return coordinatorPartitionCount(topic, { metadata: { path: counts.path, count } })
+  if (counts !== null && count !== undefined)
+    return coordinatorPartitionCount(topic, { metadata: { path: counts.path, count } })
   const d = discover(paths.filter((p) => p !== '-'))
   const present = new Set<number>()
   const shape = new RegExp(`^${topic}-(\\d+)$`)

@@ -31,9 +31,11 @@ export class NewestPerKey {
   private used = 0
   private live = 0
 
-  get size (): number { return this.keys.length }
+  get size(): number {
+    return this.keys.length
+  }
 
-  add (key: string, offset: bigint, file: string, position: number, timestamp: bigint, value: Buffer | null): void {
+  add(key: string, offset: bigint, file: string, position: number, timestamp: bigint, value: Buffer | null): void {
     let s = this.slots.get(key)
     if (s === undefined) {
       s = this.keys.length
@@ -50,7 +52,10 @@ export class NewestPerKey {
     this.positions[s] = position
     if (this.files[this.files.length - 1] !== file) this.files.push(file)
     this.fileOf[s] = this.files.length - 1
-    if (value === null) { this.lengths[s] = -1; return }
+    if (value === null) {
+      this.lengths[s] = -1
+      return
+    }
     if (this.used + value.length > this.arena.length) this.makeRoom(value.length)
     value.copy(this.arena, this.used)
     this.starts[s] = this.used
@@ -60,15 +65,21 @@ export class NewestPerKey {
   }
 
   /** every key's newest record, in the order the keys were first seen (the values are copies: safe to keep) */
-  * entries (): Generator<NewestEntry> {
+  *entries(): Generator<NewestEntry> {
     for (let s = 0; s < this.keys.length; s++) {
       const n = this.lengths[s]!
-      yield { key: this.keys[s]!, offset: this.offsets[s]!, file: this.files[this.fileOf[s]!]!, position: this.positions[s]!, timestamp: this.timestamps[s]!,
-        value: n < 0 ? null : Buffer.from(this.arena.subarray(this.starts[s]!, this.starts[s]! + n)) }
+      yield {
+        key: this.keys[s]!,
+        offset: this.offsets[s]!,
+        file: this.files[this.fileOf[s]!]!,
+        position: this.positions[s]!,
+        timestamp: this.timestamps[s]!,
+        value: n < 0 ? null : Buffer.from(this.arena.subarray(this.starts[s]!, this.starts[s]! + n)),
+      }
     }
   }
 
-  private makeRoom (need: number): void {
+  private makeRoom(need: number): void {
     // replaced values fill the arena: the live ones are copied into the spare one (as large again as they need,
     // kept between compactions so that no buffer is allocated per compaction) and the two swap
     const size = Math.max(64 * 1024, 2 * (this.live + need))
@@ -87,13 +98,28 @@ export class NewestPerKey {
     this.used = at
   }
 
-  private grow (): void {
+  private grow(): void {
     const n = this.offsets.length * 2
-    const big = (a: BigInt64Array): BigInt64Array => { const b = new BigInt64Array(n); b.set(a); return b }
-    const f64 = (a: Float64Array): Float64Array => { const b = new Float64Array(n); b.set(a); return b }
-    const i32 = (a: Int32Array): Int32Array => { const b = new Int32Array(n); b.set(a); return b }
-    this.offsets = big(this.offsets); this.timestamps = big(this.timestamps)
-    this.positions = f64(this.positions); this.starts = f64(this.starts)
-    this.fileOf = i32(this.fileOf); this.lengths = i32(this.lengths)
+    const big = (a: BigInt64Array): BigInt64Array => {
+      const b = new BigInt64Array(n)
+      b.set(a)
+      return b
+    }
+    const f64 = (a: Float64Array): Float64Array => {
+      const b = new Float64Array(n)
+      b.set(a)
+      return b
+    }
+    const i32 = (a: Int32Array): Int32Array => {
+      const b = new Int32Array(n)
+      b.set(a)
+      return b
+    }
+    this.offsets = big(this.offsets)
+    this.timestamps = big(this.timestamps)
+    this.positions = f64(this.positions)
+    this.starts = f64(this.starts)
+    this.fileOf = i32(this.fileOf)
+    this.lengths = i32(this.lengths)
   }
 }

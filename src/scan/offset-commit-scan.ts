@@ -9,40 +9,83 @@ import { DecodeError } from '../decode/errors.js'
 import { decodeGroupRecord } from '../decode/topics/consumer-offsets.js'
 import type { PartitionDir } from '../io/discover.js'
 
-
 const big = (v: unknown): bigint => (typeof v === 'bigint' ? v : BigInt(v as number))
 
 /**
  * Every offset commit record of the partition, in file order, and the findings of records that do not decode.
  * With `visit`, each is handed out as read and none kept (`commits` is then empty).
  */
-export function scanOffsetCommits (dir: PartitionDir, visit?: (c: OffsetCommitRecord) => void): { commits: OffsetCommitRecord[], findings: FindingList } {
+export function scanOffsetCommits(
+  dir: PartitionDir,
+  visit?: (c: OffsetCommitRecord) => void,
+): { commits: OffsetCommitRecord[]; findings: FindingList } {
   const findings = new FindingList()
   const commits: OffsetCommitRecord[] = []
-  const put = visit ?? ((c: OffsetCommitRecord): void => { commits.push(c) })
-  forEachInternalRecord(dir.files.filter((x) => x.kind === 'log'), findings, (rec, h, f) => {
-    if (rec.key === null || rec.valuePieces !== undefined) return
-    const type = rec.key.length >= 2 ? rec.key.readInt16BE(0) : -1
-    if (type !== 0 && type !== 1) return
-    let r
-    try { r = decodeGroupRecord(rec.key, rec.value, '4.4', { checkValueVersion: false }, rec.filePosition, rec.filePosition) } catch (e) {
-      if (!(e instanceof DecodeError)) throw e
-      // the transaction is still listed, without this commit
-      findings.push(finding('BAD_INTERNAL_RECORD', `offset commit at offset ${rec.offset} does not decode: ${e.message}`, { file: f.path, position: rec.filePosition }))
-      return
-    }
-    const k = r.key
-    const v = r.value?.data
-    // a negative value version reads no field at all (Kafka 4.1+ refuses it: UnknownRecordVersionException); an
-    // offset that is not there is not made up
-    if ((r.value !== null && r.value.version < 0) || (v !== undefined && typeof v.offset !== 'bigint' && typeof v.offset !== 'number')) {
-      findings.push(finding('BAD_INTERNAL_RECORD', `offset commit at offset ${rec.offset}: value version ${r.value?.version ?? '?'} has no offset field: not read`, { file: f.path, position: rec.filePosition >= 0 ? rec.filePosition : h.position }))
-      return
-    }
-    put({ recordOffset: rec.offset, producerId: h.producerId, producerEpoch: h.producerEpoch, transactional: h.isTransactional,
-      group: String(k.group), topic: String(k.topic), partition: Number(k.partition),
-      offset: v === undefined ? null : big(v.offset), metadata: v === undefined || v.metadata === null ? null : String(v.metadata),
-      timestamp: h.maxTimestamp, file: f.path, position: rec.filePosition })
-  })
+  const put =
+    visit ??
+    ((c: OffsetCommitRecord): void => {
+      commits.push(c)
+    })
+  forEachInternalRecord(
+    dir.files.filter((x) => x.kind === 'log'),
+    findings,
+    (rec, h, f) => {
+      if (rec.key === null || rec.valuePieces !== undefined) return
+      const type = rec.key.length >= 2 ? rec.key.readInt16BE(0) : -1
+      if (type !== 0 && type !== 1) return
+      let r
+      try {
+        r = decodeGroupRecord(
+          rec.key,
+          rec.value,
+          '4.4',
+          { checkValueVersion: false },
+          rec.filePosition,
+          rec.filePosition,
+        )
+      } catch (e) {
+        if (!(e instanceof DecodeError)) throw e
+        // the transaction is still listed, without this commit
+        findings.push(
+          finding('BAD_INTERNAL_RECORD', `offset commit at offset ${rec.offset} does not decode: ${e.message}`, {
+            file: f.path,
+            position: rec.filePosition,
+          }),
+        )
+        return
+      }
+      const k = r.key
+      const v = r.value?.data
+      // a negative value version reads no field at all (Kafka 4.1+ refuses it: UnknownRecordVersionException); an
+      // offset that is not there is not made up
+      if (
+        (r.value !== null && r.value.version < 0) ||
+        (v !== undefined && typeof v.offset !== 'bigint' && typeof v.offset !== 'number')
+      ) {
+        findings.push(
+          finding(
+            'BAD_INTERNAL_RECORD',
+            `offset commit at offset ${rec.offset}: value version ${r.value?.version ?? '?'} has no offset field: not read`,
+            { file: f.path, position: rec.filePosition >= 0 ? rec.filePosition : h.position },
+          ),
+        )
+        return
+      }
+      put({
+        recordOffset: rec.offset,
+        producerId: h.producerId,
+        producerEpoch: h.producerEpoch,
+        transactional: h.isTransactional,
+        group: String(k.group),
+        topic: String(k.topic),
+        partition: Number(k.partition),
+        offset: v === undefined ? null : big(v.offset),
+        metadata: v === undefined || v.metadata === null ? null : String(v.metadata),
+        timestamp: h.maxTimestamp,
+        file: f.path,
+        position: rec.filePosition,
+      })
+    },
+  )
   return { commits, findings }
 }

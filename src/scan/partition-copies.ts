@@ -10,22 +10,38 @@ import { newestLeaderEpoch } from '../io/checkpoints.js'
 import type { PartitionDir } from '../io/discover.js'
 import { scanTransactionRuns } from './transaction-runs.js'
 
-export interface ChosenCopy { dir: PartitionDir, label: string, runs: PartitionRun[], findings: Finding[] }
+export interface ChosenCopy {
+  dir: PartitionDir
+  label: string
+  runs: PartitionRun[]
+  findings: Finding[]
+}
 
 const ended = (rs: readonly PartitionRun[], below: bigint): string[] =>
-  rs.filter((r) => r.marker !== null && r.marker.offset < below).map((r) => `${r.producerId}/${r.firstOffset}/${r.marker!.offset}/${r.marker!.type}/${r.records}`).sort()
+  rs
+    .filter((r) => r.marker !== null && r.marker.offset < below)
+    .map((r) => `${r.producerId}/${r.firstOffset}/${r.marker!.offset}/${r.marker!.type}/${r.records}`)
+    .sort()
 
 /**
  * every partition's runs, each partition read from one copy, a partition at a time. With `onRun`, a partition in
  * one log directory hands its runs out as they end (its ChosenCopy's runs are then empty); copies in several are
  * compared, so their runs are held until the partition's end and then handed out.
  */
-export function * scanNewestCopies (partitions: readonly PartitionDir[], checkpoints: Map<string, OffsetCheckpoint | null>, resync = true, onRun?: (r: PartitionRun) => void): Generator<ChosenCopy> {
+export function* scanNewestCopies(
+  partitions: readonly PartitionDir[],
+  checkpoints: Map<string, OffsetCheckpoint | null>,
+  resync = true,
+  onRun?: (r: PartitionRun) => void,
+): Generator<ChosenCopy> {
   const byLabel = new Map<string, PartitionDir[]>()
   for (const d of partitions) {
     const k = d.topic === null ? d.path : `${d.topic}-${d.partition}`
     let g = byLabel.get(k)
-    if (g === undefined) { g = []; byLabel.set(k, g) }
+    if (g === undefined) {
+      g = []
+      byLabel.set(k, g)
+    }
     g.push(d)
   }
   for (const [label, dirs] of byLabel) {
@@ -34,16 +50,31 @@ export function * scanNewestCopies (partitions: readonly PartitionDir[], checkpo
       yield { dir: dirs[0]!, label: s.label, runs: [], findings: [...s.findings] }
       continue
     }
-    const scans = dirs.map((dir) => ({ dir, epoch: newestLeaderEpoch(dir.path), ...scanTransactionRuns(dir, checkpoints, resync) }))
-    scans.sort((a, b) => b.epoch - a.epoch || (a.logEndOffset < b.logEndOffset ? 1 : a.logEndOffset > b.logEndOffset ? -1 : 0))
+    const scans = dirs.map((dir) => ({
+      dir,
+      epoch: newestLeaderEpoch(dir.path),
+      ...scanTransactionRuns(dir, checkpoints, resync),
+    }))
+    scans.sort(
+      (a, b) => b.epoch - a.epoch || (a.logEndOffset < b.logEndOffset ? 1 : a.logEndOffset > b.logEndOffset ? -1 : 0),
+    )
     const best = scans[0]!
     const findings = [...best.findings]
     if (scans.length > 1) {
       const others = scans.slice(1)
       // about the partition: its offsets in the copy read
-      findings.push({ ...finding('PARTITION_COPY_CHOSEN', `${label} is in ${scans.length} log directories: read from ${best.dir.path} (leader epoch ${best.epoch}, log end ${best.logEndOffset}); ` +
-        `not from ${others.map((o) => `${o.dir.path} (leader epoch ${o.epoch}, log end ${o.logEndOffset})`).join(', ')}`,
-      { firstOffset: best.logStartOffset, lastOffset: best.logEndOffset > best.logStartOffset ? best.logEndOffset - 1n : best.logStartOffset }), partition: label })
+      findings.push({
+        ...finding(
+          'PARTITION_COPY_CHOSEN',
+          `${label} is in ${scans.length} log directories: read from ${best.dir.path} (leader epoch ${best.epoch}, log end ${best.logEndOffset}); ` +
+            `not from ${others.map((o) => `${o.dir.path} (leader epoch ${o.epoch}, log end ${o.logEndOffset})`).join(', ')}`,
+          {
+            firstOffset: best.logStartOffset,
+            lastOffset: best.logEndOffset > best.logStartOffset ? best.logEndOffset - 1n : best.logStartOffset,
+          },
+        ),
+        partition: label,
+      })
       for (const o of others) {
         const below = o.logEndOffset < best.logEndOffset ? o.logEndOffset : best.logEndOffset
         const a = ended(best.runs, below)
@@ -55,10 +86,18 @@ export function * scanNewestCopies (partitions: readonly PartitionDir[], checkpo
           // in the copy not used (the one whose run differs), else in the one used
           const same = (r: PartitionRun): boolean => String(r.producerId) === pid && String(r.firstOffset) === first
           const run = o.runs.find(same) ?? best.runs.find(same)
-          const f = finding('PARTITION_COPIES_DIFFER', `${label}: the copies in ${best.dir.path} and ${o.dir.path} end different transactions below offset ${below} ` +
-            `(first difference: producer/first offset/marker/outcome/records ${d}); the first is used`,
-          { ...(run !== undefined ? { file: run.file, position: run.position } : { file: o.dir.files.find((f) => f.kind === 'log')?.path ?? o.dir.path, position: 0 }),
-            firstOffset: BigInt(first!), lastOffset: BigInt(marker!) })
+          const f = finding(
+            'PARTITION_COPIES_DIFFER',
+            `${label}: the copies in ${best.dir.path} and ${o.dir.path} end different transactions below offset ${below} ` +
+              `(first difference: producer/first offset/marker/outcome/records ${d}); the first is used`,
+            {
+              ...(run !== undefined
+                ? { file: run.file, position: run.position }
+                : { file: o.dir.files.find((f) => f.kind === 'log')?.path ?? o.dir.path, position: 0 }),
+              firstOffset: BigInt(first!),
+              lastOffset: BigInt(marker!),
+            },
+          )
           f.partition = label
           findings.push(f)
         }

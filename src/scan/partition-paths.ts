@@ -14,32 +14,63 @@ import { scanPartition } from './partition-scan.js'
 import { addRemoteSegments, noteRemoteNotRead } from './remote-segments.js'
 /** Paths to partitions with .log files; `unusable`: UNREADABLE per path that cannot be used (exit 2); `unreadable`:
  * per partition directory inside a named log dir that cannot be read while others can (answered, exit 1). */
-export function resolvePartitions (paths: string[], remote?: RemoteInput): { partitions: PartitionDir[], unusable: Finding[], unreadable: Finding[] } {
+export function resolvePartitions(
+  paths: string[],
+  remote?: RemoteInput,
+): { partitions: PartitionDir[]; unusable: Finding[]; unreadable: Finding[] } {
   // a partition's analysis needs its directory (txnindex, snapshots, checkpoint), which a pipe has not
-  if (paths.includes('-')) return { partitions: [], unusable: [finding('UNREADABLE', 'standard input is read by the dump only (tsdump -); reconcile, txns and lso need the partition directory', { file: '-' })], unreadable: [] }
+  if (paths.includes('-'))
+    return {
+      partitions: [],
+      unusable: [
+        finding(
+          'UNREADABLE',
+          'standard input is read by the dump only (tsdump -); reconcile, txns and lso need the partition directory',
+          { file: '-' },
+        ),
+      ],
+      unreadable: [],
+    }
   const d = discover(paths)
-  const unusable = d.problems.filter((p) => p.inside !== true).map((p) => finding('UNREADABLE', p.message, { file: p.path }))
-  const inner = d.problems.filter((p) => p.inside === true).map((p) => finding('UNREADABLE', p.message, { file: p.path }))
+  const unusable = d.problems
+    .filter((p) => p.inside !== true)
+    .map((p) => finding('UNREADABLE', p.message, { file: p.path }))
+  const inner = d.problems
+    .filter((p) => p.inside === true)
+    .map((p) => finding('UNREADABLE', p.message, { file: p.path }))
   if (unusable.length > 0) return { partitions: [], unusable: [...unusable, ...inner], unreadable: [] }
   if (remote !== undefined) {
     // a storage in no known layout is a usage error, as a path that cannot be used
-    try { addRemoteSegments(remote, d.partitions) } catch (e) {
+    try {
+      addRemoteSegments(remote, d.partitions)
+    } catch (e) {
       if (!(e instanceof InputError)) throw e
       return { partitions: [], unusable: [finding(e.code, e.message, { file: e.file, position: 0 })], unreadable: [] }
     }
   } else noteRemoteNotRead(d.partitions)
   // reports list partitions in topic, then numeric partition order, however the shell expanded the paths
-  const partitions = d.partitions.filter((p) => p.files.some((f) => f.kind === 'log'))
+  const partitions = d.partitions
+    .filter((p) => p.files.some((f) => f.kind === 'log'))
     .sort((a, b) => comparePartitionDirNames(path.basename(path.resolve(a.path)), path.basename(path.resolve(b.path))))
-  if (partitions.length === 0) return { partitions, unusable: inner.length > 0 ? inner : paths.map((p) => finding('UNREADABLE', 'no .log segment files found', { file: p })), unreadable: [] }
+  if (partitions.length === 0)
+    return {
+      partitions,
+      unusable:
+        inner.length > 0 ? inner : paths.map((p) => finding('UNREADABLE', 'no .log segment files found', { file: p })),
+      unreadable: [],
+    }
   return { partitions, unusable, unreadable: inner }
 }
 
 /** what a partition command scanned: see resolvePartitions for `unusable` and `unreadable` */
-export interface ScannedPaths { unusable: Finding[], unreadable: Finding[], scanned: ScannedPartition[] }
+export interface ScannedPaths {
+  unusable: Finding[]
+  unreadable: Finding[]
+  scanned: ScannedPartition[]
+}
 
 /** Scan every partition under `paths`, one at a time, on this thread (commands/workers/partition-pool.ts spreads them over threads). */
-export function scanPaths (paths: string[], opts: PartitionScanOptions = {}): ScannedPaths {
+export function scanPaths(paths: string[], opts: PartitionScanOptions = {}): ScannedPaths {
   const { partitions, unusable, unreadable } = resolvePartitions(paths, opts.remote)
   const cps = new Map<string, OffsetCheckpoint | null>()
   return { unusable, unreadable, scanned: partitions.map((p) => scanPartition(p, cps, opts)) }

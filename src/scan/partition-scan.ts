@@ -66,7 +66,11 @@ export interface PartitionScanOptions {
   /** told about every batch before the analyzer is (`transactions`: where each run's batches and markers are) */
   batch?: (s: BatchFacts) => void
   /** a tap on a partition's frames, given each segment's source (an internal topic's records read in the same pass) */
-  frames?: (dir: PartitionDir) => ((frames: Pick<FrameScanner, 'next'>, src: SegmentSource, file: KafkaFile) => Pick<FrameScanner, 'next'>) | undefined
+  frames?: (
+    dir: PartitionDir,
+  ) =>
+    | ((frames: Pick<FrameScanner, 'next'>, src: SegmentSource, file: KafkaFile) => Pick<FrameScanner, 'next'>)
+    | undefined
   /** --remote-storage: a directory or s3://bucket/prefix whose segments are read before the local ones */
   remote?: RemoteInput
   /**
@@ -94,13 +98,21 @@ const legacyView = new BatchView()
 /** what the scan feeds: each batch, and where bytes could not be read (the analyzer, or a command's tap in front of it) */
 type Fed = Pick<PartitionAnalyzer, 'add' | 'damaged'>
 
-function feed (ev: LogEvent, file: string, findings: FindingList, a: Fed, s: BatchFacts, remote: boolean): boolean {
+function feed(ev: LogEvent, file: string, findings: FindingList, a: Fed, s: BatchFacts, remote: boolean): boolean {
   switch (ev.kind) {
     case 'batch': {
       const h = ev.header
-      s.baseOffset = h.baseOffset; s.lastOffset = h.lastOffset; s.recordsCount = h.recordsCount; s.producerId = h.producerId
-      s.producerEpoch = h.producerEpoch; s.isTransactional = h.isTransactional; s.isControl = h.isControl
-      s.baseTimestamp = h.baseTimestamp; s.maxTimestamp = h.maxTimestamp; s.file = file; s.position = h.position
+      s.baseOffset = h.baseOffset
+      s.lastOffset = h.lastOffset
+      s.recordsCount = h.recordsCount
+      s.producerId = h.producerId
+      s.producerEpoch = h.producerEpoch
+      s.isTransactional = h.isTransactional
+      s.isControl = h.isControl
+      s.baseTimestamp = h.baseTimestamp
+      s.maxTimestamp = h.maxTimestamp
+      s.file = file
+      s.position = h.position
       // a control batch whose CRC fails is counted UNREADABLE: its type and epoch may be the damage's
       s.control = h.isControl && ev.crcValid !== false ? ev.control : undefined
       s.legacy = undefined
@@ -113,8 +125,19 @@ function feed (ev: LogEvent, file: string, findings: FindingList, a: Fed, s: Bat
     case 'legacy': {
       // a legacy entry's offset field is its (last inner) offset; inner messages of compressed wrappers are not counted
       const offset = legacyView.of(ev.bytes, ev.position).int64(L.OFFSET_OFFSET)
-      s.baseOffset = offset; s.lastOffset = offset; s.recordsCount = 1; s.producerId = -1n; s.producerEpoch = -1; s.isTransactional = false
-      s.isControl = false; s.baseTimestamp = -1n; s.maxTimestamp = -1n; s.control = undefined; s.legacy = true; s.file = file; s.position = ev.position
+      s.baseOffset = offset
+      s.lastOffset = offset
+      s.recordsCount = 1
+      s.producerId = -1n
+      s.producerEpoch = -1
+      s.isTransactional = false
+      s.isControl = false
+      s.baseTimestamp = -1n
+      s.maxTimestamp = -1n
+      s.control = undefined
+      s.legacy = true
+      s.file = file
+      s.position = ev.position
       a.add(s)
       return true
     }
@@ -135,12 +158,32 @@ function feed (ev: LogEvent, file: string, findings: FindingList, a: Fed, s: Bat
  * rather than a loop inside scanPartition: V8 optimises it alone, and so it runs faster (bench/RESULTS.md).
  * @returns whether a legacy entry was fed
  */
-function scanSegment (frames: Pick<FrameScanner, 'next'>, file: string, fast: FastBatchFeed | undefined, findings: FindingList,
-  to: Fed, scratch: BatchFacts, remote: boolean): boolean {
+function scanSegment(
+  frames: Pick<FrameScanner, 'next'>,
+  file: string,
+  fast: FastBatchFeed | undefined,
+  findings: FindingList,
+  to: Fed,
+  scratch: BatchFacts,
+  remote: boolean,
+): boolean {
   let legacy = false
   for (let ev = frames.next(); ev !== undefined; ev = frames.next()) {
-    if (ev.kind === 'frame' && fast?.read(ev, file) === true) { to.add(scratch); continue }
-    if (feed(ev.kind === 'frame' ? readFrame(ev, ev.magic >= 2 && ev.complete && ev.isControl ? READ_CONTROL : READ) : ev, file, findings, to, scratch, remote)) legacy = true
+    if (ev.kind === 'frame' && fast?.read(ev, file) === true) {
+      to.add(scratch)
+      continue
+    }
+    if (
+      feed(
+        ev.kind === 'frame' ? readFrame(ev, ev.magic >= 2 && ev.complete && ev.isControl ? READ_CONTROL : READ) : ev,
+        file,
+        findings,
+        to,
+        scratch,
+        remote,
+      )
+    )
+      legacy = true
   }
   return legacy
 }
@@ -150,14 +193,21 @@ function scanSegment (frames: Pick<FrameScanner, 'next'>, file: string, fast: Fa
  * The txnindex files, snapshots and checkpoint are read first: the analysis needs them while streaming.
  * I/O errors on segments become findings.
  */
-export function scanPartition (dir: PartitionDir, checkpoints: Map<string, OffsetCheckpoint | null>, opts: PartitionScanOptions = {}, internals: PartitionScanInternals = {}): ScannedPartition {
+export function scanPartition(
+  dir: PartitionDir,
+  checkpoints: Map<string, OffsetCheckpoint | null>,
+  opts: PartitionScanOptions = {},
+  internals: PartitionScanInternals = {},
+): ScannedPartition {
   // bounded per code: a segment of damaged batches gives one finding each
   const findings = new FindingList()
   const logs: KafkaFile[] = dir.files.filter((f) => f.kind === 'log')
   const names = namesIn(dir.path)
   // a remote segment that cannot be opened (nor its first bytes read) is not read: its .txnindex entries must not count either
   const opened = openRemoteLogs(logs, findings)
-  const remoteTxnIndexes = dir.files.filter((f) => f.remote !== undefined && f.kind === 'txnindex' && !opened.failed.has(f.baseOffset))
+  const remoteTxnIndexes = dir.files.filter(
+    (f) => f.remote !== undefined && f.kind === 'txnindex' && !opened.failed.has(f.baseOffset),
+  )
   const txnIndexAvailable = names.some((n) => /\.(txnindex|index)$/.test(n))
   const indexFindings: Finding[] = []
   const txnIndex = txnIndexAvailable ? readTxnIndexes(dir.path, names, remoteTxnIndexes, indexFindings) : null
@@ -165,27 +215,62 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
   const snapshots = readSnapshots(dir.path, names, snapshotFindings)
   const bases = logs.map((f) => f.baseOffset).filter((b): b is bigint => b !== null)
   let cp = checkpoints.get(dir.logDir)
-  if (cp === undefined) { cp = readOffsetCheckpoint(dir.logDir, 'replication-offset-checkpoint'); checkpoints.set(dir.logDir, cp) }
+  if (cp === undefined) {
+    cp = readOffsetCheckpoint(dir.logDir, 'replication-offset-checkpoint')
+    checkpoints.set(dir.logDir, cp)
+  }
   const label = dir.topic !== null ? `${dir.topic}-${dir.partition}` : dir.path
-  const hw = dir.topic !== null ? cp?.get(label) ?? null : null
-  const start = logStartOffset(bases[0] ?? null, dir.topic !== null ? logStartCheckpoint(dir.logDir, checkpoints)?.get(label) ?? null : null)
-  const analyzer = new PartitionAnalyzer({ topic: dir.topic, partition: dir.partition, logStartOffset: start?.offset ?? null, snapshots,
-    checkpointHighWatermark: hw, txnIndex, ...opts.analyzer?.(dir) }, internals.analyzer)
+  const hw = dir.topic !== null ? (cp?.get(label) ?? null) : null
+  const start = logStartOffset(
+    bases[0] ?? null,
+    dir.topic !== null ? (logStartCheckpoint(dir.logDir, checkpoints)?.get(label) ?? null) : null,
+  )
+  const analyzer = new PartitionAnalyzer(
+    {
+      topic: dir.topic,
+      partition: dir.partition,
+      logStartOffset: start?.offset ?? null,
+      snapshots,
+      checkpointHighWatermark: hw,
+      txnIndex,
+      ...opts.analyzer?.(dir),
+    },
+    internals.analyzer,
+  )
   const scratch = scratchFacts()
   const range = opts.filter === undefined ? undefined : new RangeFilter(opts.filter)
   // records below a log start moved by DeleteRecords or retention are gone for consumers: not counted
   const counted = start?.source !== 'log-start-offset-checkpoint' ? analyzer : fromLogStart(analyzer, start.offset)
   const fed = range === undefined ? counted : weighing(counted, range)
   const tap = opts.batch
-  const to: Fed = tap === undefined ? fed : { add: (s: BatchFacts) => { tap(s); fed.add(s) }, damaged: (d, lost) => { fed.damaged(d, lost) } }
+  const to: Fed =
+    tap === undefined
+      ? fed
+      : {
+          add: (s: BatchFacts) => {
+            tap(s)
+            fed.add(s)
+          },
+          damaged: (d, lost) => {
+            fed.damaged(d, lost)
+          },
+        }
   const fast = internals.readLogOnly === true ? undefined : new FastBatchFeed(scratch)
   let legacy = false
   const tapped = opts.frames?.(dir)
   for (const f of logs) {
     if (opened.failed.has(f.baseOffset) && f.remote !== undefined) continue
     let src: SegmentSource
-    try { src = opened.sources.get(f) ?? openKafkaFile(f) } catch (e) {
-      findings.push(finding(e instanceof InputError ? e.code : f.remote !== undefined ? 'REMOTE_UNREADABLE' : 'UNREADABLE', describeFsError(e), { file: f.path, position: 0 }))
+    try {
+      src = opened.sources.get(f) ?? openKafkaFile(f)
+    } catch (e) {
+      findings.push(
+        finding(
+          e instanceof InputError ? e.code : f.remote !== undefined ? 'REMOTE_UNREADABLE' : 'UNREADABLE',
+          describeFsError(e),
+          { file: f.path, position: 0 },
+        ),
+      )
       continue
     }
     try {
@@ -193,47 +278,88 @@ export function scanPartition (dir: PartitionDir, checkpoints: Map<string, Offse
       const seen = expected === undefined ? undefined : new RemoteSegmentSeen()
       const frames = new FrameScanner(src, opts.resync === false ? SCAN_NO_RESYNC : SCAN)
       const fr = seen === undefined ? frames : watched(frames, seen)
-      if (scanSegment(tapped === undefined ? fr : tapped(fr, src, f), f.path, fast, findings, to, scratch, f.remote !== undefined)) legacy = true
+      if (
+        scanSegment(
+          tapped === undefined ? fr : tapped(fr, src, f),
+          f.path,
+          fast,
+          findings,
+          to,
+          scratch,
+          f.remote !== undefined,
+        )
+      )
+        legacy = true
       if (seen !== undefined) for (const x of remoteOffsetFindings(seen, expected!, f.path)) findings.push(x)
     } catch (e) {
       // the segment shrank while it was read: say so with its size now, and go on with the next one
       if (!(e instanceof InputError)) throw e
       findings.push(finding(e.code, e.message, { file: f.path, position: e.position }))
-    } finally { src.close() }
+    } finally {
+      src.close()
+    }
   }
   for (const n of dir.remoteNotes ?? []) {
-    findings.push(finding(n.code as FindingCode, n.message, { ...(n.file !== undefined ? { file: n.file, ...(n.position !== undefined ? { position: n.position } : {}) } : {}),
-      ...(n.firstOffset !== undefined ? { firstOffset: n.firstOffset, lastOffset: n.lastOffset ?? n.firstOffset } : {}) }))
+    findings.push(
+      finding(n.code as FindingCode, n.message, {
+        ...(n.file !== undefined
+          ? { file: n.file, ...(n.position !== undefined ? { position: n.position } : {}) }
+          : {}),
+        ...(n.firstOffset !== undefined
+          ? { firstOffset: n.firstOffset, lastOffset: n.lastOffset ?? n.firstOffset }
+          : {}),
+      }),
+    )
   }
   if (legacy) {
-    findings.push({ severity: 'info', code: 'LEGACY_ENTRIES', message: 'magic 0/1 entries are counted as one non-transactional record each (compressed wrappers may hold more)' })
+    findings.push({
+      severity: 'info',
+      code: 'LEGACY_ENTRIES',
+      message: 'magic 0/1 entries are counted as one non-transactional record each (compressed wrappers may hold more)',
+    })
   }
-  if (!txnIndexAvailable) findings.push({ severity: 'info', code: 'TXNINDEX_NOT_CHECKED', message: `no .index or .txnindex files beside the segments in ${dir.path}: aborted transactions not cross-checked` })
+  if (!txnIndexAvailable)
+    findings.push({
+      severity: 'info',
+      code: 'TXNINDEX_NOT_CHECKED',
+      message: `no .index or .txnindex files beside the segments in ${dir.path}: aborted transactions not cross-checked`,
+    })
   for (const f of indexFindings) findings.push(f)
   for (const f of snapshotFindings) findings.push(f)
   const lastSegmentBaseOffset = bases.length === 0 ? null : bases.reduce((a, b) => (b > a ? b : a))
   const report = analyzer.finish(lastSegmentBaseOffset, findings)
   locatePartitionFindings(report.findings, label, report.firstScannedOffset, report.logEndOffset)
   if (range === undefined) return { dir, label, snapshots, report }
-  const bound = (v: I64 | null): bigint | null => v === null ? null : toBigInt(v)
-  return { dir, label, snapshots, report, range: { firstOffset: bound(range.firstOffset), lastOffset: bound(range.lastOffset), batches: range.batches } }
+  const bound = (v: I64 | null): bigint | null => (v === null ? null : toBigInt(v))
+  return {
+    dir,
+    label,
+    snapshots,
+    report,
+    range: { firstOffset: bound(range.firstOffset), lastOffset: bound(range.lastOffset), batches: range.batches },
+  }
 }
 
 /** The analyzer fed each data batch with only its records at or above the log start counted (analysis/log-start.ts). */
-function fromLogStart (a: PartitionAnalyzer, start: bigint): Fed {
+function fromLogStart(a: PartitionAnalyzer, start: bigint): Fed {
   return {
-    damaged: (d, lost) => { a.damaged(d, lost) },
+    damaged: (d, lost) => {
+      a.damaged(d, lost)
+    },
     add: (s: BatchFacts) => {
-      if (!s.isControl && BigInt(s.baseOffset) < start) s.recordsCount = recordsFromLogStart(start, BigInt(s.baseOffset), BigInt(s.lastOffset), s.recordsCount)
+      if (!s.isControl && BigInt(s.baseOffset) < start)
+        s.recordsCount = recordsFromLogStart(start, BigInt(s.baseOffset), BigInt(s.lastOffset), s.recordsCount)
       a.add(s)
     },
   }
 }
 
 /** The analyzer fed through the filter: each batch as it is, a data batch with only its records in range counted. */
-function weighing (a: Fed, range: RangeFilter): Fed {
+function weighing(a: Fed, range: RangeFilter): Fed {
   return {
-    damaged: (d, lost) => { a.damaged(d, lost) },
+    damaged: (d, lost) => {
+      a.damaged(d, lost)
+    },
     add: (s: BatchFacts) => {
       const v = range.batch(s)
       if (!s.isControl) s.recordsCount = range.weigh(v, s, s.recordsCount)

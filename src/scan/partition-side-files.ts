@@ -19,14 +19,29 @@ import { FileSource } from '../io/file-source.js'
 import { openKafkaFile } from '../io/remote/open.js'
 import { InputError } from '../io/input-error.js'
 
-export function readTxnIndexes (dir: string, names: string[], remote: KafkaFile[], findings: Finding[]): TxnIndexTable {
+export function readTxnIndexes(dir: string, names: string[], remote: KafkaFile[], findings: Finding[]): TxnIndexTable {
   const out = new TxnIndexTable()
-  const files: KafkaFile[] = [...remote, ...namesOfKind(names, 'txnindex').map(({ name: n }) => ({ path: path.join(dir, n), name: n, kind: 'txnindex' as const, baseOffset: null }))]
+  const files: KafkaFile[] = [
+    ...remote,
+    ...namesOfKind(names, 'txnindex').map(({ name: n }) => ({
+      path: path.join(dir, n),
+      name: n,
+      kind: 'txnindex' as const,
+      baseOffset: null,
+    })),
+  ]
   for (const f of files) {
     const file = f.path
     try {
       const size = readTxnIndex(f, out)
-      if (size % ABORTED_TXN_SIZE !== 0) findings.push({ severity: 'warning', code: 'TXNINDEX_PARTIAL_ENTRY', file, position: size - (size % ABORTED_TXN_SIZE), message: `${size % ABORTED_TXN_SIZE} bytes after the last complete entry` })
+      if (size % ABORTED_TXN_SIZE !== 0)
+        findings.push({
+          severity: 'warning',
+          code: 'TXNINDEX_PARTIAL_ENTRY',
+          file,
+          position: size - (size % ABORTED_TXN_SIZE),
+          message: `${size % ABORTED_TXN_SIZE} bytes after the last complete entry`,
+        })
     } catch (e) {
       findings.push(finding(e instanceof InputError ? e.code : 'UNREADABLE', describeFsError(e), { file, position: 0 }))
     }
@@ -38,7 +53,7 @@ export function readTxnIndexes (dir: string, names: string[], remote: KafkaFile[
  * A .txnindex file's entries into the table, read in windows (any size; the table keeps the windows, 34 bytes
  * an entry, up to the first all-zero entry, where the dump stops too); returns the file's size.
  */
-function readTxnIndex (f: KafkaFile, into: TxnIndexTable): number {
+function readTxnIndex(f: KafkaFile, into: TxnIndexTable): number {
   const src = openKafkaFile(f)
   try {
     for (const { window, first } of entryWindowBuffers(src, ABORTED_TXN_SIZE)) {
@@ -47,10 +62,12 @@ function readTxnIndex (f: KafkaFile, into: TxnIndexTable): number {
       if (zero >= 0) break
     }
     return src.size
-  } finally { src.close() }
+  } finally {
+    src.close()
+  }
 }
 
-export function readSnapshots (dir: string, names: string[], findings: Finding[]): SnapshotInput[] {
+export function readSnapshots(dir: string, names: string[], findings: Finding[]): SnapshotInput[] {
   const out: SnapshotInput[] = []
   for (const { name: n, baseOffset } of namesOfKind(names, 'snapshot')) {
     const file = path.join(dir, n)
@@ -68,17 +85,27 @@ export function readSnapshots (dir: string, names: string[], findings: Finding[]
  * One producer snapshot, read in windows (any size): its open transactions as objects, every producer's
  * coordinator epoch in a ProducerInts (a million producers: tens of MB, not an object each). null: not usable.
  */
-function readSnapshot (file: string, offset: bigint, findings: Finding[]): SnapshotInput | null {
+function readSnapshot(file: string, offset: bigint, findings: Finding[]): SnapshotInput | null {
   const src = new FileSource(file)
   try {
     const s = readProducerSnapshot(src)
     // the same codes as `dump` gives the file; the analysis goes on without the snapshot
     if (s.schemaError !== undefined) {
-      findings.push(finding('SNAPSHOT_SCHEMA', `producer snapshot not used: ${s.schemaError.message}`, { file, position: s.schemaError.position }))
+      findings.push(
+        finding('SNAPSHOT_SCHEMA', `producer snapshot not used: ${s.schemaError.message}`, {
+          file,
+          position: s.schemaError.position,
+        }),
+      )
       return null
     }
     if (!snapshotValid(s)) {
-      findings.push(finding('SNAPSHOT_CRC', `producer snapshot not used: crc stored ${s.crc} != computed ${s.crcComputed}`, { file, position: 2 }))
+      findings.push(
+        finding('SNAPSHOT_CRC', `producer snapshot not used: crc stored ${s.crc} != computed ${s.crcComputed}`, {
+          file,
+          position: 2,
+        }),
+      )
       return null
     }
     const open: SnapshotProducer[] = []
@@ -87,21 +114,35 @@ function readSnapshot (file: string, offset: bigint, findings: Finding[]): Snaps
       // a producer listed twice (never written by Kafka): its first entry counts
       if (coordinatorEpochs.get(e.producerId) === undefined) coordinatorEpochs.set(e.producerId, e.coordinatorEpoch)
       if (e.currentTxnFirstOffset !== null) {
-        open.push({ producerId: e.producerId, producerEpoch: e.producerEpoch, coordinatorEpoch: e.coordinatorEpoch,
-          currentTxnFirstOffset: e.currentTxnFirstOffset, lastTimestamp: e.timestamp, lastOffset: e.lastOffset })
+        open.push({
+          producerId: e.producerId,
+          producerEpoch: e.producerEpoch,
+          coordinatorEpoch: e.coordinatorEpoch,
+          currentTxnFirstOffset: e.currentTxnFirstOffset,
+          lastTimestamp: e.timestamp,
+          lastOffset: e.lastOffset,
+        })
       }
     }
     return { offset, file, open, coordinatorEpochs }
-  } finally { src.close() }
+  } finally {
+    src.close()
+  }
 }
 
 /**
  * The log dir's log-start-offset-checkpoint, read once per log dir (cached beside the replication checkpoint, under
  * the file's path: the replication checkpoint's key is the log dir itself).
  */
-export function logStartCheckpoint (logDir: string, cache: Map<string, OffsetCheckpoint | null>): OffsetCheckpoint | null {
+export function logStartCheckpoint(
+  logDir: string,
+  cache: Map<string, OffsetCheckpoint | null>,
+): OffsetCheckpoint | null {
   const key = path.join(logDir, 'log-start-offset-checkpoint')
   let cp = cache.get(key)
-  if (cp === undefined) { cp = readOffsetCheckpoint(logDir, 'log-start-offset-checkpoint'); cache.set(key, cp) }
+  if (cp === undefined) {
+    cp = readOffsetCheckpoint(logDir, 'log-start-offset-checkpoint')
+    cache.set(key, cp)
+  }
   return cp
 }

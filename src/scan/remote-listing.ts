@@ -9,25 +9,43 @@ import { aivenManifest } from '../io/remote/aiven-source.js'
 import type { RemoteLayout } from '../io/remote/layout.js'
 import type { RemoteObject, RemoteStore } from '../io/remote/store.js'
 
-export interface ListedSegment { startOffset: bigint, topicId: string, objects: Map<string, RemoteObject> }
+export interface ListedSegment {
+  startOffset: bigint
+  topicId: string
+  objects: Map<string, RemoteObject>
+}
 
 /**
  * A listing's keys parsed once, grouped by topic and partition: parsing every key again for each partition cost
  * O(partitions x objects) short-lived strings (100 partitions of 1,100 objects: reconcile from a directory 124 MiB
  * peak RSS, 64 MiB without the storage).
  */
-const byPartition = new WeakMap<readonly RemoteObject[], { layout: RemoteLayout, parts: Map<string, Array<{ o: RemoteObject, k: NonNullable<ReturnType<RemoteLayout['parse']>> }>> }>()
+const byPartition = new WeakMap<
+  readonly RemoteObject[],
+  {
+    layout: RemoteLayout
+    parts: Map<string, Array<{ o: RemoteObject; k: NonNullable<ReturnType<RemoteLayout['parse']>> }>>
+  }
+>()
 
-function partitionObjects (objects: readonly RemoteObject[], layout: RemoteLayout, topic: string, partition: number): ReadonlyArray<{ o: RemoteObject, k: NonNullable<ReturnType<RemoteLayout['parse']>> }> {
+function partitionObjects(
+  objects: readonly RemoteObject[],
+  layout: RemoteLayout,
+  topic: string,
+  partition: number,
+): ReadonlyArray<{ o: RemoteObject; k: NonNullable<ReturnType<RemoteLayout['parse']>> }> {
   let index = byPartition.get(objects)
   if (index === undefined || index.layout !== layout) {
-    const parts = new Map<string, Array<{ o: RemoteObject, k: NonNullable<ReturnType<RemoteLayout['parse']>> }>>()
+    const parts = new Map<string, Array<{ o: RemoteObject; k: NonNullable<ReturnType<RemoteLayout['parse']>> }>>()
     for (const o of objects) {
       const k = layout.parse(o.key)
       if (k === null) continue
       const id = `${k.partition} ${k.topic}`
       let list = parts.get(id)
-      if (list === undefined) { list = []; parts.set(id, list) }
+      if (list === undefined) {
+        list = []
+        parts.set(id, list)
+      }
       list.push({ o, k })
     }
     index = { layout, parts }
@@ -37,12 +55,21 @@ function partitionObjects (objects: readonly RemoteObject[], layout: RemoteLayou
 }
 
 /** the objects of one partition in the storage, by segment id, each by suffix (.log, .txnindex; Aiven's .indexes, .rsm-manifest) */
-export function listedSegments (objects: readonly RemoteObject[], layout: RemoteLayout, topic: string, partition: number, topicId: string | null): Map<string, ListedSegment> {
+export function listedSegments(
+  objects: readonly RemoteObject[],
+  layout: RemoteLayout,
+  topic: string,
+  partition: number,
+  topicId: string | null,
+): Map<string, ListedSegment> {
   const out = new Map<string, ListedSegment>()
   for (const { o, k } of partitionObjects(objects, layout, topic, partition)) {
     if (topicId !== null && k.topicId !== topicId) continue
     let s = out.get(k.segmentId)
-    if (s === undefined) { s = { startOffset: k.startOffset, topicId: k.topicId, objects: new Map() }; out.set(k.segmentId, s) }
+    if (s === undefined) {
+      s = { startOffset: k.startOffset, topicId: k.topicId, objects: new Map() }
+      out.set(k.segmentId, s)
+    }
     s.objects.set(k.suffix, o)
   }
   return out
@@ -53,19 +80,43 @@ export function listedSegments (objects: readonly RemoteObject[], layout: Remote
  * segmentSizeInBytes is compared with). An object whose size is not the chunk index's total, or a manifest that
  * cannot be read, is a finding; null then when the size is unknown.
  */
-export function aivenSegmentSize (store: RemoteStore, s: ListedSegment, log: RemoteObject, findings: Finding[]): number | null {
+export function aivenSegmentSize(
+  store: RemoteStore,
+  s: ListedSegment,
+  log: RemoteObject,
+  findings: Finding[],
+): number | null {
   const manifest = s.objects.get('rsm-manifest')
   if (manifest === undefined) {
-    findings.push(finding('REMOTE_UNREADABLE', `no .rsm-manifest beside it: Aiven's plugin cannot read the segment, nor can tsdump`, { file: store.nameOf(log.key), position: 0 }))
+    findings.push(
+      finding(
+        'REMOTE_UNREADABLE',
+        `no .rsm-manifest beside it: Aiven's plugin cannot read the segment, nor can tsdump`,
+        { file: store.nameOf(log.key), position: 0 },
+      ),
+    )
     return null
   }
   let m
-  try { m = aivenManifest(store, manifest.key) } catch (e) {
-    findings.push(finding(e instanceof InputError ? e.code : 'REMOTE_UNREADABLE', describeFsError(e), { file: store.nameOf(manifest.key), position: 0 }))
+  try {
+    m = aivenManifest(store, manifest.key)
+  } catch (e) {
+    findings.push(
+      finding(e instanceof InputError ? e.code : 'REMOTE_UNREADABLE', describeFsError(e), {
+        file: store.nameOf(manifest.key),
+        position: 0,
+      }),
+    )
     return null
   }
   const last = m.chunks[m.chunks.length - 1]
   const total = last === undefined ? 0 : last.transformedPosition + last.transformedSize
-  if (total !== log.size) findings.push(finding('REMOTE_SIZE_MISMATCH', `the manifest's chunk index totals ${total} bytes, the object has ${log.size}`, { file: store.nameOf(log.key), position: 0 }))
+  if (total !== log.size)
+    findings.push(
+      finding('REMOTE_SIZE_MISMATCH', `the manifest's chunk index totals ${total} bytes, the object has ${log.size}`, {
+        file: store.nameOf(log.key),
+        position: 0,
+      }),
+    )
   return m.originalFileSize
 }

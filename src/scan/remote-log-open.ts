@@ -13,13 +13,17 @@ import { openKafkaFile } from '../io/remote/open.js'
 import { InputError } from '../io/input-error.js'
 
 /** a remote segment's frames, their offsets and leader epochs noted on the way (checked against its metadata) */
-export function watched (frames: FrameScanner, seen: RemoteSegmentSeen): Pick<FrameScanner, 'next'> {
+export function watched(frames: FrameScanner, seen: RemoteSegmentSeen): Pick<FrameScanner, 'next'> {
   return {
     next: () => {
       const ev = frames.next()
       if (ev?.kind === 'frame' && ev.magic >= 2) {
         const base = ev.window.readBigInt64BE(ev.offset + L.OFFSET_OFFSET)
-        seen.batch(base, base + BigInt(ev.window.readInt32BE(ev.offset + L.LAST_OFFSET_DELTA_OFFSET)), ev.window.readInt32BE(ev.offset + L.PARTITION_LEADER_EPOCH_OFFSET))
+        seen.batch(
+          base,
+          base + BigInt(ev.window.readInt32BE(ev.offset + L.LAST_OFFSET_DELTA_OFFSET)),
+          ev.window.readInt32BE(ev.offset + L.PARTITION_LEADER_EPOCH_OFFSET),
+        )
       }
       return ev
     },
@@ -27,7 +31,10 @@ export function watched (frames: FrameScanner, seen: RemoteSegmentSeen): Pick<Fr
 }
 
 /** The remote segments opened and their first bytes read before anything else; those that fail are findings. */
-export function openRemoteLogs (logs: KafkaFile[], findings: FindingList): { sources: Map<KafkaFile, SegmentSource>, failed: Set<bigint | null> } {
+export function openRemoteLogs(
+  logs: KafkaFile[],
+  findings: FindingList,
+): { sources: Map<KafkaFile, SegmentSource>; failed: Set<bigint | null> } {
   const sources = new Map<KafkaFile, SegmentSource>()
   const failed = new Set<bigint | null>()
   for (const f of logs) {
@@ -40,7 +47,12 @@ export function openRemoteLogs (logs: KafkaFile[], findings: FindingList): { sou
     } catch (e) {
       src?.close()
       failed.add(f.baseOffset)
-      findings.push(finding(e instanceof InputError ? e.code : 'REMOTE_UNREADABLE', describeFsError(e), { file: f.path, position: 0 }))
+      findings.push(
+        finding(e instanceof InputError ? e.code : 'REMOTE_UNREADABLE', describeFsError(e), {
+          file: f.path,
+          position: 0,
+        }),
+      )
     }
   }
   return { sources, failed }

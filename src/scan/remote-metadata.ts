@@ -31,33 +31,73 @@ export interface RemoteLogMetadata {
 type Struct = Record<string, unknown>
 
 /** The __remote_log_metadata partitions among `partitions` or in their log directories (each once): scan/internal-partitions.ts's rule. */
-export function metadataPartitions (partitions: readonly PartitionDir[]): PartitionDir[] {
+export function metadataPartitions(partitions: readonly PartitionDir[]): PartitionDir[] {
   return internalPartitionsFor(REMOTE_LOG_METADATA_TOPIC, partitions).dirs
 }
 
-export function readRemoteLogMetadata (dirs: readonly PartitionDir[]): RemoteLogMetadata {
-  const out: RemoteLogMetadata = { read: dirs.map((d) => d.path), segments: [], deletedPartitions: new Set(), findings: new FindingList(), lost: new Map() }
+export function readRemoteLogMetadata(dirs: readonly PartitionDir[]): RemoteLogMetadata {
+  const out: RemoteLogMetadata = {
+    read: dirs.map((d) => d.path),
+    segments: [],
+    deletedPartitions: new Set(),
+    findings: new FindingList(),
+    lost: new Map(),
+  }
   const byId = new Map<string, RemoteSegmentMetadata>()
   for (const dir of dirs) {
-    const lost = forEachInternalRecord(dir.files.filter((x) => x.kind === 'log'), out.findings, (rec, h, f) => {
-      if (rec.value === null) return
-      const at = { file: f.path, position: rec.filePosition >= 0 ? rec.filePosition : h.position }
-      const r = decodeRemoteLogMetadataRecord(rec.value, rec.filePosition)
-      // a version read past its definition may lack fields (decodeFramedRecord reads on with the ones it knows)
-      if (r.unknownVersion && (r.apiKey === 0 || r.apiKey === 1 || r.apiKey === 2)) {
-        out.findings.push(finding('BAD_INTERNAL_RECORD', `${r.def.name} v${r.version} at offset ${rec.offset} is not defined in this release: not applied`, at))
-        return
-      }
-      apply(r.apiKey, r.data as Struct, byId, out, at)
-    }, (e, f) => e instanceof SchemaReadError ? finding('BAD_INTERNAL_RECORD', `__remote_log_metadata record not decoded: ${e.message}`, { file: f.path, position: e.position }) : undefined)
+    const lost = forEachInternalRecord(
+      dir.files.filter((x) => x.kind === 'log'),
+      out.findings,
+      (rec, h, f) => {
+        if (rec.value === null) return
+        const at = { file: f.path, position: rec.filePosition >= 0 ? rec.filePosition : h.position }
+        const r = decodeRemoteLogMetadataRecord(rec.value, rec.filePosition)
+        // a version read past its definition may lack fields (decodeFramedRecord reads on with the ones it knows)
+        if (r.unknownVersion && (r.apiKey === 0 || r.apiKey === 1 || r.apiKey === 2)) {
+          out.findings.push(
+            finding(
+              'BAD_INTERNAL_RECORD',
+              `${r.def.name} v${r.version} at offset ${rec.offset} is not defined in this release: not applied`,
+              at,
+            ),
+          )
+          return
+        }
+        apply(r.apiKey, r.data as Struct, byId, out, at)
+      },
+      (e, f) =>
+        e instanceof SchemaReadError
+          ? finding('BAD_INTERNAL_RECORD', `__remote_log_metadata record not decoded: ${e.message}`, {
+              file: f.path,
+              position: e.position,
+            })
+          : undefined,
+    )
     if (lost.length > 0) out.lost.set(dir.path, lost)
   }
-  out.segments = [...byId.values()].sort((a, b) => a.topic < b.topic ? -1 : a.topic > b.topic ? 1
-    : a.partition !== b.partition ? a.partition - b.partition : a.startOffset < b.startOffset ? -1 : a.startOffset > b.startOffset ? 1 : 0)
+  out.segments = [...byId.values()].sort((a, b) =>
+    a.topic < b.topic
+      ? -1
+      : a.topic > b.topic
+        ? 1
+        : a.partition !== b.partition
+          ? a.partition - b.partition
+          : a.startOffset < b.startOffset
+            ? -1
+            : a.startOffset > b.startOffset
+              ? 1
+              : 0,
+  )
   return out
 }
 
-function apply (apiKey: number, d: Struct, byId: Map<string, RemoteSegmentMetadata>, out: RemoteLogMetadata, at: { file: string, position: number }): void {
+function apply(
+  apiKey: number,
+  d: Struct,
+  byId: Map<string, RemoteSegmentMetadata>,
+  out: RemoteLogMetadata,
+  at: { file: string; position: number },
+): void {
   if (apiKey === 2) {
     const tip = d.topicIdPartition as Struct
     out.deletedPartitions.add(`${String(tip.id)}:${String(tip.partition)}`)
@@ -72,16 +112,32 @@ function apply (apiKey: number, d: Struct, byId: Map<string, RemoteSegmentMetada
   if (apiKey === 1) {
     // an update of a segment whose creation this copy of the topic no longer has: nothing to join it with
     if (known === undefined) return
-    known.state = state; known.history.push(state); known.eventTimestampMs = BigInt(d.eventTimestampMs as bigint)
-    known.file = at.file; known.position = at.position
+    known.state = state
+    known.history.push(state)
+    known.eventTimestampMs = BigInt(d.eventTimestampMs as bigint)
+    known.file = at.file
+    known.position = at.position
     return
   }
   byId.set(segmentId, {
-    topic: String(tip.name), partition: Number(tip.partition), topicId: String(tip.id), segmentId,
-    startOffset: BigInt(d.startOffset as bigint), endOffset: BigInt(d.endOffset as bigint), brokerId: Number(d.brokerId),
-    maxTimestampMs: BigInt(d.maxTimestampMs as bigint), eventTimestampMs: BigInt(d.eventTimestampMs as bigint),
-    leaderEpochs: ((d.segmentLeaderEpochs as Struct[] | null) ?? []).map((e) => ({ epoch: Number(e.leaderEpoch), offset: BigInt(e.offset as bigint) })),
-    sizeInBytes: Number(d.segmentSizeInBytes), txnIndexEmpty: d.txnIndexEmpty === true, state, history: [state], ...at,
+    topic: String(tip.name),
+    partition: Number(tip.partition),
+    topicId: String(tip.id),
+    segmentId,
+    startOffset: BigInt(d.startOffset as bigint),
+    endOffset: BigInt(d.endOffset as bigint),
+    brokerId: Number(d.brokerId),
+    maxTimestampMs: BigInt(d.maxTimestampMs as bigint),
+    eventTimestampMs: BigInt(d.eventTimestampMs as bigint),
+    leaderEpochs: ((d.segmentLeaderEpochs as Struct[] | null) ?? []).map((e) => ({
+      epoch: Number(e.leaderEpoch),
+      offset: BigInt(e.offset as bigint),
+    })),
+    sizeInBytes: Number(d.segmentSizeInBytes),
+    txnIndexEmpty: d.txnIndexEmpty === true,
+    state,
+    history: [state],
+    ...at,
   })
 }
 
@@ -90,7 +146,7 @@ function apply (apiKey: number, d: Struct, byId: Map<string, RemoteSegmentMetada
  * were read from (one topic partition's records go to one metadata partition,
  * RemoteLogMetadataTopicPartitioner), or, when none of its segments was read, of any metadata partition.
  */
-export function metadataLostFor (md: RemoteLogMetadata, topic: string, partition: number): LostRecords | undefined {
+export function metadataLostFor(md: RemoteLogMetadata, topic: string, partition: number): LostRecords | undefined {
   if (md.lost.size === 0) return undefined
   const mine = md.segments.find((s) => s.topic === topic && s.partition === partition && s.file !== undefined)
   if (mine === undefined) return [...md.lost.values()][0]![0]

@@ -4,19 +4,26 @@ import type { PartitionDir } from '../io/discover.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import { readOffsetCheckpoint } from '../io/checkpoints.js'
 import { partitionTopicId } from '../io/remote/open.js'
-import { metadataLostFor, metadataPartitions, readRemoteLogMetadata, REMOTE_LOG_METADATA_TOPIC } from './remote-metadata.js'
+import {
+  metadataLostFor,
+  metadataPartitions,
+  readRemoteLogMetadata,
+  REMOTE_LOG_METADATA_TOPIC,
+} from './remote-metadata.js'
 import { lostText } from '../analysis/lost-records.js'
 import type { RemoteSegmentFacts } from '../analysis/cleanup/remote-retention.js'
 
 /** What cleanup's tiered retention reads of a partition's remote segments: the metadata's, or why it is unknown. */
-export type RemoteRetentionFacts = { segments: RemoteSegmentFacts[], logStartCheckpoint: bigint | null } | { unknown: string }
+export type RemoteRetentionFacts =
+  | { segments: RemoteSegmentFacts[]; logStartCheckpoint: bigint | null }
+  | { unknown: string }
 
 /**
  * Every remote segment `__remote_log_metadata` names for each partition, whatever its state (RLMExpirationTask reads
  * the metadata, not the storage): keyed by the partition directory's path. Absent for a partition the metadata says
  * nothing of; `unknown` where records of its metadata could not be read or no metadata partition was found.
  */
-export function remoteRetentionFacts (partitions: readonly PartitionDir[]): Map<string, RemoteRetentionFacts> {
+export function remoteRetentionFacts(partitions: readonly PartitionDir[]): Map<string, RemoteRetentionFacts> {
   const out = new Map<string, RemoteRetentionFacts>()
   const dirs = metadataPartitions(partitions)
   const metadata = dirs.length === 0 ? null : readRemoteLogMetadata(dirs)
@@ -24,22 +31,37 @@ export function remoteRetentionFacts (partitions: readonly PartitionDir[]): Map<
   for (const dir of partitions) {
     if (dir.topic === null || dir.partition === null || dir.topic === REMOTE_LOG_METADATA_TOPIC) continue
     if (metadata === null) {
-      if (dir.files.some((f) => f.remote !== undefined)) out.set(dir.path, { unknown: `no ${REMOTE_LOG_METADATA_TOPIC} partition among the paths or in ${dir.logDir}` })
+      if (dir.files.some((f) => f.remote !== undefined))
+        out.set(dir.path, { unknown: `no ${REMOTE_LOG_METADATA_TOPIC} partition among the paths or in ${dir.logDir}` })
       continue
     }
     const lost = metadataLostFor(metadata, dir.topic, dir.partition)
-    if (lost !== undefined) { out.set(dir.path, { unknown: lostText(lost) }); continue }
+    if (lost !== undefined) {
+      out.set(dir.path, { unknown: lostText(lost) })
+      continue
+    }
     const topicId = partitionTopicId(dir.path)
-    const segments = metadata.segments.filter((s) => s.topic === dir.topic && s.partition === dir.partition && (topicId === null || s.topicId === topicId) &&
-      !metadata.deletedPartitions.has(`${s.topicId}:${s.partition}`))
+    const segments = metadata.segments.filter(
+      (s) =>
+        s.topic === dir.topic &&
+        s.partition === dir.partition &&
+        (topicId === null || s.topicId === topicId) &&
+        !metadata.deletedPartitions.has(`${s.topicId}:${s.partition}`),
+    )
     if (!starts.has(dir.logDir)) starts.set(dir.logDir, readOffsetCheckpoint(dir.logDir, 'log-start-offset-checkpoint'))
     // the log start of a topic with remote storage is the checkpoint's, below the first local segment (LogLoader)
-    if (segments.length > 0) out.set(dir.path, { segments, logStartCheckpoint: starts.get(dir.logDir)?.get(`${dir.topic}-${dir.partition}`) ?? null })
+    if (segments.length > 0)
+      out.set(dir.path, {
+        segments,
+        logStartCheckpoint: starts.get(dir.logDir)?.get(`${dir.topic}-${dir.partition}`) ?? null,
+      })
   }
   return out
 }
 
 /** the partition with its local files only: cleanup's local rules never read a remote segment as a local one */
-export function localFilesOf (dir: PartitionDir): PartitionDir {
-  return dir.files.some((f) => f.remote !== undefined) ? { ...dir, files: dir.files.filter((f) => f.remote === undefined) } : dir
+export function localFilesOf(dir: PartitionDir): PartitionDir {
+  return dir.files.some((f) => f.remote !== undefined)
+    ? { ...dir, files: dir.files.filter((f) => f.remote === undefined) }
+    : dir
 }

@@ -18,7 +18,12 @@ import { remoteSpecOf } from '../io/remote/spec.js'
 import type { RemoteObject, RemoteStore } from '../io/remote/store.js'
 import { openRemoteStore } from '../io/remote/store.js'
 import type { RemoteLogMetadata, RemoteSegmentMetadata } from './remote-metadata.js'
-import { metadataLostFor, metadataPartitions, readRemoteLogMetadata, REMOTE_LOG_METADATA_TOPIC } from './remote-metadata.js'
+import {
+  metadataLostFor,
+  metadataPartitions,
+  readRemoteLogMetadata,
+  REMOTE_LOG_METADATA_TOPIC,
+} from './remote-metadata.js'
 import { lostAfter, lostText } from '../analysis/lost-records.js'
 import { listedSegments } from './remote-listing.js'
 
@@ -36,7 +41,7 @@ export interface RemoteView {
  * The store, its layout and the metadata for `partitions` (metadata from among them or from their log directories).
  * @throws InputError REMOTE_LAYOUT_UNKNOWN (a usage error) when the storage's layout is neither one, or both
  */
-export function remoteView (remote: RemoteInput, partitions: readonly PartitionDir[]): RemoteView {
+export function remoteView(remote: RemoteInput, partitions: readonly PartitionDir[]): RemoteView {
   const spec = remoteSpecOf(remote)
   const dirs = metadataPartitions(partitions)
   const metadata = dirs.length === 0 ? null : readRemoteLogMetadata(dirs)
@@ -52,13 +57,24 @@ export function remoteView (remote: RemoteInput, partitions: readonly PartitionD
 }
 
 /** the finished segments of a partition the metadata names, in offset order */
-export function finishedSegments (metadata: RemoteLogMetadata, topic: string, partition: number, topicId: string | null): RemoteSegmentMetadata[] {
-  return metadata.segments.filter((s) => s.topic === topic && s.partition === partition && (topicId === null || s.topicId === topicId) &&
-    s.state === 'COPY_SEGMENT_FINISHED' && !metadata.deletedPartitions.has(`${s.topicId}:${s.partition}`))
+export function finishedSegments(
+  metadata: RemoteLogMetadata,
+  topic: string,
+  partition: number,
+  topicId: string | null,
+): RemoteSegmentMetadata[] {
+  return metadata.segments.filter(
+    (s) =>
+      s.topic === topic &&
+      s.partition === partition &&
+      (topicId === null || s.topicId === topicId) &&
+      s.state === 'COPY_SEGMENT_FINISHED' &&
+      !metadata.deletedPartitions.has(`${s.topicId}:${s.partition}`),
+  )
 }
 
 /** Prepend each partition's remote segments to its files (in place). @throws InputError REMOTE_LAYOUT_UNKNOWN (see remoteView) */
-export function addRemoteSegments (remote: RemoteInput, partitions: PartitionDir[]): void {
+export function addRemoteSegments(remote: RemoteInput, partitions: PartitionDir[]): void {
   const spec = remoteSpecOf(remote)
   const storage = spec.storage
   const view = remoteView(spec, partitions)
@@ -67,31 +83,75 @@ export function addRemoteSegments (remote: RemoteInput, partitions: PartitionDir
     if (dir.topic === null || dir.partition === null || dir.topic === REMOTE_LOG_METADATA_TOPIC) continue
     const notes: NonNullable<PartitionDir['remoteNotes']> = []
     dir.remoteNotes = notes
-    if (view.store === null || view.layout === null) { notes.push({ code: 'REMOTE_UNREADABLE', message: `--remote-storage ${storage}: ${view.error ?? 'not readable'}`, file: storage }); continue }
+    if (view.store === null || view.layout === null) {
+      notes.push({
+        code: 'REMOTE_UNREADABLE',
+        message: `--remote-storage ${storage}: ${view.error ?? 'not readable'}`,
+        file: storage,
+      })
+      continue
+    }
     const { store, layout } = view
     // what the listing could not read is said once, with the first partition
-    if (first) for (const s of store.skipped ?? []) notes.push({ code: 'REMOTE_UNREADABLE', message: `${s.key}: ${s.reason}; the rest of the storage is read`, file: store.nameOf(s.key) })
+    if (first)
+      for (const s of store.skipped ?? [])
+        notes.push({
+          code: 'REMOTE_UNREADABLE',
+          message: `${s.key}: ${s.reason}; the rest of the storage is read`,
+          file: store.nameOf(s.key),
+        })
     first = false
     const topicId = partitionTopicId(dir.path)
     const listed = listedSegments(store.list(), layout, dir.topic, dir.partition, topicId)
-    const localStart = dir.files.filter((f) => f.kind === 'log' && f.baseOffset !== null).map((f) => f.baseOffset!).reduce<bigint | null>((a, b) => a === null || b < a ? b : a, null)
-    const segments: Array<{ startOffset: bigint, endOffset: bigint | null, topicId: string, segmentId: string, sizeInBytes?: number, leaderEpochs?: Array<{ epoch: number, offset: bigint }> }> = []
+    const localStart = dir.files
+      .filter((f) => f.kind === 'log' && f.baseOffset !== null)
+      .map((f) => f.baseOffset!)
+      .reduce<bigint | null>((a, b) => (a === null || b < a ? b : a), null)
+    const segments: Array<{
+      startOffset: bigint
+      endOffset: bigint | null
+      topicId: string
+      segmentId: string
+      sizeInBytes?: number
+      leaderEpochs?: Array<{ epoch: number; offset: bigint }>
+    }> = []
     const lost = view.metadata === null ? undefined : metadataLostFor(view.metadata, dir.topic, dir.partition)
     if (view.metadata !== null && lost !== undefined) {
       // records of its metadata could not be read: a FINISHED may be lost, a segment's creation too; every segment
       // the storage holds is read (where the local log has not got its offsets), and that is said
-      const named = new Map(view.metadata.segments.filter((s) => s.topic === dir.topic && s.partition === dir.partition).map((s) => [s.segmentId, s]))
+      const named = new Map(
+        view.metadata.segments
+          .filter((s) => s.topic === dir.topic && s.partition === dir.partition)
+          .map((s) => [s.segmentId, s]),
+      )
       for (const [segmentId, s] of listed) {
         const m = named.get(segmentId)
-        if (m !== undefined && m.state === 'DELETE_SEGMENT_FINISHED' && lostAfter([lost], m.file, m.position) === undefined) continue
-        if (s.objects.has('log')) segments.push({ startOffset: s.startOffset, endOffset: m?.endOffset ?? null, topicId: s.topicId, segmentId })
+        if (
+          m !== undefined &&
+          m.state === 'DELETE_SEGMENT_FINISHED' &&
+          lostAfter([lost], m.file, m.position) === undefined
+        )
+          continue
+        if (s.objects.has('log'))
+          segments.push({ startOffset: s.startOffset, endOffset: m?.endOffset ?? null, topicId: s.topicId, segmentId })
       }
-      notes.push({ code: 'REMOTE_STATE_UNKNOWN', message: `${dir.topic}-${dir.partition}: the states of its remote segments are unknown (${lostText(lost)}, where records of them may be): the ${segments.length} segment(s) the storage holds were read as its remote log`, file: lost.file, position: lost.position })
+      notes.push({
+        code: 'REMOTE_STATE_UNKNOWN',
+        message: `${dir.topic}-${dir.partition}: the states of its remote segments are unknown (${lostText(lost)}, where records of them may be): the ${segments.length} segment(s) the storage holds were read as its remote log`,
+        file: lost.file,
+        position: lost.position,
+      })
     } else if (view.metadata !== null) {
       for (const s of finishedSegments(view.metadata, dir.topic, dir.partition, topicId)) segments.push(s)
     } else {
-      for (const [segmentId, s] of listed) if (s.objects.has('log')) segments.push({ startOffset: s.startOffset, endOffset: null, topicId: s.topicId, segmentId })
-      if (segments.length > 0) notes.push({ code: 'REMOTE_BY_LISTING', message: `no ${REMOTE_LOG_METADATA_TOPIC} partition among the paths or in ${dir.logDir}: the ${segments.length} remote segments were found by listing ${storage} (unfinished uploads cannot be told from finished ones)` })
+      for (const [segmentId, s] of listed)
+        if (s.objects.has('log'))
+          segments.push({ startOffset: s.startOffset, endOffset: null, topicId: s.topicId, segmentId })
+      if (segments.length > 0)
+        notes.push({
+          code: 'REMOTE_BY_LISTING',
+          message: `no ${REMOTE_LOG_METADATA_TOPIC} partition among the paths or in ${dir.logDir}: the ${segments.length} remote segments were found by listing ${storage} (unfinished uploads cannot be told from finished ones)`,
+        })
     }
     segments.sort((a, b) => (a.startOffset < b.startOffset ? -1 : a.startOffset > b.startOffset ? 1 : 0))
     const files: KafkaFile[] = []
@@ -101,14 +161,25 @@ export function addRemoteSegments (remote: RemoteInput, partitions: PartitionDir
       if (localStart !== null && s.startOffset >= localStart) continue
       if (covered !== null && s.endOffset !== null && s.endOffset <= covered) continue
       const objects = listed.get(s.segmentId)?.objects
-      const seg = { topic: dir.topic, partition: dir.partition, topicId: s.topicId, startOffset: s.startOffset, segmentId: s.segmentId }
+      const seg = {
+        topic: dir.topic,
+        partition: dir.partition,
+        topicId: s.topicId,
+        startOffset: s.startOffset,
+        segmentId: s.segmentId,
+      }
       const logKey = layout.keyOf(seg, 'log')
       if (objects?.has('log') !== true) {
-        notes.push({ code: 'REMOTE_SEGMENT_MISSING', message: `segment ${s.segmentId} (offsets ${s.startOffset}..${s.endOffset ?? '?'}) is COPY_SEGMENT_FINISHED but not in the storage: not read`, file: store.nameOf(logKey) })
+        notes.push({
+          code: 'REMOTE_SEGMENT_MISSING',
+          message: `segment ${s.segmentId} (offsets ${s.startOffset}..${s.endOffset ?? '?'}) is COPY_SEGMENT_FINISHED but not in the storage: not read`,
+          file: store.nameOf(logKey),
+        })
         continue
       }
       const found = segmentFiles(spec, layout, seg, objects, notes, store, s.sizeInBytes)
-      if (s.endOffset !== null && s.leaderEpochs !== undefined) found[0]!.remote!.expect = { startOffset: s.startOffset, endOffset: s.endOffset, leaderEpochs: s.leaderEpochs }
+      if (s.endOffset !== null && s.leaderEpochs !== undefined)
+        found[0]!.remote!.expect = { startOffset: s.startOffset, endOffset: s.endOffset, leaderEpochs: s.leaderEpochs }
       files.push(...found)
       if (s.endOffset !== null) covered = covered === null || s.endOffset > covered ? s.endOffset : covered
     }
@@ -117,13 +188,14 @@ export function addRemoteSegments (remote: RemoteInput, partitions: PartitionDir
   if (view.store?.plan !== undefined) view.store.plan(readOrder(partitions))
 }
 
-const concurrencyOf = (spec: RemoteSpec): { concurrency?: number } => (spec.concurrency !== undefined ? { concurrency: spec.concurrency } : {})
+const concurrencyOf = (spec: RemoteSpec): { concurrency?: number } =>
+  spec.concurrency !== undefined ? { concurrency: spec.concurrency } : {}
 
 /**
  * The remote objects in the order the partition scan reads them: partition by partition, each segment's first
  * bytes, its .txnindex, then the segments (scan/partition-scan.ts): what an S3 store reads ahead.
  */
-function readOrder (partitions: readonly PartitionDir[]): string[] {
+function readOrder(partitions: readonly PartitionDir[]): string[] {
   const keys: string[] = []
   for (const dir of partitions) {
     const remote = dir.files.filter((f) => f.remote !== undefined)
@@ -137,47 +209,111 @@ function readOrder (partitions: readonly PartitionDir[]): string[] {
  * Without --remote-storage: note on each partition whose offsets below its first local segment are in remote
  * storage (analysis/log-start.ts remoteOffsetsNotRead) that they were not read, and how to read them.
  */
-export function noteRemoteNotRead (partitions: PartitionDir[]): void {
+export function noteRemoteNotRead(partitions: PartitionDir[]): void {
   const dirs = metadataPartitions(partitions)
   const metadata = dirs.length === 0 ? null : readRemoteLogMetadata(dirs)
   const starts = new Map<string, OffsetCheckpoint | null>()
   for (const dir of partitions) {
     if (dir.topic === null || dir.partition === null || dir.topic === REMOTE_LOG_METADATA_TOPIC) continue
-    const localStart = dir.files.filter((f) => f.kind === 'log' && f.baseOffset !== null).map((f) => f.baseOffset!).reduce<bigint | null>((a, b) => a === null || b < a ? b : a, null)
+    const localStart = dir.files
+      .filter((f) => f.kind === 'log' && f.baseOffset !== null)
+      .map((f) => f.baseOffset!)
+      .reduce<bigint | null>((a, b) => (a === null || b < a ? b : a), null)
     if (localStart === null) continue
     if (!starts.has(dir.logDir)) starts.set(dir.logDir, readOffsetCheckpoint(dir.logDir, 'log-start-offset-checkpoint'))
-    const remote = metadata === null ? [] : finishedSegments(metadata, dir.topic, dir.partition, partitionTopicId(dir.path))
-    const r = remoteOffsetsNotRead(localStart, starts.get(dir.logDir)?.get(`${dir.topic}-${dir.partition}`) ?? null, remote)
+    const remote =
+      metadata === null ? [] : finishedSegments(metadata, dir.topic, dir.partition, partitionTopicId(dir.path))
+    const r = remoteOffsetsNotRead(
+      localStart,
+      starts.get(dir.logDir)?.get(`${dir.topic}-${dir.partition}`) ?? null,
+      remote,
+    )
     if (r === null) continue
     const n = r.lastOffset - r.firstOffset + 1n
-    const why = r.evidence === 'remote-log-metadata' ? `${REMOTE_LOG_METADATA_TOPIC} lists finished remote segments from offset ${r.firstOffset}`
-      : `log-start-offset-checkpoint puts the log start at ${r.firstOffset}, below the first local segment (only a topic with remote storage has it so)`
-    ;(dir.remoteNotes ??= []).push({ code: 'REMOTE_NOT_READ', firstOffset: r.firstOffset, lastOffset: r.lastOffset,
-      message: `${n} offsets below the first local segment ${localStart} are in remote storage and were not read (${why}): ` +
-        'the counts are of the local segments only; give --remote-storage <dir> to read them' })
+    const why =
+      r.evidence === 'remote-log-metadata'
+        ? `${REMOTE_LOG_METADATA_TOPIC} lists finished remote segments from offset ${r.firstOffset}`
+        : `log-start-offset-checkpoint puts the log start at ${r.firstOffset}, below the first local segment (only a topic with remote storage has it so)`
+    ;(dir.remoteNotes ??= []).push({
+      code: 'REMOTE_NOT_READ',
+      firstOffset: r.firstOffset,
+      lastOffset: r.lastOffset,
+      message:
+        `${n} offsets below the first local segment ${localStart} are in remote storage and were not read (${why}): ` +
+        'the counts are of the local segments only; give --remote-storage <dir> to read them',
+    })
   }
 }
 
 /** a listed segment's files as the scan reads them: its .log and its .txnindex (in Aiven's layout, from .indexes) */
-function segmentFiles (spec: RemoteSpec, layout: RemoteLayout, seg: Parameters<RemoteLayout['keyOf']>[0], objects: Map<string, RemoteObject>,
-  notes: NonNullable<PartitionDir['remoteNotes']>, store: RemoteStore, sizeInBytes: number | undefined): KafkaFile[] {
+function segmentFiles(
+  spec: RemoteSpec,
+  layout: RemoteLayout,
+  seg: Parameters<RemoteLayout['keyOf']>[0],
+  objects: Map<string, RemoteObject>,
+  notes: NonNullable<PartitionDir['remoteNotes']>,
+  store: RemoteStore,
+  sizeInBytes: number | undefined,
+): KafkaFile[] {
   const base = { baseOffset: seg.startOffset, topic: seg.topic, partition: seg.partition }
   const logKey = layout.keyOf(seg, 'log')
   if (layout.name === 'aiven') {
     // the .log object holds the transformed chunks: its size is compared with the manifest's (by `tsdump remote`), not the metadata's
-    const aiven = { manifest: layout.keyOf(seg, 'rsm-manifest'), ...(spec.keyFile !== undefined ? { keyFile: spec.keyFile } : {}) }
-    const out: KafkaFile[] = [{ path: store.nameOf(logKey), name: logKey, kind: 'log', remote: { storage: spec.storage, key: logKey, aiven, ...concurrencyOf(spec) }, ...base }]
+    const aiven = {
+      manifest: layout.keyOf(seg, 'rsm-manifest'),
+      ...(spec.keyFile !== undefined ? { keyFile: spec.keyFile } : {}),
+    }
+    const out: KafkaFile[] = [
+      {
+        path: store.nameOf(logKey),
+        name: logKey,
+        kind: 'log',
+        remote: { storage: spec.storage, key: logKey, aiven, ...concurrencyOf(spec) },
+        ...base,
+      },
+    ]
     const indexes = layout.keyOf(seg, 'indexes')
-    if (objects.has('indexes')) out.push({ path: store.nameOf(indexes), name: indexes, kind: 'txnindex', remote: { storage: spec.storage, key: indexes, aiven: { ...aiven, index: 'transaction' }, ...concurrencyOf(spec) }, ...base })
+    if (objects.has('indexes'))
+      out.push({
+        path: store.nameOf(indexes),
+        name: indexes,
+        kind: 'txnindex',
+        remote: {
+          storage: spec.storage,
+          key: indexes,
+          aiven: { ...aiven, index: 'transaction' },
+          ...concurrencyOf(spec),
+        },
+        ...base,
+      })
     return out
   }
   const stored = objects.get('log')!.size
   if (sizeInBytes !== undefined && stored !== sizeInBytes) {
-    notes.push({ code: 'REMOTE_SIZE_MISMATCH', message: `the metadata says ${sizeInBytes} bytes, the storage has ${stored}: read as it is`, file: store.nameOf(logKey) })
+    notes.push({
+      code: 'REMOTE_SIZE_MISMATCH',
+      message: `the metadata says ${sizeInBytes} bytes, the storage has ${stored}: read as it is`,
+      file: store.nameOf(logKey),
+    })
   }
-  const out: KafkaFile[] = [{ path: store.nameOf(logKey), name: logKey, kind: 'log', remote: { storage: spec.storage, key: logKey, ...concurrencyOf(spec) }, ...base }]
+  const out: KafkaFile[] = [
+    {
+      path: store.nameOf(logKey),
+      name: logKey,
+      kind: 'log',
+      remote: { storage: spec.storage, key: logKey, ...concurrencyOf(spec) },
+      ...base,
+    },
+  ]
   // a missing .txnindex is normal (no aborted transactions)
   const txn = layout.keyOf(seg, 'txnindex')
-  if (objects.has('txnindex')) out.push({ path: store.nameOf(txn), name: txn, kind: 'txnindex', remote: { storage: spec.storage, key: txn, ...concurrencyOf(spec) }, ...base })
+  if (objects.has('txnindex'))
+    out.push({
+      path: store.nameOf(txn),
+      name: txn,
+      kind: 'txnindex',
+      remote: { storage: spec.storage, key: txn, ...concurrencyOf(spec) },
+      ...base,
+    })
   return out
 }

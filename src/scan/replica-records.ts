@@ -11,23 +11,30 @@ import { FileSource } from '../io/file-source.js'
 /** batches read whole for their records at most this large; a larger one is left out of the comparison */
 const MAX_BATCH_BYTES = 16 * 1024 * 1024
 
-export interface RecordDigest { offset: bigint, key: string, value: string }
+export interface RecordDigest {
+  offset: bigint
+  key: string
+  value: string
+}
 
 export interface CompactedComparison {
   /** offsets below `below` held by both copies, compared by key and value digest */
   compared: number
   /** batches that could not be read for their records (too large, damaged) */
   unread: number
-  first: { offset: bigint, mine: RecordDigest, theirs: RecordDigest } | null
+  first: { offset: bigint; mine: RecordDigest; theirs: RecordDigest } | null
 }
 
-const digest = (b: Buffer | null): string => b === null ? 'null' : createHash('sha256').update(b).digest('base64')
+const digest = (b: Buffer | null): string => (b === null ? 'null' : createHash('sha256').update(b).digest('base64'))
 
-function * digests (batches: Iterable<ReplicaBatch>, below: bigint, unread: { n: number }): Generator<RecordDigest> {
+function* digests(batches: Iterable<ReplicaBatch>, below: bigint, unread: { n: number }): Generator<RecordDigest> {
   for (const b of batches) {
     if (b.baseOffset >= below) return
     if (b.isControl) continue
-    if (b.size > MAX_BATCH_BYTES) { unread.n++; continue }
+    if (b.size > MAX_BATCH_BYTES) {
+      unread.n++
+      continue
+    }
     let src: FileSource | null = null
     const out: RecordDigest[] = []
     try {
@@ -40,13 +47,19 @@ function * digests (batches: Iterable<ReplicaBatch>, below: bigint, unread: { n:
     } catch {
       // damage in the batch is reported by the partition scan; here it only leaves the batch uncompared
       unread.n++
-    } finally { src?.close() }
-    yield * out
+    } finally {
+      src?.close()
+    }
+    yield* out
   }
 }
 
 /** Records at the same offset below `below` in both copies: same key and value digest (SHA-256)? */
-export function compareCompacted (mine: Iterable<ReplicaBatch>, theirs: Iterable<ReplicaBatch>, below: bigint): CompactedComparison {
+export function compareCompacted(
+  mine: Iterable<ReplicaBatch>,
+  theirs: Iterable<ReplicaBatch>,
+  below: bigint,
+): CompactedComparison {
   const unread = { n: 0 }
   const a = digests(mine, below, unread)
   const b = digests(theirs, below, unread)
@@ -54,17 +67,25 @@ export function compareCompacted (mine: Iterable<ReplicaBatch>, theirs: Iterable
   let y = b.next()
   let compared = 0
   while (x.done !== true && y.done !== true) {
-    if (x.value.offset < y.value.offset) { x = a.next(); continue }
-    if (y.value.offset < x.value.offset) { y = b.next(); continue }
+    if (x.value.offset < y.value.offset) {
+      x = a.next()
+      continue
+    }
+    if (y.value.offset < x.value.offset) {
+      y = b.next()
+      continue
+    }
     compared++
     if (x.value.key !== y.value.key || x.value.value !== y.value.value) {
       // the walks stop here: their batch streams close (and give back their read windows)
-      a.return(undefined); b.return(undefined)
+      a.return(undefined)
+      b.return(undefined)
       return { compared, unread: unread.n, first: { offset: x.value.offset, mine: x.value, theirs: y.value } }
     }
     x = a.next()
     y = b.next()
   }
-  a.return(undefined); b.return(undefined)
+  a.return(undefined)
+  b.return(undefined)
   return { compared, unread: unread.n, first: null }
 }

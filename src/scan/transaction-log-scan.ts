@@ -15,21 +15,39 @@ import type { PartitionDir } from '../io/discover.js'
  * Calls `visit` with each record of the partition's segments, in file order; returns the findings (bounded per
  * code) and where records could not be read.
  */
-export function scanTransactionLog (dir: PartitionDir, visit: (r: TransactionStateRecord) => void): { findings: FindingList, lost: LostRecords[] } {
+export function scanTransactionLog(
+  dir: PartitionDir,
+  visit: (r: TransactionStateRecord) => void,
+): { findings: FindingList; lost: LostRecords[] } {
   // bounded per code (analysis/finding-list.ts): a damaged log can give one finding per record
   const findings = new FindingList()
-  const lost = forEachInternalRecord(dir.files.filter((x) => x.kind === 'log'), findings, (rec, header, f) => {
-    if (rec.key === null) return
-    const k = decodeTransactionLogKey(rec.key, rec.filePosition)
-    if (k.transactionalId === null) return
-    if (rec.valuePieces !== undefined) {
-      // a value larger than the window: no coordinator writes one, and it would have to be held to decode
-      findings.push(finding('BAD_INTERNAL_RECORD', `transaction log value of ${rec.valueSize ?? -1} bytes at offset ${rec.offset} is larger than the read window (${DEFAULT_WINDOW} bytes): not decoded`,
-        { file: f.path, position: rec.filePosition >= 0 ? rec.filePosition : header.position }))
-      return
-    }
-    visit({ offset: rec.offset, transactionalId: k.transactionalId, value: rec.value === null ? null : decodeTransactionLogValue(rec.value, rec.filePosition),
-      file: f.path, position: rec.filePosition, timestamp: header.maxTimestamp })
-  })
+  const lost = forEachInternalRecord(
+    dir.files.filter((x) => x.kind === 'log'),
+    findings,
+    (rec, header, f) => {
+      if (rec.key === null) return
+      const k = decodeTransactionLogKey(rec.key, rec.filePosition)
+      if (k.transactionalId === null) return
+      if (rec.valuePieces !== undefined) {
+        // a value larger than the window: no coordinator writes one, and it would have to be held to decode
+        findings.push(
+          finding(
+            'BAD_INTERNAL_RECORD',
+            `transaction log value of ${rec.valueSize ?? -1} bytes at offset ${rec.offset} is larger than the read window (${DEFAULT_WINDOW} bytes): not decoded`,
+            { file: f.path, position: rec.filePosition >= 0 ? rec.filePosition : header.position },
+          ),
+        )
+        return
+      }
+      visit({
+        offset: rec.offset,
+        transactionalId: k.transactionalId,
+        value: rec.value === null ? null : decodeTransactionLogValue(rec.value, rec.filePosition),
+        file: f.path,
+        position: rec.filePosition,
+        timestamp: header.maxTimestamp,
+      })
+    },
+  )
   return { findings, lost }
 }

@@ -10,14 +10,26 @@ import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import type { PartitionDir } from '../io/discover.js'
 import { scanPartition } from './partition-scan.js'
 
-interface Place { file: string, position: number }
+interface Place {
+  file: string
+  position: number
+}
 
 /** `onRun`: each run handed out as it ends (open ones at the end) and not kept; without it they are returned */
-export function scanTransactionRuns (dir: PartitionDir, checkpoints: Map<string, OffsetCheckpoint | null>, resync = true, onRun?: (r: PartitionRun) => void): { label: string, runs: PartitionRun[], findings: readonly Finding[], logStartOffset: bigint, logEndOffset: bigint } {
+export function scanTransactionRuns(
+  dir: PartitionDir,
+  checkpoints: Map<string, OffsetCheckpoint | null>,
+  resync = true,
+  onRun?: (r: PartitionRun) => void,
+): { label: string; runs: PartitionRun[]; findings: readonly Finding[]; logStartOffset: bigint; logEndOffset: bigint } {
   const topic = dir.topic ?? dir.path
   const partition = dir.partition ?? -1
   const runs: PartitionRun[] = []
-  const put = onRun ?? ((r: PartitionRun): void => { runs.push(r) })
+  const put =
+    onRun ??
+    ((r: PartitionRun): void => {
+      runs.push(r)
+    })
   const firstBatch = new Map<bigint, Place>()
   let last: Place & { timestamp: bigint } = { file: '', position: 0, timestamp: -1n }
   const tap = (s: BatchFacts): void => {
@@ -37,24 +49,64 @@ export function scanTransactionRuns (dir: PartitionDir, checkpoints: Map<string,
         controlBatch: () => {},
         transactionEnded: (t) => {
           const pid = toBigInt(t.producerId)
-          const at = t.empty ? last : firstBatch.get(pid) ?? last
+          const at = t.empty ? last : (firstBatch.get(pid) ?? last)
           firstBatch.delete(pid)
-          put({ topic, partition, producerId: pid, producerEpoch: t.producerEpoch, firstOffset: toBigInt(t.firstOffset),
-            lastOffset: t.lastDataOffset === null ? null : toBigInt(t.lastDataOffset), records: t.records,
-            firstTimestamp: t.firstTimestamp === null ? null : toBigInt(t.firstTimestamp), lastTimestamp: t.lastTimestamp === null ? null : toBigInt(t.lastTimestamp),
-            marker: { offset: toBigInt(t.markerOffset!), type: t.outcome!, coordinatorEpoch: t.coordinatorEpoch, epoch: t.markerEpoch ?? t.producerEpoch,
-              timestamp: last.timestamp, file: last.file, position: last.position },
-            seeded: t.seeded, file: at.file, position: at.position, ...(t.damage !== undefined ? { damage: t.damage } : {}) })
+          put({
+            topic,
+            partition,
+            producerId: pid,
+            producerEpoch: t.producerEpoch,
+            firstOffset: toBigInt(t.firstOffset),
+            lastOffset: t.lastDataOffset === null ? null : toBigInt(t.lastDataOffset),
+            records: t.records,
+            firstTimestamp: t.firstTimestamp === null ? null : toBigInt(t.firstTimestamp),
+            lastTimestamp: t.lastTimestamp === null ? null : toBigInt(t.lastTimestamp),
+            marker: {
+              offset: toBigInt(t.markerOffset!),
+              type: t.outcome!,
+              coordinatorEpoch: t.coordinatorEpoch,
+              epoch: t.markerEpoch ?? t.producerEpoch,
+              timestamp: last.timestamp,
+              file: last.file,
+              position: last.position,
+            },
+            seeded: t.seeded,
+            file: at.file,
+            position: at.position,
+            ...(t.damage !== undefined ? { damage: t.damage } : {}),
+          })
         },
       },
     }),
   })
   for (const o of s.report.openTransactions) {
     if (o.state !== 'open') continue // its marker, beyond the high watermark, ended a run above
-    const at = firstBatch.get(o.producerId) ?? { file: dir.files.find((f) => f.kind === 'log')?.path ?? dir.path, position: 0 }
-    put({ topic, partition, producerId: o.producerId, producerEpoch: o.producerEpoch, firstOffset: o.firstOffset, lastOffset: o.lastDataOffset,
-      records: o.records, firstTimestamp: o.firstTimestamp, lastTimestamp: o.lastTimestamp, marker: null, seeded: o.seeded, file: at.file, position: at.position,
-      ...(o.damage !== undefined ? { damage: o.damage } : {}) })
+    const at = firstBatch.get(o.producerId) ?? {
+      file: dir.files.find((f) => f.kind === 'log')?.path ?? dir.path,
+      position: 0,
+    }
+    put({
+      topic,
+      partition,
+      producerId: o.producerId,
+      producerEpoch: o.producerEpoch,
+      firstOffset: o.firstOffset,
+      lastOffset: o.lastDataOffset,
+      records: o.records,
+      firstTimestamp: o.firstTimestamp,
+      lastTimestamp: o.lastTimestamp,
+      marker: null,
+      seeded: o.seeded,
+      file: at.file,
+      position: at.position,
+      ...(o.damage !== undefined ? { damage: o.damage } : {}),
+    })
   }
-  return { label: s.label, runs, findings: s.report.findings, logStartOffset: s.report.logStartOffset, logEndOffset: s.report.logEndOffset }
+  return {
+    label: s.label,
+    runs,
+    findings: s.report.findings,
+    logStartOffset: s.report.logStartOffset,
+    logEndOffset: s.report.logEndOffset,
+  }
 }

@@ -52,12 +52,12 @@ export class TransactionStateReader {
   // the coordinator's timeout aborts are said wherever its records are read (txns, lso)
   private readonly timedOut = new TimedOutWatch()
 
-  constructor (readonly dir: PartitionDir) {
+  constructor(readonly dir: PartitionDir) {
     this.logs = dir.files.filter((f) => f.kind === 'log').map((f) => f.path)
   }
 
   /** the partition scan's frames of one segment, its records read on the way (partition-scan.ts PartitionScanOptions.frames) */
-  tap (frames: Frames, src: SegmentSource, file: KafkaFile): Frames {
+  tap(frames: Frames, src: SegmentSource, file: KafkaFile): Frames {
     return {
       next: () => {
         const ev = frames.next()
@@ -67,7 +67,8 @@ export class TransactionStateReader {
         else if (ev.magic >= 2 && !ev.isControl) {
           const b = readFrame(ev, { verifyCrc: false }) as V2Batch
           try {
-            for (const rec of batchRecords(b.header, b.bytes, b.complete, src, { window: DEFAULT_WINDOW })) this.visit(rec, b.header, file)
+            for (const rec of batchRecords(b.header, b.bytes, b.complete, src, { window: DEFAULT_WINDOW }))
+              this.visit(rec, b.header, file)
           } catch (e) {
             if (!(e instanceof DecodeError)) throw e
             this.findings.push(decodeFinding(e, file.path))
@@ -79,52 +80,94 @@ export class TransactionStateReader {
   }
 
   /** the records read alone, when no partition scan reads them */
-  readAlone (): void {
-    for (const d of forEachInternalRecord(this.dir.files.filter((x) => x.kind === 'log'), this.findings, (rec, header, f) => { this.visit(rec, header, f) })) this.lost.push(d)
+  readAlone(): void {
+    for (const d of forEachInternalRecord(
+      this.dir.files.filter((x) => x.kind === 'log'),
+      this.findings,
+      (rec, header, f) => {
+        this.visit(rec, header, f)
+      },
+    ))
+      this.lost.push(d)
   }
 
   /**
    * The states; `scanFindings`: the partition scan's findings when it tapped the frames (a segment it could not open
    * or that changed while read loses the records past it, as reading alone would say)
    */
-  finish (scanFindings: readonly Finding[] = [], keepTimedOut: (a: TimedOutAbort) => boolean = () => true): TransactionStateRead {
+  finish(
+    scanFindings: readonly Finding[] = [],
+    keepTimedOut: (a: TimedOutAbort) => boolean = () => true,
+  ): TransactionStateRead {
     for (const a of this.timedOut.aborts) if (keepTimedOut(a)) this.findings.push(timedOutFinding(a))
-    for (const f of scanFindings) if (IO_CODES.has(f.code) && f.file !== undefined && this.logs.includes(f.file)) this.lose(f, f.file)
+    for (const f of scanFindings)
+      if (IO_CODES.has(f.code) && f.file !== undefined && this.logs.includes(f.file)) this.lose(f, f.file)
     const states: TransactionalIdState[] = []
     for (const e of this.newest.entries()) {
-      const r = { offset: e.offset, transactionalId: e.key, value: e.value === null ? null : decodeTransactionLogValue(e.value, e.position), file: e.file, position: e.position, timestamp: e.timestamp }
+      const r = {
+        offset: e.offset,
+        transactionalId: e.key,
+        value: e.value === null ? null : decodeTransactionLogValue(e.value, e.position),
+        file: e.file,
+        position: e.position,
+        timestamp: e.timestamp,
+      }
       states.push(transactionalIdState(r, this.lost))
     }
     return { states: sortStates(states), findings: this.findings, lost: this.lost, timedOut: this.timedOut.aborts }
   }
 
-  private lose (f: Finding, file: string): void {
+  private lose(f: Finding, file: string): void {
     // a preallocated (zero) tail holds no records: nothing is lost there
     if (f.code === 'ZERO_TAIL' || this.lost.some((d) => d.file === file)) return
-    this.lost.push({ file, position: f.position ?? 0, code: f.code, earlierFiles: this.logs.slice(0, Math.max(0, this.logs.indexOf(file))) })
+    this.lost.push({
+      file,
+      position: f.position ?? 0,
+      code: f.code,
+      earlierFiles: this.logs.slice(0, Math.max(0, this.logs.indexOf(file))),
+    })
   }
 
-  private visit (rec: KafkaRecord, header: BatchHeader, f: KafkaFile): void {
+  private visit(rec: KafkaRecord, header: BatchHeader, f: KafkaFile): void {
     if (rec.key === null) return
     const k = decodeTransactionLogKey(rec.key, rec.filePosition)
     if (k.transactionalId === null) return
     if (rec.valuePieces !== undefined) {
       // a value larger than the window: no coordinator writes one, and it would have to be held to decode
-      this.findings.push(finding('BAD_INTERNAL_RECORD', `transaction log value of ${rec.valueSize ?? -1} bytes at offset ${rec.offset} is larger than the read window (${DEFAULT_WINDOW} bytes): not decoded`,
-        { file: f.path, position: rec.filePosition >= 0 ? rec.filePosition : header.position }))
+      this.findings.push(
+        finding(
+          'BAD_INTERNAL_RECORD',
+          `transaction log value of ${rec.valueSize ?? -1} bytes at offset ${rec.offset} is larger than the read window (${DEFAULT_WINDOW} bytes): not decoded`,
+          { file: f.path, position: rec.filePosition >= 0 ? rec.filePosition : header.position },
+        ),
+      )
       return
     }
     // decoded here so that a value that cannot be read is a finding at its record, as before; kept as bytes
     const value = rec.value === null ? null : decodeTransactionLogValue(rec.value, rec.filePosition)
-    this.timedOut.add({ offset: rec.offset, transactionalId: k.transactionalId, value, file: f.path, position: rec.filePosition, timestamp: header.maxTimestamp })
+    this.timedOut.add({
+      offset: rec.offset,
+      transactionalId: k.transactionalId,
+      value,
+      file: f.path,
+      position: rec.filePosition,
+      timestamp: header.maxTimestamp,
+    })
     this.newest.add(k.transactionalId, rec.offset, f.path, rec.filePosition, header.maxTimestamp, rec.value)
   }
 }
 
 /** a __transaction_state partition scanned (its partition facts) and its coordinator records read in that one pass */
-export function scanTransactionStatePartition (dir: PartitionDir, checkpoints: Map<string, OffsetCheckpoint | null>, opts: { resync?: boolean } = {},
-  keepTimedOut: (a: TimedOutAbort) => boolean = () => true): { scanned: ScannedPartition, read: TransactionStateRead } {
+export function scanTransactionStatePartition(
+  dir: PartitionDir,
+  checkpoints: Map<string, OffsetCheckpoint | null>,
+  opts: { resync?: boolean } = {},
+  keepTimedOut: (a: TimedOutAbort) => boolean = () => true,
+): { scanned: ScannedPartition; read: TransactionStateRead } {
   const r = new TransactionStateReader(dir)
-  const scanned = scanPartition(dir, checkpoints, { ...opts, frames: () => (frames, src, file) => r.tap(frames, src, file) })
+  const scanned = scanPartition(dir, checkpoints, {
+    ...opts,
+    frames: () => (frames, src, file) => r.tap(frames, src, file),
+  })
   return { scanned, read: r.finish(scanned.report.findings, keepTimedOut) }
 }

@@ -19,10 +19,26 @@ import { GroupTimelines, RunSpans } from '../analysis/transaction-join/group-pos
 import { idFamilies, idFamily } from '../analysis/transaction-join/id-families.js'
 import { flinkSinks } from '../analysis/transaction-join/flink-ids.js'
 import { streamsApplications } from '../analysis/transaction-join/streams-ids.js'
-import type { Episode, JoinedTransaction, OffsetCommitRecord, PartitionRun, TransactionsStreamed } from '../analysis/transaction-join/types.js'
+import type {
+  Episode,
+  JoinedTransaction,
+  OffsetCommitRecord,
+  PartitionRun,
+  TransactionsStreamed,
+} from '../analysis/transaction-join/types.js'
 import type { TransactionStateRecord } from '../analysis/transactional-id-state.js'
 import { replacesNewest, sortStates, transactionalIdState } from '../analysis/transactional-id-state.js'
-import { FileTable, commitRecordR, commitRecordW, episodeR, episodeW, joinedR, joinedW, runR, runW } from '../analysis/transaction-join/wire.js'
+import {
+  FileTable,
+  commitRecordR,
+  commitRecordW,
+  episodeR,
+  episodeW,
+  joinedR,
+  joinedW,
+  runR,
+  runW,
+} from '../analysis/transaction-join/wire.js'
 import type { DamageRef } from '../analysis/transactions.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import { sizeOf } from '../io/dir-listing.js'
@@ -66,21 +82,45 @@ type Item = ['r', PartitionRun] | ['e', number, Episode] | ['i', bigint, string]
 class Buckets {
   private readonly mem: Item[][] | null
 
-  constructor (readonly n: number, readonly spill: SpillDir | null, readonly files: FileTable) { this.mem = spill === null ? Array.from({ length: n }, () => []) : null }
+  constructor(
+    readonly n: number,
+    readonly spill: SpillDir | null,
+    readonly files: FileTable,
+  ) {
+    this.mem = spill === null ? Array.from({ length: n }, () => []) : null
+  }
 
-  of (pid: bigint): number { const n = BigInt(this.n); return Number(((pid % n) + n) % n) }
+  of(pid: bigint): number {
+    const n = BigInt(this.n)
+    return Number(((pid % n) + n) % n)
+  }
 
-  put (pid: bigint, item: Item): void {
+  put(pid: bigint, item: Item): void {
     const b = this.of(pid)
-    if (this.mem !== null) { this.mem[b]!.push(item); return }
+    if (this.mem !== null) {
+      this.mem[b]!.push(item)
+      return
+    }
     const f = this.files
-    const w = item[0] === 'r' ? ['r', runW(item[1], f)] : item[0] === 'e' ? ['e', item[1], episodeW(item[2], f)] : item[0] === 'i' ? ['i', String(item[1]), item[2]] : ['c', item[1], commitRecordW(item[2], f)]
+    const w =
+      item[0] === 'r'
+        ? ['r', runW(item[1], f)]
+        : item[0] === 'e'
+          ? ['e', item[1], episodeW(item[2], f)]
+          : item[0] === 'i'
+            ? ['i', String(item[1]), item[2]]
+            : ['c', item[1], commitRecordW(item[2], f)]
     this.spill!.append(`b${b}`, JSON.stringify(w))
   }
 
   /** bucket b's items in the order put, then forgotten */
-  * take (b: number): Generator<Item> {
-    if (this.mem !== null) { const l = this.mem[b]!; this.mem[b] = []; yield * l; return }
+  *take(b: number): Generator<Item> {
+    if (this.mem !== null) {
+      const l = this.mem[b]!
+      this.mem[b] = []
+      yield* l
+      return
+    }
     const f = this.files
     for (const line of this.spill!.lines(`b${b}`)) {
       const w = JSON.parse(line) as [string, ...unknown[]]
@@ -93,16 +133,18 @@ class Buckets {
   }
 }
 
-function inputBytes (dirs: readonly PartitionDir[]): number {
+function inputBytes(dirs: readonly PartitionDir[]): number {
   let n = 0
-  for (const d of dirs) for (const f of d.files) if (f.kind === 'log' && f.remote === undefined && f.stdin !== true) n += sizeOf(f.path) ?? 0
+  for (const d of dirs)
+    for (const f of d.files)
+      if (f.kind === 'log' && f.remote === undefined && f.stdin !== true) n += sizeOf(f.path) ?? 0
   return n
 }
 
-export function streamTransactions (inp: StreamInput): TransactionsStream {
+export function streamTransactions(inp: StreamInput): TransactionsStream {
   const { filter } = inp
   // a partition directory that could not be read (the others were) is one more finding
-  const findings: Finding[] = [...inp.unreadable ?? []]
+  const findings: Finding[] = [...(inp.unreadable ?? [])]
   const { dirs, logDirs } = stateDirs(inp.paths)
   const data = inp.partitions.filter((d) => d.topic !== '__transaction_state')
   const per = inp.bucketBytes ?? BUCKET_BYTES
@@ -118,19 +160,23 @@ export function streamTransactions (inp: StreamInput): TransactionsStream {
     const firstSeen = new Map<string, bigint | null>()
     const named = new Map<string, string>()
     const lost: LostRecords[] = []
-    const cut = new EpisodeCutter((e, seq) => { buckets.put(e.producerId, ['e', seq, e]) })
+    const cut = new EpisodeCutter((e, seq) => {
+      buckets.put(e.producerId, ['e', seq, e])
+    })
     for (const d of dirs) {
       const read = scanTransactionLog(d, (r) => {
         cut.add(r)
         const prev = newest.get(r.transactionalId)
         if (prev === undefined || replacesNewest(r.offset, prev.offset)) newest.set(r.transactionalId, r)
-        if (!firstSeen.has(r.transactionalId)) firstSeen.set(r.transactionalId, r.value?.transactionLastUpdateTimestampMs ?? null)
+        if (!firstSeen.has(r.transactionalId))
+          firstSeen.set(r.transactionalId, r.value?.transactionLastUpdateTimestampMs ?? null)
         const v = r.value
         if (v === null) return
         const ids = `${v.producerId}/${v.previousProducerId}/${v.nextProducerId}`
         if (named.get(r.transactionalId) === ids) return
         named.set(r.transactionalId, ids)
-        for (const pid of [v.producerId, v.previousProducerId, v.nextProducerId]) if (pid >= 0n) buckets.put(pid, ['i', pid, r.transactionalId])
+        for (const pid of [v.producerId, v.previousProducerId, v.nextProducerId])
+          if (pid >= 0n) buckets.put(pid, ['i', pid, r.transactionalId])
       })
       for (const f of read.findings.listed) findings.push(f)
       for (const l of read.lost) lost.push(l)
@@ -151,7 +197,10 @@ export function streamTransactions (inp: StreamInput): TransactionsStream {
       if (r.damage !== undefined) damaged.set(label, r.damage)
       if (r.topic === '__consumer_offsets') {
         let sp = spans.get(label)
-        if (sp === undefined) { sp = new RunSpans(); spans.set(label, sp) }
+        if (sp === undefined) {
+          sp = new RunSpans()
+          spans.set(label, sp)
+        }
         sp.add(r)
       }
       buckets.put(r.producerId, ['r', r])
@@ -163,10 +212,14 @@ export function streamTransactions (inp: StreamInput): TransactionsStream {
         const sp = spans.get(s.label)
         const ps: OffsetCommitRecord[] = []
         const c = scanOffsetCommits(s.dir, (x) => {
-          if (!x.transactional) { ps.push(x); return }
+          if (!x.transactional) {
+            ps.push(x)
+            return
+          }
           buckets.put(x.producerId, ['c', s.label, x])
           const at = sp?.committedAt(x.producerId, x.recordOffset) ?? null
-          if (at !== null) groups.add(s.label, x.group, x.topic, x.partition, { record: x.recordOffset, at, offset: x.offset })
+          if (at !== null)
+            groups.add(s.label, x.group, x.topic, x.partition, { record: x.recordOffset, at, offset: x.offset })
         })
         plain.set(s.label, ps)
         groups.addPlain(s.label, ps)
@@ -176,14 +229,25 @@ export function streamTransactions (inp: StreamInput): TransactionsStream {
     }
     return finish()
 
-    function finish (): TransactionsStream {
+    function finish(): TransactionsStream {
       const records = [...newest.values()]
       newest.clear()
       // judged with the places the coordinator's records were lost: past them an owner is unknown (analysis/hanging.ts)
       const judged = sortStates(records.map((r) => transactionalIdState(r, lost)))
-      const states = sortStates(records.map((r) => transactionalIdState(r, lost))).filter((s) => filter === undefined || stateWanted(s.transactionalId, s.producerId, filter))
+      const states = sortStates(records.map((r) => transactionalIdState(r, lost))).filter(
+        (s) => filter === undefined || stateWanted(s.transactionalId, s.producerId, filter),
+      )
       records.length = 0
-      const ctx = { scanned, damaged, groups, states: judged, nowMs: inp.nowMs, maxTransactionTimeoutMs: inp.maxTransactionTimeoutMinutes * 60_000, ...(filter !== undefined ? { filter } : {}), ...(inp.selects !== undefined ? { selects: inp.selects } : {}) }
+      const ctx = {
+        scanned,
+        damaged,
+        groups,
+        states: judged,
+        nowMs: inp.nowMs,
+        maxTransactionTimeoutMs: inp.maxTransactionTimeoutMinutes * 60_000,
+        ...(filter !== undefined ? { filter } : {}),
+        ...(inp.selects !== undefined ? { selects: inp.selects } : {}),
+      }
       // each bucket joined on its own into a sorted run
       const runs: Ordered[][] = []
       let count = 0
@@ -198,30 +262,62 @@ export function streamTransactions (inp: StreamInput): TransactionsStream {
           if (it[0] === 'r') input.runs.push(it[1])
           else if (it[0] === 'e') eps.push([it[1], it[2]])
           else if (it[0] === 'i') input.idByProducer.set(it[1], it[2])
-          else { let l = input.commits.get(it[1]); if (l === undefined) { l = []; input.commits.set(it[1], l) } l.push(it[2]) }
+          else {
+            let l = input.commits.get(it[1])
+            if (l === undefined) {
+              l = []
+              input.commits.set(it[1], l)
+            }
+            l.push(it[2])
+          }
         }
         input.episodes = eps.sort((x, y) => x[0] - y[0]).map((x) => x[1])
         const sorted = joinBucket(input, ctx)
-        for (const o of sorted) if (o.t.transactionalId !== null && idFamily(o.t.transactionalId).kind !== 'plain') shaped.push(o)
+        for (const o of sorted)
+          if (o.t.transactionalId !== null && idFamily(o.t.transactionalId).kind !== 'plain') shaped.push(o)
         count += sorted.length
         producers += new Set(sorted.map((o) => o.t.producerId)).size
         if (spill === null) runs.push(sorted)
-        else { for (const o of sorted) spill.append(`r${b}`, JSON.stringify([o.key === null ? null : String(o.key), joinedW(o.t, files)])); spill.finish(`r${b}`) }
+        else {
+          for (const o of sorted)
+            spill.append(`r${b}`, JSON.stringify([o.key === null ? null : String(o.key), joinedW(o.t, files)]))
+          spill.finish(`r${b}`)
+        }
       }
       const eos = new ExactlyOnceTally()
       const result: TransactionsStream = {
-        count, producers, transactionalIds: states, exactlyOnce: [], idFamilies: [],
-        ...shapedAttribution(shaped.sort(compareOrdered).map((o) => o.t), judged),
-        stateLogs: dirs.map((d) => d.path), lookedIn: logDirs.map((d) => path.resolve(d)), findings,
-        nowMs: inp.nowMs, nowGiven: inp.nowGiven, maxTransactionTimeoutMinutes: inp.maxTransactionTimeoutMinutes,
-        items: items(), close: () => spill?.close(),
+        count,
+        producers,
+        transactionalIds: states,
+        exactlyOnce: [],
+        idFamilies: [],
+        ...shapedAttribution(
+          shaped.sort(compareOrdered).map((o) => o.t),
+          judged,
+        ),
+        stateLogs: dirs.map((d) => d.path),
+        lookedIn: logDirs.map((d) => path.resolve(d)),
+        findings,
+        nowMs: inp.nowMs,
+        nowGiven: inp.nowGiven,
+        maxTransactionTimeoutMinutes: inp.maxTransactionTimeoutMinutes,
+        items: items(),
+        close: () => spill?.close(),
       }
-      function * items (): Generator<JoinedTransaction> {
+      function* items(): Generator<JoinedTransaction> {
         const shownIds = new Set<string>()
         try {
-          const seqs: Array<Iterator<Ordered>> = spill === null
-            ? runs.map((r) => r[Symbol.iterator]())
-            : Array.from({ length: buckets.n }, (_, b) => (function * () { for (const l of spill.lines(`r${b}`)) { const [key, t] = JSON.parse(l) as [string | null, unknown[]]; yield { key: key === null ? null : BigInt(key), t: joinedR(t, files) } } })())
+          const seqs: Array<Iterator<Ordered>> =
+            spill === null
+              ? runs.map((r) => r[Symbol.iterator]())
+              : Array.from({ length: buckets.n }, (_, b) =>
+                  (function* () {
+                    for (const l of spill.lines(`r${b}`)) {
+                      const [key, t] = JSON.parse(l) as [string | null, unknown[]]
+                      yield { key: key === null ? null : BigInt(key), t: joinedR(t, files) }
+                    }
+                  })(),
+                )
           for (const o of mergeSorted(seqs, (a, b) => compareOrdered(a, b) < 0)) {
             const t = o.t
             eos.add(t)
@@ -231,13 +327,17 @@ export function streamTransactions (inp: StreamInput): TransactionsStream {
             }
             yield t
           }
-        } finally { spill?.close() }
+        } finally {
+          spill?.close()
+        }
         const e = eos.finish(plain.values())
         for (const f of e.findings) findings.push(f)
         // one at a time: a million producers as arguments overflow the stack
         for (const p of e.producers) result.exactlyOnce.push(p)
         const wantedIds = new Set(states.map((s) => s.transactionalId))
-        const ids = new Map([...firstSeen].filter(([id]) => filter === undefined || wantedIds.has(id) || shownIds.has(id)))
+        const ids = new Map(
+          [...firstSeen].filter(([id]) => filter === undefined || wantedIds.has(id) || shownIds.has(id)),
+        )
         for (const f of idFamilies(ids)) result.idFamilies.push(f)
       }
       return result
@@ -249,6 +349,9 @@ export function streamTransactions (inp: StreamInput): TransactionsStream {
 }
 
 /** the Flink sinks' and Kafka Streams applications' attribution, over their transactions in the output's order */
-function shapedAttribution (txs: JoinedTransaction[], states: ReturnType<typeof sortStates>): Pick<TransactionsStream, 'streams' | 'flinkSinks'> {
+function shapedAttribution(
+  txs: JoinedTransaction[],
+  states: ReturnType<typeof sortStates>,
+): Pick<TransactionsStream, 'streams' | 'flinkSinks'> {
   return { streams: streamsApplications(txs), flinkSinks: flinkSinks(txs, states) }
 }

@@ -24,58 +24,121 @@ import type { TimedOutAbort } from '../analysis/transaction-join/timed-out.js'
 import { TxnsSpill } from './txns-spill.js'
 
 /** One partition's timeline (or transactional-id states) streamed to `to`; returns its findings. */
-export function txnsPartition (dir: PartitionDir, checkpoints: Map<string, OffsetCheckpoint | null>, width: number, to: TxnsStream, filter?: RangeSpec, resync = true): readonly Finding[] {
+export function txnsPartition(
+  dir: PartitionDir,
+  checkpoints: Map<string, OffsetCheckpoint | null>,
+  width: number,
+  to: TxnsStream,
+  filter?: RangeSpec,
+  resync = true,
+): readonly Finding[] {
   const r = resync ? {} : { resync: false }
   if (dir.topic === '__transaction_state') {
     // one pass: the partition's facts and the coordinator's records; a filter keeps its ids' states, and their
     // coordinator timeout aborts only
     const keep = (a: TimedOutAbort): boolean => filter === undefined || stateInFilter(a, filter)
-    const { scanned: s, read: { states: newest, findings: logFindings } } = scanTransactionStatePartition(dir, checkpoints, r, keep)
+    const {
+      scanned: s,
+      read: { states: newest, findings: logFindings },
+    } = scanTransactionStatePartition(dir, checkpoints, r, keep)
     const states = newest.filter((x) => filter === undefined || stateInFilter(x, filter))
     const all = new FindingList()
     all.absorb({ listed: s.report.findings, omitted: s.report.omittedFindings })
     // the framing damage the partition scan reported already is not said twice
     const said = new Set(s.report.findings.map((f) => `${f.code} ${f.file ?? ''} ${f.position ?? ''}`))
-    all.absorb({ listed: logFindings.listed.filter((f) => !said.has(`${f.code} ${f.file ?? ''} ${f.position ?? ''}`)), omitted: logFindings.omitted })
-    const p = { label: s.label, path: dir.path, report: s.report, kind: 'transactional-ids' as const, states, findings: all.listed, omittedFindings: all.omitted }
+    all.absorb({
+      listed: logFindings.listed.filter((f) => !said.has(`${f.code} ${f.file ?? ''} ${f.position ?? ''}`)),
+      omitted: logFindings.omitted,
+    })
+    const p = {
+      label: s.label,
+      path: dir.path,
+      report: s.report,
+      kind: 'transactional-ids' as const,
+      states,
+      findings: all.listed,
+      omittedFindings: all.omitted,
+    }
     to.transactionStates(p)
     return p.findings
   }
   if (filter === undefined) return oneScan(dir, checkpoints, width, to, r)
   const { lane, range } = firstPass(dir, checkpoints, width, to, filter, r)
   // the second pass's report (the same numbers) ends the partition
-  const sink = range === undefined || filter === undefined ? (r: TimelineRun) => { to.run(r) } : (r: TimelineRun) => { if (runInRange(r, range, filter)) to.run(r) }
-  const second = scanPartition(dir, checkpoints, { analyzer: () => ({ timeline: { sink, lane }, markerEpochs: false }), ...r })
+  const sink =
+    range === undefined || filter === undefined
+      ? (r: TimelineRun) => {
+          to.run(r)
+        }
+      : (r: TimelineRun) => {
+          if (runInRange(r, range, filter)) to.run(r)
+        }
+  const second = scanPartition(dir, checkpoints, {
+    analyzer: () => ({ timeline: { sink, lane }, markerEpochs: false }),
+    ...r,
+  })
   to.timelineEnd({ label: second.label, path: dir.path, report: second.report }, lane.result())
   return second.report.findings
 }
 
 /** The partition in one scan, its runs held (spilled past HELD_RUNS) until the first line is known. */
-function oneScan (dir: PartitionDir, checkpoints: Map<string, OffsetCheckpoint | null>, width: number, to: TxnsStream, r: { resync?: boolean }): readonly Finding[] {
+function oneScan(
+  dir: PartitionDir,
+  checkpoints: Map<string, OffsetCheckpoint | null>,
+  width: number,
+  to: TxnsStream,
+  r: { resync?: boolean },
+): readonly Finding[] {
   const spill = new TxnsSpill()
   try {
-    const s = scanPartition(dir, checkpoints, { analyzer: () => ({ timeline: { sink: (run) => { spill.run(run) }, lane: spill.lane }, markerEpochs: false }), ...r })
+    const s = scanPartition(dir, checkpoints, {
+      analyzer: () => ({
+        timeline: {
+          sink: (run) => {
+            spill.run(run)
+          },
+          lane: spill.lane,
+        },
+        markerEpochs: false,
+      }),
+      ...r,
+    })
     const p = { label: s.label, path: dir.path, report: s.report }
     to.timelineStart(p)
-    spill.replay((run) => { to.run(run) })
+    spill.replay((run) => {
+      to.run(run)
+    })
     to.timelineEnd(p, spill.lane.fold(s.report.batches, width))
     return s.report.findings
-  } finally { spill.close() }
+  } finally {
+    spill.close()
+  }
 }
 
 /**
  * The first pass: the timeline's first line, and the lane sized by the batch count. Its report, with its
  * per-producer tables (tens of MB for 1 M producer ids), is let go before the second pass builds its own.
  */
-function firstPass (dir: PartitionDir, checkpoints: Map<string, OffsetCheckpoint | null>, width: number, to: TxnsStream, filter: RangeSpec | undefined, r: { resync?: boolean }): { lane: LaneBuilder, range?: RangeCounted } {
+function firstPass(
+  dir: PartitionDir,
+  checkpoints: Map<string, OffsetCheckpoint | null>,
+  width: number,
+  to: TxnsStream,
+  filter: RangeSpec | undefined,
+  r: { resync?: boolean },
+): { lane: LaneBuilder; range?: RangeCounted } {
   // with a filter this pass also finds which batches are in range (a time range needs the log read in order)
-  const s = scanPartition(dir, checkpoints, { analyzer: () => ({ markerEpochs: false }), ...(filter !== undefined ? { filter } : {}), ...r })
+  const s = scanPartition(dir, checkpoints, {
+    analyzer: () => ({ markerEpochs: false }),
+    ...(filter !== undefined ? { filter } : {}),
+    ...r,
+  })
   to.timelineStart({ label: s.label, path: dir.path, report: s.report })
   return { lane: new LaneBuilder(s.report.batches, width), ...(s.range !== undefined ? { range: s.range } : {}) }
 }
 
 /** a transactional id's state on a __transaction_state partition, under --transactional-id / --producer-id */
-function stateInFilter (s: Pick<TransactionalIdState, 'transactionalId' | 'producerId'>, f: RangeSpec): boolean {
+function stateInFilter(s: Pick<TransactionalIdState, 'transactionalId' | 'producerId'>, f: RangeSpec): boolean {
   if (f.transactionalId !== undefined) return s.transactionalId === f.transactionalId
   return f.producerIds === undefined || (s.producerId !== null && f.producerIds.includes(s.producerId))
 }

@@ -19,7 +19,7 @@ export class TxnsSpill {
   private laneFile: SpillFile | null = null
   readonly lane = new PagedLane(LANE_WINDOW, () => (this.laneFile ??= new SpillFile('txns-lane')))
 
-  run (r: TimelineRun): void {
+  run(r: TimelineRun): void {
     this.held.push(r)
     if (this.held.length < HELD_RUNS) return
     const w = encodeRuns(this.held)
@@ -30,7 +30,7 @@ export class TxnsSpill {
   }
 
   /** every run in the order given */
-  replay (to: (r: TimelineRun) => void): void {
+  replay(to: (r: TimelineRun) => void): void {
     for (const c of this.chunks) {
       const words = new BigInt64Array(c.count * RUN_SLOTS)
       this.runsFile!.readAt(c.at, new Uint8Array(words.buffer))
@@ -40,7 +40,7 @@ export class TxnsSpill {
     for (const r of this.held) to(r)
   }
 
-  close (): void {
+  close(): void {
     this.runsFile?.close()
     this.laneFile?.close()
   }

@@ -10,7 +10,7 @@ import { REPO_ROOT as repoRoot } from '../support/paths.js'
 const doc = fs.readFileSync(path.join(repoRoot, 'docs', 'findings.md'), 'utf8')
 
 /** code -> severity column of every table row whose first cell names codes (`A` / `B`) */
-function documented (): Map<string, string> {
+function documented(): Map<string, string> {
   const out = new Map<string, string>()
   for (const line of doc.split('\n')) {
     const cells = line.split('|').map((c) => c.trim())
@@ -38,6 +38,7 @@ describe('findings catalogue', () => {
     expect(exitCodeFor([finding('CRC_MISMATCH', 'x')])).toBe(1)
     expect(exitCodeFor([finding('CRC_MISMATCH', 'x'), finding('UNREADABLE', 'x')])).toBe(2)
     // the io/ refusals are unreadable input too, whichever command meets them
-    for (const c of ['NOT_REGULAR_FILE', 'FILE_TOO_LARGE', 'FILE_CHANGED', 'OUTPUT_WRITE_FAILED'] as const) expect(exitCodeFor([finding(c, 'x')])).toBe(2)
+    for (const c of ['NOT_REGULAR_FILE', 'FILE_TOO_LARGE', 'FILE_CHANGED', 'OUTPUT_WRITE_FAILED'] as const)
+      expect(exitCodeFor([finding(c, 'x')])).toBe(2)
   })
 })

@@ -6,37 +6,79 @@ import { flinkSinks } from '../../src/analysis/transaction-join/flink-ids.js'
 
 let clock = 1_000_000n
 /** a transaction of `id` that began at the next tick, wrote `records` to p0 */
-function tx (id: string, outcome: string, records = 2, abortedByTimeoutAt?: bigint): FlinkTxnInput {
+function tx(id: string, outcome: string, records = 2, abortedByTimeoutAt?: bigint): FlinkTxnInput {
   clock += 1000n
   return {
-    transactionalId: id, producerId: 1n, producerEpoch: 0, outcome,
-    runs: records === 0 ? [] : [{ topic: 'out', partition: 0, firstOffset: clock, lastOffset: clock + BigInt(records - 1), records }],
-    abortCause: abortedByTimeoutAt === undefined ? null : { by: 'coordinator-timeout', startedAt: clock, deadline: clock + 10n, preparedAt: abortedByTimeoutAt, transactionTimeoutMs: 10 },
-    firstTimestamp: clock, episode: { states: [{ timestamp: clock }] },
+    transactionalId: id,
+    producerId: 1n,
+    producerEpoch: 0,
+    outcome,
+    runs:
+      records === 0
+        ? []
+        : [{ topic: 'out', partition: 0, firstOffset: clock, lastOffset: clock + BigInt(records - 1), records }],
+    abortCause:
+      abortedByTimeoutAt === undefined
+        ? null
+        : {
+            by: 'coordinator-timeout',
+            startedAt: clock,
+            deadline: clock + 10n,
+            preparedAt: abortedByTimeoutAt,
+            transactionTimeoutMs: 10,
+          },
+    firstTimestamp: clock,
+    episode: { states: [{ timestamp: clock }] },
   }
 }
-const states = (ids: string[]) => ids.map((id) => ({ transactionalId: id, producerEpoch: 0, state: 'Empty', transactionTimeoutMs: 10 }))
+const states = (ids: string[]) =>
+  ids.map((id) => ({ transactionalId: id, producerEpoch: 0, state: 'Empty', transactionTimeoutMs: 10 }))
 
 describe('Flink KafkaSink ids', () => {
   it('INCREMENTING, an open id of a subtask that never wrote again while others went on: a removed subtask', () => {
-    const txs = [tx('j-0-1', 'committed'), tx('j-1-1', 'committed'), tx('j-2-1', 'committed'), tx('j-2-2', 'open'), tx('j-0-2', 'committed'), tx('j-1-2', 'committed'),
-      tx('j-0-3', 'committed'), tx('j-1-3', 'committed')]
+    const txs = [
+      tx('j-0-1', 'committed'),
+      tx('j-1-1', 'committed'),
+      tx('j-2-1', 'committed'),
+      tx('j-2-2', 'open'),
+      tx('j-0-2', 'committed'),
+      tx('j-1-2', 'committed'),
+      tx('j-0-3', 'committed'),
+      tx('j-1-3', 'committed'),
+    ]
     const [s] = flinkSinks(txs, [])
     expect(s!.naming).toBe('INCREMENTING')
     expect(s!.lingering).toMatchObject([{ transactionalId: 'j-2-2', cause: 'removed-subtask' }])
-    expect(s!.phases.map((p) => p.subtasks)).toEqual([[0, 1, 2], [0, 1]])
+    expect(s!.phases.map((p) => p.subtasks)).toEqual([
+      [0, 1, 2],
+      [0, 1],
+    ])
   })
 
   it('INCREMENTING, an open id whose own subtask wrote later: not a removed subtask', () => {
-    const txs = [tx('j-0-1', 'committed'), tx('j-1-1', 'committed'), tx('j-1-2', 'open'), tx('j-0-2', 'committed'), tx('j-1-3', 'committed')]
+    const txs = [
+      tx('j-0-1', 'committed'),
+      tx('j-1-1', 'committed'),
+      tx('j-1-2', 'open'),
+      tx('j-0-2', 'committed'),
+      tx('j-1-3', 'committed'),
+    ]
     const [s] = flinkSinks(txs, [])
     expect(s!.lingering).toMatchObject([{ transactionalId: 'j-1-2', cause: 'unknown' }])
   })
 
   it('an open id after which only another prefix wrote: a changed prefix', () => {
-    const txs = [tx('old-0-1', 'committed'), tx('old-0-2', 'committed'), tx('old-0-3', 'open'), tx('new-0-4', 'committed'), tx('new-0-5', 'committed')]
+    const txs = [
+      tx('old-0-1', 'committed'),
+      tx('old-0-2', 'committed'),
+      tx('old-0-3', 'open'),
+      tx('new-0-4', 'committed'),
+      tx('new-0-5', 'committed'),
+    ]
     const sinks = flinkSinks(txs, [])
-    expect(sinks.find((s) => s.prefix === 'old')!.lingering).toMatchObject([{ transactionalId: 'old-0-3', cause: 'changed-prefix' }])
+    expect(sinks.find((s) => s.prefix === 'old')!.lingering).toMatchObject([
+      { transactionalId: 'old-0-3', cause: 'changed-prefix' },
+    ])
   })
 
   it('POOLING with nothing written after the open id: no cause (the job may still run)', () => {
@@ -48,11 +90,19 @@ describe('Flink KafkaSink ids', () => {
 
   it('a timed-out transaction is lost only when the job wrote later counters and never its own again', () => {
     // j-*-2 pre-committed and timed out; the restored job begins at counter 3
-    const lost = [tx('j-0-1', 'committed'), tx('j-1-1', 'committed'), tx('j-0-2', 'aborted', 3, 1_100_000n), tx('j-1-2', 'aborted', 2, 1_100_000n)]
+    const lost = [
+      tx('j-0-1', 'committed'),
+      tx('j-1-1', 'committed'),
+      tx('j-0-2', 'aborted', 3, 1_100_000n),
+      tx('j-1-2', 'aborted', 2, 1_100_000n),
+    ]
     clock = 1_200_000n
     const after = [tx('j-0-3', 'committed'), tx('j-0-4', 'committed')]
     const [s] = flinkSinks([...lost, ...after], states(['j-2-3', 'j-0-5']))
-    expect(s!.lost.map((l) => [l.transactionalId, l.records, l.nextId])).toEqual([['j-0-2', 3, 'j-0-3'], ['j-1-2', 2, 'j-0-3']])
+    expect(s!.lost.map((l) => [l.transactionalId, l.records, l.nextId])).toEqual([
+      ['j-0-2', 3, 'j-0-3'],
+      ['j-1-2', 2, 'j-0-3'],
+    ])
     expect(s!.neverWrote).toEqual(['j-0-5', 'j-2-3'])
     // in flight instead: the restored job wrote the same counter again (j-0-2 rewritten), so it was replayed
     clock = 1_300_000n
@@ -62,6 +112,14 @@ describe('Flink KafkaSink ids', () => {
 
   it('one id of that shape alone is not a sink; Kafka Streams ids are not Flink ids', () => {
     expect(flinkSinks([tx('orders-1-2', 'committed')], [])).toEqual([])
-    expect(flinkSinks([tx('app-0f8fad5b-d9cb-469f-a165-70867728950e-1', 'committed'), tx('app-0f8fad5b-d9cb-469f-a165-70867728950e-2', 'committed')], [])).toEqual([])
+    expect(
+      flinkSinks(
+        [
+          tx('app-0f8fad5b-d9cb-469f-a165-70867728950e-1', 'committed'),
+          tx('app-0f8fad5b-d9cb-469f-a165-70867728950e-2', 'committed'),
+        ],
+        [],
+      ),
+    ).toEqual([])
   })
 })

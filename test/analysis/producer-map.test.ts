@@ -8,17 +8,27 @@ describe('ProducerInts', () => {
   // buckets of 8 slots: thousands of splits and directory doublings in a few thousand sets
   it('answers as a Map does, across bucket splits (property)', () => {
     const id = fc.oneof(fc.bigInt({ min: -5n, max: 5000n }), fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }))
-    fc.assert(fc.property(fc.array(fc.tuple(id, fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 })), { maxLength: 3000 }), fc.constantFrom(8, 64, 4096), (ops, slots) => {
-      const t = new ProducerInts(slots)
-      const m = new Map<bigint, number>()
-      for (const [k, v] of ops) { t.set(k, v); m.set(k, v) }
-      const copy = ProducerInts.fromParts(structuredClone(t.toParts()))
-      for (const u of [t, copy]) {
-        expect(u.size).toBe(m.size)
-        for (const [k, v] of m) expect(u.get(k)).toBe(v)
-        for (const [k] of ops) if (!m.has(k + 1n)) expect(u.get(k + 1n)).toBeUndefined()
-      }
-    }), { numRuns: 60 })
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(id, fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 })), { maxLength: 3000 }),
+        fc.constantFrom(8, 64, 4096),
+        (ops, slots) => {
+          const t = new ProducerInts(slots)
+          const m = new Map<bigint, number>()
+          for (const [k, v] of ops) {
+            t.set(k, v)
+            m.set(k, v)
+          }
+          const copy = ProducerInts.fromParts(structuredClone(t.toParts()))
+          for (const u of [t, copy]) {
+            expect(u.size).toBe(m.size)
+            for (const [k, v] of m) expect(u.get(k)).toBe(v)
+            for (const [k] of ops) if (!m.has(k + 1n)) expect(u.get(k + 1n)).toBeUndefined()
+          }
+        },
+      ),
+      { numRuns: 60 },
+    )
   })
 
   it('a bucket that cannot split further sends the rest to its overflow map', () => {
@@ -45,7 +55,11 @@ describe('ProducerInts with few producers stays small (lso over 3,000 partitions
   it('3,000 maps of one producer each: under 4 MB of typed arrays; the same values as with full buckets from the start', () => {
     const before = process.memoryUsage().arrayBuffers
     const maps: ProducerInts[] = []
-    for (let i = 0; i < 3000; i++) { const m = new ProducerInts(); m.set(BigInt(i), i); maps.push(m) }
+    for (let i = 0; i < 3000; i++) {
+      const m = new ProducerInts()
+      m.set(BigInt(i), i)
+      maps.push(m)
+    }
     expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(4 * 1024 * 1024)
     for (let i = 0; i < 3000; i++) expect(maps[i]!.get(BigInt(i))).toBe(i)
   })

@@ -16,16 +16,33 @@ const N = 2000
 const SLICES = 10
 const NOW = Date.parse('2030-01-01T00:00:00Z')
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-scale-'))
-afterAll(() => { fs.rmSync(root, { recursive: true, force: true }) })
+afterAll(() => {
+  fs.rmSync(root, { recursive: true, force: true })
+})
 
 /** what a transaction is, independent of what else was read with it (committedBefore depends on earlier slices) */
-function shape (t: JoinedTransaction): string {
-  return JSON.stringify([t.transactionalId, String(t.producerId), t.producerEpoch, t.transactionVersion, t.outcome,
-    t.runs.map((r) => [r.topic, r.partition, String(r.firstOffset), String(r.lastOffset), r.records, r.marker?.type ?? null, String(r.marker?.offset ?? '')]),
-    t.offsetCommits.map((c) => [c.group, c.topic, c.partition, String(c.offset)]), t.episode?.states.map((s) => s.state) ?? []])
+function shape(t: JoinedTransaction): string {
+  return JSON.stringify([
+    t.transactionalId,
+    String(t.producerId),
+    t.producerEpoch,
+    t.transactionVersion,
+    t.outcome,
+    t.runs.map((r) => [
+      r.topic,
+      r.partition,
+      String(r.firstOffset),
+      String(r.lastOffset),
+      r.records,
+      r.marker?.type ?? null,
+      String(r.marker?.offset ?? ''),
+    ]),
+    t.offsetCommits.map((c) => [c.group, c.topic, c.partition, String(c.offset)]),
+    t.episode?.states.map((s) => s.state) ?? [],
+  ])
 }
 
-function read (dir: string, bucketBytes?: number): string[] {
+function read(dir: string, bucketBytes?: number): string[] {
   const s = transactionsStream([dir], { now: NOW }, bucketBytes === undefined ? {} : { bucketBytes })
   if ('unusable' in s) throw new Error(`unusable: ${JSON.stringify(s.unusable)}`)
   const out = [...s.items].map(shape)
@@ -44,7 +61,14 @@ describe('transactions on a synthetic log directory = the union of its ten slice
     expect(outcomes.filter((o) => o === 'aborted')).toHaveLength(meta.stats.aborted)
     expect(outcomes.filter((o) => o === 'open')).toHaveLength(meta.stats.open)
     expect(outcomes.filter((o) => o === 'committed')).toHaveLength(N - meta.stats.aborted - meta.stats.open)
-    const records = whole.reduce((n, w) => n + (JSON.parse(w)[5] as Array<[string, number, string, string, number]>).filter((r) => r[0] === 'scale').reduce((m, r) => m + r[4], 0), 0)
+    const records = whole.reduce(
+      (n, w) =>
+        n +
+        (JSON.parse(w)[5] as Array<[string, number, string, string, number]>)
+          .filter((r) => r[0] === 'scale')
+          .reduce((m, r) => m + r[4], 0),
+      0,
+    )
     expect(records).toBe(meta.stats.records)
     const union: string[] = []
     for (let k = 0; k < SLICES; k++) {

@@ -11,26 +11,42 @@ import type { TransactionsResult } from '../../src/analysis/transaction-join/typ
 import { REPO_ROOT as REPO } from '../support/paths.js'
 
 const NOW = Date.parse('2030-01-01T00:00:00Z')
-const logDirs = ['broker', 'broker-4.4'].flatMap((v) => fs.readdirSync(path.join(REPO, 'fixtures', v)).map((n) => path.join(REPO, 'fixtures', v, n, 'logs')))
+const logDirs = ['broker', 'broker-4.4']
+  .flatMap((v) => fs.readdirSync(path.join(REPO, 'fixtures', v)).map((n) => path.join(REPO, 'fixtures', v, n, 'logs')))
   .filter((d) => fs.existsSync(d) && fs.statSync(d).isDirectory())
 
-function spilled (paths: string[], bucketBytes: number): { r: TransactionsResult, tempDirs: string[] } {
+function spilled(paths: string[], bucketBytes: number): { r: TransactionsResult; tempDirs: string[] } {
   const tempDirs: string[] = []
-  const s = transactionsStream(paths, { now: NOW }, { bucketBytes, onSpill: (dir) => { tempDirs.push(dir) } })
+  const s = transactionsStream(
+    paths,
+    { now: NOW },
+    {
+      bucketBytes,
+      onSpill: (dir) => {
+        tempDirs.push(dir)
+      },
+    },
+  )
   if ('unusable' in s) throw new Error('unusable')
   for (const d of tempDirs) expect(path.dirname(d)).toBe(os.tmpdir())
   const { items, count: _c, producers: _p, close: _x, ...rest } = s
   const all = [...items]
-  for (const d of tempDirs) expect(fs.existsSync(d), 'the temp files are removed once the transactions are read').toBe(false)
+  for (const d of tempDirs)
+    expect(fs.existsSync(d), 'the temp files are removed once the transactions are read').toBe(false)
   return { r: { ...rest, transactions: all }, tempDirs }
 }
 
 describe('transactions spilled to buckets and merged = joined in memory', () => {
-  it('finds the fixtures', () => { expect(logDirs.length).toBeGreaterThan(10) })
+  it('finds the fixtures', () => {
+    expect(logDirs.length).toBeGreaterThan(10)
+  })
   for (const d of logDirs) {
     it(path.relative(REPO, d), () => {
       const whole = transactions([d], { now: NOW })
-      if (whole.unusable.length > 0) { expect(() => spilled([d], 256)).toThrow('unusable'); return }
+      if (whole.unusable.length > 0) {
+        expect(() => spilled([d], 256)).toThrow('unusable')
+        return
+      }
       const { r, tempDirs } = spilled([d], 256)
       expect(tempDirs).toHaveLength(1)
       expect(JSON.stringify(transactionsJson(r))).toBe(JSON.stringify(transactionsJson(whole)))

@@ -15,13 +15,28 @@ import { encodeBatch, encodeTxnIndex, LogDir, runCommand } from '../support/txn-
 const N_ROUNDS = 40_000 // 5 batches a round: 200k batches
 
 /** One reused BatchFacts per call, like the partition scan. `hang`: producer 1 opens a transaction first and never ends it. */
-function * stream (rounds: number, hang: boolean): Generator<BatchFacts> {
-  const b: BatchFacts = { baseOffset: 0n, lastOffset: 0n, recordsCount: 1, producerId: -1n, producerEpoch: 0, isTransactional: false, isControl: false,
-    baseTimestamp: 0n, maxTimestamp: 0n, control: undefined }
+function* stream(rounds: number, hang: boolean): Generator<BatchFacts> {
+  const b: BatchFacts = {
+    baseOffset: 0n,
+    lastOffset: 0n,
+    recordsCount: 1,
+    producerId: -1n,
+    producerEpoch: 0,
+    isTransactional: false,
+    isControl: false,
+    baseTimestamp: 0n,
+    maxTimestamp: 0n,
+    control: undefined,
+  }
   let next = 0n
   const emit = (pid: bigint, txn: boolean, control: 'COMMIT' | 'ABORT' | null): BatchFacts => {
-    b.baseOffset = next; b.lastOffset = next; b.producerId = pid; b.isTransactional = txn; b.isControl = control !== null
-    b.control = control === null ? undefined : { type: control === 'ABORT' ? 0 : 1, typeName: control, coordinatorEpoch: 0 }
+    b.baseOffset = next
+    b.lastOffset = next
+    b.producerId = pid
+    b.isTransactional = txn
+    b.isControl = control !== null
+    b.control =
+      control === null ? undefined : { type: control === 'ABORT' ? 0 : 1, typeName: control, coordinatorEpoch: 0 }
     next++
     return b
   }
@@ -36,8 +51,15 @@ function * stream (rounds: number, hang: boolean): Generator<BatchFacts> {
   }
 }
 
-function maxStats (a: PartitionAnalyzer, rounds: number, hang: boolean): AnalyzerStats {
-  const max: AnalyzerStats = { batches: 0, openTransactions: 0, intervals: 0, pendingEntries: 0, producersWithMarkers: 0, abortedProducers: 0 }
+function maxStats(a: PartitionAnalyzer, rounds: number, hang: boolean): AnalyzerStats {
+  const max: AnalyzerStats = {
+    batches: 0,
+    openTransactions: 0,
+    intervals: 0,
+    pendingEntries: 0,
+    producersWithMarkers: 0,
+    abortedProducers: 0,
+  }
   let i = 0
   for (const b of stream(rounds, hang)) {
     a.add(b)
@@ -49,12 +71,17 @@ function maxStats (a: PartitionAnalyzer, rounds: number, hang: boolean): Analyze
   return max
 }
 
-function abortedIndex (rounds: number, hang: boolean): TxnIndexTable {
+function abortedIndex(rounds: number, hang: boolean): TxnIndexTable {
   const entries: AbortedTxnSpec[] = []
   const base = hang ? 1n : 0n
   for (let r = 0; r < rounds; r += 3) {
     const o = base + BigInt(r) * 5n
-    entries.push({ producerId: BigInt(10 + (r % 1000)), firstOffset: o, lastOffset: o + 3n, lastStableOffset: hang ? 0n : o + 2n })
+    entries.push({
+      producerId: BigInt(10 + (r % 1000)),
+      firstOffset: o,
+      lastOffset: o + 3n,
+      lastStableOffset: hang ? 0n : o + 2n,
+    })
   }
   return TxnIndexTable.from(entries)
 }
@@ -62,8 +89,14 @@ function abortedIndex (rounds: number, hang: boolean): TxnIndexTable {
 describe('streaming transaction analysis: memory follows open transactions, not batches', () => {
   for (const hang of [false, true]) {
     it(`200k batches${hang ? ' behind a transaction that never ends' : ''}`, () => {
-      const a = new PartitionAnalyzer({ topic: 't', partition: 0, logStartOffset: 0n, snapshots: [], checkpointHighWatermark: null,
-        txnIndex: abortedIndex(N_ROUNDS, hang) })
+      const a = new PartitionAnalyzer({
+        topic: 't',
+        partition: 0,
+        logStartOffset: 0n,
+        snapshots: [],
+        checkpointHighWatermark: null,
+        txnIndex: abortedIndex(N_ROUNDS, hang),
+      })
       const max = maxStats(a, N_ROUNDS, hang)
       expect(max.batches).toBeGreaterThan(190_000)
       expect(max.openTransactions).toBeLessThanOrEqual(3)
@@ -75,10 +108,21 @@ describe('streaming transaction analysis: memory follows open transactions, not 
       const aborted = Math.ceil(N_ROUNDS / 3)
       expect(r.readUncommitted).toBe(N_ROUNDS * 3 + (hang ? 1 : 0))
       if (hang) {
-        expect(r).toMatchObject({ lastStableOffset: 0n, readCommitted: 0, abortedRecords: 0, pendingRecords: r.readUncommitted, readCommittedByTxnIndex: 0 })
+        expect(r).toMatchObject({
+          lastStableOffset: 0n,
+          readCommitted: 0,
+          abortedRecords: 0,
+          pendingRecords: r.readUncommitted,
+          readCommittedByTxnIndex: 0,
+        })
         expect(r.openTransactions).toHaveLength(1)
       } else {
-        expect(r).toMatchObject({ lastStableOffset: r.logEndOffset, abortedRecords: aborted, readCommitted: N_ROUNDS * 3 - aborted, readCommittedByTxnIndex: N_ROUNDS * 3 - aborted })
+        expect(r).toMatchObject({
+          lastStableOffset: r.logEndOffset,
+          abortedRecords: aborted,
+          readCommitted: N_ROUNDS * 3 - aborted,
+          readCommittedByTxnIndex: N_ROUNDS * 3 - aborted,
+        })
       }
       expect(r.findings.filter((f) => f.severity === 'error')).toEqual([])
     })
@@ -87,20 +131,38 @@ describe('streaming transaction analysis: memory follows open transactions, not 
 
 describe('reconcile of a partition with 200k tiny batches', () => {
   let d: LogDir | null = null
-  afterEach(() => { d?.remove(); d = null })
+  afterEach(() => {
+    d?.remove()
+    d = null
+  })
 
   it('streams the segment and agrees with the counts', async () => {
     d = new LogDir()
     const dir = d.partitionPath('many', 0)
     const chunks: Buffer[] = []
     for (const b of stream(N_ROUNDS, false)) {
-      chunks.push(encodeBatch({ baseOffset: b.baseOffset, producerId: b.producerId, producerEpoch: b.producerId >= 0n ? 0 : -1, transactional: b.isTransactional,
-        ...(b.control !== undefined && b.control !== null ? { control: b.control.typeName as 'COMMIT' | 'ABORT' } : {}) }))
+      chunks.push(
+        encodeBatch({
+          baseOffset: b.baseOffset,
+          producerId: b.producerId,
+          producerEpoch: b.producerId >= 0n ? 0 : -1,
+          transactional: b.isTransactional,
+          ...(b.control !== undefined && b.control !== null
+            ? { control: b.control.typeName as 'COMMIT' | 'ABORT' }
+            : {}),
+        }),
+      )
     }
     fs.writeFileSync(path.join(dir, '00000000000000000000.log'), Buffer.concat(chunks))
     const t = abortedIndex(N_ROUNDS, false)
     const entries: AbortedTxnSpec[] = []
-    for (let i = 0; i < t.length; i++) entries.push({ producerId: t.producerId(i), firstOffset: t.firstOffset(i), lastOffset: t.lastOffset(i), lastStableOffset: t.lastStableOffset(i) })
+    for (let i = 0; i < t.length; i++)
+      entries.push({
+        producerId: t.producerId(i),
+        firstOffset: t.firstOffset(i),
+        lastOffset: t.lastOffset(i),
+        lastStableOffset: t.lastStableOffset(i),
+      })
     fs.writeFileSync(path.join(dir, '00000000000000000000.txnindex'), encodeTxnIndex(entries))
     const before = process.memoryUsage().heapUsed
     const r = await runCommand(runReconcile, { paths: [dir], format: 'json' })
@@ -108,8 +170,15 @@ describe('reconcile of a partition with 200k tiny batches', () => {
     expect(r.code).toBe(0)
     const aborted = Math.ceil(N_ROUNDS / 3)
     const p = (JSON.parse(r.out) as { partitions: Array<Record<string, unknown>> }).partitions[0]!
-    expect(p).toMatchObject({ logEndOffset: N_ROUNDS * 5, lastStableOffset: N_ROUNDS * 5, readUncommitted: N_ROUNDS * 3, abortedRecords: aborted,
-      readCommitted: N_ROUNDS * 3 - aborted, readCommittedByTxnIndex: N_ROUNDS * 3 - aborted, pendingRecords: 0 })
+    expect(p).toMatchObject({
+      logEndOffset: N_ROUNDS * 5,
+      lastStableOffset: N_ROUNDS * 5,
+      readUncommitted: N_ROUNDS * 3,
+      abortedRecords: aborted,
+      readCommitted: N_ROUNDS * 3 - aborted,
+      readCommittedByTxnIndex: N_ROUNDS * 3 - aborted,
+      pendingRecords: 0,
+    })
     // a summary object per batch alone would be > 30 MB here; garbage not yet collected can show up, so the bound is loose
     expect(grew).toBeLessThan(64 * 1024 * 1024)
   }, 60_000)

@@ -23,13 +23,24 @@ afterAll(() => rmrf(dir))
 const N = Number(process.env.TSDUMP_BIG_TXNS ?? 200_000)
 
 /** tsdump transactions --json over `input`, stdout to a file; its peak RSS and the transactions' outcomes counted from the file */
-function run (input: string): { code: number | null, stderr: string, maxRssMiB: number, outcomes: Record<string, number> } {
+function run(input: string): {
+  code: number | null
+  stderr: string
+  maxRssMiB: number
+  outcomes: Record<string, number>
+} {
   const out = path.join(dir, 'out.json')
   const probe = path.join(dir, 'rss-probe.mjs')
-  fs.writeFileSync(probe, `process.on('exit', () => process.stderr.write('\\nMAXRSS ' + process.resourceUsage().maxRSS + '\\n'))\n` +
-    `await import(${JSON.stringify(path.join(REPO_ROOT, 'bin', 'tsdump.js'))})\n`)
+  fs.writeFileSync(
+    probe,
+    `process.on('exit', () => process.stderr.write('\\nMAXRSS ' + process.resourceUsage().maxRSS + '\\n'))\n` +
+      `await import(${JSON.stringify(path.join(REPO_ROOT, 'bin', 'tsdump.js'))})\n`,
+  )
   const fd = fs.openSync(out, 'w')
-  const r = spawnSync(process.execPath, [probe, 'transactions', '--json', '--now', '2030-01-01T00:00:00Z', input], { stdio: ['ignore', fd, 'pipe'], encoding: 'utf8' })
+  const r = spawnSync(process.execPath, [probe, 'transactions', '--json', '--now', '2030-01-01T00:00:00Z', input], {
+    stdio: ['ignore', fd, 'pipe'],
+    encoding: 'utf8',
+  })
   fs.closeSync(fd)
   const m = /MAXRSS (\d+)/.exec(r.stderr)
   const outcomes: Record<string, number> = {}
@@ -37,16 +48,24 @@ function run (input: string): { code: number | null, stderr: string, maxRssMiB: 
   const rd = fs.openSync(out, 'r')
   const buf = Buffer.alloc(1 << 20)
   let carry = ''
-  for (let n; (n = fs.readSync(rd, buf, 0, buf.length, null)) > 0;) {
+  for (let n; (n = fs.readSync(rd, buf, 0, buf.length, null)) > 0; ) {
     const text = carry + buf.toString('latin1', 0, n)
     let end = 0
-    for (const x of text.matchAll(/"outcome":"(\w+)"/g)) { outcomes[x[1]!] = (outcomes[x[1]!] ?? 0) + 1; end = x.index + x[0].length }
+    for (const x of text.matchAll(/"outcome":"(\w+)"/g)) {
+      outcomes[x[1]!] = (outcomes[x[1]!] ?? 0) + 1
+      end = x.index + x[0].length
+    }
     // a match cut at the chunk's end is completed by the next; nothing before `end` is counted again
     carry = text.slice(Math.max(end, text.length - 40))
   }
   fs.closeSync(rd)
   fs.rmSync(out, { force: true })
-  return { code: r.status, stderr: r.stderr.replace(/\nMAXRSS \d+\n/, ''), maxRssMiB: m === null ? NaN : Number(m[1]) / 1024, outcomes }
+  return {
+    code: r.status,
+    stderr: r.stderr.replace(/\nMAXRSS \d+\n/, ''),
+    maxRssMiB: m === null ? NaN : Number(m[1]) / 1024,
+    outcomes,
+  }
 }
 
 describe('transactions at scale', () => {
@@ -59,7 +78,11 @@ describe('transactions at scale', () => {
     scale.r = r
     // exit 1: the transactions left open are past the coordinator's deadline at --now
     expect(r.code, r.stderr).toBe(1)
-    expect(r.outcomes).toEqual({ committed: N - meta.stats.aborted - meta.stats.open, aborted: meta.stats.aborted, open: meta.stats.open })
+    expect(r.outcomes).toEqual({
+      committed: N - meta.stats.aborted - meta.stats.open,
+      aborted: meta.stats.aborted,
+      open: meta.stats.open,
+    })
   })
   it.fails(`${N} transactions: peak RSS < 128 MiB`, () => {
     expect(scale.r?.code).toBe(1)

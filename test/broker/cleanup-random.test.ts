@@ -13,36 +13,52 @@ import type { CleanupCommandOptions } from '../../src/commands/cleanup.js'
 import { runCommand } from '../support/txn-segment-builder.js'
 import { recordsBelow } from '../support/cleanup-truth.js'
 
-const seed = process.env.TSDUMP_CLEANUP_SEED ? Number(process.env.TSDUMP_CLEANUP_SEED) : Math.floor(Math.random() * 2 ** 31)
+const seed = process.env.TSDUMP_CLEANUP_SEED
+  ? Number(process.env.TSDUMP_CLEANUP_SEED)
+  : Math.floor(Math.random() * 2 ** 31)
 // the workload is written for Kafka 4.4.0 (its Java driver, the fixture's release): under another KAFKA_VERSION
 // (.ci/run's 3.9.1 pass) it is skipped with the reason, so that it runs once per .ci/run
 const RELEASE = '4.4.0'
 const otherRelease = process.env.KAFKA_VERSION !== undefined && process.env.KAFKA_VERSION !== RELEASE
-if (otherRelease) console.log(`[cleanup-random] skipped: the scenario runs on Kafka ${RELEASE}, this pass is KAFKA_VERSION=${process.env.KAFKA_VERSION}`)
+if (otherRelease)
+  console.log(
+    `[cleanup-random] skipped: the scenario runs on Kafka ${RELEASE}, this pass is KAFKA_VERSION=${process.env.KAFKA_VERSION}`,
+  )
 else console.log(`[cleanup-random] seed ${seed} (replay with TSDUMP_CLEANUP_SEED=${seed})`)
 
-interface Observed { topic: string, partition: number, logStartOffset: number }
-interface Answers {
-  before: { partitions: Observed[], checkpoints: Record<string, Record<string, number>> }
-  after: { partitions: Observed[], checkpoints: Record<string, Record<string, number>> }
+interface Observed {
+  topic: string
+  partition: number
+  logStartOffset: number
 }
-let r: { before: string, after: string, cleanedAt: number | null, answers: Answers, dispose: () => void }
-let rows: Array<Record<string, unknown> & { topic: string, partition: number }>
+interface Answers {
+  before: { partitions: Observed[]; checkpoints: Record<string, Record<string, number>> }
+  after: { partitions: Observed[]; checkpoints: Record<string, Record<string, number>> }
+}
+let r: { before: string; after: string; cleanedAt: number | null; answers: Answers; dispose: () => void }
+let rows: Array<Record<string, unknown> & { topic: string; partition: number }>
 
 beforeAll(async () => {
   if (otherRelease) return
   r = await runCleanupRandom({ seed })
-  const out = await runCommand(async (o: CleanupCommandOptions, ctx) => runCleanup(o, ctx), { paths: [r.before], format: 'json', now: r.cleanedAt ?? Date.now() })
+  const out = await runCommand(async (o: CleanupCommandOptions, ctx) => runCleanup(o, ctx), {
+    paths: [r.before],
+    format: 'json',
+    now: r.cleanedAt ?? Date.now(),
+  })
   expect(out.code, out.err).toBeLessThan(2)
   rows = (JSON.parse(out.out) as { partitions: typeof rows }).partitions
 })
 
-afterAll(() => { r?.dispose() })
+afterAll(() => {
+  r?.dispose()
+})
 
 describe.skipIf(otherRelease)(`cleanup on a random workload (seed ${seed}) equals what the 4.4.0 broker did`, () => {
   it('cleaned range, records left and log start of every partition observed', () => {
     expect(r.cleanedAt, 'the broker cleaned something').not.toBeNull()
-    const cp = (a: Answers['before'], tp: string): number | undefined => a.checkpoints['cleaner-offset-checkpoint']?.[tp]
+    const cp = (a: Answers['before'], tp: string): number | undefined =>
+      a.checkpoints['cleaner-offset-checkpoint']?.[tp]
     const checked: string[] = []
     for (const o of r.answers.after.partitions) {
       const tp = `${o.topic}-${o.partition}`
@@ -57,7 +73,9 @@ describe.skipIf(otherRelease)(`cleanup on a random workload (seed ${seed}) equal
           expect(p!.firstUncleanableOffset, tp).toBe(after)
           expect(p!.cleanedUpTo, tp).toBe(after)
           expect(p!.recordsAfterCleaning, tp).toBe(recordsBelow(path.join(r.after, tp), after!).data)
-          checked.push(`${tp} cleaned to ${after} (${String(p!.uncleanableBecause)}), ${String(p!.recordsAfterCleaning)} records left`)
+          checked.push(
+            `${tp} cleaned to ${after} (${String(p!.uncleanableBecause)}), ${String(p!.recordsAfterCleaning)} records left`,
+          )
         }
       }
       if (policy.includes('delete')) {

@@ -13,12 +13,25 @@ const LIB = path.join(REPO_ROOT, '.cache', 'kafka-4.4.0', 'lib')
 
 describe('Kafka 4.4.0 answers the --config cases as recorded', () => {
   it('ConfigDef and KafkaConfig', (ctx) => {
-    if (!fs.existsSync(LIB)) { console.log(`skipping: ${LIB} missing (KAFKA_VERSION=4.4.0 bash scripts/kafka/install.sh)`); ctx.skip() }
+    if (!fs.existsSync(LIB)) {
+      console.log(`skipping: ${LIB} missing (KAFKA_VERSION=4.4.0 bash scripts/kafka/install.sh)`)
+      ctx.skip()
+    }
     const args = [...CONFIG_CASES.map(([c]) => c), ...SYNONYM_CASES.map(([p]) => `@${p}`)]
-    const r = spawnSync('java', ['-Xmx256m', '-cp', `${LIB}/*`, path.join(REPO_ROOT, 'test/broker/kafka-config-oracle.java'), ...args], { encoding: 'utf8' })
+    const r = spawnSync(
+      'java',
+      ['-Xmx256m', '-cp', `${LIB}/*`, path.join(REPO_ROOT, 'test/broker/kafka-config-oracle.java'), ...args],
+      { encoding: 'utf8' },
+    )
     expect(r.status, r.stderr).toBe(0)
-    const got = new Map(r.stdout.split('\n').filter((l) => l.includes('\t')).map((l) => l.split('\t') as [string, string]))
+    const got = new Map(
+      r.stdout
+        .split('\n')
+        .filter((l) => l.includes('\t'))
+        .map((l) => l.split('\t') as [string, string]),
+    )
     for (const [c, want] of CONFIG_CASES) expect(got.get(c), c).toBe(want)
-    for (const [p, want] of SYNONYM_CASES) expect(got.get(`@${p}`), p).toBe(`retention=${want.retention} roll=${want.roll}`)
+    for (const [p, want] of SYNONYM_CASES)
+      expect(got.get(`@${p}`), p).toBe(`retention=${want.retention} roll=${want.roll}`)
   })
 })

@@ -16,8 +16,20 @@ import type { FlinkSink } from '../../src/analysis/transaction-join/flink-ids.js
 import * as L from '../../scripts/fixtures/lib.mjs'
 
 const RELEASE: string = L.KAFKA_VERSION
-const hasMvn = ((): boolean => { try { execFileSync('mvn', ['-v'], { stdio: 'ignore' }); return true } catch { return false } })()
-const why = RELEASE !== '4.4.0' ? `Kafka ${RELEASE}: the Flink fixture runs against the 4.4.0 broker only` : !hasMvn ? 'mvn not found: the Flink job\'s jars cannot be resolved' : null
+const hasMvn = ((): boolean => {
+  try {
+    execFileSync('mvn', ['-v'], { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
+})()
+const why =
+  RELEASE !== '4.4.0'
+    ? `Kafka ${RELEASE}: the Flink fixture runs against the 4.4.0 broker only`
+    : !hasMvn
+      ? "mvn not found: the Flink job's jars cannot be resolved"
+      : null
 
 let broker: any
 let result: any
@@ -32,7 +44,9 @@ beforeAll(async () => {
   broker = await L.startBroker({ name: 'flink-live', props: inc.brokerProps })
   const t0 = Date.now()
   result = await inc.run({ broker })
-  console.log(`[flink] job halted, timed out and restored in ${Date.now() - t0} ms; held ${result.more.flink.heldInCommitter.join(', ')}`)
+  console.log(
+    `[flink] job halted, timed out and restored in ${Date.now() - t0} ms; held ${result.more.flink.heldInCommitter.join(', ')}`,
+  )
   await broker.stop()
   logs = L.copyLogs(broker.logDir, tmp, result.copy)
   const r = transactions([logs])
@@ -50,7 +64,10 @@ afterAll(async () => {
 
 describe(`Flink 2.2 KafkaSink halted in its committer, live (Kafka ${RELEASE})`, () => {
   it('the lost transactions are the ones held in the committer, their records the inputs never read_committed', (ctx) => {
-    if (why !== null) { console.log(`[flink] skipped: ${why}`); ctx.skip() }
+    if (why !== null) {
+      console.log(`[flink] skipped: ${why}`)
+      ctx.skip()
+    }
     const f = result.more.flink
     expect(f.inputsNeverReadCommitted.length, 'the timed-out transactions held records').toBeGreaterThan(0)
     expect(sink?.naming).toBe('INCREMENTING')

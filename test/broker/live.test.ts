@@ -24,22 +24,31 @@ const ROOT = path.resolve(__dirname, '..', '..')
 const TSDUMP = path.join(ROOT, 'bin', 'tsdump.js')
 const TOPIC = 'live'
 
-const seed = process.env.TSDUMP_BROKER_SEED ? Number(process.env.TSDUMP_BROKER_SEED) : Math.floor(Math.random() * 2 ** 31)
+const seed = process.env.TSDUMP_BROKER_SEED
+  ? Number(process.env.TSDUMP_BROKER_SEED)
+  : Math.floor(Math.random() * 2 ** 31)
 const RELEASE: string = L.KAFKA_VERSION
 const MINOR = RELEASE.split('.').slice(0, 2).join('.')
-console.log(`[broker test] Kafka ${RELEASE}, seed ${seed} (replay with KAFKA_VERSION=${RELEASE} TSDUMP_BROKER_SEED=${seed})`)
+console.log(
+  `[broker test] Kafka ${RELEASE}, seed ${seed} (replay with KAFKA_VERSION=${RELEASE} TSDUMP_BROKER_SEED=${seed})`,
+)
 
 /**
  * (release, comparison) pairs whose tsdump --compat text differs from that release's kafka-dump-log today: the
  * test reports them with the share of matching lines instead of failing. A listed pair that matches fails the
  * test ("remove it from the list"); an unlisted pair that differs fails as before.
  */
-interface LiveKnown { release: string, comparison: string, why: string, exercisedBy: RegExp }
+interface LiveKnown {
+  release: string
+  comparison: string
+  why: string
+  exercisedBy: RegExp
+}
 const LIVE_KNOWN_DIFFERENCES: LiveKnown[] = [
   // random data may not hold a case: `exercisedBy` (on kafka-dump-log's text) says whether it does; only then
   // does a match fail the test. Empty since --kafka-version (#11): the 4.4 snapshot line's trailing space was the last.
 ]
-function knownDifference (comparison: string): LiveKnown | undefined {
+function knownDifference(comparison: string): LiveKnown | undefined {
   return LIVE_KNOWN_DIFFERENCES.find((k) => k.release === MINOR && k.comparison === comparison)
 }
 
@@ -61,7 +70,13 @@ type PartitionObs = {
 let broker: any
 let obs: {
   partitions: PartitionObs[]
-  topic: { topic: string; partitions: number; readCommitted: number; readUncommitted: number; kafkajs: { readCommitted: number; readUncommitted: number } }
+  topic: {
+    topic: string
+    partitions: number
+    readCommitted: number
+    readUncommitted: number
+    kafkajs: { readCommitted: number; readUncommitted: number }
+  }
 }
 let model: { rc: number[]; ru: number[]; openTxn: boolean; description: string[] }
 let numPartitions = 1
@@ -92,11 +107,18 @@ async function workload(kafka: any) {
   const segmentBytes = r.pick([1024, 4096, 1048576])
   const nTx = r.int(2, 3)
   const leaveOpen = r.bool(0.3)
-  const desc = [`partitions=${numPartitions}`, `segment.bytes=${segmentBytes}`, `txProducers=${nTx}`, `leaveOpen=${leaveOpen}`]
+  const desc = [
+    `partitions=${numPartitions}`,
+    `segment.bytes=${segmentBytes}`,
+    `txProducers=${nTx}`,
+    `leaveOpen=${leaveOpen}`,
+  ]
   // 4.x rejects segment.bytes below 1 MiB (seen: CreateTopics fails); its test-only twin internal.segment.bytes still
   // takes small values, and it is what rolls the segments then
   const segmentKey = RELEASE.startsWith('3.') ? 'segment.bytes' : 'internal.segment.bytes'
-  await L.createTopics(kafka, [{ topic: TOPIC, numPartitions, config: { [segmentKey]: segmentBytes, 'index.interval.bytes': 512 } }])
+  await L.createTopics(kafka, [
+    { topic: TOPIC, numPartitions, config: { [segmentKey]: segmentBytes, 'index.interval.bytes': 512 } },
+  ])
 
   // per partition, in write (= offset) order: {n records, tx key if transactional}
   const writes: { n: number; tx?: string }[][] = Array.from({ length: numPartitions }, () => [])
@@ -108,12 +130,21 @@ async function workload(kafka: any) {
   await idem.connect()
   const txps: any[] = []
   for (let i = 0; i < nTx; i++) {
-    const p = kafka.producer({ transactionalId: `live-tx-${i}`, idempotent: true, maxInFlightRequests: 1, transactionTimeout: 600000 })
+    const p = kafka.producer({
+      transactionalId: `live-tx-${i}`,
+      idempotent: true,
+      maxInFlightRequests: 1,
+      transactionTimeout: 600000,
+    })
     await p.connect()
     txps.push(p)
   }
   const msgs = (tag: string, n: number, partition: number) =>
-    Array.from({ length: n }, (_, i) => ({ key: r.bool(0.7) ? `k${r.int(0, 30)}` : null, value: `${tag}-${i}-${'x'.repeat(r.int(0, 60))}`, partition }))
+    Array.from({ length: n }, (_, i) => ({
+      key: r.bool(0.7) ? `k${r.int(0, 30)}` : null,
+      value: `${tag}-${i}-${'x'.repeat(r.int(0, 60))}`,
+      partition,
+    }))
   const nonTx = async (tag: string) => {
     const q = r.int(0, numPartitions - 1)
     const m = r.int(1, 4)
@@ -127,7 +158,14 @@ async function workload(kafka: any) {
     const forced = round === 0
     // every producer opens a transaction; the sends of all open transactions are interleaved
     const open = []
-    for (let i = 0; i < nTx; i++) open.push({ i, tx: await txps[i].transaction(), key: `t${txCounter++}`, left: forced && i < 2 ? 2 : r.int(1, 4), inP0: false })
+    for (let i = 0; i < nTx; i++)
+      open.push({
+        i,
+        tx: await txps[i].transaction(),
+        key: `t${txCounter++}`,
+        left: forced && i < 2 ? 2 : r.int(1, 4),
+        inP0: false,
+      })
     if (r.bool(0.5)) await nonTx(`p${round}`)
     // round 0: t(a) writes first, then t(b), alternating, all in partition 0
     let turn = 0
@@ -144,7 +182,11 @@ async function workload(kafka: any) {
     }
     // end in a random order; round 0: producers 1 then 0 abort (reverse of their start order), others random
     const order = forced ? [open[1]!, open[0]!, ...open.slice(2)] : [...open]
-    if (!forced) for (let k = order.length - 1; k > 0; k--) { const j = r.int(0, k); [order[k], order[j]] = [order[j]!, order[k]!] }
+    if (!forced)
+      for (let k = order.length - 1; k > 0; k--) {
+        const j = r.int(0, k)
+        ;[order[k], order[j]] = [order[j]!, order[k]!]
+      }
     for (let k = 0; k < order.length; k++) {
       const t = order[k]!
       if (leaveOpen && round === rounds - 1 && k === order.length - 1) {
@@ -158,7 +200,11 @@ async function workload(kafka: any) {
         outcome.set(t.key, 'abort')
         // EndTxn returns before the markers are written, and the broker's marker sender drains its queue by
         // transaction-log partition, not in call order: wait for this ABORT marker before the next abort
-        if (waits) await waitFor(async () => (await L.partitionOffsets(broker.bootstrap, TOPIC, numPartitions))[0].highWatermark > hw0, 'ABORT marker in partition 0')
+        if (waits)
+          await waitFor(
+            async () => (await L.partitionOffsets(broker.bootstrap, TOPIC, numPartitions))[0].highWatermark > hw0,
+            'ABORT marker in partition 0',
+          )
       } else {
         await t.tx.commit()
         outcome.set(t.key, 'commit')
@@ -234,7 +280,8 @@ beforeAll(async () => {
   const t0 = Date.now()
   obs = await L.observeTopic(kafka, broker.bootstrap, TOPIC, numPartitions)
   console.log(`[broker test] broker + Java/kafkajs consumers (${Date.now() - t0} ms): ${JSON.stringify(obs)}`)
-  for (const note of L.kafkajsMismatchNotes(obs.partitions)) console.log(`[broker test] kafkajs differs from the Java consumer: ${note}`)
+  for (const note of L.kafkajsMismatchNotes(obs.partitions))
+    console.log(`[broker test] kafkajs differs from the Java consumer: ${note}`)
   await broker.stop()
 })
 
@@ -280,7 +327,11 @@ describe(`live broker Kafka ${RELEASE} (seed ${seed})`, () => {
    * mismatch, the per-file sections are compared too so the failure names the file.
    */
   async function compareCompat(files: string[], flags: string[], comparison: string) {
-    const kafka = await run('bash', [path.join(ROOT, 'scripts/kafka/dump-log.sh'), ...flags, '--files', files.join(',')], broker.logDir)
+    const kafka = await run(
+      'bash',
+      [path.join(ROOT, 'scripts/kafka/dump-log.sh'), ...flags, '--files', files.join(',')],
+      broker.logDir,
+    )
     expect(kafka.code, `kafka-dump-log ${RELEASE} ${flags.join(' ')}: ${kafka.stderr}`).toBe(0)
     const ts = await run('node', [TSDUMP, '--compat', '--kafka-version', MINOR, ...flags, ...files], broker.logDir)
     const known = knownDifference(comparison)
@@ -288,18 +339,33 @@ describe(`live broker Kafka ${RELEASE} (seed ${seed})`, () => {
       const have = new Map<string, number>()
       for (const l of ts.stdout.split('\n')) have.set(l, (have.get(l) ?? 0) + 1)
       const lines = kafka.stdout.split('\n').filter((l) => l !== '')
-      const matched = lines.filter((l) => { const c = have.get(l) ?? 0; if (c > 0) have.set(l, c - 1); return c > 0 }).length
+      const matched = lines.filter((l) => {
+        const c = have.get(l) ?? 0
+        if (c > 0) have.set(l, c - 1)
+        return c > 0
+      }).length
       const exercised = known.exercisedBy.test(kafka.stdout)
-      console.log(`[broker test] Kafka ${RELEASE} ${comparison}: known difference (${exercised ? 'case present' : 'case absent in this run'}), ` +
-        `${ts.stdout === kafka.stdout ? 'identical' : 'differs'}, ${(100 * matched / Math.max(1, lines.length)).toFixed(1)}% of ${lines.length} lines match`)
-      if (exercised) expect(ts.stdout === kafka.stdout, `${MINOR} "${comparison}" matches kafka-dump-log now: remove it from LIVE_KNOWN_DIFFERENCES`).toBe(false)
+      console.log(
+        `[broker test] Kafka ${RELEASE} ${comparison}: known difference (${exercised ? 'case present' : 'case absent in this run'}), ` +
+          `${ts.stdout === kafka.stdout ? 'identical' : 'differs'}, ${((100 * matched) / Math.max(1, lines.length)).toFixed(1)}% of ${lines.length} lines match`,
+      )
+      if (exercised)
+        expect(
+          ts.stdout === kafka.stdout,
+          `${MINOR} "${comparison}" matches kafka-dump-log now: remove it from LIVE_KNOWN_DIFFERENCES`,
+        ).toBe(false)
       return
     }
     if (ts.stdout !== kafka.stdout) {
       const want = sections(kafka.stdout)
       const got = sections(ts.stdout)
       for (const [file, text] of want) {
-        expect.soft(got.get(file), `tsdump --compat ${flags.join(' ')} ${file} (exit ${ts.code}, stderr: ${ts.stderr.slice(0, 300)})`).toBe(text)
+        expect
+          .soft(
+            got.get(file),
+            `tsdump --compat ${flags.join(' ')} ${file} (exit ${ts.code}, stderr: ${ts.stderr.slice(0, 300)})`,
+          )
+          .toBe(text)
       }
     }
     expect(ts.stdout, `tsdump --compat ${flags.join(' ')} <${files.length} files>`).toBe(kafka.stdout)
@@ -314,7 +380,9 @@ describe(`live broker Kafka ${RELEASE} (seed ${seed})`, () => {
   }
 
   it('tsdump --compat matches kafka-dump-log for the index, txnindex and snapshot files', async () => {
-    const files = Array.from({ length: numPartitions }, (_, p) => filesOf(p, ['.index', '.timeindex', '.txnindex', '.snapshot'])).flat()
+    const files = Array.from({ length: numPartitions }, (_, p) =>
+      filesOf(p, ['.index', '.timeindex', '.txnindex', '.snapshot']),
+    ).flat()
     expect(files.length).toBeGreaterThan(0)
     await compareCompat(files, [], 'index, txnindex and snapshot files')
   })
@@ -329,9 +397,15 @@ describe(`live broker Kafka ${RELEASE} (seed ${seed})`, () => {
       expect(got, `reconcile output for ${o.topic}-${o.partition}`).toBeDefined()
       expect.soft(Number(got.highWatermark), `highWatermark ${o.topic}-${o.partition}`).toBe(o.highWatermark)
       expect.soft(Number(got.lastStableOffset), `lastStableOffset ${o.topic}-${o.partition}`).toBe(o.lastStableOffset)
-      console.log(`[broker test] ${o.topic}-${o.partition} read_committed: tsdump ${got.readCommitted}, Java ${o.readCommittedRecords}, kafkajs ${o.kafkajs.readCommittedRecords}; read_uncommitted: tsdump ${got.readUncommitted}, Java ${o.readUncommittedRecords}, kafkajs ${o.kafkajs.readUncommittedRecords}`)
-      expect.soft(Number(got.readCommitted), `readCommitted ${o.topic}-${o.partition} vs Java consumer`).toBe(o.readCommittedRecords)
-      expect.soft(Number(got.readUncommitted), `readUncommitted ${o.topic}-${o.partition} vs Java consumer`).toBe(o.readUncommittedRecords)
+      console.log(
+        `[broker test] ${o.topic}-${o.partition} read_committed: tsdump ${got.readCommitted}, Java ${o.readCommittedRecords}, kafkajs ${o.kafkajs.readCommittedRecords}; read_uncommitted: tsdump ${got.readUncommitted}, Java ${o.readUncommittedRecords}, kafkajs ${o.kafkajs.readUncommittedRecords}`,
+      )
+      expect
+        .soft(Number(got.readCommitted), `readCommitted ${o.topic}-${o.partition} vs Java consumer`)
+        .toBe(o.readCommittedRecords)
+      expect
+        .soft(Number(got.readUncommitted), `readUncommitted ${o.topic}-${o.partition} vs Java consumer`)
+        .toBe(o.readUncommittedRecords)
     }
     const t = out.topics.find((x: any) => x.topic === TOPIC)
     expect(t, 'reconcile topic summary').toBeDefined()

@@ -15,8 +15,11 @@ describe('I64 sums at the edges of [-2^53, 2^53)', () => {
 
   it('i64Add equals the bigint sum, canonical, for values near ±2^53', () => {
     const near = fc.bigInt({ min: -(2n ** 53n) - 100n, max: 2n ** 53n + 100n })
-    fc.assert(fc.property(near, fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), (a, d) => {
-      expect(i64Add(i64(a), d)).toBe(i64(a + BigInt(d)))
-    }), { numRuns: 5000 })
+    fc.assert(
+      fc.property(near, fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), (a, d) => {
+        expect(i64Add(i64(a), d)).toBe(i64(a + BigInt(d)))
+      }),
+      { numRuns: 5000 },
+    )
   })
 })

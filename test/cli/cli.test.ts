@@ -54,7 +54,10 @@ describe('tsdump dump (in-process)', () => {
   })
   it('--json is NDJSON: every line parses and has a type; batches carry controlType', async () => {
     const r = await runCli(['--json', '--deep-iteration', '--print-data-log', P0])
-    const objs = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>)
+    const objs = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
     expect(objs.every((o) => typeof o.type === 'string')).toBe(true)
     const batches = objs.filter((o) => o.type === 'batch')
     expect(batches.map((b) => b.controlType ?? null)).toEqual([null, 'COMMIT', null, 'ABORT'])
@@ -67,7 +70,8 @@ describe('tsdump dump (in-process)', () => {
 describe('bin/tsdump.js as a process', () => {
   it('dumps a partition, honours NO_COLOR, exit 0', () => {
     const r = spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin/tsdump.js'), P0], {
-      encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '1' },
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '1' },
     })
     expect(r.status).toBe(0)
     expect(r.stdout).toContain('endTxnMarker: COMMIT')
@@ -76,9 +80,18 @@ describe('bin/tsdump.js as a process', () => {
   it('stops quietly when the reader goes away (| head)', () => {
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-pipe-'))
     try {
-      const r = spawnSync('bash', ['-c', `set -o pipefail; node ${path.join(REPO_ROOT, 'bin/tsdump.js')} --deep-iteration ${path.join(FIXTURES, 'orders/logs')} | head -1`], { encoding: 'utf8' })
+      const r = spawnSync(
+        'bash',
+        [
+          '-c',
+          `set -o pipefail; node ${path.join(REPO_ROOT, 'bin/tsdump.js')} --deep-iteration ${path.join(FIXTURES, 'orders/logs')} | head -1`,
+        ],
+        { encoding: 'utf8' },
+      )
       expect(r.stderr).not.toMatch(/EPIPE|\n\s+at /)
       expect(r.status).toBe(0)
-    } finally { fs.rmSync(tmp, { recursive: true, force: true }) }
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true })
+    }
   })
 })

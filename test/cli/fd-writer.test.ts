@@ -13,21 +13,24 @@ const dir = tmp('tsdump-fd-writer-')
 afterAll(() => rmrf(dir))
 
 describe('FdWriter.writeBytes', () => {
-  it.runIf(hasMkfifo)('through a full non-blocking pipe: what it held, then the bytes, in order and whole', async () => {
-    const pipe = slowPipe(dir, 'full')
-    const w = new FdWriter(pipe.fd, 4096)
-    const big = Buffer.alloc(3 * 1024 * 1024 + 17)
-    for (let i = 0; i < big.length; i++) big[i] = (i * 7 + (i >> 12)) & 0xff
-    const shared = Buffer.from(new SharedArrayBuffer(big.length + 10))
-    big.copy(shared, 5)
-    w.write('héllo ')
-    w.writeBytes(shared.subarray(5, 5 + big.length))
-    w.write(' end\n')
-    w.flush()
-    expect(w.closed).toBe(false)
-    const got = await pipe.done()
-    expect(got.equals(Buffer.concat([Buffer.from('héllo '), big, Buffer.from(' end\n')]))).toBe(true)
-  })
+  it.runIf(hasMkfifo)(
+    'through a full non-blocking pipe: what it held, then the bytes, in order and whole',
+    async () => {
+      const pipe = slowPipe(dir, 'full')
+      const w = new FdWriter(pipe.fd, 4096)
+      const big = Buffer.alloc(3 * 1024 * 1024 + 17)
+      for (let i = 0; i < big.length; i++) big[i] = (i * 7 + (i >> 12)) & 0xff
+      const shared = Buffer.from(new SharedArrayBuffer(big.length + 10))
+      big.copy(shared, 5)
+      w.write('héllo ')
+      w.writeBytes(shared.subarray(5, 5 + big.length))
+      w.write(' end\n')
+      w.flush()
+      expect(w.closed).toBe(false)
+      const got = await pipe.done()
+      expect(got.equals(Buffer.concat([Buffer.from('héllo '), big, Buffer.from(' end\n')]))).toBe(true)
+    },
+  )
 
   it.runIf(hasMkfifo)('a reader that went away (EPIPE): closed, no failure, later writes dropped', () => {
     const fifo = path.join(dir, 'gone')
@@ -52,6 +55,8 @@ describe('FdWriter.writeBytes', () => {
       w.writeBytes(Buffer.alloc(100, 0x61))
       expect(w.closed).toBe(true)
       expect(w.failure?.code).toBe('ENOSPC')
-    } finally { fs.closeSync(fd) }
+    } finally {
+      fs.closeSync(fd)
+    }
   })
 })

@@ -9,15 +9,35 @@ import type { CommandContext } from '../../src/commands/context.js'
 import { StringWriter } from '../../src/format/writer.js'
 import { runCli } from '../support/run-cli.js'
 
-function ctxOf (columns?: number): CommandContext & { stdout: StringWriter, stderr: StringWriter } {
-  return { stdout: new StringWriter(), stderr: new StringWriter(), colorLevel: 0, stderrIsTTY: false, env: {}, now: () => 0, ...(columns !== undefined ? { terminalColumns: () => columns } : {}) }
+function ctxOf(columns?: number): CommandContext & { stdout: StringWriter; stderr: StringWriter } {
+  return {
+    stdout: new StringWriter(),
+    stderr: new StringWriter(),
+    colorLevel: 0,
+    stderrIsTTY: false,
+    env: {},
+    now: () => 0,
+    ...(columns !== undefined ? { terminalColumns: () => columns } : {}),
+  }
 }
 
 const COMMANDS = buildProgram(ctxOf(), () => {}).commands.map((c) => c.name())
 
 describe('--help', () => {
   it('knows the commands', () => {
-    for (const c of ['dump', 'reconcile', 'txns', 'transactions', 'lso', 'report', 'replicas', 'cleanup', 'remote', 'kafka-dump-log']) expect(COMMANDS).toContain(c)
+    for (const c of [
+      'dump',
+      'reconcile',
+      'txns',
+      'transactions',
+      'lso',
+      'report',
+      'replicas',
+      'cleanup',
+      'remote',
+      'kafka-dump-log',
+    ])
+      expect(COMMANDS).toContain(c)
   })
 
   for (const name of ['', ...COMMANDS]) {
@@ -30,7 +50,10 @@ describe('--help', () => {
       for (const width of [100, 132]) {
         const ctx = ctxOf(width)
         expect(await main(argv, ctx)).toBe(0)
-        expect(ctx.stdout.text.split('\n').filter((l) => l.length > width), `lines over ${width}`).toEqual([])
+        expect(
+          ctx.stdout.text.split('\n').filter((l) => l.length > width),
+          `lines over ${width}`,
+        ).toEqual([])
       }
       if (name === '') return
       const cmd = buildProgram(ctxOf(), () => {}).commands.find((c) => c.name() === name)!
@@ -50,10 +73,11 @@ describe('--help', () => {
   }
 
   it('wraps an example with a shell continuation, never inside quotes, and puts its comment under it', () => {
-    const line = "  $ tsdump transactions --json /var/lib/kafka/data | jq '.transactions[] | select(.outcome==\"open\")'   # the open ones"
+    const line =
+      '  $ tsdump transactions --json /var/lib/kafka/data | jq \'.transactions[] | select(.outcome=="open")\'   # the open ones'
     const out = wrapHelpLine(line, 60).split('\n')
     expect(out[0]).toBe('  $ tsdump transactions --json /var/lib/kafka/data | jq \\')
-    expect(out[1]).toBe("      '.transactions[] | select(.outcome==\"open\")'")
+    expect(out[1]).toBe('      \'.transactions[] | select(.outcome=="open")\'')
     expect(out[2]).toBe('      # the open ones')
   })
 })

@@ -12,14 +12,31 @@ import { DEFAULT_KAFKA_RELEASE } from '../../src/format/kafka-versions.js'
 import { REPO_ROOT } from '../support/paths.js'
 import { runCli } from '../support/run-cli.js'
 
-interface DumpEntry { file: string, mode: string, command: string, cwd: string, stdout: string, exitCode: number }
-interface Stored { release: string, key: string, dir: string, entry: DumpEntry }
+interface DumpEntry {
+  file: string
+  mode: string
+  command: string
+  cwd: string
+  stdout: string
+  exitCode: number
+}
+interface Stored {
+  release: string
+  key: string
+  dir: string
+  entry: DumpEntry
+}
 
 const minor = (release: string): string => release.split('.').slice(0, 2).join('.')
-const known = new Set((JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'test/fixtures/compat-known-differences.json'), 'utf8')) as { entries: Array<{ release: string, mode: string, file: string }> })
-  .entries.map((k) => `${k.release} ${k.mode} ${k.file}`))
+const known = new Set(
+  (
+    JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'test/fixtures/compat-known-differences.json'), 'utf8')) as {
+      entries: Array<{ release: string; mode: string; file: string }>
+    }
+  ).entries.map((k) => `${k.release} ${k.mode} ${k.file}`),
+)
 
-function stored (): Stored[] {
+function stored(): Stored[] {
   const out: Stored[] = []
   for (const tree of ['broker', 'broker-4.4']) {
     const root = path.join(REPO_ROOT, 'fixtures', tree)
@@ -27,15 +44,22 @@ function stored (): Stored[] {
       const dir = path.join(root, sc)
       const manifest = path.join(dir, 'manifest.json')
       if (!fs.existsSync(manifest)) continue
-      const own = JSON.parse(fs.readFileSync(manifest, 'utf8')) as { kafkaVersion: string, dumps: DumpEntry[] }
+      const own = JSON.parse(fs.readFileSync(manifest, 'utf8')) as { kafkaVersion: string; dumps: DumpEntry[] }
       const sets: Array<[string, DumpEntry[]]> = [[own.kafkaVersion, own.dumps]]
       for (const d of fs.readdirSync(dir).sort()) {
         const m = /^dump-(\d+\.\d+\.\d+)$/.exec(d)
         const other = path.join(dir, d, 'manifest.json')
-        if (m !== null && fs.existsSync(other)) sets.push([m[1]!, (JSON.parse(fs.readFileSync(other, 'utf8')) as { dumps: DumpEntry[] }).dumps])
+        if (m !== null && fs.existsSync(other))
+          sets.push([m[1]!, (JSON.parse(fs.readFileSync(other, 'utf8')) as { dumps: DumpEntry[] }).dumps])
       }
       for (const [release, dumps] of sets) {
-        for (const e of dumps) out.push({ release: minor(release), key: `${tree}/${sc}/${e.cwd === 'logs' ? '' : `${e.cwd}/`}${e.file}`, dir, entry: e })
+        for (const e of dumps)
+          out.push({
+            release: minor(release),
+            key: `${tree}/${sc}/${e.cwd === 'logs' ? '' : `${e.cwd}/`}${e.file}`,
+            dir,
+            entry: e,
+          })
       }
     }
   }
@@ -45,7 +69,7 @@ function stored (): Stored[] {
 const all = stored()
 const compared = all.filter((s) => s.entry.exitCode === 0 && !known.has(`${s.release} ${s.entry.mode} ${s.key}`))
 
-function argsOf (s: Stored): string[] {
+function argsOf(s: Stored): string[] {
   expect(s.entry.command).toMatch(/^kafka-dump-log\.sh /)
   const args = s.entry.command.replace(/^kafka-dump-log\.sh /, '').split(' ')
   return s.release === DEFAULT_KAFKA_RELEASE ? args : [...args, '--kafka-version', s.release]
@@ -61,20 +85,34 @@ describe('tsdump kafka-dump-log <its options>', () => {
     for (const s of compared) {
       const r = await runCli(['kafka-dump-log', ...argsOf(s)], { cwd: path.join(s.dir, s.entry.cwd) })
       const want = fs.readFileSync(path.join(s.dir, s.entry.stdout), 'utf8')
-      if (r.stdout !== want || r.code === 2) wrong.push(`${s.release} ${s.entry.command} (cwd ${path.relative(REPO_ROOT, path.join(s.dir, s.entry.cwd))}): exit ${r.code}`)
+      if (r.stdout !== want || r.code === 2)
+        wrong.push(
+          `${s.release} ${s.entry.command} (cwd ${path.relative(REPO_ROOT, path.join(s.dir, s.entry.cwd))}): exit ${r.code}`,
+        )
     }
-    console.log(`[kafka-dump-log] ${compared.length - wrong.length}/${compared.length} stored command lines identical (${all.length - compared.length} left to compat-releases: a refusal by that release or a known difference)`)
+    console.log(
+      `[kafka-dump-log] ${compared.length - wrong.length}/${compared.length} stored command lines identical (${all.length - compared.length} left to compat-releases: a refusal by that release or a known difference)`,
+    )
     expect(wrong).toEqual([])
   }, 300_000)
 
-  it('as a process, from bin/tsdump.js, with jopt-simple\'s prefixes of its options', () => {
-    const s = compared.find((c) => c.release === DEFAULT_KAFKA_RELEASE && c.entry.mode === 'deep' && c.entry.file.endsWith('.log'))!
+  it("as a process, from bin/tsdump.js, with jopt-simple's prefixes of its options", () => {
+    const s = compared.find(
+      (c) => c.release === DEFAULT_KAFKA_RELEASE && c.entry.mode === 'deep' && c.entry.file.endsWith('.log'),
+    )!
     const want = fs.readFileSync(path.join(s.dir, s.entry.stdout), 'utf8')
     const cwd = path.join(s.dir, s.entry.cwd)
-    const full = spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin/tsdump.js'), 'kafka-dump-log', ...argsOf(s)], { cwd, encoding: 'utf8' })
+    const full = spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin/tsdump.js'), 'kafka-dump-log', ...argsOf(s)], {
+      cwd,
+      encoding: 'utf8',
+    })
     expect(full.stdout).toBe(want)
-    const short = argsOf(s).map((a) => a === '--deep-iteration' ? '--deep' : a === '--files' ? '--fi' : a)
-    const abbreviated = spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin/tsdump.js'), 'kafka-dump-log', ...short], { cwd, encoding: 'utf8' })
+    const short = argsOf(s).map((a) => (a === '--deep-iteration' ? '--deep' : a === '--files' ? '--fi' : a))
+    const abbreviated = spawnSync(
+      process.execPath,
+      [path.join(REPO_ROOT, 'bin/tsdump.js'), 'kafka-dump-log', ...short],
+      { cwd, encoding: 'utf8' },
+    )
     expect(abbreviated.stdout).toBe(want)
     expect(abbreviated.status).toBe(0)
   })

@@ -21,7 +21,8 @@ describe('--kafka-version', () => {
   })
 
   it('LEADER_CHANGE: JSON from 4.1 (KAFKA-19069), in --compat and in the default mode; 4.4 is the default', async () => {
-    const text = async (...a: string[]): Promise<string> => (await runCli([...a, '--deep-iteration', '--no-summary', '--no-color', '--files', LOG], { cwd })).stdout
+    const text = async (...a: string[]): Promise<string> =>
+      (await runCli([...a, '--deep-iteration', '--no-summary', '--no-color', '--files', LOG], { cwd })).stdout
     for (const mode of [['--compat'], []]) {
       expect(await text(...mode, '--kafka-version', '3.9')).toContain(' controlType: LEADER_CHANGE(2)')
       expect(await text(...mode, '--kafka-version', '4.0')).not.toContain(' LeaderChange: {')

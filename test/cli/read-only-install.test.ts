@@ -18,25 +18,37 @@ afterAll(() => {
 const NOBODY = 65534
 
 /** every file under dir with its size and mtime */
-function listing (dir: string): string[] {
+function listing(dir: string): string[] {
   return (fs.readdirSync(dir, { recursive: true, withFileTypes: false }) as string[]).sort().map((f) => {
     const st = fs.lstatSync(path.join(dir, f))
     return `${f} ${st.size} ${st.mtimeMs}`
   })
 }
 
-function whyNot (): string | undefined {
+function whyNot(): string | undefined {
   if (process.platform !== 'linux') return 'setpriv is Linux only'
   if (process.getuid?.() !== 0) return 'not root: cannot run as another user'
-  const r = spawnSync('setpriv', [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', process.execPath, '-e', '0'])
-  if (r.error !== undefined || r.status !== 0) return `setpriv cannot run node as nobody: ${r.error?.message ?? r.stderr.toString()}`
+  const r = spawnSync('setpriv', [
+    `--reuid=${NOBODY}`,
+    `--regid=${NOBODY}`,
+    '--clear-groups',
+    process.execPath,
+    '-e',
+    '0',
+  ])
+  if (r.error !== undefined || r.status !== 0)
+    return `setpriv cannot run node as nobody: ${r.error?.message ?? r.stderr.toString()}`
   return undefined
 }
 
 describe('a read-only installation', () => {
   it('runs as a user who cannot write it, with the same output, and stays unchanged', (ctx) => {
     const why = whyNot()
-    if (why !== undefined) { console.log(`skipping: ${why}`); ctx.skip(); return }
+    if (why !== undefined) {
+      console.log(`skipping: ${why}`)
+      ctx.skip()
+      return
+    }
     const install = path.join(tmp, 'install')
     fs.mkdirSync(path.join(install, 'dist'), { recursive: true })
     fs.cpSync(path.join(REPO_ROOT, 'bin'), path.join(install, 'bin'), { recursive: true })
@@ -58,9 +70,23 @@ describe('a read-only installation', () => {
       ['reconcile', path.join(FIXTURES, 'orders', 'logs')],
     ]
     for (const args of cases) {
-      const want = spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin', 'tsdump.js'), ...args], { encoding: 'utf8', env: { ...env, TSDUMP_NO_COMPILE_CACHE: '1' } })
+      const want = spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin', 'tsdump.js'), ...args], {
+        encoding: 'utf8',
+        env: { ...env, TSDUMP_NO_COMPILE_CACHE: '1' },
+      })
       for (const round of ['first', 'second']) {
-        const got = spawnSync('setpriv', [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', process.execPath, path.join(install, 'bin', 'tsdump.js'), ...args], { encoding: 'utf8', env, cwd: userTmp })
+        const got = spawnSync(
+          'setpriv',
+          [
+            `--reuid=${NOBODY}`,
+            `--regid=${NOBODY}`,
+            '--clear-groups',
+            process.execPath,
+            path.join(install, 'bin', 'tsdump.js'),
+            ...args,
+          ],
+          { encoding: 'utf8', env, cwd: userTmp },
+        )
         const what = `${args.join(' ')} (${round} run)`
         expect(got.stdout, what).toBe(want.stdout)
         expect(got.stderr, what).toBe(want.stderr)
@@ -76,10 +102,13 @@ describe('a read-only installation', () => {
     expect(fs.readdirSync(cacheDir).filter((f) => f.endsWith('.bin')).length).toBeGreaterThanOrEqual(3)
   }, 60_000)
 
-  it('a cache directory others can write is never read or written; the user\'s own is', () => {
+  it("a cache directory others can write is never read or written; the user's own is", () => {
     const fixture = path.join(FIXTURES, 'orders', 'logs', 'orders-11-0')
     const run = (xdg: string): string => {
-      const r = spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin', 'tsdump.js'), fixture], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', XDG_CACHE_HOME: xdg } })
+      const r = spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin', 'tsdump.js'), fixture], {
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH ?? '', XDG_CACHE_HOME: xdg },
+      })
       expect(r.status).toBe(0)
       return r.stdout
     }

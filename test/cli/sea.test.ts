@@ -17,7 +17,11 @@ const orders = path.join(FIXTURES, 'orders', 'logs')
 const codecs = path.join(FIXTURES, 'codecs', 'logs')
 const CASES: string[][] = [
   [path.join(orders, 'orders-11-0')],
-  ['--deep-iteration', '--print-data-log', ...['gzip', 'lz4', 'snappy', 'zstd'].map((c) => path.join(codecs, `codec-${c}-0`))],
+  [
+    '--deep-iteration',
+    '--print-data-log',
+    ...['gzip', 'lz4', 'snappy', 'zstd'].map((c) => path.join(codecs, `codec-${c}-0`)),
+  ],
   ['lso', '--now', '2026-12-01T00:00:00Z', orders],
   ['reconcile', orders],
   ['txns', '--json', orders],
@@ -28,8 +32,14 @@ const CASES: string[][] = [
 let exe: string | undefined
 let why = ''
 beforeAll(async () => {
-  if (!fs.existsSync(path.join(REPO_ROOT, 'node_modules', 'postject'))) { why = 'postject is not installed'; return }
-  const { buildSea, SEA_EXE } = await import('../../scripts/sea/build.mjs') as { buildSea: () => Promise<void>, SEA_EXE: string }
+  if (!fs.existsSync(path.join(REPO_ROOT, 'node_modules', 'postject'))) {
+    why = 'postject is not installed'
+    return
+  }
+  const { buildSea, SEA_EXE } = (await import('../../scripts/sea/build.mjs')) as {
+    buildSea: () => Promise<void>
+    SEA_EXE: string
+  }
   await buildSea()
   exe = path.join(tmp, 'app', path.basename(SEA_EXE))
   fs.mkdirSync(path.dirname(exe))
@@ -39,13 +49,21 @@ beforeAll(async () => {
 
 describe('the single executable (npm run build:sea)', () => {
   it('runs with no node on PATH and no node_modules, with the output of node bin/tsdump.js', (ctx) => {
-    if (exe === undefined) { console.log(`skipping: ${why}`); ctx.skip(); return }
+    if (exe === undefined) {
+      console.log(`skipping: ${why}`)
+      ctx.skip()
+      return
+    }
     const empty = path.join(tmp, 'empty-path')
     fs.mkdirSync(empty, { recursive: true })
     const env = { PATH: empty, HOME: tmp }
     expect(spawnSync('node', ['-e', '0'], { env, cwd: tmp }).error, 'node must not be on the PATH').toBeDefined()
     for (const args of CASES) {
-      const want = spawnSync(process.execPath, [BIN, ...args], { cwd: tmp, encoding: 'utf8', env: { ...env, PATH: process.env.PATH } })
+      const want = spawnSync(process.execPath, [BIN, ...args], {
+        cwd: tmp,
+        encoding: 'utf8',
+        env: { ...env, PATH: process.env.PATH },
+      })
       const got = spawnSync(exe, args, { cwd: path.dirname(exe), encoding: 'utf8', env })
       expect(got.error, args.join(' ')).toBeUndefined()
       expect(got.stdout, args.join(' ')).toBe(want.stdout)

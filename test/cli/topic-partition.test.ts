@@ -9,7 +9,11 @@ import { runCli } from '../support/run-cli.js'
 const logs = path.join(FIXTURES, 'orders', 'logs')
 const NOW = ['--now', '2026-12-01T00:00:00Z']
 
-interface Tx { producerId: string, producerEpoch: number, partitions: Array<{ topic: string, partition: number }> }
+interface Tx {
+  producerId: string
+  producerEpoch: number
+  partitions: Array<{ topic: string; partition: number }>
+}
 const key = (t: Tx): string => `${t.producerId}/${t.producerEpoch}`
 
 describe('--topic / --partition', () => {
@@ -17,7 +21,9 @@ describe('--topic / --partition', () => {
     const names = async (args: string[]): Promise<string[]> => {
       const r = await runCli(['lso', '--json', ...NOW, ...args, logs])
       expect(r.code, r.stderr).toBe(0)
-      return (JSON.parse(r.stdout) as { partitions: Array<{ topic: string, partition: number }> }).partitions.map((p) => `${p.topic}-${p.partition}`).sort()
+      return (JSON.parse(r.stdout) as { partitions: Array<{ topic: string; partition: number }> }).partitions
+        .map((p) => `${p.topic}-${p.partition}`)
+        .sort()
     }
     const all = await names([])
     expect(all).toContain('orders-10-0')
@@ -34,9 +40,20 @@ describe('--topic / --partition', () => {
     }
     const all = await list([])
     expect(all.length).toBeGreaterThan(1)
-    for (const [topic, partition] of [['orders-11', undefined], ['orders-11', 0], ['orders-11', 1], ['__consumer_offsets', 1]] as const) {
-      const want = all.filter((t) => t.partitions.some((p) => p.topic === topic && (partition === undefined || p.partition === partition))).map(key)
-      const got = (await list(['--topic', topic, ...(partition === undefined ? [] : ['--partition', String(partition)])])).map(key)
+    for (const [topic, partition] of [
+      ['orders-11', undefined],
+      ['orders-11', 0],
+      ['orders-11', 1],
+      ['__consumer_offsets', 1],
+    ] as const) {
+      const want = all
+        .filter((t) =>
+          t.partitions.some((p) => p.topic === topic && (partition === undefined || p.partition === partition)),
+        )
+        .map(key)
+      const got = (
+        await list(['--topic', topic, ...(partition === undefined ? [] : ['--partition', String(partition)])])
+      ).map(key)
       expect(got, `${topic} ${partition}`).toEqual(want)
     }
     expect(await list(['--topic', 'orders-11', '--partition', '7'])).toEqual([])

@@ -29,7 +29,9 @@ describe('command line usage', () => {
       // (how a file without a Kafka suffix is reported is the dump's business; it is named, not suggested away)
       expect(r.stdout + r.stderr).toContain('recon')
       expect(r.stderr).not.toContain('did you mean')
-    } finally { fs.rmSync(dir, { recursive: true, force: true }) }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
   })
   it('options may come before the subcommand, with their values', async () => {
     const before = await runCli(['--json', 'reconcile', P0])
@@ -42,7 +44,10 @@ describe('command line usage', () => {
     expect(txns.stdout).toBe((await runCli(['txns', '--json', '--width', '20', P0])).stdout)
   })
   it('--json with --compat is a usage error, in either order', async () => {
-    for (const argv of [['--json', '--compat', P0], ['--compat', '--json', P0]]) {
+    for (const argv of [
+      ['--json', '--compat', P0],
+      ['--compat', '--json', P0],
+    ]) {
       const r = await runCli(argv)
       expect(r.code).toBe(2)
       expect(r.stdout).toBe('')

@@ -11,7 +11,10 @@ import { REPO_ROOT } from '../support/paths.js'
 describe('bin/tsdump.js V8 flags', () => {
   it('never sets --optimize-for-size at run time', () => {
     const bin = fs.readFileSync(path.join(REPO_ROOT, 'bin/tsdump.js'), 'utf8')
-    const code = bin.split('\n').filter((l) => !l.trimStart().startsWith('//')).join('\n')
+    const code = bin
+      .split('\n')
+      .filter((l) => !l.trimStart().startsWith('//'))
+      .join('\n')
     expect(code).toMatch(/setFlagsFromString/)
     expect(code).not.toMatch(/optimize-for-size/)
   })
@@ -20,8 +23,11 @@ describe('bin/tsdump.js V8 flags', () => {
   const setsFlags = (args: string[]): boolean => {
     // a script, so that the shim's process.argv.slice(2) are `args` as when it runs itself
     const probe = path.join(os.tmpdir(), `tsdump-v8-probe-${process.pid}.cjs`)
-    fs.writeFileSync(probe, 'process.on("exit", () => process.stderr.write("\\nV8LOADED " + process.moduleLoadList.includes("NativeModule v8") + "\\n"))\n' +
-      `require(${JSON.stringify(path.join(REPO_ROOT, 'bin/tsdump.js'))})\n`)
+    fs.writeFileSync(
+      probe,
+      'process.on("exit", () => process.stderr.write("\\nV8LOADED " + process.moduleLoadList.includes("NativeModule v8") + "\\n"))\n' +
+        `require(${JSON.stringify(path.join(REPO_ROOT, 'bin/tsdump.js'))})\n`,
+    )
     const r = spawnSync(process.execPath, [probe, ...args], { encoding: 'utf8', input: '' })
     fs.rmSync(probe, { force: true })
     const m = /V8LOADED (true|false)/.exec(r.stderr)

@@ -9,12 +9,14 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { runCli } from '../support/run-cli.js'
 import { REPO_ROOT } from '../support/paths.js'
 
-const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as Record<string, unknown> & { version: string }
+const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as Record<string, unknown> & {
+  version: string
+}
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-version-'))
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }))
 
 describe('tsdump --version', () => {
-  it('prints package.json\'s version and exits 0', async () => {
+  it("prints package.json's version and exits 0", async () => {
     const r = await runCli(['--version'])
     expect(r.code).toBe(0)
     expect(r.stdout.trim()).toBe(pkg.version)
@@ -28,10 +30,17 @@ describe('tsdump --version', () => {
     fs.writeFileSync(path.join(installed, 'package.json'), JSON.stringify({ ...pkg, version: '98.7.6-test' }))
     // its dependencies (commander, chalk, ...) from this checkout
     fs.symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(installed, 'node_modules'), 'dir')
-    const bin = spawnSync(process.execPath, [path.join(installed, 'bin', 'tsdump.js'), '--version'], { cwd: tmp, encoding: 'utf8' })
+    const bin = spawnSync(process.execPath, [path.join(installed, 'bin', 'tsdump.js'), '--version'], {
+      cwd: tmp,
+      encoding: 'utf8',
+    })
     expect(bin.stderr).toBe('')
     expect([bin.status, bin.stdout.trim()]).toEqual([0, '98.7.6-test'])
-    const lib = spawnSync(process.execPath, ['--input-type=module', '-e', "import { VERSION } from 'tsdump'; console.log(VERSION)"], { cwd: tmp, encoding: 'utf8' })
+    const lib = spawnSync(
+      process.execPath,
+      ['--input-type=module', '-e', "import { VERSION } from 'tsdump'; console.log(VERSION)"],
+      { cwd: tmp, encoding: 'utf8' },
+    )
     expect(lib.stderr).toBe('')
     expect(lib.stdout.trim()).toBe('98.7.6-test')
   })

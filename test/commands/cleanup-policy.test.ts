@@ -12,14 +12,18 @@ import { REPO_ROOT } from '../support/paths.js'
 const COMPACTED = path.join(REPO_ROOT, 'fixtures/broker/compacted')
 const LOG_START = path.join(REPO_ROOT, 'fixtures/broker-4.4/log-start/logs')
 const NOW = Date.parse('2026-12-06T15:00:00Z')
-const entries = (logDir: string): string[] => fs.readFileSync(path.join(logDir, 'cleaner-offset-checkpoint'), 'utf8').trim().split('\n').slice(2)
+const entries = (logDir: string): string[] =>
+  fs.readFileSync(path.join(logDir, 'cleaner-offset-checkpoint'), 'utf8').trim().split('\n').slice(2)
 
 describe('cleanup.policy without the metadata log', () => {
   it('compacted (Kafka 3.9.1, cleanup.policy=compact): listed in cleaner-offset-checkpoint, so compact, and says why', async () => {
     const logs = path.join(COMPACTED, 'logs')
     expect(fs.existsSync(path.join(logs, '__cluster_metadata-0'))).toBe(false)
     expect(entries(logs)).toContain('compacted 0 56')
-    expect((JSON.parse(fs.readFileSync(path.join(COMPACTED, 'expected.json'), 'utf8')) as { description: string }).description).toMatch(/^cleanup\.policy=compact/)
+    expect(
+      (JSON.parse(fs.readFileSync(path.join(COMPACTED, 'expected.json'), 'utf8')) as { description: string })
+        .description,
+    ).toMatch(/^cleanup\.policy=compact/)
     const p = cleanup([logs], { now: NOW }).partitions.find((x) => x.label === 'compacted-0')!
     expect(p.configs['cleanup.policy']).toEqual({ value: 'compact', source: 'CLEANER_OFFSET_CHECKPOINT' })
     // the cleaner's next dirty offset is the checkpoint's entry
@@ -48,9 +52,15 @@ describe('cleanup.policy without the metadata log', () => {
 
   it('--config cleanup.policy and the metadata log still decide (the checkpoint only stands in for them)', () => {
     const c = cleanup([path.join(COMPACTED, 'logs')], { now: NOW, configs: new Map([['cleanup.policy', 'delete']]) })
-    expect(c.partitions.find((x) => x.label === 'compacted-0')!.configs['cleanup.policy']).toEqual({ value: 'delete', source: '--config' })
+    expect(c.partitions.find((x) => x.label === 'compacted-0')!.configs['cleanup.policy']).toEqual({
+      value: 'delete',
+      source: '--config',
+    })
     const meta = cleanup([path.join(REPO_ROOT, 'fixtures/broker-4.4/cleanup/before')], { now: NOW })
     expect(meta.metadataLog).not.toBeNull()
-    expect(meta.partitions.find((x) => x.label === 'cu-del-size-0')!.configs['cleanup.policy']).toEqual({ value: 'delete', source: 'DYNAMIC_TOPIC_CONFIG' })
+    expect(meta.partitions.find((x) => x.label === 'cu-del-size-0')!.configs['cleanup.policy']).toEqual({
+      value: 'delete',
+      source: 'DYNAMIC_TOPIC_CONFIG',
+    })
   })
 })

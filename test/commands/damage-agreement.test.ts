@@ -12,21 +12,43 @@ import { runCli } from '../support/run-cli.js'
 import { FIXTURES } from '../support/paths.js'
 import { buildReportModel } from '../../src/commands/report.js'
 
-interface Batch { position: number, size: number, baseOffset: number, lastOffset: number, control: boolean }
-interface Truth { logEndOffset: number, readCommittedRecords: number, readUncommittedRecords: number }
-interface Found { code: string, file?: string, position?: number }
-
-/** the batches of a segment as Kafka's kafka-dump-log printed them (the fixture's stored text) */
-function kafkaBatches (fixture: string, partition: string, segment: string): Batch[] {
-  const text = fs.readFileSync(path.join(FIXTURES, fixture, 'dump', partition, `${segment}.log.shallow.txt`), 'utf8')
-  return text.split('\n').filter((l) => l.startsWith('baseOffset:')).map((l) => ({
-    position: Number(/ position: (\d+)/.exec(l)![1]), size: Number(/ size: (\d+)/.exec(l)![1]),
-    baseOffset: Number(/^baseOffset: (\d+)/.exec(l)![1]), lastOffset: Number(/ lastOffset: (\d+)/.exec(l)![1]), control: l.includes('isControl: true'),
-  }))
+interface Batch {
+  position: number
+  size: number
+  baseOffset: number
+  lastOffset: number
+  control: boolean
+}
+interface Truth {
+  logEndOffset: number
+  readCommittedRecords: number
+  readUncommittedRecords: number
+}
+interface Found {
+  code: string
+  file?: string
+  position?: number
 }
 
-function truthOf (fixture: string, partition: string): Truth {
-  const e = JSON.parse(fs.readFileSync(path.join(FIXTURES, fixture, 'expected.json'), 'utf8')) as { partitions: Array<Truth & { topic: string, partition: number }> }
+/** the batches of a segment as Kafka's kafka-dump-log printed them (the fixture's stored text) */
+function kafkaBatches(fixture: string, partition: string, segment: string): Batch[] {
+  const text = fs.readFileSync(path.join(FIXTURES, fixture, 'dump', partition, `${segment}.log.shallow.txt`), 'utf8')
+  return text
+    .split('\n')
+    .filter((l) => l.startsWith('baseOffset:'))
+    .map((l) => ({
+      position: Number(/ position: (\d+)/.exec(l)![1]),
+      size: Number(/ size: (\d+)/.exec(l)![1]),
+      baseOffset: Number(/^baseOffset: (\d+)/.exec(l)![1]),
+      lastOffset: Number(/ lastOffset: (\d+)/.exec(l)![1]),
+      control: l.includes('isControl: true'),
+    }))
+}
+
+function truthOf(fixture: string, partition: string): Truth {
+  const e = JSON.parse(fs.readFileSync(path.join(FIXTURES, fixture, 'expected.json'), 'utf8')) as {
+    partitions: Array<Truth & { topic: string; partition: number }>
+  }
   const p = e.partitions.find((x) => `${x.topic}-${x.partition}` === partition)
   if (p === undefined) throw new Error(`${fixture}/expected.json has no ${partition}`)
   return p
@@ -44,9 +66,13 @@ interface DamageCase {
   intact?: boolean
 }
 
-function write (file: string, position: number, bytes: Buffer): void {
+function write(file: string, position: number, bytes: Buffer): void {
   const fd = fs.openSync(file, 'r+')
-  try { fs.writeSync(fd, bytes, 0, bytes.length, position) } finally { fs.closeSync(fd) }
+  try {
+    fs.writeSync(fd, bytes, 0, bytes.length, position)
+  } finally {
+    fs.closeSync(fd)
+  }
 }
 const flip = (file: string, position: number): void => {
   const b = fs.readFileSync(file)
@@ -60,29 +86,82 @@ const MIXED = { fixture: 'interleaved', partition: 'mixed-0', segment: '00000000
 
 const CASES: DamageCase[] = [
   // bad-crc-batches: a record byte of a data batch (the header and framing hold: only the CRC says so)
-  { name: 'bad-crc-batches (data batch damaged)', ...ORDERS, intact: true, damage: (f, bs) => { const b = dataBatches(bs)[0]!; flip(f, b.position + b.size - 1) } },
+  {
+    name: 'bad-crc-batches (data batch damaged)',
+    ...ORDERS,
+    intact: true,
+    damage: (f, bs) => {
+      const b = dataBatches(bs)[0]!
+      flip(f, b.position + b.size - 1)
+    },
+  },
   // a COMMIT marker's record byte: its CRC fails, so its type and epoch cannot be trusted
-  { name: 'marker damaged', ...ORDERS, damage: (f, bs) => { const b = markers(bs)[0]!; flip(f, b.position + b.size - 1) } },
+  {
+    name: 'marker damaged',
+    ...ORDERS,
+    damage: (f, bs) => {
+      const b = markers(bs)[0]!
+      flip(f, b.position + b.size - 1)
+    },
+  },
   // issue 29: 563 zero bytes at 511, the whole second data batch
-  { name: 'mid-segment zeros', ...ORDERS, damage: (f, bs) => { const b = dataBatches(bs)[1]!; write(f, b.position, Buffer.alloc(b.size)) } },
+  {
+    name: 'mid-segment zeros',
+    ...ORDERS,
+    damage: (f, bs) => {
+      const b = dataBatches(bs)[1]!
+      write(f, b.position, Buffer.alloc(b.size))
+    },
+  },
   // resync (the fuzzer's class: garbage the dump searches past) and issue 29's 40 bytes of 0xFF
-  { name: 'resync (0xFF run)', ...MIXED, damage: (f, bs) => { const b = bs[Math.floor(bs.length / 2)]!; write(f, b.position, Buffer.alloc(40, 0xff)) } },
+  {
+    name: 'resync (0xFF run)',
+    ...MIXED,
+    damage: (f, bs) => {
+      const b = bs[Math.floor(bs.length / 2)]!
+      write(f, b.position, Buffer.alloc(40, 0xff))
+    },
+  },
   // the size field of a batch in the middle of a segment
-  { name: 'length field damaged', ...MIXED, damage: (f, bs) => { const b = bs[3]!; const x = Buffer.alloc(4); x.writeInt32BE(0x7fffff00); write(f, b.position + 8, x) } },
+  {
+    name: 'length field damaged',
+    ...MIXED,
+    damage: (f, bs) => {
+      const b = bs[3]!
+      const x = Buffer.alloc(4)
+      x.writeInt32BE(0x7fffff00)
+      write(f, b.position + 8, x)
+    },
+  },
   // truncated-during-read (big tier) / a truncated file: the last batch, a marker, cut in the middle
-  { name: 'truncated file (truncated-during-read)', ...ORDERS, damage: (f, bs) => { const b = bs[bs.length - 1]!; fs.truncateSync(f, b.position + Math.floor(b.size / 2)) } },
+  {
+    name: 'truncated file (truncated-during-read)',
+    ...ORDERS,
+    damage: (f, bs) => {
+      const b = bs[bs.length - 1]!
+      fs.truncateSync(f, b.position + Math.floor(b.size / 2))
+    },
+  },
 ]
 
 const DAMAGE_CODES = new Set(['BAD_LENGTH', 'BAD_MAGIC', 'TRUNCATED_TAIL', 'SHORT_TAIL', 'RECORD_COUNT_MISMATCH'])
 /** findings that blame an index or a snapshot: never what damage in the log gives */
-const INDEX_BLAME = ['TXNINDEX_UNEXPECTED_ENTRY', 'TXNINDEX_MISSING_ENTRY', 'TXNINDEX_FIRST_OFFSET_MISMATCH', 'CONSUMER_VIEW_DIFFERS', 'SNAPSHOT_TXN_MISMATCH']
+const INDEX_BLAME = [
+  'TXNINDEX_UNEXPECTED_ENTRY',
+  'TXNINDEX_MISSING_ENTRY',
+  'TXNINDEX_FIRST_OFFSET_MISMATCH',
+  'CONSUMER_VIEW_DIFFERS',
+  'SNAPSHOT_TXN_MISMATCH',
+]
 const NOW = '2026-12-01T00:00:00Z'
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-damage-agreement-'))
-afterAll(() => { fs.rmSync(work, { recursive: true, force: true }) })
+afterAll(() => {
+  fs.rmSync(work, { recursive: true, force: true })
+})
 
 /** a copy of the fixture's log dir (checkpoints, __transaction_state beside the partition) with the damage written */
-function damagedCopy (c: DamageCase, i: number): { logs: string, dir: string, segment: string, batches: Batch[] } {
+function damagedCopy(c: DamageCase, i: number): { logs: string; dir: string; segment: string; batches: Batch[] } {
   const logs = path.join(work, `case-${i}`)
   fs.cpSync(path.join(FIXTURES, c.fixture, 'logs'), logs, { recursive: true })
   const dir = path.join(logs, c.partition)
@@ -93,9 +172,15 @@ function damagedCopy (c: DamageCase, i: number): { logs: string, dir: string, se
 }
 
 /** the damage findings (code, file name, position) of a list, each once, sorted */
-function damageOf (fs_: readonly Found[], controlPositions: Set<number>, segment: string): string[] {
-  return fs_.filter((f) => f.file === segment && (DAMAGE_CODES.has(f.code) || (f.code === 'CRC_MISMATCH' && controlPositions.has(f.position!))))
-    .map((f) => `${f.code}@${f.position}`).sort()
+function damageOf(fs_: readonly Found[], controlPositions: Set<number>, segment: string): string[] {
+  return fs_
+    .filter(
+      (f) =>
+        f.file === segment &&
+        (DAMAGE_CODES.has(f.code) || (f.code === 'CRC_MISMATCH' && controlPositions.has(f.position!))),
+    )
+    .map((f) => `${f.code}@${f.position}`)
+    .sort()
 }
 
 describe('damaged copies: every command agrees on log end, counts and damage findings', () => {
@@ -107,22 +192,55 @@ describe('damaged copies: every command agrees on log end, counts and damage fin
 
       // dump (JSON lines): its findings and the segment's summary
       const dump = await runCli(['--json', dir])
-      const events = dump.stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>)
+      const events = dump.stdout
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
       const dumpFindings = events.filter((e) => e.type === 'finding') as unknown as Found[]
-      const summaries = events.filter((e) => e.type === 'summary') as Array<{ file: string, lastOffset: number | null, damagedRegions: number, trailingBytes: number }>
+      const summaries = events.filter((e) => e.type === 'summary') as Array<{
+        file: string
+        lastOffset: number | null
+        damagedRegions: number
+        trailingBytes: number
+      }>
       const dumpDamage = damageOf(dumpFindings, controls, segment)
 
-      const rec = JSON.parse((await runCli(['reconcile', '--json', dir])).stdout) as { partitions: Array<{ logEndOffset: number, readCommitted: number, readUncommitted: number, findings: Found[] }> }
+      const rec = JSON.parse((await runCli(['reconcile', '--json', dir])).stdout) as {
+        partitions: Array<{ logEndOffset: number; readCommitted: number; readUncommitted: number; findings: Found[] }>
+      }
       const r = rec.partitions[0]!
-      const txns = JSON.parse((await runCli(['txns', '--json', dir])).stdout) as { partitions: Array<{ logEndOffset: number, findings?: Found[], runs: Array<{ kind: string, outcomeUnknown?: boolean, damage?: { file: string, position: number } }> }> }
+      const txns = JSON.parse((await runCli(['txns', '--json', dir])).stdout) as {
+        partitions: Array<{
+          logEndOffset: number
+          findings?: Found[]
+          runs: Array<{ kind: string; outcomeUnknown?: boolean; damage?: { file: string; position: number } }>
+        }>
+      }
       const t = txns.partitions[0]!
       const lsoRun = await runCli(['lso', '--json', '--now', NOW, dir])
-      const lso = JSON.parse(lsoRun.stdout) as { hanging: boolean, partitions: Array<{ blocked: boolean, blocking: null | { hanging: boolean, commands: string[], outcomeUnknown?: boolean, damage?: unknown }, findings: Found[] }> }
+      const lso = JSON.parse(lsoRun.stdout) as {
+        hanging: boolean
+        partitions: Array<{
+          blocked: boolean
+          blocking: null | { hanging: boolean; commands: string[]; outcomeUnknown?: boolean; damage?: unknown }
+          findings: Found[]
+        }>
+      }
       const lsoText = await runCli(['lso', '--now', NOW, dir])
-      const tx = JSON.parse((await runCli(['transactions', '--json', logs])).stdout) as { findings: Found[], transactions: Array<{ outcome: string, partitions: Array<{ topic: string, partition: number }> }> }
-      const cleanup = JSON.parse((await runCli(['cleanup', '--json', '--now', NOW, dir])).stdout) as { partitions: Array<{ logEndOffset: number, lastStableOffset: number, findings: Array<{ code: string }> }> }
+      const tx = JSON.parse((await runCli(['transactions', '--json', logs])).stdout) as {
+        findings: Found[]
+        transactions: Array<{ outcome: string; partitions: Array<{ topic: string; partition: number }> }>
+      }
+      const cleanup = JSON.parse((await runCli(['cleanup', '--json', '--now', NOW, dir])).stdout) as {
+        partitions: Array<{ logEndOffset: number; lastStableOffset: number; findings: Array<{ code: string }> }>
+      }
       const report = buildReportModel({ paths: [dir], output: '-' })
-      const model = JSON.parse(JSON.stringify(report.model, (_k, v: unknown) => typeof v === 'bigint' ? Number(v) : v)) as { partitions: Array<{ logEndOffset: number | string, readCommitted: number, readUncommitted: number }>, findings: Found[] }
+      const model = JSON.parse(
+        JSON.stringify(report.model, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v)),
+      ) as {
+        partitions: Array<{ logEndOffset: number | string; readCommitted: number; readUncommitted: number }>
+        findings: Found[]
+      }
 
       // the log end: dump's last offset read + 1, and every partition command's
       const lastRead = Math.max(...summaries.filter((s) => s.lastOffset !== null).map((s) => s.lastOffset!))
@@ -132,10 +250,17 @@ describe('damaged copies: every command agrees on log end, counts and damage fin
       expect(cleanup.partitions[0]!.logEndOffset).toBe(leo)
       expect(Number(model.partitions[0]!.logEndOffset)).toBe(leo)
       // the counts: reconcile's and the report's
-      expect([model.partitions[0]!.readCommitted, model.partitions[0]!.readUncommitted]).toEqual([r.readCommitted, r.readUncommitted])
+      expect([model.partitions[0]!.readCommitted, model.partitions[0]!.readUncommitted]).toEqual([
+        r.readCommitted,
+        r.readUncommitted,
+      ])
       if (c.intact === true) {
         // nothing unreadable: the undamaged truth, as the consumers counted it
-        expect([r.logEndOffset, r.readCommitted, r.readUncommitted]).toEqual([truth.logEndOffset, truth.readCommittedRecords, truth.readUncommittedRecords])
+        expect([r.logEndOffset, r.readCommitted, r.readUncommitted]).toEqual([
+          truth.logEndOffset,
+          truth.readCommittedRecords,
+          truth.readUncommittedRecords,
+        ])
       } else if (c.name.startsWith('truncated')) {
         expect(leo).toBeLessThan(truth.logEndOffset)
       } else {
@@ -151,9 +276,12 @@ describe('damaged copies: every command agrees on log end, counts and damage fin
       expect(damageOf(model.findings, controls, segment)).toEqual(expectedDamage)
       expect(damageOf(tx.findings, controls, segment)).toEqual(expectedDamage)
       // cleanup's findings carry no position in its JSON: the codes
-      expect([...new Set(cleanup.partitions[0]!.findings.map((f) => f.code).filter((x) => DAMAGE_CODES.has(x)))].sort())
-        .toEqual([...new Set(expectedDamage.map((d) => d.split('@')[0]!).filter((x) => x !== 'CRC_MISMATCH'))].sort())
-      const keys = r.findings.map((f) => `${f.code}@${f.file ?? ''}:${f.position ?? ''} ${(f as { message?: string }).message ?? ''}`)
+      expect(
+        [...new Set(cleanup.partitions[0]!.findings.map((f) => f.code).filter((x) => DAMAGE_CODES.has(x)))].sort(),
+      ).toEqual([...new Set(expectedDamage.map((d) => d.split('@')[0]!).filter((x) => x !== 'CRC_MISMATCH'))].sort())
+      const keys = r.findings.map(
+        (f) => `${f.code}@${f.file ?? ''}:${f.position ?? ''} ${(f as { message?: string }).message ?? ''}`,
+      )
       expect(new Set(keys).size).toBe(keys.length)
       // no finding blames an intact index for what the damage hides
       for (const list of [r.findings, lso.partitions[0]!.findings, model.findings]) {
@@ -178,11 +306,17 @@ describe('damaged copies: every command agrees on log end, counts and damage fin
       expect(lsoText.stdout).not.toContain('kafka-transactions.sh --bootstrap-server')
       expect(lsoText.stdout).not.toContain('HANGING')
       // transactions: the coordinator's partition without a readable marker is said to be the damage's, not hanging
-      const txFindings = tx.transactions.flatMap((x) => (x as { findings?: Array<Found & { message: string }> }).findings ?? [])
-      expect(txFindings.filter((f) => f.code === 'TXN_PARTITION_NO_MARKER' && f.message.includes(c.partition))).toEqual([])
+      const txFindings = tx.transactions.flatMap(
+        (x) => (x as { findings?: Array<Found & { message: string }> }).findings ?? [],
+      )
+      expect(txFindings.filter((f) => f.code === 'TXN_PARTITION_NO_MARKER' && f.message.includes(c.partition))).toEqual(
+        [],
+      )
       if (unknown.length > 0) {
         // transactions joins across partitions: the damaged partition's transaction is unknown there too
-        const inPartition = tx.transactions.filter((x) => x.partitions.some((p) => `${p.topic}-${p.partition}` === c.partition))
+        const inPartition = tx.transactions.filter((x) =>
+          x.partitions.some((p) => `${p.topic}-${p.partition}` === c.partition),
+        )
         expect(inPartition.some((x) => x.outcome === 'unknown')).toBe(true)
       }
       // the dump: only bytes after the last batch are trailing
@@ -191,17 +325,31 @@ describe('damaged copies: every command agrees on log end, counts and damage fin
     })
   })
 
-  it('--no-resync restores Kafka\'s stop in every partition command (the dump\'s --no-resync log end)', async () => {
+  it("--no-resync restores Kafka's stop in every partition command (the dump's --no-resync log end)", async () => {
     const c = CASES.find((x) => x.name === 'mid-segment zeros')!
     const { logs, dir } = damagedCopy(c, 100)
     const dump = await runCli(['--json', '--no-resync', dir])
-    const last = dump.stdout.split('\n').filter((l) => l.includes('"type":"summary"')).map((l) => JSON.parse(l) as { lastOffset: number })
+    const last = dump.stdout
+      .split('\n')
+      .filter((l) => l.includes('"type":"summary"'))
+      .map((l) => JSON.parse(l) as { lastOffset: number })
     const leo = Math.max(...last.map((s) => s.lastOffset)) + 1
-    const rec = JSON.parse((await runCli(['reconcile', '--json', '--no-resync', dir])).stdout) as { partitions: Array<{ logEndOffset: number }> }
-    const txns = JSON.parse((await runCli(['txns', '--json', '--no-resync', dir])).stdout) as { partitions: Array<{ logEndOffset: number }> }
-    const cleanup = JSON.parse((await runCli(['cleanup', '--json', '--no-resync', '--now', NOW, dir])).stdout) as { partitions: Array<{ logEndOffset: number }> }
+    const rec = JSON.parse((await runCli(['reconcile', '--json', '--no-resync', dir])).stdout) as {
+      partitions: Array<{ logEndOffset: number }>
+    }
+    const txns = JSON.parse((await runCli(['txns', '--json', '--no-resync', dir])).stdout) as {
+      partitions: Array<{ logEndOffset: number }>
+    }
+    const cleanup = JSON.parse((await runCli(['cleanup', '--json', '--no-resync', '--now', NOW, dir])).stdout) as {
+      partitions: Array<{ logEndOffset: number }>
+    }
     const report = buildReportModel({ paths: [dir], output: '-', resync: false })
-    expect([rec.partitions[0]!.logEndOffset, txns.partitions[0]!.logEndOffset, cleanup.partitions[0]!.logEndOffset, Number(report.model.partitions[0]!.logEndOffset)]).toEqual([leo, leo, leo, leo])
+    expect([
+      rec.partitions[0]!.logEndOffset,
+      txns.partitions[0]!.logEndOffset,
+      cleanup.partitions[0]!.logEndOffset,
+      Number(report.model.partitions[0]!.logEndOffset),
+    ]).toEqual([leo, leo, leo, leo])
     expect(leo).toBeLessThan(truthOf(c.fixture, c.partition).logEndOffset)
     const lso = await runCli(['lso', '--no-resync', '--now', NOW, dir])
     expect(lso.stdout).not.toContain('kafka-transactions.sh --bootstrap-server')

@@ -24,10 +24,19 @@ import { runCli } from '../support/run-cli.js'
 const NOW = Date.parse('2026-12-06T00:00:00Z')
 const NOW_ISO = '2026-12-06T00:00:00Z'
 
-interface Raw { code: string, severity: string, message: string, file?: string, position?: number, partition?: string, firstOffset?: bigint, lastOffset?: bigint }
+interface Raw {
+  code: string
+  severity: string
+  message: string
+  file?: string
+  position?: number
+  partition?: string
+  firstOffset?: bigint
+  lastOffset?: bigint
+}
 
 /** a fault's identity: its file and byte position, else its partition and offsets, else its words */
-function keyOf (f: Raw, partition: string | null): string {
+function keyOf(f: Raw, partition: string | null): string {
   if (f.file !== undefined && f.position !== undefined) return `${f.code} ${f.file} @${f.position}`
   const p = f.partition ?? partition
   if (f.file === undefined && p === null) return `${f.code} ${f.message}`
@@ -35,55 +44,88 @@ function keyOf (f: Raw, partition: string | null): string {
 }
 
 /** every `findings` array anywhere in a result, each finding with the partition of the nearest object that names one */
-function walk (o: unknown, partition: string | null, out: Array<{ f: Raw, partition: string | null }>, seen = new Set<unknown>()): void {
+function walk(
+  o: unknown,
+  partition: string | null,
+  out: Array<{ f: Raw; partition: string | null }>,
+  seen = new Set<unknown>(),
+): void {
   if (o === null || typeof o !== 'object' || seen.has(o)) return
   seen.add(o)
-  if (Array.isArray(o)) { for (const x of o) walk(x, partition, out, seen); return }
+  if (Array.isArray(o)) {
+    for (const x of o) walk(x, partition, out, seen)
+    return
+  }
   const rec = o as Record<string, unknown>
-  const here = typeof rec.label === 'string' ? rec.label
-    : typeof rec.topic === 'string' && typeof rec.partition === 'number' ? `${rec.topic}-${rec.partition}` : partition
+  const here =
+    typeof rec.label === 'string'
+      ? rec.label
+      : typeof rec.topic === 'string' && typeof rec.partition === 'number'
+        ? `${rec.topic}-${rec.partition}`
+        : partition
   for (const [k, v] of Object.entries(rec)) {
     if (k === 'findings' && Array.isArray(v)) for (const f of v as Raw[]) out.push({ f, partition: here })
     else walk(v, here, out, seen)
   }
 }
 
-interface Run { paths: string[], remote?: string, logDirs?: boolean }
+interface Run {
+  paths: string[]
+  remote?: string
+  logDirs?: boolean
+}
 
-function union (run: Run): { keys: Set<string>, hanging: Set<string>, lso: LsoResult } {
-  const out: Array<{ f: Raw, partition: string | null }> = []
+function union(run: Run): { keys: Set<string>; hanging: Set<string>; lso: LsoResult } {
+  const out: Array<{ f: Raw; partition: string | null }> = []
   const remote = run.remote !== undefined ? { remote: run.remote } : {}
   const l = lso(run.paths, { ...remote, now: NOW })
-  for (const r of [reconcile(run.paths, remote), l, transactions(run.paths, { ...remote, now: NOW }), cleanup(run.paths, { now: NOW, ...remote })]) walk(r, null, out)
+  for (const r of [
+    reconcile(run.paths, remote),
+    l,
+    transactions(run.paths, { ...remote, now: NOW }),
+    cleanup(run.paths, { now: NOW, ...remote }),
+  ])
+    walk(r, null, out)
   if (run.logDirs === true) walk(replicas(run.paths), null, out)
   if (run.remote !== undefined) walk(remoteInventory(run.paths, run.remote), null, out)
   // the hanging rule's verdicts are about a transaction, whichever command placed them where: partition and first offset
   const hanging = new Set(l.hangingTransactions.map((h) => `TXN_HANGING ${h.topic}-${h.partition}@${h.startOffset}`))
-  for (const { f, partition } of out) if (VERDICTS.has(f.code)) hanging.add(`${f.code} ${f.partition ?? partition}@${f.firstOffset}`)
-  return { keys: new Set(out.filter(({ f }) => !VERDICTS.has(f.code)).map(({ f, partition }) => keyOf(f, partition))), hanging, lso: l }
+  for (const { f, partition } of out)
+    if (VERDICTS.has(f.code)) hanging.add(`${f.code} ${f.partition ?? partition}@${f.firstOffset}`)
+  return {
+    keys: new Set(out.filter(({ f }) => !VERDICTS.has(f.code)).map(({ f, partition }) => keyOf(f, partition))),
+    hanging,
+    lso: l,
+  }
 }
 
 const SEVERITY = ['error', 'warning', 'info']
 const VERDICTS = new Set(['TXN_HANGING', 'TXN_COORDINATOR_OVERDUE'])
 
-function checkOrder (fs: readonly DoctorFinding[]): void {
+function checkOrder(fs: readonly DoctorFinding[]): void {
   for (const f of fs) expect(f.rank, f.code).toBe(HARM_RANK[f.code] ?? 5)
   for (let i = 1; i < fs.length; i++) {
     const a = fs[i - 1]!
     const b = fs[i]!
     expect(a.rank <= b.rank, `${a.code} before ${b.code}`).toBe(true)
-    if (a.rank === b.rank) expect(SEVERITY.indexOf(a.severity) <= SEVERITY.indexOf(b.severity), `${a.code} before ${b.code}`).toBe(true)
+    if (a.rank === b.rank)
+      expect(SEVERITY.indexOf(a.severity) <= SEVERITY.indexOf(b.severity), `${a.code} before ${b.code}`).toBe(true)
   }
 }
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-doctor-'))
-afterAll(() => { fs.rmSync(tmp, { recursive: true, force: true }) })
+afterAll(() => {
+  fs.rmSync(tmp, { recursive: true, force: true })
+})
 
 /** orders with the length field (bytes 8..11) of the batch kafka-dump-log places third in orders-11-0 overwritten by 0xFF */
-function damagedOrders (): { logs: string, file: string, position: number } {
+function damagedOrders(): { logs: string; file: string; position: number } {
   const logs = path.join(tmp, 'orders-damaged')
   fs.cpSync(path.join(FIXTURES, 'orders', 'logs'), logs, { recursive: true })
-  const text = fs.readFileSync(path.join(FIXTURES, 'orders', 'dump', 'orders-11-0', '00000000000000000000.log.shallow.txt'), 'utf8')
+  const text = fs.readFileSync(
+    path.join(FIXTURES, 'orders', 'dump', 'orders-11-0', '00000000000000000000.log.shallow.txt'),
+    'utf8',
+  )
   const positions = [...text.matchAll(/ position: (\d+) /g)].map((m) => Number(m[1]))
   const position = positions[2]!
   const file = path.join(logs, 'orders-11-0', '00000000000000000000.log')
@@ -104,15 +146,22 @@ const RUNS: Array<[string, Run]> = [
   ['transactions 4.4.0', { paths: [path.join(FIXTURES_44, 'transactions', 'logs')] }],
   ['cleanup before', { paths: [path.join(FIXTURES_44, 'cleanup', 'before')] }],
   // the copies the old leaders held before they truncated, and the new leader (as test/commands/replicas.test.ts)
-  ['replicas-unclean', { paths: ['before/broker-1', 'before/broker-2', 'broker-3'].map((d) => path.join(UNCLEAN, d)), logDirs: true }],
-  ['replicas-unclean, after truncation', { paths: ['broker-1', 'broker-2', 'broker-3'].map((d) => path.join(UNCLEAN, d)), logDirs: true }],
+  [
+    'replicas-unclean',
+    { paths: ['before/broker-1', 'before/broker-2', 'broker-3'].map((d) => path.join(UNCLEAN, d)), logDirs: true },
+  ],
+  [
+    'replicas-unclean, after truncation',
+    { paths: ['broker-1', 'broker-2', 'broker-3'].map((d) => path.join(UNCLEAN, d)), logDirs: true },
+  ],
   ['tiered', { paths: [path.join(TIERED, 'logs')], remote: path.join(TIERED, 'remote') }],
   ['orders, damaged', { paths: [damaged.logs] }],
 ]
 
 const results = new Map<string, DoctorResult>()
 const doctorOf = (name: string, run: Run): DoctorResult => {
-  if (!results.has(name)) results.set(name, doctor(run.paths, { now: NOW, ...(run.remote !== undefined ? { remote: run.remote } : {}) }))
+  if (!results.has(name))
+    results.set(name, doctor(run.paths, { now: NOW, ...(run.remote !== undefined ? { remote: run.remote } : {}) }))
   return results.get(name)!
 }
 
@@ -125,21 +174,35 @@ describe.each(RUNS)('doctor on %s', (name, run) => {
     expect(new Set(mine.map((f) => keyOf(f.finding, f.location.partition)))).toEqual(u.keys)
     const once = d.findings.map((f) => `${keyOf(f.finding, f.location.partition)} ${f.location.broker}`)
     expect(new Set(once).size).toBe(once.length)
-    expect(new Set(d.findings.filter((f) => VERDICTS.has(f.code)).map((f) => `${f.code} ${f.location.partition}@${f.location.firstOffset}`))).toEqual(u.hanging)
+    expect(
+      new Set(
+        d.findings
+          .filter((f) => VERDICTS.has(f.code))
+          .map((f) => `${f.code} ${f.location.partition}@${f.location.firstOffset}`),
+      ),
+    ).toEqual(u.hanging)
   })
 
-  it('in the documented order: rank, then severity', () => { checkOrder(d.findings) })
+  it('in the documented order: rank, then severity', () => {
+    checkOrder(d.findings)
+  })
 
-  it('gives lso\'s abort commands as the fix of each transaction holding a partition\'s LSO that is hanging', () => {
+  it("gives lso's abort commands as the fix of each transaction holding a partition's LSO that is hanging", () => {
     for (const p of u.lso.partitions) {
       if (p.blocking === null || !p.blocking.hanging) continue
-      const f = d.findings.find((x) => x.code === 'TXN_HANGING' && x.location.partition === p.label && x.location.firstOffset === p.blocking!.firstOffset)
+      const f = d.findings.find(
+        (x) =>
+          x.code === 'TXN_HANGING' &&
+          x.location.partition === p.label &&
+          x.location.firstOffset === p.blocking!.firstOffset,
+      )
       expect(f?.remedy.fix, p.label).toEqual(p.commands)
     }
   })
 
   it('counts per severity and per rank agree with the list', () => {
-    for (const s of ['error', 'warning', 'info'] as const) expect(d.summary.counts[s]).toBe(d.findings.filter((f) => f.severity === s).length)
+    for (const s of ['error', 'warning', 'info'] as const)
+      expect(d.summary.counts[s]).toBe(d.findings.filter((f) => f.severity === s).length)
     expect(d.summary.ranks.reduce((n, r) => n + r.count, 0)).toBe(d.findings.length)
   })
 })
@@ -153,15 +216,22 @@ describe('what comes first', () => {
     expect(d.summary.checked).toContain('replicas')
   })
 
-  it('open-txn: the hanging transaction, its abort command at describe-producers\' CurrentTransactionStartOffset', () => {
-    const e = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'open-txn', 'expected.json'), 'utf8')) as { producers: Array<{ topic: string, partition: number, stdout: string }> }
+  it("open-txn: the hanging transaction, its abort command at describe-producers' CurrentTransactionStartOffset", () => {
+    const e = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'open-txn', 'expected.json'), 'utf8')) as {
+      producers: Array<{ topic: string; partition: number; stdout: string }>
+    }
     const p = e.producers[0]!
-    const row = p.stdout.split('\n')[1]!.split('\t').map((s) => s.trim())
+    const row = p.stdout
+      .split('\n')[1]!
+      .split('\t')
+      .map((s) => s.trim())
     const d = doctorOf('open-txn', RUNS[1]![1])
     const first = d.findings[0]!
     expect(first.code).toBe('TXN_HANGING')
     expect(first.location.partition).toBe(`${p.topic}-${p.partition}`)
-    expect(first.remedy.fix[0]).toBe(`kafka-transactions.sh --bootstrap-server localhost:9092 abort --topic ${p.topic} --partition ${p.partition} --start-offset ${row[5]}`)
+    expect(first.remedy.fix[0]).toBe(
+      `kafka-transactions.sh --bootstrap-server localhost:9092 abort --topic ${p.topic} --partition ${p.partition} --start-offset ${row[5]}`,
+    )
   })
 
   it('the damaged copy: the damage at the batch kafka-dump-log places there, ranked as damage, with the dump that shows it', () => {
@@ -194,12 +264,45 @@ describe('tsdump doctor on the command line', () => {
     const w = await runCli(['doctor', '--wide', '--now', NOW_ISO, ...paths])
     expect(Math.max(...w.stdout.split('\n').map((l) => l.length))).toBeGreaterThan(80)
     const j = await runCli(['doctor', '--json', '--now', NOW_ISO, ...paths])
-    const o = JSON.parse(j.stdout) as { schemaVersion: number, summary: Record<string, unknown>, findings: Array<Record<string, unknown>> }
+    const o = JSON.parse(j.stdout) as {
+      schemaVersion: number
+      summary: Record<string, unknown>
+      findings: Array<Record<string, unknown>>
+    }
     expect(j.code).toBe(1)
     expect(o.schemaVersion).toBe(1)
-    expect(Object.keys(o.summary)).toEqual(expect.arrayContaining(['brokers', 'partitions', 'segments', 'bytes', 'firstTimestamp', 'newestTimestamp', 'counts', 'ranks', 'checked']))
-    expect(Object.keys(o.findings[0]!)).toEqual(['code', 'severity', 'rank', 'category', 'message', 'location', 'figures', 'remedy', 'reportedBy'])
-    expect(Object.keys(o.findings[0]!.location as object)).toEqual(['broker', 'partition', 'file', 'position', 'firstOffset', 'lastOffset'])
+    expect(Object.keys(o.summary)).toEqual(
+      expect.arrayContaining([
+        'brokers',
+        'partitions',
+        'segments',
+        'bytes',
+        'firstTimestamp',
+        'newestTimestamp',
+        'counts',
+        'ranks',
+        'checked',
+      ]),
+    )
+    expect(Object.keys(o.findings[0]!)).toEqual([
+      'code',
+      'severity',
+      'rank',
+      'category',
+      'message',
+      'location',
+      'figures',
+      'remedy',
+      'reportedBy',
+    ])
+    expect(Object.keys(o.findings[0]!.location as object)).toEqual([
+      'broker',
+      'partition',
+      'file',
+      'position',
+      'firstOffset',
+      'lastOffset',
+    ])
     expect((o.summary.brokers as Array<{ name: string }>).map((b) => b.name)).toEqual(['1', '2', '3'])
   })
 
@@ -207,7 +310,13 @@ describe('tsdump doctor on the command line', () => {
     const none = await runCli(['doctor', path.join(tmp, 'no-such-dir')])
     expect(none.code).toBe(2)
     expect(none.stderr).toContain('[UNREADABLE]')
-    const some = await runCli(['doctor', '--now', NOW_ISO, path.join(tmp, 'no-such-dir'), path.join(FIXTURES, 'orders', 'logs')])
+    const some = await runCli([
+      'doctor',
+      '--now',
+      NOW_ISO,
+      path.join(tmp, 'no-such-dir'),
+      path.join(FIXTURES, 'orders', 'logs'),
+    ])
     expect(some.code).toBe(1)
     expect(some.stderr).toContain('[UNREADABLE]')
     expect(some.stdout).toContain('8 partitions')

@@ -5,7 +5,11 @@ import { runCli } from '../support/run-cli.js'
 import { FIXTURES } from '../support/paths.js'
 
 const DIR = path.join(FIXTURES, 'orders/logs/orders-11-0')
-const dumped = (stdout: string): string[] => stdout.split('\n').filter((l) => l.startsWith('Dumping ')).map((l) => path.basename(l))
+const dumped = (stdout: string): string[] =>
+  stdout
+    .split('\n')
+    .filter((l) => l.startsWith('Dumping '))
+    .map((l) => path.basename(l))
 
 describe('a partition directory with a mode', () => {
   it('--verify-index-only DIR and --index-sanity-check DIR check the indexes and dump no batch', async () => {
@@ -22,7 +26,10 @@ describe('a partition directory with a mode', () => {
     const batches = r.stdout.split('\n').filter((l) => l.startsWith('baseOffset:'))
     expect(batches.length).toBeGreaterThan(0)
     expect(batches.every((l) => l.includes('isControl: true'))).toBe(true)
-    const json = (await runCli(['--control-only', '--json', DIR])).stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string })
+    const json = (await runCli(['--control-only', '--json', DIR])).stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string })
     expect(json.filter((o) => o.type.endsWith('-entry'))).toEqual([])
     expect(json.filter((o) => o.type === 'batch').length).toBe(batches.length)
   })

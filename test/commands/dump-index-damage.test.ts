@@ -11,17 +11,26 @@ import { FIXTURES } from '../support/paths.js'
 
 const PART = path.join(FIXTURES, 'interleaved', 'logs', 'mixed-0')
 const SEGMENT = '00000000000000000046'
-const positions = fs.readFileSync(path.join(FIXTURES, 'interleaved', 'dump', 'mixed-0', `${SEGMENT}.log.shallow.txt`), 'utf8').split('\n')
-  .filter((l) => l.startsWith('baseOffset:')).map((l) => Number(/ position: (\d+)/.exec(l)![1]))
+const positions = fs
+  .readFileSync(path.join(FIXTURES, 'interleaved', 'dump', 'mixed-0', `${SEGMENT}.log.shallow.txt`), 'utf8')
+  .split('\n')
+  .filter((l) => l.startsWith('baseOffset:'))
+  .map((l) => Number(/ position: (\d+)/.exec(l)![1]))
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-index-damage-'))
-afterAll(() => { fs.rmSync(tmp, { recursive: true, force: true }) })
+afterAll(() => {
+  fs.rmSync(tmp, { recursive: true, force: true })
+})
 
-function copy (name: string, damageAt?: number): string {
+function copy(name: string, damageAt?: number): string {
   const dir = path.join(tmp, name, 'mixed-0')
   fs.cpSync(PART, dir, { recursive: true })
   if (damageAt !== undefined) {
     const fd = fs.openSync(path.join(dir, `${SEGMENT}.log`), 'r+')
-    try { fs.writeSync(fd, Buffer.alloc(40, 0xff), 0, 40, damageAt) } finally { fs.closeSync(fd) }
+    try {
+      fs.writeSync(fd, Buffer.alloc(40, 0xff), 0, 40, damageAt)
+    } finally {
+      fs.closeSync(fd)
+    }
   }
   return dir
 }

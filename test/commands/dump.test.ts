@@ -11,7 +11,9 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }))
 const have = corpusAvailable()
 const P0 = path.join(FIXTURES, 'orders/logs/orders-11-0/00000000000000000000.log')
 
-function lines (s: string, prefix: string): string[] { return s.split('\n').filter((l) => l.startsWith(prefix)) }
+function lines(s: string, prefix: string): string[] {
+  return s.split('\n').filter((l) => l.startsWith(prefix))
+}
 
 describe.skipIf(!have)('index verification against the segment', () => {
   const src = path.join(CORPUS, 'idempotent-rolled/timeindex_test-0')
@@ -28,7 +30,7 @@ describe.skipIf(!have)('index verification against the segment', () => {
     expect(r.code).toBe(0)
     expect(r.stdout).not.toContain('offset:')
   })
-  it('an entry pointing at the wrong batch is a mismatch with its position, exit 1; --compat prints Kafka\'s block', async () => {
+  it("an entry pointing at the wrong batch is a mismatch with its position, exit 1; --compat prints Kafka's block", async () => {
     const buf = fs.readFileSync(index)
     const pos10 = buf.readInt32BE(10 * 8 + 4)
     buf.writeInt32BE(buf.readInt32BE(11 * 8 + 4), 10 * 8 + 4) // entry 10 now points at entry 11's batch
@@ -38,7 +40,9 @@ describe.skipIf(!have)('index verification against the segment', () => {
     fs.copyFileSync(path.join(dir, '00000000000000007729.log'), path.join(dir, 'bad', '00000000000000007729.log'))
     const r = await runCli(['--verify-index-only', bad])
     expect(r.code).toBe(1)
-    expect(r.stderr).toMatch(/position 80: entry 10: index offset \d+ but the batch at log position \d+ ends at offset \d+ \[INDEX_MISMATCH\]/)
+    expect(r.stderr).toMatch(
+      /position 80: entry 10: index offset \d+ but the batch at log position \d+ ends at offset \d+ \[INDEX_MISMATCH\]/,
+    )
     const c = await runCli(['--compat', '--verify-index-only', bad])
     expect(c.stderr).toContain(`Mismatches in :${path.resolve(bad)}`)
     expect(c.stderr).toMatch(/ {2}Index offset: \d+, log offset: \d+/)
@@ -86,7 +90,9 @@ describe('dump options', () => {
   })
   it('--skip-record-metadata prints payloads only and blank lines for control records', async () => {
     const r = await runCli(['--compat', '--print-data-log', '--skip-record-metadata', P0])
-    const body = r.stdout.split('\n').filter((l) => !l.startsWith('baseOffset') && !l.startsWith('Dumping') && !l.startsWith('Log starting'))
+    const body = r.stdout
+      .split('\n')
+      .filter((l) => !l.startsWith('baseOffset') && !l.startsWith('Dumping') && !l.startsWith('Log starting'))
     expect(body.filter((l) => l.startsWith(' payload: ') || l.startsWith('| key: '))).toHaveLength(14)
     expect(body.filter((l) => l === '').length).toBeGreaterThanOrEqual(2)
   })
@@ -109,16 +115,34 @@ describe('dump options', () => {
     expect(r.stdout).toContain('endTxnMarker: ABORT')
     expect(r.stderr).not.toContain('Ignoring')
     // the file's own text (version, count, `<epoch> <startOffset>`; `topic_id: <id>`) is the truth
-    const lec = fs.readFileSync(path.join(dir, 'leader-epoch-checkpoint'), 'utf8').trim().split('\n').slice(2).map((l) => l.split(' ').map(Number))
+    const lec = fs
+      .readFileSync(path.join(dir, 'leader-epoch-checkpoint'), 'utf8')
+      .trim()
+      .split('\n')
+      .slice(2)
+      .map((l) => l.split(' ').map(Number))
     const id = /topic_id: (\S+)/.exec(fs.readFileSync(path.join(dir, 'partition.metadata'), 'utf8'))![1]
     expect(r.stdout).toContain(`partition metadata version: 0 topicId: ${id}`)
-    expect(r.stdout).toContain(['leader epoch cache version: 0 entries: ' + lec.length, ...lec.map(([e, o]) => `epoch: ${e} startOffset: ${o}`)].join('\n'))
+    expect(r.stdout).toContain(
+      [
+        'leader epoch cache version: 0 entries: ' + lec.length,
+        ...lec.map(([e, o]) => `epoch: ${e} startOffset: ${o}`),
+      ].join('\n'),
+    )
     const j = await runCli(['--json', dir])
     expect(j.code).toBe(0)
-    const objs = j.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string, file?: string, fileType?: string, entries?: unknown, topicId?: string })
+    const objs = j.stdout
+      .trim()
+      .split('\n')
+      .map(
+        (l) => JSON.parse(l) as { type: string; file?: string; fileType?: string; entries?: unknown; topicId?: string },
+      )
     expect(objs.filter((e) => e.type === 'skipped')).toEqual([])
     const files = objs.filter((e) => e.type === 'partition-file')
-    expect(files.map((f) => [path.basename(f.file!), f.fileType])).toEqual([['leader-epoch-checkpoint', 'leader-epoch-checkpoint'], ['partition.metadata', 'partition.metadata']])
+    expect(files.map((f) => [path.basename(f.file!), f.fileType])).toEqual([
+      ['leader-epoch-checkpoint', 'leader-epoch-checkpoint'],
+      ['partition.metadata', 'partition.metadata'],
+    ])
     expect(files[0]!.entries).toEqual(lec.map(([epoch, startOffset]) => ({ epoch, startOffset })))
     expect(files[1]!.topicId).toBe(id)
     // kafka-dump-log reads none of them: --compat skips them without a word on stderr, as before
@@ -133,13 +157,18 @@ describe('dump options', () => {
       const d = await runCli([tmp])
       expect(d.code).toBe(0)
       expect(d.stderr).toMatch(/^Ignoring .*00000000000000000000\.log\.deleted: .+$/m)
-    } finally { fs.rmSync(tmp, { recursive: true, force: true }) }
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true })
+    }
   })
 })
 
 describe.skipIf(!have)('KRaft metadata', () => {
   it('--cluster-metadata-decoder names every record type; LEADER_CHANGE control batches are not markers', async () => {
-    const r = await runCli(['--cluster-metadata-decoder', path.join(CORPUS, 'kraft-metadata/__cluster_metadata-0/00000000000000000000.log')])
+    const r = await runCli([
+      '--cluster-metadata-decoder',
+      path.join(CORPUS, 'kraft-metadata/__cluster_metadata-0/00000000000000000000.log'),
+    ])
     expect(r.code).toBe(0)
     const payloads = r.stdout.split('\n').filter((l) => l.includes(' payload: '))
     expect(payloads.length).toBe(3072 - 5)
@@ -154,7 +183,9 @@ describe('the summary line counts what kafka-dump-log lists', () => {
   // Truth: kafka-dump-log's shallow dump stored beside each broker fixture (one line per batch, with its
   // count, isTransactional and isControl). Records include the control records, as kafka-dump-log's counts do;
   // "transactional data batches" leave the control batches out (they are counted under "control batches").
-  const manifest = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'orders', 'manifest.json'), 'utf8')) as { dumps: Array<{ file: string, mode: string, stdout: string, exitCode: number }> }
+  const manifest = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'orders', 'manifest.json'), 'utf8')) as {
+    dumps: Array<{ file: string; mode: string; stdout: string; exitCode: number }>
+  }
   const logs = manifest.dumps.filter((d) => d.mode === 'shallow' && d.file.endsWith('.log') && d.exitCode === 0)
   it.each(logs.map((d) => [d.file, d] as const))('%s', async (_f, d) => {
     const batches = lines(fs.readFileSync(path.join(FIXTURES, 'orders', d.stdout), 'utf8'), 'baseOffset: ')
@@ -163,7 +194,9 @@ describe('the summary line counts what kafka-dump-log lists', () => {
     const data = count(/isTransactional: true isControl: false/)
     const r = await runCli([path.join(FIXTURES, 'orders', 'logs', d.file)])
     const summary = lines(r.stdout, 'Summary: ')[0]!
-    expect(summary).toContain(`Summary: ${batches.length} batch${batches.length === 1 ? '' : 'es'}, ${records} record${records === 1 ? '' : 's'}, `)
+    expect(summary).toContain(
+      `Summary: ${batches.length} batch${batches.length === 1 ? '' : 'es'}, ${records} record${records === 1 ? '' : 's'}, `,
+    )
     expect(summary).toContain(`, ${data} transactional data batch${data === 1 ? '' : 'es'}, `)
   })
   it('covers a log with both kinds', () => {

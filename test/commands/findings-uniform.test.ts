@@ -11,16 +11,25 @@ import { encodeTxnIndex, LogDir, LogWriter } from '../support/txn-segment-builde
 const d = new LogDir()
 afterAll(() => d.remove())
 
-function codeLines (stderr: string, code: string): string[] { return stderr.split('\n').filter((l) => l.endsWith(`[${code}]`)) }
+function codeLines(stderr: string, code: string): string[] {
+  return stderr.split('\n').filter((l) => l.endsWith(`[${code}]`))
+}
 
 describe('one severity per code, from every command', () => {
   it('a partial .txnindex entry: TXNINDEX_PARTIAL_ENTRY and exit 1 from dump and from reconcile', async () => {
     const w = new LogWriter()
-    w.txn(7n, 0, 2); w.marker(7n, 0, 'ABORT')
+    w.txn(7n, 0, 2)
+    w.marker(7n, 0, 'ABORT')
     d.segment('tp', 0, 0n, w.batches)
     const dir = d.partitionPath('tp', 0)
     const idx = path.join(dir, '00000000000000000000.txnindex')
-    fs.writeFileSync(idx, Buffer.concat([encodeTxnIndex([{ producerId: 7n, firstOffset: 0n, lastOffset: 2n, lastStableOffset: 0n }]), Buffer.alloc(5, 1)]))
+    fs.writeFileSync(
+      idx,
+      Buffer.concat([
+        encodeTxnIndex([{ producerId: 7n, firstOffset: 0n, lastOffset: 2n, lastStableOffset: 0n }]),
+        Buffer.alloc(5, 1),
+      ]),
+    )
     const dump = await runCli([idx])
     const rec = await runCli(['reconcile', dir])
     expect(codeLines(dump.stderr, 'TXNINDEX_PARTIAL_ENTRY')).toHaveLength(1)
@@ -28,14 +37,19 @@ describe('one severity per code, from every command', () => {
     expect(dump.code).toBe(1)
     expect(rec.code).toBe(dump.code)
     // the same line, word for word, but for the file name's spelling
-    expect(codeLines(rec.stderr, 'TXNINDEX_PARTIAL_ENTRY')[0]).toMatch(/^tsdump: warning: .*00000000000000000000\.txnindex: position 34: 5 bytes after the last complete entry/)
+    expect(codeLines(rec.stderr, 'TXNINDEX_PARTIAL_ENTRY')[0]).toMatch(
+      /^tsdump: warning: .*00000000000000000000\.txnindex: position 34: 5 bytes after the last complete entry/,
+    )
   })
 })
 
 describe('repeated findings are throttled with a count', () => {
   it('1,023 OFFSETS_NOT_INCREASING in one partition: one line and a count; --json lists the first 100 and counts the rest', async () => {
     const w = new LogWriter()
-    for (let i = 0; i < 1024; i++) { w.next = 0n; w.plain(1) }
+    for (let i = 0; i < 1024; i++) {
+      w.next = 0n
+      w.plain(1)
+    }
     d.segment('dup', 0, 0n, w.batches)
     const r = await runCli(['reconcile', d.partitionPath('dup', 0)])
     const lines = codeLines(r.stderr, 'OFFSETS_NOT_INCREASING')
@@ -45,7 +59,9 @@ describe('repeated findings are throttled with a count', () => {
     expect(lines[1]).toContain('99 more like the one above (100 in all; --json lists each)')
     expect(lines[2]).toContain('... and 923 more OFFSETS_NOT_INCREASING not listed')
     expect(r.code).toBe(1)
-    const j = JSON.parse((await runCli(['reconcile', '--json', d.partitionPath('dup', 0)])).stdout) as { partitions: Array<{ findings: Array<{ code: string }>, omittedFindings: Record<string, number> }> }
+    const j = JSON.parse((await runCli(['reconcile', '--json', d.partitionPath('dup', 0)])).stdout) as {
+      partitions: Array<{ findings: Array<{ code: string }>; omittedFindings: Record<string, number> }>
+    }
     expect(j.partitions[0]!.findings.filter((f) => f.code === 'OFFSETS_NOT_INCREASING')).toHaveLength(100)
     expect(j.partitions[0]!.omittedFindings).toEqual({ OFFSETS_NOT_INCREASING: 923 })
   })
@@ -53,7 +69,8 @@ describe('repeated findings are throttled with a count', () => {
     const few = path.join(d.root, '00000000000000000000.log')
     const many = path.join(d.root, 'many', '00000000000000000000.log')
     fs.mkdirSync(path.dirname(many), { recursive: true })
-    const batch = (i: number, bad: boolean): Buffer => encodeBatch({ baseOffset: i, records: [{ key: 'k', value: 'v' }], ...(bad ? { crc: 'bad' as const } : {}) })
+    const batch = (i: number, bad: boolean): Buffer =>
+      encodeBatch({ baseOffset: i, records: [{ key: 'k', value: 'v' }], ...(bad ? { crc: 'bad' as const } : {}) })
     fs.writeFileSync(few, Buffer.concat([0, 1, 2, 3].map((i) => batch(i, i % 2 === 1))))
     fs.writeFileSync(many, Buffer.concat(Array.from({ length: 40 }, (_v, i) => batch(i, true))))
     const r = await runCli([few, many])
@@ -70,7 +87,12 @@ describe('repeated findings are throttled with a count', () => {
 
 describe('one error format', () => {
   it('option-parser errors and unusable paths read tsdump: error: ...', async () => {
-    for (const argv of [['--max-bytes', '-5', 'x'], ['--bogus', 'x'], ['recon', 'x'], ['--json', '--compat', 'x']]) {
+    for (const argv of [
+      ['--max-bytes', '-5', 'x'],
+      ['--bogus', 'x'],
+      ['recon', 'x'],
+      ['--json', '--compat', 'x'],
+    ]) {
       const r = await runCli(argv)
       expect(r.code, argv.join(' ')).toBe(2)
       expect(r.stderr.split('\n')[0], argv.join(' ')).toMatch(/^tsdump: error: /)
@@ -78,7 +100,16 @@ describe('one error format', () => {
     // an unusable path is a finding, in the one finding format (file, message, code; no position in a file
     // that is not there), the same line from every command
     const nope = path.join(d.root, 'nope')
-    for (const argv of [[nope], ['reconcile', nope], ['txns', nope], ['transactions', nope], ['lso', nope], ['cleanup', nope], ['report', '-o', '-', nope], ['replicas', nope, nope]]) {
+    for (const argv of [
+      [nope],
+      ['reconcile', nope],
+      ['txns', nope],
+      ['transactions', nope],
+      ['lso', nope],
+      ['cleanup', nope],
+      ['report', '-o', '-', nope],
+      ['replicas', nope, nope],
+    ]) {
       const r = await runCli(argv)
       expect(r.code, argv[0]).toBe(2)
       expect(r.stderr.split('\n')[0], argv[0]).toBe(`tsdump: error: ${nope}: no such file or directory [UNREADABLE]`)

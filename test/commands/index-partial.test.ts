@@ -23,8 +23,12 @@ describe.skipIf(!corpusAvailable())('a torn index file', () => {
     for (const mode of [[], ['--verify-index-only']]) {
       const r = await runCli([...mode, index, time])
       expect(r.code, mode.join(' ')).toBe(1)
-      expect(r.stderr).toContain(`${index}: position ${n8}: 3 bytes at the end do not make a whole 8-byte entry (ignored, as the broker does) [INDEX_PARTIAL_ENTRY]`)
-      expect(r.stderr).toContain(`${time}: position ${n12}: 6 bytes at the end do not make a whole 12-byte entry (ignored, as the broker does) [TIMEINDEX_PARTIAL_ENTRY]`)
+      expect(r.stderr).toContain(
+        `${index}: position ${n8}: 3 bytes at the end do not make a whole 8-byte entry (ignored, as the broker does) [INDEX_PARTIAL_ENTRY]`,
+      )
+      expect(r.stderr).toContain(
+        `${time}: position ${n12}: 6 bytes at the end do not make a whole 12-byte entry (ignored, as the broker does) [TIMEINDEX_PARTIAL_ENTRY]`,
+      )
       expect(r.stderr).not.toMatch(/MISMATCH|NOT_FOUND|BAD_POSITION/)
     }
     // --compat stays kafka-dump-log's text: no finding

@@ -6,12 +6,19 @@ import { describe, expect, it } from 'vitest'
 import { runCli } from '../support/run-cli.js'
 import { CORPUS, corpusAvailable } from '../support/paths.js'
 
-interface Fact { file: string, batches: number, records: number, magic: Record<string, number>, codecs: Record<string, number> }
+interface Fact {
+  file: string
+  batches: number
+  records: number
+  magic: Record<string, number>
+  codecs: Record<string, number>
+}
 
 describe.skipIf(!corpusAvailable())('legacy wrappers', () => {
   it('shallow and deep summaries count the messages inside a compressed wrapper, as facts.json does', async () => {
-    const facts = (JSON.parse(fs.readFileSync(path.join(CORPUS, 'facts.json'), 'utf8')) as Fact[])
-      .filter((f) => (f.magic['0'] ?? 0) + (f.magic['1'] ?? 0) > 0 && Object.keys(f.codecs).some((c) => c !== 'none'))
+    const facts = (JSON.parse(fs.readFileSync(path.join(CORPUS, 'facts.json'), 'utf8')) as Fact[]).filter(
+      (f) => (f.magic['0'] ?? 0) + (f.magic['1'] ?? 0) > 0 && Object.keys(f.codecs).some((c) => c !== 'none'),
+    )
     expect(facts.length).toBeGreaterThan(0)
     for (const f of facts) {
       for (const mode of [[], ['--deep-iteration']]) {

@@ -12,7 +12,7 @@ const REL = 'fixtures/broker/live-active/live-small-0/00000000000000000000'
 // kafka-dump-log names the index by its absolute path; it ran in the worktree recorded here
 const CAPTURED_ROOT = '/work/wt/operator2/'
 
-function kafka (name: string): string {
+function kafka(name: string): string {
   return fs.readFileSync(path.join(SCENARIO, name), 'utf8').replaceAll(CAPTURED_ROOT, REPO_ROOT + '/')
 }
 
@@ -32,7 +32,9 @@ describe('the active segment of a running broker', () => {
     }
   })
   it('--compat prints what kafka-dump-log 3.9.1 printed, byte for byte, and exits 0 as it did', async () => {
-    const r = await runCli(['--compat', '--kafka-version', '3.9', `${REL}.index`, `${REL}.timeindex`, `${REL}.log`], { cwd: REPO_ROOT })
+    const r = await runCli(['--compat', '--kafka-version', '3.9', `${REL}.index`, `${REL}.timeindex`, `${REL}.log`], {
+      cwd: REPO_ROOT,
+    })
     expect(r.stdout).toBe(kafka('kafka-dump-log-3.9.1.txt'))
     expect(r.stderr + 'exit 0\n').toBe(kafka('kafka-dump-log-3.9.1.stderr.txt'))
     expect(r.code).toBe(0)

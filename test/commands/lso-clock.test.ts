@@ -7,17 +7,47 @@ import { describe, expect, it } from 'vitest'
 import { runCli, TEST_NOW } from '../support/run-cli.js'
 import { FIXTURES } from '../support/paths.js'
 
-interface ProducerRow { ProducerId: string, ProducerEpoch: string, LatestCoordinatorEpoch: string, LastTimestamp: string, CurrentTransactionStartOffset: string }
-interface Expected {
-  partitions: Array<{ topic: string, partition: number, highWatermark: number, lastStableOffset: number, readCommittedRecords: number, readUncommittedRecords: number }>
-  producers: Array<{ topic: string, partition: number, rows: ProducerRow[] }>
+interface ProducerRow {
+  ProducerId: string
+  ProducerEpoch: string
+  LatestCoordinatorEpoch: string
+  LastTimestamp: string
+  CurrentTransactionStartOffset: string
 }
-interface HangingRow { topic: string, partition: number, producerId: number, producerEpoch: number, coordinatorEpoch: number, startOffset: number, lastTimestamp: number, durationMinutes: number }
+interface Expected {
+  partitions: Array<{
+    topic: string
+    partition: number
+    highWatermark: number
+    lastStableOffset: number
+    readCommittedRecords: number
+    readUncommittedRecords: number
+  }>
+  producers: Array<{ topic: string; partition: number; rows: ProducerRow[] }>
+}
+interface HangingRow {
+  topic: string
+  partition: number
+  producerId: number
+  producerEpoch: number
+  coordinatorEpoch: number
+  startOffset: number
+  lastTimestamp: number
+  durationMinutes: number
+}
 interface LsoJson {
   now: number
   hanging: boolean
   hangingTransactions: HangingRow[]
-  partitions: Array<{ blocking: { hanging: boolean, recordsWaiting: number, abortedBeyondLso: number, ageMs: number, lastTimestampIso: string } }>
+  partitions: Array<{
+    blocking: {
+      hanging: boolean
+      recordsWaiting: number
+      abortedBeyondLso: number
+      ageMs: number
+      lastTimestampIso: string
+    }
+  }>
 }
 
 const dir = path.join(FIXTURES, 'open-txn')
@@ -29,7 +59,7 @@ const last = Number(open.LastTimestamp)
 const MIN = 60_000
 
 /** records of aborted transactions at or after `from`, from kafka-dump-log's own --deep-iteration output */
-function abortedFromKafkaDump (from: number): number {
+function abortedFromKafkaDump(from: number): number {
   const text = fs.readFileSync(path.join(dir, 'dump/stuck-0/00000000000000000000.log.deep.txt'), 'utf8')
   const pending = new Map<string, number[]>()
   let aborted = 0
@@ -39,7 +69,8 @@ function abortedFromKafkaDump (from: number): number {
     const pid = /producerId: (-?\d+)/.exec(l)![1]!
     if (l.includes('isControl: true')) {
       // Kafka names the marker type on the control record's line, after the batch line
-      if ((lines[i + 1] ?? '').includes('endTxnMarker: ABORT')) aborted += (pending.get(pid) ?? []).filter((o) => o >= from).length
+      if ((lines[i + 1] ?? '').includes('endTxnMarker: ABORT'))
+        aborted += (pending.get(pid) ?? []).filter((o) => o >= from).length
       pending.delete(pid)
     } else if (l.includes('isTransactional: true')) {
       const [a, b] = [Number(/baseOffset: (\d+)/.exec(l)![1]), Number(/lastOffset: (\d+)/.exec(l)![1])]
@@ -61,8 +92,15 @@ describe('lso against the clock (open-txn fixture)', () => {
     expect(j.hanging).toBe(true)
     expect(j.hangingTransactions).toHaveLength(1)
     const row = j.hangingTransactions[0]!
-    expect(row).toMatchObject({ topic: part.topic, partition: part.partition, producerId: Number(open.ProducerId), producerEpoch: Number(open.ProducerEpoch),
-      coordinatorEpoch: Number(open.LatestCoordinatorEpoch), startOffset: Number(open.CurrentTransactionStartOffset), lastTimestamp: last })
+    expect(row).toMatchObject({
+      topic: part.topic,
+      partition: part.partition,
+      producerId: Number(open.ProducerId),
+      producerEpoch: Number(open.ProducerEpoch),
+      coordinatorEpoch: Number(open.LatestCoordinatorEpoch),
+      startOffset: Number(open.CurrentTransactionStartOffset),
+      lastTimestamp: last,
+    })
     // find-hanging: TimeUnit.MILLISECONDS.toMinutes(now - lastTimestamp)
     expect(row.durationMinutes).toBeGreaterThanOrEqual(Math.floor((before - last) / MIN))
     expect(row.durationMinutes).toBeLessThanOrEqual(Math.floor((after - last) / MIN))
@@ -77,12 +115,17 @@ describe('lso against the clock (open-txn fixture)', () => {
       expect(j.now).toBe(last + 1000)
       expect(j.hanging).toBe(false)
       expect(j.hangingTransactions).toEqual([])
-      expect(j.partitions[0]!.blocking).toMatchObject({ hanging: false, ageMs: 1000, lastTimestampIso: new Date(last).toISOString() })
+      expect(j.partitions[0]!.blocking).toMatchObject({
+        hanging: false,
+        ageMs: 1000,
+        lastTimestampIso: new Date(last).toISOString(),
+      })
     }
   })
 
   it('hanging means older than the timeout, strictly (find-hanging: duration > max transaction timeout)', async () => {
-    const at = async (now: number, extra: string[] = []): Promise<number> => (await runCli(['lso', '--now', String(now), ...extra, logs])).code
+    const at = async (now: number, extra: string[] = []): Promise<number> =>
+      (await runCli(['lso', '--now', String(now), ...extra, logs])).code
     expect(await at(last + 15 * MIN)).toBe(0)
     expect(await at(last + 15 * MIN + 1)).toBe(1)
     expect(await at(last + 15 * MIN + 1, ['--max-transaction-timeout', '20'])).toBe(0)
@@ -97,20 +140,41 @@ describe('lso against the clock (open-txn fixture)', () => {
     expect(j.partitions[0]!.blocking.abortedBeyondLso).toBe(aborted)
   })
 
-  it('the text output has the table within 80 columns, ISO times, the coordinator epoch explained; --wide has Kafka\'s headers', async () => {
+  it("the text output has the table within 80 columns, ISO times, the coordinator epoch explained; --wide has Kafka's headers", async () => {
     const r = await runCli(['lso', '--now', String(last + 20 * MIN), logs])
     expect(r.code).toBe(1)
     expect(r.stdout).toContain(`${Math.max(0, Number(open.LatestCoordinatorEpoch))}: --start-offset reads -1`)
     expect(r.stdout).toMatch(/LatestCoordinatorEpoch\s/)
     expect(r.stdout).toContain(`last timestamp  ${new Date(last).toISOString()} (${last})`)
-    const tableLines = r.stdout.slice(r.stdout.indexOf('hanging transactions')).split('\n').slice(1).filter((l) => l !== '')
+    const tableLines = r.stdout
+      .slice(r.stdout.indexOf('hanging transactions'))
+      .split('\n')
+      .slice(1)
+      .filter((l) => l !== '')
     expect(tableLines[0]).toMatch(/^Topic\s+Part\s+PID\s+Epoch\s+CoordEpoch\s+Start\s+Last \(UTC\)\s+Min$/)
-    expect(tableLines[1]!.split(/\s+/)).toEqual([part.topic, String(part.partition), open.ProducerId, open.ProducerEpoch, open.LatestCoordinatorEpoch,
-      open.CurrentTransactionStartOffset, new Date(last).toISOString().replace(/\.\d{3}Z$/, 'Z'), '20'])
+    expect(tableLines[1]!.split(/\s+/)).toEqual([
+      part.topic,
+      String(part.partition),
+      open.ProducerId,
+      open.ProducerEpoch,
+      open.LatestCoordinatorEpoch,
+      open.CurrentTransactionStartOffset,
+      new Date(last).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      '20',
+    ])
     for (const l of tableLines) expect(l.length).toBeLessThanOrEqual(80)
     const wide = await runCli(['lso', '--wide', '--now', String(last + 20 * MIN), logs])
     const w = wide.stdout.slice(wide.stdout.indexOf('hanging transactions')).split('\n')
-    expect(w[1]!.split(/\s+/).slice(0, 8)).toEqual(['Topic', 'Partition', 'ProducerId', 'ProducerEpoch', 'CoordinatorEpoch', 'StartOffset', 'LastTimestamp', 'LastTimestamp(ISO)'])
+    expect(w[1]!.split(/\s+/).slice(0, 8)).toEqual([
+      'Topic',
+      'Partition',
+      'ProducerId',
+      'ProducerEpoch',
+      'CoordinatorEpoch',
+      'StartOffset',
+      'LastTimestamp',
+      'LastTimestamp(ISO)',
+    ])
     expect(w[2]!.split(/\s+/)[6]).toBe(open.LastTimestamp)
   })
 

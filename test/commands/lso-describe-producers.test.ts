@@ -6,10 +6,15 @@ import { describe, expect, it } from 'vitest'
 import { runCli } from '../support/run-cli.js'
 import { FIXTURES } from '../support/paths.js'
 
-interface ProducerRow { ProducerId: string, ProducerEpoch: string, LatestCoordinatorEpoch: string, CurrentTransactionStartOffset: string }
+interface ProducerRow {
+  ProducerId: string
+  ProducerEpoch: string
+  LatestCoordinatorEpoch: string
+  CurrentTransactionStartOffset: string
+}
 interface Expected {
-  partitions: Array<{ topic: string, partition: number, highWatermark: number, lastStableOffset: number }>
-  producers?: Array<{ topic: string, partition: number, rows: ProducerRow[] }>
+  partitions: Array<{ topic: string; partition: number; highWatermark: number; lastStableOffset: number }>
+  producers?: Array<{ topic: string; partition: number; rows: ProducerRow[] }>
 }
 
 const dir = path.join(FIXTURES, 'open-txn')
@@ -18,8 +23,21 @@ const expected = JSON.parse(fs.readFileSync(path.join(dir, 'expected.json'), 'ut
 describe('lso on the open-txn fixture', () => {
   it('names the producer the broker reports as holding the LSO, with the abort commands it would accept', async () => {
     const r = await runCli(['lso', '--json', '--bootstrap-server', 'broker:9092', path.join(dir, 'logs')])
-    const out = JSON.parse(r.stdout) as { partitions: Array<{ topic: string, partition: number, highWatermark: number, lastStableOffset: number,
-      blocking: { producerId: number, producerEpoch: number, coordinatorEpoch: number | null, firstOffset: number, commands: string[] } | null }> }
+    const out = JSON.parse(r.stdout) as {
+      partitions: Array<{
+        topic: string
+        partition: number
+        highWatermark: number
+        lastStableOffset: number
+        blocking: {
+          producerId: number
+          producerEpoch: number
+          coordinatorEpoch: number | null
+          firstOffset: number
+          commands: string[]
+        } | null
+      }>
+    }
     const part = expected.partitions.find((p) => p.lastStableOffset < p.highWatermark)!
     const got = out.partitions.find((p) => p.topic === part.topic && p.partition === part.partition)!
     expect(got.lastStableOffset).toBe(part.lastStableOffset)
@@ -35,9 +53,11 @@ describe('lso on the open-txn fixture', () => {
     // kafka-transactions.sh replaces a negative coordinator epoch by 0 (TransactionsCommand.AbortTransactionCommand)
     const coordinatorEpoch = Math.max(0, Number(row.LatestCoordinatorEpoch))
     expect(got.blocking!.commands).toContain(
-      `kafka-transactions.sh --bootstrap-server broker:9092 abort --topic ${part.topic} --partition ${part.partition} --start-offset ${row.CurrentTransactionStartOffset}`)
+      `kafka-transactions.sh --bootstrap-server broker:9092 abort --topic ${part.topic} --partition ${part.partition} --start-offset ${row.CurrentTransactionStartOffset}`,
+    )
     expect(got.blocking!.commands).toContain(
       `kafka-transactions.sh --bootstrap-server broker:9092 abort --topic ${part.topic} --partition ${part.partition}` +
-      ` --producer-id ${row.ProducerId} --producer-epoch ${row.ProducerEpoch} --coordinator-epoch ${coordinatorEpoch}`)
+        ` --producer-id ${row.ProducerId} --producer-epoch ${row.ProducerEpoch} --coordinator-epoch ${coordinatorEpoch}`,
+    )
   })
 })

@@ -17,25 +17,35 @@ import * as nodePath from 'node:path'
 import { encodeBatch, encodeTxnIndex, LogDir, LogWriter, runCommand } from '../support/txn-segment-builder.js'
 
 const dirs: LogDir[] = []
-afterEach(() => { for (const d of dirs.splice(0)) d.remove() })
-function logDir (): LogDir { const d = new LogDir(); dirs.push(d); return d }
+afterEach(() => {
+  for (const d of dirs.splice(0)) d.remove()
+})
+function logDir(): LogDir {
+  const d = new LogDir()
+  dirs.push(d)
+  return d
+}
 
 const N = MAX_LISTED_PER_CODE
 const EXTRA = 250
 
-interface PartitionJson { findings: Array<{ code: string, severity: string }>, omittedFindings: Record<string, number> }
+interface PartitionJson {
+  findings: Array<{ code: string; severity: string }>
+  omittedFindings: Record<string, number>
+}
 
 /** one committed transaction, then its COMMIT repeated N + EXTRA times (KAFKA-19999 duplicates: info) */
-function duplicateMarkers (d: LogDir): string {
+function duplicateMarkers(d: LogDir): string {
   const w = new LogWriter()
-  w.txn(7n, 1, 2); w.marker(7n, 1, 'COMMIT')
+  w.txn(7n, 1, 2)
+  w.marker(7n, 1, 'COMMIT')
   for (let i = 0; i < N + EXTRA; i++) w.marker(7n, 1, 'COMMIT')
   d.segment('dups', 0, 0n, w.batches)
   return d.partitionPath('dups', 0)
 }
 
 /** producer 9's transaction open while it writes N + EXTRA non-transactional batches (a warning each), then committed */
-function nonTransactionalInOpen (d: LogDir): string {
+function nonTransactionalInOpen(d: LogDir): string {
   const w = new LogWriter()
   w.txn(9n, 0, 1)
   for (let i = 0; i < N + EXTRA; i++) w.plain(1, 9n)
@@ -44,9 +54,11 @@ function nonTransactionalInOpen (d: LogDir): string {
   return d.partitionPath('mixed', 0)
 }
 
-function codes (p: PartitionJson, code: string): number { return p.findings.filter((f) => f.code === code).length }
+function codes(p: PartitionJson, code: string): number {
+  return p.findings.filter((f) => f.code === code).length
+}
 
-describe('a partition\'s findings are bounded per code and the rest counted', () => {
+describe("a partition's findings are bounded per code and the rest counted", () => {
   it('reconcile: N duplicate markers listed, the rest counted, in --json and in text; exit 0 (info only)', async () => {
     const path = duplicateMarkers(logDir())
     const j = await runCommand(runReconcile, { paths: [path], format: 'json' })
@@ -70,7 +82,10 @@ describe('a partition\'s findings are bounded per code and the rest counted', ()
       const l = await runCommand(runLso, { paths: [path], format, now: 1_700_000_000_000 })
       expect(l.code).toBe(1)
       if (format === 'text') {
-        for (const x of [r, t, l]) expect(x.err).toMatch(/: \.\.\. and 250 more NON_TRANSACTIONAL_IN_OPEN_TXN not listed .*\[NON_TRANSACTIONAL_IN_OPEN_TXN\]$/m)
+        for (const x of [r, t, l])
+          expect(x.err).toMatch(
+            /: \.\.\. and 250 more NON_TRANSACTIONAL_IN_OPEN_TXN not listed .*\[NON_TRANSACTIONAL_IN_OPEN_TXN\]$/m,
+          )
         continue
       }
       const pr = (JSON.parse(r.out) as { partitions: PartitionJson[] }).partitions[0]!
@@ -85,7 +100,11 @@ describe('a partition\'s findings are bounded per code and the rest counted', ()
 
   it('the library returns the same bounded report', () => {
     const path = duplicateMarkers(logDir())
-    for (const r of [reconcile([path]).partitions[0]!.report, txns([path]).partitions[0]!.report, lso([path]).partitions[0]!.report]) {
+    for (const r of [
+      reconcile([path]).partitions[0]!.report,
+      txns([path]).partitions[0]!.report,
+      lso([path]).partitions[0]!.report,
+    ]) {
       expect(r.findings.filter((f) => f.code === 'DUPLICATE_MARKER')).toHaveLength(N)
       expect(r.omittedFindings).toEqual({ DUPLICATE_MARKER: EXTRA })
       // the counts are the markers' own: every duplicate is still counted once as a COMMIT batch
@@ -96,7 +115,10 @@ describe('a partition\'s findings are bounded per code and the rest counted', ()
   it('aborted transactions missing from the .txnindex: the checker keeps N, counts the rest', async () => {
     const d = logDir()
     const w = new LogWriter()
-    for (let i = 0; i < N + EXTRA; i++) { w.txn(5n, 0, 1); w.marker(5n, 0, 'ABORT') }
+    for (let i = 0; i < N + EXTRA; i++) {
+      w.txn(5n, 0, 1)
+      w.marker(5n, 0, 'ABORT')
+    }
     d.segment('noidx', 0, 0n, w.batches)
     d.txnIndex('noidx', 0, 0n, [])
     const r = await runCommand(runReconcile, { paths: [d.partitionPath('noidx', 0)], format: 'json' })
@@ -112,7 +134,8 @@ describe('a partition\'s findings are bounded per code and the rest counted', ()
     const entries = []
     for (let i = 0; i < N + EXTRA; i++) {
       const first = w.next
-      w.txn(5n, 0, 1); w.marker(5n, 0, 'ABORT')
+      w.txn(5n, 0, 1)
+      w.marker(5n, 0, 'ABORT')
       // the entry says the transaction began at its ABORT marker: a first-offset mismatch
       entries.push({ producerId: 5n, firstOffset: first + 1n, lastOffset: first + 1n, lastStableOffset: first + 2n })
     }
@@ -126,27 +149,51 @@ describe('a partition\'s findings are bounded per code and the rest counted', ()
   })
 
   it('the txnindex checker itself hands out at most N findings of a code (its memory), and counts the rest', () => {
-    const entries = Array.from({ length: N + EXTRA }, (_v, i) => ({ producerId: 5n, firstOffset: BigInt(2 * i + 1), lastOffset: BigInt(2 * i + 1), lastStableOffset: BigInt(2 * i + 2) }))
+    const entries = Array.from({ length: N + EXTRA }, (_v, i) => ({
+      producerId: 5n,
+      firstOffset: BigInt(2 * i + 1),
+      lastOffset: BigInt(2 * i + 1),
+      lastStableOffset: BigInt(2 * i + 2),
+    }))
     const table = new TxnIndexTable()
     table.addFile('00000000000000000000.txnindex', encodeTxnIndex(entries))
     const c = new TxnIndexChecker(table)
     for (let i = 0; i < N + EXTRA; i++) {
-      c.abortedTxn({ producerId: 5n, firstOffset: BigInt(2 * i), lastOffset: BigInt(2 * i + 1), lastStableOffset: BigInt(2 * i + 2) }) // first offset differs
-      c.abortedTxn({ producerId: 6n, firstOffset: BigInt(2 * i), lastOffset: BigInt(2 * i + 1), lastStableOffset: BigInt(2 * i + 2) }) // no entry
+      c.abortedTxn({
+        producerId: 5n,
+        firstOffset: BigInt(2 * i),
+        lastOffset: BigInt(2 * i + 1),
+        lastStableOffset: BigInt(2 * i + 2),
+      }) // first offset differs
+      c.abortedTxn({
+        producerId: 6n,
+        firstOffset: BigInt(2 * i),
+        lastOffset: BigInt(2 * i + 1),
+        lastStableOffset: BigInt(2 * i + 2),
+      }) // no entry
     }
     const pushed: Finding[] = []
     const counted: Partial<Record<FindingCode, number>> = {}
-    c.findings(0n, BigInt(2 * (N + EXTRA)), { push: (f) => pushed.push(f), count: (code, n) => { counted[code] = (counted[code] ?? 0) + n } })
+    c.findings(0n, BigInt(2 * (N + EXTRA)), {
+      push: (f) => pushed.push(f),
+      count: (code, n) => {
+        counted[code] = (counted[code] ?? 0) + n
+      },
+    })
     expect(pushed.filter((f) => f.code === 'TXNINDEX_FIRST_OFFSET_MISMATCH')).toHaveLength(N)
     expect(pushed.filter((f) => f.code === 'TXNINDEX_MISSING_ENTRY')).toHaveLength(N)
     expect(counted).toMatchObject({ TXNINDEX_FIRST_OFFSET_MISMATCH: EXTRA, TXNINDEX_MISSING_ENTRY: EXTRA })
   })
 
-  it('txns on a __transaction_state partition: the transaction log\'s decode findings are bounded too', async () => {
+  it("txns on a __transaction_state partition: the transaction log's decode findings are bounded too", async () => {
     const d = logDir()
     const dir = d.partitionPath('__transaction_state', 0)
     // each batch's first record length becomes the varint 0x7f (-64): one BAD_RECORD per batch
-    const bufs = Array.from({ length: N + EXTRA }, (_v, i) => { const b = encodeBatch({ baseOffset: BigInt(i) }); b[61] = 0x7f; return b })
+    const bufs = Array.from({ length: N + EXTRA }, (_v, i) => {
+      const b = encodeBatch({ baseOffset: BigInt(i) })
+      b[61] = 0x7f
+      return b
+    })
     fs.writeFileSync(nodePath.join(dir, '00000000000000000000.log'), Buffer.concat(bufs))
     const j = await runCommand(runTxns, { paths: [dir], format: 'json' })
     expect(j.code).toBe(1)
@@ -155,7 +202,9 @@ describe('a partition\'s findings are bounded per code and the rest counted', ()
     expect(p.omittedFindings).toEqual({ BAD_RECORD: EXTRA })
     const t = await runCommand(runTxns, { paths: [dir] })
     expect(t.code).toBe(1)
-    expect(t.err).toMatch(/^tsdump: error: __transaction_state-0: \.\.\. and 250 more BAD_RECORD not listed .*\[BAD_RECORD\]$/m)
+    expect(t.err).toMatch(
+      /^tsdump: error: __transaction_state-0: \.\.\. and 250 more BAD_RECORD not listed .*\[BAD_RECORD\]$/m,
+    )
   })
 
   it('FindingList: a code is counted only after max are listed (so the exit code of the listed is that of all)', () => {

@@ -13,14 +13,20 @@ import { testContext } from '../hostile/support.js'
 import { staleSource } from '../support/build-dist.js'
 
 const broker = path.join(REPO_ROOT, 'fixtures', 'broker')
-const logDirs = fs.readdirSync(broker).map((s) => path.join(broker, s, 'logs')).filter((d) => fs.existsSync(d))
+const logDirs = fs
+  .readdirSync(broker)
+  .map((s) => path.join(broker, s, 'logs'))
+  .filter((d) => fs.existsSync(d))
 
-type Run = (threads: number, onWorkers: (n: number) => void) => Promise<{ code: number, out: string, err: string }>
+type Run = (threads: number, onWorkers: (n: number) => void) => Promise<{ code: number; out: string; err: string }>
 
-function runner (fn: typeof runReconcile | typeof runLso, opts: Record<string, unknown>): Run {
+function runner(fn: typeof runReconcile | typeof runLso, opts: Record<string, unknown>): Run {
   return async (threads, onWorkers) => {
     const ctx = testContext()
-    const code = await (fn as (o: unknown, c: typeof ctx) => Promise<number>)({ ...opts, threads, workerInternals: { minBytes: 0, onWorkers } }, ctx)
+    const code = await (fn as (o: unknown, c: typeof ctx) => Promise<number>)(
+      { ...opts, threads, workerInternals: { minBytes: 0, onWorkers } },
+      ctx,
+    )
     return { code, out: ctx.stdout.text, err: ctx.stderr.text }
   }
 }
@@ -38,8 +44,12 @@ describe('reconcile / lso in partition workers = one thread', () => {
       for (const [name, run] of cases) {
         it(`${name} ${format} ${path.basename(path.dirname(dir))}`, async () => {
           let workers = 0
-          const one = await run(1, () => { throw new Error('one thread starts no worker') })
-          const two = await run(2, (n) => { workers = n })
+          const one = await run(1, () => {
+            throw new Error('one thread starts no worker')
+          })
+          const two = await run(2, (n) => {
+            workers = n
+          })
           expect(two.out).toBe(one.out)
           expect(two.err).toBe(one.err)
           expect(two.code).toBe(one.code)

@@ -42,14 +42,14 @@ sys.stdout.buffer.write(out)
 sys.stderr.write('signal=%d' % (os.WTERMSIG(status) if os.WIFSIGNALED(status) else 0))
 `
 
-function hasPython (): boolean {
+function hasPython(): boolean {
   const ok = spawnSync('python3', ['-c', 'import pty'], { stdio: 'ignore' }).status === 0
   if (!ok) console.log('skipping: python3 with the pty module is not available')
   return ok
 }
 
 /** The screen after replaying `raw`: CR to column 0, LF to a new line, ESC[K erases to the end of the line. */
-function screen (raw: string): string[] {
+function screen(raw: string): string[] {
   const lines: string[] = []
   let cur: string[] = []
   let col = 0
@@ -61,7 +61,11 @@ function screen (raw: string): string[] {
       if (raw[j] === 'K') cur.length = Math.min(cur.length, col)
       i = j
     } else if (c === '\r') col = 0
-    else if (c === '\n') { lines.push(cur.join('')); cur = []; col = 0 } else {
+    else if (c === '\n') {
+      lines.push(cur.join(''))
+      cur = []
+      col = 0
+    } else {
       while (cur.length < col) cur.push(' ')
       cur[col++] = c
     }
@@ -70,9 +74,11 @@ function screen (raw: string): string[] {
   return lines
 }
 
-function onPty (mode: 'run' | 'interrupt', command: string): { raw: string, signal: number } {
+function onPty(mode: 'run' | 'interrupt', command: string): { raw: string; signal: number } {
   const r = spawnSync('python3', ['-c', HARNESS, mode, 'sh', '-c', command], {
-    encoding: 'latin1', env: { ...process.env, NO_COLOR: '1', TSDUMP_PROGRESS_DELAY_MS: '0', TERM: 'xterm' }, maxBuffer: 256 * 1024 * 1024,
+    encoding: 'latin1',
+    env: { ...process.env, NO_COLOR: '1', TSDUMP_PROGRESS_DELAY_MS: '0', TERM: 'xterm' },
+    maxBuffer: 256 * 1024 * 1024,
   })
   return { raw: r.stdout, signal: Number(/signal=(\d+)/.exec(r.stderr)?.[1] ?? -1) }
 }
@@ -89,7 +95,13 @@ beforeAll(() => {
   let off = 0
   const value = 'x'.repeat(1024)
   for (let i = 0; i < BATCHES; i++) {
-    parts.push(encodeBatch({ baseOffset: off, records: Array.from({ length: 40 }, (_v, j) => ({ key: `k${j}`, value })), ...(BAD.has(i) ? { crc: 'bad' as const } : {}) }))
+    parts.push(
+      encodeBatch({
+        baseOffset: off,
+        records: Array.from({ length: 40 }, (_v, j) => ({ key: `k${j}`, value })),
+        ...(BAD.has(i) ? { crc: 'bad' as const } : {}),
+      }),
+    )
     off += 40
   }
   fs.writeFileSync(seg, Buffer.concat(parts))
@@ -100,7 +112,7 @@ beforeAll(() => {
  * line is drawn once the Ctrl-C watchdog listens, which takes a while on a loaded machine: a run of one
  * 16 MiB file can end before that, so the checks that need the line drawn scan several copies.
  */
-function copiesOf (n: number): string[] {
+function copiesOf(n: number): string[] {
   return Array.from({ length: n }, (_v, i) => {
     const d = path.join(dir, `copy${i}`)
     fs.mkdirSync(d, { recursive: true })
@@ -134,7 +146,10 @@ describe.runIf(enabled)('progress line on a terminal', () => {
   // understood (the watchdog was listening: the line is drawn only then). Two failures in a row still fail.
   it('Ctrl-C (SIGINT) erases the progress line', { retry: 1 }, () => {
     const copies = copiesOf(200) // still running when Ctrl-C comes
-    const { raw, signal } = onPty('interrupt', `exec node ${BIN} --window 64KiB --deep-iteration --print-data-log ${copies.join(' ')} > /dev/null`)
+    const { raw, signal } = onPty(
+      'interrupt',
+      `exec node ${BIN} --window 64KiB --deep-iteration --print-data-log ${copies.join(' ')} > /dev/null`,
+    )
     expect(raw).toMatch(PROGRESS)
     expect(signal === 2 || /\^C/.test(raw)).toBe(true) // it was interrupted, not finished
     const lines = screen(raw).filter((l) => l.trim() !== '' && l.trim() !== '^C')

@@ -15,18 +15,34 @@ const CLEAN = path.join(REPO_ROOT, 'fixtures/broker-4.4/replicas-clean')
 const TP = 'clean-compact-0'
 
 /** offset -> `key payload` as kafka-dump-log printed them, every segment of the copy */
-function dumped (broker: string): Map<number, string> {
+function dumped(broker: string): Map<number, string> {
   const dir = path.join(CLEAN, 'dump', broker, TP)
   const out = new Map<number, string>()
   for (const f of fs.readdirSync(dir).filter((n) => n.endsWith('.log.data.txt'))) {
-    for (const m of fs.readFileSync(path.join(dir, f), 'utf8').matchAll(/^\| offset: (\d+) .* key: (\S*) payload: (.*)$/gm)) out.set(Number(m[1]), `${m[2]} ${m[3]}`)
+    for (const m of fs
+      .readFileSync(path.join(dir, f), 'utf8')
+      .matchAll(/^\| offset: (\d+) .* key: (\S*) payload: (.*)$/gm))
+      out.set(Number(m[1]), `${m[2]} ${m[3]}`)
   }
   return out
 }
 
-interface Out { partitions: Array<{ topic: string, partition: number, cleanedTo: number | null, replicas: Array<{ broker: number, isLeader: boolean, divergenceOffset: number | null, recordsComparedBelowCleanedPoint: number | null }>, findings: Array<{ code: string, message: string }> }> }
+interface Out {
+  partitions: Array<{
+    topic: string
+    partition: number
+    cleanedTo: number | null
+    replicas: Array<{
+      broker: number
+      isLeader: boolean
+      divergenceOffset: number | null
+      recordsComparedBelowCleanedPoint: number | null
+    }>
+    findings: Array<{ code: string; message: string }>
+  }>
+}
 
-async function run (cwd: string): Promise<{ code: number, p: Out['partitions'][number] }> {
+async function run(cwd: string): Promise<{ code: number; p: Out['partitions'][number] }> {
   const r = await runCli(['replicas', '--json', 'broker-1', 'broker-2', 'broker-3'], { cwd })
   return { code: r.code, p: (JSON.parse(r.stdout) as Out).partitions.find((x) => `${x.topic}-${x.partition}` === TP)! }
 }
@@ -53,7 +69,8 @@ describe('tsdump replicas on a compacted partition', () => {
   })
 
   it('a record changed below the cleaned point (a valid CRC) is REPLICA_RECORDS_DIFFER at its offset', async () => {
-    for (const b of ['broker-1', 'broker-2', 'broker-3']) fs.cpSync(path.join(CLEAN, b), path.join(tmp, b), { recursive: true })
+    for (const b of ['broker-1', 'broker-2', 'broker-3'])
+      fs.cpSync(path.join(CLEAN, b), path.join(tmp, b), { recursive: true })
     const seg = path.join(tmp, 'broker-1', TP, '00000000000000000000.log')
     const buf = fs.readFileSync(seg)
     // the first value "v2x-kN" found in the segment: change its last character, then recompute its batch's CRC-32C

@@ -13,19 +13,32 @@ const CLEAN = path.join(REPO_ROOT, 'fixtures/broker-4.4/replicas-clean')
 const TP = 'clean-0'
 const SEG = '00000000000000000000.log'
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-replicas-crc-'))
-afterAll(() => { fs.rmSync(work, { recursive: true, force: true }) })
+afterAll(() => {
+  fs.rmSync(work, { recursive: true, force: true })
+})
 
-interface Finding { code: string, file?: string, position?: number, message: string }
-interface ReplicasJson { partitions: Array<{ topic: string, partition: number, leader: number, findings: Finding[] }> }
-
-/** the second batch of broker-1's copy as Kafka's kafka-dump-log printed it */
-function secondBatch (): { position: number, size: number, baseOffset: number } {
-  const text = fs.readFileSync(path.join(CLEAN, 'dump', 'broker-1', TP, `${SEG}.shallow.txt`), 'utf8')
-  const l = text.split('\n').filter((x) => x.startsWith('baseOffset:'))[1]!
-  return { position: Number(/ position: (\d+)/.exec(l)![1]), size: Number(/ size: (\d+)/.exec(l)![1]), baseOffset: Number(/^baseOffset: (\d+)/.exec(l)![1]) }
+interface Finding {
+  code: string
+  file?: string
+  position?: number
+  message: string
+}
+interface ReplicasJson {
+  partitions: Array<{ topic: string; partition: number; leader: number; findings: Finding[] }>
 }
 
-describe('replicas verifies each copy\'s batch CRCs', () => {
+/** the second batch of broker-1's copy as Kafka's kafka-dump-log printed it */
+function secondBatch(): { position: number; size: number; baseOffset: number } {
+  const text = fs.readFileSync(path.join(CLEAN, 'dump', 'broker-1', TP, `${SEG}.shallow.txt`), 'utf8')
+  const l = text.split('\n').filter((x) => x.startsWith('baseOffset:'))[1]!
+  return {
+    position: Number(/ position: (\d+)/.exec(l)![1]),
+    size: Number(/ size: (\d+)/.exec(l)![1]),
+    baseOffset: Number(/^baseOffset: (\d+)/.exec(l)![1]),
+  }
+}
+
+describe("replicas verifies each copy's batch CRCs", () => {
   const brokers = ['broker-1', 'broker-2', 'broker-3']
   it('the undamaged copies agree (the comparison this test damages)', async () => {
     const r = await runCli(['replicas', ...brokers.map((b) => path.join(CLEAN, b))])
@@ -34,10 +47,12 @@ describe('replicas verifies each copy\'s batch CRCs', () => {
   })
 
   for (const broker of ['leader', 'broker-1']) {
-    it(`a payload byte flipped in ${broker === 'leader' ? 'the leader\'s copy' : 'a follower\'s copy'} is a finding at its file and position`, async () => {
+    it(`a payload byte flipped in ${broker === 'leader' ? "the leader's copy" : "a follower's copy"} is a finding at its file and position`, async () => {
       const dir = path.join(work, broker)
       for (const b of brokers) fs.cpSync(path.join(CLEAN, b), path.join(dir, b), { recursive: true })
-      const before = JSON.parse((await runCli(['replicas', '--json', ...brokers.map((b) => path.join(dir, b))])).stdout) as ReplicasJson
+      const before = JSON.parse(
+        (await runCli(['replicas', '--json', ...brokers.map((b) => path.join(dir, b))])).stdout,
+      ) as ReplicasJson
       const leader = before.partitions.find((p) => `${p.topic}-${p.partition}` === TP)!.leader
       const victim = broker === 'leader' ? `broker-${leader}` : broker
       const b = secondBatch()
@@ -48,17 +63,22 @@ describe('replicas verifies each copy\'s batch CRCs', () => {
       const text = await runCli(['replicas', ...brokers.map((x) => path.join(dir, x))])
       expect(text.code).toBe(1)
       expect(text.stdout).not.toContain('every copy agrees')
-      const json = JSON.parse((await runCli(['replicas', '--json', ...brokers.map((x) => path.join(dir, x))])).stdout) as ReplicasJson
+      const json = JSON.parse(
+        (await runCli(['replicas', '--json', ...brokers.map((x) => path.join(dir, x))])).stdout,
+      ) as ReplicasJson
       const found = json.partitions.find((p) => `${p.topic}-${p.partition}` === TP)!.findings
       const damaged = found.filter((f) => f.code === 'REPLICA_COPY_DAMAGED')
       expect(damaged.map((f) => [f.file, f.position])).toEqual([[file, b.position]])
       const others = brokers.filter((x) => x !== victim).map((x) => x.replace('broker-', ''))
       expect(damaged[0]!.message).toContain(`offsets ${b.baseOffset}-`)
       expect(damaged[0]!.message).toContain(`brokers ${others.join(', ')} hold it intact`)
-      if (broker === 'leader') expect(damaged[0]!.message).toContain('(the leader\'s)')
-      expect(found.filter((f) => f.code === 'CRC_MISMATCH').map((f) => [f.file, f.position])).toEqual([[file, b.position]])
+      if (broker === 'leader') expect(damaged[0]!.message).toContain("(the leader's)")
+      expect(found.filter((f) => f.code === 'CRC_MISMATCH').map((f) => [f.file, f.position])).toEqual([
+        [file, b.position],
+      ])
       // the other partitions are untouched
-      for (const p of json.partitions.filter((x) => `${x.topic}-${x.partition}` !== TP)) expect(p.findings.filter((f) => f.code === 'REPLICA_COPY_DAMAGED')).toEqual([])
+      for (const p of json.partitions.filter((x) => `${x.topic}-${x.partition}` !== TP))
+        expect(p.findings.filter((f) => f.code === 'REPLICA_COPY_DAMAGED')).toEqual([])
     })
   }
 })

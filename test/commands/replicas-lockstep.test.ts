@@ -10,16 +10,27 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { smallBatchReplicas } from '../../bench/make-commands.mjs'
 import { runCli } from '../support/run-cli.js'
 
-function rawBatches (file: string): Array<{ base: number, epoch: number, crc: number }> {
+function rawBatches(file: string): Array<{ base: number; epoch: number; crc: number }> {
   const buf = fs.readFileSync(file)
-  const out: Array<{ base: number, epoch: number, crc: number }> = []
+  const out: Array<{ base: number; epoch: number; crc: number }> = []
   for (let pos = 0; pos + 12 <= buf.length; pos += 12 + buf.readInt32BE(pos + 8)) {
-    out.push({ base: Number(buf.readBigInt64BE(pos)), epoch: buf.readInt32BE(pos + 12), crc: buf.readUInt32BE(pos + 17) })
+    out.push({
+      base: Number(buf.readBigInt64BE(pos)),
+      epoch: buf.readInt32BE(pos + 12),
+      crc: buf.readUInt32BE(pos + 17),
+    })
   }
   return out
 }
 
-interface Replica { broker: number, isLeader: boolean, divergenceOffset: number | null, recordsPastDivergence: number, batchesPastDivergence: Array<{ baseOffset: number }>, batchesPastDivergenceOmitted?: number }
+interface Replica {
+  broker: number
+  isLeader: boolean
+  divergenceOffset: number | null
+  recordsPastDivergence: number
+  batchesPastDivergence: Array<{ baseOffset: number }>
+  batchesPastDivergenceOmitted?: number
+}
 
 describe('replicas in lockstep', () => {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-lockstep-'))
@@ -46,6 +57,8 @@ describe('replicas in lockstep', () => {
     expect(reps.find((x) => x.broker === 2)!.divergenceOffset).toBeNull()
     const text = await runCli(['replicas', ...brokers])
     expect(text.stdout).toContain(`… ${mine.length - at - 20} more batches (--json lists the first 1000)`)
-    expect(text.stdout.replace(/\s+/g, ' ')).toContain(`${mine.length - at} records in ${mine.length - at} batches past it`)
+    expect(text.stdout.replace(/\s+/g, ' ')).toContain(
+      `${mine.length - at} records in ${mine.length - at} batches past it`,
+    )
   })
 })

@@ -17,28 +17,42 @@ import { transactionStateLog } from '../../scripts/fuzz/builders.mjs'
 import { FileWriter, batch, record } from '../../scripts/fuzz/encode.mjs'
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-txlog-'))
-afterAll(() => { fs.rmSync(tmp, { recursive: true, force: true }) })
+afterAll(() => {
+  fs.rmSync(tmp, { recursive: true, force: true })
+})
 
-function partition (name: string): string {
+function partition(name: string): string {
   const p = path.join(tmp, name, '__transaction_state-0')
   fs.mkdirSync(p, { recursive: true })
   return p
 }
 
-const key = (id: string): Buffer => { const b = Buffer.from(id); const h = Buffer.alloc(4); h.writeInt16BE(0, 0); h.writeInt16BE(b.length, 2); return Buffer.concat([h, b]) }
-function value (pid: number, status: number): Buffer {
+const key = (id: string): Buffer => {
+  const b = Buffer.from(id)
+  const h = Buffer.alloc(4)
+  h.writeInt16BE(0, 0)
+  h.writeInt16BE(b.length, 2)
+  return Buffer.concat([h, b])
+}
+function value(pid: number, status: number): Buffer {
   // TransactionLogValue v0: producerId, producerEpoch, transactionTimeoutMs, transactionStatus, partitions (none), lastUpdate, start
   const b = Buffer.alloc(2 + 8 + 2 + 4 + 1 + 4 + 16)
-  b.writeBigInt64BE(BigInt(pid), 2); b.writeInt32BE(60000, 12); b[16] = status; b.writeInt32BE(0, 17)
-  b.writeBigInt64BE(1700000000000n, 21); b.writeBigInt64BE(1700000000000n, 29)
+  b.writeBigInt64BE(BigInt(pid), 2)
+  b.writeInt32BE(60000, 12)
+  b[16] = status
+  b.writeInt32BE(0, 17)
+  b.writeBigInt64BE(1700000000000n, 21)
+  b.writeBigInt64BE(1700000000000n, 29)
   return b
 }
 
 /** the one-pass reader's states beside every record (`all`) */
-function states (dir: string): { two: ReturnType<TransactionStateReader['finish']>, all: TransactionStateRecord[] } {
+function states(dir: string): { two: ReturnType<TransactionStateReader['finish']>; all: TransactionStateRecord[] } {
   const d = discover([dir]).partitions[0]!
   const all: TransactionStateRecord[] = []
-  scanTransactionLog(d, (r) => { all.push(r) })
+  scanTransactionLog(d, (r) => {
+    all.push(r)
+  })
   const r = new TransactionStateReader(d)
   r.readAlone()
   return { two: r.finish(), all }
@@ -48,14 +62,26 @@ describe('__transaction_state: one state per transactional id', () => {
   it('the newest record per id wins, as when every record is kept (a repeated offset: the later one; a tombstone: deleted)', () => {
     const p = partition('dups')
     const w = new FileWriter(path.join(p, '00000000000000000000.log'))
-    const recs: Array<[number, string, Buffer | null]> = [[0, 'a', value(1, 1)], [1, 'b', value(2, 1)], [2, 'a', value(1, 2)], [2, 'a', value(9, 4)],
-      [3, 'c', value(3, 1)], [4, 'c', null], [5, 'b', value(2, 4)], [1, 'b', value(7, 5)]]
+    const recs: Array<[number, string, Buffer | null]> = [
+      [0, 'a', value(1, 1)],
+      [1, 'b', value(2, 1)],
+      [2, 'a', value(1, 2)],
+      [2, 'a', value(9, 4)],
+      [3, 'c', value(3, 1)],
+      [4, 'c', null],
+      [5, 'b', value(2, 4)],
+      [1, 'b', value(7, 5)],
+    ]
     for (const [o, id, v] of recs) w.write(batch({ baseOffset: o, count: 1 }, record({ key: key(id), value: v })))
     w.close()
     const { two, all } = states(p)
     expect(all).toHaveLength(recs.length)
     expect(two.states).toEqual(lastTransactionStates(all))
-    expect(two.states.map((s) => [s.transactionalId, s.producerId, s.deleted])).toEqual([['a', 9n, false], ['b', 2n, false], ['c', null, true]])
+    expect(two.states.map((s) => [s.transactionalId, s.producerId, s.deleted])).toEqual([
+      ['a', 9n, false],
+      ['b', 2n, false],
+      ['c', null, true],
+    ])
   })
 
   it('a generated log of many records and few ids gives one state per id, each its newest', () => {
@@ -72,7 +98,15 @@ describe('__transaction_state: one state per transactional id', () => {
     // 40,000 records of about 260 bytes (a 200-byte header each) in one batch: 9 MiB
     const pad = Buffer.alloc(200, 0x61)
     const parts: Buffer[] = []
-    for (let i = 0; i < 40_000; i++) parts.push(record({ key: key(`id-${i % 500}`), value: value(i % 500, 4), offsetDelta: i, headers: [[Buffer.from('p'), pad]] }))
+    for (let i = 0; i < 40_000; i++)
+      parts.push(
+        record({
+          key: key(`id-${i % 500}`),
+          value: value(i % 500, 4),
+          offsetDelta: i,
+          headers: [[Buffer.from('p'), pad]],
+        }),
+      )
     const w = new FileWriter(path.join(p, '00000000000000000000.log'))
     w.write(batch({ count: parts.length }, Buffer.concat(parts)))
     w.close()

@@ -20,28 +20,38 @@ const ORDERS = path.join(FIXTURES, 'orders')
 const crc32c = createRequire(import.meta.url)('crc-32/crc32c') as { buf(d: Uint8Array, s?: number): number }
 const SEG = '00000000000000000000.log'
 /** positions of the batches of a partition, from kafka-dump-log's text: baseOffset -> position */
-function positions (dir: string): Map<number, number> {
+function positions(dir: string): Map<number, number> {
   const t = fs.readFileSync(path.join(ORDERS, 'dump', dir, `${SEG}.shallow.txt`), 'utf8')
   return new Map([...t.matchAll(/^baseOffset: (\d+) .* position: (\d+) /gm)].map((m) => [Number(m[1]), Number(m[2])]))
 }
 
 let tmp = ''
-afterEach(() => { if (tmp !== '') fs.rmSync(tmp, { recursive: true, force: true }); tmp = '' })
-function copy (): string {
+afterEach(() => {
+  if (tmp !== '') fs.rmSync(tmp, { recursive: true, force: true })
+  tmp = ''
+})
+function copy(): string {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-txf-'))
   fs.cpSync(path.join(ORDERS, 'logs'), tmp, { recursive: true })
   return tmp
 }
-const truncate = (logs: string, dir: string, at: number): void => { fs.truncateSync(path.join(logs, dir, SEG), at) }
+const truncate = (logs: string, dir: string, at: number): void => {
+  fs.truncateSync(path.join(logs, dir, SEG), at)
+}
 
-interface Tx { producerEpoch: number, outcome: string, partitions: Array<{ topic: string, partition: number, marker: unknown }>, findings: Array<{ code: string, file?: string, position?: number, message: string }> }
+interface Tx {
+  producerEpoch: number
+  outcome: string
+  partitions: Array<{ topic: string; partition: number; marker: unknown }>
+  findings: Array<{ code: string; file?: string; position?: number; message: string }>
+}
 const run = async (logs: string) => {
   const r = await runCli(['transactions', '--json', logs])
   return { code: r.code, j: JSON.parse(r.stdout) as { transactions: Tx[] } }
 }
 
 describe('consistency findings on damaged copies of the orders fixture', () => {
-  it('a listed partition without its marker: TXN_PARTITION_NO_MARKER at the coordinator\'s PrepareCommit, and the run stays open', async () => {
+  it("a listed partition without its marker: TXN_PARTITION_NO_MARKER at the coordinator's PrepareCommit, and the run stays open", async () => {
     const logs = copy()
     truncate(logs, 'orders-11-2', positions('orders-11-2').get(2)!) // the COMMIT at offset 2
     const { code, j } = await run(logs)
@@ -95,36 +105,117 @@ describe('consistency findings on damaged copies of the orders fixture', () => {
   })
 })
 
-const state = (s: string, ts: number, partitions: string[], epoch = 0): CoordinatorState => ({ state: s, producerId: 7n, producerEpoch: epoch, timestamp: BigInt(ts), partitions,
-  transactionTimeoutMs: 60000, clientTransactionVersion: 0, file: 'ts.log', position: ts, offset: BigInt(ts) })
-const episode = (states: CoordinatorState[]): Episode => ({ transactionalId: 'app', states, producerId: 7n, endEpoch: states.at(-1)!.producerEpoch,
-  partitions: new Set(states.flatMap((s) => s.partitions)), prepare: states.find((s) => s.state.startsWith('Prepare')) ?? null, complete: states.find((s) => s.state.startsWith('Complete')) ?? null })
-const runOf = (p: string, first: number, markerTs: number | null, type: 'COMMIT' | 'ABORT' = 'COMMIT', dataTs = markerTs === null ? 0 : markerTs - 10): PartitionRun => ({
-  topic: p.replace(/-\d+$/, ''), partition: Number(/\d+$/.exec(p)![0]), producerId: 7n, producerEpoch: 0, firstOffset: BigInt(first), lastOffset: BigInt(first), records: 1,
-  firstTimestamp: BigInt(dataTs), lastTimestamp: BigInt(dataTs),
-  marker: markerTs === null ? null : { offset: BigInt(first + 1), type, coordinatorEpoch: 0, epoch: 0, timestamp: BigInt(markerTs), file: `${p}.log`, position: first }, seeded: false, file: `${p}.log`, position: 0 })
+const state = (s: string, ts: number, partitions: string[], epoch = 0): CoordinatorState => ({
+  state: s,
+  producerId: 7n,
+  producerEpoch: epoch,
+  timestamp: BigInt(ts),
+  partitions,
+  transactionTimeoutMs: 60000,
+  clientTransactionVersion: 0,
+  file: 'ts.log',
+  position: ts,
+  offset: BigInt(ts),
+})
+const episode = (states: CoordinatorState[]): Episode => ({
+  transactionalId: 'app',
+  states,
+  producerId: 7n,
+  endEpoch: states.at(-1)!.producerEpoch,
+  partitions: new Set(states.flatMap((s) => s.partitions)),
+  prepare: states.find((s) => s.state.startsWith('Prepare')) ?? null,
+  complete: states.find((s) => s.state.startsWith('Complete')) ?? null,
+})
+const runOf = (
+  p: string,
+  first: number,
+  markerTs: number | null,
+  type: 'COMMIT' | 'ABORT' = 'COMMIT',
+  dataTs = markerTs === null ? 0 : markerTs - 10,
+): PartitionRun => ({
+  topic: p.replace(/-\d+$/, ''),
+  partition: Number(/\d+$/.exec(p)![0]),
+  producerId: 7n,
+  producerEpoch: 0,
+  firstOffset: BigInt(first),
+  lastOffset: BigInt(first),
+  records: 1,
+  firstTimestamp: BigInt(dataTs),
+  lastTimestamp: BigInt(dataTs),
+  marker:
+    markerTs === null
+      ? null
+      : {
+          offset: BigInt(first + 1),
+          type,
+          coordinatorEpoch: 0,
+          epoch: 0,
+          timestamp: BigInt(markerTs),
+          file: `${p}.log`,
+          position: first,
+        },
+  seeded: false,
+  file: `${p}.log`,
+  position: 0,
+})
 const complete = (runs: PartitionRun[], eps: Episode[]) => {
   const ts = joinRuns(runs, eps)
-  for (const t of ts) completeTransaction(t, { scanned: new Set(['a-0', 'a-1', 'b-0']), idByProducer: new Map(), commits: new Map() })
+  for (const t of ts)
+    completeTransaction(t, { scanned: new Set(['a-0', 'a-1', 'b-0']), idByProducer: new Map(), commits: new Map() })
   return ts.sort((x, y) => Number((x.runs[0]?.firstOffset ?? 0n) - (y.runs[0]?.firstOffset ?? 0n)))
 }
 
 describe('the TV1 join and its findings on runs built by hand', () => {
   it('two transactions of one producer epoch in different partitions are two, each with its coordinator episode', () => {
-    const ts = complete([runOf('a-0', 0, 110), runOf('a-1', 5, 210)],
-      [episode([state('Ongoing', 100, ['a-0']), state('PrepareCommit', 105, ['a-0']), state('CompleteCommit', 115, [])]),
-        episode([state('Ongoing', 200, ['a-1']), state('PrepareCommit', 205, ['a-1']), state('CompleteCommit', 215, [])])])
-    expect(ts.map((t) => [t.runs.map((r) => `${r.topic}-${r.partition}`), t.joinedBy, t.outcome, t.findings.length])).toEqual([[['a-0'], 'coordinator', 'committed', 0], [['a-1'], 'coordinator', 'committed', 0]])
+    const ts = complete(
+      [runOf('a-0', 0, 110), runOf('a-1', 5, 210)],
+      [
+        episode([
+          state('Ongoing', 100, ['a-0']),
+          state('PrepareCommit', 105, ['a-0']),
+          state('CompleteCommit', 115, []),
+        ]),
+        episode([
+          state('Ongoing', 200, ['a-1']),
+          state('PrepareCommit', 205, ['a-1']),
+          state('CompleteCommit', 215, []),
+        ]),
+      ],
+    )
+    expect(
+      ts.map((t) => [t.runs.map((r) => `${r.topic}-${r.partition}`), t.joinedBy, t.outcome, t.findings.length]),
+    ).toEqual([
+      [['a-0'], 'coordinator', 'committed', 0],
+      [['a-1'], 'coordinator', 'committed', 0],
+    ])
   })
 
   it('data in a partition the coordinator never listed: TXN_UNLISTED_PARTITION at the run', () => {
-    const ts = complete([runOf('a-0', 0, 110), runOf('b-0', 3, 111)], [episode([state('Ongoing', 100, ['a-0']), state('PrepareCommit', 105, ['a-0']), state('CompleteCommit', 115, [])])])
+    const ts = complete(
+      [runOf('a-0', 0, 110), runOf('b-0', 3, 111)],
+      [
+        episode([
+          state('Ongoing', 100, ['a-0']),
+          state('PrepareCommit', 105, ['a-0']),
+          state('CompleteCommit', 115, []),
+        ]),
+      ],
+    )
     const f = ts.flatMap((t) => t.findings).filter((x) => x.code === 'TXN_UNLISTED_PARTITION')
     expect(f.map((x) => [x.file, x.message.includes('b-0')])).toEqual([['b-0.log', true]])
   })
 
   it('a coordinator that committed while the markers abort: TXN_OUTCOME_CONTRADICTS', () => {
-    const ts = complete([runOf('a-0', 0, 110, 'ABORT')], [episode([state('Ongoing', 100, ['a-0']), state('PrepareCommit', 105, ['a-0']), state('CompleteCommit', 115, [])])])
+    const ts = complete(
+      [runOf('a-0', 0, 110, 'ABORT')],
+      [
+        episode([
+          state('Ongoing', 100, ['a-0']),
+          state('PrepareCommit', 105, ['a-0']),
+          state('CompleteCommit', 115, []),
+        ]),
+      ],
+    )
     expect(ts[0]!.findings.map((x) => x.code)).toEqual(['TXN_OUTCOME_CONTRADICTS'])
   })
 
@@ -136,8 +227,18 @@ describe('the TV1 join and its findings on runs built by hand', () => {
   })
 
   it('without coordinator records, data after the markers is the next transaction', () => {
-    const ts = complete([runOf('a-0', 0, 1000, 'COMMIT', 900), runOf('a-1', 0, 1005, 'COMMIT', 950), runOf('a-0', 2, 1500, 'ABORT', 1200)], [])
-    expect(ts.map((t) => [t.runs.length, t.outcome, t.joinedBy, t.findings.length])).toEqual([[2, 'committed', 'marker-timestamps', 0], [1, 'aborted', 'marker-timestamps', 0]])
+    const ts = complete(
+      [
+        runOf('a-0', 0, 1000, 'COMMIT', 900),
+        runOf('a-1', 0, 1005, 'COMMIT', 950),
+        runOf('a-0', 2, 1500, 'ABORT', 1200),
+      ],
+      [],
+    )
+    expect(ts.map((t) => [t.runs.length, t.outcome, t.joinedBy, t.findings.length])).toEqual([
+      [2, 'committed', 'marker-timestamps', 0],
+      [1, 'aborted', 'marker-timestamps', 0],
+    ])
   })
 })
 
@@ -147,19 +248,30 @@ describe('bad input', () => {
     const file = path.join(logs, '__consumer_offsets-1', SEG)
     const buf = fs.readFileSync(file)
     // the first transactional commit's key (OffsetCommitKey v1: group, topic, partition): its group's int16 length 4 -> 255
-    const key = Buffer.concat([Buffer.from([0, 1, 0, 4]), Buffer.from('txg1'), Buffer.from([0, 9]), Buffer.from('orders-10')])
+    const key = Buffer.concat([
+      Buffer.from([0, 1, 0, 4]),
+      Buffer.from('txg1'),
+      Buffer.from([0, 9]),
+      Buffer.from('orders-10'),
+    ])
     const at = buf.indexOf(key, positions('__consumer_offsets-1').get(2)!)
     expect(at).toBeGreaterThan(0)
     buf[at + 3] = 255
     fs.writeFileSync(file, buf)
     const r = await runCli(['transactions', '--json', logs])
-    const j = JSON.parse(r.stdout) as { transactions: Array<{ producerEpoch: number, offsetCommits: unknown[] }>, findings: Array<{ code: string, file: string, position: number }> }
+    const j = JSON.parse(r.stdout) as {
+      transactions: Array<{ producerEpoch: number; offsetCommits: unknown[] }>
+      findings: Array<{ code: string; file: string; position: number }>
+    }
     expect(r.code).toBe(1)
     const f = j.findings.filter((x) => x.code === 'BAD_INTERNAL_RECORD')
     expect(f.map((x) => x.file)).toEqual([file])
     expect(f[0]!.position).toBeGreaterThan(positions('__consumer_offsets-1').get(2)!)
     expect(f[0]!.position).toBeLessThan(at)
-    expect(j.transactions.map((t) => [t.producerEpoch, t.offsetCommits.length])).toEqual([[0, 2], [1, 3]])
+    expect(j.transactions.map((t) => [t.producerEpoch, t.offsetCommits.length])).toEqual([
+      [0, 2],
+      [1, 3],
+    ])
   })
 
   it('usage: offsets of one partition are refused, an unreadable path exits 2 naming it', async () => {
@@ -171,22 +283,27 @@ describe('bad input', () => {
     expect(b.stderr).toMatch(/no-such-dir: .*\[UNREADABLE\]/)
   })
 
-  it('--producer-id keeps that producer\'s transactions', async () => {
-    const none = JSON.parse((await runCli(['transactions', '--json', '--producer-id', '2', path.join(ORDERS, 'logs')])).stdout) as { transactions: unknown[] }
+  it("--producer-id keeps that producer's transactions", async () => {
+    const none = JSON.parse(
+      (await runCli(['transactions', '--json', '--producer-id', '2', path.join(ORDERS, 'logs')])).stdout,
+    ) as { transactions: unknown[] }
     expect(none.transactions).toEqual([])
-    const one = JSON.parse((await runCli(['transactions', '--json', '--producer-id', '1', path.join(ORDERS, 'logs')])).stdout) as { transactions: unknown[] }
+    const one = JSON.parse(
+      (await runCli(['transactions', '--json', '--producer-id', '1', path.join(ORDERS, 'logs')])).stdout,
+    ) as { transactions: unknown[] }
     expect(one.transactions).toHaveLength(2)
   })
 })
 
 describe('several log directories', () => {
-  const twoBrokers = (): { b1: string, b2: string } => {
+  const twoBrokers = (): { b1: string; b2: string } => {
     const root = copy()
     const b1 = path.join(root, 'broker-1')
     const b2 = path.join(root, 'broker-2')
     fs.mkdirSync(b1)
     fs.mkdirSync(b2)
-    for (const n of fs.readdirSync(root)) if (!n.startsWith('broker-')) fs.renameSync(path.join(root, n), path.join(b1, n))
+    for (const n of fs.readdirSync(root))
+      if (!n.startsWith('broker-')) fs.renameSync(path.join(root, n), path.join(b1, n))
     // broker 2: a follower's copy of orders-11-0 that had not yet fetched the second transaction's ABORT
     fs.cpSync(path.join(b1, 'orders-11-0'), path.join(b2, 'orders-11-0'), { recursive: true })
     truncate(b2, 'orders-11-0', positions('orders-11-0').get(15)!)
@@ -197,12 +314,14 @@ describe('several log directories', () => {
     const { b1, b2 } = twoBrokers()
     const one = JSON.parse((await runCli(['transactions', '--json', b1])).stdout) as { transactions: unknown[] }
     const r = await runCli(['transactions', '--json', b1, b2])
-    const both = JSON.parse(r.stdout) as { transactions: unknown[], findings: Array<{ code: string, message: string }> }
+    const both = JSON.parse(r.stdout) as { transactions: unknown[]; findings: Array<{ code: string; message: string }> }
     expect(r.code).toBe(0)
     expect(both.transactions).toEqual(one.transactions)
     const f = both.findings.filter((x) => x.code === 'PARTITION_COPY_CHOSEN')
     expect(f).toHaveLength(1)
-    expect(f[0]!.message).toContain(`read from ${path.join(b1, 'orders-11-0')} (leader epoch 0, log end 16); not from ${path.join(b2, 'orders-11-0')} (leader epoch 0, log end 15)`)
+    expect(f[0]!.message).toContain(
+      `read from ${path.join(b1, 'orders-11-0')} (leader epoch 0, log end 16); not from ${path.join(b2, 'orders-11-0')} (leader epoch 0, log end 15)`,
+    )
   })
 
   it('copies that end different transactions: PARTITION_COPIES_DIFFER', async () => {
@@ -214,7 +333,9 @@ describe('several log directories', () => {
     buf[at] = 0
     fs.writeFileSync(file, buf)
     const r = await runCli(['transactions', '--json', b1, b2])
-    const j = JSON.parse(r.stdout) as { findings: Array<{ code: string, file?: string, partition?: string, firstOffset?: number, lastOffset?: number }> }
+    const j = JSON.parse(r.stdout) as {
+      findings: Array<{ code: string; file?: string; partition?: string; firstOffset?: number; lastOffset?: number }>
+    }
     expect(r.code).toBe(1)
     expect(j.findings.filter((x) => x.code === 'PARTITION_COPIES_DIFFER').map((x) => x.file)).toEqual([file])
     // located by the transaction that differs: its marker is the one at offset 6

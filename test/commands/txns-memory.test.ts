@@ -17,18 +17,23 @@ const BOUND_MIB = 128
 let root = ''
 
 /** runs the CLI as users do (bin/tsdump.js, its V8 flags included) in a child and returns its peak RSS (process.resourceUsage, in the child itself) */
-function peakRssMiB (args: string[]): { mib: number, status: number | null, out: number } {
+function peakRssMiB(args: string[]): { mib: number; status: number | null; out: number } {
   const script = `process.argv = [process.argv[0], 'tsdump', ...${JSON.stringify(args)}];
 process.on('exit', () => process.stderr.write('maxRSS=' + process.resourceUsage().maxRSS + '\\n'));
 await import(${JSON.stringify(path.join(repo, 'bin', 'tsdump.js'))});`
   const outFile = path.join(root, 'out')
   const fd = fs.openSync(outFile, 'w')
   try {
-    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', stdio: ['ignore', fd, 'pipe'] })
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      encoding: 'utf8',
+      stdio: ['ignore', fd, 'pipe'],
+    })
     const m = /maxRSS=(\d+)/.exec(r.stderr)
     if (m === null) throw new Error(`no maxRSS from the child: ${r.stderr}`)
     return { mib: Number(m[1]) / 1024, status: r.status, out: fs.statSync(outFile).size }
-  } finally { fs.closeSync(fd) }
+  } finally {
+    fs.closeSync(fd)
+  }
 }
 
 describe('txns memory (child process, 400k transactions)', () => {
@@ -39,11 +44,21 @@ describe('txns memory (child process, 400k transactions)', () => {
     // the same behind a transaction that never ends: the recorder may hold back only MAX_HELD_RUNS runs
     execFileSync(process.execPath, [make, '--out', path.join(root, 'hang'), '--producers', '400000', '--hang'])
   }, 120_000)
-  afterAll(() => { if (root !== '') fs.rmSync(root, { recursive: true, force: true }) })
+  afterAll(() => {
+    if (root !== '') fs.rmSync(root, { recursive: true, force: true })
+  })
 
-  for (const [json, hang] of [[false, false], [true, false], [false, true]]) {
+  for (const [json, hang] of [
+    [false, false],
+    [true, false],
+    [false, true],
+  ]) {
     it(`txns${json ? ' --json' : ''}${hang ? ' behind a hanging transaction' : ''} stays under ${BOUND_MIB} MiB`, () => {
-      const r = peakRssMiB(['txns', ...(json ? ['--json'] : []), path.join(root, ...(hang ? ['hang'] : []), 'bench-producers-0')])
+      const r = peakRssMiB([
+        'txns',
+        ...(json ? ['--json'] : []),
+        path.join(root, ...(hang ? ['hang'] : []), 'bench-producers-0'),
+      ])
       expect(r.status).toBe(0)
       expect(r.out).toBeGreaterThan(400_000 * 60) // a line (or object) per transaction was written
       expect(r.mib).toBeLessThan(BOUND_MIB)

@@ -15,17 +15,19 @@ import { LogDir, LogWriter, runCommand } from '../support/txn-segment-builder.js
 // holds back behind an open transaction is capped (then that transaction is listed early and again at its end).
 
 /** a run's `txns --json` text */
-function jsonOf (r: TimelineRun): string {
+function jsonOf(r: TimelineRun): string {
   const w = new StringWriter()
   writeRunJson(w, r, true)
   return w.text
 }
 
 const dirs: LogDir[] = []
-afterEach(() => { for (const d of dirs.splice(0)) fs.rmSync(d.root, { recursive: true, force: true }) })
+afterEach(() => {
+  for (const d of dirs.splice(0)) fs.rmSync(d.root, { recursive: true, force: true })
+})
 
 /** producer 7's transaction stays open while `n` plain runs of alternating producers pass, then commits */
-function longTxn (n: number): string {
+function longTxn(n: number): string {
   const d = new LogDir()
   dirs.push(d)
   const w = new LogWriter()
@@ -38,8 +40,9 @@ function longTxn (n: number): string {
   return d.segment('t', 0, 0n, w.batches)
 }
 
-function describeRun (r: TimelineRun): string {
-  if (r.kind === 'transaction') return `txn ${r.txn.producerId} ${r.txn.firstOffset} ${r.txn.outcome ?? 'open'} ${r.txn.records}${r.listed !== undefined ? ` ${r.listed}` : ''}`
+function describeRun(r: TimelineRun): string {
+  if (r.kind === 'transaction')
+    return `txn ${r.txn.producerId} ${r.txn.firstOffset} ${r.txn.outcome ?? 'open'} ${r.txn.records}${r.listed !== undefined ? ` ${r.listed}` : ''}`
   return `${r.kind} ${r.firstOffset}`
 }
 
@@ -50,7 +53,15 @@ describe('txns streaming', () => {
     const p = r.partitions[0]!
     expect(p.kind).toBe('timeline')
     if (p.kind !== 'timeline') return
-    expect(p.runs.map(describeRun)).toEqual(['txn 7 0 COMMIT 3', 'plain 2', 'plain 3', 'plain 4', 'plain 5', 'plain 6', 'txn 8 9 ABORT 1'])
+    expect(p.runs.map(describeRun)).toEqual([
+      'txn 7 0 COMMIT 3',
+      'plain 2',
+      'plain 3',
+      'plain 4',
+      'plain 5',
+      'plain 6',
+      'txn 8 9 ABORT 1',
+    ])
     expect(p.lane.chars.join('')).toBe('C.....C|A|')
     const text = (await runCommand(runTxns, { paths: [dir] })).out
     expect(text).toContain('lane [C.....C|A|]')
@@ -63,19 +74,36 @@ describe('txns streaming', () => {
     const { partitions } = await import('../../src/scan/partition-paths.js').then((m) => m.resolvePartitions([dir]))
     const { scanPartition } = await import('../../src/scan/partition-scan.js')
     const lane = new LaneBuilder(11, 80)
-    scanPartition(partitions[0]!, new Map(), { analyzer: () => ({ timeline: { sink: (x) => runs.push(x), lane } }) }, { analyzer: { maxHeldRuns: 3 } })
+    scanPartition(
+      partitions[0]!,
+      new Map(),
+      { analyzer: () => ({ timeline: { sink: (x) => runs.push(x), lane } }) },
+      { analyzer: { maxHeldRuns: 3 } },
+    )
     expect(runs.map(describeRun)).toEqual([
-      'txn 7 0 open 2 early', 'plain 2', 'plain 3', 'plain 4', 'plain 5', 'plain 6', 'plain 7', 'txn 7 0 COMMIT 3 end', 'txn 8 10 ABORT 1'])
+      'txn 7 0 open 2 early',
+      'plain 2',
+      'plain 3',
+      'plain 4',
+      'plain 5',
+      'plain 6',
+      'plain 7',
+      'txn 7 0 COMMIT 3 end',
+      'txn 8 10 ABORT 1',
+    ])
     const chalk = new Chalk({ level: 0 })
     // one run as a row of the wide runs table (the text printer's layout)
     const row = (r: TimelineRun): string => {
       const sw = new StringWriter()
       const w = new RunsTableWriter(sw, chalk, true)
-      w.add(r); w.flush()
+      w.add(r)
+      w.flush()
       return sw.text.split('\n')[1]!.replace(/\s+/g, ' ').trim()
     }
     expect(row(runs[0]!)).toMatch(/OPEN \(no marker yet\) .*listed before its end, as it stood/)
-    expect(row(runs[7]!)).toMatch(/committed COMMIT at 9 0 .*interleaved with other producers; the transaction listed early above, where it ends$/)
+    expect(row(runs[7]!)).toMatch(
+      /committed COMMIT at 9 0 .*interleaved with other producers; the transaction listed early above, where it ends$/,
+    )
     expect(JSON.parse(jsonOf(runs[7]!))).toMatchObject({ outcome: 'COMMIT', listed: 'end' })
     // the lane does not depend on how the runs were listed
     expect(lane.result().chars.join('')).toBe('C......C|A|')
@@ -83,13 +111,41 @@ describe('txns streaming', () => {
 
   it('a transaction that never ends holds back at most the cap: the runs after it reach the sink during the scan', () => {
     let received = 0
-    const a = new PartitionAnalyzer({ topic: 't', partition: 0, logStartOffset: 0n, snapshots: [], checkpointHighWatermark: null, txnIndex: null,
-      timeline: { sink: () => { received++ }, lane: new LaneBuilder(20_001, 80) } }, { maxHeldRuns: 100 })
-    const b: BatchFacts = { baseOffset: 0n, lastOffset: 0n, recordsCount: 1, producerId: 1n, producerEpoch: 0, isTransactional: true, isControl: false,
-      baseTimestamp: 0n, maxTimestamp: 0n, control: undefined }
+    const a = new PartitionAnalyzer(
+      {
+        topic: 't',
+        partition: 0,
+        logStartOffset: 0n,
+        snapshots: [],
+        checkpointHighWatermark: null,
+        txnIndex: null,
+        timeline: {
+          sink: () => {
+            received++
+          },
+          lane: new LaneBuilder(20_001, 80),
+        },
+      },
+      { maxHeldRuns: 100 },
+    )
+    const b: BatchFacts = {
+      baseOffset: 0n,
+      lastOffset: 0n,
+      recordsCount: 1,
+      producerId: 1n,
+      producerEpoch: 0,
+      isTransactional: true,
+      isControl: false,
+      baseTimestamp: 0n,
+      maxTimestamp: 0n,
+      control: undefined,
+    }
     a.add(b)
     for (let i = 1; i <= 20_000; i++) {
-      b.baseOffset = BigInt(i); b.lastOffset = BigInt(i); b.producerId = BigInt(10 + (i % 2)); b.isTransactional = false
+      b.baseOffset = BigInt(i)
+      b.lastOffset = BigInt(i)
+      b.producerId = BigInt(10 + (i % 2))
+      b.isTransactional = false
       a.add(b)
     }
     expect(received).toBeGreaterThan(19_000) // all but the cap (and the run still growing) while streaming
@@ -102,15 +158,38 @@ describe('txns streaming', () => {
 describe('txns in one scan: the runs and the lane held until the partition ends', () => {
   it('a paged lane folds into the lane a batch count known in advance gives, for any count and width, marks reaching back past its window', () => {
     let x = 99
-    const rnd = (n: number): number => { x = (Math.imul(x, 1103515245) + 12345) >>> 0; return x % n }
+    const rnd = (n: number): number => {
+      x = (Math.imul(x, 1103515245) + 12345) >>> 0
+      return x % n
+    }
     const kinds = ['.', '+', '|', 'C', 'A', 'O'] as const
-    for (const [batches, width] of [[0, 80], [1, 80], [79, 80], [80, 80], [81, 80], [5000, 80], [5000, 7], [3, 200]] as const) {
+    for (const [batches, width] of [
+      [0, 80],
+      [1, 80],
+      [79, 80],
+      [80, 80],
+      [81, 80],
+      [5000, 80],
+      [5000, 7],
+      [3, 200],
+    ] as const) {
       // the store: what left the 64-batch window, a byte a batch
       let bytes = new Uint8Array(0)
       let written = 0
       const store = {
-        writeAt (at: number, b: Uint8Array) { if (at + b.length > bytes.length) { const n = new Uint8Array(2 * (at + b.length)); n.set(bytes); bytes = n } bytes.set(b, at); written++ },
-        readAt (at: number, into: Uint8Array) { into.fill(0); into.set(bytes.subarray(at, at + into.length)) },
+        writeAt(at: number, b: Uint8Array) {
+          if (at + b.length > bytes.length) {
+            const n = new Uint8Array(2 * (at + b.length))
+            n.set(bytes)
+            bytes = n
+          }
+          bytes.set(b, at)
+          written++
+        },
+        readAt(at: number, into: Uint8Array) {
+          into.fill(0)
+          into.set(bytes.subarray(at, at + into.length))
+        },
       }
       const paged = new PagedLane(64, () => store)
       const known = new LaneBuilder(batches, width)
@@ -119,7 +198,12 @@ describe('txns in one scan: the runs and the lane held until the partition ends'
         paged.mark(paged.group(i), c)
         known.mark(known.group(i), c)
         // a transaction's outcome marks its earlier batches when its marker comes
-        if (i > 0 && rnd(10) === 0) { const j = rnd(i); const k = kinds[rnd(kinds.length)]!; paged.mark(j, k); known.mark(known.group(j), k) }
+        if (i > 0 && rnd(10) === 0) {
+          const j = rnd(i)
+          const k = kinds[rnd(kinds.length)]!
+          paged.mark(j, k)
+          known.mark(known.group(j), k)
+        }
       }
       expect(paged.fold(batches, width)).toEqual(known.result())
       expect(written > 0).toBe(batches > 64)
@@ -127,7 +211,7 @@ describe('txns in one scan: the runs and the lane held until the partition ends'
   })
 
   /** `n` one-batch plain runs of alternating producers, then producer 7's committed transaction */
-  function plainRuns (n: number): string {
+  function plainRuns(n: number): string {
     const d = new LogDir()
     dirs.push(d)
     const w = new LogWriter()
@@ -146,14 +230,17 @@ describe('txns in one scan: the runs and the lane held until the partition ends'
       expect(code).toBe(0)
       const rows = out.split('\n').filter((l) => /^\s+\d+(\.\.\d+)?\s/.test(l))
       expect(rows.length).toBe(n + 1)
-      expect(rows.slice(0, n).map((l) => l.trim().split(/\s+/)[0])).toEqual(Array.from({ length: n }, (_, i) => String(i)))
+      expect(rows.slice(0, n).map((l) => l.trim().split(/\s+/)[0])).toEqual(
+        Array.from({ length: n }, (_, i) => String(i)),
+      )
       expect(rows[n]).toMatch(new RegExp(`^\\s+${n}\\.\\.${n + 1}\\s.*committed`))
       // batches 0..n-1 plain ('.'), n the transaction's data ('C' once committed), n+1 its marker ('|'); a
       // character for `per` batches shows the most important of them (C, then |, then .)
       const per = Number(/\(1 lane char = (\d+) batches\)/.exec(out)?.[1] ?? 1)
       expect(per > 1).toBe(n > 100)
       const chars = Array.from({ length: Math.ceil((n + 2) / per) }, (_, g) => {
-        const from = g * per; const to = Math.min(n + 2, from + per) - 1
+        const from = g * per
+        const to = Math.min(n + 2, from + per) - 1
         return from <= n && n <= to ? 'C' : to === n + 1 ? '|' : '.'
       })
       expect(out).toContain(`lane [${chars.join('')}]`)

@@ -16,33 +16,66 @@ import { CORPUS, corpusAvailable, FIXTURES, REPO_ROOT } from '../support/paths.j
 import { rmrf, testContext, tmp } from '../hostile/support.js'
 import { staleSource } from '../support/build-dist.js'
 
+interface Out {
+  code: number
+  out: string
+  err: string
+  workers: number
+}
 
-interface Out { code: number, out: string, err: string, workers: number }
-
-async function txns (paths: string[], threads: number, opts: Record<string, unknown> = {}): Promise<Out> {
+async function txns(paths: string[], threads: number, opts: Record<string, unknown> = {}): Promise<Out> {
   const ctx = testContext()
   let workers = 0
-  const code = await runTxns({ paths, threads, wide: true, workerInternals: { minBytes: 0, onWorkers: (n) => { workers = n } }, ...opts }, ctx)
+  const code = await runTxns(
+    {
+      paths,
+      threads,
+      wide: true,
+      workerInternals: {
+        minBytes: 0,
+        onWorkers: (n) => {
+          workers = n
+        },
+      },
+      ...opts,
+    },
+    ctx,
+  )
   return { code, out: ctx.stdout.text, err: ctx.stderr.text, workers }
 }
 
-const partitionDirs = (d: string): string[] => fs.readdirSync(d).filter((n) => fs.statSync(path.join(d, n)).isDirectory()).map((n) => path.join(d, n))
+const partitionDirs = (d: string): string[] =>
+  fs
+    .readdirSync(d)
+    .filter((n) => fs.statSync(path.join(d, n)).isDirectory())
+    .map((n) => path.join(d, n))
 
-async function expectSame (paths: string[], opts: Record<string, unknown> = {}): Promise<void> {
+async function expectSame(paths: string[], opts: Record<string, unknown> = {}): Promise<void> {
   const one = await txns(paths, 1, opts)
   expect(one.workers).toBe(0)
-  const timelines = paths.flatMap((p) => fs.existsSync(path.join(p, '..', 'replication-offset-checkpoint')) || !fs.readdirSync(p).some((n) => n.endsWith('.log')) ? partitionDirs(p) : [p])
+  const timelines = paths
+    .flatMap((p) =>
+      fs.existsSync(path.join(p, '..', 'replication-offset-checkpoint')) ||
+      !fs.readdirSync(p).some((n) => n.endsWith('.log'))
+        ? partitionDirs(p)
+        : [p],
+    )
     .filter((p) => !path.basename(p).startsWith('__transaction_state')).length
   for (const threads of [2, 3]) {
     const many = await txns(paths, threads, opts)
     expect(many.out).toBe(one.out)
     expect(many.err).toBe(one.err)
     expect(many.code).toBe(one.code)
-    expect(many.workers, 'workers ran when there are timelines to share').toBe(timelines >= 2 ? Math.min(threads - 1, timelines) : 0)
+    expect(many.workers, 'workers ran when there are timelines to share').toBe(
+      timelines >= 2 ? Math.min(threads - 1, timelines) : 0,
+    )
   }
 }
 
-const logDirs = fs.readdirSync(FIXTURES).map((s) => path.join(FIXTURES, s, 'logs')).filter((d) => fs.existsSync(d))
+const logDirs = fs
+  .readdirSync(FIXTURES)
+  .map((s) => path.join(FIXTURES, s, 'logs'))
+  .filter((d) => fs.existsSync(d))
 
 describe('txns in workers = one thread, byte for byte', () => {
   it('runs the current source: no src/ file is newer than dist/ (test/support/build-dist.ts rebuilds it)', () => {
@@ -50,21 +83,28 @@ describe('txns in workers = one thread, byte for byte', () => {
   })
   for (const dir of logDirs) {
     for (const format of ['text', 'json'] as const) {
-      it(`${format} ${path.basename(path.dirname(dir))}`, async () => { await expectSame([dir], { format }) })
+      it(`${format} ${path.basename(path.dirname(dir))}`, async () => {
+        await expectSame([dir], { format })
+      })
     }
   }
 
-  it('with a filter (--producer-id of one of orders\' producers), text and json', async () => {
+  it("with a filter (--producer-id of one of orders' producers), text and json", async () => {
     const dir = path.join(FIXTURES, 'orders', 'logs')
     // the last transactional producer listed (orders-11's)
-    const pids = [...(await txns([dir], 1, { color: false })).out.matchAll(/pid (\d+) epoch \d+\s+transactional/g)].map((m) => m[1]!)
+    const pids = [...(await txns([dir], 1, { color: false })).out.matchAll(/pid (\d+) epoch \d+\s+transactional/g)].map(
+      (m) => m[1]!,
+    )
     expect(pids.length, 'producer ids in the timeline').toBeGreaterThan(0)
     const first = [0, pids.at(-1)!]
-    for (const format of ['text', 'json'] as const) await expectSame([dir], { format, filter: { producerIds: [BigInt(first![1]!)] } })
+    for (const format of ['text', 'json'] as const)
+      await expectSame([dir], { format, filter: { producerIds: [BigInt(first![1]!)] } })
   })
 
-  it.skipIf(!corpusAvailable())('the shared corpus\'s partitions in one run, text and json', async () => {
-    const dirs = fs.readdirSync(CORPUS).flatMap((s) => fs.statSync(path.join(CORPUS, s)).isDirectory() ? partitionDirs(path.join(CORPUS, s)) : [])
+  it.skipIf(!corpusAvailable())("the shared corpus's partitions in one run, text and json", async () => {
+    const dirs = fs
+      .readdirSync(CORPUS)
+      .flatMap((s) => (fs.statSync(path.join(CORPUS, s)).isDirectory() ? partitionDirs(path.join(CORPUS, s)) : []))
       .filter((d) => /-\d+$/.test(d) && fs.readdirSync(d).some((n) => n.endsWith('.log')))
     expect(dirs.length).toBeGreaterThan(1)
     for (const format of ['text', 'json'] as const) await expectSame(dirs, { format })
@@ -72,16 +112,29 @@ describe('txns in workers = one thread, byte for byte', () => {
 
   describe('damaged copies', () => {
     const root = tmp('tsdump-txns-workers-')
-    afterAll(() => { rmrf(root) })
+    afterAll(() => {
+      rmrf(root)
+    })
     // orders' partitions and interleaved's, each damaged differently (or not), in one log directory
     const logs = path.join(root, 'logs')
     fs.mkdirSync(logs)
-    const sources = [...partitionDirs(path.join(FIXTURES, 'orders', 'logs')), ...partitionDirs(path.join(FIXTURES, 'interleaved', 'logs'))]
+    const sources = [
+      ...partitionDirs(path.join(FIXTURES, 'orders', 'logs')),
+      ...partitionDirs(path.join(FIXTURES, 'interleaved', 'logs')),
+    ]
     const damage: Array<(b: Buffer) => Buffer> = [
       (b) => b,
-      (b) => { const c = Buffer.from(b); c[Math.floor(c.length / 2)]! ^= 0xFF; return c }, // bad CRC (or a bad header) mid-segment
+      (b) => {
+        const c = Buffer.from(b)
+        c[Math.floor(c.length / 2)]! ^= 0xff
+        return c
+      }, // bad CRC (or a bad header) mid-segment
       (b) => b.subarray(0, b.length - 7), // truncated tail
-      (b) => { const c = Buffer.from(b); if (c.length > 12) c.writeInt32BE(0x7FFFFFF0, 8); return c }, // the first batch's length cut wild
+      (b) => {
+        const c = Buffer.from(b)
+        if (c.length > 12) c.writeInt32BE(0x7ffffff0, 8)
+        return c
+      }, // the first batch's length cut wild
     ]
     sources.forEach((src, i) => {
       const to = path.join(logs, path.basename(src))
@@ -94,7 +147,9 @@ describe('txns in workers = one thread, byte for byte', () => {
     for (const format of ['text', 'json'] as const) {
       it(`${format}`, async () => {
         const one = await txns([logs], 1, { format })
-        expect(format === 'json' ? one.out : one.err, 'the damage is found').toMatch(/"severity":"(error|warning)"|tsdump: (error|warning)/)
+        expect(format === 'json' ? one.out : one.err, 'the damage is found').toMatch(
+          /"severity":"(error|warning)"|tsdump: (error|warning)/,
+        )
         await expectSame([logs], { format })
       })
     }
@@ -105,23 +160,58 @@ describe('txns in workers = one thread, byte for byte', () => {
 const i64 = fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n })
 const int = fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 })
 const runArb: fc.Arbitrary<TimelineRun> = fc.oneof(
-  fc.record({ kind: fc.constant('plain' as const), firstOffset: i64, lastOffset: i64, producerId: i64, producerEpoch: int, records: fc.nat(), batches: fc.nat() }),
-  fc.record({ kind: fc.constant('control' as const), firstOffset: i64, typeName: fc.constantFrom('LEADER_CHANGE', 'SNAPSHOT_HEADER', 'UNKNOWN(99)'), producerId: i64 }),
   fc.record({
-    kind: fc.constant('transaction' as const), firstOffset: i64, interleaved: fc.boolean(),
-    txn: fc.record({ seq: fc.nat(), producerId: i64, producerEpoch: int, markerEpoch: fc.option(int, { nil: null }), firstOffset: i64, lastDataOffset: fc.option(i64, { nil: null }),
-      records: fc.nat(), batches: fc.nat(), firstTimestamp: fc.option(i64, { nil: null }), lastTimestamp: fc.option(i64, { nil: null }),
-      outcome: fc.constantFrom('COMMIT' as const, 'ABORT' as const, null), markerOffset: fc.option(i64, { nil: null }), coordinatorEpoch: fc.option(int, { nil: null }),
-      seeded: fc.boolean(), empty: fc.boolean(), completionLastStableOffset: fc.option(i64, { nil: null }) }),
-    listed: fc.constantFrom('early' as const, 'end' as const),
-  }, { requiredKeys: ['kind', 'firstOffset', 'interleaved', 'txn'] }),
+    kind: fc.constant('plain' as const),
+    firstOffset: i64,
+    lastOffset: i64,
+    producerId: i64,
+    producerEpoch: int,
+    records: fc.nat(),
+    batches: fc.nat(),
+  }),
+  fc.record({
+    kind: fc.constant('control' as const),
+    firstOffset: i64,
+    typeName: fc.constantFrom('LEADER_CHANGE', 'SNAPSHOT_HEADER', 'UNKNOWN(99)'),
+    producerId: i64,
+  }),
+  fc.record(
+    {
+      kind: fc.constant('transaction' as const),
+      firstOffset: i64,
+      interleaved: fc.boolean(),
+      txn: fc.record({
+        seq: fc.nat(),
+        producerId: i64,
+        producerEpoch: int,
+        markerEpoch: fc.option(int, { nil: null }),
+        firstOffset: i64,
+        lastDataOffset: fc.option(i64, { nil: null }),
+        records: fc.nat(),
+        batches: fc.nat(),
+        firstTimestamp: fc.option(i64, { nil: null }),
+        lastTimestamp: fc.option(i64, { nil: null }),
+        outcome: fc.constantFrom('COMMIT' as const, 'ABORT' as const, null),
+        markerOffset: fc.option(i64, { nil: null }),
+        coordinatorEpoch: fc.option(int, { nil: null }),
+        seeded: fc.boolean(),
+        empty: fc.boolean(),
+        completionLastStableOffset: fc.option(i64, { nil: null }),
+      }),
+      listed: fc.constantFrom('early' as const, 'end' as const),
+    },
+    { requiredKeys: ['kind', 'firstOffset', 'interleaved', 'txn'] },
+  ),
 )
 
 describe('txns worker run encoding', () => {
   it('decodes every run as it was encoded', () => {
-    fc.assert(fc.property(fc.array(runArb, { maxLength: 20 }), (runs) => {
-      const w = encodeRuns(runs)
-      expect(Array.from({ length: w.count }, (_, i) => decodeRun(w, i))).toEqual(runs)
-    }), { numRuns: 300 })
+    fc.assert(
+      fc.property(fc.array(runArb, { maxLength: 20 }), (runs) => {
+        const w = encodeRuns(runs)
+        expect(Array.from({ length: w.count }, (_, i) => decodeRun(w, i))).toEqual(runs)
+      }),
+      { numRuns: 300 },
+    )
   })
 })

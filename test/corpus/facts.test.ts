@@ -6,15 +6,28 @@ import { runCli } from '../support/run-cli.js'
 import { CORPUS, corpusAvailable } from '../support/paths.js'
 
 interface Fact {
-  file: string, batches: number, records: number, magic: Record<string, number>, codecs: Record<string, number>,
-  control: Record<string, number>, crcInvalid: number, transactionalBatches: number, firstOffset: number, lastOffset: number, trailingBytes: number
+  file: string
+  batches: number
+  records: number
+  magic: Record<string, number>
+  codecs: Record<string, number>
+  control: Record<string, number>
+  crcInvalid: number
+  transactionalBatches: number
+  firstOffset: number
+  lastOffset: number
+  trailingBytes: number
 }
 
 const have = corpusAvailable()
-const facts: Fact[] = have ? JSON.parse(fs.readFileSync(path.join(CORPUS, 'facts.json'), 'utf8')) as Fact[] : []
+const facts: Fact[] = have ? (JSON.parse(fs.readFileSync(path.join(CORPUS, 'facts.json'), 'utf8')) as Fact[]) : []
 
-function summaryOf (stdout: string): Record<string, unknown> {
-  const s = stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>).find((o) => o.type === 'summary')
+function summaryOf(stdout: string): Record<string, unknown> {
+  const s = stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+    .find((o) => o.type === 'summary')
   if (s === undefined) throw new Error('no summary object in output')
   return s
 }
@@ -52,11 +65,19 @@ describe.skipIf(!have)('corpus indexes and snapshots (MANIFEST.md)', () => {
   it('idempotent-rolled: trimmed .index has 252 entries that all match the log, snapshot has 1 entry', async () => {
     const dir = path.join(CORPUS, 'idempotent-rolled/timeindex_test-0')
     const idx = await runCli(['--json', path.join(dir, '00000000000000007729.index')])
-    const entries = idx.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string }).filter((o) => o.type === 'index-entry')
+    const entries = idx.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string })
+      .filter((o) => o.type === 'index-entry')
     expect(entries.length).toBe(252)
     expect(idx.code).toBe(0)
     const snap = await runCli(['--json', path.join(dir, '00000000000000007729.snapshot')])
-    const se = snap.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string, producerId?: number }).filter((o) => o.type === 'snapshot-entry')
+    const se = snap.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; producerId?: number })
+      .filter((o) => o.type === 'snapshot-entry')
     expect(se.length).toBe(1)
     expect(se[0]!.producerId).toBe(0)
     const ti = await runCli(['--verify-index-only', path.join(dir, '00000000000000007729.timeindex')])
@@ -75,9 +96,17 @@ describe.skipIf(!have)('corpus indexes and snapshots (MANIFEST.md)', () => {
 
   it('a whole partition directory is dumped in offset order and is clean', async () => {
     const r = await runCli([path.join(CORPUS, 'plain-multi-record/test_topic_a-0')])
-    const dumped = r.stdout.split('\n').filter((l) => l.startsWith('Dumping ')).map((l) => path.basename(l))
-    expect(dumped).toEqual(['00000000000000000000.log', '00000000000000000000.index', '00000000000000000000.timeindex',
-      '00000000000000000362.index', '00000000000000000362.snapshot'])
+    const dumped = r.stdout
+      .split('\n')
+      .filter((l) => l.startsWith('Dumping '))
+      .map((l) => path.basename(l))
+    expect(dumped).toEqual([
+      '00000000000000000000.log',
+      '00000000000000000000.index',
+      '00000000000000000000.timeindex',
+      '00000000000000000362.index',
+      '00000000000000000362.snapshot',
+    ])
     expect(r.code).toBe(0)
   })
 })

@@ -25,10 +25,12 @@ const lz4js = require('lz4js') as {
   compressBlock(src: Uint8Array, dst: Uint8Array, sIndex: number, sLength: number, hashTable: Uint32Array): number
   compressBound(n: number): number
 }
-const lz4jsXxh32 = require('lz4js/xxh32.js') as { hash(seed: number, src: Uint8Array, index: number, len: number): number }
+const lz4jsXxh32 = require('lz4js/xxh32.js') as {
+  hash(seed: number, src: Uint8Array, index: number, len: number): number
+}
 await zstdWasm.init()
 
-function codec (id: number): Codec {
+function codec(id: number): Codec {
   const c = getCodec(id)
   if (c === undefined) throw new Error(`codec ${id} not registered`)
   return c
@@ -42,7 +44,7 @@ const MiB = 1024 * 1024
 const ctx2 = { magic: 2 }
 
 /** Outcome of a decompress call: the bytes, or the CodecError code. Any other exception escapes. */
-function outcome (f: () => Buffer): Buffer | string {
+function outcome(f: () => Buffer): Buffer | string {
   try {
     return f()
   } catch (e) {
@@ -51,19 +53,27 @@ function outcome (f: () => Buffer): Buffer | string {
   }
 }
 
-function expectCode (f: () => Buffer, code: string): void {
+function expectCode(f: () => Buffer, code: string): void {
   expect(outcome(f)).toBe(code)
 }
 
 // ---- builders for framings the native packages do not write ----
 
-const XERIAL_HEADER = Buffer.from([0x82, 0x53, 0x4E, 0x41, 0x50, 0x50, 0x59, 0x00, 0, 0, 0, 1, 0, 0, 0, 1])
+const XERIAL_HEADER = Buffer.from([0x82, 0x53, 0x4e, 0x41, 0x50, 0x50, 0x59, 0x00, 0, 0, 0, 1, 0, 0, 0, 1])
 
-function int32be (n: number): Buffer { const b = Buffer.alloc(4); b.writeInt32BE(n); return b }
-function uint32le (n: number): Buffer { const b = Buffer.alloc(4); b.writeUInt32LE(n >>> 0); return b }
+function int32be(n: number): Buffer {
+  const b = Buffer.alloc(4)
+  b.writeInt32BE(n)
+  return b
+}
+function uint32le(n: number): Buffer {
+  const b = Buffer.alloc(4)
+  b.writeUInt32LE(n >>> 0)
+  return b
+}
 
 /** snappy-java's SnappyOutputStream framing; `restartEvery` inserts a new header (concatenated streams) */
-function xerial (data: Buffer, chunk = 32768, restartEvery = 0): Buffer {
+function xerial(data: Buffer, chunk = 32768, restartEvery = 0): Buffer {
   const parts: Buffer[] = [XERIAL_HEADER]
   let n = 0
   for (let p = 0; p < data.length; p += chunk) {
@@ -85,16 +95,24 @@ interface Lz4Options {
 }
 
 /** An LZ4 frame with every option Kafka's reader knows, blocks compressed by the native lz4 block encoder. */
-function lz4Frame (data: Buffer, o: Lz4Options = {}): Buffer {
+function lz4Frame(data: Buffer, o: Lz4Options = {}): Buffer {
   const bdCode = o.bdCode ?? 4
   const blockMax = 1 << (2 * bdCode + 8)
-  const flg = 0x60 | (o.blockChecksum === true ? 0x10 : 0) | (o.contentSize === true ? 0x08 : 0) | (o.contentChecksum === true ? 0x04 : 0)
-  const head: Buffer[] = [Buffer.from([0x04, 0x22, 0x4D, 0x18, flg, bdCode << 4])]
-  if (o.contentSize === true) { const cs = Buffer.alloc(8); cs.writeBigUInt64LE(BigInt(data.length)); head.push(cs) }
+  const flg =
+    0x60 |
+    (o.blockChecksum === true ? 0x10 : 0) |
+    (o.contentSize === true ? 0x08 : 0) |
+    (o.contentChecksum === true ? 0x04 : 0)
+  const head: Buffer[] = [Buffer.from([0x04, 0x22, 0x4d, 0x18, flg, bdCode << 4])]
+  if (o.contentSize === true) {
+    const cs = Buffer.alloc(8)
+    cs.writeBigUInt64LE(BigInt(data.length))
+    head.push(cs)
+  }
   const desc = Buffer.concat(head)
-  let hc = (xxhash32(desc, 0, 4) >>> 8) & 0xFF
-  if (o.hc === 'kafka-v0') hc = (xxhash32(desc, 0, 0, 6) >>> 8) & 0xFF
-  if (o.hc === 'wrong') hc = (hc + 1) & 0xFF
+  let hc = (xxhash32(desc, 0, 4) >>> 8) & 0xff
+  if (o.hc === 'kafka-v0') hc = (xxhash32(desc, 0, 0, 6) >>> 8) & 0xff
+  if (o.hc === 'wrong') hc = (hc + 1) & 0xff
   const parts: Buffer[] = [desc, Buffer.from([hc])]
   for (let p = 0; p < data.length; p += blockMax) {
     const src = data.subarray(p, p + blockMax)
@@ -111,7 +129,7 @@ function lz4Frame (data: Buffer, o: Lz4Options = {}): Buffer {
 }
 
 /** libzstd's frame (level 3), which always declares the content size. */
-function zstdFrame (data: Buffer): Buffer {
+function zstdFrame(data: Buffer): Buffer {
   return Buffer.from(zstdWasm.compress(data, 3))
 }
 
@@ -120,7 +138,7 @@ function zstdFrame (data: Buffer): Buffer {
  * Window_Descriptor covering the content where Single_Segment had implied it. The blocks are unchanged: a window
  * at least as large as the content keeps every match distance valid.
  */
-function zstdNoContentSize (data: Buffer): Buffer {
+function zstdNoContentSize(data: Buffer): Buffer {
   const f = zstdFrame(data)
   const fhd = f[4]!
   const single = (fhd >> 5) & 1
@@ -131,7 +149,7 @@ function zstdNoContentSize (data: Buffer): Buffer {
   const dict = f.subarray(p, p + dictBytes)
   p += dictBytes
   if (wd < 0) wd = (Math.max(10, Math.ceil(Math.log2(Math.max(1, data.length)))) - 10) << 3
-  return Buffer.concat([f.subarray(0, 4), Buffer.from([fhd & 0x1F & ~0x20, wd]), dict, f.subarray(p + fcsBytes)])
+  return Buffer.concat([f.subarray(0, 4), Buffer.from([fhd & 0x1f & ~0x20, wd]), dict, f.subarray(p + fcsBytes)])
 }
 
 // ---- data generators ----
@@ -140,45 +158,63 @@ const WORDS = ['kafka', 'topic', 'partition', 'offset', '{"id":', '"ts":17000', 
 /** record-ish compressible data, possibly with random bytes mixed in */
 const arbData = fc.oneof(
   fc.uint8Array({ maxLength: 3000 }).map((a) => Buffer.from(a)),
-  fc.array(fc.oneof(fc.constantFrom(...WORDS), fc.string({ maxLength: 8 })), { maxLength: 4000 }).map((w) => Buffer.from(w.join(''))),
+  fc
+    .array(fc.oneof(fc.constantFrom(...WORDS), fc.string({ maxLength: 8 })), { maxLength: 4000 })
+    .map((w) => Buffer.from(w.join(''))),
   fc.tuple(fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 300_000 })).map(([v, n]) => Buffer.alloc(n, v)),
 )
 
 describe('xxhash32', () => {
   it('matches published vectors', () => {
-    expect(xxhash32(Buffer.alloc(0))).toBe(0x02CC5D05)
-    expect(xxhash32(Buffer.from('abc'))).toBe(0x32D153FF)
-    expect(xxhash32(Buffer.from('Nobody inspects the spammish repetition'))).toBe(0xE2293B2F)
+    expect(xxhash32(Buffer.alloc(0))).toBe(0x02cc5d05)
+    expect(xxhash32(Buffer.from('abc'))).toBe(0x32d153ff)
+    expect(xxhash32(Buffer.from('Nobody inspects the spammish repetition'))).toBe(0xe2293b2f)
   })
 
-  it('matches lz4js\'s own xxh32 on random input, any seed, also at offsets', () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 200 }), fc.nat(20), fc.nat(), (a, cut, seed) => {
-      const b = Buffer.from(a)
-      const start = Math.min(cut, b.length)
-      expect(xxhash32(b, 0, start)).toBe(lz4jsXxh32.hash(0, b, start, b.length - start) >>> 0)
-      expect(xxhash32(b, seed, start)).toBe(lz4jsXxh32.hash(seed, b, start, b.length - start) >>> 0)
-    }), { numRuns: 300 })
+  it("matches lz4js's own xxh32 on random input, any seed, also at offsets", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 200 }), fc.nat(20), fc.nat(), (a, cut, seed) => {
+        const b = Buffer.from(a)
+        const start = Math.min(cut, b.length)
+        expect(xxhash32(b, 0, start)).toBe(lz4jsXxh32.hash(0, b, start, b.length - start) >>> 0)
+        expect(xxhash32(b, seed, start)).toBe(lz4jsXxh32.hash(seed, b, start, b.length - start) >>> 0)
+      }),
+      { numRuns: 300 },
+    )
   })
 })
 
 describe('round-trips with native and reference compressors', () => {
   it('gzip (node:zlib), including concatenated members', () => {
-    fc.assert(fc.property(arbData, arbData, (a, b) => {
-      expect(gzip.decompress(zlib.gzipSync(a), 4 * MiB, ctx2).equals(a)).toBe(true)
-      expect(gzip.decompress(Buffer.concat([zlib.gzipSync(a), zlib.gzipSync(b)]), 4 * MiB, ctx2).equals(Buffer.concat([a, b]))).toBe(true)
-    }), { numRuns: 100 })
+    fc.assert(
+      fc.property(arbData, arbData, (a, b) => {
+        expect(gzip.decompress(zlib.gzipSync(a), 4 * MiB, ctx2).equals(a)).toBe(true)
+        expect(
+          gzip
+            .decompress(Buffer.concat([zlib.gzipSync(a), zlib.gzipSync(b)]), 4 * MiB, ctx2)
+            .equals(Buffer.concat([a, b])),
+        ).toBe(true)
+      }),
+      { numRuns: 100 },
+    )
   })
 
   it('snappy raw (kafkajs-snappy writes raw blocks)', () => {
-    fc.assert(fc.property(arbData, (a) => {
-      expect(snappy.decompress(snappyjs.compress(a), 4 * MiB, ctx2).equals(a)).toBe(true)
-    }), { numRuns: 200 })
+    fc.assert(
+      fc.property(arbData, (a) => {
+        expect(snappy.decompress(snappyjs.compress(a), 4 * MiB, ctx2).equals(a)).toBe(true)
+      }),
+      { numRuns: 200 },
+    )
   })
 
   it('snappy xerial framing, any chunk size, with and without concatenated headers', () => {
-    fc.assert(fc.property(arbData, fc.integer({ min: 1, max: 70_000 }), fc.nat(3), (a, chunk, restart) => {
-      expect(snappy.decompress(xerial(a, chunk, restart), 4 * MiB, ctx2).equals(a)).toBe(true)
-    }), { numRuns: 200 })
+    fc.assert(
+      fc.property(arbData, fc.integer({ min: 1, max: 70_000 }), fc.nat(3), (a, chunk, restart) => {
+        expect(snappy.decompress(xerial(a, chunk, restart), 4 * MiB, ctx2).equals(a)).toBe(true)
+      }),
+      { numRuns: 200 },
+    )
   })
 
   it('snappy xerial header with no chunks is empty output', () => {
@@ -190,34 +226,55 @@ describe('round-trips with native and reference compressors', () => {
   // (lz4js's own frame writer is not used: it clears the block-independence flag, which Kafka's writer sets and
   // tsdump requires; Kafka's Java frames are in fixtures/broker-4.4/codecs)
   it('lz4 frames of lz4js blocks, every block size, with and without content checksum', () => {
-    fc.assert(fc.property(arbData, fc.constantFrom(4, 5, 6, 7), fc.boolean(), fc.constantFrom(0, 1, 2),
-      (a, bdCode, contentChecksum, magic) => {
-        const frame = lz4Frame(a, { bdCode, contentChecksum })
-        expect(lz4.decompress(frame, 4 * MiB, { magic }).equals(a)).toBe(true)
-      }), { numRuns: 200 })
+    fc.assert(
+      fc.property(
+        arbData,
+        fc.constantFrom(4, 5, 6, 7),
+        fc.boolean(),
+        fc.constantFrom(0, 1, 2),
+        (a, bdCode, contentChecksum, magic) => {
+          const frame = lz4Frame(a, { bdCode, contentChecksum })
+          expect(lz4.decompress(frame, 4 * MiB, { magic }).equals(a)).toBe(true)
+        },
+      ),
+      { numRuns: 200 },
+    )
   })
 
   it('lz4 frames with content size, block and content checksums', () => {
-    fc.assert(fc.property(arbData, fc.integer({ min: 4, max: 7 }), fc.boolean(), fc.boolean(), fc.boolean(), (a, bdCode, blockChecksum, contentSize, contentChecksum) => {
-      const frame = lz4Frame(a, { bdCode, blockChecksum, contentSize, contentChecksum })
-      expect(lz4.decompress(frame, 4 * MiB, ctx2).equals(a)).toBe(true)
-    }), { numRuns: 200 })
+    fc.assert(
+      fc.property(
+        arbData,
+        fc.integer({ min: 4, max: 7 }),
+        fc.boolean(),
+        fc.boolean(),
+        fc.boolean(),
+        (a, bdCode, blockChecksum, contentSize, contentChecksum) => {
+          const frame = lz4Frame(a, { bdCode, blockChecksum, contentSize, contentChecksum })
+          expect(lz4.decompress(frame, 4 * MiB, ctx2).equals(a)).toBe(true)
+        },
+      ),
+      { numRuns: 200 },
+    )
   })
 
   it('zstd (libzstd via WebAssembly) with and without content size, several frames, skippable frames', () => {
-    const skippable = Buffer.concat([uint32le(0x184D2A53), uint32le(3), Buffer.from('abc')])
-    fc.assert(fc.property(arbData, arbData, fc.boolean(), (a, b, withSize) => {
-      const fa = withSize ? zstdFrame(a) : zstdNoContentSize(a)
-      expect(zstd.decompress(fa, 4 * MiB, ctx2).equals(a)).toBe(true)
-      const two = Buffer.concat([fa, skippable, zstdNoContentSize(b)])
-      expect(zstd.decompress(two, 4 * MiB, ctx2).equals(Buffer.concat([a, b]))).toBe(true)
-    }), { numRuns: 150 })
+    const skippable = Buffer.concat([uint32le(0x184d2a53), uint32le(3), Buffer.from('abc')])
+    fc.assert(
+      fc.property(arbData, arbData, fc.boolean(), (a, b, withSize) => {
+        const fa = withSize ? zstdFrame(a) : zstdNoContentSize(a)
+        expect(zstd.decompress(fa, 4 * MiB, ctx2).equals(a)).toBe(true)
+        const two = Buffer.concat([fa, skippable, zstdNoContentSize(b)])
+        expect(zstd.decompress(two, 4 * MiB, ctx2).equals(Buffer.concat([a, b]))).toBe(true)
+      }),
+      { numRuns: 150 },
+    )
   })
 
   it('zstd frame that declares a 2 GiB window for a few bytes decodes without trusting the window', () => {
     const data = Buffer.from('a small batch '.repeat(100))
     const frame = Buffer.from(zstdNoContentSize(data))
-    expect(frame[4]! & 0xE0).toBe(0) // no content size, not single-segment: byte 5 is the window descriptor
+    expect(frame[4]! & 0xe0).toBe(0) // no content size, not single-segment: byte 5 is the window descriptor
     frame[5] = (20 << 3) | 7 // 2^30 * 1.875 bytes
     expect(zstd.decompress(frame, MiB, ctx2).equals(data)).toBe(true)
   })
@@ -237,8 +294,13 @@ describe('decompression bombs: 100 MiB of zeros against a 1 MiB budget', () => {
   }, 60_000)
 
   it.each([
-    ['gzip', 1, 'gzip'], ['snappyRaw', 2, 'snappy raw'], ['snappyXerial', 2, 'snappy xerial'], ['lz4', 3, 'lz4 64 KiB blocks'],
-    ['lz4Big', 3, 'lz4 4 MiB blocks'], ['zstd', 4, 'zstd with content size'], ['zstdNoSize', 4, 'zstd without content size'],
+    ['gzip', 1, 'gzip'],
+    ['snappyRaw', 2, 'snappy raw'],
+    ['snappyXerial', 2, 'snappy xerial'],
+    ['lz4', 3, 'lz4 64 KiB blocks'],
+    ['lz4Big', 3, 'lz4 4 MiB blocks'],
+    ['zstd', 4, 'zstd with content size'],
+    ['zstdNoSize', 4, 'zstd without content size'],
   ])('%s → DECOMPRESSED_TOO_LARGE (%s, %s)', (key, id) => {
     const before = process.memoryUsage().arrayBuffers
     // no time limit asserted (a slow machine is not a failure): the bound is the output cap, checked by the code and the memory
@@ -255,14 +317,26 @@ describe('decompression bombs: 100 MiB of zeros against a 1 MiB budget', () => {
 
   it('lying headers are rejected before allocation', () => {
     // raw snappy declaring 4 GiB - 1 from 6 bytes
-    expectCode(() => snappy.decompress(Buffer.from([0xFF, 0xFF, 0xFF, 0xFF, 0x0F, 0x00]), MiB, ctx2), 'DECOMPRESS_FAILED')
+    expectCode(
+      () => snappy.decompress(Buffer.from([0xff, 0xff, 0xff, 0xff, 0x0f, 0x00]), MiB, ctx2),
+      'DECOMPRESS_FAILED',
+    )
     // raw snappy declaring 2 MiB, plausible for its size but over the budget
     const big = snappyjs.compress(Buffer.alloc(2 * MiB))
     expectCode(() => snappy.decompress(big, MiB, ctx2), 'DECOMPRESSED_TOO_LARGE')
     // xerial chunk longer than the input
-    expectCode(() => snappy.decompress(Buffer.concat([XERIAL_HEADER, int32be(0x7FFFFFFF), Buffer.alloc(10)]), MiB, ctx2), 'DECOMPRESS_FAILED')
+    expectCode(
+      () => snappy.decompress(Buffer.concat([XERIAL_HEADER, int32be(0x7fffffff), Buffer.alloc(10)]), MiB, ctx2),
+      'DECOMPRESS_FAILED',
+    )
     // zstd frame declaring a 1 TiB content size
-    const frame = Buffer.concat([uint32le(0xFD2FB528), Buffer.from([0xC0, 0x00]), Buffer.from([0, 0, 0, 0, 0, 1, 0, 0]), Buffer.from([1, 0, 0]), Buffer.alloc(0)])
+    const frame = Buffer.concat([
+      uint32le(0xfd2fb528),
+      Buffer.from([0xc0, 0x00]),
+      Buffer.from([0, 0, 0, 0, 0, 1, 0, 0]),
+      Buffer.from([1, 0, 0]),
+      Buffer.alloc(0),
+    ])
     expectCode(() => zstd.decompress(frame, MiB, ctx2), 'DECOMPRESS_FAILED')
     // lz4 block larger than the declared max block size
     const f = lz4Frame(Buffer.from('x'.repeat(100)))
@@ -272,7 +346,12 @@ describe('decompression bombs: 100 MiB of zeros against a 1 MiB budget', () => {
 })
 
 describe('corrupt streams → DECOMPRESS_FAILED or DECOMPRESSED_TOO_LARGE, never another exception', () => {
-  const text = Buffer.from(Array.from({ length: 600 }, (_, i) => `{"id":${i},"topic":"orders","note":"${WORDS[i % WORDS.length]!.repeat(i % 7)}"}\n`).join(''))
+  const text = Buffer.from(
+    Array.from(
+      { length: 600 },
+      (_, i) => `{"id":${i},"topic":"orders","note":"${WORDS[i % WORDS.length]!.repeat(i % 7)}"}\n`,
+    ).join(''),
+  )
   const samples: Array<[string, Codec, Buffer]> = [
     ['gzip', gzip, zlib.gzipSync(text)],
     ['snappy raw', snappy, snappyjs.compress(text)],
@@ -288,29 +367,41 @@ describe('corrupt streams → DECOMPRESS_FAILED or DECOMPRESSED_TOO_LARGE, never
     value: fc.integer({ min: 1, max: 255 }),
     count: fc.integer({ min: 1, max: 4 }),
   })
-  function mutate (b: Buffer, m: { kind: string, at: number, value: number, count: number }): Buffer {
+  function mutate(b: Buffer, m: { kind: string; at: number; value: number; count: number }): Buffer {
     const at = m.at % Math.max(1, b.length)
     if (m.kind === 'truncate') return b.subarray(0, at)
     if (m.kind === 'insert') return Buffer.concat([b.subarray(0, at), Buffer.alloc(m.count, m.value), b.subarray(at)])
     const c = Buffer.from(b) // copy: the sample is shared between runs
-    for (let i = at; i < Math.min(c.length, at + m.count); i++) c[i] = m.kind === 'flip' ? c[i]! ^ m.value : m.kind === 'zero' ? 0 : 0xFF
+    for (let i = at; i < Math.min(c.length, at + m.count); i++)
+      c[i] = m.kind === 'flip' ? c[i]! ^ m.value : m.kind === 'zero' ? 0 : 0xff
     return c
   }
 
   it.each(samples)('%s', (_name, c, sample) => {
     expect(c.decompress(sample, MiB, ctx2).equals(text)).toBe(true)
-    fc.assert(fc.property(arbMutation, fc.constantFrom(0, 1, 2), (m, magic) => {
-      const r = outcome(() => c.decompress(mutate(sample, m), MiB, { magic }))
-      if (typeof r === 'string') expect(['DECOMPRESS_FAILED', 'DECOMPRESSED_TOO_LARGE']).toContain(r)
-      else expect(r.length).toBeLessThanOrEqual(MiB)
-    }), { numRuns: 400 })
+    fc.assert(
+      fc.property(arbMutation, fc.constantFrom(0, 1, 2), (m, magic) => {
+        const r = outcome(() => c.decompress(mutate(sample, m), MiB, { magic }))
+        if (typeof r === 'string') expect(['DECOMPRESS_FAILED', 'DECOMPRESSED_TOO_LARGE']).toContain(r)
+        else expect(r.length).toBeLessThanOrEqual(MiB)
+      }),
+      { numRuns: 400 },
+    )
   })
 
-  it.each([['gzip', gzip], ['snappy', snappy], ['lz4', lz4], ['zstd', zstd]] as Array<[string, Codec]>)('%s: random bytes', (_name, c) => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 300 }), (a) => {
-      const r = outcome(() => c.decompress(Buffer.from(a), MiB, ctx2))
-      if (typeof r === 'string') expect(['DECOMPRESS_FAILED', 'DECOMPRESSED_TOO_LARGE']).toContain(r)
-    }), { numRuns: 300 })
+  it.each([
+    ['gzip', gzip],
+    ['snappy', snappy],
+    ['lz4', lz4],
+    ['zstd', zstd],
+  ] as Array<[string, Codec]>)('%s: random bytes', (_name, c) => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), (a) => {
+        const r = outcome(() => c.decompress(Buffer.from(a), MiB, ctx2))
+        if (typeof r === 'string') expect(['DECOMPRESS_FAILED', 'DECOMPRESSED_TOO_LARGE']).toContain(r)
+      }),
+      { numRuns: 300 },
+    )
   })
 
   it('snappy output shorter than declared is rejected (snappyjs would zero-pad it)', () => {
@@ -344,10 +435,14 @@ describe('lz4 frame descriptor checksum (KAFKA-3160)', () => {
   })
   it('unsupported FLG/BD values are rejected', () => {
     const f = lz4Frame(data)
-    const dependent = Buffer.from(f); dependent[4] = dependent[4]! & ~0x20
-    const badBd = Buffer.from(f); badBd[5] = 0x30
-    const badVersion = Buffer.from(f); badVersion[4] = (badVersion[4]! & 0x3F) | 0x80
-    for (const b of [dependent, badBd, badVersion]) expectCode(() => lz4.decompress(b, MiB, { magic: 0 }), 'DECOMPRESS_FAILED')
+    const dependent = Buffer.from(f)
+    dependent[4] = dependent[4]! & ~0x20
+    const badBd = Buffer.from(f)
+    badBd[5] = 0x30
+    const badVersion = Buffer.from(f)
+    badVersion[4] = (badVersion[4]! & 0x3f) | 0x80
+    for (const b of [dependent, badBd, badVersion])
+      expectCode(() => lz4.decompress(b, MiB, { magic: 0 }), 'DECOMPRESS_FAILED')
   })
 })
 
@@ -358,14 +453,24 @@ const corpus = path.resolve(repoRoot, '../shared/corpus')
 const haveCorpus = fs.existsSync(path.join(corpus, 'facts.json'))
 if (!haveCorpus) console.warn(`corpus tests skipped: ${corpus} is absent`)
 
-interface Facts { file: string, records: number, batches: number, firstOffset: number, lastOffset: number }
+interface Facts {
+  file: string
+  records: number
+  batches: number
+  firstOffset: number
+  lastOffset: number
+}
 
 describe('corpus: snappy batches written by real producers', () => {
-  const facts: Facts[] = haveCorpus ? JSON.parse(fs.readFileSync(path.join(corpus, 'facts.json'), 'utf8')) as Facts[] : []
-  it.skipIf(!haveCorpus).each([
-    'snappy-xerial/some-topic-0/00000000000000000000.log',
-    'record-sets/v2-snappy-raw/00000000000000000000.log',
-  ])('%s', (file) => {
+  const facts: Facts[] = haveCorpus
+    ? (JSON.parse(fs.readFileSync(path.join(corpus, 'facts.json'), 'utf8')) as Facts[])
+    : []
+  it
+    .skipIf(!haveCorpus)
+    .each([
+      'snappy-xerial/some-topic-0/00000000000000000000.log',
+      'record-sets/v2-snappy-raw/00000000000000000000.log',
+    ])('%s', (file) => {
     const fact = facts.find((f) => f.file === file)!
     const b = fs.readFileSync(path.join(corpus, file))
     let pos = 0
@@ -378,7 +483,10 @@ describe('corpus: snappy batches written by real producers', () => {
       const h = decodeBatchHeader(entry, pos)
       expect(h.compression).toBe(2)
       expect(computeBatchCrc(entry)).toBe(h.crc)
-      for (const r of decodeRecords(h, entry)) { records++; offsets.push(r.offset) }
+      for (const r of decodeRecords(h, entry)) {
+        records++
+        offsets.push(r.offset)
+      }
       batches++
       pos += entry.length
     }
@@ -391,43 +499,79 @@ describe('corpus: snappy batches written by real producers', () => {
 })
 
 describe('streamed decompression (payloads past the read window) = whole decompression', () => {
-  const text = Buffer.from(Array.from({ length: 3000 }, (_, i) => `{"id":${i},"note":"${WORDS[i % WORDS.length]!.repeat(i % 5)}"}\n`).join(''))
+  const text = Buffer.from(
+    Array.from({ length: 3000 }, (_, i) => `{"id":${i},"note":"${WORDS[i % WORDS.length]!.repeat(i % 5)}"}\n`).join(''),
+  )
   const half = text.length >> 1
   const samples: Array<[string, Codec, Buffer]> = [
     ['gzip', gzip, zlib.gzipSync(text)],
-    ['gzip, two members', gzip, Buffer.concat([zlib.gzipSync(text.subarray(0, half)), zlib.gzipSync(text.subarray(half))])],
+    [
+      'gzip, two members',
+      gzip,
+      Buffer.concat([zlib.gzipSync(text.subarray(0, half)), zlib.gzipSync(text.subarray(half))]),
+    ],
     ['snappy raw', snappy, snappyjs.compress(text)],
     ['snappy xerial, many chunks, concatenated headers', snappy, xerial(text, 1000, 3)],
     ['lz4, 64 KiB blocks', lz4, lz4Frame(text, { bdCode: 4 })],
     ['lz4, every option', lz4, lz4Frame(text, { blockChecksum: true, contentSize: true, contentChecksum: true })],
     ['zstd, content size', zstd, zstdFrame(text)],
-    ['zstd, no content size (as Kafka writes it), two frames and a skippable one', zstd,
-      Buffer.concat([zstdNoContentSize(text.subarray(0, half)), uint32le(0x184D2A5E), uint32le(2), Buffer.from('ab'), zstdNoContentSize(text.subarray(half))])],
+    [
+      'zstd, no content size (as Kafka writes it), two frames and a skippable one',
+      zstd,
+      Buffer.concat([
+        zstdNoContentSize(text.subarray(0, half)),
+        uint32le(0x184d2a5e),
+        uint32le(2),
+        Buffer.from('ab'),
+        zstdNoContentSize(text.subarray(half)),
+      ]),
+    ],
   ]
   /** the whole outcome: bytes, or the CodecError's code and message */
   // outcomes as strings: vitest's deep equality on 100 KB buffers took seconds a run
-  function whole (c: Codec, b: Buffer, max: number): string {
-    try { return c.decompress(b, max, ctx2).toString('base64') } catch (e) { if (e instanceof CodecError) return `${e.code}: ${e.message}`; throw e }
+  function whole(c: Codec, b: Buffer, max: number): string {
+    try {
+      return c.decompress(b, max, ctx2).toString('base64')
+    } catch (e) {
+      if (e instanceof CodecError) return `${e.code}: ${e.message}`
+      throw e
+    }
   }
-  function streamed (c: Codec, b: Buffer, max: number, piece: number): string {
+  function streamed(c: Codec, b: Buffer, max: number, piece: number): string {
     try {
       const len = decompressedLength(c, new MemoryBytes(b), max, ctx2)
       const s = new InflatedBytes(c, new MemoryBytes(b), max, ctx2)
       const out = Buffer.alloc(len)
       let n = 0
-      for (let k = s.readInto(out, n, Math.min(piece, len - n)); k > 0 && n + k < len; k = s.readInto(out, n, Math.min(piece, len - n))) n += k
+      for (
+        let k = s.readInto(out, n, Math.min(piece, len - n));
+        k > 0 && n + k < len;
+        k = s.readInto(out, n, Math.min(piece, len - n))
+      )
+        n += k
       expect(s.readInto(Buffer.alloc(16), 0, 16)).toBe(0)
       return out.toString('base64')
-    } catch (e) { if (e instanceof CodecError) return `${e.code}: ${e.message}`; throw e }
+    } catch (e) {
+      if (e instanceof CodecError) return `${e.code}: ${e.message}`
+      throw e
+    }
   }
   it.each(samples)('%s, intact and mutated, read in pieces of any size', (_name, c, sample) => {
     expect(streamed(c, sample, MiB, 777)).toBe(text.toString('base64'))
     expect(streamed(c, sample, 1000, 777)).toBe(whole(c, sample, 1000))
-    fc.assert(fc.property(fc.nat(sample.length - 1), fc.integer({ min: 1, max: 255 }), fc.constantFrom('flip', 'truncate'), fc.integer({ min: 1, max: 5000 }),
-      (at, v, kind, piece) => {
-        const b = Buffer.from(sample)
-        const m = kind === 'truncate' ? b.subarray(0, at) : (b[at] = b[at]! ^ v, b)
-        expect(streamed(c, m, MiB, piece)).toBe(whole(c, m, MiB))
-      }), { numRuns: 300 })
+    fc.assert(
+      fc.property(
+        fc.nat(sample.length - 1),
+        fc.integer({ min: 1, max: 255 }),
+        fc.constantFrom('flip', 'truncate'),
+        fc.integer({ min: 1, max: 5000 }),
+        (at, v, kind, piece) => {
+          const b = Buffer.from(sample)
+          const m = kind === 'truncate' ? b.subarray(0, at) : ((b[at] = b[at]! ^ v), b)
+          expect(streamed(c, m, MiB, piece)).toBe(whole(c, m, MiB))
+        },
+      ),
+      { numRuns: 300 },
+    )
   })
 })

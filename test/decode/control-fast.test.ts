@@ -12,9 +12,12 @@ import { readLog } from '../../src/decode/log-reader.js'
 import { BufferSource } from '../../src/io/buffer-source.js'
 import { FIXTURES } from '../support/paths.js'
 
-function logs (dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((e) => e.isFile() && e.name.endsWith('.log')).map((e) => path.join(e.parentPath, e.name)).sort()
+function logs(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.log'))
+    .map((e) => path.join(e.parentPath, e.name))
+    .sort()
 }
 
 /** every complete control batch of the fixtures, as its own bytes (a copy) */
@@ -26,19 +29,26 @@ for (const f of logs(FIXTURES)) {
 }
 
 /** what the general path says about one batch: its control info and problems */
-function general (batch: Buffer): { control: { type: number, keyVersion: number, coordinatorEpoch?: number } | null, problems: string[] } {
+function general(batch: Buffer): {
+  control: { type: number; keyVersion: number; coordinatorEpoch?: number } | null
+  problems: string[]
+} {
   for (const ev of readLog(new BufferSource(batch), { verifyCrc: false })) {
     if (ev.kind === 'batch') return { control: ev.control, problems: ev.problems.map((p) => p.code) }
   }
   return { control: null, problems: ['NOT_A_BATCH'] }
 }
 
-function agree (batch: Buffer): boolean {
+function agree(batch: Buffer): boolean {
   const out: EndTxnMarkerFacts = { type: -1, keyVersion: -1, coordinatorEpoch: -1 }
   if (!readEndTxnMarkerFast(batch, 0, batch.length, out)) return false
   const g = general(batch)
   expect(g.problems).toEqual([])
-  expect(g.control).toMatchObject({ type: out.type, keyVersion: out.keyVersion, coordinatorEpoch: out.coordinatorEpoch })
+  expect(g.control).toMatchObject({
+    type: out.type,
+    keyVersion: out.keyVersion,
+    coordinatorEpoch: out.coordinatorEpoch,
+  })
   return true
 }
 
@@ -52,11 +62,14 @@ describe('control-fast agrees with the general control-record decoding', () => {
   })
 
   it('on markers with bytes of the record changed (accepted or refused, never a different answer)', () => {
-    fc.assert(fc.property(fc.nat(controls.length - 1), fc.nat(), fc.integer({ min: 0, max: 255 }), (i, at, v) => {
-      const b = Buffer.from(controls[i]!) // copy: mutated below
-      const p = 61 + (at % (b.length - 61))
-      b[p] = v
-      agree(b)
-    }), { numRuns: 3000 })
+    fc.assert(
+      fc.property(fc.nat(controls.length - 1), fc.nat(), fc.integer({ min: 0, max: 255 }), (i, at, v) => {
+        const b = Buffer.from(controls[i]!) // copy: mutated below
+        const p = 61 + (at % (b.length - 61))
+        b[p] = v
+        agree(b)
+      }),
+      { numRuns: 3000 },
+    )
   })
 })

@@ -13,30 +13,51 @@ import { InflatedBytes, MemoryBytes, decompressedLength } from '../../src/decode
 const ctx = { magic: 2 }
 const a = zlib.gzipSync(Buffer.from('first member '))
 const b = zlib.gzipSync(Buffer.from('second member second member second member'))
-const flipped = (x: Buffer, at: number, v: number): Buffer => { const c = Buffer.from(x); c[at] = c[at]! ^ v; return c }
+const flipped = (x: Buffer, at: number, v: number): Buffer => {
+  const c = Buffer.from(x)
+  c[at] = c[at]! ^ v
+  return c
+}
 
 const cases: Array<[string, Buffer, string]> = [
   ['two members', Buffer.concat([a, b]), 'first member second member second member second member'],
   ['text after the member', Buffer.concat([a, Buffer.from('garbage after the member')]), 'first member '],
   ['the second member with its first byte flipped', flipped(Buffer.concat([a, b]), a.length, 1), 'first member '],
-  ['a header start of 5 bytes', Buffer.concat([a, Buffer.from([0x1F, 0x8B, 0x08, 0, 0])]), 'first member '],
-  ['a header with compression method 7', Buffer.concat([a, Buffer.from([0x1F, 0x8B, 0x07, 0, 0, 0, 0, 0, 0, 3, 1, 2, 3])]), 'first member '],
-  ['a header and 4 bad bytes (26 bytes from the trailer: too few)', Buffer.concat([a, Buffer.from([0x1F, 0x8B, 0x08, 0, 0, 0, 0, 0, 0, 3, 0xFF, 0xFF, 0xFF, 0xFF])]), 'first member '],
+  ['a header start of 5 bytes', Buffer.concat([a, Buffer.from([0x1f, 0x8b, 0x08, 0, 0])]), 'first member '],
+  [
+    'a header with compression method 7',
+    Buffer.concat([a, Buffer.from([0x1f, 0x8b, 0x07, 0, 0, 0, 0, 0, 0, 3, 1, 2, 3])]),
+    'first member ',
+  ],
+  [
+    'a header and 4 bad bytes (26 bytes from the trailer: too few)',
+    Buffer.concat([a, Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 3, 0xff, 0xff, 0xff, 0xff])]),
+    'first member ',
+  ],
   ['zeros after the member', Buffer.concat([a, Buffer.alloc(7)]), 'first member '],
-  ['a bad deflate block in the second member', flipped(Buffer.concat([a, b]), a.length + 10, 0x55), 'DECOMPRESS_FAILED'],
+  [
+    'a bad deflate block in the second member',
+    flipped(Buffer.concat([a, b]), a.length + 10, 0x55),
+    'DECOMPRESS_FAILED',
+  ],
   ['a bad trailer of the second member', flipped(Buffer.concat([a, b]), a.length + 31, 0x55), 'DECOMPRESS_FAILED'],
   ['the second member cut short', Buffer.concat([a, b]).subarray(0, a.length + 30), 'DECOMPRESS_FAILED'],
 ]
 
-function outcome (f: () => Buffer): string {
-  try { return f().toString() } catch (e) { if (e instanceof CodecError) return e.code; throw e }
+function outcome(f: () => Buffer): string {
+  try {
+    return f().toString()
+  } catch (e) {
+    if (e instanceof CodecError) return e.code
+    throw e
+  }
 }
 
-function streamed (input: Buffer): Buffer {
+function streamed(input: Buffer): Buffer {
   const len = decompressedLength(gzip, new MemoryBytes(input), 1 << 20, ctx)
   const out = Buffer.alloc(len)
   const s = new InflatedBytes(gzip, new MemoryBytes(input), 1 << 20, ctx)
-  for (let n = 0; n < len;) n += s.readInto(out, n, Math.min(7, len - n))
+  for (let n = 0; n < len; ) n += s.readInto(out, n, Math.min(7, len - n))
   return out
 }
 

@@ -24,17 +24,23 @@ const lz4js = require('lz4js') as {
   compressBlock(src: Uint8Array, dst: Uint8Array, sIndex: number, sLength: number, hashTable: Uint32Array): number
   compressBound(n: number): number
 }
-const lz4jsXxh32 = require('lz4js/xxh32.js') as { hash(seed: number, src: Uint8Array, index: number, len: number): number }
-function lz4Frame64k (data: Buffer): Buffer {
-  const u32 = (v: number): Buffer => { const b = Buffer.alloc(4); b.writeUInt32LE(v >>> 0); return b }
-  const desc = Buffer.from([0x04, 0x22, 0x4D, 0x18, 0x60, 0x40]) // v01, independent blocks; 64 KiB max block
-  const parts = [desc, Buffer.from([(lz4jsXxh32.hash(0, desc, 4, 2) >>> 8) & 0xFF])]
+const lz4jsXxh32 = require('lz4js/xxh32.js') as {
+  hash(seed: number, src: Uint8Array, index: number, len: number): number
+}
+function lz4Frame64k(data: Buffer): Buffer {
+  const u32 = (v: number): Buffer => {
+    const b = Buffer.alloc(4)
+    b.writeUInt32LE(v >>> 0)
+    return b
+  }
+  const desc = Buffer.from([0x04, 0x22, 0x4d, 0x18, 0x60, 0x40]) // v01, independent blocks; 64 KiB max block
+  const parts = [desc, Buffer.from([(lz4jsXxh32.hash(0, desc, 4, 2) >>> 8) & 0xff])]
   for (let p = 0; p < data.length; p += 64 << 10) {
     const src = data.subarray(p, p + (64 << 10))
     const dst = Buffer.alloc(lz4js.compressBound(src.length))
     const n = lz4js.compressBlock(src, dst, 0, src.length, new Uint32Array(1 << 16))
     const stored = n === 0 || n >= src.length
-    parts.push(u32(stored ? (src.length | 0x80000000) : n), stored ? src : dst.subarray(0, n))
+    parts.push(u32(stored ? src.length | 0x80000000 : n), stored ? src : dst.subarray(0, n))
   }
   parts.push(u32(0))
   return Buffer.concat(parts)
@@ -50,14 +56,14 @@ interface MessageSpec {
   badCrc?: boolean
 }
 
-function lengthPrefixed (b: Buffer | null | undefined): Buffer {
+function lengthPrefixed(b: Buffer | null | undefined): Buffer {
   const n = Buffer.alloc(4)
   n.writeInt32BE(b == null ? -1 : b.length)
   return b == null ? n : Buffer.concat([n, b])
 }
 
 /** offset int64 | messageSize int32 | crc | magic | attributes | [timestamp] | key | value */
-function message (m: MessageSpec): Buffer {
+function message(m: MessageSpec): Buffer {
   const head = Buffer.from([m.magic, m.attributes ?? 0])
   const ts = Buffer.alloc(m.magic === 1 ? 8 : 0)
   if (m.magic === 1) ts.writeBigInt64BE(m.timestamp ?? 1700000000000n)
@@ -75,16 +81,21 @@ const compressors: Record<number, (b: Buffer) => Buffer> = {
   3: (b) => lz4Frame64k(b),
 }
 
-function wrapper (m: MessageSpec & { codec: number }, inner: Buffer[]): Buffer {
-  return message({ ...m, attributes: (m.attributes ?? 0) | m.codec, key: null, value: compressors[m.codec]!(Buffer.concat(inner)) })
+function wrapper(m: MessageSpec & { codec: number }, inner: Buffer[]): Buffer {
+  return message({
+    ...m,
+    attributes: (m.attributes ?? 0) | m.codec,
+    key: null,
+    value: compressors[m.codec]!(Buffer.concat(inner)),
+  })
 }
 
-function decodeAll (entry: Buffer, position = 0, maxDecompressed?: number): { e: LegacyEntry, records: LegacyRecord[] } {
+function decodeAll(entry: Buffer, position = 0, maxDecompressed?: number): { e: LegacyEntry; records: LegacyRecord[] } {
   const e = decodeLegacyEntry(entry, position)
   return { e, records: [...decodeLegacyRecords(e, maxDecompressed === undefined ? {} : { maxDecompressed })] }
 }
 
-function decodeError (f: () => unknown): DecodeError {
+function decodeError(f: () => unknown): DecodeError {
   try {
     f()
   } catch (e) {
@@ -99,8 +110,16 @@ describe('decodeLegacyEntry', () => {
     const b = message({ offset: 7n, magic: 0, key: Buffer.from('k'), value: Buffer.from('value') })
     const e = decodeLegacyEntry(b, 1000)
     expect(e).toMatchObject({
-      position: 1000, offset: 7n, sizeInBytes: b.length, magic: 0, attributes: 0, compression: 0,
-      timestampType: 'NoTimestampType', timestamp: -1n, crcValid: true, crc: b.readUInt32BE(12),
+      position: 1000,
+      offset: 7n,
+      sizeInBytes: b.length,
+      magic: 0,
+      attributes: 0,
+      compression: 0,
+      timestampType: 'NoTimestampType',
+      timestamp: -1n,
+      crcValid: true,
+      crc: b.readUInt32BE(12),
     })
     expect(e.key?.toString()).toBe('k')
     expect(e.value?.toString()).toBe('value')
@@ -108,13 +127,25 @@ describe('decodeLegacyEntry', () => {
   })
 
   it('decodes a v1 message with LogAppendTime, null key and value', () => {
-    const e = decodeLegacyEntry(message({ offset: 1n, magic: 1, attributes: 0x08, timestamp: 123n, key: null, value: null }), 0)
-    expect(e).toMatchObject({ magic: 1, timestampType: 'LogAppendTime', timestamp: 123n, key: null, value: null, crcValid: true })
+    const e = decodeLegacyEntry(
+      message({ offset: 1n, magic: 1, attributes: 0x08, timestamp: 123n, key: null, value: null }),
+      0,
+    )
+    expect(e).toMatchObject({
+      magic: 1,
+      timestampType: 'LogAppendTime',
+      timestamp: 123n,
+      key: null,
+      value: null,
+      crcValid: true,
+    })
     expect(decodeLegacyEntry(message({ offset: 1n, magic: 1 }), 0).timestampType).toBe('CreateTime')
   })
 
   it('reports a CRC mismatch as crcValid false', () => {
-    expect(decodeLegacyEntry(message({ offset: 0n, magic: 1, value: Buffer.from('x'), badCrc: true }), 0).crcValid).toBe(false)
+    expect(
+      decodeLegacyEntry(message({ offset: 0n, magic: 1, value: Buffer.from('x'), badCrc: true }), 0).crcValid,
+    ).toBe(false)
   })
 
   it('any single bit flip in magic..end makes crcValid false or throws a DecodeError', () => {
@@ -163,14 +194,30 @@ describe('decodeLegacyEntry', () => {
 })
 
 describe('decodeLegacyRecords', () => {
-  const inner = (magic: 0 | 1, offsets: bigint[]): Buffer[] => offsets.map((o, i) =>
-    message({ offset: o, magic, timestamp: 1000n + BigInt(i), key: Buffer.from(`k${i}`), value: Buffer.from(`value-${i}`) }))
+  const inner = (magic: 0 | 1, offsets: bigint[]): Buffer[] =>
+    offsets.map((o, i) =>
+      message({
+        offset: o,
+        magic,
+        timestamp: 1000n + BigInt(i),
+        key: Buffer.from(`k${i}`),
+        value: Buffer.from(`value-${i}`),
+      }),
+    )
 
   it('yields an uncompressed message as one record', () => {
     const b = message({ offset: 42n, magic: 1, timestamp: 5n, key: null, value: Buffer.from('xyz') })
     const { records } = decodeAll(b)
     expect(records).toHaveLength(1)
-    expect(records[0]).toMatchObject({ offset: 42n, timestamp: 5n, keySize: -1, valueSize: 3, crcValid: true, magic: 1, sizeInBytes: b.length })
+    expect(records[0]).toMatchObject({
+      offset: 42n,
+      timestamp: 5n,
+      keySize: -1,
+      valueSize: 3,
+      crcValid: true,
+      magic: 1,
+      sizeInBytes: b.length,
+    })
   })
 
   it.each([1, 2, 3])('v1 wrapper (codec %i): relative inner offsets become absolute', (codec) => {
@@ -194,7 +241,9 @@ describe('decodeLegacyRecords', () => {
   })
 
   it('v1 LogAppendTime wrapper gives every inner record its timestamp', () => {
-    const { records } = decodeAll(wrapper({ offset: 5n, magic: 1, codec: 2, attributes: 0x08, timestamp: 777n }, inner(1, [0n, 1n])))
+    const { records } = decodeAll(
+      wrapper({ offset: 5n, magic: 1, codec: 2, attributes: 0x08, timestamp: 777n }, inner(1, [0n, 1n])),
+    )
     expect(records.map((r) => r.timestamp)).toEqual([777n, 777n])
   })
 
@@ -208,8 +257,8 @@ describe('decodeLegacyRecords', () => {
   it('v0 lz4 wrapper from the old Kafka writer (wrong header checksum) is accepted, v1 is not', () => {
     const payload = Buffer.concat(inner(0, [0n, 1n]))
     const frame = lz4Frame64k(payload)
-    frame[6] = (xxhash32(frame, 0, 0, 6) >>> 8) & 0xFF // KAFKA-3160: hashed magic+FLG+BD
-    if (frame[6] === ((xxhash32(frame, 0, 4, 6) >>> 8) & 0xFF)) frame[6] ^= 1
+    frame[6] = (xxhash32(frame, 0, 0, 6) >>> 8) & 0xff // KAFKA-3160: hashed magic+FLG+BD
+    if (frame[6] === ((xxhash32(frame, 0, 4, 6) >>> 8) & 0xff)) frame[6] ^= 1
     const v0 = message({ offset: 1n, magic: 0, attributes: 3, key: null, value: frame })
     expect(decodeAll(v0).records).toHaveLength(2)
     const v1 = message({ offset: 1n, magic: 1, attributes: 3, key: null, value: frame })
@@ -224,34 +273,49 @@ describe('decodeLegacyRecords', () => {
   })
 
   it('nested compression, empty wrappers, null values and corrupt payloads are errors at the wrapper position', () => {
-    const nested = wrapper({ offset: 1n, magic: 1, codec: 1 }, [wrapper({ offset: 0n, magic: 1, codec: 1 }, inner(1, [0n]))])
+    const nested = wrapper({ offset: 1n, magic: 1, codec: 1 }, [
+      wrapper({ offset: 0n, magic: 1, codec: 1 }, inner(1, [0n])),
+    ])
     expect(decodeError(() => decodeAll(nested, 20))).toMatchObject({ code: 'BAD_RECORD', position: 20 })
-    expect(decodeError(() => decodeAll(wrapper({ offset: 0n, magic: 1, codec: 1 }, []), 20))).toMatchObject({ code: 'BAD_RECORD', position: 20 })
+    expect(decodeError(() => decodeAll(wrapper({ offset: 0n, magic: 1, codec: 1 }, []), 20))).toMatchObject({
+      code: 'BAD_RECORD',
+      position: 20,
+    })
     const nullValue = message({ offset: 0n, magic: 1, attributes: 1, value: null })
     expect(decodeError(() => decodeAll(nullValue, 20))).toMatchObject({ code: 'BAD_RECORD', position: 20 })
     const garbage = message({ offset: 0n, magic: 1, attributes: 1, value: Buffer.from('not gzip at all') })
     expect(decodeError(() => decodeAll(garbage, 20))).toMatchObject({ code: 'DECOMPRESS_FAILED', position: 20 })
     const cut = Buffer.concat(inner(1, [0n, 1n]))
-    const truncatedInner = message({ offset: 1n, magic: 1, attributes: 1, value: zlib.gzipSync(cut.subarray(0, cut.length - 3)) })
+    const truncatedInner = message({
+      offset: 1n,
+      magic: 1,
+      attributes: 1,
+      value: zlib.gzipSync(cut.subarray(0, cut.length - 3)),
+    })
     expect(decodeError(() => decodeAll(truncatedInner, 20))).toMatchObject({ code: 'TRUNCATED', position: 20 })
   })
 
   it('a wrapper that expands past maxDecompressed is DECOMPRESSED_TOO_LARGE', () => {
-    const big = wrapper({ offset: 0n, magic: 1, codec: 3 }, [message({ offset: 0n, magic: 1, value: Buffer.alloc(4 << 20) })])
+    const big = wrapper({ offset: 0n, magic: 1, codec: 3 }, [
+      message({ offset: 0n, magic: 1, value: Buffer.alloc(4 << 20) }),
+    ])
     expect(decodeError(() => decodeAll(big, 7, 1 << 20))).toMatchObject({ code: 'DECOMPRESSED_TOO_LARGE', position: 7 })
   })
 
   it('any byte corruption of a compressed wrapper yields records or a DecodeError, never another exception', () => {
     const samples = [1, 2, 3].map((codec) => wrapper({ offset: 3n, magic: 1, codec }, inner(1, [0n, 1n, 2n, 3n])))
-    fc.assert(fc.property(fc.constantFrom(...samples), fc.nat(), fc.integer({ min: 1, max: 255 }), (b, at, x) => {
-      const c = Buffer.from(b) // copy: mutated per run
-      c[at % c.length] = c[at % c.length]! ^ x
-      try {
-        decodeAll(c, 0)
-      } catch (e) {
-        expect(e).toBeInstanceOf(DecodeError)
-      }
-    }), { numRuns: 500 })
+    fc.assert(
+      fc.property(fc.constantFrom(...samples), fc.nat(), fc.integer({ min: 1, max: 255 }), (b, at, x) => {
+        const c = Buffer.from(b) // copy: mutated per run
+        c[at % c.length] = c[at % c.length]! ^ x
+        try {
+          decodeAll(c, 0)
+        } catch (e) {
+          expect(e).toBeInstanceOf(DecodeError)
+        }
+      }),
+      { numRuns: 500 },
+    )
   })
 })
 
@@ -262,10 +326,24 @@ const corpus = path.resolve(repoRoot, '../shared/corpus')
 const haveCorpus = fs.existsSync(path.join(corpus, 'facts.json'))
 if (!haveCorpus) console.warn(`corpus tests skipped: ${corpus} is absent`)
 
-interface Facts { file: string, records: number, batches: number, magic: Record<string, number>, firstOffset: number, lastOffset: number }
+interface Facts {
+  file: string
+  records: number
+  batches: number
+  magic: Record<string, number>
+  firstOffset: number
+  lastOffset: number
+}
 
 /** A tiny frame walk: offset int64, size int32, magic int8 at 16; an entry is 12 + size bytes. */
-function walk (file: string): { entries: LegacyEntry[], records: LegacyRecord[], v2Records: number, v2Batches: number, end: number, size: number } {
+function walk(file: string): {
+  entries: LegacyEntry[]
+  records: LegacyRecord[]
+  v2Records: number
+  v2Batches: number
+  end: number
+  size: number
+} {
   const b = fs.readFileSync(path.join(corpus, file))
   const entries: LegacyEntry[] = []
   const records: LegacyRecord[] = []
@@ -277,7 +355,10 @@ function walk (file: string): { entries: LegacyEntry[], records: LegacyRecord[],
     if (entry[16] === 2) {
       const h = decodeBatchHeader(entry, pos)
       expect(computeBatchCrc(entry)).toBe(h.crc)
-      for (const r of decodeRecords(h, entry)) { expect(r.offset).toBeGreaterThanOrEqual(h.baseOffset); v2Records++ }
+      for (const r of decodeRecords(h, entry)) {
+        expect(r.offset).toBeGreaterThanOrEqual(h.baseOffset)
+        v2Records++
+      }
       v2Batches++
     } else {
       const e = decodeLegacyEntry(entry, pos)
@@ -290,7 +371,9 @@ function walk (file: string): { entries: LegacyEntry[], records: LegacyRecord[],
 }
 
 describe('corpus: legacy messages written by real brokers', () => {
-  const facts: Facts[] = haveCorpus ? JSON.parse(fs.readFileSync(path.join(corpus, 'facts.json'), 'utf8')) as Facts[] : []
+  const facts: Facts[] = haveCorpus
+    ? (JSON.parse(fs.readFileSync(path.join(corpus, 'facts.json'), 'utf8')) as Facts[])
+    : []
   const fact = (file: string): Facts => facts.find((f) => f.file === file)!
 
   it.skipIf(!haveCorpus).each([

@@ -10,7 +10,7 @@ import { encodeBatch, segment } from '../support/segment-builder.js'
 const MAX = 1024 * 1024 * 1024
 
 // the obvious search, as the scanner did it before: quadratic on hostile input, fine on small ones
-function naive (b: Buffer, from: number, end: number): number | undefined {
+function naive(b: Buffer, from: number, end: number): number | undefined {
   for (let i = from; i + 61 <= end; i++) {
     if (b[i + 16] !== 2) continue
     const size = b.readInt32BE(i + 8)
@@ -26,26 +26,38 @@ function naive (b: Buffer, from: number, end: number): number | undefined {
 const stats = (): ResyncStats => ({ bytesRead: 0, crcBytes: 0, candidates: 0, dropped: 0 })
 
 /** a fake v2 header at `at`: plausible (magic 2, count 0 <= delta + 1), declaring `size`, with a wrong CRC */
-function fakeHeader (b: Buffer, at: number, size: number): void {
+function fakeHeader(b: Buffer, at: number, size: number): void {
   b.writeInt32BE(size, at + 8)
   b[at + 16] = 2
-  b.writeUInt32BE(0xDEADBEEF, at + 17)
+  b.writeUInt32BE(0xdeadbeef, at + 17)
   b.writeInt32BE(0, at + 23)
   b.writeInt32BE(0, at + 57)
 }
 
 describe('findNextBatch', () => {
   it('finds what the obvious search finds, on garbage with real and fake batches in it', () => {
-    const batch = fc.record({ n: fc.integer({ min: 0, max: 3 }), v: fc.string({ maxLength: 40 }) })
+    const batch = fc
+      .record({ n: fc.integer({ min: 0, max: 3 }), v: fc.string({ maxLength: 40 }) })
       .map(({ n, v }) => encodeBatch({ records: Array.from({ length: n }, () => ({ key: null, value: v })) }))
-    const piece = fc.oneof(fc.uint8Array({ maxLength: 120 }).map((u) => Buffer.from(u)), batch,
-      batch.map((b) => b.subarray(0, Math.max(17, b.length - 5))))
-    fc.assert(fc.property(fc.array(piece, { maxLength: 8 }), fc.nat(400), fc.array(fc.nat(1000), { maxLength: 4 }), (pieces, fromSeed, fakes) => {
-      const b = Buffer.concat(pieces)
-      for (const f of fakes) if (f + 61 <= b.length) fakeHeader(b, f, Math.min(b.length - f - 12, 49 + (f % 300)))
-      const from = b.length === 0 ? 0 : fromSeed % b.length
-      expect(findNextBatch(new BufferSource(b), from, b.length, MAX)).toBe(naive(b, from, b.length))
-    }), { numRuns: 400 })
+    const piece = fc.oneof(
+      fc.uint8Array({ maxLength: 120 }).map((u) => Buffer.from(u)),
+      batch,
+      batch.map((b) => b.subarray(0, Math.max(17, b.length - 5))),
+    )
+    fc.assert(
+      fc.property(
+        fc.array(piece, { maxLength: 8 }),
+        fc.nat(400),
+        fc.array(fc.nat(1000), { maxLength: 4 }),
+        (pieces, fromSeed, fakes) => {
+          const b = Buffer.concat(pieces)
+          for (const f of fakes) if (f + 61 <= b.length) fakeHeader(b, f, Math.min(b.length - f - 12, 49 + (f % 300)))
+          const from = b.length === 0 ? 0 : fromSeed % b.length
+          expect(findNextBatch(new BufferSource(b), from, b.length, MAX)).toBe(naive(b, from, b.length))
+        },
+      ),
+      { numRuns: 400 },
+    )
   })
 
   it('issue #14: 17 bytes with magic 7, then 4 MiB of 10 02 00: one read, no CRC work', () => {
@@ -74,7 +86,11 @@ describe('findNextBatch', () => {
   it('a valid candidate that ends after a later valid one still wins (the first position is the answer)', () => {
     const second = encodeBatch({ records: [{ key: null, value: 'x' }] })
     // a batch whose records section holds another whole batch: both CRCs match, the outer starts first
-    const outer = encodeBatch({ recordsCount: 0, lastOffsetDelta: 0, recordBytes: Buffer.concat([Buffer.alloc(3), second]) })
+    const outer = encodeBatch({
+      recordsCount: 0,
+      lastOffsetDelta: 0,
+      recordBytes: Buffer.concat([Buffer.alloc(3), second]),
+    })
     const b = Buffer.concat([Buffer.from([1, 2, 3]), outer])
     expect(naive(b, 1, b.length)).toBe(3)
     expect(findNextBatch(new BufferSource(b), 1, b.length, MAX)).toBe(3)

@@ -13,18 +13,25 @@ import { segment } from '../support/segment-builder.js'
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-snappy-bomb-'))
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
 
-function varint (n: number): Buffer {
+function varint(n: number): Buffer {
   const out: number[] = []
-  while (n >= 0x80) { out.push((n % 0x80) | 0x80); n = Math.floor(n / 0x80) }
+  while (n >= 0x80) {
+    out.push((n % 0x80) | 0x80)
+    n = Math.floor(n / 0x80)
+  }
   out.push(n)
   return Buffer.from(out)
 }
 
 /** a raw block of `copies` x 64 bytes (plus one literal byte) */
-function rawBomb (copies: number): Buffer {
+function rawBomb(copies: number): Buffer {
   const body = Buffer.alloc(2 + copies * 3)
-  body[0] = 0x00; body[1] = 0x61 // literal, length 1: 'a'
-  for (let i = 0; i < copies; i++) { body[2 + i * 3] = (63 << 2) | 0b10; body.writeUInt16LE(1, 3 + i * 3) } // copy-2, length 64, offset 1
+  body[0] = 0x00
+  body[1] = 0x61 // literal, length 1: 'a'
+  for (let i = 0; i < copies; i++) {
+    body[2 + i * 3] = (63 << 2) | 0b10
+    body.writeUInt16LE(1, 3 + i * 3)
+  } // copy-2, length 64, offset 1
   return Buffer.concat([varint(1 + copies * 64), body])
 }
 
@@ -35,10 +42,17 @@ describe('raw snappy bombs', () => {
     const p = path.join(dir, 'bomb-0')
     fs.mkdirSync(p)
     const copies = Math.floor((255 * 1024 * 1024) / 64)
-    fs.writeFileSync(path.join(p, '00000000000000000000.log'), segment({ codec: 2, records: [{ key: 'k', value: 'v' }], compress: () => rawBomb(copies) }))
+    fs.writeFileSync(
+      path.join(p, '00000000000000000000.log'),
+      segment({ codec: 2, records: [{ key: 'k', value: 'v' }], compress: () => rawBomb(copies) }),
+    )
     const args = [path.join(REPO_ROOT, 'bin/tsdump.js'), '--deep-iteration', p]
-    const r = haveTime ? spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...args], { encoding: 'utf8' }) : spawnSync(process.execPath, args, { encoding: 'utf8' })
-    expect(r.stderr).toMatch(/snappy: a raw block \(no xerial framing\) declares 267386881 bytes; it is decoded whole, and tsdump holds at most 67108864 bytes of one block \[DECOMPRESSED_TOO_LARGE\]/)
+    const r = haveTime
+      ? spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...args], { encoding: 'utf8' })
+      : spawnSync(process.execPath, args, { encoding: 'utf8' })
+    expect(r.stderr).toMatch(
+      /snappy: a raw block \(no xerial framing\) declares 267386881 bytes; it is decoded whole, and tsdump holds at most 67108864 bytes of one block \[DECOMPRESSED_TOO_LARGE\]/,
+    )
     expect(r.status).toBe(1)
     if (haveTime) expect(Number(r.stderr.trim().split('\n').pop()) / 1024).toBeLessThan(128)
   }, 60_000)

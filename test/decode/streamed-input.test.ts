@@ -16,20 +16,31 @@ const lz4js = createRequire(import.meta.url)('lz4js') as {
 describe('StreamedInput', () => {
   const data = Buffer.from(Array.from({ length: 300_000 }, (_, i) => (i * 2654435761) >>> 24))
   it('peeks at any positions, forward and back, return the input bytes', () => {
-    fc.assert(fc.property(fc.array(fc.tuple(fc.nat(data.length - 1), fc.integer({ min: 0, max: 140_000 })), { minLength: 1, maxLength: 30 }), (steps) => {
-      const r = new StreamedInput(new MemoryBytes(data))
-      for (const [pos, len] of steps) {
-        const n = Math.min(len, data.length - pos)
-        r.pos = pos
-        expect(r.peek(n).equals(data.subarray(pos, pos + n))).toBe(true)
-      }
-    }), { numRuns: 200 })
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.nat(data.length - 1), fc.integer({ min: 0, max: 140_000 })), {
+          minLength: 1,
+          maxLength: 30,
+        }),
+        (steps) => {
+          const r = new StreamedInput(new MemoryBytes(data))
+          for (const [pos, len] of steps) {
+            const n = Math.min(len, data.length - pos)
+            r.pos = pos
+            expect(r.peek(n).equals(data.subarray(pos, pos + n))).toBe(true)
+          }
+        },
+      ),
+      { numRuns: 200 },
+    )
   })
 
-  it('an lz4 payload of many 64 KiB blocks (Kafka\'s block size), streamed: its length pass goes back to the first block', () => {
-    const text = Buffer.from(Array.from({ length: 40_000 }, (_, i) => `{"id":${i},"v":"${(i * 2654435761 >>> 7).toString(36)}"}\n`).join(''))
+  it("an lz4 payload of many 64 KiB blocks (Kafka's block size), streamed: its length pass goes back to the first block", () => {
+    const text = Buffer.from(
+      Array.from({ length: 40_000 }, (_, i) => `{"id":${i},"v":"${((i * 2654435761) >>> 7).toString(36)}"}\n`).join(''),
+    )
     // magic 0: Kafka ignores the frame header checksum there (KAFKA-3160), so the descriptor needs none
-    const parts = [Buffer.from([0x04, 0x22, 0x4D, 0x18, 0x60, 0x40, 0])]
+    const parts = [Buffer.from([0x04, 0x22, 0x4d, 0x18, 0x60, 0x40, 0])]
     for (let p = 0; p < text.length; p += 65536) {
       const src = text.subarray(p, p + 65536)
       const dst = Buffer.alloc(lz4js.compressBound(src.length))

@@ -13,17 +13,20 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-zstd-window-'))
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
 
 /** one zstd frame: no content size, no checksum, the given Window_Descriptor, `data` as one raw last block */
-function rawFrame (windowDescriptor: number, data: Buffer): Buffer {
+function rawFrame(windowDescriptor: number, data: Buffer): Buffer {
   const block = Buffer.alloc(3)
   block.writeUIntLE((data.length << 3) | (0 << 1) | 1, 0, 3) // Block_Size, Block_Type raw, Last_Block
-  return Buffer.concat([Buffer.from([0x28, 0xB5, 0x2F, 0xFD, 0x00, windowDescriptor]), block, data])
+  return Buffer.concat([Buffer.from([0x28, 0xb5, 0x2f, 0xfd, 0x00, windowDescriptor]), block, data])
 }
 
-function write (name: string, windowDescriptor: number): string {
+function write(name: string, windowDescriptor: number): string {
   const p = path.join(dir, `${name}-0`)
   fs.mkdirSync(p, { recursive: true })
   const records = Array.from({ length: 3 }, (_v, i) => ({ key: `k${i}`, value: `value ${i}` }))
-  fs.writeFileSync(path.join(p, '00000000000000000000.log'), segment({ codec: 4, records, compress: (b) => rawFrame(windowDescriptor, b) }))
+  fs.writeFileSync(
+    path.join(p, '00000000000000000000.log'),
+    segment({ codec: 4, records, compress: (b) => rawFrame(windowDescriptor, b) }),
+  )
   return p
 }
 
@@ -32,14 +35,19 @@ describe('zstd windows Kafka refuses', () => {
     const p = write('wide', 21 << 3)
     const r = await runCli(['--deep-iteration', '--print-data-log', p])
     expect(r.stdout.match(/payload: value \d/g)).toEqual(['payload: value 0', 'payload: value 1', 'payload: value 2'])
-    expect(r.stderr).toMatch(/position 0: batch at position 0 \(baseOffset 0\): its zstd frame at payload byte 0 declares a window of 2147483648 bytes; Kafka's consumers .*\[ZSTD_WINDOW_TOO_LARGE\]/)
+    expect(r.stderr).toMatch(
+      /position 0: batch at position 0 \(baseOffset 0\): its zstd frame at payload byte 0 declares a window of 2147483648 bytes; Kafka's consumers .*\[ZSTD_WINDOW_TOO_LARGE\]/,
+    )
     expect(r.code).toBe(1)
     const j = await runCli(['--json', '--deep-iteration', p])
     expect(j.stdout).toMatch(/"code":"ZSTD_WINDOW_TOO_LARGE"/)
   })
 
-  it('exactly 2^27 (Exponent 17) is accepted by Kafka, and so is a producer\'s 2 MiB (Exponent 11): no finding, exit 0', async () => {
-    for (const [name, wd] of [['at-limit', 17 << 3], ['level3', 11 << 3]] as const) {
+  it("exactly 2^27 (Exponent 17) is accepted by Kafka, and so is a producer's 2 MiB (Exponent 11): no finding, exit 0", async () => {
+    for (const [name, wd] of [
+      ['at-limit', 17 << 3],
+      ['level3', 11 << 3],
+    ] as const) {
       const r = await runCli(['--deep-iteration', write(name, wd)])
       expect(r.stderr, name).not.toMatch(/ZSTD_WINDOW_TOO_LARGE/)
       expect(r.code, name).toBe(0)

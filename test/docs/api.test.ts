@@ -13,11 +13,15 @@ const doc = fs.readFileSync(path.join(REPO_ROOT, 'docs', 'api.md'), 'utf8')
 const index = fs.readFileSync(path.join(REPO_ROOT, 'src', 'index.ts'), 'utf8')
 
 /** the names `export { ... } from` / `export type { ... } from` / `export const` in src/index.ts */
-function exportsOf (src: string): { values: string[], types: string[] } {
+function exportsOf(src: string): { values: string[]; types: string[] } {
   const values: string[] = []
   const types: string[] = []
   for (const m of src.matchAll(/^export (type )?\{([^}]*)\}/gm)) {
-    const names = m[2]!.split(',').map((n) => n.trim()).filter((n) => n !== '').map((n) => n.split(/\s+as\s+/).at(-1)!)
+    const names = m[2]!
+      .split(',')
+      .map((n) => n.trim())
+      .filter((n) => n !== '')
+      .map((n) => n.split(/\s+as\s+/).at(-1)!)
     ;(m[1] !== undefined ? types : values).push(...names)
   }
   for (const m of src.matchAll(/^export (?:const|function|class) (\w+)/gm)) values.push(m[1]!)
@@ -26,7 +30,7 @@ function exportsOf (src: string): { values: string[], types: string[] } {
 }
 
 /** `### \`name\`` sections: name -> the text up to the next heading */
-function sections (md: string): Map<string, string> {
+function sections(md: string): Map<string, string> {
   const out = new Map<string, string>()
   const parts = md.split(/^(?=#{2,3} )/m)
   for (const p of parts) {
@@ -37,8 +41,8 @@ function sections (md: string): Map<string, string> {
 }
 
 /** every ```js block, with the ```text block right after it (what it prints) */
-function examples (md: string): Array<{ code: string, prints: string | undefined, line: number }> {
-  const out: Array<{ code: string, prints: string | undefined, line: number }> = []
+function examples(md: string): Array<{ code: string; prints: string | undefined; line: number }> {
+  const out: Array<{ code: string; prints: string | undefined; line: number }> = []
   for (const m of md.matchAll(/```js\n([\s\S]*?)```\n(?:\n```text\n([\s\S]*?)```\n)?/g)) {
     out.push({ code: m[1]!, prints: m[2], line: md.slice(0, m.index).split('\n').length })
   }
@@ -50,19 +54,39 @@ describe('docs/api.md documents src/index.ts', () => {
   const secs = sections(doc)
 
   it('finds the exports (the parse is not vacuous)', () => {
-    expect(values).toEqual(expect.arrayContaining(['openPartition', 'readLog', 'decodeRecords', 'FileSource', 'BufferSource', 'reconcile', 'txns', 'lso', 'VERSION']))
-    expect(types).toEqual(expect.arrayContaining(['ReconcileOptions', 'TxnsOptions', 'LsoOptions', 'RangeSpec', 'ReadOptions']))
+    expect(values).toEqual(
+      expect.arrayContaining([
+        'openPartition',
+        'readLog',
+        'decodeRecords',
+        'FileSource',
+        'BufferSource',
+        'reconcile',
+        'txns',
+        'lso',
+        'VERSION',
+      ]),
+    )
+    expect(types).toEqual(
+      expect.arrayContaining(['ReconcileOptions', 'TxnsOptions', 'LsoOptions', 'RangeSpec', 'ReadOptions']),
+    )
   })
 
   it.each(exportsOf(index).values)('%s has a section with an example that uses it', (name) => {
     const s = secs.get(name)
     expect(s, `docs/api.md has no "### \`${name}\`" section`).toBeDefined()
-    expect(examples(s!).some((e) => new RegExp(`\\b${name}\\b`).test(e.code)), `the ${name} section has no example using it`).toBe(true)
+    expect(
+      examples(s!).some((e) => new RegExp(`\\b${name}\\b`).test(e.code)),
+      `the ${name} section has no example using it`,
+    ).toBe(true)
   })
 
   it.each(exportsOf(index).types)('type %s is named in docs/api.md', (name) => {
     const spans = [...doc.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]!)
-    expect(spans.some((c) => new RegExp(`\\b${name}\\b`).test(c)), `docs/api.md does not name \`${name}\``).toBe(true)
+    expect(
+      spans.some((c) => new RegExp(`\\b${name}\\b`).test(c)),
+      `docs/api.md does not name \`${name}\``,
+    ).toBe(true)
   })
 
   it('documents nothing that is not exported', () => {
@@ -85,15 +109,33 @@ describe('the examples of docs/api.md run and print what the page shows', () => 
     expect(r.stdout).toBe(e.prints)
   })
 
-  it('the counts shown for reconcile are the Java consumer\'s (expected.json)', () => {
-    const e = all.find((x) => x.code.includes('reconcile([\'fixtures/broker/orders/logs/orders-11-0\', '))!
-    const shown = e.prints!.split('\n').filter((l) => /^\S+-\d+ /.test(l)).map((l) => l.split(' '))
+  it("the counts shown for reconcile are the Java consumer's (expected.json)", () => {
+    const e = all.find((x) => x.code.includes("reconcile(['fixtures/broker/orders/logs/orders-11-0', "))!
+    const shown = e
+      .prints!.split('\n')
+      .filter((l) => /^\S+-\d+ /.test(l))
+      .map((l) => l.split(' '))
     expect(shown.length).toBe(2)
     for (const [label, lso, hw, rc, ru] of shown) {
       const scenario = label === 'stuck-0' ? 'open-txn' : 'orders'
-      const want = (JSON.parse(fs.readFileSync(path.join(FIXTURES, scenario, 'expected.json'), 'utf8')) as { partitions: Array<{ topic: string, partition: number, highWatermark: number, lastStableOffset: number, readCommittedRecords: number, readUncommittedRecords: number }> })
-        .partitions.find((p) => `${p.topic}-${p.partition}` === label)!
-      expect([lso, hw, rc, ru], label).toEqual([`${want.lastStableOffset}n`, `${want.highWatermark}n`, String(want.readCommittedRecords), String(want.readUncommittedRecords)])
+      const want = (
+        JSON.parse(fs.readFileSync(path.join(FIXTURES, scenario, 'expected.json'), 'utf8')) as {
+          partitions: Array<{
+            topic: string
+            partition: number
+            highWatermark: number
+            lastStableOffset: number
+            readCommittedRecords: number
+            readUncommittedRecords: number
+          }>
+        }
+      ).partitions.find((p) => `${p.topic}-${p.partition}` === label)!
+      expect([lso, hw, rc, ru], label).toEqual([
+        `${want.lastStableOffset}n`,
+        `${want.highWatermark}n`,
+        String(want.readCommittedRecords),
+        String(want.readUncommittedRecords),
+      ])
     }
   })
 })

@@ -15,10 +15,14 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-readme-'))
 fs.symlinkSync(path.join(REPO_ROOT, 'fixtures'), path.join(tmp, 'fixtures'))
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }))
 
-interface Block { line: number, commands: string[], shown: string[] }
+interface Block {
+  line: number
+  commands: string[]
+  shown: string[]
+}
 
 /** README's fenced blocks with `$ ` commands: the commands (continuation lines joined) and the lines shown */
-function blocks (): Block[] {
+function blocks(): Block[] {
   const out: Block[] = []
   const lines = README.split('\n')
   for (let i = 0; i < lines.length; i++) {
@@ -31,7 +35,10 @@ function blocks (): Block[] {
     if (!body.some((l) => l.startsWith('$ '))) continue
     const b: Block = { line: start + 1, commands: [], shown: [] }
     for (let k = 0; k < body.length; k++) {
-      if (!body[k]!.startsWith('$ ')) { if (body[k]!.trim() !== '') b.shown.push(body[k]!); continue }
+      if (!body[k]!.startsWith('$ ')) {
+        if (body[k]!.trim() !== '') b.shown.push(body[k]!)
+        continue
+      }
       let cmd = body[k]!.slice(2)
       while (cmd.endsWith('\\') && k + 1 < body.length) cmd = `${cmd.slice(0, -1)} ${body[++k]!.trim()}`
       b.commands.push(cmd)
@@ -42,7 +49,7 @@ function blocks (): Block[] {
 }
 
 /** the alias README's first commands define, as a shell function with the same effect */
-function tsdumpDefinition (): string {
+function tsdumpDefinition(): string {
   const m = /^alias tsdump="node \$PWD\/bin\/tsdump\.js"/m.exec(README)
   expect(m, 'README defines tsdump with an alias in its first commands').not.toBeNull()
   return `tsdump () { node ${JSON.stringify(path.join(REPO_ROOT, 'bin', 'tsdump.js'))} "$@"; }`
@@ -50,7 +57,14 @@ function tsdumpDefinition (): string {
 
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 /** a shown line as a pattern: `...` is text left out, runs of spaces may differ */
-const pattern = (l: string): RegExp => new RegExp(`^${l.trim().split('...').map((p) => escapeRegExp(p).replace(/ +/g, ' +')).join('.*')}$`)
+const pattern = (l: string): RegExp =>
+  new RegExp(
+    `^${l
+      .trim()
+      .split('...')
+      .map((p) => escapeRegExp(p).replace(/ +/g, ' +'))
+      .join('.*')}$`,
+  )
 
 const all = blocks()
 
@@ -63,8 +77,17 @@ describe('README examples', () => {
   for (const b of all) {
     it(`the block at README line ${b.line} runs as written: ${b.commands[0]}`, () => {
       const rcFile = path.join(tmp, `rc-${b.line}`)
-      const script = [tsdumpDefinition(), ...b.commands.map((c) => `${c}\necho "$?" >> ${JSON.stringify(rcFile)}`)].join('\n')
-      const r = spawnSync('bash', ['-c', script], { cwd: tmp, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, maxBuffer: 1 << 28, timeout: 120_000 })
+      const script = [
+        tsdumpDefinition(),
+        ...b.commands.map((c) => `${c}\necho "$?" >> ${JSON.stringify(rcFile)}`),
+      ].join('\n')
+      const r = spawnSync('bash', ['-c', script], {
+        cwd: tmp,
+        encoding: 'utf8',
+        env: { ...process.env, NO_COLOR: '1' },
+        maxBuffer: 1 << 28,
+        timeout: 120_000,
+      })
       const rcs = fs.readFileSync(rcFile, 'utf8').trim().split('\n').map(Number)
       expect(rcs.length).toBe(b.commands.length)
       rcs.forEach((rc, k) => expect(rc, `${b.commands[k]}\n${r.stderr}`).not.toBe(127))

@@ -9,18 +9,28 @@ import { entryLines, oracleBatches } from './oracle.js'
 
 const TXN = path.join(REPO_ROOT, 'fixtures/broker-4.4/txn')
 const ORACLE = oracleBatches(path.join(TXN, 'dump/tv2-0'))
-const dump = async (...args: string[]): Promise<{ code: number, stdout: string, stderr: string }> =>
+const dump = async (...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
   runCli(['--compat', ...args, 'tv2-0'], { cwd: path.join(TXN, 'logs') })
 
 describe('kafka-dump-log 4.4.0 text, filtered', () => {
   it('offset ranges across the three segments, shallow and deep', async () => {
-    for (const [s, e] of [[1n, 4n], [18n, 22n], [20n, 20n], [23n, 24n], [0n, 100n]] as Array<[bigint, bigint]>) {
+    for (const [s, e] of [
+      [1n, 4n],
+      [18n, 22n],
+      [20n, 20n],
+      [23n, 24n],
+      [0n, 100n],
+    ] as Array<[bigint, bigint]>) {
       const inRange = ORACLE.filter((b) => b.lastOffset >= s && b.baseOffset <= e)
       expect(inRange.length).toBeGreaterThan(0)
-      expect(entryLines((await dump('--start-offset', String(s), '--end-offset', String(e))).stdout)).toEqual(inRange.map((b) => b.line))
+      expect(entryLines((await dump('--start-offset', String(s), '--end-offset', String(e))).stdout)).toEqual(
+        inRange.map((b) => b.line),
+      )
       const deep = await dump('--deep-iteration', '--start-offset', String(s), '--end-offset', String(e))
       expect(deep.code).toBe(0)
-      expect(entryLines(deep.stdout)).toEqual(inRange.flatMap((b) => [b.line, ...b.records.filter((r) => r.offset >= s && r.offset <= e).map((r) => r.line)]))
+      expect(entryLines(deep.stdout)).toEqual(
+        inRange.flatMap((b) => [b.line, ...b.records.filter((r) => r.offset >= s && r.offset <= e).map((r) => r.line)]),
+      )
     }
   })
 
@@ -29,7 +39,10 @@ describe('kafka-dump-log 4.4.0 text, filtered', () => {
     const first = ORACLE.find((b) => b.records.length > 1 && b.records[1]!.timestamp > b.records[0]!.timestamp)!
     const i = ORACLE.indexOf(first)
     const from = first.records[1]!.timestamp
-    const later = ORACLE.slice(i + 1).find((b) => b.records.length > 1 && b.records[1]!.timestamp > b.records[0]!.timestamp && b.records[0]!.timestamp > from)!
+    const later = ORACLE.slice(i + 1).find(
+      (b) =>
+        b.records.length > 1 && b.records[1]!.timestamp > b.records[0]!.timestamp && b.records[0]!.timestamp > from,
+    )!
     const to = later.records[0]!.timestamp
     // the rule, applied to kafka-dump-log's lines
     const start = ORACLE.findIndex((b) => b.maxTimestamp >= from)
@@ -61,8 +74,12 @@ describe('kafka-dump-log 4.4.0 text, filtered', () => {
     // tv2-fenced wrote to tv2-1 only (fixtures/README.md): nothing of it in tv2-0, and that is an answer, not an error
     expect(r.code).toBe(0)
     expect(entryLines(r.stdout)).toEqual([])
-    const exp = JSON.parse(fs.readFileSync(path.join(TXN, 'expected.json'), 'utf8')) as { transactions: Array<{ rows: Array<{ TransactionalId: string, ProducerId: string }> }> }
-    const pid = BigInt(exp.transactions.flatMap((t) => t.rows).find((x) => x.TransactionalId === 'tv2-fenced')!.ProducerId)
+    const exp = JSON.parse(fs.readFileSync(path.join(TXN, 'expected.json'), 'utf8')) as {
+      transactions: Array<{ rows: Array<{ TransactionalId: string; ProducerId: string }> }>
+    }
+    const pid = BigInt(
+      exp.transactions.flatMap((t) => t.rows).find((x) => x.TransactionalId === 'tv2-fenced')!.ProducerId,
+    )
     const p1 = oracleBatches(path.join(TXN, 'dump/tv2-1'), 'shallow').filter((b) => b.producerId === pid)
     const one = await runCli(['--compat', '--transactional-id', 'tv2-fenced', 'tv2-1'], { cwd: path.join(TXN, 'logs') })
     expect(p1.length).toBeGreaterThan(0)

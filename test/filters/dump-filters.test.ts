@@ -15,15 +15,24 @@ const LOGS = path.join(INTERLEAVED, 'logs')
 const ORACLE = oracleBatches(path.join(INTERLEAVED, 'dump/mixed-0'))
 
 /** the dump of mixed-0 as kafka-dump-log 3.9.1 (the release that wrote dump/) prints it, run where the manifest ran it */
-async function compatDump (...args: string[]): Promise<{ code: number, stdout: string, stderr: string }> {
+async function compatDump(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return runCli(['--compat', '--kafka-version', '3.9', ...args, 'mixed-0'], { cwd: LOGS })
 }
 
-function shallowLines (batches: OracleBatch[]): string[] { return batches.map((b) => b.line) }
+function shallowLines(batches: OracleBatch[]): string[] {
+  return batches.map((b) => b.line)
+}
 
 describe('--start-offset / --end-offset (inclusive) against kafka-dump-log', () => {
   // ranges inside one segment, across segments (23 | 46 | 66 ...), at an .index entry (offset 38 at position 1115 of 23)
-  const ranges: Array<[bigint, bigint]> = [[38n, 50n], [39n, 40n], [0n, 0n], [60n, 130n], [217n, 225n], [100n, 100n]]
+  const ranges: Array<[bigint, bigint]> = [
+    [38n, 50n],
+    [39n, 40n],
+    [0n, 0n],
+    [60n, 130n],
+    [217n, 225n],
+    [100n, 100n],
+  ]
   for (const [s, e] of ranges) {
     it(`shallow ${s}..${e}: the batches that overlap the range, whole`, async () => {
       const r = await compatDump('--start-offset', String(s), '--end-offset', String(e))
@@ -36,8 +45,10 @@ describe('--start-offset / --end-offset (inclusive) against kafka-dump-log', () 
     it(`deep ${s}..${e}: the batch lines and only the records inside the range`, async () => {
       const r = await compatDump('--deep-iteration', '--start-offset', String(s), '--end-offset', String(e))
       expect(r.code).toBe(0)
-      const want = ORACLE.filter((b) => b.lastOffset >= s && b.baseOffset <= e)
-        .flatMap((b) => [b.line, ...b.records.filter((x) => x.offset >= s && x.offset <= e).map((x) => x.line)])
+      const want = ORACLE.filter((b) => b.lastOffset >= s && b.baseOffset <= e).flatMap((b) => [
+        b.line,
+        ...b.records.filter((x) => x.offset >= s && x.offset <= e).map((x) => x.line),
+      ])
       expect(entryLines(r.stdout)).toEqual(want)
     })
   }
@@ -51,8 +62,12 @@ describe('--start-offset / --end-offset (inclusive) against kafka-dump-log', () 
   })
 
   it('--end-offset alone, --start-offset alone', async () => {
-    expect(entryLines((await compatDump('--end-offset', '30')).stdout)).toEqual(shallowLines(ORACLE.filter((b) => b.baseOffset <= 30n)))
-    expect(entryLines((await compatDump('--start-offset', '200')).stdout)).toEqual(shallowLines(ORACLE.filter((b) => b.lastOffset >= 200n)))
+    expect(entryLines((await compatDump('--end-offset', '30')).stdout)).toEqual(
+      shallowLines(ORACLE.filter((b) => b.baseOffset <= 30n)),
+    )
+    expect(entryLines((await compatDump('--start-offset', '200')).stdout)).toEqual(
+      shallowLines(ORACLE.filter((b) => b.lastOffset >= 200n)),
+    )
   })
 
   it('a start after the end is a usage error (exit 2)', async () => {
@@ -64,7 +79,7 @@ describe('--start-offset / --end-offset (inclusive) against kafka-dump-log', () 
 })
 
 /** the batches the time rule keeps, from kafka-dump-log's lines: start at maxTimestamp >= from, end at the first later maxTimestamp > to */
-function timeRange (from: bigint, to: bigint): { batches: OracleBatch[], records: string[] } {
+function timeRange(from: bigint, to: bigint): { batches: OracleBatch[]; records: string[] } {
   const start = ORACLE.findIndex((b) => b.maxTimestamp >= from)
   let stop = ORACLE.findIndex((b, i) => i >= start && b.maxTimestamp > to)
   if (stop === -1) stop = ORACLE.length
@@ -143,11 +158,17 @@ describe('--producer-id', () => {
 
 describe('--transactional-id, resolved through __transaction_state', () => {
   const orders = path.join(REPO_ROOT, 'fixtures/broker/orders')
-  const expected = JSON.parse(fs.readFileSync(path.join(orders, 'expected.json'), 'utf8')) as { producers: Array<{ topic: string, partition: number, rows: Array<{ ProducerId: string }> }> }
+  const expected = JSON.parse(fs.readFileSync(path.join(orders, 'expected.json'), 'utf8')) as {
+    producers: Array<{ topic: string; partition: number; rows: Array<{ ProducerId: string }> }>
+  }
 
   it('tx-rw-1 is the producer describe-producers lists on orders-11-0 (its __transaction_state-2 is in the same log directory)', async () => {
-    const pid = BigInt(expected.producers.find((p) => p.topic === 'orders-11' && p.partition === 0)!.rows[0]!.ProducerId)
-    const r = await runCli(['--compat', '--kafka-version', '3.9', '--transactional-id', 'tx-rw-1', 'orders-11-0'], { cwd: path.join(orders, 'logs') })
+    const pid = BigInt(
+      expected.producers.find((p) => p.topic === 'orders-11' && p.partition === 0)!.rows[0]!.ProducerId,
+    )
+    const r = await runCli(['--compat', '--kafka-version', '3.9', '--transactional-id', 'tx-rw-1', 'orders-11-0'], {
+      cwd: path.join(orders, 'logs'),
+    })
     expect(r.code).toBe(0)
     const want = oracleBatches(path.join(orders, 'dump/orders-11-0'), 'shallow').filter((b) => b.producerId === pid)
     expect(want.length).toBe(4)
@@ -158,27 +179,38 @@ describe('--transactional-id, resolved through __transaction_state', () => {
     const r = await runCli(['--transactional-id', 'no-such-id', path.join(orders, 'logs/orders-11-0')])
     expect(r.code).toBe(2)
     expect(r.stdout).toBe('')
-    expect(r.stderr).toMatch(/tsdump: error: --transactional-id no-such-id: no __transaction_state record of this id \(looked for its producer id in .*__transaction_state-2\)/)
+    expect(r.stderr).toMatch(
+      /tsdump: error: --transactional-id no-such-id: no __transaction_state record of this id \(looked for its producer id in .*__transaction_state-2\)/,
+    )
   })
 
   it('no __transaction_state partition among the paths or beside them: exit 2, saying so', async () => {
     const r = await runCli(['--transactional-id', 'tx-rw-1', path.join(LOGS, 'mixed-0')])
     expect(r.code).toBe(2)
-    expect(r.stderr).toMatch(/no __transaction_state partition among the paths or in their log directory \(.*interleaved\/logs\)/)
+    expect(r.stderr).toMatch(
+      /no __transaction_state partition among the paths or in their log directory \(.*interleaved\/logs\)/,
+    )
     expect(r.stderr).toContain('__transaction_state-') // the partition that would coordinate it
   })
 
   it('--transactional-id and --producer-id together are a usage error', async () => {
-    expect((await runCli(['--transactional-id', 'tx-rw-1', '--producer-id', '1', path.join(orders, 'logs/orders-11-0')])).code).toBe(2)
+    expect(
+      (await runCli(['--transactional-id', 'tx-rw-1', '--producer-id', '1', path.join(orders, 'logs/orders-11-0')]))
+        .code,
+    ).toBe(2)
   })
 })
 
 describe('seeking with the indexes', () => {
-  function copySegment (): string {
+  function copySegment(): string {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-seek-'))
     const part = path.join(dir, 'mixed-0')
     fs.mkdirSync(part)
-    for (const ext of ['.log', '.index', '.timeindex']) fs.copyFileSync(path.join(LOGS, 'mixed-0', `00000000000000000023${ext}`), path.join(part, `00000000000000000023${ext}`))
+    for (const ext of ['.log', '.index', '.timeindex'])
+      fs.copyFileSync(
+        path.join(LOGS, 'mixed-0', `00000000000000000023${ext}`),
+        path.join(part, `00000000000000000023${ext}`),
+      )
     return part
   }
   const seg23 = ORACLE.filter((b) => b.baseOffset >= 23n && b.baseOffset < 46n)
@@ -196,7 +228,14 @@ describe('seeking with the indexes', () => {
     expect(r.code).toBe(0)
     expect(entryLines(r.stdout)).toEqual(shallowLines(seg23.filter((b) => b.lastOffset >= 38n)))
     // the time index leads to the same place: its entry below the batch at 35..38's time is offset 30
-    const t = await runCli(['--compat', '--kafka-version', '3.9', '--from-time', String(seg23.find((b) => b.baseOffset === 35n)!.maxTimestamp), part])
+    const t = await runCli([
+      '--compat',
+      '--kafka-version',
+      '3.9',
+      '--from-time',
+      String(seg23.find((b) => b.baseOffset === 35n)!.maxTimestamp),
+      part,
+    ])
     expect(t.code).toBe(0)
     expect(t.stderr).toBe('')
   })
@@ -209,7 +248,9 @@ describe('seeking with the indexes', () => {
     fs.writeFileSync(idx, b)
     const r = await runCli(['--compat', '--kafka-version', '3.9', '--start-offset', '38', '--end-offset', '42', part])
     expect(entryLines(r.stdout)).toEqual(shallowLines(seg23.filter((x) => x.lastOffset >= 38n && x.baseOffset <= 42n)))
-    expect(r.stderr).toMatch(/00000000000000000023\.index: position 16: entry 2 \(offset 38, position 1120\).*read from its start instead \[SEEK_INDEX_UNUSABLE\]/)
+    expect(r.stderr).toMatch(
+      /00000000000000000023\.index: position 16: entry 2 \(offset 38, position 1120\).*read from its start instead \[SEEK_INDEX_UNUSABLE\]/,
+    )
     expect(r.code).toBe(1)
   })
 })

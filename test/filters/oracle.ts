@@ -4,7 +4,11 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 
-export interface OracleRecord { line: string, offset: bigint, timestamp: bigint }
+export interface OracleRecord {
+  line: string
+  offset: bigint
+  timestamp: bigint
+}
 export interface OracleBatch {
   line: string
   baseOffset: bigint
@@ -16,14 +20,24 @@ export interface OracleBatch {
 }
 
 /** every `<segment>.log.<mode>.txt` of `dumpDir` (mode deep: batch and record lines), segments in offset order */
-export function oracleBatches (dumpDir: string, mode: 'deep' | 'shallow' = 'deep'): OracleBatch[] {
-  const files = fs.readdirSync(dumpDir).filter((n) => n.endsWith(`.log.${mode}.txt`)).sort()
+export function oracleBatches(dumpDir: string, mode: 'deep' | 'shallow' = 'deep'): OracleBatch[] {
+  const files = fs
+    .readdirSync(dumpDir)
+    .filter((n) => n.endsWith(`.log.${mode}.txt`))
+    .sort()
   const out: OracleBatch[] = []
   for (const f of files) {
     for (const line of fs.readFileSync(path.join(dumpDir, f), 'utf8').split('\n')) {
       const b = /^baseOffset: (\d+) lastOffset: (\d+) .* producerId: (-?\d+) .* CreateTime: (-?\d+) /.exec(line)
       if (b !== null) {
-        out.push({ line, baseOffset: BigInt(b[1]!), lastOffset: BigInt(b[2]!), producerId: BigInt(b[3]!), maxTimestamp: BigInt(b[4]!), records: [] })
+        out.push({
+          line,
+          baseOffset: BigInt(b[1]!),
+          lastOffset: BigInt(b[2]!),
+          producerId: BigInt(b[3]!),
+          maxTimestamp: BigInt(b[4]!),
+          records: [],
+        })
         continue
       }
       const r = /^\| offset: (\d+) CreateTime: (-?\d+) /.exec(line)
@@ -34,6 +48,6 @@ export function oracleBatches (dumpDir: string, mode: 'deep' | 'shallow' = 'deep
 }
 
 /** batch and record lines of a dump's stdout (what the oracle's lines are compared with) */
-export function entryLines (stdout: string): string[] {
+export function entryLines(stdout: string): string[] {
   return stdout.split('\n').filter((l) => l.startsWith('baseOffset: ') || l.startsWith('| offset: '))
 }

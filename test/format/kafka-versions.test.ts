@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest'
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { DEFAULT_KAFKA_RELEASE, KAFKA_RELEASES, parseKafkaRelease, TEXT_VARIANTS, textVariant } from '../../src/format/kafka-versions.js'
+import {
+  DEFAULT_KAFKA_RELEASE,
+  KAFKA_RELEASES,
+  parseKafkaRelease,
+  TEXT_VARIANTS,
+  textVariant,
+} from '../../src/format/kafka-versions.js'
 import type { TextVariant } from '../../src/format/kafka-versions.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
@@ -41,7 +47,7 @@ describe('TEXT_VARIANTS', () => {
   // read from the document itself (not restated here), so the code and the document cannot drift apart
   const doc = fs.readFileSync(path.join(ROOT, 'docs/kafka-versions.md'), 'utf8')
   const table = doc.slice(doc.indexOf('| `TextVariant` field |')).split('\n')
-  const rows: Array<{ line: string, field: string | undefined, from: string | undefined }> = []
+  const rows: Array<{ line: string; field: string | undefined; from: string | undefined }> = []
   for (const line of table.slice(2)) {
     if (!line.startsWith('|')) break
     const cells = line.split(' | ')
@@ -59,7 +65,9 @@ describe('TEXT_VARIANTS', () => {
   it('changes each field exactly once, at the release its row names', () => {
     for (const [field, from] of CHANGED_IN) {
       const key = field as keyof TextVariant
-      const changes = KAFKA_RELEASES.slice(1).filter((r, i) => TEXT_VARIANTS[r][key] !== TEXT_VARIANTS[KAFKA_RELEASES[i]!][key])
+      const changes = KAFKA_RELEASES.slice(1).filter(
+        (r, i) => TEXT_VARIANTS[r][key] !== TEXT_VARIANTS[KAFKA_RELEASES[i]!][key],
+      )
       expect(changes, field).toEqual([from])
     }
   })

@@ -18,7 +18,8 @@ const COMMANDS: Array<[string, string[]]> = [
 // eslint-disable-next-line no-control-regex
 const ESC = /\u001b\[/
 
-const run = (argv: string[], colorLevel: 0 | 1 = 1): ReturnType<typeof runCli> => runCli(argv, { colorLevel, cwd: REPO_ROOT })
+const run = (argv: string[], colorLevel: 0 | 1 = 1): ReturnType<typeof runCli> =>
+  runCli(argv, { colorLevel, cwd: REPO_ROOT })
 
 describe.each(COMMANDS)('%s: colour and --wide', (_name, argv) => {
   it('colour on a colour terminal, none with --no-color, none in --json', async () => {

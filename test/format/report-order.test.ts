@@ -15,11 +15,15 @@ const SRC = path.join(HERE, '../support/report-order-oracle')
 const SEED = Number(process.env.TSDUMP_FC_SEED ?? 20261201)
 
 // Kafka 3.9.1 ships Scala 2.13.15; any 2.13 has the same mutable.HashMap. SCALA_LIBRARY_JAR overrides.
-function findScalaLibrary (): string | null {
+function findScalaLibrary(): string | null {
   if (process.env.SCALA_LIBRARY_JAR) return process.env.SCALA_LIBRARY_JAR
   const m2 = path.join(os.homedir(), '.m2/repository/org/scala-lang/scala-library')
   if (!fs.existsSync(m2)) return null
-  const versions = fs.readdirSync(m2).filter((v) => v.startsWith('2.13.')).sort().reverse()
+  const versions = fs
+    .readdirSync(m2)
+    .filter((v) => v.startsWith('2.13.'))
+    .sort()
+    .reverse()
   for (const v of ['2.13.15', ...versions]) {
     const jar = path.join(m2, v, `scala-library-${v}.jar`)
     if (fs.existsSync(jar)) return jar
@@ -30,7 +34,8 @@ function findScalaLibrary (): string | null {
 const noJdk = jdkMissing()
 const scalaJar = noJdk ? null : findScalaLibrary()
 if (noJdk) console.log(`report-order oracle tests skipped: ${noJdk}`)
-else if (!scalaJar) console.log('report-order Scala oracle skipped: no scala-library 2.13 jar in ~/.m2 (set SCALA_LIBRARY_JAR)')
+else if (!scalaJar)
+  console.log('report-order Scala oracle skipped: no scala-library 2.13 jar in ~/.m2 (set SCALA_LIBRARY_JAR)')
 
 let java: Oracle | undefined
 let scala: Oracle | undefined
@@ -39,13 +44,25 @@ beforeAll(() => {
   java = compileOracle([path.join(SRC, 'JavaOrder.java')])
   if (scalaJar) scala = compileOracle([path.join(SRC, 'ScalaOrder.java')], [scalaJar])
 })
-afterAll(() => { removeOracle(java); removeOracle(scala) })
+afterAll(() => {
+  removeOracle(java)
+  removeOracle(scala)
+})
 
 // call sequences as the report maps see them: absolute segment paths, one call per recorded entry
-const pathArb = fc.tuple(fc.constantFrom('/var/lib/kafka/data', '/work/x/logs', '/tmp/k'), fc.string({ minLength: 1, maxLength: 8, unit: 'grapheme-ascii' }),
-  fc.nat(40), fc.bigInt({ min: 0n, max: 99999n }))
-  .map(([root, topic, p, base]) => `${root}/${topic.replace(/[,\n\r]/g, '_')}-${p}/${base.toString().padStart(20, '0')}.log`)
-const callsArb = fc.tuple(fc.uniqueArray(pathArb, { minLength: 1, maxLength: 60 }), fc.array(fc.nat(), { maxLength: 60 }))
+const pathArb = fc
+  .tuple(
+    fc.constantFrom('/var/lib/kafka/data', '/work/x/logs', '/tmp/k'),
+    fc.string({ minLength: 1, maxLength: 8, unit: 'grapheme-ascii' }),
+    fc.nat(40),
+    fc.bigInt({ min: 0n, max: 99999n }),
+  )
+  .map(
+    ([root, topic, p, base]) =>
+      `${root}/${topic.replace(/[,\n\r]/g, '_')}-${p}/${base.toString().padStart(20, '0')}.log`,
+  )
+const callsArb = fc
+  .tuple(fc.uniqueArray(pathArb, { minLength: 1, maxLength: 60 }), fc.array(fc.nat(), { maxLength: 60 }))
   .map(([keys, picks]) => {
     // every key once, in order, with repeats of already-seen keys in between (more calls than keys)
     const calls: string[] = []
@@ -57,7 +74,7 @@ const callsArb = fc.tuple(fc.uniqueArray(pathArb, { minLength: 1, maxLength: 60 
     return calls
   })
 
-function expectOrders (o: Oracle | undefined, cls: string, model: (calls: string[]) => string[]): void {
+function expectOrders(o: Oracle | undefined, cls: string, model: (calls: string[]) => string[]): void {
   const inputs = fc.sample(callsArb, { seed: SEED, numRuns: 400 })
   const real = runOracle(o!, cls, inputs.map((c) => c.join(',')).join('\n') + '\n').split('\n')
   const bad = inputs.map((c, i) => [c, real[i]!] as const).filter(([c, r]) => model(c).join(',') !== r)
@@ -77,7 +94,9 @@ describe.skipIf(noJdk !== null)('report file order equals the real hash maps', (
   it('reproduces 4.3.1 on the compacted fixture (…056, …040, …000: computeIfAbsent links new keys at the bucket head)', () => {
     // the absolute paths of that run (versions-out/4.3/compacted/runs.json)
     const dir = '/work/wt/versions/fixtures/broker/compacted/logs/compacted-0/'
-    const keys = ['00000000000000000000.log', '00000000000000000040.log', '00000000000000000056.log'].map((f) => dir + f)
+    const keys = ['00000000000000000000.log', '00000000000000000040.log', '00000000000000000056.log'].map(
+      (f) => dir + f,
+    )
     expect(javaHashMapOrder(keys).map((k) => k.slice(-9))).toEqual(['00056.log', '00040.log', '00000.log'])
     expect(scalaMutableHashMapOrder(keys.slice(0, 2)).map((k) => k.slice(-9))).toEqual(['00000.log', '00040.log'])
   })

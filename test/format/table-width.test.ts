@@ -6,10 +6,13 @@ import { describe, expect, it } from 'vitest'
 import { runCli } from '../support/run-cli.js'
 import { FIXTURES } from '../support/paths.js'
 
-const LOG_DIRS = fs.readdirSync(FIXTURES).map((s) => path.join(FIXTURES, s, 'logs')).filter((p) => fs.existsSync(p))
+const LOG_DIRS = fs
+  .readdirSync(FIXTURES)
+  .map((s) => path.join(FIXTURES, s, 'logs'))
+  .filter((p) => fs.existsSync(p))
 const ISO = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/
 
-function tableLines (out: string): string[] {
+function tableLines(out: string): string[] {
   // the abort commands are meant to be copied whole, so they may be long; everything else must fit
   return out.split('\n').filter((l) => !l.trimStart().startsWith('kafka-transactions.sh'))
 }
@@ -27,7 +30,19 @@ describe('table widths', () => {
     const wide = await runCli(['reconcile', '--wide', ...LOG_DIRS])
     expect(narrow.stdout).toMatch(/--wide shows \d more columns?: /)
     expect(wide.stdout).not.toContain('--wide shows')
-    expect(wide.stdout.split('\n')[0]!.split(/\s+/)).toEqual(['PARTITION', 'LEO', 'HW', 'LSO', 'READ_COMMITTED', 'READ_UNCOMMITTED', 'ABORTED', 'PENDING', 'COMMIT', 'ABORT', 'OPEN_TXNS'])
+    expect(wide.stdout.split('\n')[0]!.split(/\s+/)).toEqual([
+      'PARTITION',
+      'LEO',
+      'HW',
+      'LSO',
+      'READ_COMMITTED',
+      'READ_UNCOMMITTED',
+      'ABORTED',
+      'PENDING',
+      'COMMIT',
+      'ABORT',
+      'OPEN_TXNS',
+    ])
     const txns = await runCli(['txns', '--wide', path.join(FIXTURES, 'interleaved/logs')])
     expect(txns.stdout).toContain('interleaved with other producers')
     expect(txns.stdout).toMatch(/COORDINATOR_EPOCH\s+FIRST_TIMESTAMP\s+NOTES/)

@@ -17,18 +17,31 @@ import { expectedTails, formattedTail } from '../support/record-tails.js'
 
 const ROOT = path.resolve(__dirname, '../..')
 const FIXTURES = path.join(ROOT, 'fixtures', 'broker')
-const RELEASES: Array<[KafkaRelease, string]> = [['3.9', FIXTURES], ['4.0', '.cache/dump-4.0.2'], ['4.1', '.cache/dump-4.1.2'],
-  ['4.2', '.cache/dump-4.2.2'], ['4.3', '.cache/dump-4.3.1'], ['4.4', '.cache/dump-4.4.0']]
+const RELEASES: Array<[KafkaRelease, string]> = [
+  ['3.9', FIXTURES],
+  ['4.0', '.cache/dump-4.0.2'],
+  ['4.1', '.cache/dump-4.1.2'],
+  ['4.2', '.cache/dump-4.2.2'],
+  ['4.3', '.cache/dump-4.3.1'],
+  ['4.4', '.cache/dump-4.4.0'],
+]
 
-interface Dump { scenario: string, mode: string, file: string, stdout: string }
+interface Dump {
+  scenario: string
+  mode: string
+  file: string
+  stdout: string
+}
 
-function dumps (): Dump[] {
+function dumps(): Dump[] {
   const out: Dump[] = []
   if (!fs.existsSync(FIXTURES)) return out
   for (const scenario of fs.readdirSync(FIXTURES).sort()) {
     const m = path.join(FIXTURES, scenario, 'manifest.json')
     if (!fs.existsSync(m)) continue
-    const manifest = JSON.parse(fs.readFileSync(m, 'utf8')) as { dumps?: Array<{ mode: string, cwd: string, command: string, stdout: string }> }
+    const manifest = JSON.parse(fs.readFileSync(m, 'utf8')) as {
+      dumps?: Array<{ mode: string; cwd: string; command: string; stdout: string }>
+    }
     for (const d of manifest.dumps ?? []) {
       if (!['offsets', 'txnlog', 'metadata', 'metadata-skip'].includes(d.mode)) continue
       const file = d.command.split(' ').at(-1)!
@@ -38,7 +51,13 @@ function dumps (): Dump[] {
   return out
 }
 
-function format (mode: string, release: KafkaRelease, key: Buffer | null, value: Buffer | null, offset: bigint): FormattedRecord {
+function format(
+  mode: string,
+  release: KafkaRelease,
+  key: Buffer | null,
+  value: Buffer | null,
+  offset: bigint,
+): FormattedRecord {
   if (mode === 'offsets') return formatOffsetsRecord(key, value, offset, release)
   if (mode === 'txnlog') return formatTransactionLogRecord(key, value, offset, release)
   return formatClusterMetadataRecord(value, offset, release)
@@ -47,7 +66,9 @@ function format (mode: string, release: KafkaRelease, key: Buffer | null, value:
 const all = dumps()
 let compared = 0
 describe('internal-topic text equals kafka-dump-log of each release', () => {
-  it('has decoder dumps to compare', () => { expect(all.length).toBeGreaterThan(0) })
+  it('has decoder dumps to compare', () => {
+    expect(all.length).toBeGreaterThan(0)
+  })
   for (const [release, dir] of RELEASES) {
     const base = path.isAbsolute(dir) ? dir : path.join(ROOT, dir)
     const present = fs.existsSync(base)
@@ -71,5 +92,7 @@ describe('internal-topic text equals kafka-dump-log of each release', () => {
     })
   }
   // runs last: the comparisons above were not vacuous (a bootstrap checkpoint alone has no data records)
-  it('compared records', () => { expect(compared).toBeGreaterThan(100) })
+  it('compared records', () => {
+    expect(compared).toBeGreaterThan(100)
+  })
 })

@@ -13,24 +13,49 @@ afterAll(() => rmrf(dir))
 const OK: BatchSpec = { records: [{ key: 'k', value: 'v' }] }
 const P = encodeBatch(OK).length
 
-function corruptGzip (b: Buffer): Buffer {
+function corruptGzip(b: Buffer): Buffer {
   const g = gzipSync(b)
-  g[g.length - 12] = g[g.length - 12]! ^ 0xFF // inside the deflate data / CRC-32 trailer
+  g[g.length - 12] = g[g.length - 12]! ^ 0xff // inside the deflate data / CRC-32 trailer
   return g
 }
 
-const CASES: Array<{ name: string, spec: BatchSpec, code: string, flags?: string[] }> = [
-  { name: 'gzip stream with a damaged byte', spec: { codec: 1, records: [{ value: 'x'.repeat(200) }], compress: corruptGzip }, code: 'DECOMPRESS_FAILED' },
-  { name: 'gzip stream cut short', spec: { codec: 1, records: [{ value: 'y'.repeat(500) }], compress: (b) => gzipSync(b).subarray(0, 20) }, code: 'DECOMPRESS_FAILED' },
-  { name: 'not gzip at all', spec: { codec: 1, compress: () => Buffer.from('definitely not a gzip member') }, code: 'DECOMPRESS_FAILED' },
+const CASES: Array<{ name: string; spec: BatchSpec; code: string; flags?: string[] }> = [
+  {
+    name: 'gzip stream with a damaged byte',
+    spec: { codec: 1, records: [{ value: 'x'.repeat(200) }], compress: corruptGzip },
+    code: 'DECOMPRESS_FAILED',
+  },
+  {
+    name: 'gzip stream cut short',
+    spec: { codec: 1, records: [{ value: 'y'.repeat(500) }], compress: (b) => gzipSync(b).subarray(0, 20) },
+    code: 'DECOMPRESS_FAILED',
+  },
+  {
+    name: 'not gzip at all',
+    spec: { codec: 1, compress: () => Buffer.from('definitely not a gzip member') },
+    code: 'DECOMPRESS_FAILED',
+  },
   { name: 'empty compressed section', spec: { codec: 1, compress: () => Buffer.alloc(0) }, code: 'DECOMPRESS_FAILED' },
-  { name: 'snappy attribute, random bytes', spec: { codec: 2, compress: () => Buffer.from([0xFF, 0xFF, 0xFF, 0xFF, 0x0F, 1, 2, 3, 4, 5]) }, code: 'DECOMPRESS_FAILED' },
-  { name: 'lz4 attribute, random bytes', spec: { codec: 3, compress: () => Buffer.from('lz4? no.') }, code: 'DECOMPRESS_FAILED' },
-  { name: 'zstd attribute, random bytes', spec: { codec: 4, compress: () => Buffer.from('zstd? no, not this either') }, code: 'DECOMPRESS_FAILED' },
+  {
+    name: 'snappy attribute, random bytes',
+    spec: { codec: 2, compress: () => Buffer.from([0xff, 0xff, 0xff, 0xff, 0x0f, 1, 2, 3, 4, 5]) },
+    code: 'DECOMPRESS_FAILED',
+  },
+  {
+    name: 'lz4 attribute, random bytes',
+    spec: { codec: 3, compress: () => Buffer.from('lz4? no.') },
+    code: 'DECOMPRESS_FAILED',
+  },
+  {
+    name: 'zstd attribute, random bytes',
+    spec: { codec: 4, compress: () => Buffer.from('zstd? no, not this either') },
+    code: 'DECOMPRESS_FAILED',
+  },
   {
     name: 'a gzip bomb: 64 MiB of zeros in one batch, --max-decompressed-bytes 1MiB',
     spec: { codec: 1, compress: () => gzipSync(Buffer.alloc(64 * 1024 * 1024), { level: 9 }) },
-    code: 'DECOMPRESSED_TOO_LARGE', flags: ['--max-decompressed-bytes', '1MiB'],
+    code: 'DECOMPRESSED_TOO_LARGE',
+    flags: ['--max-decompressed-bytes', '1MiB'],
   },
   {
     name: 'decompresses to more than the declared records',

@@ -11,18 +11,20 @@ const dir = tmp()
 afterAll(() => rmrf(dir))
 
 /** The exit code the findings on stderr imply. */
-function impliedCode (r: RunResult): number {
+function impliedCode(r: RunResult): number {
   const f = findings(r.stderr)
   if (f.some((x) => x.code === 'UNREADABLE')) return 2
   return f.some((x) => x.severity !== 'info') ? 1 : 0
 }
 
-function checkAgreement (r: RunResult): void {
+function checkAgreement(r: RunResult): void {
   expectNoCrash(r)
   expect(r.code, r.stderr).toBe(impliedCode(r))
   const f = findings(r.stderr)
   // every data finding names a position
-  for (const x of f) if (x.code !== 'UNREADABLE' && x.code !== 'NAME_NOT_OFFSET' && x.code !== 'NO_SEGMENT') expect(x.position, `${x.code}: ${x.message}`).toBeTypeOf('number')
+  for (const x of f)
+    if (x.code !== 'UNREADABLE' && x.code !== 'NAME_NOT_OFFSET' && x.code !== 'NO_SEGMENT')
+      expect(x.position, `${x.code}: ${x.message}`).toBeTypeOf('number')
   // per file: the summary line's counts equal the findings about that file
   const blocks = r.stdout.split(/^Dumping /m).slice(1)
   for (const b of blocks) {
@@ -32,19 +34,27 @@ function checkAgreement (r: RunResult): void {
     const mine = f.filter((x) => x.file === file)
     expect(s.crc, file).toBe(mine.filter((x) => x.code === 'CRC_MISMATCH').length)
     // trailing bytes are what follows the last batch: a damaged region reading resumed after is not among them
-    const tails = mine.filter((x) => ['TRUNCATED_TAIL', 'SHORT_TAIL', 'ZERO_TAIL'].includes(x.code) ||
-      (['BAD_LENGTH', 'BAD_MAGIC'].includes(x.code) && !x.message.includes('resumed at the next valid batch')))
+    const tails = mine.filter(
+      (x) =>
+        ['TRUNCATED_TAIL', 'SHORT_TAIL', 'ZERO_TAIL'].includes(x.code) ||
+        (['BAD_LENGTH', 'BAD_MAGIC'].includes(x.code) && !x.message.includes('resumed at the next valid batch')),
+    )
     if (s.trailing === 0) expect(tails, file).toEqual([])
     else expect(tails.length, file).toBeGreaterThan(0)
     const regions = /damaged regions: (\d+)/.exec(b)
-    expect(Number(regions?.[1] ?? 0), file).toBe(mine.filter((x) => x.code === 'BAD_LENGTH' || x.code === 'BAD_MAGIC').length)
+    expect(Number(regions?.[1] ?? 0), file).toBe(
+      mine.filter((x) => x.code === 'BAD_LENGTH' || x.code === 'BAD_MAGIC').length,
+    )
   }
 }
 
 describe('exit codes agree with the findings', () => {
   it('real files are clean: exit 0, no error or warning findings, summary counts match', async (ctx) => {
     const logs = realLogs()
-    if (logs.length === 0) { console.log('skipping: no real segments found'); ctx.skip('no real segments found') }
+    if (logs.length === 0) {
+      console.log('skipping: no real segments found')
+      ctx.skip('no real segments found')
+    }
     for (const p of logs) {
       const r = await run(['--deep-iteration', p])
       checkAgreement(r)
@@ -59,13 +69,14 @@ describe('exit codes agree with the findings', () => {
       Buffer.concat([ok, ok.subarray(0, 30)]),
       Buffer.concat([ok, Buffer.from([1, 2, 3])]),
       segment({}, { batchLength: -1 }, {}, { magic: 9 }, {}),
-      Buffer.concat([ok.subarray(0, 105), Buffer.alloc(300, 0xAB), ok.subarray(105)]),
+      Buffer.concat([ok.subarray(0, 105), Buffer.alloc(300, 0xab), ok.subarray(105)]),
     ]
     for (const [i, c] of cases.entries()) {
       for (const flags of [[], ['--deep-iteration'], ['--no-crc']]) {
         const r = await run([...flags, writeLog(path.join(dir, `d${i}`), c)])
         checkAgreement(r)
-        if (!(flags.includes('--no-crc') && i === 0)) expect(r.code, `case ${i} ${flags.join(' ')}: ${r.stderr}`).toBe(1)
+        if (!(flags.includes('--no-crc') && i === 0))
+          expect(r.code, `case ${i} ${flags.join(' ')}: ${r.stderr}`).toBe(1)
       }
     }
   })
@@ -73,7 +84,10 @@ describe('exit codes agree with the findings', () => {
   it('--json: the summary object and the finding objects agree with the exit code', async () => {
     const r = await run(['--json', writeLog(path.join(dir, 'json'), segment({}, { crc: 'bad' }, {}))])
     expect(r.code).toBe(1)
-    const objs = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>)
+    const objs = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
     const summary = objs.find((o) => o.type === 'summary')!
     const fs_ = objs.filter((o) => o.type === 'finding')
     expect(summary.crcFailures).toBe(1)
@@ -88,16 +102,30 @@ describe('exit codes agree with the findings', () => {
     const r = await run([f])
     checkAgreement(r)
     expect(r.code).toBe(0)
-    expect(findings(r.stderr).map((x) => x.code).sort()).toEqual(['NAME_NOT_OFFSET', 'ZERO_TAIL'])
+    expect(
+      findings(r.stderr)
+        .map((x) => x.code)
+        .sort(),
+    ).toEqual(['NAME_NOT_OFFSET', 'ZERO_TAIL'])
   })
 
   it('unusable input and usage errors: exit 2, one clear line, no stack trace', async () => {
     const good = writeLog(path.join(dir, 'good'), simpleSegment(2))
     const cases: string[][] = [
-      [], ['--no-such-option', good], [path.join(dir, 'missing.log')], ['--window', 'lots', good], ['--window', '0', good],
-      ['--max-bytes', '-5', good], ['--key-decoder', 'nope', good], ['reconcile'], ['reconcile', path.join(dir, 'missing')],
-      ['txns', '--width', '3', good], ['lso', '--max-transaction-timeout', 'soon', good], ['no-such-command-or-file'],
-      ['lso', path.join(dir, 'missing')], ['txns', path.join(dir, 'missing')],
+      [],
+      ['--no-such-option', good],
+      [path.join(dir, 'missing.log')],
+      ['--window', 'lots', good],
+      ['--window', '0', good],
+      ['--max-bytes', '-5', good],
+      ['--key-decoder', 'nope', good],
+      ['reconcile'],
+      ['reconcile', path.join(dir, 'missing')],
+      ['txns', '--width', '3', good],
+      ['lso', '--max-transaction-timeout', 'soon', good],
+      ['no-such-command-or-file'],
+      ['lso', path.join(dir, 'missing')],
+      ['txns', path.join(dir, 'missing')],
     ]
     for (const argv of cases) {
       const r = await run(argv)
@@ -119,6 +147,10 @@ describe('exit codes agree with the findings', () => {
     const bad = writeLog(path.join(dir, 'mix-bad'), segment({}, { crc: 'bad' }))
     const r = await run([good, bad, path.join(dir, 'nope.log')])
     expect(r.code).toBe(2)
-    expect(findings(r.stderr).map((x) => x.code).sort()).toEqual(['CRC_MISMATCH', 'UNREADABLE'])
+    expect(
+      findings(r.stderr)
+        .map((x) => x.code)
+        .sort(),
+    ).toEqual(['CRC_MISMATCH', 'UNREADABLE'])
   })
 })

@@ -29,9 +29,13 @@ describe('fuzz harness judgements', () => {
     expect(located({ file: 'a' })).toBe(false)
     expect(located({ partition: 'orders-0', firstOffset: 3 })).toBe(true)
     expect(located({ partition: 'orders-0' })).toBe(false)
-    const ndjson = '{"type":"file"}\n{"type":"finding","severity":"error","code":"A","file":"f","position":1,"message":"m"}\n{"type":"finding","severity":"error","code":"B","message":"m"}\n'
+    const ndjson =
+      '{"type":"file"}\n{"type":"finding","severity":"error","code":"A","file":"f","position":1,"message":"m"}\n{"type":"finding","severity":"error","code":"B","message":"m"}\n'
     expect(unlocatedCodes(ndjson)).toEqual({ all: ['A', 'B'], unlocated: ['B'] })
-    expect(unlocatedCodes('{"partitions":[{"findings":[{"severity":"warning","code":"C","message":"m"}]}]}')).toEqual({ all: ['C'], unlocated: ['C'] })
+    expect(unlocatedCodes('{"partitions":[{"findings":[{"severity":"warning","code":"C","message":"m"}]}]}')).toEqual({
+      all: ['C'],
+      unlocated: ['C'],
+    })
   })
 
   it('an unexpected failure fails; an expected failure that passes is stale', () => {

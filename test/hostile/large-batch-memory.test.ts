@@ -52,14 +52,26 @@ describe('a batch larger than the window, shallow dump', () => {
 class ForwardOnly implements SegmentSource {
   readonly seekable = false
   private at = 0
-  constructor (private readonly inner: BufferSource) {}
-  get name (): string { return this.inner.name }
-  get size (): number { return this.inner.size }
-  get bytesRead (): number { return this.inner.bytesRead }
-  readAt (position: number, length: number): Buffer { this.check(position); return this.inner.readAt(position, length) }
-  readInto (target: Buffer, position: number, length: number): number { this.check(position); return this.inner.readInto(target, position, length) }
-  close (): void {}
-  private check (position: number): void {
+  constructor(private readonly inner: BufferSource) {}
+  get name(): string {
+    return this.inner.name
+  }
+  get size(): number {
+    return this.inner.size
+  }
+  get bytesRead(): number {
+    return this.inner.bytesRead
+  }
+  readAt(position: number, length: number): Buffer {
+    this.check(position)
+    return this.inner.readAt(position, length)
+  }
+  readInto(target: Buffer, position: number, length: number): number {
+    this.check(position)
+    return this.inner.readInto(target, position, length)
+  }
+  close(): void {}
+  private check(position: number): void {
     if (position < this.at) throw new Error(`read backwards: ${position} < ${this.at}`)
     this.at = position
   }
@@ -70,9 +82,13 @@ describe('streaming a large batch reads the input forwards only', () => {
     const file = path.join(dir, '00000000000000000003.log')
     writeSparseBatch(file, 3 * MiB + 5)
     const buf = fs.readFileSync(file)
-    const whole = Array.from(readLog(new BufferSource(buf)), (e) => e.kind === 'batch' ? [e.position, e.complete, e.crcValid] : [e.kind])
-    const streamed = Array.from(readLog(new ForwardOnly(new BufferSource(buf)), { window: MiB, streamLarge: 'crc' }),
-      (e) => e.kind === 'batch' ? [e.position, e.complete, e.crcValid] : [e.kind])
+    const whole = Array.from(readLog(new BufferSource(buf)), (e) =>
+      e.kind === 'batch' ? [e.position, e.complete, e.crcValid] : [e.kind],
+    )
+    const streamed = Array.from(
+      readLog(new ForwardOnly(new BufferSource(buf)), { window: MiB, streamLarge: 'crc' }),
+      (e) => (e.kind === 'batch' ? [e.position, e.complete, e.crcValid] : [e.kind]),
+    )
     expect(whole).toEqual([[0, true, true]])
     expect(streamed).toEqual([[0, false, true]])
   })

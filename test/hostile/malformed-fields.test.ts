@@ -21,7 +21,7 @@ const P = encodeBatch(OK).length
 const RECORDS = P + 61
 
 /** a raw record: length varint + the given body; `at(i)` is the absolute position of body byte i */
-function raw (...body: Buffer[]): { raw: Buffer } {
+function raw(...body: Buffer[]): { raw: Buffer } {
   const b = Buffer.concat(body)
   return { raw: Buffer.concat([varint(b.length), b]) }
 }
@@ -29,9 +29,17 @@ const lenSize = (n: number): number => varint(n).length
 /** attributes int8, timestampDelta 0, offsetDelta 0: 3 bytes */
 const HEAD = Buffer.concat([Buffer.from([0]), varlong(0), varint(0)])
 
-interface Case { name: string, spec: BatchSpec, code: DecodeErrorCode, position: number, framing?: boolean }
+interface Case {
+  name: string
+  spec: BatchSpec
+  code: DecodeErrorCode
+  position: number
+  framing?: boolean
+}
 
-function bodyPos (bodyLen: number, offsetInBody: number): number { return RECORDS + lenSize(bodyLen) + offsetInBody }
+function bodyPos(bodyLen: number, offsetInBody: number): number {
+  return RECORDS + lenSize(bodyLen) + offsetInBody
+}
 
 const keyPast = Buffer.concat([HEAD, varint(500), Buffer.from('abc')])
 const keyNeg = Buffer.concat([HEAD, varint(-7), varint(-1), varint(0)])
@@ -45,43 +53,164 @@ const extra = Buffer.concat([HEAD, varint(-1), varint(-1), varint(0), Buffer.fro
 
 const CASES: Case[] = [
   { name: 'batchLength negative', spec: { ...OK, batchLength: -5 }, code: 'BAD_LENGTH', position: P, framing: true },
-  { name: 'batchLength below the record minimum (13)', spec: { ...OK, batchLength: 13 }, code: 'BAD_LENGTH', position: P, framing: true },
-  { name: 'batchLength below the v2 header (48)', spec: { ...OK, batchLength: 48 }, code: 'BAD_LENGTH', position: P, framing: true },
-  { name: 'batchLength above --max-batch-bytes', spec: { ...OK, batchLength: 0x7FFFFFFF }, code: 'BAD_LENGTH', position: P, framing: true },
-  { name: 'batchLength past the end of the file', spec: { ...OK, batchLength: 1 << 20 }, code: 'BAD_LENGTH', position: P, framing: true },
+  {
+    name: 'batchLength below the record minimum (13)',
+    spec: { ...OK, batchLength: 13 },
+    code: 'BAD_LENGTH',
+    position: P,
+    framing: true,
+  },
+  {
+    name: 'batchLength below the v2 header (48)',
+    spec: { ...OK, batchLength: 48 },
+    code: 'BAD_LENGTH',
+    position: P,
+    framing: true,
+  },
+  {
+    name: 'batchLength above --max-batch-bytes',
+    spec: { ...OK, batchLength: 0x7fffffff },
+    code: 'BAD_LENGTH',
+    position: P,
+    framing: true,
+  },
+  {
+    name: 'batchLength past the end of the file',
+    spec: { ...OK, batchLength: 1 << 20 },
+    code: 'BAD_LENGTH',
+    position: P,
+    framing: true,
+  },
   { name: 'magic 3', spec: { ...OK, magic: 3 }, code: 'BAD_MAGIC', position: P, framing: true },
   { name: 'magic -1', spec: { ...OK, magic: -1 }, code: 'BAD_MAGIC', position: P, framing: true },
   { name: 'recordsCount negative', spec: { ...OK, recordsCount: -1 }, code: 'RECORD_COUNT_MISMATCH', position: P + 57 },
-  { name: 'recordsCount far above the bytes', spec: { ...OK, recordsCount: 0x7FFFFFFF }, code: 'RECORD_COUNT_MISMATCH', position: P + 57 },
-  { name: 'recordsCount one above the records', spec: { records: [{ value: 'a'.repeat(20) }, { value: 'b'.repeat(20) }], recordsCount: 3 }, code: 'TRUNCATED', position: RECORDS + 2 * encodeRecord({ value: 'a'.repeat(20) }, 0).length },
-  { name: 'recordsCount below the records', spec: { records: [{ value: 'a' }, { value: 'b' }], recordsCount: 1 }, code: 'RECORD_COUNT_MISMATCH', position: RECORDS + 8 },
-  { name: 'record length varint longer than 5 bytes', spec: { records: [{ raw: endlessVarint(8) }] }, code: 'VARINT_TOO_LONG', position: RECORDS },
-  { name: 'timestampDelta varlong longer than 10 bytes', spec: { records: [raw(tsLong)] }, code: 'VARINT_TOO_LONG', position: bodyPos(tsLong.length, 1) },
-  { name: 'offsetDelta varint longer than 5 bytes', spec: { records: [raw(offLong)] }, code: 'VARINT_TOO_LONG', position: bodyPos(offLong.length, 2) },
+  {
+    name: 'recordsCount far above the bytes',
+    spec: { ...OK, recordsCount: 0x7fffffff },
+    code: 'RECORD_COUNT_MISMATCH',
+    position: P + 57,
+  },
+  {
+    name: 'recordsCount one above the records',
+    spec: { records: [{ value: 'a'.repeat(20) }, { value: 'b'.repeat(20) }], recordsCount: 3 },
+    code: 'TRUNCATED',
+    position: RECORDS + 2 * encodeRecord({ value: 'a'.repeat(20) }, 0).length,
+  },
+  {
+    name: 'recordsCount below the records',
+    spec: { records: [{ value: 'a' }, { value: 'b' }], recordsCount: 1 },
+    code: 'RECORD_COUNT_MISMATCH',
+    position: RECORDS + 8,
+  },
+  {
+    name: 'record length varint longer than 5 bytes',
+    spec: { records: [{ raw: endlessVarint(8) }] },
+    code: 'VARINT_TOO_LONG',
+    position: RECORDS,
+  },
+  {
+    name: 'timestampDelta varlong longer than 10 bytes',
+    spec: { records: [raw(tsLong)] },
+    code: 'VARINT_TOO_LONG',
+    position: bodyPos(tsLong.length, 1),
+  },
+  {
+    name: 'offsetDelta varint longer than 5 bytes',
+    spec: { records: [raw(offLong)] },
+    code: 'VARINT_TOO_LONG',
+    position: bodyPos(offLong.length, 2),
+  },
   // (padded so that the recordsCount plausibility check passes and the record itself is decoded)
-  { name: 'record length 0', spec: { records: [{ raw: Buffer.concat([varint(0), Buffer.alloc(8)]) }] }, code: 'BAD_RECORD', position: RECORDS },
-  { name: 'record length negative', spec: { records: [{ raw: Buffer.concat([varint(-20), HEAD, Buffer.alloc(8)]) }] }, code: 'BAD_RECORD', position: RECORDS },
-  { name: 'record length past the batch', spec: { records: [{ raw: Buffer.concat([varint(1 << 28), HEAD]) }] }, code: 'TRUNCATED', position: RECORDS + lenSize(1 << 28) },
-  { name: 'key length past the record', spec: { records: [raw(keyPast)] }, code: 'TRUNCATED', position: bodyPos(keyPast.length, 3 + lenSize(500)) },
-  { name: 'key length negative (not -1)', spec: { records: [raw(keyNeg)] }, code: 'BAD_LENGTH', position: bodyPos(keyNeg.length, 3) },
-  { name: 'value length past the record', spec: { records: [raw(valuePast)] }, code: 'TRUNCATED', position: bodyPos(valuePast.length, 4 + lenSize(1000)) },
-  { name: 'headersCount absurd', spec: { records: [raw(hdrAbsurd)] }, code: 'BAD_RECORD', position: bodyPos(hdrAbsurd.length, 5) },
-  { name: 'headersCount negative', spec: { records: [raw(hdrNeg)] }, code: 'BAD_RECORD', position: bodyPos(hdrNeg.length, 5) },
+  {
+    name: 'record length 0',
+    spec: { records: [{ raw: Buffer.concat([varint(0), Buffer.alloc(8)]) }] },
+    code: 'BAD_RECORD',
+    position: RECORDS,
+  },
+  {
+    name: 'record length negative',
+    spec: { records: [{ raw: Buffer.concat([varint(-20), HEAD, Buffer.alloc(8)]) }] },
+    code: 'BAD_RECORD',
+    position: RECORDS,
+  },
+  {
+    name: 'record length past the batch',
+    spec: { records: [{ raw: Buffer.concat([varint(1 << 28), HEAD]) }] },
+    code: 'TRUNCATED',
+    position: RECORDS + lenSize(1 << 28),
+  },
+  {
+    name: 'key length past the record',
+    spec: { records: [raw(keyPast)] },
+    code: 'TRUNCATED',
+    position: bodyPos(keyPast.length, 3 + lenSize(500)),
+  },
+  {
+    name: 'key length negative (not -1)',
+    spec: { records: [raw(keyNeg)] },
+    code: 'BAD_LENGTH',
+    position: bodyPos(keyNeg.length, 3),
+  },
+  {
+    name: 'value length past the record',
+    spec: { records: [raw(valuePast)] },
+    code: 'TRUNCATED',
+    position: bodyPos(valuePast.length, 4 + lenSize(1000)),
+  },
+  {
+    name: 'headersCount absurd',
+    spec: { records: [raw(hdrAbsurd)] },
+    code: 'BAD_RECORD',
+    position: bodyPos(hdrAbsurd.length, 5),
+  },
+  {
+    name: 'headersCount negative',
+    spec: { records: [raw(hdrNeg)] },
+    code: 'BAD_RECORD',
+    position: bodyPos(hdrNeg.length, 5),
+  },
   { name: 'header key null', spec: { records: [raw(hdrKeyNull)] }, code: 'BAD_RECORD', position: -1 },
-  { name: 'record with bytes after its fields', spec: { records: [raw(extra)] }, code: 'BAD_RECORD', position: RECORDS },
+  {
+    name: 'record with bytes after its fields',
+    spec: { records: [raw(extra)] },
+    code: 'BAD_RECORD',
+    position: RECORDS,
+  },
   { name: 'codec id 5', spec: { ...OK, codec: 5 }, code: 'UNSUPPORTED_CODEC', position: P },
   { name: 'codec id 7', spec: { ...OK, codec: 7 }, code: 'UNSUPPORTED_CODEC', position: P },
-  { name: 'control record key shorter than 4 bytes', spec: { marker: { type: 'COMMIT' }, recordBytes: raw(Buffer.concat([HEAD, varint(2), Buffer.from([0, 0]), varint(6), Buffer.alloc(6), varint(0)])).raw }, code: 'BAD_CONTROL_RECORD', position: RECORDS },
-  { name: 'end-transaction marker value null', spec: { marker: { type: 'ABORT' }, recordBytes: raw(Buffer.concat([HEAD, varint(4), Buffer.from([0, 0, 0, 0]), varint(-1), varint(0)])).raw }, code: 'BAD_CONTROL_RECORD', position: RECORDS },
-  { name: 'control key version negative', spec: { marker: { type: 'COMMIT', keyVersion: -1 } }, code: 'BAD_CONTROL_RECORD', position: RECORDS },
+  {
+    name: 'control record key shorter than 4 bytes',
+    spec: {
+      marker: { type: 'COMMIT' },
+      recordBytes: raw(Buffer.concat([HEAD, varint(2), Buffer.from([0, 0]), varint(6), Buffer.alloc(6), varint(0)]))
+        .raw,
+    },
+    code: 'BAD_CONTROL_RECORD',
+    position: RECORDS,
+  },
+  {
+    name: 'end-transaction marker value null',
+    spec: {
+      marker: { type: 'ABORT' },
+      recordBytes: raw(Buffer.concat([HEAD, varint(4), Buffer.from([0, 0, 0, 0]), varint(-1), varint(0)])).raw,
+    },
+    code: 'BAD_CONTROL_RECORD',
+    position: RECORDS,
+  },
+  {
+    name: 'control key version negative',
+    spec: { marker: { type: 'COMMIT', keyVersion: -1 } },
+    code: 'BAD_CONTROL_RECORD',
+    position: RECORDS,
+  },
 ]
 
-function build (c: Case): Buffer {
+function build(c: Case): Buffer {
   return segment(OK, c.spec, OK)
 }
 
 /** every problem readLog and deep decoding report, as [code, position] */
-function problems (buf: Buffer): Array<[string, number]> {
+function problems(buf: Buffer): Array<[string, number]> {
   const out: Array<[string, number]> = []
   for (const ev of readLog(new BufferSource(buf), { resync: true })) {
     if (ev.kind === 'corrupt') out.push([ev.code, ev.position])
@@ -89,7 +218,9 @@ function problems (buf: Buffer): Array<[string, number]> {
     if (ev.kind !== 'batch') continue
     for (const p of ev.problems) out.push([p.code, p.position])
     try {
-      for (const _ of decodeRecords(ev.header, ev.bytes)) { /* all records */ }
+      for (const _ of decodeRecords(ev.header, ev.bytes)) {
+        /* all records */
+      }
     } catch (e) {
       if (!(e instanceof DecodeError)) throw e
       out.push([e.code, e.position])

@@ -11,7 +11,7 @@ const dir = tmp()
 afterAll(() => rmrf(dir))
 
 let n = 0
-function partition (files: Record<string, Buffer | string>): string {
+function partition(files: Record<string, Buffer | string>): string {
   const p = path.join(dir, `case${n++}`, 'topic-0')
   fs.mkdirSync(p, { recursive: true })
   for (const [name, data] of Object.entries(files)) fs.writeFileSync(path.join(p, name), data)
@@ -20,10 +20,13 @@ function partition (files: Record<string, Buffer | string>): string {
 const LOG = '00000000000000000000.log'
 const seg3 = simpleSegment(3) // offsets 0..5, batches at 0, 105, 210
 
-function seeded (len: number, seed: number): Buffer {
+function seeded(len: number, seed: number): Buffer {
   const b = Buffer.alloc(len)
   let x = seed
-  for (let i = 0; i < len; i++) { x = (x * 1103515245 + 12345) >>> 0; b[i] = x >>> 24 }
+  for (let i = 0; i < len; i++) {
+    x = (x * 1103515245 + 12345) >>> 0
+    b[i] = x >>> 24
+  }
   return b
 }
 
@@ -46,8 +49,21 @@ describe('zero-filled and empty files', () => {
     const [, p1, p2] = batchPositions(log)
     const p = partition({
       [LOG]: log,
-      '00000000000000000000.index': offsetIndex([[1, 0], [3, p1!], [5, p2!]], 1000),
-      '00000000000000000000.timeindex': timeIndex([[1_700_000_000_001n, 3], [1_700_000_000_002n, 5]], 1000),
+      '00000000000000000000.index': offsetIndex(
+        [
+          [1, 0],
+          [3, p1!],
+          [5, p2!],
+        ],
+        1000,
+      ),
+      '00000000000000000000.timeindex': timeIndex(
+        [
+          [1_700_000_000_001n, 3],
+          [1_700_000_000_002n, 5],
+        ],
+        1000,
+      ),
     })
     const idx = await run([path.join(p, '00000000000000000000.index')])
     expect(idx.stdout.match(/^offset: /gm)).toHaveLength(3)
@@ -59,8 +75,11 @@ describe('zero-filled and empty files', () => {
 
   it('empty files of every kind: no crash, no stack, each judged on its own', async () => {
     const p = partition({
-      [LOG]: '', '00000000000000000000.index': '', '00000000000000000000.timeindex': '',
-      '00000000000000000000.txnindex': '', '00000000000000000000.snapshot': '',
+      [LOG]: '',
+      '00000000000000000000.index': '',
+      '00000000000000000000.timeindex': '',
+      '00000000000000000000.txnindex': '',
+      '00000000000000000000.snapshot': '',
     })
     const r = await run([p])
     expectNoCrash(r)
@@ -150,7 +169,9 @@ describe('links, FIFOs and permissions', () => {
     expect(r.stderr).toContain('too many levels of symbolic links')
     const direct = await run([path.join(d, 'a-0')])
     expect(direct.code).toBe(2)
-    expect(findings(direct.stderr)).toMatchObject([{ code: 'UNREADABLE', message: 'too many levels of symbolic links' }])
+    expect(findings(direct.stderr)).toMatchObject([
+      { code: 'UNREADABLE', message: 'too many levels of symbolic links' },
+    ])
   })
 
   it('a looping link named like a segment inside a partition is skipped with a reason', async () => {
@@ -165,10 +186,15 @@ describe('links, FIFOs and permissions', () => {
     const p = partition({})
     const fifo = path.join(p, LOG)
     const mk = spawnSync('mkfifo', [fifo])
-    if (mk.status !== 0) { console.log('skipping FIFO case: mkfifo is not available'); ctx.skip('mkfifo is not available') }
+    if (mk.status !== 0) {
+      console.log('skipping FIFO case: mkfifo is not available')
+      ctx.skip('mkfifo is not available')
+    }
     const r = await run([fifo])
     expect(r.code).toBe(2)
-    expect(findings(r.stderr)).toMatchObject([{ code: 'UNREADABLE', message: expect.stringContaining('FIFO (named pipe), not a regular file or directory') }])
+    expect(findings(r.stderr)).toMatchObject([
+      { code: 'UNREADABLE', message: expect.stringContaining('FIFO (named pipe), not a regular file or directory') },
+    ])
     const viaDir = await run([p])
     expect(viaDir.code).toBe(2)
     expect(viaDir.stderr).toMatch(/Ignoring .*00000000000000000000\.log: a FIFO \(named pipe\), not a regular file/)
@@ -179,7 +205,10 @@ describe('links, FIFOs and permissions', () => {
   // (seteuid keeps the real uid 0, so it can be undone); without seteuid the case is skipped.
   it('a file and a directory without read permission: exit 2, "permission denied", no stack', async (ctx) => {
     const canDrop = isRoot && typeof process.seteuid === 'function'
-    if (isRoot && !canDrop) { console.log('skipping permission case: running as root without process.seteuid'); ctx.skip('running as root without process.seteuid') }
+    if (isRoot && !canDrop) {
+      console.log('skipping permission case: running as root without process.seteuid')
+      ctx.skip('running as root without process.seteuid')
+    }
     const base = path.join(dir, 'perm')
     const p = path.join(base, 'topic-0')
     fs.mkdirSync(p, { recursive: true })
@@ -194,7 +223,11 @@ describe('links, FIFOs and permissions', () => {
     fs.chmodSync(closed, 0o000)
     const runAsNobody = async (argv: string[]): Promise<Awaited<ReturnType<typeof run>>> => {
       if (canDrop) process.seteuid!(65534)
-      try { return await run(argv) } finally { if (canDrop) process.seteuid!(0) }
+      try {
+        return await run(argv)
+      } finally {
+        if (canDrop) process.seteuid!(0)
+      }
     }
     try {
       const file = await runAsNobody([path.join(p, LOG)])
@@ -222,12 +255,19 @@ describe('a segment that grows while it is read', () => {
     const batchFile = path.join(p, '..', 'batch.bin')
     fs.writeFileSync(batchFile, more)
     // The writer appends each batch in two halves, so a scan can meet a torn write at the end.
-    const writer = spawn(process.execPath, ['-e', `
+    const writer = spawn(
+      process.execPath,
+      [
+        '-e',
+        `
       const fs = require('node:fs'); const b = fs.readFileSync(${JSON.stringify(batchFile)})
       const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
       const fd = fs.openSync(${JSON.stringify(file)}, 'a')
       for (let i = 0; i < 400; i++) { fs.writeSync(fd, b.subarray(0, 50)); sleep(1); fs.writeSync(fd, b.subarray(50)); sleep(1) }
-      fs.closeSync(fd)`], { stdio: 'ignore' })
+      fs.closeSync(fd)`,
+      ],
+      { stdio: 'ignore' },
+    )
     const exited = new Promise<void>((resolve) => writer.on('exit', () => resolve()))
     let last = 0
     let runs = 0

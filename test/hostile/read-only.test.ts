@@ -14,7 +14,7 @@ afterAll(() => {
   rmrf(dir)
 })
 
-function chmodTree (root: string, dirMode: number, fileMode: number): void {
+function chmodTree(root: string, dirMode: number, fileMode: number): void {
   for (const e of fs.readdirSync(root, { withFileTypes: true })) {
     const p = path.join(root, e.name)
     if (e.isDirectory()) chmodTree(p, dirMode, fileMode)
@@ -24,14 +24,16 @@ function chmodTree (root: string, dirMode: number, fileMode: number): void {
 }
 
 /** every entry under root: type, size, mode, mtime and content hash (atime is allowed to change) */
-function listing (root: string): string[] {
+function listing(root: string): string[] {
   const out: string[] = []
   const walk = (d: string): void => {
     for (const e of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
       const p = path.join(d, e.name)
       const st = fs.lstatSync(p)
       const hash = e.isFile() ? createHash('sha256').update(fs.readFileSync(p)).digest('hex') : '-'
-      out.push(`${path.relative(root, p)} ${e.isDirectory() ? 'd' : e.isFile() ? 'f' : 'o'} ${st.size} ${st.mode.toString(8)} ${st.mtimeMs} ${hash}`)
+      out.push(
+        `${path.relative(root, p)} ${e.isDirectory() ? 'd' : e.isFile() ? 'f' : 'o'} ${st.size} ${st.mode.toString(8)} ${st.mtimeMs} ${hash}`,
+      )
       if (e.isDirectory()) walk(p)
     }
   }
@@ -40,7 +42,7 @@ function listing (root: string): string[] {
 }
 
 /** A broker-like log dir with copies of real partitions (broker fixtures and the corpus). */
-function buildLogDir (): string | undefined {
+function buildLogDir(): string | undefined {
   const logDir = path.join(dir, 'kafka-logs')
   fs.mkdirSync(logDir)
   let parts = 0
@@ -58,20 +60,36 @@ function buildLogDir (): string | undefined {
   }
   if (fs.existsSync(CORPUS)) {
     for (const p of ['plain-multi-record/test_topic_a-0', 'kafka-0.11/test0-0', 'idempotent-rolled/timeindex_test-0']) {
-      if (fs.existsSync(path.join(CORPUS, p))) { fs.cpSync(path.join(CORPUS, p), path.join(logDir, path.basename(p)), { recursive: true }); parts++ }
+      if (fs.existsSync(path.join(CORPUS, p))) {
+        fs.cpSync(path.join(CORPUS, p), path.join(logDir, path.basename(p)), { recursive: true })
+        parts++
+      }
     }
   }
   return parts > 0 ? logDir : undefined
 }
 
 const logDir = buildLogDir()
-if (logDir === undefined) console.log('skipping read-only guarantee: no real partitions (fixtures/broker, ../shared/corpus) found')
+if (logDir === undefined)
+  console.log('skipping read-only guarantee: no real partitions (fixtures/broker, ../shared/corpus) found')
 
 const DUMP_MODES = [
-  [], ['--deep-iteration'], ['--print-data-log'], ['--json', '--deep-iteration'], ['--compat', '--deep-iteration', '--print-data-log'],
-  ['--control-only'], ['--no-crc'], ['--verify-index-only'], ['--index-sanity-check'], ['--window', '4096'], ['--max-bytes', '1000'],
-  ['--skip-record-metadata', '--deep-iteration'], ['--print-data-log', '--value-decoder', 'hex'],
-  ['--offsets-decoder'], ['--transaction-log-decoder'], ['--cluster-metadata-decoder'],
+  [],
+  ['--deep-iteration'],
+  ['--print-data-log'],
+  ['--json', '--deep-iteration'],
+  ['--compat', '--deep-iteration', '--print-data-log'],
+  ['--control-only'],
+  ['--no-crc'],
+  ['--verify-index-only'],
+  ['--index-sanity-check'],
+  ['--window', '4096'],
+  ['--max-bytes', '1000'],
+  ['--skip-record-metadata', '--deep-iteration'],
+  ['--print-data-log', '--value-decoder', 'hex'],
+  ['--offsets-decoder'],
+  ['--transaction-log-decoder'],
+  ['--cluster-metadata-decoder'],
 ]
 const COMMANDS = [['reconcile'], ['reconcile', '--json'], ['txns'], ['txns', '--json'], ['lso'], ['lso', '--json']]
 
@@ -80,7 +98,10 @@ describe.skipIf(logDir === undefined)('read-only guarantee', () => {
     const root = logDir!
     chmodTree(root, 0o555, 0o444)
     const before = listing(root)
-    const partitions = fs.readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => path.join(root, e.name))
+    const partitions = fs
+      .readdirSync(root, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => path.join(root, e.name))
     const targets = [root, ...partitions.slice(0, 4)]
     let runs = 0
     for (const argv of [...DUMP_MODES, ...COMMANDS]) {
@@ -100,6 +121,8 @@ describe.skipIf(logDir === undefined)('read-only guarantee', () => {
     }
     const after = listing(root)
     expect(after).toEqual(before)
-    console.log(`read-only: ${runs} runs over ${partitions.length} partitions${isRoot ? ' (as root: compared by content hash, sizes, modes and mtimes)' : ''}`)
+    console.log(
+      `read-only: ${runs} runs over ${partitions.length} partitions${isRoot ? ' (as root: compared by content hash, sizes, modes and mtimes)' : ''}`,
+    )
   })
 })

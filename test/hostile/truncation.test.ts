@@ -6,7 +6,18 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { detachEvent, readLog } from '../../src/decode/log-reader.js'
 import type { LogEvent } from '../../src/decode/log-reader.js'
 import { BufferSource } from '../../src/io/buffer-source.js'
-import { batchLines, expectNoCrash, findings, frameBoundaries, realLogs, rmrf, run, summaryOf, tmp, writeLog } from './support.js'
+import {
+  batchLines,
+  expectNoCrash,
+  findings,
+  frameBoundaries,
+  realLogs,
+  rmrf,
+  run,
+  summaryOf,
+  tmp,
+  writeLog,
+} from './support.js'
 
 const dir = tmp()
 afterAll(() => rmrf(dir))
@@ -14,12 +25,16 @@ afterAll(() => rmrf(dir))
 const logs = realLogs()
   .map((p) => ({ p, buf: fs.readFileSync(p) })) // a snapshot: broker fixtures may still be growing
   .filter(({ buf }) => frameBoundaries(buf).length >= 3)
-if (logs.length === 0) console.log('skipping real-file truncation: neither ../shared/corpus nor fixtures/broker is present')
+if (logs.length === 0)
+  console.log('skipping real-file truncation: neither ../shared/corpus nor fixtures/broker is present')
 
-interface Expected { batches: number, tail?: { position: number, length: number, code: 'TRUNCATED_TAIL' | 'SHORT_TAIL' | 'ZERO_TAIL' } }
+interface Expected {
+  batches: number
+  tail?: { position: number; length: number; code: 'TRUNCATED_TAIL' | 'SHORT_TAIL' | 'ZERO_TAIL' }
+}
 
 /** What a dump of buf cut at `cut` must report, from the entry boundaries of the intact file. */
-function expected (buf: Buffer, bounds: number[], cut: number): Expected {
+function expected(buf: Buffer, bounds: number[], cut: number): Expected {
   let i = 0
   while (i + 1 < bounds.length && bounds[i + 1]! <= cut) i++
   const b = bounds[i]!
@@ -29,25 +44,30 @@ function expected (buf: Buffer, bounds: number[], cut: number): Expected {
   return { batches: i, tail: { position: b, length: cut - b, code } }
 }
 
-function scan (buf: Buffer): LogEvent[] {
+function scan(buf: Buffer): LogEvent[] {
   return Array.from(readLog(new BufferSource(buf), { resync: true }), detachEvent)
 }
 
-function checkEvents (evs: LogEvent[], exp: Expected, cut: number): void {
+function checkEvents(evs: LogEvent[], exp: Expected, cut: number): void {
   const frames = evs.filter((e) => e.kind === 'batch' || e.kind === 'legacy')
   expect(frames, `cut ${cut}`).toHaveLength(exp.batches)
   for (const f of frames) if (f.kind === 'batch') expect(f.crcValid, `cut ${cut}`).toBe(true)
   const tails = evs.filter((e) => e.kind === 'tail' || e.kind === 'corrupt')
-  if (exp.tail === undefined) { expect(tails, `cut ${cut}`).toEqual([]); return }
+  if (exp.tail === undefined) {
+    expect(tails, `cut ${cut}`).toEqual([])
+    return
+  }
   expect(tails, `cut ${cut}`).toHaveLength(1)
   const t = tails[0]!
   expect(t.kind).toBe('tail')
   if (t.kind !== 'tail') return
   expect([t.position, t.length], `cut ${cut}`).toEqual([exp.tail.position, exp.tail.length])
-  expect(t.reason, `cut ${cut}`).toBe(exp.tail.code === 'ZERO_TAIL' ? 'zeros' : exp.tail.code === 'SHORT_TAIL' ? 'short' : 'truncated')
+  expect(t.reason, `cut ${cut}`).toBe(
+    exp.tail.code === 'ZERO_TAIL' ? 'zeros' : exp.tail.code === 'SHORT_TAIL' ? 'short' : 'truncated',
+  )
 }
 
-async function checkCli (buf: Buffer, bounds: number[], cut: number, name: string): Promise<void> {
+async function checkCli(buf: Buffer, bounds: number[], cut: number, name: string): Promise<void> {
   const p = writeLog(path.join(dir, `${name}-${cut}`), buf.subarray(0, cut))
   const r = await run(['--no-progress', p])
   expectNoCrash(r)
@@ -58,7 +78,10 @@ async function checkCli (buf: Buffer, bounds: number[], cut: number, name: strin
     expect(fs_, `cut ${cut}`).toEqual([])
     expect(r.code).toBe(0)
   } else {
-    expect(fs_.map((f) => [f.code, f.position]), `cut ${cut}`).toEqual([[exp.tail.code, exp.tail.position]])
+    expect(
+      fs_.map((f) => [f.code, f.position]),
+      `cut ${cut}`,
+    ).toEqual([[exp.tail.code, exp.tail.position]])
     expect(fs_[0]!.message).toContain(`${exp.tail.length}`)
     expect(r.code, `cut ${cut}`).toBe(exp.tail.code === 'ZERO_TAIL' ? 0 : 1)
     expect(r.stdout).toContain(`Found ${exp.tail.length} invalid bytes at the end of`)
@@ -71,7 +94,7 @@ async function checkCli (buf: Buffer, bounds: number[], cut: number, name: strin
  * Every byte of the last two entries when they are small (≤ 8 KiB together); for big compressed batches
  * every byte of the first and last 100 bytes of each and an even stride in between (≤ ~1000 cuts).
  */
-function cutsInLastTwo (bounds: number[]): number[] {
+function cutsInLastTwo(bounds: number[]): number[] {
   const from = bounds[bounds.length - 3]!
   const end = bounds[bounds.length - 1]!
   const all = Array.from({ length: end - from + 1 }, (_, i) => from + i)
@@ -83,29 +106,36 @@ function cutsInLastTwo (bounds: number[]): number[] {
 
 describe.skipIf(logs.length === 0)('truncated real segments', () => {
   it.each(logs.map((l) => [path.relative(path.resolve(l.p, '../../..'), l.p), l] as const))(
-    '%s: every cut inside the last two batches (decoder)', (_n, l) => {
+    '%s: every cut inside the last two batches (decoder)',
+    (_n, l) => {
       // large files: their last 20 entries, so each of the few hundred scans stays small
       const all = frameBoundaries(l.buf)
       const buf = l.buf.length > 32768 ? l.buf.subarray(all[Math.max(0, all.length - 21)]) : l.buf
       const bounds = frameBoundaries(buf)
       for (const cut of cutsInLastTwo(bounds)) checkEvents(scan(buf.subarray(0, cut)), expected(buf, bounds, cut), cut)
-    })
+    },
+  )
 
   it('every cut inside the last two batches, through the CLI (small files)', async () => {
     const small = logs.filter(({ buf }) => buf.length <= 4096).slice(0, 2)
     for (const { p, buf } of small) {
       const bounds = frameBoundaries(buf)
       const end = bounds[bounds.length - 1]!
-      for (let cut = bounds[bounds.length - 3]!; cut <= end; cut++) await checkCli(buf, bounds, cut, path.basename(path.dirname(p)))
+      for (let cut = bounds[bounds.length - 3]!; cut <= end; cut++)
+        await checkCli(buf, bounds, cut, path.basename(path.dirname(p)))
     }
   })
 
   it('random cuts of the larger files, through the CLI', async () => {
     let seed = 42
-    const rand = (n: number): number => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n }
+    const rand = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648
+      return seed % n
+    }
     for (const { p, buf } of logs.filter(({ buf }) => buf.length > 4096)) {
       const bounds = frameBoundaries(buf)
-      for (let k = 0; k < 4; k++) await checkCli(buf, bounds, rand(bounds[bounds.length - 1]! + 1), path.basename(path.dirname(p)))
+      for (let k = 0; k < 4; k++)
+        await checkCli(buf, bounds, rand(bounds[bounds.length - 1]! + 1), path.basename(path.dirname(p)))
     }
   })
 })
@@ -131,10 +161,14 @@ describe('truncation corner cases', () => {
     for (const flags of [[], ['--no-resync'], ['--deep-iteration']]) {
       const r = await run([...flags, p])
       expect(r.code, flags.join(' ')).toBe(1)
-      expect(findings(r.stderr).map((f) => [f.code, f.position])).toEqual([['TRUNCATED_TAIL', bounds[bounds.length - 2]]])
+      expect(findings(r.stderr).map((f) => [f.code, f.position])).toEqual([
+        ['TRUNCATED_TAIL', bounds[bounds.length - 2]],
+      ])
     }
     const c = await run(['--compat', p])
     expect(c.code).toBe(1)
-    expect(c.stdout).toContain(`Found ${cut - bounds[bounds.length - 2]!} invalid bytes at the end of 00000000000000000000.log`)
+    expect(c.stdout).toContain(
+      `Found ${cut - bounds[bounds.length - 2]!} invalid bytes at the end of 00000000000000000000.log`,
+    )
   })
 })

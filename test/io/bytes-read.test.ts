@@ -19,15 +19,31 @@ const BIN = path.join(REPO_ROOT, 'bin/tsdump.js')
 /** A file's header may be read again when a fast path declines it: that much is not a second pass. */
 const SLACK_BYTES = 512
 
-function haveStrace (): boolean {
+function haveStrace(): boolean {
   return spawnSync('strace', ['-V'], { stdio: 'ignore' }).status === 0
 }
 
 /** bytes read per file below `root` by `tsdump args`, from strace's log of the whole process */
-function bytesRead (args: string[], root: string): Map<string, number> {
+function bytesRead(args: string[], root: string): Map<string, number> {
   const log = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-reads-')), 'strace.txt')
-  spawnSync('strace', ['-f', '-qq', '-e', 'trace=read,pread64,readv,preadv,preadv2', '-e', 'signal=none', '-y', '-o', log,
-    process.execPath, BIN, ...args], { stdio: 'ignore', env: { ...process.env, NO_COLOR: '1' } })
+  spawnSync(
+    'strace',
+    [
+      '-f',
+      '-qq',
+      '-e',
+      'trace=read,pread64,readv,preadv,preadv2',
+      '-e',
+      'signal=none',
+      '-y',
+      '-o',
+      log,
+      process.execPath,
+      BIN,
+      ...args,
+    ],
+    { stdio: 'ignore', env: { ...process.env, NO_COLOR: '1' } },
+  )
   const per = new Map<string, number>()
   const line = /^\d+\s+(?:read|pread64|readv|preadv2?)\(\d+<([^>]+)>.*\)\s+=\s+(\d+)$/
   for (const l of fs.readFileSync(log, 'utf8').split('\n')) {
@@ -39,7 +55,12 @@ function bytesRead (args: string[], root: string): Map<string, number> {
   return per
 }
 
-interface Case { name: string, args: string[], root: string, cleanerPasses?: boolean }
+interface Case {
+  name: string
+  args: string[]
+  root: string
+  cleanerPasses?: boolean
+}
 
 const ORDERS = path.join(FIXTURES, 'orders/logs')
 const TXNS44 = path.join(FIXTURES_44, 'transactions/logs')
@@ -56,8 +77,16 @@ const CASES: Case[] = [
   { name: 'transactions (4.4.0)', args: ['transactions', TXNS44], root: TXNS44 },
   { name: 'lso (4.4.0)', args: ['lso', '--now', '2026-12-01T00:00:00Z', TXNS44], root: TXNS44 },
   { name: 'cleanup', args: ['cleanup', CLEANUP], root: CLEANUP, cleanerPasses: true },
-  { name: 'replicas', args: ['replicas', ...['broker-1', 'broker-2', 'broker-3'].map((b) => path.join(UNCLEAN, b))], root: UNCLEAN },
-  { name: 'remote', args: ['remote', path.join(TIERED, 'logs'), '--remote-storage', path.join(TIERED, 'remote')], root: TIERED },
+  {
+    name: 'replicas',
+    args: ['replicas', ...['broker-1', 'broker-2', 'broker-3'].map((b) => path.join(UNCLEAN, b))],
+    root: UNCLEAN,
+  },
+  {
+    name: 'remote',
+    args: ['remote', path.join(TIERED, 'logs'), '--remote-storage', path.join(TIERED, 'remote')],
+    root: TIERED,
+  },
   { name: 'report', args: ['report', ORDERS, '-o', '-'], root: ORDERS },
   { name: 'doctor', args: ['doctor', '--now', '2026-12-01T00:00:00Z', ORDERS], root: ORDERS },
   { name: 'doctor (4.4.0)', args: ['doctor', '--now', '2026-12-01T00:00:00Z', TXNS44], root: TXNS44 },
@@ -119,7 +148,7 @@ const KNOWN: Record<string, Record<string, number>> = {
   },
 }
 
-function limitFor (c: Case, rel: string): number {
+function limitFor(c: Case, rel: string): number {
   return c.cleanerPasses === true && rel.endsWith('.log') ? 2 : 1
 }
 
@@ -129,7 +158,10 @@ describe('each command reads each input file once (strace)', () => {
       if (!haveStrace()) ctx.skip('strace is not installed (apt-get install strace): bytes read cannot be counted')
       if (!fs.existsSync(c.root)) ctx.skip(`${c.root} is absent`)
       const per = bytesRead(c.args, fs.realpathSync(c.root))
-      expect(per.size, 'strace saw no read of the inputs: the command did not run or the log format changed').toBeGreaterThan(0)
+      expect(
+        per.size,
+        'strace saw no read of the inputs: the command did not run or the log format changed',
+      ).toBeGreaterThan(0)
       const known = KNOWN[c.name] ?? {}
       const problems: string[] = []
       for (const [file, n] of per) {
@@ -138,17 +170,28 @@ describe('each command reads each input file once (strace)', () => {
         const factor = n / Math.max(1, size)
         const over = n > limitFor(c, rel) * size + SLACK_BYTES
         const listed = known[rel]
-        if (over && listed === undefined) problems.push(`${rel}: read ${factor.toFixed(2)}x (${n} of ${size} bytes), limit ${limitFor(c, rel)}x`)
-        if (listed !== undefined && factor > listed + 0.01) problems.push(`${rel}: read ${factor.toFixed(2)}x, listed at ${listed}x`)
-        if (listed !== undefined && !over) problems.push(`${rel}: now read within its limit (${factor.toFixed(2)}x): remove it from KNOWN`)
+        if (over && listed === undefined)
+          problems.push(`${rel}: read ${factor.toFixed(2)}x (${n} of ${size} bytes), limit ${limitFor(c, rel)}x`)
+        if (listed !== undefined && factor > listed + 0.01)
+          problems.push(`${rel}: read ${factor.toFixed(2)}x, listed at ${listed}x`)
+        if (listed !== undefined && !over)
+          problems.push(`${rel}: now read within its limit (${factor.toFixed(2)}x): remove it from KNOWN`)
       }
       for (const rel of Object.keys(known)) {
-        if (!per.has(path.join(fs.realpathSync(c.root), rel))) problems.push(`${rel}: listed but not read at all any more: remove it from KNOWN`)
+        if (!per.has(path.join(fs.realpathSync(c.root), rel)))
+          problems.push(`${rel}: listed but not read at all any more: remove it from KNOWN`)
       }
       if (process.env.TSDUMP_PRINT_READS === '1') {
-        const over = [...per].map(([f, n]) => [path.relative(fs.realpathSync(c.root), f), n / Math.max(1, fs.statSync(f).size)] as const)
-          .filter(([rel, x]) => x * fs.statSync(path.join(c.root, rel)).size > limitFor(c, rel) * fs.statSync(path.join(c.root, rel)).size + SLACK_BYTES)
-        console.log(`  '${c.name}': {\n${over.map(([rel, x]) => `    '${rel}': ${Math.ceil(x * 100) / 100},`).join('\n')}\n  },`)
+        const over = [...per]
+          .map(([f, n]) => [path.relative(fs.realpathSync(c.root), f), n / Math.max(1, fs.statSync(f).size)] as const)
+          .filter(
+            ([rel, x]) =>
+              x * fs.statSync(path.join(c.root, rel)).size >
+              limitFor(c, rel) * fs.statSync(path.join(c.root, rel)).size + SLACK_BYTES,
+          )
+        console.log(
+          `  '${c.name}': {\n${over.map(([rel, x]) => `    '${rel}': ${Math.ceil(x * 100) / 100},`).join('\n')}\n  },`,
+        )
       }
       expect(problems).toEqual([])
     })
@@ -176,7 +219,9 @@ describe('txns on a large partition (strace)', () => {
       const per = bytesRead(['txns', dir], root)
       expect(per.get(log), 'strace saw no read of the log').toBeDefined()
       expect(per.get(log)!).toBeLessThanOrEqual(size + SLACK_BYTES)
-    } finally { fs.rmSync(d.root, { recursive: true, force: true }) }
+    } finally {
+      fs.rmSync(d.root, { recursive: true, force: true })
+    }
   })
 })
 
@@ -189,7 +234,9 @@ describe('the byte counter', () => {
     fs.writeFileSync(file, Buffer.alloc(100_000, 7))
     const log = path.join(dir, 'strace.txt')
     execFileSync('strace', ['-f', '-qq', '-e', 'trace=read', '-y', '-o', log, 'cat', file], { stdio: 'ignore' })
-    const total = fs.readFileSync(log, 'utf8').split('\n')
+    const total = fs
+      .readFileSync(log, 'utf8')
+      .split('\n')
       .map((l) => /read\(\d+<([^>]+)>.*\)\s+=\s+(\d+)$/.exec(l))
       .filter((m) => m !== null && m[1] === fs.realpathSync(file))
       .reduce((s, m) => s + Number(m![2]), 0)

@@ -12,10 +12,15 @@ import { FIXTURES } from '../support/paths.js'
 
 describe('offset checkpoints', () => {
   it('the broker-written replication-offset-checkpoint of the orders fixture parses to the high watermarks in expected.json', () => {
-    const cp = parseOffsetCheckpoint(fs.readFileSync(path.join(FIXTURES, 'orders', 'logs', 'replication-offset-checkpoint')))
-    const expected = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'orders', 'expected.json'), 'utf8')) as { partitions: Array<{ topic: string, partition: number, highWatermark: number }> }
+    const cp = parseOffsetCheckpoint(
+      fs.readFileSync(path.join(FIXTURES, 'orders', 'logs', 'replication-offset-checkpoint')),
+    )
+    const expected = JSON.parse(fs.readFileSync(path.join(FIXTURES, 'orders', 'expected.json'), 'utf8')) as {
+      partitions: Array<{ topic: string; partition: number; highWatermark: number }>
+    }
     expect(cp).not.toBeNull()
-    for (const p of expected.partitions) expect(cp!.get(`${p.topic}-${p.partition}`), `${p.topic}-${p.partition}`).toBe(BigInt(p.highWatermark))
+    for (const p of expected.partitions)
+      expect(cp!.get(`${p.topic}-${p.partition}`), `${p.topic}-${p.partition}`).toBe(BigInt(p.highWatermark))
   })
 
   it('a 16 MiB line is refused at once (null: no entry), without building it as a string', () => {
@@ -25,23 +30,37 @@ describe('offset checkpoints', () => {
     expect(process.memoryUsage().heapUsed - before).toBeLessThan(8 * 1024 * 1024)
   })
 
-  it('an empty file is a checkpoint with no entries, as Kafka\'s CheckpointFile reads the file it creates empty', () => {
+  it("an empty file is a checkpoint with no entries, as Kafka's CheckpointFile reads the file it creates empty", () => {
     expect(parseOffsetCheckpoint(Buffer.alloc(0))).toEqual(new Map())
     expect(parseOffsetCheckpoint('\n0\n')).toBeNull()
   })
 
   // CheckpointFile.CheckpointReadBuffer.read: "Expected <n> entries in checkpoint file ..., but found only <m>",
   // and a blank or malformed line is an IOException too: the broker does not load such a file
-  it('the count the file declares is checked against the entries it holds, as Kafka\'s CheckpointFile reads it', () => {
-    const end = (t: string): ReturnType<typeof offsetCheckpointEntries> => offsetCheckpointEntries('f', bufferLines(Buffer.from(t)), () => {})
+  it("the count the file declares is checked against the entries it holds, as Kafka's CheckpointFile reads it", () => {
+    const end = (t: string): ReturnType<typeof offsetCheckpointEntries> =>
+      offsetCheckpointEntries('f', bufferLines(Buffer.from(t)), () => {})
     expect(end('0\n2\nt 0 5\nt 1 6\n')).toEqual({ declared: 2, found: 2, problem: null, order: null })
-    expect(end('0\n3\nt 0 5\nt 1 6\n').problem).toEqual({ file: 'f', position: 16, message: 'expected 3 entries but found 2' })
-    expect(end('0\n1\nt 0 5\nt 1 6\n').problem).toEqual({ file: 'f', position: 10, message: 'expected 1 entries but found 2' })
+    expect(end('0\n3\nt 0 5\nt 1 6\n').problem).toEqual({
+      file: 'f',
+      position: 16,
+      message: 'expected 3 entries but found 2',
+    })
+    expect(end('0\n1\nt 0 5\nt 1 6\n').problem).toEqual({
+      file: 'f',
+      position: 10,
+      message: 'expected 1 entries but found 2',
+    })
     expect(end('0\n2\nt 0 5\n\nt 1 6\n').problem?.message).toMatch(/^malformed line ""/)
     expect(end('1\n0\n').problem?.message).toBe('unrecognised version 1 (Kafka reads 0)')
     expect(end('0\n').problem).toBeNull()
     expect(parseOffsetCheckpoint('0\n3\nt 0 5\nt 1 6\n')).toBeNull()
-    expect(parseOffsetCheckpoint('0\n2\nt 0 5\nt 1 6\n')).toEqual(new Map([['t-0', 5n], ['t-1', 6n]]))
+    expect(parseOffsetCheckpoint('0\n2\nt 0 5\nt 1 6\n')).toEqual(
+      new Map([
+        ['t-0', 5n],
+        ['t-1', 6n],
+      ]),
+    )
   })
 
   it('keeps only the entries of the partitions the log directory holds (or those asked for) of a checkpoint of millions of lines', () => {
@@ -51,10 +70,20 @@ describe('offset checkpoints', () => {
       const n = 2_000_000
       const body = Buffer.alloc(n * 6)
       for (let i = 0; i < n; i++) body.write('x 0 0\n', i * 6)
-      fs.writeFileSync(path.join(dir, 'cleaner-offset-checkpoint'), Buffer.concat([Buffer.from(`0\n${n + 2}\n`), body, Buffer.from('orders 1 42\nother 3 7\n')]))
+      fs.writeFileSync(
+        path.join(dir, 'cleaner-offset-checkpoint'),
+        Buffer.concat([Buffer.from(`0\n${n + 2}\n`), body, Buffer.from('orders 1 42\nother 3 7\n')]),
+      )
       expect(readOffsetCheckpoint(dir, 'cleaner-offset-checkpoint')).toEqual(new Map([['orders-1', 42n]]))
-      expect(readOffsetCheckpoint(dir, 'cleaner-offset-checkpoint', new Set(['other-3', 'x-0']))).toEqual(new Map([['other-3', 7n], ['x-0', 0n]]))
-    } finally { fs.rmSync(dir, { recursive: true, force: true }) }
+      expect(readOffsetCheckpoint(dir, 'cleaner-offset-checkpoint', new Set(['other-3', 'x-0']))).toEqual(
+        new Map([
+          ['other-3', 7n],
+          ['x-0', 0n],
+        ]),
+      )
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('dump and cleanup report a checkpoint whose count disagrees with its entries', async () => {
@@ -63,10 +92,16 @@ describe('offset checkpoints', () => {
       const file = path.join(dir, 'replication-offset-checkpoint')
       fs.writeFileSync(file, '0\n3\nt 0 5\nt 1 6\n')
       const r = await runCli(['--json', file])
-      const f = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string, code?: string, message?: string, position?: number }).find((o) => o.type === 'finding')
+      const f = r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { type: string; code?: string; message?: string; position?: number })
+        .find((o) => o.type === 'finding')
       expect(f).toMatchObject({ code: 'OFFSET_CHECKPOINT_DAMAGED', position: 16 })
       expect(f?.message).toMatch(/^expected 3 entries but found 2/)
       expect(r.code).toBe(1)
-    } finally { fs.rmSync(dir, { recursive: true, force: true }) }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

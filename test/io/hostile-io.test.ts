@@ -18,7 +18,7 @@ const dir = tmp('tsdump-io-')
 afterAll(() => rmrf(dir))
 const LOG = '00000000000000000000.log'
 let n = 0
-function partition (files: Record<string, Buffer | string> = {}): string {
+function partition(files: Record<string, Buffer | string> = {}): string {
   const p = path.join(dir, `case${n++}`, 'topic-0')
   fs.mkdirSync(p, { recursive: true })
   for (const [name, data] of Object.entries(files)) fs.writeFileSync(path.join(p, name), data)
@@ -27,20 +27,26 @@ function partition (files: Record<string, Buffer | string> = {}): string {
 const haveFifo = spawnSync('mkfifo', ['--version']).status === 0
 
 describe('only regular files are read', () => {
-  it.runIf(haveFifo)('a FIFO .txnindex and .snapshot and a FIFO replication-offset-checkpoint: reconcile, txns and lso answer at once', async () => {
-    const p = partition({ [LOG]: simpleSegment(3) })
-    spawnSync('mkfifo', [path.join(p, '00000000000000000000.txnindex'), path.join(p, '00000000000000000006.snapshot'),
-      path.join(path.dirname(p), 'replication-offset-checkpoint')])
-    for (const cmd of ['reconcile', 'txns', 'lso']) {
-      const r = await run([cmd, path.dirname(p)])
-      expectNoCrash(r)
-      expect(codes(r.stderr)).toContain('NOT_REGULAR_FILE')
-      for (const f of findings(r.stderr).filter((x) => x.code === 'NOT_REGULAR_FILE')) {
-        expect(f.position).toBe(0)
-        expect(f.message).toMatch(/FIFO/)
+  it.runIf(haveFifo)(
+    'a FIFO .txnindex and .snapshot and a FIFO replication-offset-checkpoint: reconcile, txns and lso answer at once',
+    async () => {
+      const p = partition({ [LOG]: simpleSegment(3) })
+      spawnSync('mkfifo', [
+        path.join(p, '00000000000000000000.txnindex'),
+        path.join(p, '00000000000000000006.snapshot'),
+        path.join(path.dirname(p), 'replication-offset-checkpoint'),
+      ])
+      for (const cmd of ['reconcile', 'txns', 'lso']) {
+        const r = await run([cmd, path.dirname(p)])
+        expectNoCrash(r)
+        expect(codes(r.stderr)).toContain('NOT_REGULAR_FILE')
+        for (const f of findings(r.stderr).filter((x) => x.code === 'NOT_REGULAR_FILE')) {
+          expect(f.position).toBe(0)
+          expect(f.message).toMatch(/FIFO/)
+        }
       }
-    }
-  })
+    },
+  )
 
   it('a replication-offset-checkpoint linked to /dev/zero or /dev/urandom is never read', async () => {
     for (const dev of ['/dev/zero', '/dev/urandom']) {
@@ -58,7 +64,11 @@ describe('only regular files are read', () => {
     if (haveFifo) spawnSync('mkfifo', [fifo])
     for (const x of [...(haveFifo ? [fifo] : []), '/dev/zero', p]) {
       expect(() => new FileSource(x)).toThrow(InputError)
-      try { readSmallFile(x) } catch (e) { expect((e as InputError).code).toBe('NOT_REGULAR_FILE') }
+      try {
+        readSmallFile(x)
+      } catch (e) {
+        expect((e as InputError).code).toBe('NOT_REGULAR_FILE')
+      }
     }
   })
 })
@@ -67,7 +77,11 @@ describe('bounded reads', () => {
   it('sparse .index, .timeindex, .txnindex and .snapshot over 2 GiB and over 4 GiB: all read in windows, no FILE_TOO_LARGE, no internal error', async () => {
     for (const size of [2 ** 31 + 8, 2 ** 32 + 8]) {
       const p = partition({ [LOG]: simpleSegment(3) })
-      for (const k of ['index', 'timeindex', 'txnindex', 'snapshot']) { const f = path.join(p, `00000000000000000000.${k}`); fs.writeFileSync(f, ''); fs.truncateSync(f, size) }
+      for (const k of ['index', 'timeindex', 'txnindex', 'snapshot']) {
+        const f = path.join(p, `00000000000000000000.${k}`)
+        fs.writeFileSync(f, '')
+        fs.truncateSync(f, size)
+      }
       const r = await run([p])
       expectNoCrash(r)
       // the zero-filled .snapshot has version 0: a finding (exit 1), decided from its header alone (issue #25)
@@ -84,7 +98,11 @@ describe('bounded reads', () => {
       expectNoCrash(rec)
       expect(rec.code).toBe(1)
       expect(findings(rec.stderr).filter((f) => f.code === 'FILE_TOO_LARGE')).toEqual([])
-      expect(findings(rec.stderr).filter((f) => f.code === 'SNAPSHOT_SCHEMA').map((f) => path.extname(f.file!))).toEqual(['.snapshot'])
+      expect(
+        findings(rec.stderr)
+          .filter((f) => f.code === 'SNAPSHOT_SCHEMA')
+          .map((f) => path.extname(f.file!)),
+      ).toEqual(['.snapshot'])
       expect(rec.stderr).not.toMatch(/out of range/)
     }
   })
@@ -103,7 +121,9 @@ describe('bounded reads', () => {
       expect((e as InputError).code).toBe('FILE_CHANGED')
       expect((e as InputError).position).toBe(10)
       expect((e as Error).message).toContain(`it had ${size} bytes when opened, 10 now`)
-    } finally { src.close() }
+    } finally {
+      src.close()
+    }
   })
 })
 
@@ -113,7 +133,10 @@ describe('names', () => {
     const rawDir = Buffer.concat([Buffer.from(root + '/t\xff'.slice(0, -1), 'utf8'), Buffer.from([0xff, 0x2d, 0x30])]) // "t\xff-0"
     fs.mkdirSync(rawDir, { recursive: true })
     fs.writeFileSync(Buffer.concat([rawDir, Buffer.from('/' + LOG)]), simpleSegment(3))
-    fs.writeFileSync(Buffer.concat([rawDir, Buffer.from('/0000000000000000000'), Buffer.from([0xfe]), Buffer.from('.log')]), simpleSegment(1))
+    fs.writeFileSync(
+      Buffer.concat([rawDir, Buffer.from('/0000000000000000000'), Buffer.from([0xfe]), Buffer.from('.log')]),
+      simpleSegment(1),
+    )
     const r = await run([root])
     expectNoCrash(r)
     expect(r.stdout).toContain(`Dumping ${root}/t\\xff-0/${LOG}`)
@@ -141,7 +164,11 @@ describe('names', () => {
 
 describe('output write errors', () => {
   const p = partition({ [LOG]: simpleSegment(3) })
-  function fullContext (which: 'stdout' | 'stderr'): { ctx: CommandContext, other: ReturnType<typeof testContext>, close: () => void } {
+  function fullContext(which: 'stdout' | 'stderr'): {
+    ctx: CommandContext
+    other: ReturnType<typeof testContext>
+    close: () => void
+  } {
     const fd = fs.openSync('/dev/full', 'w')
     const other = testContext()
     const w = new FdWriter(fd, 4096, which === 'stderr')
@@ -149,26 +176,53 @@ describe('output write errors', () => {
     return { ctx, other, close: () => fs.closeSync(fd) }
   }
 
-  it.runIf(fs.existsSync('/dev/full'))('stdout on /dev/full: every command exits 2 with one OUTPUT_WRITE_FAILED line naming <stdout>', async () => {
-    for (const argv of [[p], ['--json', p], ['--deep-iteration', p], ['reconcile', p], ['txns', p], ['lso', p], ['txns', '--json', p]]) {
-      const { ctx, other, close } = fullContext('stdout')
-      try {
-        const code = await main(argv, ctx)
-        expect(code).toBe(2)
-        const fs_ = findings(other.stderr.text)
-        expect(fs_.filter((f) => f.code === 'OUTPUT_WRITE_FAILED')).toMatchObject([{ file: '<stdout>', message: expect.stringMatching(/^write failed: ENOSPC/) }])
-        expect(fs_.filter((f) => f.code === 'UNREADABLE')).toEqual([])
-      } finally { close() }
-    }
-  })
+  it.runIf(fs.existsSync('/dev/full'))(
+    'stdout on /dev/full: every command exits 2 with one OUTPUT_WRITE_FAILED line naming <stdout>',
+    async () => {
+      for (const argv of [
+        [p],
+        ['--json', p],
+        ['--deep-iteration', p],
+        ['reconcile', p],
+        ['txns', p],
+        ['lso', p],
+        ['txns', '--json', p],
+      ]) {
+        const { ctx, other, close } = fullContext('stdout')
+        try {
+          const code = await main(argv, ctx)
+          expect(code).toBe(2)
+          const fs_ = findings(other.stderr.text)
+          expect(fs_.filter((f) => f.code === 'OUTPUT_WRITE_FAILED')).toMatchObject([
+            { file: '<stdout>', message: expect.stringMatching(/^write failed: ENOSPC/) },
+          ])
+          expect(fs_.filter((f) => f.code === 'UNREADABLE')).toEqual([])
+        } finally {
+          close()
+        }
+      }
+    },
+  )
 
-  it.runIf(fs.existsSync('/dev/full'))('stderr on /dev/full: no exception escapes main, the exit code is still right', async () => {
-    const bad = partition({ [LOG]: Buffer.concat([simpleSegment(3), Buffer.from([0, 0, 0, 1, 2])]) })
-    for (const [argv, want] of [[[p], 0], [[bad], 1], [['--no-such-option'], 2], [['reconcile', bad], 1]] as const) {
-      const { ctx, close } = fullContext('stderr')
-      try { expect(await main([...argv], ctx)).toBe(want) } finally { close() }
-    }
-  })
+  it.runIf(fs.existsSync('/dev/full'))(
+    'stderr on /dev/full: no exception escapes main, the exit code is still right',
+    async () => {
+      const bad = partition({ [LOG]: Buffer.concat([simpleSegment(3), Buffer.from([0, 0, 0, 1, 2])]) })
+      for (const [argv, want] of [
+        [[p], 0],
+        [[bad], 1],
+        [['--no-such-option'], 2],
+        [['reconcile', bad], 1],
+      ] as const) {
+        const { ctx, close } = fullContext('stderr')
+        try {
+          expect(await main([...argv], ctx)).toBe(want)
+        } finally {
+          close()
+        }
+      }
+    },
+  )
 })
 
 describe('the exit rule: 2 only for a usage error or when nothing could be read (issue #25)', () => {
@@ -201,10 +255,14 @@ describe('names that are not UTF-8 (issue #25)', () => {
       const asArg = raw.toString('utf8') // what the shell's bytes become in process.argv
       const r = await run([asArg])
       expect(r.code).toBe(2)
-      expect(r.stderr).toMatch(/no such file or directory \(the name has bytes that are not UTF-8: .*give its parent directory instead.*\[UNREADABLE\]/)
+      expect(r.stderr).toMatch(
+        /no such file or directory \(the name has bytes that are not UTF-8: .*give its parent directory instead.*\[UNREADABLE\]/,
+      )
       const parent = await run([path.dirname(asArg)])
       expect(parent.stdout).toMatch(/Dumping .*\/t\\xff-0\/00000000000000000000\.log/)
       expect(parent.code).toBe(0)
-    } finally { fs.rmSync(parentDir, { recursive: true, force: true }) }
+    } finally {
+      fs.rmSync(parentDir, { recursive: true, force: true })
+    }
   })
 })

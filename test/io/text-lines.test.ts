@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest'
 import { bufferLines, textLines } from '../../src/io/text-lines.js'
 
 /** the reference: split the whole text on \n, drop the empty piece after a final \n, strip one \r at each end */
-function split (buf: Buffer, max: number): Array<{ text: string | null, position: number }> {
-  const out: Array<{ text: string | null, position: number }> = []
+function split(buf: Buffer, max: number): Array<{ text: string | null; position: number }> {
+  const out: Array<{ text: string | null; position: number }> = []
   let pos = 0
   const parts = buf.toString('latin1').split('\n')
   if (parts[parts.length - 1] === '') parts.pop()
@@ -19,9 +19,12 @@ function split (buf: Buffer, max: number): Array<{ text: string | null, position
 }
 
 /** a deterministic pseudo-random sequence (no Math.random: a failure must reproduce) */
-function rng (seed: number): () => number {
+function rng(seed: number): () => number {
   let s = seed >>> 0
-  return () => { s = (s * 1664525 + 1013904223) >>> 0; return s / 2 ** 32 }
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0
+    return s / 2 ** 32
+  }
 }
 
 describe('textLines', () => {
@@ -46,7 +49,13 @@ describe('textLines', () => {
 
   it('an empty file has no lines; a last line without \\n is a line', () => {
     expect([...textLines(bufferLines(Buffer.alloc(0)), 10)]).toEqual([])
-    expect([...textLines(bufferLines(Buffer.from('a\nb')), 10)]).toEqual([{ text: 'a', position: 0 }, { text: 'b', position: 2 }])
-    expect([...textLines(bufferLines(Buffer.from('\n\n')), 10)]).toEqual([{ text: '', position: 0 }, { text: '', position: 1 }])
+    expect([...textLines(bufferLines(Buffer.from('a\nb')), 10)]).toEqual([
+      { text: 'a', position: 0 },
+      { text: 'b', position: 2 },
+    ])
+    expect([...textLines(bufferLines(Buffer.from('\n\n')), 10)]).toEqual([
+      { text: '', position: 0 },
+      { text: '', position: 1 },
+    ])
   })
 })

@@ -14,13 +14,27 @@ import { linesOver } from '../support/width.js'
 const FIXTURE = path.join(FIXTURES_44, 'tiered')
 const LOGS = path.join(FIXTURE, 'logs')
 const REMOTE = path.join(FIXTURE, 'remote')
-const tiered = (JSON.parse(fs.readFileSync(path.join(FIXTURE, 'expected.json'), 'utf8')) as { tiered: {
-  remoteLogMetadata: Array<{ lines: string[] }>, remoteTree: Array<{ path: string, size: number }>
-} }).tiered
+const tiered = (
+  JSON.parse(fs.readFileSync(path.join(FIXTURE, 'expected.json'), 'utf8')) as {
+    tiered: {
+      remoteLogMetadata: Array<{ lines: string[] }>
+      remoteTree: Array<{ path: string; size: number }>
+    }
+  }
+).tiered
 
-interface JavaSegment { label: string, start: number, end: number, broker: number, size: number, epochs: string, state: string, event: number }
+interface JavaSegment {
+  label: string
+  start: number
+  end: number
+  broker: number
+  size: number
+  epochs: string
+  state: string
+  event: number
+}
 /** the newest state of each segment id, from the Java formatter's toString() lines */
-function javaSegments (): Map<string, JavaSegment> {
+function javaSegments(): Map<string, JavaSegment> {
   const out = new Map<string, JavaSegment>()
   for (const line of tiered.remoteLogMetadata.flatMap((m) => m.lines)) {
     const id = /topicIdPartition=[^:]+:([^,]+), id=([^}]+)\}/.exec(line)!
@@ -28,18 +42,33 @@ function javaSegments (): Map<string, JavaSegment> {
     const event = Number(/eventTimestampMs=(\d+)/.exec(line)![1])
     if (line.includes('value: RemoteLogSegmentMetadata{')) {
       const n = (k: string): number => Number(new RegExp(`${k}=(\\d+)`).exec(line)![1])
-      const epochs = /segmentLeaderEpochs=\{([^}]*)\}/.exec(line)![1]!.split(', ').map((e) => e.split('=')).map(([ep, off]) => `${ep}@${off}`).join(',')
-      out.set(id[2]!, { label: id[1]!, start: n('startOffset'), end: n('endOffset'), broker: n('brokerId'), size: n('segmentSizeInBytes'), epochs, state, event })
+      const epochs = /segmentLeaderEpochs=\{([^}]*)\}/
+        .exec(line)![1]!
+        .split(', ')
+        .map((e) => e.split('='))
+        .map(([ep, off]) => `${ep}@${off}`)
+        .join(',')
+      out.set(id[2]!, {
+        label: id[1]!,
+        start: n('startOffset'),
+        end: n('endOffset'),
+        broker: n('brokerId'),
+        size: n('segmentSizeInBytes'),
+        epochs,
+        state,
+        event,
+      })
     } else {
       const s = out.get(id[2]!)!
-      s.state = state; s.event = event
+      s.state = state
+      s.event = event
     }
   }
   return out
 }
 
 describe('tsdump remote on the tiered fixture', () => {
-  it('lists every segment of the metadata with Kafka\'s newest state, offsets, epochs, size, broker and event time', () => {
+  it("lists every segment of the metadata with Kafka's newest state, offsets, epochs, size, broker and event time", () => {
     const r = remoteInventory([LOGS], REMOTE)
     closeRemoteStores()
     expect(r.unusable).toEqual([])
@@ -49,12 +78,20 @@ describe('tsdump remote on the tiered fixture', () => {
     expect(rows.map(({ s }) => s.segmentId).sort()).toEqual([...java.keys()].sort())
     for (const { p, s } of rows) {
       const j = java.get(s.segmentId)!
-      expect({ label: `${p.topic}-${p.partition}`, start: Number(s.startOffset), end: Number(s.endOffset), broker: s.brokerId, size: s.sizeInBytes,
-        epochs: s.leaderEpochs.map((e) => `${e.epoch}@${e.offset}`).join(','), state: s.state, event: Number(s.eventTimestampMs) }).toEqual(j)
+      expect({
+        label: `${p.topic}-${p.partition}`,
+        start: Number(s.startOffset),
+        end: Number(s.endOffset),
+        broker: s.brokerId,
+        size: s.sizeInBytes,
+        epochs: s.leaderEpochs.map((e) => `${e.epoch}@${e.offset}`).join(','),
+        state: s.state,
+        event: Number(s.eventTimestampMs),
+      }).toEqual(j)
     }
   })
 
-  it('joins the storage: a finished segment\'s STORED size is the broker\'s object size, a deleted one has none', () => {
+  it("joins the storage: a finished segment's STORED size is the broker's object size, a deleted one has none", () => {
     const r = remoteInventory([LOGS], REMOTE)
     closeRemoteStores()
     const sizes = new Map(tiered.remoteTree.map((t) => [path.basename(t.path), t.size]))
@@ -76,7 +113,7 @@ describe('tsdump remote on the tiered fixture', () => {
     expect(t.stdout).toContain('copied')
     const j = await runCli(['remote', LOGS, '--remote-storage', REMOTE, '--json'])
     closeRemoteStores()
-    const o = JSON.parse(j.stdout) as { schemaVersion: number, partitions: unknown[] }
+    const o = JSON.parse(j.stdout) as { schemaVersion: number; partitions: unknown[] }
     expect(o.schemaVersion).toBe(1)
     expect(o.partitions).toHaveLength(3)
   })
@@ -93,7 +130,11 @@ describe('tsdump remote on the tiered fixture', () => {
       const r = remoteInventory([LOGS], tmp)
       closeRemoteStores()
       const t1 = r.partitions.find((p) => p.topic === 'tiered' && p.partition === 1)!
-      expect(t1.findings.map((f) => f.code).sort()).toEqual(['REMOTE_ORPHAN', 'REMOTE_SEGMENT_MISSING', 'REMOTE_SIZE_MISMATCH'])
+      expect(t1.findings.map((f) => f.code).sort()).toEqual([
+        'REMOTE_ORPHAN',
+        'REMOTE_SEGMENT_MISSING',
+        'REMOTE_SIZE_MISMATCH',
+      ])
       expect(t1.segments.find((s) => s.segmentId === '_iUnOibnS3eGjetM3lOBiA')?.verdict).toBe('size-mismatch')
       expect(t1.segments.find((s) => s.segmentId === 'xeKzilAPRomtIUoprUZmYQ')?.verdict).toBe('missing')
       expect(t1.segments.find((s) => s.segmentId === 'AAAAAAAAAAAAAAAAAAAAAA')?.verdict).toBe('orphan')
@@ -108,7 +149,9 @@ describe('tsdump remote on the tiered fixture', () => {
       expect(rec.stderr).toContain('00000000000000000009-xeKzilAPRomtIUoprUZmYQ.log')
       expect(rec.stderr).toContain('[REMOTE_SEGMENT_MISSING]')
       expect(rec.stderr).toContain('[REMOTE_SIZE_MISMATCH]')
-    } finally { fs.rmSync(tmp, { recursive: true, force: true }) }
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true })
+    }
   })
 
   it('an unusable --remote-storage is a usage error (exit 2)', async () => {

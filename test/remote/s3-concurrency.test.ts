@@ -15,7 +15,12 @@ if (missing !== null) console.log(`skipping the S3 concurrency tests: ${missing}
 
 const tsdump = spawnCli
 
-interface Expected { topic: string, partition: number, readCommittedRecords: number, readUncommittedRecords: number }
+interface Expected {
+  topic: string
+  partition: number
+  readCommittedRecords: number
+  readUncommittedRecords: number
+}
 const CASES = [
   { name: 'tiered', prefix: 'local/' },
   { name: 'tiered-aiven-plain', prefix: 'aiven-plain/' },
@@ -36,38 +41,61 @@ describe.skipIf(missing !== null)('--remote-concurrency does not change the answ
   beforeAll(async () => {
     server = await startS3Server()
     await uploadTree(server.client, BUCKET, path.join(FIXTURES_44, CASES[0]!.name, 'remote'), CASES[0]!.prefix)
-    for (const c of CASES.slice(1)) await uploadTree(server.client, BUCKET, path.join(FIXTURES_44, c.name, 'remote'), c.prefix).catch(async () => {
-      // the bucket exists after the first upload: put the rest without creating it again
-      const { PutObjectCommand } = await import('@aws-sdk/client-s3')
-      const dir = path.join(FIXTURES_44, c.name, 'remote')
-      for (const f of fs.readdirSync(dir, { recursive: true }) as string[]) {
-        if (fs.statSync(path.join(dir, f)).isFile()) await server.client.send(new PutObjectCommand({ Bucket: BUCKET, Key: c.prefix + f, Body: fs.readFileSync(path.join(dir, f)) }))
-      }
-    })
+    for (const c of CASES.slice(1))
+      await uploadTree(server.client, BUCKET, path.join(FIXTURES_44, c.name, 'remote'), c.prefix).catch(async () => {
+        // the bucket exists after the first upload: put the rest without creating it again
+        const { PutObjectCommand } = await import('@aws-sdk/client-s3')
+        const dir = path.join(FIXTURES_44, c.name, 'remote')
+        for (const f of fs.readdirSync(dir, { recursive: true }) as string[]) {
+          if (fs.statSync(path.join(dir, f)).isFile())
+            await server.client.send(
+              new PutObjectCommand({ Bucket: BUCKET, Key: c.prefix + f, Body: fs.readFileSync(path.join(dir, f)) }),
+            )
+        }
+      })
   }, 120_000)
-  afterAll(async () => { await server?.stop() })
+  afterAll(async () => {
+    await server?.stop()
+  })
 
   for (const c of CASES) {
     it(`${c.name}: reconcile and txns print the same at 1, 8 and 32, with the Java consumers' counts`, async () => {
       const dir = path.join(FIXTURES_44, c.name)
-      const expected = (JSON.parse(fs.readFileSync(path.join(dir, 'expected.json'), 'utf8')) as { tiered: { partitions: Expected[] } }).tiered.partitions
+      const expected = (
+        JSON.parse(fs.readFileSync(path.join(dir, 'expected.json'), 'utf8')) as { tiered: { partitions: Expected[] } }
+      ).tiered.partitions
       const logs = path.join(dir, 'logs')
       for (const cmd of ['reconcile', 'txns']) {
         const outs: string[] = []
         for (const n of ['1', '8', '32']) {
-          const r = await tsdump([cmd, '--json', logs, '--remote-storage', `s3://${BUCKET}/${c.prefix}`, '--remote-concurrency', n], server.env)
+          const r = await tsdump(
+            [cmd, '--json', logs, '--remote-storage', `s3://${BUCKET}/${c.prefix}`, '--remote-concurrency', n],
+            server.env,
+          )
           expect(r.code, r.stderr).toBeLessThan(2)
           outs.push(r.stdout)
         }
         expect(outs[1], `${cmd} at 8`).toBe(outs[0])
         expect(outs[2], `${cmd} at 32`).toBe(outs[0])
         if (cmd !== 'reconcile') continue
-        const parts = outs[0]!.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>)
-          .flatMap((o) => (Array.isArray(o.partitions) ? o.partitions as Array<Record<string, unknown>> : typeof o.partition === 'number' ? [o] : []))
+        const parts = outs[0]!
+          .split('\n')
+          .filter((l) => l.startsWith('{'))
+          .map((l) => JSON.parse(l) as Record<string, unknown>)
+          .flatMap((o) =>
+            Array.isArray(o.partitions)
+              ? (o.partitions as Array<Record<string, unknown>>)
+              : typeof o.partition === 'number'
+                ? [o]
+                : [],
+          )
         for (const e of expected) {
           const p = parts.find((x) => x.topic === e.topic && x.partition === e.partition)
           expect(p, `${e.topic}-${e.partition}`).toBeDefined()
-          expect([Number(p!.readCommitted), Number(p!.readUncommitted)], `${e.topic}-${e.partition}`).toEqual([e.readCommittedRecords, e.readUncommittedRecords])
+          expect([Number(p!.readCommitted), Number(p!.readUncommitted)], `${e.topic}-${e.partition}`).toEqual([
+            e.readCommittedRecords,
+            e.readUncommittedRecords,
+          ])
         }
       }
     }, 120_000)

@@ -6,7 +6,15 @@ import path from 'node:path'
 import { GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { REPO_ROOT } from '../support/paths.js'
-import { motoServerMissing, s3Client, startFaultProxy, startS3Server, uploadTree, type FaultProxy, type S3TestServer } from '../support/s3-server.js'
+import {
+  motoServerMissing,
+  s3Client,
+  startFaultProxy,
+  startS3Server,
+  uploadTree,
+  type FaultProxy,
+  type S3TestServer,
+} from '../support/s3-server.js'
 
 const REMOTE = path.join(REPO_ROOT, 'fixtures/broker-4.4/tiered/remote')
 const missing = motoServerMissing() ?? (fs.existsSync(REMOTE) ? null : `${REMOTE} is absent`)
@@ -17,16 +25,26 @@ if (missing !== null) console.log(`skipping the S3 server tests: ${missing}`)
 const BUCKET = 'tsdump-tiered'
 const PREFIX = 'cluster-a/'
 
-function files (dir: string, rel = ''): string[] {
+function files(dir: string, rel = ''): string[] {
   return fs.readdirSync(path.join(dir, rel), { withFileTypes: true }).flatMap((e) => {
     const r = rel === '' ? e.name : `${rel}/${e.name}`
     return e.isDirectory() ? files(dir, r) : [r]
   })
 }
 
-async function get (client: S3Client, key: string, range?: string): Promise<{ status: number | undefined, contentRange: string | undefined, body: Buffer }> {
-  const r = await client.send(new GetObjectCommand({ Bucket: BUCKET, Key: key, ...(range === undefined ? {} : { Range: range }) }))
-  return { status: r.$metadata.httpStatusCode, contentRange: r.ContentRange, body: Buffer.from(await r.Body!.transformToByteArray()) }
+async function get(
+  client: S3Client,
+  key: string,
+  range?: string,
+): Promise<{ status: number | undefined; contentRange: string | undefined; body: Buffer }> {
+  const r = await client.send(
+    new GetObjectCommand({ Bucket: BUCKET, Key: key, ...(range === undefined ? {} : { Range: range }) }),
+  )
+  return {
+    status: r.$metadata.httpStatusCode,
+    contentRange: r.ContentRange,
+    body: Buffer.from(await r.Body!.transformToByteArray()),
+  }
 }
 
 describe.skipIf(missing !== null)('S3 test server (moto) with the tiered fixture uploaded', () => {
@@ -55,7 +73,12 @@ describe.skipIf(missing !== null)('S3 test server (moto) with the tiered fixture
     const bytes = fs.readFileSync(path.join(REMOTE, segment))
     expect(bytes.length).toBeGreaterThan(100)
     const n = bytes.length
-    const cases: Array<[string, number, number]> = [['bytes=0-60', 0, 61], ['bytes=61-', 61, n], [`bytes=-${n - 10}`, 10, n], [`bytes=${n - 5}-${n + 100}`, n - 5, n]]
+    const cases: Array<[string, number, number]> = [
+      ['bytes=0-60', 0, 61],
+      ['bytes=61-', 61, n],
+      [`bytes=-${n - 10}`, 10, n],
+      [`bytes=${n - 5}-${n + 100}`, n - 5, n],
+    ]
     for (const [range, from, to] of cases) {
       const r = await get(server.client, PREFIX + segment, range)
       expect(r.status, range).toBe(206)
@@ -69,7 +92,14 @@ describe.skipIf(missing !== null)('S3 test server (moto) with the tiered fixture
     let token: string | undefined
     let pages = 0
     do {
-      const r = await server.client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: PREFIX, MaxKeys: 4, ...(token === undefined ? {} : { ContinuationToken: token }) }))
+      const r = await server.client.send(
+        new ListObjectsV2Command({
+          Bucket: BUCKET,
+          Prefix: PREFIX,
+          MaxKeys: 4,
+          ...(token === undefined ? {} : { ContinuationToken: token }),
+        }),
+      )
       listed.push(...(r.Contents ?? []).map((c) => c.Key!))
       token = r.NextContinuationToken
       pages++
@@ -79,19 +109,37 @@ describe.skipIf(missing !== null)('S3 test server (moto) with the tiered fixture
   })
 
   it('answers a missing key with 404 NoSuchKey', async () => {
-    await expect(get(server.client, PREFIX + 'no/such.log')).rejects.toMatchObject({ name: 'NoSuchKey', $metadata: { httpStatusCode: 404 } })
+    await expect(get(server.client, PREFIX + 'no/such.log')).rejects.toMatchObject({
+      name: 'NoSuchKey',
+      $metadata: { httpStatusCode: 404 },
+    })
   })
 
   it('through the fault proxy: 403, 404, 503 SlowDown as S3 error documents, then passes requests through', async () => {
     const client = s3Client(proxy.endpoint)
     proxy.setRules([
-      { match: (r) => r.url.includes('denied'), fault: { status: 403, code: 'AccessDenied', message: 'Access Denied' } },
-      { match: (r) => r.url.includes('gone'), fault: { status: 404, code: 'NoSuchKey', message: 'The specified key does not exist.' } },
+      {
+        match: (r) => r.url.includes('denied'),
+        fault: { status: 403, code: 'AccessDenied', message: 'Access Denied' },
+      },
+      {
+        match: (r) => r.url.includes('gone'),
+        fault: { status: 404, code: 'NoSuchKey', message: 'The specified key does not exist.' },
+      },
       { fault: { status: 503, code: 'SlowDown', message: 'Please reduce your request rate.' }, times: 1 },
     ])
-    await expect(get(client, PREFIX + 'denied.log')).rejects.toMatchObject({ name: 'AccessDenied', $metadata: { httpStatusCode: 403 } })
-    await expect(get(client, PREFIX + 'gone.log')).rejects.toMatchObject({ name: 'NoSuchKey', $metadata: { httpStatusCode: 404 } })
-    await expect(get(client, PREFIX + segment, 'bytes=0-9')).rejects.toMatchObject({ name: 'SlowDown', $metadata: { httpStatusCode: 503 } })
+    await expect(get(client, PREFIX + 'denied.log')).rejects.toMatchObject({
+      name: 'AccessDenied',
+      $metadata: { httpStatusCode: 403 },
+    })
+    await expect(get(client, PREFIX + 'gone.log')).rejects.toMatchObject({
+      name: 'NoSuchKey',
+      $metadata: { httpStatusCode: 404 },
+    })
+    await expect(get(client, PREFIX + segment, 'bytes=0-9')).rejects.toMatchObject({
+      name: 'SlowDown',
+      $metadata: { httpStatusCode: 503 },
+    })
     // the 503 rule was for one request: the retry goes through to moto
     const ok = await get(client, PREFIX + segment, 'bytes=0-9')
     expect(ok.body.equals(fs.readFileSync(path.join(REMOTE, segment)).subarray(0, 10))).toBe(true)

@@ -22,16 +22,30 @@ describe('dump --remote-storage on the tiered fixture', () => {
     for (const mode of ['shallow', 'deep', 'data'] as const) {
       it(`${partition}: the remote segments, then the local files; each remote one as kafka-dump-log prints it (${mode})`, async () => {
         const flags = mode === 'deep' ? ['--deep-iteration'] : mode === 'data' ? ['--print-data-log'] : []
-        const r = await runCli(['--compat', ...flags, path.join(FIXTURE, 'logs', partition), '--remote-storage', path.join(FIXTURE, 'remote')])
+        const r = await runCli([
+          '--compat',
+          ...flags,
+          path.join(FIXTURE, 'logs', partition),
+          '--remote-storage',
+          path.join(FIXTURE, 'remote'),
+        ])
         const got = sections(r.stdout)
         const names = [...got.keys()]
         const remote = names.filter((n) => n.includes('kafka-tiered-storage'))
-        expect(remote.map((n) => path.basename(n).slice(0, 20))).toEqual(['00000000000000000005', '00000000000000000009'])
+        expect(remote.map((n) => path.basename(n).slice(0, 20))).toEqual([
+          '00000000000000000005',
+          '00000000000000000009',
+        ])
         // the remote segments come first, in offset order
         expect(names.slice(0, 2)).toEqual(remote)
-        const asLocal = fs.readdirSync(path.join(FIXTURE, 'dump/remote-as-local')).find((d) => d.includes(`_${partition}-`))!
+        const asLocal = fs
+          .readdirSync(path.join(FIXTURE, 'dump/remote-as-local'))
+          .find((d) => d.includes(`_${partition}-`))!
         for (const n of remote) {
-          const java = fs.readFileSync(path.join(FIXTURE, 'dump/remote-as-local', asLocal, `${path.basename(n).slice(0, 20)}.log.${mode}.txt`), 'utf8')
+          const java = fs.readFileSync(
+            path.join(FIXTURE, 'dump/remote-as-local', asLocal, `${path.basename(n).slice(0, 20)}.log.${mode}.txt`),
+            'utf8',
+          )
           expect(got.get(n), n).toBe(java.slice(java.indexOf('\n') + 1))
         }
       })

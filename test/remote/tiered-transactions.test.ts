@@ -9,17 +9,31 @@ import { runCli } from '../support/run-cli.js'
 
 const F = path.join(FIXTURES_44, 'tiered')
 const expected = JSON.parse(fs.readFileSync(path.join(F, 'expected.json'), 'utf8')) as {
-  tiered: { partitions: Array<{ topic: string, partition: number, logStartOffset: number, earliestLocalOffset: number }> }
+  tiered: {
+    partitions: Array<{ topic: string; partition: number; logStartOffset: number; earliestLocalOffset: number }>
+  }
   transactions: Array<{ rows: Array<Record<string, string>> }>
 }
-interface Run { topic: string, partition: number, firstOffset: number, records: number, marker: { offset: number, type: string } | null }
-interface Tx { producerId: number, outcome: string, partitions: Run[] }
+interface Run {
+  topic: string
+  partition: number
+  firstOffset: number
+  records: number
+  marker: { offset: number; type: string } | null
+}
+interface Tx {
+  producerId: number
+  outcome: string
+  partitions: Run[]
+}
 
-async function txOf (args: string[]): Promise<Tx> {
+async function txOf(args: string[]): Promise<Tx> {
   const r = await runCli(['transactions', '--json', ...args, path.join(F, 'logs')])
   expect(r.code, r.stderr).toBeLessThan(2)
   const span = expected.transactions.flatMap((t) => t.rows).find((row) => row.TransactionalId === 'tx-span')!
-  const tx = (JSON.parse(r.stdout) as { transactions: Tx[] }).transactions.find((t) => String(t.producerId) === span.ProducerId)
+  const tx = (JSON.parse(r.stdout) as { transactions: Tx[] }).transactions.find(
+    (t) => String(t.producerId) === span.ProducerId,
+  )
   expect(tx, `producer ${span.ProducerId}`).toBeDefined()
   return tx!
 }

@@ -22,7 +22,9 @@ describe('tsdump report (CLI)', () => {
       expect(s.code).toBe(0)
       expect(s.stdout).toMatch(/^<!DOCTYPE html>/)
       expect(s.stdout).toContain('<title>T &lt;1&gt;</title>')
-    } finally { fs.rmSync(dir, { recursive: true, force: true }) }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('usage errors and unwritable output exit 2; an input file is never overwritten', async () => {
@@ -35,7 +37,9 @@ describe('tsdump report (CLI)', () => {
     expect(fs.readFileSync(seg).equals(before)).toBe(true)
     const w = await runCli(['report', ORDERS_11_0, '-o', path.join(os.tmpdir(), 'no-such-dir-tsdump', 'r.html')])
     expect(w.code).toBe(2)
-    expect(w.stderr).toMatch(/^tsdump: error: .*r\.html: cannot write the report: no such file or directory \[OUTPUT_WRITE_FAILED\]$/m)
+    expect(w.stderr).toMatch(
+      /^tsdump: error: .*r\.html: cannot write the report: no such file or directory \[OUTPUT_WRITE_FAILED\]$/m,
+    )
     // unusable input: exit 2 as reconcile, the path on stderr, and no page written
     const u = await runCli(['report', '/no/such/path', '-o', '-'])
     expect(u.code).toBe(2)
@@ -60,6 +64,8 @@ describe('tsdump report (CLI)', () => {
       const html = fs.readFileSync(out, 'utf8')
       expect(html).toContain(`<tr data-code="TRUNCATED_TAIL" data-severity="error"><td class="l">t-0</td>`)
       expect(html).toContain(`<td class="l">${seg}</td><td>${m![2]}</td>`)
-    } finally { fs.rmSync(dir, { recursive: true, force: true }) }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

@@ -4,11 +4,11 @@ import { renderReport } from '../../src/format/report/render.js'
 import { model, partition, txn } from './models.js'
 
 /** every `<tag ...>` start tag with its attribute text */
-function tags (html: string, name: string): string[] {
+function tags(html: string, name: string): string[] {
   return [...html.matchAll(new RegExp(`<${name}\\b[^>]*>`, 'g'))].map((m) => m[0])
 }
 
-function attr (tag: string, name: string): string | undefined {
+function attr(tag: string, name: string): string | undefined {
   return new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1]
 }
 
@@ -23,9 +23,18 @@ describe('renderReport', () => {
     expect(attr(lanes[0]!, 'data-read-committed')).toBe('3')
     expect(attr(lanes[0]!, 'data-read-uncommitted')).toBe('6')
     const txns = tags(html, 'rect').filter((t) => attr(t, 'data-kind') === 'txn')
-    expect(txns.map((t) => [attr(t, 'data-producer-id'), attr(t, 'data-first-offset'), attr(t, 'data-outcome')])).toEqual([['7', '0', 'committed'], ['7', '4', 'aborted']])
+    expect(
+      txns.map((t) => [attr(t, 'data-producer-id'), attr(t, 'data-first-offset'), attr(t, 'data-outcome')]),
+    ).toEqual([
+      ['7', '0', 'committed'],
+      ['7', '4', 'aborted'],
+    ])
     expect(tags(html, 'rect').filter((t) => attr(t, 'data-kind') === 'plain')).toHaveLength(1)
-    expect(tags(html, 'rect').filter((t) => attr(t, 'data-kind') === 'marker').map((t) => attr(t, 'data-marker'))).toEqual(['COMMIT', 'ABORT'])
+    expect(
+      tags(html, 'rect')
+        .filter((t) => attr(t, 'data-kind') === 'marker')
+        .map((t) => attr(t, 'data-marker')),
+    ).toEqual(['COMMIT', 'ABORT'])
     expect(tags(html, 'line').map((t) => attr(t, 'class'))).toEqual(['vline lso', 'vline hw'])
   })
 
@@ -46,7 +55,9 @@ describe('renderReport', () => {
     }
     expect(html).toContain('&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;')
     const lane = tags(html, 'svg').find((t) => attr(t, 'class') === 'lane')!
-    expect(attr(lane, 'data-partition')).toBe('&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;&#39;&amp;-0')
+    expect(attr(lane, 'data-partition')).toBe(
+      '&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;&#39;&amp;-0',
+    )
   })
 
   it('loads nothing: no external reference, and a CSP that forbids any fetch', () => {
@@ -59,10 +70,27 @@ describe('renderReport', () => {
   it('highlights the blocking transaction and prints its abort commands', () => {
     const open = txn({ firstOffset: 8, outcome: 'open', producerId: 42, lastOffset: 10 })
     const p = partition({
-      lastStableOffset: 8, items: [txn({ firstOffset: 0, outcome: 'committed' })], open: [open], transactions: { committed: 1, aborted: 0, empty: 0, open: 1 },
-      blocking: { producerId: 42, producerEpoch: 0, coordinatorEpoch: -1, coordinatorEpochSource: 'snapshot', firstOffset: 8, lastOffset: 10, records: 3, recordsWaiting: 3,
-        firstTimestamp: 1, lastTimestamp: 2, ageMs: 60000, state: 'open', hanging: false, seeded: false,
-        commands: ['kafka-transactions.sh --bootstrap-server b:9092 abort --topic t --partition 0 --start-offset 8'] },
+      lastStableOffset: 8,
+      items: [txn({ firstOffset: 0, outcome: 'committed' })],
+      open: [open],
+      transactions: { committed: 1, aborted: 0, empty: 0, open: 1 },
+      blocking: {
+        producerId: 42,
+        producerEpoch: 0,
+        coordinatorEpoch: -1,
+        coordinatorEpochSource: 'snapshot',
+        firstOffset: 8,
+        lastOffset: 10,
+        records: 3,
+        recordsWaiting: 3,
+        firstTimestamp: 1,
+        lastTimestamp: 2,
+        ageMs: 60000,
+        state: 'open',
+        hanging: false,
+        seeded: false,
+        commands: ['kafka-transactions.sh --bootstrap-server b:9092 abort --topic t --partition 0 --start-offset 8'],
+      },
     })
     const html = renderReport(model([p]))
     const blocking = tags(html, 'rect').filter((t) => attr(t, 'data-blocking') === 'true')
@@ -75,16 +103,35 @@ describe('renderReport', () => {
 
   it('draws an aggregated lane from its buckets, with open transactions still one by one', () => {
     const buckets: Bucket[] = Array.from({ length: 400 }, (_, i) => ({
-      firstOffset: i * 1000, lastOffset: i * 1000 + 999, minTimestamp: i, maxTimestamp: i + 1, committed: 50, aborted: 10,
-      committedRecords: 500, abortedRecords: 100, plainRecords: 0, commitMarkers: 50, abortMarkers: 10, otherControl: 0,
+      firstOffset: i * 1000,
+      lastOffset: i * 1000 + 999,
+      minTimestamp: i,
+      maxTimestamp: i + 1,
+      committed: 50,
+      aborted: 10,
+      committedRecords: 500,
+      abortedRecords: 100,
+      plainRecords: 0,
+      commitMarkers: 50,
+      abortMarkers: 10,
+      otherControl: 0,
     }))
-    const p = partition({ items: null, buckets, logEndOffset: 400000, highWatermark: 400000, lastStableOffset: 399990,
-      open: [txn({ firstOffset: 399990, outcome: 'open' })], transactions: { committed: 20000, aborted: 4000, empty: 0, open: 1 } })
+    const p = partition({
+      items: null,
+      buckets,
+      logEndOffset: 400000,
+      highWatermark: 400000,
+      lastStableOffset: 399990,
+      open: [txn({ firstOffset: 399990, outcome: 'open' })],
+      transactions: { committed: 20000, aborted: 4000, empty: 0, open: 1 },
+    })
     const html = renderReport(model([p]))
     const rects = tags(html, 'rect')
     expect(tags(html, 'g').filter((t) => attr(t, 'data-kind') === 'bucket')).toHaveLength(400)
     expect(rects.filter((t) => /^bucket /.test(attr(t, 'class') ?? ''))).toHaveLength(800) // committed + aborted part of each
-    expect(rects.filter((t) => attr(t, 'data-outcome') !== undefined).map((t) => attr(t, 'data-outcome'))).toEqual(['open'])
+    expect(rects.filter((t) => attr(t, 'data-outcome') !== undefined).map((t) => attr(t, 'data-outcome'))).toEqual([
+      'open',
+    ])
     const lane = tags(html, 'svg').find((t) => attr(t, 'class') === 'lane')!
     expect(attr(lane, 'data-aggregated')).toBe('true')
     expect(html.length).toBeLessThan(1024 * 1024)
@@ -95,8 +142,11 @@ describe('renderReport', () => {
     const lane = tags(html, 'svg').find((t) => attr(t, 'class') === 'lane')!
     expect(attr(lane, 'data-tmin')).toBe('1700000000000')
     expect(attr(lane, 'data-tmax')).toBe('1700000003000')
-    for (const t of tags(html, 'rect').filter((x) => attr(x, 'data-kind') === 'txn' || attr(x, 'data-kind') === 'plain')) {
-      for (const a of ['data-o0', 'data-o1', 'data-t0', 'data-t1']) expect(attr(t, a), `${a} in ${t}`).toMatch(/^\d+(\.\d+)?$/)
+    for (const t of tags(html, 'rect').filter(
+      (x) => attr(x, 'data-kind') === 'txn' || attr(x, 'data-kind') === 'plain',
+    )) {
+      for (const a of ['data-o0', 'data-o1', 'data-t0', 'data-t1'])
+        expect(attr(t, a), `${a} in ${t}`).toMatch(/^\d+(\.\d+)?$/)
     }
   })
 
@@ -111,7 +161,16 @@ describe('renderReport', () => {
 
   it('lists findings with file and byte position', () => {
     const m = model()
-    m.findings = [{ partition: 't-0', severity: 'error', code: 'TRUNCATED_TAIL', file: '/data/t-0/00000000000000000000.log', position: 1074, message: '40 bytes at the end' }]
+    m.findings = [
+      {
+        partition: 't-0',
+        severity: 'error',
+        code: 'TRUNCATED_TAIL',
+        file: '/data/t-0/00000000000000000000.log',
+        position: 1074,
+        message: '40 bytes at the end',
+      },
+    ]
     const html = renderReport(m)
     expect(html).toMatch(/<td class="l">\/data\/t-0\/00000000000000000000\.log<\/td><td>1074<\/td>/)
     expect(html).toContain('Findings (1, 1 errors)')

@@ -10,22 +10,35 @@ import { FIXTURES } from '../support/paths.js'
 
 const dir = path.join(FIXTURES, 'open-txn')
 const expected = JSON.parse(fs.readFileSync(path.join(dir, 'expected.json'), 'utf8')) as {
-  partitions: Array<{ lastStableOffset: number, highWatermark: number, readCommittedRecords: number, readUncommittedRecords: number }>
+  partitions: Array<{
+    lastStableOffset: number
+    highWatermark: number
+    readCommittedRecords: number
+    readUncommittedRecords: number
+  }>
 }
 
 /** records in [LSO, HW) a read_committed consumer gets once the LSO moves: all but those of aborted transactions (kafka-dump-log's text) */
-function waitingFromDump (lso: number, hw: number): number {
-  const text = fs.readFileSync(path.join(dir, 'dump', 'stuck-0', '00000000000000000000.log.deep.txt'), 'utf8').split('\n')
-  const open = new Map<string, Array<{ base: number, count: number }>>()
+function waitingFromDump(lso: number, hw: number): number {
+  const text = fs
+    .readFileSync(path.join(dir, 'dump', 'stuck-0', '00000000000000000000.log.deep.txt'), 'utf8')
+    .split('\n')
+  const open = new Map<string, Array<{ base: number; count: number }>>()
   let waiting = 0
   let control: string | null = null
   for (const l of text) {
-    const b = /^baseOffset: (\d+) lastOffset: \d+ count: (\d+) .*producerId: (-?\d+) .*isTransactional: (\w+) isControl: (\w+)/.exec(l)
+    const b =
+      /^baseOffset: (\d+) lastOffset: \d+ count: (\d+) .*producerId: (-?\d+) .*isTransactional: (\w+) isControl: (\w+)/.exec(
+        l,
+      )
     if (b !== null) {
       const [base, count, pid, txn, ctl] = [Number(b[1]), Number(b[2]), b[3]!, b[4] === 'true', b[5] === 'true']
       control = ctl ? pid : null
       if (ctl || base < lso || base >= hw) continue
-      if (!txn) { waiting += count; continue }
+      if (!txn) {
+        waiting += count
+        continue
+      }
       open.set(pid, [...(open.get(pid) ?? []), { base, count }])
       continue
     }

@@ -4,13 +4,16 @@ import { describe, expect, it } from 'vitest'
 import { NewestPerKey } from '../../src/scan/newest-per-id.js'
 
 describe('NewestPerKey', () => {
-  it('keeps each key\'s newest record, its value bytes intact across compactions', () => {
+  it("keeps each key's newest record, its value bytes intact across compactions", () => {
     const seed = Number(process.env.FUZZ_SEED ?? 12345)
     console.log(`NewestPerKey seed ${seed}`)
     let x = seed >>> 0
-    const rnd = (n: number): number => { x = (Math.imul(x, 1103515245) + 12345) >>> 0; return x % n }
+    const rnd = (n: number): number => {
+      x = (Math.imul(x, 1103515245) + 12345) >>> 0
+      return x % n
+    }
     const n = new NewestPerKey()
-    const plain = new Map<string, { offset: bigint, value: Buffer | null, position: number }>()
+    const plain = new Map<string, { offset: bigint; value: Buffer | null; position: number }>()
     for (let i = 0; i < 50_000; i++) {
       const key = `id-${rnd(700)}`
       // mostly ascending offsets, some repeated or older (a replayed record): the later one wins ties only
@@ -24,8 +27,15 @@ describe('NewestPerKey', () => {
     expect(got.length).toBe(plain.size)
     for (const e of got) {
       const want = plain.get(e.key)!
-      expect({ offset: e.offset, position: e.position, value: e.value === null ? null : e.value.toString('hex') })
-        .toEqual({ offset: want.offset, position: want.position, value: want.value === null ? null : want.value.toString('hex') })
+      expect({
+        offset: e.offset,
+        position: e.position,
+        value: e.value === null ? null : e.value.toString('hex'),
+      }).toEqual({
+        offset: want.offset,
+        position: want.position,
+        value: want.value === null ? null : want.value.toString('hex'),
+      })
     }
   })
 })

@@ -4,9 +4,12 @@ import * as fs from 'node:fs'
 import * as path from 'node:path'
 
 /** [baseOffset, lastOffset] of each batch of a partition directory, in offset order */
-export function batchRanges (partDir: string): Array<[number, number]> {
+export function batchRanges(partDir: string): Array<[number, number]> {
   const out: Array<[number, number]> = []
-  for (const f of fs.readdirSync(partDir).filter((x) => x.endsWith('.log')).sort()) {
+  for (const f of fs
+    .readdirSync(partDir)
+    .filter((x) => x.endsWith('.log'))
+    .sort()) {
     const b = fs.readFileSync(path.join(partDir, f))
     for (let pos = 0; pos + 61 <= b.length; pos += 12 + b.readInt32BE(pos + 8)) {
       const base = Number(b.readBigInt64BE(pos))
@@ -17,7 +20,7 @@ export function batchRanges (partDir: string): Array<[number, number]> {
 }
 
 /** data records and markers in a partition directory's segments below `end`; an emptied batch has no record */
-export function recordsBelow (partDir: string, end: number): { data: number, markers: number } {
+export function recordsBelow(partDir: string, end: number): { data: number; markers: number } {
   let data = 0
   let markers = 0
   for (const f of fs.readdirSync(partDir).filter((x) => x.endsWith('.log') && Number(x.slice(0, 20)) < end)) {

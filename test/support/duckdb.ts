@@ -3,7 +3,7 @@
 export type Row = Record<string, unknown>
 
 /** null when DuckDB cannot be loaded here (the reason is printed; callers skip) */
-export async function duckdb (): Promise<((sql: string) => Promise<Row[]>) | null> {
+export async function duckdb(): Promise<((sql: string) => Promise<Row[]>) | null> {
   try {
     const { DuckDBInstance } = await import('@duckdb/node-api')
     const db = await DuckDBInstance.create(':memory:')

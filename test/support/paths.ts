@@ -9,8 +9,11 @@ export const FIXTURES = path.join(REPO_ROOT, 'fixtures/broker')
 /** the 4.4.0 broker's fixtures (written by the 4.4.0 Java client) */
 export const FIXTURES_44 = path.join(REPO_ROOT, 'fixtures/broker-4.4')
 
-export function corpusAvailable (): boolean {
+export function corpusAvailable(): boolean {
   const ok = fs.existsSync(path.join(CORPUS, 'facts.json'))
-  if (!ok) console.log(`skipping: ${CORPUS} is absent (the shared corpus is only present next to the repository in CI and dev sessions)`)
+  if (!ok)
+    console.log(
+      `skipping: ${CORPUS} is absent (the shared corpus is only present next to the repository in CI and dev sessions)`,
+    )
   return ok
 }

@@ -9,7 +9,12 @@ import type { Finding } from '../../src/analysis/findings.js'
 import type { SnapshotInput } from '../../src/analysis/partition-input.js'
 import type { TxnIndexEntry } from '../../src/decode/txn-index-table.js'
 
-export type { AnalyzerOptions, AnalyzerStats, OpenTransaction, PartitionReport } from '../../src/analysis/partition-analyzer.js'
+export type {
+  AnalyzerOptions,
+  AnalyzerStats,
+  OpenTransaction,
+  PartitionReport,
+} from '../../src/analysis/partition-analyzer.js'
 export { PartitionAnalyzer } from '../../src/analysis/partition-analyzer.js'
 
 /** A whole partition in memory: the pure form used by tests and small inputs. */
@@ -40,12 +45,23 @@ export interface ReconcileOptions {
 }
 
 /** Reconcile one partition held in memory. Pure. */
-export function reconcilePartition (input: PartitionInput, opts: ReconcileOptions = {}, internals: AnalyzerInternals = {}): PartitionReport {
-  const a = new PartitionAnalyzer({
-    topic: input.topic, partition: input.partition, logStartOffset: input.logStartOffset, snapshots: input.snapshots,
-    checkpointHighWatermark: input.checkpointHighWatermark, txnIndex: input.txnIndexAvailable ? TxnIndexTable.from(input.txnIndex) : null,
-    ...(opts.timeline === true ? { timeline: true as const } : {}),
-  }, internals)
+export function reconcilePartition(
+  input: PartitionInput,
+  opts: ReconcileOptions = {},
+  internals: AnalyzerInternals = {},
+): PartitionReport {
+  const a = new PartitionAnalyzer(
+    {
+      topic: input.topic,
+      partition: input.partition,
+      logStartOffset: input.logStartOffset,
+      snapshots: input.snapshots,
+      checkpointHighWatermark: input.checkpointHighWatermark,
+      txnIndex: input.txnIndexAvailable ? TxnIndexTable.from(input.txnIndex) : null,
+      ...(opts.timeline === true ? { timeline: true as const } : {}),
+    },
+    internals,
+  )
   for (const b of input.batches) a.add(b)
   return a.finish(input.lastSegmentBaseOffset, input.scanFindings)
 }

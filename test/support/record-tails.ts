@@ -3,12 +3,16 @@
 import type { FormattedRecord } from '../../src/format/topics/formatted-record.js'
 
 /** after `headerKeys: [...] `, or after the `|` / space that --skip-record-metadata leaves */
-export function expectedTails (text: string): string[] {
-  return text.split('\n').filter((l) => / (key|payload): /.test(l) && !l.startsWith('baseOffset'))
+export function expectedTails(text: string): string[] {
+  return text
+    .split('\n')
+    .filter((l) => / (key|payload): /.test(l) && !l.startsWith('baseOffset'))
     .map((l) => l.replace(/^\| offset: .*? headerKeys: \[[^\]]*\] /, '').replace(/^\|? ?/, ''))
 }
 
-export function formattedTail (f: FormattedRecord): string {
+export function formattedTail(f: FormattedRecord): string {
   const key = f.error ?? f.key
-  return [key === undefined ? undefined : `key: ${key}`, f.payload === undefined ? undefined : `payload: ${f.payload}`].filter((x) => x !== undefined).join(' ')
+  return [key === undefined ? undefined : `key: ${key}`, f.payload === undefined ? undefined : `payload: ${f.payload}`]
+    .filter((x) => x !== undefined)
+    .join(' ')
 }

@@ -3,7 +3,11 @@ import { StringWriter } from '../../src/format/writer.js'
 import type { CommandContext } from '../../src/commands/context.js'
 import { main } from '../../src/cli/main.js'
 
-export interface CliResult { code: number, stdout: string, stderr: string }
+export interface CliResult {
+  code: number
+  stdout: string
+  stderr: string
+}
 
 /**
  * The tests' clock, where a command judges age (lso, cleanup, report) and no --now is given: after every fixture
@@ -11,11 +15,19 @@ export interface CliResult { code: number, stdout: string, stderr: string }
  */
 export const TEST_NOW = Date.parse('2027-06-01T00:00:00Z')
 
-export async function runCli (argv: string[], opts: { colorLevel?: 0 | 1 | 2 | 3, now?: number, cwd?: string } = {}): Promise<CliResult> {
+export async function runCli(
+  argv: string[],
+  opts: { colorLevel?: 0 | 1 | 2 | 3; now?: number; cwd?: string } = {},
+): Promise<CliResult> {
   const stdout = new StringWriter()
   const stderr = new StringWriter()
   const ctx: CommandContext = {
-    stdout, stderr, colorLevel: opts.colorLevel ?? 0, stderrIsTTY: false, env: {}, now: () => opts.now ?? TEST_NOW,
+    stdout,
+    stderr,
+    colorLevel: opts.colorLevel ?? 0,
+    stderrIsTTY: false,
+    env: {},
+    now: () => opts.now ?? TEST_NOW,
   }
   const before = process.cwd()
   if (opts.cwd !== undefined) process.chdir(opts.cwd)

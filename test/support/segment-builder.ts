@@ -13,7 +13,10 @@ import { crc32c } from '../../src/bytes/crc32c.js'
 
 export type Bytes = Buffer | string | null
 
-export interface HeaderSpec { key: string | Buffer, value: Bytes }
+export interface HeaderSpec {
+  key: string | Buffer
+  value: Bytes
+}
 
 export interface RecordSpec {
   key?: Bytes
@@ -46,7 +49,7 @@ export interface BatchSpec {
   baseSequence?: number
   records?: RecordSpec[]
   /** a control batch with one COMMIT/ABORT (or other type) record; sets the control and transactional bits */
-  marker?: { type: MarkerType, coordinatorEpoch?: number, keyVersion?: number }
+  marker?: { type: MarkerType; coordinatorEpoch?: number; keyVersion?: number }
   // ---- damage knobs ----
   /** override lastOffsetDelta (default: records - 1) */
   lastOffsetDelta?: number
@@ -64,11 +67,11 @@ export interface BatchSpec {
 
 // ---- varints (protobuf base-128, zigzag), as Kafka ByteUtils.writeVarint / writeVarlong ----
 
-export function uvarint (n: bigint): Buffer {
+export function uvarint(n: bigint): Buffer {
   const out: number[] = []
   let v = n
   do {
-    let b = Number(v & 0x7Fn)
+    let b = Number(v & 0x7fn)
     v >>= 7n
     if (v !== 0n) b |= 0x80
     out.push(b)
@@ -76,31 +79,31 @@ export function uvarint (n: bigint): Buffer {
   return Buffer.from(out)
 }
 
-export function varint (n: number): Buffer {
+export function varint(n: number): Buffer {
   return uvarint(BigInt(((n << 1) ^ (n >> 31)) >>> 0))
 }
 
-export function varlong (n: bigint | number): Buffer {
+export function varlong(n: bigint | number): Buffer {
   const v = BigInt.asIntN(64, BigInt(n))
   return uvarint(BigInt.asUintN(64, (v << 1n) ^ (v >> 63n)))
 }
 
 /** a varint of `bytes` bytes that never terminates (every byte has the continuation bit) */
-export function endlessVarint (bytes: number): Buffer {
-  return Buffer.alloc(bytes, 0xFF)
+export function endlessVarint(bytes: number): Buffer {
+  return Buffer.alloc(bytes, 0xff)
 }
 
-function toBuf (b: Bytes | undefined): Buffer | null {
+function toBuf(b: Bytes | undefined): Buffer | null {
   if (b === undefined || b === null) return null
   return typeof b === 'string' ? Buffer.from(b, 'utf8') : b
 }
 
-function lengthPrefixed (b: Buffer | null): Buffer {
+function lengthPrefixed(b: Buffer | null): Buffer {
   return b === null ? varint(-1) : Buffer.concat([varint(b.length), b])
 }
 
 /** The body of one record (everything after its length varint). */
-export function encodeRecordBody (r: RecordSpec, index: number): Buffer {
+export function encodeRecordBody(r: RecordSpec, index: number): Buffer {
   const headers = r.headers ?? []
   return Buffer.concat([
     Buffer.from([r.attributes ?? 0]),
@@ -113,7 +116,7 @@ export function encodeRecordBody (r: RecordSpec, index: number): Buffer {
   ])
 }
 
-export function encodeRecord (r: RecordSpec, index: number): Buffer {
+export function encodeRecord(r: RecordSpec, index: number): Buffer {
   if (r.raw !== undefined) return r.raw
   const body = encodeRecordBody(r, index)
   return Buffer.concat([varint(body.length), body])
@@ -121,7 +124,7 @@ export function encodeRecord (r: RecordSpec, index: number): Buffer {
 
 const CONTROL_TYPE: Record<string, number> = { ABORT: 0, COMMIT: 1 }
 
-function markerRecord (m: NonNullable<BatchSpec['marker']>): RecordSpec {
+function markerRecord(m: NonNullable<BatchSpec['marker']>): RecordSpec {
   const type = typeof m.type === 'number' ? m.type : CONTROL_TYPE[m.type]!
   const key = Buffer.alloc(4)
   key.writeInt16BE(m.keyVersion ?? 0, 0)
@@ -135,8 +138,9 @@ function markerRecord (m: NonNullable<BatchSpec['marker']>): RecordSpec {
 export const RECORD_BATCH_OVERHEAD = 61
 
 /** One v2 batch (or a damaged one, per the knobs). */
-export function encodeBatch (spec: BatchSpec = {}): Buffer {
-  const records = spec.marker !== undefined ? [markerRecord(spec.marker)] : (spec.records ?? [{ key: null, value: 'v' }])
+export function encodeBatch(spec: BatchSpec = {}): Buffer {
+  const records =
+    spec.marker !== undefined ? [markerRecord(spec.marker)] : (spec.records ?? [{ key: null, value: 'v' }])
   const codec = spec.codec ?? 0
   const plain = spec.recordBytes ?? Buffer.concat(records.map((r, i) => encodeRecord(r, i)))
   const compress = spec.compress ?? (codec === 1 ? (b: Buffer) => gzipSync(b) : (b: Buffer) => b)
@@ -157,18 +161,21 @@ export function encodeBatch (spec: BatchSpec = {}): Buffer {
   buf.writeInt32BE(spec.lastOffsetDelta ?? Math.max(0, records.length - 1), 23)
   buf.writeBigInt64BE(baseTimestamp, 27)
   buf.writeBigInt64BE(BigInt(spec.maxTimestamp ?? baseTimestamp), 35)
-  buf.writeBigInt64BE(BigInt(spec.producerId ?? (spec.marker !== undefined || spec.transactional === true ? 1000 : -1)), 43)
+  buf.writeBigInt64BE(
+    BigInt(spec.producerId ?? (spec.marker !== undefined || spec.transactional === true ? 1000 : -1)),
+    43,
+  )
   buf.writeInt16BE(spec.producerEpoch ?? (spec.marker !== undefined || spec.transactional === true ? 0 : -1), 51)
   buf.writeInt32BE(spec.baseSequence ?? -1, 53)
   buf.writeInt32BE(spec.recordsCount ?? records.length, 57)
   section.copy(buf, RECORD_BATCH_OVERHEAD)
   const crc = crc32c(buf.subarray(21))
-  buf.writeUInt32BE(spec.crc === 'bad' ? (crc ^ 1) >>> 0 : spec.crc ?? crc, 17)
+  buf.writeUInt32BE(spec.crc === 'bad' ? (crc ^ 1) >>> 0 : (spec.crc ?? crc), 17)
   return buf
 }
 
 /** Batches laid out as a segment, each batch's baseOffset following the previous one's lastOffset. */
-export function segment (...specs: BatchSpec[]): Buffer {
+export function segment(...specs: BatchSpec[]): Buffer {
   let next = 0n
   const parts: Buffer[] = []
   for (const s of specs) {
@@ -181,9 +188,9 @@ export function segment (...specs: BatchSpec[]): Buffer {
 }
 
 /** Start positions of the batches of a well-formed segment (by walking batchLength). */
-export function batchPositions (seg: Buffer): number[] {
+export function batchPositions(seg: Buffer): number[] {
   const out: number[] = []
-  for (let p = 0; p + 12 <= seg.length;) {
+  for (let p = 0; p + 12 <= seg.length; ) {
     out.push(p)
     p += 12 + seg.readInt32BE(p + 8)
   }
@@ -191,19 +198,25 @@ export function batchPositions (seg: Buffer): number[] {
 }
 
 /** `n` simple batches of `perBatch` records each, optionally a transaction per batch closed by a marker. */
-export function simpleSegment (n: number, perBatch = 2): Buffer {
+export function simpleSegment(n: number, perBatch = 2): Buffer {
   const specs: BatchSpec[] = []
   for (let i = 0; i < n; i++) {
-    specs.push({ records: Array.from({ length: perBatch }, (_, j) => ({ key: `k${i}-${j}`, value: `value ${i}/${j}`, headers: j === 0 ? [{ key: 'h', value: 'x' }] : [] })) })
+    specs.push({
+      records: Array.from({ length: perBatch }, (_, j) => ({
+        key: `k${i}-${j}`,
+        value: `value ${i}/${j}`,
+        headers: j === 0 ? [{ key: 'h', value: 'x' }] : [],
+      })),
+    })
   }
   return segment(...specs)
 }
 
-export function truncate (buf: Buffer, length: number): Buffer {
+export function truncate(buf: Buffer, length: number): Buffer {
   return buf.subarray(0, Math.max(0, Math.min(buf.length, length)))
 }
 
-export function flipBit (buf: Buffer, bit: number): Buffer {
+export function flipBit(buf: Buffer, bit: number): Buffer {
   const out = Buffer.from(buf) // copy: callers keep the original
   out[bit >> 3]! ^= 1 << (bit & 7)
   return out
@@ -211,14 +224,20 @@ export function flipBit (buf: Buffer, bit: number): Buffer {
 
 // ---- index files ----
 
-export function offsetIndex (entries: Array<[relativeOffset: number, position: number]>, zeroTailEntries = 0): Buffer {
+export function offsetIndex(entries: Array<[relativeOffset: number, position: number]>, zeroTailEntries = 0): Buffer {
   const b = Buffer.alloc((entries.length + zeroTailEntries) * 8)
-  entries.forEach(([o, p], i) => { b.writeInt32BE(o, i * 8); b.writeInt32BE(p, i * 8 + 4) })
+  entries.forEach(([o, p], i) => {
+    b.writeInt32BE(o, i * 8)
+    b.writeInt32BE(p, i * 8 + 4)
+  })
   return b
 }
 
-export function timeIndex (entries: Array<[timestamp: bigint, relativeOffset: number]>, zeroTailEntries = 0): Buffer {
+export function timeIndex(entries: Array<[timestamp: bigint, relativeOffset: number]>, zeroTailEntries = 0): Buffer {
   const b = Buffer.alloc((entries.length + zeroTailEntries) * 12)
-  entries.forEach(([t, o], i) => { b.writeBigInt64BE(t, i * 12); b.writeInt32BE(o, i * 12 + 8) })
+  entries.forEach(([t, o], i) => {
+    b.writeBigInt64BE(t, i * 12)
+    b.writeInt32BE(o, i * 12 + 8)
+  })
   return b
 }

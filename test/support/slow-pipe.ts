@@ -7,7 +7,7 @@ import { expect } from 'vitest'
 export const hasMkfifo = spawnSync('mkfifo', ['--version']).status === 0
 
 /** A non-blocking FIFO: our write end, a `cat` draining it into a file, and the bytes it got once closed. */
-export function slowPipe (dir: string, name: string): { fd: number, done: () => Promise<Buffer> } {
+export function slowPipe(dir: string, name: string): { fd: number; done: () => Promise<Buffer> } {
   const fifo = path.join(dir, name)
   const out = path.join(dir, `${name}.out`)
   expect(spawnSync('mkfifo', [fifo]).status).toBe(0)
@@ -18,7 +18,9 @@ export function slowPipe (dir: string, name: string): { fd: number, done: () => 
   // The shell opens its read end first and says so (`ready`): a writer that finished within the pipe's 64 KiB
   // and closed before any reader of cat's had opened left cat's open waiting for a writer for ever (a CI hang)
   const ready = path.join(dir, `${name}.ready`)
-  const cat = spawn('sh', ['-c', `exec 3< "${fifo}"; : > "${ready}"; sleep 0.3; exec cat <&3 > "${out}"`], { stdio: 'ignore' })
+  const cat = spawn('sh', ['-c', `exec 3< "${fifo}"; : > "${ready}"; sleep 0.3; exec cat <&3 > "${out}"`], {
+    stdio: 'ignore',
+  })
   const exited = new Promise<void>((resolve) => cat.on('exit', () => resolve()))
   return {
     fd,

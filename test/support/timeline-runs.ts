@@ -5,27 +5,58 @@ import type { TimelineRun } from '../../src/analysis/timeline.js'
 import type { Transaction } from '../../src/analysis/transactions.js'
 
 const MAX = BigInt(Number.MAX_SAFE_INTEGER)
-export const i64 = fc.oneof(fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), fc.bigInt({ min: -2n, max: 100_000_000n }),
-  fc.bigInt({ min: MAX - 3n, max: MAX + 3n }), fc.bigInt({ min: -MAX - 3n, max: -MAX + 3n }))
+export const i64 = fc.oneof(
+  fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }),
+  fc.bigInt({ min: -2n, max: 100_000_000n }),
+  fc.bigInt({ min: MAX - 3n, max: MAX + 3n }),
+  fc.bigInt({ min: -MAX - 3n, max: -MAX + 3n }),
+)
 export const epoch = fc.integer({ min: -1, max: 32767 })
 export const orNull = <T>(a: fc.Arbitrary<T>): fc.Arbitrary<T | null> => fc.option(a, { nil: null })
 
 /** runs of every kind; `timestamp` draws the transactions' timestamps, `typeName` the control runs' types */
-export function timelineRun (o: { timestamp: fc.Arbitrary<bigint>, typeName: fc.Arbitrary<string> }): fc.Arbitrary<TimelineRun> {
-  const txn: fc.Arbitrary<Transaction> = fc.record({
-    seq: fc.nat(), producerId: i64, producerEpoch: epoch, markerEpoch: orNull(epoch), firstOffset: i64, lastDataOffset: orNull(i64),
-    records: fc.nat(), batches: fc.nat(), firstTimestamp: orNull(o.timestamp), lastTimestamp: orNull(o.timestamp),
-    outcome: fc.constantFrom('COMMIT' as const, 'ABORT' as const, null), markerOffset: orNull(i64), coordinatorEpoch: orNull(fc.integer({ min: -1, max: 2 ** 31 - 1 })),
-    seeded: fc.boolean(), empty: fc.boolean(), completionLastStableOffset: orNull(i64),
-  // an empty transaction is made at its marker: it has one
-  }).map((t) => (t.empty && t.markerOffset === null ? { ...t, markerOffset: t.firstOffset } : t))
+export function timelineRun(o: {
+  timestamp: fc.Arbitrary<bigint>
+  typeName: fc.Arbitrary<string>
+}): fc.Arbitrary<TimelineRun> {
+  const txn: fc.Arbitrary<Transaction> = fc
+    .record({
+      seq: fc.nat(),
+      producerId: i64,
+      producerEpoch: epoch,
+      markerEpoch: orNull(epoch),
+      firstOffset: i64,
+      lastDataOffset: orNull(i64),
+      records: fc.nat(),
+      batches: fc.nat(),
+      firstTimestamp: orNull(o.timestamp),
+      lastTimestamp: orNull(o.timestamp),
+      outcome: fc.constantFrom('COMMIT' as const, 'ABORT' as const, null),
+      markerOffset: orNull(i64),
+      coordinatorEpoch: orNull(fc.integer({ min: -1, max: 2 ** 31 - 1 })),
+      seeded: fc.boolean(),
+      empty: fc.boolean(),
+      completionLastStableOffset: orNull(i64),
+      // an empty transaction is made at its marker: it has one
+    })
+    .map((t) => (t.empty && t.markerOffset === null ? { ...t, markerOffset: t.firstOffset } : t))
   return fc.oneof(
-    fc.record({ kind: fc.constant('plain' as const), firstOffset: i64, lastOffset: i64, producerId: i64, producerEpoch: epoch, records: fc.nat(), batches: fc.nat() }),
-    fc.record({ kind: fc.constant('control' as const), firstOffset: i64, typeName: o.typeName, producerId: i64 }),
-    fc.tuple(txn, fc.boolean(), fc.constantFrom(undefined, 'early' as const, 'end' as const)).map(([t, interleaved, listed]) => {
-      const r: TimelineRun = { kind: 'transaction', firstOffset: t.firstOffset, txn: t, interleaved }
-      if (listed !== undefined) r.listed = listed
-      return r
+    fc.record({
+      kind: fc.constant('plain' as const),
+      firstOffset: i64,
+      lastOffset: i64,
+      producerId: i64,
+      producerEpoch: epoch,
+      records: fc.nat(),
+      batches: fc.nat(),
     }),
+    fc.record({ kind: fc.constant('control' as const), firstOffset: i64, typeName: o.typeName, producerId: i64 }),
+    fc
+      .tuple(txn, fc.boolean(), fc.constantFrom(undefined, 'early' as const, 'end' as const))
+      .map(([t, interleaved, listed]) => {
+        const r: TimelineRun = { kind: 'transaction', firstOffset: t.firstOffset, txn: t, interleaved }
+        if (listed !== undefined) r.listed = listed
+        return r
+      }),
   )
 }

@@ -23,16 +23,19 @@ export interface BatchSpec {
   baseSequence?: number
 }
 
-function uvarint (n: number): number[] {
+function uvarint(n: number): number[] {
   const out: number[] = []
   let v = n >>> 0
-  while (v >= 0x80) { out.push((v & 0x7F) | 0x80); v >>>= 7 }
+  while (v >= 0x80) {
+    out.push((v & 0x7f) | 0x80)
+    v >>>= 7
+  }
   out.push(v)
   return out
 }
 const varint = (n: number): number[] => uvarint(((n << 1) ^ (n >> 31)) >>> 0)
 
-function encodeRecord (offsetDelta: number, key: Buffer | null, value: Buffer | null): Buffer {
+function encodeRecord(offsetDelta: number, key: Buffer | null, value: Buffer | null): Buffer {
   const body = [0, ...varint(0), ...varint(offsetDelta)]
   const parts: Buffer[] = [Buffer.from(body)]
   parts.push(Buffer.from(varint(key === null ? -1 : key.length)))
@@ -44,7 +47,7 @@ function encodeRecord (offsetDelta: number, key: Buffer | null, value: Buffer | 
   return Buffer.concat([Buffer.from(varint(rec.length)), rec])
 }
 
-function controlRecord (type: number, coordinatorEpoch: number): Buffer {
+function controlRecord(type: number, coordinatorEpoch: number): Buffer {
   const key = Buffer.alloc(4)
   key.writeInt16BE(0, 0)
   key.writeInt16BE(type, 2)
@@ -61,12 +64,12 @@ function controlRecord (type: number, coordinatorEpoch: number): Buffer {
 }
 
 /** One v2 batch with a valid CRC-32C. */
-export function encodeBatch (s: BatchSpec): Buffer {
+export function encodeBatch(s: BatchSpec): Buffer {
   const isControl = s.control !== undefined
-  const count = isControl ? 1 : s.count ?? 1
+  const count = isControl ? 1 : (s.count ?? 1)
   const records: Buffer[] = []
   if (isControl) {
-    const type = s.control === 'ABORT' ? 0 : s.control === 'COMMIT' ? 1 : s.control as number
+    const type = s.control === 'ABORT' ? 0 : s.control === 'COMMIT' ? 1 : (s.control as number)
     records.push(controlRecord(type, s.coordinatorEpoch ?? 0))
   } else {
     for (let i = 0; i < count; i++) records.push(encodeRecord(i, Buffer.from(`k${i}`), Buffer.from(`value ${i}`)))
@@ -86,7 +89,7 @@ export function encodeBatch (s: BatchSpec): Buffer {
   h.writeBigInt64BE(ts, 35)
   h.writeBigInt64BE(s.producerId ?? -1n, 43)
   h.writeInt16BE(s.producerEpoch ?? -1, 51)
-  h.writeInt32BE(isControl ? -1 : s.baseSequence ?? (s.producerId !== undefined && s.producerId >= 0n ? 0 : -1), 53)
+  h.writeInt32BE(isControl ? -1 : (s.baseSequence ?? (s.producerId !== undefined && s.producerId >= 0n ? 0 : -1)), 53)
   h.writeInt32BE(count, 57)
   const batch = Buffer.concat([h, body])
   batch.writeUInt32BE(crc32c(batch.subarray(21)), 17)
@@ -98,9 +101,12 @@ export class LogWriter {
   readonly batches: BatchSpec[] = []
   next: bigint
   time: bigint
-  constructor (start = 0n, time = 1_700_000_000_000n) { this.next = start; this.time = time }
+  constructor(start = 0n, time = 1_700_000_000_000n) {
+    this.next = start
+    this.time = time
+  }
 
-  private push (s: Omit<BatchSpec, 'baseOffset'>, span: number): BatchSpec {
+  private push(s: Omit<BatchSpec, 'baseOffset'>, span: number): BatchSpec {
     const b: BatchSpec = { ...s, baseOffset: this.next, timestamp: s.timestamp ?? this.time }
     this.batches.push(b)
     this.next += BigInt(span)
@@ -108,23 +114,39 @@ export class LogWriter {
     return b
   }
 
-  plain (count: number, producerId = -1n): BatchSpec { return this.push({ count, producerId, producerEpoch: producerId >= 0n ? 0 : -1 }, count) }
-  txn (producerId: bigint, producerEpoch: number, count: number, timestamp?: bigint): BatchSpec {
-    return this.push({ count, producerId, producerEpoch, transactional: true, ...(timestamp !== undefined ? { timestamp } : {}) }, count)
+  plain(count: number, producerId = -1n): BatchSpec {
+    return this.push({ count, producerId, producerEpoch: producerId >= 0n ? 0 : -1 }, count)
   }
-  marker (producerId: bigint, producerEpoch: number, type: MarkerType, coordinatorEpoch = 0): BatchSpec {
+  txn(producerId: bigint, producerEpoch: number, count: number, timestamp?: bigint): BatchSpec {
+    return this.push(
+      { count, producerId, producerEpoch, transactional: true, ...(timestamp !== undefined ? { timestamp } : {}) },
+      count,
+    )
+  }
+  marker(producerId: bigint, producerEpoch: number, type: MarkerType, coordinatorEpoch = 0): BatchSpec {
     return this.push({ producerId, producerEpoch, control: type, coordinatorEpoch }, 1)
   }
-  leaderChange (): BatchSpec { return this.push({ control: 2 }, 1) }
+  leaderChange(): BatchSpec {
+    return this.push({ control: 2 }, 1)
+  }
   /** a compacted batch: `count` records left over an offset span of `span` */
-  compacted (count: number, span: number): BatchSpec { return this.push({ count, lastOffsetDelta: span - 1 }, span) }
+  compacted(count: number, span: number): BatchSpec {
+    return this.push({ count, lastOffsetDelta: span - 1 }, span)
+  }
   /** offsets skipped (a gap between segments is fine too) */
-  skip (n: number): void { this.next += BigInt(n) }
+  skip(n: number): void {
+    this.next += BigInt(n)
+  }
 }
 
-export interface AbortedTxnSpec { producerId: bigint, firstOffset: bigint, lastOffset: bigint, lastStableOffset: bigint }
+export interface AbortedTxnSpec {
+  producerId: bigint
+  firstOffset: bigint
+  lastOffset: bigint
+  lastStableOffset: bigint
+}
 
-export function encodeTxnIndex (entries: readonly AbortedTxnSpec[]): Buffer {
+export function encodeTxnIndex(entries: readonly AbortedTxnSpec[]): Buffer {
   const b = Buffer.alloc(entries.length * 34)
   entries.forEach((e, i) => {
     const o = i * 34
@@ -146,7 +168,7 @@ export interface SnapshotEntrySpec {
   timestamp?: bigint
 }
 
-export function encodeProducerSnapshot (entries: readonly SnapshotEntrySpec[]): Buffer {
+export function encodeProducerSnapshot(entries: readonly SnapshotEntrySpec[]): Buffer {
   const b = Buffer.alloc(10 + entries.length * 46)
   b.writeInt16BE(1, 0)
   b.writeInt32BE(entries.length, 6)
@@ -171,60 +193,85 @@ const name20 = (o: bigint): string => o.toString().padStart(20, '0')
 export class LogDir {
   readonly root: string
   private readonly hw = new Map<string, bigint>()
-  constructor () { this.root = fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-txn-')) }
+  constructor() {
+    this.root = fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-txn-'))
+  }
 
-  partitionPath (topic: string, partition: number): string {
+  partitionPath(topic: string, partition: number): string {
     const p = path.join(this.root, `${topic}-${partition}`)
     fs.mkdirSync(p, { recursive: true })
     return p
   }
 
   /** writes <base>.log (+ an empty .index, like a broker) */
-  segment (topic: string, partition: number, base: bigint, batches: readonly BatchSpec[]): string {
+  segment(topic: string, partition: number, base: bigint, batches: readonly BatchSpec[]): string {
     const dir = this.partitionPath(topic, partition)
     fs.writeFileSync(path.join(dir, `${name20(base)}.log`), Buffer.concat(batches.map(encodeBatch)))
     fs.writeFileSync(path.join(dir, `${name20(base)}.index`), Buffer.alloc(0))
     return dir
   }
 
-  txnIndex (topic: string, partition: number, base: bigint, entries: readonly AbortedTxnSpec[]): void {
-    fs.writeFileSync(path.join(this.partitionPath(topic, partition), `${name20(base)}.txnindex`), encodeTxnIndex(entries))
+  txnIndex(topic: string, partition: number, base: bigint, entries: readonly AbortedTxnSpec[]): void {
+    fs.writeFileSync(
+      path.join(this.partitionPath(topic, partition), `${name20(base)}.txnindex`),
+      encodeTxnIndex(entries),
+    )
   }
 
-  snapshot (topic: string, partition: number, offset: bigint, entries: readonly SnapshotEntrySpec[]): void {
-    fs.writeFileSync(path.join(this.partitionPath(topic, partition), `${name20(offset)}.snapshot`), encodeProducerSnapshot(entries))
+  snapshot(topic: string, partition: number, offset: bigint, entries: readonly SnapshotEntrySpec[]): void {
+    fs.writeFileSync(
+      path.join(this.partitionPath(topic, partition), `${name20(offset)}.snapshot`),
+      encodeProducerSnapshot(entries),
+    )
   }
 
-  highWatermark (topic: string, partition: number, hw: bigint): void {
+  highWatermark(topic: string, partition: number, hw: bigint): void {
     this.hw.set(`${topic} ${partition}`, hw)
     const lines = [...this.hw].map(([k, v]) => `${k} ${v}`)
     fs.writeFileSync(path.join(this.root, 'replication-offset-checkpoint'), `0\n${lines.length}\n${lines.join('\n')}\n`)
   }
 
-  remove (): void { fs.rmSync(this.root, { recursive: true, force: true }) }
+  remove(): void {
+    fs.rmSync(this.root, { recursive: true, force: true })
+  }
 }
 
 /** Runs a command's run*() in-process with string writers. */
-export async function runCommand<O> (fn: (opts: O, ctx: import('../../src/commands/context.js').CommandContext) => Promise<number>, opts: O):
-Promise<{ code: number, out: string, err: string }> {
+export async function runCommand<O>(
+  fn: (opts: O, ctx: import('../../src/commands/context.js').CommandContext) => Promise<number>,
+  opts: O,
+): Promise<{ code: number; out: string; err: string }> {
   const { StringWriter } = await import('../../src/format/writer.js')
   const stdout = new StringWriter()
   const stderr = new StringWriter()
-  const code = await fn(opts, { stdout, stderr, colorLevel: 0, stderrIsTTY: false, env: {}, now: () => 1_700_000_000_000 })
+  const code = await fn(opts, {
+    stdout,
+    stderr,
+    colorLevel: 0,
+    stderrIsTTY: false,
+    env: {},
+    now: () => 1_700_000_000_000,
+  })
   return { code, out: stdout.text, err: stderr.text }
 }
 
 /** The course chapter's orders-11: p0 committed 0..5, COMMIT 6, aborted 7..14, ABORT 15; p1 only an ABORT; p2 0..1 + COMMIT 2. */
-export function buildOrders11 (d: LogDir): void {
+export function buildOrders11(d: LogDir): void {
   const p0 = new LogWriter()
-  p0.txn(4001n, 0, 6); p0.marker(4001n, 0, 'COMMIT'); p0.txn(4001n, 1, 8); p0.marker(4001n, 1, 'ABORT')
+  p0.txn(4001n, 0, 6)
+  p0.marker(4001n, 0, 'COMMIT')
+  p0.txn(4001n, 1, 8)
+  p0.marker(4001n, 1, 'ABORT')
   d.segment('orders-11', 0, 0n, p0.batches)
   d.txnIndex('orders-11', 0, 0n, [{ producerId: 4001n, firstOffset: 7n, lastOffset: 15n, lastStableOffset: 16n }])
   const p1 = new LogWriter()
   p1.marker(4001n, 1, 'ABORT')
   d.segment('orders-11', 1, 0n, p1.batches)
   const p2 = new LogWriter()
-  p2.txn(4001n, 0, 2); p2.marker(4001n, 0, 'COMMIT')
+  p2.txn(4001n, 0, 2)
+  p2.marker(4001n, 0, 'COMMIT')
   d.segment('orders-11', 2, 0n, p2.batches)
-  d.highWatermark('orders-11', 0, 16n); d.highWatermark('orders-11', 1, 1n); d.highWatermark('orders-11', 2, 3n)
+  d.highWatermark('orders-11', 0, 16n)
+  d.highWatermark('orders-11', 1, 1n)
+  d.highWatermark('orders-11', 2, 3n)
 }

@@ -4,7 +4,7 @@
 import * as path from 'node:path'
 
 /** the lines of `text` longer than `width` once every typed path (as typed and resolved) is taken out */
-export function linesOver (text: string, typed: readonly string[], width = 80): string[] {
+export function linesOver(text: string, typed: readonly string[], width = 80): string[] {
   const paths = [...new Set(typed.flatMap((p) => [p, path.resolve(p)]))].sort((a, b) => b.length - a.length)
   return text.split('\n').filter((line) => paths.reduce((l, p) => l.replaceAll(p, ''), line).length > width)
 }

@@ -49,10 +49,10 @@ export interface CompactionPrediction {
   recordsBefore: number
   recordsAfterCleaning: number | null
   abortedRecordsRemovable: number
-  tombstones: { kept: number, removed: number, nextExpiryMs: bigint | null }
-  markers: { kept: number, removed: number }
+  tombstones: { kept: number; removed: number; nextExpiryMs: bigint | null }
+  markers: { kept: number; removed: number }
   /** keys with most records in the dirty section, for --top (hex of the key) */
-  topDirtyKeys: Array<{ key: string, records: number }>
+  topDirtyKeys: Array<{ key: string; records: number }>
   /** distinct keys in the dirty section that were mapped */
   dirtyKeys: number
   /** the offset map filled before the dirty section ended: the clean stops at cleanedUpTo (Cleaner.buildOffsetMap) */
@@ -62,19 +62,19 @@ export interface CompactionPrediction {
 }
 
 /** segments overlapping [from, to): UnifiedLog.logSegments(from, to), from the segment holding `from` */
-function logSegments (segs: readonly CleanSegment[], from: bigint, to: bigint): CleanSegment[] {
+function logSegments(segs: readonly CleanSegment[], from: bigint, to: bigint): CleanSegment[] {
   let first = 0
   for (let i = 0; i < segs.length; i++) if (segs[i]!.baseOffset <= from) first = i
   return segs.slice(first).filter((s) => s.baseOffset < to)
 }
 
-function toHex (b: Uint8Array): string {
+function toHex(b: Uint8Array): string {
   let s = ''
   for (const x of b) s += (x < 16 ? '0' : '') + x.toString(16)
   return s
 }
 
-export function predictCompaction (inp: CompactionInput): CompactionPrediction {
+export function predictCompaction(inp: CompactionInput): CompactionPrediction {
   const { segments: segs, settings: cfg, nowMs } = inp
   const aborted = inp.aborted
   const active = segs[segs.length - 1]!
@@ -84,7 +84,9 @@ export function predictCompaction (inp: CompactionInput): CompactionPrediction {
   const firstDirty = checkpointReset ? inp.logStartOffset : cp
   const nonActiveFrom = (o: bigint): CleanSegment[] => logSegments(segs, o, active.baseOffset)
   // we cannot clean past the LSO, the active segment, or a segment newer than now - min.compaction.lag.ms
-  const rules: Array<{ rule: UncleanableRule, offset: bigint }> = [{ rule: 'active-segment', offset: active.baseOffset }]
+  const rules: Array<{ rule: UncleanableRule; offset: bigint }> = [
+    { rule: 'active-segment', offset: active.baseOffset },
+  ]
   const lag = cfg.minCompactionLagMs > 0n ? cfg.minCompactionLagMs : 0n
   if (lag > 0n) {
     const s = nonActiveFrom(firstDirty).find((x) => x.largestTimestamp > nowMs - lag)
@@ -93,28 +95,49 @@ export function predictCompaction (inp: CompactionInput): CompactionPrediction {
   rules.push({ rule: 'last-stable-offset', offset: inp.lastStableOffset })
   let bind = rules[0]!
   for (const r of rules) {
-    if (r.offset < bind.offset || (r.offset === bind.offset && r.rule === 'last-stable-offset' && inp.openTransaction)) bind = r
+    if (r.offset < bind.offset || (r.offset === bind.offset && r.rule === 'last-stable-offset' && inp.openTransaction))
+      bind = r
   }
   const uncleanable = bind.offset > firstDirty ? bind.offset : firstDirty
   // LogCleanerManager.calculateCleanableBytes: the cleaner stops at the start of the segment holding that offset
   const fuo = (nonActiveFrom(uncleanable)[0] ?? active).baseOffset
-  const cleanBytes = logSegments(segs, -1n, firstDirty).filter((s) => s.baseOffset < firstDirty).reduce((n, s) => n + s.sizeBytes, 0)
+  const cleanBytes = logSegments(segs, -1n, firstDirty)
+    .filter((s) => s.baseOffset < firstDirty)
+    .reduce((n, s) => n + s.sizeBytes, 0)
   const dirtySegs = logSegments(segs, firstDirty < fuo ? firstDirty : fuo, fuo)
   const cleanableBytes = dirtySegs.reduce((n, s) => n + s.sizeBytes, 0)
   const totalBytes = cleanBytes + cleanableBytes
   const dirtyRatio = totalBytes === 0 ? 0 : cleanableBytes / totalBytes
   // LogCleanerManager.maxCompactionDelay: the earliest first-batch timestamp of the dirty non-active segments
-  const firstTs = nonActiveFrom(firstDirty).map((s) => s.firstBatchTimestamp).filter((t): t is bigint => t !== null && t > 0n)
+  const firstTs = nonActiveFrom(firstDirty)
+    .map((s) => s.firstBatchTimestamp)
+    .filter((t): t is bigint => t !== null && t > 0n)
   const earliest = firstTs.length === 0 ? null : firstTs.reduce((a, b) => (a < b ? a : b))
   const maxLag = cfg.maxCompactionLagMs > 0n ? cfg.maxCompactionLagMs : 0n
   const compactionForced = earliest !== null && earliest < nowMs - maxLag
   // grabFilthiestCompactedLog: (needCompactionNow && cleanableBytes > 0) || cleanableRatio > minCleanableRatio
-  const cleanableNow = totalBytes > 0 && ((compactionForced && cleanableBytes > 0) || dirtyRatio > cfg.minCleanableRatio)
+  const cleanableNow =
+    totalBytes > 0 && ((compactionForced && cleanableBytes > 0) || dirtyRatio > cfg.minCleanableRatio)
   const out: CompactionPrediction = {
-    firstDirtyOffset: firstDirty, checkpointReset, firstUncleanableOffset: fuo, uncleanableBecause: bind.rule, cleanableBytes, totalBytes,
-    dirtyRatio, compactionForced, cleanableNow, cleanedUpTo: null, recordsBefore: 0, recordsAfterCleaning: null, abortedRecordsRemovable: 0,
-    tombstones: { kept: 0, removed: 0, nextExpiryMs: null }, markers: { kept: 0, removed: 0 }, topDirtyKeys: [], dirtyKeys: 0,
-    offsetMapFull: false, offsetMapBytes: 0,
+    firstDirtyOffset: firstDirty,
+    checkpointReset,
+    firstUncleanableOffset: fuo,
+    uncleanableBecause: bind.rule,
+    cleanableBytes,
+    totalBytes,
+    dirtyRatio,
+    compactionForced,
+    cleanableNow,
+    cleanedUpTo: null,
+    recordsBefore: 0,
+    recordsAfterCleaning: null,
+    abortedRecordsRemovable: 0,
+    tombstones: { kept: 0, removed: 0, nextExpiryMs: null },
+    markers: { kept: 0, removed: 0 },
+    topDirtyKeys: [],
+    dirtyKeys: 0,
+    offsetMapFull: false,
+    offsetMapBytes: 0,
   }
   if (cleanableBytes === 0) return out
   simulateClean(inp, aborted, dirtySegs, firstDirty, out)
@@ -127,15 +150,22 @@ export function predictCompaction (inp: CompactionInput): CompactionPrediction {
  * map was sized for fewer keys than the batches hold (it is then to be built again, larger). With a tally, what the
  * clean does to these records and markers is counted on the way (dirty-tally.ts).
  */
-function buildOffsetMap (inp: CompactionInput, aborted: readonly AbortedTxn[], dirtySegs: readonly CleanSegment[], firstDirty: bigint,
-  map: OffsetMap, out: CompactionPrediction, tally: DirtyTally | null): boolean {
+function buildOffsetMap(
+  inp: CompactionInput,
+  aborted: readonly AbortedTxn[],
+  dirtySegs: readonly CleanSegment[],
+  firstDirty: bigint,
+  map: OffsetMap,
+  out: CompactionPrediction,
+  tally: DirtyTally | null,
+): boolean {
   out.offsetMapFull = false
   const build = new CleanedTransactionMetadata(aborted.filter((t) => t.lastOffset >= firstDirty))
   for (const s of dirtySegs) {
     if (out.offsetMapFull) break
     let pending: bigint | null = null
     inp.read(s, {
-      batch (b) {
+      batch(b) {
         if (pending !== null && pending >= firstDirty && pending > map.latestOffset) map.latestOffset = pending
         pending = null
         if (out.offsetMapFull) return 'stop'
@@ -145,16 +175,26 @@ function buildOffsetMap (inp: CompactionInput, aborted: readonly AbortedTxn[], d
           else build.onControlBatchRead(b)
         } else isAborted = build.onBatchRead(b)
         pending = b.lastOffset
-        if (tally !== null && b.control === null) { tally.discard = isAborted; tally.horizon = b.deleteHorizonMs; return 'records' }
+        if (tally !== null && b.control === null) {
+          tally.discard = isAborted
+          tally.horizon = b.deleteHorizonMs
+          return 'records'
+        }
         return b.control === null && !isAborted ? 'records' : 'skip'
       },
-      record (offset, key, hasValue) {
+      record(offset, key, hasValue) {
         if (tally !== null) {
           tally.recordsBefore++
-          if (tally.discard) { tally.abortedRecords++; return }
+          if (tally.discard) {
+            tally.abortedRecords++
+            return
+          }
         }
         if (out.offsetMapFull || key === null || offset < firstDirty) return
-        if (!map.put(key, offset, !hasValue, tally?.horizon ?? null)) { out.offsetMapFull = true; pending = null }
+        if (!map.put(key, offset, !hasValue, tally?.horizon ?? null)) {
+          out.offsetMapFull = true
+          pending = null
+        }
       },
     })
     if (map.undersized) return false
@@ -163,7 +203,13 @@ function buildOffsetMap (inp: CompactionInput, aborted: readonly AbortedTxn[], d
   return true
 }
 
-function simulateClean (inp: CompactionInput, aborted: readonly AbortedTxn[], dirtySegs: readonly CleanSegment[], firstDirty: bigint, out: CompactionPrediction): void {
+function simulateClean(
+  inp: CompactionInput,
+  aborted: readonly AbortedTxn[],
+  dirtySegs: readonly CleanSegment[],
+  firstDirty: bigint,
+  out: CompactionPrediction,
+): void {
   const { settings: cfg, nowMs, read } = inp
   // the table for the records the dirty batches declare; a batch holding more than it declares: once more at full capacity
   const declared = dirtySegs.reduce((n, s) => n + s.dataRecords, 0)
@@ -191,9 +237,11 @@ function simulateClean (inp: CompactionInput, aborted: readonly AbortedTxn[], di
   let kept = 0
   let discard = false
   let horizon: bigint | null = null
-  for (const s of inp.segments.filter((x) => x.baseOffset < endOffset && (tally === null || x.baseOffset < firstDirty))) {
+  for (const s of inp.segments.filter(
+    (x) => x.baseOffset < endOffset && (tally === null || x.baseOffset < firstDirty),
+  )) {
     read(s, {
-      batch (b) {
+      batch(b) {
         if (b.control !== null) {
           // cleanInto: a discardable marker goes once its delete horizon has passed (KIP-534); the first pass sets it
           const canDiscard = txns.onControlBatchRead(b)
@@ -206,11 +254,17 @@ function simulateClean (inp: CompactionInput, aborted: readonly AbortedTxn[], di
         horizon = b.deleteHorizonMs
         return 'records'
       },
-      record (offset, key, hasValue) {
+      record(offset, key, hasValue) {
         out.recordsBefore++
-        if (discard) { out.abortedRecordsRemovable++; return }
+        if (discard) {
+          out.abortedRecordsRemovable++
+          return
+        }
         // Cleaner.shouldRetainRecord
-        if (offset > latest) { kept++; return }
+        if (offset > latest) {
+          kept++
+          return
+        }
         if (key === null) return
         const slot = map.find(key)
         const newest = map.isNewest(slot, offset)
@@ -220,12 +274,20 @@ function simulateClean (inp: CompactionInput, aborted: readonly AbortedTxn[], di
           const hex = toHex(key)
           if (!topKeys.has(hex)) topKeys.set(hex, n)
         }
-        if (!newest) { if (!hasValue) out.tombstones.removed++; return }
-        if (hasValue) { kept++; return }
+        if (!newest) {
+          if (!hasValue) out.tombstones.removed++
+          return
+        }
+        if (hasValue) {
+          kept++
+          return
+        }
         if (horizon === null || nowMs < horizon) {
-          kept++; out.tombstones.kept++
+          kept++
+          out.tombstones.kept++
           const expiry = horizon ?? nowMs + cfg.deleteRetentionMs
-          if (out.tombstones.nextExpiryMs === null || expiry < out.tombstones.nextExpiryMs) out.tombstones.nextExpiryMs = expiry
+          if (out.tombstones.nextExpiryMs === null || expiry < out.tombstones.nextExpiryMs)
+            out.tombstones.nextExpiryMs = expiry
         } else out.tombstones.removed++
       },
     })
@@ -239,14 +301,22 @@ function simulateClean (inp: CompactionInput, aborted: readonly AbortedTxn[], di
     out.markers.removed += tally.markersRemoved
     out.tombstones.removed += map.supersededTombstones
     map.retained((tombstone, h) => {
-      if (!tombstone) { kept++; return }
+      if (!tombstone) {
+        kept++
+        return
+      }
       if (h === null || nowMs < h) {
-        kept++; out.tombstones.kept++
+        kept++
+        out.tombstones.kept++
         const expiry = h ?? nowMs + cfg.deleteRetentionMs
-        if (out.tombstones.nextExpiryMs === null || expiry < out.tombstones.nextExpiryMs) out.tombstones.nextExpiryMs = expiry
+        if (out.tombstones.nextExpiryMs === null || expiry < out.tombstones.nextExpiryMs)
+          out.tombstones.nextExpiryMs = expiry
       } else out.tombstones.removed++
     })
   }
-  out.topDirtyKeys = [...topKeys].sort((a, b) => b[1] - a[1]).slice(0, 100).map(([key, records]) => ({ key, records }))
+  out.topDirtyKeys = [...topKeys]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 100)
+    .map(([key, records]) => ({ key, records }))
   out.recordsAfterCleaning = kept
 }

@@ -4,7 +4,12 @@
 // cleaner and retention rules read.
 
 type ConfigType = 'LIST' | 'DOUBLE' | 'LONG' | 'INT' | 'BOOLEAN'
-interface ConfigDefinition { type: ConfigType, atLeast?: number, atMost?: number, validValues?: readonly string[] }
+interface ConfigDefinition {
+  type: ConfigType
+  atLeast?: number
+  atMost?: number
+  validValues?: readonly string[]
+}
 
 const POLICY = { type: 'LIST', validValues: ['compact', 'delete'] } as const
 const RATIO = { type: 'DOUBLE', atLeast: 0, atMost: 1 } as const
@@ -47,9 +52,15 @@ export const CONFIG_DEFINITIONS: Readonly<Record<string, ConfigDefinition>> = {
 const LIMITS = { LONG: [-(2n ** 63n), 2n ** 63n - 1n], INT: [-(2n ** 31n), 2n ** 31n - 1n] } as const
 
 /** what the key accepts, in the words of Kafka's config docs (type and valid values) */
-function accepted (d: ConfigDefinition): string {
-  const range = d.validValues !== undefined ? ` of [${d.validValues.join(', ')}]`
-    : d.atLeast !== undefined ? (d.atMost !== undefined ? ` in [${d.atLeast},...,${d.atMost}]` : ` in [${d.atLeast},...]`) : ''
+function accepted(d: ConfigDefinition): string {
+  const range =
+    d.validValues !== undefined
+      ? ` of [${d.validValues.join(', ')}]`
+      : d.atLeast !== undefined
+        ? d.atMost !== undefined
+          ? ` in [${d.atLeast},...,${d.atMost}]`
+          : ` in [${d.atLeast},...]`
+        : ''
   return `${d.type === 'LIST' ? 'a comma-separated list, each at most once,' : d.type === 'DOUBLE' ? 'a number' : d.type === 'INT' ? 'a 32-bit integer' : 'a 64-bit integer'}${range}`
 }
 
@@ -58,9 +69,10 @@ function accepted (d: ConfigDefinition): string {
  * a list split at commas; then Range.between / Range.atLeast / ValidList.in), else why not, naming the key and what
  * Kafka accepts.
  */
-export function checkConfigFlag (key: string, value: string): string | null {
+export function checkConfigFlag(key: string, value: string): string | null {
   const d = CONFIG_DEFINITIONS[key]
-  if (d === undefined) return `--config ${key}: not a topic or broker config cleanup reads (unknown to Kafka, or without effect on the cleaner and retention); it takes ${Object.keys(CONFIG_DEFINITIONS).join(', ')}`
+  if (d === undefined)
+    return `--config ${key}: not a topic or broker config cleanup reads (unknown to Kafka, or without effect on the cleaner and retention); it takes ${Object.keys(CONFIG_DEFINITIONS).join(', ')}`
   const bad = `--config ${key}=${value}: Kafka accepts ${accepted(d)}`
   const v = value.trim()
   if (d.type === 'LIST') {
@@ -87,8 +99,11 @@ export function checkConfigFlag (key: string, value: string): string | null {
 }
 
 /** every flag checked: the first problem, or null */
-export function checkConfigFlags (flags: ReadonlyMap<string, string>): string | null {
-  for (const [k, v] of flags) { const e = checkConfigFlag(k, v); if (e !== null) return e }
+export function checkConfigFlags(flags: ReadonlyMap<string, string>): string | null {
+  for (const [k, v] of flags) {
+    const e = checkConfigFlag(k, v)
+    if (e !== null) return e
+  }
   return null
 }
 
@@ -101,14 +116,23 @@ const MS_PER_HOUR = 3_600_000n
  * and -1 when negative; logRollTimeMillis = log.roll.ms, else log.roll.hours x 3600000. The other broker synonyms
  * are one key each and are read as they are (configs.ts).
  */
-export function brokerTimeSynonyms (flags: ReadonlyMap<string, string>): Map<string, string> {
+export function brokerTimeSynonyms(flags: ReadonlyMap<string, string>): Map<string, string> {
   const out = new Map<string, string>()
-  const ms = flags.get('log.retention.ms'); const minutes = flags.get('log.retention.minutes'); const hours = flags.get('log.retention.hours')
+  const ms = flags.get('log.retention.ms')
+  const minutes = flags.get('log.retention.minutes')
+  const hours = flags.get('log.retention.hours')
   if (ms !== undefined || minutes !== undefined || hours !== undefined) {
-    const v = ms !== undefined ? BigInt(ms.trim()) : minutes !== undefined ? BigInt(minutes.trim()) * MS_PER_MINUTE : BigInt(hours!.trim()) * MS_PER_HOUR
+    const v =
+      ms !== undefined
+        ? BigInt(ms.trim())
+        : minutes !== undefined
+          ? BigInt(minutes.trim()) * MS_PER_MINUTE
+          : BigInt(hours!.trim()) * MS_PER_HOUR
     out.set('log.retention.ms', String(v < 0n ? -1n : v))
   }
-  const rollMs = flags.get('log.roll.ms'); const rollHours = flags.get('log.roll.hours')
-  if (rollMs !== undefined || rollHours !== undefined) out.set('log.roll.ms', rollMs !== undefined ? rollMs.trim() : String(BigInt(rollHours!.trim()) * MS_PER_HOUR))
+  const rollMs = flags.get('log.roll.ms')
+  const rollHours = flags.get('log.roll.hours')
+  if (rollMs !== undefined || rollHours !== undefined)
+    out.set('log.roll.ms', rollMs !== undefined ? rollMs.trim() : String(BigInt(rollHours!.trim()) * MS_PER_HOUR))
   return out
 }

@@ -4,12 +4,25 @@
 // gives the dynamic configs; --config stands for what it lacks (server.properties); the rest is Kafka's default.
 import { brokerTimeSynonyms } from './config-flags.js'
 
-export type ConfigSource = 'DYNAMIC_TOPIC_CONFIG' | 'DYNAMIC_DEFAULT_BROKER_CONFIG' | '--config' | 'INTERNAL_TOPIC_DEFAULT' | 'DEFAULT_CONFIG'
-  | 'CLEANER_OFFSET_CHECKPOINT' | 'UNKNOWN'
+export type ConfigSource =
+  | 'DYNAMIC_TOPIC_CONFIG'
+  | 'DYNAMIC_DEFAULT_BROKER_CONFIG'
+  | '--config'
+  | 'INTERNAL_TOPIC_DEFAULT'
+  | 'DEFAULT_CONFIG'
+  | 'CLEANER_OFFSET_CHECKPOINT'
+  | 'UNKNOWN'
 
-export interface ConfigValue { value: string, source: ConfigSource }
+export interface ConfigValue {
+  value: string
+  source: ConfigSource
+}
 
-interface ConfigDef { name: string, broker: string, value: string }
+interface ConfigDef {
+  name: string
+  broker: string
+  value: string
+}
 
 // TopicConfig names, their broker synonyms (ServerLogConfigs / CleanerConfig) and defaults, Kafka 4.x
 export const CLEANUP_CONFIGS: readonly ConfigDef[] = [
@@ -52,7 +65,7 @@ export interface ConfigInputs {
   inCleanerCheckpoint?: boolean
 }
 
-export function resolveConfigs (topic: string | null, inp: ConfigInputs): Record<string, ConfigValue> {
+export function resolveConfigs(topic: string | null, inp: ConfigInputs): Record<string, ConfigValue> {
   const out: Record<string, ConfigValue> = {}
   const synonyms = inp.flags === undefined ? new Map<string, string>() : brokerTimeSynonyms(inp.flags)
   for (const d of CLEANUP_CONFIGS) {
@@ -60,11 +73,16 @@ export function resolveConfigs (topic: string | null, inp: ConfigInputs): Record
     const b = inp.brokerDefault?.get(d.broker)
     const f = inp.flags?.get(d.name) ?? synonyms.get(d.broker) ?? inp.flags?.get(d.broker)
     const internal = topic === null ? undefined : INTERNAL[topic]?.[d.name]
-    out[d.name] = t !== undefined ? { value: t, source: 'DYNAMIC_TOPIC_CONFIG' }
-      : internal !== undefined ? { value: internal, source: 'INTERNAL_TOPIC_DEFAULT' }
-        : b !== undefined ? { value: b, source: 'DYNAMIC_DEFAULT_BROKER_CONFIG' }
-          : f !== undefined ? { value: f, source: '--config' }
-            : { value: d.value, source: 'DEFAULT_CONFIG' }
+    out[d.name] =
+      t !== undefined
+        ? { value: t, source: 'DYNAMIC_TOPIC_CONFIG' }
+        : internal !== undefined
+          ? { value: internal, source: 'INTERNAL_TOPIC_DEFAULT' }
+          : b !== undefined
+            ? { value: b, source: 'DYNAMIC_DEFAULT_BROKER_CONFIG' }
+            : f !== undefined
+              ? { value: f, source: '--config' }
+              : { value: d.value, source: 'DEFAULT_CONFIG' }
   }
   if (out['cleanup.policy']!.source === 'DEFAULT_CONFIG') out['cleanup.policy'] = policyWithoutConfig(inp)
   return out
@@ -76,9 +94,11 @@ export function resolveConfigs (topic: string | null, inp: ConfigInputs): Record
  * picks only logs whose config has compact), so a listed partition was compacted. Without the metadata log the
  * topic's own config is not known: the policy is unknown, not Kafka's default.
  */
-export function policyWithoutConfig (inp: Pick<ConfigInputs, 'metadataRead' | 'inCleanerCheckpoint'>): ConfigValue {
+export function policyWithoutConfig(inp: Pick<ConfigInputs, 'metadataRead' | 'inCleanerCheckpoint'>): ConfigValue {
   if (inp.inCleanerCheckpoint === true) return { value: 'compact', source: 'CLEANER_OFFSET_CHECKPOINT' }
-  return inp.metadataRead === true ? { value: 'delete', source: 'DEFAULT_CONFIG' } : { value: 'unknown', source: 'UNKNOWN' }
+  return inp.metadataRead === true
+    ? { value: 'delete', source: 'DEFAULT_CONFIG' }
+    : { value: 'unknown', source: 'UNKNOWN' }
 }
 
 /** the numbers the rules use */
@@ -93,15 +113,25 @@ export interface CleanupSettings {
   retentionBytes: bigint
 }
 
-const int = (v: string): bigint => { try { return BigInt(v.trim()) } catch { return -1n } }
+const int = (v: string): bigint => {
+  try {
+    return BigInt(v.trim())
+  } catch {
+    return -1n
+  }
+}
 
-export function settingsOf (c: Record<string, ConfigValue>): CleanupSettings {
+export function settingsOf(c: Record<string, ConfigValue>): CleanupSettings {
   const policy = c['cleanup.policy']!.value.split(',').map((s) => s.trim().toLowerCase())
   return {
-    compact: policy.includes('compact'), delete: policy.includes('delete'),
-    minCleanableRatio: Number(c['min.cleanable.dirty.ratio']!.value), minCompactionLagMs: int(c['min.compaction.lag.ms']!.value),
-    maxCompactionLagMs: int(c['max.compaction.lag.ms']!.value), deleteRetentionMs: int(c['delete.retention.ms']!.value),
-    retentionMs: int(c['retention.ms']!.value), retentionBytes: int(c['retention.bytes']!.value),
+    compact: policy.includes('compact'),
+    delete: policy.includes('delete'),
+    minCleanableRatio: Number(c['min.cleanable.dirty.ratio']!.value),
+    minCompactionLagMs: int(c['min.compaction.lag.ms']!.value),
+    maxCompactionLagMs: int(c['max.compaction.lag.ms']!.value),
+    deleteRetentionMs: int(c['delete.retention.ms']!.value),
+    retentionMs: int(c['retention.ms']!.value),
+    retentionBytes: int(c['retention.bytes']!.value),
   }
 }
 
@@ -109,7 +139,7 @@ export function settingsOf (c: Record<string, ConfigValue>): CleanupSettings {
  * Kafka's maxDesiredMapSize: LogCleaner gives each cleaner thread a SkimpyOffsetMap of dedupe.buffer.size / threads
  * bytes (at most Int.MaxValue), 24 bytes a slot (MD5 + offset), filled to the load factor (Cleaner.buildOffsetMapForSegment).
  */
-export function offsetMapEntries (c: Record<string, ConfigValue>): number {
+export function offsetMapEntries(c: Record<string, ConfigValue>): number {
   const bytes = Number(c['log.cleaner.dedupe.buffer.size']!.value)
   const threads = Math.max(1, Number(c['log.cleaner.threads']!.value))
   const memory = Math.min(Math.floor(bytes / threads), 2147483647)

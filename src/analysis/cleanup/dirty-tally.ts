@@ -20,21 +20,26 @@ export class DirtyTally {
   /** producers whose transaction state is the section's own (a marker of theirs was read in it) */
   private readonly settled = new Set<bigint>()
   /** producer id -> its first marker in the section, to be judged with the state where the section starts */
-  private readonly pending = new Map<bigint, { commit: boolean, horizonPassed: boolean }>()
+  private readonly pending = new Map<bigint, { commit: boolean; horizonPassed: boolean }>()
 
-  constructor (private readonly nowMs: bigint) {}
+  constructor(private readonly nowMs: bigint) {}
 
   /** a control batch, told before `txns` (the map pass's CleanedTransactionMetadata) reads it */
-  control (b: CleanBatch, txns: CleanedTransactionMetadata): void {
+  control(b: CleanBatch, txns: CleanedTransactionMetadata): void {
     const horizonPassed = b.deleteHorizonMs !== null && b.deleteHorizonMs <= this.nowMs
     const isMarker = b.control === 'COMMIT' || b.control === 'ABORT'
     // its own transaction's batches were read in the section: the section's state decides it
-    const known = !isMarker || this.settled.has(b.producerId) ||
+    const known =
+      !isMarker ||
+      this.settled.has(b.producerId) ||
       (b.control === 'COMMIT' ? txns.committedOpen(b.producerId) : txns.abortedSeen(b.producerId) === true)
     const canDiscard = txns.onControlBatchRead(b)
     if (isMarker && !this.settled.has(b.producerId)) {
       this.settled.add(b.producerId)
-      if (!known) { this.pending.set(b.producerId, { commit: b.control === 'COMMIT', horizonPassed }); return }
+      if (!known) {
+        this.pending.set(b.producerId, { commit: b.control === 'COMMIT', horizonPassed })
+        return
+      }
     }
     if (b.control === 'EMPTY') return
     if (canDiscard && horizonPassed) this.markersRemoved++
@@ -42,7 +47,7 @@ export class DirtyTally {
   }
 
   /** the waiting markers judged with `before`: the clean pass's CleanedTransactionMetadata where the section starts */
-  settle (before: CleanedTransactionMetadata): void {
+  settle(before: CleanedTransactionMetadata): void {
     for (const [producerId, m] of this.pending) {
       const canDiscard = m.commit ? !before.committedOpen(producerId) : before.abortedSeen(producerId) !== true
       if (canDiscard && m.horizonPassed) this.markersRemoved++

@@ -32,8 +32,8 @@ export interface CleanSegment {
 export interface SegmentVisitor {
   /** never asks for records: the read may skip record bytes */
   headersOnly?: boolean
-  batch (b: CleanBatch): 'records' | 'skip' | 'stop'
-  record? (offset: bigint, key: Uint8Array | null, hasValue: boolean): void
+  batch(b: CleanBatch): 'records' | 'skip' | 'stop'
+  record?(offset: bigint, key: Uint8Array | null, hasValue: boolean): void
 }
 
 export type ReadSegment = (seg: CleanSegment, visit: SegmentVisitor) => void

@@ -13,19 +13,25 @@
 let H = 0
 let L = 0
 
-function hash64 (key: Uint8Array): void {
+function hash64(key: Uint8Array): void {
   let a = 0x811c9dc5 ^ key.length
   let b = 0x9747b28c ^ key.length
   for (let i = 0; i < key.length; i++) {
     const c = key[i]!
     a = Math.imul(a ^ c, 0x01000193)
-    b = Math.imul(b ^ c, 0x5bd1e995); b ^= b >>> 13
+    b = Math.imul(b ^ c, 0x5bd1e995)
+    b ^= b >>> 13
   }
-  H = fmix(a); L = fmix(b ^ a) | 1
+  H = fmix(a)
+  L = fmix(b ^ a) | 1
 }
 
-function fmix (h: number): number {
-  h ^= h >>> 16; h = Math.imul(h, 0x85ebca6b); h ^= h >>> 13; h = Math.imul(h, 0xc2b2ae35); h ^= h >>> 16
+function fmix(h: number): number {
+  h ^= h >>> 16
+  h = Math.imul(h, 0x85ebca6b)
+  h ^= h >>> 13
+  h = Math.imul(h, 0xc2b2ae35)
+  h ^= h >>> 16
   return h | 0
 }
 
@@ -69,7 +75,13 @@ export class OffsetMap {
    * @param recordFlags keep whether each key's newest record is a tombstone (and its batch's delete horizon), so
    *   that what a clean keeps of the mapped records is known from the map alone (retained)
    */
-  constructor (readonly maxEntries: number, private readonly base: bigint, withCounts: boolean, expected = maxEntries, recordFlags = false) {
+  constructor(
+    readonly maxEntries: number,
+    private readonly base: bigint,
+    withCounts: boolean,
+    expected = maxEntries,
+    recordFlags = false,
+  ) {
     this.maxSlots = slotsFor(maxEntries)
     const n = slotsFor(Math.min(Math.max(expected, 0), maxEntries))
     this.lo = new Int32Array(n)
@@ -79,29 +91,37 @@ export class OffsetMap {
     this.tombs = recordFlags ? new Uint8Array((n + 7) >>> 3) : null
   }
 
-  private slot (h: number, l: number): number {
+  private slot(h: number, l: number): number {
     const n = this.lo.length
     const f = h & 0xff
     // the home slot from the hash's high bits (any table length); the fingerprint from the other bits
-    let i = Math.floor((h >>> 0) * n / TWO_32)
+    let i = Math.floor(((h >>> 0) * n) / TWO_32)
     while (this.lo[i] !== 0 && (this.lo[i] !== l || this.hi[i] !== f)) if (++i === n) i = 0
     return i
   }
 
   /** put when there is room (buildOffsetMapForSegment: a full map refuses even a known key); false when full or undersized */
-  put (key: Uint8Array, offset: bigint, tombstone = false, horizon: bigint | null = null): boolean {
+  put(key: Uint8Array, offset: bigint, tombstone = false, horizon: bigint | null = null): boolean {
     if (this.size >= this.maxEntries) return false
     hash64(key)
-    const h = H; const l = L
+    const h = H
+    const l = L
     const i = this.slot(h, l)
     if (this.lo[i] === 0) {
       // the headers declared fewer records than the batches hold: the caller maps again into a table of full capacity
-      if (this.size + 1 > this.lo.length * LOAD && this.lo.length < this.maxSlots) { this.undersized = true; return false }
-      this.lo[i] = l; this.hi[i] = h & 0xff; this.size++
+      if (this.size + 1 > this.lo.length * LOAD && this.lo.length < this.maxSlots) {
+        this.undersized = true
+        return false
+      }
+      this.lo[i] = l
+      this.hi[i] = h & 0xff
+      this.size++
     } else if (this.tombs !== null && (this.tombs[i >>> 3]! & (1 << (i & 7))) !== 0) this.supersededTombstones++
     if (this.tombs !== null) {
-      if (tombstone) this.tombs[i >>> 3]! |= 1 << (i & 7); else this.tombs[i >>> 3]! &= ~(1 << (i & 7))
-      if (tombstone && horizon !== null) this.horizons.set(i, horizon); else this.horizons.delete(i)
+      if (tombstone) this.tombs[i >>> 3]! |= 1 << (i & 7)
+      else this.tombs[i >>> 3]! &= ~(1 << (i & 7))
+      if (tombstone && horizon !== null) this.horizons.set(i, horizon)
+      else this.horizons.delete(i)
     }
     const d = offset - this.base
     const dn = Number(d)
@@ -110,39 +130,45 @@ export class OffsetMap {
       if (this.deltasHi !== null) this.deltasHi[i] = 0
     } else {
       this.deltasHi ??= new Uint32Array(this.lo.length)
-      this.deltas[i] = Number(d & 0xffffffffn); this.deltasHi[i] = Number(d >> 32n)
+      this.deltas[i] = Number(d & 0xffffffffn)
+      this.deltasHi[i] = Number(d >> 32n)
     }
     const c = this.counts
     if (c !== null) {
       if (c[i]! < COUNT_CAP - 1) c[i]!++
-      else if (c[i] === COUNT_CAP - 1) { c[i] = COUNT_CAP; this.bigCounts.set(i, COUNT_CAP) } else this.bigCounts.set(i, this.bigCounts.get(i)! + 1)
+      else if (c[i] === COUNT_CAP - 1) {
+        c[i] = COUNT_CAP
+        this.bigCounts.set(i, COUNT_CAP)
+      } else this.bigCounts.set(i, this.bigCounts.get(i)! + 1)
     }
     return true
   }
 
   /** the key's slot, -1 when it is not mapped */
-  find (key: Uint8Array): number {
+  find(key: Uint8Array): number {
     hash64(key)
     const i = this.slot(H, L)
     return this.lo[i] === 0 ? -1 : i
   }
 
   /** whether the record at `offset` is its key's newest mapped one or newer (Cleaner.shouldRetainRecord: offset >= map.get(key)) */
-  isNewest (slot: number, offset: bigint): boolean {
+  isNewest(slot: number, offset: bigint): boolean {
     if (slot < 0) return true
     const hi = this.deltasHi?.[slot] ?? 0
-    return offset >= this.base + (hi === 0 ? BigInt(this.deltas[slot]!) : (BigInt(hi) << 32n) + BigInt(this.deltas[slot]!))
+    return (
+      offset >= this.base + (hi === 0 ? BigInt(this.deltas[slot]!) : (BigInt(hi) << 32n) + BigInt(this.deltas[slot]!))
+    )
   }
 
   /** the records mapped at slot i (0 without counts) */
-  countAt (i: number): number {
+  countAt(i: number): number {
     if (i < 0 || this.counts === null) return 0
     const c = this.counts[i]!
     return c === COUNT_CAP ? this.bigCounts.get(i)! : c
   }
 
   /** the n largest record counts per key, largest first */
-  topCounts (n: number): number[] {
+  topCounts(n: number): number[] {
     if (this.counts === null || n <= 0) return []
     // the n largest so far, ascending: a count enters when it beats the smallest of them
     const top: number[] = []
@@ -151,9 +177,17 @@ export class OffsetMap {
       const c = this.countAt(i)
       if (top.length === n && c <= top[0]!) continue
       let j = top.length === n ? 0 : top.length
-      if (top.length === n) { while (j + 1 < n && top[j + 1]! < c) { top[j] = top[j + 1]!; j++ } } else {
+      if (top.length === n) {
+        while (j + 1 < n && top[j + 1]! < c) {
+          top[j] = top[j + 1]!
+          j++
+        }
+      } else {
         top.push(c)
-        while (j > 0 && top[j - 1]! > c) { top[j] = top[j - 1]!; j-- }
+        while (j > 0 && top[j - 1]! > c) {
+          top[j] = top[j - 1]!
+          j--
+        }
       }
       top[j] = c
     }
@@ -161,23 +195,30 @@ export class OffsetMap {
   }
 
   /** with record flags: each mapped key's newest record, a tombstone (with its batch's delete horizon) or not */
-  retained (visit: (tombstone: boolean, horizon: bigint | null) => void): void {
+  retained(visit: (tombstone: boolean, horizon: bigint | null) => void): void {
     const t = this.tombs
     if (t === null) return
     for (let i = 0; i < this.lo.length; i++) {
       if (this.lo[i] === 0) continue
       const tomb = (t[i >>> 3]! & (1 << (i & 7))) !== 0
-      visit(tomb, tomb ? this.horizons.get(i) ?? null : null)
+      visit(tomb, tomb ? (this.horizons.get(i) ?? null) : null)
     }
   }
 
   /** bytes held by the tables */
-  get bytes (): number {
-    return this.lo.byteLength + this.hi.byteLength + this.deltas.byteLength + (this.deltasHi?.byteLength ?? 0) + (this.counts?.byteLength ?? 0) + (this.tombs?.byteLength ?? 0)
+  get bytes(): number {
+    return (
+      this.lo.byteLength +
+      this.hi.byteLength +
+      this.deltas.byteLength +
+      (this.deltasHi?.byteLength ?? 0) +
+      (this.counts?.byteLength ?? 0) +
+      (this.tombs?.byteLength ?? 0)
+    )
   }
 }
 
 /** slots for k keys at LOAD */
-function slotsFor (k: number): number {
+function slotsFor(k: number): number {
   return Math.max(MIN_SLOTS, Math.ceil(k / LOAD))
 }

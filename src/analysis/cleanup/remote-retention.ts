@@ -19,15 +19,28 @@ export interface TieredSettings {
   localRetentionBytes: bigint
 }
 
-const int = (v: string | undefined, d: bigint): bigint => { try { return v === undefined ? d : BigInt(v.trim()) } catch { return d } }
+const int = (v: string | undefined, d: bigint): bigint => {
+  try {
+    return v === undefined ? d : BigInt(v.trim())
+  } catch {
+    return d
+  }
+}
 
 /**
  * LogConfig.localRetentionMs / localRetentionBytes: -2 (the default) stands for retention.ms / retention.bytes.
  * `hasRemoteSegments`: the metadata names remote segments of the partition, which only a topic with remote
  * storage has (its config may be out of reach: no metadata log, no --config).
  */
-export function tieredSettingsOf (c: Record<string, ConfigValue>, cfg: CleanupSettings, hasRemoteSegments: boolean): TieredSettings {
-  const local = (name: string, whole: bigint): bigint => { const v = int(c[name]?.value, -2n); return v === -2n ? whole : v }
+export function tieredSettingsOf(
+  c: Record<string, ConfigValue>,
+  cfg: CleanupSettings,
+  hasRemoteSegments: boolean,
+): TieredSettings {
+  const local = (name: string, whole: bigint): bigint => {
+    const v = int(c[name]?.value, -2n)
+    return v === -2n ? whole : v
+  }
   return {
     remoteStorage: c['remote.storage.enable']?.value.trim().toLowerCase() === 'true' || hasRemoteSegments,
     copyDisabled: false,
@@ -54,8 +67,14 @@ export interface TieredRetentionPrediction {
   highestOffsetInRemoteStorage: bigint
   localLogStartOffset: bigint
   logStartOffset: bigint
-  localDeleted: Array<{ baseOffset: bigint, sizeBytes: number, reason: LocalReason }>
-  remoteDeleted: Array<{ segmentId: string, startOffset: bigint, endOffset: bigint, sizeBytes: number, reason: RemoteReason }>
+  localDeleted: Array<{ baseOffset: bigint; sizeBytes: number; reason: LocalReason }>
+  remoteDeleted: Array<{
+    segmentId: string
+    startOffset: bigint
+    endOffset: bigint
+    sizeBytes: number
+    reason: RemoteReason
+  }>
   /** the bytes retention.bytes is measured against: local bytes not yet copied plus the finished remote segments' */
   wholeLogBytes: bigint
   localLogStartOffsetAfter: bigint
@@ -75,7 +94,8 @@ export interface TieredRetentionInput {
   nowMs: bigint
 }
 
-const byStart = (a: RemoteSegmentFacts, b: RemoteSegmentFacts): number => (a.startOffset < b.startOffset ? -1 : a.startOffset > b.startOffset ? 1 : 0)
+const byStart = (a: RemoteSegmentFacts, b: RemoteSegmentFacts): number =>
+  a.startOffset < b.startOffset ? -1 : a.startOffset > b.startOffset ? 1 : 0
 
 /**
  * RLMExpirationTask.cleanupExpiredRemoteLogSegments, one run: DELETE_SEGMENT_STARTED segments are deleted again,
@@ -85,7 +105,10 @@ const byStart = (a: RemoteSegmentFacts, b: RemoteSegmentFacts): number => (a.sta
  * at the first segment kept. The log start moves past the last segment deleted by time or size. Segments are taken
  * as within the leader-epoch lineage (the broker also drops those that are not; the epochs are not compared here).
  */
-export function predictRemoteRetention (inp: TieredRetentionInput, highest: bigint): Pick<TieredRetentionPrediction, 'remoteDeleted' | 'wholeLogBytes' | 'logStartOffsetAfter'> {
+export function predictRemoteRetention(
+  inp: TieredRetentionInput,
+  highest: bigint,
+): Pick<TieredRetentionPrediction, 'remoteDeleted' | 'wholeLogBytes' | 'logStartOffsetAfter'> {
   const finished = inp.remote.filter((s) => s.state === 'COPY_SEGMENT_FINISHED').sort(byStart)
   // UnifiedLog.onlyLocalLogSegmentsSize: local segments whose base offset is at or above the highest copied offset
   const onlyLocal = inp.local.filter((s) => s.baseOffset >= highest).reduce((n, s) => n + BigInt(s.sizeBytes), 0n)
@@ -93,11 +116,23 @@ export function predictRemoteRetention (inp: TieredRetentionInput, highest: bigi
   const { retentionMs, retentionBytes } = inp.cfg
   let breached = retentionBytes > -1n && whole > retentionBytes ? whole - retentionBytes : 0n
   const deleted: TieredRetentionPrediction['remoteDeleted'] = []
-  const gone = (s: RemoteSegmentFacts, reason: RemoteReason): void => { deleted.push({ segmentId: s.segmentId, startOffset: s.startOffset, endOffset: s.endOffset, sizeBytes: s.sizeInBytes, reason }) }
-  for (const s of inp.remote.filter((x) => x.state === 'DELETE_SEGMENT_STARTED').sort(byStart)) gone(s, 'delete-retried')
+  const gone = (s: RemoteSegmentFacts, reason: RemoteReason): void => {
+    deleted.push({
+      segmentId: s.segmentId,
+      startOffset: s.startOffset,
+      endOffset: s.endOffset,
+      sizeBytes: s.sizeInBytes,
+      reason,
+    })
+  }
+  for (const s of inp.remote.filter((x) => x.state === 'DELETE_SEGMENT_STARTED').sort(byStart))
+    gone(s, 'delete-retried')
   let start = inp.logStartOffset
   for (const s of finished) {
-    if (s.endOffset < inp.logStartOffset) { gone(s, 'log-start-offset'); continue }
+    if (s.endOffset < inp.logStartOffset) {
+      gone(s, 'log-start-offset')
+      continue
+    }
     let reason: RemoteReason | null = null
     if (retentionMs > -1n && s.maxTimestampMs <= inp.nowMs - retentionMs) {
       reason = 'retention.ms'
@@ -121,7 +156,11 @@ export function predictRemoteRetention (inp: TieredRetentionInput, highest: bigi
  * deleteSegments moves the local log start to the next segment's base (maybeIncrementLocalLogStartOffset).
  * `logStart` is the log start after the remote deletions (a larger one lets local segments go uncopied).
  */
-export function predictLocalRetention (inp: TieredRetentionInput, highest: bigint, logStart: bigint): Pick<TieredRetentionPrediction, 'localDeleted' | 'localLogStartOffsetAfter'> {
+export function predictLocalRetention(
+  inp: TieredRetentionInput,
+  highest: bigint,
+  logStart: bigint,
+): Pick<TieredRetentionPrediction, 'localDeleted' | 'localLogStartOffsetAfter'> {
   const tiered = inp.tiered.remoteStorage && !inp.tiered.copyDisabled
   const firstLocal = inp.local[0]?.baseOffset ?? inp.logEndOffset
   // UnifiedLog.maybeIncrementLogStartOffset moves the local log start with the log start
@@ -134,8 +173,10 @@ export function predictLocalRetention (inp: TieredRetentionInput, highest: bigin
       const s = segs[i]!
       const next = segs[i + 1]
       const upper = next?.baseOffset ?? inp.logEndOffset
-      const eligible = !tiered || (upper > 0n && upper - 1n <= highest) || (next !== undefined && logStart >= next.baseOffset)
-      if (!(inp.highWatermark >= upper && pred(s, next)) || (next === undefined && s.sizeBytes === 0) || !eligible) break
+      const eligible =
+        !tiered || (upper > 0n && upper - 1n <= highest) || (next !== undefined && logStart >= next.baseOffset)
+      if (!(inp.highWatermark >= upper && pred(s, next)) || (next === undefined && s.sizeBytes === 0) || !eligible)
+        break
       n++
     }
     if (n === 0) return
@@ -143,7 +184,17 @@ export function predictLocalRetention (inp: TieredRetentionInput, highest: bigin
     segs = segs.slice(n)
     const first = segs[0]?.baseOffset ?? inp.logEndOffset
     if (first > localStart) localStart = first
-    if (segs.length === 0) segs = [{ baseOffset: inp.logEndOffset, file: '', sizeBytes: 0, largestTimestamp: -1n, firstBatchTimestamp: null, dataRecords: 0 }]
+    if (segs.length === 0)
+      segs = [
+        {
+          baseOffset: inp.logEndOffset,
+          file: '',
+          sizeBytes: 0,
+          largestTimestamp: -1n,
+          firstBatchTimestamp: null,
+          dataRecords: 0,
+        },
+      ]
   }
   pass('log-start-offset', (_s, next) => next !== undefined && next.baseOffset <= localStart)
   if (inp.cfg.delete) {
@@ -151,7 +202,13 @@ export function predictLocalRetention (inp: TieredRetentionInput, highest: bigin
     const size = segs.reduce((n, s) => n + BigInt(s.sizeBytes), 0n)
     if (bytes >= 0n && size >= bytes) {
       let diff = size - bytes
-      pass('local.retention.bytes', (s) => { if (diff - BigInt(s.sizeBytes) >= 0n) { diff -= BigInt(s.sizeBytes); return true } return false })
+      pass('local.retention.bytes', (s) => {
+        if (diff - BigInt(s.sizeBytes) >= 0n) {
+          diff -= BigInt(s.sizeBytes)
+          return true
+        }
+        return false
+      })
     }
     const ms = tiered ? inp.tiered.localRetentionMs : inp.cfg.retentionMs
     if (ms >= 0n) pass('local.retention.ms', (s) => inp.nowMs - s.largestTimestamp > ms)
@@ -160,9 +217,11 @@ export function predictLocalRetention (inp: TieredRetentionInput, highest: bigin
 }
 
 /** Both tasks as the broker runs them next: the remote deletions first (they move the log start the local rule reads). */
-export function predictTieredRetention (inp: TieredRetentionInput): TieredRetentionPrediction {
+export function predictTieredRetention(inp: TieredRetentionInput): TieredRetentionPrediction {
   // RemoteLogManager.findHighestRemoteOffset: the largest end offset of a finished copy
-  const highest = inp.remote.filter((s) => s.state === 'COPY_SEGMENT_FINISHED').reduce((m, s) => (s.endOffset > m ? s.endOffset : m), -1n)
+  const highest = inp.remote
+    .filter((s) => s.state === 'COPY_SEGMENT_FINISHED')
+    .reduce((m, s) => (s.endOffset > m ? s.endOffset : m), -1n)
   const firstLocal = inp.local[0]?.baseOffset ?? inp.logEndOffset
   // RLMExpirationTask applies retention.ms/bytes whatever cleanup.policy says (a tiered topic cannot be compacted)
   const remote = predictRemoteRetention(inp, highest)
@@ -183,14 +242,21 @@ export type TieredRetention = TieredRetentionPrediction | { unknown: string }
  * The tiered prediction of a partition, or null when its topic has no remote storage (the local rules of
  * retention.ts then apply alone). `remote`: the metadata's segments of the partition, or why they are unknown.
  */
-export function tieredRetentionOf (configs: Record<string, ConfigValue>, cfg: CleanupSettings,
-  remote: { segments: readonly RemoteSegmentFacts[], logStartCheckpoint: bigint | null } | { unknown: string } | undefined,
-  inp: Omit<TieredRetentionInput, 'remote' | 'cfg' | 'tiered'>): TieredRetention | null {
+export function tieredRetentionOf(
+  configs: Record<string, ConfigValue>,
+  cfg: CleanupSettings,
+  remote:
+    | { segments: readonly RemoteSegmentFacts[]; logStartCheckpoint: bigint | null }
+    | { unknown: string }
+    | undefined,
+  inp: Omit<TieredRetentionInput, 'remote' | 'cfg' | 'tiered'>,
+): TieredRetention | null {
   if (configs['cleanup.policy']?.source === 'UNKNOWN') return null
   const segments = remote !== undefined && 'segments' in remote ? remote.segments : []
   const tiered = tieredSettingsOf(configs, cfg, segments.length > 0)
   if (!tiered.remoteStorage && !(remote !== undefined && 'unknown' in remote)) return null
-  if (remote !== undefined && 'unknown' in remote) return { unknown: `its remote segments' states are unknown (${remote.unknown})` }
+  if (remote !== undefined && 'unknown' in remote)
+    return { unknown: `its remote segments' states are unknown (${remote.unknown})` }
   // without the remote segments read, the scan's log start is the first local segment's: the broker's is the checkpoint's
   const cp = remote !== undefined && 'segments' in remote ? remote.logStartCheckpoint : null
   const start = logStartOffset(inp.local[0]?.baseOffset ?? null, cp, true)?.offset ?? inp.logStartOffset

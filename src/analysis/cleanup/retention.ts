@@ -6,16 +6,29 @@ import type { CleanSegment } from './model.js'
 import type { CleanupSettings } from './configs.js'
 
 export interface RetentionPrediction {
-  deleted: Array<{ baseOffset: bigint, sizeBytes: number, reason: 'log-start-offset' | 'retention.bytes' | 'retention.ms' }>
+  deleted: Array<{
+    baseOffset: bigint
+    sizeBytes: number
+    reason: 'log-start-offset' | 'retention.bytes' | 'retention.ms'
+  }>
   logStartOffsetAfterRetention: bigint
 }
 
-export function predictRetention (segments: readonly CleanSegment[], logStart: bigint, highWatermark: bigint, logEnd: bigint,
-  cfg: CleanupSettings, nowMs: bigint): RetentionPrediction {
+export function predictRetention(
+  segments: readonly CleanSegment[],
+  logStart: bigint,
+  highWatermark: bigint,
+  logEnd: bigint,
+  cfg: CleanupSettings,
+  nowMs: bigint,
+): RetentionPrediction {
   let segs = [...segments]
   let start = logStart
   const deleted: RetentionPrediction['deleted'] = []
-  const pass = (reason: RetentionPrediction['deleted'][number]['reason'], pred: (s: CleanSegment, next: CleanSegment | undefined) => boolean): void => {
+  const pass = (
+    reason: RetentionPrediction['deleted'][number]['reason'],
+    pred: (s: CleanSegment, next: CleanSegment | undefined) => boolean,
+  ): void => {
     let n = 0
     for (let i = 0; i < segs.length; i++) {
       const s = segs[i]!
@@ -30,14 +43,30 @@ export function predictRetention (segments: readonly CleanSegment[], logStart: b
     // UnifiedLog.deleteSegments: the log start moves to the new first segment (a freshly rolled one at the log end)
     const first = segs[0]?.baseOffset ?? logEnd
     if (first > start) start = first
-    if (segs.length === 0) segs = [{ baseOffset: logEnd, file: '', sizeBytes: 0, largestTimestamp: -1n, firstBatchTimestamp: null, dataRecords: 0 }]
+    if (segs.length === 0)
+      segs = [
+        {
+          baseOffset: logEnd,
+          file: '',
+          sizeBytes: 0,
+          largestTimestamp: -1n,
+          firstBatchTimestamp: null,
+          dataRecords: 0,
+        },
+      ]
   }
   pass('log-start-offset', (_s, next) => next !== undefined && next.baseOffset <= start)
   if (cfg.delete) {
     const size = segs.reduce((n, s) => n + BigInt(s.sizeBytes), 0n)
     if (cfg.retentionBytes >= 0n && size >= cfg.retentionBytes) {
       let diff = size - cfg.retentionBytes
-      pass('retention.bytes', (s) => { if (diff - BigInt(s.sizeBytes) >= 0n) { diff -= BigInt(s.sizeBytes); return true } return false })
+      pass('retention.bytes', (s) => {
+        if (diff - BigInt(s.sizeBytes) >= 0n) {
+          diff -= BigInt(s.sizeBytes)
+          return true
+        }
+        return false
+      })
     }
     if (cfg.retentionMs >= 0n) pass('retention.ms', (s) => nowMs - s.largestTimestamp > cfg.retentionMs)
   }

@@ -3,22 +3,32 @@
 // progress, and whether a batch or a marker can be discarded.
 import type { CleanBatch, CleanSegment } from './model.js'
 
-export interface AbortedTxn { producerId: bigint, firstOffset: bigint, lastOffset: bigint }
+export interface AbortedTxn {
+  producerId: bigint
+  firstOffset: bigint
+  lastOffset: bigint
+}
 
 /**
  * What the cleanup rules take from the batch headers, told each batch as the partition scan streams it (no pass
  * of its own): each segment's timestamps and declared records, and the aborted transactions with data.
  */
 export class HeaderFacts {
-  private readonly segs = new Map<string, { first: bigint | null, largest: bigint, dataRecords: number }>()
+  private readonly segs = new Map<string, { first: bigint | null; largest: bigint; dataRecords: number }>()
   /** producer id -> first offset of its transaction in progress */
   private readonly open = new Map<bigint, bigint>()
   private readonly aborted: AbortedTxn[] = []
 
   /** one batch of the segment `file`, in log order */
-  batch (file: string, b: Pick<CleanBatch, 'baseOffset' | 'maxTimestamp' | 'producerId' | 'transactional' | 'control' | 'records'>): void {
+  batch(
+    file: string,
+    b: Pick<CleanBatch, 'baseOffset' | 'maxTimestamp' | 'producerId' | 'transactional' | 'control' | 'records'>,
+  ): void {
     let s = this.segs.get(file)
-    if (s === undefined) { s = { first: null, largest: -1n, dataRecords: 0 }; this.segs.set(file, s) }
+    if (s === undefined) {
+      s = { first: null, largest: -1n, dataRecords: 0 }
+      this.segs.set(file, s)
+    }
     if (s.first === null) s.first = b.maxTimestamp
     if (b.maxTimestamp > s.largest) s.largest = b.maxTimestamp
     if (b.control === null) {
@@ -26,17 +36,20 @@ export class HeaderFacts {
       if (b.transactional && !this.open.has(b.producerId)) this.open.set(b.producerId, b.baseOffset)
     } else if (b.control === 'ABORT' || b.control === 'COMMIT') {
       const first = this.open.get(b.producerId)
-      if (b.control === 'ABORT' && first !== undefined) this.aborted.push({ producerId: b.producerId, firstOffset: first, lastOffset: b.baseOffset })
+      if (b.control === 'ABORT' && first !== undefined)
+        this.aborted.push({ producerId: b.producerId, firstOffset: first, lastOffset: b.baseOffset })
       this.open.delete(b.producerId)
     }
   }
 
   /** the segments' timestamps and record counts filled in; the aborted transactions by first offset */
-  fill (segs: readonly CleanSegment[]): AbortedTxn[] {
+  fill(segs: readonly CleanSegment[]): AbortedTxn[] {
     for (const seg of segs) {
       const s = this.segs.get(seg.file)
       if (s === undefined) continue
-      seg.firstBatchTimestamp = s.first; seg.largestTimestamp = s.largest; seg.dataRecords = s.dataRecords
+      seg.firstBatchTimestamp = s.first
+      seg.largestTimestamp = s.largest
+      seg.dataRecords = s.dataRecords
     }
     return this.aborted.sort((x, y) => (x.firstOffset < y.firstOffset ? -1 : x.firstOffset > y.firstOffset ? 1 : 0))
   }
@@ -48,9 +61,9 @@ export class CleanedTransactionMetadata {
   /** producer id -> whether a batch of its aborted transaction was seen */
   private readonly ongoingAborted = new Map<bigint, boolean>()
 
-  constructor (private readonly aborted: readonly AbortedTxn[]) {}
+  constructor(private readonly aborted: readonly AbortedTxn[]) {}
 
-  private consumeUpTo (offset: bigint): void {
+  private consumeUpTo(offset: bigint): void {
     while (this.next < this.aborted.length && this.aborted[this.next]!.firstOffset <= offset) {
       const t = this.aborted[this.next++]!
       if (!this.ongoingAborted.has(t.producerId)) this.ongoingAborted.set(t.producerId, false)
@@ -58,7 +71,7 @@ export class CleanedTransactionMetadata {
   }
 
   /** onControlBatchRead: an ABORT stays while batches of its transaction were seen; a COMMIT goes when none were */
-  onControlBatchRead (b: CleanBatch): boolean {
+  onControlBatchRead(b: CleanBatch): boolean {
     this.consumeUpTo(b.lastOffset)
     if (b.control === 'EMPTY') return true // an emptied control batch: already cleaned
     if (b.control === 'ABORT') {
@@ -71,16 +84,23 @@ export class CleanedTransactionMetadata {
   }
 
   /** at this point of the walk: whether a batch of the producer's aborted transaction was seen (undefined: none in progress) */
-  abortedSeen (producerId: bigint): boolean | undefined { return this.ongoingAborted.get(producerId) }
+  abortedSeen(producerId: bigint): boolean | undefined {
+    return this.ongoingAborted.get(producerId)
+  }
 
   /** at this point of the walk: whether the producer has a transaction in progress that is not aborted */
-  committedOpen (producerId: bigint): boolean { return this.ongoingCommitted.has(producerId) }
+  committedOpen(producerId: bigint): boolean {
+    return this.ongoingCommitted.has(producerId)
+  }
 
   /** onBatchRead: true when the batch belongs to an aborted transaction */
-  onBatchRead (b: CleanBatch): boolean {
+  onBatchRead(b: CleanBatch): boolean {
     this.consumeUpTo(b.lastOffset)
     if (!b.transactional) return false
-    if (this.ongoingAborted.has(b.producerId)) { this.ongoingAborted.set(b.producerId, true); return true }
+    if (this.ongoingAborted.has(b.producerId)) {
+      this.ongoingAborted.set(b.producerId, true)
+      return true
+    }
     this.ongoingCommitted.add(b.producerId)
     return false
   }

@@ -17,22 +17,30 @@ export type BrokerOf = (path: string) => string | null
 import { shellWord as shell } from './remedy.js'
 
 const offsetsOf = (f: Finding): DoctorFigures =>
-  f.firstOffset !== undefined && f.lastOffset !== undefined && f.lastOffset >= f.firstOffset ? { offsets: f.lastOffset - f.firstOffset + 1n } : {}
+  f.firstOffset !== undefined && f.lastOffset !== undefined && f.lastOffset >= f.firstOffset
+    ? { offsets: f.lastOffset - f.firstOffset + 1n }
+    : {}
 
-export function gatherReconcile (c: DoctorCollector, r: ReconcileResult, brokerOf: BrokerOf): void {
+export function gatherReconcile(c: DoctorCollector, r: ReconcileResult, brokerOf: BrokerOf): void {
   for (const p of r.partitions) {
-    for (const f of p.report.findings) c.add(f, { command: 'reconcile', broker: brokerOf(p.path), partition: p.label, figures: f.code.startsWith('REMOTE_') ? offsetsOf(f) : {} })
+    for (const f of p.report.findings)
+      c.add(f, {
+        command: 'reconcile',
+        broker: brokerOf(p.path),
+        partition: p.label,
+        figures: f.code.startsWith('REMOTE_') ? offsetsOf(f) : {},
+      })
   }
 }
 
 /** lso's fix for a transaction of its partition: the commands it prints for the one that holds the LSO */
-function fixOf (p: LsoPartition, firstOffset: bigint | undefined, producerId: bigint | null): string[] | undefined {
+function fixOf(p: LsoPartition, firstOffset: bigint | undefined, producerId: bigint | null): string[] | undefined {
   const b = p.blocking
   if (b === null || p.commands.length === 0 || b.firstOffset !== firstOffset) return undefined
   return producerId === null || producerId === b.producerId ? p.commands : undefined
 }
 
-export function gatherLso (c: DoctorCollector, r: LsoResult, brokerOf: BrokerOf): void {
+export function gatherLso(c: DoctorCollector, r: LsoResult, brokerOf: BrokerOf): void {
   let row = 0
   const rows = r.hangingTransactions
   for (const p of r.partitions) {
@@ -43,8 +51,17 @@ export function gatherLso (c: DoctorCollector, r: LsoResult, brokerOf: BrokerOf)
       const fix = fixOf(p, f.firstOffset, null)
       const t = p.report.openTransactions.find((o) => o.firstOffset === f.firstOffset)
       const held = p.blocking !== null && p.blocking.firstOffset === f.firstOffset ? p.blocking : null
-      const figures: DoctorFigures = { ...(t !== undefined ? { records: t.records } : {}), ...(held !== null ? { recordsWaiting: held.recordsWaiting } : {}) }
-      c.add(f, { command: 'lso', broker, partition: p.label, figures, ...(fix !== undefined ? { remedy: { fix } } : {}) })
+      const figures: DoctorFigures = {
+        ...(t !== undefined ? { records: t.records } : {}),
+        ...(held !== null ? { recordsWaiting: held.recordsWaiting } : {}),
+      }
+      c.add(f, {
+        command: 'lso',
+        broker,
+        partition: p.label,
+        figures,
+        ...(fix !== undefined ? { remedy: { fix } } : {}),
+      })
     }
     // find-hanging's rows come partition by partition, in the partitions' order
     for (; row < rows.length; row++) {
@@ -62,31 +79,66 @@ export function gatherLso (c: DoctorCollector, r: LsoResult, brokerOf: BrokerOf)
   }
 }
 
-function addHanging (c: DoctorCollector, r: LsoResult, p: LsoPartition, h: HangingTransaction, broker: string | null, records: number | null, lastOffset: bigint | null): void {
+function addHanging(
+  c: DoctorCollector,
+  r: LsoResult,
+  p: LsoPartition,
+  h: HangingTransaction,
+  broker: string | null,
+  records: number | null,
+  lastOffset: bigint | null,
+): void {
   if (c.has('TXN_HANGING', broker, p.label, h.startOffset)) return
-  const blocker = p.blocking !== null && p.blocking.producerId === h.producerId && p.blocking.firstOffset === h.startOffset ? p.blocking : null
-  const figures: DoctorFigures = { minutes: h.durationMinutes, since: h.lastTimestamp, ...(records !== null ? { records } : {}), ...(blocker !== null ? { recordsWaiting: blocker.recordsWaiting } : {}) }
+  const blocker =
+    p.blocking !== null && p.blocking.producerId === h.producerId && p.blocking.firstOffset === h.startOffset
+      ? p.blocking
+      : null
+  const figures: DoctorFigures = {
+    minutes: h.durationMinutes,
+    since: h.lastTimestamp,
+    ...(records !== null ? { records } : {}),
+    ...(blocker !== null ? { recordsWaiting: blocker.recordsWaiting } : {}),
+  }
   const fix = fixOf(p, h.startOffset, h.producerId)
-  c.add({
-    code: 'TXN_HANGING', severity: 'warning', partition: p.label, firstOffset: h.startOffset, ...(lastOffset !== null ? { lastOffset } : {}),
-    message: `producer ${h.producerId} epoch ${h.producerEpoch} in ${p.label} from offset ${h.startOffset}: open ${h.durationMinutes} min, more than ` +
-      `${r.maxTransactionTimeoutMinutes} min (find-hanging's rule), and no coordinator record given lists ${p.label} in its transaction: nothing will end it` +
-      (blocker !== null ? `; it holds the last stable offset at ${p.report.lastStableOffset} (high watermark ${p.report.highWatermark})` : ''),
-  }, { command: 'lso', broker, partition: p.label, figures, ...(fix !== undefined ? { remedy: { fix } } : {}) })
+  c.add(
+    {
+      code: 'TXN_HANGING',
+      severity: 'warning',
+      partition: p.label,
+      firstOffset: h.startOffset,
+      ...(lastOffset !== null ? { lastOffset } : {}),
+      message:
+        `producer ${h.producerId} epoch ${h.producerEpoch} in ${p.label} from offset ${h.startOffset}: open ${h.durationMinutes} min, more than ` +
+        `${r.maxTransactionTimeoutMinutes} min (find-hanging's rule), and no coordinator record given lists ${p.label} in its transaction: nothing will end it` +
+        (blocker !== null
+          ? `; it holds the last stable offset at ${p.report.lastStableOffset} (high watermark ${p.report.highWatermark})`
+          : ''),
+    },
+    { command: 'lso', broker, partition: p.label, figures, ...(fix !== undefined ? { remedy: { fix } } : {}) },
+  )
 }
 
-function transactionContext (t: JoinedTransaction, paths: readonly string[]): { figures: DoctorFigures, look: string } {
+function transactionContext(t: JoinedTransaction, paths: readonly string[]): { figures: DoctorFigures; look: string } {
   // its data, not its offset commits in __consumer_offsets
   const records = t.runs.reduce((n, r) => n + (r.topic.startsWith('__') ? 0 : r.records), 0)
-  const who = t.transactionalId !== null ? `--transactional-id ${shell(t.transactionalId)}` : `--producer-id ${t.producerId}`
-  return { figures: { records, ...(t.firstTimestamp !== null ? { since: t.firstTimestamp } : {}) }, look: `tsdump transactions ${who} ${paths.map(shell).join(' ')}` }
+  const who =
+    t.transactionalId !== null ? `--transactional-id ${shell(t.transactionalId)}` : `--producer-id ${t.producerId}`
+  return {
+    figures: { records, ...(t.firstTimestamp !== null ? { since: t.firstTimestamp } : {}) },
+    look: `tsdump transactions ${who} ${paths.map(shell).join(' ')}`,
+  }
 }
 
-export function gatherTransactions (c: DoctorCollector, r: { findings: Finding[], transactions: JoinedTransaction[] }, paths: readonly string[]): void {
+export function gatherTransactions(
+  c: DoctorCollector,
+  r: { findings: Finding[]; transactions: JoinedTransaction[] },
+  paths: readonly string[],
+): void {
   for (const f of r.findings) c.add(f, { command: 'transactions' })
   for (const t of r.transactions) {
     const ctx = transactionContext(t, paths)
-    for (const f of t.findings) c.add(f, { command: 'transactions', figures: ctx.figures, remedy: { look: [ctx.look] } })
+    for (const f of t.findings)
+      c.add(f, { command: 'transactions', figures: ctx.figures, remedy: { look: [ctx.look] } })
   }
 }
 
@@ -94,7 +146,12 @@ export function gatherTransactions (c: DoctorCollector, r: { findings: Finding[]
  * cleanup's partitions carry no path: they come from the same partition scan of the same paths as reconcile's, so
  * the n-th partition of a label in one is the n-th of that label in the other.
  */
-export function gatherCleanup (c: DoctorCollector, r: CleanupResult, pathsOfLabel: (label: string) => string[], brokerOf: BrokerOf): void {
+export function gatherCleanup(
+  c: DoctorCollector,
+  r: CleanupResult,
+  pathsOfLabel: (label: string) => string[],
+  brokerOf: BrokerOf,
+): void {
   const seen = new Map<string, number>()
   for (const p of r.partitions) {
     const n = seen.get(p.label) ?? 0
@@ -102,31 +159,60 @@ export function gatherCleanup (c: DoctorCollector, r: CleanupResult, pathsOfLabe
     const dir = pathsOfLabel(p.label)[n]
     const fix = p.blockedBy?.commands
     for (const f of p.findings) {
-      c.add(f, { command: 'cleanup', broker: dir === undefined ? null : brokerOf(dir), partition: p.label,
-        ...(fix !== undefined && fix.length > 0 && f.firstOffset === p.blockedBy!.firstOffset ? { remedy: { fix } } : {}) })
+      c.add(f, {
+        command: 'cleanup',
+        broker: dir === undefined ? null : brokerOf(dir),
+        partition: p.label,
+        ...(fix !== undefined && fix.length > 0 && f.firstOffset === p.blockedBy!.firstOffset
+          ? { remedy: { fix } }
+          : {}),
+      })
     }
   }
 }
 
-export function gatherReplicas (c: DoctorCollector, partitions: readonly PartitionComparison[], brokerOf: BrokerOf): void {
+export function gatherReplicas(
+  c: DoctorCollector,
+  partitions: readonly PartitionComparison[],
+  brokerOf: BrokerOf,
+): void {
   for (const cmp of partitions) {
     const label = `${cmp.topic}-${cmp.partition}`
     const leader = cmp.replicas.find((r) => r.isLeader)
     for (const f of cmp.findings) {
       // a copy's divergence: from its divergence point to its log end
-      const copy = f.code === 'REPLICA_DIVERGED'
-        ? cmp.replicas.find((r) => r.divergenceOffset !== null && r.divergenceOffset === f.firstOffset && r.logEndOffset - 1n === f.lastOffset)
-        : undefined
-      const figures: DoctorFigures = copy === undefined ? {} : { records: copy.recordsPastDivergence, recordsAcknowledged: copy.recordsPastDivergenceBelowHighWatermark }
-      const look = f.code === 'REPLICA_MARKER_LOST' && leader !== undefined ? { remedy: { look: [`tsdump lso ${shell(`${leader.logDir}/${label}`)}`] } } : {}
-      c.add(f, { command: 'replicas', broker: copy?.broker ?? (f.file !== undefined ? brokerOf(f.file) : null), partition: label, figures, ...look })
+      const copy =
+        f.code === 'REPLICA_DIVERGED'
+          ? cmp.replicas.find(
+              (r) =>
+                r.divergenceOffset !== null &&
+                r.divergenceOffset === f.firstOffset &&
+                r.logEndOffset - 1n === f.lastOffset,
+            )
+          : undefined
+      const figures: DoctorFigures =
+        copy === undefined
+          ? {}
+          : { records: copy.recordsPastDivergence, recordsAcknowledged: copy.recordsPastDivergenceBelowHighWatermark }
+      const look =
+        f.code === 'REPLICA_MARKER_LOST' && leader !== undefined
+          ? { remedy: { look: [`tsdump lso ${shell(`${leader.logDir}/${label}`)}`] } }
+          : {}
+      c.add(f, {
+        command: 'replicas',
+        broker: copy?.broker ?? (f.file !== undefined ? brokerOf(f.file) : null),
+        partition: label,
+        figures,
+        ...look,
+      })
     }
   }
 }
 
-export function gatherRemote (c: DoctorCollector, r: RemoteResult): void {
+export function gatherRemote(c: DoctorCollector, r: RemoteResult): void {
   for (const f of r.findings) c.add(f, { command: 'remote', figures: offsetsOf(f) })
   for (const p of r.partitions) {
-    for (const f of p.findings) c.add(f, { command: 'remote', partition: `${p.topic}-${p.partition}`, figures: offsetsOf(f) })
+    for (const f of p.findings)
+      c.add(f, { command: 'remote', partition: `${p.topic}-${p.partition}`, figures: offsetsOf(f) })
   }
 }

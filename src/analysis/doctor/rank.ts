@@ -152,7 +152,7 @@ export const HARM_RANK: Readonly<Record<string, HarmRank>> = {
 }
 
 /** A code's rank and its category's name; a code the table does not know is ranked with the rest. */
-export function harmOf (code: FindingCode | string): { rank: HarmRank, category: string } {
+export function harmOf(code: FindingCode | string): { rank: HarmRank; category: string } {
   const rank = HARM_RANK[code] ?? 5
   return { rank, category: HARM_CATEGORIES[rank] }
 }
@@ -172,7 +172,7 @@ export interface RankedPlace {
 }
 
 /** topic, then partition number (orders-10-0 before orders-10-2 before orders-11-0) */
-function comparePartitions (a: string, b: string): number {
+function comparePartitions(a: string, b: string): number {
   const ma = partitionName(a)
   const mb = partitionName(b)
   if (ma === null || mb === null) return a < b ? -1 : a > b ? 1 : 0
@@ -182,18 +182,18 @@ function comparePartitions (a: string, b: string): number {
 
 /** `topic-partition` parsed once per name (a sort compares each many times); the names are the partitions read */
 const parsedNames = new Map<string, readonly [string, number] | null>()
-function partitionName (name: string): readonly [string, number] | null {
+function partitionName(name: string): readonly [string, number] | null {
   let p = parsedNames.get(name)
   if (p === undefined) {
     const m = /^(.*)-(\d+)$/.exec(name)
-    p = m === null ? null : [m[1]!, Number(m[2])] as const
+    p = m === null ? null : ([m[1]!, Number(m[2])] as const)
     if (parsedNames.size < 100_000) parsedNames.set(name, p)
   }
   return p
 }
 
 /** broker names as numbers when they are (node ids: 2 before 10) */
-function compareBrokers (a: string, b: string): number {
+function compareBrokers(a: string, b: string): number {
   const na = Number(a)
   const nb = Number(b)
   if (Number.isInteger(na) && Number.isInteger(nb)) return na - nb
@@ -201,15 +201,16 @@ function compareBrokers (a: string, b: string): number {
 }
 
 /** what is not known sorts after what is */
-function nullsLast<T> (a: T | null, b: T | null, cmp: (x: T, y: T) => number): number {
+function nullsLast<T>(a: T | null, b: T | null, cmp: (x: T, y: T) => number): number {
   if (a === null) return b === null ? 0 : 1
   if (b === null) return -1
   return cmp(a, b)
 }
 
 /** The documented order: rank, severity, broker, partition, offset; then file, position and code, so that it is total. */
-export function compareDoctorFindings (a: RankedPlace, b: RankedPlace): number {
-  return a.rank - b.rank ||
+export function compareDoctorFindings(a: RankedPlace, b: RankedPlace): number {
+  return (
+    a.rank - b.rank ||
     SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
     nullsLast(a.broker, b.broker, compareBrokers) ||
     nullsLast(a.partition, b.partition, comparePartitions) ||
@@ -217,4 +218,5 @@ export function compareDoctorFindings (a: RankedPlace, b: RankedPlace): number {
     nullsLast(a.file, b.file, (x, y) => (x < y ? -1 : x > y ? 1 : 0)) ||
     nullsLast(a.position, b.position, (x, y) => x - y) ||
     (a.code < b.code ? -1 : a.code > b.code ? 1 : 0)
+  )
 }

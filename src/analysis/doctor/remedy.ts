@@ -13,7 +13,7 @@ export interface RemedyEnv {
 }
 
 /** a path or value as a POSIX shell word */
-export function shellWord (s: string): string {
+export function shellWord(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`
 }
 
@@ -23,14 +23,14 @@ const INDEX_FILE = /\.(index|timeindex)$/
 const SEGMENT_FILE = /\.(log|checkpoint)$/
 
 /** the tsdump command that shows a file's own finding */
-function fileLook (file: string): string {
+function fileLook(file: string): string {
   if (INDEX_FILE.test(file)) return `tsdump dump --verify-index-only ${shellWord(file)}`
   if (SEGMENT_FILE.test(file)) return `tsdump dump --deep-iteration ${shellWord(file)}`
   return `tsdump dump ${shellWord(file)}`
 }
 
 /** The tsdump command to look deeper; `fix` stays empty here (the context gives lso's and cleanup's commands). */
-export function remedyFor (f: FindingLike, loc: DoctorLocation, command: string, env: RemedyEnv): DoctorRemedy {
+export function remedyFor(f: FindingLike, loc: DoctorLocation, command: string, env: RemedyEnv): DoctorRemedy {
   const all = words(env.paths)
   const remote = env.remote === null ? '' : `--remote-storage ${shellWord(env.remote)} `
   const dir = loc.partition === null ? null : env.partitionDir(loc.broker, loc.partition)
@@ -38,10 +38,18 @@ export function remedyFor (f: FindingLike, loc: DoctorLocation, command: string,
   const look = (s: string): DoctorRemedy => ({ fix: [], look: [s] })
   const c = f.code
   if (c.startsWith('REPLICA_')) return look(`tsdump replicas ${all}`)
-  if (c === 'REMOTE_NOT_READ') return look(`tsdump reconcile --remote-storage <DIR> ${shellWord(dir ?? env.paths[0] ?? '.')}`)
-  if (c.startsWith('REMOTE_')) return look(env.remote === null ? `tsdump remote --remote-storage <DIR> ${all}` : `tsdump remote ${remote}${all}`)
-  if (c.startsWith('EOS_') || c.startsWith('TXN_') || c === 'PARTITION_COPIES_DIFFER' || c === 'PARTITION_COPY_CHOSEN') {
-    if (c === 'TXN_HANGING' || c === 'TXN_COORDINATOR_OVERDUE' || c === 'TXN_COORDINATOR_UNKNOWN') return look(`tsdump lso ${remote}${on}`)
+  if (c === 'REMOTE_NOT_READ')
+    return look(`tsdump reconcile --remote-storage <DIR> ${shellWord(dir ?? env.paths[0] ?? '.')}`)
+  if (c.startsWith('REMOTE_'))
+    return look(env.remote === null ? `tsdump remote --remote-storage <DIR> ${all}` : `tsdump remote ${remote}${all}`)
+  if (
+    c.startsWith('EOS_') ||
+    c.startsWith('TXN_') ||
+    c === 'PARTITION_COPIES_DIFFER' ||
+    c === 'PARTITION_COPY_CHOSEN'
+  ) {
+    if (c === 'TXN_HANGING' || c === 'TXN_COORDINATOR_OVERDUE' || c === 'TXN_COORDINATOR_UNKNOWN')
+      return look(`tsdump lso ${remote}${on}`)
     return look(`tsdump transactions ${remote}${all}`)
   }
   if (c === 'CLEANUP_POLICY_UNKNOWN') return look(`tsdump cleanup --config cleanup.policy=<delete|compact> ${on}`)

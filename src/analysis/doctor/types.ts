@@ -85,7 +85,7 @@ export interface DoctorSummary {
   remoteStorage: string | null
   counts: Record<Severity, number>
   /** findings per rank, every rank listed */
-  ranks: Array<{ rank: HarmRank, category: string, count: number }>
+  ranks: Array<{ rank: HarmRank; category: string; count: number }>
 }
 
 export interface DoctorResult {

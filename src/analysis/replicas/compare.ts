@@ -49,8 +49,10 @@ export interface PartitionComparison {
   findings: Finding[]
 }
 
-function cacheOf (r: ReplicaInput): { cache: EpochList, from: 'checkpoint' | 'batches' } {
-  return r.epochCheckpoint !== null ? { cache: r.epochCheckpoint, from: 'checkpoint' } : { cache: r.batchEpochs, from: 'batches' }
+function cacheOf(r: ReplicaInput): { cache: EpochList; from: 'checkpoint' | 'batches' } {
+  return r.epochCheckpoint !== null
+    ? { cache: r.epochCheckpoint, from: 'checkpoint' }
+    : { cache: r.batchEpochs, from: 'batches' }
 }
 
 const latestEpoch = (cache: EpochList): number | null => cache.at(cache.length - 1)?.epoch ?? null
@@ -59,10 +61,10 @@ const latestEpoch = (cache: EpochList): number | null => cache.at(cache.length -
 export const BATCHES_LISTED = 1000
 
 /** the records of batch `b` at or after `offset` (and below `below`) */
-function recordsFrom (b: ReplicaBatch, offset: bigint, below: bigint | null): number {
+function recordsFrom(b: ReplicaBatch, offset: bigint, below: bigint | null): number {
   if (b.lastOffset < offset) return 0
   const first = b.baseOffset > offset ? b.baseOffset : offset
-  const last = below === null ? b.lastOffset : (b.lastOffset < below ? b.lastOffset : below - 1n)
+  const last = below === null ? b.lastOffset : b.lastOffset < below ? b.lastOffset : below - 1n
   // a batch straddling the point counts its offsets from the point on (compaction can leave gaps: at most count)
   return last >= first ? Math.min(b.count, Number(last - first + 1n)) : 0
 }
@@ -71,7 +73,12 @@ function recordsFrom (b: ReplicaBatch, offset: bigint, below: bigint | null): nu
  * The first batch below `to` that the leader does not hold as it is, or null: both copies walked in offset
  * order together, one batch of each at a time.
  */
-function firstDifferingBatch (f: ReplicaInput, leader: ReplicaInput, to: bigint, cleanedTo: bigint | null): { batch: ReplicaBatch, theirs: ReplicaBatch | null } | null {
+function firstDifferingBatch(
+  f: ReplicaInput,
+  leader: ReplicaInput,
+  to: bigint,
+  cleanedTo: bigint | null,
+): { batch: ReplicaBatch; theirs: ReplicaBatch | null } | null {
   const from = f.logStartOffset > leader.logStartOffset ? f.logStartOffset : leader.logStartOffset
   const theirs = leader.batches(false)[Symbol.iterator]()
   let t: ReplicaBatch | null = null
@@ -84,17 +91,28 @@ function firstDifferingBatch (f: ReplicaInput, leader: ReplicaInput, to: bigint,
       if (b.lastOffset >= to) break
       while (t === null || t.baseOffset < b.baseOffset) {
         const n = theirs.next()
-        if (n.done === true) { t = null; break }
+        if (n.done === true) {
+          t = null
+          break
+        }
         t = n.value
       }
       const same = t !== null && t.baseOffset === b.baseOffset ? t : null
-      if (same === null || same.lastOffset !== b.lastOffset || same.crc !== b.crc || same.partitionLeaderEpoch !== b.partitionLeaderEpoch) return { batch: b, theirs: same }
+      if (
+        same === null ||
+        same.lastOffset !== b.lastOffset ||
+        same.crc !== b.crc ||
+        same.partitionLeaderEpoch !== b.partitionLeaderEpoch
+      )
+        return { batch: b, theirs: same }
     }
     return null
-  } finally { theirs.return?.(undefined) }
+  } finally {
+    theirs.return?.(undefined)
+  }
 }
 
-function describeBatch (b: ReplicaBatch): string {
+function describeBatch(b: ReplicaBatch): string {
   return `offsets ${b.baseOffset}-${b.lastOffset} epoch ${b.partitionLeaderEpoch} crc ${b.crc}`
 }
 
@@ -102,7 +120,12 @@ function describeBatch (b: ReplicaBatch): string {
  * Compare the copies of one partition (all with the same topic and partition). `compareRecords` compares two copies
  * record by record below a compacted partition's cleaned point (without it, only the epochs are compared there).
  */
-export function comparePartition (topic: string, partition: number, inputs: readonly ReplicaInput[], compareRecords?: CompareRecords): PartitionComparison {
+export function comparePartition(
+  topic: string,
+  partition: number,
+  inputs: readonly ReplicaInput[],
+  compareRecords?: CompareRecords,
+): PartitionComparison {
   const label = `${topic}-${partition}`
   const findings: Finding[] = []
   const caches = inputs.map(cacheOf)
@@ -110,14 +133,34 @@ export function comparePartition (topic: string, partition: number, inputs: read
   const cleaned = inputs.map((r) => r.cleanedTo).filter((c): c is bigint => c !== null)
   const cleanedTo = cleaned.length === 0 ? null : cleaned.reduce((a, b) => (b > a ? b : a))
   const base = (r: ReplicaInput, i: number): ReplicaComparison => ({
-    broker: r.broker, logDir: r.logDir, topicId: r.topicId, logStartOffset: r.logStartOffset, logEndOffset: r.logEndOffset,
-    highWatermark: r.highWatermark, lastStableOffset: r.lastStableOffset, leaderEpoch: latestEpoch(caches[i]!.cache),
-    epochCache: caches[i]!.cache, epochCacheFrom: caches[i]!.from, isLeader: false, truncation: null, divergenceOffset: null,
-    batchesPastDivergence: [], batchesPastDivergenceCount: 0, recordsPastDivergence: 0, recordsPastDivergenceBelowHighWatermark: 0, recordsComparedBelowCleanedPoint: null,
+    broker: r.broker,
+    logDir: r.logDir,
+    topicId: r.topicId,
+    logStartOffset: r.logStartOffset,
+    logEndOffset: r.logEndOffset,
+    highWatermark: r.highWatermark,
+    lastStableOffset: r.lastStableOffset,
+    leaderEpoch: latestEpoch(caches[i]!.cache),
+    epochCache: caches[i]!.cache,
+    epochCacheFrom: caches[i]!.from,
+    isLeader: false,
+    truncation: null,
+    divergenceOffset: null,
+    batchesPastDivergence: [],
+    batchesPastDivergenceCount: 0,
+    recordsPastDivergence: 0,
+    recordsPastDivergenceBelowHighWatermark: 0,
+    recordsComparedBelowCleanedPoint: null,
   })
   const replicas = inputs.map(base)
   if (inputs.length < 2) {
-    findings.push(finding('REPLICA_SINGLE_COPY', `${label} is in ${inputs[0]?.logDir ?? 'one log directory'} only: listed, not compared`, spanOf(inputs)))
+    findings.push(
+      finding(
+        'REPLICA_SINGLE_COPY',
+        `${label} is in ${inputs[0]?.logDir ?? 'one log directory'} only: listed, not compared`,
+        spanOf(inputs),
+      ),
+    )
     locate(findings, label, inputs)
     return { topic, partition, compared: false, leader: null, cleanedTo, replicas, findings }
   }
@@ -132,21 +175,40 @@ export function comparePartition (topic: string, partition: number, inputs: read
   const leader = inputs[li]!
   replicas[li]!.isLeader = true
   let unread = 0
-  const leaderLog = { cache: caches[li]!.cache, logEndOffset: leader.logEndOffset, highWatermark: leader.highWatermark ?? leader.logEndOffset }
+  const leaderLog = {
+    cache: caches[li]!.cache,
+    logEndOffset: leader.logEndOffset,
+    highWatermark: leader.highWatermark ?? leader.logEndOffset,
+  }
   inputs.forEach((r, i) => {
     if (i === li) return
     const c = replicas[i]!
     if (r.topicId !== null && leader.topicId !== null && r.topicId !== leader.topicId) {
-      findings.push(finding('REPLICA_TOPIC_ID_DIFFERS', `${label}: broker ${r.broker} holds topic id ${r.topicId}, the leader (broker ${leader.broker}) ${leader.topicId}: the topic was deleted and recreated; these copies are not compared`, { file: `${r.logDir}/${label}/partition.metadata`, position: 0 }))
+      findings.push(
+        finding(
+          'REPLICA_TOPIC_ID_DIFFERS',
+          `${label}: broker ${r.broker} holds topic id ${r.topicId}, the leader (broker ${leader.broker}) ${leader.topicId}: the topic was deleted and recreated; these copies are not compared`,
+          { file: `${r.logDir}/${label}/partition.metadata`, position: 0 },
+        ),
+      )
       return
     }
-    const t = truncationAgainst({ cache: caches[i]!.cache, logEndOffset: r.logEndOffset, highWatermark: r.highWatermark ?? r.logEndOffset }, leaderLog)
+    const t = truncationAgainst(
+      { cache: caches[i]!.cache, logEndOffset: r.logEndOffset, highWatermark: r.highWatermark ?? r.logEndOffset },
+      leaderLog,
+    )
     c.truncation = t
     let point = t.offset < r.logEndOffset ? t.offset : null
     const differing = firstDifferingBatch(r, leader, t.offset, cleanedTo)
     if (differing !== null) {
       const d = differing.batch
-      findings.push(finding('REPLICA_BATCHES_DIFFER', `${label}: below the point the epoch rule gives (${t.offset}), broker ${r.broker}'s batch (${describeBatch(d)}) is not the leader's (${differing.theirs === null ? `broker ${leader.broker} has no batch at ${d.baseOffset}` : `broker ${leader.broker}: ${describeBatch(differing.theirs)}`}): Kafka will not repair this copy`, { file: d.file, position: d.position }))
+      findings.push(
+        finding(
+          'REPLICA_BATCHES_DIFFER',
+          `${label}: below the point the epoch rule gives (${t.offset}), broker ${r.broker}'s batch (${describeBatch(d)}) is not the leader's (${differing.theirs === null ? `broker ${leader.broker} has no batch at ${d.baseOffset}` : `broker ${leader.broker}: ${describeBatch(differing.theirs)}`}): Kafka will not repair this copy`,
+          { file: d.file, position: d.position },
+        ),
+      )
       point = d.baseOffset
     }
     if (cleanedTo !== null && compareRecords !== undefined) {
@@ -155,8 +217,13 @@ export function comparePartition (topic: string, partition: number, inputs: read
       unread += rc.unread
       if (rc.first !== null) {
         const diff = rc.first.mine.key !== rc.first.theirs.key ? 'key' : 'value'
-        findings.push(finding('REPLICA_RECORDS_DIFFER', `${label}: below the cleaned point ${cleanedTo}, the record at offset ${rc.first.offset} on broker ${r.broker} has another ${diff} than the leader's (broker ${leader.broker}; SHA-256 ${rc.first.mine[diff]} vs ${rc.first.theirs[diff]}): compaction only removes records, it never changes one`,
-          { firstOffset: rc.first.offset, lastOffset: rc.first.offset }))
+        findings.push(
+          finding(
+            'REPLICA_RECORDS_DIFFER',
+            `${label}: below the cleaned point ${cleanedTo}, the record at offset ${rc.first.offset} on broker ${r.broker} has another ${diff} than the leader's (broker ${leader.broker}; SHA-256 ${rc.first.mine[diff]} vs ${rc.first.theirs[diff]}): compaction only removes records, it never changes one`,
+            { firstOffset: rc.first.offset, lastOffset: rc.first.offset },
+          ),
+        )
         if (point === null || rc.first.offset < point) point = rc.first.offset
       }
     }
@@ -173,34 +240,54 @@ export function comparePartition (topic: string, partition: number, inputs: read
       const m = markerFinding(label, r, leader, b)
       if (m !== null) markers.push(m)
     }
-    const hwNote = c.recordsPastDivergenceBelowHighWatermark > 0
-      ? `; ${c.recordsPastDivergenceBelowHighWatermark} of them below its high watermark ${r.highWatermark}: committed there, and readable by consumers, yet not on the leader`
-      : ''
-    const epochs = t.steps.map((s) => `epoch ${s.requestedEpoch} -> the leader's ${s.leader.epoch} ending at ${s.leader.endOffset}`).join(', then ')
-    findings.push(finding('REPLICA_DIVERGED', `${label}: broker ${r.broker} diverges from the leader (broker ${leader.broker}) at offset ${point} (${epochs}): ${c.recordsPastDivergence} records in ${c.batchesPastDivergenceCount} batches past it are not on the leader and go when the copy follows it${hwNote}`,
-      { firstOffset: point, lastOffset: r.logEndOffset - 1n }))
+    const hwNote =
+      c.recordsPastDivergenceBelowHighWatermark > 0
+        ? `; ${c.recordsPastDivergenceBelowHighWatermark} of them below its high watermark ${r.highWatermark}: committed there, and readable by consumers, yet not on the leader`
+        : ''
+    const epochs = t.steps
+      .map((s) => `epoch ${s.requestedEpoch} -> the leader's ${s.leader.epoch} ending at ${s.leader.endOffset}`)
+      .join(', then ')
+    findings.push(
+      finding(
+        'REPLICA_DIVERGED',
+        `${label}: broker ${r.broker} diverges from the leader (broker ${leader.broker}) at offset ${point} (${epochs}): ${c.recordsPastDivergence} records in ${c.batchesPastDivergenceCount} batches past it are not on the leader and go when the copy follows it${hwNote}`,
+        { firstOffset: point, lastOffset: r.logEndOffset - 1n },
+      ),
+    )
     findings.push(...markers)
   })
   findings.push(...offsetFindings(label, replicas))
   findings.push(...damageFindings(label, inputs, li))
   if (cleanedTo !== null) {
-    const counts = replicas.filter((r) => r.recordsComparedBelowCleanedPoint !== null).map((r) => `broker ${r.broker} ${r.recordsComparedBelowCleanedPoint}`)
-    const how = counts.length === 0 ? 'only the epochs were compared there'
-      : `there the records at offsets both a copy and the leader hold were compared by key and value (SHA-256): ${counts.join(', ')} offsets${unread > 0 ? `; ${unread} batches too large or damaged to read were left out` : ''}`
-    findings.push(finding('REPLICA_COMPACTED', `${label} is compacted (a copy's cleaner-offset-checkpoint is at ${cleanedTo}): each broker cleans on its own schedule, so batches below ${cleanedTo} were not compared byte for byte; ${how}`,
-      { firstOffset: spanOf(inputs).firstOffset, lastOffset: cleanedTo - 1n }))
+    const counts = replicas
+      .filter((r) => r.recordsComparedBelowCleanedPoint !== null)
+      .map((r) => `broker ${r.broker} ${r.recordsComparedBelowCleanedPoint}`)
+    const how =
+      counts.length === 0
+        ? 'only the epochs were compared there'
+        : `there the records at offsets both a copy and the leader hold were compared by key and value (SHA-256): ${counts.join(', ')} offsets${unread > 0 ? `; ${unread} batches too large or damaged to read were left out` : ''}`
+    findings.push(
+      finding(
+        'REPLICA_COMPACTED',
+        `${label} is compacted (a copy's cleaner-offset-checkpoint is at ${cleanedTo}): each broker cleans on its own schedule, so batches below ${cleanedTo} were not compared byte for byte; ${how}`,
+        { firstOffset: spanOf(inputs).firstOffset, lastOffset: cleanedTo - 1n },
+      ),
+    )
   }
   locate(findings, label, inputs)
   return { topic, partition, compared: true, leader: leader.broker, cleanedTo, replicas, findings }
 }
 
 /** A COMMIT or ABORT past the divergence point whose transaction the leader still has open. */
-function markerFinding (label: string, r: ReplicaInput, leader: ReplicaInput, b: ReplicaBatch): Finding | null {
+function markerFinding(label: string, r: ReplicaInput, leader: ReplicaInput, b: ReplicaBatch): Finding | null {
   if (!b.isControl || (b.marker !== 'COMMIT' && b.marker !== 'ABORT')) return null
   const open = leader.openTransactions.find((t) => t.producerId === b.producerId)
   if (open === undefined) return null
-  return finding('REPLICA_MARKER_LOST', `${label}: the ${b.marker} marker of producer ${b.producerId} (epoch ${b.producerEpoch}) at offset ${b.baseOffset} is on broker ${r.broker} only: on the leader (broker ${leader.broker}) its transaction from offset ${open.firstOffset} has no marker and stays open, so the LSO stays at ${leader.lastStableOffset} and read_committed consumers stop there (its coordinator considers it ended and will not write the marker again: tsdump lso on the leader's copy gives the abort command)`,
-    { file: b.file, position: b.position })
+  return finding(
+    'REPLICA_MARKER_LOST',
+    `${label}: the ${b.marker} marker of producer ${b.producerId} (epoch ${b.producerEpoch}) at offset ${b.baseOffset} is on broker ${r.broker} only: on the leader (broker ${leader.broker}) its transaction from offset ${open.firstOffset} has no marker and stays open, so the LSO stays at ${leader.lastStableOffset} and read_committed consumers stop there (its coordinator considers it ended and will not write the marker again: tsdump lso on the leader's copy gives the abort command)`,
+    { file: b.file, position: b.position },
+  )
 }
 
 /**
@@ -209,7 +296,7 @@ function markerFinding (label: string, r: ReplicaInput, leader: ReplicaInput, b:
  * is checked (while its epochs are read), and a copy that holds the same batch intact (same offsets, a CRC that
  * checks) is named: only when there is damage are the other copies walked again for it.
  */
-function damageFindings (label: string, inputs: readonly ReplicaInput[], leader: number): Finding[] {
+function damageFindings(label: string, inputs: readonly ReplicaInput[], leader: number): Finding[] {
   const out: Finding[] = []
   inputs.forEach((r, i) => {
     if (r.damaged.length === 0) return
@@ -224,43 +311,71 @@ function damageFindings (label: string, inputs: readonly ReplicaInput[], leader:
     })
     r.damaged.forEach((b, k) => {
       const intact = intactOn.get(`${b.baseOffset}-${b.lastOffset}`) ?? []
-      const more = k === r.damaged.length - 1 && r.damagedCount > r.damaged.length ? `; ${r.damagedCount - r.damaged.length} more damaged batches on this copy` : ''
-      out.push(finding('REPLICA_COPY_DAMAGED', `${label}: broker ${r.broker}'s${i === leader ? ' (the leader\'s)' : ''} batch at offsets ${b.baseOffset}-${b.lastOffset} fails its CRC: this copy is damaged there; ` +
-        (intact.length > 0 ? `${intact.length === 1 ? 'broker' : 'brokers'} ${intact.join(', ')} hold${intact.length === 1 ? 's' : ''} it intact` : 'no other copy holds it intact') + more, { file: b.file, position: b.position }))
+      const more =
+        k === r.damaged.length - 1 && r.damagedCount > r.damaged.length
+          ? `; ${r.damagedCount - r.damaged.length} more damaged batches on this copy`
+          : ''
+      out.push(
+        finding(
+          'REPLICA_COPY_DAMAGED',
+          `${label}: broker ${r.broker}'s${i === leader ? " (the leader's)" : ''} batch at offsets ${b.baseOffset}-${b.lastOffset} fails its CRC: this copy is damaged there; ` +
+            (intact.length > 0
+              ? `${intact.length === 1 ? 'broker' : 'brokers'} ${intact.join(', ')} hold${intact.length === 1 ? 's' : ''} it intact`
+              : 'no other copy holds it intact') +
+            more,
+          { file: b.file, position: b.position },
+        ),
+      )
     })
   })
   return out
 }
 
 /** partition-level findings (no file and position) name the partition and, unless they say which, the offsets the copies hold */
-function locate (findings: Finding[], label: string, inputs: readonly ReplicaInput[]): void {
+function locate(findings: Finding[], label: string, inputs: readonly ReplicaInput[]): void {
   const span = spanOf(inputs)
   locatePartitionFindings(findings, label, span.firstOffset, span.lastOffset)
 }
 
 /** the offsets the copies hold, from the lowest log start to the highest last offset: where a partition-level finding is */
-function spanOf (inputs: readonly ReplicaInput[]): { firstOffset: bigint, lastOffset: bigint } {
-  const first = inputs.reduce<bigint | null>((a, r) => (a === null || r.logStartOffset < a ? r.logStartOffset : a), null) ?? 0n
-  const end = inputs.reduce<bigint | null>((a, r) => (a === null || r.logEndOffset > a ? r.logEndOffset : a), null) ?? 0n
+function spanOf(inputs: readonly ReplicaInput[]): { firstOffset: bigint; lastOffset: bigint } {
+  const first =
+    inputs.reduce<bigint | null>((a, r) => (a === null || r.logStartOffset < a ? r.logStartOffset : a), null) ?? 0n
+  const end =
+    inputs.reduce<bigint | null>((a, r) => (a === null || r.logEndOffset > a ? r.logEndOffset : a), null) ?? 0n
   return { firstOffset: first, lastOffset: end > first ? end - 1n : first }
 }
 
-function offsetFindings (label: string, replicas: readonly ReplicaComparison[]): Finding[] {
+function offsetFindings(label: string, replicas: readonly ReplicaComparison[]): Finding[] {
   const out: Finding[] = []
   const hws = new Set(replicas.map((r) => String(r.highWatermark)))
   const lsos = new Set(replicas.map((r) => String(r.lastStableOffset)))
   if (hws.size > 1 || lsos.size > 1) {
-    const list = (f: (r: ReplicaComparison) => bigint | null): string => replicas.map((r) => `${r.broker}:${f(r) ?? '-'}`).join(' ')
+    const list = (f: (r: ReplicaComparison) => bigint | null): string =>
+      replicas.map((r) => `${r.broker}:${f(r) ?? '-'}`).join(' ')
     const leader = replicas.find((r) => r.isLeader)
-    const above = replicas.filter((r) => !r.isLeader && leader?.highWatermark != null && r.highWatermark !== null && r.highWatermark > leader.highWatermark)
-    const note = above.length === 0 ? 'a follower\'s lags its leader\'s'
-      : `broker ${above.map((r) => r.broker).join(', ')} had a higher HW than the leader: consumers there could read offsets the leader reached later or never`
+    const above = replicas.filter(
+      (r) =>
+        !r.isLeader &&
+        leader?.highWatermark != null &&
+        r.highWatermark !== null &&
+        r.highWatermark > leader.highWatermark,
+    )
+    const note =
+      above.length === 0
+        ? "a follower's lags its leader's"
+        : `broker ${above.map((r) => r.broker).join(', ')} had a higher HW than the leader: consumers there could read offsets the leader reached later or never`
     // the offsets the copies disagree on: from the lowest of their HWs and LSOs to below the highest
     const marks = replicas.flatMap((r) => [r.highWatermark, r.lastStableOffset]).filter((v): v is bigint => v !== null)
     const lo = marks.reduce((a, b) => (b < a ? b : a))
     const hi = marks.reduce((a, b) => (b > a ? b : a))
-    out.push(finding('REPLICA_OFFSETS_DIFFER', `${label}: high watermarks ${list((r) => r.highWatermark)}, last stable offsets ${list((r) => r.lastStableOffset)} (${note})`,
-      { firstOffset: lo, lastOffset: hi > lo ? hi - 1n : lo }))
+    out.push(
+      finding(
+        'REPLICA_OFFSETS_DIFFER',
+        `${label}: high watermarks ${list((r) => r.highWatermark)}, last stable offsets ${list((r) => r.lastStableOffset)} (${note})`,
+        { firstOffset: lo, lastOffset: hi > lo ? hi - 1n : lo },
+      ),
+    )
   }
   return out
 }

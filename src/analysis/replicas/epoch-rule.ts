@@ -4,32 +4,44 @@
 // turns the answer into a truncation offset, asking again with an older epoch when the leader answered with
 // an epoch the follower does not know. Pure: the caches and log end offsets come in as values.
 
-export interface EpochEntry { epoch: number, startOffset: bigint }
+export interface EpochEntry {
+  epoch: number
+  startOffset: bigint
+}
 
 /**
  * An epoch cache read by index: an array of entries, or PackedEpochs (a leader-epoch-checkpoint of millions of
  * lines as objects took `replicas` to 808 MiB; packed it is 12 bytes an entry, bounded by the 16 MiB file cap).
  */
-export interface EpochList { readonly length: number, at: (i: number) => EpochEntry | undefined }
+export interface EpochList {
+  readonly length: number
+  at: (i: number) => EpochEntry | undefined
+}
 
 /** epochs and start offsets in typed arrays, appended in order */
 export class PackedEpochs implements EpochList {
   private epochs = new Int32Array(16)
   private starts = new BigInt64Array(16)
   length = 0
-  push (epoch: number, startOffset: bigint): void {
+  push(epoch: number, startOffset: bigint): void {
     if (this.length === this.epochs.length) {
-      const e = new Int32Array(this.length * 2); e.set(this.epochs); this.epochs = e
-      const s = new BigInt64Array(this.length * 2); s.set(this.starts); this.starts = s
+      const e = new Int32Array(this.length * 2)
+      e.set(this.epochs)
+      this.epochs = e
+      const s = new BigInt64Array(this.length * 2)
+      s.set(this.starts)
+      this.starts = s
     }
     this.epochs[this.length] = epoch
     this.starts[this.length++] = startOffset
   }
 
   /** drop the newest entry */
-  pop (): void { if (this.length > 0) this.length-- }
+  pop(): void {
+    if (this.length > 0) this.length--
+  }
 
-  at (i: number): EpochEntry | undefined {
+  at(i: number): EpochEntry | undefined {
     if (i < 0) i += this.length
     return i < 0 || i >= this.length ? undefined : { epoch: this.epochs[i]!, startOffset: this.starts[i]! }
   }
@@ -42,11 +54,12 @@ export class PackedEpochs implements EpochList {
  * So the cache a broker loads increases in both, whatever the file repeats. False for a negative epoch or
  * offset, which Kafka refuses (IllegalArgumentException: the log does not load).
  */
-export function assignEpoch (cache: PackedEpochs, epoch: number, startOffset: bigint): boolean {
+export function assignEpoch(cache: PackedEpochs, epoch: number, startOffset: bigint): boolean {
   if (epoch < 0 || startOffset < 0n) return false
   const latest = cache.at(-1)
   if (latest !== undefined && latest.epoch === epoch && startOffset >= latest.startOffset) return true
-  for (let e = cache.at(-1); e !== undefined && (e.epoch >= epoch || e.startOffset >= startOffset); e = cache.at(-1)) cache.pop()
+  for (let e = cache.at(-1); e !== undefined && (e.epoch >= epoch || e.startOffset >= startOffset); e = cache.at(-1))
+    cache.pop()
   cache.push(epoch, startOffset)
   return true
 }
@@ -55,10 +68,13 @@ export function assignEpoch (cache: PackedEpochs, epoch: number, startOffset: bi
 export const UNDEFINED_EPOCH = -1
 export const UNDEFINED_EPOCH_OFFSET = -1n
 
-export interface EpochEndOffset { epoch: number, endOffset: bigint }
+export interface EpochEndOffset {
+  epoch: number
+  endOffset: bigint
+}
 
 /** LeaderEpochFileCache.endOffsetFor(requestedEpoch, logEndOffset) on an epoch cache (epochs increasing). */
-export function endOffsetFor (cache: EpochList, requestedEpoch: number, logEndOffset: bigint): EpochEndOffset {
+export function endOffsetFor(cache: EpochList, requestedEpoch: number, logEndOffset: bigint): EpochEndOffset {
   if (requestedEpoch === UNDEFINED_EPOCH) return { epoch: UNDEFINED_EPOCH, endOffset: UNDEFINED_EPOCH_OFFSET }
   const latest = cache.at(cache.length - 1)
   // the latest epoch is still being written to: its end is the log end
@@ -78,7 +94,7 @@ export function endOffsetFor (cache: EpochList, requestedEpoch: number, logEndOf
 }
 
 /** UnifiedLog.endOffsetForEpoch: the cache's answer, none when the offset is undefined. */
-function localEndOffsetFor (cache: EpochList, epoch: number, logEndOffset: bigint): EpochEndOffset | null {
+function localEndOffsetFor(cache: EpochList, epoch: number, logEndOffset: bigint): EpochEndOffset | null {
   const r = endOffsetFor(cache, epoch, logEndOffset)
   return r.endOffset === UNDEFINED_EPOCH_OFFSET ? null : r
 }
@@ -100,7 +116,13 @@ export interface TruncationStep {
   /** the follower's epoch did not match the leader's answer: it asks again with its remaining cache */
   again: boolean
   /** which branch of getOffsetTruncationState applied */
-  rule: 'no-epoch' | 'leader-unknown-offset' | 'leader-undefined-epoch' | 'follower-older-epochs' | 'matched' | 'follower-unknown-epoch'
+  rule:
+    | 'no-epoch'
+    | 'leader-unknown-offset'
+    | 'leader-undefined-epoch'
+    | 'follower-older-epochs'
+    | 'matched'
+    | 'follower-unknown-epoch'
 }
 
 export interface Truncation {
@@ -110,16 +132,19 @@ export interface Truncation {
 }
 
 /** LeaderEpochFileCache.truncateFromEnd: entries starting at or after `offset` go. */
-function truncatedCache (cache: EpochList, offset: bigint): PackedEpochs {
+function truncatedCache(cache: EpochList, offset: bigint): PackedEpochs {
   const out = new PackedEpochs()
-  for (let i = 0; i < cache.length; i++) { const e = cache.at(i)!; if (e.startOffset < offset) out.push(e.epoch, e.startOffset) }
+  for (let i = 0; i < cache.length; i++) {
+    const e = cache.at(i)!
+    if (e.startOffset < offset) out.push(e.epoch, e.startOffset)
+  }
   return out
 }
 
 const min = (...xs: bigint[]): bigint => xs.reduce((a, b) => (b < a ? b : a))
 
 /** The truncation a follower performs against `leader` before it fetches (AbstractFetcherThread.maybeTruncate). */
-export function truncationAgainst (follower: ReplicaLog, leader: ReplicaLog): Truncation {
+export function truncationAgainst(follower: ReplicaLog, leader: ReplicaLog): Truncation {
   const steps: TruncationStep[] = []
   let cache: EpochList = follower.cache
   let leo = follower.logEndOffset
@@ -129,11 +154,23 @@ export function truncationAgainst (follower: ReplicaLog, leader: ReplicaLog): Tr
     if (latest === undefined) {
       // no epoch to ask about: AbstractFetcherThread truncates such a partition to its high watermark
       const to = min(follower.highWatermark, leo)
-      steps.push({ requestedEpoch: UNDEFINED_EPOCH, leader: { epoch: UNDEFINED_EPOCH, endOffset: UNDEFINED_EPOCH_OFFSET }, truncateTo: to, again: false, rule: 'no-epoch' })
+      steps.push({
+        requestedEpoch: UNDEFINED_EPOCH,
+        leader: { epoch: UNDEFINED_EPOCH, endOffset: UNDEFINED_EPOCH_OFFSET },
+        truncateTo: to,
+        again: false,
+        rule: 'no-epoch',
+      })
       return { offset: to, steps }
     }
     const answer = endOffsetFor(leader.cache, latest.epoch, leader.logEndOffset)
-    const step = (truncateTo: bigint, again: boolean, rule: TruncationStep['rule']): TruncationStep => ({ requestedEpoch: latest.epoch, leader: answer, truncateTo, again, rule })
+    const step = (truncateTo: bigint, again: boolean, rule: TruncationStep['rule']): TruncationStep => ({
+      requestedEpoch: latest.epoch,
+      leader: answer,
+      truncateTo,
+      again,
+      rule,
+    })
     if (answer.endOffset === UNDEFINED_EPOCH_OFFSET) {
       // the leader knows no such epoch (its cache is empty, or the follower's epoch is newer than any it has):
       // the follower truncates to its initial fetch offset, its high watermark
@@ -167,12 +204,15 @@ export function truncationAgainst (follower: ReplicaLog, leader: ReplicaLog): Tr
 }
 
 /** What Kafka's own cache would hold after appending these batches in order (LeaderEpochFileCache.assign). */
-export function cacheFromBatches (batches: Iterable<{ partitionLeaderEpoch: number, baseOffset: bigint }>): EpochEntry[] {
+export function cacheFromBatches(
+  batches: Iterable<{ partitionLeaderEpoch: number; baseOffset: bigint }>,
+): EpochEntry[] {
   const out: EpochEntry[] = []
   for (const b of batches) {
     if (b.partitionLeaderEpoch < 0) continue
     const last = out[out.length - 1]
-    if (last === undefined || b.partitionLeaderEpoch > last.epoch) out.push({ epoch: b.partitionLeaderEpoch, startOffset: b.baseOffset })
+    if (last === undefined || b.partitionLeaderEpoch > last.epoch)
+      out.push({ epoch: b.partitionLeaderEpoch, startOffset: b.baseOffset })
   }
   return out
 }

@@ -23,7 +23,7 @@ export interface ReplicaBatch {
   position: number
   size: number
   /** filled in for the batches past the divergence point only: offsets and keys (markers have none) */
-  records?: Array<{ offset: bigint, key: string | null }>
+  records?: Array<{ offset: bigint; key: string | null }>
 }
 
 export interface ReplicaInput {
@@ -62,7 +62,11 @@ export interface RecordsCompared {
   /** batches left out (too large to read whole, or damaged) */
   unread: number
   /** the first offset whose key or value differs */
-  first: { offset: bigint, mine: { key: string, value: string }, theirs: { key: string, value: string } } | null
+  first: { offset: bigint; mine: { key: string; value: string }; theirs: { key: string; value: string } } | null
 }
 
-export type CompareRecords = (mine: Iterable<ReplicaBatch>, theirs: Iterable<ReplicaBatch>, below: bigint) => RecordsCompared
+export type CompareRecords = (
+  mine: Iterable<ReplicaBatch>,
+  theirs: Iterable<ReplicaBatch>,
+  below: bigint,
+) => RecordsCompared

@@ -14,7 +14,7 @@
 import type { AbortCause, AbortedBy, Episode } from './types.js'
 
 /** why the coordinator wrote this episode's PrepareAbort; null when it wrote none or no Ongoing record before it */
-export function abortCause (e: Episode): AbortCause | null {
+export function abortCause(e: Episode): AbortCause | null {
   const prepare = e.prepare
   if (prepare === null || prepare.state !== 'PrepareAbort') return null
   const ongoing = e.states.filter((s) => s.state === 'Ongoing' && s.offset < prepare.offset)
@@ -29,7 +29,14 @@ export function abortCause (e: Episode): AbortCause | null {
   if (prepare.timestamp > deadline && (bumped || tv2)) by = 'coordinator-timeout'
   else if (tv2) by = 'client-or-new-session'
   else by = bumped ? 'new-producer-session' : 'client'
-  return { by, startedAt, deadline, preparedAt: prepare.timestamp, transactionTimeoutMs: prepare.transactionTimeoutMs, prepare }
+  return {
+    by,
+    startedAt,
+    deadline,
+    preparedAt: prepare.timestamp,
+    transactionTimeoutMs: prepare.transactionTimeoutMs,
+    prepare,
+  }
 }
 
 export const ABORTED_BY_TEXT: Record<AbortedBy, string> = {

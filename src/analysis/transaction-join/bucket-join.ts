@@ -38,24 +38,41 @@ export interface BucketContext {
 }
 
 /** a listed transaction and its place in the order */
-export interface Ordered { key: bigint | null, t: JoinedTransaction }
+export interface Ordered {
+  key: bigint | null
+  t: JoinedTransaction
+}
 
-const cmp = (a: bigint | null, b: bigint | null): number => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1)
+const cmp = (a: bigint | null, b: bigint | null): number =>
+  a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1
 
 /** the listed order: a before b */
-export function compareOrdered (a: Ordered, b: Ordered): number {
+export function compareOrdered(a: Ordered, b: Ordered): number {
   return cmp(a.key, b.key) || cmp(a.t.producerId, b.t.producerId) || a.t.producerEpoch - b.t.producerEpoch
 }
 
 /** when it began: the coordinator's first record, else the first marker, else its first data timestamp */
-export function began (t: JoinedTransaction): bigint | null {
-  return t.episode?.states[0]?.timestamp ?? t.runs.reduce<bigint | null>((m, r) => (r.marker === null ? m : m === null || r.marker.timestamp < m ? r.marker.timestamp : m), null) ?? t.firstTimestamp
+export function began(t: JoinedTransaction): bigint | null {
+  return (
+    t.episode?.states[0]?.timestamp ??
+    t.runs.reduce<bigint | null>(
+      (m, r) => (r.marker === null ? m : m === null || r.marker.timestamp < m ? r.marker.timestamp : m),
+      null,
+    ) ??
+    t.firstTimestamp
+  )
 }
 
 /** the bucket's transactions that the filters keep, in the listed order */
-export function joinBucket (b: BucketInput, ctx: BucketContext): Ordered[] {
+export function joinBucket(b: BucketInput, ctx: BucketContext): Ordered[] {
   const all = joinRuns(b.runs, b.episodes)
-  for (const t of all) completeTransaction(t, { scanned: ctx.scanned, idByProducer: b.idByProducer, commits: b.commits, damaged: ctx.damaged })
+  for (const t of all)
+    completeTransaction(t, {
+      scanned: ctx.scanned,
+      idByProducer: b.idByProducer,
+      commits: b.commits,
+      damaged: ctx.damaged,
+    })
   for (const t of all) ctx.groups.fill(t)
   judgeOpenRuns(all, ctx.states, ctx.nowMs, ctx.maxTransactionTimeoutMs)
   const out: Ordered[] = []
@@ -69,14 +86,15 @@ export function joinBucket (b: BucketInput, ctx: BucketContext): Ordered[] {
 }
 
 /** --transactional-id / --producer-id: that producer's coordinator state */
-export function stateWanted (id: string, pid: bigint | null, f: RangeSpec): boolean {
+export function stateWanted(id: string, pid: bigint | null, f: RangeSpec): boolean {
   if (f.transactionalId !== undefined) return id === f.transactionalId
   return f.producerIds === undefined || (pid !== null && f.producerIds.includes(pid))
 }
 
 /** --transactional-id / --producer-id: that producer's transactions; --from-time / --to-time: those overlapping the range */
-export function wanted (t: JoinedTransaction, f: RangeSpec): boolean {
-  if (f.transactionalId !== undefined && t.transactionalId !== null && t.transactionalId !== f.transactionalId) return false
+export function wanted(t: JoinedTransaction, f: RangeSpec): boolean {
+  if (f.transactionalId !== undefined && t.transactionalId !== null && t.transactionalId !== f.transactionalId)
+    return false
   if (f.producerIds !== undefined && !f.producerIds.includes(t.producerId)) return false
   if (f.fromTime !== undefined && t.lastTimestamp !== null && t.lastTimestamp < BigInt(f.fromTime)) return false
   if (f.toTime !== undefined && t.firstTimestamp !== null && t.firstTimestamp > BigInt(f.toTime)) return false

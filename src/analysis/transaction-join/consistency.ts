@@ -24,25 +24,33 @@ export interface CompleteContext {
 }
 
 /** each partition's transactional commits by record offset, built once per partition: a lookup per run, not a pass over every commit */
-const byRecordOffset = new WeakMap<readonly OffsetCommitRecord[], { offsets: bigint[], at: number[] }>()
+const byRecordOffset = new WeakMap<readonly OffsetCommitRecord[], { offsets: bigint[]; at: number[] }>()
 
 /** the transactional commits of `cs` with a record offset in [from, to], in file order */
-function commitsBetween (cs: readonly OffsetCommitRecord[], from: bigint, to: bigint): OffsetCommitRecord[] {
+function commitsBetween(cs: readonly OffsetCommitRecord[], from: bigint, to: bigint): OffsetCommitRecord[] {
   let ix = byRecordOffset.get(cs)
   if (ix === undefined) {
-    const at = [...cs.keys()].filter((i) => cs[i]!.transactional).sort((a, b) => (cs[a]!.recordOffset < cs[b]!.recordOffset ? -1 : cs[a]!.recordOffset > cs[b]!.recordOffset ? 1 : a - b))
+    const at = [...cs.keys()]
+      .filter((i) => cs[i]!.transactional)
+      .sort((a, b) =>
+        cs[a]!.recordOffset < cs[b]!.recordOffset ? -1 : cs[a]!.recordOffset > cs[b]!.recordOffset ? 1 : a - b,
+      )
     ix = { offsets: at.map((i) => cs[i]!.recordOffset), at }
     byRecordOffset.set(cs, ix)
   }
   let lo = 0
   let hi = ix.offsets.length
-  while (lo < hi) { const mid = (lo + hi) >>> 1; if (ix.offsets[mid]! < from) lo = mid + 1; else hi = mid }
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (ix.offsets[mid]! < from) lo = mid + 1
+    else hi = mid
+  }
   const hits: number[] = []
   for (let k = lo; k < ix.offsets.length && ix.offsets[k]! <= to; k++) hits.push(ix.at[k]!)
   return hits.sort((a, b) => a - b).map((i) => cs[i]!)
 }
 
-export function completeTransaction (t: JoinedTransaction, ctx: CompleteContext): void {
+export function completeTransaction(t: JoinedTransaction, ctx: CompleteContext): void {
   t.transactionalId ??= ctx.idByProducer.get(t.producerId) ?? null
   const e = t.episode
   for (const r of t.runs) {
@@ -53,7 +61,17 @@ export function completeTransaction (t: JoinedTransaction, ctx: CompleteContext)
     const end = r.marker?.offset ?? r.lastOffset ?? r.firstOffset
     for (const c of commitsBetween(cs, r.firstOffset, end)) {
       if (c.producerId === r.producerId) {
-        t.offsetCommits.push({ group: c.group, topic: c.topic, partition: c.partition, offset: c.offset, metadata: c.metadata, log: runLabel(r), recordOffset: c.recordOffset, committedBefore: null, committedAfter: null })
+        t.offsetCommits.push({
+          group: c.group,
+          topic: c.topic,
+          partition: c.partition,
+          offset: c.offset,
+          metadata: c.metadata,
+          log: runLabel(r),
+          recordOffset: c.recordOffset,
+          committedBefore: null,
+          committedAfter: null,
+        })
       }
     }
   }
@@ -63,11 +81,23 @@ export function completeTransaction (t: JoinedTransaction, ctx: CompleteContext)
   }
   const types = new Set(t.runs.flatMap((r) => (r.marker === null ? [] : [r.marker.type])))
   const unmarked = t.runs.filter((r) => r.marker === null)
-  const idText = t.transactionalId === null ? `producer ${t.producerId}` : `${t.transactionalId} (producer ${t.producerId})`
+  const idText =
+    t.transactionalId === null ? `producer ${t.producerId}` : `${t.transactionalId} (producer ${t.producerId})`
   if (types.size === 2) {
-    const m = t.runs.find((r) => r.marker !== null && r.marker.type !== t.runs.find((x) => x.marker !== null)!.marker!.type)!.marker!
-    t.findings.push(finding('TXN_MIXED_OUTCOME', `${idText} epoch ${t.producerEpoch}: markers disagree: ` +
-      t.runs.filter((r) => r.marker !== null).map((r) => `${r.marker!.type} in ${runLabel(r)} at ${r.marker!.offset}`).join(', '), { file: m.file, position: m.position }))
+    const m = t.runs.find(
+      (r) => r.marker !== null && r.marker.type !== t.runs.find((x) => x.marker !== null)!.marker!.type,
+    )!.marker!
+    t.findings.push(
+      finding(
+        'TXN_MIXED_OUTCOME',
+        `${idText} epoch ${t.producerEpoch}: markers disagree: ` +
+          t.runs
+            .filter((r) => r.marker !== null)
+            .map((r) => `${r.marker!.type} in ${runLabel(r)} at ${r.marker!.offset}`)
+            .join(', '),
+        { file: m.file, position: m.position },
+      ),
+    )
   }
   t.outcome = outcomeOf(t, types, unmarked.length)
   if (e === null) return
@@ -76,8 +106,13 @@ export function completeTransaction (t: JoinedTransaction, ctx: CompleteContext)
   const saidOutcome = said === null ? null : said.endsWith('Commit') ? 'COMMIT' : 'ABORT'
   if (saidOutcome !== null && types.size === 1 && !types.has(saidOutcome)) {
     const r = t.runs.find((x) => x.marker !== null)!
-    t.findings.push(finding('TXN_OUTCOME_CONTRADICTS', `${idText}: the coordinator wrote ${said} (offset ${(e.complete ?? e.prepare)!.offset}) but the marker in ${runLabel(r)} at offset ${r.marker!.offset} is ${r.marker!.type}`,
-      { file: r.marker!.file, position: r.marker!.position }))
+    t.findings.push(
+      finding(
+        'TXN_OUTCOME_CONTRADICTS',
+        `${idText}: the coordinator wrote ${said} (offset ${(e.complete ?? e.prepare)!.offset}) but the marker in ${runLabel(r)} at offset ${r.marker!.offset} is ${r.marker!.type}`,
+        { file: r.marker!.file, position: r.marker!.position },
+      ),
+    )
   }
   const listed = e.prepare?.partitions ?? [...e.partitions].sort()
   t.notRead = [...e.partitions].filter((p) => !ctx.scanned.has(p)).sort()
@@ -85,46 +120,80 @@ export function completeTransaction (t: JoinedTransaction, ctx: CompleteContext)
   // a partition whose marker may lie in bytes that could not be read is not a hanging one: said at the damage
   for (const p of listed.filter((x) => ctx.scanned.has(x) && !marked.has(x) && ctx.damaged?.has(x) === true)) {
     const d = ctx.damaged!.get(p)!
-    t.findings.push(finding('TXN_OUTCOME_UNKNOWN', `${idText}: the coordinator listed ${p} but no marker of this transaction could be read there; ` +
-      `it may lie in the bytes that could not be read at ${d.file}:${d.position}`, { file: d.file, position: d.position }))
+    t.findings.push(
+      finding(
+        'TXN_OUTCOME_UNKNOWN',
+        `${idText}: the coordinator listed ${p} but no marker of this transaction could be read there; ` +
+          `it may lie in the bytes that could not be read at ${d.file}:${d.position}`,
+        { file: d.file, position: d.position },
+      ),
+    )
   }
   const missing = listed.filter((p) => ctx.scanned.has(p) && !marked.has(p) && ctx.damaged?.has(p) !== true)
   const last = e.states.at(-1)!
   if (missing.length > 0 && e.prepare !== null) {
     const at = { file: e.prepare.file, position: e.prepare.position }
     if (e.complete === null && last.state.startsWith('Prepare')) {
-      t.findings.push(finding('TXN_PREPARE_STUCK', `${idText}: the coordinator's newest record is ${last.state} (offset ${last.offset}) and ${missing.join(', ')} ha${missing.length === 1 ? 's' : 've'} no marker: ` +
-        'the second phase stopped (a coordinator that failed over, or markers not yet written)', at))
+      t.findings.push(
+        finding(
+          'TXN_PREPARE_STUCK',
+          `${idText}: the coordinator's newest record is ${last.state} (offset ${last.offset}) and ${missing.join(', ')} ha${missing.length === 1 ? 's' : 've'} no marker: ` +
+            'the second phase stopped (a coordinator that failed over, or markers not yet written)',
+          at,
+        ),
+      )
     } else {
-      t.findings.push(finding('TXN_PARTITION_NO_MARKER', `${idText}: the coordinator listed ${missing.join(', ')} (${e.prepare.state} at offset ${e.prepare.offset}) but ${missing.length === 1 ? 'it has' : 'they have'} no marker of this transaction: a hanging partition`, at))
+      t.findings.push(
+        finding(
+          'TXN_PARTITION_NO_MARKER',
+          `${idText}: the coordinator listed ${missing.join(', ')} (${e.prepare.state} at offset ${e.prepare.offset}) but ${missing.length === 1 ? 'it has' : 'they have'} no marker of this transaction: a hanging partition`,
+          at,
+        ),
+      )
     }
   }
   const all = new Set(listed.concat([...e.partitions]))
   for (const r of t.runs) {
     if (all.has(runLabel(r))) continue
-    t.findings.push(finding('TXN_UNLISTED_PARTITION', `${idText}: data in ${runLabel(r)} from offset ${r.firstOffset} that the coordinator never listed for this transaction (its partitions: ${[...all].sort().join(', ') || 'none'})`,
-      { file: r.file, position: r.position }))
+    t.findings.push(
+      finding(
+        'TXN_UNLISTED_PARTITION',
+        `${idText}: data in ${runLabel(r)} from offset ${r.firstOffset} that the coordinator never listed for this transaction (its partitions: ${[...all].sort().join(', ') || 'none'})`,
+        { file: r.file, position: r.position },
+      ),
+    )
   }
 }
 
 /** who aborted it; a timeout abort is a finding: the producer never ended it, and its records were discarded */
-function noteAbortCause (t: JoinedTransaction, idText: string): void {
+function noteAbortCause(t: JoinedTransaction, idText: string): void {
   const c = abortCause(t.episode!)
   t.abortCause = c
   if (c === null || c.by !== 'coordinator-timeout') return
   const data = t.runs.filter((r) => r.lastOffset !== null && r.topic !== '__consumer_offsets')
   const records = data.reduce((n, r) => n + r.records, 0)
-  const where = data.map((r) => `${runLabel(r)} ${r.firstOffset === r.lastOffset ? r.firstOffset : `${r.firstOffset}..${r.lastOffset}`}`).join(', ')
+  const where = data
+    .map(
+      (r) => `${runLabel(r)} ${r.firstOffset === r.lastOffset ? r.firstOffset : `${r.firstOffset}..${r.lastOffset}`}`,
+    )
+    .join(', ')
   const late = Number(c.preparedAt - c.startedAt)
-  t.findings.push(finding('TXN_TIMED_OUT', `${idText} epoch ${t.producerEpoch}: aborted by the coordinator's timeout, not by its producer: ` +
-    `PrepareAbort (offset ${c.prepare.offset}) ${(late / 1000).toFixed(1)} s after the transaction began, past its transactionTimeoutMs ${c.transactionTimeoutMs}` +
-    (records > 0 ? `; ${records} record${records === 1 ? '' : 's'} no read_committed consumer will see (${where})` : '') +
-    '. The producer stalled or died between its first send and its commit (a GC pause, a long processing step, a halted job)' +
-    ' and will get InvalidProducerEpoch/ProducerFenced on its next call; raise transaction.timeout.ms or commit more often',
-  { file: c.prepare.file, position: c.prepare.position }))
+  t.findings.push(
+    finding(
+      'TXN_TIMED_OUT',
+      `${idText} epoch ${t.producerEpoch}: aborted by the coordinator's timeout, not by its producer: ` +
+        `PrepareAbort (offset ${c.prepare.offset}) ${(late / 1000).toFixed(1)} s after the transaction began, past its transactionTimeoutMs ${c.transactionTimeoutMs}` +
+        (records > 0
+          ? `; ${records} record${records === 1 ? '' : 's'} no read_committed consumer will see (${where})`
+          : '') +
+        '. The producer stalled or died between its first send and its commit (a GC pause, a long processing step, a halted job)' +
+        ' and will get InvalidProducerEpoch/ProducerFenced on its next call; raise transaction.timeout.ms or commit more often',
+      { file: c.prepare.file, position: c.prepare.position },
+    ),
+  )
 }
 
-function outcomeOf (t: JoinedTransaction, types: ReadonlySet<string>, unmarked: number): TxOutcome {
+function outcomeOf(t: JoinedTransaction, types: ReadonlySet<string>, unmarked: number): TxOutcome {
   // a partition's marker or data in bytes that could not be read: what was read there does not decide it
   if (t.runs.some((r) => r.damage !== undefined)) return 'unknown'
   if (types.size === 2) return 'unknown'

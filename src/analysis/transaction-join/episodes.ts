@@ -7,20 +7,34 @@ import type { TransactionStateRecord } from '../transactional-id-state.js'
 import { transactionStateName } from '../../decode/topics/transaction-state.js'
 import type { CoordinatorState, Episode } from './types.js'
 
-function stateOf (r: TransactionStateRecord): CoordinatorState | null {
+function stateOf(r: TransactionStateRecord): CoordinatorState | null {
   const v = r.value
   if (v === null) return null
   return {
-    state: transactionStateName(v.transactionStatus), producerId: v.producerId, producerEpoch: v.producerEpoch,
-    timestamp: v.transactionLastUpdateTimestampMs, startTimestamp: v.transactionStartTimestampMs,
+    state: transactionStateName(v.transactionStatus),
+    producerId: v.producerId,
+    producerEpoch: v.producerEpoch,
+    timestamp: v.transactionLastUpdateTimestampMs,
+    startTimestamp: v.transactionStartTimestampMs,
     partitions: (v.transactionPartitions ?? []).flatMap((t) => t.partitionIds.map((p) => `${t.topic}-${p}`)).sort(),
-    transactionTimeoutMs: v.transactionTimeoutMs, clientTransactionVersion: v.clientTransactionVersion,
-    file: r.file ?? '', position: r.position ?? 0, offset: r.offset,
+    transactionTimeoutMs: v.transactionTimeoutMs,
+    clientTransactionVersion: v.clientTransactionVersion,
+    file: r.file ?? '',
+    position: r.position ?? 0,
+    offset: r.offset,
   }
 }
 
-function fresh (id: string, s: CoordinatorState): Episode {
-  return { transactionalId: id, states: [], producerId: s.producerId, endEpoch: s.producerEpoch, partitions: new Set(), prepare: null, complete: null }
+function fresh(id: string, s: CoordinatorState): Episode {
+  return {
+    transactionalId: id,
+    states: [],
+    producerId: s.producerId,
+    endEpoch: s.producerEpoch,
+    partitions: new Set(),
+    prepare: null,
+    complete: null,
+  }
 }
 
 /**
@@ -31,23 +45,32 @@ function fresh (id: string, s: CoordinatorState): Episode {
  * newest) counts once.
  */
 export class EpisodeCutter {
-  private readonly current = new Map<string, { e: Episode, seq: number, done: boolean } | null>()
+  private readonly current = new Map<string, { e: Episode; seq: number; done: boolean } | null>()
   private readonly newest = new Map<string, bigint>()
   private seq = 0
 
-  constructor (private readonly done: (e: Episode, seq: number) => void) {}
+  constructor(private readonly done: (e: Episode, seq: number) => void) {}
 
-  add (r: TransactionStateRecord): void {
+  add(r: TransactionStateRecord): void {
     const before = this.newest.get(r.transactionalId)
     if (before !== undefined && r.offset <= before) return
     this.newest.set(r.transactionalId, r.offset)
     const s = stateOf(r)
     const cur = this.current.get(r.transactionalId) ?? null
-    if (s === null || s.state === 'Empty' || s.state === 'Dead') { this.close(cur); this.current.set(r.transactionalId, null); return }
+    if (s === null || s.state === 'Empty' || s.state === 'Dead') {
+      this.close(cur)
+      this.current.set(r.transactionalId, null)
+      return
+    }
     let e = cur?.e ?? null
     const ended = e !== null && e.complete !== null
     let c = cur
-    if (e === null || ended || (s.state === 'Ongoing' && e.prepare !== null) || (s.state.startsWith('Prepare') && s.state !== 'PrepareEpochFence' && e.prepare !== null)) {
+    if (
+      e === null ||
+      ended ||
+      (s.state === 'Ongoing' && e.prepare !== null) ||
+      (s.state.startsWith('Prepare') && s.state !== 'PrepareEpochFence' && e.prepare !== null)
+    ) {
       this.close(cur)
       e = fresh(r.transactionalId, s)
       c = { e, seq: this.seq++, done: false }
@@ -64,13 +87,13 @@ export class EpisodeCutter {
   }
 
   /** hands out every episode still open, in the order they began */
-  end (): void {
+  end(): void {
     const open = [...this.current.values()].filter((c) => c !== null && !c.done).sort((a, b) => a!.seq - b!.seq)
     for (const c of open) this.close(c)
     this.current.clear()
   }
 
-  private close (c: { e: Episode, seq: number, done: boolean } | null): void {
+  private close(c: { e: Episode; seq: number; done: boolean } | null): void {
     if (c === null || c.done) return
     c.done = true
     this.done(c.e, c.seq)
@@ -78,21 +101,24 @@ export class EpisodeCutter {
 }
 
 /** Episodes of every id, each id's in log order, in the order they began; `records` in file order. */
-export function coordinatorEpisodes (records: Iterable<TransactionStateRecord>): Episode[] {
-  const out: Array<{ e: Episode, seq: number }> = []
-  const cut = new EpisodeCutter((e, seq) => { out.push({ e, seq }) })
+export function coordinatorEpisodes(records: Iterable<TransactionStateRecord>): Episode[] {
+  const out: Array<{ e: Episode; seq: number }> = []
+  const cut = new EpisodeCutter((e, seq) => {
+    out.push({ e, seq })
+  })
   for (const r of records) cut.add(r)
   cut.end()
   return out.sort((a, b) => a.seq - b.seq).map((x) => x.e)
 }
 
 /** the producer id -> transactional id of every record (a KIP-890 rollover names the previous and next id too) */
-export function transactionalIdsByProducer (records: Iterable<TransactionStateRecord>): Map<bigint, string> {
+export function transactionalIdsByProducer(records: Iterable<TransactionStateRecord>): Map<bigint, string> {
   const out = new Map<bigint, string>()
   for (const r of records) {
     const v = r.value
     if (v === null) continue
-    for (const id of [v.producerId, v.previousProducerId, v.nextProducerId]) if (id >= 0n) out.set(id, r.transactionalId)
+    for (const id of [v.producerId, v.previousProducerId, v.nextProducerId])
+      if (id >= 0n) out.set(id, r.transactionalId)
   }
   return out
 }

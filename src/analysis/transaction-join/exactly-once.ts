@@ -9,39 +9,63 @@ import { finding } from '../findings.js'
 import type { Finding } from '../findings.js'
 import type { JoinedTransaction, OffsetCommitRecord, ProducerOffsets } from './types.js'
 
+const tp = (c: { topic: string; partition: number }): string => `${c.topic}-${c.partition}`
 
-const tp = (c: { topic: string, partition: number }): string => `${c.topic}-${c.partition}`
-
-export function exactlyOnce (txs: readonly JoinedTransaction[], commits: Iterable<readonly OffsetCommitRecord[]>): { producers: ProducerOffsets[], findings: Finding[] } {
+export function exactlyOnce(
+  txs: readonly JoinedTransaction[],
+  commits: Iterable<readonly OffsetCommitRecord[]>,
+): { producers: ProducerOffsets[]; findings: Finding[] } {
   const tally = new ExactlyOnceTally()
   for (const t of txs) tally.add(t)
   return tally.finish(commits)
 }
 
 /** per producer; the maps only once it carries offsets or a second producer id (a million one-transaction producers hold none) */
-interface Tally { id: string | null, firstPid: bigint, transactions: number, withOutput: number, groups: Map<string, number> | null, inputs: Map<string, Set<string>> | null,
-  pids: Set<bigint> | null, from: bigint | null, to: bigint | null }
+interface Tally {
+  id: string | null
+  firstPid: bigint
+  transactions: number
+  withOutput: number
+  groups: Map<string, number> | null
+  inputs: Map<string, Set<string>> | null
+  pids: Set<bigint> | null
+  from: bigint | null
+  to: bigint | null
+}
 
 /** the same check over transactions handed one at a time (in their listed order): per producer only its counts are kept */
 export class ExactlyOnceTally {
   private readonly byProducer = new Map<string, Tally>()
 
-  add (t: JoinedTransaction): void {
+  add(t: JoinedTransaction): void {
     const k = t.transactionalId ?? `pid ${t.producerId}`
     let g = this.byProducer.get(k)
     if (g === undefined) {
-      g = { id: t.transactionalId, firstPid: t.producerId, transactions: 0, withOutput: 0, groups: null, inputs: null, pids: null, from: null, to: null }
+      g = {
+        id: t.transactionalId,
+        firstPid: t.producerId,
+        transactions: 0,
+        withOutput: 0,
+        groups: null,
+        inputs: null,
+        pids: null,
+        from: null,
+        to: null,
+      }
       this.byProducer.set(k, g)
     }
     g.transactions++
     if (t.producerId !== g.firstPid) (g.pids ??= new Set([g.firstPid])).add(t.producerId)
     if (t.offsetCommits.length > 0) {
-      const groups = g.groups ??= new Map()
-      const inputs = g.inputs ??= new Map()
+      const groups = (g.groups ??= new Map())
+      const inputs = (g.inputs ??= new Map())
       for (const grp of new Set(t.offsetCommits.map((c) => c.group))) groups.set(grp, (groups.get(grp) ?? 0) + 1)
       for (const c of t.offsetCommits) {
         let s = inputs.get(c.group)
-        if (s === undefined) { s = new Set(); inputs.set(c.group, s) }
+        if (s === undefined) {
+          s = new Set()
+          inputs.set(c.group, s)
+        }
         s.add(tp(c))
       }
     }
@@ -50,7 +74,7 @@ export class ExactlyOnceTally {
     if (t.lastTimestamp !== null && (g.to === null || t.lastTimestamp > g.to)) g.to = t.lastTimestamp
   }
 
-  finish (commits: Iterable<readonly OffsetCommitRecord[]>): { producers: ProducerOffsets[], findings: Finding[] } {
+  finish(commits: Iterable<readonly OffsetCommitRecord[]>): { producers: ProducerOffsets[]; findings: Finding[] } {
     const plain: OffsetCommitRecord[] = []
     for (const cs of commits) for (const c of cs) if (!c.transactional && c.offset !== null) plain.push(c)
     const producers: ProducerOffsets[] = []
@@ -67,9 +91,14 @@ export class ExactlyOnceTally {
         if (outside.length === 0) continue
         const partitions = [...new Set(outside.map(tp))].sort()
         mixed.push({ group: grp, partitions, plainCommits: outside.length })
-        findings.push(finding('EOS_MIXED_COMMITS', `${who} carries group ${grp}'s offsets in its transactions, and ${outside.length} commit${outside.length === 1 ? '' : 's'} of ${grp} for ${partitions.join(', ')} ` +
-          'were made outside any transaction: the group can move past output a later abort discards, or stay behind committed output, so a restart after a crash skips or repeats input',
-        { file: outside[0]!.file, position: outside[0]!.position }))
+        findings.push(
+          finding(
+            'EOS_MIXED_COMMITS',
+            `${who} carries group ${grp}'s offsets in its transactions, and ${outside.length} commit${outside.length === 1 ? '' : 's'} of ${grp} for ${partitions.join(', ')} ` +
+              'were made outside any transaction: the group can move past output a later abort discards, or stay behind committed output, so a restart after a crash skips or repeats input',
+            { file: outside[0]!.file, position: outside[0]!.position },
+          ),
+        )
       }
       const noOffsets = withOutput > 0 && groups.size === 0
       const advancing: ProducerOffsets['groupsAdvancingOutside'] = []
@@ -81,13 +110,27 @@ export class ExactlyOnceTally {
         for (const [group, n] of [...counts].sort()) advancing.push({ group, commits: n })
         // only with a group advancing meanwhile: a producer without input (a source, a Flink sink keeping its position in checkpoints) is no fault
         if (advancing.length > 0) {
-          findings.push(finding('EOS_NO_OFFSETS', `${who}: ${withOutput} transaction${withOutput === 1 ? '' : 's'} wrote output and none carried offsets (no sendOffsetsToTransaction), ` +
-            `while group${advancing.length === 1 ? '' : 's'} ${advancing.map((a) => a.group).join(', ')} committed offsets outside transactions: if that is its input, the position is committed ` +
-            'apart from the output, so a restart after a crash between the two processes that input again', { file: during[0]!.file, position: during[0]!.position }))
+          findings.push(
+            finding(
+              'EOS_NO_OFFSETS',
+              `${who}: ${withOutput} transaction${withOutput === 1 ? '' : 's'} wrote output and none carried offsets (no sendOffsetsToTransaction), ` +
+                `while group${advancing.length === 1 ? '' : 's'} ${advancing.map((a) => a.group).join(', ')} committed offsets outside transactions: if that is its input, the position is committed ` +
+                'apart from the output, so a restart after a crash between the two processes that input again',
+              { file: during[0]!.file, position: during[0]!.position },
+            ),
+          )
         }
       }
-      producers.push({ transactionalId: id, producerIds: g.pids === null ? [g.firstPid] : [...g.pids].sort((a, b) => (a < b ? -1 : 1)), transactions: g.transactions, withOutput,
-        groups: [...groups].sort().map(([group, n]) => ({ group, transactions: n })), mixedCommits: mixed, noOffsets, groupsAdvancingOutside: advancing })
+      producers.push({
+        transactionalId: id,
+        producerIds: g.pids === null ? [g.firstPid] : [...g.pids].sort((a, b) => (a < b ? -1 : 1)),
+        transactions: g.transactions,
+        withOutput,
+        groups: [...groups].sort().map(([group, n]) => ({ group, transactions: n })),
+        mixedCommits: mixed,
+        noOffsets,
+        groupsAdvancingOutside: advancing,
+      })
     }
     producers.sort((a, b) => ((a.transactionalId ?? '') < (b.transactionalId ?? '') ? -1 : 1))
     return { producers, findings }

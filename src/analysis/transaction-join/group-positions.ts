@@ -7,23 +7,36 @@
 // effect there, the one with the highest record offset: a plain commit made while the transaction was open wins.
 import type { JoinedTransaction, OffsetCommitRecord, PartitionRun } from './types.js'
 
-interface Effective { record: bigint, at: bigint, offset: bigint | null }
+interface Effective {
+  record: bigint
+  at: bigint
+  offset: bigint | null
+}
 
-export function fillGroupPositions (txs: readonly JoinedTransaction[], commits: ReadonlyMap<string, readonly OffsetCommitRecord[]>): void {
+export function fillGroupPositions(
+  txs: readonly JoinedTransaction[],
+  commits: ReadonlyMap<string, readonly OffsetCommitRecord[]>,
+): void {
   const g = new GroupTimelines()
   for (const [log, cs] of commits) g.addPlain(log, cs)
   for (const t of txs) {
     for (const c of t.offsetCommits) {
       const run = t.runs.find((r) => `${r.topic}-${r.partition}` === c.log)
-      if (run?.marker?.type === 'COMMIT') g.add(c.log, c.group, c.topic, c.partition, { record: c.recordOffset, at: run.marker.offset, offset: c.offset })
+      if (run?.marker?.type === 'COMMIT')
+        g.add(c.log, c.group, c.topic, c.partition, { record: c.recordOffset, at: run.marker.offset, offset: c.offset })
     }
   }
   for (const t of txs) g.fill(t)
 }
 
 const NONE = -(2n ** 63n)
-const keyOf = (log: string, group: string, topic: string, partition: number): string => `${log}\u0000${group}\u0000${topic}-${partition}`
-const grow = (a: BigInt64Array<ArrayBuffer>): BigInt64Array<ArrayBuffer> => { const b = new BigInt64Array(a.length * 2); b.set(a); return b }
+const keyOf = (log: string, group: string, topic: string, partition: number): string =>
+  `${log}\u0000${group}\u0000${topic}-${partition}`
+const grow = (a: BigInt64Array<ArrayBuffer>): BigInt64Array<ArrayBuffer> => {
+  const b = new BigInt64Array(a.length * 2)
+  b.set(a)
+  return b
+}
 
 /** one (log, group, input partition)'s events, three int64 each (offset NONE for a deleted one), in the order added */
 class Events {
@@ -32,16 +45,23 @@ class Events {
   off = new BigInt64Array(16)
   n = 0
   positions: Positions | null = null
-  push (e: Effective): void {
-    if (this.n === this.rec.length) { this.rec = grow(this.rec); this.at = grow(this.at); this.off = grow(this.off) }
-    this.rec[this.n] = e.record; this.at[this.n] = e.at; this.off[this.n] = e.offset ?? NONE
+  push(e: Effective): void {
+    if (this.n === this.rec.length) {
+      this.rec = grow(this.rec)
+      this.at = grow(this.at)
+      this.off = grow(this.off)
+    }
+    this.rec[this.n] = e.record
+    this.at[this.n] = e.at
+    this.off[this.n] = e.offset ?? NONE
     this.n++
     this.positions = null
   }
 
-  list (): Effective[] {
+  list(): Effective[] {
     const out: Effective[] = []
-    for (let i = 0; i < this.n; i++) out.push({ record: this.rec[i]!, at: this.at[i]!, offset: this.off[i] === NONE ? null : this.off[i]! })
+    for (let i = 0; i < this.n; i++)
+      out.push({ record: this.rec[i]!, at: this.at[i]!, offset: this.off[i] === NONE ? null : this.off[i]! })
     return out
   }
 }
@@ -54,25 +74,33 @@ class Events {
 export class GroupTimelines {
   private readonly events = new Map<string, Events>()
 
-  add (log: string, group: string, topic: string, partition: number, e: Effective): void {
+  add(log: string, group: string, topic: string, partition: number, e: Effective): void {
     const k = keyOf(log, group, topic, partition)
     let l = this.events.get(k)
-    if (l === undefined) { l = new Events(); this.events.set(k, l) }
+    if (l === undefined) {
+      l = new Events()
+      this.events.set(k, l)
+    }
     l.push(e)
   }
 
   /** the plain commits of a __consumer_offsets partition */
-  addPlain (log: string, cs: readonly OffsetCommitRecord[]): void {
-    for (const c of cs) if (!c.transactional) this.add(log, c.group, c.topic, c.partition, { record: c.recordOffset, at: c.recordOffset, offset: c.offset })
+  addPlain(log: string, cs: readonly OffsetCommitRecord[]): void {
+    for (const c of cs)
+      if (!c.transactional)
+        this.add(log, c.group, c.topic, c.partition, { record: c.recordOffset, at: c.recordOffset, offset: c.offset })
   }
 
   /** committedBefore / committedAfter of each of t's offset commits */
-  fill (t: JoinedTransaction): void {
+  fill(t: JoinedTransaction): void {
     for (const c of t.offsetCommits) {
       const marker = t.runs.find((r) => `${r.topic}-${r.partition}` === c.log)?.marker ?? null
       const l = this.events.get(keyOf(c.log, c.group, c.topic, c.partition))
       let ps: Positions = { at: [], best: [] }
-      if (l !== undefined) { l.positions ??= positionsOf(l.list()); ps = l.positions }
+      if (l !== undefined) {
+        l.positions ??= positionsOf(l.list())
+        ps = l.positions
+      }
       c.committedBefore = holds(ps, c.recordOffset, false)
       c.committedAfter = marker === null ? null : holds(ps, marker.offset, true)
     }
@@ -91,16 +119,23 @@ export class RunSpans {
   private n = 0
   private order: Int32Array | null = null
 
-  add (r: PartitionRun): void {
-    if (this.n === this.pid.length) { this.pid = grow(this.pid); this.first = grow(this.first); this.end = grow(this.end); this.commitAt = grow(this.commitAt) }
-    this.pid[this.n] = r.producerId; this.first[this.n] = r.firstOffset; this.end[this.n] = r.marker?.offset ?? r.lastOffset ?? r.firstOffset
+  add(r: PartitionRun): void {
+    if (this.n === this.pid.length) {
+      this.pid = grow(this.pid)
+      this.first = grow(this.first)
+      this.end = grow(this.end)
+      this.commitAt = grow(this.commitAt)
+    }
+    this.pid[this.n] = r.producerId
+    this.first[this.n] = r.firstOffset
+    this.end[this.n] = r.marker?.offset ?? r.lastOffset ?? r.firstOffset
     this.commitAt[this.n] = r.marker?.type === 'COMMIT' ? r.marker.offset : NONE
     this.n++
     this.order = null
   }
 
   /** the offset of the COMMIT marker that made producer `pid`'s commit at `offset` take effect; null when none did */
-  committedAt (pid: bigint, offset: bigint): bigint | null {
+  committedAt(pid: bigint, offset: bigint): bigint | null {
     if (this.order === null) {
       const o = Int32Array.from({ length: this.n }, (_, i) => i)
       const { pid: p, first: f } = this
@@ -114,7 +149,8 @@ export class RunSpans {
     while (lo < hi) {
       const mid = (lo + hi) >>> 1
       const i = o[mid]!
-      if (this.pid[i]! < pid || (this.pid[i] === pid && this.first[i]! <= offset)) lo = mid + 1; else hi = mid
+      if (this.pid[i]! < pid || (this.pid[i] === pid && this.first[i]! <= offset)) lo = mid + 1
+      else hi = mid
     }
     if (lo === 0) return null
     const i = o[lo - 1]!
@@ -124,15 +160,19 @@ export class RunSpans {
 }
 
 /** the events by log position, each with the winner (highest record offset, the earlier listed on a tie) of those up to it */
-interface Positions { at: bigint[], best: Effective[] }
+interface Positions {
+  at: bigint[]
+  best: Effective[]
+}
 
-function positionsOf (l: readonly Effective[]): Positions {
+function positionsOf(l: readonly Effective[]): Positions {
   const order = [...l.keys()].sort((a, b) => (l[a]!.at < l[b]!.at ? -1 : l[a]!.at > l[b]!.at ? 1 : a - b))
   const best: Effective[] = []
   const bestAt: number[] = []
   for (const i of order) {
     const prev = bestAt.at(-1)
-    const win = prev === undefined || l[i]!.record > l[prev]!.record || (l[i]!.record === l[prev]!.record && i < prev) ? i : prev
+    const win =
+      prev === undefined || l[i]!.record > l[prev]!.record || (l[i]!.record === l[prev]!.record && i < prev) ? i : prev
     bestAt.push(win)
     best.push(l[win]!)
   }
@@ -140,9 +180,13 @@ function positionsOf (l: readonly Effective[]): Positions {
 }
 
 /** what the group holds at log position `p` (`inclusive`: the record at p counts) */
-function holds (ps: Positions, p: bigint, inclusive: boolean): bigint | null {
+function holds(ps: Positions, p: bigint, inclusive: boolean): bigint | null {
   let lo = 0
   let hi = ps.at.length
-  while (lo < hi) { const mid = (lo + hi) >>> 1; if (inclusive ? ps.at[mid]! <= p : ps.at[mid]! < p) lo = mid + 1; else hi = mid }
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (inclusive ? ps.at[mid]! <= p : ps.at[mid]! < p) lo = mid + 1
+    else hi = mid
+  }
   return lo === 0 ? null : ps.best[lo - 1]!.offset
 }

@@ -20,16 +20,24 @@ export const runLabel = (r: Pick<PartitionRun, 'topic' | 'partition'>): string =
 const runKeyEpoch = (r: PartitionRun): number => r.marker?.epoch ?? r.producerEpoch
 /** ended runs by marker epoch, open ones by data epoch: with TV2 a run still open has the epoch the previous markers carry */
 const runKey = (r: PartitionRun): string => `${r.marker === null ? 'o' : 'e'}/${r.producerId}/${runKeyEpoch(r)}`
-const episodeKey = (e: Episode): string => `${e.prepare === null && e.complete === null ? 'o' : 'e'}/${e.producerId}/${e.endEpoch}`
-const byOffset = (a: PartitionRun, b: PartitionRun): number => (a.firstOffset < b.firstOffset ? -1 : a.firstOffset > b.firstOffset ? 1 : 0)
+const episodeKey = (e: Episode): string =>
+  `${e.prepare === null && e.complete === null ? 'o' : 'e'}/${e.producerId}/${e.endEpoch}`
+const byOffset = (a: PartitionRun, b: PartitionRun): number =>
+  a.firstOffset < b.firstOffset ? -1 : a.firstOffset > b.firstOffset ? 1 : 0
 
-function runVersion (r: PartitionRun): 'TV1' | 'TV2' | null {
+function runVersion(r: PartitionRun): 'TV1' | 'TV2' | null {
   if (r.marker === null) return null
-  const v = inferTransactionVersion({ producerEpoch: r.producerEpoch, markerEpoch: r.marker.epoch, outcome: r.marker.type, empty: r.records === 0, seeded: r.seeded })
+  const v = inferTransactionVersion({
+    producerEpoch: r.producerEpoch,
+    markerEpoch: r.marker.epoch,
+    outcome: r.marker.type,
+    empty: r.records === 0,
+    seeded: r.seeded,
+  })
   return v === '2' ? 'TV2' : v === '0/1' ? 'TV1' : null
 }
 
-export function groupVersion (runs: readonly PartitionRun[], episodes: readonly Episode[]): 'TV1' | 'TV2' | null {
+export function groupVersion(runs: readonly PartitionRun[], episodes: readonly Episode[]): 'TV1' | 'TV2' | null {
   const vs = new Set(runs.map(runVersion).filter((v) => v !== null))
   if (vs.has('TV2')) return 'TV2'
   if (vs.has('TV1')) return 'TV1'
@@ -39,28 +47,56 @@ export function groupVersion (runs: readonly PartitionRun[], episodes: readonly 
   return episodes.length > 0 ? 'TV1' : null
 }
 
-function tx (runs: PartitionRun[], episode: Episode | null, joinedBy: JoinBasis, version: 'TV1' | 'TV2' | null, first: PartitionRun | undefined): JoinedTransaction {
+function tx(
+  runs: PartitionRun[],
+  episode: Episode | null,
+  joinedBy: JoinBasis,
+  version: 'TV1' | 'TV2' | null,
+  first: PartitionRun | undefined,
+): JoinedTransaction {
   const pid = episode?.producerId ?? first!.producerId
-  const epoch = runs.find((r) => r.records > 0)?.producerEpoch ?? (episode?.states.find((s) => s.state === 'Ongoing') ?? episode?.states[0])?.producerEpoch ?? first!.producerEpoch
-  return { transactionalId: episode?.transactionalId ?? null, producerId: pid, producerEpoch: epoch, transactionVersion: version, outcome: 'unknown', joinedBy,
-    firstTimestamp: null, lastTimestamp: null, runs: runs.sort(byOffset).sort((a, b) => (runLabel(a) < runLabel(b) ? -1 : runLabel(a) > runLabel(b) ? 1 : 0)),
-    offsetCommits: [], episode, notRead: [], abortCause: null, findings: [] }
+  const epoch =
+    runs.find((r) => r.records > 0)?.producerEpoch ??
+    (episode?.states.find((s) => s.state === 'Ongoing') ?? episode?.states[0])?.producerEpoch ??
+    first!.producerEpoch
+  return {
+    transactionalId: episode?.transactionalId ?? null,
+    producerId: pid,
+    producerEpoch: epoch,
+    transactionVersion: version,
+    outcome: 'unknown',
+    joinedBy,
+    firstTimestamp: null,
+    lastTimestamp: null,
+    runs: runs.sort(byOffset).sort((a, b) => (runLabel(a) < runLabel(b) ? -1 : runLabel(a) > runLabel(b) ? 1 : 0)),
+    offsetCommits: [],
+    episode,
+    notRead: [],
+    abortCause: null,
+    findings: [],
+  }
 }
 
 /** Every transaction the runs and the episodes tell, in no particular order; outcome and findings are filled in later. */
-export function joinRuns (runs: readonly PartitionRun[], episodes: readonly Episode[]): JoinedTransaction[] {
+export function joinRuns(runs: readonly PartitionRun[], episodes: readonly Episode[]): JoinedTransaction[] {
   const groups = new Map<string, PartitionRun[]>()
   for (const r of runs) {
     const k = runKey(r)
     let g = groups.get(k)
-    if (g === undefined) { g = []; groups.set(k, g) }
+    if (g === undefined) {
+      g = []
+      groups.set(k, g)
+    }
     g.push(r)
   }
   const episodeGroups = new Map<string, Episode[]>()
   for (const e of episodes) {
     const k = episodeKey(e)
     let g = episodeGroups.get(k)
-    if (g === undefined) { g = []; episodeGroups.set(k, g) }
+    if (g === undefined) {
+      g = []
+      episodeGroups.set(k, g)
+    }
     g.push(e)
   }
   const out: JoinedTransaction[] = []
@@ -70,7 +106,14 @@ export function joinRuns (runs: readonly PartitionRun[], episodes: readonly Epis
     const version = groupVersion(g, es)
     if (k.startsWith('o/') || version === 'TV2' || (g.length === 1 && es.length <= 1)) {
       const t = tx(g, es.at(-1) ?? null, 'producer-epoch', version, g[0])
-        if (es.length > 1) t.findings.push(finding('TXN_JOIN_AMBIGUOUS', `producer ${g[0]!.producerId} epoch ${runKeyEpoch(g[0]!)}: ${es.length} coordinator episodes end at this producer epoch; joined with the last, the others listed on their own`, { file: es.at(-1)!.states[0]!.file, position: es.at(-1)!.states[0]!.position }))
+      if (es.length > 1)
+        t.findings.push(
+          finding(
+            'TXN_JOIN_AMBIGUOUS',
+            `producer ${g[0]!.producerId} epoch ${runKeyEpoch(g[0]!)}: ${es.length} coordinator episodes end at this producer epoch; joined with the last, the others listed on their own`,
+            { file: es.at(-1)!.states[0]!.file, position: es.at(-1)!.states[0]!.position },
+          ),
+        )
       for (const e of es.slice(0, -1)) out.push(tx([], e, 'coordinator', version, undefined))
       out.push(t)
       continue
@@ -78,7 +121,8 @@ export function joinRuns (runs: readonly PartitionRun[], episodes: readonly Epis
     for (const t of joinSharedEpoch(g, es, version)) out.push(t)
   }
   // episodes without a run among the paths: the coordinator's word alone
-  for (const es of episodeGroups.values()) for (const e of es) if (e.partitions.size > 0) out.push(tx([], e, 'coordinator', groupVersion([], [e]), undefined))
+  for (const es of episodeGroups.values())
+    for (const e of es) if (e.partitions.size > 0) out.push(tx([], e, 'coordinator', groupVersion([], [e]), undefined))
   // a producer id keeps its client's version: a transaction whose own epochs do not tell (open, or aborted with a bump) takes its siblings'
   const known = new Map<bigint, 'TV1' | 'TV2'>()
   for (const t of out) if (t.transactionVersion !== null) known.set(t.producerId, t.transactionVersion)
@@ -87,12 +131,15 @@ export function joinRuns (runs: readonly PartitionRun[], episodes: readonly Epis
 }
 
 /** TV1: the runs of one (producerId, epoch), several transactions; paired with the coordinator's episodes, else clustered by marker time. */
-function joinSharedEpoch (g: PartitionRun[], es: Episode[], version: 'TV1' | 'TV2' | null): JoinedTransaction[] {
+function joinSharedEpoch(g: PartitionRun[], es: Episode[], version: 'TV1' | 'TV2' | null): JoinedTransaction[] {
   const byPart = new Map<string, PartitionRun[]>()
   for (const r of g) {
     const l = runLabel(r)
     let p = byPart.get(l)
-    if (p === undefined) { p = []; byPart.set(l, p) }
+    if (p === undefined) {
+      p = []
+      byPart.set(l, p)
+    }
     p.push(r)
   }
   const paired = new Map<Episode, PartitionRun[]>(es.map((e) => [e, []]))
@@ -111,32 +158,45 @@ function joinSharedEpoch (g: PartitionRun[], es: Episode[], version: 'TV1' | 'TV
       let fits = at === null ? [] : listing.filter((e) => inWindow(e, at))
       // a partition no episode listed: the one episode whose time holds its marker (consistency.ts says it was never listed)
       if (listing.length === 0 && at !== null) fits = es.filter((e) => inWindow(e, at))
-      if (fits.length === 1) { paired.get(fits[0]!)!.push(r); byTime.add(fits[0]!) } else left.push(r)
+      if (fits.length === 1) {
+        paired.get(fits[0]!)!.push(r)
+        byTime.add(fits[0]!)
+      } else left.push(r)
     }
   }
   const out: JoinedTransaction[] = []
-  for (const [e, rs] of paired) out.push(tx(rs, e, byTime.has(e) ? 'coordinator-timestamps' : 'coordinator', version, rs[0]))
+  for (const [e, rs] of paired)
+    out.push(tx(rs, e, byTime.has(e) ? 'coordinator-timestamps' : 'coordinator', version, rs[0]))
   for (const t of clusterByMarkers(left, version, es.length > 0)) out.push(t)
   return out
 }
 
-function inWindow (e: Episode, at: bigint): boolean {
+function inWindow(e: Episode, at: bigint): boolean {
   const from = e.states[0]!.timestamp
   const to = e.complete?.timestamp ?? null
   return at >= from && (to === null || at <= to)
 }
 
 /** Runs without a coordinator episode: a new transaction starts where a partition repeats or data follows the markers before it. */
-function clusterByMarkers (left: PartitionRun[], version: 'TV1' | 'TV2' | null, hadEpisodes: boolean): JoinedTransaction[] {
+function clusterByMarkers(
+  left: PartitionRun[],
+  version: 'TV1' | 'TV2' | null,
+  hadEpisodes: boolean,
+): JoinedTransaction[] {
   if (left.length === 0) return []
   const open = left.filter((r) => r.marker === null)
-  const ended = left.filter((r) => r.marker !== null).sort((a, b) => (a.marker!.timestamp < b.marker!.timestamp ? -1 : a.marker!.timestamp > b.marker!.timestamp ? 1 : byOffset(a, b)))
-  const clusters: Array<{ runs: PartitionRun[], ambiguous: boolean }> = []
-  let cur: { runs: PartitionRun[], ambiguous: boolean, minMarker: bigint, maxMarker: bigint } | null = null
+  const ended = left
+    .filter((r) => r.marker !== null)
+    .sort((a, b) =>
+      a.marker!.timestamp < b.marker!.timestamp ? -1 : a.marker!.timestamp > b.marker!.timestamp ? 1 : byOffset(a, b),
+    )
+  const clusters: Array<{ runs: PartitionRun[]; ambiguous: boolean }> = []
+  let cur: { runs: PartitionRun[]; ambiguous: boolean; minMarker: bigint; maxMarker: bigint } | null = null
   for (const r of ended) {
     const ts = r.marker!.timestamp
     const repeats: boolean = cur !== null && cur.runs.some((x) => runLabel(x) === runLabel(r))
-    const after: boolean = cur !== null && r.firstTimestamp !== null && r.records > 0 && r.firstTimestamp > cur.minMarker
+    const after: boolean =
+      cur !== null && r.firstTimestamp !== null && r.records > 0 && r.firstTimestamp > cur.minMarker
     const far: boolean = cur !== null && ts - cur.maxMarker > MARKER_WINDOW_MS
     if (cur === null || repeats || after || far) {
       cur = { runs: [r], ambiguous: cur !== null && far && !repeats && !after, minMarker: ts, maxMarker: ts }
@@ -153,12 +213,24 @@ function clusterByMarkers (left: PartitionRun[], version: 'TV1' | 'TV2' | null, 
     const t = tx(c.runs, null, basis, version, c.runs[0])
     const r0 = c.runs[0]!
     if (c.ambiguous) {
-      t.findings.push(finding('TXN_JOIN_AMBIGUOUS', `producer ${r0.producerId} epoch ${runKeyEpoch(r0)}: the marker in ${runLabel(r0)} at offset ${r0.marker!.offset} came over ${MARKER_WINDOW_MS} ms after the previous ones ` +
-        'and nothing else tells whether it ends the same transaction; listed as a transaction of its own', { file: r0.marker!.file, position: r0.marker!.position }))
+      t.findings.push(
+        finding(
+          'TXN_JOIN_AMBIGUOUS',
+          `producer ${r0.producerId} epoch ${runKeyEpoch(r0)}: the marker in ${runLabel(r0)} at offset ${r0.marker!.offset} came over ${MARKER_WINDOW_MS} ms after the previous ones ` +
+            'and nothing else tells whether it ends the same transaction; listed as a transaction of its own',
+          { file: r0.marker!.file, position: r0.marker!.position },
+        ),
+      )
     }
     if (hadEpisodes) {
-      t.findings.push(finding('TXN_JOIN_AMBIGUOUS', `producer ${r0.producerId} epoch ${runKeyEpoch(r0)}: runs in ${[...new Set(c.runs.map(runLabel))].join(', ')} match no single coordinator record ` +
-        '(its history compacted, or partitions it never listed); joined by marker timestamps', { file: r0.file, position: r0.position }))
+      t.findings.push(
+        finding(
+          'TXN_JOIN_AMBIGUOUS',
+          `producer ${r0.producerId} epoch ${runKeyEpoch(r0)}: runs in ${[...new Set(c.runs.map(runLabel))].join(', ')} match no single coordinator record ` +
+            '(its history compacted, or partitions it never listed); joined by marker timestamps',
+          { file: r0.file, position: r0.position },
+        ),
+      )
     }
     return t
   })

@@ -44,12 +44,15 @@ export class TimedOutWatch {
   private open = new Uint8Array(1024)
   private readonly found: TimedOutAbort[] = []
 
-  add (r: TransactionStateRecord): void {
+  add(r: TransactionStateRecord): void {
     const v = r.value
     const state = v === null ? null : transactionStateName(v.transactionStatus)
     if (state === 'Ongoing') {
       const k = this.slotOf(r.transactionalId)
-      this.offsets[k] = r.offset; this.starts[k] = v!.transactionStartTimestampMs; this.epochs[k] = v!.producerEpoch; this.open[k] = 1
+      this.offsets[k] = r.offset
+      this.starts[k] = v!.transactionStartTimestampMs
+      this.epochs[k] = v!.producerEpoch
+      this.open[k] = 1
       return
     }
     const k = this.slots.get(r.transactionalId)
@@ -57,41 +60,77 @@ export class TimedOutWatch {
     // a commit, a completion or a deletion ends the episode: no timeout abort in it
     this.open[k] = 0
     if (state !== 'PrepareAbort') return
-    const ongoing: TransactionStateRecord = { ...r, offset: this.offsets[k]!, value: { ...v!, transactionStatus: ONGOING, producerEpoch: this.epochs[k]!, transactionStartTimestampMs: this.starts[k]! } }
+    const ongoing: TransactionStateRecord = {
+      ...r,
+      offset: this.offsets[k]!,
+      value: {
+        ...v!,
+        transactionStatus: ONGOING,
+        producerEpoch: this.epochs[k]!,
+        transactionStartTimestampMs: this.starts[k]!,
+      },
+    }
     const e = coordinatorEpisodes([ongoing, r]).at(-1)
     const c = e === undefined ? null : abortCause(e)
     if (e === undefined || c === null || c.by !== 'coordinator-timeout') return
-    this.found.push({ transactionalId: r.transactionalId, producerId: c.prepare.producerId, producerEpoch: this.epochs[k]!, startedAt: c.startedAt,
-      deadline: c.deadline, preparedAt: c.preparedAt, transactionTimeoutMs: c.transactionTimeoutMs, partitions: [...e.partitions].sort(),
-      prepareOffset: c.prepare.offset, file: c.prepare.file, position: c.prepare.position })
+    this.found.push({
+      transactionalId: r.transactionalId,
+      producerId: c.prepare.producerId,
+      producerEpoch: this.epochs[k]!,
+      startedAt: c.startedAt,
+      deadline: c.deadline,
+      preparedAt: c.preparedAt,
+      transactionTimeoutMs: c.transactionTimeoutMs,
+      partitions: [...e.partitions].sort(),
+      prepareOffset: c.prepare.offset,
+      file: c.prepare.file,
+      position: c.prepare.position,
+    })
   }
 
-  private slotOf (id: string): number {
+  private slotOf(id: string): number {
     let k = this.slots.get(id)
     if (k !== undefined) return k
     k = this.slots.size
     this.slots.set(id, k)
     if (k === this.offsets.length) {
       const n = k * 2
-      const o = new BigInt64Array(n); o.set(this.offsets); this.offsets = o
-      const st = new BigInt64Array(n); st.set(this.starts); this.starts = st
-      const ep = new Int32Array(n); ep.set(this.epochs); this.epochs = ep
-      const op = new Uint8Array(n); op.set(this.open); this.open = op
+      const o = new BigInt64Array(n)
+      o.set(this.offsets)
+      this.offsets = o
+      const st = new BigInt64Array(n)
+      st.set(this.starts)
+      this.starts = st
+      const ep = new Int32Array(n)
+      ep.set(this.epochs)
+      this.epochs = ep
+      const op = new Uint8Array(n)
+      op.set(this.open)
+      this.open = op
     }
     return k
   }
 
-  get aborts (): readonly TimedOutAbort[] { return this.found }
+  get aborts(): readonly TimedOutAbort[] {
+    return this.found
+  }
 
-  findings (): Finding[] { return this.found.map(timedOutFinding) }
+  findings(): Finding[] {
+    return this.found.map(timedOutFinding)
+  }
 }
 
-export function timedOutFinding (a: TimedOutAbort): Finding {
+export function timedOutFinding(a: TimedOutAbort): Finding {
   const late = Number(a.preparedAt - a.startedAt) / 1000
   const where = a.partitions.filter((p) => !p.startsWith('__consumer_offsets-'))
-  return finding('TXN_TIMED_OUT', `${a.transactionalId} producerId ${a.producerId} epoch ${a.producerEpoch}: aborted by the coordinator's timeout, not by its producer: ` +
-    `PrepareAbort (offset ${a.prepareOffset}) ${late.toFixed(1)} s after the transaction began, past its transactionTimeoutMs ${a.transactionTimeoutMs}` +
-    (where.length > 0 ? `; what it wrote to ${where.join(', ')} is discarded for read_committed consumers` : '') +
-    '. The producer stalled or died between its first send and its commit (a GC pause, a long processing step, a halted job); ' +
-    'raise transaction.timeout.ms or commit more often' + (parseStreamsId(a.transactionalId) !== null ? `. ${STREAMS_ABORT_NOTE}` : ''), { file: a.file, position: a.position })
+  return finding(
+    'TXN_TIMED_OUT',
+    `${a.transactionalId} producerId ${a.producerId} epoch ${a.producerEpoch}: aborted by the coordinator's timeout, not by its producer: ` +
+      `PrepareAbort (offset ${a.prepareOffset}) ${late.toFixed(1)} s after the transaction began, past its transactionTimeoutMs ${a.transactionTimeoutMs}` +
+      (where.length > 0 ? `; what it wrote to ${where.join(', ')} is discarded for read_committed consumers` : '') +
+      '. The producer stalled or died between its first send and its commit (a GC pause, a long processing step, a halted job); ' +
+      'raise transaction.timeout.ms or commit more often' +
+      (parseStreamsId(a.transactionalId) !== null ? `. ${STREAMS_ABORT_NOTE}` : ''),
+    { file: a.file, position: a.position },
+  )
 }

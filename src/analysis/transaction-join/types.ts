@@ -194,13 +194,13 @@ export interface ProducerOffsets {
   /** transactions that wrote data outside __consumer_offsets */
   withOutput: number
   /** groups whose offsets its transactions carry, with how many transactions carried them */
-  groups: Array<{ group: string, transactions: number }>
+  groups: Array<{ group: string; transactions: number }>
   /** groups it carries whose offsets were also committed outside transactions, for the same input partitions */
-  mixedCommits: Array<{ group: string, partitions: string[], plainCommits: number }>
+  mixedCommits: Array<{ group: string; partitions: string[]; plainCommits: number }>
   /** it writes output but no transaction carries offsets */
   noOffsets: boolean
   /** groups committing outside transactions while its transactions ran (when noOffsets): EOS_NO_OFFSETS */
-  groupsAdvancingOutside: Array<{ group: string, commits: number }>
+  groupsAdvancingOutside: Array<{ group: string; commits: number }>
 }
 
 export interface FamilySummary {
@@ -212,6 +212,5 @@ export interface FamilySummary {
   maxCounter?: number
   processIds?: string[]
   /** ids first seen per hour, from the coordinator's first record of each: hour (ISO) -> count */
-  perHour: Array<{ hour: string, ids: number }>
+  perHour: Array<{ hour: string; ids: number }>
 }
-

@@ -1,7 +1,19 @@
 // `tsdump doctor`: every check over a broker's (or several brokers') log directories, ranked by harm, with what to do.
 import type { Command } from 'commander'
 import type { CommandContext } from '../../commands/context.js'
-import { parseMinutes, parseRemoteLayout, REMOTE_KEY_FLAGS, REMOTE_KEY_HELP, REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP, REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP, remoteOf } from '../options.js'
+import {
+  parseMinutes,
+  parseRemoteLayout,
+  REMOTE_KEY_FLAGS,
+  REMOTE_KEY_HELP,
+  REMOTE_LAYOUT_FLAGS,
+  REMOTE_LAYOUT_HELP,
+  REMOTE_PREFIX_FLAGS,
+  REMOTE_PREFIX_HELP,
+  REMOTE_STORAGE_FLAGS,
+  REMOTE_STORAGE_HELP,
+  remoteOf,
+} from '../options.js'
 import { REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency } from '../options.js'
 import { parseInstant } from '../time-option.js'
 
@@ -31,23 +43,42 @@ interface DoctorCliOptions {
   remoteStorage?: string
 }
 
-export function registerDoctor (program: Command, ctx: CommandContext, setExit: (code: number) => void): void {
-  program.command('doctor')
-    .description('every check over brokers\' log directories, ranked by harm, with what to do')
+export function registerDoctor(program: Command, ctx: CommandContext, setExit: (code: number) => void): void {
+  program
+    .command('doctor')
+    .description("every check over brokers' log directories, ranked by harm, with what to do")
     .argument('<logdir...>', 'broker log directories (one or several brokers), partition directories or .log files')
     .option('--json', 'print one JSON object')
     .option('--no-color', 'disable colour')
     .option('--wide', 'do not wrap at 80 columns')
-    .option('--now <time>', 'measure ages against this time (ISO-8601 with zone, or epoch ms) instead of the clock', parseInstant)
+    .option(
+      '--now <time>',
+      'measure ages against this time (ISO-8601 with zone, or epoch ms) instead of the clock',
+      parseInstant,
+    )
     .option('--max-transaction-timeout <minutes>', 'age above which an open transaction is hanging', parseMinutes, 15)
     .option('--bootstrap-server <host:port>', 'bootstrap server placed in the suggested commands', 'localhost:9092')
     .option(REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP)
-    .option(REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, parseRemoteLayout).option(REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP).option(REMOTE_KEY_FLAGS, REMOTE_KEY_HELP)
+    .option(REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, parseRemoteLayout)
+    .option(REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP)
+    .option(REMOTE_KEY_FLAGS, REMOTE_KEY_HELP)
     .option(REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency)
     .addHelpText('after', EXAMPLES)
     .action(async (paths: string[], o: DoctorCliOptions) => {
-      setExit((await import('../../commands/doctor.js')).runDoctor({ paths, format: o.json === true ? 'json' : 'text', color: o.color !== false, wide: o.wide === true,
-        maxTransactionTimeoutMinutes: o.maxTransactionTimeout, ...(o.bootstrapServer !== undefined ? { bootstrapServer: o.bootstrapServer } : {}),
-        ...(o.now !== undefined ? { now: o.now } : {}), ...(o.remoteStorage !== undefined ? { remote: remoteOf(o) } : {}) }, ctx))
+      setExit(
+        (await import('../../commands/doctor.js')).runDoctor(
+          {
+            paths,
+            format: o.json === true ? 'json' : 'text',
+            color: o.color !== false,
+            wide: o.wide === true,
+            maxTransactionTimeoutMinutes: o.maxTransactionTimeout,
+            ...(o.bootstrapServer !== undefined ? { bootstrapServer: o.bootstrapServer } : {}),
+            ...(o.now !== undefined ? { now: o.now } : {}),
+            ...(o.remoteStorage !== undefined ? { remote: remoteOf(o) } : {}),
+          },
+          ctx,
+        ),
+      )
     })
 }

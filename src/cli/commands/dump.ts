@@ -8,7 +8,22 @@ import type { DecoderName } from '../../format/value-decoders.js'
 import type { CommandContext } from '../../commands/context.js'
 import type { KafkaRelease } from '../../format/kafka-versions.js'
 import { DEFAULT_KAFKA_RELEASE } from '../../format/kafka-versions.js'
-import { parseDecoder, parseKafkaVersion, parseSize, parseThreads, REMOTE_KEY_FLAGS, REMOTE_KEY_HELP, REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP, REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP, parseRemoteLayout, remoteOf } from '../options.js'
+import {
+  parseDecoder,
+  parseKafkaVersion,
+  parseSize,
+  parseThreads,
+  REMOTE_KEY_FLAGS,
+  REMOTE_KEY_HELP,
+  REMOTE_LAYOUT_FLAGS,
+  REMOTE_LAYOUT_HELP,
+  REMOTE_PREFIX_FLAGS,
+  REMOTE_PREFIX_HELP,
+  REMOTE_STORAGE_FLAGS,
+  REMOTE_STORAGE_HELP,
+  parseRemoteLayout,
+  remoteOf,
+} from '../options.js'
 import { REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency } from '../options.js'
 import type { RawFilterFlags } from '../options.js'
 import { addFilterOptions, FILTER_HELP, filterFromFlags } from '../filter-options.js'
@@ -76,18 +91,30 @@ interface RawDumpFlags extends RawFilterFlags {
   isolationLevel?: 'read_committed' | 'read_uncommitted'
 }
 
-export function toDumpOptions (paths: string[], f: RawDumpFlags): DumpOptions {
+export function toDumpOptions(paths: string[], f: RawDumpFlags): DumpOptions {
   const files = f.files === undefined ? [] : f.files.split(',').filter((s) => s !== '')
-  const parser: PayloadParser = f.offsetsDecoder === true ? 'offsets'
-    : f.transactionLogDecoder === true ? 'transaction-log'
-      : f.clusterMetadataDecoder === true ? 'cluster-metadata'
-        : f.remoteLogMetadataDecoder === true ? 'remote-log-metadata'
-          : f.shareGroupStateDecoder === true ? 'share-group-state' : 'default'
+  const parser: PayloadParser =
+    f.offsetsDecoder === true
+      ? 'offsets'
+      : f.transactionLogDecoder === true
+        ? 'transaction-log'
+        : f.clusterMetadataDecoder === true
+          ? 'cluster-metadata'
+          : f.remoteLogMetadataDecoder === true
+            ? 'remote-log-metadata'
+            : f.shareGroupStateDecoder === true
+              ? 'share-group-state'
+              : 'default'
   const keyClass = f.keyDecoderClass === true ? 'string' : f.keyDecoderClass
   const valueClass = f.valueDecoderClass === true ? 'string' : f.valueDecoderClass
   // kafka-dump-log: any decoder option implies printing data, and printing data implies deep iteration.
-  const printData = f.printDataLog === true || parser !== 'default' || f.keyDecoderClass !== undefined || f.valueDecoderClass !== undefined ||
-    (f.keyDecoder !== undefined && f.keyDecoder !== 'string') || (f.valueDecoder !== undefined && f.valueDecoder !== 'string')
+  const printData =
+    f.printDataLog === true ||
+    parser !== 'default' ||
+    f.keyDecoderClass !== undefined ||
+    f.valueDecoderClass !== undefined ||
+    (f.keyDecoder !== undefined && f.keyDecoder !== 'string') ||
+    (f.valueDecoder !== undefined && f.valueDecoder !== 'string')
   const o: DumpOptions = {
     ...DEFAULT_DUMP_OPTIONS,
     paths: [...files, ...paths],
@@ -121,7 +148,7 @@ export function toDumpOptions (paths: string[], f: RawDumpFlags): DumpOptions {
 }
 
 // Commands load their implementation on first use: start-up stays small for the command that runs.
-export function registerDump (program: Command, ctx: CommandContext, setExit: (code: number) => void): void {
+export function registerDump(program: Command, ctx: CommandContext, setExit: (code: number) => void): void {
   addFilterOptions(program.command('dump', { isDefault: true }), 'dump batches')
     .description('dump Kafka log segments, indexes and snapshots (kafka-dump-log compatible)')
     .argument('[path...]', 'files, partition directories or broker log directories')
@@ -131,43 +158,76 @@ export function registerDump (program: Command, ctx: CommandContext, setExit: (c
     .option('--skip-record-metadata', 'do not print record metadata (also hides control record details)')
     .option('--max-bytes <size>', 'read only the first N bytes of each log file', parseSize)
     .option('--verify-index-only', 'verify .index/.timeindex against the log without printing entries')
-    .option('--index-sanity-check', 'run the broker\'s index sanity check only')
+    .option('--index-sanity-check', "run the broker's index sanity check only")
     .option('--max-message-size <size>', 'largest batch expected at an index position', parseSize)
     .option('--key-decoder <name>', 'key rendering: string, hex, base64, int32, int64, json', parseDecoder)
     .option('--value-decoder <name>', 'value rendering: string, hex, base64, int32, int64, json', parseDecoder)
-    .addOption(new Option('--key-decoder-class [class]', 'kafka-dump-log spelling of --key-decoder').argParser(parseDecoder))
-    .addOption(new Option('--value-decoder-class [class]', 'kafka-dump-log spelling of --value-decoder').argParser(parseDecoder))
+    .addOption(
+      new Option('--key-decoder-class [class]', 'kafka-dump-log spelling of --key-decoder').argParser(parseDecoder),
+    )
+    .addOption(
+      new Option('--value-decoder-class [class]', 'kafka-dump-log spelling of --value-decoder').argParser(parseDecoder),
+    )
     .option('--offsets-decoder', 'decode __consumer_offsets records')
     .option('--transaction-log-decoder', 'decode __transaction_state records')
     .option('--cluster-metadata-decoder', 'decode KRaft __cluster_metadata records')
     .option('--remote-log-metadata-decoder', 'decode __remote_log_metadata records (tiered storage, KIP-405)')
     .option('--share-group-state-decoder', 'decode __share_group_state records (share groups, KIP-932)')
     .option('--control-only', 'print only control batches (COMMIT, ABORT, LEADER_CHANGE...)')
-    .addOption(new Option('--isolation-level <level>', 'only the batches a consumer of this level receives (kcat -X isolation.level): no control batches; read_committed: below the LSO, no aborted ones').choices(['read_committed', 'read_uncommitted']))
-    .option('--compat', 'exactly kafka-dump-log\'s text of --kafka-version: no colour, no extra fields, no summary')
-    .option('--kafka-version <release>', `Kafka release whose kafka-dump-log text, conventions and internal-topic schemas apply: 3.9, 4.0 ... 4.4 (default ${DEFAULT_KAFKA_RELEASE}; 4.4.0 etc. accepted)`, parseKafkaVersion)
+    .addOption(
+      new Option(
+        '--isolation-level <level>',
+        'only the batches a consumer of this level receives (kcat -X isolation.level): no control batches; read_committed: below the LSO, no aborted ones',
+      ).choices(['read_committed', 'read_uncommitted']),
+    )
+    .option('--compat', "exactly kafka-dump-log's text of --kafka-version: no colour, no extra fields, no summary")
+    .option(
+      '--kafka-version <release>',
+      `Kafka release whose kafka-dump-log text, conventions and internal-topic schemas apply: 3.9, 4.0 ... 4.4 (default ${DEFAULT_KAFKA_RELEASE}; 4.4.0 etc. accepted)`,
+      parseKafkaVersion,
+    )
     .addOption(new Option('--json', 'NDJSON: one object per line with a "type" field').conflicts('compat'))
     .option('--no-summary', 'no per-file summary line')
     .option('--no-crc', 'do not verify batch CRCs (faster; isvalid prints "unchecked")')
     .option('--no-resync', 'stop at framing damage instead of searching for the next valid batch')
     .option('--no-progress', 'no progress line on stderr')
     .option('--window <size>', 'read window (default 8MiB)', parseSize)
-    .option('--threads <n>', 'worker threads for large .log files (default: the available cores, at most 2, a memory bound; 1 = no workers)', parseThreads)
+    .option(
+      '--threads <n>',
+      'worker threads for large .log files (default: the available cores, at most 2, a memory bound; 1 = no workers)',
+      parseThreads,
+    )
     .option(REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP)
-    .option(REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, parseRemoteLayout).option(REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP).option(REMOTE_KEY_FLAGS, REMOTE_KEY_HELP)
+    .option(REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, parseRemoteLayout)
+    .option(REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP)
+    .option(REMOTE_KEY_FLAGS, REMOTE_KEY_HELP)
     .option(REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency)
     .option('--max-batch-bytes <size>', 'larger entries are treated as corrupt (default 1GiB)', parseSize)
-    .option('--max-decompressed-bytes <size>', 'cap on one batch\'s decompressed size (default 256MiB)', parseSize)
+    .option('--max-decompressed-bytes <size>', "cap on one batch's decompressed size (default 256MiB)", parseSize)
     .option('--no-color', 'disable colour')
     .addHelpText('after', EXAMPLES)
     .action(async (paths: string[], flags: RawDumpFlags, cmd: Command) => {
       const o = toDumpOptions(paths, flags)
       const first = paths[0]
-      const meant = first === undefined ? undefined : suggestSubcommand(first, (cmd.parent?.commands ?? []).map((c) => c.name()))
+      const meant =
+        first === undefined
+          ? undefined
+          : suggestSubcommand(
+              first,
+              (cmd.parent?.commands ?? []).map((c) => c.name()),
+            )
       if (meant !== undefined && !fs.existsSync(first!)) {
-        cmd.error(`error: unknown command '${first!}' (did you mean ${meant}?)`, { exitCode: 2, code: 'tsdump.unknownCommand' })
+        cmd.error(`error: unknown command '${first!}' (did you mean ${meant}?)`, {
+          exitCode: 2,
+          code: 'tsdump.unknownCommand',
+        })
       }
-      if (o.paths.length === 0) { cmd.error('error: no input: give a file, a partition directory or --files', { exitCode: 2, code: 'tsdump.noInput' }) }
+      if (o.paths.length === 0) {
+        cmd.error('error: no input: give a file, a partition directory or --files', {
+          exitCode: 2,
+          code: 'tsdump.noInput',
+        })
+      }
       const filter = await filterFromFlags(flags, o.paths, cmd)
       if (filter !== undefined) o.filter = filter
       setExit(await (await import('../../commands/dump.js')).runDump(o, ctx))

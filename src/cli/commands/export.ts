@@ -26,16 +26,22 @@ Exit status: 0 clean, 1 findings in the data, 2 usage error or unreadable input.
 ${FILTER_HELP}`
 
 // Commands load their implementation on first use: start-up stays small for the command that runs.
-export function registerExport (program: Command, ctx: CommandContext, setExit: (code: number) => void): void {
+export function registerExport(program: Command, ctx: CommandContext, setExit: (code: number) => void): void {
   addFilterOptions(program.command('export'), 'export records')
     .description('write every record as Parquet or NDJSON rows with its batch and visibility, for SQL engines')
     .argument('<path...>', 'partition directories, broker log directories or .log files')
     .requiredOption('-o, --out <dir>', 'the dataset directory (made when missing)')
     .addOption(new Option('--format <format>', 'file format').choices(['parquet', 'ndjson']).default('parquet'))
     .addHelpText('after', EXAMPLES)
-    .action(async (paths: string[], opts: { out: string, format: 'parquet' | 'ndjson' } & RawFilterFlags, cmd: Command) => {
-      const filter = await filterFromFlags(opts, paths, cmd)
-      setExit(await (await import('../../commands/export.js')).runExport({ paths, out: opts.out, format: opts.format,
-        ...(filter !== undefined ? { filter } : {}) }, ctx))
-    })
+    .action(
+      async (paths: string[], opts: { out: string; format: 'parquet' | 'ndjson' } & RawFilterFlags, cmd: Command) => {
+        const filter = await filterFromFlags(opts, paths, cmd)
+        setExit(
+          await (await import('../../commands/export.js')).runExport(
+            { paths, out: opts.out, format: opts.format, ...(filter !== undefined ? { filter } : {}) },
+            ctx,
+          ),
+        )
+      },
+    )
 }

@@ -2,7 +2,23 @@
 import type { Command } from 'commander'
 import { InvalidArgumentError } from 'commander'
 import type { CommandContext } from '../../commands/context.js'
-import { parseMinutes, parseThreads, REMOTE_KEY_FLAGS, REMOTE_KEY_HELP, REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP, REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP, parseRemoteLayout, remoteOf, NO_RESYNC_FLAGS, NO_RESYNC_HELP, resyncOf } from '../options.js'
+import {
+  parseMinutes,
+  parseThreads,
+  REMOTE_KEY_FLAGS,
+  REMOTE_KEY_HELP,
+  REMOTE_LAYOUT_FLAGS,
+  REMOTE_LAYOUT_HELP,
+  REMOTE_PREFIX_FLAGS,
+  REMOTE_PREFIX_HELP,
+  REMOTE_STORAGE_FLAGS,
+  REMOTE_STORAGE_HELP,
+  parseRemoteLayout,
+  remoteOf,
+  NO_RESYNC_FLAGS,
+  NO_RESYNC_HELP,
+  resyncOf,
+} from '../options.js'
 import { REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency } from '../options.js'
 import { parseInstant } from '../time-option.js'
 import { addTopicPartitionOptions, topicPartitionFrom } from '../topic-partition-option.js'
@@ -22,7 +38,7 @@ now (the clock, or --now) and no __transaction_state record given says its coord
 Exit status: 0 nothing hanging, 1 a transaction older than --max-transaction-timeout (or other
 findings), 2 usage error or unreadable input.`
 
-function partitionCount (v: string): number {
+function partitionCount(v: string): number {
   const n = Number(v)
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer')
   return n
@@ -45,7 +61,7 @@ interface LsoCliOptions {
 }
 
 // Commands load their implementation on first use: start-up stays small for the command that runs.
-export function registerLso (program: Command, ctx: CommandContext, setExit: (code: number) => void): void {
+export function registerLso(program: Command, ctx: CommandContext, setExit: (code: number) => void): void {
   addTopicPartitionOptions(program.command('lso'), 'report partitions')
     .description('find the transaction holding back the last stable offset (offline find-hanging)')
     .argument('<path...>', 'partition directories, broker log directories or .log files')
@@ -54,20 +70,52 @@ export function registerLso (program: Command, ctx: CommandContext, setExit: (co
     .option('--bootstrap-server <host:port>', 'bootstrap server placed in the suggested commands', 'localhost:9092')
     .option('--max-transaction-timeout <minutes>', 'age above which an open transaction is hanging', parseMinutes, 15)
     .option('--transactional-id <id>', 'also print the __transaction_state partition that coordinates this id')
-    .option('--transaction-state-partitions <n>', 'partition count of __transaction_state (default: from the metadata log, else the directories present)', partitionCount)
-    .option('--now <time>', 'measure ages against this time (ISO-8601 with zone, or epoch ms) instead of the clock', parseInstant)
+    .option(
+      '--transaction-state-partitions <n>',
+      'partition count of __transaction_state (default: from the metadata log, else the directories present)',
+      partitionCount,
+    )
+    .option(
+      '--now <time>',
+      'measure ages against this time (ISO-8601 with zone, or epoch ms) instead of the clock',
+      parseInstant,
+    )
     .option('--wide', 'print every table column, even past 80 characters')
-    .option('--threads <n>', 'worker threads, a partition each (default: the available cores, at most 2; 1 = none)', parseThreads)
+    .option(
+      '--threads <n>',
+      'worker threads, a partition each (default: the available cores, at most 2; 1 = none)',
+      parseThreads,
+    )
     .option(REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP)
-    .option(REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, parseRemoteLayout).option(REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP).option(REMOTE_KEY_FLAGS, REMOTE_KEY_HELP)
+    .option(REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, parseRemoteLayout)
+    .option(REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP)
+    .option(REMOTE_KEY_FLAGS, REMOTE_KEY_HELP)
     .option(REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency)
     .option(NO_RESYNC_FLAGS, NO_RESYNC_HELP)
     .addHelpText('after', EXAMPLES)
     .action(async (paths: string[], o: LsoCliOptions, cmd: Command) => {
       const only = topicPartitionFrom(o, cmd)
-      setExit(await (await import('../../commands/lso.js')).runLso({ paths, format: o.json === true ? 'json' : 'text', color: o.color !== false, bootstrapServer: o.bootstrapServer,
-        maxTransactionTimeoutMinutes: o.maxTransactionTimeout, ...(o.transactionStatePartitions !== undefined ? { transactionStatePartitions: o.transactionStatePartitions } : {}), wide: o.wide === true,
-        ...(o.now !== undefined ? { now: o.now } : {}), ...(o.threads !== undefined ? { threads: o.threads } : {}), ...(o.remoteStorage !== undefined ? { remote: remoteOf(o) } : {}),
-        ...(o.transactionalId !== undefined ? { transactionalId: o.transactionalId } : {}), ...resyncOf(o), ...(only !== undefined ? { only } : {}) }, ctx))
+      setExit(
+        await (await import('../../commands/lso.js')).runLso(
+          {
+            paths,
+            format: o.json === true ? 'json' : 'text',
+            color: o.color !== false,
+            bootstrapServer: o.bootstrapServer,
+            maxTransactionTimeoutMinutes: o.maxTransactionTimeout,
+            ...(o.transactionStatePartitions !== undefined
+              ? { transactionStatePartitions: o.transactionStatePartitions }
+              : {}),
+            wide: o.wide === true,
+            ...(o.now !== undefined ? { now: o.now } : {}),
+            ...(o.threads !== undefined ? { threads: o.threads } : {}),
+            ...(o.remoteStorage !== undefined ? { remote: remoteOf(o) } : {}),
+            ...(o.transactionalId !== undefined ? { transactionalId: o.transactionalId } : {}),
+            ...resyncOf(o),
+            ...(only !== undefined ? { only } : {}),
+          },
+          ctx,
+        ),
+      )
     })
 }

@@ -4,7 +4,22 @@ import type { CommandContext } from '../../commands/context.js'
 import type { RawFilterFlags } from '../options.js'
 import { REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency } from '../options.js'
 import { addFilterOptions, FILTER_HELP, filterFromFlags } from '../filter-options.js'
-import { parseThreads, REMOTE_KEY_FLAGS, REMOTE_KEY_HELP, REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP, REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP, parseRemoteLayout, remoteOf, NO_RESYNC_FLAGS, NO_RESYNC_HELP, resyncOf } from '../options.js'
+import {
+  parseThreads,
+  REMOTE_KEY_FLAGS,
+  REMOTE_KEY_HELP,
+  REMOTE_LAYOUT_FLAGS,
+  REMOTE_LAYOUT_HELP,
+  REMOTE_PREFIX_FLAGS,
+  REMOTE_PREFIX_HELP,
+  REMOTE_STORAGE_FLAGS,
+  REMOTE_STORAGE_HELP,
+  parseRemoteLayout,
+  remoteOf,
+  NO_RESYNC_FLAGS,
+  NO_RESYNC_HELP,
+  resyncOf,
+} from '../options.js'
 
 const EXAMPLES = `
 Examples:
@@ -25,22 +40,54 @@ ${FILTER_HELP}
   COMMIT/ABORT and OPEN stay the whole partition's. --json adds a "filter" object with the same.`
 
 // Commands load their implementation on first use: start-up stays small for the command that runs.
-export function registerReconcile (program: Command, ctx: CommandContext, setExit: (code: number) => void): void {
+export function registerReconcile(program: Command, ctx: CommandContext, setExit: (code: number) => void): void {
   addFilterOptions(program.command('reconcile'), 'count records')
     .description('count records visible to read_committed and read_uncommitted consumers, per partition and topic')
     .argument('<path...>', 'partition directories, broker log directories or .log files')
     .option('--json', 'print one JSON object')
     .option('--no-color', 'disable colour')
     .option('--wide', 'print every table column, even past 80 characters')
-    .option('--threads <n>', 'worker threads, a partition each (default: the available cores, at most 2; 1 = none)', parseThreads)
+    .option(
+      '--threads <n>',
+      'worker threads, a partition each (default: the available cores, at most 2; 1 = none)',
+      parseThreads,
+    )
     .option(REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP)
-    .option(REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, parseRemoteLayout).option(REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP).option(REMOTE_KEY_FLAGS, REMOTE_KEY_HELP)
+    .option(REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, parseRemoteLayout)
+    .option(REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP)
+    .option(REMOTE_KEY_FLAGS, REMOTE_KEY_HELP)
     .option(REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency)
     .option(NO_RESYNC_FLAGS, NO_RESYNC_HELP)
     .addHelpText('after', EXAMPLES)
-    .action(async (paths: string[], opts: { json?: boolean, color?: boolean, wide?: boolean, threads?: number, remoteStorage?: string, resync?: boolean } & RawFilterFlags, cmd: Command) => {
-      const filter = await filterFromFlags(opts, paths, cmd)
-      setExit(await (await import('../../commands/reconcile.js')).runReconcile({ paths, format: opts.json === true ? 'json' : 'text', color: opts.color !== false, wide: opts.wide === true,
-        ...(filter !== undefined ? { filter } : {}), ...(opts.threads !== undefined ? { threads: opts.threads } : {}), ...(opts.remoteStorage !== undefined ? { remote: remoteOf(opts) } : {}), ...resyncOf(opts) }, ctx))
-    })
+    .action(
+      async (
+        paths: string[],
+        opts: {
+          json?: boolean
+          color?: boolean
+          wide?: boolean
+          threads?: number
+          remoteStorage?: string
+          resync?: boolean
+        } & RawFilterFlags,
+        cmd: Command,
+      ) => {
+        const filter = await filterFromFlags(opts, paths, cmd)
+        setExit(
+          await (await import('../../commands/reconcile.js')).runReconcile(
+            {
+              paths,
+              format: opts.json === true ? 'json' : 'text',
+              color: opts.color !== false,
+              wide: opts.wide === true,
+              ...(filter !== undefined ? { filter } : {}),
+              ...(opts.threads !== undefined ? { threads: opts.threads } : {}),
+              ...(opts.remoteStorage !== undefined ? { remote: remoteOf(opts) } : {}),
+              ...resyncOf(opts),
+            },
+            ctx,
+          ),
+        )
+      },
+    )
 }

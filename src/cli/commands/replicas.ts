@@ -16,15 +16,21 @@ point. A partition on one broker only is listed, not compared.
 Exit status: 0 every copy agrees, 1 a copy diverges (or other findings), 2 a path that is not a broker
 log directory, or fewer than two.`
 
-export function registerReplicas (program: Command, ctx: CommandContext, setExit: (code: number) => void): void {
-  program.command('replicas')
+export function registerReplicas(program: Command, ctx: CommandContext, setExit: (code: number) => void): void {
+  program
+    .command('replicas')
     .description('compare the copies of each partition across broker log directories (offline replica check)')
     .argument('<logdir...>', 'broker log directories, two or more (one per broker)')
     .option('--json', 'print one JSON object')
     .option('--no-color', 'disable colour')
     .option('--wide', 'do not wrap lines or shorten broker names at 80 columns')
     .addHelpText('after', EXAMPLES)
-    .action(async (paths: string[], o: { json?: boolean, color?: boolean, wide?: boolean }) => {
-      setExit(await (await import('../../commands/replicas.js')).runReplicas({ paths, format: o.json === true ? 'json' : 'text', color: o.color !== false, wide: o.wide === true }, ctx))
+    .action(async (paths: string[], o: { json?: boolean; color?: boolean; wide?: boolean }) => {
+      setExit(
+        await (await import('../../commands/replicas.js')).runReplicas(
+          { paths, format: o.json === true ? 'json' : 'text', color: o.color !== false, wide: o.wide === true },
+          ctx,
+        ),
+      )
     })
 }

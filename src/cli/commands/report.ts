@@ -1,7 +1,22 @@
 // `tsdump report`: one self-contained HTML page of the partitions' transactions, LSO and HW.
 import type { Command } from 'commander'
 import type { CommandContext } from '../../commands/context.js'
-import { parseMinutes, REMOTE_KEY_FLAGS, REMOTE_KEY_HELP, REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP, REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP, parseRemoteLayout, remoteOf, NO_RESYNC_FLAGS, NO_RESYNC_HELP, resyncOf } from '../options.js'
+import {
+  parseMinutes,
+  REMOTE_KEY_FLAGS,
+  REMOTE_KEY_HELP,
+  REMOTE_LAYOUT_FLAGS,
+  REMOTE_LAYOUT_HELP,
+  REMOTE_PREFIX_FLAGS,
+  REMOTE_PREFIX_HELP,
+  REMOTE_STORAGE_FLAGS,
+  REMOTE_STORAGE_HELP,
+  parseRemoteLayout,
+  remoteOf,
+  NO_RESYNC_FLAGS,
+  NO_RESYNC_HELP,
+  resyncOf,
+} from '../options.js'
 import { REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency } from '../options.js'
 import { parseInstant } from '../time-option.js'
 
@@ -19,25 +34,54 @@ then every finding with its file and byte position. Lanes with more runs than ca
 aggregated into offset ranges. Exit status: 0 clean, 1 findings in the data, 2 usage error,
 unreadable input or unwritable output.`
 
-interface ReportCliOptions { output: string, bootstrapServer: string, maxTransactionTimeout: number, now?: number, title?: string, remoteStorage?: string, resync?: boolean }
+interface ReportCliOptions {
+  output: string
+  bootstrapServer: string
+  maxTransactionTimeout: number
+  now?: number
+  title?: string
+  remoteStorage?: string
+  resync?: boolean
+}
 
 // Commands load their implementation on first use: start-up stays small for the command that runs.
-export function registerReport (program: Command, ctx: CommandContext, setExit: (code: number) => void): void {
-  program.command('report')
+export function registerReport(program: Command, ctx: CommandContext, setExit: (code: number) => void): void {
+  program
+    .command('report')
     .description('write one self-contained HTML report: reconcile tables, transaction lanes, LSO/HW, findings')
     .argument('<path...>', 'partition directories, broker log directories or .log files')
     .requiredOption('-o, --output <file>', "the HTML file to write ('-' for stdout)")
     .option('--bootstrap-server <host:port>', 'bootstrap server placed in the abort commands', 'localhost:9092')
     .option('--max-transaction-timeout <minutes>', 'age above which an open transaction is hanging', parseMinutes, 15)
-    .option('--now <time>', 'measure ages against this time (ISO-8601 with zone, or epoch ms) instead of the clock', parseInstant)
+    .option(
+      '--now <time>',
+      'measure ages against this time (ISO-8601 with zone, or epoch ms) instead of the clock',
+      parseInstant,
+    )
     .option('--title <text>', 'page title')
     .option(REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP)
-    .option(REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, parseRemoteLayout).option(REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP).option(REMOTE_KEY_FLAGS, REMOTE_KEY_HELP)
+    .option(REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, parseRemoteLayout)
+    .option(REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP)
+    .option(REMOTE_KEY_FLAGS, REMOTE_KEY_HELP)
     .option(REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency)
     .option(NO_RESYNC_FLAGS, NO_RESYNC_HELP)
     .addHelpText('after', EXAMPLES)
     .action(async (paths: string[], o: ReportCliOptions) => {
-      setExit(await (await import('../../commands/report.js')).runReport({ paths, output: o.output, bootstrapServer: o.bootstrapServer,
-        maxTransactionTimeoutMinutes: o.maxTransactionTimeout, ...(o.now !== undefined ? { now: o.now } : {}), generator: `tsdump ${program.version() ?? ''}`, ...(o.title !== undefined ? { title: o.title } : {}), ...(o.remoteStorage !== undefined ? { remote: remoteOf(o) } : {}), ...resyncOf(o) }, ctx))
+      setExit(
+        await (await import('../../commands/report.js')).runReport(
+          {
+            paths,
+            output: o.output,
+            bootstrapServer: o.bootstrapServer,
+            maxTransactionTimeoutMinutes: o.maxTransactionTimeout,
+            ...(o.now !== undefined ? { now: o.now } : {}),
+            generator: `tsdump ${program.version() ?? ''}`,
+            ...(o.title !== undefined ? { title: o.title } : {}),
+            ...(o.remoteStorage !== undefined ? { remote: remoteOf(o) } : {}),
+            ...resyncOf(o),
+          },
+          ctx,
+        ),
+      )
     })
 }

@@ -3,7 +3,22 @@ import type { Command } from 'commander'
 import type { CommandContext } from '../../commands/context.js'
 import type { RawFilterFlags } from '../options.js'
 import { REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency } from '../options.js'
-import { parseMinutes, REMOTE_KEY_FLAGS, REMOTE_KEY_HELP, REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP, REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP, parseRemoteLayout, remoteOf, NO_RESYNC_FLAGS, NO_RESYNC_HELP, resyncOf } from '../options.js'
+import {
+  parseMinutes,
+  REMOTE_KEY_FLAGS,
+  REMOTE_KEY_HELP,
+  REMOTE_LAYOUT_FLAGS,
+  REMOTE_LAYOUT_HELP,
+  REMOTE_PREFIX_FLAGS,
+  REMOTE_PREFIX_HELP,
+  REMOTE_STORAGE_FLAGS,
+  REMOTE_STORAGE_HELP,
+  parseRemoteLayout,
+  remoteOf,
+  NO_RESYNC_FLAGS,
+  NO_RESYNC_HELP,
+  resyncOf,
+} from '../options.js'
 import { parseInstant } from '../time-option.js'
 import { addFilterOptions, FILTER_HELP_NO_OFFSETS, filterFromFlags } from '../filter-options.js'
 import { addTopicPartitionOptions, topicPartitionFrom } from '../topic-partition-option.js'
@@ -24,27 +39,77 @@ directories), else by the markers' timestamps. Each transaction says which
 ${FILTER_HELP_NO_OFFSETS}
   --topic orders-11 --partition 0   the transactions that wrote to orders-11 (its partition 0)`
 
-export function registerTransactions (program: Command, ctx: CommandContext, setExit: (code: number) => void): void {
-  addTopicPartitionOptions(addFilterOptions(program.command('transactions'), 'list transactions', { offsets: false }), 'list transactions')
-    .description('every transaction as one unit across the partitions it wrote, with its offset commits and coordinator records')
+export function registerTransactions(program: Command, ctx: CommandContext, setExit: (code: number) => void): void {
+  addTopicPartitionOptions(
+    addFilterOptions(program.command('transactions'), 'list transactions', { offsets: false }),
+    'list transactions',
+  )
+    .description(
+      'every transaction as one unit across the partitions it wrote, with its offset commits and coordinator records',
+    )
     .argument('<path...>', 'partition directories, broker log directories or .log files')
     .option('--json', 'print one JSON object')
     .option('--no-color', 'disable colour')
     .option('--wide', 'print every table column, even past 80 characters')
-    .option('--now <time>', 'measure open transactions\' ages against this time (ISO-8601 with zone, or epoch ms) instead of the clock', parseInstant)
-    .option('--max-transaction-timeout <minutes>', 'age above which an open transaction is hanging (as lso)', parseMinutes, 15)
+    .option(
+      '--now <time>',
+      "measure open transactions' ages against this time (ISO-8601 with zone, or epoch ms) instead of the clock",
+      parseInstant,
+    )
+    .option(
+      '--max-transaction-timeout <minutes>',
+      'age above which an open transaction is hanging (as lso)',
+      parseMinutes,
+      15,
+    )
     .option(REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP)
-    .option(REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, parseRemoteLayout).option(REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP).option(REMOTE_KEY_FLAGS, REMOTE_KEY_HELP)
+    .option(REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, parseRemoteLayout)
+    .option(REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP)
+    .option(REMOTE_KEY_FLAGS, REMOTE_KEY_HELP)
     .option(REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency)
     .option(NO_RESYNC_FLAGS, NO_RESYNC_HELP)
     .addHelpText('after', EXAMPLES)
-    .action(async (paths: string[], opts: { json?: boolean, color?: boolean, wide?: boolean, remoteStorage?: string, resync?: boolean, now?: number, maxTransactionTimeout: number, topic?: string, partition?: number } & RawFilterFlags, cmd: Command) => {
-      if (opts.startOffset !== undefined || opts.endOffset !== undefined) {
-        cmd.error('error: --start-offset / --end-offset are offsets of one partition; transactions takes --from-time/--to-time, --producer-id or --transactional-id', { exitCode: 2, code: 'tsdump.filter' })
-      }
-      const only = topicPartitionFrom(opts, cmd)
-      const filter = await filterFromFlags(opts, paths, cmd)
-      setExit((await import('../../commands/transactions.js')).runTransactions({ paths, format: opts.json === true ? 'json' : 'text', color: opts.color !== false,
-        wide: opts.wide === true, maxTransactionTimeoutMinutes: opts.maxTransactionTimeout, ...(opts.now !== undefined ? { now: opts.now } : {}), ...(filter !== undefined ? { filter } : {}), ...(only !== undefined ? { only } : {}), ...(opts.remoteStorage !== undefined ? { remote: remoteOf(opts) } : {}), ...resyncOf(opts) }, ctx))
-    })
+    .action(
+      async (
+        paths: string[],
+        opts: {
+          json?: boolean
+          color?: boolean
+          wide?: boolean
+          remoteStorage?: string
+          resync?: boolean
+          now?: number
+          maxTransactionTimeout: number
+          topic?: string
+          partition?: number
+        } & RawFilterFlags,
+        cmd: Command,
+      ) => {
+        if (opts.startOffset !== undefined || opts.endOffset !== undefined) {
+          cmd.error(
+            'error: --start-offset / --end-offset are offsets of one partition; transactions takes --from-time/--to-time, --producer-id or --transactional-id',
+            { exitCode: 2, code: 'tsdump.filter' },
+          )
+        }
+        const only = topicPartitionFrom(opts, cmd)
+        const filter = await filterFromFlags(opts, paths, cmd)
+        setExit(
+          (await import('../../commands/transactions.js')).runTransactions(
+            {
+              paths,
+              format: opts.json === true ? 'json' : 'text',
+              color: opts.color !== false,
+              wide: opts.wide === true,
+              maxTransactionTimeoutMinutes: opts.maxTransactionTimeout,
+              ...(opts.now !== undefined ? { now: opts.now } : {}),
+              ...(filter !== undefined ? { filter } : {}),
+              ...(only !== undefined ? { only } : {}),
+              ...(opts.remoteStorage !== undefined ? { remote: remoteOf(opts) } : {}),
+              ...resyncOf(opts),
+            },
+            ctx,
+          ),
+        )
+      },
+    )
 }

@@ -5,7 +5,22 @@ import type { CommandContext } from '../../commands/context.js'
 import type { RawFilterFlags } from '../options.js'
 import { REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency } from '../options.js'
 import { addFilterOptions, FILTER_HELP, filterFromFlags } from '../filter-options.js'
-import { parseThreads, REMOTE_KEY_FLAGS, REMOTE_KEY_HELP, REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP, REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP, parseRemoteLayout, remoteOf, NO_RESYNC_FLAGS, NO_RESYNC_HELP, resyncOf } from '../options.js'
+import {
+  parseThreads,
+  REMOTE_KEY_FLAGS,
+  REMOTE_KEY_HELP,
+  REMOTE_LAYOUT_FLAGS,
+  REMOTE_LAYOUT_HELP,
+  REMOTE_PREFIX_FLAGS,
+  REMOTE_PREFIX_HELP,
+  REMOTE_STORAGE_FLAGS,
+  REMOTE_STORAGE_HELP,
+  parseRemoteLayout,
+  remoteOf,
+  NO_RESYNC_FLAGS,
+  NO_RESYNC_HELP,
+  resyncOf,
+} from '../options.js'
 
 const EXAMPLES = `
 Examples:
@@ -26,30 +41,67 @@ ${FILTER_HELP}
   the lane and the findings stay the whole partition's. On a __transaction_state partition
   --transactional-id (or --producer-id) keeps that id's state only.`
 
-function parseWidth (v: string): number {
+function parseWidth(v: string): number {
   const n = Number(v)
-  if (!Number.isInteger(n) || n < 10 || n > 10000) throw new InvalidArgumentError('expected an integer between 10 and 10000')
+  if (!Number.isInteger(n) || n < 10 || n > 10000)
+    throw new InvalidArgumentError('expected an integer between 10 and 10000')
   return n
 }
 
 // Commands load their implementation on first use: start-up stays small for the command that runs.
-export function registerTxns (program: Command, ctx: CommandContext, setExit: (code: number) => void): void {
+export function registerTxns(program: Command, ctx: CommandContext, setExit: (code: number) => void): void {
   addFilterOptions(program.command('txns'), 'list transactions')
-    .description('show the transaction timeline of partitions: who wrote which offsets, how and where each transaction ended')
+    .description(
+      'show the transaction timeline of partitions: who wrote which offsets, how and where each transaction ended',
+    )
     .argument('<path...>', 'partition directories, broker log directories or .log files')
     .option('--json', 'print one JSON object')
     .option('--no-color', 'disable colour')
     .option('--width <chars>', 'width of the lane picture', parseWidth, 70)
     .option('--wide', 'print every table column, even past 80 characters')
-    .option('--threads <n>', 'threads: N-1 workers scan partitions, this one writes (default 1 = none: see README, Known limits)', parseThreads)
+    .option(
+      '--threads <n>',
+      'threads: N-1 workers scan partitions, this one writes (default 1 = none: see README, Known limits)',
+      parseThreads,
+    )
     .option(REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP)
-    .option(REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, parseRemoteLayout).option(REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP).option(REMOTE_KEY_FLAGS, REMOTE_KEY_HELP)
+    .option(REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, parseRemoteLayout)
+    .option(REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP)
+    .option(REMOTE_KEY_FLAGS, REMOTE_KEY_HELP)
     .option(REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency)
     .option(NO_RESYNC_FLAGS, NO_RESYNC_HELP)
     .addHelpText('after', EXAMPLES)
-    .action(async (paths: string[], opts: { json?: boolean, color?: boolean, width: number, wide?: boolean, threads?: number, remoteStorage?: string, resync?: boolean } & RawFilterFlags, cmd: Command) => {
-      const filter = await filterFromFlags(opts, paths, cmd)
-      setExit(await (await import('../../commands/txns.js')).runTxns({ paths, format: opts.json === true ? 'json' : 'text', color: opts.color !== false, width: opts.width, wide: opts.wide === true,
-        ...(filter !== undefined ? { filter } : {}), ...(opts.threads !== undefined ? { threads: opts.threads } : {}), ...(opts.remoteStorage !== undefined ? { remote: remoteOf(opts) } : {}), ...resyncOf(opts) }, ctx))
-    })
+    .action(
+      async (
+        paths: string[],
+        opts: {
+          json?: boolean
+          color?: boolean
+          width: number
+          wide?: boolean
+          threads?: number
+          remoteStorage?: string
+          resync?: boolean
+        } & RawFilterFlags,
+        cmd: Command,
+      ) => {
+        const filter = await filterFromFlags(opts, paths, cmd)
+        setExit(
+          await (await import('../../commands/txns.js')).runTxns(
+            {
+              paths,
+              format: opts.json === true ? 'json' : 'text',
+              color: opts.color !== false,
+              width: opts.width,
+              wide: opts.wide === true,
+              ...(filter !== undefined ? { filter } : {}),
+              ...(opts.threads !== undefined ? { threads: opts.threads } : {}),
+              ...(opts.remoteStorage !== undefined ? { remote: remoteOf(opts) } : {}),
+              ...resyncOf(opts),
+            },
+            ctx,
+          ),
+        )
+      },
+    )
 }

@@ -20,26 +20,35 @@ export class BatchPositions {
   private readonly damagedTo: number[] = []
 
   /** `log`: the resolved path of the .log the batches are from */
-  constructor (readonly log: string) {}
+  constructor(readonly log: string) {}
 
   /** a v2 batch the dump framed, in file order */
-  add (position: number, sizeInBytes: number, baseOffset: I64, lastOffsetDelta: number): void {
+  add(position: number, sizeInBytes: number, baseOffset: I64, lastOffsetDelta: number): void {
     if (typeof baseOffset !== 'number' || this.n === MAX_BATCHES) return
     const last = baseOffset + lastOffsetDelta
     if (!Number.isSafeInteger(last) || (this.n > 0 && position <= this.positions[this.n - 1]!)) return
     if (this.n === this.positions.length) this.grow()
-    this.positions[this.n] = position; this.sizes[this.n] = sizeInBytes; this.bases[this.n] = baseOffset; this.lasts[this.n] = last
+    this.positions[this.n] = position
+    this.sizes[this.n] = sizeInBytes
+    this.bases[this.n] = baseOffset
+    this.lasts[this.n] = last
     this.n++
   }
 
   /** the batch framed at `position`, or undefined when none was kept there */
-  at (position: number): { baseOffset: bigint, lastOffset: bigint, sizeInBytes: number, magic: number } | undefined {
+  at(position: number): { baseOffset: bigint; lastOffset: bigint; sizeInBytes: number; magic: number } | undefined {
     let lo = 0
     let hi = this.n - 1
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1
       const p = this.positions[mid]!
-      if (p === position) return { baseOffset: BigInt(this.bases[mid]!), lastOffset: BigInt(this.lasts[mid]!), sizeInBytes: this.sizes[mid]!, magic: 2 }
+      if (p === position)
+        return {
+          baseOffset: BigInt(this.bases[mid]!),
+          lastOffset: BigInt(this.lasts[mid]!),
+          sizeInBytes: this.sizes[mid]!,
+          magic: 2,
+        }
       if (p < position) lo = mid + 1
       else hi = mid - 1
     }
@@ -47,22 +56,34 @@ export class BatchPositions {
   }
 
   /** bytes [from, to) of the log could not be read: an index entry pointing there cannot be checked */
-  damaged (from: number, to: number): void {
-    if (this.damagedFrom.length < MAX_DAMAGED) { this.damagedFrom.push(from); this.damagedTo.push(to) }
+  damaged(from: number, to: number): void {
+    if (this.damagedFrom.length < MAX_DAMAGED) {
+      this.damagedFrom.push(from)
+      this.damagedTo.push(to)
+    }
   }
 
   /** the damaged range holding `position`, if the dump saw one there */
-  damageAt (position: number): { from: number, to: number } | undefined {
+  damageAt(position: number): { from: number; to: number } | undefined {
     for (let i = 0; i < this.damagedFrom.length; i++) {
-      if (position >= this.damagedFrom[i]! && position < this.damagedTo[i]!) return { from: this.damagedFrom[i]!, to: this.damagedTo[i]! }
+      if (position >= this.damagedFrom[i]! && position < this.damagedTo[i]!)
+        return { from: this.damagedFrom[i]!, to: this.damagedTo[i]! }
     }
     return undefined
   }
 
-  private grow (): void {
+  private grow(): void {
     const m = Math.min(MAX_BATCHES, this.positions.length * 2)
-    const f = (a: Float64Array): Float64Array<ArrayBuffer> => { const b = new Float64Array(m); b.set(a); return b }
-    this.positions = f(this.positions); this.bases = f(this.bases); this.lasts = f(this.lasts)
-    const s = new Uint32Array(m); s.set(this.sizes); this.sizes = s
+    const f = (a: Float64Array): Float64Array<ArrayBuffer> => {
+      const b = new Float64Array(m)
+      b.set(a)
+      return b
+    }
+    this.positions = f(this.positions)
+    this.bases = f(this.bases)
+    this.lasts = f(this.lasts)
+    const s = new Uint32Array(m)
+    s.set(this.sizes)
+    this.sizes = s
   }
 }

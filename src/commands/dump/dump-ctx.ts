@@ -29,7 +29,7 @@ export interface Ctx {
    * two arrays, not `code@position` strings: a number made a string per finding lands in V8's number-string
    * cache, which promotes it to the old space (1 M bad-CRC batches: +10 MiB peak RSS).
    */
-  reported: { codes: string[], positions: number[] }
+  reported: { codes: string[]; positions: number[] }
   range: RangeFilter | undefined
   visible: ((b: V2Batch) => boolean | bigint) | undefined
   /** --isolation-level: the records of this batch below this offset are not received (the log start inside it) */
@@ -40,18 +40,18 @@ export interface Ctx {
   epochs: EpochRuns | undefined
 }
 
-export function trackOffset (offset: bigint, c: Ctx): void {
+export function trackOffset(offset: bigint, c: Ctx): void {
   if (c.opts.controlOnly) return // not every record is decoded, so gaps would be false
   if (c.lastOffset !== null && offset !== c.lastOffset + 1n) c.pairs.push(c.lastOffset, offset)
   if (c.lastOffset === null) c.firstTracked = offset
   c.lastOffset = offset
 }
 
-export function limits (opts: DumpOptions): { maxDecompressed?: number } {
+export function limits(opts: DumpOptions): { maxDecompressed?: number } {
   return opts.maxDecompressed !== undefined ? { maxDecompressed: opts.maxDecompressed } : {}
 }
 
-export function reportDecodeError (e: DecodeError, c: Ctx): void {
+export function reportDecodeError(e: DecodeError, c: Ctx): void {
   const r = c.reported
   for (let i = 0; i < r.codes.length; i++) if (r.codes[i] === e.code && r.positions[i] === e.position) return
   r.codes.push(e.code)

@@ -6,7 +6,12 @@ import * as path from 'node:path'
 import type { DumpPrinter } from '../../format/dump-printer.js'
 import { textVariant } from '../../format/kafka-versions.js'
 import type { OffsetIndexEntry } from '../../decode/index-files.js'
-import { decodeOffsetIndex, OFFSET_INDEX_ENTRY_SIZE, offsetIndexPosition, offsetIndexRelativeOffset } from '../../decode/index-files.js'
+import {
+  decodeOffsetIndex,
+  OFFSET_INDEX_ENTRY_SIZE,
+  offsetIndexPosition,
+  offsetIndexRelativeOffset,
+} from '../../decode/index-files.js'
 import { toBigInt } from '../../bytes/int64.js'
 import * as L from '../../decode/layout.js'
 import { scanFrames } from '../../decode/frame-scanner.js'
@@ -30,29 +35,45 @@ export interface IndexRunState {
   seen?: BatchPositions | undefined
 }
 
-export function newIndexRunState (): IndexRunState {
+export function newIndexRunState(): IndexRunState {
   return { indexMismatches: new Map(), timeMismatches: new Map(), timeOutOfOrder: new Map(), timeNotFound: new Map() }
 }
 
-export function companion (file: KafkaFile, suffix: string): string {
+export function companion(file: KafkaFile, suffix: string): string {
   return path.join(path.dirname(file.path), file.name.split('.')[0] + suffix)
 }
 
-export interface BatchAt { baseOffset: bigint, lastOffset: bigint, sizeInBytes: number, magic: number }
+export interface BatchAt {
+  baseOffset: bigint
+  lastOffset: bigint
+  sizeInBytes: number
+  magic: number
+}
 
 /**
  * Header of the entry at `position` of a log, or an explanation of why there is none. Framed by
  * scanFrames (the one framer) from that position, reading just the header of a large batch.
  */
-export function batchAt (log: FileSource, position: number, maxBytes: number): BatchAt | string {
+export function batchAt(log: FileSource, position: number, maxBytes: number): BatchAt | string {
   if (position < 0 || position >= log.size) return `position ${position} is outside the log (${log.size} bytes)`
-  for (const ev of scanFrames(log, { from: position, window: L.RECORD_BATCH_OVERHEAD, headersOnly: true, maxBatchBytes: maxBytes })) {
+  for (const ev of scanFrames(log, {
+    from: position,
+    window: L.RECORD_BATCH_OVERHEAD,
+    headersOnly: true,
+    maxBatchBytes: maxBytes,
+  })) {
     if (ev.kind === 'corrupt') return `position ${position}: ${ev.message}`
     if (ev.kind === 'tail') {
-      return ev.reason === 'truncated' ? `position ${position}: the batch (${ev.declaredSize ?? '?'} bytes) does not fit`
-        : ev.reason === 'zeros' ? `position ${position}: only zero bytes from here` : `position ${position}: too few bytes for a batch header`
+      return ev.reason === 'truncated'
+        ? `position ${position}: the batch (${ev.declaredSize ?? '?'} bytes) does not fit`
+        : ev.reason === 'zeros'
+          ? `position ${position}: only zero bytes from here`
+          : `position ${position}: too few bytes for a batch header`
     }
-    if (ev.magic < 2) { const offset = toBigInt(ev.int64(L.OFFSET_OFFSET)); return { baseOffset: offset, lastOffset: offset, sizeInBytes: ev.sizeInBytes, magic: ev.magic } }
+    if (ev.magic < 2) {
+      const offset = toBigInt(ev.int64(L.OFFSET_OFFSET))
+      return { baseOffset: offset, lastOffset: offset, sizeInBytes: ev.sizeInBytes, magic: ev.magic }
+    }
     const h = ev.header
     return { baseOffset: h.baseOffset, lastOffset: h.lastOffset, sizeInBytes: ev.sizeInBytes, magic: ev.magic }
   }
@@ -60,34 +81,68 @@ export function batchAt (log: FileSource, position: number, maxBytes: number): B
 }
 
 /** batchAt, from what the log's dump kept when it has the position (and the batch is within maxBytes) */
-export function batchSeenAt (seen: BatchPositions | undefined, logPath: string, log: FileSource, position: number, maxBytes: number): BatchAt | string {
+export function batchSeenAt(
+  seen: BatchPositions | undefined,
+  logPath: string,
+  log: FileSource,
+  position: number,
+  maxBytes: number,
+): BatchAt | string {
   const b = seen !== undefined && seen.log === logPath ? seen.at(position) : undefined
   return b !== undefined && b.sizeInBytes <= maxBytes ? b : batchAt(log, position, maxBytes)
 }
 
-export function openLog (file: KafkaFile, log: FindingLog): FileSource | undefined {
+export function openLog(file: KafkaFile, log: FindingLog): FileSource | undefined {
   const p = companion(file, '.log')
   try {
     return new FileSource(p)
   } catch (e) {
-    log.add({ severity: 'warning', code: 'NO_SEGMENT', file: file.path, position: 0,
-      message: `cannot verify against ${p}: ${describeFsError(e)}` })
+    log.add({
+      severity: 'warning',
+      code: 'NO_SEGMENT',
+      file: file.path,
+      position: 0,
+      message: `cannot verify against ${p}: ${describeFsError(e)}`,
+    })
     return undefined
   }
 }
 
-export function dumpOffsetIndex (file: KafkaFile, opts: DumpOptions, printer: DumpPrinter, log: FindingLog, state: IndexRunState): void {
+export function dumpOffsetIndex(
+  file: KafkaFile,
+  opts: DumpOptions,
+  printer: DumpPrinter,
+  log: FindingLog,
+  state: IndexRunState,
+): void {
   // read in windows, never whole: any size works (a sparse multi-GiB index ends at its first zero entry)
   const src = new FileSource(file.path)
-  try { dumpOffsetIndexFrom(src, file, opts, printer, log, state) } finally { src.close() }
+  try {
+    dumpOffsetIndexFrom(src, file, opts, printer, log, state)
+  } finally {
+    src.close()
+  }
 }
 
-function dumpOffsetIndexFrom (src: FileSource, file: KafkaFile, opts: DumpOptions, printer: DumpPrinter, log: FindingLog, state: IndexRunState): void {
+function dumpOffsetIndexFrom(
+  src: FileSource,
+  file: KafkaFile,
+  opts: DumpOptions,
+  printer: DumpPrinter,
+  log: FindingLog,
+  state: IndexRunState,
+): void {
   const base = file.baseOffset ?? 0n
   const entries = Math.floor(src.size / OFFSET_INDEX_ENTRY_SIZE)
   if (!opts.indexSanityCheck) partialEntry(file, src, OFFSET_INDEX_ENTRY_SIZE, 'INDEX_PARTIAL_ENTRY', opts, log)
-  if (entries === 0) { printer.indexEmpty(file); return }
-  if (opts.indexSanityCheck) { sanityOffsetIndex(file, src, base, printer, log); return }
+  if (entries === 0) {
+    printer.indexEmpty(file)
+    return
+  }
+  if (opts.indexSanityCheck) {
+    sanityOffsetIndex(file, src, base, printer, log)
+    return
+  }
   const prealloc = preallocated(file, src, OFFSET_INDEX_ENTRY_SIZE, opts, log)
   if (prealloc === 'done') return
   const seg = openLog(file, log)
@@ -103,63 +158,115 @@ function dumpOffsetIndexFrom (src: FileSource, file: KafkaFile, opts: DumpOption
         const damage = opts.compat || state.seen?.log !== logPath ? undefined : state.seen.damageAt(e.position)
         if (typeof b === 'string' && damage !== undefined) {
           // the entry points into bytes the log's dump could not read: the damage is the log's, already reported
-          log.add({ severity: 'info', code: 'INDEX_NOT_CHECKED', file: file.path, position: e.index * 8,
-            message: `entry ${e.index} (offset ${e.offset}) points at log position ${e.position}, inside bytes ${damage.from}..${damage.to} of the log that could not be read: not checked (see the log's finding there)` })
+          log.add({
+            severity: 'info',
+            code: 'INDEX_NOT_CHECKED',
+            file: file.path,
+            position: e.index * 8,
+            message: `entry ${e.index} (offset ${e.offset}) points at log position ${e.position}, inside bytes ${damage.from}..${damage.to} of the log that could not be read: not checked (see the log's finding there)`,
+          })
         } else if (typeof b === 'string') {
-          if (!prealloc) log.add({ severity: 'error', code: 'INDEX_BAD_POSITION', file: file.path, position: e.index * 8, message: `entry ${e.index} (offset ${e.offset}): ${b}` })
+          if (!prealloc)
+            log.add({
+              severity: 'error',
+              code: 'INDEX_BAD_POSITION',
+              file: file.path,
+              position: e.index * 8,
+              message: `entry ${e.index} (offset ${e.offset}): ${b}`,
+            })
         } else if (b.lastOffset !== e.offset) {
           mismatches.push(e.offset, b.lastOffset)
           if (!opts.compat) {
-            log.add({ severity: 'error', code: 'INDEX_MISMATCH', file: file.path, position: e.index * 8,
-              message: `entry ${e.index}: index offset ${e.offset} but the batch at log position ${e.position} ends at offset ${b.lastOffset}` })
+            log.add({
+              severity: 'error',
+              code: 'INDEX_MISMATCH',
+              file: file.path,
+              position: e.index * 8,
+              message: `entry ${e.index}: index offset ${e.offset} but the batch at log position ${e.position} ends at offset ${b.lastOffset}`,
+            })
           }
         }
       }
       if (prev !== undefined && (e.offset <= prev.offset || e.position <= prev.position) && !opts.compat) {
-        log.add({ severity: 'error', code: 'INDEX_NOT_MONOTONIC', file: file.path, position: e.index * 8,
-          message: `entry ${e.index} (offset ${e.offset}, position ${e.position}) does not follow entry ${prev.index} (offset ${prev.offset}, position ${prev.position})` })
+        log.add({
+          severity: 'error',
+          code: 'INDEX_NOT_MONOTONIC',
+          file: file.path,
+          position: e.index * 8,
+          message: `entry ${e.index} (offset ${e.offset}, position ${e.position}) does not follow entry ${prev.index} (offset ${prev.offset}, position ${prev.position})`,
+        })
       }
       prev = e
       if (opts.verifyIndexOnly) continue
       printer.indexEntry(file, e)
     }
-  } finally { seg?.close() }
+  } finally {
+    seg?.close()
+  }
   if (mismatches.length > 0) {
-    state.indexMismatches.set(path.resolve(file.path), opts.compat && textVariant(opts.kafkaVersion).indexMismatchRepeats === 'collapsed' ? collapsed(mismatches) : mismatches)
+    state.indexMismatches.set(
+      path.resolve(file.path),
+      opts.compat && textVariant(opts.kafkaVersion).indexMismatchRepeats === 'collapsed'
+        ? collapsed(mismatches)
+        : mismatches,
+    )
     if (opts.compat && !prealloc) log.exitCode = Math.max(log.exitCode, 1)
   }
 }
 
-function sanityOffsetIndex (file: KafkaFile, src: FileSource, base: bigint, printer: DumpPrinter, log: FindingLog): void {
+function sanityOffsetIndex(
+  file: KafkaFile,
+  src: FileSource,
+  base: bigint,
+  printer: DumpPrinter,
+  log: FindingLog,
+): void {
   // OffsetIndex.sanityCheck: entries != 0 && lastOffset < baseOffset, or a length not a multiple of 8
   const n = Math.floor(src.size / OFFSET_INDEX_ENTRY_SIZE)
-  const lastRel = n > 0 ? offsetIndexRelativeOffset(src.readAt((n - 1) * OFFSET_INDEX_ENTRY_SIZE, OFFSET_INDEX_ENTRY_SIZE), 0) : 0
+  const lastRel =
+    n > 0 ? offsetIndexRelativeOffset(src.readAt((n - 1) * OFFSET_INDEX_ENTRY_SIZE, OFFSET_INDEX_ENTRY_SIZE), 0) : 0
   const last = base + BigInt(lastRel)
   if (src.size % OFFSET_INDEX_ENTRY_SIZE !== 0) {
-    log.add({ severity: 'error', code: 'INDEX_CORRUPT', file: file.path, position: n * OFFSET_INDEX_ENTRY_SIZE, message: `index file size ${src.size} is not a multiple of ${OFFSET_INDEX_ENTRY_SIZE}` })
+    log.add({
+      severity: 'error',
+      code: 'INDEX_CORRUPT',
+      file: file.path,
+      position: n * OFFSET_INDEX_ENTRY_SIZE,
+      message: `index file size ${src.size} is not a multiple of ${OFFSET_INDEX_ENTRY_SIZE}`,
+    })
   } else if (last < base) {
-    log.add({ severity: 'error', code: 'INDEX_CORRUPT', file: file.path, position: (n - 1) * OFFSET_INDEX_ENTRY_SIZE, message: `last offset ${last} is below the base offset ${base}` })
+    log.add({
+      severity: 'error',
+      code: 'INDEX_CORRUPT',
+      file: file.path,
+      position: (n - 1) * OFFSET_INDEX_ENTRY_SIZE,
+      message: `last offset ${last} is below the base offset ${base}`,
+    })
   } else {
     let entries = 0
-    for (const _ of entryWindows(src, OFFSET_INDEX_ENTRY_SIZE, (w, first) => decodeOffsetIndex(w, base, first))) entries++
+    for (const _ of entryWindows(src, OFFSET_INDEX_ENTRY_SIZE, (w, first) => decodeOffsetIndex(w, base, first)))
+      entries++
     printer.sanityPassed(file, entries)
   }
 }
 
 /** OffsetIndex.lookup: position of the largest entry ≤ target, else 0 (a binary search on the entries' bytes) */
-export function lookup (idx: Buffer, entries: number, base: bigint, target: bigint): number {
+export function lookup(idx: Buffer, entries: number, base: bigint, target: bigint): number {
   let lo = 0
   let hi = entries - 1
   let found = 0
   while (lo <= hi) {
     const mid = (lo + hi) >> 1
-    if (base + BigInt(offsetIndexRelativeOffset(idx, mid)) <= target) { found = offsetIndexPosition(idx, mid); lo = mid + 1 } else hi = mid - 1
+    if (base + BigInt(offsetIndexRelativeOffset(idx, mid)) <= target) {
+      found = offsetIndexPosition(idx, mid)
+      lo = mid + 1
+    } else hi = mid - 1
   }
   return found
 }
 
 /** 4.3+ keep mismatches in a TreeMap(reverseOrder): one pair per index offset, the last log offset seen, descending */
-function collapsed (pairs: OffsetPairs): OffsetPairs {
+function collapsed(pairs: OffsetPairs): OffsetPairs {
   const newestFirst = [...pairs]
   const m = new Map<bigint, bigint>()
   for (let i = newestFirst.length - 1; i >= 0; i--) m.set(newestFirst[i]![0], newestFirst[i]![1])
@@ -172,18 +279,42 @@ function collapsed (pairs: OffsetPairs): OffsetPairs {
  * Default mode: one info note and no entries. --compat: true, so the caller prints Kafka's text (its zero
  * entry and the mismatch it lists) without a finding or an exit code. Otherwise false.
  */
-export function preallocated (file: KafkaFile, src: FileSource, entrySize: number, opts: DumpOptions, log: FindingLog): boolean | 'done' {
+export function preallocated(
+  file: KafkaFile,
+  src: FileSource,
+  entrySize: number,
+  opts: DumpOptions,
+  log: FindingLog,
+): boolean | 'done' {
   if (src.size === 0 || !allZero(src, entrySize)) return false
   if (opts.compat) return true
-  log.add(finding('INDEX_PREALLOCATED', `${src.size} bytes of zero-filled, preallocated index space and no entry yet (an active segment)`, { file: file.path, position: 0 }))
+  log.add(
+    finding(
+      'INDEX_PREALLOCATED',
+      `${src.size} bytes of zero-filled, preallocated index space and no entry yet (an active segment)`,
+      { file: file.path, position: 0 },
+    ),
+  )
   return 'done'
 }
 
 /** bytes after the last whole entry (a torn write): ignored, as the broker's index does, but said (as for .txnindex) */
-export function partialEntry (file: KafkaFile, src: FileSource, size: number, code: 'INDEX_PARTIAL_ENTRY' | 'TIMEINDEX_PARTIAL_ENTRY', opts: DumpOptions, log: FindingLog): void {
+export function partialEntry(
+  file: KafkaFile,
+  src: FileSource,
+  size: number,
+  code: 'INDEX_PARTIAL_ENTRY' | 'TIMEINDEX_PARTIAL_ENTRY',
+  opts: DumpOptions,
+  log: FindingLog,
+): void {
   const rest = src.size % size
   if (rest === 0 || opts.compat) return
-  log.add(finding(code, `${rest} bytes at the end do not make a whole ${size}-byte entry (ignored, as the broker does)`, { file: file.path, position: src.size - rest }))
+  log.add(
+    finding(code, `${rest} bytes at the end do not make a whole ${size}-byte entry (ignored, as the broker does)`, {
+      file: file.path,
+      position: src.size - rest,
+    }),
+  )
 }
 
 /**
@@ -191,6 +322,6 @@ export function partialEntry (file: KafkaFile, src: FileSource, size: number, co
  * the windowed decode stops there): a zero first entry is an index of zero bytes only as far as it is
  * read. Never reading on: a sparse multi-GiB index would be read whole (the fuzz harness's 4 GiB ones).
  */
-function allZero (src: FileSource, entrySize: number): boolean {
+function allZero(src: FileSource, entrySize: number): boolean {
   return src.readAt(0, Math.min(entrySize, src.size)).every((b) => b === 0)
 }

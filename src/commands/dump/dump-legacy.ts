@@ -8,25 +8,49 @@ import type { LegacyFrame } from '../../decode/log-reader.js'
 import type { Ctx } from './dump-ctx.js'
 import { limits, reportDecodeError, trackOffset } from './dump-ctx.js'
 
-export function onLegacy (f: LegacyFrame, c: Ctx): void {
+export function onLegacy(f: LegacyFrame, c: Ctx): void {
   const { opts } = c
-  if (c.reported.codes.length > 0) { c.reported.codes.length = 0; c.reported.positions.length = 0 }
+  if (c.reported.codes.length > 0) {
+    c.reported.codes.length = 0
+    c.reported.positions.length = 0
+  }
   let e
   try {
     e = decodeLegacyEntry(f.bytes, f.position)
   } catch (err) {
-    if (err instanceof DecodeError) { reportDecodeError(err, c); return }
+    if (err instanceof DecodeError) {
+      reportDecodeError(err, c)
+      return
+    }
     throw err
   }
-  if (c.range !== undefined && c.range.batch({ baseOffset: e.offset, lastOffset: e.offset, producerId: -1, baseTimestamp: e.timestamp, maxTimestamp: e.timestamp }) !== 'in') return
+  if (
+    c.range !== undefined &&
+    c.range.batch({
+      baseOffset: e.offset,
+      lastOffset: e.offset,
+      producerId: -1,
+      baseTimestamp: e.timestamp,
+      maxTimestamp: e.timestamp,
+    }) !== 'in'
+  )
+    return
   c.summary.addLegacy(e)
   if (!e.crcValid) {
-    c.log.add({ severity: 'error', code: 'CRC_MISMATCH', file: c.file.path, position: f.position,
-      message: `legacy message (offset ${e.offset}): crc stored ${e.crc} does not match its content` })
+    c.log.add({
+      severity: 'error',
+      code: 'CRC_MISMATCH',
+      file: c.file.path,
+      position: f.position,
+      message: `legacy message (offset ${e.offset}): crc stored ${e.crc} does not match its content`,
+    })
   }
   if (opts.controlOnly) return
   c.printer.legacyBatch(e, c.file)
-  if (!opts.deep) { countWrapped(e, c); return }
+  if (!opts.deep) {
+    countWrapped(e, c)
+    return
+  }
   try {
     let inner = 0
     let prev: bigint | undefined
@@ -50,15 +74,25 @@ export function onLegacy (f: LegacyFrame, c: Ctx): void {
  * bytes) and the order of the inner offsets. Positions inside the decompressed value are not file
  * positions, so the finding names the wrapper's position and the inner message's index.
  */
-function checkInner (e: LegacyEntry, r: LegacyRecord, index: number, prev: bigint | undefined, c: Ctx): void {
+function checkInner(e: LegacyEntry, r: LegacyRecord, index: number, prev: bigint | undefined, c: Ctx): void {
   if (!r.crcValid) {
     c.summary.crcFailures++
-    c.log.add(finding('CRC_MISMATCH', `legacy wrapper (offset ${e.offset}): inner message ${index} (offset ${r.offset}): crc stored ${r.crc} does not match its content`,
-      { file: c.file.path, position: e.position }))
+    c.log.add(
+      finding(
+        'CRC_MISMATCH',
+        `legacy wrapper (offset ${e.offset}): inner message ${index} (offset ${r.offset}): crc stored ${r.crc} does not match its content`,
+        { file: c.file.path, position: e.position },
+      ),
+    )
   }
   if (prev !== undefined && r.offset <= prev) {
-    c.log.add(finding('OFFSETS_NOT_INCREASING', `legacy wrapper (offset ${e.offset}): inner message ${index} has offset ${r.offset}, not above the previous ${prev}`,
-      { file: c.file.path, position: e.position }))
+    c.log.add(
+      finding(
+        'OFFSETS_NOT_INCREASING',
+        `legacy wrapper (offset ${e.offset}): inner message ${index} has offset ${r.offset}, not above the previous ${prev}`,
+        { file: c.file.path, position: e.position },
+      ),
+    )
   }
 }
 
@@ -67,7 +101,7 @@ function checkInner (e: LegacyEntry, r: LegacyRecord, index: number, prev: bigin
  * the deep dump does; kafka-dump-log prints no count. A wrapper that does not decode counts as one; the deep
  * dump is where its problem is reported.
  */
-function countWrapped (e: LegacyEntry, c: Ctx): void {
+function countWrapped(e: LegacyEntry, c: Ctx): void {
   if (e.compression === 0) return
   try {
     let inner = 0

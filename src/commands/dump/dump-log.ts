@@ -35,19 +35,46 @@ export interface RunState {
 }
 
 /** How a file's entries are dumped once it is open: one scan here, or worker threads (commands/workers/dump-pool.ts). */
-export type LogBody = (source: SegmentSource, summary: LogSummary, progress: Progress) => RangeTotals | Promise<RangeTotals>
+export type LogBody = (
+  source: SegmentSource,
+  summary: LogSummary,
+  progress: Progress,
+) => RangeTotals | Promise<RangeTotals>
 
-export async function dumpLogFile (file: KafkaFile, opts: DumpOptions, cli: CommandContext, log: FindingLog,
-  printer: DumpPrinter, state: RunState, body?: LogBody): Promise<LogSummary> {
+export async function dumpLogFile(
+  file: KafkaFile,
+  opts: DumpOptions,
+  cli: CommandContext,
+  log: FindingLog,
+  printer: DumpPrinter,
+  state: RunState,
+  body?: LogBody,
+): Promise<LogSummary> {
   const summary = newSummary(file.path)
   const source = startLog(file, log, printer)
   if (source === undefined) return summary
   const progress = new Progress(cli, file.name, source.size, opts.progress)
   let totals: RangeTotals
   try {
-    totals = body !== undefined
-      ? await body(source, summary, progress)
-      : dumpLogRange(source, file, opts, cli.stdout, log, printer, summary, { from: 0, end: viewEnd(source.size, opts), ...(state.seen !== undefined ? { seen: state.seen } : {}), ...(state.epochs !== undefined ? { epochs: state.epochs } : {}) }, progress)
+    totals =
+      body !== undefined
+        ? await body(source, summary, progress)
+        : dumpLogRange(
+            source,
+            file,
+            opts,
+            cli.stdout,
+            log,
+            printer,
+            summary,
+            {
+              from: 0,
+              end: viewEnd(source.size, opts),
+              ...(state.seen !== undefined ? { seen: state.seen } : {}),
+              ...(state.epochs !== undefined ? { epochs: state.epochs } : {}),
+            },
+            progress,
+          )
   } finally {
     progress.done()
     source.close()
@@ -61,10 +88,16 @@ export async function dumpLogFile (file: KafkaFile, opts: DumpOptions, cli: Comm
 }
 
 /** The file's first line and name check, then the file (or standard input, `-`) opened for reading (undefined: reported unreadable). */
-function startLog (file: KafkaFile, log: FindingLog, printer: DumpPrinter): SegmentSource | undefined {
+function startLog(file: KafkaFile, log: FindingLog, printer: DumpPrinter): SegmentSource | undefined {
   printer.logStart(file)
   if (file.baseOffset === null && file.kind === 'log' && file.path !== STDIN_PATH) {
-    log.add({ severity: 'info', code: 'NAME_NOT_OFFSET', file: file.path, position: 0, message: 'file name is not a base offset; read anyway' })
+    log.add({
+      severity: 'info',
+      code: 'NAME_NOT_OFFSET',
+      file: file.path,
+      position: 0,
+      message: 'file name is not a base offset; read anyway',
+    })
   }
   try {
     return file.path === STDIN_PATH ? new StdinSource() : openKafkaFile(file)
@@ -76,7 +109,15 @@ function startLog (file: KafkaFile, log: FindingLog, printer: DumpPrinter): Segm
 }
 
 /** After the last entry: kafka-dump-log's trailing-bytes line, the file's offset gaps into the run state. */
-function finishLog (file: KafkaFile, opts: DumpOptions, size: number, t: RangeTotals, printer: DumpPrinter, out: Writer, state: RunState): void {
+function finishLog(
+  file: KafkaFile,
+  opts: DumpOptions,
+  size: number,
+  t: RangeTotals,
+  printer: DumpPrinter,
+  out: Writer,
+  state: RunState,
+): void {
   // Kafka's line counts every byte not in a batch; after a resync tsdump says only what is really at the
   // end (skipped regions in the middle were reported as findings with their positions).
   const trailing = opts.compat && opts.filter === undefined ? viewEnd(size, opts) - t.validBytes : t.tailBytes
@@ -91,7 +132,11 @@ function finishLog (file: KafkaFile, opts: DumpOptions, size: number, t: RangeTo
  * record is not offset 0 also reports `-1 is followed by N`, and lists the pairs ascending. Applied per file, after
  * the ranges of a --threads dump are merged; the default mode keeps the 3.9 rule (the -1 report is a false alarm).
  */
-function kafkaPairs (t: RangeTotals, v: Pick<TextVariant, 'nonConsecutiveFromMinusOne' | 'nonConsecutiveOrder'>, wholeFile: boolean): OffsetPairs {
+function kafkaPairs(
+  t: RangeTotals,
+  v: Pick<TextVariant, 'nonConsecutiveFromMinusOne' | 'nonConsecutiveOrder'>,
+  wholeFile: boolean,
+): OffsetPairs {
   // a filtered dump starts where the range does: Kafka's "-1 is followed by" would be a false gap there
   const minusOne = wholeFile && v.nonConsecutiveFromMinusOne && t.firstTracked !== null && t.firstTracked !== 0n
   if (!minusOne && v.nonConsecutiveOrder !== 'ascending') return t.pairs

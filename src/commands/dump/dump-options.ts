@@ -4,7 +4,13 @@ import { DEFAULT_KAFKA_RELEASE } from '../../format/kafka-versions.js'
 import type { DecoderName } from '../../format/value-decoders.js'
 import type { RemoteInput } from '../../io/remote/spec.js'
 
-export type PayloadParser = 'default' | 'offsets' | 'transaction-log' | 'cluster-metadata' | 'remote-log-metadata' | 'share-group-state'
+export type PayloadParser =
+  | 'default'
+  | 'offsets'
+  | 'transaction-log'
+  | 'cluster-metadata'
+  | 'remote-log-metadata'
+  | 'share-group-state'
 
 export interface DumpOptions {
   paths: string[]

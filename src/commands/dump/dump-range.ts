@@ -41,7 +41,9 @@ const view = new BatchView()
 export const LISTED_GAPS = 10_000
 
 /** the list of offset gaps of one file (or range) */
-export function newGapList (opts: DumpOptions): OffsetPairs { return new OffsetPairs(opts.compat ? undefined : LISTED_GAPS) }
+export function newGapList(opts: DumpOptions): OffsetPairs {
+  return new OffsetPairs(opts.compat ? undefined : LISTED_GAPS)
+}
 
 /** [from, end) of a log file: whole entries from `from`; `end` is where the scan stops (--max-bytes, or a worker's share) */
 export interface LogRange {
@@ -70,15 +72,49 @@ export interface RangeTotals {
   clean: boolean
 }
 
-
 /** where the dump of a file of `size` bytes stops */
-export function viewEnd (size: number, opts: DumpOptions): number { return Math.min(size, opts.maxBytes ?? Number.MAX_SAFE_INTEGER) }
+export function viewEnd(size: number, opts: DumpOptions): number {
+  return Math.min(size, opts.maxBytes ?? Number.MAX_SAFE_INTEGER)
+}
 
 /** Dump the entries of [range.from, range.end), counting into `summary`. */
-export function dumpLogRange (source: SegmentSource, file: KafkaFile, opts: DumpOptions, out: Writer, log: FindingLog,
-  printer: DumpPrinter, summary: LogSummary, range: LogRange, progress?: Progress, windowBuffer?: Buffer): RangeTotals {
-  const ctx: Ctx = { file, opts, log, printer, summary, lastOffset: null, firstTracked: null, pairs: newGapList(opts), reported: { codes: [], positions: [] }, range: range.filter, visible: range.visible, receivedFrom: null, source, seen: range.seen, epochs: range.epochs }
-  const t: RangeTotals = { validBytes: 0, tailBytes: 0, pairs: ctx.pairs, firstTracked: null, lastTracked: null, clean: true }
+export function dumpLogRange(
+  source: SegmentSource,
+  file: KafkaFile,
+  opts: DumpOptions,
+  out: Writer,
+  log: FindingLog,
+  printer: DumpPrinter,
+  summary: LogSummary,
+  range: LogRange,
+  progress?: Progress,
+  windowBuffer?: Buffer,
+): RangeTotals {
+  const ctx: Ctx = {
+    file,
+    opts,
+    log,
+    printer,
+    summary,
+    lastOffset: null,
+    firstTracked: null,
+    pairs: newGapList(opts),
+    reported: { codes: [], positions: [] },
+    range: range.filter,
+    visible: range.visible,
+    receivedFrom: null,
+    source,
+    seen: range.seen,
+    epochs: range.epochs,
+  }
+  const t: RangeTotals = {
+    validBytes: 0,
+    tailBytes: 0,
+    pairs: ctx.pairs,
+    firstTracked: null,
+    lastTracked: null,
+    clean: true,
+  }
   const readOpts: ReadOptions = {
     verifyCrc: opts.verifyCrc,
     resync: opts.resync && !opts.compat,
@@ -86,7 +122,9 @@ export function dumpLogRange (source: SegmentSource, file: KafkaFile, opts: Dump
     maxBytes: range.end,
     // a shallow dump needs only the header and the CRC of a batch: one larger than the window is streamed;
     // a deep one then reads its records again from the source (streamed-batch.ts), which standard input cannot
-    ...(opts.deep && source.seekable === false ? {} : { streamLarge: opts.verifyCrc ? 'crc' as const : 'header' as const }),
+    ...(opts.deep && source.seekable === false
+      ? {}
+      : { streamLarge: opts.verifyCrc ? ('crc' as const) : ('header' as const) }),
     ...(progress !== undefined ? { onProgress: (p: number) => progress.update(p) } : {}),
     ...(opts.window !== undefined ? { window: opts.window } : {}),
     ...(windowBuffer !== undefined ? { windowBuffer } : {}),
@@ -101,13 +139,26 @@ export function dumpLogRange (source: SegmentSource, file: KafkaFile, opts: Dump
     if (out.closed) break
     if (progress !== undefined) progress.batches++
     switch (ev.kind) {
-      case 'batch': t.validBytes += view.of(ev.bytes, ev.position).sizeInBytes; onBatch(ev, ctx); break
-      case 'legacy': t.validBytes += ev.sizeInBytes; onLegacy(ev, ctx); break
+      case 'batch':
+        t.validBytes += view.of(ev.bytes, ev.position).sizeInBytes
+        onBatch(ev, ctx)
+        break
+      case 'legacy':
+        t.validBytes += ev.sizeInBytes
+        onLegacy(ev, ctx)
+        break
       case 'tail':
         t.clean = false
         // --max-bytes cut the view inside an entry: a read limit, not damage (kafka-dump-log is silent, exit 0)
         if (cutByLimit(ev, source, opts)) {
-          if (!opts.compat) log.add(finding('READ_LIMIT', `--max-bytes ${opts.maxBytes}: the entry here continues past the limit and was not read`, { file: file.path, position: ev.position }))
+          if (!opts.compat)
+            log.add(
+              finding(
+                'READ_LIMIT',
+                `--max-bytes ${opts.maxBytes}: the entry here continues past the limit and was not read`,
+                { file: file.path, position: ev.position },
+              ),
+            )
           break
         }
         summary.trailingBytes += ev.length
@@ -122,7 +173,13 @@ export function dumpLogRange (source: SegmentSource, file: KafkaFile, opts: Dump
         else summary.damagedBytes += ev.length
         summary.corruptRegions++
         ctx.seen?.damaged(ev.position, ev.position + ev.length)
-        log.add(withStdinNote(corruptFinding(ev, file.path), file, ev.resyncPosition === undefined && opts.resync && !opts.compat))
+        log.add(
+          withStdinNote(
+            corruptFinding(ev, file.path),
+            file,
+            ev.resyncPosition === undefined && opts.resync && !opts.compat,
+          ),
+        )
         break
     }
     if (ctx.range?.done === true) break
@@ -132,10 +189,19 @@ export function dumpLogRange (source: SegmentSource, file: KafkaFile, opts: Dump
   return t
 }
 
-function onBatch (b: V2Batch, c: Ctx): void {
-  if (c.reported.codes.length > 0) { c.reported.codes.length = 0; c.reported.positions.length = 0 }
-  if (c.seen !== undefined) { const v = view.of(b.bytes, b.position); c.seen.add(b.position, v.sizeInBytes, v.int64(OFFSET_OFFSET), v.lastOffsetDelta) }
-  if (c.epochs !== undefined) { const v = view.of(b.bytes, b.position); c.epochs.batch(v.int64(OFFSET_OFFSET), v.partitionLeaderEpoch, c.file.path, b.position) }
+function onBatch(b: V2Batch, c: Ctx): void {
+  if (c.reported.codes.length > 0) {
+    c.reported.codes.length = 0
+    c.reported.positions.length = 0
+  }
+  if (c.seen !== undefined) {
+    const v = view.of(b.bytes, b.position)
+    c.seen.add(b.position, v.sizeInBytes, v.int64(OFFSET_OFFSET), v.lastOffsetDelta)
+  }
+  if (c.epochs !== undefined) {
+    const v = view.of(b.bytes, b.position)
+    c.epochs.batch(v.int64(OFFSET_OFFSET), v.partitionLeaderEpoch, c.file.path, b.position)
+  }
   if (c.visible !== undefined) {
     const v = c.visible(b)
     if (v === false) return
@@ -149,13 +215,22 @@ function onBatch (b: V2Batch, c: Ctx): void {
   if (c.opts.deep) deepV2(b, c)
 }
 
-function deepV2 (b: V2Batch, c: Ctx): void {
+function deepV2(b: V2Batch, c: Ctx): void {
   if (c.range?.partial !== true && c.receivedFrom === null && fastDeepEligible(b) && deepFast(b, c)) return
   const h = b.header
   let first = true
   try {
-    for (const rec of batchRecords(h, b.bytes, b.complete, c.source, { window: c.opts.window ?? DEFAULT_WINDOW, ...limits(c.opts) })) {
-      if ((c.range !== undefined && !c.range.record(rec.offset, rec.timestamp)) || (c.receivedFrom !== null && rec.offset < c.receivedFrom)) { first = false; continue }
+    for (const rec of batchRecords(h, b.bytes, b.complete, c.source, {
+      window: c.opts.window ?? DEFAULT_WINDOW,
+      ...limits(c.opts),
+    })) {
+      if (
+        (c.range !== undefined && !c.range.record(rec.offset, rec.timestamp)) ||
+        (c.receivedFrom !== null && rec.offset < c.receivedFrom)
+      ) {
+        first = false
+        continue
+      }
       trackOffset(rec.offset, c)
       if (rec.valuePieces !== undefined && c.printer.wholeValues) notDecoded(rec, c)
       c.printer.record(rec, b, c.file, first, () => safeControl(rec, h, c))
@@ -168,18 +243,24 @@ function deepV2 (b: V2Batch, c: Ctx): void {
 }
 
 // a value too large to hold (decode/streamed-records.ts) that the payload decoder would need whole
-function notDecoded (rec: KafkaRecord, c: Ctx): void {
-  c.log.add(finding('VALUE_NOT_DECODED', `offset ${rec.offset}: the value of ${rec.valueSize ?? -1} bytes is larger than the read window ` +
-    `(${c.opts.window ?? DEFAULT_WINDOW} bytes) and the payload decoder needs it whole: not decoded (a larger --window decodes it)`, { file: c.file.path, position: rec.filePosition }))
+function notDecoded(rec: KafkaRecord, c: Ctx): void {
+  c.log.add(
+    finding(
+      'VALUE_NOT_DECODED',
+      `offset ${rec.offset}: the value of ${rec.valueSize ?? -1} bytes is larger than the read window ` +
+        `(${c.opts.window ?? DEFAULT_WINDOW} bytes) and the payload decoder needs it whole: not decoded (a larger --window decodes it)`,
+      { file: c.file.path, position: rec.filePosition },
+    ),
+  )
 }
 
-function fastDeepEligible (b: V2Batch): boolean {
+function fastDeepEligible(b: V2Batch): boolean {
   return (view.of(b.bytes, b.position).attributes & (CONTROL_FLAG_MASK | COMPRESSION_CODEC_MASK)) === 0
 }
 
 // Record lines of an uncompressed data batch straight from its bytes, when the printer has such a path;
 // false when that batch needs the general path (nothing was written then).
-function deepFast (b: V2Batch, c: Ctx): boolean {
+function deepFast(b: V2Batch, c: Ctx): boolean {
   const r = c.printer.fastRecords(b)
   if (r === null) return false
   if (view.of(b.bytes, b.position).recordsCount > 0 && !c.opts.controlOnly) {
@@ -190,23 +271,34 @@ function deepFast (b: V2Batch, c: Ctx): boolean {
   return true
 }
 
-function safeControl (rec: Parameters<typeof decodeControlRecord>[0], h: BatchHeader, c: Ctx): ReturnType<typeof decodeControlRecord> | undefined {
+function safeControl(
+  rec: Parameters<typeof decodeControlRecord>[0],
+  h: BatchHeader,
+  c: Ctx,
+): ReturnType<typeof decodeControlRecord> | undefined {
   try {
     return decodeControlRecord(rec, h)
   } catch (e) {
-    if (e instanceof DecodeError) { reportDecodeError(e, c); return undefined }
+    if (e instanceof DecodeError) {
+      reportDecodeError(e, c)
+      return undefined
+    }
     throw e
   }
 }
 
 /** standard input cannot be searched ahead for the next valid batch: say so where a file would have resynchronised */
-function withStdinNote (f: Finding, file: KafkaFile, couldResync: boolean): Finding {
+function withStdinNote(f: Finding, file: KafkaFile, couldResync: boolean): Finding {
   if (file.path !== STDIN_PATH || !couldResync) return f
-  return { ...f, message: f.message + ' (standard input cannot be searched for the next valid batch: save it to a file to resynchronise)' }
+  return {
+    ...f,
+    message:
+      f.message + ' (standard input cannot be searched for the next valid batch: save it to a file to resynchronise)',
+  }
 }
 
 /** the tail ends where --max-bytes ends the view, and the source goes on past it */
-function cutByLimit (ev: TailEvent, source: SegmentSource, opts: DumpOptions): boolean {
+function cutByLimit(ev: TailEvent, source: SegmentSource, opts: DumpOptions): boolean {
   const limit = opts.maxBytes
   return limit !== undefined && ev.position + ev.length >= limit && source.size > limit
 }

@@ -5,7 +5,13 @@ import type { DumpPrinter } from '../../format/dump-printer.js'
 import { decodeBatchHeader } from '../../decode/batch-header.js'
 import { DecodeError } from '../../decode/errors.js'
 import type { TimeIndexEntry } from '../../decode/index-files.js'
-import { decodeOffsetIndex, decodeTimeIndex, TIME_INDEX_ENTRY_SIZE, timeIndexRelativeOffset, timeIndexTimestamp } from '../../decode/index-files.js'
+import {
+  decodeOffsetIndex,
+  decodeTimeIndex,
+  TIME_INDEX_ENTRY_SIZE,
+  timeIndexRelativeOffset,
+  timeIndexTimestamp,
+} from '../../decode/index-files.js'
 import { decodeLegacyEntry, decodeLegacyRecords } from '../../decode/legacy.js'
 import { decodeRecords } from '../../decode/records.js'
 import type { Finding } from '../../analysis/findings.js'
@@ -24,23 +30,54 @@ import type { FindingLog } from './finding-log.js'
  * scan from `from`: without a .index every scan starts at 0, and entries beyond the log end rescanned
  * the whole log each (Kafka's DumpLogSegments does; 116 entries a minute on a long log).
  */
-interface ScanCursor { from: number, pos: number, maxLast: bigint, ended: boolean }
-
-export function dumpTimeIndex (file: KafkaFile, opts: DumpOptions, printer: DumpPrinter, log: FindingLog, state: IndexRunState): void {
-  const src = new FileSource(file.path)
-  try { dumpTimeIndexFrom(src, file, opts, printer, log, state) } finally { src.close() }
+interface ScanCursor {
+  from: number
+  pos: number
+  maxLast: bigint
+  ended: boolean
 }
 
-function dumpTimeIndexFrom (src: FileSource, file: KafkaFile, opts: DumpOptions, printer: DumpPrinter, log: FindingLog, state: IndexRunState): void {
+export function dumpTimeIndex(
+  file: KafkaFile,
+  opts: DumpOptions,
+  printer: DumpPrinter,
+  log: FindingLog,
+  state: IndexRunState,
+): void {
+  const src = new FileSource(file.path)
+  try {
+    dumpTimeIndexFrom(src, file, opts, printer, log, state)
+  } finally {
+    src.close()
+  }
+}
+
+function dumpTimeIndexFrom(
+  src: FileSource,
+  file: KafkaFile,
+  opts: DumpOptions,
+  printer: DumpPrinter,
+  log: FindingLog,
+  state: IndexRunState,
+): void {
   const base = file.baseOffset ?? 0n
-  if (opts.indexSanityCheck) { sanityTimeIndex(file, src, base, printer, log); return }
+  if (opts.indexSanityCheck) {
+    sanityTimeIndex(file, src, base, printer, log)
+    return
+  }
   partialEntry(file, src, TIME_INDEX_ENTRY_SIZE, 'TIMEINDEX_PARTIAL_ENTRY', opts, log)
   const prealloc = preallocated(file, src, TIME_INDEX_ENTRY_SIZE, opts, log)
   if (prealloc === 'done') return
   // preallocated space in --compat: Kafka's lines and lists, but no finding (the space is normal)
-  const report = (f: Finding): void => { if (!prealloc) log.add(f) }
+  const report = (f: Finding): void => {
+    if (!prealloc) log.add(f)
+  }
   let idx: Buffer = Buffer.alloc(0)
-  try { idx = readSmallFile(companion(file, '.index')) } catch { /* no offset index: scan from 0 */ }
+  try {
+    idx = readSmallFile(companion(file, '.index'))
+  } catch {
+    /* no offset index: scan from 0 */
+  }
   let idxEntries = 0
   for (const _ of decodeOffsetIndex(idx, base)) idxEntries++
   const cursor: ScanCursor = { from: -1, pos: 0, maxLast: -1n, ended: false }
@@ -55,29 +92,48 @@ function dumpTimeIndexFrom (src: FileSource, file: KafkaFile, opts: DumpOptions,
       if (opts.verifyIndexOnly) continue
       printer.timeIndexEntry(file, e)
     }
-  } finally { seg?.close() }
+  } finally {
+    seg?.close()
+  }
 
   // only kafka-dump-log's closing blocks (--compat) list these pairs; elsewhere each is a finding already,
   // written when found, and keeping the pairs too made memory grow with the mismatches for nothing
-  function push (m: Map<string, Array<[bigint, bigint]>>, pair: [bigint, bigint]): void {
+  function push(m: Map<string, Array<[bigint, bigint]>>, pair: [bigint, bigint]): void {
     if (!opts.compat) return
     const l = m.get(abs) ?? []
     l.push(pair)
     m.set(abs, l)
   }
-  function checkTimeEntry (e: TimeIndexEntry, seg: FileSource, prev: bigint, o: DumpOptions, add: (f: Finding) => void, f: KafkaFile): void {
+  function checkTimeEntry(
+    e: TimeIndexEntry,
+    seg: FileSource,
+    prev: bigint,
+    o: DumpOptions,
+    add: (f: Finding) => void,
+    f: KafkaFile,
+  ): void {
     const from = lookup(idx, idxEntries, base, e.offset)
     let pos = from
     let maxLast = -1n
-    if (cursor.from === from && e.offset > cursor.maxLast) { pos = cursor.pos; maxLast = cursor.maxLast }
+    if (cursor.from === from && e.offset > cursor.maxLast) {
+      pos = cursor.pos
+      maxLast = cursor.maxLast
+    }
     // scan forward from the indexed position to the first batch whose lastOffset >= the entry's offset
     let hit: BatchAt | undefined
     let hitPos = pos
     let ended = cursor.from === from && pos === cursor.pos && cursor.ended
     for (let guard = 0; !ended && pos < seg.size && guard < 1_000_000; guard++) {
       const b = batchSeenAt(state.seen, logPath, seg, pos, Number.MAX_SAFE_INTEGER)
-      if (typeof b === 'string') { ended = true; break }
-      if (b.lastOffset >= e.offset) { hit = b; hitPos = pos; break }
+      if (typeof b === 'string') {
+        ended = true
+        break
+      }
+      if (b.lastOffset >= e.offset) {
+        hit = b
+        hitPos = pos
+        break
+      }
       if (b.lastOffset > maxLast) maxLast = b.lastOffset
       pos += b.sizeInBytes
     }
@@ -90,42 +146,81 @@ function dumpTimeIndexFrom (src: FileSource, file: KafkaFile, opts: DumpOptions,
       push(state.timeNotFound, [e.offset, hit.lastOffset])
       const ts = recordTimestampAt(seg, hitPos, hit.sizeInBytes, e.offset, o)
       if (ts === e.timestamp) {
-        add({ severity: 'info', code: 'TIMEINDEX_RECORD_OFFSET', file: f.path, position: e.index * 12,
-          message: `entry ${e.index}: offset ${e.offset} is inside the batch ending at ${hit.lastOffset} and its record has the indexed timestamp (written by an older broker)` })
+        add({
+          severity: 'info',
+          code: 'TIMEINDEX_RECORD_OFFSET',
+          file: f.path,
+          position: e.index * 12,
+          message: `entry ${e.index}: offset ${e.offset} is inside the batch ending at ${hit.lastOffset} and its record has the indexed timestamp (written by an older broker)`,
+        })
         if (prev >= e.timestamp) push(state.timeOutOfOrder, [e.timestamp, prev])
         return
       }
     }
-    const damage = hit !== undefined || opts.compat || state.seen?.log !== logPath ? undefined : state.seen.damageAt(pos)
+    const damage =
+      hit !== undefined || opts.compat || state.seen?.log !== logPath ? undefined : state.seen.damageAt(pos)
     if (damage !== undefined) {
       // the walk to the entry's batch stopped in bytes the log's dump could not read: the damage is the log's
-      add({ severity: 'info', code: 'TIMEINDEX_NOT_CHECKED', file: f.path, position: e.index * 12,
-        message: `entry ${e.index} (offset ${e.offset}): its batch lies past log bytes ${damage.from}..${damage.to} that could not be read: not checked (see the log's finding there)` })
+      add({
+        severity: 'info',
+        code: 'TIMEINDEX_NOT_CHECKED',
+        file: f.path,
+        position: e.index * 12,
+        message: `entry ${e.index} (offset ${e.offset}): its batch lies past log bytes ${damage.from}..${damage.to} that could not be read: not checked (see the log's finding there)`,
+      })
       return
     }
     if (hit === undefined || hit.lastOffset !== e.offset) {
-      if (!(hit !== undefined && hit.baseOffset <= e.offset && hit.magic >= 2)) push(state.timeNotFound, [e.offset, hit?.lastOffset ?? -1n])
-      add({ severity: 'error', code: 'TIMEINDEX_OFFSET_NOT_FOUND', file: f.path, position: e.index * 12,
-        message: `entry ${e.index}: indexed offset ${e.offset} is not the last offset of a batch (found ${hit?.lastOffset ?? -1n})` })
+      if (!(hit !== undefined && hit.baseOffset <= e.offset && hit.magic >= 2))
+        push(state.timeNotFound, [e.offset, hit?.lastOffset ?? -1n])
+      add({
+        severity: 'error',
+        code: 'TIMEINDEX_OFFSET_NOT_FOUND',
+        file: f.path,
+        position: e.index * 12,
+        message: `entry ${e.index}: indexed offset ${e.offset} is not the last offset of a batch (found ${hit?.lastOffset ?? -1n})`,
+      })
       return
     }
     const maxTs = maxRecordTimestamp(seg, hitPos, hit.sizeInBytes, hit.magic, o)
     if (typeof maxTs === 'string') {
-      add({ severity: 'error', code: 'TIMEINDEX_UNVERIFIABLE', file: f.path, position: e.index * 12, message: `entry ${e.index}: ${maxTs}` })
+      add({
+        severity: 'error',
+        code: 'TIMEINDEX_UNVERIFIABLE',
+        file: f.path,
+        position: e.index * 12,
+        message: `entry ${e.index}: ${maxTs}`,
+      })
     } else if (maxTs !== e.timestamp) {
       push(state.timeMismatches, [e.timestamp, maxTs])
-      add({ severity: 'error', code: 'TIMEINDEX_MISMATCH', file: f.path, position: e.index * 12,
-        message: `entry ${e.index}: index timestamp ${e.timestamp}, but the batch ending at offset ${e.offset} has max timestamp ${maxTs}` })
+      add({
+        severity: 'error',
+        code: 'TIMEINDEX_MISMATCH',
+        file: f.path,
+        position: e.index * 12,
+        message: `entry ${e.index}: index timestamp ${e.timestamp}, but the batch ending at offset ${e.offset} has max timestamp ${maxTs}`,
+      })
     }
     if (prev >= e.timestamp) {
       push(state.timeOutOfOrder, [e.timestamp, prev])
-      add({ severity: 'error', code: 'TIMEINDEX_OUT_OF_ORDER', file: f.path, position: e.index * 12,
-        message: `entry ${e.index}: timestamp ${e.timestamp} is not after the previous entry's ${prev}` })
+      add({
+        severity: 'error',
+        code: 'TIMEINDEX_OUT_OF_ORDER',
+        file: f.path,
+        position: e.index * 12,
+        message: `entry ${e.index}: timestamp ${e.timestamp} is not after the previous entry's ${prev}`,
+      })
     }
   }
 }
 
-function maxRecordTimestamp (seg: FileSource, pos: number, size: number, magic: number, opts: DumpOptions): bigint | string {
+function maxRecordTimestamp(
+  seg: FileSource,
+  pos: number,
+  size: number,
+  magic: number,
+  opts: DumpOptions,
+): bigint | string {
   const bytes = seg.readAt(pos, size)
   let max = -1n
   try {
@@ -142,7 +237,13 @@ function maxRecordTimestamp (seg: FileSource, pos: number, size: number, magic: 
   return max
 }
 
-function recordTimestampAt (seg: FileSource, pos: number, size: number, offset: bigint, opts: DumpOptions): bigint | undefined {
+function recordTimestampAt(
+  seg: FileSource,
+  pos: number,
+  size: number,
+  offset: bigint,
+  opts: DumpOptions,
+): bigint | undefined {
   const bytes = seg.readAt(pos, size)
   try {
     const h = decodeBatchHeader(bytes, pos)
@@ -153,7 +254,7 @@ function recordTimestampAt (seg: FileSource, pos: number, size: number, offset: 
   return undefined
 }
 
-function sanityTimeIndex (file: KafkaFile, src: FileSource, base: bigint, printer: DumpPrinter, log: FindingLog): void {
+function sanityTimeIndex(file: KafkaFile, src: FileSource, base: bigint, printer: DumpPrinter, log: FindingLog): void {
   const n = Math.floor(src.size / TIME_INDEX_ENTRY_SIZE)
   let problem: string | undefined
   let at = (n - 1) * TIME_INDEX_ENTRY_SIZE // the last entry, which both value checks read
@@ -169,8 +270,7 @@ function sanityTimeIndex (file: KafkaFile, src: FileSource, base: bigint, printe
     problem = `time index file size ${src.size} is not a multiple of ${TIME_INDEX_ENTRY_SIZE}`
     at = n * TIME_INDEX_ENTRY_SIZE
   }
-  if (problem !== undefined) log.add({ severity: 'error', code: 'TIMEINDEX_CORRUPT', file: file.path, position: at, message: problem })
+  if (problem !== undefined)
+    log.add({ severity: 'error', code: 'TIMEINDEX_CORRUPT', file: file.path, position: at, message: problem })
   else printer.sanityPassed(file, n)
 }
-
-

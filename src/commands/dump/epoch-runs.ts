@@ -10,7 +10,14 @@ import type { EpochEntry } from '../../io/partition-files.js'
 const MAX_RUNS = 1 << 16
 
 /** last: the largest base offset in the run */
-interface Run { first: bigint, last: bigint, epoch: number, batches: number, log: string, position: number }
+interface Run {
+  first: bigint
+  last: bigint
+  epoch: number
+  batches: number
+  log: string
+  position: number
+}
 
 export class EpochRuns {
   private readonly runs: Run[] = []
@@ -19,41 +26,64 @@ export class EpochRuns {
   private valid = true
 
   /** `dir`: the partition directory */
-  constructor (readonly dir: string) {}
+  constructor(readonly dir: string) {}
 
   /** a v2 batch of segment `log`, in order */
-  batch (baseOffset: I64, epoch: number, log: string, position: number): void {
+  batch(baseOffset: I64, epoch: number, log: string, position: number): void {
     if (!this.valid || epoch < 0) return
     const base = BigInt(baseOffset)
     const r = this.runs[this.runs.length - 1]
-    if (r !== undefined && r.epoch === epoch) { if (base > r.last) r.last = base; r.batches++; return }
-    if (this.runs.length === MAX_RUNS) { this.valid = false; return }
+    if (r !== undefined && r.epoch === epoch) {
+      if (base > r.last) r.last = base
+      r.batches++
+      return
+    }
+    if (this.runs.length === MAX_RUNS) {
+      this.valid = false
+      return
+    }
     this.runs.push({ first: base, last: base, epoch, batches: 1, log, position })
   }
 
   /** the segment was read whole and sound (its batches all told) */
-  segmentDone (log: string): void { this.segments.push(log) }
+  segmentDone(log: string): void {
+    this.segments.push(log)
+  }
 
   /** some batches were not told (a filter, worker threads, damage, --max-bytes): the check reads the segments */
-  invalidate (): void { this.valid = false }
+  invalidate(): void {
+    this.valid = false
+  }
 
   /**
    * checkEpochs' answer for segments `logs` (the partition's, in order) against the cache's entries, or undefined
    * when these runs cannot give it
    */
-  check (entries: Iterable<EpochEntry>, logs: readonly string[]): { wrong: number, first: { epoch: number, cached: number | null, baseOffset: bigint, log: string, position: number } | null } | undefined {
-    if (!this.valid || logs.length !== this.segments.length || logs.some((l, i) => l !== this.segments[i])) return undefined
+  check(
+    entries: Iterable<EpochEntry>,
+    logs: readonly string[],
+  ):
+    | {
+        wrong: number
+        first: { epoch: number; cached: number | null; baseOffset: bigint; log: string; position: number } | null
+      }
+    | undefined {
+    if (!this.valid || logs.length !== this.segments.length || logs.some((l, i) => l !== this.segments[i]))
+      return undefined
     const it = entries[Symbol.iterator]()
     let cur: EpochEntry | null = null
     let next: EpochEntry | null = it.next().value ?? null
     let wrong = 0
-    let first: { epoch: number, cached: number | null, baseOffset: bigint, log: string, position: number } | null = null
+    let first: { epoch: number; cached: number | null; baseOffset: bigint; log: string; position: number } | null = null
     let lastBase: bigint | null = null
     for (const r of this.runs) {
       // base offsets out of order: the cache would be walked differently batch by batch
       if (lastBase !== null && r.first < lastBase) return undefined
       lastBase = r.last
-      while (next !== null && next.startOffset <= r.first) { cur = next; next = it.next().value ?? null }
+      while (next !== null && next.startOffset <= r.first) {
+        cur = next
+        next = it.next().value ?? null
+      }
       if (next !== null && next.startOffset <= r.last) return undefined
       const cached = cur === null ? null : cur.epoch
       if (cached !== r.epoch) {

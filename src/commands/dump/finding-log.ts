@@ -12,7 +12,17 @@ import type { FindingPrinter, FindingWhere } from '../../format/printer.js'
 import { REPEATS_SHOWN } from '../../format/finding-text.js'
 
 /** The codes for input that cannot be used at all. */
-export type UnreadableCode = Extract<FindingCode, 'UNREADABLE' | 'NOT_REGULAR_FILE' | 'FILE_TOO_LARGE' | 'FILE_CHANGED' | 'REMOTE_UNREADABLE' | 'REMOTE_LAYOUT_UNKNOWN' | 'REMOTE_KEY_UNUSABLE' | 'REMOTE_CHUNK_UNREADABLE'>
+export type UnreadableCode = Extract<
+  FindingCode,
+  | 'UNREADABLE'
+  | 'NOT_REGULAR_FILE'
+  | 'FILE_TOO_LARGE'
+  | 'FILE_CHANGED'
+  | 'REMOTE_UNREADABLE'
+  | 'REMOTE_LAYOUT_UNKNOWN'
+  | 'REMOTE_KEY_UNUSABLE'
+  | 'REMOTE_CHUNK_UNREADABLE'
+>
 
 export type { Finding, Severity } from '../../analysis/findings.js'
 
@@ -32,68 +42,89 @@ export class FindingLog {
    * peak RSS and half the CPU on 1 M bad-CRC batches with 2 workers.
    */
   readonly repeats: Array<[number, number]> | null
-  private readonly perCode: Map<string, { index: number, n: number, repeat: number }> | null
+  private readonly perCode: Map<string, { index: number; n: number; repeat: number }> | null
   private lastFile: string | undefined
   private lastWhere: FindingWhere = {}
 
   /** `worker`: the printer writes only the finding's JSON object (the main thread writes the lines) */
-  constructor (private readonly printer: FindingPrinter, private readonly worker = false) {
+  constructor(
+    private readonly printer: FindingPrinter,
+    private readonly worker = false,
+  ) {
     this.forwarded = worker ? [] : null
     this.repeats = worker ? [] : null
     this.perCode = worker ? new Map() : null
   }
 
-  add (f: Finding): void {
+  add(f: Finding): void {
     this.count(f)
     this.printer.finding(f, this.whereOf(f.file), this.worker ? 'object' : 'all')
     if (this.forwarded !== null) this.forward(f, this.forwarded)
   }
 
   /** a finding whose JSON object a dump worker wrote already (in its output): counted, and its stderr line throttled */
-  absorb (f: Finding): void {
+  absorb(f: Finding): void {
     this.count(f)
     this.printer.finding(f, {}, 'line')
   }
 
   /** a dump worker's range: its findings in order, then the repeats it sent as counts */
-  absorbRange (findings: readonly Finding[], repeats: ReadonlyArray<readonly [number, number]>): void {
+  absorbRange(findings: readonly Finding[], repeats: ReadonlyArray<readonly [number, number]>): void {
     for (const f of findings) this.absorb(f)
-    for (const [index, n] of repeats) { const f = findings[index]!; for (let k = 0; k < n; k++) this.absorb(f) }
+    for (const [index, n] of repeats) {
+      const f = findings[index]!
+      for (let k = 0; k < n; k++) this.absorb(f)
+    }
   }
 
-  private forward (f: Finding, to: Finding[]): void {
+  private forward(f: Finding, to: Finding[]): void {
     const key = `${f.file ?? ''}\u0000${f.code}`
     let c = this.perCode!.get(key)
-    if (c === undefined) { c = { index: -1, n: 0, repeat: -1 }; this.perCode!.set(key, c) }
-    if (++c.n <= FORWARDED_PER_CODE) { c.index = to.length; to.push(f); return }
-    if (c.repeat < 0) { c.repeat = this.repeats!.length; this.repeats!.push([c.index, 0]) }
+    if (c === undefined) {
+      c = { index: -1, n: 0, repeat: -1 }
+      this.perCode!.set(key, c)
+    }
+    if (++c.n <= FORWARDED_PER_CODE) {
+      c.index = to.length
+      to.push(f)
+      return
+    }
+    if (c.repeat < 0) {
+      c.repeat = this.repeats!.length
+      this.repeats!.push([c.index, 0])
+    }
     this.repeats![c.repeat]![1]++
   }
 
   /** at the end of each file: the repeats held back, or their count */
-  endFile (): void { this.printer.findingsEnd() }
+  endFile(): void {
+    this.printer.findingsEnd()
+  }
 
   /** unreadable input: exit 2 (UNREADABLE, or the io/ InputError's own code) */
-  unusable (file: string, message: string, code: UnreadableCode = 'UNREADABLE', position?: number): void {
+  unusable(file: string, message: string, code: UnreadableCode = 'UNREADABLE', position?: number): void {
     this.add(finding(code, message, { file, position }))
   }
 
   /** findings so far of the codes for input that cannot be used (UNREADABLE_CODES) */
-  unreadableCount (): number {
+  unreadableCount(): number {
     let n = 0
     for (const [code, k] of this.counts) if (UNREADABLE_CODES.has(code)) n += k
     return n
   }
 
-  private count (f: Finding): void {
+  private count(f: Finding): void {
     this.counts.set(f.code, (this.counts.get(f.code) ?? 0) + 1)
     this.exitCode = Math.max(this.exitCode, exitCodeOf(f))
   }
 
   /** findings come in runs from one file: its partition is worked out once per run */
-  private whereOf (file: string | undefined): FindingWhere {
+  private whereOf(file: string | undefined): FindingWhere {
     if (file === undefined) return {}
-    if (file !== this.lastFile) { this.lastFile = file; this.lastWhere = partitionOf(file) }
+    if (file !== this.lastFile) {
+      this.lastFile = file
+      this.lastWhere = partitionOf(file)
+    }
     return this.lastWhere
   }
 }
@@ -102,6 +133,6 @@ export class FindingLog {
 const FORWARDED_PER_CODE = REPEATS_SHOWN + 1
 
 /** topic and partition of the partition directory a file is in (`<topic>-<partition>`), or nothing */
-export function partitionOf (file: string): { topic: string, partition: number } | Record<string, never> {
+export function partitionOf(file: string): { topic: string; partition: number } | Record<string, never> {
   return parsePartitionDirName(path.basename(path.dirname(path.resolve(file)))) ?? {}
 }

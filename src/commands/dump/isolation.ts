@@ -19,10 +19,10 @@ export type BatchGate = (b: V2Batch) => boolean | bigint
 export class IsolationGates {
   private readonly gates = new Map<string, BatchGate>()
   private readonly checkpoints = new Map<string, OffsetCheckpoint | null>()
-  constructor (private readonly level: IsolationLevel) {}
+  constructor(private readonly level: IsolationLevel) {}
 
   /** the gate of the partition holding `file` (a .log segment in a partition directory) */
-  of (file: KafkaFile): BatchGate {
+  of(file: KafkaFile): BatchGate {
     const dir = path.dirname(path.resolve(file.path))
     let g = this.gates.get(dir)
     if (g === undefined) {

@@ -26,9 +26,13 @@ export interface Seek {
 /** the window read to check an index entry's batch (a larger batch is streamed by readLog) */
 const CHECK_WINDOW = 64 * 1024
 
-function indexBeside (file: KafkaFile, suffix: string): Buffer | undefined {
+function indexBeside(file: KafkaFile, suffix: string): Buffer | undefined {
   if (!file.path.endsWith('.log')) return undefined
-  try { return readSmallFile(file.path.slice(0, -'.log'.length) + suffix) } catch { return undefined }
+  try {
+    return readSmallFile(file.path.slice(0, -'.log'.length) + suffix)
+  } catch {
+    return undefined
+  }
 }
 
 /**
@@ -38,8 +42,9 @@ function indexBeside (file: KafkaFile, suffix: string): Buffer | undefined {
  * .index entry at or below it (the entry's offset is its batch's last offset, so every earlier batch ends
  * below it). With both, the time seek alone: the time range may begin before the start offset.
  */
-export function seekPosition (file: KafkaFile, source: SegmentSource, spec: RangeSpec): Seek {
-  if (file.kind !== 'log' || file.baseOffset === null || file.stdin === true || source.seekable === false) return { position: 0 }
+export function seekPosition(file: KafkaFile, source: SegmentSource, spec: RangeSpec): Seek {
+  if (file.kind !== 'log' || file.baseOffset === null || file.stdin === true || source.seekable === false)
+    return { position: 0 }
   let target: bigint | undefined
   if (spec.fromTime !== undefined) {
     const t = indexBeside(file, '.timeindex')
@@ -54,7 +59,7 @@ export function seekPosition (file: KafkaFile, source: SegmentSource, spec: Rang
   if (target === undefined) return { position: 0 }
   const idx = indexBeside(file, '.index')
   if (idx === undefined) return { position: 0 }
-  let entry: { offset: bigint, position: number, index: number } | undefined
+  let entry: { offset: bigint; position: number; index: number } | undefined
   for (const e of decodeOffsetIndex(idx, file.baseOffset)) {
     if (e.offset > target) break
     entry = e
@@ -63,14 +68,27 @@ export function seekPosition (file: KafkaFile, source: SegmentSource, spec: Rang
   const why = entryProblem(source, entry.position, entry.offset)
   if (why === undefined) return { position: entry.position }
   const indexFile = file.path.slice(0, -'.log'.length) + '.index'
-  return { position: 0, finding: finding('SEEK_INDEX_UNUSABLE', `entry ${entry.index} (offset ${entry.offset}, position ${entry.position}): ${why}; ` +
-    `${path.basename(file.path)} is read from its start instead`, { file: indexFile, position: entry.index * OFFSET_INDEX_ENTRY_SIZE }) }
+  return {
+    position: 0,
+    finding: finding(
+      'SEEK_INDEX_UNUSABLE',
+      `entry ${entry.index} (offset ${entry.offset}, position ${entry.position}): ${why}; ` +
+        `${path.basename(file.path)} is read from its start instead`,
+      { file: indexFile, position: entry.index * OFFSET_INDEX_ENTRY_SIZE },
+    ),
+  }
 }
 
 /** why the batch an index entry points at cannot be where reading starts (undefined: it can) */
-function entryProblem (source: SegmentSource, position: number, offset: bigint): string | undefined {
+function entryProblem(source: SegmentSource, position: number, offset: bigint): string | undefined {
   if (position < 0 || position >= source.size) return `the position is outside the segment (${source.size} bytes)`
-  const first = readLog(source, { from: position, verifyCrc: true, resync: false, window: CHECK_WINDOW, streamLarge: 'crc' }).next()
+  const first = readLog(source, {
+    from: position,
+    verifyCrc: true,
+    resync: false,
+    window: CHECK_WINDOW,
+    streamLarge: 'crc',
+  }).next()
   const ev = first.done === true ? undefined : first.value
   if (ev === undefined || (ev.kind !== 'batch' && ev.kind !== 'legacy')) return 'no batch starts there'
   if (ev.kind === 'legacy') {
@@ -79,7 +97,9 @@ function entryProblem (source: SegmentSource, position: number, offset: bigint):
   }
   if (ev.crcValid !== true || ev.problems.length > 0) return 'the batch there does not check (CRC or header)'
   const h = ev.header
-  return h.baseOffset <= offset && offset <= h.lastOffset ? undefined : `the batch there holds offsets ${h.baseOffset}..${h.lastOffset}`
+  return h.baseOffset <= offset && offset <= h.lastOffset
+    ? undefined
+    : `the batch there holds offsets ${h.baseOffset}..${h.lastOffset}`
 }
 
 /**
@@ -89,7 +109,7 @@ function entryProblem (source: SegmentSource, position: number, offset: bigint):
  * first segment whose largest timestamp, its .timeindex's last entry, reaches the time): a segment that has a next
  * one and whose newest .timeindex entry is older than --from-time. Returns the paths to leave unread.
  */
-export function segmentsOutOfRange (files: readonly KafkaFile[], spec: RangeSpec): Set<string> {
+export function segmentsOutOfRange(files: readonly KafkaFile[], spec: RangeSpec): Set<string> {
   const out = new Set<string>()
   const byDir = new Map<string, KafkaFile[]>()
   for (const f of files) {
@@ -104,7 +124,12 @@ export function segmentsOutOfRange (files: readonly KafkaFile[], spec: RangeSpec
     for (let i = 0; i < list.length; i++) {
       const base = list[i]!.baseOffset!
       const next = list[i + 1]?.baseOffset
-      const below = spec.fromTime === undefined && spec.startOffset !== undefined && next !== undefined && next !== null && next <= spec.startOffset
+      const below =
+        spec.fromTime === undefined &&
+        spec.startOffset !== undefined &&
+        next !== undefined &&
+        next !== null &&
+        next <= spec.startOffset
       const above = spec.endOffset !== undefined && base > spec.endOffset
       const older = spec.fromTime !== undefined && next !== undefined && newestTimestamp(list[i]!) < spec.fromTime
       if (below || above || older) out.add(list[i]!.path)
@@ -114,7 +139,7 @@ export function segmentsOutOfRange (files: readonly KafkaFile[], spec: RangeSpec
 }
 
 /** the largest timestamp of a segment's .timeindex; +Infinity when it has no entry or cannot be read (then the segment is read) */
-function newestTimestamp (file: KafkaFile): number {
+function newestTimestamp(file: KafkaFile): number {
   const t = indexBeside(file, '.timeindex')
   if (t === undefined || file.baseOffset === null) return Number.POSITIVE_INFINITY
   let max: bigint | undefined

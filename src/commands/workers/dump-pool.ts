@@ -46,8 +46,14 @@ const QUEUED_PER_WORKER = 2
 const YOUNG_GENERATION_MB = 2
 
 /** How to dump `file` with worker threads; undefined when it is dumped with one scan (one thread, a small file). */
-export function parallelBody (file: KafkaFile, opts: DumpOptions, cli: CommandContext, log: FindingLog, printer: DumpPrinter,
-  internals: DumpInternals): LogBody | undefined {
+export function parallelBody(
+  file: KafkaFile,
+  opts: DumpOptions,
+  cli: CommandContext,
+  log: FindingLog,
+  printer: DumpPrinter,
+  internals: DumpInternals,
+): LogBody | undefined {
   const threads = opts.threads ?? defaultThreads()
   // an Aiven remote segment's object holds transformed chunks: only its source (io/remote/aiven-source.ts) reads it
   if (threads <= 1 || file.kind !== 'log' || file.stdin === true || file.remote?.aiven !== undefined) return undefined
@@ -65,11 +71,23 @@ export function parallelBody (file: KafkaFile, opts: DumpOptions, cli: CommandCo
       internals.onRanges?.(1)
       return dumpLogRange(source, file, opts, cli.stdout, log, printer, summary, range, progress)
     }
-    return await runWorkers(file, opts, cli, log, summary, internals, threads, prepend(first.value, ranges), progress, Math.max(rangeBytes, 64 * 1024), pace)
+    return await runWorkers(
+      file,
+      opts,
+      cli,
+      log,
+      summary,
+      internals,
+      threads,
+      prepend(first.value, ranges),
+      progress,
+      Math.max(rangeBytes, 64 * 1024),
+      pace,
+    )
   }
 }
 
-function * prepend<T> (head: T, rest: Iterator<T>): Generator<T> {
+function* prepend<T>(head: T, rest: Iterator<T>): Generator<T> {
   yield head
   for (let r = rest.next(); r.done !== true; r = rest.next()) yield r.value
 }
@@ -78,35 +96,70 @@ function * prepend<T> (head: T, rest: Iterator<T>): Generator<T> {
  * Ranges of about `rangeBytes`, cut at entry starts the walk reached (decode/frame-walk.ts); it stops at the
  * first entry that is not whole and sound (framing damage, a tail), which stays in the last range with all after it.
  */
-function * cutRanges (source: SegmentSource, opts: DumpOptions, pace: Pace): Generator<LogRange> {
+function* cutRanges(source: SegmentSource, opts: DumpOptions, pace: Pace): Generator<LogRange> {
   const end = viewEnd(source.size, opts)
   let from = 0
-  for (const at of walkEntryStarts(source, end, () => pace.bytes, opts.maxBatchBytes)) { yield { from, end: at }; from = at }
+  for (const at of walkEntryStarts(source, end, () => pace.bytes, opts.maxBatchBytes)) {
+    yield { from, end: at }
+    from = at
+  }
   yield { from, end }
 }
 
 /** the range size, and the input and output bytes of the ranges written so far */
-interface Pace { bytes: number, readonly adapt: boolean, input: number, output: number }
+interface Pace {
+  bytes: number
+  readonly adapt: boolean
+  input: number
+  output: number
+}
 
-function paced (p: Pace, input: number, output: number): void {
+function paced(p: Pace, input: number, output: number): void {
   p.input += input
   p.output += output
   if (!p.adapt || p.output === 0) return
-  p.bytes = Math.max(MIN_RANGE_BYTES, Math.min(MAX_RANGE_BYTES, Math.floor(RING_BYTES / 2 * p.input / p.output)))
+  p.bytes = Math.max(MIN_RANGE_BYTES, Math.min(MAX_RANGE_BYTES, Math.floor(((RING_BYTES / 2) * p.input) / p.output)))
 }
 
-interface Pending { range: LogRange, chunks: ChunkMessage[], slot: number, output: number, done?: Extract<WorkerMessage, { type: 'done' }> }
+interface Pending {
+  range: LogRange
+  chunks: ChunkMessage[]
+  slot: number
+  output: number
+  done?: Extract<WorkerMessage, { type: 'done' }>
+}
 
-interface Ring { bytes: Buffer, inFlight: Int32Array }
+interface Ring {
+  bytes: Buffer
+  inFlight: Int32Array
+}
 
-async function runWorkers (file: KafkaFile, opts: DumpOptions, cli: CommandContext, log: FindingLog, summary: LogSummary,
-  internals: DumpInternals, threads: number, ranges: Generator<LogRange>, progress: Progress, window: number, pace: Pace): Promise<RangeTotals> {
+async function runWorkers(
+  file: KafkaFile,
+  opts: DumpOptions,
+  cli: CommandContext,
+  log: FindingLog,
+  summary: LogSummary,
+  internals: DumpInternals,
+  threads: number,
+  ranges: Generator<LogRange>,
+  progress: Progress,
+  window: number,
+  pace: Pace,
+): Promise<RangeTotals> {
   const { Worker } = workerThreads()
   const rings: Ring[] = []
   const workers: Worker[] = []
   const queued: number[] = []
   const pending = new Map<number, Pending>()
-  const merged: RangeTotals = { validBytes: 0, tailBytes: 0, pairs: newGapList(opts), firstTracked: null, lastTracked: null, clean: true }
+  const merged: RangeTotals = {
+    validBytes: 0,
+    tailBytes: 0,
+    pairs: newGapList(opts),
+    firstTracked: null,
+    lastTracked: null,
+    clean: true,
+  }
   let nextId = 0
   let head = 0
   let exhausted = false
@@ -126,7 +179,10 @@ async function runWorkers (file: KafkaFile, opts: DumpOptions, cli: CommandConte
       for (let slot = 0; slot < threads && !exhausted; slot++) {
         while ((queued[slot] ?? 0) < QUEUED_PER_WORKER && !exhausted) {
           const r = ranges.next()
-          if (r.done === true) { exhausted = true; break }
+          if (r.done === true) {
+            exhausted = true
+            break
+          }
           if (slot === workers.length) startWorker()
           const id = nextId++
           pending.set(id, { range: r.value, chunks: [], slot, output: 0 })
@@ -135,13 +191,20 @@ async function runWorkers (file: KafkaFile, opts: DumpOptions, cli: CommandConte
           workers[slot]!.postMessage(req)
         }
       }
-      if (exhausted && pending.size === 0) { internals.onRanges?.(nextId); stop() }
+      if (exhausted && pending.size === 0) {
+        internals.onRanges?.(nextId)
+        stop()
+      }
     }
     // written from the worker's ring (or its own buffer) as it is, then the ring space is the worker's again:
     // a copy into the stdout buffer first was a third of the main thread's busy samples in a deep dump
     const writeChunk = (p: Pending, c: ChunkMessage): void => {
       const ring = rings[p.slot]!
-      out.writeBytes(c.data !== undefined ? new Uint8Array(c.data, c.offset, c.length) : ring.bytes.subarray(c.offset, c.offset + c.length))
+      out.writeBytes(
+        c.data !== undefined
+          ? new Uint8Array(c.data, c.offset, c.length)
+          : ring.bytes.subarray(c.offset, c.offset + c.length),
+      )
       Atomics.sub(ring.inFlight, 0, c.length + c.skip)
       Atomics.notify(ring.inFlight, 0)
     }
@@ -155,12 +218,24 @@ async function runWorkers (file: KafkaFile, opts: DumpOptions, cli: CommandConte
         progress.update(p.range.end)
         head++
         const next = pending.get(head)
-        if (next !== undefined) { for (const c of next.chunks) writeChunk(next, c); next.chunks = [] }
+        if (next !== undefined) {
+          for (const c of next.chunks) writeChunk(next, c)
+          next.chunks = []
+        }
       }
-      if (out.closed) { stop(); return }
+      if (out.closed) {
+        stop()
+        return
+      }
       safeDispatch()
     }
-    const safeDispatch = (): void => { try { dispatch() } catch (e) { stop(e as Error) } }
+    const safeDispatch = (): void => {
+      try {
+        dispatch()
+      } catch (e) {
+        stop(e as Error)
+      }
+    }
     const absorb = (d: Extract<WorkerMessage, { type: 'done' }>): void => {
       if (d.stderr !== '') cli.stderr.write(d.stderr)
       // JSON lines are in the worker's output already; stderr lines are throttled here, per file as the sequential dump does
@@ -173,7 +248,8 @@ async function runWorkers (file: KafkaFile, opts: DumpOptions, cli: CommandConte
       merged.tailBytes += t.tailBytes
       merged.clean &&= t.clean
       // in offset order, as the sequential dump pushes them: the gap across the range boundary, then the range's own
-      if (merged.lastTracked !== null && t.firstTracked !== null && t.firstTracked !== merged.lastTracked + 1n) merged.pairs.push(merged.lastTracked, t.firstTracked)
+      if (merged.lastTracked !== null && t.firstTracked !== null && t.firstTracked !== merged.lastTracked + 1n)
+        merged.pairs.push(merged.lastTracked, t.firstTracked)
       const { a, b, length } = t.pairs
       merged.pairs.countEvicted(length - a.length)
       for (let i = 0; i < a.length; i++) merged.pairs.push(a[i]!, b[i]!)
@@ -185,7 +261,12 @@ async function runWorkers (file: KafkaFile, opts: DumpOptions, cli: CommandConte
       const p = pending.get(m.id)
       if (p === undefined) return
       if (m.type === 'error') {
-        stop(Object.assign(new Error(`dump worker, ${file.path} [${p.range.from}, ${p.range.end}): ${m.message}`), m.code !== undefined ? { code: m.code } : {}))
+        stop(
+          Object.assign(
+            new Error(`dump worker, ${file.path} [${p.range.from}, ${p.range.end}): ${m.message}`),
+            m.code !== undefined ? { code: m.code } : {},
+          ),
+        )
         return
       }
       if (m.type === 'chunk') {
@@ -207,11 +288,24 @@ async function runWorkers (file: KafkaFile, opts: DumpOptions, cli: CommandConte
       const ring = new SharedArrayBuffer(RING_BYTES)
       const inFlight = new SharedArrayBuffer(4)
       rings.push({ bytes: Buffer.from(ring), inFlight: new Int32Array(inFlight) })
-      const setup: WorkerSetup = { file, opts, colorLevel: cli.colorLevel, internals: workerInternals, ring, inFlight, window: opts.window ?? window }
-      const w = new Worker(url, { workerData: setup, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } })
+      const setup: WorkerSetup = {
+        file,
+        opts,
+        colorLevel: cli.colorLevel,
+        internals: workerInternals,
+        ring,
+        inFlight,
+        window: opts.window ?? window,
+      }
+      const w = new Worker(url, {
+        workerData: setup,
+        resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+      })
       w.on('message', onMessage)
       w.on('error', (e) => stop(e))
-      w.on('exit', (code) => { if (!finished && code !== 0) stop(new Error(`dump worker exited with code ${code}`)) })
+      w.on('exit', (code) => {
+        if (!finished && code !== 0) stop(new Error(`dump worker exited with code ${code}`))
+      })
       workers.push(w)
       queued.push(0)
     }

@@ -28,23 +28,44 @@ export interface WorkerSetup {
   window: number
 }
 
-export interface RangeRequest { id: number, from: number, end: number }
+export interface RangeRequest {
+  id: number
+  from: number
+  end: number
+}
 
 /** output bytes: ring[offset, offset + length) after `skip` unused bytes at the ring's end; or, larger than the ring, `data` */
-export interface ChunkMessage { type: 'chunk', id: number, offset: number, length: number, skip: number, data?: ArrayBuffer }
+export interface ChunkMessage {
+  type: 'chunk'
+  id: number
+  offset: number
+  length: number
+  skip: number
+  data?: ArrayBuffer
+}
 
 export type WorkerMessage =
   | ChunkMessage
-  | { type: 'done', id: number, stderr: string, findings: Finding[], repeats: Array<[number, number]>, summary: SummaryPart, totals: WireTotals }
-  | { type: 'error', id: number, message: string, code: string | undefined }
+  | {
+      type: 'done'
+      id: number
+      stderr: string
+      findings: Finding[]
+      repeats: Array<[number, number]>
+      summary: SummaryPart
+      totals: WireTotals
+    }
+  | { type: 'error'; id: number; message: string; code: string | undefined }
 
 /**
  * RangeTotals as posted (a class instance does not survive the clone): the range's kept offset gaps oldest
  * first as two arrays, and how many it pushed in all (a range with more than the list's limit dropped its oldest).
  */
-export type WireTotals = Omit<RangeTotals, 'pairs'> & { pairs: { a: BigInt64Array, b: BigInt64Array, length: number } }
+export type WireTotals = Omit<RangeTotals, 'pairs'> & { pairs: { a: BigInt64Array; b: BigInt64Array; length: number } }
 
-export function toWire (t: RangeTotals): WireTotals { return { ...t, pairs: { ...t.pairs.oldestFirst(), length: t.pairs.length } } }
+export function toWire(t: RangeTotals): WireTotals {
+  return { ...t, pairs: { ...t.pairs.oldestFirst(), length: t.pairs.length } }
+}
 
 /**
  * A Writer into the worker's shared output ring, posting chunks as they fill. A chunk ends where a write
@@ -63,20 +84,26 @@ export class RingWriter implements Writer {
   private big: Buffer | undefined
   private readonly inFlight: Int32Array
 
-  constructor (ring: SharedArrayBuffer, inFlight: SharedArrayBuffer, private readonly post: (m: WorkerMessage, transfer?: ArrayBuffer[]) => void) {
+  constructor(
+    ring: SharedArrayBuffer,
+    inFlight: SharedArrayBuffer,
+    private readonly post: (m: WorkerMessage, transfer?: ArrayBuffer[]) => void,
+  ) {
     this.ring = Buffer.from(ring)
     this.inFlight = new Int32Array(inFlight)
   }
 
-  get buffer (): Buffer { return this.big ?? this.ring }
+  get buffer(): Buffer {
+    return this.big ?? this.ring
+  }
 
-  write (s: string): void {
+  write(s: string): void {
     const at = this.reserve(s.length * 3)
     // utf8Write skips Buffer#write's argument normalisation (as cli/fd-writer.ts FdWriter does)
     this.commit(at + (this.buffer as unknown as Utf8Writable).utf8Write(s, at, s.length * 3))
   }
 
-  reserve (n: number): number {
+  reserve(n: number): number {
     if (n > RING_BYTES / 2) {
       this.flush()
       this.waitFor(() => Atomics.load(this.inFlight, 0) === 0)
@@ -95,7 +122,7 @@ export class RingWriter implements Writer {
     return this.pos
   }
 
-  commit (end: number): void {
+  commit(end: number): void {
     const big = this.big
     if (big !== undefined) {
       this.big = undefined
@@ -108,13 +135,13 @@ export class RingWriter implements Writer {
     if (this.pos - this.start >= CHUNK_BYTES) this.flush()
   }
 
-  writeBytes (bytes: Uint8Array): void {
+  writeBytes(bytes: Uint8Array): void {
     const at = this.reserve(bytes.length)
     this.buffer.set(bytes, at) // (not used by the dump: a worker's printer writes lines)
     this.commit(at + bytes.length)
   }
 
-  flush (): void {
+  flush(): void {
     if (this.pos === this.start) return
     const length = this.pos - this.start
     Atomics.add(this.inFlight, 0, length + this.skip)
@@ -124,9 +151,11 @@ export class RingWriter implements Writer {
   }
 
   // the main thread subtracts what it wrote and notifies
-  private waitFor (ok: () => boolean): void {
+  private waitFor(ok: () => boolean): void {
     while (!ok()) Atomics.wait(this.inFlight, 0, Atomics.load(this.inFlight, 0), 1000)
   }
 }
 
-interface Utf8Writable { utf8Write (s: string, offset: number, length: number): number }
+interface Utf8Writable {
+  utf8Write(s: string, offset: number, length: number): number
+}

@@ -19,13 +19,24 @@ const setup = workerData as WorkerSetup
 const post = (m: WorkerMessage, transfer: ArrayBuffer[] = []): void => port.postMessage(m, transfer)
 const stdout = new RingWriter(setup.ring, setup.inFlight, post)
 const stderr = new StringWriter()
-const ctx: CommandContext = { stdout, stderr, colorLevel: setup.colorLevel, stderrIsTTY: false, env: {}, now: () => Date.now() }
+const ctx: CommandContext = {
+  stdout,
+  stderr,
+  colorLevel: setup.colorLevel,
+  stderrIsTTY: false,
+  env: {},
+  now: () => Date.now(),
+}
 const opts = { ...setup.opts, window: setup.window }
 // the main thread made the same parser already; a missing one was reported there
 const picked = await pickParser(setup.opts, () => {})
 if (picked === undefined) throw new Error('payload parser not available in a dump worker')
 let rangeLog: FindingLog | undefined
-const parser = reportingFindings(picked, () => rangeLog, () => setup.file.path)
+const parser = reportingFindings(
+  picked,
+  () => rangeLog,
+  () => setup.file.path,
+)
 // The printer is made, and told the file (its topic and partition go into JSON objects), as the main
 // thread's was; what that writes (the JSON header, the file's first line) the main thread wrote already.
 const out = { ...ctx, stdout: new StringWriter() as Writer }
@@ -45,10 +56,26 @@ port.on('message', (r: RangeRequest) => {
     const totals = dumpLogRange(source, setup.file, opts, stdout, log, printer, summary, r, undefined, windowBuffer)
     stdout.flush()
     const wire = toWire(totals)
-    post({ type: 'done', id: r.id, stderr: stderr.text, findings: log.forwarded!, repeats: log.repeats!, summary: summary.part(), totals: wire }, [wire.pairs.a.buffer as ArrayBuffer, wire.pairs.b.buffer as ArrayBuffer])
+    post(
+      {
+        type: 'done',
+        id: r.id,
+        stderr: stderr.text,
+        findings: log.forwarded!,
+        repeats: log.repeats!,
+        summary: summary.part(),
+        totals: wire,
+      },
+      [wire.pairs.a.buffer as ArrayBuffer, wire.pairs.b.buffer as ArrayBuffer],
+    )
     stderr.text = ''
   } catch (e) {
     const err = e as NodeJS.ErrnoException
-    post({ type: 'error', id: r.id, message: err.stack ?? err.message, code: typeof err.code === 'string' ? err.code : undefined })
+    post({
+      type: 'error',
+      id: r.id,
+      message: err.stack ?? err.message,
+      code: typeof err.code === 'string' ? err.code : undefined,
+    })
   }
 })

@@ -13,6 +13,11 @@ try {
   m = { type: 'done', result: exportDataset(job.paths, job.opts as ExportOptions) }
 } catch (e) {
   const err = e as NodeJS.ErrnoException
-  m = { type: 'error', message: err.message, ...(typeof err.code === 'string' ? { code: err.code } : {}), stack: err.stack ?? '' }
+  m = {
+    type: 'error',
+    message: err.message,
+    ...(typeof err.code === 'string' ? { code: err.code } : {}),
+    stack: err.stack ?? '',
+  }
 }
 port.postMessage(m)

@@ -34,32 +34,59 @@ export interface PartitionScanRequest {
   internals?: WorkerInternals
 }
 
-export interface WorkerInternals { minBytes?: number, onWorkers?: (n: number) => void }
+export interface WorkerInternals {
+  minBytes?: number
+  onWorkers?: (n: number) => void
+}
 
-export interface PartitionJob { id: number, dir: PartitionDir, markerEpochs: boolean, filter?: RangeSpec, resync?: boolean }
+export interface PartitionJob {
+  id: number
+  dir: PartitionDir
+  markerEpochs: boolean
+  filter?: RangeSpec
+  resync?: boolean
+}
 
-export type PartitionWorkerMessage = { type: 'done', id: number, scanned: WireScanned } | { type: 'error', id: number, message: string }
+export type PartitionWorkerMessage =
+  | { type: 'done'; id: number; scanned: WireScanned }
+  | { type: 'error'; id: number; message: string }
 
 /** The one scan, here or in a worker: a command's marker-epoch choice and range applied. */
-export function scanOne (dir: PartitionDir, checkpoints: Map<string, OffsetCheckpoint | null>, job: Pick<PartitionJob, 'markerEpochs' | 'filter' | 'resync'>): ScannedPartition {
+export function scanOne(
+  dir: PartitionDir,
+  checkpoints: Map<string, OffsetCheckpoint | null>,
+  job: Pick<PartitionJob, 'markerEpochs' | 'filter' | 'resync'>,
+): ScannedPartition {
   // reconcile prints no marker coordinator epochs (lso does): without them, 1 M producers peak 126 -> 74 MiB
-  return scanPartition(dir, checkpoints, { ...(job.markerEpochs ? {} : { analyzer: () => ({ markerEpochs: false }) }),
-    ...(job.filter !== undefined ? { filter: job.filter } : {}), ...(job.resync === false ? { resync: false } : {}) })
+  return scanPartition(dir, checkpoints, {
+    ...(job.markerEpochs ? {} : { analyzer: () => ({ markerEpochs: false }) }),
+    ...(job.filter !== undefined ? { filter: job.filter } : {}),
+    ...(job.resync === false ? { resync: false } : {}),
+  })
 }
 
 /** the thread options of a partition command's options, as a PartitionScanRequest takes them */
-export function threadsOf (o: { threads?: number, workerInternals?: WorkerInternals }): Pick<PartitionScanRequest, 'threads' | 'internals'> {
-  return { ...(o.threads !== undefined ? { threads: o.threads } : {}), ...(o.workerInternals !== undefined ? { internals: o.workerInternals } : {}) }
+export function threadsOf(o: {
+  threads?: number
+  workerInternals?: WorkerInternals
+}): Pick<PartitionScanRequest, 'threads' | 'internals'> {
+  return {
+    ...(o.threads !== undefined ? { threads: o.threads } : {}),
+    ...(o.workerInternals !== undefined ? { internals: o.workerInternals } : {}),
+  }
 }
 
 /** scan/partition-scan.ts scanPaths with the partitions spread over worker threads */
-export async function scanPathsInWorkers (paths: string[], req: PartitionScanRequest): Promise<ScannedPaths> {
+export async function scanPathsInWorkers(paths: string[], req: PartitionScanRequest): Promise<ScannedPaths> {
   const { partitions, unusable, unreadable } = resolvePartitions(paths, req.remote)
   return { unusable, unreadable, scanned: unusable.length > 0 ? [] : await scanPartitions(partitions, req) }
 }
 
 /** Every partition scanned, in the order given. */
-export async function scanPartitions (partitions: readonly PartitionDir[], req: PartitionScanRequest): Promise<ScannedPartition[]> {
+export async function scanPartitions(
+  partitions: readonly PartitionDir[],
+  req: PartitionScanRequest,
+): Promise<ScannedPartition[]> {
   const threads = Math.min(req.threads ?? defaultThreads(), partitions.length)
   if (threads <= 1 || logBytes(partitions) < (req.internals?.minBytes ?? MIN_PARALLEL_BYTES)) {
     const checkpoints = new Map<string, OffsetCheckpoint | null>()
@@ -69,7 +96,7 @@ export async function scanPartitions (partitions: readonly PartitionDir[], req: 
   return await inWorkers(partitions, req, threads)
 }
 
-export function logBytes (partitions: readonly PartitionDir[]): number {
+export function logBytes(partitions: readonly PartitionDir[]): number {
   let n = 0
   for (const p of partitions) for (const f of p.files) if (f.kind === 'log') n += sizeOf(f.path) ?? 0 // the scan reports an unreadable one
   return n
@@ -80,7 +107,11 @@ export function logBytes (partitions: readonly PartitionDir[]): number {
  * and giving them more. One isolate fewer: 4 partitions of 128 MiB peaked at 121-128 MiB with 2 workers and
  * an idle main thread, against 90 MiB with one thread.
  */
-async function inWorkers (partitions: readonly PartitionDir[], req: PartitionScanRequest, threads: number): Promise<ScannedPartition[]> {
+async function inWorkers(
+  partitions: readonly PartitionDir[],
+  req: PartitionScanRequest,
+  threads: number,
+): Promise<ScannedPartition[]> {
   const { Worker } = workerThreads()
   const results: ScannedPartition[] = new Array(partitions.length)
   const workers: Worker[] = []
@@ -89,12 +120,22 @@ async function inWorkers (partitions: readonly PartitionDir[], req: PartitionSca
   let done = 0
   let failed: Error | undefined
   let wake: (() => void) | undefined
-  const settle = (): void => { const w = wake; wake = undefined; w?.() }
+  const settle = (): void => {
+    const w = wake
+    wake = undefined
+    w?.()
+  }
   // a worker keeps QUEUED partitions in hand, so it does not wait while this thread scans one of its own
   const give = (w: Worker): void => {
     if (next >= partitions.length) return
     const id = next++
-    const job: PartitionJob = { id, dir: partitions[id]!, markerEpochs: req.markerEpochs, ...(req.filter !== undefined ? { filter: req.filter } : {}), ...(req.resync === false ? { resync: false } : {}) }
+    const job: PartitionJob = {
+      id,
+      dir: partitions[id]!,
+      markerEpochs: req.markerEpochs,
+      ...(req.filter !== undefined ? { filter: req.filter } : {}),
+      ...(req.resync === false ? { resync: false } : {}),
+    }
     w.postMessage(job)
   }
   try {
@@ -102,12 +143,21 @@ async function inWorkers (partitions: readonly PartitionDir[], req: PartitionSca
       const w = new Worker(workerUrl('partition-worker'), { resourceLimits: { maxYoungGenerationSizeMb: 4 } })
       w.on('message', (m: PartitionWorkerMessage) => {
         if (m.type === 'error') failed ??= new Error(`partition worker, ${partitions[m.id]!.path}: ${m.message}`)
-        else { results[m.id] = fromWireScanned(m.scanned); done++ }
+        else {
+          results[m.id] = fromWireScanned(m.scanned)
+          done++
+        }
         give(w)
         settle()
       })
-      w.on('error', (e) => { failed ??= e; settle() })
-      w.on('exit', (code) => { if (code !== 0) failed ??= new Error(`partition worker exited with code ${code}`); settle() })
+      w.on('error', (e) => {
+        failed ??= e
+        settle()
+      })
+      w.on('exit', (code) => {
+        if (code !== 0) failed ??= new Error(`partition worker exited with code ${code}`)
+        settle()
+      })
       workers.push(w)
       for (let q = 0; q < QUEUED; q++) give(w)
     }
@@ -117,11 +167,17 @@ async function inWorkers (partitions: readonly PartitionDir[], req: PartitionSca
       done++
       await new Promise((resolve) => setImmediate(resolve))
     }
-    while (done < partitions.length && failed === undefined) await new Promise<void>((resolve) => { wake = resolve })
+    while (done < partitions.length && failed === undefined)
+      await new Promise<void>((resolve) => {
+        wake = resolve
+      })
     if (failed !== undefined) throw failed
     return results
   } finally {
-    for (const w of workers) { w.removeAllListeners('exit'); void w.terminate() }
+    for (const w of workers) {
+      w.removeAllListeners('exit')
+      void w.terminate()
+    }
   }
 }
 

@@ -15,12 +15,12 @@ export const MIN_PARALLEL_BYTES = 64 * 1024 * 1024
  */
 export const MAX_DEFAULT_THREADS = 2
 
-export function defaultThreads (): number {
+export function defaultThreads(): number {
   return Math.max(1, Math.min(MAX_DEFAULT_THREADS, os.availableParallelism()))
 }
 
 /** A compiled worker of this directory (`dump-worker`): next to this file in dist/; when this file runs from src/ (the tests), the build in dist/. */
-export function workerUrl (name: string): URL {
+export function workerUrl(name: string): URL {
   const here = import.meta.url
   if (here.endsWith('.ts')) return new URL(`../../../dist/commands/workers/${name}.js`, here)
   return new URL(`./${name}.js`, here)
@@ -31,6 +31,6 @@ export function workerUrl (name: string): URL {
  * (bench/RESULTS-startup.md) and most runs start none. By require, not import(): the CLI's bundle is compiled
  * through V8's code cache (bin/tsdump.js), where a dynamic import has no loader.
  */
-export function workerThreads (): typeof WorkerThreads {
+export function workerThreads(): typeof WorkerThreads {
   return createRequire(import.meta.url)('node:worker_threads') as typeof WorkerThreads
 }

@@ -30,15 +30,27 @@ export const MAX_RUNS_IN_FLIGHT = 8192
 /** partitions queued at a worker, so it starts the next one's first pass without waiting for a message */
 const QUEUED = 2
 
-export interface TxnsJob { id: number, dir: PartitionDir, width: number, filter?: RangeSpec, resync?: boolean }
-export interface TxnsWorkerSetup { credit: SharedArrayBuffer }
-export interface WirePartition { label: string, path: string, report: WireReport }
+export interface TxnsJob {
+  id: number
+  dir: PartitionDir
+  width: number
+  filter?: RangeSpec
+  resync?: boolean
+}
+export interface TxnsWorkerSetup {
+  credit: SharedArrayBuffer
+}
+export interface WirePartition {
+  label: string
+  path: string
+  report: WireReport
+}
 
 export type TxnsWorkerMessage =
-  | { type: 'start', id: number, p: WirePartition }
-  | { type: 'runs', id: number, runs: WireRuns }
-  | { type: 'end', id: number, p: WirePartition, lane: Lane }
-  | { type: 'error', id: number, message: string }
+  | { type: 'start'; id: number; p: WirePartition }
+  | { type: 'runs'; id: number; runs: WireRuns }
+  | { type: 'end'; id: number; p: WirePartition; lane: Lane }
+  | { type: 'error'; id: number; message: string }
 
 const isStateLog = (d: PartitionDir): boolean => d.topic === '__transaction_state'
 
@@ -50,23 +62,40 @@ const isStateLog = (d: PartitionDir): boolean => d.topic === '__transaction_stat
  * generation grew to 32 MiB (bin's runtime --max-semi-space-size=4 does not reach it; given to node on the
  * command line: 103-105 MiB). bench/RESULTS.md, txns across workers.
  */
-export function txnsWorkerCount (partitions: readonly PartitionDir[], threads: number | undefined, internals?: WorkerInternals): number {
+export function txnsWorkerCount(
+  partitions: readonly PartitionDir[],
+  threads: number | undefined,
+  internals?: WorkerInternals,
+): number {
   const n = threads ?? 1
   const timelines = partitions.filter((d) => !isStateLog(d))
   if (n <= 1 || timelines.length < 2 || logBytes(timelines) < (internals?.minBytes ?? MIN_PARALLEL_BYTES)) return 0
   return Math.max(1, Math.min(n - 1, timelines.length))
 }
 
-const fromWire = (w: WirePartition): PartitionResult => ({ label: w.label, path: w.path, report: fromWireReport(w.report) })
+const fromWire = (w: WirePartition): PartitionResult => ({
+  label: w.label,
+  path: w.path,
+  report: fromWireReport(w.report),
+})
 
-interface Slot { worker: Worker, credit: Int32Array, queued: number }
+interface Slot {
+  worker: Worker
+  credit: Int32Array
+  queued: number
+}
 
 /**
  * Streams every partition to `to` in order, the timelines scanned by `workers` workers and the
  * __transaction_state partitions by `here` in their turn; returns the findings' exit code.
  */
-export async function streamTxnsInWorkers (partitions: readonly PartitionDir[], job: { width: number, filter?: RangeSpec, resync?: boolean }, to: TxnsStream,
-  workers: number, here: (dir: PartitionDir) => readonly Finding[]): Promise<number> {
+export async function streamTxnsInWorkers(
+  partitions: readonly PartitionDir[],
+  job: { width: number; filter?: RangeSpec; resync?: boolean },
+  to: TxnsStream,
+  workers: number,
+  here: (dir: PartitionDir) => readonly Finding[],
+): Promise<number> {
   const { Worker } = workerThreads()
   const slots: Slot[] = []
   /** events of each partition not written yet, and which worker scans it */
@@ -80,9 +109,15 @@ export async function streamTxnsInWorkers (partitions: readonly PartitionDir[], 
     const stop = (err?: Error): void => {
       if (finished) return
       finished = true
-      for (const s of slots) { s.worker.removeAllListeners('exit'); void s.worker.terminate() }
+      for (const s of slots) {
+        s.worker.removeAllListeners('exit')
+        void s.worker.terminate()
+      }
       if (err !== undefined) reject(err)
-      else { to.end(); resolve(code) }
+      else {
+        to.end()
+        resolve(code)
+      }
     }
     const give = (s: Slot): void => {
       while (next < partitions.length && isStateLog(partitions[next]!)) next++
@@ -93,12 +128,18 @@ export async function streamTxnsInWorkers (partitions: readonly PartitionDir[], 
       s.queued++
       s.worker.postMessage({ id, dir: partitions[id]!, ...job } satisfies TxnsJob)
     }
-    const findings = (f: readonly Finding[]): void => { code = Math.max(code, exitCodeFor(f)) }
+    const findings = (f: readonly Finding[]): void => {
+      code = Math.max(code, exitCodeFor(f))
+    }
     // write what the head partition has; a finished head hands over to the next partition
     const pump = (): void => {
       while (head < partitions.length) {
         const dir = partitions[head]!
-        if (isStateLog(dir)) { findings(here(dir)); head++; continue }
+        if (isStateLog(dir)) {
+          findings(here(dir))
+          head++
+          continue
+        }
         const queue = events.get(head)
         const slot = owner.get(head)
         if (queue === undefined || slot === undefined) return
@@ -108,7 +149,8 @@ export async function streamTxnsInWorkers (partitions: readonly PartitionDir[], 
           else if (m.type === 'runs') {
             for (let i = 0; i < m.runs.count; i++) to.run(decodeRun(m.runs, i))
             // a wake-up is a futex call (10% of this thread's time when made per chunk): only when the worker may wait
-            if (Atomics.sub(slot.credit, 0, m.runs.count) > MAX_RUNS_IN_FLIGHT - RUNS_PER_CHUNK) Atomics.notify(slot.credit, 0)
+            if (Atomics.sub(slot.credit, 0, m.runs.count) > MAX_RUNS_IN_FLIGHT - RUNS_PER_CHUNK)
+              Atomics.notify(slot.credit, 0)
           } else if (m.type === 'end') {
             const p = fromWire(m.p)
             to.timelineEnd(p, m.lane)
@@ -126,22 +168,41 @@ export async function streamTxnsInWorkers (partitions: readonly PartitionDir[], 
     }
     const onMessage = (s: Slot, m: TxnsWorkerMessage): void => {
       if (finished) return
-      if (m.type === 'error') { stop(new Error(`txns worker, ${partitions[m.id]!.path}: ${m.message}`)); return }
+      if (m.type === 'error') {
+        stop(new Error(`txns worker, ${partitions[m.id]!.path}: ${m.message}`))
+        return
+      }
       events.get(m.id)!.push(m)
-      if (m.type === 'end') { s.queued--; give(s) }
+      if (m.type === 'end') {
+        s.queued--
+        give(s)
+      }
       if (m.id === head) {
-        try { pump() } catch (e) { stop(e as Error) }
+        try {
+          pump()
+        } catch (e) {
+          stop(e as Error)
+        }
       }
     }
     try {
       for (let i = 0; i < workers; i++) {
         const credit = new SharedArrayBuffer(4)
         const setup: TxnsWorkerSetup = { credit }
-        const worker = new Worker(workerUrl('txns-worker'), { workerData: setup, resourceLimits: { maxYoungGenerationSizeMb: 4 } })
+        const worker = new Worker(workerUrl('txns-worker'), {
+          workerData: setup,
+          resourceLimits: { maxYoungGenerationSizeMb: 4 },
+        })
         const s: Slot = { worker, credit: new Int32Array(credit), queued: 0 }
-        worker.on('message', (m: TxnsWorkerMessage) => { onMessage(s, m) })
-        worker.on('error', (e) => { stop(e) })
-        worker.on('exit', (c) => { if (c !== 0) stop(new Error(`txns worker exited with code ${c}`)) })
+        worker.on('message', (m: TxnsWorkerMessage) => {
+          onMessage(s, m)
+        })
+        worker.on('error', (e) => {
+          stop(e)
+        })
+        worker.on('exit', (c) => {
+          if (c !== 0) stop(new Error(`txns worker exited with code ${c}`))
+        })
         slots.push(s)
       }
       // in partition order, a few at each worker

@@ -3,7 +3,11 @@ export type CodecErrorCode = 'UNSUPPORTED_CODEC' | 'DECOMPRESS_FAILED' | 'DECOMP
 
 export class CodecError extends Error {
   override readonly name = 'CodecError'
-  constructor (readonly code: CodecErrorCode, message: string, options?: ErrorOptions) {
+  constructor(
+    readonly code: CodecErrorCode,
+    message: string,
+    options?: ErrorOptions,
+  ) {
     super(message, options)
   }
 }

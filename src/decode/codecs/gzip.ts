@@ -22,7 +22,7 @@ const loadZlib = (): typeof Zlib => (zlib ??= createRequire(import.meta.url)('no
 export const gzip: Codec = {
   id: 1,
   name: 'gzip',
-  decompress (input, maxBytes, ctx) {
+  decompress(input, maxBytes, ctx) {
     try {
       // gunzipSync continues across concatenated members; maxOutputLength bounds a decompression bomb.
       return loadZlib().gunzipSync(input, { maxOutputLength: Math.max(1, maxBytes) })
@@ -37,7 +37,9 @@ export const gzip: Codec = {
       return inflateAll(new InflatedBytes(gzip, new MemoryBytes(input), maxBytes, ctx))
     }
   },
-  stream (input) { return new GunzipStream(input) },
+  stream(input) {
+    return new GunzipStream(input)
+  },
 }
 
 const Z_OK = 0
@@ -46,8 +48,8 @@ const Z_BUF_ERROR = -5
 /** windowBits 15 + 16: a gzip wrapper (not zlib, not raw), as gunzip */
 const GZIP_WINDOW_BITS = 31
 /** a member header's first bytes: ID1, ID2, CM = deflate */
-const GZIP_ID1 = 0x1F
-const GZIP_ID2 = 0x8B
+const GZIP_ID1 = 0x1f
+const GZIP_ID2 = 0x8b
 const CM_DEFLATE = 8
 /**
  * GZIPInputStream.readTrailer looks for another member only when more than 26 bytes are left from the trailer's
@@ -64,13 +66,13 @@ class GunzipStream implements ByteStream {
   private inputDone = false
   private ended = false
 
-  constructor (private readonly input: ByteStream) {
+  constructor(private readonly input: ByteStream) {
     this.z.zlibInflateInit2(this.strm, GZIP_WINDOW_BITS)
     this.strm.avail_in = 0
   }
 
   /** more input after the bytes not yet inflated, which move to the front of the piece */
-  private refill (): void {
+  private refill(): void {
     const strm = this.strm
     const keep = strm.avail_in
     if (keep > 0) this.piece.copy(this.piece, 0, strm.next_in, strm.next_in + keep)
@@ -86,7 +88,7 @@ class GunzipStream implements ByteStream {
    * bytes left, and a header its readHeader accepts (the magic and deflate; anything else ends the stream quietly).
    * Checked against JDK 17 (test/decode/gzip-members.test.ts).
    */
-  private memberFollows (): boolean {
+  private memberFollows(): boolean {
     const strm = this.strm
     if (strm.avail_in < MIN_NEXT_MEMBER && !this.inputDone) this.refill()
     const b = strm.input
@@ -94,7 +96,7 @@ class GunzipStream implements ByteStream {
     return strm.avail_in >= MIN_NEXT_MEMBER && b[i] === GZIP_ID1 && b[i + 1] === GZIP_ID2 && b[i + 2] === CM_DEFLATE
   }
 
-  readInto (target: Buffer, at: number, max: number): number {
+  readInto(target: Buffer, at: number, max: number): number {
     const strm = this.strm
     let n = 0
     while (n < max && !this.ended) {
@@ -119,7 +121,7 @@ class GunzipStream implements ByteStream {
 }
 
 /** everything `s` gives (an InflatedBytes: counted against the budget) */
-function inflateAll (s: ByteStream): Buffer {
+function inflateAll(s: ByteStream): Buffer {
   const parts: Buffer[] = []
   let total = 0
   for (;;) {

@@ -8,10 +8,15 @@ import { zstd } from './zstd.js'
 export type { ByteStream, Codec, DecompressContext } from './codec.js'
 export { CodecError } from './codec-error.js'
 
-const registry = new Map<number, Codec>([[gzip.id, gzip], [snappy.id, snappy], [lz4.id, lz4], [zstd.id, zstd]])
+const registry = new Map<number, Codec>([
+  [gzip.id, gzip],
+  [snappy.id, snappy],
+  [lz4.id, lz4],
+  [zstd.id, zstd],
+])
 
 /** The codec for an attribute id, or undefined when tsdump cannot decompress it. */
-export function getCodec (id: number): Codec | undefined {
+export function getCodec(id: number): Codec | undefined {
   return registry.get(id)
 }
 

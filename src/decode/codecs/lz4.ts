@@ -19,40 +19,48 @@ import { CodecError } from './codec-error.js'
 import { BlockStream, StreamedInput } from './streamed-input.js'
 import { xxhash32 } from './xxhash32.js'
 
-const MAGIC = 0x184D2204
+const MAGIC = 0x184d2204
 const UNCOMPRESSED_FLAG = 0x80000000
 const MIN_MATCH = 4
 /** a compressed LZ4 byte can expand to at most 255 output bytes (one 0xFF length-extension byte) */
 const MAX_EXPANSION = 255
 
-interface Block { start: number, size: number, compressed: boolean }
+interface Block {
+  start: number
+  size: number
+  compressed: boolean
+}
 
-function fail (msg: string): never {
+function fail(msg: string): never {
   throw new CodecError('DECOMPRESS_FAILED', `lz4: ${msg}`)
 }
 
-function u32le (b: Buffer, i: number, what: string, length = b.length): number {
+function u32le(b: Buffer, i: number, what: string, length = b.length): number {
   if (i + 4 > length) fail(`${what} at byte ${i} runs past the end (${length} bytes)`)
   return b.readUInt32LE(i)
 }
 
-interface FrameHead { blockMax: number, blockChecksum: boolean, firstBlock: number }
+interface FrameHead {
+  blockMax: number
+  blockChecksum: boolean
+  firstBlock: number
+}
 
 /** The frame header; `head` holds the input's first bytes (15 or all), `length` is the input's. */
-function frameHead (head: Buffer, length: number, magic: number): FrameHead {
+function frameHead(head: Buffer, length: number, magic: number): FrameHead {
   if (u32le(head, 0, 'frame magic', length) !== MAGIC) fail(`bad frame magic 0x${head.readUInt32LE(0).toString(16)}`)
   if (length < 7) fail('frame descriptor truncated')
   const flg = head[4]!
   const bd = head[5]!
-  if ((flg >>> 6) !== 1) fail(`unsupported frame version ${flg >>> 6}`)
+  if (flg >>> 6 !== 1) fail(`unsupported frame version ${flg >>> 6}`)
   if ((flg & 0x03) !== 0) fail('FLG reserved bits (or preset dictionary) set')
   if ((flg & 0x20) === 0) fail('dependent blocks are not supported (Kafka requires block independence)')
   const code = (bd >>> 4) & 0x07
-  if ((bd & 0x8F) !== 0 || code < 4) fail(`bad BD byte 0x${bd.toString(16)}`)
+  if ((bd & 0x8f) !== 0 || code < 4) fail(`bad BD byte 0x${bd.toString(16)}`)
   const descEnd = 6 + ((flg & 0x08) !== 0 ? 8 : 0)
   if (descEnd + 1 > length) fail('frame descriptor truncated')
   const hc = head[descEnd]!
-  const expected = (xxhash32(head, 0, 4, descEnd) >>> 8) & 0xFF
+  const expected = (xxhash32(head, 0, 4, descEnd) >>> 8) & 0xff
   if (magic !== 0 && hc !== expected) {
     fail(`frame descriptor checksum 0x${hc.toString(16)} != computed 0x${expected.toString(16)}`)
   }
@@ -63,7 +71,7 @@ function frameHead (head: Buffer, length: number, magic: number): FrameHead {
 type Read = (pos: number, n: number) => Buffer
 
 /** Walk the block headers (checking block checksums); no output is produced. */
-function * blocksOf (read: Read, length: number, h: FrameHead): Generator<Block> {
+function* blocksOf(read: Read, length: number, h: FrameHead): Generator<Block> {
   const u32At = (at: number, what: string): number => {
     if (at + 4 > length) fail(`${what} at byte ${at} runs past the end (${length} bytes)`)
     return read(at, 4).readUInt32LE(0)
@@ -79,7 +87,8 @@ function * blocksOf (read: Read, length: number, h: FrameHead): Generator<Block>
     if (h.blockChecksum) {
       const stored = u32At(pos + size, 'block checksum')
       const computed = xxhash32(read(pos, size), 0, 0, size)
-      if (stored !== computed) fail(`block checksum at byte ${pos + size}: 0x${stored.toString(16)} != 0x${computed.toString(16)}`)
+      if (stored !== computed)
+        fail(`block checksum at byte ${pos + size}: 0x${stored.toString(16)} != 0x${computed.toString(16)}`)
     }
     yield { start: pos, size, compressed: (word & UNCOMPRESSED_FLAG) === 0 }
     pos += size + (h.blockChecksum ? 4 : 0)
@@ -93,14 +102,18 @@ const CORRUPT = -2
  * Decode one LZ4 block of `src[ip, iend)` into `dst` at `op`, writing nothing at or past `oend`.
  * Returns the new output position, OVERFLOW when the output would pass `oend`, CORRUPT otherwise.
  */
-function decodeLz4Block (src: Uint8Array, ip: number, iend: number, dst: Uint8Array, op: number, oend: number): number {
+function decodeLz4Block(src: Uint8Array, ip: number, iend: number, dst: Uint8Array, op: number, oend: number): number {
   const ostart = op
   while (ip < iend) {
     const token = src[ip++]!
     let lit = token >>> 4
     if (lit === 15) {
       let b: number
-      do { if (ip >= iend) return CORRUPT; b = src[ip++]!; lit += b } while (b === 255)
+      do {
+        if (ip >= iend) return CORRUPT
+        b = src[ip++]!
+        lit += b
+      } while (b === 255)
     }
     if (ip + lit > iend) return CORRUPT
     if (op + lit > oend) return OVERFLOW
@@ -119,7 +132,11 @@ function decodeLz4Block (src: Uint8Array, ip: number, iend: number, dst: Uint8Ar
     let len = token & 15
     if (len === 15) {
       let b: number
-      do { if (ip >= iend) return CORRUPT; b = src[ip++]!; len += b } while (b === 255)
+      do {
+        if (ip >= iend) return CORRUPT
+        b = src[ip++]!
+        len += b
+      } while (b === 255)
     }
     len += MIN_MATCH
     if (op + len > oend) return OVERFLOW
@@ -144,7 +161,7 @@ function decodeLz4Block (src: Uint8Array, ip: number, iend: number, dst: Uint8Ar
 export const lz4: Codec = {
   id: 3,
   name: 'lz4',
-  decompress (input, maxBytes, { magic }) {
+  decompress(input, maxBytes, { magic }) {
     const h = frameHead(input, input.length, magic)
     const blockMax = h.blockMax
     const blocks = [...blocksOf((p, n) => input.subarray(p, p + n), input.length, h)]
@@ -172,8 +189,10 @@ export const lz4: Codec = {
     // Only out[0, op) was written: the unwritten tail of allocUnsafe memory is never exposed.
     return out.subarray(0, op)
   },
-  stream (input, { magic }) { return new Lz4Stream(input, magic) },
-  streamLength (input, maxBytes, { magic }) {
+  stream(input, { magic }) {
+    return new Lz4Stream(input, magic)
+  },
+  streamLength(input, maxBytes, { magic }) {
     // the framing first, as decompress walks it before decoding; then the blocks decoded and counted
     const s = new Lz4Stream(input, magic, true)
     return streamLengthOf(s, maxBytes)
@@ -187,18 +206,24 @@ class Lz4Stream extends BlockStream {
   private readonly blocks: Generator<Block>
   private readonly blockMax: number
 
-  constructor (input: ByteStream, magic: number, walkFirst = false) {
+  constructor(input: ByteStream, magic: number, walkFirst = false) {
     super()
     this.r = new StreamedInput(input)
     const L = this.r.length
     const h = frameHead(Buffer.from(this.r.peek(Math.min(15, L))), L, magic)
     this.blockMax = h.blockMax
-    const read: Read = (p, n) => { this.r.pos = p; return this.r.peek(n) }
-    if (walkFirst) for (const _b of blocksOf(read, L, h)) { /* framing and block checksums only */ }
+    const read: Read = (p, n) => {
+      this.r.pos = p
+      return this.r.peek(n)
+    }
+    if (walkFirst)
+      for (const _b of blocksOf(read, L, h)) {
+        /* framing and block checksums only */
+      }
     this.blocks = blocksOf(read, L, h)
   }
 
-  protected nextBlock (): boolean {
+  protected nextBlock(): boolean {
     const next = this.blocks.next()
     if (next.done === true) return false
     const b = next.value
@@ -218,7 +243,7 @@ class Lz4Stream extends BlockStream {
   }
 }
 
-function streamLengthOf (s: ByteStream, maxBytes: number): number {
+function streamLengthOf(s: ByteStream, maxBytes: number): number {
   const scratch = Buffer.allocUnsafe(64 * 1024)
   let total = 0
   for (let k = s.readInto(scratch, 0, scratch.length); k > 0; k = s.readInto(scratch, 0, scratch.length)) {
@@ -228,6 +253,6 @@ function streamLengthOf (s: ByteStream, maxBytes: number): number {
   return total
 }
 
-function tooLarge (maxBytes: number): CodecError {
+function tooLarge(maxBytes: number): CodecError {
   return new CodecError('DECOMPRESSED_TOO_LARGE', `lz4 output exceeds ${maxBytes} bytes`)
 }

@@ -15,20 +15,25 @@ import type { ByteStream, Codec } from './codec.js'
 import { CodecError } from './codec-error.js'
 import { BlockStream, StreamedInput } from './streamed-input.js'
 
-const XERIAL_MAGIC = Buffer.from([0x82, 0x53, 0x4E, 0x41, 0x50, 0x50, 0x59, 0x00])
+const XERIAL_MAGIC = Buffer.from([0x82, 0x53, 0x4e, 0x41, 0x50, 0x50, 0x59, 0x00])
 const XERIAL_HEADER_SIZE = 16
 /** the first 4 magic bytes read as an int32 where a chunk length was expected: a concatenated stream */
 const XERIAL_MAGIC_HEAD = XERIAL_MAGIC.readInt32BE(0)
 /** a 3-byte copy element yields at most 64 bytes, so no block expands by more than 64/3 */
 const MAX_EXPANSION = 22
 
-interface Chunk { start: number, end: number, dataStart: number, length: number }
+interface Chunk {
+  start: number
+  end: number
+  dataStart: number
+  length: number
+}
 
-function fail (msg: string): never {
+function fail(msg: string): never {
   throw new CodecError('DECOMPRESS_FAILED', `snappy: ${msg}`)
 }
 
-function isXerial (b: Buffer, pos: number): boolean {
+function isXerial(b: Buffer, pos: number): boolean {
   return b.length - pos >= XERIAL_HEADER_SIZE && XERIAL_MAGIC.equals(b.subarray(pos, pos + 8))
 }
 
@@ -36,29 +41,33 @@ function isXerial (b: Buffer, pos: number): boolean {
  * The uncompressed-length varint of a raw block b[start, end), checked against what the block can expand
  * to; `base` is the input position of b[0] (a view of a streamed input), for the messages and the result.
  */
-function blockHeader (b: Buffer, start: number, end: number, base = 0): Chunk {
+function blockHeader(b: Buffer, start: number, end: number, base = 0): Chunk {
   let length = 0
   let pos = start
   for (let shift = 0; ; shift += 7) {
     if (pos >= end || shift > 28) fail(`bad uncompressed-length varint at byte ${base + start}`)
     const c = b[pos++]!
-    length += (c & 0x7F) * 2 ** shift
+    length += (c & 0x7f) * 2 ** shift
     if (c < 0x80) break
   }
-  if (length > 0xFFFFFFFF || length > (end - pos) * MAX_EXPANSION) {
+  if (length > 0xffffffff || length > (end - pos) * MAX_EXPANSION) {
     fail(`block at byte ${base + start} declares ${length} bytes from ${end - pos} compressed bytes`)
   }
   return { start: base + start, end: base + end, dataStart: base + pos, length }
 }
 
-function xerialChunks (input: Buffer): Chunk[] {
+function xerialChunks(input: Buffer): Chunk[] {
   const chunks: Chunk[] = []
   let pos = XERIAL_HEADER_SIZE
   while (pos < input.length) {
     if (pos + 4 > input.length) fail(`chunk length at byte ${pos} truncated`)
     const n = input.readInt32BE(pos)
-    if (n === XERIAL_MAGIC_HEAD && isXerial(input, pos)) { pos += XERIAL_HEADER_SIZE; continue }
-    if (n <= 0 || pos + 4 + n > input.length) fail(`chunk at byte ${pos} declares ${n} bytes, ${input.length - pos - 4} left`)
+    if (n === XERIAL_MAGIC_HEAD && isXerial(input, pos)) {
+      pos += XERIAL_HEADER_SIZE
+      continue
+    }
+    if (n <= 0 || pos + 4 + n > input.length)
+      fail(`chunk at byte ${pos} declares ${n} bytes, ${input.length - pos - 4} left`)
     chunks.push(blockHeader(input, pos + 4, pos + 4 + n))
     pos += 4 + n
   }
@@ -69,7 +78,7 @@ function xerialChunks (input: Buffer): Chunk[] {
  * Decode the elements of a raw snappy block `src[ip, iend)` into exactly `dst[op, oend)`.
  * Returns false on any inconsistency (including output shorter or longer than declared).
  */
-function decodeSnappyElements (src: Buffer, ip: number, iend: number, dst: Buffer, op: number, oend: number): boolean {
+function decodeSnappyElements(src: Buffer, ip: number, iend: number, dst: Buffer, op: number, oend: number): boolean {
   const ostart = op
   while (ip < iend) {
     const tag = src[ip++]!
@@ -122,7 +131,7 @@ function decodeSnappyElements (src: Buffer, ip: number, iend: number, dst: Buffe
 export const snappy: Codec = {
   id: 2,
   name: 'snappy',
-  decompress (input, maxBytes) {
+  decompress(input, maxBytes) {
     const chunks = isXerial(input, 0) ? xerialChunks(input) : [blockHeader(input, 0, input.length)]
     let total = 0
     for (const c of chunks) total += c.length
@@ -132,13 +141,16 @@ export const snappy: Codec = {
     const out = Buffer.allocUnsafe(total)
     let op = 0
     for (const c of chunks) {
-      if (!decodeSnappyElements(input, c.dataStart, c.end, out, op, op + c.length)) fail(`corrupt block at byte ${c.start}`)
+      if (!decodeSnappyElements(input, c.dataStart, c.end, out, op, op + c.length))
+        fail(`corrupt block at byte ${c.start}`)
       op += c.length
     }
     return out
   },
-  stream (input) { return new XerialStream(input) },
-  streamLength (input, maxBytes) {
+  stream(input) {
+    return new XerialStream(input)
+  },
+  streamLength(input, maxBytes) {
     let total = 0
     for (const c of streamedChunks(new StreamedInput(input))) total += c.length
     if (total > maxBytes) throw tooLarge(total, maxBytes)
@@ -151,13 +163,14 @@ export const snappy: Codec = {
       r.pos = c.start
       const block = r.peek(c.end - c.start)
       if (c.length > scratch.length) scratch = Buffer.allocUnsafe(c.length)
-      if (!decodeSnappyElements(block, c.dataStart - c.start, block.length, scratch, 0, c.length)) fail(`corrupt block at byte ${c.start}`)
+      if (!decodeSnappyElements(block, c.dataStart - c.start, block.length, scratch, 0, c.length))
+        fail(`corrupt block at byte ${c.start}`)
     }
     return total
   },
 }
 
-function tooLarge (total: number, maxBytes: number): CodecError {
+function tooLarge(total: number, maxBytes: number): CodecError {
   return new CodecError('DECOMPRESSED_TOO_LARGE', `snappy output of ${total} bytes exceeds ${maxBytes}`)
 }
 
@@ -173,12 +186,15 @@ function tooLarge (total: number, maxBytes: number): CodecError {
 export const RAW_BLOCK_MAX = 64 * 1024 * 1024
 
 /** xerialChunks over a streamed input, the same checks in the same order; each chunk's bytes are then at pos */
-function * streamedChunks (r: StreamedInput): Generator<Chunk> {
+function* streamedChunks(r: StreamedInput): Generator<Chunk> {
   const L = r.length
   if (!isXerial(r.peek(Math.min(XERIAL_HEADER_SIZE, L)), 0)) {
     const c = blockHeader(r.peek(Math.min(5, L)), 0, L)
     if (c.length > RAW_BLOCK_MAX) {
-      throw new CodecError('DECOMPRESSED_TOO_LARGE', `snappy: a raw block (no xerial framing) declares ${c.length} bytes; it is decoded whole, and tsdump holds at most ${RAW_BLOCK_MAX} bytes of one block`)
+      throw new CodecError(
+        'DECOMPRESSED_TOO_LARGE',
+        `snappy: a raw block (no xerial framing) declares ${c.length} bytes; it is decoded whole, and tsdump holds at most ${RAW_BLOCK_MAX} bytes of one block`,
+      )
     }
     yield c
     return
@@ -188,7 +204,10 @@ function * streamedChunks (r: StreamedInput): Generator<Chunk> {
     const pos = r.pos
     if (pos + 4 > L) fail(`chunk length at byte ${pos} truncated`)
     const n = r.peek(4).readInt32BE(0)
-    if (n === XERIAL_MAGIC_HEAD && isXerial(r.peek(Math.min(XERIAL_HEADER_SIZE, L - pos)), 0)) { r.skip(XERIAL_HEADER_SIZE); continue }
+    if (n === XERIAL_MAGIC_HEAD && isXerial(r.peek(Math.min(XERIAL_HEADER_SIZE, L - pos)), 0)) {
+      r.skip(XERIAL_HEADER_SIZE)
+      continue
+    }
     if (n <= 0 || pos + 4 + n > L) fail(`chunk at byte ${pos} declares ${n} bytes, ${L - pos - 4} left`)
     r.skip(4)
     const c = blockHeader(r.peek(Math.min(5, n)), 0, n, pos + 4)
@@ -201,13 +220,13 @@ class XerialStream extends BlockStream {
   private readonly chunks: Generator<Chunk>
   private readonly r: StreamedInput
 
-  constructor (input: ByteStream) {
+  constructor(input: ByteStream) {
     super()
     this.r = new StreamedInput(input)
     this.chunks = streamedChunks(this.r)
   }
 
-  protected nextBlock (): boolean {
+  protected nextBlock(): boolean {
     const next = this.chunks.next()
     if (next.done === true) return false
     const c = next.value
@@ -215,7 +234,8 @@ class XerialStream extends BlockStream {
     this.r.pos = c.start
     const block = this.r.peek(c.end - c.start)
     if (c.length > this.out.length) this.out = Buffer.allocUnsafe(c.length)
-    if (!decodeSnappyElements(block, c.dataStart - c.start, block.length, this.out, 0, c.length)) fail(`corrupt block at byte ${c.start}`)
+    if (!decodeSnappyElements(block, c.dataStart - c.start, block.length, this.out, 0, c.length))
+      fail(`corrupt block at byte ${c.start}`)
     this.outLen = c.length
     return true
   }

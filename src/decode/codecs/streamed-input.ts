@@ -13,13 +13,13 @@ export class StreamedInput {
   private at = 0
   private len = 0
 
-  constructor (private readonly s: ByteStream) {
+  constructor(private readonly s: ByteStream) {
     if (s.length === undefined) throw new Error('a streamed codec needs the input length')
     this.length = s.length
   }
 
   /** input bytes [pos, pos + n) (n at most what is left), a view valid until the next call */
-  peek (n: number): Buffer {
+  peek(n: number): Buffer {
     const o = this.pos - this.at
     // o < 0: a position before the buffer (a walk that goes back to a frame's first block)
     if (o < 0 || o + n > this.len) {
@@ -41,7 +41,9 @@ export class StreamedInput {
     return this.buf.subarray(o, o + n)
   }
 
-  skip (n: number): void { this.pos += n }
+  skip(n: number): void {
+    this.pos += n
+  }
 }
 
 /** A codec stream that decodes one block at a time into `out` (nextBlock) and hands it out in pieces. */
@@ -51,9 +53,9 @@ export abstract class BlockStream implements ByteStream {
   private outAt = 0
 
   /** decode the next block into out[0, outLen); false at the end */
-  protected abstract nextBlock (): boolean
+  protected abstract nextBlock(): boolean
 
-  readInto (target: Buffer, at: number, max: number): number {
+  readInto(target: Buffer, at: number, max: number): number {
     let n = 0
     while (n < max) {
       if (this.outAt === this.outLen) {
@@ -74,15 +76,19 @@ export abstract class BlockStream implements ByteStream {
 export class MemoryBytes implements ByteStream {
   private at = 0
   readonly length: number
-  constructor (private readonly bytes: Uint8Array) { this.length = bytes.length }
-  readInto (target: Buffer, at: number, max: number): number {
+  constructor(private readonly bytes: Uint8Array) {
+    this.length = bytes.length
+  }
+  readInto(target: Buffer, at: number, max: number): number {
     const n = Math.min(max, this.bytes.length - this.at)
     target.set(this.bytes.subarray(this.at, this.at + n), at)
     this.at += n
     return n
   }
 
-  seek (offset: number): void { this.at = offset }
+  seek(offset: number): void {
+    this.at = offset
+  }
 }
 
 /** a codec's output over a compressed ByteStream, counted against `maxBytes` (CodecError DECOMPRESSED_TOO_LARGE past it) */
@@ -91,16 +97,22 @@ export class InflatedBytes implements ByteStream {
   total = 0
   private readonly out: ByteStream
 
-  constructor (private readonly codec: Codec, input: ByteStream, private readonly maxBytes: number, ctx: DecompressContext) {
+  constructor(
+    private readonly codec: Codec,
+    input: ByteStream,
+    private readonly maxBytes: number,
+    ctx: DecompressContext,
+  ) {
     if (codec.stream === undefined) throw new Error(`${codec.name} cannot stream`)
     this.out = codec.stream(input, ctx, maxBytes)
   }
 
-  readInto (target: Buffer, at: number, max: number): number {
+  readInto(target: Buffer, at: number, max: number): number {
     // one byte past the budget is enough to know it is exceeded
     const n = this.out.readInto(target, at, Math.min(max, this.maxBytes + 1 - this.total))
     this.total += n
-    if (this.total > this.maxBytes) throw new CodecError('DECOMPRESSED_TOO_LARGE', `${this.codec.name} output exceeds ${this.maxBytes} bytes`)
+    if (this.total > this.maxBytes)
+      throw new CodecError('DECOMPRESSED_TOO_LARGE', `${this.codec.name} output exceeds ${this.maxBytes} bytes`)
     return n
   }
 }

@@ -1,24 +1,26 @@
 // XXH32 (xxHash, 32-bit), needed by the LZ4 frame format: the frame descriptor checksum byte and the
 // optional block checksums. Reference: github.com/Cyan4973/xxHash doc/xxhash_spec.md.
 
-const PRIME1 = 0x9E3779B1
-const PRIME2 = 0x85EBCA77
-const PRIME3 = 0xC2B2AE3D
-const PRIME4 = 0x27D4EB2F
-const PRIME5 = 0x165667B1
+const PRIME1 = 0x9e3779b1
+const PRIME2 = 0x85ebca77
+const PRIME3 = 0xc2b2ae3d
+const PRIME4 = 0x27d4eb2f
+const PRIME5 = 0x165667b1
 
-function rotl (x: number, r: number): number { return (x << r) | (x >>> (32 - r)) }
+function rotl(x: number, r: number): number {
+  return (x << r) | (x >>> (32 - r))
+}
 
-function round (acc: number, lane: number): number {
+function round(acc: number, lane: number): number {
   return Math.imul(rotl((acc + Math.imul(lane, PRIME2)) | 0, 13), PRIME1)
 }
 
-function readU32LE (b: Uint8Array, i: number): number {
+function readU32LE(b: Uint8Array, i: number): number {
   return b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16) | (b[i + 3]! << 24)
 }
 
 /** XXH32 of `data[start, end)` with `seed`, as an unsigned 32-bit number. */
-export function xxhash32 (data: Uint8Array, seed = 0, start = 0, end = data.length): number {
+export function xxhash32(data: Uint8Array, seed = 0, start = 0, end = data.length): number {
   let i = start
   let h: number
   if (end - start >= 16) {

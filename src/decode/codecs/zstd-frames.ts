@@ -10,9 +10,9 @@
 // anything is decoded, and the decoder (zstd.ts) then chooses the window it gives fzstd.
 import { CodecError } from './codec-error.js'
 
-const FRAME_MAGIC = 0xFD2FB528
-const SKIPPABLE_MAGIC_MASK = 0xFFFFFFF0
-const SKIPPABLE_MAGIC = 0x184D2A50
+const FRAME_MAGIC = 0xfd2fb528
+const SKIPPABLE_MAGIC_MASK = 0xfffffff0
+const SKIPPABLE_MAGIC = 0x184d2a50
 const BLOCK_MAX = 128 * 1024
 export const BLOCK_RAW = 0
 export const BLOCK_RLE = 1
@@ -48,24 +48,30 @@ export interface Block {
   last: boolean
 }
 
-export function fail (msg: string): never {
+export function fail(msg: string): never {
   throw new CodecError('DECOMPRESS_FAILED', `zstd: ${msg}`)
 }
 
-function need (length: number, pos: number, n: number, what: string): void {
+function need(length: number, pos: number, n: number, what: string): void {
   if (pos + n > length) fail(`${what} at byte ${pos} runs past the end (${length} bytes)`)
 }
 
-function readLE (b: Buffer, pos: number, n: number): number {
+function readLE(b: Buffer, pos: number, n: number): number {
   let v = 0
   for (let i = n - 1; i >= 0; i--) v = v * 256 + b[pos + i]!
   return v
 }
 
-interface FrameHead { start: number, fhd: number, contentSize: number | null, windowSize: number, firstBlock: number }
+interface FrameHead {
+  start: number
+  fhd: number
+  contentSize: number | null
+  windowSize: number
+  firstBlock: number
+}
 
 /** the frame header at `start` (its magic already read) */
-function frameHead (read: Read, length: number, start: number): FrameHead {
+function frameHead(read: Read, length: number, start: number): FrameHead {
   need(length, start, 5, 'frame header')
   const fhd = read(start + 4, 1)[0]!
   if ((fhd & 0x08) !== 0) fail(`reserved bit set in frame header at byte ${start + 4}`)
@@ -92,18 +98,20 @@ function frameHead (read: Read, length: number, start: number): FrameHead {
 }
 
 /** The blocks of a frame from its first block header, each checked before it is yielded. */
-export function * blocksOf (read: Read, length: number, f: { firstBlock: number, windowSize: number }): Generator<Block> {
+export function* blocksOf(read: Read, length: number, f: { firstBlock: number; windowSize: number }): Generator<Block> {
   const blockMax = Math.min(f.windowSize, BLOCK_MAX)
   let pos = f.firstBlock
-  for (let last = false; !last;) {
+  for (let last = false; !last; ) {
     need(length, pos, 3, 'block header')
     const h = readLE(read(pos, 3), 0, 3)
     last = (h & 1) !== 0
     const type = (h >>> 1) & 3
     const size = h >>> 3
     if (type === 3) fail(`reserved block type at byte ${pos}`)
-    if (size > blockMax && type !== BLOCK_COMPRESSED) fail(`block at byte ${pos} regenerates ${size} bytes, max ${blockMax}`)
-    if (type === BLOCK_COMPRESSED && size > blockMax) fail(`compressed block at byte ${pos} is ${size} bytes, max ${blockMax}`)
+    if (size > blockMax && type !== BLOCK_COMPRESSED)
+      fail(`block at byte ${pos} regenerates ${size} bytes, max ${blockMax}`)
+    if (type === BLOCK_COMPRESSED && size > blockMax)
+      fail(`compressed block at byte ${pos} is ${size} bytes, max ${blockMax}`)
     const contentBytes = type === BLOCK_RLE ? 1 : size
     need(length, pos + 3, contentBytes, 'block content')
     yield { at: pos, end: pos + 3 + contentBytes, type, size, last }
@@ -112,7 +120,7 @@ export function * blocksOf (read: Read, length: number, f: { firstBlock: number,
 }
 
 /** Parse one frame's header and walk its blocks (no decoding). */
-function walkFrame (read: Read, length: number, start: number): Frame {
+function walkFrame(read: Read, length: number, start: number): Frame {
   const h = frameHead(read, length, start)
   const blockMax = Math.min(h.windowSize, BLOCK_MAX)
   let maxOutput = 0
@@ -125,12 +133,25 @@ function walkFrame (read: Read, length: number, start: number): Frame {
     blocks++
     end = b.end
   }
-  if ((h.fhd & 0x04) !== 0) { need(length, end, 4, 'content checksum'); end += 4 }
-  return { start, end, contentSize: h.contentSize, windowSize: h.windowSize, blockMax, firstBlock: h.firstBlock, maxOutput, compressed, blocks }
+  if ((h.fhd & 0x04) !== 0) {
+    need(length, end, 4, 'content checksum')
+    end += 4
+  }
+  return {
+    start,
+    end,
+    contentSize: h.contentSize,
+    windowSize: h.windowSize,
+    blockMax,
+    firstBlock: h.firstBlock,
+    maxOutput,
+    compressed,
+    blocks,
+  }
 }
 
 /** The frames of a payload in order, each walked whole before it is yielded; skippable frames are passed over. */
-export function * framesOf (read: Read, length: number): Generator<Frame> {
+export function* framesOf(read: Read, length: number): Generator<Frame> {
   if (length === 0) fail('empty input')
   let pos = 0
   while (pos < length) {
@@ -155,7 +176,7 @@ export function * framesOf (read: Read, length: number): Generator<Frame> {
  * declared content size against what its blocks can hold, then the declared total against the budget.
  * Nothing is kept per frame (a payload of millions of tiny frames stays small).
  */
-export function checkFraming (read: Read, length: number, maxBytes: number): void {
+export function checkFraming(read: Read, length: number, maxBytes: number): void {
   let declared = 0
   let lie: string | undefined
   for (const f of framesOf(read, length)) {
@@ -165,7 +186,8 @@ export function checkFraming (read: Read, length: number, maxBytes: number): voi
     declared += f.contentSize ?? 0
   }
   if (lie !== undefined) fail(lie)
-  if (declared > maxBytes) throw new CodecError('DECOMPRESSED_TOO_LARGE', `zstd frames declare ${declared} bytes, more than ${maxBytes}`)
+  if (declared > maxBytes)
+    throw new CodecError('DECOMPRESSED_TOO_LARGE', `zstd frames declare ${declared} bytes, more than ${maxBytes}`)
 }
 
 /**
@@ -176,10 +198,13 @@ export function checkFraming (read: Read, length: number, maxBytes: number): voi
 export const KAFKA_MAX_WINDOW = 2 ** 27
 
 /** the first frame of `payload` whose window Kafka refuses, or undefined (also when the framing is damaged: decoding says so) */
-export function windowKafkaRefuses (payload: Buffer): { frameAt: number, windowSize: number } | undefined {
+export function windowKafkaRefuses(payload: Buffer): { frameAt: number; windowSize: number } | undefined {
   const read: Read = (pos, n) => payload.subarray(pos, pos + n)
   try {
-    for (const f of framesOf(read, payload.length)) if (f.windowSize > KAFKA_MAX_WINDOW) return { frameAt: f.start, windowSize: f.windowSize }
-  } catch { /* damaged framing: the decoder reports it */ }
+    for (const f of framesOf(read, payload.length))
+      if (f.windowSize > KAFKA_MAX_WINDOW) return { frameAt: f.start, windowSize: f.windowSize }
+  } catch {
+    /* damaged framing: the decoder reports it */
+  }
   return undefined
 }

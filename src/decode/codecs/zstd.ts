@@ -48,25 +48,25 @@ const WORK_PER_BUDGET_BYTE = 64
 const ONE_SHOT_MAX = 1024 * 1024
 /** the smallest window a descriptor can declare */
 const MIN_WINDOW = 1024
-const FRAME_MAGIC_LE = [0x28, 0xB5, 0x2F, 0xFD]
+const FRAME_MAGIC_LE = [0x28, 0xb5, 0x2f, 0xfd]
 
 /** smallest window descriptor byte whose window is at least `size` */
-function windowDescriptorFor (size: number): number {
+function windowDescriptorFor(size: number): number {
   for (let exp = 0; exp < 32; exp++) {
     const base = 2 ** (10 + exp)
     for (let mantissa = 0; mantissa < 8; mantissa++) {
       if (base + (base / 8) * mantissa >= size) return (exp << 3) | mantissa
     }
   }
-  return 0xFF
+  return 0xff
 }
 
-function tooLarge (maxBytes: number): CodecError {
+function tooLarge(maxBytes: number): CodecError {
   return new CodecError('DECOMPRESSED_TOO_LARGE', `zstd output exceeds ${maxBytes} bytes`)
 }
 
 /** fzstd's own errors (corrupt block contents) become DECOMPRESS_FAILED */
-function fzstdCall<T> (f: () => T): T {
+function fzstdCall<T>(f: () => T): T {
   try {
     return f()
   } catch (e) {
@@ -79,15 +79,17 @@ function fzstdCall<T> (f: () => T): T {
  * The header fzstd is given for a frame: no content size, no dictionary, no checksum (tsdump skips it), and
  * the window the frame can need, at least one block (fzstd sizes its block buffer from the window).
  */
-function fzstdHeader (f: Frame, budget: number): Buffer {
+function fzstdHeader(f: Frame, budget: number): Buffer {
   return Buffer.from([...FRAME_MAGIC_LE, 0, windowDescriptorFor(windowFor(f, budget))])
 }
 
 /** the window a frame with compressed blocks is decoded with: what it can need, at least one block */
-function windowFor (f: Frame, budget: number): number {
+function windowFor(f: Frame, budget: number): number {
   const needed = Math.min(f.windowSize, f.maxOutput, budget)
   if (needed > WINDOW_CAP) {
-    fail(`frame at byte ${f.start} needs a window of ${needed} bytes (declared ${f.windowSize}), more than tsdump's limit of ${WINDOW_CAP} (zstd levels 17 to 22 on batches over 4 MiB)`)
+    fail(
+      `frame at byte ${f.start} needs a window of ${needed} bytes (declared ${f.windowSize}), more than tsdump's limit of ${WINDOW_CAP} (zstd levels 17 to 22 on batches over 4 MiB)`,
+    )
   }
   return Math.max(MIN_WINDOW, f.blockMax, needed)
 }
@@ -96,13 +98,13 @@ function windowFor (f: Frame, budget: number): number {
  * fzstd's push leaves an empty view of each pushed chunk in its pending list, which it clears only when
  * something is pending: one object per block, without bound on a frame of millions of tiny blocks.
  */
-function dropEmptyPending (d: Decompress): void {
-  const p = d as unknown as { c?: unknown, l?: unknown }
+function dropEmptyPending(d: Decompress): void {
+  const p = d as unknown as { c?: unknown; l?: unknown }
   if (p.l === 0 && Array.isArray(p.c)) p.c.length = 0
 }
 
 /** The output of one frame without a one-shot decoding, block by block; `budget` is what is left of the budget. */
-function * frameBlocks (read: Read, length: number, f: Frame, budget: number): Generator<Uint8Array> {
+function* frameBlocks(read: Read, length: number, f: Frame, budget: number): Generator<Uint8Array> {
   if (!f.compressed) {
     for (const b of blocksOf(read, length, f)) {
       if (b.size === 0) continue
@@ -112,12 +114,17 @@ function * frameBlocks (read: Read, length: number, f: Frame, budget: number): G
     return
   }
   const out: Uint8Array[] = []
-  const d = new (loadFzstd().Decompress)((chunk) => { if (chunk.length > 0) out.push(chunk) })
+  const d = new (loadFzstd().Decompress)((chunk) => {
+    if (chunk.length > 0) out.push(chunk)
+  })
   let header: Buffer | undefined = fzstdHeader(f, budget)
   for (const b of blocksOf(read, length, f)) {
     let bytes = read(b.at, b.end - b.at)
     // copy: fzstd holds a first push shorter than 18 bytes until the next one, and `bytes` is a view of the input
-    if (header !== undefined) { bytes = Buffer.concat([header, bytes]); header = undefined }
+    if (header !== undefined) {
+      bytes = Buffer.concat([header, bytes])
+      header = undefined
+    }
     fzstdCall(() => d.push(bytes, b.last))
     dropEmptyPending(d)
     for (const c of out) yield c
@@ -130,7 +137,7 @@ function * frameBlocks (read: Read, length: number, f: Frame, budget: number): G
  * maxBytes; frames with a content size up to `oneShotMax` are decoded in one call. The framing checks
  * (checkFraming) come first, by the caller.
  */
-function * output (read: Read, length: number, maxBytes: number, oneShotMax: number): Generator<Uint8Array> {
+function* output(read: Read, length: number, maxBytes: number, oneShotMax: number): Generator<Uint8Array> {
   let total = 0
   let work = 0
   for (const f of framesOf(read, length)) {
@@ -141,7 +148,8 @@ function * output (read: Read, length: number, maxBytes: number, oneShotMax: num
         // fzstd allocates exactly the declared content size here
         const frame = read(f.start, f.end - f.start)
         const one = fzstdCall(() => loadFzstd().decompress(frame))
-        if (one.length !== declared) fail(`frame at byte ${f.start} decoded to ${one.length} bytes, declared ${declared}`)
+        if (one.length !== declared)
+          fail(`frame at byte ${f.start} decoded to ${one.length} bytes, declared ${declared}`)
         total += declared
         yield one
         continue
@@ -151,43 +159,62 @@ function * output (read: Read, length: number, maxBytes: number, oneShotMax: num
       // the frame's window moved after each block, and allocated once: what fzstd will copy
       work += (f.blocks + 1) * windowFor(f, maxBytes - total)
       if (work > WORK_PER_BUDGET_BYTE * Math.max(maxBytes, WINDOW_CAP)) {
-        throw new CodecError('DECOMPRESSED_TOO_LARGE', `zstd frame at byte ${f.start}: ${f.blocks} blocks over a window of ${windowFor(f, maxBytes - total)} bytes would copy more than ${WORK_PER_BUDGET_BYTE} times the ${maxBytes}-byte budget`)
+        throw new CodecError(
+          'DECOMPRESSED_TOO_LARGE',
+          `zstd frame at byte ${f.start}: ${f.blocks} blocks over a window of ${windowFor(f, maxBytes - total)} bytes would copy more than ${WORK_PER_BUDGET_BYTE} times the ${maxBytes}-byte budget`,
+        )
       }
     }
     let made = 0
     for (const c of frameBlocks(read, length, f, maxBytes - total)) {
       made += c.length
       if (total + made > maxBytes) throw tooLarge(maxBytes)
-      if (declared > 0 && made > declared) fail(`frame at byte ${f.start} decodes to more than the ${declared} bytes it declares`)
+      if (declared > 0 && made > declared)
+        fail(`frame at byte ${f.start} decodes to more than the ${declared} bytes it declares`)
       yield c
     }
-    if (declared > 0 && made !== declared) fail(`frame at byte ${f.start} decoded to ${made} bytes, declared ${declared}`)
+    if (declared > 0 && made !== declared)
+      fail(`frame at byte ${f.start} decoded to ${made} bytes, declared ${declared}`)
     total += made
   }
 }
 
-function streamedRead (input: ByteStream): { read: Read, length: number } {
+function streamedRead(input: ByteStream): { read: Read; length: number } {
   // each frame is walked to its end, then read again from its first block: the input must seek
   if (input.seek === undefined) throw new Error('zstd: a streamed payload needs a seekable input')
   const r = new StreamedInput(input)
-  return { read: (p, n) => { r.pos = p; return r.peek(n) }, length: r.length }
+  return {
+    read: (p, n) => {
+      r.pos = p
+      return r.peek(n)
+    },
+    length: r.length,
+  }
 }
 
 export const zstd: Codec = {
   id: 4,
   name: 'zstd',
-  decompress (input, maxBytes) {
+  decompress(input, maxBytes) {
     const read: Read = (p, n) => input.subarray(p, p + n)
     checkFraming(read, input.length, maxBytes)
     const parts: Uint8Array[] = []
     let total = 0
-    for (const c of output(read, input.length, maxBytes, Infinity)) { parts.push(c); total += c.length }
-    if (parts.length === 1) { const p = parts[0]!; return Buffer.from(p.buffer, p.byteOffset, p.length) }
+    for (const c of output(read, input.length, maxBytes, Infinity)) {
+      parts.push(c)
+      total += c.length
+    }
+    if (parts.length === 1) {
+      const p = parts[0]!
+      return Buffer.from(p.buffer, p.byteOffset, p.length)
+    }
     // copy: several frames or blocks are joined into one payload
     return Buffer.concat(parts, total)
   },
-  stream (input, _ctx, maxBytes) { return new ZstdStream(input, maxBytes) },
-  streamLength (input, maxBytes) {
+  stream(input, _ctx, maxBytes) {
+    return new ZstdStream(input, maxBytes)
+  },
+  streamLength(input, maxBytes) {
     // the framing first, as decompress walks it before decoding; then every block decoded and counted
     const { read, length } = streamedRead(input)
     checkFraming(read, length, maxBytes)
@@ -201,13 +228,13 @@ export const zstd: Codec = {
 class ZstdStream extends BlockStream {
   private readonly chunks: Generator<Uint8Array>
 
-  constructor (input: ByteStream, maxBytes: number) {
+  constructor(input: ByteStream, maxBytes: number) {
     super()
     const { read, length } = streamedRead(input)
     this.chunks = output(read, length, maxBytes, ONE_SHOT_MAX)
   }
 
-  protected nextBlock (): boolean {
+  protected nextBlock(): boolean {
     const next = this.chunks.next()
     if (next.done === true) return false
     const c = next.value

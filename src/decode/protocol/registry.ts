@@ -23,7 +23,7 @@ const cache = new WeakMap<SchemaTable, Map<string, ReleaseSchemas>>()
  * (KAFKA-18301); 3.9/4.0 key definitions are "data" messages whose validVersions are the record
  * type(s), e.g. OffsetCommitKey "0-1", paired with the value of the same name.
  */
-function coordinatorTypes (byName: ReadonlyMap<string, MessageDef>): Map<number, readonly [MessageDef, MessageDef]> {
+function coordinatorTypes(byName: ReadonlyMap<string, MessageDef>): Map<number, readonly [MessageDef, MessageDef]> {
   const out = new Map<number, readonly [MessageDef, MessageDef]>()
   for (const key of byName.values()) {
     if (!key.name.endsWith('Key')) continue
@@ -37,9 +37,12 @@ function coordinatorTypes (byName: ReadonlyMap<string, MessageDef>): Map<number,
   return out
 }
 
-export function schemasFor (table: SchemaTable, release: KafkaRelease): ReleaseSchemas {
+export function schemasFor(table: SchemaTable, release: KafkaRelease): ReleaseSchemas {
   let perRelease = cache.get(table)
-  if (perRelease === undefined) { perRelease = new Map(); cache.set(table, perRelease) }
+  if (perRelease === undefined) {
+    perRelease = new Map()
+    cache.set(table, perRelease)
+  }
   const hit = perRelease.get(release)
   if (hit !== undefined) return hit
   const byName = new Map(Object.entries(table.MESSAGES))
@@ -55,6 +58,6 @@ export function schemasFor (table: SchemaTable, release: KafkaRelease): ReleaseS
 }
 
 /** 3.9/4.0 keys are read at version = record type; 4.1+ keys have the single version 0 */
-export function keyVersion (key: MessageDef, type: number): number {
+export function keyVersion(key: MessageDef, type: number): number {
   return inRange(key.validVersions, type) ? type : 0
 }

@@ -5,8 +5,20 @@
 
 export type VersionRange = readonly [number, number]
 
-export type FieldType = 'int8' | 'int16' | 'uint16' | 'int32' | 'uint32' | 'int64' | 'float64' | 'bool' |
-  'string' | 'bytes' | 'records' | 'uuid' | 'struct'
+export type FieldType =
+  | 'int8'
+  | 'int16'
+  | 'uint16'
+  | 'int32'
+  | 'uint32'
+  | 'int64'
+  | 'float64'
+  | 'bool'
+  | 'string'
+  | 'bytes'
+  | 'records'
+  | 'uuid'
+  | 'struct'
 
 export interface FieldDef {
   /** FieldSpec.camelCaseName(): the key Kafka's generated JsonConverters write */
@@ -34,13 +46,16 @@ export interface MessageDef {
 
 /** A decoded message: plain values, int64 as bigint and bytes as Buffer until format/ renders them. */
 export type SchemaValue = null | boolean | number | bigint | string | Buffer | SchemaValue[] | SchemaStruct
-export interface SchemaStruct { [field: string]: SchemaValue }
+export interface SchemaStruct {
+  [field: string]: SchemaValue
+}
 
 export const inRange = (r: VersionRange | null | undefined, v: number): boolean => r != null && v >= r[0] && v <= r[1]
 
 /** the Kafka releases whose text and schemas tsdump reproduces */
 export const KAFKA_RELEASES = ['3.9', '4.0', '4.1', '4.2', '4.3', '4.4'] as const
-export type KafkaRelease = typeof KAFKA_RELEASES[number]
+export type KafkaRelease = (typeof KAFKA_RELEASES)[number]
 
 /** release order: '4.1' >= '4.0' (labels are major.minor with one-digit minors) */
-export const atLeast = (release: KafkaRelease, than: KafkaRelease): boolean => KAFKA_RELEASES.indexOf(release) >= KAFKA_RELEASES.indexOf(than)
+export const atLeast = (release: KafkaRelease, than: KafkaRelease): boolean =>
+  KAFKA_RELEASES.indexOf(release) >= KAFKA_RELEASES.indexOf(than)

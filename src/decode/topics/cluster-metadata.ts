@@ -20,7 +20,7 @@ export interface MetadataRecord {
 }
 
 /** MetadataRecordType's enum constant: the message name in upper snake case (TopicRecord -> TOPIC_RECORD) */
-export function metadataTypeName (messageName: string): string {
+export function metadataTypeName(messageName: string): string {
   return messageName.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase()
 }
 
@@ -29,8 +29,19 @@ export function metadataTypeName (messageName: string): string {
  * @param base absolute position of value[0], for error positions
  * @throws SchemaReadError (kafkaMessage = the text kafka-dump-log prints after "skipping.")
  */
-export function decodeMetadataRecord (value: Buffer, base = 0, release: KafkaRelease = '4.4'): MetadataRecord {
-  const rec = decodeFramedRecord(schemasFor(table, release), value, base,
-    (apiKey) => `org.apache.kafka.common.errors.UnsupportedVersionException: Unknown metadata id ${apiKey}`)
-  return { type: metadataTypeName(rec.def.name), apiKey: rec.apiKey, version: rec.version, data: rec.data, def: rec.def, unknownVersion: rec.unknownVersion }
+export function decodeMetadataRecord(value: Buffer, base = 0, release: KafkaRelease = '4.4'): MetadataRecord {
+  const rec = decodeFramedRecord(
+    schemasFor(table, release),
+    value,
+    base,
+    (apiKey) => `org.apache.kafka.common.errors.UnsupportedVersionException: Unknown metadata id ${apiKey}`,
+  )
+  return {
+    type: metadataTypeName(rec.def.name),
+    apiKey: rec.apiKey,
+    version: rec.version,
+    data: rec.data,
+    def: rec.def,
+    unknownVersion: rec.unknownVersion,
+  }
 }

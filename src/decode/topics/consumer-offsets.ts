@@ -17,13 +17,13 @@ import * as table from '../protocol/generated/consumer-offsets-messages.js'
 export const GROUP_METADATA_TYPE = 2
 
 /** the record types `release`'s group coordinator defines, with their key names */
-export function groupRecordTypes (release: KafkaRelease): Map<number, string> {
+export function groupRecordTypes(release: KafkaRelease): Map<number, string> {
   const out = new Map<number, string>()
   for (const [type, [key]] of schemasFor(table, release).coordinator) out.set(type, key.name.replace(/Key$/, ''))
   return out
 }
 
-function embedded (name: string, bytes: Buffer, release: KafkaRelease): SchemaValue {
+function embedded(name: string, bytes: Buffer, release: KafkaRelease): SchemaValue {
   const def = schemasFor(table, release).byName.get(name)
   if (def === undefined) return bytes
   try {
@@ -38,12 +38,14 @@ function embedded (name: string, bytes: Buffer, release: KafkaRelease): SchemaVa
 }
 
 /** GroupMetadataValue members with subscription/assignment decoded when protocolType is "consumer" */
-function withConsumerProtocol (data: SchemaStruct, release: KafkaRelease): SchemaStruct {
+function withConsumerProtocol(data: SchemaStruct, release: KafkaRelease): SchemaStruct {
   if (data.protocolType !== 'consumer' || !Array.isArray(data.members)) return data
   const members = data.members.map((m) => {
     const member = { ...(m as SchemaStruct) }
-    if (Buffer.isBuffer(member.subscription)) member.subscription = embedded('ConsumerProtocolSubscription', member.subscription, release)
-    if (Buffer.isBuffer(member.assignment)) member.assignment = embedded('ConsumerProtocolAssignment', member.assignment, release)
+    if (Buffer.isBuffer(member.subscription))
+      member.subscription = embedded('ConsumerProtocolSubscription', member.subscription, release)
+    if (Buffer.isBuffer(member.assignment))
+      member.assignment = embedded('ConsumerProtocolAssignment', member.assignment, release)
     return member
   })
   return { ...data, members }
@@ -53,9 +55,16 @@ function withConsumerProtocol (data: SchemaStruct, release: KafkaRelease): Schem
  * Decode one record as Kafka `release` reads it.
  * @throws UnknownRecordTypeError, SchemaReadError (kafkaMessage = Kafka's exception text)
  */
-export function decodeGroupRecord (key: Buffer, value: Buffer | null, release: KafkaRelease = '4.4', opts: SerdeOptions = { checkValueVersion: true },
-  keyPosition = 0, valuePosition = 0): CoordinatorRecord {
+export function decodeGroupRecord(
+  key: Buffer,
+  value: Buffer | null,
+  release: KafkaRelease = '4.4',
+  opts: SerdeOptions = { checkValueVersion: true },
+  keyPosition = 0,
+  valuePosition = 0,
+): CoordinatorRecord {
   const rec = decodeCoordinatorRecord(schemasFor(table, release), key, value, opts, keyPosition, valuePosition)
-  if (rec.type === GROUP_METADATA_TYPE && rec.value !== null) rec.value.data = withConsumerProtocol(rec.value.data, release)
+  if (rec.type === GROUP_METADATA_TYPE && rec.value !== null)
+    rec.value.data = withConsumerProtocol(rec.value.data, release)
   return rec
 }

@@ -9,7 +9,15 @@ import type { KafkaRelease } from '../protocol/types.js'
 import * as table from '../protocol/generated/remote-log-metadata-messages.js'
 
 /** @throws SchemaReadError */
-export function decodeRemoteLogMetadataRecord (value: Buffer, position = 0, release: KafkaRelease = '4.4'): FramedRecord {
-  return decodeFramedRecord(schemasFor(table, release), value, position,
-    (apiKey) => `org.apache.kafka.common.errors.UnsupportedVersionException: Unknown metadata id ${apiKey}`)
+export function decodeRemoteLogMetadataRecord(
+  value: Buffer,
+  position = 0,
+  release: KafkaRelease = '4.4',
+): FramedRecord {
+  return decodeFramedRecord(
+    schemasFor(table, release),
+    value,
+    position,
+    (apiKey) => `org.apache.kafka.common.errors.UnsupportedVersionException: Unknown metadata id ${apiKey}`,
+  )
 }

@@ -9,7 +9,13 @@ import type { KafkaRelease } from '../protocol/types.js'
 import * as table from '../protocol/generated/share-group-state-messages.js'
 
 /** @throws UnknownRecordTypeError, SchemaReadError */
-export function decodeShareGroupStateRecord (key: Buffer, value: Buffer | null, release: KafkaRelease = '4.4',
-  opts: SerdeOptions = { checkValueVersion: true }, keyPosition = 0, valuePosition = 0): CoordinatorRecord {
+export function decodeShareGroupStateRecord(
+  key: Buffer,
+  value: Buffer | null,
+  release: KafkaRelease = '4.4',
+  opts: SerdeOptions = { checkValueVersion: true },
+  keyPosition = 0,
+  valuePosition = 0,
+): CoordinatorRecord {
   return decodeCoordinatorRecord(schemasFor(table, release), key, value, opts, keyPosition, valuePosition)
 }

@@ -12,13 +12,25 @@ import { atLeast, inRange } from '../protocol/types.js'
 import * as table from '../protocol/generated/transaction-state-messages.js'
 
 /** TransactionState ids (transaction-coordinator TransactionState.java) */
-export const TRANSACTION_STATES = ['Empty', 'Ongoing', 'PrepareCommit', 'PrepareAbort', 'CompleteCommit', 'CompleteAbort', 'Dead', 'PrepareEpochFence'] as const
+export const TRANSACTION_STATES = [
+  'Empty',
+  'Ongoing',
+  'PrepareCommit',
+  'PrepareAbort',
+  'CompleteCommit',
+  'CompleteAbort',
+  'Dead',
+  'PrepareEpochFence',
+] as const
 
-export function transactionStateName (status: number): string {
+export function transactionStateName(status: number): string {
   return TRANSACTION_STATES[status] ?? `Unknown(${status})`
 }
 
-export interface TransactionLogKey { version: number, transactionalId: string | null }
+export interface TransactionLogKey {
+  version: number
+  transactionalId: string | null
+}
 
 export interface TransactionLogValue {
   version: number
@@ -29,7 +41,7 @@ export interface TransactionLogValue {
   nextProducerEpoch: number
   transactionTimeoutMs: number
   transactionStatus: number
-  transactionPartitions: Array<{ topic: string, partitionIds: number[] }> | null
+  transactionPartitions: Array<{ topic: string; partitionIds: number[] }> | null
   transactionLastUpdateTimestampMs: bigint
   transactionStartTimestampMs: bigint
   clientTransactionVersion: number
@@ -38,12 +50,25 @@ export interface TransactionLogValue {
 const schemas = (release: KafkaRelease) => schemasFor(table, release)
 
 /** Decode as Kafka `release` does (coordinator serde); @throws UnknownRecordTypeError, SchemaReadError */
-export function decodeTransactionLogRecord (key: Buffer, value: Buffer | null, release: KafkaRelease = '4.4', keyPosition = 0, valuePosition = 0): CoordinatorRecord {
-  return decodeCoordinatorRecord(schemas(release), key, value, { checkValueVersion: atLeast(release, '4.1') }, keyPosition, valuePosition)
+export function decodeTransactionLogRecord(
+  key: Buffer,
+  value: Buffer | null,
+  release: KafkaRelease = '4.4',
+  keyPosition = 0,
+  valuePosition = 0,
+): CoordinatorRecord {
+  return decodeCoordinatorRecord(
+    schemas(release),
+    key,
+    value,
+    { checkValueVersion: atLeast(release, '4.1') },
+    keyPosition,
+    valuePosition,
+  )
 }
 
 /** transactionalId is null when the key type is not 0 (3.9's UnknownKey). @throws DecodeError */
-export function decodeTransactionLogKey (key: Buffer, position = 0): TransactionLogKey {
+export function decodeTransactionLogKey(key: Buffer, position = 0): TransactionLogKey {
   const r = new ByteReader(key, position)
   const version = r.readInt16('version')
   if (version !== 0) return { version, transactionalId: null }
@@ -52,15 +77,21 @@ export function decodeTransactionLogKey (key: Buffer, position = 0): Transaction
 }
 
 /** The value with every field, tagged ones at their defaults when absent. @throws DecodeError for malformed values and unknown versions */
-export function decodeTransactionLogValue (value: Buffer, position = 0): TransactionLogValue {
+export function decodeTransactionLogValue(value: Buffer, position = 0): TransactionLogValue {
   const def = schemas('4.4').coordinator.get(0)![1]
   const r = new ByteReader(value, position)
   const version = r.readInt16('version')
-  if (!inRange(def.validVersions, version)) throw new SchemaReadError(`Unknown version ${version} from the transaction log message value`, position, `Unknown version ${version} from the transaction log message value`, 'version')
+  if (!inRange(def.validVersions, version))
+    throw new SchemaReadError(
+      `Unknown version ${version} from the transaction log message value`,
+      position,
+      `Unknown version ${version} from the transaction log message value`,
+      'version',
+    )
   return transactionLogValue(version, readMessage(r, def, version))
 }
 
-export function transactionLogValue (version: number, d: SchemaStruct): TransactionLogValue {
+export function transactionLogValue(version: number, d: SchemaStruct): TransactionLogValue {
   return {
     version,
     producerId: d.producerId as bigint,

@@ -63,7 +63,8 @@ details { margin: 6px 0; }
 `
 
 /** patterns referenced by the CSS above; one hidden <svg> per page */
-export const REPORT_PATTERNS = '<svg width="0" height="0" style="position:absolute" aria-hidden="true" focusable="false"><defs>' +
+export const REPORT_PATTERNS =
+  '<svg width="0" height="0" style="position:absolute" aria-hidden="true" focusable="false"><defs>' +
   '<pattern id="p-aborted" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">' +
   '<rect width="6" height="6" fill="#f7c6a3"/><rect width="3" height="6" fill="#d55e00"/></pattern>' +
   '<pattern id="p-open" width="6" height="6" patternUnits="userSpaceOnUse">' +

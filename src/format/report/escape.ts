@@ -6,13 +6,13 @@
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
 
 /** text or double/single-quoted attribute value */
-export function esc (v: string | number | boolean | null | undefined): string {
+export function esc(v: string | number | boolean | null | undefined): string {
   if (v === null || v === undefined) return ''
   return String(v).replace(/[&<>"']/g, (c) => ENTITIES[c]!)
 }
 
 /** ` name="value"` pairs, escaped; null/undefined values are left out */
-export function attrs (a: Record<string, string | number | boolean | null | undefined>): string {
+export function attrs(a: Record<string, string | number | boolean | null | undefined>): string {
   let out = ''
   for (const k of Object.keys(a)) {
     const v = a[k]

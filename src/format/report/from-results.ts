@@ -9,7 +9,17 @@ import { recordsWaiting } from '../../analysis/lso.js'
 import type { OpenTransaction, PartitionReport } from '../../analysis/partition-report.js'
 import type { PartitionResult } from '../../analysis/partition-results.js'
 import { jsonInt64, jsonInt64OrNull, topicTotals } from '../txn-json.js'
-import type { BlockingModel, Bucket, FindingRow, Int64, LaneItem, PartitionModel, ReportModel, TopicRow, TxnBar } from './model.js'
+import type {
+  BlockingModel,
+  Bucket,
+  FindingRow,
+  Int64,
+  LaneItem,
+  PartitionModel,
+  ReportModel,
+  TopicRow,
+  TxnBar,
+} from './model.js'
 
 /** one partition's lane as the collector hands it over */
 export interface CollectedLane {
@@ -40,61 +50,117 @@ export interface ReportInput {
 /** open transactions drawn one by one (an aggregated lane may hold many) */
 const MAX_OPEN_DRAWN = 200
 
-function openBar (t: OpenTransaction, lane: CollectedLane): TxnBar {
+function openBar(t: OpenTransaction, lane: CollectedLane): TxnBar {
   const awaiting = t.state === 'awaiting-high-watermark'
   const ended = awaiting ? lane.recentlyEnded(jsonInt64(t.producerId), jsonInt64(t.firstOffset)) : undefined
   if (ended !== undefined) return { ...ended, awaitingHighWatermark: true }
   return {
-    kind: 'txn', producerId: jsonInt64(t.producerId), producerEpoch: t.producerEpoch, firstOffset: jsonInt64(t.firstOffset), lastOffset: jsonInt64OrNull(t.lastDataOffset),
-    records: t.records, batches: null, firstTimestamp: jsonInt64OrNull(t.firstTimestamp), lastTimestamp: jsonInt64OrNull(t.lastTimestamp), outcome: 'open',
-    markerOffset: null, markerEpoch: null, coordinatorEpoch: t.coordinatorEpoch, empty: false, seeded: t.seeded,
+    kind: 'txn',
+    producerId: jsonInt64(t.producerId),
+    producerEpoch: t.producerEpoch,
+    firstOffset: jsonInt64(t.firstOffset),
+    lastOffset: jsonInt64OrNull(t.lastDataOffset),
+    records: t.records,
+    batches: null,
+    firstTimestamp: jsonInt64OrNull(t.firstTimestamp),
+    lastTimestamp: jsonInt64OrNull(t.lastTimestamp),
+    outcome: 'open',
+    markerOffset: null,
+    markerEpoch: null,
+    coordinatorEpoch: t.coordinatorEpoch,
+    empty: false,
+    seeded: t.seeded,
     ...(awaiting ? { awaitingHighWatermark: true } : {}),
   }
 }
 
-function blockingModel (p: ReportPartition): BlockingModel | null {
+function blockingModel(p: ReportPartition): BlockingModel | null {
   const b = p.blocking
   if (b === null) return null
   return {
-    producerId: jsonInt64(b.producerId), producerEpoch: b.producerEpoch, coordinatorEpoch: b.coordinatorEpoch, coordinatorEpochSource: b.coordinatorEpochSource,
-    firstOffset: jsonInt64(b.firstOffset), lastOffset: jsonInt64OrNull(b.lastDataOffset), records: b.records, recordsWaiting: b.recordsWaiting,
-    firstTimestamp: jsonInt64OrNull(b.firstTimestamp), lastTimestamp: jsonInt64OrNull(b.lastTimestamp), ageMs: jsonInt64OrNull(b.ageMs), state: b.state,
-    ageSource: b.ageSource, ageFrom: ageSourceText(b.verdict), nowMs: b.nowMs, overdue: b.verdict.overdue, hanging: b.hanging, seeded: b.seeded, commands: b.state === 'open' ? p.commands : [],
+    producerId: jsonInt64(b.producerId),
+    producerEpoch: b.producerEpoch,
+    coordinatorEpoch: b.coordinatorEpoch,
+    coordinatorEpochSource: b.coordinatorEpochSource,
+    firstOffset: jsonInt64(b.firstOffset),
+    lastOffset: jsonInt64OrNull(b.lastDataOffset),
+    records: b.records,
+    recordsWaiting: b.recordsWaiting,
+    firstTimestamp: jsonInt64OrNull(b.firstTimestamp),
+    lastTimestamp: jsonInt64OrNull(b.lastTimestamp),
+    ageMs: jsonInt64OrNull(b.ageMs),
+    state: b.state,
+    ageSource: b.ageSource,
+    ageFrom: ageSourceText(b.verdict),
+    nowMs: b.nowMs,
+    overdue: b.verdict.overdue,
+    hanging: b.hanging,
+    seeded: b.seeded,
+    commands: b.state === 'open' ? p.commands : [],
   }
 }
 
-function partitionModel (p: ReportPartition): PartitionModel {
+function partitionModel(p: ReportPartition): PartitionModel {
   const r = p.report
   return {
-    id: p.label, topic: r.topic, partition: r.partition, path: p.path,
-    logStartOffset: jsonInt64(r.logStartOffset), logEndOffset: jsonInt64(r.logEndOffset), highWatermark: jsonInt64(r.highWatermark),
-    highWatermarkSource: r.highWatermarkSource, lastStableOffset: jsonInt64(r.lastStableOffset),
-    readCommitted: r.readCommitted, readUncommitted: r.readUncommitted, abortedRecords: r.abortedRecords, pendingRecords: r.pendingRecords, recordsWaiting: recordsWaiting(r),
-    batches: r.batches, controlBatches: { ...r.controlBatches }, transactions: { ...r.transactions },
-    items: p.lane.items, buckets: p.lane.buckets, open: r.openTransactions.slice(0, MAX_OPEN_DRAWN).map((t) => openBar(t, p.lane)), blocking: blockingModel(p),
+    id: p.label,
+    topic: r.topic,
+    partition: r.partition,
+    path: p.path,
+    logStartOffset: jsonInt64(r.logStartOffset),
+    logEndOffset: jsonInt64(r.logEndOffset),
+    highWatermark: jsonInt64(r.highWatermark),
+    highWatermarkSource: r.highWatermarkSource,
+    lastStableOffset: jsonInt64(r.lastStableOffset),
+    readCommitted: r.readCommitted,
+    readUncommitted: r.readUncommitted,
+    abortedRecords: r.abortedRecords,
+    pendingRecords: r.pendingRecords,
+    recordsWaiting: recordsWaiting(r),
+    batches: r.batches,
+    controlBatches: { ...r.controlBatches },
+    transactions: { ...r.transactions },
+    items: p.lane.items,
+    buckets: p.lane.buckets,
+    open: r.openTransactions.slice(0, MAX_OPEN_DRAWN).map((t) => openBar(t, p.lane)),
+    blocking: blockingModel(p),
   }
 }
 
-function topicRows (reports: readonly PartitionReport[]): TopicRow[] {
+function topicRows(reports: readonly PartitionReport[]): TopicRow[] {
   return topicTotals(reports).map((t) => {
     const rs = reports.filter((r) => r.topic === t.topic)
     const sum = (f: (r: PartitionReport) => number): number => rs.reduce((a, r) => a + f(r), 0)
-    return { ...t, abortedRecords: sum((r) => r.abortedRecords), pendingRecords: sum((r) => r.pendingRecords), recordsWaiting: sum(recordsWaiting), openTransactions: sum((r) => r.transactions.open) }
+    return {
+      ...t,
+      abortedRecords: sum((r) => r.abortedRecords),
+      pendingRecords: sum((r) => r.pendingRecords),
+      recordsWaiting: sum(recordsWaiting),
+      openTransactions: sum((r) => r.transactions.open),
+    }
   })
 }
 
-function defaultTitle (parts: readonly PartitionModel[]): string {
+function defaultTitle(parts: readonly PartitionModel[]): string {
   const names = [...new Set(parts.map((p) => p.topic ?? p.path))]
   return `tsdump report: ${names.slice(0, 4).join(', ')}${names.length > 4 ? ` and ${names.length - 4} more` : ''}`
 }
 
-export function reportModel (input: ReportInput): ReportModel {
+export function reportModel(input: ReportInput): ReportModel {
   const partitions = input.partitions.map(partitionModel)
   // then one row per code the report only counted (analysis/finding-list.ts)
-  const findings: FindingRow[] = input.partitions.flatMap((p) => [...p.report.findings, ...p.findings, ...omittedFindings(p.report.omittedFindings, p.label)]
-    .map((f) => ({ partition: p.label, ...f })))
+  const findings: FindingRow[] = input.partitions.flatMap((p) =>
+    [...p.report.findings, ...p.findings, ...omittedFindings(p.report.omittedFindings, p.label)].map((f) => ({
+      partition: p.label,
+      ...f,
+    })),
+  )
   return {
-    title: input.title ?? defaultTitle(partitions), generator: input.generator, inputs: input.inputs,
-    topics: topicRows(input.partitions.map((p) => p.report)), partitions, findings,
+    title: input.title ?? defaultTitle(partitions),
+    generator: input.generator,
+    inputs: input.inputs,
+    topics: topicRows(input.partitions.map((p) => p.report)),
+    partitions,
+    findings,
   }
 }

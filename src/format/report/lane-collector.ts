@@ -18,32 +18,73 @@ export interface LaneLimits {
 /** the last ended transactions, to give an open-looking `awaiting-high-watermark` one its outcome */
 const RECENT = 64
 
-function int64 (v: I64): Int64 { return typeof v === 'bigint' ? jsonInt64(v) : v }
-function int64OrNull (v: I64 | null): Int64 | null { return v === null ? null : int64(v) }
+function int64(v: I64): Int64 {
+  return typeof v === 'bigint' ? jsonInt64(v) : v
+}
+function int64OrNull(v: I64 | null): Int64 | null {
+  return v === null ? null : int64(v)
+}
 /** a timestamp that can be drawn (Kafka writes -1 for "none") */
-function drawable (v: I64 | null): number | null { return v === null || v < 0 ? null : Number(v) }
-
-function emptyBucket (): Bucket {
-  return { firstOffset: Infinity, lastOffset: -Infinity, minTimestamp: null, maxTimestamp: null, committed: 0, aborted: 0,
-    committedRecords: 0, abortedRecords: 0, plainRecords: 0, commitMarkers: 0, abortMarkers: 0, otherControl: 0 }
+function drawable(v: I64 | null): number | null {
+  return v === null || v < 0 ? null : Number(v)
 }
 
-function minOf (a: number | null, b: number | null): number | null { return a === null ? b : b === null ? a : Math.min(a, b) }
-function maxOf (a: number | null, b: number | null): number | null { return a === null ? b : b === null ? a : Math.max(a, b) }
-
-function mergeInto (a: Bucket, b: Bucket): void {
-  a.firstOffset = Math.min(a.firstOffset, b.firstOffset); a.lastOffset = Math.max(a.lastOffset, b.lastOffset)
-  a.minTimestamp = minOf(a.minTimestamp, b.minTimestamp); a.maxTimestamp = maxOf(a.maxTimestamp, b.maxTimestamp)
-  a.committed += b.committed; a.aborted += b.aborted; a.committedRecords += b.committedRecords; a.abortedRecords += b.abortedRecords
-  a.plainRecords += b.plainRecords; a.commitMarkers += b.commitMarkers; a.abortMarkers += b.abortMarkers; a.otherControl += b.otherControl
-}
-
-export function txnBar (t: StreamedTransaction): TxnBar {
+function emptyBucket(): Bucket {
   return {
-    kind: 'txn', producerId: int64(t.producerId), producerEpoch: t.producerEpoch, firstOffset: int64(t.firstOffset), lastOffset: int64OrNull(t.lastDataOffset),
-    records: t.records, batches: t.batches, firstTimestamp: int64OrNull(t.firstTimestamp), lastTimestamp: int64OrNull(t.lastTimestamp),
-    outcome: t.outcome === 'COMMIT' ? 'committed' : t.outcome === 'ABORT' ? 'aborted' : 'open', markerOffset: int64OrNull(t.markerOffset),
-    markerEpoch: t.markerEpoch, coordinatorEpoch: t.coordinatorEpoch, empty: t.empty, seeded: t.seeded,
+    firstOffset: Infinity,
+    lastOffset: -Infinity,
+    minTimestamp: null,
+    maxTimestamp: null,
+    committed: 0,
+    aborted: 0,
+    committedRecords: 0,
+    abortedRecords: 0,
+    plainRecords: 0,
+    commitMarkers: 0,
+    abortMarkers: 0,
+    otherControl: 0,
+  }
+}
+
+function minOf(a: number | null, b: number | null): number | null {
+  return a === null ? b : b === null ? a : Math.min(a, b)
+}
+function maxOf(a: number | null, b: number | null): number | null {
+  return a === null ? b : b === null ? a : Math.max(a, b)
+}
+
+function mergeInto(a: Bucket, b: Bucket): void {
+  a.firstOffset = Math.min(a.firstOffset, b.firstOffset)
+  a.lastOffset = Math.max(a.lastOffset, b.lastOffset)
+  a.minTimestamp = minOf(a.minTimestamp, b.minTimestamp)
+  a.maxTimestamp = maxOf(a.maxTimestamp, b.maxTimestamp)
+  a.committed += b.committed
+  a.aborted += b.aborted
+  a.committedRecords += b.committedRecords
+  a.abortedRecords += b.abortedRecords
+  a.plainRecords += b.plainRecords
+  a.commitMarkers += b.commitMarkers
+  a.abortMarkers += b.abortMarkers
+  a.otherControl += b.otherControl
+}
+
+export function txnBar(t: StreamedTransaction): TxnBar {
+  return {
+    kind: 'txn',
+    producerId: int64(t.producerId),
+    producerEpoch: t.producerEpoch,
+    firstOffset: int64(t.firstOffset),
+    lastOffset: int64OrNull(t.lastDataOffset),
+    records: t.records,
+    batches: t.batches,
+    firstTimestamp: int64OrNull(t.firstTimestamp),
+    lastTimestamp: int64OrNull(t.lastTimestamp),
+    outcome: t.outcome === 'COMMIT' ? 'committed' : t.outcome === 'ABORT' ? 'aborted' : 'open',
+    markerOffset: int64OrNull(t.markerOffset),
+    markerEpoch: t.markerEpoch,
+    coordinatorEpoch: t.coordinatorEpoch,
+    empty: t.empty,
+    seeded: t.seeded,
   }
 }
 
@@ -53,14 +94,14 @@ export class LaneCollector implements RunSink {
   private width = 1
   private origin: number | null = null
   /** the plain run being extended, with its last offset as a number */
-  private plain: { bar: PlainBar, last: number } | null = null
+  private plain: { bar: PlainBar; last: number } | null = null
   /** ring of the last RECENT ended transactions (the analyzer's objects; converted only when asked for) */
   private readonly recent: StreamedTransaction[] = []
   private recentAt = 0
 
-  constructor (private readonly limits: LaneLimits) {}
+  constructor(private readonly limits: LaneLimits) {}
 
-  private bucket (offset: number): Bucket {
+  private bucket(offset: number): Bucket {
     if (this.origin === null) this.origin = offset
     let i = Math.floor((Math.max(offset, this.origin) - this.origin) / this.width)
     while (i >= this.limits.maxBuckets) {
@@ -80,20 +121,23 @@ export class LaneCollector implements RunSink {
     return this.buckets[i]!
   }
 
-  private touch (b: Bucket, first: number, last: number, t0: number | null, t1: number | null): void {
+  private touch(b: Bucket, first: number, last: number, t0: number | null, t1: number | null): void {
     if (first < b.firstOffset) b.firstOffset = first
     if (last > b.lastOffset) b.lastOffset = last
     b.minTimestamp = minOf(b.minTimestamp, t0)
     b.maxTimestamp = maxOf(b.maxTimestamp, t1)
   }
 
-  private push (it: LaneItem): void {
+  private push(it: LaneItem): void {
     if (this.items === null) return
-    if (this.items.length >= this.limits.maxItems) { this.items = null; return }
+    if (this.items.length >= this.limits.maxItems) {
+      this.items = null
+      return
+    }
     this.items.push(it)
   }
 
-  plainBatch (b: BatchFacts): void {
+  plainBatch(b: BatchFacts): void {
     const first = Number(b.baseOffset)
     const last = Number(b.lastOffset)
     const t0 = drawable(b.baseTimestamp)
@@ -104,27 +148,50 @@ export class LaneCollector implements RunSink {
     if (this.items === null) return
     const p = this.plain
     // one run: the same producer session, and no other batch in between (its offsets follow on)
-    if (p !== null && p.last + 1 === first && p.bar.producerId === int64(b.producerId) && p.bar.producerEpoch === b.producerEpoch) {
-      p.bar.lastOffset = int64(b.lastOffset); p.bar.records += b.recordsCount; p.bar.batches++; p.last = last
+    if (
+      p !== null &&
+      p.last + 1 === first &&
+      p.bar.producerId === int64(b.producerId) &&
+      p.bar.producerEpoch === b.producerEpoch
+    ) {
+      p.bar.lastOffset = int64(b.lastOffset)
+      p.bar.records += b.recordsCount
+      p.bar.batches++
+      p.last = last
       if (t1 !== null) p.bar.lastTimestamp = Math.max(t1, Number(p.bar.lastTimestamp ?? t1))
       return
     }
-    const bar: PlainBar = { kind: 'plain', producerId: int64(b.producerId), producerEpoch: b.producerEpoch, firstOffset: int64(b.baseOffset),
-      lastOffset: int64(b.lastOffset), records: b.recordsCount, batches: 1, firstTimestamp: t0, lastTimestamp: t1 }
+    const bar: PlainBar = {
+      kind: 'plain',
+      producerId: int64(b.producerId),
+      producerEpoch: b.producerEpoch,
+      firstOffset: int64(b.baseOffset),
+      lastOffset: int64(b.lastOffset),
+      records: b.recordsCount,
+      batches: 1,
+      firstTimestamp: t0,
+      lastTimestamp: t1,
+    }
     this.plain = { bar, last }
     this.push(bar)
   }
 
-  controlBatch (b: BatchFacts, typeName: string): void {
+  controlBatch(b: BatchFacts, typeName: string): void {
     this.plain = null
     const at = Number(b.baseOffset)
     const bk = this.bucket(at)
     bk.otherControl++
     this.touch(bk, at, Number(b.lastOffset), drawable(b.maxTimestamp), drawable(b.maxTimestamp))
-    this.push({ kind: 'control', offset: int64(b.baseOffset), typeName, producerId: int64(b.producerId), timestamp: drawable(b.maxTimestamp) })
+    this.push({
+      kind: 'control',
+      offset: int64(b.baseOffset),
+      typeName,
+      producerId: int64(b.producerId),
+      timestamp: drawable(b.maxTimestamp),
+    })
   }
 
-  transactionEnded (t: StreamedTransaction): void {
+  transactionEnded(t: StreamedTransaction): void {
     this.plain = null
     const marker = Number(t.markerOffset)
     const mb = this.bucket(marker)
@@ -134,8 +201,20 @@ export class LaneCollector implements RunSink {
     if (!t.empty) {
       const first = Number(t.firstOffset)
       const fb = this.bucket(first)
-      if (t.outcome === 'COMMIT') { fb.committed++; fb.committedRecords += t.records } else { fb.aborted++; fb.abortedRecords += t.records }
-      this.touch(fb, first, Number(t.lastDataOffset ?? t.firstOffset), drawable(t.firstTimestamp), drawable(t.lastTimestamp))
+      if (t.outcome === 'COMMIT') {
+        fb.committed++
+        fb.committedRecords += t.records
+      } else {
+        fb.aborted++
+        fb.abortedRecords += t.records
+      }
+      this.touch(
+        fb,
+        first,
+        Number(t.lastDataOffset ?? t.firstOffset),
+        drawable(t.firstTimestamp),
+        drawable(t.lastTimestamp),
+      )
     }
     this.recent[this.recentAt] = t
     this.recentAt = (this.recentAt + 1) % RECENT
@@ -143,22 +222,29 @@ export class LaneCollector implements RunSink {
   }
 
   /** an ended transaction among the most recent ones, by producer and first offset */
-  recentlyEnded (producerId: Int64, firstOffset: Int64): TxnBar | undefined {
+  recentlyEnded(producerId: Int64, firstOffset: Int64): TxnBar | undefined {
     const t = this.recent.find((x) => int64(x.producerId) === producerId && int64(x.firstOffset) === firstOffset)
     return t === undefined ? undefined : txnBar(t)
   }
 
-  itemCount (): number { return this.items?.length ?? 0 }
+  itemCount(): number {
+    return this.items?.length ?? 0
+  }
 
-  aggregated (): boolean { return this.items === null }
+  aggregated(): boolean {
+    return this.items === null
+  }
 
   /** drop the items: the lane is drawn from its buckets (when the report as a whole holds too many) */
-  aggregate (): void { this.items = null }
+  aggregate(): void {
+    this.items = null
+  }
 
   /** the items in offset order, or null when aggregated (then at most `maxBuckets` buckets) */
-  lane (maxBuckets = this.limits.maxBuckets): { items: LaneItem[] | null, buckets: Bucket[] | null } {
+  lane(maxBuckets = this.limits.maxBuckets): { items: LaneItem[] | null; buckets: Bucket[] | null } {
     if (this.items !== null) {
-      const key = (it: LaneItem): number => Number(it.kind === 'control' ? it.offset : it.kind === 'txn' && it.empty ? it.markerOffset : it.firstOffset)
+      const key = (it: LaneItem): number =>
+        Number(it.kind === 'control' ? it.offset : it.kind === 'txn' && it.empty ? it.markerOffset : it.firstOffset)
       return { items: [...this.items].sort((a, b) => key(a) - key(b)), buckets: null }
     }
     let buckets = this.buckets.filter((b) => b.lastOffset >= b.firstOffset)

@@ -119,7 +119,7 @@ export interface PartitionModel {
   recordsWaiting: number
   batches: number
   controlBatches: Record<string, number>
-  transactions: { committed: number, aborted: number, empty: number, open: number }
+  transactions: { committed: number; aborted: number; empty: number; open: number }
   /** every item in offset order, or null when the lane is aggregated */
   items: LaneItem[] | null
   /** the aggregated lane (offset order), null when `items` are drawn */

@@ -11,63 +11,88 @@ import { isoTime } from '../timestamp.js'
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
 
-function swatch (cls: string, label: string): string {
+function swatch(cls: string, label: string): string {
   return `<span><svg viewBox="0 0 30 14" aria-hidden="true"><rect class="${cls}" x="1" y="1" width="28" height="12"/></svg>${label}</span>`
 }
 
-const LEGEND = '<div class="legend" aria-label="legend">' +
-  swatch('sw-committed', 'committed (solid)') + swatch('sw-aborted', 'aborted (hatched)') + swatch('sw-open', 'open (dotted, dashed border)') +
+const LEGEND =
+  '<div class="legend" aria-label="legend">' +
+  swatch('sw-committed', 'committed (solid)') +
+  swatch('sw-aborted', 'aborted (hatched)') +
+  swatch('sw-open', 'open (dotted, dashed border)') +
   swatch('sw-plain', 'non-transactional (thin grey)') +
   '<span><b>C</b>/<b>A</b> ticks: COMMIT / ABORT markers</span><span><b>HW</b> solid line, <b>LSO</b> dashed line</span>' +
   '<span>thick black border: the transaction holding the LSO</span></div>'
 
-function axisRow (p: PartitionModel): string {
+function axisRow(p: PartitionModel): string {
   const time = laneTimeRange(p)
   const end = Math.max(Number(p.logEndOffset), Number(p.highWatermark))
-  const t = time === null ? '<span class="ax-t">no timestamps</span>'
-    : `<span class="ax-t">${esc(isoTime(time.min))}</span><span class="ax-t">batch timestamps</span><span class="ax-t">${esc(isoTime(time.max))}</span>`
-  return `<div class="axis" aria-hidden="true"><span class="ax-o">offset ${esc(p.logStartOffset)}</span><span class="ax-o">offsets</span>` +
+  const t =
+    time === null
+      ? '<span class="ax-t">no timestamps</span>'
+      : `<span class="ax-t">${esc(isoTime(time.min))}</span><span class="ax-t">batch timestamps</span><span class="ax-t">${esc(isoTime(time.max))}</span>`
+  return (
+    `<div class="axis" aria-hidden="true"><span class="ax-o">offset ${esc(p.logStartOffset)}</span><span class="ax-o">offsets</span>` +
     `<span class="ax-o">offset ${esc(end)}</span>${t}</div>`
+  )
 }
 
-function partitionSection (p: PartitionModel): string {
-  const agg = p.buckets !== null ? `; ${p.batches} batches drawn as ${p.buckets.length} offset ranges${p.open.length > 0 ? ', open transactions one by one' : ''}` : ''
-  return `<section${attrs({ class: 'partition', id: `p-${p.id}` })}><h3>${esc(p.id)}</h3>` +
+function partitionSection(p: PartitionModel): string {
+  const agg =
+    p.buckets !== null
+      ? `; ${p.batches} batches drawn as ${p.buckets.length} offset ranges${p.open.length > 0 ? ', open transactions one by one' : ''}`
+      : ''
+  return (
+    `<section${attrs({ class: 'partition', id: `p-${p.id}` })}><h3>${esc(p.id)}</h3>` +
     `<p class="summary">offsets ${esc(p.logStartOffset)}..${esc(Number(p.logEndOffset) - 1)}, HW ${esc(p.highWatermark)} (${esc(p.highWatermarkSource)}), LSO ${esc(p.lastStableOffset)}; ` +
     `read_committed <b>${p.readCommitted}</b>, read_uncommitted <b>${p.readUncommitted}</b>; transactions: ${p.transactions.committed} committed, ` +
     `${p.transactions.aborted} aborted, ${p.transactions.open} open${p.transactions.empty > 0 ? `, ${p.transactions.empty} empty` : ''}${esc(agg)}. ` +
     `<span class="mono">${esc(p.path)}</span></p>` +
-    renderLane(p) + axisRow(p) + blockingCallout(p) + laneTable(p) + '</section>'
+    renderLane(p) +
+    axisRow(p) +
+    blockingCallout(p) +
+    laneTable(p) +
+    '</section>'
+  )
 }
 
 /** partitions grouped by topic, in the model's order; partitions without a topic last */
-function groups (m: ReportModel): Array<{ topic: string | null, parts: PartitionModel[] }> {
-  const out: Array<{ topic: string | null, parts: PartitionModel[] }> = []
+function groups(m: ReportModel): Array<{ topic: string | null; parts: PartitionModel[] }> {
+  const out: Array<{ topic: string | null; parts: PartitionModel[] }> = []
   for (const p of m.partitions) {
     let g = out.find((x) => x.topic === p.topic)
-    if (g === undefined) { g = { topic: p.topic, parts: [] }; out.push(g) }
+    if (g === undefined) {
+      g = { topic: p.topic, parts: [] }
+      out.push(g)
+    }
     g.parts.push(p)
   }
   return out.sort((a, b) => (a.topic === null ? 1 : 0) - (b.topic === null ? 1 : 0))
 }
 
 /** The report page. */
-export function renderReport (m: ReportModel): string {
+export function renderReport(m: ReportModel): string {
   let topics = ''
   for (const g of groups(m)) {
-    const total = g.topic === null ? null : m.topics.find((t) => t.topic === g.topic) ?? null
-    topics += `<section${attrs({ class: 'topic', 'data-topic': g.topic })}><h2>${g.topic === null ? 'Files without a topic-partition directory' : `Topic ${esc(g.topic)}`}</h2>` +
-      reconcileTable(g.parts, total) + g.parts.map((p) => partitionSection(p)).join('') + '</section>'
+    const total = g.topic === null ? null : (m.topics.find((t) => t.topic === g.topic) ?? null)
+    topics +=
+      `<section${attrs({ class: 'topic', 'data-topic': g.topic })}><h2>${g.topic === null ? 'Files without a topic-partition directory' : `Topic ${esc(g.topic)}`}</h2>` +
+      reconcileTable(g.parts, total) +
+      g.parts.map((p) => partitionSection(p)).join('') +
+      '</section>'
   }
   const nErrors = m.findings.filter((f) => f.severity === 'error').length
-  return '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">' +
+  return (
+    '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">' +
     `<meta http-equiv="Content-Security-Policy" content="${CSP}">` +
     '<meta name="viewport" content="width=device-width, initial-scale=1">' +
-    `<title>${esc(m.title)}</title><style>${REPORT_CSS}</style></head><body>` + REPORT_PATTERNS +
+    `<title>${esc(m.title)}</title><style>${REPORT_CSS}</style></head><body>` +
+    REPORT_PATTERNS +
     `<header><h1>${esc(m.title)}</h1><p class="meta">${esc(m.generator)} · inputs: ${m.inputs.map((i) => `<code>${esc(i)}</code>`).join(', ')}</p>` +
     '<div class="controls"><fieldset style="border:0;padding:0;margin:0"><legend class="sr-only">axis</legend>Axis: ' +
     '<label><input type="radio" name="axis" value="offset" checked> offsets</label> <label><input type="radio" name="axis" value="time"> time</label></fieldset>' +
     `${LEGEND}</div></header><main><section id="topics"><h2>Topics</h2>${topicsTable(m.topics)}</section>${topics}` +
     `<section id="findings"><h2>Findings (${m.findings.length}${nErrors > 0 ? `, ${nErrors} errors` : ''})</h2>${findingsTable(m.findings)}</section></main>` +
     `<div id="detail" role="status" aria-live="polite" hidden></div><script>${REPORT_JS}</script></body></html>\n`
+  )
 }

@@ -11,9 +11,18 @@ import type { FormattedRecord } from './formatted-record.js'
 import { unknownVersion } from './formatted-record.js'
 import { kafkaJsonText, schemaJsonValue } from './kafka-json.js'
 
-export function formatClusterMetadataRecord (value: Buffer | null, offset: bigint, release: KafkaRelease = '3.9', position = -1): FormattedRecord {
+export function formatClusterMetadataRecord(
+  value: Buffer | null,
+  offset: bigint,
+  release: KafkaRelease = '3.9',
+  position = -1,
+): FormattedRecord {
   // Kafka fails on a null value with a NullPointerException whose text depends on the JVM; tsdump says what happened
-  if (value === null) return { payload: `Error at ${offset}, skipping. the record has no value`, finding: { code: 'BAD_INTERNAL_RECORD', message: 'the record has no value', position } }
+  if (value === null)
+    return {
+      payload: `Error at ${offset}, skipping. the record has no value`,
+      finding: { code: 'BAD_INTERNAL_RECORD', message: 'the record has no value', position },
+    }
   try {
     const r = decodeMetadataRecord(value, position, release)
     const out: FormattedRecord = {
@@ -25,10 +34,17 @@ export function formatClusterMetadataRecord (value: Buffer | null, offset: bigin
   } catch (e) {
     if (e instanceof DecodeError) {
       const text = e instanceof SchemaReadError ? e.kafkaMessage : e.message
-      const code = e.context.field === 'type' ? 'UNKNOWN_RECORD_TYPE' : e.context.field === 'version' ? 'UNKNOWN_RECORD_VERSION' : 'BAD_INTERNAL_RECORD'
-      return { payload: `Error at ${offset}, skipping. ${text}`, finding: { code, message: e.message, position: e.position } }
+      const code =
+        e.context.field === 'type'
+          ? 'UNKNOWN_RECORD_TYPE'
+          : e.context.field === 'version'
+            ? 'UNKNOWN_RECORD_VERSION'
+            : 'BAD_INTERNAL_RECORD'
+      return {
+        payload: `Error at ${offset}, skipping. ${text}`,
+        finding: { code, message: e.message, position: e.position },
+      }
     }
     throw e
   }
 }
-

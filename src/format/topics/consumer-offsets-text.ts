@@ -15,8 +15,10 @@ interface OffsetsVariant {
   checkValueVersion: boolean
 }
 
-const OLD_MISSING_KEY = (o: bigint): string => `Failed to decode message at offset ${o} using offset topic decoder (message had a missing key)`
-const NEW_MISSING_KEY = (o: bigint): string => `Failed to decode message at offset ${o} using the specified decoder (message had a missing key)`
+const OLD_MISSING_KEY = (o: bigint): string =>
+  `Failed to decode message at offset ${o} using offset topic decoder (message had a missing key)`
+const NEW_MISSING_KEY = (o: bigint): string =>
+  `Failed to decode message at offset ${o} using the specified decoder (message had a missing key)`
 
 const VARIANTS: Readonly<Record<KafkaRelease, OffsetsVariant>> = {
   // KAFKA-16470 (KIP-848): the hand-written parser knows types 0-8
@@ -31,12 +33,21 @@ const VARIANTS: Readonly<Record<KafkaRelease, OffsetsVariant>> = {
   '4.4': { maxType: Infinity, missingKey: NEW_MISSING_KEY, checkValueVersion: true },
 }
 
-export function formatOffsetsRecord (key: Buffer | null, value: Buffer | null, offset: bigint, release: KafkaRelease = '3.9',
-  at: RecordPositions = NO_POSITIONS): FormattedRecord {
+export function formatOffsetsRecord(
+  key: Buffer | null,
+  value: Buffer | null,
+  offset: bigint,
+  release: KafkaRelease = '3.9',
+  at: RecordPositions = NO_POSITIONS,
+): FormattedRecord {
   const v = VARIANTS[release]
   if (key === null) return { error: v.missingKey(offset) }
   // the parser reads the key's type first and knows nothing of the value of a type beyond its own (3.9 on a 4.4 share-group record)
   if (key.length >= 2 && key.readInt16BE(0) > v.maxType) return unknownType(key.readInt16BE(0), offset, at.key)
-  return formatCoordinatorRecord(() => decodeGroupRecord(key, value, release, { checkValueVersion: v.checkValueVersion }, at.key, at.value), offset,
-    { release, knows: (t) => t <= v.maxType, valueVersionField: 'version' }, at.key)
+  return formatCoordinatorRecord(
+    () => decodeGroupRecord(key, value, release, { checkValueVersion: v.checkValueVersion }, at.key, at.value),
+    offset,
+    { release, knows: (t) => t <= v.maxType, valueVersionField: 'version' },
+    at.key,
+  )
 }

@@ -23,7 +23,12 @@ export interface CoordinatorTextVariant {
   valueData?: (data: SchemaStruct) => SchemaStruct
 }
 
-export function formatCoordinatorRecord (decode: () => CoordinatorRecord, offset: bigint, variant: CoordinatorTextVariant, keyPosition = -1): FormattedRecord {
+export function formatCoordinatorRecord(
+  decode: () => CoordinatorRecord,
+  offset: bigint,
+  variant: CoordinatorTextVariant,
+  keyPosition = -1,
+): FormattedRecord {
   try {
     const rec = decode()
     if (!variant.knows(rec.type)) return unknownType(rec.type, offset, keyPosition)
@@ -32,23 +37,36 @@ export function formatCoordinatorRecord (decode: () => CoordinatorRecord, offset
     if (rec.value === null) return { key: keyText, keyJson, payload: '<DELETE>', payloadJson: null }
     const data = variant.valueData?.(rec.value.data) ?? rec.value.data
     const payload = `{"${variant.valueVersionField}":"${rec.value.version}","data":${kafkaJsonText(data, rec.value.def.fields)}}`
-    const out: FormattedRecord = { key: keyText, keyJson, payload, payloadJson: { [variant.valueVersionField]: String(rec.value.version), data: schemaJsonValue(data) } }
-    if (rec.unknownVersion) out.finding = unknownVersion(rec.value.def.name, rec.value.version, variant.release, keyPosition)
+    const out: FormattedRecord = {
+      key: keyText,
+      keyJson,
+      payload,
+      payloadJson: { [variant.valueVersionField]: String(rec.value.version), data: schemaJsonValue(data) },
+    }
+    if (rec.unknownVersion)
+      out.finding = unknownVersion(rec.value.def.name, rec.value.version, variant.release, keyPosition)
     return out
   } catch (e) {
     if (e instanceof UnknownRecordTypeError) return unknownType(e.recordType, offset, e.position)
     if (e instanceof DecodeError) {
       const text = e instanceof SchemaReadError ? e.kafkaMessage : e.message
       const code = /unknown record version/i.test(text) ? 'UNKNOWN_RECORD_VERSION' : 'BAD_INTERNAL_RECORD'
-      return { key: `Error at offset ${offset}, skipping. ${text}`, finding: { code, message: e.message, position: e.position } }
+      return {
+        key: `Error at offset ${offset}, skipping. ${text}`,
+        finding: { code, message: e.message, position: e.position },
+      }
     }
     throw e
   }
 }
 
-export function unknownType (type: number, offset: bigint, position: number): FormattedRecord {
+export function unknownType(type: number, offset: bigint, position: number): FormattedRecord {
   return {
     key: `Unknown record type ${type} at offset ${offset}, skipping.`,
-    finding: { code: 'UNKNOWN_RECORD_TYPE', message: `record type ${type} is not defined in this Kafka release`, position },
+    finding: {
+      code: 'UNKNOWN_RECORD_TYPE',
+      message: `record type ${type} is not defined in this Kafka release`,
+      position,
+    },
   }
 }

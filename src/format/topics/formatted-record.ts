@@ -23,9 +23,16 @@ export interface FormattedRecord {
 }
 
 /** Where a record's key and value start in the file, for findings (-1 when unknown). */
-export interface RecordPositions { key: number, value: number }
+export interface RecordPositions {
+  key: number
+  value: number
+}
 export const NO_POSITIONS: RecordPositions = { key: -1, value: -1 }
 
-export function unknownVersion (message: string, version: number, release: string, position: number): RecordFinding {
-  return { code: 'UNKNOWN_RECORD_VERSION', message: `${message} version ${version} is not defined in Kafka ${release}; read with the fields of the versions it is in, as Kafka does`, position }
+export function unknownVersion(message: string, version: number, release: string, position: number): RecordFinding {
+  return {
+    code: 'UNKNOWN_RECORD_VERSION',
+    message: `${message} version ${version} is not defined in Kafka ${release}; read with the fields of the versions it is in, as Kafka does`,
+    position,
+  }
 }

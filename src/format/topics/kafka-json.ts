@@ -6,7 +6,7 @@ import type { FieldDef, SchemaValue } from '../../decode/protocol/types.js'
 import { int64 } from '../json-int64.js'
 
 /** java.lang.Double.toString of JDK 19+ (shortest digits, like JavaScript); JDK 17 can print more digits for subnormals (JDK-4511638) */
-export function javaDouble (d: number): string {
+export function javaDouble(d: number): string {
   if (Number.isNaN(d)) return 'NaN'
   if (!Number.isFinite(d)) return d > 0 ? 'Infinity' : '-Infinity'
   if (d === 0) return Object.is(d, -0) ? '-0.0' : '0.0'
@@ -22,34 +22,40 @@ export function javaDouble (d: number): string {
 }
 
 const fieldMaps = new WeakMap<readonly FieldDef[], Map<string, FieldDef>>()
-function fieldMap (fields: readonly FieldDef[] | undefined): Map<string, FieldDef> | undefined {
+function fieldMap(fields: readonly FieldDef[] | undefined): Map<string, FieldDef> | undefined {
   if (fields === undefined) return undefined
   let m = fieldMaps.get(fields)
-  if (m === undefined) { m = new Map(fields.map((f) => [f.name, f])); fieldMaps.set(fields, m) }
+  if (m === undefined) {
+    m = new Map(fields.map((f) => [f.name, f]))
+    fieldMaps.set(fields, m)
+  }
   return m
 }
 
 /** @param fields the definition of `v` when it is a struct, so float64 fields print as Java doubles */
-export function kafkaJsonText (v: SchemaValue, fields?: readonly FieldDef[], isDouble = false): string {
+export function kafkaJsonText(v: SchemaValue, fields?: readonly FieldDef[], isDouble = false): string {
   if (v === null) return 'null'
   if (typeof v === 'bigint') return v.toString()
   // Jackson writes NaN and the infinities as strings (WRITE_NAN_AS_STRINGS is on by default): "-Infinity"
-  if (typeof v === 'number') return isDouble ? (Number.isFinite(v) ? javaDouble(v) : JSON.stringify(javaDouble(v))) : String(v)
+  if (typeof v === 'number')
+    return isDouble ? (Number.isFinite(v) ? javaDouble(v) : JSON.stringify(javaDouble(v))) : String(v)
   if (typeof v === 'boolean') return v ? 'true' : 'false'
   if (typeof v === 'string') return JSON.stringify(v)
   if (Buffer.isBuffer(v)) return JSON.stringify(v.toString('base64'))
   if (Array.isArray(v)) return `[${v.map((x) => kafkaJsonText(x, fields, isDouble)).join(',')}]`
   const byName = fieldMap(fields)
-  return `{${Object.entries(v).map(([k, x]) => {
-    const fd = byName?.get(k)
-    return `${JSON.stringify(k)}:${kafkaJsonText(x, fd?.fields, fd?.type === 'float64')}`
-  }).join(',')}}`
+  return `{${Object.entries(v)
+    .map(([k, x]) => {
+      const fd = byName?.get(k)
+      return `${JSON.stringify(k)}:${kafkaJsonText(x, fd?.fields, fd?.type === 'float64')}`
+    })
+    .join(',')}}`
 }
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [k: string]: JsonValue }
 
 /** `--json`: the decoded value as a JSON value (int64 number when exact, else string; bytes base64) */
-export function schemaJsonValue (v: SchemaValue): JsonValue {
+export function schemaJsonValue(v: SchemaValue): JsonValue {
   // JSON has no NaN or infinities: Jackson's strings for them (a JSON number would turn into null)
   if (typeof v === 'number' && !Number.isFinite(v)) return javaDouble(v)
   if (v === null || typeof v === 'boolean' || typeof v === 'number' || typeof v === 'string') return v

@@ -29,30 +29,47 @@ export interface AivenRef {
   keyFile?: string
 }
 
-
 const manifests = new Map<string, AivenManifest>()
 const dataKeys = new Map<string, Buffer>()
 
-function readObject (store: RemoteStore, key: string, position = 0, length?: number): Buffer {
+function readObject(store: RemoteStore, key: string, position = 0, length?: number): Buffer {
   const src = store.open(key)
   try {
     const n = length ?? src.size - position
     const b = src.readAt(position, n)
-    if (b.length < n) throw new InputError('REMOTE_UNREADABLE', store.nameOf(key), `the object has ${src.size} bytes, ${position + n} were to be read`, position)
+    if (b.length < n)
+      throw new InputError(
+        'REMOTE_UNREADABLE',
+        store.nameOf(key),
+        `the object has ${src.size} bytes, ${position + n} were to be read`,
+        position,
+      )
     return b
-  } finally { src.close() }
+  } finally {
+    src.close()
+  }
 }
 
 /** Forgets the manifests and data keys read (with the stores: io/remote/store.ts closeRemoteStores). */
-export function forgetAivenObjects (): void { manifests.clear(); dataKeys.clear() }
+export function forgetAivenObjects(): void {
+  manifests.clear()
+  dataKeys.clear()
+}
 
 /** the manifest of a segment, read once per thread */
-export function aivenManifest (store: RemoteStore, key: string): AivenManifest {
+export function aivenManifest(store: RemoteStore, key: string): AivenManifest {
   const id = `${store.spec}\u0000${key}`
   let m = manifests.get(id)
   if (m === undefined) {
-    try { m = parseAivenManifest(readObject(store, key).toString('utf8')) } catch (e) {
-      if (e instanceof ManifestError) throw new InputError('REMOTE_UNREADABLE', store.nameOf(key), `not a manifest Aiven's plugin reads: ${e.message}`)
+    try {
+      m = parseAivenManifest(readObject(store, key).toString('utf8'))
+    } catch (e) {
+      if (e instanceof ManifestError)
+        throw new InputError(
+          'REMOTE_UNREADABLE',
+          store.nameOf(key),
+          `not a manifest Aiven's plugin reads: ${e.message}`,
+        )
       throw e
     }
     manifests.set(id, m)
@@ -60,86 +77,130 @@ export function aivenManifest (store: RemoteStore, key: string): AivenManifest {
   return m
 }
 
-function privateKeyPem (keyFile: string | undefined): { pem: Buffer, from: string } | null {
+function privateKeyPem(keyFile: string | undefined): { pem: Buffer; from: string } | null {
   const given = keyFile ?? process.env[REMOTE_KEY_ENV]
   if (given === undefined || given === '') return null
   if (given.startsWith('-----BEGIN')) return { pem: Buffer.from(given), from: REMOTE_KEY_ENV }
-  try { return { pem: fs.readFileSync(given), from: given } } catch (e) {
+  try {
+    return { pem: fs.readFileSync(given), from: given }
+  } catch (e) {
     throw new InputError('REMOTE_KEY_UNUSABLE', given, `--remote-key: ${(e as Error).message}`)
   }
 }
 
 /** the manifest's AES data key, unwrapped with the private key */
-function dataKey (store: RemoteStore, ref: AivenRef, m: AivenManifest, logName: string): Buffer {
+function dataKey(store: RemoteStore, ref: AivenRef, m: AivenManifest, logName: string): Buffer {
   const enc = m.encryption!
   const pk = privateKeyPem(ref.keyFile)
   const id = `${store.spec}\u0000${ref.manifest}\u0000${pk?.from ?? ''}`
   const cached = dataKeys.get(id)
   if (cached !== undefined) return cached
   if (pk === null) {
-    throw new InputError('REMOTE_KEY_UNUSABLE', logName, `encrypted (data key wrapped by RSA key "${enc.keyId}"): give its private key with --remote-key <pem file> or ${REMOTE_KEY_ENV}; not read`)
+    throw new InputError(
+      'REMOTE_KEY_UNUSABLE',
+      logName,
+      `encrypted (data key wrapped by RSA key "${enc.keyId}"): give its private key with --remote-key <pem file> or ${REMOTE_KEY_ENV}; not read`,
+    )
   }
   let key: Buffer
   try {
-    key = crypto.privateDecrypt({ key: pk.pem, padding: crypto.constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha3-512' }, enc.wrappedKey)
+    key = crypto.privateDecrypt(
+      { key: pk.pem, padding: crypto.constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha3-512' },
+      enc.wrappedKey,
+    )
   } catch (e) {
-    throw new InputError('REMOTE_KEY_UNUSABLE', store.nameOf(ref.manifest), `the data key in ${store.nameOf(ref.manifest)} (wrapped by RSA key "${enc.keyId}") does not unwrap with ${pk.from}: a different key pair, or a damaged manifest (${(e as Error).message.split('\n')[0]}); the segment is not read`)
+    throw new InputError(
+      'REMOTE_KEY_UNUSABLE',
+      store.nameOf(ref.manifest),
+      `the data key in ${store.nameOf(ref.manifest)} (wrapped by RSA key "${enc.keyId}") does not unwrap with ${pk.from}: a different key pair, or a damaged manifest (${(e as Error).message.split('\n')[0]}); the segment is not read`,
+    )
   }
   if (key.length !== 32 && key.length !== 16 && key.length !== 24) {
-    throw new InputError('REMOTE_KEY_UNUSABLE', store.nameOf(ref.manifest), `the unwrapped data key has ${key.length} bytes, not an AES key`)
+    throw new InputError(
+      'REMOTE_KEY_UNUSABLE',
+      store.nameOf(ref.manifest),
+      `the unwrapped data key has ${key.length} bytes, not an AES key`,
+    )
   }
   dataKeys.set(id, key)
   return key
 }
 
-function decrypt (chunk: Buffer, key: Buffer, aad: Buffer): Buffer {
+function decrypt(chunk: Buffer, key: Buffer, aad: Buffer): Buffer {
   if (chunk.length < AES_GCM_IV + AES_GCM_TAG) throw new Error(`${chunk.length} bytes, shorter than an IV and a tag`)
-  const d = crypto.createDecipheriv(`aes-${key.length * 8}-gcm` as crypto.CipherGCMTypes, key, chunk.subarray(0, AES_GCM_IV))
+  const d = crypto.createDecipheriv(
+    `aes-${key.length * 8}-gcm` as crypto.CipherGCMTypes,
+    key,
+    chunk.subarray(0, AES_GCM_IV),
+  )
   d.setAAD(aad)
   d.setAuthTag(chunk.subarray(chunk.length - AES_GCM_TAG))
   try {
     return Buffer.concat([d.update(chunk.subarray(AES_GCM_IV, chunk.length - AES_GCM_TAG)), d.final()])
-  } catch { throw new Error('AES-GCM authentication failed (the bytes, the chunk index or the key are not what was written)') }
+  } catch {
+    throw new Error('AES-GCM authentication failed (the bytes, the chunk index or the key are not what was written)')
+  }
 }
 
 /** the segment bytes of a `.log` object of Aiven's layout */
 class AivenLogSource implements SegmentSource {
   bytesRead = 0
   readonly size: number
-  private current: { chunk: AivenChunk, bytes: Buffer } | undefined
+  private current: { chunk: AivenChunk; bytes: Buffer } | undefined
   private readonly object: SegmentSource
 
-  constructor (readonly name: string, object: SegmentSource, private readonly m: AivenManifest, private readonly key: Buffer | null) {
+  constructor(
+    readonly name: string,
+    object: SegmentSource,
+    private readonly m: AivenManifest,
+    private readonly key: Buffer | null,
+  ) {
     this.object = object
     this.size = m.originalFileSize
   }
 
-  private chunkAt (position: number): { chunk: AivenChunk, bytes: Buffer } {
+  private chunkAt(position: number): { chunk: AivenChunk; bytes: Buffer } {
     const c = this.current
-    if (c !== undefined && position >= c.chunk.originalPosition && position < c.chunk.originalPosition + c.chunk.originalSize) return c
+    if (
+      c !== undefined &&
+      position >= c.chunk.originalPosition &&
+      position < c.chunk.originalPosition + c.chunk.originalSize
+    )
+      return c
     // every chunk but the last holds originalChunkSize bytes (AbstractChunkIndex.findChunkForOriginalOffset)
     const size0 = this.m.chunks[0]!.originalSize
     const chunk = this.m.chunks[Math.min(this.m.chunks.length - 1, Math.floor(position / size0))]!
     const where = `chunk ${chunk.index} (object bytes ${chunk.transformedPosition}..${chunk.transformedPosition + chunk.transformedSize}, segment bytes ${chunk.originalPosition}..${chunk.originalPosition + chunk.originalSize})`
-    const fail = (why: string): never => { throw new InputError('REMOTE_CHUNK_UNREADABLE', this.name, `${where}: ${why}; the segment is read up to it`, chunk.originalPosition) }
-    if (chunk.transformedPosition + chunk.transformedSize > this.object.size) fail(`the chunk index places it past the object's end (${this.object.size} bytes)`)
+    const fail = (why: string): never => {
+      throw new InputError(
+        'REMOTE_CHUNK_UNREADABLE',
+        this.name,
+        `${where}: ${why}; the segment is read up to it`,
+        chunk.originalPosition,
+      )
+    }
+    if (chunk.transformedPosition + chunk.transformedSize > this.object.size)
+      fail(`the chunk index places it past the object's end (${this.object.size} bytes)`)
     let bytes = this.object.readAt(chunk.transformedPosition, chunk.transformedSize)
     try {
       if (this.key !== null) bytes = decrypt(bytes, this.key, this.m.encryption!.aad)
       if (this.m.compression) bytes = zstd.decompress(bytes, chunk.originalSize, { magic: 2 })
-    } catch (e) { fail((e as Error).message) }
-    if (bytes.length !== chunk.originalSize) fail(`it holds ${bytes.length} bytes, the chunk index says ${chunk.originalSize}`)
+    } catch (e) {
+      fail((e as Error).message)
+    }
+    if (bytes.length !== chunk.originalSize)
+      fail(`it holds ${bytes.length} bytes, the chunk index says ${chunk.originalSize}`)
     this.current = { chunk, bytes }
     return this.current
   }
 
-  readAt (position: number, length: number): Buffer {
+  readAt(position: number, length: number): Buffer {
     const out = Buffer.allocUnsafe(Math.max(0, Math.min(length, this.size - position)))
     const n = this.readInto(out, position, out.length)
     return n === out.length ? out : out.subarray(0, n)
   }
 
-  readInto (target: Buffer, position: number, length: number): number {
+  readInto(target: Buffer, position: number, length: number): number {
     const n = Math.max(0, Math.min(length, target.length, this.size - position))
     let done = 0
     while (done < n) {
@@ -151,11 +212,14 @@ class AivenLogSource implements SegmentSource {
     return done
   }
 
-  close (): void { this.current = undefined; this.object.close() }
+  close(): void {
+    this.current = undefined
+    this.object.close()
+  }
 }
 
 /** One object of an Aiven segment as a SegmentSource: `key` is its `.log` object (or, with ref.index, its `.indexes`). */
-export function openAivenObject (store: RemoteStore, key: string, ref: AivenRef): SegmentSource {
+export function openAivenObject(store: RemoteStore, key: string, ref: AivenRef): SegmentSource {
   const name = store.nameOf(key)
   const m = aivenManifest(store, ref.manifest)
   if (ref.index !== undefined) {
@@ -164,8 +228,14 @@ export function openAivenObject (store: RemoteStore, key: string, ref: AivenRef)
     const dk = m.encryption === null ? null : dataKey(store, ref, m, name)
     let bytes = readObject(store, key, r.position, r.size)
     if (dk !== null) {
-      try { bytes = decrypt(bytes, dk, m.encryption!.aad) } catch (e) {
-        throw new InputError('REMOTE_CHUNK_UNREADABLE', name, `the ${ref.index} index (object bytes ${r.position}..${r.position + r.size}): ${(e as Error).message}`)
+      try {
+        bytes = decrypt(bytes, dk, m.encryption!.aad)
+      } catch (e) {
+        throw new InputError(
+          'REMOTE_CHUNK_UNREADABLE',
+          name,
+          `the ${ref.index} index (object bytes ${r.position}..${r.position + r.size}): ${(e as Error).message}`,
+        )
       }
     }
     return new BufferSource(bytes, name)

@@ -7,11 +7,19 @@ export const LOCAL_TIERED_ROOT = 'kafka-tiered-storage'
 
 const UUID_B64 = /^[A-Za-z0-9_-]{22}$/
 
-export interface RemotePartitionName { topic: string, partition: number, topicId: string }
-export interface RemoteSegmentName { startOffset: bigint, segmentId: string, suffix: string }
+export interface RemotePartitionName {
+  topic: string
+  partition: number
+  topicId: string
+}
+export interface RemoteSegmentName {
+  startOffset: bigint
+  segmentId: string
+  suffix: string
+}
 
 /** `<topic>-<partition>-<topicId>` or null */
-export function parseRemotePartitionDir (name: string): RemotePartitionName | null {
+export function parseRemotePartitionDir(name: string): RemotePartitionName | null {
   if (name.length < 26) return null
   const topicId = name.slice(-22)
   if (!UUID_B64.test(topicId) || name[name.length - 23] !== '-') return null
@@ -21,17 +29,24 @@ export function parseRemotePartitionDir (name: string): RemotePartitionName | nu
 }
 
 /** `<offset:20>-<segmentId>.<suffix>` or null */
-export function parseRemoteSegmentFile (name: string): RemoteSegmentName | null {
+export function parseRemoteSegmentFile(name: string): RemoteSegmentName | null {
   const m = /^(\d{20})-([A-Za-z0-9_-]{22})\.([a-z_]+)$/.exec(name)
   if (m === null) return null
   return { startOffset: BigInt(m[1]!), segmentId: m[2]!, suffix: m[3]! }
 }
 
-export function remotePartitionDir (topic: string, partition: number, topicId: string): string {
+export function remotePartitionDir(topic: string, partition: number, topicId: string): string {
   return `${topic}-${partition}-${topicId}`
 }
 
 /** the key (relative to the storage root) of one file of a remote segment */
-export function remoteSegmentKey (topic: string, partition: number, topicId: string, startOffset: bigint, segmentId: string, suffix: string): string {
+export function remoteSegmentKey(
+  topic: string,
+  partition: number,
+  topicId: string,
+  startOffset: bigint,
+  segmentId: string,
+  suffix: string,
+): string {
   return `${remotePartitionDir(topic, partition, topicId)}/${startOffset.toString().padStart(20, '0')}-${segmentId}.${suffix}`
 }

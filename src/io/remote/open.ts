@@ -6,16 +6,20 @@ import { FileSource, readSmallFile } from '../file-source.js'
 import { openAivenObject } from './aiven-source.js'
 import { openRemoteStore } from './store.js'
 
-export function openKafkaFile (f: KafkaFile): SegmentSource {
+export function openKafkaFile(f: KafkaFile): SegmentSource {
   if (f.remote === undefined) return new FileSource(f.path)
   const store = openRemoteStore(f.remote.storage, f.remote.concurrency)
   return f.remote.aiven !== undefined ? openAivenObject(store, f.remote.key, f.remote.aiven) : store.open(f.remote.key)
 }
 
 /** The topic id partition.metadata records (`topic_id: <Uuid>`), or null when there is none to read. */
-export function partitionTopicId (dir: string): string | null {
+export function partitionTopicId(dir: string): string | null {
   try {
-    const m = /topic_id:\s*([A-Za-z0-9_-]{22})/.exec(readSmallFile(path.join(dir, 'partition.metadata')).toString('utf8'))
+    const m = /topic_id:\s*([A-Za-z0-9_-]{22})/.exec(
+      readSmallFile(path.join(dir, 'partition.metadata')).toString('utf8'),
+    )
     return m === null ? null : m[1]!
-  } catch { return null }
+  } catch {
+    return null
+  }
 }

@@ -13,18 +13,27 @@ import { DEFAULT_REMOTE_CONCURRENCY } from './spec.js'
 /** bytes per ranged GET */
 export const CHUNK = 2 * 1024 * 1024
 
-interface ListAnswer { id: number, objects?: RemoteObject[], error?: string }
-interface GetAnswer { id: number, length?: number, error?: string }
+interface ListAnswer {
+  id: number
+  objects?: RemoteObject[]
+  error?: string
+}
+interface GetAnswer {
+  id: number
+  length?: number
+  error?: string
+}
 
 /** the compiled I/O thread: beside this file in dist/; when this file runs from src/ (the tests), the build in dist/ */
-function workerUrl (): URL {
+function workerUrl(): URL {
   const here = import.meta.url
   return here.endsWith('.ts') ? new URL('../../../dist/io/remote/s3-worker.js', here) : new URL('./s3-worker.js', here)
 }
 
-export function parseS3Spec (spec: string): { bucket: string, prefix: string } {
+export function parseS3Spec(spec: string): { bucket: string; prefix: string } {
   const m = /^s3:\/\/([^/]+)\/?(.*)$/.exec(spec)
-  if (m === null || m[1] === '') throw new InputError('UNREADABLE', spec, '--remote-storage: expected s3://bucket/prefix')
+  if (m === null || m[1] === '')
+    throw new InputError('UNREADABLE', spec, '--remote-storage: expected s3://bucket/prefix')
   const prefix = m[2] === '' || m[2]!.endsWith('/') ? m[2]! : m[2] + '/'
   return { bucket: m[1]!, prefix }
 }
@@ -33,9 +42,15 @@ export function parseS3Spec (spec: string): { bucket: string, prefix: string } {
  * @aws-sdk/client-s3 is an optional dependency (tens of MiB that only s3:// needs), loaded by the I/O thread:
  * resolved here first, so that its absence is a usage error saying how to install it.
  */
-function sdkInstalled (spec: string): void {
-  try { createRequire(import.meta.url).resolve('@aws-sdk/client-s3') } catch {
-    throw new InputError('UNREADABLE', spec, 's3:// needs the optional package @aws-sdk/client-s3, which is not installed: npm install @aws-sdk/client-s3 (where tsdump is installed), or copy the bucket to a directory and give that')
+function sdkInstalled(spec: string): void {
+  try {
+    createRequire(import.meta.url).resolve('@aws-sdk/client-s3')
+  } catch {
+    throw new InputError(
+      'UNREADABLE',
+      spec,
+      's3:// needs the optional package @aws-sdk/client-s3, which is not installed: npm install @aws-sdk/client-s3 (where tsdump is installed), or copy the bucket to a directory and give that',
+    )
   }
 }
 
@@ -48,7 +63,10 @@ export class S3Store implements RemoteStore {
   /** the I/O thread puts each chunk asked for here */
   private readonly shared = new SharedArrayBuffer(CHUNK)
 
-  constructor (readonly spec: string, concurrency = DEFAULT_REMOTE_CONCURRENCY) {
+  constructor(
+    readonly spec: string,
+    concurrency = DEFAULT_REMOTE_CONCURRENCY,
+  ) {
     const { bucket, prefix } = parseS3Spec(spec)
     sdkInstalled(spec)
     this.bucket = bucket
@@ -57,52 +75,64 @@ export class S3Store implements RemoteStore {
   }
 
   /** the objects in the order they will be read: the I/O thread fetches the next ones' first chunks ahead */
-  plan (keys: readonly string[]): void {
+  plan(keys: readonly string[]): void {
     this.list()
-    const objects = keys.filter((k) => this.sizes.has(k)).map((k) => ({ key: this.prefix + k, size: this.sizes.get(k)! }))
+    const objects = keys
+      .filter((k) => this.sizes.has(k))
+      .map((k) => ({ key: this.prefix + k, size: this.sizes.get(k)! }))
     this.call({ op: 'plan', objects }, `s3://${this.bucket}/${this.prefix}`)
   }
 
-  list (): RemoteObject[] {
+  list(): RemoteObject[] {
     if (this.listed !== undefined) return this.listed
     const a = this.call<ListAnswer>({ op: 'list', prefix: this.prefix }, `s3://${this.bucket}/${this.prefix}`)
-    if (a.error !== undefined) throw new InputError('REMOTE_UNREADABLE', this.spec, `listing s3://${this.bucket}/${this.prefix}: ${a.error}`)
+    if (a.error !== undefined)
+      throw new InputError('REMOTE_UNREADABLE', this.spec, `listing s3://${this.bucket}/${this.prefix}: ${a.error}`)
     let objects = a.objects!
     // LocalTieredStorage writes under kafka-tiered-storage/: a copy of its tree may keep that level
     const inner = LOCAL_TIERED_ROOT + '/'
     if (objects.some((o) => o.key.startsWith(inner))) {
       this.prefix += inner
-      objects = objects.filter((o) => o.key.startsWith(inner)).map((o) => ({ key: o.key.slice(inner.length), size: o.size }))
+      objects = objects
+        .filter((o) => o.key.startsWith(inner))
+        .map((o) => ({ key: o.key.slice(inner.length), size: o.size }))
     }
     for (const o of objects) this.sizes.set(o.key, o.size)
     this.listed = objects
     return objects
   }
 
-  nameOf (key: string): string { return `s3://${this.bucket}/${this.prefix}${key}` }
+  nameOf(key: string): string {
+    return `s3://${this.bucket}/${this.prefix}${key}`
+  }
 
-  open (key: string): SegmentSource {
+  open(key: string): SegmentSource {
     this.list()
     const size = this.sizes.get(key)
-    if (size === undefined) throw new InputError('REMOTE_UNREADABLE', this.nameOf(key), 'not in the bucket listing (NoSuchKey)')
+    if (size === undefined)
+      throw new InputError('REMOTE_UNREADABLE', this.nameOf(key), 'not in the bucket listing (NoSuchKey)')
     return new S3Source(this, key, size)
   }
 
   /** bytes [chunk * CHUNK, +CHUNK) of `key` copied into `into`, their count; the I/O thread prefetches the next ones */
-  chunk (key: string, index: number, size: number, into: Buffer): number {
+  chunk(key: string, index: number, size: number, into: Buffer): number {
     const a = this.call<GetAnswer>({ op: 'get', key: this.prefix + key, index, size }, this.nameOf(key), index * CHUNK)
     if (a.error !== undefined) throw new InputError('REMOTE_UNREADABLE', this.nameOf(key), a.error, index * CHUNK)
     return Buffer.from(this.shared, 0, a.length!).copy(into, 0)
   }
 
   /** the I/O thread's answer; a thread that does not answer at all is that object's finding, never an internal error */
-  private call<T> (request: Record<string, unknown>, name: string, position = 0): T {
-    try { return this.bridge.call<T>(request) } catch (e) {
+  private call<T>(request: Record<string, unknown>, name: string, position = 0): T {
+    try {
+      return this.bridge.call<T>(request)
+    } catch (e) {
       throw new InputError('REMOTE_UNREADABLE', name, (e as Error).message, position)
     }
   }
 
-  close (): void { this.bridge.close() }
+  close(): void {
+    this.bridge.close()
+  }
 }
 
 class S3Source implements SegmentSource {
@@ -113,18 +143,22 @@ class S3Source implements SegmentSource {
   private buf: Buffer | undefined
   private length = 0
 
-  constructor (private readonly store: S3Store, private readonly key: string, readonly size: number) {
+  constructor(
+    private readonly store: S3Store,
+    private readonly key: string,
+    readonly size: number,
+  ) {
     this.name = store.nameOf(key)
   }
 
-  readAt (position: number, length: number): Buffer {
+  readAt(position: number, length: number): Buffer {
     const n = Math.max(0, Math.min(length, this.size - position))
     const out = Buffer.allocUnsafe(n)
     this.readInto(out, position, n)
     return out
   }
 
-  readInto (target: Buffer, position: number, length: number): number {
+  readInto(target: Buffer, position: number, length: number): number {
     const n = Math.max(0, Math.min(length, target.length, this.size - position))
     let done = 0
     while (done < n) {
@@ -138,12 +172,21 @@ class S3Source implements SegmentSource {
       }
       const from = p - index * CHUNK
       const got = this.buf!.copy(target, done, from, Math.min(this.length, from + (n - done)))
-      if (got === 0) throw new InputError('REMOTE_UNREADABLE', this.name, `the object is shorter than its listed ${this.size} bytes (no data at position ${p})`, p)
+      if (got === 0)
+        throw new InputError(
+          'REMOTE_UNREADABLE',
+          this.name,
+          `the object is shorter than its listed ${this.size} bytes (no data at position ${p})`,
+          p,
+        )
       done += got
     }
     this.bytesRead += done
     return done
   }
 
-  close (): void { this.buf = undefined; this.index = -1 }
+  close(): void {
+    this.buf = undefined
+    this.index = -1
+  }
 }

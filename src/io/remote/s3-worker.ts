@@ -8,7 +8,14 @@ import { workerData } from 'node:worker_threads'
 import type { MessagePort } from 'node:worker_threads'
 import { answer } from './sync-bridge.js'
 
-const { port, flag, bucket, chunk, shared, concurrency } = workerData as { port: MessagePort, flag: Int32Array, bucket: string, chunk: number, shared: SharedArrayBuffer, concurrency: number }
+const { port, flag, bucket, chunk, shared, concurrency } = workerData as {
+  port: MessagePort
+  flag: Int32Array
+  bucket: string
+  chunk: number
+  shared: SharedArrayBuffer
+  concurrency: number
+}
 const setup = { port, flag }
 /** where an answered chunk is put for the caller (one chunk: the caller copies it out before it asks again) */
 const out = new Uint8Array(shared)
@@ -25,7 +32,10 @@ const BACKOFF_MS = 100
  * within the first, one attempt (the whole ranged GET, its body too) take at most the second, and one call with
  * its retries at most the budget: a stall costs the budget, then the object is a finding.
  */
-const limit = (name: string, dflt: number): number => { const v = Number(process.env[name]); return Number.isFinite(v) && v > 0 ? v : dflt }
+const limit = (name: string, dflt: number): number => {
+  const v = Number(process.env[name])
+  return Number.isFinite(v) && v > 0 ? v : dflt
+}
 const CONNECT_TIMEOUT_MS = limit('TSDUMP_S3_CONNECT_TIMEOUT_MS', 5_000)
 const REQUEST_TIMEOUT_MS = limit('TSDUMP_S3_REQUEST_TIMEOUT_MS', 20_000)
 const RETRY_BUDGET_MS = limit('TSDUMP_S3_RETRY_BUDGET_MS', 60_000)
@@ -35,37 +45,58 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true'
 const endpoint = process.env.AWS_ENDPOINT_URL_S3 ?? process.env.AWS_ENDPOINT_URL
 // loaded after the warning filter above: the SDK checks the Node release as it loads
 // (an optional dependency: s3-store.ts checks it is there; if it still cannot be loaded, every request says so)
-const sdk = await import('@aws-sdk/client-s3').catch((e: unknown) => Object.assign(new Error(`@aws-sdk/client-s3 could not be loaded (npm install @aws-sdk/client-s3): ${(e as Error).message}`), { name: 'SdkMissing' }))
-const { GetObjectCommand, ListObjectsV2Command } = sdk instanceof Error ? { GetObjectCommand: undefined, ListObjectsV2Command: undefined } : sdk
-const client = sdk instanceof Error ? undefined : new sdk.S3Client({
-  region: process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'us-east-1',
-  ...(endpoint !== undefined && endpoint !== '' ? { endpoint, forcePathStyle: true } : {}),
-  // retries are this file's: the SDK's do not cover a body cut after the headers
-  maxAttempts: 1,
-  requestHandler: { connectionTimeout: CONNECT_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS, throwOnRequestTimeout: true },
-})
+const sdk = await import('@aws-sdk/client-s3').catch((e: unknown) =>
+  Object.assign(
+    new Error(`@aws-sdk/client-s3 could not be loaded (npm install @aws-sdk/client-s3): ${(e as Error).message}`),
+    { name: 'SdkMissing' },
+  ),
+)
+const { GetObjectCommand, ListObjectsV2Command } =
+  sdk instanceof Error ? { GetObjectCommand: undefined, ListObjectsV2Command: undefined } : sdk
+const client =
+  sdk instanceof Error
+    ? undefined
+    : new sdk.S3Client({
+        region: process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'us-east-1',
+        ...(endpoint !== undefined && endpoint !== '' ? { endpoint, forcePathStyle: true } : {}),
+        // retries are this file's: the SDK's do not cover a body cut after the headers
+        maxAttempts: 1,
+        requestHandler: {
+          connectionTimeout: CONNECT_TIMEOUT_MS,
+          requestTimeout: REQUEST_TIMEOUT_MS,
+          throwOnRequestTimeout: true,
+        },
+      })
 
-function sdkClient (): NonNullable<typeof client> {
+function sdkClient(): NonNullable<typeof client> {
   if (client === undefined) throw sdk as Error
   return client
 }
 
-interface S3Failure { status: number | undefined, code: string, message: string }
+interface S3Failure {
+  status: number | undefined
+  code: string
+  message: string
+}
 
-function failure (e: unknown): S3Failure {
-  const err = e as { name?: string, message?: string, Code?: string, $metadata?: { httpStatusCode?: number } }
-  return { status: err.$metadata?.httpStatusCode, code: err.Code ?? err.name ?? 'Error', message: err.message ?? String(e) }
+function failure(e: unknown): S3Failure {
+  const err = e as { name?: string; message?: string; Code?: string; $metadata?: { httpStatusCode?: number } }
+  return {
+    status: err.$metadata?.httpStatusCode,
+    code: err.Code ?? err.name ?? 'Error',
+    message: err.message ?? String(e),
+  }
 }
 
 /** 5xx, throttling (429, SlowDown) and lost connections are retried; other 4xx are the answer */
-function retryable (f: S3Failure): boolean {
+function retryable(f: S3Failure): boolean {
   // no HTTP answer: a lost connection is retried, a client that cannot sign (no credentials, no region) is not
   if (f.status === undefined) return !/CredentialsProviderError|Region|SdkMissing/.test(f.code + f.message)
   return f.status >= 500 || f.status === 429 || /SlowDown|Throttl|RequestTimeout/.test(f.code)
 }
 
 /** one attempt, abandoned (its request aborted, its body destroyed) when it outlasts `ms` */
-async function attempt<T> (ms: number, what: (signal: AbortSignal) => Promise<T>): Promise<T> {
+async function attempt<T>(ms: number, what: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const ctl = new AbortController()
   let timer: NodeJS.Timeout | undefined
   const timeout = new Promise<never>((_resolve, reject) => {
@@ -75,55 +106,86 @@ async function attempt<T> (ms: number, what: (signal: AbortSignal) => Promise<T>
       reject(e)
     }, ms)
   })
-  try { return await Promise.race([what(ctl.signal), timeout]) } finally { clearTimeout(timer) }
+  try {
+    return await Promise.race([what(ctl.signal), timeout])
+  } finally {
+    clearTimeout(timer)
+  }
 }
 
-function describe (f: S3Failure, attempts: number): string {
+function describe(f: S3Failure, attempts: number): string {
   const status = f.status !== undefined ? `HTTP ${f.status}` : retryable(f) ? 'connection failed' : 'no request sent'
   return `${status} ${f.code}${f.message !== '' && f.message !== f.code ? `: ${f.message}` : ''}${attempts > 1 ? ` (after ${attempts} attempts)` : ''}`
 }
 
-async function withRetries<T> (what: (signal: AbortSignal) => Promise<T>): Promise<T> {
+async function withRetries<T>(what: (signal: AbortSignal) => Promise<T>): Promise<T> {
   let last: S3Failure | undefined
   const end = Date.now() + RETRY_BUDGET_MS
   for (let n = 1; n <= ATTEMPTS; n++) {
-    try { return await attempt(Math.max(1, Math.min(REQUEST_TIMEOUT_MS, end - Date.now())), what) } catch (e) {
+    try {
+      return await attempt(Math.max(1, Math.min(REQUEST_TIMEOUT_MS, end - Date.now())), what)
+    } catch (e) {
       last = failure(e)
       const pause = BACKOFF_MS * 2 ** (n - 1) * (0.5 + Math.random())
       if (!retryable(last) || n === ATTEMPTS) throw new Error(describe(last, n))
-      if (Date.now() + pause >= end) throw new Error(`${describe(last, n)}; gave up after the ${RETRY_BUDGET_MS / 1000} s retry budget (TSDUMP_S3_RETRY_BUDGET_MS)`)
+      if (Date.now() + pause >= end)
+        throw new Error(
+          `${describe(last, n)}; gave up after the ${RETRY_BUDGET_MS / 1000} s retry budget (TSDUMP_S3_RETRY_BUDGET_MS)`,
+        )
       await new Promise((resolve) => setTimeout(resolve, pause))
     }
   }
   throw new Error(describe(last!, ATTEMPTS))
 }
 
-async function list (prefix: string): Promise<Array<{ key: string, size: number }>> {
-  const out: Array<{ key: string, size: number }> = []
+async function list(prefix: string): Promise<Array<{ key: string; size: number }>> {
+  const out: Array<{ key: string; size: number }> = []
   let token: string | undefined
   do {
-    const r = await withRetries(async (abortSignal) => await sdkClient().send(new ListObjectsV2Command!({ Bucket: bucket, Prefix: prefix, ...(token !== undefined ? { ContinuationToken: token } : {}) }), { abortSignal }))
-    for (const o of r.Contents ?? []) if (o.Key !== undefined) out.push({ key: o.Key.slice(prefix.length), size: o.Size ?? 0 })
+    const r = await withRetries(
+      async (abortSignal) =>
+        await sdkClient().send(
+          new ListObjectsV2Command!({
+            Bucket: bucket,
+            Prefix: prefix,
+            ...(token !== undefined ? { ContinuationToken: token } : {}),
+          }),
+          { abortSignal },
+        ),
+    )
+    for (const o of r.Contents ?? [])
+      if (o.Key !== undefined) out.push({ key: o.Key.slice(prefix.length), size: o.Size ?? 0 })
     token = r.IsTruncated === true ? r.NextContinuationToken : undefined
   } while (token !== undefined)
   return out
 }
 
-async function getRange (key: string, from: number, to: number): Promise<Uint8Array> {
+async function getRange(key: string, from: number, to: number): Promise<Uint8Array> {
   return await withRetries(async (abortSignal) => {
-    const r = await sdkClient().send(new GetObjectCommand!({ Bucket: bucket, Key: key, Range: `bytes=${from}-${to - 1}` }), { abortSignal })
+    const r = await sdkClient().send(
+      new GetObjectCommand!({ Bucket: bucket, Key: key, Range: `bytes=${from}-${to - 1}` }),
+      { abortSignal },
+    )
     // a body that stalls after the headers: destroyed when the attempt is abandoned
-    abortSignal.addEventListener('abort', () => { (r.Body as { destroy?: (e?: Error) => void }).destroy?.(abortSignal.reason as Error) }, { once: true })
+    abortSignal.addEventListener(
+      'abort',
+      () => {
+        ;(r.Body as { destroy?: (e?: Error) => void }).destroy?.(abortSignal.reason as Error)
+      },
+      { once: true },
+    )
     // streamed into one buffer of the range's size (no list of pieces concatenated after)
     const body = new Uint8Array(to - from)
     let n = 0
     for await (const piece of r.Body as AsyncIterable<Uint8Array>) {
-      if (n + piece.length > body.length) throw Object.assign(new Error(`more than the ${to - from} bytes asked for`), { name: 'LongBody' })
+      if (n + piece.length > body.length)
+        throw Object.assign(new Error(`more than the ${to - from} bytes asked for`), { name: 'LongBody' })
       body.set(piece, n)
       n += piece.length
     }
     // a connection cut mid-body can end the stream early without an error: count the bytes
-    if (n !== to - from) throw Object.assign(new Error(`${n} of ${to - from} bytes received`), { name: 'IncompleteBody' })
+    if (n !== to - from)
+      throw Object.assign(new Error(`${n} of ${to - from} bytes received`), { name: 'IncompleteBody' })
     return body
   })
 }
@@ -137,10 +199,10 @@ const CONCURRENCY = Math.max(1, Math.floor(concurrency))
 /** chunks fetched or in flight, the oldest dropped first; at most CONCURRENCY + 1 of them (each at most one chunk) */
 const cache = new Map<string, Promise<Uint8Array>>()
 /** the objects in the order the caller will read them (a 'plan' message), and where each is in it */
-let plan: Array<{ key: string, size: number }> = []
+let plan: Array<{ key: string; size: number }> = []
 const planned = new Map<string, number>()
 
-function fetchChunk (key: string, index: number, size: number): Promise<Uint8Array> {
+function fetchChunk(key: string, index: number, size: number): Promise<Uint8Array> {
   const id = `${index} ${key}`
   let p = cache.get(id)
   if (p === undefined) {
@@ -153,9 +215,10 @@ function fetchChunk (key: string, index: number, size: number): Promise<Uint8Arr
 }
 
 /** the GETs started beside the one asked for: at most CONCURRENCY - 1 */
-function prefetch (key: string, index: number, size: number): void {
+function prefetch(key: string, index: number, size: number): void {
   let budget = CONCURRENCY - 1
-  for (let i = 1; i <= PREFETCH && budget > 0 && (index + i) * chunk < size; i++, budget--) void fetchChunk(key, index + i, size)
+  for (let i = 1; i <= PREFETCH && budget > 0 && (index + i) * chunk < size; i++, budget--)
+    void fetchChunk(key, index + i, size)
   const at = planned.get(key)
   if (at === undefined) return
   for (let j = at + 1; j < plan.length && budget > 0; j++, budget--) {
@@ -164,30 +227,46 @@ function prefetch (key: string, index: number, size: number): void {
   }
 }
 
-port.on('message', (m: { id: number, op: 'list' | 'get' | 'plan', prefix?: string, key?: string, index?: number, size?: number, objects?: Array<{ key: string, size: number }> }) => {
-  void (async () => {
-    try {
-      if (m.op === 'list') { answer(setup, { id: m.id, objects: await list(m.prefix!) }); return }
-      if (m.op === 'plan') {
-        plan = m.objects!
-        planned.clear()
-        plan.forEach((o, i) => planned.set(o.key, i))
-        answer(setup, { id: m.id })
-        return
+port.on(
+  'message',
+  (m: {
+    id: number
+    op: 'list' | 'get' | 'plan'
+    prefix?: string
+    key?: string
+    index?: number
+    size?: number
+    objects?: Array<{ key: string; size: number }>
+  }) => {
+    void (async () => {
+      try {
+        if (m.op === 'list') {
+          answer(setup, { id: m.id, objects: await list(m.prefix!) })
+          return
+        }
+        if (m.op === 'plan') {
+          plan = m.objects!
+          planned.clear()
+          plan.forEach((o, i) => planned.set(o.key, i))
+          answer(setup, { id: m.id })
+          return
+        }
+        const { key, index, size } = m as { key: string; index: number; size: number }
+        const wanted = fetchChunk(key, index, size)
+        prefetch(key, index, size)
+        let data: Uint8Array
+        try {
+          data = await wanted
+        } finally {
+          // sources read forward, so a chunk is handed over once and not kept; a first chunk is kept while the
+          // cache holds it (the scan reads each remote segment's first bytes before it reads the segment)
+          if (index > 0) cache.delete(`${index} ${key}`)
+        }
+        out.set(data)
+        answer(setup, { id: m.id, length: data.length })
+      } catch (e) {
+        answer(setup, { id: m.id, error: e instanceof Error ? e.message : String(e) })
       }
-      const { key, index, size } = m as { key: string, index: number, size: number }
-      const wanted = fetchChunk(key, index, size)
-      prefetch(key, index, size)
-      let data: Uint8Array
-      try { data = await wanted } finally {
-        // sources read forward, so a chunk is handed over once and not kept; a first chunk is kept while the
-        // cache holds it (the scan reads each remote segment's first bytes before it reads the segment)
-        if (index > 0) cache.delete(`${index} ${key}`)
-      }
-      out.set(data)
-      answer(setup, { id: m.id, length: data.length })
-    } catch (e) {
-      answer(setup, { id: m.id, error: e instanceof Error ? e.message : String(e) })
-    }
-  })()
-})
+    })()
+  },
+)

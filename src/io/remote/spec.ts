@@ -25,6 +25,6 @@ export const REMOTE_KEY_ENV = 'TSDUMP_REMOTE_KEY'
 
 export type RemoteInput = string | RemoteSpec
 
-export function remoteSpecOf (r: RemoteInput): RemoteSpec {
+export function remoteSpecOf(r: RemoteInput): RemoteSpec {
   return typeof r === 'string' ? { storage: r } : r
 }

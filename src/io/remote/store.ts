@@ -18,17 +18,22 @@ export type { RemoteObject, RemoteStore } from './remote-store.js'
 class DirStore implements RemoteStore {
   private readonly root: string
   private listed: RemoteObject[] | undefined
-  readonly skipped: Array<{ key: string, reason: string }> = []
-  constructor (readonly spec: string) {
+  readonly skipped: Array<{ key: string; reason: string }> = []
+  constructor(readonly spec: string) {
     let st: fs.Stats
-    try { st = fs.statSync(spec) } catch { throw new InputError('UNREADABLE', spec, '--remote-storage: no such directory') }
-    if (!st.isDirectory()) throw new InputError('UNREADABLE', spec, '--remote-storage: not a directory (a directory or s3://bucket/prefix)')
+    try {
+      st = fs.statSync(spec)
+    } catch {
+      throw new InputError('UNREADABLE', spec, '--remote-storage: no such directory')
+    }
+    if (!st.isDirectory())
+      throw new InputError('UNREADABLE', spec, '--remote-storage: not a directory (a directory or s3://bucket/prefix)')
     // LocalTieredStorage writes under <rsm.config.dir>/kafka-tiered-storage: take either directory
     const inner = path.join(spec, LOCAL_TIERED_ROOT)
     this.root = fs.existsSync(inner) && fs.statSync(inner).isDirectory() ? inner : spec
   }
 
-  list (): RemoteObject[] {
+  list(): RemoteObject[] {
     if (this.listed !== undefined) return this.listed
     const out: RemoteObject[] = []
     // the root must be readable; below it, an entry that cannot be read costs only itself
@@ -39,7 +44,7 @@ class DirStore implements RemoteStore {
   }
 
   /** Aiven's keys are `<prefix>/<topic>-<id>/<partition>/<file>`: a few levels, a prefix of any depth */
-  private walk (dir: string, rel: string, entries: Array<fs.Dirent<Buffer>>, depth: number, out: RemoteObject[]): void {
+  private walk(dir: string, rel: string, entries: Array<fs.Dirent<Buffer>>, depth: number, out: RemoteObject[]): void {
     for (const d of entries) {
       const shown = escapeName(d.name)
       const key = rel + shown
@@ -50,7 +55,14 @@ class DirStore implements RemoteStore {
       const full = path.join(dir, shown)
       try {
         if (d.isDirectory()) {
-          if (depth < MAX_DEPTH) this.walk(full, key + '/', fs.readdirSync(full, { withFileTypes: true, encoding: 'buffer' }), depth + 1, out)
+          if (depth < MAX_DEPTH)
+            this.walk(
+              full,
+              key + '/',
+              fs.readdirSync(full, { withFileTypes: true, encoding: 'buffer' }),
+              depth + 1,
+              out,
+            )
         } else if (d.isFile()) out.push({ key, size: fs.statSync(full).size })
       } catch (e) {
         this.skipped.push({ key, reason: `${(e as NodeJS.ErrnoException).code ?? (e as Error).message}: not read` })
@@ -58,8 +70,12 @@ class DirStore implements RemoteStore {
     }
   }
 
-  nameOf (key: string): string { return path.join(this.root, key) }
-  open (key: string): SegmentSource { return new FileSource(this.nameOf(key)) }
+  nameOf(key: string): string {
+    return path.join(this.root, key)
+  }
+  open(key: string): SegmentSource {
+    return new FileSource(this.nameOf(key))
+  }
 }
 
 /** directory levels below the root a listing descends */
@@ -71,7 +87,7 @@ const stores = new Map<string, RemoteStore>()
  * The store of a `--remote-storage` value, opened once per thread; `concurrency` (--remote-concurrency) is the
  * first opener's. @throws InputError when it cannot be used
  */
-export function openRemoteStore (spec: string, concurrency?: number): RemoteStore {
+export function openRemoteStore(spec: string, concurrency?: number): RemoteStore {
   let s = stores.get(spec)
   if (s === undefined) {
     s = spec.startsWith('s3://') ? new S3Store(spec, concurrency) : new DirStore(spec)
@@ -81,7 +97,7 @@ export function openRemoteStore (spec: string, concurrency?: number): RemoteStor
 }
 
 /** Ends the S3 stores' I/O threads (the process would otherwise wait for them). */
-export function closeRemoteStores (): void {
+export function closeRemoteStores(): void {
   for (const s of stores.values()) if (s instanceof S3Store) s.close()
   stores.clear()
   forgetAivenObjects()

@@ -8,7 +8,10 @@ import { CONFIG_CASES, SYNONYM_CASES } from '../../support/config-flag-cases.js'
 import { runCli } from '../../support/run-cli.js'
 import { runCommand } from '../../support/txn-segment-builder.js'
 
-const split = (c: string): [string, string] => { const i = c.indexOf('='); return [c.slice(0, i), c.slice(i + 1)] }
+const split = (c: string): [string, string] => {
+  const i = c.indexOf('=')
+  return [c.slice(0, i), c.slice(i + 1)]
+}
 const props = (s: string): Map<string, string> => new Map(s.split(',').map(split))
 
 describe('cleanup --config against Kafka 4.4.0', () => {
@@ -38,7 +41,10 @@ describe('cleanup --config against Kafka 4.4.0', () => {
     const cli = await runCli(['cleanup', '--config', 'segment.bytes=1000', 'fixtures/broker-4.4/log-start/logs'])
     expect(cli.code).toBe(2)
     expect(cli.stderr).toContain('segment.bytes=1000: Kafka accepts a 32-bit integer in [1048576,...]')
-    const r = await runCommand(runCleanup, { paths: ['fixtures/broker-4.4/log-start/logs'], configs: new Map([['log.retention.minutes', 'x']]) })
+    const r = await runCommand(runCleanup, {
+      paths: ['fixtures/broker-4.4/log-start/logs'],
+      configs: new Map([['log.retention.minutes', 'x']]),
+    })
     expect(r.code).toBe(2)
     expect(r.err).toContain('log.retention.minutes=x')
   })

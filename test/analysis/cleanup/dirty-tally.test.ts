@@ -14,7 +14,7 @@ import { scanPaths } from '../../../src/scan/partition-paths.js'
 import { REPO_ROOT } from '../../support/paths.js'
 
 /** the fixtures' log directories (those with a replication checkpoint) */
-function logDirs (): string[] {
+function logDirs(): string[] {
   const out: string[] = []
   const walk = (d: string, depth: number): void => {
     if (depth > 4) return
@@ -34,7 +34,9 @@ const sameAnswer = (p: CompactionPrediction): Omit<CompactionPrediction, 'topDir
 
 describe('the dirty section tallied as the map fills equals the clean pass over it', () => {
   const dirs = logDirs()
-  it('finds fixtures', () => { expect(dirs.length).toBeGreaterThan(5) })
+  it('finds fixtures', () => {
+    expect(dirs.length).toBeGreaterThan(5)
+  })
   for (const logDir of dirs) {
     it(path.relative(REPO_ROOT, logDir), () => {
       const hooks = cleanupHooks()
@@ -45,17 +47,39 @@ describe('the dirty section tallied as the map fills equals the clean pass over 
         const segments = cleanupSegments(p.dir, findings)
         if (segments.length < 2) continue
         const aborted = done.headers.get(p.dir)!.fill(segments)
-        const read = (seg: typeof segments[number], visit: Parameters<typeof readCleanupSegment>[1]): void => { readCleanupSegment(seg, visit, findings, new Set()) }
-        const settings = settingsOf(resolveConfigs(p.report.topic, { flags: new Map([['cleanup.policy', 'compact'], ['delete.retention.ms', '1000']]) }))
+        const read = (seg: (typeof segments)[number], visit: Parameters<typeof readCleanupSegment>[1]): void => {
+          readCleanupSegment(seg, visit, findings, new Set())
+        }
+        const settings = settingsOf(
+          resolveConfigs(p.report.topic, {
+            flags: new Map([
+              ['cleanup.policy', 'compact'],
+              ['delete.retention.ms', '1000'],
+            ]),
+          }),
+        )
         const r = p.report
         for (const seg of segments.slice(0, -1)) {
           for (const nowMs of [0n, 1n << 50n]) {
             for (const lso of [r.lastStableOffset, r.logEndOffset]) {
-              const inp = { segments, read, aborted, offsetMapEntries: 1_000_000, logStartOffset: r.logStartOffset, logEndOffset: r.logEndOffset,
-                lastStableOffset: lso, openTransaction: lso < r.highWatermark, checkpoint: seg.baseOffset, settings, nowMs }
+              const inp = {
+                segments,
+                read,
+                aborted,
+                offsetMapEntries: 1_000_000,
+                logStartOffset: r.logStartOffset,
+                logEndOffset: r.logEndOffset,
+                lastStableOffset: lso,
+                openTransaction: lso < r.highWatermark,
+                checkpoint: seg.baseOffset,
+                settings,
+                nowMs,
+              }
               const tallied = predictCompaction({ ...inp, countKeys: false })
               const walked = predictCompaction({ ...inp, countKeys: true })
-              expect(sameAnswer(tallied), `${p.label} dirty from ${seg.baseOffset}, now ${nowMs}, LSO ${lso}`).toEqual(sameAnswer(walked))
+              expect(sameAnswer(tallied), `${p.label} dirty from ${seg.baseOffset}, now ${nowMs}, LSO ${lso}`).toEqual(
+                sameAnswer(walked),
+              )
               if (tallied.cleanedUpTo !== null) compared++
             }
           }

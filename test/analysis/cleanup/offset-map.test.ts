@@ -5,8 +5,8 @@ import { OffsetMap } from '../../../src/analysis/cleanup/offset-map.js'
 
 const key = (i: number): Uint8Array => Buffer.from(`key-${i}`)
 
-function reference (puts: Array<[number, bigint]>): Map<number, { offset: bigint, count: number }> {
-  const m = new Map<number, { offset: bigint, count: number }>()
+function reference(puts: Array<[number, bigint]>): Map<number, { offset: bigint; count: number }> {
+  const m = new Map<number, { offset: bigint; count: number }>()
   for (const [k, o] of puts) m.set(k, { offset: o, count: (m.get(k)?.count ?? 0) + 1 })
   return m
 }
@@ -14,7 +14,10 @@ function reference (puts: Array<[number, bigint]>): Map<number, { offset: bigint
 describe('OffsetMap', () => {
   it('keeps the newest offset and the count of every key, as a Map does', () => {
     let x = 12345
-    const rnd = (n: number): number => { x = (Math.imul(x, 1103515245) + 12345) >>> 0; return x % n }
+    const rnd = (n: number): number => {
+      x = (Math.imul(x, 1103515245) + 12345) >>> 0
+      return x % n
+    }
     const base = 1000n
     const puts: Array<[number, bigint]> = []
     for (let i = 0; i < 60_000; i++) puts.push([rnd(20_000), base + BigInt(i)])

@@ -15,17 +15,27 @@ describe('the harm ranks', () => {
   })
 
   it('five categories, in the documented order, named in the README', () => {
-    expect(Object.values(HARM_CATEGORIES)).toEqual(['data lost or at risk', 'consumers stuck', 'damage', 'cleaner or retention blocked', 'the rest'])
+    expect(Object.values(HARM_CATEGORIES)).toEqual([
+      'data lost or at risk',
+      'consumers stuck',
+      'damage',
+      'cleaner or retention blocked',
+      'the rest',
+    ])
     const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8')
-    expect(readme).toContain('data lost or at risk > consumers stuck > damage > cleaner or retention blocked > the rest')
+    expect(readme).toContain(
+      'data lost or at risk > consumers stuck > damage > cleaner or retention blocked > the rest',
+    )
   })
 
   it('what docs/findings.md calls lost data, a stuck consumer or damage is ranked so', () => {
     // acknowledged records lost (REPLICA_DIVERGED), offsets no copy holds (REMOTE_GAP): data
-    for (const c of ['REPLICA_DIVERGED', 'REMOTE_SEGMENT_MISSING', 'REMOTE_GAP', 'TXN_MIXED_OUTCOME']) expect(harmOf(c).rank, c).toBe(1)
+    for (const c of ['REPLICA_DIVERGED', 'REMOTE_SEGMENT_MISSING', 'REMOTE_GAP', 'TXN_MIXED_OUTCOME'])
+      expect(harmOf(c).rank, c).toBe(1)
     // "read_committed consumers stop there", "a hanging partition"
     for (const c of ['REPLICA_MARKER_LOST', 'TXN_PARTITION_NO_MARKER', 'TXN_HANGING']) expect(harmOf(c).rank, c).toBe(2)
-    for (const c of ['CRC_MISMATCH', 'BAD_LENGTH', 'TRUNCATED_TAIL', 'SNAPSHOT_CRC', 'TXNINDEX_MISSING_ENTRY']) expect(harmOf(c).rank, c).toBe(3)
+    for (const c of ['CRC_MISMATCH', 'BAD_LENGTH', 'TRUNCATED_TAIL', 'SNAPSHOT_CRC', 'TXNINDEX_MISSING_ENTRY'])
+      expect(harmOf(c).rank, c).toBe(3)
     expect(harmOf('CLEANER_CHECKPOINT_OUT_OF_RANGE').rank).toBe(4)
     // every info code is a note: never above a warning's harm
     for (const [c, s] of Object.entries(FINDING_SEVERITY)) if (s === 'info') expect(harmOf(c).rank, c).toBe(5)
@@ -37,7 +47,17 @@ describe('the harm ranks', () => {
 })
 
 describe('the order within a rank', () => {
-  const at = (o: Partial<RankedPlace>): RankedPlace => ({ rank: 3, severity: 'error', code: 'CRC_MISMATCH', broker: null, partition: null, firstOffset: null, file: null, position: null, ...o })
+  const at = (o: Partial<RankedPlace>): RankedPlace => ({
+    rank: 3,
+    severity: 'error',
+    code: 'CRC_MISMATCH',
+    broker: null,
+    partition: null,
+    firstOffset: null,
+    file: null,
+    position: null,
+    ...o,
+  })
 
   it('rank, then severity, then broker (as numbers), partition (topic, then number), offset; unknown places last', () => {
     const list = [

@@ -12,22 +12,45 @@ import type { StreamsApplication } from '../../../src/analysis/transaction-join/
 const DIR = path.resolve(__dirname, '..', '..', '..', 'fixtures', 'broker-4.4', 'streams-eos')
 const exists = fs.existsSync(path.join(DIR, 'expected.json'))
 
-interface Described { transactionalId: string, state: string, producerEpoch: number, transactionTimeoutMs: number, transactionStartTimeMs: number | null, topicPartitions: string[] }
-interface Step { step: string, observed: { at: number, inputsNotInReadCommittedOutput: Record<string, string[]>, listTransactions: Array<{ transactionalId: string, state: string }>, describeTransactions: Described[] } }
-interface App { transactionalIds: string[], haltedRun?: string, processFile?: string, transactionTimeoutMs: number }
-interface Expected { streams: { applications: Record<string, App>, steps: Step[] } }
+interface Described {
+  transactionalId: string
+  state: string
+  producerEpoch: number
+  transactionTimeoutMs: number
+  transactionStartTimeMs: number | null
+  topicPartitions: string[]
+}
+interface Step {
+  step: string
+  observed: {
+    at: number
+    inputsNotInReadCommittedOutput: Record<string, string[]>
+    listTransactions: Array<{ transactionalId: string; state: string }>
+    describeTransactions: Described[]
+  }
+}
+interface App {
+  transactionalIds: string[]
+  haltedRun?: string
+  processFile?: string
+  transactionTimeoutMs: number
+}
+interface Expected {
+  streams: { applications: Record<string, App>; steps: Step[] }
+}
 
-function load (): { e: Expected, apps: Map<string, StreamsApplication> } {
+function load(): { e: Expected; apps: Map<string, StreamsApplication> } {
   const e = JSON.parse(fs.readFileSync(path.join(DIR, 'expected.json'), 'utf8')) as Expected
   const r = transactions([path.join(DIR, 'logs')], { now: Date.parse('2030-01-01T00:00:00Z') })
   if (r.unusable.length > 0) throw new Error('unusable paths')
   return { e, apps: new Map((r.streams ?? []).map((a) => [a.applicationId, a])) }
 }
 const step = (e: Expected, prefix: string): Step => e.streams.steps.find((s) => s.step.startsWith(prefix))!
-const described = (s: Step, id: string): Described | undefined => s.observed.describeTransactions.find((d) => d.transactionalId === id)
+const described = (s: Step, id: string): Described | undefined =>
+  s.observed.describeTransactions.find((d) => d.transactionalId === id)
 
 describe('Kafka Streams attribution on the streams-eos fixture', () => {
-  it('names each application\'s process ids and threads as the coordinator listed its ids', (ctx) => {
+  it("names each application's process ids and threads as the coordinator listed its ids", (ctx) => {
     if (!exists) ctx.skip('fixture not generated: node scripts/generate-fixtures.mjs --kafka-version 4.4.0 streams-eos')
     const { e, apps } = load()
     expect([...apps.keys()].sort()).toEqual(Object.keys(e.streams.applications).sort())
@@ -48,7 +71,7 @@ describe('Kafka Streams attribution on the streams-eos fixture', () => {
     expect(apps.get('sl-app')!.stores).toEqual([])
   })
 
-  it('the stateless run\'s transaction: a restart leaves it to the timeout, as the broker showed', (ctx) => {
+  it("the stateless run's transaction: a restart leaves it to the timeout, as the broker showed", (ctx) => {
     if (!exists) ctx.skip('fixture not generated')
     const { e, apps } = load()
     const halted = e.streams.applications['sl-app']!.haltedRun!
@@ -70,7 +93,7 @@ describe('Kafka Streams attribution on the streams-eos fixture', () => {
     expect(j[0]!.deadline).toBe(BigInt(after.transactionStartTimeMs!) + BigInt(after.transactionTimeoutMs))
   })
 
-  it('the stateful run\'s transaction: a restart fences it, as the restart on the same state directory did', (ctx) => {
+  it("the stateful run's transaction: a restart fences it, as the restart on the same state directory did", (ctx) => {
     if (!exists) ctx.skip('fixture not generated')
     const { e, apps } = load()
     const se = apps.get('se-app')!

@@ -8,12 +8,16 @@ import { describe, expect, it } from 'vitest'
 
 const ROOT = path.resolve(__dirname, '../../..')
 const JARS = path.join(ROOT, '.cache', 'schema-jars')
-const reason = fs.existsSync(path.join(JARS, '4.4.0')) ? null : `no Kafka jars in ${path.relative(ROOT, JARS)}: run node scripts/gen-schemas.mjs`
+const reason = fs.existsSync(path.join(JARS, '4.4.0'))
+  ? null
+  : `no Kafka jars in ${path.relative(ROOT, JARS)}: run node scripts/gen-schemas.mjs`
 if (reason !== null) console.log(`skipping generated-table check: ${reason}`)
 
 describe('generated schema tables', () => {
   it.skipIf(reason !== null)('equal a fresh generation from the Kafka jars', (ctx) => {
-    const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'gen-schemas.mjs'), '--check'], { encoding: 'utf8' })
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'gen-schemas.mjs'), '--check'], {
+      encoding: 'utf8',
+    })
     expect(r.stderr).toBe('')
     // exit 3: some release's jars are missing (gen-schemas prints which), so the tables cannot be judged: a skip, not a pass
     if (r.status === 3) {
