@@ -1,6 +1,7 @@
 // The linter holds STYLE's rules that a lint can hold: biome.jsonc's rules, run on the tree by `npm run lint`
 // (part of `npm test`), must reject a Buffer#slice and a node:fs import outside io/ and cli/ (Biome runs the
-// repository's configuration in a copy of its layout in a temp dir), and the tree must pass them.
+// repository's configuration in a copy of its layout in a temp dir), and the tree must pass them and be formatted
+// as Biome formats it (`biome ci` checks both; `npx biome format --write .` formats).
 import { spawnSync } from 'node:child_process'
 import * as fs from 'node:fs'
 import * as os from 'node:os'
@@ -53,7 +54,7 @@ describe('biome: STYLE rules held by the linter', () => {
   })
 
   it('the tree passes `npm run lint`', () => {
-    const r = spawnSync(process.execPath, [biome, 'ci', '--formatter-enabled=false', '--colors=off'], {
+    const r = spawnSync(process.execPath, [biome, 'ci', '--colors=off'], {
       cwd: REPO_ROOT,
       encoding: 'utf8',
     })
