@@ -30,6 +30,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *   cleanup-1 | cleanup-2 | cleanup-open | cleanup-random          (Cleanup, CleanupRandom)
  *   transactions | txrandom | observe               (issue #21's truth: Transactions, TxRandom, Observe)
  *   logstart                                        (LogStart; its DeleteRecords is tiered-delete)
+ *   scale                                           (issue #34's truth: Scale, K read-process-write producers)
  * Prints one JSON object per line on stdout (events the fixture script keeps as notes); logs go to stderr.
  */
 public final class Gen {
@@ -55,6 +56,7 @@ public final class Gen {
             case "txrandom": TxRandom.run(bootstrap, seed); break; // halts with rnd-open open
             case "observe": Observe.run(bootstrap, argv); break;
             case "logstart": LogStart.run(bootstrap, seed); break; // the log-start fixture (LogStart)
+            case "scale": Scale.run(bootstrap, argv); break; // halts with the last OPEN transactions open
             default: throw new IllegalArgumentException("unknown command " + cmd);
         }
         System.out.flush();

@@ -102,6 +102,7 @@ final class TxLog {
     }
 
     private final List<Tx> txs = new ArrayList<>();
+    private int nextSeq;
     private final List<Map<String, Object>> sessions = new ArrayList<>();
     private final List<Map<String, Object>> consumerCommits = new ArrayList<>();
     final int offsetsPartitions;
@@ -118,9 +119,14 @@ final class TxLog {
     }
 
     synchronized Tx begin(String app, String transactionalId, long producerId, short producerEpoch, int tv, long at) {
-        Tx t = new Tx(txs.size(), app, transactionalId, producerId, producerEpoch, tv, at);
+        Tx t = new Tx(nextSeq++, app, transactionalId, producerId, producerEpoch, tv, at);
         txs.add(t);
         return t;
+    }
+
+    /** Forget a transaction already written elsewhere (Scale streams its log to a file: memory stays bounded). */
+    synchronized void drop(Tx t) {
+        txs.remove(t);
     }
 
     /** initTransactions (InitProducerId) returned this producer id and epoch. */
