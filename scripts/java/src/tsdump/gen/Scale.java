@@ -66,6 +66,10 @@ final class Scale {
     }
 
     private static void scale(String bootstrap, String[] argv) throws Exception {
+        // a TV2 produce right after the previous EndTxn is answered CONCURRENT_TRANSACTIONS and retried, with a
+        // warning each time: at 100,000 transactions that is tens of MB on stderr. Loggers created from here on
+        // read this (slf4j-simple looks at the system properties when it creates a logger).
+        System.setProperty("org.slf4j.simpleLogger.log.org.apache.kafka.clients.producer.internals.Sender", "error");
         long seed = Long.parseLong(argv[2]);
         int total = Integer.parseInt(argv[3]);
         int producers = Integer.parseInt(argv[4]);
