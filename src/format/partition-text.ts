@@ -28,7 +28,7 @@ import { replayTxns } from './txns-stream.js'
 import { isoTime } from './timestamp.js'
 import { formatFindings, formatLane, formatReconcile, formatTable, formatTimelineHead } from './txn-text.js'
 import { rangeNoteText } from './range-text.js'
-import { wrapWords } from './wrap.js'
+import { commandLines, wrapWords } from './wrap.js'
 
 // narrow form: short headers, ISO time to the second, long ids and partition lists shortened (told in full under
 // the table), then the offset, the timeout and last the update time go
@@ -102,11 +102,16 @@ function formatStates(p: TransactionStatePartition, chalk: ChalkInstance, wide: 
     `${chalk.bold(p.label)}  ${states.length} transactional id${states.length === 1 ? '' : 's'}\n` +
     t.text +
     hiddenNote(t.hidden) +
-    whole.map((s) => `  ${s.transactionalId}: partitions ${s.partitions.join(', ') || 'none'}\n`).join('') +
-    states
-      .map(taggedLine)
-      .filter((l) => l !== '')
+    whole
+      .flatMap((s) =>
+        wrapWords(
+          `${s.transactionalId}: partitions ${s.partitions.join(', ') || 'none'}`,
+          '    ',
+          wide ? Number.POSITIVE_INFINITY : TABLE_WIDTH,
+        ).map((l, i) => `${i === 0 ? `  ${l.slice(4)}` : l}\n`),
+      )
       .join('') +
+    states.map((s) => taggedLine(s, wide ? Number.POSITIVE_INFINITY : TABLE_WIDTH)).join('') +
     unknownStatesNotes(states)
       .flatMap((u) =>
         wrapWords(u, '    ', wide ? 10000 : TABLE_WIDTH).map((l, i) => `${i === 0 ? `  ${l.slice(4)}` : l}\n`),
@@ -116,7 +121,7 @@ function formatStates(p: TransactionStatePartition, chalk: ChalkInstance, wide: 
 }
 
 /** the v1 tagged fields (KIP-890, KIP-939) of one id, when any is set; a two-phase-commit id says so */
-function taggedLine(s: TransactionalIdState): string {
+function taggedLine(s: TransactionalIdState, width: number): string {
   const parts: string[] = []
   if (s.previousProducerId !== null && s.previousProducerId >= 0n)
     parts.push(`previousProducerId ${s.previousProducerId}`)
@@ -126,7 +131,10 @@ function taggedLine(s: TransactionalIdState): string {
     parts.push(`clientTransactionVersion ${s.clientTransactionVersion}`)
   if (s.twoPhaseCommit)
     parts.push('two-phase commit (KIP-939: no timeout; a prepared transaction waits for its external coordinator)')
-  return parts.length === 0 ? '' : `  ${s.transactionalId}: ${parts.join(', ')}\n`
+  if (parts.length === 0) return ''
+  return wrapWords(`${s.transactionalId}: ${parts.join(', ')}`, '    ', width)
+    .map((l, i) => `${i === 0 ? `  ${l.slice(4)}` : l}\n`)
+    .join('')
 }
 
 function ts(v: bigint | null): string {
@@ -165,6 +173,7 @@ function formatBlocked(
   chalk: ChalkInstance,
   nowLabel: string,
   nowMs: number,
+  width: number,
 ): string {
   const r = b.report
   const label = chalk.bold(b.label)
@@ -203,9 +212,20 @@ function formatBlocked(
                         ),
                     )
                   : chalk.yellow(`open, within ${timeoutMin} min`)
-  const aborted = t.abortedBeyondLso > 0 ? ` (${t.abortedBeyondLso} more already aborted)` : ''
+  // held together: a cut falls before it, not inside
+  const aborted =
+    t.abortedBeyondLso > 0
+      ? ` (${t.abortedBeyondLso} more already aborted)`.replaceAll(' ', '\u00a0').replace('\u00a0(', ' (')
+      : ''
+  // the label in bold after the cut, so that its escapes do not count as columns
+  const head = wrapWords(
+    `${b.label}: LSO ${r.lastStableOffset} < HW ${r.highWatermark} (${r.highWatermarkSource}), ${t.recordsWaiting} records waiting${aborted}`,
+    '    ',
+    width,
+  )
   const lines = [
-    `${label}: LSO ${r.lastStableOffset} < HW ${r.highWatermark} (${r.highWatermarkSource}), ${t.recordsWaiting} records waiting${aborted}`,
+    `${label}${head[0]!.slice(4 + b.label.length)}`,
+    ...head.slice(1),
     `  blocking transaction: producerId ${t.producerId} producerEpoch ${t.producerEpoch}`,
     `  first offset ${t.firstOffset}${t.seeded ? ' (before the log start, from a producer snapshot)' : ''}, last data offset ${t.lastDataOffset ?? 'unknown'}, ${t.records} records`,
     `  first timestamp ${ts(t.firstTimestamp)}`,
@@ -231,8 +251,9 @@ function formatBlocked(
         : `state ${s.state}, epoch ${s.producerEpoch}`
     const partitions = `partitions [${s.partitions.join(',')}]`
     // a long id or partition list goes on a line of its own rather than past 80 columns
-    if (head.length + state.length + partitions.length + 2 <= TABLE_WIDTH) lines.push(`${head}${state}, ${partitions}`)
-    else lines.push(`${head}${state},`, `    ${partitions}`)
+    if (head.length + state.length + partitions.length + 2 <= width) lines.push(`${head}${state}, ${partitions}`)
+    else if (head.length + state.length + 1 <= width) lines.push(`${head}${state},`, `    ${partitions}`)
+    else lines.push(head.trimEnd(), `    ${state},`, `    ${partitions}`)
     // who it is, by the id's shape (analysis/transaction-join/id-families.ts)
     const family = idFamily(s.transactionalId)
     const named = describeFamily(family)
@@ -267,7 +288,7 @@ function formatBlocked(
     )
   } else if (t.state === 'open') {
     lines.push('  to abort it:')
-    for (const c of b.commands) lines.push(`    ${c}`)
+    for (const c of b.commands) lines.push(...commandLines(c, '    ', width))
   }
   return lines.join('\n') + '\n'
 }
@@ -346,15 +367,19 @@ export class TextPartitionPrinter implements PartitionPrinter {
     const timeoutMin = r.maxTransactionTimeoutMinutes
     const nowLabel = `${isoTime(r.nowMs)} (${r.nowGiven ? '--now' : 'now'})`
     // the cost first: what consumers miss, until when, and the commands that end it
-    this.out.stdout.write(impactLines(r.impact ?? [], r.nowMs, this.wide ? 1e9 : undefined).join('\n'))
-    for (const b of r.partitions) this.out.stdout.write(formatBlocked(b, timeoutMin, this.chalk, nowLabel, r.nowMs))
+    const width = this.wide ? Number.POSITIVE_INFINITY : TABLE_WIDTH
+    this.out.stdout.write(impactLines(r.impact ?? [], r.nowMs, width).join('\n'))
+    for (const b of r.partitions)
+      this.out.stdout.write(formatBlocked(b, timeoutMin, this.chalk, nowLabel, r.nowMs, width))
     // find-hanging's rule, in one line: open, and its last timestamp older than the timeout
     const rule = `open > ${timeoutMin} min at ${nowLabel}`
     const table = r.hangingTransactions
     this.out.stdout.write(
       table.length === 0
         ? `\nno hanging transactions (${rule})\n`
-        : `\nhanging transactions (find-hanging: ${rule}):\n${formatHangingTable(table, this.chalk, this.wide)}`,
+        : // the time without its source (said on each age line above), so that the heading fits 80 columns
+          `\n${wrapWords(`hanging transactions (find-hanging: open > ${timeoutMin} min at ${isoTime(r.nowMs)}):`, '', width).join('\n')}\n` +
+            formatHangingTable(table, this.chalk, this.wide),
     )
     const c = r.coordinator
     if (c !== null) {
