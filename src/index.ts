@@ -71,8 +71,17 @@ export type {
 } from './analysis/partition-results.js'
 export type { OpenTransaction, PartitionReport } from './analysis/partition-analyzer.js'
 export type { BlockingTransaction } from './analysis/lso.js'
-// the one partition-level transaction every analysis extends
-export type { PartitionTransaction, TransactionMarker, TransactionOutcome } from './analysis/partition-transaction.js'
+// the one partition-level transaction every analysis extends, and the shapes that extend or pick it
+export type {
+  DamageRef,
+  MarkerType,
+  PartitionTransaction,
+  TransactionMarker,
+  TransactionOutcome,
+} from './analysis/partition-transaction.js'
+export type { Transaction } from './analysis/transactions.js'
+export type { HangingTransaction } from './analysis/hanging.js'
+export type { CleanupBlocker } from './analysis/cleanup/result.js'
 
 // what cannot be read or answered at all is thrown, with a code
 export { TsdumpError } from './analysis/tsdump-error.js'

@@ -10,6 +10,7 @@ import { i64Add } from '../bytes/int64.js'
 import type { Finding } from './findings.js'
 import { finding } from './findings.js'
 import type { DamageRef } from './transactions.js'
+import type { TransactionOutcome } from './partition-transaction.js'
 
 export class DamageMarks {
   /** the first damage of the partition (where the findings that follow from damage point) and the latest */
@@ -26,11 +27,16 @@ export class DamageMarks {
    * another epoch begins a new transaction). `lastOffset`: the last offset read before them, when batches may be
    * lost in them (a damaged region or tail); undefined for a damaged batch whose offsets are known.
    */
-  damaged(at: DamageRef, open: Iterable<{ damage?: DamageRef; cut: boolean }>, lastOffset?: I64 | null): void {
+  damaged(
+    at: DamageRef,
+    open: Iterable<{ damage?: DamageRef; cut: boolean; outcome: TransactionOutcome }>,
+    lastOffset?: I64 | null,
+  ): void {
     this.first ??= at
     for (const t of open) {
       t.damage ??= at
       t.cut = true
+      t.outcome = 'unknown'
     }
     if (lastOffset === undefined) return
     this.latest = at

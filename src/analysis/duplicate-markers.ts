@@ -10,11 +10,11 @@
 // (the newer one is asked first), instead of a recency order kept by delete and re-insert per marker
 // (that Map churn was about 8% of reconcile's CPU).
 import type { I64 } from '../bytes/int64.js'
-import type { TxnOutcome } from './transactions.js'
+import type { MarkerType } from './transactions.js'
 
 const MAX_REMEMBERED = 1024
 
-const pack = (epoch: number, outcome: TxnOutcome): number => epoch * 2 + (outcome === 'COMMIT' ? 1 : 0)
+const pack = (epoch: number, outcome: MarkerType): number => epoch * 2 + (outcome === 'COMMIT' ? 1 : 0)
 
 export class RecentMarkers {
   /** pid -> epoch * 2 + (COMMIT ? 1 : 0): a number, not an object per marker (txns-memory.test.ts bounds peak RSS) */
@@ -25,7 +25,7 @@ export class RecentMarkers {
   constructor(private readonly max = MAX_REMEMBERED) {}
 
   /** a marker that ended a transaction (or an empty one) */
-  ended(pid: I64, epoch: number, outcome: TxnOutcome): void {
+  ended(pid: I64, epoch: number, outcome: MarkerType): void {
     this.newer.set(pid, pack(epoch, outcome))
     if (this.newer.size >= this.max) {
       this.older = this.newer
@@ -34,7 +34,7 @@ export class RecentMarkers {
   }
 
   /** a marker with no open transaction that repeats this producer's last one: same epoch, same outcome */
-  isDuplicate(pid: I64, epoch: number, outcome: TxnOutcome): boolean {
+  isDuplicate(pid: I64, epoch: number, outcome: MarkerType): boolean {
     return (this.newer.get(pid) ?? this.older.get(pid)) === pack(epoch, outcome)
   }
 }

@@ -35,14 +35,12 @@ export interface OpenTransactionFacts
   damage?: unknown
 }
 
-/** One row of find-hanging's table (HEADERS in TransactionsCommand), plus what tsdump knows about it. */
-export interface HangingTransaction extends Pick<PartitionTransaction, 'producerId' | 'producerEpoch'> {
+/** One row of find-hanging's table (HEADERS in TransactionsCommand), plus what tsdump knows about it; its StartOffset is `firstOffset`. */
+export interface HangingTransaction extends Pick<PartitionTransaction, 'producerId' | 'producerEpoch' | 'firstOffset'> {
   topic: string | null
   partition: number | null
   /** describe-producers' LatestCoordinatorEpoch; -1 when no marker was ever written for the producer; null unknown */
   coordinatorEpoch: number | null
-  /** the transaction's firstOffset, under find-hanging's column name (StartOffset): this is that tool's row */
-  startOffset: bigint
   lastTimestamp: bigint
   /** floor((now − lastTimestamp) / 1 min), as find-hanging prints it */
   durationMinutes: number
@@ -137,7 +135,7 @@ export function hangingRow(
     producerId: t.producerId,
     producerEpoch: t.producerEpoch,
     coordinatorEpoch,
-    startOffset: t.firstOffset,
+    firstOffset: t.firstOffset,
     lastTimestamp: t.lastTimestamp,
     durationMinutes: Number(v.ageMs / 60_000n),
   }

@@ -59,7 +59,7 @@ export class LsoIntervals {
     t.iv = null
     const ivs = this.ivs
     const at = ivs.indexOf(iv)
-    const commit = t.outcome === 'COMMIT'
+    const commit = t.marker?.type === 'COMMIT'
     if (commit) iv.visible += iv.own
     else iv.aborted += iv.own
     iv.own = 0

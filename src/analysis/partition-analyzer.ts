@@ -18,6 +18,7 @@ import { bigOrNull, toOpen } from './streaming-txn.js'
 import { LANE_MARKER, LANE_TXN } from './timeline.js'
 import { TimelineRecorder } from './timeline-recorder.js'
 import { MARKER_TYPES } from './transactions.js'
+import { outcomeOf } from './partition-transaction.js'
 import type { ExpectedAbortedTxn } from './txn-index-check.js'
 import type { BatchFacts } from './batch-facts.js'
 import type { HighWatermarkSource, SnapshotInput } from './partition-input.js'
@@ -192,7 +193,10 @@ export class PartitionAnalyzer {
     if (t === undefined) {
       t = this.newTxn(pid, b.producerEpoch, b.baseOffset)
       const lost = this.damage.beginning(pid)
-      if (lost !== undefined) t.damage = lost
+      if (lost !== undefined) {
+        t.damage = lost
+        t.outcome = 'unknown'
+      }
       this.setOpen(pid, t)
       this.intervals.open(t)
     }
@@ -219,46 +223,50 @@ export class PartitionAnalyzer {
       this.opts.sink?.controlBatch(b, name)
       return
     }
-    const outcome = MARKER_TYPES[c.type]
+    const type = MARKER_TYPES[c.type]
     this.count(c.typeName)
-    if (outcome === undefined) {
+    if (type === undefined) {
       if (this.tl !== null) this.tl.control(b, c.typeName, this.batchCount)
       this.opts.sink?.controlBatch(b, c.typeName)
       return
     }
     const pid = b.producerId
     let t = this.open.get(pid)
-    if (t === undefined && this.recentMarkers.isDuplicate(pid, b.producerEpoch, outcome)) {
+    if (t === undefined && this.recentMarkers.isDuplicate(pid, b.producerEpoch, type)) {
       // KAFKA-19999: the same marker again, no transaction open: one transaction, not one more empty one
-      if (this.wanted('DUPLICATE_MARKER')) this.find('DUPLICATE_MARKER', b, H.duplicateMarkerText(b, outcome))
-      if (outcome === 'ABORT') this.consumer?.emptyAbort(pid, b.baseOffset)
-      if (this.tl !== null) this.tl.control(b, `${outcome} (duplicate marker, KAFKA-19999)`, this.batchCount)
+      if (this.wanted('DUPLICATE_MARKER')) this.find('DUPLICATE_MARKER', b, H.duplicateMarkerText(b, type))
+      if (type === 'ABORT') this.consumer?.emptyAbort(pid, b.baseOffset)
+      if (this.tl !== null) this.tl.control(b, `${type} (duplicate marker, KAFKA-19999)`, this.batchCount)
       this.opts.sink?.controlBatch(b, c.typeName)
       return
     }
-    this.recentMarkers.ended(pid, b.producerEpoch, outcome)
+    this.recentMarkers.ended(pid, b.producerEpoch, type)
     if (t === undefined) {
       t = this.newTxn(pid, b.producerEpoch, b.baseOffset)
       t.empty = true
       const lost = this.damage.beginning(pid)
-      if (lost !== undefined) t.damage = lost
+      if (lost !== undefined) {
+        t.damage = lost
+        t.outcome = 'unknown'
+      }
     } else {
       this.open.delete(pid)
     }
     this.damage.ended(pid)
     if (t.damage !== undefined && this.wanted('TXN_OUTCOME_UNKNOWN'))
-      this.findings.push(unknownOutcome(t, { type: outcome, offset: b.baseOffset }))
-    t.outcome = outcome
-    t.markerOffset = b.baseOffset
+      this.findings.push(unknownOutcome(t, { type, offset: b.baseOffset }))
+    // one object per transaction that ends, as the Txn itself: the marker's offset and type as every result names them
+    t.marker = { offset: b.baseOffset, type }
+    t.outcome = outcomeOf(type, t.damage)
     t.markerEpoch = b.producerEpoch
     t.coordinatorEpoch = c.coordinatorEpoch ?? null
     if (c.coordinatorEpoch !== undefined) this.markerEpochs?.set(pid, c.coordinatorEpoch)
     if (t.empty) {
       this.empty++
-      if (outcome === 'ABORT') this.consumer?.emptyAbort(pid, b.baseOffset)
+      if (type === 'ABORT') this.consumer?.emptyAbort(pid, b.baseOffset)
     } else {
       t.completionLastStableOffset = H.earliestOtherOpen(this.open, this.openSorted, pid) ?? i64Add(b.baseOffset, 1)
-      if (outcome === 'COMMIT') this.committed++
+      if (type === 'COMMIT') this.committed++
       else {
         this.aborted++
         if (this.consumer !== null || this.abortedTxns !== null) {
@@ -340,8 +348,7 @@ export class PartitionAnalyzer {
     }
     if (damaged === null) for (const f of this.snapChecks.findings()) findings.push(f)
     else if (this.consumer !== null || this.opts.snapshots.length > 0) findings.push(indexesNotChecked(damaged))
-    for (const t of unstable)
-      if (t.damage !== undefined && t.markerOffset === null) findings.push(unknownOutcome(t, null))
+    for (const t of unstable) if (t.damage !== undefined && t.marker === null) findings.push(unknownOutcome(t, null))
     const openTransactions = unstable.map((t) => toOpen(t, hw))
     return {
       topic: this.opts.topic,

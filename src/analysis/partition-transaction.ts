@@ -6,7 +6,7 @@
 // where its data or marker may lie in bytes that could not be read its outcome is unknown.
 
 /** a marker's type (ControlRecordType 0 ABORT, 1 COMMIT) */
-export type TxnOutcome = 'COMMIT' | 'ABORT'
+export type MarkerType = 'COMMIT' | 'ABORT'
 
 /** where bytes of a partition's log could not be read (the first byte of a damaged region, a torn tail or batch) */
 export interface DamageRef {
@@ -20,7 +20,7 @@ export type TransactionOutcome = 'committed' | 'aborted' | 'open' | 'unknown'
 /** the COMMIT or ABORT control batch that ended a transaction */
 export interface TransactionMarker<N = bigint> {
   offset: N
-  type: TxnOutcome
+  type: MarkerType
 }
 
 export interface PartitionTransaction<N = bigint> {
@@ -37,19 +37,18 @@ export interface PartitionTransaction<N = bigint> {
 }
 
 /**
- * The fields the analyzer's working record shares with PartitionTransaction (analysis/transactions.ts `Transaction`,
- * streaming-txn.ts `Txn`, run-sink.ts `StreamedTransaction`). While batches stream past it keeps the marker as
- * two scalars (`outcome`: the marker's type, `markerOffset`), set in place on the hot path; published, they are
- * `marker: { offset: markerOffset, type: outcome }` and `outcome: outcomeOf(outcome, damage)` (streaming-txn.ts toOpen).
+ * A PartitionTransaction as the analyzer records it (analysis/transactions.ts `Transaction`, streaming-txn.ts `Txn`,
+ * run-sink.ts `StreamedTransaction`), with what it learns while batches stream past. The same fields, the same
+ * names: `marker` is set when the COMMIT/ABORT is read and `outcome` with it (`unknown` as soon as damage may hide
+ * its data or marker: analysis/damage-marks.ts).
  */
-export interface TransactionFacts<N = bigint> extends Omit<PartitionTransaction<N>, 'marker' | 'outcome'> {
+export interface TransactionFacts<N = bigint> extends PartitionTransaction<N> {
+  /** the marker batch's producer epoch (transaction version 2 bumps it: analysis/transactions.ts inferTransactionVersion) */
   markerEpoch: number | null
   batches: number
   firstTimestamp: N | null
   lastTimestamp: N | null
-  /** the marker's type; null while open */
-  outcome: TxnOutcome | null
-  markerOffset: N | null
+  /** the marker's coordinator epoch; while open, the producer's newest one known (its snapshot entry) */
   coordinatorEpoch: number | null
   /** opened before the first scanned offset, known from a producer snapshot */
   seeded: boolean
@@ -58,7 +57,7 @@ export interface TransactionFacts<N = bigint> extends Omit<PartitionTransaction<
 }
 
 /** the outcome of a marker type (null: no marker), unknown when damage may hide the real one */
-export function outcomeOf(type: TxnOutcome | null, damage: DamageRef | undefined): TransactionOutcome {
+export function outcomeOf(type: MarkerType | null, damage: DamageRef | undefined): TransactionOutcome {
   if (damage !== undefined) return 'unknown'
   return type === 'COMMIT' ? 'committed' : type === 'ABORT' ? 'aborted' : 'open'
 }

@@ -169,7 +169,7 @@ export function runInRange(r: TimelineRun, counted: RangeCounted, spec: RangeSpe
   const first = r.firstOffset
   const last =
     r.kind === 'transaction'
-      ? (r.txn.markerOffset ?? r.txn.lastDataOffset ?? r.firstOffset)
+      ? (r.txn.marker?.offset ?? r.txn.lastDataOffset ?? r.firstOffset)
       : r.kind === 'plain'
         ? r.lastOffset
         : r.firstOffset

@@ -54,7 +54,7 @@ export class AbortedRanges implements RunSink {
   plainBatch(): void {}
   controlBatch(): void {}
   transactionEnded(t: StreamedTransaction): void {
-    if (t.outcome !== 'ABORT' || t.empty || t.markerOffset === null) return
+    if (t.marker === null || t.marker.type !== 'ABORT' || t.empty) return
     const n = this.length++
     const b = n >>> BLOCK_BITS
     const j = n & BLOCK_MASK
@@ -71,7 +71,7 @@ export class AbortedRanges implements RunSink {
       this.pidIndex.set(pid, ix)
     }
     const first = toBigInt(t.firstOffset)
-    const span = toBigInt(t.markerOffset) - first
+    const span = toBigInt(t.marker.offset) - first
     this.firsts[b]![j] = first
     this.pidIxs[b]![j] = ix
     if (span >= 0n && span < FAR) this.spans[b]![j] = Number(span)

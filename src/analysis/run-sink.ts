@@ -15,6 +15,6 @@ export interface RunSink {
   plainBatch: (b: BatchFacts) => void
   /** a control batch that is not a COMMIT/ABORT marker (LEADER_CHANGE, EMPTY, UNREADABLE ...) */
   controlBatch: (b: BatchFacts, typeName: string) => void
-  /** a COMMIT/ABORT marker ended `t` (t.outcome and t.markerOffset are set; t.empty for a marker without data) */
+  /** a COMMIT/ABORT marker ended `t` (t.marker and t.outcome are set; t.empty for a marker without data) */
   transactionEnded: (t: StreamedTransaction) => void
 }

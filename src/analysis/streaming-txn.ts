@@ -4,7 +4,7 @@ import type { I64 } from '../bytes/int64.js'
 import { toBigInt } from '../bytes/int64.js'
 import type { OpenTransaction } from './partition-report.js'
 import type { Transaction } from './transactions.js'
-import type { TransactionFacts } from './partition-transaction.js'
+import type { TransactionFacts, TransactionMarker } from './partition-transaction.js'
 import { outcomeOf } from './partition-transaction.js'
 
 /** A Transaction with I64 fields while streaming; finish() turns them into bigints in place. */
@@ -56,6 +56,10 @@ export function bigOrNull(v: I64 | null): bigint | null {
   return v === null ? null : toBigInt(v)
 }
 
+function markerOf(t: Txn): TransactionMarker | null {
+  return t.marker === null ? null : { offset: toBigInt(t.marker.offset), type: t.marker.type }
+}
+
 /** `t` as it stands, as a Transaction (bigint fields; the analyzer goes on with `t`) */
 export function toTransaction(t: Txn): Transaction {
   return {
@@ -69,8 +73,8 @@ export function toTransaction(t: Txn): Transaction {
     batches: t.batches,
     firstTimestamp: bigOrNull(t.firstTimestamp),
     lastTimestamp: bigOrNull(t.lastTimestamp),
+    marker: markerOf(t),
     outcome: t.outcome,
-    markerOffset: bigOrNull(t.markerOffset),
     coordinatorEpoch: t.coordinatorEpoch,
     seeded: t.seeded,
     empty: t.empty,
@@ -85,14 +89,14 @@ export function toOpen(t: Txn, hw: I64): OpenTransaction {
     producerEpoch: t.producerEpoch,
     firstOffset: toBigInt(t.firstOffset),
     lastDataOffset: bigOrNull(t.lastDataOffset),
+    // one whose marker waits for the high watermark is still open to a consumer
     records: t.records,
-    marker:
-      t.outcome === null || t.markerOffset === null ? null : { offset: toBigInt(t.markerOffset), type: t.outcome },
+    marker: markerOf(t),
     outcome: outcomeOf(null, t.damage),
     firstTimestamp: bigOrNull(t.firstTimestamp),
     lastTimestamp: bigOrNull(t.lastTimestamp),
     coordinatorEpoch: t.coordinatorEpoch,
-    state: t.markerOffset !== null && t.markerOffset >= hw ? 'awaiting-high-watermark' : 'open',
+    state: t.marker !== null && t.marker.offset >= hw ? 'awaiting-high-watermark' : 'open',
     seeded: t.seeded,
     ...(t.damage !== undefined ? { damage: t.damage } : {}),
   }

@@ -144,7 +144,7 @@ export class TimelineRecorder {
     t.tl = null
     this.openCount--
     if (this.lane !== null) {
-      const c: LaneChar = t.outcome === 'COMMIT' ? 'C' : t.outcome === 'ABORT' ? 'A' : 'O'
+      const c: LaneChar = t.marker?.type === 'COMMIT' ? 'C' : t.marker?.type === 'ABORT' ? 'A' : 'O'
       for (const g of rec.groups) this.lane.mark(g, c)
     }
     if (rec.early) this.held.push({ kind: 'transaction', txn: t, listed: 'end' })

@@ -4,13 +4,14 @@
 // BigInts) cost the main thread more than formatting them: 4 partitions x 128 MiB of small transactions took
 // 8.7 s of CPU with one worker against 5.3 s with none, the worker waiting on the main thread.
 import type { TimelineRun } from './timeline.js'
-import type { Transaction, TxnOutcome } from './transactions.js'
+import type { MarkerType, Transaction } from './transactions.js'
+import { outcomeOf } from './partition-transaction.js'
 
 export const RUN_SLOTS = 15
 
 const KIND = ['transaction', 'plain', 'control'] as const
 const LISTED = [undefined, 'early', 'end'] as const
-const OUTCOME: ReadonlyArray<TxnOutcome | null> = [null, 'COMMIT', 'ABORT']
+const MARKER: ReadonlyArray<MarkerType | null> = [null, 'COMMIT', 'ABORT']
 /** the nullable fields of a Transaction, by slot: bit i of the null mask is NULLABLE[i] */
 const NULLABLE = [5, 7, 10, 11, 12, 13, 14] as const
 
@@ -59,7 +60,7 @@ export function encodeRuns(runs: readonly TimelineRun[]): WireRuns {
         t.batches,
         t.firstTimestamp,
         t.lastTimestamp,
-        t.markerOffset,
+        t.marker?.offset ?? null,
         t.coordinatorEpoch,
         t.completionLastStableOffset,
       ]
@@ -70,7 +71,7 @@ export function encodeRuns(runs: readonly TimelineRun[]): WireRuns {
         (r.interleaved ? 1 << 4 : 0) |
         (t.seeded ? 1 << 5 : 0) |
         (t.empty ? 1 << 6 : 0) |
-        (OUTCOME.indexOf(t.outcome) << 7) |
+        (MARKER.indexOf(t.marker?.type ?? null) << 7) |
         (nulls << 10)
       words[o] = BigInt(flags)
       for (let k = 2; k < RUN_SLOTS; k++) {
@@ -105,6 +106,9 @@ export function decodeRun(w: WireRuns, i: number): TimelineRun {
     ((flags >> 10) & (1 << NULLABLE.indexOf(slot as (typeof NULLABLE)[number]))) !== 0
   const big = (slot: number): bigint | null => (nul(slot) ? null : a[o + slot]!)
   const num = (slot: number): number | null => (nul(slot) ? null : Number(a[o + slot]!))
+  const type = MARKER[(flags >> 7) & 3]!
+  const d = w.damaged?.find((x) => x.i === i)
+  const damage = d === undefined ? undefined : { file: d.file, position: d.position }
   const txn: Transaction = {
     seq: Number(a[o + 2]!),
     producerId: a[o + 3]!,
@@ -116,15 +120,14 @@ export function decodeRun(w: WireRuns, i: number): TimelineRun {
     batches: Number(a[o + 9]!),
     firstTimestamp: big(10),
     lastTimestamp: big(11),
-    outcome: OUTCOME[(flags >> 7) & 3]!,
-    markerOffset: big(12),
+    marker: type === null ? null : { offset: a[o + 12]!, type },
+    outcome: outcomeOf(type, damage),
     coordinatorEpoch: num(13),
     seeded: (flags & (1 << 5)) !== 0,
     empty: (flags & (1 << 6)) !== 0,
     completionLastStableOffset: big(14),
   }
-  const d = w.damaged?.find((x) => x.i === i)
-  if (d !== undefined) txn.damage = { file: d.file, position: d.position }
+  if (damage !== undefined) txn.damage = damage
   // built as the recorder builds it (a spread made objects the formatter read slower)
   const run: TimelineRun = { kind, firstOffset: a[o + 1]!, txn, interleaved: (flags & (1 << 4)) !== 0 }
   const listed = LISTED[(flags >> 2) & 3]

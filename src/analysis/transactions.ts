@@ -9,9 +9,9 @@
 // offset come from the newest producer snapshot at or before it (its currentTxnFirstOffset).
 // The state machine itself runs in PartitionAnalyzer (partition-analyzer.ts), one batch at a time.
 import type { SnapshotInput } from './partition-input.js'
-import type { TransactionFacts, TxnOutcome } from './partition-transaction.js'
+import type { MarkerType, TransactionFacts } from './partition-transaction.js'
 
-export type { DamageRef, TxnOutcome } from './partition-transaction.js'
+export type { DamageRef, MarkerType } from './partition-transaction.js'
 
 /**
  * The analyzer's working record of a transaction (analysis/partition-transaction.ts TransactionFacts: producerEpoch is
@@ -23,7 +23,7 @@ export interface Transaction extends TransactionFacts {
   seq: number
   /**
    * for completed transactions: the LSO Kafka writes into the txnindex entry, i.e. the first offset of
-   * the earliest other producer's ongoing transaction, else markerOffset + 1
+   * the earliest other producer's ongoing transaction, else marker.offset + 1
    * (ProducerStateManager.lastStableOffset(CompletedTxn))
    */
   completionLastStableOffset: bigint | null
@@ -31,7 +31,7 @@ export interface Transaction extends TransactionFacts {
   // the damage, or its producer had no marker since the damage): its outcome is unknown whatever marker was read after it
 }
 
-export const MARKER_TYPES: Record<number, TxnOutcome> = { 0: 'ABORT', 1: 'COMMIT' }
+export const MARKER_TYPES: Record<number, MarkerType> = { 0: 'ABORT', 1: 'COMMIT' }
 
 /** The newest snapshot whose offset is ≤ `offset` (it describes producer state at that point). */
 export function pickSeedSnapshot(snapshots: readonly SnapshotInput[], offset: bigint): SnapshotInput | null {
@@ -50,10 +50,10 @@ export function pickSeedSnapshot(snapshots: readonly SnapshotInput[], offset: bi
 export type InferredTxnVersion = '2' | '2 or timeout abort' | '0/1'
 
 export function inferTransactionVersion(
-  t: Pick<Transaction, 'producerEpoch' | 'markerEpoch' | 'outcome' | 'empty' | 'seeded'>,
+  t: Pick<Transaction, 'producerEpoch' | 'markerEpoch' | 'empty' | 'seeded'> & { marker: { type: MarkerType } | null },
 ): InferredTxnVersion | null {
-  if (t.markerEpoch === null || t.outcome === null || t.empty || t.seeded) return null
-  if (t.markerEpoch === t.producerEpoch + 1) return t.outcome === 'COMMIT' ? '2' : '2 or timeout abort'
+  if (t.markerEpoch === null || t.marker === null || t.empty || t.seeded) return null
+  if (t.markerEpoch === t.producerEpoch + 1) return t.marker.type === 'COMMIT' ? '2' : '2 or timeout abort'
   if (t.markerEpoch === t.producerEpoch) return '0/1'
   return null
 }

@@ -153,7 +153,8 @@ export async function runLso(opts: LsoCommandOptions, ctx: CommandContext): Prom
   writeUnusable([...r.unusable, ...(r.unreadable ?? [])], ctx)
   if (r.unusable.length > 0) return EXIT_USAGE
   warnIfNowBeforeData(ctx, r.nowMs, r.nowGiven, newestOf(r.partitions.map((p) => p.report.newestTimestamp)))
-  createPartitionPrinter(opts.format ?? 'text', ctx, opts.color === false ? 0 : ctx.colorLevel, {
+  createPartitionPrinter(opts.format ?? 'text', ctx, {
+    colorLevel: opts.color === false ? 0 : ctx.colorLevel,
     wide: opts.wide === true,
   }).lso(r)
   // a hanging transaction is a problem in the data even when no file is damaged

@@ -87,7 +87,8 @@ export async function runReconcile(opts: ReconcileCommandOptions, ctx: CommandCo
   )
   writeUnusable([...r.unusable, ...(r.unreadable ?? [])], ctx)
   if (r.unusable.length > 0) return EXIT_USAGE
-  createPartitionPrinter(opts.format ?? 'text', ctx, opts.color === false ? 0 : ctx.colorLevel, {
+  createPartitionPrinter(opts.format ?? 'text', ctx, {
+    colorLevel: opts.color === false ? 0 : ctx.colorLevel,
     wide: opts.wide === true,
   }).reconcile(r)
   return partitionExitCode(

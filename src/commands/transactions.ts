@@ -124,12 +124,8 @@ export function runTransactions(opts: TransactionsOptions, ctx: CommandContext):
     })(),
   }
   try {
-    if (opts.format === 'json') printTransactionsJson(counted, ctx.stdout)
-    else
-      printTransactionsText(counted, ctx, {
-        colorLevel: opts.color === false ? 0 : ctx.colorLevel,
-        wide: opts.wide === true,
-      })
+    const print = opts.format === 'json' ? printTransactionsJson : printTransactionsText
+    print(counted, ctx, { colorLevel: opts.color === false ? 0 : ctx.colorLevel, wide: opts.wide === true })
   } finally {
     s.close()
   }

@@ -99,7 +99,8 @@ export async function runTxns(opts: TxnsCommandOptions, ctx: CommandContext): Pr
   const { partitions, unusable, unreadable } = resolvePartitions(opts.paths, opts.remote)
   writeUnusable([...unusable, ...unreadable], ctx)
   if (unusable.length > 0) return EXIT_USAGE
-  const printer = createPartitionPrinter(opts.format ?? 'text', ctx, opts.color === false ? 0 : ctx.colorLevel, {
+  const printer = createPartitionPrinter(opts.format ?? 'text', ctx, {
+    colorLevel: opts.color === false ? 0 : ctx.colorLevel,
     wide: opts.wide === true,
   })
   const workers = txnsWorkerCount(partitions, opts.threads, opts.workerInternals)

@@ -3,18 +3,16 @@ import type { CleanupBlocker, CleanupResult } from '../analysis/cleanup/result.j
 import { JSON_SCHEMA_VERSION } from './dump-json.js'
 import { toJson } from './json-int64.js'
 import { keyText } from './cleanup-text.js'
-import { findingJson } from './txn-json.js'
+import { findingJson, partitionTransactionJson } from './txn-json.js'
 import type { PrintOptions } from './print-options.js'
 import type { PrinterOutput } from './printer.js'
 
-// the fields cleanup's JSON has always had (the PartitionTransaction fields it does not print are left for a schema change)
+// the partition-level transaction's fields, named as every command names them, then cleanup's own
 function blockerJson(b: CleanupBlocker | null): object | null {
   return b === null
     ? null
     : {
-        producerId: b.producerId,
-        producerEpoch: b.producerEpoch,
-        firstOffset: b.firstOffset,
+        ...partitionTransactionJson(b),
         lastTimestamp: b.lastTimestamp,
         ageMs: b.ageMs,
         ageSource: b.ageSource,

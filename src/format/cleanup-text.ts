@@ -1,6 +1,6 @@
 // `cleanup` text: one block per partition, within 80 columns.
 import type { CleanupPartition, CleanupResult } from '../analysis/cleanup/result.js'
-import { wrapWords } from './wrap.js'
+import { commandLines, wrapWords } from './wrap.js'
 import type { PrintOptions, TextStyle } from './print-options.js'
 import { paintSeverity, textStyle } from './print-options.js'
 import type { PrinterOutput } from './printer.js'
@@ -135,10 +135,7 @@ function block(p: CleanupPartition, top: number, st: TextStyle): string[] {
       ),
     )
     // wrapped with shell continuations, so that each command still pastes as one
-    for (const cmd of b.commands) {
-      const w = wrapWords(cmd, '      ', st.width - 2).map((l, i) => (i === 0 ? `    ${l.trimStart()}` : l))
-      lines.push(...w.map((l, i) => (i < w.length - 1 ? `${l} \\` : l)))
-    }
+    for (const cmd of b.commands) lines.push(...commandLines(cmd, '    ', st.width))
   }
   const ret = p.retention
   if (ret !== null) {

@@ -40,7 +40,7 @@ function lostText(l: FlinkLostTransaction): string {
   const where = l.partitions
     .map(
       (p) =>
-        `${p.topic}-${p.partition}\u00a0${range(Number(p.firstOffset), p.lastOffset === null ? null : Number(p.lastOffset))}`,
+        `${p.topic}-${p.partition}\u00a0${range(Number(p.firstOffset), p.lastDataOffset === null ? null : Number(p.lastDataOffset))}`,
     )
     .join(', ')
   return (
@@ -105,7 +105,7 @@ export function flinkSinksJson(sinks: readonly FlinkSink[] | undefined): Json {
       partitions: l.partitions.map((p) => ({
         ...p,
         firstOffset: jsonInt64(p.firstOffset),
-        lastOffset: jsonInt64OrNull(p.lastOffset),
+        lastDataOffset: jsonInt64OrNull(p.lastDataOffset),
       })),
     })),
   })) as unknown as Json

@@ -17,7 +17,8 @@ const COLUMNS: Column[] = [
   { header: 'CoordinatorEpoch', short: 'CoordEpoch' },
   { header: 'StartOffset', short: 'Start' },
   { header: 'LastTimestamp', dropRank: 1 },
-  { header: 'LastTimestamp(ISO)', short: 'Last (UTC)', left: true },
+  // dropped only when a long topic name leaves no room for it (the duration stays)
+  { header: 'LastTimestamp(ISO)', short: 'Last (UTC)', left: true, dropRank: 2 },
   { header: 'Duration(min)', short: 'Min' },
 ]
 
@@ -34,7 +35,7 @@ export function formatHangingTable(rows: readonly HangingTransaction[], chalk: C
     { text: String(h.producerId) },
     { text: String(h.producerEpoch) },
     { text: h.coordinatorEpoch === null ? '?' : String(h.coordinatorEpoch) },
-    { text: String(h.startOffset) },
+    { text: String(h.firstOffset) },
     { text: String(h.lastTimestamp) },
     { text: isoTime(h.lastTimestamp), short: isoSeconds(h.lastTimestamp) },
     { text: String(h.durationMinutes), style: chalk.red },
@@ -50,7 +51,7 @@ export function hangingJson(h: HangingTransaction): Json {
     producerId: jsonInt64(h.producerId),
     producerEpoch: h.producerEpoch,
     coordinatorEpoch: h.coordinatorEpoch,
-    startOffset: jsonInt64(h.startOffset),
+    firstOffset: jsonInt64(h.firstOffset),
     lastTimestamp: jsonInt64(h.lastTimestamp),
     lastTimestampIso: isoTime(h.lastTimestamp),
     durationMinutes: h.durationMinutes,

@@ -5,7 +5,7 @@ import { changelogStore, parseStreamsId } from '../analysis/transaction-join/str
 import type { Json } from './txn-json.js'
 import { jsonInt64, jsonInt64OrNull } from './txn-json.js'
 import { isoTime } from './timestamp.js'
-import { wrapWords } from './wrap.js'
+import { commandLines, wrapWords } from './wrap.js'
 
 const n = (x: number, one: string, many = `${one}s`): string =>
   `${x.toLocaleString('en-US')}\u00a0${x === 1 ? one : many}`
@@ -50,9 +50,13 @@ export function impactLines(impacts: readonly TransactionImpact[], nowMs: number
       )
     }
     if (t.abortCommands.length > 0 || t.forceTerminate !== null) lines.push('  to free it now:')
-    for (const c of t.abortCommands) lines.push(`    ${c}`)
+    // within 80 columns with shell continuations: each still pastes as one command
+    for (const c of t.abortCommands) lines.push(...commandLines(c, '    ', width))
     if (t.forceTerminate !== null)
-      lines.push(`    ${t.forceTerminate}`, '      (the whole transaction at once; brokers 4.1+)')
+      lines.push(
+        ...commandLines(t.forceTerminate, '    ', width),
+        '      (the whole transaction at once; brokers 4.1+)',
+      )
   }
   lines.push('', '')
   return lines

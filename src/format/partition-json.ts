@@ -9,7 +9,6 @@ import type {
   TxnsResult,
 } from '../analysis/partition-results.js'
 import type { Lane, TimelineRun } from '../analysis/timeline.js'
-import { JSON_SCHEMA_VERSION } from './dump-json.js'
 import { hangingJson } from './hanging-text.js'
 import { writeJson } from './json-stream.js'
 import { isoTime } from './timestamp.js'
@@ -17,7 +16,14 @@ import type { PartitionPrinter, PrinterOutput, TxnsStream } from './printer.js'
 import { replayTxns } from './txns-stream.js'
 import { rangeJson } from './range-text.js'
 import type { Json } from './txn-json.js'
-import { findingJson, jsonInt64, jsonInt64OrNull, reconcileJson } from './txn-json.js'
+import {
+  findingJson,
+  jsonInt64,
+  jsonInt64OrNull,
+  partitionTransactionJson,
+  reconcileJson,
+  TRANSACTION_SCHEMA_VERSION,
+} from './txn-json.js'
 import { timelineHeadJson, transactionalIdJson } from './txn-timeline-json.js'
 import { writeRunJson } from './run-json-bytes.js'
 
@@ -36,13 +42,9 @@ function blockedJson(b: LsoPartition): Json {
       t === null
         ? null
         : {
-            producerId: jsonInt64(t.producerId),
-            producerEpoch: t.producerEpoch,
+            ...partitionTransactionJson(t),
             coordinatorEpoch: t.coordinatorEpoch,
             coordinatorEpochSource: t.coordinatorEpochSource,
-            firstOffset: jsonInt64(t.firstOffset),
-            lastOffset: jsonInt64OrNull(t.lastDataOffset),
-            records: t.records,
             recordsWaiting: t.recordsWaiting,
             firstTimestamp: jsonInt64OrNull(t.firstTimestamp),
             lastTimestamp: jsonInt64OrNull(t.lastTimestamp),
@@ -75,9 +77,6 @@ function blockedJson(b: LsoPartition): Json {
             twoPhaseCommit: t.twoPhaseCommit,
             transactionalIds: b.ids.map(transactionalIdJson),
             commands: b.commands,
-            ...(t.damage !== undefined
-              ? { outcomeUnknown: true, damage: { file: t.damage.file, position: t.damage.position } }
-              : {}),
           },
     openTransactions: r.openTransactions.length,
     findings: [...r.findings, ...b.findings].map(findingJson),
@@ -91,7 +90,7 @@ export class JsonPartitionPrinter implements PartitionPrinter {
   reconcile(r: ReconcileResult): void {
     this.out.stdout.write(
       JSON.stringify({
-        schemaVersion: JSON_SCHEMA_VERSION,
+        schemaVersion: TRANSACTION_SCHEMA_VERSION,
         ...(r.filter !== undefined ? { filter: rangeJson(r.filter, r.partitions) } : {}),
         ...(reconcileJson(r.partitions.map((p) => ({ report: p.report, path: p.path }))) as Record<string, Json>),
       }) + '\n',
@@ -103,7 +102,7 @@ export class JsonPartitionPrinter implements PartitionPrinter {
   }
 
   /**
-   * One JSON object, `{"schemaVersion":1,"partitions":[...]}`, written in pieces as the runs stream: the same text as
+   * One JSON object, `{"schemaVersion":2,"partitions":[...]}`, written in pieces as the runs stream: the same text as
    * JSON.stringify of the whole document (the partition's fields, then runs, lane, findings).
    */
   txnsStream(): TxnsStream {
@@ -111,7 +110,7 @@ export class JsonPartitionPrinter implements PartitionPrinter {
     let partitions = 0
     let runs = 0
     const next = (): void => {
-      w.write(partitions++ === 0 ? `{"schemaVersion":${JSON_SCHEMA_VERSION},"partitions":[` : ',')
+      w.write(partitions++ === 0 ? `{"schemaVersion":${TRANSACTION_SCHEMA_VERSION},"partitions":[` : ',')
     }
     return {
       timelineStart: (p: PartitionResult) => {
@@ -139,7 +138,7 @@ export class JsonPartitionPrinter implements PartitionPrinter {
         })
       },
       end: () => {
-        w.write(partitions === 0 ? `{"schemaVersion":${JSON_SCHEMA_VERSION},"partitions":[]}\n` : ']}\n')
+        w.write(partitions === 0 ? `{"schemaVersion":${TRANSACTION_SCHEMA_VERSION},"partitions":[]}\n` : ']}\n')
       },
     }
   }
@@ -148,7 +147,7 @@ export class JsonPartitionPrinter implements PartitionPrinter {
     const c = r.coordinator
     this.out.stdout.write(
       JSON.stringify({
-        schemaVersion: JSON_SCHEMA_VERSION,
+        schemaVersion: TRANSACTION_SCHEMA_VERSION,
         maxTransactionTimeoutMinutes: r.maxTransactionTimeoutMinutes,
         now: r.nowMs,
         nowIso: isoTime(r.nowMs),

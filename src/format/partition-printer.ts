@@ -4,28 +4,23 @@
 // class implementing PartitionPrinter and one more entry in PRINTERS.
 import { JsonPartitionPrinter } from './partition-json.js'
 import { TextPartitionPrinter } from './partition-text.js'
-import type { ColorLevel, PartitionPrinter, PrinterOutput } from './printer.js'
+import type { PartitionPrinter, PrinterOutput } from './printer.js'
+import type { PrintOptions } from './print-options.js'
 
 export type { ColorLevel, PartitionPrinter, PrinterOutput, TxnsStream } from './printer.js'
 
-/** how the text is laid out: `wide` prints every table column, past 80 characters if need be */
-export interface PartitionLayout {
-  wide: boolean
-}
-
+// the same arguments as every other printer (format/print-options.ts): where to write, colour and --wide
 const PRINTERS = {
-  text: (out: PrinterOutput, color: ColorLevel, layout: PartitionLayout) =>
-    new TextPartitionPrinter(out, color, layout.wide),
-  json: (out: PrinterOutput, _color: ColorLevel, _layout: PartitionLayout) => new JsonPartitionPrinter(out),
-} satisfies Record<string, (out: PrinterOutput, color: ColorLevel, layout: PartitionLayout) => PartitionPrinter>
+  text: (out: PrinterOutput, opts: PrintOptions) => new TextPartitionPrinter(out, opts.colorLevel, opts.wide),
+  json: (out: PrinterOutput, _opts: PrintOptions) => new JsonPartitionPrinter(out),
+} satisfies Record<string, (out: PrinterOutput, opts: PrintOptions) => PartitionPrinter>
 
 export type PartitionFormat = keyof typeof PRINTERS
 
 export function createPartitionPrinter(
   format: PartitionFormat,
   out: PrinterOutput,
-  color: ColorLevel,
-  layout: PartitionLayout = { wide: false },
+  opts: PrintOptions,
 ): PartitionPrinter {
-  return PRINTERS[format](out, color, layout)
+  return PRINTERS[format](out, opts)
 }

@@ -4,7 +4,8 @@
 // order and values are those of the README's `txns --json`; int64 values follow json-int64.ts (a number
 // while exact, else a string). Control runs, rare and with a free-text type, are written as text.
 import type { TimelineRun } from '../analysis/timeline.js'
-import type { InferredTxnVersion, TxnOutcome } from '../analysis/transactions.js'
+import type { InferredTxnVersion, MarkerType } from '../analysis/transactions.js'
+import type { TransactionOutcome } from '../analysis/partition-transaction.js'
 import { inferTransactionVersion } from '../analysis/transactions.js'
 import type { AsciiWords } from './ascii.js'
 import { asciiWords, putAscii, putIntWords, putWords, viewOf, WORD_SLACK } from './ascii.js'
@@ -15,6 +16,7 @@ const W = asciiWords
 const K = {
   plain: W('{"kind":"plain","firstOffset":'),
   lastOffset: W(',"lastOffset":'),
+  lastDataOffset: W(',"lastDataOffset":'),
   producerId: W(',"producerId":'),
   producerEpoch: W(',"producerEpoch":'),
   plainTail: W(',"transactional":false,"records":'),
@@ -24,8 +26,11 @@ const K = {
   emptyTxn: W('{"kind":"empty-transaction","firstOffset":'),
   txnRecords: W(',"transactional":true,"records":'),
   outcome: W(',"outcome":'),
-  markerOffset: W(',"markerOffset":'),
-  markerEpoch: W(',"markerEpoch":'),
+  marker: W(',"marker":{"offset":'),
+  markerType: W(',"type":'),
+  markerEpoch: W(',"producerEpoch":'),
+  markerCoordinatorEpoch: W(',"coordinatorEpoch":'),
+  noMarker: W(',"marker":null'),
   coordinatorEpoch: W(',"coordinatorEpoch":'),
   firstTimestamp: W(',"firstTimestamp":'),
   lastTimestamp: W(',"lastTimestamp":'),
@@ -38,8 +43,12 @@ const K = {
   false: W('false'),
   comma: W(','),
 }
-/** the string values a run can hold (its outcome, transaction version and listing), as their JSON text */
-const QUOTED: Record<TxnOutcome | InferredTxnVersion | 'early' | 'end', AsciiWords> = {
+/** the string values a run can hold (its outcome, marker type, transaction version and listing), as their JSON text */
+const QUOTED: Record<TransactionOutcome | MarkerType | InferredTxnVersion | 'early' | 'end', AsciiWords> = {
+  committed: W('"committed"'),
+  aborted: W('"aborted"'),
+  open: W('"open"'),
+  unknown: W('"unknown"'),
   COMMIT: W('"COMMIT"'),
   ABORT: W('"ABORT"'),
   '2': W('"2"'),
@@ -49,8 +58,8 @@ const QUOTED: Record<TxnOutcome | InferredTxnVersion | 'early' | 'end', AsciiWor
   end: W('"end"'),
 }
 
-/** the most a transaction or plain run takes: its constant text plus nine int64 values */
-const MAX_RUN_BYTES = 512
+/** the most a transaction or plain run takes: its constant text (about 330 bytes) plus ten int64 values and three epochs */
+const MAX_RUN_BYTES = 768
 
 function putJsonInt64(dv: DataView, buf: Buffer, pos: number, v: bigint | null): number {
   if (v === null) return putWords(dv, pos, K.null)
@@ -89,14 +98,20 @@ export function writeRunJson(w: Writer, r: TimelineRun, first: boolean): void {
   } else {
     const t = r.txn
     pos = putJsonInt64(dv, buf, putWords(dv, pos, t.empty ? K.emptyTxn : K.txn), t.firstOffset)
-    pos = putJsonInt64(dv, buf, putWords(dv, pos, K.lastOffset), t.lastDataOffset)
+    pos = putJsonInt64(dv, buf, putWords(dv, pos, K.lastDataOffset), t.lastDataOffset)
     pos = putJsonInt64(dv, buf, putWords(dv, pos, K.producerId), t.producerId)
     pos = putNum(dv, putWords(dv, pos, K.producerEpoch), t.producerEpoch)
     pos = putNum(dv, putWords(dv, pos, K.txnRecords), t.records)
     pos = putNum(dv, putWords(dv, pos, K.batches), t.batches)
-    pos = putWords(dv, putWords(dv, pos, K.outcome), t.outcome === null ? K.null : QUOTED[t.outcome])
-    pos = putJsonInt64(dv, buf, putWords(dv, pos, K.markerOffset), t.markerOffset)
-    pos = putNum(dv, putWords(dv, pos, K.markerEpoch), t.markerEpoch)
+    pos = putWords(dv, putWords(dv, pos, K.outcome), QUOTED[t.outcome])
+    const m = t.marker
+    if (m === null) pos = putWords(dv, pos, K.noMarker)
+    else {
+      pos = putJsonInt64(dv, buf, putWords(dv, pos, K.marker), m.offset)
+      pos = putWords(dv, putWords(dv, pos, K.markerType), QUOTED[m.type])
+      pos = putNum(dv, putWords(dv, pos, K.markerEpoch), t.markerEpoch)
+      pos = putWords(dv, putNum(dv, putWords(dv, pos, K.markerCoordinatorEpoch), t.coordinatorEpoch), K.close)
+    }
     pos = putNum(dv, putWords(dv, pos, K.coordinatorEpoch), t.coordinatorEpoch)
     pos = putJsonInt64(dv, buf, putWords(dv, pos, K.firstTimestamp), t.firstTimestamp)
     pos = putJsonInt64(dv, buf, putWords(dv, pos, K.lastTimestamp), t.lastTimestamp)
@@ -109,9 +124,7 @@ export function writeRunJson(w: Writer, r: TimelineRun, first: boolean): void {
     if (t.damage !== undefined) {
       // rare (damaged logs only) and holding a path of any length: written as text after the fixed part
       w.commit(pos)
-      w.write(
-        `,"outcomeUnknown":true,"damage":${JSON.stringify({ file: t.damage.file, position: t.damage.position })}}`,
-      )
+      w.write(`,"damage":${JSON.stringify({ file: t.damage.file, position: t.damage.position })}}`)
       return
     }
   }

@@ -122,7 +122,8 @@ function rowOf(r: TimelineRun): Row {
       }
     case 'transaction': {
       const t = r.txn
-      const open = t.outcome === null
+      const m = t.marker
+      const open = m === null
       // damage may hide its marker or data (analysis/damage-marks.ts): the marker read after it is not its outcome
       const outcome =
         t.damage !== undefined
@@ -131,10 +132,10 @@ function rowOf(r: TimelineRun): Row {
             ? 'OPEN (no marker yet)'
             : t.empty
               ? ''
-              : t.outcome === 'COMMIT'
+              : m.type === 'COMMIT'
                 ? 'committed'
                 : 'aborted'
-      const marker = t.markerOffset === null ? 0 : num(t.markerOffset)
+      const marker = m === null ? 0 : num(m.offset)
       const lastData = t.lastDataOffset ?? t.firstOffset
       return setTime(
         {
@@ -147,8 +148,8 @@ function rowOf(r: TimelineRun): Row {
           records: t.empty ? null : t.records,
           outcome,
           outcomeShort: open && t.damage === undefined ? 'OPEN' : outcome,
-          tone: open || t.damage !== undefined ? 'open' : t.outcome === 'COMMIT' ? 'commit' : 'abort',
-          markerWord: t.markerOffset === null ? null : (t.outcome ?? ''),
+          tone: open || t.damage !== undefined ? 'open' : m.type === 'COMMIT' ? 'commit' : 'abort',
+          markerWord: m === null ? null : m.type,
           marker,
           ce: t.coordinatorEpoch,
           second: null,

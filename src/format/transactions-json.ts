@@ -9,25 +9,33 @@ import type {
 } from '../analysis/transaction-join/types.js'
 import type { TransactionalIdState } from '../analysis/transactional-id-state.js'
 import { unknownStateFields } from '../analysis/transactional-id-state.js'
-import { JSON_SCHEMA_VERSION } from './dump-json.js'
 import type { Json } from './txn-json.js'
-import { findingJson, jsonInt64, jsonInt64OrNull } from './txn-json.js'
+import { findingJson, jsonInt64, jsonInt64OrNull, TRANSACTION_SCHEMA_VERSION } from './txn-json.js'
 import { streamsJson } from './streams-text.js'
-import type { Writer } from './writer.js'
+import type { PrintOptions } from './print-options.js'
+import type { PrinterOutput } from './printer.js'
 import { flinkSinksJson } from './flink-sink-text.js'
 
+// a partition's run with the names every command gives a partition-level transaction (PartitionTransaction)
 function runJson(r: PartitionRun): Json {
-  const data = r.lastOffset !== null
   return {
     topic: r.topic,
     partition: r.partition,
-    firstOffset: data ? jsonInt64(r.firstOffset) : null,
-    lastOffset: jsonInt64OrNull(r.lastOffset),
+    producerEpoch: r.producerEpoch,
+    firstOffset: jsonInt64(r.firstOffset),
+    lastDataOffset: jsonInt64OrNull(r.lastDataOffset),
     records: r.records,
+    outcome: r.outcome,
     marker:
       r.marker === null
         ? null
-        : { offset: jsonInt64(r.marker.offset), type: r.marker.type, coordinatorEpoch: r.marker.coordinatorEpoch },
+        : {
+            offset: jsonInt64(r.marker.offset),
+            type: r.marker.type,
+            producerEpoch: r.marker.epoch,
+            coordinatorEpoch: r.marker.coordinatorEpoch,
+          },
+    ...(r.damage !== undefined ? { damage: { file: r.damage.file, position: r.damage.position } } : {}),
     ...(r.verdict !== undefined
       ? {
           ageMs: jsonInt64OrNull(r.verdict.ageMs),
@@ -102,7 +110,7 @@ function producerOffsetsJson(p: ProducerOffsets): Json {
 
 export function transactionsJson(r: TransactionsResult): Json {
   return {
-    schemaVersion: JSON_SCHEMA_VERSION,
+    schemaVersion: TRANSACTION_SCHEMA_VERSION,
     transactions: r.transactions.map(transactionJson),
     transactionalIds: r.transactionalIds.map(transactionalIdStateJson),
     exactlyOnce: r.exactlyOnce.map(producerOffsetsJson),
@@ -118,11 +126,17 @@ export function transactionsJson(r: TransactionsResult): Json {
 }
 
 /**
+ * `tsdump transactions --json`, in the printers' one shape (format/print-options.ts; colour and width do not apply):
  * the same object as transactionsJson, written one transaction at a time as they come (no single string of them
  * all); what follows the transactions is taken once they are all written (the exactly-once check is complete then)
  */
-export function printTransactionsJson(r: TransactionsResult | TransactionsStreamed, out: Writer): void {
-  out.write(`{"schemaVersion":${JSON.stringify(JSON_SCHEMA_VERSION)},"transactions":[`)
+export function printTransactionsJson(
+  r: TransactionsResult | TransactionsStreamed,
+  po: PrinterOutput,
+  _opts: PrintOptions,
+): void {
+  const out = po.stdout
+  out.write(`{"schemaVersion":${JSON.stringify(TRANSACTION_SCHEMA_VERSION)},"transactions":[`)
   let i = 0
   for (const t of 'items' in r ? r.items : r.transactions)
     out.write((i++ === 0 ? '' : ',') + JSON.stringify(transactionJson(t)))

@@ -11,7 +11,8 @@ import type { JoinedTransaction, TransactionsResult, TransactionsStreamed } from
 import { stateLabel, unknownStatesNotes } from '../analysis/transactional-id-state.js'
 import type { FlinkSink } from '../analysis/transaction-join/flink-ids.js'
 import { flinkFamilyText, flinkKnowsOpen, flinkLossSummary, flinkTransactionNotes } from './flink-sink-text.js'
-import type { Writer } from './writer.js'
+import type { PrintOptions } from './print-options.js'
+import type { PrinterOutput } from './printer.js'
 import { formatFinding } from './finding-text.js'
 import type { Column, TableCell } from './table.js'
 import { fitTable, hiddenNote } from './table.js'
@@ -101,11 +102,11 @@ function block(t: JoinedTransaction, chalk: ChalkInstance, wide: boolean, sinks?
       { text: `${r.topic}-${r.partition}` },
       {
         text:
-          r.lastOffset === null
+          r.lastDataOffset === null
             ? '-'
-            : r.lastOffset === r.firstOffset
+            : r.lastDataOffset === r.firstOffset
               ? String(r.firstOffset)
-              : `${r.firstOffset}..${r.lastOffset}`,
+              : `${r.firstOffset}..${r.lastDataOffset}`,
       },
       { text: String(r.records) },
       { text: r.marker === null ? 'none (open)' : r.marker.type },
@@ -178,8 +179,8 @@ function block(t: JoinedTransaction, chalk: ChalkInstance, wide: boolean, sinks?
 
 export function printTransactionsText(
   r: TransactionsResult | TransactionsStreamed,
-  out: { stdout: Writer; stderr: Writer },
-  opts: { colorLevel: 0 | 1 | 2 | 3; wide: boolean },
+  out: PrinterOutput,
+  opts: PrintOptions,
 ): void {
   const chalk = new Chalk({ level: opts.colorLevel })
   const lines: string[] = []

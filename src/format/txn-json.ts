@@ -4,6 +4,14 @@
 import type { Finding } from '../analysis/findings.js'
 import { int64 } from './json-int64.js'
 import type { OpenTransaction, PartitionReport } from '../analysis/partition-report.js'
+import type { PartitionTransaction } from '../analysis/partition-transaction.js'
+
+/**
+ * The JSON of reconcile, txns, lso and transactions (schema 2: one naming of a partition-level transaction, the
+ * PartitionTransaction's: `lastDataOffset`, `marker` {offset, type}, `outcome` committed|aborted|open|unknown).
+ * dump, cleanup, replicas and remote keep schema 1 (format/dump-json.ts JSON_SCHEMA_VERSION): their fields did not change.
+ */
+export const TRANSACTION_SCHEMA_VERSION = 2
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json }
 
@@ -27,13 +35,23 @@ export function findingJson(f: Finding): Json {
   }
 }
 
-export function openTxnJson(t: OpenTransaction): Json {
+/** a partition-level transaction's own fields, named as in every command's JSON (Kafka's CompletedTxn calls the marker's offset its lastOffset: hence lastDataOffset) */
+export function partitionTransactionJson(t: PartitionTransaction): { [k: string]: Json } {
   return {
     producerId: jsonInt64(t.producerId),
     producerEpoch: t.producerEpoch,
     firstOffset: jsonInt64(t.firstOffset),
-    lastOffset: jsonInt64OrNull(t.lastDataOffset),
+    lastDataOffset: jsonInt64OrNull(t.lastDataOffset),
     records: t.records,
+    outcome: t.outcome,
+    marker: t.marker === null ? null : { offset: jsonInt64(t.marker.offset), type: t.marker.type },
+    ...(t.damage !== undefined ? { damage: { file: t.damage.file, position: t.damage.position } } : {}),
+  }
+}
+
+export function openTxnJson(t: OpenTransaction): Json {
+  return {
+    ...partitionTransactionJson(t),
     firstTimestamp: jsonInt64OrNull(t.firstTimestamp),
     lastTimestamp: jsonInt64OrNull(t.lastTimestamp),
     coordinatorEpoch: t.coordinatorEpoch,

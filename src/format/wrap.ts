@@ -20,3 +20,14 @@ export function wrapWords(text: string, indent: string, width = TABLE_WIDTH): st
   if (line !== '') lines.push(indent + line)
   return lines.map((l) => l.replaceAll('\u00a0', ' '))
 }
+
+/**
+ * A shell command within `width` columns: cut between arguments (an option stays with its value), each line but the
+ * last ending in ` \` (a shell continuation) and the next indented two more, so that the lines pasted into a shell
+ * are still the one command. With `--wide` (width Infinity) it stays on one line.
+ */
+export function commandLines(cmd: string, indent: string, width = TABLE_WIDTH): string[] {
+  const held = cmd.replace(/ (--[a-z][a-z-]*) (?!-)/g, ' $1\u00a0')
+  const w = wrapWords(held, `${indent}  `, width - 2).map((l, i) => (i === 0 ? `${indent}${l.trimStart()}` : l))
+  return w.map((l, i) => (i < w.length - 1 ? `${l} \\` : l))
+}

@@ -16,7 +16,7 @@ function tx(id: string, outcome: string, records = 2, abortedByTimeoutAt?: bigin
     runs:
       records === 0
         ? []
-        : [{ topic: 'out', partition: 0, firstOffset: clock, lastOffset: clock + BigInt(records - 1), records }],
+        : [{ topic: 'out', partition: 0, firstOffset: clock, lastDataOffset: clock + BigInt(records - 1), records }],
     abortCause:
       abortedByTimeoutAt === undefined
         ? null

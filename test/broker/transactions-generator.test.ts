@@ -149,7 +149,7 @@ describe(`transactions generator, random mode, Kafka ${RELEASE} (seed ${seed})`,
           partition: p.partition,
           records: p.records,
           firstOffset: Number(p.firstOffset),
-          lastOffset: p.lastOffset === null ? null : Number(p.lastOffset),
+          lastOffset: p.lastDataOffset === null ? null : Number(p.lastDataOffset),
         })),
         offsets: t.offsetCommits
           .map((c) => ({

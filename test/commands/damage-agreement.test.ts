@@ -213,7 +213,7 @@ describe('damaged copies: every command agrees on log end, counts and damage fin
         partitions: Array<{
           logEndOffset: number
           findings?: Found[]
-          runs: Array<{ kind: string; outcomeUnknown?: boolean; damage?: { file: string; position: number } }>
+          runs: Array<{ kind: string; outcome?: string; damage?: { file: string; position: number } }>
         }>
       }
       const t = txns.partitions[0]!
@@ -222,7 +222,7 @@ describe('damaged copies: every command agrees on log end, counts and damage fin
         hanging: boolean
         partitions: Array<{
           blocked: boolean
-          blocking: null | { hanging: boolean; commands: string[]; outcomeUnknown?: boolean; damage?: unknown }
+          blocking: null | { hanging: boolean; commands: string[]; outcome: string; damage?: unknown }
           findings: Found[]
         }>
       }
@@ -291,14 +291,14 @@ describe('damaged copies: every command agrees on log end, counts and damage fin
       // a transaction the damage may hide the end of: unknown, named with the damage, never abort advice
       const unknown = r.findings.filter((f) => f.code === 'TXN_OUTCOME_UNKNOWN')
       for (const f of unknown) expect(f.file).toBe(segment)
-      const unknownRuns = t.runs.filter((x) => x.outcomeUnknown === true)
+      const unknownRuns = t.runs.filter((x) => x.outcome === 'unknown')
       expect(unknownRuns.length).toBe(unknown.length)
       for (const x of unknownRuns) expect(x.damage?.file).toBe(segment)
       if (c.intact !== true && c.fixture === 'orders') expect(unknown.length).toBeGreaterThan(0)
       const b = lso.partitions[0]!.blocking
       if (b !== null) {
         // the undamaged partition blocks nothing: whatever blocks now is the damage's
-        expect(b.outcomeUnknown).toBe(true)
+        expect(b.outcome).toBe('unknown')
         expect(b.hanging).toBe(false)
         expect(b.commands).toEqual([])
       }

@@ -89,7 +89,7 @@ function union(run: Run): { keys: Set<string>; hanging: Set<string>; lso: LsoRes
   if (run.logDirs === true) walk(replicas(run.paths), null, out)
   if (run.remote !== undefined) walk(remoteInventory(run.paths, run.remote), null, out)
   // the hanging rule's verdicts are about a transaction, whichever command placed them where: partition and first offset
-  const hanging = new Set(l.hangingTransactions.map((h) => `TXN_HANGING ${h.topic}-${h.partition}@${h.startOffset}`))
+  const hanging = new Set(l.hangingTransactions.map((h) => `TXN_HANGING ${h.topic}-${h.partition}@${h.firstOffset}`))
   for (const { f, partition } of out)
     if (VERDICTS.has(f.code)) hanging.add(`${f.code} ${f.partition ?? partition}@${f.firstOffset}`)
   return {

@@ -31,7 +31,7 @@ interface HangingRow {
   producerId: number
   producerEpoch: number
   coordinatorEpoch: number
-  startOffset: number
+  firstOffset: number
   lastTimestamp: number
   durationMinutes: number
 }
@@ -98,7 +98,7 @@ describe('lso against the clock (open-txn fixture)', () => {
       producerId: Number(open.ProducerId),
       producerEpoch: Number(open.ProducerEpoch),
       coordinatorEpoch: Number(open.LatestCoordinatorEpoch),
-      startOffset: Number(open.CurrentTransactionStartOffset),
+      firstOffset: Number(open.CurrentTransactionStartOffset),
       lastTimestamp: last,
     })
     // find-hanging: TimeUnit.MILLISECONDS.toMinutes(now - lastTimestamp)

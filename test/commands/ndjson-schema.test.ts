@@ -70,10 +70,10 @@ describe('dump --json', () => {
 })
 
 describe('reconcile, txns and lso --json', () => {
-  it('each document states the schema version', async () => {
+  it('each document states the schema version (2: one naming of a partition-level transaction)', async () => {
     for (const cmd of ['reconcile', 'txns', 'lso']) {
       const j = JSON.parse((await runCli([cmd, '--json', DIR])).stdout) as Record<string, unknown>
-      expect(j.schemaVersion, cmd).toBe(1)
+      expect(j.schemaVersion, cmd).toBe(2)
       expect(Object.keys(j)[0], cmd).toBe('schemaVersion')
     }
   })

@@ -76,8 +76,8 @@ interface Tx {
   partitions: Array<{
     topic: string
     partition: number
-    firstOffset: number | null
-    lastOffset: number | null
+    firstOffset: number
+    lastDataOffset: number | null
     records: number
     marker: { type: string } | null
   }>
@@ -193,7 +193,7 @@ describe.each([
           partition: p.partition,
           records: p.records,
           firstOffset: p.firstOffset,
-          lastOffset: p.lastOffset,
+          lastOffset: p.lastDataOffset,
         })),
       ).toEqual([...g.partitions].sort(byTp))
       expect(

@@ -28,7 +28,7 @@ interface DumpRun {
   firstOffset: number | null
   lastOffset: number | null
   records: number
-  marker: { offset: number; type: string; coordinatorEpoch: number }
+  marker: { offset: number; type: string; producerEpoch: number; coordinatorEpoch: number }
 }
 
 /** kafka-dump-log --deep-iteration: producer 1's data batches up to each of its markers */
@@ -56,7 +56,7 @@ function dumpRuns(dir: string): DumpRun[] {
     if (m !== null) {
       out.push({
         ...(cur ?? { partition: dir, epoch: controlEpoch, firstOffset: null, lastOffset: null, records: 0 }),
-        marker: { offset: Number(m[1]), type: m[2]!, coordinatorEpoch: Number(m[3]) },
+        marker: { offset: Number(m[1]), type: m[2]!, producerEpoch: controlEpoch, coordinatorEpoch: Number(m[3]) },
       })
       cur = null
     }
@@ -82,10 +82,12 @@ interface Tx {
   partitions: Array<{
     topic: string
     partition: number
-    firstOffset: number | null
-    lastOffset: number | null
+    producerEpoch: number
+    firstOffset: number
+    lastDataOffset: number | null
     records: number
-    marker: { offset: number; type: string; coordinatorEpoch: number } | null
+    outcome: string
+    marker: { offset: number; type: string; producerEpoch: number; coordinatorEpoch: number } | null
   }>
   offsetCommits: Array<{
     group: string
@@ -110,7 +112,7 @@ describe('transactions on the orders fixture (3.9.1, TV1)', async () => {
 
   it('lists tx-rw-1 twice, at epochs 0 and 1, joined by the coordinator, without findings', () => {
     expect(r.code).toBe(0)
-    expect(j.schemaVersion).toBe(1)
+    expect(j.schemaVersion).toBe(2)
     expect(
       j.transactions.map((t) => [
         t.transactionalId,
@@ -133,11 +135,14 @@ describe('transactions on the orders fixture (3.9.1, TV1)', async () => {
       const want = runs
         .filter((x) => x.marker !== undefined && x.epoch === epoch)
         .map((x) => ({
+          // a partition-level transaction as every command names it: a marker without data starts (firstOffset) at its marker
           topic: x.partition.replace(/-\d+$/, ''),
           partition: Number(/-(\d+)$/.exec(x.partition)![1]),
-          firstOffset: x.firstOffset,
-          lastOffset: x.lastOffset,
+          producerEpoch: x.epoch,
+          firstOffset: x.firstOffset ?? x.marker.offset,
+          lastDataOffset: x.lastOffset,
           records: x.records,
+          outcome: x.marker.type === 'COMMIT' ? 'committed' : 'aborted',
           marker: x.marker,
         }))
       expect(t.partitions).toEqual(want)

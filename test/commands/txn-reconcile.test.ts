@@ -113,8 +113,10 @@ describe('reconcile: transactions and bounds', () => {
         producerId: 7,
         producerEpoch: 0,
         firstOffset: 3,
-        lastOffset: 9,
+        lastDataOffset: 9,
         records: 5,
+        outcome: 'open',
+        marker: null,
         firstTimestamp: 1_700_000_001_000,
         lastTimestamp: 1_700_000_003_000,
         coordinatorEpoch: null,
@@ -241,7 +243,7 @@ describe('reconcile: transactions and bounds', () => {
       producerId: 12,
       firstOffset: 40,
       seeded: true,
-      lastOffset: null,
+      lastDataOffset: null,
     })
   })
 

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { runLso } from '../../src/commands/lso.js'
 import { runTxns } from '../../src/commands/txns.js'
 import { buildOrders11, LogDir, LogWriter, runCommand } from '../support/txn-segment-builder.js'
+import { linesOver, shellJoined } from '../support/width.js'
 
 const dirs: LogDir[] = []
 afterEach(() => {
@@ -34,7 +35,7 @@ describe('txns', () => {
     expect(narrow).toContain('0..5 4001/0 txn 6 committed 6 0 2023-11-14T22:13:20Z')
   })
 
-  it('--json lists runs with outcome and marker offset', async () => {
+  it('--json lists runs with outcome and marker, named as every command names a transaction', async () => {
     const d = logDir()
     buildOrders11(d)
     const r = await runCommand(runTxns, {
@@ -43,20 +44,15 @@ describe('txns', () => {
     })
     const j = JSON.parse(r.out) as { partitions: Array<{ runs: Array<Record<string, unknown>>; lane: string }> }
     expect(
-      j.partitions[0]!.runs.map((x) => [
-        x.kind,
-        x.firstOffset,
-        x.lastOffset,
-        x.outcome,
-        x.markerOffset,
-        x.producerEpoch,
-      ]),
+      j.partitions[0]!.runs.map((x) => [x.kind, x.firstOffset, x.lastDataOffset, x.outcome, x.marker, x.producerEpoch]),
     ).toEqual([
-      ['transaction', 0, 5, 'COMMIT', 6, 0],
-      ['transaction', 7, 14, 'ABORT', 15, 1],
+      ['transaction', 0, 5, 'committed', { offset: 6, type: 'COMMIT', producerEpoch: 0, coordinatorEpoch: 0 }, 0],
+      ['transaction', 7, 14, 'aborted', { offset: 15, type: 'ABORT', producerEpoch: 1, coordinatorEpoch: 0 }, 1],
     ])
     expect(j.partitions[0]!.lane).toBe('C|A|')
-    expect(j.partitions[1]!.runs).toMatchObject([{ kind: 'empty-transaction', outcome: 'ABORT', markerOffset: 0 }])
+    expect(j.partitions[1]!.runs).toMatchObject([
+      { kind: 'empty-transaction', outcome: 'aborted', lastDataOffset: null, marker: { offset: 0, type: 'ABORT' } },
+    ])
   })
 
   it('shows plain runs, open transactions, interleaving and other control batches', async () => {
@@ -105,10 +101,12 @@ describe('lso', () => {
     expect(r.out).toContain('producerId 77 producerEpoch 4')
     expect(r.out).toContain('9 records waiting')
     expect(r.out).toContain('HANGING')
-    expect(r.out).toContain(
+    // within 80 columns: each command cut with shell continuations, one command once the shell joins its lines
+    expect(linesOver(r.out, [])).toEqual([])
+    expect(shellJoined(r.out)).toContain(
       'kafka-transactions.sh --bootstrap-server kafka:9092 abort --topic orders --partition 3 --start-offset 1',
     )
-    expect(r.out).toContain(
+    expect(shellJoined(r.out)).toContain(
       'kafka-transactions.sh --bootstrap-server kafka:9092 abort --topic orders --partition 3 --producer-id 77 --producer-epoch 4 --coordinator-epoch 0',
     )
   })

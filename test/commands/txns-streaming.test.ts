@@ -42,7 +42,7 @@ function longTxn(n: number): string {
 
 function describeRun(r: TimelineRun): string {
   if (r.kind === 'transaction')
-    return `txn ${r.txn.producerId} ${r.txn.firstOffset} ${r.txn.outcome ?? 'open'} ${r.txn.records}${r.listed !== undefined ? ` ${r.listed}` : ''}`
+    return `txn ${r.txn.producerId} ${r.txn.firstOffset} ${r.txn.marker?.type ?? 'open'} ${r.txn.records}${r.listed !== undefined ? ` ${r.listed}` : ''}`
   return `${r.kind} ${r.firstOffset}`
 }
 
@@ -104,7 +104,11 @@ describe('txns streaming', () => {
     expect(row(runs[7]!)).toMatch(
       /committed COMMIT at 9 0 .*interleaved with other producers; the transaction listed early above, where it ends$/,
     )
-    expect(JSON.parse(jsonOf(runs[7]!))).toMatchObject({ outcome: 'COMMIT', listed: 'end' })
+    expect(JSON.parse(jsonOf(runs[7]!))).toMatchObject({
+      outcome: 'committed',
+      marker: { type: 'COMMIT' },
+      listed: 'end',
+    })
     // the lane does not depend on how the runs were listed
     expect(lane.result().chars.join('')).toBe('C......C|A|')
   })

@@ -13,6 +13,7 @@ import type { TimelineRun } from '../../src/analysis/timeline.js'
 import { runTxns } from '../../src/commands/txns.js'
 import { decodeRun, encodeRuns } from '../../src/commands/workers/txns-wire.js'
 import { CORPUS, corpusAvailable, FIXTURES, REPO_ROOT } from '../support/paths.js'
+import { markerOf } from '../support/timeline-runs.js'
 import { rmrf, testContext, tmp } from '../hostile/support.js'
 import { staleSource } from '../support/build-dist.js'
 
@@ -180,24 +181,26 @@ const runArb: fc.Arbitrary<TimelineRun> = fc.oneof(
       kind: fc.constant('transaction' as const),
       firstOffset: i64,
       interleaved: fc.boolean(),
-      txn: fc.record({
-        seq: fc.nat(),
-        producerId: i64,
-        producerEpoch: int,
-        markerEpoch: fc.option(int, { nil: null }),
-        firstOffset: i64,
-        lastDataOffset: fc.option(i64, { nil: null }),
-        records: fc.nat(),
-        batches: fc.nat(),
-        firstTimestamp: fc.option(i64, { nil: null }),
-        lastTimestamp: fc.option(i64, { nil: null }),
-        outcome: fc.constantFrom('COMMIT' as const, 'ABORT' as const, null),
-        markerOffset: fc.option(i64, { nil: null }),
-        coordinatorEpoch: fc.option(int, { nil: null }),
-        seeded: fc.boolean(),
-        empty: fc.boolean(),
-        completionLastStableOffset: fc.option(i64, { nil: null }),
-      }),
+      txn: fc
+        .record({
+          seq: fc.nat(),
+          producerId: i64,
+          producerEpoch: int,
+          markerEpoch: fc.option(int, { nil: null }),
+          firstOffset: i64,
+          lastDataOffset: fc.option(i64, { nil: null }),
+          records: fc.nat(),
+          batches: fc.nat(),
+          firstTimestamp: fc.option(i64, { nil: null }),
+          lastTimestamp: fc.option(i64, { nil: null }),
+          type: fc.constantFrom('COMMIT' as const, 'ABORT' as const, null),
+          markerOffset: i64,
+          coordinatorEpoch: fc.option(int, { nil: null }),
+          seeded: fc.boolean(),
+          empty: fc.boolean(),
+          completionLastStableOffset: fc.option(i64, { nil: null }),
+        })
+        .map(({ type, markerOffset, ...t }) => ({ ...t, ...markerOf(type, markerOffset, t) })),
       listed: fc.constantFrom('early' as const, 'end' as const),
     },
     { requiredKeys: ['kind', 'firstOffset', 'interleaved', 'txn'] },

@@ -151,8 +151,9 @@ describe('txns filtered', () => {
     kind: string
     firstOffset: number
     lastOffset?: number
+    lastDataOffset?: number | null
     producerId: number
-    markerOffset?: number
+    marker?: { offset: number } | null
   }
   async function runs(...args: string[]): Promise<Run[]> {
     const r = await runCli(['txns', '--json', ...args])
@@ -172,7 +173,9 @@ describe('txns filtered', () => {
     const all = await runs(path.join(TXN, 'logs/tv2-0'))
     const some = await runs('--start-offset', '15', '--end-offset', '20', path.join(TXN, 'logs/tv2-0'))
     expect(some).toEqual(
-      all.filter((r) => r.firstOffset <= 20 && (r.markerOffset ?? r.lastOffset ?? r.firstOffset) >= 15),
+      all.filter(
+        (r) => r.firstOffset <= 20 && (r.marker?.offset ?? r.lastDataOffset ?? r.lastOffset ?? r.firstOffset) >= 15,
+      ),
     )
     expect(some.map((r) => r.firstOffset)).toEqual([15, 18])
   })

@@ -9,6 +9,7 @@ import { runCli } from '../support/run-cli.js'
 const NOW = ['--now', '2030-01-01T00:00:00Z']
 const UNCLEAN = 'fixtures/broker-4.4/replicas-unclean'
 const COMMANDS: Array<[string, string[]]> = [
+  ['lso', ['lso', ...NOW, 'fixtures/broker/open-txn/logs']],
   ['cleanup', ['cleanup', ...NOW, 'fixtures/broker/open-txn/logs']],
   ['replicas', ['replicas', `${UNCLEAN}/before/broker-1`, `${UNCLEAN}/before/broker-2`, `${UNCLEAN}/broker-3`]],
   ['remote', ['remote', '--remote-storage', 'fixtures/broker-4.4/tiered/remote', 'fixtures/broker-4.4/tiered/logs']],

@@ -33,15 +33,22 @@ function expected(r: TimelineRun): unknown {
       return {
         kind: t.empty ? 'empty-transaction' : 'transaction',
         firstOffset: int64(t.firstOffset),
-        lastOffset: int64(t.lastDataOffset),
+        lastDataOffset: int64(t.lastDataOffset),
         producerId: int64(t.producerId),
         producerEpoch: t.producerEpoch,
         transactional: true,
         records: t.records,
         batches: t.batches,
         outcome: t.outcome,
-        markerOffset: int64(t.markerOffset),
-        markerEpoch: t.markerEpoch,
+        marker:
+          t.marker === null
+            ? null
+            : {
+                offset: int64(t.marker.offset),
+                type: t.marker.type,
+                producerEpoch: t.markerEpoch,
+                coordinatorEpoch: t.coordinatorEpoch,
+              },
         coordinatorEpoch: t.coordinatorEpoch,
         firstTimestamp: int64(t.firstTimestamp),
         lastTimestamp: int64(t.lastTimestamp),

@@ -9,7 +9,7 @@ import { fitTable, hiddenNote } from '../../src/format/table.js'
 import { RUNS_PER_TABLE, RunsTableWriter } from '../../src/format/timeline-table.js'
 import { isoTime } from '../../src/format/timestamp.js'
 import { StringWriter } from '../../src/format/writer.js'
-import { i64, orNull, timelineRun } from '../support/timeline-runs.js'
+import { i64, markerOf, orNull, timelineRun } from '../support/timeline-runs.js'
 
 // RunsTableWriter writes the runs of `txns` as bytes, keeping numbers as numbers. The oracle: each run's
 // cells as the README's txns table describes them, laid out by fitTable (test/format/table-fit.test.ts
@@ -66,15 +66,14 @@ function cells(r: TimelineRun, chalk: ChalkInstance): TableCell[] {
       ]
     case 'transaction': {
       const t = r.txn
-      const word = t.outcome === null ? chalk.yellow : t.outcome === 'COMMIT' ? chalk.green : chalk.red
+      const m = t.marker
+      const word = m === null ? chalk.yellow : m.type === 'COMMIT' ? chalk.green : chalk.red
       const outcome: TableCell =
-        t.outcome === null
+        m === null
           ? { text: 'OPEN (no marker yet)', short: 'OPEN', style: word }
-          : { text: t.empty ? '' : t.outcome === 'COMMIT' ? 'committed' : 'aborted', style: word }
+          : { text: t.empty ? '' : m.type === 'COMMIT' ? 'committed' : 'aborted', style: word }
       const marker: TableCell =
-        t.markerOffset === null
-          ? { text: '' }
-          : { text: `${t.outcome ?? ''} at ${t.markerOffset}`, short: `${t.markerOffset}`, style: word }
+        m === null ? { text: '' } : { text: `${m.type} at ${m.offset}`, short: `${m.offset}`, style: word }
       const v = inferTransactionVersion(t)
       const notes = [
         t.markerEpoch !== null && t.markerEpoch !== t.producerEpoch ? `marker epoch ${t.markerEpoch}` : '',
@@ -89,7 +88,7 @@ function cells(r: TimelineRun, chalk: ChalkInstance): TableCell[] {
         .filter((s) => s !== '')
         .join('; ')
       return [
-        { text: t.empty ? String(t.markerOffset) : range(t.firstOffset, t.lastDataOffset ?? t.firstOffset) },
+        { text: t.empty ? String(m?.offset) : range(t.firstOffset, t.lastDataOffset ?? t.firstOffset) },
         { text: `pid ${t.producerId} epoch ${t.producerEpoch}`, short: `${t.producerId}/${t.producerEpoch}` },
         { text: t.empty ? 'empty transaction' : 'transactional', short: t.empty ? 'empty txn' : 'txn' },
         { text: t.empty ? '' : String(t.records) },
@@ -164,8 +163,7 @@ const plainTxn: fc.Arbitrary<TimelineRun> = fc
       batches: 1,
       firstTimestamp: at,
       lastTimestamp: at,
-      outcome,
-      markerOffset: outcome === null ? null : first + BigInt(n + 1),
+      ...markerOf(outcome, first + BigInt(n + 1), { empty: false, firstOffset: first }),
       coordinatorEpoch: outcome === null ? null : ce,
       seeded: false,
       empty: false,

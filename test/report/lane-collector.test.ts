@@ -92,21 +92,23 @@ describe('LaneCollector', () => {
       for (const p of built.model.partitions) {
         const runs = txns.find((x) => `${x.topic}-${x.partition}` === p.id)?.runs
         if (runs === undefined) continue // __transaction_state: txns lists transactional ids instead
+        const marker = (x: Record<string, unknown>): { offset: number; type: string } | null =>
+          x.marker as { offset: number; type: string } | null
         const want = runs
-          .filter((x) => x.kind === 'transaction' && x.outcome !== null)
+          .filter((x) => x.kind === 'transaction' && marker(x) !== null)
           .map((x) => [
             x.producerId,
             x.firstOffset,
-            x.outcome === 'COMMIT' ? 'committed' : 'aborted',
+            marker(x)!.type === 'COMMIT' ? 'committed' : 'aborted',
             x.records,
-            x.markerOffset,
+            marker(x)!.offset,
           ])
         const got = (p.items ?? []).flatMap((i) =>
           i.kind === 'txn' && !i.empty ? [[i.producerId, i.firstOffset, i.outcome, i.records, i.markerOffset]] : [],
         )
         expect(got, `${s} ${p.id}`).toEqual(want)
         expect(p.open.length, `${s} ${p.id} open`).toBe(
-          runs.filter((x) => x.kind === 'transaction' && x.outcome === null).length,
+          runs.filter((x) => x.kind === 'transaction' && marker(x) === null).length,
         )
         const plain = runs.filter((x) => x.kind === 'plain').reduce((n, x) => n + (x.records as number), 0)
         expect(

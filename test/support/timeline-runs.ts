@@ -2,7 +2,7 @@
 // the whole range and around ±2^53, where numbers stop being exact.
 import fc from 'fast-check'
 import type { TimelineRun } from '../../src/analysis/timeline.js'
-import type { Transaction } from '../../src/analysis/transactions.js'
+import type { MarkerType, Transaction } from '../../src/analysis/transactions.js'
 
 const MAX = BigInt(Number.MAX_SAFE_INTEGER)
 export const i64 = fc.oneof(
@@ -13,6 +13,23 @@ export const i64 = fc.oneof(
 )
 export const epoch = fc.integer({ min: -1, max: 32767 })
 export const orNull = <T>(a: fc.Arbitrary<T>): fc.Arbitrary<T | null> => fc.option(a, { nil: null })
+
+/**
+ * A transaction's marker and outcome as the analyzer sets them (no damage): none while open; an empty transaction is
+ * made at its marker, so it has one (at its first offset).
+ */
+export function markerOf(
+  type: MarkerType | null,
+  offset: bigint,
+  t: { empty: boolean; firstOffset: bigint },
+): Pick<Transaction, 'marker' | 'outcome'> {
+  const ty = type ?? (t.empty ? 'ABORT' : null)
+  if (ty === null) return { marker: null, outcome: 'open' }
+  return {
+    marker: { offset: type === null ? t.firstOffset : offset, type: ty },
+    outcome: ty === 'COMMIT' ? 'committed' : 'aborted',
+  }
+}
 
 /** runs of every kind; `timestamp` draws the transactions' timestamps, `typeName` the control runs' types */
 export function timelineRun(o: {
@@ -31,15 +48,14 @@ export function timelineRun(o: {
       batches: fc.nat(),
       firstTimestamp: orNull(o.timestamp),
       lastTimestamp: orNull(o.timestamp),
-      outcome: fc.constantFrom('COMMIT' as const, 'ABORT' as const, null),
-      markerOffset: orNull(i64),
+      type: fc.constantFrom('COMMIT' as const, 'ABORT' as const, null),
+      markerOffset: i64,
       coordinatorEpoch: orNull(fc.integer({ min: -1, max: 2 ** 31 - 1 })),
       seeded: fc.boolean(),
       empty: fc.boolean(),
       completionLastStableOffset: orNull(i64),
-      // an empty transaction is made at its marker: it has one
     })
-    .map((t) => (t.empty && t.markerOffset === null ? { ...t, markerOffset: t.firstOffset } : t))
+    .map(({ type, markerOffset, ...t }) => ({ ...t, ...markerOf(type, markerOffset, t) }))
   return fc.oneof(
     fc.record({
       kind: fc.constant('plain' as const),

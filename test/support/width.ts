@@ -8,3 +8,8 @@ export function linesOver(text: string, typed: readonly string[], width = 80): s
   const paths = [...new Set(typed.flatMap((p) => [p, path.resolve(p)]))].sort((a, b) => b.length - a.length)
   return text.split('\n').filter((line) => paths.reduce((l, p) => l.replaceAll(p, ''), line).length > width)
 }
+
+/** `text` as a shell reads it: a line ending in ` \` continues on the next (format/wrap.ts commandLines) */
+export function shellJoined(text: string): string {
+  return text.replace(/ \\\n\s*/g, ' ')
+}

@@ -66,7 +66,7 @@ export function gatherLso(c: DoctorCollector, r: LsoResult, brokerOf: BrokerOf):
     // find-hanging's rows come partition by partition, in the partitions' order
     for (; row < rows.length; row++) {
       const h = rows[row]!
-      const t = p.report.openTransactions.find((o) => o.producerId === h.producerId && o.firstOffset === h.startOffset)
+      const t = p.report.openTransactions.find((o) => o.producerId === h.producerId && o.firstOffset === h.firstOffset)
       if (h.topic !== p.report.topic || h.partition !== p.report.partition || t === undefined) break
       addHanging(c, r, p, h, broker, t.records, t.lastDataOffset)
     }
@@ -88,9 +88,9 @@ function addHanging(
   records: number | null,
   lastOffset: bigint | null,
 ): void {
-  if (c.has('TXN_HANGING', broker, p.label, h.startOffset)) return
+  if (c.has('TXN_HANGING', broker, p.label, h.firstOffset)) return
   const blocker =
-    p.blocking !== null && p.blocking.producerId === h.producerId && p.blocking.firstOffset === h.startOffset
+    p.blocking !== null && p.blocking.producerId === h.producerId && p.blocking.firstOffset === h.firstOffset
       ? p.blocking
       : null
   const figures: DoctorFigures = {
@@ -99,16 +99,16 @@ function addHanging(
     ...(records !== null ? { records } : {}),
     ...(blocker !== null ? { recordsWaiting: blocker.recordsWaiting } : {}),
   }
-  const fix = fixOf(p, h.startOffset, h.producerId)
+  const fix = fixOf(p, h.firstOffset, h.producerId)
   c.add(
     {
       code: 'TXN_HANGING',
       severity: 'warning',
       partition: p.label,
-      firstOffset: h.startOffset,
+      firstOffset: h.firstOffset,
       ...(lastOffset !== null ? { lastOffset } : {}),
       message:
-        `producer ${h.producerId} epoch ${h.producerEpoch} in ${p.label} from offset ${h.startOffset}: open ${h.durationMinutes} min, more than ` +
+        `producer ${h.producerId} epoch ${h.producerEpoch} in ${p.label} from offset ${h.firstOffset}: open ${h.durationMinutes} min, more than ` +
         `${r.maxTransactionTimeoutMinutes} min (find-hanging's rule), and no coordinator record given lists ${p.label} in its transaction: nothing will end it` +
         (blocker !== null
           ? `; it holds the last stable offset at ${p.report.lastStableOffset} (high watermark ${p.report.highWatermark})`

@@ -58,7 +58,7 @@ export function completeTransaction(t: JoinedTransaction, ctx: CompleteContext):
     t.lastTimestamp = max(max(t.lastTimestamp, r.lastTimestamp), r.marker?.timestamp ?? null)
     const cs = ctx.commits.get(runLabel(r))
     if (cs === undefined) continue
-    const end = r.marker?.offset ?? r.lastOffset ?? r.firstOffset
+    const end = r.marker?.offset ?? r.lastDataOffset ?? r.firstOffset
     for (const c of commitsBetween(cs, r.firstOffset, end)) {
       if (c.producerId === r.producerId) {
         t.offsetCommits.push({
@@ -170,11 +170,12 @@ function noteAbortCause(t: JoinedTransaction, idText: string): void {
   const c = abortCause(t.episode!)
   t.abortCause = c
   if (c === null || c.by !== 'coordinator-timeout') return
-  const data = t.runs.filter((r) => r.lastOffset !== null && r.topic !== '__consumer_offsets')
+  const data = t.runs.filter((r) => r.lastDataOffset !== null && r.topic !== '__consumer_offsets')
   const records = data.reduce((n, r) => n + r.records, 0)
   const where = data
     .map(
-      (r) => `${runLabel(r)} ${r.firstOffset === r.lastOffset ? r.firstOffset : `${r.firstOffset}..${r.lastOffset}`}`,
+      (r) =>
+        `${runLabel(r)} ${r.firstOffset === r.lastDataOffset ? r.firstOffset : `${r.firstOffset}..${r.lastDataOffset}`}`,
     )
     .join(', ')
   const late = Number(c.preparedAt - c.startedAt)

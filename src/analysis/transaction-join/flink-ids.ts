@@ -25,7 +25,7 @@ export interface FlinkTxnInput {
     topic: string
     partition: number
     firstOffset: bigint
-    lastOffset: bigint | null
+    lastDataOffset: bigint | null
     records: number
   }>
   abortCause: {
@@ -70,7 +70,7 @@ export interface FlinkLostTransaction {
     topic: string
     partition: number
     firstOffset: bigint
-    lastOffset: bigint | null
+    lastDataOffset: bigint | null
     records: number
   }>
   /** the lowest counter written after the coordinator aborted it (the restored job's first checkpoint) */
@@ -369,7 +369,7 @@ function lostTransactions(wrote: Array<{ p: Parsed; t: FlinkTxnInput }>, tl: Tim
         topic: r.topic,
         partition: r.partition,
         firstOffset: r.firstOffset,
-        lastOffset: r.lastOffset,
+        lastDataOffset: r.lastDataOffset,
         records: r.records,
       }))
     out.push({

@@ -128,7 +128,7 @@ export class RunSpans {
     }
     this.pid[this.n] = r.producerId
     this.first[this.n] = r.firstOffset
-    this.end[this.n] = r.marker?.offset ?? r.lastOffset ?? r.firstOffset
+    this.end[this.n] = r.marker?.offset ?? r.lastDataOffset ?? r.firstOffset
     this.commitAt[this.n] = r.marker?.type === 'COMMIT' ? r.marker.offset : NONE
     this.n++
     this.order = null

@@ -30,7 +30,7 @@ function runVersion(r: PartitionRun): 'TV1' | 'TV2' | null {
   const v = inferTransactionVersion({
     producerEpoch: r.producerEpoch,
     markerEpoch: r.marker.epoch,
-    outcome: r.marker.type,
+    marker: r.marker,
     empty: r.records === 0,
     seeded: r.seeded,
   })

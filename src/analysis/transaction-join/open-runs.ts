@@ -15,13 +15,13 @@ export function judgeOpenRuns(
     // a transaction damage made unknown is not judged
     if (t.outcome === 'unknown') continue
     for (const r of t.runs) {
-      if (r.marker !== null || r.lastOffset === null) continue
+      if (r.marker !== null || r.lastDataOffset === null) continue
       const label = `${r.topic}-${r.partition}`
       const facts = {
         producerId: r.producerId,
         producerEpoch: r.producerEpoch,
         firstOffset: r.firstOffset,
-        lastDataOffset: r.lastOffset,
+        lastDataOffset: r.lastDataOffset,
         lastTimestamp: r.lastTimestamp,
         state: 'open',
       }

@@ -4,13 +4,11 @@
 import type { Finding } from '../findings.js'
 import type { HangingVerdict } from '../hanging.js'
 import type { TransactionalIdState } from '../transactional-id-state.js'
-import type { DamageRef } from '../transactions.js'
+import type { PartitionTransaction, TransactionMarker, TransactionOutcome } from '../partition-transaction.js'
 import type { FlinkSink } from './flink-ids.js'
 import type { StreamsApplication } from './streams-types.js'
 
-export interface RunMarker {
-  offset: bigint
-  type: 'COMMIT' | 'ABORT'
+export interface RunMarker extends TransactionMarker {
   coordinatorEpoch: number | null
   /** producer epoch of the marker batch */
   epoch: number
@@ -19,16 +17,12 @@ export interface RunMarker {
   position: number
 }
 
-export interface PartitionRun {
+/** one partition's part of a transaction: the partition-level transaction, where it is and when */
+export interface PartitionRun extends PartitionTransaction {
   topic: string
   partition: number
-  producerId: bigint
-  /** epoch of the data batches (of the marker for a marker without data) */
-  producerEpoch: number
-  /** first data offset (the marker's for a marker without data) */
-  firstOffset: bigint
-  lastOffset: bigint | null
-  records: number
+  // producerEpoch: of the data batches (of the marker for a marker without data); firstOffset: the first data
+  // offset (the marker's for a marker without data, whose lastDataOffset is null); outcome: in this partition
   firstTimestamp: bigint | null
   lastTimestamp: bigint | null
   marker: RunMarker | null
@@ -37,8 +31,6 @@ export interface PartitionRun {
   /** where its first batch is */
   file: string
   position: number
-  /** its data or marker may lie in bytes of this partition that could not be read: its outcome here is unknown */
-  damage?: DamageRef
   /** a run without a marker: the hanging rule's verdict on it (analysis/hanging.ts, open-runs.ts) */
   verdict?: HangingVerdict
 }
@@ -130,7 +122,8 @@ export interface AbortCause {
 
 export type JoinBasis = 'producer-epoch' | 'coordinator' | 'coordinator-timestamps' | 'marker-timestamps'
 
-export type TxOutcome = 'committed' | 'aborted' | 'open' | 'prepared' | 'unknown'
+/** a partition's outcomes, and `prepared`: the coordinator wrote PrepareCommit/PrepareAbort, not every marker is read */
+export type TxOutcome = TransactionOutcome | 'prepared'
 
 export interface JoinedTransaction {
   transactionalId: string | null

@@ -13,6 +13,7 @@ import type {
   PartitionRun,
   RunMarker,
 } from './types.js'
+import { outcomeOf } from '../partition-transaction.js'
 
 type W = unknown[]
 type S = string | null
@@ -84,7 +85,7 @@ export function runW(r: PartitionRun, f: FileTable): W {
     b(r.producerId),
     r.producerEpoch,
     b(r.firstOffset),
-    nb(r.lastOffset),
+    nb(r.lastDataOffset),
     r.records,
     nb(r.firstTimestamp),
     nb(r.lastTimestamp),
@@ -103,7 +104,7 @@ export function runR(a: W, f: FileTable): PartitionRun {
     producerId: B(a[2]),
     producerEpoch: a[3] as number,
     firstOffset: B(a[4]),
-    lastOffset: NB(a[5]),
+    lastDataOffset: NB(a[5]),
     records: a[6] as number,
     firstTimestamp: NB(a[7]),
     lastTimestamp: NB(a[8]),
@@ -111,8 +112,10 @@ export function runR(a: W, f: FileTable): PartitionRun {
     seeded: a[10] as boolean,
     file: f.name(a[11] as number),
     position: a[12] as number,
+    outcome: 'open',
   }
   if (a[13] !== null) r.damage = fromPlain(a[13])
+  r.outcome = outcomeOf(r.marker?.type ?? null, r.damage)
   if (a[14] !== null) r.verdict = fromPlain(a[14])
   return r
 }

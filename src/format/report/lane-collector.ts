@@ -79,8 +79,8 @@ export function txnBar(t: StreamedTransaction): TxnBar {
     batches: t.batches,
     firstTimestamp: int64OrNull(t.firstTimestamp),
     lastTimestamp: int64OrNull(t.lastTimestamp),
-    outcome: t.outcome === 'COMMIT' ? 'committed' : t.outcome === 'ABORT' ? 'aborted' : 'open',
-    markerOffset: int64OrNull(t.markerOffset),
+    outcome: t.marker?.type === 'COMMIT' ? 'committed' : t.marker?.type === 'ABORT' ? 'aborted' : 'open',
+    markerOffset: t.marker === null ? null : int64(t.marker.offset),
     markerEpoch: t.markerEpoch,
     coordinatorEpoch: t.coordinatorEpoch,
     empty: t.empty,
@@ -193,15 +193,15 @@ export class LaneCollector implements RunSink {
 
   transactionEnded(t: StreamedTransaction): void {
     this.plain = null
-    const marker = Number(t.markerOffset)
+    const marker = Number(t.marker!.offset)
     const mb = this.bucket(marker)
-    if (t.outcome === 'COMMIT') mb.commitMarkers++
+    if (t.marker!.type === 'COMMIT') mb.commitMarkers++
     else mb.abortMarkers++
     this.touch(mb, marker, marker, drawable(t.lastTimestamp), drawable(t.lastTimestamp))
     if (!t.empty) {
       const first = Number(t.firstOffset)
       const fb = this.bucket(first)
-      if (t.outcome === 'COMMIT') {
+      if (t.marker!.type === 'COMMIT') {
         fb.committed++
         fb.committedRecords += t.records
       } else {
