@@ -61,8 +61,9 @@ export function transactions(paths: string[], opts: TransactionsLibraryOptions =
 
 /** the transactions of a stream, collected (its temp files removed) */
 function collected(s: TransactionsStream): TransactionsLibraryResult {
-  const { items, count: _count, producers: _producers, close: _close, ...rest } = s
-  const all = [...items]
+  // the items first: what needs all of them (exactlyOnceNotChecked) is set once they are done
+  const all = [...s.items]
+  const { items: _items, count: _count, producers: _producers, close: _close, ...rest } = s
   return { ...rest, transactions: all, unusable: [] }
 }
 
@@ -161,15 +162,14 @@ export function runTransactions(opts: TransactionsOptions, ctx: CommandContext):
   // each transaction's findings counted as it passes to the printer, not kept
   const seen: Finding[] = []
   const items = s.items
-  const counted = {
-    ...s,
-    items: (function* () {
-      for (const t of items) {
-        for (const f of t.findings) if (!seen.some((x) => x.code === f.code && x.severity === f.severity)) seen.push(f)
-        yield t
-      }
-    })(),
-  }
+  // in place: what the stream completes once its items are done (exactlyOnceNotChecked) is read by the printer after them
+  const counted = s
+  counted.items = (function* () {
+    for (const t of items) {
+      for (const f of t.findings) if (!seen.some((x) => x.code === f.code && x.severity === f.severity)) seen.push(f)
+      yield t
+    }
+  })()
   try {
     if (opts.format === 'json') printTransactionsJson(counted, ctx.stdout)
     else

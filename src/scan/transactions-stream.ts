@@ -135,7 +135,18 @@ export function streamTransactions(c: Collected, inp: JoinInput): TransactionsSt
       const e = eos.finish(c.plain.values())
       for (const f of e.findings) findings.push(f)
       // one at a time: a million producers as arguments overflow the stack
-      for (const p of e.producers) result.exactlyOnce.push(p)
+      let listed = 0
+      for (const p of e.producers) {
+        result.exactlyOnce.push(p)
+        listed += p.producerIds.length
+      }
+      if (e.notCheckedTransactions > 0) {
+        result.exactlyOnceNotChecked = {
+          checked: e.producers.length,
+          producerIds: Math.max(0, producers - listed),
+          transactions: e.notCheckedTransactions,
+        }
+      }
       const wantedIds = new Set(states.map((s) => s.transactionalId))
       const ids = new Map(
         [...firstSeen].filter(([id]) => filter === undefined || wantedIds.has(id) || shownIds.has(id)),
