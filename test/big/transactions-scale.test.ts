@@ -7,7 +7,7 @@
 //
 // Neither is under 128 MiB yet (bench/RESULTS.md, "transactions on the broker model"): the join is bounded (buckets
 // by producer id in temp files, merged) and so is the exactly-once tally (10,000 producers), but the million
-// producers still peak at 143 MiB and a million transactions above 170 MiB (V8's young generation, the offset
+// producers still peak at 143 MiB and a million transactions at 236 MiB (V8's young generation, the offset
 // commits' positions). So the bound of each is an `it.fails` beside the run that checks its answer: it fails the day
 // the bound holds, and is then made an `it`.
 import * as fs from 'node:fs'
