@@ -1,8 +1,8 @@
 // `tsdump doctor`: every analysis tsdump has, over one or several brokers' log directories, its findings once each,
 // ranked by harm (analysis/doctor/rank.ts), with where, how much and what to do. One broker model
-// (scan/broker-model.ts) is built of the paths: its partition scan gives reconcile's and lso's results (the
-// coordinator's records read in the same pass); transactions and cleanup (and replicas over two or more brokers'
-// log dirs holding the same partitions, remote with --remote-storage) still run their own reads after it.
+// (scan/broker-model.ts) is built of the paths: its partition scan gives reconcile's, lso's and transactions'
+// results (the coordinator's records and the offset commits read in the same pass); cleanup (and replicas over two or
+// more brokers' log dirs holding the same partitions, remote with --remote-storage) still run their own reads after it.
 import * as path from 'node:path'
 import { DoctorCollector } from '../analysis/doctor/collect.js'
 import {
@@ -37,7 +37,7 @@ import { reconciled } from './reconcile.js'
 import { BrokerModel } from '../scan/broker-model.js'
 import { remoteInventory } from './remote.js'
 import { replicas } from './replicas.js'
-import { transactions } from './transactions.js'
+import { transactionsHooks, transactionsOf } from './transactions.js'
 
 /** doctor()'s options (the library) */
 export interface DoctorOptions {
@@ -123,9 +123,14 @@ export function doctor(paths: string[], opts: DoctorOptions = {}): DoctorResult 
     const firstSeen = new Map<string, bigint | null>()
     // cleanup's header facts are taken in the same pass (scan/cleanup-scan.ts cleanupHooks)
     const cleanupScan = cleanupHooks()
+    // transactions' runs, offset commits and coordinator episodes are taken in the same pass
+    const txOpts = { ...remote, now: nowMs, maxTransactionTimeoutMinutes: timeoutMin }
+    const tx = transactionsHooks(model, txOpts)
     const scan = model.scan({
-      analyzer: cleanupScan.hooks.analyzer,
+      ...tx.collector.hooks,
+      analyzer: (dir) => ({ ...cleanupScan.hooks.analyzer(dir), ...tx.collector.hooks.analyzer(dir) }),
       batch: (s) => {
+        tx.collector.hooks.batch(s)
         if (s.file !== undefined && !firstSeen.has(s.file))
           firstSeen.set(
             s.file,
@@ -154,7 +159,7 @@ export function doctor(paths: string[], opts: DoctorOptions = {}): DoctorResult 
       ...(opts.bootstrapServer !== undefined ? { bootstrapServer: opts.bootstrapServer } : {}),
     }
     gatherLso(c, lsoOf(model, scan, lsoOpts), brokerOf)
-    const txs = transactions(usable, { ...remote, now: nowMs, maxTransactionTimeoutMinutes: timeoutMin })
+    const txs = transactionsOf(tx, scan, txOpts)
     if ('transactions' in txs) gatherTransactions(c, txs, usable)
     // not a literal: cleanup takes the options it knows (the hanging rule's timeout, where it has one)
     const cleanupOpts = {

@@ -1,17 +1,21 @@
 // `tsdump transactions`: every transaction as one unit across the partitions it wrote, its offset commits
-// and its coordinator's records. scan/transactions-stream.ts reads them (each data partition's runs, each
-// __consumer_offsets partition's offset commits, every __transaction_state partition among the paths or in
-// their log directories) and joins them with analysis/transaction-join/ in bounded memory; the printers take
-// the transactions one at a time.
+// and its coordinator's records. One broker model (scan/broker-model.ts) reads them in one pass, its hooks those of
+// scan/transactions-collect.ts (each data partition's runs, each __consumer_offsets partition's offset commits,
+// every __transaction_state partition among the paths or in their log directories), and scan/transactions-stream.ts
+// joins them with analysis/transaction-join/ in bounded memory; the printers take the transactions one at a time.
 import type { Finding } from '../analysis/findings.js'
 import { EXIT_USAGE } from '../analysis/findings.js'
 import type { RangeSpec } from '../analysis/range-filter.js'
 import type { TransactionsResult } from '../analysis/transaction-join/types.js'
-import type { TransactionsStream } from '../scan/transactions-stream.js'
+import type { JoinInput, TransactionsStream } from '../scan/transactions-stream.js'
 import { streamTransactions } from '../scan/transactions-stream.js'
+import type { Scanned } from '../scan/broker-model.js'
+import { BrokerModel } from '../scan/broker-model.js'
+import type { CollectOptions } from '../scan/transactions-collect.js'
+import { TransactionsCollector } from '../scan/transactions-collect.js'
+import { modelOptions } from './lso.js'
 import { printTransactionsJson } from '../format/transactions-json.js'
 import { printTransactionsText } from '../format/transactions-text.js'
-import { resolvePartitions } from '../scan/partition-paths.js'
 import { resolveFilter } from '../scan/filter-resolve.js'
 import type { CommandContext } from './context.js'
 import { selectsPartition } from './topic-partition-filter.js'
@@ -52,24 +56,32 @@ export type TransactionsLibraryResult = TransactionsResult & { unusable: Finding
  */
 export function transactions(paths: string[], opts: TransactionsLibraryOptions = {}): TransactionsLibraryResult {
   const s = transactionsStream(paths, opts)
-  if ('unusable' in s) {
-    return {
-      unusable: s.unusable,
-      transactions: [],
-      transactionalIds: [],
-      stateLogs: [],
-      lookedIn: [],
-      exactlyOnce: [],
-      idFamilies: [],
-      findings: [],
-      nowMs: opts.now ?? Date.now(),
-      nowGiven: opts.now !== undefined,
-      maxTransactionTimeoutMinutes: opts.maxTransactionTimeoutMinutes ?? 15,
-    }
-  }
-  const { items, count: _count, producers: _producers, close: _close, ...rest } = s
-  const all = [...items]
+  return 'unusable' in s ? unusableResult(s.unusable, opts) : collected(s)
+}
+
+/** the transactions of a stream, collected (its temp files removed) */
+function collected(s: TransactionsStream): TransactionsLibraryResult {
+  // the items first: what needs all of them (exactlyOnceNotChecked) is set once they are done
+  const all = [...s.items]
+  const { items: _items, count: _count, producers: _producers, close: _close, ...rest } = s
   return { ...rest, transactions: all, unusable: [] }
+}
+
+/** nothing read: the paths that cannot be used */
+function unusableResult(unusable: Finding[], opts: TransactionsLibraryOptions): TransactionsLibraryResult {
+  return {
+    unusable,
+    transactions: [],
+    transactionalIds: [],
+    stateLogs: [],
+    lookedIn: [],
+    exactlyOnce: [],
+    idFamilies: [],
+    findings: [],
+    nowMs: opts.now ?? Date.now(),
+    nowGiven: opts.now !== undefined,
+    maxTransactionTimeoutMinutes: opts.maxTransactionTimeoutMinutes ?? 15,
+  }
 }
 
 /**
@@ -82,16 +94,53 @@ export function transactionsStream(
   opts: TransactionsLibraryOptions = {},
   internals: { bucketBytes?: number; onSpill?: (dir: string) => void } = {},
 ): TransactionsStream | { unusable: Finding[] } {
-  const { partitions, unusable, unreadable } = resolvePartitions(paths, opts.remote)
+  const model = new BrokerModel(paths, modelOptions(opts))
+  const { unusable } = model.resolved()
   if (unusable.length > 0) return { unusable }
+  const join = joinInput(paths, opts)
+  const c = new TransactionsCollector(model, internals)
+  try {
+    const h = c.hooks
+    // nobody reads the markers' coordinator epochs here (lso does)
+    const scan = model.scan({ ...h, analyzer: (dir) => ({ ...h.analyzer(dir), markerEpochs: false }) })
+    return streamTransactions(c.finish(scan), join)
+  } catch (e) {
+    c.close()
+    throw e
+  }
+}
+
+/**
+ * transactions' hooks for a scan of a model another command builds (doctor): given to `model.scan` beside its own,
+ * then `transactionsOf` with that scan; the model's paths' filter is resolved first (it may throw TsdumpError)
+ */
+export function transactionsHooks(
+  model: BrokerModel,
+  opts: TransactionsLibraryOptions = {},
+  internals: CollectOptions = {},
+): { collector: TransactionsCollector; join: JoinInput } {
+  const join = joinInput(model.paths, opts)
+  return { collector: new TransactionsCollector(model, internals), join }
+}
+
+/** the transactions of a model's scan that ran with `transactionsHooks`' collector's hooks, collected */
+export function transactionsOf(
+  hooks: { collector: TransactionsCollector; join: JoinInput },
+  scan: Scanned,
+  opts: TransactionsLibraryOptions = {},
+): TransactionsLibraryResult {
+  if (scan.unusable.length > 0) {
+    hooks.collector.close()
+    return unusableResult(scan.unusable, opts)
+  }
+  return collected(streamTransactions(hooks.collector.finish(scan), hooks.join))
+}
+
+/** what the join takes of the options (a transactional id resolved as the command line resolves it: NOT_FOUND, never every record) */
+function joinInput(paths: string[], opts: TransactionsLibraryOptions): JoinInput {
   const only = opts.only
-  // resolved as the command line resolves it: an id with no record is NOT_FOUND, never every record
   const filter = resolveFilter(opts.filter, paths)
-  return streamTransactions({
-    partitions,
-    unreadable,
-    paths,
-    resync: opts.resync !== false,
+  return {
     nowMs: opts.now ?? Date.now(),
     nowGiven: opts.now !== undefined,
     maxTransactionTimeoutMinutes: opts.maxTransactionTimeoutMinutes ?? 15,
@@ -99,8 +148,7 @@ export function transactionsStream(
     ...(only !== undefined
       ? { selects: (topic: string, partition: number) => selectsPartition(only, topic, partition) }
       : {}),
-    ...internals,
-  })
+  }
 }
 
 export function runTransactions(opts: TransactionsOptions, ctx: CommandContext): number {
@@ -114,15 +162,14 @@ export function runTransactions(opts: TransactionsOptions, ctx: CommandContext):
   // each transaction's findings counted as it passes to the printer, not kept
   const seen: Finding[] = []
   const items = s.items
-  const counted = {
-    ...s,
-    items: (function* () {
-      for (const t of items) {
-        for (const f of t.findings) if (!seen.some((x) => x.code === f.code && x.severity === f.severity)) seen.push(f)
-        yield t
-      }
-    })(),
-  }
+  // in place: what the stream completes once its items are done (exactlyOnceNotChecked) is read by the printer after them
+  const counted = s
+  counted.items = (function* () {
+    for (const t of items) {
+      for (const f of t.findings) if (!seen.some((x) => x.code === f.code && x.severity === f.severity)) seen.push(f)
+      yield t
+    }
+  })()
   try {
     const print = opts.format === 'json' ? printTransactionsJson : printTransactionsText
     print(counted, ctx, { colorLevel: opts.color === false ? 0 : ctx.colorLevel, wide: opts.wide === true })

@@ -114,6 +114,7 @@ export function transactionsJson(r: TransactionsResult): Json {
     transactions: r.transactions.map(transactionJson),
     transactionalIds: r.transactionalIds.map(transactionalIdStateJson),
     exactlyOnce: r.exactlyOnce.map(producerOffsetsJson),
+    ...(r.exactlyOnceNotChecked !== undefined ? { exactlyOnceNotChecked: r.exactlyOnceNotChecked } : {}),
     idFamilies: r.idFamilies as unknown as Json,
     streams: streamsJson(r.streams ?? []),
     flinkSinks: flinkSinksJson(r.flinkSinks),

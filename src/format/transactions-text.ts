@@ -217,6 +217,15 @@ export function printTransactionsText(
       for (const l of hanging(`${who}: ${carried}${mixed}${adv}`, opts.wide, '')) lines.push(l)
     }
   }
+  const notChecked = r.exactlyOnceNotChecked
+  if (notChecked !== undefined) {
+    const n = (x: number): string => x.toLocaleString('en-US')
+    const text =
+      `The exactly-once check took the first ${n(notChecked.checked)} producers: ${n(notChecked.producerIds)} more ` +
+      `producer ids (${n(notChecked.transactions)} transactions) were not checked`
+    lines.push('')
+    for (const l of hanging(text, opts.wide, '')) lines.push(l)
+  }
   const families = r.idFamilies.filter((f) => f.kind !== 'plain')
   if (families.length > 0) {
     lines.push('', 'Transactional id families:')

@@ -8,7 +8,7 @@
 // Which partitions of an internal topic are read is one rule (scan/internal-partitions.ts): given, or in the same
 // log dir as a partition given.
 import type { Finding } from '../analysis/findings.js'
-import type { TransactionalIdState } from '../analysis/transactional-id-state.js'
+import type { TransactionalIdState, TransactionStateRecord } from '../analysis/transactional-id-state.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import type { PartitionDir } from '../io/discover.js'
 import type { RemoteInput } from '../io/remote/spec.js'
@@ -51,6 +51,15 @@ export interface CoordinatorStates {
   states: TransactionalIdState[]
 }
 
+/**
+ * A scan's hooks: the partition scan's own (without what the model sets), a command's tap on the frames (run after the
+ * model's), and `scanned`, told each partition as its scan ends (`transactions` hands out its open runs there)
+ */
+export type ModelScanOptions = Omit<PartitionScanOptions, 'remote' | 'resync' | 'frames'> & {
+  frames?: PartitionScanOptions['frames']
+  scanned?: (s: ScannedPartition) => void
+}
+
 /** unusable: paths that cannot be used (exit 2); unreadable: partition directories inside them that cannot (exit 1) */
 export interface Scanned {
   unusable: Finding[]
@@ -68,6 +77,7 @@ export class BrokerModel {
   private configsMemo?: MetadataConfigs | null
   private countsMemo?: MetadataPartitionCounts | null
   private remoteMetaMemo?: RemoteLogMetadata
+  private stateRecords?: (r: TransactionStateRecord) => void
 
   constructor(
     readonly paths: string[],
@@ -92,26 +102,41 @@ export class BrokerModel {
   }
 
   /**
+   * `visit` is told every __transaction_state record as it is read (in the scan's pass or alone), before the scan:
+   * `transactions` cuts the coordinator's episodes from them, with no second read and no copy of the records
+   */
+  onTransactionStateRecord(visit: (r: TransactionStateRecord) => void): void {
+    this.stateRecords = visit
+  }
+
+  /**
    * The partition scan's tap for `opts.frames`: a __transaction_state partition's coordinator records are read in
    * the same pass as its partition facts (unless they were read already)
    */
   readonly frames: NonNullable<PartitionScanOptions['frames']> = (dir) => {
     if (dir.topic !== TRANSACTION_STATE_TOPIC || this.txnMemo !== undefined || this.readers.has(dir.path))
       return undefined
-    const r = new TransactionStateReader(dir)
+    const r = new TransactionStateReader(dir, this.stateRecords)
     this.readers.set(dir.path, r)
     return (frames, src, file) => r.tap(frames, src, file)
   }
 
   /** every partition given, scanned once (the first call's options count; later calls get the same scan) */
-  scan(opts: Omit<PartitionScanOptions, 'remote' | 'resync' | 'frames'> = {}): Scanned {
+  scan(opts: ModelScanOptions = {}): Scanned {
     if (this.scanMemo !== undefined) return this.scanMemo
     const { partitions, unusable, unreadable } = this.resolved()
     const cps = new Map<string, OffsetCheckpoint | null>()
     this.scanMemo = {
       unusable,
       unreadable,
-      scanned: unusable.length > 0 ? [] : partitions.map((p) => scanPartition(p, cps, this.scanOptions(opts))),
+      scanned:
+        unusable.length > 0
+          ? []
+          : partitions.map((p) => {
+              const s = scanPartition(p, cps, this.scanOptions(opts))
+              opts.scanned?.(s)
+              return s
+            }),
     }
     return this.scanMemo
   }
@@ -143,10 +168,11 @@ export class BrokerModel {
   }
 
   /** the options of a partition scan of this model (its remote storage, resync and the coordinator's tap) */
-  scanOptions(opts: Omit<PartitionScanOptions, 'remote' | 'resync' | 'frames'> = {}): PartitionScanOptions {
+  scanOptions(opts: ModelScanOptions = {}): PartitionScanOptions {
+    const { scanned: _scanned, frames: theirs, ...own } = opts
     return {
-      ...opts,
-      frames: this.frames,
+      ...own,
+      frames: theirs === undefined ? this.frames : composeFrames(this.frames, theirs),
       ...(this.opts.remote !== undefined ? { remote: this.opts.remote } : {}),
       ...(this.opts.resync === false ? { resync: false } : {}),
     }
@@ -163,7 +189,7 @@ export class BrokerModel {
       const s = scanned.get(dir.path) ?? null
       let r = this.readers.get(dir.path)
       if (r === undefined || s === null) {
-        r = new TransactionStateReader(dir)
+        r = new TransactionStateReader(dir, this.stateRecords)
         r.readAlone()
       }
       const label = dir.topic !== null ? `${dir.topic}-${dir.partition}` : dir.path
@@ -210,5 +236,18 @@ export class BrokerModel {
 
   private metadataDir(): PartitionDir | null {
     return this.internalPartitions(CLUSTER_METADATA_TOPIC).find((d) => d.partition === 0) ?? null
+  }
+}
+
+/** two taps on a partition's frames: `second` reads what `first` passes on */
+function composeFrames(
+  first: NonNullable<PartitionScanOptions['frames']>,
+  second: NonNullable<PartitionScanOptions['frames']>,
+): NonNullable<PartitionScanOptions['frames']> {
+  return (dir) => {
+    const a = first(dir)
+    const b = second(dir)
+    if (a === undefined || b === undefined) return a ?? b
+    return (frames, src, file) => b(a(frames, src, file), src, file)
   }
 }

@@ -1,114 +1,116 @@
 // `transactions` on one data partition: its transactional runs (every transaction's data batches up to its
-// marker, or still open at the end), each with where its first batch and its marker are. The partition's
-// analyzer (analysis/partition-analyzer.ts) decides what a transaction is; the batch tap only remembers
-// the positions and marker timestamps the analyzer does not keep.
+// marker, or still open at the end), each with where its first batch and its marker are, taken as the broker
+// model's partition scan goes (scan/broker-model.ts): its analyzer's RunSink hands out each run as its marker ends it,
+// the partition's report the ones still open at its end. The partition's analyzer (analysis/partition-analyzer.ts)
+// decides what a transaction is; the batch tap only remembers the positions and marker timestamps the analyzer does
+// not keep, and only for the producers whose transaction is open.
 import type { BatchFacts } from '../analysis/batch-facts.js'
-import type { Finding } from '../analysis/findings.js'
+import type { RunSink } from '../analysis/run-sink.js'
 import type { PartitionRun } from '../analysis/transaction-join/types.js'
 import { toBigInt } from '../bytes/int64.js'
-import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import type { PartitionDir } from '../io/discover.js'
-import { scanPartition } from './partition-scan.js'
+import type { ScannedPartition } from './partition-scan.js'
 
 interface Place {
   file: string
   position: number
 }
 
-/** `onRun`: each run handed out as it ends (open ones at the end) and not kept; without it they are returned */
-export function scanTransactionRuns(
-  dir: PartitionDir,
-  checkpoints: Map<string, OffsetCheckpoint | null>,
-  resync = true,
-  onRun?: (r: PartitionRun) => void,
-): { label: string; runs: PartitionRun[]; findings: readonly Finding[]; logStartOffset: bigint; logEndOffset: bigint } {
-  const topic = dir.topic ?? dir.path
-  const partition = dir.partition ?? -1
-  const runs: PartitionRun[] = []
-  const put =
-    onRun ??
-    ((r: PartitionRun): void => {
-      runs.push(r)
-    })
-  const firstBatch = new Map<bigint, Place>()
-  let last: Place & { timestamp: bigint } = { file: '', position: 0, timestamp: -1n }
-  const tap = (s: BatchFacts): void => {
-    last = { file: s.file ?? '', position: s.position ?? 0, timestamp: toBigInt(s.maxTimestamp) }
+/** one partition at a time: `start` when its scan begins, `batch` for each batch, `end` with its scan */
+export class TransactionRunTap {
+  private topic = ''
+  private partition = -1
+  private put: (r: PartitionRun) => void = () => {}
+  private readonly firstBatch = new Map<bigint, Place>()
+  private lastFile = ''
+  private lastPosition = 0
+  private lastTimestamp = -1n
+
+  /** the analyzer's sink for partition `dir`; its runs go to `put` as they end */
+  start(dir: PartitionDir, put: (r: PartitionRun) => void): RunSink {
+    this.topic = dir.topic ?? dir.path
+    this.partition = dir.partition ?? -1
+    this.put = put
+    this.firstBatch.clear()
+    this.lastFile = ''
+    this.lastPosition = 0
+    this.lastTimestamp = -1n
+    return this.sink
+  }
+
+  /** told every batch before the analyzer is */
+  batch(s: BatchFacts): void {
+    this.lastFile = s.file ?? ''
+    this.lastPosition = s.position ?? 0
+    this.lastTimestamp = toBigInt(s.maxTimestamp)
     if (s.isTransactional && !s.isControl) {
       const pid = toBigInt(s.producerId)
-      if (!firstBatch.has(pid)) firstBatch.set(pid, { file: last.file, position: last.position })
+      if (!this.firstBatch.has(pid)) this.firstBatch.set(pid, { file: this.lastFile, position: this.lastPosition })
     }
   }
-  const s = scanPartition(dir, checkpoints, {
-    ...(resync ? {} : { resync: false }),
-    batch: tap,
-    analyzer: () => ({
-      markerEpochs: false,
-      sink: {
-        plainBatch: () => {},
-        controlBatch: () => {},
-        transactionEnded: (t) => {
-          const pid = toBigInt(t.producerId)
-          const at = t.empty ? last : (firstBatch.get(pid) ?? last)
-          firstBatch.delete(pid)
-          put({
-            topic,
-            partition,
-            producerId: pid,
-            producerEpoch: t.producerEpoch,
-            firstOffset: toBigInt(t.firstOffset),
-            lastDataOffset: t.lastDataOffset === null ? null : toBigInt(t.lastDataOffset),
-            records: t.records,
-            outcome: t.outcome,
-            firstTimestamp: t.firstTimestamp === null ? null : toBigInt(t.firstTimestamp),
-            lastTimestamp: t.lastTimestamp === null ? null : toBigInt(t.lastTimestamp),
-            marker: {
-              offset: toBigInt(t.marker!.offset),
-              type: t.marker!.type,
-              coordinatorEpoch: t.coordinatorEpoch,
-              epoch: t.markerEpoch ?? t.producerEpoch,
-              timestamp: last.timestamp,
-              file: last.file,
-              position: last.position,
-            },
-            seeded: t.seeded,
-            file: at.file,
-            position: at.position,
-            ...(t.damage !== undefined ? { damage: t.damage } : {}),
-          })
+
+  private readonly sink: RunSink = {
+    plainBatch: () => {},
+    controlBatch: () => {},
+    transactionEnded: (t) => {
+      const pid = toBigInt(t.producerId)
+      const at = t.empty ? null : (this.firstBatch.get(pid) ?? null)
+      this.firstBatch.delete(pid)
+      this.put({
+        topic: this.topic,
+        partition: this.partition,
+        producerId: pid,
+        producerEpoch: t.producerEpoch,
+        firstOffset: toBigInt(t.firstOffset),
+        lastDataOffset: t.lastDataOffset === null ? null : toBigInt(t.lastDataOffset),
+        records: t.records,
+        outcome: t.outcome,
+        firstTimestamp: t.firstTimestamp === null ? null : toBigInt(t.firstTimestamp),
+        lastTimestamp: t.lastTimestamp === null ? null : toBigInt(t.lastTimestamp),
+        marker: {
+          offset: toBigInt(t.marker!.offset),
+          type: t.marker!.type,
+          coordinatorEpoch: t.coordinatorEpoch,
+          epoch: t.markerEpoch ?? t.producerEpoch,
+          timestamp: this.lastTimestamp,
+          file: this.lastFile,
+          position: this.lastPosition,
         },
-      },
-    }),
-  })
-  for (const o of s.report.openTransactions) {
-    if (o.state !== 'open') continue // its marker, beyond the high watermark, ended a run above
-    const at = firstBatch.get(o.producerId) ?? {
-      file: dir.files.find((f) => f.kind === 'log')?.path ?? dir.path,
-      position: 0,
-    }
-    put({
-      topic,
-      partition,
-      producerId: o.producerId,
-      producerEpoch: o.producerEpoch,
-      firstOffset: o.firstOffset,
-      lastDataOffset: o.lastDataOffset,
-      records: o.records,
-      outcome: o.outcome,
-      firstTimestamp: o.firstTimestamp,
-      lastTimestamp: o.lastTimestamp,
-      marker: null,
-      seeded: o.seeded,
-      file: at.file,
-      position: at.position,
-      ...(o.damage !== undefined ? { damage: o.damage } : {}),
-    })
+        seeded: t.seeded,
+        file: at?.file ?? this.lastFile,
+        position: at?.position ?? this.lastPosition,
+        ...(t.damage !== undefined ? { damage: t.damage } : {}),
+      })
+    },
   }
-  return {
-    label: s.label,
-    runs,
-    findings: s.report.findings,
-    logStartOffset: s.report.logStartOffset,
-    logEndOffset: s.report.logEndOffset,
+
+  /** the partition's scan is done: its transactions still open */
+  end(s: ScannedPartition): void {
+    const dir = s.dir
+    for (const o of s.report.openTransactions) {
+      if (o.state !== 'open') continue // its marker, beyond the high watermark, ended a run above
+      const at = this.firstBatch.get(o.producerId) ?? {
+        file: dir.files.find((f) => f.kind === 'log')?.path ?? dir.path,
+        position: 0,
+      }
+      this.put({
+        topic: this.topic,
+        partition: this.partition,
+        producerId: o.producerId,
+        producerEpoch: o.producerEpoch,
+        firstOffset: o.firstOffset,
+        lastDataOffset: o.lastDataOffset,
+        records: o.records,
+        outcome: o.outcome,
+        firstTimestamp: o.firstTimestamp,
+        lastTimestamp: o.lastTimestamp,
+        marker: null,
+        seeded: o.seeded,
+        file: at.file,
+        position: at.position,
+        ...(o.damage !== undefined ? { damage: o.damage } : {}),
+      })
+    }
+    this.firstBatch.clear()
   }
 }

@@ -7,7 +7,7 @@ import { finding } from '../analysis/findings.js'
 import { FindingList } from '../analysis/finding-list.js'
 import type { LostRecords } from '../analysis/lost-records.js'
 import { corruptFinding, decodeFinding, tailFinding } from '../analysis/log-findings.js'
-import type { TransactionalIdState } from '../analysis/transactional-id-state.js'
+import type { TransactionalIdState, TransactionStateRecord } from '../analysis/transactional-id-state.js'
 import { sortStates, transactionalIdState } from '../analysis/transactional-id-state.js'
 import type { BatchHeader } from '../decode/batch-header.js'
 import { DecodeError } from '../decode/errors.js'
@@ -52,7 +52,11 @@ export class TransactionStateReader {
   // the coordinator's timeout aborts are said wherever its records are read (txns, lso)
   private readonly timedOut = new TimedOutWatch()
 
-  constructor(readonly dir: PartitionDir) {
+  /** `onRecord`: told each record as it is read (BrokerModel.onTransactionStateRecord); it must not keep it whole */
+  constructor(
+    readonly dir: PartitionDir,
+    private readonly onRecord?: (r: TransactionStateRecord) => void,
+  ) {
     this.logs = dir.files.filter((f) => f.kind === 'log').map((f) => f.path)
   }
 
@@ -145,14 +149,16 @@ export class TransactionStateReader {
     }
     // decoded here so that a value that cannot be read is a finding at its record, as before; kept as bytes
     const value = rec.value === null ? null : decodeTransactionLogValue(rec.value, rec.filePosition)
-    this.timedOut.add({
+    const r: TransactionStateRecord = {
       offset: rec.offset,
       transactionalId: k.transactionalId,
       value,
       file: f.path,
       position: rec.filePosition,
       timestamp: header.maxTimestamp,
-    })
+    }
+    this.timedOut.add(r)
+    this.onRecord?.(r)
     this.newest.add(k.transactionalId, rec.offset, f.path, rec.filePosition, header.maxTimestamp, rec.value)
   }
 }

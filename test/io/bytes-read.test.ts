@@ -94,41 +94,11 @@ const CASES: Case[] = [
 
 /** `command name` -> file (relative to the case's root) -> the factor measured when it was listed */
 const KNOWN: Record<string, Record<string, number>> = {
-  transactions: { '__consumer_offsets-1/00000000000000000000.log': 2 },
-  'transactions (4.4.0)': {
-    '__consumer_offsets-0/00000000000000000000.log': 2,
-    '__consumer_offsets-1/00000000000000000000.log': 2,
-    '__consumer_offsets-2/00000000000000000000.log': 2,
-  },
   // cleanup reads a compacted partition's dirty section twice (the broker model's partition scan, which also takes
   // the coordinator's records and cleanup's header facts, then the offset map, which tallies the clean of the dirty
   // records as it fills: analysis/cleanup/dirty-tally.ts): within the cleaner's own two passes, so no entry
-  // doctor: one broker model, whose partition scan gives reconcile's, lso's and cleanup's facts and reads the
-  // coordinator's records in the same pass; transactions still reads the partitions, the coordinator's records and
-  // the offset commits itself (and a producer snapshot's header is read again per command)
-  doctor: {
-    '__consumer_offsets-1/00000000000000000000.log': 3,
-    '__transaction_state-2/00000000000000000000.log': 2,
-    'orders-10-0/00000000000000000000.log': 2,
-    'orders-10-1/00000000000000000000.log': 2,
-    'orders-10-2/00000000000000000000.log': 2,
-    'orders-11-0/00000000000000000000.log': 2,
-  },
-  'doctor (4.4.0)': {
-    '__consumer_offsets-0/00000000000000000000.log': 3,
-    '__consumer_offsets-1/00000000000000000034.snapshot': 3.94,
-    '__consumer_offsets-1/00000000000000000000.log': 3,
-    '__consumer_offsets-2/00000000000000000000.log': 3,
-    '__transaction_state-0/00000000000000000000.log': 2,
-    '__transaction_state-1/00000000000000000000.log': 2,
-    '__transaction_state-2/00000000000000000000.log': 2,
-    'tx-out-0/00000000000000000040.snapshot': 3.98,
-    'tx-out-0/00000000000000000000.log': 2,
-    'tx-out-1/00000000000000000046.snapshot': 3.98,
-    'tx-out-1/00000000000000000000.log': 2,
-    'tx-out-2/00000000000000000031.snapshot': 3.97,
-    'tx-out-2/00000000000000000000.log': 2,
-  },
+  // transactions and doctor: one broker model, whose partition scan gives reconcile's, lso's, transactions' and
+  // cleanup's facts and reads the coordinator's records and the offset commits in the same pass: no entry
   // replicas: each copy re-read per pass (damage and epochs, then the leader and follower side by side up
   // to the first difference, then the batches past it), trading passes for memory; the lockstep of one pass
   // per copy is not built yet

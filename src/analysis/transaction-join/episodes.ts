@@ -45,7 +45,8 @@ function fresh(id: string, s: CoordinatorState): Episode {
  * newest) counts once.
  */
 export class EpisodeCutter {
-  private readonly current = new Map<string, { e: Episode; seq: number; done: boolean } | null>()
+  /** the episode open per id (none once it ended) */
+  private readonly current = new Map<string, { e: Episode; seq: number; done: boolean }>()
   private readonly newest = new Map<string, bigint>()
   private seq = 0
 
@@ -59,7 +60,7 @@ export class EpisodeCutter {
     const cur = this.current.get(r.transactionalId) ?? null
     if (s === null || s.state === 'Empty' || s.state === 'Dead') {
       this.close(cur)
-      this.current.set(r.transactionalId, null)
+      this.current.delete(r.transactionalId)
       return
     }
     let e = cur?.e ?? null
@@ -83,7 +84,11 @@ export class EpisodeCutter {
     e.producerId = s.producerId
     // the markers carry the epoch of the Prepare* record (with TV2 the data epoch + 1)
     e.endEpoch = e.prepare?.producerEpoch ?? (e.complete ?? s).producerEpoch
-    if (e.complete !== null) this.close(c)
+    // ended: nothing changes it any more, and the id's next record begins a new one (a million ids hold nothing)
+    if (e.complete !== null) {
+      this.close(c)
+      this.current.delete(r.transactionalId)
+    }
   }
 
   /** hands out every episode still open, in the order they began */

@@ -5,7 +5,7 @@
 // when its own record is the later (GroupMetadata.completePendingTxnOffsetCommit: olderThan by record offset;
 // OffsetMetadataManager.replayEndTransactionMarker). So at a log position the group holds, of the commits in
 // effect there, the one with the highest record offset: a plain commit made while the transaction was open wins.
-import type { JoinedTransaction, OffsetCommitRecord, PartitionRun } from './types.js'
+import type { JoinedTransaction, OffsetCommitRecord } from './types.js'
 
 interface Effective {
   record: bigint
@@ -57,13 +57,6 @@ class Events {
     this.n++
     this.positions = null
   }
-
-  list(): Effective[] {
-    const out: Effective[] = []
-    for (let i = 0; i < this.n; i++)
-      out.push({ record: this.rec[i]!, at: this.at[i]!, offset: this.off[i] === NONE ? null : this.off[i]! })
-    return out
-  }
 }
 
 /**
@@ -96,91 +89,46 @@ export class GroupTimelines {
     for (const c of t.offsetCommits) {
       const marker = t.runs.find((r) => `${r.topic}-${r.partition}` === c.log)?.marker ?? null
       const l = this.events.get(keyOf(c.log, c.group, c.topic, c.partition))
-      let ps: Positions = { at: [], best: [] }
-      if (l !== undefined) {
-        l.positions ??= positionsOf(l.list())
-        ps = l.positions
+      if (l === undefined) {
+        c.committedBefore = null
+        c.committedAfter = null
+        continue
       }
-      c.committedBefore = holds(ps, c.recordOffset, false)
-      c.committedAfter = marker === null ? null : holds(ps, marker.offset, true)
+      l.positions ??= positionsOf(l)
+      c.committedBefore = holds(l, l.positions, c.recordOffset, false)
+      c.committedAfter = marker === null ? null : holds(l, l.positions, marker.offset, true)
     }
   }
 }
 
 /**
- * The runs of a __consumer_offsets partition as int64s: which COMMIT marker made a transactional commit take
- * effect (a commit lies inside its producer's run, from its first offset to its marker).
+ * The events by log position (`at`, ascending) and at each the winner of those up to it (highest record offset, the
+ * earlier listed on a tie), as indexes into the events: no object per event (a group of a million commits)
  */
-export class RunSpans {
-  private pid = new BigInt64Array(64)
-  private first = new BigInt64Array(64)
-  private end = new BigInt64Array(64)
-  private commitAt = new BigInt64Array(64)
-  private n = 0
-  private order: Int32Array | null = null
-
-  add(r: PartitionRun): void {
-    if (this.n === this.pid.length) {
-      this.pid = grow(this.pid)
-      this.first = grow(this.first)
-      this.end = grow(this.end)
-      this.commitAt = grow(this.commitAt)
-    }
-    this.pid[this.n] = r.producerId
-    this.first[this.n] = r.firstOffset
-    this.end[this.n] = r.marker?.offset ?? r.lastDataOffset ?? r.firstOffset
-    this.commitAt[this.n] = r.marker?.type === 'COMMIT' ? r.marker.offset : NONE
-    this.n++
-    this.order = null
-  }
-
-  /** the offset of the COMMIT marker that made producer `pid`'s commit at `offset` take effect; null when none did */
-  committedAt(pid: bigint, offset: bigint): bigint | null {
-    if (this.order === null) {
-      const o = Int32Array.from({ length: this.n }, (_, i) => i)
-      const { pid: p, first: f } = this
-      o.sort((a, b) => (p[a]! < p[b]! ? -1 : p[a]! > p[b]! ? 1 : f[a]! < f[b]! ? -1 : f[a]! > f[b]! ? 1 : a - b))
-      this.order = o
-    }
-    const o = this.order
-    let lo = 0
-    let hi = o.length
-    // past the last run of pid that begins at or before offset
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      const i = o[mid]!
-      if (this.pid[i]! < pid || (this.pid[i] === pid && this.first[i]! <= offset)) lo = mid + 1
-      else hi = mid
-    }
-    if (lo === 0) return null
-    const i = o[lo - 1]!
-    if (this.pid[i] !== pid || offset > this.end[i]!) return null
-    return this.commitAt[i] === NONE ? null : this.commitAt[i]!
-  }
-}
-
-/** the events by log position, each with the winner (highest record offset, the earlier listed on a tie) of those up to it */
 interface Positions {
-  at: bigint[]
-  best: Effective[]
+  at: BigInt64Array
+  best: Int32Array
 }
 
-function positionsOf(l: readonly Effective[]): Positions {
-  const order = [...l.keys()].sort((a, b) => (l[a]!.at < l[b]!.at ? -1 : l[a]!.at > l[b]!.at ? 1 : a - b))
-  const best: Effective[] = []
-  const bestAt: number[] = []
-  for (const i of order) {
-    const prev = bestAt.at(-1)
-    const win =
-      prev === undefined || l[i]!.record > l[prev]!.record || (l[i]!.record === l[prev]!.record && i < prev) ? i : prev
-    bestAt.push(win)
-    best.push(l[win]!)
+function positionsOf(l: Events): Positions {
+  const n = l.n
+  const { at, rec } = l
+  const order = Int32Array.from({ length: n }, (_, i) => i)
+  order.sort((a, b) => (at[a]! < at[b]! ? -1 : at[a]! > at[b]! ? 1 : a - b))
+  const sortedAt = new BigInt64Array(n)
+  const best = new Int32Array(n)
+  let win = -1
+  for (let k = 0; k < n; k++) {
+    const i = order[k]!
+    if (win < 0 || rec[i]! > rec[win]! || (rec[i] === rec[win] && i < win)) win = i
+    sortedAt[k] = at[i]!
+    best[k] = win
   }
-  return { at: order.map((i) => l[i]!.at), best }
+  return { at: sortedAt, best }
 }
 
 /** what the group holds at log position `p` (`inclusive`: the record at p counts) */
-function holds(ps: Positions, p: bigint, inclusive: boolean): bigint | null {
+function holds(l: Events, ps: Positions, p: bigint, inclusive: boolean): bigint | null {
   let lo = 0
   let hi = ps.at.length
   while (lo < hi) {
@@ -188,5 +136,7 @@ function holds(ps: Positions, p: bigint, inclusive: boolean): bigint | null {
     if (inclusive ? ps.at[mid]! <= p : ps.at[mid]! < p) lo = mid + 1
     else hi = mid
   }
-  return lo === 0 ? null : ps.best[lo - 1]!.offset
+  if (lo === 0) return null
+  const o = l.off[ps.best[lo - 1]!]!
+  return o === NONE ? null : o
 }

@@ -154,6 +154,8 @@ export interface TransactionsResult {
   lookedIn: string[]
   /** per transactional producer: the groups its transactions carry, mixed commits, output without offsets */
   exactlyOnce: ProducerOffsets[]
+  /** set when there were more producers than the check takes (exactly-once.ts MAX_CHECKED_PRODUCERS): those past it */
+  exactlyOnceNotChecked?: { checked: number; producerIds: number; transactions: number }
   /** transactional-id families by shape (Flink KafkaSink, Kafka Streams, plain prefixes) */
   idFamilies: FamilySummary[]
   /** Flink KafkaSinks: naming strategy, the subtasks that wrote, ids that never wrote, lingering ids' causes, lost data (flink-ids.ts) */
