@@ -76,6 +76,20 @@ export function decodeTransactionLogKey(key: Buffer, position = 0): TransactionL
   return { version, transactionalId: readMessage(r, def, 0).transactionalId as string }
 }
 
+/**
+ * The transactionalId of the key at buf[at, at + length) (null: a key of another type), read in place for the
+ * coordinator's records as they stream past; decodeTransactionLogKey decides whatever is not a plain v0 key (and throws
+ * where it throws). @throws DecodeError
+ */
+export function transactionalIdAt(buf: Buffer, at: number, length: number, position = 0): string | null {
+  if (length >= 4) {
+    if (buf.readInt16BE(at) !== 0) return null
+    const n = buf.readInt16BE(at + 2)
+    if (n >= 0 && n <= length - 4) return buf.toString('utf8', at + 4, at + 4 + n)
+  }
+  return decodeTransactionLogKey(buf.subarray(at, at + length), position).transactionalId
+}
+
 /** The value with every field, tagged ones at their defaults when absent. @throws DecodeError for malformed values and unknown versions */
 export function decodeTransactionLogValue(value: Buffer, position = 0): TransactionLogValue {
   const def = schemas('4.4').coordinator.get(0)![1]
