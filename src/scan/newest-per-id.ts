@@ -96,9 +96,10 @@ export class NewestPerKey {
   }
 
   private makeRoom(need: number): void {
-    // replaced values fill the arena: the live ones are copied into the spare one (as large again as they need,
-    // kept between compactions so that no buffer is allocated per compaction) and the two swap
-    const size = Math.max(64 * 1024, 2 * (this.live + need))
+    // replaced values fill the arena: the live ones are copied into the spare one (four times what they need, so
+    // that a compaction, which copies every live value, comes after three times their bytes were added; kept
+    // between compactions so that no buffer is allocated per compaction) and the two swap
+    const size = Math.max(64 * 1024, 4 * (this.live + need))
     if (this.spare.length < size) this.spare = Buffer.allocUnsafeSlow(size)
     const next = this.spare
     let at = 0

@@ -21,6 +21,7 @@ import { walkPlainRecords } from '../decode/records.js'
 import { RecordCursor } from '../decode/record-cursor.js'
 import * as L from '../decode/layout.js'
 import { toBigInt } from '../bytes/int64.js'
+import { AsciiIntern } from '../bytes/ascii-intern.js'
 import type { SegmentSource } from '../decode/segment-source.js'
 import { batchRecords } from '../decode/streamed-batch.js'
 import { TRANSACTION_STATES, decodeTransactionLogValue, transactionalIdAt } from '../decode/topics/transaction-state.js'
@@ -64,7 +65,13 @@ export class TransactionStateReader {
   private readonly timedOut = new TimedOutWatch()
   // the batch being walked (batch()), and what each record's value head is read into
   private readonly cursor = new RecordCursor()
-  private readonly head: TransactionValueHead = { transactionStatus: 0, producerEpoch: 0, startTimestampAt: 0 }
+  private readonly ids = new AsciiIntern()
+  private readonly head: TransactionValueHead = {
+    transactionStatus: 0,
+    producerEpoch: 0,
+    transactionTimeoutMs: 0,
+    startTimestampAt: 0,
+  }
   private file: KafkaFile | undefined
   private baseOffset = 0n
   private maxTimestamp = 0n
@@ -110,7 +117,7 @@ export class TransactionStateReader {
   private readonly visitCursor = (c: RecordCursor): void => {
     if (c.keyLength < 0) return
     const position = c.base + c.start
-    const id = transactionalIdAt(c.buf, c.keyAt, c.keyLength, position)
+    const id = transactionalIdAt(c.buf, c.keyAt, c.keyLength, position, this.ids)
     // (a batch of one record, as the coordinator writes them, needs no offset made)
     if (id !== null)
       this.record(
@@ -177,7 +184,7 @@ export class TransactionStateReader {
   /** a record as the general path reads it (a compressed or large batch, or the partition read alone) */
   private visit(rec: KafkaRecord, header: BatchHeader, f: KafkaFile): void {
     if (rec.key === null) return
-    const id = transactionalIdAt(rec.key, 0, rec.key.length, rec.filePosition)
+    const id = transactionalIdAt(rec.key, 0, rec.key.length, rec.filePosition, this.ids)
     if (id === null) return
     if (rec.valuePieces !== undefined) {
       // a value larger than the window: no coordinator writes one, and it would have to be held to decode
@@ -215,14 +222,18 @@ export class TransactionStateReader {
     let start = -1n
     if (length >= 0) {
       const h = this.head
-      if (readTransactionValueHead(buf, at, length, h) && h.transactionStatus !== PREPARE_ABORT) {
+      if (readTransactionValueHead(buf, at, length, h)) {
         status = h.transactionStatus
         epoch = h.producerEpoch
-        // the start time is read by the timeout rule of an Ongoing record only
-        if (status === ONGOING) start = buf.readBigInt64BE(h.startTimestampAt)
+        // the timeout rule reads the start time of an Ongoing and a PrepareAbort, and a PrepareAbort whole when it
+        // may be the coordinator's timeout abort
+        if (status === ONGOING || status === PREPARE_ABORT) start = buf.readBigInt64BE(h.startTimestampAt)
+        const prepared = status === PREPARE_ABORT ? buf.readBigInt64BE(h.startTimestampAt - 8) : -1n
+        if (status === PREPARE_ABORT && this.timedOut.wantsRecord(id, prepared, start, h.transactionTimeoutMs))
+          whole = this.whole(id, offset, f, position, timestamp, buf, at, length)
       } else {
-        const value = decodeTransactionLogValue(buf.subarray(at, at + length), position)
-        whole = { offset, transactionalId: id, value, file: f.path, position, timestamp }
+        whole = this.whole(id, offset, f, position, timestamp, buf, at, length)
+        const value = whole.value!
         status = value.transactionStatus
         epoch = value.producerEpoch
         start = value.transactionStartTimestampMs
@@ -230,6 +241,21 @@ export class TransactionStateReader {
     }
     this.timedOut.see(id, offset, status, epoch, start, whole)
     this.newest.addRange(id, offset, f.path, position, timestamp, buf, at, length)
+  }
+
+  /** the record with its value decoded (@throws DecodeError for a value that cannot be read) */
+  private whole(
+    id: string,
+    offset: bigint,
+    f: KafkaFile,
+    position: number,
+    timestamp: bigint,
+    buf: Buffer,
+    at: number,
+    length: number,
+  ): TransactionStateRecord {
+    const value = decodeTransactionLogValue(buf.subarray(at, at + length), position)
+    return { offset, transactionalId: id, value, file: f.path, position, timestamp }
   }
 }
 

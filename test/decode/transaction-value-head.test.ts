@@ -55,7 +55,12 @@ function general(v: Buffer): ReturnType<typeof decodeTransactionLogValue> | stri
 /** the walk and the general decoder agree on `v` (placed at an offset inside a larger buffer); returns whether the walk took it */
 function agree(v: Buffer, pad: number): boolean {
   const buf = Buffer.concat([Buffer.alloc(pad, 0xee), v, Buffer.alloc(3, 0xee)])
-  const head: TransactionValueHead = { transactionStatus: -9, producerEpoch: -9, startTimestampAt: -9 }
+  const head: TransactionValueHead = {
+    transactionStatus: -9,
+    producerEpoch: -9,
+    transactionTimeoutMs: -9,
+    startTimestampAt: -9,
+  }
   const took = readTransactionValueHead(buf, pad, v.length, head)
   const g = general(v)
   if (!took) return false
@@ -64,13 +69,21 @@ function agree(v: Buffer, pad: number): boolean {
   expect({
     status: head.transactionStatus,
     epoch: head.producerEpoch,
+    timeout: head.transactionTimeoutMs,
+    updated: buf.readBigInt64BE(head.startTimestampAt - 8),
     start: buf.readBigInt64BE(head.startTimestampAt),
-  }).toEqual({ status: d.transactionStatus, epoch: d.producerEpoch, start: d.transactionStartTimestampMs })
+  }).toEqual({
+    status: d.transactionStatus,
+    epoch: d.producerEpoch,
+    timeout: d.transactionTimeoutMs,
+    updated: d.transactionLastUpdateTimestampMs,
+    start: d.transactionStartTimestampMs,
+  })
   return true
 }
 
 describe('the head walk of a __transaction_state value agrees with the general decoder', () => {
-  it('takes every value the brokers wrote, with the same state, epoch and start time', () => {
+  it('takes every value the brokers wrote, with the same state, epoch, timeout and times', () => {
     expect(values.length).toBeGreaterThan(50)
     const versions = new Set(values.map((v) => v.readInt16BE(0)))
     expect(versions.has(1), 'the 4.4 fixtures hold flexible (v1) values').toBe(true)

@@ -10,7 +10,7 @@ import { TRANSACTION_STATES } from '../../decode/topics/transaction-state.js'
 
 const ONGOING = TRANSACTION_STATES.indexOf('Ongoing')
 const PREPARE_ABORT = TRANSACTION_STATES.indexOf('PrepareAbort')
-import { abortCause } from './abort-cause.js'
+import { abortCause, pastDeadline } from './abort-cause.js'
 import { coordinatorEpisodes } from './episodes.js'
 import { parseStreamsId, STREAMS_ABORT_NOTE } from './streams-ids.js'
 
@@ -55,6 +55,17 @@ export class TimedOutWatch {
       v?.transactionStartTimestampMs ?? -1n,
       r,
     )
+  }
+
+  /**
+   * Whether see() needs the whole record of a PrepareAbort of `id` (prepared at `preparedAt`, its start time `start`,
+   * -1 unknown): only when its transaction is open here and the deadline had passed (abort-cause.ts pastDeadline,
+   * the start its Ongoing record's when the PrepareAbort has none); else see() is given null
+   */
+  wantsRecord(id: string, preparedAt: bigint, start: bigint, transactionTimeoutMs: number): boolean {
+    const k = this.slots.get(id)
+    if (k === undefined || this.open[k] === 0) return false
+    return pastDeadline(preparedAt, start >= 0n ? start : this.starts[k]!, transactionTimeoutMs)
   }
 
   /**

@@ -7,7 +7,11 @@
 export interface TransactionValueHead {
   transactionStatus: number
   producerEpoch: number
-  /** where transactionStartTimestampMs is in the buffer (read it when it is needed: a BigInt is made per read) */
+  transactionTimeoutMs: number
+  /**
+   * where transactionStartTimestampMs is in the buffer (read it when it is needed: a BigInt is made per read);
+   * transactionLastUpdateTimestampMs is the 8 bytes before it
+   */
   startTimestampAt: number
 }
 
@@ -123,6 +127,7 @@ export function readTransactionValueHead(buf: Buffer, at: number, length: number
   }
   into.transactionStatus = status
   into.producerEpoch = epoch
+  into.transactionTimeoutMs = buf.readInt32BE(at + 12)
   into.startTimestampAt = startAt
   return true
 }
