@@ -161,6 +161,10 @@ export function scaleLogDir(
       let records = 0
       let aborted = 0
       let opened = 0
+      // the generator's own count of what txns lists (a run per partition a transaction wrote, by outcome) and of
+      // the partitions whose LSO the open transactions hold (lso's blocked partitions)
+      const runs = { committed: 0, aborted: 0, open: 0 }
+      const openPartitions = new Set()
       for (let i = 0; i < transactions; i++) {
         if (i > 0 && i % perSlice === 0) for (const l of [...data, ...offsets, ...states]) l.roll()
         const id = i % ids
@@ -209,9 +213,13 @@ export function scaleLogDir(
         })
         if (leftOpen) {
           opened++
+          runs.open += k + 1
+          for (const p of ps) openPartitions.add(`${SCALE_TOPIC}-${p}`)
+          openPartitions.add(`__consumer_offsets-${c}`)
           continue
         }
         if (!commit) aborted++
+        runs[commit ? 'committed' : 'aborted'] += k + 1
         state(T.listing[k], at[k], commit ? STATUS.PrepareCommit : STATUS.PrepareAbort, t + 4, end)
         for (const l of [...ps.map((p) => data[p]), offsets[c]])
           l.append(T.markers[commit ? 1 : 0], { producerId: pid, epoch: end, timestamp: t + 5 }, 1)
@@ -219,7 +227,7 @@ export function scaleLogDir(
         epochs[id] = end
       }
       for (const l of [...data, ...offsets, ...states]) l.close()
-      return { transactions, records, aborted, open: opened, slices }
+      return { transactions, records, aborted, open: opened, slices, runs, openPartitions: [...openPartitions].sort() }
     },
     log,
   )

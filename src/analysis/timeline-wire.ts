@@ -25,63 +25,65 @@ export interface WireRuns {
 }
 
 export function encodeRuns(runs: readonly TimelineRun[]): WireRuns {
-  const words = new BigInt64Array(runs.length * RUN_SLOTS)
-  const names: string[] = []
-  let damaged: WireRuns['damaged']
-  for (let i = 0; i < runs.length; i++) {
-    const r = runs[i]!
-    const o = i * RUN_SLOTS
-    words[o + 1] = r.firstOffset
-    if (r.kind === 'plain') {
-      words[o] = 1n
-      words[o + 2] = r.lastOffset
-      words[o + 3] = r.producerId
-      words[o + 4] = BigInt(r.producerEpoch)
-      words[o + 5] = BigInt(r.records)
-      words[o + 6] = BigInt(r.batches)
-    } else if (r.kind === 'control') {
-      let n = names.indexOf(r.typeName)
-      if (n < 0) n = names.push(r.typeName) - 1
-      words[o] = 2n
-      words[o + 2] = r.producerId
-      words[o + 3] = BigInt(n)
-    } else {
-      const t = r.txn
-      const v: Array<bigint | number | null> = [
-        0,
-        r.firstOffset,
-        t.seq,
-        t.producerId,
-        t.producerEpoch,
-        t.markerEpoch,
-        t.firstOffset,
-        t.lastDataOffset,
-        t.records,
-        t.batches,
-        t.firstTimestamp,
-        t.lastTimestamp,
-        t.marker?.offset ?? null,
-        t.coordinatorEpoch,
-        t.completionLastStableOffset,
-      ]
-      let nulls = 0
-      for (let k = 0; k < NULLABLE.length; k++) if (v[NULLABLE[k]!] === null) nulls |= 1 << k
-      const flags =
-        (LISTED.indexOf(r.listed) << 2) |
-        (r.interleaved ? 1 << 4 : 0) |
-        (t.seeded ? 1 << 5 : 0) |
-        (t.empty ? 1 << 6 : 0) |
-        (MARKER.indexOf(t.marker?.type ?? null) << 7) |
-        (nulls << 10)
-      words[o] = BigInt(flags)
-      for (let k = 2; k < RUN_SLOTS; k++) {
-        const x = v[k]!
-        words[o + k] = x === null ? 0n : BigInt(x)
-      }
-      if (t.damage !== undefined) (damaged ??= []).push({ i, file: t.damage.file, position: t.damage.position })
+  const w: WireRuns = { words: new BigInt64Array(runs.length * RUN_SLOTS), count: runs.length, names: [] }
+  for (let i = 0; i < runs.length; i++) encodeRun(w, i, runs[i]!)
+  return w
+}
+
+/** run `r` into slot `i` of `w.words` (long enough), its control type's name and damage reference into `w` */
+export function encodeRun(w: WireRuns, i: number, r: TimelineRun): void {
+  const words = w.words
+  const names = w.names
+  const o = i * RUN_SLOTS
+  words[o + 1] = r.firstOffset
+  if (r.kind === 'plain') {
+    words[o] = 1n
+    words[o + 2] = r.lastOffset
+    words[o + 3] = r.producerId
+    words[o + 4] = BigInt(r.producerEpoch)
+    words[o + 5] = BigInt(r.records)
+    words[o + 6] = BigInt(r.batches)
+  } else if (r.kind === 'control') {
+    let n = names.indexOf(r.typeName)
+    if (n < 0) n = names.push(r.typeName) - 1
+    words[o] = 2n
+    words[o + 2] = r.producerId
+    words[o + 3] = BigInt(n)
+  } else {
+    const t = r.txn
+    const v: Array<bigint | number | null> = [
+      0,
+      r.firstOffset,
+      t.seq,
+      t.producerId,
+      t.producerEpoch,
+      t.markerEpoch,
+      t.firstOffset,
+      t.lastDataOffset,
+      t.records,
+      t.batches,
+      t.firstTimestamp,
+      t.lastTimestamp,
+      t.marker?.offset ?? null,
+      t.coordinatorEpoch,
+      t.completionLastStableOffset,
+    ]
+    let nulls = 0
+    for (let k = 0; k < NULLABLE.length; k++) if (v[NULLABLE[k]!] === null) nulls |= 1 << k
+    const flags =
+      (LISTED.indexOf(r.listed) << 2) |
+      (r.interleaved ? 1 << 4 : 0) |
+      (t.seeded ? 1 << 5 : 0) |
+      (t.empty ? 1 << 6 : 0) |
+      (MARKER.indexOf(t.marker?.type ?? null) << 7) |
+      (nulls << 10)
+    words[o] = BigInt(flags)
+    for (let k = 2; k < RUN_SLOTS; k++) {
+      const x = v[k]!
+      words[o + k] = x === null ? 0n : BigInt(x)
     }
+    if (t.damage !== undefined) (w.damaged ??= []).push({ i, file: t.damage.file, position: t.damage.position })
   }
-  return { words, count: runs.length, names, ...(damaged !== undefined ? { damaged } : {}) }
 }
 
 export function decodeRun(w: WireRuns, i: number): TimelineRun {

@@ -1,8 +1,10 @@
 // Records inside a v2 batch as KafkaRecord objects, built from the one record walk (record-cursor.ts);
 // the batch's recordsCount is checked against the bytes before anything is allocated.
 import { ByteReader } from '../bytes/byte-reader.js'
+import type { DecodeContext } from '../bytes/decode-error.js'
 import type { BatchHeader } from './batch-header.js'
 import { incrementSequence } from './batch-header.js'
+import type { BatchView } from './batch-view.js'
 import type { Codec } from './codecs/index.js'
 import { CodecError, DEFAULT_MAX_DECOMPRESSED, getCodec } from './codecs/index.js'
 import { DecodeError } from './errors.js'
@@ -109,11 +111,45 @@ export function* decodeRecords(h: BatchHeader, batch: Buffer, limits: RecordLimi
   checkRecordsEnd(h, cur.remaining, cur.base + cur.pos)
 }
 
+/** the context of walkPlainRecords' errors, refilled per batch (the cursor copies it into the error it throws) */
+const WALK_CONTEXT: DecodeContext = { batchPosition: 0, baseOffset: 0n }
+
+/**
+ * The records of a whole, uncompressed v2 batch (`v` over its bytes, `baseOffset` its baseOffset) walked with `cur`,
+ * nothing allocated per record: `visit` reads the cursor's fields, valid until it returns. decodeRecords' checks and
+ * errors, for a reader that takes a few fields of many small records (the coordinator's, scan/transaction-state-read.ts).
+ * @throws DecodeError
+ */
+export function walkPlainRecords(
+  v: BatchView,
+  baseOffset: bigint,
+  cur: RecordCursor,
+  visit: (cur: RecordCursor) => void,
+): void {
+  const count = v.recordsCount
+  const size = v.sizeInBytes
+  if (count < 0 || count > (size - L.RECORD_BATCH_OVERHEAD) / MIN_RECORD_SIZE)
+    checkRecordsCount({ position: v.position, baseOffset, recordsCount: count }, size - L.RECORD_BATCH_OVERHEAD)
+  WALK_CONTEXT.batchPosition = v.position
+  WALK_CONTEXT.baseOffset = baseOffset
+  // index i of the window is at position base + i, as decodeRecords' reader counts from the batch's records
+  cur.at(v.window, v.o + L.RECORD_BATCH_OVERHEAD, v.o + size, v.position - v.o, WALK_CONTEXT)
+  for (let i = 0; i < count; i++) {
+    cur.next(i)
+    visit(cur)
+  }
+  if (cur.remaining !== 0)
+    checkRecordsEnd({ position: v.position, baseOffset, recordsCount: count }, cur.remaining, cur.base + cur.pos)
+}
+
 /**
  * The batch's recordsCount against the bytes of its records (`bytes` -1: the sign only, before they are known).
  * @throws DecodeError RECORD_COUNT_MISMATCH
  */
-export function checkRecordsCount(h: BatchHeader, bytes: number): void {
+export function checkRecordsCount(
+  h: Pick<BatchHeader, 'position' | 'baseOffset' | 'recordsCount'>,
+  bytes: number,
+): void {
   const ctx = { batchPosition: h.position, baseOffset: h.baseOffset }
   if (h.recordsCount < 0) {
     throw new DecodeError(
@@ -134,7 +170,11 @@ export function checkRecordsCount(h: BatchHeader, bytes: number): void {
 }
 
 /** @throws DecodeError RECORD_COUNT_MISMATCH when bytes remain after the declared records */
-export function checkRecordsEnd(h: BatchHeader, remaining: number, at: number): void {
+export function checkRecordsEnd(
+  h: Pick<BatchHeader, 'position' | 'baseOffset' | 'recordsCount'>,
+  remaining: number,
+  at: number,
+): void {
   if (remaining !== 0) {
     throw new DecodeError(
       'RECORD_COUNT_MISMATCH',

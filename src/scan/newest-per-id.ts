@@ -5,6 +5,8 @@
 // the code"). The arena is compacted when replaced values fill more than half of it: memory follows the keys.
 import { replacesNewest } from '../analysis/transactional-id-state.js'
 
+const EMPTY = Buffer.alloc(0)
+
 export interface NewestEntry {
   key: string
   offset: bigint
@@ -36,6 +38,20 @@ export class NewestPerKey {
   }
 
   add(key: string, offset: bigint, file: string, position: number, timestamp: bigint, value: Buffer | null): void {
+    this.addRange(key, offset, file, position, timestamp, value ?? EMPTY, 0, value === null ? -1 : value.length)
+  }
+
+  /** add() with the value as buf[at, at + length) (length -1: a tombstone), copied only when it is the key's newest */
+  addRange(
+    key: string,
+    offset: bigint,
+    file: string,
+    position: number,
+    timestamp: bigint,
+    buf: Buffer,
+    at: number,
+    length: number,
+  ): void {
     let s = this.slots.get(key)
     if (s === undefined) {
       s = this.keys.length
@@ -52,16 +68,16 @@ export class NewestPerKey {
     this.positions[s] = position
     if (this.files[this.files.length - 1] !== file) this.files.push(file)
     this.fileOf[s] = this.files.length - 1
-    if (value === null) {
+    if (length < 0) {
       this.lengths[s] = -1
       return
     }
-    if (this.used + value.length > this.arena.length) this.makeRoom(value.length)
-    value.copy(this.arena, this.used)
+    if (this.used + length > this.arena.length) this.makeRoom(length)
+    buf.copy(this.arena, this.used, at, at + length)
     this.starts[s] = this.used
-    this.lengths[s] = value.length
-    this.used += value.length
-    this.live += value.length
+    this.lengths[s] = length
+    this.used += length
+    this.live += length
   }
 
   /** every key's newest record, in the order the keys were first seen (the values are copies: safe to keep) */
@@ -80,9 +96,10 @@ export class NewestPerKey {
   }
 
   private makeRoom(need: number): void {
-    // replaced values fill the arena: the live ones are copied into the spare one (as large again as they need,
-    // kept between compactions so that no buffer is allocated per compaction) and the two swap
-    const size = Math.max(64 * 1024, 2 * (this.live + need))
+    // replaced values fill the arena: the live ones are copied into the spare one (four times what they need, so
+    // that a compaction, which copies every live value, comes after three times their bytes were added; kept
+    // between compactions so that no buffer is allocated per compaction) and the two swap
+    const size = Math.max(64 * 1024, 4 * (this.live + need))
     if (this.spare.length < size) this.spare = Buffer.allocUnsafeSlow(size)
     const next = this.spare
     let at = 0

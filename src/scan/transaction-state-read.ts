@@ -11,14 +11,22 @@ import type { TransactionalIdState, TransactionStateRecord } from '../analysis/t
 import { sortStates, transactionalIdState } from '../analysis/transactional-id-state.js'
 import type { BatchHeader } from '../decode/batch-header.js'
 import { DecodeError } from '../decode/errors.js'
+import type { Frame } from '../decode/frame.js'
 import type { FrameScanner } from '../decode/frame-scanner.js'
 import { DEFAULT_WINDOW } from '../decode/frame-scanner.js'
 import type { V2Batch } from '../decode/log-reader.js'
 import { readFrame } from '../decode/log-reader.js'
 import type { KafkaRecord } from '../decode/records.js'
+import { walkPlainRecords } from '../decode/records.js'
+import { RecordCursor } from '../decode/record-cursor.js'
+import * as L from '../decode/layout.js'
+import { toBigInt } from '../bytes/int64.js'
+import { AsciiIntern } from '../bytes/ascii-intern.js'
 import type { SegmentSource } from '../decode/segment-source.js'
 import { batchRecords } from '../decode/streamed-batch.js'
-import { decodeTransactionLogKey, decodeTransactionLogValue } from '../decode/topics/transaction-state.js'
+import { TRANSACTION_STATES, decodeTransactionLogValue, transactionalIdAt } from '../decode/topics/transaction-state.js'
+import type { TransactionValueHead } from '../decode/topics/transaction-value-head.js'
+import { readTransactionValueHead } from '../decode/topics/transaction-value-head.js'
 import type { KafkaFile, PartitionDir } from '../io/discover.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import { forEachInternalRecord } from './internal-records.js'
@@ -29,6 +37,10 @@ import type { TimedOutAbort } from '../analysis/transaction-join/timed-out.js'
 import { TimedOutWatch, timedOutFinding } from '../analysis/transaction-join/timed-out.js'
 
 export type Frames = Pick<FrameScanner, 'next'>
+
+const EMPTY = Buffer.alloc(0)
+const PREPARE_ABORT = TRANSACTION_STATES.indexOf('PrepareAbort')
+const ONGOING = TRANSACTION_STATES.indexOf('Ongoing')
 
 /** what reading one partition's coordinator records gave */
 export interface TransactionStateRead {
@@ -51,6 +63,18 @@ export class TransactionStateReader {
   private readonly logs: string[]
   // the coordinator's timeout aborts are said wherever its records are read (txns, lso)
   private readonly timedOut = new TimedOutWatch()
+  // the batch being walked (batch()), and what each record's value head is read into
+  private readonly cursor = new RecordCursor()
+  private readonly ids = new AsciiIntern()
+  private readonly head: TransactionValueHead = {
+    transactionStatus: 0,
+    producerEpoch: 0,
+    transactionTimeoutMs: 0,
+    startTimestampAt: 0,
+  }
+  private file: KafkaFile | undefined
+  private baseOffset = 0n
+  private maxTimestamp = 0n
 
   /** `onRecord`: told each record as it is read (BrokerModel.onTransactionStateRecord); it must not keep it whole */
   constructor(
@@ -68,19 +92,48 @@ export class TransactionStateReader {
         if (ev === undefined) return ev
         if (ev.kind === 'tail') this.lose(tailFinding(ev, file.path), file.path)
         else if (ev.kind === 'corrupt') this.lose(corruptFinding(ev, file.path), file.path)
-        else if (ev.magic >= 2 && !ev.isControl) {
-          const b = readFrame(ev, { verifyCrc: false }) as V2Batch
-          try {
-            for (const rec of batchRecords(b.header, b.bytes, b.complete, src, { window: DEFAULT_WINDOW }))
-              this.visit(rec, b.header, file)
-          } catch (e) {
-            if (!(e instanceof DecodeError)) throw e
-            this.findings.push(decodeFinding(e, file.path))
-          }
-        }
+        else if (ev.magic >= 2 && !ev.isControl) this.batch(ev, src, file)
         return ev
       },
     }
+  }
+
+  /** one data batch's records; a DecodeError (of the batch or a value) is a finding and the rest of the batch is skipped */
+  private batch(ev: Frame, src: SegmentSource, file: KafkaFile): void {
+    try {
+      if (ev.complete && ev.compression === 0 && ev.headerPlausible()) {
+        // what the coordinator writes (uncompressed, small): walked in place, nothing allocated per record
+        this.file = file
+        this.baseOffset = toBigInt(ev.int64(L.OFFSET_OFFSET))
+        this.maxTimestamp = toBigInt(ev.int64(L.MAX_TIMESTAMP_OFFSET))
+        walkPlainRecords(ev, this.baseOffset, this.cursor, this.visitCursor)
+        return
+      }
+      const b = readFrame(ev, { verifyCrc: false }) as V2Batch
+      for (const rec of batchRecords(b.header, b.bytes, b.complete, src, { window: DEFAULT_WINDOW }))
+        this.visit(rec, b.header, file)
+    } catch (e) {
+      if (!(e instanceof DecodeError)) throw e
+      this.findings.push(decodeFinding(e, file.path))
+    }
+  }
+
+  private readonly visitCursor = (c: RecordCursor): void => {
+    if (c.keyLength < 0) return
+    const position = c.base + c.start
+    const id = transactionalIdAt(c.buf, c.keyAt, c.keyLength, position, this.ids)
+    // (a batch of one record, as the coordinator writes them, needs no offset made)
+    if (id !== null)
+      this.record(
+        id,
+        c.offsetDelta === 0 ? this.baseOffset : this.baseOffset + BigInt(c.offsetDelta),
+        this.file!,
+        position,
+        this.maxTimestamp,
+        c.buf,
+        c.valueAt,
+        c.valueLength,
+      )
   }
 
   /** the records read alone, when no partition scan reads them */
@@ -132,10 +185,11 @@ export class TransactionStateReader {
     })
   }
 
+  /** a record as the general path reads it (a compressed or large batch, or the partition read alone) */
   private visit(rec: KafkaRecord, header: BatchHeader, f: KafkaFile): void {
     if (rec.key === null) return
-    const k = decodeTransactionLogKey(rec.key, rec.filePosition)
-    if (k.transactionalId === null) return
+    const id = transactionalIdAt(rec.key, 0, rec.key.length, rec.filePosition, this.ids)
+    if (id === null) return
     if (rec.valuePieces !== undefined) {
       // a value larger than the window: no coordinator writes one, and it would have to be held to decode
       this.findings.push(
@@ -147,19 +201,73 @@ export class TransactionStateReader {
       )
       return
     }
-    // decoded here so that a value that cannot be read is a finding at its record, as before; kept as bytes
-    const value = rec.value === null ? null : decodeTransactionLogValue(rec.value, rec.filePosition)
-    const r: TransactionStateRecord = {
-      offset: rec.offset,
-      transactionalId: k.transactionalId,
-      value,
-      file: f.path,
-      position: rec.filePosition,
-      timestamp: header.maxTimestamp,
+    const v = rec.value
+    this.record(id, rec.offset, f, rec.filePosition, header.maxTimestamp, v ?? EMPTY, 0, v === null ? -1 : v.length)
+  }
+
+  /**
+   * One record of `id`, its value buf[at, at + length) (length -1: a tombstone). The value is checked here, so that
+   * one that cannot be read is a finding at its record (decodeTransactionLogValue throws); its head is what the
+   * timeout watch reads of it, the whole value only for a PrepareAbort, and its bytes are kept while it is the id's newest.
+   */
+  private record(
+    id: string,
+    offset: bigint,
+    f: KafkaFile,
+    position: number,
+    timestamp: bigint,
+    buf: Buffer,
+    at: number,
+    length: number,
+  ): void {
+    let whole: TransactionStateRecord | null = null
+    let status = -1
+    let epoch = -1
+    let start = -1n
+    if (length >= 0) {
+      const h = this.head
+      if (readTransactionValueHead(buf, at, length, h)) {
+        status = h.transactionStatus
+        epoch = h.producerEpoch
+        // the timeout rule reads the start time of an Ongoing and a PrepareAbort, and a PrepareAbort whole when it
+        // may be the coordinator's timeout abort
+        if (status === ONGOING || status === PREPARE_ABORT) start = buf.readBigInt64BE(h.startTimestampAt)
+        const prepared = status === PREPARE_ABORT ? buf.readBigInt64BE(h.startTimestampAt - 8) : -1n
+        if (status === PREPARE_ABORT && this.timedOut.wantsRecord(id, prepared, start, h.transactionTimeoutMs))
+          whole = this.whole(id, offset, f, position, timestamp, buf, at, length)
+      } else {
+        whole = this.whole(id, offset, f, position, timestamp, buf, at, length)
+        const value = whole.value!
+        status = value.transactionStatus
+        epoch = value.producerEpoch
+        start = value.transactionStartTimestampMs
+      }
     }
-    this.timedOut.add(r)
-    this.onRecord?.(r)
-    this.newest.add(k.transactionalId, rec.offset, f.path, rec.filePosition, header.maxTimestamp, rec.value)
+    this.timedOut.see(id, offset, status, epoch, start, whole)
+    if (this.onRecord !== undefined) {
+      // a listener (transactions' join) reads every record whole: decoded only when one listens
+      whole ??=
+        length >= 0
+          ? this.whole(id, offset, f, position, timestamp, buf, at, length)
+          : { offset, transactionalId: id, value: null, file: f.path, position, timestamp }
+      this.onRecord(whole)
+    }
+    this.newest.addRange(id, offset, f.path, position, timestamp, buf, at, length)
+  }
+
+  /** the record with its value decoded (@throws DecodeError for a value that cannot be read) */
+  private whole(
+    id: string,
+    offset: bigint,
+    f: KafkaFile,
+    position: number,
+    timestamp: bigint,
+    buf: Buffer,
+    at: number,
+    length: number,
+  ): TransactionStateRecord {
+    const value = decodeTransactionLogValue(buf.subarray(at, at + length), position)
+    return { offset, transactionalId: id, value, file: f.path, position, timestamp }
   }
 }
 

@@ -13,6 +13,14 @@
 // coordinator's periodic check); with version 1 the epoch tells the client's abort from a fence as well.
 import type { AbortCause, AbortedBy, Episode } from './types.js'
 
+/**
+ * A PrepareAbort written at `preparedAt` can be the coordinator's timeout abort only past the transaction's deadline,
+ * txnStartTimestamp + transactionTimeoutMs (TransactionStateManager.timedOutTransactions); false for an unknown start
+ */
+export function pastDeadline(preparedAt: bigint, startedAt: bigint, transactionTimeoutMs: number): boolean {
+  return startedAt >= 0n && preparedAt > startedAt + BigInt(transactionTimeoutMs)
+}
+
 /** why the coordinator wrote this episode's PrepareAbort; null when it wrote none or no Ongoing record before it */
 export function abortCause(e: Episode): AbortCause | null {
   const prepare = e.prepare
@@ -26,7 +34,8 @@ export function abortCause(e: Episode): AbortCause | null {
   const bumped = prepare.producerEpoch > last.producerEpoch
   const tv2 = prepare.clientTransactionVersion >= 2
   let by: AbortedBy
-  if (prepare.timestamp > deadline && (bumped || tv2)) by = 'coordinator-timeout'
+  if (pastDeadline(prepare.timestamp, startedAt, prepare.transactionTimeoutMs) && (bumped || tv2))
+    by = 'coordinator-timeout'
   else if (tv2) by = 'client-or-new-session'
   else by = bumped ? 'new-producer-session' : 'client'
   return {

@@ -6,10 +6,11 @@
 import { finding } from '../findings.js'
 import type { Finding } from '../findings.js'
 import type { TransactionStateRecord } from '../transactional-id-state.js'
-import { TRANSACTION_STATES, transactionStateName } from '../../decode/topics/transaction-state.js'
+import { TRANSACTION_STATES } from '../../decode/topics/transaction-state.js'
 
 const ONGOING = TRANSACTION_STATES.indexOf('Ongoing')
-import { abortCause } from './abort-cause.js'
+const PREPARE_ABORT = TRANSACTION_STATES.indexOf('PrepareAbort')
+import { abortCause, pastDeadline } from './abort-cause.js'
 import { coordinatorEpisodes } from './episodes.js'
 import { parseStreamsId, STREAMS_ABORT_NOTE } from './streams-ids.js'
 
@@ -46,25 +47,58 @@ export class TimedOutWatch {
 
   add(r: TransactionStateRecord): void {
     const v = r.value
-    const state = v === null ? null : transactionStateName(v.transactionStatus)
-    if (state === 'Ongoing') {
-      const k = this.slotOf(r.transactionalId)
-      this.offsets[k] = r.offset
-      this.starts[k] = v!.transactionStartTimestampMs
-      this.epochs[k] = v!.producerEpoch
+    this.see(
+      r.transactionalId,
+      r.offset,
+      v === null ? -1 : v.transactionStatus,
+      v?.producerEpoch ?? -1,
+      v?.transactionStartTimestampMs ?? -1n,
+      r,
+    )
+  }
+
+  /**
+   * Whether see() needs the whole record of a PrepareAbort of `id` (prepared at `preparedAt`, its start time `start`,
+   * -1 unknown): only when its transaction is open here and the deadline had passed (abort-cause.ts pastDeadline,
+   * the start its Ongoing record's when the PrepareAbort has none); else see() is given null
+   */
+  wantsRecord(id: string, preparedAt: bigint, start: bigint, transactionTimeoutMs: number): boolean {
+    const k = this.slots.get(id)
+    if (k === undefined || this.open[k] === 0) return false
+    return pastDeadline(preparedAt, start >= 0n ? start : this.starts[k]!, transactionTimeoutMs)
+  }
+
+  /**
+   * One record as its head: the value's transactionStatus (-1: a tombstone), producerEpoch and
+   * transactionStartTimestampMs; `r` the whole record, which the rule reads of a PrepareAbort only (null for the others)
+   */
+  see(
+    id: string,
+    offset: bigint,
+    status: number,
+    epoch: number,
+    start: bigint,
+    r: TransactionStateRecord | null,
+  ): void {
+    if (status === ONGOING) {
+      const k = this.slotOf(id)
+      this.offsets[k] = offset
+      this.starts[k] = start
+      this.epochs[k] = epoch
       this.open[k] = 1
       return
     }
-    const k = this.slots.get(r.transactionalId)
+    const k = this.slots.get(id)
     if (k === undefined || this.open[k] === 0) return
     // a commit, a completion or a deletion ends the episode: no timeout abort in it
     this.open[k] = 0
-    if (state !== 'PrepareAbort') return
+    const v = r?.value ?? null
+    if (status !== PREPARE_ABORT || r === null || v === null) return
     const ongoing: TransactionStateRecord = {
       ...r,
       offset: this.offsets[k]!,
       value: {
-        ...v!,
+        ...v,
         transactionStatus: ONGOING,
         producerEpoch: this.epochs[k]!,
         transactionStartTimestampMs: this.starts[k]!,
@@ -74,7 +108,7 @@ export class TimedOutWatch {
     const c = e === undefined ? null : abortCause(e)
     if (e === undefined || c === null || c.by !== 'coordinator-timeout') return
     this.found.push({
-      transactionalId: r.transactionalId,
+      transactionalId: id,
       producerId: c.prepare.producerId,
       producerEpoch: this.epochs[k]!,
       startedAt: c.startedAt,

@@ -2,6 +2,7 @@
 // transaction-coordinator's definitions): key type 0 = {transactionalId}, value v0-1 (flexible 1+)
 // with tagged fields previousProducerId (0), nextProducerId (1), clientTransactionVersion (2) and
 // nextProducerEpoch (3, KIP-939).
+import type { AsciiIntern } from '../../bytes/ascii-intern.js'
 import { ByteReader } from '../../bytes/byte-reader.js'
 import { decodeCoordinatorRecord } from '../protocol/coordinator-serde.js'
 import type { CoordinatorRecord } from '../protocol/coordinator-serde.js'
@@ -74,6 +75,27 @@ export function decodeTransactionLogKey(key: Buffer, position = 0): TransactionL
   if (version !== 0) return { version, transactionalId: null }
   const def = schemas('4.4').coordinator.get(0)![0]
   return { version, transactionalId: readMessage(r, def, 0).transactionalId as string }
+}
+
+/**
+ * The transactionalId of the key at buf[at, at + length) (null: a key of another type), read in place for the
+ * coordinator's records as they stream past; decodeTransactionLogKey decides whatever is not a plain v0 key (and throws
+ * where it throws). `intern`: the same string for the same id (bytes/ascii-intern.ts). @throws DecodeError
+ */
+export function transactionalIdAt(
+  buf: Buffer,
+  at: number,
+  length: number,
+  position = 0,
+  intern?: AsciiIntern,
+): string | null {
+  if (length >= 4) {
+    if (buf.readInt16BE(at) !== 0) return null
+    const n = buf.readInt16BE(at + 2)
+    if (n >= 0 && n <= length - 4)
+      return intern === undefined ? buf.toString('utf8', at + 4, at + 4 + n) : intern.get(buf, at + 4, n)
+  }
+  return decodeTransactionLogKey(buf.subarray(at, at + length), position).transactionalId
 }
 
 /** The value with every field, tagged ones at their defaults when absent. @throws DecodeError for malformed values and unknown versions */

@@ -1,0 +1,37 @@
+// The same string for the same short ASCII bytes, without making a string when it was seen before: a reader that
+// turns millions of keys of a few thousand distinct values into strings (the transactional ids of the coordinator's
+// records, scan/transaction-state-read.ts) made a string per record, each hashed again by every Map it was looked up
+// in. A direct-mapped table of the strings seen, by a hash of the bytes; a slot holds the newest string of its hash.
+
+/** keys longer than this are made as strings every time (ids are short) */
+const MAX_LENGTH = 128
+const SLOTS = 4096
+
+export class AsciiIntern {
+  private readonly table: Array<string | undefined> = new Array<string | undefined>(SLOTS).fill(undefined)
+
+  /** buf[at, at + length) as a string (UTF-8, as Buffer.toString reads it): the table's when the bytes are its ASCII */
+  get(buf: Buffer, at: number, length: number): string {
+    if (length > MAX_LENGTH) return buf.toString('utf8', at, at + length)
+    // FNV-1a over the bytes; a byte of 0x80 or more (not ASCII) is made as a string and not kept
+    let h = 0x811c9dc5
+    let high = 0
+    for (let i = at; i < at + length; i++) {
+      const b = buf[i]!
+      high |= b
+      h = Math.imul(h ^ b, 0x01000193)
+    }
+    if (high >= 0x80) return buf.toString('utf8', at, at + length)
+    const slot = (h >>> 0) & (SLOTS - 1)
+    const s = this.table[slot]
+    if (s !== undefined && s.length === length && same(s, buf, at)) return s
+    const made = buf.toString('latin1', at, at + length)
+    this.table[slot] = made
+    return made
+  }
+}
+
+function same(s: string, buf: Buffer, at: number): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) !== buf[at + i]) return false
+  return true
+}
