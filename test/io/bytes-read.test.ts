@@ -114,6 +114,15 @@ const KNOWN: Record<string, Record<string, number>> = {
     'orders-10-2/00000000000000000000.log': 2,
     'orders-11-0/00000000000000000000.log': 2,
   },
+  // report is doctor's picture, drawn from one doctor run: the same reads
+  report: {
+    '__consumer_offsets-1/00000000000000000000.log': 3,
+    '__transaction_state-2/00000000000000000000.log': 2,
+    'orders-10-0/00000000000000000000.log': 2,
+    'orders-10-1/00000000000000000000.log': 2,
+    'orders-10-2/00000000000000000000.log': 2,
+    'orders-11-0/00000000000000000000.log': 2,
+  },
   'doctor (4.4.0)': {
     '__consumer_offsets-0/00000000000000000000.log': 3,
     '__consumer_offsets-1/00000000000000000034.snapshot': 3.94,
