@@ -58,7 +58,7 @@ export type { ReportLibraryOptions, ReportResult } from './commands/report-libra
 // every analysis over the paths, ranked by harm (`tsdump doctor`)
 export { doctor } from './commands/doctor.js'
 export type { DoctorOptions } from './commands/doctor.js'
-export type { DoctorFinding, DoctorResult, DoctorSummary } from './analysis/doctor/types.js'
+export type { DoctorFinding, DoctorGroup, DoctorResult, DoctorSummary } from './analysis/doctor/types.js'
 export type {
   CoordinatorLookup,
   LsoPartition,

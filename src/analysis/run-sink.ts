@@ -18,3 +18,22 @@ export interface RunSink {
   /** a COMMIT/ABORT marker ended `t` (t.marker and t.outcome are set; t.empty for a marker without data) */
   transactionEnded: (t: StreamedTransaction) => void
 }
+
+/** one sink telling both (a scan shared by two consumers of its runs: doctor's transactions and report's lanes) */
+export function bothSinks(a: RunSink | undefined, b: RunSink | undefined): RunSink | undefined {
+  if (a === undefined || b === undefined) return a ?? b
+  return {
+    plainBatch: (x) => {
+      a.plainBatch(x)
+      b.plainBatch(x)
+    },
+    controlBatch: (x, typeName) => {
+      a.controlBatch(x, typeName)
+      b.controlBatch(x, typeName)
+    },
+    transactionEnded: (t) => {
+      a.transactionEnded(t)
+      b.transactionEnded(t)
+    },
+  }
+}

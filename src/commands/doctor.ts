@@ -13,10 +13,15 @@ import {
   gatherReplicas,
   gatherTransactions,
 } from '../analysis/doctor/gather.js'
-import { HARM_CATEGORIES } from '../analysis/doctor/rank.js'
-import type { HarmRank } from '../analysis/doctor/rank.js'
 import { remedyFor } from '../analysis/doctor/remedy.js'
-import type { DoctorBroker, DoctorResult, DoctorSummary } from '../analysis/doctor/types.js'
+import type { DoctorBroker, DoctorResult, DoctorSummary, DoctorTransactions } from '../analysis/doctor/types.js'
+import type { CleanupResult } from '../analysis/cleanup/result.js'
+import type { LsoResult } from '../analysis/partition-results.js'
+import type { AnalyzerHook } from '../analysis/partition-report.js'
+import type { RemoteResult } from '../analysis/remote-inventory.js'
+import type { PartitionComparison } from '../analysis/replicas/compare.js'
+import type { PartitionDir } from '../io/discover.js'
+import type { Scanned } from '../scan/broker-model.js'
 import type { Finding } from '../analysis/findings.js'
 import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, finding } from '../analysis/findings.js'
 import { formatFinding } from '../format/finding-text.js'
@@ -37,7 +42,8 @@ import { reconciled } from './reconcile.js'
 import { BrokerModel } from '../scan/broker-model.js'
 import { remoteInventory } from './remote.js'
 import { replicas } from './replicas.js'
-import { transactionsHooks, transactionsOf } from './transactions.js'
+import { bothSinks } from '../analysis/run-sink.js'
+import { transactionsHooks, transactionsStreamOf } from './transactions.js'
 
 /** doctor()'s options (the library) */
 export interface DoctorOptions {
@@ -78,8 +84,36 @@ function brokersOf(paths: readonly string[]): Array<DoctorBroker & { logDir: boo
   })
 }
 
+/** Not user options: what `tsdump report` adds to doctor's one run to draw its page from the same reads. */
+export interface DoctorInternals {
+  /** a hook into each partition's analyzer (the report's lanes), beside cleanup's */
+  analyzer?: (dir: PartitionDir) => AnalyzerHook
+  /** keep this many transactions (the first in transactions' order) and tally the rest by outcome */
+  keepTransactions?: number
+  /** false: stop at framing damage as Kafka's reader does (the report's --no-resync) */
+  resync?: boolean
+}
+
+/** doctor's one run: its result and each analysis' own result, for a page drawn from the same reads */
+export interface DoctorRun {
+  result: DoctorResult
+  /** the broker model the analyses read (null when no path could be read) */
+  model: BrokerModel | null
+  scanned: Scanned | null
+  lso: LsoResult | null
+  cleanup: CleanupResult | null
+  transactions: DoctorTransactions | null
+  replicas: PartitionComparison[] | null
+  remote: RemoteResult | null
+}
+
 /** Every analysis over `paths`, its findings once each, in the order of harm. */
 export function doctor(paths: string[], opts: DoctorOptions = {}): DoctorResult {
+  return doctorRun(paths, opts).result
+}
+
+/** doctor(), with each analysis' result beside it (`tsdump report` draws them) */
+export function doctorRun(paths: string[], opts: DoctorOptions = {}, internals: DoctorInternals = {}): DoctorRun {
   const nowMs = opts.now ?? Date.now()
   const timeoutMin = opts.maxTransactionTimeoutMinutes ?? 15
   const unusable: Finding[] = []
@@ -115,10 +149,21 @@ export function doctor(paths: string[], opts: DoctorOptions = {}): DoctorResult 
     counts: { error: 0, warning: 0, info: 0 },
     ranks: [],
   }
-  if (usable.length === 0) return { summary, findings: [], unusable }
+  const run: DoctorRun = {
+    result: { summary, findings: [], groups: [], unusable },
+    model: null,
+    scanned: null,
+    lso: null,
+    cleanup: null,
+    transactions: null,
+    replicas: null,
+    remote: null,
+  }
+  if (usable.length === 0) return run
   const remote = opts.remote !== undefined ? { remote: opts.remote } : {}
   try {
-    const model = new BrokerModel(usable, remote)
+    const model = new BrokerModel(usable, { ...remote, ...(internals.resync === false ? { resync: false } : {}) })
+    run.model = model
     // each segment's first batch timestamp, for the summary's time window (a negative one, or a legacy entry, says none)
     const firstSeen = new Map<string, bigint | null>()
     // cleanup's header facts are taken in the same pass (scan/cleanup-scan.ts cleanupHooks)
@@ -128,7 +173,12 @@ export function doctor(paths: string[], opts: DoctorOptions = {}): DoctorResult 
     const tx = transactionsHooks(model, txOpts)
     const scan = model.scan({
       ...tx.collector.hooks,
-      analyzer: (dir) => ({ ...cleanupScan.hooks.analyzer(dir), ...tx.collector.hooks.analyzer(dir) }),
+      analyzer: (dir) => {
+        const t = tx.collector.hooks.analyzer(dir)
+        const lanes = internals.analyzer?.(dir)
+        const sink = bothSinks(t.sink, lanes?.sink)
+        return { ...cleanupScan.hooks.analyzer(dir), ...lanes, ...t, ...(sink !== undefined ? { sink } : {}) }
+      },
       batch: (s) => {
         tx.collector.hooks.batch(s)
         if (s.file !== undefined && !firstSeen.has(s.file))
@@ -139,6 +189,7 @@ export function doctor(paths: string[], opts: DoctorOptions = {}): DoctorResult 
         cleanupScan.hooks.batch(s)
       },
     })
+    run.scanned = scan
     const rec = reconciled(scan, undefined)
     const dirsOf = new Map<string, string[]>()
     for (const p of rec.partitions) dirsOf.set(p.label, [...(dirsOf.get(p.label) ?? []), p.path])
@@ -158,9 +209,18 @@ export function doctor(paths: string[], opts: DoctorOptions = {}): DoctorResult 
       maxTransactionTimeoutMinutes: timeoutMin,
       ...(opts.bootstrapServer !== undefined ? { bootstrapServer: opts.bootstrapServer } : {}),
     }
-    gatherLso(c, lsoOf(model, scan, lsoOpts), brokerOf)
-    const txs = transactionsOf(tx, scan, txOpts)
-    if ('transactions' in txs) gatherTransactions(c, txs, usable)
+    run.lso = lsoOf(model, scan, lsoOpts)
+    gatherLso(c, run.lso, brokerOf)
+    // the transactions one at a time (transactions' bounded join over the same scan), none held past its findings
+    // unless kept
+    const txs = transactionsStreamOf(tx, scan)
+    if (!('unusable' in txs)) {
+      try {
+        run.transactions = gatherTransactions(c, txs, usable, internals.keepTransactions ?? 0)
+      } finally {
+        txs.close()
+      }
+    }
     // not a literal: cleanup takes the options it knows (the hanging rule's timeout, where it has one)
     const cleanupOpts = {
       now: nowMs,
@@ -168,25 +228,23 @@ export function doctor(paths: string[], opts: DoctorOptions = {}): DoctorResult 
       ...(opts.bootstrapServer !== undefined ? { bootstrapServer: opts.bootstrapServer } : {}),
     }
     // the model's scan (its remote segments too: cleanup predicts retention across tiers)
-    gatherCleanup(
-      c,
-      cleanupOf(model, { ...scan, headers: cleanupScan.headers }, cleanupOpts),
-      (label) => dirsOf.get(label) ?? [],
-      brokerOf,
-    )
+    run.cleanup = cleanupOf(model, { ...scan, headers: cleanupScan.headers }, cleanupOpts)
+    gatherCleanup(c, run.cleanup, (label) => dirsOf.get(label) ?? [], brokerOf)
     summary.checked.push('reconcile', 'lso', 'transactions', 'cleanup')
     const logDirs = brokers.filter((b) => b.logDir)
     const shared = logDirs.some((b, i) =>
       b.partitions.some((l) => logDirs.some((o, j) => j !== i && o.partitions.includes(l))),
     )
     if (logDirs.length >= 2 && shared) {
-      gatherReplicas(c, replicas(logDirs.map((b) => b.path)).partitions, brokerOf)
+      run.replicas = replicas(logDirs.map((b) => b.path)).partitions
+      gatherReplicas(c, run.replicas, brokerOf)
       summary.checked.push('replicas')
     }
     if (opts.remote !== undefined) {
       const inv = remoteInventory(usable, opts.remote)
       for (const u of inv.unusable) unusable.push(u)
       gatherRemote(c, inv)
+      run.remote = inv
       summary.checked.push('remote')
     }
     const extent = dataExtent(discover(usable).partitions, (f) => firstSeen.get(f))
@@ -198,14 +256,11 @@ export function doctor(paths: string[], opts: DoctorOptions = {}): DoctorResult 
       const t = p.report.newestTimestamp
       if (t !== null && (summary.newestTimestamp === null || t > summary.newestTimestamp)) summary.newestTimestamp = t
     }
-    const findings = c.ranked()
-    for (const f of findings) summary.counts[f.severity]++
-    summary.ranks = ([1, 2, 3, 4, 5] as HarmRank[]).map((rank) => ({
-      rank,
-      category: HARM_CATEGORIES[rank],
-      count: findings.filter((f) => f.rank === rank).length,
-    }))
-    return { summary, findings, unusable }
+    const { findings, groups, counts, ranks } = c.collected()
+    summary.counts = counts
+    summary.ranks = ranks
+    run.result = { summary, findings, groups, unusable }
+    return run
   } finally {
     if (opts.remote !== undefined) closeRemoteStores()
   }
@@ -214,7 +269,8 @@ export function doctor(paths: string[], opts: DoctorOptions = {}): DoctorResult 
 /** 0 nothing but notes, 1 problems in the data (or a path among others that could not be read), 2 nothing readable */
 export function doctorExitCode(r: DoctorResult): number {
   if (r.summary.checked.length === 0) return EXIT_USAGE
-  return r.unusable.length > 0 || r.findings.some((f) => f.severity !== 'info') ? EXIT_FINDINGS : EXIT_OK
+  const problem = r.findings.some((f) => f.severity !== 'info') || r.groups.some((g) => g.severity !== 'info')
+  return r.unusable.length > 0 || problem ? EXIT_FINDINGS : EXIT_OK
 }
 
 export function runDoctor(opts: DoctorCommandOptions, ctx: CommandContext): number {

@@ -1,9 +1,10 @@
-// `tsdump report`: reconcile's scan (one streaming pass per partition, scanPaths) with a LaneCollector
-// plugged in as each partition's RunSink, lso's blocking transaction; format/report/ turns that into the
-// page (reportModel, renderReport). This file only wires them and writes the one output file.
+// `tsdump report`: doctor's picture. doctor's one run (commands/doctor.ts: one broker model, every analysis) with a
+// LaneCollector plugged into its partition scan as each partition's RunSink, lso's blocking transaction; format/report/
+// turns that into the page (reportModel, doctorModel, capabilitiesModel, renderReport): doctor's ranked findings
+// first, the lanes, then a section per analysis. This file only wires them and writes the one output file.
 import { Chalk } from 'chalk'
 import type { Finding } from '../analysis/findings.js'
-import { EXIT_USAGE, finding } from '../analysis/findings.js'
+import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, finding } from '../analysis/findings.js'
 import { formatFinding } from '../format/finding-text.js'
 import { abortCommands, judgePartition } from '../analysis/lso.js'
 import type { ReportPartition } from '../format/report/from-results.js'
@@ -20,6 +21,9 @@ import { LaneCollector } from '../format/report/lane-collector.js'
 import { partitionExitCode, writeUnusable } from './partition-command.js'
 import type { RemoteInput } from '../io/remote/spec.js'
 import { BrokerModel } from '../scan/broker-model.js'
+import type { DoctorResult } from '../analysis/doctor/types.js'
+import { capabilitiesModel, doctorModel } from '../format/report/from-doctor.js'
+import { doctorExitCode, doctorRun } from './doctor.js'
 
 export interface ReportOptions {
   paths: string[]
@@ -54,6 +58,8 @@ const DEFAULT_LIMITS: LaneLimits = { maxItems: 1500, maxBuckets: 400 }
 const MAX_REPORT_ITEMS = 1800
 /** buckets drawn in the whole report, shared by the aggregated lanes */
 const MAX_REPORT_BUCKETS = 2000
+/** transactions listed in the page's transactions section (the rest counted) */
+const TRANSACTIONS_SHOWN = 200
 
 export interface BuiltReport {
   /** paths that could not be used at all (exit 2), one UNREADABLE finding each */
@@ -64,9 +70,14 @@ export interface BuiltReport {
   /** every file the scan read (the output must not be one of them) */
   inputFiles: string[]
   model: ReportModel
+  /** doctor's result, whose ranked findings the page shows first (absent when a path could not be used) */
+  doctor?: DoctorResult
 }
 
-/** Scan `paths` (as reconcile does) and build the report's model. */
+/**
+ * doctor's one run over `paths` (commands/doctor.ts), the lanes collected in its partition scan, and the report's
+ * model: doctor's ranked findings first, each partition's lane, a section per analysis doctor ran.
+ */
 export function buildReportModel(
   opts: ReportOptions,
   internals: ReportInternals = {},
@@ -74,17 +85,44 @@ export function buildReportModel(
 ): BuiltReport {
   const limits: LaneLimits = { ...DEFAULT_LIMITS, ...internals.limits }
   const collectors = new Map<PartitionDir, LaneCollector>()
-  const broker = new BrokerModel(opts.paths, {
-    ...(opts.remote !== undefined ? { remote: opts.remote } : {}),
-    ...(opts.resync === false ? { resync: false } : {}),
-  })
-  const { unusable, unreadable, scanned } = broker.scan({
-    analyzer: (dir) => {
-      const c = new LaneCollector(limits)
-      collectors.set(dir, c)
-      return { sink: c }
+  const remote = opts.remote !== undefined ? { remote: opts.remote } : {}
+  // a path that cannot be used stops the report (exit 2), as it stops reconcile: nothing is read
+  const { unusable } = new BrokerModel(opts.paths, remote).resolved()
+  const nowMs = opts.now ?? clock()
+  if (unusable.length > 0)
+    return {
+      unusable,
+      partitions: [],
+      inputFiles: [],
+      model: reportModel({
+        title: opts.title,
+        generator: opts.generator ?? 'tsdump',
+        inputs: opts.paths,
+        partitions: [],
+      }),
+    }
+  const run = doctorRun(
+    opts.paths,
+    {
+      ...remote,
+      now: nowMs,
+      ...(opts.maxTransactionTimeoutMinutes !== undefined
+        ? { maxTransactionTimeoutMinutes: opts.maxTransactionTimeoutMinutes }
+        : {}),
+      ...(opts.bootstrapServer !== undefined ? { bootstrapServer: opts.bootstrapServer } : {}),
     },
-  })
+    {
+      analyzer: (dir) => {
+        const c = new LaneCollector(limits)
+        collectors.set(dir, c)
+        return { sink: c }
+      },
+      keepTransactions: TRANSACTIONS_SHOWN,
+      ...(opts.resync === false ? { resync: false } : {}),
+    },
+  )
+  run.result.summary.nowGiven = opts.now !== undefined
+  const { unreadable, scanned } = run.scanned ?? { unreadable: [], scanned: [] }
   const all = [...collectors.values()]
   // the report as a whole stays small: aggregate the lanes with the most items first
   const budget = internals.maxReportItems ?? MAX_REPORT_ITEMS
@@ -101,8 +139,7 @@ export function buildReportModel(
   )
   const timeoutMs = (opts.maxTransactionTimeoutMinutes ?? 15) * 60_000
   // the coordinator's records as lso reads them (given or beside the paths, read in the scan's pass): the same verdict and age source
-  const states = unusable.length > 0 ? [] : broker.transactionState().states
-  const nowMs = opts.now ?? clock()
+  const states = run.model === null ? [] : run.model.transactionState().states
   const partitions = scanned.map((s): ReportPartition => {
     const c = collectors.get(s.dir)!
     const judged = judgePartition(s.report, s.snapshots, s.label, nowMs, timeoutMs, states)
@@ -121,18 +158,18 @@ export function buildReportModel(
       lane: { ...c.lane(perLane), recentlyEnded: (pid, first) => c.recentlyEnded(pid, first) },
     }
   })
-  const model = reportModel({
-    title: opts.title,
-    generator: opts.generator ?? 'tsdump',
-    inputs: opts.paths,
-    partitions,
-  })
+  const model = {
+    ...reportModel({ title: opts.title, generator: opts.generator ?? 'tsdump', inputs: opts.paths, partitions }),
+    doctor: doctorModel(run.result),
+    capabilities: capabilitiesModel(run),
+  }
   return {
     unusable,
     ...(unreadable.length > 0 ? { unreadable } : {}),
     partitions,
     inputFiles: scanned.flatMap((s) => s.dir.files.map((f) => f.path)),
     model,
+    doctor: run.result,
   }
 }
 
@@ -179,10 +216,14 @@ export async function runReport(
         p.report.omittedFindings,
       ),
     )
-  return partitionExitCode(
+  const code = partitionExitCode(
     built.unusable,
     built.partitions.flatMap((p) => [...p.report.findings, ...p.findings]),
     0,
     built.unreadable,
   )
+  // what doctor ranks counts too (a transaction's, cleanup's, a replica's finding), as its own exit code says
+  return built.doctor !== undefined && code === EXIT_OK && doctorExitCode(built.doctor) === EXIT_FINDINGS
+    ? EXIT_FINDINGS
+    : code
 }

@@ -136,6 +136,18 @@ export function transactionsOf(
   return collected(streamTransactions(hooks.collector.finish(scan), hooks.join))
 }
 
+/** the same, one transaction at a time (doctor: its findings gathered without holding the list) */
+export function transactionsStreamOf(
+  hooks: { collector: TransactionsCollector; join: JoinInput },
+  scan: Scanned,
+): TransactionsStream | { unusable: Finding[] } {
+  if (scan.unusable.length > 0) {
+    hooks.collector.close()
+    return { unusable: scan.unusable }
+  }
+  return streamTransactions(hooks.collector.finish(scan), hooks.join)
+}
+
 /** what the join takes of the options (a transactional id resolved as the command line resolves it: NOT_FOUND, never every record) */
 function joinInput(paths: string[], opts: TransactionsLibraryOptions): JoinInput {
   const only = opts.only

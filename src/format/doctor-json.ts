@@ -1,13 +1,16 @@
 // `tsdump doctor --json`: one object, its schema stable (schemaVersion): summary, then findings in the order of harm,
-// each {code, severity, rank, category, message, location, figures, remedy, reportedBy}.
-import type { DoctorFigures, DoctorFinding, DoctorResult } from '../analysis/doctor/types.js'
+// each {code, severity, rank, category, message, location, figures, remedy, reportedBy}, then groups (a code with
+// more findings than collect.ts lists one by one), each {code, severity, rank, category, broker, count, partitions,
+// examples: [findings as above], remedy, reportedBy}. Version 2 added groups: findings is no longer every finding.
+import { GROUP_EXAMPLES, LISTED_UP_TO } from '../analysis/doctor/collect.js'
+import type { DoctorFigures, DoctorFinding, DoctorGroup, DoctorResult } from '../analysis/doctor/types.js'
 import { isoTime } from './timestamp.js'
 import type { Json } from './txn-json.js'
 import { jsonInt64OrNull } from './txn-json.js'
 import type { PrintOptions } from './print-options.js'
 import type { PrinterOutput } from './printer.js'
 
-export const DOCTOR_SCHEMA_VERSION = 1
+export const DOCTOR_SCHEMA_VERSION = 2
 
 function figuresJson(g: DoctorFigures): Json {
   const out: Record<string, Json> = {}
@@ -45,7 +48,23 @@ function findingJson(f: DoctorFinding): Json {
   }
 }
 
-export function doctorJson(r: DoctorResult): string {
+function groupJson(g: DoctorGroup): Json {
+  return {
+    code: g.code,
+    severity: g.severity,
+    rank: g.rank,
+    category: g.category,
+    broker: g.broker,
+    count: g.count,
+    partitions: g.partitions,
+    examples: g.examples.map(findingJson),
+    remedy: { fix: g.remedy.fix, look: g.remedy.look },
+    reportedBy: g.reportedBy,
+  }
+}
+
+/** doctor's result as --json prints it (the report's page lists the same) */
+export function doctorJsonValue(r: DoctorResult): Json {
   const s = r.summary
   const time = (t: bigint | null): Json => (t === null ? null : isoTime(t))
   const out: Json = {
@@ -68,10 +87,16 @@ export function doctorJson(r: DoctorResult): string {
       counts: { ...s.counts },
       ranks: s.ranks.map((x) => ({ ...x })),
       unreadable: r.unusable.map((u) => ({ code: u.code, file: u.file ?? null, message: u.message })),
+      grouping: { listedUpTo: LISTED_UP_TO, examples: GROUP_EXAMPLES },
     },
     findings: r.findings.map(findingJson),
+    groups: r.groups.map(groupJson),
   }
-  return JSON.stringify(out) + '\n'
+  return out
+}
+
+export function doctorJson(r: DoctorResult): string {
+  return JSON.stringify(doctorJsonValue(r)) + '\n'
 }
 
 /** `tsdump doctor --json`, in the printers' one shape (format/print-options.ts); colour and width do not apply */

@@ -1,11 +1,15 @@
 // `tsdump doctor`'s text: the summary first, then each finding in the order of harm: what, where, how much, and
 // what to do. A healthy input (notes at most) gets one short screen saying so and what was checked. 80 columns:
 // prose is wrapped between words, commands between arguments with a shell continuation (` \`), so that they can
-// still be pasted; --wide wraps nothing.
+// still be pasted; --wide wraps nothing. A code with many findings (collect.ts' groups) is one entry: its count, its
+// first examples' places and the command that lists them all.
 import { Chalk } from 'chalk'
+import type { DoctorEntry } from '../analysis/doctor/collect.js'
+import { rankedEntries } from '../analysis/doctor/collect.js'
 import type {
   DoctorFigures,
   DoctorFinding,
+  DoctorGroup,
   DoctorLocation,
   DoctorResult,
   DoctorSummary,
@@ -48,7 +52,8 @@ function size(bytes: number): string {
 /** the second, not the millisecond: a window and an age */
 const instant = (t: bigint | number): string => isoTime(t).replace(/\.\d{3}Z$/, 'Z')
 
-function summaryLines(s: DoctorSummary, wrap: (t: string, indent: string) => string[]): string[] {
+/** the summary's lines (the report's page shows the same) */
+export function summaryLines(s: DoctorSummary, wrap: (t: string, indent: string) => string[]): string[] {
   const named = s.brokers.map((b) => (b.name === null ? b.path : `broker ${b.name} (${b.path})`))
   const out = wrap(`tsdump doctor: ${named.join(', ')}`, '')
   const window =
@@ -75,7 +80,8 @@ function summaryLines(s: DoctorSummary, wrap: (t: string, indent: string) => str
   return out
 }
 
-function whereText(l: DoctorLocation): string {
+/** where a finding is, in words */
+export function whereText(l: DoctorLocation): string {
   const parts: string[] = []
   if (l.broker !== null) parts.push(`broker ${l.broker}`)
   if (l.partition !== null) parts.push(l.partition)
@@ -92,7 +98,8 @@ function whereText(l: DoctorLocation): string {
   return parts.join(', ')
 }
 
-function figuresText(g: DoctorFigures): string {
+/** how much and since when, in words */
+export function figuresText(g: DoctorFigures): string {
   const parts: string[] = []
   if (g.minutes !== undefined) parts.push(`open ${g.minutes}\u00a0min`)
   if (g.since !== undefined) parts.push(`since ${instant(g.since)}`)
@@ -144,13 +151,45 @@ function findingLines(
   return out
 }
 
+/** a group: its count, the first one's words, the first examples' places, the command that lists them all */
+function groupLines(
+  g: DoctorGroup,
+  n: number,
+  opts: DoctorTextOptions,
+  chalk: InstanceType<typeof Chalk>,
+  wrap: (t: string, indent: string) => string[],
+): string[] {
+  const paint = g.severity === 'error' ? chalk.red : g.severity === 'warning' ? chalk.yellow : chalk.dim
+  const on = g.broker === null ? '' : ` on broker ${g.broker}`
+  const out = [`${n}. ${paint(g.severity)} ${g.code} (${g.category})`]
+  out.push(
+    ...wrap(
+      `${g.count} of them${on}, in ${plural(g.partitions, 'partition')}; the first: ${g.examples[0]!.message}`,
+      '   ',
+    ),
+  )
+  out.push(...wrap(`where (the first ${g.examples.length}):`, '   '))
+  for (const e of g.examples) {
+    const w = wrap(whereText(e.location), '     ')
+    out.push(...w.map((l, i) => (i === 0 ? `   - ${l.slice(5)}` : l)))
+  }
+  for (const c of g.remedy.look) out.push(...(opts.wide ? [`   look: ${c}`] : wrapCommand(c, '   look: ')))
+  return out
+}
+
 export function doctorText(r: DoctorResult, opts: DoctorTextOptions): string {
   const chalk = new Chalk({ level: opts.colorLevel })
   const wrap = (t: string, indent: string): string[] =>
     opts.wide ? [indent + t.replaceAll('\u00a0', ' ')] : wrapWords(t, indent)
   const lines = summaryLines(r.summary, wrap)
   for (const u of r.unusable) lines.push(...wrap(`not read: ${u.file ?? ''}: ${u.message} [${u.code}]`, '  '))
-  const problems = r.findings.filter((f) => f.severity !== 'info')
+  const entries = rankedEntries(r)
+  const severity = (e: DoctorEntry): string => (e.kind === 'finding' ? e.finding.severity : e.group.severity)
+  const problems = entries.filter((e) => severity(e) !== 'info')
+  const notes = notesLines(
+    entries.filter((e) => severity(e) === 'info'),
+    wrap,
+  )
   if (problems.length === 0 && r.unusable.length === 0) {
     lines.push(
       '',
@@ -160,30 +199,42 @@ export function doctorText(r: DoctorResult, opts: DoctorTextOptions): string {
     )
     lines.push('What was checked:')
     for (const c of r.summary.checked) lines.push(...wrap(CHECKS[c] ?? c, '  '))
-    lines.push(...notesLines(r.findings, wrap))
+    lines.push(...notes)
     return lines.join('\n') + '\n'
   }
-  problems.forEach((f, i) => {
-    lines.push('', ...findingLines(f, i + 1, opts, chalk, wrap))
+  problems.forEach((e, i) => {
+    lines.push(
+      '',
+      ...(e.kind === 'finding'
+        ? findingLines(e.finding, i + 1, opts, chalk, wrap)
+        : groupLines(e.group, i + 1, opts, chalk, wrap)),
+    )
   })
-  const notes = notesLines(r.findings, wrap)
   if (notes.length > 0) lines.push('', ...notes)
   return lines.join('\n') + '\n'
 }
 
-/** the info findings, one entry per code (--json lists each): how many, where, and the first one's words */
-function notesLines(findings: readonly DoctorFinding[], wrap: (t: string, indent: string) => string[]): string[] {
-  const notes = new Map<string, DoctorFinding[]>()
-  for (const f of findings) if (f.severity === 'info') notes.set(f.code, [...(notes.get(f.code) ?? []), f])
+/** the info findings, one entry per code (--json lists each, or its group): how many, where, and the first one's words */
+function notesLines(entries: readonly DoctorEntry[], wrap: (t: string, indent: string) => string[]): string[] {
+  const notes = new Map<string, { count: number; partitions: string[]; more: number; first: DoctorFinding }>()
+  for (const e of entries) {
+    const fs = e.kind === 'finding' ? [e.finding] : e.group.examples
+    const n = notes.get(fs[0]!.code) ?? { count: 0, partitions: [], more: 0, first: fs[0]! }
+    n.count += e.kind === 'finding' ? 1 : e.group.count
+    const mine = [...new Set(fs.map((f) => f.location.partition).filter((p) => p !== null))]
+    for (const p of mine) if (!n.partitions.includes(p)) n.partitions.push(p)
+    if (e.kind === 'group') n.more += Math.max(0, e.group.partitions - mine.length)
+    notes.set(fs[0]!.code, n)
+  }
   if (notes.size === 0) return []
   const out = ['Notes (info, --json lists each):']
-  for (const [code, fs] of notes) {
-    const where = [...new Set(fs.map((f) => f.location.partition).filter((p) => p !== null))]
+  for (const [code, n] of notes) {
+    const more = n.more + Math.max(0, n.partitions.length - 4)
     const at =
-      where.length === 0
+      n.partitions.length === 0
         ? ''
-        : ` (${where.length > 4 ? `${where.slice(0, 4).join(', ')} and ${where.length - 4} more` : where.join(', ')})`
-    out.push(...wrap(`${code} ${fs.length}x${at}: ${fs[0]!.message}`, '  '))
+        : ` (${more > 0 ? `${n.partitions.slice(0, 4).join(', ')} and ${more} more` : n.partitions.join(', ')})`
+    out.push(...wrap(`${code} ${n.count}x${at}: ${n.first.message}`, '  '))
   }
   return out
 }

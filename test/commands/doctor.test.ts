@@ -7,6 +7,7 @@ import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { GROUP_EXAMPLES, LISTED_UP_TO } from '../../src/analysis/doctor/collect.js'
 import { HARM_RANK } from '../../src/analysis/doctor/rank.js'
 import type { DoctorFinding, DoctorResult } from '../../src/analysis/doctor/types.js'
 import { cleanup } from '../../src/commands/cleanup.js'
@@ -19,6 +20,7 @@ import { replicas } from '../../src/commands/replicas.js'
 import { transactions } from '../../src/commands/transactions.js'
 import { FIXTURES, FIXTURES_44, REPO_ROOT } from '../support/paths.js'
 import { runCli } from '../support/run-cli.js'
+import { transactionStateLog, transactions as writeTransactions } from '../../scripts/fuzz/builders.mjs'
 
 // a fixed time, after every fixture was written
 const NOW = Date.parse('2026-12-06T00:00:00Z')
@@ -270,7 +272,7 @@ describe('tsdump doctor on the command line', () => {
       findings: Array<Record<string, unknown>>
     }
     expect(j.code).toBe(1)
-    expect(o.schemaVersion).toBe(1)
+    expect(o.schemaVersion).toBe(2)
     expect(Object.keys(o.summary)).toEqual(
       expect.arrayContaining([
         'brokers',
@@ -320,6 +322,83 @@ describe('tsdump doctor on the command line', () => {
     expect(some.code).toBe(1)
     expect(some.stderr).toContain('[UNREADABLE]')
     expect(some.stdout).toContain('8 partitions')
+  })
+})
+
+/** a log dir whose data never matches its coordinator's records (scripts/fuzz/builders.mjs): a finding per transaction */
+function mismatched(name: string, bytes: number, records: number): string {
+  const logs = path.join(tmp, name)
+  for (const d of ['orders-0', '__transaction_state-0']) fs.mkdirSync(path.join(logs, d), { recursive: true })
+  writeTransactions(path.join(logs, 'orders-0', '00000000000000000000.log'), bytes, false)
+  transactionStateLog(path.join(logs, '__transaction_state-0', '00000000000000000000.log'), records, 40)
+  return logs
+}
+
+describe('many findings of one code: grouped, bounded, still exactly the union', () => {
+  const small = mismatched('many-small', 150 * 100, 1000)
+  const large = mismatched('many-large', 150 * 1000, 10_000)
+
+  it.each([
+    ['small', small],
+    ['large', large],
+  ])('%s: each code with more than LISTED_UP_TO is one group with its count and first examples', (_name, logs) => {
+    const d = doctorOf(logs, { paths: [logs] })
+    const u = union({ paths: [logs] })
+    const listed = d.findings.map((f) => keyOf(f.finding, f.location.partition))
+    expect(d.groups.length).toBeGreaterThan(0)
+    for (const g of d.groups) {
+      // the union's findings of that code: the group counts them all, and its examples are the first in the file
+      const theirs = [...u.keys].filter((k) => k.startsWith(`${g.code} `))
+      expect(g.count, g.code).toBe(theirs.length)
+      expect(g.count).toBeGreaterThan(LISTED_UP_TO)
+      expect(g.examples.length).toBe(GROUP_EXAMPLES)
+      const at = (k: string): number => Number(/@(\d+)$/.exec(k)?.[1])
+      expect(g.examples.map((e) => keyOf(e.finding, e.location.partition))).toEqual(
+        theirs.sort((a, b) => at(a) - at(b)).slice(0, GROUP_EXAMPLES),
+      )
+      expect(g.remedy.look).toEqual([`tsdump transactions ${logs}`])
+      expect(
+        listed.some((k) => k.startsWith(`${g.code} `)),
+        g.code,
+      ).toBe(false)
+    }
+    // what is not grouped is listed, and the two together are the union
+    const grouped = new Set(d.groups.map((g) => g.code))
+    expect(new Set(listed)).toEqual(new Set([...u.keys].filter((k) => !grouped.has(k.split(' ')[0]!))))
+    const total = d.findings.length + d.groups.reduce((n, g) => n + g.count, 0)
+    expect(d.summary.counts.error + d.summary.counts.warning + d.summary.counts.info).toBe(total)
+    expect(d.summary.ranks.reduce((n, r) => n + r.count, 0)).toBe(total)
+    checkOrder(d.findings)
+    checkOrder(d.groups.map((g) => g.examples[0]!))
+  })
+
+  it('the text and --json do not grow with the count: the same lines for ten times the findings', async () => {
+    const text = async (logs: string): Promise<string[]> =>
+      (await runCli(['doctor', '--now', NOW_ISO, logs])).stdout.split('\n')
+    const [a, b] = [await text(small), await text(large)]
+    expect(b.length).toBe(a.length)
+    for (const l of b) expect(l.length <= 80 || /^\s*(- |look: )?\S+$/.test(l.trim()), l).toBe(true)
+    const j = await runCli(['doctor', '--json', '--now', NOW_ISO, large])
+    expect(j.code).toBe(1)
+    const o = JSON.parse(j.stdout) as {
+      schemaVersion: number
+      summary: { grouping: unknown }
+      groups: Array<Record<string, unknown>>
+    }
+    expect(o.schemaVersion).toBe(2)
+    expect(o.summary.grouping).toEqual({ listedUpTo: LISTED_UP_TO, examples: GROUP_EXAMPLES })
+    expect(Object.keys(o.groups[0]!)).toEqual([
+      'code',
+      'severity',
+      'rank',
+      'category',
+      'broker',
+      'count',
+      'partitions',
+      'examples',
+      'remedy',
+      'reportedBy',
+    ])
   })
 })
 

@@ -1,8 +1,23 @@
 // Doctor's one list: the findings of every analysis, each once. The same fault reported by several commands
 // (reconcile and lso share the partition scan; cleanup repeats it) has the same code and place: a file and byte
 // position, or else a broker's partition and offsets. The first report is kept, the others named in reportedBy.
-import type { DoctorFigures, DoctorFinding, DoctorLocation, DoctorRemedy, FindingLike } from './types.js'
-import { compareDoctorFindings, harmOf } from './rank.js'
+//
+// Bounded at any count: the findings of one code, severity and broker (a group) are counted, and only the first
+// LISTED_UP_TO of them in the documented order are kept (a sorted list, each new one placed or dropped as it
+// comes); what was seen is remembered as a 64-bit hash (key-set.ts). A group of at most LISTED_UP_TO findings is
+// listed one by one, as every fixture's are; a larger one is one entry with its count, its first GROUP_EXAMPLES
+// and the command that lists them all (50,000 coordinator mismatches are one line, not 50,000 objects sorted).
+import type { Severity } from '../findings.js'
+import { KeySet } from './key-set.js'
+import type { RankedPlace } from './rank.js'
+import { compareDoctorFindings, HARM_CATEGORIES, harmOf } from './rank.js'
+import type { HarmRank } from './rank.js'
+import type { DoctorFigures, DoctorFinding, DoctorGroup, DoctorLocation, DoctorRemedy, FindingLike } from './types.js'
+
+/** a group of at most this many findings is listed one by one */
+export const LISTED_UP_TO = 20
+/** a larger group shows its first this many, in the documented order */
+export const GROUP_EXAMPLES = 5
 
 /** What the result around a finding tells of it that the finding itself does not. */
 export interface FindingContext {
@@ -22,7 +37,6 @@ export function partitionOfFile(file: string): string | null {
   return dir !== undefined && /^.+-\d+$/.test(dir) ? dir : null
 }
 
-/** The key two reports of one fault share. */
 /** the hanging rule's findings (analysis/hanging.ts), which lso, transactions, cleanup and report each report */
 const TRANSACTION_VERDICTS: ReadonlySet<string> = new Set([
   'TXN_HANGING',
@@ -30,11 +44,10 @@ const TRANSACTION_VERDICTS: ReadonlySet<string> = new Set([
   'TXN_COORDINATOR_UNKNOWN',
 ])
 
-export function doctorKey(
-  code: string,
-  loc: Pick<DoctorLocation, 'broker' | 'partition' | 'file' | 'position' | 'firstOffset' | 'lastOffset'>,
-  message: string,
-): string {
+type KeyPlace = Pick<DoctorLocation, 'broker' | 'partition' | 'file' | 'position' | 'firstOffset' | 'lastOffset'>
+
+/** The key two reports of one fault share. */
+export function doctorKey(code: string, loc: KeyPlace, message: string): string {
   // a verdict on a transaction is about the transaction, wherever a command placed it (lso by its offsets,
   // transactions at its first batch): one per broker, partition and first offset
   if (TRANSACTION_VERDICTS.has(code) && loc.partition !== null && loc.firstOffset !== null)
@@ -45,8 +58,40 @@ export function doctorKey(
   return `${code}\u0000${loc.broker ?? ''}\u0000${loc.file ?? ''}\u0000${loc.partition ?? ''}\u0000${loc.firstOffset ?? ''}\u0000${loc.lastOffset ?? ''}`
 }
 
+/** what the order reads of a finding */
+export function placeOf(d: Pick<DoctorFinding, 'location' | 'rank' | 'severity' | 'code'>): RankedPlace {
+  return { ...d.location, rank: d.rank, severity: d.severity, code: d.code }
+}
+
+interface Kept {
+  d: DoctorFinding
+  k: RankedPlace
+  key: string
+}
+
+/** one code's findings of one severity on one broker: counted, the first LISTED_UP_TO kept in order */
+interface Bucket {
+  code: string
+  severity: Severity
+  broker: string | null
+  rank: HarmRank
+  count: number
+  kept: Kept[]
+  partitions: Set<string>
+  reportedBy: string[]
+}
+
+/** What the collector hands over: the findings listed one by one and the groups, each in the documented order. */
+export interface Collected {
+  findings: DoctorFinding[]
+  groups: DoctorGroup[]
+  counts: Record<Severity, number>
+  ranks: Array<{ rank: HarmRank; category: string; count: number }>
+}
+
 export class DoctorCollector {
-  private readonly byKey = new Map<string, DoctorFinding>()
+  private readonly seen = new KeySet()
+  private readonly buckets = new Map<string, Bucket>()
 
   /**
    * @param brokerOf the broker of a file or partition directory path (null when the paths are not brokers' log dirs)
@@ -67,51 +112,136 @@ export class DoctorCollector {
       lastOffset: f.lastOffset ?? null,
     }
     const key = doctorKey(f.code, location, f.message)
-    const seen = this.byKey.get(key)
-    if (seen !== undefined) {
+    const b = this.bucketOf(f.code, f.severity, location.broker)
+    if (!b.reportedBy.includes(ctx.command)) b.reportedBy.push(ctx.command)
+    if (!this.seen.add(key)) {
+      const seen = b.kept.find((x) => x.key === key)?.d
+      if (seen === undefined) return
       if (!seen.reportedBy.includes(ctx.command)) seen.reportedBy.push(ctx.command)
       // a later report may know more of the same fault (figures, the fix lso prints)
       seen.figures = { ...ctx.figures, ...seen.figures }
       if (seen.remedy.fix.length === 0 && ctx.remedy?.fix !== undefined) seen.remedy.fix = ctx.remedy.fix
       return
     }
-    const figures: DoctorFigures = { ...ctx.figures }
+    b.count++
+    if (location.partition !== null) b.partitions.add(location.partition)
+    const k: RankedPlace = { ...location, rank: b.rank, severity: f.severity, code: f.code }
+    const last = b.kept[b.kept.length - 1]
+    // past the kept ones: counted only (nothing built, nothing held)
+    if (b.kept.length >= LISTED_UP_TO && last !== undefined && compareDoctorFindings(k, last.k) >= 0) return
     const given = this.remedyOf(f, location, ctx.command)
     const remedy: DoctorRemedy = { fix: ctx.remedy?.fix ?? given.fix, look: ctx.remedy?.look ?? given.look }
-    this.byKey.set(key, {
+    const d: DoctorFinding = {
       code: f.code,
       severity: f.severity,
       ...harmOf(f.code),
       message: f.message,
       location,
-      figures,
+      figures: { ...ctx.figures },
       remedy,
       reportedBy: [ctx.command],
       finding: f,
-    })
-  }
-
-  /** the one TXN_HANGING of a partition's producer transaction from `firstOffset`, if one was added */
-  has(code: string, broker: string | null, partition: string, firstOffset: bigint): boolean {
-    for (const d of this.byKey.values()) {
-      if (
-        d.code === code &&
-        d.location.broker === broker &&
-        d.location.partition === partition &&
-        d.location.firstOffset === firstOffset
-      )
-        return true
     }
-    return false
+    insertSorted(b.kept, { d, k, key })
+    if (b.kept.length > LISTED_UP_TO) b.kept.pop()
   }
 
-  /** every finding once, in the documented order */
-  ranked(): DoctorFinding[] {
-    // each finding's sort key made once, not twice per comparison (tens of thousands of findings: GC was most of doctor)
-    const keyed = [...this.byKey.values()].map((d) => ({
-      d,
-      k: { ...d.location, rank: d.rank, severity: d.severity, code: d.code },
+  /** every finding once, in the documented order: the small groups one by one, the large ones as groups */
+  collected(): Collected {
+    const listed: Kept[] = []
+    const large: Bucket[] = []
+    const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 }
+    const perRank = new Map<HarmRank, number>()
+    for (const b of this.buckets.values()) {
+      counts[b.severity] += b.count
+      perRank.set(b.rank, (perRank.get(b.rank) ?? 0) + b.count)
+      if (b.count === 0) continue
+      if (b.count <= LISTED_UP_TO) listed.push(...b.kept)
+      else large.push(b)
+    }
+    listed.sort((a, b) => compareDoctorFindings(a.k, b.k))
+    large.sort((a, b) => compareDoctorFindings(a.kept[0]!.k, b.kept[0]!.k))
+    const ranks = ([1, 2, 3, 4, 5] as HarmRank[]).map((rank) => ({
+      rank,
+      category: HARM_CATEGORIES[rank],
+      count: perRank.get(rank) ?? 0,
     }))
-    return keyed.sort((a, b) => compareDoctorFindings(a.k, b.k)).map((x) => x.d)
+    return { findings: listed.map((x) => x.d), groups: large.map((b) => this.group(b)), counts, ranks }
   }
+
+  private group(b: Bucket): DoctorGroup {
+    const first = b.kept[0]!.d
+    // the command that lists them all: the one that looks deeper, over every path rather than one place
+    const everywhere: DoctorLocation = {
+      broker: b.broker,
+      partition: null,
+      file: null,
+      position: null,
+      firstOffset: null,
+      lastOffset: null,
+    }
+    const look = this.remedyOf(first.finding, everywhere, first.reportedBy[0]!).look
+    return {
+      code: b.code,
+      severity: b.severity,
+      rank: b.rank,
+      category: HARM_CATEGORIES[b.rank],
+      broker: b.broker,
+      count: b.count,
+      partitions: b.partitions.size,
+      examples: b.kept.slice(0, GROUP_EXAMPLES).map((x) => x.d),
+      remedy: { fix: [], look },
+      reportedBy: b.reportedBy,
+    }
+  }
+
+  private bucketOf(code: string, severity: Severity, broker: string | null): Bucket {
+    const id = `${code}\u0000${severity}\u0000${broker ?? ''}`
+    let b = this.buckets.get(id)
+    if (b === undefined) {
+      b = { code, severity, broker, rank: harmOf(code).rank, count: 0, kept: [], partitions: new Set(), reportedBy: [] }
+      this.buckets.set(id, b)
+    }
+    return b
+  }
+}
+
+/** `x` placed in the sorted `kept` (binary search: the first place whose finding comes after it) */
+function insertSorted(kept: Kept[], x: Kept): void {
+  let lo = 0
+  let hi = kept.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (compareDoctorFindings(kept[mid]!.k, x.k) <= 0) lo = mid + 1
+    else hi = mid
+  }
+  kept.splice(lo, 0, x)
+}
+
+/** a finding listed on its own, or a group, in the one order */
+export type DoctorEntry = { kind: 'finding'; finding: DoctorFinding } | { kind: 'group'; group: DoctorGroup }
+
+/**
+ * The findings listed one by one and the groups merged into the documented order, a group at its first example:
+ * what doctor's text and the report's page list, in this order.
+ */
+export function rankedEntries(r: {
+  findings: readonly DoctorFinding[]
+  groups: readonly DoctorGroup[]
+}): DoctorEntry[] {
+  const out: DoctorEntry[] = []
+  let i = 0
+  let j = 0
+  while (i < r.findings.length || j < r.groups.length) {
+    const f = r.findings[i]
+    const g = r.groups[j]
+    if (f !== undefined && (g === undefined || compareDoctorFindings(placeOf(f), placeOf(g.examples[0]!)) <= 0)) {
+      out.push({ kind: 'finding', finding: f })
+      i++
+    } else {
+      out.push({ kind: 'group', group: g! })
+      j++
+    }
+  }
+  return out
 }

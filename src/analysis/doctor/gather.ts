@@ -9,7 +9,7 @@ import type { RemoteResult } from '../remote-inventory.js'
 import type { PartitionComparison } from '../replicas/compare.js'
 import type { JoinedTransaction } from '../transaction-join/types.js'
 import type { DoctorCollector } from './collect.js'
-import type { DoctorFigures } from './types.js'
+import type { DoctorFigures, DoctorTransactions } from './types.js'
 
 /** the broker of a path (a partition directory, a file), null when not known */
 export type BrokerOf = (path: string) => string | null
@@ -88,7 +88,7 @@ function addHanging(
   records: number | null,
   lastOffset: bigint | null,
 ): void {
-  if (c.has('TXN_HANGING', broker, p.label, h.firstOffset)) return
+  // lso's own TXN_HANGING of the same transaction, when its result has one, takes these figures (how long it is open)
   const blocker =
     p.blocking !== null && p.blocking.producerId === h.producerId && p.blocking.firstOffset === h.firstOffset
       ? p.blocking
@@ -129,17 +129,27 @@ function transactionContext(t: JoinedTransaction, paths: readonly string[]): { f
   }
 }
 
+/**
+ * Each transaction's findings as the transactions pass (none is held but the first `keep`), then the findings known
+ * once all have passed; returns how many there were, by outcome.
+ */
 export function gatherTransactions(
   c: DoctorCollector,
-  r: { findings: Finding[]; transactions: JoinedTransaction[] },
+  r: { findings: Finding[]; items: Iterable<JoinedTransaction> },
   paths: readonly string[],
-): void {
-  for (const f of r.findings) c.add(f, { command: 'transactions' })
-  for (const t of r.transactions) {
+  keep = 0,
+): DoctorTransactions {
+  const tally: DoctorTransactions = { count: 0, outcomes: {}, first: [] }
+  for (const t of r.items) {
+    tally.count++
+    tally.outcomes[t.outcome] = (tally.outcomes[t.outcome] ?? 0) + 1
+    if (tally.first.length < keep) tally.first.push(t)
     const ctx = transactionContext(t, paths)
     for (const f of t.findings)
       c.add(f, { command: 'transactions', figures: ctx.figures, remedy: { look: [ctx.look] } })
   }
+  for (const f of r.findings) c.add(f, { command: 'transactions' })
+  return tally
 }
 
 /**

@@ -1,6 +1,7 @@
 // `tsdump doctor`'s result: every finding of the analyses it ran, once, ranked by harm (rank.ts), with where,
 // how much and what to do.
 import type { Finding, Severity } from '../findings.js'
+import type { JoinedTransaction } from '../transaction-join/types.js'
 import type { HarmRank } from './rank.js'
 
 /** A finding as the commands report it (a Finding), or as doctor words what a result says outside its findings. */
@@ -64,6 +65,28 @@ export interface DoctorFinding {
   finding: FindingLike
 }
 
+/**
+ * One code's findings of one severity on one broker, when there are more than collect.ts' LISTED_UP_TO of them:
+ * counted, the first few shown, and the command that lists them all.
+ */
+export interface DoctorGroup {
+  code: string
+  severity: Severity
+  rank: HarmRank
+  category: string
+  /** the broker whose log directory holds them (null: the paths are one broker, or not brokers' log dirs) */
+  broker: string | null
+  /** how many findings (each once) */
+  count: number
+  /** how many partitions they are in */
+  partitions: number
+  /** the first of them in the documented order (collect.ts' GROUP_EXAMPLES) */
+  examples: DoctorFinding[]
+  /** `look`: the tsdump command that lists them all */
+  remedy: DoctorRemedy
+  reportedBy: string[]
+}
+
 export interface DoctorBroker {
   name: string | null
   path: string
@@ -90,7 +113,17 @@ export interface DoctorSummary {
 
 export interface DoctorResult {
   summary: DoctorSummary
+  /** the findings listed one by one (every finding of a code with few of them), in the order of harm */
   findings: DoctorFinding[]
+  /** the codes with many findings, one entry each, in the order of harm (placed at their first example) */
+  groups: DoctorGroup[]
   /** paths given that could not be read at all (UNREADABLE ...); when every path is, nothing was analysed */
   unusable: Finding[]
+}
+
+/** what the transactions analysis gave doctor besides its findings, bounded: counts and the first ones */
+export interface DoctorTransactions {
+  count: number
+  outcomes: Record<string, number>
+  first: JoinedTransaction[]
 }

@@ -60,6 +60,14 @@ details { margin: 6px 0; }
 #detail dt { color: #555; }
 #detail dd { margin: 0; font-family: ui-monospace, Menlo, Consolas, monospace; word-break: break-all; }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+ol.doctor { padding-left: 0; list-style: none; }
+ol.doctor > li { background: #fff; border: 1px solid #ddd; border-left-width: 4px; margin: 6px 0; padding: 4px 10px; }
+ol.doctor > li.sev-error { border-left-color: #a40000; font-weight: normal; color: var(--ink); }
+ol.doctor > li.sev-warning { border-left-color: #8a5a00; font-weight: normal; color: var(--ink); }
+ol.doctor .cmd code { white-space: pre-wrap; word-break: break-all; }
+.doctor-summary { background: #fff; border: 1px solid #ddd; padding: 6px 10px; white-space: pre-wrap; }
+.axis-bar .clean { fill: var(--committed); } .axis-bar .dirty { fill: var(--open); } .axis-bar .uncleanable, .axis-bar .plain { fill: var(--plain); }
+.axis-bar .diverged { fill: var(--aborted); } .axis-bar .tick { stroke: var(--ink); stroke-width: 2; }
 `
 
 /** patterns referenced by the CSS above; one hidden <svg> per page */

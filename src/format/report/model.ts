@@ -152,4 +152,108 @@ export interface ReportModel {
   topics: TopicRow[]
   partitions: PartitionModel[]
   findings: FindingRow[]
+  /** doctor's ranked findings, drawn first (absent in a model built by hand) */
+  doctor?: DoctorModel
+  capabilities?: CapabilitiesModel
+}
+
+/** one entry of doctor's ranked list on the page: a finding, or a group of one code's many (analysis/doctor/collect.ts) */
+export interface DoctorRow {
+  kind: 'finding' | 'group'
+  code: string
+  severity: string
+  rank: number
+  category: string
+  message: string
+  broker: string | null
+  partition: string | null
+  file: string | null
+  position: number | null
+  firstOffset: Int64 | null
+  lastOffset: Int64 | null
+  /** 1 for a finding; a group's count */
+  count: number
+  /** where, how much: as doctor's text words them */
+  where: string
+  figures: string
+  /** minutes open, measured against --now or the clock (the hanging rule's) */
+  minutes: number | null
+  fix: string[]
+  look: string[]
+  /** a group's first examples, where each is */
+  examples: string[]
+}
+
+/** doctor's picture at the top of the page: its summary lines and its ranked findings */
+export interface DoctorModel {
+  summary: string[]
+  nowMs: number
+  nowGiven: boolean
+  counts: { error: number; warning: number; info: number }
+  rows: DoctorRow[]
+}
+
+/** one transaction across the partitions it wrote, each run a link to that partition's lane */
+export interface TransactionRow {
+  transactionalId: string | null
+  producerId: Int64
+  producerEpoch: number
+  outcome: string
+  runs: Array<{ partition: string; firstOffset: Int64; lastOffset: Int64 | null; records: number }>
+  codes: string[]
+}
+
+export interface TransactionsModel {
+  count: number
+  outcomes: Record<string, number>
+  /** the first transactions in transactions' order (the rest counted) */
+  shown: TransactionRow[]
+}
+
+/** cleanup's ranges of one partition on its offset axis: clean below firstDirty, dirty to firstUncleanable, then uncleanable */
+export interface CleanupRow {
+  partition: string
+  policy: string
+  logStartOffset: Int64
+  logEndOffset: Int64
+  highWatermark: Int64
+  lastStableOffset: Int64
+  firstDirtyOffset: Int64 | null
+  firstUncleanableOffset: Int64 | null
+  uncleanableBecause: string | null
+  dirtyRatio: number | null
+  cleanableNow: boolean | null
+  /** segments retention deletes next, and the log start after it */
+  retentionDeletes: number
+  logStartAfterRetention: Int64 | null
+  blockedBy: string | null
+}
+
+/** the copies of one partition on one offset axis */
+export interface ReplicaRow {
+  partition: string
+  leader: string | null
+  copies: Array<{
+    broker: string
+    isLeader: boolean
+    logStartOffset: Int64
+    logEndOffset: Int64
+    highWatermark: Int64 | null
+    divergenceOffset: Int64 | null
+  }>
+}
+
+/** a partition's remote segments beside its local log */
+export interface TieredRow {
+  partition: string
+  localStartOffset: Int64 | null
+  segments: Array<{ startOffset: Int64; endOffset: Int64 | null; state: string | null; verdict: string }>
+}
+
+/** the sections drawn from doctor's analyses, each present when doctor ran it */
+export interface CapabilitiesModel {
+  transactions: TransactionsModel | null
+  cleanup: CleanupRow[] | null
+  replicas: ReplicaRow[] | null
+  tiered: TieredRow[] | null
 }

@@ -1,8 +1,10 @@
-// renderReport(model): the whole `tsdump report` page as one self-contained HTML string. Pure: no I/O,
+// renderReport(model): the whole `tsdump report` page as one self-contained HTML string: doctor's ranked findings
+// first, then the topics and each partition's lane, then a section per analysis doctor ran. Pure: no I/O,
 // no clock, nothing loaded from anywhere (a Content-Security-Policy of default-src 'none' makes the
 // browser refuse any fetch the page might try), so the file works from file:// with the network off.
 import { REPORT_JS } from './client.js'
 import { REPORT_CSS, REPORT_PATTERNS } from './css.js'
+import { capabilitySections, doctorSection } from './doctor-html.js'
 import { attrs, esc } from './escape.js'
 import { laneTimeRange, renderLane } from './lane-svg.js'
 import type { PartitionModel, ReportModel } from './model.js'
@@ -91,7 +93,8 @@ export function renderReport(m: ReportModel): string {
     `<header><h1>${esc(m.title)}</h1><p class="meta">${esc(m.generator)} · inputs: ${m.inputs.map((i) => `<code>${esc(i)}</code>`).join(', ')}</p>` +
     '<div class="controls"><fieldset style="border:0;padding:0;margin:0"><legend class="sr-only">axis</legend>Axis: ' +
     '<label><input type="radio" name="axis" value="offset" checked> offsets</label> <label><input type="radio" name="axis" value="time"> time</label></fieldset>' +
-    `${LEGEND}</div></header><main><section id="topics"><h2>Topics</h2>${topicsTable(m.topics)}</section>${topics}` +
+    `${LEGEND}</div></header><main>${m.doctor !== undefined ? doctorSection(m.doctor) : ''}<section id="topics"><h2>Topics</h2>${topicsTable(m.topics)}</section>${topics}` +
+    `${m.capabilities !== undefined ? capabilitySections(m.capabilities) : ''}` +
     `<section id="findings"><h2>Findings (${m.findings.length}${nErrors > 0 ? `, ${nErrors} errors` : ''})</h2>${findingsTable(m.findings)}</section></main>` +
     `<div id="detail" role="status" aria-live="polite" hidden></div><script>${REPORT_JS}</script></body></html>\n`
   )
