@@ -155,6 +155,11 @@ export class CopyWalk implements CopyCursor {
     }
   }
 
+  /** done with the walk: a scan paused midway closes its segment (the generator's finally); a finished one is kept */
+  close(): void {
+    if (!this.done) this.steps.return(undefined as unknown as ScannedPartition)
+  }
+
   /** the partition scan's result, the copy read to its end */
   finish(): ScannedPartition {
     while (!this.done) this.next()

@@ -4,7 +4,7 @@
 import type { Finding } from '../analysis/findings.js'
 import type { PartitionComparison } from '../analysis/replicas/compare.js'
 import { comparePartition } from '../analysis/replicas/compare.js'
-import type { CopyPlan } from '../analysis/replicas/lockstep.js'
+import type { CopyPlan, Walked } from '../analysis/replicas/lockstep.js'
 import { Lockstep, predictedPoints } from '../analysis/replicas/lockstep.js'
 import type { PartitionDir } from '../io/discover.js'
 import type { LogDirCheckpoints } from './replica-copy.js'
@@ -27,24 +27,15 @@ export function compareCopies(
   listRecords: number,
   internals: ReplicasInternals = {},
 ): PartitionComparison {
-  const walks = copies.map((c) => new CopyWalk(c.broker, c.logDir, c.dir, cps))
-  for (const w of walks) w.next()
-  const cleaned = walks.map((w) => w.cleanedTo).filter((c): c is bigint => c !== null)
-  const cleanedTo = cleaned.length === 0 ? null : cleaned.reduce((a, b) => (b > a ? b : a))
-  const plans = planWalks(walks, internals.predictPoints !== false)
-  const lockstep = new Lockstep(plans, cleanedTo, listRecords)
-  const at: Array<CopyWalk | null> = walks.map(() => null)
-  for (;;) {
-    let min: bigint | null = null
-    for (const w of walks) if (!w.done && (min === null || w.batch.baseOffset < min)) min = w.batch.baseOffset
-    if (min === null) break
-    walks.forEach((w, i) => {
-      at[i] = !w.done && w.batch.baseOffset === min ? w : null
-    })
-    lockstep.column(at)
-    for (const w of at) w?.next()
+  const walks: CopyWalk[] = []
+  let walked: Walked
+  try {
+    for (const c of copies) walks.push(new CopyWalk(c.broker, c.logDir, c.dir, cps))
+    walked = sideBySide(walks, listRecords, internals)
+  } finally {
+    // a walk left midway (an exception) closes the segment it holds open
+    for (const w of walks) w.close()
   }
-  const walked = lockstep.finish()
   const read = walks.map((w, i) => w.input(walked.copies[i]!.batchEpochs))
   const { topic, partition } = copies[0]!.dir
   const cmp = comparePartition(
@@ -63,6 +54,25 @@ export function compareCopies(
     for (const f of r.scanned.report.findings) if (f.severity !== 'info') cmp.findings.push(f as Finding)
   }
   return cmp
+}
+
+/** every copy's batches, the lowest base offset's together, through the comparison's walk */
+function sideBySide(walks: readonly CopyWalk[], listRecords: number, internals: ReplicasInternals): Walked {
+  for (const w of walks) w.next()
+  const cleaned = walks.map((w) => w.cleanedTo).filter((c): c is bigint => c !== null)
+  const cleanedTo = cleaned.length === 0 ? null : cleaned.reduce((a, b) => (b > a ? b : a))
+  const lockstep = new Lockstep(planWalks(walks, internals.predictPoints !== false), cleanedTo, listRecords)
+  const at: Array<CopyWalk | null> = walks.map(() => null)
+  for (;;) {
+    let min: bigint | null = null
+    for (const w of walks) if (!w.done && (min === null || w.batch.baseOffset < min)) min = w.batch.baseOffset
+    if (min === null) return lockstep.finish()
+    walks.forEach((w, i) => {
+      at[i] = !w.done && w.batch.baseOffset === min ? w : null
+    })
+    lockstep.column(at)
+    for (const w of at) w?.next()
+  }
 }
 
 /** what each walk knows before it starts: its log start, its high watermark as the scan will clamp it, its foreseen points */
