@@ -4,15 +4,15 @@ import * as path from 'node:path'
 import type { Finding } from '../analysis/findings.js'
 import { EXIT_USAGE, finding } from '../analysis/findings.js'
 import type { PartitionComparison } from '../analysis/replicas/compare.js'
-import { comparePartition } from '../analysis/replicas/compare.js'
 import { printReplicasJson } from '../format/replicas-json.js'
 import { printReplicasText } from '../format/replicas-text.js'
 import type { BrokerLogDir } from '../io/broker-dir.js'
 import { brokerName, openBrokerLogDir } from '../io/broker-dir.js'
 import type { PartitionDir } from '../io/discover.js'
 import { comparePartitionDirNames } from '../io/segment-names.js'
-import { LogDirCheckpoints, readRecordsOf, scanCopy } from '../scan/replica-copy.js'
-import { compareCompacted } from '../scan/replica-records.js'
+import { LogDirCheckpoints } from '../scan/replica-copy.js'
+import type { ReplicasInternals } from '../scan/replica-lockstep.js'
+import { compareCopies } from '../scan/replica-lockstep.js'
 import type { CommandContext } from './context.js'
 import { partitionExitCode, writeUnusable } from './partition-command.js'
 
@@ -48,8 +48,15 @@ function names(dirs: BrokerLogDir[]): string[] {
   return plain.map((n, i) => (plain.filter((x) => x === n).length > 1 ? `${n}#${i + 1}` : n))
 }
 
-/** The copies of each partition under two or more brokers' log directories `paths`, compared as replication compares them. */
-export function replicas(paths: string[], opts: ReplicasOptions = {}): ReplicasResult {
+/**
+ * The copies of each partition under two or more brokers' log directories `paths`, compared as replication compares
+ * them: each copy read once, the copies of a partition side by side (scan/replica-lockstep.ts).
+ */
+export function replicas(
+  paths: string[],
+  opts: ReplicasOptions = {},
+  internals: ReplicasInternals = {},
+): ReplicasResult {
   const unusable: Finding[] = []
   if (paths.length < 2)
     unusable.push(
@@ -78,23 +85,9 @@ export function replicas(paths: string[], opts: ReplicasOptions = {}): ReplicasR
   })
   const cps = new LogDirCheckpoints()
   const listed = opts.listRecords ?? DEFAULT_LISTED
-  const partitions = [...groups.keys()].sort(comparePartitionDirNames).map((label) => {
-    const copies = groups.get(label)!.map((c) => scanCopy(c.broker, c.logDir, c.dir, cps))
-    const first = copies[0]!.scanned.dir
-    const cmp = comparePartition(
-      first.topic!,
-      first.partition!,
-      copies.map((c) => c.input),
-      compareCompacted,
-    )
-    for (const r of cmp.replicas) cmp.findings.push(...readRecordsOf(r.batchesPastDivergence, listed))
-    for (const c of copies) {
-      cmp.findings.push(...c.findings)
-      // the partition scan's notes (no .txnindex, ...) stay with reconcile; damage it found is reported here too
-      for (const f of c.scanned.report.findings) if (f.severity !== 'info') cmp.findings.push(f)
-    }
-    return cmp
-  })
+  const partitions = [...groups.keys()]
+    .sort(comparePartitionDirNames)
+    .map((label) => compareCopies(groups.get(label)!, cps, listed, internals))
   const unreadable = dirs.flatMap((d) =>
     d.problems.map((x) => finding('UNREADABLE', x.message, { file: x.file, position: x.position })),
   )

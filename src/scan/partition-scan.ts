@@ -22,7 +22,8 @@ import { toBigInt } from '../bytes/int64.js'
 import type { RangeCounted, RangeSpec } from '../analysis/range-filter.js'
 import { RangeFilter } from '../analysis/range-filter.js'
 import type { BatchFacts } from '../analysis/batch-facts.js'
-import type { LogEvent } from '../decode/log-reader.js'
+import type { Frame } from '../decode/frame.js'
+import type { LogEvent, ReadOptions } from '../decode/log-reader.js'
 import { readFrame } from '../decode/log-reader.js'
 import { FrameScanner } from '../decode/frame-scanner.js'
 import { BatchView } from '../decode/batch-view.js'
@@ -188,6 +189,23 @@ function scanSegment(
   return legacy
 }
 
+/** scanSegment a frame at a time: a pause after each event fed (partitionScanSteps) */
+function* stepSegment(
+  ...[frames, file, fast, findings, to, scratch, remote]: Parameters<typeof scanSegment>
+): Generator<void, boolean> {
+  let legacy = false
+  for (let ev = frames.next(); ev !== undefined; ev = frames.next()) {
+    if (ev.kind === 'frame' && fast?.read(ev, file) === true) to.add(scratch)
+    else if (feed(ev.kind === 'frame' ? readFrame(ev, readOptions(ev)) : ev, file, findings, to, scratch, remote))
+      legacy = true
+    yield
+  }
+  return legacy
+}
+
+/** control batches decide transactions: their CRC is checked */
+const readOptions = (ev: Frame): ReadOptions => (ev.magic >= 2 && ev.complete && ev.isControl ? READ_CONTROL : READ)
+
 /**
  * Scan and analyse one partition in one pass over its segments (headers and control records only).
  * The txnindex files, snapshots and checkpoint are read first: the analysis needs them while streaming.
@@ -199,6 +217,22 @@ export function scanPartition(
   opts: PartitionScanOptions = {},
   internals: PartitionScanInternals = {},
 ): ScannedPartition {
+  const r = partitionScanSteps(dir, checkpoints, opts, internals, false).next()
+  if (r.done !== true) throw new Error('the partition scan paused unasked')
+  return r.value
+}
+
+/**
+ * scanPartition, paused after each event it fed (`stepwise`): the `frames` tap saw the event, and a frame stays
+ * valid until the next step. `replicas` walks the copies of a partition side by side this way, each read once.
+ */
+export function* partitionScanSteps(
+  dir: PartitionDir,
+  checkpoints: Map<string, OffsetCheckpoint | null>,
+  opts: PartitionScanOptions = {},
+  internals: PartitionScanInternals = {},
+  stepwise = true,
+): Generator<void, ScannedPartition> {
   // bounded per code: a segment of damaged batches gives one finding each
   const findings = new FindingList()
   const logs: KafkaFile[] = dir.files.filter((f) => f.kind === 'log')
@@ -278,16 +312,12 @@ export function scanPartition(
       const seen = expected === undefined ? undefined : new RemoteSegmentSeen()
       const frames = new FrameScanner(src, opts.resync === false ? SCAN_NO_RESYNC : SCAN)
       const fr = seen === undefined ? frames : watched(frames, seen)
+      const segment = tapped === undefined ? fr : tapped(fr, src, f)
+      const remote = f.remote !== undefined
       if (
-        scanSegment(
-          tapped === undefined ? fr : tapped(fr, src, f),
-          f.path,
-          fast,
-          findings,
-          to,
-          scratch,
-          f.remote !== undefined,
-        )
+        stepwise
+          ? yield* stepSegment(segment, f.path, fast, findings, to, scratch, remote)
+          : scanSegment(segment, f.path, fast, findings, to, scratch, remote)
       )
         legacy = true
       if (seen !== undefined) for (const x of remoteOffsetFindings(seen, expected!, f.path)) findings.push(x)

@@ -99,23 +99,6 @@ const KNOWN: Record<string, Record<string, number>> = {
   // records as it fills: analysis/cleanup/dirty-tally.ts): within the cleaner's own two passes, so no entry
   // transactions and doctor: one broker model, whose partition scan gives reconcile's, lso's, transactions' and
   // cleanup's facts and reads the coordinator's records and the offset commits in the same pass: no entry
-  // replicas: each copy re-read per pass (damage and epochs, then the leader and follower side by side up
-  // to the first difference, then the batches past it), trading passes for memory; the lockstep of one pass
-  // per copy is not built yet
-  replicas: {
-    'broker-1/__transaction_state-0/00000000000000000000.log': 3,
-    'broker-2/__transaction_state-0/00000000000000000000.log': 3,
-    'broker-3/__transaction_state-0/00000000000000000000.log': 4,
-    'broker-1/unclean-0/00000000000000000000.log': 4,
-    'broker-2/unclean-0/00000000000000000000.log': 3,
-    'broker-3/unclean-0/00000000000000000000.log': 3,
-    'broker-1/unclean-1/00000000000000000000.log': 4,
-    'broker-2/unclean-1/00000000000000000000.log': 3,
-    'broker-3/unclean-1/00000000000000000000.log': 3,
-    'broker-1/unclean-2/00000000000000000000.log': 4,
-    'broker-2/unclean-2/00000000000000000000.log': 3,
-    'broker-3/unclean-2/00000000000000000000.log': 3,
-  },
 }
 
 function limitFor(c: Case, rel: string): number {

@@ -2,11 +2,14 @@
 // it (the epoch rule, then the batches), what each holds past that point, and what differs in between.
 // Replication copies batches as they are (ReplicaFetcherThread appends the leader's bytes), so below the
 // divergence point every batch of a follower is the leader's batch: same offsets, CRC and leader epoch.
+// The batches were walked before (lockstep.ts: every copy read once, side by side); this judges what the walk saw.
 import type { Finding } from '../findings.js'
 import { finding, locatePartitionFindings } from '../findings.js'
 import type { EpochList, Truncation } from './epoch-rule.js'
 import { truncationAgainst } from './epoch-rule.js'
-import type { CompareRecords, ReplicaBatch, ReplicaInput } from './replica-input.js'
+import type { PairDiff, Walked } from './lockstep.js'
+import type { PastPoint } from './past-point.js'
+import type { ReplicaBatch, ReplicaInput } from './replica-input.js'
 
 export interface ReplicaComparison {
   broker: string
@@ -57,74 +60,26 @@ function cacheOf(r: ReplicaInput): { cache: EpochList; from: 'checkpoint' | 'bat
 
 const latestEpoch = (cache: EpochList): number | null => cache.at(cache.length - 1)?.epoch ?? null
 
-/** batches past a divergence point listed per copy (the rest are counted) */
-export const BATCHES_LISTED = 1000
-
-/** the records of batch `b` at or after `offset` (and below `below`) */
-function recordsFrom(b: ReplicaBatch, offset: bigint, below: bigint | null): number {
-  if (b.lastOffset < offset) return 0
-  const first = b.baseOffset > offset ? b.baseOffset : offset
-  const last = below === null ? b.lastOffset : b.lastOffset < below ? b.lastOffset : below - 1n
-  // a batch straddling the point counts its offsets from the point on (compaction can leave gaps: at most count)
-  return last >= first ? Math.min(b.count, Number(last - first + 1n)) : 0
-}
-
-/**
- * The first batch below `to` that the leader does not hold as it is, or null: both copies walked in offset
- * order together, one batch of each at a time.
- */
-function firstDifferingBatch(
-  f: ReplicaInput,
-  leader: ReplicaInput,
-  to: bigint,
-  cleanedTo: bigint | null,
-): { batch: ReplicaBatch; theirs: ReplicaBatch | null } | null {
-  const from = f.logStartOffset > leader.logStartOffset ? f.logStartOffset : leader.logStartOffset
-  const theirs = leader.batches(false)[Symbol.iterator]()
-  let t: ReplicaBatch | null = null
-  try {
-    for (const b of f.batches(false)) {
-      if (b.baseOffset >= to) break
-      if (b.baseOffset < from) continue
-      // each broker's cleaner rewrites its own batches below its cleaned point: bytes may differ there
-      if (cleanedTo !== null && b.baseOffset < cleanedTo) continue
-      if (b.lastOffset >= to) break
-      while (t === null || t.baseOffset < b.baseOffset) {
-        const n = theirs.next()
-        if (n.done === true) {
-          t = null
-          break
-        }
-        t = n.value
-      }
-      const same = t !== null && t.baseOffset === b.baseOffset ? t : null
-      if (
-        same === null ||
-        same.lastOffset !== b.lastOffset ||
-        same.crc !== b.crc ||
-        same.partitionLeaderEpoch !== b.partitionLeaderEpoch
-      )
-        return { batch: b, theirs: same }
-    }
-    return null
-  } finally {
-    theirs.return?.(undefined)
-  }
-}
-
 function describeBatch(b: ReplicaBatch): string {
   return `offsets ${b.baseOffset}-${b.lastOffset} epoch ${b.partitionLeaderEpoch} crc ${b.crc}`
 }
 
 /**
- * Compare the copies of one partition (all with the same topic and partition). `compareRecords` compares two copies
- * record by record below a compacted partition's cleaned point (without it, only the epochs are compared there).
+ * What copy `i` holds from `point` on: tallied by the walk when the point was among those it foresaw, else read
+ * again (`readPast`: one more walk of that copy, for a point no rule before the walk gave)
+ */
+export type ReadPast = (i: number, point: bigint) => PastPoint
+
+/**
+ * Compare the copies of one partition (all with the same topic and partition) from what the walk of their batches
+ * gathered (`walked`, in the order of `inputs`).
  */
 export function comparePartition(
   topic: string,
   partition: number,
   inputs: readonly ReplicaInput[],
-  compareRecords?: CompareRecords,
+  walked: Walked,
+  readPast: ReadPast,
 ): PartitionComparison {
   const label = `${topic}-${partition}`
   const findings: Finding[] = []
@@ -153,6 +108,7 @@ export function comparePartition(
     recordsComparedBelowCleanedPoint: null,
   })
   const replicas = inputs.map(base)
+  const listingProblems: Finding[][] = inputs.map(() => [])
   if (inputs.length < 2) {
     findings.push(
       finding(
@@ -199,20 +155,21 @@ export function comparePartition(
     )
     c.truncation = t
     let point = t.offset < r.logEndOffset ? t.offset : null
-    const differing = firstDifferingBatch(r, leader, t.offset, cleanedTo)
-    if (differing !== null) {
-      const d = differing.batch
+    // the first batch below the point the epoch rule gives that the leader does not hold as it is
+    const diff: PairDiff | null = walked.copies[i]!.firstDiff[li] ?? null
+    if (diff !== null && diff.reach < t.offset) {
+      const d = diff.batch
       findings.push(
         finding(
           'REPLICA_BATCHES_DIFFER',
-          `${label}: below the point the epoch rule gives (${t.offset}), broker ${r.broker}'s batch (${describeBatch(d)}) is not the leader's (${differing.theirs === null ? `broker ${leader.broker} has no batch at ${d.baseOffset}` : `broker ${leader.broker}: ${describeBatch(differing.theirs)}`}): Kafka will not repair this copy`,
+          `${label}: below the point the epoch rule gives (${t.offset}), broker ${r.broker}'s batch (${describeBatch(d)}) is not the leader's (${diff.theirs === null ? `broker ${leader.broker} has no batch at ${d.baseOffset}` : `broker ${leader.broker}: ${describeBatch(diff.theirs)}`}): Kafka will not repair this copy`,
           { file: d.file, position: d.position },
         ),
       )
       point = d.baseOffset
     }
-    if (cleanedTo !== null && compareRecords !== undefined) {
-      const rc = compareRecords(r.batches(true), leader.batches(true), cleanedTo)
+    if (cleanedTo !== null && walked.records !== null) {
+      const rc = walked.records.result(i, li)
       c.recordsComparedBelowCleanedPoint = rc.compared
       unread += rc.unread
       if (rc.first !== null) {
@@ -229,17 +186,13 @@ export function comparePartition(
     }
     if (point === null) return
     c.divergenceOffset = point
-    // one pass over the copy's batches from the point on: counted, the first BATCHES_LISTED kept for the output
-    const markers: Finding[] = []
-    for (const b of r.batches(true)) {
-      if (b.lastOffset < point) continue
-      c.batchesPastDivergenceCount++
-      if (c.batchesPastDivergence.length < BATCHES_LISTED) c.batchesPastDivergence.push(b)
-      c.recordsPastDivergence += recordsFrom(b, point, null)
-      if (r.highWatermark !== null) c.recordsPastDivergenceBelowHighWatermark += recordsFrom(b, point, r.highWatermark)
-      const m = markerFinding(label, r, leader, b)
-      if (m !== null) markers.push(m)
-    }
+    const tallied = walked.copies[i]!.past.get(point)
+    const past = tallied !== undefined && tallied.highWatermark === r.highWatermark ? tallied : readPast(i, point)
+    c.batchesPastDivergenceCount = past.batches
+    c.batchesPastDivergence = past.listed
+    c.recordsPastDivergence = past.records
+    c.recordsPastDivergenceBelowHighWatermark = r.highWatermark !== null ? past.recordsBelowHighWatermark : 0
+    listingProblems[i] = past.problems
     const hwNote =
       c.recordsPastDivergenceBelowHighWatermark > 0
         ? `; ${c.recordsPastDivergenceBelowHighWatermark} of them below its high watermark ${r.highWatermark}: committed there, and readable by consumers, yet not on the leader`
@@ -254,10 +207,10 @@ export function comparePartition(
         { firstOffset: point, lastOffset: r.logEndOffset - 1n },
       ),
     )
-    findings.push(...markers)
+    findings.push(...markerFindings(label, r, leader, past))
   })
   findings.push(...offsetFindings(label, replicas))
-  findings.push(...damageFindings(label, inputs, li))
+  findings.push(...damageFindings(label, inputs, walked, li))
   if (cleanedTo !== null) {
     const counts = replicas
       .filter((r) => r.recordsComparedBelowCleanedPoint !== null)
@@ -275,14 +228,34 @@ export function comparePartition(
     )
   }
   locate(findings, label, inputs)
+  // where the listed batches' records could not be read, copy by copy
+  for (const p of listingProblems) findings.push(...p)
   return { topic, partition, compared: true, leader: leader.broker, cleanedTo, replicas, findings }
 }
 
-/** A COMMIT or ABORT past the divergence point whose transaction the leader still has open. */
-function markerFinding(label: string, r: ReplicaInput, leader: ReplicaInput, b: ReplicaBatch): Finding | null {
-  if (!b.isControl || (b.marker !== 'COMMIT' && b.marker !== 'ABORT')) return null
-  const open = leader.openTransactions.find((t) => t.producerId === b.producerId)
-  if (open === undefined) return null
+/**
+ * The COMMIT and ABORT markers past the divergence point whose transaction the leader still has open (the first
+ * MARKERS_KEPT markers past the point are checked; the last finding says how many more were not).
+ */
+function markerFindings(label: string, r: ReplicaInput, leader: ReplicaInput, past: PastPoint): Finding[] {
+  const out: Finding[] = []
+  for (const b of past.markers) {
+    const open = leader.openTransactions.find((t) => t.producerId === b.producerId)
+    if (open !== undefined) out.push(markerFinding(label, r, leader, b, open))
+  }
+  const last = out[out.length - 1]
+  if (last !== undefined && past.markersOmitted > 0)
+    last.message += `; ${past.markersOmitted} more markers past the divergence point were not checked`
+  return out
+}
+
+function markerFinding(
+  label: string,
+  r: ReplicaInput,
+  leader: ReplicaInput,
+  b: ReplicaBatch,
+  open: { firstOffset: bigint },
+): Finding {
   return finding(
     'REPLICA_MARKER_LOST',
     `${label}: the ${b.marker} marker of producer ${b.producerId} (epoch ${b.producerEpoch}) at offset ${b.baseOffset} is on broker ${r.broker} only: on the leader (broker ${leader.broker}) its transaction from offset ${open.firstOffset} has no marker and stays open, so the LSO stays at ${leader.lastStableOffset} and read_committed consumers stop there (its coordinator considers it ended and will not write the marker again: tsdump lso on the leader's copy gives the abort command)`,
@@ -293,27 +266,18 @@ function markerFinding(label: string, r: ReplicaInput, leader: ReplicaInput, b: 
 /**
  * Batches whose stored CRC-32C does not match their bytes, on any copy. Replication copies batches as they are
  * and compares nothing, so the stored CRCs of two copies can agree while one copy's bytes are damaged: each copy
- * is checked (while its epochs are read), and a copy that holds the same batch intact (same offsets, a CRC that
- * checks) is named: only when there is damage are the other copies walked again for it.
+ * is checked as it is walked, and a copy that holds the same batch intact (same offsets, a CRC that checks) is
+ * named: the walk sees the copies' batches of one offset side by side.
  */
-function damageFindings(label: string, inputs: readonly ReplicaInput[], leader: number): Finding[] {
+function damageFindings(label: string, inputs: readonly ReplicaInput[], walked: Walked, leader: number): Finding[] {
   const out: Finding[] = []
   inputs.forEach((r, i) => {
-    if (r.damaged.length === 0) return
-    const wanted = new Set(r.damaged.map((b) => `${b.baseOffset}-${b.lastOffset}`))
-    const intactOn = new Map<string, string[]>()
-    inputs.forEach((o, j) => {
-      if (j === i) return
-      for (const x of o.batches(true)) {
-        const k = `${x.baseOffset}-${x.lastOffset}`
-        if (x.crcValid === true && wanted.has(k)) intactOn.set(k, [...(intactOn.get(k) ?? []), o.broker])
-      }
-    })
-    r.damaged.forEach((b, k) => {
-      const intact = intactOn.get(`${b.baseOffset}-${b.lastOffset}`) ?? []
+    const w = walked.copies[i]!
+    w.damaged.forEach((b, k) => {
+      const intact = w.intactOn[k]!.map((j) => inputs[j]!.broker)
       const more =
-        k === r.damaged.length - 1 && r.damagedCount > r.damaged.length
-          ? `; ${r.damagedCount - r.damaged.length} more damaged batches on this copy`
+        k === w.damaged.length - 1 && w.damagedCount > w.damaged.length
+          ? `; ${w.damagedCount - w.damaged.length} more damaged batches on this copy`
           : ''
       out.push(
         finding(

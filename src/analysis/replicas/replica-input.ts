@@ -1,5 +1,6 @@
 // What the replica comparison takes for one copy of a partition: the batches' headers as the log holds
-// them, the copy's epoch cache and checkpoints, and the partition analysis' LSO and open transactions.
+// them (as its walk hands them over, lockstep.ts), the copy's epoch cache and checkpoints, and the partition
+// analysis' LSO and open transactions.
 import type { Finding } from '../findings.js'
 import type { OpenTransaction } from '../partition-report.js'
 import type { EpochEntry, EpochList } from './epoch-rule.js'
@@ -35,14 +36,6 @@ export interface ReplicaInput {
   epochCheckpoint: EpochList | null
   /** the finding that made the checkpoint unusable, if it was */
   epochCheckpointDamage: Finding | null
-  /**
-   * the batches in log order, read from the files on each call (a copy's batches are never all held: 3 copies
-   * of 400,000 small batches held as objects took 421 MiB); `crc` false skips the CRC check (crcValid null)
-   */
-  batches: (crc: boolean) => Iterable<ReplicaBatch>
-  /** the first batches whose stored CRC-32C does not match their bytes (the walk that reads the epochs checks it), and how many in all */
-  damaged: ReplicaBatch[]
-  damagedCount: number
   /** the cache Kafka would build from the batches' own epochs (cacheFromBatches), used without a checkpoint */
   batchEpochs: EpochEntry[]
   logStartOffset: bigint
@@ -64,9 +57,3 @@ export interface RecordsCompared {
   /** the first offset whose key or value differs */
   first: { offset: bigint; mine: { key: string; value: string }; theirs: { key: string; value: string } } | null
 }
-
-export type CompareRecords = (
-  mine: Iterable<ReplicaBatch>,
-  theirs: Iterable<ReplicaBatch>,
-  below: bigint,
-) => RecordsCompared
