@@ -26,6 +26,9 @@ import {
 } from './remote-metadata.js'
 import { lostAfter, lostText } from '../analysis/lost-records.js'
 import { listedSegments } from './remote-listing.js'
+import type { EpochStart } from '../analysis/remote-epochs.js'
+import { isRemoteSegmentWithinLeaderEpochs, lineageText } from '../analysis/remote-epochs.js'
+import { partitionLineage } from './remote-lineage.js'
 
 export interface RemoteView {
   store: RemoteStore | null
@@ -156,6 +159,8 @@ export function addRemoteSegments(remote: RemoteInput, partitions: PartitionDir[
     segments.sort((a, b) => (a.startOffset < b.startOffset ? -1 : a.startOffset > b.startOffset ? 1 : 0))
     const files: KafkaFile[] = []
     let covered: bigint | null = null
+    // the partition's leader-epoch-checkpoint, read when a segment has a lineage to check against it
+    let lineage: EpochStart[] | undefined
     for (const s of segments) {
       // below the local log start only, and one segment per offset range (a re-upload after a leader change)
       if (localStart !== null && s.startOffset >= localStart) continue
@@ -178,14 +183,36 @@ export function addRemoteSegments(remote: RemoteInput, partitions: PartitionDir[
         continue
       }
       const found = segmentFiles(spec, layout, seg, objects, notes, store, s.sizeInBytes)
-      if (s.endOffset !== null && s.leaderEpochs !== undefined)
+      if (s.endOffset !== null && s.leaderEpochs !== undefined) {
         found[0]!.remote!.expect = { startOffset: s.startOffset, endOffset: s.endOffset, leaderEpochs: s.leaderEpochs }
+        lineage ??= partitionLineage(dir.path) ?? []
+        const why = lineageMismatch(s.leaderEpochs, s.endOffset, lineage)
+        if (why !== null)
+          notes.push({ code: 'REMOTE_EPOCHS_MISMATCH', message: why, file: store.nameOf(logKey), position: 0 })
+      }
       files.push(...found)
       if (s.endOffset !== null) covered = covered === null || s.endOffset > covered ? s.endOffset : covered
     }
     dir.files = [...files, ...dir.files]
   }
   if (view.store?.plan !== undefined) view.store.plan(readOrder(partitions))
+}
+
+/**
+ * A remote segment's metadata lineage against the partition's leader epoch cache where the cache covers it (one
+ * truncated at the log start above the segment says nothing of it), by Kafka's rule
+ * (analysis/remote-epochs.ts isRemoteSegmentWithinLeaderEpochs); the log end offset is not known yet.
+ */
+function lineageMismatch(
+  segment: readonly EpochStart[],
+  endOffset: bigint,
+  lineage: readonly EpochStart[],
+): string | null {
+  if (lineage.length === 0 || endOffset < lineage[0]!.offset) return null
+  const why = isRemoteSegmentWithinLeaderEpochs(segment, endOffset, lineage, null)
+  return why === null
+    ? null
+    : `its __remote_log_metadata entry's leader epochs ${lineageText(segment)} are not within the partition's leader-epoch-checkpoint ${lineageText(lineage)} (epoch=first offset): ${why}; the broker looks remote segments up by the checkpoint's epochs, so a fetch may not find this one, and its retention does not count it`
 }
 
 const concurrencyOf = (spec: RemoteSpec): { concurrency?: number } =>
