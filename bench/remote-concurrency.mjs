@@ -2,14 +2,19 @@
 // `--remote-concurrency` on many partitions read from S3 (moto's S3 API server): reconcile and remote over
 // P partitions of remote segments, at each concurrency, median of RUNS runs, with the machine's load.
 //
-//   node bench/remote-concurrency.mjs [--partitions 100] [--runs 3] [--concurrency 1,8] [--keep DIR]
+//   node bench/remote-concurrency.mjs [--partitions 100] [--segments S] [--storage s3|dir] [--runs 3]
+//                                     [--concurrency 1,8] [--commands reconcile,remote] [--keep DIR]
 //
 // Input: the tiered fixture's partition tiered-0 (fixtures/broker-4.4/tiered: two local segments, two remote
 // segments in Kafka's LocalTieredStorage layout, one with a .txnindex) copied as partitions tiered-0..tiered-(P-1)
 // of one log dir, their remote objects under tiered-<p>-<topicId>/ put into one moto bucket. There is no
 // __remote_log_metadata here (its records name the fixture's two partitions), so the remote segments are found by
-// listing. Results: bench/RESULTS.md "Remote concurrency". Needs `npm run build`, moto_server
-// ($TSDUMP_MOTO_SERVER, .cache/moto/bin/moto_server, PATH; see .ci/run) and @aws-sdk/client-s3.
+// listing. With --segments S, each partition instead has S remote segments of one 2-record batch (the fixture's
+// batch of offsets 7..8, its baseOffset rewritten: outside the CRC) and one local segment above them, to scale the
+// segment count. --storage dir reads the same tree from the directory (no moto: the count scaling without moto's
+// time per request). Results: bench/RESULTS.md "Remote concurrency" and "Remote memory by partition and segment
+// count". Needs `npm run build`; for s3, moto_server ($TSDUMP_MOTO_SERVER, .cache/moto/bin/moto_server, PATH;
+// see .ci/run) and @aws-sdk/client-s3.
 import { spawn, spawnSync, execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import http from 'node:http'
@@ -28,8 +33,49 @@ const P = Number(opt('--partitions', '100'))
 const RUNS = Number(opt('--runs', '3'))
 const LEVELS = opt('--concurrency', '1,8').split(',').map(Number)
 const keep = opt('--keep', null)
+const SEGMENTS = opt('--segments', null) === null ? null : Number(opt('--segments', null))
+const STORAGE = opt('--storage', 's3')
+const COMMANDS = opt('--commands', 'reconcile,remote').split(',')
+
+/** P partitions of SEGMENTS remote segments each (one batch, its offsets rewritten) and one local segment above them */
+function makeSegments(dir) {
+  const logs = path.join(dir, 'logs')
+  const remote = path.join(dir, 'remote')
+  const root = path.join(FIXTURE, 'remote', 'kafka-tiered-storage')
+  const src = fs.readdirSync(root).find((d) => /^tiered-0-/.test(d))
+  const topicId = src.slice('tiered-0-'.length)
+  const seg5 = fs
+    .readdirSync(path.join(root, src))
+    .find((f) => f.startsWith('00000000000000000005-') && f.endsWith('.log'))
+  // the batch of offsets 7..8: position 129, 129 bytes (kafka-dump-log's stored text of the segment)
+  const batch = fs.readFileSync(path.join(root, src, seg5)).subarray(129, 258)
+  const at = (offset) => {
+    const b = Buffer.from(batch)
+    b.writeBigInt64BE(BigInt(offset), 0)
+    return b
+  }
+  const id = (n) => Buffer.from(n.toString(16).padStart(32, '0'), 'hex').toString('base64url')
+  const starts = []
+  for (let p = 0; p < P; p++) {
+    const pd = path.join(logs, `tiered-${p}`)
+    fs.mkdirSync(pd, { recursive: true })
+    fs.copyFileSync(path.join(FIXTURE, 'logs', 'tiered-0', 'partition.metadata'), path.join(pd, 'partition.metadata'))
+    fs.writeFileSync(path.join(pd, 'leader-epoch-checkpoint'), '0\n1\n0 0\n')
+    fs.writeFileSync(path.join(pd, `${String(2 * SEGMENTS).padStart(20, '0')}.log`), at(2 * SEGMENTS))
+    const rd = path.join(remote, `tiered-${p}-${topicId}`)
+    fs.mkdirSync(rd, { recursive: true })
+    for (let i = 0; i < SEGMENTS; i++)
+      fs.writeFileSync(path.join(rd, `${String(2 * i).padStart(20, '0')}-${id(p * 1e6 + i + 1)}.log`), at(2 * i))
+    starts.push(`tiered ${p} 0`)
+  }
+  const hw = starts.map((x) => x.replace(/ 0$/, ` ${2 * SEGMENTS + 2}`))
+  fs.writeFileSync(path.join(logs, 'log-start-offset-checkpoint'), `${['0', String(P), ...starts].join('\n')}\n`)
+  fs.writeFileSync(path.join(logs, 'replication-offset-checkpoint'), `${['0', String(P), ...hw].join('\n')}\n`)
+  return { logs, remote, objects: P * SEGMENTS }
+}
 
 function makeInput(dir) {
+  if (SEGMENTS !== null) return makeSegments(dir)
   const logs = path.join(dir, 'logs')
   const remote = path.join(dir, 'remote')
   fs.mkdirSync(logs, { recursive: true })
@@ -148,12 +194,12 @@ async function upload(endpoint, env, dir, bucket) {
 }
 
 /**
- * One run: wall seconds, peak RSS (GNU time), stdout. Spawned asynchronously: moto's log is drained by this
+ * One run: wall seconds, CPU seconds (user + sys) and peak RSS (GNU time), stdout. Spawned asynchronously: moto's log is drained by this
  * process's event loop, and a synchronous spawn left moto blocked writing it (a full pipe) after ~1,100 requests.
  */
 async function run(argv, env) {
   const t0 = process.hrtime.bigint()
-  const child = spawn('/usr/bin/time', ['-f', '%M', ...argv], {
+  const child = spawn('/usr/bin/time', ['-f', '%U %S %M', ...argv], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -167,63 +213,61 @@ async function run(argv, env) {
   })
   const code = await new Promise((resolve) => child.on('close', (c) => resolve(c)))
   const s = Number(process.hrtime.bigint() - t0) / 1e9
-  const rssKiB = Number(err.trim().split('\n').pop())
+  const [user, sys, rssKiB] = err.trim().split('\n').pop().split(' ').map(Number)
   if (code !== 0 && code !== 1) throw new Error(`${argv.join(' ')}: exit ${code}\n${err}`)
-  return { s, rssMiB: rssKiB / 1024, out, code }
+  return { s, cpu: user + sys, rssMiB: rssKiB / 1024, out, code }
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
-const exe = motoServerPath()
-if (exe === null) {
+const s3 = STORAGE === 's3'
+const exe = s3 ? motoServerPath() : null
+if (s3 && exe === null) {
   console.error('moto_server not found ($TSDUMP_MOTO_SERVER, .cache/moto/bin/moto_server, PATH)')
   process.exit(2)
 }
 const dir = keep ?? fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-bench-s3-'))
 const input = makeInput(dir)
-const moto = await startMoto(exe)
+const moto = s3 ? await startMoto(exe) : null
 const results = []
 try {
-  await upload(moto.endpoint, moto.env, input.remote, 'bench')
+  if (s3) await upload(moto.endpoint, moto.env, input.remote, 'bench')
   const tsdump = [process.execPath, path.join(repo, 'bin', 'tsdump.js')]
-  for (const cmd of ['reconcile', 'remote']) {
+  const storage = s3 ? 's3://bench/' : input.remote
+  for (const cmd of COMMANDS) {
     const outs = new Set()
-    for (const c of LEVELS) {
-      const argv = [
-        ...tsdump,
-        cmd,
-        '--json',
-        input.logs,
-        '--remote-storage',
-        's3://bench/',
-        '--remote-concurrency',
-        String(c),
-      ]
+    for (const c of s3 ? LEVELS : [null]) {
+      const level = c === null ? [] : ['--remote-concurrency', String(c)]
+      const argv = [...tsdump, cmd, '--json', input.logs, '--remote-storage', storage, ...level]
       const runs = []
-      for (let i = 0; i < RUNS; i++) runs.push(await run(argv, moto.env))
+      for (let i = 0; i < RUNS; i++) runs.push(await run(argv, s3 ? moto.env : {}))
       for (const r of runs) outs.add(r.out)
       results.push({
         cmd,
-        c,
+        c: c ?? '-',
         median: median(runs.map((r) => r.s)),
         all: runs.map((r) => r.s.toFixed(2)),
+        cpu: median(runs.map((r) => r.cpu)),
         rss: Math.max(...runs.map((r) => r.rssMiB)),
         code: runs[0].code,
-        command: `tsdump ${cmd} --json <logs> --remote-storage s3://bench/ --remote-concurrency ${c}`,
+        command: `tsdump ${cmd} --json <logs> --remote-storage ${s3 ? 's3://bench/' : '<dir>'}${level.length > 0 ? ` ${level.join(' ')}` : ''}`,
       })
     }
     // the answers do not depend on the concurrency
     if (outs.size !== 1) throw new Error(`${cmd}: the output differs between concurrency levels`)
   }
 } finally {
-  moto.stop()
+  moto?.stop()
   if (keep === null) fs.rmSync(dir, { recursive: true, force: true })
 }
 const load = execFileSync('uptime', { encoding: 'utf8' }).trim()
-console.log(`${P} partitions, ${input.objects} remote objects on moto, ${RUNS} runs each; uptime after: ${load}`)
-console.log('| command | --remote-concurrency | median s | runs (s) | peak RSS MiB | exit |')
-console.log('|---|---|---|---|---|---|')
+const what = SEGMENTS === null ? "the tiered fixture's tiered-0" : `${SEGMENTS} remote segments`
+console.log(
+  `${P} partitions (${what} each), ${input.objects} remote objects ${s3 ? 'on moto' : 'in a directory'}, ${RUNS} runs each; uptime after: ${load}`,
+)
+console.log('| command | --remote-concurrency | median s | runs (s) | CPU s | peak RSS MiB | exit |')
+console.log('|---|---|---|---|---|---|---|')
 for (const r of results)
   console.log(
-    `| \`${r.command}\` | ${r.c} | ${r.median.toFixed(2)} | ${r.all.join(', ')} | ${r.rss.toFixed(0)} | ${r.code} |`,
+    `| \`${r.command}\` | ${r.c} | ${r.median.toFixed(2)} | ${r.all.join(', ')} | ${r.cpu.toFixed(2)} | ${r.rss.toFixed(0)} | ${r.code} |`,
   )

@@ -129,6 +129,7 @@ export const FINDING_SEVERITY = {
   REMOTE_KEY_UNUSABLE: 'error',
   REMOTE_CHUNK_UNREADABLE: 'error',
   REMOTE_OFFSETS_MISMATCH: 'error',
+  REMOTE_EPOCHS_MISMATCH: 'error',
   REMOTE_ZERO_FILLED: 'error',
   // input that cannot be used at all (exit 2, see UNREADABLE_CODES)
   UNREADABLE: 'error',

@@ -33,6 +33,8 @@ export interface KafkaFile {
   remote?: {
     storage: string
     key: string
+    /** the object's size in the storage's listing (opening it then needs no listing) */
+    size?: number
     /** --remote-concurrency, for the store a worker thread opens */
     concurrency?: number
     aiven?: AivenRef

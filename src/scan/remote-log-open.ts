@@ -23,6 +23,7 @@ export function watched(frames: FrameScanner, seen: RemoteSegmentSeen): Pick<Fra
           base,
           base + BigInt(ev.window.readInt32BE(ev.offset + L.LAST_OFFSET_DELTA_OFFSET)),
           ev.window.readInt32BE(ev.offset + L.PARTITION_LEADER_EPOCH_OFFSET),
+          ev.position,
         )
       }
       return ev

@@ -154,3 +154,24 @@ export function metadataLostFor(md: RemoteLogMetadata, topic: string, partition:
   for (const [dir, lost] of md.lost) if (path.resolve(dir) === home) return lost[0]
   return undefined
 }
+
+/**
+ * The segments of one topic partition the metadata names, in offset order: indexed once per metadata read, so
+ * that a scan of many partitions does not filter every segment for each of them (1,000 partitions of 100
+ * segments: 10^8 comparisons).
+ */
+export function segmentsOf(md: RemoteLogMetadata, topic: string, partition: number): readonly RemoteSegmentMetadata[] {
+  let index = byPartition.get(md)
+  if (index === undefined) {
+    index = new Map()
+    for (const s of md.segments) {
+      const id = `${s.partition} ${s.topic}`
+      const list = index.get(id)
+      if (list === undefined) index.set(id, [s])
+      else list.push(s)
+    }
+    byPartition.set(md, index)
+  }
+  return index.get(`${partition} ${topic}`) ?? []
+}
+const byPartition = new WeakMap<RemoteLogMetadata, Map<string, RemoteSegmentMetadata[]>>()

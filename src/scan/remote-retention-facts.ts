@@ -8,6 +8,7 @@ import {
   metadataLostFor,
   metadataPartitions,
   readRemoteLogMetadata,
+  segmentsOf,
   REMOTE_LOG_METADATA_TOPIC,
 } from './remote-metadata.js'
 import { lostText } from '../analysis/lost-records.js'
@@ -41,12 +42,9 @@ export function remoteRetentionFacts(partitions: readonly PartitionDir[]): Map<s
       continue
     }
     const topicId = partitionTopicId(dir.path)
-    const segments = metadata.segments.filter(
+    const segments = segmentsOf(metadata, dir.topic, dir.partition).filter(
       (s) =>
-        s.topic === dir.topic &&
-        s.partition === dir.partition &&
-        (topicId === null || s.topicId === topicId) &&
-        !metadata.deletedPartitions.has(`${s.topicId}:${s.partition}`),
+        (topicId === null || s.topicId === topicId) && !metadata.deletedPartitions.has(`${s.topicId}:${s.partition}`),
     )
     if (!starts.has(dir.logDir)) starts.set(dir.logDir, readOffsetCheckpoint(dir.logDir, 'log-start-offset-checkpoint'))
     // the log start of a topic with remote storage is the checkpoint's, below the first local segment (LogLoader)

@@ -22,10 +22,15 @@ import {
   metadataLostFor,
   metadataPartitions,
   readRemoteLogMetadata,
+  segmentsOf,
   REMOTE_LOG_METADATA_TOPIC,
 } from './remote-metadata.js'
 import { lostAfter, lostText } from '../analysis/lost-records.js'
 import { listedSegments } from './remote-listing.js'
+import { segmentFiles } from './remote-files.js'
+import type { EpochStart } from '../analysis/remote-epochs.js'
+import { isRemoteSegmentWithinLeaderEpochs, lineageText } from '../analysis/remote-epochs.js'
+import { partitionLineage } from './remote-lineage.js'
 
 export interface RemoteView {
   store: RemoteStore | null
@@ -63,10 +68,8 @@ export function finishedSegments(
   partition: number,
   topicId: string | null,
 ): RemoteSegmentMetadata[] {
-  return metadata.segments.filter(
+  return segmentsOf(metadata, topic, partition).filter(
     (s) =>
-      s.topic === topic &&
-      s.partition === partition &&
       (topicId === null || s.topicId === topicId) &&
       s.state === 'COPY_SEGMENT_FINISHED' &&
       !metadata.deletedPartitions.has(`${s.topicId}:${s.partition}`),
@@ -119,11 +122,7 @@ export function addRemoteSegments(remote: RemoteInput, partitions: PartitionDir[
     if (view.metadata !== null && lost !== undefined) {
       // records of its metadata could not be read: a FINISHED may be lost, a segment's creation too; every segment
       // the storage holds is read (where the local log has not got its offsets), and that is said
-      const named = new Map(
-        view.metadata.segments
-          .filter((s) => s.topic === dir.topic && s.partition === dir.partition)
-          .map((s) => [s.segmentId, s]),
-      )
+      const named = new Map(segmentsOf(view.metadata, dir.topic, dir.partition).map((s) => [s.segmentId, s]))
       for (const [segmentId, s] of listed) {
         const m = named.get(segmentId)
         if (
@@ -156,6 +155,8 @@ export function addRemoteSegments(remote: RemoteInput, partitions: PartitionDir[
     segments.sort((a, b) => (a.startOffset < b.startOffset ? -1 : a.startOffset > b.startOffset ? 1 : 0))
     const files: KafkaFile[] = []
     let covered: bigint | null = null
+    // the partition's leader-epoch-checkpoint, read when a segment has a lineage to check against it
+    let lineage: EpochStart[] | undefined
     for (const s of segments) {
       // below the local log start only, and one segment per offset range (a re-upload after a leader change)
       if (localStart !== null && s.startOffset >= localStart) continue
@@ -178,31 +179,52 @@ export function addRemoteSegments(remote: RemoteInput, partitions: PartitionDir[
         continue
       }
       const found = segmentFiles(spec, layout, seg, objects, notes, store, s.sizeInBytes)
-      if (s.endOffset !== null && s.leaderEpochs !== undefined)
+      if (s.endOffset !== null && s.leaderEpochs !== undefined) {
         found[0]!.remote!.expect = { startOffset: s.startOffset, endOffset: s.endOffset, leaderEpochs: s.leaderEpochs }
+        lineage ??= partitionLineage(dir.path) ?? []
+        const why = lineageMismatch(s.leaderEpochs, s.endOffset, lineage)
+        if (why !== null)
+          notes.push({ code: 'REMOTE_EPOCHS_MISMATCH', message: why, file: store.nameOf(logKey), position: 0 })
+      }
       files.push(...found)
       if (s.endOffset !== null) covered = covered === null || s.endOffset > covered ? s.endOffset : covered
     }
     dir.files = [...files, ...dir.files]
   }
-  if (view.store?.plan !== undefined) view.store.plan(readOrder(partitions))
+  view.store?.plan?.(readOrder(partitions))
+  // the files carry their objects' sizes: the listing is not kept through the scan
+  view.store?.forget?.()
 }
 
-const concurrencyOf = (spec: RemoteSpec): { concurrency?: number } =>
-  spec.concurrency !== undefined ? { concurrency: spec.concurrency } : {}
+/**
+ * A remote segment's metadata lineage against the partition's leader epoch cache where the cache covers it (one
+ * truncated at the log start above the segment says nothing of it), by Kafka's rule
+ * (analysis/remote-epochs.ts isRemoteSegmentWithinLeaderEpochs); the log end offset is not known yet.
+ */
+function lineageMismatch(
+  segment: readonly EpochStart[],
+  endOffset: bigint,
+  lineage: readonly EpochStart[],
+): string | null {
+  if (lineage.length === 0 || endOffset < lineage[0]!.offset) return null
+  const why = isRemoteSegmentWithinLeaderEpochs(segment, endOffset, lineage, null)
+  return why === null
+    ? null
+    : `its __remote_log_metadata entry's leader epochs ${lineageText(segment)} are not within the partition's leader-epoch-checkpoint ${lineageText(lineage)} (epoch=first offset): ${why}; the broker looks remote segments up by the checkpoint's epochs, so a fetch may not find this one, and its retention does not count it`
+}
 
 /**
  * The remote objects in the order the partition scan reads them: partition by partition, each segment's first
  * bytes, its .txnindex, then the segments (scan/partition-scan.ts): what an S3 store reads ahead.
  */
-function readOrder(partitions: readonly PartitionDir[]): string[] {
-  const keys: string[] = []
+function readOrder(partitions: readonly PartitionDir[]): RemoteObject[] {
+  const out: RemoteObject[] = []
   for (const dir of partitions) {
-    const remote = dir.files.filter((f) => f.remote !== undefined)
-    for (const f of remote) if (f.kind === 'log') keys.push(f.remote!.key)
-    for (const f of remote) if (f.kind === 'txnindex') keys.push(f.remote!.key)
+    const remote = dir.files.filter((f) => f.remote?.size !== undefined)
+    for (const f of remote) if (f.kind === 'log') out.push({ key: f.remote!.key, size: f.remote!.size! })
+    for (const f of remote) if (f.kind === 'txnindex') out.push({ key: f.remote!.key, size: f.remote!.size! })
   }
-  return keys
+  return out
 }
 
 /**
@@ -243,77 +265,4 @@ export function noteRemoteNotRead(partitions: PartitionDir[]): void {
         'the counts are of the local segments only; give --remote-storage <dir> to read them',
     })
   }
-}
-
-/** a listed segment's files as the scan reads them: its .log and its .txnindex (in Aiven's layout, from .indexes) */
-function segmentFiles(
-  spec: RemoteSpec,
-  layout: RemoteLayout,
-  seg: Parameters<RemoteLayout['keyOf']>[0],
-  objects: Map<string, RemoteObject>,
-  notes: NonNullable<PartitionDir['remoteNotes']>,
-  store: RemoteStore,
-  sizeInBytes: number | undefined,
-): KafkaFile[] {
-  const base = { baseOffset: seg.startOffset, topic: seg.topic, partition: seg.partition }
-  const logKey = layout.keyOf(seg, 'log')
-  if (layout.name === 'aiven') {
-    // the .log object holds the transformed chunks: its size is compared with the manifest's (by `tsdump remote`), not the metadata's
-    const aiven = {
-      manifest: layout.keyOf(seg, 'rsm-manifest'),
-      ...(spec.keyFile !== undefined ? { keyFile: spec.keyFile } : {}),
-    }
-    const out: KafkaFile[] = [
-      {
-        path: store.nameOf(logKey),
-        name: logKey,
-        kind: 'log',
-        remote: { storage: spec.storage, key: logKey, aiven, ...concurrencyOf(spec) },
-        ...base,
-      },
-    ]
-    const indexes = layout.keyOf(seg, 'indexes')
-    if (objects.has('indexes'))
-      out.push({
-        path: store.nameOf(indexes),
-        name: indexes,
-        kind: 'txnindex',
-        remote: {
-          storage: spec.storage,
-          key: indexes,
-          aiven: { ...aiven, index: 'transaction' },
-          ...concurrencyOf(spec),
-        },
-        ...base,
-      })
-    return out
-  }
-  const stored = objects.get('log')!.size
-  if (sizeInBytes !== undefined && stored !== sizeInBytes) {
-    notes.push({
-      code: 'REMOTE_SIZE_MISMATCH',
-      message: `the metadata says ${sizeInBytes} bytes, the storage has ${stored}: read as it is`,
-      file: store.nameOf(logKey),
-    })
-  }
-  const out: KafkaFile[] = [
-    {
-      path: store.nameOf(logKey),
-      name: logKey,
-      kind: 'log',
-      remote: { storage: spec.storage, key: logKey, ...concurrencyOf(spec) },
-      ...base,
-    },
-  ]
-  // a missing .txnindex is normal (no aborted transactions)
-  const txn = layout.keyOf(seg, 'txnindex')
-  if (objects.has('txnindex'))
-    out.push({
-      path: store.nameOf(txn),
-      name: txn,
-      kind: 'txnindex',
-      remote: { storage: spec.storage, key: txn, ...concurrencyOf(spec) },
-      ...base,
-    })
-  return out
 }

@@ -400,7 +400,7 @@ describe('keys, damage and layouts', () => {
     }
   })
 
-  it('remote offsets and leader epochs are checked against __remote_log_metadata: a mismatch names the object', () => {
+  it('remote offsets (REMOTE_OFFSETS_MISMATCH) and leader epochs (REMOTE_EPOCHS_MISMATCH) are checked against __remote_log_metadata: a mismatch names the object', () => {
     const remote = copyRemote('plain')
     const [seg5, seg9] = ['00000000000000000005', '00000000000000000009'].map(
       (b) => objects(remote, '.log').find((p) => path.basename(p).startsWith(b))!,
@@ -412,16 +412,25 @@ describe('keys, damage and layouts', () => {
     const b = fs.readFileSync(seg9!)
     b.writeInt32BE(7, 12)
     fs.writeFileSync(seg9!, b)
-    const f = reconcile([logs('plain')], { remote }).partitions[0]!.report.findings.filter(
-      (x) => x.code === 'REMOTE_OFFSETS_MISMATCH',
-    )
+    const found = reconcile([logs('plain')], { remote }).partitions[0]!.report.findings
+    const f = found.filter((x) => x.code === 'REMOTE_OFFSETS_MISMATCH')
     expect(f.map((x) => [x.file, x.message])).toEqual([
       [seg5, 'its batches hold offsets 9..16, its __remote_log_metadata entry says 5..8'],
-      [seg5, "its batches' leader epochs are {0=9} (epoch=first offset), its __remote_log_metadata entry says {0=5}"],
+    ])
+    const e = found.filter((x) => x.code === 'REMOTE_EPOCHS_MISMATCH')
+    expect(e.map((x) => [x.file, x.position, x.message])).toEqual([
+      [
+        seg5,
+        0,
+        expect.stringMatching(
+          /^epoch 0 starts at the batch at offset 9 \(byte 0\), the metadata's lineage starts it at offset 5: its batches' lineage is \{0=9\}, its __remote_log_metadata entry's \{0=5\}/,
+        ),
+      ],
       [
         seg9,
+        0,
         expect.stringMatching(
-          /^its batches' leader epochs are \{7=9, 0=\d+\} \(epoch=first offset\), its __remote_log_metadata entry says \{0=9\}$/,
+          /^the batch at offset 9 \(byte 0\) has leader epoch 7, which the metadata's lineage does not have: its batches' lineage is \{7=9, 0=\d+\}/,
         ),
       ],
     ])

@@ -5,6 +5,9 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseRemoteConcurrency } from '../../src/cli/options.js'
+import { runReconcile } from '../../src/commands/reconcile.js'
+import { closeRemoteStores } from '../../src/io/remote/store.js'
+import { testContext } from '../hostile/support.js'
 import { FIXTURES_44 } from '../support/paths.js'
 import { spawnCli } from '../support/spawn-cli.js'
 import { motoServerMissing, startS3Server, uploadTree, type S3TestServer } from '../support/s3-server.js'
@@ -57,6 +60,43 @@ describe.skipIf(missing !== null)('--remote-concurrency does not change the answ
   afterAll(async () => {
     await server?.stop()
   })
+
+  it("partition worker threads open the S3 store without listing it (each file carries its size; the tree's kafka-tiered-storage/ level found from one key): the same answer as one thread", async () => {
+    const logs = path.join(FIXTURES_44, 'tiered', 'logs')
+    const saved = { ...process.env }
+    // the S3 I/O threads take their endpoint and credentials from the environment they start with
+    Object.assign(process.env, server.env)
+    const run = async (threads: number): Promise<{ code: number; out: string; workers: number }> => {
+      const ctx = testContext()
+      let workers = 0
+      try {
+        const code = await runReconcile(
+          {
+            paths: [logs],
+            format: 'json',
+            remote: `s3://${BUCKET}/local/`,
+            threads,
+            workerInternals: { minBytes: 0, onWorkers: (n) => (workers = n) },
+          },
+          ctx,
+        )
+        return { code, out: ctx.stdout.text, workers }
+      } finally {
+        closeRemoteStores()
+      }
+    }
+    try {
+      const one = await run(1)
+      const two = await run(2)
+      expect(two.workers).toBe(2)
+      expect(one.code).toBe(0)
+      expect(two.out).toBe(one.out)
+      expect(one.out).toMatch(/"readCommitted":7,"readUncommitted":20/)
+    } finally {
+      for (const k of Object.keys(server.env)) if (saved[k] === undefined) delete process.env[k]
+      Object.assign(process.env, saved)
+    }
+  }, 120_000)
 
   for (const c of CASES) {
     it(`${c.name}: reconcile and txns print the same at 1, 8 and 32, with the Java consumers' counts`, async () => {

@@ -27,13 +27,26 @@ export interface AivenRef {
   index?: 'transaction'
   /** --remote-key: the RSA private key (PEM file) that unwraps the data keys */
   keyFile?: string
+  /** the manifest object's listed size (opening it then needs no listing) */
+  manifestSize?: number
 }
 
+/**
+ * Manifests and unwrapped data keys read on this thread, the newest CACHED of each: a manifest is read when its
+ * segment is opened (the scan opens a segment's .log and its .indexes one after the other), and keeping every one
+ * grew with the segment count, a chunk index each.
+ */
 const manifests = new Map<string, AivenManifest>()
 const dataKeys = new Map<string, Buffer>()
+const CACHED = 64
 
-function readObject(store: RemoteStore, key: string, position = 0, length?: number): Buffer {
-  const src = store.open(key)
+function remember<V>(cache: Map<string, V>, id: string, value: V): void {
+  cache.set(id, value)
+  if (cache.size > CACHED) cache.delete(cache.keys().next().value!)
+}
+
+function readObject(store: RemoteStore, key: string, position = 0, length?: number, size?: number): Buffer {
+  const src = store.open(key, size)
   try {
     const n = length ?? src.size - position
     const b = src.readAt(position, n)
@@ -56,13 +69,13 @@ export function forgetAivenObjects(): void {
   dataKeys.clear()
 }
 
-/** the manifest of a segment, read once per thread */
-export function aivenManifest(store: RemoteStore, key: string): AivenManifest {
+/** the manifest of a segment (`size`: its object's listed size), read once while it is among the newest */
+export function aivenManifest(store: RemoteStore, key: string, size?: number): AivenManifest {
   const id = `${store.spec}\u0000${key}`
   let m = manifests.get(id)
   if (m === undefined) {
     try {
-      m = parseAivenManifest(readObject(store, key).toString('utf8'))
+      m = parseAivenManifest(readObject(store, key, 0, undefined, size).toString('utf8'))
     } catch (e) {
       if (e instanceof ManifestError)
         throw new InputError(
@@ -72,7 +85,7 @@ export function aivenManifest(store: RemoteStore, key: string): AivenManifest {
         )
       throw e
     }
-    manifests.set(id, m)
+    remember(manifests, id, m)
   }
   return m
 }
@@ -92,7 +105,8 @@ function privateKeyPem(keyFile: string | undefined): { pem: Buffer; from: string
 function dataKey(store: RemoteStore, ref: AivenRef, m: AivenManifest, logName: string): Buffer {
   const enc = m.encryption!
   const pk = privateKeyPem(ref.keyFile)
-  const id = `${store.spec}\u0000${ref.manifest}\u0000${pk?.from ?? ''}`
+  // the same wrapped key unwraps to the same data key: the plugin wraps one data key for many segments
+  const id = `${pk?.from ?? ''}\u0000${enc.wrappedKey.toString('base64')}`
   const cached = dataKeys.get(id)
   if (cached !== undefined) return cached
   if (pk === null) {
@@ -122,7 +136,7 @@ function dataKey(store: RemoteStore, ref: AivenRef, m: AivenManifest, logName: s
       `the unwrapped data key has ${key.length} bytes, not an AES key`,
     )
   }
-  dataKeys.set(id, key)
+  remember(dataKeys, id, key)
   return key
 }
 
@@ -219,14 +233,14 @@ class AivenLogSource implements SegmentSource {
 }
 
 /** One object of an Aiven segment as a SegmentSource: `key` is its `.log` object (or, with ref.index, its `.indexes`). */
-export function openAivenObject(store: RemoteStore, key: string, ref: AivenRef): SegmentSource {
+export function openAivenObject(store: RemoteStore, key: string, ref: AivenRef, size?: number): SegmentSource {
   const name = store.nameOf(key)
-  const m = aivenManifest(store, ref.manifest)
+  const m = aivenManifest(store, ref.manifest, ref.manifestSize)
   if (ref.index !== undefined) {
     const r = m.indexes[ref.index]
     if (r === null || r === undefined || r.size === 0) return new BufferSource(Buffer.alloc(0), name)
     const dk = m.encryption === null ? null : dataKey(store, ref, m, name)
-    let bytes = readObject(store, key, r.position, r.size)
+    let bytes = readObject(store, key, r.position, r.size, size)
     if (dk !== null) {
       try {
         bytes = decrypt(bytes, dk, m.encryption!.aad)
@@ -240,5 +254,5 @@ export function openAivenObject(store: RemoteStore, key: string, ref: AivenRef):
     }
     return new BufferSource(bytes, name)
   }
-  return new AivenLogSource(name, store.open(key), m, m.encryption === null ? null : dataKey(store, ref, m, name))
+  return new AivenLogSource(name, store.open(key, size), m, m.encryption === null ? null : dataKey(store, ref, m, name))
 }

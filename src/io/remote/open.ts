@@ -9,7 +9,9 @@ import { openRemoteStore } from './store.js'
 export function openKafkaFile(f: KafkaFile): SegmentSource {
   if (f.remote === undefined) return new FileSource(f.path)
   const store = openRemoteStore(f.remote.storage, f.remote.concurrency)
-  return f.remote.aiven !== undefined ? openAivenObject(store, f.remote.key, f.remote.aiven) : store.open(f.remote.key)
+  return f.remote.aiven !== undefined
+    ? openAivenObject(store, f.remote.key, f.remote.aiven, f.remote.size)
+    : store.open(f.remote.key, f.remote.size)
 }
 
 /** The topic id partition.metadata records (`topic_id: <Uuid>`), or null when there is none to read. */

@@ -16,8 +16,16 @@ export interface RemoteStore {
   nameOf(key: string): string
   /** entries below the root that could not be listed (unreadable directories, names that are not UTF-8) */
   readonly skipped?: ReadonlyArray<{ key: string; reason: string }>
-  /** an object, read in windows like a local file (.txnindex and .snapshot too: any size) */
-  open(key: string): SegmentSource
+  /**
+   * an object, read in windows like a local file (.txnindex and .snapshot too: any size); `size`, its listed size
+   * when the caller kept it, spares an S3 store its listing (a worker thread's store then lists nothing)
+   */
+  open(key: string, size?: number): SegmentSource
   /** the objects in the order they will be read, so that a store with latency reads ahead across them (S3) */
-  plan?: (keys: readonly string[]) => void
+  plan?: (objects: ReadonlyArray<RemoteObject>) => void
+  /**
+   * drops the listing (list() lists again): once a scan's remote segments are known, the objects it reads carry
+   * their sizes, and a storage's listing held for the whole scan grew with every object in it
+   */
+  forget?: () => void
 }

@@ -138,7 +138,8 @@ async function withRetries<T>(what: (signal: AbortSignal) => Promise<T>): Promis
   throw new Error(describe(last!, ATTEMPTS))
 }
 
-async function list(prefix: string): Promise<Array<{ key: string; size: number }>> {
+/** the objects under `prefix`, all or the first `max` */
+async function list(prefix: string, max?: number): Promise<Array<{ key: string; size: number }>> {
   const out: Array<{ key: string; size: number }> = []
   let token: string | undefined
   do {
@@ -148,6 +149,7 @@ async function list(prefix: string): Promise<Array<{ key: string; size: number }
           new ListObjectsV2Command!({
             Bucket: bucket,
             Prefix: prefix,
+            ...(max !== undefined ? { MaxKeys: max } : {}),
             ...(token !== undefined ? { ContinuationToken: token } : {}),
           }),
           { abortSignal },
@@ -155,7 +157,7 @@ async function list(prefix: string): Promise<Array<{ key: string; size: number }
     )
     for (const o of r.Contents ?? [])
       if (o.Key !== undefined) out.push({ key: o.Key.slice(prefix.length), size: o.Size ?? 0 })
-    token = r.IsTruncated === true ? r.NextContinuationToken : undefined
+    token = r.IsTruncated === true && max === undefined ? r.NextContinuationToken : undefined
   } while (token !== undefined)
   return out
 }
@@ -192,15 +194,13 @@ async function getRange(key: string, from: number, to: number): Promise<Uint8Arr
 
 /**
  * GETs in flight at once (--remote-concurrency): the chunk asked for, the next chunk of its object (PREFETCH), and
- * the first chunks of the objects the plan says come next (other segments, other partitions), so that a scan of
+ * the first chunks of the objects the caller's plan says come next (other segments, other partitions; sent with
+ * each GET), so that a scan of
  * many small remote segments waits for one round trip at a time instead of one per segment.
  */
 const CONCURRENCY = Math.max(1, Math.floor(concurrency))
 /** chunks fetched or in flight, the oldest dropped first; at most CONCURRENCY + 1 of them (each at most one chunk) */
 const cache = new Map<string, Promise<Uint8Array>>()
-/** the objects in the order the caller will read them (a 'plan' message), and where each is in it */
-let plan: Array<{ key: string; size: number }> = []
-const planned = new Map<string, number>()
 
 function fetchChunk(key: string, index: number, size: number): Promise<Uint8Array> {
   const id = `${index} ${key}`
@@ -214,46 +214,35 @@ function fetchChunk(key: string, index: number, size: number): Promise<Uint8Arra
   return p
 }
 
-/** the GETs started beside the one asked for: at most CONCURRENCY - 1 */
-function prefetch(key: string, index: number, size: number): void {
+/** the GETs started beside the one asked for: at most CONCURRENCY - 1 (`next`: the objects the caller's plan reads after it) */
+function prefetch(key: string, index: number, size: number, next: ReadonlyArray<{ key: string; size: number }>): void {
   let budget = CONCURRENCY - 1
   for (let i = 1; i <= PREFETCH && budget > 0 && (index + i) * chunk < size; i++, budget--)
     void fetchChunk(key, index + i, size)
-  const at = planned.get(key)
-  if (at === undefined) return
-  for (let j = at + 1; j < plan.length && budget > 0; j++, budget--) {
-    const o = plan[j]!
-    if (o.size > 0) void fetchChunk(o.key, 0, o.size)
-  }
+  for (let j = 0; j < next.length && budget > 0; j++, budget--) void fetchChunk(next[j]!.key, 0, next[j]!.size)
 }
 
 port.on(
   'message',
   (m: {
     id: number
-    op: 'list' | 'get' | 'plan'
+    op: 'list' | 'get'
     prefix?: string
+    max?: number
     key?: string
     index?: number
     size?: number
-    objects?: Array<{ key: string; size: number }>
+    next?: Array<{ key: string; size: number }>
   }) => {
     void (async () => {
       try {
         if (m.op === 'list') {
-          answer(setup, { id: m.id, objects: await list(m.prefix!) })
-          return
-        }
-        if (m.op === 'plan') {
-          plan = m.objects!
-          planned.clear()
-          plan.forEach((o, i) => planned.set(o.key, i))
-          answer(setup, { id: m.id })
+          answer(setup, { id: m.id, objects: await list(m.prefix!, m.max) })
           return
         }
         const { key, index, size } = m as { key: string; index: number; size: number }
         const wanted = fetchChunk(key, index, size)
-        prefetch(key, index, size)
+        prefetch(key, index, size, m.next ?? [])
         let data: Uint8Array
         try {
           data = await wanted

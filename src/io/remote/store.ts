@@ -73,6 +73,10 @@ class DirStore implements RemoteStore {
   nameOf(key: string): string {
     return path.join(this.root, key)
   }
+  forget(): void {
+    this.listed = undefined
+  }
+
   open(key: string): SegmentSource {
     return new FileSource(this.nameOf(key))
   }
