@@ -5,6 +5,8 @@
 // the transactions one at a time.
 import type { Finding } from '../analysis/findings.js'
 import { EXIT_USAGE } from '../analysis/findings.js'
+import type { ForceTerminateAdvice } from '../analysis/broker-release.js'
+import { forceTerminateAdvice } from '../analysis/broker-release.js'
 import type { RangeSpec } from '../analysis/range-filter.js'
 import type { TransactionsResult } from '../analysis/transaction-join/types.js'
 import type { TransactionsStream } from '../scan/transactions-stream.js'
@@ -13,6 +15,7 @@ import { printTransactionsJson } from '../format/transactions-json.js'
 import { printTransactionsText } from '../format/transactions-text.js'
 import { resolvePartitions } from '../scan/partition-paths.js'
 import { resolveFilter } from '../scan/filter-resolve.js'
+import { readMetadataVersion } from '../scan/metadata-version.js'
 import type { CommandContext } from './context.js'
 import { selectsPartition } from './topic-partition-filter.js'
 import type { TopicPartitionFilter } from './topic-partition-filter.js'
@@ -103,6 +106,15 @@ export function transactionsStream(
   })
 }
 
+/** forceTerminateTransaction for an open transaction's id; the metadata log read once, at the first open one */
+function endIt(paths: string[], remote: RemoteInput | undefined): (id: string) => ForceTerminateAdvice {
+  let level: number | null | undefined
+  return (id) => {
+    level ??= readMetadataVersion(resolvePartitions(paths, remote).partitions)
+    return forceTerminateAdvice(id, 'localhost:9092', level)
+  }
+}
+
 export function runTransactions(opts: TransactionsOptions, ctx: CommandContext): number {
   const { paths, format: _format, color: _color, wide: _wide, ...lib } = opts
   const s = transactionsStream(paths, { ...lib, now: opts.now ?? ctx.now() })
@@ -129,6 +141,7 @@ export function runTransactions(opts: TransactionsOptions, ctx: CommandContext):
       printTransactionsText(counted, ctx, {
         colorLevel: opts.color === false ? 0 : ctx.colorLevel,
         wide: opts.wide === true,
+        endIt: endIt(paths, lib.remote),
       })
   } finally {
     s.close()
