@@ -15,6 +15,14 @@ const CAUSE: Record<FlinkLingering['cause'], string> = {
   unknown: 'cause not told by the files',
 }
 
+/** what lso and transactions say of an open id of a sink they cannot see whole: the causes known to leave one open */
+export function flinkOpenCauses(subtask: number): string {
+  return (
+    `a restore with a smaller parallelism whose writers no longer write subtask ${subtask}'s ids (INCREMENTING: its PROBING ` +
+    'abort did not reach this one; POOLING: FLINK-40626, a reused id the restore skipped as pre-committed) or a changed transactionalIdPrefix'
+  )
+}
+
 const range = (first: number | null, last: number | null): string =>
   first === last ? String(first) : `${first}..${last}`
 

@@ -1,5 +1,6 @@
 // Text printer of reconcile / txns / lso: tables and stories on stdout (colour at the chosen level),
 // the findings that are not info on stderr, uncoloured, partition by partition.
+import { flinkOpenCauses } from './flink-sink-text.js'
 import { impactLines } from './lso-impact-text.js'
 import { Chalk } from 'chalk'
 import type { ChalkInstance } from 'chalk'
@@ -239,10 +240,7 @@ function formatBlocked(
     if (named !== null) lines.push(...wrapWords(named, '    '))
     if (family.kind === 'flink-kafka-sink' && t.state === 'open') {
       lines.push(
-        ...wrapWords(
-          `known causes of a Flink sink transaction left open: a restore with a smaller parallelism (no subtask ${family.subtask} any more) or a changed transactionalIdPrefix`,
-          '    ',
-        ),
+        ...wrapWords(`known causes of a Flink sink transaction left open: ${flinkOpenCauses(family.subtask)}`, '    '),
       )
     }
   }

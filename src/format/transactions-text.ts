@@ -11,7 +11,13 @@ import { describeFamily, idFamily } from '../analysis/transaction-join/id-famili
 import type { JoinedTransaction, TransactionsResult, TransactionsStreamed } from '../analysis/transaction-join/types.js'
 import { stateLabel, unknownStatesNotes } from '../analysis/transactional-id-state.js'
 import type { FlinkSink } from '../analysis/transaction-join/flink-ids.js'
-import { flinkFamilyText, flinkKnowsOpen, flinkLossSummary, flinkTransactionNotes } from './flink-sink-text.js'
+import {
+  flinkFamilyText,
+  flinkKnowsOpen,
+  flinkOpenCauses,
+  flinkLossSummary,
+  flinkTransactionNotes,
+} from './flink-sink-text.js'
 import type { Writer } from './writer.js'
 import { formatFinding } from './finding-text.js'
 import type { Column, TableCell } from './table.js'
@@ -89,8 +95,7 @@ function block(
   if (family?.kind === 'flink-kafka-sink' && t.outcome === 'open' && !flinkKnowsOpen(sinks, t.transactionalId)) {
     // FlinkKafkaInternalProducer ids are aborted on restore only for the subtasks and prefix the job still has
     for (const l of hanging(
-      'a Flink sink transaction left open: known causes are a restore with a smaller parallelism (no subtask ' +
-        `${family.subtask} any more) or a changed transactionalIdPrefix; the coordinator aborts it only after transaction.timeout.ms`,
+      `a Flink sink transaction left open: known causes are ${flinkOpenCauses(family.subtask)}; the coordinator aborts it only after transaction.timeout.ms`,
       wide,
     ))
       out.push(l)
