@@ -98,8 +98,8 @@ export async function runJob(bootstrap, o) {
   }
 }
 
-/** The newest retained checkpoint (chk-N with its _metadata) of a checkpoint dir. */
-export function latestCheckpoint(dir) {
+/** The newest retained checkpoint (chk-N with its _metadata) of a checkpoint dir; back = 1, 2: the one before, ... */
+export function latestCheckpoint(dir, back = 0) {
   const found = []
   for (const job of fs.readdirSync(dir)) {
     for (const c of fs.readdirSync(path.join(dir, job))) {
@@ -109,8 +109,22 @@ export function latestCheckpoint(dir) {
     }
   }
   found.sort((a, b) => a.id - b.id)
-  if (!found.length) throw new Error(`no completed checkpoint in ${dir}`)
-  return found.at(-1)
+  if (found.length <= back)
+    throw new Error(`${found.length} completed checkpoints in ${dir}, wanted the newest but ${back}`)
+  return found.at(-1 - back)
+}
+
+/** The transactional ids of the job's log lines matching `re` (a restore's skipped and fenced ids). */
+export function idsLogged(log, re) {
+  return [
+    ...new Set(
+      log
+        .filter((l) => re.test(l))
+        .map((l) => /transactionalId='?([^,}'\s]+)|Skipping transaction (\S+)/.exec(l))
+        .filter(Boolean)
+        .map((m) => m[1] ?? m[2]),
+    ),
+  ].sort()
 }
 
 /** What the broker says now: the Admin answers and the records each isolation level reads. */

@@ -5,7 +5,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { BROKER_PROPS_44, dirsOf, observeTopicsJava } from '../fixtures/v44/common.mjs'
-import { createTopic, lostInputs, latestCheckpoint, observe, runJob, waitForStates } from './lib.mjs'
+import { createTopic, idsLogged, lostInputs, latestCheckpoint, observe, runJob, waitForStates } from './lib.mjs'
 
 export const FLINK = { flink: '2.2.0', connector: 'flink-connector-kafka 5.0.0-2.2', kafkaClients: '4.2.0' }
 export const brokerProps = (extra = {}) => ({
@@ -17,7 +17,9 @@ export const brokerProps = (extra = {}) => ({
 
 /**
  * s: {topic, partitions, naming, prefix, parallelism, restoredParallelism, total, perCheckpoint, txnTimeoutMs,
- *     haltOnCall, drop?, waitForTimeout}
+ *     haltOnCall, drop?, waitForTimeout, restoreBack?, restoredTxnTimeoutMs?}
+ * restoreBack n > 0 restores from the nth retained checkpoint before the newest (as from an older checkpoint or a
+ * savepoint taken then) instead of the newest.
  */
 export async function runScenario(broker, s) {
   const b = broker.bootstrap
@@ -56,13 +58,20 @@ export async function runScenario(broker, s) {
       broker: await observe(b, s.topic, s.partitions, 'timed-out'),
     })
   }
-  const checkpoint = latestCheckpoint(checkpointDir)
-  const second = await runJob(b, { ...job, parallelism: s.restoredParallelism, restore: checkpoint.path })
+  const latest = latestCheckpoint(checkpointDir)
+  const checkpoint = latestCheckpoint(checkpointDir, s.restoreBack ?? 0)
+  const restoredTxnTimeoutMs = s.restoredTxnTimeoutMs ?? s.txnTimeoutMs
+  const second = await runJob(b, {
+    ...job,
+    parallelism: s.restoredParallelism,
+    restore: checkpoint.path,
+    txnTimeoutMs: restoredTxnTimeoutMs,
+  })
   if (second.exitCode !== 0) throw new Error(`the restored job exited ${second.exitCode}`)
   const final = await observe(b, s.topic, s.partitions, 'restored')
   steps.push({
     step: 'restored',
-    description: `restored from checkpoint ${checkpoint.id} with parallelism ${s.restoredParallelism}, ran to the end of its ${s.total} inputs`,
+    description: `restored from checkpoint ${checkpoint.id}${checkpoint.id === latest.id ? '' : ` (the newest was ${latest.id})`} with parallelism ${s.restoredParallelism}, ran to the end of its ${s.total} inputs`,
     job: second,
     broker: final,
   })
@@ -80,6 +89,15 @@ export async function runScenario(broker, s) {
     inputs: s.total,
     inputsPerCheckpoint: s.perCheckpoint,
     restoredFromCheckpoint: checkpoint.id,
+    newestCheckpoint: latest.id,
+    restoredTransactionTimeoutMs: restoredTxnTimeoutMs,
+    // what the restored job logged: the ids its LISTING abort skipped as pre-committed, the ids whose commit was fenced
+    skippedAtRestore: idsLogged(second.log, /Skipping transaction/),
+    fencedCommits: idsLogged(second.log, /Unable to commit transaction/),
+    openAtEnd: final.describeTransactions
+      .filter((d) => d.state === 'Ongoing')
+      .map((d) => d.transactionalId)
+      .sort(),
     heldInCommitter: held,
     droppedCommits: dropped,
     inputsNeverReadCommitted: lost,

@@ -2,11 +2,16 @@
 // each partition's LSO, and every record it holds back that committed (or was never transactional) waits behind it
 // until the transaction ends: the coordinator aborts it at txnStartTimestamp + transactionTimeoutMs
 // (TransactionStateManager.timedOutTransactions), or an operator ends it now: `kafka-transactions.sh abort` per
-// partition (KIP-664), or, on brokers 4.1+ (KIP-939's TransactionsCommand forceTerminateTransaction, the
-// Admin.forceTerminateTransaction call), the whole transaction by its transactional id.
+// partition (KIP-664), or the whole transaction by its transactional id with kafka-transactions.sh 4.1+'s
+// forceTerminateTransaction (analysis/broker-release.ts says which tools run it); and, for a Kafka Streams id,
+// whether restarting the application ends it (analysis/transaction-join/streams-ids.ts restartVerdict).
+import type { ForceTerminateAdvice } from './broker-release.js'
+import { forceTerminateAdvice } from './broker-release.js'
 import type { BlockingTransaction } from './lso.js'
 import type { PartitionReport } from './partition-report.js'
 import type { TransactionalIdState } from './transactional-id-state.js'
+import type { RestartEffect } from './transaction-join/streams-ids.js'
+import { restartFromStates } from './transaction-join/streams-ids.js'
 
 /** what it takes of lso's partitions (partition-results.ts LsoPartitionFacts) */
 export interface LsoPartitionFacts {
@@ -41,8 +46,18 @@ export interface TransactionImpact {
   deadlineMs: bigint | null
   /** the abort commands of each partition it holds (analysis/lso.ts abortCommands, the --start-offset form) */
   abortCommands: string[]
-  /** kafka-transactions.sh forceTerminateTransaction (brokers 4.1+), when the transactional id is known */
+  /** kafka-transactions.sh forceTerminateTransaction (Kafka 4.1+'s tool), when the transactional id is known */
   forceTerminate: string | null
+  /** which kafka-transactions.sh runs it, from the metadata log's metadata.version when one is among the paths */
+  forceTerminateAdvice: ForceTerminateAdvice
+  /** a Kafka Streams id: what restarting its application does to this transaction */
+  streamsRestart: { applicationId: string; restart: RestartEffect; why: string } | null
+}
+
+/** what lsoImpact reads beyond the partitions: the coordinator's newest records, the metadata log's level (read only when asked) */
+export interface ImpactContext {
+  states?: readonly TransactionalIdState[]
+  metadataVersion?: () => number | null
 }
 
 /** the committed records behind one partition's open transactions: those waiting, less the open transactions' own */
@@ -52,7 +67,11 @@ export function committedBehind(p: LsoPartitionFacts): number {
 }
 
 /** Each open transaction holding an LSO, with its cost per topic and the commands that free it now. */
-export function lsoImpact(partitions: readonly LsoPartitionFacts[], bootstrap: string): TransactionImpact[] {
+export function lsoImpact(
+  partitions: readonly LsoPartitionFacts[],
+  bootstrap: string,
+  ctx: ImpactContext = {},
+): TransactionImpact[] {
   const byTx = new Map<string, { t: BlockingTransaction; held: LsoPartitionFacts[] }>()
   for (const p of partitions) {
     const t = p.blocking
@@ -63,10 +82,22 @@ export function lsoImpact(partitions: readonly LsoPartitionFacts[], bootstrap: s
     else g.held.push(p)
   }
   const out: TransactionImpact[] = []
+  let level: number | null | undefined
   for (const { t, held } of byTx.values()) {
     const topics = [...new Set(held.map((p) => p.report.topic ?? p.label))].sort()
     const ids = held.flatMap((p) => p.ids).filter((s) => !s.deleted && s.producerId === t.producerId)
     const transactionalId = ids[0]?.transactionalId ?? null
+    if (transactionalId !== null && level === undefined) level = ctx.metadataVersion?.() ?? null
+    const advice = forceTerminateAdvice(transactionalId, bootstrap, level ?? null)
+    const streamsRestart =
+      transactionalId === null
+        ? null
+        : restartFromStates(
+            transactionalId,
+            ids[0]!.startTimestamp,
+            held.map((p) => p.label),
+            ctx.states ?? ids,
+          )
     const deadlineMs = held.map((p) => p.blocking!.verdict.coordinatorAbortsAtMs).find((d) => d !== null) ?? null
     out.push({
       producerId: t.producerId,
@@ -93,10 +124,9 @@ export function lsoImpact(partitions: readonly LsoPartitionFacts[], bootstrap: s
         }
       }),
       abortCommands: held.flatMap((p) => p.commands.slice(0, 1)),
-      forceTerminate:
-        transactionalId === null
-          ? null
-          : `kafka-transactions.sh --bootstrap-server ${bootstrap} forceTerminateTransaction --transactionalId ${transactionalId}`,
+      forceTerminate: advice.command,
+      forceTerminateAdvice: advice,
+      streamsRestart,
     })
   }
   return out

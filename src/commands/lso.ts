@@ -17,6 +17,7 @@ import { scanPartitions, threadsOf } from './workers/partition-pool.js'
 import { BrokerModel } from '../scan/broker-model.js'
 import type { Scanned } from '../scan/broker-model.js'
 import { coordinatorPartitionCountOf } from '../scan/metadata-partitions.js'
+import { metadataVersionOf } from '../scan/metadata-version.js'
 import type { ScannedPartition } from '../scan/partition-scan.js'
 import type { ScannedPaths } from '../scan/partition-paths.js'
 import type { WorkerInternals } from './workers/partition-pool.js'
@@ -133,7 +134,10 @@ export function lsoOf(model: BrokerModel, done: Scanned, opts: LsoOptions): LsoR
     nowMs,
     nowGiven: opts.now !== undefined,
     partitions,
-    impact: lsoImpact(partitions, bootstrap),
+    impact: lsoImpact(partitions, bootstrap, {
+      states,
+      metadataVersion: () => metadataVersionOf(model.metadataConfigs()),
+    }),
     hanging: hanging.length > 0,
     hangingTransactions: hanging,
     coordinator: coordinatorOf,

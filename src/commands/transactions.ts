@@ -5,6 +5,8 @@
 // joins them with analysis/transaction-join/ in bounded memory; the printers take the transactions one at a time.
 import type { Finding } from '../analysis/findings.js'
 import { EXIT_USAGE } from '../analysis/findings.js'
+import type { ForceTerminateAdvice } from '../analysis/broker-release.js'
+import { forceTerminateAdvice } from '../analysis/broker-release.js'
 import type { RangeSpec } from '../analysis/range-filter.js'
 import type { TransactionsResult } from '../analysis/transaction-join/types.js'
 import type { JoinInput, TransactionsStream } from '../scan/transactions-stream.js'
@@ -17,6 +19,8 @@ import { modelOptions } from './lso.js'
 import { printTransactionsJson } from '../format/transactions-json.js'
 import { printTransactionsText } from '../format/transactions-text.js'
 import { resolveFilter } from '../scan/filter-resolve.js'
+import { resolvePartitions } from '../scan/partition-paths.js'
+import { readMetadataVersion } from '../scan/metadata-version.js'
 import type { CommandContext } from './context.js'
 import { selectsPartition } from './topic-partition-filter.js'
 import type { TopicPartitionFilter } from './topic-partition-filter.js'
@@ -163,6 +167,15 @@ function joinInput(paths: string[], opts: TransactionsLibraryOptions): JoinInput
   }
 }
 
+/** forceTerminateTransaction for an open transaction's id; the metadata log read once, at the first open one */
+function endIt(paths: string[], remote: RemoteInput | undefined): (id: string) => ForceTerminateAdvice {
+  let level: number | null | undefined
+  return (id) => {
+    level ??= readMetadataVersion(resolvePartitions(paths, remote).partitions)
+    return forceTerminateAdvice(id, 'localhost:9092', level)
+  }
+}
+
 export function runTransactions(opts: TransactionsOptions, ctx: CommandContext): number {
   const { paths, format: _format, color: _color, wide: _wide, ...lib } = opts
   const s = transactionsStream(paths, { ...lib, now: opts.now ?? ctx.now() })
@@ -184,7 +197,12 @@ export function runTransactions(opts: TransactionsOptions, ctx: CommandContext):
   })()
   try {
     const print = opts.format === 'json' ? printTransactionsJson : printTransactionsText
-    print(counted, ctx, { colorLevel: opts.color === false ? 0 : ctx.colorLevel, wide: opts.wide === true })
+    const printOpts = {
+      colorLevel: opts.color === false ? 0 : ctx.colorLevel,
+      wide: opts.wide === true,
+      endIt: endIt(paths, lib.remote),
+    } as const
+    print(counted, ctx, printOpts)
   } finally {
     s.close()
   }

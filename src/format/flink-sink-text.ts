@@ -6,10 +6,21 @@ import type { Json } from './txn-json.js'
 import { jsonInt64, jsonInt64OrNull } from './txn-json.js'
 
 const CAUSE: Record<FlinkLingering['cause'], string> = {
-  'FLINK-40626': 'POOLING after a restore (FLINK-40626): skipped as pre-committed by the restore, never committed',
+  'FLINK-40626':
+    'POOLING after a downscale (FLINK-40626): a restore from a checkpoint that listed this reused id as ' +
+    'pre-committed skipped its newer transaction (LISTING), the re-commit of the older epoch was fenced, and no writer ' +
+    'of the smaller job names ids after its subtask, so nothing reuses the id to abort it',
   'removed-subtask': 'a restore with a smaller parallelism (its subtask is gone)',
   'changed-prefix': 'a changed transactionalIdPrefix',
   unknown: 'cause not told by the files',
+}
+
+/** what lso and transactions say of an open id of a sink they cannot see whole: the causes known to leave one open */
+export function flinkOpenCauses(subtask: number): string {
+  return (
+    `a restore with a smaller parallelism whose writers no longer write subtask ${subtask}'s ids (INCREMENTING: its PROBING ` +
+    'abort did not reach this one; POOLING: FLINK-40626, a reused id the restore skipped as pre-committed) or a changed transactionalIdPrefix'
+  )
 }
 
 const range = (first: number | null, last: number | null): string =>

@@ -1,6 +1,7 @@
 // lso's text of one partition: the transaction holding its last stable offset, its age and the hanging verdict, its
 // coordinator, and the commands that abort it (cut with shell continuations within 80 columns unless --wide).
 import type { ChalkInstance } from 'chalk'
+import { flinkOpenCauses } from './flink-sink-text.js'
 import { describeFamily, idFamily } from '../analysis/transaction-join/id-families.js'
 import type { LsoPartition } from '../analysis/partition-results.js'
 import type { TransactionalIdState } from '../analysis/transactional-id-state.js'
@@ -134,10 +135,7 @@ export function formatBlocked(
     if (named !== null) lines.push(...wrapWords(named, '    '))
     if (family.kind === 'flink-kafka-sink' && t.state === 'open') {
       lines.push(
-        ...wrapWords(
-          `known causes of a Flink sink transaction left open: a restore with a smaller parallelism (no subtask ${family.subtask} any more) or a changed transactionalIdPrefix`,
-          '    ',
-        ),
+        ...wrapWords(`known causes of a Flink sink transaction left open: ${flinkOpenCauses(family.subtask)}`, '    '),
       )
     }
   }

@@ -1,7 +1,7 @@
 // lso's impact-first lines (analysis/lso-impact.ts): for each open transaction holding an LSO, what read_committed
 // consumers of each topic miss and until when, and the commands that end it now. Printed before the partitions.
 import type { TransactionImpact } from '../analysis/lso-impact.js'
-import { changelogStore, parseStreamsId } from '../analysis/transaction-join/streams-ids.js'
+import { changelogStore, parseStreamsId, streamsRestartText } from '../analysis/transaction-join/streams-ids.js'
 import type { Json } from './txn-json.js'
 import { jsonInt64, jsonInt64OrNull } from './txn-json.js'
 import { isoTime } from './timestamp.js'
@@ -49,14 +49,14 @@ export function impactLines(impacts: readonly TransactionImpact[], nowMs: number
         '  ',
       )
     }
+    if (t.streamsRestart !== null) put(streamsRestartText(t.streamsRestart), '  ')
     if (t.abortCommands.length > 0 || t.forceTerminate !== null) lines.push('  to free it now:')
     // within 80 columns with shell continuations: each still pastes as one command
     for (const c of t.abortCommands) lines.push(...commandLines(c, '    ', width))
-    if (t.forceTerminate !== null)
-      lines.push(
-        ...commandLines(t.forceTerminate, '    ', width),
-        '      (the whole transaction at once; brokers 4.1+)',
-      )
+    if (t.forceTerminate !== null) {
+      lines.push(...commandLines(t.forceTerminate, '    ', width))
+      put(`(the whole transaction at once; ${t.forceTerminateAdvice.note})`, '      ')
+    }
   }
   lines.push('', '')
   return lines
@@ -72,5 +72,8 @@ export function impactJson(impacts: readonly TransactionImpact[]): Json {
     topics: t.topics.map((p) => ({ ...p })),
     abortCommands: t.abortCommands,
     forceTerminate: t.forceTerminate,
+    forceTerminateNote: t.forceTerminateAdvice.note,
+    metadataVersion: t.forceTerminateAdvice.metadataVersion,
+    streamsRestart: t.streamsRestart === null ? null : { ...t.streamsRestart },
   }))
 }

@@ -2,6 +2,7 @@
 // each application's process ids (churn), threads and changelogs, and for each open or timed-out transaction what a
 // restart does to it.
 import type { StreamsApplication } from '../analysis/transaction-join/streams-ids.js'
+import { RESTART_TEXT } from '../analysis/transaction-join/streams-ids.js'
 import type { Json } from './txn-json.js'
 import { jsonInt64, jsonInt64OrNull } from './txn-json.js'
 import { isoTime } from './timestamp.js'
@@ -34,12 +35,7 @@ export function streamsLines(apps: readonly StreamsApplication[], width?: number
         t.deadline === null || t.outcome !== 'open' || t.restart === 'fences'
           ? ''
           : `, until ${isoTime(t.deadline)} (start + transaction.timeout.ms)`
-      const verb =
-        t.outcome === 'open'
-          ? t.restart === 'fences'
-            ? 'a restart FENCES it'
-            : 'a restart leaves it to the timeout'
-          : 'its restart could not end it'
+      const verb = t.outcome === 'open' ? RESTART_TEXT[t.restart] : 'its restart could not end it'
       put(
         `${t.transactionalId} epoch\u00a0${t.producerEpoch} (thread\u00a0${t.thread}), ${state}: ${verb}${until}` +
           (t.changelogs.length > 0 ? `; changelog partitions in it: ${t.changelogs.join(', ')}` : ''),

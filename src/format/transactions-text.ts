@@ -2,6 +2,7 @@
 // partitions' runs and markers, its offset commits, the coordinator's records, its findings), then the
 // coordinator's newest state of each id. Within 80 columns unless --wide.
 import { Chalk } from 'chalk'
+import type { ForceTerminateAdvice } from '../analysis/broker-release.js'
 import type { HangingVerdict } from '../analysis/hanging.js'
 import { ageSourceText } from '../analysis/hanging.js'
 import type { ChalkInstance } from 'chalk'
@@ -10,7 +11,13 @@ import { describeFamily, idFamily } from '../analysis/transaction-join/id-famili
 import type { JoinedTransaction, TransactionsResult, TransactionsStreamed } from '../analysis/transaction-join/types.js'
 import { stateLabel, unknownStatesNotes } from '../analysis/transactional-id-state.js'
 import type { FlinkSink } from '../analysis/transaction-join/flink-ids.js'
-import { flinkFamilyText, flinkKnowsOpen, flinkLossSummary, flinkTransactionNotes } from './flink-sink-text.js'
+import {
+  flinkFamilyText,
+  flinkKnowsOpen,
+  flinkOpenCauses,
+  flinkLossSummary,
+  flinkTransactionNotes,
+} from './flink-sink-text.js'
 import type { PrintOptions } from './print-options.js'
 import type { PrinterOutput } from './printer.js'
 import { formatFinding } from './finding-text.js'
@@ -19,6 +26,7 @@ import { fitTable, hiddenNote } from './table.js'
 import { isoTime } from './timestamp.js'
 import { wrapWords } from './wrap.js'
 import { streamsLines } from './streams-text.js'
+import { wrapCommand } from './doctor-text.js'
 
 const RUN_COLUMNS: Column[] = [
   { header: 'PARTITION', left: true },
@@ -61,7 +69,13 @@ function openRunText(label: string, v: HangingVerdict): string {
   return `${label}: ${age}, ${ageSourceText(v)}: ${verdict}`
 }
 
-function block(t: JoinedTransaction, chalk: ChalkInstance, wide: boolean, sinks?: FlinkSink[]): string[] {
+function block(
+  t: JoinedTransaction,
+  chalk: ChalkInstance,
+  wide: boolean,
+  sinks?: FlinkSink[],
+  endIt?: (id: string) => ForceTerminateAdvice,
+): string[] {
   const out: string[] = []
   const outcome =
     t.outcome === 'committed'
@@ -82,11 +96,16 @@ function block(t: JoinedTransaction, chalk: ChalkInstance, wide: boolean, sinks?
   if (family?.kind === 'flink-kafka-sink' && t.outcome === 'open' && !flinkKnowsOpen(sinks, t.transactionalId)) {
     // FlinkKafkaInternalProducer ids are aborted on restore only for the subtasks and prefix the job still has
     for (const l of hanging(
-      'a Flink sink transaction left open: known causes are a restore with a smaller parallelism (no subtask ' +
-        `${family.subtask} any more) or a changed transactionalIdPrefix; the coordinator aborts it only after transaction.timeout.ms`,
+      `a Flink sink transaction left open: known causes are ${flinkOpenCauses(family.subtask)}; the coordinator aborts it only after transaction.timeout.ms`,
       wide,
     ))
       out.push(l)
+  }
+  if (t.outcome === 'open' && t.transactionalId !== null && endIt !== undefined) {
+    // the whole transaction at once, as lso offers it (analysis/broker-release.ts: which kafka-transactions.sh runs it)
+    const a = endIt(t.transactionalId)
+    for (const l of hanging(`to end it now, the whole transaction at once (${a.note}):`, wide)) out.push(l)
+    for (const l of wide ? [`    ${a.command ?? ''}`] : wrapCommand(a.command ?? '', '    ')) out.push(l)
   }
   const span =
     t.firstTimestamp === null
@@ -180,7 +199,7 @@ function block(t: JoinedTransaction, chalk: ChalkInstance, wide: boolean, sinks?
 export function printTransactionsText(
   r: TransactionsResult | TransactionsStreamed,
   out: PrinterOutput,
-  opts: PrintOptions,
+  opts: PrintOptions & { endIt?: (id: string) => ForceTerminateAdvice },
 ): void {
   const chalk = new Chalk({ level: opts.colorLevel })
   const lines: string[] = []
@@ -197,7 +216,7 @@ export function printTransactionsText(
   lines.length = 0
   // as they come: the exactly-once check and the id families below are complete once they all passed
   for (const t of 'items' in r ? r.items : r.transactions)
-    out.stdout.write('\n' + block(t, chalk, opts.wide, r.flinkSinks).join('\n') + '\n')
+    out.stdout.write('\n' + block(t, chalk, opts.wide, r.flinkSinks, opts.endIt).join('\n') + '\n')
   const eos = r.exactlyOnce.filter((p) => p.groups.length > 0 || p.groupsAdvancingOutside.length > 0)
   if (eos.length > 0) {
     lines.push('', 'Offsets carried by each transactional producer (exactly-once check):')

@@ -1,7 +1,8 @@
 // The dynamic configs a KRaft metadata log holds (__cluster_metadata ConfigRecord, the controller's
 // ConfigurationControlManager state): topic configs by topic name, broker configs by node id ('' = the
 // cluster-wide default). A snapshot (.checkpoint) is read first, then the log, each record replacing the
-// previous value of its (resource, name); a null value removes it.
+// previous value of its (resource, name); a null value removes it. The finalized feature levels
+// (FeatureLevelRecord: metadata.version, transaction.version ...) are taken in the same pass, the newest per name.
 import { forEachInternalRecord } from './internal-records.js'
 import { FindingList } from '../analysis/finding-list.js'
 import type { LostRecords } from '../analysis/lost-records.js'
@@ -14,6 +15,8 @@ export interface MetadataConfigs {
   path: string
   topics: Map<string, Map<string, string>>
   brokers: Map<string, Map<string, string>>
+  /** feature name -> its newest finalized level (FeatureLevelRecord; level 0 removes a feature other than metadata.version) */
+  features: Map<string, number>
   findings: FindingList
   /** where records could not be read: a ConfigRecord may be in those bytes, so no config is known (analysis/lost-records.ts) */
   lost: LostRecords[]
@@ -28,6 +31,7 @@ export function readMetadataConfigs(dir: PartitionDir): MetadataConfigs {
     path: dir.path,
     topics: new Map(),
     brokers: new Map(),
+    features: new Map(),
     findings: new FindingList(),
     lost: [],
   }
@@ -40,6 +44,11 @@ export function readMetadataConfigs(dir: PartitionDir): MetadataConfigs {
     (rec, h, f) => {
       if (rec.value === null) return
       const m = decodeMetadataRecord(rec.value, rec.filePosition)
+      if (m.type === 'FEATURE_LEVEL_RECORD' && !m.unknownVersion) {
+        const d = m.data as { name: string; featureLevel: number }
+        out.features.set(d.name, d.featureLevel)
+        return
+      }
       if (m.type !== 'CONFIG_RECORD') return
       // a version read past its definition may lack the fields (decodeFramedRecord reads on with the ones it knows)
       if (m.unknownVersion) {

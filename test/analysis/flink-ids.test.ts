@@ -88,6 +88,36 @@ describe('Flink KafkaSink ids', () => {
     expect(s!.lingering).toMatchObject([{ cause: 'unknown' }])
   })
 
+  it('POOLING, FLINK-40626: a reused id left open while the smaller job wrote on without its subtask', () => {
+    // p-1-0 committed, reused (open), then only subtasks 0 and 2 wrote
+    const txs = [
+      tx('p-0-0', 'committed'),
+      tx('p-1-0', 'committed'),
+      tx('p-2-0', 'committed'),
+      tx('p-0-0', 'committed'),
+      tx('p-1-0', 'open'),
+      tx('p-0-1', 'committed'),
+      tx('p-2-1', 'committed'),
+    ]
+    const [s] = flinkSinks(txs, [])
+    expect(s!.lingering).toMatchObject([{ transactionalId: 'p-1-0', cause: 'FLINK-40626' }])
+    expect(s!.lingering[0]!.because).toContain('p-1-0 committed 1 time at older epochs')
+  })
+
+  it('POOLING: not FLINK-40626 when its subtask wrote on, nor when the id was never committed before', () => {
+    const own = [
+      tx('q-0-0', 'committed'),
+      tx('q-0-0', 'committed'),
+      tx('q-1-0', 'committed'),
+      tx('q-1-0', 'open'),
+      tx('q-1-1', 'committed'),
+      tx('q-0-1', 'committed'),
+    ]
+    expect(flinkSinks(own, [])[0]!.lingering).toMatchObject([{ transactionalId: 'q-1-0', cause: 'unknown' }])
+    const fresh = [tx('r-0-0', 'committed'), tx('r-0-0', 'committed'), tx('r-1-0', 'open'), tx('r-0-1', 'committed')]
+    expect(flinkSinks(fresh, [])[0]!.lingering).toMatchObject([{ transactionalId: 'r-1-0', cause: 'unknown' }])
+  })
+
   it('a timed-out transaction is lost only when the job wrote later counters and never its own again', () => {
     // j-*-2 pre-committed and timed out; the restored job begins at counter 3
     const lost = [

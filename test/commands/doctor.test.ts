@@ -198,7 +198,11 @@ describe.each(RUNS)('doctor on %s', (name, run) => {
           x.location.partition === p.label &&
           x.location.firstOffset === p.blocking!.firstOffset,
       )
-      expect(f?.remedy.fix, p.label).toEqual(p.commands)
+      // and lso's forceTerminateTransaction of the whole transaction, with its note, where the id is known
+      const force = u.lso.impact?.find(
+        (i) => i.producerId === p.blocking!.producerId && i.producerEpoch === p.blocking!.producerEpoch,
+      )?.forceTerminateAdvice
+      expect(f?.remedy.fix, p.label).toEqual(force?.command == null ? p.commands : [...p.commands, force.command])
     }
   })
 

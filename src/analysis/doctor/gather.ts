@@ -4,7 +4,9 @@
 import type { Finding } from '../findings.js'
 import type { HangingTransaction } from '../hanging.js'
 import type { CleanupResult } from '../cleanup/result.js'
+import type { TransactionImpact } from '../lso-impact.js'
 import type { LsoPartition, LsoResult, ReconcileResult } from '../partition-results.js'
+import { streamsRestartText } from '../transaction-join/streams-ids.js'
 import type { RemoteResult } from '../remote-inventory.js'
 import type { PartitionComparison } from '../replicas/compare.js'
 import type { JoinedTransaction } from '../transaction-join/types.js'
@@ -34,10 +36,38 @@ export function gatherReconcile(c: DoctorCollector, r: ReconcileResult, brokerOf
 }
 
 /** lso's fix for a transaction of its partition: the commands it prints for the one that holds the LSO */
-function fixOf(p: LsoPartition, firstOffset: bigint | undefined, producerId: bigint | null): string[] | undefined {
+function fixOf(
+  p: LsoPartition,
+  firstOffset: bigint | undefined,
+  producerId: bigint | null,
+  r?: LsoResult,
+): string[] | undefined {
   const b = p.blocking
   if (b === null || p.commands.length === 0 || b.firstOffset !== firstOffset) return undefined
-  return producerId === null || producerId === b.producerId ? p.commands : undefined
+  if (producerId !== null && producerId !== b.producerId) return undefined
+  // and the whole transaction at once (which kafka-transactions.sh runs it: withImpactNotes)
+  const force = impactOf(r, p)?.forceTerminateAdvice.command
+  return force == null ? p.commands : [...p.commands, force]
+}
+
+/** lso's impact entry of the transaction that holds the partition's LSO */
+function impactOf(r: LsoResult | undefined, p: LsoPartition): TransactionImpact | undefined {
+  const b = p.blocking
+  return b === null
+    ? undefined
+    : r?.impact?.find((i) => i.producerId === b.producerId && i.producerEpoch === b.producerEpoch)
+}
+
+/**
+ * what lso says besides of the transaction holding the partition's LSO: which kafka-transactions.sh runs the
+ * forceTerminateTransaction fix, and for a Kafka Streams id what restarting the application does to it
+ */
+function withImpactNotes<F extends { message: string }>(f: F, r: LsoResult | undefined, p: LsoPartition): F {
+  const i = impactOf(r, p)
+  if (i === undefined) return f
+  const force = i.forceTerminate === null ? '' : `. forceTerminateTransaction ${i.forceTerminateAdvice.note}`
+  const streams = i.streamsRestart === null ? '' : `. ${streamsRestartText(i.streamsRestart)}`
+  return { ...f, message: `${f.message}${force}${streams}` }
 }
 
 export function gatherLso(c: DoctorCollector, r: LsoResult, brokerOf: BrokerOf): void {
@@ -48,14 +78,14 @@ export function gatherLso(c: DoctorCollector, r: LsoResult, brokerOf: BrokerOf):
     for (const f of p.report.findings) c.add(f, { command: 'lso', broker, partition: p.label })
     // the hanging rule's own findings, where the result has them
     for (const f of (p as { findings?: readonly Finding[] }).findings ?? []) {
-      const fix = fixOf(p, f.firstOffset, null)
+      const fix = fixOf(p, f.firstOffset, null, r)
       const t = p.report.openTransactions.find((o) => o.firstOffset === f.firstOffset)
       const held = p.blocking !== null && p.blocking.firstOffset === f.firstOffset ? p.blocking : null
       const figures: DoctorFigures = {
         ...(t !== undefined ? { records: t.records } : {}),
         ...(held !== null ? { recordsWaiting: held.recordsWaiting } : {}),
       }
-      c.add(f, {
+      c.add(held !== null ? withImpactNotes(f, r, p) : f, {
         command: 'lso',
         broker,
         partition: p.label,
@@ -99,21 +129,25 @@ function addHanging(
     ...(records !== null ? { records } : {}),
     ...(blocker !== null ? { recordsWaiting: blocker.recordsWaiting } : {}),
   }
-  const fix = fixOf(p, h.firstOffset, h.producerId)
+  const fix = fixOf(p, h.firstOffset, h.producerId, r)
   c.add(
-    {
-      code: 'TXN_HANGING',
-      severity: 'warning',
-      partition: p.label,
-      firstOffset: h.firstOffset,
-      ...(lastOffset !== null ? { lastOffset } : {}),
-      message:
-        `producer ${h.producerId} epoch ${h.producerEpoch} in ${p.label} from offset ${h.firstOffset}: open ${h.durationMinutes} min, more than ` +
-        `${r.maxTransactionTimeoutMinutes} min (find-hanging's rule), and no coordinator record given lists ${p.label} in its transaction: nothing will end it` +
-        (blocker !== null
-          ? `; it holds the last stable offset at ${p.report.lastStableOffset} (high watermark ${p.report.highWatermark})`
-          : ''),
-    },
+    withImpactNotes(
+      {
+        code: 'TXN_HANGING',
+        severity: 'warning',
+        partition: p.label,
+        firstOffset: h.firstOffset,
+        ...(lastOffset !== null ? { lastOffset } : {}),
+        message:
+          `producer ${h.producerId} epoch ${h.producerEpoch} in ${p.label} from offset ${h.firstOffset}: open ${h.durationMinutes} min, more than ` +
+          `${r.maxTransactionTimeoutMinutes} min (find-hanging's rule), and no coordinator record given lists ${p.label} in its transaction: nothing will end it` +
+          (blocker !== null
+            ? `; it holds the last stable offset at ${p.report.lastStableOffset} (high watermark ${p.report.highWatermark})`
+            : ''),
+      },
+      blocker !== null ? r : undefined,
+      p,
+    ),
     { command: 'lso', broker, partition: p.label, figures, ...(fix !== undefined ? { remedy: { fix } } : {}) },
   )
 }

@@ -9,91 +9,32 @@
 // - POOLING: the lowest counter not held by a pre-committed transaction, so ids are reused checkpoint after
 //   checkpoint; on restore the LISTING abort aborts the open transactions of the owned ids except those the writer
 //   state lists as pre-committed, and the restored writers name their transactions after the first old subtask they
-//   own. An id the state listed but the committer never commits stays open until transaction.timeout.ms
-//   (FLINK-40626), and after a downscale its subtask's ids are never written again.
+//   own (TransactionOwnership.EXPLICIT_BY_WRITER_STATE). FLINK-40626: a restore from a checkpoint that lists an id as
+//   pre-committed after the id was committed and reused (InitProducerId bumped its epoch, its new transaction wrote)
+//   skips the new transaction, the committer's re-commit of the older epoch is fenced, and after a downscale no writer
+//   names ids after that subtask again, so nothing reuses the id to abort it: open until its transaction.timeout.ms.
 // A timed-out transaction of an INCREMENTING id whose counter is below every counter written after its abort had been
 // pre-committed: the restored job began after its checkpoint (the writer had moved on), so nothing writes it again,
 // its commit was fenced (KafkaCommitter logs it) and its records never become visible.
 
-/** what this analysis reads of a joined transaction (types.ts JoinedTransaction has these fields) */
-export interface FlinkTxnInput {
-  transactionalId: string | null
-  producerId: bigint
-  producerEpoch: number
-  outcome: string
-  runs: ReadonlyArray<{
-    topic: string
-    partition: number
-    firstOffset: bigint
-    lastDataOffset: bigint | null
-    records: number
-  }>
-  abortCause: {
-    by: string
-    startedAt: bigint
-    deadline: bigint
-    preparedAt: bigint
-    transactionTimeoutMs: number
-  } | null
-  firstTimestamp: bigint | null
-  episode: { states: ReadonlyArray<{ timestamp: bigint }> } | null
-}
+import type {
+  FlinkLingering,
+  FlinkLostTransaction,
+  FlinkNaming,
+  FlinkSink,
+  FlinkTxnInput,
+  FlinkIdStateInput,
+} from './flink-types.js'
 
-/** what it reads of the coordinator's newest state of an id (transactional-id-state.ts TransactionalIdState) */
-export interface FlinkIdStateInput {
-  transactionalId: string
-  producerEpoch: number | null
-  state: string | null
-  transactionTimeoutMs: number | null
-}
-
-export type FlinkNaming = 'INCREMENTING' | 'POOLING' | 'unknown'
-export type LingeringCause = 'FLINK-40626' | 'removed-subtask' | 'changed-prefix' | 'unknown'
-
-export interface FlinkLingering {
-  transactionalId: string
-  subtask: number
-  records: number
-  cause: LingeringCause
-  /** the facts of the files the cause rests on */
-  because: string
-}
-
-export interface FlinkLostTransaction {
-  transactionalId: string
-  producerId: bigint
-  producerEpoch: number
-  subtask: number
-  counter: number
-  records: number
-  partitions: Array<{
-    topic: string
-    partition: number
-    firstOffset: bigint
-    lastDataOffset: bigint | null
-    records: number
-  }>
-  /** the lowest counter written after the coordinator aborted it (the restored job's first checkpoint) */
-  nextId: string
-  /** what Flink's KafkaCommitter logs when the restored job's commit of it is fenced */
-  flinkLog: string
-  timeoutMs: number
-}
-
-export interface FlinkSink {
-  prefix: string
-  naming: FlinkNaming
-  /** the facts the naming rests on */
-  namingBecause: string
-  ids: number
-  /** subtasks whose ids wrote records, and the ids that never wrote (listed apart: PROBING's ids, a writer's next id) */
-  subtasksWrote: number[]
-  neverWrote: string[]
-  /** the subtasks that wrote, phase by phase: INCREMENTING by counter ranges, POOLING by the time they wrote */
-  phases: Array<{ fromCounter: number | null; toCounter: number | null; subtasks: number[] }>
-  lingering: FlinkLingering[]
-  lost: FlinkLostTransaction[]
-}
+export type {
+  FlinkIdStateInput,
+  FlinkLingering,
+  FlinkLostTransaction,
+  FlinkNaming,
+  FlinkSink,
+  FlinkTxnInput,
+  LingeringCause,
+} from './flink-types.js'
 
 const FLINK_ID = /^(.+)-(\d+)-(\d+)$/
 const STREAMS_ID = /-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}-\d+$/
@@ -181,7 +122,7 @@ function sink(
   const tl = timeline(wrote, others)
   const lingering = wrote
     .filter(({ t }) => t.outcome === 'open')
-    .map(({ p, t }) => lingerCause(p, t, naming, tl, phases))
+    .map(({ p, t }) => lingerCause(p, t, naming, tl, phases, wrote))
   const lost = naming === 'INCREMENTING' ? lostTransactions(wrote, tl) : []
   return { prefix, naming, namingBecause, ids: ids.size, subtasksWrote, neverWrote, phases, lingering, lost }
 }
@@ -308,6 +249,7 @@ function lingerCause(
   naming: FlinkNaming,
   tl: Timeline,
   phases: FlinkSink['phases'],
+  wrote: Array<{ p: Parsed; t: FlinkTxnInput }>,
 ): FlinkLingering {
   const start = began(t)
   const later = start === null ? 0 : tl.at.length - firstAfter(tl, start)
@@ -321,12 +263,27 @@ function lingerCause(
   const base = { transactionalId: p.id, subtask: p.subtask, records: recordsOf(t) }
   if (naming === 'POOLING' && later > 0) {
     const writers = phases.map((ph) => ph.subtasks.join(',')).join(' then ')
+    // the id committed before at older epochs: reused, the precondition of FLINK-40626
+    const earlier =
+      start === null
+        ? 0
+        : wrote.filter((w) => w.p.id === p.id && w.t.outcome === 'committed' && (began(w.t) ?? start) < start).length
+    if (earlier > 0 && !laterSubtasks.includes(p.subtask)) {
+      return {
+        ...base,
+        cause: 'FLINK-40626',
+        because:
+          `POOLING ids; ${p.id} committed ${earlier} time${earlier === 1 ? '' : 's'} at older epochs before this transaction began (reused); ` +
+          `${later} transactions of the prefix wrote after it, none of subtask ${p.subtask} (subtasks that wrote: ${writers})`,
+      }
+    }
     return {
       ...base,
-      cause: 'FLINK-40626',
+      cause: 'unknown',
       because:
-        `POOLING ids; ${later} transactions of the prefix wrote after it began (subtasks that wrote: ${writers}): ` +
-        "a restore's LISTING abort left it open as pre-committed and no commit came",
+        earlier === 0
+          ? `POOLING ids; ${p.id} committed nothing before this transaction: not a reused id`
+          : `POOLING ids; subtask ${p.subtask} wrote later transactions without reusing ${p.id}: not a downscale`,
     }
   }
   if (naming === 'INCREMENTING' && later > 0 && !laterSubtasks.includes(p.subtask)) {

@@ -48,6 +48,105 @@ export const STREAMS_ABORT_NOTE =
 const began = (t: JoinedTransaction): bigint | null =>
   t.episode?.states[0]?.startTimestamp ?? t.episode?.states[0]?.timestamp ?? t.firstTimestamp
 
+/** the verdict in words, as every command prints it */
+export const RESTART_TEXT: Record<RestartEffect, string> = {
+  fences: 'a restart FENCES it',
+  lingers: 'a restart leaves it to the timeout',
+}
+
+/** one line of what restarting the application does to an open transaction (lso, doctor) */
+export function streamsRestartText(s: { applicationId: string; restart: RestartEffect; why: string }): string {
+  return `Kafka Streams application ${s.applicationId}: ${RESTART_TEXT[s.restart]}: ${s.why}`
+}
+
+export interface RestartFacts {
+  id: StreamsId
+  /** when the open (or timed-out) transaction began */
+  start: bigint | null
+  /** the application's stores: the changelog topics seen in its transactions */
+  stores: readonly string[]
+  /** per process id of the application, when it was first seen (null: not known) */
+  firstSeen: ReadonlyMap<string, bigint | null>
+  /** what firstSeen is of, for the why */
+  seen: string
+}
+
+/**
+ * What a restart does to an open transaction of a Streams id: one rule for every command (transactions joins the
+ * transactions and knows when each process first wrote; lso and doctor know the coordinator's newest records).
+ */
+export function restartVerdict(f: RestartFacts): { restart: RestartEffect; why: string } {
+  const { id, start } = f
+  const replacedBy = [...f.firstSeen].find(
+    ([p, at]) => p !== id.processId && start !== null && at !== null && at > start,
+  )?.[0]
+  if (replacedBy !== undefined) {
+    return {
+      restart: 'lingers',
+      why: `process ${id.processId} was replaced by process ${replacedBy} (${f.seen} after it began: a start with a new process id): nothing uses this id again, only the coordinator's timeout ends the transaction`,
+    }
+  }
+  if (f.stores.length > 0) {
+    return {
+      restart: 'fences',
+      why:
+        `the application has state stores (${[...f.stores].sort().join(', ')}): with persistent ones its process id is kept in <state.dir>/${id.applicationId}/kafka-streams-process-metadata, ` +
+        'so a restart on the same state directory uses the same transactional id and its InitProducerId aborts this transaction at once',
+    }
+  }
+  return {
+    restart: 'lingers',
+    why: "no state store (no changelog in its transactions): a stateless application draws a new process id at every start, so a restart uses a new transactional id and this one waits for the coordinator's timeout",
+  }
+}
+
+/** what the coordinator's newest records of the ids tell (analysis/transactional-id-state.ts TransactionalIdState) */
+export interface StreamsIdState {
+  transactionalId: string
+  deleted: boolean
+  partitions: readonly string[]
+  startTimestamp: bigint | null
+  lastUpdateTimestamp: bigint | null
+}
+
+/**
+ * restartVerdict for the open transaction of `transactionalId` from the coordinator's newest record of every id:
+ * the stores are the changelogs any of the application's ids lists (and `held`, the partitions it holds), a process
+ * is first seen at the earliest start (else update) time of its ids' newest records. Null for a non-Streams id.
+ */
+export function restartFromStates(
+  transactionalId: string,
+  start: bigint | null,
+  held: readonly string[],
+  states: readonly StreamsIdState[],
+): { applicationId: string; restart: RestartEffect; why: string } | null {
+  const id = parseStreamsId(transactionalId)
+  if (id === null) return null
+  const stores = new Set<string>()
+  const firstSeen = new Map<string, bigint | null>()
+  const topicOf = (tp: string): string => tp.replace(/-\d+$/, '')
+  for (const tp of held) {
+    const s = changelogStore(id.applicationId, topicOf(tp))
+    if (s !== null) stores.add(s)
+  }
+  for (const st of states) {
+    const other = st.deleted ? null : parseStreamsId(st.transactionalId)
+    if (other === null || other.applicationId !== id.applicationId) continue
+    for (const tp of st.partitions) {
+      const s = changelogStore(id.applicationId, topicOf(tp))
+      if (s !== null) stores.add(s)
+    }
+    const at = st.startTimestamp !== null && st.startTimestamp >= 0n ? st.startTimestamp : st.lastUpdateTimestamp
+    const f = firstSeen.get(other.processId)
+    if (!firstSeen.has(other.processId) || (at !== null && (f === null || f === undefined || at < f)))
+      firstSeen.set(other.processId, at)
+  }
+  return {
+    applicationId: id.applicationId,
+    ...restartVerdict({ id, start, stores: [...stores], firstSeen, seen: "first in the coordinator's newest records" }),
+  }
+}
+
 /** The Kafka Streams applications among `txs` (the joined transactions), each with its process ids and verdicts. */
 export function streamsApplications(txs: readonly JoinedTransaction[]): StreamsApplication[] {
   const apps = new Map<
@@ -88,29 +187,19 @@ export function streamsApplications(txs: readonly JoinedTransaction[]): StreamsA
     for (const { t, id } of a.txs) {
       const timedOut = t.abortCause?.by === 'coordinator-timeout'
       if (t.outcome !== 'open' && !timedOut) continue
-      const start = began(t)
-      const replacedBy = processIds.find(
-        (p) => p !== id.processId && start !== null && (a.first.get(p) ?? null) !== null && a.first.get(p)! > start,
-      )
       const own = t.runs
         .filter((r) => changelogStore(applicationId, r.topic) !== null)
         .map((r) => `${r.topic}-${r.partition}`)
         .sort()
-      let restart: RestartEffect
-      let why: string
-      if (replacedBy !== undefined) {
-        restart = 'lingers'
-        why = `process ${id.processId} was replaced by process ${replacedBy} (a start with a new process id): nothing uses this id again, only the coordinator's timeout ends the transaction`
-      } else if (stores.size > 0) {
-        restart = 'fences'
-        why =
-          `the application has state stores (${[...stores].sort().join(', ')}): with persistent ones its process id is kept in <state.dir>/${applicationId}/kafka-streams-process-metadata, ` +
-          'so a restart on the same state directory uses the same transactional id and its InitProducerId aborts this transaction at once'
-      } else {
-        restart = 'lingers'
-        why =
-          "no state store (no changelog in its transactions): a stateless application draws a new process id at every start, so a restart uses a new transactional id and this one waits for the coordinator's timeout"
-      }
+      const verdict = restartVerdict({
+        id,
+        start: began(t),
+        stores: [...stores],
+        firstSeen: new Map(processIds.map((p) => [p, a.first.get(p) ?? null])),
+        seen: 'first wrote',
+      })
+      const restart = verdict.restart
+      let why = verdict.why
       if (timedOut) why = `${why}. ${STREAMS_ABORT_NOTE}`
       const ep = t.episode?.states.find((s) => s.state === 'Ongoing')
       const deadline =

@@ -5,6 +5,8 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { doctor } from '../../../src/commands/doctor.js'
+import { lso } from '../../../src/commands/lso.js'
 import { transactions } from '../../../src/commands/transactions.js'
 import { parseStreamsId } from '../../../src/analysis/transaction-join/streams-ids.js'
 import type { StreamsApplication } from '../../../src/analysis/transaction-join/streams-ids.js'
@@ -111,5 +113,23 @@ describe('Kafka Streams attribution on the streams-eos fixture', () => {
     // its changelog partitions are those the coordinator lists in the open transaction
     expect(open[0]!.changelogs).toEqual(now.topicPartitions.filter((p) => p.includes('-changelog-')).sort())
     expect(open[0]!.changelogs.length).toBeGreaterThan(0)
+  })
+
+  it('lso and doctor give the open transaction the same verdict as transactions (one rule), the one the restart bore out', (ctx) => {
+    if (!exists) ctx.skip('fixture not generated')
+    const { apps } = load()
+    const open = apps.get('se-app')!.judged.filter((t) => t.outcome === 'open')
+    expect(open).toHaveLength(1)
+    const now = Date.parse('2030-01-01T00:00:00Z')
+    const impact = lso([path.join(DIR, 'logs')], { now }).impact!.filter((i) => i.streamsRestart !== null)
+    expect(impact.map((i) => i.transactionalId)).toEqual([open[0]!.transactionalId])
+    expect(impact[0]!.streamsRestart).toEqual({ applicationId: 'se-app', restart: open[0]!.restart, why: open[0]!.why })
+    // doctor words it in every finding about that transaction's partitions
+    const said = doctor([path.join(DIR, 'logs')], { now }).findings.filter((f) =>
+      f.message.includes('Kafka Streams application se-app: '),
+    )
+    expect(said.length).toBeGreaterThan(0)
+    for (const f of said)
+      expect(f.message).toContain(`Kafka Streams application se-app: a restart FENCES it: ${open[0]!.why}`)
   })
 })
