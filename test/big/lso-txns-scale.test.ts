@@ -110,7 +110,7 @@ describe(`lso and txns on ${N} transactions`, () => {
     const runs = made.stats!.runs
     const counted = outcomes(r.out)
     fs.rmSync(r.out, { force: true })
-    expect(counted).toEqual({ '"COMMIT"': runs.committed, '"ABORT"': runs.aborted, null: runs.open })
+    expect(counted).toEqual({ '"committed"': runs.committed, '"aborted"': runs.aborted, '"open"': runs.open })
   })
   // 124-126 MiB at 1M since the runs are encoded as they come (142 MiB before): little room
   it(`txns: peak RSS < 128 MiB`, () => {

@@ -45,14 +45,15 @@ function run(input: string): {
   fs.closeSync(fd)
   const m = /MAXRSS (\d+)/.exec(r.stderr)
   const outcomes: Record<string, number> = {}
-  // counted a chunk at a time: every transaction object has one "outcome" field
+  // counted a chunk at a time: every transaction object has one "outcome" field (each of its partitions has one too,
+  // after its "records": those are not counted)
   const rd = fs.openSync(out, 'r')
   const buf = Buffer.alloc(1 << 20)
   let carry = ''
   for (let n; (n = fs.readSync(rd, buf, 0, buf.length, null)) > 0; ) {
     const text = carry + buf.toString('latin1', 0, n)
     let end = 0
-    for (const x of text.matchAll(/"outcome":"(\w+)"/g)) {
+    for (const x of text.matchAll(/(?<!"records":\d+,)"outcome":"(\w+)"/g)) {
       outcomes[x[1]!] = (outcomes[x[1]!] ?? 0) + 1
       end = x.index + x[0].length
     }
