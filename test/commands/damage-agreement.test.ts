@@ -213,7 +213,13 @@ describe('damaged copies: every command agrees on log end, counts and damage fin
         partitions: Array<{
           logEndOffset: number
           findings?: Found[]
-          runs: Array<{ kind: string; outcome?: string; damage?: { file: string; position: number } }>
+          runs: Array<{
+            kind: string
+            producerId?: number | string
+            firstOffset?: number | string
+            outcome?: string
+            damage?: { file: string; position: number }
+          }>
         }>
       }
       const t = txns.partitions[0]!
@@ -238,7 +244,19 @@ describe('damaged copies: every command agrees on log end, counts and damage fin
       const model = JSON.parse(
         JSON.stringify(report.model, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v)),
       ) as {
-        partitions: Array<{ logEndOffset: number | string; readCommitted: number; readUncommitted: number }>
+        partitions: Array<{
+          logEndOffset: number | string
+          readCommitted: number
+          readUncommitted: number
+          items: Array<{
+            kind: string
+            producerId: number
+            firstOffset: number
+            outcome: string
+            empty: boolean
+          }> | null
+          open: Array<{ producerId: number; firstOffset: number; outcome: string }>
+        }>
         findings: Found[]
       }
 
@@ -295,6 +313,20 @@ describe('damaged copies: every command agrees on log end, counts and damage fin
       expect(unknownRuns.length).toBe(unknown.length)
       for (const x of unknownRuns) expect(x.damage?.file).toBe(segment)
       if (c.intact !== true && c.fixture === 'orders') expect(unknown.length).toBeGreaterThan(0)
+      // the report's page draws each transaction with txns' outcome: 'unknown' where the damage may hide its end
+      const drawn = new Map<string, string>()
+      for (const x of [
+        ...(model.partitions[0]!.items ?? []),
+        ...model.partitions[0]!.open.map((o) => ({ ...o, kind: 'txn', empty: false })),
+      ])
+        if (x.kind === 'txn' && !x.empty) drawn.set(`${x.producerId}:${x.firstOffset}`, x.outcome)
+      expect(model.partitions[0]!.items).not.toBeNull()
+      expect([...drawn].sort()).toEqual(
+        t.runs
+          .filter((x) => x.kind === 'transaction')
+          .map((x) => [`${x.producerId}:${x.firstOffset}`, x.outcome])
+          .sort(),
+      )
       const b = lso.partitions[0]!.blocking
       if (b !== null) {
         // the undamaged partition blocks nothing: whatever blocks now is the damage's

@@ -104,7 +104,7 @@ describe('LaneCollector', () => {
             marker(x)!.offset,
           ])
         const got = (p.items ?? []).flatMap((i) =>
-          i.kind === 'txn' && !i.empty ? [[i.producerId, i.firstOffset, i.outcome, i.records, i.markerOffset]] : [],
+          i.kind === 'txn' && !i.empty ? [[i.producerId, i.firstOffset, i.outcome, i.records, i.marker?.offset]] : [],
         )
         expect(got, `${s} ${p.id}`).toEqual(want)
         expect(p.open.length, `${s} ${p.id} open`).toBe(

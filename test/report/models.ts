@@ -7,13 +7,20 @@ export function txn(o: Partial<TxnBar> & Pick<TxnBar, 'firstOffset' | 'outcome'>
     kind: 'txn',
     producerId: 7,
     producerEpoch: 0,
-    lastOffset: first + 2,
+    lastDataOffset: first + 2,
     records: 3,
     batches: 1,
     firstTimestamp: 1700000000000,
     lastTimestamp: 1700000001000,
-    markerOffset: o.outcome === 'open' ? null : first + 3,
-    markerEpoch: 0,
+    marker:
+      o.outcome === 'open'
+        ? null
+        : {
+            offset: first + 3,
+            type: o.outcome === 'committed' ? 'COMMIT' : 'ABORT',
+            producerEpoch: 0,
+            coordinatorEpoch: 0,
+          },
     coordinatorEpoch: 0,
     empty: false,
     seeded: false,

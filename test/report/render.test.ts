@@ -68,7 +68,7 @@ describe('renderReport', () => {
   })
 
   it('highlights the blocking transaction and prints its abort commands', () => {
-    const open = txn({ firstOffset: 8, outcome: 'open', producerId: 42, lastOffset: 10 })
+    const open = txn({ firstOffset: 8, outcome: 'open', producerId: 42, lastDataOffset: 10 })
     const p = partition({
       lastStableOffset: 8,
       items: [txn({ firstOffset: 0, outcome: 'committed' })],
@@ -80,7 +80,7 @@ describe('renderReport', () => {
         coordinatorEpoch: -1,
         coordinatorEpochSource: 'snapshot',
         firstOffset: 8,
-        lastOffset: 10,
+        lastDataOffset: 10,
         records: 3,
         recordsWaiting: 3,
         firstTimestamp: 1,

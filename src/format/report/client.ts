@@ -28,7 +28,7 @@ export const REPORT_JS = `(function () {
   var radios = document.querySelectorAll('input[name=axis]');
   for (var r = 0; r < radios.length; r++) radios[r].addEventListener('change', function (ev) { place(ev.target.value === 'time'); });
   var LABELS = [['kind', 'kind'], ['outcome', 'outcome'], ['state', 'state'], ['producerId', 'producer id'], ['producerEpoch', 'producer epoch'],
-    ['firstOffset', 'first offset'], ['lastOffset', 'last offset'], ['offset', 'offset'], ['marker', 'marker'], ['markerOffset', 'marker offset'],
+    ['firstOffset', 'first offset'], ['lastOffset', 'last offset'], ['lastDataOffset', 'last data offset'], ['offset', 'offset'], ['marker', 'marker'], ['markerOffset', 'marker offset'],
     ['coordinatorEpoch', 'coordinator epoch'], ['records', 'records'], ['batches', 'batches'], ['committed', 'committed txns'], ['aborted', 'aborted txns'],
     ['committedRecords', 'committed records'], ['abortedRecords', 'aborted records'], ['plainRecords', 'plain records'], ['commitMarkers', 'COMMIT markers'],
     ['abortMarkers', 'ABORT markers'], ['controlType', 'control type'], ['firstTimestamp', 'first timestamp'], ['lastTimestamp', 'last timestamp'],

@@ -1,6 +1,7 @@
 // The report's stylesheet, inlined into the page. Outcome colours are the Okabe–Ito palette (safe for
 // the common colour-vision deficiencies) and each outcome also has its own pattern and outline, so
-// committed / aborted / open differ without colour: solid, hatched, dotted with a dashed border.
+// committed / aborted / open / unknown differ without colour: solid, hatched, dotted with a dashed border,
+// white with a dotted border.
 export const REPORT_CSS = `
 :root { --committed: #0072b2; --aborted: #d55e00; --open: #e69f00; --plain: #b8b8b8; --lso: #cc79a7; --ink: #1a1a1a; }
 * { box-sizing: border-box; }
@@ -30,6 +31,7 @@ body.time .ax-o, body:not(.time) .ax-t { display: none; }
 .txn.committed, .bucket.committed, .sw-committed { fill: var(--committed); }
 .txn.aborted, .bucket.aborted, .sw-aborted { fill: url(#p-aborted); }
 .txn.open, .sw-open { fill: url(#p-open); stroke: #000; stroke-width: 1.6; stroke-dasharray: 4 2; }
+.txn.unknown, .sw-unknown { fill: #fff; stroke: #000; stroke-width: 1.6; stroke-dasharray: 1 2; }
 .bar.plain, .bucket.plain, .sw-plain { fill: var(--plain); }
 .bar.blocking { stroke: #000; stroke-width: 3.5; stroke-dasharray: none; }
 .tick.commit { fill: var(--committed); }

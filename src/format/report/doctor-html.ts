@@ -90,7 +90,7 @@ function transactionsSection(t: TransactionsModel): string {
         x.runs
           .map(
             (r) =>
-              `<a${attrs({ href: `#p-${r.partition}`, 'data-partition': r.partition })}>${esc(r.partition)} ${esc(r.firstOffset)}..${esc(r.lastOffset ?? '?')}</a>`,
+              `<a${attrs({ href: `#p-${r.partition}`, 'data-partition': r.partition })}>${esc(r.partition)} ${esc(r.firstOffset)}..${esc(r.lastDataOffset ?? '?')}</a>`,
           )
           .join(', ') +
         `</td><td class="l">${esc(x.codes.join(' '))}</td></tr>`,

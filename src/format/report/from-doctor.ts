@@ -83,7 +83,7 @@ function transactionsModel(t: DoctorTransactions): TransactionsModel {
       runs: x.runs.map((r) => ({
         partition: `${r.topic}-${r.partition}`,
         firstOffset: jsonInt64(r.firstOffset),
-        lastOffset: jsonInt64OrNull(r.lastDataOffset),
+        lastDataOffset: jsonInt64OrNull(r.lastDataOffset),
         records: r.records,
       })),
       codes: [...new Set(x.findings.map((f) => f.code))],

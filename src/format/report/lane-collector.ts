@@ -74,14 +74,21 @@ export function txnBar(t: StreamedTransaction): TxnBar {
     producerId: int64(t.producerId),
     producerEpoch: t.producerEpoch,
     firstOffset: int64(t.firstOffset),
-    lastOffset: int64OrNull(t.lastDataOffset),
+    lastDataOffset: int64OrNull(t.lastDataOffset),
     records: t.records,
     batches: t.batches,
     firstTimestamp: int64OrNull(t.firstTimestamp),
     lastTimestamp: int64OrNull(t.lastTimestamp),
-    outcome: t.marker?.type === 'COMMIT' ? 'committed' : t.marker?.type === 'ABORT' ? 'aborted' : 'open',
-    markerOffset: t.marker === null ? null : int64(t.marker.offset),
-    markerEpoch: t.markerEpoch,
+    outcome: t.outcome,
+    marker:
+      t.marker === null
+        ? null
+        : {
+            offset: int64(t.marker.offset),
+            type: t.marker.type,
+            producerEpoch: t.markerEpoch ?? t.producerEpoch,
+            coordinatorEpoch: t.coordinatorEpoch,
+          },
     coordinatorEpoch: t.coordinatorEpoch,
     empty: t.empty,
     seeded: t.seeded,
@@ -244,7 +251,7 @@ export class LaneCollector implements RunSink {
   lane(maxBuckets = this.limits.maxBuckets): { items: LaneItem[] | null; buckets: Bucket[] | null } {
     if (this.items !== null) {
       const key = (it: LaneItem): number =>
-        Number(it.kind === 'control' ? it.offset : it.kind === 'txn' && it.empty ? it.markerOffset : it.firstOffset)
+        Number(it.kind === 'control' ? it.offset : it.kind === 'txn' && it.empty ? it.marker?.offset : it.firstOffset)
       return { items: [...this.items].sort((a, b) => key(a) - key(b)), buckets: null }
     }
     let buckets = this.buckets.filter((b) => b.lastOffset >= b.firstOffset)

@@ -4,7 +4,7 @@
 // Overlapping bars (interleaved transactions of different producers) are packed into rows.
 import { isoTime } from '../timestamp.js'
 import { attrs, esc } from './escape.js'
-import type { Bucket, ControlTick, Int64, LaneItem, PartitionModel, PlainBar, TxnBar } from './model.js'
+import type { Bucket, ControlTick, Int64, LaneItem, PartitionModel, PlainBar, TxnBar, TxnBarMarker } from './model.js'
 
 /** lane width in SVG units (the viewBox scales it to the page) */
 export const LANE_WIDTH = 1000
@@ -76,9 +76,9 @@ function timeText(v: Int64 | null): string {
 export function txnTitle(t: TxnBar): string {
   const state = t.awaitingHighWatermark === true ? ', marker not below the HW yet' : ''
   return (
-    `${t.outcome} transaction${state}: producerId ${t.producerId} epoch ${t.producerEpoch}, offsets ${t.firstOffset}..${t.lastOffset ?? '?'}` +
+    `${t.outcome} transaction${state}: producerId ${t.producerId} epoch ${t.producerEpoch}, offsets ${t.firstOffset}..${t.lastDataOffset ?? '?'}` +
     `, ${t.records} records${t.batches !== null ? ` in ${t.batches} batches` : ''}` +
-    (t.markerOffset !== null ? `, ${t.outcome === 'committed' ? 'COMMIT' : 'ABORT'} marker at ${t.markerOffset}` : '') +
+    (t.marker !== null ? `, ${t.marker.type} marker at ${t.marker.offset}` : '') +
     (t.coordinatorEpoch !== null ? ` (coordinatorEpoch ${t.coordinatorEpoch})` : '') +
     `; first timestamp ${timeText(t.firstTimestamp)}, last timestamp ${timeText(t.lastTimestamp)}` +
     (t.seeded ? '; opened before the log start (producer snapshot)' : '')
@@ -105,7 +105,7 @@ export function bucketTitle(b: Bucket): string {
 
 function barExtent(it: TxnBar | PlainBar): [number, number] {
   const first = Number(it.firstOffset)
-  const last = num(it.lastOffset) ?? first
+  const last = num(it.kind === 'txn' ? it.lastDataOffset : it.lastOffset) ?? first
   return [first, last + 1]
 }
 
@@ -137,18 +137,18 @@ function txnRect(d: Domain, t: TxnBar, row: number, blockingKey: string | null):
         o1,
         num(t.firstTimestamp),
         num(t.lastTimestamp),
-        t.outcome === 'open' || blocking ? OPEN_MIN_WIDTH : MIN_WIDTH,
+        t.marker === null || blocking ? OPEN_MIN_WIDTH : MIN_WIDTH,
       ),
       tabindex: 0,
       'data-kind': 'txn',
       'data-producer-id': t.producerId,
       'data-producer-epoch': t.producerEpoch,
       'data-first-offset': t.firstOffset,
-      'data-last-offset': t.lastOffset,
+      'data-last-data-offset': t.lastDataOffset,
       'data-records': t.records,
       'data-batches': t.batches,
       'data-outcome': t.outcome,
-      'data-marker-offset': t.markerOffset,
+      'data-marker-offset': t.marker?.offset ?? null,
       'data-coordinator-epoch': t.coordinatorEpoch,
       'data-first-timestamp': t.firstTimestamp,
       'data-last-timestamp': t.lastTimestamp,
@@ -194,9 +194,9 @@ function plainRect(d: Domain, p: PlainBar, row: number): string {
 }
 
 /** COMMIT/ABORT tick (plus its C/A letter when there is room): shape and letter, not colour alone */
-function markerTick(d: Domain, t: TxnBar, letters: boolean, bottom: number): string {
-  const at = Number(t.markerOffset) + 0.5
-  const type = t.outcome === 'committed' ? 'COMMIT' : 'ABORT'
+function markerTick(d: Domain, t: TxnBar, m: TxnBarMarker, letters: boolean, bottom: number): string {
+  const at = Number(m.offset) + 0.5
+  const type = m.type
   const ts = num(t.lastTimestamp)
   const g = geometry(d, at, at, ts, ts, TICK_WIDTH)
   const tick = `<rect${attrs({
@@ -208,11 +208,11 @@ function markerTick(d: Domain, t: TxnBar, letters: boolean, bottom: number): str
     'data-kind': 'marker',
     'data-marker': type,
     'data-producer-id': t.producerId,
-    'data-offset': t.markerOffset,
-    'data-coordinator-epoch': t.coordinatorEpoch,
+    'data-offset': m.offset,
+    'data-coordinator-epoch': m.coordinatorEpoch,
     'data-empty': t.empty ? 'true' : null,
   })}><title>${esc(
-    `${type} marker at ${t.markerOffset}: producerId ${t.producerId} epoch ${t.markerEpoch ?? t.producerEpoch}, coordinatorEpoch ${t.coordinatorEpoch ?? 'unknown'}` +
+    `${type} marker at ${m.offset}: producerId ${t.producerId} epoch ${m.producerEpoch}, coordinatorEpoch ${m.coordinatorEpoch ?? 'unknown'}` +
       (t.empty ? ' (no data: an empty transaction)' : ''),
   )}</title></rect>`
   if (!letters) return tick
@@ -337,9 +337,9 @@ export function renderLane(p: PartitionModel): string {
   bars.forEach((b, i) => {
     body += b.kind === 'txn' ? txnRect(d, b, rowOf[i]!, blockingKey) : plainRect(d, b, rowOf[i]!)
   })
-  const markers = items.filter((i): i is TxnBar => i.kind === 'txn' && i.markerOffset !== null)
+  const markers = items.filter((i): i is TxnBar & { marker: TxnBarMarker } => i.kind === 'txn' && i.marker !== null)
   const letters = markers.length <= MAX_LETTERS
-  for (const t of markers) body += markerTick(d, t, letters, ROW_TOP + ROW_HEIGHT - 4)
+  for (const t of markers) body += markerTick(d, t, t.marker, letters, ROW_TOP + ROW_HEIGHT - 4)
   for (const c of items) if (c.kind === 'control') body += controlTick(d, c)
   const tEnd = time?.max ?? null
   const lsoTime = p.blocking !== null ? num(p.blocking.firstTimestamp) : tEnd

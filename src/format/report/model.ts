@@ -2,29 +2,38 @@
 // values are numbers while exact, decimal strings beyond, as in `reconcile --json`). renderReport()
 // turns it into HTML without any other input, so the page can be tested from hand-made models.
 import type { Finding } from '../../analysis/findings.js'
+import type { MarkerType, TransactionOutcome } from '../../analysis/partition-transaction.js'
 
 /** an int64 as `reconcile --json` prints it */
 export type Int64 = number | string
 
-export type Outcome = 'committed' | 'aborted' | 'open'
+/** the marker that ended a drawn transaction, as txns --json names it */
+export interface TxnBarMarker {
+  offset: Int64
+  type: MarkerType
+  /** the marker batch's producer epoch (transaction version 2 bumps it) */
+  producerEpoch: number
+  coordinatorEpoch: number | null
+}
 
-/** one transaction drawn as its own bar */
+/** one transaction drawn as its own bar, named as PartitionTransaction (analysis/partition-transaction.ts) */
 export interface TxnBar {
   kind: 'txn'
   producerId: Int64
   producerEpoch: number
   firstOffset: Int64
   /** last data offset; null for an open transaction seeded from a snapshot with no data left */
-  lastOffset: Int64 | null
+  lastDataOffset: Int64 | null
   records: number
   /** null when unknown (a transaction still open: the analysis counts its records only) */
   batches: number | null
   firstTimestamp: Int64 | null
   lastTimestamp: Int64 | null
-  outcome: Outcome
-  /** COMMIT/ABORT marker offset, null while open */
-  markerOffset: Int64 | null
-  markerEpoch: number | null
+  /** 'unknown' when damage may hide its data or marker (drawn from the marker it has, if any) */
+  outcome: TransactionOutcome
+  /** the COMMIT/ABORT marker, null while open */
+  marker: TxnBarMarker | null
+  /** the marker's coordinator epoch; while open, the producer's newest one known (its snapshot entry) */
   coordinatorEpoch: number | null
   /** a marker whose transaction had no data (KAFKA-10702): drawn as its tick only */
   empty: boolean
@@ -81,7 +90,7 @@ export interface BlockingModel {
   coordinatorEpoch: number | null
   coordinatorEpochSource: string
   firstOffset: Int64
-  lastOffset: Int64 | null
+  lastDataOffset: Int64 | null
   records: number
   recordsWaiting: number
   firstTimestamp: Int64 | null
@@ -199,7 +208,7 @@ export interface TransactionRow {
   producerId: Int64
   producerEpoch: number
   outcome: string
-  runs: Array<{ partition: string; firstOffset: Int64; lastOffset: Int64 | null; records: number }>
+  runs: Array<{ partition: string; firstOffset: Int64; lastDataOffset: Int64 | null; records: number }>
   codes: string[]
 }
 

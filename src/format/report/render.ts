@@ -22,6 +22,7 @@ const LEGEND =
   swatch('sw-committed', 'committed (solid)') +
   swatch('sw-aborted', 'aborted (hatched)') +
   swatch('sw-open', 'open (dotted, dashed border)') +
+  swatch('sw-unknown', 'outcome unknown: damage may hide it (white, dotted border)') +
   swatch('sw-plain', 'non-transactional (thin grey)') +
   '<span><b>C</b>/<b>A</b> ticks: COMMIT / ABORT markers</span><span><b>HW</b> solid line, <b>LSO</b> dashed line</span>' +
   '<span>thick black border: the transaction holding the LSO</span></div>'

@@ -113,7 +113,7 @@ export function blockingCallout(p: PartitionModel): string {
     `<strong>LSO ${esc(p.lastStableOffset)} &lt; HW ${esc(p.highWatermark)}: ${b.recordsWaiting} records wait behind a transaction (${esc(verdict)}).</strong><br>` +
     `Blocking transaction: producerId <code>${esc(b.producerId)}</code> producerEpoch <code>${b.producerEpoch}</code> coordinatorEpoch ` +
     `<code>${esc(b.coordinatorEpoch ?? 'unknown')}</code> (${esc(b.coordinatorEpochSource)}), first offset <code>${esc(b.firstOffset)}</code>` +
-    `${b.seeded ? ' (before the log start, from a producer snapshot)' : ''}, last data offset <code>${esc(b.lastOffset ?? 'unknown')}</code>, ${b.records} record${b.records === 1 ? '' : 's'}; ` +
+    `${b.seeded ? ' (before the log start, from a producer snapshot)' : ''}, last data offset <code>${esc(b.lastDataOffset ?? 'unknown')}</code>, ${b.records} record${b.records === 1 ? '' : 's'}; ` +
     `first timestamp ${esc(ts(b.firstTimestamp))}, last timestamp ${esc(ts(b.lastTimestamp))}; age ${esc(age)}.${cmds}</div>`
   )
 }
@@ -125,13 +125,13 @@ export function laneTable(p: PartitionModel): string {
     for (const b of p.buckets) rows.push(row([`${b.firstOffset}..${b.lastOffset}`, bucketTitle(b)]))
   } else {
     for (const it of p.items ?? []) {
-      if (it.kind === 'txn') rows.push(row([`${it.firstOffset}..${it.lastOffset ?? '?'}`, txnTitle(it)]))
+      if (it.kind === 'txn') rows.push(row([`${it.firstOffset}..${it.lastDataOffset ?? '?'}`, txnTitle(it)]))
       else if (it.kind === 'plain') rows.push(row([`${it.firstOffset}..${it.lastOffset}`, plainTitle(it)]))
       else rows.push(row([String(it.offset), `${it.typeName} control batch, producerId ${it.producerId}`]))
     }
   }
   for (const t of p.open)
-    if (p.items === null) rows.push(row([`${t.firstOffset}..${t.lastOffset ?? '?'}`, txnTitle(t)]))
+    if (p.items === null) rows.push(row([`${t.firstOffset}..${t.lastDataOffset ?? '?'}`, txnTitle(t)]))
   const what =
     p.buckets !== null
       ? `${p.buckets.length} offset ranges (aggregated)`
