@@ -53,8 +53,9 @@ function run(input: string): {
   for (let n; (n = fs.readSync(rd, buf, 0, buf.length, null)) > 0; ) {
     const text = carry + buf.toString('latin1', 0, n)
     let end = 0
-    for (const x of text.matchAll(/(?<!"records":\d+,)"outcome":"(\w+)"/g)) {
-      outcomes[x[1]!] = (outcomes[x[1]!] ?? 0) + 1
+    // a partition's outcome (after its "records") is matched too, so that the carry below never starts inside one
+    for (const x of text.matchAll(/("records":\d+,)?"outcome":"(\w+)"/g)) {
+      if (x[1] === undefined) outcomes[x[2]!] = (outcomes[x[2]!] ?? 0) + 1
       end = x.index + x[0].length
     }
     // a match cut at the chunk's end is completed by the next; nothing before `end` is counted again
