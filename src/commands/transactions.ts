@@ -19,8 +19,7 @@ import { modelOptions } from './lso.js'
 import { printTransactionsJson } from '../format/transactions-json.js'
 import { printTransactionsText } from '../format/transactions-text.js'
 import { resolveFilter } from '../scan/filter-resolve.js'
-import { resolvePartitions } from '../scan/partition-paths.js'
-import { readMetadataVersion } from '../scan/metadata-version.js'
+import { metadataVersionOf } from '../scan/metadata-version.js'
 import type { CommandContext } from './context.js'
 import { selectsPartition } from './topic-partition-filter.js'
 import type { TopicPartitionFilter } from './topic-partition-filter.js'
@@ -98,6 +97,16 @@ export function transactionsStream(
   opts: TransactionsLibraryOptions = {},
   internals: { bucketBytes?: number; onSpill?: (dir: string) => void } = {},
 ): TransactionsStream | { unusable: Finding[] } {
+  const r = modelStream(paths, opts, internals)
+  return 'unusable' in r ? r : r.stream
+}
+
+/** transactionsStream with the broker model it read, for what the command line asks of it afterwards */
+function modelStream(
+  paths: string[],
+  opts: TransactionsLibraryOptions,
+  internals: { bucketBytes?: number; onSpill?: (dir: string) => void } = {},
+): { stream: TransactionsStream; model: BrokerModel } | { unusable: Finding[] } {
   const model = new BrokerModel(paths, modelOptions(opts))
   const { unusable } = model.resolved()
   if (unusable.length > 0) return { unusable }
@@ -107,7 +116,7 @@ export function transactionsStream(
     const h = c.hooks
     // nobody reads the markers' coordinator epochs here (lso does)
     const scan = model.scan({ ...h, analyzer: (dir) => ({ ...h.analyzer(dir), markerEpochs: false }) })
-    return streamTransactions(c.finish(scan), join)
+    return { stream: streamTransactions(c.finish(scan), join), model }
   } catch (e) {
     c.close()
     throw e
@@ -167,22 +176,23 @@ function joinInput(paths: string[], opts: TransactionsLibraryOptions): JoinInput
   }
 }
 
-/** forceTerminateTransaction for an open transaction's id; the metadata log read once, at the first open one */
-function endIt(paths: string[], remote: RemoteInput | undefined): (id: string) => ForceTerminateAdvice {
+/** forceTerminateTransaction for an open transaction's id; the model's metadata log read at the first open one */
+function endIt(model: BrokerModel): (id: string) => ForceTerminateAdvice {
   let level: number | null | undefined
   return (id) => {
-    level ??= readMetadataVersion(resolvePartitions(paths, remote).partitions)
+    level ??= metadataVersionOf(model.metadataConfigs())
     return forceTerminateAdvice(id, 'localhost:9092', level)
   }
 }
 
 export function runTransactions(opts: TransactionsOptions, ctx: CommandContext): number {
   const { paths, format: _format, color: _color, wide: _wide, ...lib } = opts
-  const s = transactionsStream(paths, { ...lib, now: opts.now ?? ctx.now() })
-  if ('unusable' in s) {
-    writeUnusable(s.unusable, ctx)
+  const m = modelStream(paths, { ...lib, now: opts.now ?? ctx.now() })
+  if ('unusable' in m) {
+    writeUnusable(m.unusable, ctx)
     return EXIT_USAGE
   }
+  const s = m.stream
   s.nowGiven = opts.now !== undefined
   // each transaction's findings counted as it passes to the printer, not kept
   const seen: Finding[] = []
@@ -200,7 +210,7 @@ export function runTransactions(opts: TransactionsOptions, ctx: CommandContext):
     const printOpts = {
       colorLevel: opts.color === false ? 0 : ctx.colorLevel,
       wide: opts.wide === true,
-      endIt: endIt(paths, lib.remote),
+      endIt: endIt(m.model),
     } as const
     print(counted, ctx, printOpts)
   } finally {

@@ -12,8 +12,8 @@ import { forceTerminateAdvice, metadataVersionRelease } from '../../src/analysis
 import { doctor } from '../../src/commands/doctor.js'
 import { lso } from '../../src/commands/lso.js'
 import { runTransactions } from '../../src/commands/transactions.js'
-import { discover } from '../../src/io/discover.js'
-import { readMetadataVersion } from '../../src/scan/metadata-version.js'
+import { BrokerModel } from '../../src/scan/broker-model.js'
+import { metadataVersionOf } from '../../src/scan/metadata-version.js'
 import { runCommand } from '../support/txn-segment-builder.js'
 import { FIXTURES, FIXTURES_44 } from '../support/paths.js'
 
@@ -61,7 +61,7 @@ describe("the metadata log's metadata.version", () => {
         kafkaVersion: string
       }
       expect(expected.kafkaVersion).toBe(release)
-      const level = readMetadataVersion(discover([path.join(fixture, 'logs')]).partitions)
+      const level = metadataVersionOf(new BrokerModel([path.join(fixture, 'logs')]).metadataConfigs())
       expect(level).toBe(dumpedLevel(fixture))
       // a freshly formatted broker finalizes its own release's latest production metadata.version
       expect(metadataVersionRelease(level!)!.startsWith(release.split('.').slice(0, 2).join('.') + '-IV')).toBe(true)
@@ -69,7 +69,7 @@ describe("the metadata log's metadata.version", () => {
   }
 
   it('no metadata log: no level', () => {
-    expect(readMetadataVersion(discover([TX]).partitions)).toBeNull()
+    expect(metadataVersionOf(new BrokerModel([TX]).metadataConfigs())).toBeNull()
   })
 })
 
