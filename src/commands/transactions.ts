@@ -125,7 +125,7 @@ function modelStream(
 
 /**
  * transactions' hooks for a scan of a model another command builds (doctor): given to `model.scan` beside its own,
- * then `transactionsOf` with that scan; the model's paths' filter is resolved first (it may throw TsdumpError)
+ * then `transactionsStreamOf` with that scan; the model's paths' filter is resolved first (it may throw TsdumpError)
  */
 export function transactionsHooks(
   model: BrokerModel,
@@ -136,20 +136,8 @@ export function transactionsHooks(
   return { collector: new TransactionsCollector(model, internals), join }
 }
 
-/** the transactions of a model's scan that ran with `transactionsHooks`' collector's hooks, collected */
-export function transactionsOf(
-  hooks: { collector: TransactionsCollector; join: JoinInput },
-  scan: Scanned,
-  opts: TransactionsLibraryOptions = {},
-): TransactionsLibraryResult {
-  if (scan.unusable.length > 0) {
-    hooks.collector.close()
-    return unusableResult(scan.unusable, opts)
-  }
-  return collected(streamTransactions(hooks.collector.finish(scan), hooks.join))
-}
-
-/** the same, one transaction at a time (doctor: its findings gathered without holding the list) */
+/** the transactions of a model's scan that ran with `transactionsHooks`' collector's hooks, one at a time (doctor
+ * gathers their findings without holding the list) */
 export function transactionsStreamOf(
   hooks: { collector: TransactionsCollector; join: JoinInput },
   scan: Scanned,
