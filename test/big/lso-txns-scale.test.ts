@@ -9,6 +9,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { spawnSync } from 'node:child_process'
+import { countMatches } from './count-matches.js'
 import { afterAll, describe, expect, it } from 'vitest'
 import { rmrf, tmp } from '../hostile/support.js'
 import { REPO_ROOT } from '../support/paths.js'
@@ -55,24 +56,9 @@ function run(name: string, argv: string[]): Run {
   }
 }
 
-/** each transaction run's outcome in txns' JSON, counted a chunk at a time (a run has one "outcome" field) */
+/** each transaction run's outcome in txns' JSON (a run has one "outcome" field) */
 function outcomes(file: string): Record<string, number> {
-  const counts: Record<string, number> = {}
-  const rd = fs.openSync(file, 'r')
-  const buf = Buffer.alloc(1 << 20)
-  let carry = ''
-  for (let n; (n = fs.readSync(rd, buf, 0, buf.length, null)) > 0; ) {
-    const text = carry + buf.toString('latin1', 0, n)
-    let end = 0
-    for (const x of text.matchAll(/"outcome":("\w+"|null)/g)) {
-      counts[x[1]!] = (counts[x[1]!] ?? 0) + 1
-      end = x.index + x[0].length
-    }
-    // a match cut at the chunk's end is completed by the next; nothing before `end` is counted again
-    carry = text.slice(Math.max(end, text.length - 40))
-  }
-  fs.closeSync(rd)
-  return counts
+  return countMatches(file, /"outcome":("\w+"|null)/g, (x) => x[1])
 }
 
 describe(`lso and txns on ${N} transactions`, () => {

@@ -12,10 +12,10 @@
 // the bound holds, and is then made an `it`.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { spawnSync } from 'node:child_process'
 import { afterAll, describe, expect, it } from 'vitest'
 import { rmrf, tmp } from '../hostile/support.js'
-import { REPO_ROOT } from '../support/paths.js'
+import { countMatches } from './count-matches.js'
+import { runWithPeakRss } from './peak-rss.js'
 import { scaleLogDir } from '../../bench/make-scale.mjs'
 import { writeProducerSegment } from '../../bench/make-producers.mjs'
 
@@ -31,44 +31,14 @@ function run(input: string): {
   outcomes: Record<string, number>
 } {
   const out = path.join(dir, 'out.json')
-  const probe = path.join(dir, 'rss-probe.mjs')
-  fs.writeFileSync(
-    probe,
-    `process.on('exit', () => process.stderr.write('\\nMAXRSS ' + process.resourceUsage().maxRSS + '\\n'))\n` +
-      `await import(${JSON.stringify(path.join(REPO_ROOT, 'bin', 'tsdump.js'))})\n`,
+  const r = runWithPeakRss(['transactions', '--json', '--now', '2030-01-01T00:00:00Z', input], out)
+  // every transaction object has one "outcome" field; each of its partitions has one too, after its "records": those
+  // are matched (so that a chunk's carry never starts inside one) and not counted
+  const outcomes = countMatches(out, /("records":\d+,)?"outcome":"(\w+)"/g, (x) =>
+    x[1] === undefined ? x[2] : undefined,
   )
-  const fd = fs.openSync(out, 'w')
-  const r = spawnSync(process.execPath, [probe, 'transactions', '--json', '--now', '2030-01-01T00:00:00Z', input], {
-    stdio: ['ignore', fd, 'pipe'],
-    encoding: 'utf8',
-  })
-  fs.closeSync(fd)
-  const m = /MAXRSS (\d+)/.exec(r.stderr)
-  const outcomes: Record<string, number> = {}
-  // counted a chunk at a time: every transaction object has one "outcome" field (each of its partitions has one too,
-  // after its "records": those are not counted)
-  const rd = fs.openSync(out, 'r')
-  const buf = Buffer.alloc(1 << 20)
-  let carry = ''
-  for (let n; (n = fs.readSync(rd, buf, 0, buf.length, null)) > 0; ) {
-    const text = carry + buf.toString('latin1', 0, n)
-    let end = 0
-    // a partition's outcome (after its "records") is matched too, so that the carry below never starts inside one
-    for (const x of text.matchAll(/("records":\d+,)?"outcome":"(\w+)"/g)) {
-      if (x[1] === undefined) outcomes[x[2]!] = (outcomes[x[2]!] ?? 0) + 1
-      end = x.index + x[0].length
-    }
-    // a match cut at the chunk's end is completed by the next; nothing before `end` is counted again
-    carry = text.slice(Math.max(end, text.length - 40))
-  }
-  fs.closeSync(rd)
   fs.rmSync(out, { force: true })
-  return {
-    code: r.status,
-    stderr: r.stderr.replace(/\nMAXRSS \d+\n/, ''),
-    maxRssMiB: m === null ? NaN : Number(m[1]) / 1024,
-    outcomes,
-  }
+  return { ...r, outcomes }
 }
 
 describe('transactions at scale', () => {
