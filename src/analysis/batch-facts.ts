@@ -46,3 +46,25 @@ export interface BatchFacts {
   file?: string | undefined
   position?: number | undefined
 }
+
+/**
+ * A BatchFacts refilled batch after batch (the scan's scratch, the analyzer's canonical copy), with every field
+ * present from the start so that the object keeps one shape while it is refilled.
+ */
+export function refillableFacts(): BatchFacts {
+  return {
+    baseOffset: 0,
+    lastOffset: 0,
+    recordsCount: 0,
+    producerId: -1,
+    producerEpoch: -1,
+    isTransactional: false,
+    isControl: false,
+    baseTimestamp: -1,
+    maxTimestamp: -1,
+    control: undefined,
+    legacy: undefined,
+    file: undefined,
+    position: undefined,
+  }
+}

@@ -38,25 +38,6 @@ export function newTxn(seq: number, producerId: I64, producerEpoch: number, firs
   }
 }
 
-/** the record canonical copies of batches are written into (one per analyzer) */
-export function canonicalFacts(): BatchFacts {
-  return {
-    baseOffset: 0,
-    lastOffset: 0,
-    recordsCount: 0,
-    producerId: -1,
-    producerEpoch: -1,
-    isTransactional: false,
-    isControl: false,
-    baseTimestamp: -1,
-    maxTimestamp: -1,
-    control: undefined,
-    legacy: undefined,
-    file: undefined,
-    position: undefined,
-  }
-}
-
 /** whether a batch was given with non-canonical (bigint) fields */
 export function needsCanonical(b: BatchFacts): boolean {
   return (

@@ -21,6 +21,7 @@ import { MARKER_TYPES } from './transactions.js'
 import { outcomeOf } from './partition-transaction.js'
 import type { ExpectedAbortedTxn } from './txn-index-check.js'
 import type { BatchFacts } from './batch-facts.js'
+import { refillableFacts } from './batch-facts.js'
 import type { HighWatermarkSource, SnapshotInput } from './partition-input.js'
 import type { VisibilityCounts } from './visibility.js'
 import type { DamageRef } from './transactions.js'
@@ -86,7 +87,7 @@ export class PartitionAnalyzer {
   private readonly tl: TimelineRecorder | null
   private readonly abortedTxns: ExpectedAbortedTxn[] | null
   /** canonical copy of a batch given with non-canonical (bigint) fields */
-  private readonly canon: BatchFacts = H.canonicalFacts()
+  private readonly canon: BatchFacts = refillableFacts()
 
   constructor(
     private readonly opts: AnalyzerOptions,

@@ -15,25 +15,6 @@ import { readEndTxnMarkerFast } from '../decode/control-fast.js'
 import type { Frame } from '../decode/frame.js'
 import * as L from '../decode/layout.js'
 
-/** The one object the scan refills for every batch: the analyzer keeps nothing of it. */
-export function scratchFacts(): BatchFacts {
-  return {
-    baseOffset: 0,
-    lastOffset: 0,
-    recordsCount: 0,
-    producerId: -1,
-    producerEpoch: -1,
-    isTransactional: false,
-    isControl: false,
-    baseTimestamp: -1,
-    maxTimestamp: -1,
-    control: undefined,
-    legacy: undefined,
-    file: undefined,
-    position: undefined,
-  }
-}
-
 /** the partition scan's read window: headers of large batches are read alone (scanFrames headersOnly) */
 export const PARTITION_SCAN_WINDOW = 256 * 1024
 const CONTROL_TYPE_NAMES = ['ABORT', 'COMMIT']

@@ -16,12 +16,13 @@ import type { PartitionReport } from '../analysis/partition-analyzer.js'
 import type { SnapshotInput } from '../analysis/partition-input.js'
 import { PartitionAnalyzer } from '../analysis/partition-analyzer.js'
 import type { AnalyzerHook, AnalyzerInternals } from '../analysis/partition-report.js'
-import { FastBatchFeed, PARTITION_SCAN_WINDOW, scratchFacts } from './batch-feed.js'
+import { FastBatchFeed, PARTITION_SCAN_WINDOW } from './batch-feed.js'
 import type { I64 } from '../bytes/int64.js'
 import { toBigInt } from '../bytes/int64.js'
 import type { RangeCounted, RangeSpec } from '../analysis/range-filter.js'
 import { RangeFilter } from '../analysis/range-filter.js'
 import type { BatchFacts } from '../analysis/batch-facts.js'
+import { refillableFacts } from '../analysis/batch-facts.js'
 import type { Frame } from '../decode/frame.js'
 import type { LogEvent, ReadOptions } from '../decode/log-reader.js'
 import { readFrame } from '../decode/log-reader.js'
@@ -271,7 +272,7 @@ export function* partitionScanSteps(
     },
     internals.analyzer,
   )
-  const scratch = scratchFacts()
+  const scratch = refillableFacts()
   const range = opts.filter === undefined ? undefined : new RangeFilter(opts.filter)
   // records below a log start moved by DeleteRecords or retention are gone for consumers: not counted
   const counted = start?.source !== 'log-start-offset-checkpoint' ? analyzer : fromLogStart(analyzer, start.offset)
