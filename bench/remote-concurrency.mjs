@@ -15,12 +15,12 @@
 // time per request). Results: bench/RESULTS.md "Remote concurrency" and "Remote memory by partition and segment
 // count". Needs `npm run build`; for s3, moto_server ($TSDUMP_MOTO_SERVER, .cache/moto/bin/moto_server, PATH;
 // see .ci/run) and @aws-sdk/client-s3.
-import { spawn, spawnSync, execFileSync } from 'node:child_process'
+import { spawn, execFileSync } from 'node:child_process'
 import fs from 'node:fs'
-import http from 'node:http'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { motoServerPath, startMoto } from './moto.mjs'
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const FIXTURE = path.join(repo, 'fixtures', 'broker-4.4', 'tiered')
@@ -101,75 +101,6 @@ function makeInput(dir) {
   return { logs, remote, objects }
 }
 
-function motoServerPath() {
-  for (const c of [process.env.TSDUMP_MOTO_SERVER, path.join(repo, '.cache', 'moto', 'bin', 'moto_server')])
-    if (c && fs.existsSync(c)) return c
-  const r = spawnSync('sh', ['-c', 'command -v moto_server'], { encoding: 'utf8' })
-  return r.status === 0 && r.stdout.trim() ? r.stdout.trim() : null
-}
-
-async function startMoto(exe) {
-  const child = spawn(exe, ['-H', '127.0.0.1', '-p', '0'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, PYTHONUNBUFFERED: '1' },
-  })
-  let seen = ''
-  const port = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`moto_server did not start: ${seen}`)), 60000)
-    const on = (d) => {
-      seen += d
-      const m = /Running on http:\/\/127\.0\.0\.1:(\d+)/.exec(seen)
-      if (m) {
-        clearTimeout(timer)
-        resolve(Number(m[1]))
-      }
-    }
-    child.stdout.on('data', on)
-    child.stderr.on('data', on)
-    child.on('exit', (c) => {
-      clearTimeout(timer)
-      reject(new Error(`moto_server exited ${c}: ${seen}`))
-    })
-  })
-  child.stdout.removeAllListeners('data').resume()
-  child.stderr.removeAllListeners('data')
-  // moto's own log (its request lines and any error of its own), for when it stops answering
-  const logFile = path.join(os.tmpdir(), `tsdump-bench-moto-${process.pid}.log`)
-  const log = fs.createWriteStream(logFile)
-  child.stderr.pipe(log)
-  console.error(`moto's log: ${logFile}`)
-  const endpoint = `http://127.0.0.1:${port}`
-  for (let i = 0; i < 600; i++) {
-    const status = await new Promise((resolve) =>
-      http
-        .get(endpoint + '/', (r) => {
-          r.resume()
-          resolve(r.statusCode)
-        })
-        .on('error', () => resolve(0)),
-    )
-    if (status === 200) break
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  const env = {
-    AWS_ENDPOINT_URL: endpoint,
-    AWS_ACCESS_KEY_ID: 'tsdump-bench',
-    AWS_SECRET_ACCESS_KEY: 'tsdump-bench',
-    AWS_REGION: 'us-east-1',
-    AWS_CONFIG_FILE: '/dev/null',
-    AWS_SHARED_CREDENTIALS_FILE: '/dev/null',
-  }
-  return {
-    child,
-    endpoint,
-    env,
-    stop: () => {
-      child.removeAllListeners('exit')
-      child.kill('SIGTERM')
-    },
-  }
-}
-
 async function upload(endpoint, env, dir, bucket) {
   const { S3Client, CreateBucketCommand, PutObjectCommand } = await import('@aws-sdk/client-s3')
   const client = new S3Client({
@@ -228,7 +159,10 @@ if (s3 && exe === null) {
 }
 const dir = keep ?? fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-bench-s3-'))
 const input = makeInput(dir)
-const moto = s3 ? await startMoto(exe) : null
+// moto's own log (its request lines and any error of its own), for when it stops answering
+const motoLog = path.join(os.tmpdir(), `tsdump-bench-moto-${process.pid}.log`)
+if (s3) console.error(`moto's log: ${motoLog}`)
+const moto = s3 ? await startMoto(exe, { logFile: motoLog }) : null
 const results = []
 try {
   if (s3) await upload(moto.endpoint, moto.env, input.remote, 'bench')
