@@ -54,15 +54,17 @@ export function addFilterOptions(cmd: Command, what: string, { offsets = true } 
 }
 
 /**
- * The filter of the flags (undefined: none given), --transactional-id resolved; a usage error (exit 2) when the
+ * The filter of the flags (undefined: none given), --transactional-id resolved (unless `resolveId` is false: the
+ * command resolves it from its broker model's read, with asUsageError around it); a usage error (exit 2) when the
  * bounds are crossed or the id is not found.
  */
 export async function filterFromFlags(
   f: RawFilterFlags,
   paths: readonly string[],
   cmd: Command,
+  { resolveId = true } = {},
 ): Promise<RangeSpec | undefined> {
-  const fail = (message: string): never => cmd.error(`error: ${message}`, { exitCode: 2, code: 'tsdump.filter' })
+  const fail = (message: string): never => usageError(cmd, message)
   if (f.startOffset !== undefined && f.endOffset !== undefined && f.startOffset > f.endOffset)
     fail(`--start-offset ${f.startOffset} is after --end-offset ${f.endOffset}`)
   if (f.fromTime !== undefined && f.toTime !== undefined && f.fromTime > f.toTime)
@@ -75,11 +77,26 @@ export async function filterFromFlags(
   if (f.producerId !== undefined) s.producerIds = [f.producerId]
   if (f.transactionalId !== undefined) s.transactionalId = f.transactionalId
   if (Object.keys(s).length === 0) return undefined
+  if (!resolveId) return s
   // resolved as the library resolves it (scan/filter-resolve.ts), its TsdumpError a usage error here
   try {
     return (await import('../scan/filter-resolve.js')).resolveFilter(s, paths)
   } catch (e) {
     if (e instanceof TsdumpError) return fail(e.message)
+    throw e
+  }
+}
+
+function usageError(cmd: Command, message: string): never {
+  return cmd.error(`error: ${message}`, { exitCode: 2, code: 'tsdump.filter' })
+}
+
+/** `run`, whose TsdumpError (a transactional id with no record) is the usage error filterFromFlags would have given */
+export async function asUsageError<T>(cmd: Command, run: () => Promise<T> | T): Promise<T> {
+  try {
+    return await run()
+  } catch (e) {
+    if (e instanceof TsdumpError) return usageError(cmd, e.message)
     throw e
   }
 }

@@ -7,12 +7,12 @@ import type { PartitionFormat } from '../format/partition-printer.js'
 import { createPartitionPrinter } from '../format/partition-printer.js'
 import type { CommandContext } from './context.js'
 import { partitionExitCode, writeUnusable } from './partition-command.js'
-import type { ScannedPartition } from '../scan/partition-scan.js'
 import type { ScannedPaths } from '../scan/partition-paths.js'
-import { scanPaths } from '../scan/partition-paths.js'
-import { resolveFilter } from '../scan/filter-resolve.js'
+import { BrokerModel } from '../scan/broker-model.js'
+import { checkFilterBounds, needsIdResolved, resolveFilterIn } from '../scan/filter-resolve.js'
 import type { WorkerInternals } from './workers/partition-pool.js'
-import { scanPathsInWorkers, threadsOf } from './workers/partition-pool.js'
+import { scanPartitions, threadsOf } from './workers/partition-pool.js'
+import { modelOptions } from './lso.js'
 import type { RemoteInput } from '../io/remote/spec.js'
 
 /** reconcile()'s options (the library) */
@@ -44,15 +44,22 @@ export interface ReconcileCommandOptions extends ReconcileOptions {
  * @throws TsdumpError NOT_FOUND for a filter's transactionalId with no record, USAGE for crossed bounds (scan/filter-resolve.ts)
  */
 export function reconcile(paths: string[], opts: ReconcileOptions = {}): ReconcileResult {
-  const filter = resolveFilter(opts.filter, paths)
-  return reconciled(
-    scanPaths(paths, {
-      ...(filter !== undefined ? { filter } : {}),
-      ...(opts.remote !== undefined ? { remote: opts.remote } : {}),
-      ...(opts.resync === false ? { resync: false } : {}),
-    }),
-    filter,
-  )
+  const model = reconcileModel(paths, opts)
+  const scan = model.scan(opts.filter !== undefined ? { filter: opts.filter } : {})
+  return reconciled(scan, resolveFilterIn(opts.filter, model))
+}
+
+/**
+ * The broker model reconcile reads: a filter's transactional id is resolved from its one read of the coordinator's
+ * records, the coordinator's partitions scanned first (BrokerModel.scan).
+ * @throws TsdumpError USAGE for crossed bounds
+ */
+function reconcileModel(paths: string[], opts: ReconcileOptions): BrokerModel {
+  checkFilterBounds(opts.filter)
+  return new BrokerModel(paths, {
+    ...modelOptions(opts),
+    ...(needsIdResolved(opts.filter) ? { transactionalId: opts.filter.transactionalId } : {}),
+  })
 }
 
 /** reconcile's result from a scan of the paths (doctor shares its broker model's scan) */
@@ -74,17 +81,24 @@ export function reconciled(
   }
 }
 
+/** @throws TsdumpError NOT_FOUND for a filter's transactionalId with no record, USAGE for crossed bounds (the command line's exit 2) */
 export async function runReconcile(opts: ReconcileCommandOptions, ctx: CommandContext): Promise<number> {
-  const r = reconciled(
-    await scanPathsInWorkers(opts.paths, {
-      markerEpochs: false,
-      ...threadsOf(opts),
-      ...(opts.resync === false ? { resync: false } : {}),
-      ...(opts.remote !== undefined ? { remote: opts.remote } : {}),
+  const model = reconcileModel(opts.paths, opts)
+  // the coordinator's partitions are scanned on this thread, first when the filter's transactional id needs them
+  const scan = await model.scanSplit(
+    async (dirs, filter) =>
+      await scanPartitions(dirs, {
+        markerEpochs: false,
+        ...threadsOf(opts),
+        ...modelOptions(opts),
+        ...(filter !== undefined ? { filter } : {}),
+      }),
+    {
+      analyzer: () => ({ markerEpochs: false }),
       ...(opts.filter !== undefined ? { filter: opts.filter } : {}),
-    }),
-    opts.filter,
+    },
   )
+  const r = reconciled(scan, resolveFilterIn(opts.filter, model))
   writeUnusable([...r.unusable, ...(r.unreadable ?? [])], ctx)
   if (r.unusable.length > 0) return EXIT_USAGE
   createPartitionPrinter(opts.format ?? 'text', ctx, {

@@ -18,7 +18,7 @@ import { TransactionsCollector } from '../scan/transactions-collect.js'
 import { modelOptions } from './lso.js'
 import { printTransactionsJson } from '../format/transactions-json.js'
 import { printTransactionsText } from '../format/transactions-text.js'
-import { resolveFilter } from '../scan/filter-resolve.js'
+import { checkFilterBounds, needsIdResolved, resolveFilterIn } from '../scan/filter-resolve.js'
 import { metadataVersionOf } from '../scan/metadata-version.js'
 import type { CommandContext } from './context.js'
 import { selectsPartition } from './topic-partition-filter.js'
@@ -107,16 +107,17 @@ function modelStream(
   opts: TransactionsLibraryOptions,
   internals: { bucketBytes?: number; onSpill?: (dir: string) => void } = {},
 ): { stream: TransactionsStream; model: BrokerModel } | { unusable: Finding[] } {
-  const model = new BrokerModel(paths, modelOptions(opts))
+  const model = transactionsModel(paths, opts)
   const { unusable } = model.resolved()
   if (unusable.length > 0) return { unusable }
-  const join = joinInput(paths, opts)
   const c = new TransactionsCollector(model, internals)
   try {
     const h = c.hooks
     // nobody reads the markers' coordinator epochs here (lso does)
     const scan = model.scan({ ...h, analyzer: (dir) => ({ ...h.analyzer(dir), markerEpochs: false }) })
-    return { stream: streamTransactions(c.finish(scan), join), model }
+    const collected = c.finish(scan)
+    // the filter applies at the join: its transactional id resolved from the coordinator's records the scan read
+    return { stream: streamTransactions(collected, joinInput(model, opts)), model }
   } catch (e) {
     c.close()
     throw e
@@ -124,35 +125,64 @@ function modelStream(
 }
 
 /**
+ * The broker model transactions reads, made to take a filter's transactional id's producer ids from the coordinator's
+ * records as they are read. @throws TsdumpError USAGE for crossed bounds
+ */
+export function transactionsModel(paths: string[], opts: TransactionsLibraryOptions): BrokerModel {
+  checkFilterBounds(opts.filter)
+  return new BrokerModel(paths, {
+    ...modelOptions(opts),
+    ...(needsIdResolved(opts.filter) ? { transactionalId: opts.filter.transactionalId } : {}),
+  })
+}
+
+/** what transactionsStreamOf needs of transactionsHooks */
+export interface TransactionsHooks {
+  collector: TransactionsCollector
+  model: BrokerModel
+  opts: TransactionsLibraryOptions
+}
+
+/**
  * transactions' hooks for a scan of a model another command builds (doctor): given to `model.scan` beside its own,
- * then `transactionsStreamOf` with that scan; the model's paths' filter is resolved first (it may throw TsdumpError)
+ * then `transactionsStreamOf` with that scan (a filter's transactional id must be the model's
+ * BrokerModelOptions.transactionalId, as transactionsModel makes it)
  */
 export function transactionsHooks(
   model: BrokerModel,
   opts: TransactionsLibraryOptions = {},
   internals: CollectOptions = {},
-): { collector: TransactionsCollector; join: JoinInput } {
-  const join = joinInput(model.paths, opts)
-  return { collector: new TransactionsCollector(model, internals), join }
+): TransactionsHooks {
+  checkFilterBounds(opts.filter)
+  return { collector: new TransactionsCollector(model, internals), model, opts }
 }
 
 /** the transactions of a model's scan that ran with `transactionsHooks`' collector's hooks, one at a time (doctor
  * gathers their findings without holding the list) */
 export function transactionsStreamOf(
-  hooks: { collector: TransactionsCollector; join: JoinInput },
+  hooks: TransactionsHooks,
   scan: Scanned,
 ): TransactionsStream | { unusable: Finding[] } {
   if (scan.unusable.length > 0) {
     hooks.collector.close()
     return { unusable: scan.unusable }
   }
-  return streamTransactions(hooks.collector.finish(scan), hooks.join)
+  try {
+    const collected = hooks.collector.finish(scan)
+    return streamTransactions(collected, joinInput(hooks.model, hooks.opts))
+  } catch (e) {
+    hooks.collector.close()
+    throw e
+  }
 }
 
-/** what the join takes of the options (a transactional id resolved as the command line resolves it: NOT_FOUND, never every record) */
-function joinInput(paths: string[], opts: TransactionsLibraryOptions): JoinInput {
+/**
+ * what the join takes of the options (a transactional id resolved from the model's coordinator read as the command
+ * line resolves it: NOT_FOUND, never every record)
+ */
+function joinInput(model: BrokerModel, opts: TransactionsLibraryOptions): JoinInput {
   const only = opts.only
-  const filter = resolveFilter(opts.filter, paths)
+  const filter = resolveFilterIn(opts.filter, model)
   return {
     nowMs: opts.now ?? Date.now(),
     nowGiven: opts.now !== undefined,

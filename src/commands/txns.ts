@@ -12,8 +12,8 @@ import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import type { PartitionDir } from '../io/discover.js'
 import type { CommandContext } from './context.js'
 import { resolvePartitions } from '../scan/partition-paths.js'
-import { txnsPartition } from '../scan/txns-partition.js'
-import { resolveFilter } from '../scan/filter-resolve.js'
+import type { TransactionStatePartition } from '../analysis/partition-results.js'
+import { txnsCoordinatorFirst, txnsPartition } from '../scan/txns-partition.js'
 import { partitionExitCode, writeUnusable } from './partition-command.js'
 import type { WorkerInternals } from './workers/partition-pool.js'
 import { streamTxnsInWorkers, txnsWorkerCount } from './workers/txns-pool.js'
@@ -49,13 +49,13 @@ function streamTxns(
   partitions: readonly PartitionDir[],
   width: number,
   to: TxnsStream,
-  filter?: RangeSpec,
+  checkpoints: Map<string, OffsetCheckpoint | null>,
+  read: { filter: RangeSpec | undefined; early: ReadonlyMap<string, TransactionStatePartition> },
   resync = true,
 ): number {
-  const checkpoints = new Map<string, OffsetCheckpoint | null>()
   const findings: Finding[] = []
   for (const dir of partitions) {
-    for (const f of txnsPartition(dir, checkpoints, width, to, filter, resync)) findings.push(f) // no spread: a partition's findings can be more arguments than the stack holds
+    for (const f of txnsPartition(dir, checkpoints, width, to, read.filter, resync, read.early)) findings.push(f) // no spread: a partition's findings can be more arguments than the stack holds
   }
   to.end()
   return partitionExitCode([], findings)
@@ -66,9 +66,10 @@ function streamTxns(
  * @throws TsdumpError NOT_FOUND for a filter's transactionalId with no record, USAGE for crossed bounds (scan/filter-resolve.ts)
  */
 export function txns(paths: string[], opts: TxnsOptions = {}): TxnsResult {
-  const filter = resolveFilter(opts.filter, paths)
   const { partitions, unusable, unreadable } = resolvePartitions(paths, opts.remote)
   const result: TxnsResult = { unusable, ...(unreadable.length > 0 ? { unreadable } : {}), partitions: [] }
+  const checkpoints = new Map<string, OffsetCheckpoint | null>()
+  const read = txnsCoordinatorFirst(paths, partitions, checkpoints, opts.filter, opts.resync !== false)
   if (unusable.length > 0) return result
   let runs: TimelineRun[] = []
   streamTxns(
@@ -89,14 +90,20 @@ export function txns(paths: string[], opts: TxnsOptions = {}): TxnsResult {
       },
       end: () => {},
     },
-    filter,
+    checkpoints,
+    read,
     opts.resync !== false,
   )
   return result
 }
 
+/** @throws TsdumpError NOT_FOUND for a filter's transactionalId with no record (the command line's exit 2) */
 export async function runTxns(opts: TxnsCommandOptions, ctx: CommandContext): Promise<number> {
   const { partitions, unusable, unreadable } = resolvePartitions(opts.paths, opts.remote)
+  // a filter's transactional id from the coordinator's partitions, read first and once (before any output)
+  const checkpoints = new Map<string, OffsetCheckpoint | null>()
+  const read = txnsCoordinatorFirst(opts.paths, partitions, checkpoints, opts.filter, opts.resync !== false)
+  const filter = read.filter
   writeUnusable([...unusable, ...unreadable], ctx)
   if (unusable.length > 0) return EXIT_USAGE
   const printer = createPartitionPrinter(opts.format ?? 'text', ctx, {
@@ -107,23 +114,24 @@ export async function runTxns(opts: TxnsCommandOptions, ctx: CommandContext): Pr
   // a partition directory that could not be read (the others were) is a finding: at least exit 1
   const atLeast = (code: number): number => (unreadable.length > 0 ? Math.max(code, EXIT_FINDINGS) : code)
   if (workers === 0)
-    return atLeast(streamTxns(partitions, opts.width ?? 70, printer.txnsStream(), opts.filter, opts.resync !== false))
+    return atLeast(
+      streamTxns(partitions, opts.width ?? 70, printer.txnsStream(), checkpoints, read, opts.resync !== false),
+    )
   opts.workerInternals?.onWorkers?.(workers)
   const to = printer.txnsStream()
   const width = opts.width ?? 70
   // __transaction_state partitions are read here, in their turn (the same code as the sequential loop)
-  const checkpoints = new Map<string, OffsetCheckpoint | null>()
   return atLeast(
     await streamTxnsInWorkers(
       partitions,
       {
         width,
-        ...(opts.filter !== undefined ? { filter: opts.filter } : {}),
+        ...(filter !== undefined ? { filter } : {}),
         ...(opts.resync === false ? { resync: false } : {}),
       },
       to,
       workers,
-      (dir) => txnsPartition(dir, checkpoints, width, to, opts.filter, opts.resync !== false),
+      (dir) => txnsPartition(dir, checkpoints, width, to, filter, opts.resync !== false, read.early),
     ),
   )
 }

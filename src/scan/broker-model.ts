@@ -25,6 +25,9 @@ import type { RemoteLogMetadata } from './remote-metadata.js'
 import { readRemoteLogMetadata, REMOTE_LOG_METADATA_TOPIC } from './remote-metadata.js'
 import type { TransactionStateRead } from './transaction-state-read.js'
 import { TransactionStateReader } from './transaction-state-read.js'
+import type { RangeSpec } from '../analysis/range-filter.js'
+import { needsIdResolved, resolveFilterIn } from './filter-resolve.js'
+import { IdProducerIds } from './transactional-id.js'
 
 export const TRANSACTION_STATE_TOPIC = '__transaction_state'
 export const CONSUMER_OFFSETS_TOPIC = '__consumer_offsets'
@@ -35,6 +38,8 @@ export interface BrokerModelOptions {
   remote?: RemoteInput
   /** false: stop at framing damage (--no-resync) */
   resync?: boolean
+  /** --transactional-id: its producer ids are taken from the coordinator's records as they are read (watchedId) */
+  transactionalId?: string
 }
 
 /** one __transaction_state partition's coordinator records, and its partition scan when it was among the paths */
@@ -78,11 +83,21 @@ export class BrokerModel {
   private countsMemo?: MetadataPartitionCounts | null
   private remoteMetaMemo?: RemoteLogMetadata
   private stateRecords?: (r: TransactionStateRecord) => void
+  private readonly watch: IdProducerIds | null
+  /** the coordinator's partitions scanned before the others (a filter's transactional id resolved from them) */
+  private readonly early = new Map<string, ScannedPartition>()
 
   constructor(
     readonly paths: string[],
     readonly opts: BrokerModelOptions = {},
-  ) {}
+  ) {
+    this.watch = opts.transactionalId === undefined ? null : new IdProducerIds(opts.transactionalId)
+  }
+
+  /** the producer ids of BrokerModelOptions.transactionalId, complete once transactionState() has run */
+  watchedId(): IdProducerIds | null {
+    return this.watch
+  }
 
   /** the partitions under the paths (discovered once), or the paths that cannot be used */
   resolved(): ReturnType<typeof resolvePartitions> {
@@ -116,7 +131,7 @@ export class BrokerModel {
   readonly frames: NonNullable<PartitionScanOptions['frames']> = (dir) => {
     if (dir.topic !== TRANSACTION_STATE_TOPIC || this.txnMemo !== undefined || this.readers.has(dir.path))
       return undefined
-    const r = new TransactionStateReader(dir, this.stateRecords)
+    const r = new TransactionStateReader(dir, this.stateRecords, this.watch ?? undefined)
     this.readers.set(dir.path, r)
     return (frames, src, file) => r.tap(frames, src, file)
   }
@@ -125,20 +140,67 @@ export class BrokerModel {
   scan(opts: ModelScanOptions = {}): Scanned {
     if (this.scanMemo !== undefined) return this.scanMemo
     const { partitions, unusable, unreadable } = this.resolved()
+    if (unusable.length > 0) {
+      this.scanMemo = { unusable, unreadable, scanned: [] }
+      return this.scanMemo
+    }
     const cps = new Map<string, OffsetCheckpoint | null>()
+    const filter = this.coordinatorFirst(partitions, cps, opts)
+    const rest = filter === undefined ? opts : { ...opts, filter }
     this.scanMemo = {
       unusable,
       unreadable,
-      scanned:
-        unusable.length > 0
-          ? []
-          : partitions.map((p) => {
-              const s = scanPartition(p, cps, this.scanOptions(opts))
-              opts.scanned?.(s)
-              return s
-            }),
+      scanned: partitions.map((p) => {
+        const s = this.early.get(p.path) ?? scanPartition(p, cps, this.scanOptions(rest))
+        opts.scanned?.(s)
+        return s
+      }),
     }
     return this.scanMemo
+  }
+
+  /**
+   * With a filter whose transactional id is to be resolved (BrokerModelOptions.transactionalId), the coordinator's
+   * partitions among the paths are scanned first, their records read in that pass (those beside the paths read
+   * alone), so that the other partitions are scanned with the id's producer ids and each file is read once. The
+   * coordinator writes its own records with no producer id (-1: TransactionStateManager's appends), so a filter of
+   * no producer lets in what the id's would; a coordinator partition holding a batch of one of the id's producers
+   * (not Kafka's writing) is scanned again with them, to stay exact. Returns the filter the rest are scanned with.
+   * @throws TsdumpError NOT_FOUND when the id has no record (scan/filter-resolve.ts)
+   */
+  private coordinatorFirst(
+    partitions: readonly PartitionDir[],
+    cps: Map<string, OffsetCheckpoint | null>,
+    opts: ModelScanOptions,
+  ): RangeSpec | undefined {
+    const f = opts.filter
+    if (!needsIdResolved(f)) return f
+    const producers = new Map<string, Set<bigint>>()
+    for (const p of partitions) {
+      if (p.topic !== TRANSACTION_STATE_TOPIC) continue
+      const seen = new Set<bigint>()
+      const theirs = opts.batch
+      const s = scanPartition(
+        p,
+        cps,
+        this.scanOptions({
+          ...opts,
+          filter: { ...f, producerIds: [] },
+          batch: (b) => {
+            seen.add(BigInt(b.producerId))
+            theirs?.(b)
+          },
+        }),
+      )
+      this.early.set(p.path, s)
+      producers.set(p.path, seen)
+    }
+    const resolved = resolveFilterIn(f, this)!
+    for (const p of partitions) {
+      if (resolved.producerIds!.some((id) => producers.get(p.path)?.has(id) === true))
+        this.early.set(p.path, scanPartition(p, cps, this.scanOptions({ ...opts, filter: resolved })))
+    }
+    return resolved
   }
 
   /**
@@ -146,7 +208,7 @@ export class BrokerModel {
    * coordinator's are scanned here, their records read in the same pass.
    */
   async scanSplit(
-    others: (dirs: PartitionDir[]) => Promise<ScannedPartition[]>,
+    others: (dirs: PartitionDir[], filter: RangeSpec | undefined) => Promise<ScannedPartition[]>,
     opts: Omit<PartitionScanOptions, 'remote' | 'resync' | 'frames'> = {},
   ): Promise<Scanned> {
     if (this.scanMemo !== undefined) return this.scanMemo
@@ -156,13 +218,21 @@ export class BrokerModel {
       return this.scanMemo
     }
     const isState = (p: PartitionDir): boolean => p.topic === TRANSACTION_STATE_TOPIC
-    const rest = await others(partitions.filter((p) => !isState(p)))
     const cps = new Map<string, OffsetCheckpoint | null>()
+    // a filter's transactional id first (coordinatorFirst), then the coordinator's partitions the scan did not take
+    const filter = this.coordinatorFirst(partitions, cps, opts)
+    const own = filter === undefined ? opts : { ...opts, filter }
+    for (const p of partitions)
+      if (isState(p) && !this.early.has(p.path)) this.early.set(p.path, scanPartition(p, cps, this.scanOptions(own)))
+    const rest = await others(
+      partitions.filter((p) => !isState(p)),
+      filter,
+    )
     let i = 0
     this.scanMemo = {
       unusable,
       unreadable,
-      scanned: partitions.map((p) => (isState(p) ? scanPartition(p, cps, this.scanOptions(opts)) : rest[i++]!)),
+      scanned: partitions.map((p) => this.early.get(p.path) ?? rest[i++]!),
     }
     return this.scanMemo
   }
@@ -184,12 +254,12 @@ export class BrokerModel {
    */
   transactionState(): CoordinatorStates {
     if (this.txnMemo !== undefined) return this.txnMemo
-    const scanned = new Map((this.scanMemo?.scanned ?? []).map((s) => [s.dir.path, s]))
+    const scanned = new Map([...this.early, ...(this.scanMemo?.scanned ?? []).map((s) => [s.dir.path, s] as const)])
     const partitions = this.internalPartitions(TRANSACTION_STATE_TOPIC).map((dir): CoordinatorPartition => {
       const s = scanned.get(dir.path) ?? null
       let r = this.readers.get(dir.path)
       if (r === undefined || s === null) {
-        r = new TransactionStateReader(dir, this.stateRecords)
+        r = new TransactionStateReader(dir, this.stateRecords, this.watch ?? undefined)
         r.readAlone()
       }
       const label = dir.topic !== null ? `${dir.topic}-${dir.partition}` : dir.path

@@ -84,6 +84,11 @@ export function coordinatorPartitionCountOf(
   const count = counts?.counts.get(topic)
   if (counts !== null && count !== undefined)
     return coordinatorPartitionCount(topic, { metadata: { path: counts.path, count } })
+  return coordinatorPartitionCount(topic, { present: partitionsPresent(topic, paths) })
+}
+
+/** the partition numbers of `topic` whose directories are among `paths` or in their log directories */
+export function partitionsPresent(topic: string, paths: readonly string[]): number[] {
   const d = discover(paths.filter((p) => p !== '-'))
   const present = new Set<number>()
   const shape = new RegExp(`^${topic}-(\\d+)$`)
@@ -94,5 +99,5 @@ export function coordinatorPartitionCountOf(
       if (m !== null) present.add(Number(m[1]))
     }
   }
-  return coordinatorPartitionCount(topic, { present: [...present] })
+  return [...present]
 }

@@ -53,6 +53,12 @@ export interface TransactionStateRead {
   timedOut: readonly TimedOutAbort[]
 }
 
+/** one transactional id's records, each decoded whole, told as they are read (--transactional-id's producer ids) */
+export interface IdWatch {
+  readonly transactionalId: string
+  see(r: TransactionStateRecord): void
+}
+
 /** the codes an I/O error of a segment gives (InputError): records past it are lost */
 const IO_CODES = new Set<string>(['UNREADABLE', 'FILE_CHANGED', 'FILE_TOO_LARGE', 'NOT_REGULAR_FILE'])
 
@@ -76,10 +82,14 @@ export class TransactionStateReader {
   private baseOffset = 0n
   private maxTimestamp = 0n
 
-  /** `onRecord`: told each record as it is read (BrokerModel.onTransactionStateRecord); it must not keep it whole */
+  /**
+   * `onRecord`: told each record as it is read (BrokerModel.onTransactionStateRecord); it must not keep it whole.
+   * `watch`: told each record of its id
+   */
   constructor(
     readonly dir: PartitionDir,
     private readonly onRecord?: (r: TransactionStateRecord) => void,
+    private readonly watch?: IdWatch,
   ) {
     this.logs = dir.files.filter((f) => f.kind === 'log').map((f) => f.path)
   }
@@ -244,13 +254,22 @@ export class TransactionStateReader {
       }
     }
     this.timedOut.see(id, offset, status, epoch, start, whole)
-    if (this.onRecord !== undefined) {
-      // a listener (transactions' join) reads every record whole: decoded only when one listens
-      whole ??=
-        length >= 0
-          ? this.whole(id, offset, f, position, timestamp, buf, at, length)
-          : { offset, transactionalId: id, value: null, file: f.path, position, timestamp }
-      this.onRecord(whole)
+    const watched = id === this.watch?.transactionalId
+    if (this.onRecord !== undefined || watched) {
+      // a listener (transactions' join) and the watch (--transactional-id) read every record whole: decoded only then
+      try {
+        whole ??=
+          length >= 0
+            ? this.whole(id, offset, f, position, timestamp, buf, at, length)
+            : { offset, transactionalId: id, value: null, file: f.path, position, timestamp }
+      } catch (e) {
+        // a value the watch alone asked for is not its to report (reading the newest record says it)
+        if (!(e instanceof DecodeError) || this.onRecord !== undefined) throw e
+      }
+      if (whole !== null) {
+        this.onRecord?.(whole)
+        if (watched) this.watch!.see(whole)
+      }
     }
     this.newest.addRange(id, offset, f.path, position, timestamp, buf, at, length)
   }
@@ -277,8 +296,9 @@ export function scanTransactionStatePartition(
   checkpoints: Map<string, OffsetCheckpoint | null>,
   opts: { resync?: boolean } = {},
   keepTimedOut: (a: TimedOutAbort) => boolean = () => true,
+  watch?: IdWatch,
 ): { scanned: ScannedPartition; read: TransactionStateRead } {
-  const r = new TransactionStateReader(dir)
+  const r = new TransactionStateReader(dir, undefined, watch)
   const scanned = scanPartition(dir, checkpoints, {
     ...opts,
     frames: () => (frames, src, file) => r.tap(frames, src, file),

@@ -10,7 +10,7 @@
 // per-producer marker epochs (only `lso` reads them), so a producer without an open transaction costs nothing.
 import type { Finding } from '../analysis/findings.js'
 import { FindingList } from '../analysis/finding-list.js'
-import type { TxnsStream } from '../analysis/partition-results.js'
+import type { TransactionStatePartition, TxnsStream } from '../analysis/partition-results.js'
 import { LaneBuilder } from '../analysis/timeline.js'
 import type { TimelineRun } from '../analysis/timeline.js'
 import type { TransactionalIdState } from '../analysis/transactional-id-state.js'
@@ -19,11 +19,22 @@ import { runInRange } from '../analysis/range-filter.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import type { PartitionDir } from '../io/discover.js'
 import { scanPartition } from './partition-scan.js'
-import { scanTransactionStatePartition } from './transaction-state-read.js'
+import type { IdWatch } from './transaction-state-read.js'
+import { scanTransactionStatePartition, TransactionStateReader } from './transaction-state-read.js'
+import { TsdumpError } from '../analysis/tsdump-error.js'
+import { checkFilterBounds, needsIdResolved } from './filter-resolve.js'
+import { internalPartitionsFor } from './internal-partitions.js'
+import { coordinatorPartitionCountOf } from './metadata-partitions.js'
+import { IdProducerIds, transactionalIdAnswer } from './transactional-id.js'
+
+const STATE_TOPIC = '__transaction_state'
 import type { TimedOutAbort } from '../analysis/transaction-join/timed-out.js'
 import { TxnsSpill } from './txns-spill.js'
 
-/** One partition's timeline (or transactional-id states) streamed to `to`; returns its findings. */
+/**
+ * One partition's timeline (or transactional-id states) streamed to `to`; returns its findings. `early`: the
+ * __transaction_state partitions read already (txnsCoordinatorFirst), by path.
+ */
 export function txnsPartition(
   dir: PartitionDir,
   checkpoints: Map<string, OffsetCheckpoint | null>,
@@ -31,34 +42,11 @@ export function txnsPartition(
   to: TxnsStream,
   filter?: RangeSpec,
   resync = true,
+  early?: ReadonlyMap<string, TransactionStatePartition>,
 ): readonly Finding[] {
   const r = resync ? {} : { resync: false }
   if (dir.topic === '__transaction_state') {
-    // one pass: the partition's facts and the coordinator's records; a filter keeps its ids' states, and their
-    // coordinator timeout aborts only
-    const keep = (a: TimedOutAbort): boolean => filter === undefined || stateInFilter(a, filter)
-    const {
-      scanned: s,
-      read: { states: newest, findings: logFindings },
-    } = scanTransactionStatePartition(dir, checkpoints, r, keep)
-    const states = newest.filter((x) => filter === undefined || stateInFilter(x, filter))
-    const all = new FindingList()
-    all.absorb({ listed: s.report.findings, omitted: s.report.omittedFindings })
-    // the framing damage the partition scan reported already is not said twice
-    const said = new Set(s.report.findings.map((f) => `${f.code} ${f.file ?? ''} ${f.position ?? ''}`))
-    all.absorb({
-      listed: logFindings.listed.filter((f) => !said.has(`${f.code} ${f.file ?? ''} ${f.position ?? ''}`)),
-      omitted: logFindings.omitted,
-    })
-    const p = {
-      label: s.label,
-      path: dir.path,
-      report: s.report,
-      kind: 'transactional-ids' as const,
-      states,
-      findings: all.listed,
-      omittedFindings: all.omitted,
-    }
+    const p = early?.get(dir.path) ?? transactionStatesOf(dir, checkpoints, filter, resync)
     to.transactionStates(p)
     return p.findings
   }
@@ -79,6 +67,43 @@ export function txnsPartition(
   })
   to.timelineEnd({ label: second.label, path: dir.path, report: second.report }, lane.result())
   return second.report.findings
+}
+
+/**
+ * A __transaction_state partition in one pass: the partition's facts and the coordinator's records; a filter keeps
+ * its ids' states, and their coordinator timeout aborts only (a transactional id is compared as such, so that its
+ * producer ids need not be known yet). `watch` is told the records of its id.
+ */
+export function transactionStatesOf(
+  dir: PartitionDir,
+  checkpoints: Map<string, OffsetCheckpoint | null>,
+  filter?: RangeSpec,
+  resync = true,
+  watch?: IdWatch,
+): TransactionStatePartition {
+  const keep = (a: TimedOutAbort): boolean => filter === undefined || stateInFilter(a, filter)
+  const {
+    scanned: s,
+    read: { states: newest, findings: logFindings },
+  } = scanTransactionStatePartition(dir, checkpoints, resync ? {} : { resync: false }, keep, watch)
+  const states = newest.filter((x) => filter === undefined || stateInFilter(x, filter))
+  const all = new FindingList()
+  all.absorb({ listed: s.report.findings, omitted: s.report.omittedFindings })
+  // the framing damage the partition scan reported already is not said twice
+  const said = new Set(s.report.findings.map((f) => `${f.code} ${f.file ?? ''} ${f.position ?? ''}`))
+  all.absorb({
+    listed: logFindings.listed.filter((f) => !said.has(`${f.code} ${f.file ?? ''} ${f.position ?? ''}`)),
+    omitted: logFindings.omitted,
+  })
+  return {
+    label: s.label,
+    path: dir.path,
+    report: s.report,
+    kind: 'transactional-ids' as const,
+    states,
+    findings: all.listed,
+    omittedFindings: all.omitted,
+  }
 }
 
 /** The partition in one scan, its runs held (spilled past HELD_RUNS) until the first line is known. */
@@ -141,4 +166,34 @@ function firstPass(
 function stateInFilter(s: Pick<TransactionalIdState, 'transactionalId' | 'producerId'>, f: RangeSpec): boolean {
   if (f.transactionalId !== undefined) return s.transactionalId === f.transactionalId
   return f.producerIds === undefined || (s.producerId !== null && f.producerIds.includes(s.producerId))
+}
+
+/**
+ * A filter's transactional id resolved from the coordinator's records, each __transaction_state file read once: the
+ * partitions among those txns lists are read first (their output held in `early` for their turn: it depends on
+ * the id, not on its producer ids), those beside them read alone; then the timelines are read with the id's
+ * producer ids. @throws TsdumpError NOT_FOUND (scan/filter-resolve.ts), USAGE for crossed bounds
+ */
+export function txnsCoordinatorFirst(
+  paths: readonly string[],
+  partitions: readonly PartitionDir[],
+  checkpoints: Map<string, OffsetCheckpoint | null>,
+  filter: RangeSpec | undefined,
+  resync = true,
+): { filter: RangeSpec | undefined; early: Map<string, TransactionStatePartition> } {
+  checkFilterBounds(filter)
+  const early = new Map<string, TransactionStatePartition>()
+  if (!needsIdResolved(filter)) return { filter, early }
+  const watch = new IdProducerIds(filter.transactionalId)
+  for (const dir of partitions)
+    if (dir.topic === STATE_TOPIC) early.set(dir.path, transactionStatesOf(dir, checkpoints, filter, resync, watch))
+  const { dirs, logDirs } = internalPartitionsFor(STATE_TOPIC, partitions)
+  for (const dir of dirs) if (!early.has(dir.path)) new TransactionStateReader(dir, undefined, watch).readAlone()
+  const r = transactionalIdAnswer(watch, {
+    dirs,
+    logDirs,
+    count: () => coordinatorPartitionCountOf(STATE_TOPIC, paths),
+  })
+  if ('error' in r) throw new TsdumpError('NOT_FOUND', r.error)
+  return { filter: { ...filter, producerIds: r.producerIds }, early }
 }

@@ -3,7 +3,7 @@ import type { Command } from 'commander'
 import type { CommandContext } from '../../commands/context.js'
 import type { RawFilterFlags } from '../options.js'
 import { REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency } from '../options.js'
-import { addFilterOptions, FILTER_HELP, filterFromFlags } from '../filter-options.js'
+import { addFilterOptions, asUsageError, FILTER_HELP, filterFromFlags } from '../filter-options.js'
 import {
   parseThreads,
   REMOTE_KEY_FLAGS,
@@ -72,20 +72,24 @@ export function registerReconcile(program: Command, ctx: CommandContext, setExit
         } & RawFilterFlags,
         cmd: Command,
       ) => {
-        const filter = await filterFromFlags(opts, paths, cmd)
+        // --transactional-id is resolved from the command's own read of the coordinator's records
+        const filter = await filterFromFlags(opts, paths, cmd, { resolveId: false })
+        const { runReconcile } = await import('../../commands/reconcile.js')
         setExit(
-          await (await import('../../commands/reconcile.js')).runReconcile(
-            {
-              paths,
-              format: opts.json === true ? 'json' : 'text',
-              color: opts.color !== false,
-              wide: opts.wide === true,
-              ...(filter !== undefined ? { filter } : {}),
-              ...(opts.threads !== undefined ? { threads: opts.threads } : {}),
-              ...(opts.remoteStorage !== undefined ? { remote: remoteOf(opts) } : {}),
-              ...resyncOf(opts),
-            },
-            ctx,
+          await asUsageError(cmd, () =>
+            runReconcile(
+              {
+                paths,
+                format: opts.json === true ? 'json' : 'text',
+                color: opts.color !== false,
+                wide: opts.wide === true,
+                ...(filter !== undefined ? { filter } : {}),
+                ...(opts.threads !== undefined ? { threads: opts.threads } : {}),
+                ...(opts.remoteStorage !== undefined ? { remote: remoteOf(opts) } : {}),
+                ...resyncOf(opts),
+              },
+              ctx,
+            ),
           ),
         )
       },

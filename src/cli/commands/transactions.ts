@@ -20,7 +20,7 @@ import {
   resyncOf,
 } from '../options.js'
 import { parseInstant } from '../time-option.js'
-import { addFilterOptions, FILTER_HELP_NO_OFFSETS, filterFromFlags } from '../filter-options.js'
+import { addFilterOptions, asUsageError, FILTER_HELP_NO_OFFSETS, filterFromFlags } from '../filter-options.js'
 import { addTopicPartitionOptions, topicPartitionFrom } from '../topic-partition-option.js'
 
 const EXAMPLES = `
@@ -92,22 +92,26 @@ export function registerTransactions(program: Command, ctx: CommandContext, setE
           )
         }
         const only = topicPartitionFrom(opts, cmd)
-        const filter = await filterFromFlags(opts, paths, cmd)
+        // --transactional-id is resolved from the command's own read of the coordinator's records
+        const filter = await filterFromFlags(opts, paths, cmd, { resolveId: false })
+        const { runTransactions } = await import('../../commands/transactions.js')
         setExit(
-          (await import('../../commands/transactions.js')).runTransactions(
-            {
-              paths,
-              format: opts.json === true ? 'json' : 'text',
-              color: opts.color !== false,
-              wide: opts.wide === true,
-              maxTransactionTimeoutMinutes: opts.maxTransactionTimeout,
-              ...(opts.now !== undefined ? { now: opts.now } : {}),
-              ...(filter !== undefined ? { filter } : {}),
-              ...(only !== undefined ? { only } : {}),
-              ...(opts.remoteStorage !== undefined ? { remote: remoteOf(opts) } : {}),
-              ...resyncOf(opts),
-            },
-            ctx,
+          await asUsageError(cmd, () =>
+            runTransactions(
+              {
+                paths,
+                format: opts.json === true ? 'json' : 'text',
+                color: opts.color !== false,
+                wide: opts.wide === true,
+                maxTransactionTimeoutMinutes: opts.maxTransactionTimeout,
+                ...(opts.now !== undefined ? { now: opts.now } : {}),
+                ...(filter !== undefined ? { filter } : {}),
+                ...(only !== undefined ? { only } : {}),
+                ...(opts.remoteStorage !== undefined ? { remote: remoteOf(opts) } : {}),
+                ...resyncOf(opts),
+              },
+              ctx,
+            ),
           ),
         )
       },

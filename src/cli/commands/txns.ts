@@ -4,7 +4,7 @@ import { InvalidArgumentError } from 'commander'
 import type { CommandContext } from '../../commands/context.js'
 import type { RawFilterFlags } from '../options.js'
 import { REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency } from '../options.js'
-import { addFilterOptions, FILTER_HELP, filterFromFlags } from '../filter-options.js'
+import { addFilterOptions, asUsageError, FILTER_HELP, filterFromFlags } from '../filter-options.js'
 import {
   parseThreads,
   REMOTE_KEY_FLAGS,
@@ -85,21 +85,25 @@ export function registerTxns(program: Command, ctx: CommandContext, setExit: (co
         } & RawFilterFlags,
         cmd: Command,
       ) => {
-        const filter = await filterFromFlags(opts, paths, cmd)
+        // --transactional-id is resolved from the command's own read of the coordinator's records
+        const filter = await filterFromFlags(opts, paths, cmd, { resolveId: false })
+        const { runTxns } = await import('../../commands/txns.js')
         setExit(
-          await (await import('../../commands/txns.js')).runTxns(
-            {
-              paths,
-              format: opts.json === true ? 'json' : 'text',
-              color: opts.color !== false,
-              width: opts.width,
-              wide: opts.wide === true,
-              ...(filter !== undefined ? { filter } : {}),
-              ...(opts.threads !== undefined ? { threads: opts.threads } : {}),
-              ...(opts.remoteStorage !== undefined ? { remote: remoteOf(opts) } : {}),
-              ...resyncOf(opts),
-            },
-            ctx,
+          await asUsageError(cmd, () =>
+            runTxns(
+              {
+                paths,
+                format: opts.json === true ? 'json' : 'text',
+                color: opts.color !== false,
+                width: opts.width,
+                wide: opts.wide === true,
+                ...(filter !== undefined ? { filter } : {}),
+                ...(opts.threads !== undefined ? { threads: opts.threads } : {}),
+                ...(opts.remoteStorage !== undefined ? { remote: remoteOf(opts) } : {}),
+                ...resyncOf(opts),
+              },
+              ctx,
+            ),
           ),
         )
       },
