@@ -1,5 +1,6 @@
 // Parsers for option values: they throw InvalidArgumentError, which commander turns into a usage error (exit 2).
 import { InvalidArgumentError } from 'commander'
+import type { Command } from 'commander'
 import type { RemoteLayoutName } from '../io/remote/layout.js'
 import { REMOTE_LAYOUTS } from '../io/remote/layout.js'
 import type { RemoteSpec } from '../io/remote/spec.js'
@@ -82,20 +83,34 @@ export interface RawFilterFlags {
 }
 
 /** --remote-storage, shared by every command that reads partitions (tiered storage, KIP-405) */
-export const REMOTE_STORAGE_FLAGS = '--remote-storage <dir|s3://bucket/prefix>'
-export const REMOTE_STORAGE_HELP =
+const REMOTE_STORAGE_FLAGS = '--remote-storage <dir|s3://bucket/prefix>'
+const REMOTE_STORAGE_HELP =
   "tiered storage (Kafka's LocalTieredStorage or Aiven's plugin): read each partition's remote segments before its local ones; s3:// uses the AWS SDK's default credentials and AWS_ENDPOINT_URL"
 
 /** the storage's layout, its key prefix and the key of Aiven's encryption (with --remote-storage) */
-export const REMOTE_LAYOUT_FLAGS = '--remote-layout <local-tiered|aiven>'
-export const REMOTE_LAYOUT_HELP = "the remote storage's object layout (default: the one its object names show)"
-export const REMOTE_PREFIX_FLAGS = '--remote-prefix <prefix>'
-export const REMOTE_PREFIX_HELP = "Aiven's key.prefix, when the objects' names do not show it"
-export const REMOTE_KEY_FLAGS = '--remote-key <pem>'
-export const REMOTE_KEY_HELP = `the RSA private key that decrypts Aiven's encrypted segments (or ${REMOTE_KEY_ENV})`
+const REMOTE_LAYOUT_FLAGS = '--remote-layout <local-tiered|aiven>'
+const REMOTE_LAYOUT_HELP = "the remote storage's object layout (default: the one its object names show)"
+const REMOTE_PREFIX_FLAGS = '--remote-prefix <prefix>'
+const REMOTE_PREFIX_HELP = "Aiven's key.prefix, when the objects' names do not show it"
+const REMOTE_KEY_FLAGS = '--remote-key <pem>'
+const REMOTE_KEY_HELP = `the RSA private key that decrypts Aiven's encrypted segments (or ${REMOTE_KEY_ENV})`
 
-export const REMOTE_CONCURRENCY_FLAGS = '--remote-concurrency <n>'
-export const REMOTE_CONCURRENCY_HELP = `S3: ranged GETs in flight at once, across segments (default ${DEFAULT_REMOTE_CONCURRENCY}, at most ${MAX_REMOTE_CONCURRENCY})`
+const REMOTE_CONCURRENCY_FLAGS = '--remote-concurrency <n>'
+const REMOTE_CONCURRENCY_HELP = `S3: ranged GETs in flight at once, across segments (default ${DEFAULT_REMOTE_CONCURRENCY}, at most ${MAX_REMOTE_CONCURRENCY})`
+
+/**
+ * --remote-storage and the options that say how to read it, in the order every command lists them; `storageRequired`:
+ * the storage is what the command is about (`remote`), with this help text
+ */
+export function addRemoteOptions(cmd: Command, { storageRequired }: { storageRequired?: string } = {}): Command {
+  if (storageRequired === undefined) cmd.option(REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP)
+  else cmd.requiredOption(REMOTE_STORAGE_FLAGS, storageRequired)
+  return cmd
+    .option(REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, parseRemoteLayout)
+    .option(REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP)
+    .option(REMOTE_KEY_FLAGS, REMOTE_KEY_HELP)
+    .option(REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency)
+}
 
 export function parseRemoteConcurrency(v: string): number {
   const n = Number(v)

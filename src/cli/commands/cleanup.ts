@@ -5,19 +5,7 @@ import type { CommandContext } from '../../commands/context.js'
 import { parseInstant } from '../time-option.js'
 import { checkConfigFlag } from '../../analysis/cleanup/config-flags.js'
 import { NO_RESYNC_FLAGS, NO_RESYNC_HELP, resyncOf } from '../options.js'
-import { REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency } from '../options.js'
-import {
-  REMOTE_KEY_FLAGS,
-  REMOTE_KEY_HELP,
-  REMOTE_LAYOUT_FLAGS,
-  REMOTE_LAYOUT_HELP,
-  REMOTE_PREFIX_FLAGS,
-  REMOTE_PREFIX_HELP,
-  REMOTE_STORAGE_FLAGS,
-  REMOTE_STORAGE_HELP,
-  parseRemoteLayout,
-  remoteOf,
-} from '../options.js'
+import { remoteOf, addRemoteOptions } from '../options.js'
 import { parseMinutes } from '../options.js'
 
 const EXAMPLES = `
@@ -61,7 +49,7 @@ interface CleanupCliOptions {
 }
 
 export function registerCleanup(program: Command, ctx: CommandContext, setExit: (code: number) => void): void {
-  program
+  const command = program
     .command('cleanup')
     .description('predict what the log cleaner and retention will do, and what holds them back')
     .argument('<path...>', 'partition directories or broker log directories')
@@ -88,11 +76,7 @@ export function registerCleanup(program: Command, ctx: CommandContext, setExit: 
     .option('--bootstrap-server <host:port>', 'bootstrap server placed in the suggested commands', 'localhost:9092')
     .option('--top <n>', 'list the n keys with most records in the dirty section', positive)
     .option(NO_RESYNC_FLAGS, NO_RESYNC_HELP)
-    .option(REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP)
-    .option(REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, parseRemoteLayout)
-    .option(REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP)
-    .option(REMOTE_KEY_FLAGS, REMOTE_KEY_HELP)
-    .option(REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency)
+  addRemoteOptions(command)
     .addHelpText('after', EXAMPLES)
     .action(async (paths: string[], o: CleanupCliOptions) => {
       setExit(

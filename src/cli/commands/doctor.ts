@@ -1,20 +1,7 @@
 // `tsdump doctor`: every check over a broker's (or several brokers') log directories, ranked by harm, with what to do.
 import type { Command } from 'commander'
 import type { CommandContext } from '../../commands/context.js'
-import {
-  parseMinutes,
-  parseRemoteLayout,
-  REMOTE_KEY_FLAGS,
-  REMOTE_KEY_HELP,
-  REMOTE_LAYOUT_FLAGS,
-  REMOTE_LAYOUT_HELP,
-  REMOTE_PREFIX_FLAGS,
-  REMOTE_PREFIX_HELP,
-  REMOTE_STORAGE_FLAGS,
-  REMOTE_STORAGE_HELP,
-  remoteOf,
-} from '../options.js'
-import { REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency } from '../options.js'
+import { parseMinutes, remoteOf, addRemoteOptions } from '../options.js'
 import { parseInstant } from '../time-option.js'
 
 const EXAMPLES = `
@@ -44,7 +31,7 @@ interface DoctorCliOptions {
 }
 
 export function registerDoctor(program: Command, ctx: CommandContext, setExit: (code: number) => void): void {
-  program
+  const command = program
     .command('doctor')
     .description("every check over brokers' log directories, ranked by harm, with what to do")
     .argument('<logdir...>', 'broker log directories (one or several brokers), partition directories or .log files')
@@ -58,11 +45,7 @@ export function registerDoctor(program: Command, ctx: CommandContext, setExit: (
     )
     .option('--max-transaction-timeout <minutes>', 'age above which an open transaction is hanging', parseMinutes, 15)
     .option('--bootstrap-server <host:port>', 'bootstrap server placed in the suggested commands', 'localhost:9092')
-    .option(REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP)
-    .option(REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, parseRemoteLayout)
-    .option(REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP)
-    .option(REMOTE_KEY_FLAGS, REMOTE_KEY_HELP)
-    .option(REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency)
+  addRemoteOptions(command)
     .addHelpText('after', EXAMPLES)
     .action(async (paths: string[], o: DoctorCliOptions) => {
       setExit(

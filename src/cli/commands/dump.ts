@@ -8,23 +8,7 @@ import type { DecoderName } from '../../format/value-decoders.js'
 import type { CommandContext } from '../../commands/context.js'
 import type { KafkaRelease } from '../../format/kafka-versions.js'
 import { DEFAULT_KAFKA_RELEASE } from '../../format/kafka-versions.js'
-import {
-  parseDecoder,
-  parseKafkaVersion,
-  parseSize,
-  parseThreads,
-  REMOTE_KEY_FLAGS,
-  REMOTE_KEY_HELP,
-  REMOTE_LAYOUT_FLAGS,
-  REMOTE_LAYOUT_HELP,
-  REMOTE_PREFIX_FLAGS,
-  REMOTE_PREFIX_HELP,
-  REMOTE_STORAGE_FLAGS,
-  REMOTE_STORAGE_HELP,
-  parseRemoteLayout,
-  remoteOf,
-} from '../options.js'
-import { REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency } from '../options.js'
+import { parseDecoder, parseKafkaVersion, parseSize, parseThreads, remoteOf, addRemoteOptions } from '../options.js'
 import type { RawFilterFlags } from '../options.js'
 import { addFilterOptions, FILTER_HELP, filterFromFlags } from '../filter-options.js'
 import { suggestSubcommand } from '../suggest.js'
@@ -149,7 +133,7 @@ export function toDumpOptions(paths: string[], f: RawDumpFlags): DumpOptions {
 
 // Commands load their implementation on first use: start-up stays small for the command that runs.
 export function registerDump(program: Command, ctx: CommandContext, setExit: (code: number) => void): void {
-  addFilterOptions(program.command('dump', { isDefault: true }), 'dump batches')
+  const command = addFilterOptions(program.command('dump', { isDefault: true }), 'dump batches')
     .description('dump Kafka log segments, indexes and snapshots (kafka-dump-log compatible)')
     .argument('[path...]', 'files, partition directories or broker log directories')
     .option('--files <file1,file2,...>', 'comma-separated files, as kafka-dump-log takes them')
@@ -197,11 +181,7 @@ export function registerDump(program: Command, ctx: CommandContext, setExit: (co
       'worker threads for large .log files (default: the available cores, at most 2, a memory bound; 1 = no workers)',
       parseThreads,
     )
-    .option(REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP)
-    .option(REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, parseRemoteLayout)
-    .option(REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP)
-    .option(REMOTE_KEY_FLAGS, REMOTE_KEY_HELP)
-    .option(REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency)
+  addRemoteOptions(command)
     .option('--max-batch-bytes <size>', 'larger entries are treated as corrupt (default 1GiB)', parseSize)
     .option('--max-decompressed-bytes <size>', "cap on one batch's decompressed size (default 256MiB)", parseSize)
     .option('--no-color', 'disable colour')

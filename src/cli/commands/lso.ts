@@ -5,21 +5,12 @@ import type { CommandContext } from '../../commands/context.js'
 import {
   parseMinutes,
   parseThreads,
-  REMOTE_KEY_FLAGS,
-  REMOTE_KEY_HELP,
-  REMOTE_LAYOUT_FLAGS,
-  REMOTE_LAYOUT_HELP,
-  REMOTE_PREFIX_FLAGS,
-  REMOTE_PREFIX_HELP,
-  REMOTE_STORAGE_FLAGS,
-  REMOTE_STORAGE_HELP,
-  parseRemoteLayout,
   remoteOf,
   NO_RESYNC_FLAGS,
   NO_RESYNC_HELP,
   resyncOf,
+  addRemoteOptions,
 } from '../options.js'
-import { REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency } from '../options.js'
 import { parseInstant } from '../time-option.js'
 import { addTopicPartitionOptions, topicPartitionFrom } from '../topic-partition-option.js'
 
@@ -62,7 +53,7 @@ interface LsoCliOptions {
 
 // Commands load their implementation on first use: start-up stays small for the command that runs.
 export function registerLso(program: Command, ctx: CommandContext, setExit: (code: number) => void): void {
-  addTopicPartitionOptions(program.command('lso'), 'report partitions')
+  const command = addTopicPartitionOptions(program.command('lso'), 'report partitions')
     .description('find the transaction holding back the last stable offset (offline find-hanging)')
     .argument('<path...>', 'partition directories, broker log directories or .log files')
     .option('--json', 'print one JSON object')
@@ -86,11 +77,7 @@ export function registerLso(program: Command, ctx: CommandContext, setExit: (cod
       'worker threads, a partition each (default: the available cores, at most 2; 1 = none)',
       parseThreads,
     )
-    .option(REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP)
-    .option(REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, parseRemoteLayout)
-    .option(REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP)
-    .option(REMOTE_KEY_FLAGS, REMOTE_KEY_HELP)
-    .option(REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency)
+  addRemoteOptions(command)
     .option(NO_RESYNC_FLAGS, NO_RESYNC_HELP)
     .addHelpText('after', EXAMPLES)
     .action(async (paths: string[], o: LsoCliOptions, cmd: Command) => {

@@ -2,24 +2,8 @@
 import type { Command } from 'commander'
 import type { CommandContext } from '../../commands/context.js'
 import type { RawFilterFlags } from '../options.js'
-import { REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency } from '../options.js'
 import { addFilterOptions, asUsageError, FILTER_HELP, filterFromFlags } from '../filter-options.js'
-import {
-  parseThreads,
-  REMOTE_KEY_FLAGS,
-  REMOTE_KEY_HELP,
-  REMOTE_LAYOUT_FLAGS,
-  REMOTE_LAYOUT_HELP,
-  REMOTE_PREFIX_FLAGS,
-  REMOTE_PREFIX_HELP,
-  REMOTE_STORAGE_FLAGS,
-  REMOTE_STORAGE_HELP,
-  parseRemoteLayout,
-  remoteOf,
-  NO_RESYNC_FLAGS,
-  NO_RESYNC_HELP,
-  resyncOf,
-} from '../options.js'
+import { parseThreads, remoteOf, NO_RESYNC_FLAGS, NO_RESYNC_HELP, resyncOf, addRemoteOptions } from '../options.js'
 
 const EXAMPLES = `
 Examples:
@@ -41,7 +25,7 @@ ${FILTER_HELP}
 
 // Commands load their implementation on first use: start-up stays small for the command that runs.
 export function registerReconcile(program: Command, ctx: CommandContext, setExit: (code: number) => void): void {
-  addFilterOptions(program.command('reconcile'), 'count records')
+  const command = addFilterOptions(program.command('reconcile'), 'count records')
     .description('count records visible to read_committed and read_uncommitted consumers, per partition and topic')
     .argument('<path...>', 'partition directories, broker log directories or .log files')
     .option('--json', 'print one JSON object')
@@ -52,11 +36,7 @@ export function registerReconcile(program: Command, ctx: CommandContext, setExit
       'worker threads, a partition each (default: the available cores, at most 2; 1 = none)',
       parseThreads,
     )
-    .option(REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP)
-    .option(REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, parseRemoteLayout)
-    .option(REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP)
-    .option(REMOTE_KEY_FLAGS, REMOTE_KEY_HELP)
-    .option(REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency)
+  addRemoteOptions(command)
     .option(NO_RESYNC_FLAGS, NO_RESYNC_HELP)
     .addHelpText('after', EXAMPLES)
     .action(

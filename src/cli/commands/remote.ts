@@ -1,18 +1,7 @@
 // `tsdump remote`: the remote segments of tiered storage (KIP-405), from __remote_log_metadata and the storage.
 import type { Command } from 'commander'
 import type { CommandContext } from '../../commands/context.js'
-import {
-  parseRemoteLayout,
-  REMOTE_KEY_FLAGS,
-  REMOTE_KEY_HELP,
-  REMOTE_LAYOUT_FLAGS,
-  REMOTE_LAYOUT_HELP,
-  REMOTE_PREFIX_FLAGS,
-  REMOTE_PREFIX_HELP,
-  REMOTE_STORAGE_FLAGS,
-  remoteOf,
-} from '../options.js'
-import { REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency } from '../options.js'
+import { remoteOf, addRemoteOptions } from '../options.js'
 
 const EXAMPLES = `
 Examples:
@@ -26,18 +15,14 @@ overlaps between remote and local offsets.
 Exit status: 0 nothing wrong, 1 a finding of severity error (or a warning), 2 usage error or unreadable input.`
 
 export function registerRemote(program: Command, ctx: CommandContext, setExit: (code: number) => void): void {
-  program
+  const command = program
     .command('remote')
     .description('list the remote segments of tiered storage and what is wrong with them')
     .argument('<path...>', 'partition directories or broker log directories (with __remote_log_metadata-*)')
-    .requiredOption(
-      REMOTE_STORAGE_FLAGS,
+  addRemoteOptions(command, {
+    storageRequired:
       "the remote storage: a directory (Kafka's LocalTieredStorage layout or Aiven's plugin) or s3://bucket/prefix",
-    )
-    .option(REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, parseRemoteLayout)
-    .option(REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP)
-    .option(REMOTE_KEY_FLAGS, REMOTE_KEY_HELP)
-    .option(REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency)
+  })
     .option('--json', 'print one JSON object')
     .option('--no-color', 'disable colour')
     .option('--wide', 'print every table column, even past 80 characters')

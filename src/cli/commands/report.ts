@@ -1,23 +1,7 @@
 // `tsdump report`: one self-contained HTML page of the partitions' transactions, LSO and HW.
 import type { Command } from 'commander'
 import type { CommandContext } from '../../commands/context.js'
-import {
-  parseMinutes,
-  REMOTE_KEY_FLAGS,
-  REMOTE_KEY_HELP,
-  REMOTE_LAYOUT_FLAGS,
-  REMOTE_LAYOUT_HELP,
-  REMOTE_PREFIX_FLAGS,
-  REMOTE_PREFIX_HELP,
-  REMOTE_STORAGE_FLAGS,
-  REMOTE_STORAGE_HELP,
-  parseRemoteLayout,
-  remoteOf,
-  NO_RESYNC_FLAGS,
-  NO_RESYNC_HELP,
-  resyncOf,
-} from '../options.js'
-import { REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency } from '../options.js'
+import { parseMinutes, remoteOf, NO_RESYNC_FLAGS, NO_RESYNC_HELP, resyncOf, addRemoteOptions } from '../options.js'
 import { parseInstant } from '../time-option.js'
 
 const EXAMPLES = `
@@ -46,7 +30,7 @@ interface ReportCliOptions {
 
 // Commands load their implementation on first use: start-up stays small for the command that runs.
 export function registerReport(program: Command, ctx: CommandContext, setExit: (code: number) => void): void {
-  program
+  const command = program
     .command('report')
     .description('write one self-contained HTML report: reconcile tables, transaction lanes, LSO/HW, findings')
     .argument('<path...>', 'partition directories, broker log directories or .log files')
@@ -59,11 +43,7 @@ export function registerReport(program: Command, ctx: CommandContext, setExit: (
       parseInstant,
     )
     .option('--title <text>', 'page title')
-    .option(REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP)
-    .option(REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, parseRemoteLayout)
-    .option(REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP)
-    .option(REMOTE_KEY_FLAGS, REMOTE_KEY_HELP)
-    .option(REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency)
+  addRemoteOptions(command)
     .option(NO_RESYNC_FLAGS, NO_RESYNC_HELP)
     .addHelpText('after', EXAMPLES)
     .action(async (paths: string[], o: ReportCliOptions) => {

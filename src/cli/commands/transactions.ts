@@ -2,23 +2,7 @@
 import type { Command } from 'commander'
 import type { CommandContext } from '../../commands/context.js'
 import type { RawFilterFlags } from '../options.js'
-import { REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency } from '../options.js'
-import {
-  parseMinutes,
-  REMOTE_KEY_FLAGS,
-  REMOTE_KEY_HELP,
-  REMOTE_LAYOUT_FLAGS,
-  REMOTE_LAYOUT_HELP,
-  REMOTE_PREFIX_FLAGS,
-  REMOTE_PREFIX_HELP,
-  REMOTE_STORAGE_FLAGS,
-  REMOTE_STORAGE_HELP,
-  parseRemoteLayout,
-  remoteOf,
-  NO_RESYNC_FLAGS,
-  NO_RESYNC_HELP,
-  resyncOf,
-} from '../options.js'
+import { parseMinutes, remoteOf, NO_RESYNC_FLAGS, NO_RESYNC_HELP, resyncOf, addRemoteOptions } from '../options.js'
 import { parseInstant } from '../time-option.js'
 import { addFilterOptions, asUsageError, FILTER_HELP_NO_OFFSETS, filterFromFlags } from '../filter-options.js'
 import { addTopicPartitionOptions, topicPartitionFrom } from '../topic-partition-option.js'
@@ -40,7 +24,7 @@ ${FILTER_HELP_NO_OFFSETS}
   --topic orders-11 --partition 0   the transactions that wrote to orders-11 (its partition 0)`
 
 export function registerTransactions(program: Command, ctx: CommandContext, setExit: (code: number) => void): void {
-  addTopicPartitionOptions(
+  const command = addTopicPartitionOptions(
     addFilterOptions(program.command('transactions'), 'list transactions', { offsets: false }),
     'list transactions',
   )
@@ -62,11 +46,7 @@ export function registerTransactions(program: Command, ctx: CommandContext, setE
       parseMinutes,
       15,
     )
-    .option(REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP)
-    .option(REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, parseRemoteLayout)
-    .option(REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP)
-    .option(REMOTE_KEY_FLAGS, REMOTE_KEY_HELP)
-    .option(REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency)
+  addRemoteOptions(command)
     .option(NO_RESYNC_FLAGS, NO_RESYNC_HELP)
     .addHelpText('after', EXAMPLES)
     .action(

@@ -3,24 +3,8 @@ import type { Command } from 'commander'
 import { InvalidArgumentError } from 'commander'
 import type { CommandContext } from '../../commands/context.js'
 import type { RawFilterFlags } from '../options.js'
-import { REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency } from '../options.js'
 import { addFilterOptions, asUsageError, FILTER_HELP, filterFromFlags } from '../filter-options.js'
-import {
-  parseThreads,
-  REMOTE_KEY_FLAGS,
-  REMOTE_KEY_HELP,
-  REMOTE_LAYOUT_FLAGS,
-  REMOTE_LAYOUT_HELP,
-  REMOTE_PREFIX_FLAGS,
-  REMOTE_PREFIX_HELP,
-  REMOTE_STORAGE_FLAGS,
-  REMOTE_STORAGE_HELP,
-  parseRemoteLayout,
-  remoteOf,
-  NO_RESYNC_FLAGS,
-  NO_RESYNC_HELP,
-  resyncOf,
-} from '../options.js'
+import { parseThreads, remoteOf, NO_RESYNC_FLAGS, NO_RESYNC_HELP, resyncOf, addRemoteOptions } from '../options.js'
 
 const EXAMPLES = `
 Examples:
@@ -50,7 +34,7 @@ function parseWidth(v: string): number {
 
 // Commands load their implementation on first use: start-up stays small for the command that runs.
 export function registerTxns(program: Command, ctx: CommandContext, setExit: (code: number) => void): void {
-  addFilterOptions(program.command('txns'), 'list transactions')
+  const command = addFilterOptions(program.command('txns'), 'list transactions')
     .description(
       'show the transaction timeline of partitions: who wrote which offsets, how and where each transaction ended',
     )
@@ -64,11 +48,7 @@ export function registerTxns(program: Command, ctx: CommandContext, setExit: (co
       'threads: N-1 workers scan partitions, this one writes (default 1 = none: see README, Known limits)',
       parseThreads,
     )
-    .option(REMOTE_STORAGE_FLAGS, REMOTE_STORAGE_HELP)
-    .option(REMOTE_LAYOUT_FLAGS, REMOTE_LAYOUT_HELP, parseRemoteLayout)
-    .option(REMOTE_PREFIX_FLAGS, REMOTE_PREFIX_HELP)
-    .option(REMOTE_KEY_FLAGS, REMOTE_KEY_HELP)
-    .option(REMOTE_CONCURRENCY_FLAGS, REMOTE_CONCURRENCY_HELP, parseRemoteConcurrency)
+  addRemoteOptions(command)
     .option(NO_RESYNC_FLAGS, NO_RESYNC_HELP)
     .addHelpText('after', EXAMPLES)
     .action(
