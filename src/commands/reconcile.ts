@@ -58,7 +58,7 @@ function reconcileModel(paths: string[], opts: ReconcileOptions): BrokerModel {
   checkFilterBounds(opts.filter)
   return new BrokerModel(paths, {
     ...modelOptions(opts),
-    ...(needsIdResolved(opts.filter) ? { transactionalId: opts.filter.transactionalId } : {}),
+    ...(needsIdResolved(opts.filter) ? { transactionalId: opts.filter.transactionalId } : { coordinatorInScan: false }),
   })
 }
 
