@@ -42,6 +42,22 @@ const EMPTY = Buffer.alloc(0)
 const PREPARE_ABORT = TRANSACTION_STATES.indexOf('PrepareAbort')
 const ONGOING = TRANSACTION_STATES.indexOf('Ongoing')
 
+/**
+ * A coordinator record as it is read: its value is buf[at, at + length) (length -1: a tombstone), valid only during
+ * the call; `whole` is the record decoded when the reader decoded it anyway (else null)
+ */
+export type StateRecordListener = (
+  id: string,
+  offset: bigint,
+  file: string,
+  position: number,
+  timestamp: bigint,
+  buf: Buffer,
+  at: number,
+  length: number,
+  whole: TransactionStateRecord | null,
+) => void
+
 /** what reading one partition's coordinator records gave */
 export interface TransactionStateRead {
   /** the newest state of each transactional id, sorted by id */
@@ -76,10 +92,10 @@ export class TransactionStateReader {
   private baseOffset = 0n
   private maxTimestamp = 0n
 
-  /** `onRecord`: told each record as it is read (BrokerModel.onTransactionStateRecord); it must not keep it whole */
+  /** `onRecord`: told each record as it is read (BrokerModel.onTransactionStateRecord) */
   constructor(
     readonly dir: PartitionDir,
-    private readonly onRecord?: (r: TransactionStateRecord) => void,
+    private readonly onRecord?: StateRecordListener,
   ) {
     this.logs = dir.files.filter((f) => f.kind === 'log').map((f) => f.path)
   }
@@ -244,14 +260,8 @@ export class TransactionStateReader {
       }
     }
     this.timedOut.see(id, offset, status, epoch, start, whole)
-    if (this.onRecord !== undefined) {
-      // a listener (transactions' join) reads every record whole: decoded only when one listens
-      whole ??=
-        length >= 0
-          ? this.whole(id, offset, f, position, timestamp, buf, at, length)
-          : { offset, transactionalId: id, value: null, file: f.path, position, timestamp }
-      this.onRecord(whole)
-    }
+    // a listener (transactions' join) reads the fields it needs from the bytes, or the value decoded here
+    this.onRecord?.(id, offset, f.path, position, timestamp, buf, at, length, whole)
     this.newest.addRange(id, offset, f.path, position, timestamp, buf, at, length)
   }
 
