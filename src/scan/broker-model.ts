@@ -8,7 +8,7 @@
 // Which partitions of an internal topic are read is one rule (scan/internal-partitions.ts): given, or in the same
 // log dir as a partition given.
 import type { Finding } from '../analysis/findings.js'
-import type { TransactionalIdState, TransactionStateRecord } from '../analysis/transactional-id-state.js'
+import type { TransactionalIdState } from '../analysis/transactional-id-state.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import type { PartitionDir } from '../io/discover.js'
 import type { RemoteInput } from '../io/remote/spec.js'
@@ -23,7 +23,7 @@ import { scanPartition } from './partition-scan.js'
 import { resolvePartitions } from './partition-paths.js'
 import type { RemoteLogMetadata } from './remote-metadata.js'
 import { readRemoteLogMetadata, REMOTE_LOG_METADATA_TOPIC } from './remote-metadata.js'
-import type { TransactionStateRead } from './transaction-state-read.js'
+import type { StateRecordListener, TransactionStateRead } from './transaction-state-read.js'
 import { TransactionStateReader } from './transaction-state-read.js'
 import type { RangeSpec } from '../analysis/range-filter.js'
 import { needsIdResolved, resolveFilterIn } from './filter-resolve.js'
@@ -87,7 +87,7 @@ export class BrokerModel {
   private configsMemo?: MetadataConfigs | null
   private countsMemo?: MetadataPartitionCounts | null
   private remoteMetaMemo?: RemoteLogMetadata
-  private stateRecords?: (r: TransactionStateRecord) => void
+  private stateRecords?: StateRecordListener
   private readonly watch: IdProducerIds | null
   /** the coordinator's partitions scanned before the others (a filter's transactional id resolved from them) */
   private readonly early = new Map<string, ScannedPartition>()
@@ -125,7 +125,7 @@ export class BrokerModel {
    * `visit` is told every __transaction_state record as it is read (in the scan's pass or alone), before the scan:
    * `transactions` cuts the coordinator's episodes from them, with no second read and no copy of the records
    */
-  onTransactionStateRecord(visit: (r: TransactionStateRecord) => void): void {
+  onTransactionStateRecord(visit: StateRecordListener): void {
     this.stateRecords = visit
   }
 

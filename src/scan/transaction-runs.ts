@@ -7,7 +7,8 @@
 import type { BatchFacts } from '../analysis/batch-facts.js'
 import type { RunSink } from '../analysis/run-sink.js'
 import type { PartitionRun } from '../analysis/transaction-join/types.js'
-import { toBigInt } from '../bytes/int64.js'
+import type { I64 } from '../bytes/int64.js'
+import { i64, toBigInt, toI64 } from '../bytes/int64.js'
 import type { PartitionDir } from '../io/discover.js'
 import type { ScannedPartition } from './partition-scan.js'
 
@@ -21,10 +22,12 @@ export class TransactionRunTap {
   private topic = ''
   private partition = -1
   private put: (r: PartitionRun) => void = () => {}
-  private readonly firstBatch = new Map<bigint, Place>()
+  /** per producer id (as the batch holds it: a number within 2^53) where its open transaction's first batch is */
+  private readonly firstBatch = new Map<I64, Place>()
   private lastFile = ''
   private lastPosition = 0
-  private lastTimestamp = -1n
+  // the last batch's maxTimestamp as it holds it: made a bigint only for a marker (not per batch)
+  private lastTimestamp: I64 = -1
 
   /** the analyzer's sink for partition `dir`; its runs go to `put` as they end */
   start(dir: PartitionDir, put: (r: PartitionRun) => void): RunSink {
@@ -34,7 +37,7 @@ export class TransactionRunTap {
     this.firstBatch.clear()
     this.lastFile = ''
     this.lastPosition = 0
-    this.lastTimestamp = -1n
+    this.lastTimestamp = -1
     return this.sink
   }
 
@@ -42,9 +45,9 @@ export class TransactionRunTap {
   batch(s: BatchFacts): void {
     this.lastFile = s.file ?? ''
     this.lastPosition = s.position ?? 0
-    this.lastTimestamp = toBigInt(s.maxTimestamp)
+    this.lastTimestamp = s.maxTimestamp
     if (s.isTransactional && !s.isControl) {
-      const pid = toBigInt(s.producerId)
+      const pid = toI64(s.producerId)
       if (!this.firstBatch.has(pid)) this.firstBatch.set(pid, { file: this.lastFile, position: this.lastPosition })
     }
   }
@@ -53,13 +56,13 @@ export class TransactionRunTap {
     plainBatch: () => {},
     controlBatch: () => {},
     transactionEnded: (t) => {
-      const pid = toBigInt(t.producerId)
-      const at = t.empty ? null : (this.firstBatch.get(pid) ?? null)
-      this.firstBatch.delete(pid)
+      const key = toI64(t.producerId)
+      const at = t.empty ? null : (this.firstBatch.get(key) ?? null)
+      this.firstBatch.delete(key)
       this.put({
         topic: this.topic,
         partition: this.partition,
-        producerId: pid,
+        producerId: toBigInt(t.producerId),
         producerEpoch: t.producerEpoch,
         firstOffset: toBigInt(t.firstOffset),
         lastDataOffset: t.lastDataOffset === null ? null : toBigInt(t.lastDataOffset),
@@ -72,7 +75,7 @@ export class TransactionRunTap {
           type: t.marker!.type,
           coordinatorEpoch: t.coordinatorEpoch,
           epoch: t.markerEpoch ?? t.producerEpoch,
-          timestamp: this.lastTimestamp,
+          timestamp: toBigInt(this.lastTimestamp),
           file: this.lastFile,
           position: this.lastPosition,
         },
@@ -89,7 +92,7 @@ export class TransactionRunTap {
     const dir = s.dir
     for (const o of s.report.openTransactions) {
       if (o.state !== 'open') continue // its marker, beyond the high watermark, ended a run above
-      const at = this.firstBatch.get(o.producerId) ?? {
+      const at = this.firstBatch.get(i64(o.producerId)) ?? {
         file: dir.files.find((f) => f.kind === 'log')?.path ?? dir.path,
         position: 0,
       }

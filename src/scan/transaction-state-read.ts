@@ -42,6 +42,22 @@ const EMPTY = Buffer.alloc(0)
 const PREPARE_ABORT = TRANSACTION_STATES.indexOf('PrepareAbort')
 const ONGOING = TRANSACTION_STATES.indexOf('Ongoing')
 
+/**
+ * A coordinator record as it is read: its value is buf[at, at + length) (length -1: a tombstone), valid only during
+ * the call; `whole` is the record decoded when the reader decoded it anyway (else null)
+ */
+export type StateRecordListener = (
+  id: string,
+  offset: bigint,
+  file: string,
+  position: number,
+  timestamp: bigint,
+  buf: Buffer,
+  at: number,
+  length: number,
+  whole: TransactionStateRecord | null,
+) => void
+
 /** what reading one partition's coordinator records gave */
 export interface TransactionStateRead {
   /** the newest state of each transactional id, sorted by id */
@@ -83,12 +99,12 @@ export class TransactionStateReader {
   private maxTimestamp = 0n
 
   /**
-   * `onRecord`: told each record as it is read (BrokerModel.onTransactionStateRecord); it must not keep it whole.
+   * `onRecord`: told each record as it is read (BrokerModel.onTransactionStateRecord).
    * `watch`: told each record of its id
    */
   constructor(
     readonly dir: PartitionDir,
-    private readonly onRecord?: (r: TransactionStateRecord) => void,
+    private readonly onRecord?: StateRecordListener,
     private readonly watch?: IdWatch,
   ) {
     this.logs = dir.files.filter((f) => f.kind === 'log').map((f) => f.path)
@@ -254,21 +270,19 @@ export class TransactionStateReader {
       }
     }
     this.timedOut.see(id, offset, status, epoch, start, whole)
-    const watched = id === this.watch?.transactionalId
-    if (this.onRecord !== undefined || watched) {
-      // a listener (transactions' join) and the watch (--transactional-id) read every record whole: decoded only then
+    // a listener (transactions' join) reads the fields it needs from the bytes, or the value decoded here
+    this.onRecord?.(id, offset, f.path, position, timestamp, buf, at, length, whole)
+    if (id === this.watch?.transactionalId) {
+      // the watch (--transactional-id) reads its id's records whole: decoded only for that id
       try {
         whole ??=
           length >= 0
             ? this.whole(id, offset, f, position, timestamp, buf, at, length)
             : { offset, transactionalId: id, value: null, file: f.path, position, timestamp }
+        this.watch.see(whole)
       } catch (e) {
         // a value the watch alone asked for is not its to report (reading the newest record says it)
-        if (!(e instanceof DecodeError) || this.onRecord !== undefined) throw e
-      }
-      if (whole !== null) {
-        this.onRecord?.(whole)
-        if (watched) this.watch!.see(whole)
+        if (!(e instanceof DecodeError)) throw e
       }
     }
     this.newest.addRange(id, offset, f.path, position, timestamp, buf, at, length)

@@ -10,13 +10,21 @@ import type { BatchFacts } from '../analysis/batch-facts.js'
 import { FindingList } from '../analysis/finding-list.js'
 import type { Finding } from '../analysis/findings.js'
 import type { AnalyzerHook } from '../analysis/partition-report.js'
-import { EpisodeCutter } from '../analysis/transaction-join/episodes.js'
+import { EpisodeCutter, coordinatorState, valueFields } from '../analysis/transaction-join/episodes.js'
 import { GroupTimelines } from '../analysis/transaction-join/group-positions.js'
 import type { OffsetCommitRecord, PartitionRun } from '../analysis/transaction-join/types.js'
 import { FileTable } from '../analysis/transaction-join/wire.js'
 import type { DamageRef } from '../analysis/transactions.js'
 import type { TransactionalIdState, TransactionStateRecord } from '../analysis/transactional-id-state.js'
 import { replacesNewest, sortStates } from '../analysis/transactional-id-state.js'
+import { AsciiIntern } from '../bytes/ascii-intern.js'
+import { decodeTransactionLogValue } from '../decode/topics/transaction-state.js'
+import type { TransactionValueFields } from '../decode/topics/transaction-value-fields.js'
+import {
+  PartitionLabels,
+  readTransactionValueFields,
+  transactionValueFields,
+} from '../decode/topics/transaction-value-fields.js'
 import type { PartitionDir } from '../io/discover.js'
 import { SpillDir } from '../io/spill.js'
 import type { BrokerModel, Scanned } from './broker-model.js'
@@ -78,8 +86,12 @@ export class TransactionsCollector {
   private readonly runTap = new TransactionRunTap()
   private readonly cut: EpisodeCutter
   private readonly firstSeen = new Map<string, bigint | null>()
-  /** per id the producer ids its newest record named, so that each is put once until it changes */
-  private readonly named = new Map<string, string>()
+  /** per id the producer ids its newest record named (producer, previous, next), so that each is put once until it changes */
+  private readonly named = new Map<string, [bigint, bigint, bigint]>()
+  // what each coordinator record's value is read into, its topics' and partitions' strings made once
+  private readonly fields = transactionValueFields()
+  private readonly ids = new AsciiIntern()
+  private readonly labels = new PartitionLabels()
   private readonly scannedLabels = new Set<string>()
   private readonly damaged = new Map<string, DamageRef>()
   private readonly groups = new GroupTimelines()
@@ -115,8 +127,8 @@ export class TransactionsCollector {
     this.cut = new EpisodeCutter((e, seq) => {
       this.buckets.put(e.producerId, ['e', seq, e])
     })
-    model.onTransactionStateRecord((r) => {
-      this.coordinatorRecord(r)
+    model.onTransactionStateRecord((id, offset, file, position, _timestamp, buf, at, length, whole) => {
+      this.coordinatorRecord(id, offset, file, position, buf, at, length, whole)
     })
     this.hooks = {
       analyzer: (dir) => this.start(dir),
@@ -179,17 +191,40 @@ export class TransactionsCollector {
     }
   }
 
-  private coordinatorRecord(r: TransactionStateRecord): void {
-    this.cut.add(r)
-    if (!this.firstSeen.has(r.transactionalId))
-      this.firstSeen.set(r.transactionalId, r.value?.transactionLastUpdateTimestampMs ?? null)
-    const v = r.value
+  /** one coordinator record (StateRecordListener): its value's fields read in place, the whole value only when they cannot be */
+  private coordinatorRecord(
+    id: string,
+    offset: bigint,
+    file: string,
+    position: number,
+    buf: Buffer,
+    at: number,
+    length: number,
+    whole: TransactionStateRecord | null,
+  ): void {
+    let v: TransactionValueFields | null = null
+    if (whole !== null) v = whole.value === null ? null : valueFields(whole.value)
+    else if (length >= 0) {
+      v = this.fields
+      if (!readTransactionValueFields(buf, at, length, v, this.ids, this.labels))
+        // (the reader decoded whatever its own walk refused: this one is read without an error)
+        v = valueFields(decodeTransactionLogValue(buf.subarray(at, at + length), position))
+    }
+    if (this.cut.isNew(id, offset))
+      this.cut.addState(id, v === null ? null : coordinatorState(v, file, position, offset))
+    if (!this.firstSeen.has(id)) this.firstSeen.set(id, v?.transactionLastUpdateTimestampMs ?? null)
     if (v === null) return
-    const ids = `${v.producerId}/${v.previousProducerId}/${v.nextProducerId}`
-    if (this.named.get(r.transactionalId) === ids) return
-    this.named.set(r.transactionalId, ids)
+    const named = this.named.get(id)
+    if (
+      named !== undefined &&
+      named[0] === v.producerId &&
+      named[1] === v.previousProducerId &&
+      named[2] === v.nextProducerId
+    )
+      return
+    this.named.set(id, [v.producerId, v.previousProducerId, v.nextProducerId])
     for (const pid of [v.producerId, v.previousProducerId, v.nextProducerId])
-      if (pid >= 0n) this.buckets.put(pid, ['i', pid, r.transactionalId])
+      if (pid >= 0n) this.buckets.put(pid, ['i', pid, id])
   }
 
   /** a partition's scan begins (the coordinator's own are read by the model) */

@@ -5,24 +5,53 @@
 // (InitProducerId) ends whatever came before it.
 import type { TransactionStateRecord } from '../transactional-id-state.js'
 import { transactionStateName } from '../../decode/topics/transaction-state.js'
+import type { TransactionLogValue } from '../../decode/topics/transaction-state.js'
+import type { TransactionValueFields } from '../../decode/topics/transaction-value-fields.js'
 import type { CoordinatorState, Episode } from './types.js'
 
-function stateOf(r: TransactionStateRecord): CoordinatorState | null {
-  const v = r.value
-  if (v === null) return null
+/** a value's fields as the in-place walk gives them (decode/topics/transaction-value-fields.ts), from a decoded one */
+export function valueFields(v: TransactionLogValue): TransactionValueFields {
+  return {
+    producerId: v.producerId,
+    previousProducerId: v.previousProducerId,
+    nextProducerId: v.nextProducerId,
+    producerEpoch: v.producerEpoch,
+    transactionTimeoutMs: v.transactionTimeoutMs,
+    transactionStatus: v.transactionStatus,
+    partitions:
+      v.transactionPartitions === null
+        ? null
+        : v.transactionPartitions.flatMap((t) => t.partitionIds.map((p) => `${t.topic}-${p}`)),
+    transactionLastUpdateTimestampMs: v.transactionLastUpdateTimestampMs,
+    transactionStartTimestampMs: v.transactionStartTimestampMs,
+    clientTransactionVersion: v.clientTransactionVersion,
+  }
+}
+
+/** one record's state; `v.partitions` is sorted in place and kept (the walk makes a new list per value) */
+export function coordinatorState(
+  v: TransactionValueFields,
+  file: string,
+  position: number,
+  offset: bigint,
+): CoordinatorState {
   return {
     state: transactionStateName(v.transactionStatus),
     producerId: v.producerId,
     producerEpoch: v.producerEpoch,
     timestamp: v.transactionLastUpdateTimestampMs,
     startTimestamp: v.transactionStartTimestampMs,
-    partitions: (v.transactionPartitions ?? []).flatMap((t) => t.partitionIds.map((p) => `${t.topic}-${p}`)).sort(),
+    partitions: v.partitions === null ? [] : v.partitions.sort(),
     transactionTimeoutMs: v.transactionTimeoutMs,
     clientTransactionVersion: v.clientTransactionVersion,
-    file: r.file ?? '',
-    position: r.position ?? 0,
-    offset: r.offset,
+    file,
+    position,
+    offset,
   }
+}
+
+function stateOf(r: TransactionStateRecord): CoordinatorState | null {
+  return r.value === null ? null : coordinatorState(valueFields(r.value), r.file ?? '', r.position ?? 0, r.offset)
 }
 
 function fresh(id: string, s: CoordinatorState): Episode {
@@ -53,14 +82,23 @@ export class EpisodeCutter {
   constructor(private readonly done: (e: Episode, seq: number) => void) {}
 
   add(r: TransactionStateRecord): void {
-    const before = this.newest.get(r.transactionalId)
-    if (before !== undefined && r.offset <= before) return
-    this.newest.set(r.transactionalId, r.offset)
-    const s = stateOf(r)
-    const cur = this.current.get(r.transactionalId) ?? null
+    if (this.isNew(r.transactionalId, r.offset)) this.addState(r.transactionalId, stateOf(r))
+  }
+
+  /** whether `id`'s record at `offset` is read for the first time (then it is the id's newest) */
+  isNew(id: string, offset: bigint): boolean {
+    const before = this.newest.get(id)
+    if (before !== undefined && offset <= before) return false
+    this.newest.set(id, offset)
+    return true
+  }
+
+  /** the state of `id`'s record isNew took (null: a tombstone) */
+  addState(id: string, s: CoordinatorState | null): void {
+    const cur = this.current.get(id) ?? null
     if (s === null || s.state === 'Empty' || s.state === 'Dead') {
       this.close(cur)
-      this.current.delete(r.transactionalId)
+      this.current.delete(id)
       return
     }
     let e = cur?.e ?? null
@@ -73,9 +111,9 @@ export class EpisodeCutter {
       (s.state.startsWith('Prepare') && s.state !== 'PrepareEpochFence' && e.prepare !== null)
     ) {
       this.close(cur)
-      e = fresh(r.transactionalId, s)
+      e = fresh(id, s)
       c = { e, seq: this.seq++, done: false }
-      this.current.set(r.transactionalId, c)
+      this.current.set(id, c)
     }
     e.states.push(s)
     for (const p of s.partitions) e.partitions.add(p)
@@ -87,7 +125,7 @@ export class EpisodeCutter {
     // ended: nothing changes it any more, and the id's next record begins a new one (a million ids hold nothing)
     if (e.complete !== null) {
       this.close(c)
-      this.current.delete(r.transactionalId)
+      this.current.delete(id)
     }
   }
 

@@ -32,30 +32,55 @@ export function fillGroupPositions(
 const NONE = -(2n ** 63n)
 const keyOf = (log: string, group: string, topic: string, partition: number): string =>
   `${log}\u0000${group}\u0000${topic}-${partition}`
-const grow = (a: BigInt64Array<ArrayBuffer>): BigInt64Array<ArrayBuffer> => {
-  const b = new BigInt64Array(a.length * 2)
-  b.set(a)
-  return b
-}
+/** events per chunk: a key's events are held in chunks of this many, never copied to grow */
+const CHUNK = 4096
 
-/** one (log, group, input partition)'s events, three int64 each (offset NONE for a deleted one), in the order added */
+/**
+ * one (log, group, input partition)'s events, three int64 each (offset NONE for a deleted one), in the order added:
+ * in fixed chunks, so that a group of a million commits takes 24 bytes each and is never copied to grow
+ */
 class Events {
-  rec = new BigInt64Array(16)
-  at = new BigInt64Array(16)
-  off = new BigInt64Array(16)
+  private readonly recs: BigInt64Array[] = []
+  private readonly ats: BigInt64Array[] = []
+  private readonly offs: BigInt64Array[] = []
   n = 0
+  /** every event added at a log position not below the one before (the partition read in order): no sort needed */
+  ordered = true
   positions: Positions | null = null
   push(e: Effective): void {
-    if (this.n === this.rec.length) {
-      this.rec = grow(this.rec)
-      this.at = grow(this.at)
-      this.off = grow(this.off)
+    const i = this.n % CHUNK
+    if (i === 0) {
+      // a key's first chunk is small: most keys hold a few events
+      const size = this.n === 0 ? 16 : CHUNK
+      this.recs.push(new BigInt64Array(size))
+      this.ats.push(new BigInt64Array(size))
+      this.offs.push(new BigInt64Array(size))
+    } else if (this.n < CHUNK && i === this.recs[0]!.length) {
+      const grow = (a: BigInt64Array[]): void => {
+        const b = new BigInt64Array(Math.min(CHUNK, 2 * a[0]!.length))
+        b.set(a[0]!)
+        a[0] = b
+      }
+      grow(this.recs)
+      grow(this.ats)
+      grow(this.offs)
     }
-    this.rec[this.n] = e.record
-    this.at[this.n] = e.at
-    this.off[this.n] = e.offset ?? NONE
+    const c = (this.n / CHUNK) | 0
+    if (this.n > 0 && e.at < this.at(this.n - 1)) this.ordered = false
+    this.recs[c]![i] = e.record
+    this.ats[c]![i] = e.at
+    this.offs[c]![i] = e.offset ?? NONE
     this.n++
     this.positions = null
+  }
+  rec(k: number): bigint {
+    return this.recs[(k / CHUNK) | 0]![k % CHUNK]!
+  }
+  at(k: number): bigint {
+    return this.ats[(k / CHUNK) | 0]![k % CHUNK]!
+  }
+  off(k: number): bigint {
+    return this.offs[(k / CHUNK) | 0]![k % CHUNK]!
   }
 }
 
@@ -103,40 +128,43 @@ export class GroupTimelines {
 
 /**
  * The events by log position (`at`, ascending) and at each the winner of those up to it (highest record offset, the
- * earlier listed on a tie), as indexes into the events: no object per event (a group of a million commits)
+ * earlier listed on a tie), as indexes into the events: no object per event (a group of a million commits). Events
+ * added in log order are their own order: only the winners are made.
  */
 interface Positions {
-  at: BigInt64Array
+  /** the k-th event by log position (null: the k-th added) */
+  order: Int32Array | null
   best: Int32Array
 }
 
 function positionsOf(l: Events): Positions {
   const n = l.n
-  const { at, rec } = l
-  const order = Int32Array.from({ length: n }, (_, i) => i)
-  order.sort((a, b) => (at[a]! < at[b]! ? -1 : at[a]! > at[b]! ? 1 : a - b))
-  const sortedAt = new BigInt64Array(n)
+  let order: Int32Array | null = null
+  if (!l.ordered) {
+    order = Int32Array.from({ length: n }, (_, i) => i)
+    order.sort((a, b) => (l.at(a) < l.at(b) ? -1 : l.at(a) > l.at(b) ? 1 : a - b))
+  }
   const best = new Int32Array(n)
   let win = -1
   for (let k = 0; k < n; k++) {
-    const i = order[k]!
-    if (win < 0 || rec[i]! > rec[win]! || (rec[i] === rec[win] && i < win)) win = i
-    sortedAt[k] = at[i]!
+    const i = order === null ? k : order[k]!
+    if (win < 0 || l.rec(i) > l.rec(win) || (l.rec(i) === l.rec(win) && i < win)) win = i
     best[k] = win
   }
-  return { at: sortedAt, best }
+  return { order, best }
 }
 
 /** what the group holds at log position `p` (`inclusive`: the record at p counts) */
 function holds(l: Events, ps: Positions, p: bigint, inclusive: boolean): bigint | null {
+  const atOf = (k: number): bigint => l.at(ps.order === null ? k : ps.order[k]!)
   let lo = 0
-  let hi = ps.at.length
+  let hi = l.n
   while (lo < hi) {
     const mid = (lo + hi) >>> 1
-    if (inclusive ? ps.at[mid]! <= p : ps.at[mid]! < p) lo = mid + 1
+    if (inclusive ? atOf(mid) <= p : atOf(mid) < p) lo = mid + 1
     else hi = mid
   }
   if (lo === 0) return null
-  const o = l.off[ps.best[lo - 1]!]!
+  const o = l.off(ps.best[lo - 1]!)
   return o === NONE ? null : o
 }
