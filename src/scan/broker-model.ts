@@ -143,10 +143,11 @@ export class BrokerModel {
 
   /**
    * The same scan with the partitions other than __transaction_state's handed to `others` (worker threads); the
-   * coordinator's are scanned here, their records read in the same pass.
+   * coordinator's are scanned on this thread by `here.run`, their records read in the same pass, which `others`
+   * calls while its workers scan the rest.
    */
   async scanSplit(
-    others: (dirs: PartitionDir[]) => Promise<ScannedPartition[]>,
+    others: (dirs: PartitionDir[], here: { dirs: PartitionDir[]; run: () => void }) => Promise<ScannedPartition[]>,
     opts: Omit<PartitionScanOptions, 'remote' | 'resync' | 'frames'> = {},
   ): Promise<Scanned> {
     if (this.scanMemo !== undefined) return this.scanMemo
@@ -156,13 +157,23 @@ export class BrokerModel {
       return this.scanMemo
     }
     const isState = (p: PartitionDir): boolean => p.topic === TRANSACTION_STATE_TOPIC
-    const rest = await others(partitions.filter((p) => !isState(p)))
     const cps = new Map<string, OffsetCheckpoint | null>()
+    const states = partitions.filter(isState)
+    let mine: ScannedPartition[] | undefined
+    const run = (): void => {
+      mine ??= states.map((p) => scanPartition(p, cps, this.scanOptions(opts)))
+    }
+    const rest = await others(
+      partitions.filter((p) => !isState(p)),
+      { dirs: states, run },
+    )
+    run()
     let i = 0
+    let j = 0
     this.scanMemo = {
       unusable,
       unreadable,
-      scanned: partitions.map((p) => (isState(p) ? scanPartition(p, cps, this.scanOptions(opts)) : rest[i++]!)),
+      scanned: partitions.map((p) => (isState(p) ? mine![j++]! : rest[i++]!)),
     }
     return this.scanMemo
   }
