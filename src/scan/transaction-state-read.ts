@@ -26,7 +26,7 @@ import type { SegmentSource } from '../decode/segment-source.js'
 import { batchRecords } from '../decode/streamed-batch.js'
 import { TRANSACTION_STATES, decodeTransactionLogValue, transactionalIdAt } from '../decode/topics/transaction-state.js'
 import type { TransactionValueHead } from '../decode/topics/transaction-value-head.js'
-import { readTransactionValueHead } from '../decode/topics/transaction-value-head.js'
+import { readTransactionValue, readTransactionValueHead } from '../decode/topics/transaction-value-head.js'
 import type { KafkaFile, PartitionDir } from '../io/discover.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import { forEachInternalRecord } from './internal-records.js'
@@ -179,7 +179,10 @@ export class TransactionStateReader {
       const r = {
         offset: e.offset,
         transactionalId: e.key,
-        value: e.value === null ? null : decodeTransactionLogValue(e.value, e.position),
+        value:
+          e.value === null
+            ? null
+            : (readTransactionValue(e.value, 0, e.value.length) ?? decodeTransactionLogValue(e.value, e.position)),
         file: e.file,
         position: e.position,
         timestamp: e.timestamp,
@@ -314,7 +317,9 @@ export class TransactionStateReader {
     at: number,
     length: number,
   ): TransactionStateRecord {
-    const value = decodeTransactionLogValue(buf.subarray(at, at + length), position)
+    // the walk that read its head reads it whole; the general decoder decides what the walk does not take
+    const value =
+      readTransactionValue(buf, at, length) ?? decodeTransactionLogValue(buf.subarray(at, at + length), position)
     return {
       offset: toBigInt(offset),
       transactionalId: this.newest.keys.keyOf(slot),
