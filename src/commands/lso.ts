@@ -149,7 +149,8 @@ export async function runLso(opts: LsoCommandOptions, ctx: CommandContext): Prom
   const model = new BrokerModel(opts.paths, modelOptions(opts))
   // the coordinator's partitions are scanned on this thread, their records read in the same pass
   const done = await model.scanSplit(
-    async (dirs) => await scanPartitions(dirs, { markerEpochs: true, ...threadsOf(opts), ...modelOptions(opts) }),
+    async (dirs, _filter, here) =>
+      await scanPartitions(dirs, { markerEpochs: true, here, ...threadsOf(opts), ...modelOptions(opts) }),
   )
   const r = lsoOf(model, done, { ...opts, now: opts.now ?? ctx.now() })
   // the clock comes from the context (tests inject it); the text says whether the time was given

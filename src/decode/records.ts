@@ -1,6 +1,8 @@
 // Records inside a v2 batch as KafkaRecord objects, built from the one record walk (record-cursor.ts);
 // the batch's recordsCount is checked against the bytes before anything is allocated.
 import { ByteReader } from '../bytes/byte-reader.js'
+import type { I64 } from '../bytes/int64.js'
+import { toBigInt } from '../bytes/int64.js'
 import type { DecodeContext } from '../bytes/decode-error.js'
 import type { BatchHeader } from './batch-header.js'
 import { incrementSequence } from './batch-header.js'
@@ -111,8 +113,15 @@ export function* decodeRecords(h: BatchHeader, batch: Buffer, limits: RecordLimi
   checkRecordsEnd(h, cur.remaining, cur.base + cur.pos)
 }
 
+/** the baseOffset of the batch walkPlainRecords walks: its errors' context reads it (a BigInt made only then) */
+let walkBase: I64 = 0
 /** the context of walkPlainRecords' errors, refilled per batch (the cursor copies it into the error it throws) */
-const WALK_CONTEXT: DecodeContext = { batchPosition: 0, baseOffset: 0n }
+const WALK_CONTEXT: DecodeContext = {
+  batchPosition: 0,
+  get baseOffset(): bigint {
+    return toBigInt(walkBase)
+  },
+}
 
 /**
  * The records of a whole, uncompressed v2 batch (`v` over its bytes, `baseOffset` its baseOffset) walked with `cur`,
@@ -122,16 +131,19 @@ const WALK_CONTEXT: DecodeContext = { batchPosition: 0, baseOffset: 0n }
  */
 export function walkPlainRecords(
   v: BatchView,
-  baseOffset: bigint,
+  baseOffset: I64,
   cur: RecordCursor,
   visit: (cur: RecordCursor) => void,
 ): void {
   const count = v.recordsCount
   const size = v.sizeInBytes
   if (count < 0 || count > (size - L.RECORD_BATCH_OVERHEAD) / MIN_RECORD_SIZE)
-    checkRecordsCount({ position: v.position, baseOffset, recordsCount: count }, size - L.RECORD_BATCH_OVERHEAD)
+    checkRecordsCount(
+      { position: v.position, baseOffset: toBigInt(baseOffset), recordsCount: count },
+      size - L.RECORD_BATCH_OVERHEAD,
+    )
   WALK_CONTEXT.batchPosition = v.position
-  WALK_CONTEXT.baseOffset = baseOffset
+  walkBase = baseOffset
   // index i of the window is at position base + i, as decodeRecords' reader counts from the batch's records
   cur.at(v.window, v.o + L.RECORD_BATCH_OVERHEAD, v.o + size, v.position - v.o, WALK_CONTEXT)
   for (let i = 0; i < count; i++) {
@@ -139,7 +151,11 @@ export function walkPlainRecords(
     visit(cur)
   }
   if (cur.remaining !== 0)
-    checkRecordsEnd({ position: v.position, baseOffset, recordsCount: count }, cur.remaining, cur.base + cur.pos)
+    checkRecordsEnd(
+      { position: v.position, baseOffset: toBigInt(baseOffset), recordsCount: count },
+      cur.remaining,
+      cur.base + cur.pos,
+    )
 }
 
 /**

@@ -215,10 +215,15 @@ export class BrokerModel {
 
   /**
    * The same scan with the partitions other than __transaction_state's handed to `others` (worker threads); the
-   * coordinator's are scanned here, their records read in the same pass.
+   * coordinator's are scanned on this thread by `here.run`, their records read in the same pass, which `others`
+   * calls while its workers scan the rest.
    */
   async scanSplit(
-    others: (dirs: PartitionDir[], filter: RangeSpec | undefined) => Promise<ScannedPartition[]>,
+    others: (
+      dirs: PartitionDir[],
+      filter: RangeSpec | undefined,
+      here: { dirs: PartitionDir[]; run: () => void },
+    ) => Promise<ScannedPartition[]>,
     opts: Omit<PartitionScanOptions, 'remote' | 'resync' | 'frames'> = {},
   ): Promise<Scanned> {
     if (this.scanMemo !== undefined) return this.scanMemo
@@ -232,12 +237,19 @@ export class BrokerModel {
     // a filter's transactional id first (coordinatorFirst), then the coordinator's partitions the scan did not take
     const filter = this.coordinatorFirst(partitions, cps, opts)
     const own = filter === undefined ? opts : { ...opts, filter }
-    for (const p of partitions)
-      if (isState(p) && !this.early.has(p.path)) this.early.set(p.path, scanPartition(p, cps, this.scanOptions(own)))
+    const states = partitions.filter((p) => isState(p) && !this.early.has(p.path))
+    let ran = false
+    const run = (): void => {
+      if (ran) return
+      ran = true
+      for (const p of states) this.early.set(p.path, scanPartition(p, cps, this.scanOptions(own)))
+    }
     const rest = await others(
       partitions.filter((p) => !isState(p)),
       filter,
+      { dirs: states, run },
     )
+    run()
     let i = 0
     this.scanMemo = {
       unusable,

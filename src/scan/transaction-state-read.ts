@@ -20,19 +20,20 @@ import type { KafkaRecord } from '../decode/records.js'
 import { walkPlainRecords } from '../decode/records.js'
 import { RecordCursor } from '../decode/record-cursor.js'
 import * as L from '../decode/layout.js'
-import { toBigInt } from '../bytes/int64.js'
-import { AsciiIntern } from '../bytes/ascii-intern.js'
+import type { I64 } from '../bytes/int64.js'
+import { i64, i64Add, i64OfHalves, toBigInt } from '../bytes/int64.js'
 import type { SegmentSource } from '../decode/segment-source.js'
 import { batchRecords } from '../decode/streamed-batch.js'
 import { TRANSACTION_STATES, decodeTransactionLogValue, transactionalIdAt } from '../decode/topics/transaction-state.js'
 import type { TransactionValueHead } from '../decode/topics/transaction-value-head.js'
-import { readTransactionValueHead } from '../decode/topics/transaction-value-head.js'
+import { readTransactionValue, readTransactionValueHead } from '../decode/topics/transaction-value-head.js'
 import type { KafkaFile, PartitionDir } from '../io/discover.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import { forEachInternalRecord } from './internal-records.js'
 import type { ScannedPartition } from './partition-scan.js'
 import { scanPartition } from './partition-scan.js'
 import { NewestPerKey } from './newest-per-id.js'
+import { OngoingPerSlot } from './ongoing-per-slot.js'
 import type { TimedOutAbort } from '../analysis/transaction-join/timed-out.js'
 import { TimedOutWatch, timedOutFinding } from '../analysis/transaction-join/timed-out.js'
 
@@ -85,9 +86,10 @@ export class TransactionStateReader {
   private readonly logs: string[]
   // the coordinator's timeout aborts are said wherever its records are read (txns, lso)
   private readonly timedOut = new TimedOutWatch()
+  // per id slot its newest record while that is an Ongoing one (the watch is told it only when a PrepareAbort follows)
+  private readonly ongoing = new OngoingPerSlot()
   // the batch being walked (batch()), and what each record's value head is read into
   private readonly cursor = new RecordCursor()
-  private readonly ids = new AsciiIntern()
   private readonly head: TransactionValueHead = {
     transactionStatus: 0,
     producerEpoch: 0,
@@ -95,8 +97,8 @@ export class TransactionStateReader {
     startTimestampAt: 0,
   }
   private file: KafkaFile | undefined
-  private baseOffset = 0n
-  private maxTimestamp = 0n
+  private baseOffset: I64 = 0
+  private maxTimestamp: I64 = 0
 
   /**
    * `onRecord`: told each record as it is read (BrokerModel.onTransactionStateRecord).
@@ -130,8 +132,8 @@ export class TransactionStateReader {
       if (ev.complete && ev.compression === 0 && ev.headerPlausible()) {
         // what the coordinator writes (uncompressed, small): walked in place, nothing allocated per record
         this.file = file
-        this.baseOffset = toBigInt(ev.int64(L.OFFSET_OFFSET))
-        this.maxTimestamp = toBigInt(ev.int64(L.MAX_TIMESTAMP_OFFSET))
+        this.baseOffset = ev.int64(L.OFFSET_OFFSET)
+        this.maxTimestamp = ev.int64(L.MAX_TIMESTAMP_OFFSET)
         walkPlainRecords(ev, this.baseOffset, this.cursor, this.visitCursor)
         return
       }
@@ -147,12 +149,12 @@ export class TransactionStateReader {
   private readonly visitCursor = (c: RecordCursor): void => {
     if (c.keyLength < 0) return
     const position = c.base + c.start
-    const id = transactionalIdAt(c.buf, c.keyAt, c.keyLength, position, this.ids)
+    const slot = this.slotOfKey(c.buf, c.keyAt, c.keyLength, position)
     // (a batch of one record, as the coordinator writes them, needs no offset made)
-    if (id !== null)
+    if (slot >= 0)
       this.record(
-        id,
-        c.offsetDelta === 0 ? this.baseOffset : this.baseOffset + BigInt(c.offsetDelta),
+        slot,
+        c.offsetDelta === 0 ? this.baseOffset : i64Add(this.baseOffset, c.offsetDelta),
         this.file!,
         position,
         this.maxTimestamp,
@@ -160,6 +162,19 @@ export class TransactionStateReader {
         c.valueAt,
         c.valueLength,
       )
+  }
+
+  /**
+   * the slot of the key buf[at, at + length)'s transactional id (-1: a key of another type): a plain v0 key's by
+   * its bytes, others as transactionalIdAt reads them (@throws DecodeError where it throws)
+   */
+  private slotOfKey(buf: Buffer, at: number, length: number, position: number): number {
+    if (length >= 4 && buf.readInt16BE(at) === 0) {
+      const n = buf.readInt16BE(at + 2)
+      if (n >= 0 && n <= length - 4) return this.newest.keys.of(buf, at + 4, n)
+    }
+    const id = transactionalIdAt(buf, at, length, position)
+    return id === null ? -1 : this.newest.keys.ofString(id)
   }
 
   /** the records read alone, when no partition scan reads them */
@@ -190,7 +205,10 @@ export class TransactionStateReader {
       const r = {
         offset: e.offset,
         transactionalId: e.key,
-        value: e.value === null ? null : decodeTransactionLogValue(e.value, e.position),
+        value:
+          e.value === null
+            ? null
+            : (readTransactionValue(e.value, 0, e.value.length) ?? decodeTransactionLogValue(e.value, e.position)),
         file: e.file,
         position: e.position,
         timestamp: e.timestamp,
@@ -214,8 +232,8 @@ export class TransactionStateReader {
   /** a record as the general path reads it (a compressed or large batch, or the partition read alone) */
   private visit(rec: KafkaRecord, header: BatchHeader, f: KafkaFile): void {
     if (rec.key === null) return
-    const id = transactionalIdAt(rec.key, 0, rec.key.length, rec.filePosition, this.ids)
-    if (id === null) return
+    const slot = this.slotOfKey(rec.key, 0, rec.key.length, rec.filePosition)
+    if (slot < 0) return
     if (rec.valuePieces !== undefined) {
       // a value larger than the window: no coordinator writes one, and it would have to be held to decode
       this.findings.push(
@@ -228,80 +246,141 @@ export class TransactionStateReader {
       return
     }
     const v = rec.value
-    this.record(id, rec.offset, f, rec.filePosition, header.maxTimestamp, v ?? EMPTY, 0, v === null ? -1 : v.length)
+    const at = rec.filePosition
+    this.record(slot, i64(rec.offset), f, at, i64(header.maxTimestamp), v ?? EMPTY, 0, v === null ? -1 : v.length)
   }
 
   /**
-   * One record of `id`, its value buf[at, at + length) (length -1: a tombstone). The value is checked here, so that
-   * one that cannot be read is a finding at its record (decodeTransactionLogValue throws); its head is what the
-   * timeout watch reads of it, the whole value only for a PrepareAbort, and its bytes are kept while it is the id's newest.
+   * One record of the id in `slot`, its value buf[at, at + length) (length -1: a tombstone). The value is checked
+   * here, so that one that cannot be read is a finding at its record (decodeTransactionLogValue throws); its head is
+   * what the timeout watch reads of it, the whole value only for a PrepareAbort past its deadline, and its bytes
+   * are kept while it is the id's newest.
    */
   private record(
-    id: string,
-    offset: bigint,
+    slot: number,
+    offset: I64,
     f: KafkaFile,
     position: number,
-    timestamp: bigint,
+    timestamp: I64,
     buf: Buffer,
     at: number,
     length: number,
   ): void {
     let whole: TransactionStateRecord | null = null
     let status = -1
-    let epoch = -1
-    let start = -1n
+    const h = this.head
     if (length >= 0) {
+      if (readTransactionValueHead(buf, at, length, h)) status = h.transactionStatus
+      else {
+        whole = this.whole(slot, offset, f, position, timestamp, buf, at, length)
+        status = whole.value!.transactionStatus
+      }
+    }
+    if (status === ONGOING) {
+      const v = whole?.value
+      if (v === undefined || v === null)
+        this.ongoing.open(slot, offset, h.producerEpoch, i64At(buf, h.startTimestampAt))
+      else this.ongoing.open(slot, offset, v.producerEpoch, i64(v.transactionStartTimestampMs))
+    } else if (this.ongoing.close(slot) && status === PREPARE_ABORT) {
+      whole = this.prepareAbort(slot, offset, f, position, timestamp, buf, at, length, whole)
+    }
+    if (this.onRecord !== undefined || this.watch !== undefined)
+      this.tell(slot, offset, f, position, timestamp, buf, at, length, whole)
+    this.newest.put(slot, offset, f.path, position, timestamp, buf, at, length)
+  }
+
+  /** the listener (transactions' join: the fields it needs, from the bytes) and the watch (its id's records whole) */
+  private tell(
+    slot: number,
+    offset: I64,
+    f: KafkaFile,
+    position: number,
+    timestamp: I64,
+    buf: Buffer,
+    at: number,
+    length: number,
+    whole: TransactionStateRecord | null,
+  ): void {
+    const id = this.newest.keys.keyOf(slot)
+    this.onRecord?.(id, toBigInt(offset), f.path, position, toBigInt(timestamp), buf, at, length, whole)
+    if (id !== this.watch?.transactionalId) return
+    try {
+      whole ??=
+        length >= 0
+          ? this.whole(slot, offset, f, position, timestamp, buf, at, length)
+          : {
+              offset: toBigInt(offset),
+              transactionalId: id,
+              value: null,
+              file: f.path,
+              position,
+              timestamp: toBigInt(timestamp),
+            }
+      this.watch.see(whole)
+    } catch (e) {
+      // a value the watch alone asked for is not its to report (reading the newest record says it)
+      if (!(e instanceof DecodeError)) throw e
+    }
+  }
+
+  /**
+   * A PrepareAbort of an id whose newest record was an Ongoing one: the watch is told that Ongoing record and this
+   * one (whole when it may be the coordinator's timeout abort), as it would be told every record: it keeps only an
+   * id's newest Ongoing record, and any other record ends the episode (analysis/transaction-join/timed-out.ts)
+   */
+  private prepareAbort(
+    slot: number,
+    offset: I64,
+    f: KafkaFile,
+    position: number,
+    timestamp: I64,
+    buf: Buffer,
+    at: number,
+    length: number,
+    whole: TransactionStateRecord | null,
+  ): TransactionStateRecord | null {
+    const id = this.newest.keys.keyOf(slot)
+    const o = this.ongoing
+    this.timedOut.see(id, toBigInt(o.offsetOf(slot)), ONGOING, o.epochOf(slot), toBigInt(o.startOf(slot)), null)
+    if (whole === null) {
       const h = this.head
-      if (readTransactionValueHead(buf, at, length, h)) {
-        status = h.transactionStatus
-        epoch = h.producerEpoch
-        // the timeout rule reads the start time of an Ongoing and a PrepareAbort, and a PrepareAbort whole when it
-        // may be the coordinator's timeout abort
-        if (status === ONGOING || status === PREPARE_ABORT) start = buf.readBigInt64BE(h.startTimestampAt)
-        const prepared = status === PREPARE_ABORT ? buf.readBigInt64BE(h.startTimestampAt - 8) : -1n
-        if (status === PREPARE_ABORT && this.timedOut.wantsRecord(id, prepared, start, h.transactionTimeoutMs))
-          whole = this.whole(id, offset, f, position, timestamp, buf, at, length)
-      } else {
-        whole = this.whole(id, offset, f, position, timestamp, buf, at, length)
-        const value = whole.value!
-        status = value.transactionStatus
-        epoch = value.producerEpoch
-        start = value.transactionStartTimestampMs
-      }
+      const start = buf.readBigInt64BE(h.startTimestampAt)
+      const prepared = buf.readBigInt64BE(h.startTimestampAt - 8)
+      if (this.timedOut.wantsRecord(id, prepared, start, h.transactionTimeoutMs))
+        whole = this.whole(slot, offset, f, position, timestamp, buf, at, length)
     }
-    this.timedOut.see(id, offset, status, epoch, start, whole)
-    // a listener (transactions' join) reads the fields it needs from the bytes, or the value decoded here
-    this.onRecord?.(id, offset, f.path, position, timestamp, buf, at, length, whole)
-    if (id === this.watch?.transactionalId) {
-      // the watch (--transactional-id) reads its id's records whole: decoded only for that id
-      try {
-        whole ??=
-          length >= 0
-            ? this.whole(id, offset, f, position, timestamp, buf, at, length)
-            : { offset, transactionalId: id, value: null, file: f.path, position, timestamp }
-        this.watch.see(whole)
-      } catch (e) {
-        // a value the watch alone asked for is not its to report (reading the newest record says it)
-        if (!(e instanceof DecodeError)) throw e
-      }
-    }
-    this.newest.addRange(id, offset, f.path, position, timestamp, buf, at, length)
+    this.timedOut.see(id, toBigInt(offset), PREPARE_ABORT, -1, -1n, whole)
+    return whole
   }
 
   /** the record with its value decoded (@throws DecodeError for a value that cannot be read) */
   private whole(
-    id: string,
-    offset: bigint,
+    slot: number,
+    offset: I64,
     f: KafkaFile,
     position: number,
-    timestamp: bigint,
+    timestamp: I64,
     buf: Buffer,
     at: number,
     length: number,
   ): TransactionStateRecord {
-    const value = decodeTransactionLogValue(buf.subarray(at, at + length), position)
-    return { offset, transactionalId: id, value, file: f.path, position, timestamp }
+    // the walk that read its head reads it whole; the general decoder decides what the walk does not take
+    const value =
+      readTransactionValue(buf, at, length) ?? decodeTransactionLogValue(buf.subarray(at, at + length), position)
+    return {
+      offset: toBigInt(offset),
+      transactionalId: this.newest.keys.keyOf(slot),
+      value,
+      file: f.path,
+      position,
+      timestamp: toBigInt(timestamp),
+    }
   }
+}
+
+/** the big-endian int64 at buf[at] as an I64 */
+function i64At(buf: Buffer, at: number): I64 {
+  return i64OfHalves(buf.readInt32BE(at), buf.readUInt32BE(at + 4))
 }
 
 /** a __transaction_state partition scanned (its partition facts) and its coordinator records read in that one pass */

@@ -3,7 +3,8 @@
 // reader trusts them only because of this promise: wherever the head walk accepts a value, the general decoder
 // (decodeTransactionLogValue, Kafka's generated TransactionLogValue reader) reads it without an error and gives
 // the same fields; where the general decoder fails, the walk refuses. Checked on every value the brokers of the
-// fixtures wrote (v0 and v1, tagged fields among them) and on mutated, cut and lengthened copies.
+// fixtures wrote (v0 and v1, tagged fields among them) and on mutated, cut and lengthened copies; and the same walk's
+// whole value (readTransactionValue) is the general decoder's.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import fc from 'fast-check'
@@ -16,7 +17,7 @@ import {
   transactionalIdAt,
 } from '../../src/decode/topics/transaction-state.js'
 import type { TransactionValueHead } from '../../src/decode/topics/transaction-value-head.js'
-import { readTransactionValueHead } from '../../src/decode/topics/transaction-value-head.js'
+import { readTransactionValue, readTransactionValueHead } from '../../src/decode/topics/transaction-value-head.js'
 import { BufferSource } from '../../src/io/buffer-source.js'
 import { FIXTURES, FIXTURES_44 } from '../support/paths.js'
 
@@ -63,7 +64,13 @@ function agree(v: Buffer, pad: number): boolean {
   }
   const took = readTransactionValueHead(buf, pad, v.length, head)
   const g = general(v)
-  if (!took) return false
+  // the whole value read by the same walk: the general decoder's value where the walk takes it, else nothing
+  const whole = readTransactionValue(buf, pad, v.length)
+  if (!took) {
+    expect(whole).toBeNull()
+    return false
+  }
+  expect(whole).toEqual(g)
   expect(typeof g, `the walk took a value the general decoder refuses: ${String(g)}`).toBe('object')
   const d = g as Exclude<typeof g, string>
   expect({

@@ -2,7 +2,6 @@
 // transaction-coordinator's definitions): key type 0 = {transactionalId}, value v0-1 (flexible 1+)
 // with tagged fields previousProducerId (0), nextProducerId (1), clientTransactionVersion (2) and
 // nextProducerEpoch (3, KIP-939).
-import type { AsciiIntern } from '../../bytes/ascii-intern.js'
 import { ByteReader } from '../../bytes/byte-reader.js'
 import { decodeCoordinatorRecord } from '../protocol/coordinator-serde.js'
 import type { CoordinatorRecord } from '../protocol/coordinator-serde.js'
@@ -80,20 +79,13 @@ export function decodeTransactionLogKey(key: Buffer, position = 0): TransactionL
 /**
  * The transactionalId of the key at buf[at, at + length) (null: a key of another type), read in place for the
  * coordinator's records as they stream past; decodeTransactionLogKey decides whatever is not a plain v0 key (and throws
- * where it throws). `intern`: the same string for the same id (bytes/ascii-intern.ts). @throws DecodeError
+ * where it throws). @throws DecodeError
  */
-export function transactionalIdAt(
-  buf: Buffer,
-  at: number,
-  length: number,
-  position = 0,
-  intern?: AsciiIntern,
-): string | null {
+export function transactionalIdAt(buf: Buffer, at: number, length: number, position = 0): string | null {
   if (length >= 4) {
     if (buf.readInt16BE(at) !== 0) return null
     const n = buf.readInt16BE(at + 2)
-    if (n >= 0 && n <= length - 4)
-      return intern === undefined ? buf.toString('utf8', at + 4, at + 4 + n) : intern.get(buf, at + 4, n)
+    if (n >= 0 && n <= length - 4) return buf.toString('utf8', at + 4, at + 4 + n)
   }
   return decodeTransactionLogKey(buf.subarray(at, at + length), position).transactionalId
 }

@@ -3,6 +3,8 @@
 // time, and only a PrepareAbort whole. Building every value with the general reader (decode/protocol/reader.ts) was most
 // of `lso`'s time on a busy broker's log dir (bench/RESULTS.md). The general decoder stays the judge: this walk takes a
 // value only where it reads it without an error and gives the same fields (test/decode/transaction-value-head.test.ts).
+import type { TransactionLogValue } from './transaction-state.js'
+
 /** What the coordinator's timeout rule reads of every value as the records stream past (analysis/transaction-join/timed-out.ts) */
 export interface TransactionValueHead {
   transactionStatus: number
@@ -42,34 +44,46 @@ function skip(n: number): void {
   else p += n
 }
 
-/** S0 of the definition (topic, partitionIds), flexible or not */
-function partitionEntry(b: Buffer, flexible: boolean): void {
+/** S0 of the definition (topic, partitionIds), flexible or not; read into `out` when given */
+function partitionEntry(b: Buffer, flexible: boolean, out?: TopicPartitions[]): void {
+  let topicAt = p
+  let topicEnd = p
+  let n: number
   if (flexible) {
-    skip(uvarint(b) - 1)
+    const s = uvarint(b) - 1
+    topicAt = p
+    skip(s)
+    topicEnd = p
     if (bad) return
-    const n = uvarint(b) - 1
+    n = uvarint(b) - 1
     if (bad || n < 0 || n > lim - p) {
       bad = true
       return
     }
-    skip(4 * n)
-    skipTagged(b)
-    return
+  } else {
+    if (lim - p < 2) {
+      bad = true
+      return
+    }
+    const s = b.readInt16BE(p)
+    p += 2
+    topicAt = p
+    skip(s)
+    topicEnd = p
+    if (bad || lim - p < 4) {
+      bad = true
+      return
+    }
+    n = b.readInt32BE(p)
+    p += 4
   }
-  if (lim - p < 2) {
-    bad = true
-    return
-  }
-  const s = b.readInt16BE(p)
-  p += 2
-  skip(s)
-  if (bad || lim - p < 4) {
-    bad = true
-    return
-  }
-  const n = b.readInt32BE(p)
-  p += 4
+  let ids = p
   skip(n < 0 ? -1 : 4 * n)
+  if (flexible) skipTagged(b)
+  if (bad || out === undefined) return
+  const partitionIds: number[] = []
+  for (let i = 0; i < n; i++, ids += 4) partitionIds.push(b.readInt32BE(ids))
+  out.push({ topic: b.toString('utf8', topicAt, topicEnd), partitionIds })
 }
 
 /** a struct's tagged fields, none of them known (S0 has none) */
@@ -81,6 +95,17 @@ function skipTagged(b: Buffer): void {
   }
 }
 
+type TopicPartitions = { topic: string; partitionIds: number[] }
+
+/** what readTransactionValueHead reads besides the head when asked: the rest of the value */
+interface ValueRest {
+  partitions: TopicPartitions[] | null
+  previousProducerId: bigint
+  nextProducerId: bigint
+  clientTransactionVersion: number
+  nextProducerEpoch: number
+}
+
 /**
  * TransactionLogValue v0 or v1 at buf[at, at + length) (transaction-coordinator's TransactionLogValue.json: producerId,
  * producerEpoch, transactionTimeoutMs, transactionStatus at fixed places, then the partition list and the two
@@ -90,7 +115,13 @@ function skipTagged(b: Buffer): void {
  * throws where it should. Where this returns true, decodeTransactionLogValue reads the same value without an error
  * (test/decode/transaction-value-head.test.ts).
  */
-export function readTransactionValueHead(buf: Buffer, at: number, length: number, into: TransactionValueHead): boolean {
+export function readTransactionValueHead(
+  buf: Buffer,
+  at: number,
+  length: number,
+  into: TransactionValueHead,
+  rest?: ValueRest,
+): boolean {
   p = at
   lim = at + length
   bad = false
@@ -110,7 +141,9 @@ export function readTransactionValueHead(buf: Buffer, at: number, length: number
   }
   // a negative count is a null list (nullable in every version)
   if (bad || n > lim - p) return false
-  for (let i = 0; i < n && !bad; i++) partitionEntry(buf, flexible)
+  const list = rest === undefined || n < 0 ? undefined : []
+  for (let i = 0; i < n && !bad; i++) partitionEntry(buf, flexible, list)
+  if (rest !== undefined) rest.partitions = list ?? null
   if (bad || lim - p < 16) return false
   const startAt = p + 8
   p += 16
@@ -121,6 +154,7 @@ export function readTransactionValueHead(buf: Buffer, at: number, length: number
       const size = bad ? 0 : uvarint(buf)
       // previousProducerId (0) and nextProducerId (1) are int64s, clientTransactionVersion (2) and nextProducerEpoch (3) int16s
       if (!bad && tag <= 3 && size !== (tag <= 1 ? 8 : 2)) return false
+      if (!bad && rest !== undefined && tag <= 3 && lim - p >= size) tagged(buf, tag, rest)
       skip(size)
     }
     if (bad) return false
@@ -130,4 +164,50 @@ export function readTransactionValueHead(buf: Buffer, at: number, length: number
   into.transactionTimeoutMs = buf.readInt32BE(at + 12)
   into.startTimestampAt = startAt
   return true
+}
+
+/** a known tagged field of v1 at p (its size checked) into `rest` */
+function tagged(b: Buffer, tag: number, rest: ValueRest): void {
+  if (tag === 0) rest.previousProducerId = b.readBigInt64BE(p)
+  else if (tag === 1) rest.nextProducerId = b.readBigInt64BE(p)
+  else if (tag === 2) rest.clientTransactionVersion = b.readInt16BE(p)
+  else rest.nextProducerEpoch = b.readInt16BE(p)
+}
+
+const HEAD: TransactionValueHead = {
+  transactionStatus: 0,
+  producerEpoch: 0,
+  transactionTimeoutMs: 0,
+  startTimestampAt: 0,
+}
+
+/**
+ * The whole TransactionLogValue at buf[at, at + length) read by the same walk, as decodeTransactionLogValue reads it
+ * (the tagged fields at their defaults when absent), or null where the walk does not take it (the general decoder
+ * then decides): for the readers that need every record whole (transactions' join of the coordinator's episodes)
+ * without the general protocol reader's cost per field (test/decode/transaction-value-head.test.ts)
+ */
+export function readTransactionValue(buf: Buffer, at: number, length: number): TransactionLogValue | null {
+  const rest: ValueRest = {
+    partitions: null,
+    previousProducerId: -1n,
+    nextProducerId: -1n,
+    clientTransactionVersion: 0,
+    nextProducerEpoch: -1,
+  }
+  if (!readTransactionValueHead(buf, at, length, HEAD, rest)) return null
+  return {
+    version: buf.readInt16BE(at),
+    producerId: buf.readBigInt64BE(at + 2),
+    previousProducerId: rest.previousProducerId,
+    nextProducerId: rest.nextProducerId,
+    producerEpoch: HEAD.producerEpoch,
+    nextProducerEpoch: rest.nextProducerEpoch,
+    transactionTimeoutMs: HEAD.transactionTimeoutMs,
+    transactionStatus: HEAD.transactionStatus,
+    transactionPartitions: rest.partitions,
+    transactionLastUpdateTimestampMs: buf.readBigInt64BE(HEAD.startTimestampAt - 8),
+    transactionStartTimestampMs: buf.readBigInt64BE(HEAD.startTimestampAt),
+    clientTransactionVersion: rest.clientTransactionVersion,
+  }
 }

@@ -1,0 +1,126 @@
+// A small integer for each distinct key read as bytes (0, 1, 2 ... in the order first seen), found by a hash of the
+// bytes without making a string: a reader of millions of records of a few thousand keys (the transactional ids of
+// the coordinator's records, scan/transaction-state-read.ts) made a string per record and looked each up in Maps.
+// The key is what Buffer.toString('utf8') reads of the bytes, made once, when first seen. Only ASCII keys are found
+// by their bytes (ASCII bytes and strings are one to one); a key with another byte is found by its string, since
+// different bytes can read as the same string (an invalid sequence reads as U+FFFD).
+
+export class KeySlots {
+  /** open addressing, linear probing: slot + 1 (0 empty), at most half full */
+  private table = new Int32Array(1024)
+  private hashes = new Int32Array(256)
+  /** where each slot's bytes are in `bytes` (-1: a key found by its string) */
+  private at = new Int32Array(256)
+  private bytes = Buffer.allocUnsafeSlow(16 * 1024)
+  private used = 0
+  private readonly strings: string[] = []
+  private readonly others = new Map<string, number>()
+
+  get size(): number {
+    return this.strings.length
+  }
+
+  keyOf(slot: number): string {
+    return this.strings[slot]!
+  }
+
+  /** the slot of the key buf[at, at + length) */
+  of(buf: Buffer, at: number, length: number): number {
+    // FNV-1a over the bytes; one of 0x80 or more (not ASCII) sends the key to `others`
+    let h = 0x811c9dc5
+    let high = 0
+    for (let i = at; i < at + length; i++) {
+      const b = buf[i]!
+      high |= b
+      h = Math.imul(h ^ b, 0x01000193)
+    }
+    h |= 0
+    if (high >= 0x80) return this.ofOther(buf.toString('utf8', at, at + length))
+    const mask = this.table.length - 1
+    for (let i = h & mask; ; i = (i + 1) & mask) {
+      const s = this.table[i]! - 1
+      if (s < 0) return this.insert(i, h, buf.toString('latin1', at, at + length), buf, at)
+      if (this.hashes[s] === h && this.sameBytes(s, buf, at, length)) return s
+    }
+  }
+
+  /** the slot of `key`: for an ASCII key the one its bytes give */
+  ofString(key: string): number {
+    let h = 0x811c9dc5
+    let high = 0
+    for (let i = 0; i < key.length; i++) {
+      const c = key.charCodeAt(i)
+      high |= c
+      h = Math.imul(h ^ c, 0x01000193)
+    }
+    h |= 0
+    if (high >= 0x80) return this.ofOther(key)
+    const mask = this.table.length - 1
+    for (let i = h & mask; ; i = (i + 1) & mask) {
+      const s = this.table[i]! - 1
+      if (s < 0) return this.insert(i, h, key, Buffer.from(key, 'latin1'), 0)
+      if (this.hashes[s] === h && this.strings[s] === key) return s
+    }
+  }
+
+  private ofOther(key: string): number {
+    let s = this.others.get(key)
+    if (s === undefined) {
+      s = this.newSlot(key, 0)
+      this.at[s] = -1
+      this.others.set(key, s)
+    }
+    return s
+  }
+
+  private sameBytes(s: number, buf: Buffer, at: number, length: number): boolean {
+    const k = this.at[s]!
+    if (this.strings[s]!.length !== length) return false
+    for (let i = 0; i < length; i++) if (this.bytes[k + i] !== buf[at + i]) return false
+    return true
+  }
+
+  /** a new slot for `key` (its ASCII bytes buf[at, at + key.length)) at table index i */
+  private insert(i: number, h: number, key: string, buf: Buffer, at: number): number {
+    const s = this.newSlot(key, h)
+    const n = key.length
+    if (this.used + n > this.bytes.length) {
+      const b = Buffer.allocUnsafeSlow(Math.max(2 * this.bytes.length, this.used + n))
+      this.bytes.copy(b, 0, 0, this.used)
+      this.bytes = b
+    }
+    buf.copy(this.bytes, this.used, at, at + n)
+    this.at[s] = this.used
+    this.used += n
+    this.table[i] = s + 1
+    if (2 * (this.size - this.others.size) > this.table.length) this.rehash()
+    return s
+  }
+
+  private newSlot(key: string, h: number): number {
+    const s = this.strings.length
+    this.strings.push(key)
+    if (s === this.hashes.length) {
+      const hs = new Int32Array(2 * s)
+      hs.set(this.hashes)
+      this.hashes = hs
+      const at = new Int32Array(2 * s)
+      at.set(this.at)
+      this.at = at
+    }
+    this.hashes[s] = h
+    return s
+  }
+
+  private rehash(): void {
+    const t = new Int32Array(2 * this.table.length)
+    const mask = t.length - 1
+    for (let s = 0; s < this.strings.length; s++) {
+      if (this.at[s]! < 0) continue
+      let i = this.hashes[s]! & mask
+      while (t[i] !== 0) i = (i + 1) & mask
+      t[i] = s + 1
+    }
+    this.table = t
+  }
+}
