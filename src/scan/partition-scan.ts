@@ -33,16 +33,10 @@ import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import { readOffsetCheckpoint } from '../io/checkpoints.js'
 import { logStartOffset, recordsFromLogStart } from '../analysis/log-start.js'
 import type { KafkaFile, PartitionDir } from '../io/discover.js'
-import { describeFsError, discover } from '../io/discover.js'
+import { describeFsError } from '../io/discover.js'
 import type { SegmentSource } from '../decode/segment-source.js'
 import { openKafkaFile } from '../io/remote/open.js'
-import {
-  addRemoteSegments,
-  noteRemoteNotRead,
-  planRemoteReads,
-  scannedDir,
-  withRemoteSegments,
-} from './remote-segments.js'
+import { remotePlanned } from './remote-segments.js'
 import { logStartCheckpoint, readSnapshots, readTxnIndexes } from './partition-side-files.js'
 import { openRemoteLogs, watched } from './remote-log-open.js'
 import { InputError } from '../io/input-error.js'
@@ -240,11 +234,7 @@ export function* partitionScanSteps(
   internals: PartitionScanInternals = {},
   stepwise = true,
 ): Generator<void, ScannedPartition> {
-  // its remote segments (--remote-storage) planned now and dropped with the scan (scan/remote-segments.ts)
-  const dir = withRemoteSegments(given)
-  if (dir !== given) planRemoteReads(dir.files)
-  // what the hooks are told of and the result keeps: not every remote segment's file
-  const kept = scannedDir(given, dir)
+  const { dir, kept } = remotePlanned(given) // --remote-storage: `kept` is what the hooks and the result hold
   // bounded per code: a segment of damaged batches gives one finding each
   const findings = new FindingList()
   const logs: KafkaFile[] = dir.files.filter((f) => f.kind === 'log')
@@ -353,13 +343,12 @@ export function* partitionScanSteps(
       }),
     )
   }
-  if (legacy) {
+  if (legacy)
     findings.push({
       severity: 'info',
       code: 'LEGACY_ENTRIES',
       message: 'magic 0/1 entries are counted as one non-transactional record each (compressed wrappers may hold more)',
     })
-  }
   if (!txnIndexAvailable)
     findings.push({
       severity: 'info',

@@ -150,6 +150,13 @@ export function scannedDir(dir: PartitionDir, scanned: PartitionDir): PartitionD
   return out
 }
 
+/** withRemoteSegments for a scan: its reads planned (planRemoteReads), and what the scan's result keeps (scannedDir) */
+export function remotePlanned(given: PartitionDir): { dir: PartitionDir; kept: PartitionDir } {
+  const dir = withRemoteSegments(given)
+  if (dir !== given) planRemoteReads(dir.files)
+  return { dir, kept: scannedDir(given, dir) }
+}
+
 /** One partition's remote segment files and the notes of finding them. */
 function planPartition(
   p: Pending,
