@@ -93,6 +93,8 @@ interface Pending {
   local: KafkaFile[]
   /** whether it has a remote segment to read (a partition with no local segment is still scanned then) */
   logs: boolean
+  /** its remote .log files' bytes where they are files (a directory store), as a stat of each would give */
+  bytes: number
 }
 
 const pending = new WeakMap<PartitionDir, Pending>()
@@ -110,13 +112,20 @@ export function addRemoteSegments(remote: RemoteInput, partitions: readonly Part
   let first = true
   for (const dir of partitions) {
     if (dir.topic === null || dir.partition === null || dir.topic === REMOTE_LOG_METADATA_TOPIC) continue
-    const p: Pending = { planner, first: first && view.layout !== null, local: dir.files, logs: false }
+    const p: Pending = { planner, first: first && view.layout !== null, local: dir.files, logs: false, bytes: 0 }
     if (view.layout !== null) first = false
-    p.logs = planPartition(p, dir).files.some((f) => f.kind === 'log')
+    const { files } = planPartition(p, dir, true)
+    p.logs = files.length > 0
+    p.bytes = spec.storage.startsWith('s3://') ? 0 : files.reduce((n, f) => n + (f.remote?.size ?? 0), 0)
     pending.set(dir, p)
   }
   // the planner keeps the listing: the store's own copy (an S3 store's sizes by key) is dropped
   view.store?.forget?.()
+}
+
+/** the bytes of the partition's remote .log files in a directory store (0 in S3), for the choice of worker threads */
+export function remoteLogBytes(dir: PartitionDir): number {
+  return pending.get(dir)?.bytes ?? 0
 }
 
 /** whether the partition has remote segments to read (addRemoteSegments) */
@@ -157,10 +166,11 @@ export function remotePlanned(given: PartitionDir): { dir: PartitionDir; kept: P
   return { dir, kept: scannedDir(given, dir) }
 }
 
-/** One partition's remote segment files and the notes of finding them. */
+/** One partition's remote segment files and the notes of finding them; `sizes`: each .log only, with its size */
 function planPartition(
   p: Pending,
   dir: PartitionDir,
+  sizes = false,
 ): { files: KafkaFile[]; notes: NonNullable<PartitionDir['remoteNotes']> } {
   const { spec, view } = p.planner
   const storage = spec.storage
@@ -257,7 +267,19 @@ function planPartition(
       })
       continue
     }
-    const found = segmentFiles(spec, layout, seg, objects, notes, store, s.sizeInBytes)
+    const size = objects.get('log')!.size
+    // `sizes`: whether it has any and their sizes, without its files' keys and paths
+    const found = sizes
+      ? [
+          {
+            path: logKey,
+            name: logKey,
+            kind: 'log' as const,
+            baseOffset: s.startOffset,
+            remote: { storage, key: logKey, size },
+          },
+        ]
+      : segmentFiles(spec, layout, seg, objects, notes, store, s.sizeInBytes)
     if (s.endOffset !== null && s.leaderEpochs !== undefined) {
       found[0]!.remote!.expect = { startOffset: s.startOffset, endOffset: s.endOffset, leaderEpochs: s.leaderEpochs }
       lineage ??= partitionLineage(dir.path) ?? []

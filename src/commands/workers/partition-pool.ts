@@ -14,7 +14,7 @@ import type { ScannedPartition } from '../../scan/partition-scan.js'
 import type { ScannedPaths } from '../../scan/partition-paths.js'
 import { scanPartition } from '../../scan/partition-scan.js'
 import { resolvePartitions } from '../../scan/partition-paths.js'
-import { scannedDir, withRemoteSegments } from '../../scan/remote-segments.js'
+import { remoteLogBytes, scannedDir, withRemoteSegments } from '../../scan/remote-segments.js'
 import type { WireScanned } from './partition-wire.js'
 import { fromWireScanned } from './partition-wire.js'
 import type { RemoteInput } from '../../io/remote/spec.js'
@@ -99,9 +99,10 @@ export async function scanPartitions(
 
 export function logBytes(partitions: readonly PartitionDir[]): number {
   let n = 0
-  // the scan reports an unreadable one
-  for (const p of partitions)
-    for (const f of withRemoteSegments(p).files) if (f.kind === 'log') n += sizeOf(f.path) ?? 0
+  for (const p of partitions) {
+    n += remoteLogBytes(p)
+    for (const f of p.files) if (f.kind === 'log') n += sizeOf(f.path) ?? 0 // the scan reports an unreadable one
+  }
   return n
 }
 
