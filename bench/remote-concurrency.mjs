@@ -4,6 +4,7 @@
 //
 //   node bench/remote-concurrency.mjs [--partitions 100] [--segments S] [--storage s3|dir] [--runs 3]
 //                                     [--concurrency 1,8] [--commands reconcile,remote] [--keep DIR]
+//                                     [--tsdump PATH[,PATH]]
 //
 // Input: the tiered fixture's partition tiered-0 (fixtures/broker-4.4/tiered: two local segments, two remote
 // segments in Kafka's LocalTieredStorage layout, one with a .txnindex) copied as partitions tiered-0..tiered-(P-1)
@@ -36,6 +37,10 @@ const keep = opt('--keep', null)
 const SEGMENTS = opt('--segments', null) === null ? null : Number(opt('--segments', null))
 const STORAGE = opt('--storage', 's3')
 const COMMANDS = opt('--commands', 'reconcile,remote').split(',')
+// builds' bin/tsdump.js (a baseline: main's worktree, then this one) run in turn on the same input and moto
+const TSDUMPS = opt('--tsdump', path.join(repo, 'bin', 'tsdump.js'))
+  .split(',')
+  .map((p) => path.resolve(p))
 
 /** P partitions of SEGMENTS remote segments each (one batch, its offsets rewritten) and one local segment above them */
 function makeSegments(dir) {
@@ -166,29 +171,31 @@ const moto = s3 ? await startMoto(exe, { logFile: motoLog }) : null
 const results = []
 try {
   if (s3) await upload(moto.endpoint, moto.env, input.remote, 'bench')
-  const tsdump = [process.execPath, path.join(repo, 'bin', 'tsdump.js')]
   const storage = s3 ? 's3://bench/' : input.remote
   for (const cmd of COMMANDS) {
     const outs = new Set()
-    for (const c of s3 ? LEVELS : [null]) {
-      const level = c === null ? [] : ['--remote-concurrency', String(c)]
-      const argv = [...tsdump, cmd, '--json', input.logs, '--remote-storage', storage, ...level]
-      const runs = []
-      for (let i = 0; i < RUNS; i++) runs.push(await run(argv, s3 ? moto.env : {}))
-      for (const r of runs) outs.add(r.out)
-      results.push({
-        cmd,
-        c: c ?? '-',
-        median: median(runs.map((r) => r.s)),
-        all: runs.map((r) => r.s.toFixed(2)),
-        cpu: median(runs.map((r) => r.cpu)),
-        rss: Math.max(...runs.map((r) => r.rssMiB)),
-        code: runs[0].code,
-        command: `tsdump ${cmd} --json <logs> --remote-storage ${s3 ? 's3://bench/' : '<dir>'}${level.length > 0 ? ` ${level.join(' ')}` : ''}`,
-      })
-    }
-    // the answers do not depend on the concurrency
-    if (outs.size !== 1) throw new Error(`${cmd}: the output differs between concurrency levels`)
+    for (const bin of TSDUMPS)
+      for (const c of s3 ? LEVELS : [null]) {
+        const tsdump = [process.execPath, bin]
+        const level = c === null ? [] : ['--remote-concurrency', String(c)]
+        const argv = [...tsdump, cmd, '--json', input.logs, '--remote-storage', storage, ...level]
+        const runs = []
+        for (let i = 0; i < RUNS; i++) runs.push(await run(argv, s3 ? moto.env : {}))
+        for (const r of runs) outs.add(r.out)
+        results.push({
+          cmd,
+          bin: path.relative(process.cwd(), bin) || bin,
+          c: c ?? '-',
+          median: median(runs.map((r) => r.s)),
+          all: runs.map((r) => r.s.toFixed(2)),
+          cpu: median(runs.map((r) => r.cpu)),
+          rss: Math.max(...runs.map((r) => r.rssMiB)),
+          code: runs[0].code,
+          command: `tsdump ${cmd} --json <logs> --remote-storage ${s3 ? 's3://bench/' : '<dir>'}${level.length > 0 ? ` ${level.join(' ')}` : ''}`,
+        })
+      }
+    // the answers depend neither on the concurrency nor on the build
+    if (outs.size !== 1) throw new Error(`${cmd}: the output differs between concurrency levels or builds`)
   }
 } finally {
   moto?.stop()
@@ -199,9 +206,9 @@ const what = SEGMENTS === null ? "the tiered fixture's tiered-0" : `${SEGMENTS} 
 console.log(
   `${P} partitions (${what} each), ${input.objects} remote objects ${s3 ? 'on moto' : 'in a directory'}, ${RUNS} runs each; uptime after: ${load}`,
 )
-console.log('| command | --remote-concurrency | median s | runs (s) | CPU s | peak RSS MiB | exit |')
-console.log('|---|---|---|---|---|---|---|')
+console.log('| tsdump | command | --remote-concurrency | median s | runs (s) | CPU s | peak RSS MiB | exit |')
+console.log('|---|---|---|---|---|---|---|---|')
 for (const r of results)
   console.log(
-    `| \`${r.command}\` | ${r.c} | ${r.median.toFixed(2)} | ${r.all.join(', ')} | ${r.cpu.toFixed(2)} | ${r.rss.toFixed(0)} | ${r.code} |`,
+    `| ${r.bin} | \`${r.command}\` | ${r.c} | ${r.median.toFixed(2)} | ${r.all.join(', ')} | ${r.cpu.toFixed(2)} | ${r.rss.toFixed(0)} | ${r.code} |`,
   )

@@ -2,7 +2,7 @@
 import type { CommandContext } from './context.js'
 import type { Discovery, KafkaFile, PartitionDir } from '../io/discover.js'
 import type { RemoteInput } from '../io/remote/spec.js'
-import { addRemoteSegments } from '../scan/remote-segments.js'
+import { addRemoteSegments, planRemoteReads, withRemoteSegments } from '../scan/remote-segments.js'
 import { discover } from '../io/discover.js'
 import { InputError } from '../io/input-error.js'
 import { STDIN_PATH, stdinFile, stdinProblem } from '../io/stdin-source.js'
@@ -66,7 +66,7 @@ export async function runDump(opts: DumpOptions, ctx: CommandContext, internals:
   }
   if (opts.remote !== undefined) {
     try {
-      withRemoteSegments(opts.remote, found, log)
+      addRemoteFiles(opts.remote, found, log)
     } catch (e) {
       if (!(e instanceof InputError)) throw e
       log.unusable(e.file, e.message, e.code)
@@ -231,7 +231,7 @@ function filteredBody(
 }
 
 /** --remote-storage: each partition's remote segments (scan/remote-segments.ts) before its first local file */
-function withRemoteSegments(remote: RemoteInput, found: Discovery, log: FindingLog): void {
+function addRemoteFiles(remote: RemoteInput, found: Discovery, log: FindingLog): void {
   addRemoteSegments(remote, found.partitions)
   const owner = new Map<KafkaFile, PartitionDir>()
   for (const p of found.partitions) for (const f of p.files) owner.set(f, p)
@@ -241,11 +241,13 @@ function withRemoteSegments(remote: RemoteInput, found: Discovery, log: FindingL
     const p = owner.get(f)
     if (p !== undefined && !done.has(p)) {
       done.add(p)
-      for (const n of p.remoteNotes ?? [])
+      const r = withRemoteSegments(p)
+      for (const n of r.remoteNotes ?? [])
         log.add(finding(n.code as FindingCode, n.message, { file: n.file ?? p.path, position: n.position ?? 0 }))
-      files.push(...p.files.filter((r) => r.remote !== undefined && r.kind === 'log'))
+      files.push(...r.files.filter((x) => x.remote !== undefined && x.kind === 'log'))
     }
     files.push(f)
   }
   found.files = files
+  planRemoteReads(files)
 }

@@ -2,9 +2,9 @@
 // listing and the local log (analysis/remote-inventory.ts), as a table or one JSON object.
 import type { Finding } from '../analysis/findings.js'
 import { EXIT_USAGE, finding } from '../analysis/findings.js'
-import type { RemoteResult, StoredSegment } from '../analysis/remote-inventory.js'
+import type { RemotePartitionInventory, RemoteResult, StoredSegment } from '../analysis/remote-inventory.js'
 import { joinInventory } from '../analysis/remote-inventory.js'
-import { printRemoteJson } from '../format/remote-json.js'
+import { writeRemoteJson } from '../format/remote-json.js'
 import { printRemoteText } from '../format/remote-text.js'
 import { describeFsError, discover } from '../io/discover.js'
 import { InputError } from '../io/input-error.js'
@@ -18,6 +18,7 @@ import {
   metadataPartitions,
   readRemoteLogMetadata,
   REMOTE_LOG_METADATA_TOPIC,
+  segmentsOf,
 } from '../scan/remote-metadata.js'
 import { aivenSegmentSize, listedSegments } from '../scan/remote-listing.js'
 import type { CommandContext } from './context.js'
@@ -50,6 +51,21 @@ export function remote(paths: string[], opts: RemoteLibraryOptions): RemoteResul
 
 /** The inventory; `unusable` when the paths or the storage cannot be read at all. */
 export function remoteInventory(paths: string[], remote: RemoteInput): RemoteResult & { unusable: Finding[] } {
+  const r = inventoryStream(paths, remote)
+  return { ...r, partitions: [...r.partitions] }
+}
+
+/** the inventory with its partitions joined one at a time as they are iterated (once) */
+type InventoryStream = Omit<RemoteResult, 'partitions'> & {
+  unusable: Finding[]
+  partitions: Iterable<RemotePartitionInventory>
+}
+
+/**
+ * The inventory, each partition joined when it is asked for: `tsdump remote --json` writes it and drops it, so that
+ * its segment rows (about 0.9 KiB each) are not all held before the first is printed.
+ */
+function inventoryStream(paths: string[], remote: RemoteInput): InventoryStream {
   const spec = remoteSpecOf(remote)
   const storage = spec.storage
   const d = discover(paths)
@@ -110,57 +126,70 @@ export function remoteInventory(paths: string[], remote: RemoteInput): RemoteRes
   }
   for (const s of store.skipped ?? [])
     findings.push(finding('REMOTE_UNREADABLE', `${s.key}: ${s.reason}`, { file: store.nameOf(s.key), position: 0 }))
-  const partitions = [...parts.values()]
-    .sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition))
-    .map((p) => {
-      const stored = new Map<string, StoredSegment>()
-      const sizeFindings: Finding[] = []
-      for (const [id, s] of listedSegments(objects, layout, p.topic, p.partition, p.topicId)) {
-        const log = s.objects.get('log')
-        const logBytes =
-          log === undefined ? null : layout.name === 'aiven' ? aivenSegmentSize(store, s, log, sizeFindings) : log.size
-        stored.set(id, {
-          startOffset: s.startOffset,
-          topicId: s.topicId,
-          logKey: log?.key ?? null,
-          logBytes,
-          suffixes: [...s.objects.keys()].sort(),
-          keys: [...s.objects.values()].map((o) => o.key),
-        })
-      }
-      const md =
-        metadata === null
-          ? null
-          : metadata.segments.filter(
-              (s) =>
-                s.topic === p.topic && s.partition === p.partition && (p.topicId === null || s.topicId === p.topicId),
-            )
-      const lost = metadata === null ? undefined : metadataLostFor(metadata, p.topic, p.partition)
-      const joined = joinInventory({
-        topic: p.topic,
-        partition: p.partition,
-        topicId: p.topicId,
-        localStartOffset: p.localStart,
-        metadata: md,
-        stored,
-        nameOf: (k) => store.nameOf(k),
-        ...(lost !== undefined ? { metadataLost: lost } : {}),
+  const sorted = [...parts.values()].sort((a, b) =>
+    a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition,
+  )
+  parts.clear()
+  const join = (p: (typeof sorted)[number]): RemotePartitionInventory => {
+    const stored = new Map<string, StoredSegment>()
+    const sizeFindings: Finding[] = []
+    for (const [id, s] of listedSegments(objects, layout, p.topic, p.partition, p.topicId)) {
+      const log = s.objects.get('log')
+      const logBytes =
+        log === undefined ? null : layout.name === 'aiven' ? aivenSegmentSize(store, s, log, sizeFindings) : log.size
+      stored.set(id, {
+        startOffset: s.startOffset,
+        topicId: s.topicId,
+        logKey: log?.key ?? null,
+        logBytes,
+        suffixes: [...s.objects.keys()].sort(),
+        keys: [...s.objects.values()].map((o) => o.key),
       })
-      joined.findings.push(...sizeFindings)
-      return joined
+    }
+    const md =
+      metadata === null
+        ? null
+        : segmentsOf(metadata, p.topic, p.partition).filter((s) => p.topicId === null || s.topicId === p.topicId)
+    const lost = metadata === null ? undefined : metadataLostFor(metadata, p.topic, p.partition)
+    const joined = joinInventory({
+      topic: p.topic,
+      partition: p.partition,
+      topicId: p.topicId,
+      localStartOffset: p.localStart,
+      metadata: md,
+      stored,
+      nameOf: (k) => store.nameOf(k),
+      ...(lost !== undefined ? { metadataLost: lost } : {}),
     })
-  return { storage, metadataFrom: metadata?.read ?? [], partitions, findings, unusable }
+    joined.findings.push(...sizeFindings)
+    return joined
+  }
+  function* partitions(): Generator<RemotePartitionInventory> {
+    for (const p of sorted) yield join(p)
+  }
+  return { storage, metadataFrom: metadata?.read ?? [], partitions: partitions(), findings, unusable }
 }
 
 export async function runRemote(opts: RemoteOptions, ctx: CommandContext): Promise<number> {
   try {
-    const r = remoteInventory(opts.paths, opts.storage)
-    writeUnusable(r.unusable, ctx)
-    if (r.unusable.length > 0) return EXIT_USAGE
-    const print = opts.format === 'json' ? printRemoteJson : printRemoteText
-    print(r, ctx, { colorLevel: opts.color === false ? 0 : ctx.colorLevel, wide: opts.wide === true })
+    const s = inventoryStream(opts.paths, opts.storage)
+    writeUnusable(s.unusable, ctx)
+    if (s.unusable.length > 0) return EXIT_USAGE
     // something was read: a file among them that could not be is a finding, exit 1 at most (2 is for nothing read)
-    return partitionExitCode([], [...r.findings, ...r.partitions.flatMap((p) => p.findings)])
+    let code = partitionExitCode([], s.findings)
+    const counted = function* (): Generator<RemotePartitionInventory> {
+      for (const p of s.partitions) {
+        code = Math.max(code, partitionExitCode([], p.findings))
+        yield p
+      }
+    }
+    if (opts.format === 'json') writeRemoteJson(s, counted(), ctx)
+    else {
+      // one fit of the columns over every partition's rows: the text needs them all first
+      const r = { ...s, partitions: [...counted()] }
+      printRemoteText(r, ctx, { colorLevel: opts.color === false ? 0 : ctx.colorLevel, wide: opts.wide === true })
+    }
+    return code
   } finally {
     closeRemoteStores()
   }

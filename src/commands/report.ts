@@ -24,6 +24,7 @@ import { BrokerModel } from '../scan/broker-model.js'
 import type { DoctorResult } from '../analysis/doctor/types.js'
 import { capabilitiesModel, doctorModel } from '../format/report/from-doctor.js'
 import { doctorExitCode, doctorRun } from './doctor.js'
+import { withRemoteSegments } from '../scan/remote-segments.js'
 
 export interface ReportOptions {
   paths: string[]
@@ -167,7 +168,7 @@ export function buildReportModel(
     unusable,
     ...(unreadable.length > 0 ? { unreadable } : {}),
     partitions,
-    inputFiles: scanned.flatMap((s) => s.dir.files.map((f) => f.path)),
+    inputFiles: scanned.flatMap((s) => withRemoteSegments(s.dir).files.map((f) => f.path)),
     model,
     doctor: run.result,
   }

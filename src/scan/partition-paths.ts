@@ -11,7 +11,7 @@ import type { RemoteInput } from '../io/remote/spec.js'
 import { comparePartitionDirNames } from '../io/segment-names.js'
 import type { PartitionScanOptions, ScannedPartition } from './partition-scan.js'
 import { scanPartition } from './partition-scan.js'
-import { addRemoteSegments, noteRemoteNotRead } from './remote-segments.js'
+import { addRemoteSegments, hasRemoteSegments, noteRemoteNotRead } from './remote-segments.js'
 /** Paths to partitions with .log files; `unusable`: UNREADABLE per path that cannot be used (exit 2); `unreadable`:
  * per partition directory inside a named log dir that cannot be read while others can (answered, exit 1). */
 export function resolvePartitions(
@@ -50,7 +50,7 @@ export function resolvePartitions(
   } else noteRemoteNotRead(d.partitions)
   // reports list partitions in topic, then numeric partition order, however the shell expanded the paths
   const partitions = d.partitions
-    .filter((p) => p.files.some((f) => f.kind === 'log'))
+    .filter((p) => p.files.some((f) => f.kind === 'log') || hasRemoteSegments(p))
     .sort((a, b) => comparePartitionDirNames(path.basename(path.resolve(a.path)), path.basename(path.resolve(b.path))))
   if (partitions.length === 0)
     return {

@@ -33,10 +33,10 @@ import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import { readOffsetCheckpoint } from '../io/checkpoints.js'
 import { logStartOffset, recordsFromLogStart } from '../analysis/log-start.js'
 import type { KafkaFile, PartitionDir } from '../io/discover.js'
-import { describeFsError, discover } from '../io/discover.js'
+import { describeFsError } from '../io/discover.js'
 import type { SegmentSource } from '../decode/segment-source.js'
 import { openKafkaFile } from '../io/remote/open.js'
-import { addRemoteSegments, noteRemoteNotRead } from './remote-segments.js'
+import { remotePlanned } from './remote-segments.js'
 import { logStartCheckpoint, readSnapshots, readTxnIndexes } from './partition-side-files.js'
 import { openRemoteLogs, watched } from './remote-log-open.js'
 import { InputError } from '../io/input-error.js'
@@ -228,12 +228,13 @@ export function scanPartition(
  * valid until the next step. `replicas` walks the copies of a partition side by side this way, each read once.
  */
 export function* partitionScanSteps(
-  dir: PartitionDir,
+  given: PartitionDir,
   checkpoints: Map<string, OffsetCheckpoint | null>,
   opts: PartitionScanOptions = {},
   internals: PartitionScanInternals = {},
   stepwise = true,
 ): Generator<void, ScannedPartition> {
+  const { dir, kept } = remotePlanned(given) // --remote-storage: `kept` is what the hooks and the result hold
   // bounded per code: a segment of damaged batches gives one finding each
   const findings = new FindingList()
   const logs: KafkaFile[] = dir.files.filter((f) => f.kind === 'log')
@@ -268,7 +269,7 @@ export function* partitionScanSteps(
       snapshots,
       checkpointHighWatermark: hw,
       txnIndex,
-      ...opts.analyzer?.(dir),
+      ...opts.analyzer?.(kept),
     },
     internals.analyzer,
   )
@@ -292,7 +293,7 @@ export function* partitionScanSteps(
         }
   const fast = internals.readLogOnly === true ? undefined : new FastBatchFeed(scratch)
   let legacy = false
-  const tapped = opts.frames?.(dir)
+  const tapped = opts.frames?.(kept)
   for (const f of logs) {
     if (opened.failed.has(f.baseOffset) && f.remote !== undefined) continue
     let src: SegmentSource
@@ -342,13 +343,12 @@ export function* partitionScanSteps(
       }),
     )
   }
-  if (legacy) {
+  if (legacy)
     findings.push({
       severity: 'info',
       code: 'LEGACY_ENTRIES',
       message: 'magic 0/1 entries are counted as one non-transactional record each (compressed wrappers may hold more)',
     })
-  }
   if (!txnIndexAvailable)
     findings.push({
       severity: 'info',
@@ -360,10 +360,10 @@ export function* partitionScanSteps(
   const lastSegmentBaseOffset = bases.length === 0 ? null : bases.reduce((a, b) => (b > a ? b : a))
   const report = analyzer.finish(lastSegmentBaseOffset, findings)
   locatePartitionFindings(report.findings, label, report.firstScannedOffset, report.logEndOffset)
-  if (range === undefined) return { dir, label, snapshots, report }
+  if (range === undefined) return { dir: kept, label, snapshots, report }
   const bound = (v: I64 | null): bigint | null => (v === null ? null : toBigInt(v))
   return {
-    dir,
+    dir: kept,
     label,
     snapshots,
     report,

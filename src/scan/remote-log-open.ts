@@ -31,6 +31,16 @@ export function watched(frames: FrameScanner, seen: RemoteSegmentSeen): Pick<Fra
   }
 }
 
+/**
+ * How many probed sources stay open for the scan, and the bytes they may hold: a remote source keeps the chunk it
+ * read (an S3 source up to 2 MiB, io/remote/s3-store.ts CHUNK), so a partition of 100 remote segments of real size
+ * kept open would hold 200 MiB, and one of thousands in a directory as many descriptors. Past the budget a source is closed after
+ * its probe and opened again when the scan reaches it (one more GET of its first chunk).
+ */
+const KEEP_OPEN = 256
+const KEEP_BYTES = 8 * 1024 * 1024
+const HELD_PER_SOURCE = 2 * 1024 * 1024
+
 /** The remote segments opened and their first bytes read before anything else; those that fail are findings. */
 export function openRemoteLogs(
   logs: KafkaFile[],
@@ -38,13 +48,18 @@ export function openRemoteLogs(
 ): { sources: Map<KafkaFile, SegmentSource>; failed: Set<bigint | null> } {
   const sources = new Map<KafkaFile, SegmentSource>()
   const failed = new Set<bigint | null>()
+  let held = 0
   for (const f of logs) {
     if (f.remote === undefined) continue
     let src: SegmentSource | undefined
     try {
       src = openKafkaFile(f)
       if (src.size > 0) src.readAt(0, 1)
-      sources.set(f, src)
+      const holds = Math.min(src.size, HELD_PER_SOURCE)
+      if (sources.size < KEEP_OPEN && held + holds <= KEEP_BYTES) {
+        sources.set(f, src)
+        held += holds
+      } else src.close()
     } catch (e) {
       src?.close()
       failed.add(f.baseOffset)

@@ -44,6 +44,14 @@ export function readRemoteLogMetadata(dirs: readonly PartitionDir[]): RemoteLogM
     lost: new Map(),
   }
   const byId = new Map<string, RemoteSegmentMetadata>()
+  // every segment of a topic names it and its id: one string each, not one per segment (kept for the whole run)
+  const names = new Map<string, string>()
+  const intern = (s: string): string => {
+    const known = names.get(s)
+    if (known !== undefined) return known
+    names.set(s, s)
+    return s
+  }
   for (const dir of dirs) {
     const lost = forEachInternalRecord(
       dir.files.filter((x) => x.kind === 'log'),
@@ -63,7 +71,7 @@ export function readRemoteLogMetadata(dirs: readonly PartitionDir[]): RemoteLogM
           )
           return
         }
-        apply(r.apiKey, r.data as Struct, byId, out, at)
+        apply(r.apiKey, r.data as Struct, byId, out, at, intern)
       },
       (e, f) =>
         e instanceof SchemaReadError
@@ -97,6 +105,7 @@ function apply(
   byId: Map<string, RemoteSegmentMetadata>,
   out: RemoteLogMetadata,
   at: { file: string; position: number },
+  intern: (s: string) => string,
 ): void {
   if (apiKey === 2) {
     const tip = d.topicIdPartition as Struct
@@ -120,9 +129,9 @@ function apply(
     return
   }
   byId.set(segmentId, {
-    topic: String(tip.name),
+    topic: intern(String(tip.name)),
     partition: Number(tip.partition),
-    topicId: String(tip.id),
+    topicId: intern(String(tip.id)),
     segmentId,
     startOffset: BigInt(d.startOffset as bigint),
     endOffset: BigInt(d.endOffset as bigint),

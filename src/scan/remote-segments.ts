@@ -76,124 +76,221 @@ export function finishedSegments(
   )
 }
 
-/** Prepend each partition's remote segments to its files (in place). @throws InputError REMOTE_LAYOUT_UNKNOWN (see remoteView) */
-export function addRemoteSegments(remote: RemoteInput, partitions: PartitionDir[]): void {
+/** a command's remote storage, opened and listed once: each partition's remote segments are planned from it when asked */
+interface Planner {
+  spec: RemoteSpec
+  view: RemoteView
+  /** the storage's listing, kept grouped by partition (remote-listing.ts) for the partitions' plans */
+  objects: readonly RemoteObject[]
+}
+
+/** a partition whose remote segments are planned when its scan starts (withRemoteSegments) */
+interface Pending {
+  planner: Planner
+  /** the first partition: what the listing could not read is said with its findings */
+  first: boolean
+  /** its local files, as discovered */
+  local: KafkaFile[]
+  /** whether it has a remote segment to read (a partition with no local segment is still scanned then) */
+  logs: boolean
+  /** its remote .log files' bytes where they are files (a directory store), as a stat of each would give */
+  bytes: number
+}
+
+const pending = new WeakMap<PartitionDir, Pending>()
+
+/**
+ * Make each partition's remote segments known to withRemoteSegments, which prepends them to its files when its scan
+ * starts; nothing per segment is kept here, so that memory follows the largest partition, not the storage (100
+ * partitions of 100 remote segments held 0.45 KiB a segment for the whole run when every plan was built first).
+ * @throws InputError REMOTE_LAYOUT_UNKNOWN (see remoteView)
+ */
+export function addRemoteSegments(remote: RemoteInput, partitions: readonly PartitionDir[]): void {
   const spec = remoteSpecOf(remote)
-  const storage = spec.storage
   const view = remoteView(spec, partitions)
+  const planner: Planner = { spec, view, objects: view.store?.list() ?? [] }
   let first = true
   for (const dir of partitions) {
     if (dir.topic === null || dir.partition === null || dir.topic === REMOTE_LOG_METADATA_TOPIC) continue
-    const notes: NonNullable<PartitionDir['remoteNotes']> = []
-    dir.remoteNotes = notes
-    if (view.store === null || view.layout === null) {
+    const p: Pending = { planner, first: first && view.layout !== null, local: dir.files, logs: false, bytes: 0 }
+    if (view.layout !== null) first = false
+    const { files } = planPartition(p, dir, true)
+    p.logs = files.length > 0
+    p.bytes = spec.storage.startsWith('s3://') ? 0 : files.reduce((n, f) => n + (f.remote?.size ?? 0), 0)
+    pending.set(dir, p)
+  }
+  // the planner keeps the listing: the store's own copy (an S3 store's sizes by key) is dropped
+  view.store?.forget?.()
+}
+
+/** the bytes of the partition's remote .log files in a directory store (0 in S3), for the choice of worker threads */
+export function remoteLogBytes(dir: PartitionDir): number {
+  return pending.get(dir)?.bytes ?? 0
+}
+
+/** whether the partition has remote segments to read (addRemoteSegments) */
+export function hasRemoteSegments(dir: PartitionDir): boolean {
+  return pending.get(dir)?.logs === true
+}
+
+/**
+ * The partition with its remote segments before its local files and what finding them noted (`remoteNotes`): made
+ * when its scan starts and dropped with it. The partition itself when none were added (addRemoteSegments).
+ */
+export function withRemoteSegments(dir: PartitionDir): PartitionDir {
+  const p = pending.get(dir)
+  if (p === undefined) return dir
+  const { files, notes } = planPartition(p, dir)
+  return { ...dir, files: [...files, ...p.local], remoteNotes: notes }
+}
+
+/**
+ * The partition as a scan's result keeps it: its local files after its first remote segment (where its log starts),
+ * not every remote segment's file, which results kept for the whole run made grow with the segment count;
+ * withRemoteSegments gives them again.
+ */
+export function scannedDir(dir: PartitionDir, scanned: PartitionDir): PartitionDir {
+  const p = pending.get(dir)
+  if (p === undefined || scanned === dir) return dir
+  const head = scanned.files.find((f) => f.remote !== undefined && f.kind === 'log')
+  if (head === undefined) return dir
+  const out = { ...dir, files: [head, ...p.local] }
+  pending.set(out, p)
+  return out
+}
+
+/** withRemoteSegments for a scan: its reads planned (planRemoteReads), and what the scan's result keeps (scannedDir) */
+export function remotePlanned(given: PartitionDir): { dir: PartitionDir; kept: PartitionDir } {
+  const dir = withRemoteSegments(given)
+  if (dir !== given) planRemoteReads(dir.files)
+  return { dir, kept: scannedDir(given, dir) }
+}
+
+/** One partition's remote segment files and the notes of finding them; `sizes`: each .log only, with its size */
+function planPartition(
+  p: Pending,
+  dir: PartitionDir,
+  sizes = false,
+): { files: KafkaFile[]; notes: NonNullable<PartitionDir['remoteNotes']> } {
+  const { spec, view } = p.planner
+  const storage = spec.storage
+  const notes: NonNullable<PartitionDir['remoteNotes']> = []
+  const files: KafkaFile[] = []
+  if (dir.topic === null || dir.partition === null) return { files, notes }
+  if (view.store === null || view.layout === null) {
+    notes.push({
+      code: 'REMOTE_UNREADABLE',
+      message: `--remote-storage ${storage}: ${view.error ?? 'not readable'}`,
+      file: storage,
+    })
+    return { files, notes }
+  }
+  const { store, layout } = view
+  // what the listing could not read is said once, with the first partition
+  if (p.first)
+    for (const s of store.skipped ?? [])
       notes.push({
         code: 'REMOTE_UNREADABLE',
-        message: `--remote-storage ${storage}: ${view.error ?? 'not readable'}`,
-        file: storage,
+        message: `${s.key}: ${s.reason}; the rest of the storage is read`,
+        file: store.nameOf(s.key),
+      })
+  const topicId = partitionTopicId(dir.path)
+  const listed = listedSegments(p.planner.objects, layout, dir.topic, dir.partition, topicId)
+  const localStart = p.local
+    .filter((f) => f.kind === 'log' && f.baseOffset !== null)
+    .map((f) => f.baseOffset!)
+    .reduce<bigint | null>((a, b) => (a === null || b < a ? b : a), null)
+  const segments: Array<{
+    startOffset: bigint
+    endOffset: bigint | null
+    topicId: string
+    segmentId: string
+    sizeInBytes?: number
+    leaderEpochs?: Array<{ epoch: number; offset: bigint }>
+  }> = []
+  const lost = view.metadata === null ? undefined : metadataLostFor(view.metadata, dir.topic, dir.partition)
+  if (view.metadata !== null && lost !== undefined) {
+    // records of its metadata could not be read: a FINISHED may be lost, a segment's creation too; every segment
+    // the storage holds is read (where the local log has not got its offsets), and that is said
+    const named = new Map(segmentsOf(view.metadata, dir.topic, dir.partition).map((s) => [s.segmentId, s]))
+    for (const [segmentId, s] of listed) {
+      const m = named.get(segmentId)
+      if (
+        m !== undefined &&
+        m.state === 'DELETE_SEGMENT_FINISHED' &&
+        lostAfter([lost], m.file, m.position) === undefined
+      )
+        continue
+      if (s.objects.has('log'))
+        segments.push({ startOffset: s.startOffset, endOffset: m?.endOffset ?? null, topicId: s.topicId, segmentId })
+    }
+    notes.push({
+      code: 'REMOTE_STATE_UNKNOWN',
+      message: `${dir.topic}-${dir.partition}: the states of its remote segments are unknown (${lostText(lost)}, where records of them may be): the ${segments.length} segment(s) the storage holds were read as its remote log`,
+      file: lost.file,
+      position: lost.position,
+    })
+  } else if (view.metadata !== null) {
+    for (const s of finishedSegments(view.metadata, dir.topic, dir.partition, topicId)) segments.push(s)
+  } else {
+    for (const [segmentId, s] of listed)
+      if (s.objects.has('log'))
+        segments.push({ startOffset: s.startOffset, endOffset: null, topicId: s.topicId, segmentId })
+    if (segments.length > 0)
+      notes.push({
+        code: 'REMOTE_BY_LISTING',
+        message: `no ${REMOTE_LOG_METADATA_TOPIC} partition among the paths or in ${dir.logDir}: the ${segments.length} remote segments were found by listing ${storage} (unfinished uploads cannot be told from finished ones)`,
+      })
+  }
+  segments.sort((a, b) => (a.startOffset < b.startOffset ? -1 : a.startOffset > b.startOffset ? 1 : 0))
+  let covered: bigint | null = null
+  // the partition's leader-epoch-checkpoint, read when a segment has a lineage to check against it
+  let lineage: EpochStart[] | undefined
+  for (const s of segments) {
+    // below the local log start only, and one segment per offset range (a re-upload after a leader change)
+    if (localStart !== null && s.startOffset >= localStart) continue
+    if (covered !== null && s.endOffset !== null && s.endOffset <= covered) continue
+    const objects = listed.get(s.segmentId)?.objects
+    const seg = {
+      topic: dir.topic,
+      partition: dir.partition,
+      topicId: s.topicId,
+      startOffset: s.startOffset,
+      segmentId: s.segmentId,
+    }
+    const logKey = layout.keyOf(seg, 'log')
+    if (objects?.has('log') !== true) {
+      notes.push({
+        code: 'REMOTE_SEGMENT_MISSING',
+        message: `segment ${s.segmentId} (offsets ${s.startOffset}..${s.endOffset ?? '?'}) is COPY_SEGMENT_FINISHED but not in the storage: not read`,
+        file: store.nameOf(logKey),
       })
       continue
     }
-    const { store, layout } = view
-    // what the listing could not read is said once, with the first partition
-    if (first)
-      for (const s of store.skipped ?? [])
-        notes.push({
-          code: 'REMOTE_UNREADABLE',
-          message: `${s.key}: ${s.reason}; the rest of the storage is read`,
-          file: store.nameOf(s.key),
-        })
-    first = false
-    const topicId = partitionTopicId(dir.path)
-    const listed = listedSegments(store.list(), layout, dir.topic, dir.partition, topicId)
-    const localStart = dir.files
-      .filter((f) => f.kind === 'log' && f.baseOffset !== null)
-      .map((f) => f.baseOffset!)
-      .reduce<bigint | null>((a, b) => (a === null || b < a ? b : a), null)
-    const segments: Array<{
-      startOffset: bigint
-      endOffset: bigint | null
-      topicId: string
-      segmentId: string
-      sizeInBytes?: number
-      leaderEpochs?: Array<{ epoch: number; offset: bigint }>
-    }> = []
-    const lost = view.metadata === null ? undefined : metadataLostFor(view.metadata, dir.topic, dir.partition)
-    if (view.metadata !== null && lost !== undefined) {
-      // records of its metadata could not be read: a FINISHED may be lost, a segment's creation too; every segment
-      // the storage holds is read (where the local log has not got its offsets), and that is said
-      const named = new Map(segmentsOf(view.metadata, dir.topic, dir.partition).map((s) => [s.segmentId, s]))
-      for (const [segmentId, s] of listed) {
-        const m = named.get(segmentId)
-        if (
-          m !== undefined &&
-          m.state === 'DELETE_SEGMENT_FINISHED' &&
-          lostAfter([lost], m.file, m.position) === undefined
-        )
-          continue
-        if (s.objects.has('log'))
-          segments.push({ startOffset: s.startOffset, endOffset: m?.endOffset ?? null, topicId: s.topicId, segmentId })
-      }
-      notes.push({
-        code: 'REMOTE_STATE_UNKNOWN',
-        message: `${dir.topic}-${dir.partition}: the states of its remote segments are unknown (${lostText(lost)}, where records of them may be): the ${segments.length} segment(s) the storage holds were read as its remote log`,
-        file: lost.file,
-        position: lost.position,
-      })
-    } else if (view.metadata !== null) {
-      for (const s of finishedSegments(view.metadata, dir.topic, dir.partition, topicId)) segments.push(s)
-    } else {
-      for (const [segmentId, s] of listed)
-        if (s.objects.has('log'))
-          segments.push({ startOffset: s.startOffset, endOffset: null, topicId: s.topicId, segmentId })
-      if (segments.length > 0)
-        notes.push({
-          code: 'REMOTE_BY_LISTING',
-          message: `no ${REMOTE_LOG_METADATA_TOPIC} partition among the paths or in ${dir.logDir}: the ${segments.length} remote segments were found by listing ${storage} (unfinished uploads cannot be told from finished ones)`,
-        })
+    const size = objects.get('log')!.size
+    // `sizes`: whether it has any and their sizes, without its files' keys and paths
+    const found = sizes
+      ? [
+          {
+            path: logKey,
+            name: logKey,
+            kind: 'log' as const,
+            baseOffset: s.startOffset,
+            remote: { storage, key: logKey, size },
+          },
+        ]
+      : segmentFiles(spec, layout, seg, objects, notes, store, s.sizeInBytes)
+    if (s.endOffset !== null && s.leaderEpochs !== undefined) {
+      found[0]!.remote!.expect = { startOffset: s.startOffset, endOffset: s.endOffset, leaderEpochs: s.leaderEpochs }
+      lineage ??= partitionLineage(dir.path) ?? []
+      const why = lineageMismatch(s.leaderEpochs, s.endOffset, lineage)
+      if (why !== null)
+        notes.push({ code: 'REMOTE_EPOCHS_MISMATCH', message: why, file: store.nameOf(logKey), position: 0 })
     }
-    segments.sort((a, b) => (a.startOffset < b.startOffset ? -1 : a.startOffset > b.startOffset ? 1 : 0))
-    const files: KafkaFile[] = []
-    let covered: bigint | null = null
-    // the partition's leader-epoch-checkpoint, read when a segment has a lineage to check against it
-    let lineage: EpochStart[] | undefined
-    for (const s of segments) {
-      // below the local log start only, and one segment per offset range (a re-upload after a leader change)
-      if (localStart !== null && s.startOffset >= localStart) continue
-      if (covered !== null && s.endOffset !== null && s.endOffset <= covered) continue
-      const objects = listed.get(s.segmentId)?.objects
-      const seg = {
-        topic: dir.topic,
-        partition: dir.partition,
-        topicId: s.topicId,
-        startOffset: s.startOffset,
-        segmentId: s.segmentId,
-      }
-      const logKey = layout.keyOf(seg, 'log')
-      if (objects?.has('log') !== true) {
-        notes.push({
-          code: 'REMOTE_SEGMENT_MISSING',
-          message: `segment ${s.segmentId} (offsets ${s.startOffset}..${s.endOffset ?? '?'}) is COPY_SEGMENT_FINISHED but not in the storage: not read`,
-          file: store.nameOf(logKey),
-        })
-        continue
-      }
-      const found = segmentFiles(spec, layout, seg, objects, notes, store, s.sizeInBytes)
-      if (s.endOffset !== null && s.leaderEpochs !== undefined) {
-        found[0]!.remote!.expect = { startOffset: s.startOffset, endOffset: s.endOffset, leaderEpochs: s.leaderEpochs }
-        lineage ??= partitionLineage(dir.path) ?? []
-        const why = lineageMismatch(s.leaderEpochs, s.endOffset, lineage)
-        if (why !== null)
-          notes.push({ code: 'REMOTE_EPOCHS_MISMATCH', message: why, file: store.nameOf(logKey), position: 0 })
-      }
-      files.push(...found)
-      if (s.endOffset !== null) covered = covered === null || s.endOffset > covered ? s.endOffset : covered
-    }
-    dir.files = [...files, ...dir.files]
+    files.push(...found)
+    if (s.endOffset !== null) covered = covered === null || s.endOffset > covered ? s.endOffset : covered
   }
-  view.store?.plan?.(readOrder(partitions))
-  // the files carry their objects' sizes: the listing is not kept through the scan
-  view.store?.forget?.()
+  return { files, notes }
 }
 
 /**
@@ -214,17 +311,18 @@ function lineageMismatch(
 }
 
 /**
- * The remote objects in the order the partition scan reads them: partition by partition, each segment's first
- * bytes, its .txnindex, then the segments (scan/partition-scan.ts): what an S3 store reads ahead.
+ * Tells the store the order these remote files are read in, each .log's first bytes, then the .txnindex files, then
+ * the segments (scan/partition-scan.ts), so that an S3 store fetches the next ones ahead. One partition's files at a
+ * time: the next partition's scan replaces the plan.
  */
-function readOrder(partitions: readonly PartitionDir[]): RemoteObject[] {
-  const out: RemoteObject[] = []
-  for (const dir of partitions) {
-    const remote = dir.files.filter((f) => f.remote?.size !== undefined)
-    for (const f of remote) if (f.kind === 'log') out.push({ key: f.remote!.key, size: f.remote!.size! })
-    for (const f of remote) if (f.kind === 'txnindex') out.push({ key: f.remote!.key, size: f.remote!.size! })
-  }
-  return out
+export function planRemoteReads(files: readonly KafkaFile[]): void {
+  const remote = files.filter((f) => f.remote?.size !== undefined)
+  const head = remote[0]?.remote
+  if (head === undefined) return
+  const order: RemoteObject[] = []
+  for (const f of remote) if (f.kind === 'log') order.push({ key: f.remote!.key, size: f.remote!.size! })
+  for (const f of remote) if (f.kind === 'txnindex') order.push({ key: f.remote!.key, size: f.remote!.size! })
+  openRemoteStore(head.storage, head.concurrency).plan?.(order)
 }
 
 /**

@@ -14,6 +14,7 @@ import type { ScannedPartition } from '../../scan/partition-scan.js'
 import type { ScannedPaths } from '../../scan/partition-paths.js'
 import { scanPartition } from '../../scan/partition-scan.js'
 import { resolvePartitions } from '../../scan/partition-paths.js'
+import { remoteLogBytes, scannedDir, withRemoteSegments } from '../../scan/remote-segments.js'
 import type { WireScanned } from './partition-wire.js'
 import { fromWireScanned } from './partition-wire.js'
 import type { RemoteInput } from '../../io/remote/spec.js'
@@ -110,7 +111,10 @@ export async function scanPartitions(
 
 export function logBytes(partitions: readonly PartitionDir[]): number {
   let n = 0
-  for (const p of partitions) for (const f of p.files) if (f.kind === 'log') n += sizeOf(f.path) ?? 0 // the scan reports an unreadable one
+  for (const p of partitions) {
+    n += remoteLogBytes(p)
+    for (const f of p.files) if (f.kind === 'log') n += sizeOf(f.path) ?? 0 // the scan reports an unreadable one
+  }
   return n
 }
 
@@ -143,7 +147,8 @@ async function inWorkers(
     const id = next++
     const job: PartitionJob = {
       id,
-      dir: partitions[id]!,
+      // a worker's store lists nothing: its remote segments planned here, as its scan starts
+      dir: withRemoteSegments(partitions[id]!),
       markerEpochs: req.markerEpochs,
       ...(req.filter !== undefined ? { filter: req.filter } : {}),
       ...(req.resync === false ? { resync: false } : {}),
@@ -156,7 +161,7 @@ async function inWorkers(
       w.on('message', (m: PartitionWorkerMessage) => {
         if (m.type === 'error') failed ??= new Error(`partition worker, ${partitions[m.id]!.path}: ${m.message}`)
         else {
-          results[m.id] = fromWireScanned(m.scanned)
+          results[m.id] = { ...fromWireScanned(m.scanned), dir: scannedDir(partitions[m.id]!, m.scanned.dir) }
           done++
         }
         give(w)

@@ -22,6 +22,7 @@ import type { WireReport } from './partition-wire.js'
 import { fromWireReport } from './partition-wire.js'
 import type { WireRuns } from './txns-wire.js'
 import { decodeRun } from './txns-wire.js'
+import { withRemoteSegments } from '../../scan/remote-segments.js'
 
 /** runs a worker posts at once */
 export const RUNS_PER_CHUNK = 512
@@ -126,7 +127,8 @@ export async function streamTxnsInWorkers(
       owner.set(id, s)
       events.set(id, [])
       s.queued++
-      s.worker.postMessage({ id, dir: partitions[id]!, ...job } satisfies TxnsJob)
+      // its remote segments planned here (--remote-storage), as its scan starts: a worker's store lists nothing
+      s.worker.postMessage({ id, dir: withRemoteSegments(partitions[id]!), ...job } satisfies TxnsJob)
     }
     const findings = (f: readonly Finding[]): void => {
       code = Math.max(code, exitCodeFor(f))

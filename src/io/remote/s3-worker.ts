@@ -177,7 +177,7 @@ async function getRange(key: string, from: number, to: number): Promise<Uint8Arr
       { once: true },
     )
     // streamed into one buffer of the range's size (no list of pieces concatenated after)
-    const body = new Uint8Array(to - from)
+    const body = bodyOf(to - from)
     let n = 0
     for await (const piece of r.Body as AsyncIterable<Uint8Array>) {
       if (n + piece.length > body.length)
@@ -199,6 +199,16 @@ async function getRange(key: string, from: number, to: number): Promise<Uint8Arr
  * many small remote segments waits for one round trip at a time instead of one per segment.
  */
 const CONCURRENCY = Math.max(1, Math.floor(concurrency))
+/**
+ * Whole-chunk bodies already copied to the caller, taken by the next GETs: one allocated per GET was freed only when
+ * V8 collected it, which it does late for memory outside its heap (reading 113 MiB of remote segments from moto
+ * held tens of MiB of them).
+ */
+const spareBodies: Uint8Array[] = []
+function bodyOf(length: number): Uint8Array {
+  return length === chunk ? (spareBodies.pop() ?? new Uint8Array(chunk)) : new Uint8Array(length)
+}
+
 /** chunks fetched or in flight, the oldest dropped first; at most CONCURRENCY + 1 of them (each at most one chunk) */
 const cache = new Map<string, Promise<Uint8Array>>()
 
@@ -252,6 +262,8 @@ port.on(
           if (index > 0) cache.delete(`${index} ${key}`)
         }
         out.set(data)
+        // a later chunk is in no cache and read by no one else now: its buffer is free for the next GET
+        if (index > 0 && data.length === chunk && spareBodies.length <= CONCURRENCY) spareBodies.push(data)
         answer(setup, { id: m.id, length: data.length })
       } catch (e) {
         answer(setup, { id: m.id, error: e instanceof Error ? e.message : String(e) })
