@@ -206,7 +206,7 @@ function partitionOf(
     readCleanupSegment(seg, visit, readFindings, reported, opts.resync !== false)
   }
   // the segments' timestamps (retention, min.compaction.lag.ms) and the aborted transactions, from the scan's headers
-  const aborted = headers.fill(segments)
+  headers.fill(segments)
   const now = BigInt(nowMs)
   const out: CleanupPartition = {
     label: p.label,
@@ -238,7 +238,7 @@ function partitionOf(
     out.compaction = predictCompaction({
       segments,
       read,
-      aborted,
+      aborted: headers.abortedTxns(),
       offsetMapEntries: offsetMapEntries(configs),
       countKeys: (opts.top ?? 0) > 0,
       logStartOffset: r.logStartOffset,

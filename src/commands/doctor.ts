@@ -166,6 +166,8 @@ export function doctorRun(paths: string[], opts: DoctorOptions = {}, internals: 
     run.model = model
     // each segment's first batch timestamp, for the summary's time window (a negative one, or a legacy entry, says none)
     const firstSeen = new Map<string, bigint | null>()
+    // the file of the previous batch: batches come file by file, so the map is asked once per file
+    let lastFile: string | undefined
     // cleanup's header facts are taken in the same pass (scan/cleanup-scan.ts cleanupHooks)
     const cleanupScan = cleanupHooks()
     // transactions' runs, offset commits and coordinator episodes are taken in the same pass
@@ -181,11 +183,12 @@ export function doctorRun(paths: string[], opts: DoctorOptions = {}, internals: 
       },
       batch: (s) => {
         tx.collector.hooks.batch(s)
-        if (s.file !== undefined && !firstSeen.has(s.file))
+        if (s.file !== undefined && s.file !== lastFile && !firstSeen.has(s.file))
           firstSeen.set(
             s.file,
             s.legacy === true ? null : toBigInt(s.baseTimestamp) >= 0n ? toBigInt(s.baseTimestamp) : null,
           )
+        lastFile = s.file
         cleanupScan.hooks.batch(s)
       },
     })

@@ -45,9 +45,9 @@ export function cleanupHooks(): CleanupHooks {
       batch: (s: BatchFacts) => {
         if (s.legacy === true || s.file === undefined) return
         current.batch(s.file, {
-          baseOffset: BigInt(s.baseOffset),
-          maxTimestamp: BigInt(s.maxTimestamp),
-          producerId: BigInt(s.producerId),
+          baseOffset: s.baseOffset,
+          maxTimestamp: s.maxTimestamp,
+          producerId: s.producerId,
           transactional: s.isTransactional,
           // a control batch whose CRC failed (undefined) is not trusted as a marker
           control: s.isControl ? (s.control?.typeName ?? 'EMPTY') : null,

@@ -178,6 +178,8 @@ export function gatherTransactions(
     tally.count++
     tally.outcomes[t.outcome] = (tally.outcomes[t.outcome] ?? 0) + 1
     if (tally.first.length < keep) tally.first.push(t)
+    // most transactions have no finding: their figures and command are not made
+    if (t.findings.length === 0) continue
     const ctx = transactionContext(t, paths)
     for (const f of t.findings)
       c.add(f, { command: 'transactions', figures: ctx.figures, remedy: { look: [ctx.look] } })

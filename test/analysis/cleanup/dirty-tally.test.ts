@@ -46,7 +46,9 @@ describe('the dirty section tallied as the map fills equals the clean pass over 
         const findings = new FindingList()
         const segments = cleanupSegments(p.dir, findings)
         if (segments.length < 2) continue
-        const aborted = done.headers.get(p.dir)!.fill(segments)
+        const headers = done.headers.get(p.dir)!
+        headers.fill(segments)
+        const aborted = headers.abortedTxns()
         const read = (seg: (typeof segments)[number], visit: Parameters<typeof readCleanupSegment>[1]): void => {
           readCleanupSegment(seg, visit, findings, new Set())
         }
