@@ -8,17 +8,19 @@
 // check, the id families) is tallied as they pass.
 import type { RangeSpec } from '../analysis/range-filter.js'
 import type { Ordered } from '../analysis/transaction-join/bucket-join.js'
-import { compareOrdered, joinBucket, stateWanted } from '../analysis/transaction-join/bucket-join.js'
+import { began, compareOrdered, joinBucket, stateWanted } from '../analysis/transaction-join/bucket-join.js'
 import { ExactlyOnceTally } from '../analysis/transaction-join/exactly-once.js'
 import { idFamilies, idFamily } from '../analysis/transaction-join/id-families.js'
 import { flinkSinks } from '../analysis/transaction-join/flink-ids.js'
 import { streamsApplications } from '../analysis/transaction-join/streams-ids.js'
-import type { Episode, JoinedTransaction, TransactionsStreamed } from '../analysis/transaction-join/types.js'
+import type { JoinedTransaction, TransactionsStreamed } from '../analysis/transaction-join/types.js'
 import type { TransactionalIdState } from '../analysis/transactional-id-state.js'
-import { joinedR, joinedW } from '../analysis/transaction-join/wire.js'
+import { ByteIn, ByteOut } from '../io/spill-bytes.js'
+import type { RecordCursor } from '../io/spill.js'
 import { mergeSorted } from '../io/spill.js'
+import { joinedR, joinedW } from './transaction-wire.js'
 import type { Collected } from './transactions-collect.js'
-import type { BucketInput } from '../analysis/transaction-join/bucket-join.js'
+import type { FileTable } from '../analysis/transaction-join/wire.js'
 
 export interface JoinInput {
   filter?: RangeSpec
@@ -57,23 +59,11 @@ export function streamTransactions(c: Collected, inp: JoinInput): TransactionsSt
     // the Flink and Kafka Streams ids' transactions, for their attribution (flink-ids.ts, streams-ids.ts): the
     // only ones held, and only those whose id has their shape
     const shaped: Ordered[] = []
+    // every bucket's records written out before the first is read: the joined runs then have the write buffer
+    buckets.flush()
+    const out = new ByteOut()
     for (let b = 0; b < buckets.n; b++) {
-      const input: BucketInput = { runs: [], episodes: [], idByProducer: new Map(), commits: new Map() }
-      const eps: Array<[number, Episode]> = []
-      for (const it of buckets.take(b)) {
-        if (it[0] === 'r') input.runs.push(it[1])
-        else if (it[0] === 'e') eps.push([it[1], it[2]])
-        else if (it[0] === 'i') input.idByProducer.set(it[1], it[2])
-        else {
-          let l = input.commits.get(it[1])
-          if (l === undefined) {
-            l = []
-            input.commits.set(it[1], l)
-          }
-          l.push(it[2])
-        }
-      }
-      input.episodes = eps.sort((x, y) => x[0] - y[0]).map((x) => x[1])
+      const input = buckets.take(b)
       const sorted = joinBucket(input, ctx)
       for (const o of sorted)
         if (o.t.transactionalId !== null && idFamily(o.t.transactionalId).kind !== 'plain') shaped.push(o)
@@ -81,9 +71,13 @@ export function streamTransactions(c: Collected, inp: JoinInput): TransactionsSt
       producers += new Set(sorted.map((o) => o.t.producerId)).size
       if (spill === null) runs.push(sorted)
       else {
-        for (const o of sorted)
-          spill.append(`r${b}`, JSON.stringify([o.key === null ? null : String(o.key), joinedW(o.t, files)]))
-        spill.finish(`r${b}`)
+        const name = `r${b}`
+        for (const o of sorted) {
+          out.pos = 0
+          joinedW(out, files, o.t)
+          spill.append(name, out.buf, 0, out.pos)
+        }
+        spill.finish(name)
       }
     }
     const eos = new ExactlyOnceTally()
@@ -108,18 +102,12 @@ export function streamTransactions(c: Collected, inp: JoinInput): TransactionsSt
     }
     function* items(): Generator<JoinedTransaction> {
       const shownIds = new Set<string>()
+      const read = new ByteIn()
       try {
         const seqs: Array<Iterator<Ordered>> =
           spill === null
             ? runs.map((r) => r[Symbol.iterator]())
-            : Array.from({ length: buckets.n }, (_, b) =>
-                (function* () {
-                  for (const l of spill.lines(`r${b}`)) {
-                    const [key, t] = JSON.parse(l) as [string | null, unknown[]]
-                    yield { key: key === null ? null : BigInt(key), t: joinedR(t, files) }
-                  }
-                })(),
-              )
+            : Array.from({ length: buckets.n }, (_, b) => joinedRun(spill.records(`r${b}`, buckets.n), read, files))
         for (const o of mergeSorted(seqs, (a, b) => compareOrdered(a, b) < 0)) {
           const t = o.t
           eos.add(t)
@@ -157,6 +145,15 @@ export function streamTransactions(c: Collected, inp: JoinInput): TransactionsSt
   } catch (e) {
     spill?.close()
     throw e
+  }
+}
+
+/** a bucket's joined transactions as its temp file holds them, in order, one read at a time (through `r`, which
+ * all buckets share: each is read whole before the next is asked for) */
+function* joinedRun(c: RecordCursor | null, r: ByteIn, files: FileTable): Generator<Ordered> {
+  while (c?.next() === true) {
+    const t = joinedR(r.at(c.buf, c.pos), files)
+    yield { key: began(t), t }
   }
 }
 
