@@ -162,6 +162,19 @@ export class ByteIn {
     return z % 2 === 0 ? z / 2 : -(z + 1) / 2
   }
 
+  /** a 64-bit integer or null, as a number below 2^50, else as a bigint: a value is always read in one form, and `<`, `>` compare either exactly */
+  ni64n(): number | bigint | null {
+    const u = this.uv()
+    if (u === NULL) return null
+    if (u === ESCAPE) {
+      const v = this.buf.readBigInt64LE(this.pos)
+      this.pos += 8
+      return v
+    }
+    const z = u - 2
+    return z % 2 === 0 ? z / 2 : -(z + 1) / 2
+  }
+
   i64(): bigint {
     return this.ni64()!
   }

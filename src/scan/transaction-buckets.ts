@@ -9,6 +9,7 @@ import { sizeOf } from '../io/dir-listing.js'
 import type { PartitionDir } from '../io/discover.js'
 import { ByteIn, ByteOut } from '../io/spill-bytes.js'
 import type { SpillDir } from '../io/spill.js'
+import { LENGTH } from '../io/spill.js'
 import { commitRecordR, commitRecordW, episodeR, episodeW, nameR, nameW, runR, runW } from './transaction-wire.js'
 
 /** input bytes per bucket: a bucket's join holds several times its share of the input as objects */
@@ -41,12 +42,23 @@ const EPISODE = 1
 const ID = 2
 const COMMIT = 3
 
+/**
+ * record bytes of a bucket joined at once: a bucket read back is joined in shares of its producer ids this large,
+ * so that what one join holds as objects dies young (a share of a few MiB of objects, not the whole bucket's,
+ * which V8 promoted to its old space at every scavenge of the join)
+ */
+export const SHARE_BYTES = 64 * 1024
+
 /** the buckets: arrays when the input is small, else one temp file each */
 export class Buckets {
   private readonly mem: Item[][] | null
   private readonly names: string[]
   private readonly out = new ByteOut()
   private readonly in = new ByteIn()
+  /** record bytes of a bucket joined at once (tests make it small to exercise the shares) */
+  shareBytes = SHARE_BYTES
+  /** the bucket read back, one buffer for all */
+  private bytes: Buffer = Buffer.allocUnsafe(0)
 
   constructor(
     readonly n: number,
@@ -72,19 +84,23 @@ export class Buckets {
     const f = this.files
     const o = this.out
     o.pos = 0
+    // the producer id first: a bucket is split into shares by it without reading the rest
     if (item[0] === 'r') {
       o.u8(RUN)
+      o.i64(pid)
       runW(o, f, item[1])
     } else if (item[0] === 'e') {
       o.u8(EPISODE)
+      o.i64(pid)
       o.uv(item[1])
       episodeW(o, f, item[2])
     } else if (item[0] === 'i') {
       o.u8(ID)
-      o.i64(item[1])
+      o.i64(pid)
       o.text(item[2])
     } else {
       o.u8(COMMIT)
+      o.i64(pid)
       nameW(o, f, item[1])
       commitRecordW(o, f, item[2])
     }
@@ -96,49 +112,80 @@ export class Buckets {
     this.spill?.finish()
   }
 
-  /** bucket b's items, then forgotten: the runs and commits in the order put, the episodes in the order they began */
-  take(b: number): BucketInput {
-    const input: BucketInput = { runs: [], episodes: [], idByProducer: new Map(), commits: new Map() }
-    const eps: Array<[number, Episode]> = []
-    const commit = (label: string, c: OffsetCommitRecord): void => {
-      let l = input.commits.get(label)
-      if (l === undefined) {
-        l = []
-        input.commits.set(label, l)
-      }
-      l.push(c)
-    }
+  /**
+   * Bucket b's items, then forgotten, as one input per share of its producer ids (every item of a producer id in
+   * the same share): the runs and commits in the order put, the episodes in the order they began
+   */
+  *take(b: number): Generator<BucketInput> {
     if (this.mem !== null) {
       const l = this.mem[b]!
       this.mem[b] = []
+      const input = emptyInput()
+      const eps: Array<[number, Episode]> = []
       for (const it of l) {
         if (it[0] === 'r') input.runs.push(it[1])
         else if (it[0] === 'e') eps.push([it[1], it[2]])
         else if (it[0] === 'i') input.idByProducer.set(it[1], it[2])
-        else commit(it[1], it[2])
+        else commitTo(input, it[1], it[2])
       }
-    } else {
-      const f = this.files
-      const c = this.spill!.records(this.names[b]!)
-      const r = this.in
-      while (c?.next() === true) {
-        r.at(c.buf, c.pos)
-        const tag = r.u8()
-        if (tag === RUN) input.runs.push(runR(r, f))
-        else if (tag === EPISODE) {
-          const seq = r.uv()
-          eps.push([seq, episodeR(r, f)])
-        } else if (tag === ID) {
-          const pid = r.i64()
-          input.idByProducer.set(pid, r.text())
-        } else {
-          const label = nameR(r, f)
-          commit(label, commitRecordR(r, f))
-        }
-      }
-      this.spill!.remove(this.names[b]!)
+      yield withEpisodes(input, eps)
+      return
     }
-    input.episodes = eps.sort((x, y) => x[0] - y[0]).map((x) => x[1])
-    return input
+    const name = this.names[b]!
+    const { buf, length } = this.spill!.readAll(name, this.bytes)
+    this.bytes = buf
+    this.spill!.remove(name)
+    const shares = Math.max(1, Math.ceil(length / this.shareBytes))
+    for (let j = 0; j < shares; j++) yield this.share(buf, length, j, shares)
+    // the last bucket read: its buffer let go
+    if (b === this.n - 1) this.bytes = Buffer.allocUnsafe(0)
   }
+
+  /** the items of share j of `shares` of a bucket's bytes: producer id p is in share floor((p mod n*shares) / n) */
+  private share(buf: Buffer, length: number, j: number, shares: number): BucketInput {
+    const f = this.files
+    const r = this.in
+    const input = emptyInput()
+    const eps: Array<[number, Episode]> = []
+    const m = this.n * shares
+    const bm = BigInt(m)
+    for (let at = 0; at < length; ) {
+      const end = at + LENGTH + buf.readUInt32LE(at)
+      r.at(buf, at + LENGTH)
+      at = end
+      const tag = r.u8()
+      const p = r.ni64n()!
+      if (shares > 1) {
+        const k = typeof p === 'number' ? ((p % m) + m) % m : Number(((p % bm) + bm) % bm)
+        if (Math.floor(k / this.n) !== j) continue
+      }
+      if (tag === RUN) input.runs.push(runR(r, f))
+      else if (tag === EPISODE) {
+        const seq = r.uv()
+        eps.push([seq, episodeR(r, f)])
+      } else if (tag === ID) input.idByProducer.set(BigInt(p), r.text())
+      else {
+        const label = nameR(r, f)
+        commitTo(input, label, commitRecordR(r, f))
+      }
+    }
+    return withEpisodes(input, eps)
+  }
+}
+
+const emptyInput = (): BucketInput => ({ runs: [], episodes: [], idByProducer: new Map(), commits: new Map() })
+
+function commitTo(input: BucketInput, label: string, c: OffsetCommitRecord): void {
+  let l = input.commits.get(label)
+  if (l === undefined) {
+    l = []
+    input.commits.set(label, l)
+  }
+  l.push(c)
+}
+
+/** the episodes in the order they began (their cutter's sequence numbers) */
+function withEpisodes(input: BucketInput, eps: Array<[number, Episode]>): BucketInput {
+  input.episodes = eps.sort((x, y) => x[0] - y[0]).map((x) => x[1])
+  return input
 }
