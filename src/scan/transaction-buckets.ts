@@ -1,13 +1,16 @@
 // The buckets of `transactions`' hash join by producer id (scan/transactions-stream.ts): every run, coordinator
 // episode, producer -> transactional id record and transactional offset commit goes to the bucket of its producer
 // id, in memory when the input is small, else one temp file each under os.tmpdir() (io/spill.ts), the values as
-// analysis/transaction-join/wire.ts writes them.
+// scan/transaction-wire.ts writes them.
+import type { BucketInput } from '../analysis/transaction-join/bucket-join.js'
 import type { Episode, OffsetCommitRecord, PartitionRun } from '../analysis/transaction-join/types.js'
 import type { FileTable } from '../analysis/transaction-join/wire.js'
-import { commitRecordR, commitRecordW, episodeR, episodeW, runR, runW } from '../analysis/transaction-join/wire.js'
 import { sizeOf } from '../io/dir-listing.js'
 import type { PartitionDir } from '../io/discover.js'
+import { ByteIn, ByteOut } from '../io/spill-bytes.js'
 import type { SpillDir } from '../io/spill.js'
+import { LENGTH } from '../io/spill.js'
+import { commitRecordR, commitRecordW, episodeR, episodeW, nameR, nameW, runR, runW } from './transaction-wire.js'
 
 /** input bytes per bucket: a bucket's join holds several times its share of the input as objects */
 export const BUCKET_BYTES = 2 * 1024 * 1024
@@ -34,9 +37,28 @@ export function inputBytes(dirs: readonly PartitionDir[]): number {
   return n
 }
 
+const RUN = 0
+const EPISODE = 1
+const ID = 2
+const COMMIT = 3
+
+/**
+ * record bytes of a bucket joined at once: a bucket read back is joined in shares of its producer ids this large,
+ * so that what one join holds as objects dies young (a share of a few MiB of objects, not the whole bucket's,
+ * which V8 promoted to its old space at every scavenge of the join)
+ */
+export const SHARE_BYTES = 64 * 1024
+
 /** the buckets: arrays when the input is small, else one temp file each */
 export class Buckets {
   private readonly mem: Item[][] | null
+  private readonly names: string[]
+  private readonly out = new ByteOut()
+  private readonly in = new ByteIn()
+  /** record bytes of a bucket joined at once (tests make it small to exercise the shares) */
+  shareBytes = SHARE_BYTES
+  /** the bucket read back, one buffer for all */
+  private bytes: Buffer = Buffer.allocUnsafe(0)
 
   constructor(
     readonly n: number,
@@ -44,9 +66,11 @@ export class Buckets {
     readonly files: FileTable,
   ) {
     this.mem = spill === null ? Array.from({ length: n }, () => []) : null
+    this.names = Array.from({ length: n }, (_, b) => `b${b}`)
   }
 
   of(pid: bigint): number {
+    if (this.n === 1) return 0
     const n = BigInt(this.n)
     return Number(((pid % n) + n) % n)
   }
@@ -58,33 +82,110 @@ export class Buckets {
       return
     }
     const f = this.files
-    const w =
-      item[0] === 'r'
-        ? ['r', runW(item[1], f)]
-        : item[0] === 'e'
-          ? ['e', item[1], episodeW(item[2], f)]
-          : item[0] === 'i'
-            ? ['i', String(item[1]), item[2]]
-            : ['c', item[1], commitRecordW(item[2], f)]
-    this.spill!.append(`b${b}`, JSON.stringify(w))
+    const o = this.out
+    o.pos = 0
+    // the producer id first: a bucket is split into shares by it without reading the rest
+    if (item[0] === 'r') {
+      o.u8(RUN)
+      o.i64(pid)
+      runW(o, f, item[1])
+    } else if (item[0] === 'e') {
+      o.u8(EPISODE)
+      o.i64(pid)
+      o.uv(item[1])
+      episodeW(o, f, item[2])
+    } else if (item[0] === 'i') {
+      o.u8(ID)
+      o.i64(pid)
+      o.text(item[2])
+    } else {
+      o.u8(COMMIT)
+      o.i64(pid)
+      nameW(o, f, item[1])
+      commitRecordW(o, f, item[2])
+    }
+    this.spill!.append(this.names[b]!, o.buf, 0, o.pos)
   }
 
-  /** bucket b's items in the order put, then forgotten */
-  *take(b: number): Generator<Item> {
+  /** the buckets' records still buffered written out, before the buckets are taken */
+  flush(): void {
+    this.spill?.finish()
+  }
+
+  /**
+   * Bucket b's items, then forgotten, as one input per share of its producer ids (every item of a producer id in
+   * the same share): the runs and commits in the order put, the episodes in the order they began
+   */
+  *take(b: number): Generator<BucketInput> {
     if (this.mem !== null) {
       const l = this.mem[b]!
       this.mem[b] = []
-      yield* l
+      const input = emptyInput()
+      const eps: Array<[number, Episode]> = []
+      for (const it of l) {
+        if (it[0] === 'r') input.runs.push(it[1])
+        else if (it[0] === 'e') eps.push([it[1], it[2]])
+        else if (it[0] === 'i') input.idByProducer.set(it[1], it[2])
+        else commitTo(input, it[1], it[2])
+      }
+      yield withEpisodes(input, eps)
       return
     }
-    const f = this.files
-    for (const line of this.spill!.lines(`b${b}`)) {
-      const w = JSON.parse(line) as [string, ...unknown[]]
-      if (w[0] === 'r') yield ['r', runR(w[1] as unknown[], f)]
-      else if (w[0] === 'e') yield ['e', w[1] as number, episodeR(w[2] as unknown[], f)]
-      else if (w[0] === 'i') yield ['i', BigInt(w[1] as string), w[2] as string]
-      else yield ['c', w[1] as string, commitRecordR(w[2] as unknown[], f)]
-    }
-    this.spill!.remove(`b${b}`)
+    const name = this.names[b]!
+    const { buf, length } = this.spill!.readAll(name, this.bytes)
+    this.bytes = buf
+    this.spill!.remove(name)
+    const shares = Math.max(1, Math.ceil(length / this.shareBytes))
+    for (let j = 0; j < shares; j++) yield this.share(buf, length, j, shares)
+    // the last bucket read: its buffer let go
+    if (b === this.n - 1) this.bytes = Buffer.allocUnsafe(0)
   }
+
+  /** the items of share j of `shares` of a bucket's bytes: producer id p is in share floor((p mod n*shares) / n) */
+  private share(buf: Buffer, length: number, j: number, shares: number): BucketInput {
+    const f = this.files
+    const r = this.in
+    const input = emptyInput()
+    const eps: Array<[number, Episode]> = []
+    const m = this.n * shares
+    const bm = BigInt(m)
+    for (let at = 0; at < length; ) {
+      const end = at + LENGTH + buf.readUInt32LE(at)
+      r.at(buf, at + LENGTH)
+      at = end
+      const tag = r.u8()
+      const p = r.ni64n()!
+      if (shares > 1) {
+        const k = typeof p === 'number' ? ((p % m) + m) % m : Number(((p % bm) + bm) % bm)
+        if (Math.floor(k / this.n) !== j) continue
+      }
+      if (tag === RUN) input.runs.push(runR(r, f))
+      else if (tag === EPISODE) {
+        const seq = r.uv()
+        eps.push([seq, episodeR(r, f)])
+      } else if (tag === ID) input.idByProducer.set(BigInt(p), r.text())
+      else {
+        const label = nameR(r, f)
+        commitTo(input, label, commitRecordR(r, f))
+      }
+    }
+    return withEpisodes(input, eps)
+  }
+}
+
+const emptyInput = (): BucketInput => ({ runs: [], episodes: [], idByProducer: new Map(), commits: new Map() })
+
+function commitTo(input: BucketInput, label: string, c: OffsetCommitRecord): void {
+  let l = input.commits.get(label)
+  if (l === undefined) {
+    l = []
+    input.commits.set(label, l)
+  }
+  l.push(c)
+}
+
+/** the episodes in the order they began (their cutter's sequence numbers) */
+function withEpisodes(input: BucketInput, eps: Array<[number, Episode]>): BucketInput {
+  input.episodes = eps.sort((x, y) => x[0] - y[0]).map((x) => x[1])
+  return input
 }

@@ -3,9 +3,10 @@
 // transactional offset commit in the bucket of its producer id (scan/transactions-collect.ts). Every join key starts
 // with the producer id, so each bucket is joined on its own (analysis/transaction-join/bucket-join.ts) with the
 // facts that span producers kept whole but small: the partitions read and damaged, each group's commits as int64
-// triples (GroupTimelines), the newest coordinator state per id. Each bucket's transactions, sorted, are a run;
-// the runs merged give the listed order, one transaction at a time, and what needs all of them (the exactly-once
-// check, the id families) is tallied as they pass.
+// triples (GroupTimelines), the newest coordinator state per id. A bucket is joined a share of its producer ids at
+// a time (scan/transaction-buckets.ts), each share's transactions, sorted, a run (scan/joined-runs.ts); the runs
+// merged give the listed order, one transaction at a time, and what needs all of them (the exactly-once check, the
+// id families) is tallied as they pass.
 import type { RangeSpec } from '../analysis/range-filter.js'
 import type { Ordered } from '../analysis/transaction-join/bucket-join.js'
 import { compareOrdered, joinBucket, stateWanted } from '../analysis/transaction-join/bucket-join.js'
@@ -13,12 +14,10 @@ import { ExactlyOnceTally } from '../analysis/transaction-join/exactly-once.js'
 import { idFamilies, idFamily } from '../analysis/transaction-join/id-families.js'
 import { flinkSinks } from '../analysis/transaction-join/flink-ids.js'
 import { streamsApplications } from '../analysis/transaction-join/streams-ids.js'
-import type { Episode, JoinedTransaction, TransactionsStreamed } from '../analysis/transaction-join/types.js'
+import type { JoinedTransaction, TransactionsStreamed } from '../analysis/transaction-join/types.js'
 import type { TransactionalIdState } from '../analysis/transactional-id-state.js'
-import { joinedR, joinedW } from '../analysis/transaction-join/wire.js'
-import { mergeSorted } from '../io/spill.js'
+import { JoinedRuns } from './joined-runs.js'
 import type { Collected } from './transactions-collect.js'
-import type { BucketInput } from '../analysis/transaction-join/bucket-join.js'
 
 export interface JoinInput {
   filter?: RangeSpec
@@ -50,41 +49,28 @@ export function streamTransactions(c: Collected, inp: JoinInput): TransactionsSt
       ...(filter !== undefined ? { filter } : {}),
       ...(inp.selects !== undefined ? { selects: inp.selects } : {}),
     }
-    // each bucket joined on its own into a sorted run
-    const runs: Ordered[][] = []
+    // each bucket joined on its own, a share of its producer ids at a time, each share sorted into a run
+    let whole: Ordered[] = []
+    const runs = spill === null ? null : new JoinedRuns(spill, files)
     let count = 0
     let producers = 0
     // the Flink and Kafka Streams ids' transactions, for their attribution (flink-ids.ts, streams-ids.ts): the
     // only ones held, and only those whose id has their shape
     const shaped: Ordered[] = []
+    // every bucket's records written out before the first is read: the runs then have the write buffer
+    buckets.flush()
     for (let b = 0; b < buckets.n; b++) {
-      const input: BucketInput = { runs: [], episodes: [], idByProducer: new Map(), commits: new Map() }
-      const eps: Array<[number, Episode]> = []
-      for (const it of buckets.take(b)) {
-        if (it[0] === 'r') input.runs.push(it[1])
-        else if (it[0] === 'e') eps.push([it[1], it[2]])
-        else if (it[0] === 'i') input.idByProducer.set(it[1], it[2])
-        else {
-          let l = input.commits.get(it[1])
-          if (l === undefined) {
-            l = []
-            input.commits.set(it[1], l)
-          }
-          l.push(it[2])
-        }
-      }
-      input.episodes = eps.sort((x, y) => x[0] - y[0]).map((x) => x[1])
-      const sorted = joinBucket(input, ctx)
-      for (const o of sorted)
-        if (o.t.transactionalId !== null && idFamily(o.t.transactionalId).kind !== 'plain') shaped.push(o)
-      count += sorted.length
-      producers += new Set(sorted.map((o) => o.t.producerId)).size
-      if (spill === null) runs.push(sorted)
-      else {
+      for (const input of buckets.take(b)) {
+        const sorted = joinBucket(input, ctx)
         for (const o of sorted)
-          spill.append(`r${b}`, JSON.stringify([o.key === null ? null : String(o.key), joinedW(o.t, files)]))
-        spill.finish(`r${b}`)
+          if (o.t.transactionalId !== null && idFamily(o.t.transactionalId).kind !== 'plain') shaped.push(o)
+        count += sorted.length
+        producers += new Set(sorted.map((o) => o.t.producerId)).size
+        // in memory there is one bucket, taken whole
+        if (runs === null) whole = sorted
+        else runs.addShare(sorted)
       }
+      runs?.endBucket()
     }
     const eos = new ExactlyOnceTally()
     const result: TransactionsStream = {
@@ -109,19 +95,7 @@ export function streamTransactions(c: Collected, inp: JoinInput): TransactionsSt
     function* items(): Generator<JoinedTransaction> {
       const shownIds = new Set<string>()
       try {
-        const seqs: Array<Iterator<Ordered>> =
-          spill === null
-            ? runs.map((r) => r[Symbol.iterator]())
-            : Array.from({ length: buckets.n }, (_, b) =>
-                (function* () {
-                  for (const l of spill.lines(`r${b}`)) {
-                    const [key, t] = JSON.parse(l) as [string | null, unknown[]]
-                    yield { key: key === null ? null : BigInt(key), t: joinedR(t, files) }
-                  }
-                })(),
-              )
-        for (const o of mergeSorted(seqs, (a, b) => compareOrdered(a, b) < 0)) {
-          const t = o.t
+        for (const t of runs === null ? whole.map((o) => o.t) : runs.merged()) {
           eos.add(t)
           if (t.transactionalId !== null) {
             shownIds.add(t.transactionalId)
