@@ -21,6 +21,7 @@ import { AsciiIntern } from '../bytes/ascii-intern.js'
 import { decodeTransactionLogValue } from '../decode/topics/transaction-state.js'
 import type { TransactionValueFields } from '../decode/topics/transaction-value-fields.js'
 import {
+  FieldsWalk,
   PartitionLabels,
   readTransactionValueFields,
   transactionValueFields,
@@ -92,6 +93,7 @@ export class TransactionsCollector {
   private readonly fields = transactionValueFields()
   private readonly ids = new AsciiIntern()
   private readonly labels = new PartitionLabels()
+  private readonly walk = new FieldsWalk(this.ids, this.labels)
   private readonly scannedLabels = new Set<string>()
   private readonly damaged = new Map<string, DamageRef>()
   private readonly groups = new GroupTimelines()
@@ -206,7 +208,7 @@ export class TransactionsCollector {
     if (whole !== null) v = whole.value === null ? null : valueFields(whole.value)
     else if (length >= 0) {
       v = this.fields
-      if (!readTransactionValueFields(buf, at, length, v, this.ids, this.labels))
+      if (!readTransactionValueFields(buf, at, length, v, this.walk))
         // (the reader decoded whatever its own walk refused: this one is read without an error)
         v = valueFields(decodeTransactionLogValue(buf.subarray(at, at + length), position))
     }

@@ -13,6 +13,7 @@ import { readLog } from '../../src/decode/log-reader.js'
 import { decodeRecords } from '../../src/decode/records.js'
 import { decodeTransactionLogValue } from '../../src/decode/topics/transaction-state.js'
 import {
+  FieldsWalk,
   PartitionLabels,
   readTransactionValueFields,
   transactionValueFields,
@@ -67,12 +68,13 @@ function withTags(tags: Array<[number, Buffer]>): Buffer {
 
 const intern = new AsciiIntern()
 const labels = new PartitionLabels()
+const walk = new FieldsWalk(intern, labels)
 
 /** the walk and the general decoder agree on `v` (placed at an offset inside a larger buffer); returns whether the walk took it */
 function agree(v: Buffer, pad: number): boolean {
   const buf = Buffer.concat([Buffer.alloc(pad, 0xee), v, Buffer.alloc(3, 0xee)])
   const f = transactionValueFields()
-  const took = readTransactionValueFields(buf, pad, v.length, f, intern, labels)
+  const took = readTransactionValueFields(buf, pad, v.length, f, walk)
   let g: ReturnType<typeof decodeTransactionLogValue> | string
   try {
     g = decodeTransactionLogValue(v, 100)
@@ -119,7 +121,7 @@ describe('the in-place walk of a __transaction_state value agrees with the gener
     ])
     expect(agree(v, 3)).toBe(true)
     const f = transactionValueFields()
-    readTransactionValueFields(v, 0, v.length, f, intern, labels)
+    readTransactionValueFields(v, 0, v.length, f, walk)
     expect([f.previousProducerId, f.nextProducerId, f.clientTransactionVersion]).toEqual([41n, 43n, 2])
     // twice: the general decoder keeps the last one that is not the default; the walk leaves it to it
     expect(

@@ -44,8 +44,14 @@ function skip(n: number): void {
   else p += n
 }
 
-/** S0 of the definition (topic, partitionIds), flexible or not; read into `out` when given */
-function partitionEntry(b: Buffer, flexible: boolean, out?: TopicPartitions[]): void {
+/**
+ * Told each entry of the partition list as the walk passes it: its topic is b[topicAt, topicEnd), its `n` partition
+ * ids the int32s from idsAt. The walk may still refuse the value after it (readTransactionValueHead returns false).
+ */
+export type PartitionEntryVisitor = (b: Buffer, topicAt: number, topicEnd: number, idsAt: number, n: number) => void
+
+/** S0 of the definition (topic, partitionIds), flexible or not; told to `visit` when given */
+function partitionEntry(b: Buffer, flexible: boolean, visit?: PartitionEntryVisitor): void {
   let topicAt = p
   let topicEnd = p
   let n: number
@@ -77,13 +83,10 @@ function partitionEntry(b: Buffer, flexible: boolean, out?: TopicPartitions[]): 
     n = b.readInt32BE(p)
     p += 4
   }
-  let ids = p
+  const ids = p
   skip(n < 0 ? -1 : 4 * n)
   if (flexible) skipTagged(b)
-  if (bad || out === undefined) return
-  const partitionIds: number[] = []
-  for (let i = 0; i < n; i++, ids += 4) partitionIds.push(b.readInt32BE(ids))
-  out.push({ topic: b.toString('utf8', topicAt, topicEnd), partitionIds })
+  if (!bad) visit?.(b, topicAt, topicEnd, ids, n)
 }
 
 /** a struct's tagged fields, none of them known (S0 has none) */
@@ -95,15 +98,28 @@ function skipTagged(b: Buffer): void {
   }
 }
 
-type TopicPartitions = { topic: string; partitionIds: number[] }
-
-/** what readTransactionValueHead reads besides the head when asked: the rest of the value */
-interface ValueRest {
-  partitions: TopicPartitions[] | null
+/** what readTransactionValueHead reads besides the head when asked: the rest of the value (reset at each read) */
+export interface TransactionValueRest {
+  /** each entry of the partition list, as the walk passes it */
+  entry?: PartitionEntryVisitor
+  /** the partition list is null (a negative count) */
+  nullPartitions: boolean
   previousProducerId: bigint
   nextProducerId: bigint
   clientTransactionVersion: number
   nextProducerEpoch: number
+}
+
+/** a rest to read into, its entries told to `entry` */
+export function transactionValueRest(entry?: PartitionEntryVisitor): TransactionValueRest {
+  return {
+    ...(entry !== undefined ? { entry } : {}),
+    nullPartitions: false,
+    previousProducerId: -1n,
+    nextProducerId: -1n,
+    clientTransactionVersion: 0,
+    nextProducerEpoch: -1,
+  }
 }
 
 /**
@@ -120,7 +136,7 @@ export function readTransactionValueHead(
   at: number,
   length: number,
   into: TransactionValueHead,
-  rest?: ValueRest,
+  rest?: TransactionValueRest,
 ): boolean {
   p = at
   lim = at + length
@@ -141,19 +157,27 @@ export function readTransactionValueHead(
   }
   // a negative count is a null list (nullable in every version)
   if (bad || n > lim - p) return false
-  const list = rest === undefined || n < 0 ? undefined : []
-  for (let i = 0; i < n && !bad; i++) partitionEntry(buf, flexible, list)
-  if (rest !== undefined) rest.partitions = list ?? null
+  if (rest !== undefined) {
+    rest.nullPartitions = n < 0
+    rest.previousProducerId = -1n
+    rest.nextProducerId = -1n
+    rest.clientTransactionVersion = 0
+    rest.nextProducerEpoch = -1
+  }
+  for (let i = 0; i < n && !bad; i++) partitionEntry(buf, flexible, rest?.entry)
   if (bad || lim - p < 16) return false
   const startAt = p + 8
   p += 16
   if (flexible) {
+    let seen = 0
     const count = uvarint(buf)
     for (let i = 0; i < count && !bad; i++) {
       const tag = uvarint(buf)
       const size = bad ? 0 : uvarint(buf)
-      // previousProducerId (0) and nextProducerId (1) are int64s, clientTransactionVersion (2) and nextProducerEpoch (3) int16s
-      if (!bad && tag <= 3 && size !== (tag <= 1 ? 8 : 2)) return false
+      // previousProducerId (0) and nextProducerId (1) are int64s, clientTransactionVersion (2) and nextProducerEpoch
+      // (3) int16s; a known tag twice is left to the general decoder
+      if (!bad && tag <= 3 && (size !== (tag <= 1 ? 8 : 2) || (seen & (1 << tag)) !== 0)) return false
+      if (tag <= 3) seen |= 1 << tag
       if (!bad && rest !== undefined && tag <= 3 && lim - p >= size) tagged(buf, tag, rest)
       skip(size)
     }
@@ -167,12 +191,14 @@ export function readTransactionValueHead(
 }
 
 /** a known tagged field of v1 at p (its size checked) into `rest` */
-function tagged(b: Buffer, tag: number, rest: ValueRest): void {
+function tagged(b: Buffer, tag: number, rest: TransactionValueRest): void {
   if (tag === 0) rest.previousProducerId = b.readBigInt64BE(p)
   else if (tag === 1) rest.nextProducerId = b.readBigInt64BE(p)
   else if (tag === 2) rest.clientTransactionVersion = b.readInt16BE(p)
   else rest.nextProducerEpoch = b.readInt16BE(p)
 }
+
+type TopicPartitions = { topic: string; partitionIds: number[] }
 
 const HEAD: TransactionValueHead = {
   transactionStatus: 0,
@@ -188,13 +214,12 @@ const HEAD: TransactionValueHead = {
  * without the general protocol reader's cost per field (test/decode/transaction-value-head.test.ts)
  */
 export function readTransactionValue(buf: Buffer, at: number, length: number): TransactionLogValue | null {
-  const rest: ValueRest = {
-    partitions: null,
-    previousProducerId: -1n,
-    nextProducerId: -1n,
-    clientTransactionVersion: 0,
-    nextProducerEpoch: -1,
-  }
+  const partitions: TopicPartitions[] = []
+  const rest = transactionValueRest((b, topicAt, topicEnd, idsAt, n) => {
+    const partitionIds: number[] = []
+    for (let i = 0; i < n; i++) partitionIds.push(b.readInt32BE(idsAt + 4 * i))
+    partitions.push({ topic: b.toString('utf8', topicAt, topicEnd), partitionIds })
+  })
   if (!readTransactionValueHead(buf, at, length, HEAD, rest)) return null
   return {
     version: buf.readInt16BE(at),
@@ -205,7 +230,7 @@ export function readTransactionValue(buf: Buffer, at: number, length: number): T
     nextProducerEpoch: rest.nextProducerEpoch,
     transactionTimeoutMs: HEAD.transactionTimeoutMs,
     transactionStatus: HEAD.transactionStatus,
-    transactionPartitions: rest.partitions,
+    transactionPartitions: rest.nullPartitions ? null : partitions,
     transactionLastUpdateTimestampMs: buf.readBigInt64BE(HEAD.startTimestampAt - 8),
     transactionStartTimestampMs: buf.readBigInt64BE(HEAD.startTimestampAt),
     clientTransactionVersion: rest.clientTransactionVersion,
