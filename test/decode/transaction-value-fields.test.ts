@@ -4,13 +4,9 @@
 // error and gives the same fields; where the general decoder fails, the walk refuses. Checked on every value the
 // brokers of the fixtures wrote (v0 and v1, tagged fields among them), on values with each tagged field set, and on
 // mutated, cut and lengthened copies.
-import * as fs from 'node:fs'
-import * as path from 'node:path'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { AsciiIntern } from '../../src/bytes/ascii-intern.js'
-import { readLog } from '../../src/decode/log-reader.js'
-import { decodeRecords } from '../../src/decode/records.js'
 import { decodeTransactionLogValue } from '../../src/decode/topics/transaction-state.js'
 import {
   FieldsWalk,
@@ -18,27 +14,10 @@ import {
   readTransactionValueFields,
   transactionValueFields,
 } from '../../src/decode/topics/transaction-value-fields.js'
-import { BufferSource } from '../../src/io/buffer-source.js'
-import { FIXTURES, FIXTURES_44 } from '../support/paths.js'
-
-function stateLogs(dir: string): string[] {
-  return fs
-    .readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter(
-      (e) => e.isFile() && e.name.endsWith('.log') && path.basename(e.parentPath).startsWith('__transaction_state-'),
-    )
-    .map((e) => path.join(e.parentPath, e.name))
-    .sort()
-}
+import { fixtureStateRecords } from '../support/state-records.js'
 
 /** every value of the fixtures' __transaction_state records, each a copy */
-const values: Buffer[] = []
-for (const f of [...stateLogs(FIXTURES), ...stateLogs(FIXTURES_44)]) {
-  for (const ev of readLog(new BufferSource(fs.readFileSync(f)), { verifyCrc: false })) {
-    if (ev.kind !== 'batch' || !ev.complete || ev.header.isControl) continue
-    for (const r of decodeRecords(ev.header, ev.bytes)) if (r.value !== null) values.push(Buffer.from(r.value)) // copies: the window is reused
-  }
-}
+const { values } = fixtureStateRecords()
 
 const int64 = (n: bigint): Buffer => {
   const b = Buffer.alloc(8)

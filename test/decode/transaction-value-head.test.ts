@@ -5,12 +5,8 @@
 // the same fields; where the general decoder fails, the walk refuses. Checked on every value the brokers of the
 // fixtures wrote (v0 and v1, tagged fields among them) and on mutated, cut and lengthened copies; and the same walk's
 // whole value (readTransactionValue) is the general decoder's.
-import * as fs from 'node:fs'
-import * as path from 'node:path'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { readLog } from '../../src/decode/log-reader.js'
-import { decodeRecords } from '../../src/decode/records.js'
 import {
   decodeTransactionLogKey,
   decodeTransactionLogValue,
@@ -18,31 +14,10 @@ import {
 } from '../../src/decode/topics/transaction-state.js'
 import type { TransactionValueHead } from '../../src/decode/topics/transaction-value-head.js'
 import { readTransactionValue, readTransactionValueHead } from '../../src/decode/topics/transaction-value-head.js'
-import { BufferSource } from '../../src/io/buffer-source.js'
-import { FIXTURES, FIXTURES_44 } from '../support/paths.js'
-
-function stateLogs(dir: string): string[] {
-  return fs
-    .readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter(
-      (e) => e.isFile() && e.name.endsWith('.log') && path.basename(e.parentPath).startsWith('__transaction_state-'),
-    )
-    .map((e) => path.join(e.parentPath, e.name))
-    .sort()
-}
+import { fixtureStateRecords } from '../support/state-records.js'
 
 /** every key and value of the fixtures' __transaction_state records, each a copy */
-const keys: Buffer[] = []
-const values: Buffer[] = []
-for (const f of [...stateLogs(FIXTURES), ...stateLogs(FIXTURES_44)]) {
-  for (const ev of readLog(new BufferSource(fs.readFileSync(f)), { verifyCrc: false })) {
-    if (ev.kind !== 'batch' || !ev.complete || ev.header.isControl) continue
-    for (const r of decodeRecords(ev.header, ev.bytes)) {
-      if (r.key !== null) keys.push(Buffer.from(r.key)) // copies: the window is reused
-      if (r.value !== null) values.push(Buffer.from(r.value))
-    }
-  }
-}
+const { keys, values } = fixtureStateRecords()
 
 /** the general decoder's answer, or its error's message */
 function general(v: Buffer): ReturnType<typeof decodeTransactionLogValue> | string {
