@@ -13,22 +13,28 @@ export class AsciiIntern {
   /** buf[at, at + length) as a string (UTF-8, as Buffer.toString reads it): the table's when the bytes are its ASCII */
   get(buf: Buffer, at: number, length: number): string {
     if (length > MAX_LENGTH) return buf.toString('utf8', at, at + length)
-    // FNV-1a over the bytes; a byte of 0x80 or more (not ASCII) is made as a string and not kept
-    let h = 0x811c9dc5
-    let high = 0
-    for (let i = at; i < at + length; i++) {
-      const b = buf[i]!
-      high |= b
-      h = Math.imul(h ^ b, 0x01000193)
-    }
-    if (high >= 0x80) return buf.toString('utf8', at, at + length)
-    const slot = (h >>> 0) & (SLOTS - 1)
+    // a byte of 0x80 or more (not ASCII) is made as a string and not kept
+    const h = asciiHash(buf, at, length)
+    if (h < 0) return buf.toString('utf8', at, at + length)
+    const slot = h & (SLOTS - 1)
     const s = this.table[slot]
     if (s !== undefined && s.length === length && same(s, buf, at)) return s
     const made = buf.toString('latin1', at, at + length)
     this.table[slot] = made
     return made
   }
+}
+
+/** FNV-1a over buf[at, at + length) as an unsigned 32-bit number, or -1 when a byte is 0x80 or more (not ASCII) */
+export function asciiHash(buf: Buffer, at: number, length: number): number {
+  let h = 0x811c9dc5
+  let high = 0
+  for (let i = at; i < at + length; i++) {
+    const b = buf[i]!
+    high |= b
+    h = Math.imul(h ^ b, 0x01000193)
+  }
+  return high >= 0x80 ? -1 : h >>> 0
 }
 
 function same(s: string, buf: Buffer, at: number): boolean {

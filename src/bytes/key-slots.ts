@@ -5,6 +5,8 @@
 // by their bytes (ASCII bytes and strings are one to one); a key with another byte is found by its string, since
 // different bytes can read as the same string (an invalid sequence reads as U+FFFD).
 
+import { asciiHash } from './ascii-intern.js'
+
 export class KeySlots {
   /** open addressing, linear probing: slot + 1 (0 empty), at most half full */
   private table = new Int32Array(1024)
@@ -26,16 +28,10 @@ export class KeySlots {
 
   /** the slot of the key buf[at, at + length) */
   of(buf: Buffer, at: number, length: number): number {
-    // FNV-1a over the bytes; one of 0x80 or more (not ASCII) sends the key to `others`
-    let h = 0x811c9dc5
-    let high = 0
-    for (let i = at; i < at + length; i++) {
-      const b = buf[i]!
-      high |= b
-      h = Math.imul(h ^ b, 0x01000193)
-    }
-    h |= 0
-    if (high >= 0x80) return this.ofOther(buf.toString('utf8', at, at + length))
+    // a byte of 0x80 or more (not ASCII) sends the key to `others`
+    const u = asciiHash(buf, at, length)
+    if (u < 0) return this.ofOther(buf.toString('utf8', at, at + length))
+    const h = u | 0
     const mask = this.table.length - 1
     for (let i = h & mask; ; i = (i + 1) & mask) {
       const s = this.table[i]! - 1
