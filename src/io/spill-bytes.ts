@@ -180,15 +180,8 @@ export class ByteIn {
   }
 
   ni64(): bigint | null {
-    const u = this.uv()
-    if (u === NULL) return null
-    if (u === ESCAPE) {
-      const v = this.buf.readBigInt64LE(this.pos)
-      this.pos += 8
-      return v
-    }
-    const z = u - 2
-    return BigInt(z % 2 === 0 ? z / 2 : -(z + 1) / 2)
+    const v = this.ni64n()
+    return typeof v === 'number' ? BigInt(v) : v
   }
 
   text(): string {
