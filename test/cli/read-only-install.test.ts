@@ -63,11 +63,16 @@ describe('a read-only installation', () => {
     expect(spawnSync('chmod', ['-R', 'a-w,a+rX', install]).status).toBe(0)
     const before = listing(install)
 
+    // the fixture read from a copy beside the install: the checkout's own directories may be closed to other
+    // users (a clone under `mktemp -d`, mode 0700), which says nothing of the install
+    const logs = path.join(tmp, 'orders-logs')
+    fs.cpSync(path.join(FIXTURES, 'orders', 'logs'), logs, { recursive: true })
+    expect(spawnSync('chmod', ['-R', 'a-w,a+rX', logs]).status).toBe(0)
     const env = { PATH: process.env.PATH ?? '', HOME: '/nonexistent', TMPDIR: userTmp }
     const cases = [
-      [path.join(FIXTURES, 'orders', 'logs', 'orders-11-0')],
-      ['lso', '--now', '2026-12-01T00:00:00Z', path.join(FIXTURES, 'orders', 'logs')],
-      ['reconcile', path.join(FIXTURES, 'orders', 'logs')],
+      [path.join(logs, 'orders-11-0')],
+      ['lso', '--now', '2026-12-01T00:00:00Z', logs],
+      ['reconcile', logs],
     ]
     for (const args of cases) {
       const want = spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin', 'tsdump.js'), ...args], {
