@@ -101,6 +101,8 @@ export class FrameScanner {
   private probe: number
   private pos: number
   private done = false
+  /** told before a read replaces the window's bytes: a reader keeping places in the window copies what it needs */
+  beforeRefill: (() => void) | undefined = undefined
 
   constructor(
     private readonly source: SegmentSource,
@@ -157,6 +159,7 @@ export class FrameScanner {
     } else {
       target = Buffer.allocUnsafeSlow(len)
     }
+    this.beforeRefill?.()
     const n = this.source.readInto(target, a, len)
     if (target !== this.dvOf) {
       this.dvOf = target

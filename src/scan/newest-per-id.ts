@@ -30,9 +30,17 @@ export class NewestPerKey {
   private timestamps: I64[] = []
   private positions: Float64Array = new Float64Array(256)
   private fileOf: Int32Array = new Int32Array(256)
+  /** each slot's room in the arena: its value is arena[starts, starts + lengths), in caps bytes of its own */
   private starts: Float64Array = new Float64Array(256)
+  private caps: Int32Array = new Int32Array(256)
   /** -1: a tombstone, -2: no record yet */
   private lengths: Int32Array = new Int32Array(256).fill(-2)
+  /** 1: the slot's value is still in `window`, at windowAt (putInPlace), not yet in the arena */
+  private inWindow: Uint8Array = new Uint8Array(256)
+  private windowAt: Int32Array = new Int32Array(256)
+  private waiting: Int32Array = new Int32Array(256)
+  private waitingCount = 0
+  private window: Buffer = EMPTY
   private arena = Buffer.allocUnsafeSlow(64 * 1024)
   private arenaView: DataView<ArrayBufferLike> = new DataView(
     this.arena.buffer,
@@ -41,6 +49,7 @@ export class NewestPerKey {
   )
   private spare = Buffer.allocUnsafeSlow(0)
   private used = 0
+  /** the bytes of the arena that slots hold (their caps) */
   private live = 0
   // a DataView over the buffer values are copied from (the read window: one per window, not per value)
   private from: Buffer = EMPTY
@@ -78,29 +87,57 @@ export class NewestPerKey {
     at: number,
     length: number,
   ): void {
-    if (slot >= this.positions.length) this.grow(slot)
-    const had = this.lengths[slot]!
-    if (had !== -2 && !(offset >= this.offsets[slot]!)) return
-    if (had > 0) this.live -= had
-    this.offsets[slot] = offset
-    this.timestamps[slot] = timestamp
-    this.positions[slot] = position
-    if (this.files[this.files.length - 1] !== file) this.files.push(file)
-    this.fileOf[slot] = this.files.length - 1
-    if (length < 0) {
-      this.lengths[slot] = -1
-      return
-    }
-    if (this.used + length > this.arena.length) this.makeRoom(length)
-    this.copy(buf, at, length, this.used)
-    this.starts[slot] = this.used
-    this.lengths[slot] = length
-    this.used += length
-    this.live += length
+    if (!this.newer(slot, offset, file, position, timestamp, length)) return
+    if (length > 0) this.store(slot, buf, at, length)
   }
+
+  /**
+   * put, with the value left where it is until flush(): most records of a busy coordinator's ids are replaced by the
+   * next record of their id within the same read window, so a value copied at each record was mostly copied for
+   * nothing (a third of the records' time). The caller calls flush() before buf's bytes change (frame-scanner.ts
+   * beforeRefill); a value in another buffer than the last one flushes the last one's first.
+   */
+  putInPlace(
+    slot: number,
+    offset: I64,
+    file: string,
+    position: number,
+    timestamp: I64,
+    buf: Buffer,
+    at: number,
+    length: number,
+  ): void {
+    if (buf !== this.window) {
+      this.flush()
+      this.window = buf
+    }
+    if (!this.newer(slot, offset, file, position, timestamp, length) || length <= 0) return
+    this.windowAt[slot] = at
+    this.inWindow[slot] = 1
+    if (this.waitingCount === this.waiting.length) {
+      const w = new Int32Array(2 * this.waiting.length)
+      w.set(this.waiting)
+      this.waiting = w
+    }
+    this.waiting[this.waitingCount++] = slot
+  }
+
+  /** the values left in place copied into the arena: the buffer they are in is about to change */
+  readonly flush = (): void => {
+    const n = this.waitingCount
+    this.waitingCount = 0
+    for (let i = 0; i < n; i++) {
+      const s = this.waiting[i]!
+      if (this.inWindow[s] === 0) continue
+      this.inWindow[s] = 0
+      this.store(s, this.window, this.windowAt[s]!, this.lengths[s]!)
+    }
+    this.window = EMPTY
+  };
 
   /** every key's newest record, in the order the keys were first seen (the values are copies: safe to keep) */
   *entries(): Generator<NewestEntry> {
+    this.flush()
     for (let s = 0; s < this.keys.size; s++) {
       const n = this.lengths[s]!
       if (n === -2) continue
@@ -113,6 +150,35 @@ export class NewestPerKey {
         value: n < 0 ? null : Buffer.from(this.arena.subarray(this.starts[s]!, this.starts[s]! + n)),
       }
     }
+  }
+
+  /** the record's place, when it is the key's newest (false: an older one, nothing kept); its value is the caller's */
+  private newer(slot: number, offset: I64, file: string, position: number, timestamp: I64, length: number): boolean {
+    if (slot >= this.positions.length) this.grow(slot)
+    const had = this.lengths[slot]!
+    if (had !== -2 && !(offset >= this.offsets[slot]!)) return false
+    this.offsets[slot] = offset
+    this.timestamps[slot] = timestamp
+    this.positions[slot] = position
+    if (this.files[this.files.length - 1] !== file) this.files.push(file)
+    this.fileOf[slot] = this.files.length - 1
+    this.lengths[slot] = length < 0 ? -1 : length
+    this.inWindow[slot] = 0
+    return true
+  }
+
+  /** the slot's value copied into its room, a new room when it does not fit (a key's values are mostly one size) */
+  private store(slot: number, buf: Buffer, at: number, n: number): void {
+    if (n > this.caps[slot]!) {
+      // the old room is left behind: it goes at the next compaction
+      const cap = n + (n >>> 2)
+      if (this.used + cap > this.arena.length) this.makeRoom(slot, cap)
+      this.live += cap - this.caps[slot]!
+      this.caps[slot] = cap
+      this.starts[slot] = this.used
+      this.used += cap
+    }
+    this.copy(buf, at, n, this.starts[slot]!)
   }
 
   /**
@@ -131,20 +197,23 @@ export class NewestPerKey {
     for (; i < n; i++) dst.setUint8(to + i, src.getUint8(at + i))
   }
 
-  private makeRoom(need: number): void {
-    // replaced values fill the arena: the live ones are copied into the spare one (four times what they need, so
-    // that a compaction, which copies every live value, comes after three times their bytes were added; kept
-    // between compactions so that no buffer is allocated per compaction) and the two swap
+  /** room for `need` more bytes: the rooms other slots hold (`slot`'s is about to be given up) copied together */
+  private makeRoom(slot: number, need: number): void {
+    // into the spare arena (four times what they need, so that a compaction, which copies every room, comes after
+    // three times their bytes were added; kept between compactions so that no buffer is allocated per compaction)
+    this.live -= this.caps[slot]!
+    this.caps[slot] = 0
     const size = Math.max(64 * 1024, 4 * (this.live + need))
     if (this.spare.length < size) this.spare = Buffer.allocUnsafeSlow(size)
     const next = this.spare
     let at = 0
     for (let s = 0; s < this.keys.size; s++) {
+      const cap = this.caps[s]!
+      if (cap === 0) continue
       const n = this.lengths[s]!
-      if (n <= 0) continue
-      this.arena.copy(next, at, this.starts[s]!, this.starts[s]! + n)
+      if (n > 0 && this.inWindow[s] === 0) this.arena.copy(next, at, this.starts[s]!, this.starts[s]! + n)
       this.starts[s] = at
-      at += n
+      at += cap
     }
     this.spare = this.arena
     this.arena = next
@@ -167,7 +236,12 @@ export class NewestPerKey {
     }
     this.positions = f64(this.positions)
     this.starts = f64(this.starts)
+    this.caps = i32(this.caps, 0)
     this.fileOf = i32(this.fileOf, 0)
     this.lengths = i32(this.lengths, -2)
+    this.windowAt = i32(this.windowAt, 0)
+    const w = new Uint8Array(n)
+    w.set(this.inWindow)
+    this.inWindow = w
   }
 }

@@ -12,13 +12,14 @@ import { sortStates, transactionalIdState } from '../analysis/transactional-id-s
 import type { BatchHeader } from '../decode/batch-header.js'
 import { DecodeError } from '../decode/errors.js'
 import type { Frame } from '../decode/frame.js'
-import type { FrameScanner } from '../decode/frame-scanner.js'
-import { DEFAULT_WINDOW } from '../decode/frame-scanner.js'
+import { DEFAULT_WINDOW, FrameScanner } from '../decode/frame-scanner.js'
 import type { V2Batch } from '../decode/log-reader.js'
 import { readFrame } from '../decode/log-reader.js'
 import type { KafkaRecord } from '../decode/records.js'
 import { walkPlainRecords } from '../decode/records.js'
 import { RecordCursor } from '../decode/record-cursor.js'
+import type { SingleRecord } from '../decode/single-record.js'
+import { readSingleRecord } from '../decode/single-record.js'
 import * as L from '../decode/layout.js'
 import type { I64 } from '../bytes/int64.js'
 import { i64, i64Add, i64OfHalves, toBigInt } from '../bytes/int64.js'
@@ -28,10 +29,7 @@ import { TRANSACTION_STATES, decodeTransactionLogValue, transactionalIdAt } from
 import type { TransactionValueHead } from '../decode/topics/transaction-value-head.js'
 import { readTransactionValue, readTransactionValueHead } from '../decode/topics/transaction-value-head.js'
 import type { KafkaFile, PartitionDir } from '../io/discover.js'
-import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import { forEachInternalRecord } from './internal-records.js'
-import type { ScannedPartition } from './partition-scan.js'
-import { scanPartition } from './partition-scan.js'
 import { NewestPerKey } from './newest-per-id.js'
 import { OngoingPerSlot } from './ongoing-per-slot.js'
 import type { TimedOutAbort } from '../analysis/transaction-join/timed-out.js'
@@ -90,6 +88,7 @@ export class TransactionStateReader {
   private readonly ongoing = new OngoingPerSlot()
   // the batch being walked (batch()), and what each record's value head is read into
   private readonly cursor = new RecordCursor()
+  private readonly one: SingleRecord = { offsetDelta: 0, keyAt: 0, keyLength: 0, valueAt: 0, valueLength: 0 }
   private readonly head: TransactionValueHead = {
     transactionStatus: 0,
     producerEpoch: 0,
@@ -97,6 +96,10 @@ export class TransactionStateReader {
     startTimestampAt: 0,
   }
   private file: KafkaFile | undefined
+  /** the frames are a FrameScanner's, which says when its window is read again: values are kept in place until then */
+  private inPlace = false
+  /** the window of the batch walked in place, when its values may be kept there */
+  private window: Buffer | undefined
   private baseOffset: I64 = 0
   private maxTimestamp: I64 = 0
 
@@ -114,6 +117,10 @@ export class TransactionStateReader {
 
   /** the partition scan's frames of one segment, its records read on the way (partition-scan.ts PartitionScanOptions.frames) */
   tap(frames: Frames, src: SegmentSource, file: KafkaFile): Frames {
+    // values stay in the scanner's window until it is read again (NewestPerKey.putInPlace)
+    this.newest.flush()
+    this.inPlace = frames instanceof FrameScanner
+    if (frames instanceof FrameScanner) frames.beforeRefill = this.newest.flush
     return {
       next: () => {
         const ev = frames.next()
@@ -134,7 +141,15 @@ export class TransactionStateReader {
         this.file = file
         this.baseOffset = ev.int64(L.OFFSET_OFFSET)
         this.maxTimestamp = ev.int64(L.MAX_TIMESTAMP_OFFSET)
-        walkPlainRecords(ev, this.baseOffset, this.cursor, this.visitCursor)
+        this.window = this.inPlace ? ev.window : undefined
+        const r = this.one
+        if (ev.recordsCount === 1 && readSingleRecord(ev.window, ev.o, ev.sizeInBytes, r)) {
+          const position = ev.position + L.RECORD_BATCH_OVERHEAD
+          const slot = this.slotOfKey(ev.window, r.keyAt, r.keyLength, position)
+          const offset = r.offsetDelta === 0 ? this.baseOffset : i64Add(this.baseOffset, r.offsetDelta)
+          if (slot >= 0)
+            this.record(slot, offset, file, position, this.maxTimestamp, ev.window, r.valueAt, r.valueLength)
+        } else walkPlainRecords(ev, this.baseOffset, this.cursor, this.visitCursor)
         return
       }
       const b = readFrame(ev, { verifyCrc: false }) as V2Batch
@@ -286,7 +301,8 @@ export class TransactionStateReader {
     }
     if (this.onRecord !== undefined || this.watch !== undefined)
       this.tell(slot, offset, f, position, timestamp, buf, at, length, whole)
-    this.newest.put(slot, offset, f.path, position, timestamp, buf, at, length)
+    if (buf === this.window) this.newest.putInPlace(slot, offset, f.path, position, timestamp, buf, at, length)
+    else this.newest.put(slot, offset, f.path, position, timestamp, buf, at, length)
   }
 
   /** the listener (transactions' join: the fields it needs, from the bytes) and the watch (its id's records whole) */
@@ -381,20 +397,4 @@ export class TransactionStateReader {
 /** the big-endian int64 at buf[at] as an I64 */
 function i64At(buf: Buffer, at: number): I64 {
   return i64OfHalves(buf.readInt32BE(at), buf.readUInt32BE(at + 4))
-}
-
-/** a __transaction_state partition scanned (its partition facts) and its coordinator records read in that one pass */
-export function scanTransactionStatePartition(
-  dir: PartitionDir,
-  checkpoints: Map<string, OffsetCheckpoint | null>,
-  opts: { resync?: boolean } = {},
-  keepTimedOut: (a: TimedOutAbort) => boolean = () => true,
-  watch?: IdWatch,
-): { scanned: ScannedPartition; read: TransactionStateRead } {
-  const r = new TransactionStateReader(dir, undefined, watch)
-  const scanned = scanPartition(dir, checkpoints, {
-    ...opts,
-    frames: () => (frames, src, file) => r.tap(frames, src, file),
-  })
-  return { scanned, read: r.finish(scanned.report.findings, keepTimedOut) }
 }

@@ -11,6 +11,7 @@ import type { TransactionStateRecord } from '../../src/analysis/transactional-id
 import { lastTransactionStates } from '../../src/analysis/transactional-id-state.js'
 import { scanTransactionLog } from '../../src/scan/transaction-log-scan.js'
 import { TransactionStateReader } from '../../src/scan/transaction-state-read.js'
+import { scanTransactionStatePartition } from '../../src/scan/transaction-state-partition.js'
 import { discover } from '../../src/io/discover.js'
 // the fuzz harness's own encoders (independent of src/: they write bytes by the spec)
 import { transactionStateLog } from '../../scripts/fuzz/builders.mjs'
@@ -91,6 +92,19 @@ describe('__transaction_state: one state per transactional id', () => {
     expect(two.states).toHaveLength(70)
     expect(two.states).toEqual(lastTransactionStates(all))
     expect(two.findings.listed).toEqual([])
+  })
+
+  it('read as a tap on the partition scan (values kept in the scanner window until it is read again), the same states', () => {
+    const p = partition('tapped')
+    // about 3 MiB: the scan's 256 KiB window is read again a dozen times, ids' newest records on both sides of it
+    transactionStateLog(path.join(p, '00000000000000000000.log'), 20_000, 333)
+    const d = discover([p]).partitions[0]!
+    const { read } = scanTransactionStatePartition(d, new Map())
+    const { two, all } = states(p)
+    expect(read.states).toHaveLength(333)
+    expect(read.states).toEqual(lastTransactionStates(all))
+    expect(read.states).toEqual(two.states)
+    expect(read.findings.listed).toEqual([])
   })
 
   it('a batch larger than the read window (8 MiB) is read record by record, not skipped', () => {

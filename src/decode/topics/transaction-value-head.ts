@@ -138,6 +138,7 @@ export function readTransactionValueHead(
   into: TransactionValueHead,
   rest?: TransactionValueRest,
 ): boolean {
+  if (rest === undefined && commonHead(buf, at, length, into)) return true
   p = at
   lim = at + length
   bad = false
@@ -186,6 +187,80 @@ export function readTransactionValueHead(
   into.transactionStatus = status
   into.producerEpoch = epoch
   into.transactionTimeoutMs = buf.readInt32BE(at + 12)
+  into.startTimestampAt = startAt
+  return true
+}
+
+/**
+ * readTransactionValueHead for the values a coordinator writes (every varint one byte, the partition entries without
+ * tagged fields), walked with locals only: the walk above, which takes any value, was 40% of the time `lso` spends
+ * on each coordinator record. True only where that walk takes the value and reads the same head; false declines
+ * (the walk above then decides).
+ */
+function commonHead(b: Buffer, at: number, length: number, into: TransactionValueHead): boolean {
+  const lim = at + length
+  if (length < 34) return false
+  const version = (b[at]! << 8) | b[at + 1]!
+  if (version > 1) return false
+  const flexible = version === 1
+  let q = at + 17
+  let n: number
+  if (flexible) {
+    const x = b[q++]!
+    if (x >= 0x80) return false
+    n = x - 1
+  } else {
+    n = b.readInt32BE(q)
+    q += 4
+  }
+  if (n > lim - q) return false
+  for (let i = 0; i < n; i++) {
+    if (flexible) {
+      // topic (compact string), partition ids (compact array of int32), no tagged fields
+      const s = q < lim ? b[q++]! : 0
+      if (s === 0 || s >= 0x80 || s - 1 >= lim - q) return false
+      q += s - 1
+      const c = b[q++]!
+      if (c === 0 || c >= 0x80 || 4 * (c - 1) >= lim - q) return false
+      q += 4 * (c - 1)
+      if (b[q++] !== 0) return false
+    } else {
+      if (lim - q < 6) return false
+      const s = b.readInt16BE(q)
+      q += 2
+      if (s < 0 || s > lim - q - 4) return false
+      q += s
+      const c = b.readInt32BE(q)
+      q += 4
+      if (c < 0 || 4 * c > lim - q) return false
+      q += 4 * c
+    }
+  }
+  if (lim - q < 16) return false
+  const startAt = q + 8
+  q += 16
+  if (flexible) {
+    // tagged fields: the known ones (0-3) at their sizes, each once
+    if (q >= lim) return false
+    const count = b[q++]!
+    if (count >= 0x80) return false
+    let seen = 0
+    for (let i = 0; i < count; i++) {
+      if (lim - q < 2) return false
+      const tag = b[q]!
+      const size = b[q + 1]!
+      q += 2
+      if (tag >= 0x80 || size >= 0x80 || size > lim - q) return false
+      if (tag <= 3) {
+        if (size !== (tag <= 1 ? 8 : 2) || (seen & (1 << tag)) !== 0) return false
+        seen |= 1 << tag
+      }
+      q += size
+    }
+  }
+  into.transactionStatus = (b[at + 16]! << 24) >> 24
+  into.producerEpoch = (((b[at + 10]! << 8) | b[at + 11]!) << 16) >> 16
+  into.transactionTimeoutMs = b.readInt32BE(at + 12)
   into.startTimestampAt = startAt
   return true
 }
