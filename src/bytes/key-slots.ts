@@ -5,7 +5,7 @@
 // by their bytes (ASCII bytes and strings are one to one); a key with another byte is found by its string, since
 // different bytes can read as the same string (an invalid sequence reads as U+FFFD).
 
-import { asciiHash } from './ascii-intern.js'
+import { asciiHash, dataViewOf } from './ascii-intern.js'
 
 export class KeySlots {
   /** open addressing, linear probing: slot + 1 (0 empty), at most half full */
@@ -14,6 +14,11 @@ export class KeySlots {
   /** where each slot's bytes are in `bytes` (-1: a key found by its string) */
   private at = new Int32Array(256)
   private bytes = Buffer.allocUnsafeSlow(16 * 1024)
+  private bytesView: DataView<ArrayBufferLike> = new DataView(
+    this.bytes.buffer,
+    this.bytes.byteOffset,
+    this.bytes.length,
+  )
   private used = 0
   private readonly strings: string[] = []
   private readonly others = new Map<string, number>()
@@ -40,11 +45,22 @@ export class KeySlots {
     }
   }
 
-  /** the slot of `key`: for an ASCII key the one its bytes give */
+  /** the slot of `key`: for an ASCII key the one its bytes give (asciiHash's words, from the characters) */
   ofString(key: string): number {
     let h = 0x811c9dc5
     let high = 0
-    for (let i = 0; i < key.length; i++) {
+    const n = key.length
+    const words = n & ~3
+    let i = 0
+    for (; i < words; i += 4) {
+      const a = key.charCodeAt(i)
+      const b = key.charCodeAt(i + 1)
+      const c = key.charCodeAt(i + 2)
+      const d = key.charCodeAt(i + 3)
+      high |= a | b | c | d
+      h = Math.imul(h ^ ((a << 24) | (b << 16) | (c << 8) | d), 0x01000193)
+    }
+    for (; i < n; i++) {
       const c = key.charCodeAt(i)
       high |= c
       h = Math.imul(h ^ c, 0x01000193)
@@ -72,7 +88,12 @@ export class KeySlots {
   private sameBytes(s: number, buf: Buffer, at: number, length: number): boolean {
     const k = this.at[s]!
     if (this.strings[s]!.length !== length) return false
-    for (let i = 0; i < length; i++) if (this.bytes[k + i] !== buf[at + i]) return false
+    // four bytes a step, as asciiHash reads them
+    const a = dataViewOf(buf)
+    const b = this.bytesView
+    let i = 0
+    for (; i + 4 <= length; i += 4) if (a.getInt32(at + i) !== b.getInt32(k + i)) return false
+    for (; i < length; i++) if (this.bytes[k + i] !== buf[at + i]) return false
     return true
   }
 
@@ -84,6 +105,7 @@ export class KeySlots {
       const b = Buffer.allocUnsafeSlow(Math.max(2 * this.bytes.length, this.used + n))
       this.bytes.copy(b, 0, 0, this.used)
       this.bytes = b
+      this.bytesView = new DataView(b.buffer, b.byteOffset, b.length)
     }
     buf.copy(this.bytes, this.used, at, at + n)
     this.at[s] = this.used

@@ -213,8 +213,9 @@ async function inWorkers(
 const QUEUED = 2
 /**
  * what a byte of the `here` partitions costs this thread against a byte of the others: the coordinator's records read
- * with the partition scan (scan/transaction-state-read.ts) about twice the scan alone of the data partitions'
- * batches (in-process over bench/make-scale.mjs's 1M input: 1.9 s for 456 MB of coordinator records, the scan of
- * 1 GB of data batches 2.1 s)
+ * with the partition scan (scan/transaction-state-read.ts) about as much as the scan of the others (over
+ * bench/make-scale.mjs's 1M input: 1.2 s for 456 MB of coordinator records in-process, the others' 1 GB about 3 s
+ * of lso's CPU). Twice, as it was before the coordinator's records were read in place, gave the worker nine tenths
+ * of the others before this thread had read its own, and this thread then waited for it.
  */
-const HERE_COST = 2
+const HERE_COST = 1
