@@ -11,6 +11,7 @@ import {
   gatherReconcile,
   gatherRemote,
   gatherReplicas,
+  gatherTallied,
   gatherTransactions,
 } from '../analysis/doctor/gather.js'
 import { remedyFor } from '../analysis/doctor/remedy.js'
@@ -43,7 +44,11 @@ import { BrokerModel } from '../scan/broker-model.js'
 import { remoteInventory } from './remote.js'
 import { replicas } from './replicas.js'
 import { bothSinks } from '../analysis/run-sink.js'
-import { transactionsHooks, transactionsStreamOf } from './transactions.js'
+import { transactionsHooks, transactionsJoinOf } from './transactions.js'
+import type { Collected } from '../scan/transactions-collect.js'
+import type { JoinInput } from '../scan/transactions-stream.js'
+import { streamTransactions } from '../scan/transactions-stream.js'
+import { tallyTransactions } from '../scan/transactions-tally.js'
 
 /** doctor()'s options (the library) */
 export interface DoctorOptions {
@@ -172,7 +177,8 @@ export function doctorRun(paths: string[], opts: DoctorOptions = {}, internals: 
     const cleanupScan = cleanupHooks()
     // transactions' runs, offset commits and coordinator episodes are taken in the same pass
     const txOpts = { ...remote, now: nowMs, maxTransactionTimeoutMinutes: timeoutMin }
-    const tx = transactionsHooks(model, txOpts)
+    // no group's committed offsets around each transaction: doctor prints none, and no finding reads them
+    const tx = transactionsHooks(model, txOpts, { groupPositions: false })
     const scan = model.scan({
       ...tx.collector.hooks,
       analyzer: (dir) => {
@@ -216,12 +222,12 @@ export function doctorRun(paths: string[], opts: DoctorOptions = {}, internals: 
     gatherLso(c, run.lso, brokerOf)
     // the transactions one at a time (transactions' bounded join over the same scan), none held past its findings
     // unless kept
-    const txs = transactionsStreamOf(tx, scan)
+    const txs = transactionsJoinOf(tx, scan)
     if (!('unusable' in txs)) {
       try {
-        run.transactions = gatherTransactions(c, txs, usable, internals.keepTransactions ?? 0)
+        run.transactions = doctorTransactions(c, txs, usable, internals.keepTransactions ?? 0)
       } finally {
-        txs.close()
+        txs.collected.spill?.close()
       }
     }
     // not a literal: cleanup takes the options it knows (the hanging rule's timeout, where it has one)
@@ -267,6 +273,21 @@ export function doctorRun(paths: string[], opts: DoctorOptions = {}, internals: 
   } finally {
     if (opts.remote !== undefined) closeRemoteStores()
   }
+}
+
+/**
+ * The transactions' findings and counts: tallied bucket by bucket (scan/transactions-tally.ts), or, when more
+ * producers than the exactly-once check takes make the listed order decide which it checks, taken from that list
+ */
+function doctorTransactions(
+  c: DoctorCollector,
+  j: { collected: Collected; input: JoinInput },
+  paths: readonly string[],
+  keep: number,
+): DoctorTransactions {
+  const t = tallyTransactions(j.collected, j.input, keep)
+  if (t !== null) return gatherTallied(c, t, paths)
+  return gatherTransactions(c, streamTransactions(j.collected, j.input), paths, keep)
 }
 
 /** 0 nothing but notes, 1 problems in the data (or a path among others that could not be read), 2 nothing readable */

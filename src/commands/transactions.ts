@@ -13,7 +13,7 @@ import type { JoinInput, TransactionsStream } from '../scan/transactions-stream.
 import { streamTransactions } from '../scan/transactions-stream.js'
 import type { Scanned } from '../scan/broker-model.js'
 import { BrokerModel } from '../scan/broker-model.js'
-import type { CollectOptions } from '../scan/transactions-collect.js'
+import type { Collected, CollectOptions } from '../scan/transactions-collect.js'
 import { TransactionsCollector } from '../scan/transactions-collect.js'
 import { modelOptions } from './lso.js'
 import { printTransactionsJson } from '../format/transactions-json.js'
@@ -157,19 +157,32 @@ export function transactionsHooks(
   return { collector: new TransactionsCollector(model, internals), model, opts }
 }
 
-/** the transactions of a model's scan that ran with `transactionsHooks`' collector's hooks, one at a time (doctor
- * gathers their findings without holding the list) */
-export function transactionsStreamOf(
+/** what a model's scan that ran with `transactionsHooks`' collector's hooks collected, and what the join takes */
+export function transactionsJoinOf(
   hooks: TransactionsHooks,
   scan: Scanned,
-): TransactionsStream | { unusable: Finding[] } {
+): { collected: Collected; input: JoinInput } | { unusable: Finding[] } {
   if (scan.unusable.length > 0) {
     hooks.collector.close()
     return { unusable: scan.unusable }
   }
   try {
-    const collected = hooks.collector.finish(scan)
-    return streamTransactions(collected, joinInput(hooks.model, hooks.opts))
+    return { collected: hooks.collector.finish(scan), input: joinInput(hooks.model, hooks.opts) }
+  } catch (e) {
+    hooks.collector.close()
+    throw e
+  }
+}
+
+/** the transactions of a model's scan that ran with `transactionsHooks`' collector's hooks, one at a time */
+export function transactionsStreamOf(
+  hooks: TransactionsHooks,
+  scan: Scanned,
+): TransactionsStream | { unusable: Finding[] } {
+  const j = transactionsJoinOf(hooks, scan)
+  if ('unusable' in j) return j
+  try {
+    return streamTransactions(j.collected, j.input)
   } catch (e) {
     hooks.collector.close()
     throw e

@@ -113,13 +113,14 @@ export class Buckets {
   }
 
   /**
-   * Bucket b's items, then forgotten, as one input per share of its producer ids (every item of a producer id in
-   * the same share): the runs and commits in the order put, the episodes in the order they began
+   * Bucket b's items, then forgotten (unless `keep`: a pass that may have to be run again), as one input per share
+   * of its producer ids (every item of a producer id in the same share): the runs and commits in the order put,
+   * the episodes in the order they began
    */
-  *take(b: number): Generator<BucketInput> {
+  *take(b: number, keep = false): Generator<BucketInput> {
     if (this.mem !== null) {
       const l = this.mem[b]!
-      this.mem[b] = []
+      if (!keep) this.mem[b] = []
       const input = emptyInput()
       const eps: Array<[number, Episode]> = []
       for (const it of l) {
@@ -134,7 +135,7 @@ export class Buckets {
     const name = this.names[b]!
     const { buf, length } = this.spill!.readAll(name, this.bytes)
     this.bytes = buf
-    this.spill!.remove(name)
+    if (!keep) this.spill!.remove(name)
     const shares = Math.max(1, Math.ceil(length / this.shareBytes))
     for (let j = 0; j < shares; j++) yield this.share(buf, length, j, shares)
     // the last bucket read: its buffer let go

@@ -178,14 +178,31 @@ export function gatherTransactions(
     tally.count++
     tally.outcomes[t.outcome] = (tally.outcomes[t.outcome] ?? 0) + 1
     if (tally.first.length < keep) tally.first.push(t)
-    // most transactions have no finding: their figures and command are not made
-    if (t.findings.length === 0) continue
-    const ctx = transactionContext(t, paths)
-    for (const f of t.findings)
-      c.add(f, { command: 'transactions', figures: ctx.figures, remedy: { look: [ctx.look] } })
+    addTransactionFindings(c, t, paths)
   }
   for (const f of r.findings) c.add(f, { command: 'transactions' })
   return tally
+}
+
+/**
+ * gatherTransactions over transactions already counted (scan/transactions-tally.ts): the findings of those that
+ * have any, in the listed order, then the findings known once all have passed
+ */
+export function gatherTallied(
+  c: DoctorCollector,
+  r: DoctorTransactions & { findings: Finding[]; withFindings: Iterable<JoinedTransaction> },
+  paths: readonly string[],
+): DoctorTransactions {
+  for (const t of r.withFindings) addTransactionFindings(c, t, paths)
+  for (const f of r.findings) c.add(f, { command: 'transactions' })
+  return { count: r.count, outcomes: r.outcomes, first: r.first }
+}
+
+function addTransactionFindings(c: DoctorCollector, t: JoinedTransaction, paths: readonly string[]): void {
+  // most transactions have no finding: their figures and command are not made
+  if (t.findings.length === 0) return
+  const ctx = transactionContext(t, paths)
+  for (const f of t.findings) c.add(f, { command: 'transactions', figures: ctx.figures, remedy: { look: [ctx.look] } })
 }
 
 /**

@@ -21,7 +21,9 @@ export function exactlyOnce(
 }
 
 /** per producer; the maps only once it carries offsets or a second producer id (a million one-transaction producers hold none) */
-interface Tally {
+interface Tally<P> {
+  /** its first transaction's place in the listed order, when they come in another */
+  first: P | undefined
   id: string | null
   firstPid: bigint
   transactions: number
@@ -39,15 +41,28 @@ interface Tally {
  */
 export const MAX_CHECKED_PRODUCERS = 10_000
 
-/** the same check over transactions handed one at a time (in their listed order): per producer only its counts are kept */
-export class ExactlyOnceTally {
-  private readonly byProducer = new Map<string, Tally>()
+/**
+ * The same check over transactions handed one at a time: per producer only its counts are kept. In their listed
+ * order, or in any order with each one's place in it (`before` orders the places): the producers are then taken in
+ * the order of their first transaction, as the listed order would have met them; past `max` producers which ones
+ * are checked depends on that order, so such a tally says it is not `complete`.
+ */
+export class ExactlyOnceTally<P = never> {
+  private readonly byProducer = new Map<string, Tally<P>>()
   /** transactions of producers past MAX_CHECKED_PRODUCERS */
   private notChecked = 0
 
-  constructor(private readonly max = MAX_CHECKED_PRODUCERS) {}
+  constructor(
+    private readonly max = MAX_CHECKED_PRODUCERS,
+    private readonly before?: (a: P, b: P) => boolean,
+  ) {}
 
-  add(t: JoinedTransaction): void {
+  /** no producer was left unchecked */
+  get complete(): boolean {
+    return this.notChecked === 0
+  }
+
+  add(t: JoinedTransaction, place?: P): void {
     const k = t.transactionalId ?? `pid ${t.producerId}`
     let g = this.byProducer.get(k)
     if (g === undefined) {
@@ -56,6 +71,7 @@ export class ExactlyOnceTally {
         return
       }
       g = {
+        first: place,
         id: t.transactionalId,
         firstPid: t.producerId,
         transactions: 0,
@@ -67,7 +83,7 @@ export class ExactlyOnceTally {
         to: null,
       }
       this.byProducer.set(k, g)
-    }
+    } else if (place !== undefined && this.before!(place, g.first!)) g.first = place
     g.transactions++
     if (t.producerId !== g.firstPid) (g.pids ??= new Set([g.firstPid])).add(t.producerId)
     if (t.offsetCommits.length > 0) {
@@ -97,7 +113,9 @@ export class ExactlyOnceTally {
     for (const cs of commits) for (const c of cs) if (!c.transactional && c.offset !== null) plain.push(c)
     const producers: ProducerOffsets[] = []
     const findings: Finding[] = []
-    for (const [, g] of this.byProducer) {
+    const tallies = [...this.byProducer.values()]
+    if (this.before !== undefined) tallies.sort((a, b) => (this.before!(a.first!, b.first!) ? -1 : 1))
+    for (const g of tallies) {
       const id = g.id
       const who = id ?? `producer ${g.firstPid}`
       const groups = g.groups ?? new Map<string, number>()

@@ -1,0 +1,134 @@
+// doctor's way through the transactions: what `transactions` lists, tallied without the listing. Each bucket is
+// joined as transactions' is (analysis/transaction-join/bucket-join.ts, a share of its producer ids at a time) and
+// its transactions counted as they come; nothing is put in the listed order but what depends on it. A transaction
+// is in a share's sorted list at its place in the listed order: when it began, producer id, epoch, and on a tie the
+// order of the join (a producer id's transactions are all in one share), which the count of transactions met so
+// far keeps, since buckets and shares are joined in the order the merge breaks ties by. So:
+//  - the transactions with findings (few: a healthy log has none) are the only ones written to sorted runs and
+//    merged (scan/joined-runs.ts), for their findings in the listed order (doctor keeps the first of a fault, and
+//    ties of its ranking keep the order they came in);
+//  - the exactly-once check takes each producer at its first transaction's place (ExactlyOnceTally's places); past
+//    MAX_CHECKED_PRODUCERS producers which are checked depends on the order itself: then nothing is tallied here
+//    (null), and the buckets, kept, are joined again by transactions' own ordered stream;
+//  - the outcomes are named in the order of their first transaction, and the first `keep` transactions (the report's)
+//    are the `keep` smallest places, held in a sorted array.
+// What `transactions` prints besides (the id families, the Flink and Kafka Streams attribution, the producers
+// checked) has no finding, and doctor does not print it.
+import type { Finding } from '../analysis/findings.js'
+import type { Ordered } from '../analysis/transaction-join/bucket-join.js'
+import { joinBucket } from '../analysis/transaction-join/bucket-join.js'
+import { ExactlyOnceTally, MAX_CHECKED_PRODUCERS } from '../analysis/transaction-join/exactly-once.js'
+import type { JoinedTransaction } from '../analysis/transaction-join/types.js'
+import { JoinedRuns } from './joined-runs.js'
+import type { Collected } from './transactions-collect.js'
+import type { JoinInput } from './transactions-stream.js'
+
+/** what doctor takes of the transactions */
+export interface TransactionsTally {
+  count: number
+  /** how many ended each way, the outcomes in the order the listed order first meets them */
+  outcomes: Record<string, number>
+  /** the first `keep` transactions in the listed order */
+  first: JoinedTransaction[]
+  /** the transactions with findings, in the listed order (read once) */
+  withFindings: Iterable<JoinedTransaction>
+  /** the findings not of one transaction: the pass's, then the exactly-once check's */
+  findings: Finding[]
+}
+
+/** a transaction's place in the listed order: when it began (none last), producer id, epoch, then as joined */
+interface Place {
+  key: bigint | null
+  pid: bigint
+  epoch: number
+  seq: number
+}
+
+function before(a: Place, b: Place): boolean {
+  if (a.key !== b.key) {
+    if (a.key === null) return false
+    if (b.key === null) return true
+    return a.key < b.key
+  }
+  if (a.pid !== b.pid) return a.pid < b.pid
+  if (a.epoch !== b.epoch) return a.epoch < b.epoch
+  return a.seq < b.seq
+}
+
+/**
+ * The collected buckets joined one at a time and tallied (the buckets kept: the caller closes the spill); null when
+ * more producers than the exactly-once check takes make the listed order decide which it checks.
+ */
+export function tallyTransactions(
+  c: Collected,
+  inp: JoinInput,
+  keep = 0,
+  maxProducers = MAX_CHECKED_PRODUCERS,
+): TransactionsTally | null {
+  const { buckets, spill, files } = c
+  const { filter } = inp
+  const ctx = {
+    scanned: c.scanned,
+    damaged: c.damaged,
+    groups: c.groups,
+    states: c.states,
+    nowMs: inp.nowMs,
+    maxTransactionTimeoutMs: inp.maxTransactionTimeoutMinutes * 60_000,
+    ...(filter !== undefined ? { filter } : {}),
+    ...(inp.selects !== undefined ? { selects: inp.selects } : {}),
+  }
+  const eos = new ExactlyOnceTally<Place>(maxProducers, before)
+  const firstOutcome = new Map<string, Place>()
+  const counts = new Map<string, number>()
+  const first: Array<{ p: Place; t: JoinedTransaction }> = []
+  const runs = spill === null ? null : new JoinedRuns(spill, files)
+  let whole: Ordered[] = []
+  let seq = 0
+  buckets.flush()
+  for (let b = 0; b < buckets.n; b++) {
+    for (const input of buckets.take(b, true)) {
+      const sorted = joinBucket(input, ctx)
+      const found: Ordered[] = []
+      for (const o of sorted) {
+        const t = o.t
+        const p: Place = { key: o.key, pid: t.producerId, epoch: t.producerEpoch, seq: seq++ }
+        eos.add(t, p)
+        // (the partial runs left behind are past the ones transactions' stream writes: it reads only its own)
+        if (!eos.complete) return null
+        counts.set(t.outcome, (counts.get(t.outcome) ?? 0) + 1)
+        const f = firstOutcome.get(t.outcome)
+        if (f === undefined || before(p, f)) firstOutcome.set(t.outcome, p)
+        if (first.length < keep || (keep > 0 && before(p, first[first.length - 1]!.p))) {
+          insertPlaced(first, { p, t })
+          if (first.length > keep) first.pop()
+        }
+        if (t.findings.length > 0) found.push(o)
+      }
+      if (runs === null) whole = found
+      else if (found.length > 0) runs.addShare(found)
+    }
+    runs?.endBucket()
+  }
+  const e = eos.finish(c.plain.values())
+  const outcomes: Record<string, number> = {}
+  for (const [o] of [...firstOutcome].sort((x, y) => (before(x[1], y[1]) ? -1 : 1))) outcomes[o] = counts.get(o)!
+  return {
+    count: seq,
+    outcomes,
+    first: first.map((x) => x.t),
+    withFindings: runs === null ? whole.map((o) => o.t) : runs.merged(),
+    findings: [...c.findings, ...e.findings],
+  }
+}
+
+/** `x` placed in the sorted `l` */
+function insertPlaced<T extends { p: Place }>(l: T[], x: T): void {
+  let lo = 0
+  let hi = l.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (before(l[mid]!.p, x.p)) lo = mid + 1
+    else hi = mid
+  }
+  l.splice(lo, 0, x)
+}
