@@ -63,21 +63,21 @@ export function surveyStorage(
   const given = new PartitionsSeen(order)
   const local = new PartitionsSeen(order)
   const aiven = new Map<string, PartitionsSeen>()
-  store.forEachObject((o) => {
-    facts.add(o.key)
+  store.forEachKey((key) => {
+    facts.add(key)
     if (!withPartitions) return
     if (fixed !== null) {
-      const k = fixed.parse(o.key)
-      if (k !== null) given.add(k, o.key)
+      const k = fixed.parse(key)
+      if (k !== null) given.add(k, key)
       return
     }
-    const k = LOCAL_TIERED.parse(o.key)
-    if (k !== null) local.add(k, o.key)
-    const t = parseAivenTail(o.key)
+    const k = LOCAL_TIERED.parse(key)
+    if (k !== null) local.add(k, key)
+    const t = parseAivenTail(key)
     if (t === null) return
     let seen = aiven.get(t.prefix)
     if (seen === undefined) aiven.set(t.prefix, (seen = new PartitionsSeen(order)))
-    seen.add(t, o.key)
+    seen.add(t, key)
   })
   const layout = detectLayout(facts, storage, choice)
   // a detected Aiven prefix ends in `/` (or is empty): its keys are those whose tail parses under it

@@ -115,9 +115,14 @@ export function addRemoteSegments(remote: RemoteInput, partitions: readonly Part
     if (dir.topic === null || dir.partition === null || dir.topic === REMOTE_LOG_METADATA_TOPIC) continue
     const p: Pending = { planner, first: first && view.layout !== null, local: dir.files, logs: false, bytes: 0 }
     if (view.layout !== null) first = false
-    const { files } = planPartition(p, dir, true)
-    p.logs = files.length > 0
-    p.bytes = spec.storage.startsWith('s3://') ? 0 : files.reduce((n, f) => n + (f.remote?.size ?? 0), 0)
+    // in S3 only a partition without a local segment needs its listing now (whether to scan it at all); its bytes
+    // choose worker threads for a directory store only (remoteLogBytes)
+    if (spec.storage.startsWith('s3://') && dir.files.some((f) => f.kind === 'log')) p.logs = true
+    else {
+      const { files } = planPartition(p, dir, true)
+      p.logs = files.length > 0
+      p.bytes = spec.storage.startsWith('s3://') ? 0 : files.reduce((n, f) => n + (f.remote?.size ?? 0), 0)
+    }
     pending.set(dir, p)
   }
 }
@@ -127,7 +132,7 @@ export function remoteLogBytes(dir: PartitionDir): number {
   return pending.get(dir)?.bytes ?? 0
 }
 
-/** whether the partition has remote segments to read (addRemoteSegments) */
+/** whether the partition has remote segments to read (addRemoteSegments; in S3, true for one with a local segment) */
 export function hasRemoteSegments(dir: PartitionDir): boolean {
   return pending.get(dir)?.logs === true
 }

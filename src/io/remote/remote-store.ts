@@ -11,10 +11,11 @@ export interface RemoteStore {
   /** as the user gave it (`/backup/remote`, `s3://bucket/prefix`) */
   readonly spec: string
   /**
-   * every object under the root, each given to `visit` as it is listed and not kept (a storage's listing held for a
-   * whole scan grew with every object in it); in the order `compareKeys` gives, or, for a directory, any order
+   * the key of every object under the root, each given to `visit` as it is listed and not kept (a storage's listing
+   * held for a whole scan grew with every object in it); in the order `compareKeys` gives, or, for a directory, any
+   * order. No size: a directory's would cost a stat of every file
    */
-  forEachObject(visit: (o: RemoteObject) => void): void
+  forEachKey(visit: (key: string) => void): void
   /** the objects whose keys start with `prefix` (one partition's: RemoteLayout.partitionPrefix), in key order */
   listPrefix(prefix: string): RemoteObject[]
   /** the order of the storage's listing (a directory's sorted keys; S3's, by UTF-8 bytes) */

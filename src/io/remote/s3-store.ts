@@ -111,7 +111,7 @@ export class S3Store implements RemoteStore {
   }
 
   /** page by page (1,000 keys each), none kept */
-  forEachObject(visit: (o: RemoteObject) => void): void {
+  forEachKey(visit: (key: string) => void): void {
     this.resolve()
     let token: string | undefined
     do {
@@ -121,7 +121,7 @@ export class S3Store implements RemoteStore {
       )
       if (a.error !== undefined)
         throw new InputError('REMOTE_UNREADABLE', this.spec, `listing s3://${this.bucket}/${this.prefix}: ${a.error}`)
-      for (const o of a.objects!) visit(o)
+      for (const o of a.objects!) visit(o.key)
       token = a.token
     } while (token !== undefined)
   }

@@ -38,18 +38,18 @@ class DirStore implements RemoteStore {
     return a < b ? -1 : a > b ? 1 : 0
   }
 
-  forEachObject(visit: (o: RemoteObject) => void): void {
+  forEachKey(visit: (key: string) => void): void {
     const skipped = this.surveyed ? null : this.skipped
     this.surveyed = true
     // the root must be readable; below it, an entry that cannot be read costs only itself
     const top = fs.readdirSync(this.root, { withFileTypes: true, encoding: 'buffer' })
-    this.walk(this.root, '', top, 0, visit, null, skipped)
+    this.walk(this.root, '', top, 0, (key) => visit(key), null, skipped)
   }
 
   listPrefix(prefix: string): RemoteObject[] {
     const out: RemoteObject[] = []
     const top = fs.readdirSync(this.root, { withFileTypes: true, encoding: 'buffer' })
-    this.walk(this.root, '', top, 0, (o) => out.push(o), prefix, null)
+    this.walk(this.root, '', top, 0, (key, full) => out.push({ key, size: fs.statSync(full).size }), prefix, null)
     return out.sort((a, b) => this.compareKeys(a.key, b.key))
   }
 
@@ -62,7 +62,7 @@ class DirStore implements RemoteStore {
     rel: string,
     entries: Array<fs.Dirent<Buffer>>,
     depth: number,
-    visit: (o: RemoteObject) => void,
+    visit: (key: string, full: string) => void,
     under: string | null,
     skipped: Array<{ key: string; reason: string }> | null,
   ): void {
@@ -87,7 +87,7 @@ class DirStore implements RemoteStore {
               under,
               skipped,
             )
-        } else if (d.isFile() && (under === null || key.startsWith(under))) visit({ key, size: fs.statSync(full).size })
+        } else if (d.isFile() && (under === null || key.startsWith(under))) visit(key, full)
       } catch (e) {
         skipped?.push({ key, reason: `${(e as NodeJS.ErrnoException).code ?? (e as Error).message}: not read` })
       }
