@@ -1,8 +1,7 @@
 // `tsdump [options] <path...>`: the kafka-dump-log compatible dump of every file named or found.
 import type { CommandContext } from './context.js'
-import type { Discovery, KafkaFile, PartitionDir } from '../io/discover.js'
-import type { RemoteInput } from '../io/remote/spec.js'
-import { addRemoteSegments, planRemoteReads, withRemoteSegments } from '../scan/remote-segments.js'
+import type { KafkaFile } from '../io/discover.js'
+import { RemoteDumpFiles } from './dump/remote-files.js'
 import { discover } from '../io/discover.js'
 import { InputError } from '../io/input-error.js'
 import { STDIN_PATH, stdinFile, stdinProblem } from '../io/stdin-source.js'
@@ -18,7 +17,6 @@ import type { IndexRunState } from './dump/dump-index.js'
 import { dumpProducerSnapshot, dumpTxnIndex } from './dump/dump-other.js'
 import { dumpPartitionFile } from './dump/dump-partition-files.js'
 import type { TopicIds } from './dump/dump-partition-files.js'
-import type { FindingCode } from '../analysis/findings.js'
 import { EXIT_FINDINGS, EXIT_USAGE, finding } from '../analysis/findings.js'
 import { FindingLog, partitionOf } from './dump/finding-log.js'
 import type { PayloadParserFn } from '../format/payload-parsers.js'
@@ -64,9 +62,10 @@ export async function runDump(opts: DumpOptions, ctx: CommandContext, internals:
     } else if (opts.paths[0] === STDIN_PATH) found.files.unshift(stdinFile())
     else found.files.push(stdinFile())
   }
+  let remote: RemoteDumpFiles | undefined
   if (opts.remote !== undefined) {
     try {
-      addRemoteFiles(opts.remote, found, log)
+      remote = new RemoteDumpFiles(opts.remote, found, log)
     } catch (e) {
       if (!(e instanceof InputError)) throw e
       log.unusable(e.file, e.message, e.code)
@@ -94,7 +93,7 @@ export async function runDump(opts: DumpOptions, ctx: CommandContext, internals:
     files.filter((f) => f.name === 'leader-epoch-checkpoint' && f.stdin !== true).map((f) => path.dirname(f.path)),
   )
   const epochsOf = new Map<string, EpochRuns>()
-  for (const file of files) {
+  for (const file of remote?.files(found.files, (f) => asked(f, opts), unread, opts.filter) ?? files) {
     if (ctx.stdout.closed) break
     let range: RangeFilter | undefined
     if (opts.filter !== undefined) {
@@ -228,26 +227,4 @@ function filteredBody(
       progress,
     )
   }
-}
-
-/** --remote-storage: each partition's remote segments (scan/remote-segments.ts) before its first local file */
-function addRemoteFiles(remote: RemoteInput, found: Discovery, log: FindingLog): void {
-  addRemoteSegments(remote, found.partitions)
-  const owner = new Map<KafkaFile, PartitionDir>()
-  for (const p of found.partitions) for (const f of p.files) owner.set(f, p)
-  const done = new Set<PartitionDir>()
-  const files: KafkaFile[] = []
-  for (const f of found.files) {
-    const p = owner.get(f)
-    if (p !== undefined && !done.has(p)) {
-      done.add(p)
-      const r = withRemoteSegments(p)
-      for (const n of r.remoteNotes ?? [])
-        log.add(finding(n.code as FindingCode, n.message, { file: n.file ?? p.path, position: n.position ?? 0 }))
-      files.push(...r.files.filter((x) => x.remote !== undefined && x.kind === 'log'))
-    }
-    files.push(f)
-  }
-  found.files = files
-  planRemoteReads(files)
 }

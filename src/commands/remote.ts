@@ -8,7 +8,6 @@ import { writeRemoteJson } from '../format/remote-json.js'
 import { printRemoteText } from '../format/remote-text.js'
 import { describeFsError, discover } from '../io/discover.js'
 import { InputError } from '../io/input-error.js'
-import { detectLayout } from '../io/remote/layout.js'
 import type { RemoteInput } from '../io/remote/spec.js'
 import { remoteSpecOf } from '../io/remote/spec.js'
 import { partitionTopicId } from '../io/remote/open.js'
@@ -20,7 +19,7 @@ import {
   REMOTE_LOG_METADATA_TOPIC,
   segmentsOf,
 } from '../scan/remote-metadata.js'
-import { aivenSegmentSize, listedSegments } from '../scan/remote-listing.js'
+import { aivenSegmentSize, listedSegments, surveyStorage } from '../scan/remote-listing.js'
 import type { CommandContext } from './context.js'
 import { partitionExitCode, writeUnusable } from './partition-command.js'
 
@@ -55,7 +54,7 @@ export function remoteInventory(paths: string[], remote: RemoteInput): RemoteRes
   return { ...r, partitions: [...r.partitions] }
 }
 
-/** the inventory with its partitions joined one at a time as they are iterated (once) */
+/** the inventory with its partitions joined one at a time as they are iterated (each iteration joins them again) */
 type InventoryStream = Omit<RemoteResult, 'partitions'> & {
   unusable: Finding[]
   partitions: Iterable<RemotePartitionInventory>
@@ -73,10 +72,10 @@ function inventoryStream(paths: string[], remote: RemoteInput): InventoryStream 
   const empty = { storage, metadataFrom: [], partitions: [], findings: [], unusable }
   if (unusable.length > 0) return empty
   let store
-  let layout
+  let survey
   try {
     store = openRemoteStore(storage)
-    layout = detectLayout(store.list(), storage, spec)
+    survey = surveyStorage(store, storage, spec, true)
   } catch (e) {
     return {
       ...empty,
@@ -119,11 +118,8 @@ function inventoryStream(paths: string[], remote: RemoteInput): InventoryStream 
     )
   }
   for (const s of metadata?.segments ?? []) add(s.topic, s.partition, s.topicId)
-  const objects = store.list()
-  for (const o of objects) {
-    const p = layout.parse(o.key)
-    if (p !== null) add(p.topic, p.partition, p.topicId)
-  }
+  for (const p of survey.partitions) add(p.topic, p.partition, p.topicId)
+  const { layout } = survey
   for (const s of store.skipped ?? [])
     findings.push(finding('REMOTE_UNREADABLE', `${s.key}: ${s.reason}`, { file: store.nameOf(s.key), position: 0 }))
   const sorted = [...parts.values()].sort((a, b) =>
@@ -133,7 +129,21 @@ function inventoryStream(paths: string[], remote: RemoteInput): InventoryStream 
   const join = (p: (typeof sorted)[number]): RemotePartitionInventory => {
     const stored = new Map<string, StoredSegment>()
     const sizeFindings: Finding[] = []
-    for (const [id, s] of listedSegments(objects, layout, p.topic, p.partition, p.topicId)) {
+    let listed: ReturnType<typeof listedSegments>
+    try {
+      listed = listedSegments(store, layout, p.topic, p.partition, p.topicId)
+    } catch (e) {
+      // the storage was listed whole but this partition's listing failed: its objects are unknown, not missing
+      listed = new Map()
+      sizeFindings.push(
+        finding(
+          'REMOTE_UNREADABLE',
+          `${describeFsError(e)}: the partition's objects are unknown (a segment shown missing may be there)`,
+          { file: store.nameOf(layout.partitionPrefix(p.topic, p.partition, p.topicId)), position: 0 },
+        ),
+      )
+    }
+    for (const [id, s] of listed) {
       const log = s.objects.get('log')
       const logBytes =
         log === undefined ? null : layout.name === 'aiven' ? aivenSegmentSize(store, s, log, sizeFindings) : log.size
@@ -164,10 +174,13 @@ function inventoryStream(paths: string[], remote: RemoteInput): InventoryStream 
     joined.findings.push(...sizeFindings)
     return joined
   }
-  function* partitions(): Generator<RemotePartitionInventory> {
-    for (const p of sorted) yield join(p)
+  // each iteration joins the partitions again (the text's two passes)
+  const partitions = {
+    *[Symbol.iterator](): Generator<RemotePartitionInventory> {
+      for (const p of sorted) yield join(p)
+    },
   }
-  return { storage, metadataFrom: metadata?.read ?? [], partitions: partitions(), findings, unusable }
+  return { storage, metadataFrom: metadata?.read ?? [], partitions, findings, unusable }
 }
 
 export async function runRemote(opts: RemoteOptions, ctx: CommandContext): Promise<number> {
@@ -177,18 +190,20 @@ export async function runRemote(opts: RemoteOptions, ctx: CommandContext): Promi
     if (s.unusable.length > 0) return EXIT_USAGE
     // something was read: a file among them that could not be is a finding, exit 1 at most (2 is for nothing read)
     let code = partitionExitCode([], s.findings)
-    const counted = function* (): Generator<RemotePartitionInventory> {
-      for (const p of s.partitions) {
-        code = Math.max(code, partitionExitCode([], p.findings))
-        yield p
-      }
+    const counted = {
+      *[Symbol.iterator](): Generator<RemotePartitionInventory> {
+        for (const p of s.partitions) {
+          code = Math.max(code, partitionExitCode([], p.findings))
+          yield p
+        }
+      },
     }
-    if (opts.format === 'json') writeRemoteJson(s, counted(), ctx)
-    else {
-      // one fit of the columns over every partition's rows: the text needs them all first
-      const r = { ...s, partitions: [...counted()] }
-      printRemoteText(r, ctx, { colorLevel: opts.color === false ? 0 : ctx.colorLevel, wide: opts.wide === true })
-    }
+    if (opts.format === 'json') writeRemoteJson(s, counted, ctx)
+    else
+      printRemoteText({ ...s, partitions: counted }, ctx, {
+        colorLevel: opts.color === false ? 0 : ctx.colorLevel,
+        wide: opts.wide === true,
+      })
     return code
   } finally {
     closeRemoteStores()

@@ -1,9 +1,10 @@
 // `tsdump remote` as text: per partition, one table row per remote segment (within 80 columns unless --wide),
 // then the findings on stderr in the one finding format.
 import { Chalk } from 'chalk'
+import type { Finding } from '../analysis/findings.js'
 import type { RemotePartitionInventory, RemoteResult, RemoteSegmentRow } from '../analysis/remote-inventory.js'
 import type { Column, TableCell } from './table.js'
-import { fitTable } from './table.js'
+import { fitColumns, fitTable } from './table.js'
 import { formatFinding } from './finding-text.js'
 import { isoTime } from './timestamp.js'
 import type { PrinterOutput } from './printer.js'
@@ -65,7 +66,16 @@ function heading(p: RemotePartitionInventory): string {
   return `${p.topic}-${p.partition}${id}${local}`
 }
 
-export function printRemoteText(r: RemoteResult, out: PrinterOutput, opts: PrintOptions): void {
+/**
+ * The text of an inventory whose partitions are joined as they are iterated, twice: once for the one fit of the
+ * columns over every partition's rows (their widths only are kept), once to print each partition's table and drop
+ * it, so that no partition's rows wait for the last one (they were about 0.9 KiB a segment, all held).
+ */
+export function printRemoteText(
+  r: Omit<RemoteResult, 'partitions'> & { partitions: Iterable<RemotePartitionInventory> },
+  out: PrinterOutput,
+  opts: PrintOptions,
+): void {
   const chalk = new Chalk({ level: opts.colorLevel })
   const wide = opts.wide
   const from =
@@ -73,20 +83,34 @@ export function printRemoteText(r: RemoteResult, out: PrinterOutput, opts: Print
       ? 'no __remote_log_metadata partition found: the storage listing alone'
       : `metadata from ${r.metadataFrom.length} __remote_log_metadata partition${r.metadataFrom.length === 1 ? '' : 's'}`
   out.stdout.write(`Remote storage ${r.storage}\n${from}\n`)
-  // one fit for every partition's table, so that all show the same columns in the same form
-  const rows = r.partitions.map((p) => p.segments.map((x) => cells(x, chalk)))
-  const fit = fitTable(COLUMNS, rows.flat(), chalk, { wide })
+  // one fit for every partition's table, so that all show the same columns in the same form (table.ts fitTable's
+  // widths, gathered partition by partition)
+  const fullW = COLUMNS.map((c) => c.header.length)
+  const shortW = COLUMNS.map((c) => (c.short ?? c.header).length)
+  const filled = COLUMNS.map(() => false)
+  for (const p of r.partitions)
+    for (const x of p.segments)
+      cells(x, chalk).forEach((c, i) => {
+        if (c.text.length > fullW[i]!) fullW[i] = c.text.length
+        const short = c.short ?? c.text
+        if (short.length > shortW[i]!) shortW[i] = short.length
+        if (c.text !== '') filled[i] = true
+      })
+  const fit = fitColumns(COLUMNS, fullW, shortW, filled, { wide })
   const keep = COLUMNS.map((c, i) => ({ c, i })).filter(({ c }) => !fit.hidden.includes(c.header))
   const form = (c: Column): Column => (fit.shortened ? { ...c, header: c.short ?? c.header } : c)
-  r.partitions.forEach((p, pi) => {
+  const findings: Finding[] = [...r.findings]
+  for (const p of r.partitions) {
+    findings.push(...p.findings)
     out.stdout.write(`\n${chalk.bold(heading(p))}\n`)
     if (p.segments.length === 0) {
       out.stdout.write('no remote segments\n')
-      return
+      continue
     }
-    const table = rows[pi]!.map((row) =>
-      keep.map(({ i }) => (fit.shortened ? { ...row[i]!, text: row[i]!.short ?? row[i]!.text } : row[i]!)),
-    )
+    const table = p.segments.map((x) => {
+      const row = cells(x, chalk)
+      return keep.map(({ i }) => (fit.shortened ? { ...row[i]!, text: row[i]!.short ?? row[i]!.text } : row[i]!))
+    })
     out.stdout.write(
       fitTable(
         keep.map(({ c }) => form(c)),
@@ -95,11 +119,11 @@ export function printRemoteText(r: RemoteResult, out: PrinterOutput, opts: Print
         { wide: true },
       ).text,
     )
-  })
+  }
   if (fit.hidden.length > 0)
     out.stdout.write(
       `(--wide shows ${fit.hidden.length} more column${fit.hidden.length === 1 ? '' : 's'}: ${fit.hidden.join(', ')})\n`,
     )
   out.stdout.write("BYTES: size in the metadata; STORED: the .log object's size in the storage\n")
-  for (const f of [...r.findings, ...r.partitions.flatMap((p) => p.findings)]) out.stderr.write(formatFinding(f) + '\n')
+  for (const f of findings) out.stderr.write(formatFinding(f) + '\n')
 }

@@ -38,6 +38,12 @@ export function watched(frames: FrameScanner, seen: RemoteSegmentSeen): Pick<Fra
  * its probe and opened again when the scan reaches it (one more GET of its first chunk).
  */
 const KEEP_OPEN = 256
+/**
+ * An S3 source holds no descriptor, only its chunk (within KEEP_BYTES) and a few hundred bytes: the count bound is
+ * for many small segments, each closed past it and fetched again (100 partitions of 300 remote segments from moto:
+ * 44 GETs more a partition with 256)
+ */
+const KEEP_OPEN_S3 = 4096
 const KEEP_BYTES = 8 * 1024 * 1024
 const HELD_PER_SOURCE = 2 * 1024 * 1024
 
@@ -56,7 +62,8 @@ export function openRemoteLogs(
       src = openKafkaFile(f)
       if (src.size > 0) src.readAt(0, 1)
       const holds = Math.min(src.size, HELD_PER_SOURCE)
-      if (sources.size < KEEP_OPEN && held + holds <= KEEP_BYTES) {
+      const keep = f.remote.storage.startsWith('s3://') ? KEEP_OPEN_S3 : KEEP_OPEN
+      if (sources.size < keep && held + holds <= KEEP_BYTES) {
         sources.set(f, src)
         held += holds
       } else src.close()

@@ -10,8 +10,8 @@ import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import { readOffsetCheckpoint } from '../io/checkpoints.js'
 import { remoteOffsetsNotRead } from '../analysis/log-start.js'
 import { describeFsError } from '../io/discover.js'
+import { InputError } from '../io/input-error.js'
 import type { RemoteLayout } from '../io/remote/layout.js'
-import { detectLayout } from '../io/remote/layout.js'
 import { partitionTopicId } from '../io/remote/open.js'
 import type { RemoteInput, RemoteSpec } from '../io/remote/spec.js'
 import { remoteSpecOf } from '../io/remote/spec.js'
@@ -26,7 +26,8 @@ import {
   REMOTE_LOG_METADATA_TOPIC,
 } from './remote-metadata.js'
 import { lostAfter, lostText } from '../analysis/lost-records.js'
-import { listedSegments } from './remote-listing.js'
+import type { ListedSegment, StorageSurvey } from './remote-listing.js'
+import { listedSegments, surveyStorage } from './remote-listing.js'
 import { segmentFiles } from './remote-files.js'
 import type { EpochStart } from '../analysis/remote-epochs.js'
 import { isRemoteSegmentWithinLeaderEpochs, lineageText } from '../analysis/remote-epochs.js'
@@ -51,14 +52,16 @@ export function remoteView(remote: RemoteInput, partitions: readonly PartitionDi
   const dirs = metadataPartitions(partitions)
   const metadata = dirs.length === 0 ? null : readRemoteLogMetadata(dirs)
   let store: RemoteStore
-  let objects: RemoteObject[]
+  let survey: StorageSurvey
   try {
     store = openRemoteStore(spec.storage, spec.concurrency)
-    objects = store.list()
+    survey = surveyStorage(store, spec.storage, spec, false)
   } catch (e) {
+    // a storage in neither layout is a usage error, not a storage that cannot be read
+    if (e instanceof InputError && e.code === 'REMOTE_LAYOUT_UNKNOWN') throw e
     return { store: null, layout: null, metadata, error: describeFsError(e) }
   }
-  return { store, layout: detectLayout(objects, spec.storage, spec), metadata }
+  return { store, layout: survey.layout, metadata }
 }
 
 /** the finished segments of a partition the metadata names, in offset order */
@@ -76,12 +79,10 @@ export function finishedSegments(
   )
 }
 
-/** a command's remote storage, opened and listed once: each partition's remote segments are planned from it when asked */
+/** a command's remote storage, opened and its layout known: each partition's remote segments are listed when asked */
 interface Planner {
   spec: RemoteSpec
   view: RemoteView
-  /** the storage's listing, kept grouped by partition (remote-listing.ts) for the partitions' plans */
-  objects: readonly RemoteObject[]
 }
 
 /** a partition whose remote segments are planned when its scan starts (withRemoteSegments) */
@@ -108,19 +109,22 @@ const pending = new WeakMap<PartitionDir, Pending>()
 export function addRemoteSegments(remote: RemoteInput, partitions: readonly PartitionDir[]): void {
   const spec = remoteSpecOf(remote)
   const view = remoteView(spec, partitions)
-  const planner: Planner = { spec, view, objects: view.store?.list() ?? [] }
+  const planner: Planner = { spec, view }
   let first = true
   for (const dir of partitions) {
     if (dir.topic === null || dir.partition === null || dir.topic === REMOTE_LOG_METADATA_TOPIC) continue
     const p: Pending = { planner, first: first && view.layout !== null, local: dir.files, logs: false, bytes: 0 }
     if (view.layout !== null) first = false
-    const { files } = planPartition(p, dir, true)
-    p.logs = files.length > 0
-    p.bytes = spec.storage.startsWith('s3://') ? 0 : files.reduce((n, f) => n + (f.remote?.size ?? 0), 0)
+    // in S3 only a partition without a local segment needs its listing now (whether to scan it at all); its bytes
+    // choose worker threads for a directory store only (remoteLogBytes)
+    if (spec.storage.startsWith('s3://') && dir.files.some((f) => f.kind === 'log')) p.logs = true
+    else {
+      const { files } = planPartition(p, dir, true)
+      p.logs = files.length > 0
+      p.bytes = spec.storage.startsWith('s3://') ? 0 : files.reduce((n, f) => n + (f.remote?.size ?? 0), 0)
+    }
     pending.set(dir, p)
   }
-  // the planner keeps the listing: the store's own copy (an S3 store's sizes by key) is dropped
-  view.store?.forget?.()
 }
 
 /** the bytes of the partition's remote .log files in a directory store (0 in S3), for the choice of worker threads */
@@ -128,7 +132,7 @@ export function remoteLogBytes(dir: PartitionDir): number {
   return pending.get(dir)?.bytes ?? 0
 }
 
-/** whether the partition has remote segments to read (addRemoteSegments) */
+/** whether the partition has remote segments to read (addRemoteSegments; in S3, true for one with a local segment) */
 export function hasRemoteSegments(dir: PartitionDir): boolean {
   return pending.get(dir)?.logs === true
 }
@@ -142,6 +146,12 @@ export function withRemoteSegments(dir: PartitionDir): PartitionDir {
   if (p === undefined) return dir
   const { files, notes } = planPartition(p, dir)
   return { ...dir, files: [...files, ...p.local], remoteNotes: notes }
+}
+
+/** what finding the partition's remote segments notes (withRemoteSegments' remoteNotes), its files dropped */
+export function remoteNotesOf(dir: PartitionDir): NonNullable<PartitionDir['remoteNotes']> {
+  const p = pending.get(dir)
+  return p === undefined ? [] : planPartition(p, dir).notes
 }
 
 /**
@@ -195,7 +205,18 @@ function planPartition(
         file: store.nameOf(s.key),
       })
   const topicId = partitionTopicId(dir.path)
-  const listed = listedSegments(p.planner.objects, layout, dir.topic, dir.partition, topicId)
+  let listed: Map<string, ListedSegment>
+  try {
+    listed = listedSegments(store, layout, dir.topic, dir.partition, topicId)
+  } catch (e) {
+    // the partition's listing failed (the storage's whole listing did not): its remote segments cannot be known
+    notes.push({
+      code: 'REMOTE_UNREADABLE',
+      message: `--remote-storage ${storage}: ${describeFsError(e)}`,
+      file: storage,
+    })
+    return { files, notes }
+  }
   const localStart = p.local
     .filter((f) => f.kind === 'log' && f.baseOffset !== null)
     .map((f) => f.baseOffset!)

@@ -10,8 +10,16 @@ export interface RemoteObject {
 export interface RemoteStore {
   /** as the user gave it (`/backup/remote`, `s3://bucket/prefix`) */
   readonly spec: string
-  /** every object under the root (cached: one listing per store) */
-  list(): RemoteObject[]
+  /**
+   * the key of every object under the root, each given to `visit` as it is listed and not kept (a storage's listing
+   * held for a whole scan grew with every object in it); in the order `compareKeys` gives, or, for a directory, any
+   * order. No size: a directory's would cost a stat of every file
+   */
+  forEachKey(visit: (key: string) => void): void
+  /** the objects whose keys start with `prefix` (one partition's: RemoteLayout.partitionPrefix), in key order */
+  listPrefix(prefix: string): RemoteObject[]
+  /** the order of the storage's listing (a directory's sorted keys; S3's, by UTF-8 bytes) */
+  compareKeys(a: string, b: string): number
   /** the name messages and the dump use for an object: a path, or `s3://bucket/prefix/key` */
   nameOf(key: string): string
   /** entries below the root that could not be listed (unreadable directories, names that are not UTF-8) */
@@ -23,9 +31,4 @@ export interface RemoteStore {
   open(key: string, size?: number): SegmentSource
   /** the objects in the order they will be read, so that a store with latency reads ahead across them (S3) */
   plan?: (objects: ReadonlyArray<RemoteObject>) => void
-  /**
-   * drops the listing (list() lists again): once a scan's remote segments are known, the objects it reads carry
-   * their sizes, and a storage's listing held for the whole scan grew with every object in it
-   */
-  forget?: () => void
 }

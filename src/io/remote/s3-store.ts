@@ -19,6 +19,8 @@ export const CHUNK = 2 * 1024 * 1024
 interface ListAnswer {
   id: number
   objects?: RemoteObject[]
+  /** a page's continuation (op 'list' with `page`) */
+  token?: string
   error?: string
 }
 interface GetAnswer {
@@ -63,8 +65,6 @@ export class S3Store implements RemoteStore {
   /** whether `prefix` is known to be the tree's root (kafka-tiered-storage/ below it or not) */
   private resolved = false
   private readonly bridge: SyncBridge
-  private listed: RemoteObject[] | undefined
-  private readonly sizes = new Map<string, number>()
   /** the I/O thread puts each chunk asked for here */
   private readonly shared = new SharedArrayBuffer(CHUNK)
   /** GETs beside the one asked for (--remote-concurrency - 1) */
@@ -105,23 +105,40 @@ export class S3Store implements RemoteStore {
     }
   }
 
-  list(): RemoteObject[] {
-    if (this.listed !== undefined) return this.listed
-    const a = this.call<ListAnswer>({ op: 'list', prefix: this.prefix }, `s3://${this.bucket}/${this.prefix}`)
+  /** S3 lists keys in the order of their UTF-8 bytes, which is their code points' */
+  compareKeys(a: string, b: string): number {
+    return codePointOrder(a, b)
+  }
+
+  /** page by page (1,000 keys each), none kept */
+  forEachKey(visit: (key: string) => void): void {
+    this.resolve()
+    let token: string | undefined
+    do {
+      const a = this.call<ListAnswer>(
+        { op: 'list', prefix: this.prefix, page: true, ...(token !== undefined ? { token } : {}) },
+        `s3://${this.bucket}/${this.prefix}`,
+      )
+      if (a.error !== undefined)
+        throw new InputError('REMOTE_UNREADABLE', this.spec, `listing s3://${this.bucket}/${this.prefix}: ${a.error}`)
+      for (const o of a.objects!) visit(o.key)
+      token = a.token
+    } while (token !== undefined)
+  }
+
+  listPrefix(prefix: string): RemoteObject[] {
+    this.resolve()
+    const a = this.call<ListAnswer>(
+      { op: 'list', prefix: this.prefix + prefix, strip: this.prefix.length },
+      `s3://${this.bucket}/${this.prefix}${prefix}`,
+    )
     if (a.error !== undefined)
-      throw new InputError('REMOTE_UNREADABLE', this.spec, `listing s3://${this.bucket}/${this.prefix}: ${a.error}`)
-    let objects = a.objects!
-    // LocalTieredStorage writes under kafka-tiered-storage/: a copy of its tree may keep that level
-    if (!this.resolved && objects.some((o) => o.key.startsWith(INNER))) {
-      this.prefix += INNER
-      objects = objects
-        .filter((o) => o.key.startsWith(INNER))
-        .map((o) => ({ key: o.key.slice(INNER.length), size: o.size }))
-    }
-    this.resolved = true
-    for (const o of objects) this.sizes.set(o.key, o.size)
-    this.listed = objects
-    return objects
+      throw new InputError(
+        'REMOTE_UNREADABLE',
+        this.spec,
+        `listing s3://${this.bucket}/${this.prefix}${prefix}: ${a.error}`,
+      )
+    return a.objects!
   }
 
   /** the listing's rule for the root without the listing: one key listed under kafka-tiered-storage/ */
@@ -137,19 +154,13 @@ export class S3Store implements RemoteStore {
     this.resolved = true
   }
 
-  forget(): void {
-    this.listed = undefined
-    this.sizes.clear()
-  }
-
   nameOf(key: string): string {
     return `s3://${this.bucket}/${this.prefix}${key}`
   }
 
   open(key: string, size?: number): SegmentSource {
     if (size === undefined) {
-      this.list()
-      size = this.sizes.get(key)
+      size = this.listPrefix(key).find((o) => o.key === key)?.size
       if (size === undefined)
         throw new InputError('REMOTE_UNREADABLE', this.nameOf(key), 'not in the bucket listing (NoSuchKey)')
     }
@@ -256,4 +267,18 @@ class S3Source implements SegmentSource {
     this.buf = undefined
     this.index = -1
   }
+}
+
+/** UTF-16 strings in the order of their code points (UTF-8's byte order): surrogates sort above U+E000..U+FFFF */
+export function codePointOrder(a: string, b: string): number {
+  const n = Math.min(a.length, b.length)
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i)
+    let y = b.charCodeAt(i)
+    if (x === y) continue
+    if (x >= 0xd800) x = x < 0xe000 ? x + 0x2000 : x - 0x800
+    if (y >= 0xd800) y = y < 0xe000 ? y + 0x2000 : y - 0x800
+    return x - y
+  }
+  return a.length - b.length
 }

@@ -138,10 +138,19 @@ async function withRetries<T>(what: (signal: AbortSignal) => Promise<T>): Promis
   throw new Error(describe(last!, ATTEMPTS))
 }
 
-/** the objects under `prefix`, all or the first `max` */
-async function list(prefix: string, max?: number): Promise<Array<{ key: string; size: number }>> {
+/**
+ * the objects under `prefix`, all or the first `max`, their keys without the first `strip` characters (the prefix's);
+ * `page`: one page from `from` (a continuation token), and the next page's token
+ */
+async function list(
+  prefix: string,
+  max?: number,
+  strip = prefix.length,
+  page = false,
+  from?: string,
+): Promise<{ objects: Array<{ key: string; size: number }>; token?: string }> {
   const out: Array<{ key: string; size: number }> = []
-  let token: string | undefined
+  let token: string | undefined = from
   do {
     const r = await withRetries(
       async (abortSignal) =>
@@ -155,11 +164,10 @@ async function list(prefix: string, max?: number): Promise<Array<{ key: string; 
           { abortSignal },
         ),
     )
-    for (const o of r.Contents ?? [])
-      if (o.Key !== undefined) out.push({ key: o.Key.slice(prefix.length), size: o.Size ?? 0 })
+    for (const o of r.Contents ?? []) if (o.Key !== undefined) out.push({ key: o.Key.slice(strip), size: o.Size ?? 0 })
     token = r.IsTruncated === true && max === undefined ? r.NextContinuationToken : undefined
-  } while (token !== undefined)
-  return out
+  } while (token !== undefined && !page)
+  return token !== undefined ? { objects: out, token } : { objects: out }
 }
 
 async function getRange(key: string, from: number, to: number): Promise<Uint8Array> {
@@ -239,6 +247,9 @@ port.on(
     op: 'list' | 'get'
     prefix?: string
     max?: number
+    strip?: number
+    page?: boolean
+    token?: string
     key?: string
     index?: number
     size?: number
@@ -247,7 +258,7 @@ port.on(
     void (async () => {
       try {
         if (m.op === 'list') {
-          answer(setup, { id: m.id, objects: await list(m.prefix!, m.max) })
+          answer(setup, { id: m.id, ...(await list(m.prefix!, m.max, m.strip, m.page === true, m.token)) })
           return
         }
         const { key, index, size } = m as { key: string; index: number; size: number }

@@ -17,8 +17,9 @@ export type { RemoteObject, RemoteStore } from './remote-store.js'
 
 class DirStore implements RemoteStore {
   private readonly root: string
-  private listed: RemoteObject[] | undefined
   readonly skipped: Array<{ key: string; reason: string }> = []
+  /** the entries that could not be listed are said by the first whole listing only */
+  private surveyed = false
   constructor(readonly spec: string) {
     let st: fs.Stats
     try {
@@ -33,48 +34,68 @@ class DirStore implements RemoteStore {
     this.root = fs.existsSync(inner) && fs.statSync(inner).isDirectory() ? inner : spec
   }
 
-  list(): RemoteObject[] {
-    if (this.listed !== undefined) return this.listed
-    const out: RemoteObject[] = []
-    // the root must be readable; below it, an entry that cannot be read costs only itself
-    const top = fs.readdirSync(this.root, { withFileTypes: true, encoding: 'buffer' })
-    this.walk(this.root, '', top, 0, out)
-    this.listed = out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-    return this.listed
+  compareKeys(a: string, b: string): number {
+    return a < b ? -1 : a > b ? 1 : 0
   }
 
-  /** Aiven's keys are `<prefix>/<topic>-<id>/<partition>/<file>`: a few levels, a prefix of any depth */
-  private walk(dir: string, rel: string, entries: Array<fs.Dirent<Buffer>>, depth: number, out: RemoteObject[]): void {
+  forEachKey(visit: (key: string) => void): void {
+    const skipped = this.surveyed ? null : this.skipped
+    this.surveyed = true
+    // the root must be readable; below it, an entry that cannot be read costs only itself
+    const top = fs.readdirSync(this.root, { withFileTypes: true, encoding: 'buffer' })
+    this.walk(this.root, '', top, 0, (key) => visit(key), null, skipped)
+  }
+
+  listPrefix(prefix: string): RemoteObject[] {
+    const out: RemoteObject[] = []
+    const top = fs.readdirSync(this.root, { withFileTypes: true, encoding: 'buffer' })
+    this.walk(this.root, '', top, 0, (key, full) => out.push({ key, size: fs.statSync(full).size }), prefix, null)
+    return out.sort((a, b) => this.compareKeys(a.key, b.key))
+  }
+
+  /**
+   * Aiven's keys are `<prefix>/<topic>-<id>/<partition>/<file>`: a few levels, a prefix of any depth. `under`: only
+   * the keys starting with it (the directories on its way); `skipped`: where what cannot be read is noted
+   */
+  private walk(
+    dir: string,
+    rel: string,
+    entries: Array<fs.Dirent<Buffer>>,
+    depth: number,
+    visit: (key: string, full: string) => void,
+    under: string | null,
+    skipped: Array<{ key: string; reason: string }> | null,
+  ): void {
     for (const d of entries) {
       const shown = escapeName(d.name)
       const key = rel + shown
+      if (under !== null && !key.startsWith(under) && !under.startsWith(key)) continue
       if (Buffer.compare(Buffer.from(shown), d.name) !== 0) {
-        this.skipped.push({ key, reason: 'its name is not UTF-8 (no storage layout names objects so): not read' })
+        skipped?.push({ key, reason: 'its name is not UTF-8 (no storage layout names objects so): not read' })
         continue
       }
       const full = path.join(dir, shown)
       try {
         if (d.isDirectory()) {
-          if (depth < MAX_DEPTH)
+          if (depth < MAX_DEPTH && (under === null || under.startsWith(key + '/') || key.startsWith(under)))
             this.walk(
               full,
               key + '/',
               fs.readdirSync(full, { withFileTypes: true, encoding: 'buffer' }),
               depth + 1,
-              out,
+              visit,
+              under,
+              skipped,
             )
-        } else if (d.isFile()) out.push({ key, size: fs.statSync(full).size })
+        } else if (d.isFile() && (under === null || key.startsWith(under))) visit(key, full)
       } catch (e) {
-        this.skipped.push({ key, reason: `${(e as NodeJS.ErrnoException).code ?? (e as Error).message}: not read` })
+        skipped?.push({ key, reason: `${(e as NodeJS.ErrnoException).code ?? (e as Error).message}: not read` })
       }
     }
   }
 
   nameOf(key: string): string {
     return path.join(this.root, key)
-  }
-  forget(): void {
-    this.listed = undefined
   }
 
   open(key: string): SegmentSource {
