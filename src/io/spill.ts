@@ -13,6 +13,8 @@ const BUFFERED = 4 * 1024 * 1024
 const MIN_FLUSH = 16 * 1024
 const MIN_CHUNK = 4 * 1024
 const MAX_CHUNK = 256 * 1024
+/** a record up to this many bytes is copied byte by byte */
+const SMALL_COPY = 64
 /** the length before each record */
 export const LENGTH = 4
 
@@ -122,7 +124,7 @@ export class BufferCursor {
 export class SpillDir {
   readonly dir: string
   private readonly out = new Map<string, Pending>()
-  /** bytes appended to each file so far (written or buffered) */
+  /** bytes written to each file so far (its buffered ones are its Pending's) */
   private readonly sizes = new Map<string, number>()
   /** the buffer of the last file finished, for the next one (files written one after another reuse one buffer) */
   private spare: Buffer | null = null
@@ -159,10 +161,17 @@ export class SpillDir {
       o.buf.copy(g, 0, 0, o.len)
       o.buf = g
     }
-    o.buf.writeUInt32LE(n, o.len)
-    b.copy(o.buf, o.len + LENGTH, from, to)
+    const d = o.buf
+    let at = o.len
+    d[at] = n & 0xff
+    d[at + 1] = (n >>> 8) & 0xff
+    d[at + 2] = (n >>> 16) & 0xff
+    d[at + 3] = n >>> 24
+    at += LENGTH
+    // most records are a few dozen bytes: copied here rather than through Buffer.copy's call into the runtime
+    if (n <= SMALL_COPY) for (let i = from; i < to; i++) d[at++] = b[i]!
+    else b.copy(d, at, from, to)
     o.len += LENGTH + n
-    this.sizes.set(name, (this.sizes.get(name) ?? 0) + LENGTH + n)
     const share = Math.max(MIN_FLUSH, BUFFERED / this.out.size)
     if (o.len < share) return
     this.flush(name, o)
@@ -171,7 +180,10 @@ export class SpillDir {
   }
 
   private flush(name: string, o: Pending): void {
-    if (o.len > 0) fs.appendFileSync(path.join(this.dir, name), o.buf.subarray(0, o.len))
+    if (o.len > 0) {
+      this.sizes.set(name, (this.sizes.get(name) ?? 0) + o.len)
+      fs.appendFileSync(path.join(this.dir, name), o.buf.subarray(0, o.len))
+    }
     o.len = 0
   }
 
@@ -181,9 +193,9 @@ export class SpillDir {
     this.spare = null
   }
 
-  /** bytes appended to the named file so far */
+  /** bytes appended to the named file so far (written or buffered) */
   size(name: string): number {
-    return this.sizes.get(name) ?? 0
+    return (this.sizes.get(name) ?? 0) + (this.out.get(name)?.len ?? 0)
   }
 
   /** writes what the named file (every file when none is named) still buffers; its buffer is let go */

@@ -5,11 +5,13 @@
 import type { BucketInput } from '../analysis/transaction-join/bucket-join.js'
 import type { Episode, OffsetCommitRecord, PartitionRun } from '../analysis/transaction-join/types.js'
 import type { FileTable } from '../analysis/transaction-join/wire.js'
+import type { I64 } from '../bytes/int64.js'
 import { sizeOf } from '../io/dir-listing.js'
 import type { PartitionDir } from '../io/discover.js'
 import { ByteIn, ByteOut } from '../io/spill-bytes.js'
 import type { SpillDir } from '../io/spill.js'
 import { LENGTH } from '../io/spill.js'
+import { i64W } from './run-bytes.js'
 import { commitRecordR, commitRecordW, episodeR, episodeW, nameR, nameW, runR, runW } from './transaction-wire.js'
 
 /** input bytes per bucket: a bucket's join holds several times its share of the input as objects */
@@ -37,7 +39,7 @@ export function inputBytes(dirs: readonly PartitionDir[]): number {
   return n
 }
 
-const RUN = 0
+export const RUN = 0
 const EPISODE = 1
 const ID = 2
 const COMMIT = 3
@@ -73,6 +75,33 @@ export class Buckets {
     if (this.n === 1) return 0
     const n = BigInt(this.n)
     return Number(((pid % n) + n) % n)
+  }
+
+  /** of() of a producer id as the analyzer holds it (a number below 2^53: no BigInt) */
+  private ofI64(pid: I64): number {
+    if (typeof pid === 'bigint') return this.of(pid)
+    const n = this.n
+    return ((pid % n) + n) % n
+  }
+
+  /**
+   * An item written as bytes by the caller (temp files only, `inMemory` false): begin() gives the buffer with the
+   * item's tag and producer id written (as put writes them), the caller writes the rest, end() appends it
+   */
+  begin(tag: number, pid: I64): ByteOut {
+    const o = this.out
+    o.pos = 0
+    o.u8(tag)
+    i64W(o, pid)
+    return o
+  }
+  end(pid: I64): void {
+    this.spill!.append(this.names[this.ofI64(pid)]!, this.out.buf, 0, this.out.pos)
+  }
+
+  /** the items are held as objects (one bucket, a small input) */
+  get inMemory(): boolean {
+    return this.mem !== null
   }
 
   put(pid: bigint, item: Item): void {

@@ -5,36 +5,64 @@
 // decides what a transaction is; the batch tap only remembers the positions and marker timestamps the analyzer does
 // not keep, and only for the producers whose transaction is open.
 import type { BatchFacts } from '../analysis/batch-facts.js'
-import type { RunSink } from '../analysis/run-sink.js'
+import type { RunSink, StreamedTransaction } from '../analysis/run-sink.js'
 import type { PartitionRun } from '../analysis/transaction-join/types.js'
 import type { I64 } from '../bytes/int64.js'
 import { i64, toBigInt, toI64 } from '../bytes/int64.js'
 import type { PartitionDir } from '../io/discover.js'
 import type { ScannedPartition } from './partition-scan.js'
 
-interface Place {
+export interface Place {
   file: string
   position: number
 }
+
+/**
+ * Where a run ended by its marker may go as it is, without a PartitionRun made of it (`transactions`' temp files:
+ * scan/transaction-buckets.ts writes it as bytes): `file` and `position` are where its first batch is (an empty
+ * transaction's: its marker's), `markerFile` and `markerPosition` where its marker batch is. False: it is not taken,
+ * and a PartitionRun is made for `put`.
+ */
+export type RunBytes = (
+  topic: string,
+  partition: number,
+  t: StreamedTransaction,
+  file: string,
+  position: number,
+  markerTimestamp: I64,
+  markerFile: string,
+  markerPosition: number,
+) => boolean
+
+/** a first batch's place as one number: its position and the index of its file among the partition's (FILES of them at most) */
+const FILES = 1024 * 1024
 
 /** one partition at a time: `start` when its scan begins, `batch` for each batch, `end` with its scan */
 export class TransactionRunTap {
   private topic = ''
   private partition = -1
   private put: (r: PartitionRun) => void = () => {}
-  /** per producer id (as the batch holds it: a number within 2^53) where its open transaction's first batch is */
-  private readonly firstBatch = new Map<I64, Place>()
+  private bytes: RunBytes | null = null
+  /**
+   * per producer id (as the batch holds it: a number within 2^53) where its open transaction's first batch is, as
+   * position * FILES + the index of its file in `files` (no object per transaction)
+   */
+  private readonly firstBatch = new Map<I64, number>()
+  /** the partition's segment files met so far */
+  private readonly files: string[] = []
   private lastFile = ''
   private lastPosition = 0
   // the last batch's maxTimestamp as it holds it: made a bigint only for a marker (not per batch)
   private lastTimestamp: I64 = -1
 
-  /** the analyzer's sink for partition `dir`; its runs go to `put` as they end */
-  start(dir: PartitionDir, put: (r: PartitionRun) => void): RunSink {
+  /** the analyzer's sink for partition `dir`; its runs go to `put` as they end (to `bytes` first when given) */
+  start(dir: PartitionDir, put: (r: PartitionRun) => void, bytes: RunBytes | null = null): RunSink {
     this.topic = dir.topic ?? dir.path
     this.partition = dir.partition ?? -1
     this.put = put
+    this.bytes = bytes
     this.firstBatch.clear()
+    this.files.length = 0
     this.lastFile = ''
     this.lastPosition = 0
     this.lastTimestamp = -1
@@ -43,13 +71,25 @@ export class TransactionRunTap {
 
   /** told every batch before the analyzer is */
   batch(s: BatchFacts): void {
-    this.lastFile = s.file ?? ''
+    const file = s.file ?? ''
+    if (file !== this.lastFile || this.files.length === 0) {
+      this.lastFile = file
+      this.files.push(file)
+    }
     this.lastPosition = s.position ?? 0
     this.lastTimestamp = s.maxTimestamp
     if (s.isTransactional && !s.isControl) {
       const pid = toI64(s.producerId)
-      if (!this.firstBatch.has(pid)) this.firstBatch.set(pid, { file: this.lastFile, position: this.lastPosition })
+      if (!this.firstBatch.has(pid) && this.files.length <= FILES)
+        this.firstBatch.set(pid, this.lastPosition * FILES + this.files.length - 1)
     }
+  }
+
+  /** the place firstBatch holds */
+  private place(v: number | undefined): Place | null {
+    if (v === undefined) return null
+    const k = v % FILES
+    return { file: this.files[k]!, position: (v - k) / FILES }
   }
 
   private readonly sink: RunSink = {
@@ -57,8 +97,25 @@ export class TransactionRunTap {
     controlBatch: () => {},
     transactionEnded: (t) => {
       const key = toI64(t.producerId)
-      const at = t.empty ? null : (this.firstBatch.get(key) ?? null)
+      const v = t.empty ? undefined : this.firstBatch.get(key)
       this.firstBatch.delete(key)
+      if (this.bytes !== null) {
+        const k = v === undefined ? 0 : v % FILES
+        if (
+          this.bytes(
+            this.topic,
+            this.partition,
+            t,
+            v === undefined ? this.lastFile : this.files[k]!,
+            v === undefined ? this.lastPosition : (v - k) / FILES,
+            this.lastTimestamp,
+            this.lastFile,
+            this.lastPosition,
+          )
+        )
+          return
+      }
+      const at = this.place(v)
       this.put({
         topic: this.topic,
         partition: this.partition,
@@ -92,7 +149,7 @@ export class TransactionRunTap {
     const dir = s.dir
     for (const o of s.report.openTransactions) {
       if (o.state !== 'open') continue // its marker, beyond the high watermark, ended a run above
-      const at = this.firstBatch.get(i64(o.producerId)) ?? {
+      const at = this.place(this.firstBatch.get(i64(o.producerId))) ?? {
         file: dir.files.find((f) => f.kind === 'log')?.path ?? dir.path,
         position: 0,
       }
@@ -115,5 +172,6 @@ export class TransactionRunTap {
       })
     }
     this.firstBatch.clear()
+    this.files.length = 0
   }
 }

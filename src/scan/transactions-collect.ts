@@ -18,6 +18,7 @@ import type { DamageRef } from '../analysis/transactions.js'
 import type { TransactionalIdState, TransactionStateRecord } from '../analysis/transactional-id-state.js'
 import { replacesNewest, sortStates } from '../analysis/transactional-id-state.js'
 import { AsciiIntern } from '../bytes/ascii-intern.js'
+import { toBigInt } from '../bytes/int64.js'
 import { decodeTransactionLogValue } from '../decode/topics/transaction-state.js'
 import type { TransactionValueFields } from '../decode/topics/transaction-value-fields.js'
 import {
@@ -34,8 +35,10 @@ import { offsetCommitTap } from './offset-commit-scan.js'
 import type { ScannedCopy } from './partition-copies.js'
 import { chooseCopy } from './partition-copies.js'
 import type { PartitionScanOptions, ScannedPartition } from './partition-scan.js'
-import { BUCKET_BYTES, Buckets, bucketCount, inputBytes } from './transaction-buckets.js'
+import { BUCKET_BYTES, Buckets, RUN, bucketCount, inputBytes } from './transaction-buckets.js'
+import type { RunBytes } from './transaction-runs.js'
 import { TransactionRunTap } from './transaction-runs.js'
+import { txnRunW } from './run-bytes.js'
 
 /** the hooks of the model's partition scan (doctor gives them beside its own) */
 export interface TransactionsHooks {
@@ -246,11 +249,44 @@ export class TransactionsCollector {
     this.plainHere = []
     this.pending.clear()
     return {
-      sink: this.runTap.start(dir, (r) => {
-        if (this.held !== null) this.held.push(['r', r])
-        else this.run(r)
-      }),
+      sink: this.runTap.start(
+        dir,
+        (r) => {
+          if (this.held !== null) this.held.push(['r', r])
+          else this.run(r)
+        },
+        this.held === null && !this.buckets.inMemory ? this.runBytes : null,
+      ),
     }
+  }
+
+  /**
+   * A run as run() would put it, written to its bucket as bytes from the analyzer's transaction: one without damage
+   * (run() notes a damaged one), in the temp files
+   */
+  private readonly runBytes: RunBytes = (
+    topic,
+    partition,
+    t,
+    file,
+    position,
+    timestamp,
+    markerFile,
+    markerPosition,
+  ) => {
+    if (t.damage !== undefined) return false
+    if (topic === CONSUMER_OFFSETS_TOPIC && this.pending.size > 0) {
+      // (a run ended by its marker: the marker's offset ends it)
+      const pid = toBigInt(t.producerId)
+      if (this.pending.has(pid)) {
+        const m = toBigInt(t.marker!.offset)
+        this.commitsEnded(pid, toBigInt(t.firstOffset), m, t.marker!.type === 'COMMIT' ? m : null)
+      }
+    }
+    const o = this.buckets.begin(RUN, t.producerId)
+    txnRunW(o, this.files, topic, partition, t, file, position, timestamp, markerFile, markerPosition)
+    this.buckets.end(t.producerId)
+    return true
   }
 
   private end(s: ScannedPartition): void {
@@ -298,7 +334,13 @@ export class TransactionsCollector {
   private run(r: PartitionRun): void {
     // the last damaged run of a partition says where (as the join always took it)
     if (r.damage !== undefined) this.damaged.set(`${r.topic}-${r.partition}`, r.damage)
-    if (r.topic === CONSUMER_OFFSETS_TOPIC) this.commitsEnded(r)
+    if (r.topic === CONSUMER_OFFSETS_TOPIC)
+      this.commitsEnded(
+        r.producerId,
+        r.firstOffset,
+        r.marker?.offset ?? r.lastDataOffset ?? r.firstOffset,
+        r.marker?.type === 'COMMIT' ? r.marker.offset : null,
+      )
     this.buckets.put(r.producerId, ['r', r])
   }
 
@@ -317,25 +359,23 @@ export class TransactionsCollector {
   }
 
   /**
-   * A __consumer_offsets run ended: its producer's transactional commits inside it (from its first offset to its
-   * marker) take effect at its marker when it is a COMMIT, never when an ABORT
-   * (GroupMetadata.completePendingTxnOffsetCommit, OffsetMetadataManager.replayEndTransactionMarker)
+   * A __consumer_offsets run of producer `pid` ended: its transactional commits inside it (from its first offset
+   * `first` to its marker, or its last data `end`) take effect at its marker `at` when it is a COMMIT, never when an
+   * ABORT (GroupMetadata.completePendingTxnOffsetCommit, OffsetMetadataManager.replayEndTransactionMarker)
    */
-  private commitsEnded(r: PartitionRun): void {
-    const l = this.pending.get(r.producerId)
+  private commitsEnded(pid: bigint, first: bigint, end: bigint, at: bigint | null): void {
+    const l = this.pending.get(pid)
     if (l === undefined) return
-    const end = r.marker?.offset ?? r.lastDataOffset ?? r.firstOffset
-    const at = r.marker?.type === 'COMMIT' ? r.marker.offset : null
     let keep = 0
     for (const x of l) {
       if (x.recordOffset > end) {
         l[keep++] = x
         continue
       }
-      if (at !== null && x.recordOffset >= r.firstOffset && this.positions)
+      if (at !== null && x.recordOffset >= first && this.positions)
         this.groups.add(this.label, x.group, x.topic, x.partition, { record: x.recordOffset, at, offset: x.offset })
     }
     l.length = keep
-    if (keep === 0) this.pending.delete(r.producerId)
+    if (keep === 0) this.pending.delete(pid)
   }
 }
