@@ -28,11 +28,41 @@ import { seekPosition, segmentsOutOfRange } from './dump/seek.js'
 import * as path from 'node:path'
 import type { BatchGate } from './dump/isolation.js'
 import { IsolationGates } from './dump/isolation.js'
+import type { RangeSpec } from '../analysis/range-filter.js'
+import { needsIdResolved, resolveFilter } from '../scan/filter-resolve.js'
+import { HeldOutput } from './dump/held-output.js'
+import type { FrameTap } from './dump/id-first.js'
+import { IdFirst } from './dump/id-first.js'
 
-export async function runDump(opts: DumpOptions, ctx: CommandContext, internals: DumpInternals = {}): Promise<number> {
+/**
+ * The dump of every file under `given.paths`; returns the exit code.
+ * @throws TsdumpError NOT_FOUND for a filter's transactional id with no record (before anything is written)
+ */
+export async function runDump(
+  given: DumpOptions,
+  command: CommandContext,
+  internals: DumpInternals = {},
+): Promise<number> {
+  // --transactional-id: nothing is written before the id is resolved, and the coordinator partitions that give its
+  // producer ids are dumped in that read, their output held until their turn (commands/dump/id-first.ts)
+  const held = needsIdResolved(given.filter) ? new HeldOutput(command) : undefined
+  try {
+    return await dumpAll({ ...given }, held?.ctx ?? command, internals, held)
+  } finally {
+    held?.close()
+  }
+}
+
+async function dumpAll(
+  opts: DumpOptions,
+  ctx: CommandContext,
+  internals: DumpInternals,
+  held: HeldOutput | undefined,
+): Promise<number> {
   // the one place the output format is chosen (commands/dump/dump-setup.ts; dump workers make theirs there too);
   // findings are printer events, so the printer comes first and the payload parser is bound to it after
   let parser: PayloadParserFn | undefined
+  held?.hold() // what is said before the first file (a JSON header) waits for the id too
   const printer = makeDumpPrinter(opts, ctx, ctx.colorLevel, (k, v, o, at) => parser!(k, v, o, at), internals)
   const log = new FindingLog(printer)
   const picked = await pickParser(opts, (m) => {
@@ -40,6 +70,10 @@ export async function runDump(opts: DumpOptions, ctx: CommandContext, internals:
   })
   if (picked === undefined) {
     log.endFile()
+    if (held !== undefined) {
+      resolveFilter(opts.filter, opts.paths)
+      held.write(held.release())
+    }
     return EXIT_USAGE
   }
   let current = '<none>'
@@ -93,37 +127,7 @@ export async function runDump(opts: DumpOptions, ctx: CommandContext, internals:
     files.filter((f) => f.name === 'leader-epoch-checkpoint' && f.stdin !== true).map((f) => path.dirname(f.path)),
   )
   const epochsOf = new Map<string, EpochRuns>()
-  for (const file of remote?.files(found.files, (f) => asked(f, opts), unread, opts.filter) ?? files) {
-    if (ctx.stdout.closed) break
-    let range: RangeFilter | undefined
-    if (opts.filter !== undefined) {
-      if (file.kind !== 'log' && file.kind !== 'checkpoint') {
-        printer.skipped(file.path, 'not a segment: the offset, time and producer filters read .log segments only')
-        continue
-      }
-      if (unread.has(file.path)) continue
-      const key = file.kind === 'log' && file.stdin !== true ? path.dirname(path.resolve(file.path)) : file.path
-      range = ranges.get(key) ?? new RangeFilter(opts.filter)
-      ranges.set(key, range)
-      if (range.done) continue // the range ended in an earlier segment of this partition
-    }
-    if (gates !== undefined && file.stdin === true) {
-      log.unusable(
-        STDIN_PATH,
-        '--isolation-level needs the partition directory (its markers, HW and LSO), which standard input has not',
-      )
-      named = true
-      continue
-    }
-    if (gates !== undefined && file.kind !== 'log') {
-      printer.skipped(file.path, 'not a segment: --isolation-level reads .log segments only')
-      continue
-    }
-    // kafka-dump-log reads no partition-level text file: --compat skips them as before
-    if (file.kind === 'metadata' && opts.compat) {
-      printer.skipped(file.path, 'broker metadata file, not a segment')
-      continue
-    }
+  const dumpFile = async (file: KafkaFile, range: RangeFilter | undefined, tap?: FrameTap): Promise<void> => {
     current = file.path
     const unreadableBefore = log.unreadableCount()
     if (file.stdin !== true && file.remote === undefined) Object.assign(file, partitionOf(file.path))
@@ -147,7 +151,7 @@ export async function runDump(opts: DumpOptions, ctx: CommandContext, internals:
           }
           const body =
             range !== undefined || gate !== undefined
-              ? filteredBody(file, opts, ctx, log, printer, range, gate)
+              ? filteredBody(file, opts, ctx, log, printer, range, gate, tap)
               : parallelBody(file, opts, ctx, log, printer, internals)
           printer.summary(await dumpLogFile(file, opts, ctx, log, printer, state, body))
           break
@@ -178,7 +182,58 @@ export async function runDump(opts: DumpOptions, ctx: CommandContext, internals:
     if (log.unreadableCount() === unreadableBefore) answered = true
     log.endFile()
   }
+  const idFirst = held === undefined ? undefined : new IdFirst()
+  if (held !== undefined) {
+    const before = held.release()
+    opts.filter = await idFirst!.resolve(
+      opts as DumpOptions & { filter: RangeSpec & { transactionalId: string } },
+      files,
+      held,
+      (f, filter, tap) => dumpFile(f, filter, tap),
+    )
+    held.write(before)
+  }
+  for (const file of remote?.files(found.files, (f) => asked(f, opts), unread, opts.filter) ?? files) {
+    if (ctx.stdout.closed) break
+    const part = idFirst?.heldFor(file)
+    if (part !== undefined) {
+      held!.write(part)
+      continue
+    }
+    let range: RangeFilter | undefined
+    if (opts.filter !== undefined) {
+      if (file.kind !== 'log' && file.kind !== 'checkpoint') {
+        printer.skipped(file.path, 'not a segment: the offset, time and producer filters read .log segments only')
+        continue
+      }
+      if (unread.has(file.path)) continue
+      const key = file.kind === 'log' && file.stdin !== true ? path.dirname(path.resolve(file.path)) : file.path
+      range = ranges.get(key) ?? new RangeFilter(opts.filter)
+      ranges.set(key, range)
+      if (range.done) continue // the range ended in an earlier segment of this partition
+    }
+    if (gates !== undefined && file.stdin === true) {
+      log.unusable(
+        STDIN_PATH,
+        '--isolation-level needs the partition directory (its markers, HW and LSO), which standard input has not',
+      )
+      named = true
+      continue
+    }
+    if (gates !== undefined && file.kind !== 'log') {
+      printer.skipped(file.path, 'not a segment: --isolation-level reads .log segments only')
+      continue
+    }
+    // kafka-dump-log reads no partition-level text file: --compat skips them as before
+    if (file.kind === 'metadata' && opts.compat) {
+      printer.skipped(file.path, 'broker metadata file, not a segment')
+      continue
+    }
+    await dumpFile(file, range)
+  }
   log.endFile() // the run's findings outside any file (and a file left when the reader went away)
+  // a coordinator partition dumped first (id-first.ts) listed its offset gaps first: in path order, as dumped
+  if (idFirst !== undefined) inFileOrder(state.nonConsecutive, files)
   printer.end(state)
   ctx.stdout.flush()
   return !named && answered ? Math.min(log.exitCode, EXIT_FINDINGS) : log.exitCode
@@ -206,6 +261,7 @@ function filteredBody(
   printer: DumpPrinter,
   filter: RangeFilter | undefined,
   visible: BatchGate | undefined,
+  frames?: FrameTap,
 ): LogBody {
   return (source, summary, progress) => {
     const seek = filter !== undefined ? seekPosition(file, source, opts.filter!) : { position: 0, finding: undefined }
@@ -223,8 +279,22 @@ function filteredBody(
         end: viewEnd(source.size, opts),
         ...(filter !== undefined ? { filter } : {}),
         ...(visible !== undefined ? { visible } : {}),
+        ...(frames !== undefined ? { frames } : {}),
       },
       progress,
     )
   }
+}
+
+/** `pairs` (keyed by resolved path) reordered as `files` are */
+function inFileOrder<T>(pairs: Map<string, T>, files: readonly KafkaFile[]): void {
+  const all = new Map(pairs)
+  pairs.clear()
+  for (const f of files) {
+    const k = path.resolve(f.path)
+    const v = all.get(k)
+    if (v !== undefined) pairs.set(k, v)
+    all.delete(k)
+  }
+  for (const [k, v] of all) pairs.set(k, v)
 }

@@ -5,6 +5,7 @@
 import * as path from 'node:path'
 import type { Finding } from '../analysis/findings.js'
 import { EXIT_USAGE, finding } from '../analysis/findings.js'
+import { TsdumpError } from '../analysis/tsdump-error.js'
 import type { RangeSpec } from '../analysis/range-filter.js'
 import type { ExportPartition, RowFile } from '../format/export-rows.js'
 import { ndjsonRowFile, parquetRowFile } from '../format/export-rows.js'
@@ -15,7 +16,7 @@ import { describeFsError } from '../io/discover.js'
 import type { OutputFile } from '../io/export-files.js'
 import { openOutputFile, outputInsideInput } from '../io/export-files.js'
 import { VERSION } from '../io/package-version.js'
-import { exportRecords, transactionalIds, visibilityFacts } from '../scan/export-scan.js'
+import { exportRecords, exportTransactionalIds, visibilityFacts } from '../scan/export-scan.js'
 import { resolvePartitions } from '../scan/partition-paths.js'
 import type { CommandContext } from './context.js'
 import { partitionExitCode, writeUnusable } from './partition-command.js'
@@ -35,7 +36,7 @@ export interface ExportOptions {
   out: string
   /** default parquet */
   format?: ExportFormat
-  /** dump's filters: --start-offset/--end-offset, --from-time/--to-time, --producer-id */
+  /** dump's filters: --start-offset/--end-offset, --from-time/--to-time, --producer-id, --transactional-id */
   filter?: RangeSpec
   /** rows a file holds before the next batch starts another (default FILE_ROWS) */
   fileRows?: number
@@ -68,7 +69,14 @@ function partitionDir(dir: PartitionDir): { topic: string; partition: number; re
 }
 
 /** Export the records of every partition under `paths` into `opts.out`. @throws the fs error when an output file cannot be written */
-export function exportDataset(paths: string[], opts: ExportOptions): ExportResult {
+export function exportDataset(paths: string[], given: ExportOptions): ExportResult {
+  // the rows' transactional ids and --transactional-id's producer ids come from one read of the coordinator's
+  // partitions, before anything is written (an id with no record is the command line's usage error)
+  const { partitions, unusable, unreadable } = resolvePartitions(paths)
+  const findings: Finding[] = []
+  const { ids, filter } = exportTransactionalIds(paths, unusable.length > 0 ? [] : partitions, given.filter, findings)
+  const opts: ExportOptions = { ...given }
+  if (filter !== undefined) opts.filter = filter
   const inside = outputInsideInput(opts.out, paths)
   if (inside !== null) {
     return {
@@ -83,13 +91,7 @@ export function exportDataset(paths: string[], opts: ExportOptions): ExportResul
       ],
     }
   }
-  const { partitions, unusable, unreadable } = resolvePartitions(paths)
   if (unusable.length > 0) return { partitions: [], findings: [], unusable }
-  const findings: Finding[] = []
-  const ids = transactionalIds(
-    partitions.filter((p) => p.topic === '__transaction_state'),
-    findings,
-  )
   const cps = new Map<string, OffsetCheckpoint | null>()
   // a partition directory that could not be read (the others were) is one more finding
   findings.push(...unreadable)
@@ -169,7 +171,10 @@ export interface ExportCommandOptions extends ExportOptions {
   paths: string[]
 }
 
-/** `tsdump export`: the dataset, one line per partition on stdout, findings on stderr. */
+/**
+ * `tsdump export`: the dataset, one line per partition on stdout, findings on stderr.
+ * @throws TsdumpError NOT_FOUND for a filter's transactional id with no record, USAGE for crossed bounds
+ */
 export async function runExport(
   opts: ExportCommandOptions,
   ctx: CommandContext,
@@ -185,7 +190,8 @@ export async function runExport(
         ? await pool.exportInWorker<ExportResult>({ paths, opts: o })
         : exportDataset(paths, o)
   } catch (e) {
-    if (typeof (e as NodeJS.ErrnoException).code !== 'string') throw e
+    // a transactional id with no record: the command line's usage error (cli/filter-options.ts asUsageError)
+    if (e instanceof TsdumpError || typeof (e as NodeJS.ErrnoException).code !== 'string') throw e
     ctx.stderr.write(`tsdump: error: ${opts.out}: ${describeFsError(e)} [OUTPUT_WRITE_FAILED]\n`)
     return EXIT_USAGE
   }

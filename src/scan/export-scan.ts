@@ -29,6 +29,13 @@ import type { SegmentSource } from '../decode/segment-source.js'
 import { scanPartition } from './partition-scan.js'
 import type { ScannedPartition } from './partition-scan.js'
 import { scanTransactionLog } from './transaction-log-scan.js'
+import * as path from 'node:path'
+import { TsdumpError } from '../analysis/tsdump-error.js'
+import { checkFilterBounds, needsIdResolved } from './filter-resolve.js'
+import { coordinatorPartitionCountOf } from './metadata-partitions.js'
+import { IdProducerIds, stateDirs, transactionalIdAnswer } from './transactional-id.js'
+
+const STATE_TOPIC = '__transaction_state'
 
 /** Pass 1: the partition scan, and what the record pass needs of it. */
 export function visibilityFacts(
@@ -57,11 +64,19 @@ export function visibilityFacts(
   }
 }
 
-/** producer id -> transactional id, from every record of the __transaction_state partitions given (KIP-890's previous and next ids too) */
-export function transactionalIds(stateDirs: readonly PartitionDir[], findings: Finding[]): Map<bigint, string> {
+/**
+ * producer id -> transactional id, from every record of the __transaction_state partitions given (KIP-890's previous
+ * and next ids too); `watch` is told every record as well (--transactional-id's producer ids, from the same read)
+ */
+export function transactionalIds(
+  stateDirs: readonly PartitionDir[],
+  findings: Finding[],
+  watch?: IdProducerIds,
+): Map<bigint, string> {
   const ids = new Map<bigint, string>()
   for (const d of stateDirs) {
     const f = scanTransactionLog(d, (r) => {
+      watch?.see(r)
       const v = r.value
       if (v === null) return
       for (const pid of [v.producerId, v.previousProducerId, v.nextProducerId])
@@ -70,6 +85,35 @@ export function transactionalIds(stateDirs: readonly PartitionDir[], findings: F
     for (const x of f.findings.listed) findings.push(x)
   }
   return ids
+}
+
+/**
+ * The rows' transactional ids (transactionalIds, of the __transaction_state partitions exported) and `filter` with
+ * its transactional id resolved to producer ids, each coordinator partition read once for both: those exported
+ * tell the id's records as their rows' ids are read, those beside them (their log directory's) are read for the id
+ * alone. @throws TsdumpError NOT_FOUND when the id has no record there, USAGE for crossed bounds
+ */
+export function exportTransactionalIds(
+  paths: readonly string[],
+  exported: readonly PartitionDir[],
+  filter: RangeSpec | undefined,
+  findings: Finding[],
+): { ids: Map<bigint, string>; filter: RangeSpec | undefined } {
+  checkFilterBounds(filter)
+  const own = exported.filter((p) => p.topic === STATE_TOPIC)
+  if (!needsIdResolved(filter)) return { ids: transactionalIds(own, findings), filter }
+  const watch = new IdProducerIds(filter.transactionalId)
+  const { dirs, logDirs } = stateDirs(paths)
+  const read = new Set(own.map((p) => path.resolve(p.path)))
+  for (const d of dirs) if (!read.has(path.resolve(d.path))) scanTransactionLog(d, (r) => watch.see(r))
+  const ids = transactionalIds(own, findings, watch)
+  const r = transactionalIdAnswer(watch, {
+    dirs,
+    logDirs,
+    count: () => coordinatorPartitionCountOf(STATE_TOPIC, paths),
+  })
+  if ('error' in r) throw new TsdumpError('NOT_FOUND', r.error)
+  return { ids, filter: { ...filter, producerIds: r.producerIds } }
 }
 
 /** What the record pass hands out: each record with its batch, the batch's visibility and where it is. */

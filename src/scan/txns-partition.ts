@@ -4,18 +4,18 @@
 //
 // A timeline partition is read once, headers only, at any size: its runs are held until the scan's end gives
 // the timeline's first line (log end, LSO) and the batch count that sizes the lane, the first HELD_RUNS in memory
-// and the rest, with the lane past its window, in scratch files (scan/txns-spill.ts). One with a filter (it
-// picks batches in a first pass) is read twice: the first pass (the reconcile analysis) gives the first line,
-// the batch count and the range, the second streams the runs as they complete. Neither pass keeps the
-// per-producer marker epochs (only `lso` reads them), so a producer without an open transaction costs nothing.
+// and the rest, with the lane past its window, in scratch files (scan/txns-spill.ts). With a filter the same pass
+// finds the batches in range; the runs of its producers are held alike and listed at the end, those that overlap
+// the range. The scan keeps no per-producer marker epochs (only `lso` reads them), so a producer without an open
+// transaction costs nothing.
 import type { Finding } from '../analysis/findings.js'
 import { FindingList } from '../analysis/finding-list.js'
 import type { TransactionStatePartition, TxnsStream } from '../analysis/partition-results.js'
-import { LaneBuilder } from '../analysis/timeline.js'
-import type { TimelineRun } from '../analysis/timeline.js'
 import type { TransactionalIdState } from '../analysis/transactional-id-state.js'
 import type { RangeCounted, RangeSpec } from '../analysis/range-filter.js'
-import { runInRange } from '../analysis/range-filter.js'
+import { RangeFilter, runInRange } from '../analysis/range-filter.js'
+import type { I64 } from '../bytes/int64.js'
+import { toBigInt } from '../bytes/int64.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import type { PartitionDir } from '../io/discover.js'
 import { scanPartition } from './partition-scan.js'
@@ -51,23 +51,7 @@ export function txnsPartition(
     to.transactionStates(p)
     return p.findings
   }
-  if (filter === undefined) return oneScan(dir, checkpoints, width, to, r)
-  const { lane, range } = firstPass(dir, checkpoints, width, to, filter, r)
-  // the second pass's report (the same numbers) ends the partition
-  const sink =
-    range === undefined || filter === undefined
-      ? (r: TimelineRun) => {
-          to.run(r)
-        }
-      : (r: TimelineRun) => {
-          if (runInRange(r, range, filter)) to.run(r)
-        }
-  const second = scanPartition(dir, checkpoints, {
-    analyzer: () => ({ timeline: { sink, lane }, markerEpochs: false }),
-    ...r,
-  })
-  to.timelineEnd({ label: second.label, path: dir.path, report: second.report }, lane.result())
-  return second.report.findings
+  return oneScan(dir, checkpoints, width, to, r, filter)
 }
 
 /**
@@ -107,32 +91,49 @@ export function transactionStatesOf(
   }
 }
 
-/** The partition in one scan, its runs held (spilled past HELD_RUNS) until the first line is known. */
+/**
+ * The partition in one scan, its runs held (spilled past HELD_RUNS) until the first line is known. With a filter the
+ * range is found in the same pass (a RangeFilter told every batch, as a filtered scan's is) and the runs are kept of
+ * the producers asked for, then listed when they overlap it: the range's end is known only at the scan's end.
+ */
 function oneScan(
   dir: PartitionDir,
   checkpoints: Map<string, OffsetCheckpoint | null>,
   width: number,
   to: TxnsStream,
   r: { resync?: boolean },
+  filter?: RangeSpec,
 ): readonly Finding[] {
   const spill = new TxnsSpill()
+  const range = filter === undefined ? undefined : new RangeFilter(filter)
+  const producers = filter?.producerIds === undefined ? null : new Set(filter.producerIds)
   try {
     const s = scanPartition(dir, checkpoints, {
       analyzer: () => ({
         timeline: {
           sink: (run) => {
-            spill.run(run)
+            if (producers === null || producers.has(run.kind === 'transaction' ? run.txn.producerId : run.producerId))
+              spill.run(run)
           },
           lane: spill.lane,
         },
         markerEpochs: false,
       }),
+      ...(range !== undefined
+        ? {
+            batch: (b) => {
+              range.batch(b)
+            },
+          }
+        : {}),
       ...r,
     })
+    // the head's offsets (log start and end, HW, LSO) do not depend on a filter's record counts: the scan's own
     const p = { label: s.label, path: dir.path, report: s.report }
     to.timelineStart(p)
+    const counted = range === undefined ? undefined : rangeCounted(range)
     spill.replay((run) => {
-      to.run(run)
+      if (counted === undefined || runInRange(run, counted, filter!)) to.run(run)
     })
     to.timelineEnd(p, spill.lane.fold(s.report.batches, width))
     return s.report.findings
@@ -141,26 +142,10 @@ function oneScan(
   }
 }
 
-/**
- * The first pass: the timeline's first line, and the lane sized by the batch count. Its report, with its
- * per-producer tables (tens of MB for 1 M producer ids), is let go before the second pass builds its own.
- */
-function firstPass(
-  dir: PartitionDir,
-  checkpoints: Map<string, OffsetCheckpoint | null>,
-  width: number,
-  to: TxnsStream,
-  filter: RangeSpec | undefined,
-  r: { resync?: boolean },
-): { lane: LaneBuilder; range?: RangeCounted } {
-  // with a filter this pass also finds which batches are in range (a time range needs the log read in order)
-  const s = scanPartition(dir, checkpoints, {
-    analyzer: () => ({ markerEpochs: false }),
-    ...(filter !== undefined ? { filter } : {}),
-    ...r,
-  })
-  to.timelineStart({ label: s.label, path: dir.path, report: s.report })
-  return { lane: new LaneBuilder(s.report.batches, width), ...(s.range !== undefined ? { range: s.range } : {}) }
+/** what the filter let in, as a filtered partition scan reports it */
+function rangeCounted(range: RangeFilter): RangeCounted {
+  const bound = (v: I64 | null): bigint | null => (v === null ? null : toBigInt(v))
+  return { firstOffset: bound(range.firstOffset), lastOffset: bound(range.lastOffset), batches: range.batches }
 }
 
 /** a transactional id's state on a __transaction_state partition, under --transactional-id / --producer-id */

@@ -133,42 +133,16 @@ const KNOWN: Record<string, Record<string, number>> = {
   // cleanup's facts and reads the coordinator's records and the offset commits in the same pass: no entry
   //
   // --transactional-id: reconcile, txns and transactions take the id's producer ids from the coordinator's records
-  // they read anyway (each __transaction_state file once: no entry for them). Still read more than once:
-  // dump resolves the id before it prints anything, and prints partitions in path order, so a __transaction_state
-  // partition among the dumped paths is read for the id and then dumped (given one data partition, the coordinator's
-  // records beside it are read once: the `one partition` cases)
-  'dump orders --transactional-id': { '__transaction_state-2/00000000000000000000.log': 2 },
-  'dump 4.4.0 --transactional-id': {
-    '__transaction_state-0/00000000000000000000.log': 2,
-    '__transaction_state-1/00000000000000000000.log': 2,
-    '__transaction_state-2/00000000000000000000.log': 2,
-  },
-  // txns with any filter reads a data partition twice: the first pass finds the batches in range and the timeline's
-  // first line, the second streams the runs (scan/txns-partition.ts); its coordinator partitions are read once
-  'txns orders --transactional-id': {
-    '__consumer_offsets-1/00000000000000000000.log': 2,
-    'orders-10-0/00000000000000000000.log': 2,
-    'orders-10-1/00000000000000000000.log': 2,
-    'orders-10-2/00000000000000000000.log': 2,
-    'orders-11-0/00000000000000000000.log': 2,
-  },
-  'txns 4.4.0 --transactional-id': {
-    '__consumer_offsets-0/00000000000000000000.log': 2,
-    '__consumer_offsets-1/00000000000000000034.snapshot': 3.98,
-    '__consumer_offsets-1/00000000000000000000.log': 2,
-    '__consumer_offsets-2/00000000000000000000.log': 2,
-    'tx-out-0/00000000000000000040.snapshot': 3.98,
-    'tx-out-0/00000000000000000000.log': 2,
-    'tx-out-1/00000000000000000046.snapshot': 3.98,
-    'tx-out-1/00000000000000000000.log': 2,
-    'tx-out-2/00000000000000000031.snapshot': 3.98,
-    'tx-out-2/00000000000000000000.log': 2,
-  },
+  // they read anyway (each __transaction_state file once: no entry for them); txns finds a filter's range in the one
+  // scan that streams the runs (scan/txns-partition.ts); dump reads the id's records as it dumps a
+  // __transaction_state partition among its paths, whose output waits for its turn (commands/dump/id-first.ts), and
+  // those beside the paths once, for the id alone (the `one partition` cases). Still read more than once:
   // export reads each partition twice by design (the header pass for the outcomes, then the record pass:
-  // commands/export.ts), the __transaction_state partitions once more for the rows' transactional ids, and once
-  // more for --transactional-id's producer ids (resolved before the export, which may run in a worker thread)
+  // commands/export.ts, scan/export-scan.ts), and the __transaction_state partitions once more before both, for the
+  // rows' transactional ids and --transactional-id's producer ids together (exportTransactionalIds: every row of
+  // any partition names its id, so the ids are known before the first row is written)
   'export orders --transactional-id': {
-    '__transaction_state-2/00000000000000000000.log': 4,
+    '__transaction_state-2/00000000000000000000.log': 3,
     '__consumer_offsets-1/00000000000000000000.log': 2,
     'orders-10-0/00000000000000000000.log': 2,
     'orders-10-1/00000000000000000000.log': 2,
@@ -176,9 +150,9 @@ const KNOWN: Record<string, Record<string, number>> = {
     'orders-11-0/00000000000000000000.log': 2,
   },
   'export 4.4.0 --transactional-id': {
-    '__transaction_state-0/00000000000000000000.log': 4,
-    '__transaction_state-1/00000000000000000000.log': 4,
-    '__transaction_state-2/00000000000000000000.log': 4,
+    '__transaction_state-0/00000000000000000000.log': 3,
+    '__transaction_state-1/00000000000000000000.log': 3,
+    '__transaction_state-2/00000000000000000000.log': 3,
     '__consumer_offsets-0/00000000000000000000.log': 2,
     '__consumer_offsets-1/00000000000000000000.log': 2,
     '__consumer_offsets-2/00000000000000000000.log': 2,

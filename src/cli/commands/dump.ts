@@ -10,7 +10,7 @@ import type { KafkaRelease } from '../../format/kafka-versions.js'
 import { DEFAULT_KAFKA_RELEASE } from '../../format/kafka-versions.js'
 import { parseDecoder, parseKafkaVersion, parseSize, parseThreads, remoteOf, addRemoteOptions } from '../options.js'
 import type { RawFilterFlags } from '../options.js'
-import { addFilterOptions, FILTER_HELP, filterFromFlags } from '../filter-options.js'
+import { addFilterOptions, asUsageError, FILTER_HELP, filterFromFlags } from '../filter-options.js'
 import { suggestSubcommand } from '../suggest.js'
 
 const EXAMPLES = `
@@ -208,8 +208,9 @@ export function registerDump(program: Command, ctx: CommandContext, setExit: (co
           code: 'tsdump.noInput',
         })
       }
-      const filter = await filterFromFlags(flags, o.paths, cmd)
+      // --transactional-id is resolved by the dump, from the read that dumps the coordinator's partitions
+      const filter = await filterFromFlags(flags, o.paths, cmd, { resolveId: false })
       if (filter !== undefined) o.filter = filter
-      setExit(await (await import('../../commands/dump.js')).runDump(o, ctx))
+      setExit(await asUsageError(cmd, async () => (await import('../../commands/dump.js')).runDump(o, ctx)))
     })
 }

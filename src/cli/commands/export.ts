@@ -3,7 +3,7 @@ import { Option } from 'commander'
 import type { Command } from 'commander'
 import type { CommandContext } from '../../commands/context.js'
 import type { RawFilterFlags } from '../options.js'
-import { addFilterOptions, FILTER_HELP, filterFromFlags } from '../filter-options.js'
+import { addFilterOptions, asUsageError, FILTER_HELP, filterFromFlags } from '../filter-options.js'
 
 const EXAMPLES = `
 Examples:
@@ -35,11 +35,14 @@ export function registerExport(program: Command, ctx: CommandContext, setExit: (
     .addHelpText('after', EXAMPLES)
     .action(
       async (paths: string[], opts: { out: string; format: 'parquet' | 'ndjson' } & RawFilterFlags, cmd: Command) => {
-        const filter = await filterFromFlags(opts, paths, cmd)
+        // --transactional-id is resolved by the export, from the read that gives the rows' transactional ids
+        const filter = await filterFromFlags(opts, paths, cmd, { resolveId: false })
         setExit(
-          await (await import('../../commands/export.js')).runExport(
-            { paths, out: opts.out, format: opts.format, ...(filter !== undefined ? { filter } : {}) },
-            ctx,
+          await asUsageError(cmd, async () =>
+            (await import('../../commands/export.js')).runExport(
+              { paths, out: opts.out, format: opts.format, ...(filter !== undefined ? { filter } : {}) },
+              ctx,
+            ),
           ),
         )
       },

@@ -57,6 +57,8 @@ export interface LogRange {
   seen?: BatchPositions
   /** told each v2 batch's leader epoch (the partition's leader-epoch-checkpoint is checked from them after) */
   epochs?: EpochRuns
+  /** a tap on the frames as they are read (--transactional-id's producer ids from a coordinator partition dumped) */
+  frames?: (frames: Pick<FrameScanner, 'next'>, src: SegmentSource, file: KafkaFile) => Pick<FrameScanner, 'next'>
 }
 
 /** What a run of entries adds to its file's totals besides the summary (commands/workers/dump-pool.ts merges them in order). */
@@ -133,7 +135,8 @@ export function dumpLogRange(
   }
   // readLog's loop without its two generators (readLog's and scanFrames'): their resumption per batch was
   // a measurable share of a shallow dump of small batches
-  const frames = new FrameScanner(source, readOpts)
+  const scanner = new FrameScanner(source, readOpts)
+  const frames = range.frames === undefined ? scanner : range.frames(scanner, source, file)
   for (let next = frames.next(); next !== undefined; next = frames.next()) {
     const ev = next.kind === 'frame' ? readFrame(next, readOpts) : next
     if (out.closed) break

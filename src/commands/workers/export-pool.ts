@@ -5,6 +5,8 @@
 import { sizeOf } from '../../io/dir-listing.js'
 import { discover } from '../../io/discover.js'
 import { workerThreads, workerUrl } from './threads.js'
+import type { TsdumpErrorCode } from '../../analysis/tsdump-error.js'
+import { TsdumpError } from '../../analysis/tsdump-error.js'
 
 /** what the worker is given: exportDataset's arguments (commands/export.ts; not imported here: it imports this file) */
 export interface ExportJob {
@@ -13,7 +15,7 @@ export interface ExportJob {
 }
 export type ExportWorkerMessage =
   | { type: 'done'; result: unknown }
-  | { type: 'error'; message: string; code?: string; stack: string }
+  | { type: 'error'; message: string; code?: string; stack: string; tsdumpError?: TsdumpErrorCode }
 
 const YOUNG_GENERATION_MB = 2
 /** smaller inputs are exported on the main thread: a worker's start-up would be most of their time */
@@ -38,6 +40,7 @@ export async function exportInWorker<R>(job: ExportJob): Promise<R> {
     w.on('message', (m: ExportWorkerMessage) => {
       settled = true
       if (m.type === 'done') resolve(m.result as R)
+      else if (m.tsdumpError !== undefined) reject(new TsdumpError(m.tsdumpError, m.message))
       else reject(Object.assign(new Error(m.message), m.code !== undefined ? { code: m.code } : {}, { stack: m.stack }))
     })
     w.on('error', (e) => {

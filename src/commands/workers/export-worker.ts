@@ -4,6 +4,7 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { exportDataset } from '../export.js'
 import type { ExportOptions } from '../export.js'
 import type { ExportJob, ExportWorkerMessage } from './export-pool.js'
+import { TsdumpError } from '../../analysis/tsdump-error.js'
 
 const port = parentPort
 if (port === null) throw new Error('export-worker.ts runs as a worker thread only')
@@ -18,6 +19,8 @@ try {
     message: err.message,
     ...(typeof err.code === 'string' ? { code: err.code } : {}),
     stack: err.stack ?? '',
+    // a transactional id with no record: thrown again as such on the main thread (a usage error, not an I/O one)
+    ...(e instanceof TsdumpError ? { tsdumpError: e.code } : {}),
   }
 }
 port.postMessage(m)

@@ -1,12 +1,12 @@
 // `txns` over several partitions with worker threads: each worker (commands/workers/txns-worker.ts) runs the
 // sequential per-partition code (scan/txns-partition.ts txnsPartition) on whole partitions and posts what it would have
-// streamed to the printer (the first-pass report, the runs in chunks, the lane and the second-pass report);
+// streamed to the printer (the report's head, the runs in chunks, the lane and the report);
 // this thread replays those events through the real printer, partition by partition in order, so the
 // output, the findings and the exit code are those of one thread. The formatting (about 40% of txns' CPU)
 // is this thread's, the scanning the workers': the partition being written is a pipeline, the others are
 // scanned ahead. Memory stays bounded: a worker waits (Atomics.wait on a shared credit counter) while
 // MAX_RUNS_IN_FLIGHT of its runs are posted and not yet written, so a partition that is not yet the one
-// being written is held back after its first pass and that many runs.
+// being written is held back after its scan and that many runs.
 import type { Worker } from 'node:worker_threads'
 import type { Finding } from '../../analysis/findings.js'
 import { exitCodeFor } from '../../analysis/findings.js'
@@ -28,7 +28,7 @@ import { withRemoteSegments } from '../../scan/remote-segments.js'
 export const RUNS_PER_CHUNK = 512
 /** runs of a worker posted and not yet written (about 0.5 KiB each once read back here): the per-worker bound */
 export const MAX_RUNS_IN_FLIGHT = 8192
-/** partitions queued at a worker, so it starts the next one's first pass without waiting for a message */
+/** partitions queued at a worker, so it starts the next one's scan without waiting for a message */
 const QUEUED = 2
 
 export interface TxnsJob {
