@@ -109,14 +109,10 @@ function loadCached() {
   const name = process.argv.slice(2).find((a) => COMMANDS.has(a)) ?? 'dump'
   const dir = cacheDir()
   // one set per installation (its path's hash), so that two installs of different versions do not take turns
-  // rewriting one file: a rebuild in place is a cache V8 rejects, rewritten once
-  const cacheFile =
-    dir === undefined
-      ? undefined
-      : path.join(
-          dir,
-          `${name}-${small ? 'no-flags' : (command ?? 'flags')}-${process.version}-${process.arch}-${pathHash(BUNDLE)}.bin`,
-        )
+  // rewriting one file, and per build of it (the bundle's size and mtime): V8 checks a cache against the source's
+  // length only, so a rebuild in place of the same length ran the old build's code and could crash (exit 139)
+  const stem = `${name}-${small ? 'no-flags' : (command ?? 'flags')}-${process.version}-${process.arch}-${pathHash(BUNDLE)}-`
+  const cacheFile = dir === undefined ? undefined : path.join(dir, `${stem}${buildStamp()}.bin`)
   let cachedData
   if (cacheFile !== undefined)
     try {
@@ -134,6 +130,9 @@ function loadCached() {
         const tmp = `${cacheFile}.${process.pid}`
         fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600, flag: 'wx' })
         fs.renameSync(tmp, cacheFile)
+        // the same install's caches of earlier builds are never read again
+        for (const f of fs.readdirSync(dir))
+          if (f.startsWith(stem) && f.endsWith('.bin') && path.join(dir, f) !== cacheFile) fs.rmSync(path.join(dir, f))
       } catch {
         /* read-only or full: the next run compiles again */
       }
@@ -164,6 +163,16 @@ function cacheDir() {
     }
   }
   return undefined
+}
+
+/** the bundle's build as its size and modification time (one stat): a rebuild in place changes it */
+function buildStamp() {
+  try {
+    const st = fs.statSync(BUNDLE)
+    return `${st.size}-${Math.round(st.mtimeMs * 1000).toString(36)}`
+  } catch {
+    return 'unknown'
+  }
 }
 
 /** FNV-1a of a path, as 8 hex digits: names an installation's cache files without loading node:crypto */
