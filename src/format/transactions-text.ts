@@ -21,21 +21,12 @@ import {
 import type { PrintOptions } from './print-options.js'
 import type { PrinterOutput } from './printer.js'
 import { formatFinding } from './finding-text.js'
-import type { Column, TableCell } from './table.js'
 import { fitTable, hiddenNote } from './table.js'
 import { isoTime } from './timestamp.js'
 import { wrapWords } from './wrap.js'
+import { runTableLines } from './run-table.js'
 import { streamsLines } from './streams-text.js'
 import { wrapCommand } from './doctor-text.js'
-
-const RUN_COLUMNS: Column[] = [
-  { header: 'PARTITION', left: true },
-  { header: 'OFFSETS', left: true },
-  { header: 'RECORDS', short: 'RECS' },
-  { header: 'MARKER', left: true },
-  { header: 'MARKER_AT', short: 'AT' },
-  { header: 'COORDINATOR_EPOCH', short: 'CE' },
-]
 
 const JOINED: Record<JoinedTransaction['joinedBy'], string> = {
   'producer-epoch': 'its producer epoch',
@@ -117,23 +108,7 @@ function block(
   ))
     out.push(l)
   if (t.runs.length > 0) {
-    const rows = t.runs.map((r): TableCell[] => [
-      { text: `${r.topic}-${r.partition}` },
-      {
-        text:
-          r.lastDataOffset === null
-            ? '-'
-            : r.lastDataOffset === r.firstOffset
-              ? String(r.firstOffset)
-              : `${r.firstOffset}..${r.lastDataOffset}`,
-      },
-      { text: String(r.records) },
-      { text: r.marker === null ? 'none (open)' : r.marker.type },
-      { text: r.marker === null ? '' : String(r.marker.offset) },
-      { text: r.marker?.coordinatorEpoch === null || r.marker === null ? '' : String(r.marker.coordinatorEpoch) },
-    ])
-    const tbl = fitTable(RUN_COLUMNS, rows, chalk, { wide, width: 78 })
-    for (const l of (tbl.text + hiddenNote(tbl.hidden)).split('\n').filter((x) => x !== '')) out.push('  ' + l)
+    for (const l of runTableLines(t.runs, chalk, wide, 78)) out.push('  ' + l)
     for (const r of t.runs)
       if (r.verdict !== undefined)
         for (const l of hanging(openRunText(`${r.topic}-${r.partition}`, r.verdict), wide)) out.push(l)

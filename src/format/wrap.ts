@@ -7,6 +7,9 @@ import { TABLE_WIDTH } from './table.js'
  * holds two words together ("in 6.8 min") and is written as a space.
  */
 export function wrapWords(text: string, indent: string, width = TABLE_WIDTH): string[] {
+  // a text that fits on its line as it is (most of them): one line, no words taken apart
+  if (indent.length + text.length <= width && text !== '' && !/^ | $| {2}/.test(text))
+    return [indent + text.replaceAll('\u00a0', ' ')]
   const lines: string[] = []
   let line = ''
   for (const word of text.split(' ').filter((w) => w !== '')) {

@@ -41,9 +41,24 @@ export class ByteOut {
     this.ensure(8)
     const b = this.buf
     let p = this.pos
+    if (v < 0x80) {
+      b[p] = v
+      this.pos = p + 1
+      return
+    }
+    // past 2^28 the low 28 bits as four 7-bit groups with integer operations, then the rest (a timestamp's
+    // or an offset's division per byte in floating point cost most of the temp files' writing)
+    if (v >= 0x10000000) {
+      const lo = v % 0x10000000
+      b[p++] = (lo & 0x7f) | 0x80
+      b[p++] = ((lo >>> 7) & 0x7f) | 0x80
+      b[p++] = ((lo >>> 14) & 0x7f) | 0x80
+      b[p++] = ((lo >>> 21) & 0x7f) | 0x80
+      v = (v - lo) / 0x10000000
+    }
     while (v >= 0x80) {
-      b[p++] = (v % 0x80) | 0x80
-      v = Math.floor(v / 0x80)
+      b[p++] = (v & 0x7f) | 0x80
+      v >>>= 7
     }
     b[p++] = v
     this.pos = p
@@ -138,12 +153,24 @@ export class ByteIn {
       this.pos = p
       return c
     }
+    // the first four 7-bit groups with integer operations, anything past them (2^28 and up) multiplied in
     let v = c & 0x7f
-    let mul = 0x80
+    let shift = 7
     for (;;) {
       c = b[p++]!
+      if (shift === 28) break
+      v |= (c & 0x7f) << shift
+      if (c < 0x80) {
+        this.pos = p
+        return v
+      }
+      shift += 7
+    }
+    let mul = 0x10000000
+    for (;;) {
       v += (c & 0x7f) * mul
       if (c < 0x80) break
+      c = b[p++]!
       mul *= 0x80
     }
     this.pos = p

@@ -155,11 +155,17 @@ export class SpillDir {
       this.out.set(name, o)
     }
     const n = to - from
+    const share = Math.max(MIN_FLUSH, BUFFERED / this.out.size)
     if (o.len + LENGTH + n > o.buf.length) {
-      // a copy: the file's buffer doubled, what it holds kept
-      const g = Buffer.allocUnsafe(Math.max(o.buf.length * 2, o.len + LENGTH + n))
-      o.buf.copy(g, 0, 0, o.len)
-      o.buf = g
+      // a buffer as large as its share written out rather than grown past it (doubled, 512 files' buffers held
+      // twice what BUFFERED allows)
+      if (o.len > 0 && o.buf.length >= share) this.flush(name, o)
+      if (o.len + LENGTH + n > o.buf.length) {
+        // a copy: the file's buffer grown up to its share, what it holds kept
+        const g = Buffer.allocUnsafe(Math.max(Math.min(o.buf.length * 2, Math.ceil(share)), o.len + LENGTH + n))
+        o.buf.copy(g, 0, 0, o.len)
+        o.buf = g
+      }
     }
     const d = o.buf
     let at = o.len
@@ -172,7 +178,6 @@ export class SpillDir {
     if (n <= SMALL_COPY) for (let i = from; i < to; i++) d[at++] = b[i]!
     else b.copy(d, at, from, to)
     o.len += LENGTH + n
-    const share = Math.max(MIN_FLUSH, BUFFERED / this.out.size)
     if (o.len < share) return
     this.flush(name, o)
     // a buffer grown while few files were written gives back what its share no longer allows

@@ -166,29 +166,45 @@ export class Buckets {
     this.bytes = buf
     if (!keep) this.spill!.remove(name)
     const shares = Math.max(1, Math.ceil(length / this.shareBytes))
-    for (let j = 0; j < shares; j++) yield this.share(buf, length, j, shares)
+    // one pass tells each record's share (a pass per share read the whole bucket again for each: a bucket of a
+    // few busy producer ids has many shares, most of them empty)
+    const starts = shares === 1 ? null : this.shareStarts(buf, length, shares)
+    for (let j = 0; j < shares; j++) {
+      if (starts !== null && starts[j]!.length === 0) continue
+      yield this.share(buf, length, starts === null ? null : starts[j]!)
+    }
     // the last bucket read: its buffer let go
     if (b === this.n - 1) this.bytes = Buffer.allocUnsafe(0)
   }
 
-  /** the items of share j of `shares` of a bucket's bytes: producer id p is in share floor((p mod n*shares) / n) */
-  private share(buf: Buffer, length: number, j: number, shares: number): BucketInput {
+  /** where each record of each share starts: producer id p is in share floor((p mod n*shares) / n) */
+  private shareStarts(buf: Buffer, length: number, shares: number): number[][] {
+    const r = this.in
+    const m = this.n * shares
+    const bm = BigInt(m)
+    const starts: number[][] = Array.from({ length: shares }, () => [])
+    for (let at = 0; at < length; at += LENGTH + buf.readUInt32LE(at)) {
+      r.at(buf, at + LENGTH + 1)
+      const p = r.ni64n()!
+      const k = typeof p === 'number' ? ((p % m) + m) % m : Number(((p % bm) + bm) % bm)
+      starts[Math.floor(k / this.n)]!.push(at)
+    }
+    return starts
+  }
+
+  /** the items of the records starting at `starts` (every record of the bucket when null) */
+  private share(buf: Buffer, length: number, starts: readonly number[] | null): BucketInput {
     const f = this.files
     const r = this.in
     const input = emptyInput()
     const eps: Array<[number, Episode]> = []
-    const m = this.n * shares
-    const bm = BigInt(m)
-    for (let at = 0; at < length; ) {
-      const end = at + LENGTH + buf.readUInt32LE(at)
+    const n = starts === null ? Number.POSITIVE_INFINITY : starts.length
+    for (let i = 0, at = 0; i < n && at < length; i++) {
+      if (starts !== null) at = starts[i]!
       r.at(buf, at + LENGTH)
-      at = end
+      at += LENGTH + buf.readUInt32LE(at)
       const tag = r.u8()
       const p = r.ni64n()!
-      if (shares > 1) {
-        const k = typeof p === 'number' ? ((p % m) + m) % m : Number(((p % bm) + bm) % bm)
-        if (Math.floor(k / this.n) !== j) continue
-      }
       if (tag === RUN) input.runs.push(runR(r, f))
       else if (tag === EPISODE) {
         const seq = r.uv()

@@ -3,7 +3,7 @@
 // field by field in io/spill-bytes.ts' encoding. JSON lines cost most of the command's time (numbers made into
 // text and back, a BigInt from a string per field). Names (segment paths, topics, partition labels, states,
 // groups, outcomes) travel as numbers of the process's FileTable, written out in full once it is full; the rare
-// parts (a verdict, damage, findings, an abort's cause) as JSON through the generic walk. Each reader builds its
+// parts (a verdict, damage, findings) as JSON through the generic walk. Each reader builds its
 // objects with the fields in the order the join builds them.
 import type {
   AbortCause,
@@ -251,7 +251,15 @@ export function joinedW(o: ByteOut, f: FileTable, t: JoinedTransaction): void {
   if (t.episode !== null) episodeW(o, f, t.episode)
   namesW(o, f, t.notRead, t.notRead.length)
   // an abort's cause names the episode's PrepareAbort record: kept once, in the episode
-  plainW(o, t.abortCause === null ? null : { ...t.abortCause, prepare: undefined })
+  const c = t.abortCause
+  o.bool(c !== null)
+  if (c !== null) {
+    nameW(o, f, c.by)
+    o.i64(c.startedAt)
+    o.i64(c.deadline)
+    o.i64(c.preparedAt)
+    o.sv(c.transactionTimeoutMs)
+  }
   plainW(o, t.findings.length === 0 ? null : t.findings)
 }
 export function joinedR(r: ByteIn, f: FileTable): JoinedTransaction {
@@ -271,7 +279,16 @@ export function joinedR(r: ByteIn, f: FileTable): JoinedTransaction {
   for (let i = 0; i < nc; i++) offsetCommits[i] = commitR(r, f)
   const episode = r.bool() ? episodeR(r, f) : null
   const notRead = namesR(r, f)
-  const cause = plainR<Omit<AbortCause, 'prepare'>>(r)
+  const cause: AbortCause | null = r.bool()
+    ? {
+        by: nameR(r, f) as AbortCause['by'],
+        startedAt: r.i64(),
+        deadline: r.i64(),
+        preparedAt: r.i64(),
+        transactionTimeoutMs: r.sv(),
+        prepare: episode!.prepare!,
+      }
+    : null
   const findings = plainR<Finding[]>(r)
   return {
     transactionalId,
@@ -286,7 +303,7 @@ export function joinedR(r: ByteIn, f: FileTable): JoinedTransaction {
     offsetCommits,
     episode,
     notRead,
-    abortCause: cause === undefined ? null : { ...cause, prepare: episode!.prepare! },
+    abortCause: cause,
     findings: findings ?? [],
   }
 }

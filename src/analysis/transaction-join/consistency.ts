@@ -79,10 +79,17 @@ export function completeTransaction(t: JoinedTransaction, ctx: CompleteContext):
     t.firstTimestamp = min(t.firstTimestamp, e.states[0]!.timestamp)
     t.lastTimestamp = max(t.lastTimestamp, e.states.at(-1)!.timestamp)
   }
-  const types = new Set(t.runs.flatMap((r) => (r.marker === null ? [] : [r.marker.type])))
-  const unmarked = t.runs.filter((r) => r.marker === null)
-  const idText =
-    t.transactionalId === null ? `producer ${t.producerId}` : `${t.transactionalId} (producer ${t.producerId})`
+  const types = new Set<string>()
+  let unmarked = 0
+  for (const r of t.runs) {
+    if (r.marker === null) unmarked++
+    else types.add(r.marker.type)
+  }
+  // said only in a finding's message (a producer id made into text for every transaction cost more than the rest)
+  let idText: string | null = null
+  const id = (): string =>
+    (idText ??=
+      t.transactionalId === null ? `producer ${t.producerId}` : `${t.transactionalId} (producer ${t.producerId})`)
   if (types.size === 2) {
     const m = t.runs.find(
       (r) => r.marker !== null && r.marker.type !== t.runs.find((x) => x.marker !== null)!.marker!.type,
@@ -90,7 +97,7 @@ export function completeTransaction(t: JoinedTransaction, ctx: CompleteContext):
     t.findings.push(
       finding(
         'TXN_MIXED_OUTCOME',
-        `${idText} epoch ${t.producerEpoch}: markers disagree: ` +
+        `${id()} epoch ${t.producerEpoch}: markers disagree: ` +
           t.runs
             .filter((r) => r.marker !== null)
             .map((r) => `${r.marker!.type} in ${runLabel(r)} at ${r.marker!.offset}`)
@@ -99,9 +106,9 @@ export function completeTransaction(t: JoinedTransaction, ctx: CompleteContext):
       ),
     )
   }
-  t.outcome = outcomeOf(t, types, unmarked.length)
+  t.outcome = outcomeOf(t, types, unmarked)
   if (e === null) return
-  if (t.outcome === 'aborted') noteAbortCause(t, idText)
+  if (t.outcome === 'aborted') noteAbortCause(t, id)
   const said = e.complete?.state ?? e.prepare?.state ?? null
   const saidOutcome = said === null ? null : said.endsWith('Commit') ? 'COMMIT' : 'ABORT'
   if (saidOutcome !== null && types.size === 1 && !types.has(saidOutcome)) {
@@ -109,7 +116,7 @@ export function completeTransaction(t: JoinedTransaction, ctx: CompleteContext):
     t.findings.push(
       finding(
         'TXN_OUTCOME_CONTRADICTS',
-        `${idText}: the coordinator wrote ${said} (offset ${(e.complete ?? e.prepare)!.offset}) but the marker in ${runLabel(r)} at offset ${r.marker!.offset} is ${r.marker!.type}`,
+        `${id()}: the coordinator wrote ${said} (offset ${(e.complete ?? e.prepare)!.offset}) but the marker in ${runLabel(r)} at offset ${r.marker!.offset} is ${r.marker!.type}`,
         { file: r.marker!.file, position: r.marker!.position },
       ),
     )
@@ -123,7 +130,7 @@ export function completeTransaction(t: JoinedTransaction, ctx: CompleteContext):
     t.findings.push(
       finding(
         'TXN_OUTCOME_UNKNOWN',
-        `${idText}: the coordinator listed ${p} but no marker of this transaction could be read there; ` +
+        `${id()}: the coordinator listed ${p} but no marker of this transaction could be read there; ` +
           `it may lie in the bytes that could not be read at ${d.file}:${d.position}`,
         { file: d.file, position: d.position },
       ),
@@ -137,7 +144,7 @@ export function completeTransaction(t: JoinedTransaction, ctx: CompleteContext):
       t.findings.push(
         finding(
           'TXN_PREPARE_STUCK',
-          `${idText}: the coordinator's newest record is ${last.state} (offset ${last.offset}) and ${missing.join(', ')} ha${missing.length === 1 ? 's' : 've'} no marker: ` +
+          `${id()}: the coordinator's newest record is ${last.state} (offset ${last.offset}) and ${missing.join(', ')} ha${missing.length === 1 ? 's' : 've'} no marker: ` +
             'the second phase stopped (a coordinator that failed over, or markers not yet written)',
           at,
         ),
@@ -146,19 +153,21 @@ export function completeTransaction(t: JoinedTransaction, ctx: CompleteContext):
       t.findings.push(
         finding(
           'TXN_PARTITION_NO_MARKER',
-          `${idText}: the coordinator listed ${missing.join(', ')} (${e.prepare.state} at offset ${e.prepare.offset}) but ${missing.length === 1 ? 'it has' : 'they have'} no marker of this transaction: a hanging partition`,
+          `${id()}: the coordinator listed ${missing.join(', ')} (${e.prepare.state} at offset ${e.prepare.offset}) but ${missing.length === 1 ? 'it has' : 'they have'} no marker of this transaction: a hanging partition`,
           at,
         ),
       )
     }
   }
-  const all = new Set(listed.concat([...e.partitions]))
+  let all: Set<string> | null = null
   for (const r of t.runs) {
-    if (all.has(runLabel(r))) continue
+    const l = runLabel(r)
+    if (e.partitions.has(l) || listed.includes(l)) continue
+    all ??= new Set(listed.concat([...e.partitions]))
     t.findings.push(
       finding(
         'TXN_UNLISTED_PARTITION',
-        `${idText}: data in ${runLabel(r)} from offset ${r.firstOffset} that the coordinator never listed for this transaction (its partitions: ${[...all].sort().join(', ') || 'none'})`,
+        `${id()}: data in ${runLabel(r)} from offset ${r.firstOffset} that the coordinator never listed for this transaction (its partitions: ${[...all].sort().join(', ') || 'none'})`,
         { file: r.file, position: r.position },
       ),
     )
@@ -166,7 +175,7 @@ export function completeTransaction(t: JoinedTransaction, ctx: CompleteContext):
 }
 
 /** who aborted it; a timeout abort is a finding: the producer never ended it, and its records were discarded */
-function noteAbortCause(t: JoinedTransaction, idText: string): void {
+function noteAbortCause(t: JoinedTransaction, id: () => string): void {
   const c = abortCause(t.episode!)
   t.abortCause = c
   if (c === null || c.by !== 'coordinator-timeout') return
@@ -182,7 +191,7 @@ function noteAbortCause(t: JoinedTransaction, idText: string): void {
   t.findings.push(
     finding(
       'TXN_TIMED_OUT',
-      `${idText} epoch ${t.producerEpoch}: aborted by the coordinator's timeout, not by its producer: ` +
+      `${id()} epoch ${t.producerEpoch}: aborted by the coordinator's timeout, not by its producer: ` +
         `PrepareAbort (offset ${c.prepare.offset}) ${(late / 1000).toFixed(1)} s after the transaction began, past its transactionTimeoutMs ${c.transactionTimeoutMs}` +
         (records > 0
           ? `; ${records} record${records === 1 ? '' : 's'} no read_committed consumer will see (${where})`

@@ -145,9 +145,21 @@ function joinSharedEpoch(g: PartitionRun[], es: Episode[], version: 'TV1' | 'TV2
   const paired = new Map<Episode, PartitionRun[]>(es.map((e) => [e, []]))
   const byTime = new Set<Episode>()
   const left: PartitionRun[] = []
+  // each partition's episodes that listed it, in the episodes' order: one pass over their partitions, not one
+  // over every episode per partition (a producer id of a thousand transactions in fifty partitions)
+  const listings = new Map<string, Episode[]>()
+  for (const e of es)
+    for (const p of e.partitions) {
+      let l = listings.get(p)
+      if (l === undefined) {
+        l = []
+        listings.set(p, l)
+      }
+      l.push(e)
+    }
   for (const [label, rs] of byPart) {
     rs.sort(byOffset)
-    const listing = es.filter((e) => e.partitions.has(label))
+    const listing = listings.get(label) ?? []
     if (listing.length === rs.length) {
       // both histories complete: the k-th run of this producer epoch here is the k-th transaction that listed it
       rs.forEach((r, i) => paired.get(listing[i]!)!.push(r))
