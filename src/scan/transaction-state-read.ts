@@ -95,6 +95,17 @@ export class TransactionStateReader {
     transactionTimeoutMs: 0,
     startTimestampAt: 0,
   }
+  /** the record being read, set by record(): what tell, prepareAbort and whole read of it */
+  private readonly rec = {
+    slot: 0,
+    offset: 0 as I64,
+    file: undefined as unknown as KafkaFile,
+    position: 0,
+    timestamp: 0 as I64,
+    buf: EMPTY as Buffer,
+    at: 0,
+    length: -1,
+  }
   private file: KafkaFile | undefined
   /** the frames are a FrameScanner's, which says when its window is read again: values are kept in place until then */
   private inPlace = false
@@ -281,13 +292,22 @@ export class TransactionStateReader {
     at: number,
     length: number,
   ): void {
+    const r = this.rec
+    r.slot = slot
+    r.offset = offset
+    r.file = f
+    r.position = position
+    r.timestamp = timestamp
+    r.buf = buf
+    r.at = at
+    r.length = length
     let whole: TransactionStateRecord | null = null
     let status = -1
     const h = this.head
     if (length >= 0) {
       if (readTransactionValueHead(buf, at, length, h)) status = h.transactionStatus
       else {
-        whole = this.whole(slot, offset, f, position, timestamp, buf, at, length)
+        whole = this.whole()
         status = whole.value!.transactionStatus
       }
     }
@@ -297,33 +317,23 @@ export class TransactionStateReader {
         this.ongoing.open(slot, offset, h.producerEpoch, i64At(buf, h.startTimestampAt))
       else this.ongoing.open(slot, offset, v.producerEpoch, i64(v.transactionStartTimestampMs))
     } else if (this.ongoing.close(slot) && status === PREPARE_ABORT) {
-      whole = this.prepareAbort(slot, offset, f, position, timestamp, buf, at, length, whole)
+      whole = this.prepareAbort(whole)
     }
-    if (this.onRecord !== undefined || this.watch !== undefined)
-      this.tell(slot, offset, f, position, timestamp, buf, at, length, whole)
+    if (this.onRecord !== undefined || this.watch !== undefined) this.tell(whole)
     if (buf === this.window) this.newest.putInPlace(slot, offset, f.path, position, timestamp, buf, at, length)
     else this.newest.put(slot, offset, f.path, position, timestamp, buf, at, length)
   }
 
   /** the listener (transactions' join: the fields it needs, from the bytes) and the watch (its id's records whole) */
-  private tell(
-    slot: number,
-    offset: I64,
-    f: KafkaFile,
-    position: number,
-    timestamp: I64,
-    buf: Buffer,
-    at: number,
-    length: number,
-    whole: TransactionStateRecord | null,
-  ): void {
+  private tell(whole: TransactionStateRecord | null): void {
+    const { slot, offset, file: f, position, timestamp, buf, at, length } = this.rec
     const id = this.newest.keys.keyOf(slot)
     this.onRecord?.(id, toBigInt(offset), f.path, position, toBigInt(timestamp), buf, at, length, whole)
     if (id !== this.watch?.transactionalId) return
     try {
       whole ??=
         length >= 0
-          ? this.whole(slot, offset, f, position, timestamp, buf, at, length)
+          ? this.whole()
           : {
               offset: toBigInt(offset),
               transactionalId: id,
@@ -344,17 +354,8 @@ export class TransactionStateReader {
    * one (whole when it may be the coordinator's timeout abort), as it would be told every record: it keeps only an
    * id's newest Ongoing record, and any other record ends the episode (analysis/transaction-join/timed-out.ts)
    */
-  private prepareAbort(
-    slot: number,
-    offset: I64,
-    f: KafkaFile,
-    position: number,
-    timestamp: I64,
-    buf: Buffer,
-    at: number,
-    length: number,
-    whole: TransactionStateRecord | null,
-  ): TransactionStateRecord | null {
+  private prepareAbort(whole: TransactionStateRecord | null): TransactionStateRecord | null {
+    const { slot, offset, buf } = this.rec
     const id = this.newest.keys.keyOf(slot)
     const o = this.ongoing
     this.timedOut.see(id, toBigInt(o.offsetOf(slot)), ONGOING, o.epochOf(slot), toBigInt(o.startOf(slot)), null)
@@ -362,24 +363,15 @@ export class TransactionStateReader {
       const h = this.head
       const start = buf.readBigInt64BE(h.startTimestampAt)
       const prepared = buf.readBigInt64BE(h.startTimestampAt - 8)
-      if (this.timedOut.wantsRecord(id, prepared, start, h.transactionTimeoutMs))
-        whole = this.whole(slot, offset, f, position, timestamp, buf, at, length)
+      if (this.timedOut.wantsRecord(id, prepared, start, h.transactionTimeoutMs)) whole = this.whole()
     }
     this.timedOut.see(id, toBigInt(offset), PREPARE_ABORT, -1, -1n, whole)
     return whole
   }
 
-  /** the record with its value decoded (@throws DecodeError for a value that cannot be read) */
-  private whole(
-    slot: number,
-    offset: I64,
-    f: KafkaFile,
-    position: number,
-    timestamp: I64,
-    buf: Buffer,
-    at: number,
-    length: number,
-  ): TransactionStateRecord {
+  /** the record being read with its value decoded (@throws DecodeError for a value that cannot be read) */
+  private whole(): TransactionStateRecord {
+    const { slot, offset, file: f, position, timestamp, buf, at, length } = this.rec
     // the walk that read its head reads it whole; the general decoder decides what the walk does not take
     const value =
       readTransactionValue(buf, at, length) ?? decodeTransactionLogValue(buf.subarray(at, at + length), position)
