@@ -143,6 +143,20 @@ export function remoteOf(o: { remoteStorage?: string }): RemoteSpec {
   }
 }
 
+/** how a partition command prints, from its --json, --no-color and --wide flags */
+export function printOf(o: { json?: boolean; color?: boolean; wide?: boolean }): {
+  format: 'text' | 'json'
+  color: boolean
+  wide: boolean
+} {
+  return { format: o.json === true ? 'json' : 'text', color: o.color !== false, wide: o.wide === true }
+}
+
+/** the library option of --remote-storage and its companions, when it is given */
+export function remoteOptionOf(o: { remoteStorage?: string }): { remote?: RemoteSpec } {
+  return o.remoteStorage !== undefined ? { remote: remoteOf(o) } : {}
+}
+
 /** --no-resync for the partition commands (dump has its own): the scan stops at framing damage */
 export const NO_RESYNC_FLAGS = '--no-resync'
 export const NO_RESYNC_HELP =

@@ -5,7 +5,7 @@ import type { CommandContext } from '../../commands/context.js'
 import { parseInstant } from '../time-option.js'
 import { checkConfigFlag } from '../../analysis/cleanup/config-flags.js'
 import { NO_RESYNC_FLAGS, NO_RESYNC_HELP, resyncOf } from '../options.js'
-import { remoteOf, addRemoteOptions } from '../options.js'
+import { printOf, remoteOptionOf, addRemoteOptions } from '../options.js'
 import { parseMinutes } from '../options.js'
 
 const EXAMPLES = `
@@ -83,15 +83,13 @@ export function registerCleanup(program: Command, ctx: CommandContext, setExit: 
         (await import('../../commands/cleanup.js')).runCleanup(
           {
             paths,
-            format: o.json === true ? 'json' : 'text',
-            color: o.color !== false,
-            wide: o.wide === true,
+            ...printOf(o),
             configs: o.config,
             bootstrapServer: o.bootstrapServer,
             maxTransactionTimeoutMinutes: o.maxTransactionTimeout,
             ...(o.now !== undefined ? { now: o.now } : {}),
             ...(o.top !== undefined ? { top: o.top } : {}),
-            ...(o.remoteStorage !== undefined ? { remote: remoteOf(o) } : {}),
+            ...remoteOptionOf(o),
             ...resyncOf(o),
           },
           ctx,

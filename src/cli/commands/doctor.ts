@@ -1,7 +1,7 @@
 // `tsdump doctor`: every check over a broker's (or several brokers') log directories, ranked by harm, with what to do.
 import type { Command } from 'commander'
 import type { CommandContext } from '../../commands/context.js'
-import { parseMinutes, remoteOf, addRemoteOptions } from '../options.js'
+import { parseMinutes, printOf, remoteOptionOf, addRemoteOptions } from '../options.js'
 import { parseInstant } from '../time-option.js'
 
 const EXAMPLES = `
@@ -52,13 +52,11 @@ export function registerDoctor(program: Command, ctx: CommandContext, setExit: (
         (await import('../../commands/doctor.js')).runDoctor(
           {
             paths,
-            format: o.json === true ? 'json' : 'text',
-            color: o.color !== false,
-            wide: o.wide === true,
+            ...printOf(o),
             maxTransactionTimeoutMinutes: o.maxTransactionTimeout,
             ...(o.bootstrapServer !== undefined ? { bootstrapServer: o.bootstrapServer } : {}),
             ...(o.now !== undefined ? { now: o.now } : {}),
-            ...(o.remoteStorage !== undefined ? { remote: remoteOf(o) } : {}),
+            ...remoteOptionOf(o),
           },
           ctx,
         ),

@@ -5,7 +5,8 @@ import type { CommandContext } from '../../commands/context.js'
 import {
   parseMinutes,
   parseThreads,
-  remoteOf,
+  printOf,
+  remoteOptionOf,
   NO_RESYNC_FLAGS,
   NO_RESYNC_HELP,
   resyncOf,
@@ -86,17 +87,15 @@ export function registerLso(program: Command, ctx: CommandContext, setExit: (cod
         await (await import('../../commands/lso.js')).runLso(
           {
             paths,
-            format: o.json === true ? 'json' : 'text',
-            color: o.color !== false,
+            ...printOf(o),
             bootstrapServer: o.bootstrapServer,
             maxTransactionTimeoutMinutes: o.maxTransactionTimeout,
             ...(o.transactionStatePartitions !== undefined
               ? { transactionStatePartitions: o.transactionStatePartitions }
               : {}),
-            wide: o.wide === true,
             ...(o.now !== undefined ? { now: o.now } : {}),
             ...(o.threads !== undefined ? { threads: o.threads } : {}),
-            ...(o.remoteStorage !== undefined ? { remote: remoteOf(o) } : {}),
+            ...remoteOptionOf(o),
             ...(o.transactionalId !== undefined ? { transactionalId: o.transactionalId } : {}),
             ...resyncOf(o),
             ...(only !== undefined ? { only } : {}),

@@ -3,7 +3,15 @@ import type { Command } from 'commander'
 import type { CommandContext } from '../../commands/context.js'
 import type { RawFilterFlags } from '../options.js'
 import { addFilterOptions, asUsageError, FILTER_HELP, filterFromFlags } from '../filter-options.js'
-import { parseThreads, remoteOf, NO_RESYNC_FLAGS, NO_RESYNC_HELP, resyncOf, addRemoteOptions } from '../options.js'
+import {
+  parseThreads,
+  printOf,
+  remoteOptionOf,
+  NO_RESYNC_FLAGS,
+  NO_RESYNC_HELP,
+  resyncOf,
+  addRemoteOptions,
+} from '../options.js'
 
 const EXAMPLES = `
 Examples:
@@ -60,12 +68,10 @@ export function registerReconcile(program: Command, ctx: CommandContext, setExit
             runReconcile(
               {
                 paths,
-                format: opts.json === true ? 'json' : 'text',
-                color: opts.color !== false,
-                wide: opts.wide === true,
+                ...printOf(opts),
                 ...(filter !== undefined ? { filter } : {}),
                 ...(opts.threads !== undefined ? { threads: opts.threads } : {}),
-                ...(opts.remoteStorage !== undefined ? { remote: remoteOf(opts) } : {}),
+                ...remoteOptionOf(opts),
                 ...resyncOf(opts),
               },
               ctx,

@@ -1,7 +1,7 @@
 // `tsdump remote`: the remote segments of tiered storage (KIP-405), from __remote_log_metadata and the storage.
 import type { Command } from 'commander'
 import type { CommandContext } from '../../commands/context.js'
-import { remoteOf, addRemoteOptions } from '../options.js'
+import { remoteOf, printOf, addRemoteOptions } from '../options.js'
 
 const EXAMPLES = `
 Examples:
@@ -33,9 +33,7 @@ export function registerRemote(program: Command, ctx: CommandContext, setExit: (
           {
             paths,
             storage: remoteOf(o),
-            format: o.json === true ? 'json' : 'text',
-            color: o.color !== false,
-            wide: o.wide === true,
+            ...printOf(o),
           },
           ctx,
         ),

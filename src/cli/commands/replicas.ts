@@ -1,6 +1,7 @@
 // `tsdump replicas`: do the copies of each partition on these brokers agree, and if not, from where and what was lost.
 import type { Command } from 'commander'
 import type { CommandContext } from '../../commands/context.js'
+import { printOf } from '../options.js'
 
 const EXAMPLES = `
 Examples:
@@ -26,11 +27,6 @@ export function registerReplicas(program: Command, ctx: CommandContext, setExit:
     .option('--wide', 'do not wrap lines or shorten broker names at 80 columns')
     .addHelpText('after', EXAMPLES)
     .action(async (paths: string[], o: { json?: boolean; color?: boolean; wide?: boolean }) => {
-      setExit(
-        await (await import('../../commands/replicas.js')).runReplicas(
-          { paths, format: o.json === true ? 'json' : 'text', color: o.color !== false, wide: o.wide === true },
-          ctx,
-        ),
-      )
+      setExit(await (await import('../../commands/replicas.js')).runReplicas({ paths, ...printOf(o) }, ctx))
     })
 }

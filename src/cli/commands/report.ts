@@ -1,7 +1,14 @@
 // `tsdump report`: one self-contained HTML page of the partitions' transactions, LSO and HW.
 import type { Command } from 'commander'
 import type { CommandContext } from '../../commands/context.js'
-import { parseMinutes, remoteOf, NO_RESYNC_FLAGS, NO_RESYNC_HELP, resyncOf, addRemoteOptions } from '../options.js'
+import {
+  parseMinutes,
+  remoteOptionOf,
+  NO_RESYNC_FLAGS,
+  NO_RESYNC_HELP,
+  resyncOf,
+  addRemoteOptions,
+} from '../options.js'
 import { parseInstant } from '../time-option.js'
 
 const EXAMPLES = `
@@ -57,7 +64,7 @@ export function registerReport(program: Command, ctx: CommandContext, setExit: (
             ...(o.now !== undefined ? { now: o.now } : {}),
             generator: `tsdump ${program.version() ?? ''}`,
             ...(o.title !== undefined ? { title: o.title } : {}),
-            ...(o.remoteStorage !== undefined ? { remote: remoteOf(o) } : {}),
+            ...remoteOptionOf(o),
             ...resyncOf(o),
           },
           ctx,

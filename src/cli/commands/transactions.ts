@@ -2,7 +2,15 @@
 import type { Command } from 'commander'
 import type { CommandContext } from '../../commands/context.js'
 import type { RawFilterFlags } from '../options.js'
-import { parseMinutes, remoteOf, NO_RESYNC_FLAGS, NO_RESYNC_HELP, resyncOf, addRemoteOptions } from '../options.js'
+import {
+  parseMinutes,
+  printOf,
+  remoteOptionOf,
+  NO_RESYNC_FLAGS,
+  NO_RESYNC_HELP,
+  resyncOf,
+  addRemoteOptions,
+} from '../options.js'
 import { parseInstant } from '../time-option.js'
 import { addFilterOptions, asUsageError, FILTER_HELP_NO_OFFSETS, filterFromFlags } from '../filter-options.js'
 import { addTopicPartitionOptions, topicPartitionFrom } from '../topic-partition-option.js'
@@ -80,14 +88,12 @@ export function registerTransactions(program: Command, ctx: CommandContext, setE
             runTransactions(
               {
                 paths,
-                format: opts.json === true ? 'json' : 'text',
-                color: opts.color !== false,
-                wide: opts.wide === true,
+                ...printOf(opts),
                 maxTransactionTimeoutMinutes: opts.maxTransactionTimeout,
                 ...(opts.now !== undefined ? { now: opts.now } : {}),
                 ...(filter !== undefined ? { filter } : {}),
                 ...(only !== undefined ? { only } : {}),
-                ...(opts.remoteStorage !== undefined ? { remote: remoteOf(opts) } : {}),
+                ...remoteOptionOf(opts),
                 ...resyncOf(opts),
               },
               ctx,

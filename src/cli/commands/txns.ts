@@ -4,7 +4,15 @@ import { InvalidArgumentError } from 'commander'
 import type { CommandContext } from '../../commands/context.js'
 import type { RawFilterFlags } from '../options.js'
 import { addFilterOptions, asUsageError, FILTER_HELP, filterFromFlags } from '../filter-options.js'
-import { parseThreads, remoteOf, NO_RESYNC_FLAGS, NO_RESYNC_HELP, resyncOf, addRemoteOptions } from '../options.js'
+import {
+  parseThreads,
+  printOf,
+  remoteOptionOf,
+  NO_RESYNC_FLAGS,
+  NO_RESYNC_HELP,
+  resyncOf,
+  addRemoteOptions,
+} from '../options.js'
 
 const EXAMPLES = `
 Examples:
@@ -73,13 +81,11 @@ export function registerTxns(program: Command, ctx: CommandContext, setExit: (co
             runTxns(
               {
                 paths,
-                format: opts.json === true ? 'json' : 'text',
-                color: opts.color !== false,
+                ...printOf(opts),
                 width: opts.width,
-                wide: opts.wide === true,
                 ...(filter !== undefined ? { filter } : {}),
                 ...(opts.threads !== undefined ? { threads: opts.threads } : {}),
-                ...(opts.remoteStorage !== undefined ? { remote: remoteOf(opts) } : {}),
+                ...remoteOptionOf(opts),
                 ...resyncOf(opts),
               },
               ctx,
