@@ -2,6 +2,7 @@
 // copy: the tests of the coordinator value's in-place walks check them against the general decoder.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
+import fc from 'fast-check'
 import { readLog } from '../../src/decode/log-reader.js'
 import { decodeRecords } from '../../src/decode/records.js'
 import { BufferSource } from '../../src/io/buffer-source.js'
@@ -31,4 +32,28 @@ export function fixtureStateRecords(): { keys: Buffer[]; values: Buffer[] } {
     }
   }
   return { keys, values }
+}
+
+/**
+ * `agree` (which asserts that a walk and the general decoder agree) on the fixtures' values with a byte changed,
+ * cut short or lengthened, `pad` bytes before each in its buffer: fast-check's 5,000 runs
+ */
+export function agreeOnMutatedValues(values: Buffer[], agree: (value: Buffer, pad: number) => unknown): void {
+  fc.assert(
+    fc.property(
+      fc.nat(values.length - 1),
+      fc.nat(),
+      fc.integer({ min: 0, max: 255 }),
+      fc.integer({ min: -8, max: 8 }),
+      fc.nat(5),
+      (i, at, byte, resize, pad) => {
+        const v = Buffer.from(values[i]!) // copy: changed below
+        v[at % v.length] = byte
+        const sized =
+          resize < 0 ? v.subarray(0, Math.max(0, v.length + resize)) : Buffer.concat([v, Buffer.alloc(resize, byte)])
+        agree(sized, pad)
+      },
+    ),
+    { numRuns: 5000 },
+  )
 }
