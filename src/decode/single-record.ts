@@ -25,14 +25,9 @@ export function readSingleRecord(w: Buffer, o: number, size: number, into: Singl
   let p = o + L.RECORD_BATCH_OVERHEAD
   if (p + 7 > end) return false
   // the record's length: a zigzag varint of one or two bytes
-  let x = w[p]!
-  let raw = x
-  if (x >= 0x80) {
-    const y = w[p + 1]!
-    if (y >= 0x80) return false
-    raw = (x & 0x7f) | (y << 7)
-    p += 2
-  } else p += 1
+  let raw = varint2(w, p)
+  if (raw < 0) return false
+  p += w[p]! >= 0x80 ? 2 : 1
   const length = (raw >>> 1) ^ -(raw & 1)
   if (length < 6 || p + length !== end) return false
   // attributes (one byte), then timestampDelta and offsetDelta of one byte each
@@ -47,14 +42,9 @@ export function readSingleRecord(w: Buffer, o: number, size: number, into: Singl
   p += keyLength
   // the value's length: one or two bytes, inside the record
   if (p + 2 > end) return false
-  x = w[p]!
-  raw = x
-  if (x >= 0x80) {
-    const y = w[p + 1]!
-    if (y >= 0x80) return false
-    raw = (x & 0x7f) | (y << 7)
-    p += 2
-  } else p += 1
+  raw = varint2(w, p)
+  if (raw < 0) return false
+  p += w[p]! >= 0x80 ? 2 : 1
   const valueLength = (raw >>> 1) ^ -(raw & 1)
   // a value and then headersCount 0, the record's last byte
   if (valueLength < 0 || p + valueLength + 1 !== end || w[p + valueLength] !== 0) return false
@@ -64,4 +54,12 @@ export function readSingleRecord(w: Buffer, o: number, size: number, into: Singl
   into.valueAt = p
   into.valueLength = valueLength
   return true
+}
+
+/** the unsigned varint of one or two bytes at w[p] (its zigzag not undone); -1 when it is longer */
+function varint2(w: Buffer, p: number): number {
+  const x = w[p]!
+  if (x < 0x80) return x
+  const y = w[p + 1]!
+  return y >= 0x80 ? -1 : (x & 0x7f) | (y << 7)
 }
