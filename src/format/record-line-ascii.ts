@@ -110,8 +110,8 @@ export function forEachUtf8Slice(pieces: ValuePieces, each: (s: Buffer) => void,
   if (carry !== undefined) each(carry)
 }
 
-// where the last UTF-8 sequence of s starts when it is incomplete (needs bytes past the end), else s.length
-function completeEnd(s: Buffer): number {
+/** where the last UTF-8 sequence of s starts when it is incomplete (needs bytes past the end), else s.length */
+export function completeEnd(s: Buffer): number {
   for (let k = 1; k <= 3 && k <= s.length; k++) {
     const x = s[s.length - k]!
     if ((x & 0xc0) === 0x80) continue // a continuation byte: look further back

@@ -2,20 +2,12 @@
 // (io/spill-file.ts), and what was held written out later in its place: the dump of a __transaction_state
 // partition made while --transactional-id is resolved from its records (id-first.ts) waits there for its turn in
 // path order. Memory: one 64 KiB buffer per stream, whatever the held output's size.
+import { completeEnd } from '../../format/record-line-ascii.js'
 import type { Writer } from '../../format/writer.js'
 import { SpillFile } from '../../io/spill-file.js'
 import type { CommandContext } from '../context.js'
 
 const CHUNK = 64 * 1024
-
-/** how many of the first `n` bytes of `b` end with a whole UTF-8 character (a character cut at n is left out) */
-function wholeCharacters(b: Buffer, n: number): number {
-  let lead = n - 1
-  while (lead > 0 && (b[lead]! & 0xc0) === 0x80) lead--
-  const first = b[lead]!
-  const length = first >= 0xf0 ? 4 : first >= 0xe0 ? 3 : first >= 0xc0 ? 2 : 1
-  return lead + length > n && lead > 0 ? lead : n
-}
 
 /** a Writer whose bytes go to a scratch file, made at the first byte */
 class SpillWriter implements Writer {
@@ -77,7 +69,8 @@ class SpillWriter implements Writer {
     while (at < end && !to.closed) {
       const n = Math.min(CHUNK, end - at)
       this.file!.readAt(at, chunk.subarray(0, n))
-      const cut = at + n < end ? wholeCharacters(chunk, n) : n
+      // a character cut at the chunk's end is left for the next chunk
+      const cut = at + n < end ? completeEnd(chunk.subarray(0, n)) : n
       to.writeBytes(chunk.subarray(0, cut))
       at += cut
     }
