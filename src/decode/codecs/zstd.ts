@@ -17,6 +17,7 @@ import { createRequire } from 'node:module'
 import type * as Fzstd from 'fzstd'
 import type { Decompress } from 'fzstd'
 import type { ByteStream, Codec } from './codec.js'
+import { blockOutputDone } from './block-garbage.js'
 import { CodecError } from './codec-error.js'
 import { BlockStream, StreamedInput } from './streamed-input.js'
 import type { Frame, Read } from './zstd-frames.js'
@@ -110,6 +111,7 @@ function* frameBlocks(read: Read, length: number, f: Frame, budget: number): Gen
       if (b.size === 0) continue
       // copy: a raw block's bytes are a view of the input, which a streamed read reuses
       yield b.type === BLOCK_RLE ? Buffer.alloc(b.size, read(b.at + 3, 1)[0]!) : Buffer.from(read(b.at + 3, b.size))
+      blockOutputDone(b.size)
     }
     return
   }
@@ -127,7 +129,10 @@ function* frameBlocks(read: Read, length: number, f: Frame, budget: number): Gen
     }
     fzstdCall(() => d.push(bytes, b.last))
     dropEmptyPending(d)
-    for (const c of out) yield c
+    for (const c of out) {
+      yield c
+      blockOutputDone(c.length)
+    }
     out.length = 0
   }
 }
