@@ -3,7 +3,7 @@
 // only when it collects the young generation; with the heap itself quiet, that waits for V8's external-memory
 // trigger, about 64 MiB of dead block outputs. A deep dump of one 200 MiB zstd batch (a 91 MiB payload) peaked at
 // 125-130 MiB that way. Asking V8 for a young-generation collection (a scavenge, a few ms with a small heap) after
-// every 4 MiB of output holds it at 106 MiB for the same CPU (3.47 s before, 3.49 after: bench/RESULTS.md).
+// every 4 MiB of output holds it at 108-110 MiB, CPU within the noise (bench/RESULTS.md).
 // `gc` exists only with --expose-gc, which the bin cannot pass on its command line: the flag is set when first needed,
 // and the function taken from a new context, where V8 installs it.
 import { setFlagsFromString } from 'node:v8'
