@@ -6,9 +6,11 @@
 // aborted-transaction list from .txnindex, FetchResponse.abortedTransactions) until that producer's ABORT marker.
 //
 // A transaction's outcome is written after its records, so a bounded reader cannot know it when it reaches
-// them: the facts come from a first, header-only pass (scan/export-scan.ts), which keeps what Kafka keeps
-// itself, the aborted transactions' ranges (its .txnindex) and the transactions still open, never one entry
-// per committed transaction. This file then answers per batch in a second pass, in constant memory beyond those.
+// them: the facts are what Kafka keeps itself, the aborted transactions' ranges (its .txnindex) and the
+// transactions still open, never one entry per committed transaction; from a first, header-only pass
+// (scan/export-scan.ts, AbortedRanges), or, in export's one read (scan/export-read.ts), as the markers pass
+// (AbortedQueueAsRead) for the batches no open transaction can still change. This file answers per batch, in
+// constant memory beyond those.
 import type { I64 } from '../bytes/int64.js'
 import { toBigInt } from '../bytes/int64.js'
 import type { RunSink, StreamedTransaction } from './run-sink.js'

@@ -1,12 +1,12 @@
-// `tsdump export`'s reads of one partition, in two passes. A transaction's outcome (its COMMIT or ABORT
-// marker) is written after its records, so a reader that writes rows as it goes cannot know it when it meets
-// them, and one that holds the rows until it does would hold whatever a long transaction spans. So:
-//   1. the partition scan every partition command shares (headers and control records only, about a tenth of
-//      the time of a record pass), with a sink that keeps the aborted transactions' ranges (what Kafka's
-//      .txnindex holds) and the report's HW, LSO and open transactions;
-//   2. a record pass (exportRecords) that decides each batch's visibility from those facts and hands out
-//      every record with its batch in log order.
-// Memory: one read window, the aborted ranges (24 bytes each) and the open transactions.
+// `tsdump export`'s reads of one partition in two passes, for the partitions export-read.ts's one read does not
+// answer exactly (damaged ones), and what both share. A transaction's outcome (its COMMIT or ABORT marker) is
+// written after its records, so:
+//   1. the partition scan every partition command shares (headers and control records only), with a sink that
+//      keeps the aborted transactions' ranges (what Kafka's .txnindex holds) and the report's HW, LSO and open
+//      transactions;
+//   2. a record pass (exportRecords, readLog as `dump` reads) that decides each batch's visibility from those facts
+//      and hands out every record with its batch in log order (exportBatch, export-read.ts's too).
+// Memory: one read window, the aborted ranges (16 bytes each) and the open transactions.
 import type { Finding } from '../analysis/findings.js'
 import { finding } from '../analysis/findings.js'
 import { decodeFinding, corruptFinding, tailFinding } from '../analysis/log-findings.js'
