@@ -19,12 +19,12 @@ export class SpillQueue {
 
   constructor(private readonly memory = SPILL_QUEUE_MEMORY) {}
 
-  /** appends a copy of `item` */
-  push(item: Uint8Array): void {
+  /** appends `item`, a copy of it unless `owned` (the caller gives it up) */
+  push(item: Buffer, owned = false): void {
     this.length++
     // once items are in the file, later ones follow them there: the order is kept
     if (this.fileItems === 0 && this.memBytes + item.length <= this.memory) {
-      this.mem.push(Buffer.from(item))
+      this.mem.push(owned ? item : Buffer.from(item))
       this.memBytes += item.length
       return
     }

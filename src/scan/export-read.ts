@@ -32,7 +32,7 @@ import { Frame } from '../decode/frame.js'
 import type { ScannedEvent } from '../decode/frame.js'
 import type { FrameScanner } from '../decode/frame-scanner.js'
 import * as L from '../decode/layout.js'
-import type { V2Batch } from '../decode/log-reader.js'
+import type { ReadOptions, V2Batch } from '../decode/log-reader.js'
 import { readFrame } from '../decode/log-reader.js'
 import type { SegmentSource } from '../decode/segment-source.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
@@ -177,7 +177,7 @@ class OneRead {
       return
     }
     if (!b.complete) this.fail()
-    this.held.push(heldItem(b))
+    this.held.push(heldItem(b), true)
     this.release(false)
   }
 
@@ -236,7 +236,8 @@ class OneRead {
       if (!end && last >= this.bound()) return
       this.held.shift()
       const bytes = item.subarray(POSITION_BYTES + 1)
-      this.write(v2(frameOf(bytes, item.readUIntBE(1, POSITION_BYTES), true, bytes.length, item[0]!)))
+      // its CRC was checked when it was read
+      this.write(v2(frameOf(bytes, item.readUIntBE(1, POSITION_BYTES), true, bytes.length, item[0]!), HELD))
     }
   }
 
@@ -274,6 +275,9 @@ class OneRead {
   }
 }
 
+const HELD: ReadOptions = { verifyCrc: false }
+const REUSED = new Frame()
+
 /** bytes of a held batch's file position */
 const POSITION_BYTES = 6
 
@@ -289,12 +293,13 @@ function heldItem(b: V2Batch): Buffer {
 /** a Frame over `bytes` (the whole batch when `complete`, else its header) as the framer makes one */
 function frameOf(bytes: Buffer, position: number, complete: boolean, total: number, magic: number): Frame {
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  return new Frame().set(position, bytes, dv, 0, complete ? total : L.RECORD_BATCH_OVERHEAD, complete, magic, total)
+  // one Frame, refilled: readFrame keeps nothing of it but the bytes' view
+  return REUSED.set(position, bytes, dv, 0, complete ? total : L.RECORD_BATCH_OVERHEAD, complete, magic, total)
 }
 
 /** the record pass's event for a v2 frame (its CRC checked, as readLog checks every batch's) */
-function v2(f: Frame): V2Batch {
-  const b = readFrame(f)
+function v2(f: Frame, opts?: ReadOptions): V2Batch {
+  const b = readFrame(f, opts)
   if (b.kind !== 'batch') throw new NotClean()
   return b
 }
