@@ -87,6 +87,21 @@ export class LsoIntervals {
     else ivs.splice(at, 1)
   }
 
+  /**
+   * the first offset of the earliest unstable transaction (null: none): a lower bound of the final LSO while offsets
+   * increase. Intervals begin in first-offset order after the ones a snapshot seeded at the start, so only those and
+   * the first other one are looked at
+   */
+  earliestFirst(): bigint | null {
+    let min: bigint | null = null
+    for (const iv of this.ivs) {
+      const f = BigInt(iv.owner.firstOffset)
+      if (min === null || f < min) min = f
+      if (!iv.owner.seeded) break
+    }
+    return min
+  }
+
   /** the transactions still unstable, in the order their intervals began */
   owners(): Txn[] {
     return this.ivs.map((iv) => iv.owner)

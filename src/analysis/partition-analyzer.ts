@@ -32,6 +32,7 @@ export type {
   AnalyzerHook,
   AnalyzerInternals,
   AnalyzerOptions,
+  AnalyzerProgress,
   AnalyzerStats,
   OpenTransaction,
   PartitionReport,
@@ -103,6 +104,10 @@ export class PartitionAnalyzer {
         ? null
         : new TimelineRecorder(opts.timeline === true ? null : opts.timeline, internals.maxHeldRuns)
     this.abortedTxns = internals.collectAbortedTxns === true ? [] : null
+    opts.progress?.({
+      logStart: () => (this.started && this.logStartOffset !== null ? toBigInt(this.logStartOffset) : null),
+      unstableFrom: () => this.intervals.earliestFirst(),
+    })
   }
 
   stats(): AnalyzerStats {

@@ -81,6 +81,19 @@ export interface AnalyzerHook {
    * tests); TimelineOptions streams each run to its sink as soon as it is complete.
    */
   timeline?: true | TimelineOptions
+  /** given, once, what a reader of the records in the scan's own pass asks between batches (`export`) */
+  progress?: (p: AnalyzerProgress) => void
+}
+
+/**
+ * The analysis so far, asked between batches: what a reader writing each batch's visibility as it goes needs
+ * (scan/export-read.ts says why these two suffice).
+ */
+export interface AnalyzerProgress {
+  /** the log start, fixed once the first batch was fed (null before) */
+  logStart: () => bigint | null
+  /** the first offset of the earliest transaction still unstable (open, or its marker at or above the HW); null: none */
+  unstableFrom: () => bigint | null
 }
 
 export interface AnalyzerOptions extends PartitionMeta, AnalyzerHook {

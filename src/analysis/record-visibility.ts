@@ -6,9 +6,11 @@
 // aborted-transaction list from .txnindex, FetchResponse.abortedTransactions) until that producer's ABORT marker.
 //
 // A transaction's outcome is written after its records, so a bounded reader cannot know it when it reaches
-// them: the facts come from a first, header-only pass (scan/export-scan.ts), which keeps what Kafka keeps
-// itself, the aborted transactions' ranges (its .txnindex) and the transactions still open, never one entry
-// per committed transaction. This file then answers per batch in a second pass, in constant memory beyond those.
+// them: the facts are what Kafka keeps itself, the aborted transactions' ranges (its .txnindex) and the
+// transactions still open, never one entry per committed transaction; from a first, header-only pass
+// (scan/export-scan.ts, AbortedRanges), or, in export's one read (scan/export-read.ts), as the markers pass
+// (AbortedQueueAsRead) for the batches no open transaction can still change. This file answers per batch, in
+// constant memory beyond those.
 import type { I64 } from '../bytes/int64.js'
 import { toBigInt } from '../bytes/int64.js'
 import type { RunSink, StreamedTransaction } from './run-sink.js'
@@ -123,12 +125,36 @@ export interface VisibilityFacts {
   unknown: ReadonlySet<bigint>
 }
 
-/** Steps through a partition's batches in log order (the second pass) and says what each isolation level makes of them. */
-export class RecordVisibility {
+/** The aborted transactions as the consumer meets them: each one's producer and ABORT marker, by first offset. */
+export interface AbortedQueue {
+  /** every aborted transaction not yet admitted whose first offset is at or below `last`, in first-offset order */
+  admit: (last: bigint, to: (producerId: bigint, markerOffset: bigint) => void) => void
+}
+
+/** AbortedRanges in first-offset order (the consumer's PriorityQueue on firstOffset in Kafka's client) */
+class SortedRanges implements AbortedQueue {
   private readonly queue: Uint32Array
   private qi = 0
+  constructor(private readonly a: AbortedRanges) {
+    this.queue = a.byFirstOffset()
+  }
+  admit(last: bigint, to: (producerId: bigint, markerOffset: bigint) => void): void {
+    const a = this.a
+    while (this.qi < this.queue.length && a.firstOffset(this.queue[this.qi]!) <= last) {
+      const i = this.queue[this.qi++]!
+      to(a.producerId(i), a.markerOffset(i))
+    }
+  }
+}
+
+/** Steps through a partition's batches in log order (the second pass) and says what each isolation level makes of them. */
+export class RecordVisibility {
+  private readonly queue: AbortedQueue
   /** producers inside an aborted transaction at this point of the log: producer id -> its ABORT marker's offset */
   private readonly abortedNow = new Map<bigint, bigint>()
+  private readonly enter = (pid: bigint, marker: bigint): void => {
+    this.abortedNow.set(pid, marker)
+  }
   private readonly out: BatchVisibility = {
     visibleReadCommitted: false,
     visibleReadUncommitted: false,
@@ -136,8 +162,17 @@ export class RecordVisibility {
     fromOffset: 0n,
   }
 
-  constructor(private readonly facts: VisibilityFacts) {
-    this.queue = facts.aborted.byFirstOffset()
+  /** `queue`: the aborted transactions as they become known (export's one read), else all of facts.aborted */
+  constructor(
+    private facts: Omit<VisibilityFacts, 'aborted'> & { aborted?: AbortedRanges },
+    queue?: AbortedQueue,
+  ) {
+    this.queue = queue ?? new SortedRanges(facts.aborted!)
+  }
+
+  /** the facts from here on (export's one read: the partition's final facts once its last batch was read) */
+  settle(facts: Omit<VisibilityFacts, 'aborted'>): void {
+    this.facts = facts
   }
 
   /**
@@ -163,11 +198,7 @@ export class RecordVisibility {
       o.transactionOutcome = 'none'
       return o
     }
-    const a = f.aborted
-    while (this.qi < this.queue.length && a.firstOffset(this.queue[this.qi]!) <= last) {
-      const i = this.queue[this.qi++]!
-      this.abortedNow.set(a.producerId(i), a.markerOffset(i))
-    }
+    this.queue.admit(last, this.enter)
     const base = toBigInt(b.baseOffset)
     const abortMarker = this.abortedNow.get(pid)
     const openFrom = f.open.get(pid)
@@ -177,4 +208,68 @@ export class RecordVisibility {
     o.visibleReadCommitted = fetched && last < f.lastStableOffset && o.transactionOutcome !== 'aborted'
     return o
   }
+}
+
+interface AbortedEntry {
+  first: bigint
+  seq: number
+  producerId: bigint
+  marker: bigint
+}
+
+/**
+ * The aborted transactions told as their markers are read (a RunSink, like AbortedRanges), handed out by first
+ * offset: export's one read steps a batch only once every transaction begun at or before it has ended, so the
+ * queue holds all the consumer would admit there. A min-heap on (first offset, marker order): what the sorted
+ * AbortedRanges gives, holding only the transactions not yet admitted.
+ */
+export class AbortedQueueAsRead implements RunSink, AbortedQueue {
+  private readonly heap: AbortedEntry[] = []
+  private seq = 0
+
+  plainBatch(): void {}
+  controlBatch(): void {}
+  transactionEnded(t: StreamedTransaction): void {
+    if (t.marker === null || t.marker.type !== 'ABORT' || t.empty) return
+    const e = {
+      first: toBigInt(t.firstOffset),
+      seq: this.seq++,
+      producerId: toBigInt(t.producerId),
+      marker: toBigInt(t.marker.offset),
+    }
+    const h = this.heap
+    let i = h.push(e) - 1
+    while (i > 0) {
+      const p = (i - 1) >> 1
+      if (!before(h[i]!, h[p]!)) break
+      ;[h[i], h[p]] = [h[p]!, h[i]!]
+      i = p
+    }
+  }
+
+  admit(last: bigint, to: (producerId: bigint, markerOffset: bigint) => void): void {
+    const h = this.heap
+    while (h.length > 0 && h[0]!.first <= last) {
+      const top = h[0]!
+      const end = h.pop()!
+      if (h.length > 0) {
+        h[0] = end
+        for (let i = 0; ; ) {
+          const l = 2 * i + 1
+          const r = l + 1
+          let m = i
+          if (l < h.length && before(h[l]!, h[m]!)) m = l
+          if (r < h.length && before(h[r]!, h[m]!)) m = r
+          if (m === i) break
+          ;[h[i], h[m]] = [h[m]!, h[i]!]
+          i = m
+        }
+      }
+      to(top.producerId, top.marker)
+    }
+  }
+}
+
+function before(a: AbortedEntry, b: AbortedEntry): boolean {
+  return a.first < b.first || (a.first === b.first && a.seq < b.seq)
 }

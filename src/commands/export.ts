@@ -1,7 +1,7 @@
 // `tsdump export`: every record of the partitions given as a dataset that SQL engines read (Parquet or
 // NDJSON), partitioned as topic=T/partition=P/<segment base offset>.<ext>, one file per input segment.
-// Each partition is read twice (scan/export-scan.ts says why): the header pass for the transactions'
-// outcomes, then the record pass that writes the rows.
+// Each partition is read once (scan/export-read.ts: the partition scan hands out the records as it reads
+// them); a damaged one is read again in export-scan.ts's two passes.
 import * as path from 'node:path'
 import type { Finding } from '../analysis/findings.js'
 import { EXIT_USAGE, finding } from '../analysis/findings.js'
@@ -16,12 +16,24 @@ import { describeFsError } from '../io/discover.js'
 import type { OutputFile } from '../io/export-files.js'
 import { openOutputFile, outputInsideInput } from '../io/export-files.js'
 import { VERSION } from '../io/package-version.js'
-import { exportRecords, exportTransactionalIds, visibilityFacts } from '../scan/export-scan.js'
+import type { ExportVisitor, RecordsTap } from '../scan/export-scan.js'
+import {
+  StateRecordIds,
+  exportRecords,
+  exportTransactionalIds,
+  idsFirst,
+  resolveIdFilter,
+  transactionalIds,
+  visibilityFacts,
+} from '../scan/export-scan.js'
+import { exportInOneRead } from '../scan/export-read.js'
 import { resolvePartitions } from '../scan/partition-paths.js'
 import type { CommandContext } from './context.js'
 import { partitionExitCode, writeUnusable } from './partition-command.js'
 
 export type ExportFormat = 'parquet' | 'ndjson'
+
+const STATE_TOPIC = '__transaction_state'
 
 /**
  * Rows a file holds before the next batch starts another (named by that batch's base offset): a Parquet footer
@@ -70,32 +82,61 @@ function partitionDir(dir: PartitionDir): { topic: string; partition: number; re
 
 /** Export the records of every partition under `paths` into `opts.out`. @throws the fs error when an output file cannot be written */
 export function exportDataset(paths: string[], given: ExportOptions): ExportResult {
-  // the rows' transactional ids and --transactional-id's producer ids come from one read of the coordinator's
-  // partitions, before anything is written (an id with no record is the command line's usage error)
   const { partitions, unusable, unreadable } = resolvePartitions(paths)
-  const findings: Finding[] = []
-  const { ids, filter } = exportTransactionalIds(paths, unusable.length > 0 ? [] : partitions, given.filter, findings)
-  const opts: ExportOptions = { ...given }
-  if (filter !== undefined) opts.filter = filter
-  const inside = outputInsideInput(opts.out, paths)
-  if (inside !== null) {
+  const inside = outputInsideInput(given.out, paths)
+  if (inside !== null || unusable.length > 0) {
+    // nothing is exported, yet an id with no record is still the command line's usage error, said first
+    exportTransactionalIds(paths, unusable.length > 0 ? [] : partitions, given.filter, [])
+    if (unusable.length > 0 && inside === null) return { partitions: [], findings: [], unusable }
     return {
       partitions: [],
       findings: [],
       unusable: [
         finding(
           'UNREADABLE',
-          `the output directory ${opts.out} is inside the input ${inside}: tsdump never writes where it reads`,
-          { file: opts.out, position: 0 },
+          `the output directory ${given.out} is inside the input ${inside}: tsdump never writes where it reads`,
+          { file: given.out, position: 0 },
         ),
       ],
     }
   }
-  if (unusable.length > 0) return { partitions: [], findings: [], unusable }
+  // The __transaction_state partitions first: their one read writes their rows and gives every row's transactional
+  // id and --transactional-id's producer ids (whose range holds none of a coordinator's rows: they carry no producer
+  // id), so the other partitions' rows know them; each partition keeps its place in the result
   const cps = new Map<string, OffsetCheckpoint | null>()
+  const { ids, watch, first } = idsFirst(given.filter)
+  const stateFindings: Finding[] = []
+  const done = new Map<PartitionDir, { out: ExportedPartition; findings: Finding[] }>()
+  const state = partitions.filter((p) => p.topic === STATE_TOPIC)
+  for (const p of state) {
+    const tap = new StateRecordIds(watch)
+    const f: Finding[] = []
+    const out = exportPartition(p, cps, ids, first === undefined ? given : { ...given, filter: first }, f, tap)
+    if (out === null) {
+      // not read cleanly: read for its ids as before, exported in its turn below
+      transactionalIds([p], stateFindings, watch).forEach((id, pid) => ids.set(pid, id))
+      continue
+    }
+    tap.ids.forEach((id, pid) => ids.set(pid, id))
+    stateFindings.push(...tap.findings.listed)
+    done.set(p, { out, findings: f })
+  }
+  const filter = resolveIdFilter(paths, state, given.filter, watch)
+  const opts: ExportOptions = filter === undefined ? given : { ...given, filter }
   // a partition directory that could not be read (the others were) is one more finding
-  findings.push(...unreadable)
-  return { partitions: partitions.map((p) => exportPartition(p, cps, ids, opts, findings)), findings, unusable }
+  const findings: Finding[] = [...stateFindings, ...unreadable]
+  const result: ExportedPartition[] = []
+  for (const p of partitions) {
+    let d = done.get(p)
+    if (d === undefined) {
+      const f: Finding[] = []
+      // a __transaction_state partition not done above was not read cleanly: the two passes
+      d = { out: exportPartition(p, cps, ids, opts, f, undefined, p.topic === STATE_TOPIC)!, findings: f }
+    }
+    result.push(d.out)
+    findings.push(...d.findings)
+  }
+  return { partitions: result, findings, unusable }
 }
 
 function exportPartition(
@@ -104,12 +145,13 @@ function exportPartition(
   ids: Map<bigint, string>,
   opts: ExportOptions,
   findings: Finding[],
-): ExportedPartition {
-  const { facts, scanned } = visibilityFacts(dir, cps)
+  tap?: RecordsTap,
+  twoPasses = false,
+): ExportedPartition | null {
   const { topic, partition, rel } = partitionDir(dir)
   const p: ExportPartition = { topic, partition, transactionalIds: ids }
   const ext = opts.format === 'ndjson' ? 'ndjson' : 'parquet'
-  const out: ExportedPartition = { label: scanned.label, files: [], rows: 0, readCommitted: 0, readUncommitted: 0 }
+  const out: ExportedPartition = { label: '', files: [], rows: 0, readCommitted: 0, readUncommitted: 0 }
   let file: { rows: RowFile; out: OutputFile; rowCount: number } | null = null
   let segment: KafkaFile | null = null
   let lastBatch = -1
@@ -121,46 +163,56 @@ function exportPartition(
       file = null
     }
   }
+  const visitor: ExportVisitor = {
+    segment: (f) => {
+      close()
+      segment = f
+      lastBatch = -1
+      filesOfSegment = 0
+    },
+    record: (rec, b, vis, controlType) => {
+      // a file holds whole batches; past FILE_ROWS the next batch starts a file named by its base offset
+      if (b.position !== lastBatch) {
+        if (file !== null && file.rowCount >= (opts.fileRows ?? FILE_ROWS)) close()
+        lastBatch = b.position
+      }
+      if (file === null) {
+        // opened at its first row: a segment the filter leaves empty gives no file
+        const first = filesOfSegment++ === 0 ? (segment?.baseOffset ?? 0n) : b.header.baseOffset
+        const name = `${rel}/${String(first).padStart(20, '0')}.${ext}`
+        const o = openOutputFile(opts.out, name)
+        const sink = (bytes: Uint8Array): void => o.write(bytes)
+        file = {
+          out: o,
+          rows: ext === 'ndjson' ? ndjsonRowFile(p, sink) : parquetRowFile(p, sink, `tsdump ${VERSION}`),
+          rowCount: 0,
+        }
+        out.files.push(name)
+      }
+      file.rowCount++
+      file.rows.add(rec, b, vis, controlType)
+      out.rows++
+      if (vis.visibleReadCommitted) out.readCommitted++
+      if (vis.visibleReadUncommitted) out.readUncommitted++
+    },
+  }
+  const mark = findings.length
   try {
-    exportRecords(
-      dir,
-      facts,
-      {
-        segment: (f) => {
-          close()
-          segment = f
-          lastBatch = -1
-          filesOfSegment = 0
-        },
-        record: (rec, b, vis, controlType) => {
-          // a file holds whole batches; past FILE_ROWS the next batch starts a file named by its base offset
-          if (b.position !== lastBatch) {
-            if (file !== null && file.rowCount >= (opts.fileRows ?? FILE_ROWS)) close()
-            lastBatch = b.position
-          }
-          if (file === null) {
-            // opened at its first row: a segment the filter leaves empty gives no file
-            const first = filesOfSegment++ === 0 ? (segment?.baseOffset ?? 0n) : b.header.baseOffset
-            const name = `${rel}/${String(first).padStart(20, '0')}.${ext}`
-            const o = openOutputFile(opts.out, name)
-            const sink = (bytes: Uint8Array): void => o.write(bytes)
-            file = {
-              out: o,
-              rows: ext === 'ndjson' ? ndjsonRowFile(p, sink) : parquetRowFile(p, sink, `tsdump ${VERSION}`),
-              rowCount: 0,
-            }
-            out.files.push(name)
-          }
-          file.rowCount++
-          file.rows.add(rec, b, vis, controlType)
-          out.rows++
-          if (vis.visibleReadCommitted) out.readCommitted++
-          if (vis.visibleReadUncommitted) out.readUncommitted++
-        },
-      },
-      findings,
-      opts.filter,
-    )
+    // one read (scan/export-read.ts); a log it cannot answer exactly is read again in the two passes, whose files
+    // replace the same files (the same records make the same names) and whose findings replace its own
+    const once = twoPasses ? null : exportInOneRead(dir, cps, visitor, findings, opts.filter, tap)
+    if (once !== null) {
+      out.label = once.label
+      return out
+    }
+    close()
+    if (tap !== undefined) return null
+    findings.length = mark
+    Object.assign(out, { files: [], rows: 0, readCommitted: 0, readUncommitted: 0 })
+    segment = null
+    const { facts, scanned } = visibilityFacts(dir, cps)
+    out.label = scanned.label
+    exportRecords(dir, facts, visitor, findings, opts.filter)
   } finally {
     close()
   }

@@ -1,12 +1,12 @@
-// `tsdump export`'s reads of one partition, in two passes. A transaction's outcome (its COMMIT or ABORT
-// marker) is written after its records, so a reader that writes rows as it goes cannot know it when it meets
-// them, and one that holds the rows until it does would hold whatever a long transaction spans. So:
-//   1. the partition scan every partition command shares (headers and control records only, about a tenth of
-//      the time of a record pass), with a sink that keeps the aborted transactions' ranges (what Kafka's
-//      .txnindex holds) and the report's HW, LSO and open transactions;
-//   2. a record pass (exportRecords) that decides each batch's visibility from those facts and hands out
-//      every record with its batch in log order.
-// Memory: one read window, the aborted ranges (24 bytes each) and the open transactions.
+// `tsdump export`'s reads of one partition in two passes, for the partitions export-read.ts's one read does not
+// answer exactly (damaged ones), and what both share. A transaction's outcome (its COMMIT or ABORT marker) is
+// written after its records, so:
+//   1. the partition scan every partition command shares (headers and control records only), with a sink that
+//      keeps the aborted transactions' ranges (what Kafka's .txnindex holds) and the report's HW, LSO and open
+//      transactions;
+//   2. a record pass (exportRecords, readLog as `dump` reads) that decides each batch's visibility from those facts
+//      and hands out every record with its batch in log order (exportBatch, export-read.ts's too).
+// Memory: one read window, the aborted ranges (16 bytes each) and the open transactions.
 import type { Finding } from '../analysis/findings.js'
 import { finding } from '../analysis/findings.js'
 import { decodeFinding, corruptFinding, tailFinding } from '../analysis/log-findings.js'
@@ -28,7 +28,11 @@ import { openKafkaFile } from '../io/remote/open.js'
 import type { SegmentSource } from '../decode/segment-source.js'
 import { scanPartition } from './partition-scan.js'
 import type { ScannedPartition } from './partition-scan.js'
-import { scanTransactionLog } from './transaction-log-scan.js'
+import type { PartitionReport } from '../analysis/partition-report.js'
+import { scanTransactionLog, transactionLogRecord } from './transaction-log-scan.js'
+import { FindingList } from '../analysis/finding-list.js'
+import type { TransactionStateRecord } from '../analysis/transactional-id-state.js'
+import type { BatchHeader } from '../decode/batch-header.js'
 import * as path from 'node:path'
 import { TsdumpError } from '../analysis/tsdump-error.js'
 import { checkFilterBounds, needsIdResolved } from './filter-resolve.js'
@@ -44,7 +48,11 @@ export function visibilityFacts(
 ): { scanned: ScannedPartition; facts: VisibilityFacts } {
   const aborted = new AbortedRanges()
   const scanned = scanPartition(dir, checkpoints, { analyzer: () => ({ sink: aborted, markerEpochs: false }) })
-  const r = scanned.report
+  return { scanned, facts: { ...finalFacts(scanned.report), aborted } }
+}
+
+/** the partition's HW, LSO, log start and the transactions still open at its end, from its report */
+export function finalFacts(r: PartitionReport): Omit<VisibilityFacts, 'aborted'> {
   const open = new Map<bigint, bigint>()
   const unknown = new Set<bigint>()
   for (const t of r.openTransactions) {
@@ -52,15 +60,11 @@ export function visibilityFacts(
     if (t.damage !== undefined) unknown.add(t.producerId)
   }
   return {
-    scanned,
-    facts: {
-      logStartOffset: r.logStartOffset,
-      highWatermark: r.highWatermark,
-      lastStableOffset: r.lastStableOffset,
-      aborted,
-      open,
-      unknown,
-    },
+    logStartOffset: r.logStartOffset,
+    highWatermark: r.highWatermark,
+    lastStableOffset: r.lastStableOffset,
+    open,
+    unknown,
   }
 }
 
@@ -75,16 +79,42 @@ export function transactionalIds(
 ): Map<bigint, string> {
   const ids = new Map<bigint, string>()
   for (const d of stateDirs) {
-    const f = scanTransactionLog(d, (r) => {
-      watch?.see(r)
-      const v = r.value
-      if (v === null) return
-      for (const pid of [v.producerId, v.previousProducerId, v.nextProducerId])
-        if (pid >= 0n) ids.set(pid, r.transactionalId)
-    })
+    const f = scanTransactionLog(d, (r) => noteIds(r, ids, watch))
     for (const x of f.findings.listed) findings.push(x)
   }
   return ids
+}
+
+function noteIds(r: TransactionStateRecord, ids: Map<bigint, string>, watch: IdProducerIds | undefined): void {
+  watch?.see(r)
+  const v = r.value
+  if (v === null) return
+  for (const pid of [v.producerId, v.previousProducerId, v.nextProducerId])
+    if (pid >= 0n) ids.set(pid, r.transactionalId)
+}
+
+/**
+ * Told every record of the data batches, in or out of the filter's range (a __transaction_state partition's records
+ * give the rows' transactional ids): what scan/internal-records.ts forEachInternalRecord hands out, a DecodeError
+ * a finding in `findings` and the rest of that batch skipped, as there.
+ */
+export interface RecordsTap {
+  record: (rec: KafkaRecord, header: BatchHeader, file: KafkaFile) => void
+  findings: FindingList
+}
+
+/**
+ * transactionalIds of one __transaction_state partition told its records by export's one read of it
+ * (export-read.ts RecordsTap): its ids, merged in partition order as transactionalIds adds them, and its findings
+ */
+export class StateRecordIds implements RecordsTap {
+  readonly ids = new Map<bigint, string>()
+  readonly findings = new FindingList()
+  constructor(private readonly watch: IdProducerIds | undefined) {}
+  record(rec: KafkaRecord, header: BatchHeader, file: KafkaFile): void {
+    const r = transactionLogRecord(rec, header, file, this.findings)
+    if (r !== null) noteIds(r, this.ids, this.watch)
+  }
 }
 
 /**
@@ -114,6 +144,46 @@ export function exportTransactionalIds(
   })
   if ('error' in r) throw new TsdumpError('NOT_FOUND', r.error)
   return { ids, filter: { ...filter, producerIds: r.producerIds } }
+}
+
+/**
+ * Before the __transaction_state partitions' one read: the filter they are read with (--transactional-id's range
+ * holds none of a coordinator's batches, which carry no producer id, whatever the id's producers: so none; export-read
+ * reads a batch that carries one again, in its turn) and what collects the id's producer ids.
+ * @throws TsdumpError USAGE for crossed bounds
+ */
+export function idsFirst(filter: RangeSpec | undefined): {
+  ids: Map<bigint, string>
+  watch: IdProducerIds | undefined
+  first: RangeSpec | undefined
+} {
+  checkFilterBounds(filter)
+  if (!needsIdResolved(filter)) return { ids: new Map(), watch: undefined, first: filter }
+  return { ids: new Map(), watch: new IdProducerIds(filter.transactionalId), first: { ...filter, producerIds: [] } }
+}
+
+/**
+ * `filter` with --transactional-id's producer ids, `watch` told the records of the __transaction_state partitions
+ * exported (`read`); those beside the paths are read here for the id alone.
+ * @throws TsdumpError NOT_FOUND when the id has no record there
+ */
+export function resolveIdFilter(
+  paths: readonly string[],
+  read: readonly PartitionDir[],
+  filter: RangeSpec | undefined,
+  watch: IdProducerIds | undefined,
+): RangeSpec | undefined {
+  if (watch === undefined || filter === undefined) return filter
+  const { dirs, logDirs } = stateDirs(paths)
+  const seen = new Set(read.map((p) => path.resolve(p.path)))
+  for (const d of dirs) if (!seen.has(path.resolve(d.path))) scanTransactionLog(d, (r) => watch.see(r))
+  const r = transactionalIdAnswer(watch, {
+    dirs,
+    logDirs,
+    count: () => coordinatorPartitionCountOf(STATE_TOPIC, paths),
+  })
+  if ('error' in r) throw new TsdumpError('NOT_FOUND', r.error)
+  return { ...filter, producerIds: r.producerIds }
 }
 
 /** What the record pass hands out: each record with its batch, the batch's visibility and where it is. */
@@ -161,7 +231,51 @@ export function exportRecords(
   }
 }
 
-const RECORD_PASS_WINDOW = 1024 * 1024
+/** the record pass's read window: a batch up to this size is read whole, a larger one streamed (readLog streamLarge) */
+export const RECORD_PASS_WINDOW = 1024 * 1024
+
+/**
+ * One batch of the record pass in log order: its visibility stepped (every batch, in range or not: an ABORT marker
+ * out of range still ends its transaction), then its records in range handed to `visit`. True when the filter says
+ * nothing later can be in range.
+ */
+export function exportBatch(
+  ev: V2Batch,
+  src: SegmentSource,
+  file: string,
+  vis: RecordVisibility,
+  range: RangeFilter | undefined,
+  visit: ExportVisitor,
+  findings: Finding[],
+): boolean {
+  const h = ev.header
+  const v = vis.batch(h, ev.control?.type)
+  const verdict = range?.batch(h) ?? 'in'
+  if (verdict === 'stop') return true
+  for (const p of ev.problems) findings.push(decodeFinding(p, file))
+  if (verdict === 'out') return false
+  const partial = range?.partial === true
+  const control = h.isControl ? (ev.control?.typeName ?? 'UNKNOWN') : null
+  try {
+    for (const rec of batchRecords(h, ev.bytes, ev.complete, src, { window: DEFAULT_WINDOW })) {
+      if (partial && !range!.record(rec.offset, rec.timestamp)) continue
+      if (rec.valuePieces !== undefined) {
+        findings.push(
+          finding(
+            'VALUE_NOT_DECODED',
+            `offset ${rec.offset}: the value of ${rec.valueSize ?? -1} bytes is larger than the read window (${DEFAULT_WINDOW} bytes): exported as null`,
+            { file, position: rec.filePosition },
+          ),
+        )
+      }
+      visit.record(rec, ev, v, control)
+    }
+  } catch (e) {
+    if (!(e instanceof DecodeError)) throw e
+    findings.push(decodeFinding(e, file))
+  }
+  return false
+}
 
 /** one segment's records; true when the filter says nothing later can be in range */
 function segmentRecords(
@@ -189,33 +303,7 @@ function segmentRecords(
       legacy++
       continue
     }
-    const h = ev.header
-    // every batch steps the visibility (an ABORT marker out of range still ends its transaction)
-    const v = vis.batch(h, ev.control?.type)
-    const verdict = range?.batch(h) ?? 'in'
-    if (verdict === 'stop') return true
-    for (const p of ev.problems) findings.push(decodeFinding(p, file))
-    if (verdict === 'out') continue
-    const partial = range?.partial === true
-    const control = h.isControl ? (ev.control?.typeName ?? 'UNKNOWN') : null
-    try {
-      for (const rec of batchRecords(h, ev.bytes, ev.complete, src, { window: DEFAULT_WINDOW })) {
-        if (partial && !range!.record(rec.offset, rec.timestamp)) continue
-        if (rec.valuePieces !== undefined) {
-          findings.push(
-            finding(
-              'VALUE_NOT_DECODED',
-              `offset ${rec.offset}: the value of ${rec.valueSize ?? -1} bytes is larger than the read window (${DEFAULT_WINDOW} bytes): exported as null`,
-              { file, position: rec.filePosition },
-            ),
-          )
-        }
-        visit.record(rec, ev, v, control)
-      }
-    } catch (e) {
-      if (!(e instanceof DecodeError)) throw e
-      findings.push(decodeFinding(e, file))
-    }
+    if (exportBatch(ev, src, file, vis, range, visit, findings)) return true
   }
   if (legacy > 0)
     findings.push(

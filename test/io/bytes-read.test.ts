@@ -87,15 +87,26 @@ const TXID_CASES: Case[] = [
       { name: `reconcile ${fixture} --transactional-id`, args: ['reconcile', ...x, root], root },
       { name: `txns ${fixture} --transactional-id`, args: ['txns', ...x, root], root },
       { name: `transactions ${fixture} --transactional-id`, args: ['transactions', ...x, root], root },
-      {
-        name: `export ${fixture} --transactional-id`,
-        args: ['export', ...x, '--format', 'ndjson', root, '-o', path.join(EXPORT_OUT, fixture)],
-        root,
-      },
       { name: `lso ${fixture} --transactional-id`, args: ['lso', '--now', '2026-12-01T00:00:00Z', ...x, root], root },
     ]
   }),
 ]
+
+/** export, each --format, with and without --transactional-id: each partition read once (scan/export-read.ts) */
+const EXPORT_CASES: Case[] = (
+  [
+    ['orders', ORDERS, 'tx-rw-1'],
+    ['4.4.0', TXNS44, 'rpw-0'],
+  ] as const
+).flatMap(([fixture, root, id]) =>
+  (['ndjson', 'parquet'] as const).flatMap((format): Case[] =>
+    [[], ['--transactional-id', id]].map((x) => ({
+      name: `export ${fixture} --format ${format}${x.length > 0 ? ' --transactional-id' : ''}`,
+      args: ['export', ...x, '--format', format, root, '-o', path.join(EXPORT_OUT, `${fixture}-${format}-${x.length}`)],
+      root,
+    })),
+  ),
+)
 
 const CASES: Case[] = [
   { name: 'dump --deep-iteration', args: ['dump', '--deep-iteration', ORDERS + '/orders-11-0'], root: ORDERS },
@@ -122,6 +133,7 @@ const CASES: Case[] = [
   // --transactional-id: the id's producer ids come from the coordinator's records the command reads anyway, so that
   // its __transaction_state partition is read once with the filter as without it
   ...TXID_CASES,
+  ...EXPORT_CASES,
 ]
 
 /** `command name` -> file (relative to the case's root) -> the factor measured when it was listed (its limit is 1x) */
@@ -136,30 +148,10 @@ const KNOWN: Record<string, Record<string, number>> = {
   // they read anyway (each __transaction_state file once: no entry for them); txns finds a filter's range in the one
   // scan that streams the runs (scan/txns-partition.ts); dump reads the id's records as it dumps a
   // __transaction_state partition among its paths, whose output waits for its turn (commands/dump/id-first.ts), and
-  // those beside the paths once, for the id alone (the `one partition` cases). Still read more than once:
-  // export reads each partition twice by design (the header pass for the outcomes, then the record pass:
-  // commands/export.ts, scan/export-scan.ts), and the __transaction_state partitions once more before both, for the
-  // rows' transactional ids and --transactional-id's producer ids together (exportTransactionalIds: every row of
-  // any partition names its id, so the ids are known before the first row is written)
-  'export orders --transactional-id': {
-    '__transaction_state-2/00000000000000000000.log': 3,
-    '__consumer_offsets-1/00000000000000000000.log': 2,
-    'orders-10-0/00000000000000000000.log': 2,
-    'orders-10-1/00000000000000000000.log': 2,
-    'orders-10-2/00000000000000000000.log': 2,
-    'orders-11-0/00000000000000000000.log': 2,
-  },
-  'export 4.4.0 --transactional-id': {
-    '__transaction_state-0/00000000000000000000.log': 3,
-    '__transaction_state-1/00000000000000000000.log': 3,
-    '__transaction_state-2/00000000000000000000.log': 3,
-    '__consumer_offsets-0/00000000000000000000.log': 2,
-    '__consumer_offsets-1/00000000000000000000.log': 2,
-    '__consumer_offsets-2/00000000000000000000.log': 2,
-    'tx-out-0/00000000000000000000.log': 2,
-    'tx-out-1/00000000000000000000.log': 2,
-    'tx-out-2/00000000000000000000.log': 2,
-  },
+  // those beside the paths once, for the id alone (the `one partition` cases).
+  // export reads each partition once: the partition scan hands its records out as it reads them, a batch whose
+  // transaction has not ended waiting in a queue (scan/export-read.ts); the __transaction_state partitions go first,
+  // their records giving the rows' transactional ids and --transactional-id's producer ids in the same read: no entry
 }
 
 function limitFor(c: Case, rel: string): number {

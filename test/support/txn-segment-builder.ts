@@ -21,6 +21,8 @@ export interface BatchSpec {
   coordinatorEpoch?: number
   timestamp?: bigint
   baseSequence?: number
+  /** each record's value: this many bytes (default `value <i>`) */
+  valueBytes?: number
 }
 
 function uvarint(n: number): number[] {
@@ -72,7 +74,14 @@ export function encodeBatch(s: BatchSpec): Buffer {
     const type = s.control === 'ABORT' ? 0 : s.control === 'COMMIT' ? 1 : (s.control as number)
     records.push(controlRecord(type, s.coordinatorEpoch ?? 0))
   } else {
-    for (let i = 0; i < count; i++) records.push(encodeRecord(i, Buffer.from(`k${i}`), Buffer.from(`value ${i}`)))
+    for (let i = 0; i < count; i++)
+      records.push(
+        encodeRecord(
+          i,
+          Buffer.from(`k${i}`),
+          s.valueBytes === undefined ? Buffer.from(`value ${i}`) : Buffer.alloc(s.valueBytes, 97 + (i % 26)),
+        ),
+      )
   }
   const body = Buffer.concat(records)
   const h = Buffer.alloc(61)
@@ -114,12 +123,27 @@ export class LogWriter {
     return b
   }
 
-  plain(count: number, producerId = -1n): BatchSpec {
-    return this.push({ count, producerId, producerEpoch: producerId >= 0n ? 0 : -1 }, count)
-  }
-  txn(producerId: bigint, producerEpoch: number, count: number, timestamp?: bigint): BatchSpec {
+  plain(count: number, producerId = -1n, valueBytes?: number): BatchSpec {
     return this.push(
-      { count, producerId, producerEpoch, transactional: true, ...(timestamp !== undefined ? { timestamp } : {}) },
+      {
+        count,
+        producerId,
+        producerEpoch: producerId >= 0n ? 0 : -1,
+        ...(valueBytes !== undefined ? { valueBytes } : {}),
+      },
+      count,
+    )
+  }
+  txn(producerId: bigint, producerEpoch: number, count: number, timestamp?: bigint, valueBytes?: number): BatchSpec {
+    return this.push(
+      {
+        count,
+        producerId,
+        producerEpoch,
+        transactional: true,
+        ...(timestamp !== undefined ? { timestamp } : {}),
+        ...(valueBytes !== undefined ? { valueBytes } : {}),
+      },
       count,
     )
   }

@@ -1,0 +1,305 @@
+// `tsdump export`'s one read of a partition: the partition scan every partition command shares (the analyzer's
+// facts: HW, LSO, the transactions and their outcomes), with a tap on its frames that hands each batch's records
+// out in the same pass, so each segment is read once.
+//
+// A transaction's outcome is written after its records, so a batch's visibility is not always known when it is
+// read. It is when the batch lies below the first offset of the earliest transaction still unstable
+// (AnalyzerProgress.unstableFrom) and below the checkpoint's HW: every transaction begun at or before it has
+// ended (its ABORT, if any, is in the queue), and, while offsets increase, any transaction unstable at the end
+// begins at or after that offset, so the final LSO and HW are not below it (without a checkpoint the HW is the
+// log end, which no batch reaches). Such a batch is written at once; the others wait, in log order, in a queue
+// that holds 8 MiB in memory and the rest in a scratch file (io/spill-queue.ts), and go as that offset moves
+// past them, or at the partition's end with the final facts. A transaction that never ends makes the queue hold
+// the rest of the partition on disk, not in memory.
+//
+// This is the record pass of export-scan.ts exportRecords made from the scan's frames, and it is that only
+// where the two cannot differ: a log that reads cleanly, with increasing offsets. At the first frame that is not
+// such (damage, a tail, a CRC or header problem, a legacy entry, a large batch that must wait, offsets that do not
+// increase, a segment that cannot be opened or shrinks), the caller drops what this partition wrote and runs the
+// two passes instead (commands/export.ts), whose answers for damaged logs are the ones to keep.
+import type { Finding } from '../analysis/findings.js'
+import { decodeFinding } from '../analysis/log-findings.js'
+import { DecodeError } from '../decode/errors.js'
+import { DEFAULT_WINDOW } from '../decode/frame-scanner.js'
+import { batchRecords } from '../decode/streamed-batch.js'
+import type { AnalyzerProgress } from '../analysis/partition-report.js'
+import type { RangeSpec } from '../analysis/range-filter.js'
+import { RangeFilter } from '../analysis/range-filter.js'
+import { AbortedQueueAsRead, RecordVisibility } from '../analysis/record-visibility.js'
+import { toBigInt } from '../bytes/int64.js'
+import { crc32cUpdate } from '../bytes/crc32c.js'
+import { Frame } from '../decode/frame.js'
+import type { ScannedEvent } from '../decode/frame.js'
+import type { FrameScanner } from '../decode/frame-scanner.js'
+import * as L from '../decode/layout.js'
+import type { ReadOptions, V2Batch } from '../decode/log-reader.js'
+import { readFrame } from '../decode/log-reader.js'
+import type { SegmentSource } from '../decode/segment-source.js'
+import type { OffsetCheckpoint } from '../io/checkpoints.js'
+import type { KafkaFile, PartitionDir } from '../io/discover.js'
+import { SpillQueue } from '../io/spill-queue.js'
+import type { ExportVisitor, RecordsTap } from './export-scan.js'
+import { RECORD_PASS_WINDOW, exportBatch, finalFacts } from './export-scan.js'
+import type { ScannedPartition } from './partition-scan.js'
+import { scanPartition } from './partition-scan.js'
+
+/** thrown through the scan at the first frame the record pass might read otherwise: the caller runs the two passes */
+class NotClean extends Error {}
+
+const MAX = (1n << 63n) - 1n
+const NONE = new Map<bigint, bigint>()
+/** a held item that starts a segment (a batch's item starts with its magic, 2) */
+const SEGMENT = 0
+
+/**
+ * Every record of the partition in log order, with its visibility, from one read; null when the log is not one
+ * this read answers exactly as the two passes do (see the top of this file): nothing it handed out counts then.
+ */
+export function exportInOneRead(
+  dir: PartitionDir,
+  checkpoints: Map<string, OffsetCheckpoint | null>,
+  visit: ExportVisitor,
+  findings: Finding[],
+  filter?: RangeSpec,
+  records?: RecordsTap,
+): ScannedPartition | null {
+  const r = new OneRead(dir, checkpoints, visit, findings, filter, records)
+  try {
+    const scanned = scanPartition(dir, checkpoints, {
+      analyzer: () => ({ sink: r.aborted, markerEpochs: false, progress: (p) => (r.progress = p) }),
+      frames: () => (frames, src, file) => r.segment(frames, src, file),
+      batch: (s) => r.fed(toBigInt(s.baseOffset), toBigInt(s.lastOffset)),
+    })
+    if (r.notClean || r.opened !== r.logs.length) return null
+    r.vis.settle(finalFacts(scanned.report))
+    r.release(true)
+    return scanned
+  } catch (e) {
+    if (e instanceof NotClean) return null
+    throw e
+  } finally {
+    r.held.close()
+  }
+}
+
+class OneRead {
+  readonly aborted = new AbortedQueueAsRead()
+  readonly vis: RecordVisibility
+  readonly held = new SpillQueue()
+  readonly logs: KafkaFile[]
+  progress: AnalyzerProgress | undefined
+  notClean = false
+  opened = 0
+  private readonly range: RangeFilter | undefined
+  private stopped = false
+  private maxLast: bigint | null = null
+  private hw: bigint | null | undefined = undefined
+  private settled = false
+  private src: SegmentSource | undefined
+  private scanning: KafkaFile | undefined
+  private file = ''
+
+  constructor(
+    private readonly dir: PartitionDir,
+    private readonly checkpoints: Map<string, OffsetCheckpoint | null>,
+    private readonly visit: ExportVisitor,
+    private readonly findings: Finding[],
+    filter: RangeSpec | undefined,
+    private readonly records: RecordsTap | undefined,
+  ) {
+    this.logs = dir.files.filter((f) => f.kind === 'log')
+    this.range = filter === undefined ? undefined : new RangeFilter(filter)
+    // until its end, a batch is written only below every bound, where these are what the final facts say of it
+    this.vis = new RecordVisibility(
+      { logStartOffset: 0n, highWatermark: MAX, lastStableOffset: MAX, open: NONE, unknown: new Set() },
+      this.aborted,
+    )
+  }
+
+  /** every batch the scan feeds, before the analyzer: offsets must increase (the reasoning above needs it) */
+  fed(base: bigint, last: bigint): void {
+    if ((this.maxLast !== null && base <= this.maxLast) || last < base) this.fail()
+    this.maxLast = last
+  }
+
+  private fail(): never {
+    this.notClean = true
+    throw new NotClean()
+  }
+
+  /** the scan's frames of one segment, each handed out after the analyzer has taken it */
+  segment(frames: Pick<FrameScanner, 'next'>, src: SegmentSource, file: KafkaFile): Pick<FrameScanner, 'next'> {
+    if (this.logs[this.opened++]?.path !== file.path) this.fail() // a segment before it could not be opened
+    this.src = src
+    this.scanning = file
+    const marker = Buffer.alloc(5)
+    marker.writeUInt32BE(this.opened - 1, 1)
+    this.later(marker)
+    let prev: Frame | undefined
+    return {
+      next: (): ScannedEvent | undefined => {
+        let ev: ScannedEvent | undefined
+        try {
+          if (prev !== undefined) this.take(prev)
+          prev = undefined
+          ev = frames.next()
+        } catch (e) {
+          this.notClean = true // the segment shrank while read: the scan says so and goes on without us
+          throw e
+        }
+        if (ev === undefined) return undefined
+        if (ev.kind !== 'frame' || ev.magic < 2) this.fail()
+        prev = ev
+        return ev
+      },
+    }
+  }
+
+  /** a segment's start: now when nothing waits, else after what waits */
+  private later(marker: Buffer): void {
+    if (this.held.length === 0) this.begin(marker.readUInt32BE(1))
+    else this.held.push(marker)
+  }
+
+  private begin(segment: number): void {
+    const f = this.logs[segment]!
+    this.file = f.path
+    if (!this.stopped) this.visit.segment(f)
+  }
+
+  private take(f: Frame): void {
+    const b = f.complete ? v2(f) : this.whole(f)
+    if (b.problems.length > 0) this.fail()
+    if (this.records !== undefined) this.tap(b, this.records)
+    if (this.stopped) return
+    if (this.held.length === 0 && toBigInt(b.header.lastOffset) < this.bound()) {
+      this.write(b)
+      return
+    }
+    if (!b.complete) this.fail()
+    this.held.push(heldItem(b), true)
+    this.release(false)
+  }
+
+  /**
+   * the tap's records of a batch. A coordinator's batches carry no producer id: one that does is not read here (its
+   * rows' ids, and --transactional-id's range, are then known only after the coordinator's records: the caller
+   * reads it again, in its turn); nor one larger than the record pass's window (forEachInternalRecord holds it whole)
+   */
+  private tap(b: V2Batch, t: RecordsTap): void {
+    const h = b.header
+    if (toBigInt(h.producerId) >= 0n || !b.complete) this.fail()
+    if (h.isControl) return
+    try {
+      for (const rec of batchRecords(h, b.bytes, true, this.src!, { window: DEFAULT_WINDOW }))
+        t.record(rec, h, this.scanning!)
+    } catch (e) {
+      if (!(e instanceof DecodeError)) throw e
+      t.findings.push(decodeFinding(e, this.scanning!.path))
+    }
+  }
+
+  /** the offset below which a batch's visibility is what the final facts will say (see the top of this file) */
+  private bound(): bigint {
+    const p = this.progress
+    const start = p?.logStart() ?? null
+    if (p === undefined || start === null) return -MAX
+    if (!this.settled) {
+      this.settled = true
+      this.vis.settle({
+        logStartOffset: start,
+        highWatermark: MAX,
+        lastStableOffset: MAX,
+        open: NONE,
+        unknown: new Set(),
+      })
+    }
+    if (this.hw === undefined) {
+      // the checkpoint's HW as the scan read it (final: never below it)
+      const label = `${this.dir.topic}-${this.dir.partition}`
+      this.hw = this.dir.topic !== null ? (this.checkpoints.get(this.dir.logDir)?.get(label) ?? null) : null
+    }
+    const u = p.unstableFrom() ?? MAX
+    return this.hw !== null && this.hw < u ? this.hw : u
+  }
+
+  /** what waits and may go now (`end`: everything, the final facts settled) */
+  release(end: boolean): void {
+    for (let item = this.held.peek(); item !== undefined; item = this.held.peek()) {
+      if (item[0] === SEGMENT) {
+        this.held.shift()
+        this.begin(item.readUInt32BE(1))
+        continue
+      }
+      const base = item.readBigInt64BE(POSITION_BYTES + 1 + L.OFFSET_OFFSET)
+      const last = base + BigInt(item.readInt32BE(POSITION_BYTES + 1 + L.LAST_OFFSET_DELTA_OFFSET))
+      if (!end && last >= this.bound()) return
+      this.held.shift()
+      const bytes = item.subarray(POSITION_BYTES + 1)
+      // its CRC was checked when it was read
+      this.write(v2(frameOf(bytes, item.readUIntBE(1, POSITION_BYTES), true, bytes.length, item[0]!), HELD))
+    }
+  }
+
+  private write(b: V2Batch): void {
+    if (this.stopped) return
+    if (exportBatch(b, this.src!, this.file, this.vis, this.range, this.visit, this.findings)) this.stopped = true
+  }
+
+  /**
+   * A batch the scan framed by its header alone (larger than its window): the record pass holds one up to its own
+   * window whole, so its body is read now; a larger one it streams, its CRC computed here as the framer computes it
+   */
+  private whole(f: Frame): V2Batch {
+    const src = this.src!
+    const total = f.sizeInBytes
+    const head = L.RECORD_BATCH_OVERHEAD
+    if (total <= RECORD_PASS_WINDOW) {
+      const buf = Buffer.allocUnsafe(total)
+      f.bytes.copy(buf, 0, 0, head)
+      if (src.readInto(buf.subarray(head), f.position + head, total - head) !== total - head) this.fail()
+      return v2(frameOf(buf, f.position, true, total, f.magic))
+    }
+    const header = Buffer.from(f.bytes.subarray(0, head))
+    let crc = crc32cUpdate(0, header.subarray(L.ATTRIBUTES_OFFSET))
+    const chunk = Buffer.allocUnsafe(RECORD_PASS_WINDOW)
+    for (let a = f.position + head; a < f.position + total; ) {
+      const n = Math.min(RECORD_PASS_WINDOW, f.position + total - a)
+      if (src.readInto(chunk, a, n) !== n) this.fail()
+      crc = crc32cUpdate(crc, chunk.subarray(0, n))
+      a += n
+    }
+    const frame = frameOf(header, f.position, false, total, f.magic)
+    frame.crc = crc
+    return v2(frame)
+  }
+}
+
+const HELD: ReadOptions = { verifyCrc: false }
+const REUSED = new Frame()
+
+/** bytes of a held batch's file position */
+const POSITION_BYTES = 6
+
+/** a held batch: its magic (never SEGMENT's 0: the framer's batches are v2), its file position and its bytes */
+function heldItem(b: V2Batch): Buffer {
+  const item = Buffer.allocUnsafe(1 + POSITION_BYTES + b.bytes.length)
+  item[0] = b.bytes[L.MAGIC_OFFSET]!
+  item.writeUIntBE(b.position, 1, POSITION_BYTES)
+  b.bytes.copy(item, 1 + POSITION_BYTES)
+  return item
+}
+
+/** a Frame over `bytes` (the whole batch when `complete`, else its header) as the framer makes one */
+function frameOf(bytes: Buffer, position: number, complete: boolean, total: number, magic: number): Frame {
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  // one Frame, refilled: readFrame keeps nothing of it but the bytes' view
+  return REUSED.set(position, bytes, dv, 0, complete ? total : L.RECORD_BATCH_OVERHEAD, complete, magic, total)
+}
+
+/** the record pass's event for a v2 frame (its CRC checked, as readLog checks every batch's) */
+function v2(f: Frame, opts?: ReadOptions): V2Batch {
+  const b = readFrame(f, opts)
+  if (b.kind !== 'batch') throw new NotClean()
+  return b
+}
