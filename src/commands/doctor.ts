@@ -34,6 +34,7 @@ import { closeRemoteStores } from '../io/remote/store.js'
 import type { RemoteInput } from '../io/remote/spec.js'
 import { remoteSpecOf } from '../io/remote/spec.js'
 import { dataExtent } from '../scan/data-extent.js'
+import { HOLD_AT_BYTES, YoungGenerationHold } from './young-generation.js'
 import { toBigInt } from '../bytes/int64.js'
 import { cleanupOf } from './cleanup.js'
 import { cleanupHooks } from '../scan/cleanup-scan.js'
@@ -166,6 +167,8 @@ export function doctorRun(paths: string[], opts: DoctorOptions = {}, internals: 
   }
   if (usable.length === 0) return run
   const remote = opts.remote !== undefined ? { remote: opts.remote } : {}
+  // V8's young generation held once grown to 16 MiB (commands/young-generation.ts): 32 MiB of RSS otherwise
+  const young = new YoungGenerationHold()
   try {
     const model = new BrokerModel(usable, { ...remote, ...(internals.resync === false ? { resync: false } : {}) })
     run.model = model
@@ -188,6 +191,7 @@ export function doctorRun(paths: string[], opts: DoctorOptions = {}, internals: 
         return { ...cleanupScan.hooks.analyzer(dir), ...lanes, ...t, ...(sink !== undefined ? { sink } : {}) }
       },
       batch: (s) => {
+        young.tick()
         tx.collector.hooks.batch(s)
         if (s.file !== undefined && s.file !== lastFile && !firstSeen.has(s.file))
           firstSeen.set(
@@ -199,6 +203,8 @@ export function doctorRun(paths: string[], opts: DoctorOptions = {}, internals: 
       },
     })
     run.scanned = scan
+    // what is left (the join, cleanup) grows it too: held at half the size the scan is let grow it to
+    young.check(HOLD_AT_BYTES / 2)
     const rec = reconciled(scan, undefined)
     const dirsOf = new Map<string, string[]>()
     for (const p of rec.partitions) dirsOf.set(p.label, [...(dirsOf.get(p.label) ?? []), p.path])
@@ -271,6 +277,7 @@ export function doctorRun(paths: string[], opts: DoctorOptions = {}, internals: 
     run.result = { summary, findings, groups, unusable }
     return run
   } finally {
+    young.release()
     if (opts.remote !== undefined) closeRemoteStores()
   }
 }

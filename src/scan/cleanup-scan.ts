@@ -38,6 +38,8 @@ export function cleanupHooks(): CleanupHooks {
     headers,
     hooks: {
       analyzer: (dir) => {
+        // (the partition before is done)
+        current.trim()
         current = new HeaderFacts()
         headers.set(dir, current)
         return {}

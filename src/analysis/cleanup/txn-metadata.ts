@@ -71,7 +71,7 @@ export class HeaderFacts {
   private abort(producerId: I64, first: I64, last: I64): void {
     const at = 3 * this.abortedCount
     if (at + 3 > this.aborted.length) {
-      const grown = new BigInt64Array(2 * this.aborted.length)
+      const grown = new BigInt64Array(Math.max(3 * 16, 2 * this.aborted.length))
       grown.set(this.aborted)
       this.aborted = grown
     }
@@ -79,6 +79,14 @@ export class HeaderFacts {
     this.aborted[at + 1] = BigInt(first)
     this.aborted[at + 2] = BigInt(last)
     this.abortedCount++
+  }
+
+  /**
+   * The partition's scan is over: the triples' room to grow let go (each partition's array doubles as it fills: up
+   * to twice its triples, 5 MiB over 50 partitions of 1,000,000 small transactions)
+   */
+  trim(): void {
+    if (this.aborted.length > 3 * this.abortedCount) this.aborted = this.aborted.slice(0, 3 * this.abortedCount)
   }
 
   /** the segments' timestamps and record counts filled in */
