@@ -18,6 +18,7 @@ import { partitionExitCode, writeUnusable } from './partition-command.js'
 import type { WorkerInternals } from './workers/partition-pool.js'
 import { streamTxnsInWorkers, txnsWorkerCount } from './workers/txns-pool.js'
 import type { RemoteInput } from '../io/remote/spec.js'
+import { YoungGenerationCap } from './young-generation.js'
 
 /** txns()'s options (the library) */
 export interface TxnsOptions {
@@ -43,6 +44,36 @@ export interface TxnsCommandOptions extends TxnsOptions {
   /** tests: when workers are used, and how many ran */
   workerInternals?: WorkerInternals
 }
+
+/**
+ * The printer's stream, V8's young generation held at its bound as it is told (commands/young-generation.ts): after
+ * each partition's scan and every RUNS_PER_CHECK runs
+ */
+function heldYoung(to: TxnsStream): TxnsStream {
+  const cap = new YoungGenerationCap()
+  let runs = 0
+  return {
+    timelineEnd: (p, lane) => {
+      to.timelineEnd(p, lane)
+    },
+    end: () => {
+      to.end()
+    },
+    timelineStart: (p) => {
+      cap.check()
+      to.timelineStart(p)
+    },
+    run: (r) => {
+      if (++runs % RUNS_PER_CHECK === 0) cap.check()
+      to.run(r)
+    },
+    transactionStates: (p) => {
+      cap.check()
+      to.transactionStates(p)
+    },
+  }
+}
+const RUNS_PER_CHECK = 1024
 
 /** Streams the timeline (or transactional-id states) of each partition to `to`; returns the findings' exit code. */
 function streamTxns(
@@ -115,7 +146,14 @@ export async function runTxns(opts: TxnsCommandOptions, ctx: CommandContext): Pr
   const atLeast = (code: number): number => (unreadable.length > 0 ? Math.max(code, EXIT_FINDINGS) : code)
   if (workers === 0)
     return atLeast(
-      streamTxns(partitions, opts.width ?? 70, printer.txnsStream(), checkpoints, read, opts.resync !== false),
+      streamTxns(
+        partitions,
+        opts.width ?? 70,
+        heldYoung(printer.txnsStream()),
+        checkpoints,
+        read,
+        opts.resync !== false,
+      ),
     )
   opts.workerInternals?.onWorkers?.(workers)
   const to = printer.txnsStream()
