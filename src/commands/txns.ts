@@ -18,6 +18,7 @@ import { partitionExitCode, writeUnusable } from './partition-command.js'
 import type { WorkerInternals } from './workers/partition-pool.js'
 import { streamTxnsInWorkers, txnsWorkerCount } from './workers/txns-pool.js'
 import type { RemoteInput } from '../io/remote/spec.js'
+import { YoungGenerationHold } from './young-generation.js'
 
 /** txns()'s options (the library) */
 export interface TxnsOptions {
@@ -42,6 +43,35 @@ export interface TxnsCommandOptions extends TxnsOptions {
   threads?: number
   /** tests: when workers are used, and how many ran */
   workerInternals?: WorkerInternals
+}
+
+/**
+ * The printer's stream, V8's young generation held at its bound as it is told (commands/young-generation.ts): after
+ * each partition's scan and as runs are written; given back at the end
+ */
+function heldYoung(to: TxnsStream): TxnsStream {
+  const hold = new YoungGenerationHold()
+  return {
+    timelineEnd: (p, lane) => {
+      to.timelineEnd(p, lane)
+    },
+    end: () => {
+      to.end()
+      hold.release()
+    },
+    timelineStart: (p) => {
+      hold.check()
+      to.timelineStart(p)
+    },
+    run: (r) => {
+      hold.tick()
+      to.run(r)
+    },
+    transactionStates: (p) => {
+      hold.check()
+      to.transactionStates(p)
+    },
+  }
 }
 
 /** Streams the timeline (or transactional-id states) of each partition to `to`; returns the findings' exit code. */
@@ -115,7 +145,14 @@ export async function runTxns(opts: TxnsCommandOptions, ctx: CommandContext): Pr
   const atLeast = (code: number): number => (unreadable.length > 0 ? Math.max(code, EXIT_FINDINGS) : code)
   if (workers === 0)
     return atLeast(
-      streamTxns(partitions, opts.width ?? 70, printer.txnsStream(), checkpoints, read, opts.resync !== false),
+      streamTxns(
+        partitions,
+        opts.width ?? 70,
+        heldYoung(printer.txnsStream()),
+        checkpoints,
+        read,
+        opts.resync !== false,
+      ),
     )
   opts.workerInternals?.onWorkers?.(workers)
   const to = printer.txnsStream()
