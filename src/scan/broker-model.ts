@@ -216,13 +216,13 @@ export class BrokerModel {
   /**
    * The same scan with the partitions other than __transaction_state's handed to `others` (worker threads); the
    * coordinator's are scanned on this thread by `here.run`, their records read in the same pass, which `others`
-   * calls while its workers scan the rest (`run(dir)`: that one, `run()`: those not scanned yet).
+   * calls while its workers scan the rest.
    */
   async scanSplit(
     others: (
       dirs: PartitionDir[],
       filter: RangeSpec | undefined,
-      here: { dirs: PartitionDir[]; run: (dir?: PartitionDir) => void },
+      here: { dirs: PartitionDir[]; run: () => void },
     ) => Promise<ScannedPartition[]>,
     opts: Omit<PartitionScanOptions, 'remote' | 'resync' | 'frames'> = {},
   ): Promise<Scanned> {
@@ -238,9 +238,11 @@ export class BrokerModel {
     const filter = this.coordinatorFirst(partitions, cps, opts)
     const own = filter === undefined ? opts : { ...opts, filter }
     const states = partitions.filter((p) => isState(p) && !this.early.has(p.path))
-    const run = (dir?: PartitionDir): void => {
-      for (const p of dir === undefined ? states : [dir])
-        if (!this.early.has(p.path)) this.early.set(p.path, scanPartition(p, cps, this.scanOptions(own)))
+    let ran = false
+    const run = (): void => {
+      if (ran) return
+      ran = true
+      for (const p of states) this.early.set(p.path, scanPartition(p, cps, this.scanOptions(own)))
     }
     const rest = await others(
       partitions.filter((p) => !isState(p)),

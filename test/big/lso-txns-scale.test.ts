@@ -82,8 +82,7 @@ describe(`lso and txns on ${N} transactions`, () => {
     for (const p of blocked) expect([5000, 5001, 5002]).toContain(p.blocking!.producerId)
   })
   // 1M transactions, /usr/bin/time on a loaded machine (bench/RESULTS.md, "lso and txns from the broker model"):
-  // 92-103 MiB since the coordinator's records are read in place (160 MiB before); 109-120 with both threads busy to
-  // the end (bench/RESULTS.md, branch lso13)
+  // 92-103 MiB since the coordinator's records are read in place (160 MiB before)
   it(`lso: peak RSS < 128 MiB`, () => {
     expect(lso.r?.code).toBe(1)
     console.log(`lso, ${N} transactions: peak RSS ${lso.r!.maxRssMiB.toFixed(0)} MiB`)

@@ -40,13 +40,10 @@ export interface PartitionScanRequest {
   here?: HereScan
 }
 
-/**
- * partitions this thread scans itself (`run`, which keeps what it reads: `run(dir)` that one, `run()` all not
- * scanned yet), before it takes the others'
- */
+/** partitions this thread scans itself (`run`, which keeps what it reads), before it takes the others' */
 export interface HereScan {
   dirs: readonly PartitionDir[]
-  run: (dir?: PartitionDir) => void
+  run: () => void
 }
 
 export interface WorkerInternals {
@@ -135,9 +132,6 @@ async function inWorkers(
   const results: ScannedPartition[] = new Array(partitions.length)
   const workers: Worker[] = []
   const checkpoints = new Map<string, OffsetCheckpoint | null>()
-  const sizes = partitions.map((p) => logBytes([p]))
-  /** per worker, the partitions given and not yet back, and their bytes */
-  const held = new Map<Worker, { count: number; bytes: number }>()
   let next = 0
   let done = 0
   let failed: Error | undefined
@@ -151,9 +145,6 @@ async function inWorkers(
   const give = (w: Worker): void => {
     if (next >= partitions.length) return
     const id = next++
-    const h = held.get(w)!
-    h.count++
-    h.bytes += sizes[id]!
     const job: PartitionJob = {
       id,
       // a worker's store lists nothing: its remote segments planned here, as its scan starts
@@ -167,18 +158,13 @@ async function inWorkers(
   try {
     for (let i = 0; i < threads - 1; i++) {
       const w = new Worker(workerUrl('partition-worker'), { resourceLimits: { maxYoungGenerationSizeMb: 4 } })
-      held.set(w, { count: 0, bytes: 0 })
       w.on('message', (m: PartitionWorkerMessage) => {
-        const h = held.get(w)!
-        h.count--
-        h.bytes -= sizes[m.id]!
         if (m.type === 'error') failed ??= new Error(`partition worker, ${partitions[m.id]!.path}: ${m.message}`)
         else {
           results[m.id] = { ...fromWireScanned(m.scanned), dir: scannedDir(partitions[m.id]!, m.scanned.dir) }
           done++
         }
-        // not one more per result: results that waited while this thread read a `here` partition come together
-        if (h.count < QUEUED) give(w)
+        give(w)
         settle()
       })
       w.on('error', (e) => {
@@ -192,16 +178,17 @@ async function inWorkers(
       workers.push(w)
       for (let q = 0; q < QUEUED; q++) give(w)
     }
-    // this thread reads the `here` partitions first, one at a time, and hands out no work while it reads one: before
-    // each, every worker is given about as much to do as it has (a coordinator byte, records read, costs about
-    // HERE_COST data bytes), and between them the results that came in are taken
-    for (const dir of req.here?.dirs ?? []) {
-      const owed = (HERE_COST * logBytes([dir])) / workers.length
-      for (const w of workers) while (held.get(w)!.bytes < owed && next < partitions.length) give(w)
-      req.here!.run(dir)
-      await new Promise((resolve) => setImmediate(resolve))
+    if (req.here !== undefined) {
+      // this thread reads the `here` partitions first and hands out no work meanwhile: the workers are given
+      // about as much to do as it has (a coordinator byte, records read, costs about HERE_COST data bytes)
+      const owed = (HERE_COST * logBytes(req.here.dirs)) / workers.length
+      for (const w of workers)
+        for (let given = 0; given < owed && next < partitions.length; ) {
+          given += logBytes([partitions[next]!])
+          give(w)
+        }
+      req.here.run()
     }
-    req.here?.run()
     while (next < partitions.length && failed === undefined) {
       const id = next++
       results[id] = scanOne(partitions[id]!, checkpoints, req)
@@ -225,10 +212,10 @@ async function inWorkers(
 /** partitions queued at a worker */
 const QUEUED = 2
 /**
- * what a byte of the `here` partitions costs this thread against a byte of the others, for the work a worker is given
- * before each (in-process, bench/make-scale.mjs's 1M input: a coordinator partition with its records read 3.1 ms per
- * MB, a data partition 1.6, a __consumer_offsets one 3.1). Given all at once before the first, with one more
- * partition per result taken afterwards, the results that waited while this thread read its own gave the worker
- * the rest of the others in one go: it read them alone for a quarter of lso's time (bench/RESULTS.md).
+ * what a byte of the `here` partitions costs this thread against a byte of the others: the coordinator's records read
+ * with the partition scan (scan/transaction-state-read.ts) about as much as the scan of the others (over
+ * bench/make-scale.mjs's 1M input: 1.2 s for 456 MB of coordinator records in-process, the others' 1 GB about 3 s
+ * of lso's CPU). Twice, as it was before the coordinator's records were read in place, gave the worker nine tenths
+ * of the others before this thread had read its own, and this thread then waited for it.
  */
-const HERE_COST = 2
+const HERE_COST = 1
