@@ -49,9 +49,15 @@ const V8_FLAGS = {
 // stdin, remote storage and deeper trees than a log directory count as large.
 const SMALL_INPUT_BYTES = 1024 * 1024
 const small = isSmallInput(process.argv.slice(2))
+// A run reading s3:// has the flags the S3 I/O thread's bridge sets (src/io/remote/sync-bridge.ts) from the start,
+// and code caches of its own: V8 accepts a code cache made under the same flags only, and the bridge's would
+// otherwise make every such run reject and rewrite the command's cache.
+const S3_FLAGS = ['--semi-space-growth-factor=1', '--no-concurrent-recompilation']
+const s3 = process.argv.slice(2).some((a) => a.startsWith('s3://'))
 if (!small) {
   const v8 = require('node:v8')
   for (const f of command === undefined ? [GROW_IN_SMALL_STEPS] : V8_FLAGS[command]) v8.setFlagsFromString(f)
+  if (s3) for (const f of S3_FLAGS) v8.setFlagsFromString(f)
 }
 
 function isSmallInput(args) {
@@ -115,7 +121,7 @@ function loadCached() {
   // one set per installation (its path's hash), so that two installs of different versions do not take turns
   // rewriting one file, and per build of it (the bundle's size and mtime): V8 checks a cache against the source's
   // length only, so a rebuild in place of the same length ran the old build's code and could crash (exit 139)
-  const stem = `${name}-${small ? 'no-flags' : (command ?? 'flags')}-${process.version}-${process.arch}-${pathHash(BUNDLE)}-`
+  const stem = `${name}-${small ? 'no-flags' : (command ?? 'flags')}${s3 ? '-s3' : ''}-${process.version}-${process.arch}-${pathHash(BUNDLE)}-`
   const cacheFile = dir === undefined ? undefined : path.join(dir, `${stem}${buildStamp()}.bin`)
   let cachedData
   if (cacheFile !== undefined)

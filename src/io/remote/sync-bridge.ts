@@ -4,6 +4,7 @@
 // notified, then takes the answer with receiveMessageOnPort. The I/O thread keeps working in between
 // (prefetching the next ranges), so a blocked caller costs no parallelism.
 import { createRequire } from 'node:module'
+import type * as V8 from 'node:v8'
 import type * as WorkerThreads from 'node:worker_threads'
 import type { MessagePort, Worker } from 'node:worker_threads'
 
@@ -12,6 +13,21 @@ import type { MessagePort, Worker } from 'node:worker_threads'
 let threads: typeof WorkerThreads | undefined
 const workerThreads = (): typeof WorkerThreads =>
   (threads ??= createRequire(import.meta.url)('node:worker_threads') as typeof WorkerThreads)
+
+const v8 = (): typeof V8 => createRequire(import.meta.url)('node:v8') as typeof V8
+
+let youngGenerationHeld = false
+/**
+ * This thread's young generation kept at the size it has: a thread that mostly waits for the I/O thread grew it
+ * to 16 MiB semi-spaces all the same (objects of one partition's scan surviving a scavenge add up over a run),
+ * and with the I/O thread's isolate beside it that took a scan of 100 partitions x 300 remote segments from S3
+ * over 128 MiB (bench/RESULTS.md). Set once the I/O thread has answered: V8 raises the growth factor back to 2 when
+ * it sets up an isolate's heap (Heap::ConfigureHeap), so set before the I/O thread's, it would not hold.
+ */
+function holdYoungGeneration(): void {
+  youngGenerationHeld = true
+  v8().setFlagsFromString('--semi-space-growth-factor=1')
+}
 
 /** longest wait for one answer; the I/O thread's own retries end well before */
 const CALL_TIMEOUT_MS = 10 * 60_000
@@ -31,6 +47,9 @@ export class SyncBridge {
     const { MessageChannel, Worker } = workerThreads()
     const ch = new MessageChannel()
     this.port = ch.port1
+    // the I/O thread's code (the SDK's, a lot of it hot) optimised on that thread rather than on V8's compiler
+    // threads: their malloc arenas kept ~15 MiB of the compiler's memory for the rest of a run (bench/RESULTS.md)
+    v8().setFlagsFromString('--no-concurrent-recompilation')
     // a small young generation (1 MiB: 4 cost a 128 MiB object's dump ~7 MiB of peak RSS): the chunks are external
     // memory, collected as soon as they are handed over
     this.worker = new Worker(url, {
@@ -52,8 +71,9 @@ export class SyncBridge {
       const m = workerThreads().receiveMessageOnPort(this.port)
       if (m !== undefined) {
         const answer = m.message as { id: number }
-        if (answer.id === id) return answer as T
-        continue
+        if (answer.id !== id) continue
+        if (!youngGenerationHeld) holdYoungGeneration()
+        return answer as T
       }
       if (Date.now() > end)
         throw new Error(`remote storage I/O thread did not answer within ${CALL_TIMEOUT_MS / 1000} s`)
