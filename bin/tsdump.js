@@ -18,11 +18,15 @@ const path = require('node:path')
 //   memory tests hold.
 // - reconcile the same, and a larger inlining budget, so that V8 inlines the framer and the header read into the
 //   partition scan's loop (scanSegment): reconcile of 1 GiB of small transactions 1.17 -> 1.05 s CPU, peak RSS
-//   62 -> 67 MiB. The same budget made dumps and txns slower and larger: reconcile and lso only (lso, whose main
-//   thread reads the coordinator's records in the same scan, at 1,000,000 transactions: that thread 2.22-2.32 ->
-//   1.95-1.98 s CPU, peak RSS 108-114 -> 114-120 MiB, bench/RESULTS.md).
+//   62 -> 67 MiB. The same budget made dumps and txns slower and larger: reconcile only.
+// - transactions the same 10% steps, and a young generation that never grows past its first 1 MiB semi-spaces
+//   (a growth factor of 1 is read at each growth, so it works at run time, unlike the size above). V8 grows the
+//   young generation once as many bytes as it holds have survived since it last grew, and each mark-compact
+//   counts every young object it promotes: over a long run any trickle of survivors takes it to 16 MiB
+//   semi-spaces, 32 MiB of RSS. A million producers of one transaction each (--json): 123-137 -> 89-92 MiB
+//   peak, 10-20% more CPU (bench/RESULTS.md, "transactions' young generation").
 // Each flag here was run 300 times on a short input without a hang (the test of #25 in bench/RESULTS.md).
-// The command is the first argument naming one; a path named `txns`, `reconcile` or `lso` picks these settings too,
+// The command is the first argument naming one; a path named `txns`, `reconcile` or `transactions` picks these settings too,
 // and no output differs.
 const COMMANDS = new Set([
   'dump',
@@ -36,13 +40,12 @@ const COMMANDS = new Set([
   'remote',
   'kafka-dump-log',
 ])
-const command = process.argv.slice(2).find((a) => a === 'txns' || a === 'reconcile' || a === 'lso')
+const command = process.argv.slice(2).find((a) => a === 'txns' || a === 'reconcile' || a === 'transactions')
 const GROW_IN_SMALL_STEPS = '--heap-growing-percent=10'
-const LARGER_INLINING = ['--max-inlined-bytecode-size=1000', '--max-inlined-bytecode-size-cumulative=3000']
 const V8_FLAGS = {
   txns: [GROW_IN_SMALL_STEPS],
-  reconcile: [GROW_IN_SMALL_STEPS, ...LARGER_INLINING],
-  lso: [GROW_IN_SMALL_STEPS, ...LARGER_INLINING],
+  reconcile: [GROW_IN_SMALL_STEPS, '--max-inlined-bytecode-size=1000', '--max-inlined-bytecode-size-cumulative=3000'],
+  transactions: [GROW_IN_SMALL_STEPS, '--semi-space-growth-factor=1'],
 }
 // A small input (all its files seen, under 1 MiB) gets none: there the heap never grows and nothing is hot, so
 // they change nothing, while node:v8 loads node's streams, 23 modules, 3-4 ms of a short run (bench/RESULTS-startup.md).
