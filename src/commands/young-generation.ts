@@ -5,7 +5,11 @@
 // fixed when the heap is made (--max-semi-space-size given at run time is ignored), but the factor it grows by is
 // read at each growth, and 1 keeps it where it is (V8 refuses 1 only at start-up, where it would hold it at 1 MiB:
 // doctor at 100,000 transactions then took 40% more CPU).
-import * as v8 from 'node:v8'
+import { createRequire } from 'node:module'
+import type * as V8 from 'node:v8'
+
+// loaded at the first look, not at import: node:v8 costs every short run its load (bin/tsdump.js)
+const v8 = (): typeof V8 => createRequire(import.meta.url)('node:v8') as typeof V8
 
 /** both semi-spaces at this size (8 MiB each) are enough for the scan's and the join's garbage */
 export const HOLD_AT_BYTES = 16 * 1024 * 1024
@@ -36,9 +40,11 @@ export class YoungGenerationHold {
    */
   check(atLeast = HOLD_AT_BYTES): void {
     if (this.held || this.released) return
-    const young = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')
+    const young = v8()
+      .getHeapSpaceStatistics()
+      .find((s) => s.space_name === 'new_space')
     if (young === undefined || young.space_size < atLeast) return
-    v8.setFlagsFromString('--semi-space-growth-factor=1')
+    v8().setFlagsFromString('--semi-space-growth-factor=1')
     this.held = true
   }
 
@@ -46,7 +52,7 @@ export class YoungGenerationHold {
   release(): void {
     this.released = true
     if (!this.held) return
-    v8.setFlagsFromString(`--semi-space-growth-factor=${V8_GROWTH_FACTOR}`)
+    v8().setFlagsFromString(`--semi-space-growth-factor=${V8_GROWTH_FACTOR}`)
     this.held = false
   }
 }

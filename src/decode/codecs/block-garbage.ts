@@ -6,8 +6,9 @@
 // every 4 MiB of output holds it at 108-110 MiB, CPU within the noise (bench/RESULTS.md).
 // `gc` exists only with --expose-gc, which the bin cannot pass on its command line: the flag is set when first needed,
 // and the function taken from a new context, where V8 installs it.
-import { setFlagsFromString } from 'node:v8'
-import { runInNewContext } from 'node:vm'
+import { createRequire } from 'node:module'
+import type * as V8 from 'node:v8'
+import type * as Vm from 'node:vm'
 
 const COLLECT_EVERY = 4 * 1024 * 1024
 let since = 0
@@ -19,8 +20,10 @@ export function blockOutputDone(bytes: number): void {
   if (since < COLLECT_EVERY) return
   since = 0
   if (collect === undefined) {
-    setFlagsFromString('--expose-gc')
-    collect = runInNewContext('gc') as (options: { type: 'minor' }) => void
+    // loaded here, not at import: node:v8 and node:vm cost every short run their load (bin/tsdump.js)
+    const load = createRequire(import.meta.url)
+    ;(load('node:v8') as typeof V8).setFlagsFromString('--expose-gc')
+    collect = (load('node:vm') as typeof Vm).runInNewContext('gc') as (options: { type: 'minor' }) => void
   }
   collect({ type: 'minor' })
 }
