@@ -20,7 +20,6 @@ import type { ExportVisitor, RecordsTap } from '../scan/export-scan.js'
 import {
   StateRecordIds,
   exportRecords,
-  exportTransactionalIds,
   idsFirst,
   resolveIdFilter,
   transactionalIds,
@@ -86,7 +85,7 @@ export function exportDataset(paths: string[], given: ExportOptions): ExportResu
   const inside = outputInsideInput(given.out, paths)
   if (inside !== null || unusable.length > 0) {
     // nothing is exported, yet an id with no record is still the command line's usage error, said first
-    exportTransactionalIds(paths, unusable.length > 0 ? [] : partitions, given.filter, [])
+    resolveIdFilter(paths, [], given.filter, idsFirst(given.filter).watch)
     if (unusable.length > 0 && inside === null) return { partitions: [], findings: [], unusable }
     return {
       partitions: [],

@@ -118,35 +118,6 @@ export class StateRecordIds implements RecordsTap {
 }
 
 /**
- * The rows' transactional ids (transactionalIds, of the __transaction_state partitions exported) and `filter` with
- * its transactional id resolved to producer ids, each coordinator partition read once for both: those exported
- * tell the id's records as their rows' ids are read, those beside them (their log directory's) are read for the id
- * alone. @throws TsdumpError NOT_FOUND when the id has no record there, USAGE for crossed bounds
- */
-export function exportTransactionalIds(
-  paths: readonly string[],
-  exported: readonly PartitionDir[],
-  filter: RangeSpec | undefined,
-  findings: Finding[],
-): { ids: Map<bigint, string>; filter: RangeSpec | undefined } {
-  checkFilterBounds(filter)
-  const own = exported.filter((p) => p.topic === STATE_TOPIC)
-  if (!needsIdResolved(filter)) return { ids: transactionalIds(own, findings), filter }
-  const watch = new IdProducerIds(filter.transactionalId)
-  const { dirs, logDirs } = stateDirs(paths)
-  const read = new Set(own.map((p) => path.resolve(p.path)))
-  for (const d of dirs) if (!read.has(path.resolve(d.path))) scanTransactionLog(d, (r) => watch.see(r))
-  const ids = transactionalIds(own, findings, watch)
-  const r = transactionalIdAnswer(watch, {
-    dirs,
-    logDirs,
-    count: () => coordinatorPartitionCountOf(STATE_TOPIC, paths),
-  })
-  if ('error' in r) throw new TsdumpError('NOT_FOUND', r.error)
-  return { ids, filter: { ...filter, producerIds: r.producerIds } }
-}
-
-/**
  * Before the __transaction_state partitions' one read: the filter they are read with (--transactional-id's range
  * holds none of a coordinator's batches, which carry no producer id, whatever the id's producers: so none; export-read
  * reads a batch that carries one again, in its turn) and what collects the id's producer ids.
