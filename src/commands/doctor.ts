@@ -34,7 +34,7 @@ import { closeRemoteStores } from '../io/remote/store.js'
 import type { RemoteInput } from '../io/remote/spec.js'
 import { remoteSpecOf } from '../io/remote/spec.js'
 import { dataExtent } from '../scan/data-extent.js'
-import { HOLD_AT_BYTES, YoungGenerationHold } from './young-generation.js'
+import { HOLD_AT_BYTES, YoungGenerationHold } from '../io/young-generation.js'
 import { toBigInt } from '../bytes/int64.js'
 import { cleanupOf } from './cleanup.js'
 import { cleanupHooks } from '../scan/cleanup-scan.js'
@@ -167,7 +167,7 @@ export function doctorRun(paths: string[], opts: DoctorOptions = {}, internals: 
   }
   if (usable.length === 0) return run
   const remote = opts.remote !== undefined ? { remote: opts.remote } : {}
-  // V8's young generation held once grown to 16 MiB (commands/young-generation.ts): 32 MiB of RSS otherwise
+  // V8's young generation held once grown to 16 MiB (io/young-generation.ts): 32 MiB of RSS otherwise
   const young = new YoungGenerationHold()
   try {
     const model = new BrokerModel(usable, { ...remote, ...(internals.resync === false ? { resync: false } : {}) })

@@ -18,7 +18,7 @@ import { partitionExitCode, writeUnusable } from './partition-command.js'
 import type { WorkerInternals } from './workers/partition-pool.js'
 import { streamTxnsInWorkers, txnsWorkerCount } from './workers/txns-pool.js'
 import type { RemoteInput } from '../io/remote/spec.js'
-import { YoungGenerationHold } from './young-generation.js'
+import { YoungGenerationHold } from '../io/young-generation.js'
 
 /** txns()'s options (the library) */
 export interface TxnsOptions {
@@ -46,7 +46,7 @@ export interface TxnsCommandOptions extends TxnsOptions {
 }
 
 /**
- * The printer's stream, V8's young generation held at its bound as it is told (commands/young-generation.ts): after
+ * The printer's stream, V8's young generation held at its bound as it is told (io/young-generation.ts): after
  * each partition's scan and as runs are written; given back at the end
  */
 function heldYoung(to: TxnsStream): TxnsStream {

@@ -99,7 +99,7 @@ describe(`lso and txns on ${N} transactions`, () => {
     expect(counted).toEqual({ '"committed"': runs.committed, '"aborted"': runs.aborted, '"open"': runs.open })
   })
   // 124-127 MiB at 1M once the runs were encoded as they come (142 MiB before), 103-105 with V8's young generation
-  // held at 16 MiB (commands/young-generation.ts; bench/RESULTS.md, branch lso13)
+  // held at 16 MiB (io/young-generation.ts; bench/RESULTS.md, branch lso13)
   it(`txns: peak RSS < 128 MiB`, () => {
     expect(txns.r?.code).toBe(0)
     console.log(`txns, ${N} transactions: peak RSS ${txns.r!.maxRssMiB.toFixed(0)} MiB`)

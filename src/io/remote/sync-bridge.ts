@@ -7,6 +7,7 @@ import { createRequire } from 'node:module'
 import type * as V8 from 'node:v8'
 import type * as WorkerThreads from 'node:worker_threads'
 import type { MessagePort, Worker } from 'node:worker_threads'
+import { holdYoungGenerationForGood } from '../young-generation.js'
 
 // loaded with the first bridge, not at import: every partition command imports this module through the remote
 // stores, and worker_threads cost each start-up 3-6 ms (bench/RESULTS-startup.md) though few read S3
@@ -15,19 +16,6 @@ const workerThreads = (): typeof WorkerThreads =>
   (threads ??= createRequire(import.meta.url)('node:worker_threads') as typeof WorkerThreads)
 
 const v8 = (): typeof V8 => createRequire(import.meta.url)('node:v8') as typeof V8
-
-let youngGenerationHeld = false
-/**
- * This thread's young generation kept at the size it has: a thread that mostly waits for the I/O thread grew it
- * to 16 MiB semi-spaces all the same (objects of one partition's scan surviving a scavenge add up over a run),
- * and with the I/O thread's isolate beside it that took a scan of 100 partitions x 300 remote segments from S3
- * over 128 MiB (bench/RESULTS.md). Set once the I/O thread has answered: V8 raises the growth factor back to 2 when
- * it sets up an isolate's heap (Heap::ConfigureHeap), so set before the I/O thread's, it would not hold.
- */
-function holdYoungGeneration(): void {
-  youngGenerationHeld = true
-  v8().setFlagsFromString('--semi-space-growth-factor=1')
-}
 
 /** longest wait for one answer; the I/O thread's own retries end well before */
 const CALL_TIMEOUT_MS = 10 * 60_000
@@ -72,7 +60,12 @@ export class SyncBridge {
       if (m !== undefined) {
         const answer = m.message as { id: number }
         if (answer.id !== id) continue
-        if (!youngGenerationHeld) holdYoungGeneration()
+        // this thread's young generation kept at the size it has: one that mostly waits for the I/O thread grew it to
+        // 16 MiB semi-spaces all the same (a partition's objects surviving scavenges add up over a run), which with
+        // the I/O thread's isolate beside it took 100 partitions x 300 remote segments from S3 over 128 MiB
+        // (bench/RESULTS.md). Once the I/O thread has answered: V8 puts the growth factor back to 2 when it sets up
+        // an isolate's heap (Heap::ConfigureHeap), so set before, it would not hold
+        holdYoungGenerationForGood()
         return answer as T
       }
       if (Date.now() > end)

@@ -18,9 +18,31 @@ const LOOK_EVERY = 4096
 /** V8's own factor (Node sets none) */
 const V8_GROWTH_FACTOR = 2
 
+/** holds in force in this process (the flag is the process's): V8's growth comes back when the last one ends */
+let holding = 0
+
+function hold(): void {
+  if (holding++ === 0) v8().setFlagsFromString('--semi-space-growth-factor=1')
+}
+
+function letGo(): void {
+  if (--holding === 0) v8().setFlagsFromString(`--semi-space-growth-factor=${V8_GROWTH_FACTOR}`)
+}
+
+let forGood = false
+/**
+ * The young generation held where it is from now to the process's end (the S3 I/O bridge, io/remote/sync-bridge.ts):
+ * a YoungGenerationHold released later does not give V8 its growth back
+ */
+export function holdYoungGenerationForGood(): void {
+  if (forGood) return
+  forGood = true
+  hold()
+}
+
 /**
  * Holds the young generation once it has grown to HOLD_AT_BYTES: tick() often (a batch), check() at a step's end,
- * release() when done (the process, a library's host, gets V8's growth back).
+ * release() when done (the process, a library's host, gets V8's growth back once no other hold is in force).
  */
 export class YoungGenerationHold {
   private ticks = 0
@@ -44,7 +66,7 @@ export class YoungGenerationHold {
       .getHeapSpaceStatistics()
       .find((s) => s.space_name === 'new_space')
     if (young === undefined || young.space_size < atLeast) return
-    v8().setFlagsFromString('--semi-space-growth-factor=1')
+    hold()
     this.held = true
   }
 
@@ -52,7 +74,7 @@ export class YoungGenerationHold {
   release(): void {
     this.released = true
     if (!this.held) return
-    v8().setFlagsFromString(`--semi-space-growth-factor=${V8_GROWTH_FACTOR}`)
+    letGo()
     this.held = false
   }
 }

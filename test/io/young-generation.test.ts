@@ -1,4 +1,4 @@
-// What commands/young-generation.ts relies on in V8, checked in a process of its own (the flag is the process's): a long
+// What io/young-generation.ts relies on in V8, checked in a process of its own (the flag is the process's): a long
 // run of short-lived objects grows the young generation to V8's largest whatever survives at a time, a hold keeps
 // it at the size it was held at, and release() gives V8 its growth back.
 import { spawnSync } from 'node:child_process'
@@ -6,7 +6,7 @@ import * as path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { REPO_ROOT } from '../support/paths.js'
 
-const MODULE = path.join(REPO_ROOT, 'dist/commands/young-generation.js')
+const MODULE = path.join(REPO_ROOT, 'dist/io/young-generation.js')
 
 /** the young generation's size (MiB, both semi-spaces) after each of `rounds` rounds of garbage, the hold told each 2,000 objects */
 function sizes(hold: 'none' | 'held' | 'released', rounds = 4): number[] {
