@@ -25,9 +25,13 @@ const path = require('node:path')
 //   counts every young object it promotes: over a long run any trickle of survivors takes it to 16 MiB
 //   semi-spaces, 32 MiB of RSS. A million producers of one transaction each (--json): 123-137 -> 89-92 MiB
 //   peak, 10-20% more CPU (bench/RESULTS.md, "transactions' young generation").
+// - lso the same two: the big hostile tier's many-producers input (one 140 MB partition of transactions) peaked at
+//   110-139 MiB as the young generation grew or not, 93-95 MiB held, for 15-20% more CPU there; on
+//   bench/make-scale.mjs' 1,000,000 transactions (its worker threads, whose start sets the factor back to 2) the same
+//   CPU and peak (bench/RESULTS.md).
 // Each flag here was run 300 times on a short input without a hang (the test of #25 in bench/RESULTS.md).
-// The command is the first argument naming one; a path named `txns`, `reconcile` or `transactions` picks these settings too,
-// and no output differs.
+// The command is the first argument naming one; a path named `txns`, `reconcile`, `transactions` or `lso` picks these
+// settings too, and no output differs.
 const COMMANDS = new Set([
   'dump',
   'reconcile',
@@ -40,12 +44,15 @@ const COMMANDS = new Set([
   'remote',
   'kafka-dump-log',
 ])
-const command = process.argv.slice(2).find((a) => a === 'txns' || a === 'reconcile' || a === 'transactions')
+const command = process.argv
+  .slice(2)
+  .find((a) => a === 'txns' || a === 'reconcile' || a === 'transactions' || a === 'lso')
 const GROW_IN_SMALL_STEPS = '--heap-growing-percent=10'
 const V8_FLAGS = {
   txns: [GROW_IN_SMALL_STEPS],
   reconcile: [GROW_IN_SMALL_STEPS, '--max-inlined-bytecode-size=1000', '--max-inlined-bytecode-size-cumulative=3000'],
   transactions: [GROW_IN_SMALL_STEPS, '--semi-space-growth-factor=1'],
+  lso: [GROW_IN_SMALL_STEPS, '--semi-space-growth-factor=1'],
 }
 // A small input (all its files seen, under 1 MiB) gets none: there the heap never grows and nothing is hot, so
 // they change nothing, while node:v8 loads node's streams, 23 modules, 3-4 ms of a short run (bench/RESULTS-startup.md).
