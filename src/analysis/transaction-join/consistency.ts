@@ -9,6 +9,7 @@ import { abortCause } from './abort-cause.js'
 import { runLabel } from './join.js'
 import type { JoinedTransaction, OffsetCommitRecord, TxOutcome } from './types.js'
 import type { DamageRef } from '../transactions.js'
+import { sortSmall, sortStrings } from '../small-sort.js'
 
 const max = (a: bigint | null, b: bigint | null): bigint | null => (a === null ? b : b === null ? a : a > b ? a : b)
 const min = (a: bigint | null, b: bigint | null): bigint | null => (a === null ? b : b === null ? a : a < b ? a : b)
@@ -23,11 +24,13 @@ export interface CompleteContext {
   commits: ReadonlyMap<string, readonly OffsetCommitRecord[]>
 }
 
+const NONE: readonly OffsetCommitRecord[] = []
+
 /** each partition's transactional commits by record offset, built once per partition: a lookup per run, not a pass over every commit */
 const byRecordOffset = new WeakMap<readonly OffsetCommitRecord[], { offsets: bigint[]; at: number[] }>()
 
 /** the transactional commits of `cs` with a record offset in [from, to], in file order */
-function commitsBetween(cs: readonly OffsetCommitRecord[], from: bigint, to: bigint): OffsetCommitRecord[] {
+function commitsBetween(cs: readonly OffsetCommitRecord[], from: bigint, to: bigint): readonly OffsetCommitRecord[] {
   let ix = byRecordOffset.get(cs)
   if (ix === undefined) {
     const at = [...cs.keys()]
@@ -47,7 +50,8 @@ function commitsBetween(cs: readonly OffsetCommitRecord[], from: bigint, to: big
   }
   const hits: number[] = []
   for (let k = lo; k < ix.offsets.length && ix.offsets[k]! <= to; k++) hits.push(ix.at[k]!)
-  return hits.sort((a, b) => a - b).map((i) => cs[i]!)
+  if (hits.length === 0) return NONE
+  return sortSmall(hits, (a, b) => a - b).map((i) => cs[i]!)
 }
 
 export function completeTransaction(t: JoinedTransaction, ctx: CompleteContext): void {
@@ -121,8 +125,10 @@ export function completeTransaction(t: JoinedTransaction, ctx: CompleteContext):
       ),
     )
   }
-  const listed = e.prepare?.partitions ?? [...e.partitions].sort()
-  t.notRead = [...e.partitions].filter((p) => !ctx.scanned.has(p)).sort()
+  const listed = e.prepare?.partitions ?? sortStrings([...e.partitions])
+  const notRead: string[] = []
+  for (const p of e.partitions) if (!ctx.scanned.has(p)) notRead.push(p)
+  t.notRead = sortStrings(notRead)
   const marked = new Set(t.runs.filter((r) => r.marker !== null).map(runLabel))
   // a partition whose marker may lie in bytes that could not be read is not a hanging one: said at the damage
   for (const p of listed.filter((x) => ctx.scanned.has(x) && !marked.has(x) && ctx.damaged?.has(x) === true)) {

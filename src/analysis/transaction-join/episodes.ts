@@ -8,6 +8,7 @@ import { transactionStateName } from '../../decode/topics/transaction-state.js'
 import type { TransactionLogValue } from '../../decode/topics/transaction-state.js'
 import type { TransactionValueFields } from '../../decode/topics/transaction-value-fields.js'
 import type { CoordinatorState, Episode } from './types.js'
+import { sortStrings } from '../small-sort.js'
 
 /** a value's fields as the in-place walk gives them (decode/topics/transaction-value-fields.ts), from a decoded one */
 export function valueFields(v: TransactionLogValue): TransactionValueFields {
@@ -41,7 +42,7 @@ export function coordinatorState(
     producerEpoch: v.producerEpoch,
     timestamp: v.transactionLastUpdateTimestampMs,
     startTimestamp: v.transactionStartTimestampMs,
-    partitions: v.partitions === null ? [] : v.partitions.sort(),
+    partitions: v.partitions === null ? [] : sortStrings(v.partitions),
     transactionTimeoutMs: v.transactionTimeoutMs,
     clientTransactionVersion: v.clientTransactionVersion,
     file,

@@ -11,12 +11,27 @@
 // Whatever cannot be told apart exactly is a TXN_JOIN_AMBIGUOUS finding.
 import { finding } from '../findings.js'
 import { inferTransactionVersion } from '../transactions.js'
+import { sortSmall } from '../small-sort.js'
 import type { Episode, JoinBasis, JoinedTransaction, PartitionRun } from './types.js'
 
 /** markers of one transaction written further apart than this, with nothing else to tell, are not joined silently */
 export const MARKER_WINDOW_MS = 2000n
 
-export const runLabel = (r: Pick<PartitionRun, 'topic' | 'partition'>): string => `${r.topic}-${r.partition}`
+/** each topic's partition labels, made once: the join and its checks ask for a run's label several times per transaction */
+const labels = new Map<string, string[]>()
+const LABELLED_PARTITIONS = 4096
+
+export function runLabel(r: Pick<PartitionRun, 'topic' | 'partition'>): string {
+  const p = r.partition
+  if (!(p >= 0 && p < LABELLED_PARTITIONS && Number.isInteger(p))) return `${r.topic}-${p}`
+  let l = labels.get(r.topic)
+  if (l === undefined) {
+    if (labels.size >= LABELLED_PARTITIONS) labels.clear()
+    l = []
+    labels.set(r.topic, l)
+  }
+  return (l[p] ??= `${r.topic}-${p}`)
+}
 const runKeyEpoch = (r: PartitionRun): number => r.marker?.epoch ?? r.producerEpoch
 /** ended runs by marker epoch, open ones by data epoch: with TV2 a run still open has the epoch the previous markers carry */
 const runKey = (r: PartitionRun): string => `${r.marker === null ? 'o' : 'e'}/${r.producerId}/${runKeyEpoch(r)}`
@@ -24,6 +39,13 @@ const episodeKey = (e: Episode): string =>
   `${e.prepare === null && e.complete === null ? 'o' : 'e'}/${e.producerId}/${e.endEpoch}`
 const byOffset = (a: PartitionRun, b: PartitionRun): number =>
   a.firstOffset < b.firstOffset ? -1 : a.firstOffset > b.firstOffset ? 1 : 0
+
+/** by partition label, then first offset (what sorting by offset and then, stably, by label gave) */
+const byLabelThenOffset = (a: PartitionRun, b: PartitionRun): number => {
+  const la = runLabel(a)
+  const lb = runLabel(b)
+  return la < lb ? -1 : la > lb ? 1 : byOffset(a, b)
+}
 
 function runVersion(r: PartitionRun): 'TV1' | 'TV2' | null {
   if (r.marker === null) return null
@@ -68,7 +90,7 @@ function tx(
     joinedBy,
     firstTimestamp: null,
     lastTimestamp: null,
-    runs: runs.sort(byOffset).sort((a, b) => (runLabel(a) < runLabel(b) ? -1 : runLabel(a) > runLabel(b) ? 1 : 0)),
+    runs: sortSmall(runs, byLabelThenOffset),
     offsetCommits: [],
     episode,
     notRead: [],
@@ -158,7 +180,7 @@ function joinSharedEpoch(g: PartitionRun[], es: Episode[], version: 'TV1' | 'TV2
       l.push(e)
     }
   for (const [label, rs] of byPart) {
-    rs.sort(byOffset)
+    sortSmall(rs, byOffset)
     const listing = listings.get(label) ?? []
     if (listing.length === rs.length) {
       // both histories complete: the k-th run of this producer epoch here is the k-th transaction that listed it
