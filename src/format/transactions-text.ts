@@ -34,10 +34,16 @@ const JOINED: Record<JoinedTransaction['joinedBy'], string> = {
   'coordinator-timestamps': "the coordinator's record times",
   'marker-timestamps': "the markers' timestamps",
 }
+/** JOINED with the coordinator's held to its article (a no-break space), as the block's line wraps it */
+const JOINED_HELD = Object.fromEntries(
+  Object.entries(JOINED).map(([k, v]) => [k, v.replaceAll("the coordinator's", "the\u00a0coordinator's")]),
+) as Record<JoinedTransaction['joinedBy'], string>
 
 /** `text` wrapped under a two-space indent, its continuation lines four */
 function hanging(text: string, wide: boolean, first = '  '): string[] {
-  return wrapWords(text, '    ', wide ? 10000 : 80).map((l, i) => (i === 0 ? first + l.slice(4) : l))
+  const lines = wrapWords(text, '    ', wide ? 10000 : 80)
+  if (lines.length > 0) lines[0] = first + lines[0]!.slice(4)
+  return lines
 }
 
 /** 15:36:13.773Z, the date said once in the block's first line */
@@ -77,8 +83,9 @@ function block(
   const who = t.transactionalId ?? '(transactional id unknown)'
   const rest = `producer ${t.producerId} epoch ${t.producerEpoch}  ${t.transactionVersion ?? 'TV?'}  ${t.outcome}`
   // a long id (Kafka Streams: <application.id>-<uuid>-<thread>) gets its line of its own
-  if (wide || who.length + 2 + rest.length <= 80) out.push(`${chalk.bold(who)}  ${rest.replace(t.outcome, outcome)}`)
-  else out.push(chalk.bold(who), `  ${rest.replace(t.outcome, outcome)}`)
+  const said = outcome === t.outcome ? rest : rest.replace(t.outcome, outcome)
+  if (wide || who.length + 2 + rest.length <= 80) out.push(`${chalk.bold(who)}  ${said}`)
+  else out.push(chalk.bold(who), `  ${said}`)
   const family = t.transactionalId === null ? null : idFamily(t.transactionalId)
   const named = family === null ? null : describeFamily(family)
   if (named !== null) for (const l of hanging(named, wide)) out.push(l)
@@ -102,11 +109,8 @@ function block(
     t.firstTimestamp === null
       ? 'no timestamps'
       : `${isoTime(t.firstTimestamp)}${t.lastTimestamp !== null && t.lastTimestamp !== t.firstTimestamp ? ` .. ${clock(t.lastTimestamp)}` : ''}`
-  for (const l of wrapWords(
-    `${span}, joined by ${JOINED[t.joinedBy]}`.replaceAll("the coordinator's", "the\u00a0coordinator's"),
-    '  ',
-  ))
-    out.push(l)
+  // (the span is timestamps: only the basis's words are held together)
+  for (const l of wrapWords(`${span}, joined by ${JOINED_HELD[t.joinedBy]}`, '  ')) out.push(l)
   if (t.runs.length > 0) {
     for (const l of runTableLines(t.runs, chalk, wide, 78)) out.push('  ' + l)
     for (const r of t.runs)

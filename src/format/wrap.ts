@@ -7,9 +7,33 @@ import { TABLE_WIDTH } from './table.js'
  * holds two words together ("in 6.8 min") and is written as a space.
  */
 export function wrapWords(text: string, indent: string, width = TABLE_WIDTH): string[] {
+  const irregular = /^ | $| {2}/.test(text)
   // a text that fits on its line as it is (most of them): one line, no words taken apart
-  if (indent.length + text.length <= width && text !== '' && !/^ | $| {2}/.test(text))
-    return [indent + text.replaceAll('\u00a0', ' ')]
+  if (indent.length + text.length <= width && text !== '' && !irregular) return [indent + spaced(text)]
+  if (irregular) return wrapSplit(text, indent, width)
+  // one space between words: each line is a slice of the text (no word made a string of its own)
+  const lines: string[] = []
+  let from = 0
+  let to = -1
+  for (let i = 0; i < text.length; ) {
+    let j = text.indexOf(' ', i)
+    if (j < 0) j = text.length
+    if (to >= 0 && indent.length + (to - from) + 1 + (j - i) > width) {
+      lines.push(indent + spaced(text.slice(from, to)))
+      from = i
+    } else if (to < 0) from = i
+    to = j
+    i = j + 1
+  }
+  if (to >= 0) lines.push(indent + spaced(text.slice(from, to)))
+  return lines
+}
+
+/** a no-break space written as a space */
+const spaced = (s: string): string => (s.includes('\u00a0') ? s.replaceAll('\u00a0', ' ') : s)
+
+/** wrapWords of a text with spaces at its ends or several between words: its words taken apart */
+function wrapSplit(text: string, indent: string, width: number): string[] {
   const lines: string[] = []
   let line = ''
   for (const word of text.split(' ').filter((w) => w !== '')) {
@@ -21,7 +45,7 @@ export function wrapWords(text: string, indent: string, width = TABLE_WIDTH): st
     }
   }
   if (line !== '') lines.push(indent + line)
-  return lines.map((l) => l.replaceAll('\u00a0', ' '))
+  return lines.map(spaced)
 }
 
 /**
