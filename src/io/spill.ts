@@ -9,8 +9,11 @@ import * as path from 'node:path'
 
 /** what all files' unwritten records may hold together, and what the byte ranges read at once hold in their chunks */
 const BUFFERED = 4 * 1024 * 1024
-/** a file's records are appended once it holds at least this, whatever its share */
-const MIN_FLUSH = 16 * 1024
+/**
+ * a file's records are appended once it holds at least this, whatever its share: BUFFERED's share of the 512 bucket
+ * files of a large join (scan/transaction-buckets.ts MAX_BUCKETS), which held 8-10 MiB at twice this
+ */
+const MIN_FLUSH = 8 * 1024
 const MIN_CHUNK = 4 * 1024
 const MAX_CHUNK = 256 * 1024
 /** a record up to this many bytes is copied byte by byte */

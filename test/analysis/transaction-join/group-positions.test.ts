@@ -99,4 +99,31 @@ describe('GroupTimelines: what a group holds before and after a transaction', ()
     check(inOrder, qs)
     check([...inOrder].reverse(), qs)
   })
+
+  it('agrees with the rule where values are far apart (held whole) or near the int64 limits', () => {
+    // a chunk holds int32 differences from its first value while they fit, its values whole once one does not
+    const far = fc.oneof(
+      fc.bigInt({ min: 0n, max: 60n }),
+      fc.bigInt({ min: 2n ** 31n - 3n, max: 2n ** 31n + 3n }),
+      fc.bigInt({ min: 2n ** 52n - 2n, max: 2n ** 53n + 2n }),
+      fc.bigInt({ min: 2n ** 63n - 4n, max: 2n ** 63n - 1n }),
+      fc.bigInt({ min: -(2n ** 63n) + 1n, max: -(2n ** 63n) + 4n }),
+    )
+    const wide = fc.record({ record: far, at: far, offset: fc.option(far) })
+    const q = fc.tuple(far, fc.option(far))
+    fc.assert(fc.property(fc.array(wide, { maxLength: 40 }), fc.array(q, { maxLength: 10 }), check), {
+      numRuns: 2000,
+    })
+    // past the first chunk, a far value in the middle of one
+    const n = 9000
+    const evs: Ev[] = Array.from({ length: n }, (_, i) => ({
+      record: i === 5000 ? 2n ** 62n : BigInt(i),
+      at: BigInt(i),
+      offset: i === 6000 ? -(2n ** 40n) : BigInt(3 * i),
+    }))
+    check(
+      evs,
+      [0n, 4095n, 4096n, 4999n, 5000n, 5001n, 6000n, 8999n].map((p) => [p, p]),
+    )
+  })
 })
