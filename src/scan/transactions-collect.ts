@@ -55,7 +55,7 @@ export interface CollectOptions {
   onSpill?: (dir: string) => void
   /**
    * false: the groups' committed offsets before and after each transaction are not wanted (doctor prints none, and
-   * no finding reads them): each commit in effect is not kept (24 bytes each, 24 MiB for a million)
+   * no finding reads them): each commit in effect is not kept (12 bytes each, 12 MiB for a million)
    */
   groupPositions?: boolean
 }
