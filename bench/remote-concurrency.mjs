@@ -10,9 +10,8 @@
 // segments in Kafka's LocalTieredStorage layout, one with a .txnindex) copied as partitions tiered-0..tiered-(P-1)
 // of one log dir, their remote objects under tiered-<p>-<topicId>/ put into one moto bucket. There is no
 // __remote_log_metadata here (its records name the fixture's two partitions), so the remote segments are found by
-// listing. With --segments S, each partition instead has S remote segments of one 2-record batch (the fixture's
-// batch of offsets 7..8, its baseOffset rewritten: outside the CRC) and one local segment above them, to scale the
-// segment count. --storage dir reads the same tree from the directory (no moto: the count scaling without moto's
+// listing. With --segments S, each partition instead has S remote segments of one 2-record batch and one local
+// segment above them (bench/make-remote.mjs), to scale the segment count. --storage dir reads the same tree from the directory (no moto: the count scaling without moto's
 // time per request). Results: bench/RESULTS.md "Remote concurrency" and "Remote memory by partition and segment
 // count". Needs `npm run build`; for s3, moto_server ($TSDUMP_MOTO_SERVER, .cache/moto/bin/moto_server, PATH;
 // see .ci/run) and @aws-sdk/client-s3.
@@ -22,6 +21,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { motoServerPath, startMoto } from './moto.mjs'
+import { remoteSegmentsTree } from './make-remote.mjs'
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const FIXTURE = path.join(repo, 'fixtures', 'broker-4.4', 'tiered')
@@ -42,45 +42,8 @@ const TSDUMPS = opt('--tsdump', path.join(repo, 'bin', 'tsdump.js'))
   .split(',')
   .map((p) => path.resolve(p))
 
-/** P partitions of SEGMENTS remote segments each (one batch, its offsets rewritten) and one local segment above them */
-function makeSegments(dir) {
-  const logs = path.join(dir, 'logs')
-  const remote = path.join(dir, 'remote')
-  const root = path.join(FIXTURE, 'remote', 'kafka-tiered-storage')
-  const src = fs.readdirSync(root).find((d) => /^tiered-0-/.test(d))
-  const topicId = src.slice('tiered-0-'.length)
-  const seg5 = fs
-    .readdirSync(path.join(root, src))
-    .find((f) => f.startsWith('00000000000000000005-') && f.endsWith('.log'))
-  // the batch of offsets 7..8: position 129, 129 bytes (kafka-dump-log's stored text of the segment)
-  const batch = fs.readFileSync(path.join(root, src, seg5)).subarray(129, 258)
-  const at = (offset) => {
-    const b = Buffer.from(batch)
-    b.writeBigInt64BE(BigInt(offset), 0)
-    return b
-  }
-  const id = (n) => Buffer.from(n.toString(16).padStart(32, '0'), 'hex').toString('base64url')
-  const starts = []
-  for (let p = 0; p < P; p++) {
-    const pd = path.join(logs, `tiered-${p}`)
-    fs.mkdirSync(pd, { recursive: true })
-    fs.copyFileSync(path.join(FIXTURE, 'logs', 'tiered-0', 'partition.metadata'), path.join(pd, 'partition.metadata'))
-    fs.writeFileSync(path.join(pd, 'leader-epoch-checkpoint'), '0\n1\n0 0\n')
-    fs.writeFileSync(path.join(pd, `${String(2 * SEGMENTS).padStart(20, '0')}.log`), at(2 * SEGMENTS))
-    const rd = path.join(remote, `tiered-${p}-${topicId}`)
-    fs.mkdirSync(rd, { recursive: true })
-    for (let i = 0; i < SEGMENTS; i++)
-      fs.writeFileSync(path.join(rd, `${String(2 * i).padStart(20, '0')}-${id(p * 1e6 + i + 1)}.log`), at(2 * i))
-    starts.push(`tiered ${p} 0`)
-  }
-  const hw = starts.map((x) => x.replace(/ 0$/, ` ${2 * SEGMENTS + 2}`))
-  fs.writeFileSync(path.join(logs, 'log-start-offset-checkpoint'), `${['0', String(P), ...starts].join('\n')}\n`)
-  fs.writeFileSync(path.join(logs, 'replication-offset-checkpoint'), `${['0', String(P), ...hw].join('\n')}\n`)
-  return { logs, remote, objects: P * SEGMENTS }
-}
-
 function makeInput(dir) {
-  if (SEGMENTS !== null) return makeSegments(dir)
+  if (SEGMENTS !== null) return remoteSegmentsTree(dir, { partitions: P, segments: SEGMENTS })
   const logs = path.join(dir, 'logs')
   const remote = path.join(dir, 'remote')
   fs.mkdirSync(logs, { recursive: true })

@@ -40,20 +40,43 @@ export interface StorageSurvey {
   layout: RemoteLayout
   /** the partitions its objects name in that layout (when asked for) */
   partitions: StoredPartition[]
+  /**
+   * the bytes of the .log objects under a partition's key prefix (RemoteLayout.partitionPrefix), when asked for and
+   * the store gives sizes in its listing (a directory); 0 otherwise
+   */
+  logBytesUnder: (prefix: string) => number
+}
+
+/** .log bytes by the directory of their keys (one entry a partition, not an object) */
+class LogBytes {
+  private readonly byDir = new Map<string, number>()
+  add(key: string, size: number): void {
+    const dir = key.slice(0, key.lastIndexOf('/') + 1)
+    this.byDir.set(dir, (this.byDir.get(dir) ?? 0) + size)
+  }
+  under(prefix: string): number {
+    // a partition's prefix is its directory, or (its topic id unknown) the start of its directories' names
+    if (prefix.endsWith('/')) return this.byDir.get(prefix) ?? 0
+    let n = 0
+    for (const [dir, size] of this.byDir) if (dir.startsWith(prefix)) n += size
+    return n
+  }
 }
 
 /**
  * One pass over a storage's listing, none of it kept: its layout (the one asked for, or the one its names show:
  * io/remote/layout.ts detectLayout) and, `withPartitions`, the partitions its objects name. Each partition's objects
  * are listed again when it is read (listedSegments): a listing kept for the whole run grew with the storage (100
- * partitions of 300 remote segments from S3: 136 MiB peak RSS). @throws InputError as detectLayout, or when the
- * storage cannot be listed
+ * partitions of 300 remote segments from S3: 136 MiB peak RSS). `withLogBytes`: each partition's .log bytes too,
+ * where the listing has sizes (a directory's), so that a partition with local segments is listed once, at its scan.
+ * @throws InputError as detectLayout, or when the storage cannot be listed
  */
 export function surveyStorage(
   store: RemoteStore,
   storage: string,
   choice: LayoutChoice,
   withPartitions: boolean,
+  withLogBytes = false,
 ): StorageSurvey {
   const order = (a: string, b: string): number => store.compareKeys(a, b)
   const facts = new LayoutFacts(order)
@@ -63,8 +86,10 @@ export function surveyStorage(
   const given = new PartitionsSeen(order)
   const local = new PartitionsSeen(order)
   const aiven = new Map<string, PartitionsSeen>()
-  store.forEachKey((key) => {
+  const bytes = new LogBytes()
+  store.forEachKey((key, size) => {
     facts.add(key)
+    if (size !== undefined) bytes.add(key, size)
     if (!withPartitions) return
     if (fixed !== null) {
       const k = fixed.parse(key)
@@ -78,7 +103,7 @@ export function surveyStorage(
     let seen = aiven.get(t.prefix)
     if (seen === undefined) aiven.set(t.prefix, (seen = new PartitionsSeen(order)))
     seen.add(t, key)
-  })
+  }, withLogBytes)
   const layout = detectLayout(facts, storage, choice)
   // a detected Aiven prefix ends in `/` (or is empty): its keys are those whose tail parses under it
   const seen = fixed !== null ? given : layout.name === 'local-tiered' ? local : aiven.get(layout.prefix)
@@ -89,6 +114,7 @@ export function surveyStorage(
       partition,
       topicId,
     })),
+    logBytesUnder: (prefix) => bytes.under(prefix),
   }
 }
 

@@ -41,6 +41,8 @@ export interface RemoteView {
   metadata: RemoteLogMetadata | null
   /** the storage could not be listed or opened */
   error?: string
+  /** a partition's .log bytes in a directory store, by its key prefix (surveyStorage's; 0 in S3) */
+  logBytesUnder?: (prefix: string) => number
 }
 
 /**
@@ -55,13 +57,13 @@ export function remoteView(remote: RemoteInput, partitions: readonly PartitionDi
   let survey: StorageSurvey
   try {
     store = openRemoteStore(spec.storage, spec.concurrency)
-    survey = surveyStorage(store, spec.storage, spec, false)
+    survey = surveyStorage(store, spec.storage, spec, false, !spec.storage.startsWith('s3://'))
   } catch (e) {
     // a storage in neither layout is a usage error, not a storage that cannot be read
     if (e instanceof InputError && e.code === 'REMOTE_LAYOUT_UNKNOWN') throw e
     return { store: null, layout: null, metadata, error: describeFsError(e) }
   }
-  return { store, layout: survey.layout, metadata }
+  return { store, layout: survey.layout, metadata, logBytesUnder: survey.logBytesUnder }
 }
 
 /** the finished segments of a partition the metadata names, in offset order */
@@ -115,10 +117,14 @@ export function addRemoteSegments(remote: RemoteInput, partitions: readonly Part
     if (dir.topic === null || dir.partition === null || dir.topic === REMOTE_LOG_METADATA_TOPIC) continue
     const p: Pending = { planner, first: first && view.layout !== null, local: dir.files, logs: false, bytes: 0 }
     if (view.layout !== null) first = false
-    // in S3 only a partition without a local segment needs its listing now (whether to scan it at all); its bytes
-    // choose worker threads for a directory store only (remoteLogBytes)
-    if (spec.storage.startsWith('s3://') && dir.files.some((f) => f.kind === 'log')) p.logs = true
-    else {
+    // only a partition without a local segment needs its listing now (whether to scan it at all): the others are
+    // listed once, when their scan starts. Their bytes choose worker threads for a directory store only
+    // (remoteLogBytes): the survey's sum of the .log objects under the partition's prefix
+    if (dir.files.some((f) => f.kind === 'log')) {
+      p.logs = true
+      if (view.layout !== null && view.logBytesUnder !== undefined)
+        p.bytes = view.logBytesUnder(view.layout.partitionPrefix(dir.topic, dir.partition, partitionTopicId(dir.path)))
+    } else {
       const { files } = planPartition(p, dir, true)
       p.logs = files.length > 0
       p.bytes = spec.storage.startsWith('s3://') ? 0 : files.reduce((n, f) => n + (f.remote?.size ?? 0), 0)
@@ -132,7 +138,7 @@ export function remoteLogBytes(dir: PartitionDir): number {
   return pending.get(dir)?.bytes ?? 0
 }
 
-/** whether the partition has remote segments to read (addRemoteSegments; in S3, true for one with a local segment) */
+/** whether the partition has remote segments to read (addRemoteSegments; true for one with a local segment, listed when its scan starts) */
 export function hasRemoteSegments(dir: PartitionDir): boolean {
   return pending.get(dir)?.logs === true
 }

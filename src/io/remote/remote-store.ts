@@ -13,9 +13,10 @@ export interface RemoteStore {
   /**
    * the key of every object under the root, each given to `visit` as it is listed and not kept (a storage's listing
    * held for a whole scan grew with every object in it); in the order `compareKeys` gives, or, for a directory, any
-   * order. No size: a directory's would cost a stat of every file
+   * order. No size, but with `logSizes` each .log's where it costs the store only a stat (a directory's), for the
+   * choice of worker threads by bytes (an S3 store gives none: it reads on one I/O thread whatever the threads)
    */
-  forEachKey(visit: (key: string) => void): void
+  forEachKey(visit: (key: string, size?: number) => void, logSizes?: boolean): void
   /** the objects whose keys start with `prefix` (one partition's: RemoteLayout.partitionPrefix), in key order */
   listPrefix(prefix: string): RemoteObject[]
   /** the order of the storage's listing (a directory's sorted keys; S3's, by UTF-8 bytes) */

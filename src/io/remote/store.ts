@@ -38,19 +38,68 @@ class DirStore implements RemoteStore {
     return a < b ? -1 : a > b ? 1 : 0
   }
 
-  forEachKey(visit: (key: string) => void): void {
+  forEachKey(visit: (key: string, size?: number) => void, logSizes = false): void {
     const skipped = this.surveyed ? null : this.skipped
     this.surveyed = true
     // the root must be readable; below it, an entry that cannot be read costs only itself
     const top = fs.readdirSync(this.root, { withFileTypes: true, encoding: 'buffer' })
-    this.walk(this.root, '', top, 0, (key) => visit(key), null, skipped)
+    this.walk(
+      this.root,
+      '',
+      top,
+      0,
+      (key, full) => visit(key, logSizes && key.endsWith('.log') ? sizeOf(full) : undefined),
+      null,
+      skipped,
+    )
   }
 
   listPrefix(prefix: string): RemoteObject[] {
     const out: RemoteObject[] = []
-    const top = fs.readdirSync(this.root, { withFileTypes: true, encoding: 'buffer' })
-    this.walk(this.root, '', top, 0, (key, full) => out.push({ key, size: fs.statSync(full).size }), prefix, null)
+    const start = this.prefixDir(prefix)
+    if (start !== null)
+      this.walk(
+        start.dir,
+        start.rel,
+        start.entries,
+        start.depth,
+        (key, full) => out.push({ key, size: fs.statSync(full).size }),
+        prefix,
+        null,
+      )
     return out.sort((a, b) => this.compareKeys(a.key, b.key))
+  }
+
+  /**
+   * The deepest directory a prefix names whole (`topic-0-<id>/` of `topic-0-<id>/`, `a/topic-<id>/0/` of Aiven's
+   * `a/topic-<id>/0/`), reached as walk() would reach it (each level a directory, not a link, with a UTF-8 name),
+   * and its entries; null when walk() would list nothing there. A partition's listing that read the root every time
+   * cost a read of every partition's entry per partition (1,000 partitions from a directory: 56% of reconcile's CPU).
+   */
+  private prefixDir(
+    prefix: string,
+  ): { dir: string; rel: string; entries: Array<fs.Dirent<Buffer>>; depth: number } | null {
+    const rel = prefix.slice(0, prefix.lastIndexOf('/') + 1)
+    const levels = rel === '' ? [] : rel.slice(0, -1).split('/')
+    if (levels.length > MAX_DEPTH) return null
+    let dir = this.root
+    try {
+      for (const name of levels) {
+        if (name === '' || name === '.' || name === '..' || escapeName(Buffer.from(name)) !== name) return null
+        dir = path.join(dir, name)
+        if (!fs.lstatSync(dir).isDirectory()) return null
+      }
+      // the root must be readable (as for the whole listing); below it, what cannot be read lists nothing
+      return {
+        dir,
+        rel,
+        entries: fs.readdirSync(dir, { withFileTypes: true, encoding: 'buffer' }),
+        depth: levels.length,
+      }
+    } catch (e) {
+      if (levels.length === 0) throw e
+      return null
+    }
   }
 
   /**
@@ -100,6 +149,15 @@ class DirStore implements RemoteStore {
 
   open(key: string): SegmentSource {
     return new FileSource(this.nameOf(key))
+  }
+}
+
+/** a file's size, or undefined when it cannot be had */
+function sizeOf(full: string): number | undefined {
+  try {
+    return fs.statSync(full).size
+  } catch {
+    return undefined
   }
 }
 
