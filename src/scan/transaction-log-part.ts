@@ -27,6 +27,7 @@ import { DecodeError } from '../decode/errors.js'
 import type { ScannedEvent } from '../decode/frame.js'
 import type { Frame } from '../decode/frame.js'
 import { DEFAULT_WINDOW, FrameScanner } from '../decode/frame-scanner.js'
+import { HEADER_SIZE_UP_TO_MAGIC } from '../decode/layout.js'
 import type { V2Batch } from '../decode/log-reader.js'
 import { readFrame } from '../decode/log-reader.js'
 import type { SegmentSource } from '../decode/segment-source.js'
@@ -41,17 +42,30 @@ import { IdProducerIds } from './transactional-id.js'
 /** the frames a reader reads, tapped; drain() reads its scanner on to the end once the reader has stopped */
 export type TappedFrames = Frames & { drain(): void }
 
-/** where the reader's frames stopped being taken */
+/**
+ * where the reader's frames stopped being taken: the id's read resumes at `at`, or at the start of the frame before
+ * it (`doubtful`) when the whole read may frame that one otherwise (it looks inside a batch for another only when the
+ * entry after it does not frame, resync.ts overlappedBatch, and the reader's next event did not show that it does)
+ */
 interface Stop {
-  /** the id's read resumes here */
   at: number
-  /** the records of the frame just before `at`, taken only if the id's read finds an entry that frames at `at` */
-  doubtful: { ids: IdProducerIds; at: number } | undefined
+  doubtful: { at: number } | undefined
+}
+
+/**
+ * bytes the reader skipped as damage, [from, to), resuming at `to`: its frames after `to` (`ids`) are the whole
+ * read's only if that read, from `from`, also has an event that ends at `to`
+ */
+interface Gap extends Stop {
+  to: number
+  ids: IdProducerIds
 }
 
 export class SegmentIdTap {
-  /** the ids of the frames taken from the reader */
+  /** the ids of the frames taken from the reader before its first gap */
   private readonly tapped: IdProducerIds
+  /** where a frame confirmed goes: `tapped`, or the newest gap's ids */
+  private run: IdProducerIds
   /** the frame read last, until the event after it says whether the whole read makes it too */
   private pending: IdProducerIds
   private pendingAt = -1
@@ -59,6 +73,7 @@ export class SegmentIdTap {
   private from: number | undefined
   private next = 0
   private size = 0
+  private readonly gaps: Gap[] = []
   private stop: Stop | undefined
   private ended = false
   private readonly ignored = new FindingList()
@@ -72,6 +87,7 @@ export class SegmentIdTap {
     private readonly exact: boolean,
   ) {
     this.tapped = new IdProducerIds(watch.transactionalId)
+    this.run = this.tapped
     this.pending = new IdProducerIds(watch.transactionalId)
   }
 
@@ -95,15 +111,14 @@ export class SegmentIdTap {
   private observe(ev: ScannedEvent | undefined, src: SegmentSource): void {
     if (ev === undefined) {
       this.ended = true
-      if (this.exact || this.pendingAt < 0) this.take()
-      // the whole read checks the entry after this frame only when it starts 17 bytes before the end or more
-      else if (this.pendingEnd + 17 > this.size) this.take()
-      if (this.next < this.size) this.stopAt(this.next, true)
+      // the whole read checks the entry after a frame only when it starts 17 bytes before the end or more
+      if (this.exact || this.pendingAt < 0 || this.pendingEnd + HEADER_SIZE_UP_TO_MAGIC > this.size) this.take()
+      if (this.next < this.size || this.pendingAt >= 0) this.stopAt(this.next)
       return
     }
     if (ev.kind === 'frame') {
       if (!this.exact && this.pendingAt >= 0 && ev.position !== this.pendingEnd) {
-        this.stopAt(this.pendingAt, false)
+        this.stopAt(this.next)
         return
       }
       this.take()
@@ -118,29 +133,48 @@ export class SegmentIdTap {
       return
     }
     // an entry that frames but runs past the end (of the file, or of --max-bytes): the frame before it is the whole
-    // read's; any other event (damage, zeros) leaves that frame to the id's read to decide
+    // read's; damage the reader resumes after opens a gap; any other event ends what is taken from the reader
     if (ev.kind === 'tail' && ev.declaredSize !== undefined) {
       this.take()
-      this.stopAt(ev.position, false)
-    } else this.stopAt(this.next, true)
+      this.stopAt(ev.position)
+    } else if (ev.kind === 'corrupt' && ev.resyncPosition !== undefined) {
+      const doubtful = this.doubtful()
+      const gap: Gap = {
+        at: this.next,
+        to: ev.resyncPosition,
+        doubtful,
+        ids: new IdProducerIds(this.watch.transactionalId),
+      }
+      this.gaps.push(gap)
+      this.run = gap.ids
+      this.next = ev.resyncPosition
+    } else this.stopAt(this.next)
   }
 
   /** the pending frame's ids taken */
   private take(): void {
     if (this.pendingAt < 0) return
-    this.tapped.add(this.pending)
+    this.run.add(this.pending)
     this.pending.clear()
     this.next = this.pendingEnd
     this.pendingAt = -1
   }
 
-  private stopAt(at: number, keepPending: boolean): void {
-    this.stop = {
-      at,
-      doubtful: keepPending && this.pendingAt >= 0 ? { ids: this.pending, at: this.pendingAt } : undefined,
-    }
-    if (keepPending && this.pendingAt >= 0) this.stop.at = this.pendingEnd
+  /** the pending frame left to the id's read, which reads it again; `next` moved past it */
+  private doubtful(): { at: number } | undefined {
+    if (this.pendingAt < 0) return undefined
+    const d = { at: this.pendingAt }
+    this.pending.clear()
+    this.next = this.pendingEnd
     this.pendingAt = -1
+    return d
+  }
+
+  /** nothing more taken from the reader: the id's read resumes at `at`, or after the pending frame */
+  private stopAt(at: number): void {
+    this.next = at
+    const doubtful = this.doubtful()
+    this.stop = { at: this.next, doubtful }
   }
 
   /**
@@ -162,19 +196,17 @@ export class SegmentIdTap {
       this.watch.add(before)
     }
     // the reader stopped without draining (an error it reported): the rest from the last frame taken
-    if (!this.ended && this.stop === undefined) this.stopAt(this.next, true)
+    if (!this.ended && this.stop === undefined) this.stopAt(this.next)
     this.watch.add(this.tapped)
-    const stop = this.stop
-    if (stop === undefined) return
-    const rest = new IdProducerIds(this.watch.transactionalId)
-    const r = readPart(this.file, stop.at, undefined, rest)
-    if (stop.doubtful !== undefined && !r.startsWithFrame) {
-      // the entry after the doubtful frame does not frame: the whole read decides that frame from its own bytes
-      readPart(this.file, stop.doubtful.at, undefined, this.watch)
-      return
+    for (const g of this.gaps) {
+      const part = new IdProducerIds(this.watch.transactionalId)
+      const r = readPart(this.file, g.doubtful?.at ?? g.at, undefined, part, g.to)
+      this.watch.add(part)
+      // the whole read frames otherwise there: it went on to the end, and nothing more of the reader's is taken
+      if (!r.synced) return
+      this.watch.add(g.ids)
     }
-    if (stop.doubtful !== undefined) this.watch.add(stop.doubtful.ids)
-    this.watch.add(rest)
+    if (this.stop !== undefined) readPart(this.file, this.stop.doubtful?.at ?? this.stop.at, undefined, this.watch)
   }
 }
 
@@ -200,31 +232,41 @@ function frameRecords(
 
 /**
  * [from, to) of the segment (to its end without `to`) framed as scanTransactionLog frames the whole segment
- * (resynchronising), from a batch boundary of that read; its records told to `watch`. Says whether its first
- * event is an entry that frames and whether it ends at `to` with a frame.
+ * (resynchronising), from a batch boundary of that read; its records told to `watch`. Says whether it ends at
+ * `to` with a frame. With `syncAt`, it stops where an event
+ * ends there (synced), reading no further than the framing bytes of the entry there; when none does, it reads on to
+ * the end.
  */
 function readPart(
   file: KafkaFile,
   from: number,
   to: number | undefined,
   watch: IdProducerIds,
-): { startsWithFrame: boolean; endsWithFrame: boolean } {
+  syncAt?: number,
+): { endsWithFrame: boolean; synced: boolean } {
   let src: FileSource
   try {
     src = new FileSource(file.path)
   } catch {
-    return { startsWithFrame: false, endsWithFrame: false }
+    return { endsWithFrame: false, synced: false }
   }
-  let first: boolean | undefined
   let last = false
+  let synced = false
   const ignored = new FindingList()
   try {
-    const scanner = new FrameScanner(src, { resync: true, from, ...(to !== undefined ? { maxBytes: to } : {}) })
+    const scanner = new FrameScanner(src, {
+      resync: true,
+      from,
+      ...(to !== undefined ? { maxBytes: to } : {}),
+      ...(syncAt !== undefined ? { window: syncAt + HEADER_SIZE_UP_TO_MAGIC - from } : {}),
+    })
     for (let ev = scanner.next(); ev !== undefined; ev = scanner.next()) {
-      // an entry that frames, whole or not, or fewer bytes left than a frame needs: what the whole read checks
-      first ??= ev.kind === 'frame' || (ev.kind === 'tail' && (ev.declaredSize !== undefined || ev.reason === 'short'))
       last = ev.kind === 'frame' && ev.position + ev.sizeInBytes === to
       if (ev.kind === 'frame') frameRecords(ev, src, file, ignored, (r) => watch.see(r))
+      if (syncAt !== undefined && !synced && endOf(ev) === syncAt) {
+        synced = true
+        break
+      }
     }
   } catch (e) {
     if (!(e instanceof InputError)) throw e
@@ -232,6 +274,12 @@ function readPart(
   } finally {
     src.close()
   }
-  // nothing left to read there: the entry before it ends the segment
-  return { startsWithFrame: first ?? true, endsWithFrame: last }
+  return { endsWithFrame: last, synced }
+}
+
+/** where the framer goes on after `ev` */
+function endOf(ev: ScannedEvent): number {
+  if (ev.kind === 'frame') return ev.position + ev.sizeInBytes
+  if (ev.kind === 'corrupt') return ev.resyncPosition ?? ev.position + ev.length
+  return ev.position + ev.length
 }

@@ -84,6 +84,9 @@ const MODES: Array<{ flags: string[]; shows: bigint; damaged?: true }> = [
   { flags: ['--no-resync'], shows: 2n, damaged: true },
   { flags: ['--compat', '--end-offset', '20'], shows: 2n, damaged: true },
   { flags: ['--no-resync', '--max-bytes', '3000'], shows: 2n, damaged: true },
+  // the dump resumes after the damage: its frames after it taken once a whole read from before it resumes there too
+  { flags: ['--max-bytes', '5000'], shows: 2n, damaged: true },
+  { flags: ['--max-batch-bytes', '150'], shows: 2n, damaged: true },
   { flags: ['--deep-iteration', '--end-offset', '12'], shows: 2n },
 ]
 
