@@ -188,6 +188,7 @@ async function dumpAll(
     opts.filter = await idFirst!.resolve(
       opts as DumpOptions & { filter: RangeSpec & { transactionalId: string } },
       files,
+      unread,
       held,
       (f, filter, tap) => dumpFile(f, filter, tap),
     )

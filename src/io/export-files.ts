@@ -23,11 +23,25 @@ function isDir(p: string): boolean {
   }
 }
 
-/** the input `out` would be written into (equal to it or below it), or null when it is outside every input */
+/** whether nothing is at `p` (not even a link): a missing input, which the command names as such */
+function missing(p: string): boolean {
+  try {
+    fs.lstatSync(p)
+    return false
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    return code === 'ENOENT' || code === 'ENOTDIR'
+  }
+}
+
+/**
+ * the input `out` would be written into (equal to it or below it), or null when it is outside every input; an input
+ * that does not exist holds nothing to write into (its nearest existing ancestor is not the input)
+ */
 export function outputInsideInput(out: string, inputs: readonly string[]): string | null {
   const o = realish(out)
   for (const i of inputs) {
-    if (i === '-') continue
+    if (i === '-' || missing(i)) continue
     const r = realish(i)
     const dir = isDir(r) ? r : path.dirname(r)
     if (o === dir || o.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep)) return i

@@ -33,6 +33,15 @@ export class IdProducerIds implements IdWatch {
       if (id !== null && id >= 0n) this.ids.add(id)
   }
 
+  /** the ids `other` found, found here too */
+  add(other: IdProducerIds): void {
+    for (const id of other.ids) this.ids.add(id)
+  }
+
+  clear(): void {
+    this.ids.clear()
+  }
+
   /** ascending */
   sorted(): bigint[] {
     return [...this.ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))

@@ -38,6 +38,22 @@ describe('tsdump export', () => {
     expect(fs.readdirSync(input).sort()).toEqual(before)
   })
 
+  it('names a missing input as the other commands do (exit 2), even where its parent holds the output', async () => {
+    const reconcile = await runCli(['reconcile', path.join(tmp, 'no-such-dir')])
+    const said = reconcile.stderr.replace(path.join(tmp, 'no-such-dir'), '<input>')
+    expect(said).toMatch(/^tsdump: error: <input>: no such file or directory/)
+    for (const [from, out] of [
+      [path.join(tmp, 'no-such-dir'), path.join(tmp, 'out-missing')],
+      [path.join(tmp, 'no-such-dir/deeper'), path.join(tmp, 'out-missing')],
+      [path.join(tmp, 'no-such-dir'), path.join(os.tmpdir(), `tsdump-export-elsewhere-${process.pid}`)],
+    ] as const) {
+      const r = await runCli(['export', from, '--format', 'ndjson', '-o', out])
+      expect(r.code).toBe(2)
+      expect(r.stderr.replace(from, '<input>')).toBe(said)
+      expect(fs.existsSync(out)).toBe(false)
+    }
+  })
+
   it("applies dump's filters: --start-offset/--end-offset cut the edge batches' records", async (ctx) => {
     const q = await duckdb()
     if (q === null) {

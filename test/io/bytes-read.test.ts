@@ -92,6 +92,58 @@ const TXID_CASES: Case[] = [
   }),
 ]
 
+/**
+ * dump --transactional-id in each mode that reads part of a segment, or frames it by other rules, on a log dir holding
+ * the coordinator partition: the dump's read gives the id's records in the part it reads, the rest is read after it
+ * for the id alone (scan/transaction-log-part.ts). 4.4.0's --start-offset 30 begins each coordinator segment at its
+ * .index entry (offset 28, past position 4,000): the bytes before it are the id's alone.
+ */
+const TXID_BOUNDED_CASES: Case[] = (
+  [
+    [
+      'orders',
+      ORDERS,
+      'tx-rw-1',
+      [
+        ['--start-offset', '5'],
+        ['--end-offset', '3'],
+        ['--from-time', '1795966975000', '--to-time', '1795966975600'],
+        ['--max-bytes', '600'],
+        ['--max-batch-bytes', '100000'],
+        ['--compat'],
+        ['--no-resync'],
+        ['--compat', '--end-offset', '4'],
+        ['--remote-storage', path.join(TIERED, 'remote')],
+      ],
+    ],
+    [
+      '4.4.0',
+      TXNS44,
+      'rpw-0',
+      [
+        ['--start-offset', '30'],
+        ['--end-offset', '3'],
+        ['--from-time', '1796168790000'],
+        ['--to-time', '1796168788000'],
+        ['--max-bytes', '4000'],
+        ['--max-batch-bytes', '100000'],
+        ['--compat'],
+        ['--no-resync'],
+        ['--no-resync', '--start-offset', '30', '--end-offset', '35'],
+        ['--remote-storage', path.join(TIERED, 'remote')],
+      ],
+    ],
+  ] as const
+).flatMap(([fixture, root, id, modes]) =>
+  modes.map(
+    (m): Case => ({
+      name: `dump ${fixture} --transactional-id ${m.map((a) => (path.isAbsolute(a) ? path.basename(a) : a)).join(' ')}`,
+      args: ['dump', '--transactional-id', id, ...m, root],
+      root,
+    }),
+  ),
+)
+
 /** export, each --format, with and without --transactional-id: each partition read once (scan/export-read.ts) */
 const EXPORT_CASES: Case[] = (
   [
@@ -133,6 +185,7 @@ const CASES: Case[] = [
   // --transactional-id: the id's producer ids come from the coordinator's records the command reads anyway, so that
   // its __transaction_state partition is read once with the filter as without it
   ...TXID_CASES,
+  ...TXID_BOUNDED_CASES,
   ...EXPORT_CASES,
 ]
 
@@ -148,7 +201,8 @@ const KNOWN: Record<string, Record<string, number>> = {
   // they read anyway (each __transaction_state file once: no entry for them); txns finds a filter's range in the one
   // scan that streams the runs (scan/txns-partition.ts); dump reads the id's records as it dumps a
   // __transaction_state partition among its paths, whose output waits for its turn (commands/dump/id-first.ts), and
-  // those beside the paths once, for the id alone (the `one partition` cases).
+  // those beside the paths once, for the id alone (the `one partition` cases); in the modes that read part of a
+  // segment or frame it otherwise, the part the dump does not read is read after it for the id alone (no entry).
   // export reads each partition once: the partition scan hands its records out as it reads them, a batch whose
   // transaction has not ended waiting in a queue (scan/export-read.ts); the __transaction_state partitions go first,
   // their records giving the rows' transactional ids and --transactional-id's producer ids in the same read: no entry

@@ -57,8 +57,16 @@ export interface LogRange {
   seen?: BatchPositions
   /** told each v2 batch's leader epoch (the partition's leader-epoch-checkpoint is checked from them after) */
   epochs?: EpochRuns
-  /** a tap on the frames as they are read (--transactional-id's producer ids from a coordinator partition dumped) */
-  frames?: (frames: Pick<FrameScanner, 'next'>, src: SegmentSource, file: KafkaFile) => Pick<FrameScanner, 'next'>
+  /**
+   * a tap on the frames as they are read from `from` (--transactional-id's producer ids from a coordinator partition
+   * dumped); its drain() is called when the dump stops, to read the scanner on to its end for the tap alone
+   */
+  frames?: (
+    frames: Pick<FrameScanner, 'next'>,
+    src: SegmentSource,
+    file: KafkaFile,
+    from: number,
+  ) => Pick<FrameScanner, 'next'> & { drain(): void }
 }
 
 /** What a run of entries adds to its file's totals besides the summary (commands/workers/dump-pool.ts merges them in order). */
@@ -136,7 +144,8 @@ export function dumpLogRange(
   // readLog's loop without its two generators (readLog's and scanFrames'): their resumption per batch was
   // a measurable share of a shallow dump of small batches
   const scanner = new FrameScanner(source, readOpts)
-  const frames = range.frames === undefined ? scanner : range.frames(scanner, source, file)
+  const tapped = range.frames?.(scanner, source, file, range.from)
+  const frames = tapped ?? scanner
   for (let next = frames.next(); next !== undefined; next = frames.next()) {
     const ev = next.kind === 'frame' ? readFrame(next, readOpts) : next
     if (out.closed) break
@@ -187,6 +196,7 @@ export function dumpLogRange(
     }
     if (ctx.range?.done === true) break
   }
+  tapped?.drain()
   t.firstTracked = ctx.firstTracked
   t.lastTracked = ctx.lastOffset
   return t

@@ -3,19 +3,26 @@
 // dumps it: its segments are dumped first, their output held (held-output.ts) until their turn, through a filter
 // that lets no producer in yet (PendingProducers). The coordinator appends its records with no producer id, so
 // nothing of such a partition is in range whatever the id's producer ids turn out to be; should a batch of it
-// carry one of them after all, its held dump is dropped and the partition dumped again in its turn. The coordinator
-// partitions beside the paths (their log directory's) are read for the id alone, as before.
+// carry one of them after all, its held dump is dropped and the partition dumped again in its turn. In every mode
+// but --isolation-level each byte of such a segment is read once (scan/transaction-log-part.ts): the dump's frames
+// are tapped where they are those of a whole resynchronising read (with --compat, --no-resync, --max-bytes and
+// --max-batch-bytes only up to the first framing event that read could see otherwise), its scanner is read on to
+// the end once the dump stops (--end-offset, --to-time), and what it does not read (before its seek position, past
+// --max-bytes or its stop at damage, a segment named out of range or after the range ended) is read after it for the
+// id alone. --remote-storage changes nothing here: Kafka tiers no internal or compacted topic
+// (UnifiedLog.isRemoteLogEnabled), so a coordinator partition's segments are all local. The coordinator partitions
+// beside the paths (their log directory's) are read for the id alone, as before.
 import * as path from 'node:path'
-import { FindingList } from '../../analysis/finding-list.js'
 import type { RangeBatch, RangeSpec, RangeVerdict } from '../../analysis/range-filter.js'
 import { RangeFilter } from '../../analysis/range-filter.js'
 import { TsdumpError } from '../../analysis/tsdump-error.js'
 import type { SegmentSource } from '../../decode/segment-source.js'
 import type { KafkaFile } from '../../io/discover.js'
 import type { Frames } from '../../scan/internal-records.js'
-import { tapRecords } from '../../scan/internal-records.js'
 import { coordinatorPartitionCountOf } from '../../scan/metadata-partitions.js'
-import { scanTransactionLog, transactionLogRecord } from '../../scan/transaction-log-scan.js'
+import { scanTransactionLog } from '../../scan/transaction-log-scan.js'
+import type { TappedFrames } from '../../scan/transaction-log-part.js'
+import { SegmentIdTap } from '../../scan/transaction-log-part.js'
 import { IdProducerIds, stateDirs, transactionalIdAnswer } from '../../scan/transactional-id.js'
 import type { DumpOptions } from './dump-options.js'
 import type { HeldOutput, HeldPart } from './held-output.js'
@@ -56,22 +63,19 @@ interface HeldSegment {
 
 /** a segment dumped into held output, through `filter`, its frames tapped by `tap` */
 export type DumpHeld = (file: KafkaFile, filter: RangeFilter, tap: FrameTap) => Promise<void>
-export type FrameTap = (frames: Frames, src: SegmentSource, file: KafkaFile) => Frames
+export type FrameTap = (frames: Frames, src: SegmentSource, file: KafkaFile, from: number) => TappedFrames
 
-/** whether a coordinator partition's dump reads each of its bytes the one way a read for the id does */
-function readsWhole(opts: DumpOptions, filter: RangeSpec): boolean {
-  return (
-    filter.startOffset === undefined &&
-    filter.endOffset === undefined &&
-    filter.fromTime === undefined &&
-    filter.toTime === undefined &&
-    !opts.compat &&
-    opts.resync &&
-    opts.maxBytes === undefined &&
-    opts.maxBatchBytes === undefined &&
-    opts.remote === undefined &&
-    opts.isolationLevel === undefined
-  )
+/** whether a coordinator partition is dumped first, its records tapped: not through --isolation-level's gates */
+function dumpedFirst(opts: DumpOptions): boolean {
+  return opts.isolationLevel === undefined
+}
+
+/**
+ * whether the dump frames a segment as scanTransactionLog does (resynchronising, to the file's end, batches up to
+ * the default largest): then every event of its read is the whole read's (scan/transaction-log-part.ts)
+ */
+function framesAsWhole(opts: DumpOptions): boolean {
+  return opts.resync && !opts.compat && opts.maxBytes === undefined && opts.maxBatchBytes === undefined
 }
 
 export class IdFirst {
@@ -85,6 +89,7 @@ export class IdFirst {
   async resolve(
     opts: DumpOptions & { filter: RangeSpec & { transactionalId: string } },
     files: readonly KafkaFile[],
+    unread: ReadonlySet<string>,
     out: HeldOutput,
     dump: DumpHeld,
   ): Promise<RangeSpec> {
@@ -92,30 +97,32 @@ export class IdFirst {
     const watch = new IdProducerIds(filter.transactionalId)
     const { dirs, logDirs } = stateDirs(opts.paths)
     const dumped = new Map(files.map((f) => [path.resolve(f.path), f]))
-    const ignored = new FindingList() // what reading for the id finds is the dump's to say, as it dumps them
     for (const dir of dirs) {
       const logs = dir.files.filter((f) => f.kind === 'log')
       const own = logs.map((f) => dumped.get(path.resolve(f.path)))
-      if (!readsWhole(opts, filter) || logs.length === 0 || own.some((f) => !eligible(f))) {
+      if (!dumpedFirst(opts) || logs.length === 0 || own.some((f) => !eligible(f))) {
         scanTransactionLog(dir, (r) => {
           watch.see(r)
         })
         continue
       }
+      // the segments in the dump's order, as its loop takes them: one filter for the partition, a segment named out
+      // of range not dumped, none after the range ended (their held output empty); each read for the id in the same
+      // pass, what the dump leaves unread read after it
       const pending = new PendingProducers(filter)
-      const tap: FrameTap = (frames, src, file) =>
-        tapRecords(frames, src, file, ignored, (rec, header, f) => {
-          const r = transactionLogRecord(rec, header, f, ignored)
-          if (r !== null) watch.see(r)
-        })
-      for (const f of own) {
+      const taps: SegmentIdTap[] = []
+      for (const f of own as KafkaFile[]) {
+        const tap = new SegmentIdTap(f, watch, framesAsWhole(opts))
+        taps.push(tap)
+        if (unread.has(f.path)) continue
         out.hold()
         try {
-          await dump(f!, pending, tap)
+          if (!pending.done) await dump(f, pending, (frames, src, _file, from) => tap.wrap(frames, src, from))
         } finally {
-          this.held.set(f!.path, { part: out.release(), filter: pending })
+          this.held.set(f.path, { part: out.release(), filter: pending })
         }
       }
+      for (const t of taps) t.finish()
     }
     const r = transactionalIdAnswer(watch, {
       dirs,

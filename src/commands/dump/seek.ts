@@ -11,6 +11,7 @@ import type { Finding } from '../../analysis/findings.js'
 import { finding } from '../../analysis/findings.js'
 import type { RangeSpec } from '../../analysis/range-filter.js'
 import { decodeOffsetIndex, decodeTimeIndex, OFFSET_INDEX_ENTRY_SIZE } from '../../decode/index-files.js'
+import { LOG_OVERHEAD, RECORD_BATCH_OVERHEAD, SIZE_OFFSET } from '../../decode/layout.js'
 import { readLog } from '../../decode/log-reader.js'
 import type { SegmentSource } from '../../decode/segment-source.js'
 import type { KafkaFile } from '../../io/discover.js'
@@ -23,7 +24,7 @@ export interface Seek {
   finding?: Finding
 }
 
-/** the window read to check an index entry's batch (a larger batch is streamed by readLog) */
+/** the most read at once to check an index entry's batch (a larger batch is streamed by readLog) */
 const CHECK_WINDOW = 64 * 1024
 
 function indexBeside(file: KafkaFile, suffix: string): Buffer | undefined {
@@ -82,11 +83,14 @@ export function seekPosition(file: KafkaFile, source: SegmentSource, spec: Range
 /** why the batch an index entry points at cannot be where reading starts (undefined: it can) */
 function entryProblem(source: SegmentSource, position: number, offset: bigint): string | undefined {
   if (position < 0 || position >= source.size) return `the position is outside the segment (${source.size} bytes)`
+  // only the entry there is read (its length first): the dump reads on from it, and what follows is read once
+  const head = source.readAt(position, LOG_OVERHEAD)
+  const total = head.length === LOG_OVERHEAD ? LOG_OVERHEAD + head.readInt32BE(SIZE_OFFSET) : 0
   const first = readLog(source, {
     from: position,
     verifyCrc: true,
     resync: false,
-    window: CHECK_WINDOW,
+    window: Math.min(CHECK_WINDOW, Math.max(RECORD_BATCH_OVERHEAD, total)),
     streamLarge: 'crc',
   }).next()
   const ev = first.done === true ? undefined : first.value
