@@ -150,6 +150,7 @@ class OneRead {
 
   /** a frame that is not clean: from here everything waits */
   private unclean(): void {
+    if (!this.holdAll) this.held.spillFromNow()
     this.holdAll = true
   }
 
