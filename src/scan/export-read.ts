@@ -18,12 +18,13 @@
 // queue until the partition's end, where the final facts decide them: the two passes' answers. The scan resyncs
 // past framing damage, the record pass stops at it (readLog without resync): a segment's batches are handed out
 // up to its first damage, which gives the record pass's own finding for it (export-scan.ts unresynced), and none
-// after. What was written before that frame is checked against the final facts at the end (Written); the few
-// logs it does not hold for, and the classes one read cannot answer (a batch whose grown length ran into a valid
-// batch: the record pass reads the damaged batch's bytes that the scan skipped; a batch larger than the record
-// pass's window that must wait: it is streamed from its segment, not held; a segment that shrinks while read; a
-// __transaction_state partition whose records are tapped), make the caller drop what this partition wrote and
-// run the two passes instead (commands/export.ts).
+// after; a tapped __transaction_state partition's records tap is told every batch and damage the scan resyncs to,
+// as forEachInternalRecord's resyncing read tells them. What was written before that frame is checked against the
+// final facts at the end (export-written.ts); the logs it does not hold for (offsets that go back below rows
+// already written), and the classes one read cannot answer, make the caller drop what this partition wrote and run
+// the two passes instead (commands/export.ts): a batch whose grown length ran into a valid batch (the record pass
+// reads the damaged batch's bytes, which the scan skipped), a batch larger than the record pass's window that must
+// wait (the record pass streams it from its segment; held, it would be held whole), a segment that shrinks while read.
 import type { Finding } from '../analysis/findings.js'
 import { finding } from '../analysis/findings.js'
 import { corruptFinding, decodeFinding, tailFinding } from '../analysis/log-findings.js'
