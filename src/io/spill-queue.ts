@@ -5,6 +5,11 @@ import { SpillFile } from './spill-file.js'
 
 /** what the queue holds in memory before it writes to its scratch file */
 export const SPILL_QUEUE_MEMORY = 8 * 1024 * 1024
+/**
+ * the scratch file is written and read through buffers of this size: a partition held whole (damage near its start)
+ * is a million small batches, and two writes and two reads of the file each were most of its cost
+ */
+const SPILL_IO = 1024 * 1024
 
 export class SpillQueue {
   private readonly mem: Buffer[] = []
@@ -15,9 +20,25 @@ export class SpillQueue {
   private readAt = 0
   private fileItems = 0
   private readonly len = Buffer.alloc(4)
+  /** the file's tail not yet written to it */
+  private wbuf: Buffer | null = null
+  private wlen = 0
+  /** the file's bytes [rStart, rStart + rLen), as last read */
+  private rbuf: Buffer | null = null
+  private rStart = 0
+  private rLen = 0
   length = 0
 
-  constructor(private readonly memory = SPILL_QUEUE_MEMORY) {}
+  constructor(private memory = SPILL_QUEUE_MEMORY) {}
+
+  /**
+   * later items go to the scratch file whatever the memory holds: a queue that will hold everything to its end
+   * (export's damaged partition) keeps no small buffers alive in memory, where a small young generation would
+   * promote each of them to the old one
+   */
+  spillFromNow(): void {
+    this.memory = 0
+  }
 
   /** appends `item`, a copy of it unless `owned` (the caller gives it up) */
   push(item: Buffer, owned = false): void {
@@ -32,11 +53,46 @@ export class SpillQueue {
     if (this.fileItems === 0) {
       this.file.size = 0
       this.readAt = 0
+      this.rLen = 0
+      this.wlen = 0
     }
     this.len.writeUInt32BE(item.length)
-    this.file.append(this.len)
-    this.file.append(item)
+    this.write(this.len)
+    this.write(item)
     this.fileItems++
+  }
+
+  private write(b: Buffer): void {
+    this.wbuf ??= Buffer.allocUnsafe(SPILL_IO)
+    if (this.wlen + b.length > SPILL_IO) this.flush()
+    if (b.length > SPILL_IO) this.file!.append(b)
+    else {
+      b.copy(this.wbuf, this.wlen)
+      this.wlen += b.length
+    }
+  }
+
+  private flush(): void {
+    if (this.wlen === 0) return
+    this.file!.append(this.wbuf!.subarray(0, this.wlen))
+    this.wlen = 0
+  }
+
+  /** fills `into` with the file's bytes from `at` (its unwritten tail written first when they reach it) */
+  private read(at: number, into: Buffer): void {
+    const file = this.file!
+    if (at + into.length > file.size) this.flush()
+    if (into.length > SPILL_IO) {
+      file.readAt(at, into)
+      return
+    }
+    if (at < this.rStart || at + into.length > this.rStart + this.rLen) {
+      this.rbuf ??= Buffer.allocUnsafe(SPILL_IO)
+      this.rStart = at
+      this.rLen = Math.min(SPILL_IO, file.size - at)
+      file.readAt(at, this.rbuf.subarray(0, this.rLen))
+    }
+    this.rbuf!.copy(into, 0, at - this.rStart, at - this.rStart + into.length)
   }
 
   /** the oldest item, left in the queue (valid until the next shift) */
@@ -50,9 +106,9 @@ export class SpillQueue {
   private front: Buffer | undefined = undefined
 
   private readFront(): Buffer {
-    this.file!.readAt(this.readAt, this.len)
+    this.read(this.readAt, this.len)
     const b = Buffer.allocUnsafe(this.len.readUInt32BE())
-    this.file!.readAt(this.readAt + 4, b)
+    this.read(this.readAt + 4, b)
     return b
   }
 

@@ -1,6 +1,6 @@
 // `tsdump export`'s one read of a partition: the partition scan every partition command shares (the analyzer's
 // facts: HW, LSO, the transactions and their outcomes), with a tap on its frames that hands each batch's records
-// out in the same pass, so each segment is read once.
+// out in the same pass, so each segment is read once, damaged or not.
 //
 // A transaction's outcome is written after its records, so a batch's visibility is not always known when it is
 // read. It is when the batch lies below the first offset of the earliest transaction still unstable
@@ -12,20 +12,29 @@
 // past them, or at the partition's end with the final facts. A transaction that never ends makes the queue hold
 // the rest of the partition on disk, not in memory.
 //
-// This is the record pass of export-scan.ts exportRecords made from the scan's frames, and it is that only
-// where the two cannot differ: a log that reads cleanly, with increasing offsets. At the first frame that is not
-// such (damage, a tail, a CRC or header problem, a legacy entry, a large batch that must wait, offsets that do not
-// increase, a segment that cannot be opened or shrinks), the caller drops what this partition wrote and runs the
-// two passes instead (commands/export.ts), whose answers for damaged logs are the ones to keep.
+// This is the record pass of export-scan.ts exportRecords made from the scan's frames. At the first frame that is
+// not clean (damage, a tail, a CRC or header problem, a legacy entry, offsets that do not increase, a segment that
+// cannot be opened) every later batch, and every finding the record pass would give between them, waits in that
+// queue until the partition's end, where the final facts decide them: the two passes' answers. The scan resyncs
+// past framing damage, the record pass stops at it (readLog without resync): a segment's batches are handed out
+// up to its first damage, which gives the record pass's own finding for it (export-scan.ts unresynced), and none
+// after; a tapped __transaction_state partition's records tap is told every batch and damage the scan resyncs to,
+// as forEachInternalRecord's resyncing read tells them. What was written before that frame is checked against the
+// final facts at the end (export-written.ts); the logs it does not hold for (offsets that go back below rows
+// already written), and the classes one read cannot answer, make the caller drop what this partition wrote and run
+// the two passes instead (commands/export.ts): a batch whose grown length ran into a valid batch (the record pass
+// reads the damaged batch's bytes, which the scan skipped), a batch larger than the record pass's window that must
+// wait (the record pass streams it from its segment; held, it would be held whole), a segment that shrinks while read.
 import type { Finding } from '../analysis/findings.js'
-import { decodeFinding } from '../analysis/log-findings.js'
+import { finding } from '../analysis/findings.js'
+import { corruptFinding, decodeFinding, tailFinding } from '../analysis/log-findings.js'
 import { DecodeError } from '../decode/errors.js'
 import { DEFAULT_WINDOW } from '../decode/frame-scanner.js'
 import { batchRecords } from '../decode/streamed-batch.js'
 import type { AnalyzerProgress } from '../analysis/partition-report.js'
 import type { RangeSpec } from '../analysis/range-filter.js'
 import { RangeFilter } from '../analysis/range-filter.js'
-import { AbortedQueueAsRead, RecordVisibility } from '../analysis/record-visibility.js'
+import { RecordVisibility } from '../analysis/record-visibility.js'
 import { toBigInt } from '../bytes/int64.js'
 import { crc32cUpdate } from '../bytes/crc32c.js'
 import { Frame } from '../decode/frame.js'
@@ -37,19 +46,26 @@ import { readFrame } from '../decode/log-reader.js'
 import type { SegmentSource } from '../decode/segment-source.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import type { KafkaFile, PartitionDir } from '../io/discover.js'
+import { describeFsError } from '../io/discover.js'
+import { InputError } from '../io/input-error.js'
+import { openKafkaFile } from '../io/remote/open.js'
 import { SpillQueue } from '../io/spill-queue.js'
 import type { ExportVisitor, RecordsTap } from './export-scan.js'
-import { RECORD_PASS_WINDOW, exportBatch, finalFacts } from './export-scan.js'
+import { RECORD_PASS_WINDOW, exportBatch, finalFacts, legacyFinding, unresynced } from './export-scan.js'
 import type { ScannedPartition } from './partition-scan.js'
 import { scanPartition } from './partition-scan.js'
+import { AbortedSeen, Written } from './export-written.js'
 
-/** thrown through the scan at the first frame the record pass might read otherwise: the caller runs the two passes */
+/** thrown through the scan where one read cannot answer as the two passes do: the caller runs the two passes */
 class NotClean extends Error {}
 
 const MAX = (1n << 63n) - 1n
 const NONE = new Map<bigint, bigint>()
-/** a held item that starts a segment (a batch's item starts with its magic, 2) */
+/** a held item's first byte: a segment starts, a finding, a batch (its CRC checked when read, or to be checked again) */
 const SEGMENT = 0
+const FINDING = 1
+const BATCH = 2
+const BATCH_CRC = 3
 
 /**
  * Every record of the partition in log order, with its visibility, from one read; null when the log is not one
@@ -70,8 +86,11 @@ export function exportInOneRead(
       frames: () => (frames, src, file) => r.segment(frames, src, file),
       batch: (s) => r.fed(toBigInt(s.baseOffset), toBigInt(s.lastOffset)),
     })
-    if (r.notClean || r.opened !== r.logs.length) return null
-    r.vis.settle(finalFacts(scanned.report))
+    if (r.notClean) return null
+    while (r.opened < r.logs.length) r.unopened(r.logs[r.opened++]!)
+    const facts = finalFacts(scanned.report)
+    if (!r.written.holds(facts, scanned.report.openTransactions)) return null
+    r.vis.settle(facts)
     r.release(true)
     return scanned
   } catch (e) {
@@ -83,7 +102,8 @@ export function exportInOneRead(
 }
 
 class OneRead {
-  readonly aborted = new AbortedQueueAsRead()
+  readonly written = new Written()
+  readonly aborted = new AbortedSeen(this.written)
   readonly vis: RecordVisibility
   readonly held = new SpillQueue()
   readonly logs: KafkaFile[]
@@ -91,6 +111,8 @@ class OneRead {
   notClean = false
   opened = 0
   private readonly range: RangeFilter | undefined
+  /** a frame was not clean: everything from here waits for the final facts */
+  private holdAll = false
   private stopped = false
   private maxLast: bigint | null = null
   private hw: bigint | null | undefined = undefined
@@ -118,7 +140,7 @@ class OneRead {
 
   /** every batch the scan feeds, before the analyzer: offsets must increase (the reasoning above needs it) */
   fed(base: bigint, last: bigint): void {
-    if ((this.maxLast !== null && base <= this.maxLast) || last < base) this.fail()
+    if ((this.maxLast !== null && base <= this.maxLast) || last < base) this.unclean()
     this.maxLast = last
   }
 
@@ -127,29 +149,85 @@ class OneRead {
     throw new NotClean()
   }
 
-  /** the scan's frames of one segment, each handed out after the analyzer has taken it */
+  /** a frame that is not clean: from here everything waits */
+  private unclean(): void {
+    if (!this.holdAll) this.held.spillFromNow()
+    this.holdAll = true
+  }
+
+  /** a segment the scan could not open: the record pass's finding for it, in its place */
+  unopened(f: KafkaFile): void {
+    this.unclean()
+    let e: unknown
+    try {
+      openKafkaFile(f).close()
+    } catch (x) {
+      e = x
+    }
+    if (e === undefined) this.fail() // it opens now: the record pass would read it
+    this.note(
+      finding(e instanceof InputError ? e.code : 'UNREADABLE', describeFsError(e), { file: f.path, position: 0 }),
+    )
+    this.records?.findings.push(finding('UNREADABLE', describeFsError(e), { file: f.path, position: 0 }))
+  }
+
+  /**
+   * The scan's frames of one segment, each handed out after the analyzer has taken it, as the record pass frames
+   * them: up to the first framing damage or tail (after which the record pass reads nothing of the segment). The
+   * records tap is told every batch and every damage, as forEachInternalRecord's resyncing read tells them.
+   */
   segment(frames: Pick<FrameScanner, 'next'>, src: SegmentSource, file: KafkaFile): Pick<FrameScanner, 'next'> {
-    if (this.logs[this.opened++]?.path !== file.path) this.fail() // a segment before it could not be opened
+    while (this.opened < this.logs.length && this.logs[this.opened]!.path !== file.path)
+      this.unopened(this.logs[this.opened++]!)
+    if (this.logs[this.opened++]?.path !== file.path) this.fail()
     this.src = src
     this.scanning = file
     const marker = Buffer.alloc(5)
     marker.writeUInt32BE(this.opened - 1, 1)
     this.later(marker)
     let prev: Frame | undefined
+    /** where the record pass frames next; -1 once it has stopped in this segment */
+    let expect = 0
+    let legacy = 0
+    let exported = false
     return {
       next: (): ScannedEvent | undefined => {
         let ev: ScannedEvent | undefined
         try {
-          if (prev !== undefined) this.take(prev)
+          if (prev !== undefined) this.take(prev, exported)
           prev = undefined
           ev = frames.next()
         } catch (e) {
           this.notClean = true // the segment shrank while read: the scan says so and goes on without us
           throw e
         }
-        if (ev === undefined) return undefined
-        if (ev.kind !== 'frame' || ev.magic < 2) this.fail()
-        prev = ev
+        if (ev === undefined) {
+          if (legacy > 0) this.note(legacyFinding(legacy, file.path))
+          legacy = 0
+          return undefined
+        }
+        exported = expect >= 0
+        if (exported && ev.position !== expect) this.fail() // inside a batch whose grown length ran into a valid one
+        if (ev.kind === 'frame') {
+          if (!exported) {
+            if (ev.magic >= 2 && this.records !== undefined) prev = ev
+            return ev
+          }
+          expect = ev.position + ev.sizeInBytes
+          if (ev.magic >= 2) prev = ev
+          else {
+            this.unclean()
+            legacy++
+          }
+          return ev
+        }
+        this.records?.findings.push(ev.kind === 'tail' ? tailFinding(ev, file.path) : corruptFinding(ev, file.path))
+        if (!exported) return ev
+        this.unclean()
+        expect = -1
+        const own = unresynced(ev, src)
+        if (own === undefined) this.fail()
+        this.note(own.kind === 'tail' ? tailFinding(own, file.path) : corruptFinding(own, file.path))
         return ev
       },
     }
@@ -161,24 +239,31 @@ class OneRead {
     else this.held.push(marker)
   }
 
+  /** a finding of the record pass: now when nothing waits, else after what waits */
+  private note(f: Finding): void {
+    if (this.held.length > 0) this.held.push(Buffer.concat([Buffer.of(FINDING), Buffer.from(JSON.stringify(f))]), true)
+    else if (!this.stopped) this.findings.push(f)
+  }
+
   private begin(segment: number): void {
     const f = this.logs[segment]!
     this.file = f.path
     if (!this.stopped) this.visit.segment(f)
   }
 
-  private take(f: Frame): void {
+  /** a v2 frame after the analyzer took it: to the records tap, and to the rows unless the record pass stopped before it */
+  private take(f: Frame, exported: boolean): void {
     const b = f.complete ? v2(f) : this.whole(f)
-    if (b.problems.length > 0) this.fail()
+    if (exported && b.problems.length > 0) this.unclean()
     if (this.records !== undefined) this.tap(b, this.records)
-    if (this.stopped) return
-    if (this.held.length === 0 && toBigInt(b.header.lastOffset) < this.bound()) {
+    if (this.stopped || !exported) return
+    if (!this.holdAll && this.held.length === 0 && toBigInt(b.header.lastOffset) < this.bound()) {
       this.write(b)
       return
     }
     if (!b.complete) this.fail()
     this.held.push(heldItem(b), true)
-    this.release(false)
+    if (!this.holdAll) this.release(false)
   }
 
   /**
@@ -206,6 +291,7 @@ class OneRead {
     if (p === undefined || start === null) return -MAX
     if (!this.settled) {
       this.settled = true
+      this.written.start = start
       this.vis.settle({
         logStartOffset: start,
         highWatermark: MAX,
@@ -231,18 +317,26 @@ class OneRead {
         this.begin(item.readUInt32BE(1))
         continue
       }
+      if (item[0] === FINDING) {
+        this.held.shift()
+        if (!this.stopped) this.findings.push(JSON.parse(item.toString('utf8', 1)) as Finding)
+        continue
+      }
       const base = item.readBigInt64BE(POSITION_BYTES + 1 + L.OFFSET_OFFSET)
       const last = base + BigInt(item.readInt32BE(POSITION_BYTES + 1 + L.LAST_OFFSET_DELTA_OFFSET))
       if (!end && last >= this.bound()) return
       this.held.shift()
       const bytes = item.subarray(POSITION_BYTES + 1)
-      // its CRC was checked when it was read
-      this.write(v2(frameOf(bytes, item.readUIntBE(1, POSITION_BYTES), true, bytes.length, item[0]!), HELD))
+      // its CRC was checked when it was read: one that failed is checked again, for its finding
+      const opts = item[0] === BATCH_CRC ? undefined : HELD
+      this.write(v2(frameOf(bytes, item.readUIntBE(1, POSITION_BYTES), true, bytes.length, 2), opts))
     }
   }
 
   private write(b: V2Batch): void {
     if (this.stopped) return
+    const last = toBigInt(b.header.lastOffset)
+    if (this.written.last === null || last > this.written.last) this.written.last = last
     if (exportBatch(b, this.src!, this.file, this.vis, this.range, this.visit, this.findings)) this.stopped = true
   }
 
@@ -281,10 +375,10 @@ const REUSED = new Frame()
 /** bytes of a held batch's file position */
 const POSITION_BYTES = 6
 
-/** a held batch: its magic (never SEGMENT's 0: the framer's batches are v2), its file position and its bytes */
+/** a held batch: BATCH (BATCH_CRC when its CRC failed), its file position and its bytes */
 function heldItem(b: V2Batch): Buffer {
   const item = Buffer.allocUnsafe(1 + POSITION_BYTES + b.bytes.length)
-  item[0] = b.bytes[L.MAGIC_OFFSET]!
+  item[0] = b.crcValid === false ? BATCH_CRC : BATCH
   item.writeUIntBE(b.position, 1, POSITION_BYTES)
   b.bytes.copy(item, 1 + POSITION_BYTES)
   return item

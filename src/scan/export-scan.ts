@@ -17,7 +17,9 @@ import { AbortedRanges, RecordVisibility } from '../analysis/record-visibility.j
 import type { V2Batch } from '../decode/log-reader.js'
 import { readLog } from '../decode/log-reader.js'
 import type { KafkaRecord } from '../decode/records.js'
-import { DEFAULT_WINDOW } from '../decode/frame-scanner.js'
+import { DEFAULT_MAX_BATCH, DEFAULT_WINDOW, frameProblem } from '../decode/frame-scanner.js'
+import type { CorruptEvent, TailEvent } from '../decode/frame.js'
+import * as L from '../decode/layout.js'
 import { batchRecords } from '../decode/streamed-batch.js'
 import { DecodeError } from '../decode/errors.js'
 import type { KafkaFile, PartitionDir } from '../io/discover.js'
@@ -276,13 +278,36 @@ function segmentRecords(
     }
     if (exportBatch(ev, src, file, vis, range, visit, findings)) return true
   }
-  if (legacy > 0)
-    findings.push(
-      finding(
-        'RECORDS_SKIPPED',
-        `${legacy} magic 0/1 ${legacy === 1 ? 'entry' : 'entries'} not exported (export writes v2 records)`,
-        { file },
-      ),
-    )
+  if (legacy > 0) findings.push(legacyFinding(legacy, file))
   return false
+}
+
+/** the record pass's finding for a segment's legacy entries, after its last event */
+export function legacyFinding(legacy: number, file: string): Finding {
+  return finding(
+    'RECORDS_SKIPPED',
+    `${legacy} magic 0/1 ${legacy === 1 ? 'entry' : 'entries'} not exported (export writes v2 records)`,
+    { file },
+  )
+}
+
+/**
+ * The record pass's event where the partition scan met framing damage or a tail: the scan resyncs past damage
+ * (frame-scanner.ts damaged, pastEnd), the record pass's readLog does not and stops there, at the same position.
+ * Its entry header (17 bytes, read again) says which: one the framing rule refuses is damage to the segment's end,
+ * one that runs past the end a truncated tail. Undefined for a length that fails its batch's CRC and runs into a
+ * valid batch (overlappedBatch): the record pass reads that batch, whose bytes the scan skipped.
+ */
+export function unresynced(ev: TailEvent | CorruptEvent, src: SegmentSource): TailEvent | CorruptEvent | undefined {
+  if (ev.kind === 'tail' || ev.resyncPosition === undefined) return ev
+  const h = Buffer.alloc(L.HEADER_SIZE_UP_TO_MAGIC)
+  if (src.readInto(h, ev.position, h.length) !== h.length) return undefined
+  const size = h.readInt32BE(L.SIZE_OFFSET)
+  const total = L.LOG_OVERHEAD + size
+  const left = src.size - ev.position
+  if (frameProblem(size, h.readInt8(L.MAGIC_OFFSET), total, DEFAULT_MAX_BATCH) !== undefined)
+    return { kind: 'corrupt', position: ev.position, code: ev.code, message: ev.message, length: left }
+  if (total > left)
+    return { kind: 'tail', position: ev.position, length: left, reason: 'truncated', declaredSize: total }
+  return undefined
 }

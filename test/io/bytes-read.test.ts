@@ -286,6 +286,165 @@ describe('txns on a large partition (strace)', () => {
   })
 })
 
+// export on damaged copies: every partition's first segment damaged at positions taken from kafka-dump-log's stored
+// text beside the fixture (dump/<partition>/<segment>.log.shallow.txt). The partition scan resyncs past framing
+// damage by searching the bytes after it (decode/resync.ts), which reads them again: there, export may read what the
+// partition scan alone (`reconcile`) reads of the same copy, no more. Elsewhere once. Main's build read each damaged
+// partition twice (its one read, dropped at the damage, then the two passes): 3-4x.
+const DAMAGE_WORK = fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-bytes-read-damaged-'))
+
+interface DumpedBatch {
+  position: number
+  size: number
+  control: boolean
+}
+
+function dumpedBatches(text: string): DumpedBatch[] {
+  return fs
+    .readFileSync(text, 'utf8')
+    .split('\n')
+    .filter((l) => l.startsWith('baseOffset:'))
+    .map((l) => ({
+      position: Number(/ position: (\d+)/.exec(l)![1]),
+      size: Number(/ size: (\d+)/.exec(l)![1]),
+      control: l.includes('isControl: true'),
+    }))
+}
+
+function overwrite(file: string, position: number, bytes: Buffer): void {
+  const fd = fs.openSync(file, 'r+')
+  try {
+    fs.writeSync(fd, bytes, 0, bytes.length, position)
+  } finally {
+    fs.closeSync(fd)
+  }
+}
+
+interface DamageClass {
+  name: string
+  /** the finding export gives for it (the damage was written and seen) */
+  code: string
+  /** the partition scan resyncs past it (reads bytes after it again) */
+  resync: boolean
+  damage: (file: string, bs: DumpedBatch[]) => void
+}
+
+const flipByte = (file: string, position: number): void => {
+  const b = Buffer.alloc(1)
+  const fd = fs.openSync(file, 'r+')
+  try {
+    fs.readSync(fd, b, 0, 1, position)
+    b[0]! ^= 0x5a
+    fs.writeSync(fd, b, 0, 1, position)
+  } finally {
+    fs.closeSync(fd)
+  }
+}
+
+const DAMAGE_CLASSES: DamageClass[] = [
+  {
+    name: 'a data batch (a record byte: its CRC fails)',
+    code: 'CRC_MISMATCH',
+    resync: false,
+    damage: (f, bs) => {
+      const b = bs.find((x) => !x.control)
+      if (b !== undefined) flipByte(f, b.position + b.size - 1)
+    },
+  },
+  {
+    name: 'a marker (its CRC fails)',
+    code: 'CRC_MISMATCH',
+    resync: false,
+    damage: (f, bs) => {
+      const b = bs.find((x) => x.control)
+      if (b !== undefined) flipByte(f, b.position + b.size - 1)
+    },
+  },
+  {
+    name: 'a truncated tail (the last batch cut in half)',
+    code: 'TRUNCATED_TAIL',
+    resync: false,
+    damage: (f, bs) => {
+      const b = bs[bs.length - 1]!
+      fs.truncateSync(f, b.position + Math.floor(b.size / 2))
+    },
+  },
+  {
+    name: '40 bytes of 0xFF at the middle batch',
+    code: 'BAD_LENGTH',
+    resync: true,
+    damage: (f, bs) => overwrite(f, bs[Math.floor(bs.length / 2)]!.position, Buffer.alloc(40, 0xff)),
+  },
+  {
+    name: 'a run of zeros over a data batch mid-segment',
+    code: 'BAD_LENGTH',
+    resync: true,
+    damage: (f, bs) => {
+      const b = bs.filter((x) => !x.control)[1] ?? bs[0]!
+      overwrite(f, b.position, Buffer.alloc(b.size))
+    },
+  },
+]
+
+/** a copy of the fixture's log dir, each partition's first dumped segment damaged */
+function damagedLogs(fixture: string, c: DamageClass, i: number): string {
+  const logs = path.join(DAMAGE_WORK, `${path.basename(path.dirname(fixture))}-${i}`)
+  if (fs.existsSync(logs)) return logs
+  fs.cpSync(path.join(fixture, 'logs'), logs, { recursive: true })
+  const dump = path.join(fixture, 'dump')
+  for (const p of fs.readdirSync(dump)) {
+    const texts = fs.readdirSync(path.join(dump, p)).filter((n) => n.endsWith('.log.shallow.txt'))
+    const seg = path.join(logs, p, texts.sort()[0]?.replace('.shallow.txt', '') ?? '')
+    if (texts.length === 0 || !fs.existsSync(seg)) continue
+    const bs = dumpedBatches(path.join(dump, p, texts.sort()[0]!))
+    if (bs.length > 0) c.damage(seg, bs)
+  }
+  return logs
+}
+
+describe('export reads a damaged partition once (strace)', () => {
+  afterAll(() => fs.rmSync(DAMAGE_WORK, { recursive: true, force: true }))
+  const fixtures = [path.join(FIXTURES, 'orders'), path.join(FIXTURES_44, 'transactions')]
+  for (const fixture of fixtures) {
+    DAMAGE_CLASSES.forEach((c, i) => {
+      for (const format of ['ndjson', 'parquet']) {
+        const name = `${path.relative(path.dirname(path.dirname(fixture)), fixture)}, ${c.name}, --format ${format}`
+        it(name, (ctx) => {
+          if (!haveStrace()) ctx.skip('strace is not installed (apt-get install strace): bytes read cannot be counted')
+          if (!fs.existsSync(path.join(fixture, 'dump'))) ctx.skip(`${fixture}/dump (kafka-dump-log's text) is absent`)
+          const logs = damagedLogs(fixture, c, i)
+          const root = fs.realpathSync(logs)
+          const out = path.join(DAMAGE_WORK, `out-${i}-${format}`)
+          const args = ['export', '--format', format, logs, '-o', out]
+          // the damage is there and export says so
+          const run = spawnSync(process.execPath, [BIN, ...args], {
+            encoding: 'utf8',
+            env: { ...process.env, NO_COLOR: '1' },
+          })
+          expect(run.status).toBe(1)
+          expect(run.stderr).toContain(`[${c.code}]`)
+          fs.rmSync(out, { recursive: true, force: true })
+          const per = bytesRead(args, root)
+          fs.rmSync(out, { recursive: true, force: true })
+          const scan = c.resync ? bytesRead(['reconcile', logs], root) : undefined
+          const problems: string[] = []
+          for (const [file, n] of per) {
+            if (!file.endsWith('.log')) continue
+            const size = fs.statSync(file).size
+            const limit = scan === undefined ? size : Math.max(size, scan.get(file) ?? 0)
+            if (n > limit + SLACK_BYTES)
+              problems.push(
+                `${path.relative(root, file)}: read ${n} bytes of ${size}, limit ${limit}${scan === undefined ? '' : " (the partition scan's own)"}`,
+              )
+          }
+          expect([...per.keys()].filter((f) => f.endsWith('.log')).length).toBeGreaterThan(0)
+          expect(problems).toEqual([])
+        })
+      }
+    })
+  }
+})
+
 // the counting itself: a file read by cat is counted once, whole
 describe('the byte counter', () => {
   it('counts a plain read of a file once', (ctx) => {
