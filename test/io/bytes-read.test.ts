@@ -114,15 +114,21 @@ const EXPORT_CASES: Case[] = (
  */
 const ISOLATION_CASES: Case[] = (
   [
-    ['orders', ORDERS, 'orders-11-0'],
-    ['4.4.0', TXNS44, 'tx-out-0'],
+    ['orders', ORDERS, 'orders-11-0', 'tx-rw-1'],
+    ['4.4.0', TXNS44, 'tx-out-0', 'rpw-0'],
   ] as const
-).flatMap(([fixture, root, one]) =>
+).flatMap(([fixture, root, one, id]) =>
   (['read_committed', 'read_uncommitted'] as const).flatMap((level): Case[] => [
     { name: `dump ${fixture} --isolation-level ${level}`, args: ['dump', '--isolation-level', level, root], root },
     {
       name: `dump ${fixture} one partition --isolation-level ${level} --deep-iteration`,
       args: ['dump', '--isolation-level', level, '--deep-iteration', path.join(root, one)],
+      root,
+    },
+    // the coordinator partitions are dumped first, their records giving the id's producer ids (id-first.ts)
+    {
+      name: `dump ${fixture} --isolation-level ${level} --transactional-id`,
+      args: ['dump', '--isolation-level', level, '--transactional-id', id, root],
       root,
     },
   ]),

@@ -69,8 +69,7 @@ function readsWhole(opts: DumpOptions, filter: RangeSpec): boolean {
     opts.resync &&
     opts.maxBytes === undefined &&
     opts.maxBatchBytes === undefined &&
-    opts.remote === undefined &&
-    opts.isolationLevel === undefined
+    opts.remote === undefined
   )
 }
 
