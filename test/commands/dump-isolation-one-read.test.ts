@@ -4,8 +4,9 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { runCli } from '../support/run-cli.js'
 import { FIXTURES_44 } from '../support/paths.js'
 import { LogDir, LogWriter } from '../support/txn-segment-builder.js'
+import { HELD_SEGMENTS_MEMORY } from '../../src/io/held-segments.js'
 
-// `dump --isolation-level` reads each segment once: its partition scan holds the bytes it read (8 MiB in memory, the
+// `dump --isolation-level` reads each segment once: its partition scan holds the bytes it read (4 MiB in memory, the
 // rest in a scratch file) and the dump reads them back (commands/dump/isolation.ts). Here the records it lists are
 // checked against the consumer's rule written out in the test from what the test wrote (each transaction's outcome
 // is known here, not read back): Kafka's Fetcher with isolation.level, from the log start (its records below it
@@ -100,7 +101,7 @@ describe('dump --isolation-level in one read: the consumer rule', () => {
   afterAll(() => d.remove())
   for (const [label, rounds, valueBytes] of [
     ['a small partition (held in memory)', 3, undefined],
-    ['a 9 MB partition (held past 8 MiB in a scratch file)', 300, 5000],
+    ['a 9 MB partition (held past 4 MiB in a scratch file)', 300, 5000],
   ] as const) {
     it(`${label}: interleaved committed, aborted and open transactions, a log start moved`, async () => {
       const topic = `iso${rounds}`
@@ -111,7 +112,7 @@ describe('dump --isolation-level in one read: the consumer rule', () => {
           .readdirSync(dir)
           .filter((n) => n.endsWith('.log'))
           .reduce((s, n) => s + fs.statSync(path.join(dir, n)).size, 0)
-        expect(size).toBeGreaterThan(8 * 1024 * 1024)
+        expect(size).toBeGreaterThan(HELD_SEGMENTS_MEMORY)
       }
       const want = consumer(written, logStart)
       expect(want.committed.length).toBeGreaterThan(0)

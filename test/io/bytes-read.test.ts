@@ -259,7 +259,7 @@ describe('txns on a large partition (strace)', () => {
   })
 })
 
-// dump --isolation-level holds what its partition scan read of a partition of any size (8 MiB in memory, the rest in a
+// dump --isolation-level holds what its partition scan read of a partition of any size (4 MiB in memory, the rest in a
 // scratch file) and dumps it from there: it reads no byte more than the scan alone (`reconcile`). The scan itself reads
 // a batch that straddles the end of its 256 KiB window again from its start (1.02x on this log of 5 KB batches).
 describe('dump --isolation-level on a large partition (strace)', () => {

@@ -32,7 +32,7 @@ export class IsolationGates {
   private readonly gates = new Map<string, BatchGate>()
   private readonly checkpoints = new Map<string, OffsetCheckpoint | null>()
   /** the segments read by the scan of the partition being dumped, until the dump reads them */
-  private held: HeldSegments | undefined
+  private readonly held = new HeldSegments()
 
   /** `dumped`: whether the dump will read a segment (only those are held; the absolute path) */
   constructor(
@@ -49,9 +49,8 @@ export class IsolationGates {
       // a directory discover cannot read as a partition: nothing is visible in it (its reading reports why)
       if (p === undefined) return () => false
       // the partition before this one is done: what its dump did not read again is let go
-      this.held?.close()
-      const held = new HeldSegments()
-      this.held = held
+      const held = this.held
+      held.reset()
       const aborted = new AbortedRanges()
       const scanned = scanPartition(p, this.checkpoints, {
         analyzer: () => ({ sink: aborted, markerEpochs: false }),
@@ -74,13 +73,12 @@ export class IsolationGates {
 
   /** `file`'s source for the dump: the bytes its partition's scan read, the file for the rest */
   source(file: KafkaFile, opened: SegmentSource): SegmentSource {
-    if (this.held === undefined || file.remote !== undefined || file.stdin === true) return opened
+    if (file.remote !== undefined || file.stdin === true) return opened
     return this.held.replay(path.resolve(file.path), opened)
   }
 
   /** the scratch file deleted (at the end of the run, and after an error) */
   close(): void {
-    this.held?.close()
-    this.held = undefined
+    this.held.close()
   }
 }
