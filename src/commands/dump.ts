@@ -46,10 +46,12 @@ export async function runDump(
   // --transactional-id: nothing is written before the id is resolved, and the coordinator partitions that give its
   // producer ids are dumped in that read, their output held until their turn (commands/dump/id-first.ts)
   const held = needsIdResolved(given.filter) ? new HeldOutput(command) : undefined
+  const closing: Array<() => void> = []
   try {
-    return await dumpAll({ ...given }, held?.ctx ?? command, internals, held)
+    return await dumpAll({ ...given }, held?.ctx ?? command, internals, held, closing)
   } finally {
     held?.close()
+    for (const c of closing) c()
   }
 }
 
@@ -58,6 +60,7 @@ async function dumpAll(
   ctx: CommandContext,
   internals: DumpInternals,
   held: HeldOutput | undefined,
+  closing: Array<() => void>,
 ): Promise<number> {
   // the one place the output format is chosen (commands/dump/dump-setup.ts; dump workers make theirs there too);
   // findings are printer events, so the printer comes first and the payload parser is bound to it after
@@ -115,9 +118,18 @@ async function dumpAll(
   // filters: segments wholly out of range stay unread (their names say so); one filter per partition directory
   const unread = opts.filter === undefined ? new Set<string>() : segmentsOutOfRange(found.files, opts.filter)
   const ranges = new Map<string, RangeFilter>()
-  const gates = opts.isolationLevel === undefined ? undefined : new IsolationGates(opts.isolationLevel)
   const topicIds: TopicIds = new Map()
   const files = found.files.filter((f) => asked(f, opts))
+  // --isolation-level: each partition's scan holds the bytes of the segments dumped here, which read them from there
+  const segments = new Set(
+    files.filter((f) => f.kind === 'log' && !unread.has(f.path)).map((f) => path.resolve(f.path)),
+  )
+  const gates =
+    opts.isolationLevel === undefined ? undefined : new IsolationGates(opts.isolationLevel, (p) => segments.has(p))
+  if (gates !== undefined) {
+    closing.push(() => gates.close())
+    state.source = (f, s) => gates.source(f, s)
+  }
   // the segments whose .index or .timeindex this run dumps: their .log's batches are kept for the check
   const indexed = new Set(
     files.filter((f) => f.kind === 'index' || f.kind === 'timeindex').map((f) => path.resolve(companion(f, '.log'))),

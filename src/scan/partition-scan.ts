@@ -1,13 +1,11 @@
 // Reads a partition directory's .txnindex files, producer snapshots, the log directory's
 // replication-offset-checkpoint and then its segments (headers and control records only), streaming
-// every batch into a PartitionAnalyzer without keeping it. The only file access of the
-// reconcile/txns/lso commands.
+// every batch into a PartitionAnalyzer without keeping it. The only file access of the reconcile/txns/lso commands.
 //
 // Each segment is framed once (scanFrames, header-only for large batches); each frame goes to the fast
 // feed (batch-feed.ts) and, when it declines, through readFrame (readLog's general path).
 import * as path from 'node:path'
-import type { Finding } from '../analysis/findings.js'
-import type { FindingCode } from '../analysis/findings.js'
+import type { Finding, FindingCode } from '../analysis/findings.js'
 import { finding, locatePartitionFindings } from '../analysis/findings.js'
 import { FindingList } from '../analysis/finding-list.js'
 import { corruptFinding, decodeFinding, tailFinding } from '../analysis/log-findings.js'
@@ -75,6 +73,8 @@ export interface PartitionScanOptions {
     | undefined
   /** --remote-storage: a directory or s3://bucket/prefix whose segments are read before the local ones */
   remote?: RemoteInput
+  /** each segment's source as the framing reads it (`dump --isolation-level` holds those bytes for its own read) */
+  source?: (src: SegmentSource, file: KafkaFile) => SegmentSource
   /**
    * after framing damage, go on at the next valid batch as the dump does (default true); false stops at the
    * damage as Kafka's reader does (--no-resync)
@@ -312,7 +312,7 @@ export function* partitionScanSteps(
     try {
       const expected = f.remote?.expect
       const seen = expected === undefined ? undefined : new RemoteSegmentSeen()
-      const frames = new FrameScanner(src, opts.resync === false ? SCAN_NO_RESYNC : SCAN)
+      const frames = new FrameScanner(opts.source?.(src, f) ?? src, opts.resync === false ? SCAN_NO_RESYNC : SCAN)
       const fr = seen === undefined ? frames : watched(frames, seen)
       const segment = tapped === undefined ? fr : tapped(fr, src, f)
       const remote = f.remote !== undefined

@@ -32,6 +32,8 @@ export interface RunState {
   seen?: BatchPositions | undefined
   /** the leader epochs of the partition's batches so far, for its leader-epoch-checkpoint after its segments */
   epochs?: EpochRuns | undefined
+  /** a segment's source once opened, as the dump reads it (--isolation-level: the bytes its partition's scan read) */
+  source?: ((file: KafkaFile, opened: SegmentSource) => SegmentSource) | undefined
 }
 
 /** How a file's entries are dumped once it is open: one scan here, or worker threads (commands/workers/dump-pool.ts). */
@@ -51,7 +53,7 @@ export async function dumpLogFile(
   body?: LogBody,
 ): Promise<LogSummary> {
   const summary = newSummary(file.path)
-  const source = startLog(file, log, printer)
+  const source = startLog(file, log, printer, state.source)
   if (source === undefined) return summary
   const progress = new Progress(cli, file.name, source.size, opts.progress)
   let totals: RangeTotals
@@ -88,7 +90,12 @@ export async function dumpLogFile(
 }
 
 /** The file's first line and name check, then the file (or standard input, `-`) opened for reading (undefined: reported unreadable). */
-function startLog(file: KafkaFile, log: FindingLog, printer: DumpPrinter): SegmentSource | undefined {
+function startLog(
+  file: KafkaFile,
+  log: FindingLog,
+  printer: DumpPrinter,
+  through: RunState['source'],
+): SegmentSource | undefined {
   printer.logStart(file)
   if (file.baseOffset === null && file.kind === 'log' && file.path !== STDIN_PATH) {
     log.add({
@@ -100,7 +107,9 @@ function startLog(file: KafkaFile, log: FindingLog, printer: DumpPrinter): Segme
     })
   }
   try {
-    return file.path === STDIN_PATH ? new StdinSource() : openKafkaFile(file)
+    if (file.path === STDIN_PATH) return new StdinSource()
+    const opened = openKafkaFile(file)
+    return through === undefined ? opened : through(file, opened)
   } catch (e) {
     if (e instanceof InputError) log.unusable(file.path, e.message, e.code, e.position)
     else log.unusable(file.path, (e as Error).message)

@@ -3,8 +3,8 @@
 // dumps it: its segments are dumped first, their output held (held-output.ts) until their turn, through a filter
 // that lets no producer in yet (PendingProducers). The coordinator appends its records with no producer id, so
 // nothing of such a partition is in range whatever the id's producer ids turn out to be; should a batch of it
-// carry one of them after all, its held dump is dropped and the partition dumped again in its turn. In every mode
-// but --isolation-level each byte of such a segment is read once (scan/transaction-log-part.ts): the dump's frames
+// carry one of them after all, its held dump is dropped and the partition dumped again in its turn. In every
+// mode (--isolation-level's too) each byte of such a segment is read once (scan/transaction-log-part.ts): the dump's frames
 // are tapped where they are those of a whole resynchronising read (with --compat, --no-resync, --max-bytes and
 // --max-batch-bytes only up to the first framing event that read could see otherwise), its scanner is read on to
 // the end once the dump stops (--end-offset, --to-time), and what it does not read (before its seek position, past
@@ -65,11 +65,6 @@ interface HeldSegment {
 export type DumpHeld = (file: KafkaFile, filter: RangeFilter, tap: FrameTap) => Promise<void>
 export type FrameTap = (frames: Frames, src: SegmentSource, file: KafkaFile, from: number) => TappedFrames
 
-/** whether a coordinator partition is dumped first, its records tapped: not through --isolation-level's gates */
-function dumpedFirst(opts: DumpOptions): boolean {
-  return opts.isolationLevel === undefined
-}
-
 /**
  * whether the dump frames a segment as scanTransactionLog does (resynchronising, to the file's end, batches up to
  * the default largest): then every event of its read is the whole read's (scan/transaction-log-part.ts)
@@ -100,7 +95,7 @@ export class IdFirst {
     for (const dir of dirs) {
       const logs = dir.files.filter((f) => f.kind === 'log')
       const own = logs.map((f) => dumped.get(path.resolve(f.path)))
-      if (!dumpedFirst(opts) || logs.length === 0 || own.some((f) => !eligible(f))) {
+      if (logs.length === 0 || own.some((f) => !eligible(f))) {
         scanTransactionLog(dir, (r) => {
           watch.see(r)
         })
