@@ -6,6 +6,8 @@ export default defineConfig({
   test: {
     include: ['test/big/**/*.test.ts'],
     testTimeout: 600_000,
+    // the hooks build and delete inputs of thousands of files: minutes on a loaded machine, not vitest's 10 s
+    hookTimeout: 600_000,
     fileParallelism: false,
     pool: 'forks',
   },
