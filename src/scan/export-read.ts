@@ -23,8 +23,9 @@
 // final facts at the end (export-written.ts); the logs it does not hold for (offsets that go back below rows
 // already written), and the classes one read cannot answer, make the caller drop what this partition wrote and run
 // the two passes instead (commands/export.ts): a batch whose grown length ran into a valid batch (the record pass
-// reads the damaged batch's bytes, which the scan skipped), a batch larger than the record pass's window that must
-// wait (the record pass streams it from its segment; held, it would be held whole), a segment that shrinks while read.
+// reads the damaged batch's bytes, which the scan skipped), a segment that shrinks while read. A batch larger than
+// the record pass's window (which streams it) is copied to a scratch file as its CRC is computed and its records
+// read from there, now or when it may go (export-large.ts): it is neither read twice nor held whole in memory.
 import type { Finding } from '../analysis/findings.js'
 import { finding } from '../analysis/findings.js'
 import { corruptFinding, decodeFinding, tailFinding } from '../analysis/log-findings.js'
