@@ -33,6 +33,22 @@ function rowsOf(dir: string): Row[] {
   return rows
 }
 
+/** `export --format ndjson`, its scratch files under a TMPDIR of the test's own, which must be empty again at the end */
+async function exportNdjson(dir: string, out: string): Promise<Awaited<ReturnType<typeof runCli>>> {
+  const scratch = fs.mkdtempSync(path.join(tmp, 'scratch-'))
+  const before = process.env.TMPDIR
+  process.env.TMPDIR = scratch
+  let r
+  try {
+    r = await runCli(['export', '--format', 'ndjson', dir, '-o', out])
+  } finally {
+    if (before === undefined) delete process.env.TMPDIR
+    else process.env.TMPDIR = before
+  }
+  expect(fs.readdirSync(scratch)).toEqual([])
+  return r
+}
+
 describe('export reads a partition once', () => {
   it('a transaction that never ends, first in a 12 MB partition: every later batch waits on disk, answered as a consumer would', async () => {
     const d = new LogDir()
@@ -55,19 +71,8 @@ describe('export reads a partition once', () => {
       const dir = d.segment('big', 0, 0n, w.batches)
       const size = fs.statSync(path.join(dir, '00000000000000000000.log')).size
       expect(size).toBeGreaterThan(10_000_000)
-      // its scratch file goes under TMPDIR: a directory of the test's own, empty again at the end
-      const scratch = fs.mkdtempSync(path.join(tmp, 'scratch-'))
-      const before = process.env.TMPDIR
-      process.env.TMPDIR = scratch
       const out = path.join(tmp, 'hanging')
-      let r
-      try {
-        r = await runCli(['export', '--format', 'ndjson', dir, '-o', out])
-      } finally {
-        if (before === undefined) delete process.env.TMPDIR
-        else process.env.TMPDIR = before
-      }
-      expect(fs.readdirSync(scratch)).toEqual([])
+      const r = await exportNdjson(dir, out)
       expect(r.stderr).toBe('')
       expect(r.code).toBe(0)
       const plain = 50 + 1000 * 2
@@ -156,18 +161,8 @@ describe('export holds a batch over 1 MiB by its header', () => {
       w.marker(8n, 0, 'COMMIT') // 9
       w.plain(1) // 10
       const dir = d.segment('t', 0, 0n, w.batches)
-      const scratch = fs.mkdtempSync(path.join(tmp, 'scratch-'))
-      const before = process.env.TMPDIR
-      process.env.TMPDIR = scratch
       const out = path.join(tmp, 'large')
-      let r
-      try {
-        r = await runCli(['export', '--format', 'ndjson', dir, '-o', out])
-      } finally {
-        if (before === undefined) delete process.env.TMPDIR
-        else process.env.TMPDIR = before
-      }
-      expect(fs.readdirSync(scratch)).toEqual([])
+      const r = await exportNdjson(dir, out)
       expect(r.stderr).toBe('')
       expect(r.code).toBe(0)
       const rows = rowsOf(path.join(out, 'topic=t/partition=0')) as (Row & { value: string | null })[]
