@@ -23,8 +23,9 @@
 // final facts at the end (export-written.ts); the logs it does not hold for (offsets that go back below rows
 // already written), and the classes one read cannot answer, make the caller drop what this partition wrote and run
 // the two passes instead (commands/export.ts): a batch whose grown length ran into a valid batch (the record pass
-// reads the damaged batch's bytes, which the scan skipped), a batch larger than the record pass's window that must
-// wait (the record pass streams it from its segment; held, it would be held whole), a segment that shrinks while read.
+// reads the damaged batch's bytes, which the scan skipped), a segment that shrinks while read. A batch larger than
+// the record pass's window (which streams it) is copied to a scratch file as its CRC is computed and its records
+// read from there, now or when it may go (export-large.ts): it is neither read twice nor held whole in memory.
 import type { Finding } from '../analysis/findings.js'
 import { finding } from '../analysis/findings.js'
 import { corruptFinding, decodeFinding, tailFinding } from '../analysis/log-findings.js'
@@ -36,13 +37,10 @@ import type { RangeSpec } from '../analysis/range-filter.js'
 import { RangeFilter } from '../analysis/range-filter.js'
 import { RecordVisibility } from '../analysis/record-visibility.js'
 import { toBigInt } from '../bytes/int64.js'
-import { crc32cUpdate } from '../bytes/crc32c.js'
-import { Frame } from '../decode/frame.js'
-import type { ScannedEvent } from '../decode/frame.js'
+import type { Frame, ScannedEvent } from '../decode/frame.js'
 import type { FrameScanner } from '../decode/frame-scanner.js'
 import * as L from '../decode/layout.js'
-import type { ReadOptions, V2Batch } from '../decode/log-reader.js'
-import { readFrame } from '../decode/log-reader.js'
+import type { V2Batch } from '../decode/log-reader.js'
 import type { SegmentSource } from '../decode/segment-source.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import type { KafkaFile, PartitionDir } from '../io/discover.js'
@@ -55,17 +53,23 @@ import { RECORD_PASS_WINDOW, exportBatch, finalFacts, legacyFinding, unresynced 
 import type { ScannedPartition } from './partition-scan.js'
 import { scanPartition } from './partition-scan.js'
 import { AbortedSeen, Written } from './export-written.js'
-
-/** thrown through the scan where one read cannot answer as the two passes do: the caller runs the two passes */
-class NotClean extends Error {}
+import { LargeBatches } from './export-large.js'
+import {
+  BATCH_LARGE,
+  FINDING,
+  NotClean,
+  POSITION_BYTES,
+  SEGMENT,
+  frameOf,
+  heldBatch,
+  heldItem,
+  heldLarge,
+  largeItem,
+  v2,
+} from './export-held.js'
 
 const MAX = (1n << 63n) - 1n
 const NONE = new Map<bigint, bigint>()
-/** a held item's first byte: a segment starts, a finding, a batch (its CRC checked when read, or to be checked again) */
-const SEGMENT = 0
-const FINDING = 1
-const BATCH = 2
-const BATCH_CRC = 3
 
 /**
  * Every record of the partition in log order, with its visibility, from one read; null when the log is not one
@@ -98,6 +102,7 @@ export function exportInOneRead(
     throw e
   } finally {
     r.held.close()
+    r.large.close()
   }
 }
 
@@ -106,6 +111,7 @@ class OneRead {
   readonly aborted = new AbortedSeen(this.written)
   readonly vis: RecordVisibility
   readonly held = new SpillQueue()
+  readonly large = new LargeBatches()
   readonly logs: KafkaFile[]
   progress: AnalyzerProgress | undefined
   notClean = false
@@ -253,16 +259,26 @@ class OneRead {
 
   /** a v2 frame after the analyzer took it: to the records tap, and to the rows unless the record pass stopped before it */
   private take(f: Frame, exported: boolean): void {
-    const b = f.complete ? v2(f) : this.whole(f)
+    if (this.stopped && this.records === undefined) return
+    let at = -1
+    let crc = 0
+    let b: V2Batch
+    if (f.complete) b = v2(f)
+    else if (f.sizeInBytes <= RECORD_PASS_WINDOW) b = this.whole(f)
+    else {
+      // the tap's reader (forEachInternalRecord) would hold it whole
+      if (this.records !== undefined) this.fail()
+      ;({ b, at, crc } = this.copy(f))
+    }
     if (exported && b.problems.length > 0) this.unclean()
     if (this.records !== undefined) this.tap(b, this.records)
     if (this.stopped || !exported) return
     if (!this.holdAll && this.held.length === 0 && toBigInt(b.header.lastOffset) < this.bound()) {
-      this.write(b)
+      this.write(b, at < 0 ? this.src! : this.large.source(this.file, b.position, f.sizeInBytes, at))
       return
     }
-    if (!b.complete) this.fail()
-    this.held.push(heldItem(b), true)
+    if (at >= 0) this.large.waiting++
+    this.held.push(at < 0 ? heldItem(b) : largeItem(b, crc, at), true)
     if (!this.holdAll) this.release(false)
   }
 
@@ -326,74 +342,40 @@ class OneRead {
       const last = base + BigInt(item.readInt32BE(POSITION_BYTES + 1 + L.LAST_OFFSET_DELTA_OFFSET))
       if (!end && last >= this.bound()) return
       this.held.shift()
-      const bytes = item.subarray(POSITION_BYTES + 1)
-      // its CRC was checked when it was read: one that failed is checked again, for its finding
-      const opts = item[0] === BATCH_CRC ? undefined : HELD
-      this.write(v2(frameOf(bytes, item.readUIntBE(1, POSITION_BYTES), true, bytes.length, 2), opts))
+      if (item[0] !== BATCH_LARGE) {
+        this.write(heldBatch(item))
+        continue
+      }
+      this.large.waiting--
+      const { b, at, total } = heldLarge(item)
+      this.write(b, this.large.source(this.file, b.position, total, at))
     }
   }
 
-  private write(b: V2Batch): void {
+  private write(b: V2Batch, src = this.src!): void {
     if (this.stopped) return
     const last = toBigInt(b.header.lastOffset)
     if (this.written.last === null || last > this.written.last) this.written.last = last
-    if (exportBatch(b, this.src!, this.file, this.vis, this.range, this.visit, this.findings)) this.stopped = true
+    if (exportBatch(b, src, this.file, this.vis, this.range, this.visit, this.findings)) this.stopped = true
   }
 
-  /**
-   * A batch the scan framed by its header alone (larger than its window): the record pass holds one up to its own
-   * window whole, so its body is read now; a larger one it streams, its CRC computed here as the framer computes it
-   */
+  /** A batch the scan framed by its header alone (larger than its window) that the record pass holds whole: read now */
   private whole(f: Frame): V2Batch {
-    const src = this.src!
     const total = f.sizeInBytes
     const head = L.RECORD_BATCH_OVERHEAD
-    if (total <= RECORD_PASS_WINDOW) {
-      const buf = Buffer.allocUnsafe(total)
-      f.bytes.copy(buf, 0, 0, head)
-      if (src.readInto(buf.subarray(head), f.position + head, total - head) !== total - head) this.fail()
-      return v2(frameOf(buf, f.position, true, total, f.magic))
-    }
-    const header = Buffer.from(f.bytes.subarray(0, head))
-    let crc = crc32cUpdate(0, header.subarray(L.ATTRIBUTES_OFFSET))
-    const chunk = Buffer.allocUnsafe(RECORD_PASS_WINDOW)
-    for (let a = f.position + head; a < f.position + total; ) {
-      const n = Math.min(RECORD_PASS_WINDOW, f.position + total - a)
-      if (src.readInto(chunk, a, n) !== n) this.fail()
-      crc = crc32cUpdate(crc, chunk.subarray(0, n))
-      a += n
-    }
-    const frame = frameOf(header, f.position, false, total, f.magic)
-    frame.crc = crc
-    return v2(frame)
+    const buf = Buffer.allocUnsafe(total)
+    f.bytes.copy(buf, 0, 0, head)
+    if (this.src!.readInto(buf.subarray(head), f.position + head, total - head) !== total - head) this.fail()
+    return v2(frameOf(buf, f.position, true, total, f.magic))
   }
-}
 
-const HELD: ReadOptions = { verifyCrc: false }
-const REUSED = new Frame()
-
-/** bytes of a held batch's file position */
-const POSITION_BYTES = 6
-
-/** a held batch: BATCH (BATCH_CRC when its CRC failed), its file position and its bytes */
-function heldItem(b: V2Batch): Buffer {
-  const item = Buffer.allocUnsafe(1 + POSITION_BYTES + b.bytes.length)
-  item[0] = b.crcValid === false ? BATCH_CRC : BATCH
-  item.writeUIntBE(b.position, 1, POSITION_BYTES)
-  b.bytes.copy(item, 1 + POSITION_BYTES)
-  return item
-}
-
-/** a Frame over `bytes` (the whole batch when `complete`, else its header) as the framer makes one */
-function frameOf(bytes: Buffer, position: number, complete: boolean, total: number, magic: number): Frame {
-  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  // one Frame, refilled: readFrame keeps nothing of it but the bytes' view
-  return REUSED.set(position, bytes, dv, 0, complete ? total : L.RECORD_BATCH_OVERHEAD, complete, magic, total)
-}
-
-/** the record pass's event for a v2 frame (its CRC checked, as readLog checks every batch's) */
-function v2(f: Frame, opts?: ReadOptions): V2Batch {
-  const b = readFrame(f, opts)
-  if (b.kind !== 'batch') throw new NotClean()
-  return b
+  /** one the record pass streams: its CRC computed as the framer computes it, its bytes copied to the scratch file */
+  private copy(f: Frame): { b: V2Batch; at: number; crc: number } {
+    const c = this.large.copy(this.src!, f.bytes, f.position, f.sizeInBytes)
+    if (c === undefined) this.fail()
+    const head = Buffer.from(f.bytes.subarray(0, L.RECORD_BATCH_OVERHEAD))
+    const frame = frameOf(head, f.position, false, f.sizeInBytes, f.magic)
+    frame.crc = c.crc
+    return { b: v2(frame), at: c.at, crc: c.crc }
+  }
 }

@@ -33,6 +33,22 @@ function rowsOf(dir: string): Row[] {
   return rows
 }
 
+/** `export --format ndjson`, its scratch files under a TMPDIR of the test's own, which must be empty again at the end */
+async function exportNdjson(dir: string, out: string): Promise<Awaited<ReturnType<typeof runCli>>> {
+  const scratch = fs.mkdtempSync(path.join(tmp, 'scratch-'))
+  const before = process.env.TMPDIR
+  process.env.TMPDIR = scratch
+  let r
+  try {
+    r = await runCli(['export', '--format', 'ndjson', dir, '-o', out])
+  } finally {
+    if (before === undefined) delete process.env.TMPDIR
+    else process.env.TMPDIR = before
+  }
+  expect(fs.readdirSync(scratch)).toEqual([])
+  return r
+}
+
 describe('export reads a partition once', () => {
   it('a transaction that never ends, first in a 12 MB partition: every later batch waits on disk, answered as a consumer would', async () => {
     const d = new LogDir()
@@ -55,19 +71,8 @@ describe('export reads a partition once', () => {
       const dir = d.segment('big', 0, 0n, w.batches)
       const size = fs.statSync(path.join(dir, '00000000000000000000.log')).size
       expect(size).toBeGreaterThan(10_000_000)
-      // its scratch file goes under TMPDIR: a directory of the test's own, empty again at the end
-      const scratch = fs.mkdtempSync(path.join(tmp, 'scratch-'))
-      const before = process.env.TMPDIR
-      process.env.TMPDIR = scratch
       const out = path.join(tmp, 'hanging')
-      let r
-      try {
-        r = await runCli(['export', '--format', 'ndjson', dir, '-o', out])
-      } finally {
-        if (before === undefined) delete process.env.TMPDIR
-        else process.env.TMPDIR = before
-      }
-      expect(fs.readdirSync(scratch)).toEqual([])
+      const r = await exportNdjson(dir, out)
       expect(r.stderr).toBe('')
       expect(r.code).toBe(0)
       const plain = 50 + 1000 * 2
@@ -135,6 +140,52 @@ describe('export reads a partition once', () => {
         '15 committed false',
         '16 none true',
       ])
+    } finally {
+      d.remove()
+    }
+  })
+})
+
+// a batch over the record pass's 1 MiB window that waits for its transaction's end waits by its header, its bytes in a
+// scratch file copied as its CRC streamed past (scan/export-large.ts), and its records are read from there at its turn
+describe('export holds a batch over 1 MiB by its header', () => {
+  it('large batches of an aborted and a committed transaction: answered as a consumer would, values whole', async () => {
+    const d = new LogDir()
+    try {
+      const w = new LogWriter()
+      w.plain(2) // 0..1
+      w.txn(7n, 0, 3, undefined, 500_000) // 2..4, 1.5 MB: aborted below
+      w.plain(1) // 5
+      w.txn(8n, 0, 2, undefined, 700_000) // 6..7, 1.4 MB: committed below
+      w.marker(7n, 0, 'ABORT') // 8
+      w.marker(8n, 0, 'COMMIT') // 9
+      w.plain(1) // 10
+      const dir = d.segment('t', 0, 0n, w.batches)
+      const out = path.join(tmp, 'large')
+      const r = await exportNdjson(dir, out)
+      expect(r.stderr).toBe('')
+      expect(r.code).toBe(0)
+      const rows = rowsOf(path.join(out, 'topic=t/partition=0')) as (Row & { value: string | null })[]
+      expect(rows.map((x) => `${x.offset} ${x.transactionOutcome} ${x.visibleReadCommitted}`)).toEqual([
+        '0 none true',
+        '1 none true',
+        '2 aborted false',
+        '3 aborted false',
+        '4 aborted false',
+        '5 none true',
+        '6 committed true',
+        '7 committed true',
+        '8 aborted false',
+        '9 committed false',
+        '10 none true',
+      ])
+      // LogWriter's values: the batch's i-th record holds `valueBytes` bytes of 'a' + i
+      const large = [...[2, 3, 4].map((o) => [o, 500_000, o - 2]), ...[6, 7].map((o) => [o, 700_000, o - 6])]
+      for (const [offset, size, i] of large)
+        expect(
+          Buffer.from(rows[offset!]!.value!, 'base64').equals(Buffer.alloc(size!, 97 + i!)),
+          `offset ${offset}`,
+        ).toBe(true)
     } finally {
       d.remove()
     }
