@@ -7,7 +7,7 @@ import { InputError } from '../io/input-error.js'
 import { STDIN_PATH, stdinFile, stdinProblem } from '../io/stdin-source.js'
 import type { DumpInternals, DumpOptions } from './dump/dump-options.js'
 import { dumpLogFile } from './dump/dump-log.js'
-import { dumpLogRange, viewEnd } from './dump/dump-range.js'
+import { dumpLogRange, releaseDumpWindow, viewEnd } from './dump/dump-range.js'
 import type { LogBody, RunState } from './dump/dump-log.js'
 import { companion, dumpOffsetIndex, newIndexRunState } from './dump/dump-index.js'
 import { BatchPositions } from './dump/batch-positions.js'
@@ -52,6 +52,7 @@ export async function runDump(
   } finally {
     held?.close()
     for (const c of closing) c()
+    releaseDumpWindow()
   }
 }
 
