@@ -180,12 +180,12 @@ describe('dump --isolation-level: segments of two partitions named in turn', () 
         if (l.startsWith('{"type":"record"')) got.push(BigInt((JSON.parse(l) as { offset: number }).offset))
       }
       // in the order named: A's first segment, B's, then A's second (its partition scanned again), B's
-      const before = (o: bigint): boolean => o < cut
+      const first = (o: bigint): boolean => o < cut
       const want = [
-        ...wantA.filter(before),
-        ...wantB.filter(before),
-        ...wantA.filter((o) => !before(o)),
-        ...wantB.filter((o) => !before(o)),
+        ...wantA.filter(first),
+        ...wantB.filter(first),
+        ...wantA.filter((o) => !first(o)),
+        ...wantB.filter((o) => !first(o)),
       ]
       expect(got).toEqual(want)
       expect(got.length).toBeGreaterThan(wantA.length)
