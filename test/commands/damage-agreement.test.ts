@@ -9,16 +9,12 @@ import * as os from 'node:os'
 import * as path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { runCli } from '../support/run-cli.js'
+import type { KafkaBatch } from '../support/damage-copy.js'
+import { flipByte, kafkaBatches as dumpedBatches, overwrite } from '../support/damage-copy.js'
 import { FIXTURES } from '../support/paths.js'
 import { buildReportModel } from '../../src/commands/report.js'
 
-interface Batch {
-  position: number
-  size: number
-  baseOffset: number
-  lastOffset: number
-  control: boolean
-}
+type Batch = KafkaBatch
 interface Truth {
   logEndOffset: number
   readCommittedRecords: number
@@ -32,17 +28,7 @@ interface Found {
 
 /** the batches of a segment as Kafka's kafka-dump-log printed them (the fixture's stored text) */
 function kafkaBatches(fixture: string, partition: string, segment: string): Batch[] {
-  const text = fs.readFileSync(path.join(FIXTURES, fixture, 'dump', partition, `${segment}.log.shallow.txt`), 'utf8')
-  return text
-    .split('\n')
-    .filter((l) => l.startsWith('baseOffset:'))
-    .map((l) => ({
-      position: Number(/ position: (\d+)/.exec(l)![1]),
-      size: Number(/ size: (\d+)/.exec(l)![1]),
-      baseOffset: Number(/^baseOffset: (\d+)/.exec(l)![1]),
-      lastOffset: Number(/ lastOffset: (\d+)/.exec(l)![1]),
-      control: l.includes('isControl: true'),
-    }))
+  return dumpedBatches(path.join(FIXTURES, fixture, 'dump', partition, `${segment}.log.shallow.txt`))
 }
 
 function truthOf(fixture: string, partition: string): Truth {
@@ -66,18 +52,8 @@ interface DamageCase {
   intact?: boolean
 }
 
-function write(file: string, position: number, bytes: Buffer): void {
-  const fd = fs.openSync(file, 'r+')
-  try {
-    fs.writeSync(fd, bytes, 0, bytes.length, position)
-  } finally {
-    fs.closeSync(fd)
-  }
-}
-const flip = (file: string, position: number): void => {
-  const b = fs.readFileSync(file)
-  write(file, position, Buffer.from([b[position]! ^ 0x5a]))
-}
+const write = overwrite
+const flip = flipByte
 const dataBatches = (bs: Batch[]): Batch[] => bs.filter((b) => !b.control)
 const markers = (bs: Batch[]): Batch[] => bs.filter((b) => b.control)
 

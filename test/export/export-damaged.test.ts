@@ -12,38 +12,13 @@ import { exportInOneRead } from '../../src/scan/export-read.js'
 import type { ExportVisitor } from '../../src/scan/export-scan.js'
 import { exportRecords, visibilityFacts } from '../../src/scan/export-scan.js'
 import { resolvePartitions } from '../../src/scan/partition-paths.js'
+import type { KafkaBatch } from '../support/damage-copy.js'
+import { flipByte, kafkaBatches, overwrite } from '../support/damage-copy.js'
 import { FIXTURES, FIXTURES_44 } from '../support/paths.js'
 
-interface Batch {
-  position: number
-  size: number
-  control: boolean
-}
-
-function kafkaBatches(text: string): Batch[] {
-  return fs
-    .readFileSync(text, 'utf8')
-    .split('\n')
-    .filter((l) => l.startsWith('baseOffset:'))
-    .map((l) => ({
-      position: Number(/ position: (\d+)/.exec(l)![1]),
-      size: Number(/ size: (\d+)/.exec(l)![1]),
-      control: l.includes('isControl: true'),
-    }))
-}
-
-function write(file: string, position: number, bytes: Buffer): void {
-  const fd = fs.openSync(file, 'r+')
-  try {
-    fs.writeSync(fd, bytes, 0, bytes.length, position)
-  } finally {
-    fs.closeSync(fd)
-  }
-}
-const flip = (file: string, position: number): void => {
-  const b = fs.readFileSync(file)
-  write(file, position, Buffer.from([b[position]! ^ 0x5a]))
-}
+type Batch = KafkaBatch
+const write = overwrite
+const flip = flipByte
 
 const CLASSES: Array<[string, (f: string, bs: Batch[]) => void]> = [
   ['a data batch', (f, bs) => flip(f, bs.filter((b) => !b.control)[0]!.position + 70)],

@@ -12,6 +12,8 @@ import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import type { KafkaBatch } from '../support/damage-copy.js'
+import { flipByte, kafkaBatches, overwrite } from '../support/damage-copy.js'
 import { FIXTURES, FIXTURES_44, REPO_ROOT } from '../support/paths.js'
 import { LogDir, LogWriter } from '../support/txn-segment-builder.js'
 
@@ -320,52 +322,13 @@ describe('txns on a large partition (strace)', () => {
 // partition twice (its one read, dropped at the damage, then the two passes): 3-4x.
 const DAMAGE_WORK = fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-bytes-read-damaged-'))
 
-interface DumpedBatch {
-  position: number
-  size: number
-  control: boolean
-}
-
-function dumpedBatches(text: string): DumpedBatch[] {
-  return fs
-    .readFileSync(text, 'utf8')
-    .split('\n')
-    .filter((l) => l.startsWith('baseOffset:'))
-    .map((l) => ({
-      position: Number(/ position: (\d+)/.exec(l)![1]),
-      size: Number(/ size: (\d+)/.exec(l)![1]),
-      control: l.includes('isControl: true'),
-    }))
-}
-
-function overwrite(file: string, position: number, bytes: Buffer): void {
-  const fd = fs.openSync(file, 'r+')
-  try {
-    fs.writeSync(fd, bytes, 0, bytes.length, position)
-  } finally {
-    fs.closeSync(fd)
-  }
-}
-
 interface DamageClass {
   name: string
   /** the finding export gives for it (the damage was written and seen) */
   code: string
   /** the partition scan resyncs past it (reads bytes after it again) */
   resync: boolean
-  damage: (file: string, bs: DumpedBatch[]) => void
-}
-
-const flipByte = (file: string, position: number): void => {
-  const b = Buffer.alloc(1)
-  const fd = fs.openSync(file, 'r+')
-  try {
-    fs.readSync(fd, b, 0, 1, position)
-    b[0]! ^= 0x5a
-    fs.writeSync(fd, b, 0, 1, position)
-  } finally {
-    fs.closeSync(fd)
-  }
+  damage: (file: string, bs: KafkaBatch[]) => void
 }
 
 const DAMAGE_CLASSES: DamageClass[] = [
@@ -423,7 +386,7 @@ function damagedLogs(fixture: string, c: DamageClass, i: number): string {
     const texts = fs.readdirSync(path.join(dump, p)).filter((n) => n.endsWith('.log.shallow.txt'))
     const seg = path.join(logs, p, texts.sort()[0]?.replace('.shallow.txt', '') ?? '')
     if (texts.length === 0 || !fs.existsSync(seg)) continue
-    const bs = dumpedBatches(path.join(dump, p, texts.sort()[0]!))
+    const bs = kafkaBatches(path.join(dump, p, texts.sort()[0]!))
     if (bs.length > 0) c.damage(seg, bs)
   }
   return logs
