@@ -14,10 +14,8 @@ import type { BatchHeader } from '../decode/batch-header.js'
 import { DecodeError } from '../decode/errors.js'
 import type { FrameScanner } from '../decode/frame-scanner.js'
 import { DEFAULT_WINDOW } from '../decode/frame-scanner.js'
-import type { V2Batch } from '../decode/log-reader.js'
-import { readFrame, readLog } from '../decode/log-reader.js'
+import { readLog } from '../decode/log-reader.js'
 import type { KafkaRecord } from '../decode/records.js'
-import type { SegmentSource } from '../decode/segment-source.js'
 import { batchRecords } from '../decode/streamed-batch.js'
 import type { KafkaFile } from '../io/discover.js'
 import { describeFsError } from '../io/discover.js'
@@ -89,33 +87,3 @@ export function forEachInternalRecord(
 }
 
 export type Frames = Pick<FrameScanner, 'next'>
-
-/**
- * The records of the data batches of one segment taken from a partition scan's frames as they pass
- * (PartitionScanOptions.frames): the same records forEachInternalRecord gives, in the one pass that also gives the
- * partition's facts. Framing damage and I/O errors are the scan's findings; a DecodeError is one here, at its
- * position, and the rest of that batch is skipped.
- */
-export function tapRecords(
-  frames: Frames,
-  src: SegmentSource,
-  file: KafkaFile,
-  findings: FindingList,
-  visit: (rec: KafkaRecord, header: BatchHeader, file: KafkaFile) => void,
-): Frames {
-  return {
-    next: () => {
-      const ev = frames.next()
-      if (ev === undefined || ev.kind !== 'frame' || ev.magic < 2 || ev.isControl) return ev
-      const b = readFrame(ev, { verifyCrc: false }) as V2Batch
-      try {
-        for (const rec of batchRecords(b.header, b.bytes, b.complete, src, { window: DEFAULT_WINDOW }))
-          visit(rec, b.header, file)
-      } catch (e) {
-        if (!(e instanceof DecodeError)) throw e
-        findings.push(decodeFinding(e, file.path))
-      }
-      return ev
-    },
-  }
-}
