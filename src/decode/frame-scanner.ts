@@ -7,6 +7,8 @@
 // Each entry starts with offset int64, size int32, magic int8 (17 bytes, HEADER_SIZE_UP_TO_MAGIC).
 import type { SegmentSource } from './segment-source.js'
 import { crc32cUpdate } from '../bytes/crc32c.js'
+import type { ZstdWindowWatch } from './codecs/zstd-window-watch.js'
+import { zstdWatchFor } from './codecs/zstd-window-watch.js'
 import type { CorruptEvent, ScannedEvent, TailEvent } from './frame.js'
 import { Frame } from './frame.js'
 import * as L from './layout.js'
@@ -308,7 +310,8 @@ export class FrameScanner {
     ) {
       // the header is kept aside first: the input is then read only forwards (stdin cannot seek back)
       this.win.copy(this.header, 0, pos - this.winStart, pos - this.winStart + L.RECORD_BATCH_OVERHEAD)
-      const crc = this.opts.streamLarge === 'crc' ? this.streamCrc(pos, total) : 0
+      const watch = zstdWatchFor(this.header, pos)
+      const crc = this.opts.streamLarge === 'crc' ? this.streamCrc(pos, total, watch) : 0
       // a CRC that fails may be a grown batchLength: the same overlap search as for a batch in the window
       const inside =
         crc !== undefined &&
@@ -320,7 +323,7 @@ export class FrameScanner {
       if (inside !== undefined) return this.overlapped(pos, total, inside)
       if (crc !== undefined) {
         const f = this.frame.set(pos, this.header, this.headerDv, 0, L.RECORD_BATCH_OVERHEAD, false, magic, total)
-        if (this.opts.streamLarge === 'crc') f.crc = crc
+        if (this.opts.streamLarge === 'crc') [f.crc, f.zstdRefused] = [crc, watch?.end()]
         return f
       }
     }
@@ -355,15 +358,17 @@ export class FrameScanner {
     }
   }
 
-  /** CRC-32C of [pos + 21, pos + total) read window by window; undefined when the input ends first */
-  private streamCrc(pos: number, total: number): number | undefined {
+  /** CRC-32C of [pos + 21, pos + total) read window by window (past a zstd `watch`); undefined when the input ends first */
+  private streamCrc(pos: number, total: number, watch: ZstdWindowWatch | undefined): number | undefined {
     let crc = 0
     const stop = pos + total
     this.probe = this.windowSize
     for (let a = pos + L.ATTRIBUTES_OFFSET; a < stop; ) {
       const b = Math.min(stop, a + this.windowSize)
       if (!this.ensure(a, b)) return undefined
-      crc = crc32cUpdate(crc, this.win.subarray(a - this.winStart, b - this.winStart))
+      const bytes = this.win.subarray(a - this.winStart, b - this.winStart)
+      crc = crc32cUpdate(crc, bytes)
+      watch?.pass(a, bytes)
       a = b
     }
     return crc

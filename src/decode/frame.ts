@@ -1,6 +1,7 @@
 // What the framer (frame-scanner.ts) yields: each entry as a Frame, a BatchView over the read window that is
 // re-filled for every entry, and the bytes that do not form one (a tail) or cannot be right (damage).
 import { BatchView } from './batch-view.js'
+import type { ZstdWindowRefusal } from './codecs/zstd-frames.js'
 
 /**
  * One framed entry. scanFrames re-fills one object for every frame (no allocation per batch): it is
@@ -20,6 +21,8 @@ export interface FrameEvent {
   readonly complete: boolean
   /** CRC-32C of attributes..end, computed while streaming a batch larger than the window (streamLarge 'crc') */
   readonly crc: number | undefined
+  /** for such a zstd batch: the frame whose window Kafka refuses, found as its bytes streamed (zstd-window-watch.ts) */
+  readonly zstdRefused: ZstdWindowRefusal | undefined
 }
 
 /** The frame scanFrames returns: a BatchView over the window (the fast paths read it as numbers). */
@@ -28,6 +31,7 @@ export class Frame extends BatchView implements FrameEvent {
   length = 0
   complete = false
   crc: number | undefined = undefined
+  zstdRefused: ZstdWindowRefusal | undefined = undefined
   // the framer has read the entry's size and magic already: kept as fields, not read again per getter
   private mag = 0
   private total = 0
@@ -62,6 +66,7 @@ export class Frame extends BatchView implements FrameEvent {
     this.complete = complete
     this.view = undefined
     this.crc = undefined
+    this.zstdRefused = undefined
     this.mag = magic
     this.total = total
     return this

@@ -6,6 +6,7 @@ import type { BatchHeader } from './batch-header.js'
 import { computeBatchCrc, decodeBatchHeader } from './batch-header.js'
 import { LAST_OFFSET_DELTA_OFFSET, RECORD_BATCH_OVERHEAD, RECORDS_COUNT_OFFSET } from './layout.js'
 import { controlTypeName, decodeControlKey, decodeEndTxnMarker, decodeKraftControlValue } from './control-record.js'
+import type { ZstdWindowRefusal } from './codecs/zstd-frames.js'
 import { windowKafkaRefuses, KAFKA_MAX_WINDOW } from './codecs/zstd-frames.js'
 import { DecodeError } from './errors.js'
 import { readEndTxnMarkerFast } from './control-fast.js'
@@ -156,7 +157,8 @@ export function readFrame(ev: Frame, opts: ReadOptions = {}): V2Batch | LegacyFr
     )
   }
   checkHeader(b, ev)
-  if (ev.compression === ZSTD && ev.complete) checkZstdWindow(b)
+  if (ev.compression === ZSTD)
+    zstdWindowProblem(b, ev.complete ? windowKafkaRefuses(bytes.subarray(RECORD_BATCH_OVERHEAD)) : ev.zstdRefused)
   if (ev.isControl && ev.complete) b.control = readControl(b, opts)
   return b
 }
@@ -164,8 +166,7 @@ export function readFrame(ev: Frame, opts: ReadOptions = {}): V2Batch | LegacyFr
 const ZSTD = 4
 
 /** a zstd frame that tsdump decodes but Kafka's consumers refuse (zstd-frames.ts KAFKA_MAX_WINDOW): said, and still shown */
-function checkZstdWindow(b: ScannedBatch): void {
-  const refused = windowKafkaRefuses(b.bytes.subarray(RECORD_BATCH_OVERHEAD))
+function zstdWindowProblem(b: ScannedBatch, refused: ZstdWindowRefusal | undefined): void {
   if (refused === undefined) return
   const h = b.header
   b.addProblem(

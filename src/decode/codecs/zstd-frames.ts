@@ -10,10 +10,10 @@
 // anything is decoded, and the decoder (zstd.ts) then chooses the window it gives fzstd.
 import { CodecError } from './codec-error.js'
 
-const FRAME_MAGIC = 0xfd2fb528
-const SKIPPABLE_MAGIC_MASK = 0xfffffff0
-const SKIPPABLE_MAGIC = 0x184d2a50
-const BLOCK_MAX = 128 * 1024
+export const FRAME_MAGIC = 0xfd2fb528
+export const SKIPPABLE_MAGIC_MASK = 0xfffffff0
+export const SKIPPABLE_MAGIC = 0x184d2a50
+export const BLOCK_MAX = 128 * 1024
 export const BLOCK_RAW = 0
 export const BLOCK_RLE = 1
 export const BLOCK_COMPRESSED = 2
@@ -70,31 +70,45 @@ interface FrameHead {
   firstBlock: number
 }
 
+/** how many header bytes follow a frame's descriptor `fhd`: window descriptor, dictionary id, content size */
+export function headBytes(fhd: number): number {
+  const singleSegment = (fhd & 0x20) !== 0
+  const fcsFlag = fhd >>> 6
+  const fcsBytes = fcsFlag === 0 ? (singleSegment ? 1 : 0) : 1 << fcsFlag
+  return (singleSegment ? 0 : 1) + [0, 1, 2, 4][fhd & 3]! + fcsBytes
+}
+
+/** the sizes a frame header declares; `b` holds the headBytes(fhd) bytes after the descriptor. @throws CodecError */
+export function declaredSizes(fhd: number, b: Buffer): { contentSize: number | null; windowSize: number } {
+  const singleSegment = (fhd & 0x20) !== 0
+  const dictBytes = [0, 1, 2, 4][fhd & 3]!
+  let pos = 0
+  let windowSize = 0
+  if (!singleSegment) {
+    const wd = b[pos++]!
+    const base = 2 ** (10 + (wd >>> 3))
+    windowSize = base + (base / 8) * (wd & 7)
+  }
+  if (dictBytes > 0 && readLE(b, pos, dictBytes) !== 0) fail('frames that need a dictionary are not supported')
+  pos += dictBytes
+  const fcsBytes = b.length - pos
+  let contentSize: number | null = null
+  if (fcsBytes > 0) contentSize = readLE(b, pos, fcsBytes) + (fcsBytes === 2 ? 256 : 0)
+  if (singleSegment) windowSize = contentSize ?? 0
+  return { contentSize, windowSize }
+}
+
 /** the frame header at `start` (its magic already read) */
 function frameHead(read: Read, length: number, start: number): FrameHead {
   need(length, start, 5, 'frame header')
   const fhd = read(start + 4, 1)[0]!
   if ((fhd & 0x08) !== 0) fail(`reserved bit set in frame header at byte ${start + 4}`)
-  const singleSegment = (fhd & 0x20) !== 0
-  const dictBytes = [0, 1, 2, 4][fhd & 3]!
-  const fcsFlag = fhd >>> 6
-  const fcsBytes = fcsFlag === 0 ? (singleSegment ? 1 : 0) : 1 << fcsFlag
-  let pos = start + 5
-  let windowSize = 0
-  if (!singleSegment) {
-    need(length, pos, 1, 'window descriptor')
-    const wd = read(pos++, 1)[0]!
-    const base = 2 ** (10 + (wd >>> 3))
-    windowSize = base + (base / 8) * (wd & 7)
-  }
-  need(length, pos, dictBytes + fcsBytes, 'frame header')
-  const b = read(pos, dictBytes + fcsBytes)
-  if (dictBytes > 0 && readLE(b, 0, dictBytes) !== 0) fail('frames that need a dictionary are not supported')
-  let contentSize: number | null = null
-  if (fcsBytes > 0) contentSize = readLE(b, dictBytes, fcsBytes) + (fcsBytes === 2 ? 256 : 0)
-  pos += dictBytes + fcsBytes
-  if (singleSegment) windowSize = contentSize ?? 0
-  return { start, fhd, contentSize, windowSize, firstBlock: pos }
+  const n = headBytes(fhd)
+  const wdBytes = (fhd & 0x20) === 0 ? 1 : 0
+  if (wdBytes === 1) need(length, start + 5, 1, 'window descriptor')
+  need(length, start + 5 + wdBytes, n - wdBytes, 'frame header')
+  const { contentSize, windowSize } = declaredSizes(fhd, read(start + 5, n))
+  return { start, fhd, contentSize, windowSize, firstBlock: start + 5 + n }
 }
 
 /** The blocks of a frame from its first block header, each checked before it is yielded. */
@@ -197,8 +211,14 @@ export function checkFraming(read: Read, length: number, maxBytes: number): void
  */
 export const KAFKA_MAX_WINDOW = 2 ** 27
 
+/** a frame whose window Kafka's consumers refuse: where it starts in the payload, and the window it declares */
+export interface ZstdWindowRefusal {
+  frameAt: number
+  windowSize: number
+}
+
 /** the first frame of `payload` whose window Kafka refuses, or undefined (also when the framing is damaged: decoding says so) */
-export function windowKafkaRefuses(payload: Buffer): { frameAt: number; windowSize: number } | undefined {
+export function windowKafkaRefuses(payload: Buffer): ZstdWindowRefusal | undefined {
   const read: Read = (pos, n) => payload.subarray(pos, pos + n)
   try {
     for (const f of framesOf(read, payload.length))
