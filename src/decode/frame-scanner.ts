@@ -364,7 +364,8 @@ export class FrameScanner {
     const stop = pos + total
     this.probe = this.windowSize
     for (let a = pos + L.ATTRIBUTES_OFFSET; a < stop; ) {
-      const b = Math.min(stop, a + this.windowSize)
+      // what the window holds first (its start was read with the header), then a window at a time
+      const b = Math.min(stop, a < this.winEnd && a >= this.winStart ? this.winEnd : a + this.windowSize)
       if (!this.ensure(a, b)) return undefined
       const bytes = this.win.subarray(a - this.winStart, b - this.winStart)
       crc = crc32cUpdate(crc, bytes)

@@ -508,6 +508,33 @@ describe('export on a clean partition with a large batch in an open transaction 
   })
 })
 
+// a batch larger than the read window is never held: the framer streams its CRC window by window, after the
+// window that read its header; that window's bytes count toward the CRC as they are (not read again)
+describe('dump of batches larger than the read window (strace)', () => {
+  it('reads a log of 3 MB batches once at a 1 MiB window', (ctx) => {
+    if (!haveStrace()) ctx.skip('strace is not installed (apt-get install strace): bytes read cannot be counted')
+    const d = new LogDir()
+    try {
+      const w = new LogWriter()
+      w.plain(2)
+      w.txn(7n, 0, 3, undefined, 1_000_000)
+      w.plain(2)
+      w.txn(7n, 0, 3, undefined, 1_000_000)
+      w.marker(7n, 0, 'COMMIT')
+      const dir = d.segment('big', 0, 0n, w.batches)
+      const root = fs.realpathSync(d.root)
+      const log = path.join(fs.realpathSync(dir), '00000000000000000000.log')
+      const size = fs.statSync(log).size
+      expect(size).toBeGreaterThan(6_000_000)
+      const per = bytesRead(['dump', '--window', '1048576', dir], root).get(log)
+      expect(per, 'strace saw no read of the log').toBeDefined()
+      expect(per!).toBeLessThanOrEqual(size + SLACK_BYTES)
+    } finally {
+      fs.rmSync(d.root, { recursive: true, force: true })
+    }
+  })
+})
+
 // the counting itself: a file read by cat is counted once, whole
 describe('the byte counter', () => {
   it('counts a plain read of a file once', (ctx) => {
