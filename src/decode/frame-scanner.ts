@@ -2,9 +2,8 @@
 // without decoding bodies. Memory is one window plus whatever the consumer keeps, whatever the batch size
 // (a batch larger than the window is streamed: streamLarge). It is the only framer: dump, index
 // verification and the partition scan all frame here. What it yields (the Frame view, tails, damage) is
-// frame.ts; the one header rule frame-rule.ts; the resync search resync.ts.
-//
-// Each entry starts with offset int64, size int32, magic int8 (17 bytes, HEADER_SIZE_UP_TO_MAGIC).
+// frame.ts; the one header rule frame-rule.ts; the resync search resync.ts. Each entry starts with
+// offset int64, size int32, magic int8 (17 bytes, HEADER_SIZE_UP_TO_MAGIC).
 import type { SegmentSource } from './segment-source.js'
 import { crc32cUpdate } from '../bytes/crc32c.js'
 import type { ZstdWindowWatch } from './codecs/zstd-window-watch.js'
@@ -45,6 +44,8 @@ export interface FrameOptions {
   from?: number
   /** a window buffer to use instead of a new one (at least `window` bytes): a dump worker scans many ranges in turn */
   windowBuffer?: Buffer
+  /** with streamLarge 'crc': the bytes [pos + 21, end) of the streamed batch at `batch` as they pass (io/batch-copy.ts) */
+  onStreamed?: (batch: number, at: number, bytes: Uint8Array) => void
 }
 
 export const DEFAULT_WINDOW = 8 * 1024 * 1024
@@ -370,6 +371,7 @@ export class FrameScanner {
       const bytes = this.win.subarray(a - this.winStart, b - this.winStart)
       crc = crc32cUpdate(crc, bytes)
       watch?.pass(a, bytes)
+      this.opts.onStreamed?.(pos, a, bytes)
       a = b
     }
     return crc

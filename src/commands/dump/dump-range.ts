@@ -22,6 +22,7 @@ import { decodeControlRecord, readFrame } from '../../decode/log-reader.js'
 import type { KafkaRecord } from '../../decode/records.js'
 import { batchRecords } from '../../decode/streamed-batch.js'
 import { DEFAULT_WINDOW, FrameScanner } from '../../decode/frame-scanner.js'
+import { BatchCopy } from '../../io/batch-copy.js'
 import type { DumpPrinter } from '../../format/printer.js'
 import type { KafkaFile } from '../../io/discover.js'
 import type { SegmentSource } from '../../decode/segment-source.js'
@@ -120,10 +121,13 @@ export function dumpLogRange(
   spareWindow = undefined
   // allocated untouched: a small file's read fills only its size of it
   lent ??= Buffer.allocUnsafeSlow(size)
+  // a deep dump keeps the bytes of a batch larger than the window as its CRC streams past, for its records
+  const copy = opts.deep && opts.verifyCrc && source.seekable !== false ? new BatchCopy(source) : undefined
   try {
-    return dumpRange(source, file, opts, out, log, printer, summary, range, progress, lent)
+    return dumpRange(copy ?? source, file, opts, out, log, printer, summary, range, progress, lent)
   } finally {
     spareWindow = lent
+    copy?.close()
   }
 }
 
@@ -177,6 +181,7 @@ function dumpRange(
     ...(progress !== undefined ? { onProgress: (p: number) => progress.update(p) } : {}),
     ...(opts.window !== undefined ? { window: opts.window } : {}),
     windowBuffer,
+    ...(source instanceof BatchCopy ? { onStreamed: source.pass } : {}),
     ...(opts.maxBatchBytes !== undefined ? { maxBatchBytes: opts.maxBatchBytes } : {}),
     ...(opts.maxDecompressed !== undefined ? { maxDecompressed: opts.maxDecompressed } : {}),
   }
