@@ -39,6 +39,8 @@ export function inputBytes(dirs: readonly PartitionDir[]): number {
   return n
 }
 
+const TWO_53N = 2n ** 53n
+
 export const RUN = 0
 const EPISODE = 1
 const ID = 2
@@ -67,13 +69,19 @@ export class Buckets {
     readonly spill: SpillDir | null,
     readonly files: FileTable,
   ) {
+    this.nBig = BigInt(n)
     this.mem = spill === null ? Array.from({ length: n }, () => []) : null
     this.names = Array.from({ length: n }, (_, b) => `b${b}`)
   }
 
+  /** n as a bigint, made once (of() is asked for every episode, id and commit put) */
+  private readonly nBig: bigint
+
   of(pid: bigint): number {
     if (this.n === 1) return 0
-    const n = BigInt(this.n)
+    // a producer id below 2^53 as a number: no BigInt division
+    if (pid < TWO_53N && pid > -TWO_53N) return this.ofI64(Number(pid))
+    const n = this.nBig
     return Number(((pid % n) + n) % n)
   }
 

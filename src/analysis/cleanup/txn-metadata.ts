@@ -3,13 +3,11 @@
 // progress, and whether a batch or a marker can be discarded.
 import type { I64 } from '../../bytes/int64.js'
 import { toBigInt } from '../../bytes/int64.js'
+import type { AbortedTxn } from './aborted-pack.js'
+import { AbortedPack } from './aborted-pack.js'
 import type { CleanBatch, CleanSegment } from './model.js'
 
-export interface AbortedTxn {
-  producerId: bigint
-  firstOffset: bigint
-  lastOffset: bigint
-}
+export type { AbortedTxn } from './aborted-pack.js'
 
 /** a batch header as HeaderFacts takes it: the partition scan's numbers as they are (I64), nothing converted per batch */
 export interface HeaderBatch {
@@ -30,9 +28,9 @@ interface SegmentFacts {
 /**
  * What the cleanup rules take from the batch headers, told each batch as the partition scan streams it (no pass
  * of its own): each segment's timestamps and declared records, and the aborted transactions with data. A partition
- * of small transactions aborts hundreds of thousands, held until cleanup runs after the whole scan: they are kept as
- * int64 triples (producer id, first offset, last offset), 24 bytes each, and made objects only for a partition that
- * compacts (`abortedTxns`).
+ * of small transactions aborts hundreds of thousands, held until cleanup runs after the whole scan (doctor's join
+ * runs between): they are kept packed (AbortedPack, 4-7 bytes each where int64 triples took 24, their arrays' room
+ * to grow up to 48) and made objects only for a partition that compacts (`abortedTxns`).
  */
 export class HeaderFacts {
   private readonly segs = new Map<string, SegmentFacts>()
@@ -41,8 +39,7 @@ export class HeaderFacts {
   private seg: SegmentFacts | null = null
   /** producer id -> first offset of its transaction in progress */
   private readonly open = new Map<I64, I64>()
-  private aborted = new BigInt64Array(3 * 16)
-  private abortedCount = 0
+  private readonly aborted = new AbortedPack()
 
   /** one batch of the segment `file`, in log order */
   batch(file: string, b: HeaderBatch): void {
@@ -69,24 +66,12 @@ export class HeaderFacts {
   }
 
   private abort(producerId: I64, first: I64, last: I64): void {
-    const at = 3 * this.abortedCount
-    if (at + 3 > this.aborted.length) {
-      const grown = new BigInt64Array(Math.max(3 * 16, 2 * this.aborted.length))
-      grown.set(this.aborted)
-      this.aborted = grown
-    }
-    this.aborted[at] = BigInt(producerId)
-    this.aborted[at + 1] = BigInt(first)
-    this.aborted[at + 2] = BigInt(last)
-    this.abortedCount++
+    this.aborted.add(producerId, first, last)
   }
 
-  /**
-   * The partition's scan is over: the triples' room to grow let go (each partition's array doubles as it fills: up
-   * to twice its triples, 5 MiB over 50 partitions of 1,000,000 small transactions)
-   */
+  /** The partition's scan is over: the packed bytes' room to grow let go */
   trim(): void {
-    if (this.aborted.length > 3 * this.abortedCount) this.aborted = this.aborted.slice(0, 3 * this.abortedCount)
+    this.aborted.trim()
   }
 
   /** the segments' timestamps and record counts filled in */
@@ -102,11 +87,14 @@ export class HeaderFacts {
 
   /** the aborted transactions by first offset (those with the same first offset in the order of their markers) */
   abortedTxns(): AbortedTxn[] {
-    const a = this.aborted
-    const out: AbortedTxn[] = []
-    for (let i = 0; i < 3 * this.abortedCount; i += 3)
-      out.push({ producerId: a[i]!, firstOffset: a[i + 1]!, lastOffset: a[i + 2]! })
-    return out.sort((x, y) => (x.firstOffset < y.firstOffset ? -1 : x.firstOffset > y.firstOffset ? 1 : 0))
+    return this.aborted
+      .list()
+      .sort((x, y) => (x.firstOffset < y.firstOffset ? -1 : x.firstOffset > y.firstOffset ? 1 : 0))
+  }
+
+  /** bytes the aborted transactions are held in (the tests bound it) */
+  get abortedBytes(): number {
+    return this.aborted.bytes
   }
 }
 
