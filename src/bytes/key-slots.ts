@@ -5,14 +5,15 @@
 // by their bytes (ASCII bytes and strings are one to one); a key with another byte is found by its string, since
 // different bytes can read as the same string (an invalid sequence reads as U+FFFD).
 
-import { asciiHash, dataViewOf } from './ascii-intern.js'
+import { asciiHash, dataViewOf, finish32 } from './ascii-intern.js'
 
 export class KeySlots {
   /** open addressing, linear probing: slot + 1 (0 empty), at most half full */
   private table = new Int32Array(1024)
   private hashes = new Int32Array(256)
-  /** where each slot's bytes are in `bytes` (-1: a key found by its string) */
+  /** where each slot's bytes are in `bytes` (-1: a key found by its string), and their length */
   private at = new Int32Array(256)
+  private lengths = new Int32Array(256)
   private bytes = Buffer.allocUnsafeSlow(16 * 1024)
   private bytesView: DataView<ArrayBufferLike> = new DataView(
     this.bytes.buffer,
@@ -37,11 +38,12 @@ export class KeySlots {
     const u = asciiHash(buf, at, length)
     if (u < 0) return this.ofOther(buf.toString('utf8', at, at + length))
     const h = u | 0
-    const mask = this.table.length - 1
+    const table = this.table
+    const mask = table.length - 1
     for (let i = h & mask; ; i = (i + 1) & mask) {
-      const s = this.table[i]! - 1
+      const s = table[i]! - 1
       if (s < 0) return this.insert(i, h, buf.toString('latin1', at, at + length), buf, at)
-      if (this.hashes[s] === h && this.sameBytes(s, buf, at, length)) return s
+      if (this.hashes[s] === h && this.lengths[s] === length && this.sameBytes(this.at[s]!, buf, at, length)) return s
     }
   }
 
@@ -65,7 +67,7 @@ export class KeySlots {
       high |= c
       h = Math.imul(h ^ c, 0x01000193)
     }
-    h |= 0
+    h = finish32(h) | 0
     if (high >= 0x80) return this.ofOther(key)
     const mask = this.table.length - 1
     for (let i = h & mask; ; i = (i + 1) & mask) {
@@ -85,15 +87,14 @@ export class KeySlots {
     return s
   }
 
-  private sameBytes(s: number, buf: Buffer, at: number, length: number): boolean {
-    const k = this.at[s]!
-    if (this.strings[s]!.length !== length) return false
-    // four bytes a step, as asciiHash reads them
+  /** the bytes kept at k equal buf[at, at + length) (the caller compared the lengths) */
+  private sameBytes(k: number, buf: Buffer, at: number, length: number): boolean {
+    // four bytes a step, through the DataView asciiHash made for buf
     const a = dataViewOf(buf)
     const b = this.bytesView
     let i = 0
     for (; i + 4 <= length; i += 4) if (a.getInt32(at + i) !== b.getInt32(k + i)) return false
-    for (; i < length; i++) if (this.bytes[k + i] !== buf[at + i]) return false
+    for (; i < length; i++) if (a.getUint8(at + i) !== b.getUint8(k + i)) return false
     return true
   }
 
@@ -109,6 +110,7 @@ export class KeySlots {
     }
     buf.copy(this.bytes, this.used, at, at + n)
     this.at[s] = this.used
+    this.lengths[s] = n
     this.used += n
     this.table[i] = s + 1
     if (2 * (this.size - this.others.size) > this.table.length) this.rehash()
@@ -125,6 +127,9 @@ export class KeySlots {
       const at = new Int32Array(2 * s)
       at.set(this.at)
       this.at = at
+      const lengths = new Int32Array(2 * s)
+      lengths.set(this.lengths)
+      this.lengths = lengths
     }
     this.hashes[s] = h
     return s

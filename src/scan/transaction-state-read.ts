@@ -95,7 +95,7 @@ export class TransactionStateReader {
     transactionTimeoutMs: 0,
     startTimestampAt: 0,
   }
-  /** the record being read, set by record(): what tell, prepareAbort and whole read of it */
+  /** the record being read, set by record() (hold) before tell, prepareAbort and whole read it */
   private readonly rec = {
     slot: 0,
     offset: 0 as I64,
@@ -195,9 +195,10 @@ export class TransactionStateReader {
    * its bytes, others as transactionalIdAt reads them (@throws DecodeError where it throws)
    */
   private slotOfKey(buf: Buffer, at: number, length: number, position: number): number {
-    if (length >= 4 && buf.readInt16BE(at) === 0) {
-      const n = buf.readInt16BE(at + 2)
-      if (n >= 0 && n <= length - 4) return this.newest.keys.of(buf, at + 4, n)
+    // version 0 and the id's int16 length, byte by byte: Buffer.readInt16BE validates its argument at each call
+    if (length >= 4 && (buf[at]! | buf[at + 1]!) === 0) {
+      const n = (buf[at + 2]! << 8) | buf[at + 3]!
+      if (n < 0x8000 && n <= length - 4) return this.newest.keys.of(buf, at + 4, n)
     }
     const id = transactionalIdAt(buf, at, length, position)
     return id === null ? -1 : this.newest.keys.ofString(id)
@@ -292,21 +293,15 @@ export class TransactionStateReader {
     at: number,
     length: number,
   ): void {
-    const r = this.rec
-    r.slot = slot
-    r.offset = offset
-    r.file = f
-    r.position = position
-    r.timestamp = timestamp
-    r.buf = buf
-    r.at = at
-    r.length = length
     let whole: TransactionStateRecord | null = null
     let status = -1
     const h = this.head
+    // `rec` is set only on the paths that read it (whole, tell, prepareAbort): most records take none of them
+    let held = false
     if (length >= 0) {
       if (readTransactionValueHead(buf, at, length, h)) status = h.transactionStatus
       else {
+        held = this.hold(slot, offset, f, position, timestamp, buf, at, length)
         whole = this.whole()
         status = whole.value!.transactionStatus
       }
@@ -317,11 +312,23 @@ export class TransactionStateReader {
         this.ongoing.open(slot, offset, h.producerEpoch, i64At(buf, h.startTimestampAt))
       else this.ongoing.open(slot, offset, v.producerEpoch, i64(v.transactionStartTimestampMs))
     } else if (this.ongoing.close(slot) && status === PREPARE_ABORT) {
+      held ||= this.hold(slot, offset, f, position, timestamp, buf, at, length)
       whole = this.prepareAbort(whole)
     }
-    if (this.onRecord !== undefined || this.watch !== undefined) this.tell(whole)
+    if (this.onRecord !== undefined || this.watch !== undefined) {
+      if (!held) this.hold(slot, offset, f, position, timestamp, buf, at, length)
+      this.tell(whole)
+    }
     if (buf === this.window) this.newest.putInPlace(slot, offset, f.path, position, timestamp, buf, at, length)
     else this.newest.put(slot, offset, f.path, position, timestamp, buf, at, length)
+  }
+
+  /** the record being read, for whole, tell and prepareAbort (true: held); a copy of record()'s arguments, made rarely */
+  private hold(
+    ...[slot, offset, file, position, timestamp, buf, at, length]: Parameters<TransactionStateReader['record']>
+  ): true {
+    Object.assign(this.rec, { slot, offset, file, position, timestamp, buf, at, length })
+    return true
   }
 
   /** the listener (transactions' join: the fields it needs, from the bytes) and the watch (its id's records whole) */
@@ -386,7 +393,8 @@ export class TransactionStateReader {
   }
 }
 
-/** the big-endian int64 at buf[at] as an I64 */
+/** the big-endian int64 at buf[at], inside a value the head walk checked, as an I64 (byte by byte: Buffer.readInt32BE validates its argument at each call) */
 function i64At(buf: Buffer, at: number): I64 {
-  return i64OfHalves(buf.readInt32BE(at), buf.readUInt32BE(at + 4))
+  const hi = (buf[at]! << 24) | (buf[at + 1]! << 16) | (buf[at + 2]! << 8) | buf[at + 3]!
+  return i64OfHalves(hi, ((buf[at + 4]! << 24) | (buf[at + 5]! << 16) | (buf[at + 6]! << 8) | buf[at + 7]!) >>> 0)
 }

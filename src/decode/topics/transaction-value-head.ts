@@ -210,7 +210,7 @@ function commonHead(b: Buffer, at: number, length: number, into: TransactionValu
     if (x >= 0x80) return false
     n = x - 1
   } else {
-    n = b.readInt32BE(q)
+    n = int32At(b, q)
     q += 4
   }
   if (n > lim - q) return false
@@ -226,11 +226,11 @@ function commonHead(b: Buffer, at: number, length: number, into: TransactionValu
       if (b[q++] !== 0) return false
     } else {
       if (lim - q < 6) return false
-      const s = b.readInt16BE(q)
+      const s = (((b[q]! << 8) | b[q + 1]!) << 16) >> 16
       q += 2
       if (s < 0 || s > lim - q - 4) return false
       q += s
-      const c = b.readInt32BE(q)
+      const c = int32At(b, q)
       q += 4
       if (c < 0 || 4 * c > lim - q) return false
       q += 4 * c
@@ -260,9 +260,14 @@ function commonHead(b: Buffer, at: number, length: number, into: TransactionValu
   }
   into.transactionStatus = (b[at + 16]! << 24) >> 24
   into.producerEpoch = (((b[at + 10]! << 8) | b[at + 11]!) << 16) >> 16
-  into.transactionTimeoutMs = b.readInt32BE(at + 12)
+  into.transactionTimeoutMs = int32At(b, at + 12)
   into.startTimestampAt = startAt
   return true
+}
+
+/** the big-endian int32 at b[q], which the caller has bounds-checked (Buffer.readInt32BE validates its argument at each call) */
+function int32At(b: Buffer, q: number): number {
+  return (b[q]! << 24) | (b[q + 1]! << 16) | (b[q + 2]! << 8) | b[q + 3]!
 }
 
 /** a known tagged field of v1 at p (its size checked) into `rest` */
