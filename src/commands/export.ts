@@ -1,7 +1,8 @@
 // `tsdump export`: every record of the partitions given as a dataset that SQL engines read (Parquet or
 // NDJSON), partitioned as topic=T/partition=P/<segment base offset>.<ext>, one file per input segment.
 // Each partition is read once, damaged or not (scan/export-read.ts: the partition scan hands out the records as
-// it reads them); the few logs that one read cannot answer exactly are read again in export-scan.ts's two passes.
+// it reads them); the rare log that one read cannot answer (export-read.ts says which) is read again in
+// export-scan.ts's two passes.
 import * as path from 'node:path'
 import type { Finding } from '../analysis/findings.js'
 import { EXIT_USAGE, finding } from '../analysis/findings.js'
@@ -194,12 +195,18 @@ function exportPartition(
       if (vis.visibleReadCommitted) out.readCommitted++
       if (vis.visibleReadUncommitted) out.readUncommitted++
     },
+    // handed out again from its start: its files are written again (the same records make the same names)
+    restart: () => {
+      close()
+      Object.assign(out, { files: [], rows: 0, readCommitted: 0, readUncommitted: 0 })
+      segment = null
+    },
   }
   const mark = findings.length
   try {
-    // one read (scan/export-read.ts), damaged or not; a log it cannot answer exactly (export-read.ts says which) is
-    // read again in the two passes, whose files replace the same files (the same records make the same names) and
-    // whose findings replace its own
+    // one read (scan/export-read.ts), damaged or not; a log it cannot answer (export-read.ts says which) is read
+    // again in the two passes, whose files replace the same files (the same records make the same names) and whose
+    // findings replace its own
     const once = twoPasses ? null : exportInOneRead(dir, cps, visitor, findings, opts.filter, tap)
     if (once !== null) {
       out.label = once.label

@@ -346,6 +346,13 @@ export class FrameScanner {
     return this.frame.set(pos, this.win, this.dv, pos - this.winStart, total, true, magic, total)
   }
 
+  /** what the window holds of [a, b), from `a`, as a view valid until the next event (scan/export-batch-bytes.ts) */
+  windowed(a: number, b: number): Buffer {
+    return a < this.winStart || a >= this.winEnd
+      ? this.win.subarray(0, 0)
+      : this.win.subarray(a - this.winStart, Math.min(b, this.winEnd) - this.winStart)
+  }
+
   /** a batch at `pos` whose grown length ran into the valid batch at `inside` (resync.ts overlappedBatch) */
   private overlapped(pos: number, total: number, inside: number): CorruptEvent {
     this.pos = inside

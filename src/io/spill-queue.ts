@@ -49,6 +49,24 @@ export class SpillQueue {
       this.memBytes += item.length
       return
     }
+    this.toFile(item.length)
+    this.write(item)
+  }
+
+  /** appends the item `head` then `body` (copied: no item is made of them in memory first) */
+  pushPieces(head: Buffer, body: Buffer): void {
+    if (this.fileItems === 0 && this.memBytes + head.length + body.length <= this.memory) {
+      this.push(Buffer.concat([head, body]), true)
+      return
+    }
+    this.length++
+    this.toFile(head.length + body.length)
+    this.write(head)
+    this.write(body)
+  }
+
+  /** a file item of `length` bytes begins: its length written, the file emptied first when it holds no item */
+  private toFile(length: number): void {
     this.file ??= new SpillFile('export-held')
     if (this.fileItems === 0) {
       this.file.size = 0
@@ -56,9 +74,8 @@ export class SpillQueue {
       this.rLen = 0
       this.wlen = 0
     }
-    this.len.writeUInt32BE(item.length)
+    this.len.writeUInt32BE(length)
     this.write(this.len)
-    this.write(item)
     this.fileItems++
   }
 

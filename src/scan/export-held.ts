@@ -19,6 +19,8 @@ const BATCH_CRC = 3
 export const BATCH_LARGE = 4
 
 const HELD: ReadOptions = { verifyCrc: false }
+/** a batch read back whole from the scratch file for the records tap, which checks no CRC (forEachInternalRecord) */
+export const UNCHECKED = HELD
 const REUSED = new Frame()
 
 /** bytes of a held batch's file position */
@@ -32,6 +34,16 @@ export function heldItem(b: V2Batch): Buffer {
   b.bytes.copy(item, 1 + POSITION_BYTES)
   return item
 }
+
+/** a held batch's first bytes (its bytes follow): SpillQueue.pushPieces makes the item without a copy of it first */
+export function heldHead(b: V2Batch): Buffer {
+  const head = HEAD
+  head[0] = b.crcValid === false ? BATCH_CRC : BATCH
+  head.writeUIntBE(b.position, 1, POSITION_BYTES)
+  return head
+}
+
+const HEAD = Buffer.alloc(1 + POSITION_BYTES)
 
 /** a held batch larger than the window: BATCH_LARGE, its file position, its header, its CRC as streamed, where its bytes are */
 export function largeItem(b: V2Batch, crc: number, at: number): Buffer {

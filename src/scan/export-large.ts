@@ -21,15 +21,29 @@ export class LargeBatches {
   /**
    * The batch of `total` bytes at `position` of `src` (its header in `header`) read once: its CRC (attributes to its
    * end, as the framer computes it) and where its bytes start in the scratch file; undefined when the segment ends
-   * before the batch does (it shrank while read)
+   * before the batch does (it shrank while read). `seen`: the batch's first bytes as the partition scan's window
+   * holds them (beyond the header when that window read into the batch before skipping it), not read again.
    */
-  copy(src: SegmentSource, header: Buffer, position: number, total: number): { crc: number; at: number } | undefined {
+  copy(
+    src: SegmentSource,
+    header: Buffer,
+    position: number,
+    total: number,
+    seen?: Buffer,
+  ): { crc: number; at: number } | undefined {
     this.file ??= new SpillFile('export-large')
     if (this.waiting === 0) this.file.size = 0
     const at = this.file.append(header.subarray(0, L.RECORD_BATCH_OVERHEAD))
     let crc = crc32cUpdate(0, header.subarray(L.ATTRIBUTES_OFFSET, L.RECORD_BATCH_OVERHEAD))
+    let from = position + L.RECORD_BATCH_OVERHEAD
+    if (seen !== undefined && seen.length > L.RECORD_BATCH_OVERHEAD) {
+      const part = seen.subarray(L.RECORD_BATCH_OVERHEAD, Math.min(seen.length, total))
+      crc = crc32cUpdate(crc, part)
+      this.file.append(part)
+      from += part.length
+    }
     this.chunk ??= Buffer.allocUnsafe(CHUNK)
-    for (let a = position + L.RECORD_BATCH_OVERHEAD; a < position + total; ) {
+    for (let a = from; a < position + total; ) {
       const n = Math.min(CHUNK, position + total - a)
       if (src.readInto(this.chunk, a, n) !== n) return undefined
       const part = this.chunk.subarray(0, n)
@@ -65,6 +79,16 @@ export class LargeBatches {
       },
       close: () => {},
     }
+  }
+
+  /**
+   * the whole batch of `total` bytes `copy` put at `at`, in memory: a __transaction_state batch whose records the
+   * records tap reads as forEachInternalRecord does, which holds every batch whole
+   */
+  whole(at: number, total: number): Buffer {
+    const buf = Buffer.allocUnsafe(total)
+    this.file!.readAt(at, buf)
+    return buf
   }
 
   /** deletes the scratch file (also after an error) */

@@ -19,19 +19,16 @@
 // past framing damage, the record pass stops at it (readLog without resync): a segment's batches are handed out
 // up to its first damage, which gives the record pass's own finding for it (export-scan.ts unresynced), and none
 // after; a tapped __transaction_state partition's records tap is told every batch and damage the scan resyncs to,
-// as forEachInternalRecord's resyncing read tells them. What was written before that frame is checked against the
-// final facts at the end (export-written.ts); the logs it does not hold for (offsets that go back below rows
-// already written), and the classes one read cannot answer, make the caller drop what this partition wrote and run
-// the two passes instead (commands/export.ts): a batch whose grown length ran into a valid batch (the record pass
-// reads the damaged batch's bytes, which the scan skipped), a segment that shrinks while read. A batch larger than
-// the record pass's window (which streams it) is copied to a scratch file as its CRC is computed and its records
-// read from there, now or when it may go (export-large.ts): it is neither read twice nor held whole in memory.
+// as forEachInternalRecord's resyncing read tells them. Each batch's bytes are read once (export-batch-bytes.ts).
+// What was written before that frame is checked against the final facts at the end (export-written.ts); where they
+// reach back to it (offsets that go back below rows already written) everything is handed out again, from a copy of
+// all handed out before the end (`replay`, a scratch file) and the aborted transactions' log (AbortedSeen). A
+// segment that shrinks while read is the record pass's finding where the read failed, and nothing more of it: a
+// second read could not give the same bytes. What this read cannot answer (a segment the scan could not open that
+// opens now, a coordinator batch with a producer id) is read again in the two passes (commands/export.ts).
 import type { Finding } from '../analysis/findings.js'
 import { finding } from '../analysis/findings.js'
-import { corruptFinding, decodeFinding, tailFinding } from '../analysis/log-findings.js'
-import { DecodeError } from '../decode/errors.js'
-import { DEFAULT_WINDOW } from '../decode/frame-scanner.js'
-import { batchRecords } from '../decode/streamed-batch.js'
+import { corruptFinding, tailFinding } from '../analysis/log-findings.js'
 import type { AnalyzerProgress } from '../analysis/partition-report.js'
 import type { RangeSpec } from '../analysis/range-filter.js'
 import { RangeFilter } from '../analysis/range-filter.js'
@@ -49,23 +46,22 @@ import { InputError } from '../io/input-error.js'
 import { openKafkaFile } from '../io/remote/open.js'
 import { SpillQueue } from '../io/spill-queue.js'
 import type { ExportVisitor, RecordsTap } from './export-scan.js'
-import { RECORD_PASS_WINDOW, exportBatch, finalFacts, legacyFinding, unresynced } from './export-scan.js'
+import { exportBatch, finalFacts, legacyFinding, unresynced } from './export-scan.js'
 import type { ScannedPartition } from './partition-scan.js'
 import { scanPartition } from './partition-scan.js'
 import { AbortedSeen, Written } from './export-written.js'
-import { LargeBatches } from './export-large.js'
+import { SegmentBatches } from './export-batch-bytes.js'
 import {
   BATCH_LARGE,
   FINDING,
   NotClean,
   POSITION_BYTES,
   SEGMENT,
-  frameOf,
   heldBatch,
+  heldHead,
   heldItem,
   heldLarge,
   largeItem,
-  v2,
 } from './export-held.js'
 
 const MAX = (1n << 63n) - 1n
@@ -84,6 +80,7 @@ export function exportInOneRead(
   records?: RecordsTap,
 ): ScannedPartition | null {
   const r = new OneRead(dir, checkpoints, visit, findings, filter, records)
+  const mark = findings.length
   try {
     const scanned = scanPartition(dir, checkpoints, {
       analyzer: () => ({ sink: r.aborted, markerEpochs: false, progress: (p) => (r.progress = p) }),
@@ -93,38 +90,44 @@ export function exportInOneRead(
     if (r.notClean) return null
     while (r.opened < r.logs.length) r.unopened(r.logs[r.opened++]!)
     const facts = finalFacts(scanned.report)
-    if (!r.written.holds(facts, scanned.report.openTransactions)) return null
-    r.vis.settle(facts)
-    r.release(true)
+    if (r.written.holds(facts, scanned.report.openTransactions)) {
+      r.vis.settle(facts)
+      r.release(true)
+    } else if (!r.again(facts, mark)) return null
     return scanned
   } catch (e) {
     if (e instanceof NotClean) return null
     throw e
   } finally {
     r.held.close()
+    r.replay.close()
     r.large.close()
+    r.aborted.close()
   }
 }
 
 class OneRead {
   readonly written = new Written()
   readonly aborted = new AbortedSeen(this.written)
-  readonly vis: RecordVisibility
+  vis: RecordVisibility
   readonly held = new SpillQueue()
-  readonly large = new LargeBatches()
+  /** a copy of every item handed out before the partition's end, in a scratch file: for `again` */
+  readonly replay = new SpillQueue(0)
+  readonly seg = new SegmentBatches()
+  readonly large = this.seg.large
   readonly logs: KafkaFile[]
   progress: AnalyzerProgress | undefined
   notClean = false
   opened = 0
-  private readonly range: RangeFilter | undefined
+  private range: RangeFilter | undefined
+  /** the final facts decide what is handed out now: nothing more is copied to `replay` */
+  private ending = false
   /** a frame was not clean: everything from here waits for the final facts */
   private holdAll = false
   private stopped = false
   private maxLast: bigint | null = null
   private hw: bigint | null | undefined = undefined
   private settled = false
-  private src: SegmentSource | undefined
-  private scanning: KafkaFile | undefined
   private file = ''
 
   constructor(
@@ -132,7 +135,7 @@ class OneRead {
     private readonly checkpoints: Map<string, OffsetCheckpoint | null>,
     private readonly visit: ExportVisitor,
     private readonly findings: Finding[],
-    filter: RangeSpec | undefined,
+    private readonly filter: RangeSpec | undefined,
     private readonly records: RecordsTap | undefined,
   ) {
     this.logs = dir.files.filter((f) => f.kind === 'log')
@@ -186,8 +189,7 @@ class OneRead {
     while (this.opened < this.logs.length && this.logs[this.opened]!.path !== file.path)
       this.unopened(this.logs[this.opened++]!)
     if (this.logs[this.opened++]?.path !== file.path) this.fail()
-    this.src = src
-    this.scanning = file
+    this.seg.start(frames, src, file)
     const marker = Buffer.alloc(5)
     marker.writeUInt32BE(this.opened - 1, 1)
     this.later(marker)
@@ -204,7 +206,9 @@ class OneRead {
           prev = undefined
           ev = frames.next()
         } catch (e) {
-          this.notClean = true // the segment shrank while read: the scan says so and goes on without us
+          // the segment shrank while read: the scan says so and goes on with the next segment
+          if (e instanceof InputError) this.shrank(e, expect >= 0, file.path)
+          else this.notClean = true
           throw e
         }
         if (ev === undefined) {
@@ -213,7 +217,7 @@ class OneRead {
           return undefined
         }
         exported = expect >= 0
-        if (exported && ev.position !== expect) this.fail() // inside a batch whose grown length ran into a valid one
+        if (exported && ev.position !== expect) this.fail()
         if (ev.kind === 'frame') {
           if (!exported) {
             if (ev.magic >= 2 && this.records !== undefined) prev = ev
@@ -232,23 +236,45 @@ class OneRead {
         this.unclean()
         expect = -1
         const own = unresynced(ev, src)
-        if (own === undefined) this.fail()
-        this.note(own.kind === 'tail' ? tailFinding(own, file.path) : corruptFinding(own, file.path))
+        if (own !== undefined)
+          this.note(own.kind === 'tail' ? tailFinding(own, file.path) : corruptFinding(own, file.path))
+        else {
+          // a batch whose grown length ran into a valid batch: the record pass takes it whole, then stops
+          const { frame, end } = this.seg.grown(ev.position)
+          this.take(frame, true, false)
+          this.note(end.kind === 'tail' ? tailFinding(end, file.path) : corruptFinding(end, file.path))
+        }
         return ev
       },
     }
   }
 
-  /** a segment's start: now when nothing waits, else after what waits */
-  private later(marker: Buffer): void {
-    if (this.held.length === 0) this.begin(marker.readUInt32BE(1))
-    else this.held.push(marker)
+  /** the segment shrank while read (the scan's read or ours): the record pass's finding, nothing more of it */
+  private shrank(e: InputError, exported: boolean, file: string): void {
+    const f = finding(e.code, e.message, { file, position: e.position })
+    this.records?.findings.push(f)
+    if (!exported) return
+    this.unclean()
+    this.note(f)
   }
 
-  /** a finding of the record pass: now when nothing waits, else after what waits */
+  /** a segment's start: now when nothing waits (and copied for `again`), else after what waits */
+  private later(marker: Buffer): void {
+    if (this.held.length > 0) this.held.push(marker)
+    else this.begin(this.keep(marker).readUInt32BE(1))
+  }
+
+  /** a finding of the record pass: now when nothing waits (and copied for `again`), else after what waits */
   private note(f: Finding): void {
-    if (this.held.length > 0) this.held.push(Buffer.concat([Buffer.of(FINDING), Buffer.from(JSON.stringify(f))]), true)
-    else if (!this.stopped) this.findings.push(f)
+    const item = Buffer.concat([Buffer.of(FINDING), Buffer.from(JSON.stringify(f))])
+    if (this.held.length > 0) this.held.push(item, true)
+    else if (!this.stopped && this.keep(item)) this.findings.push(f)
+  }
+
+  /** an item handed out before the partition's end, copied for `again` */
+  private keep(item: Buffer): Buffer {
+    if (!this.ending) this.replay.push(item)
+    return item
   }
 
   private begin(segment: number): void {
@@ -257,47 +283,30 @@ class OneRead {
     if (!this.stopped) this.visit.segment(f)
   }
 
-  /** a v2 frame after the analyzer took it: to the records tap, and to the rows unless the record pass stopped before it */
-  private take(f: Frame, exported: boolean): void {
-    if (this.stopped && this.records === undefined) return
-    let at = -1
-    let crc = 0
-    let b: V2Batch
-    if (f.complete) b = v2(f)
-    else if (f.sizeInBytes <= RECORD_PASS_WINDOW) b = this.whole(f)
-    else {
-      // the tap's reader (forEachInternalRecord) would hold it whole
-      if (this.records !== undefined) this.fail()
-      ;({ b, at, crc } = this.copy(f))
-    }
+  /**
+   * a v2 frame after the analyzer took it: to the records tap (unless `tapped` is false: the tap's resyncing reader
+   * did not frame it), and to the rows unless the record pass stopped before it
+   */
+  private take(f: Frame, exported: boolean, tapped = true): void {
+    const records = tapped ? this.records : undefined
+    if (this.stopped && records === undefined) return
+    const t = this.seg.batch(f)
+    const { b, at, crc } = t
     if (exported && b.problems.length > 0) this.unclean()
-    if (this.records !== undefined) this.tap(b, this.records)
+    if (records !== undefined) this.seg.tap(t, f, records)
     if (this.stopped || !exported) return
     if (!this.holdAll && this.held.length === 0 && toBigInt(b.header.lastOffset) < this.bound()) {
-      this.write(b, at < 0 ? this.src! : this.large.source(this.file, b.position, f.sizeInBytes, at))
+      if (at < 0) this.replay.pushPieces(heldHead(b), b.bytes)
+      else {
+        this.large.waiting++ // its bytes stay in the scratch file for `again`
+        this.replay.push(largeItem(b, crc, at), true)
+      }
+      this.write(b, at < 0 ? this.seg.src! : this.large.source(this.file, b.position, f.sizeInBytes, at))
       return
     }
     if (at >= 0) this.large.waiting++
     this.held.push(at < 0 ? heldItem(b) : largeItem(b, crc, at), true)
     if (!this.holdAll) this.release(false)
-  }
-
-  /**
-   * the tap's records of a batch. A coordinator's batches carry no producer id: one that does is not read here (its
-   * rows' ids, and --transactional-id's range, are then known only after the coordinator's records: the caller
-   * reads it again, in its turn); nor one larger than the record pass's window (forEachInternalRecord holds it whole)
-   */
-  private tap(b: V2Batch, t: RecordsTap): void {
-    const h = b.header
-    if (toBigInt(h.producerId) >= 0n || !b.complete) this.fail()
-    if (h.isControl) return
-    try {
-      for (const rec of batchRecords(h, b.bytes, true, this.src!, { window: DEFAULT_WINDOW }))
-        t.record(rec, h, this.scanning!)
-    } catch (e) {
-      if (!(e instanceof DecodeError)) throw e
-      t.findings.push(decodeFinding(e, this.scanning!.path))
-    }
   }
 
   /** the offset below which a batch's visibility is what the final facts will say (see the top of this file) */
@@ -325,57 +334,64 @@ class OneRead {
     return this.hw !== null && this.hw < u ? this.hw : u
   }
 
-  /** what waits and may go now (`end`: everything, the final facts settled) */
-  release(end: boolean): void {
-    for (let item = this.held.peek(); item !== undefined; item = this.held.peek()) {
+  /**
+   * what waits in `q` and may go now (`end`: everything, the final facts settled); what goes before the end is
+   * copied to `replay`
+   */
+  release(end: boolean, q = this.held): void {
+    if (end) this.ending = true
+    for (let item = q.peek(); item !== undefined; item = q.peek()) {
       if (item[0] === SEGMENT) {
-        this.held.shift()
+        this.keep(item)
+        q.shift()
         this.begin(item.readUInt32BE(1))
         continue
       }
       if (item[0] === FINDING) {
-        this.held.shift()
+        this.keep(item)
+        q.shift()
         if (!this.stopped) this.findings.push(JSON.parse(item.toString('utf8', 1)) as Finding)
         continue
       }
       const base = item.readBigInt64BE(POSITION_BYTES + 1 + L.OFFSET_OFFSET)
       const last = base + BigInt(item.readInt32BE(POSITION_BYTES + 1 + L.LAST_OFFSET_DELTA_OFFSET))
       if (!end && last >= this.bound()) return
-      this.held.shift()
+      this.keep(item)
+      q.shift()
       if (item[0] !== BATCH_LARGE) {
         this.write(heldBatch(item))
         continue
       }
-      this.large.waiting--
+      // one copied to `replay` keeps its bytes in the scratch file
+      if (this.ending) this.large.waiting--
       const { b, at, total } = heldLarge(item)
       this.write(b, this.large.source(this.file, b.position, total, at))
     }
   }
 
-  private write(b: V2Batch, src = this.src!): void {
+  /**
+   * The final facts reach back to rows already written (offsets went back below them): everything is handed out
+   * again from its start, as the two passes' record pass hands it out, from the copy of what went before the end
+   * and from what still waits, with the final facts and every aborted transaction. False when the visitor cannot
+   * take the partition again.
+   */
+  again(facts: ReturnType<typeof finalFacts>, mark: number): boolean {
+    if (this.visit.restart === undefined) return false
+    this.visit.restart()
+    this.findings.length = mark
+    this.stopped = false
+    this.ending = true
+    this.vis = new RecordVisibility({ ...facts, aborted: this.aborted.ranges() })
+    this.range = this.filter === undefined ? undefined : new RangeFilter(this.filter)
+    this.release(true, this.replay)
+    this.release(true)
+    return true
+  }
+
+  private write(b: V2Batch, src = this.seg.src!): void {
     if (this.stopped) return
     const last = toBigInt(b.header.lastOffset)
     if (this.written.last === null || last > this.written.last) this.written.last = last
     if (exportBatch(b, src, this.file, this.vis, this.range, this.visit, this.findings)) this.stopped = true
-  }
-
-  /** A batch the scan framed by its header alone (larger than its window) that the record pass holds whole: read now */
-  private whole(f: Frame): V2Batch {
-    const total = f.sizeInBytes
-    const head = L.RECORD_BATCH_OVERHEAD
-    const buf = Buffer.allocUnsafe(total)
-    f.bytes.copy(buf, 0, 0, head)
-    if (this.src!.readInto(buf.subarray(head), f.position + head, total - head) !== total - head) this.fail()
-    return v2(frameOf(buf, f.position, true, total, f.magic))
-  }
-
-  /** one the record pass streams: its CRC computed as the framer computes it, its bytes copied to the scratch file */
-  private copy(f: Frame): { b: V2Batch; at: number; crc: number } {
-    const c = this.large.copy(this.src!, f.bytes, f.position, f.sizeInBytes)
-    if (c === undefined) this.fail()
-    const head = Buffer.from(f.bytes.subarray(0, L.RECORD_BATCH_OVERHEAD))
-    const frame = frameOf(head, f.position, false, f.sizeInBytes, f.magic)
-    frame.crc = c.crc
-    return { b: v2(frame), at: c.at, crc: c.crc }
   }
 }

@@ -165,6 +165,11 @@ export interface ExportVisitor {
   segment: (file: KafkaFile) => void
   /** a record; `controlType` for a control batch's record. All arguments are views valid until the next call. */
   record: (rec: KafkaRecord, batch: V2Batch, vis: BatchVisibility, controlType: string | null) => void
+  /**
+   * what was handed out so far is void: the partition is handed out again from its start (export-read.ts, when the
+   * final facts reach back to rows already written). Without it, that read gives up and the two passes run.
+   */
+  restart?: () => void
 }
 
 /**

@@ -2,10 +2,13 @@
 // of it: each batch written early was decided with the facts known then (the log start, no HW, no LSO, no open
 // transaction, the aborted transactions ended so far), which are the final facts' answers for it only while no
 // final bound, open transaction or aborted transaction ended later reaches back to it. Offsets that do not
-// increase, or damage, can make one do so: the partition is then exported again in the two passes.
+// increase, or damage, can make one do so: the partition is then handed out again from its start, from the copy
+// export-read.ts keeps of what it wrote, with the final facts.
 import type { RunSink, StreamedTransaction } from '../analysis/run-sink.js'
 import type { AbortedQueue } from '../analysis/record-visibility.js'
+import { AbortedRanges } from '../analysis/record-visibility.js'
 import { toBigInt } from '../bytes/int64.js'
+import { SpillQueue } from '../io/spill-queue.js'
 import type { finalFacts } from './export-scan.js'
 
 /** the batches written before the partition's end: the largest last offset, the log start they were decided with */
@@ -51,6 +54,13 @@ export class AbortedSeen implements RunSink, AbortedQueue {
   private slots = 0
   private next = 0
 
+  /**
+   * every aborted transaction, 24 bytes each, in a scratch file: when the final facts reach back to rows already
+   * written, the partition is handed out again from the rows held (export-read.ts), with the two passes' queue
+   */
+  private readonly log = new SpillQueue(0)
+  private readonly entry = Buffer.alloc(24)
+
   constructor(private readonly written: Written) {}
 
   plainBatch(): void {}
@@ -62,6 +72,10 @@ export class AbortedSeen implements RunSink, AbortedQueue {
     this.first[s] = toBigInt(t.firstOffset)
     this.marker[s] = toBigInt(t.marker.offset)
     this.pid[s] = toBigInt(t.producerId)
+    this.entry.writeBigInt64BE(this.first[s]!, 0)
+    this.entry.writeBigInt64BE(this.marker[s]!, 8)
+    this.entry.writeBigInt64BE(this.pid[s]!, 16)
+    this.log.push(this.entry)
     this.seq[s] = this.next++
     let i = this.size++
     const h = this.heap
@@ -92,6 +106,26 @@ export class AbortedSeen implements RunSink, AbortedQueue {
       this.free.push(top)
       to(this.pid[top]!, this.marker[top]!)
     }
+  }
+
+  /** every aborted transaction ended, as the two passes' first pass collects them (its log emptied) */
+  ranges(): AbortedRanges {
+    const r = new AbortedRanges()
+    for (let e = this.log.shift(); e !== undefined; e = this.log.shift()) {
+      const marker = { type: 'ABORT', offset: e.readBigInt64BE(8) }
+      r.transactionEnded({
+        marker,
+        empty: false,
+        firstOffset: e.readBigInt64BE(0),
+        producerId: e.readBigInt64BE(16),
+      } as unknown as StreamedTransaction)
+    }
+    return r
+  }
+
+  /** deletes the log's scratch file (also after an error) */
+  close(): void {
+    this.log.close()
   }
 
   private before(a: number, b: number): boolean {
