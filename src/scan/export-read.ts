@@ -12,20 +12,17 @@
 // past them, or at the partition's end with the final facts. A transaction that never ends makes the queue hold
 // the rest of the partition on disk, not in memory.
 //
-// This is the record pass of export-scan.ts exportRecords made from the scan's frames. At the first frame that is
-// not clean (damage, a tail, a CRC or header problem, a legacy entry, offsets that do not increase, a segment that
-// cannot be opened) every later batch, and every finding the record pass would give between them, waits in that
-// queue until the partition's end, where the final facts decide them: the two passes' answers. The scan resyncs
-// past framing damage, the record pass stops at it (readLog without resync): a segment's batches are handed out
-// up to its first damage, which gives the record pass's own finding for it (export-scan.ts unresynced), and none
-// after; a tapped __transaction_state partition's records tap is told every batch and damage the scan resyncs to,
-// as forEachInternalRecord's resyncing read tells them. Each batch's bytes are read once (export-batch-bytes.ts).
-// What was written before that frame is checked against the final facts at the end (export-written.ts); where they
-// reach back to it (offsets that go back below rows already written) everything is handed out again, from a copy of
-// all handed out before the end (`replay`, a scratch file) and the aborted transactions' log (AbortedSeen). A
-// segment that shrinks while read is the record pass's finding where the read failed, and nothing more of it: a
-// second read could not give the same bytes. What this read cannot answer (a segment the scan could not open that
-// opens now, a coordinator batch with a producer id) is read again in the two passes (commands/export.ts).
+// This is export-scan.ts exportRecords' record pass made from the scan's frames (docs/architecture.md, export).
+// From the first frame that is not clean (damage, a tail, a CRC or header problem, a legacy entry, offsets that
+// do not increase, a segment that cannot be opened) every later batch and finding waits in that queue for the
+// partition's end, where the final facts decide them: the two passes' answers. The record pass stops at framing
+// damage (readLog without resync), so a segment's batches go up to its first damage and none after; a tapped
+// __transaction_state partition's records tap is told every batch the scan resyncs to. What was written before
+// that frame is checked against the final facts (export-written.ts); where they reach back to it, everything is
+// handed out again from a copy of all handed out before the end (`replay`, export-replay.ts: a scratch file within
+// a budget, past which the two passes read the partition again) and the aborted transactions' log. A segment that shrinks while read ends at the record pass's finding where the read failed.
+// What this read cannot answer (a segment that opens only now, a coordinator batch with a producer id) is read
+// again in the two passes (commands/export.ts).
 import type { Finding } from '../analysis/findings.js'
 import { finding } from '../analysis/findings.js'
 import { corruptFinding, tailFinding } from '../analysis/log-findings.js'
@@ -63,6 +60,7 @@ import {
   heldLarge,
   largeItem,
 } from './export-held.js'
+import { ReplayCopy } from './export-replay.js'
 
 const MAX = (1n << 63n) - 1n
 const NONE = new Map<bigint, bigint>()
@@ -112,7 +110,7 @@ class OneRead {
   vis: RecordVisibility
   readonly held = new SpillQueue()
   /** a copy of every item handed out before the partition's end, in a scratch file: for `again` */
-  readonly replay = new SpillQueue(0)
+  readonly replay = new ReplayCopy()
   readonly seg = new SegmentBatches()
   readonly large = this.seg.large
   readonly logs: KafkaFile[]
@@ -273,7 +271,7 @@ class OneRead {
 
   /** an item handed out before the partition's end, copied for `again` */
   private keep(item: Buffer): Buffer {
-    if (!this.ending) this.replay.push(item)
+    if (!this.ending && this.replay.takes(item.length)) this.replay.queue.push(item)
     return item
   }
 
@@ -296,10 +294,12 @@ class OneRead {
     if (records !== undefined) this.seg.tap(t, f, records)
     if (this.stopped || !exported) return
     if (!this.holdAll && this.held.length === 0 && toBigInt(b.header.lastOffset) < this.bound()) {
-      if (at < 0) this.replay.pushPieces(heldHead(b), b.bytes)
-      else {
-        this.large.waiting++ // its bytes stay in the scratch file for `again`
-        this.replay.push(largeItem(b, crc, at), true)
+      if (this.replay.takes(f.sizeInBytes)) {
+        if (at < 0) this.replay.queue.pushPieces(heldHead(b), b.bytes)
+        else {
+          this.large.waiting++ // its bytes stay in the scratch file for `again`
+          this.replay.queue.push(largeItem(b, crc, at), true)
+        }
       }
       this.write(b, at < 0 ? this.seg.src! : this.large.source(this.file, b.position, f.sizeInBytes, at))
       return
@@ -376,14 +376,14 @@ class OneRead {
    * take the partition again.
    */
   again(facts: ReturnType<typeof finalFacts>, mark: number): boolean {
-    if (this.visit.restart === undefined) return false
+    if (this.visit.restart === undefined || !this.replay.whole) return false
     this.visit.restart()
     this.findings.length = mark
     this.stopped = false
     this.ending = true
     this.vis = new RecordVisibility({ ...facts, aborted: this.aborted.ranges() })
     this.range = this.filter === undefined ? undefined : new RangeFilter(this.filter)
-    this.release(true, this.replay)
+    this.release(true, this.replay.queue)
     this.release(true)
     return true
   }
