@@ -4,7 +4,7 @@
 //
 //   node bench/remote-concurrency.mjs [--partitions 100] [--segments S] [--storage s3|dir] [--runs 3]
 //                                     [--concurrency 1,8] [--commands reconcile,remote] [--keep DIR]
-//                                     [--tsdump PATH[,PATH]]
+//                                     [--tsdump PATH[,PATH]] [--formats json[,text]]
 //
 // Input: the tiered fixture's partition tiered-0 (fixtures/broker-4.4/tiered: two local segments, two remote
 // segments in Kafka's LocalTieredStorage layout, one with a .txnindex) copied as partitions tiered-0..tiered-(P-1)
@@ -37,7 +37,9 @@ const keep = opt('--keep', null)
 const SEGMENTS = opt('--segments', null) === null ? null : Number(opt('--segments', null))
 const STORAGE = opt('--storage', 's3')
 const COMMANDS = opt('--commands', 'reconcile,remote').split(',')
-// builds' bin/tsdump.js (a baseline: main's worktree, then this one) run in turn on the same input and moto
+// reconcile's and remote's outputs: --json (default) and the text table
+const FORMATS = opt('--formats', 'json').split(',')
+// builds' bin/tsdump.js (a baseline: main's worktree, then this one) run alternately on the same input and moto
 const TSDUMPS = opt('--tsdump', path.join(repo, 'bin', 'tsdump.js'))
   .split(',')
   .map((p) => path.resolve(p))
@@ -135,31 +137,37 @@ const results = []
 try {
   if (s3) await upload(moto.endpoint, moto.env, input.remote, 'bench')
   const storage = s3 ? 's3://bench/' : input.remote
-  for (const cmd of COMMANDS) {
-    const outs = new Set()
-    for (const bin of TSDUMPS)
+  for (const cmd of COMMANDS)
+    for (const format of FORMATS) {
+      const outs = new Set()
+      const json = format === 'json' ? ['--json'] : []
       for (const c of s3 ? LEVELS : [null]) {
-        const tsdump = [process.execPath, bin]
         const level = c === null ? [] : ['--remote-concurrency', String(c)]
-        const argv = [...tsdump, cmd, '--json', input.logs, '--remote-storage', storage, ...level]
-        const runs = []
-        for (let i = 0; i < RUNS; i++) runs.push(await run(argv, s3 ? moto.env : {}))
-        for (const r of runs) outs.add(r.out)
-        results.push({
-          cmd,
-          bin: path.relative(process.cwd(), bin) || bin,
-          c: c ?? '-',
-          median: median(runs.map((r) => r.s)),
-          all: runs.map((r) => r.s.toFixed(2)),
-          cpu: median(runs.map((r) => r.cpu)),
-          rss: Math.max(...runs.map((r) => r.rssMiB)),
-          code: runs[0].code,
-          command: `tsdump ${cmd} --json <logs> --remote-storage ${s3 ? 's3://bench/' : '<dir>'}${level.length > 0 ? ` ${level.join(' ')}` : ''}`,
-        })
+        // the builds alternately, run by run: each build's runs see the same load
+        const runs = TSDUMPS.map(() => [])
+        for (let i = 0; i < RUNS; i++)
+          for (const [b, bin] of TSDUMPS.entries()) {
+            const argv = [process.execPath, bin, cmd, ...json, input.logs, '--remote-storage', storage, ...level]
+            runs[b].push(await run(argv, s3 ? moto.env : {}))
+          }
+        for (const [b, bin] of TSDUMPS.entries()) {
+          for (const r of runs[b]) outs.add(r.out)
+          results.push({
+            cmd,
+            bin: path.relative(process.cwd(), bin) || bin,
+            c: c ?? '-',
+            median: median(runs[b].map((r) => r.s)),
+            all: runs[b].map((r) => r.s.toFixed(2)),
+            cpu: median(runs[b].map((r) => r.cpu)),
+            rss: Math.max(...runs[b].map((r) => r.rssMiB)),
+            code: runs[b][0].code,
+            command: `tsdump ${cmd}${json.length > 0 ? ' --json' : ''} <logs> --remote-storage ${s3 ? 's3://bench/' : '<dir>'}${level.length > 0 ? ` ${level.join(' ')}` : ''}`,
+          })
+        }
       }
-    // the answers depend neither on the concurrency nor on the build
-    if (outs.size !== 1) throw new Error(`${cmd}: the output differs between concurrency levels or builds`)
-  }
+      // the answers depend neither on the concurrency nor on the build
+      if (outs.size !== 1) throw new Error(`${cmd} ${format}: the output differs between concurrency levels or builds`)
+    }
 } finally {
   moto?.stop()
   if (keep === null) fs.rmSync(dir, { recursive: true, force: true })

@@ -31,6 +31,18 @@ export interface ReconcileResult {
   partitions: Array<PartitionResult & { snapshots: SnapshotInput[]; range?: RangeCounted }>
 }
 
+/** a partition of reconcile's result */
+export type ReconciledPartition = ReconcileResult['partitions'][number]
+
+/**
+ * The events of `reconcile`, in output order: each partition as soon as its scan is done, then end with the range
+ * counted (a filter's transactional id resolved). A printer holds of each only what it writes at the end.
+ */
+export interface ReconcileStream {
+  partition(p: ReconciledPartition): void
+  end(filter: RangeSpec | undefined): void
+}
+
 export interface TimelinePartition extends PartitionResult {
   kind: 'timeline'
   runs: readonly TimelineRun[]

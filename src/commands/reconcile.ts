@@ -1,19 +1,20 @@
 // `tsdump reconcile`: LEO, HW, LSO and consumer-visible record counts per partition, totals per topic.
-import type { Finding } from '../analysis/findings.js'
-import { EXIT_USAGE } from '../analysis/findings.js'
+import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, exitCodeFor } from '../analysis/findings.js'
 import type { ReconcileResult } from '../analysis/partition-results.js'
 import type { RangeSpec } from '../analysis/range-filter.js'
 import type { PartitionFormat } from '../format/partition-printer.js'
 import { createPartitionPrinter } from '../format/partition-printer.js'
 import type { CommandContext } from './context.js'
-import { partitionExitCode, writeUnusable } from './partition-command.js'
+import { writeUnusable } from './partition-command.js'
 import type { ScannedPaths } from '../scan/partition-paths.js'
+import type { ScannedPartition } from '../scan/partition-scan.js'
 import { BrokerModel } from '../scan/broker-model.js'
 import { checkFilterBounds, needsIdResolved, resolveFilterIn } from '../scan/filter-resolve.js'
 import type { WorkerInternals } from './workers/partition-pool.js'
-import { scanPartitions, threadsOf } from './workers/partition-pool.js'
+import { scanPartitionsEach, threadsOf } from './workers/partition-pool.js'
 import { modelOptions } from './lso.js'
 import type { RemoteInput } from '../io/remote/spec.js'
+import { YoungGenerationHold } from '../io/young-generation.js'
 
 /** reconcile()'s options (the library) */
 export interface ReconcileOptions {
@@ -81,34 +82,59 @@ export function reconciled(
   }
 }
 
-/** @throws TsdumpError NOT_FOUND for a filter's transactionalId with no record, USAGE for crossed bounds (the command line's exit 2) */
+/**
+ * Each partition written as soon as its scan is done (and those before it): the command holds what the printer keeps
+ * for the end (format/reconcile-text.ts, reconcile-json.ts), not the partitions' reports.
+ * @throws TsdumpError NOT_FOUND for a filter's transactionalId with no record, USAGE for crossed bounds (the command line's exit 2)
+ */
 export async function runReconcile(opts: ReconcileCommandOptions, ctx: CommandContext): Promise<number> {
   const model = reconcileModel(opts.paths, opts)
-  // the coordinator's partitions are scanned on this thread, first when the filter's transactional id needs them
-  const scan = await model.scanSplit(
-    async (dirs, filter) =>
-      await scanPartitions(dirs, {
-        markerEpochs: false,
-        ...threadsOf(opts),
-        ...modelOptions(opts),
-        ...(filter !== undefined ? { filter } : {}),
-      }),
-    {
-      analyzer: () => ({ markerEpochs: false }),
-      ...(opts.filter !== undefined ? { filter: opts.filter } : {}),
-    },
-  )
-  const r = reconciled(scan, resolveFilterIn(opts.filter, model))
-  writeUnusable([...r.unusable, ...(r.unreadable ?? [])], ctx)
-  if (r.unusable.length > 0) return EXIT_USAGE
-  createPartitionPrinter(opts.format ?? 'text', ctx, {
-    colorLevel: opts.color === false ? 0 : ctx.colorLevel,
-    wide: opts.wide === true,
-  }).reconcile(r)
-  return partitionExitCode(
-    r.unusable,
-    r.partitions.flatMap((p) => p.report.findings),
-    0,
-    r.unreadable,
-  )
+  // V8's young generation held where it starts (io/young-generation.ts): the discovery and remote listing of 5,000
+  // partitions doubled it twice before the first was scanned, 32 MiB of RSS (bench/make-remote.mjs 5,000 x 2:
+  // 120 -> 90 MiB peak, CPU the same; scale-1000000 111-117 -> 100-104 MiB)
+  const young = new YoungGenerationHold()
+  young.check(0)
+  try {
+    const { unusable, unreadable } = model.resolved()
+    writeUnusable([...unusable, ...unreadable], ctx)
+    if (unusable.length > 0) return EXIT_USAGE
+    const out = createPartitionPrinter(opts.format ?? 'text', ctx, {
+      colorLevel: opts.color === false ? 0 : ctx.colorLevel,
+      wide: opts.wide === true,
+    }).reconcileStream(opts.filter !== undefined)
+    let found = EXIT_OK
+    const each = (s: ScannedPartition): void => {
+      out.partition({
+        label: s.label,
+        path: s.dir.path,
+        report: s.report,
+        snapshots: s.snapshots,
+        ...(s.range !== undefined ? { range: s.range } : {}),
+      })
+      found = Math.max(found, exitCodeFor(s.report.findings))
+    }
+    // the coordinator's partitions are scanned on this thread, first when the filter's transactional id needs them
+    await model.scanSplitEach(
+      async (dirs, filter, _here, each) =>
+        await scanPartitionsEach(
+          dirs,
+          {
+            markerEpochs: false,
+            ...threadsOf(opts),
+            ...modelOptions(opts),
+            ...(filter !== undefined ? { filter } : {}),
+          },
+          each,
+        ),
+      each,
+      {
+        analyzer: () => ({ markerEpochs: false }),
+        ...(opts.filter !== undefined ? { filter: opts.filter } : {}),
+      },
+    )
+    out.end(resolveFilterIn(opts.filter, model))
+    return Math.min(Math.max(found, exitCodeFor(unreadable)), EXIT_FINDINGS)
+  } finally {
+    young.release()
+  }
 }

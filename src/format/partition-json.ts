@@ -5,6 +5,7 @@ import type {
   LsoResult,
   PartitionResult,
   ReconcileResult,
+  ReconcileStream,
   TransactionStatePartition,
   TxnsResult,
 } from '../analysis/partition-results.js'
@@ -13,15 +14,14 @@ import { hangingJson } from './hanging-text.js'
 import { writeJson } from './json-stream.js'
 import { isoTime } from './timestamp.js'
 import type { PartitionPrinter, PrinterOutput, TxnsStream } from './printer.js'
-import { replayTxns } from './txns-stream.js'
-import { rangeJson } from './range-text.js'
+import { replayReconcile, replayTxns } from './txns-stream.js'
+import { ReconcileJsonStream } from './reconcile-json.js'
 import type { Json } from './txn-json.js'
 import {
   findingJson,
   jsonInt64,
   jsonInt64OrNull,
   partitionTransactionJson,
-  reconcileJson,
   TRANSACTION_SCHEMA_VERSION,
 } from './txn-json.js'
 import { timelineHeadJson, transactionalIdJson } from './txn-timeline-json.js'
@@ -88,13 +88,11 @@ export class JsonPartitionPrinter implements PartitionPrinter {
   constructor(private readonly out: PrinterOutput) {}
 
   reconcile(r: ReconcileResult): void {
-    this.out.stdout.write(
-      JSON.stringify({
-        schemaVersion: TRANSACTION_SCHEMA_VERSION,
-        ...(r.filter !== undefined ? { filter: rangeJson(r.filter, r.partitions) } : {}),
-        ...(reconcileJson(r.partitions.map((p) => ({ report: p.report, path: p.path }))) as Record<string, Json>),
-      }) + '\n',
-    )
+    replayReconcile(this.reconcileStream(r.filter !== undefined), r)
+  }
+
+  reconcileStream(filtered: boolean): ReconcileStream {
+    return new ReconcileJsonStream(this.out.stdout, filtered)
   }
 
   txns(r: TxnsResult): void {

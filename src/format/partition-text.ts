@@ -9,6 +9,7 @@ import type {
   LsoResult,
   PartitionResult,
   ReconcileResult,
+  ReconcileStream,
   TransactionStatePartition,
   TxnsResult,
 } from '../analysis/partition-results.js'
@@ -21,10 +22,10 @@ import { formatBlocked } from './lso-blocked-text.js'
 import { TABLE_WIDTH, fitTable, hiddenNote } from './table.js'
 import type { Column } from './table.js'
 import { RunsTableWriter } from './timeline-table.js'
-import { replayTxns } from './txns-stream.js'
+import { replayReconcile, replayTxns } from './txns-stream.js'
 import { isoTime } from './timestamp.js'
-import { formatFindings, formatLane, formatReconcile, formatTable, formatTimelineHead } from './txn-text.js'
-import { rangeNoteText } from './range-text.js'
+import { formatFindings, formatLane, formatTimelineHead } from './txn-text.js'
+import { ReconcileTextStream } from './reconcile-text.js'
 import { wrapWords } from './wrap.js'
 
 // narrow form: short headers, ISO time to the second, long ids and partition lists shortened (told in full under
@@ -158,16 +159,11 @@ export class TextPartitionPrinter implements PartitionPrinter {
   }
 
   reconcile(r: ReconcileResult): void {
-    if (r.filter !== undefined) this.out.stdout.write(rangeNoteText(r.filter, r.partitions))
-    this.out.stdout.write(
-      formatReconcile(
-        r.partitions.map((p) => p.report),
-        r.partitions.map((p) => p.label),
-        this.chalk,
-        this.wide,
-      ),
-    )
-    for (const p of r.partitions) this.findings(p.label, p.report.findings, p.report.omittedFindings)
+    replayReconcile(this.reconcileStream(r.filter !== undefined), r)
+  }
+
+  reconcileStream(filtered: boolean): ReconcileStream {
+    return new ReconcileTextStream(this.out, this.chalk, this.plain, this.wide, filtered)
   }
 
   txns(r: TxnsResult): void {

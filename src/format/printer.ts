@@ -4,7 +4,13 @@
 import type { Finding } from '../analysis/findings.js'
 import type { PartitionFileContent } from './partition-file-text.js'
 import type { LogSummary } from '../analysis/log-summary.js'
-import type { LsoResult, ReconcileResult, TxnsResult, TxnsStream } from '../analysis/partition-results.js'
+import type {
+  LsoResult,
+  ReconcileResult,
+  ReconcileStream,
+  TxnsResult,
+  TxnsStream,
+} from '../analysis/partition-results.js'
 import type { OffsetPairs } from '../analysis/offset-pairs.js'
 import type { AbortedTxn, OffsetIndexEntry, TimeIndexEntry } from '../decode/index-files.js'
 import type { LegacyEntry, LegacyRecord } from '../decode/legacy.js'
@@ -14,7 +20,10 @@ import type { KafkaRecord } from '../decode/records.js'
 import type { Writer } from './writer.js'
 
 export interface PartitionPrinter {
+  /** a whole result (the library's); the same text as streaming it through reconcileStream */
   reconcile(r: ReconcileResult): void
+  /** `reconcile` as its partitions come: `filtered` when the counts are of a range (a filter was given) */
+  reconcileStream(filtered: boolean): ReconcileStream
   /** a whole result (the library's); the same text as streaming it through txnsStream (format/txns-stream.ts) */
   txns(r: TxnsResult): void
   /** `txns` as it streams: memory bounded by what is open, not by the log */

@@ -8,19 +8,29 @@ import { jsonInt64, jsonInt64OrNull } from './txn-json.js'
 
 const WHOLE = "LEO, HW, LSO, COMMIT/ABORT, OPEN: the whole partition's"
 
-export function rangeNoteText(
-  spec: RangeSpec,
-  partitions: ReadonlyArray<{ label: string; range?: RangeCounted }>,
-): string {
-  let out = `counted in range only: ${describeRange(spec)}\n  COMMITTED, UNCOMMITTED, ABORTED, PENDING: records in range, as the whole log\n  makes them visible; ${WHOLE}\n`
-  for (const p of partitions) {
-    const r = p.range
-    out += `  ${p.label}: ${r === undefined || r.firstOffset === null ? 'no batch in range' : `batches ${r.firstOffset}..${r.lastOffset} in range (${r.batches})`}\n`
-  }
-  return out + '\n'
+/** the note above a filtered reconcile's table: this head, then each partition's rangeNote, then an empty line */
+export function rangeNoteHead(spec: RangeSpec): string {
+  return `counted in range only: ${describeRange(spec)}\n  COMMITTED, UNCOMMITTED, ABORTED, PENDING: records in range, as the whole log\n  makes them visible; ${WHOLE}\n`
 }
 
-export function rangeJson(spec: RangeSpec, partitions: ReadonlyArray<{ label: string; range?: RangeCounted }>): Json {
+/** a partition's line of the note: the batches that were in range */
+export function rangeNote(p: { label: string; range?: RangeCounted }): string {
+  const r = p.range
+  return `  ${p.label}: ${r === undefined || r.firstOffset === null ? 'no batch in range' : `batches ${r.firstOffset}..${r.lastOffset} in range (${r.batches})`}\n`
+}
+
+/** a partition's entry of the filter's `partitions` (rangeJsonOf) */
+export function rangePartitionJson(p: { label: string; range?: RangeCounted }): Json {
+  return {
+    partition: p.label,
+    firstOffset: jsonInt64OrNull(p.range?.firstOffset ?? null),
+    lastOffset: jsonInt64OrNull(p.range?.lastOffset ?? null),
+    batches: p.range?.batches ?? 0,
+  }
+}
+
+/** the filter of a filtered reconcile's JSON, with its partitions' entries */
+export function rangeJsonOf(spec: RangeSpec, partitions: Json[]): Json {
   return {
     description: describeRange(spec),
     startOffset: spec.startOffset === undefined ? null : jsonInt64(spec.startOffset),
@@ -34,11 +44,6 @@ export function rangeJson(spec: RangeSpec, partitions: ReadonlyArray<{ label: st
     counted:
       'readCommitted, readUncommitted, abortedRecords and pendingRecords count records in range; logStartOffset, logEndOffset, highWatermark, ' +
       "lastStableOffset, transactions, controlBatches and openTransactions are the whole partition's",
-    partitions: partitions.map((p) => ({
-      partition: p.label,
-      firstOffset: jsonInt64OrNull(p.range?.firstOffset ?? null),
-      lastOffset: jsonInt64OrNull(p.range?.lastOffset ?? null),
-      batches: p.range?.batches ?? 0,
-    })),
+    partitions,
   }
 }

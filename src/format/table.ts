@@ -131,7 +131,11 @@ export function headerLine(columns: readonly Column[], fit: ColumnFit, chalk: Ch
 }
 
 /** a row's line: every cell padded and styled, joined, trimmed at the end */
-function rowLine(r: readonly TableCell[], columns: readonly Column[], { keep, widths, shortened }: ColumnFit): string {
+export function rowLine(
+  r: readonly TableCell[],
+  columns: readonly Column[],
+  { keep, widths, shortened }: ColumnFit,
+): string {
   const cells: string[] = []
   for (let i = 0; i < r.length && i < columns.length; i++) {
     const c = r[i]

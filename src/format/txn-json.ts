@@ -92,15 +92,18 @@ export interface TopicTotal {
 
 export function topicTotals(reports: readonly PartitionReport[]): TopicTotal[] {
   const m = new Map<string, TopicTotal>()
-  for (const r of reports) {
-    if (r.topic === null) continue
-    const t = m.get(r.topic) ?? { topic: r.topic, partitions: 0, readCommitted: 0, readUncommitted: 0 }
-    t.partitions++
-    t.readCommitted += r.readCommitted
-    t.readUncommitted += r.readUncommitted
-    m.set(r.topic, t)
-  }
+  for (const r of reports) addTopicTotal(m, r)
   return [...m.values()]
+}
+
+/** a partition counted into its topic's total (topics in the order they first come) */
+export function addTopicTotal(totals: Map<string, TopicTotal>, r: PartitionReport): void {
+  if (r.topic === null) return
+  const t = totals.get(r.topic) ?? { topic: r.topic, partitions: 0, readCommitted: 0, readUncommitted: 0 }
+  t.partitions++
+  t.readCommitted += r.readCommitted
+  t.readUncommitted += r.readUncommitted
+  totals.set(r.topic, t)
 }
 
 export function reconcileJson(reports: ReadonlyArray<{ report: PartitionReport; path: string }>): Json {

@@ -6,7 +6,6 @@ import { omittedFindings } from '../analysis/finding-list.js'
 import type { Finding } from '../analysis/findings.js'
 import type { PartitionReport } from '../analysis/partition-report.js'
 import type { LaneChar, TimelineRun } from '../analysis/timeline.js'
-import { topicTotals } from './txn-json.js'
 import { formatFinding, formatFindingList } from './finding-text.js'
 import type { Column } from './table.js'
 import { fitTable, hiddenNote } from './table.js'
@@ -35,85 +34,6 @@ export function formatTable(
     { wide },
   )
   return t.text + hiddenNote(t.hidden)
-}
-
-function num(n: number | bigint, style?: (s: string) => string): Cell {
-  return style !== undefined && n !== 0 && n !== 0n ? { text: String(n), style } : { text: String(n) }
-}
-
-// Narrow form: the marker counts go first, then open transactions; the counts consumers see stay.
-const RECONCILE_COLUMNS: Column[] = [
-  { header: 'PARTITION' },
-  { header: 'LEO', dropRank: 4 },
-  { header: 'HW' },
-  { header: 'LSO' },
-  { header: 'READ_COMMITTED', short: 'COMMITTED' },
-  { header: 'READ_UNCOMMITTED', short: 'UNCOMMITTED' },
-  { header: 'ABORTED' },
-  { header: 'PENDING' },
-  { header: 'COMMIT', dropRank: 1 },
-  { header: 'ABORT', dropRank: 1 },
-  { header: 'OPEN_TXNS', short: 'OPEN', dropRank: 3 },
-]
-
-export function formatReconcile(
-  reports: readonly PartitionReport[],
-  labels: readonly string[],
-  chalk: ChalkInstance,
-  wide = false,
-): string {
-  const header = RECONCILE_COLUMNS
-  const rows = reports.map((r, i): Cell[] => [
-    { text: labels[i] ?? '', left: true },
-    num(r.logEndOffset),
-    { text: `${r.highWatermark}${r.highWatermarkSource === 'logEndOffset' ? '*' : ''}` },
-    r.lastStableOffset < r.highWatermark
-      ? { text: String(r.lastStableOffset), style: chalk.yellow }
-      : num(r.lastStableOffset),
-    num(r.readCommitted),
-    num(r.readUncommitted),
-    num(r.abortedRecords, chalk.red),
-    num(r.pendingRecords, chalk.yellow),
-    num(r.controlBatches.COMMIT ?? 0, chalk.green),
-    num(r.controlBatches.ABORT ?? 0, chalk.red),
-    num(r.openTransactions.length, chalk.yellow),
-  ])
-  let out = formatTable(header, rows, chalk, wide)
-  if (!wide && out.includes('UNCOMMITTED '))
-    out += 'COMMITTED, UNCOMMITTED: records read_committed, read_uncommitted consumers read\n'
-  const totals = topicTotals(reports)
-  if (totals.length > 0) {
-    out +=
-      '\n' +
-      formatTable(
-        ['TOPIC', 'PARTITIONS', 'READ_COMMITTED', 'READ_UNCOMMITTED'],
-        totals.map((t) => [
-          { text: t.topic, left: true },
-          num(t.partitions),
-          num(t.readCommitted),
-          num(t.readUncommitted),
-        ]),
-        chalk,
-        wide,
-      )
-  }
-  if (reports.some((r) => r.highWatermarkSource === 'logEndOffset'))
-    out += '\n* no replication-offset-checkpoint entry: high watermark = log end offset\n'
-  const others = new Set(
-    reports.flatMap((r) => Object.keys(r.controlBatches)).filter((k) => k !== 'COMMIT' && k !== 'ABORT'),
-  )
-  if (others.size > 0) {
-    // one partition per line: a list on one line outgrew the terminal
-    out += `other control batches:\n${reports
-      .map((r, i) => {
-        const parts = Object.entries(r.controlBatches)
-          .filter(([k, v]) => k !== 'COMMIT' && k !== 'ABORT' && v > 0)
-          .map(([k, v]) => `${k} ${v}`)
-        return parts.length > 0 ? `  ${labels[i] ?? ''} (${parts.join(', ')})\n` : ''
-      })
-      .join('')}`
-  }
-  return out
 }
 
 /**

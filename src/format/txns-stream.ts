@@ -1,7 +1,12 @@
-// A whole `txns` result replayed through a printer's stream, so the library's result and the
+// A whole `txns` or `reconcile` result replayed through a printer's stream, so the library's result and the
 // streaming command print through one path.
-import type { TxnsResult } from '../analysis/partition-results.js'
+import type { ReconcileResult, ReconcileStream, TxnsResult } from '../analysis/partition-results.js'
 import type { TxnsStream } from './printer.js'
+
+export function replayReconcile(s: ReconcileStream, r: ReconcileResult): void {
+  for (const p of r.partitions) s.partition(p)
+  s.end(r.filter)
+}
 
 export function replayTxns(s: TxnsStream, r: TxnsResult): void {
   for (const p of r.partitions) {

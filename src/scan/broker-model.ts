@@ -227,11 +227,35 @@ export class BrokerModel {
     opts: Omit<PartitionScanOptions, 'remote' | 'resync' | 'frames'> = {},
   ): Promise<Scanned> {
     if (this.scanMemo !== undefined) return this.scanMemo
+    const scanned: ScannedPartition[] = []
+    const { unusable, unreadable } = await this.scanSplitEach(
+      async (dirs, filter, here, each) => {
+        for (const s of await others(dirs, filter, here)) each(s)
+      },
+      (s) => scanned.push(s),
+      opts,
+    )
+    this.scanMemo = { unusable, unreadable, scanned }
+    return this.scanMemo
+  }
+
+  /**
+   * scanSplit with each partition handed to `each` in partition order as soon as it is scanned, and not kept (nor is
+   * the scan memoized): `others` hands its partitions on in the order given. A command that writes each partition as
+   * it comes holds none of them (reconcile).
+   */
+  async scanSplitEach(
+    others: (
+      dirs: PartitionDir[],
+      filter: RangeSpec | undefined,
+      here: { dirs: PartitionDir[]; run: () => void },
+      each: (s: ScannedPartition) => void,
+    ) => Promise<void>,
+    each: (s: ScannedPartition) => void,
+    opts: Omit<PartitionScanOptions, 'remote' | 'resync' | 'frames'> = {},
+  ): Promise<Omit<Scanned, 'scanned'>> {
     const { partitions, unusable, unreadable } = this.resolved()
-    if (unusable.length > 0) {
-      this.scanMemo = { unusable, unreadable, scanned: [] }
-      return this.scanMemo
-    }
+    if (unusable.length > 0) return { unusable, unreadable }
     const isState = (p: PartitionDir): boolean => p.topic === TRANSACTION_STATE_TOPIC
     const cps = new Map<string, OffsetCheckpoint | null>()
     // a filter's transactional id first (coordinatorFirst), then the coordinator's partitions the scan did not take
@@ -244,19 +268,29 @@ export class BrokerModel {
       ran = true
       for (const p of states) this.early.set(p.path, scanPartition(p, cps, this.scanOptions(own)))
     }
-    const rest = await others(
+    // the coordinator's partitions go in their places among the others'
+    let at = 0
+    const statesAhead = (): void => {
+      for (; at < partitions.length; at++) {
+        const p = partitions[at]!
+        if (!isState(p)) return
+        run()
+        each(this.early.get(p.path)!)
+      }
+    }
+    await others(
       partitions.filter((p) => !isState(p)),
       filter,
       { dirs: states, run },
+      (s) => {
+        statesAhead()
+        at++
+        each(s)
+      },
     )
     run()
-    let i = 0
-    this.scanMemo = {
-      unusable,
-      unreadable,
-      scanned: partitions.map((p) => this.early.get(p.path) ?? rest[i++]!),
-    }
-    return this.scanMemo
+    statesAhead()
+    return { unusable, unreadable }
   }
 
   /** the options of a partition scan of this model (its remote storage, resync and the coordinator's tap) */

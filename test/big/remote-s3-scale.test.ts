@@ -15,6 +15,7 @@ import { remoteSegmentsTree } from '../../bench/make-remote.mjs'
 import { rmrf, tmp } from '../hostile/support.js'
 import { motoServerMissing, startS3Server } from '../support/s3-server.js'
 import { runWithPeakRssAsync } from './peak-rss.js'
+import type { ReconcilePartitionJson as Partition } from './reconcile-json.js'
 import { PutObjectCommand, CreateBucketCommand } from '@aws-sdk/client-s3'
 
 const P = Number(process.env.TSDUMP_BIG_S3_PARTITIONS ?? 1000)
@@ -26,15 +27,6 @@ if (missing !== null && process.env.CI === 'true') throw new Error(`the S3 scale
 
 const dir = tmp('tsdump-big-s3-')
 afterAll(() => rmrf(dir))
-
-interface Partition {
-  topic: string
-  partition: number
-  logEndOffset: number
-  readCommitted: number
-  readUncommitted: number
-  findings: Array<{ code: string; message: string }>
-}
 
 describe(`reconcile from S3 (moto): ${P} partitions x ${S} remote segments`, () => {
   const run: { r?: Awaited<ReturnType<typeof runWithPeakRssAsync>>; out?: string } = {}

@@ -99,14 +99,29 @@ export async function scanPartitions(
   partitions: readonly PartitionDir[],
   req: PartitionScanRequest,
 ): Promise<ScannedPartition[]> {
+  const all: ScannedPartition[] = []
+  await scanPartitionsEach(partitions, req, (s) => all.push(s))
+  return all
+}
+
+/**
+ * Every partition scanned, each handed to `each` in the order given as soon as it and those before it are done,
+ * and not kept: a command that writes each partition as it comes holds none of them (reconcile).
+ */
+export async function scanPartitionsEach(
+  partitions: readonly PartitionDir[],
+  req: PartitionScanRequest,
+  each: (s: ScannedPartition) => void,
+): Promise<void> {
   const threads = Math.min(req.threads ?? defaultThreads(), partitions.length)
   if (threads <= 1 || logBytes(partitions) < (req.internals?.minBytes ?? MIN_PARALLEL_BYTES)) {
     req.here?.run()
     const checkpoints = new Map<string, OffsetCheckpoint | null>()
-    return partitions.map((p) => scanOne(p, checkpoints, req))
+    for (const p of partitions) each(scanOne(p, checkpoints, req))
+    return
   }
   req.internals?.onWorkers?.(threads)
-  return await inWorkers(partitions, req, threads)
+  await inWorkers(partitions, req, threads, each)
 }
 
 export function logBytes(partitions: readonly PartitionDir[]): number {
@@ -127,9 +142,18 @@ async function inWorkers(
   partitions: readonly PartitionDir[],
   req: PartitionScanRequest,
   threads: number,
-): Promise<ScannedPartition[]> {
+  each: (s: ScannedPartition) => void,
+): Promise<void> {
   const { Worker } = workerThreads()
-  const results: ScannedPartition[] = new Array(partitions.length)
+  // the results that came before one ahead of them in order: only these are held
+  const waiting = new Map<number, ScannedPartition>()
+  let handed = 0
+  const handOn = (): void => {
+    for (let s = waiting.get(handed); s !== undefined; s = waiting.get(handed)) {
+      waiting.delete(handed++)
+      each(s)
+    }
+  }
   const workers: Worker[] = []
   const checkpoints = new Map<string, OffsetCheckpoint | null>()
   let next = 0
@@ -161,8 +185,9 @@ async function inWorkers(
       w.on('message', (m: PartitionWorkerMessage) => {
         if (m.type === 'error') failed ??= new Error(`partition worker, ${partitions[m.id]!.path}: ${m.message}`)
         else {
-          results[m.id] = { ...fromWireScanned(m.scanned), dir: scannedDir(partitions[m.id]!, m.scanned.dir) }
+          waiting.set(m.id, { ...fromWireScanned(m.scanned), dir: scannedDir(partitions[m.id]!, m.scanned.dir) })
           done++
+          handOn()
         }
         give(w)
         settle()
@@ -190,9 +215,17 @@ async function inWorkers(
       req.here.run()
     }
     while (next < partitions.length && failed === undefined) {
+      // a worker's partition far behind this thread's: wait for it rather than hold ever more results ahead of it
+      if (waiting.size >= MAX_WAITING) {
+        await new Promise<void>((resolve) => {
+          wake = resolve
+        })
+        continue
+      }
       const id = next++
-      results[id] = scanOne(partitions[id]!, checkpoints, req)
+      waiting.set(id, scanOne(partitions[id]!, checkpoints, req))
       done++
+      handOn()
       await new Promise((resolve) => setImmediate(resolve))
     }
     while (done < partitions.length && failed === undefined)
@@ -200,7 +233,6 @@ async function inWorkers(
         wake = resolve
       })
     if (failed !== undefined) throw failed
-    return results
   } finally {
     for (const w of workers) {
       w.removeAllListeners('exit')
@@ -209,6 +241,11 @@ async function inWorkers(
   }
 }
 
+/**
+ * results held ahead of a partition a worker still scans, before this thread stops taking partitions: each holds its
+ * report (findings at most MAX_LISTED_PER_CODE a code), a few KiB for most
+ */
+const MAX_WAITING = 64
 /** partitions queued at a worker */
 const QUEUED = 2
 /**
