@@ -94,6 +94,9 @@ export class LaneBuilder {
   }
 }
 
+/** a PagedLane's window when it starts */
+const FIRST_WINDOW = 4096
+
 /** where a PagedLane keeps the batches that left its window: a byte a batch, read and written at positions */
 export interface LaneStore {
   writeAt(position: number, b: Uint8Array): void
@@ -114,14 +117,21 @@ export class PagedLane extends LaneBuilder {
   private readonly one = new Uint8Array(1)
 
   constructor(
-    window: number,
+    private readonly window: number,
     private readonly store: () => LaneStore,
   ) {
-    super(window, window)
+    // the window grows to its size as batches come: a partition of a few batches (there may be thousands) does
+    // not allocate a whole window, which glibc would keep after it is freed (5,000 partitions: 192 -> 105 MiB)
+    super(Math.min(window, FIRST_WINDOW), Math.min(window, FIRST_WINDOW))
   }
 
   override group(index: number): number {
     if (index >= this.seen) this.seen = index + 1
+    while (index >= this.start + this.best.length && this.best.length < this.window) {
+      const grown = new Uint8Array(Math.min(this.window, this.best.length * 2))
+      grown.set(this.best)
+      this.best = grown
+    }
     while (index >= this.start + this.best.length) {
       // the older half leaves for the store
       const half = this.best.length >>> 1
