@@ -53,6 +53,8 @@ export interface LogRange {
   filter?: RangeFilter
   /** --isolation-level: told about every batch in order; only those it returns true for are counted and printed */
   visible?: (b: V2Batch) => boolean | bigint
+  /** the bytes from `from` read already (the seek check's, commands/dump/seek.ts): the scan starts in them */
+  held?: Buffer
   /** told each v2 batch framed (its .index and .timeindex are verified from them after) */
   seen?: BatchPositions
   /** told each v2 batch's leader epoch (the partition's leader-epoch-checkpoint is checked from them after) */
@@ -177,6 +179,7 @@ function dumpRange(
     ...(progress !== undefined ? { onProgress: (p: number) => progress.update(p) } : {}),
     ...(opts.window !== undefined ? { window: opts.window } : {}),
     windowBuffer,
+    ...(range.held !== undefined ? { held: range.held } : {}),
     ...(opts.maxBatchBytes !== undefined ? { maxBatchBytes: opts.maxBatchBytes } : {}),
     ...(opts.maxDecompressed !== undefined ? { maxDecompressed: opts.maxDecompressed } : {}),
   }
@@ -215,6 +218,7 @@ function dumpRange(
         summary.trailingBytes += ev.length
         t.tailBytes += ev.length
         ctx.seen?.damaged(ev.position, ev.position + ev.length)
+        ctx.epochs?.damage(file.path)
         log.add(tailFinding(ev, file.path, file.remote !== undefined))
         break
       case 'corrupt':
@@ -224,6 +228,7 @@ function dumpRange(
         else summary.damagedBytes += ev.length
         summary.corruptRegions++
         ctx.seen?.damaged(ev.position, ev.position + ev.length)
+        ctx.epochs?.damage(file.path, ev)
         log.add(
           withStdinNote(
             corruptFinding(ev, file.path),
