@@ -24,6 +24,7 @@ import type { DumpPrinter } from '../format/printer.js'
 import { makeDumpPrinter, pickParser, reportingFindings } from './dump/dump-setup.js'
 import { parallelBody } from './workers/dump-pool.js'
 import { RangeFilter } from '../analysis/range-filter.js'
+import type { Seek } from './dump/seek.js'
 import { seekPosition, segmentsOutOfRange } from './dump/seek.js'
 import * as path from 'node:path'
 import type { BatchGate } from './dump/isolation.js'
@@ -292,7 +293,7 @@ function filteredBody(
   frames?: FrameTap,
 ): LogBody {
   return (source, summary, progress) => {
-    const seek = filter !== undefined ? seekPosition(file, source, opts.filter!) : { position: 0, finding: undefined }
+    const seek: Seek = filter !== undefined ? seekPosition(file, source, opts.filter!) : { position: 0 }
     if (seek.finding !== undefined) log.add(seek.finding)
     return dumpLogRange(
       source,
@@ -304,6 +305,7 @@ function filteredBody(
       summary,
       {
         from: seek.position,
+        ...(seek.held !== undefined ? { held: seek.held } : {}),
         end: viewEnd(source.size, opts),
         ...(filter !== undefined ? { filter } : {}),
         ...(visible !== undefined ? { visible } : {}),

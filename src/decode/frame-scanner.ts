@@ -6,54 +6,23 @@
 // offset int64, size int32, magic int8 (17 bytes, HEADER_SIZE_UP_TO_MAGIC).
 import type { SegmentSource } from './segment-source.js'
 import { crc32cUpdate } from '../bytes/crc32c.js'
+import { i64At } from '../bytes/int64.js'
 import type { ZstdWindowWatch } from './codecs/zstd-window-watch.js'
 import { zstdWatchFor } from './codecs/zstd-window-watch.js'
-import type { CorruptEvent, ScannedEvent, TailEvent } from './frame.js'
+import type { CorruptEvent, KafkaEntry, ScannedEvent, TailEvent } from './frame.js'
 import { Frame } from './frame.js'
 import * as L from './layout.js'
 import { frameProblem } from './frame-rule.js'
-import { findNextBatch, overlappedBatch, overlappedStreamedBatch } from './resync.js'
+import type { FrameOptions } from './frame-window.js'
+import { FrameWindow, UNFRAMED_STREAM_LIMIT } from './frame-window.js'
+import { overlappedBatch, overlappedStreamedBatch, searchNextBatch } from './resync.js'
 
 export { findNextBatch } from './resync.js'
 export { frameProblem } from './frame-rule.js'
-
-export interface FrameOptions {
-  /** window size in bytes (default DEFAULT_WINDOW; HEADER_ONLY_WINDOW with headersOnly) */
-  window?: number
-  /** only the first maxBytes of the file are considered (kafka-dump-log --max-bytes) */
-  maxBytes?: number
-  /** an entry larger than this is treated as framing damage (default 1 GiB) */
-  maxBatchBytes?: number
-  /**
-   * When true, entries of magic 2 that are not control batches and do not fit in the current window
-   * are yielded with only their 61-byte header (complete=false): analyses that need headers only
-   * then read a fraction of the data bytes.
-   */
-  headersOnly?: boolean
-  /**
-   * 'crc': a data batch (magic 2, not control) larger than the window is never held whole: its CRC-32C is
-   * computed window by window (crc32cUpdate) and it is yielded with its 61-byte header only (complete=false,
-   * `crc` set). Memory stays one window whatever the batch size. 'header': the same without the CRC.
-   */
-  streamLarge?: 'crc' | 'header'
-  /** after framing damage, look for the next plausible v2 batch and continue (default false) */
-  resync?: boolean
-  /** called after each window read, for progress reporting */
-  onProgress?: (position: number) => void
-  /** start framing at this file position instead of 0 (an index entry's position) */
-  from?: number
-  /** a window buffer to use instead of a new one (at least `window` bytes): a dump worker scans many ranges in turn */
-  windowBuffer?: Buffer
-  /** with streamLarge 'crc': the bytes [pos + 21, end) of the streamed batch at `batch` as they pass (io/batch-copy.ts) */
-  onStreamed?: (batch: number, at: number, bytes: Uint8Array) => void
-}
+export { UNFRAMED_STREAM_LIMIT } from './frame-window.js'
+export type { FrameOptions } from './frame-window.js'
 
 export const DEFAULT_WINDOW = 8 * 1024 * 1024
-/**
- * How far a stream (stdin) is read past the last valid batch to find its end. A file's size is known; a pipe
- * can go on for ever (`tsdump - < /dev/zero`), and no batch can start in bytes already judged invalid.
- */
-export const UNFRAMED_STREAM_LIMIT = 64 * 1024 * 1024
 /**
  * The largest entry held from a stream: one that cannot be streamed past the window is read whole, and the
  * 128 MiB bound holds only if that is bounded (32 times Kafka's default message.max.bytes).
@@ -75,52 +44,30 @@ export function* scanFrames(source: SegmentSource, opts: FrameOptions = {}): Gen
 }
 
 /** The framer: each next() returns the next event, or undefined at the end. Every call advances or ends. */
-export class FrameScanner {
-  // A stream's size is known only at its end: `end` is refreshed when a read comes up short.
-  private readonly maxBytes: number
-  private end: number
+export class FrameScanner extends FrameWindow {
   // Resynchronising searches ahead and resumes behind: only on a source that can seek.
   private readonly resync: boolean
-  private readonly windowSize: number
   private readonly maxBatch: number
   private readonly headersOnly: boolean
-  private win: Buffer = Buffer.alloc(0)
-  private winStart = 0
-  /** winStart + win.length */
-  private winEnd = 0
-  // One window buffer, reused: a returned frame is a view that is valid until the consumer asks for the
-  // next event (consumers extract what they keep). Fresh buffers per window made RSS follow the GC, not
-  // the window size. A batch larger than the window gets a buffer of its own.
-  private owned: Buffer | undefined
   private readonly frame = new Frame()
-  /** a DataView over the window's buffer: the per-entry size and magic reads are plain loads */
-  private dv: DataView = new DataView(new ArrayBuffer(0))
-  private dvOf: Buffer | undefined
   /** the header of a batch streamed past the window (streamLarge) */
   private readonly header = Buffer.alloc(L.RECORD_BATCH_OVERHEAD)
   private readonly headerDv = new DataView(this.header.buffer, this.header.byteOffset, L.RECORD_BATCH_OVERHEAD)
-  // In header-only scans of large batches only the 61 header bytes of each batch are read: after a batch
-  // that did not fit the window the next probe asks for just that much.
-  private probe: number
   private pos: number
   private done = false
-  /** told before a read replaces the window's bytes: a reader keeping places in the window copies what it needs */
-  beforeRefill: (() => void) | undefined = undefined
 
-  constructor(
-    private readonly source: SegmentSource,
-    private readonly opts: FrameOptions = {},
-  ) {
-    this.maxBytes = opts.maxBytes ?? Number.MAX_SAFE_INTEGER
-    this.end = Math.min(source.size, this.maxBytes)
+  constructor(source: SegmentSource, opts: FrameOptions = {}) {
+    super(
+      source,
+      opts,
+      Math.max(
+        L.RECORD_BATCH_OVERHEAD,
+        opts.window ?? (opts.headersOnly === true ? HEADER_ONLY_WINDOW : DEFAULT_WINDOW),
+      ),
+    )
     this.resync = opts.resync === true && source.seekable !== false
     this.headersOnly = opts.headersOnly === true
-    this.windowSize = Math.max(
-      L.RECORD_BATCH_OVERHEAD,
-      opts.window ?? (this.headersOnly ? HEADER_ONLY_WINDOW : DEFAULT_WINDOW),
-    )
     this.maxBatch = opts.maxBatchBytes ?? DEFAULT_MAX_BATCH
-    this.probe = this.windowSize
     this.pos = opts.from ?? 0
   }
 
@@ -143,36 +90,13 @@ export class FrameScanner {
     }
   }
 
-  /** Make [a, b) addressable in `win`; returns false if the file ends first. */
-  private ensure(a: number, b: number): boolean {
-    return (a >= this.winStart && b <= this.winEnd) || this.refill(a, b)
-  }
-
-  /** ensure's read, out of line: the check above runs once or twice per entry, a read once per window */
-  private refill(a: number, b: number): boolean {
-    const len = Math.min(Math.max(this.probe, b - a), this.end - a)
-    let target: Buffer
-    if (len <= this.windowSize) {
-      const given = this.opts.windowBuffer
-      this.owned ??=
-        given !== undefined && given.length >= this.windowSize
-          ? given
-          : Buffer.allocUnsafeSlow(Math.min(this.windowSize, Math.max(this.end, L.RECORD_BATCH_OVERHEAD)))
-      target = this.owned
-    } else {
-      target = Buffer.allocUnsafeSlow(len)
-    }
-    this.beforeRefill?.()
-    const n = this.source.readInto(target, a, len)
-    if (target !== this.dvOf) {
-      this.dvOf = target
-      this.dv = new DataView(target.buffer, target.byteOffset, target.byteLength)
-    }
-    this.win = target.subarray(0, n)
-    this.winStart = a
-    this.winEnd = a + n
-    this.opts.onProgress?.(a)
-    return b <= this.winEnd
+  /**
+   * The resync search (resync.ts) from `from`, in this window: the window holds `from` after the entry's checks
+   * (and the zero check kept what it had not found zero), so nothing is read again.
+   */
+  private resyncFrom(from: number): number | undefined {
+    if (from < this.winStart || from > this.winEnd) this.refill(from, from)
+    return searchNextBatch(this, from, this.end, this.maxBatch)
   }
 
   private last(ev: ScannedEvent): ScannedEvent {
@@ -202,7 +126,8 @@ export class FrameScanner {
     const magic = this.dv.getInt8(o + L.MAGIC_OFFSET)
     const total = L.LOG_OVERHEAD + size
     const bad = frameProblem(size, magic, total, this.maxBatch)
-    if (bad !== undefined) return this.damaged(pos, size, bad)
+    if (bad !== undefined)
+      return this.damaged(pos, size, bad, total <= left ? this.kafkaEntryAt(pos, magic, total) : undefined)
     // a stream cannot be read twice or streamed past the window, so an entry is held whole: bound it
     if (total > MAX_STREAM_ENTRY && this.source.seekable === false) {
       return this.damaged(pos, size, {
@@ -235,12 +160,23 @@ export class FrameScanner {
   }
 
   /** an entry header the framing rule rejects (frameProblem): zeros to the end, or damage to resynchronise after */
-  private damaged(pos: number, size: number, bad: { code: 'BAD_LENGTH' | 'BAD_MAGIC'; message: string }): ScannedEvent {
-    if (bad.code === 'BAD_LENGTH' && size === 0 && this.isZeros(pos)) {
-      const cut = this.unended(pos)
-      return this.last(cut ?? { kind: 'tail', position: pos, length: this.known() - pos, reason: 'zeros' })
+  private damaged(
+    pos: number,
+    size: number,
+    bad: { code: 'BAD_LENGTH' | 'BAD_MAGIC'; message: string },
+    kafkaEntry?: KafkaEntry,
+  ): ScannedEvent {
+    // a header with its magic byte in the zeros found cannot start there: the search starts after them
+    let from = pos + 1
+    if (bad.code === 'BAD_LENGTH' && size === 0) {
+      const nz = this.firstNonZero(pos)
+      if (nz < 0) {
+        const cut = this.unended(pos)
+        return this.last(cut ?? { kind: 'tail', position: pos, length: this.known() - pos, reason: 'zeros' })
+      }
+      from = Math.max(from, nz - L.MAGIC_OFFSET)
     }
-    const next = this.resync ? findNextBatch(this.source, pos + 1, this.end, this.maxBatch) : undefined
+    const next = this.resync ? this.resyncFrom(from) : undefined
     if (next === undefined) {
       this.end = this.toEnd()
       const cut = this.unended(pos)
@@ -253,6 +189,7 @@ export class FrameScanner {
       message: bad.message,
       length: (next ?? this.end) - pos,
       ...(next !== undefined ? { resyncPosition: next } : {}),
+      ...(kafkaEntry !== undefined ? { kafkaEntry } : {}),
     }
     if (next === undefined) return this.last(ev)
     this.pos = next
@@ -261,10 +198,11 @@ export class FrameScanner {
 
   /** an entry that declares more bytes than are left */
   private pastEnd(pos: number, total: number, left: number): ScannedEvent {
-    if (this.isZeros(pos)) return this.last({ kind: 'tail', position: pos, length: left, reason: 'zeros' })
+    const nz = this.firstNonZero(pos)
+    if (nz < 0) return this.last({ kind: 'tail', position: pos, length: left, reason: 'zeros' })
     // Past the end: a cut-off last batch (unclean shutdown), unless a CRC-valid batch follows. Then the
     // length field itself is damaged, and what follows it can still be read (Kafka hides it as "invalid bytes").
-    const next = this.resync ? findNextBatch(this.source, pos + 1, this.end, this.maxBatch) : undefined
+    const next = this.resync ? this.resyncFrom(Math.max(pos + 1, nz - L.MAGIC_OFFSET)) : undefined
     if (next === undefined)
       return this.last({ kind: 'tail', position: pos, length: left, reason: 'truncated', declaredSize: total })
     this.pos = next
@@ -321,7 +259,8 @@ export class FrameScanner {
         crc !== this.header.readUInt32BE(L.CRC_OFFSET)
           ? overlappedStreamedBatch(this.source, pos, total, this.end, this.maxBatch)
           : undefined
-      if (inside !== undefined) return this.overlapped(pos, total, inside)
+      if (inside !== undefined)
+        return this.overlapped(pos, total, inside, this.kafkaEntryIn(this.headerDv, 0, magic, total, true))
       if (crc !== undefined) {
         const f = this.frame.set(pos, this.header, this.headerDv, 0, L.RECORD_BATCH_OVERHEAD, false, magic, total)
         if (this.opts.streamLarge === 'crc') [f.crc, f.zstdRefused] = [crc, watch?.end()]
@@ -338,11 +277,20 @@ export class FrameScanner {
         declaredSize: total,
       })
     }
+    // the entry's first fields are taken before the search moves the window on
+    const entry = this.resync && magic === 2 ? this.kafkaEntryAt(pos, magic, total, true) : undefined
     const inside =
-      this.resync && magic === 2
-        ? overlappedBatch(this.source, pos, total, this.end, this.maxBatch, this.win, this.winStart)
-        : undefined
-    if (inside !== undefined) return this.overlapped(pos, total, inside)
+      this.resync && magic === 2 ? overlappedBatch(this.source, this, pos, total, this.end, this.maxBatch) : undefined
+    if (inside !== undefined) return this.overlapped(pos, total, inside, entry)
+    // the search may have moved the window on (keeping this entry when it could)
+    if (!this.ensure(pos, pos + total))
+      return this.last({
+        kind: 'tail',
+        position: pos,
+        length: this.known() - pos,
+        reason: 'truncated',
+        declaredSize: total,
+      })
     return this.frame.set(pos, this.win, this.dv, pos - this.winStart, total, true, magic, total)
   }
 
@@ -354,15 +302,38 @@ export class FrameScanner {
   }
 
   /** a batch at `pos` whose grown length ran into the valid batch at `inside` (resync.ts overlappedBatch) */
-  private overlapped(pos: number, total: number, inside: number): CorruptEvent {
+  private overlapped(pos: number, total: number, inside: number, kafkaEntry: KafkaEntry | undefined): CorruptEvent {
     this.pos = inside
     return {
+      ...(kafkaEntry !== undefined ? { kafkaEntry } : {}),
       kind: 'corrupt',
       position: pos,
       code: 'BAD_LENGTH',
       length: inside - pos,
       resyncPosition: inside,
       message: `entry size ${total} fails the batch's CRC and runs into a valid batch at position ${inside}`,
+    }
+  }
+
+  /** the entry at `pos` (its 17 framing bytes in the window) as Kafka's reader frames it, if it does (CorruptEvent.kafkaEntry) */
+  private kafkaEntryAt(pos: number, magic: number, total: number, damageAfter = false): KafkaEntry | undefined {
+    return this.kafkaEntryIn(this.dv, pos - this.winStart, magic, total, damageAfter)
+  }
+
+  private kafkaEntryIn(
+    dv: DataView,
+    o: number,
+    magic: number,
+    total: number,
+    damageAfter: boolean,
+  ): KafkaEntry | undefined {
+    if (frameProblem(total - L.LOG_OVERHEAD, magic, total, DEFAULT_MAX_BATCH) !== undefined) return undefined
+    return {
+      sizeInBytes: total,
+      magic,
+      baseOffset: i64At(dv, o + L.OFFSET_OFFSET),
+      partitionLeaderEpoch: dv.getInt32(o + L.PARTITION_LEADER_EPOCH_OFFSET),
+      damageAfter,
     }
   }
 
@@ -387,21 +358,5 @@ export class FrameScanner {
   private isControlAt(pos: number): boolean {
     if (!this.ensure(pos, pos + L.RECORD_BATCH_OVERHEAD)) return false
     return (this.win.readInt16BE(pos - this.winStart + L.ATTRIBUTES_OFFSET) & L.CONTROL_FLAG_MASK) !== 0
-  }
-
-  // Is [pos, end) all zero bytes? (preallocated segment tails, files zero-filled after a crash)
-  private isZeros(pos: number): boolean {
-    const step = 1024 * 1024
-    const end = this.source.seekable === false ? Math.min(this.end, pos + UNFRAMED_STREAM_LIMIT) : this.end
-    for (let a = pos; a < end; a += step) {
-      const whole = this.ensure(a, Math.min(end, a + step))
-      const w = this.win
-      const s = this.winStart
-      // a short read: the input ends (a stream) or shrank; what there is decides
-      const b = Math.min(end, a + step, s + w.length)
-      for (let i = a - s; i < b - s; i++) if (w[i] !== 0) return false
-      if (!whole) return true
-    }
-    return true
   }
 }

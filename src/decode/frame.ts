@@ -1,5 +1,6 @@
 // What the framer (frame-scanner.ts) yields: each entry as a Frame, a BatchView over the read window that is
 // re-filled for every entry, and the bytes that do not form one (a tail) or cannot be right (damage).
+import type { I64 } from '../bytes/int64.js'
 import { BatchView } from './batch-view.js'
 import type { ZstdWindowRefusal } from './codecs/zstd-frames.js'
 
@@ -97,6 +98,22 @@ export interface CorruptEvent {
   length: number
   /** where scanning resumed, if it did */
   resyncPosition?: number
+  /**
+   * The entry at `position` as Kafka's reader (no resync, its own size limit) frames it, when it does and tsdump set
+   * it aside: larger than --max-batch-bytes (Kafka's reader goes on at its end), or a grown length that runs into a
+   * valid batch (`damageAfter`: Kafka's reader meets the damage at its declared end). What a check that follows
+   * Kafka's reader needs of it (dump's leader-epoch check), without reading it again.
+   */
+  kafkaEntry?: KafkaEntry
+}
+
+/** the first fields of an entry whose framing is sound by Kafka's rules (CorruptEvent.kafkaEntry) */
+export interface KafkaEntry {
+  sizeInBytes: number
+  magic: number
+  baseOffset: I64
+  partitionLeaderEpoch: number
+  damageAfter: boolean
 }
 
 /** what the framer yields: frames as the Frame view */

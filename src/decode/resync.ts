@@ -5,19 +5,22 @@
 // and CRC it) is quadratic: 17 bytes with magic 7 followed by 4 MiB of `10 02 00` offer a 1 MiB candidate
 // at every third byte, > 30 s. Here one forward sweep keeps the CRC of the prefix [from, x) and checks
 // every candidate from two prefix CRCs (crc32cOfRange: crc([a, b)) from P(a), P(b)), so each byte is read
-// and CRC-checked once, whatever the candidates, plus a constant per candidate. Memory: one read step and
+// and CRC-checked once, whatever the candidates, plus a constant per candidate. Memory: one window and
 // at most MAX_PENDING open candidates (a candidate is open until the sweep reaches its end).
+//
+// The sweep reads through a SearchWindow that only moves forward: the framer's own window (frame-scanner.ts),
+// whose bytes are searched where they are and which the framer resumes in, so that the bytes after damage are
+// read once, by the search, and not again by the framer. When the window moves on it keeps the header bytes not
+// searched yet and the candidates that start in its second half (one of them may be the batch found).
 import { crc32cOfRange, crc32cUpdate } from '../bytes/crc32c.js'
 import type { SegmentSource } from './segment-source.js'
 import { frameProblem } from './frame-rule.js'
 import * as L from './layout.js'
+import { MAX_PENDING, Pending } from './resync-pending.js'
+
+export { MAX_PENDING } from './resync-pending.js'
 
 const STEP = 1024 * 1024
-/**
- * candidates whose end the sweep has not reached yet; a header found while this many are open is not
- * considered (only inputs built to defeat the cheap checks below get there; 4 arrays of 8 bytes each)
- */
-export const MAX_PENDING = 1 << 18
 
 /** what one search did, for tests (work done instead of time) */
 export interface ResyncStats {
@@ -40,66 +43,68 @@ function plausible(buf: Buffer, i: number, at: number, end: number, maxBatch: nu
   return L.LOG_OVERHEAD + size
 }
 
-/** open candidates, a binary min-heap on their end position */
-class Pending {
-  readonly pos = new Float64Array(MAX_PENDING)
-  readonly end = new Float64Array(MAX_PENDING)
-  readonly prefix = new Float64Array(MAX_PENDING)
-  readonly stored = new Float64Array(MAX_PENDING)
-  size = 0
+/** The bytes the search reads: a window over the input that only moves forward. */
+export interface SearchWindow {
+  /** the bytes [winStart, winEnd) */
+  readonly win: Buffer
+  readonly winStart: number
+  readonly winEnd: number
+  /** the most bytes the window holds */
+  readonly capacity: number
+  /**
+   * the bytes from `keep` (winStart <= keep <= winEnd) kept at the front and the window read on from winEnd, as
+   * far as its capacity goes; false when nothing more could be read
+   */
+  slide(keep: number): boolean
+}
 
-  push(pos: number, end: number, prefix: number, stored: number): void {
-    let i = this.size++
-    while (i > 0) {
-      const parent = (i - 1) >> 1
-      if (this.end[parent]! <= end) break
-      this.move(parent, i)
-      i = parent
-    }
-    this.set(i, pos, end, prefix, stored)
+/** A SearchWindow of its own over `source`, for a search outside the framer (a batch streamed past the window). */
+class SourceWindow implements SearchWindow {
+  win: Buffer
+  winStart: number
+  winEnd: number
+  readonly capacity: number
+  private readonly buf: Buffer
+
+  constructor(
+    private readonly source: SegmentSource,
+    from: number,
+    private readonly end: number,
+    private readonly stats: ResyncStats | undefined,
+  ) {
+    this.buf = Buffer.allocUnsafeSlow(Math.max(0, Math.min(STEP, end - from)))
+    this.capacity = this.buf.length
+    this.win = this.buf.subarray(0, 0)
+    this.winStart = from
+    this.winEnd = from
   }
 
-  /** remove the root (the caller read it) */
-  pop(): void {
-    const last = --this.size
-    if (last === 0) return
-    const e = this.end[last]!
-    let i = 0
-    for (;;) {
-      let c = 2 * i + 1
-      if (c >= last) break
-      if (c + 1 < last && this.end[c + 1]! < this.end[c]!) c++
-      if (this.end[c]! >= e) break
-      this.move(c, i)
-      i = c
-    }
-    this.move(last, i)
-  }
-
-  /** keep only candidates before `pos` (the first valid batch found so far); rebuilds the heap */
-  keepBefore(pos: number): void {
-    const kept: number[][] = []
-    for (let i = 0; i < this.size; i++)
-      if (this.pos[i]! < pos) kept.push([this.pos[i]!, this.end[i]!, this.prefix[i]!, this.stored[i]!])
-    this.size = 0
-    for (const k of kept) this.push(k[0]!, k[1]!, k[2]!, k[3]!)
-  }
-
-  private move(from: number, to: number): void {
-    this.set(to, this.pos[from]!, this.end[from]!, this.prefix[from]!, this.stored[from]!)
-  }
-
-  private set(i: number, pos: number, end: number, prefix: number, stored: number): void {
-    this.pos[i] = pos
-    this.end[i] = end
-    this.prefix[i] = prefix
-    this.stored[i] = stored
+  slide(keep: number): boolean {
+    const kept = this.winEnd - keep
+    const room = Math.min(this.capacity - kept, this.end - this.winEnd)
+    if (room <= 0) return false
+    this.win.copy(this.buf, 0, keep - this.winStart) // copy: the bytes still wanted, to the front (regions may overlap)
+    const n = this.source.readInto(this.buf.subarray(kept, kept + room), this.winEnd, room)
+    if (this.stats !== undefined) this.stats.bytesRead += n
+    this.win = this.buf.subarray(0, kept + n)
+    this.winStart = keep
+    this.winEnd = keep + kept + n
+    return n > 0
   }
 }
 
+/** what a search is told besides its range */
+export interface SearchOptions {
+  stats?: ResyncStats
+  /** only batches starting before this are candidates (they may end after it, up to `end`) */
+  before?: number
+  /** a position whose bytes the caller wants kept in the window if they are near enough (a batch it may frame) */
+  hold?: number
+}
+
 /**
- * The search described above; undefined when no valid batch starts in [from, end). Only batches starting
- * before `before` are candidates (they may end after it, up to `end`).
+ * The search described above, over its own reads of `source`; undefined when no valid batch starts in
+ * [from, end). Only batches starting before `before` are candidates (they may end after it, up to `end`).
  */
 export function findNextBatch(
   source: SegmentSource,
@@ -109,14 +114,30 @@ export function findNextBatch(
   stats?: ResyncStats,
   before = end,
 ): number | undefined {
-  const buf = Buffer.allocUnsafeSlow(Math.max(0, Math.min(STEP + L.RECORD_BATCH_OVERHEAD, end - from)))
+  const w = new SourceWindow(source, from, end, stats)
+  return searchNextBatch(w, from, end, maxBatch, { before, ...(stats !== undefined ? { stats } : {}) })
+}
+
+/**
+ * The search described above through `w`, which holds `from` (winStart <= from <= winEnd) and is moved on as the
+ * sweep needs; undefined when no valid batch starts in [from, end).
+ */
+export function searchNextBatch(
+  w: SearchWindow,
+  from: number,
+  end: number,
+  maxBatch: number,
+  o: SearchOptions = {},
+): number | undefined {
+  const before = o.before ?? end
+  const stats = o.stats
   const pending = new Pending()
   let best = Infinity
   // the running prefix CRC: crc of [origin, chainPos), origin where the first open candidate's range starts
   let chainPos = from
   let chain = 0
-  let bufStart = from
-  let bufLen = 0
+  // the next position whose header is looked at
+  let at = from
   const advance = (to: number): void => {
     if (to <= chainPos) return
     // with no candidate open no prefix is needed: restart the prefix at `to` (an empty prefix, CRC 0)
@@ -125,11 +146,11 @@ export function findNextBatch(
       chain = 0
       return
     }
-    chain = crc32cUpdate(chain, buf.subarray(chainPos - bufStart, to - bufStart))
+    chain = crc32cUpdate(chain, w.win.subarray(chainPos - w.winStart, to - w.winStart))
     if (stats !== undefined) stats.crcBytes += to - chainPos
     chainPos = to
   }
-  // settle every open candidate ending at or before `upTo` (within the buffer)
+  // settle every open candidate ending at or before `upTo` (within the window)
   const settle = (upTo: number): void => {
     while (pending.size > 0 && pending.end[0]! <= upTo) {
       const e = pending.end[0]!
@@ -144,22 +165,16 @@ export function findNextBatch(
       }
     }
   }
-
-  for (
-    let a = from;
-    a < end &&
-    (best === Infinity ? (a < before && a + L.RECORD_BATCH_OVERHEAD <= end) || pending.size > 0 : pending.size > 0);
-    a += STEP
-  ) {
-    bufStart = a
-    const want = Math.min(buf.length, end - a)
-    bufLen = source.readInto(buf, a, want)
-    if (stats !== undefined) stats.bytesRead += bufLen
-    const stepEnd = Math.min(a + STEP, a + bufLen)
-    if (best === Infinity) {
-      const limit = Math.min(stepEnd, a + bufLen - L.RECORD_BATCH_OVERHEAD + 1, before)
-      for (let at = a; at < limit; at++) {
-        const i = at - a
+  const scanning = (): boolean => best === Infinity && at < before && at + L.RECORD_BATCH_OVERHEAD <= end
+  for (;;) {
+    if (!scanning() && pending.size === 0) break
+    if (scanning()) {
+      // the positions whose whole header is in the window
+      const limit = Math.min(w.winEnd - L.RECORD_BATCH_OVERHEAD + 1, before)
+      const buf = w.win
+      const base = w.winStart
+      for (; at < limit; at++) {
+        const i = at - base
         if (buf[i + L.MAGIC_OFFSET] !== 2) continue
         const total = plausible(buf, i, at, end, maxBatch)
         if (total < 0) continue
@@ -174,11 +189,26 @@ export function findNextBatch(
         pending.push(at, at + total, chain, buf.readUInt32BE(i + L.CRC_OFFSET))
       }
     }
-    settle(stepEnd)
-    if (bufLen < want) break // the input shrank: candidates past its end stay unsettled
-    advance(stepEnd) // the next step's buffer starts there
+    settle(w.winEnd)
+    if (w.winEnd >= end || (!scanning() && pending.size === 0)) break
+    // the prefix moves on with the window, but not past a header not looked at yet (its range starts at its CRC)
+    advance(scanning() ? Math.min(w.winEnd, at + L.ATTRIBUTES_OFFSET) : w.winEnd)
+    if (!w.slide(keepFrom(w, scanning() ? at : w.winEnd, best, pending, o.hold))) break // the input shrank
   }
   return best === Infinity ? undefined : best
+}
+
+/**
+ * Where the window keeps its bytes from when it moves on: the header bytes not searched yet (`first`), and the
+ * earliest of the batch found, the open candidates and the caller's `hold` that lies in the window's second half
+ * (one of them may be framed next; an earlier one is read again if it is).
+ */
+function keepFrom(w: SearchWindow, first: number, best: number, pending: Pending, hold: number | undefined): number {
+  const reach = w.winEnd - Math.floor(w.capacity / 2)
+  let keep = first
+  if (best >= reach && best < keep) keep = best
+  if (hold !== undefined && hold >= reach && hold < keep) keep = hold
+  return Math.max(w.winStart, Math.min(keep, pending.firstFrom(reach)))
 }
 
 /** the framing bytes of the entry after a batch, when they lie past the read window */
@@ -189,29 +219,31 @@ const PEEK = Buffer.alloc(L.HEADER_SIZE_UP_TO_MAGIC)
  * whose framing then fails at the declared end. Only then (the entry at the declared end does not frame
  * and this batch's CRC fails: rare, so the CRC is paid only here) is a valid batch searched for inside the
  * declared span; resuming at the declared end would skip the whole next batch. A batch whose CRC holds
- * keeps its length, so a batch carried inside a record value is never read as a batch. `win` holds the
- * whole entry at `pos` (from `winStart`); returns the position of the batch inside it, if there is one.
+ * keeps its length, so a batch carried inside a record value is never read as a batch. `w` holds the
+ * whole entry at `pos`; the search moves it on, keeping the entry if it can; returns the position of the
+ * batch inside it, if there is one.
  */
 export function overlappedBatch(
   source: SegmentSource,
+  w: SearchWindow,
   pos: number,
   total: number,
   end: number,
   maxBatch: number,
-  win: Buffer,
-  winStart: number,
 ): number | undefined {
   const e = pos + total
-  if (!entryFailsAt(source, e, end, maxBatch, win, winStart)) return undefined
-  const o = pos - winStart
-  if (crc32cUpdate(0, win.subarray(o + L.ATTRIBUTES_OFFSET, o + total)) === win.readUInt32BE(o + L.CRC_OFFSET))
+  if (!entryFailsAt(source, e, end, maxBatch, w.win, w.winStart)) return undefined
+  const o = pos - w.winStart
+  if (crc32cUpdate(0, w.win.subarray(o + L.ATTRIBUTES_OFFSET, o + total)) === w.win.readUInt32BE(o + L.CRC_OFFSET))
     return undefined
-  return batchInside(source, pos, e, end, maxBatch)
+  const q = searchNextBatch(w, pos + 1, end, maxBatch, { before: e, hold: pos })
+  return q !== undefined && q < e ? q : undefined
 }
 
 /**
  * The same for a batch larger than the window, whose CRC was computed while streaming it and failed: the
- * framing at its declared end is read aside.
+ * framing at its declared end is read aside, and the batch is searched by reads of its own (its bytes have left
+ * the window).
  */
 export function overlappedStreamedBatch(
   source: SegmentSource,
@@ -220,9 +252,9 @@ export function overlappedStreamedBatch(
   end: number,
   maxBatch: number,
 ): number | undefined {
-  return entryFailsAt(source, pos + total, end, maxBatch, NO_WINDOW, 0)
-    ? batchInside(source, pos, pos + total, end, maxBatch)
-    : undefined
+  if (!entryFailsAt(source, pos + total, end, maxBatch, NO_WINDOW, 0)) return undefined
+  const q = findNextBatch(source, pos + 1, end, maxBatch, undefined, pos + total)
+  return q !== undefined && q < pos + total ? q : undefined
 }
 
 const NO_WINDOW = Buffer.alloc(0)
@@ -250,10 +282,4 @@ function entryFailsAt(
   }
   const size = at.readInt32BE(i + L.SIZE_OFFSET)
   return frameProblem(size, at.readInt8(i + L.MAGIC_OFFSET), L.LOG_OVERHEAD + size, maxBatch) !== undefined
-}
-
-/** a valid batch starting inside (pos, e), the declared span of a damaged batch */
-function batchInside(source: SegmentSource, pos: number, e: number, end: number, maxBatch: number): number | undefined {
-  const q = findNextBatch(source, pos + 1, end, maxBatch, undefined, e)
-  return q !== undefined && q < e ? q : undefined
 }

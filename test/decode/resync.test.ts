@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
 import { crc32c } from '../../src/bytes/crc32c.js'
-import { findNextBatch, type ResyncStats } from '../../src/decode/resync.js'
+import { findNextBatch, type ResyncStats, type SearchWindow, searchNextBatch } from '../../src/decode/resync.js'
 import { BufferSource } from '../../src/io/buffer-source.js'
 import { encodeBatch, segment } from '../support/segment-builder.js'
 
@@ -21,6 +21,37 @@ function naive(b: Buffer, from: number, end: number): number | undefined {
     if (crc32c(b.subarray(i + 21, i + 12 + size)) === b.readUInt32BE(i + 17)) return i
   }
   return undefined
+}
+
+/** a window of `capacity` bytes over `b` that moves forward only, counting the bytes it reads */
+class CountingWindow implements SearchWindow {
+  win: Buffer
+  winStart: number
+  winEnd: number
+  read = 0
+  private readonly buf: Buffer
+  constructor(
+    private readonly b: Buffer,
+    from: number,
+    readonly capacity: number,
+  ) {
+    this.buf = Buffer.alloc(capacity)
+    this.win = this.buf.subarray(0, 0)
+    this.winStart = from
+    this.winEnd = from
+  }
+  slide(keep: number): boolean {
+    const kept = this.winEnd - keep
+    const n = Math.max(0, Math.min(this.capacity - kept, this.b.length - this.winEnd))
+    if (n === 0) return false
+    this.win.copy(this.buf, 0, keep - this.winStart)
+    this.b.copy(this.buf, kept, this.winEnd, this.winEnd + n)
+    this.read += n
+    this.win = this.buf.subarray(0, kept + n)
+    this.winStart = keep
+    this.winEnd += n
+    return true
+  }
 }
 
 const stats = (): ResyncStats => ({ bytesRead: 0, crcBytes: 0, candidates: 0, dropped: 0 })
@@ -94,5 +125,31 @@ describe('findNextBatch', () => {
     const b = Buffer.concat([Buffer.from([1, 2, 3]), outer])
     expect(naive(b, 1, b.length)).toBe(3)
     expect(findNextBatch(new BufferSource(b), 1, b.length, MAX)).toBe(3)
+  })
+
+  it('through a moving window of any capacity: the same answer, each byte read once', () => {
+    const batch = fc
+      .record({ n: fc.integer({ min: 0, max: 3 }), v: fc.string({ maxLength: 200 }) })
+      .map(({ n, v }) => encodeBatch({ records: Array.from({ length: n }, () => ({ key: null, value: v })) }))
+    const piece = fc.oneof(
+      fc.uint8Array({ maxLength: 300 }).map((u) => Buffer.from(u)),
+      batch,
+    )
+    fc.assert(
+      fc.property(
+        fc.array(piece, { maxLength: 8 }),
+        fc.nat(400),
+        fc.integer({ min: 61, max: 2000 }),
+        (pieces, f, cap) => {
+          const b = Buffer.concat(pieces)
+          const from = b.length === 0 ? 0 : f % b.length
+          const w = new CountingWindow(b, from, cap)
+          const found = searchNextBatch(w, from, b.length, MAX)
+          expect(found).toBe(naive(b, from, b.length))
+          expect(w.read).toBeLessThanOrEqual(b.length - from)
+        },
+      ),
+      { numRuns: 400 },
+    )
   })
 })

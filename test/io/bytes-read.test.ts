@@ -377,6 +377,23 @@ const DAMAGE_CLASSES: DamageClass[] = [
       overwrite(f, b.position, Buffer.alloc(b.size))
     },
   },
+  {
+    name: 'a batchLength grown by 7 bytes mid-segment',
+    code: 'BAD_LENGTH',
+    resync: true,
+    damage: (f, bs) => {
+      const b = bs[Math.floor(bs.length / 2)]!
+      const fd = fs.openSync(f, 'r+')
+      try {
+        const x = Buffer.alloc(4)
+        fs.readSync(fd, x, 0, 4, b.position + 8)
+        x.writeInt32BE(x.readInt32BE(0) + 7)
+        fs.writeSync(fd, x, 0, 4, b.position + 8)
+      } finally {
+        fs.closeSync(fd)
+      }
+    },
+  },
 ]
 
 /** a copy of the fixture's log dir, each partition's first dumped segment damaged */
@@ -395,8 +412,9 @@ function damagedLogs(fixture: string, c: DamageClass, i: number): string {
   return logs
 }
 
+afterAll(() => fs.rmSync(DAMAGE_WORK, { recursive: true, force: true }))
+
 describe('export reads a damaged partition once (strace)', () => {
-  afterAll(() => fs.rmSync(DAMAGE_WORK, { recursive: true, force: true }))
   const fixtures = [path.join(FIXTURES, 'orders'), path.join(FIXTURES_44, 'transactions')]
   for (const fixture of fixtures) {
     DAMAGE_CLASSES.forEach((c, i) => {
@@ -665,4 +683,162 @@ describe('the byte counter', () => {
     fs.rmSync(dir, { recursive: true, force: true })
     expect(total).toBe(100_000)
   })
+})
+
+/**
+ * Bytes of each file below `root` read more than once by `tsdump args`, from the ranges of strace's pread64 lines
+ * (offset and count: every segment read goes through FileSource's positional reads), and the bytes read in all.
+ */
+function bytesReadTwice(args: string[], root: string): Map<string, { twice: number; read: number }> {
+  const log = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-ranges-')), 'strace.txt')
+  spawnSync(
+    'strace',
+    ['-f', '-qq', '-e', 'trace=pread64', '-e', 'signal=none', '-y', '-o', log, process.execPath, BIN, ...args],
+    { stdio: 'ignore', env: { ...process.env, NO_COLOR: '1' } },
+  )
+  const ranges = new Map<string, Array<[number, number]>>()
+  const line = /^\d+\s+pread64\(\d+<([^>]+)>, .*, \d+, (\d+)\)\s+=\s+(\d+)$/
+  for (const l of fs.readFileSync(log, 'utf8').split('\n')) {
+    const m = line.exec(l)
+    if (m === null || !m[1]!.startsWith(root + '/')) continue
+    const list = ranges.get(m[1]!) ?? []
+    list.push([Number(m[2]), Number(m[2]) + Number(m[3])])
+    ranges.set(m[1]!, list)
+  }
+  fs.rmSync(path.dirname(log), { recursive: true, force: true })
+  const out = new Map<string, { twice: number; read: number }>()
+  for (const [file, list] of ranges) {
+    list.sort((a, b) => a[0] - b[0])
+    let read = 0
+    let once = 0
+    let reach = 0
+    for (const [a, b] of list) {
+      read += b - a
+      once += Math.max(0, b - Math.max(a, reach))
+      reach = Math.max(reach, b)
+    }
+    out.set(file, { twice: read - once, read })
+  }
+  return out
+}
+
+/** the .log files below `dir`, in name order */
+function logsUnder(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((n) => n.endsWith('.log'))
+    .sort()
+    .map((n) => path.join(dir, n))
+}
+
+const INTERLEAVED = path.join(FIXTURES, 'interleaved/logs')
+
+// The three places that read bytes twice in main's build before this change, now read once: the resync after framing
+// damage searches the bytes the framer already holds and the framer resumes in what the search read (decode/resync.ts
+// SearchWindow), a batch over --max-batch-bytes is such damage, and the dump starts in the bytes its seek check read
+// (commands/dump/seek.ts Seek.held). Each .log byte is read at most once (no slack): main's build read the bytes
+// after the damage, the oversized batch's successors and the checked batch twice.
+interface OnceCase {
+  name: string
+  args: (logs: string) => string[]
+  root: string
+  damage?: DamageClass
+}
+
+/** dump --max-batch-bytes `n` and the commands on damaged copies of orders, given `target` (its .log files or the log dir) */
+function onceCases(
+  sizes: Array<[number, string]>,
+  commands: readonly string[],
+  classes: DamageClass[],
+  target: (logs: string) => string[],
+): OnceCase[] {
+  return [
+    ...sizes.map(([n, root]) => ({
+      name: `dump --max-batch-bytes ${n} (${path.basename(path.dirname(root))})`,
+      args: (logs: string) => ['dump', '--max-batch-bytes', String(n), ...target(logs)],
+      root,
+    })),
+    ...classes.flatMap((damage) =>
+      commands.map((cmd) => ({
+        name: `${cmd} on a copy of orders damaged by ${damage.name}`,
+        args: (logs: string) => (cmd.startsWith('dump') ? [...cmd.split(' '), ...target(logs)] : [cmd, logs]),
+        root: path.join(FIXTURES, 'orders'),
+        damage,
+      })),
+    ),
+  ]
+}
+
+/** the case's log dir (a damaged copy for a damage class) and its real path */
+function onceLogs(c: OnceCase): { logs: string; root: string } {
+  const logs = c.damage === undefined ? c.root : damagedLogs(c.root, c.damage, DAMAGE_CLASSES.indexOf(c.damage) + 100)
+  return { logs, root: fs.realpathSync(logs) }
+}
+
+describe('each byte of a segment read once: after damage, past an oversized batch, from a seek (strace ranges)', () => {
+  const cases: OnceCase[] = [
+    ...onceCases(
+      [
+        [300, ORDERS],
+        [400, ORDERS],
+        [150, TXNS44],
+        [200, TXNS44],
+      ],
+      ['reconcile', 'txns', 'dump', 'dump --deep-iteration'],
+      DAMAGE_CLASSES.filter((c) => c.resync),
+      logsUnder,
+    ),
+    {
+      name: 'dump --start-offset 10 on an indexed segment',
+      args: (logs) => ['dump', '--start-offset', '10', path.join(logs, 'mixed-0')],
+      root: INTERLEAVED,
+    },
+    {
+      name: 'dump --from-time on an indexed segment',
+      args: (logs) => ['dump', '--from-time', '1795966594800', path.join(logs, 'mixed-0')],
+      root: INTERLEAVED,
+    },
+  ]
+  for (const c of cases) {
+    it(c.name, (ctx) => {
+      if (!haveStrace()) ctx.skip('strace is not installed (apt-get install strace): bytes read cannot be counted')
+      const { logs, root } = onceLogs(c)
+      const per = bytesReadTwice(c.args(logs), root)
+      const segs = [...per.keys()].filter((f) => f.endsWith('.log'))
+      expect(segs.length, 'strace saw no read of a segment').toBeGreaterThan(0)
+      const twice = segs
+        .filter((f) => per.get(f)!.twice > 0)
+        .map((f) => `${path.relative(root, f)}: ${per.get(f)!.twice} of ${per.get(f)!.read} bytes read twice`)
+      expect(twice).toEqual([])
+    })
+  }
+})
+
+// The same commands on whole log dirs, each file 1x (with the slack of the tests above): dump's leader-epoch check
+// takes the batches Kafka's reader reads (up to a segment's first damage, an oversized entry as it frames it) from
+// the dump's own read (commands/dump/epoch-runs.ts), where main's build read every damaged segment again. Not the
+// run of zeros: the .timeindex check frames its entry inside the zeros from the file (dump-index.ts batchAt), reading
+// the run again.
+describe('dump of a damaged or oversized log dir reads each file once (strace)', () => {
+  const cases = onceCases(
+    [
+      [300, ORDERS],
+      [400, ORDERS],
+    ],
+    ['reconcile', 'txns', 'dump'],
+    DAMAGE_CLASSES.filter((c) => c.resync && !c.name.includes('zeros')),
+    (logs) => [logs],
+  )
+  for (const c of cases) {
+    it(c.name, (ctx) => {
+      if (!haveStrace()) ctx.skip('strace is not installed (apt-get install strace): bytes read cannot be counted')
+      const { logs, root } = onceLogs(c)
+      const per = bytesRead(c.args(logs), root)
+      expect(per.size, 'strace saw no read of the inputs').toBeGreaterThan(0)
+      const over = [...per]
+        .filter(([f, n]) => n > fs.statSync(f).size + SLACK_BYTES)
+        .map(([f, n]) => `${path.relative(root, f)}: read ${n} of ${fs.statSync(f).size} bytes`)
+      expect(over).toEqual([])
+    })
+  }
 })

@@ -82,8 +82,8 @@ export async function dumpLogFile(
     source.close()
     summary.materialise()
   }
-  // the epochs were told every batch only when this scan read the whole segment, soundly
-  if (body !== undefined || !totals.clean || opts.maxBytes !== undefined) state.epochs?.invalidate()
+  // the epochs were told every batch Kafka's reader reads only when this scan read the whole segment (epoch-runs.ts)
+  if (body !== undefined || opts.maxBytes !== undefined) state.epochs?.invalidate()
   else state.epochs?.segmentDone(file.path)
   finishLog(file, opts, source.size, totals, printer, cli.stdout, state)
   return summary

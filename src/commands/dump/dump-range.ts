@@ -54,6 +54,8 @@ export interface LogRange {
   filter?: RangeFilter
   /** --isolation-level: told about every batch in order; only those it returns true for are counted and printed */
   visible?: (b: V2Batch) => boolean | bigint
+  /** the bytes from `from` read already (the seek check's, commands/dump/seek.ts): the scan starts in them */
+  held?: Buffer
   /** told each v2 batch framed (its .index and .timeindex are verified from them after) */
   seen?: BatchPositions
   /** told each v2 batch's leader epoch (the partition's leader-epoch-checkpoint is checked from them after) */
@@ -182,6 +184,7 @@ function dumpRange(
     ...(opts.window !== undefined ? { window: opts.window } : {}),
     windowBuffer,
     ...(source instanceof BatchCopy ? { onStreamed: source.pass } : {}),
+    ...(range.held !== undefined ? { held: range.held } : {}),
     ...(opts.maxBatchBytes !== undefined ? { maxBatchBytes: opts.maxBatchBytes } : {}),
     ...(opts.maxDecompressed !== undefined ? { maxDecompressed: opts.maxDecompressed } : {}),
   }
@@ -220,6 +223,7 @@ function dumpRange(
         summary.trailingBytes += ev.length
         t.tailBytes += ev.length
         ctx.seen?.damaged(ev.position, ev.position + ev.length)
+        ctx.epochs?.damage(file.path)
         log.add(tailFinding(ev, file.path, file.remote !== undefined))
         break
       case 'corrupt':
@@ -229,6 +233,7 @@ function dumpRange(
         else summary.damagedBytes += ev.length
         summary.corruptRegions++
         ctx.seen?.damaged(ev.position, ev.position + ev.length)
+        ctx.epochs?.damage(file.path, ev)
         log.add(
           withStdinNote(
             corruptFinding(ev, file.path),

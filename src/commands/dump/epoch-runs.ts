@@ -4,7 +4,13 @@
 // is. The check needs no second read of the segments when no cache entry starts inside a run (then every batch of
 // the run gets the same cached epoch); otherwise, or past MAX_RUNS, or when a segment was not read whole here,
 // it reads them as before.
+//
+// The check reads a segment as Kafka's reader does (its log recovery truncates at the first damage: no resync), so
+// the runs are told a segment's batches up to its first damage, and the entry there when Kafka's reader frames it
+// (CorruptEvent.kafkaEntry); past an entry set aside only for --max-batch-bytes they go on when the dump resumed at
+// its end, as Kafka's reader does, and otherwise cannot give the answer.
 import type { I64 } from '../../bytes/int64.js'
+import type { CorruptEvent } from '../../decode/frame.js'
 import type { EpochEntry } from '../../io/partition-files.js'
 
 const MAX_RUNS = 1 << 16
@@ -24,13 +30,15 @@ export class EpochRuns {
   /** the segments read whole, in order */
   readonly segments: string[] = []
   private valid = true
+  /** the segment being told reached damage: Kafka's reader stops there */
+  private stopped = false
 
   /** `dir`: the partition directory */
   constructor(readonly dir: string) {}
 
   /** a v2 batch of segment `log`, in order */
   batch(baseOffset: I64, epoch: number, log: string, position: number): void {
-    if (!this.valid || epoch < 0) return
+    if (!this.valid || this.stopped || epoch < 0) return
     const base = BigInt(baseOffset)
     const r = this.runs[this.runs.length - 1]
     if (r !== undefined && r.epoch === epoch) {
@@ -45,9 +53,24 @@ export class EpochRuns {
     this.runs.push({ first: base, last: base, epoch, batches: 1, log, position })
   }
 
-  /** the segment was read whole and sound (its batches all told) */
+  /** the segment was read whole (its batches told up to its first damage) */
   segmentDone(log: string): void {
     this.segments.push(log)
+    this.stopped = false
+  }
+
+  /** framing damage in segment `log`, or its tail (no event): what Kafka's reader makes of it */
+  damage(log: string, ev?: CorruptEvent): void {
+    const entry = ev?.kafkaEntry
+    if (ev === undefined || entry === undefined) {
+      this.stopped = true
+      return
+    }
+    if (entry.magic === 2) this.batch(entry.baseOffset, entry.partitionLeaderEpoch, log, ev.position)
+    if (entry.damageAfter) this.stopped = true
+    // over --max-batch-bytes: Kafka's reader goes on at the entry's end; the runs only when the dump did too (or
+    // the entry ends the segment)
+    else if ((ev.resyncPosition ?? ev.position + ev.length) !== ev.position + entry.sizeInBytes) this.valid = false
   }
 
   /** some batches were not told (a filter, worker threads, damage, --max-bytes): the check reads the segments */

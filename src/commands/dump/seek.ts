@@ -11,7 +11,7 @@ import type { Finding } from '../../analysis/findings.js'
 import { finding } from '../../analysis/findings.js'
 import type { RangeSpec } from '../../analysis/range-filter.js'
 import { decodeOffsetIndex, decodeTimeIndex, OFFSET_INDEX_ENTRY_SIZE } from '../../decode/index-files.js'
-import { LOG_OVERHEAD, RECORD_BATCH_OVERHEAD, SIZE_OFFSET } from '../../decode/layout.js'
+import { RECORD_BATCH_OVERHEAD } from '../../decode/layout.js'
 import { readLog } from '../../decode/log-reader.js'
 import type { SegmentSource } from '../../decode/segment-source.js'
 import type { KafkaFile } from '../../io/discover.js'
@@ -22,9 +22,11 @@ export interface Seek {
   position: number
   /** an index entry that could not be used */
   finding?: Finding
+  /** the bytes from `position` that the check read (the entry's batch whole, and what followed it in the read): the dump starts in them */
+  held?: Buffer
 }
 
-/** the most read at once to check an index entry's batch (a larger batch is streamed by readLog) */
+/** the most read at once to check an index entry's batch (a larger batch is streamed by readLog, and read again by the dump) */
 const CHECK_WINDOW = 64 * 1024
 
 function indexBeside(file: KafkaFile, suffix: string): Buffer | undefined {
@@ -66,8 +68,9 @@ export function seekPosition(file: KafkaFile, source: SegmentSource, spec: Range
     entry = e
   }
   if (entry === undefined || entry.position === 0) return { position: 0 }
-  const why = entryProblem(source, entry.position, entry.offset)
-  if (why === undefined) return { position: entry.position }
+  const held = Buffer.allocUnsafeSlow(Math.max(0, Math.min(CHECK_WINDOW, source.size - entry.position)))
+  const why = entryProblem(source, entry.position, entry.offset, held)
+  if (why === undefined) return { position: entry.position, ...(held.length > 0 ? { held } : {}) }
   const indexFile = file.path.slice(0, -'.log'.length) + '.index'
   return {
     position: 0,
@@ -80,17 +83,20 @@ export function seekPosition(file: KafkaFile, source: SegmentSource, spec: Range
   }
 }
 
-/** why the batch an index entry points at cannot be where reading starts (undefined: it can) */
-function entryProblem(source: SegmentSource, position: number, offset: bigint): string | undefined {
+/**
+ * Why the batch an index entry points at cannot be where reading starts (undefined: it can). `held` is filled from
+ * `position` first and the entry framed in it; the dump then starts in those bytes (Seek.held), so they are read
+ * once. A batch larger than `held` has its CRC streamed past it, and the dump reads the rest of it again.
+ */
+function entryProblem(source: SegmentSource, position: number, offset: bigint, held: Buffer): string | undefined {
   if (position < 0 || position >= source.size) return `the position is outside the segment (${source.size} bytes)`
-  // only the entry there is read (its length first): the dump reads on from it, and what follows is read once
-  const head = source.readAt(position, LOG_OVERHEAD)
-  const total = head.length === LOG_OVERHEAD ? LOG_OVERHEAD + head.readInt32BE(SIZE_OFFSET) : 0
+  const n = source.readInto(held, position, held.length)
   const first = readLog(source, {
     from: position,
     verifyCrc: true,
     resync: false,
-    window: Math.min(CHECK_WINDOW, Math.max(RECORD_BATCH_OVERHEAD, total)),
+    window: Math.max(RECORD_BATCH_OVERHEAD, held.length),
+    held: held.subarray(0, n),
     streamLarge: 'crc',
   }).next()
   const ev = first.done === true ? undefined : first.value
