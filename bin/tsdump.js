@@ -29,6 +29,9 @@ const path = require('node:path')
 //   110-139 MiB as the young generation grew or not, 93-95 MiB held, for 15-20% more CPU there; on
 //   bench/make-scale.mjs' 1,000,000 transactions (its worker threads, whose start sets the factor back to 2) the same
 //   CPU and peak (bench/RESULTS.md).
+// - reconcile and txns the young generation held too: the discovery of 5,000 partitions (and their remote listing)
+//   doubled it twice before the first was scanned, 32 MiB of RSS (bench/make-remote.mjs 5,000 x 2: reconcile
+//   120 -> 90 MiB, txns 185 -> 99-103 MiB peak, CPU the same; scale-1000000 reconcile 111-117 -> 100-104 MiB).
 // Each flag here was run 300 times on a short input without a hang (the test of #25 in bench/RESULTS.md).
 // The command is the first argument naming one; a path named `txns`, `reconcile`, `transactions` or `lso` picks these
 // settings too, and no output differs.
@@ -49,8 +52,13 @@ const command = process.argv
   .find((a) => a === 'txns' || a === 'reconcile' || a === 'transactions' || a === 'lso')
 const GROW_IN_SMALL_STEPS = '--heap-growing-percent=10'
 const V8_FLAGS = {
-  txns: [GROW_IN_SMALL_STEPS],
-  reconcile: [GROW_IN_SMALL_STEPS, '--max-inlined-bytecode-size=1000', '--max-inlined-bytecode-size-cumulative=3000'],
+  txns: [GROW_IN_SMALL_STEPS, '--semi-space-growth-factor=1'],
+  reconcile: [
+    GROW_IN_SMALL_STEPS,
+    '--max-inlined-bytecode-size=1000',
+    '--max-inlined-bytecode-size-cumulative=3000',
+    '--semi-space-growth-factor=1',
+  ],
   transactions: [GROW_IN_SMALL_STEPS, '--semi-space-growth-factor=1'],
   lso: [GROW_IN_SMALL_STEPS, '--semi-space-growth-factor=1'],
 }
@@ -89,7 +97,8 @@ function bytesUnder(p, depth) {
   } catch {
     return 0
   }
-  if (!st.isDirectory()) return st.isFile() ? st.size : 0
+  // a file counts at least 1 KiB: thousands of small partitions are a large input (their discovery alone grows the heap)
+  if (!st.isDirectory()) return st.isFile() ? Math.max(st.size, 1024) : 0
   if (depth === 0) return Infinity
   let names
   // an unreadable directory is the command's to report (as a finding), not this probe's

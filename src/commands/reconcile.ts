@@ -14,7 +14,6 @@ import type { WorkerInternals } from './workers/partition-pool.js'
 import { scanPartitionsEach, threadsOf } from './workers/partition-pool.js'
 import { modelOptions } from './lso.js'
 import type { RemoteInput } from '../io/remote/spec.js'
-import { YoungGenerationHold } from '../io/young-generation.js'
 
 /** reconcile()'s options (the library) */
 export interface ReconcileOptions {
@@ -89,52 +88,43 @@ export function reconciled(
  */
 export async function runReconcile(opts: ReconcileCommandOptions, ctx: CommandContext): Promise<number> {
   const model = reconcileModel(opts.paths, opts)
-  // V8's young generation held where it starts (io/young-generation.ts): the discovery and remote listing of 5,000
-  // partitions doubled it twice before the first was scanned, 32 MiB of RSS (bench/make-remote.mjs 5,000 x 2:
-  // 120 -> 90 MiB peak, CPU the same; scale-1000000 111-117 -> 100-104 MiB)
-  const young = new YoungGenerationHold()
-  young.check(0)
-  try {
-    const { unusable, unreadable } = model.resolved()
-    writeUnusable([...unusable, ...unreadable], ctx)
-    if (unusable.length > 0) return EXIT_USAGE
-    const out = createPartitionPrinter(opts.format ?? 'text', ctx, {
-      colorLevel: opts.color === false ? 0 : ctx.colorLevel,
-      wide: opts.wide === true,
-    }).reconcileStream(opts.filter !== undefined)
-    let found = EXIT_OK
-    const each = (s: ScannedPartition): void => {
-      out.partition({
-        label: s.label,
-        path: s.dir.path,
-        report: s.report,
-        snapshots: s.snapshots,
-        ...(s.range !== undefined ? { range: s.range } : {}),
-      })
-      found = Math.max(found, exitCodeFor(s.report.findings))
-    }
-    // the coordinator's partitions are scanned on this thread, first when the filter's transactional id needs them
-    await model.scanSplitEach(
-      async (dirs, filter, _here, each) =>
-        await scanPartitionsEach(
-          dirs,
-          {
-            markerEpochs: false,
-            ...threadsOf(opts),
-            ...modelOptions(opts),
-            ...(filter !== undefined ? { filter } : {}),
-          },
-          each,
-        ),
-      each,
-      {
-        analyzer: () => ({ markerEpochs: false }),
-        ...(opts.filter !== undefined ? { filter: opts.filter } : {}),
-      },
-    )
-    out.end(resolveFilterIn(opts.filter, model))
-    return Math.min(Math.max(found, exitCodeFor(unreadable)), EXIT_FINDINGS)
-  } finally {
-    young.release()
+  const { unusable, unreadable } = model.resolved()
+  writeUnusable([...unusable, ...unreadable], ctx)
+  if (unusable.length > 0) return EXIT_USAGE
+  const out = createPartitionPrinter(opts.format ?? 'text', ctx, {
+    colorLevel: opts.color === false ? 0 : ctx.colorLevel,
+    wide: opts.wide === true,
+  }).reconcileStream(opts.filter !== undefined)
+  let found = EXIT_OK
+  const each = (s: ScannedPartition): void => {
+    out.partition({
+      label: s.label,
+      path: s.dir.path,
+      report: s.report,
+      snapshots: s.snapshots,
+      ...(s.range !== undefined ? { range: s.range } : {}),
+    })
+    found = Math.max(found, exitCodeFor(s.report.findings))
   }
+  // the coordinator's partitions are scanned on this thread, first when the filter's transactional id needs them
+  await model.scanSplitEach(
+    async (dirs, filter, _here, each) =>
+      await scanPartitionsEach(
+        dirs,
+        {
+          markerEpochs: false,
+          ...threadsOf(opts),
+          ...modelOptions(opts),
+          ...(filter !== undefined ? { filter } : {}),
+        },
+        each,
+      ),
+    each,
+    {
+      analyzer: () => ({ markerEpochs: false }),
+      ...(opts.filter !== undefined ? { filter: opts.filter } : {}),
+    },
+  )
+  out.end(resolveFilterIn(opts.filter, model))
+  return Math.min(Math.max(found, exitCodeFor(unreadable)), EXIT_FINDINGS)
 }

@@ -129,18 +129,6 @@ export function txns(paths: string[], opts: TxnsOptions = {}): TxnsResult {
 
 /** @throws TsdumpError NOT_FOUND for a filter's transactionalId with no record (the command line's exit 2) */
 export async function runTxns(opts: TxnsCommandOptions, ctx: CommandContext): Promise<number> {
-  // V8's young generation held where it starts (io/young-generation.ts), as reconcile's: the discovery of 5,000
-  // partitions and their first scans doubled it before the stream's own hold looks (bench/make-remote.mjs 5,000 x 2)
-  const young = new YoungGenerationHold()
-  young.check(0)
-  try {
-    return await txnsOf(opts, ctx)
-  } finally {
-    young.release()
-  }
-}
-
-async function txnsOf(opts: TxnsCommandOptions, ctx: CommandContext): Promise<number> {
   const { partitions, unusable, unreadable } = resolvePartitions(opts.paths, opts.remote)
   // a filter's transactional id from the coordinator's partitions, read first and once (before any output)
   const checkpoints = new Map<string, OffsetCheckpoint | null>()
