@@ -12,6 +12,7 @@ import type { LogBody, RunState } from './dump/dump-log.js'
 import { companion, dumpOffsetIndex, newIndexRunState } from './dump/dump-index.js'
 import { BatchPositions } from './dump/batch-positions.js'
 import { EpochRuns } from './dump/epoch-runs.js'
+import { TimeIndexStamps } from './dump/time-stamps.js'
 import { dumpTimeIndex } from './dump/dump-time-index.js'
 import type { IndexRunState } from './dump/dump-index.js'
 import { dumpProducerSnapshot, dumpTxnIndex } from './dump/dump-other.js'
@@ -141,6 +142,10 @@ async function dumpAll(
   const indexed = new Set(
     files.filter((f) => f.kind === 'index' || f.kind === 'timeindex').map((f) => path.resolve(companion(f, '.log'))),
   )
+  // the segments whose .timeindex this run dumps: it is read before the .log, whose dump takes the records' timestamps its check needs
+  const timeIndexed = new Set(
+    files.filter((f) => f.kind === 'timeindex').map((f) => path.resolve(companion(f, '.log'))),
+  )
   // the partition directories whose leader-epoch-checkpoint this run dumps: their segments' epochs are kept for its check
   const epochDirs = new Set(
     files.filter((f) => f.name === 'leader-epoch-checkpoint' && f.stdin !== true).map((f) => path.dirname(f.path)),
@@ -161,6 +166,14 @@ async function dumpAll(
           state.seen =
             file.kind === 'log' && indexed.has(path.resolve(file.path))
               ? new BatchPositions(path.resolve(file.path))
+              : undefined
+          state.stamps =
+            file.kind === 'log' && timeIndexed.has(path.resolve(file.path)) && !opts.indexSanityCheck
+              ? TimeIndexStamps.read(
+                  path.resolve(companion(file, '.timeindex')),
+                  path.resolve(file.path),
+                  file.baseOffset ?? 0n,
+                )
               : undefined
           const dir = path.dirname(file.path)
           state.epochs = undefined

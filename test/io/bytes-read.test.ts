@@ -816,9 +816,8 @@ describe('each byte of a segment read once: after damage, past an oversized batc
 
 // The same commands on whole log dirs, each file 1x (with the slack of the tests above): dump's leader-epoch check
 // takes the batches Kafka's reader reads (up to a segment's first damage, an oversized entry as it frames it) from
-// the dump's own read (commands/dump/epoch-runs.ts), where main's build read every damaged segment again. Not the
-// run of zeros: the .timeindex check frames its entry inside the zeros from the file (dump-index.ts batchAt), reading
-// the run again.
+// the dump's own read (commands/dump/epoch-runs.ts), where main's build read every damaged segment again; the
+// .timeindex check's walk stops at damage the dump met without framing it from the file (dump-index.ts unframedSeenAt).
 describe('dump of a damaged or oversized log dir reads each file once (strace)', () => {
   const cases = onceCases(
     [
@@ -826,7 +825,7 @@ describe('dump of a damaged or oversized log dir reads each file once (strace)',
       [400, ORDERS],
     ],
     ['reconcile', 'txns', 'dump'],
-    DAMAGE_CLASSES.filter((c) => c.resync && !c.name.includes('zeros')),
+    DAMAGE_CLASSES.filter((c) => c.resync),
     (logs) => [logs],
   )
   for (const c of cases) {
@@ -839,6 +838,77 @@ describe('dump of a damaged or oversized log dir reads each file once (strace)',
         .filter(([f, n]) => n > fs.statSync(f).size + SLACK_BYTES)
         .map(([f, n]) => `${path.relative(root, f)}: read ${n} of ${fs.statSync(f).size} bytes`)
       expect(over).toEqual([])
+    })
+  }
+})
+
+// dump's .index and .timeindex checks answered from the dump's own read of the segment: the .timeindex is read before
+// its .log and the record timestamps its entries need are taken as the dump passes their batches
+// (commands/dump/time-stamps.ts); an entry whose walk or position meets damage the dump met, where nothing can be
+// framed, is answered by the damage (dump-index.ts unframedSeenAt). Each byte of every .log, .index and .timeindex
+// read at most once (no slack): the build before read each batch an entry points inside of again (a whole segment
+// for tx-in-0 of the transactions fixture), 61 bytes at damage an entry points at, and a run of zeros whole.
+const INDEX_DAMAGE: DamageClass[] = [
+  ...DAMAGE_CLASSES.filter((c) => c.resync),
+  {
+    name: 'zeros over the last batch (the .timeindex entry points at it)',
+    code: 'BAD_LENGTH',
+    resync: true,
+    damage: (f, bs) => {
+      const b = bs[bs.length - 1]!
+      overwrite(f, b.position, Buffer.alloc(b.size))
+    },
+  },
+  {
+    name: '0xFF inside the last batch',
+    code: 'CRC_MISMATCH',
+    resync: false,
+    damage: (f, bs) => {
+      const b = bs[bs.length - 1]!
+      overwrite(f, b.position + 20, Buffer.alloc(Math.min(40, b.size - 20), 0xff))
+    },
+  },
+]
+
+describe('dump checks a segment’s indexes from its own read: each byte read once (strace ranges)', () => {
+  const isIndexed = (f: string): boolean => /\.(log|index|timeindex)$/.test(f)
+  const cases: OnceCase[] = [
+    ...([FIXTURES, FIXTURES_44] as const).flatMap((dir) =>
+      (dir === FIXTURES ? ['transactions', 'orders', 'interleaved', 'codecs'] : ['codecs', 'transactions']).flatMap(
+        (fixture) =>
+          [[], ['--deep-iteration'], ['--compat']].map(
+            (mode): OnceCase => ({
+              name: `dump ${mode.join(' ')} ${path.basename(dir)}/${fixture}`,
+              args: (logs) => ['dump', ...mode, logs],
+              root: path.join(dir, fixture, 'logs'),
+            }),
+          ),
+      ),
+    ),
+    ...INDEX_DAMAGE.flatMap((damage) =>
+      [[], ['--deep-iteration']].map(
+        (mode): OnceCase => ({
+          name: `dump ${mode.join(' ')} a copy of orders damaged by ${damage.name}`,
+          args: (logs) => ['dump', ...mode, logs],
+          root: path.join(FIXTURES, 'orders'),
+          damage,
+        }),
+      ),
+    ),
+  ]
+  for (const c of cases) {
+    it(c.name, (ctx) => {
+      if (!haveStrace()) ctx.skip('strace is not installed (apt-get install strace): bytes read cannot be counted')
+      if (!fs.existsSync(c.root)) ctx.skip(`${c.root} is absent`)
+      const logs = c.damage === undefined ? c.root : damagedLogs(c.root, c.damage, 200 + INDEX_DAMAGE.indexOf(c.damage))
+      const root = fs.realpathSync(logs)
+      const per = bytesReadTwice(c.args(logs), root)
+      const files = [...per.keys()].filter(isIndexed)
+      expect(files.filter((f) => f.endsWith('.log')).length, 'strace saw no read of a segment').toBeGreaterThan(0)
+      const twice = files
+        .filter((f) => per.get(f)!.twice > 0)
+        .map((f) => `${path.relative(root, f)}: ${per.get(f)!.twice} of ${per.get(f)!.read} bytes read twice`)
+      expect(twice).toEqual([])
     })
   }
 })

@@ -18,6 +18,8 @@ export class BatchPositions {
   // the byte ranges of the log that could not be read (framing damage, a torn tail), at most MAX_DAMAGED
   private readonly damagedFrom: number[] = []
   private readonly damagedTo: number[] = []
+  // the damaged ranges whose first byte frames no entry by any size limit (batchAt there gives only its reason)
+  private readonly unframed: boolean[] = []
 
   /** `log`: the resolved path of the .log the batches are from */
   constructor(readonly log: string) {}
@@ -55,12 +57,22 @@ export class BatchPositions {
     return undefined
   }
 
-  /** bytes [from, to) of the log could not be read: an index entry pointing there cannot be checked */
-  damaged(from: number, to: number): void {
+  /**
+   * bytes [from, to) of the log could not be read: an index entry pointing there cannot be checked; `unframed`: the
+   * framing rule, at any size limit, frames no entry at `from` (a tail, or a header that cannot be right)
+   */
+  damaged(from: number, to: number, unframed: boolean): void {
     if (this.damagedFrom.length < MAX_DAMAGED) {
       this.damagedFrom.push(from)
       this.damagedTo.push(to)
+      this.unframed.push(unframed)
     }
+  }
+
+  /** whether damage the dump saw begins at `position` with no entry framed there (dump-index.ts batchAt would frame none) */
+  unframedAt(position: number): boolean {
+    for (let i = 0; i < this.damagedFrom.length; i++) if (this.damagedFrom[i] === position) return this.unframed[i]!
+    return false
   }
 
   /** the damaged range holding `position`, if the dump saw one there */

@@ -12,6 +12,7 @@ import type { KafkaFile } from '../../io/discover.js'
 import type { BatchPositions } from './batch-positions.js'
 import type { DumpOptions } from './dump-options.js'
 import type { EpochRuns } from './epoch-runs.js'
+import type { TimeIndexStamps } from './time-stamps.js'
 import type { FindingLog } from './finding-log.js'
 
 export interface Ctx {
@@ -38,6 +39,7 @@ export interface Ctx {
   source: SegmentSource
   seen: BatchPositions | undefined
   epochs: EpochRuns | undefined
+  stamps: TimeIndexStamps | undefined
 }
 
 export function trackOffset(offset: bigint, c: Ctx): void {

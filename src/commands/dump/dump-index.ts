@@ -19,11 +19,14 @@ import { OffsetPairs, offsetPairsOf } from '../../analysis/offset-pairs.js'
 import type { KafkaFile } from '../../io/discover.js'
 import { describeFsError } from '../../io/discover.js'
 import { FileSource } from '../../io/file-source.js'
+import { BufferSource } from '../../io/buffer-source.js'
+import type { SegmentSource } from '../../decode/segment-source.js'
 import { entryWindows } from '../../decode/entry-windows.js'
 import type { DumpOptions } from './dump-options.js'
 import { finding } from '../../analysis/findings.js'
 import type { FindingLog } from './finding-log.js'
 import type { BatchPositions } from './batch-positions.js'
+import type { TimeIndexStamps } from './time-stamps.js'
 
 export interface IndexRunState {
   /** offset index mismatches per absolute path: (index offset, log offset), newest first as Kafka lists them */
@@ -33,6 +36,10 @@ export interface IndexRunState {
   timeNotFound: Map<string, Array<[bigint, bigint]>>
   /** the batches the dump of the segment's .log saw (dumped before its indexes): verifying reads it no second time */
   seen?: BatchPositions | undefined
+  /** the .index dumped last, when read whole: the .timeindex check of its segment after it looks its entries up there */
+  offsetIndex?: { path: string; bytes: Buffer } | undefined
+  /** the segment's .timeindex read before its .log, and the record timestamps the .log's dump took for its check */
+  stamps?: TimeIndexStamps | undefined
 }
 
 export function newIndexRunState(): IndexRunState {
@@ -92,6 +99,11 @@ export function batchSeenAt(
   return b !== undefined && b.sizeInBytes <= maxBytes ? b : batchAt(log, position, maxBytes)
 }
 
+/** whether the log's dump met damage at `position` where batchAt frames nothing either (its reason is not needed then) */
+export function unframedSeenAt(seen: BatchPositions | undefined, logPath: string, position: number): boolean {
+  return seen !== undefined && seen.log === logPath && seen.at(position) === undefined && seen.unframedAt(position)
+}
+
 export function openLog(file: KafkaFile, log: FindingLog): FileSource | undefined {
   const p = companion(file, '.log')
   try {
@@ -115,8 +127,9 @@ export function dumpOffsetIndex(
   log: FindingLog,
   state: IndexRunState,
 ): void {
-  // read in windows, never whole: any size works (a sparse multi-GiB index ends at its first zero entry)
-  const src = new FileSource(file.path)
+  const src = openIndexFile(file.path)
+  // kept for the segment's .timeindex check after it, which looks its entries up (dump-time-index.ts)
+  state.offsetIndex = src instanceof BufferSource ? { path: path.resolve(file.path), bytes: src.buf } : undefined
   try {
     dumpOffsetIndexFrom(src, file, opts, printer, log, state)
   } finally {
@@ -124,8 +137,26 @@ export function dumpOffsetIndex(
   }
 }
 
+/** an index file of up to this many bytes is read whole, once: its checks read its first and last entries, then all */
+const HELD_INDEX_BYTES = 1024 * 1024
+
+/**
+ * An index file read whole when small (the preallocation and sanity checks, which read single entries, and the
+ * entries' dump read it once), else in windows, never whole: any size works (a sparse multi-GiB index ends at its
+ * first zero entry).
+ */
+export function openIndexFile(p: string): SegmentSource {
+  const src = new FileSource(p)
+  if (src.size > HELD_INDEX_BYTES) return src
+  try {
+    return new BufferSource(src.readAt(0, src.size), p)
+  } finally {
+    src.close()
+  }
+}
+
 function dumpOffsetIndexFrom(
-  src: FileSource,
+  src: SegmentSource,
   file: KafkaFile,
   opts: DumpOptions,
   printer: DumpPrinter,
@@ -154,8 +185,12 @@ function dumpOffsetIndexFrom(
     // entries are decoded one at a time (never all held: 200 k mismatching entries were 300 MiB)
     for (const e of entryWindows(src, OFFSET_INDEX_ENTRY_SIZE, (w, first) => decodeOffsetIndex(w, base, first))) {
       if (seg !== undefined) {
-        const b = batchSeenAt(state.seen, logPath, seg, e.position, opts.maxMessageSize)
         const damage = opts.compat || state.seen?.log !== logPath ? undefined : state.seen.damageAt(e.position)
+        // damage the dump met at the entry's position: nothing to frame there, and its reason is the log's finding
+        const b =
+          damage !== undefined && unframedSeenAt(state.seen, logPath, e.position)
+            ? 'damaged'
+            : batchSeenAt(state.seen, logPath, seg, e.position, opts.maxMessageSize)
         if (typeof b === 'string' && damage !== undefined) {
           // the entry points into bytes the log's dump could not read: the damage is the log's, already reported
           log.add({
@@ -216,7 +251,7 @@ function dumpOffsetIndexFrom(
 
 function sanityOffsetIndex(
   file: KafkaFile,
-  src: FileSource,
+  src: SegmentSource,
   base: bigint,
   printer: DumpPrinter,
   log: FindingLog,
@@ -281,7 +316,7 @@ function collapsed(pairs: OffsetPairs): OffsetPairs {
  */
 export function preallocated(
   file: KafkaFile,
-  src: FileSource,
+  src: SegmentSource,
   entrySize: number,
   opts: DumpOptions,
   log: FindingLog,
@@ -301,7 +336,7 @@ export function preallocated(
 /** bytes after the last whole entry (a torn write): ignored, as the broker's index does, but said (as for .txnindex) */
 export function partialEntry(
   file: KafkaFile,
-  src: FileSource,
+  src: SegmentSource,
   size: number,
   code: 'INDEX_PARTIAL_ENTRY' | 'TIMEINDEX_PARTIAL_ENTRY',
   opts: DumpOptions,
@@ -322,6 +357,6 @@ export function partialEntry(
  * the windowed decode stops there): a zero first entry is an index of zero bytes only as far as it is
  * read. Never reading on: a sparse multi-GiB index would be read whole (the fuzz harness's 4 GiB ones).
  */
-function allZero(src: FileSource, entrySize: number): boolean {
+function allZero(src: SegmentSource, entrySize: number): boolean {
   return src.readAt(0, Math.min(entrySize, src.size)).every((b) => b === 0)
 }

@@ -24,6 +24,7 @@ import { Progress } from './progress.js'
 
 import type { BatchPositions } from './batch-positions.js'
 import type { EpochRuns } from './epoch-runs.js'
+import type { TimeIndexStamps } from './time-stamps.js'
 
 export interface RunState {
   /** deep iteration: (prev, next) offset pairs per absolute path, printed to stderr at the end */
@@ -32,6 +33,8 @@ export interface RunState {
   seen?: BatchPositions | undefined
   /** the leader epochs of the partition's batches so far, for its leader-epoch-checkpoint after its segments */
   epochs?: EpochRuns | undefined
+  /** the segment's .timeindex, read before its .log, and the record timestamps its check needs (time-stamps.ts) */
+  stamps?: TimeIndexStamps | undefined
   /** a segment's source once opened, as the dump reads it (--isolation-level: the bytes its partition's scan read) */
   source?: ((file: KafkaFile, opened: SegmentSource) => SegmentSource) | undefined
 }
@@ -74,6 +77,7 @@ export async function dumpLogFile(
               end: viewEnd(source.size, opts),
               ...(state.seen !== undefined ? { seen: state.seen } : {}),
               ...(state.epochs !== undefined ? { epochs: state.epochs } : {}),
+              ...(state.stamps !== undefined ? { stamps: state.stamps } : {}),
             },
             progress,
           )

@@ -11,11 +11,22 @@ import type { LogSummary } from '../../analysis/log-summary.js'
 import type { RangeFilter } from '../../analysis/range-filter.js'
 import type { BatchHeader } from '../../decode/batch-header.js'
 import { DecodeError } from '../../decode/errors.js'
-import { COMPRESSION_CODEC_MASK, CONTROL_FLAG_MASK, OFFSET_OFFSET, RECORD_BATCH_OVERHEAD } from '../../decode/layout.js'
+import {
+  COMPRESSION_CODEC_MASK,
+  CONTROL_FLAG_MASK,
+  HEADER_SIZE_UP_TO_MAGIC,
+  LOG_OVERHEAD,
+  MAGIC_OFFSET,
+  OFFSET_OFFSET,
+  RECORD_BATCH_OVERHEAD,
+  SIZE_OFFSET,
+} from '../../decode/layout.js'
+import { frameProblem } from '../../decode/frame-rule.js'
 import { BatchView } from '../../decode/batch-view.js'
 import type { BatchPositions } from './batch-positions.js'
 import type { EpochRuns } from './epoch-runs.js'
-import type { TailEvent } from '../../decode/frame.js'
+import type { TimeIndexStamps } from './time-stamps.js'
+import type { CorruptEvent, TailEvent } from '../../decode/frame.js'
 import type { V2Batch } from '../../decode/log-reader.js'
 import type { ReadOptions } from '../../decode/log-reader.js'
 import { decodeControlRecord, readFrame } from '../../decode/log-reader.js'
@@ -60,6 +71,8 @@ export interface LogRange {
   seen?: BatchPositions
   /** told each v2 batch's leader epoch (the partition's leader-epoch-checkpoint is checked from them after) */
   epochs?: EpochRuns
+  /** told each v2 batch framed: the record timestamps the segment's .timeindex check needs are taken from them */
+  stamps?: TimeIndexStamps
   /**
    * a tap on the frames as they are read from `from` (--transactional-id's producer ids from a coordinator partition
    * dumped); its drain() is called when the dump stops, to read the scanner on to its end for the tap alone
@@ -161,6 +174,7 @@ function dumpRange(
     source,
     seen: range.seen,
     epochs: range.epochs,
+    stamps: range.stamps,
   }
   const t: RangeTotals = {
     validBytes: 0,
@@ -222,7 +236,7 @@ function dumpRange(
         }
         summary.trailingBytes += ev.length
         t.tailBytes += ev.length
-        ctx.seen?.damaged(ev.position, ev.position + ev.length)
+        ctx.seen?.damaged(ev.position, ev.position + ev.length, true)
         ctx.epochs?.damage(file.path)
         log.add(tailFinding(ev, file.path, file.remote !== undefined))
         break
@@ -232,7 +246,7 @@ function dumpRange(
         if (ev.resyncPosition === undefined) summary.trailingBytes += ev.length
         else summary.damagedBytes += ev.length
         summary.corruptRegions++
-        ctx.seen?.damaged(ev.position, ev.position + ev.length)
+        ctx.seen?.damaged(ev.position, ev.position + ev.length, unframed(ev, scanner, source))
         ctx.epochs?.damage(file.path, ev)
         log.add(
           withStdinNote(
@@ -260,6 +274,7 @@ function onBatch(b: V2Batch, c: Ctx): void {
     const v = view.of(b.bytes, b.position)
     c.seen.add(b.position, v.sizeInBytes, v.int64(OFFSET_OFFSET), v.lastOffsetDelta)
   }
+  c.stamps?.batch(b, c.opts)
   if (c.epochs !== undefined) {
     const v = view.of(b.bytes, b.position)
     c.epochs.batch(v.int64(OFFSET_OFFSET), v.partitionLeaderEpoch, c.file.path, b.position)
@@ -357,6 +372,21 @@ function withStdinNote(f: Finding, file: KafkaFile, couldResync: boolean): Findi
     message:
       f.message + ' (standard input cannot be searched for the next valid batch: save it to a file to resynchronise)',
   }
+}
+
+/**
+ * Whether no entry can be framed at the damage's first byte by any size limit (the header the framer read there, if
+ * its window still holds it): the index checks then take the damage as the answer of framing there (dump-index.ts).
+ */
+function unframed(ev: CorruptEvent, scanner: FrameScanner, source: SegmentSource): boolean {
+  const h = scanner.windowed(ev.position, ev.position + HEADER_SIZE_UP_TO_MAGIC)
+  if (h.length < HEADER_SIZE_UP_TO_MAGIC) return false
+  const size = h.readInt32BE(SIZE_OFFSET)
+  const total = LOG_OVERHEAD + size
+  return (
+    frameProblem(size, h.readInt8(MAGIC_OFFSET), total, Number.MAX_SAFE_INTEGER) !== undefined ||
+    total > source.size - ev.position
+  )
 }
 
 /** the tail ends where --max-bytes ends the view, and the source goes on past it */

@@ -2,8 +2,6 @@
 // a bad position); the helpers it shares with the .index dump are in dump-index.ts.
 import * as path from 'node:path'
 import type { DumpPrinter } from '../../format/dump-printer.js'
-import { decodeBatchHeader } from '../../decode/batch-header.js'
-import { DecodeError } from '../../decode/errors.js'
 import type { TimeIndexEntry } from '../../decode/index-files.js'
 import {
   decodeOffsetIndex,
@@ -12,14 +10,24 @@ import {
   timeIndexRelativeOffset,
   timeIndexTimestamp,
 } from '../../decode/index-files.js'
-import { decodeLegacyEntry, decodeLegacyRecords } from '../../decode/legacy.js'
-import { decodeRecords } from '../../decode/records.js'
 import type { Finding } from '../../analysis/findings.js'
 import type { KafkaFile } from '../../io/discover.js'
 import { FileSource, readSmallFile } from '../../io/file-source.js'
+import { BufferSource } from '../../io/buffer-source.js'
+import type { SegmentSource } from '../../decode/segment-source.js'
+import { maxRecordTimestamp, recordTimestampAt } from './time-stamps.js'
 import { entryWindows } from '../../decode/entry-windows.js'
 import type { BatchAt, IndexRunState } from './dump-index.js'
-import { batchSeenAt, companion, lookup, openLog, partialEntry, preallocated } from './dump-index.js'
+import {
+  batchSeenAt,
+  companion,
+  lookup,
+  openIndexFile,
+  openLog,
+  partialEntry,
+  preallocated,
+  unframedSeenAt,
+} from './dump-index.js'
 import type { DumpOptions } from './dump-options.js'
 import type { FindingLog } from './finding-log.js'
 
@@ -44,7 +52,9 @@ export function dumpTimeIndex(
   log: FindingLog,
   state: IndexRunState,
 ): void {
-  const src = new FileSource(file.path)
+  // the bytes read before the segment's .log, when its dump took the records' timestamps (time-stamps.ts)
+  const held = state.stamps?.timeIndex === path.resolve(file.path) ? state.stamps : undefined
+  const src: SegmentSource = held !== undefined ? new BufferSource(held.bytes, file.path) : openIndexFile(file.path)
   try {
     dumpTimeIndexFrom(src, file, opts, printer, log, state)
   } finally {
@@ -53,7 +63,7 @@ export function dumpTimeIndex(
 }
 
 function dumpTimeIndexFrom(
-  src: FileSource,
+  src: SegmentSource,
   file: KafkaFile,
   opts: DumpOptions,
   printer: DumpPrinter,
@@ -73,8 +83,10 @@ function dumpTimeIndexFrom(
     if (!prealloc) log.add(f)
   }
   let idx: Buffer = Buffer.alloc(0)
+  const idxPath = companion(file, '.index')
   try {
-    idx = readSmallFile(companion(file, '.index'))
+    // the .index this run dumped just before, as it read it
+    idx = state.offsetIndex?.path === path.resolve(idxPath) ? state.offsetIndex.bytes : readSmallFile(idxPath)
   } catch {
     /* no offset index: scan from 0 */
   }
@@ -124,7 +136,10 @@ function dumpTimeIndexFrom(
     let hitPos = pos
     let ended = cursor.from === from && pos === cursor.pos && cursor.ended
     for (let guard = 0; !ended && pos < seg.size && guard < 1_000_000; guard++) {
-      const b = batchSeenAt(state.seen, logPath, seg, pos, Number.MAX_SAFE_INTEGER)
+      // the walk stops where nothing can be framed: at damage the log's dump met there, unread again
+      const b = unframedSeenAt(state.seen, logPath, pos)
+        ? 'damaged'
+        : batchSeenAt(state.seen, logPath, seg, pos, Number.MAX_SAFE_INTEGER)
       if (typeof b === 'string') {
         ended = true
         break
@@ -144,7 +159,11 @@ function dumpTimeIndexFrom(
       // not the batch's last offset. kafka-dump-log 3.9 calls this "not found"; it is not damage if the
       // record there carries the indexed timestamp.
       push(state.timeNotFound, [e.offset, hit.lastOffset])
-      const ts = recordTimestampAt(seg, hitPos, hit.sizeInBytes, e.offset, o)
+      const kept = state.stamps?.stampsAt(logPath, hitPos)?.at
+      const ts =
+        kept?.has(Number(e.offset)) === true
+          ? kept.get(Number(e.offset))
+          : recordTimestampAt(seg.readAt(hitPos, hit.sizeInBytes), hitPos, e.offset, o)
       if (ts === e.timestamp) {
         add({
           severity: 'info',
@@ -182,7 +201,9 @@ function dumpTimeIndexFrom(
       })
       return
     }
-    const maxTs = maxRecordTimestamp(seg, hitPos, hit.sizeInBytes, hit.magic, o)
+    const maxTs =
+      state.stamps?.stampsAt(logPath, hitPos)?.maxTimestamp ??
+      maxRecordTimestamp(seg.readAt(hitPos, hit.sizeInBytes), hitPos, hit.magic, o)
     if (typeof maxTs === 'string') {
       add({
         severity: 'error',
@@ -214,47 +235,13 @@ function dumpTimeIndexFrom(
   }
 }
 
-function maxRecordTimestamp(
-  seg: FileSource,
-  pos: number,
-  size: number,
-  magic: number,
-  opts: DumpOptions,
-): bigint | string {
-  const bytes = seg.readAt(pos, size)
-  let max = -1n
-  try {
-    if (magic < 2) {
-      for (const r of decodeLegacyRecords(decodeLegacyEntry(bytes, pos), opts)) if (r.timestamp > max) max = r.timestamp
-    } else {
-      const h = decodeBatchHeader(bytes, pos)
-      for (const r of decodeRecords(h, bytes, opts)) if (r.timestamp > max) max = r.timestamp
-    }
-  } catch (e) {
-    if (e instanceof DecodeError) return e.message
-    throw e
-  }
-  return max
-}
-
-function recordTimestampAt(
-  seg: FileSource,
-  pos: number,
-  size: number,
-  offset: bigint,
-  opts: DumpOptions,
-): bigint | undefined {
-  const bytes = seg.readAt(pos, size)
-  try {
-    const h = decodeBatchHeader(bytes, pos)
-    for (const r of decodeRecords(h, bytes, opts)) if (r.offset === offset) return r.timestamp
-  } catch (e) {
-    if (!(e instanceof DecodeError)) throw e
-  }
-  return undefined
-}
-
-function sanityTimeIndex(file: KafkaFile, src: FileSource, base: bigint, printer: DumpPrinter, log: FindingLog): void {
+function sanityTimeIndex(
+  file: KafkaFile,
+  src: SegmentSource,
+  base: bigint,
+  printer: DumpPrinter,
+  log: FindingLog,
+): void {
   const n = Math.floor(src.size / TIME_INDEX_ENTRY_SIZE)
   let problem: string | undefined
   let at = (n - 1) * TIME_INDEX_ENTRY_SIZE // the last entry, which both value checks read

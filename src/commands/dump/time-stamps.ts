@@ -1,0 +1,147 @@
+// The record timestamps a segment's .timeindex check needs, taken while the dump of its .log passes the batches
+// (kafka-dump-log's DumpLogSegments.dumpTimeIndex compares each entry with the records of the batch holding its
+// offset): the .timeindex is read before its .log, once, and its bytes kept for its own dump after it, so that
+// neither file is read a second time. A batch not seen here (legacy, larger than the read window, past
+// --max-bytes) is read from the log by the check, as before.
+import { decodeBatchHeader } from '../../decode/batch-header.js'
+import { DecodeError } from '../../decode/errors.js'
+import { decodeTimeIndex } from '../../decode/index-files.js'
+import { decodeLegacyEntry, decodeLegacyRecords } from '../../decode/legacy.js'
+import type { V2Batch } from '../../decode/log-reader.js'
+import { decodeRecords } from '../../decode/records.js'
+import { OFFSET_OFFSET } from '../../decode/layout.js'
+import { BatchView } from '../../decode/batch-view.js'
+import { FileSource } from '../../io/file-source.js'
+import type { DumpOptions } from './dump-options.js'
+
+/** a .timeindex above this is not held (10 MiB is segment.index.bytes' default; a held one is about 2 entries per 4 KiB of log) */
+const MAX_HELD_BYTES = 4 * 1024 * 1024
+
+/** what the check reads of the batch at a position: its records' largest timestamp, each indexed offset's timestamp */
+export interface BatchStamps {
+  maxTimestamp: bigint | string
+  at: Map<number, bigint | undefined>
+}
+
+const view = new BatchView()
+
+export class TimeIndexStamps {
+  private readonly byPosition = new Map<number, BatchStamps>()
+
+  private constructor(
+    /** resolved paths of the .timeindex and its .log */
+    readonly timeIndex: string,
+    readonly log: string,
+    /** the .timeindex's bytes, dumped from here after the .log */
+    readonly bytes: Buffer,
+    /** the entries' offsets, ascending, without repeats */
+    private readonly offsets: Float64Array,
+  ) {}
+
+  /** the .timeindex at `timeIndex` read whole, or undefined when it cannot be or is too large to hold */
+  static read(timeIndex: string, log: string, baseOffset: bigint): TimeIndexStamps | undefined {
+    let bytes: Buffer
+    try {
+      const src = new FileSource(timeIndex)
+      try {
+        if (src.size > MAX_HELD_BYTES) return undefined
+        bytes = src.readAt(0, src.size)
+      } finally {
+        src.close()
+      }
+    } catch {
+      return undefined // its own dump says why, in its turn
+    }
+    const list: number[] = []
+    for (const e of decodeTimeIndex(bytes, baseOffset)) {
+      const n = Number(e.offset)
+      if (Number.isSafeInteger(n)) list.push(n)
+    }
+    list.sort((a, b) => a - b)
+    const offsets = Float64Array.from(list.filter((v, i) => i === 0 || v !== list[i - 1]))
+    return new TimeIndexStamps(timeIndex, log, bytes, offsets)
+  }
+
+  /** a v2 batch the dump framed: its timestamps kept when an entry's offset lies in it */
+  batch(b: V2Batch, opts: DumpOptions): void {
+    if (!b.complete || this.offsets.length === 0) return
+    const v = view.of(b.bytes, b.position)
+    const base = v.int64(OFFSET_OFFSET)
+    if (typeof base !== 'number') return
+    const last = base + v.lastOffsetDelta
+    let i = this.firstAtOrAbove(base)
+    if (i === this.offsets.length || this.offsets[i]! > last) return
+    const at = new Map<number, bigint | undefined>()
+    for (; i < this.offsets.length && this.offsets[i]! <= last; i++) at.set(this.offsets[i]!, undefined)
+    this.byPosition.set(b.position, { maxTimestamp: readStamps(b.bytes, b.position, opts, at), at })
+  }
+
+  /** what the dump kept of the batch at `position` of `log` */
+  stampsAt(log: string, position: number): BatchStamps | undefined {
+    return log === this.log ? this.byPosition.get(position) : undefined
+  }
+
+  private firstAtOrAbove(x: number): number {
+    let lo = 0
+    let hi = this.offsets.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (this.offsets[mid]! < x) lo = mid + 1
+      else hi = mid
+    }
+    return lo
+  }
+}
+
+/** the largest timestamp of the records of the entry in `bytes` (at file position `pos`), or why it cannot be read */
+export function maxRecordTimestamp(bytes: Buffer, pos: number, magic: number, opts: DumpOptions): bigint | string {
+  let max = -1n
+  try {
+    if (magic < 2) {
+      for (const r of decodeLegacyRecords(decodeLegacyEntry(bytes, pos), opts)) if (r.timestamp > max) max = r.timestamp
+    } else {
+      const h = decodeBatchHeader(bytes, pos)
+      for (const r of decodeRecords(h, bytes, opts)) if (r.timestamp > max) max = r.timestamp
+    }
+  } catch (e) {
+    if (e instanceof DecodeError) return e.message
+    throw e
+  }
+  return max
+}
+
+/**
+ * One pass over the records of the v2 batch in `bytes`: the largest timestamp (or why the records cannot be read, as
+ * maxRecordTimestamp says it) and the timestamp of each record whose offset is a key of `at` (read before any damage)
+ */
+function readStamps(
+  bytes: Buffer,
+  pos: number,
+  opts: DumpOptions,
+  at: Map<number, bigint | undefined>,
+): bigint | string {
+  let max = -1n
+  try {
+    const h = decodeBatchHeader(bytes, pos)
+    for (const r of decodeRecords(h, bytes, opts)) {
+      if (r.timestamp > max) max = r.timestamp
+      const o = Number(r.offset)
+      if (at.has(o) && at.get(o) === undefined) at.set(o, r.timestamp)
+    }
+  } catch (e) {
+    if (e instanceof DecodeError) return e.message
+    throw e
+  }
+  return max
+}
+
+/** the timestamp of the record at `offset` in the v2 batch in `bytes`, if it can be read */
+export function recordTimestampAt(bytes: Buffer, pos: number, offset: bigint, opts: DumpOptions): bigint | undefined {
+  try {
+    const h = decodeBatchHeader(bytes, pos)
+    for (const r of decodeRecords(h, bytes, opts)) if (r.offset === offset) return r.timestamp
+  } catch (e) {
+    if (!(e instanceof DecodeError)) throw e
+  }
+  return undefined
+}
