@@ -128,22 +128,24 @@ export function dumpLogRange(
   progress?: Progress,
   windowBuffer?: Buffer,
 ): RangeTotals {
-  if (windowBuffer !== undefined)
-    return dumpRange(source, file, opts, out, log, printer, summary, range, progress, windowBuffer)
-  const size = Math.max(RECORD_BATCH_OVERHEAD, opts.window ?? DEFAULT_WINDOW)
-  // a range dumped inside another's (none today) gets a window of its own: the lent one is in use
-  let lent = spareWindow !== undefined && spareWindow.length >= size ? spareWindow : undefined
-  spareWindow = undefined
-  // allocated untouched: a small file's read fills only its size of it
-  lent ??= Buffer.allocUnsafeSlow(size)
   // a deep dump keeps the bytes of a batch larger than the window as its CRC streams past, for its records
   const copy = opts.deep && opts.verifyCrc && source.seekable !== false ? new BatchCopy(source) : undefined
+  const window = windowBuffer ?? borrowWindow(opts)
   try {
-    return dumpRange(copy ?? source, file, opts, out, log, printer, summary, range, progress, lent)
+    return dumpRange(copy ?? source, file, opts, out, log, printer, summary, range, progress, window)
   } finally {
-    spareWindow = lent
+    if (windowBuffer === undefined) spareWindow = window
     copy?.close()
   }
+}
+
+/** the run's window, or a new one when there is none of the size (or a range dumped inside another's has it) */
+function borrowWindow(opts: DumpOptions): Buffer {
+  const size = Math.max(RECORD_BATCH_OVERHEAD, opts.window ?? DEFAULT_WINDOW)
+  const lent = spareWindow !== undefined && spareWindow.length >= size ? spareWindow : undefined
+  spareWindow = undefined
+  // allocated untouched: a small file's read fills only its size of it
+  return lent ?? Buffer.allocUnsafeSlow(size)
 }
 
 function dumpRange(
@@ -190,7 +192,8 @@ function dumpRange(
     from: range.from,
     maxBytes: range.end,
     // a shallow dump needs only the header and the CRC of a batch: one larger than the window is streamed;
-    // a deep one then reads its records again from the source (streamed-batch.ts), which standard input cannot
+    // a deep one then reads its records from what the CRC pass kept (a BatchCopy source: onStreamed below); on
+    // standard input, which is not streamed here, such a batch is held whole
     ...(opts.deep && source.seekable === false
       ? {}
       : { streamLarge: opts.verifyCrc ? ('crc' as const) : ('header' as const) }),
