@@ -28,35 +28,44 @@ function haveStrace(): boolean {
   return spawnSync('strace', ['-V'], { stdio: 'ignore' }).status === 0
 }
 
-/** bytes read per file below `root` by `tsdump args`, from strace's log of the whole process */
-function bytesRead(args: string[], root: string): Map<string, number> {
-  const log = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-reads-')), 'strace.txt')
+/**
+ * strace's lines of `tsdump args` for `syscalls`, each thread's in a file of its own (-ff): in one file, the lines of
+ * threads reading at once are cut into `<unfinished ...>` and `resumed>` halves without the path, and went uncounted
+ */
+function straceLines(syscalls: string, args: string[]): string[] {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-reads-'))
   spawnSync(
     'strace',
     [
-      '-f',
+      '-ff',
       '-qq',
       '-e',
-      'trace=read,pread64,readv,preadv,preadv2',
+      `trace=${syscalls}`,
       '-e',
       'signal=none',
       '-y',
       '-o',
-      log,
+      path.join(dir, 'strace'),
       process.execPath,
       BIN,
       ...args,
     ],
     { stdio: 'ignore', env: { ...process.env, NO_COLOR: '1' } },
   )
+  const lines = fs.readdirSync(dir).flatMap((f) => fs.readFileSync(path.join(dir, f), 'utf8').split('\n'))
+  fs.rmSync(dir, { recursive: true, force: true })
+  return lines
+}
+
+/** bytes read per file below `root` by `tsdump args`, from strace's log of the whole process */
+function bytesRead(args: string[], root: string): Map<string, number> {
   const per = new Map<string, number>()
-  const line = /^\d+\s+(?:read|pread64|readv|preadv2?)\(\d+<([^>]+)>.*\)\s+=\s+(\d+)$/
-  for (const l of fs.readFileSync(log, 'utf8').split('\n')) {
+  const line = /^(?:read|pread64|readv|preadv2?)\(\d+<([^>]+)>.*\)\s+=\s+(\d+)$/
+  for (const l of straceLines('read,pread64,readv,preadv,preadv2', args)) {
     const m = line.exec(l)
     if (m === null || !m[1]!.startsWith(root + '/')) continue
     per.set(m[1]!, (per.get(m[1]!) ?? 0) + Number(m[2]))
   }
-  fs.rmSync(path.dirname(log), { recursive: true, force: true })
   return per
 }
 
@@ -690,22 +699,15 @@ describe('the byte counter', () => {
  * (offset and count: every segment read goes through FileSource's positional reads), and the bytes read in all.
  */
 function bytesReadTwice(args: string[], root: string): Map<string, { twice: number; read: number }> {
-  const log = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-ranges-')), 'strace.txt')
-  spawnSync(
-    'strace',
-    ['-f', '-qq', '-e', 'trace=pread64', '-e', 'signal=none', '-y', '-o', log, process.execPath, BIN, ...args],
-    { stdio: 'ignore', env: { ...process.env, NO_COLOR: '1' } },
-  )
   const ranges = new Map<string, Array<[number, number]>>()
-  const line = /^\d+\s+pread64\(\d+<([^>]+)>, .*, \d+, (\d+)\)\s+=\s+(\d+)$/
-  for (const l of fs.readFileSync(log, 'utf8').split('\n')) {
+  const line = /^pread64\(\d+<([^>]+)>, .*, \d+, (\d+)\)\s+=\s+(\d+)$/
+  for (const l of straceLines('pread64', args)) {
     const m = line.exec(l)
     if (m === null || !m[1]!.startsWith(root + '/')) continue
     const list = ranges.get(m[1]!) ?? []
     list.push([Number(m[2]), Number(m[2]) + Number(m[3])])
     ranges.set(m[1]!, list)
   }
-  fs.rmSync(path.dirname(log), { recursive: true, force: true })
   const out = new Map<string, { twice: number; read: number }>()
   for (const [file, list] of ranges) {
     list.sort((a, b) => a[0] - b[0])
