@@ -4,7 +4,8 @@
 // in), the same counts, outcomes in the same order, the same first transactions of the report. Over the real
 // brokers' fixtures, bench/make-scale.mjs's synthetic log directory and a log dir with a finding per transaction,
 // in memory and through temp files cut into many buckets and shares; and with more producers than the
-// exactly-once check takes, the tally declines (doctor then takes the ordered stream over the same buckets).
+// exactly-once check takes, the tally declines (doctor then takes the ordered stream over the same buckets), unless
+// no commit was made outside a transaction (then the check has nothing to find).
 import * as fs from 'node:fs'
 import * as os from 'node:os'
 import * as path from 'node:path'
@@ -59,6 +60,35 @@ function both(dir: string, bucketBytes: number, shareBytes: number, maxProducers
   }
 }
 
+/**
+ * doctor's tally (keep none, buckets the join would find nothing in not joined) and transactions' ordered stream over
+ * one collection of `dir`: their findings as doctor collects them, the count, the outcomes' counts; and how many
+ * buckets were quiet, of how many
+ */
+function quietly(dir: string, bucketBytes: number): { tallied: string; ordered: string; quiet: number; n: number } {
+  const model = new BrokerModel([dir], {})
+  const tx = transactionsHooks(model, { now: NOW }, { bucketBytes, quiet: true, groupPositions: false })
+  const scan = model.scan(tx.collector.hooks)
+  const j = transactionsJoinOf(tx, scan)
+  if ('unusable' in j) throw new Error(`${dir} unusable`)
+  const q = j.collected.quiet!
+  let quiet = 0
+  for (let b = 0; b < q.n; b++) if (q.quiet(b)) quiet++
+  const seen = (t: DoctorTransactions, c: DoctorCollector): string =>
+    shown({ count: t.count, outcomes: Object.fromEntries(Object.entries(t.outcomes).sort()), first: [] }, c)
+  try {
+    const c1 = collector()
+    const t = tallyTransactions(j.collected, j.input)
+    if (t === null) throw new Error('declined')
+    const tallied = seen(gatherTallied(c1, t, [dir]), c1)
+    const c2 = collector()
+    const ordered = seen(gatherTransactions(c2, streamTransactions(j.collected, j.input), [dir]), c2)
+    return { tallied, ordered, quiet, n: q.n }
+  } finally {
+    j.collected.spill?.close()
+  }
+}
+
 /** a log dir whose data never matches its coordinator's records (scripts/fuzz/builders.mjs): a finding per transaction */
 function mismatched(name: string, bytes: number, records: number): string {
   const logs = path.join(root, name)
@@ -86,6 +116,30 @@ describe("doctor's tally of the transactions = what their listed order gives it"
     })
   }
 
+  it('the buckets the join would find nothing in, not joined: the same findings and counts, on every fixture', () => {
+    for (const d of logDirs)
+      for (const bucket of [0, 1024]) {
+        const q = quietly(d, bucket)
+        expect(q.tallied, `${path.relative(REPO, d)}, buckets of ${bucket} bytes`).toBe(q.ordered)
+      }
+  })
+
+  it("a synthetic log directory of 1500 transactions: all but the 3 open ids' buckets quiet, the same findings", () => {
+    const dir = path.join(root, 'scale-quiet')
+    scaleLogDir(dir, { transactions: 1500, ids: 40, slices: 1, open: 3 })
+    const q = quietly(dir, 32 * 1024)
+    expect(q.tallied).toBe(q.ordered)
+    expect(q.ordered).toContain('TXN_COORDINATOR_OVERDUE')
+    expect(q.n - q.quiet).toBeGreaterThanOrEqual(1)
+    expect(q.n - q.quiet).toBeLessThanOrEqual(3)
+  })
+
+  it('a finding in every transaction: only buckets that hold none of them quiet', () => {
+    const q = quietly(mismatched('mismatched-quiet', 150 * 300, 3000), 8 * 1024)
+    expect(q.tallied).toBe(q.ordered)
+    expect(q.quiet).toBeLessThan(q.n)
+  })
+
   it('a synthetic log directory of 1500 transactions, 50 partitions, 3 left open', () => {
     const dir = path.join(root, 'scale')
     scaleLogDir(dir, { transactions: 1500, ids: 40, slices: 1, open: 3 })
@@ -102,10 +156,18 @@ describe("doctor's tally of the transactions = what their listed order gives it"
   })
 
   it('more producers than the exactly-once check takes: the tally declines, the listed order decides', () => {
+    // the generator's consumers commit outside transactions too (EOS_MIXED_COMMITS, EOS_NO_OFFSETS)
+    const dir = path.join(REPO, 'fixtures', 'broker', 'transactions', 'logs')
+    expect(both(dir, 4 * 1024, 1024, 1)[0]).toBeNull()
+    const [tallied, ordered] = both(dir, 4 * 1024, 1024, 1000)
+    expect(tallied).toBe(ordered)
+    expect(ordered).toContain('EOS_MIXED_COMMITS')
+  })
+
+  it('no commit outside a transaction: more producers than the exactly-once check takes, and nothing to check', () => {
     const dir = path.join(root, 'scale-ids')
     scaleLogDir(dir, { transactions: 300, ids: 40, slices: 1, open: 3 })
-    expect(both(dir, 4 * 1024, 1024, 10)[0]).toBeNull()
-    const [tallied, ordered] = both(dir, 4 * 1024, 1024, 40)
+    const [tallied, ordered] = both(dir, 4 * 1024, 1024, 10)
     expect(tallied).toBe(ordered)
   })
 })

@@ -20,6 +20,16 @@ export function exactlyOnce(
   return tally.finish(commits)
 }
 
+/**
+ * The commits made outside any transaction (commitSync) that both findings compare a producer's transactions with:
+ * none, and the check has nothing to find whatever the transactions are
+ */
+export function commitsOutside(commits: Iterable<readonly OffsetCommitRecord[]>): OffsetCommitRecord[] {
+  const plain: OffsetCommitRecord[] = []
+  for (const cs of commits) for (const c of cs) if (!c.transactional && c.offset !== null) plain.push(c)
+  return plain
+}
+
 /** per producer; the maps only once it carries offsets or a second producer id (a million one-transaction producers hold none) */
 interface Tally<P> {
   /** its first transaction's place in the listed order, when they come in another */
@@ -109,8 +119,7 @@ export class ExactlyOnceTally<P = never> {
     findings: Finding[]
     notCheckedTransactions: number
   } {
-    const plain: OffsetCommitRecord[] = []
-    for (const cs of commits) for (const c of cs) if (!c.transactional && c.offset !== null) plain.push(c)
+    const plain = commitsOutside(commits)
     const producers: ProducerOffsets[] = []
     const findings: Finding[] = []
     const tallies = [...this.byProducer.values()]
