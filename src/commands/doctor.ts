@@ -181,7 +181,11 @@ export function doctorRun(paths: string[], opts: DoctorOptions = {}, internals: 
     // transactions' runs, offset commits and coordinator episodes are taken in the same pass
     const txOpts = { ...remote, now: nowMs, maxTransactionTimeoutMinutes: timeoutMin }
     // no group's committed offsets around each transaction: doctor prints none, and no finding reads them
-    const tx = transactionsHooks(model, txOpts, { groupPositions: false })
+    // and which buckets of producer ids the join would find nothing in, told as they fill: those are not joined
+    const tx = transactionsHooks(model, txOpts, {
+      groupPositions: false,
+      quiet: internals.keepTransactions === undefined,
+    })
     const scan = model.scan({
       ...tx.collector.hooks,
       analyzer: (dir) => {

@@ -86,7 +86,7 @@ export class Buckets {
   }
 
   /** of() of a producer id as the analyzer holds it (a number below 2^53: no BigInt) */
-  private ofI64(pid: I64): number {
+  ofI64(pid: I64): number {
     if (typeof pid === 'bigint') return this.of(pid)
     const n = this.n
     return ((pid % n) + n) % n

@@ -14,6 +14,8 @@ import { EpisodeCutter, coordinatorState, valueFields } from '../analysis/transa
 import { GroupTimelines } from '../analysis/transaction-join/group-positions.js'
 import type { OffsetCommitRecord, PartitionRun } from '../analysis/transaction-join/types.js'
 import { FileTable } from '../analysis/transaction-join/wire.js'
+import { runLabel } from '../analysis/transaction-join/join.js'
+import { QuietBuckets } from '../analysis/transaction-join/quiet-buckets.js'
 import type { DamageRef } from '../analysis/transactions.js'
 import type { TransactionalIdState, TransactionStateRecord } from '../analysis/transactional-id-state.js'
 import { replacesNewest, sortStates } from '../analysis/transactional-id-state.js'
@@ -58,6 +60,11 @@ export interface CollectOptions {
    * no finding reads them): each commit in effect is not kept (12 bytes each, 12 MiB for a million)
    */
   groupPositions?: boolean
+  /**
+   * true: which buckets the join would find nothing in is told as they fill (analysis/transaction-join/quiet-buckets.ts),
+   * for doctor, which prints findings only
+   */
+  quiet?: boolean
 }
 
 /** what the pass collected, for the join (scan/transactions-stream.ts) */
@@ -74,6 +81,8 @@ export interface Collected {
   plain: Map<string, OffsetCommitRecord[]>
   /** when each transactional id was first seen (its first coordinator record's time) */
   firstSeen: Map<string, bigint | null>
+  /** the buckets the join would find nothing in (CollectOptions.quiet), else null */
+  quiet: QuietBuckets | null
   findings: Finding[]
   stateLogs: string[]
   lookedIn: string[]
@@ -106,6 +115,7 @@ export class TransactionsCollector {
   private readonly damaged = new Map<string, DamageRef>()
   private readonly groups = new GroupTimelines()
   private readonly positions: boolean
+  private readonly quiet: QuietBuckets | null
   private readonly plain = new Map<string, OffsetCommitRecord[]>()
   private readonly found: Finding[] = []
   /** partitions held in several log directories: how many copies, and the ones scanned so far */
@@ -134,9 +144,11 @@ export class TransactionsCollector {
     )
     this.spill = n > 1 ? new SpillDir('tsdump-transactions-', n) : null
     this.buckets = new Buckets(n, this.spill, this.files)
+    this.quiet = opts.quiet === true ? new QuietBuckets(n) : null
     if (this.spill !== null) opts.onSpill?.(this.spill.dir)
     // the coordinator's records: episodes to their producer's bucket as they are cut
     this.cut = new EpisodeCutter((e, seq) => {
+      this.quiet?.episode(this.buckets.of(e.producerId), e, seq)
       this.buckets.put(e.producerId, ['e', seq, e])
     })
     model.onTransactionStateRecord((id, offset, file, position, _timestamp, buf, at, length, whole) => {
@@ -197,6 +209,7 @@ export class TransactionsCollector {
       groups: this.groups,
       plain: this.plain,
       firstSeen: this.firstSeen,
+      quiet: this.quiet,
       findings,
       stateLogs: coordinator.partitions.map((p) => p.dir.path),
       lookedIn,
@@ -283,6 +296,7 @@ export class TransactionsCollector {
         this.commitsEnded(pid, toBigInt(t.firstOffset), m, t.marker!.type === 'COMMIT' ? m : null)
       }
     }
+    this.quiet?.streamedRun(this.buckets.ofI64(t.producerId), runLabel({ topic, partition }), t)
     const o = this.buckets.begin(RUN, t.producerId)
     txnRunW(o, this.files, topic, partition, t, file, position, timestamp, markerFile, markerPosition)
     this.buckets.end(t.producerId)
@@ -341,6 +355,7 @@ export class TransactionsCollector {
         r.marker?.offset ?? r.lastDataOffset ?? r.firstOffset,
         r.marker?.type === 'COMMIT' ? r.marker.offset : null,
       )
+    this.quiet?.partitionRun(this.buckets.of(r.producerId), runLabel(r), r)
     this.buckets.put(r.producerId, ['r', r])
   }
 
