@@ -9,10 +9,11 @@
 // before it in the order they began. That is how joinSharedEpoch pairs them (the k-th run of a partition with the
 // k-th episode listing it), so each transaction then has one marker in each partition its coordinator listed, of
 // the outcome it wrote, and no other: no TXN_* finding of consistency.ts, none of open-runs.ts, none of join.ts
-// (a producer whose transaction version is 2 or not known, with two episodes ending at one epoch, is not quiet:
-// join.ts takes the last and says so). k is counted while a producer's epochs in a partition do not go back (a
+// (a producer with a run or record of transaction version 2 and two episodes ending at one epoch is not quiet:
+// join.ts takes the last of a version 2 group's episodes and says so). k is counted while a producer's epochs in a partition do not go back (a
 // producer's runs come in offset order, its episodes in the order they began); where they do, or where more
 // producer/partition pairs are met than MAX_PAIRS, the bucket (every bucket) is not quiet.
+import { finish32 as fmix } from '../../bytes/ascii-intern.js'
 import { inferTransactionVersion } from '../transactions.js'
 import { abortCause } from './abort-cause.js'
 import type { StreamedTransaction } from '../run-sink.js'
@@ -238,14 +239,4 @@ export class QuietBuckets {
     this.episodeCounts.length = 0
     this.producers.clear()
   }
-}
-
-/** murmur3's finaliser: every input bit moves every output bit */
-function fmix(h: number): number {
-  h ^= h >>> 16
-  h = Math.imul(h, 0x85ebca6b)
-  h ^= h >>> 13
-  h = Math.imul(h, 0xc2b2ae35)
-  h ^= h >>> 16
-  return h
 }
