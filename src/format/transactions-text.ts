@@ -7,6 +7,7 @@ import type { HangingVerdict } from '../analysis/hanging.js'
 import { ageSourceText } from '../analysis/hanging.js'
 import type { ChalkInstance } from 'chalk'
 import { ABORTED_BY_TEXT } from '../analysis/transaction-join/abort-cause.js'
+import type { IdFamily } from '../analysis/transaction-join/id-families.js'
 import { describeFamily, idFamily } from '../analysis/transaction-join/id-families.js'
 import type { JoinedTransaction, TransactionsResult, TransactionsStreamed } from '../analysis/transaction-join/types.js'
 import { stateLabel, unknownStatesNotes } from '../analysis/transactional-id-state.js'
@@ -23,8 +24,9 @@ import type { PrinterOutput } from './printer.js'
 import { formatFinding } from './finding-text.js'
 import { fitTable, hiddenNote } from './table.js'
 import { isoTime } from './timestamp.js'
-import { wrapWords } from './wrap.js'
-import { runTableLines } from './run-table.js'
+import { fitsOneLine, spaced, wrapWords } from './wrap.js'
+import { runTableLines, writeRunTable } from './run-table.js'
+import type { Writer } from './writer.js'
 import { streamsLines } from './streams-text.js'
 import { wrapCommand } from './doctor-text.js'
 
@@ -41,6 +43,8 @@ const JOINED_HELD = Object.fromEntries(
 
 /** `text` wrapped under a two-space indent, its continuation lines four */
 function hanging(text: string, wide: boolean, first = '  '): string[] {
+  // (the one line wrapWords gives, its indent made `first` without a string of it first)
+  if (fitsOneLine(text, 4, wide ? 10000 : 80)) return [first + spaced(text)]
   const lines = wrapWords(text, '    ', wide ? 10000 : 80)
   if (lines.length > 0) lines[0] = first + lines[0]!.slice(4)
   return lines
@@ -66,14 +70,37 @@ function openRunText(label: string, v: HangingVerdict): string {
   return `${label}: ${age}, ${ageSourceText(v)}: ${verdict}`
 }
 
+/** the lines written, each ending in a newline, and forgotten: what a block holds before its runs' table and after it */
+function writeLines(w: Writer, lines: string[]): void {
+  if (lines.length > 0) w.write(`${lines.join('\n')}\n`)
+  lines.length = 0
+}
+
+/** a transaction's block written to `w`, after an empty line (its runs' table as bytes: run-table.ts writeRunTable) */
+const NO_FAMILY = { family: null, named: null } as const
+/** each id's family and its words (a million transactions of a thousand ids: two regular expressions each), the last 4,096 ids' */
+const families = new Map<string, { family: IdFamily; named: string | null }>()
+function familyOf(id: string): { family: IdFamily; named: string | null } {
+  let f = families.get(id)
+  if (f === undefined) {
+    const family = idFamily(id)
+    f = { family, named: describeFamily(family) }
+    if (families.size >= 4096) families.clear()
+    families.set(id, f)
+  }
+  return f
+}
+
 function block(
+  w: Writer,
   t: JoinedTransaction,
   chalk: ChalkInstance,
   wide: boolean,
   sinks?: FlinkSink[],
   endIt?: (id: string) => ForceTerminateAdvice,
-): string[] {
-  const out: string[] = []
+): void {
+  // the empty line before the block
+  const out: string[] = ['']
   const outcome =
     t.outcome === 'committed'
       ? chalk.green(t.outcome)
@@ -86,8 +113,7 @@ function block(
   const said = outcome === t.outcome ? rest : rest.replace(t.outcome, outcome)
   if (wide || who.length + 2 + rest.length <= 80) out.push(`${chalk.bold(who)}  ${said}`)
   else out.push(chalk.bold(who), `  ${said}`)
-  const family = t.transactionalId === null ? null : idFamily(t.transactionalId)
-  const named = family === null ? null : describeFamily(family)
+  const { family, named } = t.transactionalId === null ? NO_FAMILY : familyOf(t.transactionalId)
   if (named !== null) for (const l of hanging(named, wide)) out.push(l)
   for (const n of flinkTransactionNotes(sinks, t.transactionalId, t.outcome))
     for (const l of hanging(n, wide)) out.push(l)
@@ -112,13 +138,17 @@ function block(
   // (the span is timestamps: only the basis's words are held together)
   for (const l of wrapWords(`${span}, joined by ${JOINED_HELD[t.joinedBy]}`, '  ')) out.push(l)
   if (t.runs.length > 0) {
-    for (const l of runTableLines(t.runs, chalk, wide, 78)) out.push('  ' + l)
+    writeLines(w, out)
+    if (!writeRunTable(w, t.runs, chalk, wide, 78, '  '))
+      for (const l of runTableLines(t.runs, chalk, wide, 78)) out.push('  ' + l)
     for (const r of t.runs)
       if (r.verdict !== undefined)
         for (const l of hanging(openRunText(`${r.topic}-${r.partition}`, r.verdict), wide)) out.push(l)
   }
   if (t.offsetCommits.length > 0) {
-    const groups = [...new Set(t.offsetCommits.map((c) => c.group))].sort()
+    // (one group, as nearly every transaction commits to: no set of them)
+    const one = t.offsetCommits.every((c) => c.group === t.offsetCommits[0]!.group)
+    const groups = one ? [t.offsetCommits[0]!.group] : [...new Set(t.offsetCommits.map((c) => c.group))].sort()
     for (const g of groups) {
       const cs = t.offsetCommits
         .filter((c) => c.group === g)
@@ -172,7 +202,7 @@ function block(
       '  ! ',
     ))
       out.push(l)
-  return out
+  writeLines(w, out)
 }
 
 export function printTransactionsText(
@@ -195,7 +225,7 @@ export function printTransactionsText(
   lines.length = 0
   // as they come: the exactly-once check and the id families below are complete once they all passed
   for (const t of 'items' in r ? r.items : r.transactions)
-    out.stdout.write('\n' + block(t, chalk, opts.wide, r.flinkSinks, opts.endIt).join('\n') + '\n')
+    block(out.stdout, t, chalk, opts.wide, r.flinkSinks, opts.endIt)
   const eos = r.exactlyOnce.filter((p) => p.groups.length > 0 || p.groupsAdvancingOutside.length > 0)
   if (eos.length > 0) {
     lines.push('', 'Offsets carried by each transactional producer (exactly-once check):')

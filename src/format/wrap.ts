@@ -7,9 +7,9 @@ import { TABLE_WIDTH } from './table.js'
  * holds two words together ("in 6.8 min") and is written as a space.
  */
 export function wrapWords(text: string, indent: string, width = TABLE_WIDTH): string[] {
-  const irregular = /^ | $| {2}/.test(text)
   // a text that fits on its line as it is (most of them): one line, no words taken apart
-  if (indent.length + text.length <= width && text !== '' && !irregular) return [indent + spaced(text)]
+  if (fitsOneLine(text, indent.length, width)) return [indent + spaced(text)]
+  const irregular = irregularSpaces(text)
   if (irregular) return wrapSplit(text, indent, width)
   // one space between words: each line is a slice of the text (no word made a string of its own)
   const lines: string[] = []
@@ -29,8 +29,21 @@ export function wrapWords(text: string, indent: string, width = TABLE_WIDTH): st
   return lines
 }
 
+/**
+ * whether wrapWords(text, indent, width) is the one line indent + spaced(text): a text that fits after an indent of
+ * `indent` characters, with single spaces between its words and none at its ends
+ */
+export function fitsOneLine(text: string, indent: number, width: number): boolean {
+  return indent + text.length <= width && text !== '' && !irregularSpaces(text)
+}
+
+/** spaces at its ends or two together (what /^ | $| {2}/ finds, without a regular expression's run per line) */
+function irregularSpaces(text: string): boolean {
+  return text.charCodeAt(0) === 32 || text.charCodeAt(text.length - 1) === 32 || text.includes('  ')
+}
+
 /** a no-break space written as a space */
-const spaced = (s: string): string => (s.includes('\u00a0') ? s.replaceAll('\u00a0', ' ') : s)
+export const spaced = (s: string): string => (s.includes('\u00a0') ? s.replaceAll('\u00a0', ' ') : s)
 
 /** wrapWords of a text with spaces at its ends or several between words: its words taken apart */
 function wrapSplit(text: string, indent: string, width: number): string[] {

@@ -48,10 +48,12 @@ const COMMIT = 3
 
 /**
  * record bytes of a bucket joined at once: a bucket read back is joined in shares of its producer ids this large,
- * so that what one join holds as objects dies young (a share of a few MiB of objects, not the whole bucket's,
- * which V8 promoted to its old space at every scavenge of the join)
+ * so that what one join holds as objects dies young (not the whole bucket's, which V8 promoted to its old space at
+ * every scavenge of the join). transactions holds its young generation at 1 MiB semi-spaces (bin/tsdump.js): a
+ * share of 64 KiB made several hundred KiB of objects that a scavenge found alive and promoted, a share of 16 KiB
+ * far fewer (scale-100000: 15% less CPU, bench/RESULTS.md)
  */
-export const SHARE_BYTES = 64 * 1024
+export const SHARE_BYTES = 16 * 1024
 
 /** the buckets: arrays when the input is small, else one temp file each */
 export class Buckets {

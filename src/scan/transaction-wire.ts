@@ -105,8 +105,14 @@ export function runR(r: ByteIn, f: FileTable): PartitionRun {
   return x
 }
 
-function namesW(o: ByteOut, f: FileTable, l: Iterable<string>, n: number): void {
-  o.uv(n)
+// an array's names by index and a set's by its own loop: one loop over both kinds made an iterator result per name
+// (a tenth of the join's garbage at scale-10000)
+function namesW(o: ByteOut, f: FileTable, l: readonly string[]): void {
+  o.uv(l.length)
+  for (let i = 0; i < l.length; i++) nameW(o, f, l[i]!)
+}
+function nameSetW(o: ByteOut, f: FileTable, l: ReadonlySet<string>): void {
+  o.uv(l.size)
   for (const s of l) nameW(o, f, s)
 }
 function namesR(r: ByteIn, f: FileTable): string[] {
@@ -122,7 +128,7 @@ function stateW(o: ByteOut, f: FileTable, s: CoordinatorState): void {
   o.sv(s.producerEpoch)
   o.i64(s.timestamp)
   o.i64(s.startTimestamp)
-  namesW(o, f, s.partitions, s.partitions.length)
+  namesW(o, f, s.partitions)
   o.sv(s.transactionTimeoutMs)
   o.sv(s.clientTransactionVersion)
   nameW(o, f, s.file)
@@ -151,7 +157,7 @@ export function episodeW(o: ByteOut, f: FileTable, e: Episode): void {
   for (const s of e.states) stateW(o, f, s)
   o.i64(e.producerId)
   o.sv(e.endEpoch)
-  namesW(o, f, e.partitions, e.partitions.size)
+  nameSetW(o, f, e.partitions)
   o.sv(e.prepare === null ? -1 : e.states.indexOf(e.prepare))
   o.sv(e.complete === null ? -1 : e.states.indexOf(e.complete))
 }
@@ -249,7 +255,7 @@ export function joinedW(o: ByteOut, f: FileTable, t: JoinedTransaction): void {
   for (const c of t.offsetCommits) commitW(o, f, c)
   o.bool(t.episode !== null)
   if (t.episode !== null) episodeW(o, f, t.episode)
-  namesW(o, f, t.notRead, t.notRead.length)
+  namesW(o, f, t.notRead)
   // an abort's cause names the episode's PrepareAbort record: kept once, in the episode
   const c = t.abortCause
   o.bool(c !== null)
