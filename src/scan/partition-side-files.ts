@@ -9,7 +9,7 @@ import type { SnapshotInput, SnapshotProducer } from '../analysis/partition-inpu
 import { ProducerInts } from '../analysis/producer-map.js'
 import { ABORTED_TXN_SIZE, firstZeroTxnEntry } from '../decode/index-files.js'
 import { entryWindowBuffers } from '../decode/entry-windows.js'
-import { producerSnapshotEntries, readProducerSnapshot, snapshotValid } from '../decode/producer-snapshot.js'
+import { readProducerSnapshot, snapshotValid } from '../decode/producer-snapshot.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import { readOffsetCheckpoint } from '../io/checkpoints.js'
 import type { KafkaFile } from '../io/discover.js'
@@ -82,13 +82,31 @@ export function readSnapshots(dir: string, names: string[], findings: Finding[])
 }
 
 /**
- * One producer snapshot, read in windows (any size): its open transactions as objects, every producer's
+ * One producer snapshot, read once in windows (any size): its open transactions as objects, every producer's
  * coordinator epoch in a ProducerInts (a million producers: tens of MB, not an object each). null: not usable.
  */
 function readSnapshot(file: string, offset: bigint, findings: Finding[]): SnapshotInput | null {
   const src = new FileSource(file)
   try {
-    const s = readProducerSnapshot(src)
+    const open: SnapshotProducer[] = []
+    const coordinatorEpochs = new ProducerInts()
+    // the entries taken from the CRC's own read of them, and dropped below when the CRC fails
+    const s = readProducerSnapshot(src, {
+      onEntry: (e) => {
+        // a producer listed twice (never written by Kafka): its first entry counts
+        if (coordinatorEpochs.get(e.producerId) === undefined) coordinatorEpochs.set(e.producerId, e.coordinatorEpoch)
+        if (e.currentTxnFirstOffset !== null) {
+          open.push({
+            producerId: e.producerId,
+            producerEpoch: e.producerEpoch,
+            coordinatorEpoch: e.coordinatorEpoch,
+            currentTxnFirstOffset: e.currentTxnFirstOffset,
+            lastTimestamp: e.timestamp,
+            lastOffset: e.lastOffset,
+          })
+        }
+      },
+    })
     // the same codes as `dump` gives the file; the analysis goes on without the snapshot
     if (s.schemaError !== undefined) {
       findings.push(
@@ -107,22 +125,6 @@ function readSnapshot(file: string, offset: bigint, findings: Finding[]): Snapsh
         }),
       )
       return null
-    }
-    const open: SnapshotProducer[] = []
-    const coordinatorEpochs = new ProducerInts()
-    for (const e of producerSnapshotEntries(src, s)) {
-      // a producer listed twice (never written by Kafka): its first entry counts
-      if (coordinatorEpochs.get(e.producerId) === undefined) coordinatorEpochs.set(e.producerId, e.coordinatorEpoch)
-      if (e.currentTxnFirstOffset !== null) {
-        open.push({
-          producerId: e.producerId,
-          producerEpoch: e.producerEpoch,
-          coordinatorEpoch: e.coordinatorEpoch,
-          currentTxnFirstOffset: e.currentTxnFirstOffset,
-          lastTimestamp: e.timestamp,
-          lastOffset: e.lastOffset,
-        })
-      }
     }
     return { offset, file, open, coordinatorEpochs }
   } finally {
