@@ -51,6 +51,12 @@ export interface PartitionDir {
   /** the broker log directory holding it (where replication-offset-checkpoint lives), if known */
   logDir: string
   files: KafkaFile[]
+  /**
+   * its entries of the log dir's replication-offset-checkpoint and log-start-offset-checkpoint (null: none), each
+   * file read once for all its partitions when the paths are resolved (scan/partition-side-files.ts
+   * attachCheckpoints); absent: not read yet
+   */
+  checkpoints?: PartitionCheckpoints
   /** what adding the remote segments found (scan/remote-segments.ts), reported with the partition's findings */
   remoteNotes?: Array<{
     code: string
@@ -60,6 +66,12 @@ export interface PartitionDir {
     lastOffset?: bigint
     position?: number
   }>
+}
+
+/** a partition's entries of its log dir's offset checkpoints */
+export interface PartitionCheckpoints {
+  highWatermark: bigint | null
+  logStart: bigint | null
 }
 
 export interface Skipped {

@@ -30,7 +30,7 @@ import * as L from '../decode/layout.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import { readOffsetCheckpoint } from '../io/checkpoints.js'
 import { logStartOffset, recordsFromLogStart } from '../analysis/log-start.js'
-import type { KafkaFile, PartitionDir } from '../io/discover.js'
+import type { KafkaFile, PartitionCheckpoints, PartitionDir } from '../io/discover.js'
 import { describeFsError } from '../io/discover.js'
 import type { SegmentSource } from '../decode/segment-source.js'
 import { openKafkaFile } from '../io/remote/open.js'
@@ -250,17 +250,9 @@ export function* partitionScanSteps(
   const snapshotFindings: Finding[] = []
   const snapshots = readSnapshots(dir.path, names, snapshotFindings)
   const bases = logs.map((f) => f.baseOffset).filter((b): b is bigint => b !== null)
-  let cp = checkpoints.get(dir.logDir)
-  if (cp === undefined) {
-    cp = readOffsetCheckpoint(dir.logDir, 'replication-offset-checkpoint')
-    checkpoints.set(dir.logDir, cp)
-  }
+  const { highWatermark: hw, logStart } = dir.checkpoints ?? checkpointEntries(dir, checkpoints)
+  const start = logStartOffset(bases[0] ?? null, logStart)
   const label = dir.topic !== null ? `${dir.topic}-${dir.partition}` : dir.path
-  const hw = dir.topic !== null ? (cp?.get(label) ?? null) : null
-  const start = logStartOffset(
-    bases[0] ?? null,
-    dir.topic !== null ? (logStartCheckpoint(dir.logDir, checkpoints)?.get(label) ?? null) : null,
-  )
   const analyzer = new PartitionAnalyzer(
     {
       topic: dir.topic,
@@ -396,5 +388,20 @@ function weighing(a: Fed, range: RangeFilter): Fed {
       if (!s.isControl) s.recordsCount = range.weigh(v, s, s.recordsCount)
       a.add(s)
     },
+  }
+}
+
+/** the partition's checkpoint entries, for a partition whose paths were not resolved by resolvePartitions */
+function checkpointEntries(dir: PartitionDir, checkpoints: Map<string, OffsetCheckpoint | null>): PartitionCheckpoints {
+  if (dir.topic === null) return { highWatermark: null, logStart: null }
+  let cp = checkpoints.get(dir.logDir)
+  if (cp === undefined) {
+    cp = readOffsetCheckpoint(dir.logDir, 'replication-offset-checkpoint')
+    checkpoints.set(dir.logDir, cp)
+  }
+  const label = `${dir.topic}-${dir.partition}`
+  return {
+    highWatermark: cp?.get(label) ?? null,
+    logStart: logStartCheckpoint(dir.logDir, checkpoints)?.get(label) ?? null,
   }
 }

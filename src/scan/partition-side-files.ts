@@ -12,7 +12,7 @@ import { entryWindowBuffers } from '../decode/entry-windows.js'
 import { readProducerSnapshot, snapshotValid } from '../decode/producer-snapshot.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import { readOffsetCheckpoint } from '../io/checkpoints.js'
-import type { KafkaFile } from '../io/discover.js'
+import type { KafkaFile, PartitionDir } from '../io/discover.js'
 import { describeFsError } from '../io/discover.js'
 import { namesOfKind } from '../io/segment-names.js'
 import { FileSource } from '../io/file-source.js'
@@ -129,6 +129,30 @@ function readSnapshot(file: string, offset: bigint, findings: Finding[]): Snapsh
     return { offset, file, open, coordinatorEpochs }
   } finally {
     src.close()
+  }
+}
+
+/**
+ * Each partition's entries of its log dir's replication-offset-checkpoint and log-start-offset-checkpoint, each file
+ * read once for all the partitions in it: the scans, here or in a worker thread, and the notes on remote offsets take
+ * them from the partition instead of reading the files again.
+ */
+export function attachCheckpoints(partitions: readonly PartitionDir[]): void {
+  const byLogDir = new Map<string, PartitionDir[]>()
+  for (const p of partitions) {
+    if (p.topic === null || p.partition === null) continue
+    const list = byLogDir.get(p.logDir) ?? []
+    list.push(p)
+    byLogDir.set(p.logDir, list)
+  }
+  for (const [logDir, list] of byLogDir) {
+    const labels = new Set(list.map((p) => `${p.topic}-${p.partition}`))
+    const hw = readOffsetCheckpoint(logDir, 'replication-offset-checkpoint', labels)
+    const start = readOffsetCheckpoint(logDir, 'log-start-offset-checkpoint', labels)
+    for (const p of list) {
+      const label = `${p.topic}-${p.partition}`
+      p.checkpoints = { highWatermark: hw?.get(label) ?? null, logStart: start?.get(label) ?? null }
+    }
   }
 }
 

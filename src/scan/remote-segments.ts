@@ -367,14 +367,9 @@ export function noteRemoteNotRead(partitions: PartitionDir[]): void {
       .map((f) => f.baseOffset!)
       .reduce<bigint | null>((a, b) => (a === null || b < a ? b : a), null)
     if (localStart === null) continue
-    if (!starts.has(dir.logDir)) starts.set(dir.logDir, readOffsetCheckpoint(dir.logDir, 'log-start-offset-checkpoint'))
     const remote =
       metadata === null ? [] : finishedSegments(metadata, dir.topic, dir.partition, partitionTopicId(dir.path))
-    const r = remoteOffsetsNotRead(
-      localStart,
-      starts.get(dir.logDir)?.get(`${dir.topic}-${dir.partition}`) ?? null,
-      remote,
-    )
+    const r = remoteOffsetsNotRead(localStart, logStartOf(dir, starts), remote)
     if (r === null) continue
     const n = r.lastOffset - r.firstOffset + 1n
     const why =
@@ -390,4 +385,11 @@ export function noteRemoteNotRead(partitions: PartitionDir[]): void {
         'the counts are of the local segments only; give --remote-storage <dir> to read them',
     })
   }
+}
+
+/** the partition's log-start-offset-checkpoint entry: read with its paths (attachCheckpoints), else once per log dir */
+export function logStartOf(dir: PartitionDir, starts: Map<string, OffsetCheckpoint | null>): bigint | null {
+  if (dir.checkpoints !== undefined) return dir.checkpoints.logStart
+  if (!starts.has(dir.logDir)) starts.set(dir.logDir, readOffsetCheckpoint(dir.logDir, 'log-start-offset-checkpoint'))
+  return starts.get(dir.logDir)?.get(`${dir.topic}-${dir.partition}`) ?? null
 }
