@@ -10,7 +10,7 @@ import { describeFsError, discover } from '../io/discover.js'
 import { InputError } from '../io/input-error.js'
 import type { RemoteInput } from '../io/remote/spec.js'
 import { remoteSpecOf } from '../io/remote/spec.js'
-import { partitionTopicId } from '../io/remote/open.js'
+import { topicIdOf } from '../io/remote/open.js'
 import { closeRemoteStores, openRemoteStore } from '../io/remote/store.js'
 import {
   metadataLostFor,
@@ -113,7 +113,7 @@ function inventoryStream(paths: string[], remote: RemoteInput): InventoryStream 
     add(
       dir.topic,
       dir.partition,
-      partitionTopicId(dir.path),
+      topicIdOf(dir),
       bases.length === 0 ? null : bases.reduce((a, b) => (b < a ? b : a)),
     )
   }

@@ -57,6 +57,13 @@ export interface PartitionDir {
    * attachCheckpoints); absent: not read yet
    */
   checkpoints?: PartitionCheckpoints
+  /** partition.metadata's topic id (null: none), once read (io/remote/open.ts topicIdOf); absent: not read yet */
+  topicId?: string | null
+  /**
+   * leader-epoch-checkpoint's entries as the broker loads them (null: none usable), once read
+   * (scan/remote-lineage.ts lineageOf); absent: not read yet
+   */
+  epochLineage?: ReadonlyArray<{ epoch: number; offset: bigint }> | null
   /** what adding the remote segments found (scan/remote-segments.ts), reported with the partition's findings */
   remoteNotes?: Array<{
     code: string

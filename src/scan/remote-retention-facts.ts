@@ -2,7 +2,7 @@
 // storage's), and a partition with its local files only. Split out of remote-segments.ts.
 import type { PartitionDir } from '../io/discover.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
-import { partitionTopicId } from '../io/remote/open.js'
+import { topicIdOf } from '../io/remote/open.js'
 import {
   metadataLostFor,
   metadataPartitions,
@@ -41,7 +41,7 @@ export function remoteRetentionFacts(partitions: readonly PartitionDir[]): Map<s
       out.set(dir.path, { unknown: lostText(lost) })
       continue
     }
-    const topicId = partitionTopicId(dir.path)
+    const topicId = topicIdOf(dir)
     const segments = segmentsOf(metadata, dir.topic, dir.partition).filter(
       (s) =>
         (topicId === null || s.topicId === topicId) && !metadata.deletedPartitions.has(`${s.topicId}:${s.partition}`),
