@@ -265,7 +265,10 @@ export function doctorRun(paths: string[], opts: DoctorOptions = {}, internals: 
       summary.checked.push('replicas')
     }
     if (opts.remote !== undefined) {
-      const inv = remoteInventory(usable, opts.remote)
+      const inv = remoteInventory(usable, opts.remote, {
+        partitions: model.resolved().partitions,
+        metadata: () => model.remoteLogMetadata(),
+      })
       for (const u of inv.unusable) unusable.push(u)
       gatherRemote(c, inv)
       run.remote = inv

@@ -367,8 +367,7 @@ export function noteRemoteNotRead(partitions: PartitionDir[]): void {
       .map((f) => f.baseOffset!)
       .reduce<bigint | null>((a, b) => (a === null || b < a ? b : a), null)
     if (localStart === null) continue
-    const remote =
-      metadata === null ? [] : finishedSegments(metadata, dir.topic, dir.partition, topicIdOf(dir))
+    const remote = metadata === null ? [] : finishedSegments(metadata, dir.topic, dir.partition, topicIdOf(dir))
     const r = remoteOffsetsNotRead(localStart, logStartOf(dir, starts), remote)
     if (r === null) continue
     const n = r.lastOffset - r.firstOffset + 1n
