@@ -28,14 +28,13 @@ import { FrameScanner } from '../decode/frame-scanner.js'
 import { BatchView } from '../decode/batch-view.js'
 import * as L from '../decode/layout.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
-import { readOffsetCheckpoint } from '../io/checkpoints.js'
 import { logStartOffset, recordsFromLogStart } from '../analysis/log-start.js'
-import type { KafkaFile, PartitionCheckpoints, PartitionDir } from '../io/discover.js'
+import type { KafkaFile, PartitionDir } from '../io/discover.js'
 import { describeFsError } from '../io/discover.js'
 import type { SegmentSource } from '../decode/segment-source.js'
 import { openKafkaFile } from '../io/remote/open.js'
 import { remotePlanned } from './remote-segments.js'
-import { logStartCheckpoint, readSnapshots, readTxnIndexes } from './partition-side-files.js'
+import { checkpointEntries, readSnapshots, readTxnIndexes } from './partition-side-files.js'
 import { openRemoteLogs, watched } from './remote-log-open.js'
 import { InputError } from '../io/input-error.js'
 import { namesIn } from '../io/dir-listing.js'
@@ -388,20 +387,5 @@ function weighing(a: Fed, range: RangeFilter): Fed {
       if (!s.isControl) s.recordsCount = range.weigh(v, s, s.recordsCount)
       a.add(s)
     },
-  }
-}
-
-/** the partition's checkpoint entries, for a partition whose paths were not resolved by resolvePartitions */
-function checkpointEntries(dir: PartitionDir, checkpoints: Map<string, OffsetCheckpoint | null>): PartitionCheckpoints {
-  if (dir.topic === null) return { highWatermark: null, logStart: null }
-  let cp = checkpoints.get(dir.logDir)
-  if (cp === undefined) {
-    cp = readOffsetCheckpoint(dir.logDir, 'replication-offset-checkpoint')
-    checkpoints.set(dir.logDir, cp)
-  }
-  const label = `${dir.topic}-${dir.partition}`
-  return {
-    highWatermark: cp?.get(label) ?? null,
-    logStart: logStartCheckpoint(dir.logDir, checkpoints)?.get(label) ?? null,
   }
 }

@@ -12,7 +12,7 @@ import { entryWindowBuffers } from '../decode/entry-windows.js'
 import { readProducerSnapshot, snapshotValid } from '../decode/producer-snapshot.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import { readOffsetCheckpoint } from '../io/checkpoints.js'
-import type { KafkaFile, PartitionDir } from '../io/discover.js'
+import type { KafkaFile, PartitionCheckpoints, PartitionDir } from '../io/discover.js'
 import { describeFsError } from '../io/discover.js'
 import { namesOfKind } from '../io/segment-names.js'
 import { FileSource } from '../io/file-source.js'
@@ -171,4 +171,22 @@ export function logStartCheckpoint(
     cache.set(key, cp)
   }
   return cp
+}
+
+/** the partition's checkpoint entries, for a partition whose paths were not resolved by resolvePartitions */
+export function checkpointEntries(
+  dir: PartitionDir,
+  checkpoints: Map<string, OffsetCheckpoint | null>,
+): PartitionCheckpoints {
+  if (dir.topic === null) return { highWatermark: null, logStart: null }
+  let cp = checkpoints.get(dir.logDir)
+  if (cp === undefined) {
+    cp = readOffsetCheckpoint(dir.logDir, 'replication-offset-checkpoint')
+    checkpoints.set(dir.logDir, cp)
+  }
+  const label = `${dir.topic}-${dir.partition}`
+  return {
+    highWatermark: cp?.get(label) ?? null,
+    logStart: logStartCheckpoint(dir.logDir, checkpoints)?.get(label) ?? null,
+  }
 }
