@@ -98,6 +98,11 @@ export interface DoctorInternals {
   keepTransactions?: number
   /** false: stop at framing damage as Kafka's reader does (the report's --no-resync) */
   resync?: boolean
+  /**
+   * the broker model of the same paths, already resolved by the caller (the report, to find what cannot be used):
+   * its discovery and side files are not read again
+   */
+  model?: BrokerModel
 }
 
 /** doctor's one run: its result and each analysis' own result, for a page drawn from the same reads */
@@ -170,7 +175,11 @@ export function doctorRun(paths: string[], opts: DoctorOptions = {}, internals: 
   // V8's young generation held once grown to 16 MiB (io/young-generation.ts): 32 MiB of RSS otherwise
   const young = new YoungGenerationHold()
   try {
-    const model = new BrokerModel(usable, { ...remote, ...(internals.resync === false ? { resync: false } : {}) })
+    const given = internals.model
+    const model =
+      given !== undefined && given.paths.length === usable.length && given.paths.every((p, i) => p === usable[i])
+        ? given
+        : new BrokerModel(usable, { ...remote, ...(internals.resync === false ? { resync: false } : {}) })
     run.model = model
     // each segment's first batch timestamp, for the summary's time window (a negative one, or a legacy entry, says none)
     const firstSeen = new Map<string, bigint | null>()
@@ -260,7 +269,10 @@ export function doctorRun(paths: string[], opts: DoctorOptions = {}, internals: 
       summary.checked.push('replicas')
     }
     if (opts.remote !== undefined) {
-      const inv = remoteInventory(usable, opts.remote)
+      const inv = remoteInventory(usable, opts.remote, {
+        partitions: model.resolved().partitions,
+        metadata: () => model.remoteLogMetadata(),
+      })
       for (const u of inv.unusable) unusable.push(u)
       gatherRemote(c, inv)
       run.remote = inv

@@ -6,11 +6,12 @@ import type { RemotePartitionInventory, RemoteResult, StoredSegment } from '../a
 import { joinInventory } from '../analysis/remote-inventory.js'
 import { writeRemoteJson } from '../format/remote-json.js'
 import { printRemoteText } from '../format/remote-text.js'
+import type { PartitionDir } from '../io/discover.js'
 import { describeFsError, discover } from '../io/discover.js'
 import { InputError } from '../io/input-error.js'
 import type { RemoteInput } from '../io/remote/spec.js'
 import { remoteSpecOf } from '../io/remote/spec.js'
-import { partitionTopicId } from '../io/remote/open.js'
+import { topicIdOf } from '../io/remote/open.js'
 import { closeRemoteStores, openRemoteStore } from '../io/remote/store.js'
 import {
   metadataLostFor,
@@ -19,6 +20,7 @@ import {
   REMOTE_LOG_METADATA_TOPIC,
   segmentsOf,
 } from '../scan/remote-metadata.js'
+import type { RemoteLogMetadata } from '../scan/remote-metadata.js'
 import { aivenSegmentSize, listedSegments, surveyStorage } from '../scan/remote-listing.js'
 import type { CommandContext } from './context.js'
 import { partitionExitCode, writeUnusable } from './partition-command.js'
@@ -48,9 +50,22 @@ export function remote(paths: string[], opts: RemoteLibraryOptions): RemoteResul
   }
 }
 
+/**
+ * What a caller that read the same paths already holds (doctor's broker model): each partition's topic id and the
+ * __remote_log_metadata records, not read again
+ */
+export interface InventoryReads {
+  partitions: readonly PartitionDir[]
+  metadata: () => RemoteLogMetadata
+}
+
 /** The inventory; `unusable` when the paths or the storage cannot be read at all. */
-export function remoteInventory(paths: string[], remote: RemoteInput): RemoteResult & { unusable: Finding[] } {
-  const r = inventoryStream(paths, remote)
+export function remoteInventory(
+  paths: string[],
+  remote: RemoteInput,
+  reads?: InventoryReads,
+): RemoteResult & { unusable: Finding[] } {
+  const r = inventoryStream(paths, remote, reads)
   return { ...r, partitions: [...r.partitions] }
 }
 
@@ -64,7 +79,7 @@ type InventoryStream = Omit<RemoteResult, 'partitions'> & {
  * The inventory, each partition joined when it is asked for: `tsdump remote --json` writes it and drops it, so that
  * its segment rows (about 0.9 KiB each) are not all held before the first is printed.
  */
-function inventoryStream(paths: string[], remote: RemoteInput): InventoryStream {
+function inventoryStream(paths: string[], remote: RemoteInput, reads?: InventoryReads): InventoryStream {
   const spec = remoteSpecOf(remote)
   const storage = spec.storage
   const d = discover(paths)
@@ -83,7 +98,10 @@ function inventoryStream(paths: string[], remote: RemoteInput): InventoryStream 
     }
   }
   const mdirs = metadataPartitions(d.partitions)
-  const metadata = mdirs.length === 0 ? null : readRemoteLogMetadata(mdirs)
+  const metadata = mdirs.length === 0 ? null : (reads?.metadata() ?? readRemoteLogMetadata(mdirs))
+  // the topic ids the caller's partitions hold (io/remote/open.ts topicIdOf: read once, kept on the partition)
+  const held = new Map((reads?.partitions ?? []).map((p) => [p.path, p]))
+  const topicIdAt = (dir: PartitionDir): string | null => topicIdOf(held.get(dir.path) ?? dir)
   const findings: Finding[] = [...(metadata?.findings.listed ?? [])]
   if (metadata === null)
     findings.push(
@@ -110,12 +128,7 @@ function inventoryStream(paths: string[], remote: RemoteInput): InventoryStream 
   for (const dir of d.partitions) {
     if (dir.topic === null || dir.partition === null || dir.topic === REMOTE_LOG_METADATA_TOPIC) continue
     const bases = dir.files.filter((f) => f.kind === 'log' && f.baseOffset !== null).map((f) => f.baseOffset!)
-    add(
-      dir.topic,
-      dir.partition,
-      partitionTopicId(dir.path),
-      bases.length === 0 ? null : bases.reduce((a, b) => (b < a ? b : a)),
-    )
+    add(dir.topic, dir.partition, topicIdAt(dir), bases.length === 0 ? null : bases.reduce((a, b) => (b < a ? b : a)))
   }
   for (const s of metadata?.segments ?? []) add(s.topic, s.partition, s.topicId)
   for (const p of survey.partitions) add(p.topic, p.partition, p.topicId)

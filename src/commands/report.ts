@@ -88,7 +88,9 @@ export function buildReportModel(
   const collectors = new Map<PartitionDir, LaneCollector>()
   const remote = opts.remote !== undefined ? { remote: opts.remote } : {}
   // a path that cannot be used stops the report (exit 2), as it stops reconcile: nothing is read
-  const { unusable } = new BrokerModel(opts.paths, remote).resolved()
+  // the model doctor's run reads (resolved once: its side files, such as the checkpoints, are read here)
+  const brokerModel = new BrokerModel(opts.paths, { ...remote, ...(opts.resync === false ? { resync: false } : {}) })
+  const { unusable } = brokerModel.resolved()
   const nowMs = opts.now ?? clock()
   if (unusable.length > 0)
     return {
@@ -119,6 +121,7 @@ export function buildReportModel(
         return { sink: c }
       },
       keepTransactions: TRANSACTIONS_SHOWN,
+      model: brokerModel,
       ...(opts.resync === false ? { resync: false } : {}),
     },
   )

@@ -5,8 +5,10 @@
 //
 // Read through a SegmentSource in windows, never whole: a partition with a million idempotent producers
 // has a 70 MB snapshot. Every schema rule follows from the header and the file's size, so it is decided
-// before anything else is read; the CRC is then computed over the body window by window, and the entries
-// are read again in windows only when it matches (kafka-dump-log prints no entry of a corrupt snapshot).
+// before anything else is read; the CRC is then computed over the body window by window. A reader that can
+// drop what it took when the CRC fails (the partition scan) decodes the entries from those same windows
+// (`onEntry`): each byte read once. One that prints them (the dump: kafka-dump-log prints no entry of a
+// corrupt snapshot) reads them again in windows when the CRC matches.
 import { crc32cUpdate } from '../bytes/crc32c.js'
 import { entryWindows, WINDOW_ENTRIES } from './entry-windows.js'
 import type { SegmentSource } from './segment-source.js'
@@ -42,6 +44,11 @@ export interface ProducerSnapshot {
 export interface SnapshotReadOptions {
   /** entries per read window (tests make it small) */
   windowEntries?: number
+  /**
+   * each entry as the CRC's window passes it, before the CRC is known (not called after a schema error): the
+   * caller drops what it took when `snapshotValid` says no
+   */
+  onEntry?: (e: ProducerSnapshotEntry) => void
 }
 
 /** The header, the schema rules and the CRC of the snapshot in `src`. Never throws for content problems. */
@@ -66,7 +73,8 @@ export function readProducerSnapshot(src: SegmentSource, opts: SnapshotReadOptio
   }
   const schemaError = schemaProblem(s, size)
   if (schemaError !== undefined) return { ...s, schemaError }
-  return { ...s, crcComputed: bodyCrc(src, (opts.windowEntries ?? WINDOW_ENTRIES) * PRODUCER_ENTRY_SIZE) }
+  const windowBytes = (opts.windowEntries ?? WINDOW_ENTRIES) * PRODUCER_ENTRY_SIZE
+  return { ...s, crcComputed: bodyCrc(src, head, windowBytes, opts.onEntry) }
 }
 
 function schemaProblem({ version, entryCount }: ProducerSnapshot, size: number): ProducerSnapshot['schemaError'] {
@@ -88,14 +96,25 @@ function schemaProblem({ version, entryCount }: ProducerSnapshot, size: number):
   return undefined
 }
 
-/** CRC-32C of bytes 6..EOF, continued window by window through one reused buffer */
-function bodyCrc(src: SegmentSource, windowBytes: number): number {
-  const buf = Buffer.allocUnsafeSlow(Math.max(1, Math.min(windowBytes, src.size - CRC_START)))
-  let crc = 0
-  for (let p = CRC_START; p < src.size; ) {
+/**
+ * CRC-32C of bytes 6..EOF: the header's count field (already read) first, then the entries window by window
+ * through one reused buffer of whole entries, each handed to `onEntry` as it passes
+ */
+function bodyCrc(
+  src: SegmentSource,
+  head: Buffer,
+  windowBytes: number,
+  onEntry?: (e: ProducerSnapshotEntry) => void,
+): number {
+  let crc = crc32cUpdate(0, head.subarray(CRC_START, PRODUCER_SNAPSHOT_HEADER))
+  const body = src.size - PRODUCER_SNAPSHOT_HEADER
+  if (body <= 0) return crc
+  const buf = Buffer.allocUnsafeSlow(Math.min(windowBytes, body))
+  for (let p = PRODUCER_SNAPSHOT_HEADER; p < src.size; ) {
     const n = src.readInto(buf, p, buf.length)
     if (n === 0) break
     crc = crc32cUpdate(crc, buf.subarray(0, n))
+    if (onEntry !== undefined) for (const e of decodeEntries(buf.subarray(0, n))) onEntry(e)
     p += n
   }
   return crc

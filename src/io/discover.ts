@@ -51,6 +51,19 @@ export interface PartitionDir {
   /** the broker log directory holding it (where replication-offset-checkpoint lives), if known */
   logDir: string
   files: KafkaFile[]
+  /**
+   * its entries of the log dir's replication-offset-checkpoint and log-start-offset-checkpoint (null: none), each
+   * file read once for all its partitions when the paths are resolved (scan/partition-side-files.ts
+   * attachCheckpoints); absent: not read yet
+   */
+  checkpoints?: PartitionCheckpoints
+  /** partition.metadata's topic id (null: none), once read (io/remote/open.ts topicIdOf); absent: not read yet */
+  topicId?: string | null
+  /**
+   * leader-epoch-checkpoint's entries as the broker loads them (null: none usable), once read
+   * (scan/remote-lineage.ts lineageOf); absent: not read yet
+   */
+  epochLineage?: ReadonlyArray<{ epoch: number; offset: bigint }> | null
   /** what adding the remote segments found (scan/remote-segments.ts), reported with the partition's findings */
   remoteNotes?: Array<{
     code: string
@@ -60,6 +73,12 @@ export interface PartitionDir {
     lastOffset?: bigint
     position?: number
   }>
+}
+
+/** a partition's entries of its log dir's offset checkpoints */
+export interface PartitionCheckpoints {
+  highWatermark: bigint | null
+  logStart: bigint | null
 }
 
 export interface Skipped {

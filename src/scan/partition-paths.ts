@@ -11,6 +11,7 @@ import type { RemoteInput } from '../io/remote/spec.js'
 import { comparePartitionDirNames } from '../io/segment-names.js'
 import type { PartitionScanOptions, ScannedPartition } from './partition-scan.js'
 import { scanPartition } from './partition-scan.js'
+import { attachCheckpoints } from './partition-side-files.js'
 import { addRemoteSegments, hasRemoteSegments, noteRemoteNotRead } from './remote-segments.js'
 /** Paths to partitions with .log files; `unusable`: UNREADABLE per path that cannot be used (exit 2); `unreadable`:
  * per partition directory inside a named log dir that cannot be read while others can (answered, exit 1). */
@@ -32,6 +33,7 @@ export function resolvePartitions(
       unreadable: [],
     }
   const d = discover(paths)
+  attachCheckpoints(d.partitions)
   const unusable = d.problems
     .filter((p) => p.inside !== true)
     .map((p) => finding('UNREADABLE', p.message, { file: p.path }))

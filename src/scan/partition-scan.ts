@@ -28,14 +28,13 @@ import { FrameScanner } from '../decode/frame-scanner.js'
 import { BatchView } from '../decode/batch-view.js'
 import * as L from '../decode/layout.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
-import { readOffsetCheckpoint } from '../io/checkpoints.js'
 import { logStartOffset, recordsFromLogStart } from '../analysis/log-start.js'
 import type { KafkaFile, PartitionDir } from '../io/discover.js'
 import { describeFsError } from '../io/discover.js'
 import type { SegmentSource } from '../decode/segment-source.js'
 import { openKafkaFile } from '../io/remote/open.js'
 import { remotePlanned } from './remote-segments.js'
-import { logStartCheckpoint, readSnapshots, readTxnIndexes } from './partition-side-files.js'
+import { checkpointEntries, readSnapshots, readTxnIndexes } from './partition-side-files.js'
 import { openRemoteLogs, watched } from './remote-log-open.js'
 import { InputError } from '../io/input-error.js'
 import { namesIn } from '../io/dir-listing.js'
@@ -250,17 +249,9 @@ export function* partitionScanSteps(
   const snapshotFindings: Finding[] = []
   const snapshots = readSnapshots(dir.path, names, snapshotFindings)
   const bases = logs.map((f) => f.baseOffset).filter((b): b is bigint => b !== null)
-  let cp = checkpoints.get(dir.logDir)
-  if (cp === undefined) {
-    cp = readOffsetCheckpoint(dir.logDir, 'replication-offset-checkpoint')
-    checkpoints.set(dir.logDir, cp)
-  }
+  const { highWatermark: hw, logStart } = dir.checkpoints ?? checkpointEntries(dir, checkpoints)
+  const start = logStartOffset(bases[0] ?? null, logStart)
   const label = dir.topic !== null ? `${dir.topic}-${dir.partition}` : dir.path
-  const hw = dir.topic !== null ? (cp?.get(label) ?? null) : null
-  const start = logStartOffset(
-    bases[0] ?? null,
-    dir.topic !== null ? (logStartCheckpoint(dir.logDir, checkpoints)?.get(label) ?? null) : null,
-  )
   const analyzer = new PartitionAnalyzer(
     {
       topic: dir.topic,

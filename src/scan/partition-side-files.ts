@@ -9,10 +9,10 @@ import type { SnapshotInput, SnapshotProducer } from '../analysis/partition-inpu
 import { ProducerInts } from '../analysis/producer-map.js'
 import { ABORTED_TXN_SIZE, firstZeroTxnEntry } from '../decode/index-files.js'
 import { entryWindowBuffers } from '../decode/entry-windows.js'
-import { producerSnapshotEntries, readProducerSnapshot, snapshotValid } from '../decode/producer-snapshot.js'
+import { readProducerSnapshot, snapshotValid } from '../decode/producer-snapshot.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import { readOffsetCheckpoint } from '../io/checkpoints.js'
-import type { KafkaFile } from '../io/discover.js'
+import type { KafkaFile, PartitionCheckpoints, PartitionDir } from '../io/discover.js'
 import { describeFsError } from '../io/discover.js'
 import { namesOfKind } from '../io/segment-names.js'
 import { FileSource } from '../io/file-source.js'
@@ -82,13 +82,31 @@ export function readSnapshots(dir: string, names: string[], findings: Finding[])
 }
 
 /**
- * One producer snapshot, read in windows (any size): its open transactions as objects, every producer's
+ * One producer snapshot, read once in windows (any size): its open transactions as objects, every producer's
  * coordinator epoch in a ProducerInts (a million producers: tens of MB, not an object each). null: not usable.
  */
 function readSnapshot(file: string, offset: bigint, findings: Finding[]): SnapshotInput | null {
   const src = new FileSource(file)
   try {
-    const s = readProducerSnapshot(src)
+    const open: SnapshotProducer[] = []
+    const coordinatorEpochs = new ProducerInts()
+    // the entries taken from the CRC's own read of them, and dropped below when the CRC fails
+    const s = readProducerSnapshot(src, {
+      onEntry: (e) => {
+        // a producer listed twice (never written by Kafka): its first entry counts
+        if (coordinatorEpochs.get(e.producerId) === undefined) coordinatorEpochs.set(e.producerId, e.coordinatorEpoch)
+        if (e.currentTxnFirstOffset !== null) {
+          open.push({
+            producerId: e.producerId,
+            producerEpoch: e.producerEpoch,
+            coordinatorEpoch: e.coordinatorEpoch,
+            currentTxnFirstOffset: e.currentTxnFirstOffset,
+            lastTimestamp: e.timestamp,
+            lastOffset: e.lastOffset,
+          })
+        }
+      },
+    })
     // the same codes as `dump` gives the file; the analysis goes on without the snapshot
     if (s.schemaError !== undefined) {
       findings.push(
@@ -108,25 +126,33 @@ function readSnapshot(file: string, offset: bigint, findings: Finding[]): Snapsh
       )
       return null
     }
-    const open: SnapshotProducer[] = []
-    const coordinatorEpochs = new ProducerInts()
-    for (const e of producerSnapshotEntries(src, s)) {
-      // a producer listed twice (never written by Kafka): its first entry counts
-      if (coordinatorEpochs.get(e.producerId) === undefined) coordinatorEpochs.set(e.producerId, e.coordinatorEpoch)
-      if (e.currentTxnFirstOffset !== null) {
-        open.push({
-          producerId: e.producerId,
-          producerEpoch: e.producerEpoch,
-          coordinatorEpoch: e.coordinatorEpoch,
-          currentTxnFirstOffset: e.currentTxnFirstOffset,
-          lastTimestamp: e.timestamp,
-          lastOffset: e.lastOffset,
-        })
-      }
-    }
     return { offset, file, open, coordinatorEpochs }
   } finally {
     src.close()
+  }
+}
+
+/**
+ * Each partition's entries of its log dir's replication-offset-checkpoint and log-start-offset-checkpoint, each file
+ * read once for all the partitions in it: the scans, here or in a worker thread, and the notes on remote offsets take
+ * them from the partition instead of reading the files again.
+ */
+export function attachCheckpoints(partitions: readonly PartitionDir[]): void {
+  const byLogDir = new Map<string, PartitionDir[]>()
+  for (const p of partitions) {
+    if (p.topic === null || p.partition === null) continue
+    const list = byLogDir.get(p.logDir) ?? []
+    list.push(p)
+    byLogDir.set(p.logDir, list)
+  }
+  for (const [logDir, list] of byLogDir) {
+    const labels = new Set(list.map((p) => `${p.topic}-${p.partition}`))
+    const hw = readOffsetCheckpoint(logDir, 'replication-offset-checkpoint', labels)
+    const start = readOffsetCheckpoint(logDir, 'log-start-offset-checkpoint', labels)
+    for (const p of list) {
+      const label = `${p.topic}-${p.partition}`
+      p.checkpoints = { highWatermark: hw?.get(label) ?? null, logStart: start?.get(label) ?? null }
+    }
   }
 }
 
@@ -145,4 +171,22 @@ export function logStartCheckpoint(
     cache.set(key, cp)
   }
   return cp
+}
+
+/** the partition's checkpoint entries, for a partition whose paths were not resolved by resolvePartitions */
+export function checkpointEntries(
+  dir: PartitionDir,
+  checkpoints: Map<string, OffsetCheckpoint | null>,
+): PartitionCheckpoints {
+  if (dir.topic === null) return { highWatermark: null, logStart: null }
+  let cp = checkpoints.get(dir.logDir)
+  if (cp === undefined) {
+    cp = readOffsetCheckpoint(dir.logDir, 'replication-offset-checkpoint')
+    checkpoints.set(dir.logDir, cp)
+  }
+  const label = `${dir.topic}-${dir.partition}`
+  return {
+    highWatermark: cp?.get(label) ?? null,
+    logStart: logStartCheckpoint(dir.logDir, checkpoints)?.get(label) ?? null,
+  }
 }

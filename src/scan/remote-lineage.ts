@@ -4,7 +4,14 @@
 // and `tsdump replicas` report the damage (EPOCH_CHECKPOINT_DAMAGED).
 import type { EpochStart } from '../analysis/remote-epochs.js'
 import { assignEpoch, PackedEpochs } from '../analysis/replicas/epoch-rule.js'
+import type { PartitionDir } from '../io/discover.js'
 import { leaderEpochEntries, readOptionalFile } from '../io/partition-files.js'
+
+/** partitionLineage of the partition, its leader-epoch-checkpoint read once and the answer kept on the partition */
+export function lineageOf(dir: PartitionDir): readonly EpochStart[] | null {
+  if (dir.epochLineage === undefined) dir.epochLineage = partitionLineage(dir.path)
+  return dir.epochLineage
+}
 
 /** the cache's entries in order, or null when there is no usable leader-epoch-checkpoint in `dir` */
 export function partitionLineage(dir: string): EpochStart[] | null {

@@ -10,6 +10,7 @@ import type { SegmentSource } from '../decode/segment-source.js'
 import type { KafkaFile } from '../io/discover.js'
 import { describeFsError } from '../io/discover.js'
 import { openKafkaFile } from '../io/remote/open.js'
+import { withHead } from '../io/probed-source.js'
 import { InputError } from '../io/input-error.js'
 
 /** a remote segment's frames, their offsets and leader epochs noted on the way (checked against its metadata) */
@@ -46,6 +47,8 @@ const KEEP_OPEN = 256
 const KEEP_OPEN_S3 = 4096
 const KEEP_BYTES = 8 * 1024 * 1024
 const HELD_PER_SOURCE = 2 * 1024 * 1024
+/** what the probe reads of a segment, and a kept source holds for the scan: a batch header's worth and more */
+const PROBE_BYTES = 4096
 
 /** The remote segments opened and their first bytes read before anything else; those that fail are findings. */
 export function openRemoteLogs(
@@ -60,11 +63,12 @@ export function openRemoteLogs(
     let src: SegmentSource | undefined
     try {
       src = openKafkaFile(f)
-      if (src.size > 0) src.readAt(0, 1)
+      // the probe's bytes are the scan's first ones: served from here, not read again
+      const head = src.size > 0 ? src.readAt(0, Math.min(src.size, PROBE_BYTES)) : Buffer.alloc(0)
       const holds = Math.min(src.size, HELD_PER_SOURCE)
       const keep = f.remote.storage.startsWith('s3://') ? KEEP_OPEN_S3 : KEEP_OPEN
       if (sources.size < keep && held + holds <= KEEP_BYTES) {
-        sources.set(f, src)
+        sources.set(f, withHead(src, head))
         held += holds
       } else src.close()
     } catch (e) {

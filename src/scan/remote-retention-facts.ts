@@ -2,8 +2,7 @@
 // storage's), and a partition with its local files only. Split out of remote-segments.ts.
 import type { PartitionDir } from '../io/discover.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
-import { readOffsetCheckpoint } from '../io/checkpoints.js'
-import { partitionTopicId } from '../io/remote/open.js'
+import { topicIdOf } from '../io/remote/open.js'
 import {
   metadataLostFor,
   metadataPartitions,
@@ -12,6 +11,7 @@ import {
   REMOTE_LOG_METADATA_TOPIC,
 } from './remote-metadata.js'
 import { lostText } from '../analysis/lost-records.js'
+import { logStartOf } from './remote-segments.js'
 import type { RemoteSegmentFacts } from '../analysis/cleanup/remote-retention.js'
 
 /** What cleanup's tiered retention reads of a partition's remote segments: the metadata's, or why it is unknown. */
@@ -41,18 +41,13 @@ export function remoteRetentionFacts(partitions: readonly PartitionDir[]): Map<s
       out.set(dir.path, { unknown: lostText(lost) })
       continue
     }
-    const topicId = partitionTopicId(dir.path)
+    const topicId = topicIdOf(dir)
     const segments = segmentsOf(metadata, dir.topic, dir.partition).filter(
       (s) =>
         (topicId === null || s.topicId === topicId) && !metadata.deletedPartitions.has(`${s.topicId}:${s.partition}`),
     )
-    if (!starts.has(dir.logDir)) starts.set(dir.logDir, readOffsetCheckpoint(dir.logDir, 'log-start-offset-checkpoint'))
     // the log start of a topic with remote storage is the checkpoint's, below the first local segment (LogLoader)
-    if (segments.length > 0)
-      out.set(dir.path, {
-        segments,
-        logStartCheckpoint: starts.get(dir.logDir)?.get(`${dir.topic}-${dir.partition}`) ?? null,
-      })
+    if (segments.length > 0) out.set(dir.path, { segments, logStartCheckpoint: logStartOf(dir, starts) })
   }
   return out
 }

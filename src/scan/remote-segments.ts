@@ -12,7 +12,7 @@ import { remoteOffsetsNotRead } from '../analysis/log-start.js'
 import { describeFsError } from '../io/discover.js'
 import { InputError } from '../io/input-error.js'
 import type { RemoteLayout } from '../io/remote/layout.js'
-import { partitionTopicId } from '../io/remote/open.js'
+import { topicIdOf } from '../io/remote/open.js'
 import type { RemoteInput, RemoteSpec } from '../io/remote/spec.js'
 import { remoteSpecOf } from '../io/remote/spec.js'
 import type { RemoteObject, RemoteStore } from '../io/remote/store.js'
@@ -31,7 +31,7 @@ import { listedSegments, surveyStorage } from './remote-listing.js'
 import { segmentFiles } from './remote-files.js'
 import type { EpochStart } from '../analysis/remote-epochs.js'
 import { isRemoteSegmentWithinLeaderEpochs, lineageText } from '../analysis/remote-epochs.js'
-import { partitionLineage } from './remote-lineage.js'
+import { lineageOf } from './remote-lineage.js'
 
 export interface RemoteView {
   store: RemoteStore | null
@@ -123,7 +123,7 @@ export function addRemoteSegments(remote: RemoteInput, partitions: readonly Part
     if (dir.files.some((f) => f.kind === 'log')) {
       p.logs = true
       if (view.layout !== null && view.logBytesUnder !== undefined)
-        p.bytes = view.logBytesUnder(view.layout.partitionPrefix(dir.topic, dir.partition, partitionTopicId(dir.path)))
+        p.bytes = view.logBytesUnder(view.layout.partitionPrefix(dir.topic, dir.partition, topicIdOf(dir)))
     } else {
       const { files } = planPartition(p, dir, true)
       p.logs = files.length > 0
@@ -210,7 +210,7 @@ function planPartition(
         message: `${s.key}: ${s.reason}; the rest of the storage is read`,
         file: store.nameOf(s.key),
       })
-  const topicId = partitionTopicId(dir.path)
+  const topicId = topicIdOf(dir)
   let listed: Map<string, ListedSegment>
   try {
     listed = listedSegments(store, layout, dir.topic, dir.partition, topicId)
@@ -272,7 +272,7 @@ function planPartition(
   segments.sort((a, b) => (a.startOffset < b.startOffset ? -1 : a.startOffset > b.startOffset ? 1 : 0))
   let covered: bigint | null = null
   // the partition's leader-epoch-checkpoint, read when a segment has a lineage to check against it
-  let lineage: EpochStart[] | undefined
+  let lineage: readonly EpochStart[] | undefined
   for (const s of segments) {
     // below the local log start only, and one segment per offset range (a re-upload after a leader change)
     if (localStart !== null && s.startOffset >= localStart) continue
@@ -309,7 +309,7 @@ function planPartition(
       : segmentFiles(spec, layout, seg, objects, notes, store, s.sizeInBytes)
     if (s.endOffset !== null && s.leaderEpochs !== undefined) {
       found[0]!.remote!.expect = { startOffset: s.startOffset, endOffset: s.endOffset, leaderEpochs: s.leaderEpochs }
-      lineage ??= partitionLineage(dir.path) ?? []
+      lineage ??= lineageOf(dir) ?? []
       const why = lineageMismatch(s.leaderEpochs, s.endOffset, lineage)
       if (why !== null)
         notes.push({ code: 'REMOTE_EPOCHS_MISMATCH', message: why, file: store.nameOf(logKey), position: 0 })
@@ -367,14 +367,8 @@ export function noteRemoteNotRead(partitions: PartitionDir[]): void {
       .map((f) => f.baseOffset!)
       .reduce<bigint | null>((a, b) => (a === null || b < a ? b : a), null)
     if (localStart === null) continue
-    if (!starts.has(dir.logDir)) starts.set(dir.logDir, readOffsetCheckpoint(dir.logDir, 'log-start-offset-checkpoint'))
-    const remote =
-      metadata === null ? [] : finishedSegments(metadata, dir.topic, dir.partition, partitionTopicId(dir.path))
-    const r = remoteOffsetsNotRead(
-      localStart,
-      starts.get(dir.logDir)?.get(`${dir.topic}-${dir.partition}`) ?? null,
-      remote,
-    )
+    const remote = metadata === null ? [] : finishedSegments(metadata, dir.topic, dir.partition, topicIdOf(dir))
+    const r = remoteOffsetsNotRead(localStart, logStartOf(dir, starts), remote)
     if (r === null) continue
     const n = r.lastOffset - r.firstOffset + 1n
     const why =
@@ -390,4 +384,11 @@ export function noteRemoteNotRead(partitions: PartitionDir[]): void {
         'the counts are of the local segments only; give --remote-storage <dir> to read them',
     })
   }
+}
+
+/** the partition's log-start-offset-checkpoint entry: read with its paths (attachCheckpoints), else once per log dir */
+export function logStartOf(dir: PartitionDir, starts: Map<string, OffsetCheckpoint | null>): bigint | null {
+  if (dir.checkpoints !== undefined) return dir.checkpoints.logStart
+  if (!starts.has(dir.logDir)) starts.set(dir.logDir, readOffsetCheckpoint(dir.logDir, 'log-start-offset-checkpoint'))
+  return starts.get(dir.logDir)?.get(`${dir.topic}-${dir.partition}`) ?? null
 }

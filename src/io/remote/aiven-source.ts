@@ -38,6 +38,8 @@ export interface AivenRef {
  */
 const manifests = new Map<string, AivenManifest>()
 const dataKeys = new Map<string, Buffer>()
+/** each --remote-key file's bytes, by its path */
+const pems = new Map<string, Buffer>()
 const CACHED = 64
 
 function remember<V>(cache: Map<string, V>, id: string, value: V): void {
@@ -63,10 +65,11 @@ function readObject(store: RemoteStore, key: string, position = 0, length?: numb
   }
 }
 
-/** Forgets the manifests and data keys read (with the stores: io/remote/store.ts closeRemoteStores). */
+/** Forgets the manifests, data keys and key files read (with the stores: io/remote/store.ts closeRemoteStores). */
 export function forgetAivenObjects(): void {
   manifests.clear()
   dataKeys.clear()
+  pems.clear()
 }
 
 /** the manifest of a segment (`size`: its object's listed size), read once while it is among the newest */
@@ -95,7 +98,13 @@ function privateKeyPem(keyFile: string | undefined): { pem: Buffer; from: string
   if (given === undefined || given === '') return null
   if (given.startsWith('-----BEGIN')) return { pem: Buffer.from(given), from: REMOTE_KEY_ENV }
   try {
-    return { pem: fs.readFileSync(given), from: given }
+    // read once per run: each segment's manifest may wrap a data key of its own, each unwrapped with this key
+    let pem = pems.get(given)
+    if (pem === undefined) {
+      pem = fs.readFileSync(given)
+      pems.set(given, pem)
+    }
+    return { pem, from: given }
   } catch (e) {
     throw new InputError('REMOTE_KEY_UNUSABLE', given, `--remote-key: ${(e as Error).message}`)
   }
