@@ -34,14 +34,15 @@ import { closeRemoteStores } from '../io/remote/store.js'
 import type { RemoteInput } from '../io/remote/spec.js'
 import { remoteSpecOf } from '../io/remote/spec.js'
 import { dataExtent } from '../scan/data-extent.js'
-import { HOLD_AT_BYTES, YoungGenerationHold } from '../io/young-generation.js'
+import { HOLD_AT_BYTES, holdDuring, YoungGenerationHold } from '../io/young-generation.js'
 import { toBigInt } from '../bytes/int64.js'
-import { cleanupOf } from './cleanup.js'
-import { cleanupHooks } from '../scan/cleanup-scan.js'
+import { CleanupPass } from './cleanup-pass.js'
+import type { CleanupPartition } from '../analysis/cleanup/result.js'
+import type { ScannedPartition } from '../scan/partition-scan.js'
 import type { CommandContext } from './context.js'
 import { lsoOf } from './lso.js'
 import { reconciled } from './reconcile.js'
-import { BrokerModel } from '../scan/broker-model.js'
+import { BrokerModel, TRANSACTION_STATE_TOPIC } from '../scan/broker-model.js'
 import { remoteInventory } from './remote.js'
 import { replicas } from './replicas.js'
 import { bothSinks } from '../analysis/run-sink.js'
@@ -130,13 +131,16 @@ export function doctorRun(paths: string[], opts: DoctorOptions = {}, internals: 
   const unusable: Finding[] = []
   const usable: string[] = []
   // each path on its own: one that cannot be read is reported, and the others are examined
-  for (const p of paths) {
-    const problems = discover([p]).problems
-    for (const pr of problems) unusable.push(finding('UNREADABLE', pr.message, { file: pr.path }))
-    // a partition directory inside it that cannot be read leaves the rest of the log dir to examine
-    if (problems.every((pr) => pr.inside === true)) usable.push(p)
-  }
-  const brokers = brokersOf(usable)
+  // the young generation held through the discoveries (io/young-generation.ts holdDuring)
+  const brokers = holdDuring(() => {
+    for (const p of paths) {
+      const problems = discover([p]).problems
+      for (const pr of problems) unusable.push(finding('UNREADABLE', pr.message, { file: pr.path }))
+      // a partition directory inside it that cannot be read leaves the rest of the log dir to examine
+      if (problems.every((pr) => pr.inside === true)) usable.push(p)
+    }
+    return brokersOf(usable)
+  })
   const resolved = brokers.map((b) => ({ dir: path.resolve(b.path), name: b.name }))
   const brokerOf = (x: string): string | null => {
     const abs = path.resolve(x)
@@ -180,13 +184,19 @@ export function doctorRun(paths: string[], opts: DoctorOptions = {}, internals: 
       given !== undefined && given.paths.length === usable.length && given.paths.every((p, i) => p === usable[i])
         ? given
         : new BrokerModel(usable, { ...remote, ...(internals.resync === false ? { resync: false } : {}) })
+    holdDuring(() => model.resolved())
     run.model = model
     // each segment's first batch timestamp, for the summary's time window (a negative one, or a legacy entry, says none)
     const firstSeen = new Map<string, bigint | null>()
     // the file of the previous batch: batches come file by file, so the map is asked once per file
     let lastFile: string | undefined
-    // cleanup's header facts are taken in the same pass (scan/cleanup-scan.ts cleanupHooks)
-    const cleanupScan = cleanupHooks()
+    // cleanup's header facts are taken in the same pass (scan/cleanup-scan.ts cleanupHooks); not a literal: cleanup
+    // takes the options it knows (the hanging rule's timeout, where it has one)
+    const cleanup = new CleanupPass(model, {
+      now: nowMs,
+      maxTransactionTimeoutMinutes: timeoutMin,
+      ...(opts.bootstrapServer !== undefined ? { bootstrapServer: opts.bootstrapServer } : {}),
+    })
     // transactions' runs, offset commits and coordinator episodes are taken in the same pass
     const txOpts = { ...remote, now: nowMs, maxTransactionTimeoutMinutes: timeoutMin }
     // no group's committed offsets around each transaction: doctor prints none, and no finding reads them
@@ -195,32 +205,7 @@ export function doctorRun(paths: string[], opts: DoctorOptions = {}, internals: 
       groupPositions: false,
       quiet: internals.keepTransactions === undefined,
     })
-    const scan = model.scan({
-      ...tx.collector.hooks,
-      analyzer: (dir) => {
-        const t = tx.collector.hooks.analyzer(dir)
-        const lanes = internals.analyzer?.(dir)
-        const sink = bothSinks(t.sink, lanes?.sink)
-        return { ...cleanupScan.hooks.analyzer(dir), ...lanes, ...t, ...(sink !== undefined ? { sink } : {}) }
-      },
-      batch: (s) => {
-        young.tick()
-        tx.collector.hooks.batch(s)
-        if (s.file !== undefined && s.file !== lastFile && !firstSeen.has(s.file))
-          firstSeen.set(
-            s.file,
-            s.legacy === true ? null : toBigInt(s.baseTimestamp) >= 0n ? toBigInt(s.baseTimestamp) : null,
-          )
-        lastFile = s.file
-        cleanupScan.hooks.batch(s)
-      },
-    })
-    run.scanned = scan
-    // what is left (the join, cleanup) grows it too: held at half the size the scan is let grow it to
-    young.check(HOLD_AT_BYTES / 2)
-    const rec = reconciled(scan, undefined)
     const dirsOf = new Map<string, string[]>()
-    for (const p of rec.partitions) dirsOf.set(p.label, [...(dirsOf.get(p.label) ?? []), p.path])
     const partitionDir = (broker: string | null, label: string): string | null =>
       (dirsOf.get(label) ?? []).find((d) => brokerOf(d) === broker) ?? null
     const c = new DoctorCollector(brokerOf, (f, loc, command) =>
@@ -230,18 +215,70 @@ export function doctorRun(paths: string[], opts: DoctorOptions = {}, internals: 
         partitionDir,
       }),
     )
-    gatherReconcile(c, rec, brokerOf)
+    // the report draws every partition: all are kept to the end, as lso and cleanup take them there
+    const keepAll = internals.analyzer !== undefined
+    // a partition kept past its scan: one with an open transaction (judged once the coordinator's states are known)
+    const held: ScannedPartition[] = []
+    let partitions = 0
+    const scan = model.scanEach(
+      {
+        ...tx.collector.hooks,
+        analyzer: (dir) => {
+          const t = tx.collector.hooks.analyzer(dir)
+          const lanes = internals.analyzer?.(dir)
+          const sink = bothSinks(t.sink, lanes?.sink)
+          return { ...cleanup.hooks.analyzer(dir), ...lanes, ...t, ...(sink !== undefined ? { sink } : {}) }
+        },
+        batch: (s) => {
+          young.tick()
+          tx.collector.hooks.batch(s)
+          if (s.file !== undefined && s.file !== lastFile && !firstSeen.has(s.file))
+            firstSeen.set(
+              s.file,
+              s.legacy === true ? null : toBigInt(s.baseTimestamp) >= 0n ? toBigInt(s.baseTimestamp) : null,
+            )
+          lastFile = s.file
+          cleanup.hooks.batch(s)
+        },
+      },
+      (s) => {
+        partitions++
+        // a partition's end makes garbage of its own (its findings gathered, its cleanup): looked at each time
+        young.check()
+        dirsOf.set(s.label, [...(dirsOf.get(s.label) ?? []), s.dir.path])
+        const t = s.report.newestTimestamp
+        if (t !== null && (summary.newestTimestamp === null || t > summary.newestTimestamp)) summary.newestTimestamp = t
+        forgetLaterSegments(firstSeen, s)
+        // reconcile's findings, and lso's of the same partition (lso reads no coordinator's partition)
+        const broker = brokerOf(s.dir.path)
+        gatherReconcile(c, reconciled({ unusable: [], unreadable: [], scanned: [s] }, undefined), brokerOf)
+        if (s.dir.topic !== TRANSACTION_STATE_TOPIC)
+          for (const f of s.report.findings) c.add(f, { command: 'lso', broker, partition: s.label })
+        if (keepAll || s.report.openTransactions.length > 0) {
+          held.push(s)
+          return
+        }
+        // no open transaction: nothing of it waits for the coordinator's states, and cleanup's findings are its own
+        // codes or those reconcile gave first (collect.ts orders who reported what)
+        const p = cleanup.partition(s)
+        if (p !== null) gatherCleanup(c, { partitions: [p] }, () => [s.dir.path], brokerOf)
+      },
+    )
+    run.scanned = { ...scan, scanned: held }
+    // what is left (the join, cleanup) grows it too: held at half the size the scan is let grow it to
+    young.check(HOLD_AT_BYTES / 2)
     const lsoOpts = {
       ...remote,
       now: nowMs,
       maxTransactionTimeoutMinutes: timeoutMin,
       ...(opts.bootstrapServer !== undefined ? { bootstrapServer: opts.bootstrapServer } : {}),
     }
-    run.lso = lsoOf(model, scan, lsoOpts)
+    // the held partitions' (their findings added again change nothing: the collector takes a report once)
+    run.lso = lsoOf(model, run.scanned, lsoOpts)
     gatherLso(c, run.lso, brokerOf)
     // the transactions one at a time (transactions' bounded join over the same scan), none held past its findings
     // unless kept
-    const txs = transactionsJoinOf(tx, scan)
+    const txs = transactionsJoinOf(tx, run.scanned)
     if (!('unusable' in txs)) {
       try {
         run.transactions = doctorTransactions(c, txs, usable, internals.keepTransactions ?? 0)
@@ -249,15 +286,15 @@ export function doctorRun(paths: string[], opts: DoctorOptions = {}, internals: 
         txs.collected.spill?.close()
       }
     }
-    // not a literal: cleanup takes the options it knows (the hanging rule's timeout, where it has one)
-    const cleanupOpts = {
-      now: nowMs,
-      maxTransactionTimeoutMinutes: timeoutMin,
-      ...(opts.bootstrapServer !== undefined ? { bootstrapServer: opts.bootstrapServer } : {}),
-    }
     // the model's scan (its remote segments too: cleanup predicts retention across tiers)
-    run.cleanup = cleanupOf(model, { ...scan, headers: cleanupScan.headers }, cleanupOpts)
-    gatherCleanup(c, run.cleanup, (label) => dirsOf.get(label) ?? [], brokerOf)
+    const late: CleanupPartition[] = []
+    for (const s of held) {
+      const p = cleanup.partition(s)
+      if (p === null) continue
+      gatherCleanup(c, { partitions: [p] }, () => [s.dir.path], brokerOf)
+      if (keepAll) late.push(p)
+    }
+    run.cleanup = { ...cleanup.head, partitions: late }
     summary.checked.push('reconcile', 'lso', 'transactions', 'cleanup')
     const logDirs = brokers.filter((b) => b.logDir)
     const shared = logDirs.some((b, i) =>
@@ -279,14 +316,10 @@ export function doctorRun(paths: string[], opts: DoctorOptions = {}, internals: 
       summary.checked.push('remote')
     }
     const extent = dataExtent(discover(usable).partitions, (f) => firstSeen.get(f))
-    summary.partitions = rec.partitions.length
+    summary.partitions = partitions
     summary.segments = extent.segments
     summary.bytes = extent.bytes
     summary.firstTimestamp = extent.firstTimestamp
-    for (const p of rec.partitions) {
-      const t = p.report.newestTimestamp
-      if (t !== null && (summary.newestTimestamp === null || t > summary.newestTimestamp)) summary.newestTimestamp = t
-    }
     const { findings, groups, counts, ranks } = c.collected()
     summary.counts = counts
     summary.ranks = ranks
@@ -311,6 +344,19 @@ function doctorTransactions(
   const t = tallyTransactions(j.collected, j.input, keep)
   if (t !== null) return gatherTallied(c, t, paths)
   return gatherTransactions(c, streamTransactions(j.collected, j.input), paths, keep)
+}
+
+/**
+ * Of a partition's segments, only its first keeps its first batch's timestamp for the summary (dataExtent reads no
+ * other): the rest are let go as its scan ends
+ */
+function forgetLaterSegments(firstSeen: Map<string, bigint | null>, s: ScannedPartition): void {
+  let first = true
+  for (const f of s.dir.files) {
+    if (f.kind !== 'log' || f.remote !== undefined) continue
+    if (!first) firstSeen.delete(f.path)
+    first = false
+  }
 }
 
 /** 0 nothing but notes, 1 problems in the data (or a path among others that could not be read), 2 nothing readable */

@@ -161,22 +161,53 @@ function block(p: CleanupPartition, top: number, st: TextStyle): string[] {
   return lines
 }
 
+/** the lines above the partitions: when, and where the configs came from */
+function headLines(r: Omit<CleanupResult, 'partitions'>, st: TextStyle): string[] {
+  return wrapWords(
+    `as of ${iso(r.nowMs)}${r.nowGiven ? ' (--now)' : ''}; ${r.metadataLost !== undefined ? `configs unknown: ${r.metadataLost}` : `configs from ${r.metadataLog ?? 'flags and defaults (no metadata log found)'}`}`,
+    '',
+    st.width,
+  )
+}
+
+/** a partition's block, its HANGING in red */
+function blockText(p: CleanupPartition, top: number, st: TextStyle): string {
+  return block(p, top, st)
+    .map((l) => l.replace(/: HANGING\b/, `: ${st.chalk.red('HANGING')}`))
+    .join('\n')
+}
+
 export function cleanupText(
   r: CleanupResult,
   top: number,
   opts: PrintOptions = { colorLevel: 0, wide: false },
 ): string {
   const st = textStyle(opts)
-  const head = wrapWords(
-    `as of ${iso(r.nowMs)}${r.nowGiven ? ' (--now)' : ''}; ${r.metadataLost !== undefined ? `configs unknown: ${r.metadataLost}` : `configs from ${r.metadataLog ?? 'flags and defaults (no metadata log found)'}`}`,
-    '',
-    st.width,
-  )
-  const hanging = (l: string): string => l.replace(/: HANGING\b/, `: ${st.chalk.red('HANGING')}`)
-  return [...head, '', ...r.partitions.flatMap((p) => [...block(p, top, st).map(hanging), ''])].join('\n')
+  return [...headLines(r, st), '', ...r.partitions.flatMap((p) => [blockText(p, top, st), ''])].join('\n')
 }
 
-/** `tsdump cleanup`'s text, in the printers' one shape (format/print-options.ts) */
-export function printCleanupText(r: CleanupResult, out: PrinterOutput, opts: PrintOptions & { top: number }): void {
-  out.stdout.write(cleanupText(r, opts.top, opts))
+/**
+ * `tsdump cleanup`'s text written as its partitions come: the head, then each partition's block as soon as it is
+ * known (the same text as cleanupText), nothing kept of it
+ */
+export class CleanupTextStream {
+  private readonly st: TextStyle
+
+  constructor(
+    private readonly out: PrinterOutput,
+    private readonly opts: PrintOptions & { top: number },
+  ) {
+    this.st = textStyle(opts)
+  }
+
+  head(r: Omit<CleanupResult, 'partitions'>): void {
+    this.out.stdout.write(headLines(r, this.st).join('\n') + '\n')
+  }
+
+  partition(p: CleanupPartition): void {
+    // a blank line before each block, the head's too
+    this.out.stdout.write('\n' + blockText(p, this.opts.top, this.st) + '\n')
+  }
+
+  end(): void {}
 }

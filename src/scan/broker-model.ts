@@ -170,6 +170,27 @@ export class BrokerModel {
   }
 
   /**
+   * Each partition handed to `each` in order as its scan ends (told `scanned` then), none kept but the coordinator's
+   * (transactionState reads them); `first`: those scanned before the rest, their states known at the first partition
+   */
+  scanEach(opts: ModelScanOptions, each: (s: ScannedPartition) => void, first = false): Omit<Scanned, 'scanned'> {
+    const { partitions, unusable, unreadable } = this.resolved()
+    if (unusable.length > 0) return { unusable, unreadable }
+    const cps = new Map<string, OffsetCheckpoint | null>()
+    const f = this.coordinatorFirst(partitions, cps, opts)
+    const own = this.scanOptions(f === undefined ? opts : { ...opts, filter: f })
+    const scan = (p: PartitionDir): ScannedPartition => {
+      const s = this.early.get(p.path) ?? scanPartition(p, cps, own)
+      if (p.topic === TRANSACTION_STATE_TOPIC) this.early.set(p.path, s)
+      opts.scanned?.(s)
+      return s
+    }
+    const ahead = partitions.filter((p) => first && p.topic === TRANSACTION_STATE_TOPIC).map(scan)
+    for (const p of partitions) each(ahead.find((s) => s.dir.path === p.path) ?? scan(p))
+    return { unusable, unreadable }
+  }
+
+  /**
    * With a filter whose transactional id is to be resolved (BrokerModelOptions.transactionalId), the coordinator's
    * partitions among the paths are scanned first, their records read in that pass (those beside the paths read
    * alone), so that the other partitions are scanned with the id's producer ids and each file is read once. The

@@ -20,36 +20,34 @@ export type RemoteRetentionFacts =
   | { unknown: string }
 
 /**
- * Every remote segment `__remote_log_metadata` names for each partition, whatever its state (RLMExpirationTask reads
- * the metadata, not the storage): keyed by the partition directory's path. Absent for a partition the metadata says
- * nothing of; `unknown` where records of its metadata could not be read or no metadata partition was found.
+ * Every remote segment `__remote_log_metadata` names for a partition, whatever its state (RLMExpirationTask reads the
+ * metadata, not the storage): the metadata of `partitions` read once, each partition's facts made when asked (as its
+ * scan ends), none held for the others. Undefined for a partition the metadata says nothing of; `unknown` where
+ * records of its metadata could not be read or no metadata partition was found.
  */
-export function remoteRetentionFacts(partitions: readonly PartitionDir[]): Map<string, RemoteRetentionFacts> {
-  const out = new Map<string, RemoteRetentionFacts>()
+export function remoteRetentionFacts(
+  partitions: readonly PartitionDir[],
+): (dir: PartitionDir) => RemoteRetentionFacts | undefined {
   const dirs = metadataPartitions(partitions)
   const metadata = dirs.length === 0 ? null : readRemoteLogMetadata(dirs)
   const starts = new Map<string, OffsetCheckpoint | null>()
-  for (const dir of partitions) {
-    if (dir.topic === null || dir.partition === null || dir.topic === REMOTE_LOG_METADATA_TOPIC) continue
-    if (metadata === null) {
-      if (dir.files.some((f) => f.remote !== undefined))
-        out.set(dir.path, { unknown: `no ${REMOTE_LOG_METADATA_TOPIC} partition among the paths or in ${dir.logDir}` })
-      continue
-    }
+  return (dir) => {
+    if (dir.topic === null || dir.partition === null || dir.topic === REMOTE_LOG_METADATA_TOPIC) return undefined
+    if (metadata === null)
+      return dir.files.some((f) => f.remote !== undefined)
+        ? { unknown: `no ${REMOTE_LOG_METADATA_TOPIC} partition among the paths or in ${dir.logDir}` }
+        : undefined
     const lost = metadataLostFor(metadata, dir.topic, dir.partition)
-    if (lost !== undefined) {
-      out.set(dir.path, { unknown: lostText(lost) })
-      continue
-    }
+    if (lost !== undefined) return { unknown: lostText(lost) }
     const topicId = topicIdOf(dir)
     const segments = segmentsOf(metadata, dir.topic, dir.partition).filter(
       (s) =>
         (topicId === null || s.topicId === topicId) && !metadata.deletedPartitions.has(`${s.topicId}:${s.partition}`),
     )
+    if (segments.length === 0) return undefined
     // the log start of a topic with remote storage is the checkpoint's, below the first local segment (LogLoader)
-    if (segments.length > 0) out.set(dir.path, { segments, logStartCheckpoint: logStartOf(dir, starts) })
+    return { segments, logStartCheckpoint: logStartOf(dir, starts) }
   }
-  return out
 }
 
 /** the partition with its local files only: cleanup's local rules never read a remote segment as a local one */

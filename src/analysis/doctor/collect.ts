@@ -113,11 +113,11 @@ export class DoctorCollector {
     }
     const key = doctorKey(f.code, location, f.message)
     const b = this.bucketOf(f.code, f.severity, location.broker)
-    if (!b.reportedBy.includes(ctx.command)) b.reportedBy.push(ctx.command)
+    addReporter(b.reportedBy, ctx.command)
     if (!this.seen.add(key)) {
       const seen = b.kept.find((x) => x.key === key)?.d
       if (seen === undefined) return
-      if (!seen.reportedBy.includes(ctx.command)) seen.reportedBy.push(ctx.command)
+      addReporter(seen.reportedBy, ctx.command)
       // a later report may know more of the same fault (figures, the fix lso prints)
       seen.figures = { ...ctx.figures, ...seen.figures }
       if (seen.remedy.fix.length === 0 && ctx.remedy?.fix !== undefined) seen.remedy.fix = ctx.remedy.fix
@@ -204,6 +204,24 @@ export class DoctorCollector {
     }
     return b
   }
+}
+
+/**
+ * The commands in the order doctor runs them: who reported a fault is listed in this order, whichever told it first
+ * (doctor gives a partition's reconcile, lso and cleanup findings as its scan ends, and the transactions' after all)
+ */
+const COMMAND_ORDER = ['reconcile', 'lso', 'transactions', 'cleanup', 'replicas', 'remote']
+
+/** `command` placed among `list` in COMMAND_ORDER, once */
+function addReporter(list: string[], command: string): void {
+  if (list.includes(command)) return
+  const rank = (x: string): number => {
+    const i = COMMAND_ORDER.indexOf(x)
+    return i < 0 ? COMMAND_ORDER.length : i
+  }
+  const at = list.findIndex((x) => rank(x) > rank(command))
+  if (at < 0) list.push(command)
+  else list.splice(at, 0, command)
 }
 
 /** `x` placed in the sorted `kept` (binary search: the first place whose finding comes after it) */

@@ -211,7 +211,7 @@ function addTransactionFindings(c: DoctorCollector, t: JoinedTransaction, paths:
  */
 export function gatherCleanup(
   c: DoctorCollector,
-  r: CleanupResult,
+  r: Pick<CleanupResult, 'partitions'>,
   pathsOfLabel: (label: string) => string[],
   brokerOf: BrokerOf,
 ): void {
