@@ -263,6 +263,8 @@ export function doctorRun(paths: string[], opts: DoctorOptions = {}, internals: 
         const p = cleanup.partition(s)
         if (p !== null) gatherCleanup(c, { partitions: [p] }, () => [s.dir.path], brokerOf)
       },
+      // the coordinator's partitions first: cleanup asks their states at the first partition's end
+      true,
     )
     run.scanned = { ...scan, scanned: held }
     // what is left (the join, cleanup) grows it too: held at half the size the scan is let grow it to
