@@ -1005,3 +1005,38 @@ describe('dump of a segment with preallocated index files reads each byte once (
     })
   }
 })
+
+// dump --compat (and --no-resync) stops at a segment's first damage, as kafka-dump-log does, while its read window
+// holds the bytes after it; the index checks then frame the entries there as kafka-dump-log's do, through what the
+// window held (BatchPositions.stoppedAt, io/held-range-source.ts). The build before read those bytes again from the
+// file: 61-1,252 bytes of each damaged segment twice.
+describe('dump --compat and --no-resync on damaged copies: the index checks read no byte of the log again (strace ranges)', () => {
+  const cases: OnceCase[] = [path.join(FIXTURES, 'interleaved'), path.join(FIXTURES_44, 'transactions')].flatMap(
+    (fixture) =>
+      INDEX_DAMAGE.flatMap((damage) =>
+        ['--compat', '--no-resync'].map(
+          (mode): OnceCase => ({
+            name: `dump ${mode}, a copy of ${path.basename(fixture)} damaged by ${damage.name}`,
+            args: (logs) => ['dump', mode, logs],
+            root: fixture,
+            damage,
+          }),
+        ),
+      ),
+  )
+  cases.forEach((c, i) => {
+    it(c.name, (ctx) => {
+      if (!haveStrace()) ctx.skip('strace is not installed (apt-get install strace): bytes read cannot be counted')
+      if (!fs.existsSync(c.root)) ctx.skip(`${c.root} is absent`)
+      const logs = damagedLogs(c.root, c.damage!, 400 + Math.floor(i / 2))
+      const root = fs.realpathSync(logs)
+      const per = bytesReadTwice(c.args(logs), root)
+      const files = [...per.keys()].filter((f) => /\.(log|index|timeindex)$/.test(f))
+      expect(files.filter((f) => f.endsWith('.log')).length, 'strace saw no read of a segment').toBeGreaterThan(0)
+      const twice = files
+        .filter((f) => per.get(f)!.twice > 0)
+        .map((f) => `${path.relative(root, f)}: ${per.get(f)!.twice} of ${per.get(f)!.read} bytes read twice`)
+      expect(twice).toEqual([])
+    })
+  })
+})

@@ -3,6 +3,8 @@
 // size and offsets in typed arrays, in position order, so that verifying reads the log no second time. Bounded:
 // past MAX_BATCHES nothing more is kept, and a position not kept is framed from the file as before (dump-index.ts batchSeenAt).
 import type { I64 } from '../../bytes/int64.js'
+import type { SegmentSource } from '../../decode/segment-source.js'
+import { HeldRangeSource } from '../../io/held-range-source.js'
 
 /** 1 M batches: 25 MiB of arrays at most */
 const MAX_BATCHES = 1 << 20
@@ -21,8 +23,21 @@ export class BatchPositions {
   // the damaged ranges whose first byte frames no entry by any size limit (batchAt there gives only its reason)
   private readonly unframed: boolean[] = []
 
+  /** the bytes the dump's read window held past where it stopped at damage: read, and framed no more */
+  private rest: { from: number; bytes: Buffer } | undefined
+
   /** `log`: the resolved path of the .log the batches are from */
   constructor(readonly log: string) {}
+
+  /** the dump stopped at `from`, its window holding `bytes` from there (a view: copied here) */
+  stoppedAt(from: number, bytes: Buffer): void {
+    if (this.rest === undefined && bytes.length > 0) this.rest = { from, bytes: Buffer.from(bytes) } // copy: the window is the next file's
+  }
+
+  /** `log` (the .log the batches are from, open) read through what the dump's window held past where it stopped */
+  source(log: SegmentSource): SegmentSource {
+    return this.rest === undefined ? log : new HeldRangeSource(log, this.rest.from, this.rest.bytes)
+  }
 
   /** a v2 batch the dump framed, in file order */
   add(position: number, sizeInBytes: number, baseOffset: I64, lastOffsetDelta: number): void {

@@ -60,7 +60,12 @@ export function companion(file: KafkaFile, suffix: string): string {
  * Header of the entry at `position` of a log, or an explanation of why there is none. Framed by
  * scanFrames (the one framer) from that position, reading just the header of a large batch.
  */
-export function batchAt(log: FileSource, position: number, maxBytes: number, framed?: FramedHeaders): BatchAt | string {
+export function batchAt(
+  log: SegmentSource,
+  position: number,
+  maxBytes: number,
+  framed?: FramedHeaders,
+): BatchAt | string {
   if (position < 0 || position >= log.size) return `position ${position} is outside the log (${log.size} bytes)`
   const known = framed?.failureAt(position, maxBytes)
   if (known !== undefined) return known
@@ -108,7 +113,7 @@ export function batchAt(log: FileSource, position: number, maxBytes: number, fra
 export function batchSeenAt(
   seen: BatchPositions | undefined,
   logPath: string,
-  log: FileSource,
+  log: SegmentSource,
   position: number,
   maxBytes: number,
   framed?: FramedHeaders,
@@ -213,8 +218,9 @@ function dumpOffsetIndexFrom(
   }
   const prealloc = preallocated(file, src, OFFSET_INDEX_ENTRY_SIZE, opts, log)
   if (prealloc === 'done') return
-  const seg = openLog(file, log)
+  const opened = openLog(file, log)
   const logPath = path.resolve(companion(file, '.log'))
+  const seg = opened !== undefined && state.seen?.log === logPath ? state.seen.source(opened) : opened
   // only kafka-dump-log's closing block (--compat) lists them; tsdump's text has a finding per entry
   const mismatches = new OffsetPairs(opts.compat ? undefined : 0)
   try {
@@ -273,7 +279,7 @@ function dumpOffsetIndexFrom(
       printer.indexEntry(file, e)
     }
   } finally {
-    seg?.close()
+    opened?.close()
   }
   if (mismatches.length > 0) {
     state.indexMismatches.set(

@@ -240,6 +240,7 @@ function dumpRange(
         summary.trailingBytes += ev.length
         t.tailBytes += ev.length
         ctx.seen?.damaged(ev.position, ev.position + ev.length, true)
+        ctx.seen?.stoppedAt(ev.position, scanner.windowed(ev.position, ev.position + ev.length))
         ctx.epochs?.damage(file.path)
         log.add(tailFinding(ev, file.path, file.remote !== undefined))
         break
@@ -250,6 +251,8 @@ function dumpRange(
         else summary.damagedBytes += ev.length
         summary.corruptRegions++
         ctx.seen?.damaged(ev.position, ev.position + ev.length, unframed(ev, scanner, source))
+        if (ev.resyncPosition === undefined)
+          ctx.seen?.stoppedAt(ev.position, scanner.windowed(ev.position, ev.position + ev.length))
         ctx.epochs?.damage(file.path, ev)
         log.add(
           withStdinNote(

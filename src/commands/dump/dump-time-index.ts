@@ -99,8 +99,9 @@ function dumpTimeIndexFrom(
   let idxEntries = 0
   for (const _ of decodeOffsetIndex(idx, base)) idxEntries++
   const cursor: ScanCursor = { from: -1, pos: 0, maxLast: -1n, ended: false }
-  const seg = openLog(file, log)
+  const opened = openLog(file, log)
   const logPath = path.resolve(companion(file, '.log'))
+  const seg = opened !== undefined && state.seen?.log === logPath ? state.seen.source(opened) : opened
   const framed = framedHeaders(state, logPath)
   const abs = path.resolve(file.path)
   let prevTs = -1n
@@ -112,7 +113,7 @@ function dumpTimeIndexFrom(
       printer.timeIndexEntry(file, e)
     }
   } finally {
-    seg?.close()
+    opened?.close()
   }
 
   // only kafka-dump-log's closing blocks (--compat) list these pairs; elsewhere each is a finding already,
@@ -125,7 +126,7 @@ function dumpTimeIndexFrom(
   }
   function checkTimeEntry(
     e: TimeIndexEntry,
-    seg: FileSource,
+    seg: SegmentSource,
     prev: bigint,
     o: DumpOptions,
     add: (f: Finding) => void,
