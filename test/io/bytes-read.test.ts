@@ -724,6 +724,17 @@ function bytesReadTwice(args: string[], root: string): Map<string, { twice: numb
   return out
 }
 
+/** `tsdump args` reads no byte of a file below `root` whose name matches `files` twice, and reads a segment */
+function expectEachByteOnce(args: string[], root: string, files: RegExp): void {
+  const per = bytesReadTwice(args, root)
+  const read = [...per.keys()].filter((f) => files.test(f))
+  expect(read.filter((f) => f.endsWith('.log')).length, 'strace saw no read of a segment').toBeGreaterThan(0)
+  const twice = read
+    .filter((f) => per.get(f)!.twice > 0)
+    .map((f) => `${path.relative(root, f)}: ${per.get(f)!.twice} of ${per.get(f)!.read} bytes read twice`)
+  expect(twice).toEqual([])
+}
+
 /** the .log files below `dir`, in name order */
 function logsUnder(dir: string): string[] {
   return fs
@@ -921,6 +932,20 @@ describe('dump checks a segment’s indexes from its own read: each byte read on
 // framed a marker by its header and then read it whole, framed the batches at the .index's positions again for the
 // .timeindex, and read each .timeindex entry's batch again from its start (kafka-dump-log's own reads, 61-1,986 bytes
 // twice per fixture segment), and framed again a position where nothing frames (damage an entry points at).
+/** `dump mode` on a copy of interleaved and of 4.4's transactions damaged by each of INDEX_DAMAGE */
+function damagedIndexCases(mode: string): OnceCase[] {
+  return [path.join(FIXTURES, 'interleaved'), path.join(FIXTURES_44, 'transactions')].flatMap((fixture) =>
+    INDEX_DAMAGE.map(
+      (damage): OnceCase => ({
+        name: `dump ${mode}, a copy of ${path.basename(fixture)} damaged by ${damage.name}`,
+        args: (logs) => ['dump', mode, logs],
+        root: fixture,
+        damage,
+      }),
+    ),
+  )
+}
+
 describe('dump --verify-index-only frames each entry once (strace ranges)', () => {
   const cases: OnceCase[] = [
     ...(
@@ -938,30 +963,14 @@ describe('dump --verify-index-only frames each entry once (strace ranges)', () =
         root: path.join(dir, fixture, 'logs'),
       }),
     ),
-    ...[path.join(FIXTURES, 'interleaved'), path.join(FIXTURES_44, 'transactions')].flatMap((fixture) =>
-      INDEX_DAMAGE.map(
-        (damage): OnceCase => ({
-          name: `a copy of ${path.basename(fixture)} damaged by ${damage.name}`,
-          args: (logs) => ['dump', '--verify-index-only', logs],
-          root: fixture,
-          damage,
-        }),
-      ),
-    ),
+    ...damagedIndexCases('--verify-index-only'),
   ]
   cases.forEach((c, i) => {
     it(c.name, (ctx) => {
       if (!haveStrace()) ctx.skip('strace is not installed (apt-get install strace): bytes read cannot be counted')
       if (!fs.existsSync(c.root)) ctx.skip(`${c.root} is absent`)
       const logs = c.damage === undefined ? c.root : damagedLogs(c.root, c.damage, 300 + i)
-      const root = fs.realpathSync(logs)
-      const per = bytesReadTwice(c.args(logs), root)
-      const segs = [...per.keys()].filter((f) => f.endsWith('.log'))
-      expect(segs.length, 'strace saw no read of a segment').toBeGreaterThan(0)
-      const twice = segs
-        .filter((f) => per.get(f)!.twice > 0)
-        .map((f) => `${path.relative(root, f)}: ${per.get(f)!.twice} of ${per.get(f)!.read} bytes read twice`)
-      expect(twice).toEqual([])
+      expectEachByteOnce(c.args(logs), fs.realpathSync(logs), /\.log$/)
     })
   })
 })
@@ -1011,32 +1020,13 @@ describe('dump of a segment with preallocated index files reads each byte once (
 // window held (BatchPositions.stoppedAt, io/held-range-source.ts). The build before read those bytes again from the
 // file: 61-1,252 bytes of each damaged segment twice.
 describe('dump --compat and --no-resync on damaged copies: the index checks read no byte of the log again (strace ranges)', () => {
-  const cases: OnceCase[] = [path.join(FIXTURES, 'interleaved'), path.join(FIXTURES_44, 'transactions')].flatMap(
-    (fixture) =>
-      INDEX_DAMAGE.flatMap((damage) =>
-        ['--compat', '--no-resync'].map(
-          (mode): OnceCase => ({
-            name: `dump ${mode}, a copy of ${path.basename(fixture)} damaged by ${damage.name}`,
-            args: (logs) => ['dump', mode, logs],
-            root: fixture,
-            damage,
-          }),
-        ),
-      ),
-  )
+  const cases = ['--compat', '--no-resync'].flatMap(damagedIndexCases)
   cases.forEach((c, i) => {
     it(c.name, (ctx) => {
       if (!haveStrace()) ctx.skip('strace is not installed (apt-get install strace): bytes read cannot be counted')
       if (!fs.existsSync(c.root)) ctx.skip(`${c.root} is absent`)
-      const logs = damagedLogs(c.root, c.damage!, 400 + Math.floor(i / 2))
-      const root = fs.realpathSync(logs)
-      const per = bytesReadTwice(c.args(logs), root)
-      const files = [...per.keys()].filter((f) => /\.(log|index|timeindex)$/.test(f))
-      expect(files.filter((f) => f.endsWith('.log')).length, 'strace saw no read of a segment').toBeGreaterThan(0)
-      const twice = files
-        .filter((f) => per.get(f)!.twice > 0)
-        .map((f) => `${path.relative(root, f)}: ${per.get(f)!.twice} of ${per.get(f)!.read} bytes read twice`)
-      expect(twice).toEqual([])
+      const logs = damagedLogs(c.root, c.damage!, 400 + i)
+      expectEachByteOnce(c.args(logs), fs.realpathSync(logs), /\.(log|index|timeindex)$/)
     })
   })
 })

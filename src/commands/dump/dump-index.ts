@@ -29,8 +29,8 @@ import type { FindingLog } from './finding-log.js'
 import type { BatchPositions } from './batch-positions.js'
 import type { TimeIndexStamps } from './time-stamps.js'
 import { HELD_INDEX_PREFIX_BYTES } from './time-stamps.js'
-import type { BatchAt } from './framed-headers.js'
-import { FramedHeaders } from './framed-headers.js'
+import type { FramedHeaders } from './framed-headers.js'
+import { batchSeenAt, framedHeaders } from './framed-headers.js'
 
 export interface IndexRunState {
   /** offset index mismatches per absolute path: (index offset, log offset), newest first as Kafka lists them */
@@ -54,83 +54,6 @@ export function newIndexRunState(): IndexRunState {
 
 export function companion(file: KafkaFile, suffix: string): string {
   return path.join(path.dirname(file.path), file.name.split('.')[0] + suffix)
-}
-
-/**
- * Header of the entry at `position` of a log, or an explanation of why there is none. Framed by
- * scanFrames (the one framer) from that position, reading just the header of a large batch.
- */
-export function batchAt(
-  log: SegmentSource,
-  position: number,
-  maxBytes: number,
-  framed?: FramedHeaders,
-): BatchAt | string {
-  if (position < 0 || position >= log.size) return `position ${position} is outside the log (${log.size} bytes)`
-  const known = framed?.failureAt(position, maxBytes)
-  if (known !== undefined) return known
-  const failed = (reason: string, anyLimit: boolean): string => {
-    framed?.failed(position, reason, maxBytes, anyLimit)
-    return reason
-  }
-  for (const ev of scanFrames(log, {
-    from: position,
-    window: L.RECORD_BATCH_OVERHEAD,
-    headersOnly: true,
-    // a marker or a legacy entry by its header too: its records are read (once) only for a .timeindex entry's check
-    everyEntryHeaderOnly: true,
-    maxBatchBytes: maxBytes,
-  })) {
-    if (ev.kind === 'corrupt') return failed(`position ${position}: ${ev.message}`, ev.overLimit !== true)
-    if (ev.kind === 'tail') {
-      return failed(
-        ev.reason === 'truncated'
-          ? `position ${position}: the batch (${ev.declaredSize ?? '?'} bytes) does not fit`
-          : ev.reason === 'zeros'
-            ? `position ${position}: only zero bytes from here`
-            : `position ${position}: too few bytes for a batch header`,
-        true,
-      )
-    }
-    let b: BatchAt
-    if (ev.magic < 2) {
-      const offset = toBigInt(ev.int64(L.OFFSET_OFFSET))
-      b = { baseOffset: offset, lastOffset: offset, sizeInBytes: ev.sizeInBytes, magic: ev.magic }
-    } else {
-      const h = ev.header
-      b = { baseOffset: h.baseOffset, lastOffset: h.lastOffset, sizeInBytes: ev.sizeInBytes, magic: ev.magic }
-    }
-    framed?.add(position, b, ev.bytes)
-    return b
-  }
-  return `position ${position}: no batch`
-}
-
-/**
- * batchAt, from what the log's dump kept or the index checks framed already when either has the position: an entry
- * over maxBytes is what the framing rule says of it there (frameProblem, as batchAt's framer), not read again
- */
-export function batchSeenAt(
-  seen: BatchPositions | undefined,
-  logPath: string,
-  log: SegmentSource,
-  position: number,
-  maxBytes: number,
-  framed?: FramedHeaders,
-): BatchAt | string {
-  const b =
-    (seen !== undefined && seen.log === logPath ? seen.at(position) : undefined) ??
-    (framed?.log === logPath ? framed.at(position) : undefined)
-  if (b === undefined) return batchAt(log, position, maxBytes, framed?.log === logPath ? framed : undefined)
-  if (b.sizeInBytes <= maxBytes) return b
-  const bad = frameProblem(b.sizeInBytes - L.LOG_OVERHEAD, b.magic, b.sizeInBytes, maxBytes)
-  return bad !== undefined ? `position ${position}: ${bad.message}` : b
-}
-
-/** the framed entries of the segment `logPath` kept in `state`, made anew for each segment */
-export function framedHeaders(state: IndexRunState, logPath: string): FramedHeaders {
-  if (state.framed?.log !== logPath) state.framed = new FramedHeaders(logPath)
-  return state.framed
 }
 
 /** whether the log's dump met damage at `position` where batchAt frames nothing either (its reason is not needed then) */

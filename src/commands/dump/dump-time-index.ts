@@ -20,17 +20,8 @@ import { maxRecordTimestamp, recordTimestampAt } from './time-stamps.js'
 import { entryWindows } from '../../decode/entry-windows.js'
 import type { IndexRunState } from './dump-index.js'
 import type { BatchAt } from './framed-headers.js'
-import {
-  batchSeenAt,
-  framedHeaders,
-  companion,
-  lookup,
-  openIndexFile,
-  openLog,
-  partialEntry,
-  preallocated,
-  unframedSeenAt,
-} from './dump-index.js'
+import { batchSeenAt, framedHeaders } from './framed-headers.js'
+import { companion, lookup, openIndexFile, openLog, partialEntry, preallocated, unframedSeenAt } from './dump-index.js'
 import type { DumpOptions } from './dump-options.js'
 import type { FindingLog } from './finding-log.js'
 

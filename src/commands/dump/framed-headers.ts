@@ -1,5 +1,6 @@
-// The entries the .index and .timeindex checks of one segment framed from its .log themselves (the dump of the .log
-// did not see them: --verify-index-only reads no .log, and a legacy entry is not kept by batch-positions.ts): each
+// The entry at a position of a segment's .log, as the .index and .timeindex checks take it (batchAt; from what the
+// dump of the .log kept when it has it, batchSeenAt), and the entries the checks framed from the .log themselves (the
+// dump did not see them: --verify-index-only reads no .log, and a legacy entry is not kept by batch-positions.ts): each
 // entry's offsets and size, and the bytes framed at its position (its header, or the whole entry when that small),
 // so that the .timeindex check after the .index check frames no position twice, and reads an entry's records from
 // the rest of its bytes alone. kafka-dump-log frames each index entry's batch and then reads the batch again for
@@ -7,6 +8,9 @@
 // nothing more is kept, and a position not kept is framed from the file again.
 import type { SegmentSource } from '../../decode/segment-source.js'
 import * as L from '../../decode/layout.js'
+import { toBigInt } from '../../bytes/int64.js'
+import { frameProblem, scanFrames } from '../../decode/frame-scanner.js'
+import type { BatchPositions } from './batch-positions.js'
 
 /** an entry at a position of the log, as the index checks take it (dump-index.ts batchAt) */
 export interface BatchAt {
@@ -93,23 +97,94 @@ export class FramedHeaders {
 
   private grow(): void {
     const m = this.bases.length * 2
-    const bases = new BigInt64Array(m)
-    bases.set(this.bases)
-    this.bases = bases
-    const lasts = new BigInt64Array(m)
-    lasts.set(this.lasts)
-    this.lasts = lasts
-    const sizes = new Float64Array(m)
-    sizes.set(this.sizes)
-    this.sizes = sizes
-    const magics = new Int8Array(m)
-    magics.set(this.magics)
-    this.magics = magics
-    const lens = new Uint8Array(m)
-    lens.set(this.headLengths)
-    this.headLengths = lens
-    const heads = Buffer.alloc(m * L.RECORD_BATCH_OVERHEAD)
-    this.heads.copy(heads) // copy: the kept heads into the grown arena
-    this.heads = heads
+    this.bases = grown(this.bases, new BigInt64Array(m))
+    this.lasts = grown(this.lasts, new BigInt64Array(m))
+    this.sizes = grown(this.sizes, new Float64Array(m))
+    this.magics = grown(this.magics, new Int8Array(m))
+    this.headLengths = grown(this.headLengths, new Uint8Array(m))
+    this.heads = grown(this.heads, Buffer.alloc(m * L.RECORD_BATCH_OVERHEAD))
   }
+}
+
+/**
+ * Header of the entry at `position` of a log, or an explanation of why there is none. Framed by
+ * scanFrames (the one framer) from that position, reading just the header of a large batch.
+ */
+export function batchAt(
+  log: SegmentSource,
+  position: number,
+  maxBytes: number,
+  framed?: FramedHeaders,
+): BatchAt | string {
+  if (position < 0 || position >= log.size) return `position ${position} is outside the log (${log.size} bytes)`
+  const known = framed?.failureAt(position, maxBytes)
+  if (known !== undefined) return known
+  const failed = (reason: string, anyLimit: boolean): string => {
+    framed?.failed(position, reason, maxBytes, anyLimit)
+    return reason
+  }
+  for (const ev of scanFrames(log, {
+    from: position,
+    window: L.RECORD_BATCH_OVERHEAD,
+    headersOnly: true,
+    // a marker or a legacy entry by its header too: its records are read (once) only for a .timeindex entry's check
+    everyEntryHeaderOnly: true,
+    maxBatchBytes: maxBytes,
+  })) {
+    if (ev.kind === 'corrupt') return failed(`position ${position}: ${ev.message}`, ev.overLimit !== true)
+    if (ev.kind === 'tail') {
+      return failed(
+        ev.reason === 'truncated'
+          ? `position ${position}: the batch (${ev.declaredSize ?? '?'} bytes) does not fit`
+          : ev.reason === 'zeros'
+            ? `position ${position}: only zero bytes from here`
+            : `position ${position}: too few bytes for a batch header`,
+        true,
+      )
+    }
+    let b: BatchAt
+    if (ev.magic < 2) {
+      const offset = toBigInt(ev.int64(L.OFFSET_OFFSET))
+      b = { baseOffset: offset, lastOffset: offset, sizeInBytes: ev.sizeInBytes, magic: ev.magic }
+    } else {
+      const h = ev.header
+      b = { baseOffset: h.baseOffset, lastOffset: h.lastOffset, sizeInBytes: ev.sizeInBytes, magic: ev.magic }
+    }
+    framed?.add(position, b, ev.bytes)
+    return b
+  }
+  return `position ${position}: no batch`
+}
+
+/**
+ * batchAt, from what the log's dump kept or the index checks framed already when either has the position: an entry
+ * over maxBytes is what the framing rule says of it there (frameProblem, as batchAt's framer), not read again
+ */
+export function batchSeenAt(
+  seen: BatchPositions | undefined,
+  logPath: string,
+  log: SegmentSource,
+  position: number,
+  maxBytes: number,
+  framed?: FramedHeaders,
+): BatchAt | string {
+  const b =
+    (seen !== undefined && seen.log === logPath ? seen.at(position) : undefined) ??
+    (framed?.log === logPath ? framed.at(position) : undefined)
+  if (b === undefined) return batchAt(log, position, maxBytes, framed?.log === logPath ? framed : undefined)
+  if (b.sizeInBytes <= maxBytes) return b
+  const bad = frameProblem(b.sizeInBytes - L.LOG_OVERHEAD, b.magic, b.sizeInBytes, maxBytes)
+  return bad !== undefined ? `position ${position}: ${bad.message}` : b
+}
+
+/** the framed entries of the segment `logPath` kept in `state`, made anew for each segment */
+export function framedHeaders(state: { framed?: FramedHeaders | undefined }, logPath: string): FramedHeaders {
+  if (state.framed?.log !== logPath) state.framed = new FramedHeaders(logPath)
+  return state.framed
+}
+
+/** `to` holding `from`'s elements first (copy: an array grown) */
+function grown<T extends { set(a: T): void }>(from: T, to: T): T {
+  to.set(from)
+  return to
 }
