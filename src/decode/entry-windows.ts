@@ -64,3 +64,32 @@ export function* entryWindowBuffers(
     }
   }
 }
+
+/**
+ * The windows of `src` entryWindows reads, up to the one in which `decode` stops early (the zero-filled space of a
+ * preallocated index) or until `maxBytes` are held, as one buffer: `complete` when it holds every entry the file has.
+ * Whoever reads the file after reads these bytes from here (io/prefix-source.ts), none twice.
+ */
+export function entryPrefix(
+  src: SegmentSource,
+  entrySize: number,
+  decode: (window: Buffer, firstIndex: number) => Iterable<unknown>,
+  maxBytes: number,
+): { bytes: Buffer; complete: boolean } {
+  const windows: Buffer[] = []
+  let held = 0
+  let complete = true
+  for (const { window, first } of entryWindowBuffers(src, entrySize)) {
+    if (held >= maxBytes) {
+      complete = false
+      break
+    }
+    windows.push(window)
+    held += window.length
+    let got = 0
+    for (const _ of decode(window, first)) got++
+    if (got < window.length / entrySize) break
+  }
+  // copy: the windows made one, for the index checks' lookups
+  return { bytes: windows.length === 1 ? windows[0]! : Buffer.concat(windows), complete }
+}

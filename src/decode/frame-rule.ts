@@ -8,7 +8,7 @@ export function frameProblem(
   magic: number,
   total: number,
   maxBatch: number,
-): { code: 'BAD_LENGTH' | 'BAD_MAGIC'; message: string } | undefined {
+): { code: 'BAD_LENGTH' | 'BAD_MAGIC'; message: string; overLimit?: true } | undefined {
   if (size < L.MIN_RECORD_OVERHEAD) {
     return {
       code: 'BAD_LENGTH',
@@ -28,6 +28,7 @@ export function frameProblem(
     return {
       code: 'BAD_LENGTH',
       message: `entry size ${total} exceeds the limit of ${maxBatch} bytes (--max-batch-bytes)`,
+      overLimit: true,
     }
   }
   return undefined

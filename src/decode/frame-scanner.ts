@@ -163,7 +163,7 @@ export class FrameScanner extends FrameWindow {
   private damaged(
     pos: number,
     size: number,
-    bad: { code: 'BAD_LENGTH' | 'BAD_MAGIC'; message: string },
+    bad: { code: 'BAD_LENGTH' | 'BAD_MAGIC'; message: string; overLimit?: true },
     kafkaEntry?: KafkaEntry,
   ): ScannedEvent {
     // a header with its magic byte in the zeros found cannot start there: the search starts after them
@@ -190,6 +190,7 @@ export class FrameScanner extends FrameWindow {
       length: (next ?? this.end) - pos,
       ...(next !== undefined ? { resyncPosition: next } : {}),
       ...(kafkaEntry !== undefined ? { kafkaEntry } : {}),
+      ...(bad.overLimit === true ? { overLimit: true as const } : {}),
     }
     if (next === undefined) return this.last(ev)
     this.pos = next
@@ -223,10 +224,9 @@ export class FrameScanner extends FrameWindow {
     const fits = pos + total <= this.winEnd
     const headerOnly =
       this.headersOnly &&
-      magic >= 2 &&
       !fits &&
       (total >= LARGE_BATCH || total > this.windowSize) &&
-      !this.isControlAt(pos)
+      (this.opts.everyEntryHeaderOnly === true ? total > L.RECORD_BATCH_OVERHEAD : magic >= 2 && !this.isControlAt(pos))
     // After a skipped batch the next read asks for one header; the reads grow back to the window over the
     // entries that fit (markers between large batches stay small reads).
     if (this.headersOnly)

@@ -26,6 +26,11 @@ export interface FrameOptions {
    */
   headersOnly?: boolean
   /**
+   * With headersOnly: control batches and legacy (magic 0/1) entries too are yielded with their first 61 bytes only
+   * when they do not fit (dump-index.ts batchAt, which needs an entry's offsets and size, not its records)
+   */
+  everyEntryHeaderOnly?: boolean
+  /**
    * 'crc': a data batch (magic 2, not control) larger than the window is never held whole: its CRC-32C is
    * computed window by window (crc32cUpdate) and it is yielded with its 61-byte header only (complete=false,
    * `crc` set). Memory stays one window whatever the batch size. 'header': the same without the CRC.

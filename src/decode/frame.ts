@@ -98,6 +98,8 @@ export interface CorruptEvent {
   length: number
   /** where scanning resumed, if it did */
   resyncPosition?: number
+  /** the header breaks only the size limit (frameProblem's last rule): a larger limit may frame the entry */
+  overLimit?: true
   /**
    * The entry at `position` as Kafka's reader (no resync, its own size limit) frames it, when it does and tsdump set
    * it aside: larger than --max-batch-bytes (Kafka's reader goes on at its end), or a grown length that runs into a

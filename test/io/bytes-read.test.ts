@@ -726,6 +726,17 @@ function bytesReadTwice(args: string[], root: string): Map<string, { twice: numb
   return out
 }
 
+/** `tsdump args` reads no byte of a file below `root` whose name matches `files` twice, and reads a segment */
+function expectEachByteOnce(args: string[], root: string, files: RegExp): void {
+  const per = bytesReadTwice(args, root)
+  const read = [...per.keys()].filter((f) => files.test(f))
+  expect(read.filter((f) => f.endsWith('.log')).length, 'strace saw no read of a segment').toBeGreaterThan(0)
+  const twice = read
+    .filter((f) => per.get(f)!.twice > 0)
+    .map((f) => `${path.relative(root, f)}: ${per.get(f)!.twice} of ${per.get(f)!.read} bytes read twice`)
+  expect(twice).toEqual([])
+}
+
 /** the .log files below `dir`, in name order */
 function logsUnder(dir: string): string[] {
   return fs
@@ -1037,4 +1048,109 @@ describe('the partition commands read each file once, to the byte (strace ranges
       expect(twice).toEqual([])
     })
   }
+})
+
+// dump --verify-index-only reads no segment whole: each .index entry's batch and each batch the .timeindex check walks
+// is framed from the log by its header alone, a marker and a legacy entry too, once across both checks, and the records
+// of a .timeindex entry's batch are read from the rest of its bytes (commands/dump/framed-headers.ts). The build before
+// framed a marker by its header and then read it whole, framed the batches at the .index's positions again for the
+// .timeindex, and read each .timeindex entry's batch again from its start (kafka-dump-log's own reads, 61-1,986 bytes
+// twice per fixture segment), and framed again a position where nothing frames (damage an entry points at).
+/** `dump mode` on a copy of interleaved and of 4.4's transactions damaged by each of INDEX_DAMAGE */
+function damagedIndexCases(mode: string): OnceCase[] {
+  return [path.join(FIXTURES, 'interleaved'), path.join(FIXTURES_44, 'transactions')].flatMap((fixture) =>
+    INDEX_DAMAGE.map(
+      (damage): OnceCase => ({
+        name: `dump ${mode}, a copy of ${path.basename(fixture)} damaged by ${damage.name}`,
+        args: (logs) => ['dump', mode, logs],
+        root: fixture,
+        damage,
+      }),
+    ),
+  )
+}
+
+describe('dump --verify-index-only frames each entry once (strace ranges)', () => {
+  const cases: OnceCase[] = [
+    ...(
+      [
+        [FIXTURES_44, 'flink-pooling'],
+        [FIXTURES_44, 'transactions'],
+        [FIXTURES_44, 'groups'],
+        [FIXTURES, 'codecs'],
+        [FIXTURES, 'interleaved'],
+      ] as const
+    ).map(
+      ([dir, fixture]): OnceCase => ({
+        name: `${path.basename(dir)}/${fixture}`,
+        args: (logs) => ['dump', '--verify-index-only', logs],
+        root: path.join(dir, fixture, 'logs'),
+      }),
+    ),
+    ...damagedIndexCases('--verify-index-only'),
+  ]
+  cases.forEach((c, i) => {
+    it(c.name, (ctx) => {
+      if (!haveStrace()) ctx.skip('strace is not installed (apt-get install strace): bytes read cannot be counted')
+      if (!fs.existsSync(c.root)) ctx.skip(`${c.root} is absent`)
+      const logs = c.damage === undefined ? c.root : damagedLogs(c.root, c.damage, 300 + i)
+      expectEachByteOnce(c.args(logs), fs.realpathSync(logs), /\.log$/)
+    })
+  })
+})
+
+// The active segment's .index and .timeindex as the broker leaves them: preallocated to segment.index.bytes (10 MiB,
+// Kafka's default), zero-filled after the entries (AbstractIndex resizes them only when the segment rolls). The dump
+// holds each file's windows up to its first zero entry (decode/entry-windows.ts entryPrefix, io/prefix-source.ts):
+// the .timeindex is read before the .log as a small one is, and the .index once for its dump and the .timeindex
+// check's lookups. The build before read a .timeindex over 4 MiB only after the .log, and so each entry's batch from
+// the log again, and the whole 10 MiB .index again for the .timeindex check (every .log byte the entries point at
+// and 512 KiB of the .index twice).
+describe('dump of a segment with preallocated index files reads each byte once (strace ranges)', () => {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-bytes-read-prealloc-'))
+  afterAll(() => fs.rmSync(work, { recursive: true, force: true }))
+  const SEGMENT_INDEX_BYTES = 10 * 1024 * 1024
+  for (const mode of [[], ['--deep-iteration'], ['--compat'], ['--verify-index-only']]) {
+    it(`dump ${mode.join(' ')}`, (ctx) => {
+      if (!haveStrace()) ctx.skip('strace is not installed (apt-get install strace): bytes read cannot be counted')
+      if (!fs.existsSync(INTERLEAVED)) ctx.skip(`${INTERLEAVED} is absent`)
+      const dir = path.join(work, 'mixed-0')
+      if (!fs.existsSync(dir)) {
+        fs.mkdirSync(dir)
+        for (const ext of ['.log', '.index', '.timeindex'])
+          fs.copyFileSync(
+            path.join(INTERLEAVED, 'mixed-0', `00000000000000000000${ext}`),
+            path.join(dir, `00000000000000000000${ext}`),
+          )
+        for (const ext of ['.index', '.timeindex'])
+          fs.truncateSync(path.join(dir, `00000000000000000000${ext}`), SEGMENT_INDEX_BYTES)
+      }
+      const root = fs.realpathSync(work)
+      const per = bytesReadTwice(['dump', ...mode, dir], root)
+      expect(
+        [...per.keys()].filter((f) => f.endsWith('.timeindex')).length,
+        'strace saw no read of the .timeindex',
+      ).toBe(1)
+      const twice = [...per]
+        .filter(([, r]) => r.twice > 0)
+        .map(([f, r]) => `${path.relative(root, f)}: ${r.twice} of ${r.read} bytes read twice`)
+      expect(twice).toEqual([])
+    })
+  }
+})
+
+// dump --compat (and --no-resync) stops at a segment's first damage, as kafka-dump-log does, while its read window
+// holds the bytes after it; the index checks then frame the entries there as kafka-dump-log's do, through what the
+// window held (BatchPositions.stoppedAt, io/held-range-source.ts). The build before read those bytes again from the
+// file: 61-1,252 bytes of each damaged segment twice.
+describe('dump --compat and --no-resync on damaged copies: the index checks read no byte of the log again (strace ranges)', () => {
+  const cases = ['--compat', '--no-resync'].flatMap(damagedIndexCases)
+  cases.forEach((c, i) => {
+    it(c.name, (ctx) => {
+      if (!haveStrace()) ctx.skip('strace is not installed (apt-get install strace): bytes read cannot be counted')
+      if (!fs.existsSync(c.root)) ctx.skip(`${c.root} is absent`)
+      const logs = damagedLogs(c.root, c.damage!, 400 + i)
+      expectEachByteOnce(c.args(logs), fs.realpathSync(logs), /\.(log|index|timeindex)$/)
+    })
+  })
 })

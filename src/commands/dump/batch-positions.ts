@@ -3,6 +3,9 @@
 // size and offsets in typed arrays, in position order, so that verifying reads the log no second time. Bounded:
 // past MAX_BATCHES nothing more is kept, and a position not kept is framed from the file as before (dump-index.ts batchSeenAt).
 import type { I64 } from '../../bytes/int64.js'
+import type { FrameScanner } from '../../decode/frame-scanner.js'
+import type { SegmentSource } from '../../decode/segment-source.js'
+import { HeldRangeSource } from '../../io/held-range-source.js'
 
 /** 1 M batches: 25 MiB of arrays at most */
 const MAX_BATCHES = 1 << 20
@@ -21,8 +24,16 @@ export class BatchPositions {
   // the damaged ranges whose first byte frames no entry by any size limit (batchAt there gives only its reason)
   private readonly unframed: boolean[] = []
 
+  /** the bytes the dump's read window held past where it stopped at damage: read, and framed no more */
+  private rest: { from: number; bytes: Buffer } | undefined
+
   /** `log`: the resolved path of the .log the batches are from */
   constructor(readonly log: string) {}
+
+  /** `log` (the .log the batches are from, open) read through what the dump's window held past where it stopped */
+  source(log: SegmentSource): SegmentSource {
+    return this.rest === undefined ? log : new HeldRangeSource(log, this.rest.from, this.rest.bytes)
+  }
 
   /** a v2 batch the dump framed, in file order */
   add(position: number, sizeInBytes: number, baseOffset: I64, lastOffsetDelta: number): void {
@@ -58,15 +69,23 @@ export class BatchPositions {
   }
 
   /**
-   * bytes [from, to) of the log could not be read: an index entry pointing there cannot be checked; `unframed`: the
-   * framing rule, at any size limit, frames no entry at `from` (a tail, or a header that cannot be right)
+   * bytes [from, to) of the log (`ev`) could not be read: an index entry pointing there cannot be checked; `unframed`:
+   * the framing rule, at any size limit, frames no entry at `from` (a tail, or a header that cannot be right)
    */
-  damaged(from: number, to: number, unframed: boolean): void {
+  damaged(
+    ev: { position: number; length: number; resyncPosition?: number },
+    unframed: boolean,
+    framer: FrameScanner,
+  ): void {
+    const [from, to] = [ev.position, ev.position + ev.length]
     if (this.damagedFrom.length < MAX_DAMAGED) {
       this.damagedFrom.push(from)
       this.damagedTo.push(to)
       this.unframed.push(unframed)
     }
+    // the dump stops here (a tail, no resync): what the framer's window holds from here is kept (it is the next file's)
+    const held = ev.resyncPosition === undefined && this.rest === undefined ? framer.windowed(from, to) : undefined
+    if (held !== undefined && held.length > 0) this.rest = { from, bytes: Buffer.from(held) } // copy: see above
   }
 
   /** whether damage the dump saw begins at `position` with no entry framed there (dump-index.ts batchAt would frame none) */

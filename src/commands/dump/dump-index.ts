@@ -14,19 +14,23 @@ import {
 } from '../../decode/index-files.js'
 import { toBigInt } from '../../bytes/int64.js'
 import * as L from '../../decode/layout.js'
-import { scanFrames } from '../../decode/frame-scanner.js'
+import { frameProblem, scanFrames } from '../../decode/frame-scanner.js'
 import { OffsetPairs, offsetPairsOf } from '../../analysis/offset-pairs.js'
 import type { KafkaFile } from '../../io/discover.js'
 import { describeFsError } from '../../io/discover.js'
 import { FileSource } from '../../io/file-source.js'
 import { BufferSource } from '../../io/buffer-source.js'
 import type { SegmentSource } from '../../decode/segment-source.js'
-import { entryWindows } from '../../decode/entry-windows.js'
+import { entryPrefix, entryWindows } from '../../decode/entry-windows.js'
+import { PrefixSource } from '../../io/prefix-source.js'
 import type { DumpOptions } from './dump-options.js'
 import { finding } from '../../analysis/findings.js'
 import type { FindingLog } from './finding-log.js'
 import type { BatchPositions } from './batch-positions.js'
 import type { TimeIndexStamps } from './time-stamps.js'
+import { HELD_INDEX_PREFIX_BYTES } from './time-stamps.js'
+import type { FramedHeaders } from './framed-headers.js'
+import { batchSeenAt, framedHeaders } from './framed-headers.js'
 
 export interface IndexRunState {
   /** offset index mismatches per absolute path: (index offset, log offset), newest first as Kafka lists them */
@@ -40,6 +44,8 @@ export interface IndexRunState {
   offsetIndex?: { path: string; bytes: Buffer } | undefined
   /** the segment's .timeindex read before its .log, and the record timestamps the .log's dump took for its check */
   stamps?: TimeIndexStamps | undefined
+  /** the entries the segment's index checks framed from its .log themselves (what its dump did not keep) */
+  framed?: FramedHeaders | undefined
 }
 
 export function newIndexRunState(): IndexRunState {
@@ -48,55 +54,6 @@ export function newIndexRunState(): IndexRunState {
 
 export function companion(file: KafkaFile, suffix: string): string {
   return path.join(path.dirname(file.path), file.name.split('.')[0] + suffix)
-}
-
-export interface BatchAt {
-  baseOffset: bigint
-  lastOffset: bigint
-  sizeInBytes: number
-  magic: number
-}
-
-/**
- * Header of the entry at `position` of a log, or an explanation of why there is none. Framed by
- * scanFrames (the one framer) from that position, reading just the header of a large batch.
- */
-export function batchAt(log: FileSource, position: number, maxBytes: number): BatchAt | string {
-  if (position < 0 || position >= log.size) return `position ${position} is outside the log (${log.size} bytes)`
-  for (const ev of scanFrames(log, {
-    from: position,
-    window: L.RECORD_BATCH_OVERHEAD,
-    headersOnly: true,
-    maxBatchBytes: maxBytes,
-  })) {
-    if (ev.kind === 'corrupt') return `position ${position}: ${ev.message}`
-    if (ev.kind === 'tail') {
-      return ev.reason === 'truncated'
-        ? `position ${position}: the batch (${ev.declaredSize ?? '?'} bytes) does not fit`
-        : ev.reason === 'zeros'
-          ? `position ${position}: only zero bytes from here`
-          : `position ${position}: too few bytes for a batch header`
-    }
-    if (ev.magic < 2) {
-      const offset = toBigInt(ev.int64(L.OFFSET_OFFSET))
-      return { baseOffset: offset, lastOffset: offset, sizeInBytes: ev.sizeInBytes, magic: ev.magic }
-    }
-    const h = ev.header
-    return { baseOffset: h.baseOffset, lastOffset: h.lastOffset, sizeInBytes: ev.sizeInBytes, magic: ev.magic }
-  }
-  return `position ${position}: no batch`
-}
-
-/** batchAt, from what the log's dump kept when it has the position (and the batch is within maxBytes) */
-export function batchSeenAt(
-  seen: BatchPositions | undefined,
-  logPath: string,
-  log: FileSource,
-  position: number,
-  maxBytes: number,
-): BatchAt | string {
-  const b = seen !== undefined && seen.log === logPath ? seen.at(position) : undefined
-  return b !== undefined && b.sizeInBytes <= maxBytes ? b : batchAt(log, position, maxBytes)
 }
 
 /** whether the log's dump met damage at `position` where batchAt frames nothing either (its reason is not needed then) */
@@ -127,9 +84,11 @@ export function dumpOffsetIndex(
   log: FindingLog,
   state: IndexRunState,
 ): void {
-  const src = openIndexFile(file.path)
+  const src = openIndexFile(file.path, OFFSET_INDEX_ENTRY_SIZE, (w, first) => decodeOffsetIndex(w, 0n, first))
   // kept for the segment's .timeindex check after it, which looks its entries up (dump-time-index.ts)
-  state.offsetIndex = src instanceof BufferSource ? { path: path.resolve(file.path), bytes: src.buf } : undefined
+  const held =
+    src instanceof BufferSource ? src.buf : src instanceof PrefixSource && src.complete ? src.prefix : undefined
+  state.offsetIndex = held !== undefined ? { path: path.resolve(file.path), bytes: held } : undefined
   try {
     dumpOffsetIndexFrom(src, file, opts, printer, log, state)
   } finally {
@@ -142,14 +101,20 @@ const HELD_INDEX_BYTES = 1024 * 1024
 
 /**
  * An index file read whole when small (the preallocation and sanity checks, which read single entries, and the
- * entries' dump read it once), else in windows, never whole: any size works (a sparse multi-GiB index ends at its
- * first zero entry).
+ * entries' dump read it once), else its windows up to its first zero entry (the active segment's preallocated
+ * segment.index.bytes, 10 MiB) held, at most HELD_INDEX_PREFIX_BYTES, and the rest read from the file: any size works
+ * (a sparse multi-GiB index ends at its first zero entry).
  */
-export function openIndexFile(p: string): SegmentSource {
+export function openIndexFile(
+  p: string,
+  entrySize: number,
+  decode: (window: Buffer, firstIndex: number) => Iterable<unknown>,
+): SegmentSource & { close(): void } {
   const src = new FileSource(p)
-  if (src.size > HELD_INDEX_BYTES) return src
   try {
-    return new BufferSource(src.readAt(0, src.size), p)
+    if (src.size <= HELD_INDEX_BYTES) return new BufferSource(src.readAt(0, src.size), p)
+    const { bytes, complete } = entryPrefix(src, entrySize, decode, HELD_INDEX_PREFIX_BYTES)
+    return new PrefixSource(bytes, p, src.size, complete)
   } finally {
     src.close()
   }
@@ -176,8 +141,9 @@ function dumpOffsetIndexFrom(
   }
   const prealloc = preallocated(file, src, OFFSET_INDEX_ENTRY_SIZE, opts, log)
   if (prealloc === 'done') return
-  const seg = openLog(file, log)
+  const opened = openLog(file, log)
   const logPath = path.resolve(companion(file, '.log'))
+  const seg = opened !== undefined && state.seen?.log === logPath ? state.seen.source(opened) : opened
   // only kafka-dump-log's closing block (--compat) lists them; tsdump's text has a finding per entry
   const mismatches = new OffsetPairs(opts.compat ? undefined : 0)
   try {
@@ -190,7 +156,7 @@ function dumpOffsetIndexFrom(
         const b =
           damage !== undefined && unframedSeenAt(state.seen, logPath, e.position)
             ? 'damaged'
-            : batchSeenAt(state.seen, logPath, seg, e.position, opts.maxMessageSize)
+            : batchSeenAt(state.seen, logPath, seg, e.position, opts.maxMessageSize, framedHeaders(state, logPath))
         if (typeof b === 'string' && damage !== undefined) {
           // the entry points into bytes the log's dump could not read: the damage is the log's, already reported
           log.add({
@@ -236,7 +202,7 @@ function dumpOffsetIndexFrom(
       printer.indexEntry(file, e)
     }
   } finally {
-    seg?.close()
+    opened?.close()
   }
   if (mismatches.length > 0) {
     state.indexMismatches.set(

@@ -239,7 +239,7 @@ function dumpRange(
         }
         summary.trailingBytes += ev.length
         t.tailBytes += ev.length
-        ctx.seen?.damaged(ev.position, ev.position + ev.length, true)
+        ctx.seen?.damaged(ev, true, scanner)
         ctx.epochs?.damage(file.path)
         log.add(tailFinding(ev, file.path, file.remote !== undefined))
         break
@@ -249,7 +249,7 @@ function dumpRange(
         if (ev.resyncPosition === undefined) summary.trailingBytes += ev.length
         else summary.damagedBytes += ev.length
         summary.corruptRegions++
-        ctx.seen?.damaged(ev.position, ev.position + ev.length, unframed(ev, scanner, source))
+        ctx.seen?.damaged(ev, unframed(ev, scanner, source), scanner)
         ctx.epochs?.damage(file.path, ev)
         log.add(
           withStdinNote(

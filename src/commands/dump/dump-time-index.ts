@@ -14,20 +14,14 @@ import type { Finding } from '../../analysis/findings.js'
 import type { KafkaFile } from '../../io/discover.js'
 import { FileSource, readSmallFile } from '../../io/file-source.js'
 import { BufferSource } from '../../io/buffer-source.js'
+import { PrefixSource } from '../../io/prefix-source.js'
 import type { SegmentSource } from '../../decode/segment-source.js'
 import { maxRecordTimestamp, recordTimestampAt } from './time-stamps.js'
 import { entryWindows } from '../../decode/entry-windows.js'
-import type { BatchAt, IndexRunState } from './dump-index.js'
-import {
-  batchSeenAt,
-  companion,
-  lookup,
-  openIndexFile,
-  openLog,
-  partialEntry,
-  preallocated,
-  unframedSeenAt,
-} from './dump-index.js'
+import type { IndexRunState } from './dump-index.js'
+import type { BatchAt } from './framed-headers.js'
+import { batchSeenAt, framedHeaders } from './framed-headers.js'
+import { companion, lookup, openIndexFile, openLog, partialEntry, preallocated, unframedSeenAt } from './dump-index.js'
 import type { DumpOptions } from './dump-options.js'
 import type { FindingLog } from './finding-log.js'
 
@@ -54,7 +48,10 @@ export function dumpTimeIndex(
 ): void {
   // the bytes read before the segment's .log, when its dump took the records' timestamps (time-stamps.ts)
   const held = state.stamps?.timeIndex === path.resolve(file.path) ? state.stamps : undefined
-  const src: SegmentSource = held !== undefined ? new BufferSource(held.bytes, file.path) : openIndexFile(file.path)
+  const src: SegmentSource =
+    held !== undefined
+      ? new PrefixSource(held.bytes, file.path, held.size, true)
+      : openIndexFile(file.path, TIME_INDEX_ENTRY_SIZE, (w, first) => decodeTimeIndex(w, 0n, first))
   try {
     dumpTimeIndexFrom(src, file, opts, printer, log, state)
   } finally {
@@ -93,8 +90,10 @@ function dumpTimeIndexFrom(
   let idxEntries = 0
   for (const _ of decodeOffsetIndex(idx, base)) idxEntries++
   const cursor: ScanCursor = { from: -1, pos: 0, maxLast: -1n, ended: false }
-  const seg = openLog(file, log)
+  const opened = openLog(file, log)
   const logPath = path.resolve(companion(file, '.log'))
+  const seg = opened !== undefined && state.seen?.log === logPath ? state.seen.source(opened) : opened
+  const framed = framedHeaders(state, logPath)
   const abs = path.resolve(file.path)
   let prevTs = -1n
   try {
@@ -105,7 +104,7 @@ function dumpTimeIndexFrom(
       printer.timeIndexEntry(file, e)
     }
   } finally {
-    seg?.close()
+    opened?.close()
   }
 
   // only kafka-dump-log's closing blocks (--compat) list these pairs; elsewhere each is a finding already,
@@ -118,7 +117,7 @@ function dumpTimeIndexFrom(
   }
   function checkTimeEntry(
     e: TimeIndexEntry,
-    seg: FileSource,
+    seg: SegmentSource,
     prev: bigint,
     o: DumpOptions,
     add: (f: Finding) => void,
@@ -139,7 +138,7 @@ function dumpTimeIndexFrom(
       // the walk stops where nothing can be framed: at damage the log's dump met there, unread again
       const b = unframedSeenAt(state.seen, logPath, pos)
         ? 'damaged'
-        : batchSeenAt(state.seen, logPath, seg, pos, Number.MAX_SAFE_INTEGER)
+        : batchSeenAt(state.seen, logPath, seg, pos, Number.MAX_SAFE_INTEGER, framed)
       if (typeof b === 'string') {
         ended = true
         break
@@ -163,7 +162,7 @@ function dumpTimeIndexFrom(
       const ts =
         kept?.has(Number(e.offset)) === true
           ? kept.get(Number(e.offset))
-          : recordTimestampAt(seg.readAt(hitPos, hit.sizeInBytes), hitPos, e.offset, o)
+          : recordTimestampAt(framed.entryBytes(seg, hitPos, hit.sizeInBytes), hitPos, e.offset, o)
       if (ts === e.timestamp) {
         add({
           severity: 'info',
@@ -203,7 +202,7 @@ function dumpTimeIndexFrom(
     }
     const maxTs =
       state.stamps?.stampsAt(logPath, hitPos)?.maxTimestamp ??
-      maxRecordTimestamp(seg.readAt(hitPos, hit.sizeInBytes), hitPos, hit.magic, o)
+      maxRecordTimestamp(framed.entryBytes(seg, hitPos, hit.sizeInBytes), hitPos, hit.magic, o)
     if (typeof maxTs === 'string') {
       add({
         severity: 'error',

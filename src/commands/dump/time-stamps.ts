@@ -5,7 +5,8 @@
 // --max-bytes) is read from the log by the check, as before.
 import { decodeBatchHeader } from '../../decode/batch-header.js'
 import { DecodeError } from '../../decode/errors.js'
-import { decodeTimeIndex } from '../../decode/index-files.js'
+import { decodeTimeIndex, TIME_INDEX_ENTRY_SIZE } from '../../decode/index-files.js'
+import { entryPrefix } from '../../decode/entry-windows.js'
 import { decodeLegacyEntry, decodeLegacyRecords } from '../../decode/legacy.js'
 import type { V2Batch } from '../../decode/log-reader.js'
 import { decodeRecords } from '../../decode/records.js'
@@ -14,8 +15,15 @@ import { BatchView } from '../../decode/batch-view.js'
 import { FileSource } from '../../io/file-source.js'
 import type { DumpOptions } from './dump-options.js'
 
-/** a .timeindex above this is not held (10 MiB is segment.index.bytes' default; a held one is about 2 entries per 4 KiB of log) */
+/**
+ * of a .timeindex, at most this much is held: the file whole, or its windows up to its first zero entry (the active
+ * segment's is preallocated to segment.index.bytes, 10 MiB); its entries are about 3 per 4 KiB of log (a 1 GiB
+ * segment's 3 MiB). The entries past it are checked by reading their batches from the log again.
+ */
 const MAX_HELD_BYTES = 4 * 1024 * 1024
+
+/** of an index file larger than dump-index.ts holds whole, at most this much is held (a 1 GiB segment's .index is 2 MiB) */
+export const HELD_INDEX_PREFIX_BYTES = MAX_HELD_BYTES
 
 /** what the check reads of the batch at a position: its records' largest timestamp, each indexed offset's timestamp */
 export interface BatchStamps {
@@ -32,8 +40,10 @@ export class TimeIndexStamps {
     /** resolved paths of the .timeindex and its .log */
     readonly timeIndex: string,
     readonly log: string,
-    /** the .timeindex's bytes, dumped from here after the .log */
+    /** the .timeindex's bytes (all its entries, or its first MAX_HELD_BYTES), dumped from here after the .log */
     readonly bytes: Buffer,
+    /** the .timeindex's size */
+    readonly size: number,
     /** the entries' offsets, ascending, without repeats */
     private readonly offsets: Float64Array,
   ) {}
@@ -41,11 +51,15 @@ export class TimeIndexStamps {
   /** the .timeindex at `timeIndex` read whole, or undefined when it cannot be or is too large to hold */
   static read(timeIndex: string, log: string, baseOffset: bigint): TimeIndexStamps | undefined {
     let bytes: Buffer
+    let size: number
     try {
       const src = new FileSource(timeIndex)
       try {
-        if (src.size > MAX_HELD_BYTES) return undefined
-        bytes = src.readAt(0, src.size)
+        size = src.size
+        bytes =
+          size <= MAX_HELD_BYTES
+            ? src.readAt(0, size)
+            : entryPrefix(src, TIME_INDEX_ENTRY_SIZE, (w, first) => decodeTimeIndex(w, 0n, first), MAX_HELD_BYTES).bytes
       } finally {
         src.close()
       }
@@ -59,7 +73,7 @@ export class TimeIndexStamps {
     }
     list.sort((a, b) => a - b)
     const offsets = Float64Array.from(list.filter((v, i) => i === 0 || v !== list[i - 1]))
-    return new TimeIndexStamps(timeIndex, log, bytes, offsets)
+    return new TimeIndexStamps(timeIndex, log, bytes, size, offsets)
   }
 
   /** a v2 batch the dump framed: its timestamps kept when an entry's offset lies in it */
