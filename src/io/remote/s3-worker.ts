@@ -1,11 +1,14 @@
 // The I/O thread of an S3 store (s3-store.ts): lists a prefix and serves ranged GETs of fixed chunks, fetching
 // the next PREFETCH chunks of the same object, and the first chunks of the objects planned next, in parallel while
-// the caller decodes (at most --remote-concurrency GETs at once). The SDK's default credential
-// chain; AWS_ENDPOINT_URL (an S3-compatible server) is honoured with path-style addressing. Retries with
-// exponential backoff on 5xx, throttling and connections cut in the middle of a body; a 4xx (403 AccessDenied,
-// 404 NoSuchKey) is answered at once as an error naming the key.
+// the caller decodes (at most --remote-concurrency GETs at once). The requests are s3-http.ts's, signed with the
+// AWS SDK's default credential chain (s3-credentials.ts); AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL (an S3-compatible
+// server) is honoured with path-style addressing. Retries with exponential backoff on 5xx, throttling and
+// connections cut in the middle of a body; a 4xx (403 AccessDenied, 404 NoSuchKey) is answered at once as an error
+// naming the key.
 import { workerData } from 'node:worker_threads'
 import type { MessagePort } from 'node:worker_threads'
+import { defaultCredentials } from './s3-credentials.js'
+import { S3Http } from './s3-http.js'
 import { answer } from './sync-bridge.js'
 
 const { port, flag, bucket, chunk, shared, concurrency } = workerData as {
@@ -27,8 +30,8 @@ const PREFETCH = 1
 const ATTEMPTS = 6
 const BACKOFF_MS = 100
 /**
- * The time limits (TSDUMP_S3_CONNECT_TIMEOUT_MS, TSDUMP_S3_REQUEST_TIMEOUT_MS, TSDUMP_S3_RETRY_BUDGET_MS): the SDK's
- * HTTP handler has none by default, so a GET that never answers waited for ever. A connection must be made
+ * The time limits (TSDUMP_S3_CONNECT_TIMEOUT_MS, TSDUMP_S3_REQUEST_TIMEOUT_MS, TSDUMP_S3_RETRY_BUDGET_MS): without
+ * them a GET that never answers waits for ever. A connection must be made
  * within the first, one attempt (the whole ranged GET, its body too) take at most the second, and one call with
  * its retries at most the budget: a stall costs the budget, then the object is a finding.
  */
@@ -40,38 +43,22 @@ const CONNECT_TIMEOUT_MS = limit('TSDUMP_S3_CONNECT_TIMEOUT_MS', 5_000)
 const REQUEST_TIMEOUT_MS = limit('TSDUMP_S3_REQUEST_TIMEOUT_MS', 20_000)
 const RETRY_BUDGET_MS = limit('TSDUMP_S3_RETRY_BUDGET_MS', 60_000)
 
-// the SDK warns on stderr about Node releases it will drop later (its own switch): not tsdump's output
+// the SDK's credential chain warns on stderr about Node releases it will drop later (its own switch): not tsdump's output
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true'
 const endpoint = process.env.AWS_ENDPOINT_URL_S3 ?? process.env.AWS_ENDPOINT_URL
-// loaded after the warning filter above: the SDK checks the Node release as it loads
 // (an optional dependency: s3-store.ts checks it is there; if it still cannot be loaded, every request says so)
-const sdk = await import('@aws-sdk/client-s3').catch((e: unknown) =>
-  Object.assign(
-    new Error(`@aws-sdk/client-s3 could not be loaded (npm install @aws-sdk/client-s3): ${(e as Error).message}`),
-    { name: 'SdkMissing' },
-  ),
-)
-const { GetObjectCommand, ListObjectsV2Command } =
-  sdk instanceof Error ? { GetObjectCommand: undefined, ListObjectsV2Command: undefined } : sdk
-const client =
-  sdk instanceof Error
-    ? undefined
-    : new sdk.S3Client({
-        region: process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'us-east-1',
-        ...(endpoint !== undefined && endpoint !== '' ? { endpoint, forcePathStyle: true } : {}),
-        // retries are this file's: the SDK's do not cover a body cut after the headers
-        maxAttempts: 1,
-        requestHandler: {
-          connectionTimeout: CONNECT_TIMEOUT_MS,
-          requestTimeout: REQUEST_TIMEOUT_MS,
-          throwOnRequestTimeout: true,
-        },
-      })
-
-function sdkClient(): NonNullable<typeof client> {
-  if (client === undefined) throw sdk as Error
-  return client
-}
+const credentials = defaultCredentials()
+const client = new S3Http({
+  bucket,
+  region: process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? 'us-east-1',
+  endpoint,
+  credentials: async () => {
+    if (credentials instanceof Error) throw credentials
+    return await credentials()
+  },
+  connectTimeoutMs: CONNECT_TIMEOUT_MS,
+  requestTimeoutMs: REQUEST_TIMEOUT_MS,
+})
 
 interface S3Failure {
   status: number | undefined
@@ -152,42 +139,22 @@ async function list(
   const out: Array<{ key: string; size: number }> = []
   let token: string | undefined = from
   do {
-    const r = await withRetries(
-      async (abortSignal) =>
-        await sdkClient().send(
-          new ListObjectsV2Command!({
-            Bucket: bucket,
-            Prefix: prefix,
-            ...(max !== undefined ? { MaxKeys: max } : {}),
-            ...(token !== undefined ? { ContinuationToken: token } : {}),
-          }),
-          { abortSignal },
-        ),
-    )
-    for (const o of r.Contents ?? []) if (o.Key !== undefined) out.push({ key: o.Key.slice(strip), size: o.Size ?? 0 })
-    token = r.IsTruncated === true && max === undefined ? r.NextContinuationToken : undefined
+    const r = await withRetries(async (abortSignal) => await client.list({ prefix, maxKeys: max, token }, abortSignal))
+    for (const o of r.objects) out.push({ key: o.key.slice(strip), size: o.size })
+    token = r.truncated && max === undefined ? r.next : undefined
   } while (token !== undefined && !page)
   return token !== undefined ? { objects: out, token } : { objects: out }
 }
 
 async function getRange(key: string, from: number, to: number): Promise<Uint8Array> {
   return await withRetries(async (abortSignal) => {
-    const r = await sdkClient().send(
-      new GetObjectCommand!({ Bucket: bucket, Key: key, Range: `bytes=${from}-${to - 1}` }),
-      { abortSignal },
-    )
+    const r = await client.get(key, from, to - 1, abortSignal)
     // a body that stalls after the headers: destroyed when the attempt is abandoned
-    abortSignal.addEventListener(
-      'abort',
-      () => {
-        ;(r.Body as { destroy?: (e?: Error) => void }).destroy?.(abortSignal.reason as Error)
-      },
-      { once: true },
-    )
+    abortSignal.addEventListener('abort', () => r.destroy(abortSignal.reason as Error), { once: true })
     // streamed into one buffer of the range's size (no list of pieces concatenated after)
     const body = bodyOf(to - from)
     let n = 0
-    for await (const piece of r.Body as AsyncIterable<Uint8Array>) {
+    for await (const piece of r as AsyncIterable<Uint8Array>) {
       if (n + piece.length > body.length)
         throw Object.assign(new Error(`more than the ${to - from} bytes asked for`), { name: 'LongBody' })
       body.set(piece, n)
