@@ -191,6 +191,23 @@ function partitionOf(
     )
   }
   if (meta !== null) findings.push(...meta.findings.listed.map((f) => ({ ...f })))
+  // the partition's result before a rule of compaction or retention runs (a policy 'unknown' where configs are lost)
+  const bare = (cleanupPolicy: string): CleanupPartition => ({
+    label: p.label,
+    topic: r.topic,
+    partition: r.partition,
+    cleanupPolicy,
+    configs,
+    logStartOffset: r.logStartOffset,
+    lastStableOffset: r.lastStableOffset,
+    highWatermark: r.highWatermark,
+    logEndOffset: r.logEndOffset,
+    compaction: null,
+    retention: null,
+    blockedBy: null,
+    openTransaction: blockerOf(p, judged, opts.bootstrapServer ?? 'localhost:9092'),
+    findings,
+  })
   const lost = meta?.lost[0]
   if (lost !== undefined) {
     // a ConfigRecord of this topic (or a broker default) may be in the lost bytes: no rule runs on a config that may be wrong
@@ -201,22 +218,7 @@ function partitionOf(
         { file: lost.file, position: lost.position },
       ),
     )
-    return {
-      label: p.label,
-      topic: r.topic,
-      partition: r.partition,
-      cleanupPolicy: 'unknown',
-      configs,
-      logStartOffset: r.logStartOffset,
-      lastStableOffset: r.lastStableOffset,
-      highWatermark: r.highWatermark,
-      logEndOffset: r.logEndOffset,
-      compaction: null,
-      retention: null,
-      blockedBy: null,
-      openTransaction: blockerOf(p, judged, opts.bootstrapServer ?? 'localhost:9092'),
-      findings,
-    }
+    return bare('unknown')
   }
   const cfg = settingsOf(configs)
   const readFindings = new FindingList()
@@ -228,22 +230,7 @@ function partitionOf(
   // the segments' timestamps (retention, min.compaction.lag.ms) and the aborted transactions, from the scan's headers
   headers.fill(segments)
   const now = BigInt(nowMs)
-  const out: CleanupPartition = {
-    label: p.label,
-    topic: r.topic,
-    partition: r.partition,
-    cleanupPolicy: configs['cleanup.policy']!.value,
-    configs,
-    logStartOffset: r.logStartOffset,
-    lastStableOffset: r.lastStableOffset,
-    highWatermark: r.highWatermark,
-    logEndOffset: r.logEndOffset,
-    compaction: null,
-    retention: null,
-    blockedBy: null,
-    openTransaction: blockerOf(p, judged, opts.bootstrapServer ?? 'localhost:9092'),
-    findings,
-  }
+  const out: CleanupPartition = bare(configs['cleanup.policy']!.value)
   if (segments.length === 0) return located(out)
   if (cfg.compact) {
     if (cp === null)
