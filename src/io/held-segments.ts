@@ -11,6 +11,7 @@
 // than with two reads; with one buffer of 4 MiB, 4-6 MiB higher (8 MiB: 8-9).
 import type { SegmentSource } from '../decode/segment-source.js'
 import { SpillFile } from './spill-file.js'
+import { upperBound } from '../bytes/sorted-search.js'
 
 /** what the held bytes of one partition may take in memory before they go to the scratch file */
 export const HELD_SEGMENTS_MEMORY = 4 * 1024 * 1024
@@ -180,12 +181,6 @@ export class HeldSegments {
 
 /** the first range that ends after `position` (it holds `position` when it starts at or before it); -1: none */
 function extentAt(x: Extents, position: number): number {
-  let lo = 0
-  let hi = x.ends.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (x.ends[mid]! <= position) lo = mid + 1
-    else hi = mid
-  }
-  return lo < x.ends.length ? lo : -1
+  const i = upperBound(x.ends, position)
+  return i < x.ends.length ? i : -1
 }

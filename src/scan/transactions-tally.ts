@@ -26,6 +26,7 @@ import type { JoinedTransaction } from '../analysis/transaction-join/types.js'
 import { JoinedRuns } from './joined-runs.js'
 import type { Collected } from './transactions-collect.js'
 import type { JoinInput } from './transactions-stream.js'
+import { insertAt } from '../bytes/sorted-search.js'
 
 /** what doctor takes of the transactions */
 export interface TransactionsTally {
@@ -152,12 +153,5 @@ export function tallyTransactions(
 
 /** `x` placed in the sorted `l` */
 function insertPlaced<T extends { p: Place }>(l: T[], x: T): void {
-  let lo = 0
-  let hi = l.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (before(l[mid]!.p, x.p)) lo = mid + 1
-    else hi = mid
-  }
-  l.splice(lo, 0, x)
+  insertAt(l, x, (y) => before(y.p, x.p))
 }

@@ -13,6 +13,7 @@ import type { RankedPlace } from './rank.js'
 import { compareDoctorFindings, HARM_CATEGORIES, harmOf } from './rank.js'
 import type { HarmRank } from './rank.js'
 import type { DoctorFigures, DoctorFinding, DoctorGroup, DoctorLocation, DoctorRemedy, FindingLike } from './types.js'
+import { insertAt } from '../../bytes/sorted-search.js'
 
 /** a group of at most this many findings is listed one by one */
 export const LISTED_UP_TO = 20
@@ -226,14 +227,7 @@ function addReporter(list: string[], command: string): void {
 
 /** `x` placed in the sorted `kept` (binary search: the first place whose finding comes after it) */
 function insertSorted(kept: Kept[], x: Kept): void {
-  let lo = 0
-  let hi = kept.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (compareDoctorFindings(kept[mid]!.k, x.k) <= 0) lo = mid + 1
-    else hi = mid
-  }
-  kept.splice(lo, 0, x)
+  insertAt(kept, x, (y) => compareDoctorFindings(y.k, x.k) <= 0)
 }
 
 /** a finding listed on its own, or a group, in the one order */

@@ -10,6 +10,7 @@ import { runLabel } from './join.js'
 import type { JoinedTransaction, OffsetCommitRecord, TxOutcome } from './types.js'
 import type { DamageRef } from '../transactions.js'
 import { sortSmall, sortStrings } from '../small-sort.js'
+import { lowerBound } from '../../bytes/sorted-search.js'
 
 const max = (a: bigint | null, b: bigint | null): bigint | null => (a === null ? b : b === null ? a : a > b ? a : b)
 const min = (a: bigint | null, b: bigint | null): bigint | null => (a === null ? b : b === null ? a : a < b ? a : b)
@@ -41,15 +42,8 @@ function commitsBetween(cs: readonly OffsetCommitRecord[], from: bigint, to: big
     ix = { offsets: at.map((i) => cs[i]!.recordOffset), at }
     byRecordOffset.set(cs, ix)
   }
-  let lo = 0
-  let hi = ix.offsets.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (ix.offsets[mid]! < from) lo = mid + 1
-    else hi = mid
-  }
   const hits: number[] = []
-  for (let k = lo; k < ix.offsets.length && ix.offsets[k]! <= to; k++) hits.push(ix.at[k]!)
+  for (let k = lowerBound(ix.offsets, from); k < ix.offsets.length && ix.offsets[k]! <= to; k++) hits.push(ix.at[k]!)
   if (hits.length === 0) return NONE
   return sortSmall(hits, (a, b) => a - b).map((i) => cs[i]!)
 }

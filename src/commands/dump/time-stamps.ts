@@ -14,6 +14,7 @@ import { OFFSET_OFFSET } from '../../decode/layout.js'
 import { BatchView } from '../../decode/batch-view.js'
 import { FileSource } from '../../io/file-source.js'
 import type { DumpOptions } from './dump-options.js'
+import { lowerBound } from '../../bytes/sorted-search.js'
 
 /**
  * of a .timeindex, at most this much is held: the file whole, or its windows up to its first zero entry (the active
@@ -83,7 +84,7 @@ export class TimeIndexStamps {
     const base = v.int64(OFFSET_OFFSET)
     if (typeof base !== 'number') return
     const last = base + v.lastOffsetDelta
-    let i = this.firstAtOrAbove(base)
+    let i = lowerBound(this.offsets, base)
     if (i === this.offsets.length || this.offsets[i]! > last) return
     const at = new Map<number, bigint | undefined>()
     for (; i < this.offsets.length && this.offsets[i]! <= last; i++) at.set(this.offsets[i]!, undefined)
@@ -93,17 +94,6 @@ export class TimeIndexStamps {
   /** what the dump kept of the batch at `position` of `log` */
   stampsAt(log: string, position: number): BatchStamps | undefined {
     return log === this.log ? this.byPosition.get(position) : undefined
-  }
-
-  private firstAtOrAbove(x: number): number {
-    let lo = 0
-    let hi = this.offsets.length
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if (this.offsets[mid]! < x) lo = mid + 1
-      else hi = mid
-    }
-    return lo
   }
 }
 
