@@ -470,12 +470,26 @@ export const CLASSES = [
         path.join(p, '00000000000000000000.index'),
         Buffer.concat(pos.map((q, i) => offsetIndexEntry(i + 1, q))),
       )
+      // a .timeindex of as many entries: its check follows the .index's and looks up the entries that one framed
+      fs.writeFileSync(
+        path.join(p, '00000000000000000000.timeindex'),
+        Buffer.concat(pos.map((_, i) => timeIndexEntry(1700000000000 + i, i + 1))),
+      )
+      const index = path.join(p, '00000000000000000000.index')
+      const both = [index, path.join(p, '00000000000000000000.timeindex')]
       return {
         inputs: [p],
         runs: [
           {
             label: 'verify-index-only',
-            argv: ['--verify-index-only', path.join(p, '00000000000000000000.index')],
+            argv: ['--verify-index-only', index],
+            stdout: 'null',
+            stderr: 'null',
+            expect: exitIs(1),
+          },
+          {
+            label: 'verify-both',
+            argv: ['--verify-index-only', ...both],
             stdout: 'null',
             stderr: 'null',
             expect: exitIs(1),

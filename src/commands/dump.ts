@@ -146,6 +146,7 @@ async function dumpAll(
   const timeIndexed = new Set(
     files.filter((f) => f.kind === 'timeindex').map((f) => path.resolve(companion(f, '.log'))),
   )
+  state.timeIndexed = timeIndexed
   // the partition directories whose leader-epoch-checkpoint this run dumps: their segments' epochs are kept for its check
   const epochDirs = new Set(
     files.filter((f) => f.name === 'leader-epoch-checkpoint' && f.stdin !== true).map((f) => path.dirname(f.path)),

@@ -46,6 +46,8 @@ export interface IndexRunState {
   stamps?: TimeIndexStamps | undefined
   /** the entries the segment's index checks framed from its .log themselves (what its dump did not keep) */
   framed?: FramedHeaders | undefined
+  /** the segments (resolved .log paths) whose .timeindex this run checks: only their .index checks keep what they frame */
+  timeIndexed?: ReadonlySet<string> | undefined
 }
 
 export function newIndexRunState(): IndexRunState {
@@ -146,6 +148,8 @@ function dumpOffsetIndexFrom(
   const seg = opened !== undefined && state.seen?.log === logPath ? state.seen.source(opened) : opened
   // only kafka-dump-log's closing block (--compat) lists them; tsdump's text has a finding per entry
   const mismatches = new OffsetPairs(opts.compat ? undefined : 0)
+  // what is framed here is kept for the segment's .timeindex check only: 200,000 entries held cost 30 MiB for none
+  const framed = state.timeIndexed?.has(logPath) === true ? framedHeaders(state, logPath) : undefined
   try {
     let prev: OffsetIndexEntry | undefined
     // entries are decoded one at a time (never all held: 200 k mismatching entries were 300 MiB)
@@ -156,7 +160,7 @@ function dumpOffsetIndexFrom(
         const b =
           damage !== undefined && unframedSeenAt(state.seen, logPath, e.position)
             ? 'damaged'
-            : batchSeenAt(state.seen, logPath, seg, e.position, opts.maxMessageSize, framedHeaders(state, logPath))
+            : batchSeenAt(state.seen, logPath, seg, e.position, opts.maxMessageSize, framed)
         if (typeof b === 'string' && damage !== undefined) {
           // the entry points into bytes the log's dump could not read: the damage is the log's, already reported
           log.add({

@@ -5,12 +5,15 @@
 // so that the .timeindex check after the .index check frames no position twice, and reads an entry's records from
 // the rest of its bytes alone. kafka-dump-log frames each index entry's batch and then reads the batch again for
 // its records (DumpLogSegments.dumpTimeIndex); the answers are the same, read once. Bounded: past MAX_ENTRIES
-// nothing more is kept, and a position not kept is framed from the file again.
+// nothing more is kept, and a position not kept is framed from the file again. An index's entries ascend, so their
+// positions are kept in an array searched by halves; the .timeindex walk's positions between them (and a damaged
+// index's out of order) in a map.
 import type { SegmentSource } from '../../decode/segment-source.js'
 import * as L from '../../decode/layout.js'
 import { toBigInt } from '../../bytes/int64.js'
 import { frameProblem, scanFrames } from '../../decode/frame-scanner.js'
 import type { BatchPositions } from './batch-positions.js'
+import { partitionPoint } from '../../bytes/sorted-search.js'
 
 /** an entry at a position of the log, as the index checks take it (dump-index.ts batchAt) */
 export interface BatchAt {
@@ -20,14 +23,23 @@ export interface BatchAt {
   magic: number
 }
 
-/** 256 K entries (a 1 GiB segment at log.index.interval.bytes' 4 KiB): 22 MiB of arrays at most */
-const MAX_ENTRIES = 1 << 18
+/**
+ * 64 K entries (a 1 GiB segment of 16 KiB batches, or 256 MiB at log.index.interval.bytes' 4 KiB): 6 MiB at most.
+ * 256 K took --verify-index-only of a hostile .index and .timeindex (200,000 entries, one per 69-byte batch) from
+ * 111 to 135 MiB peak RSS.
+ */
+const MAX_ENTRIES = 1 << 16
 
 /** positions where nothing frames: each is an index entry's finding, so few */
 const MAX_FAILURES = 4096
 
 export class FramedHeaders {
-  private readonly slots = new Map<number, number>()
+  /** the positions of the first `ascending` entries kept, ascending: entry i's fields are at index i of the arrays */
+  private positions = new Float64Array(256)
+  private ascending = 0
+  /** the slots of the entries kept after one out of order */
+  private readonly unordered = new Map<number, number>()
+  private count = 0
   private readonly failures = new Map<number, { reason: string; maxBytes: number; anyLimit: boolean }>()
   private bases = new BigInt64Array(256)
   private lasts = new BigInt64Array(256)
@@ -41,9 +53,15 @@ export class FramedHeaders {
 
   /** the entry framed at `position`, with `head`, the bytes framed there (at most RECORD_BATCH_OVERHEAD are kept) */
   add(position: number, b: BatchAt, head: Buffer): void {
-    const n = this.slots.size
-    if (n === MAX_ENTRIES || this.slots.has(position)) return
+    const n = this.count
+    if (n === MAX_ENTRIES || this.slot(position) !== undefined) return
     if (n === this.bases.length) this.grow()
+    if (this.ascending === n && (n === 0 || position > this.positions[n - 1]!)) {
+      this.positions[n] = position
+      this.ascending = n + 1
+    } else {
+      this.unordered.set(position, n)
+    }
     this.bases[n] = b.baseOffset
     this.lasts[n] = b.lastOffset
     this.sizes[n] = b.sizeInBytes
@@ -51,7 +69,7 @@ export class FramedHeaders {
     const len = Math.min(head.length, L.RECORD_BATCH_OVERHEAD)
     head.copy(this.heads, n * L.RECORD_BATCH_OVERHEAD, 0, len) // copy: the framed bytes, read once for both checks
     this.headLengths[n] = len
-    this.slots.set(position, n)
+    this.count = n + 1
   }
 
   /**
@@ -71,7 +89,7 @@ export class FramedHeaders {
 
   /** the entry framed at `position`, if kept */
   at(position: number): BatchAt | undefined {
-    const i = this.slots.get(position)
+    const i = this.slot(position)
     if (i === undefined) return undefined
     return {
       baseOffset: this.bases[i]!,
@@ -86,7 +104,7 @@ export class FramedHeaders {
    * it (a new buffer: the caller decodes the entry's records from it)
    */
   entryBytes(log: SegmentSource, position: number, size: number): Buffer {
-    const i = this.slots.get(position)
+    const i = this.slot(position)
     const kept = i === undefined ? 0 : Math.min(this.headLengths[i]!, size)
     if (kept === 0) return log.readAt(position, size)
     const buf = Buffer.allocUnsafe(size)
@@ -95,8 +113,16 @@ export class FramedHeaders {
     return buf.subarray(0, kept + n)
   }
 
+  /** the index of the entry kept at `position`, if any */
+  private slot(position: number): number | undefined {
+    const n = this.ascending
+    const i = partitionPoint(n, (j) => this.positions[j]! < position)
+    return i < n && this.positions[i] === position ? i : this.unordered.get(position)
+  }
+
   private grow(): void {
     const m = this.bases.length * 2
+    this.positions = grown(this.positions, new Float64Array(m))
     this.bases = grown(this.bases, new BigInt64Array(m))
     this.lasts = grown(this.lasts, new BigInt64Array(m))
     this.sizes = grown(this.sizes, new Float64Array(m))
