@@ -22,7 +22,6 @@ import { FindingList } from '../analysis/finding-list.js'
 import { lostText } from '../analysis/lost-records.js'
 import { offsetMapEntries } from '../analysis/cleanup/configs.js'
 import type { MetadataConfigs } from '../scan/metadata-configs.js'
-import { readMetadataConfigs } from '../scan/metadata-configs.js'
 import type { ScannedPartition } from '../scan/partition-scan.js'
 import type { BrokerModel } from '../scan/broker-model.js'
 import type { RemoteInput } from '../io/remote/spec.js'
@@ -48,14 +47,17 @@ export interface CleanupOptions {
 
 const METADATA = '__cluster_metadata'
 
-/** The metadata log among the partitions given, else beside them in a log dir given. */
-function findMetadata(partitions: readonly PartitionDir[]): MetadataConfigs | null {
+/**
+ * The metadata log among the partitions given, else beside them in a log dir given; its configs are the model's
+ * (read in its partition scan's pass when it is scanned, BrokerModelOptions.metadataInScan)
+ */
+function findMetadata(model: BrokerModel, partitions: readonly PartitionDir[]): MetadataConfigs | null {
   const given = partitions.find((d) => d.topic === METADATA)
-  if (given !== undefined) return readMetadataConfigs(given)
+  if (given !== undefined) return model.metadataLogOf(given).configs
   // beside the partition directories, named as they were given
   for (const logDir of new Set(partitions.map((d) => path.dirname(d.path)))) {
     const d = discover([path.join(logDir, `${METADATA}-0`)])
-    if (d.problems.length === 0 && d.partitions[0] !== undefined) return readMetadataConfigs(d.partitions[0])
+    if (d.problems.length === 0 && d.partitions[0] !== undefined) return model.metadataLogOf(d.partitions[0]).configs
   }
   return null
 }
@@ -66,15 +68,21 @@ export type CleanupHead = Omit<CleanupResult, 'partitions'> & { unusable: Findin
 /**
  * cleanup's partitions one at a time, each made as its scan ends (BrokerModel.scanEach with `hooks`) and its header
  * facts let go: what they share (the metadata log's configs, the cleaner checkpoints, the remote segments' metadata)
- * is read once, before the first.
+ * is read once, before the first (the metadata log's configs in its own partition scan, which goes first: `head`
+ * is known once the first partition is handed out, or after run()).
  */
 export class CleanupPass {
-  readonly head: CleanupHead
+  /** paths that cannot be used (exit 2) and partition directories inside them that cannot be read (exit 1) */
+  readonly unusable: Finding[]
+  readonly unreadable: Finding[]
+  private headMemo?: CleanupHead
+  private metaMemo?: MetadataConfigs | null
+  private readonly nowMs: number
+  private readonly partitions: readonly PartitionDir[]
   /** the newest batch timestamp of the partitions so far (--now's check) */
   newestTimestamp: bigint | null = null
   private readonly scan = cleanupHooks()
   readonly hooks = this.scan.hooks
-  private readonly meta: MetadataConfigs | null
   private readonly checkpoints = new Map<string, OffsetCheckpoint | null>()
   private readonly remote: (dir: PartitionDir) => RemoteRetentionFacts | undefined
   private states: TransactionalIdState[] | null = null
@@ -85,17 +93,34 @@ export class CleanupPass {
   ) {
     // the young generation held through the discovery and what is read of it (io/young-generation.ts holdDuring)
     const { partitions, unusable, unreadable } = holdDuring(() => model.resolved())
-    this.meta = unusable.length > 0 ? null : holdDuring(() => findMetadata(partitions))
+    this.unusable = unusable
+    this.unreadable = unreadable
+    this.partitions = partitions
+    this.nowMs = opts.now ?? Date.now()
     this.remote = holdDuring(() => remoteRetentionFacts(unusable.length > 0 ? [] : partitions))
-    const lost = this.meta?.lost[0]
-    this.head = {
-      unusable,
-      ...(unreadable.length > 0 ? { unreadable } : {}),
-      nowMs: opts.now ?? Date.now(),
-      nowGiven: opts.now !== undefined,
-      metadataLog: this.meta?.path ?? null,
-      ...(lost !== undefined ? { metadataLost: lostText(lost) } : {}),
+  }
+
+  /** the metadata log's configs (null: none), asked first at the first partition or the head */
+  private get meta(): MetadataConfigs | null {
+    if (this.metaMemo === undefined)
+      this.metaMemo = this.unusable.length > 0 ? null : holdDuring(() => findMetadata(this.model, this.partitions))
+    return this.metaMemo
+  }
+
+  /** what cleanup says before its partitions: asked before run(), the metadata log is read alone */
+  get head(): CleanupHead {
+    if (this.headMemo === undefined) {
+      const lost = this.meta?.lost[0]
+      this.headMemo = {
+        unusable: this.unusable,
+        ...(this.unreadable.length > 0 ? { unreadable: this.unreadable } : {}),
+        nowMs: this.nowMs,
+        nowGiven: this.opts.now !== undefined,
+        metadataLog: this.meta?.path ?? null,
+        ...(lost !== undefined ? { metadataLost: lostText(lost) } : {}),
+      }
     }
+    return this.headMemo
   }
 
   /**
@@ -137,16 +162,7 @@ export class CleanupPass {
     const t = p.report.newestTimestamp
     if (t !== null && (this.newestTimestamp === null || t > this.newestTimestamp)) this.newestTimestamp = t
     this.states ??= this.model.transactionState().states
-    return partitionOf(
-      p,
-      headers,
-      this.meta,
-      this.checkpoints,
-      this.states,
-      this.head.nowMs,
-      this.opts,
-      this.remote(p.dir),
-    )
+    return partitionOf(p, headers, this.meta, this.checkpoints, this.states, this.nowMs, this.opts, this.remote(p.dir))
   }
 }
 

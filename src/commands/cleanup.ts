@@ -9,7 +9,7 @@ import { checkConfigFlags } from '../analysis/cleanup/config-flags.js'
 import { BrokerModel } from '../scan/broker-model.js'
 import type { CommandContext } from './context.js'
 import { CleanupPass } from './cleanup-pass.js'
-import type { CleanupOptions } from './cleanup-pass.js'
+import type { CleanupHead, CleanupOptions } from './cleanup-pass.js'
 import { warnIfNowBeforeData } from './now-check.js'
 import { writeUnusable } from './partition-command.js'
 
@@ -41,8 +41,10 @@ export function cleanup(
   return { ...pass.head, partitions, newestTimestamp: pass.newestTimestamp }
 }
 
+/** the metadata log's configs are read in its own partition scan, which goes first (CleanupPass) */
 function cleanupModel(paths: string[], opts: CleanupOptions): BrokerModel {
   return new BrokerModel(paths, {
+    metadataInScan: true,
     ...(opts.resync === false ? { resync: false } : {}),
     ...(opts.remote !== undefined ? { remote: opts.remote } : {}),
   })
@@ -61,24 +63,32 @@ export function runCleanup(opts: CleanupCommandOptions, ctx: CommandContext): nu
   const { paths, format: _format, color: _color, wide: _wide, ...lib } = opts
   const model = cleanupModel(paths, lib)
   const pass = new CleanupPass(model, { ...lib, now: opts.now ?? ctx.now() })
-  const head = pass.head
-  head.nowGiven = opts.now !== undefined
-  writeUnusable([...head.unusable, ...(head.unreadable ?? [])], ctx)
-  if (head.unusable.length > 0) return EXIT_USAGE
+  writeUnusable([...pass.unusable, ...pass.unreadable], ctx)
+  if (pass.unusable.length > 0) return EXIT_USAGE
   const printOpts = {
     colorLevel: opts.color === false ? 0 : ctx.colorLevel,
     wide: opts.wide === true,
     top: opts.top ?? 0,
   }
   const out = opts.format === 'json' ? new CleanupJsonStream(ctx, printOpts) : new CleanupTextStream(ctx, printOpts)
-  out.head(head)
+  // the head once the metadata log's partition scan (the first) has read its configs
+  let head: CleanupHead | undefined
+  const begin = (): CleanupHead => {
+    if (head !== undefined) return head
+    head = pass.head
+    head.nowGiven = opts.now !== undefined
+    out.head(head)
+    return head
+  }
   let found = EXIT_OK
   pass.run((p) => {
+    begin()
     out.partition(p)
     found = Math.max(found, exitCodeFor(p.findings))
   })
+  const h = begin()
   out.end()
   // after the partitions: the newest timestamp is known once all are read
-  warnIfNowBeforeData(ctx, head.nowMs, head.nowGiven, pass.newestTimestamp)
-  return Math.min(Math.max(found, exitCodeFor(head.unreadable ?? [])), EXIT_FINDINGS)
+  warnIfNowBeforeData(ctx, h.nowMs, h.nowGiven, pass.newestTimestamp)
+  return Math.min(Math.max(found, exitCodeFor(h.unreadable ?? [])), EXIT_FINDINGS)
 }

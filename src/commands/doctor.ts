@@ -183,7 +183,11 @@ export function doctorRun(paths: string[], opts: DoctorOptions = {}, internals: 
     const model =
       given !== undefined && given.paths.length === usable.length && given.paths.every((p, i) => p === usable[i])
         ? given
-        : new BrokerModel(usable, { ...remote, ...(internals.resync === false ? { resync: false } : {}) })
+        : new BrokerModel(usable, {
+            ...remote,
+            metadataInScan: true,
+            ...(internals.resync === false ? { resync: false } : {}),
+          })
     holdDuring(() => model.resolved())
     run.model = model
     // each segment's first batch timestamp, for the summary's time window (a negative one, or a legacy entry, says none)

@@ -58,7 +58,7 @@ export interface LsoCommandOptions extends LsoOptions {
 
 /** The transaction holding back each partition's LSO, how to abort it, and (optionally) a transactional id's coordinator. */
 export function lso(paths: string[], opts: LsoOptions = {}): LsoResult {
-  const model = new BrokerModel(paths, modelOptions(opts))
+  const model = new BrokerModel(paths, { ...modelOptions(opts), metadataInScan: true })
   return lsoOf(model, model.scan(), opts)
 }
 
@@ -146,8 +146,8 @@ export function lsoOf(model: BrokerModel, done: Scanned, opts: LsoOptions): LsoR
 }
 
 export async function runLso(opts: LsoCommandOptions, ctx: CommandContext): Promise<number> {
-  const model = new BrokerModel(opts.paths, modelOptions(opts))
-  // the coordinator's partitions are scanned on this thread, their records read in the same pass
+  const model = new BrokerModel(opts.paths, { ...modelOptions(opts), metadataInScan: true })
+  // the coordinator's partitions and the metadata log are scanned on this thread, their records read in the same pass
   const done = await model.scanSplit(
     async (dirs, _filter, here) =>
       await scanPartitions(dirs, { markerEpochs: true, here, ...threadsOf(opts), ...modelOptions(opts) }),

@@ -89,7 +89,11 @@ export function buildReportModel(
   const remote = opts.remote !== undefined ? { remote: opts.remote } : {}
   // a path that cannot be used stops the report (exit 2), as it stops reconcile: nothing is read
   // the model doctor's run reads (resolved once: its side files, such as the checkpoints, are read here)
-  const brokerModel = new BrokerModel(opts.paths, { ...remote, ...(opts.resync === false ? { resync: false } : {}) })
+  const brokerModel = new BrokerModel(opts.paths, {
+    ...remote,
+    metadataInScan: true,
+    ...(opts.resync === false ? { resync: false } : {}),
+  })
   const { unusable } = brokerModel.resolved()
   const nowMs = opts.now ?? clock()
   if (unusable.length > 0)

@@ -132,6 +132,7 @@ export function transactionsModel(paths: string[], opts: TransactionsLibraryOpti
   checkFilterBounds(opts.filter)
   return new BrokerModel(paths, {
     ...modelOptions(opts),
+    metadataInScan: true,
     ...(needsIdResolved(opts.filter) ? { transactionalId: opts.filter.transactionalId } : {}),
   })
 }

@@ -3,79 +3,42 @@
 // most once, on first use, and shared by whatever the command asks of it:
 //   __transaction_state   the newest state per transactional id (in the partition scan's own pass when it is scanned)
 //   __consumer_offsets    the offset commits
-//   __cluster_metadata    topic configs, partition counts
+//   __cluster_metadata    topic configs, partition counts (in the partition scan's own pass when it is scanned)
 //   __remote_log_metadata each remote segment's newest state
 // Which partitions of an internal topic are read is one rule (scan/internal-partitions.ts): given, or in the same
 // log dir as a partition given.
-import type { Finding } from '../analysis/findings.js'
-import type { TransactionalIdState } from '../analysis/transactional-id-state.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import type { PartitionDir } from '../io/discover.js'
-import type { RemoteInput } from '../io/remote/spec.js'
 import { internalPartitionsFor } from './internal-partitions.js'
 import type { MetadataConfigs } from './metadata-configs.js'
-import { readMetadataConfigs } from './metadata-configs.js'
+import type { MetadataLog } from './metadata-log.js'
+import { MetadataLogs } from './metadata-logs.js'
 import type { MetadataPartitionCounts } from './metadata-partitions.js'
-import { readPartitionCounts } from './metadata-partitions.js'
 import { scanOffsetCommits } from './offset-commit-scan.js'
 import type { PartitionScanOptions, ScannedPartition } from './partition-scan.js'
 import { scanPartition } from './partition-scan.js'
 import { resolvePartitions } from './partition-paths.js'
 import type { RemoteLogMetadata } from './remote-metadata.js'
 import { readRemoteLogMetadata, REMOTE_LOG_METADATA_TOPIC } from './remote-metadata.js'
-import type { StateRecordListener, TransactionStateRead } from './transaction-state-read.js'
+import type { StateRecordListener } from './transaction-state-read.js'
 import { TransactionStateReader } from './transaction-state-read.js'
 import type { RangeSpec } from '../analysis/range-filter.js'
 import { needsIdResolved, resolveFilterIn } from './filter-resolve.js'
 import { IdProducerIds } from './transactional-id.js'
+import type {
+  BrokerModelOptions,
+  CoordinatorPartition,
+  CoordinatorStates,
+  ModelScanOptions,
+  Scanned,
+} from './broker-model-types.js'
+import { composeFrames } from './broker-model-types.js'
 
 export const TRANSACTION_STATE_TOPIC = '__transaction_state'
 export const CONSUMER_OFFSETS_TOPIC = '__consumer_offsets'
 export const CLUSTER_METADATA_TOPIC = '__cluster_metadata'
 
-export interface BrokerModelOptions {
-  /** --remote-storage: remote segments read before the local ones */
-  remote?: RemoteInput
-  /** false: stop at framing damage (--no-resync) */
-  resync?: boolean
-  /** --transactional-id: its producer ids are taken from the coordinator's records as they are read (watchedId) */
-  transactionalId?: string
-  /**
-   * false: the partition scan leaves the coordinator's records unread (a command that asks nothing of them: reconcile
-   * without --transactional-id; decoding them cost it 0.5 s of 1.1 s on bench/make-scale.mjs's 144 MiB dir)
-   */
-  coordinatorInScan?: boolean
-}
-
-/** one __transaction_state partition's coordinator records, and its partition scan when it was among the paths */
-export interface CoordinatorPartition {
-  dir: PartitionDir
-  label: string
-  read: TransactionStateRead
-  scanned: ScannedPartition | null
-}
-
-export interface CoordinatorStates {
-  partitions: CoordinatorPartition[]
-  /** every partition's states, in partition order */
-  states: TransactionalIdState[]
-}
-
-/**
- * A scan's hooks: the partition scan's own (without what the model sets), a command's tap on the frames (run after the
- * model's), and `scanned`, told each partition as its scan ends (`transactions` hands out its open runs there)
- */
-export type ModelScanOptions = Omit<PartitionScanOptions, 'remote' | 'resync' | 'frames'> & {
-  frames?: PartitionScanOptions['frames']
-  scanned?: (s: ScannedPartition) => void
-}
-
-/** unusable: paths that cannot be used (exit 2); unreadable: partition directories inside them that cannot (exit 1) */
-export interface Scanned {
-  unusable: Finding[]
-  unreadable: Finding[]
-  scanned: ScannedPartition[]
-}
+export type * from './broker-model-types.js'
 
 export class BrokerModel {
   private resolvedMemo?: ReturnType<typeof resolvePartitions>
@@ -84,8 +47,7 @@ export class BrokerModel {
   private txnMemo?: CoordinatorStates
   private readonly internal = new Map<string, PartitionDir[]>()
   private readonly commitsMemo = new Map<string, ReturnType<typeof scanOffsetCommits>>()
-  private configsMemo?: MetadataConfigs | null
-  private countsMemo?: MetadataPartitionCounts | null
+  private readonly metaLogs = new MetadataLogs()
   private remoteMetaMemo?: RemoteLogMetadata
   private stateRecords?: StateRecordListener
   private readonly watch: IdProducerIds | null
@@ -134,6 +96,7 @@ export class BrokerModel {
    * the same pass as its partition facts (unless they were read already)
    */
   readonly frames: NonNullable<PartitionScanOptions['frames']> = (dir) => {
+    if (this.tapsMetadata(dir)) return this.metaLogs.tap(dir)
     if (
       dir.topic !== TRANSACTION_STATE_TOPIC ||
       this.opts.coordinatorInScan === false ||
@@ -161,7 +124,7 @@ export class BrokerModel {
       unusable,
       unreadable,
       scanned: partitions.map((p) => {
-        const s = this.early.get(p.path) ?? scanPartition(p, cps, this.scanOptions(rest))
+        const s = this.early.get(p.path) ?? this.scanOne(p, cps, this.scanOptions(rest))
         opts.scanned?.(s)
         return s
       }),
@@ -180,12 +143,12 @@ export class BrokerModel {
     const f = this.coordinatorFirst(partitions, cps, opts)
     const own = this.scanOptions(f === undefined ? opts : { ...opts, filter: f })
     const scan = (p: PartitionDir): ScannedPartition => {
-      const s = this.early.get(p.path) ?? scanPartition(p, cps, own)
+      const s = this.early.get(p.path) ?? this.scanOne(p, cps, own)
       if (p.topic === TRANSACTION_STATE_TOPIC) this.early.set(p.path, s)
       opts.scanned?.(s)
       return s
     }
-    const ahead = partitions.filter((p) => first && p.topic === TRANSACTION_STATE_TOPIC).map(scan)
+    const ahead = partitions.filter((p) => first && this.isHere(p)).map(scan)
     for (const p of partitions) each(ahead.find((s) => s.dir.path === p.path) ?? scan(p))
     return { unusable, unreadable }
   }
@@ -211,7 +174,7 @@ export class BrokerModel {
       if (p.topic !== TRANSACTION_STATE_TOPIC) continue
       const seen = new Set<bigint>()
       const theirs = opts.batch
-      const s = scanPartition(
+      const s = this.scanOne(
         p,
         cps,
         this.scanOptions({
@@ -229,7 +192,7 @@ export class BrokerModel {
     const resolved = resolveFilterIn(f, this)!
     for (const p of partitions) {
       if (resolved.producerIds!.some((id) => producers.get(p.path)?.has(id) === true))
-        this.early.set(p.path, scanPartition(p, cps, this.scanOptions({ ...opts, filter: resolved })))
+        this.early.set(p.path, this.scanOne(p, cps, this.scanOptions({ ...opts, filter: resolved })))
     }
     return resolved
   }
@@ -277,7 +240,9 @@ export class BrokerModel {
   ): Promise<Omit<Scanned, 'scanned'>> {
     const { partitions, unusable, unreadable } = this.resolved()
     if (unusable.length > 0) return { unusable, unreadable }
-    const isState = (p: PartitionDir): boolean => p.topic === TRANSACTION_STATE_TOPIC
+    // which are scanned here is decided once: the metadata log's tap is no longer wanted once it is read
+    const here = new Set(partitions.filter((p) => this.isHere(p)).map((p) => p.path))
+    const isState = (p: PartitionDir): boolean => here.has(p.path)
     const cps = new Map<string, OffsetCheckpoint | null>()
     // a filter's transactional id first (coordinatorFirst), then the coordinator's partitions the scan did not take
     const filter = this.coordinatorFirst(partitions, cps, opts)
@@ -287,7 +252,7 @@ export class BrokerModel {
     const run = (): void => {
       if (ran) return
       ran = true
-      for (const p of states) this.early.set(p.path, scanPartition(p, cps, this.scanOptions(own)))
+      for (const p of states) this.early.set(p.path, this.scanOne(p, cps, this.scanOptions(own)))
     }
     // the coordinator's partitions go in their places among the others'
     let at = 0
@@ -359,20 +324,46 @@ export class BrokerModel {
 
   /** the metadata log's topic configs (null: no metadata log), read once */
   metadataConfigs(): MetadataConfigs | null {
-    if (this.configsMemo === undefined) {
-      const d = this.metadataDir()
-      this.configsMemo = d === null ? null : readMetadataConfigs(d)
-    }
-    return this.configsMemo
+    const d = this.metadataDir()
+    return d === null ? null : this.metadataLogOf(d).configs
   }
 
   /** the metadata log's partition counts (null: no metadata log), read once */
   partitionCounts(): MetadataPartitionCounts | null {
-    if (this.countsMemo === undefined) {
-      const d = this.metadataDir()
-      this.countsMemo = d === null ? null : readPartitionCounts(d)
-    }
-    return this.countsMemo
+    const d = this.metadataDir()
+    return d === null ? null : this.metadataLogOf(d).counts
+  }
+
+  /**
+   * A metadata log's configs and partition counts, read once: in the partition scan's pass when it was scanned with
+   * its records (metadataInScan), else alone now. Its `path` is `dir`'s as given.
+   */
+  metadataLogOf(dir: PartitionDir): MetadataLog {
+    return this.metaLogs.of(dir)
+  }
+
+  /** a partition scan of this model, and the metadata log's records it read, when it read them */
+  private scanOne(
+    p: PartitionDir,
+    cps: Map<string, OffsetCheckpoint | null>,
+    opts: PartitionScanOptions,
+  ): ScannedPartition {
+    const s = scanPartition(p, cps, opts)
+    this.metaLogs.scanned(p, s.report.findings)
+    return s
+  }
+
+  /** the model's metadata log, when its records are to be read in its partition scan's pass and were not read yet */
+  private tapsMetadata(dir: PartitionDir): boolean {
+    if (this.opts.metadataInScan !== true || this.opts.resync === false || dir.topic !== CLUSTER_METADATA_TOPIC)
+      return false
+    const m = this.metadataDir()
+    return m !== null && m.path === dir.path && !this.metaLogs.has(dir)
+  }
+
+  /** scanned on this thread (not by a command's workers), and first with scanEach's `first`: taps of the model's own */
+  private isHere(p: PartitionDir): boolean {
+    return p.topic === TRANSACTION_STATE_TOPIC || this.tapsMetadata(p)
   }
 
   /** __remote_log_metadata's segments, read once */
@@ -383,18 +374,5 @@ export class BrokerModel {
 
   private metadataDir(): PartitionDir | null {
     return this.internalPartitions(CLUSTER_METADATA_TOPIC).find((d) => d.partition === 0) ?? null
-  }
-}
-
-/** two taps on a partition's frames: `second` reads what `first` passes on */
-function composeFrames(
-  first: NonNullable<PartitionScanOptions['frames']>,
-  second: NonNullable<PartitionScanOptions['frames']>,
-): NonNullable<PartitionScanOptions['frames']> {
-  return (dir) => {
-    const a = first(dir)
-    const b = second(dir)
-    if (a === undefined || b === undefined) return a ?? b
-    return (frames, src, file) => b(a(frames, src, file), src, file)
   }
 }

@@ -11,6 +11,7 @@ import type { LostRecords } from '../analysis/lost-records.js'
 import { finding } from '../analysis/findings.js'
 import { corruptFinding, decodeFinding, tailFinding } from '../analysis/log-findings.js'
 import type { BatchHeader } from '../decode/batch-header.js'
+import type { Frame } from '../decode/frame.js'
 import { DecodeError } from '../decode/errors.js'
 import type { FrameScanner } from '../decode/frame-scanner.js'
 import { DEFAULT_WINDOW } from '../decode/frame-scanner.js'
@@ -87,3 +88,26 @@ export function forEachInternalRecord(
 }
 
 export type Frames = Pick<FrameScanner, 'next'>
+
+/**
+ * A tap on the partition scan's frames of one segment (PartitionScanOptions.frames) for an internal topic's reader:
+ * framing damage handed to `lose` (where records were lost), each data batch of magic 2 to `batch`, every event
+ * passed on to the scan unchanged
+ */
+export function dataBatchTap(
+  frames: Frames,
+  file: KafkaFile,
+  lose: (f: Finding, file: string) => void,
+  batch: (ev: Frame) => void,
+): Frames {
+  return {
+    next: () => {
+      const ev = frames.next()
+      if (ev === undefined) return ev
+      if (ev.kind === 'tail') lose(tailFinding(ev, file.path), file.path)
+      else if (ev.kind === 'corrupt') lose(corruptFinding(ev, file.path), file.path)
+      else if (ev.magic >= 2 && !ev.isControl) batch(ev)
+      return ev
+    },
+  }
+}

@@ -2,59 +2,21 @@
 // PartitionRecord adds a partition to it, RemoveTopicRecord drops it (the controller's ReplicationControlManager
 // state). What the coordinators' partition rules need: __transaction_state's and __consumer_offsets' counts.
 import * as path from 'node:path'
-import { forEachInternalRecord } from './internal-records.js'
-import { FindingList } from '../analysis/finding-list.js'
-import { finding } from '../analysis/findings.js'
-import { decodeMetadataRecord } from '../decode/topics/cluster-metadata.js'
+import type { MetadataPartitionCounts } from './metadata-log.js'
+import { readMetadataLog } from './metadata-log.js'
 import type { PartitionDir } from '../io/discover.js'
 import { discover } from '../io/discover.js'
 import { namesIn } from '../io/dir-listing.js'
 import type { CoordinatorPartitionCount } from '../analysis/coordinator.js'
 import { coordinatorPartitionCount } from '../analysis/coordinator.js'
 
-export interface MetadataPartitionCounts {
-  /** the metadata partition directory read */
-  path: string
-  /** topic name -> its partition count */
-  counts: Map<string, number>
-  findings: FindingList
-}
+export type { MetadataPartitionCounts } from './metadata-log.js'
 
 const METADATA = '__cluster_metadata'
 
-/** Each topic's partition count, from the newest snapshot and the log after it. */
+/** Each topic's partition count, from the newest snapshot and the log after it (read with the configs: metadata-log.ts). */
 export function readPartitionCounts(dir: PartitionDir): MetadataPartitionCounts {
-  const findings = new FindingList()
-  const names = new Map<string, string>()
-  const parts = new Map<string, Set<number>>()
-  const snaps = dir.files.filter((f) => f.kind === 'checkpoint')
-  const files = [...snaps.slice(-1), ...dir.files.filter((f) => f.kind === 'log')]
-  forEachInternalRecord(
-    files,
-    findings,
-    (rec) => {
-      if (rec.value === null) return
-      const m = decodeMetadataRecord(rec.value, rec.filePosition)
-      const d = m.data as { name?: string; topicId?: string; partitionId?: number }
-      if (m.type === 'TOPIC_RECORD' && d.topicId !== undefined && d.name !== undefined) {
-        names.set(d.topicId, d.name)
-        parts.set(d.topicId, new Set())
-      } else if (m.type === 'PARTITION_RECORD' && d.topicId !== undefined && d.partitionId !== undefined) {
-        parts.get(d.topicId)?.add(d.partitionId)
-      } else if (m.type === 'REMOVE_TOPIC_RECORD' && d.topicId !== undefined) {
-        names.delete(d.topicId)
-        parts.delete(d.topicId)
-      }
-    },
-    (e, f, at) =>
-      finding('BAD_INTERNAL_RECORD', `metadata record not decoded: ${(e as Error).message}`, {
-        file: f.path,
-        position: at,
-      }),
-  )
-  const counts = new Map<string, number>()
-  for (const [id, name] of names) counts.set(name, parts.get(id)?.size ?? 0)
-  return { path: dir.path, counts, findings }
+  return readMetadataLog(dir).counts
 }
 
 /** The metadata log among `paths`, else beside them (__cluster_metadata-0 in a log directory given or holding one). */

@@ -6,7 +6,7 @@ import type { Finding } from '../analysis/findings.js'
 import { finding } from '../analysis/findings.js'
 import { FindingList } from '../analysis/finding-list.js'
 import type { LostRecords } from '../analysis/lost-records.js'
-import { corruptFinding, decodeFinding, tailFinding } from '../analysis/log-findings.js'
+import { decodeFinding } from '../analysis/log-findings.js'
 import type { TransactionalIdState, TransactionStateRecord } from '../analysis/transactional-id-state.js'
 import { sortStates, transactionalIdState } from '../analysis/transactional-id-state.js'
 import type { BatchHeader } from '../decode/batch-header.js'
@@ -29,7 +29,7 @@ import { TRANSACTION_STATES, decodeTransactionLogValue, transactionalIdAt } from
 import type { TransactionValueHead } from '../decode/topics/transaction-value-head.js'
 import { readTransactionValue, readTransactionValueHead } from '../decode/topics/transaction-value-head.js'
 import type { KafkaFile, PartitionDir } from '../io/discover.js'
-import { forEachInternalRecord } from './internal-records.js'
+import { dataBatchTap, forEachInternalRecord } from './internal-records.js'
 import { NewestPerKey } from './newest-per-id.js'
 import { OngoingPerSlot } from './ongoing-per-slot.js'
 import type { TimedOutAbort } from '../analysis/transaction-join/timed-out.js'
@@ -132,16 +132,12 @@ export class TransactionStateReader {
     this.newest.flush()
     this.inPlace = frames instanceof FrameScanner
     if (frames instanceof FrameScanner) frames.beforeRefill = this.newest.flush
-    return {
-      next: () => {
-        const ev = frames.next()
-        if (ev === undefined) return ev
-        if (ev.kind === 'tail') this.lose(tailFinding(ev, file.path), file.path)
-        else if (ev.kind === 'corrupt') this.lose(corruptFinding(ev, file.path), file.path)
-        else if (ev.magic >= 2 && !ev.isControl) this.batch(ev, src, file)
-        return ev
-      },
-    }
+    return dataBatchTap(
+      frames,
+      file,
+      (f, at) => this.lose(f, at),
+      (ev) => this.batch(ev, src, file),
+    )
   }
 
   /** one data batch's records; a DecodeError (of the batch or a value) is a finding and the rest of the batch is skipped */

@@ -986,6 +986,10 @@ const TIERED_REMOTE = ['--remote-storage', path.join(TIERED, 'remote')]
 const AIVEN_ENC = path.join(FIXTURES_44, 'tiered-aiven-encrypted')
 const NOW_ARGS = ['--now', '2026-12-01T00:00:00Z']
 
+const KRAFT44 = path.join(FIXTURES_44, 'kraft/logs')
+/** cleanup's compacted partitions: their dirty sections are read twice, as Kafka's cleaner reads them (map, then clean) */
+const CLEANER_PASSES = /\/(cu-compact|cu-lag|cu-lso|__consumer_offsets|__transaction_state)-\d+\/\d+\.log$/
+
 // Every input file read once by the partition commands, to the byte: the side files each into what the partition
 // holds (the producer snapshot's entries from its CRC's own read, the log dir's checkpoints once for all its partitions
 // and threads, partition.metadata's topic id and the leader-epoch lineage kept on the partition), a remote segment's
@@ -1002,6 +1006,18 @@ describe('the partition commands read each file once, to the byte (strace ranges
     { name: 'transactions 4.4.0', args: ['transactions', ...NOW_ARGS, TXNS44], root: TXNS44 },
     { name: 'doctor orders', args: ['doctor', ...NOW_ARGS, ORDERS], root: ORDERS },
     { name: 'report orders', args: ['report', ...NOW_ARGS, '-o', '-', ORDERS], root: ORDERS },
+    // the metadata log (__cluster_metadata): its configs, partition counts and metadata.version read in its own
+    // partition scan's pass (scan/metadata-log.ts, BrokerModelOptions.metadataInScan), scanned first where cleanup
+    // needs its configs before the other partitions. The build before read it again for the configs (cleanup, lso's
+    // and transactions' metadata.version) and a third time for the partition counts, its snapshot twice (doctor, report).
+    { name: 'cleanup kraft', args: ['cleanup', ...NOW_ARGS, KRAFT44], root: KRAFT44 },
+    { name: 'doctor kraft', args: ['doctor', ...NOW_ARGS, KRAFT44], root: KRAFT44 },
+    { name: 'report kraft', args: ['report', ...NOW_ARGS, '-o', '-', KRAFT44], root: KRAFT44 },
+    { name: 'lso cleanup (metadata.version)', args: ['lso', ...NOW_ARGS, CLEANUP], root: CLEANUP },
+    { name: 'lso --json cleanup (metadata.version)', args: ['lso', '--json', ...NOW_ARGS, CLEANUP], root: CLEANUP },
+    { name: 'transactions cleanup (metadata.version)', args: ['transactions', ...NOW_ARGS, CLEANUP], root: CLEANUP },
+    { name: 'cleanup cleanup', args: ['cleanup', ...NOW_ARGS, CLEANUP], root: CLEANUP, except: CLEANER_PASSES },
+    { name: 'doctor cleanup', args: ['doctor', ...NOW_ARGS, CLEANUP], root: CLEANUP, except: CLEANER_PASSES },
     {
       name: 'cleanup tiered',
       args: ['cleanup', ...NOW_ARGS, TIERED_LOGS],
