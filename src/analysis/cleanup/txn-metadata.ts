@@ -70,9 +70,10 @@ export class HeaderFacts {
     this.aborted.add(producerId, first, last)
   }
 
-  /** The partition's scan is over: the packed bytes' room to grow let go */
+  /** The partition's scan is over: the packed bytes' room to grow let go, and the open transactions (no batch comes) */
   trim(): void {
     this.aborted.trim()
+    this.open.clear()
   }
 
   /** the segments' timestamps and record counts filled in */
