@@ -9,6 +9,7 @@ import type { RunSink, StreamedTransaction } from '../analysis/run-sink.js'
 import type { PartitionRun } from '../analysis/transaction-join/types.js'
 import type { I64 } from '../bytes/int64.js'
 import { i64, toBigInt, toI64 } from '../bytes/int64.js'
+import { TombstoneMap } from '../bytes/tombstone-map.js'
 import type { PartitionDir } from '../io/discover.js'
 import type { ScannedPartition } from './partition-scan.js'
 
@@ -47,7 +48,7 @@ export class TransactionRunTap {
    * per producer id (as the batch holds it: a number within 2^53) where its open transaction's first batch is, as
    * position * FILES + the index of its file in `files` (no object per transaction)
    */
-  private readonly firstBatch = new Map<I64, number>()
+  private readonly firstBatch = new TombstoneMap<I64, number>()
   /** the partition's segment files met so far */
   private readonly files: string[] = []
   private lastFile = ''

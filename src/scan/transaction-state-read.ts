@@ -43,14 +43,15 @@ const ONGOING = TRANSACTION_STATES.indexOf('Ongoing')
 
 /**
  * A coordinator record as it is read: its value is buf[at, at + length) (length -1: a tombstone), valid only during
- * the call; `whole` is the record decoded when the reader decoded it anyway (else null)
+ * the call; `whole` is the record decoded when the reader decoded it anyway (else null); `timestamp` is the batch's
+ * maxTimestamp as the scan holds it (a BigInt made only by a listener that reads it)
  */
 export type StateRecordListener = (
   id: string,
   offset: bigint,
   file: string,
   position: number,
-  timestamp: bigint,
+  timestamp: I64,
   buf: Buffer,
   at: number,
   length: number,
@@ -319,11 +320,10 @@ export class TransactionStateReader {
     else this.newest.put(slot, offset, f.path, position, timestamp, buf, at, length)
   }
 
-  /** the record being read, for whole, tell and prepareAbort (true: held); a copy of record()'s arguments, made rarely */
-  private hold(
-    ...[slot, offset, file, position, timestamp, buf, at, length]: Parameters<TransactionStateReader['record']>
-  ): true {
-    Object.assign(this.rec, { slot, offset, file, position, timestamp, buf, at, length })
+  /** the record being read, for whole, tell and prepareAbort (true: held): record()'s arguments, no object made */
+  private hold(...a: Parameters<TransactionStateReader['record']>): true {
+    const r = this.rec
+    ;[r.slot, r.offset, r.file, r.position, r.timestamp, r.buf, r.at, r.length] = a
     return true
   }
 
@@ -331,7 +331,7 @@ export class TransactionStateReader {
   private tell(whole: TransactionStateRecord | null): void {
     const { slot, offset, file: f, position, timestamp, buf, at, length } = this.rec
     const id = this.newest.keys.keyOf(slot)
-    this.onRecord?.(id, toBigInt(offset), f.path, position, toBigInt(timestamp), buf, at, length, whole)
+    this.onRecord?.(id, toBigInt(offset), f.path, position, timestamp, buf, at, length, whole)
     if (id !== this.watch?.transactionalId) return
     try {
       whole ??=

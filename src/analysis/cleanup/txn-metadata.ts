@@ -3,6 +3,7 @@
 // progress, and whether a batch or a marker can be discarded.
 import type { I64 } from '../../bytes/int64.js'
 import { toBigInt } from '../../bytes/int64.js'
+import { TombstoneMap } from '../../bytes/tombstone-map.js'
 import type { AbortedTxn } from './aborted-pack.js'
 import { AbortedPack } from './aborted-pack.js'
 import type { CleanBatch, CleanSegment } from './model.js'
@@ -38,7 +39,7 @@ export class HeaderFacts {
   private file: string | null = null
   private seg: SegmentFacts | null = null
   /** producer id -> first offset of its transaction in progress */
-  private readonly open = new Map<I64, I64>()
+  private readonly open = new TombstoneMap<I64, I64>()
   private readonly aborted = new AbortedPack()
 
   /** one batch of the segment `file`, in log order */
@@ -69,9 +70,10 @@ export class HeaderFacts {
     this.aborted.add(producerId, first, last)
   }
 
-  /** The partition's scan is over: the packed bytes' room to grow let go */
+  /** The partition's scan is over: the packed bytes' room to grow let go, and the open transactions (no batch comes) */
   trim(): void {
     this.aborted.trim()
+    this.open.clear()
   }
 
   /** the segments' timestamps and record counts filled in */

@@ -47,6 +47,9 @@ export class QuietBuckets {
   private readonly runCounts: Array<Map<number, number>> = []
   private readonly episodeCounts: Array<Map<number, number>> = []
   private readonly producers = new Map<number, ProducerSeen>()
+  /** the label asked last and its id: a partition's runs come one after another */
+  private lastLabel = ''
+  private lastLabelId = -1
   private pairs = 0
   private gaveUp = false
 
@@ -88,9 +91,10 @@ export class QuietBuckets {
       const v = inferTransactionVersion({ producerEpoch, markerEpoch, marker, empty: records === 0, seeded })
       if (v === '2' || v === '2 or timeout abort') p.version2 = true
     }
-    const k = this.next(this.runCounts, bucket, label, producerId, markerEpoch)
+    const labelId = this.labelId(label)
+    const k = this.next(this.runCounts, bucket, labelId, producerId, markerEpoch)
     if (k < 0) return
-    this.add(bucket, producerId, markerEpoch, label, marker.type === 'COMMIT', k, 1)
+    this.add(bucket, producerId, markerEpoch, labelId, marker.type === 'COMMIT', k, 1)
   }
 
   /** run() of a run as the join reads it */
@@ -155,9 +159,10 @@ export class QuietBuckets {
     if (commit) this.committed[bucket]!++
     else this.aborted[bucket]!++
     for (const label of e.partitions) {
-      const k = this.next(this.episodeCounts, bucket, label, pid, e.endEpoch)
+      const labelId = this.labelId(label)
+      const k = this.next(this.episodeCounts, bucket, labelId, pid, e.endEpoch)
       if (k < 0) return
-      this.add(bucket, pid, e.endEpoch, label, commit, k, -1)
+      this.add(bucket, pid, e.endEpoch, labelId, commit, k, -1)
     }
   }
 
@@ -178,16 +183,24 @@ export class QuietBuckets {
     return p
   }
 
-  /** k of the next item of (pid, epoch) in `label`; -1 (the bucket not quiet) where the epochs go back */
-  private next(counts: Array<Map<number, number>>, bucket: number, label: string, pid: number, epoch: number): number {
-    if (!(epoch >= 0 && epoch < 2 ** 15)) {
-      this.loud[bucket] = 1
-      return -1
-    }
+  /** the number of a partition label */
+  private labelId(label: string): number {
+    if (label === this.lastLabel) return this.lastLabelId
     let id = this.labelIds.get(label)
     if (id === undefined) {
       id = this.labelIds.size
       this.labelIds.set(label, id)
+    }
+    this.lastLabel = label
+    this.lastLabelId = id
+    return id
+  }
+
+  /** k of the next item of (pid, epoch) in label `id`; -1 (the bucket not quiet) where the epochs go back */
+  private next(counts: Array<Map<number, number>>, bucket: number, id: number, pid: number, epoch: number): number {
+    if (!(epoch >= 0 && epoch < 2 ** 15)) {
+      this.loud[bucket] = 1
+      return -1
     }
     let m = counts[id]
     if (m === undefined) {
@@ -217,18 +230,17 @@ export class QuietBuckets {
     bucket: number,
     pid: number,
     epoch: number,
-    label: string,
+    labelId: number,
     commit: boolean,
     k: number,
     sign: 1 | -1,
   ): void {
-    const labelId = this.labelIds.get(label)!
     const pLo = (pid % TWO_32) | 0
     const pHi = Math.floor(pid / TWO_32) | 0
-    // two independent 32-bit hashes of the six fields
-    const t = commit ? 1 : 2
-    const a = fmix(fmix(fmix(fmix(fmix(fmix(0x1b873593 ^ pLo) ^ pHi) ^ epoch) ^ labelId) ^ t) ^ k)
-    const b = fmix(fmix(fmix(fmix(fmix(fmix(0x7f4a7c15 + pHi) + labelId) + k) + pLo) + epoch) + t)
+    // the epoch (below 2^15), the type and k (below K_LIMIT) in one word: two independent 32-bit hashes of four words
+    const w = (((epoch << 1) | (commit ? 1 : 0)) * K_LIMIT + k) | 0
+    const a = fmix(fmix(fmix(fmix(0x1b873593 ^ pLo) ^ pHi) ^ w) ^ labelId)
+    const b = fmix(fmix(fmix(fmix(0x7f4a7c15 + pHi) + labelId) + w) + pLo)
     this.lo[bucket] = (this.lo[bucket]! + sign * a) | 0
     this.hi[bucket] = (this.hi[bucket]! + sign * b) | 0
   }

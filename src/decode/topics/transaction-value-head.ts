@@ -138,7 +138,10 @@ export function readTransactionValueHead(
   into: TransactionValueHead,
   rest?: TransactionValueRest,
 ): boolean {
-  if (rest === undefined && commonHead(buf, at, length, into)) return true
+  if (commonHead(buf, at, length, into)) {
+    if (rest !== undefined) commonRest(buf, at, rest)
+    return true
+  }
   p = at
   lim = at + length
   bad = false
@@ -263,6 +266,62 @@ function commonHead(b: Buffer, at: number, length: number, into: TransactionValu
   into.transactionTimeoutMs = int32At(b, at + 12)
   into.startTimestampAt = startAt
   return true
+}
+
+/**
+ * The rest of a value commonHead took, read into `rest` by a second walk of the same bytes (which commonHead
+ * checked: nothing is checked again): the walk above, which `transactions` used for every coordinator record's
+ * partitions and tagged fields, was a third of its cost per record
+ */
+function commonRest(b: Buffer, at: number, rest: TransactionValueRest): void {
+  const flexible = b[at + 1] === 1
+  let q = at + 17
+  let n: number
+  if (flexible) n = b[q++]! - 1
+  else {
+    n = int32At(b, q)
+    q += 4
+  }
+  rest.nullPartitions = n < 0
+  rest.previousProducerId = -1n
+  rest.nextProducerId = -1n
+  rest.clientTransactionVersion = 0
+  rest.nextProducerEpoch = -1
+  const visit = rest.entry
+  for (let i = 0; i < n; i++) {
+    let topicAt: number
+    let c: number
+    if (flexible) {
+      const s = b[q++]!
+      topicAt = q
+      q += s - 1
+      c = b[q++]! - 1
+    } else {
+      const s = (b[q]! << 8) | b[q + 1]!
+      topicAt = q + 2
+      q = topicAt + s
+      c = int32At(b, q)
+      q += 4
+    }
+    const topicEnd = flexible ? q - 1 : q - 4
+    visit?.(b, topicAt, topicEnd, q, c)
+    q += 4 * c
+    // (a flexible entry's empty tagged fields)
+    if (flexible) q++
+  }
+  q += 16
+  if (!flexible) return
+  const count = b[q++]!
+  for (let i = 0; i < count; i++) {
+    const tag = b[q]!
+    const size = b[q + 1]!
+    q += 2
+    if (tag === 0) rest.previousProducerId = b.readBigInt64BE(q)
+    else if (tag === 1) rest.nextProducerId = b.readBigInt64BE(q)
+    else if (tag === 2) rest.clientTransactionVersion = b.readInt16BE(q)
+    else if (tag === 3) rest.nextProducerEpoch = b.readInt16BE(q)
+    q += size
+  }
 }
 
 /** the big-endian int32 at b[q], which the caller has bounds-checked (Buffer.readInt32BE validates its argument at each call) */
