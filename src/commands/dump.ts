@@ -11,12 +11,12 @@ import { dumpLogRange, releaseDumpWindow, viewEnd } from './dump/dump-range.js'
 import type { LogBody, RunState } from './dump/dump-log.js'
 import { companion, dumpOffsetIndex, newIndexRunState } from './dump/dump-index.js'
 import { BatchPositions } from './dump/batch-positions.js'
-import { EpochRuns } from './dump/epoch-runs.js'
+import type { EpochRuns } from './dump/epoch-runs.js'
 import { TimeIndexStamps } from './dump/time-stamps.js'
 import { dumpTimeIndex } from './dump/dump-time-index.js'
 import type { IndexRunState } from './dump/dump-index.js'
 import { dumpProducerSnapshot, dumpTxnIndex } from './dump/dump-other.js'
-import { dumpPartitionFile } from './dump/dump-partition-files.js'
+import { dumpPartitionFile, epochRunsFor } from './dump/dump-partition-files.js'
 import type { TopicIds } from './dump/dump-partition-files.js'
 import { EXIT_FINDINGS, EXIT_USAGE, finding } from '../analysis/findings.js'
 import { FindingLog, partitionOf } from './dump/finding-log.js'
@@ -179,7 +179,7 @@ async function dumpAll(
           const dir = path.dirname(file.path)
           state.epochs = undefined
           if (file.kind === 'log' && epochDirs.has(dir)) {
-            state.epochs = epochsOf.get(dir) ?? new EpochRuns(dir)
+            state.epochs = epochsOf.get(dir) ?? epochRunsFor(dir)
             epochsOf.set(dir, state.epochs)
           }
           const body =

@@ -29,12 +29,33 @@ export class HeldSegments {
   private used = 0
   private spill: SpillFile | null = null
 
-  constructor(private readonly memory = HELD_SEGMENTS_MEMORY) {}
+  /** `purpose`: the scratch file's name prefix */
+  constructor(
+    private readonly memory = HELD_SEGMENTS_MEMORY,
+    private readonly purpose = 'isolation-held',
+  ) {}
 
   /** `src` (the first reader's), every byte it reads held under `key` */
   tee(key: string, src: SegmentSource): SegmentSource {
     const x: Extents = { starts: [], ends: [], at: [] }
     this.files.set(key, x)
+    return this.teeInto(x, src)
+  }
+
+  /**
+   * `src` read through what is held under `key`, every byte read from it held there too: one reader that reads a
+   * file in several passes (check it, then print it) reads each byte from the disk once. Closing it lets them go.
+   */
+  once(key: string, src: SegmentSource): SegmentSource {
+    let x = this.files.get(key)
+    if (x === undefined) {
+      x = { starts: [], ends: [], at: [] }
+      this.files.set(key, x)
+    }
+    return this.replay(key, this.teeInto(x, src))
+  }
+
+  private teeInto(x: Extents, src: SegmentSource): SegmentSource {
     return {
       name: src.name,
       get size() {
@@ -164,7 +185,7 @@ export class HeldSegments {
       bytes.copy(this.arena, at)
       this.used += bytes.length
     } else {
-      this.spill ??= new SpillFile('isolation-held')
+      this.spill ??= new SpillFile(this.purpose)
       at = -1 - this.spill.append(bytes)
     }
     if (i === x.starts.length) {

@@ -981,6 +981,16 @@ function rangesReadTwice(args: string[], root: string): Map<string, number> {
   return out
 }
 
+/** `tsdump args` reads no byte of a file below `root` twice, exactly (but the files `except` matches) */
+function expectNoByteTwice(args: string[], root: string, except?: RegExp): void {
+  const per = rangesReadTwice(args, root)
+  expect(per.size, 'strace saw no read of the inputs').toBeGreaterThan(0)
+  const twice = [...per]
+    .filter(([f, n]) => n > 0 && !(except?.test(f) ?? false))
+    .map(([f, n]) => `${path.relative(root, f)}: ${n} of ${fs.statSync(f).size} bytes read twice`)
+  expect(twice).toEqual([])
+}
+
 const TIERED_LOGS = path.join(TIERED, 'logs')
 const TIERED_REMOTE = ['--remote-storage', path.join(TIERED, 'remote')]
 const AIVEN_ENC = path.join(FIXTURES_44, 'tiered-aiven-encrypted')
@@ -1055,13 +1065,7 @@ describe('the partition commands read each file once, to the byte (strace ranges
     it(c.name, (ctx) => {
       if (!haveStrace()) ctx.skip('strace is not installed (apt-get install strace): bytes read cannot be counted')
       if (!fs.existsSync(c.root)) ctx.skip(`${c.root} is absent`)
-      const root = fs.realpathSync(c.root)
-      const per = rangesReadTwice(c.args, root)
-      expect(per.size, 'strace saw no read of the inputs').toBeGreaterThan(0)
-      const twice = [...per]
-        .filter(([f, n]) => n > 0 && !(c.except?.test(f) ?? false))
-        .map(([f, n]) => `${path.relative(root, f)}: ${n} of ${fs.statSync(f).size} bytes read twice`)
-      expect(twice).toEqual([])
+      expectNoByteTwice(c.args, fs.realpathSync(c.root), c.except)
     })
   }
 })
@@ -1168,5 +1172,65 @@ describe('dump --compat and --no-resync on damaged copies: the index checks read
       const logs = damagedLogs(c.root, c.damage!, 400 + i)
       expectEachByteOnce(c.args(logs), fs.realpathSync(logs), /\.(log|index|timeindex)$/)
     })
+  })
+})
+
+// dump of a partition's side files reads each byte once: a producer snapshot's entries are printed from what its CRC's
+// pass read (held: io/held-segments.ts `once`), a checkpoint's printing and the epoch check walk what its check read,
+// and the leader-epoch check is answered from the dump's own read of the segments when a cache entry starts inside a
+// run of one epoch (the cache's start offsets read before the segments end the runs: commands/dump/epoch-runs.ts). The
+// build before read each snapshot's entries twice, each checkpoint 2-4 times, and log-start's segments again for the
+// check (ls-0's entry at offset 5 lies inside its run of epoch 0).
+describe('dump reads a snapshot, the checkpoints and the segments for the epoch check once (strace ranges)', () => {
+  const LOG_START = path.join(FIXTURES_44, 'log-start/logs')
+  const CODECS44 = path.join(FIXTURES_44, 'codecs/logs')
+  const cases: Array<{ name: string; args: string[]; root: string }> = [
+    ...[[], ['--deep-iteration'], ['--compat'], ['--json']].map((mode) => ({
+      name: `dump ${mode.join(' ')} broker-4.4/log-start`,
+      args: ['dump', ...mode, LOG_START],
+      root: LOG_START,
+    })),
+    { name: 'dump broker-4.4/codecs', args: ['dump', CODECS44], root: CODECS44 },
+    {
+      name: "dump of the log dir's checkpoints and a leader-epoch-checkpoint alone",
+      args: [
+        'dump',
+        ...['replication-offset-checkpoint', 'log-start-offset-checkpoint', 'ls-0/leader-epoch-checkpoint'].map((f) =>
+          path.join(LOG_START, f),
+        ),
+      ],
+      root: LOG_START,
+    },
+  ]
+  for (const c of cases) {
+    it(c.name, (ctx) => {
+      if (!haveStrace()) ctx.skip('strace is not installed (apt-get install strace): bytes read cannot be counted')
+      if (!fs.existsSync(c.root)) ctx.skip(`${c.root} is absent`)
+      expectNoByteTwice(c.args, fs.realpathSync(c.root))
+    })
+  }
+
+  it('reads a snapshot of 100,000 producers (4.6 MB: past the CRC window and the held memory) once', (ctx) => {
+    if (!haveStrace()) ctx.skip('strace is not installed (apt-get install strace): bytes read cannot be counted')
+    const d = new LogDir()
+    try {
+      const entries = Array.from({ length: 100_000 }, (_v, i) => ({
+        producerId: BigInt(1000 + i),
+        producerEpoch: i % 7,
+        lastOffset: BigInt(i),
+      }))
+      d.snapshot('snap', 0, 100_000n, entries)
+      const root = fs.realpathSync(d.root)
+      const file = path.join(root, 'snap-0', `${'100000'.padStart(20, '0')}.snapshot`)
+      const run = spawnSync(process.execPath, [BIN, 'dump', file], { encoding: 'utf8', maxBuffer: 1 << 28 })
+      // every entry printed: the held bytes gave them all
+      expect(run.stdout.split('\n').filter((l) => l.startsWith('producerId: ')).length).toBe(100_000)
+      expect(run.stdout).toContain('producerId: 100999 producerEpoch: 4')
+      const n = rangesReadTwice(['dump', file], root).get(file)
+      expect(n, 'strace saw no read of the snapshot').toBeDefined()
+      expect(n!, `${n} bytes of ${fs.statSync(file).size} read twice`).toBe(0)
+    } finally {
+      d.remove()
+    }
   })
 })

@@ -69,6 +69,33 @@ describe('HeldSegments', () => {
     })
   }
 
+  // once: one reader's passes over a file (check, then print), each byte read from the file once
+  for (const [label, memory] of [
+    ['in memory', 1 << 20],
+    ['past the bound, in a scratch file', 2500],
+  ] as const) {
+    it(`once: a second pass reads from what the first held (${label})`, () => {
+      const held = new HeldSegments(memory, 'once-test')
+      const real = new BufferSource(bytes)
+      const src = held.once('k', real)
+      const into = Buffer.alloc(bytes.length)
+      for (const [at, n] of [
+        [0, 4000],
+        [6000, 4000],
+        [3000, 3500],
+      ] as const)
+        src.readInto(into.subarray(0, n), at, n)
+      expect(real.bytesRead).toBe(bytes.length) // [3000, 6000) overlapped what was held: read 4000-6000 only
+      const all = Buffer.alloc(bytes.length)
+      expect(src.readInto(all, 0, all.length)).toBe(bytes.length)
+      expect(all.equals(bytes)).toBe(true)
+      expect(src.readAt(9000, 5000).equals(bytes.subarray(9000))).toBe(true)
+      expect(real.bytesRead).toBe(bytes.length)
+      src.close()
+      held.close()
+    })
+  }
+
   it('a file nothing was held for is read as it is', () => {
     const held = new HeldSegments()
     const real = new BufferSource(bytes)

@@ -3,6 +3,8 @@ import { ABORTED_TXN_SIZE, decodeTxnIndex, firstZeroTxnEntry } from '../../decod
 import { producerSnapshotEntries, readProducerSnapshot, snapshotValid } from '../../decode/producer-snapshot.js'
 import type { KafkaFile } from '../../io/discover.js'
 import { FileSource } from '../../io/file-source.js'
+import { HeldSegments } from '../../io/held-segments.js'
+import type { SegmentSource } from '../../decode/segment-source.js'
 import { entryWindows } from '../../decode/entry-windows.js'
 import type { DumpPrinter } from '../../format/dump-printer.js'
 import { textVariant } from '../../format/kafka-versions.js'
@@ -69,18 +71,28 @@ function dumpTxnIndexFrom(
   }
 }
 
+/** what a snapshot's held entries may take in memory before they go to a scratch file (its CRC window is 3 MiB) */
+const SNAPSHOT_HELD_MEMORY = 4 * 1024 * 1024
+
 export function dumpProducerSnapshot(file: KafkaFile, _opts: DumpOptions, printer: DumpPrinter, log: FindingLog): void {
-  // read in windows, never whole: a million producers make 70 MB
-  const src = new FileSource(file.path)
+  // read in windows, never whole: a million producers make 70 MB. The entries are printed only once the CRC over
+  // them matched, so what the CRC's pass read is held (in memory up to a bound, then a scratch file) and the entries
+  // are read from there: each byte of the file read once
+  const held = new HeldSegments(SNAPSHOT_HELD_MEMORY, 'snapshot-held')
   try {
-    dumpProducerSnapshotFrom(src, file, printer, log)
+    const src = held.once(file.path, new FileSource(file.path))
+    try {
+      dumpProducerSnapshotFrom(src, file, printer, log)
+    } finally {
+      src.close()
+    }
   } finally {
-    src.close()
+    held.close()
   }
 }
 
 /** The CRC is checked before any entry is printed: kafka-dump-log prints none of a corrupt snapshot (only its message). */
-function dumpProducerSnapshotFrom(src: FileSource, file: KafkaFile, printer: DumpPrinter, log: FindingLog): void {
+function dumpProducerSnapshotFrom(src: SegmentSource, file: KafkaFile, printer: DumpPrinter, log: FindingLog): void {
   const snap = readProducerSnapshot(src)
   if (snap.schemaError !== undefined) {
     log.add({

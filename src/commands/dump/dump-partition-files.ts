@@ -9,7 +9,9 @@ import type { KafkaFile } from '../../io/discover.js'
 import { FileSource } from '../../io/file-source.js'
 import { openSmallFile } from '../../io/text-lines.js'
 import type { EpochEntry } from '../../io/partition-files.js'
-import type { EpochRuns } from './epoch-runs.js'
+import { EpochRuns } from './epoch-runs.js'
+import { HeldSegments } from '../../io/held-segments.js'
+import type { SegmentSource } from '../../decode/segment-source.js'
 import {
   leaderEpochEntries,
   leaderEpochList,
@@ -36,18 +38,63 @@ export function dumpPartitionFile(
   topicIds: TopicIds,
   epochs?: EpochRuns,
 ): void {
-  // read line by line: a checkpoint is read once to check it as Kafka loads it, then again as it is printed
-  const src = openSmallFile(file.path)
+  // read line by line: a checkpoint is checked as Kafka loads it, then printed (and a leader-epoch-checkpoint walked
+  // again for the epoch check), each pass after the first through what the first held: each byte read from disk once
+  const early = epochs?.dir === path.dirname(file.path) ? epochs.held : undefined
+  const held = early ?? new HeldSegments(CHECKPOINT_HELD_MEMORY, 'checkpoint-held')
   try {
-    dumpOpened(file, src, printer, log, topicIds, epochs)
+    const src = held.once(path.resolve(file.path), openSmallFile(file.path))
+    try {
+      dumpOpened(file, src, printer, log, topicIds, epochs)
+    } finally {
+      src.close()
+    }
   } finally {
-    src.close()
+    held.close()
+    if (early !== undefined) epochs!.held = undefined
   }
 }
 
+/** what a checkpoint's passes hold in memory before a scratch file: the line reader's one chunk */
+const CHECKPOINT_HELD_MEMORY = 64 * 1024
+
+/**
+ * The epoch runs of partition directory `dir`, its leader-epoch-checkpoint's entry starts read first (each run of one
+ * epoch ends where an entry starts, so that the check after the segments needs no second read of them) and the bytes
+ * of that read held for the file's own dump after the segments
+ */
+export function epochRunsFor(dir: string): EpochRuns {
+  const runs = new EpochRuns(dir)
+  const file = path.resolve(dir, 'leader-epoch-checkpoint')
+  const held = new HeldSegments(CHECKPOINT_HELD_MEMORY, 'checkpoint-held')
+  let src: SegmentSource
+  try {
+    src = held.tee(file, openSmallFile(file))
+  } catch {
+    held.close()
+    return runs // the file's own dump reports it
+  }
+  try {
+    const starts: bigint[] = []
+    const end = leaderEpochEntries(file, src, (e) => {
+      if (starts.length <= MAX_CACHE_STARTS) starts.push(e.startOffset)
+    })
+    if (end.problem === null && end.order === null && starts.length <= MAX_CACHE_STARTS) runs.cacheStarts(starts)
+  } catch {
+    // an I/O error is the file's own dump's finding
+  } finally {
+    src.close()
+  }
+  runs.held = held
+  return runs
+}
+
+/** cache entries kept as run boundaries (a cache holds one per leader election): past it the check reads the segments */
+const MAX_CACHE_STARTS = 1 << 16
+
 function dumpOpened(
   file: KafkaFile,
-  src: FileSource,
+  src: SegmentSource,
   printer: DumpPrinter,
   log: FindingLog,
   topicIds: TopicIds,

@@ -2,8 +2,8 @@
 // dumped after them (dump-partition-files.ts checks every batch's epoch against the cache): runs of consecutive
 // batches with one epoch, each kept as its first and last base offset, its batch count and where its first batch
 // is. The check needs no second read of the segments when no cache entry starts inside a run (then every batch of
-// the run gets the same cached epoch); otherwise, or past MAX_RUNS, or when a segment was not read whole here,
-// it reads them as before.
+// the run gets the same cached epoch): the cache's start offsets, read before the segments (`cacheStarts`), end a
+// run where an entry starts. Past MAX_RUNS, or when a segment was not read whole here, it reads them as before.
 //
 // The check reads a segment as Kafka's reader does (its log recovery truncates at the first damage: no resync), so
 // the runs are told a segment's batches up to its first damage, and the entry there when Kafka's reader frames it
@@ -12,6 +12,8 @@
 import type { I64 } from '../../bytes/int64.js'
 import type { CorruptEvent } from '../../decode/frame.js'
 import type { EpochEntry } from '../../io/partition-files.js'
+import type { HeldSegments } from '../../io/held-segments.js'
+import { upperBound } from '../../bytes/sorted-search.js'
 
 const MAX_RUNS = 1 << 16
 
@@ -23,6 +25,8 @@ interface Run {
   batches: number
   log: string
   position: number
+  /** the first cache entry start above `first`: a batch at or past it begins a new run */
+  splitAt: bigint | null
 }
 
 export class EpochRuns {
@@ -32,16 +36,27 @@ export class EpochRuns {
   private valid = true
   /** the segment being told reached damage: Kafka's reader stops there */
   private stopped = false
+  /** the cache's entry start offsets, ascending (none known: empty) */
+  private starts: bigint[] = []
+  /** what the check's first read of the leader-epoch-checkpoint held, for its dump after the segments */
+  held: HeldSegments | undefined
 
   /** `dir`: the partition directory */
   constructor(readonly dir: string) {}
+
+  /** the leader-epoch-checkpoint's entry start offsets, before any batch is told (ignored unless strictly ascending) */
+  cacheStarts(starts: bigint[]): void {
+    if (this.runs.length > 0 || starts.length > MAX_RUNS) return
+    for (let i = 1; i < starts.length; i++) if (starts[i]! <= starts[i - 1]!) return
+    this.starts = starts
+  }
 
   /** a v2 batch of segment `log`, in order */
   batch(baseOffset: I64, epoch: number, log: string, position: number): void {
     if (!this.valid || this.stopped || epoch < 0) return
     const base = BigInt(baseOffset)
     const r = this.runs[this.runs.length - 1]
-    if (r !== undefined && r.epoch === epoch) {
+    if (r !== undefined && r.epoch === epoch && (r.splitAt === null || base < r.splitAt)) {
       if (base > r.last) r.last = base
       r.batches++
       return
@@ -50,7 +65,9 @@ export class EpochRuns {
       this.valid = false
       return
     }
-    this.runs.push({ first: base, last: base, epoch, batches: 1, log, position })
+    const next = upperBound(this.starts, base)
+    const splitAt = next < this.starts.length ? this.starts[next]! : null
+    this.runs.push({ first: base, last: base, epoch, batches: 1, log, position, splitAt })
   }
 
   /** the segment was read whole (its batches told up to its first damage) */
