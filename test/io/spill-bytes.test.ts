@@ -5,7 +5,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { ByteIn, ByteOut } from '../../src/io/spill-bytes.js'
 
-const SLOTS = 4096
+const SLOTS = 64
 const LIMIT = 2n ** 50n
 
 /** values crowded into few slots: a base and multiples of the slot count, either sign, past 2^50 and 2^53, null */
