@@ -9,6 +9,12 @@ import { AsciiIntern } from '../bytes/ascii-intern.js'
 const VARINT_LIMIT = 2 ** 50
 const NULL = 0
 const ESCAPE = 1
+/**
+ * ByteIn's BigInts made from numbers, kept by the number's low bits (a power of 2). Few: a value a slot keeps
+ * survives as long as the slot does, and 4,096 slots kept each unrepeated offset and timestamp past two
+ * scavenges into the old space (scale-100000: 108 MB promoted against 94 without any; 64 slots: 75-80 MB)
+ */
+const BIGINT_SLOTS = 64
 
 export class ByteOut {
   buf: Buffer
@@ -129,6 +135,9 @@ export class ByteIn {
   buf: Buffer = Buffer.alloc(0)
   pos = 0
   private readonly intern = new AsciiIntern()
+  /** the last value read into each slot (by its low bits) and its BigInt; NaN: none */
+  private readonly bigKeys = new Float64Array(BIGINT_SLOTS).fill(Number.NaN)
+  private readonly bigValues: bigint[] = new Array<bigint>(BIGINT_SLOTS).fill(0n)
 
   /** reads `buf` from `pos` on */
   at(buf: Buffer, pos: number): this {
@@ -208,7 +217,16 @@ export class ByteIn {
 
   ni64(): bigint | null {
     const v = this.ni64n()
-    return typeof v === 'number' ? BigInt(v) : v
+    if (typeof v !== 'number') return v
+    // the same values come back many times (a producer id in every run, commit and coordinator record of its
+    // transactions, a timestamp in a marker and a record of its coordinator): each made once while it stays in
+    // its slot, not a BigInt allocated per field
+    const k = v & (BIGINT_SLOTS - 1)
+    if (this.bigKeys[k] === v) return this.bigValues[k]!
+    const b = BigInt(v)
+    this.bigKeys[k] = v
+    this.bigValues[k] = b
+    return b
   }
 
   text(): string {
