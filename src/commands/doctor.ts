@@ -321,7 +321,10 @@ export function doctorRun(paths: string[], opts: DoctorOptions = {}, internals: 
       run.remote = inv
       summary.checked.push('remote')
     }
-    const extent = dataExtent(discover(usable).partitions, (f) => firstSeen.get(f))
+    // the model's partitions (the same .log files), not a second listing held beside them at the scan's end; the
+    // paths' own when the model could not use them (a remote storage in no known layout)
+    const { partitions: listed, unusable: notModelled } = model.resolved()
+    const extent = dataExtent(notModelled.length === 0 ? listed : discover(usable).partitions, (f) => firstSeen.get(f))
     summary.partitions = partitions
     summary.segments = extent.segments
     summary.bytes = extent.bytes

@@ -73,6 +73,16 @@ export interface PartitionDir {
     lastOffset?: bigint
     position?: number
   }>
+  /**
+   * the offsets below its first local segment that are in remote storage and not read (without --remote-storage:
+   * scan/remote-segments.ts noteRemoteNotRead), its REMOTE_NOT_READ note's figures: the note's text is made when its
+   * scan reports it, not held for every partition through the scan
+   */
+  remoteNotRead?: {
+    firstOffset: bigint
+    lastOffset: bigint
+    evidence: 'remote-log-metadata' | 'log-start-offset-checkpoint'
+  }
 }
 
 /** a partition's entries of its log dir's offset checkpoints */
@@ -100,6 +110,29 @@ export interface Discovery {
   problems: InputProblem[]
 }
 
+/**
+ * What a discovery keeps of a log dir's partition directories. `segmentsOnly`: of each one's files only the segments
+ * (`.log`) and snapshots of the metadata log (`.checkpoint`), the files a partition command reads through its list (the
+ * side files it reads by name): at 20,000 partitions the others (leader-epoch-checkpoint, partition.metadata; on a
+ * real broker the `.index`, `.timeindex`, `.snapshot` of each segment) were two thirds of the listing held through the
+ * scan. A directory is a partition found, or one without Kafka files, by all its files as without it.
+ */
+export interface DiscoverOptions {
+  segmentsOnly?: boolean
+}
+
+/** one string per topic name and per log dir, shared by their partitions instead of a copy in each */
+type Names = Map<string, string>
+
+function shared(names: Names, s: string): string {
+  const had = names.get(s)
+  if (had !== undefined) return had
+  names.set(s, s)
+  return s
+}
+
+const LISTED_KINDS: ReadonlySet<FileKind> = new Set(['log', 'checkpoint'])
+
 function sortFiles(files: KafkaFile[]): KafkaFile[] {
   return files.sort(compareSegmentFiles)
 }
@@ -115,8 +148,15 @@ function entries(dir: string): Array<{ ent: fs.Dirent<Buffer>; name: string; pat
   })
 }
 
-function readPartitionDir(dir: string, out: Discovery): PartitionDir {
+/** the partition directory and how many Kafka files it holds (all of them, kept or not) */
+function readPartitionDir(
+  dir: string,
+  out: Discovery,
+  names: Names,
+  opts: DiscoverOptions,
+): { part: PartitionDir; listed: number } {
   const files: KafkaFile[] = []
+  let listed = 0
   for (const { ent, name, path: p } of entries(dir)) {
     if (!ent.isFile() && !(ent.isSymbolicLink() && statOrNull(p)?.isFile() === true)) {
       // A FIFO, device or dangling/looping link with a segment name would otherwise vanish silently
@@ -131,17 +171,20 @@ function readPartitionDir(dir: string, out: Discovery): PartitionDir {
       else out.skipped.push({ path: p, reason: 'broker metadata file, not a segment' })
       continue
     }
-    files.push({ path: p, name, kind: c.kind, baseOffset: c.baseOffset })
+    listed++
+    if (opts.segmentsOnly !== true || LISTED_KINDS.has(c.kind))
+      files.push({ path: p, name, kind: c.kind, baseOffset: c.baseOffset })
   }
-  const base = path.basename(path.resolve(dir))
-  const tp = parsePartitionDirName(base)
-  return {
+  const resolved = path.resolve(dir)
+  const tp = parsePartitionDirName(path.basename(resolved))
+  const part: PartitionDir = {
     path: dir,
-    topic: tp?.topic ?? null,
+    topic: tp === null ? null : shared(names, tp.topic),
     partition: tp?.partition ?? null,
-    logDir: path.dirname(path.resolve(dir)),
+    logDir: shared(names, path.dirname(resolved)),
     files: sortFiles(files),
   }
+  return { part, listed }
 }
 
 function notRegular(ent: fs.Dirent<Buffer>, p: string): string {
@@ -188,8 +231,9 @@ function argvNameHint(p: string, e: unknown): string {
 }
 
 /** Resolve command-line paths. Unreadable paths become problems, never exceptions. */
-export function discover(paths: string[]): Discovery {
+export function discover(paths: string[], opts: DiscoverOptions = {}): Discovery {
   const out: Discovery = { files: [], partitions: [], skipped: [], problems: [] }
+  const names: Names = new Map()
   for (const p of paths) {
     let st: fs.Stats
     try {
@@ -200,7 +244,7 @@ export function discover(paths: string[]): Discovery {
     }
     try {
       if (st.isFile()) addSingleFile(p, out)
-      else if (st.isDirectory()) addDirectory(p, out)
+      else if (st.isDirectory()) addDirectory(p, out, names, opts)
       else out.problems.push({ path: p, message: `${describeFileType(st)}, not a regular file or directory: not read` })
     } catch (e) {
       out.problems.push({ path: p, message: describeFsError(e) })
@@ -240,12 +284,12 @@ function addSingleFile(p: string, out: Discovery): void {
   sortFiles(part.files)
 }
 
-function addDirectory(p: string, out: Discovery): void {
+function addDirectory(p: string, out: Discovery, names: Names, opts: DiscoverOptions): void {
   if (hasSegmentFiles(p)) {
-    const part = readPartitionDir(p, out)
+    const { part, listed } = readPartitionDir(p, out, names, opts)
     out.partitions.push(part)
     out.files.push(...part.files)
-    if (part.files.length === 0)
+    if (listed === 0)
       out.problems.push({ path: p, message: 'no readable Kafka segment files (see the skipped entries)' })
     return
   }
@@ -275,10 +319,10 @@ function addDirectory(p: string, out: Discovery): void {
       continue
     }
     try {
-      const part = readPartitionDir(sub, out)
+      const { part, listed } = readPartitionDir(sub, out, names, opts)
       out.partitions.push(part)
       out.files.push(...part.files)
-      if (part.files.length > 0) found++ // an empty directory (or a link back to this one) is not a partition found
+      if (listed > 0) found++ // an empty directory (or a link back to this one) is not a partition found
     } catch (e) {
       out.problems.push({ path: sub, message: describeFsError(e), inside: true })
     }

@@ -32,7 +32,8 @@ export function resolvePartitions(
       ],
       unreadable: [],
     }
-  const d = discover(paths)
+  // of each partition's files only what the scans read through its list (io/discover.ts DiscoverOptions)
+  const d = discover(paths, { segmentsOnly: true })
   attachCheckpoints(d.partitions)
   const unusable = d.problems
     .filter((p) => p.inside !== true)

@@ -33,7 +33,7 @@ import type { KafkaFile, PartitionDir } from '../io/discover.js'
 import { describeFsError } from '../io/discover.js'
 import type { SegmentSource } from '../decode/segment-source.js'
 import { openKafkaFile } from '../io/remote/open.js'
-import { remotePlanned } from './remote-segments.js'
+import { remoteNotReadFinding, remotePlanned } from './remote-segments.js'
 import { checkpointEntries, readSnapshots, readTxnIndexes } from './partition-side-files.js'
 import { openRemoteLogs, watched } from './remote-log-open.js'
 import { InputError } from '../io/input-error.js'
@@ -334,6 +334,7 @@ export function* partitionScanSteps(
       }),
     )
   }
+  if (dir.remoteNotRead !== undefined) findings.push(remoteNotReadFinding(dir.remoteNotRead))
   if (legacy)
     findings.push({
       severity: 'info',

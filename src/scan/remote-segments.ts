@@ -8,6 +8,8 @@
 import type { KafkaFile, PartitionDir } from '../io/discover.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import { readOffsetCheckpoint } from '../io/checkpoints.js'
+import type { Finding } from '../analysis/findings.js'
+import { finding } from '../analysis/findings.js'
 import { remoteOffsetsNotRead } from '../analysis/log-start.js'
 import { describeFsError } from '../io/discover.js'
 import { InputError } from '../io/input-error.js'
@@ -369,21 +371,24 @@ export function noteRemoteNotRead(partitions: PartitionDir[]): void {
     if (localStart === null) continue
     const remote = metadata === null ? [] : finishedSegments(metadata, dir.topic, dir.partition, topicIdOf(dir))
     const r = remoteOffsetsNotRead(localStart, logStartOf(dir, starts), remote)
-    if (r === null) continue
-    const n = r.lastOffset - r.firstOffset + 1n
-    const why =
-      r.evidence === 'remote-log-metadata'
-        ? `${REMOTE_LOG_METADATA_TOPIC} lists finished remote segments from offset ${r.firstOffset}`
-        : `log-start-offset-checkpoint puts the log start at ${r.firstOffset}, below the first local segment (only a topic with remote storage has it so)`
-    ;(dir.remoteNotes ??= []).push({
-      code: 'REMOTE_NOT_READ',
-      firstOffset: r.firstOffset,
-      lastOffset: r.lastOffset,
-      message:
-        `${n} offsets below the first local segment ${localStart} are in remote storage and were not read (${why}): ` +
-        'the counts are of the local segments only; give --remote-storage <dir> to read them',
-    })
+    if (r !== null) dir.remoteNotRead = r
   }
+}
+
+/** the REMOTE_NOT_READ note of a partition noteRemoteNotRead marked, its text made now */
+export function remoteNotReadFinding(r: NonNullable<PartitionDir['remoteNotRead']>): Finding {
+  const n = r.lastOffset - r.firstOffset + 1n
+  const localStart = r.lastOffset + 1n
+  const why =
+    r.evidence === 'remote-log-metadata'
+      ? `${REMOTE_LOG_METADATA_TOPIC} lists finished remote segments from offset ${r.firstOffset}`
+      : `log-start-offset-checkpoint puts the log start at ${r.firstOffset}, below the first local segment (only a topic with remote storage has it so)`
+  return finding(
+    'REMOTE_NOT_READ',
+    `${n} offsets below the first local segment ${localStart} are in remote storage and were not read (${why}): ` +
+      'the counts are of the local segments only; give --remote-storage <dir> to read them',
+    { firstOffset: r.firstOffset, lastOffset: r.lastOffset },
+  )
 }
 
 /** the partition's log-start-offset-checkpoint entry: read with its paths (attachCheckpoints), else once per log dir */

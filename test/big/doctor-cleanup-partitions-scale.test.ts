@@ -8,27 +8,19 @@
 // not read, and nothing else wrong.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { remoteSegmentsTree } from '../../bench/make-remote.mjs'
-import { rmrf, tmp } from '../hostile/support.js'
+import { describe, expect, it } from 'vitest'
+import { itCleanupText, partitionTree } from './partition-tree.js'
 import { runWithPeakRss } from './peak-rss.js'
 
 const P = Number(process.env.TSDUMP_BIG_DOCTOR_PARTITIONS ?? 5000)
 const S = 2
 
-const dir = tmp('tsdump-big-doctor-')
-afterAll(() => rmrf(dir))
-let tree: ReturnType<typeof remoteSegmentsTree>
-beforeAll(() => {
-  tree = remoteSegmentsTree(path.join(dir, 'tree'), { partitions: P, segments: S })
-})
-
-const names = (): string[] => Array.from({ length: P }, (_, i) => `${tree.expected.topic}-${i}`)
+const t = partitionTree('tsdump-big-doctor-', P, S)
 
 describe(`doctor and cleanup of ${P} partitions x ${S} remote segments, the log dir alone`, () => {
   it('doctor --json: every partition counted, each one remote range not read, peak RSS < 128 MiB', () => {
-    const out = path.join(dir, 'doctor.json')
-    const r = runWithPeakRss(['doctor', '--json', tree.logs], out)
+    const out = path.join(t.dir, 'doctor.json')
+    const r = runWithPeakRss(['doctor', '--json', t.tree().logs], out)
     // warnings: the remote offsets not read
     expect(r.code, r.stderr).toBe(1)
     const j = JSON.parse(fs.readFileSync(out, 'utf8')) as {
@@ -45,8 +37,8 @@ describe(`doctor and cleanup of ${P} partitions x ${S} remote segments, the log 
   })
 
   it('cleanup --json: every partition once, in order, with its log as the generator wrote it, peak RSS < 128 MiB', () => {
-    const out = path.join(dir, 'cleanup.json')
-    const r = runWithPeakRss(['cleanup', '--json', tree.logs], out)
+    const out = path.join(t.dir, 'cleanup.json')
+    const r = runWithPeakRss(['cleanup', '--json', t.tree().logs], out)
     expect(r.code, r.stderr).toBe(1)
     const j = JSON.parse(fs.readFileSync(out, 'utf8')) as {
       partitions: Array<{
@@ -57,10 +49,10 @@ describe(`doctor and cleanup of ${P} partitions x ${S} remote segments, the log 
         findings: Array<{ code: string; severity: string }>
       }>
     }
-    expect(j.partitions.map((p) => `${p.topic}-${p.partition}`)).toEqual(names())
+    expect(j.partitions.map((p) => `${p.topic}-${p.partition}`)).toEqual(t.names())
     for (const p of j.partitions) {
       const at = `${p.topic}-${p.partition}`
-      expect([p.logStartOffset, p.logEndOffset], at).toEqual([2 * S, tree.expected.logEndOffset])
+      expect([p.logStartOffset, p.logEndOffset], at).toEqual([2 * S, t.tree().expected.logEndOffset])
       expect(
         p.findings.filter((f) => f.severity !== 'info').map((f) => f.code),
         at,
@@ -70,17 +62,5 @@ describe(`doctor and cleanup of ${P} partitions x ${S} remote segments, the log 
     expect(r.maxRssMiB).toBeLessThan(128)
   })
 
-  it('cleanup text: a block per partition, in order, peak RSS < 128 MiB', () => {
-    const out = path.join(dir, 'cleanup.txt')
-    const r = runWithPeakRss(['cleanup', tree.logs], out)
-    expect(r.code, r.stderr).toBe(1)
-    const heads = fs
-      .readFileSync(out, 'utf8')
-      .split('\n')
-      .filter((l) => /^\S+ {2}cleanup\.policy=/.test(l))
-      .map((l) => l.split(' ')[0])
-    expect(heads).toEqual(names())
-    console.log(`cleanup, ${P} partitions x ${S}: peak RSS ${r.maxRssMiB.toFixed(1)} MiB`)
-    expect(r.maxRssMiB).toBeLessThan(128)
-  })
+  itCleanupText(t)
 })
