@@ -9,7 +9,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { itCleanupText, partitionTree } from './partition-tree.js'
+import { itCleanupText, type PartitionRow, partitionTree } from './partition-tree.js'
 import { runWithPeakRss } from './peak-rss.js'
 
 const P = Number(process.env.TSDUMP_BIG_DOCTOR_PARTITIONS ?? 5000)
@@ -40,15 +40,7 @@ describe(`doctor and cleanup of ${P} partitions x ${S} remote segments, the log 
     const out = path.join(t.dir, 'cleanup.json')
     const r = runWithPeakRss(['cleanup', '--json', t.tree().logs], out)
     expect(r.code, r.stderr).toBe(1)
-    const j = JSON.parse(fs.readFileSync(out, 'utf8')) as {
-      partitions: Array<{
-        topic: string
-        partition: number
-        logStartOffset: number
-        logEndOffset: number
-        findings: Array<{ code: string; severity: string }>
-      }>
-    }
+    const j = JSON.parse(fs.readFileSync(out, 'utf8')) as { partitions: PartitionRow[] }
     expect(j.partitions.map((p) => `${p.topic}-${p.partition}`)).toEqual(t.names())
     for (const p of j.partitions) {
       const at = `${p.topic}-${p.partition}`

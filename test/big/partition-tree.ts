@@ -7,6 +7,17 @@ import { remoteSegmentsTree } from '../../bench/make-remote.mjs'
 import { rmrf, tmp } from '../hostile/support.js'
 import { runWithPeakRss } from './peak-rss.js'
 
+/** a partition of reconcile's or cleanup's --json, the fields these tests read */
+export interface PartitionRow {
+  topic: string
+  partition: number
+  logStartOffset: number
+  logEndOffset: number
+  highWatermark?: number
+  highWatermarkSource?: string
+  findings: Array<{ code: string; severity: string; firstOffset?: number; lastOffset?: number }>
+}
+
 export interface PartitionTree {
   partitions: number
   segments: number

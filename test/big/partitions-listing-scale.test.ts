@@ -13,7 +13,7 @@
 import * as fs from 'node:fs'
 import * as path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { itCleanupText, partitionTree } from './partition-tree.js'
+import { itCleanupText, type PartitionRow, partitionTree } from './partition-tree.js'
 import { runWithPeakRss } from './peak-rss.js'
 
 const P = Number(process.env.TSDUMP_BIG_LISTING_PARTITIONS ?? 25_000)
@@ -27,17 +27,7 @@ describe(`partition commands over ${P} partitions x ${S} remote segments, the lo
     const r = runWithPeakRss(['reconcile', '--json', t.tree().logs], out)
     // warnings: the remote offsets not read
     expect(r.code, r.stderr).toBe(1)
-    const j = JSON.parse(fs.readFileSync(out, 'utf8')) as {
-      partitions: Array<{
-        topic: string
-        partition: number
-        logStartOffset: number
-        logEndOffset: number
-        highWatermark: number
-        highWatermarkSource: string
-        findings: Array<{ code: string; severity: string; firstOffset?: number; lastOffset?: number }>
-      }>
-    }
+    const j = JSON.parse(fs.readFileSync(out, 'utf8')) as { partitions: PartitionRow[] }
     expect(j.partitions.map((p) => `${p.topic}-${p.partition}`)).toEqual(t.names())
     const end = t.tree().expected.logEndOffset
     for (const p of j.partitions) {
