@@ -4,7 +4,8 @@
 // table sized once, before the record pass, for the records the dirty section's batch headers declare (at most that
 // capacity; a batch holding more than its header says has the map built again at full capacity), so it is never copied
 // to a larger one while it fills: 9 bytes a slot (a 39-bit hash fingerprint and a 32-bit offset delta), 10 with the
-// counts --top needs (a byte; the keys of 255 records or more in a Map, at most one per 255 records), 0.9 full at most
+// counts --top needs (a byte, made at the first key seen twice; the keys of 255 records or more in a Map, at most one
+// per 255 records), 0.9 full at most
 // (Kafka's load factor): 48 MiB (53 with counts) at Kafka's default capacity of 5,033,164 keys. Two keys whose fingerprints meet in a probe would count as one (the home slot comes from other bits
 // of the hash: about 1e-4 at 5 million distinct keys, 1e-3 over 50 million records of them): the count is exact up
 // to hash collisions, as Kafka's own is up to MD5's.
@@ -51,7 +52,9 @@ export class OffsetMap {
   private deltas: Uint32Array
   /** its high 32 bits, made when a delta first needs them */
   private deltasHi: Uint32Array | null = null
-  private counts: Uint8Array | null
+  /** with counts: made at the first key put twice (until then every mapped key counts 1: distinct keys need none) */
+  private counts: Uint8Array | null = null
+  private readonly withCounts: boolean
   /** counts of COUNT_CAP or more, by slot */
   private readonly bigCounts = new Map<number, number>()
   private readonly maxSlots: number
@@ -87,7 +90,7 @@ export class OffsetMap {
     this.lo = new Int32Array(n)
     this.hi = new Uint8Array(n)
     this.deltas = new Uint32Array(n)
-    this.counts = withCounts ? new Uint8Array(n) : null
+    this.withCounts = withCounts
     this.tombs = recordFlags ? new Uint8Array((n + 7) >>> 3) : null
   }
 
@@ -107,7 +110,8 @@ export class OffsetMap {
     const h = H
     const l = L
     const i = this.slot(h, l)
-    if (this.lo[i] === 0) {
+    const added = this.lo[i] === 0
+    if (added) {
       // the headers declared fewer records than the batches hold: the caller maps again into a table of full capacity
       if (this.size + 1 > this.lo.length * LOAD && this.lo.length < this.maxSlots) {
         this.undersized = true
@@ -133,7 +137,7 @@ export class OffsetMap {
       this.deltas[i] = Number(d & 0xffffffffn)
       this.deltasHi[i] = Number(d >> 32n)
     }
-    const c = this.counts
+    const c = this.withCounts && (!added || this.counts !== null) ? (this.counts ?? this.madeCounts()) : null
     if (c !== null) {
       if (c[i]! < COUNT_CAP - 1) c[i]!++
       else if (c[i] === COUNT_CAP - 1) {
@@ -142,6 +146,14 @@ export class OffsetMap {
       } else this.bigCounts.set(i, this.bigCounts.get(i)! + 1)
     }
     return true
+  }
+
+  /** the counts table, every key mapped so far at 1 */
+  private madeCounts(): Uint8Array {
+    const c = new Uint8Array(this.lo.length)
+    for (let j = 0; j < c.length; j++) if (this.lo[j] !== 0) c[j] = 1
+    this.counts = c
+    return c
   }
 
   /** the key's slot, -1 when it is not mapped */
@@ -162,14 +174,15 @@ export class OffsetMap {
 
   /** the records mapped at slot i (0 without counts) */
   countAt(i: number): number {
-    if (i < 0 || this.counts === null) return 0
+    if (i < 0 || !this.withCounts) return 0
+    if (this.counts === null) return this.lo[i] === 0 ? 0 : 1
     const c = this.counts[i]!
     return c === COUNT_CAP ? this.bigCounts.get(i)! : c
   }
 
   /** the n largest record counts per key, largest first */
   topCounts(n: number): number[] {
-    if (this.counts === null || n <= 0) return []
+    if (!this.withCounts || n <= 0) return []
     // the n largest so far, ascending: a count enters when it beats the smallest of them
     const top: number[] = []
     for (let i = 0; i < this.lo.length; i++) {

@@ -38,6 +38,19 @@ describe('OffsetMap', () => {
     expect(map.topCounts(100_000)).toEqual(counts)
   })
 
+  it('counts distinct keys without a counts table, and every key put before the first repeat at 1 after it', () => {
+    const map = new OffsetMap(1_000_000, 0n, true, 3000)
+    for (let k = 0; k < 2000; k++) map.put(key(k), BigInt(k))
+    expect(map.bytes).toBe(new OffsetMap(1_000_000, 0n, false, 3000).bytes)
+    expect(map.topCounts(3)).toEqual([1, 1, 1])
+    expect(map.countAt(map.find(key(7)))).toBe(1)
+    map.put(key(7), 2000n)
+    map.put(key(2500), 2001n)
+    expect(map.topCounts(3)).toEqual([2, 1, 1])
+    for (const k of [0, 7, 1999, 2500]) expect(map.countAt(map.find(key(k))), `key ${k}`).toBe(k === 7 ? 2 : 1)
+    expect(map.countAt(map.find(key(3000)))).toBe(0)
+  })
+
   it('refuses every key, known or not, once maxEntries keys are mapped', () => {
     const map = new OffsetMap(3, 0n, false, 10)
     for (let i = 0; i < 3; i++) expect(map.put(key(i), BigInt(i))).toBe(true)
