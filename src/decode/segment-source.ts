@@ -26,3 +26,27 @@ export interface SegmentSource {
   /** a stream: whether its end was reached */
   readonly ended?: boolean
 }
+
+/**
+ * `src` read through `reads`: its name, size and whether it can seek passed through, its bytes read `src`'s own unless
+ * `reads` counts them (a source that serves some bytes from elsewhere: a probe's buffer, what a first pass held)
+ */
+export function readThrough(
+  src: SegmentSource,
+  reads: Pick<SegmentSource, 'readInto' | 'readAt' | 'close'> & { bytesRead?: () => number },
+): SegmentSource {
+  const bytesRead = reads.bytesRead ?? (() => src.bytesRead)
+  return {
+    name: src.name,
+    get size() {
+      return src.size
+    },
+    get bytesRead() {
+      return bytesRead()
+    },
+    ...(src.seekable !== undefined ? { seekable: src.seekable } : {}),
+    readInto: reads.readInto,
+    readAt: reads.readAt,
+    close: reads.close,
+  }
+}

@@ -9,7 +9,7 @@
 // memory is one buffer, filled from its start again for the next partition (`reset`): a buffer per read, let go
 // with each partition, waited for the collector, and the dump of scale-100000's 58 partitions peaked 25-30 MiB higher
 // than with two reads; with one buffer of 4 MiB, 4-6 MiB higher (8 MiB: 8-9).
-import type { SegmentSource } from '../decode/segment-source.js'
+import { readThrough, type SegmentSource } from '../decode/segment-source.js'
 import { SpillFile } from './spill-file.js'
 import { upperBound } from '../bytes/sorted-search.js'
 
@@ -56,15 +56,7 @@ export class HeldSegments {
   }
 
   private teeInto(x: Extents, src: SegmentSource): SegmentSource {
-    return {
-      name: src.name,
-      get size() {
-        return src.size
-      },
-      get bytesRead() {
-        return src.bytesRead
-      },
-      ...(src.seekable !== undefined ? { seekable: src.seekable } : {}),
+    return readThrough(src, {
       readInto: (target, position, length) => {
         const n = src.readInto(target, position, length)
         this.hold(x, position, target.subarray(0, n))
@@ -78,7 +70,7 @@ export class HeldSegments {
       close: () => {
         src.close()
       },
-    }
+    })
   }
 
   /** `real` read through what `key`'s first reader read (`real` itself when nothing is held under `key`); closing it lets them go */
@@ -111,15 +103,8 @@ export class HeldSegments {
       read += done
       return done
     }
-    return {
-      name: real.name,
-      get size() {
-        return real.size
-      },
-      get bytesRead() {
-        return read
-      },
-      ...(real.seekable !== undefined ? { seekable: real.seekable } : {}),
+    return readThrough(real, {
+      bytesRead: () => read,
       readInto,
       readAt: (position, length) => {
         const buf = Buffer.allocUnsafeSlow(Math.max(0, Math.min(length, real.size - position)))
@@ -129,7 +114,7 @@ export class HeldSegments {
         real.close()
         this.drop(key)
       },
-    }
+    })
   }
 
   /** what is held under `key` let go (its memory is reused after `reset`) */

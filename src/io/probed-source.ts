@@ -1,7 +1,7 @@
 // A source whose first bytes were read to prove it can be read at all (a remote segment probed before its partition's
 // scan, scan/remote-log-open.ts): those bytes are served from the probe's buffer and the rest from the source, so the
 // scan's read of the segment does not read them again.
-import type { SegmentSource } from '../decode/segment-source.js'
+import { readThrough, type SegmentSource } from '../decode/segment-source.js'
 
 /** `src` with its bytes [0, head.length) served from `head`, which holds them */
 export function withHead(src: SegmentSource, head: Buffer): SegmentSource {
@@ -13,14 +13,7 @@ export function withHead(src: SegmentSource, head: Buffer): SegmentSource {
     if (fromHead === want) return want
     return fromHead + src.readInto(target.subarray(fromHead), position + fromHead, want - fromHead)
   }
-  return {
-    name: src.name,
-    get size() {
-      return src.size
-    },
-    get bytesRead() {
-      return src.bytesRead
-    },
+  return readThrough(src, {
     readInto,
     readAt: (position, length) => {
       if (position >= head.length) return src.readAt(position, length)
@@ -30,5 +23,5 @@ export function withHead(src: SegmentSource, head: Buffer): SegmentSource {
     close: () => {
       src.close()
     },
-  }
+  })
 }
