@@ -72,62 +72,113 @@ export function lsoImpact(
   bootstrap: string,
   ctx: ImpactContext = {},
 ): TransactionImpact[] {
-  const byTx = new Map<string, { t: BlockingTransaction; held: LsoPartitionFacts[] }>()
-  for (const p of partitions) {
+  const tally = new ImpactTally()
+  for (const p of partitions) tally.add(p)
+  return tally.impacts(bootstrap, ctx)
+}
+
+/** what the impact keeps of a partition its transaction holds: its label, topic and counts, not its report */
+interface HeldPartition {
+  label: string
+  topic: string
+  /** the first abort command (the --start-offset form), when there is one */
+  command: string | undefined
+  committedBehind: number
+  ownRecords: number
+  deadlineMs: bigint | null
+  ids: readonly TransactionalIdState[]
+}
+
+interface TopicCounts {
+  partitions: number
+  readCommitted: number
+  readUncommitted: number
+}
+
+/**
+ * lsoImpact told one partition at a time, in partition order (lso's stream): of each it keeps its topic's counts, and
+ * of those an open transaction holds what the impact lines print; the same answer as lsoImpact over them all.
+ */
+export class ImpactTally {
+  private readonly topics = new Map<string, TopicCounts>()
+  private readonly byTx = new Map<string, { t: BlockingTransaction; held: HeldPartition[] }>()
+
+  add(p: LsoPartitionFacts): void {
+    const topic = p.report.topic ?? p.label
+    const c = this.topics.get(topic)
+    if (c === undefined)
+      this.topics.set(topic, {
+        partitions: 1,
+        readCommitted: p.report.readCommitted,
+        readUncommitted: p.report.readUncommitted,
+      })
+    else {
+      c.partitions++
+      c.readCommitted += p.report.readCommitted
+      c.readUncommitted += p.report.readUncommitted
+    }
     const t = p.blocking
-    if (t === null || t.state !== 'open' || t.damage !== undefined || t.twoPhaseCommit) continue
+    if (t === null || t.state !== 'open' || t.damage !== undefined || t.twoPhaseCommit) return
     const k = `${t.producerId}/${t.producerEpoch}`
-    const g = byTx.get(k)
-    if (g === undefined) byTx.set(k, { t, held: [p] })
-    else g.held.push(p)
-  }
-  const out: TransactionImpact[] = []
-  let level: number | null | undefined
-  for (const { t, held } of byTx.values()) {
-    const topics = [...new Set(held.map((p) => p.report.topic ?? p.label))].sort()
-    const ids = held.flatMap((p) => p.ids).filter((s) => !s.deleted && s.producerId === t.producerId)
-    const transactionalId = ids[0]?.transactionalId ?? null
-    if (transactionalId !== null && level === undefined) level = ctx.metadataVersion?.() ?? null
-    const advice = forceTerminateAdvice(transactionalId, bootstrap, level ?? null)
-    const streamsRestart =
-      transactionalId === null
-        ? null
-        : restartFromStates(
-            transactionalId,
-            ids[0]!.startTimestamp,
-            held.map((p) => p.label),
-            ctx.states ?? ids,
-          )
-    const deadlineMs = held.map((p) => p.blocking!.verdict.coordinatorAbortsAtMs).find((d) => d !== null) ?? null
-    out.push({
-      producerId: t.producerId,
-      producerEpoch: t.producerEpoch,
-      transactionalId,
-      deadlineMs,
-      topics: topics.map((topic) => {
-        const all = partitions.filter((p) => (p.report.topic ?? p.label) === topic)
-        const mine = held.filter((p) => (p.report.topic ?? p.label) === topic)
-        return {
-          topic,
-          partitions: all.length,
-          held: mine.map((p) => p.label),
-          readCommitted: all.reduce((n, p) => n + p.report.readCommitted, 0),
-          readUncommitted: all.reduce((n, p) => n + p.report.readUncommitted, 0),
-          committedBehind: mine.reduce((n, p) => n + committedBehind(p), 0),
-          ownRecords: mine.reduce(
-            (n, p) =>
-              n +
-              (p.report.openTransactions.find((o) => o.producerId === t.producerId && o.state === 'open')?.records ??
-                0),
-            0,
-          ),
-        }
-      }),
-      abortCommands: held.flatMap((p) => p.commands.slice(0, 1)),
-      forceTerminate: advice.command,
-      forceTerminateAdvice: advice,
-      streamsRestart,
+    let g = this.byTx.get(k)
+    if (g === undefined) {
+      g = { t, held: [] }
+      this.byTx.set(k, g)
+    }
+    const pid = g.t.producerId
+    g.held.push({
+      label: p.label,
+      topic,
+      command: p.commands[0],
+      committedBehind: committedBehind(p),
+      ownRecords: p.report.openTransactions.find((o) => o.producerId === pid && o.state === 'open')?.records ?? 0,
+      deadlineMs: t.verdict.coordinatorAbortsAtMs,
+      ids: p.ids,
     })
   }
-  return out
+
+  impacts(bootstrap: string, ctx: ImpactContext = {}): TransactionImpact[] {
+    const out: TransactionImpact[] = []
+    let level: number | null | undefined
+    for (const { t, held } of this.byTx.values()) {
+      const topics = [...new Set(held.map((p) => p.topic))].sort()
+      const ids = held.flatMap((p) => p.ids).filter((s) => !s.deleted && s.producerId === t.producerId)
+      const transactionalId = ids[0]?.transactionalId ?? null
+      if (transactionalId !== null && level === undefined) level = ctx.metadataVersion?.() ?? null
+      const advice = forceTerminateAdvice(transactionalId, bootstrap, level ?? null)
+      const streamsRestart =
+        transactionalId === null
+          ? null
+          : restartFromStates(
+              transactionalId,
+              ids[0]!.startTimestamp,
+              held.map((p) => p.label),
+              ctx.states ?? ids,
+            )
+      out.push({
+        producerId: t.producerId,
+        producerEpoch: t.producerEpoch,
+        transactionalId,
+        deadlineMs: held.map((p) => p.deadlineMs).find((d) => d !== null) ?? null,
+        topics: topics.map((topic) => {
+          const all = this.topics.get(topic)!
+          const mine = held.filter((p) => p.topic === topic)
+          return {
+            topic,
+            partitions: all.partitions,
+            held: mine.map((p) => p.label),
+            readCommitted: all.readCommitted,
+            readUncommitted: all.readUncommitted,
+            committedBehind: mine.reduce((n, p) => n + p.committedBehind, 0),
+            ownRecords: mine.reduce((n, p) => n + p.ownRecords, 0),
+          }
+        }),
+        abortCommands: held.flatMap((p) => (p.command === undefined ? [] : [p.command])),
+        forceTerminate: advice.command,
+        forceTerminateAdvice: advice,
+        streamsRestart,
+      })
+    }
+    return out
+  }
 }

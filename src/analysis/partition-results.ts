@@ -110,6 +110,24 @@ export interface LsoResult {
   coordinatorFindings?: Array<{ label: string; findings: Finding[] }>
 }
 
+/** what lso's output needs before its partitions: the timeout and the time ages are measured against */
+export type LsoHead = Pick<LsoResult, 'maxTransactionTimeoutMinutes' | 'nowMs' | 'nowGiven'>
+
+/** what lso knows once every partition is judged (its impact lines come first in the output, but are made last) */
+export type LsoEnd = Pick<
+  LsoResult,
+  'impact' | 'hanging' | 'hangingTransactions' | 'coordinator' | 'coordinatorFindings'
+>
+
+/**
+ * The events of `lso`: each partition judged as its scan ends, in partition order, then the end. The output puts
+ * the end's impact first, so a printer holds each partition's text (format/printer.ts HeldOutput), not its report.
+ */
+export interface LsoStream {
+  partition(p: LsoPartition): void
+  end(e: LsoEnd): void
+}
+
 /**
  * The events of `txns`, in output order: per partition either its timeline (start, each run in
  * first-offset order, end with the lane) or its transactional-id states; then end. The partition scan

@@ -1,8 +1,8 @@
 // JSON printer of reconcile / txns / lso: one JSON document on stdout per run (findings are inside it).
-import { impactJson } from './lso-impact-text.js'
 import type {
-  LsoPartition,
+  LsoHead,
   LsoResult,
+  LsoStream,
   PartitionResult,
   ReconcileResult,
   ReconcileStream,
@@ -10,79 +10,15 @@ import type {
   TxnsResult,
 } from '../analysis/partition-results.js'
 import type { Lane, TimelineRun } from '../analysis/timeline.js'
-import { hangingJson } from './hanging-text.js'
 import { writeJson } from './json-stream.js'
-import { isoTime } from './timestamp.js'
-import type { PartitionPrinter, PrinterOutput, TxnsStream } from './printer.js'
+import { LsoJsonStream } from './lso-json.js'
+import { heldInMemory, replayLso } from './lso-stream.js'
+import type { HeldOutput, PartitionPrinter, PrinterOutput, TxnsStream } from './printer.js'
 import { replayReconcile, replayTxns } from './txns-stream.js'
 import { ReconcileJsonStream } from './reconcile-json.js'
-import type { Json } from './txn-json.js'
-import {
-  findingJson,
-  jsonInt64,
-  jsonInt64OrNull,
-  partitionTransactionJson,
-  TRANSACTION_SCHEMA_VERSION,
-} from './txn-json.js'
+import { findingJson, TRANSACTION_SCHEMA_VERSION } from './txn-json.js'
 import { timelineHeadJson, transactionalIdJson } from './txn-timeline-json.js'
 import { writeRunJson } from './run-json-bytes.js'
-
-function blockedJson(b: LsoPartition): Json {
-  const r = b.report
-  const t = b.blocking
-  return {
-    topic: r.topic,
-    partition: r.partition,
-    path: b.path,
-    highWatermark: jsonInt64(r.highWatermark),
-    highWatermarkSource: r.highWatermarkSource,
-    lastStableOffset: jsonInt64(r.lastStableOffset),
-    blocked: t !== null,
-    blocking:
-      t === null
-        ? null
-        : {
-            ...partitionTransactionJson(t),
-            coordinatorEpoch: t.coordinatorEpoch,
-            coordinatorEpochSource: t.coordinatorEpochSource,
-            recordsWaiting: t.recordsWaiting,
-            firstTimestamp: jsonInt64OrNull(t.firstTimestamp),
-            lastTimestamp: jsonInt64OrNull(t.lastTimestamp),
-            newestTimestamp: jsonInt64OrNull(t.newestTimestamp),
-            firstTimestampIso: t.firstTimestamp === null ? null : isoTime(t.firstTimestamp),
-            lastTimestampIso: t.lastTimestamp === null ? null : isoTime(t.lastTimestamp),
-            abortedBeyondLso: t.abortedBeyondLso,
-            ageMs: jsonInt64OrNull(t.ageMs),
-            ageSource: t.ageSource,
-            durationMinutes: t.ageMs === null ? null : Number(t.ageMs / 60_000n),
-            overdue: t.verdict.overdue,
-            ...(t.verdict.coordinatorLost !== null
-              ? {
-                  coordinatorUnknownPast: {
-                    file: t.verdict.coordinatorLost.file,
-                    position: t.verdict.coordinatorLost.position,
-                    code: t.verdict.coordinatorLost.code,
-                  },
-                }
-              : {}),
-            candidate: t.verdict.candidate,
-            coordinatorOwner: t.verdict.coordinatorOwner?.transactionalId ?? null,
-            coordinatorAbortsAt: jsonInt64OrNull(t.verdict.coordinatorAbortsAtMs),
-            coordinatorAbortsAtIso:
-              t.verdict.coordinatorAbortsAtMs === null ? null : isoTime(t.verdict.coordinatorAbortsAtMs),
-            abortCoordinatorEpoch: Math.max(0, t.coordinatorEpoch ?? 0),
-            state: t.state,
-            seeded: t.seeded,
-            hanging: t.hanging,
-            twoPhaseCommit: t.twoPhaseCommit,
-            transactionalIds: b.ids.map(transactionalIdJson),
-            commands: b.commands,
-          },
-    openTransactions: r.openTransactions.length,
-    findings: [...r.findings, ...b.findings].map(findingJson),
-    omittedFindings: { ...r.omittedFindings },
-  }
-}
 
 export class JsonPartitionPrinter implements PartitionPrinter {
   constructor(private readonly out: PrinterOutput) {}
@@ -142,31 +78,10 @@ export class JsonPartitionPrinter implements PartitionPrinter {
   }
 
   lso(r: LsoResult): void {
-    const c = r.coordinator
-    this.out.stdout.write(
-      JSON.stringify({
-        schemaVersion: TRANSACTION_SCHEMA_VERSION,
-        maxTransactionTimeoutMinutes: r.maxTransactionTimeoutMinutes,
-        now: r.nowMs,
-        nowIso: isoTime(r.nowMs),
-        impact: impactJson(r.impact ?? []),
-        partitions: r.partitions.map(blockedJson),
-        hanging: r.hanging,
-        hangingTransactions: r.hangingTransactions.map(hangingJson),
-        ...(c !== null
-          ? {
-              coordinator: { ...c, topicPartition: c.partition === null ? null : `__transaction_state-${c.partition}` },
-            }
-          : {}),
-        ...(r.coordinatorFindings !== undefined
-          ? {
-              coordinatorFindings: r.coordinatorFindings.map((x) => ({
-                partition: x.label,
-                findings: x.findings.map(findingJson),
-              })),
-            }
-          : {}),
-      }) + '\n',
-    )
+    replayLso(this.lsoStream(r, heldInMemory()), r)
+  }
+
+  lsoStream(head: LsoHead, held: HeldOutput): LsoStream {
+    return new LsoJsonStream(this.out.stdout, held.stdout, head)
   }
 }

@@ -1,12 +1,13 @@
 // Text printer of reconcile / txns / lso: tables and stories on stdout (colour at the chosen level),
 // the findings that are not info on stderr, uncoloured, partition by partition.
-import { impactLines } from './lso-impact-text.js'
 import { Chalk } from 'chalk'
 import type { ChalkInstance } from 'chalk'
 import type { OmittedFindings } from '../analysis/finding-list.js'
 import type { Finding } from '../analysis/findings.js'
 import type {
+  LsoHead,
   LsoResult,
+  LsoStream,
   PartitionResult,
   ReconcileResult,
   ReconcileStream,
@@ -16,9 +17,9 @@ import type {
 import type { Lane, TimelineRun } from '../analysis/timeline.js'
 import type { TransactionalIdState } from '../analysis/transactional-id-state.js'
 import { stateLabel, unknownStatesNotes } from '../analysis/transactional-id-state.js'
-import type { ColorLevel, PartitionPrinter, PrinterOutput, TxnsStream } from './printer.js'
-import { formatHangingTable } from './hanging-text.js'
-import { formatBlocked } from './lso-blocked-text.js'
+import type { ColorLevel, HeldOutput, PartitionPrinter, PrinterOutput, TxnsStream } from './printer.js'
+import { LsoTextStream } from './lso-text.js'
+import { heldInMemory, replayLso } from './lso-stream.js'
 import { TABLE_WIDTH, fitTable, hiddenNote } from './table.js'
 import type { Column } from './table.js'
 import { RunsTableWriter } from './timeline-table.js'
@@ -201,45 +202,10 @@ export class TextPartitionPrinter implements PartitionPrinter {
   }
 
   lso(r: LsoResult): void {
-    const timeoutMin = r.maxTransactionTimeoutMinutes
-    const nowLabel = `${isoTime(r.nowMs)} (${r.nowGiven ? '--now' : 'now'})`
-    // the cost first: what consumers miss, until when, and the commands that end it
-    const width = this.wide ? Number.POSITIVE_INFINITY : TABLE_WIDTH
-    this.out.stdout.write(impactLines(r.impact ?? [], r.nowMs, width).join('\n'))
-    for (const b of r.partitions)
-      this.out.stdout.write(formatBlocked(b, timeoutMin, this.chalk, nowLabel, r.nowMs, width))
-    // find-hanging's rule, in one line: open, and its last timestamp older than the timeout
-    const rule = `open > ${timeoutMin} min at ${nowLabel}`
-    const table = r.hangingTransactions
-    this.out.stdout.write(
-      table.length === 0
-        ? `\nno hanging transactions (${rule})\n`
-        : // the time without its source (said on each age line above), so that the heading fits 80 columns
-          `\n${wrapWords(`hanging transactions (find-hanging: open > ${timeoutMin} min at ${isoTime(r.nowMs)}):`, '', width).join('\n')}\n` +
-            formatHangingTable(table, this.chalk, this.wide),
-    )
-    const c = r.coordinator
-    if (c !== null) {
-      const from = c.partitionCountFrom
-      this.out.stdout.write(
-        (c.partition === null || from === null
-          ? wrapWords(
-              `transactional id ${c.transactionalId}: its coordinator partition is unknown: no metadata log and no __transaction_state ` +
-                'directory among the paths or beside them gives the partition count; give --transaction-state-partitions N ' +
-                "(the broker's transaction.state.log.num.partitions)",
-              '',
-            )
-          : wrapWords(
-              `transactional id ${c.transactionalId} is coordinated by __transaction_state-${c.partition} (abs(hashCode ${c.hashCode}) % ` +
-                `${c.partitionCount}; ${c.partitionCount} partitions${from.atLeast ? ' at least' : ''}, from ${from.from}` +
-                `${from.atLeast ? '; give --transaction-state-partitions N if it has more' : ''})`,
-              '',
-            )
-        ).join('\n') + '\n',
-      )
-    }
-    for (const b of r.partitions)
-      this.findings(b.label, [...b.report.findings, ...b.findings], b.report.omittedFindings)
-    for (const c of r.coordinatorFindings ?? []) this.findings(c.label, c.findings, {})
+    replayLso(this.lsoStream(r, heldInMemory()), r)
+  }
+
+  lsoStream(head: LsoHead, held: HeldOutput): LsoStream {
+    return new LsoTextStream(this.out, held, head, this.chalk, this.plain, this.wide)
   }
 }

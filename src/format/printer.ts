@@ -5,7 +5,9 @@ import type { Finding } from '../analysis/findings.js'
 import type { PartitionFileContent } from './partition-file-text.js'
 import type { LogSummary } from '../analysis/log-summary.js'
 import type {
+  LsoHead,
   LsoResult,
+  LsoStream,
   ReconcileResult,
   ReconcileStream,
   TxnsResult,
@@ -28,7 +30,22 @@ export interface PartitionPrinter {
   txns(r: TxnsResult): void
   /** `txns` as it streams: memory bounded by what is open, not by the log */
   txnsStream(): TxnsStream
+  /** a whole result (the library's); the same text as streaming it through lsoStream (format/lso-stream.ts) */
   lso(r: LsoResult): void
+  /** `lso` as its partitions are judged: their text held in `held` until the end writes the impact before them */
+  lsoStream(head: LsoHead, held: HeldOutput): LsoStream
+}
+
+/** text written now and put out later, after what must come before it: the command's scratch file, or memory */
+export interface HeldWriter extends Writer {
+  /** everything written so far, into `to`, and let go */
+  writeTo(to: Writer): void
+}
+
+/** a held stdout and stderr */
+export interface HeldOutput {
+  stdout: HeldWriter
+  stderr: HeldWriter
 }
 
 export type { TxnsStream } from '../analysis/partition-results.js'
