@@ -1,0 +1,82 @@
+// `lso` over a log dir of 20,000 partitions, held to 128 MiB peak RSS as the big tier holds every command. Its impact
+// lines come first and are known last: the builds that kept every partition's scan until they printed peaked here at
+// 156 MiB (text) and 214 MiB (--json, the whole document built in memory), 242 and 362 at 40,000; this build judges
+// each partition as its scan ends and holds its text in a scratch file (98 MiB either way).
+// TSDUMP_BIG_LSO_PARTITIONS sets the partition count.
+//
+// The answers are the generator's own (bench/make-remote.mjs): no transaction anywhere, so every partition's LSO is
+// its high watermark (the replication-offset-checkpoint's, at its log end) and nothing is blocked or hanging; each
+// has its remote offsets not read (no --remote-storage), its one warning.
+import * as fs from 'node:fs'
+import * as path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { partitionTree } from './partition-tree.js'
+import { runWithPeakRss, runWithPeakRssAsync } from './peak-rss.js'
+
+const P = Number(process.env.TSDUMP_BIG_LSO_PARTITIONS ?? 20_000)
+const S = 2
+const NOW = '2026-12-07T00:00:00Z'
+
+const t = partitionTree('tsdump-big-lso-', P, S)
+
+interface LsoPartitionRow {
+  topic: string
+  partition: number
+  highWatermark: number
+  highWatermarkSource: string
+  lastStableOffset: number
+  blocked: boolean
+  blocking: unknown
+  openTransactions: number
+  findings: Array<{ code: string; severity: string; firstOffset?: number; lastOffset?: number }>
+}
+
+describe(`lso over ${P} partitions x ${S} remote segments, the log dir alone`, () => {
+  it('text: a line per partition, in order, nothing blocked, peak RSS < 128 MiB', async () => {
+    const out = path.join(t.dir, 'lso.txt')
+    // its stderr (a warning a partition, 7 MB) is past a synchronous spawn's buffer
+    const r = await runWithPeakRssAsync(['lso', '--now', NOW, t.tree().logs], out, {})
+    // warnings: the remote offsets not read
+    expect(r.code, r.stderr).toBe(1)
+    const end = t.tree().expected.logEndOffset
+    const lines = fs.readFileSync(out, 'utf8').split('\n')
+    expect(lines.slice(0, P)).toEqual(t.names().map((l) => `${l}: LSO ${end} = HW ${end}, nothing is blocked`))
+    expect(lines.slice(P)).toEqual([
+      '',
+      `no hanging transactions (open > 15 min at 2026-12-07T00:00:00.000Z (--now))`,
+      '',
+    ])
+    const warned = r.stderr.split('\n').filter((l) => l.endsWith('[REMOTE_NOT_READ]'))
+    expect(warned.map((l) => /^tsdump: warning: (\S+): /.exec(l)?.[1])).toEqual(t.names())
+    console.log(`lso, ${P} partitions x ${S}: peak RSS ${r.maxRssMiB.toFixed(1)} MiB`)
+    expect(r.maxRssMiB).toBeLessThan(128)
+  })
+
+  it('--json: every partition once, in order, its LSO at its high watermark, peak RSS < 128 MiB', () => {
+    const out = path.join(t.dir, 'lso.json')
+    const r = runWithPeakRss(['lso', '--json', '--now', NOW, t.tree().logs], out)
+    expect(r.code, r.stderr).toBe(1)
+    const j = JSON.parse(fs.readFileSync(out, 'utf8')) as {
+      impact: unknown[]
+      partitions: LsoPartitionRow[]
+      hanging: boolean
+      hangingTransactions: unknown[]
+    }
+    expect([j.impact, j.hanging, j.hangingTransactions]).toEqual([[], false, []])
+    expect(j.partitions.map((p) => `${p.topic}-${p.partition}`)).toEqual(t.names())
+    const end = t.tree().expected.logEndOffset
+    for (const p of j.partitions) {
+      const at = `${p.topic}-${p.partition}`
+      expect(
+        [p.highWatermark, p.highWatermarkSource, p.lastStableOffset, p.blocked, p.blocking, p.openTransactions],
+        at,
+      ).toEqual([end, 'checkpoint', end, false, null, 0])
+      expect(
+        p.findings.filter((f) => f.severity !== 'info').map((f) => [f.code, f.firstOffset, f.lastOffset]),
+        at,
+      ).toEqual([['REMOTE_NOT_READ', 0, 2 * S - 1]])
+    }
+    console.log(`lso --json, ${P} partitions x ${S}: peak RSS ${r.maxRssMiB.toFixed(1)} MiB`)
+    expect(r.maxRssMiB).toBeLessThan(128)
+  })
+})
