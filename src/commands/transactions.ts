@@ -113,8 +113,9 @@ function modelStream(
   const c = new TransactionsCollector(model, internals)
   try {
     const h = c.hooks
-    // nobody reads the markers' coordinator epochs here (lso does)
-    const scan = model.scan({ ...h, analyzer: (dir) => ({ ...h.analyzer(dir), markerEpochs: false }) })
+    // nobody reads the markers' coordinator epochs here (lso does); each partition is let go as its scan ends, the
+    // collector's hooks having taken its runs and commits (1 KiB a partition held to the end before: 19 MiB at 20,000)
+    const scan = model.scanEach({ ...h, analyzer: (dir) => ({ ...h.analyzer(dir), markerEpochs: false }) }, () => {})
     const collected = c.finish(scan)
     // the filter applies at the join: its transactional id resolved from the coordinator's records the scan read
     return { stream: streamTransactions(collected, joinInput(model, opts)), model }

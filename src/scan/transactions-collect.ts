@@ -178,7 +178,7 @@ export class TransactionsCollector {
   }
 
   /** what was collected, once the model's scan is done (the coordinator's partitions not scanned are read now) */
-  finish(scan: Scanned): Collected {
+  finish(scan: Omit<Scanned, 'scanned'>): Collected {
     const coordinator = scan.unusable.length > 0 ? { partitions: [], states: [] } : this.model.transactionState()
     this.cut.end()
     this.named.clear()
