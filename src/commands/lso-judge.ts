@@ -26,6 +26,8 @@ export interface JudgeOptions {
   transactionalId?: string
   transactionStatePartitions?: number
   now?: number
+  /** the time when `now` is not given (the command's context's; default the clock) */
+  clock?: () => number
   only?: TopicPartitionFilter
 }
 
@@ -52,7 +54,7 @@ export class LsoJudge {
     // ages are measured against the clock (or --now), as find-hanging does (analysis/hanging.ts)
     this.head = {
       maxTransactionTimeoutMinutes: opts.maxTransactionTimeoutMinutes ?? 15,
-      nowMs: opts.now ?? Date.now(),
+      nowMs: opts.now ?? (opts.clock ?? Date.now)(),
       nowGiven: opts.now !== undefined,
     }
     this.timeoutMs = this.head.maxTransactionTimeoutMinutes * 60_000

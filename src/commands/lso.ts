@@ -100,8 +100,7 @@ export async function runLso(opts: LsoCommandOptions, ctx: CommandContext): Prom
   writeUnusable([...unusable, ...unreadable], ctx)
   if (unusable.length > 0) return EXIT_USAGE
   // the clock comes from the context (tests inject it); the text says whether the time was given
-  const judge = new LsoJudge(model, { ...opts, now: opts.now ?? ctx.now() })
-  judge.head.nowGiven = opts.now !== undefined
+  const judge = new LsoJudge(model, { ...opts, clock: ctx.now })
   const held = { stdout: new SpillWriter('lso-held'), stderr: new SpillWriter('lso-held') }
   try {
     const out = createPartitionPrinter(opts.format ?? 'text', ctx, {
