@@ -16,7 +16,7 @@ import type { TopicPartitionFilter } from './topic-partition-filter.js'
 import { scanPartitions, threadsOf } from './workers/partition-pool.js'
 import { BrokerModel } from '../scan/broker-model.js'
 import type { Scanned } from '../scan/broker-model.js'
-import { coordinatorPartitionCountOf } from '../scan/metadata-partitions.js'
+import { coordinatorPartitionCountFrom } from '../scan/metadata-partitions.js'
 import { metadataVersionOf } from '../scan/metadata-version.js'
 import type { ScannedPartition } from '../scan/partition-scan.js'
 import type { ScannedPaths } from '../scan/partition-paths.js'
@@ -116,7 +116,12 @@ export function lsoOf(model: BrokerModel, done: Scanned, opts: LsoOptions): LsoR
   const n =
     opts.transactionalId === undefined
       ? null
-      : coordinatorPartitionCountOf('__transaction_state', paths, opts.transactionStatePartitions)
+      : coordinatorPartitionCountFrom(
+          '__transaction_state',
+          paths,
+          () => model.partitionCounts(),
+          opts.transactionStatePartitions,
+        )
   const coordinatorOf =
     opts.transactionalId === undefined
       ? null

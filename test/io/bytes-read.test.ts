@@ -1026,6 +1026,18 @@ describe('the partition commands read each file once, to the byte (strace ranges
     { name: 'lso cleanup (metadata.version)', args: ['lso', ...NOW_ARGS, CLEANUP], root: CLEANUP },
     { name: 'lso --json cleanup (metadata.version)', args: ['lso', '--json', ...NOW_ARGS, CLEANUP], root: CLEANUP },
     { name: 'transactions cleanup (metadata.version)', args: ['transactions', ...NOW_ARGS, CLEANUP], root: CLEANUP },
+    // lso --transactional-id: the coordinator's partition count from the model's read of the metadata log (its
+    // partition scan's pass), not a read of its own. The build before read the log and its snapshot again for it.
+    ...[
+      ['cleanup', CLEANUP, 'cu-open'],
+      ['kraft', KRAFT44, 'tx-none'],
+    ].flatMap(([name, root, id]) =>
+      [[], ['--json']].map((json) => ({
+        name: `${['lso', ...json].join(' ')} --transactional-id ${name}`,
+        args: ['lso', ...json, ...NOW_ARGS, '--transactional-id', id!, root!],
+        root: root!,
+      })),
+    ),
     { name: 'cleanup cleanup', args: ['cleanup', ...NOW_ARGS, CLEANUP], root: CLEANUP, except: CLEANER_PASSES },
     { name: 'doctor cleanup', args: ['doctor', ...NOW_ARGS, CLEANUP], root: CLEANUP, except: CLEANER_PASSES },
     {
