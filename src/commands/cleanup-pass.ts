@@ -97,7 +97,7 @@ export class CleanupPass {
     this.unreadable = unreadable
     this.partitions = partitions
     this.nowMs = opts.now ?? Date.now()
-    this.remote = holdDuring(() => remoteRetentionFacts(unusable.length > 0 ? [] : partitions))
+    this.remote = remoteRetentionFacts(model.resolved().remoteMetadata)
   }
 
   /** the metadata log's configs (null: none), asked first at the first partition or the head */

@@ -13,7 +13,7 @@ import type { LsoEnd, LsoHead, LsoPartition } from '../analysis/partition-result
 import type { TransactionalIdState } from '../analysis/transactional-id-state.js'
 import type { BrokerModel } from '../scan/broker-model.js'
 import type { CoordinatorStates } from '../scan/broker-model-types.js'
-import { coordinatorPartitionCountOf } from '../scan/metadata-partitions.js'
+import { coordinatorPartitionCountFrom } from '../scan/metadata-partitions.js'
 import { metadataVersionOf } from '../scan/metadata-version.js'
 import type { ScannedPartition } from '../scan/partition-scan.js'
 import type { TopicPartitionFilter } from './topic-partition-filter.js'
@@ -131,7 +131,12 @@ export class LsoJudge {
   private lookup(): LsoEnd['coordinator'] {
     const id = this.opts.transactionalId
     if (id === undefined) return null
-    const n = coordinatorPartitionCountOf('__transaction_state', this.model.paths, this.opts.transactionStatePartitions)
+    const n = coordinatorPartitionCountFrom(
+      '__transaction_state',
+      this.model.paths,
+      () => this.model.partitionCounts(),
+      this.opts.transactionStatePartitions,
+    )
     return {
       transactionalId: id,
       hashCode: javaStringHashCode(id),

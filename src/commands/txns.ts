@@ -13,7 +13,8 @@ import type { PartitionDir } from '../io/discover.js'
 import type { CommandContext } from './context.js'
 import { resolvePartitions } from '../scan/partition-paths.js'
 import type { TransactionStatePartition } from '../analysis/partition-results.js'
-import { txnsCoordinatorFirst, txnsPartition } from '../scan/txns-partition.js'
+import type { ScannedTimeline } from '../scan/txns-partition.js'
+import { timelinesAhead, txnsCoordinatorFirst, txnsPartition } from '../scan/txns-partition.js'
 import { partitionExitCode, writeUnusable } from './partition-command.js'
 import type { WorkerInternals } from './workers/partition-pool.js'
 import { streamTxnsInWorkers, txnsWorkerCount } from './workers/txns-pool.js'
@@ -80,12 +81,21 @@ function streamTxns(
   width: number,
   to: TxnsStream,
   checkpoints: Map<string, OffsetCheckpoint | null>,
-  read: { filter: RangeSpec | undefined; early: ReadonlyMap<string, TransactionStatePartition> },
+  read: {
+    filter: RangeSpec | undefined
+    early: ReadonlyMap<string, TransactionStatePartition>
+    ahead: ReadonlyMap<string, ScannedTimeline>
+  },
   resync = true,
 ): number {
   const findings: Finding[] = []
   for (const dir of partitions) {
-    for (const f of txnsPartition(dir, checkpoints, width, to, read.filter, resync, read.early)) findings.push(f) // no spread: a partition's findings can be more arguments than the stack holds
+    const ahead = read.ahead.get(dir.path)
+    const own =
+      ahead !== undefined
+        ? ahead.emit(to, width)
+        : txnsPartition(dir, checkpoints, width, to, read.filter, resync, read.early)
+    for (const f of own) findings.push(f) // no spread: a partition's findings can be more arguments than the stack holds
   }
   to.end()
   return partitionExitCode([], findings)
@@ -96,11 +106,13 @@ function streamTxns(
  * @throws TsdumpError NOT_FOUND for a filter's transactionalId with no record, USAGE for crossed bounds (scan/filter-resolve.ts)
  */
 export function txns(paths: string[], opts: TxnsOptions = {}): TxnsResult {
-  const { partitions, unusable, unreadable } = resolvePartitions(paths, opts.remote)
+  const resolved = resolvePartitions(paths, opts.remote)
+  const { partitions, unusable, unreadable } = resolved
   const result: TxnsResult = { unusable, ...(unreadable.length > 0 ? { unreadable } : {}), partitions: [] }
   const checkpoints = new Map<string, OffsetCheckpoint | null>()
-  const read = txnsCoordinatorFirst(paths, partitions, checkpoints, opts.filter, opts.resync !== false)
+  const first = txnsCoordinatorFirst(paths, partitions, checkpoints, opts.filter, opts.resync !== false)
   if (unusable.length > 0) return result
+  const read = { ...first, ahead: timelinesAhead(resolved, checkpoints, first.filter, opts.resync !== false) }
   let runs: TimelineRun[] = []
   streamTxns(
     partitions,
@@ -129,13 +141,16 @@ export function txns(paths: string[], opts: TxnsOptions = {}): TxnsResult {
 
 /** @throws TsdumpError NOT_FOUND for a filter's transactionalId with no record (the command line's exit 2) */
 export async function runTxns(opts: TxnsCommandOptions, ctx: CommandContext): Promise<number> {
-  const { partitions, unusable, unreadable } = resolvePartitions(opts.paths, opts.remote)
+  const resolved = resolvePartitions(opts.paths, opts.remote)
+  const { partitions, unusable, unreadable } = resolved
   // a filter's transactional id from the coordinator's partitions, read first and once (before any output)
   const checkpoints = new Map<string, OffsetCheckpoint | null>()
-  const read = txnsCoordinatorFirst(opts.paths, partitions, checkpoints, opts.filter, opts.resync !== false)
-  const filter = read.filter
+  const first = txnsCoordinatorFirst(opts.paths, partitions, checkpoints, opts.filter, opts.resync !== false)
+  const filter = first.filter
   writeUnusable([...unusable, ...unreadable], ctx)
   if (unusable.length > 0) return EXIT_USAGE
+  // the remote metadata's partitions before the others, whose scans ask for it as they start
+  const read = { ...first, ahead: timelinesAhead(resolved, checkpoints, filter, opts.resync !== false) }
   const printer = createPartitionPrinter(opts.format ?? 'text', ctx, {
     colorLevel: opts.color === false ? 0 : ctx.colorLevel,
     wide: opts.wide === true,
@@ -168,7 +183,10 @@ export async function runTxns(opts: TxnsCommandOptions, ctx: CommandContext): Pr
       },
       to,
       workers,
-      (dir) => txnsPartition(dir, checkpoints, width, to, filter, opts.resync !== false, read.early),
+      (dir) =>
+        read.ahead.get(dir.path)?.emit(to, width) ??
+        txnsPartition(dir, checkpoints, width, to, filter, opts.resync !== false, read.early),
+      (dir) => read.ahead.has(dir.path),
     ),
   )
 }

@@ -75,8 +75,8 @@ export interface PartitionDir {
   }>
   /**
    * the offsets below its first local segment that are in remote storage and not read (without --remote-storage:
-   * scan/remote-segments.ts noteRemoteNotRead), its REMOTE_NOT_READ note's figures: the note's text is made when its
-   * scan reports it, not held for every partition through the scan
+   * scan/remote-not-read.ts, set on the partition its scan reads as the scan starts), its REMOTE_NOT_READ note's
+   * figures: the note's text is made when its scan reports it, not held for every partition through the scan
    */
   remoteNotRead?: {
     firstOffset: bigint

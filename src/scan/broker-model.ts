@@ -17,7 +17,7 @@ import type { MetadataPartitionCounts } from './metadata-partitions.js'
 import { scanOffsetCommits } from './offset-commit-scan.js'
 import type { PartitionScanOptions, ScannedPartition } from './partition-scan.js'
 import { scanPartition } from './partition-scan.js'
-import { resolvePartitions } from './partition-paths.js'
+import { remoteMetadataFirst, resolvePartitions } from './partition-paths.js'
 import type { RemoteLogMetadata } from './remote-metadata.js'
 import { readRemoteLogMetadata, REMOTE_LOG_METADATA_TOPIC } from './remote-metadata.js'
 import type { StateRecordListener } from './transaction-state-read.js'
@@ -53,6 +53,8 @@ export class BrokerModel {
   private readonly watch: IdProducerIds | null
   /** the coordinator's partitions scanned before the others (a filter's transactional id resolved from them) */
   private readonly early = new Map<string, ScannedPartition>()
+  /** the partitions scanned first whose end ModelScanOptions.scanned was told then (the remote metadata's) */
+  private readonly told = new Set<string>()
 
   constructor(
     readonly paths: string[],
@@ -125,7 +127,7 @@ export class BrokerModel {
       unreadable,
       scanned: partitions.map((p) => {
         const s = this.early.get(p.path) ?? this.scanOne(p, cps, this.scanOptions(rest))
-        opts.scanned?.(s)
+        if (!this.told.has(p.path)) opts.scanned?.(s)
         return s
       }),
     }
@@ -145,7 +147,7 @@ export class BrokerModel {
     const scan = (p: PartitionDir): ScannedPartition => {
       const s = this.early.get(p.path) ?? this.scanOne(p, cps, own)
       if (p.topic === TRANSACTION_STATE_TOPIC) this.early.set(p.path, s)
-      opts.scanned?.(s)
+      if (!this.told.has(p.path)) opts.scanned?.(s)
       return s
     }
     const ahead = partitions.filter((p) => first && this.isHere(p)).map(scan)
@@ -168,10 +170,22 @@ export class BrokerModel {
     opts: ModelScanOptions,
   ): RangeSpec | undefined {
     const f = opts.filter
-    if (!needsIdResolved(f)) return f
+    // __remote_log_metadata's partitions before any other: their scans read the metadata that the others' remote
+    // plans (or notes of remote offsets not read) need as each scan starts (scan/remote-metadata-read.ts)
+    const meta = remoteMetadataFirst(this.resolved())
+    // a metadata partition is told as its scan ends, as the hooks that saw it begin expect (transactions' collector)
+    const first = (p: PartitionDir, s: ScannedPartition): void => {
+      this.early.set(p.path, s)
+      if (!meta.includes(p)) return
+      opts.scanned?.(s)
+      this.told.add(p.path)
+    }
+    if (!needsIdResolved(f)) {
+      for (const p of meta) first(p, this.scanOne(p, cps, this.scanOptions(opts)))
+      return f
+    }
     const producers = new Map<string, Set<bigint>>()
-    for (const p of partitions) {
-      if (p.topic !== TRANSACTION_STATE_TOPIC) continue
+    for (const p of [...meta, ...partitions.filter((x) => x.topic === TRANSACTION_STATE_TOPIC)]) {
       const seen = new Set<bigint>()
       const theirs = opts.batch
       const s = this.scanOne(
@@ -186,13 +200,13 @@ export class BrokerModel {
           },
         }),
       )
-      this.early.set(p.path, s)
+      first(p, s)
       producers.set(p.path, seen)
     }
     const resolved = resolveFilterIn(f, this)!
     for (const p of partitions) {
       if (resolved.producerIds!.some((id) => producers.get(p.path)?.has(id) === true))
-        this.early.set(p.path, this.scanOne(p, cps, this.scanOptions({ ...opts, filter: resolved })))
+        first(p, this.scanOne(p, cps, this.scanOptions({ ...opts, filter: resolved })))
     }
     return resolved
   }
@@ -240,12 +254,13 @@ export class BrokerModel {
   ): Promise<Omit<Scanned, 'scanned'>> {
     const { partitions, unusable, unreadable } = this.resolved()
     if (unusable.length > 0) return { unusable, unreadable }
-    // which are scanned here is decided once: the metadata log's tap is no longer wanted once it is read
-    const here = new Set(partitions.filter((p) => this.isHere(p)).map((p) => p.path))
-    const isState = (p: PartitionDir): boolean => here.has(p.path)
     const cps = new Map<string, OffsetCheckpoint | null>()
     // a filter's transactional id first (coordinatorFirst), then the coordinator's partitions the scan did not take
     const filter = this.coordinatorFirst(partitions, cps, opts)
+    // which are scanned here is decided once: the metadata log's tap is no longer wanted once it is read; the remote
+    // metadata's partitions were scanned first, here
+    const here = new Set(partitions.filter((p) => this.isHere(p) || this.early.has(p.path)).map((p) => p.path))
+    const isState = (p: PartitionDir): boolean => here.has(p.path)
     const own = filter === undefined ? opts : { ...opts, filter }
     const states = partitions.filter((p) => isState(p) && !this.early.has(p.path))
     let ran = false
@@ -366,9 +381,11 @@ export class BrokerModel {
     return p.topic === TRANSACTION_STATE_TOPIC || this.tapsMetadata(p)
   }
 
-  /** __remote_log_metadata's segments, read once */
+  /** __remote_log_metadata's segments, read once: in its partitions' scans when they ran (resolvePartitions' read) */
   remoteLogMetadata(): RemoteLogMetadata {
-    this.remoteMetaMemo ??= readRemoteLogMetadata(this.internalPartitions(REMOTE_LOG_METADATA_TOPIC))
+    this.remoteMetaMemo ??=
+      this.resolved().remoteMetadata.metadata() ??
+      readRemoteLogMetadata(this.internalPartitions(REMOTE_LOG_METADATA_TOPIC))
     return this.remoteMetaMemo
   }
 

@@ -4,12 +4,11 @@
 // A command with a broker model resolves the id from the model's one read of the coordinator's records
 // (resolveFilterIn); one without reads them for it (resolveFilter).
 import * as path from 'node:path'
-import { coordinatorPartitionCount } from '../analysis/coordinator.js'
 import type { RangeSpec } from '../analysis/range-filter.js'
 import { TsdumpError } from '../analysis/tsdump-error.js'
 import type { PartitionDir } from '../io/discover.js'
 import type { MetadataPartitionCounts } from './metadata-partitions.js'
-import { partitionsPresent } from './metadata-partitions.js'
+import { coordinatorPartitionCountFrom } from './metadata-partitions.js'
 import type { IdProducerIds } from './transactional-id.js'
 import { resolveTransactionalId, transactionalIdAnswer } from './transactional-id.js'
 
@@ -68,13 +67,7 @@ export function resolveFilterIn(filter: RangeSpec | undefined, model: Coordinato
   const r = transactionalIdAnswer(seen, {
     dirs: model.internalPartitions(STATE_TOPIC),
     logDirs: [...new Set(model.resolved().partitions.map((p) => path.resolve(p.logDir)))],
-    count: () => {
-      const fromMetadata = model.partitionCounts()
-      const count = fromMetadata?.counts.get(STATE_TOPIC)
-      if (fromMetadata !== null && count !== undefined)
-        return coordinatorPartitionCount(STATE_TOPIC, { metadata: { path: fromMetadata.path, count } })
-      return coordinatorPartitionCount(STATE_TOPIC, { present: partitionsPresent(STATE_TOPIC, model.paths) })
-    },
+    count: () => coordinatorPartitionCountFrom(STATE_TOPIC, model.paths, () => model.partitionCounts()),
   })
   if ('error' in r) throw new TsdumpError('NOT_FOUND', r.error)
   return { ...filter, producerIds: r.producerIds }

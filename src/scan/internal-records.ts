@@ -15,7 +15,9 @@ import type { Frame } from '../decode/frame.js'
 import { DecodeError } from '../decode/errors.js'
 import type { FrameScanner } from '../decode/frame-scanner.js'
 import { DEFAULT_WINDOW } from '../decode/frame-scanner.js'
+import type { V2Batch } from '../decode/log-reader.js'
 import { readLog } from '../decode/log-reader.js'
+import type { SegmentSource } from '../decode/segment-source.js'
 import type { KafkaRecord } from '../decode/records.js'
 import { batchRecords } from '../decode/streamed-batch.js'
 import type { KafkaFile } from '../io/discover.js'
@@ -64,18 +66,7 @@ export function forEachInternalRecord(
           continue
         }
         if (ev.kind !== 'batch' || ev.header.isControl) continue
-        try {
-          for (const rec of batchRecords(ev.header, ev.bytes, ev.complete, src, { window: DEFAULT_WINDOW }))
-            visit(rec, ev.header, f)
-        } catch (e) {
-          if (e instanceof DecodeError) {
-            findings.push(decodeFinding(e, f.path))
-            continue
-          }
-          const other = otherError?.(e, f, ev.position)
-          if (other === undefined) throw e
-          findings.push(other)
-        }
+        visitBatch(ev, src, f, findings, visit, otherError ?? (() => undefined))
       }
     } catch (e) {
       if (!(e instanceof InputError)) throw e
@@ -110,4 +101,46 @@ export function dataBatchTap(
       return ev
     },
   }
+}
+
+/**
+ * A data batch's records to `visit` (forEachInternalRecord's, and a tapped reader's): a DecodeError (from the batch or
+ * thrown by `visit`) is a finding and the rest of the batch is skipped; another error is `otherError`'s finding, or
+ * rethrown when it gives none
+ */
+export function visitBatch(
+  b: V2Batch,
+  src: SegmentSource,
+  file: KafkaFile,
+  findings: FindingList,
+  visit: (rec: KafkaRecord, header: BatchHeader, file: KafkaFile) => void,
+  otherError: (e: unknown, file: KafkaFile, batchPosition: number) => Finding | undefined,
+): void {
+  try {
+    for (const rec of batchRecords(b.header, b.bytes, b.complete, src, { window: DEFAULT_WINDOW }))
+      visit(rec, b.header, file)
+  } catch (e) {
+    if (e instanceof DecodeError) {
+      findings.push(decodeFinding(e, file.path))
+      return
+    }
+    const other = otherError(e, file, b.position)
+    if (other === undefined) throw e
+    findings.push(other)
+  }
+}
+
+/**
+ * A tapped reader's framing damage or I/O error in `file`: a finding, and the first place of the file past which
+ * records were lost (`order`: the reader's files in the order read); a preallocated (zero) tail loses nothing
+ */
+export function loseAt(findings: FindingList, lost: LostRecords[], f: Finding, file: string, order: string[]): void {
+  findings.push(f)
+  if (f.code === 'ZERO_TAIL' || lost.some((d) => d.file === file)) return
+  lost.push({
+    file,
+    position: f.position ?? 0,
+    code: f.code,
+    earlierFiles: order.slice(0, Math.max(0, order.indexOf(file))),
+  })
 }

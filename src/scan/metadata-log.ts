@@ -4,21 +4,17 @@
 // in turn, as the controller replays them (QuorumController's snapshot load, then its log). The log is read either as
 // a tap on the partition scan's own frames (the pass that gives the partition's facts: log end, findings) or alone
 // when no partition scan reads it, so that a command reads each of its files once.
-import { dataBatchTap, forEachInternalRecord } from './internal-records.js'
+import { dataBatchTap, forEachInternalRecord, loseAt, visitBatch } from './internal-records.js'
 import type { Frames } from './internal-records.js'
 import { FindingList } from '../analysis/finding-list.js'
 import type { Finding } from '../analysis/findings.js'
 import { finding } from '../analysis/findings.js'
 import type { LostRecords } from '../analysis/lost-records.js'
-import { decodeFinding } from '../analysis/log-findings.js'
 import type { BatchHeader } from '../decode/batch-header.js'
-import { DecodeError } from '../decode/errors.js'
-import { DEFAULT_WINDOW } from '../decode/frame-scanner.js'
 import type { V2Batch } from '../decode/log-reader.js'
 import { readFrame } from '../decode/log-reader.js'
 import type { KafkaRecord } from '../decode/records.js'
 import type { SegmentSource } from '../decode/segment-source.js'
-import { batchRecords } from '../decode/streamed-batch.js'
 import { decodeMetadataRecord } from '../decode/topics/cluster-metadata.js'
 import type { KafkaFile, PartitionDir } from '../io/discover.js'
 
@@ -130,32 +126,13 @@ export class MetadataLogReader {
 
   /** one data batch's records as forEachInternalRecord reads them: an error is a finding and the rest is skipped */
   private batch(b: V2Batch, src: SegmentSource, file: KafkaFile): void {
-    try {
-      for (const rec of batchRecords(b.header, b.bytes, b.complete, src, { window: DEFAULT_WINDOW }))
-        this.visit(rec, b.header, file)
-    } catch (e) {
-      if (e instanceof DecodeError) {
-        this.findings.push(decodeFinding(e, file.path))
-        return
-      }
-      const other = notDecoded(e, file, b.position)
-      if (other === undefined) throw e
-      this.findings.push(other)
-    }
+    visitBatch(b, src, file, this.findings, (rec, h, f) => this.visit(rec, h, f), notDecoded)
   }
 
   /** framing damage or an I/O error: a finding, and the first place of its file past which records were lost */
   private lose(f: Finding, file: string): void {
-    this.findings.push(f)
-    // a preallocated (zero) tail holds no records: nothing is lost there
-    if (f.code === 'ZERO_TAIL' || this.configs.lost.some((d) => d.file === file)) return
     const order = [...this.snapshot, ...this.logs].map((x) => x.path)
-    this.configs.lost.push({
-      file,
-      position: f.position ?? 0,
-      code: f.code,
-      earlierFiles: order.slice(0, Math.max(0, order.indexOf(file))),
-    })
+    loseAt(this.findings, this.configs.lost, f, file, order)
   }
 
   private visit(rec: KafkaRecord, h: BatchHeader, f: KafkaFile): void {

@@ -40,12 +40,32 @@ export function coordinatorPartitionCountOf(
   paths: readonly string[],
   option?: number,
 ): CoordinatorPartitionCount | null {
+  return coordinatorPartitionCountFrom(
+    topic,
+    paths,
+    () => {
+      const meta = findMetadataDir(paths)
+      return meta === null ? null : readPartitionCounts(meta)
+    },
+    option,
+  )
+}
+
+/**
+ * coordinatorPartitionCountOf with the metadata log's counts from `counts` (a broker model's one read of it,
+ * scan/broker-model.ts partitionCounts), asked only when no option is given
+ */
+export function coordinatorPartitionCountFrom(
+  topic: string,
+  paths: readonly string[],
+  counts: () => MetadataPartitionCounts | null,
+  option?: number,
+): CoordinatorPartitionCount | null {
   if (option !== undefined) return coordinatorPartitionCount(topic, { option })
-  const meta = findMetadataDir(paths)
-  const counts = meta === null ? null : readPartitionCounts(meta)
-  const count = counts?.counts.get(topic)
-  if (counts !== null && count !== undefined)
-    return coordinatorPartitionCount(topic, { metadata: { path: counts.path, count } })
+  const read = counts()
+  const count = read?.counts.get(topic)
+  if (read != null && count !== undefined)
+    return coordinatorPartitionCount(topic, { metadata: { path: read.path, count } })
   return coordinatorPartitionCount(topic, { present: partitionsPresent(topic, paths) })
 }
 

@@ -12,13 +12,12 @@ import { comparePartitionDirNames } from '../io/segment-names.js'
 import type { PartitionScanOptions, ScannedPartition } from './partition-scan.js'
 import { scanPartition } from './partition-scan.js'
 import { attachCheckpoints } from './partition-side-files.js'
-import { addRemoteSegments, hasRemoteSegments, noteRemoteNotRead } from './remote-segments.js'
+import { addRemoteSegments, hasRemoteSegments } from './remote-segments.js'
+import { noteRemoteNotRead } from './remote-not-read.js'
+import { RemoteMetadataRead } from './remote-metadata-read.js'
 /** Paths to partitions with .log files; `unusable`: UNREADABLE per path that cannot be used (exit 2); `unreadable`:
  * per partition directory inside a named log dir that cannot be read while others can (answered, exit 1). */
-export function resolvePartitions(
-  paths: string[],
-  remote?: RemoteInput,
-): { partitions: PartitionDir[]; unusable: Finding[]; unreadable: Finding[] } {
+export function resolvePartitions(paths: string[], remote?: RemoteInput): ResolvedPartitions {
   // a partition's analysis needs its directory (txnindex, snapshots, checkpoint), which a pipe has not
   if (paths.includes('-'))
     return {
@@ -31,6 +30,7 @@ export function resolvePartitions(
         ),
       ],
       unreadable: [],
+      remoteMetadata: new RemoteMetadataRead([]),
     }
   // of each partition's files only what the scans read through its list (io/discover.ts DiscoverOptions)
   const d = discover(paths, { segmentsOnly: true })
@@ -41,16 +41,22 @@ export function resolvePartitions(
   const inner = d.problems
     .filter((p) => p.inside === true)
     .map((p) => finding('UNREADABLE', p.message, { file: p.path }))
-  if (unusable.length > 0) return { partitions: [], unusable: [...unusable, ...inner], unreadable: [] }
+  const remoteMetadata = new RemoteMetadataRead(unusable.length > 0 ? [] : d.partitions)
+  if (unusable.length > 0) return { partitions: [], unusable: [...unusable, ...inner], unreadable: [], remoteMetadata }
   if (remote !== undefined) {
     // a storage in no known layout is a usage error, as a path that cannot be used
     try {
-      addRemoteSegments(remote, d.partitions)
+      addRemoteSegments(remote, d.partitions, remoteMetadata)
     } catch (e) {
       if (!(e instanceof InputError)) throw e
-      return { partitions: [], unusable: [finding(e.code, e.message, { file: e.file, position: 0 })], unreadable: [] }
+      return {
+        partitions: [],
+        unusable: [finding(e.code, e.message, { file: e.file, position: 0 })],
+        unreadable: [],
+        remoteMetadata,
+      }
     }
-  } else noteRemoteNotRead(d.partitions)
+  } else noteRemoteNotRead(d.partitions, remoteMetadata)
   // reports list partitions in topic, then numeric partition order, however the shell expanded the paths
   const partitions = d.partitions
     .filter((p) => p.files.some((f) => f.kind === 'log') || hasRemoteSegments(p))
@@ -61,8 +67,25 @@ export function resolvePartitions(
       unusable:
         inner.length > 0 ? inner : paths.map((p) => finding('UNREADABLE', 'no .log segment files found', { file: p })),
       unreadable: [],
+      remoteMetadata,
     }
-  return { partitions, unusable, unreadable: inner }
+  return { partitions, unusable, unreadable: inner, remoteMetadata }
+}
+
+/**
+ * resolvePartitions' answer; `remoteMetadata`: the command's one read of __remote_log_metadata, by the scans of its
+ * partitions among `partitions` when they run first (remoteMetadataFirst), else alone when first asked
+ */
+export interface ResolvedPartitions {
+  partitions: PartitionDir[]
+  unusable: Finding[]
+  unreadable: Finding[]
+  remoteMetadata: RemoteMetadataRead
+}
+
+/** the partitions among `partitions` whose scans read the command's __remote_log_metadata, in order: scan them first */
+export function remoteMetadataFirst(r: ResolvedPartitions): PartitionDir[] {
+  return r.partitions.filter((p) => r.remoteMetadata.wants(p))
 }
 
 /** what a partition command scanned: see resolvePartitions for `unusable` and `unreadable` */

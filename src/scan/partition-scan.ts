@@ -33,7 +33,9 @@ import type { KafkaFile, PartitionDir } from '../io/discover.js'
 import { describeFsError } from '../io/discover.js'
 import type { SegmentSource } from '../decode/segment-source.js'
 import { openKafkaFile } from '../io/remote/open.js'
-import { remoteNotReadFinding, remotePlanned } from './remote-segments.js'
+import { remotePlanned } from './remote-segments.js'
+import { remoteNotReadFinding } from './remote-not-read.js'
+import { remoteMetadataScanned, withRemoteMetadataTap } from './remote-metadata-read.js'
 import { checkpointEntries, readSnapshots, readTxnIndexes } from './partition-side-files.js'
 import { openRemoteLogs, watched } from './remote-log-open.js'
 import { InputError } from '../io/input-error.js'
@@ -284,7 +286,7 @@ export function* partitionScanSteps(
         }
   const fast = internals.readLogOnly === true ? undefined : new FastBatchFeed(scratch)
   let legacy = false
-  const tapped = opts.frames?.(kept)
+  const tapped = withRemoteMetadataTap(opts.frames?.(kept), given, opts.resync !== false)
   for (const f of logs) {
     if (opened.failed.has(f.baseOffset) && f.remote !== undefined) continue
     let src: SegmentSource
@@ -351,6 +353,7 @@ export function* partitionScanSteps(
   for (const f of snapshotFindings) findings.push(f)
   const lastSegmentBaseOffset = bases.length === 0 ? null : bases.reduce((a, b) => (b > a ? b : a))
   const report = analyzer.finish(lastSegmentBaseOffset, findings)
+  remoteMetadataScanned(given, report.findings)
   locatePartitionFindings(report.findings, label, report.firstScannedOffset, report.logEndOffset)
   if (range === undefined) return { dir: kept, label, snapshots, report }
   const bound = (v: I64 | null): bigint | null => (v === null ? null : toBigInt(v))

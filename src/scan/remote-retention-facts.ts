@@ -3,15 +3,10 @@
 import type { PartitionDir } from '../io/discover.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import { topicIdOf } from '../io/remote/open.js'
-import {
-  metadataLostFor,
-  metadataPartitions,
-  readRemoteLogMetadata,
-  segmentsOf,
-  REMOTE_LOG_METADATA_TOPIC,
-} from './remote-metadata.js'
+import { metadataLostFor, segmentsOf, REMOTE_LOG_METADATA_TOPIC } from './remote-metadata.js'
+import type { RemoteMetadataRead } from './remote-metadata-read.js'
 import { lostText } from '../analysis/lost-records.js'
-import { logStartOf } from './remote-segments.js'
+import { logStartOf } from './remote-not-read.js'
 import type { RemoteSegmentFacts } from '../analysis/cleanup/remote-retention.js'
 
 /** What cleanup's tiered retention reads of a partition's remote segments: the metadata's, or why it is unknown. */
@@ -21,18 +16,17 @@ export type RemoteRetentionFacts =
 
 /**
  * Every remote segment `__remote_log_metadata` names for a partition, whatever its state (RLMExpirationTask reads the
- * metadata, not the storage): the metadata of `partitions` read once, each partition's facts made when asked (as its
- * scan ends), none held for the others. Undefined for a partition the metadata says nothing of; `unknown` where
- * records of its metadata could not be read or no metadata partition was found.
+ * metadata, not the storage): the command's one read of the metadata (`meta`: its partitions' scans, taken first),
+ * each partition's facts made when asked (as its scan ends), none held for the others. Undefined for a partition the
+ * metadata says nothing of; `unknown` where records of its metadata could not be read or no metadata partition was found.
  */
 export function remoteRetentionFacts(
-  partitions: readonly PartitionDir[],
+  meta: RemoteMetadataRead,
 ): (dir: PartitionDir) => RemoteRetentionFacts | undefined {
-  const dirs = metadataPartitions(partitions)
-  const metadata = dirs.length === 0 ? null : readRemoteLogMetadata(dirs)
   const starts = new Map<string, OffsetCheckpoint | null>()
   return (dir) => {
     if (dir.topic === null || dir.partition === null || dir.topic === REMOTE_LOG_METADATA_TOPIC) return undefined
+    const metadata = meta.metadata()
     if (metadata === null)
       return dir.files.some((f) => f.remote !== undefined)
         ? { unknown: `no ${REMOTE_LOG_METADATA_TOPIC} partition among the paths or in ${dir.logDir}` }

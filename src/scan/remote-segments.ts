@@ -6,11 +6,6 @@
 // got its offsets. The storage's layout (Kafka's LocalTieredStorage or Aiven's plugin) is the one the user gave
 // or the one its object names show (io/remote/layout.ts); a storage in neither is a usage error.
 import type { KafkaFile, PartitionDir } from '../io/discover.js'
-import type { OffsetCheckpoint } from '../io/checkpoints.js'
-import { readOffsetCheckpoint } from '../io/checkpoints.js'
-import type { Finding } from '../analysis/findings.js'
-import { finding } from '../analysis/findings.js'
-import { remoteOffsetsNotRead } from '../analysis/log-start.js'
 import { describeFsError } from '../io/discover.js'
 import { InputError } from '../io/input-error.js'
 import type { RemoteLayout } from '../io/remote/layout.js'
@@ -19,14 +14,9 @@ import type { RemoteInput, RemoteSpec } from '../io/remote/spec.js'
 import { remoteSpecOf } from '../io/remote/spec.js'
 import type { RemoteObject, RemoteStore } from '../io/remote/store.js'
 import { openRemoteStore } from '../io/remote/store.js'
-import type { RemoteLogMetadata, RemoteSegmentMetadata } from './remote-metadata.js'
-import {
-  metadataLostFor,
-  metadataPartitions,
-  readRemoteLogMetadata,
-  segmentsOf,
-  REMOTE_LOG_METADATA_TOPIC,
-} from './remote-metadata.js'
+import { finishedSegments, metadataLostFor, segmentsOf, REMOTE_LOG_METADATA_TOPIC } from './remote-metadata.js'
+import { localStartOf, withRemoteNotRead } from './remote-not-read.js'
+import { RemoteMetadataRead } from './remote-metadata-read.js'
 import { lostAfter, lostText } from '../analysis/lost-records.js'
 import type { ListedSegment, StorageSurvey } from './remote-listing.js'
 import { listedSegments, surveyStorage } from './remote-listing.js'
@@ -39,8 +29,8 @@ export interface RemoteView {
   store: RemoteStore | null
   /** null when the store could not be listed */
   layout: RemoteLayout | null
-  /** null when no __remote_log_metadata partition was found */
-  metadata: RemoteLogMetadata | null
+  /** the metadata, read when a partition's plan first asks (null: no __remote_log_metadata partition was found) */
+  meta: RemoteMetadataRead
   /** the storage could not be listed or opened */
   error?: string
   /** a partition's .log bytes in a directory store, by its key prefix (surveyStorage's; 0 in S3) */
@@ -48,13 +38,11 @@ export interface RemoteView {
 }
 
 /**
- * The store, its layout and the metadata for `partitions` (metadata from among them or from their log directories).
+ * The store, its layout and the metadata `meta` reads (from among the partitions or from their log directories).
  * @throws InputError REMOTE_LAYOUT_UNKNOWN (a usage error) when the storage's layout is neither one, or both
  */
-export function remoteView(remote: RemoteInput, partitions: readonly PartitionDir[]): RemoteView {
+export function remoteView(remote: RemoteInput, meta: RemoteMetadataRead): RemoteView {
   const spec = remoteSpecOf(remote)
-  const dirs = metadataPartitions(partitions)
-  const metadata = dirs.length === 0 ? null : readRemoteLogMetadata(dirs)
   let store: RemoteStore
   let survey: StorageSurvey
   try {
@@ -63,24 +51,9 @@ export function remoteView(remote: RemoteInput, partitions: readonly PartitionDi
   } catch (e) {
     // a storage in neither layout is a usage error, not a storage that cannot be read
     if (e instanceof InputError && e.code === 'REMOTE_LAYOUT_UNKNOWN') throw e
-    return { store: null, layout: null, metadata, error: describeFsError(e) }
+    return { store: null, layout: null, meta, error: describeFsError(e) }
   }
-  return { store, layout: survey.layout, metadata, logBytesUnder: survey.logBytesUnder }
-}
-
-/** the finished segments of a partition the metadata names, in offset order */
-export function finishedSegments(
-  metadata: RemoteLogMetadata,
-  topic: string,
-  partition: number,
-  topicId: string | null,
-): RemoteSegmentMetadata[] {
-  return segmentsOf(metadata, topic, partition).filter(
-    (s) =>
-      (topicId === null || s.topicId === topicId) &&
-      s.state === 'COPY_SEGMENT_FINISHED' &&
-      !metadata.deletedPartitions.has(`${s.topicId}:${s.partition}`),
-  )
+  return { store, layout: survey.layout, meta, logBytesUnder: survey.logBytesUnder }
 }
 
 /** a command's remote storage, opened and its layout known: each partition's remote segments are listed when asked */
@@ -108,11 +81,17 @@ const pending = new WeakMap<PartitionDir, Pending>()
  * Make each partition's remote segments known to withRemoteSegments, which prepends them to its files when its scan
  * starts; nothing per segment is kept here, so that memory follows the largest partition, not the storage (100
  * partitions of 100 remote segments held 0.45 KiB a segment for the whole run when every plan was built first).
+ * The metadata is `meta`'s, asked at the first plan: its partitions' scans, taken first, read it (a partition with no
+ * local segment needs its plan now, whether to scan it at all, and has the metadata read alone).
  * @throws InputError REMOTE_LAYOUT_UNKNOWN (see remoteView)
  */
-export function addRemoteSegments(remote: RemoteInput, partitions: readonly PartitionDir[]): void {
+export function addRemoteSegments(
+  remote: RemoteInput,
+  partitions: readonly PartitionDir[],
+  meta: RemoteMetadataRead = new RemoteMetadataRead(partitions),
+): void {
   const spec = remoteSpecOf(remote)
-  const view = remoteView(spec, partitions)
+  const view = remoteView(spec, meta)
   const planner: Planner = { spec, view }
   let first = true
   for (const dir of partitions) {
@@ -147,11 +126,12 @@ export function hasRemoteSegments(dir: PartitionDir): boolean {
 
 /**
  * The partition with its remote segments before its local files and what finding them noted (`remoteNotes`): made
- * when its scan starts and dropped with it. The partition itself when none were added (addRemoteSegments).
+ * when its scan starts and dropped with it. Without remote storage, the partition with its REMOTE_NOT_READ note when it
+ * has one (noteRemoteNotRead), else itself.
  */
 export function withRemoteSegments(dir: PartitionDir): PartitionDir {
   const p = pending.get(dir)
-  if (p === undefined) return dir
+  if (p === undefined) return withRemoteNotRead(dir)
   const { files, notes } = planPartition(p, dir)
   return { ...dir, files: [...files, ...p.local], remoteNotes: notes }
 }
@@ -225,10 +205,7 @@ function planPartition(
     })
     return { files, notes }
   }
-  const localStart = p.local
-    .filter((f) => f.kind === 'log' && f.baseOffset !== null)
-    .map((f) => f.baseOffset!)
-    .reduce<bigint | null>((a, b) => (a === null || b < a ? b : a), null)
+  const localStart = localStartOf({ ...dir, files: p.local })
   const segments: Array<{
     startOffset: bigint
     endOffset: bigint | null
@@ -237,11 +214,12 @@ function planPartition(
     sizeInBytes?: number
     leaderEpochs?: Array<{ epoch: number; offset: bigint }>
   }> = []
-  const lost = view.metadata === null ? undefined : metadataLostFor(view.metadata, dir.topic, dir.partition)
-  if (view.metadata !== null && lost !== undefined) {
+  const metadata = view.meta.metadata()
+  const lost = metadata === null ? undefined : metadataLostFor(metadata, dir.topic, dir.partition)
+  if (metadata !== null && lost !== undefined) {
     // records of its metadata could not be read: a FINISHED may be lost, a segment's creation too; every segment
     // the storage holds is read (where the local log has not got its offsets), and that is said
-    const named = new Map(segmentsOf(view.metadata, dir.topic, dir.partition).map((s) => [s.segmentId, s]))
+    const named = new Map(segmentsOf(metadata, dir.topic, dir.partition).map((s) => [s.segmentId, s]))
     for (const [segmentId, s] of listed) {
       const m = named.get(segmentId)
       if (
@@ -259,8 +237,8 @@ function planPartition(
       file: lost.file,
       position: lost.position,
     })
-  } else if (view.metadata !== null) {
-    for (const s of finishedSegments(view.metadata, dir.topic, dir.partition, topicId)) segments.push(s)
+  } else if (metadata !== null) {
+    for (const s of finishedSegments(metadata, dir.topic, dir.partition, topicId)) segments.push(s)
   } else {
     for (const [segmentId, s] of listed)
       if (s.objects.has('log'))
@@ -352,48 +330,4 @@ export function planRemoteReads(files: readonly KafkaFile[]): void {
   for (const f of remote) if (f.kind === 'log') order.push({ key: f.remote!.key, size: f.remote!.size! })
   for (const f of remote) if (f.kind === 'txnindex') order.push({ key: f.remote!.key, size: f.remote!.size! })
   openRemoteStore(head.storage, head.concurrency).plan?.(order)
-}
-
-/**
- * Without --remote-storage: note on each partition whose offsets below its first local segment are in remote
- * storage (analysis/log-start.ts remoteOffsetsNotRead) that they were not read, and how to read them.
- */
-export function noteRemoteNotRead(partitions: PartitionDir[]): void {
-  const dirs = metadataPartitions(partitions)
-  const metadata = dirs.length === 0 ? null : readRemoteLogMetadata(dirs)
-  const starts = new Map<string, OffsetCheckpoint | null>()
-  for (const dir of partitions) {
-    if (dir.topic === null || dir.partition === null || dir.topic === REMOTE_LOG_METADATA_TOPIC) continue
-    const localStart = dir.files
-      .filter((f) => f.kind === 'log' && f.baseOffset !== null)
-      .map((f) => f.baseOffset!)
-      .reduce<bigint | null>((a, b) => (a === null || b < a ? b : a), null)
-    if (localStart === null) continue
-    const remote = metadata === null ? [] : finishedSegments(metadata, dir.topic, dir.partition, topicIdOf(dir))
-    const r = remoteOffsetsNotRead(localStart, logStartOf(dir, starts), remote)
-    if (r !== null) dir.remoteNotRead = r
-  }
-}
-
-/** the REMOTE_NOT_READ note of a partition noteRemoteNotRead marked, its text made now */
-export function remoteNotReadFinding(r: NonNullable<PartitionDir['remoteNotRead']>): Finding {
-  const n = r.lastOffset - r.firstOffset + 1n
-  const localStart = r.lastOffset + 1n
-  const why =
-    r.evidence === 'remote-log-metadata'
-      ? `${REMOTE_LOG_METADATA_TOPIC} lists finished remote segments from offset ${r.firstOffset}`
-      : `log-start-offset-checkpoint puts the log start at ${r.firstOffset}, below the first local segment (only a topic with remote storage has it so)`
-  return finding(
-    'REMOTE_NOT_READ',
-    `${n} offsets below the first local segment ${localStart} are in remote storage and were not read (${why}): ` +
-      'the counts are of the local segments only; give --remote-storage <dir> to read them',
-    { firstOffset: r.firstOffset, lastOffset: r.lastOffset },
-  )
-}
-
-/** the partition's log-start-offset-checkpoint entry: read with its paths (attachCheckpoints), else once per log dir */
-export function logStartOf(dir: PartitionDir, starts: Map<string, OffsetCheckpoint | null>): bigint | null {
-  if (dir.checkpoints !== undefined) return dir.checkpoints.logStart
-  if (!starts.has(dir.logDir)) starts.set(dir.logDir, readOffsetCheckpoint(dir.logDir, 'log-start-offset-checkpoint'))
-  return starts.get(dir.logDir)?.get(`${dir.topic}-${dir.partition}`) ?? null
 }

@@ -19,6 +19,8 @@ import { toBigInt } from '../bytes/int64.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import type { PartitionDir } from '../io/discover.js'
 import { scanPartition } from './partition-scan.js'
+import type { ResolvedPartitions } from './partition-paths.js'
+import { remoteMetadataFirst } from './partition-paths.js'
 import type { IdWatch } from './transaction-state-read.js'
 import { TransactionStateReader } from './transaction-state-read.js'
 import { scanTransactionStatePartition } from './transaction-state-partition.js'
@@ -104,11 +106,30 @@ function oneScan(
   r: { resync?: boolean },
   filter?: RangeSpec,
 ): readonly Finding[] {
+  return scanTimeline(dir, checkpoints, r, filter).emit(to, width)
+}
+
+/** a partition's timeline scanned, its runs held: `emit` writes it (once) and lets its scratch files go */
+export interface ScannedTimeline {
+  emit(to: TxnsStream, width: number): readonly Finding[]
+}
+
+/**
+ * oneScan's scan, its writing left for later: a partition scanned ahead of its turn (the remote metadata's, whose
+ * scans read the metadata the other partitions' scans need first: scan/remote-metadata-read.ts)
+ */
+export function scanTimeline(
+  dir: PartitionDir,
+  checkpoints: Map<string, OffsetCheckpoint | null>,
+  r: { resync?: boolean },
+  filter?: RangeSpec,
+): ScannedTimeline {
   const spill = new TxnsSpill()
   const range = filter === undefined ? undefined : new RangeFilter(filter)
   const producers = filter?.producerIds === undefined ? null : new Set(filter.producerIds)
+  let s: ReturnType<typeof scanPartition>
   try {
-    const s = scanPartition(dir, checkpoints, {
+    s = scanPartition(dir, checkpoints, {
       analyzer: () => ({
         timeline: {
           sink: (run) => {
@@ -128,18 +149,43 @@ function oneScan(
         : {}),
       ...r,
     })
-    // the head's offsets (log start and end, HW, LSO) do not depend on a filter's record counts: the scan's own
-    const p = { label: s.label, path: dir.path, report: s.report }
-    to.timelineStart(p)
-    const counted = range === undefined ? undefined : rangeCounted(range)
-    spill.replay((run) => {
-      if (counted === undefined || runInRange(run, counted, filter!)) to.run(run)
-    })
-    to.timelineEnd(p, spill.lane.fold(s.report.batches, width))
-    return s.report.findings
-  } finally {
+  } catch (e) {
     spill.close()
+    throw e
   }
+  return {
+    emit: (to, width) => {
+      try {
+        // the head's offsets (log start and end, HW, LSO) do not depend on a filter's record counts: the scan's own
+        const p = { label: s.label, path: dir.path, report: s.report }
+        to.timelineStart(p)
+        const counted = range === undefined ? undefined : rangeCounted(range)
+        spill.replay((run) => {
+          if (counted === undefined || runInRange(run, counted, filter!)) to.run(run)
+        })
+        to.timelineEnd(p, spill.lane.fold(s.report.batches, width))
+        return s.report.findings
+      } finally {
+        spill.close()
+      }
+    },
+  }
+}
+
+/**
+ * The __remote_log_metadata partitions among `resolved`'s whose scans are to read the metadata (remoteMetadataFirst),
+ * scanned now, ahead of the others, whose scans ask for it as they start; by path, each written in its turn
+ */
+export function timelinesAhead(
+  resolved: ResolvedPartitions,
+  checkpoints: Map<string, OffsetCheckpoint | null>,
+  filter: RangeSpec | undefined,
+  resync = true,
+): Map<string, ScannedTimeline> {
+  const ahead = new Map<string, ScannedTimeline>()
+  for (const dir of remoteMetadataFirst(resolved))
+    ahead.set(dir.path, scanTimeline(dir, checkpoints, resync ? {} : { resync: false }, filter))
+  return ahead
 }
 
 /** what the filter let in, as a filtered partition scan reports it */

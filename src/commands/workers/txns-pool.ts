@@ -88,7 +88,8 @@ interface Slot {
 
 /**
  * Streams every partition to `to` in order, the timelines scanned by `workers` workers and the
- * __transaction_state partitions by `here` in their turn; returns the findings' exit code.
+ * __transaction_state partitions (and those `alsoHere` names: scanned ahead) by `here` in their turn; returns the
+ * findings' exit code.
  */
 export async function streamTxnsInWorkers(
   partitions: readonly PartitionDir[],
@@ -96,7 +97,9 @@ export async function streamTxnsInWorkers(
   to: TxnsStream,
   workers: number,
   here: (dir: PartitionDir) => readonly Finding[],
+  alsoHere: (dir: PartitionDir) => boolean = () => false,
 ): Promise<number> {
+  const isHere = (d: PartitionDir): boolean => isStateLog(d) || alsoHere(d)
   const { Worker } = workerThreads()
   const slots: Slot[] = []
   /** events of each partition not written yet, and which worker scans it */
@@ -121,7 +124,7 @@ export async function streamTxnsInWorkers(
       }
     }
     const give = (s: Slot): void => {
-      while (next < partitions.length && isStateLog(partitions[next]!)) next++
+      while (next < partitions.length && isHere(partitions[next]!)) next++
       if (next >= partitions.length) return
       const id = next++
       owner.set(id, s)
@@ -137,7 +140,7 @@ export async function streamTxnsInWorkers(
     const pump = (): void => {
       while (head < partitions.length) {
         const dir = partitions[head]!
-        if (isStateLog(dir)) {
+        if (isHere(dir)) {
           findings(here(dir))
           head++
           continue

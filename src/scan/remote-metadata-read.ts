@@ -1,0 +1,84 @@
+// A command's one read of `__remote_log_metadata`: each of its partitions read in its own partition scan's pass when
+// the command scans it (a tap on the scan's frames, registered here for the partition as discovered), else alone
+// when the metadata is first asked for. What asks: the remote segments' plan of each partition as its scan starts
+// (scan/remote-segments.ts), the note of remote offsets not read, cleanup's tiered retention and doctor's remote
+// inventory. A command's scan therefore takes these partitions first (scan/broker-model.ts remoteMetadataFirst).
+import type { Finding } from '../analysis/findings.js'
+import type { SegmentSource } from '../decode/segment-source.js'
+import type { KafkaFile, PartitionDir } from '../io/discover.js'
+import type { Frames } from './internal-records.js'
+import type { RemoteLogMetadata } from './remote-metadata.js'
+import { mergeRemoteLogMetadata, metadataPartitions, RemoteMetadataPartition } from './remote-metadata.js'
+
+type Tap = (frames: Frames, src: SegmentSource, file: KafkaFile) => Frames
+
+export class RemoteMetadataRead {
+  /** the metadata partitions: among the partitions given, or in their log directories */
+  readonly dirs: PartitionDir[]
+  private readonly names = new Map<string, string>()
+  /** each partition's reader once its records were read (or are being read) in its scan */
+  private readonly scanned = new Map<PartitionDir, RemoteMetadataPartition>()
+  private memo: RemoteLogMetadata | null | undefined
+
+  constructor(partitions: readonly PartitionDir[]) {
+    this.dirs = metadataPartitions(partitions)
+    for (const d of this.dirs) reads.set(d, this)
+  }
+
+  /** `dir`'s scan is to read its records (`dir` is a metadata partition whose records were not read yet) */
+  wants(dir: PartitionDir): boolean {
+    return this.memo === undefined && reads.get(dir) === this && !this.scanned.has(dir)
+  }
+
+  /** the tap that reads `dir`'s records in its partition scan's pass, when it wants them */
+  tap(dir: PartitionDir): Tap | undefined {
+    if (!this.wants(dir)) return undefined
+    const r = new RemoteMetadataPartition(dir, this.names)
+    this.scanned.set(dir, r)
+    return (frames, src, file) => r.tap(frames, src, file)
+  }
+
+  /** `dir`'s scan ended with `findings` (a segment it could not read loses the records past it) */
+  scanEnded(dir: PartitionDir, findings: readonly Finding[]): void {
+    if (this.memo === undefined) this.scanned.get(dir)?.finish(findings)
+  }
+
+  /** the metadata (null: no metadata partition), the partitions no scan read read alone now */
+  metadata(): RemoteLogMetadata | null {
+    if (this.memo !== undefined) return this.memo
+    if (this.dirs.length === 0) {
+      this.memo = null
+      return null
+    }
+    const read = this.dirs.map((d) => {
+      let r = this.scanned.get(d)
+      if (r === undefined) {
+        r = new RemoteMetadataPartition(d, this.names)
+        r.readAlone()
+      }
+      return r
+    })
+    this.memo = mergeRemoteLogMetadata(this.dirs, read)
+    this.scanned.clear()
+    return this.memo
+  }
+}
+
+/** each metadata partition, as discovered, and the read it belongs to */
+const reads = new WeakMap<PartitionDir, RemoteMetadataRead>()
+
+/**
+ * A partition scan's tap on a segment's frames (`theirs`, a command's) with, when `dir` is a metadata partition whose
+ * records its command has not read yet, the metadata's before it; `resync` false (--no-resync): they are read alone,
+ * as the metadata's readers resync
+ */
+export function withRemoteMetadataTap(theirs: Tap | undefined, dir: PartitionDir, resync: boolean): Tap | undefined {
+  const own = resync ? reads.get(dir)?.tap(dir) : undefined
+  if (own === undefined || theirs === undefined) return own ?? theirs
+  return (frames, src, file) => theirs(own(frames, src, file), src, file)
+}
+
+/** a partition scan of `dir` ended (remoteMetadataTap) */
+export function remoteMetadataScanned(dir: PartitionDir, findings: readonly Finding[]): void {
+  reads.get(dir)?.scanEnded(dir, findings)
+}
