@@ -11,6 +11,8 @@ import type { PartitionDir } from '../io/discover.js'
 import { ByteIn, ByteOut } from '../io/spill-bytes.js'
 import type { SpillDir } from '../io/spill.js'
 import { LENGTH } from '../io/spill.js'
+import type { KeyGroup } from '../analysis/transaction-join/join.js'
+import { episodeOpen, joinKey, runKeyEpoch } from '../analysis/transaction-join/join.js'
 import { i64W } from './run-bytes.js'
 import { commitRecordR, commitRecordW, episodeR, episodeW, nameR, nameW, runR, runW } from './transaction-wire.js'
 
@@ -41,7 +43,7 @@ export function inputBytes(dirs: readonly PartitionDir[]): number {
 
 const TWO_53N = 2n ** 53n
 
-export const RUN = 0
+const RUN = 0
 const EPISODE = 1
 const ID = 2
 const COMMIT = 3
@@ -95,14 +97,17 @@ export class Buckets {
   }
 
   /**
-   * An item written as bytes by the caller (temp files only, `inMemory` false): begin() gives the buffer with the
-   * item's tag and producer id written (as put writes them), the caller writes the rest, end() appends it
+   * A run with a marker written as bytes by the caller (temp files only, `inMemory` false): beginRun() gives the
+   * buffer with the item's tag, producer id and join key written (as put writes them; `epoch`: the marker's), the
+   * caller writes the rest, end() appends it
    */
-  begin(tag: number, pid: I64): ByteOut {
+  beginRun(pid: I64, epoch: number): ByteOut {
     const o = this.out
     o.pos = 0
-    o.u8(tag)
+    o.u8(RUN)
     i64W(o, pid)
+    o.bool(false)
+    o.sv(epoch)
     return o
   }
   end(pid: I64): void {
@@ -127,11 +132,16 @@ export class Buckets {
     if (item[0] === 'r') {
       o.u8(RUN)
       o.i64(pid)
+      // its join key next: a share is cut into join keys without reading the rest
+      o.bool(item[1].marker === null)
+      o.sv(runKeyEpoch(item[1]))
       runW(o, f, item[1])
     } else if (item[0] === 'e') {
       o.u8(EPISODE)
       o.i64(pid)
       o.uv(item[1])
+      o.bool(episodeOpen(item[2]))
+      o.sv(item[2].endEpoch)
       episodeW(o, f, item[2])
     } else if (item[0] === 'i') {
       o.u8(ID)
@@ -187,6 +197,93 @@ export class Buckets {
     if (b === this.n - 1) this.bytes = Buffer.allocUnsafe(0)
   }
 
+  /**
+   * Bucket b's items as take() gives them (temp files only), each share's runs and episodes grouped by join key and
+   * read into objects one group at a time, as the join asks for the next (join.ts keyGroups' order): what a
+   * producer id of a thousand transactions holds at once is one key's, not its whole history
+   */
+  *takeGroups(b: number): Generator<ShareGroups> {
+    const name = this.names[b]!
+    const { buf, length } = this.spill!.readAll(name, this.bytes)
+    this.bytes = buf
+    this.spill!.remove(name)
+    const shares = Math.max(1, Math.ceil(length / this.shareBytes))
+    const starts = shares === 1 ? null : this.shareStarts(buf, length, shares)
+    for (let j = 0; j < shares; j++) {
+      if (starts !== null && starts[j]!.length === 0) continue
+      yield this.shareGroups(buf, length, starts === null ? null : starts[j]!)
+    }
+    if (b === this.n - 1) this.bytes = Buffer.allocUnsafe(0)
+  }
+
+  /** the ids and commits of the records starting at `starts` (all when null) read, their runs and episodes indexed by join key */
+  private shareGroups(buf: Buffer, length: number, starts: readonly number[] | null): ShareGroups {
+    const f = this.files
+    const r = this.in
+    const input: ShareGroups = { idByProducer: new Map(), commits: new Map(), groups: [] }
+    // per join key the body positions of its runs and episodes; the keys of runs first, in the order read
+    const keys = new Map<string, KeyAt>()
+    const seqs: number[] = []
+    const epKeys: string[] = []
+    const epOpen: boolean[] = []
+    const epAt: number[] = []
+    const n = starts === null ? Number.POSITIVE_INFINITY : starts.length
+    for (let i = 0, at = 0; i < n && at < length; i++) {
+      if (starts !== null) at = starts[i]!
+      r.at(buf, at + LENGTH)
+      at += LENGTH + buf.readUInt32LE(at)
+      const tag = r.u8()
+      const p = r.ni64n()!
+      if (tag === RUN) {
+        const open = r.bool()
+        const k = joinKey(open, p, r.sv())
+        let g = keys.get(k)
+        if (g === undefined) {
+          g = { open, runs: [], episodes: [] }
+          keys.set(k, g)
+        }
+        g.runs.push(r.pos)
+      } else if (tag === EPISODE) {
+        seqs.push(r.uv())
+        const open = r.bool()
+        epOpen.push(open)
+        epKeys.push(joinKey(open, p, r.sv()))
+        epAt.push(r.pos)
+      } else if (tag === ID) input.idByProducer.set(BigInt(p), r.text())
+      else {
+        const label = nameR(r, f)
+        commitTo(input, label, commitRecordR(r, f))
+      }
+    }
+    // the episodes in the order they began, each to its key's group (a key no run has after those that have)
+    const order = Array.from(seqs.keys()).sort((x, y) => seqs[x]! - seqs[y]!)
+    const alone = new Map<string, KeyAt>()
+    for (const i of order) {
+      const k = epKeys[i]!
+      let g = keys.get(k) ?? alone.get(k)
+      if (g === undefined) {
+        g = { open: epOpen[i]!, runs: [], episodes: [] }
+        alone.set(k, g)
+      }
+      g.episodes.push(epAt[i]!)
+    }
+    input.groups = this.groupsOf(buf, [...keys.values(), ...alone.values()])
+    return input
+  }
+
+  /** each key's runs and episodes read into objects when the join comes to it */
+  private *groupsOf(buf: Buffer, keys: readonly KeyAt[]): Generator<KeyGroup> {
+    const f = this.files
+    const r = this.in
+    for (const k of keys) {
+      const runs = new Array<PartitionRun>(k.runs.length)
+      for (let i = 0; i < runs.length; i++) runs[i] = runR(r.at(buf, k.runs[i]!), f)
+      const episodes = new Array<Episode>(k.episodes.length)
+      for (let i = 0; i < episodes.length; i++) episodes[i] = episodeR(r.at(buf, k.episodes[i]!), f)
+      yield { open: k.open, runs, episodes }
+    }
+  }
+
   /** where each record of each share starts: producer id p is in share floor((p mod n*shares) / n) */
   private shareStarts(buf: Buffer, length: number, shares: number): number[][] {
     const r = this.in
@@ -215,9 +312,14 @@ export class Buckets {
       at += LENGTH + buf.readUInt32LE(at)
       const tag = r.u8()
       const p = r.ni64n()!
-      if (tag === RUN) input.runs.push(runR(r, f))
-      else if (tag === EPISODE) {
+      if (tag === RUN) {
+        r.bool()
+        r.sv()
+        input.runs.push(runR(r, f))
+      } else if (tag === EPISODE) {
         const seq = r.uv()
+        r.bool()
+        r.sv()
         eps.push([seq, episodeR(r, f)])
       } else if (tag === ID) input.idByProducer.set(BigInt(p), r.text())
       else {
@@ -229,9 +331,21 @@ export class Buckets {
   }
 }
 
+/** a share's runs and episodes of one join key: where their bodies are in the bucket's bytes */
+interface KeyAt {
+  open: boolean
+  runs: number[]
+  episodes: number[]
+}
+
+/** a share of a bucket as takeGroups() gives it: its ids and commits, its runs and episodes by join key, read as asked */
+export interface ShareGroups extends Pick<BucketInput, 'idByProducer' | 'commits'> {
+  groups: Iterable<KeyGroup>
+}
+
 const emptyInput = (): BucketInput => ({ runs: [], episodes: [], idByProducer: new Map(), commits: new Map() })
 
-function commitTo(input: BucketInput, label: string, c: OffsetCommitRecord): void {
+function commitTo(input: Pick<BucketInput, 'commits'>, label: string, c: OffsetCommitRecord): void {
   let l = input.commits.get(label)
   if (l === undefined) {
     l = []

@@ -37,7 +37,7 @@ import { offsetCommitTap } from './offset-commit-scan.js'
 import type { ScannedCopy } from './partition-copies.js'
 import { chooseCopy } from './partition-copies.js'
 import type { PartitionScanOptions, ScannedPartition } from './partition-scan.js'
-import { BUCKET_BYTES, Buckets, RUN, bucketCount, inputBytes } from './transaction-buckets.js'
+import { BUCKET_BYTES, Buckets, bucketCount, inputBytes } from './transaction-buckets.js'
 import type { RunBytes } from './transaction-runs.js'
 import { TransactionRunTap } from './transaction-runs.js'
 import { txnRunW } from './run-bytes.js'
@@ -297,7 +297,7 @@ export class TransactionsCollector {
       }
     }
     this.quiet?.streamedRun(this.buckets.ofI64(t.producerId), runLabel({ topic, partition }), t)
-    const o = this.buckets.begin(RUN, t.producerId)
+    const o = this.buckets.beginRun(t.producerId, t.markerEpoch ?? t.producerEpoch)
     txnRunW(o, this.files, topic, partition, t, file, position, timestamp, markerFile, markerPosition)
     this.buckets.end(t.producerId)
     return true

@@ -32,11 +32,17 @@ export function runLabel(r: Pick<PartitionRun, 'topic' | 'partition'>): string {
   }
   return (l[p] ??= `${r.topic}-${p}`)
 }
-const runKeyEpoch = (r: PartitionRun): number => r.marker?.epoch ?? r.producerEpoch
-/** ended runs by marker epoch, open ones by data epoch: with TV2 a run still open has the epoch the previous markers carry */
-const runKey = (r: PartitionRun): string => `${r.marker === null ? 'o' : 'e'}/${r.producerId}/${runKeyEpoch(r)}`
-const episodeKey = (e: Episode): string =>
-  `${e.prepare === null && e.complete === null ? 'o' : 'e'}/${e.producerId}/${e.endEpoch}`
+/** the epoch a run is joined by: its marker's (the Prepare* record's), the data's for a run still open */
+export const runKeyEpoch = (r: Pick<PartitionRun, 'marker' | 'producerEpoch'>): number =>
+  r.marker?.epoch ?? r.producerEpoch
+/** an episode with neither a Prepare* nor a Complete* record: joined with the runs still open */
+export const episodeOpen = (e: Pick<Episode, 'prepare' | 'complete'>): boolean =>
+  e.prepare === null && e.complete === null
+/** the join key: ended runs by marker epoch, open ones by data epoch (with TV2 a run still open has the epoch the previous markers carry) */
+export const joinKey = (open: boolean, producerId: bigint | number, epoch: number): string =>
+  `${open ? 'o' : 'e'}/${producerId}/${epoch}`
+const runKey = (r: PartitionRun): string => joinKey(r.marker === null, r.producerId, runKeyEpoch(r))
+const episodeKey = (e: Episode): string => joinKey(episodeOpen(e), e.producerId, e.endEpoch)
 const byOffset = (a: PartitionRun, b: PartitionRun): number =>
   a.firstOffset < b.firstOffset ? -1 : a.firstOffset > b.firstOffset ? 1 : 0
 
@@ -99,57 +105,95 @@ function tx(
   }
 }
 
-/** Every transaction the runs and the episodes tell, in no particular order; outcome and findings are filled in later. */
-export function joinRuns(runs: readonly PartitionRun[], episodes: readonly Episode[]): JoinedTransaction[] {
-  const groups = new Map<string, PartitionRun[]>()
+/**
+ * One join key's runs and coordinator episodes: ended runs by (producer id, marker epoch), open ones by (producer
+ * id, data epoch), the episodes by the same (`runKey`, `episodeKey`). The join of a group needs no other group's
+ * facts, so a caller can hand them one at a time (a producer id of a thousand transactions is a thousand groups
+ * with transaction version 2).
+ */
+export interface KeyGroup {
+  /** the key of runs still open */
+  open: boolean
+  /** in the order they were read; none: episodes without a run among the paths */
+  runs: PartitionRun[]
+  /** in the order they began */
+  episodes: Episode[]
+}
+
+/** runs and episodes by join key: the runs' groups in the order their first run was read, then the episodes' groups no run has */
+export function keyGroups(runs: readonly PartitionRun[], episodes: readonly Episode[]): KeyGroup[] {
+  const groups = new Map<string, KeyGroup>()
   for (const r of runs) {
     const k = runKey(r)
     let g = groups.get(k)
     if (g === undefined) {
-      g = []
+      g = { open: r.marker === null, runs: [], episodes: [] }
       groups.set(k, g)
     }
-    g.push(r)
+    g.runs.push(r)
   }
-  const episodeGroups = new Map<string, Episode[]>()
+  const alone = new Map<string, KeyGroup>()
   for (const e of episodes) {
     const k = episodeKey(e)
-    let g = episodeGroups.get(k)
+    let g = groups.get(k) ?? alone.get(k)
     if (g === undefined) {
-      g = []
-      episodeGroups.set(k, g)
+      g = { open: k.startsWith('o/'), runs: [], episodes: [] }
+      alone.set(k, g)
     }
-    g.push(e)
+    g.episodes.push(e)
   }
+  return [...groups.values(), ...alone.values()]
+}
+
+/** Every transaction the runs and the episodes tell, in no particular order; outcome and findings are filled in later. */
+export function joinRuns(runs: readonly PartitionRun[], episodes: readonly Episode[]): JoinedTransaction[] {
   const out: JoinedTransaction[] = []
-  for (const [k, g] of groups) {
-    const es = episodeGroups.get(k) ?? []
-    episodeGroups.delete(k)
-    const version = groupVersion(g, es)
-    if (k.startsWith('o/') || version === 'TV2' || (g.length === 1 && es.length <= 1)) {
-      const t = tx(g, es.at(-1) ?? null, 'producer-epoch', version, g[0])
-      if (es.length > 1)
-        t.findings.push(
-          finding(
-            'TXN_JOIN_AMBIGUOUS',
-            `producer ${g[0]!.producerId} epoch ${runKeyEpoch(g[0]!)}: ${es.length} coordinator episodes end at this producer epoch; joined with the last, the others listed on their own`,
-            { file: es.at(-1)!.states[0]!.file, position: es.at(-1)!.states[0]!.position },
-          ),
-        )
-      for (const e of es.slice(0, -1)) out.push(tx([], e, 'coordinator', version, undefined))
-      out.push(t)
-      continue
-    }
-    for (const t of joinSharedEpoch(g, es, version)) out.push(t)
-  }
-  // episodes without a run among the paths: the coordinator's word alone
-  for (const es of episodeGroups.values())
-    for (const e of es) if (e.partitions.size > 0) out.push(tx([], e, 'coordinator', groupVersion([], [e]), undefined))
-  // a producer id keeps its client's version: a transaction whose own epochs do not tell (open, or aborted with a bump) takes its siblings'
-  const known = new Map<bigint, 'TV1' | 'TV2'>()
-  for (const t of out) if (t.transactionVersion !== null) known.set(t.producerId, t.transactionVersion)
-  for (const t of out) t.transactionVersion ??= known.get(t.producerId) ?? null
+  for (const g of keyGroups(runs, episodes)) joinKeyGroup(g, out)
+  const versions = new SiblingVersions()
+  for (const t of out) versions.note(t)
+  for (const t of out) t.transactionVersion ??= versions.of(t.producerId)
   return out
+}
+
+/**
+ * A producer id keeps its client's version: a transaction whose own epochs do not tell (open, or aborted with a
+ * bump) takes its siblings', the last one told in the join's order
+ */
+export class SiblingVersions {
+  private readonly known = new Map<bigint, 'TV1' | 'TV2'>()
+  /** a transaction in the join's order */
+  note(t: JoinedTransaction): void {
+    if (t.transactionVersion !== null) this.known.set(t.producerId, t.transactionVersion)
+  }
+  of(producerId: bigint): 'TV1' | 'TV2' | null {
+    return this.known.get(producerId) ?? null
+  }
+}
+
+/** The transactions of one join key (before their siblings' version), pushed to `out` in the join's order. */
+export function joinKeyGroup(group: KeyGroup, out: JoinedTransaction[]): void {
+  const { runs: g, episodes: es } = group
+  if (g.length === 0) {
+    // episodes without a run among the paths: the coordinator's word alone
+    for (const e of es) if (e.partitions.size > 0) out.push(tx([], e, 'coordinator', groupVersion([], [e]), undefined))
+    return
+  }
+  const version = groupVersion(g, es)
+  if (group.open || version === 'TV2' || (g.length === 1 && es.length <= 1)) {
+    const t = tx(g, es.at(-1) ?? null, 'producer-epoch', version, g[0])
+    if (es.length > 1)
+      t.findings.push(
+        finding(
+          'TXN_JOIN_AMBIGUOUS',
+          `producer ${g[0]!.producerId} epoch ${runKeyEpoch(g[0]!)}: ${es.length} coordinator episodes end at this producer epoch; joined with the last, the others listed on their own`,
+          { file: es.at(-1)!.states[0]!.file, position: es.at(-1)!.states[0]!.position },
+        ),
+      )
+    for (const e of es.slice(0, -1)) out.push(tx([], e, 'coordinator', version, undefined))
+    out.push(t)
+    return
+  }
+  for (const t of joinSharedEpoch(g, es, version)) out.push(t)
 }
 
 /** TV1: the runs of one (producerId, epoch), several transactions; paired with the coordinator's episodes, else clustered by marker time. */
