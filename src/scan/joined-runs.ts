@@ -157,23 +157,19 @@ export class JoinedRuns {
     const versions = new SiblingVersions()
     // transactions whose own epochs do not tell their version (open ones, aborts with a bump): few, set at the end
     const unknown: Array<{ t: JoinedTransaction; at: number }> = []
-    const joined: JoinedTransaction[] = []
-    for (const g of share.groups) {
-      joined.length = 0
-      joinKeyGroup(g, joined)
-      for (const t of joined) {
-        versions.note(t)
-        const o = completeJoined(t, share, ctx)
-        if (o === null) continue
-        keys.push(o.key)
-        pids.push(t.producerId)
-        epochs.push(t.producerEpoch)
-        const at = joinedW(w, this.files, t)
-        ends.push(w.pos)
-        if (t.transactionVersion === null) unknown.push({ t, at })
-        kept(o)
-      }
+    const each = (t: JoinedTransaction): void => {
+      versions.note(t)
+      const o = completeJoined(t, share, ctx)
+      if (o === null) return
+      keys.push(o.key)
+      pids.push(t.producerId)
+      epochs.push(t.producerEpoch)
+      const at = joinedW(w, this.files, t)
+      ends.push(w.pos)
+      if (t.transactionVersion === null) unknown.push({ t, at })
+      kept(o)
     }
+    for (const g of share.groups) joinKeyGroup(g, each)
     for (const u of unknown) {
       u.t.transactionVersion = versions.of(u.t.producerId)
       versionP(w.buf, u.at, u.t.transactionVersion)

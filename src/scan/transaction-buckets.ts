@@ -11,8 +11,18 @@ import type { PartitionDir } from '../io/discover.js'
 import { ByteIn, ByteOut } from '../io/spill-bytes.js'
 import type { SpillDir } from '../io/spill.js'
 import { LENGTH } from '../io/spill.js'
-import type { KeyGroup } from '../analysis/transaction-join/join.js'
-import { episodeOpen, joinKey, runKeyEpoch } from '../analysis/transaction-join/join.js'
+import type { KeyGroup, PairedKeyGroup } from '../analysis/transaction-join/join.js'
+import {
+  episodeOpen,
+  joinKey,
+  pairsByCount,
+  runKeyEpoch,
+  runLabel,
+  runVersion,
+  saysVersion2,
+  versionFrom,
+} from '../analysis/transaction-join/join.js'
+import { sortSmall } from '../analysis/small-sort.js'
 import { i64W } from './run-bytes.js'
 import { commitRecordR, commitRecordW, episodeR, episodeW, nameR, nameW, runR, runW } from './transaction-wire.js'
 
@@ -98,16 +108,18 @@ export class Buckets {
 
   /**
    * A run with a marker written as bytes by the caller (temp files only, `inMemory` false): beginRun() gives the
-   * buffer with the item's tag, producer id and join key written (as put writes them; `epoch`: the marker's), the
+   * buffer with the item's tag, producer id, join key and version written (as put writes them; `epoch`: the
+   * marker's; `version`: join.ts runVersion), the
    * caller writes the rest, end() appends it
    */
-  beginRun(pid: I64, epoch: number): ByteOut {
+  beginRun(pid: I64, epoch: number, version: 'TV1' | 'TV2' | null): ByteOut {
     const o = this.out
     o.pos = 0
     o.u8(RUN)
     i64W(o, pid)
     o.bool(false)
     o.sv(epoch)
+    o.u8(VERSIONS.indexOf(version))
     return o
   }
   end(pid: I64): void {
@@ -135,14 +147,19 @@ export class Buckets {
       // its join key next: a share is cut into join keys without reading the rest
       o.bool(item[1].marker === null)
       o.sv(runKeyEpoch(item[1]))
+      o.u8(VERSIONS.indexOf(runVersion(item[1])))
       runW(o, f, item[1])
     } else if (item[0] === 'e') {
       o.u8(EPISODE)
       o.i64(pid)
       o.uv(item[1])
-      o.bool(episodeOpen(item[2]))
-      o.sv(item[2].endEpoch)
-      episodeW(o, f, item[2])
+      const e = item[2]
+      o.bool(episodeOpen(e))
+      o.sv(e.endEpoch)
+      o.bool(saysVersion2(e))
+      o.uv(e.partitions.size)
+      for (const l of e.partitions) nameW(o, f, l)
+      episodeW(o, f, e)
     } else if (item[0] === 'i') {
       o.u8(ID)
       o.i64(pid)
@@ -221,7 +238,7 @@ export class Buckets {
     const f = this.files
     const r = this.in
     const input: ShareGroups = { idByProducer: new Map(), commits: new Map(), groups: [] }
-    // per join key the body positions of its runs and episodes; the keys of runs first, in the order read
+    // per join key its runs and episodes; the keys of runs first, in the order read
     const keys = new Map<string, KeyAt>()
     const seqs: number[] = []
     const epKeys: string[] = []
@@ -239,10 +256,19 @@ export class Buckets {
         const k = joinKey(open, p, r.sv())
         let g = keys.get(k)
         if (g === undefined) {
-          g = { open, runs: [], episodes: [] }
+          g = keyAt(open)
           keys.set(k, g)
         }
+        const v = r.u8()
+        if (v === TV1) g.tv1 = true
+        else if (v === TV2) g.tv2 = true
         g.runs.push(r.pos)
+        // the run's partition and first offset (runW's first fields)
+        const topic = nameR(r, f)
+        g.labels.push(runLabel({ topic, partition: r.sv() }))
+        r.ni64n()
+        r.sv()
+        g.offsets.push(r.ni64n()!)
       } else if (tag === EPISODE) {
         seqs.push(r.uv())
         const open = r.bool()
@@ -262,25 +288,76 @@ export class Buckets {
       const k = epKeys[i]!
       let g = keys.get(k) ?? alone.get(k)
       if (g === undefined) {
-        g = { open: epOpen[i]!, runs: [], episodes: [] }
+        g = keyAt(epOpen[i]!)
         alone.set(k, g)
       }
-      g.episodes.push(epAt[i]!)
+      r.at(buf, epAt[i]!)
+      if (r.bool()) g.says2 = true
+      for (let m = r.uv(); m > 0; m--) {
+        const l = nameR(r, f)
+        g.listed.set(l, (g.listed.get(l) ?? 0) + 1)
+      }
+      g.episodes.push(r.pos)
     }
     input.groups = this.groupsOf(buf, [...keys.values(), ...alone.values()])
     return input
   }
 
-  /** each key's runs and episodes read into objects when the join comes to it */
+  /** each key's runs and episodes read into objects when the join comes to it; a key paired by count, one episode at a time */
   private *groupsOf(buf: Buffer, keys: readonly KeyAt[]): Generator<KeyGroup> {
     const f = this.files
     const r = this.in
     for (const k of keys) {
+      const version = versionFrom([k.tv2 ? 'TV2' : k.tv1 ? 'TV1' : null], k.says2, k.episodes.length)
+      if (k.runs.length > 0) {
+        const runsIn = new Map<string, number[]>()
+        for (let i = 0; i < k.runs.length; i++) {
+          const l = k.labels[i]!
+          let at = runsIn.get(l)
+          if (at === undefined) {
+            at = []
+            runsIn.set(l, at)
+          }
+          at.push(i)
+        }
+        const counts = new Map([...runsIn].map(([l, at]) => [l, at.length]))
+        if (pairsByCount(k.open, version, k.runs.length, k.episodes.length, counts, k.listed)) {
+          yield this.paired(buf, k, runsIn, version)
+          continue
+        }
+      }
       const runs = new Array<PartitionRun>(k.runs.length)
       for (let i = 0; i < runs.length; i++) runs[i] = runR(r.at(buf, k.runs[i]!), f)
       const episodes = new Array<Episode>(k.episodes.length)
       for (let i = 0; i < episodes.length; i++) episodes[i] = episodeR(r.at(buf, k.episodes[i]!), f)
       yield { open: k.open, runs, episodes }
+    }
+  }
+
+  /** a key paired by count: its episodes read one at a time, each partition's runs in first-offset order as asked for */
+  private paired(
+    buf: Buffer,
+    k: KeyAt,
+    runsIn: Map<string, number[]>,
+    version: PairedKeyGroup['version'],
+  ): PairedKeyGroup {
+    const f = this.files
+    const r = this.in
+    const next = new Map<string, number>()
+    for (const at of runsIn.values())
+      sortSmall(at, (a, b) => (k.offsets[a]! < k.offsets[b]! ? -1 : k.offsets[a]! > k.offsets[b]! ? 1 : 0))
+    return {
+      version,
+      episodes: (function* () {
+        for (const at of k.episodes) yield episodeR(r.at(buf, at), f)
+      })(),
+      nextRun: (label) => {
+        const at = runsIn.get(label)
+        if (at === undefined) return undefined
+        const i = next.get(label) ?? 0
+        next.set(label, i + 1)
+        return i < at.length ? runR(r.at(buf, k.runs[at[i]!]!), f) : undefined
+      },
     }
   }
 
@@ -315,11 +392,14 @@ export class Buckets {
       if (tag === RUN) {
         r.bool()
         r.sv()
+        r.u8()
         input.runs.push(runR(r, f))
       } else if (tag === EPISODE) {
         const seq = r.uv()
         r.bool()
         r.sv()
+        r.bool()
+        for (let k = r.uv(); k > 0; k--) nameR(r, f)
         eps.push([seq, episodeR(r, f)])
       } else if (tag === ID) input.idByProducer.set(BigInt(p), r.text())
       else {
@@ -334,9 +414,35 @@ export class Buckets {
 /** a share's runs and episodes of one join key: where their bodies are in the bucket's bytes */
 interface KeyAt {
   open: boolean
+  /** where each run's body starts, its partition, its first offset */
   runs: number[]
+  labels: string[]
+  offsets: Array<number | bigint>
+  /** a run says TV1, TV2 (join.ts runVersion); an episode says 2 (saysVersion2) */
+  tv1: boolean
+  tv2: boolean
+  says2: boolean
+  /** where each episode's body starts; how many of them list each partition */
   episodes: number[]
+  listed: Map<string, number>
 }
+
+const keyAt = (open: boolean): KeyAt => ({
+  open,
+  runs: [],
+  labels: [],
+  offsets: [],
+  tv1: false,
+  tv2: false,
+  says2: false,
+  episodes: [],
+  listed: new Map(),
+})
+
+/** a run's version as its header holds it */
+const VERSIONS = [null, 'TV1', 'TV2'] as const
+const TV1 = 1
+const TV2 = 2
 
 /** a share of a bucket as takeGroups() gives it: its ids and commits, its runs and episodes by join key, read as asked */
 export interface ShareGroups extends Pick<BucketInput, 'idByProducer' | 'commits'> {

@@ -29,7 +29,7 @@ const LABELS = ['t-0', 't-1', 't-2', '__consumer_offsets-0'] as const
 const PIDS = [5000n, 5001n, 5002n, 2n ** 60n + 3n]
 
 interface TxPlan {
-  /** which of LABELS it writes (bits) and which the coordinator lists (bits) */
+  /** which of LABELS it writes (bits) and which the coordinator lists (bits; -1: those it writes, both histories complete) */
   writes: number
   lists: number
   outcome: 'COMMIT' | 'ABORT'
@@ -51,7 +51,7 @@ interface ProducerPlan {
 
 const txPlan = fc.record({
   writes: fc.integer({ min: 0, max: 15 }),
-  lists: fc.integer({ min: 0, max: 15 }),
+  lists: fc.oneof({ weight: 3, arbitrary: fc.constant(-1) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 15 }) }),
   outcome: fc.constantFrom('COMMIT' as const, 'ABORT' as const),
   unmarked: fc.oneof(
     { weight: 4, arbitrary: fc.constant(0) },
@@ -133,7 +133,8 @@ function inputOf(plans: ProducerPlan[], order: number[], notScanned: number): In
     if (tp.fence && !pl.tv2) epochs[p]!++
     const epoch = epochs[p]!
     const markerEpoch = pl.tv2 ? epoch + 1 : epoch
-    const listed = LABELS.filter((_, k) => (tp.lists >> k) & 1)
+    const lists = tp.lists < 0 ? tp.writes : tp.lists
+    const listed = LABELS.filter((_, k) => (lists >> k) & 1)
     for (let k = 0; k < 4; k++) {
       if (!((tp.writes >> k) & 1)) continue
       const label = LABELS[k]!
