@@ -12,7 +12,7 @@ import type { FileTable } from '../analysis/transaction-join/wire.js'
 import { ByteIn, ByteOut } from '../io/spill-bytes.js'
 import type { SpillDir } from '../io/spill.js'
 import { BufferCursor, LENGTH } from '../io/spill.js'
-import type { ShareGroups } from './transaction-buckets.js'
+import type { ShareGroups } from './share-groups.js'
 import { joinedR, joinedW, versionP } from './transaction-wire.js'
 
 const RUNS = 'runs'

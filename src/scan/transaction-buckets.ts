@@ -11,19 +11,10 @@ import type { PartitionDir } from '../io/discover.js'
 import { ByteIn, ByteOut } from '../io/spill-bytes.js'
 import type { SpillDir } from '../io/spill.js'
 import { LENGTH } from '../io/spill.js'
-import type { KeyGroup, PairedKeyGroup } from '../analysis/transaction-join/join.js'
-import {
-  episodeOpen,
-  joinKey,
-  pairsByCount,
-  runKeyEpoch,
-  runLabel,
-  runVersion,
-  saysVersion2,
-  versionFrom,
-} from '../analysis/transaction-join/join.js'
-import { sortSmall } from '../analysis/small-sort.js'
+import { episodeOpen, runKeyEpoch, runVersion, saysVersion2 } from '../analysis/transaction-join/join.js'
 import { i64W } from './run-bytes.js'
+import type { ShareGroups } from './share-groups.js'
+import { COMMIT, EPISODE, ID, RUN, VERSIONS, commitTo, eachRecord, shareGroups } from './share-groups.js'
 import { commitRecordR, commitRecordW, episodeR, episodeW, nameR, nameW, runR, runW } from './transaction-wire.js'
 
 /** input bytes per bucket: a bucket's join holds several times its share of the input as objects */
@@ -52,11 +43,6 @@ export function inputBytes(dirs: readonly PartitionDir[]): number {
 }
 
 const TWO_53N = 2n ** 53n
-
-const RUN = 0
-const EPISODE = 1
-const ID = 2
-const COMMIT = 3
 
 /**
  * record bytes of a bucket joined at once: a bucket read back is joined in shares of its producer ids this large,
@@ -198,6 +184,24 @@ export class Buckets {
       yield withEpisodes(input, eps)
       return
     }
+    yield* this.shares(b, keep, (buf, length, starts) => this.share(buf, length, starts))
+  }
+
+  /**
+   * Bucket b's items as take() gives them (temp files only), each share's runs and episodes grouped by join key and
+   * read into objects one group at a time, as the join asks for the next (join.ts keyGroups' order): what a
+   * producer id of a thousand transactions holds at once is one key's, not its whole history
+   */
+  *takeGroups(b: number): Generator<ShareGroups> {
+    yield* this.shares(b, false, (buf, length, starts) => shareGroups(buf, length, starts, this.files, this.in))
+  }
+
+  /** bucket b read back (and removed unless `keep`), each share made by `make` from the records starting at `starts` (all when null) */
+  private *shares<T>(
+    b: number,
+    keep: boolean,
+    make: (buf: Buffer, length: number, starts: readonly number[] | null) => T,
+  ): Generator<T> {
     const name = this.names[b]!
     const { buf, length } = this.spill!.readAll(name, this.bytes)
     this.bytes = buf
@@ -208,157 +212,10 @@ export class Buckets {
     const starts = shares === 1 ? null : this.shareStarts(buf, length, shares)
     for (let j = 0; j < shares; j++) {
       if (starts !== null && starts[j]!.length === 0) continue
-      yield this.share(buf, length, starts === null ? null : starts[j]!)
+      yield make(buf, length, starts === null ? null : starts[j]!)
     }
     // the last bucket read: its buffer let go
     if (b === this.n - 1) this.bytes = Buffer.allocUnsafe(0)
-  }
-
-  /**
-   * Bucket b's items as take() gives them (temp files only), each share's runs and episodes grouped by join key and
-   * read into objects one group at a time, as the join asks for the next (join.ts keyGroups' order): what a
-   * producer id of a thousand transactions holds at once is one key's, not its whole history
-   */
-  *takeGroups(b: number): Generator<ShareGroups> {
-    const name = this.names[b]!
-    const { buf, length } = this.spill!.readAll(name, this.bytes)
-    this.bytes = buf
-    this.spill!.remove(name)
-    const shares = Math.max(1, Math.ceil(length / this.shareBytes))
-    const starts = shares === 1 ? null : this.shareStarts(buf, length, shares)
-    for (let j = 0; j < shares; j++) {
-      if (starts !== null && starts[j]!.length === 0) continue
-      yield this.shareGroups(buf, length, starts === null ? null : starts[j]!)
-    }
-    if (b === this.n - 1) this.bytes = Buffer.allocUnsafe(0)
-  }
-
-  /** the ids and commits of the records starting at `starts` (all when null) read, their runs and episodes indexed by join key */
-  private shareGroups(buf: Buffer, length: number, starts: readonly number[] | null): ShareGroups {
-    const f = this.files
-    const r = this.in
-    const input: ShareGroups = { idByProducer: new Map(), commits: new Map(), groups: [] }
-    // per join key its runs and episodes; the keys of runs first, in the order read
-    const keys = new Map<string, KeyAt>()
-    const seqs: number[] = []
-    const epKeys: string[] = []
-    const epOpen: boolean[] = []
-    const epAt: number[] = []
-    const n = starts === null ? Number.POSITIVE_INFINITY : starts.length
-    for (let i = 0, at = 0; i < n && at < length; i++) {
-      if (starts !== null) at = starts[i]!
-      r.at(buf, at + LENGTH)
-      at += LENGTH + buf.readUInt32LE(at)
-      const tag = r.u8()
-      const p = r.ni64n()!
-      if (tag === RUN) {
-        const open = r.bool()
-        const k = joinKey(open, p, r.sv())
-        let g = keys.get(k)
-        if (g === undefined) {
-          g = keyAt(open)
-          keys.set(k, g)
-        }
-        const v = r.u8()
-        if (v === TV1) g.tv1 = true
-        else if (v === TV2) g.tv2 = true
-        g.runs.push(r.pos)
-        // the run's partition and first offset (runW's first fields)
-        const topic = nameR(r, f)
-        g.labels.push(runLabel({ topic, partition: r.sv() }))
-        r.ni64n()
-        r.sv()
-        g.offsets.push(r.ni64n()!)
-      } else if (tag === EPISODE) {
-        seqs.push(r.uv())
-        const open = r.bool()
-        epOpen.push(open)
-        epKeys.push(joinKey(open, p, r.sv()))
-        epAt.push(r.pos)
-      } else if (tag === ID) input.idByProducer.set(BigInt(p), r.text())
-      else {
-        const label = nameR(r, f)
-        commitTo(input, label, commitRecordR(r, f))
-      }
-    }
-    // the episodes in the order they began, each to its key's group (a key no run has after those that have)
-    const order = Array.from(seqs.keys()).sort((x, y) => seqs[x]! - seqs[y]!)
-    const alone = new Map<string, KeyAt>()
-    for (const i of order) {
-      const k = epKeys[i]!
-      let g = keys.get(k) ?? alone.get(k)
-      if (g === undefined) {
-        g = keyAt(epOpen[i]!)
-        alone.set(k, g)
-      }
-      r.at(buf, epAt[i]!)
-      if (r.bool()) g.says2 = true
-      for (let m = r.uv(); m > 0; m--) {
-        const l = nameR(r, f)
-        g.listed.set(l, (g.listed.get(l) ?? 0) + 1)
-      }
-      g.episodes.push(r.pos)
-    }
-    input.groups = this.groupsOf(buf, [...keys.values(), ...alone.values()])
-    return input
-  }
-
-  /** each key's runs and episodes read into objects when the join comes to it; a key paired by count, one episode at a time */
-  private *groupsOf(buf: Buffer, keys: readonly KeyAt[]): Generator<KeyGroup> {
-    const f = this.files
-    const r = this.in
-    for (const k of keys) {
-      const version = versionFrom([k.tv2 ? 'TV2' : k.tv1 ? 'TV1' : null], k.says2, k.episodes.length)
-      if (k.runs.length > 0) {
-        const runsIn = new Map<string, number[]>()
-        for (let i = 0; i < k.runs.length; i++) {
-          const l = k.labels[i]!
-          let at = runsIn.get(l)
-          if (at === undefined) {
-            at = []
-            runsIn.set(l, at)
-          }
-          at.push(i)
-        }
-        const counts = new Map([...runsIn].map(([l, at]) => [l, at.length]))
-        if (pairsByCount(k.open, version, k.runs.length, k.episodes.length, counts, k.listed)) {
-          yield this.paired(buf, k, runsIn, version)
-          continue
-        }
-      }
-      const runs = new Array<PartitionRun>(k.runs.length)
-      for (let i = 0; i < runs.length; i++) runs[i] = runR(r.at(buf, k.runs[i]!), f)
-      const episodes = new Array<Episode>(k.episodes.length)
-      for (let i = 0; i < episodes.length; i++) episodes[i] = episodeR(r.at(buf, k.episodes[i]!), f)
-      yield { open: k.open, runs, episodes }
-    }
-  }
-
-  /** a key paired by count: its episodes read one at a time, each partition's runs in first-offset order as asked for */
-  private paired(
-    buf: Buffer,
-    k: KeyAt,
-    runsIn: Map<string, number[]>,
-    version: PairedKeyGroup['version'],
-  ): PairedKeyGroup {
-    const f = this.files
-    const r = this.in
-    const next = new Map<string, number>()
-    for (const at of runsIn.values())
-      sortSmall(at, (a, b) => (k.offsets[a]! < k.offsets[b]! ? -1 : k.offsets[a]! > k.offsets[b]! ? 1 : 0))
-    return {
-      version,
-      episodes: (function* () {
-        for (const at of k.episodes) yield episodeR(r.at(buf, at), f)
-      })(),
-      nextRun: (label) => {
-        const at = runsIn.get(label)
-        if (at === undefined) return undefined
-        const i = next.get(label) ?? 0
-        next.set(label, i + 1)
-        return i < at.length ? runR(r.at(buf, k.runs[at[i]!]!), f) : undefined
-      },
-    }
   }
 
   /** where each record of each share starts: producer id p is in share floor((p mod n*shares) / n) */
@@ -382,13 +239,7 @@ export class Buckets {
     const r = this.in
     const input = emptyInput()
     const eps: Array<[number, Episode]> = []
-    const n = starts === null ? Number.POSITIVE_INFINITY : starts.length
-    for (let i = 0, at = 0; i < n && at < length; i++) {
-      if (starts !== null) at = starts[i]!
-      r.at(buf, at + LENGTH)
-      at += LENGTH + buf.readUInt32LE(at)
-      const tag = r.u8()
-      const p = r.ni64n()!
+    eachRecord(buf, length, starts, r, (tag, p) => {
       if (tag === RUN) {
         r.bool()
         r.sv()
@@ -406,59 +257,12 @@ export class Buckets {
         const label = nameR(r, f)
         commitTo(input, label, commitRecordR(r, f))
       }
-    }
+    })
     return withEpisodes(input, eps)
   }
 }
 
-/** a share's runs and episodes of one join key: where their bodies are in the bucket's bytes */
-interface KeyAt {
-  open: boolean
-  /** where each run's body starts, its partition, its first offset */
-  runs: number[]
-  labels: string[]
-  offsets: Array<number | bigint>
-  /** a run says TV1, TV2 (join.ts runVersion); an episode says 2 (saysVersion2) */
-  tv1: boolean
-  tv2: boolean
-  says2: boolean
-  /** where each episode's body starts; how many of them list each partition */
-  episodes: number[]
-  listed: Map<string, number>
-}
-
-const keyAt = (open: boolean): KeyAt => ({
-  open,
-  runs: [],
-  labels: [],
-  offsets: [],
-  tv1: false,
-  tv2: false,
-  says2: false,
-  episodes: [],
-  listed: new Map(),
-})
-
-/** a run's version as its header holds it */
-const VERSIONS = [null, 'TV1', 'TV2'] as const
-const TV1 = 1
-const TV2 = 2
-
-/** a share of a bucket as takeGroups() gives it: its ids and commits, its runs and episodes by join key, read as asked */
-export interface ShareGroups extends Pick<BucketInput, 'idByProducer' | 'commits'> {
-  groups: Iterable<KeyGroup>
-}
-
 const emptyInput = (): BucketInput => ({ runs: [], episodes: [], idByProducer: new Map(), commits: new Map() })
-
-function commitTo(input: Pick<BucketInput, 'commits'>, label: string, c: OffsetCommitRecord): void {
-  let l = input.commits.get(label)
-  if (l === undefined) {
-    l = []
-    input.commits.set(label, l)
-  }
-  l.push(c)
-}
 
 /** the episodes in the order they began (their cutter's sequence numbers) */
 function withEpisodes(input: BucketInput, eps: Array<[number, Episode]>): BucketInput {
