@@ -4,7 +4,7 @@
 // key, read into objects one key at a time as the join asks for the next.
 import type { BucketInput } from '../analysis/transaction-join/bucket-join.js'
 import type { KeyGroup, PairedKeyGroup } from '../analysis/transaction-join/join.js'
-import { joinKey, pairsByCount, runLabel, versionFrom } from '../analysis/transaction-join/join.js'
+import { joinKey, pairsByCount, runLabel, sharedEpoch, versionFrom } from '../analysis/transaction-join/join.js'
 import type { Episode, OffsetCommitRecord, PartitionRun } from '../analysis/transaction-join/types.js'
 import type { FileTable } from '../analysis/transaction-join/wire.js'
 import { sortSmall } from '../analysis/small-sort.js'
@@ -41,33 +41,20 @@ export function eachRecord(
   }
 }
 
-/** a share's runs and episodes of one join key: where their bodies are in the bucket's bytes */
+/** a share's runs and episodes of one join key: where they are in the bucket's bytes */
 interface KeyAt {
   open: boolean
-  /** where each run's body starts, its partition, its first offset */
-  runs: number[]
-  labels: string[]
-  offsets: Array<number | bigint>
   /** a run says TV1, TV2 (join.ts runVersion); an episode says 2 (saysVersion2) */
   tv1: boolean
   tv2: boolean
   says2: boolean
-  /** where each episode's body starts; how many of them list each partition */
+  /** where each run's body starts */
+  runs: number[]
+  /** where each episode's partitions start (its body after them) */
   episodes: number[]
-  listed: Map<string, number>
 }
 
-const keyAt = (open: boolean): KeyAt => ({
-  open,
-  runs: [],
-  labels: [],
-  offsets: [],
-  tv1: false,
-  tv2: false,
-  says2: false,
-  episodes: [],
-  listed: new Map(),
-})
+const keyAt = (open: boolean): KeyAt => ({ open, tv1: false, tv2: false, says2: false, runs: [], episodes: [] })
 
 /** a share of a bucket as takeGroups() gives it: its ids and commits, its runs and episodes by join key, read as asked */
 export interface ShareGroups extends Pick<BucketInput, 'idByProducer' | 'commits'> {
@@ -102,12 +89,6 @@ export function shareGroups(
       if (v === TV1) g.tv1 = true
       else if (v === TV2) g.tv2 = true
       g.runs.push(r.pos)
-      // the run's partition and first offset (runW's first fields)
-      const topic = nameR(r, f)
-      g.labels.push(runLabel({ topic, partition: r.sv() }))
-      r.ni64n()
-      r.sv()
-      g.offsets.push(r.ni64n()!)
     } else if (tag === EPISODE) {
       seqs.push(r.uv())
       const open = r.bool()
@@ -132,10 +113,6 @@ export function shareGroups(
     }
     r.at(buf, epAt[i]!)
     if (r.bool()) g.says2 = true
-    for (let m = r.uv(); m > 0; m--) {
-      const l = nameR(r, f)
-      g.listed.set(l, (g.listed.get(l) ?? 0) + 1)
-    }
     g.episodes.push(r.pos)
   }
   input.groups = groupsOf(buf, [...keys.values(), ...alone.values()], f, r)
@@ -146,29 +123,60 @@ export function shareGroups(
 function* groupsOf(buf: Buffer, keys: readonly KeyAt[], f: FileTable, r: ByteIn): Generator<KeyGroup> {
   for (const k of keys) {
     const version = versionFrom([k.tv2 ? 'TV2' : k.tv1 ? 'TV1' : null], k.says2, k.episodes.length)
-    if (k.runs.length > 0) {
-      const runsIn = new Map<string, number[]>()
-      for (let i = 0; i < k.runs.length; i++) {
-        const l = k.labels[i]!
-        let at = runsIn.get(l)
-        if (at === undefined) {
-          at = []
-          runsIn.set(l, at)
-        }
-        at.push(i)
-      }
-      const counts = new Map([...runsIn].map(([l, at]) => [l, at.length]))
-      if (pairsByCount(k.open, version, k.runs.length, k.episodes.length, counts, k.listed)) {
-        yield paired(buf, k, runsIn, version, f, r)
+    if (k.runs.length > 0 && sharedEpoch(k.open, version, k.runs.length, k.episodes.length)) {
+      const p = pairing(buf, k, f, r)
+      if (p !== null) {
+        yield paired(buf, k, p, version, f, r)
         continue
       }
     }
     const runs = new Array<PartitionRun>(k.runs.length)
     for (let i = 0; i < runs.length; i++) runs[i] = runR(r.at(buf, k.runs[i]!), f)
     const episodes = new Array<Episode>(k.episodes.length)
-    for (let i = 0; i < episodes.length; i++) episodes[i] = episodeR(r.at(buf, k.episodes[i]!), f)
+    for (let i = 0; i < episodes.length; i++) episodes[i] = episodeR(pastPartitions(r.at(buf, k.episodes[i]!), f), f)
     yield { open: k.open, runs, episodes }
   }
+}
+
+/** an episode's header read past its partitions */
+function pastPartitions(r: ByteIn, f: FileTable): ByteIn {
+  for (let m = r.uv(); m > 0; m--) nameR(r, f)
+  return r
+}
+
+/** a shared-epoch key's runs by partition (their indexes, by first offset) when they pair by count (join.ts pairsByCount), else null */
+function pairing(buf: Buffer, k: KeyAt, f: FileTable, r: ByteIn): Map<string, number[]> | null {
+  const runsIn = new Map<string, number[]>()
+  const offsets = new Array<number | bigint>(k.runs.length)
+  for (let i = 0; i < k.runs.length; i++) {
+    // the run's partition and first offset (runW's first fields)
+    r.at(buf, k.runs[i]!)
+    const topic = nameR(r, f)
+    const l = runLabel({ topic, partition: r.sv() })
+    r.ni64n()
+    r.sv()
+    offsets[i] = r.ni64n()!
+    let at = runsIn.get(l)
+    if (at === undefined) {
+      at = []
+      runsIn.set(l, at)
+    }
+    at.push(i)
+  }
+  const listed = new Map<string, number>()
+  for (const at of k.episodes) {
+    r.at(buf, at)
+    for (let m = r.uv(); m > 0; m--) {
+      const l = nameR(r, f)
+      listed.set(l, (listed.get(l) ?? 0) + 1)
+    }
+  }
+  const counts = new Map<string, number>()
+  for (const [l, at] of runsIn) counts.set(l, at.length)
+  if (!pairsByCount(counts, listed)) return null
+  for (const at of runsIn.values())
+    sortSmall(at, (a, b) => (offsets[a]! < offsets[b]! ? -1 : offsets[a]! > offsets[b]! ? 1 : 0))
+  return runsIn
 }
 
 /** a key paired by count: its episodes read one at a time, each partition's runs in first-offset order as asked for */
@@ -181,12 +189,10 @@ function paired(
   r: ByteIn,
 ): PairedKeyGroup {
   const next = new Map<string, number>()
-  for (const at of runsIn.values())
-    sortSmall(at, (a, b) => (k.offsets[a]! < k.offsets[b]! ? -1 : k.offsets[a]! > k.offsets[b]! ? 1 : 0))
   return {
     version,
     episodes: (function* () {
-      for (const at of k.episodes) yield episodeR(r.at(buf, at), f)
+      for (const at of k.episodes) yield episodeR(pastPartitions(r.at(buf, at), f), f)
     })(),
     nextRun: (label) => {
       const at = runsIn.get(label)

@@ -143,7 +143,7 @@ export interface WholeKeyGroup {
   episodes: Episode[]
 }
 
-/** a key `pairsByCount` said yes to, its runs and episodes read as the join asks for them */
+/** a shared-epoch key `pairsByCount` said yes to, its runs and episodes read as the join asks for them */
 export interface PairedKeyGroup {
   /** groupVersion of its runs and episodes */
   version: 'TV1' | 'TV2' | null
@@ -154,20 +154,21 @@ export interface PairedKeyGroup {
 }
 
 /**
- * Whether a key's runs are joined with its episodes by count alone: the shared-epoch join (TV1, several
- * transactions at one epoch) where every partition's runs are as many as the episodes that list it, both
- * histories complete, so the k-th run there is the k-th transaction that listed it (joinSharedEpoch's first rule).
- * `runsIn`: each partition's runs; `listedIn`: how many of the key's episodes list each partition.
+ * Whether a key's runs are several transactions at one producer epoch (transaction version 1), joined with the
+ * coordinator's episodes or their markers' timestamps (joinSharedEpoch); else the key is one transaction (runs
+ * still open, TV2's epoch bump, or one run and at most one episode)
  */
-export function pairsByCount(
-  open: boolean,
-  version: 'TV1' | 'TV2' | null,
-  runs: number,
-  episodes: number,
-  runsIn: ReadonlyMap<string, number>,
-  listedIn: ReadonlyMap<string, number>,
-): boolean {
-  if (open || version === 'TV2' || (runs === 1 && episodes <= 1)) return false
+export function sharedEpoch(open: boolean, version: 'TV1' | 'TV2' | null, runs: number, episodes: number): boolean {
+  return !(open || version === 'TV2' || (runs === 1 && episodes <= 1))
+}
+
+/**
+ * Whether a shared-epoch key's runs are joined with its episodes by count alone: every partition's runs are as
+ * many as the episodes that list it, both histories complete, so the k-th run there is the k-th transaction that
+ * listed it (joinSharedEpoch's first rule). `runsIn`: each partition's runs; `listedIn`: how many of the key's
+ * episodes list each partition.
+ */
+export function pairsByCount(runsIn: ReadonlyMap<string, number>, listedIn: ReadonlyMap<string, number>): boolean {
   for (const [label, n] of runsIn) if ((listedIn.get(label) ?? 0) !== n) return false
   return true
 }
@@ -246,7 +247,7 @@ export function joinKeyGroup(group: KeyGroup, emit: (t: JoinedTransaction) => vo
     return
   }
   const version = groupVersion(g, es)
-  if (group.open || version === 'TV2' || (g.length === 1 && es.length <= 1)) {
+  if (!sharedEpoch(group.open, version, g.length, es.length)) {
     const t = tx(g, es.at(-1) ?? null, 'producer-epoch', version, g[0])
     if (es.length > 1)
       t.findings.push(
