@@ -4,13 +4,16 @@
 // Each record starts with its place in the order (when it began, producer id, epoch), so a head waits as those
 // three and its bytes in its chunk: a transaction is made into objects only when it is its turn. Heads held as
 // objects lived through two scavenges, and V8 promoted a run's worth to its old space at every one.
-import type { Ordered } from '../analysis/transaction-join/bucket-join.js'
+import type { BucketContext, Ordered } from '../analysis/transaction-join/bucket-join.js'
+import { completeJoined } from '../analysis/transaction-join/bucket-join.js'
+import { SiblingVersions, joinKeyGroup } from '../analysis/transaction-join/join.js'
 import type { JoinedTransaction } from '../analysis/transaction-join/types.js'
 import type { FileTable } from '../analysis/transaction-join/wire.js'
 import { ByteIn, ByteOut } from '../io/spill-bytes.js'
 import type { SpillDir } from '../io/spill.js'
 import { BufferCursor, LENGTH } from '../io/spill.js'
-import { joinedR, joinedW } from './transaction-wire.js'
+import type { ShareGroups } from './share-groups.js'
+import { joinedR, joinedW, versionP } from './transaction-wire.js'
 
 const RUNS = 'runs'
 
@@ -25,7 +28,7 @@ interface Cursor {
 }
 
 /** a before b: when it began (none last), then producer id, then epoch, as compareOrdered */
-function order(ka: Key, pa: number | bigint, ea: number, kb: Key, pb: number | bigint, eb: number): number {
+function order3(ka: Key, pa: number | bigint, ea: number, kb: Key, pb: number | bigint, eb: number): number {
   if (ka !== kb) {
     if (ka === null) return 1
     if (kb === null) return -1
@@ -90,7 +93,7 @@ class HeadMerge {
   }
 
   private less(a: number, b: number): boolean {
-    const c = order(this.keys[a]!, this.pids[a]!, this.epochs[a]!, this.keys[b]!, this.pids[b]!, this.epochs[b]!)
+    const c = order3(this.keys[a]!, this.pids[a]!, this.epochs[a]!, this.keys[b]!, this.pids[b]!, this.epochs[b]!)
     return c < 0 || (c === 0 && a < b)
   }
 
@@ -116,6 +119,12 @@ export class JoinedRuns {
   /** the bucket's shares so far, one after another, each record after its length */
   private readonly shares = new ByteOut()
   private readonly shareEnds: number[] = []
+  /** a share's transactions as joined, and their places in the order (joinShare) */
+  private readonly scratch = new ByteOut()
+  private readonly keys: Array<bigint | null> = []
+  private readonly pids: bigint[] = []
+  private readonly epochs: number[] = []
+  private readonly ends: number[] = []
 
   constructor(
     private readonly spill: SpillDir,
@@ -126,16 +135,75 @@ export class JoinedRuns {
   addShare(sorted: readonly Ordered[]): void {
     const o = this.shares
     for (const x of sorted) {
-      const at = o.pos
-      o.ensure(LENGTH)
-      o.pos += LENGTH
-      o.i64(x.key)
-      o.i64(x.t.producerId)
-      o.sv(x.t.producerEpoch)
+      const at = this.head(x.key, x.t.producerId, x.t.producerEpoch)
       joinedW(o, this.files, x.t)
       o.buf.writeUInt32LE(o.pos - at - LENGTH, at)
     }
     this.shareEnds.push(o.pos)
+  }
+
+  /**
+   * A share of the bucket joined one join key at a time (join.ts joinKeyGroup), each transaction completed and
+   * written as bytes as it is made, so that its objects die young; then its records put in the listed order.
+   * `kept` is told each transaction the filters keep, in the join's order (its version may be set at the share's end).
+   */
+  joinShare(share: ShareGroups, ctx: BucketContext, kept: (o: Ordered) => void): void {
+    const w = this.scratch
+    w.pos = 0
+    const keys = this.keys
+    const pids = this.pids
+    const epochs = this.epochs
+    const ends = this.ends
+    const versions = new SiblingVersions()
+    // transactions whose own epochs do not tell their version (open ones, aborts with a bump): few, set at the end
+    const unknown: Array<{ t: JoinedTransaction; at: number }> = []
+    const each = (t: JoinedTransaction): void => {
+      versions.note(t)
+      const o = completeJoined(t, share, ctx)
+      if (o === null) return
+      keys.push(o.key)
+      pids.push(t.producerId)
+      epochs.push(t.producerEpoch)
+      const at = joinedW(w, this.files, t)
+      ends.push(w.pos)
+      if (t.transactionVersion === null) unknown.push({ t, at })
+      kept(o)
+    }
+    for (const g of share.groups) joinKeyGroup(g, each)
+    for (const u of unknown) {
+      u.t.transactionVersion = versions.of(u.t.producerId)
+      versionP(w.buf, u.at, u.t.transactionVersion)
+    }
+    // the listed order; stable: a tie keeps the join's order
+    const order = Array.from(keys.keys()).sort((a, b) =>
+      order3(keys[a]!, pids[a]!, epochs[a]!, keys[b]!, pids[b]!, epochs[b]!),
+    )
+    const o = this.shares
+    for (const i of order) {
+      const from = i === 0 ? 0 : ends[i - 1]!
+      const at = this.head(keys[i]!, pids[i]!, epochs[i]!)
+      o.ensure(ends[i]! - from)
+      w.buf.copy(o.buf, o.pos, from, ends[i]!)
+      o.pos += ends[i]! - from
+      o.buf.writeUInt32LE(o.pos - at - LENGTH, at)
+    }
+    this.shareEnds.push(o.pos)
+    keys.length = 0
+    pids.length = 0
+    epochs.length = 0
+    ends.length = 0
+  }
+
+  /** a record's length left to fill and its place in the order written; where the record starts */
+  private head(key: bigint | null, pid: bigint, epoch: number): number {
+    const o = this.shares
+    const at = o.pos
+    o.ensure(LENGTH)
+    o.pos += LENGTH
+    o.i64(key)
+    o.i64(pid)
+    o.sv(epoch)
+    return at
   }
 
   /** the bucket's shares merged into its run */

@@ -11,7 +11,10 @@ import type { PartitionDir } from '../io/discover.js'
 import { ByteIn, ByteOut } from '../io/spill-bytes.js'
 import type { SpillDir } from '../io/spill.js'
 import { LENGTH } from '../io/spill.js'
+import { episodeOpen, runKeyEpoch, runVersion, saysVersion2 } from '../analysis/transaction-join/join.js'
 import { i64W } from './run-bytes.js'
+import type { ShareGroups } from './share-groups.js'
+import { COMMIT, EPISODE, ID, RUN, VERSIONS, commitTo, eachRecord, shareGroups } from './share-groups.js'
 import { commitRecordR, commitRecordW, episodeR, episodeW, nameR, nameW, runR, runW } from './transaction-wire.js'
 
 /** input bytes per bucket: a bucket's join holds several times its share of the input as objects */
@@ -40,11 +43,6 @@ export function inputBytes(dirs: readonly PartitionDir[]): number {
 }
 
 const TWO_53N = 2n ** 53n
-
-export const RUN = 0
-const EPISODE = 1
-const ID = 2
-const COMMIT = 3
 
 /**
  * record bytes of a bucket joined at once: a bucket read back is joined in shares of its producer ids this large,
@@ -95,14 +93,19 @@ export class Buckets {
   }
 
   /**
-   * An item written as bytes by the caller (temp files only, `inMemory` false): begin() gives the buffer with the
-   * item's tag and producer id written (as put writes them), the caller writes the rest, end() appends it
+   * A run with a marker written as bytes by the caller (temp files only, `inMemory` false): beginRun() gives the
+   * buffer with the item's tag, producer id, join key and version written (as put writes them; `epoch`: the
+   * marker's; `version`: join.ts runVersion), the
+   * caller writes the rest, end() appends it
    */
-  begin(tag: number, pid: I64): ByteOut {
+  beginRun(pid: I64, epoch: number, version: 'TV1' | 'TV2' | null): ByteOut {
     const o = this.out
     o.pos = 0
-    o.u8(tag)
+    o.u8(RUN)
     i64W(o, pid)
+    o.bool(false)
+    o.sv(epoch)
+    o.u8(VERSIONS.indexOf(version))
     return o
   }
   end(pid: I64): void {
@@ -127,12 +130,22 @@ export class Buckets {
     if (item[0] === 'r') {
       o.u8(RUN)
       o.i64(pid)
+      // its join key next: a share is cut into join keys without reading the rest
+      o.bool(item[1].marker === null)
+      o.sv(runKeyEpoch(item[1]))
+      o.u8(VERSIONS.indexOf(runVersion(item[1])))
       runW(o, f, item[1])
     } else if (item[0] === 'e') {
       o.u8(EPISODE)
       o.i64(pid)
       o.uv(item[1])
-      episodeW(o, f, item[2])
+      const e = item[2]
+      o.bool(episodeOpen(e))
+      o.sv(e.endEpoch)
+      o.bool(saysVersion2(e))
+      o.uv(e.partitions.size)
+      for (const l of e.partitions) nameW(o, f, l)
+      episodeW(o, f, e)
     } else if (item[0] === 'i') {
       o.u8(ID)
       o.i64(pid)
@@ -171,6 +184,24 @@ export class Buckets {
       yield withEpisodes(input, eps)
       return
     }
+    yield* this.shares(b, keep, (buf, length, starts) => this.share(buf, length, starts))
+  }
+
+  /**
+   * Bucket b's items as take() gives them (temp files only), each share's runs and episodes grouped by join key and
+   * read into objects one group at a time, as the join asks for the next (join.ts keyGroups' order): what a
+   * producer id of a thousand transactions holds at once is one key's, not its whole history
+   */
+  *takeGroups(b: number): Generator<ShareGroups> {
+    yield* this.shares(b, false, (buf, length, starts) => shareGroups(buf, length, starts, this.files, this.in))
+  }
+
+  /** bucket b read back (and removed unless `keep`), each share made by `make` from the records starting at `starts` (all when null) */
+  private *shares<T>(
+    b: number,
+    keep: boolean,
+    make: (buf: Buffer, length: number, starts: readonly number[] | null) => T,
+  ): Generator<T> {
     const name = this.names[b]!
     const { buf, length } = this.spill!.readAll(name, this.bytes)
     this.bytes = buf
@@ -181,7 +212,7 @@ export class Buckets {
     const starts = shares === 1 ? null : this.shareStarts(buf, length, shares)
     for (let j = 0; j < shares; j++) {
       if (starts !== null && starts[j]!.length === 0) continue
-      yield this.share(buf, length, starts === null ? null : starts[j]!)
+      yield make(buf, length, starts === null ? null : starts[j]!)
     }
     // the last bucket read: its buffer let go
     if (b === this.n - 1) this.bytes = Buffer.allocUnsafe(0)
@@ -208,37 +239,30 @@ export class Buckets {
     const r = this.in
     const input = emptyInput()
     const eps: Array<[number, Episode]> = []
-    const n = starts === null ? Number.POSITIVE_INFINITY : starts.length
-    for (let i = 0, at = 0; i < n && at < length; i++) {
-      if (starts !== null) at = starts[i]!
-      r.at(buf, at + LENGTH)
-      at += LENGTH + buf.readUInt32LE(at)
-      const tag = r.u8()
-      const p = r.ni64n()!
-      if (tag === RUN) input.runs.push(runR(r, f))
-      else if (tag === EPISODE) {
+    eachRecord(buf, length, starts, r, (tag, p) => {
+      if (tag === RUN) {
+        r.bool()
+        r.sv()
+        r.u8()
+        input.runs.push(runR(r, f))
+      } else if (tag === EPISODE) {
         const seq = r.uv()
+        r.bool()
+        r.sv()
+        r.bool()
+        for (let k = r.uv(); k > 0; k--) nameR(r, f)
         eps.push([seq, episodeR(r, f)])
       } else if (tag === ID) input.idByProducer.set(BigInt(p), r.text())
       else {
         const label = nameR(r, f)
         commitTo(input, label, commitRecordR(r, f))
       }
-    }
+    })
     return withEpisodes(input, eps)
   }
 }
 
 const emptyInput = (): BucketInput => ({ runs: [], episodes: [], idByProducer: new Map(), commits: new Map() })
-
-function commitTo(input: BucketInput, label: string, c: OffsetCommitRecord): void {
-  let l = input.commits.get(label)
-  if (l === undefined) {
-    l = []
-    input.commits.set(label, l)
-  }
-  l.push(c)
-}
 
 /** the episodes in the order they began (their cutter's sequence numbers) */
 function withEpisodes(input: BucketInput, eps: Array<[number, Episode]>): BucketInput {

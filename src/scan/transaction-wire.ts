@@ -240,10 +240,12 @@ function commitR(r: ByteIn, f: FileTable): OffsetCommit {
 
 const VERSIONS: ReadonlyArray<JoinedTransaction['transactionVersion']> = [null, 'TV1', 'TV2']
 
-export function joinedW(o: ByteOut, f: FileTable, t: JoinedTransaction): void {
+/** a joined transaction written; returns where its version is (versionP() sets it later) */
+export function joinedW(o: ByteOut, f: FileTable, t: JoinedTransaction): number {
   o.ntext(t.transactionalId)
   o.i64(t.producerId)
   o.sv(t.producerEpoch)
+  const at = o.pos
   o.u8(VERSIONS.indexOf(t.transactionVersion))
   nameW(o, f, t.outcome)
   nameW(o, f, t.joinedBy)
@@ -267,6 +269,11 @@ export function joinedW(o: ByteOut, f: FileTable, t: JoinedTransaction): void {
     o.sv(c.transactionTimeoutMs)
   }
   plainW(o, t.findings.length === 0 ? null : t.findings)
+  return at
+}
+/** the version of a transaction joinedW wrote, set at `at` (what it returned) */
+export function versionP(buf: Buffer, at: number, v: JoinedTransaction['transactionVersion']): void {
+  buf[at] = VERSIONS.indexOf(v)
 }
 export function joinedR(r: ByteIn, f: FileTable): JoinedTransaction {
   const transactionalId = r.ntext()

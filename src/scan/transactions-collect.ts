@@ -14,7 +14,7 @@ import { EpisodeCutter, coordinatorState, valueFields } from '../analysis/transa
 import { GroupTimelines } from '../analysis/transaction-join/group-positions.js'
 import type { OffsetCommitRecord, PartitionRun } from '../analysis/transaction-join/types.js'
 import { FileTable } from '../analysis/transaction-join/wire.js'
-import { runLabel } from '../analysis/transaction-join/join.js'
+import { runLabel, runVersionOf } from '../analysis/transaction-join/join.js'
 import { QuietBuckets } from '../analysis/transaction-join/quiet-buckets.js'
 import type { DamageRef } from '../analysis/transactions.js'
 import type { TransactionalIdState, TransactionStateRecord } from '../analysis/transactional-id-state.js'
@@ -37,7 +37,7 @@ import { offsetCommitTap } from './offset-commit-scan.js'
 import type { ScannedCopy } from './partition-copies.js'
 import { chooseCopy } from './partition-copies.js'
 import type { PartitionScanOptions, ScannedPartition } from './partition-scan.js'
-import { BUCKET_BYTES, Buckets, RUN, bucketCount, inputBytes } from './transaction-buckets.js'
+import { BUCKET_BYTES, Buckets, bucketCount, inputBytes } from './transaction-buckets.js'
 import type { RunBytes } from './transaction-runs.js'
 import { TransactionRunTap } from './transaction-runs.js'
 import { txnRunW } from './run-bytes.js'
@@ -297,7 +297,9 @@ export class TransactionsCollector {
       }
     }
     this.quiet?.streamedRun(this.buckets.ofI64(t.producerId), runLabel({ topic, partition }), t)
-    const o = this.buckets.begin(RUN, t.producerId)
+    const epoch = t.markerEpoch ?? t.producerEpoch
+    const version = runVersionOf(t.producerEpoch, epoch, t.marker!.type, t.records, t.seeded)
+    const o = this.buckets.beginRun(t.producerId, epoch, version)
     txnRunW(o, this.files, topic, partition, t, file, position, timestamp, markerFile, markerPosition)
     this.buckets.end(t.producerId)
     return true

@@ -59,18 +59,31 @@ export function streamTransactions(c: Collected, inp: JoinInput): TransactionsSt
     const shaped: Ordered[] = []
     // every bucket's records written out before the first is read: the runs then have the write buffer
     buckets.flush()
+    const kept = (o: Ordered): void => {
+      if (o.t.transactionalId !== null && idFamily(o.t.transactionalId).kind !== 'plain') shaped.push(o)
+      count++
+    }
+    const pids = new Set<bigint>()
     for (let b = 0; b < buckets.n; b++) {
-      for (const input of buckets.take(b)) {
-        const sorted = joinBucket(input, ctx)
-        for (const o of sorted)
-          if (o.t.transactionalId !== null && idFamily(o.t.transactionalId).kind !== 'plain') shaped.push(o)
-        count += sorted.length
-        producers += new Set(sorted.map((o) => o.t.producerId)).size
+      if (runs === null) {
         // in memory there is one bucket, taken whole
-        if (runs === null) whole = sorted
-        else runs.addShare(sorted)
+        for (const input of buckets.take(b)) {
+          whole = joinBucket(input, ctx)
+          for (const o of whole) kept(o)
+          producers += new Set(whole.map((o) => o.t.producerId)).size
+        }
+        continue
       }
-      runs?.endBucket()
+      for (const share of buckets.takeGroups(b)) {
+        runs.joinShare(share, ctx, (o) => {
+          kept(o)
+          pids.add(o.t.producerId)
+        })
+        // a producer id is in one share
+        producers += pids.size
+        pids.clear()
+      }
+      runs.endBucket()
     }
     const eos = new ExactlyOnceTally()
     const result: TransactionsStream = {

@@ -65,24 +65,36 @@ export function began(t: JoinedTransaction): bigint | null {
 
 /** the bucket's transactions that the filters keep, in the listed order */
 export function joinBucket(b: BucketInput, ctx: BucketContext): Ordered[] {
-  const all = joinRuns(b.runs, b.episodes)
-  for (const t of all)
-    completeTransaction(t, {
-      scanned: ctx.scanned,
-      idByProducer: b.idByProducer,
-      commits: b.commits,
-      damaged: ctx.damaged,
-    })
-  for (const t of all) ctx.groups.fill(t)
-  judgeOpenRuns(all, ctx.states, ctx.nowMs, ctx.maxTransactionTimeoutMs)
   const out: Ordered[] = []
-  for (const t of all) {
-    if (ctx.filter !== undefined && !wanted(t, ctx.filter)) continue
-    if (ctx.selects !== undefined && !t.runs.some((r) => ctx.selects!(r.topic, r.partition))) continue
-    out.push({ key: began(t), t })
+  for (const t of joinRuns(b.runs, b.episodes)) {
+    const o = completeJoined(t, b, ctx)
+    if (o !== null) out.push(o)
   }
   // stable: a tie keeps the join's order
   return out.sort(compareOrdered)
+}
+
+/**
+ * A joined transaction completed (consistency.ts), its groups' offsets filled and its open runs judged, with its
+ * place in the listed order; null when the filters drop it. Each transaction on its own: the join may hand them
+ * one join key at a time.
+ */
+export function completeJoined(
+  t: JoinedTransaction,
+  b: Pick<BucketInput, 'idByProducer' | 'commits'>,
+  ctx: BucketContext,
+): Ordered | null {
+  completeTransaction(t, {
+    scanned: ctx.scanned,
+    idByProducer: b.idByProducer,
+    commits: b.commits,
+    damaged: ctx.damaged,
+  })
+  ctx.groups.fill(t)
+  judgeOpenRuns([t], ctx.states, ctx.nowMs, ctx.maxTransactionTimeoutMs)
+  if (ctx.filter !== undefined && !wanted(t, ctx.filter)) return null
+  if (ctx.selects !== undefined && !t.runs.some((r) => ctx.selects!(r.topic, r.partition))) return null
+  return { key: began(t), t }
 }
 
 /** --transactional-id / --producer-id: that producer's coordinator state */
