@@ -163,8 +163,9 @@ export function doctorRun(paths: string[], opts: DoctorOptions = {}, internals: 
   if (usable.length === 0) return run
   const remote = opts.remote !== undefined ? { remote: opts.remote } : {}
   // V8's young generation held once grown to 8 MiB (io/young-generation.ts): 32 MiB of RSS otherwise, and the scan's
-  // and the join's garbage is as cheap to collect in 8 as in 16 (bench/RESULTS.md)
-  const young = new YoungGenerationHold(DOCTOR_YOUNG_BYTES)
+  // and the tally's garbage is about as cheap to collect in 8 as in 16; the report's, which joins every transaction
+  // to list the first ones, is not (40% more CPU at 1,000,000 transactions): 16 there
+  const young = new YoungGenerationHold(internals.analyzer === undefined ? DOCTOR_YOUNG_BYTES : undefined)
   try {
     const given = internals.model
     const model =
