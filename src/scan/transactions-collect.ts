@@ -65,8 +65,7 @@ export interface CollectOptions {
    * for doctor, which prints findings only
    */
   quiet?: boolean
-  /** where each partition's findings are put as its scan ends (doctor's, which it takes from as they come) */
-  found?: Finding[]
+  found?: Finding[] // where each partition's findings go as its scan ends (doctor's own list: it takes them then)
 }
 
 /** what the pass collected, for the join (scan/transactions-stream.ts) */
