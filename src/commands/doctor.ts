@@ -28,13 +28,13 @@ import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, finding } from '../analysis/finding
 import { formatFinding } from '../format/finding-text.js'
 import { printDoctorJson } from '../format/doctor-json.js'
 import { printDoctorText } from '../format/doctor-text.js'
-import { brokerName, openBrokerLogDir } from '../io/broker-dir.js'
 import { discover } from '../io/discover.js'
 import { closeRemoteStores } from '../io/remote/store.js'
 import type { RemoteInput } from '../io/remote/spec.js'
 import { remoteSpecOf } from '../io/remote/spec.js'
-import { dataExtent } from '../scan/data-extent.js'
-import { HOLD_AT_BYTES, holdDuring, YoungGenerationHold } from '../io/young-generation.js'
+import { dataExtent, EarliestFirstBatch } from '../scan/data-extent.js'
+import { brokersOf, lookDirs } from './doctor-brokers.js'
+import { holdDuring, YoungGenerationHold } from '../io/young-generation.js'
 import { toBigInt } from '../bytes/int64.js'
 import { CleanupPass } from './cleanup-pass.js'
 import type { CleanupPartition } from '../analysis/cleanup/result.js'
@@ -51,6 +51,9 @@ import type { Collected } from '../scan/transactions-collect.js'
 import type { JoinInput } from '../scan/transactions-stream.js'
 import { streamTransactions } from '../scan/transactions-stream.js'
 import { tallyTransactions } from '../scan/transactions-tally.js'
+
+/** the young generation doctor's scan holds (both semi-spaces) */
+const DOCTOR_YOUNG_BYTES = 8 * 1024 * 1024
 
 /** doctor()'s options (the library) */
 export interface DoctorOptions {
@@ -71,24 +74,6 @@ export interface DoctorCommandOptions extends DoctorOptions {
   color?: boolean
   /** no wrapping at 80 columns */
   wide?: boolean
-}
-
-/** the given paths that are brokers' log directories, each with the name it goes by (as `tsdump replicas` names them) */
-function brokersOf(paths: readonly string[]): Array<DoctorBroker & { logDir: boolean; partitions: string[] }> {
-  const opened = paths.map((p) => ({ p, o: openBrokerLogDir(p) }))
-  const plain = opened.map(({ p, o }) =>
-    o.dir === null ? null : paths.length === 1 ? o.dir.nodeId : brokerName(o.dir),
-  )
-  return opened.map(({ p, o }, i) => {
-    const n = plain[i] ?? null
-    const name = n !== null && plain.filter((x) => x === n).length > 1 ? `${n}#${i + 1}` : n
-    return {
-      name,
-      path: p,
-      logDir: o.dir !== null,
-      partitions: o.dir === null ? [] : o.dir.partitions.map((d) => path.basename(path.resolve(d.path))),
-    }
-  })
 }
 
 /** Not user options: what `tsdump report` adds to doctor's one run to draw its page from the same reads. */
@@ -132,7 +117,7 @@ export function doctorRun(paths: string[], opts: DoctorOptions = {}, internals: 
   const usable: string[] = []
   // each path on its own: one that cannot be read is reported, and the others are examined
   // the young generation held through the discoveries (io/young-generation.ts holdDuring)
-  const brokers = holdDuring(() => {
+  const opened = holdDuring(() => {
     for (const p of paths) {
       const problems = discover([p]).problems
       for (const pr of problems) unusable.push(finding('UNREADABLE', pr.message, { file: pr.path }))
@@ -141,6 +126,7 @@ export function doctorRun(paths: string[], opts: DoctorOptions = {}, internals: 
     }
     return brokersOf(usable)
   })
+  const brokers = opened.brokers
   const resolved = brokers.map((b) => ({ dir: path.resolve(b.path), name: b.name }))
   const brokerOf = (x: string): string | null => {
     const abs = path.resolve(x)
@@ -176,8 +162,10 @@ export function doctorRun(paths: string[], opts: DoctorOptions = {}, internals: 
   }
   if (usable.length === 0) return run
   const remote = opts.remote !== undefined ? { remote: opts.remote } : {}
-  // V8's young generation held once grown to 16 MiB (io/young-generation.ts): 32 MiB of RSS otherwise
-  const young = new YoungGenerationHold()
+  // V8's young generation held once grown to 8 MiB (io/young-generation.ts): 32 MiB of RSS otherwise, and the scan's
+  // and the tally's garbage is about as cheap to collect in 8 as in 16; the report's, which joins every transaction
+  // to list the first ones, is not (40% more CPU at 1,000,000 transactions): 16 there
+  const young = new YoungGenerationHold(internals.analyzer === undefined ? DOCTOR_YOUNG_BYTES : undefined)
   try {
     const given = internals.model
     const model =
@@ -190,8 +178,10 @@ export function doctorRun(paths: string[], opts: DoctorOptions = {}, internals: 
           })
     holdDuring(() => model.resolved())
     run.model = model
-    // each segment's first batch timestamp, for the summary's time window (a negative one, or a legacy entry, says none)
+    // each segment's first batch timestamp, for the summary's time window (a negative one, or a legacy entry, says
+    // none), held until its partition's end, and the earliest of the partitions' then
     const firstSeen = new Map<string, bigint | null>()
+    const firstTimestamp = new EarliestFirstBatch()
     // the file of the previous batch: batches come file by file, so the map is asked once per file
     let lastFile: string | undefined
     // cleanup's header facts are taken in the same pass (scan/cleanup-scan.ts cleanupHooks); not a literal: cleanup
@@ -201,24 +191,32 @@ export function doctorRun(paths: string[], opts: DoctorOptions = {}, internals: 
       maxTransactionTimeoutMinutes: timeoutMin,
       ...(opts.bootstrapServer !== undefined ? { bootstrapServer: opts.bootstrapServer } : {}),
     })
+    // the directories of the partitions whose findings are kept to the end, found then (lookDirs)
+    let dirsOf = new Map<string, string[]>()
+    const partitionDir = (broker: string | null, label: string): string | null =>
+      (dirsOf.get(label) ?? []).find((d) => brokerOf(d) === broker) ?? null
+    const c = new DoctorCollector(
+      brokerOf,
+      (f, loc, command) =>
+        remedyFor(f, loc, command, {
+          paths: usable,
+          remote: opts.remote === undefined ? null : remoteSpecOf(opts.remote).storage,
+          partitionDir,
+        }).look,
+    )
     // transactions' runs, offset commits and coordinator episodes are taken in the same pass
     const txOpts = { ...remote, now: nowMs, maxTransactionTimeoutMinutes: timeoutMin }
     // no group's committed offsets around each transaction: doctor prints none, and no finding reads them
-    // and which buckets of producer ids the join would find nothing in, told as they fill: those are not joined
+    // and which buckets of producer ids the join would find nothing in, told as they fill: those are not joined;
+    // a partition's findings are transactions' too: taken once reconcile's are gathered (its scan ends before), then
+    // those reconcile gave are told now, the others kept for after the join, in their place among transactions'
+    const found: Finding[] = []
+    const foundLater: Finding[] = []
     const tx = transactionsHooks(model, txOpts, {
       groupPositions: false,
       quiet: internals.keepTransactions === undefined,
+      found,
     })
-    const dirsOf = new Map<string, string[]>()
-    const partitionDir = (broker: string | null, label: string): string | null =>
-      (dirsOf.get(label) ?? []).find((d) => brokerOf(d) === broker) ?? null
-    const c = new DoctorCollector(brokerOf, (f, loc, command) =>
-      remedyFor(f, loc, command, {
-        paths: usable,
-        remote: opts.remote === undefined ? null : remoteSpecOf(opts.remote).storage,
-        partitionDir,
-      }),
-    )
     // the report draws every partition: all are kept to the end, as lso and cleanup take them there
     const keepAll = internals.analyzer !== undefined
     // a partition kept past its scan: one with an open transaction (judged once the coordinator's states are known)
@@ -249,15 +247,16 @@ export function doctorRun(paths: string[], opts: DoctorOptions = {}, internals: 
         partitions++
         // a partition's end makes garbage of its own (its findings gathered, its cleanup): looked at each time
         young.check()
-        dirsOf.set(s.label, [...(dirsOf.get(s.label) ?? []), s.dir.path])
         const t = s.report.newestTimestamp
         if (t !== null && (summary.newestTimestamp === null || t > summary.newestTimestamp)) summary.newestTimestamp = t
-        forgetLaterSegments(firstSeen, s)
+        firstTimestamp.partition(firstSeen, s)
         // reconcile's findings, and lso's of the same partition (lso reads no coordinator's partition)
         const broker = brokerOf(s.dir.path)
         gatherReconcile(c, reconciled({ unusable: [], unreadable: [], scanned: [s] }, undefined), brokerOf)
         if (s.dir.topic !== TRANSACTION_STATE_TOPIC)
           for (const f of s.report.findings) c.add(f, { command: 'lso', broker, partition: s.label })
+        for (const f of found) if (!c.addSeen(f, { command: 'transactions' })) foundLater.push(f)
+        found.length = 0
         if (keepAll || s.report.openTransactions.length > 0) {
           held.push(s)
           return
@@ -271,8 +270,8 @@ export function doctorRun(paths: string[], opts: DoctorOptions = {}, internals: 
       true,
     )
     run.scanned = { ...scan, scanned: held }
-    // what is left (the join, cleanup) grows it too: held at half the size the scan is let grow it to
-    young.check(HOLD_AT_BYTES / 2)
+    // what is left (the join, cleanup) grows it too: held at the size the scan is let grow it to
+    young.check()
     const lsoOpts = {
       ...remote,
       now: nowMs,
@@ -286,6 +285,8 @@ export function doctorRun(paths: string[], opts: DoctorOptions = {}, internals: 
     // unless kept
     const txs = transactionsJoinOf(tx, run.scanned)
     if (!('unusable' in txs)) {
+      // (the collector's own are last among the findings of the pass, before the join's)
+      for (const f of foundLater) txs.collected.findings.push(f)
       try {
         run.transactions = doctorTransactions(c, txs, usable, internals.keepTransactions ?? 0)
       } finally {
@@ -303,10 +304,7 @@ export function doctorRun(paths: string[], opts: DoctorOptions = {}, internals: 
     run.cleanup = { ...cleanup.head, partitions: late }
     summary.checked.push('reconcile', 'lso', 'transactions', 'cleanup')
     const logDirs = brokers.filter((b) => b.logDir)
-    const shared = logDirs.some((b, i) =>
-      b.partitions.some((l) => logDirs.some((o, j) => j !== i && o.partitions.includes(l))),
-    )
-    if (logDirs.length >= 2 && shared) {
+    if (logDirs.length >= 2 && opened.shared) {
       run.replicas = replicas(logDirs.map((b) => b.path)).partitions
       gatherReplicas(c, run.replicas, brokerOf)
       summary.checked.push('replicas')
@@ -322,13 +320,19 @@ export function doctorRun(paths: string[], opts: DoctorOptions = {}, internals: 
       summary.checked.push('remote')
     }
     // the model's partitions (the same .log files), not a second listing held beside them at the scan's end; the
-    // paths' own when the model could not use them (a remote storage in no known layout)
+    // paths' own when the model could not use them (a remote storage in no known layout: none was scanned, each
+    // first header is read here)
     const { partitions: listed, unusable: notModelled } = model.resolved()
-    const extent = dataExtent(notModelled.length === 0 ? listed : discover(usable).partitions, (f) => firstSeen.get(f))
+    const extent =
+      notModelled.length === 0
+        ? { ...dataExtent(listed, () => null), firstTimestamp: firstTimestamp.earliest }
+        : dataExtent(discover(usable).partitions)
     summary.partitions = partitions
     summary.segments = extent.segments
     summary.bytes = extent.bytes
     summary.firstTimestamp = extent.firstTimestamp
+    // every partition was handed on as its scan ended, unless the model could not be scanned
+    if (scan.unusable.length === 0) dirsOf = lookDirs(listed, c.partitionsToLook())
     const { findings, groups, counts, ranks } = c.collected()
     summary.counts = counts
     summary.ranks = ranks
@@ -353,19 +357,6 @@ function doctorTransactions(
   const t = tallyTransactions(j.collected, j.input, keep)
   if (t !== null) return gatherTallied(c, t, paths)
   return gatherTransactions(c, streamTransactions(j.collected, j.input), paths, keep)
-}
-
-/**
- * Of a partition's segments, only its first keeps its first batch's timestamp for the summary (dataExtent reads no
- * other): the rest are let go as its scan ends
- */
-function forgetLaterSegments(firstSeen: Map<string, bigint | null>, s: ScannedPartition): void {
-  let first = true
-  for (const f of s.dir.files) {
-    if (f.kind !== 'log' || f.remote !== undefined) continue
-    if (!first) firstSeen.delete(f.path)
-    first = false
-  }
 }
 
 /** 0 nothing but notes, 1 problems in the data (or a path among others that could not be read), 2 nothing readable */

@@ -1,6 +1,6 @@
 // `tsdump report`: doctor's picture. doctor's one run (commands/doctor.ts: one broker model, every analysis) with a
 // LaneCollector plugged into its partition scan as each partition's RunSink, lso's blocking transaction; format/report/
-// turns that into the page (reportModel, doctorModel, capabilitiesModel, renderReport): doctor's ranked findings
+// turns that into the page (reportModel, doctorModel, capabilitiesModel, reportChunks): doctor's ranked findings
 // first, the lanes, then a section per analysis. This file only wires them and writes the one output file.
 import { Chalk } from 'chalk'
 import type { Finding } from '../analysis/findings.js'
@@ -10,11 +10,11 @@ import { abortCommands, judgePartition } from '../analysis/lso.js'
 import type { ReportPartition } from '../format/report/from-results.js'
 import { reportModel } from '../format/report/from-results.js'
 import type { ReportModel } from '../format/report/model.js'
-import { renderReport } from '../format/report/render.js'
+import { reportChunks } from '../format/report/render.js'
 import { formatFindings } from '../format/txn-text.js'
 import type { PartitionDir } from '../io/discover.js'
 import { describeFsError } from '../io/discover.js'
-import { isInputFile, writeOutputFile } from '../io/output-file.js'
+import { isInputFile, writeOutputPieces } from '../io/output-file.js'
 import type { CommandContext } from './context.js'
 import type { LaneLimits } from '../format/report/lane-collector.js'
 import { LaneCollector } from '../format/report/lane-collector.js'
@@ -195,12 +195,14 @@ export async function runReport(
     )
     return EXIT_USAGE
   }
-  const html = renderReport(built.model)
+  // the page written a piece at a time, not made whole first
+  const pieces = reportChunks(built.model)
   if (opts.output === '-') {
-    ctx.stdout.write(html)
+    for (const p of pieces) ctx.stdout.write(p)
   } else {
+    let bytes: number
     try {
-      writeOutputFile(opts.output, html)
+      bytes = writeOutputPieces(opts.output, pieces)
     } catch (e) {
       ctx.stderr.write(
         `${formatFinding(finding('OUTPUT_WRITE_FAILED', `cannot write the report: ${describeFsError(e)}`, { file: opts.output }))}\n`,
@@ -209,7 +211,7 @@ export async function runReport(
     }
     const parts = built.model.partitions
     ctx.stderr.write(
-      `tsdump: wrote ${opts.output} (${Buffer.byteLength(html)} bytes, ${parts.length} partition${parts.length === 1 ? '' : 's'}` +
+      `tsdump: wrote ${opts.output} (${bytes} bytes, ${parts.length} partition${parts.length === 1 ? '' : 's'}` +
         `${parts.some((p) => p.buckets !== null) ? ', some lanes aggregated' : ''})\n`,
     )
   }

@@ -17,7 +17,22 @@ export function isInputFile(output: string, inputs: readonly string[]): boolean 
   return inputs.some((i) => realOrResolved(i) === out)
 }
 
-/** Write `text` to `file` (created or replaced). @throws the fs error (ENOENT, EACCES ...) */
-export function writeOutputFile(file: string, text: string): void {
-  fs.writeFileSync(file, text)
+/**
+ * Write `pieces` to `file` (created or replaced) as they come, none held after its write; returns the bytes written.
+ * @throws the fs error (ENOENT, EACCES ...)
+ */
+export function writeOutputPieces(file: string, pieces: Iterable<string>): number {
+  const fd = fs.openSync(file, 'w')
+  let bytes = 0
+  try {
+    for (const p of pieces) {
+      const b = Buffer.from(p, 'utf8')
+      // a write may take part of it (as writeFileSync, go on until all is written)
+      for (let at = 0; at < b.length; ) at += fs.writeSync(fd, b, at)
+      bytes += b.length
+    }
+  } finally {
+    fs.closeSync(fd)
+  }
+  return bytes
 }

@@ -63,10 +63,13 @@ export class YoungGenerationHold {
   private held = false
   private released = false
 
+  /** @param atBytes the size tick() and check() hold it at once grown to it */
+  constructor(private readonly atBytes = HOLD_AT_BYTES) {}
+
   tick(): void {
     if (++this.ticks >= LOOK_EVERY) {
       this.ticks = 0
-      this.check()
+      this.check(this.atBytes)
     }
   }
 
@@ -74,7 +77,7 @@ export class YoungGenerationHold {
    * Its size looked at: held from here on when it has grown to `atLeast` (less than HOLD_AT_BYTES where what is left
    * of a run is a short step: a small input's young generation is never held)
    */
-  check(atLeast = HOLD_AT_BYTES): void {
+  check(atLeast = this.atBytes): void {
     if (this.held || this.released) return
     const young = v8()
       .getHeapSpaceStatistics()

@@ -5,6 +5,7 @@ import type { KafkaFile, PartitionDir } from '../io/discover.js'
 import { sizeOf } from '../io/dir-listing.js'
 import { FileSource } from '../io/file-source.js'
 import { readLog } from '../decode/log-reader.js'
+import type { ScannedPartition } from './partition-scan.js'
 
 export interface DataExtent {
   segments: number
@@ -57,4 +58,23 @@ export function dataExtent(
     if (t !== null && (first === null || t < first)) first = t
   }
   return { segments, bytes, firstTimestamp: first }
+}
+
+/**
+ * dataExtent's firstTimestamp taken as each partition's scan ends (doctor): its first local segment's first batch
+ * timestamp as the scan saw it (`firstSeen`, by file), else read as dataExtent reads it; the partition's files are
+ * then let go of `firstSeen`, so that nothing per partition is held to the end
+ */
+export class EarliestFirstBatch {
+  earliest: bigint | null = null
+
+  partition(firstSeen: Map<string, bigint | null>, s: ScannedPartition): void {
+    const head = s.dir.files.find((f) => f.kind === 'log' && f.remote === undefined)
+    if (head !== undefined) {
+      const seen = firstSeen.get(head.path)
+      const t = seen !== undefined ? seen : firstBatchTimestamp(head)
+      if (t !== null && (this.earliest === null || t < this.earliest)) this.earliest = t
+    }
+    for (const f of s.dir.files) firstSeen.delete(f.path)
+  }
 }

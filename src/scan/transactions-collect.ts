@@ -65,6 +65,7 @@ export interface CollectOptions {
    * for doctor, which prints findings only
    */
   quiet?: boolean
+  found?: Finding[] // where each partition's findings go as its scan ends (doctor's own list: it takes them then)
 }
 
 /** what the pass collected, for the join (scan/transactions-stream.ts) */
@@ -117,7 +118,7 @@ export class TransactionsCollector {
   private readonly positions: boolean
   private readonly quiet: QuietBuckets | null
   private readonly plain = new Map<string, OffsetCommitRecord[]>()
-  private readonly found: Finding[] = []
+  private readonly found: Finding[]
   /** partitions held in several log directories: how many copies, and the ones scanned so far */
   private readonly copies = new Map<string, { n: number; done: Copy[] }>()
   // the partition being scanned: its label, its events when it is one of several copies, its commits' findings, its plain commits
@@ -134,6 +135,7 @@ export class TransactionsCollector {
     opts: CollectOptions = {},
   ) {
     this.positions = opts.groupPositions !== false
+    this.found = opts.found ?? []
     const given = model.resolved().partitions.filter((d) => d.topic !== TRANSACTION_STATE_TOPIC)
     const count = new Map<string, number>()
     for (const d of given) count.set(labelOf(d), (count.get(labelOf(d)) ?? 0) + 1)

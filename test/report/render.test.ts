@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Bucket } from '../../src/format/report/model.js'
-import { renderReport } from '../../src/format/report/render.js'
+import { renderReport, reportChunks } from '../../src/format/report/render.js'
 import { model, partition, txn } from './models.js'
 
 /** every `<tag ...>` start tag with its attribute text */
@@ -174,5 +174,24 @@ describe('renderReport', () => {
     const html = renderReport(m)
     expect(html).toMatch(/<td class="l">\/data\/t-0\/00000000000000000000\.log<\/td><td>1074<\/td>/)
     expect(html).toContain('Findings (1, 1 errors)')
+  })
+})
+
+describe('reportChunks', () => {
+  it('is the page in pieces of at most one partition each, whatever the partition count', () => {
+    // two topics, their partitions interleaved: each topic's section still holds its own, in order
+    const parts = Array.from({ length: 2000 }, (_, i) =>
+      partition({ id: `${i % 2 === 0 ? 'a' : 'b'}-${i >> 1}`, topic: i % 2 === 0 ? 'a' : 'b', partition: i >> 1 }),
+    )
+    const m = model(parts)
+    const pieces = [...reportChunks(m)]
+    const page = renderReport(m)
+    expect(pieces.join('')).toBe(page)
+    const one = renderReport(model([parts[0]!]))
+    // the head with the topics table, then a topic's head with its reconcile table: the rest as large as one partition
+    const sections = pieces.filter((x) => x.startsWith('<section class="partition"'))
+    expect(sections).toHaveLength(2000)
+    expect(Math.max(...sections.map((x) => x.length))).toBeLessThan(one.length)
+    expect(page.indexOf('id="p-a-999"')).toBeLessThan(page.indexOf('id="p-b-0"'))
   })
 })

@@ -30,7 +30,7 @@ afterAll(() => {
 const collector = (): DoctorCollector =>
   new DoctorCollector(
     () => null,
-    (f) => ({ fix: [], look: [`look ${f.code}`] }),
+    (f) => [`look ${f.code}`],
   )
 
 /** what doctor prints of it, keys in their order */

@@ -7,6 +7,8 @@
 // comes); what was seen is remembered as a 64-bit hash (key-set.ts). A group of at most LISTED_UP_TO findings is
 // listed one by one, as every fixture's are; a larger one is one entry with its count, its first GROUP_EXAMPLES
 // and the command that lists them all (50,000 coordinator mismatches are one line, not 50,000 objects sorted).
+// Nothing is kept per partition either: a group's partitions are counted as 64-bit hashes, and the command that
+// looks deeper at a kept finding is made once the run is over, for the findings still kept then.
 import type { Severity } from '../findings.js'
 import { KeySet } from './key-set.js'
 import type { RankedPlace } from './rank.js'
@@ -68,6 +70,10 @@ interface Kept {
   d: DoctorFinding
   k: RankedPlace
   key: string
+  /** the command that reported it first, whose look it gets when its context gave none (made at the end: lookOf) */
+  by: string
+  /** its context gave its look */
+  looked: boolean
 }
 
 /** one code's findings of one severity on one broker: counted, the first LISTED_UP_TO kept in order */
@@ -78,7 +84,8 @@ interface Bucket {
   rank: HarmRank
   count: number
   kept: Kept[]
-  partitions: Set<string>
+  /** the partitions its findings are in, as hashes */
+  partitions: KeySet
   reportedBy: string[]
 }
 
@@ -96,22 +103,28 @@ export class DoctorCollector {
 
   /**
    * @param brokerOf the broker of a file or partition directory path (null when the paths are not brokers' log dirs)
-   * @param remedyOf the remedy the collector gives when the context has none of its own
+   * @param lookOf the commands that look deeper, when the context has none of its own (asked by collected(), for
+   * the findings kept then)
    */
   constructor(
     private readonly brokerOf: (path: string) => string | null,
-    private readonly remedyOf: (f: FindingLike, loc: DoctorLocation, command: string) => DoctorRemedy,
+    private readonly lookOf: (f: FindingLike, loc: DoctorLocation, command: string) => string[],
   ) {}
 
+  /**
+   * `f` reported again by `ctx.command`, if its fault was seen already: then what add() would do with it is done
+   * now (the command named among those that report it: the same whenever it is told), and true is returned; false
+   * when it is new, and not added. A report the caller would otherwise keep until add()'s turn comes.
+   */
+  addSeen(f: FindingLike, ctx: FindingContext): boolean {
+    const location = this.locationOf(f, ctx)
+    if (!this.seen.has(doctorKey(f.code, location, f.message))) return false
+    this.add(f, ctx)
+    return true
+  }
+
   add(f: FindingLike, ctx: FindingContext): void {
-    const location: DoctorLocation = {
-      broker: ctx.broker !== undefined ? ctx.broker : f.file !== undefined ? this.brokerOf(f.file) : null,
-      partition: f.partition ?? ctx.partition ?? (f.file !== undefined ? partitionOfFile(f.file) : null),
-      file: f.file ?? null,
-      position: f.position ?? null,
-      firstOffset: f.firstOffset ?? null,
-      lastOffset: f.lastOffset ?? null,
-    }
+    const location = this.locationOf(f, ctx)
     const key = doctorKey(f.code, location, f.message)
     const b = this.bucketOf(f.code, f.severity, location.broker)
     addReporter(b.reportedBy, ctx.command)
@@ -130,8 +143,7 @@ export class DoctorCollector {
     const last = b.kept[b.kept.length - 1]
     // past the kept ones: counted only (nothing built, nothing held)
     if (b.kept.length >= LISTED_UP_TO && last !== undefined && compareDoctorFindings(k, last.k) >= 0) return
-    const given = this.remedyOf(f, location, ctx.command)
-    const remedy: DoctorRemedy = { fix: ctx.remedy?.fix ?? given.fix, look: ctx.remedy?.look ?? given.look }
+    const look = ctx.remedy?.look
     const d: DoctorFinding = {
       code: f.code,
       severity: f.severity,
@@ -139,12 +151,31 @@ export class DoctorCollector {
       message: f.message,
       location,
       figures: { ...ctx.figures },
-      remedy,
+      remedy: { fix: ctx.remedy?.fix ?? [], look: look ?? [] },
       reportedBy: [ctx.command],
       finding: f,
     }
-    insertSorted(b.kept, { d, k, key })
+    insertSorted(b.kept, { d, k, key, by: ctx.command, looked: look !== undefined })
     if (b.kept.length > LISTED_UP_TO) b.kept.pop()
+  }
+
+  private locationOf(f: FindingLike, ctx: FindingContext): DoctorLocation {
+    return {
+      broker: ctx.broker !== undefined ? ctx.broker : f.file !== undefined ? this.brokerOf(f.file) : null,
+      partition: f.partition ?? ctx.partition ?? (f.file !== undefined ? partitionOfFile(f.file) : null),
+      file: f.file ?? null,
+      position: f.position ?? null,
+      firstOffset: f.firstOffset ?? null,
+      lastOffset: f.lastOffset ?? null,
+    }
+  }
+
+  /** the partitions of the kept findings whose look is still to be made (collected() asks lookOf for them) */
+  partitionsToLook(): Set<string> {
+    const out = new Set<string>()
+    for (const b of this.buckets.values())
+      for (const x of b.kept) if (!x.looked && x.d.location.partition !== null) out.add(x.d.location.partition)
+    return out
   }
 
   /** every finding once, in the documented order: the small groups one by one, the large ones as groups */
@@ -153,6 +184,12 @@ export class DoctorCollector {
     const large: Bucket[] = []
     const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 }
     const perRank = new Map<HarmRank, number>()
+    for (const b of this.buckets.values())
+      for (const x of b.kept) {
+        if (x.looked) continue
+        x.d.remedy.look = this.lookOf(x.d.finding, x.d.location, x.by)
+        x.looked = true
+      }
     for (const b of this.buckets.values()) {
       counts[b.severity] += b.count
       perRank.set(b.rank, (perRank.get(b.rank) ?? 0) + b.count)
@@ -181,7 +218,7 @@ export class DoctorCollector {
       firstOffset: null,
       lastOffset: null,
     }
-    const look = this.remedyOf(first.finding, everywhere, first.reportedBy[0]!).look
+    const look = this.lookOf(first.finding, everywhere, first.reportedBy[0]!)
     return {
       code: b.code,
       severity: b.severity,
@@ -200,7 +237,8 @@ export class DoctorCollector {
     const id = `${code}\u0000${severity}\u0000${broker ?? ''}`
     let b = this.buckets.get(id)
     if (b === undefined) {
-      b = { code, severity, broker, rank: harmOf(code).rank, count: 0, kept: [], partitions: new Set(), reportedBy: [] }
+      const partitions = new KeySet()
+      b = { code, severity, broker, rank: harmOf(code).rank, count: 0, kept: [], partitions, reportedBy: [] }
       this.buckets.set(id, b)
     }
     return b

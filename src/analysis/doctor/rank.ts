@@ -181,14 +181,19 @@ function comparePartitions(a: string, b: string): number {
   return ma[1] - mb[1]
 }
 
-/** `topic-partition` parsed once per name (a sort compares each many times); the names are the partitions read */
+/**
+ * `topic-partition` parsed once per name while it is compared (a sort compares each many times, and each finding is
+ * compared with the last one kept): the cache is emptied when full, so that it holds no name per partition read
+ */
 const parsedNames = new Map<string, readonly [string, number] | null>()
+const PARSED_NAMES = 4096
 function partitionName(name: string): readonly [string, number] | null {
   let p = parsedNames.get(name)
   if (p === undefined) {
     const m = /^(.*)-(\d+)$/.exec(name)
     p = m === null ? null : ([m[1]!, Number(m[2])] as const)
-    if (parsedNames.size < 100_000) parsedNames.set(name, p)
+    if (parsedNames.size >= PARSED_NAMES) parsedNames.clear()
+    parsedNames.set(name, p)
   }
   return p
 }

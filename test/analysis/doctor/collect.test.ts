@@ -8,7 +8,7 @@ import { KeySet } from '../../../src/analysis/doctor/key-set.js'
 const collector = (): DoctorCollector =>
   new DoctorCollector(
     () => null,
-    () => ({ fix: [], look: ['tsdump transactions logs'] }),
+    () => ['tsdump transactions logs'],
   )
 const hanging = (
   n: number,
@@ -51,6 +51,41 @@ describe('DoctorCollector', () => {
     expect(g.reportedBy).toEqual(['lso', 'transactions'])
     expect(g.remedy.look).toEqual(['tsdump transactions logs'])
     expect(r.counts).toEqual({ error: 0, warning: 1000, info: 0 })
+  })
+
+  it('the look is made once at the end, for the findings kept then, and not for the others', () => {
+    const asked: string[] = []
+    const c = new DoctorCollector(
+      () => null,
+      (f, loc) => {
+        asked.push(loc.partition === null ? `${f.code} everywhere` : f.message)
+        return [`look ${f.message}`]
+      },
+    )
+    // in reverse: each one comes before every one kept so far, and would push one out
+    for (let i = 999; i >= 0; i--) c.add(hanging(i), { command: 'lso' })
+    expect(asked).toEqual([])
+    const g = c.collected().groups[0]!
+    expect(g.examples.map((f) => f.remedy.look)).toEqual([
+      ['look t0'],
+      ['look t3'],
+      ['look t6'],
+      ['look t9'],
+      ['look t12'],
+    ])
+    // the LISTED_UP_TO kept, then the group's own over every partition
+    expect(asked.length).toBe(LISTED_UP_TO + 1)
+    expect(asked[LISTED_UP_TO]).toBe('TXN_HANGING everywhere')
+  })
+
+  it('addSeen: a fault seen before is told now (its reporter named); a new one is left to add()', () => {
+    const c = collector()
+    c.add(hanging(1), { command: 'reconcile' })
+    expect(c.addSeen(hanging(1), { command: 'transactions' })).toBe(true)
+    expect(c.addSeen(hanging(2), { command: 'transactions' })).toBe(false)
+    const r = c.collected()
+    expect(r.findings.map((f) => [f.message, f.reportedBy])).toEqual([['t1', ['reconcile', 'transactions']]])
+    expect(r.counts.warning).toBe(1)
   })
 
   it('rankedEntries places a group at its first example among the findings listed', () => {
