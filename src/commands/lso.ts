@@ -4,7 +4,7 @@ import type { LsoPartition, LsoResult } from '../analysis/partition-results.js'
 import type { PartitionFormat } from '../format/partition-printer.js'
 import { createPartitionPrinter } from '../format/partition-printer.js'
 import type { CommandContext } from './context.js'
-import { LsoJudge } from './lso-judge.js'
+import { LsoJudge } from './lso/judge.js'
 import { writeUnusable } from './partition-command.js'
 import { warnIfNowBeforeData } from './now-check.js'
 import { SpillWriter } from './spill-writer.js'
@@ -92,7 +92,7 @@ export function lsoOf(model: BrokerModel, done: Scanned, opts: LsoOptions): LsoR
 
 /**
  * Each partition judged as its scan ends and written into held output (a scratch file past 64 KiB), none kept: the
- * impact lines that come first are known once all are judged (commands/lso-judge.ts).
+ * impact lines that come first are known once all are judged (commands/lso/judge.ts).
  */
 export async function runLso(opts: LsoCommandOptions, ctx: CommandContext): Promise<number> {
   const model = new BrokerModel(opts.paths, { ...modelOptions(opts), metadataInScan: true })

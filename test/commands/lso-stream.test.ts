@@ -1,4 +1,4 @@
-// `tsdump lso` writes each partition into held output as it is judged (commands/lso-judge.ts, the printers'
+// `tsdump lso` writes each partition into held output as it is judged (commands/lso/judge.ts, the printers'
 // LsoStream) and puts it out after the impact lines: over 300 partitions its text and JSON are past the held
 // output's 64 KiB buffer, so they come back from the scratch file (commands/spill-writer.ts). The answers are the
 // generator's own (bench/make-remote.mjs: no transaction, every LSO at its high watermark), and the streamed

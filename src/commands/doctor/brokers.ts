@@ -1,9 +1,9 @@
 // Where doctor's findings are: which of the given paths are brokers' log directories and what each is called, and
 // the directories of the partitions whose findings doctor lists, found once the run is over.
 import * as path from 'node:path'
-import type { DoctorBroker } from '../analysis/doctor/types.js'
-import { brokerName, openBrokerLogDir } from '../io/broker-dir.js'
-import type { PartitionDir } from '../io/discover.js'
+import type { DoctorBroker } from '../../analysis/doctor/types.js'
+import { brokerName, openBrokerLogDir } from '../../io/broker-dir.js'
+import type { PartitionDir } from '../../io/discover.js'
 
 /**
  * The given paths that are brokers' log directories, each with the name it goes by (as `tsdump replicas` names them),

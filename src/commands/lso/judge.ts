@@ -3,21 +3,21 @@
 // what the end needs (its topic's counts and, when an open transaction holds it, what the impact lines print; its
 // find-hanging rows; the exit code; the newest timestamp). The library's lso() and doctor collect the partitions it
 // makes; `tsdump lso` writes each and lets it go.
-import { transactionStatePartitionFor, javaStringHashCode } from '../analysis/coordinator.js'
-import type { Finding } from '../analysis/findings.js'
-import { EXIT_FINDINGS, exitCodeFor } from '../analysis/findings.js'
-import type { HangingTransaction } from '../analysis/hanging.js'
-import { abortCommands, judgePartition } from '../analysis/lso.js'
-import { ImpactTally } from '../analysis/lso-impact.js'
-import type { LsoEnd, LsoHead, LsoPartition } from '../analysis/partition-results.js'
-import type { TransactionalIdState } from '../analysis/transactional-id-state.js'
-import type { BrokerModel } from '../scan/broker-model.js'
-import type { CoordinatorStates } from '../scan/broker-model-types.js'
-import { coordinatorPartitionCountFrom } from '../scan/metadata-partitions.js'
-import { metadataVersionOf } from '../scan/metadata-version.js'
-import type { ScannedPartition } from '../scan/partition-scan.js'
-import type { TopicPartitionFilter } from './topic-partition-filter.js'
-import { selectsPartition } from './topic-partition-filter.js'
+import { transactionStatePartitionFor, javaStringHashCode } from '../../analysis/coordinator.js'
+import type { Finding } from '../../analysis/findings.js'
+import { EXIT_FINDINGS, exitCodeFor } from '../../analysis/findings.js'
+import type { HangingTransaction } from '../../analysis/hanging.js'
+import { abortCommands, judgePartition } from '../../analysis/lso.js'
+import { ImpactTally } from '../../analysis/lso-impact.js'
+import type { LsoEnd, LsoHead, LsoPartition } from '../../analysis/partition-results.js'
+import type { TransactionalIdState } from '../../analysis/transactional-id-state.js'
+import type { BrokerModel } from '../../scan/broker-model.js'
+import type { CoordinatorStates } from '../../scan/broker-model-types.js'
+import { coordinatorPartitionCountFrom } from '../../scan/metadata-partitions.js'
+import { metadataVersionOf } from '../../scan/metadata-version.js'
+import type { ScannedPartition } from '../../scan/partition-scan.js'
+import type { TopicPartitionFilter } from '../topic-partition-filter.js'
+import { selectsPartition } from '../topic-partition-filter.js'
 
 /** what the judgement takes of lso's options (commands/lso.ts LsoOptions) */
 export interface JudgeOptions {
