@@ -55,6 +55,10 @@ export class FrameScanner extends FrameWindow {
   private readonly headerDv = new DataView(this.header.buffer, this.header.byteOffset, L.RECORD_BATCH_OVERHEAD)
   private pos: number
   private done = false
+  /** a chance magic 0/1 entry after a batch whose length shrank (resync.ts overlappedBatch): its position, -1 none */
+  private chanceAt = -1
+  /** the valid batch inside that entry, where the scan resumes */
+  private chanceNext = -1
 
   constructor(source: SegmentSource, opts: FrameOptions = {}) {
     super(
@@ -125,6 +129,7 @@ export class FrameScanner extends FrameWindow {
     const size = this.dv.getInt32(o + L.SIZE_OFFSET)
     const magic = this.dv.getInt8(o + L.MAGIC_OFFSET)
     const total = L.LOG_OVERHEAD + size
+    if (pos === this.chanceAt) return this.chance(pos, magic, total)
     const bad = frameProblem(size, magic, total, this.maxBatch)
     if (bad !== undefined)
       return this.damaged(pos, size, bad, total <= left ? this.kafkaEntryAt(pos, magic, total) : undefined)
@@ -136,7 +141,7 @@ export class FrameScanner extends FrameWindow {
       })
     }
     if (total > left) return this.pastEnd(pos, total, left)
-    if (pos + total <= this.winEnd && (!this.resync || this.nextFrames(pos + total))) {
+    if (pos + total <= this.winEnd && (!this.resync || this.nextFrames(pos + total, magic))) {
       // the reads grow back to the window over the entries that fit (see beyondWindow)
       if (this.headersOnly) this.probe = Math.min(this.windowSize, this.probe * 2)
       this.pos = pos + total
@@ -147,16 +152,18 @@ export class FrameScanner extends FrameWindow {
 
   /**
    * Resynchronising, an entry whose end is in the window is taken as it is when the entry after it frames (or
-   * the input ends there): only a next entry that does not frame makes beyondWindow look for a batch inside this
-   * one (resync.ts overlappedBatch, which asks the same of the same bytes). Read in place: the partition scan
-   * resyncs, and this runs for every batch (128 MiB of small transactions: 0.10 s of 0.57 s through beyondWindow).
+   * the input ends there): only a next entry that does not frame, or a magic 0/1 one after a v2 batch (a broker
+   * never writes one after the other), makes beyondWindow look for a batch inside this one and that one (resync.ts
+   * overlappedBatch, which asks the same of the same bytes). Read in place: the partition scan resyncs, and this
+   * runs for every batch (128 MiB of small transactions: 0.10 s of 0.57 s through beyondWindow).
    */
-  private nextFrames(e: number): boolean {
+  private nextFrames(e: number, magic: number): boolean {
     if (e + L.HEADER_SIZE_UP_TO_MAGIC > this.end) return true
     if (e + L.HEADER_SIZE_UP_TO_MAGIC > this.winEnd) return false
     const o = e - this.winStart
     const size = this.dv.getInt32(o + L.SIZE_OFFSET)
-    return frameProblem(size, this.dv.getInt8(o + L.MAGIC_OFFSET), L.LOG_OVERHEAD + size, this.maxBatch) === undefined
+    const next = this.dv.getInt8(o + L.MAGIC_OFFSET)
+    return frameProblem(size, next, L.LOG_OVERHEAD + size, this.maxBatch) === undefined && (next === 2 || magic < 2)
   }
 
   /** an entry header the framing rule rejects (frameProblem): zeros to the end, or damage to resynchronise after */
@@ -259,8 +266,9 @@ export class FrameScanner extends FrameWindow {
         crc !== this.header.readUInt32BE(L.CRC_OFFSET)
           ? overlappedStreamedBatch(this.source, pos, total, this.end, this.maxBatch)
           : undefined
-      if (inside !== undefined)
+      if (inside !== undefined && inside < pos + total)
         return this.overlapped(pos, total, inside, this.kafkaEntryIn(this.headerDv, 0, magic, total, true))
+      if (inside !== undefined) this.chanceAfter(pos + total, inside)
       if (crc !== undefined) {
         const f = this.frame.set(pos, this.header, this.headerDv, 0, L.RECORD_BATCH_OVERHEAD, false, magic, total)
         if (this.opts.streamLarge === 'crc') [f.crc, f.zstdRefused] = [crc, watch?.end()]
@@ -281,7 +289,8 @@ export class FrameScanner extends FrameWindow {
     const entry = this.resync && magic === 2 ? this.kafkaEntryAt(pos, magic, total, true) : undefined
     const inside =
       this.resync && magic === 2 ? overlappedBatch(this.source, this, pos, total, this.end, this.maxBatch) : undefined
-    if (inside !== undefined) return this.overlapped(pos, total, inside, entry)
+    if (inside !== undefined && inside < pos + total) return this.overlapped(pos, total, inside, entry)
+    if (inside !== undefined) this.chanceAfter(pos + total, inside)
     // the search may have moved the window on (keeping this entry when it could)
     if (!this.ensure(pos, pos + total))
       return this.last({
@@ -312,6 +321,32 @@ export class FrameScanner extends FrameWindow {
       length: inside - pos,
       resyncPosition: inside,
       message: `entry size ${total} fails the batch's CRC and runs into a valid batch at position ${inside}`,
+    }
+  }
+
+  /** the entry at `at`, after a batch whose length shrank, frames by chance over the valid batch at `inside` */
+  private chanceAfter(at: number, inside: number): void {
+    this.chanceAt = at
+    this.chanceNext = inside
+  }
+
+  /**
+   * That chance entry (magic 0/1, `total` bytes, its 17 framing bytes in the window): damage up to the batch in it.
+   * Kafka's reader frames it (kafkaEntry) and reads on at its end, where tsdump does not: not `damageAfter`.
+   */
+  private chance(pos: number, magic: number, total: number): CorruptEvent {
+    const next = this.chanceNext
+    const kafkaEntry = this.kafkaEntryAt(pos, magic, total)
+    this.chanceAt = -1
+    this.pos = next
+    return {
+      ...(kafkaEntry !== undefined ? { kafkaEntry } : {}),
+      kind: 'corrupt',
+      position: pos,
+      code: 'BAD_LENGTH',
+      length: next - pos,
+      resyncPosition: next,
+      message: `entry of ${total} bytes with magic ${magic} after a batch whose CRC fails runs over a valid batch at position ${next}`,
     }
   }
 

@@ -216,12 +216,16 @@ const PEEK = Buffer.alloc(L.HEADER_SIZE_UP_TO_MAGIC)
 
 /**
  * A damaged batchLength that grew by a few bytes frames "fine" but swallows the start of the next batch,
- * whose framing then fails at the declared end. Only then (the entry at the declared end does not frame
- * and this batch's CRC fails: rare, so the CRC is paid only here) is a valid batch searched for inside the
- * declared span; resuming at the declared end would skip the whole next batch. A batch whose CRC holds
- * keeps its length, so a batch carried inside a record value is never read as a batch. `w` holds the
- * whole entry at `pos`; the search moves it on, keeping the entry if it can; returns the position of the
- * batch inside it, if there is one.
+ * whose framing then fails at the declared end. One that shrank by a few bytes leaves the batch's last bytes
+ * and the next batch's first ones, which may frame by chance as a small magic 0/1 entry (a v2 batch's offset
+ * field holds the size, its partitionLeaderEpoch's first byte the magic) whose end lies inside the next batch.
+ * Only then (the entry at the declared end does not frame, or frames as a legacy entry after this v2 batch,
+ * which a broker never writes, and this batch's CRC fails: rare, so the CRC is paid only here) is a valid batch
+ * searched for inside the declared span and that entry; resuming at the declared end, or after the chance
+ * entry, would skip the whole next batch. A batch whose CRC holds keeps its length, so a batch carried inside a
+ * record value is never read as a batch. `w` holds the whole entry at `pos`; the search moves it on, keeping the
+ * entry if it can; returns the position of the batch found: inside the entry (its length grew) or inside the
+ * chance entry at its declared end (its length shrank), if there is one.
  */
 export function overlappedBatch(
   source: SegmentSource,
@@ -231,13 +235,12 @@ export function overlappedBatch(
   end: number,
   maxBatch: number,
 ): number | undefined {
-  const e = pos + total
-  if (!entryFailsAt(source, e, end, maxBatch, w.win, w.winStart)) return undefined
+  const before = suspectUntil(source, pos + total, end, maxBatch, w.win, w.winStart)
+  if (before === undefined) return undefined
   const o = pos - w.winStart
   if (crc32cUpdate(0, w.win.subarray(o + L.ATTRIBUTES_OFFSET, o + total)) === w.win.readUInt32BE(o + L.CRC_OFFSET))
     return undefined
-  const q = searchNextBatch(w, pos + 1, end, maxBatch, { before: e, hold: pos })
-  return q !== undefined && q < e ? q : undefined
+  return searchNextBatch(w, pos + 1, end, maxBatch, { before, hold: pos })
 }
 
 /**
@@ -252,34 +255,39 @@ export function overlappedStreamedBatch(
   end: number,
   maxBatch: number,
 ): number | undefined {
-  if (!entryFailsAt(source, pos + total, end, maxBatch, NO_WINDOW, 0)) return undefined
-  const q = findNextBatch(source, pos + 1, end, maxBatch, undefined, pos + total)
-  return q !== undefined && q < pos + total ? q : undefined
+  const before = suspectUntil(source, pos + total, end, maxBatch, NO_WINDOW, 0)
+  return before === undefined ? undefined : findNextBatch(source, pos + 1, end, maxBatch, undefined, before)
 }
 
 const NO_WINDOW = Buffer.alloc(0)
 
 /**
- * Does the entry at `e` fail to frame (frameProblem)? Read in place from `win` (from `winStart`) when its 17
- * framing bytes are there: this runs for every batch a resyncing scan frames, so it allocates nothing; else
- * read aside into PEEK (once per window). False when fewer than 17 bytes are left (a tail, not this case).
+ * Where the search inside a v2 batch ending at `e` stops (batches starting before it): at `e` when the entry at
+ * `e` does not frame (frameProblem) or frames as magic 0/1 past `end`, at the end of that entry when it frames as
+ * magic 0/1 inside the input; undefined when it frames as a v2 batch (or fewer than 17 bytes are left: a tail,
+ * not this case). Read in place from `win` (from `winStart`) when its 17 framing bytes are there, else read aside
+ * into PEEK (once per window): it allocates nothing.
  */
-function entryFailsAt(
+function suspectUntil(
   source: SegmentSource,
   e: number,
   end: number,
   maxBatch: number,
   win: Buffer,
   winStart: number,
-): boolean {
-  if (e + L.HEADER_SIZE_UP_TO_MAGIC > end) return false
+): number | undefined {
+  if (e + L.HEADER_SIZE_UP_TO_MAGIC > end) return undefined
   let at = win
   let i = e - winStart
   if (i < 0 || winStart + win.length < e + L.HEADER_SIZE_UP_TO_MAGIC) {
-    if (source.readInto(PEEK, e, PEEK.length) !== PEEK.length) return false
+    if (source.readInto(PEEK, e, PEEK.length) !== PEEK.length) return undefined
     at = PEEK
     i = 0
   }
   const size = at.readInt32BE(i + L.SIZE_OFFSET)
-  return frameProblem(size, at.readInt8(i + L.MAGIC_OFFSET), L.LOG_OVERHEAD + size, maxBatch) !== undefined
+  const magic = at.readInt8(i + L.MAGIC_OFFSET)
+  if (frameProblem(size, magic, L.LOG_OVERHEAD + size, maxBatch) !== undefined) return e
+  if (magic === 2) return undefined
+  // one that runs past the end is a tail the framer resyncs after (frame-scanner.ts pastEnd): the batch in it is found
+  return e + L.LOG_OVERHEAD + size <= end ? e + L.LOG_OVERHEAD + size : e
 }
