@@ -1,9 +1,10 @@
 // Entry starts of a log file by the size fields alone: where a parallel dump may cut the file
 // (commands/workers/dump-pool.ts). It applies scanFrames's rules (frameProblem, the 17-byte minimum, an entry
 // that must end inside the file) and stops at the first entry scanFrames would not yield as a whole
-// frame, so every position it gives is one where the sequential scan starts an entry too. It reads
-// only to the next header and makes nothing per entry: scanFrames with headersOnly costs about 1.3 µs per
-// entry (1.5 s for the 1.2 M batches of 256 MiB), too much for the serial part of a parallel dump.
+// frame, or may not (a magic 0/1 entry after a v2 batch: resync.ts overlappedBatch), so every position it
+// gives is one where the sequential scan starts an entry too. It reads only to the next header and makes
+// nothing per entry: scanFrames with headersOnly costs about 1.3 µs per entry (1.5 s for the 1.2 M batches of
+// 256 MiB), too much for the serial part of a parallel dump.
 import type { SegmentSource } from './segment-source.js'
 import { DEFAULT_MAX_BATCH, frameProblem } from './frame-scanner.js'
 import * as L from './layout.js'
@@ -26,6 +27,7 @@ export function* walkEntryStarts(
   let winLen = 0
   let last = 0
   let pos = 0
+  let prevMagic = -1
   while (end - pos > L.HEADER_SIZE_UP_TO_MAGIC) {
     if (pos + L.HEADER_SIZE_UP_TO_MAGIC > winStart + winLen) {
       winStart = pos
@@ -37,6 +39,9 @@ export function* walkEntryStarts(
     const magic = win.readInt8(o + L.MAGIC_OFFSET)
     const total = L.LOG_OVERHEAD + size
     if (frameProblem(size, magic, total, maxBatch) !== undefined || total > end - pos) return
+    // a magic 0/1 entry after a v2 batch may be a chance one the resyncing scan sets aside (resync.ts overlappedBatch)
+    if (magic < 2 && prevMagic === 2) return
+    prevMagic = magic
     if (pos - last >= step()) {
       yield pos
       last = pos
