@@ -3,7 +3,10 @@
 // size and offsets in typed arrays, in position order, so that verifying reads the log no second time. Bounded:
 // past MAX_BATCHES nothing more is kept, and a position not kept is framed from the file as before (dump-index.ts batchSeenAt).
 import type { I64 } from '../../bytes/int64.js'
+import type { CorruptEvent } from '../../decode/frame.js'
+import { frameProblem } from '../../decode/frame-rule.js'
 import type { FrameScanner } from '../../decode/frame-scanner.js'
+import * as L from '../../decode/layout.js'
 import type { SegmentSource } from '../../decode/segment-source.js'
 import { HeldRangeSource } from '../../io/held-range-source.js'
 
@@ -86,6 +89,34 @@ export class BatchPositions {
     // the dump stops here (a tail, no resync): what the framer's window holds from here is kept (it is the next file's)
     const held = ev.resyncPosition === undefined && this.rest === undefined ? framer.windowed(from, to) : undefined
     if (held !== undefined && held.length > 0) this.rest = { from, bytes: Buffer.from(held) } // copy: see above
+  }
+
+  /**
+   * A batch whose grown length fails its CRC and runs into a valid batch (`ev.kafkaEntry.damageAfter`, resync.ts
+   * overlappedBatch): the dump resumed inside it, but Kafka's reader frames it whole and meets damage at its declared
+   * end, as the .timeindex walk does. Kept as the batch Kafka's reader frames (from its header in the framer's window,
+   * if still there) and, when nothing frames at its declared end by any size limit within `size` bytes, that end as
+   * such damage: the walk answers both from what the dump read, with no second read.
+   */
+  grown(ev: CorruptEvent, framer: FrameScanner, size: number): void {
+    const entry = ev.kafkaEntry
+    if (entry === undefined || !entry.damageAfter || entry.magic !== 2) return
+    const h = framer.windowed(ev.position, ev.position + L.RECORD_BATCH_OVERHEAD)
+    if (h.length < L.RECORD_BATCH_OVERHEAD) return
+    this.add(ev.position, entry.sizeInBytes, entry.baseOffset, h.readInt32BE(L.LAST_OFFSET_DELTA_OFFSET))
+    const e = ev.position + entry.sizeInBytes
+    const next = framer.windowed(e, e + L.HEADER_SIZE_UP_TO_MAGIC)
+    if (next.length < L.HEADER_SIZE_UP_TO_MAGIC || this.damagedFrom.length >= MAX_DAMAGED) return
+    const n = next.readInt32BE(L.SIZE_OFFSET)
+    const total = L.LOG_OVERHEAD + n
+    if (
+      frameProblem(n, next.readInt8(L.MAGIC_OFFSET), total, Number.MAX_SAFE_INTEGER) === undefined &&
+      total <= size - e
+    )
+      return
+    this.damagedFrom.push(e)
+    this.damagedTo.push(e)
+    this.unframed.push(true)
   }
 
   /** whether damage the dump saw begins at `position` with no entry framed there (dump-index.ts batchAt would frame none) */

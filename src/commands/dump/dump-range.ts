@@ -249,6 +249,7 @@ function dumpRange(
         if (ev.resyncPosition === undefined) summary.trailingBytes += ev.length
         else summary.damagedBytes += ev.length
         summary.corruptRegions++
+        ctx.seen?.grown(ev, scanner, source.size)
         ctx.seen?.damaged(ev, unframed(ev, scanner, source), scanner)
         ctx.epochs?.damage(file.path, ev)
         log.add(
