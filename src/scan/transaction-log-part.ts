@@ -5,13 +5,15 @@
 // bytes it did not read (before where it began, after where it stopped) are read afterwards for the id alone
 // (finish). The ids are exactly those scanTransactionLog finds in the whole segment, because the reader's frames
 // are taken only where they are the frames a whole resynchronising read makes there:
-// - FrameScanner keeps nothing from one entry to the next but its position, so a read that begins at a batch
+// - FrameScanner keeps nothing from one entry to the next but its position (and a chance magic 0/1 entry found
+//   after the batch it framed last, never at a seek position), so a read that begins at a batch
 //   boundary of the whole read (a seek position: the start of a batch whose CRC checks, commands/dump/seek.ts)
 //   frames from there as the whole read does, when it frames by the same rules (resync on, no --max-bytes or
 //   --max-batch-bytes): every event of such a read is taken;
 // - framing by other rules, a frame is the whole read's when the entry after it frames (the whole read checks
-//   that, and only when it fails looks for a batch inside this one: resync.ts overlappedBatch): a frame is taken
-//   when the next event is a frame at its end or an entry that frames but runs past the end; at any other event
+//   that, and only when it fails, or frames as magic 0/1 after a v2 batch, looks for a batch inside this one:
+//   resync.ts overlappedBatch): a frame is taken when the next event is a frame at its end (not a magic 0/1 one
+//   after a v2 one) or an entry that frames but runs past the end; at any other event
 //   the reader's frames are no longer taken, and the id's read resumes there;
 // - the bytes before the reader's start are read with the whole read's rules up to that start: when they do not
 //   end there with a frame (damage before the seek position, or an entry across it), the segment is read whole
@@ -70,6 +72,7 @@ export class SegmentIdTap {
   private pending: IdProducerIds
   private pendingAt = -1
   private pendingEnd = -1
+  private pendingMagic = -1
   private from: number | undefined
   private next = 0
   private size = 0
@@ -117,13 +120,19 @@ export class SegmentIdTap {
       return
     }
     if (ev.kind === 'frame') {
-      if (!this.exact && this.pendingAt >= 0 && ev.position !== this.pendingEnd) {
+      // a magic 0/1 entry after a v2 batch: the whole read looks inside both (resync.ts overlappedBatch)
+      if (
+        !this.exact &&
+        this.pendingAt >= 0 &&
+        (ev.position !== this.pendingEnd || (ev.magic < 2 && this.pendingMagic === 2))
+      ) {
         this.stopAt(this.next)
         return
       }
       this.take()
       this.pendingAt = ev.position
       this.pendingEnd = ev.position + ev.sizeInBytes
+      this.pendingMagic = ev.magic
       frameRecords(ev, src, this.file, this.ignored, (r) => this.pending.see(r))
       if (this.exact) this.take()
       return
