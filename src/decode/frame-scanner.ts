@@ -312,15 +312,21 @@ export class FrameScanner extends FrameWindow {
 
   /** a batch at `pos` whose grown length ran into the valid batch at `inside` (resync.ts overlappedBatch) */
   private overlapped(pos: number, total: number, inside: number, kafkaEntry: KafkaEntry | undefined): CorruptEvent {
-    this.pos = inside
+    const message = `entry size ${total} fails the batch's CRC and runs into a valid batch at position ${inside}`
+    return this.resumeIn(pos, inside, message, kafkaEntry)
+  }
+
+  /** BAD_LENGTH from `pos` to the valid batch at `next`, where the scan resumes */
+  private resumeIn(pos: number, next: number, message: string, kafkaEntry: KafkaEntry | undefined): CorruptEvent {
+    this.pos = next
     return {
       ...(kafkaEntry !== undefined ? { kafkaEntry } : {}),
       kind: 'corrupt',
       position: pos,
       code: 'BAD_LENGTH',
-      length: inside - pos,
-      resyncPosition: inside,
-      message: `entry size ${total} fails the batch's CRC and runs into a valid batch at position ${inside}`,
+      length: next - pos,
+      resyncPosition: next,
+      message,
     }
   }
 
@@ -336,18 +342,9 @@ export class FrameScanner extends FrameWindow {
    */
   private chance(pos: number, magic: number, total: number): CorruptEvent {
     const next = this.chanceNext
-    const kafkaEntry = this.kafkaEntryAt(pos, magic, total)
     this.chanceAt = -1
-    this.pos = next
-    return {
-      ...(kafkaEntry !== undefined ? { kafkaEntry } : {}),
-      kind: 'corrupt',
-      position: pos,
-      code: 'BAD_LENGTH',
-      length: next - pos,
-      resyncPosition: next,
-      message: `entry of ${total} bytes with magic ${magic} after a batch whose CRC fails runs over a valid batch at position ${next}`,
-    }
+    const message = `entry of ${total} bytes with magic ${magic} after a batch whose CRC fails runs over a valid batch at position ${next}`
+    return this.resumeIn(pos, next, message, this.kafkaEntryAt(pos, magic, total))
   }
 
   /** the entry at `pos` (its 17 framing bytes in the window) as Kafka's reader frames it, if it does (CorruptEvent.kafkaEntry) */

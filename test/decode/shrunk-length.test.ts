@@ -10,6 +10,7 @@ import type { LogEvent } from '../../src/decode/log-reader.js'
 import { detachEvent, readLog } from '../../src/decode/log-reader.js'
 import { BufferSource } from '../../src/io/buffer-source.js'
 import { findings, rmrf, run, tmp } from '../hostile/support.js'
+import { kafkaBatches } from '../support/damage-copy.js'
 import { FIXTURES } from '../support/paths.js'
 
 const SEGMENT = '00000000000000000000.log'
@@ -18,20 +19,6 @@ const KAFKA_TEXT = path.join(FIXTURES, 'orders/dump/orders-11-0', `${SEGMENT}.sh
 const DAMAGED = 511
 const dir = tmp()
 afterAll(() => rmrf(dir))
-
-/** kafka-dump-log's batch lines: position, baseOffset, lastOffset, size */
-function kafkaBatches(): { position: number; baseOffset: number; lastOffset: number; size: number }[] {
-  return fs
-    .readFileSync(KAFKA_TEXT, 'utf8')
-    .split('\n')
-    .filter((l) => l.startsWith('baseOffset: '))
-    .map((l) => ({
-      position: Number(/ position: (\d+)/.exec(l)![1]),
-      baseOffset: Number(/^baseOffset: (\d+)/.exec(l)![1]),
-      lastOffset: Number(/ lastOffset: (\d+)/.exec(l)![1]),
-      size: Number(/ size: (\d+)/.exec(l)![1]),
-    }))
-}
 
 /** the segment with bit 2 of the batch at 511's batchLength flipped (551 -> 547) */
 function damaged(): Buffer {
@@ -48,7 +35,7 @@ function scan(buf: Buffer, window?: number): LogEvent[] {
 }
 
 describe('a batchLength that shrank into a chance magic 0 entry over the next batch', () => {
-  const kafka = kafkaBatches()
+  const kafka = kafkaBatches(KAFKA_TEXT)
   const buf = damaged()
   const end = DAMAGED + 12 + 547
 
