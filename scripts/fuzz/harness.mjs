@@ -20,6 +20,9 @@ export class Capture {
   commit(end) {
     this.text += this.buffer.toString('utf8', 0, end)
   }
+  writeBytes(bytes) {
+    this.text += Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8')
+  }
   flush() {}
 }
 
