@@ -14,7 +14,7 @@ class HeldString extends StringWriter implements HeldWriter {
 }
 
 export function heldInMemory(): HeldOutput {
-  return { stdout: new HeldString(), stderr: new HeldString() }
+  return { stdout: new HeldString() }
 }
 
 export function replayLso(s: LsoStream, r: LsoResult): void {

@@ -1,7 +1,7 @@
 // lso's text, written as its partitions are judged (LsoStream): the impact lines of every open transaction come
-// first and are known last, so each partition's lines (format/lso-blocked-text.ts) and its findings for stderr are
-// written into the held output as it comes, and put out at the end after the impact; then find-hanging's table and
-// the coordinator lookup. Nothing of a partition's report is kept.
+// first and are known last, so each partition's lines (format/lso-blocked-text.ts) are written into the held output
+// as it comes, and put out at the end after the impact; then find-hanging's table and the coordinator lookup. Its
+// findings go to stderr as it is judged. Nothing of a partition's report is kept.
 import type { ChalkInstance } from 'chalk'
 import type { OmittedFindings } from '../analysis/finding-list.js'
 import type { Finding } from '../analysis/findings.js'
@@ -36,14 +36,17 @@ export class LsoTextStream implements LsoStream {
     this.held.stdout.write(
       formatBlocked(b, h.maxTransactionTimeoutMinutes, this.chalk, this.nowLabel, h.nowMs, this.width),
     )
+    // a partition's warnings go out as it is judged, ahead of the held lines on a terminal shared by both
     const f = this.findings(b.label, [...b.report.findings, ...b.findings], b.report.omittedFindings)
-    if (f !== '') this.held.stderr.write(f)
+    if (f !== '') this.out.stderr.write(f)
   }
 
   end(e: LsoEnd): void {
     const { stdout, stderr } = this.out
     const timeoutMin = this.head.maxTransactionTimeoutMinutes
     const nowMs = this.head.nowMs
+    // the coordinator's findings after the partitions' and before stdout, as every warning comes
+    for (const x of e.coordinatorFindings ?? []) stderr.write(this.findings(x.label, x.findings, {}))
     // the cost first: what consumers miss, until when, and the commands that end it
     stdout.write(impactLines(e.impact ?? [], nowMs, this.width).join('\n'))
     this.held.stdout.writeTo(stdout)
@@ -77,8 +80,6 @@ export class LsoTextStream implements LsoStream {
         ).join('\n') + '\n',
       )
     }
-    this.held.stderr.writeTo(stderr)
-    for (const x of e.coordinatorFindings ?? []) stderr.write(this.findings(x.label, x.findings, {}))
   }
 
   /** the findings that are not info, for stderr, uncoloured */

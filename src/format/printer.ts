@@ -45,7 +45,6 @@ export interface HeldWriter extends Writer {
 /** a held stdout and stderr */
 export interface HeldOutput {
   stdout: HeldWriter
-  stderr: HeldWriter
 }
 
 export type { TxnsStream } from '../analysis/partition-results.js'
