@@ -121,7 +121,7 @@ export type LsoEnd = Pick<
 
 /**
  * The events of `lso`: each partition judged as its scan ends, in partition order, then the end. The output puts
- * the end's impact first, so a printer holds each partition's text (format/printer.ts HeldOutput), not its report.
+ * the end's impact first, so a printer holds each partition's text (format/printer.ts HeldWriter), not its report.
  */
 export interface LsoStream {
   partition(p: LsoPartition): void

@@ -101,7 +101,7 @@ export async function runLso(opts: LsoCommandOptions, ctx: CommandContext): Prom
   if (unusable.length > 0) return EXIT_USAGE
   // the clock comes from the context (tests inject it); the text says whether the time was given
   const judge = new LsoJudge(model, { ...opts, clock: ctx.now })
-  const held = { stdout: new SpillWriter('lso-held') }
+  const held = new SpillWriter('lso-held')
   try {
     const out = createPartitionPrinter(opts.format ?? 'text', ctx, {
       colorLevel: opts.color === false ? 0 : ctx.colorLevel,
@@ -123,6 +123,6 @@ export async function runLso(opts: LsoCommandOptions, ctx: CommandContext): Prom
     // a hanging transaction is a problem in the data even when no file is damaged
     return judge.exitCode(end, unreadable)
   } finally {
-    held.stdout.close()
+    held.close()
   }
 }

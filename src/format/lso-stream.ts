@@ -1,7 +1,7 @@
 // A whole `lso` result replayed through a printer's stream, its partitions' text held in memory (the result holds
 // them already), so that the library's result and the streaming command print through one path.
 import type { LsoResult, LsoStream } from '../analysis/partition-results.js'
-import type { HeldOutput, HeldWriter } from './printer.js'
+import type { HeldWriter } from './printer.js'
 import type { Writer } from './writer.js'
 import { StringWriter } from './writer.js'
 
@@ -13,8 +13,8 @@ class HeldString extends StringWriter implements HeldWriter {
   }
 }
 
-export function heldInMemory(): HeldOutput {
-  return { stdout: new HeldString() }
+export function heldInMemory(): HeldWriter {
+  return new HeldString()
 }
 
 export function replayLso(s: LsoStream, r: LsoResult): void {

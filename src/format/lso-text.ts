@@ -9,7 +9,7 @@ import type { LsoEnd, LsoHead, LsoPartition, LsoStream } from '../analysis/parti
 import { formatHangingTable } from './hanging-text.js'
 import { formatBlocked } from './lso-blocked-text.js'
 import { impactLines } from './lso-impact-text.js'
-import type { HeldOutput, PrinterOutput } from './printer.js'
+import type { HeldWriter, PrinterOutput } from './printer.js'
 import { TABLE_WIDTH } from './table.js'
 import { isoTime } from './timestamp.js'
 import { formatFindings } from './txn-text.js'
@@ -21,7 +21,7 @@ export class LsoTextStream implements LsoStream {
 
   constructor(
     private readonly out: PrinterOutput,
-    private readonly held: HeldOutput,
+    private readonly held: HeldWriter,
     private readonly head: LsoHead,
     private readonly chalk: ChalkInstance,
     private readonly plain: ChalkInstance,
@@ -33,9 +33,7 @@ export class LsoTextStream implements LsoStream {
 
   partition(b: LsoPartition): void {
     const h = this.head
-    this.held.stdout.write(
-      formatBlocked(b, h.maxTransactionTimeoutMinutes, this.chalk, this.nowLabel, h.nowMs, this.width),
-    )
+    this.held.write(formatBlocked(b, h.maxTransactionTimeoutMinutes, this.chalk, this.nowLabel, h.nowMs, this.width))
     // a partition's warnings go out as it is judged, ahead of the held lines on a terminal shared by both
     const f = this.findings(b.label, [...b.report.findings, ...b.findings], b.report.omittedFindings)
     if (f !== '') this.out.stderr.write(f)
@@ -49,7 +47,7 @@ export class LsoTextStream implements LsoStream {
     for (const x of e.coordinatorFindings ?? []) stderr.write(this.findings(x.label, x.findings, {}))
     // the cost first: what consumers miss, until when, and the commands that end it
     stdout.write(impactLines(e.impact ?? [], nowMs, this.width).join('\n'))
-    this.held.stdout.writeTo(stdout)
+    this.held.writeTo(stdout)
     // find-hanging's rule, in one line: open, and its last timestamp older than the timeout
     const rule = `open > ${timeoutMin} min at ${this.nowLabel}`
     const table = e.hangingTransactions

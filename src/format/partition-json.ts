@@ -13,7 +13,7 @@ import type { Lane, TimelineRun } from '../analysis/timeline.js'
 import { writeJson } from './json-stream.js'
 import { LsoJsonStream } from './lso-json.js'
 import { heldInMemory, replayLso } from './lso-stream.js'
-import type { HeldOutput, PartitionPrinter, PrinterOutput, TxnsStream } from './printer.js'
+import type { HeldWriter, PartitionPrinter, PrinterOutput, TxnsStream } from './printer.js'
 import { replayReconcile, replayTxns } from './txns-stream.js'
 import { ReconcileJsonStream } from './reconcile-json.js'
 import { findingJson, TRANSACTION_SCHEMA_VERSION } from './txn-json.js'
@@ -81,7 +81,7 @@ export class JsonPartitionPrinter implements PartitionPrinter {
     replayLso(this.lsoStream(r, heldInMemory()), r)
   }
 
-  lsoStream(head: LsoHead, held: HeldOutput): LsoStream {
-    return new LsoJsonStream(this.out.stdout, held.stdout, head)
+  lsoStream(head: LsoHead, held: HeldWriter): LsoStream {
+    return new LsoJsonStream(this.out.stdout, held, head)
   }
 }

@@ -17,7 +17,7 @@ import type {
 import type { Lane, TimelineRun } from '../analysis/timeline.js'
 import type { TransactionalIdState } from '../analysis/transactional-id-state.js'
 import { stateLabel, unknownStatesNotes } from '../analysis/transactional-id-state.js'
-import type { ColorLevel, HeldOutput, PartitionPrinter, PrinterOutput, TxnsStream } from './printer.js'
+import type { ColorLevel, HeldWriter, PartitionPrinter, PrinterOutput, TxnsStream } from './printer.js'
 import { LsoTextStream } from './lso-text.js'
 import { heldInMemory, replayLso } from './lso-stream.js'
 import { TABLE_WIDTH, fitTable, hiddenNote } from './table.js'
@@ -205,7 +205,7 @@ export class TextPartitionPrinter implements PartitionPrinter {
     replayLso(this.lsoStream(r, heldInMemory()), r)
   }
 
-  lsoStream(head: LsoHead, held: HeldOutput): LsoStream {
+  lsoStream(head: LsoHead, held: HeldWriter): LsoStream {
     return new LsoTextStream(this.out, held, head, this.chalk, this.plain, this.wide)
   }
 }

@@ -33,18 +33,13 @@ export interface PartitionPrinter {
   /** a whole result (the library's); the same text as streaming it through lsoStream (format/lso-stream.ts) */
   lso(r: LsoResult): void
   /** `lso` as its partitions are judged: their text held in `held` until the end writes the impact before them */
-  lsoStream(head: LsoHead, held: HeldOutput): LsoStream
+  lsoStream(head: LsoHead, held: HeldWriter): LsoStream
 }
 
 /** text written now and put out later, after what must come before it: the command's scratch file, or memory */
 export interface HeldWriter extends Writer {
   /** everything written so far, into `to`, and let go */
   writeTo(to: Writer): void
-}
-
-/** a held stdout and stderr */
-export interface HeldOutput {
-  stdout: HeldWriter
 }
 
 export type { TxnsStream } from '../analysis/partition-results.js'
