@@ -61,3 +61,20 @@ export function i64At(dv: DataView, at: number): I64 {
   if (hi >= -TWO_21 && hi < TWO_21) return hi * 4294967296 + dv.getUint32(at + 4)
   return dv.getBigInt64(at)
 }
+
+/**
+ * The big-endian int64 at b[at] (the caller has checked the 8 bytes are there), canonical: byte by byte, as
+ * Buffer.readInt32BE validates its argument at each call
+ */
+export function i64AtBytes(b: Uint8Array, at: number): I64 {
+  const hi = (b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!
+  return i64OfHalves(hi, ((b[at + 4]! << 24) | (b[at + 5]! << 16) | (b[at + 6]! << 8) | b[at + 7]!) >>> 0)
+}
+
+/**
+ * i64AtBytes as a bigint: one BigInt made, where Buffer.readBigInt64BE makes four (each word, the shift, the sum);
+ * the coordinator's records carry three to five each
+ */
+export function bigInt64At(b: Uint8Array, at: number): bigint {
+  return toBigInt(i64AtBytes(b, at))
+}

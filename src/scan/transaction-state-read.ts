@@ -22,12 +22,13 @@ import type { SingleRecord } from '../decode/single-record.js'
 import { readSingleRecord } from '../decode/single-record.js'
 import * as L from '../decode/layout.js'
 import type { I64 } from '../bytes/int64.js'
-import { i64, i64Add, i64OfHalves, toBigInt } from '../bytes/int64.js'
+import { i64, i64Add, i64AtBytes, toBigInt } from '../bytes/int64.js'
 import type { SegmentSource } from '../decode/segment-source.js'
 import { batchRecords } from '../decode/streamed-batch.js'
 import { TRANSACTION_STATES, decodeTransactionLogValue, transactionalIdAt } from '../decode/topics/transaction-state.js'
 import type { TransactionValueHead } from '../decode/topics/transaction-value-head.js'
-import { readTransactionValue, readTransactionValueHead } from '../decode/topics/transaction-value-head.js'
+import { readCommonValueHead, readTransactionValue } from '../decode/topics/transaction-value-head.js'
+import { readTransactionValueHead } from '../decode/topics/transaction-value-head.js'
 import type { KafkaFile, PartitionDir } from '../io/discover.js'
 import { dataBatchTap, forEachInternalRecord } from './internal-records.js'
 import { NewestPerKey } from './newest-per-id.js'
@@ -44,7 +45,8 @@ const ONGOING = TRANSACTION_STATES.indexOf('Ongoing')
 /**
  * A coordinator record as it is read: its value is buf[at, at + length) (length -1: a tombstone), valid only during
  * the call; `whole` is the record decoded when the reader decoded it anyway (else null); `timestamp` is the batch's
- * maxTimestamp as the scan holds it (a BigInt made only by a listener that reads it)
+ * maxTimestamp as the scan holds it (a BigInt made only by a listener that reads it); `head`: the value's head when
+ * readCommonValueHead took it (decode/topics/transaction-value-head.ts; else null), valid only during the call
  */
 export type StateRecordListener = (
   id: string,
@@ -56,6 +58,7 @@ export type StateRecordListener = (
   at: number,
   length: number,
   whole: TransactionStateRecord | null,
+  head: TransactionValueHead | null,
 ) => void
 
 /** what reading one partition's coordinator records gave */
@@ -114,6 +117,8 @@ export class TransactionStateReader {
   private window: Buffer | undefined
   private baseOffset: I64 = 0
   private maxTimestamp: I64 = 0
+  /** readCommonValueHead read the record's head into `head` (the listener need not walk it again) */
+  private common = false
 
   /**
    * `onRecord`: told each record as it is read (BrokerModel.onTransactionStateRecord).
@@ -295,8 +300,9 @@ export class TransactionStateReader {
     const h = this.head
     // `rec` is set only on the paths that read it (whole, tell, prepareAbort): most records take none of them
     let held = false
+    this.common = length >= 0 && readCommonValueHead(buf, at, length, h)
     if (length >= 0) {
-      if (readTransactionValueHead(buf, at, length, h)) status = h.transactionStatus
+      if (this.common || readTransactionValueHead(buf, at, length, h)) status = h.transactionStatus
       else {
         held = this.hold(slot, offset, f, position, timestamp, buf, at, length)
         whole = this.whole()
@@ -306,7 +312,7 @@ export class TransactionStateReader {
     if (status === ONGOING) {
       const v = whole?.value
       if (v === undefined || v === null)
-        this.ongoing.open(slot, offset, h.producerEpoch, i64At(buf, h.startTimestampAt))
+        this.ongoing.open(slot, offset, h.producerEpoch, i64AtBytes(buf, h.startTimestampAt))
       else this.ongoing.open(slot, offset, v.producerEpoch, i64(v.transactionStartTimestampMs))
     } else if (this.ongoing.close(slot) && status === PREPARE_ABORT) {
       held ||= this.hold(slot, offset, f, position, timestamp, buf, at, length)
@@ -331,7 +337,8 @@ export class TransactionStateReader {
   private tell(whole: TransactionStateRecord | null): void {
     const { slot, offset, file: f, position, timestamp, buf, at, length } = this.rec
     const id = this.newest.keys.keyOf(slot)
-    this.onRecord?.(id, toBigInt(offset), f.path, position, timestamp, buf, at, length, whole)
+    const head = this.common ? this.head : null
+    this.onRecord?.(id, toBigInt(offset), f.path, position, timestamp, buf, at, length, whole, head)
     if (id !== this.watch?.transactionalId) return
     try {
       whole ??=
@@ -387,10 +394,4 @@ export class TransactionStateReader {
       timestamp: toBigInt(timestamp),
     }
   }
-}
-
-/** the big-endian int64 at buf[at], inside a value the head walk checked, as an I64 (byte by byte: Buffer.readInt32BE validates its argument at each call) */
-function i64At(buf: Buffer, at: number): I64 {
-  const hi = (buf[at]! << 24) | (buf[at + 1]! << 16) | (buf[at + 2]! << 8) | buf[at + 3]!
-  return i64OfHalves(hi, ((buf[at + 4]! << 24) | (buf[at + 5]! << 16) | (buf[at + 6]! << 8) | buf[at + 7]!) >>> 0)
 }

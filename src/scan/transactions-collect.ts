@@ -17,7 +17,7 @@ import { FileTable } from '../analysis/transaction-join/wire.js'
 import { runLabel, runVersionOf } from '../analysis/transaction-join/join.js'
 import { QuietBuckets } from '../analysis/transaction-join/quiet-buckets.js'
 import type { DamageRef } from '../analysis/transactions.js'
-import type { TransactionalIdState, TransactionStateRecord } from '../analysis/transactional-id-state.js'
+import type { TransactionalIdState } from '../analysis/transactional-id-state.js'
 import { replacesNewest, sortStates } from '../analysis/transactional-id-state.js'
 import { AsciiIntern } from '../bytes/ascii-intern.js'
 import { toBigInt } from '../bytes/int64.js'
@@ -38,6 +38,7 @@ import type { ScannedCopy } from './partition-copies.js'
 import { chooseCopy } from './partition-copies.js'
 import type { PartitionScanOptions, ScannedPartition } from './partition-scan.js'
 import { BUCKET_BYTES, Buckets, bucketCount, inputBytes } from './transaction-buckets.js'
+import type { StateRecordListener } from './transaction-state-read.js'
 import type { RunBytes } from './transaction-runs.js'
 import { TransactionRunTap } from './transaction-runs.js'
 import { txnRunW } from './run-bytes.js'
@@ -153,9 +154,7 @@ export class TransactionsCollector {
       this.quiet?.episode(this.buckets.of(e.producerId), e, seq)
       this.buckets.put(e.producerId, ['e', seq, e])
     })
-    model.onTransactionStateRecord((id, offset, file, position, _timestamp, buf, at, length, whole) => {
-      this.coordinatorRecord(id, offset, file, position, buf, at, length, whole)
-    })
+    model.onTransactionStateRecord(this.coordinatorRecord)
     this.hooks = {
       analyzer: (dir) => this.start(dir),
       batch: (s) => {
@@ -219,26 +218,16 @@ export class TransactionsCollector {
   }
 
   /** one coordinator record (StateRecordListener): its value's fields read in place, the whole value only when they cannot be */
-  private coordinatorRecord(
-    id: string,
-    offset: bigint,
-    file: string,
-    position: number,
-    buf: Buffer,
-    at: number,
-    length: number,
-    whole: TransactionStateRecord | null,
-  ): void {
+  private readonly coordinatorRecord: StateRecordListener = (id, offset, file, pos, _t, buf, at, len, whole, head) => {
     let v: TransactionValueFields | null = null
     if (whole !== null) v = whole.value === null ? null : valueFields(whole.value)
-    else if (length >= 0) {
+    else if (len >= 0) {
       v = this.fields
-      if (!readTransactionValueFields(buf, at, length, v, this.walk))
+      if (!readTransactionValueFields(buf, at, len, v, this.walk, head))
         // (the reader decoded whatever its own walk refused: this one is read without an error)
-        v = valueFields(decodeTransactionLogValue(buf.subarray(at, at + length), position))
+        v = valueFields(decodeTransactionLogValue(buf.subarray(at, at + len), pos))
     }
-    if (this.cut.isNew(id, offset))
-      this.cut.addState(id, v === null ? null : coordinatorState(v, file, position, offset))
+    if (this.cut.isNew(id, offset)) this.cut.addState(id, v === null ? null : coordinatorState(v, file, pos, offset))
     if (!this.firstSeen.has(id)) this.firstSeen.set(id, v?.transactionLastUpdateTimestampMs ?? null)
     if (v === null) return
     const named = this.named.get(id)

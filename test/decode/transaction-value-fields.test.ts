@@ -13,6 +13,7 @@ import {
   readTransactionValueFields,
   transactionValueFields,
 } from '../../src/decode/topics/transaction-value-fields.js'
+import { readCommonValueHead } from '../../src/decode/topics/transaction-value-head.js'
 import { agreeOnMutatedValues, fixtureStateRecords } from '../support/state-records.js'
 
 /** every value of the fixtures' __transaction_state records, each a copy */
@@ -59,6 +60,14 @@ function agree(v: Buffer, pad: number): boolean {
   } catch (e) {
     g = (e as Error).message
   }
+  // the head the coordinator's reader walked (readCommonValueHead) given: the rest alone read, the same fields
+  const head = { transactionStatus: 0, producerEpoch: 0, transactionTimeoutMs: 0, startTimestampAt: 0 }
+  if (readCommonValueHead(buf, pad, v.length, head)) {
+    expect(took, 'the walk of the rest alone took a value the whole walk refuses').toBe(true)
+    const r = transactionValueFields()
+    expect(readTransactionValueFields(buf, pad, v.length, r, walk, head)).toBe(true)
+    expect(r).toEqual(f)
+  }
   if (!took) return false
   expect(typeof g, `the walk took a value the general decoder refuses: ${String(g)}`).toBe('object')
   const d = g as Exclude<typeof g, string>
@@ -87,6 +96,20 @@ describe('the in-place walk of a __transaction_state value agrees with the gener
     expect(versions.has(0) && versions.has(1), 'the fixtures hold v0 and flexible (v1) values').toBe(true)
     expect(values.some((v) => (decodeTransactionLogValue(v).transactionPartitions?.length ?? 0) > 0)).toBe(true)
     for (const v of values) expect(agree(v, 0)).toBe(true)
+  })
+
+  it('reads the rest of a value whose head the reader of the coordinator walked, without walking the head again', () => {
+    // the values a coordinator writes are the common walk's: each read from the head it gave
+    const common = values.filter((v) =>
+      readCommonValueHead(v, 0, v.length, {
+        transactionStatus: 0,
+        producerEpoch: 0,
+        transactionTimeoutMs: 0,
+        startTimestampAt: 0,
+      }),
+    )
+    expect(common.length).toBeGreaterThan(50)
+    for (const v of common) expect(agree(v, 5)).toBe(true)
   })
 
   it('reads the tagged fields (KIP-890 producer ids, client transaction version) and refuses one given twice', () => {

@@ -7,8 +7,9 @@
 // (test/decode/transaction-value-fields.test.ts); elsewhere it refuses and the caller decodes it with
 // decodeTransactionLogValue.
 import type { AsciiIntern } from '../../bytes/ascii-intern.js'
+import { bigInt64At } from '../../bytes/int64.js'
 import type { TransactionValueHead, TransactionValueRest } from './transaction-value-head.js'
-import { readTransactionValueHead, transactionValueRest } from './transaction-value-head.js'
+import { readCommonValueRest, readTransactionValueHead, transactionValueRest } from './transaction-value-head.js'
 
 /** TransactionLogValue (transaction-coordinator's TransactionLogValue.json), tagged fields at their defaults when absent */
 export interface TransactionValueFields {
@@ -41,17 +42,26 @@ export function transactionValueFields(): TransactionValueFields {
   }
 }
 
+/** partitions above this are labelled anew each time (a label table per topic holds up to this many) */
+const MAX_LABELLED = 4095
+
 /** the `topic-partition` labels of each topic seen, so that the same partition is one string (a few per topic) */
 export class PartitionLabels {
   private readonly byTopic = new Map<string, string[]>()
   label(topic: string, partition: number): string {
-    if (partition < 0 || partition > 4095) return `${topic}-${partition}`
+    if (partition < 0 || partition > MAX_LABELLED) return `${topic}-${partition}`
+    const l = this.of(topic)
+    return (l[partition] ??= `${topic}-${partition}`)
+  }
+
+  /** the table of `topic`'s labels by partition (up to MAX_LABELLED), filled as they are made */
+  of(topic: string): string[] {
     let l = this.byTopic.get(topic)
     if (l === undefined) {
       l = []
       this.byTopic.set(topic, l)
     }
-    return (l[partition] ??= `${topic}-${partition}`)
+    return l
   }
 }
 
@@ -69,7 +79,14 @@ export class FieldsWalk {
   constructor(intern: AsciiIntern, labels: PartitionLabels) {
     this.rest = transactionValueRest((b, topicAt, topicEnd, idsAt, n) => {
       const topic = intern.get(b, topicAt, topicEnd - topicAt)
-      for (let i = 0; i < n; i++) this.partitions.push(labels.label(topic, b.readInt32BE(idsAt + 4 * i)))
+      // the topic's labels looked up once per entry, each id read byte by byte (the walk checked they are there;
+      // Buffer.readInt32BE validates its argument at each call)
+      const l = labels.of(topic)
+      for (let i = 0; i < n; i++) {
+        const q = idsAt + 4 * i
+        const p = (b[q]! << 24) | (b[q + 1]! << 16) | (b[q + 2]! << 8) | b[q + 3]!
+        this.partitions.push(p < 0 || p > MAX_LABELLED ? `${topic}-${p}` : (l[p] ??= `${topic}-${p}`))
+      }
     })
   }
 
@@ -85,7 +102,8 @@ export class FieldsWalk {
  * TransactionLogValue v0 or v1 at buf[at, at + length) into `into`, by the head walk of transaction-value-head.ts
  * (one walk of the format for lso's heads and this): false where that walk does not take it as a plain value;
  * decodeTransactionLogValue then decides, and throws where it should. Where this returns true,
- * decodeTransactionLogValue reads the same value without an error.
+ * decodeTransactionLogValue reads the same value without an error. `head`: what readCommonValueHead read of this
+ * same value (the coordinator's reader walks every head for its timeout rule): the head is not walked again.
  */
 export function readTransactionValueFields(
   buf: Buffer,
@@ -93,20 +111,23 @@ export function readTransactionValueFields(
   length: number,
   into: TransactionValueFields,
   walk: FieldsWalk,
+  head: TransactionValueHead | null = null,
 ): boolean {
   walk.take()
-  const ok = readTransactionValueHead(buf, at, length, walk.head, walk.rest)
+  let ok = true
+  if (head === null) ok = readTransactionValueHead(buf, at, length, walk.head, walk.rest)
+  else readCommonValueRest(buf, at, walk.rest)
   const partitions = walk.take()
   if (!ok) return false
-  const h = walk.head
+  const h = head ?? walk.head
   const r = walk.rest
-  into.producerId = buf.readBigInt64BE(at + 2)
+  into.producerId = bigInt64At(buf, at + 2)
   into.producerEpoch = h.producerEpoch
   into.transactionTimeoutMs = h.transactionTimeoutMs
   into.transactionStatus = h.transactionStatus
   into.partitions = r.nullPartitions ? null : partitions
-  into.transactionLastUpdateTimestampMs = buf.readBigInt64BE(h.startTimestampAt - 8)
-  into.transactionStartTimestampMs = buf.readBigInt64BE(h.startTimestampAt)
+  into.transactionLastUpdateTimestampMs = bigInt64At(buf, h.startTimestampAt - 8)
+  into.transactionStartTimestampMs = bigInt64At(buf, h.startTimestampAt)
   into.previousProducerId = r.previousProducerId
   into.nextProducerId = r.nextProducerId
   into.clientTransactionVersion = r.clientTransactionVersion

@@ -3,6 +3,7 @@
 // time, and only a PrepareAbort whole. Building every value with the general reader (decode/protocol/reader.ts) was most
 // of `lso`'s time on a busy broker's log dir (bench/RESULTS.md). The general decoder stays the judge: this walk takes a
 // value only where it reads it without an error and gives the same fields (test/decode/transaction-value-head.test.ts).
+import { bigInt64At } from '../../bytes/int64.js'
 import type { TransactionLogValue } from './transaction-state.js'
 
 /** What the coordinator's timeout rule reads of every value as the records stream past (analysis/transaction-join/timed-out.ts) */
@@ -195,6 +196,19 @@ export function readTransactionValueHead(
 }
 
 /**
+ * readTransactionValueHead's walk of the values a coordinator writes alone (commonHead): true where it took the value,
+ * which readTransactionValueRest may then read on from; false: readTransactionValueHead decides
+ */
+export function readCommonValueHead(b: Buffer, at: number, length: number, into: TransactionValueHead): boolean {
+  return commonHead(b, at, length, into)
+}
+
+/** the rest of a value readCommonValueHead took (nothing checked again: the head walk checked it) */
+export function readCommonValueRest(b: Buffer, at: number, rest: TransactionValueRest): void {
+  commonRest(b, at, rest)
+}
+
+/**
  * readTransactionValueHead for the values a coordinator writes (every varint one byte, the partition entries without
  * tagged fields), walked with locals only: the walk above, which takes any value, was 40% of the time `lso` spends
  * on each coordinator record. True only where that walk takes the value and reads the same head; false declines
@@ -316,8 +330,8 @@ function commonRest(b: Buffer, at: number, rest: TransactionValueRest): void {
     const tag = b[q]!
     const size = b[q + 1]!
     q += 2
-    if (tag === 0) rest.previousProducerId = b.readBigInt64BE(q)
-    else if (tag === 1) rest.nextProducerId = b.readBigInt64BE(q)
+    if (tag === 0) rest.previousProducerId = bigInt64At(b, q)
+    else if (tag === 1) rest.nextProducerId = bigInt64At(b, q)
     else if (tag === 2) rest.clientTransactionVersion = b.readInt16BE(q)
     else if (tag === 3) rest.nextProducerEpoch = b.readInt16BE(q)
     q += size
