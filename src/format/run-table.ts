@@ -7,6 +7,7 @@ import type { Column } from './table.js'
 import { headerLine } from './table.js'
 import { WORD_SLACK, intLength, putAscii, putIntWords, viewOf } from './ascii.js'
 import type { Writer } from './writer.js'
+import { toNumber } from '../bytes/int64.js'
 
 export const RUN_COLUMNS: Column[] = [
   { header: 'PARTITION', left: true },
@@ -94,16 +95,21 @@ function isAscii(s: string): boolean {
   return true
 }
 
+/** each run's first and last data offset and its marker's, as measure() took them, for putCell */
+let offsets = new Float64Array(3 * 16)
+
 /** an offset as the table writes it: a number, or NaN past 2^53 (then the string path writes the table) */
 function offsetNumber(v: bigint): number {
-  const n = Number(v)
+  const n = toNumber(v)
   return Number.isSafeInteger(n) ? n : Number.NaN
 }
 
 /** the runs' cell lengths into `lengths`; false when one cannot be written here (a topic not ASCII, an offset past 2^53) */
 function measure(runs: readonly PartitionRun[]): boolean {
   if (lengths.length < N * runs.length) lengths = new Int32Array(N * runs.length * 2)
+  if (offsets.length < 3 * runs.length) offsets = new Float64Array(3 * runs.length * 2)
   const len = lengths
+  const at3 = offsets
   for (let j = 0; j < runs.length; j++) {
     const r = runs[j]!
     if (!isAscii(r.topic)) return false
@@ -111,11 +117,13 @@ function measure(runs: readonly PartitionRun[]): boolean {
     len[k] = r.topic.length + 1 + intLength(r.partition)
     const first = offsetNumber(r.firstOffset)
     if (Number.isNaN(first)) return false
+    at3[3 * j] = first
     if (r.lastDataOffset === null) len[k + 1] = 1
     else if (r.lastDataOffset === r.firstOffset) len[k + 1] = intLength(first)
     else {
       const last = offsetNumber(r.lastDataOffset)
       if (Number.isNaN(last)) return false
+      at3[3 * j + 1] = last
       len[k + 1] = intLength(first) + 2 + intLength(last)
     }
     len[k + 2] = intLength(r.records)
@@ -127,6 +135,7 @@ function measure(runs: readonly PartitionRun[]): boolean {
     } else {
       const at = offsetNumber(m.offset)
       if (Number.isNaN(at) || !isAscii(m.type)) return false
+      at3[3 * j + 2] = at
       len[k + 3] = m.type.length
       len[k + 4] = intLength(at)
       len[k + 5] = m.coordinatorEpoch === null ? 0 : intLength(m.coordinatorEpoch)
@@ -141,8 +150,8 @@ function putSpaces(buf: Buffer, pos: number, n: number): number {
   return pos
 }
 
-/** cell i of run r at pos (its text only, unpadded) */
-function putCell(dv: DataView, buf: Buffer, pos: number, r: PartitionRun, i: number): number {
+/** cell i of run r, the j-th measured, at pos (its text only, unpadded) */
+function putCell(dv: DataView, buf: Buffer, pos: number, r: PartitionRun, j: number, i: number): number {
   switch (i) {
     case 0:
       pos = putAscii(buf, pos, r.topic)
@@ -153,17 +162,17 @@ function putCell(dv: DataView, buf: Buffer, pos: number, r: PartitionRun, i: num
         buf[pos] = 45
         return pos + 1
       }
-      pos = putIntWords(dv, pos, Number(r.firstOffset))
+      pos = putIntWords(dv, pos, offsets[3 * j]!)
       if (r.lastDataOffset === r.firstOffset) return pos
       buf[pos++] = 46
       buf[pos++] = 46
-      return putIntWords(dv, pos, Number(r.lastDataOffset))
+      return putIntWords(dv, pos, offsets[3 * j + 1]!)
     case 2:
       return putIntWords(dv, pos, r.records)
     case 3:
       return putAscii(buf, pos, r.marker === null ? NONE_OPEN : r.marker.type)
     case 4:
-      return r.marker === null ? pos : putIntWords(dv, pos, Number(r.marker.offset))
+      return r.marker === null ? pos : putIntWords(dv, pos, offsets[3 * j + 2]!)
     default:
       return r.marker === null || r.marker.coordinatorEpoch === null
         ? pos
@@ -217,8 +226,8 @@ export function writeRunTable(
     for (let i = 0; i < N; i++) {
       if (i > 0) pos = putSpaces(buf, pos, 2)
       const pad = widths[i]! - len[N * j + i]!
-      if (LEFT[i]) pos = putSpaces(buf, putCell(dv, buf, pos, r, i), pad)
-      else pos = putCell(dv, buf, putSpaces(buf, pos, pad), r, i)
+      if (LEFT[i]) pos = putSpaces(buf, putCell(dv, buf, pos, r, j, i), pad)
+      else pos = putCell(dv, buf, putSpaces(buf, pos, pad), r, j, i)
     }
     // trimEnd: the padding of the last cells when they are empty or left-aligned
     while (buf[pos - 1] === 32) pos--

@@ -2,9 +2,10 @@
 // (damaged headers carry arbitrary int64 timestamps; Date#toISOString throws RangeError on them): the rule is
 // bytes/iso-time.ts's; this is its fast form for the printers.
 import { isoOrOutOfRange } from '../bytes/iso-time.js'
+import { toNumber } from '../bytes/int64.js'
 
 export function isoTime(ms: bigint | number): string {
-  const n = Number(ms)
+  const n = typeof ms === 'number' ? ms : toNumber(ms)
   const milli = isoSecondOf(n)
   if (milli >= 0) return lastPrefix + (milli < 10 ? '00' : milli < 100 ? '0' : '') + milli + 'Z'
   return isoOrOutOfRange(n)

@@ -4,6 +4,7 @@
 // (bytes/ascii-intern.ts: a transactional id repeats in every transaction of its producer). Nothing here is
 // checked as an input is: only this process writes these files, and reads them back once.
 import { AsciiIntern } from '../bytes/ascii-intern.js'
+import { fromSafeNumber, toNumber } from '../bytes/int64.js'
 
 /** |n| below this travels as a varint, anything else as the escape and its 8 bytes */
 const VARINT_LIMIT = 2 ** 50
@@ -87,7 +88,7 @@ export class ByteOut {
       this.u8(NULL)
       return
     }
-    const n = Number(v)
+    const n = toNumber(v)
     if (n < VARINT_LIMIT && n > -VARINT_LIMIT) {
       this.uv((n >= 0 ? n * 2 : -n * 2 - 1) + 2)
       return
@@ -223,7 +224,7 @@ export class ByteIn {
     // its slot, not a BigInt allocated per field
     const k = v & (BIGINT_SLOTS - 1)
     if (this.bigKeys[k] === v) return this.bigValues[k]!
-    const b = BigInt(v)
+    const b = fromSafeNumber(v)
     this.bigKeys[k] = v
     this.bigValues[k] = b
     return b
