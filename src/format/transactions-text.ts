@@ -22,10 +22,11 @@ import {
 import type { PrintOptions } from './print-options.js'
 import type { PrinterOutput } from './printer.js'
 import { formatFinding } from './finding-text.js'
-import { fitTable, hiddenNote } from './table.js'
+import { TABLE_WIDTH, fitTable, hiddenNote } from './table.js'
 import { isoTime } from './timestamp.js'
 import { fitsOneLine, spaced, wrapWords } from './wrap.js'
 import { runTableLines, writeRunTable } from './run-table.js'
+import { writeWrapped } from './wrap-bytes.js'
 import type { Writer } from './writer.js'
 import { streamsLines } from './streams-text.js'
 import { wrapCommand } from './doctor-text.js'
@@ -101,6 +102,12 @@ function block(
 ): void {
   // the empty line before the block
   const out: string[] = ['']
+  const width = wide ? 10000 : 80
+  /** hanging(text, wide, first)'s lines written, as bytes where the text is plain ASCII (wrap-bytes.ts), after what `out` holds */
+  const say = (text: string, first = '  '): void => {
+    writeLines(w, out)
+    if (!writeWrapped(w, text, first, '    ', width)) for (const l of hanging(text, wide, first)) out.push(l)
+  }
   const outcome =
     t.outcome === 'committed'
       ? chalk.green(t.outcome)
@@ -114,21 +121,18 @@ function block(
   if (wide || who.length + 2 + rest.length <= 80) out.push(`${chalk.bold(who)}  ${said}`)
   else out.push(chalk.bold(who), `  ${said}`)
   const { family, named } = t.transactionalId === null ? NO_FAMILY : familyOf(t.transactionalId)
-  if (named !== null) for (const l of hanging(named, wide)) out.push(l)
-  for (const n of flinkTransactionNotes(sinks, t.transactionalId, t.outcome))
-    for (const l of hanging(n, wide)) out.push(l)
+  if (named !== null) say(named)
+  for (const n of flinkTransactionNotes(sinks, t.transactionalId, t.outcome)) say(n)
   if (family?.kind === 'flink-kafka-sink' && t.outcome === 'open' && !flinkKnowsOpen(sinks, t.transactionalId)) {
     // FlinkKafkaInternalProducer ids are aborted on restore only for the subtasks and prefix the job still has
-    for (const l of hanging(
+    say(
       `a Flink sink transaction left open: known causes are ${flinkOpenCauses(family.subtask)}; the coordinator aborts it only after transaction.timeout.ms`,
-      wide,
-    ))
-      out.push(l)
+    )
   }
   if (t.outcome === 'open' && t.transactionalId !== null && endIt !== undefined) {
     // the whole transaction at once, as lso offers it (analysis/broker-release.ts: which kafka-transactions.sh runs it)
     const a = endIt(t.transactionalId)
-    for (const l of hanging(`to end it now, the whole transaction at once (${a.note}):`, wide)) out.push(l)
+    say(`to end it now, the whole transaction at once (${a.note}):`)
     for (const l of wide ? [`    ${a.command ?? ''}`] : wrapCommand(a.command ?? '', '    ')) out.push(l)
   }
   const span =
@@ -136,14 +140,14 @@ function block(
       ? 'no timestamps'
       : `${isoTime(t.firstTimestamp)}${t.lastTimestamp !== null && t.lastTimestamp !== t.firstTimestamp ? ` .. ${clock(t.lastTimestamp)}` : ''}`
   // (the span is timestamps: only the basis's words are held together)
-  for (const l of wrapWords(`${span}, joined by ${JOINED_HELD[t.joinedBy]}`, '  ')) out.push(l)
+  const joined = `${span}, joined by ${JOINED_HELD[t.joinedBy]}`
+  writeLines(w, out)
+  if (!writeWrapped(w, joined, '  ', '  ', TABLE_WIDTH)) for (const l of wrapWords(joined, '  ')) out.push(l)
   if (t.runs.length > 0) {
     writeLines(w, out)
     if (!writeRunTable(w, t.runs, chalk, wide, 78, '  '))
       for (const l of runTableLines(t.runs, chalk, wide, 78)) out.push('  ' + l)
-    for (const r of t.runs)
-      if (r.verdict !== undefined)
-        for (const l of hanging(openRunText(`${r.topic}-${r.partition}`, r.verdict), wide)) out.push(l)
+    for (const r of t.runs) if (r.verdict !== undefined) say(openRunText(`${r.topic}-${r.partition}`, r.verdict))
   }
   if (t.offsetCommits.length > 0) {
     // (one group, as nearly every transaction commits to: no set of them)
@@ -162,30 +166,26 @@ function block(
                 ? `\u00a0(group\u00a0at\u00a0${c.committedAfter ?? 'none'}:\u00a0a\u00a0later\u00a0plain\u00a0commit)`
                 : ''),
         )
-      for (const l of hanging(`offsets of group ${g}: ${cs.join(', ')}`, wide)) out.push(l)
+      say(`offsets of group ${g}: ${cs.join(', ')}`)
     }
   } else if (t.notRead.some((p) => p.startsWith('__consumer_offsets-'))) {
-    for (const l of hanging(
+    say(
       `offset commits in ${t.notRead.filter((p) => p.startsWith('__consumer_offsets-')).join(', ')}, not among the paths`,
-      wide,
-    ))
-      out.push(l)
+    )
   } else if (t.runs.some((r) => r.records > 0)) {
     out.push('  no offset commits in this transaction')
   }
   const others = t.notRead.filter((p) => !p.startsWith('__consumer_offsets-'))
   if (others.length > 0)
-    for (const l of hanging(
+    say(
       `${t.runs.length === 0 ? 'none of its partitions among the paths; ' : ''}also listed by the coordinator, not among the paths: ${others.join(', ')}`,
-      wide,
-    ))
-      out.push(l)
+    )
   if (t.episode !== null) {
     const states = t.episode.states.map(
       (s) =>
         `${s.state}\u00a0${clock(s.timestamp)}${s.partitions.length > 0 && s.state !== 'Ongoing' ? `\u00a0(${s.partitions.length}\u00a0partition${s.partitions.length === 1 ? '' : 's'})` : ''}`,
     )
-    for (const l of hanging(`coordinator: ${states.join(', ')}`, wide)) out.push(l)
+    say(`coordinator: ${states.join(', ')}`)
   }
   if (t.abortCause !== null) {
     const c = t.abortCause
@@ -193,15 +193,13 @@ function block(
       c.by === 'coordinator-timeout'
         ? `: began ${clock(c.startedAt)}, deadline ${clock(c.deadline)} (transactionTimeoutMs ${c.transactionTimeoutMs}), PrepareAbort ${clock(c.preparedAt)}`
         : ''
-    for (const l of hanging(`aborted by ${ABORTED_BY_TEXT[c.by]}${timing}`, wide)) out.push(l)
+    say(`aborted by ${ABORTED_BY_TEXT[c.by]}${timing}`)
   }
   for (const f of t.findings)
-    for (const l of hanging(
+    say(
       `${f.severity} ${f.code}: ${f.message}${f.file !== undefined ? ` (${f.file}, position ${f.position ?? 0})` : ''}`,
-      wide,
       '  ! ',
-    ))
-      out.push(l)
+    )
   writeLines(w, out)
 }
 

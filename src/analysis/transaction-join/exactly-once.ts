@@ -8,8 +8,12 @@
 import { finding } from '../findings.js'
 import type { Finding } from '../findings.js'
 import type { JoinedTransaction, OffsetCommitRecord, ProducerOffsets } from './types.js'
+import { runLabel } from './join.js'
 
-const tp = (c: { topic: string; partition: number }): string => `${c.topic}-${c.partition}`
+/** `topic-partition`, the text join.ts' runLabel keeps for each (not a string made per commit) */
+const tp = (c: { topic: string; partition: number }): string => runLabel(c)
+/** commits of one transaction past which its groups are told apart by a Set */
+const FEW_COMMITS = 8
 
 export function exactlyOnce(
   txs: readonly JoinedTransaction[],
@@ -99,8 +103,20 @@ export class ExactlyOnceTally<P = never> {
     if (t.offsetCommits.length > 0) {
       const groups = (g.groups ??= new Map())
       const inputs = (g.inputs ??= new Map())
-      for (const grp of new Set(t.offsetCommits.map((c) => c.group))) groups.set(grp, (groups.get(grp) ?? 0) + 1)
-      for (const c of t.offsetCommits) {
+      const cs = t.offsetCommits
+      // each group counted once per transaction, at its first commit (as a Set of the groups would take them);
+      // the few commits of a transaction looked back over, not a Set made per transaction
+      const seen = cs.length > FEW_COMMITS ? new Set<string>() : null
+      for (let i = 0; i < cs.length; i++) {
+        const grp = cs[i]!.group
+        let first = true
+        if (seen !== null) {
+          first = !seen.has(grp)
+          seen.add(grp)
+        } else for (let j = 0; j < i && first; j++) first = cs[j]!.group !== grp
+        if (first) groups.set(grp, (groups.get(grp) ?? 0) + 1)
+      }
+      for (const c of cs) {
         let s = inputs.get(c.group)
         if (s === undefined) {
           s = new Set()
