@@ -8,43 +8,49 @@ import type { Writer } from './writer.js'
 const NO_BREAK = 0xa0
 const SPACE = 32
 const NEWLINE = 10
+/** a character other than ASCII and the no-break space */
+const NOT_PLAIN = /[^\u0000-\u007f\u00a0]/
 
-/** whether every character is ASCII or a no-break space (one byte each here) */
-function plain(s: string): boolean {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i)
-    if (c >= 0x80 && c !== NO_BREAK) return false
-  }
-  return true
-}
+/** the text as Latin-1 bytes (one per character, no-break spaces 0xa0), reused from one text to the next */
+let scratch = Buffer.allocUnsafe(1024)
 
-/** text[from, to) at pos, no-break spaces as spaces */
-function put(buf: Buffer, pos: number, text: string, from: number, to: number): number {
+/** bytes [from, to) of `src` at pos of `buf`, no-break spaces as spaces */
+function put(buf: Buffer, pos: number, src: Buffer, from: number, to: number): number {
   for (let i = from; i < to; i++) {
-    const c = text.charCodeAt(i)
+    const c = src[i]!
     buf[pos++] = c === NO_BREAK ? SPACE : c
   }
+  return pos
+}
+
+/** an ASCII prefix at pos */
+function putPrefix(buf: Buffer, pos: number, s: string): number {
+  for (let i = 0; i < s.length; i++) buf[pos++] = s.charCodeAt(i)
   return pos
 }
 
 /**
  * wrapWords(text, indent, width) written to `w`, its first line after `first` in place of `indent` (the indent
  * still counted in its width, as hanging text is): true, or false with nothing written when the text is not
- * plain ASCII or has spaces at its ends or two together (wrap.ts takes its words apart then)
+ * plain ASCII or has spaces at its ends or two together (wrap.ts takes its words apart then). `first` and `indent`
+ * are ASCII.
  */
 export function writeWrapped(w: Writer, text: string, first: string, indent: string, width: number): boolean {
-  if (!plain(text) || !plain(first) || !plain(indent)) return false
+  if (NOT_PLAIN.test(text)) return false
+  const n = text.length
   const one = fitsOneLine(text, indent.length, width)
-  if (!one && text.length > 0) {
-    if (text.charCodeAt(0) === SPACE || text.charCodeAt(text.length - 1) === SPACE || text.includes('  ')) return false
+  if (!one && n > 0) {
+    if (text.charCodeAt(0) === SPACE || text.charCodeAt(n - 1) === SPACE || text.includes('  ')) return false
   }
+  if (scratch.length < n) scratch = Buffer.allocUnsafe(2 * n)
+  const src = scratch as Buffer & Latin1Writable
+  // one native write of the whole text (a character a byte: checked above), then the lines cut from its bytes
+  src.latin1Write(text, 0, n)
   // at most a line per word, each with the longer indent and a newline
-  const most = text.length + (text.length / 2 + 2) * (Math.max(first.length, indent.length) + 1)
-  let pos = w.reserve(most)
+  let pos = w.reserve(n + (n / 2 + 2) * (Math.max(first.length, indent.length) + 1))
   const buf = w.buffer
   if (one) {
-    pos = put(buf, pos, first, 0, first.length)
-    pos = put(buf, pos, text, 0, text.length)
+    pos = put(buf, putPrefix(buf, pos, first), src, 0, n)
     buf[pos++] = NEWLINE
     w.commit(pos)
     return true
@@ -53,23 +59,26 @@ export function writeWrapped(w: Writer, text: string, first: string, indent: str
   let from = 0
   let to = -1
   let lines = 0
-  const line = (a: number, b: number): void => {
-    const p = lines++ === 0 ? first : indent
-    pos = put(buf, pos, p, 0, p.length)
-    pos = put(buf, pos, text, a, b)
-    buf[pos++] = NEWLINE
-  }
-  for (let i = 0; i < text.length; ) {
-    let j = text.indexOf(' ', i)
-    if (j < 0) j = text.length
+  for (let i = 0; i < n; ) {
+    let j = src.indexOf(SPACE, i)
+    if (j < 0 || j > n) j = n
     if (to >= 0 && indent.length + (to - from) + 1 + (j - i) > width) {
-      line(from, to)
+      pos = put(buf, putPrefix(buf, pos, lines++ === 0 ? first : indent), src, from, to)
+      buf[pos++] = NEWLINE
       from = i
     } else if (to < 0) from = i
     to = j
     i = j + 1
   }
-  if (to >= 0) line(from, to)
+  if (to >= 0) {
+    pos = put(buf, putPrefix(buf, pos, lines === 0 ? first : indent), src, from, to)
+    buf[pos++] = NEWLINE
+  }
   w.commit(pos)
   return true
+}
+
+/** Buffer's own Latin-1 write, without Buffer#write's argument normalisation (as cli/fd-writer.ts uses utf8Write) */
+interface Latin1Writable {
+  latin1Write(s: string, offset: number, length: number): number
 }
