@@ -15,6 +15,7 @@ import { streamsJson } from './streams-text.js'
 import type { PrintOptions } from './print-options.js'
 import type { PrinterOutput } from './printer.js'
 import { flinkSinksJson } from './flink-sink-text.js'
+import { writeTransactionJson } from './transaction-json-bytes.js'
 
 // a partition's run with the names every command gives a partition-level transaction (PartitionTransaction)
 function runJson(r: PartitionRun): Json {
@@ -139,8 +140,11 @@ export function printTransactionsJson(
   const out = po.stdout
   out.write(`{"schemaVersion":${JSON.stringify(TRANSACTION_SCHEMA_VERSION)},"transactions":[`)
   let i = 0
-  for (const t of 'items' in r ? r.items : r.transactions)
-    out.write((i++ === 0 ? '' : ',') + JSON.stringify(transactionJson(t)))
+  for (const t of 'items' in r ? r.items : r.transactions) {
+    // as bytes (transaction-json-bytes.ts), or as the object's text where it holds what only that writes
+    if (!writeTransactionJson(out, t, i === 0)) out.write((i === 0 ? '' : ',') + JSON.stringify(transactionJson(t)))
+    i++
+  }
   out.write(']')
   const {
     items: _items,
