@@ -7,7 +7,7 @@ import { finding } from '../findings.js'
 import { TWO_PHASE_COMMIT_TIMEOUT_MS } from '../transactional-id-state.js'
 import { abortCause } from './abort-cause.js'
 import { runLabel } from './join.js'
-import type { JoinedTransaction, OffsetCommitRecord, TxOutcome } from './types.js'
+import type { JoinedTransaction, OffsetCommitRecord, PartitionRun, TxOutcome } from './types.js'
 import type { DamageRef } from '../transactions.js'
 import { sortSmall, sortStrings } from '../small-sort.js'
 import { lowerBound } from '../../bytes/sorted-search.js'
@@ -26,6 +26,23 @@ export interface CompleteContext {
 }
 
 const NONE: readonly OffsetCommitRecord[] = []
+
+/** the marker types of a transaction's runs, by which of COMMIT (1) and ABORT (2) are among them: one Set each, shared */
+const MARKER_TYPES: ReadonlyArray<ReadonlySet<string>> = [
+  new Set(),
+  new Set(['COMMIT']),
+  new Set(['ABORT']),
+  new Set(['COMMIT', 'ABORT']),
+]
+
+/** runs past which the marked partitions are a Set */
+const FEW_RUNS = 16
+
+/** whether a partition has a run with a marker: the few runs of a transaction looked over, a Set for many */
+function markedLabels(runs: readonly PartitionRun[]): { has: (label: string) => boolean } {
+  if (runs.length > FEW_RUNS) return new Set(runs.filter((r) => r.marker !== null).map(runLabel))
+  return { has: (label) => runs.some((r) => r.marker !== null && runLabel(r) === label) }
+}
 
 /** each partition's transactional commits by record offset, built once per partition: a lookup per run, not a pass over every commit */
 const byRecordOffset = new WeakMap<readonly OffsetCommitRecord[], { offsets: bigint[]; at: number[] }>()
@@ -77,12 +94,13 @@ export function completeTransaction(t: JoinedTransaction, ctx: CompleteContext):
     t.firstTimestamp = min(t.firstTimestamp, e.states[0]!.timestamp)
     t.lastTimestamp = max(t.lastTimestamp, e.states.at(-1)!.timestamp)
   }
-  const types = new Set<string>()
   let unmarked = 0
+  let kinds = 0
   for (const r of t.runs) {
     if (r.marker === null) unmarked++
-    else types.add(r.marker.type)
+    else kinds |= r.marker.type === 'COMMIT' ? 1 : 2
   }
+  const types = MARKER_TYPES[kinds]!
   // said only in a finding's message (a producer id made into text for every transaction cost more than the rest)
   let idText: string | null = null
   const id = (): string =>
@@ -123,7 +141,7 @@ export function completeTransaction(t: JoinedTransaction, ctx: CompleteContext):
   const notRead: string[] = []
   for (const p of e.partitions) if (!ctx.scanned.has(p)) notRead.push(p)
   t.notRead = sortStrings(notRead)
-  const marked = new Set(t.runs.filter((r) => r.marker !== null).map(runLabel))
+  const marked = markedLabels(t.runs)
   // a partition whose marker may lie in bytes that could not be read is not a hanging one: said at the damage
   for (const p of listed.filter((x) => ctx.scanned.has(x) && !marked.has(x) && ctx.damaged?.has(x) === true)) {
     const d = ctx.damaged!.get(p)!
