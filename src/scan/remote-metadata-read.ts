@@ -18,6 +18,8 @@ export class RemoteMetadataRead {
   private readonly names = new Map<string, string>()
   /** each partition's reader once its records were read (or are being read) in its scan */
   private readonly scanned = new Map<PartitionDir, RemoteMetadataPartition>()
+  /** partitions whose --no-resync scan stopped at damage: their records past it are read alone (with resync) */
+  private readonly stopped = new Set<PartitionDir>()
   private memo: RemoteLogMetadata | null | undefined
 
   constructor(partitions: readonly PartitionDir[]) {
@@ -30,17 +32,37 @@ export class RemoteMetadataRead {
     return this.memo === undefined && reads.get(dir) === this && !this.scanned.has(dir)
   }
 
-  /** the tap that reads `dir`'s records in its partition scan's pass, when it wants them */
-  tap(dir: PartitionDir): Tap | undefined {
+  /**
+   * The tap that reads `dir`'s records in its partition scan's pass, when it wants them. `resync` false (--no-resync):
+   * the scan stops at framing damage, where the metadata's readers resync past it; the frames up to the end of an
+   * undamaged log are the same either way, so the tap's records stand unless a segment ended in damage (a tail or
+   * corrupt bytes), and then the partition is read alone when the metadata is asked for.
+   */
+  tap(dir: PartitionDir, resync = true): Tap | undefined {
     if (!this.wants(dir)) return undefined
     const r = new RemoteMetadataPartition(dir, this.names)
     this.scanned.set(dir, r)
-    return (frames, src, file) => r.tap(frames, src, file)
+    if (resync) return (frames, src, file) => r.tap(frames, src, file)
+    return (frames, src, file) => r.tap(this.watchDamage(dir, frames), src, file)
+  }
+
+  /** `frames` as they are, `dir` marked as stopped at the first tail or corrupt bytes among them */
+  private watchDamage(dir: PartitionDir, frames: Frames): Frames {
+    return {
+      next: () => {
+        const ev = frames.next()
+        if (ev !== undefined && (ev.kind === 'tail' || ev.kind === 'corrupt')) this.stopped.add(dir)
+        return ev
+      },
+    }
   }
 
   /** `dir`'s scan ended with `findings` (a segment it could not read loses the records past it) */
   scanEnded(dir: PartitionDir, findings: readonly Finding[]): void {
-    if (this.memo === undefined) this.scanned.get(dir)?.finish(findings)
+    if (this.memo !== undefined) return
+    // a --no-resync scan that stopped at damage did not see what the metadata's readers read past it
+    if (this.stopped.delete(dir)) this.scanned.delete(dir)
+    else this.scanned.get(dir)?.finish(findings)
   }
 
   /** the metadata (null: no metadata partition), the partitions no scan read read alone now */
@@ -69,11 +91,11 @@ const reads = new WeakMap<PartitionDir, RemoteMetadataRead>()
 
 /**
  * A partition scan's tap on a segment's frames (`theirs`, a command's) with, when `dir` is a metadata partition whose
- * records its command has not read yet, the metadata's before it; `resync` false (--no-resync): they are read alone,
- * as the metadata's readers resync
+ * records its command has not read yet, the metadata's before it; `resync` false (--no-resync): see
+ * RemoteMetadataRead.tap
  */
 export function withRemoteMetadataTap(theirs: Tap | undefined, dir: PartitionDir, resync: boolean): Tap | undefined {
-  const own = resync ? reads.get(dir)?.tap(dir) : undefined
+  const own = reads.get(dir)?.tap(dir, resync)
   if (own === undefined || theirs === undefined) return own ?? theirs
   return (frames, src, file) => theirs(own(frames, src, file), src, file)
 }

@@ -1110,6 +1110,39 @@ describe('__remote_log_metadata is read once where other partitions sort before 
       })
 })
 
+// __remote_log_metadata in its partitions' own scans under --no-resync too (their frames are the metadata readers' up
+// to damage; a partition whose scan stopped at damage is read alone after it, as the readers resync), and txns
+// --transactional-id scans them before the coordinator's partitions, whose scans ask for the metadata as they start
+// (scan/txns-partition.ts timelinesAhead). The build before read the metadata alone under --no-resync, and for the
+// coordinator's scans in txns --transactional-id, then again as partitions of the log dir.
+describe('__remote_log_metadata is read once under --no-resync and by txns --transactional-id (strace ranges)', () => {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-bytes-read-remote-meta-'))
+  afterAll(() => fs.rmSync(work, { recursive: true, force: true }))
+  const tiered = path.join(FIXTURES_44, 'tiered')
+  // the tiered log dir with orders' coordinator partition and a partition of its transactions beside it
+  const logs = path.join(work, 'logs')
+  const copy = (): void => {
+    if (fs.existsSync(logs)) return
+    fs.cpSync(path.join(tiered, 'logs'), logs, { recursive: true })
+    for (const p of ['__transaction_state-2', 'orders-11-0'])
+      fs.cpSync(path.join(ORDERS, p), path.join(logs, p), { recursive: true })
+  }
+  const cases: string[][] = [
+    // (doctor has no --no-resync)
+    ...PARTITION_COMMANDS.filter((c) => c[0] !== 'doctor').map((c) => [...c, '--no-resync']),
+    ['txns', '--transactional-id', 'tx-rw-1'],
+    ['txns', '--json', '--transactional-id', 'tx-rw-1'],
+    ['txns', '--no-resync', '--transactional-id', 'tx-rw-1'],
+  ]
+  for (const c of cases)
+    it(c.join(' '), (ctx) => {
+      if (!haveStrace()) ctx.skip('strace is not installed (apt-get install strace): bytes read cannot be counted')
+      if (!fs.existsSync(tiered) || !fs.existsSync(ORDERS)) ctx.skip('the tiered or orders fixture is absent')
+      copy()
+      expectNoByteTwice([...c, logs], fs.realpathSync(work))
+    })
+})
+
 // dump --verify-index-only reads no segment whole: each .index entry's batch and each batch the .timeindex check walks
 // is framed from the log by its header alone, a marker and a legacy entry too, once across both checks, and the records
 // of a .timeindex entry's batch are read from the rest of its bytes (commands/dump/framed-headers.ts). The build before
