@@ -1083,6 +1083,21 @@ describe('the partition commands read each file once, to the byte (strace ranges
   }
 })
 
+/**
+ * A copy of the tiered fixture's log dir at `logs` with `extra` partitions (a directory, its name there) beside its
+ * own, made at the first test that runs; a test skips where strace or the fixtures are absent
+ */
+function tieredCopy(logs: string, extra: Array<[string, string]>): (ctx: { skip: (note: string) => void }) => void {
+  return (ctx) => {
+    if (!haveStrace()) ctx.skip('strace is not installed (apt-get install strace): bytes read cannot be counted')
+    if (!fs.existsSync(path.join(FIXTURES_44, 'tiered')) || !fs.existsSync(ORDERS))
+      ctx.skip('the tiered or orders fixture is absent')
+    if (fs.existsSync(logs)) return
+    fs.cpSync(path.join(FIXTURES_44, 'tiered', 'logs'), logs, { recursive: true })
+    for (const [from, name] of extra) fs.cpSync(from, path.join(logs, name), { recursive: true })
+  }
+}
+
 // The same where partitions sort before __remote_log_metadata's (a __consumer_offsets partition, a topic named in
 // capitals): their scans need the metadata as they start (their remote plan, or the note of remote offsets not read),
 // so each command scans the metadata's partitions first, whatever the order it lists them in.
@@ -1091,20 +1106,14 @@ describe('__remote_log_metadata is read once where other partitions sort before 
   afterAll(() => fs.rmSync(work, { recursive: true, force: true }))
   const tiered = path.join(FIXTURES_44, 'tiered')
   const logs = path.join(work, 'logs')
-  const copy = (): void => {
-    if (fs.existsSync(logs)) return
-    fs.cpSync(path.join(tiered, 'logs'), logs, { recursive: true })
-    fs.cpSync(path.join(FIXTURES_44, 'groups/logs/__consumer_offsets-0'), path.join(logs, '__consumer_offsets-0'), {
-      recursive: true,
-    })
-    fs.cpSync(path.join(ORDERS, 'orders-11-0'), path.join(logs, 'Orders-0'), { recursive: true })
-  }
+  const copy = tieredCopy(logs, [
+    [path.join(FIXTURES_44, 'groups/logs/__consumer_offsets-0'), '__consumer_offsets-0'],
+    [path.join(ORDERS, 'orders-11-0'), 'Orders-0'],
+  ])
   for (const c of PARTITION_COMMANDS)
     for (const remote of [false, true])
       it(`${c[0]}${remote ? ' --remote-storage' : ''}`, (ctx) => {
-        if (!haveStrace()) ctx.skip('strace is not installed (apt-get install strace): bytes read cannot be counted')
-        if (!fs.existsSync(tiered) || !fs.existsSync(ORDERS)) ctx.skip('the tiered or orders fixture is absent')
-        copy()
+        copy(ctx)
         const args = [...c, ...(remote ? ['--remote-storage', path.join(tiered, 'remote')] : []), logs]
         expectNoByteTwice(args, fs.realpathSync(work))
       })
@@ -1118,15 +1127,12 @@ describe('__remote_log_metadata is read once where other partitions sort before 
 describe('__remote_log_metadata is read once under --no-resync and by txns --transactional-id (strace ranges)', () => {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-bytes-read-remote-meta-'))
   afterAll(() => fs.rmSync(work, { recursive: true, force: true }))
-  const tiered = path.join(FIXTURES_44, 'tiered')
   // the tiered log dir with orders' coordinator partition and a partition of its transactions beside it
   const logs = path.join(work, 'logs')
-  const copy = (): void => {
-    if (fs.existsSync(logs)) return
-    fs.cpSync(path.join(tiered, 'logs'), logs, { recursive: true })
-    for (const p of ['__transaction_state-2', 'orders-11-0'])
-      fs.cpSync(path.join(ORDERS, p), path.join(logs, p), { recursive: true })
-  }
+  const copy = tieredCopy(
+    logs,
+    ['__transaction_state-2', 'orders-11-0'].map((p) => [path.join(ORDERS, p), p]),
+  )
   const cases: string[][] = [
     // (doctor has no --no-resync)
     ...PARTITION_COMMANDS.filter((c) => c[0] !== 'doctor').map((c) => [...c, '--no-resync']),
@@ -1136,9 +1142,7 @@ describe('__remote_log_metadata is read once under --no-resync and by txns --tra
   ]
   for (const c of cases)
     it(c.join(' '), (ctx) => {
-      if (!haveStrace()) ctx.skip('strace is not installed (apt-get install strace): bytes read cannot be counted')
-      if (!fs.existsSync(tiered) || !fs.existsSync(ORDERS)) ctx.skip('the tiered or orders fixture is absent')
-      copy()
+      copy(ctx)
       expectNoByteTwice([...c, logs], fs.realpathSync(work))
     })
 })
