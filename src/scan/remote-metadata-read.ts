@@ -9,6 +9,15 @@ import type { KafkaFile, PartitionDir } from '../io/discover.js'
 import type { Frames } from './internal-records.js'
 import type { RemoteLogMetadata } from './remote-metadata.js'
 import { mergeRemoteLogMetadata, metadataPartitions, RemoteMetadataPartition } from './remote-metadata.js'
+import { BufferSource } from '../io/buffer-source.js'
+import { FileSource } from '../io/file-source.js'
+
+/**
+ * What the metadata read alone holds of its partitions' segments for their partition scans after it, at most: a
+ * partition with no local segment needs its remote plan when the paths are resolved (whether to scan it at all),
+ * before any scan, and the metadata's partitions among the paths are scanned then as the others are
+ */
+const HELD_BYTES = 4 * 1024 * 1024
 
 type Tap = (frames: Frames, src: SegmentSource, file: KafkaFile) => Frames
 
@@ -22,9 +31,13 @@ export class RemoteMetadataRead {
   private readonly stopped = new Set<PartitionDir>()
   private memo: RemoteLogMetadata | null | undefined
 
+  /** the metadata partitions among the partitions given: a partition scan reads them after a read alone */
+  private readonly given: Set<PartitionDir>
+
   constructor(partitions: readonly PartitionDir[]) {
     this.dirs = metadataPartitions(partitions)
     for (const d of this.dirs) reads.set(d, this)
+    this.given = new Set(this.dirs.filter((d) => partitions.includes(d)))
   }
 
   /** `dir`'s scan is to read its records (`dir` is a metadata partition whose records were not read yet) */
@@ -72,11 +85,23 @@ export class RemoteMetadataRead {
       this.memo = null
       return null
     }
+    let room = HELD_BYTES
     const read = this.dirs.map((d) => {
       let r = this.scanned.get(d)
       if (r === undefined) {
         r = new RemoteMetadataPartition(d, this.names)
-        r.readAlone()
+        const hold = new Map<string, Buffer>()
+        r.readAlone(
+          this.given.has(d)
+            ? (f) => {
+                const src = new FileSource(f.path)
+                if (src.size > room) return src
+                room -= src.size
+                return heldWhole(src, f.path, hold)
+              }
+            : undefined,
+        )
+        if (hold.size > 0) held.set(d, hold)
       }
       return r
     })
@@ -88,6 +113,29 @@ export class RemoteMetadataRead {
 
 /** each metadata partition, as discovered, and the read it belongs to */
 const reads = new WeakMap<PartitionDir, RemoteMetadataRead>()
+
+/** the segments a read alone held for a metadata partition's scan after it, by path (let go as that scan ends) */
+const held = new WeakMap<PartitionDir, Map<string, Buffer>>()
+
+/** `src` read whole once into `hold` (under `file`), and served from there; a read that fails is left to its reader */
+function heldWhole(src: FileSource, file: string, hold: Map<string, Buffer>): SegmentSource {
+  // copy: the segment whole, for the read alone and then its partition's scan (at most HELD_BYTES in all)
+  const bytes = Buffer.allocUnsafe(src.size)
+  try {
+    if (src.readInto(bytes, 0, src.size) < src.size) return src
+  } catch {
+    return src
+  }
+  src.close()
+  hold.set(file, bytes)
+  return new BufferSource(bytes, src.name)
+}
+
+/** a metadata partition's segment `file` as its read alone held it (its scan reads it from there), else undefined */
+export function heldRemoteMetadata(dir: PartitionDir, file: KafkaFile): SegmentSource | undefined {
+  const b = held.get(dir)?.get(file.path)
+  return b === undefined ? undefined : new BufferSource(b, file.path)
+}
 
 /**
  * A partition scan's tap on a segment's frames (`theirs`, a command's) with, when `dir` is a metadata partition whose
@@ -103,4 +151,5 @@ export function withRemoteMetadataTap(theirs: Tap | undefined, dir: PartitionDir
 /** a partition scan of `dir` ended (remoteMetadataTap) */
 export function remoteMetadataScanned(dir: PartitionDir, findings: readonly Finding[]): void {
   reads.get(dir)?.scanEnded(dir, findings)
+  held.delete(dir)
 }

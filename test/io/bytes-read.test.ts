@@ -1087,7 +1087,11 @@ describe('the partition commands read each file once, to the byte (strace ranges
  * A copy of the tiered fixture's log dir at `logs` with `extra` partitions (a directory, its name there) beside its
  * own, made at the first test that runs; a test skips where strace or the fixtures are absent
  */
-function tieredCopy(logs: string, extra: Array<[string, string]>): (ctx: { skip: (note: string) => void }) => void {
+function tieredCopy(
+  logs: string,
+  extra: Array<[string, string]>,
+  then?: (logs: string) => void,
+): (ctx: { skip: (note: string) => void }) => void {
   return (ctx) => {
     if (!haveStrace()) ctx.skip('strace is not installed (apt-get install strace): bytes read cannot be counted')
     if (!fs.existsSync(path.join(FIXTURES_44, 'tiered')) || !fs.existsSync(ORDERS))
@@ -1095,6 +1099,7 @@ function tieredCopy(logs: string, extra: Array<[string, string]>): (ctx: { skip:
     if (fs.existsSync(logs)) return
     fs.cpSync(path.join(FIXTURES_44, 'tiered', 'logs'), logs, { recursive: true })
     for (const [from, name] of extra) fs.cpSync(from, path.join(logs, name), { recursive: true })
+    then?.(logs)
   }
 }
 
@@ -1144,6 +1149,27 @@ describe('__remote_log_metadata is read once under --no-resync and by txns --tra
     it(c.join(' '), (ctx) => {
       copy(ctx)
       expectNoByteTwice([...c, logs], fs.realpathSync(work))
+    })
+})
+
+// --remote-storage with a partition that has no local segment (every one of its segments in remote storage): its
+// remote plan is made when the paths are resolved (whether to scan it at all), which reads the metadata alone before
+// any scan; that read holds the metadata partitions' segments (up to 4 MiB: scan/remote-metadata-read.ts) and their
+// partition scans read them from there. The build before read __remote_log_metadata-1 and -2 twice.
+describe('__remote_log_metadata is read once with a partition of no local segment (strace ranges)', () => {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-bytes-read-no-local-'))
+  afterAll(() => fs.rmSync(work, { recursive: true, force: true }))
+  const logs = path.join(work, 'logs')
+  // tiered-0 without its local segments
+  const copy = tieredCopy(logs, [], (l) => {
+    for (const n of fs.readdirSync(path.join(l, 'tiered-0')))
+      if (/\.(log|index|timeindex)$/.test(n)) fs.rmSync(path.join(l, 'tiered-0', n))
+  })
+  const remote = ['--remote-storage', path.join(FIXTURES_44, 'tiered', 'remote')]
+  for (const c of PARTITION_COMMANDS)
+    it(c[0]!, (ctx) => {
+      copy(ctx)
+      expectNoByteTwice([...c, ...remote, logs], fs.realpathSync(work))
     })
 })
 
