@@ -11,6 +11,7 @@ import { createPartitionPrinter } from '../format/partition-printer.js'
 import type { OffsetCheckpoint } from '../io/checkpoints.js'
 import type { PartitionDir } from '../io/discover.js'
 import type { CommandContext } from './context.js'
+import type { ResolvedPartitions } from '../scan/partition-paths.js'
 import { resolvePartitions } from '../scan/partition-paths.js'
 import type { TransactionStatePartition } from '../analysis/partition-results.js'
 import type { ScannedTimeline } from '../scan/txns-partition.js'
@@ -110,9 +111,8 @@ export function txns(paths: string[], opts: TxnsOptions = {}): TxnsResult {
   const { partitions, unusable, unreadable } = resolved
   const result: TxnsResult = { unusable, ...(unreadable.length > 0 ? { unreadable } : {}), partitions: [] }
   const checkpoints = new Map<string, OffsetCheckpoint | null>()
-  const first = txnsCoordinatorFirst(paths, partitions, checkpoints, opts.filter, opts.resync !== false)
+  const read = readFirst(paths, resolved, checkpoints, opts.filter, opts.resync !== false)
   if (unusable.length > 0) return result
-  const read = { ...first, ahead: timelinesAhead(resolved, checkpoints, first.filter, opts.resync !== false) }
   let runs: TimelineRun[] = []
   streamTxns(
     partitions,
@@ -139,18 +139,39 @@ export function txns(paths: string[], opts: TxnsOptions = {}): TxnsResult {
   return result
 }
 
+/**
+ * What is read before the partitions in their order: the remote metadata's partitions (their scans read the metadata
+ * every other scan asks for as it starts, the coordinator's too), then a filter's transactional id resolved from the
+ * coordinator's partitions (txnsCoordinatorFirst); each file read once.
+ * @throws TsdumpError NOT_FOUND for a filter's transactionalId with no record, USAGE for crossed bounds
+ */
+function readFirst(
+  paths: readonly string[],
+  resolved: ResolvedPartitions,
+  checkpoints: Map<string, OffsetCheckpoint | null>,
+  filter: RangeSpec | undefined,
+  resync: boolean,
+): ReturnType<typeof txnsCoordinatorFirst> & { ahead: ReadonlyMap<string, ScannedTimeline> } {
+  const ahead = timelinesAhead(resolved, checkpoints, filter, resync)
+  try {
+    const first = txnsCoordinatorFirst(paths, resolved.partitions, checkpoints, filter, resync)
+    return { ...first, ahead: ahead.resolve(first.filter) }
+  } catch (e) {
+    ahead.discard()
+    throw e
+  }
+}
+
 /** @throws TsdumpError NOT_FOUND for a filter's transactionalId with no record (the command line's exit 2) */
 export async function runTxns(opts: TxnsCommandOptions, ctx: CommandContext): Promise<number> {
   const resolved = resolvePartitions(opts.paths, opts.remote)
   const { partitions, unusable, unreadable } = resolved
   // a filter's transactional id from the coordinator's partitions, read first and once (before any output)
   const checkpoints = new Map<string, OffsetCheckpoint | null>()
-  const first = txnsCoordinatorFirst(opts.paths, partitions, checkpoints, opts.filter, opts.resync !== false)
-  const filter = first.filter
+  const read = readFirst(opts.paths, resolved, checkpoints, opts.filter, opts.resync !== false)
+  const filter = read.filter
   writeUnusable([...unusable, ...unreadable], ctx)
   if (unusable.length > 0) return EXIT_USAGE
-  // the remote metadata's partitions before the others, whose scans ask for it as they start
-  const read = { ...first, ahead: timelinesAhead(resolved, checkpoints, filter, opts.resync !== false) }
   const printer = createPartitionPrinter(opts.format ?? 'text', ctx, {
     colorLevel: opts.color === false ? 0 : ctx.colorLevel,
     wide: opts.wide === true,

@@ -30,13 +30,15 @@ import { InputError } from '../io/input-error.js'
  * file, the first). An unreadable file is a finding and the next is read; framing damage is the dump's finding
  * (the reader resyncs past it); a DecodeError (from the batch or thrown by `visit`) is a finding at its position
  * and the rest of that batch is skipped. `otherError` turns another error of a batch into a finding (a decoder's
- * own error type); without it, or when it returns undefined, the error is rethrown (a bug, not the data).
+ * own error type); without it, or when it returns undefined, the error is rethrown (a bug, not the data). `open`:
+ * each file's source (a FileSource; the remote metadata's read alone holds what it reads for the scan after it).
  */
 export function forEachInternalRecord(
   files: readonly KafkaFile[],
   findings: FindingList,
   visit: (rec: KafkaRecord, header: BatchHeader, file: KafkaFile) => void,
   otherError?: (e: unknown, file: KafkaFile, batchPosition: number) => Finding | undefined,
+  open: (f: KafkaFile) => SegmentSource = (f) => new FileSource(f.path),
 ): LostRecords[] {
   const damage: LostRecords[] = []
   let earlierFiles: string[] = []
@@ -48,9 +50,9 @@ export function forEachInternalRecord(
   }
   for (const f of files) {
     earlierFiles = files.slice(0, files.indexOf(f)).map((x) => x.path)
-    let src: FileSource
+    let src: SegmentSource
     try {
-      src = new FileSource(f.path)
+      src = open(f)
     } catch (e) {
       lost(finding('UNREADABLE', describeFsError(e), { file: f.path, position: 0 }), f.path)
       continue

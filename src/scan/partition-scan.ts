@@ -35,7 +35,7 @@ import type { SegmentSource } from '../decode/segment-source.js'
 import { openKafkaFile } from '../io/remote/open.js'
 import { remotePlanned } from './remote-segments.js'
 import { remoteNotReadFinding } from './remote-not-read.js'
-import { remoteMetadataScanned, withRemoteMetadataTap } from './remote-metadata-read.js'
+import { heldRemoteMetadata, remoteMetadataScanned, withRemoteMetadataTap } from './remote-metadata-read.js'
 import { checkpointEntries, readSnapshots, readTxnIndexes } from './partition-side-files.js'
 import { openRemoteLogs, watched } from './remote-log-open.js'
 import { InputError } from '../io/input-error.js'
@@ -291,7 +291,7 @@ export function* partitionScanSteps(
     if (opened.failed.has(f.baseOffset) && f.remote !== undefined) continue
     let src: SegmentSource
     try {
-      src = opened.sources.get(f) ?? openKafkaFile(f)
+      src = opened.sources.get(f) ?? heldRemoteMetadata(given, f) ?? openKafkaFile(f)
     } catch (e) {
       findings.push(
         finding(

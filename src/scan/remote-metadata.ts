@@ -77,9 +77,11 @@ export class RemoteMetadataPartition {
     this.logs = dir.files.filter((x) => x.kind === 'log')
   }
 
-  /** its segments read alone, when no partition scan reads them */
-  readAlone(): void {
-    this.lost.push(...forEachInternalRecord(this.logs, this.findings, (rec, h, f) => this.visit(rec, h, f), notDecoded))
+  /** its segments read alone, when no partition scan reads them; `open`: each segment's source (a FileSource) */
+  readAlone(open?: (f: KafkaFile) => SegmentSource): void {
+    this.lost.push(
+      ...forEachInternalRecord(this.logs, this.findings, (rec, h, f) => this.visit(rec, h, f), notDecoded, open),
+    )
   }
 
   /** the partition scan's frames of one segment, its records applied on the way (PartitionScanOptions.frames) */

@@ -21,10 +21,11 @@ export function noteRemoteNotRead(
   partitions: PartitionDir[],
   meta: RemoteMetadataRead = new RemoteMetadataRead(partitions),
 ): void {
-  const starts = new Map<string, OffsetCheckpoint | null>()
+  // one for all the partitions: nothing of its own is kept per partition but its entry in the map
+  const context = { meta, starts: new Map<string, OffsetCheckpoint | null>() }
   for (const dir of partitions) {
     if (dir.topic === null || dir.partition === null || dir.topic === REMOTE_LOG_METADATA_TOPIC) continue
-    if (localStartOf(dir) !== null) notRead.set(dir, { meta, starts })
+    if (localStartOf(dir) !== null) notRead.set(dir, context)
   }
 }
 

@@ -82,7 +82,8 @@ const pending = new WeakMap<PartitionDir, Pending>()
  * starts; nothing per segment is kept here, so that memory follows the largest partition, not the storage (100
  * partitions of 100 remote segments held 0.45 KiB a segment for the whole run when every plan was built first).
  * The metadata is `meta`'s, asked at the first plan: its partitions' scans, taken first, read it (a partition with no
- * local segment needs its plan now, whether to scan it at all, and has the metadata read alone).
+ * local segment needs its plan now, whether to scan it at all, and has the metadata read alone, which holds the
+ * metadata partitions' segments for their scans: scan/remote-metadata-read.ts).
  * @throws InputError REMOTE_LAYOUT_UNKNOWN (see remoteView)
  */
 export function addRemoteSegments(

@@ -112,6 +112,8 @@ function oneScan(
 /** a partition's timeline scanned, its runs held: `emit` writes it (once) and lets its scratch files go */
 export interface ScannedTimeline {
   emit(to: TxnsStream, width: number): readonly Finding[]
+  /** its scratch files let go, unwritten */
+  discard(): void
 }
 
 /**
@@ -123,6 +125,7 @@ export function scanTimeline(
   checkpoints: Map<string, OffsetCheckpoint | null>,
   r: { resync?: boolean },
   filter?: RangeSpec,
+  seen?: Set<bigint>,
 ): ScannedTimeline {
   const spill = new TxnsSpill()
   const range = filter === undefined ? undefined : new RangeFilter(filter)
@@ -143,6 +146,7 @@ export function scanTimeline(
       ...(range !== undefined
         ? {
             batch: (b) => {
+              seen?.add(toBigInt(b.producerId))
               range.batch(b)
             },
           }
@@ -169,23 +173,62 @@ export function scanTimeline(
         spill.close()
       }
     },
+    discard: () => {
+      spill.close()
+    },
   }
+}
+
+/** the partitions timelinesAhead scanned, `resolve`d once the filter's transactional id is (or discarded) */
+export interface TimelinesAhead {
+  /** by path, each written in its turn, scanned with `filter` (the filter txnsCoordinatorFirst resolved) */
+  resolve(filter: RangeSpec | undefined): Map<string, ScannedTimeline>
+  /** their scratch files let go (the command stops before writing them) */
+  discard(): void
 }
 
 /**
  * The __remote_log_metadata partitions among `resolved`'s whose scans are to read the metadata (remoteMetadataFirst),
- * scanned now, ahead of the others, whose scans ask for it as they start; by path, each written in its turn
+ * scanned now, ahead of the others, whose scans ask for it as they start: before the coordinator's partitions
+ * txnsCoordinatorFirst reads for a transactional id, whose scans ask for it too (each file read once). Their
+ * producers are not known yet then: they are scanned with none (the broker model's coordinatorFirst does the same),
+ * which lets in what the id's would where they hold no batch of one of its producers (the metadata manager's producer
+ * is not a transactional id's); one that does is scanned again with them, to stay exact.
+ * @throws TsdumpError USAGE for crossed bounds (scan/filter-resolve.ts)
  */
 export function timelinesAhead(
   resolved: ResolvedPartitions,
   checkpoints: Map<string, OffsetCheckpoint | null>,
   filter: RangeSpec | undefined,
   resync = true,
-): Map<string, ScannedTimeline> {
+): TimelinesAhead {
+  checkFilterBounds(filter)
+  const r = resync ? {} : { resync: false }
+  const dirs = remoteMetadataFirst(resolved)
+  const unresolved = needsIdResolved(filter)
+  const seen = new Map(dirs.map((d) => [d.path, new Set<bigint>()]))
+  const scanFilter = unresolved ? { ...filter, producerIds: [] } : filter
   const ahead = new Map<string, ScannedTimeline>()
-  for (const dir of remoteMetadataFirst(resolved))
-    ahead.set(dir.path, scanTimeline(dir, checkpoints, resync ? {} : { resync: false }, filter))
-  return ahead
+  try {
+    for (const dir of dirs) ahead.set(dir.path, scanTimeline(dir, checkpoints, r, scanFilter, seen.get(dir.path)))
+  } catch (e) {
+    for (const t of ahead.values()) t.discard()
+    throw e
+  }
+  return {
+    resolve: (f) => {
+      if (!unresolved) return ahead
+      for (const dir of dirs) {
+        if (f?.producerIds?.some((id) => seen.get(dir.path)!.has(id)) !== true) continue
+        ahead.get(dir.path)!.discard()
+        ahead.set(dir.path, scanTimeline(dir, checkpoints, r, f))
+      }
+      return ahead
+    },
+    discard: () => {
+      for (const t of ahead.values()) t.discard()
+    },
+  }
 }
 
 /** what the filter let in, as a filtered partition scan reports it */

@@ -1083,6 +1083,26 @@ describe('the partition commands read each file once, to the byte (strace ranges
   }
 })
 
+/**
+ * A copy of the tiered fixture's log dir at `logs` with `extra` partitions (a directory, its name there) beside its
+ * own, made at the first test that runs; a test skips where strace or the fixtures are absent
+ */
+function tieredCopy(
+  logs: string,
+  extra: Array<[string, string]>,
+  then?: (logs: string) => void,
+): (ctx: { skip: (note: string) => void }) => void {
+  return (ctx) => {
+    if (!haveStrace()) ctx.skip('strace is not installed (apt-get install strace): bytes read cannot be counted')
+    if (!fs.existsSync(path.join(FIXTURES_44, 'tiered')) || !fs.existsSync(ORDERS))
+      ctx.skip('the tiered or orders fixture is absent')
+    if (fs.existsSync(logs)) return
+    fs.cpSync(path.join(FIXTURES_44, 'tiered', 'logs'), logs, { recursive: true })
+    for (const [from, name] of extra) fs.cpSync(from, path.join(logs, name), { recursive: true })
+    then?.(logs)
+  }
+}
+
 // The same where partitions sort before __remote_log_metadata's (a __consumer_offsets partition, a topic named in
 // capitals): their scans need the metadata as they start (their remote plan, or the note of remote offsets not read),
 // so each command scans the metadata's partitions first, whatever the order it lists them in.
@@ -1091,23 +1111,66 @@ describe('__remote_log_metadata is read once where other partitions sort before 
   afterAll(() => fs.rmSync(work, { recursive: true, force: true }))
   const tiered = path.join(FIXTURES_44, 'tiered')
   const logs = path.join(work, 'logs')
-  const copy = (): void => {
-    if (fs.existsSync(logs)) return
-    fs.cpSync(path.join(tiered, 'logs'), logs, { recursive: true })
-    fs.cpSync(path.join(FIXTURES_44, 'groups/logs/__consumer_offsets-0'), path.join(logs, '__consumer_offsets-0'), {
-      recursive: true,
-    })
-    fs.cpSync(path.join(ORDERS, 'orders-11-0'), path.join(logs, 'Orders-0'), { recursive: true })
-  }
+  const copy = tieredCopy(logs, [
+    [path.join(FIXTURES_44, 'groups/logs/__consumer_offsets-0'), '__consumer_offsets-0'],
+    [path.join(ORDERS, 'orders-11-0'), 'Orders-0'],
+  ])
   for (const c of PARTITION_COMMANDS)
     for (const remote of [false, true])
       it(`${c[0]}${remote ? ' --remote-storage' : ''}`, (ctx) => {
-        if (!haveStrace()) ctx.skip('strace is not installed (apt-get install strace): bytes read cannot be counted')
-        if (!fs.existsSync(tiered) || !fs.existsSync(ORDERS)) ctx.skip('the tiered or orders fixture is absent')
-        copy()
+        copy(ctx)
         const args = [...c, ...(remote ? ['--remote-storage', path.join(tiered, 'remote')] : []), logs]
         expectNoByteTwice(args, fs.realpathSync(work))
       })
+})
+
+// __remote_log_metadata in its partitions' own scans under --no-resync too (their frames are the metadata readers' up
+// to damage; a partition whose scan stopped at damage is read alone after it, as the readers resync), and txns
+// --transactional-id scans them before the coordinator's partitions, whose scans ask for the metadata as they start
+// (scan/txns-partition.ts timelinesAhead). The build before read the metadata alone under --no-resync, and for the
+// coordinator's scans in txns --transactional-id, then again as partitions of the log dir.
+describe('__remote_log_metadata is read once under --no-resync and by txns --transactional-id (strace ranges)', () => {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-bytes-read-remote-meta-'))
+  afterAll(() => fs.rmSync(work, { recursive: true, force: true }))
+  // the tiered log dir with orders' coordinator partition and a partition of its transactions beside it
+  const logs = path.join(work, 'logs')
+  const copy = tieredCopy(
+    logs,
+    ['__transaction_state-2', 'orders-11-0'].map((p) => [path.join(ORDERS, p), p]),
+  )
+  const cases: string[][] = [
+    // (doctor has no --no-resync)
+    ...PARTITION_COMMANDS.filter((c) => c[0] !== 'doctor').map((c) => [...c, '--no-resync']),
+    ['txns', '--transactional-id', 'tx-rw-1'],
+    ['txns', '--json', '--transactional-id', 'tx-rw-1'],
+    ['txns', '--no-resync', '--transactional-id', 'tx-rw-1'],
+  ]
+  for (const c of cases)
+    it(c.join(' '), (ctx) => {
+      copy(ctx)
+      expectNoByteTwice([...c, logs], fs.realpathSync(work))
+    })
+})
+
+// --remote-storage with a partition that has no local segment (every one of its segments in remote storage): its
+// remote plan is made when the paths are resolved (whether to scan it at all), which reads the metadata alone before
+// any scan; that read holds the metadata partitions' segments (up to 4 MiB: scan/remote-metadata-read.ts) and their
+// partition scans read them from there. The build before read __remote_log_metadata-1 and -2 twice.
+describe('__remote_log_metadata is read once with a partition of no local segment (strace ranges)', () => {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-bytes-read-no-local-'))
+  afterAll(() => fs.rmSync(work, { recursive: true, force: true }))
+  const logs = path.join(work, 'logs')
+  // tiered-0 without its local segments
+  const copy = tieredCopy(logs, [], (l) => {
+    for (const n of fs.readdirSync(path.join(l, 'tiered-0')))
+      if (/\.(log|index|timeindex)$/.test(n)) fs.rmSync(path.join(l, 'tiered-0', n))
+  })
+  const remote = ['--remote-storage', path.join(FIXTURES_44, 'tiered', 'remote')]
+  for (const c of PARTITION_COMMANDS)
+    it(c[0]!, (ctx) => {
+      copy(ctx)
+      expectNoByteTwice([...c, ...remote, logs], fs.realpathSync(work))
+    })
 })
 
 // dump --verify-index-only reads no segment whole: each .index entry's batch and each batch the .timeindex check walks
