@@ -5,7 +5,7 @@ import { isoOrOutOfRange } from '../bytes/iso-time.js'
 import { toNumber } from '../bytes/int64.js'
 
 export function isoTime(ms: bigint | number): string {
-  const n = typeof ms === 'number' ? ms : toNumber(ms)
+  const n = typeof ms === 'bigint' ? toNumber(ms) : Number(ms)
   const milli = isoSecondOf(n)
   if (milli >= 0) return lastPrefix + (milli < 10 ? '00' : milli < 100 ? '0' : '') + milli + 'Z'
   return isoOrOutOfRange(n)
