@@ -50,7 +50,7 @@ export interface RangeBatch {
 export class RangeFilter {
   /** time: 'before' the first batch at or after fromTime, 'in' the range, 'after' its last batch */
   private time: 'before' | 'in' | 'after'
-  private readonly producers: ReadonlySet<bigint> | null
+  private producers: ReadonlySet<bigint> | null
   /** the last batch the filter let in: which of its records are in (record()) */
   private startBatch = false
   private stopBatch = false
@@ -65,6 +65,14 @@ export class RangeFilter {
   constructor(readonly spec: RangeSpec) {
     this.time = spec.fromTime === undefined ? 'in' : 'before'
     this.producers = spec.producerIds === undefined ? null : new Set(spec.producerIds)
+  }
+
+  /**
+   * From the next batch, only `producerIds`' batches are in: export's read of a __transaction_state partition learns
+   * --transactional-id's producer ids only after its batches without one, which no producer filter lets in
+   */
+  admitOnly(producerIds: readonly bigint[]): void {
+    this.producers = new Set(producerIds)
   }
 
   /** nothing after the batch seen last can be in range: the caller stops reading the partition */

@@ -106,37 +106,50 @@ export function exportDataset(paths: string[], given: ExportOptions): ExportResu
   const cps = new Map<string, OffsetCheckpoint | null>()
   const { ids, watch, first } = idsFirst(given.filter)
   const stateFindings: Finding[] = []
-  const done = new Map<PartitionDir, { out: ExportedPartition; findings: Finding[] }>()
-  const state = partitions.filter((p) => p.topic === STATE_TOPIC)
-  for (const p of state) {
-    const tap = new StateRecordIds(watch)
-    const f: Finding[] = []
-    const out = exportPartition(p, cps, ids, first === undefined ? given : { ...given, filter: first }, f, tap)
-    if (out === null) {
-      // not read cleanly: read for its ids as before, exported in its turn below
-      transactionalIds([p], stateFindings, watch).forEach((id, pid) => ids.set(pid, id))
-      continue
-    }
-    tap.ids.forEach((id, pid) => ids.set(pid, id))
-    stateFindings.push(...tap.findings.listed)
-    done.set(p, { out, findings: f })
-  }
-  const filter = resolveIdFilter(paths, state, given.filter, watch)
-  const opts: ExportOptions = filter === undefined ? given : { ...given, filter }
-  // a partition directory that could not be read (the others were) is one more finding
-  const findings: Finding[] = [...stateFindings, ...unreadable]
-  const result: ExportedPartition[] = []
-  for (const p of partitions) {
-    let d = done.get(p)
-    if (d === undefined) {
+  const done = new Map<PartitionDir, Exported>()
+  try {
+    const state = partitions.filter((p) => p.topic === STATE_TOPIC)
+    for (const p of state) {
+      const tap = new StateRecordIds(watch)
       const f: Finding[] = []
-      // a __transaction_state partition not done above was not read cleanly: the two passes
-      d = { out: exportPartition(p, cps, ids, opts, f, undefined, p.topic === STATE_TOPIC)!, findings: f }
+      const d = exportPartition(p, cps, ids, first === undefined ? given : { ...given, filter: first }, f, tap)
+      if (d === null) {
+        // not read cleanly: read for its ids as before, exported in its turn below
+        transactionalIds([p], stateFindings, watch).forEach((id, pid) => ids.set(pid, id))
+        continue
+      }
+      tap.ids.forEach((id, pid) => ids.set(pid, id))
+      stateFindings.push(...tap.findings.listed)
+      done.set(p, d)
     }
-    result.push(d.out)
-    findings.push(...d.findings)
+    const filter = resolveIdFilter(paths, state, given.filter, watch)
+    const opts: ExportOptions = filter === undefined ? given : { ...given, filter }
+    // a partition directory that could not be read (the others were) is one more finding
+    const findings: Finding[] = [...stateFindings, ...unreadable]
+    const result: ExportedPartition[] = []
+    for (const p of partitions) {
+      let d = done.get(p)
+      done.delete(p)
+      // a __transaction_state partition whose rows wait for every coordinator's ids: they go now, with the final filter
+      if (d?.finish !== undefined && !d.finish(opts.filter)) d = undefined
+      // a __transaction_state partition not done above was not read cleanly: the two passes
+      d ??= exportPartition(p, cps, ids, opts, [], undefined, p.topic === STATE_TOPIC)!
+      result.push(d.out)
+      findings.push(...d.findings)
+    }
+    return { partitions: result, findings, unusable }
+  } finally {
+    // rows that still wait where an error came first (an id with no record): their scratch files go
+    for (const d of done.values()) d.drop?.()
   }
-  return { partitions: result, findings, unusable }
+}
+
+/** a partition exported, its findings; `finish` when its rows wait for the final filter (OneReadResult) */
+interface Exported {
+  out: ExportedPartition
+  findings: Finding[]
+  finish?: (filter: RangeSpec | undefined) => boolean
+  drop?: () => void
 }
 
 function exportPartition(
@@ -147,7 +160,7 @@ function exportPartition(
   findings: Finding[],
   tap?: RecordsTap,
   twoPasses = false,
-): ExportedPartition | null {
+): Exported | null {
   const { topic, partition, rel } = partitionDir(dir)
   const p: ExportPartition = { topic, partition, transactionalIds: ids }
   const ext = opts.format === 'ndjson' ? 'ndjson' : 'parquet'
@@ -203,14 +216,30 @@ function exportPartition(
     },
   }
   const mark = findings.length
+  let open = false
   try {
     // one read (scan/export-read.ts), damaged or not; a log it cannot answer (export-read.ts says which) is read
     // again in the two passes, whose files replace the same files (the same records make the same names) and whose
     // findings replace its own
     const once = twoPasses ? null : exportInOneRead(dir, cps, visitor, findings, opts.filter, tap)
     if (once !== null) {
-      out.label = once.label
-      return out
+      out.label = once.scanned.label
+      const rest = once.finish
+      if (rest === undefined) return { out, findings }
+      // the output file stays open for the rows that wait
+      open = true
+      const finish = (filter: RangeSpec | undefined): boolean => {
+        try {
+          return rest(filter)
+        } finally {
+          close()
+        }
+      }
+      const drop = (): void => {
+        once.drop?.()
+        close()
+      }
+      return { out, findings, finish, drop }
     }
     close()
     if (tap !== undefined) return null
@@ -221,9 +250,9 @@ function exportPartition(
     out.label = scanned.label
     exportRecords(dir, facts, visitor, findings, opts.filter)
   } finally {
-    close()
+    if (!open) close()
   }
-  return out
+  return { out, findings }
 }
 
 export interface ExportCommandOptions extends ExportOptions {

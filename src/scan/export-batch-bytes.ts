@@ -4,7 +4,6 @@
 // scratch file as its CRC is computed (export-large.ts); a batch whose grown length ran into a valid one, from the
 // scan's window, which still holds its whole declared span (FrameScanner.windowed).
 import { decodeFinding } from '../analysis/log-findings.js'
-import { toBigInt } from '../bytes/int64.js'
 import { DecodeError } from '../decode/errors.js'
 import type { CorruptEvent, Frame, TailEvent } from '../decode/frame.js'
 import { DEFAULT_WINDOW, FrameScanner } from '../decode/frame-scanner.js'
@@ -48,10 +47,9 @@ export class SegmentBatches {
 
   /**
    * A coordinator batch's records to the records tap, the batch whole as its reader (forEachInternalRecord) holds
-   * it: one copied to the scratch file is read back whole. One that carries a producer id is not read here (its rows'
-   * ids, and --transactional-id's range, are then known only after the coordinator's records: the caller reads it
-   * again, in its turn).
-   * @throws NotClean for such a batch
+   * it: one copied to the scratch file is read back whole; one that carries a producer id too, as that reader reads
+   * it (the rows of such a batch wait for every coordinator's ids: export-read.ts `deferred`).
+   * @throws NotClean for a batch that is not whole
    */
   tap(t: TakenBatch, f: Frame, records: RecordsTap): void {
     const b =
@@ -59,7 +57,7 @@ export class SegmentBatches {
         ? t.b
         : v2(frameOf(this.large.whole(t.at, f.sizeInBytes), f.position, true, f.sizeInBytes, f.magic), UNCHECKED)
     const h = b.header
-    if (toBigInt(h.producerId) >= 0n || !b.complete) throw new NotClean()
+    if (!b.complete) throw new NotClean()
     if (h.isControl) return
     try {
       for (const rec of batchRecords(h, b.bytes, true, this.src!, { window: DEFAULT_WINDOW }))

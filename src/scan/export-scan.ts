@@ -121,8 +121,9 @@ export class StateRecordIds implements RecordsTap {
 
 /**
  * Before the __transaction_state partitions' one read: the filter they are read with (--transactional-id's range
- * holds none of a coordinator's batches, which carry no producer id, whatever the id's producers: so none; export-read
- * reads a batch that carries one again, in its turn) and what collects the id's producer ids.
+ * holds none of a coordinator's batches, which carry no producer id, whatever the id's producers: so none; the rows
+ * of a batch that carries one wait for the final filter, export-read.ts OneReadResult.finish) and what collects the
+ * id's producer ids.
  * @throws TsdumpError USAGE for crossed bounds
  */
 export function idsFirst(filter: RangeSpec | undefined): {

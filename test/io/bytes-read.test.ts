@@ -14,6 +14,7 @@ import * as path from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { gzipSync } from 'node:zlib'
 import { afterAll, describe, expect, it } from 'vitest'
+import { crc32c } from '../../src/bytes/crc32c.js'
 import { segment } from '../support/segment-builder.js'
 import type { KafkaBatch } from '../support/damage-copy.js'
 import { flipByte, kafkaBatches, overwrite } from '../support/damage-copy.js'
@@ -546,6 +547,45 @@ describe('export reads once where the one read used to give up (strace)', () => 
       }
     })
   }
+})
+
+// export of a log dir whose __transaction_state batch carries a producer id (brokers write none: a hostile or damaged
+// log), with and without --transactional-id: that batch's rows need every coordinator partition's ids, so from it
+// the one read's rows wait for them, past the partition's end (scan/export-read.ts OneReadResult.finish). The
+// build before gave up its one read there, read the partition again for its ids and again in the two passes (4x).
+// The batch at kafka-dump-log's position 116 of __transaction_state-2 takes producer 1 (tx-rw-1's), its CRC made
+// good again, so that the log is clean.
+describe('export reads a __transaction_state batch with a producer id once (strace)', () => {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tsdump-bytes-read-state-pid-'))
+  afterAll(() => fs.rmSync(work, { recursive: true, force: true }))
+  const logs = path.join(work, 'logs')
+  const rel = '__transaction_state-2/00000000000000000000.log'
+  const copy = (): void => {
+    if (fs.existsSync(logs)) return
+    fs.cpSync(ORDERS, logs, { recursive: true })
+    const text = path.join(FIXTURES, 'orders/dump/__transaction_state-2/00000000000000000000.log.shallow.txt')
+    const b = kafkaBatches(text).find((x) => x.position === 116)!
+    const log = path.join(logs, rel)
+    const bytes = fs.readFileSync(log).subarray(b.position, b.position + b.size)
+    bytes.writeBigInt64BE(1n, 43) // producerId
+    bytes.writeUInt32BE(crc32c(bytes.subarray(21)), 17) // crc: attributes to the end
+    overwrite(log, b.position, bytes)
+  }
+  for (const format of ['ndjson', 'parquet'])
+    for (const x of [[], ['--transactional-id', 'tx-rw-1']])
+      it(`export --format ${format}${x.length > 0 ? ' --transactional-id' : ''}`, (ctx) => {
+        if (!haveStrace()) ctx.skip('strace is not installed (apt-get install strace): bytes read cannot be counted')
+        if (!fs.existsSync(ORDERS)) ctx.skip(`${ORDERS} is absent`)
+        copy()
+        const out = path.join(work, `out-${format}-${x.length}`)
+        const root = fs.realpathSync(logs)
+        const per = bytesRead(['export', ...x, '--format', format, logs, '-o', out], root)
+        fs.rmSync(out, { recursive: true, force: true })
+        const size = fs.statSync(path.join(root, rel)).size
+        const n = per.get(path.join(root, rel))
+        expect(n, 'strace saw no read of the log').toBeDefined()
+        expect(n!, `${n} bytes of ${size}`).toBeLessThanOrEqual(size + SLACK_BYTES)
+      })
 })
 
 // dump --isolation-level holds what its partition scan read of a partition of any size (4 MiB in memory, the rest in a
