@@ -87,15 +87,8 @@ export function buildReportModel(
 ): BuiltReport {
   const limits: LaneLimits = { ...DEFAULT_LIMITS, ...internals.limits }
   const collectors = new Map<PartitionDir, LaneCollector>()
-  const remote = opts.remote !== undefined ? { remote: opts.remote } : {}
   // a path that cannot be used stops the report (exit 2), as it stops reconcile: nothing is read
-  // the model doctor's run reads (resolved once: its side files, such as the checkpoints, are read here)
-  const brokerModel = new BrokerModel(opts.paths, {
-    ...remote,
-    metadataInScan: true,
-    ...(opts.resync === false ? { resync: false } : {}),
-  })
-  const { unusable } = holdDuring(() => brokerModel.resolved())
+  const { brokerModel, unusable } = resolvedModel(opts)
   const nowMs = opts.now ?? clock()
   if (unusable.length > 0)
     return {
@@ -177,14 +170,8 @@ export async function runReport(
   internals: ReportInternals = {},
 ): Promise<number> {
   const limits: LaneLimits = { ...DEFAULT_LIMITS, ...internals.limits }
-  const remote = opts.remote !== undefined ? { remote: opts.remote } : {}
-  const brokerModel = new BrokerModel(opts.paths, {
-    ...remote,
-    metadataInScan: true,
-    ...(opts.resync === false ? { resync: false } : {}),
-  })
   // a path that cannot be used stops the report (exit 2), as it stops reconcile: nothing is read
-  const { unusable } = holdDuring(() => brokerModel.resolved())
+  const { brokerModel, unusable } = resolvedModel(opts)
   if (unusable.length > 0) {
     writeUnusable(unusable, ctx)
     return EXIT_USAGE
@@ -253,6 +240,19 @@ export async function runReport(
   } finally {
     stream.close()
   }
+}
+
+/**
+ * the model doctor's run reads, resolved once (its side files, such as the checkpoints, are read here), with the
+ * young generation held through the discovery (io/young-generation.ts holdDuring: 20,000 partitions grew it to 32 MiB)
+ */
+function resolvedModel(opts: ReportOptions): { brokerModel: BrokerModel; unusable: Finding[] } {
+  const brokerModel = new BrokerModel(opts.paths, {
+    ...(opts.remote !== undefined ? { remote: opts.remote } : {}),
+    metadataInScan: true,
+    ...(opts.resync === false ? { resync: false } : {}),
+  })
+  return { brokerModel, unusable: holdDuring(() => brokerModel.resolved()).unusable }
 }
 
 /** doctor's options of the report's */
