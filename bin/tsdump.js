@@ -32,11 +32,8 @@ const path = require('node:path')
 // - reconcile and txns the young generation held too: the discovery of 5,000 partitions (and their remote listing)
 //   doubled it twice before the first was scanned, 32 MiB of RSS (bench/make-remote.mjs 5,000 x 2: reconcile
 //   120 -> 90 MiB, txns 185 -> 99-103 MiB peak, CPU the same; scale-1000000 reconcile 111-117 -> 100-104 MiB).
-// - report V8's optimising compiler on the main thread, as the S3 I/O bridge keeps it (below): its threads' memory
-//   outlived their compiles, 8-10 MiB of RSS, and the report of bench/make-remote.mjs' 20,000 partitions peaked at
-//   118-122 MiB with them, 107-110 without, for the same CPU.
 // Each flag here was run 300 times on a short input without a hang (the test of #25 in bench/RESULTS.md).
-// The command is the first argument naming one; a path named `txns`, `reconcile`, `transactions`, `lso` or `report` picks these
+// The command is the first argument naming one; a path named `txns`, `reconcile`, `transactions` or `lso` picks these
 // settings too, and no output differs.
 const COMMANDS = new Set([
   'dump',
@@ -52,7 +49,7 @@ const COMMANDS = new Set([
 ])
 const command = process.argv
   .slice(2)
-  .find((a) => a === 'txns' || a === 'reconcile' || a === 'transactions' || a === 'lso' || a === 'report')
+  .find((a) => a === 'txns' || a === 'reconcile' || a === 'transactions' || a === 'lso')
 const GROW_IN_SMALL_STEPS = '--heap-growing-percent=10'
 const V8_FLAGS = {
   txns: [GROW_IN_SMALL_STEPS, '--semi-space-growth-factor=1'],
@@ -64,7 +61,6 @@ const V8_FLAGS = {
   ],
   transactions: [GROW_IN_SMALL_STEPS, '--semi-space-growth-factor=1'],
   lso: [GROW_IN_SMALL_STEPS, '--semi-space-growth-factor=1'],
-  report: [GROW_IN_SMALL_STEPS, '--no-concurrent-recompilation'],
 }
 // A small input (all its files seen, under 1 MiB) gets none: there the heap never grows and nothing is hot, so
 // they change nothing, while node:v8 loads node's streams, 23 modules, 3-4 ms of a short run (bench/RESULTS-startup.md).
