@@ -18,7 +18,7 @@
 //
 // `report` over the same tree, held to 128 MiB peak RSS: the build that kept every partition's lane, rows and scan
 // until it drew the page peaked here at 347 MiB (5,000: 150); this one writes each partition's page parts to a scratch
-// file as doctor is done with it (107-113 MiB). Its answers are the generator's too: each lane's one local batch of 2
+// file as doctor is done with it (117-122 MiB). Its answers are the generator's too: each lane's one local batch of 2
 // records (the tiered fixture's batch, 2 records by kafka-dump-log's text), HW and LSO at the log end.
 import * as fs from 'node:fs'
 import * as path from 'node:path'
