@@ -89,6 +89,12 @@ export interface DoctorInternals {
    * its discovery and side files are not read again
    */
   model?: BrokerModel
+  /**
+   * each partition once doctor is done with it, with cleanup's result of it, and its place in the order the scans
+   * ended: as its scan ends, or after the join for one with an open transaction (held until the coordinator's states
+   * are known, as doctor holds it); with it, no partition is kept for the report to the run's end
+   */
+  ended?: (s: ScannedPartition, cleanup: CleanupPartition | null, at: number) => void
 }
 
 /** doctor's one run: its result and each analysis' own result, for a page drawn from the same reads */
@@ -163,9 +169,9 @@ export function doctorRun(paths: string[], opts: DoctorOptions = {}, internals: 
   if (usable.length === 0) return run
   const remote = opts.remote !== undefined ? { remote: opts.remote } : {}
   // V8's young generation held once grown to 8 MiB (io/young-generation.ts): 32 MiB of RSS otherwise, and the scan's
-  // and the tally's garbage is about as cheap to collect in 8 as in 16; the report's, which joins every transaction
-  // to list the first ones, is not (40% more CPU at 1,000,000 transactions): 16 there
-  const young = new YoungGenerationHold(internals.analyzer === undefined ? DOCTOR_YOUNG_BYTES : undefined)
+  // and the tally's garbage is about as cheap to collect in 8 as in 16; the report's too, which joins every
+  // transaction to list the first ones: held at 16 there, it took the report of 20,000 partitions past 128 MiB
+  const young = new YoungGenerationHold(DOCTOR_YOUNG_BYTES)
   try {
     const given = internals.model
     const model =
@@ -218,9 +224,11 @@ export function doctorRun(paths: string[], opts: DoctorOptions = {}, internals: 
       found,
     })
     // the report draws every partition: all are kept to the end, as lso and cleanup take them there
-    const keepAll = internals.analyzer !== undefined
-    // a partition kept past its scan: one with an open transaction (judged once the coordinator's states are known)
+    const keepAll = internals.analyzer !== undefined && internals.ended === undefined
+    // a partition kept past its scan: one with an open transaction (judged once the coordinator's states are known),
+    // and its place among the partitions
     const held: ScannedPartition[] = []
+    const heldAt: number[] = []
     let partitions = 0
     const scan = model.scanEach(
       {
@@ -259,12 +267,14 @@ export function doctorRun(paths: string[], opts: DoctorOptions = {}, internals: 
         found.length = 0
         if (keepAll || s.report.openTransactions.length > 0) {
           held.push(s)
+          heldAt.push(partitions - 1)
           return
         }
         // no open transaction: nothing of it waits for the coordinator's states, and cleanup's findings are its own
         // codes or those reconcile gave first (collect.ts orders who reported what)
         const p = cleanup.partition(s)
         if (p !== null) gatherCleanup(c, { partitions: [p] }, () => [s.dir.path], brokerOf)
+        internals.ended?.(s, p, partitions - 1)
       },
       // the coordinator's partitions first: cleanup asks their states at the first partition's end
       true,
@@ -295,12 +305,14 @@ export function doctorRun(paths: string[], opts: DoctorOptions = {}, internals: 
     }
     // the model's scan (its remote segments too: cleanup predicts retention across tiers)
     const late: CleanupPartition[] = []
-    for (const s of held) {
+    held.forEach((s, i) => {
       const p = cleanup.partition(s)
-      if (p === null) continue
-      gatherCleanup(c, { partitions: [p] }, () => [s.dir.path], brokerOf)
-      if (keepAll) late.push(p)
-    }
+      if (p !== null) {
+        gatherCleanup(c, { partitions: [p] }, () => [s.dir.path], brokerOf)
+        if (keepAll) late.push(p)
+      }
+      internals.ended?.(s, p, heldAt[i]!)
+    })
     run.cleanup = { ...cleanup.head, partitions: late }
     summary.checked.push('reconcile', 'lso', 'transactions', 'cleanup')
     const logDirs = brokers.filter((b) => b.logDir)

@@ -2,28 +2,29 @@
 // LaneCollector plugged into its partition scan as each partition's RunSink, lso's blocking transaction; format/report/
 // turns that into the page (reportModel, doctorModel, capabilitiesModel, reportChunks): doctor's ranked findings
 // first, the lanes, then a section per analysis. This file only wires them and writes the one output file.
-import { Chalk } from 'chalk'
 import type { Finding } from '../analysis/findings.js'
-import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, finding } from '../analysis/findings.js'
+import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, exitCodeFor, finding } from '../analysis/findings.js'
 import { formatFinding } from '../format/finding-text.js'
 import { abortCommands, judgePartition } from '../analysis/lso.js'
 import type { ReportPartition } from '../format/report/from-results.js'
 import { reportModel } from '../format/report/from-results.js'
 import type { ReportModel } from '../format/report/model.js'
-import { reportChunks } from '../format/report/render.js'
-import { formatFindings } from '../format/txn-text.js'
+import { pageChunks } from '../format/report/render.js'
 import type { PartitionDir } from '../io/discover.js'
 import { describeFsError } from '../io/discover.js'
-import { isInputFile, writeOutputPieces } from '../io/output-file.js'
+import { writeOutputPieces } from '../io/output-file.js'
 import type { CommandContext } from './context.js'
 import type { LaneLimits } from '../format/report/lane-collector.js'
 import { LaneCollector } from '../format/report/lane-collector.js'
-import { partitionExitCode, writeUnusable } from './partition-command.js'
+import { writeUnusable } from './partition-command.js'
 import type { RemoteInput } from '../io/remote/spec.js'
 import { BrokerModel } from '../scan/broker-model.js'
 import type { DoctorResult } from '../analysis/doctor/types.js'
 import { capabilitiesModel, doctorModel } from '../format/report/from-doctor.js'
+import type { DoctorOptions } from './doctor.js'
 import { doctorExitCode, doctorRun } from './doctor.js'
+import { ReportStream } from './report-stream.js'
+import { holdDuring } from '../io/young-generation.js'
 import { withRemoteSegments } from '../scan/remote-segments.js'
 
 export interface ReportOptions {
@@ -86,15 +87,8 @@ export function buildReportModel(
 ): BuiltReport {
   const limits: LaneLimits = { ...DEFAULT_LIMITS, ...internals.limits }
   const collectors = new Map<PartitionDir, LaneCollector>()
-  const remote = opts.remote !== undefined ? { remote: opts.remote } : {}
   // a path that cannot be used stops the report (exit 2), as it stops reconcile: nothing is read
-  // the model doctor's run reads (resolved once: its side files, such as the checkpoints, are read here)
-  const brokerModel = new BrokerModel(opts.paths, {
-    ...remote,
-    metadataInScan: true,
-    ...(opts.resync === false ? { resync: false } : {}),
-  })
-  const { unusable } = brokerModel.resolved()
+  const { brokerModel, unusable } = resolvedModel(opts)
   const nowMs = opts.now ?? clock()
   if (unusable.length > 0)
     return {
@@ -108,27 +102,16 @@ export function buildReportModel(
         partitions: [],
       }),
     }
-  const run = doctorRun(
-    opts.paths,
-    {
-      ...remote,
-      now: nowMs,
-      ...(opts.maxTransactionTimeoutMinutes !== undefined
-        ? { maxTransactionTimeoutMinutes: opts.maxTransactionTimeoutMinutes }
-        : {}),
-      ...(opts.bootstrapServer !== undefined ? { bootstrapServer: opts.bootstrapServer } : {}),
+  const run = doctorRun(opts.paths, doctorOptions(opts, nowMs), {
+    analyzer: (dir) => {
+      const c = new LaneCollector(limits)
+      collectors.set(dir, c)
+      return { sink: c }
     },
-    {
-      analyzer: (dir) => {
-        const c = new LaneCollector(limits)
-        collectors.set(dir, c)
-        return { sink: c }
-      },
-      keepTransactions: TRANSACTIONS_SHOWN,
-      model: brokerModel,
-      ...(opts.resync === false ? { resync: false } : {}),
-    },
-  )
+    keepTransactions: TRANSACTIONS_SHOWN,
+    model: brokerModel,
+    ...(opts.resync === false ? { resync: false } : {}),
+  })
   run.result.summary.nowGiven = opts.now !== undefined
   const { unreadable, scanned } = run.scanned ?? { unreadable: [], scanned: [] }
   const all = [...collectors.values()]
@@ -186,54 +169,100 @@ export async function runReport(
   ctx: CommandContext,
   internals: ReportInternals = {},
 ): Promise<number> {
-  const built = buildReportModel(opts, internals, ctx.now)
-  writeUnusable([...built.unusable, ...(built.unreadable ?? [])], ctx)
-  if (built.unusable.length > 0) return EXIT_USAGE
-  if (opts.output !== '-' && isInputFile(opts.output, built.inputFiles)) {
-    ctx.stderr.write(
-      `tsdump: error: ${opts.output}: is one of the files being read; tsdump never writes to its inputs\n`,
-    )
+  const limits: LaneLimits = { ...DEFAULT_LIMITS, ...internals.limits }
+  // a path that cannot be used stops the report (exit 2), as it stops reconcile: nothing is read
+  const { brokerModel, unusable } = resolvedModel(opts)
+  if (unusable.length > 0) {
+    writeUnusable(unusable, ctx)
     return EXIT_USAGE
   }
-  // the page written a piece at a time, not made whole first
-  const pieces = reportChunks(built.model)
-  if (opts.output === '-') {
-    for (const p of pieces) ctx.stdout.write(p)
-  } else {
-    let bytes: number
-    try {
-      bytes = writeOutputPieces(opts.output, pieces)
-    } catch (e) {
+  const nowMs = opts.now ?? ctx.now()
+  const stream = new ReportStream(
+    {
+      limits,
+      maxItems: internals.maxReportItems ?? MAX_REPORT_ITEMS,
+      maxBuckets: internals.maxReportBuckets ?? MAX_REPORT_BUCKETS,
+    },
+    brokerModel,
+    {
+      nowMs,
+      timeoutMs: (opts.maxTransactionTimeoutMinutes ?? 15) * 60_000,
+      bootstrapServer: opts.bootstrapServer ?? 'localhost:9092',
+      output: opts.output,
+      title: opts.title,
+    },
+  )
+  try {
+    const run = doctorRun(opts.paths, doctorOptions(opts, nowMs), {
+      analyzer: (dir) => ({ sink: stream.collector(dir) }),
+      ended: (s, cleanup, at) => stream.ended(s, cleanup, at),
+      keepTransactions: TRANSACTIONS_SHOWN,
+      model: brokerModel,
+      ...(opts.resync === false ? { resync: false } : {}),
+    })
+    run.result.summary.nowGiven = opts.now !== undefined
+    const unreadable = run.scanned?.unreadable ?? []
+    writeUnusable(unreadable, ctx)
+    if (stream.outputIsInput) {
       ctx.stderr.write(
-        `${formatFinding(finding('OUTPUT_WRITE_FAILED', `cannot write the report: ${describeFsError(e)}`, { file: opts.output }))}\n`,
+        `tsdump: error: ${opts.output}: is one of the files being read; tsdump never writes to its inputs\n`,
       )
       return EXIT_USAGE
     }
-    const parts = built.model.partitions
-    ctx.stderr.write(
-      `tsdump: wrote ${opts.output} (${bytes} bytes, ${parts.length} partition${parts.length === 1 ? '' : 's'}` +
-        `${parts.some((p) => p.buckets !== null) ? ', some lanes aggregated' : ''})\n`,
-    )
+    const page = stream.page(run, { generator: opts.generator ?? 'tsdump', inputs: opts.paths })
+    // the page written a piece at a time, each partition's read back from the scratch file as its turn comes; the
+    // young generation held where the run left it (its pieces are garbage at once)
+    const pieces = pageChunks(page.parts)
+    if (opts.output === '-') {
+      holdDuring(() => {
+        for (const p of pieces) ctx.stdout.write(p)
+      })
+    } else {
+      let bytes: number
+      try {
+        bytes = holdDuring(() => writeOutputPieces(opts.output, pieces))
+      } catch (e) {
+        ctx.stderr.write(
+          `${formatFinding(finding('OUTPUT_WRITE_FAILED', `cannot write the report: ${describeFsError(e)}`, { file: opts.output }))}\n`,
+        )
+        return EXIT_USAGE
+      }
+      ctx.stderr.write(
+        `tsdump: wrote ${opts.output} (${bytes} bytes, ${page.partitions} partition${page.partitions === 1 ? '' : 's'}` +
+          `${page.someAggregated ? ', some lanes aggregated' : ''})\n`,
+      )
+    }
+    // the problems also go to stderr, in the one format every command uses (as reconcile's printer writes them)
+    for (const t of stream.stderrTexts()) ctx.stderr.write(t)
+    const code = Math.min(Math.max(stream.worst, exitCodeFor(unreadable)), EXIT_FINDINGS)
+    // what doctor ranks counts too (a transaction's, cleanup's, a replica's finding), as its own exit code says
+    return code === EXIT_OK && doctorExitCode(run.result) === EXIT_FINDINGS ? EXIT_FINDINGS : code
+  } finally {
+    stream.close()
   }
-  // the problems also go to stderr, in the one format every command uses (as reconcile's printer writes them)
-  const plain = new Chalk({ level: 0 })
-  for (const p of built.partitions)
-    ctx.stderr.write(
-      formatFindings(
-        p.label,
-        [...p.report.findings, ...p.findings].filter((f) => f.severity !== 'info'),
-        plain,
-        p.report.omittedFindings,
-      ),
-    )
-  const code = partitionExitCode(
-    built.unusable,
-    built.partitions.flatMap((p) => [...p.report.findings, ...p.findings]),
-    0,
-    built.unreadable,
-  )
-  // what doctor ranks counts too (a transaction's, cleanup's, a replica's finding), as its own exit code says
-  return built.doctor !== undefined && code === EXIT_OK && doctorExitCode(built.doctor) === EXIT_FINDINGS
-    ? EXIT_FINDINGS
-    : code
+}
+
+/**
+ * the model doctor's run reads, resolved once (its side files, such as the checkpoints, are read here), with the
+ * young generation held through the discovery (io/young-generation.ts holdDuring: 20,000 partitions grew it to 32 MiB)
+ */
+function resolvedModel(opts: ReportOptions): { brokerModel: BrokerModel; unusable: Finding[] } {
+  const brokerModel = new BrokerModel(opts.paths, {
+    ...(opts.remote !== undefined ? { remote: opts.remote } : {}),
+    metadataInScan: true,
+    ...(opts.resync === false ? { resync: false } : {}),
+  })
+  return { brokerModel, unusable: holdDuring(() => brokerModel.resolved()).unusable }
+}
+
+/** doctor's options of the report's */
+function doctorOptions(opts: ReportOptions, nowMs: number): DoctorOptions {
+  return {
+    ...(opts.remote !== undefined ? { remote: opts.remote } : {}),
+    now: nowMs,
+    ...(opts.maxTransactionTimeoutMinutes !== undefined
+      ? { maxTransactionTimeoutMinutes: opts.maxTransactionTimeoutMinutes }
+      : {}),
+    ...(opts.bootstrapServer !== undefined ? { bootstrapServer: opts.bootstrapServer } : {}),
+  }
 }

@@ -172,19 +172,31 @@ function tieredRow(t: TieredRow): string {
   )
 }
 
+const tableHead = (cls: string, head: readonly string[]): string =>
+  `<table class="${cls}"><thead><tr>${head.map((h, i) => `<th${i < 2 ? ' class="l"' : ''}>${esc(h)}</th>`).join('')}</tr></thead><tbody>`
 const table = (cls: string, head: readonly string[], body: string): string =>
-  `<table class="${cls}"><thead><tr>${head.map((h, i) => `<th${i < 2 ? ' class="l"' : ''}>${esc(h)}</th>`).join('')}</tr></thead><tbody>${body}</tbody></table>`
+  `${tableHead(cls, head)}${body}</tbody></table>`
 
 /** one section per analysis doctor ran, after the partitions' lanes */
 export function capabilitySections(c: CapabilitiesModel): string {
-  let out = ''
-  if (c.transactions !== null) out += transactionsSection(c.transactions)
+  return [...capabilityChunks({ ...c, cleanup: c.cleanup })].join('')
+}
+
+/** the sections' model with cleanup's rows as they are read back (one a partition: the page's run keeps none) */
+export type CapabilityParts = Omit<CapabilitiesModel, 'cleanup'> & { cleanup: Iterable<CleanupRow> | null }
+
+/** capabilitySections in pieces: cleanup's rows one at a time */
+export function* capabilityChunks(c: CapabilityParts): Generator<string> {
+  if (c.transactions !== null) yield transactionsSection(c.transactions)
   if (c.cleanup !== null) {
-    out += `<section id="cleanup"><h2>Cleanup: clean, dirty and uncleanable ranges</h2>${table('cleanup', ['partition', 'policy', 'offsets (LSO tick)', 'dirty ratio', 'segments retention deletes', 'cleaner blocked by'], c.cleanup.map(cleanupRow).join(''))}</section>`
+    yield `<section id="cleanup"><h2>Cleanup: clean, dirty and uncleanable ranges</h2>${tableHead('cleanup', ['partition', 'policy', 'offsets (LSO tick)', 'dirty ratio', 'segments retention deletes', 'cleaner blocked by'])}`
+    for (const r of c.cleanup) yield cleanupRow(r)
+    yield '</tbody></table></section>'
   }
+  let out = ''
   if (c.replicas !== null)
     out += `<section id="replicas"><h2>Replicas on one offset axis</h2>${table('replicas', ['partition', 'broker', 'offsets (HW tick; diverged in red)'], c.replicas.map(replicaRow).join(''))}</section>`
   if (c.tiered !== null)
     out += `<section id="tiered"><h2>Tiered segments beside the local log</h2>${table('tiered', ['partition', 'local log start', 'remote segments (local start tick)', 'verdicts'], c.tiered.map(tieredRow).join(''))}</section>`
-  return out
+  if (out !== '') yield out
 }

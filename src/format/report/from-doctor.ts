@@ -1,7 +1,7 @@
 // The page's doctor picture from doctor's own result: its summary lines and its ranked list through the same
 // functions doctor's text uses (format/doctor-text.ts, analysis/doctor/collect.ts rankedEntries), and the sections of
 // each analysis doctor ran, from the results of that one run. Int64 values JSON-safe, as everywhere in the model.
-import type { CleanupResult } from '../../analysis/cleanup/result.js'
+import type { CleanupPartition, CleanupResult } from '../../analysis/cleanup/result.js'
 import { rankedEntries } from '../../analysis/doctor/collect.js'
 import type { DoctorFinding, DoctorGroup, DoctorResult, DoctorTransactions } from '../../analysis/doctor/types.js'
 import type { RemoteResult } from '../../analysis/remote-inventory.js'
@@ -92,29 +92,32 @@ function transactionsModel(t: DoctorTransactions): TransactionsModel {
 }
 
 function cleanupRows(c: CleanupResult): CleanupRow[] {
-  return c.partitions.map((p) => {
-    const k = p.compaction
-    const b = p.blockedBy
-    return {
-      partition: p.label,
-      policy: p.cleanupPolicy,
-      logStartOffset: jsonInt64(p.logStartOffset),
-      logEndOffset: jsonInt64(p.logEndOffset),
-      highWatermark: jsonInt64(p.highWatermark),
-      lastStableOffset: jsonInt64(p.lastStableOffset),
-      firstDirtyOffset: k === null ? null : jsonInt64(k.firstDirtyOffset),
-      firstUncleanableOffset: k === null ? null : jsonInt64(k.firstUncleanableOffset),
-      uncleanableBecause: k?.uncleanableBecause ?? null,
-      dirtyRatio: k?.dirtyRatio ?? null,
-      cleanableNow: k?.cleanableNow ?? null,
-      retentionDeletes: p.retention?.deleted.length ?? 0,
-      logStartAfterRetention: p.retention === null ? null : jsonInt64(p.retention.logStartOffsetAfterRetention),
-      blockedBy:
-        b === null
-          ? null
-          : `producer ${b.producerId} epoch ${b.producerEpoch} from offset ${b.firstOffset}${b.hanging ? ' (hanging)' : ''}`,
-    }
-  })
+  return c.partitions.map(cleanupRow)
+}
+
+/** one partition's row of cleanup's section */
+export function cleanupRow(p: CleanupPartition): CleanupRow {
+  const k = p.compaction
+  const b = p.blockedBy
+  return {
+    partition: p.label,
+    policy: p.cleanupPolicy,
+    logStartOffset: jsonInt64(p.logStartOffset),
+    logEndOffset: jsonInt64(p.logEndOffset),
+    highWatermark: jsonInt64(p.highWatermark),
+    lastStableOffset: jsonInt64(p.lastStableOffset),
+    firstDirtyOffset: k === null ? null : jsonInt64(k.firstDirtyOffset),
+    firstUncleanableOffset: k === null ? null : jsonInt64(k.firstUncleanableOffset),
+    uncleanableBecause: k?.uncleanableBecause ?? null,
+    dirtyRatio: k?.dirtyRatio ?? null,
+    cleanableNow: k?.cleanableNow ?? null,
+    retentionDeletes: p.retention?.deleted.length ?? 0,
+    logStartAfterRetention: p.retention === null ? null : jsonInt64(p.retention.logStartOffsetAfterRetention),
+    blockedBy:
+      b === null
+        ? null
+        : `producer ${b.producerId} epoch ${b.producerEpoch} from offset ${b.firstOffset}${b.hanging ? ' (hanging)' : ''}`,
+  }
 }
 
 function replicaRows(ps: readonly PartitionComparison[]): ReplicaRow[] {

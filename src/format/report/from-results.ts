@@ -8,7 +8,7 @@ import type { BlockingTransaction } from '../../analysis/lso.js'
 import { recordsWaiting } from '../../analysis/lso.js'
 import type { OpenTransaction, PartitionReport } from '../../analysis/partition-report.js'
 import type { PartitionResult } from '../../analysis/partition-results.js'
-import { jsonInt64, jsonInt64OrNull, topicTotals } from '../txn-json.js'
+import { jsonInt64, jsonInt64OrNull } from '../txn-json.js'
 import type {
   BlockingModel,
   Bucket,
@@ -99,7 +99,8 @@ function blockingModel(p: ReportPartition): BlockingModel | null {
   }
 }
 
-function partitionModel(p: ReportPartition): PartitionModel {
+/** one partition's model: its numbers, lane, open transactions and the one blocking the LSO */
+export function partitionModel(p: ReportPartition): PartitionModel {
   const r = p.report
   return {
     id: p.label,
@@ -127,39 +128,59 @@ function partitionModel(p: ReportPartition): PartitionModel {
 }
 
 function topicRows(reports: readonly PartitionReport[]): TopicRow[] {
-  return topicTotals(reports).map((t) => {
-    const rs = reports.filter((r) => r.topic === t.topic)
-    const sum = (f: (r: PartitionReport) => number): number => rs.reduce((a, r) => a + f(r), 0)
-    return {
-      ...t,
-      abortedRecords: sum((r) => r.abortedRecords),
-      pendingRecords: sum((r) => r.pendingRecords),
-      recordsWaiting: sum(recordsWaiting),
-      openTransactions: sum((r) => r.transactions.open),
-    }
-  })
+  const rows = new Map<string, TopicRow>()
+  for (const r of reports) addTopicRow(rows, r)
+  return [...rows.values()]
 }
 
-function defaultTitle(parts: readonly PartitionModel[]): string {
-  const names = [...new Set(parts.map((p) => p.topic ?? p.path))]
+/** a partition counted into its topic's row (topics in the order they first come; none for a partition without one) */
+export function addTopicRow(rows: Map<string, TopicRow>, r: PartitionReport): void {
+  if (r.topic === null) return
+  let t = rows.get(r.topic)
+  if (t === undefined) {
+    t = {
+      topic: r.topic,
+      partitions: 0,
+      readCommitted: 0,
+      readUncommitted: 0,
+      abortedRecords: 0,
+      pendingRecords: 0,
+      recordsWaiting: 0,
+      openTransactions: 0,
+    }
+    rows.set(r.topic, t)
+  }
+  t.partitions++
+  t.readCommitted += r.readCommitted
+  t.readUncommitted += r.readUncommitted
+  t.abortedRecords += r.abortedRecords
+  t.pendingRecords += r.pendingRecords
+  t.recordsWaiting += recordsWaiting(r)
+  t.openTransactions += r.transactions.open
+}
+
+/** the page's title when none is given: the first topics (or paths of partitions without one) drawn, in order */
+export function defaultTitle(names: readonly string[]): string {
   return `tsdump report: ${names.slice(0, 4).join(', ')}${names.length > 4 ? ` and ${names.length - 4} more` : ''}`
+}
+
+/** a partition's findings as the page lists them: reconcile's, the hanging rule's, a row per code only counted */
+export function findingRows(p: ReportPartition): FindingRow[] {
+  // a row per code the report only counted (analysis/finding-list.ts)
+  return [...p.report.findings, ...p.findings, ...omittedFindings(p.report.omittedFindings, p.label)].map((f) => ({
+    partition: p.label,
+    ...f,
+  }))
 }
 
 export function reportModel(input: ReportInput): ReportModel {
   const partitions = input.partitions.map(partitionModel)
-  // then one row per code the report only counted (analysis/finding-list.ts)
-  const findings: FindingRow[] = input.partitions.flatMap((p) =>
-    [...p.report.findings, ...p.findings, ...omittedFindings(p.report.omittedFindings, p.label)].map((f) => ({
-      partition: p.label,
-      ...f,
-    })),
-  )
   return {
-    title: input.title ?? defaultTitle(partitions),
+    title: input.title ?? defaultTitle([...new Set(partitions.map((p) => p.topic ?? p.path))]),
     generator: input.generator,
     inputs: input.inputs,
     topics: topicRows(input.partitions.map((p) => p.report)),
     partitions,
-    findings,
+    findings: input.partitions.flatMap(findingRows),
   }
 }

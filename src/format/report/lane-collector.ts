@@ -249,22 +249,42 @@ export class LaneCollector implements RunSink {
 
   /** the items in offset order, or null when aggregated (then at most `maxBuckets` buckets) */
   lane(maxBuckets = this.limits.maxBuckets): { items: LaneItem[] | null; buckets: Bucket[] | null } {
-    if (this.items !== null) {
-      const key = (it: LaneItem): number =>
-        Number(it.kind === 'control' ? it.offset : it.kind === 'txn' && it.empty ? it.marker?.offset : it.firstOffset)
-      return { items: [...this.items].sort((a, b) => key(a) - key(b)), buckets: null }
-    }
-    let buckets = this.buckets.filter((b) => b.lastOffset >= b.firstOffset)
-    while (buckets.length > Math.max(1, maxBuckets)) {
-      const merged: Bucket[] = []
-      for (let j = 0; j < buckets.length; j += 2) {
-        const a = { ...buckets[j]! }
-        const b = buckets[j + 1]
-        if (b !== undefined) mergeInto(a, b)
-        merged.push(a)
-      }
-      buckets = merged
-    }
-    return { items: null, buckets }
+    const items = this.sortedItems()
+    return items !== null ? { items, buckets: null } : { items: null, buckets: this.bucketsUpTo(maxBuckets) }
   }
+
+  /** the items in offset order, null once more than `maxItems` came or the lane was aggregated */
+  sortedItems(): LaneItem[] | null {
+    if (this.items === null) return null
+    const key = (it: LaneItem): number =>
+      Number(it.kind === 'control' ? it.offset : it.kind === 'txn' && it.empty ? it.marker?.offset : it.firstOffset)
+    return [...this.items].sort((a, b) => key(a) - key(b))
+  }
+
+  /** the buckets that hold something, at most `maxBuckets` (the aggregated lane) */
+  bucketsUpTo(maxBuckets: number): Bucket[] {
+    return mergedDown(
+      this.buckets.filter((b) => b.lastOffset >= b.firstOffset),
+      maxBuckets,
+    )
+  }
+}
+
+/**
+ * Neighbouring buckets merged in pairs until at most `maxBuckets` are left (the buckets are not changed). Merged in
+ * two steps (to 400, later to 50) the pairs are those of one step: each halving pairs the list it is given.
+ */
+export function mergedDown(buckets: Bucket[], maxBuckets: number): Bucket[] {
+  let out = buckets
+  while (out.length > Math.max(1, maxBuckets)) {
+    const merged: Bucket[] = []
+    for (let j = 0; j < out.length; j += 2) {
+      const a = { ...out[j]! }
+      const b = out[j + 1]
+      if (b !== undefined) mergeInto(a, b)
+      merged.push(a)
+    }
+    out = merged
+  }
+  return out
 }

@@ -37,29 +37,38 @@ const PARTITION_COLS = [
 
 /** reconcile's table for the partitions of one topic, with the topic's totals */
 export function reconcileTable(parts: readonly PartitionModel[], total: TopicRow | null): string {
-  let body = ''
-  for (const p of parts) {
-    body += row([
-      p.id,
-      p.logEndOffset,
-      p.highWatermark,
-      p.lastStableOffset,
-      p.readCommitted,
-      p.readUncommitted,
-      p.abortedRecords,
-      p.recordsWaiting,
-      p.controlBatches.COMMIT ?? 0,
-      p.controlBatches.ABORT ?? 0,
-      p.transactions.open,
-    ])
-  }
-  if (total !== null) {
-    body +=
-      `<tr class="total"${attrs({ 'data-topic': total.topic, 'data-read-committed': total.readCommitted, 'data-read-uncommitted': total.readUncommitted })}>` +
-      `<td class="l">${esc(total.topic)} (${total.partitions} partition${total.partitions === 1 ? '' : 's'})</td><td></td><td></td><td></td><td>${total.readCommitted}</td><td>${total.readUncommitted}</td>` +
-      `<td>${total.abortedRecords}</td><td>${total.recordsWaiting}</td><td></td><td></td><td>${total.openTransactions}</td></tr>`
-  }
-  return `<table class="reconcile">${head(PARTITION_COLS)}<tbody>${body}</tbody></table>`
+  return reconcileTableHead() + parts.map(reconcileRow).join('') + reconcileTableTail(total)
+}
+
+export function reconcileTableHead(): string {
+  return `<table class="reconcile">${head(PARTITION_COLS)}<tbody>`
+}
+
+/** one partition's row of its topic's reconcile table */
+export function reconcileRow(p: PartitionModel): string {
+  return row([
+    p.id,
+    p.logEndOffset,
+    p.highWatermark,
+    p.lastStableOffset,
+    p.readCommitted,
+    p.readUncommitted,
+    p.abortedRecords,
+    p.recordsWaiting,
+    p.controlBatches.COMMIT ?? 0,
+    p.controlBatches.ABORT ?? 0,
+    p.transactions.open,
+  ])
+}
+
+/** the topic's totals, and the table's end */
+export function reconcileTableTail(total: TopicRow | null): string {
+  if (total === null) return '</tbody></table>'
+  return (
+    `<tr class="total"${attrs({ 'data-topic': total.topic, 'data-read-committed': total.readCommitted, 'data-read-uncommitted': total.readUncommitted })}>` +
+    `<td class="l">${esc(total.topic)} (${total.partitions} partition${total.partitions === 1 ? '' : 's'})</td><td></td><td></td><td></td><td>${total.readCommitted}</td><td>${total.readUncommitted}</td>` +
+    `<td>${total.abortedRecords}</td><td>${total.recordsWaiting}</td><td></td><td></td><td>${total.openTransactions}</td></tr></tbody></table>`
+  )
 }
 
 export function topicsTable(topics: readonly TopicRow[]): string {
@@ -140,14 +149,25 @@ export function laneTable(p: PartitionModel): string {
 }
 
 export function findingsTable(findings: readonly FindingRow[]): string {
-  if (findings.length === 0) return '<p class="ok">No findings: the files read cleanly.</p>'
-  const body = findings
-    .map(
-      (f) =>
-        `<tr${attrs({ 'data-code': f.code, 'data-severity': f.severity })}><td class="l">${esc(f.partition)}</td>` +
-        `<td class="l sev-${esc(f.severity)}">${esc(f.severity)}</td><td class="l"><code>${esc(f.code)}</code></td><td class="l">${esc(f.file ?? '-')}</td>` +
-        `<td>${esc(f.position ?? '-')}</td><td class="l">${esc(f.message)}</td></tr>`,
-    )
-    .join('')
-  return `<table class="findings">${head(['partition', 'severity', 'code', 'file', 'byte position', 'message'], 6)}<tbody>${body}</tbody></table>`
+  return [...findingsChunks(findings.length, findings.map(findingRow))].join('')
+}
+
+/** one finding's row of the findings table */
+export function findingRow(f: FindingRow): string {
+  return (
+    `<tr${attrs({ 'data-code': f.code, 'data-severity': f.severity })}><td class="l">${esc(f.partition)}</td>` +
+    `<td class="l sev-${esc(f.severity)}">${esc(f.severity)}</td><td class="l"><code>${esc(f.code)}</code></td><td class="l">${esc(f.file ?? '-')}</td>` +
+    `<td>${esc(f.position ?? '-')}</td><td class="l">${esc(f.message)}</td></tr>`
+  )
+}
+
+/** the findings table of `count` findings, its rows (findingRow) as they come */
+export function* findingsChunks(count: number, rows: Iterable<string>): Generator<string> {
+  if (count === 0) {
+    yield '<p class="ok">No findings: the files read cleanly.</p>'
+    return
+  }
+  yield `<table class="findings">${head(['partition', 'severity', 'code', 'file', 'byte position', 'message'], 6)}<tbody>`
+  yield* rows
+  yield '</tbody></table>'
 }
