@@ -42,6 +42,7 @@ import type { StateRecordListener } from './transaction-state-read.js'
 import type { RunBytes } from './transaction-runs.js'
 import { TransactionRunTap } from './transaction-runs.js'
 import { txnRunW } from './run-bytes.js'
+import { SharedMessages } from './shared-messages.js'
 
 /** the hooks of the model's partition scan (doctor gives them beside its own) */
 export interface TransactionsHooks {
@@ -120,6 +121,8 @@ export class TransactionsCollector {
   private readonly quiet: QuietBuckets | null
   private readonly plain = new Map<string, OffsetCommitRecord[]>()
   private readonly found: Finding[]
+  /** the messages of the findings kept to the join, equal ones one string */
+  private readonly messages = new SharedMessages()
   /** partitions held in several log directories: how many copies, and the ones scanned so far */
   private readonly copies = new Map<string, { n: number; done: Copy[] }>()
   // the partition being scanned: its label, its events when it is one of several copies, its commits' findings, its plain commits
@@ -331,11 +334,12 @@ export class TransactionsCollector {
   private ended(findings: readonly Finding[], commitFindings: readonly Finding[]): void {
     this.pending.clear()
     this.scannedLabels.add(this.label)
-    for (const f of findings) if (f.severity !== 'info' || f.code === 'PARTITION_COPY_CHOSEN') this.found.push(f)
+    for (const f of findings)
+      if (f.severity !== 'info' || f.code === 'PARTITION_COPY_CHOSEN') this.found.push(this.messages.share(f))
     if (!this.label.startsWith(`${CONSUMER_OFFSETS_TOPIC}-`)) return
     this.plain.set(this.label, this.plainHere)
     if (this.positions) this.groups.addPlain(this.label, this.plainHere)
-    for (const f of commitFindings) this.found.push(f)
+    for (const f of commitFindings) this.found.push(this.messages.share(f))
   }
 
   private run(r: PartitionRun): void {
