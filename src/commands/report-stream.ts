@@ -4,8 +4,7 @@
 // scratch file (io/string-spill.ts) and the partition let go. Kept in memory are only what the page's choices need: a
 // lane's item count (which lanes the page's budget aggregates is known once all are), a record's place, its topic's
 // totals. The page is then drawn from the file (format/report/render.ts pageChunks), the same pieces as from the
-// whole model (reportModel, the library's report()). The 20,000 partitions of bench/make-remote.mjs held 347 MiB
-// this way before.
+// whole model (reportModel, the library's report()).
 import { Chalk } from 'chalk'
 import type { CleanupPartition } from '../analysis/cleanup/result.js'
 import { exitCodeFor } from '../analysis/findings.js'
