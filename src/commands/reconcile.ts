@@ -14,6 +14,10 @@ import type { WorkerInternals } from './workers/partition-pool.js'
 import { scanPartitionsEach, threadsOf } from './workers/partition-pool.js'
 import { modelOptions } from './lso.js'
 import type { RemoteInput } from '../io/remote/spec.js'
+import { SpillQueue } from '../io/spill-queue.js'
+
+/** the text's rows and its stderr findings each held in memory up to this, the rest in a scratch file */
+const HELD_BYTES = 1024 * 1024
 
 /** reconcile()'s options (the library) */
 export interface ReconcileOptions {
@@ -94,7 +98,7 @@ export async function runReconcile(opts: ReconcileCommandOptions, ctx: CommandCo
   const out = createPartitionPrinter(opts.format ?? 'text', ctx, {
     colorLevel: opts.color === false ? 0 : ctx.colorLevel,
     wide: opts.wide === true,
-  }).reconcileStream(opts.filter !== undefined)
+  }).reconcileStream(opts.filter !== undefined, () => new SpillQueue(HELD_BYTES))
   let found = EXIT_OK
   const each = (s: ScannedPartition): void => {
     out.partition({

@@ -17,7 +17,8 @@ import type {
 import type { Lane, TimelineRun } from '../analysis/timeline.js'
 import type { TransactionalIdState } from '../analysis/transactional-id-state.js'
 import { stateLabel, unknownStatesNotes } from '../analysis/transactional-id-state.js'
-import type { ColorLevel, HeldWriter, PartitionPrinter, PrinterOutput, TxnsStream } from './printer.js'
+import type { ColorLevel, HeldQueue, HeldWriter, PartitionPrinter, PrinterOutput, TxnsStream } from './printer.js'
+import { MemoryQueue } from './printer.js'
 import { LsoTextStream } from './lso-text.js'
 import { heldInMemory, replayLso } from './lso-stream.js'
 import { TABLE_WIDTH, fitTable, hiddenNote } from './table.js'
@@ -163,8 +164,8 @@ export class TextPartitionPrinter implements PartitionPrinter {
     replayReconcile(this.reconcileStream(r.filter !== undefined), r)
   }
 
-  reconcileStream(filtered: boolean): ReconcileStream {
-    return new ReconcileTextStream(this.out, this.chalk, this.plain, this.wide, filtered)
+  reconcileStream(filtered: boolean, held: () => HeldQueue = () => new MemoryQueue()): ReconcileStream {
+    return new ReconcileTextStream(this.out, this.chalk, this.plain, this.wide, filtered, held)
   }
 
   txns(r: TxnsResult): void {

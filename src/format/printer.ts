@@ -24,8 +24,11 @@ import type { Writer } from './writer.js'
 export interface PartitionPrinter {
   /** a whole result (the library's); the same text as streaming it through reconcileStream */
   reconcile(r: ReconcileResult): void
-  /** `reconcile` as its partitions come: `filtered` when the counts are of a range (a filter was given) */
-  reconcileStream(filtered: boolean): ReconcileStream
+  /**
+   * `reconcile` as its partitions come: `filtered` when the counts are of a range (a filter was given); what the text
+   * holds until its table is written is held in the queues `held` makes (in memory when not given)
+   */
+  reconcileStream(filtered: boolean, held?: () => HeldQueue): ReconcileStream
   /** a whole result (the library's); the same text as streaming it through txnsStream (format/txns-stream.ts) */
   txns(r: TxnsResult): void
   /** `txns` as it streams: memory bounded by what is open, not by the log */
@@ -40,6 +43,35 @@ export interface PartitionPrinter {
 export interface HeldWriter extends Writer {
   /** everything written so far, into `to`, and let go */
   writeTo(to: Writer): void
+}
+
+/** items held until the end, in order: the command's scratch-file queue (io/spill-queue.ts), or memory */
+export interface HeldQueue {
+  /** appends `item` (`owned`: the caller gives it up) */
+  push(item: Buffer, owned?: boolean): void
+  /** removes and returns the oldest item */
+  shift(): Buffer | undefined
+  /** lets go of what it holds (its scratch file deleted) */
+  close(): void
+}
+
+/** a HeldQueue in memory: the library's whole results, which are in memory already */
+export class MemoryQueue implements HeldQueue {
+  private items: Buffer[] = []
+  private head = 0
+
+  push(item: Buffer, owned = false): void {
+    this.items.push(owned ? item : Buffer.from(item))
+  }
+
+  shift(): Buffer | undefined {
+    return this.head < this.items.length ? this.items[this.head++] : undefined
+  }
+
+  close(): void {
+    this.items = []
+    this.head = 0
+  }
 }
 
 export type { TxnsStream } from '../analysis/partition-results.js'

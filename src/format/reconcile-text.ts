@@ -1,7 +1,9 @@
 // reconcile's text, written as its partitions come (ReconcileStream): one table row per partition, its columns as wide
 // as their widest cell (format/table.ts fitColumns, the one table rule), so the table is written at the end. Until
 // then a row is held as its cells' text only (about 80 bytes), with each column's widest cell so far, the topic
-// totals, the notes under the table and the findings for stderr: never the partition's report.
+// totals, the notes under the table and the findings for stderr: never the partition's report. The rows and the
+// findings are held in the queues the command gives (its scratch file past a bound, io/spill-queue.ts): a log dir of
+// 40,000 partitions, each with a warning, held 30 MiB of them.
 import type { ChalkInstance } from 'chalk'
 import type { ReconciledPartition, ReconcileStream } from '../analysis/partition-results.js'
 import type { RangeSpec } from '../analysis/range-filter.js'
@@ -11,7 +13,8 @@ import { fitColumns, headerLine, hiddenNote, rowLine } from './table.js'
 import { formatFindings, formatTable } from './txn-text.js'
 import type { TopicTotal } from './txn-json.js'
 import { addTopicTotal } from './txn-json.js'
-import type { PrinterOutput } from './printer.js'
+import type { HeldQueue, PrinterOutput } from './printer.js'
+import { MemoryQueue } from './printer.js'
 
 // Narrow form: the marker counts go first, then open transactions; the counts consumers see stay.
 const RECONCILE_COLUMNS: Column[] = [
@@ -34,7 +37,7 @@ const SEP = '\u0000'
 const CHUNK = 64 * 1024
 
 export class ReconcileTextStream implements ReconcileStream {
-  private readonly rows: string[] = []
+  private readonly rows: HeldQueue
   private readonly fullW = RECONCILE_COLUMNS.map((c) => c.header.length)
   private readonly shortW = RECONCILE_COLUMNS.map((c) => (c.short ?? c.header).length)
   private readonly filled = RECONCILE_COLUMNS.map(() => false)
@@ -43,7 +46,7 @@ export class ReconcileTextStream implements ReconcileStream {
   private hwFromLeo = false
   private otherKinds = false
   private readonly otherLines: string[] = []
-  private readonly findings: string[] = []
+  private readonly findings: HeldQueue
 
   constructor(
     private readonly out: PrinterOutput,
@@ -52,7 +55,11 @@ export class ReconcileTextStream implements ReconcileStream {
     private readonly wide: boolean,
     /** the counts are of a range: each partition's line of what was in it is held for the note above the table */
     private readonly filtered: boolean,
-  ) {}
+    held: () => HeldQueue = () => new MemoryQueue(),
+  ) {
+    this.rows = held()
+    this.findings = held()
+  }
 
   partition(p: ReconciledPartition): void {
     const r = p.report
@@ -76,7 +83,7 @@ export class ReconcileTextStream implements ReconcileStream {
       if (t.length > this.shortW[i]!) this.shortW[i] = t.length
       if (t !== '') this.filled[i] = true
     }
-    this.rows.push((r.lastStableOffset < r.highWatermark ? 'y' : 'n') + cells.join(SEP))
+    this.rows.push(Buffer.from((r.lastStableOffset < r.highWatermark ? 'y' : 'n') + cells.join(SEP)), true)
     addTopicTotal(this.totals, r)
     if (this.filtered) this.ranges.push(rangeNote(p))
     if (r.highWatermarkSource === 'logEndOffset') this.hwFromLeo = true
@@ -91,7 +98,7 @@ export class ReconcileTextStream implements ReconcileStream {
       this.plain,
       r.omittedFindings,
     )
-    if (f !== '') this.findings.push(f)
+    if (f !== '') this.findings.push(Buffer.from(f), true)
   }
 
   end(filter: RangeSpec | undefined): void {
@@ -119,7 +126,8 @@ export class ReconcileTextStream implements ReconcileStream {
       )
     if (this.hwFromLeo) w.write('\n* no replication-offset-checkpoint entry: high watermark = log end offset\n')
     if (this.otherKinds) w.write(`other control batches:\n${this.otherLines.join('')}`)
-    for (const f of this.findings) this.out.stderr.write(f)
+    for (let f = this.findings.shift(); f !== undefined; f = this.findings.shift()) this.out.stderr.write(f.toString())
+    this.findings.close()
   }
 
   /** writes the table and lets its rows go; whether its text says 'UNCOMMITTED ' (the narrow header's) */
@@ -128,7 +136,8 @@ export class ReconcileTextStream implements ReconcileStream {
     const head = headerLine(RECONCILE_COLUMNS, fit, this.chalk)
     let said = head.includes('UNCOMMITTED ')
     let piece = head
-    for (const row of this.rows) {
+    for (let b = this.rows.shift(); b !== undefined; b = this.rows.shift()) {
+      const row = b.toString()
       const line = rowLine(this.cellsOf(row), RECONCILE_COLUMNS, fit)
       if (line.includes('UNCOMMITTED ')) said = true
       piece += '\n' + line
@@ -137,7 +146,7 @@ export class ReconcileTextStream implements ReconcileStream {
         piece = ''
       }
     }
-    this.rows.length = 0
+    this.rows.close()
     const note = hiddenNote(fit.hidden)
     this.out.stdout.write(piece + '\n' + note)
     return said || note.includes('UNCOMMITTED ')
