@@ -95,10 +95,16 @@ export async function runReconcile(opts: ReconcileCommandOptions, ctx: CommandCo
   const { unusable, unreadable } = model.resolved()
   writeUnusable([...unusable, ...unreadable], ctx)
   if (unusable.length > 0) return EXIT_USAGE
+  // the queues the text holds its rows and findings in: their scratch files deleted however the run ends
+  const held: SpillQueue[] = []
   const out = createPartitionPrinter(opts.format ?? 'text', ctx, {
     colorLevel: opts.color === false ? 0 : ctx.colorLevel,
     wide: opts.wide === true,
-  }).reconcileStream(opts.filter !== undefined, () => new SpillQueue(HELD_BYTES))
+  }).reconcileStream(opts.filter !== undefined, () => {
+    const q = new SpillQueue(HELD_BYTES)
+    held.push(q)
+    return q
+  })
   let found = EXIT_OK
   const each = (s: ScannedPartition): void => {
     out.partition({
@@ -110,25 +116,29 @@ export async function runReconcile(opts: ReconcileCommandOptions, ctx: CommandCo
     })
     found = Math.max(found, exitCodeFor(s.report.findings))
   }
-  // the coordinator's partitions are scanned on this thread, first when the filter's transactional id needs them
-  await model.scanSplitEach(
-    async (dirs, filter, _here, each) =>
-      await scanPartitionsEach(
-        dirs,
-        {
-          markerEpochs: false,
-          ...threadsOf(opts),
-          ...modelOptions(opts),
-          ...(filter !== undefined ? { filter } : {}),
-        },
-        each,
-      ),
-    each,
-    {
-      analyzer: () => ({ markerEpochs: false }),
-      ...(opts.filter !== undefined ? { filter: opts.filter } : {}),
-    },
-  )
-  out.end(resolveFilterIn(opts.filter, model))
+  try {
+    // the coordinator's partitions are scanned on this thread, first when the filter's transactional id needs them
+    await model.scanSplitEach(
+      async (dirs, filter, _here, each) =>
+        await scanPartitionsEach(
+          dirs,
+          {
+            markerEpochs: false,
+            ...threadsOf(opts),
+            ...modelOptions(opts),
+            ...(filter !== undefined ? { filter } : {}),
+          },
+          each,
+        ),
+      each,
+      {
+        analyzer: () => ({ markerEpochs: false }),
+        ...(opts.filter !== undefined ? { filter: opts.filter } : {}),
+      },
+    )
+    out.end(resolveFilterIn(opts.filter, model))
+  } finally {
+    for (const q of held) q.close()
+  }
   return Math.min(Math.max(found, exitCodeFor(unreadable)), EXIT_FINDINGS)
 }
