@@ -6,7 +6,7 @@
 import { toNumber } from '../bytes/int64.js'
 import { idFamily } from '../analysis/transaction-join/id-families.js'
 import type { JoinedTransaction } from '../analysis/transaction-join/types.js'
-import { intLength, putIntWords, viewOf, WORD_SLACK } from './ascii.js'
+import { intLength, putAscii, putInt, WORD_SLACK } from './ascii.js'
 import type { Writer } from './writer.js'
 
 /** the object as it is composed, reused from one transaction to the next */
@@ -26,7 +26,7 @@ function room(n: number): void {
 /** ASCII text as it is (keys, punctuation) */
 function raw(s: string): void {
   room(s.length)
-  for (let i = 0; i < s.length; i++) buf[pos++] = s.charCodeAt(i)
+  pos = putAscii(buf, pos, s)
 }
 
 /** a string as JSON writes it: printable ASCII other than `"` and `\` quoted as it is, anything else not here */
@@ -59,7 +59,7 @@ function int(n: number | null): void {
     return
   }
   room(intLength(n))
-  pos = putIntWords(viewOf(buf), pos, n)
+  pos = putInt(buf, pos, n)
 }
 
 /** json-int64.ts' int64: a number while it is a safe integer, else its digits as a string */
@@ -71,7 +71,7 @@ function i64(v: bigint | null): void {
   const n = toNumber(v)
   if (Number.isSafeInteger(n)) {
     room(intLength(n))
-    pos = putIntWords(viewOf(buf), pos, n)
+    pos = putInt(buf, pos, n)
   } else raw(`"${v}"`)
 }
 

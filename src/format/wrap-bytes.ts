@@ -2,6 +2,7 @@
 // ending in a newline, with no string made per line (transactions prints a few wrapped lines per transaction, and
 // their slices, no-break spaces replaced, joined and encoded were a fifth of its garbage at 100,000 transactions).
 // Only ASCII text (with no-break spaces) is written here; anything else is wrapped as text by the caller.
+import { putAscii } from './ascii.js'
 import { fitsOneLine } from './wrap.js'
 import type { Writer } from './writer.js'
 
@@ -20,12 +21,6 @@ function put(buf: Buffer, pos: number, src: Buffer, from: number, to: number): n
     const c = src[i]!
     buf[pos++] = c === NO_BREAK ? SPACE : c
   }
-  return pos
-}
-
-/** an ASCII prefix at pos */
-function putPrefix(buf: Buffer, pos: number, s: string): number {
-  for (let i = 0; i < s.length; i++) buf[pos++] = s.charCodeAt(i)
   return pos
 }
 
@@ -50,7 +45,7 @@ export function writeWrapped(w: Writer, text: string, first: string, indent: str
   let pos = w.reserve(n + (n / 2 + 2) * (Math.max(first.length, indent.length) + 1))
   const buf = w.buffer
   if (one) {
-    pos = put(buf, putPrefix(buf, pos, first), src, 0, n)
+    pos = put(buf, putAscii(buf, pos, first), src, 0, n)
     buf[pos++] = NEWLINE
     w.commit(pos)
     return true
@@ -63,7 +58,7 @@ export function writeWrapped(w: Writer, text: string, first: string, indent: str
     let j = src.indexOf(SPACE, i)
     if (j < 0 || j > n) j = n
     if (to >= 0 && indent.length + (to - from) + 1 + (j - i) > width) {
-      pos = put(buf, putPrefix(buf, pos, lines++ === 0 ? first : indent), src, from, to)
+      pos = put(buf, putAscii(buf, pos, lines++ === 0 ? first : indent), src, from, to)
       buf[pos++] = NEWLINE
       from = i
     } else if (to < 0) from = i
@@ -71,7 +66,7 @@ export function writeWrapped(w: Writer, text: string, first: string, indent: str
     i = j + 1
   }
   if (to >= 0) {
-    pos = put(buf, putPrefix(buf, pos, lines === 0 ? first : indent), src, from, to)
+    pos = put(buf, putAscii(buf, pos, lines === 0 ? first : indent), src, from, to)
     buf[pos++] = NEWLINE
   }
   w.commit(pos)
