@@ -16,7 +16,7 @@ import type { ReportPartition } from '../format/report/from-results.js'
 import { addTopicRow, defaultTitle, findingRows, partitionModel } from '../format/report/from-results.js'
 import { capabilitiesModel, cleanupRow, doctorModel } from '../format/report/from-doctor.js'
 import type { LaneLimits } from '../format/report/lane-collector.js'
-import { LaneCollector, mergedDown } from '../format/report/lane-collector.js'
+import { LaneCollector, mergedDown, pageBudget } from '../format/report/lane-collector.js'
 import type { CleanupRow, PartitionModel, TopicRow } from '../format/report/model.js'
 import { findingRow, reconcileRow } from '../format/report/tables.js'
 import { formatFindings } from '../format/txn-text.js'
@@ -57,6 +57,32 @@ export interface StreamOptions {
   /** the -o file ('-': stdout), never one of the files read */
   output: string
   title?: string | undefined
+}
+
+const PLAIN = new Chalk({ level: 0 })
+
+/**
+ * A partition as the report draws it: lso's verdict on it (analysis/lso.ts judgePartition, the coordinator's `states`
+ * deciding an open transaction's) and the abort commands of what blocks it, beside its lane
+ */
+export function reportPartition(
+  s: ScannedPartition,
+  states: readonly TransactionalIdState[],
+  o: { nowMs: number; timeoutMs: number; bootstrapServer: string },
+  lane: ReportPartition['lane'],
+): ReportPartition {
+  const r = s.report
+  const judged = judgePartition(r, s.snapshots, s.label, o.nowMs, o.timeoutMs, states)
+  const blocking = judged.blocking
+  return {
+    label: s.label,
+    path: s.dir.path,
+    report: r,
+    blocking,
+    commands: blocking === null ? [] : abortCommands(o.bootstrapServer, r.topic, r.partition, blocking),
+    findings: judged.findings,
+    lane,
+  }
 }
 
 /** a partition's model as stored: its lane's items (null past the collector's own limit) and buckets both */
@@ -114,26 +140,16 @@ export class ReportStream {
     const r = s.report
     // the coordinator's states decide only an open transaction's verdict (analysis/lso.ts judgePartition)
     const states = r.openTransactions.length > 0 ? (this.states ??= this.model.transactionState().states) : []
-    const judged = judgePartition(r, s.snapshots, s.label, this.opts.nowMs, this.opts.timeoutMs, states)
-    const blocking = judged.blocking
-    const p: ReportPartition = {
-      label: s.label,
-      path: s.dir.path,
-      report: r,
-      blocking,
-      commands: blocking === null ? [] : abortCommands(this.opts.bootstrapServer, r.topic, r.partition, blocking),
-      findings: judged.findings,
-      lane: {
-        items: c.sortedItems(),
-        buckets: c.bucketsUpTo(this.budget.limits.maxBuckets),
-        recentlyEnded: (pid, first) => c.recentlyEnded(pid, first),
-      },
-    }
+    const p = reportPartition(s, states, this.opts, {
+      items: c.sortedItems(),
+      buckets: c.bucketsUpTo(this.budget.limits.maxBuckets),
+      recentlyEnded: (pid, first) => c.recentlyEnded(pid, first),
+    })
     const m = partitionModel(p)
     const rows = findingRows(p)
     this.findings += rows.length
     this.errors += rows.filter((f) => f.severity === 'error').length
-    this.worst = Math.max(this.worst, exitCodeFor(r.findings), exitCodeFor(judged.findings))
+    this.worst = Math.max(this.worst, exitCodeFor(r.findings), exitCodeFor(p.findings))
     this.place(at, lane.seq, r.topic, r.topic ?? s.dir.path)
     if (r.topic !== null) addTopicRow(this.topics, r)
     if (this.opts.output !== '-' && !this.outputIsInput)
@@ -150,7 +166,7 @@ export class ReportStream {
       formatFindings(
         p.label,
         [...r.findings, ...p.findings].filter((f) => f.severity !== 'info'),
-        new Chalk({ level: 0 }),
+        PLAIN,
         r.omittedFindings,
       ),
     ])
@@ -175,9 +191,9 @@ export class ReportStream {
   }
 
   /**
-   * The page's budget applied as the whole model's (commands/report.ts buildReportModel): the lanes with the most
-   * items aggregated first (ties in the order their collectors were made) until the rest fit, then the buckets
-   * shared by the aggregated lanes; by a collector's seq, whether its lane is aggregated, and each one's buckets
+   * The page's budget (lane-collector.ts pageBudget, as the whole model's in commands/report.ts buildReportModel) over
+   * the collectors in the order they were made: by a collector's seq, whether its lane is aggregated, and each one's
+   * buckets
    */
   private choose(): { aggregated: boolean[]; perLane: number } {
     // a lane whose partition never ended (its scan failed) counts as the whole model counted it
@@ -185,21 +201,13 @@ export class ReportStream {
       this.itemCounts[l.seq] = l.c.itemCount()
       this.overflowed[l.seq] = l.c.aggregated()
     }
-    const counts = this.itemCounts
-    const aggregated = [...this.overflowed]
-    let total = counts.reduce((a, n) => a + n, 0)
-    const order = counts.map((_, i) => i).sort((a, b) => counts[b]! - counts[a]! || a - b)
-    for (const seq of order) {
-      if (total <= this.budget.maxItems) break
-      total -= counts[seq]!
-      aggregated[seq] = true
-    }
-    const n = aggregated.filter((a) => a).length
-    const perLane = Math.min(
+    return pageBudget(
+      this.itemCounts,
+      this.overflowed,
+      this.budget.maxItems,
+      this.budget.maxBuckets,
       this.budget.limits.maxBuckets,
-      Math.max(25, Math.floor(this.budget.maxBuckets / Math.max(1, n))),
     )
-    return { aggregated, perLane }
   }
 
   /** the page's parts, read back from the file as the page is written; `some`: whether any lane drawn is aggregated */

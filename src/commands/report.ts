@@ -5,7 +5,6 @@
 import type { Finding } from '../analysis/findings.js'
 import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, exitCodeFor, finding } from '../analysis/findings.js'
 import { formatFinding } from '../format/finding-text.js'
-import { abortCommands, judgePartition } from '../analysis/lso.js'
 import type { ReportPartition } from '../format/report/from-results.js'
 import { reportModel } from '../format/report/from-results.js'
 import type { ReportModel } from '../format/report/model.js'
@@ -15,7 +14,7 @@ import { describeFsError } from '../io/discover.js'
 import { writeOutputPieces } from '../io/output-file.js'
 import type { CommandContext } from './context.js'
 import type { LaneLimits } from '../format/report/lane-collector.js'
-import { LaneCollector } from '../format/report/lane-collector.js'
+import { LaneCollector, pageBudget } from '../format/report/lane-collector.js'
 import { writeUnusable } from './partition-command.js'
 import type { RemoteInput } from '../io/remote/spec.js'
 import { BrokerModel } from '../scan/broker-model.js'
@@ -23,7 +22,7 @@ import type { DoctorResult } from '../analysis/doctor/types.js'
 import { capabilitiesModel, doctorModel } from '../format/report/from-doctor.js'
 import type { DoctorOptions } from './doctor.js'
 import { doctorExitCode, doctorRun } from './doctor.js'
-import { ReportStream } from './report-stream.js'
+import { ReportStream, reportPartition } from './report-stream.js'
 import { holdDuring } from '../io/young-generation.js'
 import { withRemoteSegments } from '../scan/remote-segments.js'
 
@@ -116,38 +115,27 @@ export function buildReportModel(
   const { unreadable, scanned } = run.scanned ?? { unreadable: [], scanned: [] }
   const all = [...collectors.values()]
   // the report as a whole stays small: aggregate the lanes with the most items first
-  const budget = internals.maxReportItems ?? MAX_REPORT_ITEMS
-  let total = all.reduce((a, c) => a + c.itemCount(), 0)
-  for (const c of [...all].sort((a, b) => b.itemCount() - a.itemCount())) {
-    if (total <= budget) break
-    total -= c.itemCount()
-    c.aggregate()
-  }
-  const aggregated = all.filter((c) => c.aggregated()).length
-  const perLane = Math.min(
+  const { aggregated, perLane } = pageBudget(
+    all.map((c) => c.itemCount()),
+    all.map((c) => c.aggregated()),
+    internals.maxReportItems ?? MAX_REPORT_ITEMS,
+    internals.maxReportBuckets ?? MAX_REPORT_BUCKETS,
     limits.maxBuckets,
-    Math.max(25, Math.floor((internals.maxReportBuckets ?? MAX_REPORT_BUCKETS) / Math.max(1, aggregated))),
   )
+  all.forEach((c, i) => {
+    if (aggregated[i] === true) c.aggregate()
+  })
   const timeoutMs = (opts.maxTransactionTimeoutMinutes ?? 15) * 60_000
   // the coordinator's records as lso reads them (given or beside the paths, read in the scan's pass): the same verdict and age source
   const states = run.model === null ? [] : run.model.transactionState().states
   const partitions = scanned.map((s): ReportPartition => {
     const c = collectors.get(s.dir)!
-    const judged = judgePartition(s.report, s.snapshots, s.label, nowMs, timeoutMs, states)
-    const blocking = judged.blocking
-    const commands =
-      blocking === null
-        ? []
-        : abortCommands(opts.bootstrapServer ?? 'localhost:9092', s.report.topic, s.report.partition, blocking)
-    return {
-      label: s.label,
-      path: s.dir.path,
-      report: s.report,
-      blocking,
-      commands,
-      findings: judged.findings,
-      lane: { ...c.lane(perLane), recentlyEnded: (pid, first) => c.recentlyEnded(pid, first) },
-    }
+    return reportPartition(
+      s,
+      states,
+      { nowMs, timeoutMs, bootstrapServer: opts.bootstrapServer ?? 'localhost:9092' },
+      { ...c.lane(perLane), recentlyEnded: (pid, first) => c.recentlyEnded(pid, first) },
+    )
   })
   const model = {
     ...reportModel({ title: opts.title, generator: opts.generator ?? 'tsdump', inputs: opts.paths, partitions }),

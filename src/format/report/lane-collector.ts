@@ -288,3 +288,28 @@ export function mergedDown(buckets: Bucket[], maxBuckets: number): Bucket[] {
   }
   return out
 }
+
+/**
+ * The page's budget over its lanes: the lanes with the most items aggregated first (ties in the order given) until
+ * the rest hold at most `maxItems`, then `maxBuckets` shared by the aggregated lanes (at least 25 each, at most a
+ * lane's own `laneMaxBuckets`). `counts[i]` is lane i's item count, `given[i]` whether it is aggregated already (its
+ * collector gave its items up); returns whether each lane is aggregated and the buckets each aggregated lane draws.
+ */
+export function pageBudget(
+  counts: readonly number[],
+  given: readonly boolean[],
+  maxItems: number,
+  maxBuckets: number,
+  laneMaxBuckets: number,
+): { aggregated: boolean[]; perLane: number } {
+  const aggregated = [...given]
+  let total = counts.reduce((a, n) => a + n, 0)
+  const order = counts.map((_, i) => i).sort((a, b) => counts[b]! - counts[a]! || a - b)
+  for (const i of order) {
+    if (total <= maxItems) break
+    total -= counts[i]!
+    aggregated[i] = true
+  }
+  const n = aggregated.filter((a) => a).length
+  return { aggregated, perLane: Math.min(laneMaxBuckets, Math.max(25, Math.floor(maxBuckets / Math.max(1, n)))) }
+}
